@@ -1,0 +1,12 @@
+//===- RelayOps.td - all relay ops -------------------------*- tablegen -*-===//
+#ifndef RELAY_OPS_TD
+#define RELAY_OPS_TD
+
+include "relay/RelayLanguageOps.td"
+include "relay/RelayADTOps.td"
+include "relay/RelayElementwiseOps.td"
+include "relay/RelayNNOps.td"
+include "relay/RelayReduceOps.td"
+include "relay/RelayTransformOps.td"
+
+#endif // RELAY_OPS_TD

@@ -1,0 +1,32 @@
+//===- RelayPasses.h - relay passes and pipelines -------------------------===//
+#ifndef RELAY_RELAYPASSES_H
+#define RELAY_RELAYPASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+#include "relay/RelayOps.h"
+
+namespace mlir::relay {
+
+#define GEN_PASS_DECL
+#include "relay/RelayPasses.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "relay/RelayPasses.h.inc"
+
+/// Registers the named pipelines (e.g. `relay-to-iree-input`).
+void registerRelayPipelines();
+
+/// Registers every relay pass and pipeline.
+inline void registerAllRelayPasses() {
+  registerRelayPasses();
+  registerRelayPipelines();
+}
+
+} // namespace mlir::relay
+
+#endif // RELAY_RELAYPASSES_H

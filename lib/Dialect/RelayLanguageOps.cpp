@@ -1,0 +1,91 @@
+//===- RelayLanguageOps.cpp - constants, tuples, closures, if, refs -------===//
+#include "relay/RelayOps.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+OpFoldResult TupleGetItemOp::fold(FoldAdaptor) {
+  if (auto tuple = getTuple().getDefiningOp<TupleOp>()) {
+    int64_t index = getIndex();
+    if (index >= 0 && index < (int64_t)tuple.getFields().size() &&
+        tuple.getFields()[index].getType() == getType())
+      return tuple.getFields()[index];
+  }
+  return {};
+}
+
+/// Checks that the terminator of `region` yields a value compatible with
+/// `type`; `what` names the region in the message.
+static LogicalResult verifyYield(Operation *op, Region &region, Type type,
+                                 StringRef what) {
+  auto yield = dyn_cast<YieldOp>(region.front().getTerminator());
+  if (!yield)
+    return op->emitOpError() << what << " must end with relay.yield";
+  if (!areCompatible(yield.getValue().getType(), type))
+    return op->emitOpError()
+           << what << " yields " << yield.getValue().getType()
+           << " but the result type is " << type;
+  return success();
+}
+
+LogicalResult IfOp::verify() {
+  Type cond = getCond().getType();
+  if (!isa<IncompleteType>(cond)) {
+    auto tensor = dyn_cast<RankedTensorType>(cond);
+    if (!tensor || tensor.getRank() != 0 ||
+        !tensor.getElementType().isInteger(1))
+      return emitOpError() << "condition must be a rank-0 i1 tensor "
+                              "(tensor<i1>), got "
+                           << cond;
+  }
+  if (failed(verifyYield(*this, getThenRegion(), getType(), "then branch")))
+    return failure();
+  return verifyYield(*this, getElseRegion(), getType(), "else branch");
+}
+
+LogicalResult FnOp::verify() {
+  Type type = getType();
+  if (isa<IncompleteType>(type))
+    return verifyYield(*this, getBody(), type, "body");
+  auto fnType = dyn_cast<FuncType>(type);
+  if (!fnType)
+    return emitOpError() << "result must be a !relay.fn type, got " << type;
+  Block &entry = getBody().front();
+  if (entry.getNumArguments() != fnType.getInputs().size())
+    return emitOpError() << "has " << entry.getNumArguments()
+                         << " parameters but its type has "
+                         << fnType.getInputs().size();
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(entry.getArgumentTypes(), fnType.getInputs())))
+    if (!areCompatible(std::get<0>(pair), std::get<1>(pair)))
+      return emitOpError() << "parameter #" << i << " has type "
+                           << std::get<0>(pair) << " but the function type says "
+                           << std::get<1>(pair);
+  return verifyYield(*this, getBody(), fnType.getResult(), "body");
+}
+
+FuncType mlir::relay::getRelayFnType(FunctionType type) {
+  MLIRContext *ctx = type.getContext();
+  Type result = type.getNumResults() == 1
+                    ? type.getResult(0)
+                    : TupleType::get(ctx, type.getResults());
+  return FuncType::get(ctx, type.getInputs(), result);
+}
+
+LogicalResult
+GlobalFnOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto fn = symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this,
+                                                              getCalleeAttr());
+  if (!fn)
+    return emitOpError() << "'" << getCallee()
+                         << "' does not name a func.func in this module";
+  FuncType expected = getRelayFnType(fn.getFunctionType());
+  if (!areCompatible(expected, getType()))
+    return emitOpError() << "has type " << getType() << " but '"
+                         << getCallee() << "' has type " << expected;
+  return success();
+}

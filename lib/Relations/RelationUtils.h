@@ -1,0 +1,98 @@
+//===- RelationUtils.h - helpers shared by the type relations -------------===//
+//
+// Relations read attributes by their Relay names (ODS fills in defaults, so
+// a default-valued attribute is always present) and report broken rules
+// through `op->emitOpError()`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RELAY_LIB_RELATIONS_RELATIONUTILS_H
+#define RELAY_LIB_RELATIONS_RELATIONUTILS_H
+
+#include "relay/RelayOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include <optional>
+
+namespace mlir::relay::rel {
+
+constexpr int64_t kAny = ShapedType::kDynamic;
+
+inline bool isAny(int64_t dim) { return ShapedType::isDynamic(dim); }
+
+inline std::optional<int64_t> attrI64(Operation *op, StringRef name) {
+  if (auto attr = op->getAttrOfType<IntegerAttr>(name))
+    return attr.getInt();
+  return std::nullopt;
+}
+
+inline std::optional<ArrayRef<int64_t>> attrI64Array(Operation *op,
+                                                     StringRef name) {
+  if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>(name))
+    return attr.asArrayRef();
+  return std::nullopt;
+}
+
+inline StringRef attrStr(Operation *op, StringRef name) {
+  if (auto attr = op->getAttrOfType<StringAttr>(name))
+    return attr.getValue();
+  return {};
+}
+
+inline bool attrBool(Operation *op, StringRef name) {
+  auto attr = op->getAttrOfType<BoolAttr>(name);
+  return attr && attr.getValue();
+}
+
+inline std::optional<Type> attrType(Operation *op, StringRef name) {
+  if (auto attr = op->getAttrOfType<TypeAttr>(name))
+    return attr.getValue();
+  return std::nullopt;
+}
+
+/// Operand `index` as a ranked tensor, or an error naming it `what`.
+FailureOr<RankedTensorType> tensorOperand(Operation *op, TypeRange operands,
+                                          unsigned index, StringRef what);
+
+/// Operand `index` as a ranked tensor of rank `rank`.
+FailureOr<RankedTensorType> tensorOperandOfRank(Operation *op,
+                                                TypeRange operands,
+                                                unsigned index, StringRef what,
+                                                int64_t rank);
+
+/// Normalises a possibly negative `axis` for a tensor of rank `rank`, or
+/// reports that it is out of range.
+FailureOr<int64_t> normalizeAxis(Operation *op, int64_t axis, int64_t rank,
+                                 StringRef what = "axis");
+
+/// Checks the expected number of operands.
+LogicalResult expectOperands(Operation *op, TypeRange operands, unsigned n);
+
+/// Two dims that must agree: the static one wins over `?`; a conflict
+/// between static dims fails.
+FailureOr<int64_t> unifyDim(int64_t a, int64_t b);
+
+/// Writes a dim (`?` for Any) to a diagnostic.
+std::string dimStr(int64_t dim);
+
+/// Output extent of a sliding window (conv/pool) along one dim.
+int64_t windowOutput(int64_t in, int64_t kernel, int64_t stride,
+                     int64_t dilation, int64_t padBefore, int64_t padAfter,
+                     bool ceilMode = false);
+
+/// Expands Relay's 1-, 2- or 4-entry 2-D padding to [top, left, bottom,
+/// right].
+FailureOr<SmallVector<int64_t, 4>> padding2D(Operation *op,
+                                             ArrayRef<int64_t> padding);
+
+/// Position of the channel, height and width dims of a 4-letter layout such
+/// as NCHW or NHWC.
+struct Layout2D {
+  int64_t n, c, h, w;
+};
+FailureOr<Layout2D> parseLayout2D(Operation *op, StringRef layout,
+                                  StringRef what);
+
+} // namespace mlir::relay::rel
+
+#endif // RELAY_LIB_RELATIONS_RELATIONUTILS_H
