@@ -4,7 +4,6 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::rel;
 #define STUB(NAME) LogicalResult rel::NAME##Rel(Operation *op, TypeRange, SmallVectorImpl<Type> &) { return op->emitOpError() << "relation " #NAME " is not implemented yet"; }
-STUB(Construct)
 STUB(Dense)
 STUB(BiasAdd)
 STUB(Conv2D)

