@@ -1,0 +1,60 @@
+"""relay_mlir: TVM's Relay IR as an MLIR dialect, compiled through IREE.
+
+The builder API mirrors ``tvm.relay`` so Relay-building code ports by
+changing the import::
+
+    >>> import numpy as np
+    >>> import relay_mlir as relay
+    >>> x = relay.var("x", shape=(1, 4))
+    >>> w = relay.const(np.ones((2, 4), "float32"))
+    >>> f = relay.Function([x], relay.nn.relu(relay.nn.dense(x, w)))
+    >>> mod = relay.IRModule.from_expr(f)
+    >>> mod = relay.transform.InferType()(mod)          # doctest: +SKIP
+    >>> mod["main"].body.checked_type                   # doctest: +SKIP
+    TensorType([1, 2], float32)
+    >>> exe = relay.compile(mod, target="llvm-cpu")     # doctest: +SKIP
+    >>> exe(np.ones((1, 4), "float32"))                 # doctest: +SKIP
+    array([[4., 4.]], dtype=float32)
+
+The MLIR Python bindings live in ``relay_mlir.ir``, ``relay_mlir.passmanager``
+and ``relay_mlir.dialects``; they are only imported when a program is
+emitted, inferred or compiled.
+"""
+from __future__ import annotations
+
+import sys as _sys
+
+from . import op
+from .errors import CompileError, Diagnostic
+from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, Tuple, TupleGetItem,
+                   TupleWrapper, Var, const, var)
+from .module import IRModule, Module, free_vars
+from .op import nn
+from .op.tensor import (add, concatenate, divide, exp, log, maximum, mean, minimum, multiply,
+                        negative, reshape, sigmoid, sqrt, subtract, sum, tanh, transpose)
+from .ty import Any, FuncType, IncompleteType, TensorType, TupleType, Type
+from . import transform
+from .compiler import Target, compile, lower_to_iree_input
+from .runtime import Executable
+
+_sys.modules.setdefault(__name__ + ".nn", nn)
+
+
+def __getattr__(name: str):
+    # lazily expose the emitter without importing the MLIR bindings eagerly
+    if name == "emit":
+        import importlib
+        return importlib.import_module(".emit", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "CompileError", "Diagnostic",
+    "Call", "Constant", "Expr", "Function", "GlobalVar", "If", "Let", "Op", "Tuple", "TupleGetItem",
+    "TupleWrapper", "Var", "const", "var",
+    "IRModule", "Module", "free_vars", "nn", "op", "transform",
+    "add", "subtract", "multiply", "divide", "maximum", "minimum", "negative", "exp", "log",
+    "sqrt", "tanh", "sigmoid", "reshape", "transpose", "concatenate", "sum", "mean",
+    "Any", "FuncType", "IncompleteType", "TensorType", "TupleType", "Type",
+    "Target", "compile", "lower_to_iree_input", "Executable",
+]

@@ -1,0 +1,146 @@
+"""``relay_mlir.compile``: relay MLIR (or a builder ``IRModule``) to an IREE ``Executable``.
+
+The program is type-inferred and lowered by the ``relay-to-iree-input``
+pipeline, printed as MLIR *text* (IREE rejects MLIR 22 bytecode) and handed
+to ``iree.compiler.compile_str``.
+
+Example::
+
+    >>> import numpy as np, relay_mlir as relay
+    >>> x = relay.var("x", shape=(2, 2))
+    >>> exe = relay.compile(relay.IRModule.from_expr(relay.nn.relu(x)))   # doctest: +SKIP
+    >>> exe(np.array([[-1, 2], [3, -4]], "float32"))                       # doctest: +SKIP
+    array([[0., 2.],
+           [3., 0.]], dtype=float32)
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import List, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from .errors import CompileError, Diagnostic, diagnostics_from_text
+from .module import IRModule
+from .runtime import Executable
+
+__all__ = ["Target", "TARGETS", "get_target", "lower_to_iree_input", "compile"]
+
+
+@dataclass(frozen=True)
+class Target:
+    """An IREE target: compiler backend, runtime driver and extra compiler flags."""
+
+    name: str
+    backend: str
+    driver: str
+    flags: List[str] = field(default_factory=list)
+
+
+TARGETS = {
+    "llvm-cpu": Target("llvm-cpu", "llvm-cpu", "local-task", ["--iree-llvmcpu-target-cpu=host"]),
+    "vulkan-spirv": Target("vulkan-spirv", "vulkan-spirv", "vulkan", []),
+    "cuda": Target("cuda", "cuda", "cuda", []),
+    "rocm": Target("rocm", "rocm", "hip", ["--iree-rocm-target=gfx942"]),
+}
+_ALIASES = {"cpu": "llvm-cpu", "llvm": "llvm-cpu", "vulkan": "vulkan-spirv", "hip": "rocm"}
+
+
+def get_target(name: Union[str, Target]) -> Target:
+    """The ``Target`` called ``name`` (``llvm-cpu``, ``vulkan-spirv``, ``cuda``, ``rocm``).
+
+    >>> get_target("vulkan").driver
+    'vulkan'
+    """
+    if isinstance(name, Target):
+        return name
+    key = _ALIASES.get(name, name)
+    if key not in TARGETS:
+        raise ValueError(f"unknown target '{name}' (choose from {', '.join(TARGETS)})")
+    return TARGETS[key]
+
+
+Source = Union[IRModule, str, "os.PathLike[str]"]
+
+
+def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
+                        source_name: Optional[str] = None) -> str:
+    """Runs ``relay-to-iree-input`` and returns the lowered MLIR text (with locations).
+
+    ``source`` is an ``IRModule``, MLIR text, or a path to a ``.mlir`` file.
+    """
+    from .emit import new_context, parse_module, run_passes
+
+    if isinstance(source, IRModule):
+        em = source.to_mlir(params=params, infer=True)
+        ctx, op = em.ctx, em.operation
+        keep = em  # noqa: F841 - keep the module alive while we use it
+    else:
+        if params:
+            raise ValueError("params can only be bound when compiling an IRModule")
+        if isinstance(source, os.PathLike):
+            source_name = source_name or os.fspath(source)
+            with open(source, encoding="utf-8") as f:
+                text = f.read()
+        else:
+            text = source
+        ctx = new_context()
+        op = parse_module(ctx, text, source_name or "<input>")
+    run_passes(ctx, op, "builtin.module(relay-to-iree-input)", "lowering to IREE input")
+    with ctx:
+        return op.get_asm(enable_debug_info=True)
+
+
+def _iree_compile(text: str, target: Target, extra_args: Sequence[str]) -> bytes:
+    import iree.compiler as ic
+    from iree.compiler.tools.binaries import CompilerToolError
+
+    try:
+        return ic.compile_str(text, target_backends=[target.backend],
+                              extra_args=list(target.flags) + list(extra_args))
+    except CompilerToolError as e:
+        msg = str(e)
+        diags = diagnostics_from_text(msg)
+        if not diags:
+            diags = [Diagnostic("error", msg.strip().splitlines()[0] if msg.strip() else "iree-compile failed")]
+        raise CompileError(f"iree-compile failed for target {target.name}", diags) from None
+
+
+def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A001
+            params: Optional[Mapping[str, np.ndarray]] = None,
+            extra_args: Sequence[str] = (), source_name: Optional[str] = None) -> Executable:
+    """Compiles a relay program for ``target`` and returns an ``Executable``.
+
+    Args:
+      source: an ``IRModule`` built with the Python API, relay MLIR text, or
+        a path (``pathlib.Path``) to a ``.mlir`` file.
+      target: ``"llvm-cpu"`` (host CPU), ``"vulkan-spirv"``, ``"cuda"`` or
+        ``"rocm"`` (gfx942).
+      params: binds parameters of ``main`` by name to numpy constants.
+      extra_args: more ``iree-compile`` flags.
+
+    Raises ``CompileError`` (with located diagnostics) on any failure.
+
+    >>> import numpy as np, relay_mlir as relay
+    >>> exe = relay.compile('''
+    ... func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+    ...   %y = relay.exp %x : (tensor<3xf32>) -> !relay.incomplete
+    ...   return %y : !relay.incomplete
+    ... }''')                                                   # doctest: +SKIP
+    >>> exe(np.zeros(3, "float32"))                             # doctest: +SKIP
+    array([1., 1., 1.], dtype=float32)
+    """
+    tgt = get_target(target)
+    t0 = time.perf_counter()
+    text = lower_to_iree_input(source, params=params, source_name=source_name)
+    t1 = time.perf_counter()
+    vmfb = _iree_compile(text, tgt, extra_args)
+    t2 = time.perf_counter()
+    exe = Executable(bytes(vmfb), driver=tgt.driver, target=tgt.name)
+    exe.compile_time_s = t2 - t0
+    exe.lower_time_s = t1 - t0
+    exe.iree_time_s = t2 - t1
+    exe.iree_input = text
+    return exe
