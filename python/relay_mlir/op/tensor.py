@@ -114,15 +114,13 @@ def sigmoid(data: Expr) -> Call:
 
 # -- transforms ------------------------------------------------------------
 def reshape(data: Expr, newshape: IntList, allowzero: bool = False) -> Call:
-    """``relay.reshape(data, newshape)`` with Relay's special codes 0, -1, -2, -3, -4.
+    """``relay.reshape(data, newshape, allowzero=False)`` with Relay's codes 0, -1, -2, -3, -4.
 
     >>> import relay_mlir as relay
     >>> relay.reshape(relay.var("x", shape=(2, 3, 4)), (0, -1)).attrs
-    {'newshape': [0, -1]}
+    {'newshape': [0, -1], 'allowzero': False}
     """
-    if allowzero:
-        raise NotImplementedError("reshape(allowzero=True) is not supported by the relay dialect")
-    return _call("reshape", [data], newshape=_ints(newshape))
+    return _call("reshape", [data], newshape=_ints(newshape), allowzero=allowzero)
 
 
 def transpose(data: Expr, axes: Optional[Sequence[int]] = None) -> Call:

@@ -1,0 +1,104 @@
+"""A small ResNet-style CNN built with the Relay-style API (like ``relay.testing.resnet``).
+
+stem conv3x3-bn-relu -> max_pool 3x3/2 (pad 1) -> identity residual block ->
+strided residual block (shortcut: avg_pool 2x2 + conv1x1-bn) ->
+global_avg_pool2d -> batch_flatten -> dense -> bias_add -> softmax.
+
+Example::
+
+    >>> from relay_mlir.testing import resnet
+    >>> mod, params = resnet.get_workload(batch_size=1, image_shape=(3, 16, 16))
+    >>> [p.name_hint for p in mod["main"].params][:2]
+    ['data', 'stem_weight']
+    >>> params["fc_weight"].shape
+    (10, 32)
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .. import expr as E
+from .. import op
+from ..module import IRModule
+from ..op import nn
+
+__all__ = ["get_net", "get_workload", "init_params"]
+
+
+def _conv_bn(x: E.Expr, name: str, in_ch: int, out_ch: int, k: int, stride: int, pad: int,
+             relu: bool, specs: List[Tuple[str, tuple]], dtype: str) -> E.Expr:
+    w = E.var(f"{name}_weight", shape=(out_ch, in_ch, k, k), dtype=dtype)
+    specs.append((w.name_hint, (out_ch, in_ch, k, k)))
+    y = nn.conv2d(x, w, strides=(stride, stride), padding=(pad, pad), channels=out_ch,
+                  kernel_size=(k, k))
+    bn_vars = []
+    for suffix in ("gamma", "beta", "moving_mean", "moving_var"):
+        v = E.var(f"{name}_bn_{suffix}", shape=(out_ch,), dtype=dtype)
+        specs.append((v.name_hint, (out_ch,)))
+        bn_vars.append(v)
+    y = nn.batch_norm(y, *bn_vars, epsilon=2e-5)[0]
+    return nn.relu(y) if relu else y
+
+
+def get_net(batch_size: int = 1, num_classes: int = 10, image_shape: Sequence[int] = (3, 32, 32),
+            width: int = 16, dtype: str = "float32") -> Tuple[E.Function, List[Tuple[str, tuple]]]:
+    """The network as a ``Function`` of ``data`` and its weights, plus ``(name, shape)`` of each weight."""
+    specs: List[Tuple[str, tuple]] = []
+    c = image_shape[0]
+    data = E.var("data", shape=(batch_size,) + tuple(image_shape), dtype=dtype)
+    x = _conv_bn(data, "stem", c, width, 3, 1, 1, True, specs, dtype)
+    x = nn.max_pool2d(x, pool_size=(3, 3), strides=(2, 2), padding=(1, 1))
+    y = _conv_bn(x, "stage1_conv1", width, width, 3, 1, 1, True, specs, dtype)
+    y = _conv_bn(y, "stage1_conv2", width, width, 3, 1, 1, False, specs, dtype)
+    x = nn.relu(x + y)
+    y = _conv_bn(x, "stage2_conv1", width, 2 * width, 3, 2, 1, True, specs, dtype)
+    y = _conv_bn(y, "stage2_conv2", 2 * width, 2 * width, 3, 1, 1, False, specs, dtype)
+    s = nn.avg_pool2d(x, pool_size=(2, 2), strides=(2, 2))
+    s = _conv_bn(s, "stage2_proj", width, 2 * width, 1, 1, 0, False, specs, dtype)
+    x = nn.relu(s + y)
+    x = nn.batch_flatten(nn.global_avg_pool2d(x))
+    fc_w = E.var("fc_weight", shape=(num_classes, 2 * width), dtype=dtype)
+    fc_b = E.var("fc_bias", shape=(num_classes,), dtype=dtype)
+    specs += [(fc_w.name_hint, (num_classes, 2 * width)), (fc_b.name_hint, (num_classes,))]
+    x = nn.bias_add(nn.dense(x, fc_w, units=num_classes), fc_b, axis=-1)
+    x = nn.softmax(x, axis=-1)
+    params = [data] + [v for v in _collect_vars(x) if v is not data]
+    return E.Function(params, x), specs
+
+
+def _collect_vars(body: E.Expr) -> List[E.Var]:
+    from ..module import free_vars
+    return free_vars(body)
+
+
+def init_params(specs: Sequence[Tuple[str, tuple]], seed: int = 0,
+                dtype: str = "float32") -> Dict[str, np.ndarray]:
+    """Seeded random weights: He-normal convs, bn stats near identity, small dense."""
+    rng = np.random.default_rng(seed)
+    out: Dict[str, np.ndarray] = {}
+    for name, shape in specs:
+        if name.endswith("_bn_gamma") or name.endswith("_bn_moving_var"):
+            v = rng.uniform(0.5, 1.5, size=shape)
+        elif name.endswith("_bn_beta") or name.endswith("_bn_moving_mean") or name.endswith("_bias"):
+            v = rng.normal(0.0, 0.1, size=shape)
+        elif name == "fc_weight":  # keep the logits O(1) so softmax is not saturated
+            v = rng.normal(0.0, 0.5 / np.sqrt(shape[1]), size=shape)
+        else:
+            fan_in = int(np.prod(shape[1:]))
+            v = rng.normal(0.0, np.sqrt(2.0 / fan_in), size=shape)
+        out[name] = v.astype(dtype)
+    return out
+
+
+def get_workload(batch_size: int = 1, num_classes: int = 10,
+                 image_shape: Sequence[int] = (3, 32, 32), width: int = 16,
+                 dtype: str = "float32", seed: int = 0) -> Tuple[IRModule, Dict[str, np.ndarray]]:
+    """``(mod, params)`` like ``relay.testing.resnet.get_workload``.
+
+    ``mod["main"]`` takes ``data`` and every weight; pass ``params`` to
+    ``relay_mlir.compile(mod, params=params)`` to bake the weights in.
+    """
+    fn, specs = get_net(batch_size, num_classes, image_shape, width, dtype)
+    return IRModule.from_expr(fn), init_params(specs, seed, dtype)
