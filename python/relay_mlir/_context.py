@@ -1,0 +1,20 @@
+"""Contexts with the relay dialect loaded.
+
+Every ``relay_mlir.ir.Context`` already has the relay dialect, the dialects
+it lowers to and every relay pass registered (see python/SiteInitialize.cpp);
+``make_context`` exists so callers need not know that.
+
+Example::
+
+    from relay_mlir._context import make_context
+    with make_context():
+        ...
+"""
+from __future__ import annotations
+
+from . import ir
+
+
+def make_context() -> ir.Context:
+    """Returns a new Context with relay and its lowering dialects loaded."""
+    return ir.Context()
