@@ -221,6 +221,7 @@ class EmittedModule:
         self.keys = keys  # NameLoc key -> expression
         self.inferred = False
         self._block_params: set = set()
+        self._let_aliases: list = []  # (Var, value expression)
 
     def text(self, debug_info: bool = False) -> str:
         """The module's MLIR assembly."""
@@ -251,6 +252,13 @@ class EmittedModule:
 
         with self.ctx:
             visit_op(self.operation)
+        for var, value in self._let_aliases:
+            while isinstance(value, E.Let):
+                value = value.body
+            if isinstance(value, E.TupleWrapper):
+                value = value.astuple()
+            if value._checked_type is not None:
+                var._checked_type = value._checked_type
 
     def _assign(self, ex, op) -> None:
         name = op.name
@@ -278,6 +286,7 @@ class _Emitter:
         self.ctx = new_context()
         self.keys: Dict[str, object] = {}
         self.block_params: set = set()
+        self.let_aliases: list = []
         self.scopes: List[Dict[int, PyTuple[object, object]]] = []
         self.ip = None
         self.incomplete = None
@@ -345,6 +354,7 @@ class _Emitter:
                 sys.setrecursionlimit(old_limit)
             em = EmittedModule(self.ctx, module.operation, self.keys)
             em._block_params = self.block_params
+            em._let_aliases = self.let_aliases
             em._module = module  # keep the Module object alive
             return em
 
@@ -463,6 +473,7 @@ class _Emitter:
     def visit_Let(self, ex: E.Let):
         v = self.visit(ex.value)
         self.bind(ex.var, v)
+        self.let_aliases.append((ex.var, ex.value))
         return self.visit(ex.body)
 
     def _region_body(self, block, body_expr, yield_ex) -> None:

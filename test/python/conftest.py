@@ -1,0 +1,63 @@
+"""Shared fixtures for the relay_mlir Python tests.
+
+Tolerances are stated per test; compiled programs are cached per test
+module (CI has 2 cores, so every model is compiled once).
+"""
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import List
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli_command(name: str) -> List[str]:
+    """The command line that runs console script ``name`` (installed or from the package)."""
+    exe = shutil.which(name)
+    if exe:
+        return [exe]
+    if name == "relay-mlir":
+        return [sys.executable, "-m", "relay_mlir.cli"]
+    if name == "relay-mlir-opt":
+        from relay_mlir._tools import tool_path
+        p = tool_path("relay-mlir-opt")
+        if p.exists():
+            return [str(p)]
+        for cand in sorted(ROOT.glob("build/*/bin/relay-mlir-opt")):
+            return [str(cand)]
+    pytest.skip(f"{name} is not installed")
+
+
+def iree_tool(name: str) -> str:
+    exe = shutil.which(name) or str(Path(sys.executable).parent / name)
+    if not os.path.exists(exe):
+        pytest.skip(f"{name} not found")
+    return exe
+
+
+@functools.lru_cache(maxsize=None)
+def vulkan_device_reason() -> str:
+    """'' if IREE sees a Vulkan device, else why not."""
+    try:
+        import iree.runtime as rt
+        if "vulkan" not in rt.query_available_drivers():
+            return "IREE runtime has no vulkan driver"
+        drv = rt.get_driver("vulkan")
+        if not drv.query_available_devices():
+            return "no Vulkan device present"
+        return ""
+    except Exception as e:  # driver creation fails without a loader/ICD
+        return f"no Vulkan device present ({str(e).splitlines()[0] if str(e) else type(e).__name__})"
+
+
+@pytest.fixture(scope="session")
+def rng() -> np.random.Generator:
+    return np.random.default_rng(1234)

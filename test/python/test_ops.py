@@ -1,0 +1,345 @@
+"""Numerics of every relay operator on llvm-cpu against numpy.
+
+Each case is compiled once (cached for the module) and compared with an
+independent numpy computation (relay_mlir.testing.numpy_ref or plain numpy).
+Tolerances (float32): elementwise rtol 1e-5 / atol 1e-6, transcendental
+functions rtol 1e-5 / atol 1e-5, reductions/contractions rtol 1e-4 / atol 1e-5.
+Each op family also has one case with a `?` dim, compiled once and run at
+two sizes.
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Sequence, Tuple
+
+import numpy as np
+import pytest
+
+import relay_mlir as relay
+from relay_mlir.testing import numpy_ref as ref
+
+EXACT = dict(rtol=1e-5, atol=1e-6)
+TRANSC = dict(rtol=1e-5, atol=1e-5)
+ACCUM = dict(rtol=1e-4, atol=1e-5)
+
+R = np.random.default_rng(7)
+
+
+def rand(*shape, lo=-2.0, hi=2.0, dtype="float32"):
+    return R.uniform(lo, hi, size=shape).astype(dtype)
+
+
+# name -> (build() -> (Function, [inputs]), reference(*inputs) -> array, tolerance)
+CASES: Dict[str, Tuple[Callable, Callable, dict]] = {}
+
+
+def unary_case(name, op, npf, lo=-2.0, hi=2.0, tol=EXACT):
+    def build():
+        x = relay.var("x", shape=(3, 5))
+        return relay.Function([x], op(x)), [rand(3, 5, lo=lo, hi=hi)]
+    CASES[name] = (build, npf, tol)
+
+
+unary_case("negative", relay.negative, np.negative)
+unary_case("exp", relay.exp, np.exp, tol=TRANSC)
+unary_case("log", relay.log, np.log, lo=0.1, hi=4.0, tol=TRANSC)
+unary_case("sqrt", relay.sqrt, np.sqrt, lo=0.0, hi=4.0, tol=TRANSC)
+unary_case("tanh", relay.tanh, np.tanh, tol=TRANSC)
+unary_case("sigmoid", relay.sigmoid, ref.sigmoid, lo=-6.0, hi=6.0, tol=TRANSC)
+unary_case("nn.relu", relay.nn.relu, ref.relu)
+
+
+def binary_case(name, op, npf, lo=-2.0, hi=2.0):
+    def build():
+        a, b = relay.var("a", shape=(4, 1)), relay.var("b", shape=(3,))
+        return relay.Function([a, b], op(a, b)), [rand(4, 1), rand(3, lo=lo, hi=hi)]
+    CASES[name] = (build, npf, EXACT)
+
+
+binary_case("add", relay.add, np.add)
+binary_case("subtract", relay.subtract, np.subtract)
+binary_case("multiply", relay.multiply, np.multiply)
+binary_case("divide", relay.divide, np.divide, lo=0.5, hi=2.0)
+binary_case("maximum", relay.maximum, np.maximum)
+binary_case("minimum", relay.minimum, np.minimum)
+
+
+def case(name, tol=ACCUM):
+    def deco(fn):
+        CASES[name] = (fn, fn.ref, tol)
+        return fn
+    return deco
+
+
+def with_ref(reference):
+    def deco(fn):
+        fn.ref = reference
+        return fn
+    return deco
+
+
+@case("operators+-*/")
+@with_ref(lambda a, b: (a + b) * a - b / (a * a + 1))
+def _ops_overloads():
+    a, b = relay.var("a", shape=(2, 3)), relay.var("b", shape=(2, 3))
+    return relay.Function([a, b], (a + b) * a - b / (a * a + relay.const(1.0))), [rand(2, 3), rand(2, 3)]
+
+
+@case("nn.dense")
+@with_ref(ref.dense)
+def _dense():
+    x, w = relay.var("x", shape=(2, 8)), relay.var("w", shape=(5, 8))
+    return relay.Function([x, w], relay.nn.dense(x, w, units=5)), [rand(2, 8), rand(5, 8)]
+
+
+@case("nn.bias_add")
+@with_ref(lambda x, b: ref.bias_add(x, b, axis=1))
+def _bias_add():
+    x, b = relay.var("x", shape=(1, 4, 3, 3)), relay.var("b", shape=(4,))
+    return relay.Function([x, b], relay.nn.bias_add(x, b)), [rand(1, 4, 3, 3), rand(4)]
+
+
+@case("nn.bias_add(axis=-1)")
+@with_ref(lambda x, b: ref.bias_add(x, b, axis=-1))
+def _bias_add_last():
+    x, b = relay.var("x", shape=(2, 6)), relay.var("b", shape=(6,))
+    return relay.Function([x, b], relay.nn.bias_add(x, b, axis=-1)), [rand(2, 6), rand(6)]
+
+
+@case("nn.conv2d")
+@with_ref(lambda x, w: ref.conv2d(x, w, padding=(1, 1)))
+def _conv():
+    x, w = relay.var("x", shape=(1, 3, 8, 8)), relay.var("w", shape=(4, 3, 3, 3))
+    return relay.Function([x, w], relay.nn.conv2d(x, w, padding=(1, 1), channels=4, kernel_size=(3, 3))), \
+        [rand(1, 3, 8, 8), rand(4, 3, 3, 3)]
+
+
+@case("nn.conv2d(strides,dilation,groups,pad4)")
+@with_ref(lambda x, w: ref.conv2d(x, w, strides=(2, 1), padding=(1, 0, 2, 1), dilation=(2, 1), groups=2))
+def _conv_general():
+    x, w = relay.var("x", shape=(2, 4, 9, 7)), relay.var("w", shape=(6, 2, 3, 2))
+    y = relay.nn.conv2d(x, w, strides=(2, 1), padding=(1, 0, 2, 1), dilation=(2, 1), groups=2)
+    return relay.Function([x, w], y), [rand(2, 4, 9, 7), rand(6, 2, 3, 2)]
+
+
+@case("nn.conv2d(NHWC,HWIO)")
+@with_ref(lambda x, w: ref.conv2d(x, w, strides=(2, 2), padding=(1, 1), data_layout="NHWC", kernel_layout="HWIO"))
+def _conv_nhwc():
+    x, w = relay.var("x", shape=(1, 8, 8, 3)), relay.var("w", shape=(3, 3, 3, 5))
+    y = relay.nn.conv2d(x, w, strides=(2, 2), padding=(1, 1), data_layout="NHWC", kernel_layout="HWIO")
+    return relay.Function([x, w], y), [rand(1, 8, 8, 3), rand(3, 3, 3, 5)]
+
+
+@case("nn.max_pool2d", tol=EXACT)
+@with_ref(lambda x: ref.max_pool2d(x, (3, 3), (2, 2), padding=(1, 1)))
+def _maxpool():
+    x = relay.var("x", shape=(1, 2, 7, 7))
+    return relay.Function([x], relay.nn.max_pool2d(x, pool_size=(3, 3), strides=(2, 2), padding=(1, 1))), \
+        [rand(1, 2, 7, 7, lo=-5, hi=-1)]  # all negative: a padded 0 must never win
+
+
+@case("nn.max_pool2d(ceil_mode)", tol=EXACT)
+@with_ref(lambda x: ref.max_pool2d(x, (2, 2), (2, 2), ceil_mode=True))
+def _maxpool_ceil():
+    x = relay.var("x", shape=(1, 2, 5, 5))
+    return relay.Function([x], relay.nn.max_pool2d(x, pool_size=2, strides=2, ceil_mode=True)), [rand(1, 2, 5, 5)]
+
+
+@case("nn.avg_pool2d", tol=EXACT)
+@with_ref(lambda x: ref.avg_pool2d(x, (3, 3), (1, 1), padding=(1, 1)))
+def _avgpool():
+    x = relay.var("x", shape=(1, 2, 5, 5))
+    return relay.Function([x], relay.nn.avg_pool2d(x, pool_size=(3, 3), padding=(1, 1))), [rand(1, 2, 5, 5)]
+
+
+@case("nn.avg_pool2d(count_include_pad)", tol=EXACT)
+@with_ref(lambda x: ref.avg_pool2d(x, (3, 3), (2, 2), padding=(1, 1), count_include_pad=True))
+def _avgpool_incl():
+    x = relay.var("x", shape=(1, 2, 6, 6))
+    y = relay.nn.avg_pool2d(x, pool_size=(3, 3), strides=(2, 2), padding=(1, 1), count_include_pad=True)
+    return relay.Function([x], y), [rand(1, 2, 6, 6)]
+
+
+@case("nn.global_avg_pool2d")
+@with_ref(ref.global_avg_pool2d)
+def _gap():
+    x = relay.var("x", shape=(2, 3, 5, 4))
+    return relay.Function([x], relay.nn.global_avg_pool2d(x)), [rand(2, 3, 5, 4)]
+
+
+@case("nn.batch_flatten", tol=EXACT)
+@with_ref(ref.batch_flatten)
+def _flatten():
+    x = relay.var("x", shape=(2, 3, 2, 2))
+    return relay.Function([x], relay.nn.batch_flatten(x)), [rand(2, 3, 2, 2)]
+
+
+@case("nn.softmax", tol=dict(rtol=1e-5, atol=1e-6))
+@with_ref(ref.softmax)
+def _softmax():
+    x = relay.var("x", shape=(3, 7))
+    return relay.Function([x], relay.nn.softmax(x)), [rand(3, 7, lo=-5, hi=5)]
+
+
+@case("nn.softmax(axis=1)", tol=dict(rtol=1e-5, atol=1e-6))
+@with_ref(lambda x: ref.softmax(x, axis=1))
+def _softmax1():
+    x = relay.var("x", shape=(2, 4, 3))
+    return relay.Function([x], relay.nn.softmax(x, axis=1)), [rand(2, 4, 3, lo=-5, hi=5)]
+
+
+@case("nn.batch_norm")
+@with_ref(lambda x, g, b, m, v: ref.batch_norm(x, g, b, m, v, epsilon=1e-3))
+def _bn():
+    x = relay.var("x", shape=(2, 3, 4, 4))
+    g, b, m, v = (relay.var(n, shape=(3,)) for n in ("gamma", "beta", "mean", "var"))
+    y = relay.nn.batch_norm(x, g, b, m, v, epsilon=1e-3)[0]
+    return relay.Function([x, g, b, m, v], y), \
+        [rand(2, 3, 4, 4), rand(3), rand(3), rand(3), rand(3, lo=0.5, hi=2.0)]
+
+
+@case("sum(axis=1,keepdims)")
+@with_ref(lambda x: ref.reduce(np.sum, x, axis=1, keepdims=True))
+def _sum():
+    x = relay.var("x", shape=(2, 3, 4))
+    return relay.Function([x], relay.sum(x, axis=1, keepdims=True)), [rand(2, 3, 4)]
+
+
+@case("sum(all)")
+@with_ref(lambda x: ref.reduce(np.sum, x))
+def _sum_all():
+    x = relay.var("x", shape=(3, 5))
+    return relay.Function([x], relay.sum(x)), [rand(3, 5)]
+
+
+@case("mean(axis=(0,2))")
+@with_ref(lambda x: ref.reduce(np.mean, x, axis=(0, 2)))
+def _mean():
+    x = relay.var("x", shape=(2, 3, 4))
+    return relay.Function([x], relay.mean(x, axis=(0, 2))), [rand(2, 3, 4)]
+
+
+@case("mean(exclude)")
+@with_ref(lambda x: ref.reduce(np.mean, x, axis=[1], exclude=True))
+def _mean_excl():
+    x = relay.var("x", shape=(2, 3, 4))
+    return relay.Function([x], relay.mean(x, axis=1, exclude=True)), [rand(2, 3, 4)]
+
+
+@case("reshape(0,-1)", tol=EXACT)
+@with_ref(lambda x: x.reshape(ref.reshape_shape(x.shape, (0, -1))))
+def _reshape():
+    x = relay.var("x", shape=(2, 3, 4))
+    return relay.Function([x], relay.reshape(x, (0, -1))), [rand(2, 3, 4)]
+
+
+@case("reshape(-3,-2)+reshape(-4)", tol=EXACT)
+@with_ref(lambda x: x.reshape(6, 4).reshape(2, 3, 4))
+def _reshape_codes():
+    x = relay.var("x", shape=(2, 3, 4))
+    y = relay.reshape(x, (-3, -2))
+    return relay.Function([x], relay.reshape(y, (-4, 2, -1, -2))), [rand(2, 3, 4)]
+
+
+@case("transpose", tol=EXACT)
+@with_ref(lambda x: x.transpose())
+def _transpose():
+    x = relay.var("x", shape=(2, 3, 4))
+    return relay.Function([x], relay.transpose(x)), [rand(2, 3, 4)]
+
+
+@case("transpose(axes)", tol=EXACT)
+@with_ref(lambda x: x.transpose(1, 0, 2))
+def _transpose_axes():
+    x = relay.var("x", shape=(2, 3, 4))
+    return relay.Function([x], relay.transpose(x, axes=(1, 0, 2))), [rand(2, 3, 4)]
+
+
+@case("concatenate", tol=EXACT)
+@with_ref(lambda a, b, c: np.concatenate([a, b, c], axis=1))
+def _concat():
+    a, b, c = relay.var("a", shape=(2, 1)), relay.var("b", shape=(2, 3)), relay.var("c", shape=(2, 2))
+    return relay.Function([a, b, c], relay.concatenate((a, b, c), axis=1)), [rand(2, 1), rand(2, 3), rand(2, 2)]
+
+
+_compiled: Dict[str, Tuple[relay.Executable, list]] = {}
+
+
+def _get(name: str):
+    if name not in _compiled:
+        build, _, _ = CASES[name]
+        fn, inputs = build()
+        _compiled[name] = (relay.compile(relay.IRModule.from_expr(fn), target="llvm-cpu"), inputs)
+    return _compiled[name]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_op_numerics(name):
+    exe, inputs = _get(name)
+    _, reference, tol = CASES[name]
+    got = exe(*inputs)
+    want = reference(*inputs)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, **tol)
+
+
+# ---------------------------------------------------------------------------
+# `?` dims: one case per op family, compiled once, run at two sizes.
+# ---------------------------------------------------------------------------
+def _dyn_elementwise():
+    x, y = relay.var("x", shape=(relay.Any(), 4)), relay.var("y", shape=(4,))
+    f = relay.Function([x, y], relay.exp(x) * y + relay.nn.relu(x))
+    sizes = [[rand(3, 4), rand(4)], [rand(7, 4), rand(4)]]
+    return f, sizes, lambda x, y: np.exp(x) * y + np.maximum(x, 0), TRANSC
+
+
+def _dyn_nn():
+    x, w, b = relay.var("x", shape=(relay.Any(), 8)), relay.var("w", shape=(5, 8)), relay.var("b", shape=(5,))
+    f = relay.Function([x, w, b], relay.nn.softmax(relay.nn.bias_add(relay.nn.dense(x, w), b, axis=-1)))
+    w0, b0 = rand(5, 8), rand(5)
+    return f, [[rand(1, 8), w0, b0], [rand(6, 8), w0, b0]], \
+        lambda x, w, b: ref.softmax(ref.bias_add(ref.dense(x, w), b, axis=-1)), ACCUM
+
+
+def _dyn_conv():
+    x, w = relay.var("x", shape=(relay.Any(), 3, 6, 6)), relay.var("w", shape=(4, 3, 3, 3))
+    y = relay.nn.max_pool2d(relay.nn.conv2d(x, w, padding=(1, 1)), pool_size=2, strides=2)
+    f = relay.Function([x, w], relay.nn.batch_flatten(relay.nn.global_avg_pool2d(y)))
+    w0 = rand(4, 3, 3, 3)
+    return f, [[rand(1, 3, 6, 6), w0], [rand(3, 3, 6, 6), w0]], \
+        lambda x, w: ref.batch_flatten(ref.global_avg_pool2d(
+            ref.max_pool2d(ref.conv2d(x, w, padding=(1, 1)), (2, 2), (2, 2)))), ACCUM
+
+
+def _dyn_reduce():
+    x = relay.var("x", shape=(relay.Any(), 5))
+    f = relay.Function([x], relay.Tuple([relay.sum(x, axis=1), relay.mean(x, axis=0, keepdims=True)]))
+    return f, [[rand(2, 5)], [rand(9, 5)]], \
+        lambda x: (x.sum(axis=1), x.mean(axis=0, keepdims=True)), ACCUM
+
+
+def _dyn_transform():
+    x = relay.var("x", shape=(relay.Any(), 3, 4))
+    y = relay.transpose(relay.reshape(x, (0, -1)))
+    f = relay.Function([x], relay.concatenate([y, y], axis=1))
+    return f, [[rand(2, 3, 4)], [rand(5, 3, 4)]], \
+        lambda x: np.concatenate([x.reshape(x.shape[0], -1).T] * 2, axis=1), EXACT
+
+
+DYN = {"elementwise": _dyn_elementwise, "nn": _dyn_nn, "nn.conv2d+pool": _dyn_conv,
+       "reduce": _dyn_reduce, "transform": _dyn_transform}
+
+
+@pytest.mark.parametrize("family", list(DYN))
+def test_dynamic_dims(family):
+    f, runs, reference, tol = DYN[family]()
+    exe = relay.compile(relay.IRModule.from_expr(f), target="llvm-cpu")
+    for inputs in runs:
+        got = exe(*inputs)
+        want = reference(*inputs)
+        if isinstance(want, tuple):
+            assert isinstance(got, tuple) and len(got) == len(want)
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(g, w, **tol)
+        else:
+            assert got.shape == want.shape
+            np.testing.assert_allclose(got, want, **tol)
