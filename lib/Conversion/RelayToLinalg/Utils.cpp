@@ -1,0 +1,275 @@
+//===- Utils.cpp - helpers shared by the relay→linalg patterns ------------===//
+#include "Patterns.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::lowering;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+Type lowering::elementTypeOf(Type t) {
+  if (auto shaped = dyn_cast<ShapedType>(t))
+    return shaped.getElementType();
+  return t;
+}
+
+bool lowering::isUnsignedInt(Type t) {
+  auto intType = dyn_cast<IntegerType>(elementTypeOf(t));
+  return intType && (intType.isUnsigned() || intType.getWidth() == 1);
+}
+
+static Type signless(Type t) {
+  if (auto intType = dyn_cast<IntegerType>(t); intType && !intType.isSignless())
+    return IntegerType::get(t.getContext(), intType.getWidth());
+  return t;
+}
+
+RankedTensorType lowering::signlessTensorType(RankedTensorType type) {
+  return RankedTensorType::get(type.getShape(),
+                               signless(type.getElementType()));
+}
+
+RelayTypeConverter::RelayTypeConverter() {
+  addConversion([](Type type) { return type; });
+  addConversion([](RankedTensorType type) -> Type {
+    return signlessTensorType(type);
+  });
+  addConversion([this](TupleType type, SmallVectorImpl<Type> &results)
+                    -> LogicalResult {
+    for (Type field : type.getTypes())
+      if (failed(convertType(field, results)))
+        return failure();
+    return success();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars and shapes
+//===----------------------------------------------------------------------===//
+
+Value lowering::scalarConst(OpBuilder &b, Location loc, Type type,
+                            double value) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, value));
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+}
+
+Value lowering::lowestConst(OpBuilder &b, Location loc, Type type,
+                            bool isUnsigned) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(floatType, APFloat::getInf(floatType.getFloatSemantics(),
+                                                  /*Negative=*/true)));
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt lowest = isUnsigned ? APInt::getZero(width)
+                            : APInt::getSignedMinValue(width);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, lowest));
+}
+
+SmallVector<OpFoldResult> lowering::dimSizes(OpBuilder &b, Location loc,
+                                             Value value) {
+  return tensor::getMixedSizes(b, loc, value);
+}
+
+SmallVector<Value> lowering::dynamicOf(OpBuilder &b, Location loc,
+                                       RankedTensorType type,
+                                       ArrayRef<OpFoldResult> sizes) {
+  SmallVector<Value> dynamic;
+  for (auto [i, dim] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(dim))
+      dynamic.push_back(getValueOrCreateConstantIndexOp(b, loc, sizes[i]));
+  return dynamic;
+}
+
+Value lowering::emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                            ArrayRef<OpFoldResult> sizes) {
+  return tensor::EmptyOp::create(b, loc, type, dynamicOf(b, loc, type, sizes));
+}
+
+Value lowering::filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                             ArrayRef<OpFoldResult> sizes, Value value) {
+  Value empty = emptyTensor(b, loc, type, sizes);
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// linalg builders
+//===----------------------------------------------------------------------===//
+
+Value lowering::buildMap(OpBuilder &b, Location loc,
+                         RankedTensorType resultType,
+                         ArrayRef<OpFoldResult> sizes, ValueRange inputs,
+                         ArrayRef<AffineMap> inputMaps,
+                         const ScalarBody &body) {
+  int64_t rank = resultType.getRank();
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  Value init = emptyTensor(b, loc, resultType, sizes);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value result = body(nb, nloc, args.drop_back());
+        linalg::YieldOp::create(nb, nloc, result);
+      });
+  return generic.getResult(0);
+}
+
+Value lowering::buildBroadcastMap(OpBuilder &b, Location loc,
+                                  RankedTensorType resultType,
+                                  ValueRange inputs, const ScalarBody &body) {
+  int64_t rank = resultType.getRank();
+  ArrayRef<int64_t> outShape = resultType.getShape();
+  SmallVector<AffineMap> maps;
+  SmallVector<OpFoldResult> sizes(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    if (!ShapedType::isDynamic(outShape[d]))
+      sizes[d] = b.getIndexAttr(outShape[d]);
+  for (Value input : inputs) {
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t offset = rank - type.getRank();
+    SmallVector<AffineExpr> exprs;
+    for (auto [i, dim] : llvm::enumerate(type.getShape())) {
+      int64_t d = offset + i;
+      if (dim == 1 && outShape[d] != 1) {
+        exprs.push_back(b.getAffineConstantExpr(0));
+        continue;
+      }
+      exprs.push_back(b.getAffineDimExpr(d));
+      if (!sizes[d] && ShapedType::isDynamic(dim))
+        sizes[d] = tensor::DimOp::create(b, loc, input, i).getResult();
+    }
+    maps.push_back(AffineMap::get(rank, 0, exprs, b.getContext()));
+  }
+  // A `?` result dim no `?` operand dim fixes: take any operand's size.
+  for (int64_t d = 0; d < rank; ++d) {
+    if (sizes[d])
+      continue;
+    for (Value input : inputs) {
+      auto type = cast<RankedTensorType>(input.getType());
+      int64_t i = d - (rank - type.getRank());
+      if (i >= 0 && type.getShape()[i] != 1) {
+        sizes[d] = tensor::DimOp::create(b, loc, input, i).getResult();
+        break;
+      }
+    }
+    if (!sizes[d])
+      sizes[d] = b.getIndexAttr(1);
+  }
+  return buildMap(b, loc, resultType, sizes, inputs, maps, body);
+}
+
+static Value addScalars(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::AddFOp::create(b, loc, x, y);
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+Value lowering::buildSum(OpBuilder &b, Location loc, Value input,
+                         ArrayRef<int64_t> dims) {
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, input);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (llvm::is_contained(dims, d))
+      continue;
+    shape.push_back(type.getDimSize(d));
+    sizes.push_back(inSizes[d]);
+  }
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  Value zero = scalarConst(b, loc, type.getElementType(), 0.0);
+  Value init = filledTensor(b, loc, resultType, sizes, zero);
+  auto reduce = linalg::ReduceOp::create(
+      b, loc, ValueRange{input}, ValueRange{init}, dims,
+      [](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc,
+                                addScalars(nb, nloc, args[0], args[1]));
+      });
+  return reduce.getResult(0);
+}
+
+Value lowering::countOf(OpBuilder &b, Location loc, Value input,
+                        ArrayRef<int64_t> dims) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t staticCount = 1;
+  Value count;
+  for (int64_t d : dims) {
+    if (!type.isDynamicDim(d)) {
+      staticCount *= type.getDimSize(d);
+      continue;
+    }
+    Value size = tensor::DimOp::create(b, loc, input, d);
+    count = count ? arith::MulIOp::create(b, loc, count, size).getResult()
+                  : size;
+  }
+  Value constant = arith::ConstantIndexOp::create(b, loc, staticCount);
+  if (!count)
+    return constant;
+  return staticCount == 1
+             ? count
+             : arith::MulIOp::create(b, loc, count, constant).getResult();
+}
+
+Value lowering::indexToScalar(OpBuilder &b, Location loc, Value index,
+                              Type type, bool isUnsigned) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), index);
+    return isUnsigned
+               ? arith::UIToFPOp::create(b, loc, floatType, i64).getResult()
+               : arith::SIToFPOp::create(b, loc, floatType, i64).getResult();
+  }
+  return arith::IndexCastUIOp::create(b, loc, type, index);
+}
+
+Value lowering::divideByScalar(OpBuilder &b, Location loc, Value input,
+                               Value divisor, bool isUnsigned) {
+  auto type = cast<RankedTensorType>(input.getType());
+  return buildMap(
+      b, loc, type, dimSizes(b, loc, input), ValueRange{input},
+      {b.getMultiDimIdentityMap(type.getRank())},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        if (isa<FloatType>(args[0].getType()))
+          return arith::DivFOp::create(nb, nloc, args[0], divisor);
+        if (isUnsigned)
+          return arith::DivUIOp::create(nb, nloc, args[0], divisor);
+        return arith::DivSIOp::create(nb, nloc, args[0], divisor);
+      });
+}
+
+Value lowering::expandTo(OpBuilder &b, Location loc, Value input,
+                         RankedTensorType resultType,
+                         ArrayRef<ReassociationIndices> reassociation,
+                         ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> shape;
+  for (auto [i, dim] : llvm::enumerate(resultType.getShape()))
+    shape.push_back(ShapedType::isDynamic(dim)
+                        ? OpFoldResult(getValueOrCreateConstantIndexOp(
+                              b, loc, sizes[i]))
+                        : OpFoldResult(b.getIndexAttr(dim)));
+  return tensor::ExpandShapeOp::create(b, loc, resultType, input,
+                                       reassociation, shape);
+}
+
+SmallVector<ReassociationIndices>
+lowering::unitDimReassociation(int64_t resultRank, ArrayRef<int64_t> unitDims) {
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices pending;
+  for (int64_t d = 0; d < resultRank; ++d) {
+    pending.push_back(d);
+    if (llvm::is_contained(unitDims, d))
+      continue;
+    groups.push_back(pending);
+    pending.clear();
+  }
+  if (!pending.empty() && !groups.empty())
+    groups.back().append(pending.begin(), pending.end());
+  return groups;
+}

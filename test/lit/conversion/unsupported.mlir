@@ -1,0 +1,102 @@
+// RUN: relay-mlir-opt %s -convert-relay-to-linalg -split-input-file -verify-diagnostics
+
+func.func @closure(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{not supported yet: relay.fn (closures)}}
+  %f = relay.fn : !relay.fn<(tensor<2xf32>) -> tensor<2xf32>> {
+  ^bb0(%y: tensor<2xf32>):
+    relay.yield %y : tensor<2xf32>
+  }
+  // expected-error @+1 {{not supported yet: relay.call (calls of function values)}}
+  %r = relay.call %f(%x) : (!relay.fn<(tensor<2xf32>) -> tensor<2xf32>>, tensor<2xf32>) -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @square(%x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
+func.func @global(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{not supported yet: relay.global_fn (functions as values)}}
+  %f = relay.global_fn @square : !relay.fn<(tensor<f32>) -> tensor<f32>>
+  return %x : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{not supported yet: function values (!relay.fn)}}
+func.func @takes_closure(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>) -> tensor<f32> {
+  %c = relay.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+// -----
+
+func.func @refs(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{not supported yet: relay.ref_new (references)}}
+  %r = relay.ref_new %x : (tensor<f32>) -> !relay.ref<tensor<f32>>
+  // expected-error @+1 {{not supported yet: relay.ref_write (references)}}
+  %u = relay.ref_write %r, %x : (!relay.ref<tensor<f32>>, tensor<f32>) -> tuple<>
+  // expected-error @+1 {{not supported yet: relay.ref_read (references)}}
+  %v = relay.ref_read %r : (!relay.ref<tensor<f32>>) -> tensor<f32>
+  return %v : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{not supported yet: relay.adt (algebraic data types)}}
+relay.adt @List ["T"] {
+  relay.constructor @Nil []
+  relay.constructor @Cons [!relay.tvar<"T">, !relay.adt<@List, !relay.tvar<"T">>]
+}
+func.func @adt(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{not supported yet: relay.construct (algebraic data types)}}
+  %nil = relay.construct @List::@Nil() : () -> !relay.adt<@List, tensor<f32>>
+  // expected-error @+1 {{not supported yet: relay.match (pattern matching)}}
+  %r = relay.match %nil : !relay.adt<@List, tensor<f32>> -> tensor<f32> {
+    case #relay.pat_ctor<@List::@Cons, [#relay.pat_var, #relay.pat_wildcard]> (%h: tensor<f32>) {
+      relay.yield %h : tensor<f32>
+    }
+    case #relay.pat_wildcard {
+      relay.yield %x : tensor<f32>
+    }
+  }
+  return %r : tensor<f32>
+}
+
+// -----
+
+func.func @f(%x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
+func.func @grad(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{not supported yet: relay.global_fn (functions as values)}}
+  %f = relay.global_fn @f : !relay.fn<(tensor<f32>) -> tensor<f32>>
+  // expected-error @+1 {{not supported yet: relay.grad (automatic differentiation)}}
+  %g = relay.grad %f : (!relay.fn<(tensor<f32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+  return %x : tensor<f32>
+}
+
+// -----
+
+func.func @incomplete(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{type '!relay.incomplete' is not inferred: run relay-infer-type first}}
+  %y = relay.nn.relu %x : (tensor<4xf32>) -> !relay.incomplete
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{run relay-infer-type first}}
+func.func @incomplete_signature(%x: tensor<4xf32>) -> !relay.incomplete {
+  %y = relay.nn.relu %x : (tensor<4xf32>) -> !relay.incomplete
+  return %y : !relay.incomplete
+}
+
+// -----
+
+func.func @int_exp(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{not supported yet: relay.exp on integer tensors}}
+  %y = relay.exp %x : (tensor<4xi32>) -> tensor<4xi32>
+  return %y : tensor<4xi32>
+}
