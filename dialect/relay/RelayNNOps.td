@@ -60,16 +60,20 @@ def Relay_Conv2DOp : Relay_Operator<"nn.conv2d", "Conv2D"> {
                        OptionalAttr<TypeAttr>:$out_dtype);
 }
 
-class Relay_Pool2DOp<string mnemonic> : Relay_Operator<mnemonic, "Pool2D"> {
-  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
-                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$pool_size,
-                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
-                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
-                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
-                       DefaultValuedAttr<StrAttr, "\"NCHW\"">:$layout,
-                       DefaultValuedAttr<StrAttr, "\"\"">:$out_layout,
-                       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
-                       DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
+// Relay's MaxPool2DAttrs; `extra` adds the op's own attributes (avg_pool2d's
+// count_include_pad).
+class Relay_Pool2DOp<string mnemonic, dag extra = (ins)>
+    : Relay_Operator<mnemonic, "Pool2D"> {
+  let arguments = !con(
+      (ins Relay_AnyTensorOrIncomplete:$data,
+           DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$pool_size,
+           DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+           DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+           DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+           DefaultValuedAttr<StrAttr, "\"NCHW\"">:$layout,
+           DefaultValuedAttr<StrAttr, "\"\"">:$out_layout,
+           DefaultValuedAttr<BoolAttr, "false">:$ceil_mode),
+      extra);
 }
 
 def Relay_MaxPool2DOp : Relay_Pool2DOp<"nn.max_pool2d"> {
@@ -80,7 +84,8 @@ def Relay_MaxPool2DOp : Relay_Pool2DOp<"nn.max_pool2d"> {
     ```
   }];
 }
-def Relay_AvgPool2DOp : Relay_Pool2DOp<"nn.avg_pool2d"> {
+def Relay_AvgPool2DOp : Relay_Pool2DOp<"nn.avg_pool2d",
+    (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad)> {
   let summary = "2-D average pooling (`count_include_pad` as in Relay)";
 }
 

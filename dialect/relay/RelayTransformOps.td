@@ -7,15 +7,17 @@ include "relay/RelayOpBase.td"
 def Relay_ReshapeOp : Relay_Operator<"reshape", "Reshape"> {
   let summary = "reshape with Relay's `newshape` codes";
   let description = [{
-    `0` copies the input dim, `-1` infers one dim, `-2` copies the rest,
-    `-3` merges two dims, `-4` splits one dim into the next two values.
+    `0` copies the input dim (a literal 0 with `allowzero`), `-1` infers
+    one dim, `-2` copies the rest, `-3` merges two dims, `-4` splits one dim
+    into the next two values.
 
     ```mlir
     %y = relay.reshape %x {newshape = array<i64: 0, -1>} : (tensor<2x3x4xf32>) -> tensor<2x12xf32>
     ```
   }];
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
-                       DenseI64ArrayAttr:$newshape);
+                       DenseI64ArrayAttr:$newshape,
+                       DefaultValuedAttr<BoolAttr, "false">:$allowzero);
 }
 
 def Relay_TransposeOp : Relay_Operator<"transpose", "Transpose"> {

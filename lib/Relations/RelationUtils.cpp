@@ -61,27 +61,46 @@ std::string rel::dimStr(int64_t dim) {
   return isAny(dim) ? std::string("?") : std::to_string(dim);
 }
 
+int64_t rel::mulDims(int64_t a, int64_t b) {
+  return isAny(a) || isAny(b) ? kAny : a * b;
+}
+
+int64_t rel::productOfDims(ArrayRef<int64_t> dims) {
+  int64_t product = 1;
+  for (int64_t dim : dims)
+    product = mulDims(product, dim);
+  return product;
+}
+
+std::string rel::shapeStr(ArrayRef<int64_t> dims) {
+  std::string out = "[";
+  for (auto [i, dim] : llvm::enumerate(dims))
+    out += (i ? ", " : "") + dimStr(dim);
+  return out + "]";
+}
+
+/// Division rounding towards negative infinity (Relay's indexdiv).
+static int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
 int64_t rel::windowOutput(int64_t in, int64_t kernel, int64_t stride,
                           int64_t dilation, int64_t padBefore,
                           int64_t padAfter, bool ceilMode) {
-  if (isAny(in))
+  if (isAny(in) || isAny(kernel))
     return kAny;
-  int64_t span = dilation * (kernel - 1) + 1;
-  int64_t extent = in + padBefore + padAfter - span;
-  if (extent < 0)
-    return -1;
-  int64_t out = extent / stride + 1;
-  if (ceilMode && extent % stride != 0) {
-    // Relay/PyTorch: the last window must start inside the input or the
-    // leading padding.
-    if ((out) * stride < in + padBefore)
-      ++out;
-  }
-  return out;
+  int64_t numerator = in + padBefore + padAfter - ((kernel - 1) * dilation + 1);
+  if (ceilMode)
+    numerator += stride - 1;
+  return floorDiv(numerator, stride) + 1;
 }
 
 FailureOr<SmallVector<int64_t, 4>> rel::padding2D(Operation *op,
                                                   ArrayRef<int64_t> padding) {
+  for (int64_t pad : padding)
+    if (pad < 0)
+      return op->emitOpError() << "padding entries must be >= 0, got " << pad;
   switch (padding.size()) {
   case 1:
     return SmallVector<int64_t, 4>{padding[0], padding[0], padding[0],
@@ -97,13 +116,58 @@ FailureOr<SmallVector<int64_t, 4>> rel::padding2D(Operation *op,
   }
 }
 
-FailureOr<Layout2D> rel::parseLayout2D(Operation *op, StringRef layout,
-                                       StringRef what) {
-  if (layout.size() != 4 || layout.count('N') != 1 || layout.count('C') != 1 ||
-      layout.count('H') != 1 || layout.count('W') != 1)
+FailureOr<ArrayRef<int64_t>> rel::attrI64ArrayOfSize(Operation *op,
+                                                     StringRef name,
+                                                     size_t size,
+                                                     int64_t minValue) {
+  std::optional<ArrayRef<int64_t>> values = attrI64Array(op, name);
+  if (!values)
+    return op->emitOpError() << "requires attribute '" << name << "'";
+  if (values->size() != size)
+    return op->emitOpError() << name << " must have " << size
+                             << " entries, got " << values->size();
+  for (int64_t value : *values)
+    if (value < minValue)
+      return op->emitOpError() << name << " entries must be >= " << minValue
+                               << ", got " << value;
+  return *values;
+}
+
+FailureOr<Type> rel::outDtype(Operation *op, Type fallback) {
+  std::optional<Type> dtype = attrType(op, "out_dtype");
+  if (!dtype)
+    return fallback;
+  if (isa<ShapedType>(*dtype) || !TensorType::isValidElementType(*dtype))
+    return op->emitOpError() << "out_dtype must be a scalar element type, got "
+                             << *dtype;
+  return *dtype;
+}
+
+FailureOr<SmallVector<int64_t, 4>> rel::parseLayout(Operation *op,
+                                                    StringRef layout,
+                                                    StringRef canonical,
+                                                    StringRef what) {
+  SmallVector<int64_t, 4> positions;
+  bool ok = layout.size() == canonical.size();
+  for (char letter : canonical) {
+    if (!ok)
+      break;
+    ok = layout.count(letter) == 1;
+    positions.push_back(layout.find(letter));
+  }
+  if (!ok)
     return op->emitOpError() << what << " \"" << layout
                              << "\" is not supported (expected a permutation "
-                                "of NCHW such as NCHW or NHWC)";
-  return Layout2D{(int64_t)layout.find('N'), (int64_t)layout.find('C'),
-                  (int64_t)layout.find('H'), (int64_t)layout.find('W')};
+                                "of "
+                             << canonical << ")";
+  return positions;
+}
+
+FailureOr<Layout2D> rel::parseLayout2D(Operation *op, StringRef layout,
+                                       StringRef what) {
+  FailureOr<SmallVector<int64_t, 4>> pos =
+      parseLayout(op, layout, "NCHW", what);
+  if (failed(pos))
+    return failure();
+  return Layout2D{(*pos)[0], (*pos)[1], (*pos)[2], (*pos)[3]};
 }

@@ -75,15 +75,44 @@ FailureOr<int64_t> unifyDim(int64_t a, int64_t b);
 /// Writes a dim (`?` for Any) to a diagnostic.
 std::string dimStr(int64_t dim);
 
-/// Output extent of a sliding window (conv/pool) along one dim.
+/// Product of two dims; `?` if either is `?`.
+int64_t mulDims(int64_t a, int64_t b);
+
+/// Product of dims; `?` if any is `?`.
+int64_t productOfDims(ArrayRef<int64_t> dims);
+
+/// Writes a shape as `[a, b, ?]` to a diagnostic.
+std::string shapeStr(ArrayRef<int64_t> dims);
+
+/// Output extent of a sliding window (conv/pool) along one dim, with
+/// Relay's formula: floor((in + pads - dilated kernel [+ stride - 1 with
+/// ceil_mode]) / stride) + 1. `?` if `in` or `kernel` is `?`. A result
+/// < 1 means the window does not fit; callers report it.
 int64_t windowOutput(int64_t in, int64_t kernel, int64_t stride,
                      int64_t dilation, int64_t padBefore, int64_t padAfter,
                      bool ceilMode = false);
 
 /// Expands Relay's 1-, 2- or 4-entry 2-D padding to [top, left, bottom,
-/// right].
+/// right]; entries must be >= 0.
 FailureOr<SmallVector<int64_t, 4>> padding2D(Operation *op,
                                              ArrayRef<int64_t> padding);
+
+/// The integer-list attribute `name`, required to have exactly `size`
+/// entries, each >= `minValue`. Fails with a diagnostic if it is absent.
+FailureOr<ArrayRef<int64_t>> attrI64ArrayOfSize(Operation *op, StringRef name,
+                                                size_t size,
+                                                int64_t minValue = 1);
+
+/// The result element type: the `out_dtype` attribute if set, else
+/// `fallback`. Fails if `out_dtype` is not a valid tensor element type.
+FailureOr<Type> outDtype(Operation *op, Type fallback);
+
+/// Parses `layout` as a permutation of the letters of `canonical` (e.g.
+/// "NHWC" for canonical "NCHW", "HWIO" for "OIHW"): element i of the result
+/// is the position in `layout` of canonical letter i.
+FailureOr<SmallVector<int64_t, 4>> parseLayout(Operation *op, StringRef layout,
+                                               StringRef canonical,
+                                               StringRef what);
 
 /// Position of the channel, height and width dims of a 4-letter layout such
 /// as NCHW or NHWC.

@@ -1,0 +1,382 @@
+//===- NN.cpp - relations of the nn.* operators ---------------------------===//
+//
+// Dense, BiasAdd, Conv2D, Pool2D, GlobalPool2D, BatchFlatten and BatchNorm,
+// with Relay's semantics (src/relay/op/nn/{nn,convolution,pooling}.cc):
+// the same attributes, defaults and output-size formulas; `?` dims
+// propagate.
+//
+//===----------------------------------------------------------------------===//
+#include "RelationUtils.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::rel;
+
+//===----------------------------------------------------------------------===//
+// Dense: data [d..., k] · weight [units, k]ᵀ -> [d..., units]
+//===----------------------------------------------------------------------===//
+
+LogicalResult rel::DenseRel(Operation *op, TypeRange operands,
+                            SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 2)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data))
+    return failure();
+  FailureOr<RankedTensorType> weight =
+      tensorOperandOfRank(op, operands, 1, "weight", 2);
+  if (failed(weight))
+    return failure();
+  if (data->getRank() < 1)
+    return op->emitOpError() << "operand 'data' must have rank >= 1, got "
+                             << *data;
+  int64_t k = data->getShape().back();
+  int64_t weightUnits = weight->getDimSize(0);
+  int64_t weightK = weight->getDimSize(1);
+  if (failed(unifyDim(k, weightK)))
+    return op->emitOpError() << "data reduction dim (last) " << k
+                             << " ≠ weight dim 1 " << weightK
+                             << " (weight must be [units, k])";
+  int64_t units = weightUnits;
+  if (std::optional<int64_t> attr = attrI64(op, "units")) {
+    if (*attr < 1)
+      return op->emitOpError() << "units must be >= 1, got " << *attr;
+    if (failed(unifyDim(*attr, weightUnits)))
+      return op->emitOpError() << "units attribute " << *attr
+                               << " ≠ weight dim 0 " << weightUnits;
+    units = *attr;
+  }
+  FailureOr<Type> dtype = outDtype(op, data->getElementType());
+  if (failed(dtype))
+    return failure();
+  SmallVector<int64_t> shape(data->getShape());
+  shape.back() = units;
+  results.push_back(RankedTensorType::get(shape, *dtype));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BiasAdd: data + bias broadcast along `axis`
+//===----------------------------------------------------------------------===//
+
+LogicalResult rel::BiasAddRel(Operation *op, TypeRange operands,
+                              SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 2)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data))
+    return failure();
+  FailureOr<RankedTensorType> bias =
+      tensorOperandOfRank(op, operands, 1, "bias", 1);
+  if (failed(bias))
+    return failure();
+  FailureOr<int64_t> axis =
+      normalizeAxis(op, *attrI64(op, "axis"), data->getRank());
+  if (failed(axis))
+    return failure();
+  if (failed(unifyDim(bias->getDimSize(0), data->getDimSize(*axis))))
+    return op->emitOpError()
+           << "bias size " << bias->getDimSize(0) << " ≠ data dim " << *axis
+           << " (axis) " << data->getDimSize(*axis);
+  if (bias->getElementType() != data->getElementType())
+    return op->emitOpError() << "bias dtype " << bias->getElementType()
+                             << " ≠ data dtype " << data->getElementType();
+  results.push_back(*data);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2D
+//===----------------------------------------------------------------------===//
+
+LogicalResult rel::Conv2DRel(Operation *op, TypeRange operands,
+                             SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 2)))
+    return failure();
+  StringRef dataLayout = attrStr(op, "data_layout");
+  StringRef kernelLayout = attrStr(op, "kernel_layout");
+  StringRef outLayout = attrStr(op, "out_layout");
+  if (outLayout.empty())
+    outLayout = dataLayout;
+  FailureOr<SmallVector<int64_t, 4>> dl =
+      parseLayout(op, dataLayout, "NCHW", "data_layout");
+  if (failed(dl))
+    return failure();
+  FailureOr<SmallVector<int64_t, 4>> kl =
+      parseLayout(op, kernelLayout, "OIHW", "kernel_layout");
+  if (failed(kl))
+    return failure();
+  FailureOr<SmallVector<int64_t, 4>> ol =
+      parseLayout(op, outLayout, "NCHW", "out_layout");
+  if (failed(ol))
+    return failure();
+
+  FailureOr<RankedTensorType> data =
+      tensorOperandOfRank(op, operands, 0, "data", 4);
+  if (failed(data))
+    return failure();
+  FailureOr<RankedTensorType> weight =
+      tensorOperandOfRank(op, operands, 1, "weight", 4);
+  if (failed(weight))
+    return failure();
+
+  FailureOr<ArrayRef<int64_t>> strides = attrI64ArrayOfSize(op, "strides", 2);
+  if (failed(strides))
+    return failure();
+  FailureOr<ArrayRef<int64_t>> dilation =
+      attrI64ArrayOfSize(op, "dilation", 2);
+  if (failed(dilation))
+    return failure();
+  FailureOr<SmallVector<int64_t, 4>> pad =
+      padding2D(op, *attrI64Array(op, "padding"));
+  if (failed(pad))
+    return failure();
+  int64_t groups = *attrI64(op, "groups");
+  if (groups < 1)
+    return op->emitOpError() << "groups must be >= 1, got " << groups;
+
+  // Dims in canonical order: data N, C, H, W and weight O, I, KH, KW.
+  auto dataDim = [&](int i) { return data->getDimSize((*dl)[i]); };
+  auto weightDim = [&](int i) { return weight->getDimSize((*kl)[i]); };
+  int64_t n = dataDim(0), c = dataDim(1), h = dataDim(2), w = dataDim(3);
+  int64_t o = weightDim(0), i = weightDim(1), kh = weightDim(2),
+          kw = weightDim(3);
+
+  std::optional<int64_t> channels = attrI64(op, "channels");
+  if (channels && *channels < 1)
+    return op->emitOpError() << "channels must be >= 1, got " << *channels;
+  std::optional<ArrayRef<int64_t>> kernelSize;
+  if (attrI64Array(op, "kernel_size")) {
+    FailureOr<ArrayRef<int64_t>> ks = attrI64ArrayOfSize(op, "kernel_size", 2);
+    if (failed(ks))
+      return failure();
+    kernelSize = *ks;
+  }
+
+  if (!isAny(c) && c % groups != 0)
+    return op->emitOpError() << "input channels " << c
+                             << " are not divisible by groups " << groups;
+
+  int64_t outChannels;
+  // Relay's depthwise convention: with groups = input channels = weight
+  // out-channels and both `channels` and `kernel_size` given, the weight
+  // (read in OIHW order) is [C, channels / C, KH, KW], e.g. TensorFlow's
+  // depthwise kernels in HWOI.
+  bool depthwise = groups > 1 && c == groups && o == groups;
+  if (depthwise && channels && kernelSize) {
+    if (*channels % c != 0)
+      return op->emitOpError()
+             << "channels " << *channels
+             << " must be a multiple of the input channels " << c
+             << " for a depthwise convolution (groups = " << groups << ")";
+    if (failed(unifyDim(i, *channels / c)))
+      return op->emitOpError()
+             << "weight in-channels " << i << " ≠ channels / input channels ("
+             << *channels << " / " << c << ") for a depthwise convolution";
+    outChannels = *channels;
+  } else {
+    if (!isAny(c) && !isAny(i) && c != i * groups)
+      return op->emitOpError() << "input channels " << c
+                               << " ≠ weight in-channels × groups (" << i
+                               << " × " << groups << ")";
+    if (!isAny(o) && o % groups != 0)
+      return op->emitOpError() << "weight out-channels " << o
+                               << " are not divisible by groups " << groups;
+    outChannels = o;
+    if (channels) {
+      if (failed(unifyDim(*channels, o)))
+        return op->emitOpError() << "channels attribute " << *channels
+                                 << " ≠ weight out-channels " << o;
+      outChannels = *channels;
+    }
+  }
+  if (kernelSize) {
+    if (failed(unifyDim((*kernelSize)[0], kh)) ||
+        failed(unifyDim((*kernelSize)[1], kw)))
+      return op->emitOpError()
+             << "kernel_size " << shapeStr(*kernelSize)
+             << " ≠ weight spatial dims " << shapeStr({kh, kw}) << " (layout "
+             << kernelLayout << ")";
+    kh = (*kernelSize)[0];
+    kw = (*kernelSize)[1];
+  }
+
+  int64_t outH = windowOutput(h, kh, (*strides)[0], (*dilation)[0], (*pad)[0],
+                              (*pad)[2]);
+  int64_t outW = windowOutput(w, kw, (*strides)[1], (*dilation)[1], (*pad)[1],
+                              (*pad)[3]);
+  if (!isAny(outH) && outH < 1)
+    return op->emitOpError()
+           << "output height would be " << outH << ": input height " << h
+           << " + padding " << (*pad)[0] + (*pad)[2]
+           << " is smaller than the dilated kernel height "
+           << (kh - 1) * (*dilation)[0] + 1;
+  if (!isAny(outW) && outW < 1)
+    return op->emitOpError()
+           << "output width would be " << outW << ": input width " << w
+           << " + padding " << (*pad)[1] + (*pad)[3]
+           << " is smaller than the dilated kernel width "
+           << (kw - 1) * (*dilation)[1] + 1;
+
+  FailureOr<Type> dtype = outDtype(op, data->getElementType());
+  if (failed(dtype))
+    return failure();
+  SmallVector<int64_t> shape(4);
+  int64_t nchw[4] = {n, outChannels, outH, outW};
+  for (int d = 0; d < 4; ++d)
+    shape[(*ol)[d]] = nchw[d];
+  results.push_back(RankedTensorType::get(shape, *dtype));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+/// The data operand of a 2-D pool in `layout` (rank 4), with `out_layout`
+/// empty or equal to `layout` as Relay requires.
+static FailureOr<std::pair<RankedTensorType, Layout2D>>
+poolData(Operation *op, TypeRange operands) {
+  if (failed(expectOperands(op, operands, 1)))
+    return failure();
+  StringRef layout = attrStr(op, "layout");
+  FailureOr<Layout2D> l = parseLayout2D(op, layout, "layout");
+  if (failed(l))
+    return failure();
+  StringRef outLayout = attrStr(op, "out_layout");
+  if (!outLayout.empty() && outLayout != layout)
+    return op->emitOpError() << "out_layout \"" << outLayout
+                             << "\" must be empty or equal to layout \""
+                             << layout << "\"";
+  FailureOr<RankedTensorType> data =
+      tensorOperandOfRank(op, operands, 0, "data", 4);
+  if (failed(data))
+    return failure();
+  return std::make_pair(*data, *l);
+}
+
+LogicalResult rel::Pool2DRel(Operation *op, TypeRange operands,
+                             SmallVectorImpl<Type> &results) {
+  auto dataAndLayout = poolData(op, operands);
+  if (failed(dataAndLayout))
+    return failure();
+  auto [data, l] = *dataAndLayout;
+  FailureOr<ArrayRef<int64_t>> poolSize =
+      attrI64ArrayOfSize(op, "pool_size", 2);
+  if (failed(poolSize))
+    return failure();
+  FailureOr<ArrayRef<int64_t>> strides = attrI64ArrayOfSize(op, "strides", 2);
+  if (failed(strides))
+    return failure();
+  FailureOr<ArrayRef<int64_t>> dilation =
+      attrI64ArrayOfSize(op, "dilation", 2);
+  if (failed(dilation))
+    return failure();
+  FailureOr<SmallVector<int64_t, 4>> pad =
+      padding2D(op, *attrI64Array(op, "padding"));
+  if (failed(pad))
+    return failure();
+  bool ceilMode = attrBool(op, "ceil_mode");
+
+  SmallVector<int64_t> shape(data.getShape());
+  int64_t h = shape[l.h], w = shape[l.w];
+  int64_t outH = windowOutput(h, (*poolSize)[0], (*strides)[0], (*dilation)[0],
+                              (*pad)[0], (*pad)[2], ceilMode);
+  int64_t outW = windowOutput(w, (*poolSize)[1], (*strides)[1], (*dilation)[1],
+                              (*pad)[1], (*pad)[3], ceilMode);
+  if (!isAny(outH) && outH < 1)
+    return op->emitOpError()
+           << "output height would be " << outH << ": input height " << h
+           << " + padding " << (*pad)[0] + (*pad)[2]
+           << " is smaller than the dilated pool height "
+           << ((*poolSize)[0] - 1) * (*dilation)[0] + 1;
+  if (!isAny(outW) && outW < 1)
+    return op->emitOpError()
+           << "output width would be " << outW << ": input width " << w
+           << " + padding " << (*pad)[1] + (*pad)[3]
+           << " is smaller than the dilated pool width "
+           << ((*poolSize)[1] - 1) * (*dilation)[1] + 1;
+  shape[l.h] = outH;
+  shape[l.w] = outW;
+  results.push_back(RankedTensorType::get(shape, data.getElementType()));
+  return success();
+}
+
+LogicalResult rel::GlobalPool2DRel(Operation *op, TypeRange operands,
+                                   SmallVectorImpl<Type> &results) {
+  auto dataAndLayout = poolData(op, operands);
+  if (failed(dataAndLayout))
+    return failure();
+  auto [data, l] = *dataAndLayout;
+  SmallVector<int64_t> shape(data.getShape());
+  shape[l.h] = 1;
+  shape[l.w] = 1;
+  results.push_back(RankedTensorType::get(shape, data.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BatchFlatten: [n, a, b, ...] -> [n, a * b * ...]
+//===----------------------------------------------------------------------===//
+
+LogicalResult rel::BatchFlattenRel(Operation *op, TypeRange operands,
+                                   SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 1)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data))
+    return failure();
+  if (data->getRank() < 1)
+    return op->emitOpError() << "operand 'data' must have rank >= 1, got "
+                             << *data;
+  ArrayRef<int64_t> shape = data->getShape();
+  results.push_back(RankedTensorType::get(
+      {shape[0], productOfDims(shape.drop_front())}, data->getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BatchNorm: (data, gamma, beta, moving_mean, moving_var)
+//            -> (data type, [C], [C]) with C = data dim `axis`
+//===----------------------------------------------------------------------===//
+
+LogicalResult rel::BatchNormRel(Operation *op, TypeRange operands,
+                                SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 5)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data))
+    return failure();
+  int64_t rank = data->getRank();
+  int64_t axis = *attrI64(op, "axis");
+  // As in Relay, -1 (the last dim) is the only negative axis accepted.
+  if (axis < -1 || axis >= rank)
+    return op->emitOpError() << "axis " << axis
+                             << " is out of range for rank " << rank
+                             << " (expected -1 <= axis < " << rank << ")";
+  if (axis == -1)
+    axis = rank - 1;
+  int64_t size = data->getDimSize(axis);
+  static const char *names[] = {"gamma", "beta", "moving_mean", "moving_var"};
+  for (unsigned index = 1; index < 5; ++index) {
+    StringRef name = names[index - 1];
+    FailureOr<RankedTensorType> param =
+        tensorOperandOfRank(op, operands, index, name, 1);
+    if (failed(param))
+      return failure();
+    FailureOr<int64_t> unified = unifyDim(size, param->getDimSize(0));
+    if (failed(unified))
+      return op->emitOpError() << "operand '" << name << "' size "
+                               << param->getDimSize(0) << " ≠ data dim "
+                               << axis << " (axis) " << size;
+    size = *unified;
+    if (param->getElementType() != data->getElementType())
+      return op->emitOpError() << "operand '" << name << "' dtype "
+                               << param->getElementType() << " ≠ data dtype "
+                               << data->getElementType();
+  }
+  auto stat = RankedTensorType::get({size}, data->getElementType());
+  results.push_back(
+      TupleType::get(op->getContext(), {Type(*data), Type(stat), Type(stat)}));
+  return success();
+}
