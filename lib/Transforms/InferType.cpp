@@ -1,5 +1,24 @@
 //===- InferType.cpp - relay-infer-type -----------------------------------===//
+//
+// Hindley-Milner inference over a whole module, with Relay's type relations
+// as the typing rules of operators:
+//   1. every `!relay.incomplete` in the IR becomes a fresh variable;
+//   2. the language constructs (functions, calls, if, closures, match,
+//      constructors, tuples, references) add equality constraints, solved
+//      at once by unification (InferTypeSolver);
+//   3. every op typed by a relation runs that relation as soon as its
+//      operand types are complete, and its declared results are unified with
+//      the relation's; this repeats until nothing changes (a relation is
+//      re-run when its operands got refined, e.g. `?` became static);
+//   4. the solution is written back; a type still unknown is an error.
+//
+//===----------------------------------------------------------------------===//
+#include "InferTypeSolver.h"
+#include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_RELAYINFERTYPE
@@ -10,7 +29,511 @@ using namespace mlir;
 using namespace mlir::relay;
 
 namespace {
+
+class Inferer {
+public:
+  explicit Inferer(ModuleOp module)
+      : module(module), solver(module.getContext()) {}
+
+  LogicalResult run() {
+    if (failed(instantiateAll()))
+      return failure();
+    WalkResult walk = module.walk([&](Operation *op) {
+      return failed(constrain(op)) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+    });
+    if (walk.wasInterrupted() || failed(solveRelations()) ||
+        failed(reportUnresolved()))
+      return failure();
+    writeBack();
+    return success();
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // 1. Fresh variables
+  //===--------------------------------------------------------------------===//
+
+  /// Errors on `!relay.adt<@X, ...>` naming no ADT or with the wrong number
+  /// of type arguments.
+  LogicalResult checkADTs(Type type, Location loc) {
+    LogicalResult result = success();
+    walkType(type, [&](Type t) {
+      auto adt = dyn_cast<ADTType>(t);
+      if (!adt || failed(result))
+        return;
+      auto def = dyn_cast_or_null<ADTOp>(
+          symbols.lookupSymbolIn(module, adt.getName()));
+      if (!def) {
+        result = emitError(loc) << "type " << adt << " names "
+                                << adt.getName() << ", which is not a relay.adt";
+        return;
+      }
+      if (def.getTypeParams().size() != adt.getArgs().size())
+        result = emitError(loc)
+                 << "type " << adt << " gives " << adt.getArgs().size()
+                 << " type arguments but " << adt.getName() << " has "
+                 << def.getTypeParams().size() << " type parameters";
+    });
+    return result;
+  }
+
+  Type fresh(Type type) { return solver.instantiate(type, &named); }
+
+  LogicalResult instantiateAll() {
+    WalkResult walk = module.walk([&](Operation *op) {
+      if (auto fn = dyn_cast<func::FuncOp>(op)) {
+        if (failed(checkADTs(fn.getFunctionType(), fn.getLoc())))
+          return WalkResult::interrupt();
+        fn.setFunctionType(cast<FunctionType>(fresh(fn.getFunctionType())));
+      }
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments()) {
+            if (failed(checkADTs(arg.getType(), arg.getLoc())))
+              return WalkResult::interrupt();
+            arg.setType(fresh(arg.getType()));
+          }
+      for (OpResult result : op->getResults()) {
+        if (failed(checkADTs(result.getType(), op->getLoc())))
+          return WalkResult::interrupt();
+        result.setType(fresh(result.getType()));
+      }
+      return WalkResult::advance();
+    });
+    return failure(walk.wasInterrupted());
+  }
+
+  //===--------------------------------------------------------------------===//
+  // 2. Constraints of the language constructs
+  //===--------------------------------------------------------------------===//
+
+  /// Unifies `a` and `b`; on a clash reports both types at `op`, `what`
+  /// saying which constraint failed.
+  LogicalResult unifyAt(Operation *op, Type a, Type b, const Twine &what) {
+    if (succeeded(solver.unify(a, b)))
+      return success();
+    const TypeSolver::Clash &clash = solver.clash();
+    InFlightDiagnostic diag = op->emitError();
+    if (clash.occurs) {
+      diag << what << ": occurs check failed: type variable " << clash.lhs
+           << " would have to contain itself (" << clash.rhs
+           << "); cannot construct an infinite type";
+      return failure();
+    }
+    Type ra = solver.resolve(a), rb = solver.resolve(b);
+    diag << what << ": type mismatch: cannot unify " << ra << " with " << rb;
+    if (clash.lhs && clash.rhs) {
+      Type ca = solver.resolve(clash.lhs), cb = solver.resolve(clash.rhs);
+      if (!((ca == ra && cb == rb) || (ca == rb && cb == ra)))
+        diag << " (" << ca << " vs " << cb << ")";
+    }
+    return failure();
+  }
+
+  static Type yieldType(Region &region) {
+    if (region.empty())
+      return {};
+    if (auto yield = dyn_cast<YieldOp>(region.front().getTerminator()))
+      return yield.getValue().getType();
+    return {};
+  }
+
+  /// Replaces `!relay.tvar<"T">` by the type `params` maps T to.
+  static Type substTypeVars(Type type, ArrayAttr params, ArrayRef<Type> args) {
+    return transformType(type, [&](Type t) -> Type {
+      auto tvar = dyn_cast<TypeVarType>(t);
+      if (!tvar)
+        return {};
+      for (auto [param, arg] : llvm::zip(params, args))
+        if (cast<StringAttr>(param).getValue() == tvar.getName())
+          return arg;
+      return {};
+    });
+  }
+
+  ConstructorOp lookupConstructor(Operation *op, SymbolRefAttr name) {
+    auto ctor =
+        dyn_cast_or_null<ConstructorOp>(symbols.lookupSymbolIn(module, name));
+    if (!ctor)
+      op->emitError() << name << " does not name a relay.constructor";
+    return ctor;
+  }
+
+  /// A constructor's ADT applied to fresh variables, and its field types
+  /// instantiated with them.
+  ADTType instantiateConstructor(ConstructorOp ctor,
+                                 SmallVectorImpl<Type> &fields) {
+    auto adt = cast<ADTOp>(ctor->getParentOp());
+    SmallVector<Type> vars;
+    for (size_t i = 0, e = adt.getTypeParams().size(); i < e; ++i)
+      vars.push_back(solver.fresh());
+    for (Attribute field : ctor.getFields())
+      fields.push_back(substTypeVars(cast<TypeAttr>(field).getValue(),
+                                     adt.getTypeParams(), vars));
+    return ADTType::get(module.getContext(),
+                        FlatSymbolRefAttr::get(adt.getSymNameAttr()), vars);
+  }
+
+  /// Unifies what pattern `pattern` binds with `type`; pattern variables are
+  /// the next block arguments of `args`.
+  LogicalResult bindPattern(MatchOp match, Attribute pattern, Type type,
+                            Block::BlockArgListType args, unsigned &next,
+                            const Twine &what) {
+    if (isa<PatWildcardAttr>(pattern))
+      return success();
+    if (isa<PatVarAttr>(pattern)) {
+      if (next >= args.size())
+        return match.emitError() << what << ": more pattern variables than "
+                                            "block arguments";
+      return unifyAt(match, args[next++].getType(), type, what);
+    }
+    if (auto ctorPat = dyn_cast<PatCtorAttr>(pattern)) {
+      ConstructorOp ctor = lookupConstructor(match, ctorPat.getConstructor());
+      if (!ctor)
+        return failure();
+      SmallVector<Type> fields;
+      ADTType adt = instantiateConstructor(ctor, fields);
+      if (failed(unifyAt(match, type, adt, what)))
+        return failure();
+      if (fields.size() != ctorPat.getFields().size())
+        return match.emitError()
+               << what << ": constructor " << ctorPat.getConstructor()
+               << " has " << fields.size() << " fields, the pattern gives "
+               << ctorPat.getFields().size();
+      for (auto [sub, field] : llvm::zip(ctorPat.getFields(), fields))
+        if (failed(bindPattern(match, sub, field, args, next, what)))
+          return failure();
+      return success();
+    }
+    if (auto tuplePat = dyn_cast<PatTupleAttr>(pattern)) {
+      SmallVector<Type> fields;
+      for (size_t i = 0, e = tuplePat.getFields().size(); i < e; ++i)
+        fields.push_back(solver.fresh());
+      if (failed(unifyAt(match, type,
+                         TupleType::get(module.getContext(), fields), what)))
+        return failure();
+      for (auto [sub, field] : llvm::zip(tuplePat.getFields(), fields))
+        if (failed(bindPattern(match, sub, field, args, next, what)))
+          return failure();
+      return success();
+    }
+    return match.emitError() << what << ": " << pattern
+                             << " is not a relay pattern";
+  }
+
+  LogicalResult constrain(Operation *op) {
+    MLIRContext *ctx = op->getContext();
+    if (isa<TypeRelationOpInterface>(op))
+      relOps.push_back(op);
+
+    if (auto fn = dyn_cast<func::FuncOp>(op)) {
+      if (fn.isExternal())
+        return success();
+      FunctionType type = fn.getFunctionType();
+      Block &entry = fn.getBody().front();
+      if (entry.getNumArguments() != type.getNumInputs())
+        return fn.emitError() << "has " << entry.getNumArguments()
+                              << " arguments but its type has "
+                              << type.getNumInputs();
+      for (auto [i, pair] : llvm::enumerate(
+               llvm::zip(entry.getArgumentTypes(), type.getInputs())))
+        if (failed(unifyAt(fn, std::get<0>(pair), std::get<1>(pair),
+                           "argument #" + Twine(i) + " of @" + fn.getName())))
+          return failure();
+      return success();
+    }
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      auto fn = dyn_cast<func::FuncOp>(ret->getParentOp());
+      if (!fn)
+        return success();
+      ArrayRef<Type> results = fn.getFunctionType().getResults();
+      if (results.size() != ret.getNumOperands())
+        return ret.emitError() << "returns " << ret.getNumOperands()
+                               << " values but @" << fn.getName()
+                               << " has " << results.size() << " results";
+      for (auto [i, pair] :
+           llvm::enumerate(llvm::zip(ret.getOperandTypes(), results)))
+        if (failed(unifyAt(ret, std::get<0>(pair), std::get<1>(pair),
+                           "returned value #" + Twine(i) + " of @" +
+                               fn.getName())))
+          return failure();
+      return success();
+    }
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = dyn_cast_or_null<func::FuncOp>(
+          symbols.lookupSymbolIn(module, call.getCalleeAttr()));
+      if (!callee)
+        return call.emitError() << "'" << call.getCallee()
+                                << "' does not name a func.func";
+      FunctionType type = callee.getFunctionType();
+      if (type.getNumInputs() != call.getNumOperands() ||
+          type.getNumResults() != call.getNumResults())
+        return call.emitError() << "does not match the arity of @"
+                                << call.getCallee();
+      for (auto [i, pair] :
+           llvm::enumerate(llvm::zip(call.getOperandTypes(), type.getInputs())))
+        if (failed(unifyAt(call, std::get<0>(pair), std::get<1>(pair),
+                           "argument #" + Twine(i) + " of the call to @" +
+                               call.getCallee())))
+          return failure();
+      for (auto [i, pair] :
+           llvm::enumerate(llvm::zip(call.getResultTypes(), type.getResults())))
+        if (failed(unifyAt(call, std::get<0>(pair), std::get<1>(pair),
+                           "result #" + Twine(i) + " of the call to @" +
+                               call.getCallee())))
+          return failure();
+      return success();
+    }
+    if (auto ifOp = dyn_cast<IfOp>(op)) {
+      Type i1 = RankedTensorType::get({}, IntegerType::get(ctx, 1));
+      if (failed(unifyAt(ifOp, ifOp.getCond().getType(), i1,
+                         "condition of relay.if")))
+        return failure();
+      if (Type t = yieldType(ifOp.getThenRegion()))
+        if (failed(unifyAt(ifOp, t, ifOp.getType(), "then branch")))
+          return failure();
+      if (Type t = yieldType(ifOp.getElseRegion()))
+        if (failed(unifyAt(ifOp, t, ifOp.getType(), "else branch")))
+          return failure();
+      return success();
+    }
+    if (auto fnOp = dyn_cast<FnOp>(op)) {
+      Type body = yieldType(fnOp.getBody());
+      if (!body)
+        return success();
+      Type type = FuncType::get(
+          ctx, SmallVector<Type>(fnOp.getBody().front().getArgumentTypes()),
+          body);
+      return unifyAt(fnOp, fnOp.getType(), type, "closure type");
+    }
+    if (auto global = dyn_cast<GlobalFnOp>(op)) {
+      auto callee = dyn_cast_or_null<func::FuncOp>(
+          symbols.lookupSymbolIn(module, global.getCalleeAttr()));
+      if (!callee)
+        return global.emitError() << "'" << global.getCallee()
+                                  << "' does not name a func.func";
+      return unifyAt(global, global.getType(),
+                     getRelayFnType(callee.getFunctionType()),
+                     "type of @" + global.getCallee());
+    }
+    if (auto call = dyn_cast<relay::CallOp>(op)) {
+      // The Call relation, as a unification so that an unknown callee (a
+      // closure parameter) gets its type from the call.
+      Type expected = FuncType::get(
+          ctx, SmallVector<Type>(call.getArgs().getTypes()), call.getType());
+      return unifyAt(call, call.getCallee().getType(), expected, "callee");
+    }
+    if (auto tuple = dyn_cast<TupleOp>(op))
+      return unifyAt(tuple, tuple.getType(),
+                     TupleType::get(ctx, tuple.getFields().getTypes()),
+                     "tuple");
+    if (auto refNew = dyn_cast<RefNewOp>(op))
+      return unifyAt(refNew, refNew.getType(),
+                     RefType::get(ctx, refNew.getValue().getType()),
+                     "reference");
+    if (auto refRead = dyn_cast<RefReadOp>(op))
+      return unifyAt(refRead, refRead.getRef().getType(),
+                     RefType::get(ctx, refRead.getType()), "reference read");
+    if (auto refWrite = dyn_cast<RefWriteOp>(op)) {
+      if (failed(unifyAt(refWrite, refWrite.getRef().getType(),
+                         RefType::get(ctx, refWrite.getValue().getType()),
+                         "reference write")))
+        return failure();
+      return unifyAt(refWrite, refWrite.getType(), TupleType::get(ctx, {}),
+                     "reference write");
+    }
+    if (auto construct = dyn_cast<ConstructOp>(op)) {
+      ConstructorOp ctor = lookupConstructor(op, construct.getConstructor());
+      if (!ctor)
+        return failure();
+      SmallVector<Type> fields;
+      ADTType adt = instantiateConstructor(ctor, fields);
+      if (fields.size() != construct.getFields().size())
+        return construct.emitError()
+               << "constructor " << construct.getConstructor() << " takes "
+               << fields.size() << " fields, got "
+               << construct.getFields().size();
+      for (auto [i, pair] : llvm::enumerate(
+               llvm::zip(construct.getFields().getTypes(), fields)))
+        if (failed(unifyAt(construct, std::get<0>(pair), std::get<1>(pair),
+                           "field #" + Twine(i) + " of " +
+                               construct.getConstructor().getLeafReference()
+                                   .getValue())))
+          return failure();
+      return unifyAt(construct, construct.getType(), adt,
+                     "result of " + construct.getConstructor()
+                                        .getLeafReference()
+                                        .getValue());
+    }
+    if (auto match = dyn_cast<MatchOp>(op)) {
+      for (auto [i, pair] : llvm::enumerate(
+               llvm::zip(match.getPatterns(), match.getClauses()))) {
+        auto &[pattern, region] = pair;
+        std::string what = "pattern of clause #" + std::to_string(i);
+        unsigned next = 0;
+        auto args = region.front().getArguments();
+        if (failed(bindPattern(match, pattern, match.getData().getType(), args,
+                               next, what)))
+          return failure();
+        if (Type t = yieldType(region))
+          if (failed(unifyAt(match, t, match.getType(),
+                             "clause #" + Twine(i))))
+            return failure();
+      }
+      return success();
+    }
+    return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // 3. Relations, to a fixpoint
+  //===--------------------------------------------------------------------===//
+
+  LogicalResult solveRelations() {
+    bool progress = true;
+    while (progress) {
+      progress = false;
+      for (Operation *op : relOps) {
+        SmallVector<Type> operandTypes;
+        for (Value v : op->getOperands())
+          operandTypes.push_back(solver.resolve(v.getType()));
+        if (!llvm::all_of(operandTypes, isComplete))
+          continue; // deferred until its operands are known
+        auto it = lastOperands.find(op);
+        if (it != lastOperands.end() && it->second == operandTypes)
+          continue; // nothing new since the last run
+        lastOperands[op] = operandTypes;
+        progress = true;
+        auto rel = cast<TypeRelationOpInterface>(op);
+        SmallVector<Type> computed;
+        if (failed(rel.inferRelayTypes(operandTypes, computed)))
+          return failure(); // the relation reported the broken rule
+        if (computed.size() != op->getNumResults())
+          return op->emitError()
+                 << "relation " << rel.getRelationName() << " produced "
+                 << computed.size() << " result types for "
+                 << op->getNumResults() << " results";
+        for (auto [i, pair] :
+             llvm::enumerate(llvm::zip(op->getResultTypes(), computed))) {
+          auto [declared, result] = pair;
+          Type inferred = solver.instantiate(result);
+          if (failed(unifyAt(op, declared, inferred,
+                             "result #" + Twine(i) + " (type relation " +
+                                 rel.getRelationName() + ")")))
+            return failure();
+        }
+      }
+    }
+    return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // 4. Unknowns and write-back
+  //===--------------------------------------------------------------------===//
+
+  /// The unresolved variables of `type` not reported yet; true when there is
+  /// at least one (and marks them reported).
+  bool takeUnresolved(Type type) {
+    Type resolved = solver.resolve(type);
+    if (!hasHole(resolved))
+      return false;
+    bool fresh = false;
+    walkType(resolved, [&](Type t) {
+      if (auto hole = dyn_cast<IncompleteType>(t))
+        fresh |= reported.insert(solver.find(hole.getId())).second;
+    });
+    return fresh;
+  }
+
+  static std::string describeArg(BlockArgument arg) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    if (auto fn = dyn_cast<func::FuncOp>(owner))
+      os << "argument #" << arg.getArgNumber() << " of @" << fn.getName();
+    else if (isa<FnOp>(owner))
+      os << "closure parameter #" << arg.getArgNumber();
+    else if (isa<MatchOp>(owner))
+      os << "pattern variable #" << arg.getArgNumber() << " of a match clause";
+    else
+      os << "block argument #" << arg.getArgNumber() << " of '"
+         << owner->getName() << "'";
+    return s;
+  }
+
+  LogicalResult reportUnresolved() {
+    bool ok = true;
+    // Parameters first (the usual root of an unknown), then op results,
+    // then function signatures; each unknown variable is reported once.
+    module.walk([&](Operation *op) {
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            if (takeUnresolved(arg.getType())) {
+              emitError(arg.getLoc())
+                  << "cannot infer the type of " << describeArg(arg)
+                  << " (only " << solver.resolve(arg.getType())
+                  << " is known)";
+              ok = false;
+            }
+    });
+    module.walk([&](Operation *op) {
+      // A relation op waiting for an unknown operand is not the cause.
+      if (isa<TypeRelationOpInterface>(op) &&
+          !llvm::all_of(op->getOperandTypes(), [&](Type t) {
+            return isComplete(solver.resolve(t));
+          }))
+        return;
+      for (OpResult result : op->getResults())
+        if (takeUnresolved(result.getType())) {
+          InFlightDiagnostic diag = op->emitError()
+                                    << "cannot infer the type of ";
+          if (op->getNumResults() > 1)
+            diag << "result #" << result.getResultNumber() << " of ";
+          diag << "this '" << op->getName() << "' (only "
+               << solver.resolve(result.getType()) << " is known)";
+          ok = false;
+        }
+    });
+    module.walk([&](func::FuncOp fn) {
+      if (takeUnresolved(fn.getFunctionType())) {
+        fn.emitError() << "cannot infer the type of @" << fn.getName()
+                       << " (only " << solver.resolve(fn.getFunctionType())
+                       << " is known)";
+        ok = false;
+      }
+    });
+    return success(ok);
+  }
+
+  void writeBack() {
+    module.walk([&](Operation *op) {
+      if (auto fn = dyn_cast<func::FuncOp>(op))
+        fn.setFunctionType(
+            cast<FunctionType>(solver.resolve(fn.getFunctionType())));
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            arg.setType(solver.resolve(arg.getType()));
+      for (OpResult result : op->getResults())
+        result.setType(solver.resolve(result.getType()));
+    });
+  }
+
+  ModuleOp module;
+  TypeSolver solver;
+  SymbolTableCollection symbols;
+  llvm::DenseMap<unsigned, Type> named;
+  SmallVector<Operation *> relOps;
+  llvm::DenseMap<Operation *, SmallVector<Type>> lastOperands;
+  llvm::DenseSet<unsigned> reported;
+};
+
 struct InferTypePass : relay::impl::RelayInferTypeBase<InferTypePass> {
-  void runOnOperation() override {}
+  void runOnOperation() override {
+    if (failed(Inferer(getOperation()).run()))
+      signalPassFailure();
+  }
 };
 } // namespace

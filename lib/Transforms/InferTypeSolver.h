@@ -1,0 +1,80 @@
+//===- InferTypeSolver.h - unification over relay types -------*- C++ -*-===//
+//
+// The substitution `relay-infer-type` solves: a union-find over type
+// variables (`!relay.incomplete<N>`, N >= 1), each class optionally bound to
+// a type that may itself mention variables. Only variables are ever bound;
+// concrete types are never rewritten (as in Relay, where only
+// IncompleteTypes are solved). Unifying two concrete tensor types checks
+// dtype, rank and dims (`?` agrees with anything) and yields the merged
+// type, in which a static dim wins over `?`; that merged type is what a
+// variable bound to either ends up with.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RELAY_LIB_TRANSFORMS_INFERTYPESOLVER_H
+#define RELAY_LIB_TRANSFORMS_INFERTYPESOLVER_H
+
+#include "relay/RelayDialect.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::relay {
+
+/// Rebuilds `type` bottom-up: `leaf` is asked first about every (sub)type;
+/// when it returns a type, that replaces the subtree, otherwise the children
+/// of tuples, functions (relay and builtin), refs and ADTs are transformed.
+Type transformType(Type type, function_ref<Type(Type)> leaf);
+
+/// Calls `fn` on `type` and on every type nested in it.
+void walkType(Type type, function_ref<void(Type)> fn);
+
+/// True when `type` mentions `!relay.incomplete` (builtin function types
+/// included, unlike isComplete).
+bool hasHole(Type type);
+
+class TypeSolver {
+public:
+  explicit TypeSolver(MLIRContext *ctx);
+
+  /// A new unbound variable.
+  IncompleteType fresh();
+
+  /// Replaces every `!relay.incomplete` in `type` by a variable: `<0>` (the
+  /// unnumbered hole) always by a fresh one; a numbered hole by the variable
+  /// `named` maps its number to (created on first sight) when `named` is
+  /// given, else by a fresh one.
+  Type instantiate(Type type, llvm::DenseMap<unsigned, Type> *named = nullptr);
+
+  /// The type with every bound variable replaced, recursively, by its
+  /// binding; unbound variables become their class representative.
+  Type resolve(Type type);
+
+  /// Makes `a` and `b` equal, binding variables as needed. On failure
+  /// `clash()` describes the innermost conflict.
+  LogicalResult unify(Type a, Type b);
+
+  struct Clash {
+    Type lhs, rhs;       // the innermost types that disagree
+    bool occurs = false; // lhs is a variable occurring in rhs
+  };
+  const Clash &clash() const { return lastClash; }
+
+  /// The class representative of variable `id`.
+  unsigned find(unsigned id);
+
+private:
+  FailureOr<Type> unifyImpl(Type a, Type b);
+  FailureOr<Type> unifyVar(unsigned root, Type other);
+  bool occurs(unsigned root, Type type);
+  Type var(unsigned id);
+  FailureOr<Type> fail(Type a, Type b, bool occursCheck = false);
+
+  MLIRContext *ctx;
+  llvm::SmallVector<unsigned> parent;  // indexed by variable id; 0 unused
+  llvm::SmallVector<Type> binding;     // meaningful for representatives
+  Clash lastClash;
+};
+
+} // namespace mlir::relay
+
+#endif // RELAY_LIB_TRANSFORMS_INFERTYPESOLVER_H
