@@ -478,12 +478,25 @@ private:
               ok = false;
             }
     });
+    // A relation op waiting for an unknown operand is not the cause: its
+    // results are unknown because of that operand, reported elsewhere.
+    auto waiting = [&](Operation *op) {
+      return isa<TypeRelationOpInterface>(op) &&
+             !llvm::all_of(op->getOperandTypes(), [&](Type t) {
+               return isComplete(solver.resolve(t));
+             });
+    };
+    Operation *firstWaiting = nullptr;
     module.walk([&](Operation *op) {
-      // A relation op waiting for an unknown operand is not the cause.
-      if (isa<TypeRelationOpInterface>(op) &&
-          !llvm::all_of(op->getOperandTypes(), [&](Type t) {
-            return isComplete(solver.resolve(t));
-          }))
+      if (!waiting(op))
+        return;
+      if (!firstWaiting)
+        firstWaiting = op;
+      for (Type t : op->getResultTypes())
+        (void)takeUnresolved(t);
+    });
+    module.walk([&](Operation *op) {
+      if (waiting(op))
         return;
       for (OpResult result : op->getResults())
         if (takeUnresolved(result.getType())) {
@@ -504,6 +517,13 @@ private:
         ok = false;
       }
     });
+    if (ok && firstWaiting) {
+      // Only a cycle of relations waiting on each other is left.
+      firstWaiting->emitError()
+          << "cannot infer the types of the operands of this '"
+          << firstWaiting->getName() << "'";
+      ok = false;
+    }
     return success(ok);
   }
 

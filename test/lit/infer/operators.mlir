@@ -1,0 +1,47 @@
+// RUN: relay-mlir-opt %s -relay-infer-type | FileCheck %s
+
+// CHECK-LABEL: func.func @chain(%{{.*}}: tensor<4x1xf32>, %{{.*}}: tensor<3xf32>) -> tensor<4x3xf32>
+func.func @chain(%a: tensor<4x1xf32>, %b: tensor<3xf32>) -> !relay.incomplete {
+  // CHECK: relay.add {{.*}} -> tensor<4x3xf32>
+  %0 = relay.add %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> !relay.incomplete
+  // CHECK: relay.exp {{.*}} : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  %1 = relay.exp %0 : (!relay.incomplete) -> !relay.incomplete
+  // CHECK: relay.multiply {{.*}} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %2 = relay.multiply %1, %0 : (!relay.incomplete, !relay.incomplete) -> !relay.incomplete
+  // CHECK: return {{.*}} : tensor<4x3xf32>
+  return %2 : !relay.incomplete
+}
+
+// `?` dims: broadcasting against a static dim fixes it.
+// CHECK-LABEL: func.func @dyn(%{{.*}}: tensor<?x3xf32>, %{{.*}}: tensor<4x?xf32>) -> tensor<4x3xf32>
+func.func @dyn(%a: tensor<?x3xf32>, %b: tensor<4x?xf32>) -> !relay.incomplete {
+  %0 = relay.add %a, %b : (tensor<?x3xf32>, tensor<4x?xf32>) -> !relay.incomplete
+  return %0 : !relay.incomplete
+}
+
+// A dim that stays unknown is `?`.
+// CHECK-LABEL: func.func @dyn_kept(%{{.*}}: tensor<?xf32>) -> tensor<?xf32>
+func.func @dyn_kept(%a: tensor<?xf32>) -> !relay.incomplete {
+  %0 = relay.sigmoid %a : (tensor<?xf32>) -> !relay.incomplete
+  %1 = relay.maximum %0, %a : (!relay.incomplete, tensor<?xf32>) -> !relay.incomplete
+  return %1 : !relay.incomplete
+}
+
+// A declared `?` result stays as written; the relation only checks it.
+// CHECK-LABEL: func.func @declared_any
+// CHECK: relay.negative {{.*}} : (tensor<2xf32>) -> tensor<?xf32>
+// CHECK: relay.add {{.*}} : (tensor<?xf32>, tensor<2xf32>) -> tensor<2xf32>
+func.func @declared_any(%a: tensor<2xf32>) -> !relay.incomplete {
+  %0 = relay.negative %a : (tensor<2xf32>) -> tensor<?xf32>
+  %1 = relay.add %0, %a : (tensor<?xf32>, tensor<2xf32>) -> !relay.incomplete
+  return %1 : !relay.incomplete
+}
+
+// Partially known types: the hole inside a tuple is filled.
+// CHECK-LABEL: func.func @partial
+// CHECK: relay.tuple {{.*}} -> tuple<tensor<3xi32>, tensor<3xi32>>
+func.func @partial(%a: tensor<3xi32>) -> tuple<tensor<3xi32>, !relay.incomplete> {
+  %0 = relay.tanh %a : (tensor<3xi32>) -> !relay.incomplete
+  %t = relay.tuple %a, %0 : (tensor<3xi32>, !relay.incomplete) -> tuple<tensor<3xi32>, !relay.incomplete>
+  return %t : tuple<tensor<3xi32>, !relay.incomplete>
+}
