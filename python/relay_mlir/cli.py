@@ -18,6 +18,7 @@ import re
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -84,12 +85,12 @@ def _print_outputs(outs: Tuple[np.ndarray, ...]) -> None:
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
-    text = _read_text(args.input)
+    _read_text(args.input)  # a readable file, or a clean error
     if args.emit_iree_input:
-        lowered = lower_to_iree_input(text, source_name=args.input)
+        lowered = lower_to_iree_input(Path(args.input))
         with open(args.emit_iree_input, "w", encoding="utf-8") as f:
             f.write(lowered)
-    exe = compile_program(text, target=args.target, source_name=args.input, extra_args=args.iree_flag)
+    exe = compile_program(Path(args.input), target=args.target, extra_args=args.iree_flag)
     out = args.output or os.path.splitext(args.input)[0] + ".vmfb"
     exe.save(out)
     print(f"wrote {out} ({len(exe.vmfb)} bytes, target {exe.target}, "
@@ -110,7 +111,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         text = _read_text(args.input)
         names = _main_arg_names(text)
-        exe = compile_program(text, target=target, source_name=args.input, extra_args=args.iree_flag)
+        exe = compile_program(Path(args.input), target=target, extra_args=args.iree_flag)
         print(f"compiled {args.input} for {exe.target} in {exe.compile_time_s:.3f} s")
     inputs = _load_inputs(args.inputs or [], names)
     if names and len(inputs) != len(names):

@@ -80,14 +80,15 @@ def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray
     else:
         if params:
             raise ValueError("params can only be bound when compiling an IRModule")
-        if isinstance(source, os.PathLike):
-            source_name = source_name or os.fspath(source)
-            with open(source, encoding="utf-8") as f:
-                text = f.read()
-        else:
-            text = source
         ctx = new_context()
-        op = parse_module(ctx, text, source_name or "<input>")
+        if isinstance(source, os.PathLike):
+            path = os.fspath(source)
+            if not os.path.isfile(path):
+                raise CompileError(f"cannot read '{path}'")
+            keep = parse_module(ctx, None, path, path=path)
+        else:
+            keep = parse_module(ctx, source, source_name or "<input>")
+        op = keep.operation
     run_passes(ctx, op, "builtin.module(relay-to-iree-input)", "lowering to IREE input")
     with ctx:
         return op.get_asm(enable_debug_info=True)

@@ -152,20 +152,48 @@ def _dedupe(diags: Sequence[Diagnostic]) -> List[Diagnostic]:
     return out
 
 
-def parse_module(ctx, text: str, source_name: str = "<input>"):
-    """Parses MLIR text into a module operation; errors raise ``CompileError``."""
+_WRAP = "module {"
+
+
+def parse_module(ctx, text: Optional[str], source_name: str = "<input>", path: Optional[str] = None):
+    """Parses MLIR (text, or the file ``path``); returns an object whose ``.operation`` is a module.
+
+    Keep the returned object alive while using its operation.
+
+    Top-level ops other than a module are wrapped in one, as ``mlir-opt``
+    does. Errors raise ``CompileError`` located in ``source_name``/``path``.
+    """
     ir = _ir()
     with ctx, DiagnosticCollector(ctx) as coll:
+        def fail(e: BaseException, shift_line1: int = 0):
+            diags = _dedupe(mlir_diagnostics(e) + coll.diagnostics)
+            for d in diags:
+                if shift_line1 and d.line == 1 and d.file == source_name:
+                    d.col = max(1, d.col - shift_line1)
+            return CompileError("could not parse MLIR", diags)
+
         try:
-            op = ir.Operation.parse(text, source_name=source_name, context=ctx)
+            if path is not None:
+                return ir.Module.parseFile(path, context=ctx)
+            holder = ir.Operation.parse(text, source_name=source_name, context=ctx)
         except ir.MLIRError as e:
-            raise CompileError("could not parse MLIR", _dedupe(mlir_diagnostics(e) + coll.diagnostics)) from None
+            if path is None and "single top-level operation" in str(e):
+                # several top-level ops: wrap them on line 1 so line numbers stay right
+                coll.diagnostics.clear()
+                try:
+                    holder = ir.Operation.parse(_WRAP + text + "\n}", source_name=source_name,
+                                                context=ctx)
+                except ir.MLIRError as e2:
+                    raise fail(e2, len(_WRAP)) from None
+            else:
+                raise fail(e) from None
         except Exception as e:
             raise CompileError(f"could not parse MLIR: {e}", coll.diagnostics) from None
-        if op.operation.name != "builtin.module":
-            raise CompileError(f"expected a builtin.module, got '{op.operation.name}'",
-                               [Diagnostic("error", "expected a module", *location_of(op.operation.location))])
-        return op.operation
+        if holder.operation.name != "builtin.module":
+            module = ir.Module.create(loc=ir.Location.unknown())
+            module.body.append(holder.operation)
+            return module
+        return holder
 
 
 # ---------------------------------------------------------------------------
@@ -221,12 +249,16 @@ class EmittedModule:
         self.keys = keys  # NameLoc key -> expression
         self.inferred = False
         self._block_params: set = set()
-        self._let_aliases: list = []  # (Var, value expression)
+        self._let_aliases: list = []  # Let expressions
+        self._ir = _ir()
 
     def text(self, debug_info: bool = False) -> str:
         """The module's MLIR assembly."""
         with self.ctx:
-            return self.operation.get_asm(enable_debug_info=debug_info)
+            # before inference, func.return/func.call may not verify (incomplete vs
+            # concrete types); print the custom form anyway
+            return self.operation.get_asm(enable_debug_info=debug_info,
+                                          assume_verified=not self.inferred)
 
     def infer_types(self) -> "EmittedModule":
         """Runs ``relay-infer-type`` and fills ``checked_type`` of every expression."""
@@ -252,13 +284,17 @@ class EmittedModule:
 
         with self.ctx:
             visit_op(self.operation)
-        for var, value in self._let_aliases:
-            while isinstance(value, E.Let):
-                value = value.body
-            if isinstance(value, E.TupleWrapper):
-                value = value.astuple()
+        def resolved(e):
+            while isinstance(e, E.Let):
+                e = e.body
+            return e.astuple() if isinstance(e, E.TupleWrapper) else e
+
+        for let in self._let_aliases:
+            value, body = resolved(let.value), resolved(let.body)
             if value._checked_type is not None:
-                var._checked_type = value._checked_type
+                let.var._checked_type = value._checked_type
+            if body._checked_type is not None:
+                let._checked_type = body._checked_type
 
     def _assign(self, ex, op) -> None:
         name = op.name
@@ -272,7 +308,8 @@ class EmittedModule:
             if name == "relay.fn":
                 ex._checked_type = parse_mlir_type(str(op.results[0].type))
             else:
-                ft = parse_mlir_type("!relay.fn<" + str(op.attributes["function_type"].value) + ">")
+                ftype = self._ir.TypeAttr(op.attributes["function_type"]).value
+                ft = parse_mlir_type("!relay.fn<" + str(ftype) + ">")
                 ex._checked_type = ft
         elif len(op.results) == 1:
             ex._checked_type = parse_mlir_type(str(op.results[0].type))
@@ -416,7 +453,7 @@ class _Emitter:
 
     def constant(self, ex, arr: np.ndarray):
         ir = self.ir
-        arr = np.ascontiguousarray(arr)
+        arr = np.asarray(arr, order="C")
         dtype = arr.dtype.name
         elt = dtype_to_mlir(dtype)
         ttype = ir.RankedTensorType.get(list(arr.shape), ir.Type.parse(elt))
@@ -473,7 +510,7 @@ class _Emitter:
     def visit_Let(self, ex: E.Let):
         v = self.visit(ex.value)
         self.bind(ex.var, v)
-        self.let_aliases.append((ex.var, ex.value))
+        self.let_aliases.append(ex)
         return self.visit(ex.body)
 
     def _region_body(self, block, body_expr, yield_ex) -> None:

@@ -177,7 +177,7 @@ class Constant(Expr):
 
     def __init__(self, data: np.ndarray) -> None:
         super().__init__()
-        self.data = np.ascontiguousarray(data)
+        self.data = np.asarray(data, order="C")  # (ascontiguousarray would make 0-d 1-d)
 
     def __repr__(self) -> str:
         return f"Constant({self.data.shape}, {self.data.dtype})"
