@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import List, Mapping, Optional, Sequence, Union
+from typing import Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
@@ -65,18 +65,29 @@ def get_target(name: Union[str, Target]) -> Target:
 Source = Union[IRModule, str, "os.PathLike[str]"]
 
 
+PIPELINE = "builtin.module(relay-to-iree-input)"
+
+
+def _isolate_default() -> bool:
+    return os.environ.get("RELAY_MLIR_ISOLATE", "1") not in ("0", "false", "no")
+
+
 def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
-                        source_name: Optional[str] = None) -> str:
+                        source_name: Optional[str] = None, isolate: Optional[bool] = None) -> str:
     """Runs ``relay-to-iree-input`` and returns the lowered MLIR text (with locations).
 
     ``source`` is an ``IRModule``, MLIR text, or a path to a ``.mlir`` file.
+    With ``isolate`` (default; ``RELAY_MLIR_ISOLATE=0`` turns it off) the
+    lowering runs in a child process, so a crash in C++ code becomes a
+    ``CompileError`` instead of ending the interpreter.
     """
     from .emit import new_context, parse_module, run_passes
 
+    if isolate is None:
+        isolate = _isolate_default()
     if isinstance(source, IRModule):
-        em = source.to_mlir(params=params, infer=True)
-        ctx, op = em.ctx, em.operation
-        keep = em  # noqa: F841 - keep the module alive while we use it
+        em = source.to_mlir(params=params, infer=True)  # types inferred (and checked) here
+        ctx, op, keep = em.ctx, em.operation, em
     else:
         if params:
             raise ValueError("params can only be bound when compiling an IRModule")
@@ -89,9 +100,102 @@ def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray
         else:
             keep = parse_module(ctx, source, source_name or "<input>")
         op = keep.operation
-    run_passes(ctx, op, "builtin.module(relay-to-iree-input)", "lowering to IREE input")
+    if not isolate:
+        run_passes(ctx, op, PIPELINE, "lowering to IREE input")
+        with ctx:
+            return op.get_asm(enable_debug_info=True)
     with ctx:
-        return op.get_asm(enable_debug_info=True)
+        text = op.get_asm(enable_debug_info=True)
+    return _lower_in_child(text, ctx, op)
+
+
+def _crash_diagnostics(stderr: str, ctx, op, crashed_pass: Optional[str] = None) -> List[Diagnostic]:
+    """Locates a C++ crash at the first op of the kind named in a stack dump, if any."""
+    import re
+
+    kinds = re.findall(r"mlir::relay::(\w+?)Op\b", stderr)
+    diags: List[Diagnostic] = []
+    if kinds:
+        want = kinds[0].lower()
+        found = []
+
+        def visit(o) -> None:
+            if found:
+                return
+            name = o.name
+            if name.startswith("relay."):
+                short = name[len("relay."):].replace("nn.", "").replace("_", "").replace(".", "")
+                if short == want:
+                    found.append(o)
+                    return
+            for region in o.regions:
+                for block in region.blocks:
+                    for inner in block.operations:
+                        visit(inner.operation)
+
+        from .emit import location_of
+        with ctx:
+            visit(op)
+            if found:
+                f, line, col = location_of(found[0].location)
+                diags.append(Diagnostic("error", f"internal compiler error while lowering "
+                                        f"'{found[0].name}' (the C++ conversion crashed)", f, line, col))
+    if not diags:
+        where = f"pass '{crashed_pass}'" if crashed_pass else "the relay-to-iree-input pipeline"
+        kinds: Dict[str, object] = {}
+
+        def collect(o) -> None:
+            if o.name.startswith("relay.") and o.name not in ("relay.constant", "relay.yield"):
+                kinds.setdefault(o.name, o)
+            for region in o.regions:
+                for block in region.blocks:
+                    for inner in block.operations:
+                        collect(inner.operation)
+
+        from .emit import location_of
+        with ctx:
+            collect(op)
+            # a single kind of relay op: point at its first use
+            f, line, col = location_of((next(iter(kinds.values())) if len(kinds) == 1 else op).location)
+        msg = f"internal compiler error: {where} crashed"
+        if kinds:
+            msg += f" (relay ops in the module: {', '.join(sorted(kinds))})"
+        diags.append(Diagnostic("error", msg, f, line, col))
+    return diags
+
+
+def _lower_in_child(text: str, ctx, op) -> str:
+    import json
+    import subprocess
+    import sys
+
+    from ._worker import diag_from_json
+
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = pkg_parent + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    def run(trace: bool):
+        req = json.dumps({"text": text, "source_name": "<input>", "pipeline": PIPELINE,
+                          "what": "lowering to IREE input", "trace_passes": trace})
+        proc = subprocess.run([sys.executable, "-m", "relay_mlir._worker"], input=req,
+                              capture_output=True, text=True, env=env)
+        try:
+            return proc, (json.loads(proc.stdout) if proc.returncode == 0 else None)
+        except json.JSONDecodeError:
+            return proc, None
+
+    proc, out = run(False)
+    if out is None:
+        how = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit status {proc.returncode}"
+        # run again printing pass headers, to name the pass that crashed
+        import re
+        proc2, _ = run(True)
+        passes = re.findall(r"IR Dump Before (\S+)", proc2.stderr)
+        raise CompileError(f"lowering to IREE input crashed ({how})",
+                           _crash_diagnostics(proc.stderr, ctx, op, passes[-1] if passes else None))
+    if not out["ok"]:
+        raise CompileError(out["message"], [diag_from_json(d) for d in out["diagnostics"]])
+    return out["text"]
 
 
 def _iree_compile(text: str, target: Target, extra_args: Sequence[str]) -> bytes:

@@ -121,8 +121,12 @@ class DiagnosticCollector:
             self._handler = None
 
 
-def run_passes(ctx, module_op, pipeline: str, what: str) -> None:
-    """Runs a textual pipeline on ``module_op``; failures raise ``CompileError``."""
+def run_passes(ctx, module_op, pipeline: str, what: str, trace_passes: bool = False) -> None:
+    """Runs a textual pipeline on ``module_op``; failures raise ``CompileError``.
+
+    ``trace_passes`` prints ``IR Dump Before <pass>`` headers (and elided IR)
+    to stderr, to name the pass that crashed a worker process.
+    """
     ir = _ir()
     from .passmanager import PassManager
     with ctx, DiagnosticCollector(ctx) as coll:
@@ -130,6 +134,8 @@ def run_passes(ctx, module_op, pipeline: str, what: str) -> None:
             pm = PassManager.parse(pipeline, context=ctx)
         except (ValueError, ir.MLIRError) as e:
             raise CompileError(f"bad pass pipeline '{pipeline}': {e}") from None
+        if trace_passes:
+            pm.enable_ir_printing(print_before_all=True, print_after_all=False, large_elements_limit=4)
         try:
             pm.run(module_op)
         except ir.MLIRError as e:
