@@ -9,8 +9,8 @@ changing the import::
     >>> w = relay.const(np.ones((2, 4), "float32"))
     >>> f = relay.Function([x], relay.nn.relu(relay.nn.dense(x, w)))
     >>> mod = relay.IRModule.from_expr(f)
-    >>> mod = relay.transform.InferType()(mod)          # doctest: +SKIP
-    >>> mod["main"].body.checked_type                   # doctest: +SKIP
+    >>> mod = relay.transform.InferType()(mod)
+    >>> mod["main"].body.checked_type
     TensorType([1, 2], float32)
     >>> exe = relay.compile(mod, target="llvm-cpu")     # doctest: +SKIP
     >>> exe(np.ones((1, 4), "float32"))                 # doctest: +SKIP

@@ -86,3 +86,30 @@ def test_gpu_targets_compile(tmp_path, target):
     path = tmp_path / f"model_{target}.vmfb"
     exe.save(path)
     assert path.stat().st_size > 0 and len(exe.vmfb) > 0
+
+
+def test_tuple_outputs_in_iree_run_module(tmp_path):
+    """A two-output (tuple) main, saved as .vmfb and run by plain iree-run-module."""
+    x = relay.var("x", shape=(2, 3))
+    mod = relay.IRModule.from_expr(relay.Tuple([relay.exp(x), relay.sum(x, axis=1)]))
+    exe = relay.compile(mod)
+    data = np.random.default_rng(3).standard_normal((2, 3)).astype("float32")
+    want = exe(data)
+    assert isinstance(want, tuple) and len(want) == 2
+    np.testing.assert_allclose(want[0], np.exp(data), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(want[1], data.sum(axis=1), rtol=1e-5, atol=1e-6)
+    exe.save(tmp_path / "t.vmfb")
+    np.save(tmp_path / "x.npy", data)
+    r = subprocess.run([iree_tool("iree-run-module"), f"--module={tmp_path / 't.vmfb'}", "--device=local-task",
+                        "--function=main", f"--input=@{tmp_path / 'x.npy'}",
+                        f"--output=@{tmp_path / 'o0.npy'}", f"--output=@{tmp_path / 'o1.npy'}"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / "o0.npy"), want[0])
+    np.testing.assert_array_equal(np.load(tmp_path / "o1.npy"), want[1])
+
+
+def test_iree_compile_failure_is_compile_error():
+    x = relay.var("x", shape=(2,))
+    with pytest.raises(relay.CompileError, match="iree-compile failed"):
+        relay.compile(relay.IRModule.from_expr(relay.exp(x)), extra_args=["--iree-no-such-flag"])

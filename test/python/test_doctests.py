@@ -1,0 +1,19 @@
+"""The runnable examples in relay_mlir's docstrings (those not marked +SKIP)."""
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["relay_mlir", "relay_mlir.ty", "relay_mlir.expr", "relay_mlir.op.tensor", "relay_mlir.op.nn",
+           "relay_mlir.module", "relay_mlir.errors", "relay_mlir.emit", "relay_mlir.transform",
+           "relay_mlir.compiler", "relay_mlir.runtime", "relay_mlir.testing.numpy_ref",
+           "relay_mlir.testing.resnet"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    mod = importlib.import_module(name)
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
