@@ -27,6 +27,9 @@ def cli_command(name: str) -> List[str]:
     if name == "relay-mlir":
         return [sys.executable, "-m", "relay_mlir.cli"]
     if name == "relay-mlir-opt":
+        bin_dir = os.environ.get("RELAY_MLIR_BIN_DIR")
+        if bin_dir and os.path.exists(os.path.join(bin_dir, name)):
+            return [os.path.join(bin_dir, name)]
         from relay_mlir._tools import tool_path
         p = tool_path("relay-mlir-opt")
         if p.exists():
