@@ -32,7 +32,7 @@ def Relay_ADTOp : Relay_Op<"adt", [Symbol, SymbolTable, IsolatedFromAbove,
 }
 
 def Relay_ConstructorOp : Relay_Op<"constructor", [Symbol,
-    HasParent<"ADTOp">]> {
+    HasParent<"ADTOp">, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a constructor of an algebraic data type";
   let arguments = (ins SymbolNameAttr:$sym_name, TypeArrayAttr:$fields);
   let assemblyFormat = "$sym_name $fields attr-dict";
@@ -57,7 +57,8 @@ def Relay_ConstructOp : Relay_RelOp<"construct", "Construct", [Pure,
                        "functional-type($fields, results)";
 }
 
-def Relay_MatchOp : Relay_Op<"match", [RecursiveMemoryEffects]> {
+def Relay_MatchOp : Relay_Op<"match", [RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "pattern matching (Relay's `match`)";
   let description = [{
     One region per clause, tried in order; each region's block arguments
