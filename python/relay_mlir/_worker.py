@@ -4,8 +4,10 @@
 assertion in C++ code (the MLIR SDK is built with assertions) becomes a
 ``CompileError`` instead of killing the caller's interpreter.
 
-Protocol: one JSON object on stdin ``{"text", "source_name", "pipeline",
-"what"}``; one JSON object on stdout, ``{"ok": true, "text": ...}`` or
+The worker stays alive between requests (one per Python process, restarted
+after a crash). Protocol: one JSON object per line on stdin
+``{"text", "source_name", "pipeline", "what", "trace_passes"}``; one JSON
+object per line on stdout, ``{"ok": true, "text": ...}`` or
 ``{"ok": false, "message": ..., "diagnostics": [...]}``.
 """
 from __future__ import annotations
@@ -43,12 +45,83 @@ def run_request(req: dict) -> dict:
 
 
 def main() -> int:
-    req = json.loads(sys.stdin.read())
-    out = run_request(req)
-    sys.stdout.write(json.dumps(out))
-    sys.stdout.flush()
+    """One JSON request per line on stdin, one JSON answer per line on stdout."""
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        out = run_request(json.loads(line))
+        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.flush()
     return 0
 
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+class WorkerClient:
+    """Parent side: a lazily started, reusable worker process."""
+
+    def __init__(self) -> None:
+        import threading
+        self._proc = None
+        self._lock = threading.Lock()
+        self._stderr = None
+
+    def _start(self):
+        import os
+        import subprocess
+        import tempfile
+
+        pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env = dict(os.environ)
+        env["PYTHONPATH"] = pkg_parent + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        self._stderr = tempfile.TemporaryFile(mode="w+")
+        self._proc = subprocess.Popen([sys.executable, "-m", "relay_mlir._worker"], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=self._stderr, text=True, env=env)
+
+    def request(self, req: dict):
+        """``(answer or None, returncode, stderr)``; None means the worker died."""
+        with self._lock:
+            if self._proc is None or self._proc.poll() is not None:
+                self._start()
+            proc = self._proc
+            try:
+                proc.stdin.write(json.dumps(req) + "\n")
+                proc.stdin.flush()
+                line = proc.stdout.readline()
+            except (BrokenPipeError, OSError):
+                line = ""
+            if line:
+                try:
+                    return json.loads(line), 0, ""
+                except json.JSONDecodeError:
+                    pass
+            rc = proc.wait()
+            self._stderr.seek(0)
+            err = self._stderr.read()
+            self._proc = None
+            return None, rc, err
+
+    def close(self) -> None:
+        with self._lock:
+            if self._proc is not None and self._proc.poll() is None:
+                try:
+                    self._proc.stdin.close()
+                    self._proc.wait(timeout=10)
+                except Exception:
+                    self._proc.kill()
+            self._proc = None
+
+
+_CLIENT: "WorkerClient | None" = None
+
+
+def client() -> WorkerClient:
+    """The process-wide worker client (closed at exit)."""
+    global _CLIENT
+    if _CLIENT is None:
+        import atexit
+        _CLIENT = WorkerClient()
+        atexit.register(_CLIENT.close)
+    return _CLIENT

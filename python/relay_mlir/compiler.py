@@ -165,34 +165,19 @@ def _crash_diagnostics(stderr: str, ctx, op, crashed_pass: Optional[str] = None)
 
 
 def _lower_in_child(text: str, ctx, op) -> str:
-    import json
-    import subprocess
-    import sys
+    import re
 
-    from ._worker import diag_from_json
+    from ._worker import client, diag_from_json
 
-    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ)
-    env["PYTHONPATH"] = pkg_parent + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    def run(trace: bool):
-        req = json.dumps({"text": text, "source_name": "<input>", "pipeline": PIPELINE,
-                          "what": "lowering to IREE input", "trace_passes": trace})
-        proc = subprocess.run([sys.executable, "-m", "relay_mlir._worker"], input=req,
-                              capture_output=True, text=True, env=env)
-        try:
-            return proc, (json.loads(proc.stdout) if proc.returncode == 0 else None)
-        except json.JSONDecodeError:
-            return proc, None
-
-    proc, out = run(False)
+    req = {"text": text, "source_name": "<input>", "pipeline": PIPELINE, "what": "lowering to IREE input"}
+    out, rc, _ = client().request(req)
     if out is None:
-        how = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit status {proc.returncode}"
+        how = f"signal {-rc}" if rc < 0 else f"exit status {rc}"
         # run again printing pass headers, to name the pass that crashed
-        import re
-        proc2, _ = run(True)
-        passes = re.findall(r"IR Dump Before (\S+)", proc2.stderr)
+        _, _, trace = client().request(dict(req, trace_passes=True))
+        passes = re.findall(r"IR Dump Before (\S+)", trace)
         raise CompileError(f"lowering to IREE input crashed ({how})",
-                           _crash_diagnostics(proc.stderr, ctx, op, passes[-1] if passes else None))
+                           _crash_diagnostics(trace, ctx, op, passes[-1] if passes else None))
     if not out["ok"]:
         raise CompileError(out["message"], [diag_from_json(d) for d in out["diagnostics"]])
     return out["text"]
