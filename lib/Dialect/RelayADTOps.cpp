@@ -149,16 +149,7 @@ ConstructOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
       return failure();
   if (failed(verifyADTRefs(*this, getType(), "result", symbolTable)))
     return failure();
-  auto adt = cast<ADTOp>(ctor->getParentOp());
-  if (auto result = dyn_cast<ADTType>(getType());
-      result && result.getName().getValue() != adt.getSymName())
-    return emitOpError() << "result type " << getType() << " is not @"
-                         << adt.getSymName() << ", the ADT of constructor "
-                         << getConstructor();
-  if (!isa<ADTType, IncompleteType>(getType()))
-    return emitOpError() << "result type " << getType()
-                         << " must be an ADT type (!relay.adt<@"
-                         << adt.getSymName() << ", ...>)";
+  // The result type itself is checked by the Construct relation.
   return success();
 }
 
