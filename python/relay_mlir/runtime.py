@@ -115,7 +115,7 @@ class Executable:
         """Runs exported ``function`` on numpy inputs."""
         ctx = self._load()
         fn = ctx.modules[self._module_name][function]
-        args = [np.ascontiguousarray(np.asarray(a)) for a in inputs]
+        args = [np.asarray(a, order="C") for a in inputs]  # (ascontiguousarray makes 0-d 1-d)
         res = fn(*args)
         dev = ctx.config.device
         if res is None:

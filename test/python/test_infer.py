@@ -156,3 +156,22 @@ def test_compile_text_and_run():
     x = np.array([[-1, 2], [3, 4]], "float32")
     np.testing.assert_allclose(exe(x), [2, 7], rtol=1e-6)
     assert exe.compile_time_s > 0
+
+
+def test_if_program_runs_both_branches():
+    x = relay.var("x", shape=(3,))
+    c = relay.var("c", shape=(), dtype="bool")
+    exe = relay.compile(relay.IRModule.from_expr(relay.Function([x, c], relay.If(c, x * x, -x))))
+    v = np.array([1, 2, 3], "float32")
+    np.testing.assert_array_equal(exe(v, np.array(True)), v * v)
+    np.testing.assert_array_equal(exe(v, np.array(False)), -v)
+
+
+def test_closures_are_reported_not_crashed():
+    """Closures type-check; lowering them is not supported yet and says so, located."""
+    x = relay.var("x", shape=(2,))
+    y = relay.var("y")
+    f = relay.Function([y], y * x)
+    with pytest.raises(CompileError) as ei:
+        relay.compile(relay.IRModule.from_expr(relay.Function([x], f(x))))
+    assert any(d.file == __file__ for d in ei.value.diagnostics)
