@@ -81,11 +81,11 @@ GlobalFnOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto fn = symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this,
                                                               getCalleeAttr());
   if (!fn)
-    return emitOpError() << "'" << getCallee()
+    return emitOpError() << "'@" << getCallee()
                          << "' does not name a func.func in this module";
   FuncType expected = getRelayFnType(fn.getFunctionType());
   if (!areCompatible(expected, getType()))
-    return emitOpError() << "has type " << getType() << " but '"
+    return emitOpError() << "has type " << getType() << " but '@"
                          << getCallee() << "' has type " << expected;
   return success();
 }

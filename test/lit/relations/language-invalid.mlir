@@ -1,0 +1,233 @@
+// RUN: relay-mlir-opt %s -split-input-file -verify-diagnostics
+
+// relay.if
+func.func @if_cond(%c: tensor<2xi1>, %a: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{condition must be a rank-0 i1 tensor (tensor<i1>), got 'tensor<2xi1>'}}
+  %r = relay.if %c : tensor<2xi1> -> tensor<f32> {
+    relay.yield %a : tensor<f32>
+  } else {
+    relay.yield %a : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// -----
+
+func.func @if_then(%c: tensor<i1>, %a: tensor<f32>, %b: tensor<2xf32>) -> tensor<f32> {
+  // expected-error @+1 {{then branch yields 'tensor<2xf32>' but the result type is 'tensor<f32>'}}
+  %r = relay.if %c : tensor<i1> -> tensor<f32> {
+    relay.yield %b : tensor<2xf32>
+  } else {
+    relay.yield %a : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// -----
+
+func.func @if_else(%c: tensor<i1>, %a: tensor<f32>, %b: tensor<2xf32>) -> tensor<f32> {
+  // expected-error @+1 {{else branch yields 'tensor<2xf32>' but the result type is 'tensor<f32>'}}
+  %r = relay.if %c : tensor<i1> -> tensor<f32> {
+    relay.yield %a : tensor<f32>
+  } else {
+    relay.yield %b : tensor<2xf32>
+  }
+  return %r : tensor<f32>
+}
+
+// -----
+
+// relay.fn
+func.func @fn_type(%a: tensor<f32>) {
+  // expected-error @+1 {{result must be a !relay.fn type, got 'tensor<f32>'}}
+  %f = relay.fn : tensor<f32> {
+  ^bb0(%x: tensor<f32>):
+    relay.yield %x : tensor<f32>
+  }
+  return
+}
+
+// -----
+
+func.func @fn_arity() {
+  // expected-error @+1 {{has 2 parameters but its type has 1}}
+  %f = relay.fn : !relay.fn<(tensor<f32>) -> tensor<f32>> {
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    relay.yield %x : tensor<f32>
+  }
+  return
+}
+
+// -----
+
+func.func @fn_param() {
+  // expected-error @+1 {{parameter #0 has type 'tensor<2xf32>' but the function type says 'tensor<f32>'}}
+  %f = relay.fn : !relay.fn<(tensor<f32>) -> tensor<2xf32>> {
+  ^bb0(%x: tensor<2xf32>):
+    relay.yield %x : tensor<2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @fn_body() {
+  // expected-error @+1 {{body yields 'tensor<f32>' but the result type is 'tensor<2xf32>'}}
+  %f = relay.fn : !relay.fn<(tensor<f32>) -> tensor<2xf32>> {
+  ^bb0(%x: tensor<f32>):
+    relay.yield %x : tensor<f32>
+  }
+  return
+}
+
+// -----
+
+// relay.global_fn
+func.func @global_missing() {
+  // expected-error @+1 {{'@nowhere' does not name a func.func in this module}}
+  %f = relay.global_fn @nowhere : !relay.fn<(tensor<f32>) -> tensor<f32>>
+  return
+}
+
+// -----
+
+func.func @square(%x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
+func.func @global_type() {
+  // expected-error @+1 {{has type '!relay.fn<(tensor<2xf32>) -> tensor<f32>>' but '@square' has type '!relay.fn<(tensor<f32>) -> tensor<f32>>'}}
+  %f = relay.global_fn @square : !relay.fn<(tensor<2xf32>) -> tensor<f32>>
+  return
+}
+
+// -----
+
+// relay.call (relation Call)
+func.func @call_not_fn(%x: tensor<f32>) {
+  // expected-error @+1 {{callee must have a !relay.fn type, got 'tensor<f32>'}}
+  %r = relay.call %x(%x) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @call_arity(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>) {
+  // expected-error @+1 {{callee takes 1 arguments, got 2}}
+  %r = relay.call %f(%x, %x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>, tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @call_arg(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{argument #0 has type 'tensor<2xf32>' but the callee expects 'tensor<f32>'}}
+  %r = relay.call %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<2xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @call_result(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>) {
+  // expected-error @+1 {{result #0 has type 'tensor<2xf32>' but its type relation Call gives 'tensor<f32>'}}
+  %r = relay.call %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// relay.tuple / relay.tuple_get_item
+func.func @tuple_result(%x: tensor<f32>) {
+  // expected-error @+1 {{result #0 has type 'tuple<tensor<f32>>' but its type relation Tuple gives 'tuple<tensor<f32>, tensor<f32>>'}}
+  %t = relay.tuple %x, %x : (tensor<f32>, tensor<f32>) -> tuple<tensor<f32>>
+  return
+}
+
+// -----
+
+func.func @get_not_tuple(%x: tensor<f32>) {
+  // expected-error @+1 {{operand must be a tuple, got 'tensor<f32>'}}
+  %r = relay.tuple_get_item %x[0] : (tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @get_range(%t: tuple<tensor<f32>>) {
+  // expected-error @+1 {{index -1 is out of range for 'tuple<tensor<f32>>'}}
+  %r = relay.tuple_get_item %t[-1] : (tuple<tensor<f32>>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @get_result(%t: tuple<tensor<f32>, tensor<2xf32>>) {
+  // expected-error @+1 {{result #0 has type 'tensor<f32>' but its type relation TupleGetItem gives 'tensor<2xf32>'}}
+  %r = relay.tuple_get_item %t[1] : (tuple<tensor<f32>, tensor<2xf32>>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// references
+func.func @ref_new(%x: tensor<f32>) {
+  // expected-error @+1 {{result #0 has type '!relay.ref<tensor<2xf32>>' but its type relation RefNew gives '!relay.ref<tensor<f32>>'}}
+  %r = relay.ref_new %x : (tensor<f32>) -> !relay.ref<tensor<2xf32>>
+  return
+}
+
+// -----
+
+func.func @ref_read(%x: tensor<f32>) {
+  // expected-error @+1 {{operand must be a !relay.ref, got 'tensor<f32>'}}
+  %r = relay.ref_read %x : (tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @ref_write_ref(%x: tensor<f32>) {
+  // expected-error @+1 {{first operand must be a !relay.ref, got 'tensor<f32>'}}
+  %u = relay.ref_write %x, %x : (tensor<f32>, tensor<f32>) -> tuple<>
+  return
+}
+
+// -----
+
+func.func @ref_write_value(%r: !relay.ref<tensor<f32>>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{cannot write 'tensor<2xf32>' into '!relay.ref<tensor<f32>>'}}
+  %u = relay.ref_write %r, %x : (!relay.ref<tensor<f32>>, tensor<2xf32>) -> tuple<>
+  return
+}
+
+// -----
+
+func.func @ref_write_result(%r: !relay.ref<tensor<f32>>, %x: tensor<f32>) {
+  // expected-error @+1 {{result #0 has type 'tensor<f32>' but its type relation RefWrite gives 'tuple<>'}}
+  %u = relay.ref_write %r, %x : (!relay.ref<tensor<f32>>, tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// relay.grad
+func.func @grad_not_fn(%x: tensor<f32>) {
+  // expected-error @+1 {{operand must have a !relay.fn type, got 'tensor<f32>'}}
+  %g = relay.grad %x : (tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @grad_param(%f: !relay.fn<(tuple<tensor<f32>>) -> tensor<f32>>) {
+  // expected-error @+1 {{can only differentiate with respect to tensors; parameter #0 is 'tuple<tensor<f32>>'}}
+  %g = relay.grad %f : (!relay.fn<(tuple<tensor<f32>>) -> tensor<f32>>) -> !relay.fn<(tuple<tensor<f32>>) -> tuple<tensor<f32>, tuple<tuple<tensor<f32>>>>>
+  return
+}
+
+// -----
+
+func.func @grad_result(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>) {
+  // expected-error @+1 {{result #0 has type '!relay.fn<(tensor<f32>) -> tensor<f32>>' but its type relation Grad gives '!relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>'}}
+  %g = relay.grad %f : (!relay.fn<(tensor<f32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>) -> tensor<f32>>
+  return
+}
