@@ -391,8 +391,15 @@ private:
   //===--------------------------------------------------------------------===//
 
   LogicalResult solveRelations() {
+    // Each re-run needs strictly more refined operand types, so this
+    // terminates; the bound only guards against a bug turning into a hang.
+    constexpr unsigned kMaxSweeps = 100000;
     bool progress = true;
-    while (progress) {
+    for (unsigned sweep = 0; progress; ++sweep) {
+      if (sweep == kMaxSweeps)
+        return module.emitError()
+               << "relay-infer-type: the type relations did not reach a "
+                  "fixpoint";
       progress = false;
       for (Operation *op : relOps) {
         SmallVector<Type> operandTypes;

@@ -45,3 +45,15 @@ func.func @partial(%a: tensor<3xi32>) -> tuple<tensor<3xi32>, !relay.incomplete>
   %t = relay.tuple %a, %0 : (tensor<3xi32>, !relay.incomplete) -> tuple<tensor<3xi32>, !relay.incomplete>
   return %t : tuple<tensor<3xi32>, !relay.incomplete>
 }
+
+// Numbered holes are shared: <1> names one unknown in the whole module.
+// CHECK-LABEL: func.func @numbered(%{{.*}}: tensor<2xf32>) -> !relay.fn<(tensor<2xf32>) -> tensor<2xf32>>
+func.func @numbered(%x: tensor<2xf32>) -> !relay.incomplete<1> {
+  // CHECK: relay.fn : !relay.fn<(tensor<2xf32>) -> tensor<2xf32>>
+  %f = relay.fn : !relay.incomplete<1> {
+  ^bb0(%p: !relay.incomplete<2>):
+    relay.yield %p : !relay.incomplete<2>
+  }
+  %c = relay.call %f(%x) : (!relay.incomplete<1>, tensor<2xf32>) -> tensor<2xf32>
+  return %f : !relay.incomplete<1>
+}
