@@ -156,8 +156,9 @@ struct TransposePattern : OpConversionPattern<TransposeOp> {
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
     SmallVector<int64_t> perm;
-    if (op.getAxes() && !op.getAxes()->empty())
-      for (int64_t a : *op.getAxes())
+    std::optional<ArrayRef<int64_t>> axes = op.getAxes();
+    if (axes && !axes->empty())
+      for (int64_t a : *axes)
         perm.push_back(normAxis(a, rank));
     else
       for (int64_t d = rank - 1; d >= 0; --d)
