@@ -115,6 +115,8 @@ struct ElementwisePattern : ConversionPattern {
 } // namespace
 
 bool lowering::requiresFloat(Operation *op) {
+  if (isa<SoftmaxOp>(op))
+    return true;
   for (const Row<UnaryFn> &row : kUnary)
     if (op->getName().getStringRef() == row.name)
       return !row.signedFn;

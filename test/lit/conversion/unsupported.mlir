@@ -100,3 +100,11 @@ func.func @int_exp(%x: tensor<4xi32>) -> tensor<4xi32> {
   %y = relay.exp %x : (tensor<4xi32>) -> tensor<4xi32>
   return %y : tensor<4xi32>
 }
+
+// -----
+
+func.func @int_softmax(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{not supported yet: relay.nn.softmax on integer tensors}}
+  %y = relay.nn.softmax %x : (tensor<4xi32>) -> tensor<4xi32>
+  return %y : tensor<4xi32>
+}
