@@ -92,3 +92,19 @@ def test_span_points_at_user_code():
     y = relay.exp(x)
     assert y.span.filename == __file__
     assert y.span.line > 0
+
+
+def test_attribute_values_are_checked_in_python():
+    """Wrong attribute kinds are rejected before any C++ relation sees them."""
+    x = relay.var("x", shape=(2, 3))
+    with pytest.raises(TypeError, match="axis"):
+        relay.nn.softmax(x, axis=1.0)
+    with pytest.raises(TypeError, match="strides"):
+        relay.nn.conv2d(x, x, strides="ab")
+    with pytest.raises(TypeError, match="units"):
+        relay.nn.dense(x, x, units=(1, 2))
+    with pytest.raises(TypeError, match="keepdims"):
+        relay.sum(x, keepdims=3)
+    with pytest.raises(TypeError, match="data_layout"):
+        relay.nn.conv2d(x, x, data_layout=3)
+    assert relay.nn.conv2d(x, x, strides=2).attrs["strides"] == [2, 2]

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
+import numpy as np
+
 from ..expr import Call, Expr, Op, Tuple, TupleWrapper
 
 __all__ = [
@@ -32,12 +34,38 @@ def _call(name: str, args: Sequence[Expr], **attrs: object) -> Call:
     return Call(Op.get(name), args, attrs)
 
 
-def _ints(v: Optional[IntList]) -> Optional[list]:
+def _int(name: str, v: object) -> int:
+    """``v`` as an int; attribute values are checked here so that the C++
+    relations only ever see attributes of the declared kind."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"'{name}' must be an int, got {v!r}")
+    return int(v)
+
+
+def _opt_int(name: str, v: object) -> Optional[int]:
+    return None if v is None else _int(name, v)
+
+
+def _bool(name: str, v: object) -> bool:
+    if not isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"'{name}' must be a bool, got {v!r}")
+    return bool(v)
+
+
+def _str(name: str, v: object) -> str:
+    if not isinstance(v, str):
+        raise TypeError(f"'{name}' must be a str, got {v!r}")
+    return v
+
+
+def _ints(v: Optional[IntList], name: str = "value") -> Optional[list]:
     if v is None:
         return None
-    if isinstance(v, int):
-        return [v]
-    return [int(i) for i in v]
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        return [int(v)]
+    if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
+        raise TypeError(f"'{name}' must be an int or a sequence of ints, got {v!r}")
+    return [_int(name, i) for i in v]
 
 
 # -- binary, broadcasting ---------------------------------------------------
@@ -120,7 +148,8 @@ def reshape(data: Expr, newshape: IntList, allowzero: bool = False) -> Call:
     >>> relay.reshape(relay.var("x", shape=(2, 3, 4)), (0, -1)).attrs
     {'newshape': [0, -1], 'allowzero': False}
     """
-    return _call("reshape", [data], newshape=_ints(newshape), allowzero=allowzero)
+    return _call("reshape", [data], newshape=_ints(newshape, "newshape"),
+                 allowzero=_bool("allowzero", allowzero))
 
 
 def transpose(data: Expr, axes: Optional[Sequence[int]] = None) -> Call:
@@ -130,7 +159,7 @@ def transpose(data: Expr, axes: Optional[Sequence[int]] = None) -> Call:
     >>> relay.transpose(relay.var("x", shape=(2, 3)), (1, 0)).attrs
     {'axes': [1, 0]}
     """
-    return _call("transpose", [data], axes=_ints(axes))
+    return _call("transpose", [data], axes=_ints(axes, "axes"))
 
 
 def concatenate(data: Union[Sequence[Expr], Tuple], axis: int) -> Call:
@@ -149,7 +178,7 @@ def concatenate(data: Union[Sequence[Expr], Tuple], axis: int) -> Call:
         raise TypeError("concatenate takes a relay_mlir.Tuple or a list/tuple of expressions")
     if not fields:
         raise ValueError("relay.concatenate requires data to be non-empty.")
-    return _call("concatenate", fields, axis=int(axis))
+    return _call("concatenate", fields, axis=_int("axis", axis))
 
 
 # -- reductions ------------------------------------------------------------
@@ -161,10 +190,12 @@ def sum(data: Expr, axis: Optional[IntList] = None, keepdims: bool = False,  # n
     >>> relay.sum(relay.var("x", shape=(2, 3))).attrs
     {'axis': None, 'keepdims': False, 'exclude': False}
     """
-    return _call("sum", [data], axis=_ints(axis), keepdims=keepdims, exclude=exclude)
+    return _call("sum", [data], axis=_ints(axis, "axis"), keepdims=_bool("keepdims", keepdims),
+                 exclude=_bool("exclude", exclude))
 
 
 def mean(data: Expr, axis: Optional[IntList] = None, keepdims: bool = False,
          exclude: bool = False) -> Call:
     """Mean over ``axis`` (all axes when None), ``relay.mean``."""
-    return _call("mean", [data], axis=_ints(axis), keepdims=keepdims, exclude=exclude)
+    return _call("mean", [data], axis=_ints(axis, "axis"), keepdims=_bool("keepdims", keepdims),
+                 exclude=_bool("exclude", exclude))
