@@ -148,7 +148,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"model: small ResNet (conv2d, batch_norm, relu, residual add, max/avg pool, "
           f"global_avg_pool2d, batch_flatten, dense, bias_add, softmax), "
           f"{len(params)} weight tensors, {sum(p.size for p in params.values())} weights")
-    print(f"inferred type: {main_fn.checked_type.to_mlir()}")
+    data_t = main_fn.params[0].checked_type.to_mlir()
+    print(f"inferred type: main(data: {data_t}, {len(main_fn.params) - 1} weight params) -> "
+          f"{main_fn.body.checked_type.to_mlir()}")
     exe = compile_program(mod, target=args.target, params=params)
     print(f"compiled for {exe.target} in {exe.compile_time_s:.3f} s "
           f"(relay->linalg {exe.lower_time_s:.3f} s, iree-compile {exe.iree_time_s:.3f} s)")

@@ -64,7 +64,8 @@ def get_net(batch_size: int = 1, num_classes: int = 10, image_shape: Sequence[in
     specs += [(fc_w.name_hint, (num_classes, 2 * width)), (fc_b.name_hint, (num_classes,))]
     x = nn.bias_add(nn.dense(x, fc_w, units=num_classes), fc_b, axis=-1)
     x = nn.softmax(x, axis=-1)
-    params = [data] + [v for v in _collect_vars(x) if v is not data]
+    by_name = {v.name_hint: v for v in _collect_vars(x)}
+    params = [data] + [by_name[name] for name, _ in specs]  # weights in creation order
     return E.Function(params, x), specs
 
 
