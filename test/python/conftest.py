@@ -21,6 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cli_command(name: str) -> List[str]:
     """The command line that runs console script ``name`` (installed or from the package)."""
+    beside = Path(sys.executable).parent / name  # the venv's console script, even if not on PATH
+    if beside.exists():
+        return [str(beside)]
     exe = shutil.which(name)
     if exe:
         return [exe]
