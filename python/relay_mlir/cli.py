@@ -111,11 +111,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         text = _read_text(args.input)
         names = _main_arg_names(text)
-        exe = compile_program(Path(args.input), target=target, extra_args=args.iree_flag)
-        print(f"compiled {args.input} for {exe.target} in {exe.compile_time_s:.3f} s")
-    inputs = _load_inputs(args.inputs or [], names)
+    inputs = _load_inputs(args.inputs or [], names)  # check inputs before compiling
     if names and len(inputs) != len(names):
         raise CLIError(f"@main takes {len(names)} input(s) ({', '.join(names)}), got {len(inputs)}")
+    if not args.input.endswith(".vmfb"):
+        exe = compile_program(Path(args.input), target=target, extra_args=args.iree_flag)
+        print(f"compiled {args.input} for {exe.target} in {exe.compile_time_s:.3f} s")
     try:
         result = exe(*inputs)
         times = []
