@@ -1,0 +1,17 @@
+"""Model importers: ``relay_mlir.frontend.from_onnx``.
+
+Example::
+
+    >>> import relay_mlir as relay
+    >>> from relay_mlir.frontend import from_onnx, UnsupportedError
+    >>> issubclass(UnsupportedError, relay.CompileError)
+    True
+"""
+from __future__ import annotations
+
+from .common import ImportError_, UnsupportedError
+from .onnx import from_onnx, supported_ops
+
+OnnxImportError = ImportError_
+
+__all__ = ["from_onnx", "supported_ops", "UnsupportedError", "OnnxImportError"]

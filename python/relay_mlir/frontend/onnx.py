@@ -1,0 +1,362 @@
+"""``from_onnx``: an ONNX model to a Relay ``IRModule``.
+
+* graph inputs become parameters of ``main`` (``?`` for symbolic or unknown
+  dims, or the shapes given in ``shapes``); initializers become constants;
+* each node is converted by the converter registered for its op type and
+  opset (``relay_mlir.frontend.onnx_ops``); nodes whose inputs are all known
+  at import time (shape computations, constant subgraphs) are evaluated by
+  ONNX's reference implementation;
+* several graph outputs make a tuple-valued ``main``;
+* every Relay expression built for a node carries the node as its location
+  (``<model>:<node name>:<node index>:1``), so type-inference and lowering
+  diagnostics point at the ONNX node;
+* an operator, attribute or input form that cannot be converted exactly
+  raises ``UnsupportedError`` naming the op type, node name and opset.
+
+Example::
+
+    >>> import onnx, onnx.helper as oh
+    >>> from relay_mlir.frontend import from_onnx
+    >>> g = oh.make_graph([oh.make_node("Relu", ["x"], ["y"], name="r")], "g",
+    ...                   [oh.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["N", 4])],
+    ...                   [oh.make_tensor_value_info("y", onnx.TensorProto.FLOAT, ["N", 4])])
+    >>> mod = from_onnx(oh.make_model(g, opset_imports=[oh.make_opsetid("", 17)]))
+    >>> mod["main"].params[0].type_annotation
+    TensorType([?, 4], float32)
+"""
+from __future__ import annotations
+
+import os
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .. import expr as E
+from ..module import IRModule
+from ..ty import TensorType
+from .common import ImportError_, UnsupportedError
+from .onnx_ops import Node, lookup, registry
+from .onnx_ops._base import check_dtype, fmt_shape, to_relay_shape
+
+__all__ = ["from_onnx", "supported_ops", "OnnxSpan"]
+
+MIN_OPSET = 7
+_DEFAULT_DOMAINS = ("", "ai.onnx")
+
+
+def supported_ops() -> Dict[str, List[int]]:
+    """``op_type -> opset versions`` the importer has converters from."""
+    return registry()
+
+
+class OnnxSpan(E.Span):
+    """The location of an ONNX node: ``<model>:<node name>`` line ``<node index + 1>``."""
+
+    __slots__ = ("node_name", "op_type")
+
+    def __init__(self, source: str, node_name: str, op_type: str, index: int) -> None:
+        super().__init__(f"{source}:{node_name}", index + 1, 1)
+        self.node_name, self.op_type = node_name, op_type
+
+
+def _np_dtype(elem_type: int) -> Optional[str]:
+    from onnx import helper
+    try:
+        return np.dtype(helper.tensor_dtype_to_np_dtype(elem_type)).name
+    except Exception:
+        return None
+
+
+def _value_type(vi) -> Optional[Tuple[Optional[Tuple[Optional[int], ...]], Optional[str]]]:
+    """(shape with None for unknown dims | None, dtype | None) of a ValueInfoProto; None if not a tensor."""
+    t = vi.type
+    if t.WhichOneof("value") != "tensor_type":
+        return None
+    tt = t.tensor_type
+    dtype = _np_dtype(tt.elem_type) if tt.elem_type else None
+    if not tt.HasField("shape"):
+        return (None, dtype)
+    dims = []
+    for d in tt.shape.dim:
+        dims.append(d.dim_value if d.HasField("dim_value") and d.dim_value >= 0 else None)
+    return (tuple(dims), dtype)
+
+
+class _Importer:
+    def __init__(self, model, shapes: Optional[Mapping[str, Sequence[object]]],
+                 dtypes: Optional[Mapping[str, str]], source: str, fold_constants: bool) -> None:
+        self.model = model
+        self.graph = model.graph
+        self.source = source
+        self.fold = fold_constants
+        self.opset = self._opset()
+        self.shapes = dict(shapes or {})
+        self.dtypes = dict(dtypes or {})
+        self.values: Dict[str, object] = {}   # name -> Expr | np.ndarray
+        self.types: Dict[str, tuple] = {}     # name -> (shape | None, dtype | None)
+        self.spanned: set = set()
+
+    def _opset(self) -> int:
+        opset = None
+        for imp in self.model.opset_import:
+            if imp.domain in _DEFAULT_DOMAINS:
+                opset = imp.version
+        if opset is None:
+            if self.model.opset_import:
+                opset = max(i.version for i in self.model.opset_import)  # pragma: no cover
+            else:
+                opset = MIN_OPSET
+        return int(opset)
+
+    # -- types ----------------------------------------------------------------
+    def _infer_shapes(self) -> None:
+        import onnx
+        from onnx import shape_inference
+        m = self.model
+        if self.shapes or self.dtypes:
+            m2 = onnx.ModelProto()
+            m2.CopyFrom(m)
+            for vi in m2.graph.input:
+                if vi.name in self.shapes:
+                    shp = vi.type.tensor_type.shape
+                    del shp.dim[:]
+                    for d in self.shapes[vi.name]:
+                        dim = shp.dim.add()
+                        if d is not None and not isinstance(d, str) and int(d) >= 0:
+                            dim.dim_value = int(d)
+                        elif isinstance(d, str) and d != "?":
+                            dim.dim_param = d
+                if vi.name in self.dtypes:
+                    vi.type.tensor_type.elem_type = onnx.helper.np_dtype_to_tensor_dtype(
+                        np.dtype(self.dtypes[vi.name]))
+            m = m2
+        self.input_model = m
+        try:
+            inferred = shape_inference.infer_shapes(m, check_type=False, strict_mode=False, data_prop=True)
+        except Exception:
+            inferred = m
+        g = inferred.graph
+        for vi in list(g.value_info) + list(g.output) + list(m.graph.input):
+            t = _value_type(vi)
+            if t is not None:
+                self.types[vi.name] = t
+
+    def err(self, msg: str) -> ImportError_:
+        return ImportError_(f"ONNX model '{self.source}': {msg}")
+
+    # -- graph -----------------------------------------------------------------
+    def run(self) -> IRModule:
+        from onnx import numpy_helper
+        if self.opset < MIN_OPSET:
+            raise UnsupportedError(f"ONNX model '{self.source}' uses opset {self.opset}; "
+                                   f"the importer supports opsets {MIN_OPSET} and newer",
+                                   None, None, self.opset)
+        for imp in self.model.opset_import:
+            if imp.domain not in _DEFAULT_DOMAINS and any(n.domain == imp.domain for n in self.graph.node):
+                pass  # reported per node
+        self._infer_shapes()
+        g = self.input_model.graph
+        for init in g.initializer:
+            arr = numpy_helper.to_array(init)
+            self.values[init.name] = arr
+            self.types[init.name] = (tuple(arr.shape), arr.dtype.name)
+        for sp in g.sparse_initializer:
+            raise UnsupportedError(f"ONNX model '{self.source}': sparse initializer "
+                                   f"'{sp.values.name}' is not supported")
+        params: List[E.Var] = []
+        for vi in g.input:
+            if vi.name in self.values:
+                continue  # an initializer listed as an input: a constant
+            t = _value_type(vi)
+            if t is None:
+                raise UnsupportedError(f"ONNX model '{self.source}': graph input '{vi.name}' is not a "
+                                       f"tensor ({vi.type.WhichOneof('value')})")
+            shape, dtype = t
+            if shape is None:
+                raise UnsupportedError(f"ONNX model '{self.source}': graph input '{vi.name}' has no "
+                                       "shape (give its shape in `shapes`)")
+            if dtype is None:
+                raise UnsupportedError(f"ONNX model '{self.source}': graph input '{vi.name}' has "
+                                       "an unsupported element type")
+            check_dtype(None, dtype)
+            v = E.var(vi.name, shape=to_relay_shape(shape), dtype=dtype)
+            v.span = E.Span(f"{self.source}:{vi.name}", 0, 0)
+            self.values[vi.name] = v
+            self.types[vi.name] = t
+            params.append(v)
+        for idx, node in enumerate(g.node):
+            self._convert(idx, node)
+        outs = []
+        for vi in g.output:
+            if vi.name not in self.values:
+                raise self.err(f"graph output '{vi.name}' is produced by no node")
+            v = self.values[vi.name]
+            if isinstance(v, np.ndarray):
+                check_dtype(None, v.dtype.name)
+                v = E.const(v, v.dtype.name)
+                v.span = E.Span(f"{self.source}:{vi.name}", 0, 0)
+            outs.append(v)
+        if not outs:
+            raise self.err("the graph has no outputs")
+        body = outs[0] if len(outs) == 1 else E.Tuple(outs)
+        if len(outs) > 1:
+            body.span = E.Span(f"{self.source}:outputs", 0, 0)
+        fn = E.Function(params, body)
+        fn.span = E.Span(self.source, 0, 0)
+        return IRModule.from_expr(fn)
+
+    def _label(self, idx: int, node) -> str:
+        return node.name or f"{node.op_type}_{idx}"
+
+    def _convert(self, idx: int, node) -> None:
+        label = self._label(idx, node)
+        if node.domain not in _DEFAULT_DOMAINS:
+            raise UnsupportedError(
+                f"ONNX {node.op_type} node '{label}' (opset {self.opset}): operator domain "
+                f"'{node.domain}' is not supported", node.op_type, label, self.opset)
+        inputs, in_types = [], []
+        for name in node.input:
+            if name == "":
+                inputs.append(None)
+                in_types.append(None)
+                continue
+            if name not in self.values:
+                raise UnsupportedError(
+                    f"ONNX {node.op_type} node '{label}' (opset {self.opset}): input '{name}' is "
+                    "produced by no earlier node (graph not topologically sorted?)",
+                    node.op_type, label, self.opset)
+            inputs.append(self.values[name])
+            in_types.append(self.types.get(name))
+        out_types = [self.types.get(o) if o else None for o in node.output]
+        ctx = Node(node, inputs, in_types, out_types, self.opset, label)
+        conv = lookup(node.op_type, self.opset)
+        if conv is None:
+            known = registry().get(node.op_type)
+            why = (f"supported from opset {known[0]}" if known else "no converter for this operator")
+            raise ctx.unsupported(f"operator {node.op_type} is not supported ({why})")
+        folded = self._try_fold(ctx, node)
+        if folded is not None:
+            results = folded
+        else:
+            results = conv(ctx)
+            unused = ctx.unused_attributes()
+            if unused:
+                raise ctx.unsupported(f"attribute{'s' if len(unused) > 1 else ''} "
+                                      f"{', '.join(unused)} not supported")
+        if not isinstance(results, (list, tuple)):
+            results = [results]
+        span = OnnxSpan(self.source, label, node.op_type, idx)
+        for j, name in enumerate(node.output):
+            if name == "":
+                continue
+            if j >= len(results) or results[j] is None:
+                raise ctx.unsupported(f"output {j} ('{name}') is not supported")
+            r = results[j]
+            if isinstance(r, E.TupleWrapper):
+                r = r.astuple()
+            if isinstance(r, np.ndarray):
+                self.types[name] = (tuple(r.shape), r.dtype.name)
+            elif isinstance(r, E.Expr):
+                self._set_span(r, span)
+                if name not in self.types and j == 0 and node.op_type in _SHAPE_PRESERVING:
+                    self.types[name] = in_types[0]
+            else:  # pragma: no cover - converter bug
+                raise TypeError(f"converter of {node.op_type} returned {r!r}")
+            self.values[name] = r
+
+    def _set_span(self, root: E.Expr, span: OnnxSpan) -> None:
+        stack = [root]
+        while stack:
+            e = stack.pop()
+            if isinstance(e, E.TupleWrapper):
+                e = e.astuple()
+            if id(e) in self.spanned or isinstance(e, (E.Var, E.Op)):
+                continue
+            self.spanned.add(id(e))
+            e.span = span
+            if isinstance(e, E.Call):
+                stack.extend(e.args)
+            elif isinstance(e, E.Tuple):
+                stack.extend(e.fields)
+            elif isinstance(e, E.TupleGetItem):
+                stack.append(e.tuple_value)
+
+    # -- constant folding --------------------------------------------------------
+    def _try_fold(self, ctx: Node, node) -> Optional[list]:
+        if not self.fold or not node.input or node.op_type in _NO_FOLD:
+            return None
+        if not all(v is None or isinstance(v, np.ndarray) for v in ctx.inputs):
+            return None
+        if not any(isinstance(v, np.ndarray) for v in ctx.inputs):
+            return None
+        if sum(v.size for v in ctx.inputs if v is not None) > _FOLD_LIMIT:
+            return None
+        try:
+            return _reference_eval(node, ctx.inputs, self.model.opset_import)
+        except Exception:
+            return None  # let the converter handle it
+
+
+_FOLD_LIMIT = 1 << 24
+_NO_FOLD = {"If", "Loop", "Scan", "RandomNormal", "RandomUniform", "RandomNormalLike",
+            "RandomUniformLike", "Multinomial", "Bernoulli", "Dropout"}
+_SHAPE_PRESERVING = {"Relu", "Sigmoid", "Tanh", "Exp", "Log", "Neg", "Abs", "Sqrt", "Identity",
+                     "LeakyRelu", "Elu", "Selu", "Softmax", "LogSoftmax", "Clip", "Erf",
+                     "BatchNormalization", "InstanceNormalization", "LayerNormalization"}
+
+
+def _reference_eval(node, inputs, opset_import) -> list:
+    from onnx import helper
+    from onnx.reference import ReferenceEvaluator
+    names = [f"in{i}" if v is not None else "" for i, v in enumerate(inputs)]
+    n2 = helper.make_node(node.op_type, names, [f"out{j}" if o else "" for j, o in enumerate(node.output)],
+                          domain=node.domain)
+    n2.attribute.extend(node.attribute)
+    vis = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
+           for n, v in zip(names, inputs) if v is not None]
+    outs = [helper.make_tensor_value_info(o, 0, None) for o in n2.output if o]
+    g = helper.make_graph([n2], "fold", vis, outs)
+    m = helper.make_model(g, opset_imports=list(opset_import))
+    sess = ReferenceEvaluator(m)
+    res = sess.run(None, {n: v for n, v in zip(names, inputs) if v is not None})
+    out, k = [], 0
+    for o in node.output:
+        if o:
+            out.append(np.asarray(res[k]))
+            k += 1
+        else:
+            out.append(None)
+    for r in out:
+        if r is not None and r.dtype.name not in ("float16", "float32", "float64", "int8", "int16", "int32",
+                                                  "int64", "uint8", "uint16", "uint32", "uint64", "bool"):
+            raise TypeError("not a relay dtype")
+    return out
+
+
+def from_onnx(model: Union[str, "os.PathLike[str]", object],
+              shapes: Optional[Mapping[str, Sequence[object]]] = None,
+              dtypes: Optional[Mapping[str, str]] = None,
+              fold_constants: bool = True) -> IRModule:
+    """Imports an ONNX model (a path or an ``onnx.ModelProto``) as an ``IRModule``.
+
+    Args:
+      model: path to a ``.onnx`` file, or a ``ModelProto``.
+      shapes: overrides graph input shapes by name (``None``/``"?"``/-1 for an
+        unknown dim; a string names a symbolic dim).
+      dtypes: overrides graph input element types by name.
+      fold_constants: evaluate nodes whose inputs are all known at import
+        time (with ONNX's reference implementation).
+
+    Raises ``UnsupportedError`` (a ``CompileError``) naming the op type, node
+    name and opset of anything that cannot be converted exactly.
+    """
+    import onnx
+    if isinstance(model, (str, os.PathLike)):
+        path = os.fspath(model)
+        source = os.path.basename(path)
+        model = onnx.load(path)
+    else:
+        if not isinstance(model, onnx.ModelProto):
+            raise TypeError(f"from_onnx takes a path or an onnx.ModelProto, got {type(model).__name__}")
+        source = model.graph.name or "model.onnx"
+    return _Importer(model, shapes, dtypes, source, fold_constants).run()

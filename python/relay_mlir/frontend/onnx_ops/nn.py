@@ -1,0 +1,530 @@
+"""Neural-network ONNX ops: Conv, pooling, Gemm/MatMul, normalizations, Softmax, Flatten, Dropout."""
+from __future__ import annotations
+
+import math
+from typing import List, Optional, Sequence
+
+import numpy as np
+
+from ._base import Node, fmt_shape, have_op, register
+from ._shape import prod, reshape, squeeze, unsqueeze
+from .elementwise import _float_only
+
+
+# -- padding ---------------------------------------------------------------------
+def _pads(n: Node, spatial_in: Sequence[Optional[int]], kernel: Sequence[int], strides: Sequence[int],
+          dilations: Sequence[int]) -> List[int]:
+    """ONNX pads ``[b1, b2, ..., e1, e2, ...]`` after resolving ``auto_pad``."""
+    nd = len(kernel)
+    auto = n.attr("auto_pad", "NOTSET")
+    if auto in ("NOTSET", ""):
+        pads = list(n.attr("pads", [0] * (2 * nd)))
+        if len(pads) != 2 * nd:
+            raise n.unsupported(f"pads {pads} do not match {nd} spatial dims")
+        return pads
+    n.ignore("pads")
+    if auto == "VALID":
+        return [0] * (2 * nd)
+    if auto not in ("SAME_UPPER", "SAME_LOWER"):
+        raise n.unsupported(f"auto_pad={auto!r}")
+    if any(d is None for d in spatial_in):
+        raise n.unsupported(f"auto_pad={auto} needs static spatial dims, got {fmt_shape(spatial_in)}")
+    begins, ends = [], []
+    for i in range(nd):
+        out = -(-spatial_in[i] // strides[i])
+        total = max((out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - spatial_in[i], 0)
+        small = total // 2
+        if auto == "SAME_UPPER":
+            begins.append(small), ends.append(total - small)
+        else:
+            begins.append(total - small), ends.append(small)
+    return begins + ends
+
+
+def _to_2d(n: Node, shape, x, extra_axis: int):
+    """[N, C, W] -> [N, C, 1, W] for 1-D ops lowered through the 2-D Relay ops."""
+    return unsqueeze(n, x, shape, [extra_axis])
+
+
+# -- Conv -------------------------------------------------------------------------
+@register("Conv", since=1)
+def _conv(n: Node):
+    xs, ws = n.shape(0), n.shape(1)
+    if xs is None or ws is None:
+        raise n.unsupported("input and weight ranks must be known")
+    if any(d is None for d in ws):
+        raise n.unsupported(f"weight needs a static shape, got {fmt_shape(ws)}")
+    nd = len(xs) - 2
+    if nd not in (1, 2):
+        if nd == 3 and have_op("nn.conv3d"):
+            pass
+        else:
+            raise n.unsupported(f"{nd}-D convolution (relay-mlir has 1-D and 2-D)")
+    kernel = list(n.attr("kernel_shape", list(ws[2:])))
+    if list(kernel) != list(ws[2:]):
+        raise n.unsupported(f"kernel_shape {kernel} does not match the weight shape {list(ws)}")
+    strides = list(n.attr("strides", [1] * nd))
+    dil = list(n.attr("dilations", [1] * nd))
+    group = int(n.attr("group", 1))
+    pads = _pads(n, xs[2:], kernel, strides, dil)
+    x, w = n.expr(0), n.expr(1)
+    if nd == 1:
+        x = _to_2d(n, xs, x, 2)
+        w = n.constant(n.const(1)[:, :, None, :]) if n.is_const(1) else reshape(n, w, [ws[0], ws[1], 1, ws[2]])
+        kernel, strides, dil = [1] + kernel, [1] + strides, [1] + dil
+        pads = [0, pads[0], 0, pads[1]]
+    if nd == 3:
+        y = n.op("nn.conv3d")(x, w, strides=strides, padding=pads, dilation=dil, groups=group,
+                              channels=int(ws[0]), kernel_size=kernel)
+    else:
+        y = n.op("nn.conv2d")(x, w, strides=strides, padding=pads, dilation=dil, groups=group,
+                              channels=int(ws[0]), kernel_size=kernel)
+    if n.has(2):
+        y = n.op("nn.bias_add")(y, n.expr(2), axis=1)
+    if nd == 1:
+        y = squeeze(n, y, [xs[0], ws[0], 1, None], [2])
+    return y
+
+
+@register("ConvTranspose", since=1)
+def _conv_transpose(n: Node):
+    xs, ws = n.shape(0), n.static_shape(1, "weight")
+    nd = len(xs) - 2
+    if nd != 2:
+        raise n.unsupported(f"{nd}-D transposed convolution (relay-mlir has 2-D)")
+    kernel = list(n.attr("kernel_shape", list(ws[2:])))
+    strides = list(n.attr("strides", [1] * nd))
+    dil = list(n.attr("dilations", [1] * nd))
+    group = int(n.attr("group", 1))
+    outpad = list(n.attr("output_padding", [0] * nd))
+    out_shape = n.attr("output_shape", None)
+    auto = n.attr("auto_pad", "NOTSET")
+    if out_shape is not None or auto not in ("NOTSET", ""):
+        if any(d is None for d in xs[2:]):
+            raise n.unsupported("output_shape/auto_pad need static spatial dims")
+        if out_shape is None:
+            out_shape = [xs[2 + i] * strides[i] for i in range(nd)]
+        out_shape = list(out_shape)[-nd:]
+        total = [strides[i] * (xs[2 + i] - 1) + outpad[i] + ((kernel[i] - 1) * dil[i] + 1) - out_shape[i]
+                 for i in range(nd)]
+        n.ignore("pads")
+        if auto == "SAME_UPPER" or auto in ("NOTSET", ""):
+            pads = [t // 2 for t in total] + [t - t // 2 for t in total]
+        else:
+            pads = [t - t // 2 for t in total] + [t // 2 for t in total]
+    else:
+        pads = list(n.attr("pads", [0] * (2 * nd)))
+    y = n.op("nn.conv2d_transpose")(n.expr(0), n.expr(1), strides=strides, padding=pads, dilation=dil,
+                                    groups=group, channels=int(ws[1] * group), kernel_size=kernel,
+                                    kernel_layout="IOHW", output_padding=outpad)
+    if n.has(2):
+        y = n.op("nn.bias_add")(y, n.expr(2), axis=1)
+    return y
+
+
+# -- pooling ------------------------------------------------------------------------
+def _pool(n: Node, kind: str):
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("input rank must be known")
+    nd = len(xs) - 2
+    if nd not in (1, 2):
+        raise n.unsupported(f"{nd}-D pooling (relay-mlir has 1-D and 2-D)")
+    if kind == "max" and n.wants_output(1):
+        raise n.unsupported("the Indices output is not supported")
+    kernel = list(n.attr("kernel_shape"))
+    strides = list(n.attr("strides", [1] * nd))
+    dil = list(n.attr("dilations", [1] * nd))
+    ceil = bool(n.attr("ceil_mode", 0))
+    if kind == "max":
+        n.expect("storage_order", 0, default=0)
+    pads = _pads(n, xs[2:], kernel, strides, dil)
+    include_pad = bool(n.attr("count_include_pad", 0)) if kind == "avg" else False
+    if ceil:
+        # ONNX drops windows that would start in the right padding; with static
+        # dims decide whether ceil mode changes anything at all
+        if any(d is None for d in xs[2:]):
+            raise n.unsupported("ceil_mode=1 needs static spatial dims")
+        same = True
+        for i in range(nd):
+            eff = (kernel[i] - 1) * dil[i] + 1
+            span = xs[2 + i] + pads[i] + pads[nd + i] - eff
+            fl = span // strides[i] + 1
+            cl = -(-span // strides[i]) + 1
+            if (cl - 1) * strides[i] >= xs[2 + i] + pads[i]:
+                cl -= 1
+            if cl != fl:
+                same = False
+        if same:
+            ceil = False
+        else:
+            raise n.unsupported("ceil_mode=1 with a partial last window")
+    x = n.expr(0)
+    if nd == 1:
+        x = _to_2d(n, xs, x, 2)
+        kernel, strides, dil = [1] + kernel, [1] + strides, [1] + dil
+        pads = [0, pads[0], 0, pads[1]]
+    if kind == "max":
+        y = n.op("nn.max_pool2d")(x, pool_size=kernel, strides=strides, dilation=dil, padding=pads,
+                                  ceil_mode=ceil)
+    else:
+        y = n.op("nn.avg_pool2d")(x, pool_size=kernel, strides=strides, dilation=dil, padding=pads,
+                                  ceil_mode=ceil, count_include_pad=include_pad)
+    if nd == 1:
+        y = squeeze(n, y, [xs[0], xs[1], 1, None], [2])
+    return y
+
+
+@register("MaxPool", since=1)
+def _maxpool(n: Node):
+    return _pool(n, "max")
+
+
+@register("AveragePool", since=1)
+def _avgpool(n: Node):
+    return _pool(n, "avg")
+
+
+def _spatial_axes(n: Node) -> List[int]:
+    return list(range(2, n.rank(0)))
+
+
+@register("GlobalAveragePool", since=1)
+def _global_avg(n: Node):
+    return n.op("mean")(n.expr(0), axis=_spatial_axes(n), keepdims=True)
+
+
+@register("GlobalMaxPool", since=1)
+def _global_max(n: Node):
+    return n.op("max")(n.expr(0), axis=_spatial_axes(n), keepdims=True)
+
+
+# -- Gemm / MatMul -----------------------------------------------------------------------
+def _transpose2(n: Node, i: int):
+    if n.is_const(i):
+        return n.constant(np.ascontiguousarray(n.const(i).T))
+    return n.op("transpose")(n.expr(i), [1, 0])
+
+
+@register("Gemm", since=7)
+def _gemm(n: Node):
+    if n.rank(0) != 2 or n.rank(1) != 2:
+        raise n.unsupported("Gemm operands must be 2-D")
+    alpha, beta = float(n.attr("alpha", 1.0)), float(n.attr("beta", 1.0))
+    ta, tb = int(n.attr("transA", 0)), int(n.attr("transB", 0))
+    a = _transpose2(n, 0) if ta else n.expr(0)
+    b = n.expr(1) if tb else _transpose2(n, 1)       # dense wants [N, K]
+    bshape = n.shape(1)
+    units = bshape[0] if tb else bshape[1]
+    if alpha != 1.0:
+        a = n.op("multiply")(a, n.scalar(alpha))
+    y = n.op("nn.dense")(a, b, units=None if units is None else int(units))
+    if n.has(2):
+        c = n.expr(2)
+        if beta != 1.0:
+            c = n.op("multiply")(c, n.scalar(beta, like=2))
+        y = n.op("add")(y, c)
+    return y
+
+
+@register("MatMul", since=1)
+def _matmul(n: Node):
+    sa, sb = n.shape(0), n.shape(1)
+    if sa is None or sb is None:
+        raise n.unsupported("operand ranks must be known")
+    a, b = n.expr(0), n.expr(1)
+    ra, rb = len(sa), len(sb)
+    if ra == 1:
+        a, sa = unsqueeze(n, a, sa, [0]), (1,) + tuple(sa)
+    squeeze_last = False
+    if rb == 1:
+        if n.is_const(1):
+            b = n.constant(n.const(1)[:, None])
+        else:
+            b = unsqueeze(n, b, sb, [1])
+        sb, squeeze_last = tuple(sb) + (1,), True
+    ra2, rb2 = len(sa), len(sb)
+    if rb2 == 2:
+        K, N = sb
+        bt = n.constant(np.ascontiguousarray(n.const(1).reshape(K, N).T)) if n.is_const(1) \
+            else n.op("transpose")(b, [1, 0])
+        lead = list(sa[:-1])
+        a2 = a if ra2 == 2 else reshape(n, a, [prod(lead), sa[-1]], sa)
+        y = n.op("nn.dense")(a2, bt, units=None if N is None else int(N))
+        out = lead + [N]
+        if ra2 != 2:
+            y = reshape(n, y, out)
+    else:
+        # batched: [..., M, K] x [..., K, N] with equal (static) batch dims
+        ba, bb = list(sa[:-2]), list(sb[:-2])
+        if len(ba) < len(bb):
+            ba = [1] * (len(bb) - len(ba)) + ba
+        if len(bb) < len(ba):
+            bb = [1] * (len(ba) - len(bb)) + bb
+        if ba != bb or any(d is None for d in ba):
+            raise n.unsupported(f"batched MatMul with broadcast or unknown batch dims "
+                                f"({fmt_shape(sa)} x {fmt_shape(sb)})")
+        B = prod(ba)
+        a3 = reshape(n, a, [B, sa[-2], sa[-1]], sa)
+        b3 = reshape(n, b, [B, sb[-2], sb[-1]], sb)
+        y = n.op("nn.batch_matmul")(a3, b3, transpose_a=False, transpose_b=False)
+        out = ba + [sa[-2], sb[-1]]
+        y = reshape(n, y, out)
+    if ra == 1:
+        y = squeeze(n, y, out, [len(out) - 2])
+        out = out[:-2] + out[-1:]
+    if squeeze_last:
+        y = squeeze(n, y, out, [len(out) - 1])
+    return y
+
+
+# -- normalization ----------------------------------------------------------------
+@register("BatchNormalization", since=7)
+def _batch_norm(n: Node):
+    _float_only(n)
+    if n.opset < 9 and not n.attr("spatial", 1):
+        raise n.unsupported("spatial=0")
+    n.ignore("spatial", "momentum", "is_test")
+    if n.attr("training_mode", 0):
+        raise n.unsupported("training_mode=1")
+    for j in range(1, len(n.outputs)):
+        if n.wants_output(j):
+            raise n.unsupported("running mean/variance outputs (training mode)")
+    eps = float(n.attr("epsilon", 1e-5))
+    bn = n.op("nn.batch_norm")(n.expr(0), n.expr(1), n.expr(2), n.expr(3), n.expr(4), axis=1,
+                               epsilon=eps)
+    return bn[0]
+
+
+def _normalize(n: Node, x, axes: List[int], eps: float):
+    """(x - mean) / sqrt(var + eps) over ``axes``; returns (y, mean, inv_std)."""
+    mean = n.op("mean")(x, axis=axes, keepdims=True)
+    d = n.op("subtract")(x, mean)
+    var = n.op("mean")(n.op("multiply")(d, d), axis=axes, keepdims=True)
+    std = n.op("sqrt")(n.op("add")(var, n.scalar(eps)))
+    inv = n.op("divide")(n.scalar(1.0), std)
+    return n.op("divide")(d, std), mean, inv
+
+
+def _channel_param(n: Node, i: int, rank: int):
+    """A per-channel [C] parameter reshaped to broadcast against [N, C, ...]."""
+    c = n.shape(i)
+    if n.is_const(i):
+        return n.constant(n.const(i).reshape((-1,) + (1,) * (rank - 2)))
+    return reshape(n, n.expr(i), [c[0]] + [1] * (rank - 2))
+
+
+@register("InstanceNormalization", since=6)
+def _instance_norm(n: Node):
+    _float_only(n)
+    r = n.rank(0)
+    y, _, _ = _normalize(n, n.expr(0), list(range(2, r)), float(n.attr("epsilon", 1e-5)))
+    y = n.op("multiply")(y, _channel_param(n, 1, r))
+    return n.op("add")(y, _channel_param(n, 2, r))
+
+
+@register("LayerNormalization", since=17)
+def _layer_norm(n: Node):
+    _float_only(n)
+    r = n.rank(0)
+    axis = int(n.attr("axis", -1)) % r
+    n.ignore("stash_type")
+    y, mean, inv = _normalize(n, n.expr(0), list(range(axis, r)), float(n.attr("epsilon", 1e-5)))
+    y = n.op("multiply")(y, n.expr(1))
+    if n.has(2):
+        y = n.op("add")(y, n.expr(2))
+    return [y, mean, inv]
+
+
+@register("RMSNormalization", since=23)
+def _rms_norm(n: Node):
+    _float_only(n)
+    r = n.rank(0)
+    axis = int(n.attr("axis", -1)) % r
+    n.ignore("stash_type")
+    x = n.expr(0)
+    ms = n.op("mean")(n.op("multiply")(x, x), axis=list(range(axis, r)), keepdims=True)
+    rms = n.op("sqrt")(n.op("add")(ms, n.scalar(float(n.attr("epsilon", 1e-5)))))
+    return n.op("multiply")(n.op("divide")(x, rms), n.expr(1))
+
+
+@register("GroupNormalization", since=18)
+def _group_norm(n: Node):
+    _float_only(n)
+    xs = n.shape(0)
+    if xs is None or any(d is None for d in xs[1:]):
+        raise n.unsupported(f"needs static non-batch dims, got {fmt_shape(xs)}")
+    G = int(n.attr("num_groups"))
+    n.ignore("stash_type")
+    eps = float(n.attr("epsilon", 1e-5))
+    C = xs[1]
+    x3 = n.op("reshape")(n.expr(0), [0, G, -1])
+    y, _, _ = _normalize(n, x3, [2], eps)
+    r = len(xs)
+    if n.opset < 21:  # scale and bias per group
+        if not (n.is_const(1) and n.is_const(2)):
+            raise n.unsupported("per-group scale/bias (opset 18) must be constants")
+        sc = np.repeat(n.const(1), C // G)
+        bi = np.repeat(n.const(2), C // G)
+    else:
+        sc = bi = None
+    y = n.op("reshape")(y, [0] + list(xs[1:]))
+    s = n.constant(sc.reshape((-1,) + (1,) * (r - 2))) if sc is not None else _channel_param(n, 1, r)
+    b = n.constant(bi.reshape((-1,) + (1,) * (r - 2))) if bi is not None else _channel_param(n, 2, r)
+    return n.op("add")(n.op("multiply")(y, s), b)
+
+
+@register("MeanVarianceNormalization", since=9)
+def _mvn(n: Node):
+    _float_only(n)
+    axes = [int(a) for a in n.attr("axes", [0, 2, 3])]
+    x = n.expr(0)
+    mean = n.op("mean")(x, axis=axes, keepdims=True)
+    ex2 = n.op("mean")(n.op("multiply")(x, x), axis=axes, keepdims=True)
+    var = n.op("subtract")(ex2, n.op("multiply")(mean, mean))
+    std = n.op("add")(n.op("sqrt")(var), n.scalar(1e-9))
+    return n.op("divide")(n.op("subtract")(x, mean), std)
+
+
+@register("LpNormalization", since=1)
+def _lp_norm(n: Node):
+    _float_only(n)
+    axis = int(n.attr("axis", -1))
+    p = n.expect("p", 1, 2, default=2)
+    x = n.expr(0)
+    if p == 2:
+        norm = n.op("sqrt")(n.op("sum")(n.op("multiply")(x, x), axis=[axis], keepdims=True))
+    else:
+        absx = n.op("maximum")(x, n.op("negative")(x))
+        norm = n.op("sum")(absx, axis=[axis], keepdims=True)
+    return n.op("divide")(x, norm)
+
+
+@register("LRN", since=1)
+def _lrn(n: Node):
+    _float_only(n)
+    xs = n.shape(0)
+    if xs is None or len(xs) != 4 or any(d is None for d in xs[1:]):
+        raise n.unsupported(f"needs a 4-D input with static C, H, W, got {fmt_shape(xs)}")
+    size = int(n.attr("size"))
+    alpha, beta, bias = float(n.attr("alpha", 1e-4)), float(n.attr("beta", 0.75)), float(n.attr("bias", 1.0))
+    x = n.expr(0)
+    sq = n.op("multiply")(x, x)
+    _, C, H, W = xs
+    s4 = n.op("reshape")(sq, [0, 1, C, H * W])
+    lo, hi = (size - 1) // 2, size - 1 - (size - 1) // 2
+    avg = n.op("nn.avg_pool2d")(s4, pool_size=[size, 1], strides=[1, 1], padding=[lo, 0, hi, 0],
+                                count_include_pad=True)
+    ssum = n.op("reshape")(avg, [0, C, H, W])  # = sum / size
+    base = n.op("add")(n.scalar(bias), n.op("multiply")(n.scalar(alpha), ssum))
+    if beta == 1.0:
+        den = base
+    elif beta == 0.5:
+        den = n.op("sqrt")(base)
+    else:
+        den = n.op("exp")(n.op("multiply")(n.scalar(beta), n.op("log")(base)))
+    return n.op("divide")(x, den)
+
+
+# -- softmax -------------------------------------------------------------------------
+def _softmax(n: Node, log: bool):
+    r = n.rank(0)
+    x = n.expr(0)
+    if n.opset >= 13:
+        axis = int(n.attr("axis", -1)) % r
+        y = n.op("nn.softmax")(x, axis=axis)
+        return _log(n, y, x, axis) if log else y
+    axis = int(n.attr("axis", 1)) % r
+    if axis == r - 1:
+        y = n.op("nn.softmax")(x, axis=-1)
+        return _log(n, y, x, -1) if log else y
+    xs = n.shape(0)
+    inner = prod(xs[axis:])
+    if inner is None:
+        raise n.unsupported(f"opset<13 softmax over axes {axis}.. needs static dims, got {fmt_shape(xs)}")
+    x2 = n.op("reshape")(x, [-1, inner])
+    y = n.op("nn.softmax")(x2, axis=-1)
+    if log:
+        y = _log(n, y, x2, -1)
+    if sum(d is None for d in xs) > 1:
+        raise n.unsupported("reshape back needs at most one unknown dim")
+    return reshape(n, y, list(xs), None)
+
+
+def _log(n: Node, y, x, axis: int):
+    if have_op("nn.log_softmax"):
+        return n.op("nn.log_softmax")(x, axis=axis)
+    if have_op("max"):
+        m = n.op("max")(x, axis=[axis], keepdims=True)
+        d = n.op("subtract")(x, m)
+        lse = n.op("log")(n.op("sum")(n.op("exp")(d), axis=[axis], keepdims=True))
+        return n.op("subtract")(d, lse)
+    return n.op("log")(y)
+
+
+@register("Softmax", since=1)
+def _softmax_c(n: Node):
+    return _softmax(n, False)
+
+
+@register("LogSoftmax", since=1)
+def _log_softmax_c(n: Node):
+    return _softmax(n, True)
+
+
+# -- Flatten / Dropout -------------------------------------------------------------
+@register("Flatten", since=1)
+def _flatten(n: Node):
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("input rank must be known")
+    r = len(xs)
+    axis = int(n.attr("axis", 1)) % (r + 1) if int(n.attr("axis", 1)) < 0 else int(n.attr("axis", 1))
+    left, right = prod(xs[:axis]), prod(xs[axis:])
+    if left is not None and right is not None:
+        return n.op("reshape")(n.expr(0), [left, right])
+    if axis == 1 and r >= 2 and right is not None:
+        return n.op("reshape")(n.expr(0), [0, right]) if r == 2 else n.op("nn.batch_flatten")(n.expr(0))
+    if axis == 1:
+        return n.op("nn.batch_flatten")(n.expr(0))
+    if left is not None:
+        return n.op("reshape")(n.expr(0), [left, -1])
+    if right is not None:
+        return n.op("reshape")(n.expr(0), [-1, right])
+    raise n.unsupported(f"flattening {fmt_shape(xs)} at axis {axis} needs static dims")
+
+
+@register("Dropout", since=7)
+def _dropout(n: Node):
+    n.ignore("ratio", "seed", "is_test")
+    if n.has(2):
+        if not n.is_const(2) or bool(n.const(2).reshape(())):
+            raise n.unsupported("training_mode (random dropout) is not supported")
+    out = [n.expr(0)]
+    if n.wants_output(1):
+        out.append(n.constant(np.ones(n.static_shape(0), dtype=bool)))
+    return out
+
+
+@register("DepthToSpace", since=1)
+def _depth_to_space(n: Node):
+    N, C, H, W = n.static_shape(0)
+    b = int(n.attr("blocksize"))
+    mode = n.expect("mode", "DCR", "CRD", default="DCR")
+    x = n.expr(0)
+    if mode == "DCR":
+        t = n.op("reshape")(x, [N, b, b, C // (b * b), H, W])
+        t = n.op("transpose")(t, [0, 3, 4, 1, 5, 2])
+    else:
+        t = n.op("reshape")(x, [N, C // (b * b), b, b, H, W])
+        t = n.op("transpose")(t, [0, 1, 4, 2, 5, 3])
+    return n.op("reshape")(t, [N, C // (b * b), H * b, W * b])
+
+
+@register("SpaceToDepth", since=1)
+def _space_to_depth(n: Node):
+    N, C, H, W = n.static_shape(0)
+    b = int(n.attr("blocksize"))
+    t = n.op("reshape")(n.expr(0), [N, C, H // b, b, W // b, b])
+    t = n.op("transpose")(t, [0, 3, 5, 1, 2, 4])
+    return n.op("reshape")(t, [N, C * b * b, H // b, W // b])

@@ -1,0 +1,368 @@
+"""Tensor-manipulation ONNX ops: Reshape, Transpose, Concat, Split, Slice, Gather, Squeeze,
+Unsqueeze, Expand, Tile, Pad, Shape, Constant, ConstantOfShape, Range, Trilu, ..."""
+from __future__ import annotations
+
+from typing import List, Optional
+
+import numpy as np
+
+from ._base import Node, fmt_shape, have_op, register
+from ._shape import prod, reshape, squeeze, unsqueeze
+
+
+# -- constants and shapes -------------------------------------------------------------
+@register("Constant", since=1)
+def _constant(n: Node):
+    from onnx import AttributeProto
+    for a in n.proto.attribute:
+        if a.name == "value":
+            return np.asarray(n.attr("value"))
+        if a.name == "value_float":
+            return np.array(n.attr("value_float"), dtype=np.float32)
+        if a.name == "value_floats":
+            return np.array(n.attr("value_floats"), dtype=np.float32)
+        if a.name == "value_int":
+            return np.array(n.attr("value_int"), dtype=np.int64)
+        if a.name == "value_ints":
+            return np.array(n.attr("value_ints"), dtype=np.int64)
+        raise n.unsupported(f"constant given as '{a.name}' ({AttributeProto.AttributeType.Name(a.type)})")
+    raise n.unsupported("Constant without a value")
+
+
+@register("Shape", since=1)
+def _shape(n: Node):
+    s = n.shape(0)
+    start, end = n.attr("start", 0), n.attr("end", None)
+    if s is None:
+        raise n.unsupported("the input rank is unknown")
+    r = len(s)
+    sel = s[slice(start, end)] if end is not None else s[start:]
+    if any(d is None for d in sel):
+        if have_op("shape_of") and start == 0 and end is None:
+            return n.op("shape_of")(n.expr(0), dtype="int64")
+        raise n.unsupported(f"shape {fmt_shape(s)} has unknown dims (no shape_of)")
+    del r
+    return np.array(sel, dtype=np.int64)
+
+
+@register("Size", since=1)
+def _size(n: Node):
+    return np.array(prod(n.static_shape(0)), dtype=np.int64)
+
+
+@register("ConstantOfShape", since=9)
+def _constant_of_shape(n: Node):
+    shape = [int(d) for d in n.const(0, "shape")]
+    v = n.attr("value", None)
+    if v is None:
+        v = np.zeros((1,), np.float32)
+    v = np.asarray(v).reshape(-1)
+    return np.full(shape, v[0], dtype=v.dtype)
+
+
+@register("Range", since=11)
+def _range(n: Node):
+    s, l, d = (n.const(i, "range bound").reshape(()) for i in range(3))
+    return np.arange(s, l, d).astype(s.dtype)
+
+
+@register("EyeLike", since=9)
+def _eye_like(n: Node):
+    shp = n.static_shape(0)
+    k = int(n.attr("k", 0))
+    dt = n.attr("dtype", None)
+    if dt is None:
+        dtype = n.dtype(0)
+    else:
+        from onnx import helper
+        dtype = np.dtype(helper.tensor_dtype_to_np_dtype(dt)).name
+    return np.eye(shp[0], shp[1], k=k, dtype=dtype)
+
+
+# -- reshape family --------------------------------------------------------------------
+@register("Reshape", since=5)
+def _reshape(n: Node):
+    shape = [int(d) for d in n.const(1, "shape")]
+    allowzero = bool(n.attr("allowzero", 0))
+    if allowzero and 0 in shape and -1 in shape:
+        raise n.unsupported("allowzero=1 with both 0 and -1 in the shape")
+    xs = n.shape(0)
+    if not allowzero and xs is not None and all(d is not None for d in xs):
+        # resolve 0 and -1 statically
+        out = [xs[i] if d == 0 else d for i, d in enumerate(shape)]
+        if -1 in out:
+            known = prod([d for d in out if d != -1]) or 0
+            total = prod(xs)
+            out[out.index(-1)] = total // known if known else 0
+        return n.op("reshape")(n.expr(0), out)
+    return n.op("reshape")(n.expr(0), shape, allowzero=allowzero)
+
+
+@register("Transpose", since=1)
+def _transpose(n: Node):
+    perm = n.attr("perm", None)
+    return n.op("transpose")(n.expr(0), None if perm is None else [int(p) for p in perm])
+
+
+@register("Concat", since=4)
+def _concat(n: Node):
+    xs = [n.expr(i) for i in range(len(n)) if n.has(i)]
+    axis = int(n.attr("axis"))
+    r = n.rank(0)
+    return n.op("concatenate")(xs, axis=axis % r)
+
+
+@register("Squeeze", since=1)
+def _squeeze(n: Node):
+    s = n.shape(0)
+    if s is None:
+        raise n.unsupported("the input rank is unknown")
+    if n.opset >= 13:
+        axes = None if not n.has(1) else [int(a) for a in n.const(1, "axes")]
+    else:
+        axes = n.attr("axes", None)
+    if axes is None:
+        if any(d is None for d in s):
+            raise n.unsupported(f"squeeze without axes needs a static shape, got {fmt_shape(s)}")
+        axes = [i for i, d in enumerate(s) if d == 1]
+    return squeeze(n, n.expr(0), s, [int(a) for a in axes])
+
+
+@register("Unsqueeze", since=1)
+def _unsqueeze(n: Node):
+    s = n.shape(0)
+    if s is None:
+        raise n.unsupported("the input rank is unknown")
+    axes = [int(a) for a in n.const(1, "axes")] if n.opset >= 13 else [int(a) for a in n.attr("axes")]
+    return unsqueeze(n, n.expr(0), s, axes)
+
+
+@register("Expand", since=8)
+def _expand(n: Node):
+    shape = [int(d) for d in n.const(1, "shape")]
+    xs = n.shape(0)
+    if xs is None or any(d is None for d in xs):
+        raise n.unsupported(f"Expand needs a static input shape, got {fmt_shape(xs)}")
+    try:
+        out = list(np.broadcast_shapes(tuple(xs), tuple(shape)))
+    except ValueError:
+        raise n.unsupported(f"shapes {list(xs)} and {shape} do not broadcast") from None
+    if list(out) == list(xs):
+        return n.expr(0)
+    if have_op("broadcast_to"):
+        return n.op("broadcast_to")(n.expr(0), out)
+    dt = n.dtype(0)
+    if dt == "bool":
+        return n.op("logical_or")(n.expr(0), n.constant(np.zeros(out, bool)))
+    return n.op("add")(n.expr(0), n.constant(np.zeros(out, dt)))
+
+
+@register("Tile", since=6)
+def _tile(n: Node):
+    reps = [int(r) for r in n.const(1, "repeats")]
+    return n.op("tile")(n.expr(0), reps)
+
+
+# -- split / slice -------------------------------------------------------------------
+def _slice_static(n: Node, x, xs, starts, ends, axes, steps):
+    """Slices with positive steps become one strided_slice (bounds clamped
+    statically); negative steps gather the elements with ``take``."""
+    r = len(xs)
+    begin = [0] * r
+    end = [d if d is not None else _BIG for d in xs]
+    stride = [1] * r
+    reverse = []
+    seen = set()
+    for s, e, a, st in zip(starts, ends, axes, steps):
+        a = int(a) % r
+        if a in seen:
+            raise n.unsupported(f"axis {a} repeated")
+        seen.add(a)
+        dim = xs[a]
+        if st == 0:
+            raise n.unsupported("slice step 0")
+        if dim is None:
+            if s < 0 or e < 0 or st < 0:
+                raise n.unsupported(f"negative slice bounds or steps on the unknown dim {a}")
+            begin[a], end[a], stride[a] = int(s), int(min(e, _BIG)), int(st)
+            continue
+        b2, e2, st2 = slice(int(s), int(e), int(st)).indices(dim)
+        if st2 > 0:
+            begin[a], end[a], stride[a] = b2, max(e2, b2), st2
+        else:
+            reverse.append((a, np.arange(b2, e2, st2, dtype=np.int64)))
+    if not all(begin[i] == 0 and stride[i] == 1 and xs[i] is not None and end[i] == xs[i]
+               for i in range(r)):
+        x = n.op("strided_slice")(x, begin, end, strides=stride)
+    for a, idx in reverse:
+        x = n.op("take")(x, n.constant(idx), axis=a, mode="fast")
+    return x
+
+
+_BIG = 2**31 - 1
+
+
+@register("Slice", since=1)
+def _slice1(n: Node):
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    starts, ends = n.attr("starts"), n.attr("ends")
+    axes = n.attr("axes", list(range(len(starts))))
+    return _slice_static(n, n.expr(0), xs, starts, ends, axes, [1] * len(starts))
+
+
+@register("Slice", since=10)
+def _slice10(n: Node):
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    starts = [int(v) for v in n.const(1, "starts")]
+    ends = [int(v) for v in n.const(2, "ends")]
+    axes = [int(v) for v in n.const(3, "axes")] if n.has(3) else list(range(len(starts)))
+    steps = [int(v) for v in n.const(4, "steps")] if n.has(4) else [1] * len(starts)
+    return _slice_static(n, n.expr(0), xs, starts, ends, axes, steps)
+
+
+def _split_sizes(n: Node, dim: Optional[int], nout: int) -> List[int]:
+    if n.opset >= 13:
+        split = [int(v) for v in n.const(1, "split")] if n.has(1) else None
+    else:
+        split = n.attr("split", None)
+    if n.opset >= 18 and split is None:
+        num = n.attr("num_outputs", None)
+        if num is not None:
+            nout = int(num)
+            if dim is None:
+                raise n.unsupported("num_outputs on an unknown dim")
+            chunk = -(-dim // nout)
+            split = [chunk] * (nout - 1) + [dim - chunk * (nout - 1)]
+    if split is None:
+        if dim is None:
+            raise n.unsupported("even split of an unknown dim")
+        if dim % nout:
+            raise n.unsupported(f"dim {dim} does not split evenly into {nout}")
+        split = [dim // nout] * nout
+    return [int(s) for s in split]
+
+
+@register("Split", since=2)
+def _split(n: Node):
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    r = len(xs)
+    axis = int(n.attr("axis", 0)) % r
+    sizes = _split_sizes(n, xs[axis], len(n.outputs))
+    x = n.expr(0)
+    outs, off = [], 0
+    for sz in sizes:
+        begin = [0] * r
+        end = [d if d is not None else 2**31 - 1 for d in xs]
+        begin[axis], end[axis] = off, off + sz
+        outs.append(n.op("strided_slice")(x, begin, end, strides=[1] * r))
+        off += sz
+    return outs
+
+
+# -- gather --------------------------------------------------------------------------
+@register("Gather", since=1)
+def _gather(n: Node):
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    axis = int(n.attr("axis", 0)) % len(xs)
+    dim = xs[axis]
+    if n.is_const(1):
+        idx = n.const(1).astype(np.int64)
+        if dim is not None:
+            if ((idx < -dim) | (idx >= dim)).any():
+                raise n.unsupported("index out of range")
+            idx = np.where(idx < 0, idx + dim, idx)
+        elif (idx < 0).any():
+            raise n.unsupported("negative indices into an unknown dim")
+        return n.op("take")(n.expr(0), n.constant(idx.astype(np.int64)), axis=axis, mode="fast")
+    return n.op("take")(n.expr(0), n.expr(1), axis=axis, mode="wrap")
+
+
+@register("GatherElements", since=11)
+def _gather_elements(n: Node):
+    axis = int(n.attr("axis", 0)) % n.rank(0)
+    return n.op("gather")(n.expr(0), axis, n.expr(1))
+
+
+@register("GatherND", since=11)
+def _gather_nd(n: Node):
+    bd = int(n.attr("batch_dims", 0))
+    ir = n.rank(1)
+    idx = n.op("transpose")(n.expr(1), [ir - 1] + list(range(ir - 1)))
+    return n.op("gather_nd")(n.expr(0), idx, batch_dims=bd)
+
+
+# -- Pad ------------------------------------------------------------------------------
+def _pad(n: Node, pads: List[int], value, mode: str, axes: Optional[List[int]] = None):
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    r = len(xs)
+    if axes is None:
+        axes = list(range(r))
+    axes = [a % r for a in axes]
+    if len(pads) != 2 * len(axes):
+        raise n.unsupported(f"pads {pads} do not match {len(axes)} axes")
+    width = [[0, 0] for _ in range(r)]
+    for k, a in enumerate(axes):
+        width[a] = [int(pads[k]), int(pads[len(axes) + k])]
+    if any(b < 0 or e < 0 for b, e in width):
+        raise n.unsupported("negative pads")
+    if mode not in ("constant", "edge", "reflect"):
+        raise n.unsupported(f"pad mode {mode!r}")
+    if all(b == 0 and e == 0 for b, e in width):
+        return n.expr(0)
+    return n.op("nn.pad")(n.expr(0), width, pad_value=value, pad_mode=mode)
+
+
+@register("Pad", since=2)
+def _pad2(n: Node):
+    mode = n.attr("mode", "constant")
+    return _pad(n, list(n.attr("pads")), float(n.attr("value", 0.0)), mode)
+
+
+@register("Pad", since=11)
+def _pad11(n: Node):
+    mode = n.attr("mode", "constant")
+    pads = [int(p) for p in n.const(1, "pads")]
+    value = 0.0
+    if n.has(2):
+        v = n.const(2, "constant_value").reshape(-1)
+        value = v[0].item() if v.size else 0.0
+    axes = [int(a) for a in n.const(3, "axes")] if n.has(3) else None
+    return _pad(n, pads, float(value), mode, axes)
+
+
+# -- Trilu / Where-like masks ---------------------------------------------------------
+@register("Trilu", since=14)
+def _trilu(n: Node):
+    xs = n.shape(0)
+    if xs is None or xs[-1] is None or xs[-2] is None:
+        raise n.unsupported(f"needs static last two dims, got {fmt_shape(xs)}")
+    k = int(n.const(1, "k").reshape(())) if n.has(1) else 0
+    upper = int(n.attr("upper", 1))
+    M, N = xs[-2], xs[-1]
+    mask = np.triu(np.ones((M, N), bool), k) if upper else np.tril(np.ones((M, N), bool), k)
+    zero = n.constant(np.zeros((), n.dtype(0)))
+    return n.op("where")(n.constant(mask), n.expr(0), zero)
+
+
+@register("OneHot", since=9)
+def _one_hot(n: Node):
+    depth = int(n.const(1, "depth").reshape(()))
+    vals = n.const(2, "values")
+    axis = int(n.attr("axis", -1))
+    idx = n.expr(0)
+    # negative indices count from the end
+    if n.dtype(0) not in ("int32", "int64"):
+        idx = n.op("cast")(idx, "int64")
+    dt = "int64" if n.dtype(0) not in ("int32",) else n.dtype(0)
+    idx = n.op("where")(n.op("less")(idx, n.scalar(0, dtype=dt)), n.op("add")(idx, n.scalar(depth, dtype=dt)), idx)
+    return n.op("one_hot")(idx, n.constant(vals[1]), n.constant(vals[0]), depth, axis, vals.dtype.name)
