@@ -59,6 +59,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "relay-mlir" / "onnx-node-tests"
 SYSTEMS = ("ours", "iree")
 OUTCOMES = ("pass", "wrong", "unsupported", "crash")
+# Both systems: keep f64 as f64 (iree-compile demotes it to f32 by default).
+IREE_FLAGS = ["--iree-input-demote-f64-to-f32=false"]
 
 
 # ---------------------------------------------------------------------------
@@ -179,6 +181,8 @@ def compare(got, want, rtol: float, atol: float) -> Optional[str]:
     want = np.asarray(want)
     if want.dtype == np.bool_ and got.dtype != np.bool_ and got.dtype.kind in "iu":
         got = got.astype(bool)
+    if want.dtype.kind == "u" and got.dtype.kind == "i" and got.dtype.itemsize == want.dtype.itemsize:
+        got = got.view(want.dtype)  # the IREE runtime returns unsigned results as signless (signed) arrays
     if got.dtype != want.dtype:
         return f"dtype {got.dtype} != expected {want.dtype}"
     if got.shape != want.shape:
@@ -238,7 +242,7 @@ def run_ours(d: Path, rtol: float, atol: float) -> dict:
     except UnsupportedError as e:
         return {"status": "unsupported", "phase": "import", "detail": _first_line(e)}
     try:
-        exe = relay.compile(mod, target="llvm-cpu")
+        exe = relay.compile(mod, target="llvm-cpu", extra_args=IREE_FLAGS)
     except relay.CompileError as e:
         return {"status": "unsupported", "phase": "compile", "detail": _first_line(e)}
     t1 = time.perf_counter()
@@ -273,7 +277,7 @@ def run_iree(d: Path, rtol: float, atol: float, tmp: Path) -> dict:
         return {"status": "unsupported", "phase": "import", "detail": _first_line(e)}
     try:
         vmfb = ic.compile_file(str(mlir), target_backends=["llvm-cpu"],
-                               extra_args=["--iree-llvmcpu-target-cpu=host"])
+                               extra_args=["--iree-llvmcpu-target-cpu=host"] + IREE_FLAGS)
     except CompilerToolError as e:
         msg = str(e)
         m = re.search(r"error: (.*)", msg)

@@ -230,6 +230,19 @@ class Node:
         t = self.out_types[j] if j < len(self.out_types) else None
         return t[1] if t else None
 
+    def static_out_shape(self, j: int = 0) -> Optional[Tuple[int, ...]]:
+        """The output's shape when the model declares (or ONNX infers) it fully, else None.
+
+        Used when an input that only shapes the result (Reshape's ``shape``,
+        Unsqueeze's ``axes``, ...) is a run-time value: the model's declared
+        output type fixes the result, as a model's type annotations are part
+        of its contract.
+        """
+        s = self.out_shape(j)
+        if s is None or any(d is None for d in s):
+            return None
+        return tuple(int(d) for d in s)
+
     def wants_output(self, j: int) -> bool:
         return j < len(self.outputs) and self.outputs[j] != ""
 

@@ -397,6 +397,9 @@ def _lp_norm(n: Node):
     else:
         absx = n.op("maximum")(x, n.op("negative")(x))
         norm = n.op("sum")(absx, axis=[axis], keepdims=True)
+    # ONNX divides by 1 where the norm is 0
+    zero = n.op("equal")(norm, n.scalar(0.0))
+    norm = n.op("where")(zero, n.scalar(1.0), norm)
     return n.op("divide")(x, norm)
 
 
@@ -479,7 +482,9 @@ def _flatten(n: Node):
     if xs is None:
         raise n.unsupported("input rank must be known")
     r = len(xs)
-    axis = int(n.attr("axis", 1)) % (r + 1) if int(n.attr("axis", 1)) < 0 else int(n.attr("axis", 1))
+    axis = int(n.attr("axis", 1))
+    if axis < 0:
+        axis += r
     left, right = prod(xs[:axis]), prod(xs[axis:])
     if left is not None and right is not None:
         return n.op("reshape")(n.expr(0), [left, right])

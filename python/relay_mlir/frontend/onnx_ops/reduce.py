@@ -12,11 +12,40 @@ from .elementwise import _float_only
 def _axes(n: Node, input_since: int) -> Optional[List[int]]:
     """The reduction axes (None = all); None-or-noop handled by the caller."""
     if n.opset >= input_since:
+        if n.has(1) and not n.is_const(1):
+            return _axes_from_types(n)
         if n.has(1):
             return [int(a) for a in n.const(1, "axes").reshape(-1)]
         return None
     axes = n.attr("axes", None)
     return None if axes is None else [int(a) for a in axes]
+
+
+def _axes_from_types(n: Node) -> List[int]:
+    """Run-time axes recovered from the declared input and output shapes, when unambiguous."""
+    import itertools
+    xs, out = n.shape(0), n.static_out_shape()
+    if xs is None or out is None or any(d is None for d in xs):
+        raise n.unsupported("input 1 (axes) is only known at run time and the declared shapes "
+                            "do not determine it")
+    keep = bool(n.attr("keepdims", 1))
+    r = len(xs)
+    found = []
+    if keep:
+        if len(out) == r:
+            cands = [tuple(i for i in range(r) if out[i] == 1 and xs[i] != 1)]
+            if any(xs[i] == 1 for i in range(r)):
+                cands = []  # reducing a size-1 dim or not cannot be told apart
+            found = cands
+    else:
+        k = r - len(out)
+        for axes in itertools.combinations(range(r), k):
+            if [xs[i] for i in range(r) if i not in axes] == list(out):
+                found.append(axes)
+    if len(found) != 1 or not found[0]:
+        raise n.unsupported("input 1 (axes) is only known at run time and the declared shapes "
+                            "do not determine it uniquely")
+    return list(found[0])
 
 
 def _reduce(relay_name: str, input_since: int = 18, pre=None, post=None, float_only: bool = False):
@@ -107,9 +136,12 @@ register("ArgMin", since=1)(_arg("argmin"))
 
 @register("TopK", since=10)
 def _topk(n: Node):
-    k = int(n.const(1, "k").reshape(()))
     r = n.rank(0)
     axis = int(n.attr("axis", -1)) % r
+    if not n.is_const(1) and n.static_out_shape() is not None:
+        k = n.static_out_shape()[axis]
+    else:
+        k = int(n.const(1, "k").reshape(()))
     largest = bool(n.attr("largest", 1))
     n.expect("sorted", 1, default=1)
     out = n.op("topk")(n.expr(0), k=k, axis=axis, ret_type="both", is_ascend=not largest, dtype="int64")

@@ -52,7 +52,10 @@ def _size(n: Node):
 
 @register("ConstantOfShape", since=9)
 def _constant_of_shape(n: Node):
-    shape = [int(d) for d in n.const(0, "shape")]
+    if not n.is_const(0) and n.static_out_shape() is not None:
+        shape = list(n.static_out_shape())
+    else:
+        shape = [int(d) for d in n.const(0, "shape")]
     v = n.attr("value", None)
     if v is None:
         v = np.zeros((1,), np.float32)
@@ -82,6 +85,9 @@ def _eye_like(n: Node):
 # -- reshape family --------------------------------------------------------------------
 @register("Reshape", since=5)
 def _reshape(n: Node):
+    if not n.is_const(1) and n.static_out_shape() is not None:
+        n.ignore("allowzero")
+        return n.op("reshape")(n.expr(0), list(n.static_out_shape()))
     shape = [int(d) for d in n.const(1, "shape")]
     allowzero = bool(n.attr("allowzero", 0))
     if allowzero and 0 in shape and -1 in shape:
@@ -118,6 +124,8 @@ def _squeeze(n: Node):
     if s is None:
         raise n.unsupported("the input rank is unknown")
     if n.opset >= 13:
+        if n.has(1) and not n.is_const(1) and n.static_out_shape() is not None:
+            return reshape(n, n.expr(0), list(n.static_out_shape()), s)
         axes = None if not n.has(1) else [int(a) for a in n.const(1, "axes")]
     else:
         axes = n.attr("axes", None)
@@ -133,13 +141,18 @@ def _unsqueeze(n: Node):
     s = n.shape(0)
     if s is None:
         raise n.unsupported("the input rank is unknown")
+    if n.opset >= 13 and not n.is_const(1) and n.static_out_shape() is not None:
+        return reshape(n, n.expr(0), list(n.static_out_shape()), s)
     axes = [int(a) for a in n.const(1, "axes")] if n.opset >= 13 else [int(a) for a in n.attr("axes")]
     return unsqueeze(n, n.expr(0), s, axes)
 
 
 @register("Expand", since=8)
 def _expand(n: Node):
-    shape = [int(d) for d in n.const(1, "shape")]
+    if not n.is_const(1) and n.static_out_shape() is not None:
+        shape = list(n.static_out_shape())
+    else:
+        shape = [int(d) for d in n.const(1, "shape")]
     xs = n.shape(0)
     if xs is None or any(d is None for d in xs):
         raise n.unsupported(f"Expand needs a static input shape, got {fmt_shape(xs)}")
@@ -159,7 +172,11 @@ def _expand(n: Node):
 
 @register("Tile", since=6)
 def _tile(n: Node):
-    reps = [int(r) for r in n.const(1, "repeats")]
+    xs, out = n.shape(0), n.static_out_shape()
+    if not n.is_const(1) and out is not None and xs is not None and all(d for d in xs):
+        reps = [o // i for o, i in zip(out, xs)]
+    else:
+        reps = [int(r) for r in n.const(1, "repeats")]
     return n.op("tile")(n.expr(0), reps)
 
 
@@ -226,6 +243,10 @@ def _slice10(n: Node):
 
 def _split_sizes(n: Node, dim: Optional[int], nout: int) -> List[int]:
     if n.opset >= 13:
+        outs = [n.static_out_shape(j) for j in range(len(n.outputs))]
+        if n.has(1) and not n.is_const(1) and all(o is not None for o in outs):
+            axis = int(n.attr("axis", 0)) % len(outs[0])
+            return [o[axis] for o in outs]
         split = [int(v) for v in n.const(1, "split")] if n.has(1) else None
     else:
         split = n.attr("split", None)
@@ -356,9 +377,12 @@ def _trilu(n: Node):
 
 @register("OneHot", since=9)
 def _one_hot(n: Node):
-    depth = int(n.const(1, "depth").reshape(()))
     vals = n.const(2, "values")
     axis = int(n.attr("axis", -1))
+    if not n.is_const(1) and n.static_out_shape() is not None:
+        depth = n.static_out_shape()[axis]
+    else:
+        depth = int(n.const(1, "depth").reshape(()))
     idx = n.expr(0)
     # negative indices count from the end
     if n.dtype(0) not in ("int32", "int64"):
