@@ -255,27 +255,47 @@ def _matmul(n: Node):
         if ra2 != 2:
             y = reshape(n, y, out)
     else:
-        # batched: [..., M, K] x [..., K, N] with equal (static) batch dims
-        ba, bb = list(sa[:-2]), list(sb[:-2])
-        if len(ba) < len(bb):
-            ba = [1] * (len(bb) - len(ba)) + ba
-        if len(bb) < len(ba):
-            bb = [1] * (len(ba) - len(bb)) + bb
-        if ba != bb or any(d is None for d in ba):
-            raise n.unsupported(f"batched MatMul with broadcast or unknown batch dims "
-                                f"({fmt_shape(sa)} x {fmt_shape(sb)})")
-        B = prod(ba)
-        a3 = reshape(n, a, [B, sa[-2], sa[-1]], sa)
-        b3 = reshape(n, b, [B, sb[-2], sb[-1]], sb)
-        y = n.op("nn.batch_matmul")(a3, b3, transpose_a=False, transpose_b=False)
-        out = ba + [sa[-2], sb[-1]]
-        y = reshape(n, y, out)
+        y, out = _batched_matmul(n, a, b, list(sa), list(sb))
     if ra == 1:
         y = squeeze(n, y, out, [len(out) - 2])
         out = out[:-2] + out[-1:]
     if squeeze_last:
         y = squeeze(n, y, out, [len(out) - 1])
     return y
+
+
+def _batched_matmul(n: Node, a, b, sa, sb):
+    """[..., M, K] x [..., K, N] with numpy broadcasting of the batch dims."""
+    ba, bb = list(sa[:-2]), list(sb[:-2])
+    nb = max(len(ba), len(bb))
+    ba2, bb2 = [1] * (nb - len(ba)) + ba, [1] * (nb - len(bb)) + bb
+    out_b = []
+    for x, y in zip(ba2, bb2):
+        if x is None or y is None:
+            if x == 1 or y == 1:
+                out_b.append(y if x == 1 else x)
+            elif x is None and y is None:
+                out_b.append(None)
+            else:
+                out_b.append(x if x is not None else y)
+        elif x == y or y == 1:
+            out_b.append(x)
+        elif x == 1:
+            out_b.append(y)
+        else:
+            raise n.unsupported(f"batch dims of {fmt_shape(sa)} and {fmt_shape(sb)} do not broadcast")
+    out = out_b + [sa[-2], sb[-1]]
+    if ba2 == bb2 and all(d is not None for d in ba2) and have_op("nn.batch_matmul"):
+        B = prod(ba2)
+        a3 = reshape(n, a, [B, sa[-2], sa[-1]], sa)
+        b3 = reshape(n, b, [B, sb[-2], sb[-1]], sb)
+        y = n.op("nn.batch_matmul")(a3, b3, transpose_a=False, transpose_b=False)
+        return reshape(n, y, out), out
+    # multiply-and-sum: [..., M, K, 1] * [..., 1, K, N] summed over K
+    a4 = unsqueeze(n, a, sa, [len(sa)])
+    b4 = unsqueeze(n, b, sb, [len(sb) - 2])
+    prod_ = n.op("multiply")(a4, b4)
+    return n.op("sum")(prod_, axis=[nb + 1], keepdims=False), out
 
 
 # -- normalization ----------------------------------------------------------------
