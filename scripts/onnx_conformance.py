@@ -440,6 +440,7 @@ def summarize(tests: List[dict], systems: List[str], pred=lambda t: True) -> Dic
 
 
 def write_report(tests: List[dict], systems: List[str], md: Path, js: Path, meta: dict) -> None:
+    systems = [s for s in systems if any(s in t for t in tests)]
     tensor = summarize(tests, systems, lambda t: t["tensor_only"])
     allt = summarize(tests, systems)
     phases = {s: collections.Counter(t[s].get("phase", "?") for t in tests
@@ -472,7 +473,9 @@ def write_report(tests: List[dict], systems: List[str], md: Path, js: Path, meta
              "with the expected outputs using the test's own tolerances (ONNX's defaults rtol=1e-3, "
              "atol=1e-7 unless the test states others), NaNs must match, dtypes and shapes must be equal. "
              f"Per-test timeout {meta['timeout']} s; tests run in worker processes that are restarted "
-             "after a crash.\n")
+             "after a crash."
+             + "".join(f" The {s} results were measured on {d} (`--reuse`)." for s, d in meta.get("reused", {}).items())
+             + "\n")
     L.append("Outcomes: **pass**; **wrong** (ran, mismatched); **unsupported** (a clean error: "
              "our importer's `UnsupportedError` naming op type, node and opset, or a located "
              "`CompileError` in type inference/lowering/iree-compile; for IREE, an import or "
@@ -528,8 +531,12 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=180.0, help="seconds per test and system")
     ap.add_argument("--no-iree", action="store_true", help="skip IREE's own ONNX path")
+    ap.add_argument("--systems", default=None, help="comma-separated subset of: ours,iree")
     ap.add_argument("--md", type=Path, default=ROOT / "docs" / "onnx-conformance.md")
     ap.add_argument("--json", type=Path, default=ROOT / "docs" / "onnx-conformance.json")
+    ap.add_argument("--reuse", type=Path, default=None,
+                    help="take the results of systems not run now from this earlier JSON report "
+                         "(same onnx and IREE versions); the report says so")
     ap.add_argument("--worker", choices=SYSTEMS, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -556,9 +563,25 @@ def main(argv=None) -> int:
                       "expanded": "_expanded" in name, "tensor_only": tensor_only(m),
                       "rtol": tols[name]["rtol"], "atol": tols[name]["atol"]})
     systems = ["ours"] + ([] if args.no_iree else ["iree"])
+    if args.systems:
+        systems = [s for s in args.systems.split(",") if s in SYSTEMS]
     env = dict(os.environ)
     print(f"{len(tests)} tests x {len(systems)} systems, {args.jobs} jobs", file=sys.stderr)
     run_all(tests, systems, args.jobs, args.timeout, env)
+    reused = {}
+    if args.reuse:
+        old = json.loads(args.reuse.read_text())
+        if old["meta"]["onnx"] != onnx.__version__:
+            raise SystemExit(f"--reuse: {args.reuse} is for onnx {old['meta']['onnx']}")
+        prev = {t["name"]: t for t in old["tests"]}
+        for s in SYSTEMS:
+            if s in systems:
+                continue
+            if all(t["name"] in prev and s in prev[t["name"]] for t in tests):
+                for t in tests:
+                    t[s] = prev[t["name"]][s]
+                systems.append(s)
+                reused[s] = old["meta"].get(f"date_{s}", old["meta"]["date"])
     try:
         import iree.compiler
         iree_version = getattr(iree.compiler, "__version__", None) or _pkg_version("iree-base-compiler")
@@ -568,7 +591,10 @@ def main(argv=None) -> int:
             "onnx": onnx.__version__, "max_opset": onnx.defs.onnx_opset_version(),
             "iree": iree_version, "machine": f"{platform.machine()}, {os.cpu_count()} cores",
             "n_tests": len(tols), "n_tensor_only": None, "timeout": args.timeout,
-            "selection": " ".join(selection), "wall_s": round(time.time() - t0)}
+            "selection": " ".join(selection), "wall_s": round(time.time() - t0),
+            "reused": reused}
+    for s in systems:
+        meta[f"date_{s}"] = reused.get(s, meta["date"])
     meta["n_tensor_only"] = sum(1 for t in tests if t["tensor_only"])
     if selection:
         meta["n_tests"] = len(tests)

@@ -212,7 +212,7 @@ def _slice_static(n: Node, x, xs, starts, ends, axes, steps):
                for i in range(r)):
         x = n.op("strided_slice")(x, begin, end, strides=stride)
     for a, idx in reverse:
-        x = n.op("take")(x, n.constant(idx), axis=a, mode="fast")
+        x = n.op("take")(x, n.constant(idx), axis=a, mode="clip")
     return x
 
 
@@ -302,7 +302,7 @@ def _gather(n: Node):
             idx = np.where(idx < 0, idx + dim, idx)
         elif (idx < 0).any():
             raise n.unsupported("negative indices into an unknown dim")
-        return n.op("take")(n.expr(0), n.constant(idx.astype(np.int64)), axis=axis, mode="fast")
+        return n.op("take")(n.expr(0), n.constant(idx.astype(np.int64)), axis=axis, mode="clip")
     return n.op("take")(n.expr(0), n.expr(1), axis=axis, mode="wrap")
 
 
@@ -340,7 +340,7 @@ def _pad(n: Node, pads: List[int], value, mode: str, axes: Optional[List[int]] =
         raise n.unsupported(f"pad mode {mode!r}")
     if all(b == 0 and e == 0 for b, e in width):
         return n.expr(0)
-    return n.op("nn.pad")(n.expr(0), width, pad_value=value, pad_mode=mode)
+    return n.op("nn.pad")(n.expr(0), width, pad_value=n.scalar(value), pad_mode=mode)
 
 
 @register("Pad", since=2)
