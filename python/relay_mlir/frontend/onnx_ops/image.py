@@ -68,6 +68,13 @@ def _resize10(n: Node):
     return _resize(n, scales, None, mode, "asymmetric", "floor", -0.75, 0, 0.0)
 
 
+@register("Upsample", since=7)
+def _upsample7(n: Node):
+    mode = n.attr("mode", "nearest")
+    scales = [float(s) for s in n.attr("scales")]
+    return _resize(n, scales, None, mode, "asymmetric", "floor", -0.75, 0, 0.0)
+
+
 @register("Upsample", since=9)
 def _upsample9(n: Node):
     mode = n.attr("mode", "nearest")

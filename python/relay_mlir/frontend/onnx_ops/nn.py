@@ -128,7 +128,7 @@ def _pool(n: Node, kind: str):
     if xs is None:
         raise n.unsupported("input rank must be known")
     nd = len(xs) - 2
-    if nd not in (1, 2):
+    if nd not in (1, 2) and not (nd == 3 and have_op(f"nn.{kind}_pool3d")):
         raise n.unsupported(f"{nd}-D pooling (relay-mlir has 1-D and 2-D)")
     if kind == "max" and n.wants_output(1):
         raise n.unsupported("the Indices output is not supported")
@@ -164,6 +164,10 @@ def _pool(n: Node, kind: str):
         x = _to_2d(n, xs, x, 2)
         kernel, strides, dil = [1] + kernel, [1] + strides, [1] + dil
         pads = [0, pads[0], 0, pads[1]]
+    if nd == 3:
+        extra = {} if kind == "max" else {"count_include_pad": include_pad}
+        return n.op(f"nn.{kind}_pool3d")(x, pool_size=kernel, strides=strides, dilation=dil, padding=pads,
+                                         ceil_mode=ceil, **extra)
     if kind == "max":
         y = n.op("nn.max_pool2d")(x, pool_size=kernel, strides=strides, dilation=dil, padding=pads,
                                   ceil_mode=ceil)

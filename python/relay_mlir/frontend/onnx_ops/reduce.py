@@ -162,3 +162,31 @@ def _cumsum(n: Node):
     if reverse:
         y = n.op("reverse")(y, axis)
     return y
+
+
+@register("CumProd", since=26)
+def _cumprod(n: Node):
+    axis = int(n.const(1, "axis").reshape(()))
+    exclusive = bool(n.attr("exclusive", 0))
+    reverse = bool(n.attr("reverse", 0))
+    x = n.expr(0)
+    axis %= n.rank(0)
+    if reverse:
+        x = n.op("reverse")(x, axis)
+    y = n.op("cumprod")(x, axis=axis, exclusive=exclusive)
+    if reverse:
+        y = n.op("reverse")(y, axis)
+    return y
+
+
+@register("Hardmax", since=13)
+def _hardmax(n: Node):
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    axis = int(n.attr("axis", -1)) % len(xs)
+    if xs[axis] is None:
+        raise n.unsupported("hardmax over an unknown dim")
+    idx = n.op("argmax")(n.expr(0), axis=[axis], keepdims=False)
+    dt = n.dtype(0)
+    return n.op("one_hot")(idx, n.scalar(1, dtype=dt), n.scalar(0, dtype=dt), int(xs[axis]), axis, dt)

@@ -390,3 +390,50 @@ def _one_hot(n: Node):
     dt = "int64" if n.dtype(0) not in ("int32",) else n.dtype(0)
     idx = n.op("where")(n.op("less")(idx, n.scalar(0, dtype=dt)), n.op("add")(idx, n.scalar(depth, dtype=dt)), idx)
     return n.op("one_hot")(idx, n.constant(vals[1]), n.constant(vals[0]), depth, axis, vals.dtype.name)
+
+
+@register("Einsum", since=12)
+def _einsum(n: Node):
+    eq = n.attr("equation")
+    return n.op("einsum")([n.expr(i) for i in range(len(n))], eq.replace(" ", ""))
+
+
+_REDUCTIONS = {"none": "update", "add": "add", "mul": "mul", "min": "min", "max": "max"}
+
+
+def _normalize_indices(n: Node, i: int, dim: Optional[int]):
+    if n.is_const(i):
+        idx = n.const(i)
+        if dim is not None:
+            idx = np.where(idx < 0, idx + dim, idx)
+        elif (idx < 0).any():
+            raise n.unsupported("negative indices into an unknown dim")
+        return n.constant(idx)
+    if dim is None:
+        raise n.unsupported("run-time indices into an unknown dim")
+    dt = n.dtype(i)
+    x = n.expr(i)
+    return n.op("where")(n.op("less")(x, n.scalar(0, dtype=dt)), n.op("add")(x, n.scalar(dim, dtype=dt)), x)
+
+
+@register("ScatterElements", since=11)
+def _scatter_elements(n: Node):
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    axis = int(n.attr("axis", 0)) % len(xs)
+    red = n.attr("reduction", "none")
+    if red not in _REDUCTIONS:
+        raise n.unsupported(f"reduction {red!r}")
+    idx = _normalize_indices(n, 1, xs[axis])
+    return n.op("scatter_elements")(n.expr(0), idx, n.expr(2), axis=axis, reduction=_REDUCTIONS[red])
+
+
+@register("ScatterND", since=11)
+def _scatter_nd(n: Node):
+    red = n.attr("reduction", "none")
+    if red not in _REDUCTIONS:
+        raise n.unsupported(f"reduction {red!r}")
+    ir = n.rank(1)
+    idx = n.op("transpose")(n.expr(1), [ir - 1] + list(range(ir - 1)))
+    return n.op("scatter_nd")(n.expr(0), idx, n.expr(2), mode=_REDUCTIONS[red])
