@@ -229,15 +229,15 @@ class _Importer:
             in_types.append(self.types.get(name))
         out_types = [self.types.get(o) if o else None for o in node.output]
         ctx = Node(node, inputs, in_types, out_types, self.opset, label)
-        conv = lookup(node.op_type, self.opset)
-        if conv is None:
-            known = registry().get(node.op_type)
-            why = (f"supported from opset {known[0]}" if known else "no converter for this operator")
-            raise ctx.unsupported(f"operator {node.op_type} is not supported ({why})")
         folded = self._try_fold(ctx, node)
         if folded is not None:
             results = folded
         else:
+            conv = lookup(node.op_type, self.opset)
+            if conv is None:
+                known = registry().get(node.op_type)
+                why = (f"supported from opset {known[0]}" if known else "no converter for this operator")
+                raise ctx.unsupported(f"operator {node.op_type} is not supported ({why})")
             results = conv(ctx)
             unused = ctx.unused_attributes()
             if unused:

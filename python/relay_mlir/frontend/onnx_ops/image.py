@@ -48,16 +48,28 @@ def _resize11(n: Node):
     if n.opset >= 18:
         if n.has_attr("antialias") and n.attr("antialias"):
             raise n.unsupported("antialias=1")
-        if n.has_attr("axes"):
-            axes = [int(a) % 4 for a in n.attr("axes")]
-            if axes != [2, 3]:
-                raise n.unsupported(f"axes {axes}")
-            raise n.unsupported("the axes attribute")
         n.expect("keep_aspect_ratio_policy", "stretch", default="stretch")
+    axes = [int(a) % 4 for a in n.attr("axes")] if n.opset >= 18 and n.has_attr("axes") else None
     scales = n.const(2, "scales") if n.has(2) and n.const(2, "scales").size else None
     sizes = n.const(3, "sizes") if n.has(3) else None
     if scales is not None:
         scales = [float(s) for s in scales]
+    if axes is not None:
+        if len(set(axes)) != len(axes):
+            raise n.unsupported(f"axes {axes}")
+        xs = n.shape(0) or (None,) * 4
+        if scales is not None:
+            full = [1.0] * 4
+            for a, v in zip(axes, scales):
+                full[a] = v
+            scales = full
+        if sizes is not None:
+            full = list(xs)
+            for a, v in zip(axes, sizes):
+                full[a] = int(v)
+            if any(d is None for d in full):
+                raise n.unsupported("sizes with axes on unknown dims")
+            sizes = full
     return _resize(n, scales, sizes, mode, coord, nearest_mode, cubic_a, exclude, extrap)
 
 
