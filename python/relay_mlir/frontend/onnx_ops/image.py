@@ -19,6 +19,11 @@ def _resize(n: Node, scales, sizes, mode: str, coord: str, nearest_mode: str, cu
         if any(d is None for d in xs[2:]):
             raise n.unsupported("scales on unknown spatial dims")
         sizes = [int(np.floor(xs[2 + i] * scales[2 + i])) for i in range(2)]
+        for i in range(2):
+            # Relay's resize maps coordinates with out/in; ONNX with the given scale
+            if sizes[i] != xs[2 + i] * scales[2 + i] and coord not in ("align_corners",):
+                raise n.unsupported(f"scale {scales[2 + i]} does not give a whole output size "
+                                    f"for dim {xs[2 + i]}")
     else:
         sizes = [int(s) for s in sizes]
         if len(sizes) != 4 or (xs[0] is not None and sizes[0] != xs[0]) or (xs[1] is not None and sizes[1] != xs[1]):

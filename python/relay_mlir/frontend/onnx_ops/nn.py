@@ -108,7 +108,7 @@ def _conv_transpose(n: Node):
         total = [strides[i] * (xs[2 + i] - 1) + outpad[i] + ((kernel[i] - 1) * dil[i] + 1) - out_shape[i]
                  for i in range(nd)]
         n.ignore("pads")
-        if auto == "SAME_UPPER" or auto in ("NOTSET", ""):
+        if auto == "SAME_UPPER":
             pads = [t // 2 for t in total] + [t - t // 2 for t in total]
         else:
             pads = [t - t // 2 for t in total] + [t // 2 for t in total]
