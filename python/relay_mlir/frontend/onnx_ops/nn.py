@@ -123,7 +123,7 @@ def _conv_transpose(n: Node):
 
 
 # -- pooling ------------------------------------------------------------------------
-def _pool(n: Node, kind: str):
+def _pool(n: Node, kind: str, x=None, include_pad: Optional[bool] = None):
     xs = n.shape(0)
     if xs is None:
         raise n.unsupported("input rank must be known")
@@ -139,7 +139,8 @@ def _pool(n: Node, kind: str):
     if kind == "max":
         n.expect("storage_order", 0, default=0)
     pads = _pads(n, xs[2:], kernel, strides, dil)
-    include_pad = bool(n.attr("count_include_pad", 0)) if kind == "avg" else False
+    if include_pad is None:
+        include_pad = bool(n.attr("count_include_pad", 0)) if kind == "avg" else False
     if ceil:
         # ONNX drops windows that would start in the right padding; with static
         # dims decide whether ceil mode changes anything at all
@@ -159,7 +160,8 @@ def _pool(n: Node, kind: str):
             ceil = False
         else:
             raise n.unsupported("ceil_mode=1 with a partial last window")
-    x = n.expr(0)
+    if x is None:
+        x = n.expr(0)
     if nd == 1:
         x = _to_2d(n, xs, x, 2)
         kernel, strides, dil = [1] + kernel, [1] + strides, [1] + dil
@@ -182,6 +184,28 @@ def _pool(n: Node, kind: str):
 @register("MaxPool", since=1)
 def _maxpool(n: Node):
     return _pool(n, "max")
+
+
+@register("LpPool", since=11)
+def _lppool(n: Node):
+    _float_only(n)
+    p = int(n.attr("p", 2))
+    if p < 1:
+        raise n.unsupported(f"p={p}")
+    x = n.expr(0)
+    if p == 1:
+        t = n.op("abs")(x)
+    elif p == 2:
+        t = n.op("multiply")(x, x)
+    else:
+        t = n.op("power")(n.op("abs")(x), n.scalar(float(p)))
+    k = 1
+    for d in n.attr("kernel_shape"):
+        k *= int(d)
+    s = n.op("multiply")(_pool(n, "avg", t, include_pad=True), n.scalar(float(k)))
+    if p == 1:
+        return s
+    return n.op("sqrt")(s) if p == 2 else n.op("power")(s, n.scalar(1.0 / p))
 
 
 @register("AveragePool", since=1)
