@@ -386,10 +386,26 @@ class Worker:
 
 
 def run_all(tests: List[dict], systems: List[str], jobs: int, timeout: float, env: dict,
-            progress: bool = True) -> None:
+            progress: bool = True, journal: Optional[Path] = None) -> None:
+    """Runs every (test, system) not already in ``journal`` (JSON lines, appended as results arrive)."""
     import threading
     lock = threading.Lock()
-    queue = [(t, s) for t in tests for s in systems]
+    done_before = {}
+    if journal is not None and journal.exists():
+        for line in journal.read_text().splitlines():
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            done_before[(r["name"], r["system"])] = r["result"]
+    jf = open(journal, "a") if journal is not None else None
+    queue = []
+    for t in tests:
+        for s in systems:
+            if (t["name"], s) in done_before:
+                t[s] = done_before[(t["name"], s)]
+            else:
+                queue.append((t, s))
     done = [0]
     total = len(queue)
     t_start = time.time()
@@ -409,6 +425,9 @@ def run_all(tests: List[dict], systems: List[str], jobs: int, timeout: float, en
                 res = workers[s].run({"dir": t["dir"], "rtol": t["rtol"], "atol": t["atol"]}, timeout)
                 with lock:
                     t[s] = res
+                    if jf is not None:
+                        jf.write(json.dumps({"name": t["name"], "system": s, "result": res}) + "\n")
+                        jf.flush()
                     done[0] += 1
                     if progress and (done[0] % 25 == 0 or done[0] == total):
                         el = time.time() - t_start
@@ -425,6 +444,8 @@ def run_all(tests: List[dict], systems: List[str], jobs: int, timeout: float, en
         threads.append(th)
     for th in threads:
         th.join()
+    if jf is not None:
+        jf.close()
 
 
 # ---------------------------------------------------------------------------
@@ -480,6 +501,16 @@ def write_report(tests: List[dict], systems: List[str], md: Path, js: Path, meta
              "our importer's `UnsupportedError` naming op type, node and opset, or a located "
              "`CompileError` in type inference/lowering/iree-compile; for IREE, an import or "
              "compile failure); **crash** (anything else: unexpected exception, signal, timeout).\n")
+    L.append("Reproduce with `scripts/onnx_conformance.py` (tests are regenerated into "
+             "`~/.cache/relay-mlir/onnx-node-tests/<onnx version>`; `-k REGEX`, `--sample N`, "
+             "`--systems ours`, `--journal FILE` to resume). Both systems compile with "
+             f"`{' '.join(IREE_FLAGS)}` (f64 stays f64) for llvm-cpu with `--iree-llvmcpu-target-cpu=host`; "
+             "unsigned results, which the IREE runtime returns as signless (signed) arrays, are "
+             "compared bitwise-reinterpreted.\n")
+    L.append("Our importer reads shape-like inputs (Reshape's shape, Unsqueeze's axes, Reduce*'s axes, "
+             "TopK's k, ...) at import time; when a test feeds them as run-time graph inputs, the "
+             "model's declared output types fix the result where they determine it unambiguously, "
+             "otherwise the test is `unsupported` (never a guess).\n")
     for title, summ in (("Tensor-only tests", tensor), ("All tests", allt)):
         L.append(f"## {title}\n")
         L.append("| system | tests | pass | wrong | unsupported | crash | pass rate |")
@@ -537,6 +568,8 @@ def main(argv=None) -> int:
     ap.add_argument("--reuse", type=Path, default=None,
                     help="take the results of systems not run now from this earlier JSON report "
                          "(same onnx and IREE versions); the report says so")
+    ap.add_argument("--journal", type=Path, default=None,
+                    help="append results here as they arrive and skip tests already in it (resume)")
     ap.add_argument("--worker", choices=SYSTEMS, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -567,7 +600,7 @@ def main(argv=None) -> int:
         systems = [s for s in args.systems.split(",") if s in SYSTEMS]
     env = dict(os.environ)
     print(f"{len(tests)} tests x {len(systems)} systems, {args.jobs} jobs", file=sys.stderr)
-    run_all(tests, systems, args.jobs, args.timeout, env)
+    run_all(tests, systems, args.jobs, args.timeout, env, journal=args.journal)
     reused = {}
     if args.reuse:
         old = json.loads(args.reuse.read_text())
