@@ -303,13 +303,16 @@ def _gather(n: Node):
         elif (idx < 0).any():
             raise n.unsupported("negative indices into an unknown dim")
         return n.op("take")(n.expr(0), n.constant(idx.astype(np.int64)), axis=axis, mode="clip")
+    if dim is not None:
+        return n.op("take")(n.expr(0), _normalize_indices(n, 1, dim), axis=axis, mode="clip")
     return n.op("take")(n.expr(0), n.expr(1), axis=axis, mode="wrap")
 
 
 @register("GatherElements", since=11)
 def _gather_elements(n: Node):
+    xs = n.shape(0)
     axis = int(n.attr("axis", 0)) % n.rank(0)
-    return n.op("gather")(n.expr(0), axis, n.expr(1))
+    return n.op("gather")(n.expr(0), axis, _normalize_indices(n, 1, xs[axis]))
 
 
 @register("GatherND", since=11)
