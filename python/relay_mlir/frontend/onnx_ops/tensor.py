@@ -319,7 +319,18 @@ def _gather_elements(n: Node):
 def _gather_nd(n: Node):
     bd = int(n.attr("batch_dims", 0))
     ir = n.rank(1)
-    idx = n.op("transpose")(n.expr(1), [ir - 1] + list(range(ir - 1)))
+    xs, isz = n.shape(0), n.shape(1)
+    k = isz[-1] if isz is not None else None
+    if k is None or xs is None or any(d is None for d in xs[bd:bd + k]):
+        raise n.unsupported("GatherND needs a static index depth and indexed dims")
+    dims = np.array(xs[bd:bd + k], dtype=n.dtype(1))
+    if n.is_const(1):
+        c = n.const(1)
+        idx = n.constant(np.where(c < 0, c + dims, c))
+    else:
+        x = n.expr(1)
+        idx = n.op("where")(n.op("less")(x, n.scalar(0, like=1)), n.op("add")(x, n.constant(dims)), x)
+    idx = n.op("transpose")(idx, [ir - 1] + list(range(ir - 1)))
     return n.op("gather_nd")(n.expr(0), idx, batch_dims=bd)
 
 
