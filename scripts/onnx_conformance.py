@@ -386,7 +386,7 @@ class Worker:
 
 
 def run_all(tests: List[dict], systems: List[str], jobs: int, timeout: float, env: dict,
-            progress: bool = True, journal: Optional[Path] = None) -> None:
+            progress: bool = True, journal: Optional[Path] = None, shuffle: bool = False) -> None:
     """Runs every (test, system) not already in ``journal`` (JSON lines, appended as results arrive)."""
     import threading
     lock = threading.Lock()
@@ -400,6 +400,9 @@ def run_all(tests: List[dict], systems: List[str], jobs: int, timeout: float, en
             done_before[(r["name"], r["system"])] = r["result"]
     jf = open(journal, "a") if journal is not None else None
     queue = []
+    if shuffle:  # a random order: an interrupted run has measured a random sample
+        tests = list(tests)
+        random.Random(1).shuffle(tests)
     for t in tests:
         for s in systems:
             if (t["name"], s) in done_before:
@@ -570,6 +573,9 @@ def main(argv=None) -> int:
                          "(same onnx and IREE versions); the report says so")
     ap.add_argument("--journal", type=Path, default=None,
                     help="append results here as they arrive and skip tests already in it (resume)")
+    ap.add_argument("--shuffle", action="store_true", help="run tests in a random order")
+    ap.add_argument("--report-only", action="store_true",
+                    help="only write the report from --journal, over the tests every system has results for")
     ap.add_argument("--worker", choices=SYSTEMS, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -600,7 +606,26 @@ def main(argv=None) -> int:
         systems = [s for s in args.systems.split(",") if s in SYSTEMS]
     env = dict(os.environ)
     print(f"{len(tests)} tests x {len(systems)} systems, {args.jobs} jobs", file=sys.stderr)
-    run_all(tests, systems, args.jobs, args.timeout, env, journal=args.journal)
+    if args.report_only:
+        if not args.journal:
+            raise SystemExit("--report-only needs --journal")
+        run_all(tests, [], 1, args.timeout, env, journal=args.journal)
+        for t in tests:  # load every system's journaled results
+            pass
+        prev = {}
+        for line in args.journal.read_text().splitlines():
+            r = json.loads(line)
+            prev[(r["name"], r["system"])] = r["result"]
+        for t in tests:
+            for s in systems:
+                if (t["name"], s) in prev:
+                    t[s] = prev[(t["name"], s)]
+        n_all = len(tests)
+        tests = [t for t in tests if all(s in t for s in systems)]
+        selection.append(f"the {len(tests)} of {n_all} tests (a random sample: run in random order) "
+                         "measured by every system before the run was stopped")
+    else:
+        run_all(tests, systems, args.jobs, args.timeout, env, journal=args.journal, shuffle=args.shuffle)
     reused = {}
     if args.reuse:
         old = json.loads(args.reuse.read_text())
