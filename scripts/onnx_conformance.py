@@ -244,7 +244,12 @@ def run_ours(d: Path, rtol: float, atol: float) -> dict:
     try:
         exe = relay.compile(mod, target="llvm-cpu", extra_args=IREE_FLAGS)
     except relay.CompileError as e:
-        return {"status": "unsupported", "phase": "compile", "detail": _first_line(e)}
+        # a located "not supported" from the lowering is a clean refusal; any other
+        # compile error (type inference rejecting what we built, iree-compile
+        # verifier errors) is a bug: counted as a crash
+        clean = "not supported" in str(e)
+        return {"status": "unsupported" if clean else "crash",
+                "phase": "compile" if clean else "compile-error", "detail": _first_line(e)}
     t1 = time.perf_counter()
     results = [exe(*ins) for ins, _ in sets]
     why = check_outputs(results, sets, rtol, atol)
@@ -500,10 +505,12 @@ def write_report(tests: List[dict], systems: List[str], md: Path, js: Path, meta
              "after a crash."
              + "".join(f" The {s} results were measured on {d} (`--reuse`)." for s, d in meta.get("reused", {}).items())
              + "\n")
-    L.append("Outcomes: **pass**; **wrong** (ran, mismatched); **unsupported** (a clean error: "
-             "our importer's `UnsupportedError` naming op type, node and opset, or a located "
-             "`CompileError` in type inference/lowering/iree-compile; for IREE, an import or "
-             "compile failure); **crash** (anything else: unexpected exception, signal, timeout).\n")
+    L.append("Outcomes: **pass**; **wrong** (ran, mismatched); **unsupported** (a clean refusal: "
+             "our importer's `UnsupportedError` naming op type, node and opset, or the lowering's "
+             "located \"not supported\" error; for IREE, any import or compile failure); "
+             "**crash** (anything else: for us also any other compile error, e.g. type inference "
+             "rejecting the imported program or an iree-compile verifier error; unexpected "
+             "exceptions, signals, timeouts).\n")
     L.append("Reproduce with `scripts/onnx_conformance.py` (tests are regenerated into "
              "`~/.cache/relay-mlir/onnx-node-tests/<onnx version>`; `-k REGEX`, `--sample N`, "
              "`--systems ours`, `--journal FILE` to resume). Both systems compile with "

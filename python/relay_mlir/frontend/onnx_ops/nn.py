@@ -162,6 +162,14 @@ def _pool(n: Node, kind: str, x=None, include_pad: Optional[bool] = None):
             raise n.unsupported("ceil_mode=1 with a partial last window")
     if x is None:
         x = n.expr(0)
+    if all(d is not None for d in xs[2:]):
+        # end padding that no window reads changes nothing: drop it
+        for i in range(nd):
+            eff = (kernel[i] - 1) * dil[i] + 1
+            out = (xs[2 + i] + pads[i] + pads[nd + i] - eff) // strides[i] + 1
+            needed = (out - 1) * strides[i] + eff - xs[2 + i] - pads[i]
+            if 0 <= needed < pads[nd + i]:
+                pads[nd + i] = needed
     if nd == 1:
         x = _to_2d(n, xs, x, 2)
         kernel, strides, dil = [1] + kernel, [1] + strides, [1] + dil
