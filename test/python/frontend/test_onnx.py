@@ -262,3 +262,12 @@ def test_small_cnn_matches_onnxruntime(tmp_path) -> None:
     want = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
     mod = from_onnx(str(path), shapes={"x": (2, 3, 8, 8)})
     np.testing.assert_allclose(relay.compile(mod)(x), want, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["relay_mlir.frontend", "relay_mlir.frontend.onnx"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name),
+                             optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
