@@ -2,10 +2,16 @@
 
 ::
 
+    relay-mlir compile model.onnx -o model.vmfb --target llvm-cpu
     relay-mlir compile model.mlir -o model.vmfb --target llvm-cpu
-    relay-mlir run model.mlir --input x=x.npy --output out.npz
+    relay-mlir run model.onnx --input x=x.npy --output out.npz
     relay-mlir run model.vmfb --input x.npy
     relay-mlir demo --runs 20
+
+``.onnx`` models are imported with ``relay_mlir.frontend.from_onnx``; ``.mlir``
+files hold relay MLIR. While compiling, a progress line on stderr shows the
+stage (import, infer, lower, iree-compile) and the elapsed time; it is off
+when stderr is not a terminal or with ``--quiet``.
 
 Errors print located diagnostics (``file:line:col: error: ...``) on stderr
 and exit with status 1, without a Python traceback.
@@ -17,22 +23,119 @@ import os
 import re
 import statistics
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 import numpy as np
 
-from .compiler import TARGETS, compile as compile_program, get_target, lower_to_iree_input
+from .compiler import TARGETS, Target, compile as compile_program, get_target, lower_to_iree_input
 from .errors import CompileError
 
-__all__ = ["main"]
+__all__ = ["main", "Progress"]
 
 
 class CLIError(Exception):
     """A usage error reported as ``relay-mlir: error: ...``."""
 
 
+# -- progress ------------------------------------------------------------------
+_SPINNER = "|/-\\"
+
+
+class Progress:
+    """Compile stages and their elapsed times, redrawn in place on a terminal.
+
+    Disabled (``enabled=False``) it only records the stage times. Example::
+
+        >>> p = Progress(enabled=False)
+        >>> with p.stage("import"):
+        ...     pass
+        >>> [name for name, _ in p.times]
+        ['import']
+    """
+
+    def __init__(self, enabled: bool, stream: Optional[TextIO] = None, interval: float = 0.1) -> None:
+        self.enabled = enabled
+        self.stream = stream if stream is not None else sys.stderr
+        self.interval = interval
+        self.times: List[Tuple[str, float]] = []
+        self._current: Optional[Tuple[str, float]] = None
+        self._start = time.perf_counter()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+        self._spin = 0
+
+    @classmethod
+    def for_stderr(cls, quiet: bool) -> "Progress":
+        """Enabled iff stderr is a terminal and not ``quiet``."""
+        try:
+            tty = sys.stderr.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        return cls(enabled=tty and not quiet)
+
+    def line(self) -> str:
+        """The status line: finished stages with their times, then the running one."""
+        now = time.perf_counter()
+        parts = [f"{name} {dt:.1f}s" for name, dt in self.times]
+        if self._current is not None:
+            name, t0 = self._current
+            parts.append(f"{_SPINNER[self._spin % 4]} {name} {now - t0:.1f}s")
+        return f"relay-mlir: {' > '.join(parts)}  (total {now - self._start:.1f}s)"
+
+    def _draw(self, final: bool = False) -> None:
+        text = self.line()
+        try:
+            width = os.get_terminal_size(self.stream.fileno()).columns
+        except (AttributeError, OSError, ValueError):
+            width = 0
+        if width > 10 and len(text) >= width:  # a wrapped line could not be redrawn in place
+            text = text[:width - 2] + "…"
+        with self._lock:
+            self.stream.write("\r\x1b[K" + text + ("\n" if final else ""))
+            self.stream.flush()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._spin += 1
+            self._draw()
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        """Times the enclosed block as stage ``name``."""
+        t0 = time.perf_counter()
+        self._current = (name, t0)
+        if self.enabled:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, daemon=True)
+                self._thread.start()
+            self._draw()
+        try:
+            yield
+        finally:
+            self._current = None
+            self.times.append((name, time.perf_counter() - t0))
+
+    def close(self) -> None:
+        """Stops redrawing; leaves the last line (with every stage time) on the terminal."""
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self._thread = None
+            self._draw(final=True)
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+# -- inputs --------------------------------------------------------------------
 def _read_text(path: str) -> str:
     try:
         with open(path, encoding="utf-8") as f:
@@ -48,7 +151,28 @@ def _main_arg_names(text: str) -> List[str]:
     return re.findall(r"%([A-Za-z_][\w$.-]*)\s*:", m.group(1))
 
 
-def _load_inputs(specs: Sequence[str], names: List[str]) -> List[np.ndarray]:
+def _is_onnx(path: str) -> bool:
+    return path.lower().endswith(".onnx")
+
+
+def _onnx_io_names(path: str) -> Tuple[List[str], List[str]]:
+    """(graph input names that are not initializers, graph output names) of an ONNX file."""
+    try:
+        import onnx
+    except ImportError:
+        raise CLIError("reading .onnx models needs the 'onnx' package (pip install onnx)") from None
+    if not os.path.isfile(path):
+        raise CLIError(f"cannot read '{path}': No such file or directory")
+    try:
+        model = onnx.load(path, load_external_data=False)
+    except Exception as e:  # DecodeError, ...
+        raise CLIError(f"cannot read ONNX model '{path}': {e}") from None
+    inits = {t.name for t in model.graph.initializer}
+    return ([vi.name for vi in model.graph.input if vi.name not in inits],
+            [vi.name for vi in model.graph.output])
+
+
+def _load_inputs(specs: Sequence[str], names: List[str], what: str = "@main") -> List[np.ndarray]:
     named: Dict[str, np.ndarray] = {}
     ordered: List[Tuple[Optional[str], np.ndarray]] = []
     for spec in specs:
@@ -68,8 +192,89 @@ def _load_inputs(specs: Sequence[str], names: List[str]) -> List[np.ndarray]:
         return [named[n] for n in names]
     if names and named and set(named) - set(names):
         unknown = ", ".join(sorted(set(named) - set(names)))
-        raise CLIError(f"unknown input name(s) {unknown}; @main takes {', '.join(names)}")
+        raise CLIError(f"unknown input name(s) {unknown}; {what} takes {', '.join(names)}")
     return [a for _, a in ordered]
+
+
+def _parse_shapes(specs: Sequence[str]) -> Dict[str, List[Optional[int]]]:
+    """``NAME=1,3,224,224`` (``?`` for an unknown dim) -> {NAME: [1, 3, 224, 224]}."""
+    shapes: Dict[str, List[Optional[int]]] = {}
+    for spec in specs:
+        name, sep, dims = spec.rpartition("=")
+        if not sep or not name:
+            raise CLIError(f"--shape takes NAME=D0,D1,... (got '{spec}')")
+        try:
+            shapes[name] = [None if d.strip() in ("?", "-1") else int(d) for d in dims.split(",") if d.strip()]
+        except ValueError:
+            raise CLIError(f"--shape {spec}: dims are integers or '?'") from None
+    return shapes
+
+
+# -- compiling -----------------------------------------------------------------
+def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
+                 shapes: Optional[Mapping[str, Sequence[Optional[int]]]] = None,
+                 progress: Optional[Progress] = None):
+    """Compiles a ``.onnx`` or relay ``.mlir`` file to an ``Executable`` (``iree_input``: the lowered MLIR).
+
+    ``progress`` times the stages: import, infer, lower, iree-compile for ONNX;
+    infer+lower (one pipeline) and iree-compile for relay MLIR.
+    """
+    from . import compiler
+    from .emit import run_passes
+    from .runtime import Executable
+
+    prog = progress or Progress(enabled=False)
+    t0 = time.perf_counter()
+    if _is_onnx(path):
+        from .frontend import from_onnx
+
+        with prog.stage("import"):
+            mod = from_onnx(path, shapes=dict(shapes or {}))
+        with prog.stage("infer"):
+            em = mod.to_mlir(infer=True)
+        with prog.stage("lower"):
+            if compiler._isolate_default():
+                with em.ctx:
+                    text = em.operation.get_asm(enable_debug_info=True)
+                lowered = compiler._lower_in_child(text, em.ctx, em.operation)
+            else:
+                run_passes(em.ctx, em.operation, compiler.PIPELINE, "lowering to IREE input")
+                with em.ctx:
+                    lowered = em.operation.get_asm(enable_debug_info=True)
+    else:
+        if shapes:
+            raise CLIError("--shape applies to .onnx models only")
+        _read_text(path)  # a readable file, or a clean error
+        with prog.stage("infer+lower"):
+            lowered = lower_to_iree_input(Path(path))
+    t1 = time.perf_counter()
+    with prog.stage("iree-compile"):
+        vmfb = compiler._iree_compile(lowered, target, extra_args)
+    t2 = time.perf_counter()
+    exe = Executable(bytes(vmfb), driver=target.driver, target=target.name)
+    exe.compile_time_s, exe.lower_time_s, exe.iree_time_s = t2 - t0, t1 - t0, t2 - t1
+    exe.iree_input = lowered
+    return exe
+
+
+def _stage_summary(progress: Progress) -> str:
+    return ", ".join(f"{name} {dt:.3f} s" for name, dt in progress.times)
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    target = get_target(args.target)
+    if _is_onnx(args.input):
+        _onnx_io_names(args.input)  # a readable ONNX model, or a clean error
+    with Progress.for_stderr(args.quiet) as prog:
+        exe = compile_file(args.input, target, args.iree_flag, _parse_shapes(args.shape), prog)
+    if args.emit_iree_input:
+        with open(args.emit_iree_input, "w", encoding="utf-8") as f:
+            f.write(exe.iree_input)
+    out = args.output or os.path.splitext(args.input)[0] + ".vmfb"
+    exe.save(out)
+    print(f"wrote {out} ({len(exe.vmfb)} bytes, target {exe.target}, "
+          f"compile {exe.compile_time_s:.3f} s: {_stage_summary(prog)})")
+    return 0
 
 
 def _checksum(a: np.ndarray) -> str:
@@ -79,61 +284,60 @@ def _checksum(a: np.ndarray) -> str:
     return f"{float(np.asarray(a, np.float64).sum()):.6e}"
 
 
-def _print_outputs(outs: Tuple[np.ndarray, ...]) -> None:
+def _print_outputs(outs: Tuple[np.ndarray, ...], names: Sequence[str]) -> None:
     for i, o in enumerate(outs):
-        print(f"output {i}: shape={tuple(o.shape)} dtype={o.dtype} checksum(sum)={_checksum(o)}")
-
-
-def cmd_compile(args: argparse.Namespace) -> int:
-    _read_text(args.input)  # a readable file, or a clean error
-    if args.emit_iree_input:
-        lowered = lower_to_iree_input(Path(args.input))
-        with open(args.emit_iree_input, "w", encoding="utf-8") as f:
-            f.write(lowered)
-    exe = compile_program(Path(args.input), target=args.target, extra_args=args.iree_flag)
-    out = args.output or os.path.splitext(args.input)[0] + ".vmfb"
-    exe.save(out)
-    print(f"wrote {out} ({len(exe.vmfb)} bytes, target {exe.target}, "
-          f"compile {exe.compile_time_s:.3f} s)")
-    return 0
+        label = f"output {i}" + (f" ({names[i]})" if i < len(names) else "")
+        print(f"{label}: shape={tuple(o.shape)} dtype={o.dtype} checksum(sum)={_checksum(o)}")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from .runtime import Executable
 
     target = get_target(args.target)
+    out_names: List[str] = []
+    shapes: Dict[str, List[Optional[int]]] = _parse_shapes(args.shape)
     if args.input.endswith(".vmfb"):
+        if shapes:
+            raise CLIError("--shape applies to .onnx models only")
         try:
             exe = Executable.load(args.input, driver=target.driver)
         except OSError as e:
             raise CLIError(f"cannot read '{args.input}': {e.strerror}") from None
         names: List[str] = []
+        what = "the module"
+    elif _is_onnx(args.input):
+        names, out_names = _onnx_io_names(args.input)
+        what = "the model"
     else:
-        text = _read_text(args.input)
-        names = _main_arg_names(text)
-    inputs = _load_inputs(args.inputs or [], names)  # check inputs before compiling
+        names = _main_arg_names(_read_text(args.input))
+        what = "@main"
+    inputs = _load_inputs(args.inputs or [], names, what)  # check inputs before compiling
     if names and len(inputs) != len(names):
-        raise CLIError(f"@main takes {len(names)} input(s) ({', '.join(names)}), got {len(inputs)}")
+        raise CLIError(f"{what} takes {len(names)} input(s) ({', '.join(names)}), got {len(inputs)}")
     if not args.input.endswith(".vmfb"):
-        exe = compile_program(Path(args.input), target=target, extra_args=args.iree_flag)
-        print(f"compiled {args.input} for {exe.target} in {exe.compile_time_s:.3f} s")
+        if _is_onnx(args.input):
+            # the arrays fix symbolic dims; --shape wins
+            shapes = {**{n: list(a.shape) for n, a in zip(names, inputs)}, **shapes}
+        with Progress.for_stderr(args.quiet) as prog:
+            exe = compile_file(args.input, target, args.iree_flag, shapes, prog)
+        print(f"compiled {args.input} for {exe.target} in {exe.compile_time_s:.3f} s "
+              f"({_stage_summary(prog)})")
     try:
         result = exe(*inputs)
-        times = []
-        for _ in range(max(args.runs, 1)):
-            t = time.perf_counter()
-            exe(*inputs)
-            times.append(time.perf_counter() - t)
+        times = exe.benchmark(*inputs, runs=max(args.runs, 1), warmup=0)
     except CompileError:
         raise
     except Exception as e:  # IREE runtime errors (wrong shapes/dtypes, ...)
         raise CLIError(f"running @main failed: {str(e).strip().splitlines()[0] if str(e).strip() else e}") from None
     outs = result if isinstance(result, tuple) else (() if result is None else (result,))
-    _print_outputs(outs)
+    _print_outputs(outs, out_names)
     print(f"latency: median {statistics.median(times) * 1e3:.3f} ms over {len(times)} run(s)")
     if args.output:
-        np.savez(args.output, **{f"output_{i}": o for i, o in enumerate(outs)})
-        print(f"wrote {args.output}")
+        keys = out_names if (len(out_names) == len(outs) == len(set(out_names))
+                             and not {"file", "allow_pickle"} & set(out_names)) else \
+            [f"output_{i}" for i in range(len(outs))]
+        np.savez(args.output, **dict(zip(keys, outs)))
+        print(f"wrote {args.output} (arrays {', '.join(keys)})")
     return 0
 
 
@@ -176,22 +380,30 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     targets = sorted(set(TARGETS) | {"vulkan"})
 
-    c = sub.add_parser("compile", help="compile a relay .mlir file to an IREE .vmfb")
-    c.add_argument("input", help="relay MLIR file")
+    c = sub.add_parser("compile", help="compile an ONNX model or a relay .mlir file to an IREE .vmfb")
+    c.add_argument("input", help="model.onnx or relay MLIR file")
     c.add_argument("-o", "--output", help="output .vmfb (default: INPUT with .vmfb)")
     c.add_argument("--target", default="llvm-cpu", choices=targets)
+    c.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...",
+                   help="fix an ONNX input's shape ('?' keeps a dim dynamic; repeat)")
     c.add_argument("--emit-iree-input", metavar="FILE", help="also write the lowered MLIR given to iree-compile")
     c.add_argument("--iree-flag", action="append", default=[], metavar="FLAG", help="extra iree-compile flag")
+    c.add_argument("-q", "--quiet", action="store_true", help="no progress display on stderr")
     c.set_defaults(func=cmd_compile)
 
-    r = sub.add_parser("run", help="run a relay .mlir (compiled first) or a .vmfb")
-    r.add_argument("input", help="relay MLIR file or compiled .vmfb")
+    r = sub.add_parser("run", help="run an ONNX model or relay .mlir (compiled first) or a .vmfb")
+    r.add_argument("input", help="model.onnx, relay MLIR file or compiled .vmfb")
     r.add_argument("--input", dest="inputs", action="append", metavar="[NAME=]FILE.npy",
-                   help="an input array (repeat; NAME matches @main's argument names in .mlir)")
-    r.add_argument("--output", metavar="OUT.npz", help="save the outputs")
+                   help="an input array (repeat; NAME matches the ONNX input names or @main's "
+                        "argument names in .mlir)")
+    r.add_argument("--output", metavar="OUT.npz",
+                   help="save the outputs (keys: the ONNX output names, else output_0, output_1, ...)")
     r.add_argument("--target", default="llvm-cpu", choices=targets)
+    r.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...",
+                   help="fix an ONNX input's shape (default: the shapes of the given arrays)")
     r.add_argument("--runs", type=int, default=10, help="timed runs for the latency (default 10)")
     r.add_argument("--iree-flag", action="append", default=[], metavar="FLAG", help="extra iree-compile flag")
+    r.add_argument("-q", "--quiet", action="store_true", help="no progress display on stderr")
     r.set_defaults(func=cmd_run)
 
     d = sub.add_parser("demo", help="build, compile and check a small ResNet-style CNN against numpy")
