@@ -242,7 +242,28 @@ def _transpose2(n: Node, i: int):
     return n.op("transpose")(n.expr(i), [1, 0])
 
 
+def _via_f32(fn):
+    """Runs a matmul-like converter in float32 for float16/bfloat16 operands
+    (accumulating in 16 bits rounds differently from the reference)."""
+    def conv(n: Node):
+        dt = n.dtype(0)
+        if dt not in ("float16", "bfloat16"):
+            return fn(n)
+        for i in range(len(n.inputs)):
+            if n.has(i):
+                if n.is_const(i):
+                    n.inputs[i] = n.const(i).astype(np.float32)
+                else:
+                    n.inputs[i] = n.op("cast")(n.inputs[i], "float32")
+                if n.in_types[i]:
+                    n.in_types[i] = (n.in_types[i][0], "float32")
+        return n.op("cast")(fn(n), dt)
+    conv.__name__ = fn.__name__
+    return conv
+
+
 @register("Gemm", since=7)
+@_via_f32
 def _gemm(n: Node):
     if n.rank(0) != 2 or n.rank(1) != 2:
         raise n.unsupported("Gemm operands must be 2-D")
@@ -264,6 +285,7 @@ def _gemm(n: Node):
 
 
 @register("MatMul", since=1)
+@_via_f32
 def _matmul(n: Node):
     sa, sb = n.shape(0), n.shape(1)
     if sa is None or sb is None:
