@@ -1,6 +1,10 @@
 //===- RelayReduceOps.td - reductions ----------------------*- tablegen -*-===//
 //
-// All typed by `Reduce`: `axis` (none = all), `keepdims`, `exclude`.
+// All share Relay's reduce shape rule: `axis` (none = all), `keepdims`,
+// `exclude` (lib/Relations/Reduce.cpp). The relations differ only in their
+// dtype rule: `Reduce` keeps the dtype, `LogicalReduce` (all/any) requires
+// bool, `ArgReduce` (argmax/argmin) gives int32, `Variance` takes the mean
+// as a second operand.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RELAY_REDUCE_OPS_TD
@@ -8,11 +12,16 @@
 
 include "relay/RelayOpBase.td"
 
-class Relay_ReduceOp<string mnemonic> : Relay_Operator<mnemonic, "Reduce"> {
-  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
-                       OptionalAttr<DenseI64ArrayAttr>:$axis,
-                       DefaultValuedAttr<BoolAttr, "false">:$keepdims,
-                       DefaultValuedAttr<BoolAttr, "false">:$exclude);
+// Relay's ReduceAttrs; `extra` adds an op's own attributes and operands.
+class Relay_ReduceOp<string mnemonic, string rel = "Reduce",
+                     dag extra = (ins)>
+    : Relay_Operator<mnemonic, rel> {
+  let arguments = !con(
+      (ins Relay_AnyTensorOrIncomplete:$data,
+           OptionalAttr<DenseI64ArrayAttr>:$axis,
+           DefaultValuedAttr<BoolAttr, "false">:$keepdims,
+           DefaultValuedAttr<BoolAttr, "false">:$exclude),
+      extra);
 }
 
 def Relay_SumOp : Relay_ReduceOp<"sum"> {
@@ -24,5 +33,52 @@ def Relay_SumOp : Relay_ReduceOp<"sum"> {
   }];
 }
 def Relay_MeanOp : Relay_ReduceOp<"mean"> { let summary = "mean over `axis`"; }
+def Relay_MaxOp : Relay_ReduceOp<"max"> { let summary = "maximum over `axis`"; }
+def Relay_MinOp : Relay_ReduceOp<"min"> { let summary = "minimum over `axis`"; }
+def Relay_ProdOp : Relay_ReduceOp<"prod"> { let summary = "product over `axis`"; }
+
+def Relay_AllOp : Relay_ReduceOp<"all", "LogicalReduce"> {
+  let summary = "logical AND of a bool tensor over `axis`";
+  let description = [{
+    ```mlir
+    %a = relay.all %m {axis = array<i64: 0>} : (tensor<2x3xi1>) -> tensor<3xi1>
+    ```
+  }];
+}
+def Relay_AnyOp : Relay_ReduceOp<"any", "LogicalReduce"> {
+  let summary = "logical OR of a bool tensor over `axis`";
+}
+
+def Relay_ArgMaxOp : Relay_ReduceOp<"argmax", "ArgReduce",
+    (ins DefaultValuedAttr<BoolAttr, "false">:$select_last_index)> {
+  let summary = "int32 index of the maximum over `axis`";
+  let description = [{
+    Several reduced axes give the row-major index into the reduced dims.
+    Ties give the first index, or the last with `select_last_index`.
+
+    ```mlir
+    %i = relay.argmax %x {axis = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xi32>
+    ```
+  }];
+}
+def Relay_ArgMinOp : Relay_ReduceOp<"argmin", "ArgReduce",
+    (ins DefaultValuedAttr<BoolAttr, "false">:$select_last_index)> {
+  let summary = "int32 index of the minimum over `axis`";
+}
+
+def Relay_VarianceOp : Relay_ReduceOp<"variance", "Variance",
+    (ins Relay_AnyTensorOrIncomplete:$mean,
+         DefaultValuedAttr<BoolAttr, "false">:$unbiased)> {
+  let summary = "variance over `axis` given the mean (Relay's `_variance`)";
+  let description = [{
+    As Relay's op form: `mean` (rank of `data`, broadcastable to it,
+    normally `mean(data, axis, keepdims=True)`) is an operand;
+    `sum((data - mean)^2) / (N - unbiased)` over the reduced dims.
+
+    ```mlir
+    %v = relay.variance %x, %m {axis = array<i64: 1>} : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2xf32>
+    ```
+  }];
+}
 
 #endif // RELAY_REDUCE_OPS_TD

@@ -52,3 +52,84 @@ func.func @mean_int(%x: tensor<4x6xi32>) -> tensor<4xi32> {
   %y = relay.mean %x {axis = array<i64: 1>} : (tensor<4x6xi32>) -> tensor<4xi32>
   return %y : tensor<4xi32>
 }
+
+// CHECK-LABEL: func.func @max_min_prod
+func.func @max_min_prod(%x: tensor<2x3xf32>, %i: tensor<4xi32>) -> (tensor<2xf32>, tensor<i32>, tensor<3xf32>) {
+  // max starts from -inf, combines with arith.maximumf.
+  // CHECK: arith.constant 0xFF800000 : f32
+  // CHECK: linalg.reduce ins(%{{.+}} : tensor<2x3xf32>) outs(%{{.+}} : tensor<2xf32>) dimensions = [1]
+  // CHECK:   arith.maximumf
+  %0 = relay.max %x {axis = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  // min of signed ints starts from INT_MAX, combines with arith.minsi.
+  // CHECK: arith.constant 2147483647 : i32
+  // CHECK: linalg.reduce ins(%{{.+}} : tensor<4xi32>) outs(%{{.+}} : tensor<i32>) dimensions = [0]
+  // CHECK:   arith.minsi
+  %1 = relay.min %i : (tensor<4xi32>) -> tensor<i32>
+  // CHECK: arith.constant 1.000000e+00 : f32
+  // CHECK: linalg.reduce ins(%{{.+}} : tensor<2x3xf32>) outs(%{{.+}} : tensor<3xf32>) dimensions = [0]
+  // CHECK:   arith.mulf
+  %2 = relay.prod %x {axis = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<3xf32>
+  return %0, %1, %2 : tensor<2xf32>, tensor<i32>, tensor<3xf32>
+}
+
+// CHECK-LABEL: func.func @all_any
+func.func @all_any(%b: tensor<2x3xi1>) -> (tensor<2xi1>, tensor<1x3xi1>) {
+  // CHECK: arith.constant true
+  // CHECK: linalg.reduce
+  // CHECK:   arith.andi
+  %0 = relay.all %b {axis = array<i64: 1>} : (tensor<2x3xi1>) -> tensor<2xi1>
+  // CHECK: arith.constant false
+  // CHECK: %[[R:.+]] = linalg.reduce
+  // CHECK:   arith.ori
+  // CHECK: tensor.expand_shape %[[R]] {{\[\[}}0, 1]] output_shape [1, 3] : tensor<3xi1> into tensor<1x3xi1>
+  %1 = relay.any %b {axis = array<i64: 0>, keepdims = true} : (tensor<2x3xi1>) -> tensor<1x3xi1>
+  return %0, %1 : tensor<2xi1>, tensor<1x3xi1>
+}
+
+// CHECK-LABEL: func.func @argmax
+func.func @argmax(%x: tensor<2x?x4xf32>) -> tensor<2xi32> {
+  // One generic carries (value, index); the index is row-major over the
+  // reduced dims 1 and 2; ties go to the smaller index (init INT32_MAX).
+  // CHECK-DAG: %[[NEG:.+]] = arith.constant 0xFF800000 : f32
+  // CHECK-DAG: %[[MAXI:.+]] = arith.constant 2147483647 : i32
+  // CHECK: %[[G:.+]]:2 = linalg.generic
+  // CHECK-SAME: iterator_types = ["parallel", "reduction", "reduction"]
+  // CHECK-SAME: ins(%{{.+}} : tensor<2x?x4xf32>) outs(%{{.+}}, %{{.+}} : tensor<2xf32>, tensor<2xi32>)
+  // CHECK:   linalg.index 1
+  // CHECK:   linalg.index 2
+  // CHECK:   arith.cmpf ogt
+  // CHECK:   arith.cmpf oeq
+  // CHECK:   arith.cmpi slt
+  // CHECK: return %[[G]]#1
+  %0 = relay.argmax %x {axis = array<i64: 1, 2>} : (tensor<2x?x4xf32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// CHECK-LABEL: func.func @argmin_last
+func.func @argmin_last(%x: tensor<5xi32>) -> tensor<i32> {
+  // select_last_index: init -1, ties go to the larger index.
+  // CHECK: arith.constant -1 : i32
+  // CHECK: linalg.generic
+  // CHECK:   arith.cmpi slt
+  // CHECK:   arith.cmpi eq
+  // CHECK:   arith.cmpi sgt
+  %0 = relay.argmin %x {select_last_index = true} : (tensor<5xi32>) -> tensor<i32>
+  return %0 : tensor<i32>
+}
+
+// CHECK-LABEL: func.func @variance
+func.func @variance(%x: tensor<2x?xf32>, %m: tensor<2x1xf32>) -> tensor<2xf32> {
+  // (x - mean)^2 with the mean broadcast along dim 1, summed, / (N - 1).
+  // CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[MMAP:.+]], #{{.+}}]
+  // CHECK:   arith.subf
+  // CHECK:   arith.mulf
+  // CHECK: linalg.reduce
+  // CHECK:   arith.addf
+  // CHECK: tensor.dim
+  // CHECK: arith.subi
+  // CHECK: arith.sitofp
+  // CHECK: linalg.generic
+  // CHECK:   arith.divf
+  %0 = relay.variance %x, %m {axis = array<i64: 1>, unbiased = true} : (tensor<2x?xf32>, tensor<2x1xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

@@ -1,0 +1,317 @@
+//===- Sort.cpp - sort, argsort, topk, cumsum, cumprod --------------------===//
+//
+// Upstream linalg has no sort or scan op (IREE's live in iree_linalg_ext),
+// so both are expressed as linalg.generic reductions along the axis, which
+// IREE tiles and vectorises like any reduction (cost O(n^2) along the axis,
+// fine for the axis lengths sort/scan see in models; no sequential loop):
+// - sort: rank[i] = #{k : x[k] before x[i]}, where k is before i when its
+//   value orders first or the values are equal and k < i (stable, as
+//   Relay's CPU std::stable_sort); then out[j] = x[i] with rank[i] == j
+//   (topk keeps j < k), indices likewise.
+// - scan: out[i] = sum (product) of x[k] for k <= i (k < i if exclusive).
+//
+//===----------------------------------------------------------------------===//
+#include "Patterns.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::lowering;
+
+namespace {
+
+/// Converts scalar `v` to `to` (int/float, any widths).
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to,
+                    bool srcUnsigned) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
+  if (fromFloat && toFloat)
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+               ? arith::ExtFOp::create(b, loc, to, v).getResult()
+               : arith::TruncFOp::create(b, loc, to, v).getResult();
+  if (!fromFloat && !toFloat) {
+    unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
+    if (fw > tw)
+      return arith::TruncIOp::create(b, loc, to, v);
+    return srcUnsigned ? arith::ExtUIOp::create(b, loc, to, v).getResult()
+                       : arith::ExtSIOp::create(b, loc, to, v).getResult();
+  }
+  if (!fromFloat)
+    return srcUnsigned ? arith::UIToFPOp::create(b, loc, to, v).getResult()
+                       : arith::SIToFPOp::create(b, loc, to, v).getResult();
+  return arith::FPToSIOp::create(b, loc, to, v);
+}
+
+/// Affine map over `rank + 1` loops reading a rank-`rank` tensor with dim
+/// `axis` taken from the extra loop `rank`.
+AffineMap axisFromLastLoop(OpBuilder &b, int64_t rank, int64_t axis) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < rank; ++d)
+    exprs.push_back(b.getAffineDimExpr(d == axis ? rank : d));
+  return AffineMap::get(rank + 1, 0, exprs, b.getContext());
+}
+
+AffineMap dropLastLoop(OpBuilder &b, int64_t rank) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < rank; ++d)
+    exprs.push_back(b.getAffineDimExpr(d));
+  return AffineMap::get(rank + 1, 0, exprs, b.getContext());
+}
+
+SmallVector<utils::IteratorType> parallelThenReduction(int64_t rank) {
+  SmallVector<utils::IteratorType> it(rank, utils::IteratorType::parallel);
+  it.push_back(utils::IteratorType::reduction);
+  return it;
+}
+
+template <typename OpTy, bool isProd>
+struct ScanPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    bool isUnsigned = isUnsignedInt(op.getData().getType());
+    auto dataType = cast<RankedTensorType>(data.getType());
+    int64_t axis = 0;
+    if (std::optional<int64_t> a = op.getAxis()) {
+      axis = normAxis(*a, dataType.getRank());
+    } else if (dataType.getRank() == 0) {
+      data = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({1}, dataType.getElementType()), data,
+          ArrayRef<ReassociationIndices>{});
+    } else if (dataType.getRank() != 1) {
+      ReassociationIndices all;
+      for (int64_t d = 0; d < dataType.getRank(); ++d)
+        all.push_back(d);
+      data = tensor::CollapseShapeOp::create(rewriter, loc, data,
+                                             ArrayRef{all});
+    }
+    dataType = cast<RankedTensorType>(data.getType());
+    int64_t rank = dataType.getRank();
+    Type outElt = resultType.getElementType();
+    SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
+    Value ident = isa<FloatType>(outElt)
+                      ? scalarConst(rewriter, loc, outElt, isProd ? 1.0 : 0.0)
+                      : arith::ConstantOp::create(
+                            rewriter, loc,
+                            rewriter.getIntegerAttr(outElt, isProd ? 1 : 0))
+                            .getResult();
+    Value init = filledTensor(rewriter, loc, resultType, sizes, ident);
+    bool exclusive = op.getExclusive();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{data},
+        ValueRange{init},
+        {axisFromLastLoop(rewriter, rank, axis), dropLastLoop(rewriter, rank)},
+        parallelThenReduction(rank),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = convertScalar(b, l, args[0], outElt, isUnsigned);
+          Value i = linalg::IndexOp::create(b, l, axis);
+          Value k = linalg::IndexOp::create(b, l, rank);
+          Value in = arith::CmpIOp::create(
+              b, l,
+              exclusive ? arith::CmpIPredicate::ult
+                        : arith::CmpIPredicate::ule,
+              k, i);
+          Value term = arith::SelectOp::create(b, l, in, x, ident);
+          Value acc = args[1];
+          Value out;
+          if (isa<FloatType>(outElt))
+            out = isProd ? arith::MulFOp::create(b, l, acc, term).getResult()
+                         : arith::AddFOp::create(b, l, acc, term).getResult();
+          else
+            out = isProd ? arith::MulIOp::create(b, l, acc, term).getResult()
+                         : arith::AddIOp::create(b, l, acc, term).getResult();
+          linalg::YieldOp::create(b, l, out);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Stable rank (i64) of every element of `data` along `axis`.
+Value buildRanks(OpBuilder &b, Location loc, Value data, int64_t axis,
+                 bool ascending, bool isUnsigned) {
+  auto type = cast<RankedTensorType>(data.getType());
+  int64_t rank = type.getRank();
+  auto rankType = RankedTensorType::get(type.getShape(), b.getI64Type());
+  Value init = filledTensor(b, loc, rankType, dimSizes(b, loc, data),
+                            scalarConst(b, loc, b.getI64Type(), 0));
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{rankType}, ValueRange{data, data}, ValueRange{init},
+      {dropLastLoop(b, rank), axisFromLastLoop(b, rank, axis),
+       dropLastLoop(b, rank)},
+      parallelThenReduction(rank),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value xi = args[0], xk = args[1];
+        Value orders, equal;
+        if (isa<FloatType>(xi.getType())) {
+          orders = arith::CmpFOp::create(
+              nb, l,
+              ascending ? arith::CmpFPredicate::OLT : arith::CmpFPredicate::OGT,
+              xk, xi);
+          equal = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, xk,
+                                        xi);
+        } else {
+          arith::CmpIPredicate pred =
+              ascending ? (isUnsigned ? arith::CmpIPredicate::ult
+                                      : arith::CmpIPredicate::slt)
+                        : (isUnsigned ? arith::CmpIPredicate::ugt
+                                      : arith::CmpIPredicate::sgt);
+          orders = arith::CmpIOp::create(nb, l, pred, xk, xi);
+          equal = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, xk,
+                                        xi);
+        }
+        Value i = linalg::IndexOp::create(nb, l, axis);
+        Value k = linalg::IndexOp::create(nb, l, rank);
+        Value earlier =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, k, i);
+        Value before = arith::OrIOp::create(
+            nb, l, orders, arith::AndIOp::create(nb, l, equal, earlier));
+        Value one = arith::ExtUIOp::create(nb, l, nb.getI64Type(), before);
+        linalg::YieldOp::create(nb, l,
+                                arith::AddIOp::create(nb, l, args[2], one)
+                                    .getResult());
+      });
+  return generic.getResult(0);
+}
+
+/// Values (if `valueType`) and indices (if `indexType`) of the elements of
+/// rank 0..K-1 along `axis`, K the axis extent of the result types.
+SmallVector<Value> gatherByRank(OpBuilder &b, Location loc, Value data,
+                                Value ranks, int64_t axis,
+                                RankedTensorType valueType,
+                                RankedTensorType indexType,
+                                ArrayRef<OpFoldResult> sizes) {
+  int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+  SmallVector<Value> outs;
+  SmallVector<Type> types;
+  for (RankedTensorType t : {valueType, indexType}) {
+    if (!t)
+      continue;
+    outs.push_back(filledTensor(b, loc, t, sizes,
+                                scalarConst(b, loc, t.getElementType(), 0)));
+    types.push_back(t);
+  }
+  SmallVector<AffineMap> maps{axisFromLastLoop(b, rank, axis),
+                              axisFromLastLoop(b, rank, axis)};
+  maps.append(outs.size(), dropLastLoop(b, rank));
+  auto generic = linalg::GenericOp::create(
+      b, loc, types, ValueRange{data, ranks}, outs, maps,
+      parallelThenReduction(rank),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value j = arith::IndexCastOp::create(
+            nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, axis));
+        Value match =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, args[1], j);
+        SmallVector<Value> yields;
+        unsigned acc = 2;
+        if (valueType)
+          yields.push_back(
+              arith::SelectOp::create(nb, l, match, args[0], args[acc++]));
+        if (indexType) {
+          Value i = arith::IndexCastOp::create(
+              nb, l, indexType.getElementType(),
+              linalg::IndexOp::create(nb, l, rank));
+          yields.push_back(
+              arith::SelectOp::create(nb, l, match, i, args[acc++]));
+        }
+        linalg::YieldOp::create(nb, l, yields);
+      });
+  return SmallVector<Value>(generic.getResults());
+}
+
+/// Result sizes: those of `data` with the axis extent `k` (if >= 1).
+SmallVector<OpFoldResult> sortedSizes(OpBuilder &b, Location loc, Value data,
+                                      int64_t axis, int64_t k) {
+  SmallVector<OpFoldResult> sizes = dimSizes(b, loc, data);
+  if (k >= 1)
+    sizes[axis] = b.getIndexAttr(k);
+  return sizes;
+}
+
+struct SortPattern : OpConversionPattern<SortOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SortOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    auto type = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t axis = normAxis(op.getAxis(), type.getRank());
+    Value ranks = buildRanks(rewriter, loc, data, axis, op.getIsAscend(),
+                             isUnsignedInt(op.getData().getType()));
+    rewriter.replaceOp(op, gatherByRank(rewriter, loc, data, ranks, axis, type,
+                                        nullptr,
+                                        dimSizes(rewriter, loc, data))[0]);
+    return success();
+  }
+};
+
+struct ArgsortPattern : OpConversionPattern<ArgsortOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ArgsortOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    auto type = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t axis = normAxis(op.getAxis(), type.getRank());
+    Value ranks = buildRanks(rewriter, loc, data, axis, op.getIsAscend(),
+                             isUnsignedInt(op.getData().getType()));
+    rewriter.replaceOp(op, gatherByRank(rewriter, loc, data, ranks, axis,
+                                        nullptr, type,
+                                        dimSizes(rewriter, loc, data))[0]);
+    return success();
+  }
+};
+
+struct TopKPattern : OpConversionPattern<TopKOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TopKOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ValueRange dataLeaves = adaptor.getData();
+    if (dataLeaves.size() != 1)
+      return rewriter.notifyMatchFailure(op, "data is not one tensor");
+    Value data = dataLeaves.front();
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertType(op.getType(), resultTypes)))
+      return failure();
+    StringRef retType = op.getRetType();
+    RankedTensorType valueType, indexType;
+    if (retType == "both") {
+      valueType = cast<RankedTensorType>(resultTypes[0]);
+      indexType = cast<RankedTensorType>(resultTypes[1]);
+    } else if (retType == "values") {
+      valueType = cast<RankedTensorType>(resultTypes[0]);
+    } else {
+      indexType = cast<RankedTensorType>(resultTypes[0]);
+    }
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+    int64_t axis = normAxis(op.getAxis(), rank);
+    Value ranks = buildRanks(rewriter, loc, data, axis, op.getIsAscend(),
+                             isUnsignedInt(op.getData().getType()));
+    SmallVector<Value> results = gatherByRank(
+        rewriter, loc, data, ranks, axis, valueType, indexType,
+        sortedSizes(rewriter, loc, data, axis, op.getK()));
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+} // namespace
+
+void lowering::populateSortPatterns(const TypeConverter &tc,
+                                    RewritePatternSet &patterns) {
+  patterns.add<ScanPattern<CumsumOp, false>, ScanPattern<CumprodOp, true>,
+               SortPattern, ArgsortPattern, TopKPattern>(tc,
+                                                         patterns.getContext());
+}

@@ -1,0 +1,139 @@
+// RUN: relay-mlir-opt %s -convert-relay-to-linalg | FileCheck %s
+
+// CHECK-LABEL: func.func @take_rows
+func.func @take_rows(%w: tensor<10x4xf32>, %i: tensor<2x3xi32>) -> tensor<2x3x4xf32> {
+  // A parallel generic over the result reads the index and extracts from
+  // data at the clamped index (mode clip).
+  // CHECK: linalg.generic
+  // CHECK-SAME: ins(%{{.+}} : tensor<2x3xi32>) outs(%{{.+}} : tensor<2x3x4xf32>)
+  // CHECK:   arith.index_cast %{{.+}} : i32 to index
+  // CHECK:   arith.maxsi
+  // CHECK:   arith.minsi
+  // CHECK:   linalg.index 2
+  // CHECK:   tensor.extract %{{.+}}[%{{.+}}, %{{.+}}] : tensor<10x4xf32>
+  %0 = relay.take %w, %i {axis = 0 : i64} : (tensor<10x4xf32>, tensor<2x3xi32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// CHECK-LABEL: func.func @take_flat_wrap
+func.func @take_flat_wrap(%w: tensor<?x4xf32>, %i: tensor<5xi64>) -> tensor<5xf32> {
+  // No axis: the data is collapsed to 1-D first; wrap uses remsi.
+  // CHECK: tensor.collapse_shape %{{.+}} {{\[\[}}0, 1]] : tensor<?x4xf32> into tensor<?xf32>
+  // CHECK: linalg.generic
+  // CHECK:   arith.remsi
+  // CHECK:   tensor.extract %{{.+}}[%{{.+}}] : tensor<?xf32>
+  %0 = relay.take %w, %i {mode = "wrap"} : (tensor<?x4xf32>, tensor<5xi64>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// CHECK-LABEL: func.func @gather
+func.func @gather(%x: tensor<3x5xf32>, %i: tensor<3x2xi64>) -> tensor<3x2xf32> {
+  // CHECK: linalg.generic
+  // CHECK-SAME: ins(%{{.+}} : tensor<3x2xi64>) outs(%{{.+}} : tensor<3x2xf32>)
+  // CHECK:   linalg.index 0
+  // CHECK:   tensor.extract %{{.+}}[%{{.+}}, %{{.+}}] : tensor<3x5xf32>
+  %0 = relay.gather %x, %i {axis = 1 : i64} : (tensor<3x5xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// CHECK-LABEL: func.func @gather_nd
+func.func @gather_nd(%x: tensor<3x4x5xf32>, %i: tensor<2x6xi32>) -> tensor<6x5xf32> {
+  // Both index components are read from `indices` in the body.
+  // CHECK: linalg.generic
+  // CHECK-SAME: outs(%{{.+}} : tensor<6x5xf32>)
+  // CHECK:   tensor.extract %{{.+}}[%{{.+}}, %{{.+}}] : tensor<2x6xi32>
+  // CHECK:   tensor.extract %{{.+}}[%{{.+}}, %{{.+}}] : tensor<2x6xi32>
+  // CHECK:   tensor.extract %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] : tensor<3x4x5xf32>
+  %0 = relay.gather_nd %x, %i : (tensor<3x4x5xf32>, tensor<2x6xi32>) -> tensor<6x5xf32>
+  return %0 : tensor<6x5xf32>
+}
+
+// CHECK-LABEL: func.func @scatter_elements_update
+func.func @scatter_elements_update(%x: tensor<4x3xf32>, %i: tensor<2x3xi32>, %u: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  // Parallel over data, reduction over the update positions along the axis;
+  // `update` keeps the latest position (an i64 companion output, init -1),
+  // starting from `data` itself.
+  // CHECK: %[[POS:.+]] = linalg.fill ins(%{{.+}} : i64) outs(%{{.+}} : tensor<4x3xi64>)
+  // CHECK: %[[G:.+]]:2 = linalg.generic
+  // CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction"]
+  // CHECK-SAME: outs(%arg0, %[[POS]] : tensor<4x3xf32>, tensor<4x3xi64>)
+  // CHECK:   tensor.extract %arg1
+  // CHECK:   tensor.extract %arg2
+  // CHECK:   arith.cmpi sgt
+  // CHECK: return %[[G]]#0
+  %0 = relay.scatter_elements %x, %i, %u : (tensor<4x3xf32>, tensor<2x3xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// CHECK-LABEL: func.func @scatter_nd_add
+func.func @scatter_nd_add(%x: tensor<4x3xf32>, %i: tensor<1x2xi32>, %u: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  // CHECK: linalg.generic
+  // CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction"]
+  // CHECK-SAME: ins(%arg2 : tensor<2x3xf32>) outs(%arg0 : tensor<4x3xf32>)
+  // CHECK:   tensor.extract %arg1
+  // CHECK:   arith.addf
+  // CHECK:   arith.select
+  %0 = relay.scatter_nd %x, %i, %u {mode = "add"} : (tensor<4x3xf32>, tensor<1x2xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// CHECK-LABEL: func.func @one_hot
+func.func @one_hot(%i: tensor<?xi32>, %on: tensor<f32>, %off: tensor<f32>) -> tensor<?x4xf32> {
+  // CHECK: linalg.generic
+  // CHECK-SAME: ins(%arg0, %arg1, %arg2 : tensor<?xi32>, tensor<f32>, tensor<f32>) outs(%{{.+}} : tensor<?x4xf32>)
+  // CHECK:   linalg.index 1
+  // CHECK:   arith.cmpi eq
+  // CHECK:   arith.select
+  %0 = relay.one_hot %i, %on, %off {depth = 4 : i64, dtype = f32} : (tensor<?xi32>, tensor<f32>, tensor<f32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// CHECK-LABEL: func.func @cumsum_exclusive
+func.func @cumsum_exclusive(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  // out[.., i] = sum over k < i: a reduction loop k over the axis.
+  // CHECK: linalg.generic
+  // CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction"]
+  // CHECK:   arith.cmpi ult
+  // CHECK:   arith.select
+  // CHECK:   arith.addf
+  %0 = relay.cumsum %x {axis = 1 : i64, exclusive = true} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}
+
+// CHECK-LABEL: func.func @cumprod_flat_cast
+func.func @cumprod_flat_cast(%x: tensor<2x3xi32>) -> tensor<6xf32> {
+  // CHECK: tensor.collapse_shape
+  // CHECK: linalg.generic
+  // CHECK:   arith.sitofp
+  // CHECK:   arith.cmpi ule
+  // CHECK:   arith.mulf
+  %0 = relay.cumprod %x {dtype = f32} : (tensor<2x3xi32>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// CHECK-LABEL: func.func @sort_desc
+func.func @sort_desc(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
+  // Stable ranks (count of elements ordered before), then a gather by rank.
+  // CHECK: %[[RK:.+]] = linalg.generic
+  // CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction"]
+  // CHECK:   arith.cmpf ogt
+  // CHECK:   arith.cmpf oeq
+  // CHECK:   arith.cmpi ult
+  // CHECK: linalg.generic
+  // CHECK-SAME: ins(%arg0, %[[RK]] : tensor<2x5xf32>, tensor<2x5xi64>)
+  // CHECK:   arith.cmpi eq
+  %0 = relay.sort %x {is_ascend = false} : (tensor<2x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// CHECK-LABEL: func.func @topk
+func.func @topk(%x: tensor<2x5xf32>) -> (tensor<2x2xf32>, tensor<2x2xi32>) {
+  // CHECK: linalg.generic
+  // CHECK: %[[G:.+]]:2 = linalg.generic
+  // CHECK-SAME: outs(%{{.+}}, %{{.+}} : tensor<2x2xf32>, tensor<2x2xi32>)
+  // CHECK: return %[[G]]#0, %[[G]]#1
+  %t = relay.topk %x {k = 2 : i64} : (tensor<2x5xf32>) -> tuple<tensor<2x2xf32>, tensor<2x2xi32>>
+  %v = relay.tuple_get_item %t {index = 0 : i64} : (tuple<tensor<2x2xf32>, tensor<2x2xi32>>) -> tensor<2x2xf32>
+  %i = relay.tuple_get_item %t {index = 1 : i64} : (tuple<tensor<2x2xf32>, tensor<2x2xi32>>) -> tensor<2x2xi32>
+  return %v, %i : tensor<2x2xf32>, tensor<2x2xi32>
+}
