@@ -9,28 +9,120 @@
 #define RELAY_ELEMENTWISE_OPS_TD
 
 include "relay/RelayOpBase.td"
+include "relay/RelayDtypeTraits.td"
 
 //===----------------------------------------------------------------------===//
 // Unary
 //===----------------------------------------------------------------------===//
 
-def Relay_NegativeOp : Relay_UnaryOp<"negative"> {
+// A unary operator on float tensors (math functions).
+class Relay_FloatUnaryOp<string mnemonic, string text>
+    : Relay_UnaryOp<mnemonic, "Identity", [Relay_FloatOperands]> {
+  let summary = text;
+}
+// A unary operator on float or integer tensors; identity on integers for
+// the rounding functions, as in Relay.
+class Relay_NumericUnaryOp<string mnemonic, string text>
+    : Relay_UnaryOp<mnemonic, "Identity", [Relay_NumericOperands]> {
+  let summary = text;
+}
+// A float test with a bool result of the operand's shape.
+class Relay_FloatTestOp<string mnemonic, string text>
+    : Relay_UnaryOp<mnemonic, "IdentityBool", [Relay_FloatOperands]> {
+  let summary = text;
+}
+
+def Relay_NegativeOp
+    : Relay_UnaryOp<"negative", "Identity", [Relay_NumericOperands]> {
   let summary = "-x";
 }
-def Relay_ExpOp : Relay_UnaryOp<"exp"> { let summary = "e^x"; }
-def Relay_LogOp : Relay_UnaryOp<"log"> { let summary = "natural logarithm"; }
-def Relay_SqrtOp : Relay_UnaryOp<"sqrt"> { let summary = "square root"; }
-def Relay_TanhOp : Relay_UnaryOp<"tanh"> { let summary = "hyperbolic tangent"; }
-def Relay_SigmoidOp : Relay_UnaryOp<"sigmoid"> {
-  let summary = "1 / (1 + e^-x)";
-}
-def Relay_ReluOp : Relay_UnaryOp<"nn.relu"> {
+def Relay_ExpOp : Relay_FloatUnaryOp<"exp", "e^x">;
+def Relay_LogOp : Relay_FloatUnaryOp<"log", "natural logarithm">;
+def Relay_SqrtOp : Relay_FloatUnaryOp<"sqrt", "square root">;
+def Relay_TanhOp : Relay_FloatUnaryOp<"tanh", "hyperbolic tangent">;
+def Relay_SigmoidOp : Relay_FloatUnaryOp<"sigmoid", "1 / (1 + e^-x)">;
+def Relay_ReluOp
+    : Relay_UnaryOp<"nn.relu", "Identity", [Relay_NumericOperands]> {
   let summary = "max(x, 0)";
   let description = [{
     ```mlir
     %y = relay.nn.relu %x : (tensor<1x8xf32>) -> tensor<1x8xf32>
     ```
   }];
+}
+
+def Relay_Log2Op : Relay_FloatUnaryOp<"log2", "base-2 logarithm">;
+def Relay_Log10Op : Relay_FloatUnaryOp<"log10", "base-10 logarithm">;
+def Relay_RsqrtOp : Relay_FloatUnaryOp<"rsqrt", "1 / sqrt(x)">;
+def Relay_SinOp : Relay_FloatUnaryOp<"sin", "sine">;
+def Relay_CosOp : Relay_FloatUnaryOp<"cos", "cosine">;
+def Relay_TanOp : Relay_FloatUnaryOp<"tan", "tangent">;
+def Relay_AsinOp : Relay_FloatUnaryOp<"asin", "arc sine">;
+def Relay_AcosOp : Relay_FloatUnaryOp<"acos", "arc cosine">;
+def Relay_AtanOp : Relay_FloatUnaryOp<"atan", "arc tangent">;
+def Relay_SinhOp : Relay_FloatUnaryOp<"sinh", "hyperbolic sine">;
+def Relay_CoshOp : Relay_FloatUnaryOp<"cosh", "hyperbolic cosine">;
+def Relay_ErfOp : Relay_FloatUnaryOp<"erf", "Gauss error function">;
+def Relay_FastExpOp : Relay_FloatUnaryOp<"fast_exp", "e^x (fast approximation)">;
+def Relay_FastTanhOp
+    : Relay_FloatUnaryOp<"fast_tanh", "tanh (fast approximation)">;
+def Relay_FastErfOp
+    : Relay_FloatUnaryOp<"fast_erf", "erf (fast approximation)">;
+
+def Relay_AbsOp : Relay_NumericUnaryOp<"abs", "|x|">;
+def Relay_SignOp : Relay_NumericUnaryOp<"sign", "-1, 0 or 1 by the sign of x">;
+def Relay_CeilOp : Relay_NumericUnaryOp<"ceil", "round towards +inf">;
+def Relay_FloorOp : Relay_NumericUnaryOp<"floor", "round towards -inf">;
+def Relay_RoundOp : Relay_NumericUnaryOp<"round", "round half to even">;
+def Relay_TruncOp : Relay_NumericUnaryOp<"trunc", "round towards zero">;
+
+def Relay_IsNanOp : Relay_FloatTestOp<"isnan", "x is NaN (bool result)">;
+def Relay_IsInfOp : Relay_FloatTestOp<"isinf", "x is +-inf (bool result)">;
+def Relay_IsFiniteOp
+    : Relay_FloatTestOp<"isfinite", "x is neither inf nor NaN (bool result)">;
+
+def Relay_LogicalNotOp
+    : Relay_UnaryOp<"logical_not", "Identity", [Relay_BoolOperands]> {
+  let summary = "not x, on bool tensors";
+}
+def Relay_BitwiseNotOp
+    : Relay_UnaryOp<"bitwise_not", "Identity", [Relay_IntegerOrBoolOperands]> {
+  let summary = "~x, on integer or bool tensors";
+}
+def Relay_CopyOp : Relay_UnaryOp<"copy"> { let summary = "a copy of x"; }
+
+def Relay_ClipOp : Relay_Operator<"clip", "Identity", [Relay_NumericOperands]> {
+  let summary = "clamps x to [a_min, a_max]";
+  let description = [{
+    `max(min(x, a_max), a_min)`, as in Relay. On integer tensors the bounds
+    are converted to the dtype (truncated towards zero, saturated).
+
+    ```mlir
+    %y = relay.clip %x {a_min = 0.0 : f64, a_max = 6.0 : f64}
+        : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data, F64Attr:$a_min,
+                       F64Attr:$a_max);
+}
+
+def Relay_CastOp : Relay_Operator<"cast", "Cast"> {
+  let summary = "converts the elements to `dtype`";
+  let description = [{
+    Float → integer truncates towards zero; anything → bool is `x != 0`;
+    bool → number gives 0 or 1.
+
+    ```mlir
+    %y = relay.cast %x {dtype = i32} : (tensor<4xf32>) -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data, TypeAttr:$dtype);
+}
+
+def Relay_CastLikeOp : Relay_Operator<"cast_like", "CastLike"> {
+  let summary = "converts `data` to the dtype of `dtype_like`";
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$dtype_like);
 }
 
 //===----------------------------------------------------------------------===//
@@ -59,6 +151,72 @@ def Relay_MaximumOp : Relay_BinaryOp<"maximum"> {
 }
 def Relay_MinimumOp : Relay_BinaryOp<"minimum"> {
   let summary = "elementwise minimum with broadcasting";
+}
+
+// A broadcasting binary operator restricted to the dtypes of `trait`.
+class Relay_TypedBinaryOp<string mnemonic, Trait trait, string text>
+    : Relay_BinaryOp<mnemonic, "Broadcast", [trait]> {
+  let summary = text;
+}
+// A broadcasting comparison: bool result.
+class Relay_CompareOp<string mnemonic, string text>
+    : Relay_BinaryOp<mnemonic, "BroadcastBool"> {
+  let summary = text;
+}
+
+def Relay_FloorDivideOp : Relay_TypedBinaryOp<"floor_divide",
+    Relay_NumericOperands, "floor(lhs / rhs) with broadcasting">;
+def Relay_ModOp : Relay_TypedBinaryOp<"mod", Relay_NumericOperands,
+    "remainder of truncated division (sign of lhs), with broadcasting">;
+def Relay_FloorModOp : Relay_TypedBinaryOp<"floor_mod",
+    Relay_NumericOperands,
+    "remainder of floor division (sign of rhs), with broadcasting">;
+def Relay_PowerOp : Relay_TypedBinaryOp<"power", Relay_FloatOperands,
+    "lhs ** rhs with broadcasting">;
+
+def Relay_EqualOp : Relay_CompareOp<"equal", "lhs == rhs">;
+def Relay_NotEqualOp : Relay_CompareOp<"not_equal", "lhs != rhs">;
+def Relay_LessOp : Relay_CompareOp<"less", "lhs < rhs">;
+def Relay_LessEqualOp : Relay_CompareOp<"less_equal", "lhs <= rhs">;
+def Relay_GreaterOp : Relay_CompareOp<"greater", "lhs > rhs">;
+def Relay_GreaterEqualOp : Relay_CompareOp<"greater_equal", "lhs >= rhs">;
+
+def Relay_LogicalAndOp : Relay_TypedBinaryOp<"logical_and",
+    Relay_BoolOperands, "lhs and rhs, on bool tensors">;
+def Relay_LogicalOrOp : Relay_TypedBinaryOp<"logical_or",
+    Relay_BoolOperands, "lhs or rhs, on bool tensors">;
+def Relay_LogicalXorOp : Relay_TypedBinaryOp<"logical_xor",
+    Relay_BoolOperands, "lhs xor rhs, on bool tensors">;
+def Relay_BitwiseAndOp : Relay_TypedBinaryOp<"bitwise_and",
+    Relay_IntegerOrBoolOperands, "lhs & rhs">;
+def Relay_BitwiseOrOp : Relay_TypedBinaryOp<"bitwise_or",
+    Relay_IntegerOrBoolOperands, "lhs | rhs">;
+def Relay_BitwiseXorOp : Relay_TypedBinaryOp<"bitwise_xor",
+    Relay_IntegerOrBoolOperands, "lhs ^ rhs">;
+def Relay_LeftShiftOp : Relay_TypedBinaryOp<"left_shift",
+    Relay_IntegerOperands, "lhs << rhs">;
+def Relay_RightShiftOp : Relay_TypedBinaryOp<"right_shift",
+    Relay_IntegerOperands, "lhs >> rhs (arithmetic on signed integers)">;
+
+//===----------------------------------------------------------------------===//
+// Ternary
+//===----------------------------------------------------------------------===//
+
+def Relay_WhereOp : Relay_Operator<"where", "Where"> {
+  let summary = "picks x where condition is non-zero, else y";
+  let description = [{
+    The three operands broadcast together (numpy); `x` and `y` share a
+    dtype, which is the result's; `condition` may have any dtype (non-zero
+    is true).
+
+    ```mlir
+    %z = relay.where %c, %x, %y
+        : (tensor<4x1xi1>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$condition,
+                       Relay_AnyTensorOrIncomplete:$x,
+                       Relay_AnyTensorOrIncomplete:$y);
 }
 
 #endif // RELAY_ELEMENTWISE_OPS_TD

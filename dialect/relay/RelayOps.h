@@ -8,6 +8,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "relay/RelayDialect.h"
+#include "relay/RelayDtypeTraits.h"
 
 namespace mlir::relay {
 /// The shared verifier of every op typed by a relation: once all operand

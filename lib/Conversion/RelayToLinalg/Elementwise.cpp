@@ -1,13 +1,16 @@
 //===- Elementwise.cpp - unary and broadcasting binary operators ----------===//
 //
 // Each operator is one row of a table: its scalar body for float, signed
-// and unsigned element types. Binary operators broadcast (numpy) through
-// the indexing maps of one linalg.generic.
+// and unsigned (or bool) operand element types. Binary operators broadcast
+// (numpy) through the indexing maps of one linalg.generic. The operators
+// with attributes or mixed dtypes (clip, cast, cast_like, where) have their
+// own small patterns over the same broadcasting linalg.generic.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -39,6 +42,97 @@ template <typename MaxOp>
 Value relu(OpBuilder &b, Location loc, Value x) {
   return MaxOp::create(b, loc, x, scalarConst(b, loc, x.getType(), 0.0));
 }
+Value same(OpBuilder &, Location, Value x) { return x; }
+Value allOnes(OpBuilder &b, Location loc, Type type) {
+  return arith::ConstantOp::create(
+      b, loc,
+      b.getIntegerAttr(type, APInt::getAllOnes(type.getIntOrFloatBitWidth())));
+}
+Value notInt(OpBuilder &b, Location loc, Value x) {
+  return arith::XOrIOp::create(b, loc, x, allOnes(b, loc, x.getType()));
+}
+Value absUnsigned(OpBuilder &, Location, Value x) { return x; }
+/// sign: 1 for x > 0, -1 for x < 0, else x (keeps +-0 and NaN).
+Value signF(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value gt = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                   scalarConst(b, loc, t, 0.0));
+  Value lt = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                   scalarConst(b, loc, t, 0.0));
+  Value neg = arith::SelectOp::create(b, loc, lt, scalarConst(b, loc, t, -1.0),
+                                      x);
+  return arith::SelectOp::create(b, loc, gt, scalarConst(b, loc, t, 1.0), neg);
+}
+Value signS(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  Value zero = scalarConst(b, loc, t, 0);
+  Value gt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero);
+  Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+  Value neg = arith::SelectOp::create(b, loc, lt, allOnes(b, loc, t), zero);
+  return arith::SelectOp::create(b, loc, gt, scalarConst(b, loc, t, 1), neg);
+}
+Value signU(OpBuilder &b, Location loc, Value x) {
+  Value ne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x,
+                                   scalarConst(b, loc, x.getType(), 0));
+  return arith::ExtUIOp::create(b, loc, x.getType(), ne);
+}
+Value infOf(OpBuilder &b, Location loc, Type t) {
+  auto ft = cast<FloatType>(t);
+  return arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(ft, APFloat::getInf(ft.getFloatSemantics())));
+}
+Value isNan(OpBuilder &b, Location loc, Value x) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+}
+Value isInf(OpBuilder &b, Location loc, Value x) {
+  Value a = math::AbsFOp::create(b, loc, x);
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, a,
+                               infOf(b, loc, x.getType()));
+}
+Value isFinite(OpBuilder &b, Location loc, Value x) {
+  Value a = math::AbsFOp::create(b, loc, x);
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, a,
+                               infOf(b, loc, x.getType()));
+}
+
+/// log10(x) = ln(x) / ln(10): math.log10 has no polynomial expansion and
+/// would become a libm call (log10f) that IREE's llvm-cpu cannot link.
+Value log10F(OpBuilder &b, Location loc, Value x) {
+  Value ln = math::LogOp::create(b, loc, x);
+  return arith::MulFOp::create(b, loc, ln,
+                               scalarConst(b, loc, x.getType(), 1.0 / M_LN10));
+}
+
+Value floorDivF(OpBuilder &b, Location loc, Value x, Value y) {
+  return math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, x, y));
+}
+/// Relay's float floor_mod: x - floor(x / y) * y.
+Value floorModF(OpBuilder &b, Location loc, Value x, Value y) {
+  Value q = floorDivF(b, loc, x, y);
+  return arith::SubFOp::create(b, loc, x, arith::MulFOp::create(b, loc, q, y));
+}
+/// Remainder with the sign of the divisor: r = x rem y; r + y if r != 0
+/// and r, y differ in sign.
+Value floorModS(OpBuilder &b, Location loc, Value x, Value y) {
+  Value r = arith::RemSIOp::create(b, loc, x, y);
+  Value zero = scalarConst(b, loc, x.getType(), 0);
+  Value nonzero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+  Value signsDiffer = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::slt, arith::XOrIOp::create(b, loc, r, y),
+      zero);
+  Value fix = arith::AndIOp::create(b, loc, nonzero, signsDiffer);
+  return arith::SelectOp::create(b, loc, fix,
+                                 arith::AddIOp::create(b, loc, r, y), r);
+}
+template <arith::CmpFPredicate P>
+Value cmpF(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::CmpFOp::create(b, loc, P, x, y);
+}
+template <arith::CmpIPredicate P>
+Value cmpI(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::CmpIOp::create(b, loc, P, x, y);
+}
 
 /// One operator: its name and scalar bodies for float, signed int and
 /// unsigned int element types (null: no such form).
@@ -63,9 +157,41 @@ const Row<UnaryFn> kUnary[] = {
     {SigmoidOp::getOperationName(), sigmoid, nullptr, nullptr},
     {ReluOp::getOperationName(), relu<arith::MaximumFOp>,
      relu<arith::MaxSIOp>, relu<arith::MaxUIOp>},
+    {Log2Op::getOperationName(), un<math::Log2Op>, nullptr, nullptr},
+    {Log10Op::getOperationName(), log10F, nullptr, nullptr},
+    {RsqrtOp::getOperationName(), un<math::RsqrtOp>, nullptr, nullptr},
+    {SinOp::getOperationName(), un<math::SinOp>, nullptr, nullptr},
+    {CosOp::getOperationName(), un<math::CosOp>, nullptr, nullptr},
+    {TanOp::getOperationName(), un<math::TanOp>, nullptr, nullptr},
+    {AsinOp::getOperationName(), un<math::AsinOp>, nullptr, nullptr},
+    {AcosOp::getOperationName(), un<math::AcosOp>, nullptr, nullptr},
+    {AtanOp::getOperationName(), un<math::AtanOp>, nullptr, nullptr},
+    {SinhOp::getOperationName(), un<math::SinhOp>, nullptr, nullptr},
+    {CoshOp::getOperationName(), un<math::CoshOp>, nullptr, nullptr},
+    {ErfOp::getOperationName(), un<math::ErfOp>, nullptr, nullptr},
+    // The fast_* approximations are left to the backend's math lowering.
+    {FastExpOp::getOperationName(), un<math::ExpOp>, nullptr, nullptr},
+    {FastTanhOp::getOperationName(), un<math::TanhOp>, nullptr, nullptr},
+    {FastErfOp::getOperationName(), un<math::ErfOp>, nullptr, nullptr},
+    // Rounding is the identity on integers (as in Relay/TIR).
+    {CeilOp::getOperationName(), un<math::CeilOp>, same, same},
+    {FloorOp::getOperationName(), un<math::FloorOp>, same, same},
+    {RoundOp::getOperationName(), un<math::RoundEvenOp>, same, same},
+    {TruncOp::getOperationName(), un<math::TruncOp>, same, same},
+    {AbsOp::getOperationName(), un<math::AbsFOp>, un<math::AbsIOp>,
+     absUnsigned},
+    {SignOp::getOperationName(), signF, signS, signU},
+    {IsNanOp::getOperationName(), isNan, nullptr, nullptr},
+    {IsInfOp::getOperationName(), isInf, nullptr, nullptr},
+    {IsFiniteOp::getOperationName(), isFinite, nullptr, nullptr},
+    {LogicalNotOp::getOperationName(), nullptr, notInt, notInt},
+    {BitwiseNotOp::getOperationName(), nullptr, notInt, notInt},
+    {CopyOp::getOperationName(), same, same, same},
 };
 
-// Relay's integer `divide` truncates (C semantics), as arith.divsi does.
+// Relay's integer `divide` truncates (C semantics), as arith.divsi does;
+// `mod` is the truncated remainder (fmod on floats), `floor_mod` the floored
+// one. Bool operands take the unsigned column.
 const Row<BinaryFn> kBinary[] = {
     {AddOp::getOperationName(), bin<arith::AddFOp>, bin<arith::AddIOp>,
      bin<arith::AddIOp>},
@@ -79,6 +205,42 @@ const Row<BinaryFn> kBinary[] = {
      bin<arith::MaxSIOp>, bin<arith::MaxUIOp>},
     {MinimumOp::getOperationName(), bin<arith::MinimumFOp>,
      bin<arith::MinSIOp>, bin<arith::MinUIOp>},
+    {FloorDivideOp::getOperationName(), floorDivF, bin<arith::FloorDivSIOp>,
+     bin<arith::DivUIOp>},
+    {ModOp::getOperationName(), bin<arith::RemFOp>, bin<arith::RemSIOp>,
+     bin<arith::RemUIOp>},
+    {FloorModOp::getOperationName(), floorModF, floorModS,
+     bin<arith::RemUIOp>},
+    {PowerOp::getOperationName(), bin<math::PowFOp>, nullptr, nullptr},
+    // not_equal is unordered (true for NaN), the others ordered (IEEE).
+    {EqualOp::getOperationName(), cmpF<arith::CmpFPredicate::OEQ>,
+     cmpI<arith::CmpIPredicate::eq>, cmpI<arith::CmpIPredicate::eq>},
+    {NotEqualOp::getOperationName(), cmpF<arith::CmpFPredicate::UNE>,
+     cmpI<arith::CmpIPredicate::ne>, cmpI<arith::CmpIPredicate::ne>},
+    {LessOp::getOperationName(), cmpF<arith::CmpFPredicate::OLT>,
+     cmpI<arith::CmpIPredicate::slt>, cmpI<arith::CmpIPredicate::ult>},
+    {LessEqualOp::getOperationName(), cmpF<arith::CmpFPredicate::OLE>,
+     cmpI<arith::CmpIPredicate::sle>, cmpI<arith::CmpIPredicate::ule>},
+    {GreaterOp::getOperationName(), cmpF<arith::CmpFPredicate::OGT>,
+     cmpI<arith::CmpIPredicate::sgt>, cmpI<arith::CmpIPredicate::ugt>},
+    {GreaterEqualOp::getOperationName(), cmpF<arith::CmpFPredicate::OGE>,
+     cmpI<arith::CmpIPredicate::sge>, cmpI<arith::CmpIPredicate::uge>},
+    {LogicalAndOp::getOperationName(), nullptr, bin<arith::AndIOp>,
+     bin<arith::AndIOp>},
+    {LogicalOrOp::getOperationName(), nullptr, bin<arith::OrIOp>,
+     bin<arith::OrIOp>},
+    {LogicalXorOp::getOperationName(), nullptr, bin<arith::XOrIOp>,
+     bin<arith::XOrIOp>},
+    {BitwiseAndOp::getOperationName(), nullptr, bin<arith::AndIOp>,
+     bin<arith::AndIOp>},
+    {BitwiseOrOp::getOperationName(), nullptr, bin<arith::OrIOp>,
+     bin<arith::OrIOp>},
+    {BitwiseXorOp::getOperationName(), nullptr, bin<arith::XOrIOp>,
+     bin<arith::XOrIOp>},
+    {LeftShiftOp::getOperationName(), nullptr, bin<arith::ShLIOp>,
+     bin<arith::ShLIOp>},
+    {RightShiftOp::getOperationName(), nullptr, bin<arith::ShRSIOp>,
+     bin<arith::ShRUIOp>},
 };
 
 /// Lowers the operator of one table row to a (broadcasting) linalg.generic.
@@ -94,8 +256,8 @@ struct ElementwisePattern : ConversionPattern {
     auto relayType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!relayType)
       return rewriter.notifyMatchFailure(op, "result is not a ranked tensor");
-    Fn fn = row.pick(relayType.getElementType(),
-                     isUnsignedInt(op->getOperand(0).getType()));
+    Type operandType = op->getOperand(0).getType();
+    Fn fn = row.pick(elementTypeOf(operandType), isUnsignedInt(operandType));
     if (!fn)
       return rewriter.notifyMatchFailure(op, "no form for this dtype");
     Value result = buildBroadcastMap(
@@ -112,11 +274,171 @@ struct ElementwisePattern : ConversionPattern {
 
   Row<Fn> row;
 };
+
+/// `x` (of relay element type `from`, signless in `x`) converted to the
+/// signless `to` (relay element type `toRelay`), with Relay's rules: to
+/// bool is `x != 0`, float to integer truncates, bool is unsigned.
+Value castScalar(OpBuilder &b, Location loc, Value x, Type from,
+                 Type toRelay) {
+  Type src = x.getType();
+  Type to = toRelay;
+  if (auto intType = dyn_cast<IntegerType>(toRelay))
+    to = b.getIntegerType(intType.getWidth());
+  bool srcUnsigned = isUnsignedInt(from);
+  bool dstUnsigned = isUnsignedInt(toRelay);
+  if (src == to)
+    return x;
+  if (to.isInteger(1)) {
+    if (isa<FloatType>(src))
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x,
+                                   scalarConst(b, loc, src, 0.0));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x,
+                                 scalarConst(b, loc, src, 0));
+  }
+  auto srcFloat = dyn_cast<FloatType>(src);
+  auto dstFloat = dyn_cast<FloatType>(to);
+  if (srcFloat && dstFloat) {
+    if (srcFloat.getWidth() < dstFloat.getWidth())
+      return arith::ExtFOp::create(b, loc, to, x);
+    if (srcFloat.getWidth() > dstFloat.getWidth())
+      return arith::TruncFOp::create(b, loc, to, x);
+    // Same width, other format (f16 <-> bf16): through f32.
+    Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+    return arith::TruncFOp::create(b, loc, to, wide);
+  }
+  if (dstFloat)
+    return srcUnsigned ? arith::UIToFPOp::create(b, loc, to, x).getResult()
+                       : arith::SIToFPOp::create(b, loc, to, x).getResult();
+  if (srcFloat)
+    return dstUnsigned ? arith::FPToUIOp::create(b, loc, to, x).getResult()
+                       : arith::FPToSIOp::create(b, loc, to, x).getResult();
+  unsigned srcWidth = src.getIntOrFloatBitWidth();
+  unsigned dstWidth = to.getIntOrFloatBitWidth();
+  if (srcWidth > dstWidth)
+    return arith::TruncIOp::create(b, loc, to, x);
+  return srcUnsigned ? arith::ExtUIOp::create(b, loc, to, x).getResult()
+                     : arith::ExtSIOp::create(b, loc, to, x).getResult();
+}
+
+/// Lowers a relay op to one broadcasting linalg.generic whose body is
+/// `body(op, builder, loc, scalars)`.
+template <typename OpTy>
+struct MapPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using Adaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  virtual Value body(OpTy op, OpBuilder &b, Location loc,
+                     ValueRange args) const = 0;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto relayType = dyn_cast<RankedTensorType>(op.getResult().getType());
+    if (!relayType)
+      return rewriter.notifyMatchFailure(op, "result is not a ranked tensor");
+    Value result = buildBroadcastMap(
+        rewriter, op.getLoc(), signlessTensorType(relayType),
+        adaptor.getOperands(),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return body(op, b, loc, args);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// `value` as a scalar constant of integer type `type`: truncated towards
+/// zero and saturated to the type's range.
+Value intBound(OpBuilder &b, Location loc, Type type, double value,
+               bool isUnsigned) {
+  unsigned width = type.getIntOrFloatBitWidth();
+  APSInt bound(width, isUnsigned);
+  bool exact = false;
+  APFloat(value).convertToInteger(bound, APFloat::rmTowardZero, &exact);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, bound));
+}
+
+/// clip: max(min(x, a_max), a_min), as in Relay.
+struct ClipPattern : MapPattern<ClipOp> {
+  using MapPattern::MapPattern;
+  Value body(ClipOp op, OpBuilder &b, Location loc,
+             ValueRange args) const override {
+    Value x = args[0];
+    Type t = x.getType();
+    double lo = op.getAMin().convertToDouble();
+    double hi = op.getAMax().convertToDouble();
+    if (isa<FloatType>(t)) {
+      Value upper = arith::MinimumFOp::create(b, loc, x,
+                                              scalarConst(b, loc, t, hi));
+      return arith::MaximumFOp::create(b, loc, upper,
+                                       scalarConst(b, loc, t, lo));
+    }
+    bool isUnsigned = isUnsignedInt(op.getData().getType());
+    Value hiC = intBound(b, loc, t, hi, isUnsigned);
+    Value loC = intBound(b, loc, t, lo, isUnsigned);
+    if (isUnsigned)
+      return arith::MaxUIOp::create(
+          b, loc, arith::MinUIOp::create(b, loc, x, hiC), loC);
+    return arith::MaxSIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, x, hiC), loC);
+  }
+};
+
+struct CastPattern : MapPattern<CastOp> {
+  using MapPattern::MapPattern;
+  Value body(CastOp op, OpBuilder &b, Location loc,
+             ValueRange args) const override {
+    return castScalar(b, loc, args[0], elementTypeOf(op.getData().getType()),
+                      elementTypeOf(op.getResult().getType()));
+  }
+};
+
+/// cast_like reads only `data`: `dtype_like` gives just the dtype.
+struct CastLikePattern : OpConversionPattern<CastLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CastLikeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto relayType = dyn_cast<RankedTensorType>(op.getResult().getType());
+    if (!relayType)
+      return rewriter.notifyMatchFailure(op, "result is not a ranked tensor");
+    Type from = elementTypeOf(op.getData().getType());
+    Type to = relayType.getElementType();
+    Value result = buildBroadcastMap(
+        rewriter, op.getLoc(), signlessTensorType(relayType),
+        ValueRange{adaptor.getData()},
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return castScalar(b, loc, args[0], from, to);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// where: select(condition != 0, x, y) over the three-way broadcast.
+struct WherePattern : MapPattern<WhereOp> {
+  using MapPattern::MapPattern;
+  Value body(WhereOp op, OpBuilder &b, Location loc,
+             ValueRange args) const override {
+    Value cond = args[0];
+    Type t = cond.getType();
+    if (isa<FloatType>(t))
+      cond = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, cond,
+                                   scalarConst(b, loc, t, 0.0));
+    else if (!t.isInteger(1))
+      cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, cond,
+                                   scalarConst(b, loc, t, 0));
+    return arith::SelectOp::create(b, loc, cond, args[1], args[2]);
+  }
+};
 } // namespace
 
 bool lowering::requiresFloat(Operation *op) {
   if (isa<SoftmaxOp>(op))
     return true;
+  // Ops with a float dtype trait are checked by their relation already.
+  if (operandDtypeClass(op) == DtypeClass::Float)
+    return false;
   for (const Row<UnaryFn> &row : kUnary)
     if (op->getName().getStringRef() == row.name)
       return !row.signedFn;
@@ -129,4 +451,6 @@ void lowering::populateElementwisePatterns(const TypeConverter &tc,
     patterns.add<ElementwisePattern<UnaryFn>>(tc, patterns.getContext(), row);
   for (const Row<BinaryFn> &row : kBinary)
     patterns.add<ElementwisePattern<BinaryFn>>(tc, patterns.getContext(), row);
+  patterns.add<ClipPattern, CastPattern, CastLikePattern, WherePattern>(
+      tc, patterns.getContext());
 }

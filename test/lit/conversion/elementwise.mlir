@@ -128,3 +128,258 @@ func.func @scalar_operand(%x: tensor<2x2xf32>, %s: tensor<f32>) -> tensor<2x2xf3
   %z = relay.subtract %x, %s : (tensor<2x2xf32>, tensor<f32>) -> tensor<2x2xf32>
   return %z : tensor<2x2xf32>
 }
+
+// Math functions on floats: one math op per row.
+// CHECK-LABEL: func.func @unary_math
+func.func @unary_math(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // CHECK: math.log2
+  %0 = relay.log2 %x : (tensor<8xf32>) -> tensor<8xf32>
+  // log10 is ln(x) * (1 / ln 10) (no libm call).
+  // CHECK: %[[LN:.+]] = math.log
+  // CHECK: arith.mulf %[[LN]], %{{.+}} : f32
+  %1 = relay.log10 %0 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.rsqrt
+  %2 = relay.rsqrt %1 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.sin
+  %3 = relay.sin %2 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.cos
+  %4 = relay.cos %3 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.tan
+  %5 = relay.tan %4 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.asin
+  %6 = relay.asin %5 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.acos
+  %7 = relay.acos %6 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.atan
+  %8 = relay.atan %7 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.sinh
+  %9 = relay.sinh %8 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.cosh
+  %10 = relay.cosh %9 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.erf
+  %11 = relay.erf %10 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.exp
+  %12 = relay.fast_exp %11 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.tanh
+  %13 = relay.fast_tanh %12 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.erf
+  %14 = relay.fast_erf %13 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.ceil
+  %15 = relay.ceil %14 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.floor
+  %16 = relay.floor %15 : (tensor<8xf32>) -> tensor<8xf32>
+  // Relay's round is half to even.
+  // CHECK: math.roundeven
+  %17 = relay.round %16 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.trunc
+  %18 = relay.trunc %17 : (tensor<8xf32>) -> tensor<8xf32>
+  // CHECK: math.absf
+  %19 = relay.abs %18 : (tensor<8xf32>) -> tensor<8xf32>
+  return %19 : tensor<8xf32>
+}
+
+// sign keeps +-0 and NaN: select(x > 0, 1, select(x < 0, -1, x)).
+// CHECK-LABEL: func.func @sign_f16
+func.func @sign_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
+  // CHECK: ^bb0(%[[A:.+]]: f16, %{{.+}}: f16):
+  // CHECK-DAG: %[[GT:.+]] = arith.cmpf ogt, %[[A]]
+  // CHECK-DAG: %[[LT:.+]] = arith.cmpf olt, %[[A]]
+  // CHECK: %[[N:.+]] = arith.select %[[LT]], %{{.+}}, %[[A]] : f16
+  // CHECK: %[[S:.+]] = arith.select %[[GT]], %{{.+}}, %[[N]] : f16
+  // CHECK: linalg.yield %[[S]]
+  %0 = relay.sign %x : (tensor<4xf16>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// Integer forms: rounding is the identity, abs is math.absi.
+// CHECK-LABEL: func.func @unary_int
+func.func @unary_int(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // CHECK: linalg.generic
+  // CHECK: ^bb0(%[[A:.+]]: i32, %{{.+}}: i32):
+  // CHECK-NEXT: linalg.yield %[[A]] : i32
+  %0 = relay.floor %x : (tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: math.absi
+  %1 = relay.abs %0 : (tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.cmpi sgt
+  // CHECK: arith.cmpi slt
+  %2 = relay.sign %1 : (tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: %[[ONES:.+]] = arith.constant -1 : i32
+  // CHECK: arith.xori %{{.+}}, %[[ONES]] : i32
+  %3 = relay.bitwise_not %2 : (tensor<4xi32>) -> tensor<4xi32>
+  return %3 : tensor<4xi32>
+}
+
+// Float tests give i1 tensors.
+// CHECK-LABEL: func.func @float_tests
+func.func @float_tests(%x: tensor<?xf32>) -> (tensor<?xi1>, tensor<?xi1>, tensor<?xi1>) {
+  // CHECK: tensor.empty(%{{.+}}) : tensor<?xi1>
+  // CHECK: ^bb0(%[[A:.+]]: f32, %{{.+}}: i1):
+  // CHECK: arith.cmpf uno, %[[A]], %[[A]] : f32
+  %0 = relay.isnan %x : (tensor<?xf32>) -> tensor<?xi1>
+  // CHECK: math.absf
+  // CHECK: arith.cmpf oeq
+  %1 = relay.isinf %x : (tensor<?xf32>) -> tensor<?xi1>
+  // CHECK: math.absf
+  // CHECK: arith.cmpf olt
+  %2 = relay.isfinite %x : (tensor<?xf32>) -> tensor<?xi1>
+  // CHECK: %[[NOT:.+]] = linalg.generic
+  // CHECK: %[[T:.+]] = arith.constant true
+  // CHECK: arith.xori %{{.+}}, %[[T]] : i1
+  %3 = relay.logical_not %2 : (tensor<?xi1>) -> tensor<?xi1>
+  return %0, %1, %3 : tensor<?xi1>, tensor<?xi1>, tensor<?xi1>
+}
+
+// Comparisons broadcast like the arithmetic ops and yield i1; the
+// predicate follows the operands' dtype (signed, unsigned, float).
+// CHECK-LABEL: func.func @compare
+// CHECK-SAME: (%[[X:.+]]: tensor<4x1xf32>, %[[Y:.+]]: tensor<3xf32>
+func.func @compare(%x: tensor<4x1xf32>, %y: tensor<3xf32>, %i: tensor<3xi32>, %u: tensor<3xui8>) -> (tensor<4x3xi1>, tensor<3xi1>, tensor<3xi1>) {
+  // CHECK: %[[E:.+]] = tensor.empty() : tensor<4x3xi1>
+  // CHECK: linalg.generic {indexing_maps = [#[[COL]], #[[ROW]], #[[ID2]]], iterator_types = ["parallel", "parallel"]}
+  // CHECK-SAME: ins(%[[X]], %[[Y]] : tensor<4x1xf32>, tensor<3xf32>) outs(%[[E]] : tensor<4x3xi1>)
+  // CHECK: arith.cmpf olt
+  %0 = relay.less %x, %y : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  // CHECK: arith.cmpi sge
+  %1 = relay.greater_equal %i, %i : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi1>
+  // CHECK: arith.cmpi ugt
+  %2 = relay.greater %u, %u : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xi1>
+  return %0, %1, %2 : tensor<4x3xi1>, tensor<3xi1>, tensor<3xi1>
+}
+
+// CHECK-LABEL: func.func @compare_float_predicates
+func.func @compare_float_predicates(%x: tensor<2xf32>) -> tensor<2xi1> {
+  // CHECK: arith.cmpf oeq
+  %0 = relay.equal %x, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  // CHECK: arith.cmpf une
+  %1 = relay.not_equal %x, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  // CHECK: arith.cmpf ole
+  %2 = relay.less_equal %x, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  // CHECK: arith.cmpf ogt
+  %3 = relay.greater %x, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
+  // CHECK: arith.andi
+  %4 = relay.logical_and %0, %1 : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  // CHECK: arith.ori
+  %5 = relay.logical_or %4, %2 : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  // CHECK: arith.xori
+  %6 = relay.logical_xor %5, %3 : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  return %6 : tensor<2xi1>
+}
+
+// Integer division family and bits.
+// CHECK-LABEL: func.func @binary_int_more
+func.func @binary_int_more(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
+  // CHECK: arith.floordivsi
+  %0 = relay.floor_divide %x, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.remsi
+  %1 = relay.mod %0, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // floor_mod: r = x rem y, plus y when r != 0 and r, y differ in sign.
+  // CHECK: ^bb0(%[[A:.+]]: i32, %[[B:.+]]: i32, %{{.+}}: i32):
+  // CHECK: %[[R:.+]] = arith.remsi %[[A]], %[[B]] : i32
+  // CHECK: %[[NZ:.+]] = arith.cmpi ne, %[[R]]
+  // CHECK: %[[XOR:.+]] = arith.xori %[[R]], %[[B]] : i32
+  // CHECK: %[[NEG:.+]] = arith.cmpi slt, %[[XOR]]
+  // CHECK: %[[FIX:.+]] = arith.andi %[[NZ]], %[[NEG]] : i1
+  // CHECK: %[[SUM:.+]] = arith.addi %[[R]], %[[B]] : i32
+  // CHECK: arith.select %[[FIX]], %[[SUM]], %[[R]] : i32
+  %2 = relay.floor_mod %1, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.andi
+  %3 = relay.bitwise_and %2, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.ori
+  %4 = relay.bitwise_or %3, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.xori
+  %5 = relay.bitwise_xor %4, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.shli
+  %6 = relay.left_shift %5, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.shrsi
+  %7 = relay.right_shift %6, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %7 : tensor<4xi32>
+}
+
+// CHECK-LABEL: func.func @binary_uint_more
+func.func @binary_uint_more(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
+  // CHECK: arith.divui
+  %0 = relay.floor_divide %x, %y : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  // CHECK: arith.remui
+  %1 = relay.floor_mod %0, %y : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  // CHECK: arith.shrui
+  %2 = relay.right_shift %1, %y : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %2 : tensor<4xui8>
+}
+
+// CHECK-LABEL: func.func @binary_float_more
+func.func @binary_float_more(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: %[[Q:.+]] = arith.divf
+  // CHECK: math.floor %[[Q]]
+  %0 = relay.floor_divide %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: arith.remf
+  %1 = relay.mod %0, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // floor_mod: x - floor(x / y) * y
+  // CHECK: ^bb0(%[[A:.+]]: f32, %[[B:.+]]: f32, %{{.+}}: f32):
+  // CHECK: %[[D:.+]] = arith.divf %[[A]], %[[B]]
+  // CHECK: %[[F:.+]] = math.floor %[[D]]
+  // CHECK: %[[M:.+]] = arith.mulf %[[F]], %[[B]]
+  // CHECK: arith.subf %[[A]], %[[M]]
+  %2 = relay.floor_mod %1, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: math.powf
+  %3 = relay.power %2, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %3 : tensor<4xf32>
+}
+
+// clip: max(min(x, a_max), a_min); integer bounds truncate towards zero.
+// CHECK-LABEL: func.func @clip
+func.func @clip(%x: tensor<4xf32>, %i: tensor<4xi8>) -> (tensor<4xf32>, tensor<4xi8>) {
+  // CHECK: %[[HI:.+]] = arith.constant 6.000000e+00 : f32
+  // CHECK: %[[MIN:.+]] = arith.minimumf %{{.+}}, %[[HI]] : f32
+  // CHECK: %[[LO:.+]] = arith.constant 0.000000e+00 : f32
+  // CHECK: arith.maximumf %[[MIN]], %[[LO]] : f32
+  %0 = relay.clip %x {a_min = 0.0 : f64, a_max = 6.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  // Saturated to i8: [-1000, 2.9] acts as [-128, 2].
+  // CHECK-DAG: %[[IHI:.+]] = arith.constant 2 : i8
+  // CHECK-DAG: %[[ILO:.+]] = arith.constant -128 : i8
+  // CHECK: %[[IMIN:.+]] = arith.minsi %{{.+}}, %[[IHI]] : i8
+  // CHECK: arith.maxsi %[[IMIN]], %[[ILO]] : i8
+  %1 = relay.clip %i {a_min = -1000.0 : f64, a_max = 2.9 : f64} : (tensor<4xi8>) -> tensor<4xi8>
+  return %0, %1 : tensor<4xf32>, tensor<4xi8>
+}
+
+// cast picks the arith conversion from the two dtypes.
+// CHECK-LABEL: func.func @cast
+func.func @cast(%x: tensor<?x4xf32>, %i: tensor<4xi8>, %u: tensor<4xui8>, %b: tensor<4xi1>) -> (tensor<?x4xi32>, tensor<?x4xf16>, tensor<?x4xi1>, tensor<4xi32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>) {
+  // CHECK: tensor.empty(%{{.+}}) : tensor<?x4xi32>
+  // CHECK: arith.fptosi %{{.+}} : f32 to i32
+  %0 = relay.cast %x {dtype = i32} : (tensor<?x4xf32>) -> tensor<?x4xi32>
+  // CHECK: arith.truncf %{{.+}} : f32 to f16
+  %1 = relay.cast %x {dtype = f16} : (tensor<?x4xf32>) -> tensor<?x4xf16>
+  // CHECK: arith.cmpf une
+  %2 = relay.cast %x {dtype = i1} : (tensor<?x4xf32>) -> tensor<?x4xi1>
+  // CHECK: arith.extsi %{{.+}} : i8 to i32
+  %3 = relay.cast %i {dtype = i32} : (tensor<4xi8>) -> tensor<4xi32>
+  // CHECK: arith.uitofp %{{.+}} : i8 to f32
+  %4 = relay.cast %u {dtype = f32} : (tensor<4xui8>) -> tensor<4xf32>
+  // CHECK: arith.extui %{{.+}} : i1 to i32
+  %5 = relay.cast %b {dtype = i32} : (tensor<4xi1>) -> tensor<4xi32>
+  // cast_like reads only `data`.
+  // CHECK: linalg.generic
+  // CHECK-SAME: ins(%{{.+}} : tensor<4xi8>)
+  // CHECK: arith.sitofp %{{.+}} : i8 to f32
+  %6 = relay.cast_like %i, %x : (tensor<4xi8>, tensor<?x4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<?x4xi32>, tensor<?x4xf16>, tensor<?x4xi1>, tensor<4xi32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>
+}
+
+// where: one linalg.generic over the three-way broadcast, no materialised
+// broadcast; non-bool conditions compare with 0.
+// CHECK-LABEL: func.func @where
+// CHECK-SAME: (%[[C:.+]]: tensor<4x1xi1>, %[[X:.+]]: tensor<3xf32>, %[[Y:.+]]: tensor<f32>, %[[D:.+]]: tensor<?x1xi32>)
+func.func @where(%c: tensor<4x1xi1>, %x: tensor<3xf32>, %y: tensor<f32>, %d: tensor<?x1xi32>) -> (tensor<4x3xf32>, tensor<?x3xf32>) {
+  // CHECK: %[[E:.+]] = tensor.empty() : tensor<4x3xf32>
+  // CHECK: linalg.generic {indexing_maps = [#[[COL]], #[[ROW]], #{{.+}}, #[[ID2]]]
+  // CHECK-SAME: ins(%[[C]], %[[X]], %[[Y]] : tensor<4x1xi1>, tensor<3xf32>, tensor<f32>) outs(%[[E]] : tensor<4x3xf32>)
+  // CHECK: ^bb0(%[[P:.+]]: i1, %[[A:.+]]: f32, %[[B:.+]]: f32, %{{.+}}: f32):
+  // CHECK: arith.select %[[P]], %[[A]], %[[B]] : f32
+  %0 = relay.where %c, %x, %y : (tensor<4x1xi1>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  // CHECK: tensor.dim %[[D]]
+  // CHECK: arith.cmpi ne
+  // CHECK: arith.select
+  %1 = relay.where %d, %x, %x : (tensor<?x1xi32>, tensor<3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %0, %1 : tensor<4x3xf32>, tensor<?x3xf32>
+}

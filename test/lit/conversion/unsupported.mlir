@@ -95,14 +95,6 @@ func.func @incomplete_signature(%x: tensor<4xf32>) -> !relay.incomplete {
 
 // -----
 
-func.func @int_exp(%x: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{not supported yet: relay.exp on integer tensors}}
-  %y = relay.exp %x : (tensor<4xi32>) -> tensor<4xi32>
-  return %y : tensor<4xi32>
-}
-
-// -----
-
 func.func @int_softmax(%x: tensor<4xi32>) -> tensor<4xi32> {
   // expected-error @+1 {{not supported yet: relay.nn.softmax on integer tensors}}
   %y = relay.nn.softmax %x : (tensor<4xi32>) -> tensor<4xi32>

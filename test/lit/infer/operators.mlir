@@ -41,7 +41,7 @@ func.func @declared_any(%a: tensor<2xf32>) -> !relay.incomplete {
 // CHECK-LABEL: func.func @partial
 // CHECK: relay.tuple {{.*}} -> tuple<tensor<3xi32>, tensor<3xi32>>
 func.func @partial(%a: tensor<3xi32>) -> tuple<tensor<3xi32>, !relay.incomplete> {
-  %0 = relay.tanh %a : (tensor<3xi32>) -> !relay.incomplete
+  %0 = relay.negative %a : (tensor<3xi32>) -> !relay.incomplete
   %t = relay.tuple %a, %0 : (tensor<3xi32>, !relay.incomplete) -> tuple<tensor<3xi32>, !relay.incomplete>
   return %t : tuple<tensor<3xi32>, !relay.incomplete>
 }
