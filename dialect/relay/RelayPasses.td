@@ -44,4 +44,50 @@ def ConvertRelayToLinalg : Pass<"convert-relay-to-linalg", "::mlir::ModuleOp"> {
   ];
 }
 
+def RelayConvertLayout : Pass<"relay-convert-layout", "::mlir::ModuleOp"> {
+  let summary = "Converts nn.conv2d to a desired data layout and sinks the "
+                "layout transposes through the network (Relay's ConvertLayout)";
+  let description = [{
+    Rewrites every `nn.conv2d` whose layouts differ from `desired-layout`
+    (default `NHWC`, kernel `HWIO`; or `NCHW`, kernel `OIHW`) into one in the
+    desired layouts, with `relay.transpose` of its data and weight before it
+    and a `relay.transpose` back to the old layout after it. Transposes of
+    constant weights fold at compile time.
+
+    Then, by greedy rewriting, transposes are moved below the ops that can
+    take their operand in the new layout, and cancel against the transposes
+    in front of the next convolution:
+      * unary elementwise ops (relation `Identity`);
+      * broadcasting binary ops (`Broadcast`): the other operand is brought
+        into the new layout too (lower-rank operands are first expanded to
+        full rank, constants fold, a transposed operand loses its transpose);
+      * ops with an `axis` (`nn.bias_add`, `nn.prelu`, `nn.batch_norm`,
+        `nn.softmax` and other `AxisIdentity` ops) or `axes`
+        (`AxesIdentity`), reductions (`Reduce`) and `concatenate`: the axes
+        are remapped;
+      * `nn.max_pool2d`, `nn.avg_pool2d`, `nn.global_avg_pool2d`,
+        `nn.global_max_pool2d`: the `layout` attribute changes;
+      * `transpose(transpose(x))` composes, identity transposes vanish, a
+        transpose that only moves size-1 dims becomes a `reshape`
+        (reshapes of reshapes and of constants fold).
+    Result types of every new op come from its type relation. A ResNet-style
+    NCHW network becomes NHWC with one transpose at the input.
+
+    ```mlir
+    %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+    %z = relay.nn.relu %y : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+    // becomes (%w a constant: its transpose folds into a new constant)
+    %xt = relay.transpose %x {axes = array<i64: 0, 2, 3, 1>} : (tensor<1x3x8x8xf32>) -> tensor<1x8x8x3xf32>
+    %c = relay.nn.conv2d %xt, %wt {data_layout = "NHWC", kernel_layout = "HWIO", ...} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32>
+    %r = relay.nn.relu %c : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+    %z = relay.transpose %r {axes = array<i64: 0, 3, 1, 2>} : (tensor<1x8x8x4xf32>) -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let options = [
+    Option<"desiredLayout", "desired-layout", "std::string", "\"NHWC\"",
+           "data layout of nn.conv2d after the pass: NHWC (kernel HWIO) or "
+           "NCHW (kernel OIHW)">,
+  ];
+}
+
 #endif // RELAY_PASSES_TD

@@ -2,18 +2,40 @@
 #include "relay/RelayPasses.h"
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
+namespace {
+struct IREEInputOptions : public PassPipelineOptions<IREEInputOptions> {
+  Option<bool> convertLayout{
+      *this, "convert-layout",
+      llvm::cl::desc("run relay-convert-layout (convolutions in "
+                     "`desired-layout`, transposes sunk and cancelled)"),
+      llvm::cl::init(false)};
+  Option<std::string> desiredLayout{
+      *this, "desired-layout",
+      llvm::cl::desc("data layout of nn.conv2d for relay-convert-layout "
+                     "(NHWC or NCHW)"),
+      llvm::cl::init("NHWC")};
+};
+} // namespace
+
 void mlir::relay::registerRelayPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<IREEInputOptions>(
       "relay-to-iree-input",
       "Infers types and lowers relay to linalg/tensor/arith/math/scf/func "
-      "text that iree-compile accepts",
-      [](OpPassManager &pm) {
+      "text that iree-compile accepts; convolutions become NHWC "
+      "(relay-convert-layout) unless `convert-layout=false`",
+      [](OpPassManager &pm, const IREEInputOptions &options) {
         pm.addPass(createRelayInferType());
+        if (options.convertLayout) {
+          RelayConvertLayoutOptions layout;
+          layout.desiredLayout = options.desiredLayout;
+          pm.addPass(createRelayConvertLayout(layout));
+        }
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createConvertRelayToLinalg());
         pm.addPass(createCanonicalizerPass());

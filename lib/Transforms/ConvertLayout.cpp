@@ -1,0 +1,843 @@
+//===- ConvertLayout.cpp - relay-convert-layout ---------------------------===//
+//
+// Relay's ConvertLayout as greedy rewrite patterns:
+//   1. every nn.conv2d not in the desired layout gets transposes around it
+//      (data and weight into the desired layouts, the result back);
+//   2. transposes sink below the ops that can work in either layout
+//      (elementwise, broadcasting binary ops, axis ops, pools, reductions,
+//      concatenate), so that the transpose back from one convolution meets
+//      the transpose into the next one;
+//   3. transpose∘transpose composes, identities vanish, transposes of
+//      constants fold, and a transpose that only moves size-1 dims becomes a
+//      reshape.
+// Every new op gets its result types from its own type relation
+// (TypeRelationOpInterface::inferRelayTypes), never from hand-written shape
+// arithmetic.
+//
+//===----------------------------------------------------------------------===//
+#include "relay/RelayOps.h"
+#include "relay/RelayPasses.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_RELAYCONVERTLAYOUT
+#include "relay/RelayPasses.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+using namespace mlir::relay;
+
+namespace {
+
+using Perm = SmallVector<int64_t, 4>;
+
+//===----------------------------------------------------------------------===//
+// Permutations and layouts
+//===----------------------------------------------------------------------===//
+
+bool isIdentityPerm(ArrayRef<int64_t> perm) {
+  for (auto [i, p] : llvm::enumerate(perm))
+    if (p != (int64_t)i)
+      return false;
+  return true;
+}
+
+Perm inversePerm(ArrayRef<int64_t> perm) {
+  Perm inv(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inv[p] = i;
+  return inv;
+}
+
+/// The permutation `perm` with transpose(x in `from`, perm) in `to`:
+/// perm[i] = position in `from` of the letter `to[i]`. None unless both
+/// are arrangements of the same distinct letters.
+std::optional<Perm> layoutPerm(StringRef from, StringRef to) {
+  if (from.size() != to.size())
+    return std::nullopt;
+  Perm perm;
+  llvm::SmallBitVector seen(from.size());
+  for (char c : to) {
+    size_t pos = from.find(c);
+    if (pos == StringRef::npos || seen.test(pos))
+      return std::nullopt;
+    seen.set(pos);
+    perm.push_back(pos);
+  }
+  return perm;
+}
+
+int64_t rankOf(Value v) {
+  if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+    return t.getRank();
+  return -1;
+}
+
+/// A value computed by `relay.transpose`: its input and normalised axes.
+struct Transposed {
+  Value input;
+  Perm perm;
+};
+
+std::optional<Transposed> asTranspose(Value v) {
+  auto t = v.getDefiningOp<TransposeOp>();
+  if (!t)
+    return std::nullopt;
+  int64_t rank = rankOf(t.getData());
+  if (rank < 0 || rankOf(t.getResult()) != rank)
+    return std::nullopt;
+  Perm perm;
+  std::optional<ArrayRef<int64_t>> axes = t.getAxes();
+  if (!axes || axes->empty()) {
+    for (int64_t i = rank - 1; i >= 0; --i)
+      perm.push_back(i);
+  } else {
+    if ((int64_t)axes->size() != rank)
+      return std::nullopt;
+    for (int64_t a : *axes)
+      perm.push_back(a < 0 ? a + rank : a);
+  }
+  return Transposed{t.getData(), perm};
+}
+
+/// True if transposing a tensor of `shape` by `perm` keeps the order of
+/// its non-unit dims (`?` counts as non-unit): the transpose is a reshape.
+bool movesOnlyUnitDims(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm) {
+  int64_t last = -1;
+  for (int64_t p : perm) {
+    if (shape[p] == 1)
+      continue;
+    if (p < last)
+      return false;
+    last = p;
+  }
+  return true;
+}
+
+bool isConstant(Value v) {
+  return matchPattern(v, m_Constant()) && isa<RankedTensorType>(v.getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Creating ops typed by their relations
+//===----------------------------------------------------------------------===//
+
+/// Creates relay op `name` at the rewriter's insertion point; its result
+/// types come from the op's type relation. Fails (creating nothing) if the
+/// relation rejects the operands.
+FailureOr<Operation *> createTyped(PatternRewriter &rewriter, Location loc,
+                                   StringRef name, ValueRange operands,
+                                   ArrayRef<NamedAttribute> attrs,
+                                   unsigned numResults = 1) {
+  MLIRContext *ctx = rewriter.getContext();
+  OperationState state(loc, name);
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  state.addTypes(SmallVector<Type>(numResults, NoneType::get(ctx)));
+  Operation *op = Operation::create(state);
+  auto iface = dyn_cast<TypeRelationOpInterface>(op);
+  SmallVector<Type> types;
+  LogicalResult inferred = failure();
+  if (iface) {
+    // A relation that rejects the new operands only means "no rewrite".
+    ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+    inferred = iface.inferRelayTypes(op->getOperandTypes(), types);
+  }
+  if (failed(inferred) || types.size() != numResults) {
+    op->destroy();
+    return failure();
+  }
+  for (auto [result, type] : llvm::zip(op->getResults(), types))
+    result.setType(type);
+  rewriter.insert(op);
+  return op;
+}
+
+/// `op`'s kind and attributes with `operands`, attributes `changes`
+/// overriding.
+FailureOr<Operation *> createLike(PatternRewriter &rewriter, Operation *op,
+                                  ValueRange operands,
+                                  ArrayRef<NamedAttribute> changes = {}) {
+  NamedAttrList attrs(op->getAttrDictionary());
+  for (NamedAttribute change : changes)
+    attrs.set(change.getName(), change.getValue());
+  return createTyped(rewriter, op->getLoc(), op->getName().getStringRef(),
+                     operands, attrs.getAttrs(), op->getNumResults());
+}
+
+FailureOr<Value> createTranspose(PatternRewriter &rewriter, Location loc,
+                                 Value x, ArrayRef<int64_t> perm) {
+  if (isIdentityPerm(perm))
+    return x;
+  FailureOr<Operation *> t = createTyped(
+      rewriter, loc, TransposeOp::getOperationName(), x,
+      rewriter.getNamedAttr("axes", rewriter.getDenseI64ArrayAttr(perm)));
+  if (failed(t))
+    return failure();
+  return (*t)->getResult(0);
+}
+
+FailureOr<Value> createReshape(PatternRewriter &rewriter, Location loc,
+                               Value x, ArrayRef<int64_t> shape) {
+  if (llvm::any_of(shape, [](int64_t d) { return d < 0; }))
+    return failure();
+  if (cast<RankedTensorType>(x.getType()).getShape() == shape)
+    return x;
+  NamedAttrList attrs;
+  attrs.set("newshape", rewriter.getDenseI64ArrayAttr(shape));
+  if (llvm::is_contained(shape, 0))
+    attrs.set("allowzero", rewriter.getBoolAttr(true));
+  FailureOr<Operation *> r =
+      createTyped(rewriter, loc, ReshapeOp::getOperationName(), x,
+                  attrs.getAttrs());
+  if (failed(r))
+    return failure();
+  return (*r)->getResult(0);
+}
+
+/// Replaces `op` by `values` if their types are exactly the old ones;
+/// otherwise erases the ops created for the rewrite (all ops in `created`
+/// are new and unused outside it) and fails.
+LogicalResult replaceIfSameTypes(PatternRewriter &rewriter, Operation *op,
+                                 ArrayRef<Value> values) {
+  for (auto [old, now] : llvm::zip(op->getResults(), values))
+    if (old.getType() != now.getType())
+      return rewriter.notifyMatchFailure(op, "rewrite changed a result type");
+  rewriter.replaceOp(op, values);
+  return success();
+}
+
+/// Erases `op` and its operands' defining ops that became unused (undoing
+/// a partly built rewrite).
+void eraseUnused(PatternRewriter &rewriter, Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !v.use_empty() || isa<ConstantOp>(def) || !isPure(def))
+    return;
+  SmallVector<Value> operands(def->getOperands());
+  rewriter.eraseOp(def);
+  for (Value operand : operands)
+    eraseUnused(rewriter, operand);
+}
+
+StringRef relationOf(Operation *op) {
+  if (auto iface = dyn_cast<TypeRelationOpInterface>(op))
+    return iface.getRelationName();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Constant folding (transposes and reshapes of relay.constant)
+//===----------------------------------------------------------------------===//
+
+/// `attr` transposed by `perm`; null if its storage is not dense.
+DenseElementsAttr transposeElements(ElementsAttr attr, ArrayRef<int64_t> perm) {
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  auto type = dyn_cast<RankedTensorType>(attr.getType());
+  if (!dense || !type || !type.hasStaticShape() ||
+      (int64_t)perm.size() != type.getRank())
+    return {};
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> outShape;
+  for (int64_t p : perm)
+    outShape.push_back(shape[p]);
+  auto outType = RankedTensorType::get(outShape, type.getElementType());
+  if (dense.isSplat())
+    return dense.resizeSplat(outType);
+  int64_t rank = type.getRank(), n = type.getNumElements();
+  // Input stride of each output dim.
+  SmallVector<int64_t> inStrides(rank, 1), strideOfOut(rank);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * shape[d + 1];
+  for (int64_t d = 0; d < rank; ++d)
+    strideOfOut[d] = inStrides[perm[d]];
+  SmallVector<int64_t> index(rank, 0);
+  auto forEach = [&](auto &&body) {
+    int64_t offset = 0;
+    for (int64_t o = 0; o < n; ++o) {
+      body(o, offset);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        offset += strideOfOut[d];
+        if (++index[d] < outShape[d])
+          break;
+        offset -= strideOfOut[d] * outShape[d];
+        index[d] = 0;
+      }
+    }
+  };
+  Type elem = type.getElementType();
+  unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
+  if (bits >= 8 && bits % 8 == 0) {
+    size_t bytes = bits / 8;
+    ArrayRef<char> raw = dense.getRawData();
+    if (raw.size() != (size_t)n * bytes)
+      return {};
+    std::vector<char> out(raw.size());
+    forEach([&](int64_t o, int64_t offset) {
+      std::memcpy(&out[o * bytes], &raw[offset * bytes], bytes);
+    });
+    return DenseElementsAttr::getFromRawBuffer(outType, out);
+  }
+  // i1 and other sub-byte types: element by element.
+  SmallVector<Attribute> values(dense.getValues<Attribute>());
+  SmallVector<Attribute> out(n);
+  forEach([&](int64_t o, int64_t offset) { out[o] = values[offset]; });
+  return DenseElementsAttr::get(outType, out);
+}
+
+struct FoldTransposeOfConstant : OpRewritePattern<TransposeOp> {
+  FoldTransposeOfConstant(MLIRContext *ctx)
+      : OpRewritePattern<TransposeOp>(ctx, /*benefit=*/10) {}
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    ElementsAttr value;
+    std::optional<Transposed> t = asTranspose(op.getResult());
+    if (!t || !matchPattern(op.getData(), m_Constant(&value)))
+      return failure();
+    DenseElementsAttr folded = transposeElements(value, t->perm);
+    if (!folded || folded.getType() != op.getType())
+      return failure();
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, op.getType(), folded);
+    return success();
+  }
+};
+
+struct FoldReshapeOfConstant : OpRewritePattern<ReshapeOp> {
+  FoldReshapeOfConstant(MLIRContext *ctx)
+      : OpRewritePattern<ReshapeOp>(ctx, /*benefit=*/10) {}
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    ElementsAttr value;
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() ||
+        !matchPattern(op.getData(), m_Constant(&value)))
+      return failure();
+    auto dense = dyn_cast<DenseElementsAttr>(value);
+    if (!dense || dense.getType().getElementType() != type.getElementType() ||
+        dense.getNumElements() != type.getNumElements())
+      return failure();
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, type, dense.reshape(type));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Transpose and reshape simplification
+//===----------------------------------------------------------------------===//
+
+/// transpose(transpose(x, p1), p2) = transpose(x, p1∘p2); identities vanish.
+struct ComposeTransposes : OpRewritePattern<TransposeOp> {
+  ComposeTransposes(MLIRContext *ctx)
+      : OpRewritePattern<TransposeOp>(ctx, /*benefit=*/5) {}
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<Transposed> outer = asTranspose(op.getResult());
+    if (!outer)
+      return failure();
+    if (isIdentityPerm(outer->perm) &&
+        op.getData().getType() == op.getType()) {
+      rewriter.replaceOp(op, op.getData());
+      return success();
+    }
+    std::optional<Transposed> inner = asTranspose(op.getData());
+    if (!inner)
+      return failure();
+    Perm composed;
+    for (int64_t p : outer->perm)
+      composed.push_back(inner->perm[p]);
+    FailureOr<Value> t =
+        createTranspose(rewriter, op.getLoc(), inner->input, composed);
+    if (failed(t))
+      return failure();
+    return replaceIfSameTypes(rewriter, op, *t);
+  }
+};
+
+/// A transpose that keeps the order of the non-unit dims is a reshape.
+struct UnitDimTransposeToReshape : OpRewritePattern<TransposeOp> {
+  UnitDimTransposeToReshape(MLIRContext *ctx)
+      : OpRewritePattern<TransposeOp>(ctx, /*benefit=*/1) {}
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<Transposed> t = asTranspose(op.getResult());
+    auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
+    auto outType = dyn_cast<RankedTensorType>(op.getType());
+    if (!t || !inType || !outType || !outType.hasStaticShape() ||
+        isIdentityPerm(t->perm) ||
+        !movesOnlyUnitDims(inType.getShape(), t->perm))
+      return failure();
+    FailureOr<Value> r =
+        createReshape(rewriter, op.getLoc(), op.getData(), outType.getShape());
+    if (failed(r))
+      return failure();
+    return replaceIfSameTypes(rewriter, op, *r);
+  }
+};
+
+/// reshape(reshape(x)) = reshape(x); a reshape to the same type vanishes.
+struct SimplifyReshape : OpRewritePattern<ReshapeOp> {
+  SimplifyReshape(MLIRContext *ctx)
+      : OpRewritePattern<ReshapeOp>(ctx, /*benefit=*/5) {}
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getData().getType() == op.getType()) {
+      rewriter.replaceOp(op, op.getData());
+      return success();
+    }
+    auto inner = op.getData().getDefiningOp<ReshapeOp>();
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!inner || !type || !type.hasStaticShape())
+      return failure();
+    FailureOr<Value> r =
+        createReshape(rewriter, op.getLoc(), inner.getData(), type.getShape());
+    if (failed(r))
+      return failure();
+    return replaceIfSameTypes(rewriter, op, *r);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nn.conv2d into the desired layout
+//===----------------------------------------------------------------------===//
+
+struct ConvToLayout : OpRewritePattern<Conv2DOp> {
+  ConvToLayout(MLIRContext *ctx, StringRef dataLayout, StringRef kernelLayout)
+      : OpRewritePattern<Conv2DOp>(ctx, /*benefit=*/1), dataLayout(dataLayout),
+        kernelLayout(kernelLayout) {}
+
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    StringRef data = op.getDataLayout(), kernel = op.getKernelLayout();
+    StringRef out = op.getOutLayout().empty() ? data : op.getOutLayout();
+    if (data == dataLayout && out == dataLayout)
+      return rewriter.notifyMatchFailure(op, "already in the desired layout");
+    std::optional<Perm> toData = layoutPerm(data, dataLayout);
+    std::optional<Perm> toKernel = layoutPerm(kernel, kernelLayout);
+    std::optional<Perm> back = layoutPerm(dataLayout, out);
+    if (!toData || !toKernel || !back)
+      return rewriter.notifyMatchFailure(op, "layouts are not NCHW/OIHW-like");
+    Location loc = op.getLoc();
+    FailureOr<Value> x = createTranspose(rewriter, loc, op.getData(), *toData);
+    if (failed(x))
+      return failure();
+    FailureOr<Value> w =
+        createTranspose(rewriter, loc, op.getWeight(), *toKernel);
+    if (failed(w)) {
+      eraseUnused(rewriter, *x);
+      return failure();
+    }
+    FailureOr<Operation *> conv = createLike(
+        rewriter, op, {*x, *w},
+        {rewriter.getNamedAttr("data_layout",
+                               rewriter.getStringAttr(dataLayout)),
+         rewriter.getNamedAttr("kernel_layout",
+                               rewriter.getStringAttr(kernelLayout)),
+         rewriter.getNamedAttr("out_layout", rewriter.getStringAttr(""))});
+    FailureOr<Value> result =
+        succeeded(conv)
+            ? createTranspose(rewriter, loc, (*conv)->getResult(0), *back)
+            : FailureOr<Value>(failure());
+    if (failed(result) ||
+        failed(replaceIfSameTypes(rewriter, op, *result))) {
+      if (succeeded(result))
+        eraseUnused(rewriter, *result);
+      eraseUnused(rewriter, *x);
+      eraseUnused(rewriter, *w);
+      return rewriter.notifyMatchFailure(op, "the new conv2d does not type");
+    }
+    return success();
+  }
+
+  std::string dataLayout, kernelLayout;
+};
+
+//===----------------------------------------------------------------------===//
+// Sinking transposes
+//===----------------------------------------------------------------------===//
+
+/// Base of the sinking patterns: `rewriteSunk` builds the op on the
+/// untransposed operands and returns its results in the old layout.
+struct SinkPattern : RewritePattern {
+  SinkPattern(MLIRContext *ctx, PatternBenefit benefit = 2)
+      : RewritePattern(MatchAnyOpTypeTag(), benefit, ctx) {}
+
+  /// Finishes a rewrite of `op` whose new op is `newOp` (one tensor result
+  /// to transpose by `perm`).
+  LogicalResult finish(PatternRewriter &rewriter, Operation *op,
+                       FailureOr<Operation *> newOp, ArrayRef<int64_t> perm,
+                       ArrayRef<Value> extra = {}) const {
+    if (failed(newOp)) {
+      for (Value v : extra)
+        eraseUnused(rewriter, v);
+      return rewriter.notifyMatchFailure(op, "the new op does not type");
+    }
+    FailureOr<Value> out =
+        createTranspose(rewriter, op->getLoc(), (*newOp)->getResult(0), perm);
+    if (succeeded(out) && succeeded(replaceIfSameTypes(rewriter, op, *out)))
+      return success();
+    if (succeeded(out))
+      eraseUnused(rewriter, *out);
+    else
+      eraseUnused(rewriter, (*newOp)->getResult(0));
+    for (Value v : extra)
+      eraseUnused(rewriter, v);
+    return failure();
+  }
+};
+
+/// `y`, an operand broadcast against a value v = transpose(x, perm) of rank
+/// `rank`, brought into x's layout: a transpose with the same `perm` is
+/// dropped, a constant folds, a lower-rank operand is first expanded to
+/// rank `rank`; only operands whose conversion is free (constants,
+/// transposed values, reshapes of unit dims) qualify. `created` collects
+/// new values for undoing.
+FailureOr<Value> intoLayout(PatternRewriter &rewriter, Location loc, Value y,
+                            ArrayRef<int64_t> perm, int64_t rank,
+                            SmallVectorImpl<Value> &created) {
+  auto type = dyn_cast<RankedTensorType>(y.getType());
+  if (!type || type.getRank() > rank)
+    return failure();
+  if (type.getRank() == 0)
+    return y;
+  if (std::optional<Transposed> t = asTranspose(y))
+    if (type.getRank() == rank && ArrayRef<int64_t>(t->perm) == perm)
+      return t->input;
+  SmallVector<int64_t> expanded(rank - type.getRank(), 1);
+  llvm::append_range(expanded, type.getShape());
+  Perm inv = inversePerm(perm);
+  bool free = isConstant(y) || (type.hasStaticShape() &&
+                                movesOnlyUnitDims(expanded, inv));
+  if (!free)
+    return failure();
+  Value v = y;
+  if (type.getRank() < rank) {
+    FailureOr<Value> r = createReshape(rewriter, loc, y, expanded);
+    if (failed(r))
+      return failure();
+    v = *r;
+    created.push_back(v);
+  }
+  FailureOr<Value> t = createTranspose(rewriter, loc, v, inv);
+  if (failed(t))
+    return failure();
+  created.push_back(*t);
+  return *t;
+}
+
+/// Unary elementwise ops (relation Identity).
+struct SinkThroughUnary : SinkPattern {
+  using SinkPattern::SinkPattern;
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (relationOf(op) != "Identity" || op->getNumOperands() != 1 ||
+        op->getNumResults() != 1 || op->hasAttr("axis") ||
+        op->hasAttr("axes"))
+      return failure();
+    std::optional<Transposed> t = asTranspose(op->getOperand(0));
+    if (!t)
+      return failure();
+    return finish(rewriter, op, createLike(rewriter, op, t->input), t->perm);
+  }
+};
+
+/// Broadcasting binary ops: both operands into the new layout.
+struct SinkThroughBinary : SinkPattern {
+  using SinkPattern::SinkPattern;
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    StringRef rel = relationOf(op);
+    if ((rel != "Broadcast" && rel != "BroadcastBool") ||
+        op->getNumResults() != 1 || op->getNumOperands() != 2)
+      return failure();
+    int64_t rank = rankOf(op->getResult(0));
+    for (Value anchor : op->getOperands()) {
+      std::optional<Transposed> t = asTranspose(anchor);
+      if (!t || rankOf(anchor) != rank)
+        continue;
+      SmallVector<Value> operands, created;
+      bool ok = true;
+      for (Value y : op->getOperands()) {
+        FailureOr<Value> v =
+            intoLayout(rewriter, op->getLoc(), y, t->perm, rank, created);
+        if (failed(v)) {
+          ok = false;
+          break;
+        }
+        operands.push_back(*v);
+      }
+      if (!ok) {
+        for (Value v : llvm::reverse(created))
+          eraseUnused(rewriter, v);
+        continue;
+      }
+      return finish(rewriter, op, createLike(rewriter, op, operands), t->perm,
+                    created);
+    }
+    return failure();
+  }
+};
+
+/// Ops with an `axis` on their first operand: nn.bias_add, nn.prelu
+/// (BiasAdd), nn.softmax and other AxisIdentity ops, nn.batch_norm; and
+/// `axes` (AxesIdentity).
+struct SinkThroughAxisOp : SinkPattern {
+  using SinkPattern::SinkPattern;
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    StringRef rel = relationOf(op);
+    bool single = rel == "AxisIdentity" || rel == "BiasAdd" ||
+                  rel == "BatchNorm";
+    if ((!single && rel != "AxesIdentity") || op->getNumOperands() < 1 ||
+        op->getNumResults() != 1)
+      return failure();
+    std::optional<Transposed> t = asTranspose(op->getOperand(0));
+    if (!t)
+      return failure();
+    int64_t rank = t->perm.size();
+    auto mapAxis = [&](int64_t a) -> std::optional<int64_t> {
+      if (a < -rank || a >= rank)
+        return std::nullopt;
+      return t->perm[a < 0 ? a + rank : a];
+    };
+    SmallVector<NamedAttribute, 1> change;
+    if (single) {
+      auto axis = op->getAttrOfType<IntegerAttr>("axis");
+      std::optional<int64_t> mapped = axis ? mapAxis(axis.getInt()) : std::nullopt;
+      if (!mapped)
+        return failure();
+      change.push_back(rewriter.getNamedAttr(
+          "axis", rewriter.getI64IntegerAttr(*mapped)));
+    } else {
+      auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes");
+      if (!axes)
+        return failure();
+      SmallVector<int64_t> mapped;
+      for (int64_t a : axes.asArrayRef()) {
+        std::optional<int64_t> m = mapAxis(a);
+        if (!m)
+          return failure();
+        mapped.push_back(*m);
+      }
+      change.push_back(rewriter.getNamedAttr(
+          "axes", rewriter.getDenseI64ArrayAttr(mapped)));
+    }
+    SmallVector<Value> operands(op->getOperands());
+    operands[0] = t->input;
+    FailureOr<Operation *> newOp = createLike(rewriter, op, operands, change);
+    if (rel != "BatchNorm")
+      return finish(rewriter, op, newOp, t->perm);
+
+    // nn.batch_norm: a tuple (normalized, mean, var); field 0 goes back to
+    // the old layout.
+    if (failed(newOp))
+      return failure();
+    Value tuple = (*newOp)->getResult(0);
+    auto tupleType = dyn_cast<TupleType>(tuple.getType());
+    if (!tupleType) {
+      rewriter.eraseOp(*newOp);
+      return failure();
+    }
+    SmallVector<Value> fields;
+    for (unsigned i = 0; i < tupleType.size(); ++i) {
+      FailureOr<Operation *> get = createTyped(
+          rewriter, op->getLoc(), TupleGetItemOp::getOperationName(), tuple,
+          rewriter.getNamedAttr("index", rewriter.getI64IntegerAttr(i)));
+      if (failed(get))
+        return failure();
+      Value field = (*get)->getResult(0);
+      if (i == 0) {
+        FailureOr<Value> back =
+            createTranspose(rewriter, op->getLoc(), field, t->perm);
+        if (failed(back))
+          return failure();
+        field = *back;
+      }
+      fields.push_back(field);
+    }
+    FailureOr<Operation *> rebuilt = createTyped(
+        rewriter, op->getLoc(), TupleOp::getOperationName(), fields, {});
+    if (failed(rebuilt))
+      return failure();
+    return replaceIfSameTypes(rewriter, op, (*rebuilt)->getResult(0));
+  }
+};
+
+/// Reductions (relation Reduce: `axis`, `keepdims`, `exclude`).
+struct SinkThroughReduce : SinkPattern {
+  using SinkPattern::SinkPattern;
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (relationOf(op) != "Reduce" || op->getNumOperands() != 1 ||
+        op->getNumResults() != 1)
+      return failure();
+    std::optional<Transposed> t = asTranspose(op->getOperand(0));
+    if (!t)
+      return failure();
+    int64_t rank = t->perm.size();
+    // The reduced dims of v = transpose(x).
+    llvm::SmallBitVector reduced(rank, false);
+    auto axis = op->getAttrOfType<DenseI64ArrayAttr>("axis");
+    if (!axis) {
+      reduced.set();
+    } else {
+      for (int64_t a : axis.asArrayRef()) {
+        if (a < -rank || a >= rank)
+          return failure();
+        reduced.set(a < 0 ? a + rank : a);
+      }
+    }
+    auto exclude = op->getAttrOfType<BoolAttr>("exclude");
+    if (exclude && exclude.getValue())
+      reduced.flip();
+    auto keep = op->getAttrOfType<BoolAttr>("keepdims");
+    bool keepdims = keep && keep.getValue();
+    // The same dims of x, sorted.
+    SmallVector<int64_t> newAxes;
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced.test(inversePerm(t->perm)[d]))
+        newAxes.push_back(d);
+    // Result layout: with keepdims the same permutation; otherwise the
+    // surviving dims of v, in x's order.
+    Perm perm;
+    if (keepdims) {
+      perm = t->perm;
+    } else {
+      SmallVector<int64_t> keptX;
+      for (int64_t d = 0; d < rank; ++d)
+        if (!reduced.test(inversePerm(t->perm)[d]))
+          keptX.push_back(d);
+      for (int64_t d = 0; d < rank; ++d)
+        if (!reduced.test(d))
+          perm.push_back(llvm::find(keptX, t->perm[d]) - keptX.begin());
+    }
+    if (newAxes.empty())
+      return failure(); // nothing reduced: an empty axis list means "all"
+    FailureOr<Operation *> newOp = createLike(
+        rewriter, op, t->input,
+        {rewriter.getNamedAttr("axis", rewriter.getDenseI64ArrayAttr(newAxes)),
+         rewriter.getNamedAttr("exclude", rewriter.getBoolAttr(false))});
+    return finish(rewriter, op, newOp, perm);
+  }
+};
+
+/// 2-D pools: the `layout` attribute follows the data.
+struct SinkThroughPool : SinkPattern {
+  using SinkPattern::SinkPattern;
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    static const llvm::StringSet<> pools = {
+        "relay.nn.max_pool2d", "relay.nn.avg_pool2d",
+        "relay.nn.global_avg_pool2d", "relay.nn.global_max_pool2d"};
+    if (!pools.contains(op->getName().getStringRef()) ||
+        op->getNumOperands() != 1 || op->getNumResults() != 1)
+      return failure();
+    auto layout = op->getAttrOfType<StringAttr>("layout");
+    auto outLayout = op->getAttrOfType<StringAttr>("out_layout");
+    std::optional<Transposed> t = asTranspose(op->getOperand(0));
+    if (!layout || !t || layout.size() != t->perm.size() ||
+        (outLayout && !outLayout.getValue().empty() && outLayout != layout))
+      return failure();
+    // x's layout: its dim perm[d] is the old layout's letter d.
+    std::string newLayout(layout.size(), '?');
+    for (auto [d, p] : llvm::enumerate(t->perm))
+      newLayout[p] = layout.getValue()[d];
+    if (newLayout != "NCHW" && newLayout != "NHWC")
+      return failure();
+    FailureOr<Operation *> newOp = createLike(
+        rewriter, op, t->input,
+        {rewriter.getNamedAttr("layout", rewriter.getStringAttr(newLayout)),
+         rewriter.getNamedAttr("out_layout", rewriter.getStringAttr(""))});
+    return finish(rewriter, op, newOp, t->perm);
+  }
+};
+
+/// concatenate: every operand into the new layout, `axis` remapped.
+struct SinkThroughConcatenate : SinkPattern {
+  using SinkPattern::SinkPattern;
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    auto concat = dyn_cast<ConcatenateOp>(op);
+    if (!concat)
+      return failure();
+    int64_t rank = rankOf(concat.getResult());
+    for (Value anchor : op->getOperands()) {
+      std::optional<Transposed> t = asTranspose(anchor);
+      if (!t || rankOf(anchor) != rank)
+        continue;
+      int64_t axis = concat.getAxis();
+      if (axis < -rank || axis >= rank)
+        return failure();
+      axis = t->perm[axis < 0 ? axis + rank : axis];
+      SmallVector<Value> operands, created;
+      bool ok = true;
+      for (Value y : op->getOperands()) {
+        FailureOr<Value> v = rankOf(y) == rank
+                                 ? intoLayout(rewriter, op->getLoc(), y,
+                                              t->perm, rank, created)
+                                 : FailureOr<Value>(failure());
+        if (failed(v)) {
+          ok = false;
+          break;
+        }
+        operands.push_back(*v);
+      }
+      if (!ok) {
+        for (Value v : llvm::reverse(created))
+          eraseUnused(rewriter, v);
+        return failure();
+      }
+      return finish(
+          rewriter, op,
+          createLike(rewriter, op, operands,
+                     rewriter.getNamedAttr("axis",
+                                           rewriter.getI64IntegerAttr(axis))),
+          t->perm, created);
+    }
+    return failure();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertLayoutPass
+    : relay::impl::RelayConvertLayoutBase<ConvertLayoutPass> {
+  using RelayConvertLayoutBase::RelayConvertLayoutBase;
+
+  void runOnOperation() override {
+    StringRef kernel;
+    if (desiredLayout == "NHWC")
+      kernel = "HWIO";
+    else if (desiredLayout == "NCHW")
+      kernel = "OIHW";
+    else {
+      getOperation().emitError()
+          << "relay-convert-layout: desired-layout must be NHWC or NCHW, got '"
+          << desiredLayout << "'";
+      return signalPassFailure();
+    }
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    patterns.add<ConvToLayout>(ctx, desiredLayout, kernel);
+    patterns.add<FoldTransposeOfConstant, FoldReshapeOfConstant,
+                 ComposeTransposes, UnitDimTransposeToReshape,
+                 SimplifyReshape>(ctx);
+    patterns.add<SinkThroughUnary, SinkThroughBinary, SinkThroughAxisOp,
+                 SinkThroughReduce, SinkThroughPool, SinkThroughConcatenate>(
+        ctx);
+    GreedyRewriteConfig config;
+    config.setMaxIterations(64);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config)))
+      getOperation().emitWarning()
+          << "relay-convert-layout: rewriting did not converge";
+  }
+};
+
+} // namespace
