@@ -56,12 +56,17 @@ def send(obj: dict, out=None) -> None:
 
 
 def make_inputs(specs: Sequence[dict], seed: int = 0) -> List[np.ndarray]:
-    """Deterministic inputs for ``[{"name", "shape", "dtype", "high"?}]``: N(0,1) floats, ints in [0, high)."""
+    """Deterministic inputs for ``[{"name", "shape", "dtype", "high"? | "fill"?}]``.
+
+    N(0,1) floats, integers in [0, high), or every element ``fill``.
+    """
     rng = np.random.default_rng(seed)
     out = []
     for s in specs:
         dt = np.dtype(s["dtype"])
-        if dt.kind == "f":
+        if "fill" in s:
+            out.append(np.full(s["shape"], s["fill"], dt))
+        elif dt.kind == "f":
             out.append(rng.standard_normal(s["shape"]).astype(dt))
         else:
             out.append(rng.integers(0, int(s.get("high", 2)), size=s["shape"]).astype(dt))

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import importlib
 import json
 import os
 import platform
@@ -73,71 +72,60 @@ class Model:
     """A zoo model: its builder workload, its torch twin and its inputs."""
 
     name: str
-    inputs: List[dict]                                  # [{"name", "shape", "dtype", "high"?}]
-    builder: Optional[Callable[[], tuple]] = None       # () -> (IRModule, params)
-    torch: Optional[Callable[[], object]] = None        # () -> torch.nn.Module (eval)
+    workload: Callable[[], tuple]          # () -> (IRModule, params): the builder path
+    twin: Callable[[dict], object]         # params -> torch.nn.Module computing the same function
+    inputs: List[dict]                     # [{"name", "shape", "dtype", "high"? | "fill"?}]
+    outputs: List[str]
     note: str = ""
-    same_weights: bool = False   # builder and twin compute the same function (outputs comparable)
 
 
-def _zoo_module(name: str):
-    try:
-        return importlib.import_module(f"relay_mlir.testing.{name}")
-    except ImportError:
-        return None
+def _image(shape) -> List[dict]:
+    return [{"name": "data", "shape": [1, *shape], "dtype": "float32"}]
 
 
-def _torch_twin(name: str) -> Optional[Callable[[], object]]:
-    """``relay_mlir.testing.torch_models``' twin of zoo model ``name``, if it exists."""
-    try:
-        tm = importlib.import_module("relay_mlir.testing.torch_models")
-    except ImportError:
-        return None
-    for attr in (name, f"get_{name}", f"{name}_torch"):
-        fn = getattr(tm, attr, None)
-        if callable(fn):
-            return lambda fn=fn: fn().eval()
-    get = getattr(tm, "get_model", None)
-    if callable(get):
-        return lambda: get(name).eval()
-    return None
+def _zoo_twin(make: Callable[[object], object]) -> Callable[[dict], object]:
+    def twin(params: dict):
+        from relay_mlir.testing import torch_models as tm
+        net = make(tm)
+        tm.load_params(net, params)
+        return net.eval()
+    return twin
 
 
-def _demo_builder():
-    from relay_mlir.testing import resnet
-    return resnet.get_workload(batch_size=1)
-
-
-def _demo_torch():
+def _demo_twin(params: dict):
     import _twins
-    _, params = _demo_builder()
     return _twins.demo_resnet(params)
 
 
+BERT_SEQ, LSTM_SEQ = 64, 32
+
+
 def models() -> Dict[str, Model]:
-    """Every model that exists in this checkout, in table order."""
-    out: Dict[str, Model] = {
-        "resnet_demo": Model("resnet_demo", [{"name": "data", "shape": [1, 3, 32, 32], "dtype": "float32"}],
-                             _demo_builder, _demo_torch, note="relay-mlir demo CNN, 32x32",
-                             same_weights=True),
-    }
-    zoo = [  # name, inputs, kwargs of get_workload
-        ("resnet18", [{"name": "data", "shape": [1, 3, 224, 224], "dtype": "float32"}], {}),
-        ("resnet50", [{"name": "data", "shape": [1, 3, 224, 224], "dtype": "float32"}], {}),
-        ("mobilenet_v2", [{"name": "data", "shape": [1, 3, 224, 224], "dtype": "float32"}], {}),
-        ("vgg16", [{"name": "data", "shape": [1, 3, 224, 224], "dtype": "float32"}], {}),
-        ("dqn", [{"name": "data", "shape": [1, 4, 84, 84], "dtype": "float32"}], {}),
-        ("bert_tiny", [{"name": "input_ids", "shape": [1, 128], "dtype": "int64", "high": 1000}], {}),
-        ("lstm", [{"name": "data", "shape": [1, 32, 128], "dtype": "float32"}], {}),
+    """The benchmarked models (``relay_mlir.testing`` workloads at batch 1), in table order."""
+    from relay_mlir.testing import bert, dqn, lstm, mobilenet_v2, resnet, vgg
+
+    ids = {"dtype": "int64", "shape": [1, BERT_SEQ]}
+    table = [
+        Model("resnet_demo", lambda: resnet.get_workload(), _demo_twin, _image((3, 32, 32)), ["prob"],
+              "the `relay-mlir demo` CNN, 32×32"),
+        Model("resnet18", lambda: resnet.get_workload(num_layers=18, image_shape=(3, 224, 224)),
+              _zoo_twin(lambda tm: tm.ResNet(18)), _image((3, 224, 224)), ["logits"]),
+        Model("resnet50", lambda: resnet.get_workload(num_layers=50, image_shape=(3, 224, 224)),
+              _zoo_twin(lambda tm: tm.ResNet(50)), _image((3, 224, 224)), ["logits"]),
+        Model("mobilenet_v2", lambda: mobilenet_v2.get_workload(), _zoo_twin(lambda tm: tm.MobileNetV2()),
+              _image((3, 224, 224)), ["logits"]),
+        Model("vgg16", lambda: vgg.get_workload(num_layers=16), _zoo_twin(lambda tm: tm.VGG(16)),
+              _image((3, 224, 224)), ["logits"]),
+        Model("dqn", lambda: dqn.get_workload(), _zoo_twin(lambda tm: tm.DQN()), _image((4, 84, 84)), ["q"]),
+        Model("bert_tiny", lambda: bert.get_workload(seq_len=BERT_SEQ), _zoo_twin(lambda tm: tm.Bert()),
+              [dict(ids, name="input_ids", high=1000), dict(ids, name="token_type_ids", high=2),
+               dict(ids, name="attention_mask", fill=1)], ["sequence_output", "pooled_output"],
+              f"2 layers, hidden 128, sequence {BERT_SEQ}"),
+        Model("lstm", lambda: lstm.get_workload(seq_len=LSTM_SEQ), _zoo_twin(lambda tm: tm.LSTMLanguageModel()),
+              [{"name": "input_ids", "shape": [1, LSTM_SEQ], "dtype": "int64", "high": 1000}], ["logits"],
+              f"LSTM LM, hidden 128, sequence {LSTM_SEQ}"),
     ]
-    for name, inputs, kw in zoo:
-        m = _zoo_module(name)
-        twin = _torch_twin(name)
-        if m is None and twin is None:
-            continue
-        builder = (lambda m=m, kw=kw: m.get_workload(batch_size=1, **kw)) if m is not None else None
-        out[name] = Model(name, inputs, builder, twin)
-    return out
+    return {m.name: m for m in table}
 
 
 # ---------------------------------------------------------------------------
@@ -150,22 +138,20 @@ def _cpu_flags() -> List[str]:
 
 
 def child_export(model: Model, wd: Path) -> dict:
-    """torch twin -> wd/model.onnx (TorchScript exporter, opset 17, weights inside)."""
+    """The twin with the builder's weights -> wd/twin.pt (pickled module) and wd/model.onnx."""
     import onnx
     import torch
+    from relay_mlir.testing import torch_models as tm
 
-    torch.manual_seed(0)
-    net = model.torch()
-    args = tuple(torch.from_numpy(a) for a in P.make_inputs(model.inputs))
-    path = wd / "model.onnx"
+    _, params = model.workload()
+    net = model.twin(params)
+    del params
+    torch.save(net, str(wd / "twin.pt"))
+    args = [torch.from_numpy(a) for a in P.make_inputs(model.inputs)]
     with torch.no_grad():
-        torch.onnx.export(net, args, str(path), dynamo=False, opset_version=OPSET,
-                          input_names=[s["name"] for s in model.inputs], do_constant_folding=True)
-    m = onnx.load(str(path))
-    if m.ir_version > 8:  # onnxruntime 1.31 / the TVM venv's onnx 1.16 read IR <= 8 safely
-        m.ir_version = 8
-    onnx.save(m, str(path))
-    return {"onnx_bytes": path.stat().st_size, "nodes": len(m.graph.node)}
+        m = tm.export_onnx(net, args, [s["name"] for s in model.inputs], model.outputs, opset=OPSET)
+    onnx.save(m, str(wd / "model.onnx"))
+    return {"onnx_bytes": (wd / "model.onnx").stat().st_size, "nodes": len(m.graph.node)}
 
 
 def child_compile(system: str, model: Model, wd: Path) -> dict:
@@ -174,7 +160,7 @@ def child_compile(system: str, model: Model, wd: Path) -> dict:
     if system in ("relay-mlir", "relay-mlir/onnx"):
         import relay_mlir as relay
         if system == "relay-mlir":
-            mod, params = model.builder()
+            mod, params = model.workload()
         else:
             from relay_mlir.frontend import from_onnx
             mod, params = from_onnx(str(wd / "model.onnx")), None
@@ -236,8 +222,7 @@ def child_run(system: str, model: Model, wd: Path) -> int:
     elif system == "torch":
         import torch
         torch.set_num_threads(THREADS)
-        torch.manual_seed(0)
-        net = model.torch()
+        net = torch.load(str(wd / "twin.pt"), weights_only=False).eval()
         targs = [torch.from_numpy(a) for a in inputs]
 
         def call():
@@ -343,21 +328,17 @@ def bench_model(name: str, systems: Sequence[str], args, log) -> dict:
     model = models()[name]
     res: dict = {"model": name, "note": model.note, "inputs": model.inputs, "systems": {}}
     wd = Path(tempfile.mkdtemp(prefix=f"bench-{name}-", dir=args.workdir))
-    need_onnx = any(s != "relay-mlir" for s in systems)
-    if model.torch is None:
-        systems = [s for s in systems if s == "relay-mlir"]
-    if model.builder is None:
-        systems = [s for s in systems if s != "relay-mlir"]
     for s in systems:
         res["systems"][s] = {}
-    if need_onnx and model.torch is not None:
+    if any(s != "relay-mlir" for s in systems):
         ans, err = run_oneshot([sys.executable, str(Path(__file__).resolve()), "--child-export", "-", name,
                                       str(wd)], args.timeout)
         if ans is None or "error" in ans:
-            log(f"  export failed: {_short_error(err)}")
+            why = (ans or {}).get("error") or _short_error(err)
+            log(f"  export failed: {why}")
             for s in systems:
                 if s != "relay-mlir":
-                    res["systems"][s]["error"] = f"ONNX export failed: {_short_error(err)}"
+                    res["systems"][s]["error"] = f"ONNX export failed: {why}"
         else:
             res["onnx"] = ans
     # compile, one system after the other
@@ -402,8 +383,6 @@ def bench_model(name: str, systems: Sequence[str], args, log) -> dict:
                 outs[s] = [z[f"out{i}"] for i in range(len(z.files))]
     ref = "torch" if "torch" in outs else next(iter(outs), None)
     for s, o in outs.items():
-        if ref is None or (s == "relay-mlir") != (ref == "relay-mlir") and not model.same_weights:
-            continue  # the builder's weights are not the twin's
         a, b = o[0].astype(np.float64), outs[ref][0].astype(np.float64)
         if a.shape == b.shape:
             res["systems"][s]["max_abs_diff"] = float(np.max(np.abs(a - b))) if a.size else 0.0
