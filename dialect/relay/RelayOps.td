@@ -7,6 +7,8 @@ include "relay/RelayADTOps.td"
 include "relay/RelayElementwiseOps.td"
 include "relay/RelayNNOps.td"
 include "relay/RelayReduceOps.td"
+include "relay/RelayIndexOps.td"
+include "relay/RelayImageOps.td"
 include "relay/RelayTransformOps.td"
 
 #endif // RELAY_OPS_TD

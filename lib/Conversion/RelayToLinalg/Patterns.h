@@ -30,6 +30,12 @@ void populateElementwisePatterns(const TypeConverter &tc,
 void populateNNPatterns(const TypeConverter &tc, RewritePatternSet &patterns);
 void populateReducePatterns(const TypeConverter &tc,
                             RewritePatternSet &patterns);
+void populateIndexPatterns(const TypeConverter &tc,
+                           RewritePatternSet &patterns);
+void populateSortPatterns(const TypeConverter &tc,
+                          RewritePatternSet &patterns);
+void populateImagePatterns(const TypeConverter &tc,
+                           RewritePatternSet &patterns);
 void populateTransformPatterns(const TypeConverter &tc,
                                RewritePatternSet &patterns);
 void populateLanguagePatterns(const TypeConverter &tc,

@@ -37,6 +37,9 @@ struct ConvertRelayToLinalgPass
     populateElementwisePatterns(typeConverter, patterns);
     populateNNPatterns(typeConverter, patterns);
     populateReducePatterns(typeConverter, patterns);
+    populateIndexPatterns(typeConverter, patterns);
+    populateSortPatterns(typeConverter, patterns);
+    populateImagePatterns(typeConverter, patterns);
     populateTransformPatterns(typeConverter, patterns);
     populateLanguagePatterns(typeConverter, patterns);
 
