@@ -292,8 +292,8 @@ LogicalResult rel::OneHotRel(Operation *op, TypeRange operands,
     return failure();
   if (!*dtype)
     return op->emitOpError() << "requires attribute 'dtype'";
-  for (auto [i, what] : llvm::enumerate(ArrayRef<StringRef>{"on_value",
-                                                            "off_value"})) {
+  static constexpr StringLiteral names[] = {"on_value", "off_value"};
+  for (auto [i, what] : llvm::enumerate(names)) {
     FailureOr<RankedTensorType> v =
         tensorOperandOfRank(op, operands, i + 1, what, 0);
     if (failed(v))

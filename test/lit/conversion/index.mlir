@@ -133,7 +133,7 @@ func.func @topk(%x: tensor<2x5xf32>) -> (tensor<2x2xf32>, tensor<2x2xi32>) {
   // CHECK-SAME: outs(%{{.+}}, %{{.+}} : tensor<2x2xf32>, tensor<2x2xi32>)
   // CHECK: return %[[G]]#0, %[[G]]#1
   %t = relay.topk %x {k = 2 : i64} : (tensor<2x5xf32>) -> tuple<tensor<2x2xf32>, tensor<2x2xi32>>
-  %v = relay.tuple_get_item %t {index = 0 : i64} : (tuple<tensor<2x2xf32>, tensor<2x2xi32>>) -> tensor<2x2xf32>
-  %i = relay.tuple_get_item %t {index = 1 : i64} : (tuple<tensor<2x2xf32>, tensor<2x2xi32>>) -> tensor<2x2xi32>
+  %v = relay.tuple_get_item %t[0] : (tuple<tensor<2x2xf32>, tensor<2x2xi32>>) -> tensor<2x2xf32>
+  %i = relay.tuple_get_item %t[1] : (tuple<tensor<2x2xf32>, tensor<2x2xi32>>) -> tensor<2x2xi32>
   return %v, %i : tensor<2x2xf32>, tensor<2x2xi32>
 }
