@@ -211,6 +211,7 @@ def to_attribute(name: str, value: PyAny):
     * ``bool`` -> ``BoolAttr``; ``int`` -> ``i64`` ``IntegerAttr``;
       ``float`` -> ``f64`` ``FloatAttr``; ``str`` -> ``StringAttr``;
     * a list/tuple of ints -> ``DenseI64ArrayAttr``;
+    * a list/tuple of floats -> ``DenseF64ArrayAttr``;
     * names ending in ``dtype`` -> ``TypeAttr`` of the dtype's element type;
     * ``None`` and ``""`` return ``None`` (the attribute is omitted).
 
@@ -240,6 +241,8 @@ def to_attribute(name: str, value: PyAny):
         vals = list(value)
         if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in vals):
             return ir.DenseI64ArrayAttr.get([int(v) for v in vals])
+        if vals and all(isinstance(v, (float, np.floating)) for v in vals):
+            return ir.DenseF64ArrayAttr.get([float(v) for v in vals])
     raise TypeError(f"attribute '{name}': cannot convert {value!r} to an MLIR attribute")
 
 
