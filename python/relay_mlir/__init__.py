@@ -30,6 +30,11 @@ from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, Tuple
                    TupleWrapper, Var, const, var)
 from .module import IRModule, Module, free_vars
 from .op import nn
+from .op import image
+from .op.reduce import (all, any, argmax, argmin, logsumexp, max, mean_std,  # reductions
+                        mean_variance, min, prod, std, variance)
+from .op.index import (argsort, cumprod, cumsum, gather, gather_nd, one_hot,  # indexing, sorting
+                       scatter_elements, scatter_nd, sort, take, topk)
 from .op.tensor import (add, concatenate, divide, exp, log, maximum, mean, minimum, multiply,
                         negative, reshape, sigmoid, sqrt, subtract, sum, tanh, transpose)
 from .ty import Any, FuncType, IncompleteType, TensorType, TupleType, Type
@@ -38,6 +43,7 @@ from .compiler import Target, compile, lower_to_iree_input
 from .runtime import Executable
 
 _sys.modules.setdefault(__name__ + ".nn", nn)
+_sys.modules.setdefault(__name__ + ".image", image)
 
 
 def __getattr__(name: str):
@@ -55,6 +61,10 @@ __all__ = [
     "IRModule", "Module", "free_vars", "nn", "op", "transform",
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "negative", "exp", "log",
     "sqrt", "tanh", "sigmoid", "reshape", "transpose", "concatenate", "sum", "mean",
+    # reductions, indexing, scans, sorting, image
+    "all", "any", "argmax", "argmin", "logsumexp", "max", "mean_std", "mean_variance", "min",
+    "prod", "std", "variance", "argsort", "cumprod", "cumsum", "gather", "gather_nd", "one_hot",
+    "scatter_elements", "scatter_nd", "sort", "take", "topk", "image",
     "Any", "FuncType", "IncompleteType", "TensorType", "TupleType", "Type",
     "Target", "compile", "lower_to_iree_input", "Executable",
 ]

@@ -7,8 +7,13 @@ from __future__ import annotations
 
 from ..expr import Op
 from . import nn
+from . import image
 from .tensor import *  # noqa: F401,F403
 from .tensor import __all__ as _tensor_all
+from .reduce import *  # noqa: F401,F403
+from .reduce import __all__ as _reduce_all
+from .index import *  # noqa: F401,F403
+from .index import __all__ as _index_all
 
 
 def get(name: str) -> Op:
@@ -16,4 +21,4 @@ def get(name: str) -> Op:
     return Op.get(name)
 
 
-__all__ = list(_tensor_all) + ["nn", "get"]
+__all__ = list(_tensor_all) + list(_reduce_all) + list(_index_all) + ["nn", "image", "get"]
