@@ -102,7 +102,13 @@ def _save_value(path: Path, value, name: str, vi) -> None:
     import numpy as np
     import onnx
     from onnx import numpy_helper
-    if isinstance(value, np.ndarray) or np.isscalar(value):
+    if isinstance(value, (onnx.TensorProto, onnx.SequenceProto, onnx.OptionalProto, onnx.MapProto)):
+        v = type(value)()
+        v.CopyFrom(value)
+        if not v.name:
+            v.name = name
+        path.write_bytes(v.SerializeToString())
+    elif isinstance(value, np.ndarray) or np.isscalar(value):
         t = numpy_helper.from_array(np.asarray(value), name)
         path.write_bytes(t.SerializeToString())
     elif isinstance(value, list):
