@@ -39,4 +39,213 @@ def Relay_ConcatenateOp : Relay_Operator<"concatenate", "Concatenate"> {
                        DefaultValuedAttr<I64Attr, "0">:$axis);
 }
 
+//===----------------------------------------------------------------------===//
+// Shape transforms (Relay's python/tvm/relay/op/transform.py)
+//===----------------------------------------------------------------------===//
+
+def Relay_ReshapeLikeOp : Relay_Operator<"reshape_like", "ReshapeLike"> {
+  let summary = "reshapes dims [lhs_begin, lhs_end) of data to dims [rhs_begin, rhs_end) of shape_like";
+  let description = [{
+    `lhs_end`/`rhs_end` absent mean the rank; negative values count from
+    the end.
+
+    ```mlir
+    %y = relay.reshape_like %x, %s {lhs_begin = 1 : i64, rhs_end = 3 : i64} : (tensor<1x2x3x4xf32>, tensor<6x2x2x3xf32>) -> tensor<1x6x2x2xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$shape_like,
+                       DefaultValuedAttr<I64Attr, "0">:$lhs_begin,
+                       OptionalAttr<I64Attr>:$lhs_end,
+                       DefaultValuedAttr<I64Attr, "0">:$rhs_begin,
+                       OptionalAttr<I64Attr>:$rhs_end);
+}
+
+def Relay_SqueezeOp : Relay_Operator<"squeeze", "Squeeze"> {
+  let summary = "removes size-1 dims (`axis` absent: every static 1)";
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       OptionalAttr<DenseI64ArrayAttr>:$axis);
+}
+
+def Relay_ExpandDimsOp : Relay_Operator<"expand_dims", "ExpandDims"> {
+  let summary = "inserts `num_newaxis` unit dims at `axis` (in [-rank-1, rank])";
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       I64Attr:$axis,
+                       DefaultValuedAttr<I64Attr, "1">:$num_newaxis);
+}
+
+def Relay_StackOp : Relay_Operator<"stack", "Stack"> {
+  let summary = "joins same-shaped tensors along a new `axis`";
+  let description = [{
+    Relay passes the inputs as one tuple; here they are the operands.
+
+    ```mlir
+    %y = relay.stack %a, %b {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2x3xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Relay_AnyTensorOrIncomplete>:$data,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+}
+
+def Relay_SplitOp : Relay_Operator<"split", "Split"> {
+  let summary = "splits along `axis` into a tuple";
+  let description = [{
+    `indices_or_sections` is an integer (that many equal sections) or an
+    array of ascending split indices (one more piece than indices).
+
+    ```mlir
+    %t = relay.split %x {indices_or_sections = 2 : i64, axis = 1 : i64} : (tensor<2x4xf32>) -> tuple<tensor<2x2xf32>, tensor<2x2xf32>>
+    %u = relay.split %x {indices_or_sections = array<i64: 1, 3>, axis = 1 : i64} : (tensor<2x4xf32>) -> tuple<tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x1xf32>>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       AnyAttrOf<[I64Attr, DenseI64ArrayAttr]>:$indices_or_sections,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+}
+
+def Relay_StridedSliceOp : Relay_Operator<"strided_slice", "StridedSlice"> {
+  let summary = "numpy-style slice with Relay's clamping";
+  let description = [{
+    Without `axes`, entry i of `begin`/`end`/`strides` applies to dim i and
+    missing entries mean the whole dim (stride 1); with `axes`, entry i
+    applies to dim `axes[i]`. Negative indices count from the end; indices
+    are clamped to the dim. `slice_mode = "size"`: `end` holds sizes (-1 =
+    to the end) and strides are 1.
+
+    ```mlir
+    %y = relay.strided_slice %x {begin = array<i64: 0, 1>, end = array<i64: 2, 4>} : (tensor<3x4xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       DenseI64ArrayAttr:$begin,
+                       DenseI64ArrayAttr:$end,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$axes,
+                       DefaultValuedAttr<StrAttr, "\"end\"">:$slice_mode);
+}
+
+def Relay_TileOp : Relay_Operator<"tile", "Tile"> {
+  let summary = "repeats the whole tensor `reps` times per dim (numpy.tile)";
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       DenseI64ArrayAttr:$reps);
+}
+
+def Relay_RepeatOp : Relay_Operator<"repeat", "Repeat"> {
+  let summary = "repeats each element `repeats` times along `axis`";
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       I64Attr:$repeats,
+                       I64Attr:$axis);
+}
+
+def Relay_ReverseOp : Relay_Operator<"reverse", "AxisIdentity"> {
+  let summary = "reverses the order of elements along `axis`";
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data, I64Attr:$axis);
+}
+
+def Relay_BroadcastToOp : Relay_Operator<"broadcast_to", "BroadcastTo"> {
+  let summary = "numpy-broadcasts data to `shape`";
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       DenseI64ArrayAttr:$shape);
+}
+
+def Relay_BroadcastToLikeOp
+    : Relay_Operator<"broadcast_to_like", "BroadcastTo"> {
+  let summary = "numpy-broadcasts data to the shape of `broadcast_type`";
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$broadcast_type);
+}
+
+def Relay_CollapseSumLikeOp
+    : Relay_Operator<"collapse_sum_like", "CollapseSumLike"> {
+  let summary = "sums data down to the shape of `collapse_type` (the inverse of broadcasting)";
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$collapse_type);
+}
+
+def Relay_ZerosOp : Relay_Operator<"zeros", "Full"> {
+  let summary = "a tensor of zeros of `shape` and `dtype`";
+  let description = [{
+    ```mlir
+    %z = relay.zeros {shape = array<i64: 2, 3>, dtype = f32} : () -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$shape, TypeAttr:$dtype);
+}
+
+def Relay_OnesOp : Relay_Operator<"ones", "Full"> {
+  let summary = "a tensor of ones of `shape` and `dtype`";
+  let arguments = (ins DenseI64ArrayAttr:$shape, TypeAttr:$dtype);
+}
+
+def Relay_FullOp : Relay_Operator<"full", "Full"> {
+  let summary = "a tensor of `shape` filled with the 0-d `fill_value`";
+  let description = [{
+    `dtype` absent means the dtype of `fill_value`; otherwise the value is
+    cast to `dtype`.
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$fill_value,
+                       DenseI64ArrayAttr:$shape,
+                       OptionalAttr<TypeAttr>:$dtype);
+}
+
+def Relay_ZerosLikeOp : Relay_UnaryOp<"zeros_like"> {
+  let summary = "zeros of the shape and dtype of data";
+}
+
+def Relay_OnesLikeOp : Relay_UnaryOp<"ones_like"> {
+  let summary = "ones of the shape and dtype of data";
+}
+
+def Relay_FullLikeOp : Relay_Operator<"full_like", "FullLike"> {
+  let summary = "the 0-d `fill_value` (cast to data's dtype) in data's shape";
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$fill_value);
+}
+
+def Relay_ArangeOp : Relay_Operator<"arange", "Arange"> {
+  let summary = "evenly spaced values in [start, stop) by step";
+  let description = [{
+    `start`, `stop` and `step` are 0-d tensors of `dtype`. When all three
+    are `relay.constant`s the length ceil((stop - start) / step) is static,
+    otherwise it is `?`.
+
+    ```mlir
+    %r = relay.arange %start, %stop, %step {dtype = f32} : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<5xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$start,
+                       Relay_AnyTensorOrIncomplete:$stop,
+                       Relay_AnyTensorOrIncomplete:$step,
+                       TypeAttr:$dtype);
+}
+
+def Relay_LayoutTransformOp
+    : Relay_Operator<"layout_transform", "LayoutTransform"> {
+  let summary = "converts between layouts such as NCHW, NHWC and NCHW16c";
+  let description = [{
+    Upper-case letters are whole (primal) axes, a number and a lower-case
+    letter (`16c`) an inner block of that axis, as in Relay.
+
+    ```mlir
+    %y = relay.layout_transform %x {src_layout = "NCHW", dst_layout = "NCHW4c"} : (tensor<1x8x2x2xf32>) -> tensor<1x2x2x2x4xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       StrAttr:$src_layout,
+                       StrAttr:$dst_layout);
+}
+
+def Relay_EinsumOp : Relay_Operator<"einsum", "Einsum"> {
+  let summary = "Einstein summation (numpy.einsum equations, with `...`)";
+  let description = [{
+    Relay passes the inputs as one tuple; here they are the operands.
+
+    ```mlir
+    %y = relay.einsum %a, %b {equation = "bij,bjk->bik"} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Relay_AnyTensorOrIncomplete>:$data,
+                       StrAttr:$equation);
+}
+
 #endif // RELAY_TRANSFORM_OPS_TD

@@ -1,9 +1,16 @@
-//===- Transform.cpp - Reshape, Transpose and Concatenate -----------------===//
+//===- Transform.cpp - shape transforms -----------------------------------===//
 //
 // Relay's semantics (src/relay/op/tensor/transform.cc); `?` dims propagate.
 //
 //===----------------------------------------------------------------------===//
 #include "RelationUtils.h"
+#include "EinsumEquation.h"
+#include "TransformUtils.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include <cmath>
+#include <limits>
 
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -253,5 +260,773 @@ LogicalResult rel::ConcatenateRel(Operation *op, TypeRange operands,
     }
   }
   results.push_back(RankedTensorType::get(shape, first.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReshapeLike
+//===----------------------------------------------------------------------===//
+//
+// Dims [lhs_begin, lhs_end) of data are replaced by dims [rhs_begin,
+// rhs_end) of shape_like; the element counts must agree when both are
+// static.
+
+/// The [begin, end) dim range read from attributes `beginName`/`endName`
+/// (end absent = rank; negative values count from the end).
+static FailureOr<std::pair<int64_t, int64_t>>
+dimRange(Operation *op, StringRef beginName, StringRef endName, int64_t rank,
+         StringRef what) {
+  int64_t begin = attrI64(op, beginName).value_or(0);
+  int64_t end = attrI64(op, endName).value_or(rank);
+  int64_t b = begin < 0 ? begin + rank : begin;
+  int64_t e = end < 0 ? end + rank : end;
+  if (b < 0 || b > rank || e < 0 || e > rank || b > e)
+    return op->emitOpError()
+           << beginName << " = " << begin << " and " << endName << " = "
+           << end << " do not give a dim range of " << what << " (rank "
+           << rank << ")";
+  return std::make_pair(b, e);
+}
+
+LogicalResult rel::ReshapeLikeRel(Operation *op, TypeRange operands,
+                                  SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 2)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  FailureOr<RankedTensorType> like =
+      tensorOperand(op, operands, 1, "shape_like");
+  if (failed(data) || failed(like))
+    return failure();
+  auto lhs = dimRange(op, "lhs_begin", "lhs_end", data->getRank(), "data");
+  if (failed(lhs))
+    return failure();
+  auto rhs =
+      dimRange(op, "rhs_begin", "rhs_end", like->getRank(), "shape_like");
+  if (failed(rhs))
+    return failure();
+  ArrayRef<int64_t> in = data->getShape(), ref = like->getShape();
+  SmallVector<int64_t> shape(in.begin(), in.begin() + lhs->first);
+  shape.append(ref.begin() + rhs->first, ref.begin() + rhs->second);
+  shape.append(in.begin() + lhs->second, in.end());
+  int64_t inCount = productOfDims(in), outCount = productOfDims(shape);
+  if (!isAny(inCount) && !isAny(outCount) && inCount != outCount)
+    return op->emitOpError()
+           << "reshape_like gives " << shapeStr(shape) << " with " << outCount
+           << " elements, but data has " << inCount << " elements";
+  results.push_back(RankedTensorType::get(shape, data->getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Squeeze
+//===----------------------------------------------------------------------===//
+
+LogicalResult rel::SqueezeRel(Operation *op, TypeRange operands,
+                              SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 1)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data))
+    return failure();
+  int64_t rank = data->getRank();
+  ArrayRef<int64_t> in = data->getShape();
+  SmallVector<int64_t> shape;
+  std::optional<ArrayRef<int64_t>> axes = attrI64Array(op, "axis");
+  if (!axes) {
+    for (int64_t d = 0; d < rank; ++d) {
+      if (isAny(in[d]))
+        return op->emitOpError()
+               << "squeeze without axis needs static dims, but dim " << d
+               << " is ?";
+      if (in[d] != 1)
+        shape.push_back(in[d]);
+    }
+  } else {
+    llvm::SmallBitVector drop(rank, false);
+    for (int64_t axis : *axes) {
+      FailureOr<int64_t> a = normalizeAxis(op, axis, rank);
+      if (failed(a))
+        return failure();
+      if (!isAny(in[*a]) && in[*a] != 1)
+        return op->emitOpError() << "cannot squeeze axis " << axis
+                                 << ": its dim is " << in[*a] << ", not 1";
+      drop.set(*a);
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      if (!drop.test(d))
+        shape.push_back(in[d]);
+  }
+  results.push_back(RankedTensorType::get(shape, data->getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ExpandDims
+//===----------------------------------------------------------------------===//
+
+LogicalResult rel::ExpandDimsRel(Operation *op, TypeRange operands,
+                                 SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 1)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data))
+    return failure();
+  int64_t rank = data->getRank();
+  int64_t axis = *attrI64(op, "axis");
+  int64_t count = attrI64(op, "num_newaxis").value_or(1);
+  if (count < 0)
+    return op->emitOpError() << "num_newaxis must be >= 0, got " << count;
+  if (axis < -rank - 1 || axis > rank)
+    return op->emitOpError() << "axis " << axis
+                             << " is out of range [-rank - 1, rank] for rank "
+                             << rank;
+  int64_t pivot = axis < 0 ? axis + rank + 1 : axis;
+  SmallVector<int64_t> shape(data->getShape().take_front(pivot));
+  shape.append(count, 1);
+  llvm::append_range(shape, data->getShape().drop_front(pivot));
+  results.push_back(RankedTensorType::get(shape, data->getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Stack
+//===----------------------------------------------------------------------===//
+
+/// All operands as ranked tensors of the same rank and dtype; the shape they
+/// agree on (`?` unifies with a static dim) in `shape`.
+static FailureOr<SmallVector<RankedTensorType>>
+sameShapedOperands(Operation *op, TypeRange operands,
+                   SmallVectorImpl<int64_t> &shape) {
+  if (operands.empty())
+    return op->emitOpError() << "expects at least one operand";
+  SmallVector<RankedTensorType> inputs;
+  for (unsigned i = 0; i < operands.size(); ++i) {
+    FailureOr<RankedTensorType> t =
+        tensorOperand(op, operands, i, ("data #" + Twine(i)).str());
+    if (failed(t))
+      return failure();
+    inputs.push_back(*t);
+  }
+  RankedTensorType first = inputs.front();
+  shape.assign(first.getShape().begin(), first.getShape().end());
+  for (auto [i, t] : llvm::enumerate(inputs)) {
+    if (t.getRank() != first.getRank())
+      return op->emitOpError() << "operand #" << i << " has rank "
+                               << t.getRank() << ", but operand #0 has rank "
+                               << first.getRank();
+    if (t.getElementType() != first.getElementType())
+      return op->emitOpError() << "operand #" << i << " has dtype "
+                               << t.getElementType()
+                               << ", but operand #0 has dtype "
+                               << first.getElementType();
+    for (int64_t d = 0; d < t.getRank(); ++d) {
+      FailureOr<int64_t> u = unifyDim(shape[d], t.getDimSize(d));
+      if (failed(u))
+        return op->emitOpError()
+               << "operand #" << i << " has shape " << shapeStr(t.getShape())
+               << ", but operand #0 has shape " << shapeStr(first.getShape())
+               << " (stacked tensors must have the same shape)";
+      shape[d] = *u;
+    }
+  }
+  return inputs;
+}
+
+LogicalResult rel::StackRel(Operation *op, TypeRange operands,
+                            SmallVectorImpl<Type> &results) {
+  SmallVector<int64_t> shape;
+  auto inputs = sameShapedOperands(op, operands, shape);
+  if (failed(inputs))
+    return failure();
+  int64_t rank = shape.size();
+  int64_t axis = *attrI64(op, "axis");
+  if (axis < -rank - 1 || axis > rank)
+    return op->emitOpError() << "axis " << axis
+                             << " is out of range [-rank - 1, rank] for rank "
+                             << rank;
+  int64_t pivot = axis < 0 ? axis + rank + 1 : axis;
+  shape.insert(shape.begin() + pivot, static_cast<int64_t>(inputs->size()));
+  results.push_back(
+      RankedTensorType::get(shape, inputs->front().getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Split
+//===----------------------------------------------------------------------===//
+
+LogicalResult rel::SplitRel(Operation *op, TypeRange operands,
+                            SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 1)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data))
+    return failure();
+  int64_t rank = data->getRank();
+  if (rank == 0)
+    return op->emitOpError() << "cannot split a 0-d tensor";
+  FailureOr<int64_t> axis = normalizeAxis(op, *attrI64(op, "axis"), rank);
+  if (failed(axis))
+    return failure();
+  int64_t whole = data->getDimSize(*axis);
+  SmallVector<int64_t> pieces;
+  Attribute spec = op->getAttr("indices_or_sections");
+  if (auto sections = dyn_cast_or_null<IntegerAttr>(spec)) {
+    int64_t n = sections.getInt();
+    if (n < 1)
+      return op->emitOpError() << "indices_or_sections = " << n
+                               << " sections must be >= 1";
+    if (!isAny(whole) && whole % n != 0)
+      return op->emitOpError() << n << " sections do not divide the axis "
+                               << *axis << " dim " << whole;
+    pieces.assign(n, isAny(whole) ? kAny : whole / n);
+  } else if (auto indices = dyn_cast_or_null<DenseI64ArrayAttr>(spec)) {
+    int64_t begin = 0;
+    for (int64_t index : indices.asArrayRef()) {
+      if (index <= begin && !(begin == 0 && index == 0 && pieces.empty()))
+        return op->emitOpError()
+               << "indices_or_sections " << shapeStr(indices.asArrayRef())
+               << " must be ascending and > 0";
+      pieces.push_back(index - begin);
+      begin = index;
+    }
+    if (!isAny(whole) && begin > whole)
+      return op->emitOpError()
+             << "split index " << begin << " is past the axis " << *axis
+             << " dim " << whole;
+    pieces.push_back(isAny(whole) ? kAny : whole - begin);
+  } else {
+    return op->emitOpError()
+           << "requires attribute 'indices_or_sections' (an integer or an "
+              "integer array)";
+  }
+  SmallVector<Type> fields;
+  for (int64_t size : pieces) {
+    SmallVector<int64_t> shape(data->getShape());
+    shape[*axis] = size;
+    fields.push_back(RankedTensorType::get(shape, data->getElementType()));
+  }
+  results.push_back(TupleType::get(op->getContext(), fields));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StridedSlice
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<rel::SliceDim>>
+rel::stridedSliceDims(Operation *op, ArrayRef<int64_t> shape) {
+  int64_t rank = shape.size();
+  auto beginAttr = attrI64Array(op, "begin");
+  auto endAttr = attrI64Array(op, "end");
+  if (!beginAttr || !endAttr)
+    return op->emitOpError() << "requires attributes 'begin' and 'end'";
+  SmallVector<int64_t> begin(*beginAttr), end(*endAttr);
+  SmallVector<int64_t> strides;
+  if (auto s = attrI64Array(op, "strides"))
+    strides.assign(s->begin(), s->end());
+  StringRef mode = attrStr(op, "slice_mode");
+  if (mode.empty())
+    mode = "end";
+  if (mode != "end" && mode != "size")
+    return op->emitOpError() << "slice_mode must be \"end\" or \"size\", got \""
+                             << mode << "\"";
+  const int64_t maxRange = std::numeric_limits<int64_t>::max();
+  SmallVector<int64_t> axes;
+  if (auto a = attrI64Array(op, "axes")) {
+    if (begin.size() != a->size() || end.size() != a->size() ||
+        (strides.size() != a->size() && strides.size() > 1))
+      return op->emitOpError()
+             << "with axes, begin, end and strides must have one entry per "
+                "axis (axes has "
+             << a->size() << ", begin " << begin.size() << ", end "
+             << end.size() << ", strides " << strides.size() << ")";
+    // Relay's default strides=[1] stands for all ones.
+    if (strides.size() <= 1)
+      strides.assign(a->size(), strides.empty() ? 1 : strides[0]);
+    llvm::SmallBitVector seen(rank, false);
+    for (int64_t axis : *a) {
+      FailureOr<int64_t> n = normalizeAxis(op, axis, rank, "axes entry");
+      if (failed(n))
+        return failure();
+      if (seen.test(*n))
+        return op->emitOpError() << "axes lists dim " << *n << " twice";
+      seen.set(*n);
+      axes.push_back(*n);
+    }
+  } else {
+    if (begin.size() > static_cast<size_t>(rank) ||
+        end.size() > static_cast<size_t>(rank) ||
+        strides.size() > static_cast<size_t>(rank))
+      return op->emitOpError()
+             << "begin, end and strides may have at most rank = " << rank
+             << " entries (begin has " << begin.size() << ", end "
+             << end.size() << ", strides " << strides.size() << ")";
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+    strides.resize(rank, 1);
+    for (size_t i = begin.size(); i < static_cast<size_t>(rank); ++i)
+      begin.push_back(strides[i] > 0 ? 0 : maxRange);
+    for (size_t i = end.size(); i < static_cast<size_t>(rank); ++i)
+      end.push_back(strides[i] < 0 ? 0 : maxRange);
+  }
+  SmallVector<SliceDim> dims;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t stride = mode == "size" ? 1 : strides[i];
+    if (stride == 0)
+      return op->emitOpError() << "strides entry " << i << " is 0";
+    int64_t e = end[i];
+    if (mode == "size")
+      e = end[i] < 0 ? maxRange : begin[i] + end[i];
+    SliceDim dim{axes[i], begin[i], e, stride, kAny};
+    int64_t extent = shape[axes[i]];
+    if (!isAny(extent)) {
+      int64_t b = canonicalSliceIndex(begin[i], extent, stride);
+      int64_t c = canonicalSliceIndex(e, extent, stride);
+      if (stride > 0 ? c < b : c > b)
+        return op->emitOpError()
+               << "begin " << begin[i] << " and end " << end[i]
+               << " select nothing on dim " << axes[i] << " (size " << extent
+               << ") with stride " << stride;
+      int64_t interval = stride > 0 ? c - b : b - c;
+      int64_t step = stride > 0 ? stride : -stride;
+      dim.size = (interval + step - 1) / step;
+    }
+    dims.push_back(dim);
+  }
+  return dims;
+}
+
+LogicalResult rel::StridedSliceRel(Operation *op, TypeRange operands,
+                                   SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 1)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data))
+    return failure();
+  auto dims = stridedSliceDims(op, data->getShape());
+  if (failed(dims))
+    return failure();
+  SmallVector<int64_t> shape(data->getShape());
+  for (const SliceDim &d : *dims)
+    shape[d.axis] = d.size;
+  results.push_back(RankedTensorType::get(shape, data->getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tile and Repeat
+//===----------------------------------------------------------------------===//
+
+LogicalResult rel::TileRel(Operation *op, TypeRange operands,
+                           SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 1)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data))
+    return failure();
+  auto reps = attrI64Array(op, "reps");
+  if (!reps)
+    return op->emitOpError() << "requires attribute 'reps'";
+  for (int64_t r : *reps)
+    if (r < 1)
+      return op->emitOpError() << "reps entries must be >= 1, got " << r;
+  int64_t rank = std::max<int64_t>(data->getRank(), reps->size());
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t di = d - (rank - data->getRank());
+    int64_t ri = d - (rank - static_cast<int64_t>(reps->size()));
+    int64_t in = di < 0 ? 1 : data->getDimSize(di);
+    int64_t r = ri < 0 ? 1 : (*reps)[ri];
+    shape.push_back(mulDims(in, r));
+  }
+  results.push_back(RankedTensorType::get(shape, data->getElementType()));
+  return success();
+}
+
+LogicalResult rel::RepeatRel(Operation *op, TypeRange operands,
+                             SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 1)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data))
+    return failure();
+  int64_t repeats = *attrI64(op, "repeats");
+  if (repeats < 1)
+    return op->emitOpError() << "repeats must be >= 1, got " << repeats;
+  FailureOr<int64_t> axis =
+      normalizeAxis(op, *attrI64(op, "axis"), data->getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(data->getShape());
+  shape[*axis] = mulDims(shape[*axis], repeats);
+  results.push_back(RankedTensorType::get(shape, data->getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BroadcastTo (broadcast_to, broadcast_to_like) and CollapseSumLike
+//===----------------------------------------------------------------------===//
+
+/// Checks that `from` numpy-broadcasts to exactly `to` (`?` is assumed to
+/// fit); `fromName`/`toName` name them in the error.
+static LogicalResult checkBroadcastsTo(Operation *op, ArrayRef<int64_t> from,
+                                       ArrayRef<int64_t> to,
+                                       StringRef fromName, StringRef toName) {
+  int64_t offset = static_cast<int64_t>(to.size()) - from.size();
+  bool ok = offset >= 0;
+  for (int64_t i = 0; ok && i < static_cast<int64_t>(from.size()); ++i) {
+    int64_t f = from[i], t = to[offset + i];
+    ok = f == 1 || isAny(f) || isAny(t) || f == t;
+  }
+  if (!ok)
+    return op->emitOpError() << fromName << " shape " << shapeStr(from)
+                             << " does not broadcast to " << toName
+                             << " shape " << shapeStr(to);
+  return success();
+}
+
+LogicalResult rel::BroadcastToRel(Operation *op, TypeRange operands,
+                                  SmallVectorImpl<Type> &results) {
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data))
+    return failure();
+  SmallVector<int64_t> shape;
+  if (auto attr = attrI64Array(op, "shape")) {
+    if (failed(expectOperands(op, operands, 1)))
+      return failure();
+    for (int64_t d : *attr)
+      if (d < 0)
+        return op->emitOpError() << "shape entries must be >= 0, got " << d;
+    shape.assign(attr->begin(), attr->end());
+  } else {
+    if (failed(expectOperands(op, operands, 2)))
+      return failure();
+    FailureOr<RankedTensorType> like =
+        tensorOperand(op, operands, 1, "broadcast_type");
+    if (failed(like))
+      return failure();
+    shape.assign(like->getShape().begin(), like->getShape().end());
+  }
+  if (failed(checkBroadcastsTo(op, data->getShape(), shape, "data", "target")))
+    return failure();
+  results.push_back(RankedTensorType::get(shape, data->getElementType()));
+  return success();
+}
+
+LogicalResult rel::CollapseSumLikeRel(Operation *op, TypeRange operands,
+                                      SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 2)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  FailureOr<RankedTensorType> like =
+      tensorOperand(op, operands, 1, "collapse_type");
+  if (failed(data) || failed(like))
+    return failure();
+  if (data->getElementType() != like->getElementType())
+    return op->emitOpError() << "collapse_type dtype " << like->getElementType()
+                             << " differs from data dtype "
+                             << data->getElementType();
+  if (failed(checkBroadcastsTo(op, like->getShape(), data->getShape(),
+                               "collapse_type", "data")))
+    return failure();
+  results.push_back(*like);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Full (zeros, ones, full), FullLike and Arange
+//===----------------------------------------------------------------------===//
+
+static LogicalResult checkScalarOperand(Operation *op, TypeRange operands,
+                                        unsigned index, StringRef what,
+                                        Type *elementType = nullptr) {
+  FailureOr<RankedTensorType> t = tensorOperand(op, operands, index, what);
+  if (failed(t))
+    return failure();
+  if (t->getRank() != 0)
+    return op->emitOpError() << what << " must be a 0-d tensor, got " << *t;
+  if (elementType)
+    *elementType = t->getElementType();
+  return success();
+}
+
+static FailureOr<Type> dtypeAttr(Operation *op, std::optional<Type> fallback) {
+  std::optional<Type> dtype = attrType(op, "dtype");
+  if (!dtype) {
+    if (fallback)
+      return *fallback;
+    return op->emitOpError() << "requires attribute 'dtype'";
+  }
+  if (isa<ShapedType>(*dtype) || !TensorType::isValidElementType(*dtype))
+    return op->emitOpError() << "dtype must be a scalar element type, got "
+                             << *dtype;
+  return *dtype;
+}
+
+LogicalResult rel::FullRel(Operation *op, TypeRange operands,
+                           SmallVectorImpl<Type> &results) {
+  std::optional<Type> fillType;
+  if (!operands.empty()) {
+    Type t;
+    if (failed(expectOperands(op, operands, 1)) ||
+        failed(checkScalarOperand(op, operands, 0, "fill_value", &t)))
+      return failure();
+    fillType = t;
+  }
+  auto shape = attrI64Array(op, "shape");
+  if (!shape)
+    return op->emitOpError() << "requires attribute 'shape'";
+  for (int64_t d : *shape)
+    if (d < 0)
+      return op->emitOpError() << "shape entries must be >= 0, got " << d;
+  FailureOr<Type> dtype = dtypeAttr(op, fillType);
+  if (failed(dtype))
+    return failure();
+  results.push_back(RankedTensorType::get(*shape, *dtype));
+  return success();
+}
+
+LogicalResult rel::FullLikeRel(Operation *op, TypeRange operands,
+                               SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 2)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data) || failed(checkScalarOperand(op, operands, 1, "fill_value")))
+    return failure();
+  results.push_back(*data);
+  return success();
+}
+
+/// The value of a 0-d `relay.constant` operand, or nothing.
+static std::optional<double> constantScalar(Value v) {
+  auto cst = v.getDefiningOp<ConstantOp>();
+  if (!cst)
+    return std::nullopt;
+  auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+  if (!dense || dense.getNumElements() != 1)
+    return std::nullopt;
+  Type t = dense.getElementType();
+  if (isa<FloatType>(t))
+    return (*dense.getValues<APFloat>().begin()).convertToDouble();
+  if (auto it = dyn_cast<IntegerType>(t)) {
+    APInt v = *dense.getValues<APInt>().begin();
+    return it.isUnsigned() || it.getWidth() == 1
+               ? static_cast<double>(v.getZExtValue())
+               : static_cast<double>(v.getSExtValue());
+  }
+  return std::nullopt;
+}
+
+LogicalResult rel::ArangeRel(Operation *op, TypeRange operands,
+                             SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 3)))
+    return failure();
+  FailureOr<Type> dtype = dtypeAttr(op, std::nullopt);
+  if (failed(dtype))
+    return failure();
+  static const char *names[] = {"start", "stop", "step"};
+  for (unsigned i = 0; i < 3; ++i) {
+    Type t;
+    if (failed(checkScalarOperand(op, operands, i, names[i], &t)))
+      return failure();
+    if (t != *dtype)
+      return op->emitOpError() << names[i] << " has dtype " << t
+                               << ", but dtype is " << *dtype;
+  }
+  int64_t size = kAny;
+  if (op->getNumOperands() == 3) {
+    auto start = constantScalar(op->getOperand(0));
+    auto stop = constantScalar(op->getOperand(1));
+    auto step = constantScalar(op->getOperand(2));
+    if (start && stop && step) {
+      if (*step == 0)
+        return op->emitOpError() << "step is 0";
+      double n = std::ceil((*stop - *start) / *step);
+      if (n <= 0) {
+        auto str = [](double v) {
+          return v == std::floor(v) && std::abs(v) < 1e15
+                     ? std::to_string(static_cast<int64_t>(v))
+                     : std::to_string(v);
+        };
+        return op->emitOpError()
+               << "arange(start = " << str(*start) << ", stop = " << str(*stop)
+               << ", step = " << str(*step) << ") has no elements";
+      }
+      size = static_cast<int64_t>(n);
+    }
+  }
+  results.push_back(RankedTensorType::get({size}, *dtype));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LayoutTransform
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<rel::LayoutAxis>>
+rel::parseBlockedLayout(Operation *op, StringRef layout, StringRef what) {
+  SmallVector<LayoutAxis> axes;
+  auto fail = [&](const Twine &why) {
+    return op->emitOpError() << what << " \"" << layout << "\" " << why;
+  };
+  if (layout.empty())
+    return fail("is empty");
+  for (size_t i = 0; i < layout.size();) {
+    int64_t factor = 0;
+    size_t start = i;
+    while (i < layout.size() && llvm::isDigit(layout[i]))
+      factor = factor * 10 + (layout[i++] - '0');
+    if (i == layout.size())
+      return fail("ends in a number");
+    char c = layout[i++];
+    bool upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
+    if (!upper && !lower)
+      return fail("has '" + Twine(c) + "', which is not a letter");
+    if (upper && i - 1 != start)
+      return fail("gives a factor to the primal axis " + Twine(c));
+    if (lower && factor < 1)
+      return fail("needs a factor > 0 before the sub-axis " + Twine(c));
+    char primal = upper ? c : static_cast<char>(c - 'a' + 'A');
+    for (const LayoutAxis &a : axes)
+      if (a.primal == primal && a.isSub() == lower)
+        return fail("has axis " + Twine(c) + " twice");
+    axes.push_back({primal, lower ? factor : 0});
+  }
+  for (const LayoutAxis &a : axes)
+    if (a.isSub() && !llvm::any_of(axes, [&](const LayoutAxis &b) {
+          return b.primal == a.primal && !b.isSub();
+        }))
+      return fail("has sub-axis " +
+                  Twine(static_cast<char>(a.primal - 'A' + 'a')) +
+                  " without its primal axis " + Twine(a.primal));
+  return axes;
+}
+
+LogicalResult rel::LayoutTransformRel(Operation *op, TypeRange operands,
+                                      SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, 1)))
+    return failure();
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  if (failed(data))
+    return failure();
+  auto src = parseBlockedLayout(op, attrStr(op, "src_layout"), "src_layout");
+  if (failed(src))
+    return failure();
+  auto dst = parseBlockedLayout(op, attrStr(op, "dst_layout"), "dst_layout");
+  if (failed(dst))
+    return failure();
+  if (static_cast<int64_t>(src->size()) != data->getRank())
+    return op->emitOpError() << "src_layout \"" << attrStr(op, "src_layout")
+                             << "\" has " << src->size()
+                             << " axes, but data has rank " << data->getRank();
+  auto primals = [](ArrayRef<LayoutAxis> axes) {
+    std::string s;
+    for (const LayoutAxis &a : axes)
+      if (!a.isSub())
+        s.push_back(a.primal);
+    llvm::sort(s);
+    return s;
+  };
+  if (primals(*src) != primals(*dst))
+    return op->emitOpError()
+           << "src_layout \"" << attrStr(op, "src_layout")
+           << "\" and dst_layout \"" << attrStr(op, "dst_layout")
+           << "\" must have the same primal (upper-case) axes";
+  // Whole size of each primal axis.
+  llvm::StringMap<int64_t> whole;
+  for (auto [i, a] : llvm::enumerate(*src)) {
+    int64_t dim = data->getDimSize(i);
+    if (a.isSub()) {
+      if (!isAny(dim) && dim != a.factor)
+        return op->emitOpError()
+               << "data dim " << i << " is " << dim << ", but src_layout says "
+               << a.factor;
+      continue;
+    }
+    int64_t factor = 1;
+    for (const LayoutAxis &b : *src)
+      if (b.primal == a.primal && b.isSub())
+        factor = b.factor;
+    whole[StringRef(&a.primal, 1)] = mulDims(dim, factor);
+  }
+  SmallVector<int64_t> shape;
+  for (const LayoutAxis &a : *dst) {
+    if (a.isSub()) {
+      shape.push_back(a.factor);
+      continue;
+    }
+    int64_t total = whole[StringRef(&a.primal, 1)];
+    int64_t factor = 1;
+    for (const LayoutAxis &b : *dst)
+      if (b.primal == a.primal && b.isSub())
+        factor = b.factor;
+    if (!isAny(total) && total % factor != 0)
+      return op->emitOpError() << "axis " << a.primal << " of size " << total
+                               << " does not split into blocks of " << factor;
+    shape.push_back(isAny(total) ? kAny : total / factor);
+  }
+  results.push_back(RankedTensorType::get(shape, data->getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Einsum
+//===----------------------------------------------------------------------===//
+
+LogicalResult rel::EinsumRel(Operation *op, TypeRange operands,
+                             SmallVectorImpl<Type> &results) {
+  if (operands.empty())
+    return op->emitOpError() << "expects at least one operand";
+  SmallVector<RankedTensorType> inputs;
+  SmallVector<int64_t> ranks;
+  for (unsigned i = 0; i < operands.size(); ++i) {
+    FailureOr<RankedTensorType> t =
+        tensorOperand(op, operands, i, ("data #" + Twine(i)).str());
+    if (failed(t))
+      return failure();
+    if (!inputs.empty() && t->getElementType() != inputs[0].getElementType())
+      return op->emitOpError() << "operand #" << i << " has dtype "
+                               << t->getElementType()
+                               << ", but operand #0 has dtype "
+                               << inputs[0].getElementType();
+    inputs.push_back(*t);
+    ranks.push_back(t->getRank());
+  }
+  einsum::Equation eq;
+  std::string error;
+  if (!einsum::parse(attrStr(op, "equation"), ranks, eq, error))
+    return op->emitOpError() << error;
+  // Size of every label; `...` dims broadcast (1 stretches).
+  llvm::DenseMap<int, int64_t> sizes;
+  for (auto [i, t] : llvm::enumerate(inputs)) {
+    for (auto [d, label] : llvm::enumerate(eq.inputs[i])) {
+      int64_t dim = t.getDimSize(d);
+      auto it = sizes.find(label);
+      if (it == sizes.end()) {
+        sizes[label] = dim;
+        continue;
+      }
+      int64_t &known = it->second;
+      bool ellipsis = label >= einsum::kEllipsisBase;
+      if (ellipsis && dim == 1)
+        continue;
+      if (ellipsis && known == 1) {
+        known = dim;
+        continue;
+      }
+      FailureOr<int64_t> u = unifyDim(known, dim);
+      if (failed(u))
+        return op->emitOpError()
+               << "label " << einsum::labelName(label) << " has size "
+               << known << " and " << dim << " (operand #" << i << " dim "
+               << d << ")";
+      known = *u;
+    }
+  }
+  SmallVector<int64_t> shape;
+  for (int label : eq.output)
+    shape.push_back(sizes.lookup(label));
+  results.push_back(RankedTensorType::get(shape, inputs[0].getElementType()));
   return success();
 }

@@ -37,6 +37,10 @@ from .op.index import (argsort, cumprod, cumsum, gather, gather_nd, one_hot,  # 
                        scatter_elements, scatter_nd, sort, take, topk)
 from .op.tensor import (add, concatenate, divide, exp, log, maximum, mean, minimum, multiply,
                         negative, reshape, sigmoid, sqrt, subtract, sum, tanh, transpose)
+from .op.transform import (arange, broadcast_to, broadcast_to_like,  # shape transforms
+                           collapse_sum_like, einsum, expand_dims, full, full_like,
+                           layout_transform, ones, ones_like, repeat, reshape_like, reverse,
+                           split, squeeze, stack, strided_slice, tile, zeros, zeros_like)
 from .ty import Any, FuncType, IncompleteType, TensorType, TupleType, Type
 from . import transform
 from .compiler import Target, compile, lower_to_iree_input
@@ -61,6 +65,10 @@ __all__ = [
     "IRModule", "Module", "free_vars", "nn", "op", "transform",
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "negative", "exp", "log",
     "sqrt", "tanh", "sigmoid", "reshape", "transpose", "concatenate", "sum", "mean",
+    # shape transforms
+    "arange", "broadcast_to", "broadcast_to_like", "collapse_sum_like", "einsum", "expand_dims",
+    "full", "full_like", "layout_transform", "ones", "ones_like", "repeat", "reshape_like",
+    "reverse", "split", "squeeze", "stack", "strided_slice", "tile", "zeros", "zeros_like",
     # reductions, indexing, scans, sorting, image
     "all", "any", "argmax", "argmin", "logsumexp", "max", "mean_std", "mean_variance", "min",
     "prod", "std", "variance", "argsort", "cumprod", "cumsum", "gather", "gather_nd", "one_hot",

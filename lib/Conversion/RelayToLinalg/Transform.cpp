@@ -6,6 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
+#include "../../Relations/TransformUtils.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
@@ -13,6 +17,12 @@
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::lowering;
+
+namespace mlir::relay::lowering {
+/// einsum (Einsum.cpp).
+void populateEinsumPatterns(const TypeConverter &tc,
+                            RewritePatternSet &patterns);
+} // namespace mlir::relay::lowering
 
 namespace {
 
@@ -89,6 +99,52 @@ SmallVector<ReassociationIndices> allInOne(int64_t rank) {
   return {group};
 }
 
+} // namespace
+
+/// `data` reshaped to `dstType` (same element count); `sizes` are the
+/// result sizes (used where `dstType` has `?`). Uses one collapse_shape or
+/// expand_shape when that is unambiguous, else goes through 1-D.
+static Value reshapeValue(OpBuilder &b, Location loc, Value data,
+                          RankedTensorType dstType,
+                          ArrayRef<OpFoldResult> sizes) {
+  auto srcType = cast<RankedTensorType>(data.getType());
+  if (srcType == dstType && srcType.hasStaticShape())
+    return data;
+  ArrayRef<int64_t> src = srcType.getShape(), dst = dstType.getShape();
+  // A direct collapse/expand is only trusted when `?` cannot make the
+  // grouping ambiguous.
+  bool fewDynamic = llvm::count_if(src, ShapedType::isDynamic) +
+                        llvm::count_if(dst, ShapedType::isDynamic) <=
+                    2;
+  if (fewDynamic && dst.size() < src.size()) {
+    if (auto groups = getReassociationIndicesForCollapse(src, dst))
+      return tensor::CollapseShapeOp::create(b, loc, dstType, data, *groups);
+  }
+  if (fewDynamic && dst.size() > src.size()) {
+    if (auto groups = getReassociationIndicesForCollapse(dst, src))
+      return expandTo(b, loc, data, dstType, *groups, sizes);
+  }
+  if (src.size() == dst.size() && llvm::equal(src, dst))
+    return data;
+  // Through 1-D: collapse everything, then expand to the result.
+  Value flat = data;
+  if (srcType.getRank() != 1) {
+    int64_t total = srcType.hasStaticShape() ? srcType.getNumElements()
+                                             : ShapedType::kDynamic;
+    auto flatType = RankedTensorType::get({total}, srcType.getElementType());
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, data,
+                                           allInOne(srcType.getRank()));
+  }
+  if (dstType.getRank() == 0)
+    return tensor::CollapseShapeOp::create(b, loc, dstType, flat,
+                                           allInOne(0));
+  if (dstType.getRank() != 1 || dstType != flat.getType())
+    return expandTo(b, loc, flat, dstType, allInOne(dstType.getRank()), sizes);
+  return flat;
+}
+
+namespace {
+
 struct ReshapePattern : OpConversionPattern<ReshapeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -96,52 +152,11 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value data = adaptor.getData();
-    auto srcType = cast<RankedTensorType>(data.getType());
     auto dstType = signlessTensorType(cast<RankedTensorType>(op.getType()));
-    if (srcType == dstType && srcType.hasStaticShape()) {
-      rewriter.replaceOp(op, data);
-      return success();
-    }
     SmallVector<OpFoldResult> sizes =
         reshapeSizes(rewriter, loc, dimSizes(rewriter, loc, data),
                      op.getNewshape(), op.getAllowzero(), dstType);
-    ArrayRef<int64_t> src = srcType.getShape(), dst = dstType.getShape();
-    // A direct collapse/expand is only trusted when `?` cannot make the
-    // grouping ambiguous.
-    bool fewDynamic = llvm::count_if(src, ShapedType::isDynamic) +
-                          llvm::count_if(dst, ShapedType::isDynamic) <=
-                      2;
-    if (fewDynamic && dst.size() < src.size()) {
-      if (auto groups = getReassociationIndicesForCollapse(src, dst)) {
-        rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, dstType, data,
-                                                             *groups);
-        return success();
-      }
-    }
-    if (fewDynamic && dst.size() > src.size()) {
-      if (auto groups = getReassociationIndicesForCollapse(dst, src)) {
-        rewriter.replaceOp(op,
-                           expandTo(rewriter, loc, data, dstType, *groups, sizes));
-        return success();
-      }
-    }
-    // Through 1-D: collapse everything, then expand to the result.
-    Value flat = data;
-    if (srcType.getRank() != 1) {
-      int64_t total = srcType.hasStaticShape() ? srcType.getNumElements()
-                                               : ShapedType::kDynamic;
-      auto flatType = RankedTensorType::get({total}, srcType.getElementType());
-      flat = tensor::CollapseShapeOp::create(rewriter, loc, flatType, data,
-                                             allInOne(srcType.getRank()));
-    }
-    Value result = flat;
-    if (dstType.getRank() == 0)
-      result = tensor::CollapseShapeOp::create(rewriter, loc, dstType, flat,
-                                               allInOne(0));
-    else if (dstType.getRank() != 1 || dstType != flat.getType())
-      result = expandTo(rewriter, loc, flat, dstType,
-                        allInOne(dstType.getRank()), sizes);
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, reshapeValue(rewriter, loc, data, dstType, sizes));
     return success();
   }
 };
@@ -191,10 +206,834 @@ struct ConcatenatePattern : OpConversionPattern<ConcatenateOp> {
     return success();
   }
 };
+
+//===----------------------------------------------------------------------===//
+// Helpers of the shape transforms below
+//===----------------------------------------------------------------------===//
+
+Value idx(OpBuilder &b, Location loc, OpFoldResult v) {
+  return getValueOrCreateConstantIndexOp(b, loc, v);
+}
+
+Value castTo(OpBuilder &b, Location loc, Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  return tensor::CastOp::create(b, loc, type, v);
+}
+
+/// `v` (a scalar of relay element type `from`, signless) converted to relay
+/// element type `to` (signless), with Relay's cast rules.
+Value castScalar(OpBuilder &b, Location loc, Value v, Type from, Type to) {
+  Type dst = elementTypeOf(signlessTensorType(RankedTensorType::get({}, to)));
+  if (v.getType() == dst)
+    return v;
+  bool fromUnsigned = isUnsignedInt(from), toUnsigned = isUnsignedInt(to);
+  auto fromFloat = dyn_cast<FloatType>(v.getType());
+  auto toFloat = dyn_cast<FloatType>(dst);
+  if (fromFloat && toFloat)
+    return fromFloat.getWidth() < toFloat.getWidth()
+               ? arith::ExtFOp::create(b, loc, dst, v).getResult()
+               : arith::TruncFOp::create(b, loc, dst, v).getResult();
+  if (fromFloat) {
+    if (dst.getIntOrFloatBitWidth() == 1) {
+      Value zero = scalarConst(b, loc, v.getType(), 0.0);
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, zero);
+    }
+    return toUnsigned ? arith::FPToUIOp::create(b, loc, dst, v).getResult()
+                      : arith::FPToSIOp::create(b, loc, dst, v).getResult();
+  }
+  if (toFloat)
+    return fromUnsigned ? arith::UIToFPOp::create(b, loc, dst, v).getResult()
+                        : arith::SIToFPOp::create(b, loc, dst, v).getResult();
+  unsigned fw = v.getType().getIntOrFloatBitWidth();
+  unsigned tw = dst.getIntOrFloatBitWidth();
+  if (tw == 1) {
+    Value zero = scalarConst(b, loc, v.getType(), 0.0);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+  }
+  if (fw < tw)
+    return fromUnsigned ? arith::ExtUIOp::create(b, loc, dst, v).getResult()
+                        : arith::ExtSIOp::create(b, loc, dst, v).getResult();
+  return arith::TruncIOp::create(b, loc, dst, v);
+}
+
+/// The element of a 0-d tensor.
+Value scalarOf(OpBuilder &b, Location loc, Value zeroD) {
+  return tensor::ExtractOp::create(b, loc, zeroD, ValueRange{});
+}
+
+/// `v` with the order of elements along `dim` reversed: an affine map
+/// (N - 1 - d) when the dim is static, else a gather.
+Value reverseAlong(OpBuilder &b, Location loc, Value v, int64_t dim) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> sizes = dimSizes(b, loc, v);
+  if (!type.isDynamicDim(dim)) {
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      exprs.push_back(d == dim ? b.getAffineConstantExpr(type.getDimSize(d) -
+                                                         1) -
+                                     b.getAffineDimExpr(d)
+                               : b.getAffineDimExpr(d));
+    return buildMap(b, loc, type, sizes, {v},
+                    {AffineMap::get(rank, 0, exprs, b.getContext())},
+                    [](OpBuilder &, Location, ValueRange args) {
+                      return args[0];
+                    });
+  }
+  Value last = arith::SubIOp::create(b, loc, idx(b, loc, sizes[dim]),
+                                     arith::ConstantIndexOp::create(b, loc, 1));
+  return buildMap(b, loc, type, sizes, {}, {},
+                  [&](OpBuilder &nb, Location nl, ValueRange) -> Value {
+                    SmallVector<Value> at;
+                    for (int64_t d = 0; d < rank; ++d)
+                      at.push_back(linalg::IndexOp::create(nb, nl, d));
+                    at[dim] = arith::SubIOp::create(nb, nl, last, at[dim]);
+                    return tensor::ExtractOp::create(nb, nl, v, at);
+                  });
+}
+
+//===----------------------------------------------------------------------===//
+// reshape_like, squeeze, expand_dims
+//===----------------------------------------------------------------------===//
+
+struct ReshapeLikePattern : OpConversionPattern<ReshapeLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeLikeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData(), like = adaptor.getShapeLike();
+    auto dstType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t lr = cast<RankedTensorType>(data.getType()).getRank();
+    int64_t rr = cast<RankedTensorType>(like.getType()).getRank();
+    auto norm = [](int64_t v, int64_t rank) { return v < 0 ? v + rank : v; };
+    int64_t lb = norm(static_cast<int64_t>(op.getLhsBegin()), lr);
+    int64_t le = op.getLhsEnd() ? norm(static_cast<int64_t>(*op.getLhsEnd()), lr) : lr;
+    int64_t rb = norm(static_cast<int64_t>(op.getRhsBegin()), rr);
+    int64_t re = op.getRhsEnd() ? norm(static_cast<int64_t>(*op.getRhsEnd()), rr) : rr;
+    SmallVector<OpFoldResult> in = dimSizes(rewriter, loc, data);
+    SmallVector<OpFoldResult> ref = dimSizes(rewriter, loc, like);
+    SmallVector<OpFoldResult> sizes(in.begin(), in.begin() + lb);
+    sizes.append(ref.begin() + rb, ref.begin() + re);
+    sizes.append(in.begin() + le, in.end());
+    rewriter.replaceOp(op, reshapeValue(rewriter, loc, data, dstType, sizes));
+    return success();
+  }
+};
+
+struct SqueezePattern : OpConversionPattern<SqueezeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SqueezeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    auto srcType = cast<RankedTensorType>(data.getType());
+    auto dstType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t rank = srcType.getRank();
+    llvm::SmallBitVector drop(rank, false);
+    if (auto axes = op.getAxis()) {
+      for (int64_t a : *axes)
+        drop.set(normAxis(a, rank));
+    } else {
+      for (int64_t d = 0; d < rank; ++d)
+        drop[d] = srcType.getDimSize(d) == 1;
+    }
+    // A squeezed `?` dim is 1 at run time: say so before collapsing.
+    SmallVector<int64_t> shape(srcType.getShape());
+    for (int64_t d = 0; d < rank; ++d)
+      if (drop.test(d))
+        shape[d] = 1;
+    data = castTo(rewriter, loc, data,
+                  RankedTensorType::get(shape, srcType.getElementType()));
+    SmallVector<OpFoldResult> in = dimSizes(rewriter, loc, data), sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!drop.test(d))
+        sizes.push_back(in[d]);
+    rewriter.replaceOp(op, reshapeValue(rewriter, loc, data, dstType, sizes));
+    return success();
+  }
+};
+
+struct ExpandDimsPattern : OpConversionPattern<ExpandDimsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ExpandDimsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+    auto dstType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    int64_t pivot = axis < 0 ? axis + rank + 1 : axis;
+    SmallVector<OpFoldResult> in = dimSizes(rewriter, loc, data);
+    SmallVector<OpFoldResult> sizes(in.begin(), in.begin() + pivot);
+    sizes.append(static_cast<int64_t>(op.getNumNewaxis()),
+                 rewriter.getIndexAttr(1));
+    sizes.append(in.begin() + pivot, in.end());
+    rewriter.replaceOp(op, reshapeValue(rewriter, loc, data, dstType, sizes));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// stack, split, strided_slice, reverse
+//===----------------------------------------------------------------------===//
+
+struct StackPattern : OpConversionPattern<StackOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StackOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t rank = resultType.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    int64_t pivot = axis < 0 ? axis + rank : axis;
+    SmallVector<Value> pieces;
+    for (Value v : adaptor.getData()) {
+      auto t = cast<RankedTensorType>(v.getType());
+      SmallVector<int64_t> shape(t.getShape());
+      shape.insert(shape.begin() + pivot, 1);
+      SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, v);
+      sizes.insert(sizes.begin() + pivot, rewriter.getIndexAttr(1));
+      pieces.push_back(reshapeValue(
+          rewriter, loc, v, RankedTensorType::get(shape, t.getElementType()),
+          sizes));
+    }
+    Value result =
+        pieces.size() == 1
+            ? pieces[0]
+            : tensor::ConcatOp::create(rewriter, loc, pivot, pieces).getResult();
+    rewriter.replaceOp(op, castTo(rewriter, loc, result, resultType));
+    return success();
+  }
+};
+
+struct SplitPattern : OpConversionPattern<SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    auto type = cast<RankedTensorType>(data.getType());
+    int64_t rank = type.getRank();
+    int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()), rank);
+    SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
+    Value whole = idx(rewriter, loc, sizes[axis]);
+    SmallVector<Value> starts, lengths;
+    Attribute spec = op.getIndicesOrSections();
+    if (auto sections = dyn_cast<IntegerAttr>(spec)) {
+      int64_t n = sections.getInt();
+      Value nv = arith::ConstantIndexOp::create(rewriter, loc, n);
+      Value len = arith::DivUIOp::create(rewriter, loc, whole, nv);
+      for (int64_t i = 0; i < n; ++i) {
+        starts.push_back(arith::MulIOp::create(
+            rewriter, loc, len, arith::ConstantIndexOp::create(rewriter, loc, i)));
+        lengths.push_back(len);
+      }
+    } else {
+      Value begin = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      int64_t prev = 0;
+      for (int64_t index : cast<DenseI64ArrayAttr>(spec).asArrayRef()) {
+        starts.push_back(begin);
+        lengths.push_back(
+            arith::ConstantIndexOp::create(rewriter, loc, index - prev));
+        begin = arith::ConstantIndexOp::create(rewriter, loc, index);
+        prev = index;
+      }
+      starts.push_back(begin);
+      lengths.push_back(arith::SubIOp::create(rewriter, loc, whole, begin));
+    }
+    auto tuple = cast<TupleType>(op.getType());
+    SmallVector<Value> pieces;
+    for (auto [i, fieldType] : llvm::enumerate(tuple.getTypes())) {
+      auto pieceType = signlessTensorType(cast<RankedTensorType>(fieldType));
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> pieceSizes(sizes);
+      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+      offsets[axis] = starts[i];
+      pieceSizes[axis] = pieceType.isDynamicDim(axis)
+                             ? OpFoldResult(lengths[i])
+                             : rewriter.getIndexAttr(pieceType.getDimSize(axis));
+      for (int64_t d = 0; d < rank; ++d)
+        if (!pieceType.isDynamicDim(d))
+          pieceSizes[d] = rewriter.getIndexAttr(pieceType.getDimSize(d));
+      pieces.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, pieceType, data, offsets, pieceSizes, strides));
+    }
+    rewriter.replaceOpWithMultiple(op, {pieces});
+    return success();
+  }
+};
+
+struct StridedSlicePattern : OpConversionPattern<StridedSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StridedSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    auto type = cast<RankedTensorType>(data.getType());
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t rank = type.getRank();
+    auto dims = rel::stridedSliceDims(op, type.getShape());
+    if (failed(dims))
+      return failure();
+    SmallVector<OpFoldResult> extents = dimSizes(rewriter, loc, data);
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes(extents);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    SmallVector<int64_t> reversed;
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    for (const rel::SliceDim &d : *dims) {
+      int64_t step = d.stride > 0 ? d.stride : -d.stride;
+      strides[d.axis] = rewriter.getIndexAttr(step);
+      if (d.stride < 0)
+        reversed.push_back(d.axis);
+      if (!type.isDynamicDim(d.axis)) {
+        int64_t extent = type.getDimSize(d.axis);
+        int64_t b = rel::canonicalSliceIndex(d.begin, extent, d.stride);
+        int64_t first = d.stride > 0 ? b : b - (d.size - 1) * step;
+        offsets[d.axis] = rewriter.getIndexAttr(d.size == 0 ? 0 : first);
+        sizes[d.axis] = rewriter.getIndexAttr(d.size);
+        continue;
+      }
+      // `?` dim: Relay's canonicalisation at run time.
+      Value extent = idx(rewriter, loc, extents[d.axis]);
+      auto canon = [&](int64_t v) -> Value {
+        Value x = v < 0 ? arith::AddIOp::create(rewriter, loc, cst(v), extent)
+                              .getResult()
+                        : cst(v);
+        Value lo = cst(d.stride < 0 ? -1 : 0);
+        Value hi = d.stride < 0
+                       ? arith::SubIOp::create(rewriter, loc, extent, cst(1))
+                             .getResult()
+                       : extent;
+        x = arith::MinSIOp::create(rewriter, loc, x, hi);
+        return arith::MaxSIOp::create(rewriter, loc, x, lo);
+      };
+      Value b = canon(d.begin), e = canon(d.end);
+      Value interval = d.stride > 0 ? arith::SubIOp::create(rewriter, loc, e, b)
+                                    : arith::SubIOp::create(rewriter, loc, b, e);
+      interval = arith::MaxSIOp::create(rewriter, loc, interval, cst(0));
+      Value n = arith::CeilDivSIOp::create(rewriter, loc, interval, cst(step));
+      Value first = b;
+      if (d.stride < 0) {
+        Value back = arith::MulIOp::create(
+            rewriter, loc, arith::SubIOp::create(rewriter, loc, n, cst(1)),
+            cst(step));
+        first = arith::SubIOp::create(rewriter, loc, b, back);
+        first = arith::MaxSIOp::create(rewriter, loc, first, cst(0));
+      }
+      offsets[d.axis] = first;
+      sizes[d.axis] = n;
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      if (!resultType.isDynamicDim(d))
+        sizes[d] = rewriter.getIndexAttr(resultType.getDimSize(d));
+    Value result = tensor::ExtractSliceOp::create(rewriter, loc, resultType,
+                                                  data, offsets, sizes, strides);
+    for (int64_t d : reversed)
+      result = reverseAlong(rewriter, loc, result, d);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ReversePattern : OpConversionPattern<ReverseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReverseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value data = adaptor.getData();
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+    rewriter.replaceOp(
+        op, reverseAlong(rewriter, op.getLoc(), data,
+                         normAxis(static_cast<int64_t>(op.getAxis()), rank)));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// tile, repeat
+//===----------------------------------------------------------------------===//
+
+/// Broadcasts `data` into `wideType` (each data dim i read at wide dim
+/// `dataDims[i]`) and collapses `groups` into `resultType`.
+Value broadcastAndCollapse(OpBuilder &b, Location loc, Value data,
+                           RankedTensorType wideType,
+                           ArrayRef<OpFoldResult> wideSizes,
+                           ArrayRef<int64_t> dataDims,
+                           ArrayRef<ReassociationIndices> groups,
+                           RankedTensorType resultType) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d : dataDims)
+    exprs.push_back(b.getAffineDimExpr(d));
+  Value wide = buildMap(
+      b, loc, wideType, wideSizes, {data},
+      {AffineMap::get(wideType.getRank(), 0, exprs, b.getContext())},
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+  return tensor::CollapseShapeOp::create(b, loc, resultType, wide, groups);
+}
+
+struct TilePattern : OpConversionPattern<TileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    auto type = cast<RankedTensorType>(data.getType());
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    ArrayRef<int64_t> reps = op.getReps();
+    int64_t rank = resultType.getRank();
+    // Promote data to the result rank with leading unit dims.
+    if (type.getRank() < rank) {
+      SmallVector<int64_t> shape(rank - type.getRank(), 1);
+      llvm::append_range(shape, type.getShape());
+      SmallVector<OpFoldResult> sizes(rank - type.getRank(),
+                                      rewriter.getIndexAttr(1));
+      llvm::append_range(sizes, dimSizes(rewriter, loc, data));
+      data = reshapeValue(rewriter, loc, data,
+                          RankedTensorType::get(shape, type.getElementType()),
+                          sizes);
+      type = cast<RankedTensorType>(data.getType());
+    }
+    // [r0, d0, r1, d1, ...] collapsed pairwise: out index = r * d_size + j.
+    SmallVector<OpFoldResult> in = dimSizes(rewriter, loc, data), wideSizes;
+    SmallVector<int64_t> wideShape, dataDims;
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t ri = d - (rank - static_cast<int64_t>(reps.size()));
+      int64_t r = ri < 0 ? 1 : reps[ri];
+      wideShape.append({r, type.getDimSize(d)});
+      wideSizes.append({rewriter.getIndexAttr(r), in[d]});
+      dataDims.push_back(2 * d + 1);
+      groups.push_back({2 * d, 2 * d + 1});
+    }
+    auto wideType = RankedTensorType::get(wideShape, type.getElementType());
+    rewriter.replaceOp(op, broadcastAndCollapse(rewriter, loc, data, wideType,
+                                                wideSizes, dataDims, groups,
+                                                resultType));
+    return success();
+  }
+};
+
+struct RepeatPattern : OpConversionPattern<RepeatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RepeatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    auto type = cast<RankedTensorType>(data.getType());
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t rank = type.getRank();
+    int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()), rank);
+    int64_t repeats = static_cast<int64_t>(op.getRepeats());
+    // [..., d_axis, repeats, ...] collapsed at the axis: out = j * repeats + r.
+    SmallVector<OpFoldResult> wideSizes = dimSizes(rewriter, loc, data);
+    SmallVector<int64_t> wideShape(type.getShape()), dataDims;
+    wideShape.insert(wideShape.begin() + axis + 1, repeats);
+    wideSizes.insert(wideSizes.begin() + axis + 1,
+                     rewriter.getIndexAttr(repeats));
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < rank; ++d) {
+      dataDims.push_back(d <= axis ? d : d + 1);
+      if (d == axis)
+        groups.push_back({d, d + 1});
+      else
+        groups.push_back({d <= axis ? d : d + 1});
+    }
+    auto wideType = RankedTensorType::get(wideShape, type.getElementType());
+    rewriter.replaceOp(op, broadcastAndCollapse(rewriter, loc, data, wideType,
+                                                wideSizes, dataDims, groups,
+                                                resultType));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// broadcast_to, broadcast_to_like, collapse_sum_like
+//===----------------------------------------------------------------------===//
+
+/// numpy broadcasting of `data` to `resultType` (sizes `sizes`): size-1
+/// dims that stretch are dropped with collapse_shape, then linalg.broadcast
+/// adds the missing dims.
+Value broadcastTo(OpBuilder &b, Location loc, Value data,
+                  RankedTensorType resultType, ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(data.getType());
+  int64_t rank = resultType.getRank(), offset = rank - type.getRank();
+  SmallVector<int64_t> stretched, keptShape, added;
+  llvm::SmallBitVector mapped(rank, false);
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    int64_t out = resultType.getDimSize(offset + i);
+    if (type.getDimSize(i) == 1 && out != 1) {
+      stretched.push_back(i);
+      continue;
+    }
+    keptShape.push_back(type.getDimSize(i));
+    mapped.set(offset + i);
+  }
+  if (!stretched.empty()) {
+    auto keptType = RankedTensorType::get(keptShape, type.getElementType());
+    data = tensor::CollapseShapeOp::create(
+        b, loc, keptType, data,
+        unitDimReassociation(type.getRank(), stretched));
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (!mapped.test(d))
+      added.push_back(d);
+  if (added.empty())
+    return castTo(b, loc, data, resultType);
+  Value init = emptyTensor(b, loc, resultType, sizes);
+  return linalg::BroadcastOp::create(b, loc, data, init, added).getResult()[0];
+}
+
+/// Result sizes of a broadcast to `resultType`: static dims, else the size
+/// of `like` (broadcast_to_like) at that dim.
+SmallVector<OpFoldResult> targetSizes(OpBuilder &b, Location loc,
+                                      RankedTensorType resultType,
+                                      Value like) {
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<OpFoldResult> likeSizes;
+  if (like)
+    likeSizes = dimSizes(b, loc, like);
+  for (int64_t d = 0; d < resultType.getRank(); ++d)
+    sizes.push_back(resultType.isDynamicDim(d)
+                        ? likeSizes[d]
+                        : OpFoldResult(b.getIndexAttr(resultType.getDimSize(d))));
+  return sizes;
+}
+
+struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastToOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    rewriter.replaceOp(
+        op, broadcastTo(rewriter, op.getLoc(), adaptor.getData(), resultType,
+                        targetSizes(rewriter, op.getLoc(), resultType, {})));
+    return success();
+  }
+};
+
+struct BroadcastToLikePattern : OpConversionPattern<BroadcastToLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastToLikeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    rewriter.replaceOp(
+        op, broadcastTo(rewriter, op.getLoc(), adaptor.getData(), resultType,
+                        targetSizes(rewriter, op.getLoc(), resultType,
+                                    adaptor.getBroadcastType())));
+    return success();
+  }
+};
+
+struct CollapseSumLikePattern : OpConversionPattern<CollapseSumLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CollapseSumLikeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    auto type = cast<RankedTensorType>(data.getType());
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t rank = type.getRank(), offset = rank - resultType.getRank();
+    SmallVector<int64_t> dims, unitDims;
+    SmallVector<OpFoldResult> in = dimSizes(rewriter, loc, data), sizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d < offset) {
+        dims.push_back(d);
+        continue;
+      }
+      bool reduce = resultType.getDimSize(d - offset) == 1 &&
+                    type.getDimSize(d) != 1;
+      if (reduce) {
+        dims.push_back(d);
+        unitDims.push_back(d - offset);
+      }
+      sizes.push_back(reduce ? OpFoldResult(rewriter.getIndexAttr(1)) : in[d]);
+    }
+    if (dims.empty()) {
+      rewriter.replaceOp(op, castTo(rewriter, loc, data, resultType));
+      return success();
+    }
+    Value sum = buildSum(rewriter, loc, data, dims);
+    if (!unitDims.empty())
+      sum = expandTo(rewriter, loc, sum, resultType,
+                     unitDimReassociation(resultType.getRank(), unitDims),
+                     sizes);
+    rewriter.replaceOp(op, castTo(rewriter, loc, sum, resultType));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// zeros, ones, full, *_like, arange
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy, int kValue>
+struct ConstantFillPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    SmallVector<OpFoldResult> sizes;
+    if (op->getNumOperands() == 1)
+      sizes = dimSizes(rewriter, loc, adaptor.getOperands()[0]);
+    else
+      sizes = targetSizes(rewriter, loc, resultType, {});
+    Value value = scalarConst(rewriter, loc, resultType.getElementType(),
+                              static_cast<double>(kValue));
+    rewriter.replaceOp(op,
+                       filledTensor(rewriter, loc, resultType, sizes, value));
+    return success();
+  }
+};
+
+struct FullPattern : OpConversionPattern<FullOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FullOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto relayType = cast<RankedTensorType>(op.getType());
+    auto resultType = signlessTensorType(relayType);
+    Value value = castScalar(
+        rewriter, loc, scalarOf(rewriter, loc, adaptor.getFillValue()),
+        elementTypeOf(op.getFillValue().getType()), relayType.getElementType());
+    rewriter.replaceOp(op, filledTensor(rewriter, loc, resultType,
+                                        targetSizes(rewriter, loc, resultType, {}),
+                                        value));
+    return success();
+  }
+};
+
+struct FullLikePattern : OpConversionPattern<FullLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FullLikeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto relayType = cast<RankedTensorType>(op.getType());
+    auto resultType = signlessTensorType(relayType);
+    Value value = castScalar(
+        rewriter, loc, scalarOf(rewriter, loc, adaptor.getFillValue()),
+        elementTypeOf(op.getFillValue().getType()), relayType.getElementType());
+    rewriter.replaceOp(op, filledTensor(rewriter, loc, resultType,
+                                        dimSizes(rewriter, loc, adaptor.getData()),
+                                        value));
+    return success();
+  }
+};
+
+struct ArangePattern : OpConversionPattern<ArangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ArangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto relayType = cast<RankedTensorType>(op.getType());
+    auto resultType = signlessTensorType(relayType);
+    Type elt = resultType.getElementType();
+    bool isUnsigned = isUnsignedInt(relayType.getElementType());
+    bool isFloat = isa<FloatType>(elt);
+    Value start = scalarOf(rewriter, loc, adaptor.getStart());
+    Value step = scalarOf(rewriter, loc, adaptor.getStep());
+    SmallVector<OpFoldResult> sizes;
+    if (resultType.isDynamicDim(0)) {
+      Value stop = scalarOf(rewriter, loc, adaptor.getStop());
+      Value n;
+      if (isFloat) {
+        Value q = arith::DivFOp::create(
+            rewriter, loc, arith::SubFOp::create(rewriter, loc, stop, start),
+            step);
+        q = math::CeilOp::create(rewriter, loc, q);
+        n = arith::FPToSIOp::create(rewriter, loc, rewriter.getI64Type(), q);
+      } else {
+        Value diff = arith::SubIOp::create(rewriter, loc, stop, start);
+        n = isUnsigned
+                ? arith::CeilDivUIOp::create(rewriter, loc, diff, step).getResult()
+                : arith::CeilDivSIOp::create(rewriter, loc, diff, step).getResult();
+        if (elt.getIntOrFloatBitWidth() < 64)
+          n = isUnsigned ? arith::ExtUIOp::create(rewriter, loc,
+                                                  rewriter.getI64Type(), n)
+                               .getResult()
+                         : arith::ExtSIOp::create(rewriter, loc,
+                                                  rewriter.getI64Type(), n)
+                               .getResult();
+      }
+      Value count = arith::IndexCastOp::create(rewriter, loc,
+                                               rewriter.getIndexType(), n);
+      count = arith::MaxSIOp::create(
+          rewriter, loc, count, arith::ConstantIndexOp::create(rewriter, loc, 0));
+      sizes.push_back(count);
+    } else {
+      sizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(0)));
+    }
+    Value result = buildMap(
+        rewriter, loc, resultType, sizes, {}, {},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          Value i = linalg::IndexOp::create(b, l, 0);
+          Value x = indexToScalar(b, l, i, elt, false);
+          if (isFloat)
+            return arith::AddFOp::create(
+                b, l, start, arith::MulFOp::create(b, l, x, step));
+          return arith::AddIOp::create(b, l, start,
+                                       arith::MulIOp::create(b, l, x, step));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// layout_transform
+//===----------------------------------------------------------------------===//
+//
+// src → (transpose) each primal axis next to its block → (collapse) the
+// plain layout → (expand) the dst blocks → (transpose) dst order. Steps
+// that do nothing are skipped.
+
+struct LayoutTransformPattern : OpConversionPattern<LayoutTransformOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LayoutTransformOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    Type elt = resultType.getElementType();
+    auto src = rel::parseBlockedLayout(op, op.getSrcLayout(), "src_layout");
+    auto dst = rel::parseBlockedLayout(op, op.getDstLayout(), "dst_layout");
+    if (failed(src) || failed(dst))
+      return failure();
+    auto find = [](ArrayRef<rel::LayoutAxis> axes, char primal,
+                   bool sub) -> int64_t {
+      for (auto [i, a] : llvm::enumerate(axes))
+        if (a.primal == primal && a.isSub() == sub)
+          return i;
+      return -1;
+    };
+    SmallVector<char> primals;
+    for (const rel::LayoutAxis &a : *dst)
+      if (!a.isSub())
+        primals.push_back(a.primal);
+
+    auto transpose = [&](Value v, ArrayRef<int64_t> perm) -> Value {
+      if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+        return v;
+      auto t = cast<RankedTensorType>(v.getType());
+      SmallVector<OpFoldResult> in = dimSizes(rewriter, loc, v), sizes;
+      SmallVector<int64_t> shape;
+      for (int64_t p : perm) {
+        sizes.push_back(in[p]);
+        shape.push_back(t.getDimSize(p));
+      }
+      Value init = emptyTensor(rewriter, loc,
+                               RankedTensorType::get(shape, elt), sizes);
+      return linalg::TransposeOp::create(rewriter, loc, v, init, perm)
+          .getResult()[0];
+    };
+
+    // 1. group each primal axis with its src block, in dst primal order.
+    SmallVector<int64_t> perm;
+    SmallVector<ReassociationIndices> groups;
+    for (char p : primals) {
+      ReassociationIndices group{static_cast<int64_t>(perm.size())};
+      perm.push_back(find(*src, p, false));
+      if (int64_t sub = find(*src, p, true); sub >= 0) {
+        group.push_back(perm.size());
+        perm.push_back(sub);
+      }
+      groups.push_back(group);
+    }
+    Value v = transpose(data, perm);
+    // 2. the plain layout.
+    if (groups.size() != perm.size()) {
+      auto t = cast<RankedTensorType>(v.getType());
+      SmallVector<int64_t> shape;
+      for (const ReassociationIndices &g : groups) {
+        int64_t size = 1;
+        for (int64_t d : g)
+          size = t.isDynamicDim(d) || ShapedType::isDynamic(size)
+                     ? ShapedType::kDynamic
+                     : size * t.getDimSize(d);
+        shape.push_back(size);
+      }
+      v = tensor::CollapseShapeOp::create(
+          rewriter, loc, RankedTensorType::get(shape, elt), v, groups);
+    }
+    // 3. the dst blocks.
+    SmallVector<OpFoldResult> plain = dimSizes(rewriter, loc, v), sizes;
+    SmallVector<int64_t> shape;
+    SmallVector<ReassociationIndices> expandGroups;
+    SmallVector<std::pair<char, bool>> order;
+    auto plainType = cast<RankedTensorType>(v.getType());
+    for (auto [i, p] : llvm::enumerate(primals)) {
+      int64_t sub = find(*dst, p, true);
+      ReassociationIndices g{static_cast<int64_t>(shape.size())};
+      order.push_back({p, false});
+      if (sub < 0) {
+        shape.push_back(plainType.getDimSize(i));
+        sizes.push_back(plain[i]);
+      } else {
+        int64_t f = (*dst)[sub].factor;
+        shape.push_back(plainType.isDynamicDim(i)
+                            ? ShapedType::kDynamic
+                            : plainType.getDimSize(i) / f);
+        sizes.push_back(
+            plainType.isDynamicDim(i)
+                ? OpFoldResult(arith::DivUIOp::create(
+                                   rewriter, loc, idx(rewriter, loc, plain[i]),
+                                   arith::ConstantIndexOp::create(rewriter, loc,
+                                                                  f))
+                                   .getResult())
+                : OpFoldResult(rewriter.getIndexAttr(shape.back())));
+        g.push_back(shape.size());
+        shape.push_back(f);
+        sizes.push_back(rewriter.getIndexAttr(f));
+        order.push_back({p, true});
+      }
+      expandGroups.push_back(g);
+    }
+    if (expandGroups.size() != shape.size())
+      v = expandTo(rewriter, loc, v, RankedTensorType::get(shape, elt),
+                   expandGroups, sizes);
+    // 4. dst order.
+    SmallVector<int64_t> perm2;
+    for (const rel::LayoutAxis &a : *dst)
+      perm2.push_back(llvm::find(order, std::make_pair(a.primal, a.isSub())) -
+                      order.begin());
+    v = transpose(v, perm2);
+    rewriter.replaceOp(op, castTo(rewriter, loc, v, resultType));
+    return success();
+  }
+};
 } // namespace
 
 void lowering::populateTransformPatterns(const TypeConverter &tc,
                                          RewritePatternSet &patterns) {
-  patterns.add<ReshapePattern, TransposePattern, ConcatenatePattern>(
-      tc, patterns.getContext());
+  patterns.add<ReshapePattern, TransposePattern, ConcatenatePattern,
+               ReshapeLikePattern, SqueezePattern, ExpandDimsPattern,
+               StackPattern, SplitPattern, StridedSlicePattern, ReversePattern,
+               TilePattern, RepeatPattern, BroadcastToPattern,
+               BroadcastToLikePattern, CollapseSumLikePattern,
+               ConstantFillPattern<ZerosOp, 0>, ConstantFillPattern<OnesOp, 1>,
+               ConstantFillPattern<ZerosLikeOp, 0>,
+               ConstantFillPattern<OnesLikeOp, 1>, FullPattern, FullLikePattern,
+               ArangePattern, LayoutTransformPattern>(tc, patterns.getContext());
+  populateEinsumPatterns(tc, patterns);
 }

@@ -14,6 +14,8 @@ from .reduce import *  # noqa: F401,F403
 from .reduce import __all__ as _reduce_all
 from .index import *  # noqa: F401,F403
 from .index import __all__ as _index_all
+from .transform import *  # noqa: F401,F403
+from .transform import __all__ as _transform_all
 
 
 def get(name: str) -> Op:
@@ -21,4 +23,4 @@ def get(name: str) -> Op:
     return Op.get(name)
 
 
-__all__ = list(_tensor_all) + list(_reduce_all) + list(_index_all) + ["nn", "image", "get"]
+__all__ = list(_tensor_all) + list(_transform_all) + list(_reduce_all) + list(_index_all) + ["nn", "image", "get"]

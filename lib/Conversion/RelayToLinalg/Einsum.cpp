@@ -1,0 +1,160 @@
+//===- Einsum.cpp - einsum ------------------------------------------------===//
+//
+// `ij,jk->ik` becomes linalg.matmul, `bij,bjk->bik` linalg.batch_matmul;
+// every other equation one linalg.generic: output labels are parallel
+// loops, the others reductions; the body multiplies the operands and
+// accumulates into a zero-filled result. `...` dims of size 1 broadcast.
+//
+//===----------------------------------------------------------------------===//
+#include "Patterns.h"
+#include "../../Relations/EinsumEquation.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::lowering;
+
+namespace mlir::relay::lowering {
+void populateEinsumPatterns(const TypeConverter &tc,
+                            RewritePatternSet &patterns);
+} // namespace mlir::relay::lowering
+
+namespace {
+
+/// True if `eq` is `[B]ij,[B]jk->[B]ik` (B present iff `batch`) with
+/// distinct labels.
+bool isMatmul(const einsum::Equation &eq, bool batch) {
+  if (eq.inputs.size() != 2)
+    return false;
+  size_t n = batch ? 3 : 2;
+  const auto &a = eq.inputs[0], &b = eq.inputs[1], &c = eq.output;
+  if (a.size() != n || b.size() != n || c.size() != n)
+    return false;
+  size_t o = batch ? 1 : 0;
+  int i = a[o], j = a[o + 1], k = b[o + 1];
+  if (b[o] != j || c[o] != i || c[o + 1] != k || i == j || j == k || i == k)
+    return false;
+  if (batch && (b[0] != a[0] || c[0] != a[0] || a[0] == i || a[0] == j ||
+                a[0] == k))
+    return false;
+  return true;
+}
+
+struct EinsumPattern : OpConversionPattern<EinsumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(EinsumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ValueRange inputs = adaptor.getData();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    Type elt = resultType.getElementType();
+    SmallVector<int64_t> ranks;
+    for (Value v : inputs)
+      ranks.push_back(cast<RankedTensorType>(v.getType()).getRank());
+    einsum::Equation eq;
+    std::string error;
+    if (!einsum::parse(op.getEquation(), ranks, eq, error))
+      return op.emitOpError() << error;
+
+    // Loops: output labels, then the summed ones in order of appearance.
+    SmallVector<int> loops(eq.output);
+    for (const auto &labels : eq.inputs)
+      for (int l : labels)
+        if (!llvm::is_contained(loops, l))
+          loops.push_back(l);
+    int64_t numLoops = loops.size();
+    auto loopOf = [&](int label) {
+      return llvm::find(loops, label) - loops.begin();
+    };
+    // Size of every loop: a dim that does not broadcast.
+    SmallVector<OpFoldResult> loopSizes(numLoops);
+    for (auto [i, v] : llvm::enumerate(inputs)) {
+      auto t = cast<RankedTensorType>(v.getType());
+      for (auto [d, label] : llvm::enumerate(eq.inputs[i])) {
+        OpFoldResult &size = loopSizes[loopOf(label)];
+        if (t.getDimSize(d) == 1) {
+          if (!size)
+            size = rewriter.getIndexAttr(1);
+          continue;
+        }
+        if (size && getConstantIntValue(size) != 1)
+          continue;
+        size = t.isDynamicDim(d)
+                   ? OpFoldResult(tensor::DimOp::create(rewriter, loc, v, d)
+                                      .getResult())
+                   : OpFoldResult(rewriter.getIndexAttr(t.getDimSize(d)));
+      }
+    }
+    SmallVector<OpFoldResult> outSizes;
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      outSizes.push_back(resultType.isDynamicDim(d)
+                             ? loopSizes[d]
+                             : OpFoldResult(rewriter.getIndexAttr(
+                                   resultType.getDimSize(d))));
+    Value zero = scalarConst(rewriter, loc, elt, 0.0);
+    Value init = filledTensor(rewriter, loc, resultType, outSizes, zero);
+
+    bool isUnsigned = isUnsignedInt(op.getType());
+    bool sameTypes = llvm::all_of(inputs, [&](Value v) {
+      return cast<RankedTensorType>(v.getType()).getElementType() == elt;
+    });
+    if (sameTypes && !isUnsigned && isMatmul(eq, false)) {
+      rewriter.replaceOp(op, linalg::MatmulOp::create(rewriter, loc, inputs,
+                                                      ValueRange{init})
+                                 .getResult(0));
+      return success();
+    }
+    if (sameTypes && !isUnsigned && isMatmul(eq, true)) {
+      rewriter.replaceOp(op, linalg::BatchMatmulOp::create(
+                                 rewriter, loc, inputs, ValueRange{init})
+                                 .getResult(0));
+      return success();
+    }
+
+    SmallVector<AffineMap> maps;
+    for (auto [i, v] : llvm::enumerate(inputs)) {
+      auto t = cast<RankedTensorType>(v.getType());
+      SmallVector<AffineExpr> exprs;
+      for (auto [d, label] : llvm::enumerate(eq.inputs[i])) {
+        int64_t loop = loopOf(label);
+        bool stretch = label >= einsum::kEllipsisBase &&
+                       t.getDimSize(d) == 1 &&
+                       getConstantIntValue(loopSizes[loop]) != 1;
+        exprs.push_back(stretch ? rewriter.getAffineConstantExpr(0)
+                                : rewriter.getAffineDimExpr(loop));
+      }
+      maps.push_back(AffineMap::get(numLoops, 0, exprs, rewriter.getContext()));
+    }
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t d = 0; d < static_cast<int64_t>(eq.output.size()); ++d)
+      outExprs.push_back(rewriter.getAffineDimExpr(d));
+    maps.push_back(AffineMap::get(numLoops, 0, outExprs, rewriter.getContext()));
+    SmallVector<utils::IteratorType> iterators(numLoops,
+                                               utils::IteratorType::reduction);
+    for (size_t d = 0; d < eq.output.size(); ++d)
+      iterators[d] = utils::IteratorType::parallel;
+    bool isFloat = isa<FloatType>(elt);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value product = args[0];
+          for (Value x : args.drop_front().drop_back())
+            product = isFloat ? arith::MulFOp::create(b, l, product, x).getResult()
+                              : arith::MulIOp::create(b, l, product, x).getResult();
+          Value acc = args.back();
+          Value sum = isFloat ? arith::AddFOp::create(b, l, acc, product).getResult()
+                              : arith::AddIOp::create(b, l, acc, product).getResult();
+          linalg::YieldOp::create(b, l, sum);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+} // namespace
+
+void lowering::populateEinsumPatterns(const TypeConverter &tc,
+                                      RewritePatternSet &patterns) {
+  patterns.add<EinsumPattern>(tc, patterns.getContext());
+}
