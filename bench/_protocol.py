@@ -3,7 +3,7 @@
 A *run child* loads one compiled model for one system, warms it up and then
 answers JSON lines on stdin, one JSON line on stdout each:
 
-* ``{"cmd": "run", "n": k}``          -> ``{"times": [k wall-clock seconds]}``
+* ``{"cmd": "run", "n": k}``          -> ``{"times": [k wall-clock seconds], "cpu": [k CPU seconds]}``
 * ``{"cmd": "save", "path": p}``       -> outputs of one call saved to ``p`` (.npz) -> ``{"ok": true}``
 * ``{"cmd": "quit"}``                  -> ``{"maxrss_mb": peak RSS of this process}``, then exit.
 
@@ -91,12 +91,13 @@ def serve(call: Callable[[], Sequence[np.ndarray]], load_s: float, warmup: int =
         req = json.loads(line)
         try:
             if req["cmd"] == "run":
-                times = []
+                times, cpu = [], []
                 for _ in range(int(req.get("n", 1))):
-                    t = time.perf_counter()
+                    c, t = time.process_time(), time.perf_counter()
                     call()
                     times.append(time.perf_counter() - t)
-                send({"times": times}, proto)
+                    cpu.append(time.process_time() - c)
+                send({"times": times, "cpu": cpu}, proto)
             elif req["cmd"] == "save":
                 outs = call()
                 np.savez(req["path"], **{f"out{i}": np.asarray(o) for i, o in enumerate(outs)})
