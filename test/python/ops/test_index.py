@@ -265,17 +265,18 @@ def np_topk(a, k=1, axis=-1, ret_type="both", is_ascend=False, dtype="int32"):
     return {"both": (vals, idx), "values": vals, "indices": idx}[ret_type]
 
 
-def sort_case(name, op, ref, shape, dtype="float32", **attrs):
-    d = v("d", shape, dtype)
-    case(name, [d], op(d, **attrs), [[ties(*shape, dtype=dtype)]], lambda a: ref(a, **attrs))
+def sort_case(name, op, ref, shape, data_dtype="float32", **attrs):
+    d = v("d", shape, data_dtype)
+    case(name, [d], op(d, **attrs), [[ties(*shape, dtype=data_dtype)]], lambda a: ref(a, **attrs))
 
 
 sort_case("sort_last", relay.sort, np_sort, (3, 8))
-sort_case("sort_desc_axis0_i32", relay.sort, np_sort, (6, 3), dtype="int32", axis=0, is_ascend=False)
-sort_case("sort_f16", relay.sort, np_sort, (2, 5), dtype="float16")
+sort_case("sort_desc_axis0_i32", relay.sort, np_sort, (6, 3), data_dtype="int32", axis=0,
+          is_ascend=False)
+sort_case("sort_f16", relay.sort, np_sort, (2, 5), data_dtype="float16")
 sort_case("argsort_stable", relay.argsort, lambda a, **k: np_argsort(a, **k).astype("int32"), (4, 9))
 sort_case("argsort_desc_i64", relay.argsort,
-          lambda a, **k: np_argsort(a, k["axis"], k["is_ascend"]).astype("int64"),
+          lambda a, **k: np_argsort(a, k["axis"], k["is_ascend"]).astype(k["dtype"]),
           (3, 5, 2), axis=1, is_ascend=False, dtype="int64")
 
 
