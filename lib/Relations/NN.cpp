@@ -20,36 +20,54 @@ LogicalResult rel::DenseRel(Operation *op, TypeRange operands,
                             SmallVectorImpl<Type> &results) {
   if (failed(expectOperands(op, operands, 2)))
     return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  // nn.dense is nn.matmul with transpose_b = true (and no transpose_a).
+  bool isMatmul = isa<MatmulOp>(op);
+  bool transposeA = isMatmul && attrBool(op, "transpose_a");
+  bool transposeB = !isMatmul || attrBool(op, "transpose_b");
+  StringRef aName = isMatmul ? "tensor_a" : "data";
+  StringRef bName = isMatmul ? "tensor_b" : "weight";
+  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, aName);
   if (failed(data))
     return failure();
   FailureOr<RankedTensorType> weight =
-      tensorOperandOfRank(op, operands, 1, "weight", 2);
+      tensorOperandOfRank(op, operands, 1, bName, 2);
   if (failed(weight))
     return failure();
-  if (data->getRank() < 1)
-    return op->emitOpError() << "operand 'data' must have rank >= 1, got "
-                             << *data;
-  int64_t k = data->getShape().back();
-  int64_t weightUnits = weight->getDimSize(0);
-  int64_t weightK = weight->getDimSize(1);
-  if (failed(unifyDim(k, weightK)))
-    return op->emitOpError() << "data reduction dim (last) " << k
-                             << " ≠ weight dim 1 " << weightK
-                             << " (weight must be [units, k])";
+  int64_t minRank = transposeA ? 2 : 1;
+  if (data->getRank() < minRank)
+    return op->emitOpError() << "operand '" << aName << "' must have rank >= "
+                             << minRank << ", got " << *data;
+  int64_t rank = data->getRank();
+  int64_t k = transposeA ? data->getDimSize(rank - 2) : data->getDimSize(rank - 1);
+  int64_t weightUnits = weight->getDimSize(transposeB ? 0 : 1);
+  int64_t weightK = weight->getDimSize(transposeB ? 1 : 0);
+  if (failed(unifyDim(k, weightK))) {
+    if (!isMatmul)
+      return op->emitOpError() << "data reduction dim (last) " << k
+                               << " ≠ weight dim 1 " << weightK
+                               << " (weight must be [units, k])";
+    return op->emitOpError()
+           << "tensor_a reduction dim (" << (transposeA ? "second last" : "last")
+           << ") " << k << " ≠ tensor_b dim " << (transposeB ? 1 : 0) << " "
+           << weightK << " (tensor_b must be "
+           << (transposeB ? "[units, k]" : "[k, units]") << ")";
+  }
   int64_t units = weightUnits;
   if (std::optional<int64_t> attr = attrI64(op, "units")) {
     if (*attr < 1)
       return op->emitOpError() << "units must be >= 1, got " << *attr;
     if (failed(unifyDim(*attr, weightUnits)))
-      return op->emitOpError() << "units attribute " << *attr
-                               << " ≠ weight dim 0 " << weightUnits;
+      return op->emitOpError() << "units attribute " << *attr << " ≠ "
+                               << bName << " dim " << (transposeB ? 0 : 1)
+                               << " " << weightUnits;
     units = *attr;
   }
   FailureOr<Type> dtype = outDtype(op, data->getElementType());
   if (failed(dtype))
     return failure();
   SmallVector<int64_t> shape(data->getShape());
+  if (transposeA)
+    shape[rank - 2] = data->getDimSize(rank - 1);
   shape.back() = units;
   results.push_back(RankedTensorType::get(shape, *dtype));
   return success();
@@ -66,8 +84,10 @@ LogicalResult rel::BiasAddRel(Operation *op, TypeRange operands,
   FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
   if (failed(data))
     return failure();
+  // nn.prelu shares this relation; its vector operand is 'alpha'.
+  StringRef what = isa<PReluOp>(op) ? "alpha" : "bias";
   FailureOr<RankedTensorType> bias =
-      tensorOperandOfRank(op, operands, 1, "bias", 1);
+      tensorOperandOfRank(op, operands, 1, what, 1);
   if (failed(bias))
     return failure();
   FailureOr<int64_t> axis =
@@ -76,10 +96,10 @@ LogicalResult rel::BiasAddRel(Operation *op, TypeRange operands,
     return failure();
   if (failed(unifyDim(bias->getDimSize(0), data->getDimSize(*axis))))
     return op->emitOpError()
-           << "bias size " << bias->getDimSize(0) << " ≠ data dim " << *axis
+           << what << " size " << bias->getDimSize(0) << " ≠ data dim " << *axis
            << " (axis) " << data->getDimSize(*axis);
   if (bias->getElementType() != data->getElementType())
-    return op->emitOpError() << "bias dtype " << bias->getElementType()
+    return op->emitOpError() << what << " dtype " << bias->getElementType()
                              << " ≠ data dtype " << data->getElementType();
   results.push_back(*data);
   return success();

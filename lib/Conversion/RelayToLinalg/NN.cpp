@@ -4,7 +4,7 @@
 // softmax) so that IREE sees them; padding is an explicit tensor.pad.
 //
 //===----------------------------------------------------------------------===//
-#include "Patterns.h"
+#include "NNCommon.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -13,97 +13,13 @@
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::lowering;
+using namespace mlir::relay::lowering::nn;
 
 namespace {
 
 //===----------------------------------------------------------------------===//
 // Shared pieces
 //===----------------------------------------------------------------------===//
-
-/// Relay's 1-, 2- or 4-entry 2-D padding as [top, left, bottom, right].
-SmallVector<int64_t, 4> padding4(ArrayRef<int64_t> padding) {
-  if (padding.size() == 1)
-    return {padding[0], padding[0], padding[0], padding[0]};
-  if (padding.size() == 2)
-    return {padding[0], padding[1], padding[0], padding[1]};
-  if (padding.size() == 4)
-    return SmallVector<int64_t, 4>(padding);
-  return {0, 0, 0, 0};
-}
-
-/// Pads the spatial dims `hDim`, `wDim` of `input` with `value`.
-Value pad2D(OpBuilder &b, Location loc, Value input, int64_t hDim,
-            int64_t wDim, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-            Value value) {
-  if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
-      llvm::all_of(high, [](int64_t p) { return p == 0; }))
-    return input;
-  auto type = cast<RankedTensorType>(input.getType());
-  SmallVector<OpFoldResult> lo(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> hi(type.getRank(), b.getIndexAttr(0));
-  lo[hDim] = b.getIndexAttr(low[0]);
-  lo[wDim] = b.getIndexAttr(low[1]);
-  hi[hDim] = b.getIndexAttr(high[0]);
-  hi[wDim] = b.getIndexAttr(high[1]);
-  return tensor::PadOp::create(b, loc, Type(), input, lo, hi, value);
-}
-
-/// Output extent of a window (kernel `k`, stride, dilation) sliding over an
-/// already padded extent `in`: (in - dilation*(k-1) - 1) / stride + 1.
-OpFoldResult windowExtent(OpBuilder &b, Location loc, OpFoldResult in,
-                          OpFoldResult k, int64_t stride, int64_t dilation) {
-  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
-  Value inV = getValueOrCreateConstantIndexOp(b, loc, in);
-  Value kV = getValueOrCreateConstantIndexOp(b, loc, k);
-  Value span = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, kV, cst(1)), cst(dilation)),
-      cst(1));
-  Value q = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, inV, span),
-                                   cst(stride));
-  return arith::AddIOp::create(b, loc, q, cst(1)).getResult();
-}
-
-/// Sizes of `resultType`: static dims as attributes, `?` dims from `fill`.
-SmallVector<OpFoldResult>
-resultSizes(OpBuilder &b, RankedTensorType resultType,
-            function_ref<OpFoldResult(int64_t)> fill) {
-  SmallVector<OpFoldResult> sizes;
-  for (auto [d, dim] : llvm::enumerate(resultType.getShape()))
-    sizes.push_back(ShapedType::isDynamic(dim) ? fill(d)
-                                               : b.getIndexAttr(dim));
-  return sizes;
-}
-
-RankedTensorType resultTensorType(Operation *op, unsigned i = 0) {
-  return signlessTensorType(cast<RankedTensorType>(op->getResult(i).getType()));
-}
-
-NamedAttribute convAttr(OpBuilder &b, StringRef name, ArrayRef<int64_t> v) {
-  return b.getNamedAttr(name, b.getI64TensorAttr(v));
-}
-
-/// `x` regrouped by `reassociation` into `type` (collapse or expand).
-Value regroup(OpBuilder &b, Location loc, Value x, RankedTensorType type,
-              ArrayRef<ReassociationIndices> reassociation,
-              ArrayRef<OpFoldResult> sizes = {}) {
-  if (type.getRank() < cast<RankedTensorType>(x.getType()).getRank())
-    return tensor::CollapseShapeOp::create(b, loc, type, x, reassociation);
-  return expandTo(b, loc, x, type, reassociation, sizes);
-}
-
-OpFoldResult divSize(OpBuilder &b, Location loc, OpFoldResult size,
-                     int64_t by) {
-  if (auto attr = getConstantIntValue(size))
-    return b.getIndexAttr(*attr / by);
-  return arith::DivUIOp::create(b, loc,
-                                getValueOrCreateConstantIndexOp(b, loc, size),
-                                arith::ConstantIndexOp::create(b, loc, by))
-      .getResult();
-}
-
-int64_t divDim(int64_t dim, int64_t by) {
-  return ShapedType::isDynamic(dim) ? dim : dim / by;
-}
 
 //===----------------------------------------------------------------------===//
 // nn.dense: data · weightᵀ as linalg.matmul with a transposed-B map
@@ -433,40 +349,6 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
 // nn.max_pool2d / nn.avg_pool2d
 //===----------------------------------------------------------------------===//
 
-/// Elements of one window along one dim that Relay's average divides by
-/// (topi's pool_impl_nd): the window [start, start+(k-1)d] clipped to
-/// `last`, counting from the first non-padding element unless padding
-/// counts.
-Value windowCount(OpBuilder &b, Location loc, Value outIndex, int64_t k,
-                  int64_t stride, int64_t dilation, int64_t padBefore,
-                  Value last, bool countPad) {
-  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
-  Value start = arith::SubIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, outIndex, cst(stride)),
-      cst(padBefore));
-  Value end = arith::MinSIOp::create(
-      b, loc,
-      arith::AddIOp::create(b, loc, start, cst((k - 1) * dilation)), last);
-  Value first = start;
-  if (!countPad) {
-    // Skip the padded positions before the data: ceil(-start / d) windows.
-    Value jumps = arith::MaxSIOp::create(
-        b, loc,
-        arith::DivSIOp::create(
-            b, loc,
-            arith::SubIOp::create(b, loc, cst(dilation - 1), start),
-            cst(dilation)),
-        cst(0));
-    first = arith::AddIOp::create(
-        b, loc, start, arith::MulIOp::create(b, loc, jumps, cst(dilation)));
-  }
-  return arith::AddIOp::create(
-      b, loc,
-      arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, end, first),
-                             cst(dilation)),
-      cst(1));
-}
-
 template <typename OpTy, bool isMax>
 struct Pool2DPattern : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -794,4 +676,8 @@ void lowering::populateNNPatterns(const TypeConverter &tc,
                Pool2DPattern<AvgPool2DOp, false>, GlobalAvgPool2DPattern,
                BatchFlattenPattern, SoftmaxPattern, BatchNormPattern>(
       tc, patterns.getContext());
+  nn::populateConvPatterns(tc, patterns);
+  nn::populatePoolPatterns(tc, patterns);
+  nn::populateNormPatterns(tc, patterns);
+  nn::populateNNMiscPatterns(tc, patterns);
 }

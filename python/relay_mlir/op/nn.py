@@ -23,6 +23,12 @@ from .tensor import _bool, _call, _int, _ints, _opt_int, _str
 __all__ = [
     "relu", "dense", "bias_add", "conv2d", "max_pool2d", "avg_pool2d",
     "global_avg_pool2d", "batch_flatten", "softmax", "batch_norm",
+    "matmul", "batch_matmul", "conv1d", "conv3d", "conv2d_transpose",
+    "max_pool1d", "avg_pool1d", "max_pool3d", "avg_pool3d", "global_max_pool2d",
+    "adaptive_avg_pool2d", "adaptive_max_pool2d", "layer_norm", "group_norm",
+    "instance_norm", "l2_normalize", "lrn", "log_softmax", "leaky_relu", "prelu",
+    "gelu", "dropout", "dropout_raw", "pad", "upsampling", "depth_to_space",
+    "space_to_depth",
 ]
 
 Pair = Union[int, Sequence[int]]
@@ -154,3 +160,332 @@ def batch_norm(data: Expr, gamma: Expr, beta: Expr, moving_mean: Expr, moving_va
     call = _call("nn.batch_norm", [data, gamma, beta, moving_mean, moving_var], axis=_int("axis", axis),
                  epsilon=float(epsilon), center=_bool("center", center), scale=_bool("scale", scale))
     return TupleWrapper(call, 3)
+
+
+# -- operator library (Relay 0.19 keyword names and defaults) ---------------
+def _float(name: str, v: object) -> float:
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.floating, np.integer)):
+        raise TypeError(f"'{name}' must be a float, got {v!r}")
+    return float(v)
+
+
+def _tuple_n(v: Optional[Pair], name: str, n: int) -> Optional[list]:
+    """An int or a sequence of ints; a single int is repeated ``n`` times."""
+    if v is None:
+        return None
+    vals = _ints(v, name)
+    return vals * n if len(vals) == 1 and not hasattr(v, "__len__") else vals
+
+
+def matmul(tensor_a: Expr, tensor_b: Expr, units: Optional[int] = None, out_dtype: str = "",
+           transpose_a: bool = False, transpose_b: bool = False) -> Call:
+    """``tensor_a · tensor_b`` with optional transposes (``relay.nn.matmul``).
+
+    ``tensor_a`` is ``[d..., k]`` (``[d..., k, m]`` if ``transpose_a``);
+    ``tensor_b`` is ``[k, units]`` (``[units, k]`` if ``transpose_b``).
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.matmul(relay.var("a", shape=(2, 8)), relay.var("b", shape=(8, 4))).attrs["transpose_b"]
+    False
+    """
+    return _call("nn.matmul", [tensor_a, tensor_b], units=_opt_int("units", units),
+                 out_dtype=_dtype("out_dtype", out_dtype), transpose_a=_bool("transpose_a", transpose_a),
+                 transpose_b=_bool("transpose_b", transpose_b))
+
+
+def batch_matmul(tensor_a: Expr, tensor_b: Expr, out_dtype: str = "", transpose_a: bool = False,
+                 transpose_b: bool = True) -> Call:
+    """Batched ``x · yᵀ`` (``relay.nn.batch_matmul``); ``x`` is ``[b, m, k]``,
+    ``y`` is ``[b, n, k]`` by default (``transpose_b=True``); a batch of 1
+    broadcasts.
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.batch_matmul(relay.var("x", shape=(2, 3, 4)), relay.var("y", shape=(2, 5, 4))).op.name
+    'nn.batch_matmul'
+    """
+    return _call("nn.batch_matmul", [tensor_a, tensor_b], out_dtype=_dtype("out_dtype", out_dtype),
+                 transpose_a=_bool("transpose_a", transpose_a), transpose_b=_bool("transpose_b", transpose_b))
+
+
+def _conv_nd(name: str, n: int, data, weight, strides, padding, dilation, groups, channels,
+             kernel_size, data_layout, kernel_layout, out_layout, out_dtype) -> Call:
+    return _call(name, [data, weight], strides=_tuple_n(strides, "strides", n),
+                 padding=_tuple_n(padding, "padding", n), dilation=_tuple_n(dilation, "dilation", n),
+                 groups=_int("groups", groups), channels=_opt_int("channels", channels),
+                 kernel_size=_tuple_n(kernel_size, "kernel_size", n),
+                 data_layout=_str("data_layout", data_layout),
+                 kernel_layout=_str("kernel_layout", kernel_layout),
+                 out_layout=_str("out_layout", out_layout), out_dtype=_dtype("out_dtype", out_dtype))
+
+
+def conv1d(data: Expr, weight: Expr, strides: Pair = 1, padding: Pair = 0, dilation: Pair = 1,
+           groups: int = 1, channels: Optional[int] = None, kernel_size: Optional[Pair] = None,
+           data_layout: str = "NCW", kernel_layout: str = "OIW", out_layout: str = "",
+           out_dtype: str = "") -> Call:
+    """1-D convolution (``relay.nn.conv1d``); ``padding`` is ``p`` or ``(left, right)``.
+
+    Layouts ``NCW``/``OIW`` or ``NWC``/``WIO``.
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.conv1d(relay.var("x", shape=(1, 3, 8)), relay.var("w", shape=(4, 3, 3)), padding=1).attrs["padding"]
+    [1]
+    """
+    return _conv_nd("nn.conv1d", 1, data, weight, strides, padding, dilation, groups, channels,
+                    kernel_size, data_layout, kernel_layout, out_layout, out_dtype)
+
+
+def conv3d(data: Expr, weight: Expr, strides: Pair = (1, 1, 1), padding: Pair = (0, 0, 0),
+           dilation: Pair = (1, 1, 1), groups: int = 1, channels: Optional[int] = None,
+           kernel_size: Optional[Pair] = None, data_layout: str = "NCDHW",
+           kernel_layout: str = "OIDHW", out_layout: str = "", out_dtype: str = "") -> Call:
+    """3-D convolution (``relay.nn.conv3d``); ``padding`` has 1, 3 or 6 entries.
+
+    Layouts ``NCDHW``/``OIDHW`` or ``NDHWC``/``DHWIO``.
+    """
+    return _conv_nd("nn.conv3d", 3, data, weight, strides, padding, dilation, groups, channels,
+                    kernel_size, data_layout, kernel_layout, out_layout, out_dtype)
+
+
+def conv2d_transpose(data: Expr, weight: Expr, strides: Pair = (1, 1), padding: Pair = (0, 0),
+                     dilation: Pair = (1, 1), groups: int = 1, channels: Optional[int] = None,
+                     kernel_size: Optional[Pair] = None, data_layout: str = "NCHW",
+                     kernel_layout: str = "IOHW", out_layout: str = "",
+                     output_padding: Pair = (0, 0), out_dtype: str = "") -> Call:
+    """2-D transposed convolution (``relay.nn.conv2d_transpose``).
+
+    The weight is ``IOHW``: ``[in_channels, channels // groups, kh, kw]``.
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.conv2d_transpose(relay.var("x", shape=(1, 4, 5, 5)), relay.var("w", shape=(4, 2, 3, 3)), strides=2).attrs["kernel_layout"]
+    'IOHW'
+    """
+    return _call("nn.conv2d_transpose", [data, weight], strides=_pair(strides, "strides"),
+                 padding=_pair(padding, "padding"), dilation=_pair(dilation, "dilation"),
+                 groups=_int("groups", groups), channels=_opt_int("channels", channels),
+                 kernel_size=_pair(kernel_size, "kernel_size"),
+                 data_layout=_str("data_layout", data_layout),
+                 kernel_layout=_str("kernel_layout", kernel_layout),
+                 out_layout=_str("out_layout", out_layout),
+                 output_padding=_pair(output_padding, "output_padding"),
+                 out_dtype=_dtype("out_dtype", out_dtype))
+
+
+def _pool_nd(name: str, n: int, data, pool_size, strides, dilation, padding, layout, out_layout,
+             ceil_mode, **extra) -> Call:
+    return _call(name, [data], pool_size=_tuple_n(pool_size, "pool_size", n),
+                 strides=_tuple_n(strides, "strides", n), dilation=_tuple_n(dilation, "dilation", n),
+                 padding=_tuple_n(padding, "padding", n), layout=_str("layout", layout),
+                 out_layout=_str("out_layout", out_layout), ceil_mode=_bool("ceil_mode", ceil_mode),
+                 **extra)
+
+
+def max_pool1d(data: Expr, pool_size: Pair = (1,), strides: Pair = (1,), dilation: Pair = (1,),
+               padding: Pair = (0,), layout: str = "NCW", out_layout: str = "",
+               ceil_mode: bool = False) -> Call:
+    """1-D max pooling (``relay.nn.max_pool1d``), layout ``NCW`` or ``NWC``."""
+    return _pool_nd("nn.max_pool1d", 1, data, pool_size, strides, dilation, padding, layout,
+                    out_layout, ceil_mode)
+
+
+def avg_pool1d(data: Expr, pool_size: Pair = (1,), strides: Pair = (1,), dilation: Pair = (1,),
+               padding: Pair = (0,), layout: str = "NCW", out_layout: str = "",
+               ceil_mode: bool = False, count_include_pad: bool = False) -> Call:
+    """1-D average pooling (``relay.nn.avg_pool1d``)."""
+    return _pool_nd("nn.avg_pool1d", 1, data, pool_size, strides, dilation, padding, layout,
+                    out_layout, ceil_mode, count_include_pad=_bool("count_include_pad", count_include_pad))
+
+
+def max_pool3d(data: Expr, pool_size: Pair = (1, 1, 1), strides: Pair = (1, 1, 1),
+               dilation: Pair = (1, 1, 1), padding: Pair = (0, 0, 0), layout: str = "NCDHW",
+               out_layout: str = "", ceil_mode: bool = False) -> Call:
+    """3-D max pooling (``relay.nn.max_pool3d``), layout ``NCDHW`` or ``NDHWC``.
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.max_pool3d(relay.var("x", shape=(1, 2, 4, 4, 4)), pool_size=2).attrs["pool_size"]
+    [2, 2, 2]
+    """
+    return _pool_nd("nn.max_pool3d", 3, data, pool_size, strides, dilation, padding, layout,
+                    out_layout, ceil_mode)
+
+
+def avg_pool3d(data: Expr, pool_size: Pair = (1, 1, 1), strides: Pair = (1, 1, 1),
+               dilation: Pair = (1, 1, 1), padding: Pair = (0, 0, 0), layout: str = "NCDHW",
+               out_layout: str = "", ceil_mode: bool = False, count_include_pad: bool = False) -> Call:
+    """3-D average pooling (``relay.nn.avg_pool3d``)."""
+    return _pool_nd("nn.avg_pool3d", 3, data, pool_size, strides, dilation, padding, layout,
+                    out_layout, ceil_mode, count_include_pad=_bool("count_include_pad", count_include_pad))
+
+
+def global_max_pool2d(data: Expr, layout: str = "NCHW", out_layout: str = "") -> Call:
+    """Max over the spatial dims, kept as size 1 (``relay.nn.global_max_pool2d``)."""
+    return _call("nn.global_max_pool2d", [data], layout=_str("layout", layout),
+                 out_layout=_str("out_layout", out_layout))
+
+
+def _output_size(v) -> list:
+    if v is None:
+        return []
+    return _ints(v, "output_size")
+
+
+def adaptive_avg_pool2d(data: Expr, output_size: Optional[Pair] = None, layout: str = "NCHW",
+                        out_layout: str = "") -> Call:
+    """Average pooling to ``output_size`` (``relay.nn.adaptive_avg_pool2d``).
+
+    ``None`` keeps the input size; an int gives a square output.
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.adaptive_avg_pool2d(relay.var("x", shape=(1, 2, 7, 7)), output_size=3).attrs["output_size"]
+    [3]
+    """
+    return _call("nn.adaptive_avg_pool2d", [data], output_size=_output_size(output_size),
+                 layout=_str("layout", layout), out_layout=_str("out_layout", out_layout))
+
+
+def adaptive_max_pool2d(data: Expr, output_size: Optional[Pair] = None, layout: str = "NCHW",
+                        out_layout: str = "") -> Call:
+    """Max pooling to ``output_size`` (``relay.nn.adaptive_max_pool2d``)."""
+    return _call("nn.adaptive_max_pool2d", [data], output_size=_output_size(output_size),
+                 layout=_str("layout", layout), out_layout=_str("out_layout", out_layout))
+
+
+def layer_norm(data: Expr, gamma: Expr, beta: Expr, axis: int = -1, epsilon: float = 1e-5,
+               center: bool = True, scale: bool = True) -> Call:
+    """Layer normalisation over ``axis`` (``relay.nn.layer_norm``)."""
+    return _call("nn.layer_norm", [data, gamma, beta], axis=_int("axis", axis),
+                 epsilon=_float("epsilon", epsilon), center=_bool("center", center),
+                 scale=_bool("scale", scale))
+
+
+def group_norm(data: Expr, gamma: Expr, beta: Expr, num_groups: int, axis: int = 1,
+               epsilon: float = 1e-5, center: bool = True, scale: bool = True) -> Call:
+    """Group normalisation (``relay.nn.group_norm``): the channels (``axis``)
+    in ``num_groups`` groups, each normalised with the dims after ``axis``."""
+    return _call("nn.group_norm", [data, gamma, beta], num_groups=_int("num_groups", num_groups),
+                 axis=_int("axis", axis), epsilon=_float("epsilon", epsilon),
+                 center=_bool("center", center), scale=_bool("scale", scale))
+
+
+def instance_norm(data: Expr, gamma: Expr, beta: Expr, axis: int = 1, epsilon: float = 1e-5,
+                  center: bool = True, scale: bool = True) -> Call:
+    """Instance normalisation (``relay.nn.instance_norm``): each (batch,
+    channel) slice normalised over the other dims."""
+    return _call("nn.instance_norm", [data, gamma, beta], axis=_int("axis", axis),
+                 epsilon=_float("epsilon", epsilon), center=_bool("center", center),
+                 scale=_bool("scale", scale))
+
+
+def l2_normalize(data: Expr, eps: float, axis: Optional[Sequence[int]] = None) -> Call:
+    """``data / sqrt(max(sum(data², axis), eps))`` (``relay.nn.l2_normalize``).
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.l2_normalize(relay.var("x", shape=(2, 3)), eps=1e-10, axis=[1]).attrs
+    {'eps': 1e-10, 'axis': [1]}
+    """
+    return _call("nn.l2_normalize", [data], eps=_float("eps", eps),
+                 axis=_ints(axis, "axis") if axis is not None else [])
+
+
+def lrn(data: Expr, size: int = 5, axis: int = 1, bias: float = 2, alpha: float = 0.00001,
+        beta: float = 0.75) -> Call:
+    """Local response normalisation (``relay.nn.lrn``):
+    ``data / (bias + alpha / size * Σ data²)^beta`` over ``size`` neighbours
+    along ``axis``."""
+    return _call("nn.lrn", [data], size=_int("size", size), axis=_int("axis", axis),
+                 bias=_float("bias", bias), alpha=_float("alpha", alpha), beta=_float("beta", beta))
+
+
+def log_softmax(data: Expr, axis: int = -1) -> Call:
+    """``log(softmax(data))`` along ``axis`` (``relay.nn.log_softmax``)."""
+    return _call("nn.log_softmax", [data], axis=_int("axis", axis))
+
+
+def leaky_relu(data: Expr, alpha: float = 0.01) -> Call:
+    """``data`` where positive, ``alpha * data`` elsewhere (``relay.nn.leaky_relu``)."""
+    return _call("nn.leaky_relu", [data], alpha=_float("alpha", alpha))
+
+
+def prelu(data: Expr, alpha: Expr, axis: int = 1) -> Call:
+    """Leaky relu with a slope per channel: ``alpha`` is 1-D along ``axis``
+    (``relay.nn.prelu``)."""
+    return _call("nn.prelu", [data, alpha], axis=_int("axis", axis))
+
+
+def gelu(data: Expr) -> Call:
+    """``data * Φ(data) = data * (1 + erf(data / √2)) / 2``: the exact
+    (erf) GELU that Relay frontends compose from ``erf``, as one op
+    ``nn.gelu``.
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.gelu(relay.var("x", shape=(4,))).op.name
+    'nn.gelu'
+    """
+    return _call("nn.gelu", [data])
+
+
+def dropout_raw(data: Expr, rate: float = 0.5) -> TupleWrapper:
+    """The raw ``nn.dropout`` call: a 2-tuple ``(output, mask)``."""
+    return TupleWrapper(_call("nn.dropout", [data], rate=_float("rate", rate)), 2)
+
+
+def dropout(data: Expr, rate: float = 0.5) -> Expr:
+    """Dropout (``relay.nn.dropout``): field 0 of ``nn.dropout``; the
+    identity when compiled for inference.
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.dropout(relay.var("x", shape=(4,))).tuple_value.op.name
+    'nn.dropout'
+    """
+    return dropout_raw(data, rate)[0]
+
+
+def pad(data: Expr, pad_width: Sequence[Sequence[int]], pad_value: Union[float, Expr] = 0.0,
+        pad_mode: str = "constant") -> Call:
+    """Pads ``data`` (``relay.nn.pad``).
+
+    ``pad_width`` is ``((before, after), ...)`` per dim (stored flattened);
+    ``pad_value`` a number or a 0-d expression; ``pad_mode`` ``"constant"``,
+    ``"edge"`` or ``"reflect"``. A numeric ``pad_value`` takes the dtype of
+    ``data`` when ``data`` has a known type (float32 otherwise).
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.pad(relay.var("x", shape=(2, 3)), ((0, 0), (1, 2))).attrs["pad_width"]
+    [0, 0, 1, 2]
+    """
+    flat = []
+    for pair in pad_width:
+        vals = _ints(pair, "pad_width")
+        if len(vals) != 2:
+            raise TypeError(f"'pad_width' entries must be (before, after) pairs, got {pair!r}")
+        flat.extend(vals)
+    if not isinstance(pad_value, Expr):
+        from ..expr import const
+        dtype = "float32"
+        ta = getattr(data, "type_annotation", None)
+        if ta is not None and getattr(ta, "dtype", None):
+            dtype = ta.dtype
+        pad_value = const(np.array(pad_value, dtype=dtype))
+    return _call("nn.pad", [data, pad_value], pad_width=flat, pad_mode=_str("pad_mode", pad_mode))
+
+
+def upsampling(data: Expr, scale_h: float = 1, scale_w: float = 1, layout: str = "NCHW",
+               method: str = "nearest_neighbor", align_corners: bool = False) -> Call:
+    """2-D upsampling (``relay.nn.upsampling``) to ``round(h * scale_h)``,
+    ``round(w * scale_w)``; ``method`` ``"nearest_neighbor"`` or
+    ``"bilinear"``."""
+    return _call("nn.upsampling", [data], scale_h=_float("scale_h", scale_h),
+                 scale_w=_float("scale_w", scale_w), layout=_str("layout", layout),
+                 method=_str("method", method), align_corners=_bool("align_corners", align_corners))
+
+
+def depth_to_space(data: Expr, block_size: int, layout: str = "NCHW", mode: str = "DCR") -> Call:
+    """Channel blocks to spatial blocks (``relay.nn.depth_to_space``); ``mode``
+    ``"DCR"`` or ``"CRD"``."""
+    return _call("nn.depth_to_space", [data], block_size=_int("block_size", block_size),
+                 layout=_str("layout", layout), mode=_str("mode", mode))
+
+
+def space_to_depth(data: Expr, block_size: int, layout: str = "NCHW") -> Call:
+    """Spatial blocks to channels (``relay.nn.space_to_depth``)."""
+    return _call("nn.space_to_depth", [data], block_size=_int("block_size", block_size),
+                 layout=_str("layout", layout))

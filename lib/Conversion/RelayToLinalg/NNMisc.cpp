@@ -1,0 +1,681 @@
+//===- NNMisc.cpp - matmuls, activations, pad, resize, block moves --------===//
+//
+// nn.matmul / nn.batch_matmul: linalg.matmul / linalg.batch_matmul with the
+// transposes in their indexing maps (a broadcast batch is a map without the
+// batch dim). nn.leaky_relu, nn.prelu, nn.gelu: parallel linalg.generics.
+// nn.dropout: the data and a ones mask (inference). nn.pad: tensor.pad for
+// "constant", a gather-style linalg.generic (tensor.extract at clamped or
+// mirrored indices) for "edge"/"reflect"; nn.upsampling likewise.
+// nn.depth_to_space / nn.space_to_depth: expand_shape, linalg.transpose,
+// collapse_shape.
+//
+//===----------------------------------------------------------------------===//
+#include "NNCommon.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::lowering;
+using namespace mlir::relay::lowering::nn;
+
+namespace {
+
+Value cstIdx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+void setUnsignedCast(Operation *op, bool isUnsigned) {
+  if (isUnsigned)
+    op->setAttr("cast", linalg::TypeFnAttr::get(op->getContext(),
+                                                linalg::TypeFn::cast_unsigned));
+}
+
+//===----------------------------------------------------------------------===//
+// nn.matmul
+//===----------------------------------------------------------------------===//
+
+struct MatmulPattern : OpConversionPattern<MatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value a = adaptor.getTensorA(), bm = adaptor.getTensorB();
+    auto aType = cast<RankedTensorType>(a.getType());
+    auto bType = cast<RankedTensorType>(bm.getType());
+    RankedTensorType resultType = resultTensorType(op);
+    Type outElem = resultType.getElementType();
+    bool ta = op.getTransposeA(), tb = op.getTransposeB();
+    bool isUnsigned = isUnsignedInt(op.getTensorA().getType());
+    int64_t rank = aType.getRank();
+    SmallVector<OpFoldResult> aSizes = dimSizes(rewriter, loc, a);
+    SmallVector<OpFoldResult> bSizes = dimSizes(rewriter, loc, bm);
+    OpFoldResult units = bSizes[tb ? 0 : 1];
+    Value zero = scalarConst(rewriter, loc, outElem, 0.0);
+    AffineExpr d0, d1, d2, d3;
+    bindDims(ctx, d0, d1, d2, d3);
+
+    // Leading dims (all but the last one, or two with transpose_a)
+    // collapse into M (without transpose_a) or a batch (with it).
+    int64_t lead = ta ? rank - 2 : rank - 1;
+    int64_t leadDim = 1;
+    for (int64_t d = 0; d < lead; ++d)
+      leadDim = ShapedType::isDynamic(leadDim) || aType.isDynamicDim(d)
+                    ? ShapedType::kDynamic
+                    : leadDim * aType.getDimSize(d);
+    ReassociationIndices leadGroup;
+    for (int64_t d = 0; d < lead; ++d)
+      leadGroup.push_back(d);
+    Value result;
+    if (!ta) {
+      int64_t k = aType.getDimSize(rank - 1);
+      auto lhsType = RankedTensorType::get({leadDim, k}, aType.getElementType());
+      Value lhs = a;
+      if (rank == 1)
+        lhs = expandTo(rewriter, loc, a, lhsType, {{0, 1}},
+                       {rewriter.getIndexAttr(1), aSizes[0]});
+      else if (rank > 2)
+        lhs = tensor::CollapseShapeOp::create(
+            rewriter, loc, lhsType, a,
+            ArrayRef<ReassociationIndices>{leadGroup, {rank - 1}});
+      OpFoldResult m = ShapedType::isDynamic(leadDim)
+                           ? OpFoldResult(tensor::DimOp::create(rewriter, loc,
+                                                                lhs, 0)
+                                              .getResult())
+                           : rewriter.getIndexAttr(leadDim);
+      auto mmType = RankedTensorType::get(
+          {leadDim, bType.getDimSize(tb ? 0 : 1)}, outElem);
+      Value init = filledTensor(rewriter, loc, mmType, {m, units}, zero);
+      auto mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{mmType},
+                                         ValueRange{lhs, bm}, ValueRange{init});
+      // (m, n, k)
+      mm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
+          {AffineMap::get(3, 0, {d0, d2}, ctx),
+           tb ? AffineMap::get(3, 0, {d1, d2}, ctx)
+              : AffineMap::get(3, 0, {d2, d1}, ctx),
+           AffineMap::get(3, 0, {d0, d1}, ctx)}));
+      setUnsignedCast(mm, isUnsigned);
+      result = mm.getResult(0);
+      if (rank == 1) {
+        result = tensor::CollapseShapeOp::create(
+            rewriter, loc, resultType, result,
+            ArrayRef<ReassociationIndices>{{0, 1}});
+      } else if (rank > 2) {
+        SmallVector<OpFoldResult> outSizes(aSizes.begin(), aSizes.end() - 1);
+        outSizes.push_back(units);
+        result = expandTo(rewriter, loc, result, resultType,
+                          {leadGroup, {rank - 1}}, outSizes);
+      }
+    } else if (rank == 2) {
+      // A is [K, M].
+      Value init = filledTensor(rewriter, loc, resultType, {aSizes[1], units},
+                                zero);
+      auto mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{resultType},
+                                         ValueRange{a, bm}, ValueRange{init});
+      mm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
+          {AffineMap::get(3, 0, {d2, d0}, ctx),
+           tb ? AffineMap::get(3, 0, {d1, d2}, ctx)
+              : AffineMap::get(3, 0, {d2, d1}, ctx),
+           AffineMap::get(3, 0, {d0, d1}, ctx)}));
+      setUnsignedCast(mm, isUnsigned);
+      result = mm.getResult(0);
+    } else {
+      // A is [d..., K, M]: the leading dims as a batch, B broadcast.
+      int64_t k = aType.getDimSize(rank - 2), mdim = aType.getDimSize(rank - 1);
+      auto lhsType =
+          RankedTensorType::get({leadDim, k, mdim}, aType.getElementType());
+      Value lhs = a;
+      if (rank > 3)
+        lhs = tensor::CollapseShapeOp::create(
+            rewriter, loc, lhsType, a,
+            ArrayRef<ReassociationIndices>{leadGroup, {rank - 2}, {rank - 1}});
+      OpFoldResult batch = ShapedType::isDynamic(leadDim)
+                               ? OpFoldResult(tensor::DimOp::create(
+                                                  rewriter, loc, lhs, 0)
+                                                  .getResult())
+                               : rewriter.getIndexAttr(leadDim);
+      auto bmmType = RankedTensorType::get(
+          {leadDim, mdim, bType.getDimSize(tb ? 0 : 1)}, outElem);
+      Value init = filledTensor(rewriter, loc, bmmType,
+                                {batch, aSizes[rank - 1], units}, zero);
+      // (b, m, n, k)
+      auto bmm = linalg::BatchMatmulOp::create(
+          rewriter, loc, TypeRange{bmmType}, ValueRange{lhs, bm},
+          ValueRange{init});
+      bmm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
+          {AffineMap::get(4, 0, {d0, d3, d1}, ctx),
+           tb ? AffineMap::get(4, 0, {d2, d3}, ctx)
+              : AffineMap::get(4, 0, {d3, d2}, ctx),
+           AffineMap::get(4, 0, {d0, d1, d2}, ctx)}));
+      setUnsignedCast(bmm, isUnsigned);
+      result = bmm.getResult(0);
+      if (rank > 3) {
+        SmallVector<OpFoldResult> outSizes(aSizes.begin(), aSizes.end() - 2);
+        outSizes.push_back(aSizes[rank - 1]);
+        outSizes.push_back(units);
+        result = expandTo(rewriter, loc, result, resultType,
+                          {leadGroup, {rank - 2}, {rank - 1}}, outSizes);
+      }
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nn.batch_matmul
+//===----------------------------------------------------------------------===//
+
+struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BatchMatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value x = adaptor.getX(), y = adaptor.getY();
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto yType = cast<RankedTensorType>(y.getType());
+    RankedTensorType resultType = resultTensorType(op);
+    bool ta = op.getTransposeA(), tb = op.getTransposeB();
+    bool isUnsigned = isUnsignedInt(op.getX().getType());
+    SmallVector<OpFoldResult> xs = dimSizes(rewriter, loc, x);
+    SmallVector<OpFoldResult> ys = dimSizes(rewriter, loc, y);
+    // (b, m, n, k)
+    AffineExpr b, m, n, k;
+    bindDims(ctx, b, m, n, k);
+    bool batchOne = resultType.getDimSize(0) == 1;
+    auto operand = [&](Value v, RankedTensorType t, SmallVector<AffineExpr> e)
+        -> std::pair<Value, AffineMap> {
+      // A static batch of 1 against a larger batch broadcasts: drop it.
+      if (t.getDimSize(0) == 1 && !batchOne) {
+        auto type = RankedTensorType::get({t.getDimSize(1), t.getDimSize(2)},
+                                          t.getElementType());
+        Value c = tensor::CollapseShapeOp::create(
+            rewriter, loc, type, v,
+            ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+        return {c, AffineMap::get(4, 0, ArrayRef<AffineExpr>(e).drop_front(),
+                                  ctx)};
+      }
+      return {v, AffineMap::get(4, 0, e, ctx)};
+    };
+    auto [lhs, lhsMap] =
+        operand(x, xType, ta ? SmallVector<AffineExpr>{b, k, m}
+                             : SmallVector<AffineExpr>{b, m, k});
+    auto [rhs, rhsMap] =
+        operand(y, yType, tb ? SmallVector<AffineExpr>{b, n, k}
+                             : SmallVector<AffineExpr>{b, k, n});
+    OpFoldResult batch = xType.getDimSize(0) == 1 ? ys[0] : xs[0];
+    SmallVector<OpFoldResult> sizes = {batch, xs[ta ? 2 : 1], ys[tb ? 1 : 2]};
+    Value init = filledTensor(
+        rewriter, loc, resultType, sizes,
+        scalarConst(rewriter, loc, resultType.getElementType(), 0.0));
+    auto bmm = linalg::BatchMatmulOp::create(rewriter, loc,
+                                             TypeRange{resultType},
+                                             ValueRange{lhs, rhs},
+                                             ValueRange{init});
+    bmm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
+        {lhsMap, rhsMap, AffineMap::get(4, 0, {b, m, n}, ctx)}));
+    setUnsignedCast(bmm, isUnsigned);
+    rewriter.replaceOp(op, bmm.getResult(0));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+LogicalResult requireFloatData(OpTy op, Value data) {
+  if (!isa<FloatType>(elementTypeOf(data.getType())))
+    return op.emitError() << "not supported yet: " << op->getName()
+                          << " on integers";
+  return success();
+}
+
+struct LeakyReluPattern : OpConversionPattern<LeakyReluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LeakyReluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value data = adaptor.getData();
+    if (failed(requireFloatData(op, data)))
+      return failure();
+    Location loc = op.getLoc();
+    RankedTensorType type = resultTensorType(op);
+    double alpha = op.getAlpha().convertToDouble();
+    rewriter.replaceOp(
+        op, buildMap(rewriter, loc, type, dimSizes(rewriter, loc, data), {data},
+                     {rewriter.getMultiDimIdentityMap(type.getRank())},
+                     [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                       Type t = args[0].getType();
+                       Value pos = arith::CmpFOp::create(
+                           b, l, arith::CmpFPredicate::OGT, args[0],
+                           scalarConst(b, l, t, 0.0));
+                       Value neg = arith::MulFOp::create(
+                           b, l, args[0], scalarConst(b, l, t, alpha));
+                       return arith::SelectOp::create(b, l, pos, args[0], neg);
+                     }));
+    return success();
+  }
+};
+
+struct PReluPattern : OpConversionPattern<PReluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PReluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value data = adaptor.getData();
+    if (failed(requireFloatData(op, data)))
+      return failure();
+    Location loc = op.getLoc();
+    RankedTensorType type = resultTensorType(op);
+    int64_t rank = type.getRank();
+    int64_t axis = normAxis(op.getAxis(), rank);
+    rewriter.replaceOp(
+        op, buildMap(rewriter, loc, type, dimSizes(rewriter, loc, data),
+                     {data, adaptor.getAlpha()},
+                     {rewriter.getMultiDimIdentityMap(rank),
+                      AffineMap::get(rank, 0, rewriter.getAffineDimExpr(axis))},
+                     [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                       Value pos = arith::CmpFOp::create(
+                           b, l, arith::CmpFPredicate::OGT, args[0],
+                           scalarConst(b, l, args[0].getType(), 0.0));
+                       Value neg = arith::MulFOp::create(b, l, args[0], args[1]);
+                       return arith::SelectOp::create(b, l, pos, args[0], neg);
+                     }));
+    return success();
+  }
+};
+
+struct GeluPattern : OpConversionPattern<GeluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GeluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value data = adaptor.getData();
+    if (failed(requireFloatData(op, data)))
+      return failure();
+    Location loc = op.getLoc();
+    RankedTensorType type = resultTensorType(op);
+    rewriter.replaceOp(
+        op, buildMap(rewriter, loc, type, dimSizes(rewriter, loc, data), {data},
+                     {rewriter.getMultiDimIdentityMap(type.getRank())},
+                     [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                       Type t = args[0].getType();
+                       Value scaled = arith::MulFOp::create(
+                           b, l, args[0], scalarConst(b, l, t, M_SQRT1_2));
+                       Value cdf = arith::AddFOp::create(
+                           b, l, scalarConst(b, l, t, 1.0),
+                           math::ErfOp::create(b, l, scaled));
+                       Value half = arith::MulFOp::create(
+                           b, l, args[0], scalarConst(b, l, t, 0.5));
+                       return arith::MulFOp::create(b, l, half, cdf);
+                     }));
+    return success();
+  }
+};
+
+struct DropoutPattern : OpConversionPattern<DropoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DropoutOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData().front();
+    auto type = cast<RankedTensorType>(data.getType());
+    Value ones = filledTensor(rewriter, loc, type, dimSizes(rewriter, loc, data),
+                              scalarConst(rewriter, loc, type.getElementType(),
+                                          1.0));
+    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>{data, ones}});
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nn.pad
+//===----------------------------------------------------------------------===//
+
+struct PadPattern : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    auto type = cast<RankedTensorType>(data.getType());
+    int64_t rank = type.getRank();
+    ArrayRef<int64_t> width = op.getPadWidth();
+    RankedTensorType resultType = resultTensorType(op);
+    StringRef mode = op.getPadMode();
+    if (mode == "constant") {
+      Value value = tensor::ExtractOp::create(rewriter, loc,
+                                              adaptor.getPadValue(),
+                                              ValueRange{});
+      SmallVector<OpFoldResult> lo, hi;
+      for (int64_t d = 0; d < rank; ++d) {
+        lo.push_back(rewriter.getIndexAttr(width[2 * d]));
+        hi.push_back(rewriter.getIndexAttr(width[2 * d + 1]));
+      }
+      rewriter.replaceOpWithNewOp<tensor::PadOp>(op, resultType, data, lo, hi,
+                                                 value);
+      return success();
+    }
+    bool reflect = mode == "reflect";
+    SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, data);
+    SmallVector<Value> lasts;
+    for (int64_t d = 0; d < rank; ++d)
+      lasts.push_back(arith::SubIOp::create(
+          rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[d]),
+          cstIdx(rewriter, loc, 1)));
+    SmallVector<OpFoldResult> outSizes =
+        resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
+          return arith::AddIOp::create(
+                     rewriter, loc,
+                     getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[d]),
+                     cstIdx(rewriter, loc, width[2 * d] + width[2 * d + 1]))
+              .getResult();
+        });
+    rewriter.replaceOp(
+        op, buildMap(rewriter, loc, resultType, outSizes, {}, {},
+                     [&](OpBuilder &b, Location l, ValueRange) -> Value {
+                       SmallVector<Value> idx;
+                       Value zero = cstIdx(b, l, 0);
+                       for (int64_t d = 0; d < rank; ++d) {
+                         Value i = arith::SubIOp::create(
+                             b, l, linalg::IndexOp::create(b, l, d),
+                             cstIdx(b, l, width[2 * d]));
+                         if (reflect) {
+                           // |i|, then last - |last - i|.
+                           Value neg = arith::SubIOp::create(b, l, zero, i);
+                           i = arith::MaxSIOp::create(b, l, i, neg);
+                           Value r = arith::SubIOp::create(b, l, lasts[d], i);
+                           Value nr = arith::SubIOp::create(b, l, zero, r);
+                           i = arith::SubIOp::create(
+                               b, l, lasts[d], arith::MaxSIOp::create(b, l, r, nr));
+                         } else {
+                           i = arith::MinSIOp::create(
+                               b, l, arith::MaxSIOp::create(b, l, i, zero),
+                               lasts[d]);
+                         }
+                         idx.push_back(i);
+                       }
+                       return tensor::ExtractOp::create(b, l, data, idx);
+                     }));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nn.upsampling (topi resize2d: "asymmetric" or "align_corners")
+//===----------------------------------------------------------------------===//
+
+struct UpSamplingPattern : OpConversionPattern<UpSamplingOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(UpSamplingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StringRef layout = op.getLayout();
+    if (layout != "NCHW" && layout != "NHWC")
+      return op.emitError() << "not supported yet: nn.upsampling with layout "
+                            << layout << " (NCHW and NHWC are)";
+    Value data = adaptor.getData();
+    if (failed(requireFloatData(op, data)))
+      return failure();
+    bool nchw = layout == "NCHW";
+    int64_t sp[2] = {nchw ? 2 : 1, nchw ? 3 : 2};
+    RankedTensorType resultType = resultTensorType(op);
+    bool bilinear = op.getMethod() == "bilinear";
+    bool alignCorners = op.getAlignCorners();
+    double scales[2] = {op.getScaleH().convertToDouble(),
+                        op.getScaleW().convertToDouble()};
+    SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, data);
+    Type f32 = rewriter.getF32Type();
+    // Output sizes round(in * scale) and the coordinate scale per dim.
+    SmallVector<Value> inLast(2), coordScale(2);
+    SmallVector<OpFoldResult> outSizes = inSizes;
+    for (int i = 0; i < 2; ++i) {
+      Value in = getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[sp[i]]);
+      Value inF = arith::UIToFPOp::create(
+          rewriter, loc, f32,
+          arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(), in));
+      Value outF = math::RoundOp::create(
+          rewriter, loc,
+          arith::MulFOp::create(
+              rewriter, loc, inF,
+              arith::ConstantOp::create(rewriter, loc,
+                                        rewriter.getF32FloatAttr(scales[i]))));
+      Value out = arith::IndexCastUIOp::create(
+          rewriter, loc, rewriter.getIndexType(),
+          arith::FPToUIOp::create(rewriter, loc, rewriter.getI64Type(), outF));
+      if (!resultType.isDynamicDim(sp[i])) {
+        outSizes[sp[i]] = rewriter.getIndexAttr(resultType.getDimSize(sp[i]));
+        outF = arith::ConstantOp::create(
+            rewriter, loc,
+            rewriter.getF32FloatAttr(resultType.getDimSize(sp[i])));
+      } else {
+        outSizes[sp[i]] = out;
+      }
+      inLast[i] = arith::SubIOp::create(rewriter, loc, in, cstIdx(rewriter, loc, 1));
+      if (alignCorners) {
+        Value one = arith::ConstantOp::create(rewriter, loc,
+                                              rewriter.getF32FloatAttr(1.0));
+        Value den = arith::MaximumFOp::create(
+            rewriter, loc, arith::SubFOp::create(rewriter, loc, outF, one), one);
+        coordScale[i] = arith::DivFOp::create(
+            rewriter, loc, arith::SubFOp::create(rewriter, loc, inF, one), den);
+      } else {
+        coordScale[i] = arith::DivFOp::create(rewriter, loc, inF, outF);
+      }
+    }
+    rewriter.replaceOp(
+        op,
+        buildMap(
+            rewriter, loc, resultType, outSizes, {}, {},
+            [&](OpBuilder &b, Location l, ValueRange) -> Value {
+              Value zero = cstIdx(b, l, 0);
+              auto clampIdx = [&](Value i, int d) {
+                return arith::MinSIOp::create(
+                    b, l, arith::MaxSIOp::create(b, l, i, zero), inLast[d]);
+              };
+              auto toIdx = [&](Value f) {
+                return arith::IndexCastOp::create(
+                    b, l, b.getIndexType(),
+                    arith::FPToSIOp::create(b, l, b.getI64Type(), f));
+              };
+              SmallVector<Value> coords(2);
+              for (int i = 0; i < 2; ++i) {
+                Value o = linalg::IndexOp::create(b, l, sp[i]);
+                Value oF = arith::SIToFPOp::create(
+                    b, l, f32,
+                    arith::IndexCastOp::create(b, l, b.getI64Type(), o));
+                coords[i] = arith::MulFOp::create(b, l, oF, coordScale[i]);
+              }
+              SmallVector<Value> base;
+              for (int64_t d = 0; d < resultType.getRank(); ++d)
+                base.push_back(linalg::IndexOp::create(b, l, d));
+              auto at = [&](Value y, Value x) -> Value {
+                SmallVector<Value> idx = base;
+                idx[sp[0]] = y;
+                idx[sp[1]] = x;
+                return tensor::ExtractOp::create(b, l, data, idx);
+              };
+              if (!bilinear) {
+                SmallVector<Value> idx(2);
+                for (int i = 0; i < 2; ++i) {
+                  Value c = coords[i];
+                  Value r = alignCorners
+                                ? math::RoundOp::create(b, l, c).getResult()
+                                : math::FloorOp::create(
+                                      b, l,
+                                      arith::AddFOp::create(
+                                          b, l, c,
+                                          arith::ConstantOp::create(
+                                              b, l, b.getF32FloatAttr(1e-5))))
+                                      .getResult();
+                  idx[i] = clampIdx(toIdx(r), i);
+                }
+                return at(idx[0], idx[1]);
+              }
+              SmallVector<Value> i0(2), i1(2), frac(2);
+              for (int i = 0; i < 2; ++i) {
+                Value fl = math::FloorOp::create(b, l, coords[i]);
+                frac[i] = arith::SubFOp::create(b, l, coords[i], fl);
+                Value ii = toIdx(fl);
+                i0[i] = clampIdx(ii, i);
+                i1[i] = clampIdx(arith::AddIOp::create(b, l, ii, cstIdx(b, l, 1)), i);
+              }
+              Type elem = resultType.getElementType();
+              auto lerp = [&](Value p, Value q, Value t) -> Value {
+                Value tf = convertScalar(b, l, t, elem, false);
+                return arith::AddFOp::create(
+                    b, l, p,
+                    arith::MulFOp::create(
+                        b, l, arith::SubFOp::create(b, l, q, p), tf));
+              };
+              Value top = lerp(at(i0[0], i0[1]), at(i0[0], i1[1]), frac[1]);
+              Value bottom = lerp(at(i1[0], i0[1]), at(i1[0], i1[1]), frac[1]);
+              return lerp(top, bottom, frac[0]);
+            }));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nn.depth_to_space / nn.space_to_depth
+//===----------------------------------------------------------------------===//
+
+/// expand_shape `x` into `shape`, transpose by `perm`, collapse into
+/// `resultType` by `collapse`.
+Value rearrange(OpBuilder &b, Location loc, Value x,
+                ArrayRef<int64_t> shape, ArrayRef<OpFoldResult> sizes,
+                ArrayRef<ReassociationIndices> expand, ArrayRef<int64_t> perm,
+                ArrayRef<ReassociationIndices> collapse,
+                RankedTensorType resultType) {
+  Type elem = resultType.getElementType();
+  Value e = expandTo(b, loc, x, RankedTensorType::get(shape, elem), expand,
+                     sizes);
+  SmallVector<int64_t> tShape;
+  SmallVector<OpFoldResult> tSizes;
+  for (int64_t p : perm) {
+    tShape.push_back(shape[p]);
+    tSizes.push_back(sizes[p]);
+  }
+  auto tType = RankedTensorType::get(tShape, elem);
+  Value t = linalg::TransposeOp::create(b, loc, e,
+                                        emptyTensor(b, loc, tType, tSizes), perm)
+                .getResult()[0];
+  return tensor::CollapseShapeOp::create(b, loc, resultType, t, collapse);
+}
+
+struct DepthToSpacePattern : OpConversionPattern<DepthToSpaceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DepthToSpaceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StringRef layout = op.getLayout();
+    if (layout != "NCHW" && layout != "NHWC")
+      return op.emitError() << "not supported yet: nn.depth_to_space with "
+                               "layout "
+                            << layout << " (NCHW and NHWC are)";
+    Value data = adaptor.getData();
+    auto type = cast<RankedTensorType>(data.getType());
+    bool nchw = layout == "NCHW", dcr = op.getMode() == "DCR";
+    int64_t bs = op.getBlockSize();
+    SmallVector<OpFoldResult> s = dimSizes(rewriter, loc, data);
+    auto dim = [&](int64_t d) { return type.getDimSize(d); };
+    OpFoldResult b = rewriter.getIndexAttr(bs);
+    int64_t cDim = nchw ? 1 : 3;
+    int64_t c2 = divDim(dim(cDim), bs * bs);
+    OpFoldResult c2s = divSize(rewriter, loc, s[cDim], bs * bs);
+    // The channel split: DCR [b, b, C'], CRD [C', b, b].
+    SmallVector<int64_t> split = dcr ? SmallVector<int64_t>{bs, bs, c2}
+                                     : SmallVector<int64_t>{c2, bs, bs};
+    SmallVector<OpFoldResult> splitS = dcr ? SmallVector<OpFoldResult>{b, b, c2s}
+                                           : SmallVector<OpFoldResult>{c2s, b, b};
+    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizes;
+    SmallVector<int64_t> perm;
+    SmallVector<ReassociationIndices> expand, collapse;
+    if (nchw) {
+      shape = {dim(0), split[0], split[1], split[2], dim(2), dim(3)};
+      sizes = {s[0], splitS[0], splitS[1], splitS[2], s[2], s[3]};
+      expand = {{0}, {1, 2, 3}, {4}, {5}};
+      perm = dcr ? SmallVector<int64_t>{0, 3, 4, 1, 5, 2}
+                 : SmallVector<int64_t>{0, 1, 4, 2, 5, 3};
+      collapse = {{0}, {1}, {2, 3}, {4, 5}};
+    } else {
+      shape = {dim(0), dim(1), dim(2), split[0], split[1], split[2]};
+      sizes = {s[0], s[1], s[2], splitS[0], splitS[1], splitS[2]};
+      expand = {{0}, {1}, {2}, {3, 4, 5}};
+      perm = dcr ? SmallVector<int64_t>{0, 1, 3, 2, 4, 5}
+                 : SmallVector<int64_t>{0, 1, 4, 2, 5, 3};
+      collapse = {{0}, {1, 2}, {3, 4}, {5}};
+    }
+    rewriter.replaceOp(op, rearrange(rewriter, loc, data, shape, sizes, expand,
+                                     perm, collapse, resultTensorType(op)));
+    return success();
+  }
+};
+
+struct SpaceToDepthPattern : OpConversionPattern<SpaceToDepthOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SpaceToDepthOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StringRef layout = op.getLayout();
+    if (layout != "NCHW" && layout != "NHWC")
+      return op.emitError() << "not supported yet: nn.space_to_depth with "
+                               "layout "
+                            << layout << " (NCHW and NHWC are)";
+    Value data = adaptor.getData();
+    auto type = cast<RankedTensorType>(data.getType());
+    bool nchw = layout == "NCHW";
+    int64_t bs = op.getBlockSize();
+    SmallVector<OpFoldResult> s = dimSizes(rewriter, loc, data);
+    auto dim = [&](int64_t d) { return type.getDimSize(d); };
+    OpFoldResult b = rewriter.getIndexAttr(bs);
+    int64_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2;
+    int64_t h2 = divDim(dim(hDim), bs), w2 = divDim(dim(wDim), bs);
+    OpFoldResult h2s = divSize(rewriter, loc, s[hDim], bs),
+                 w2s = divSize(rewriter, loc, s[wDim], bs);
+    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizes;
+    SmallVector<int64_t> perm;
+    SmallVector<ReassociationIndices> expand, collapse;
+    if (nchw) {
+      // [N, C, H', by, W', bx] → [N, by, bx, C, H', W']
+      shape = {dim(0), dim(1), h2, bs, w2, bs};
+      sizes = {s[0], s[1], h2s, b, w2s, b};
+      expand = {{0}, {1}, {2, 3}, {4, 5}};
+      perm = {0, 3, 5, 1, 2, 4};
+      collapse = {{0}, {1, 2, 3}, {4}, {5}};
+    } else {
+      // [N, H', by, W', bx, C] → [N, H', W', by, bx, C]
+      shape = {dim(0), h2, bs, w2, bs, dim(3)};
+      sizes = {s[0], h2s, b, w2s, b, s[3]};
+      expand = {{0}, {1, 2}, {3, 4}, {5}};
+      perm = {0, 1, 3, 2, 4, 5};
+      collapse = {{0}, {1}, {2}, {3, 4, 5}};
+    }
+    rewriter.replaceOp(op, rearrange(rewriter, loc, data, shape, sizes, expand,
+                                     perm, collapse, resultTensorType(op)));
+    return success();
+  }
+};
+
+} // namespace
+
+void nn::populateNNMiscPatterns(const TypeConverter &tc,
+                                RewritePatternSet &patterns) {
+  patterns.add<MatmulPattern, BatchMatmulPattern, LeakyReluPattern,
+               PReluPattern, GeluPattern, DropoutPattern, PadPattern,
+               UpSamplingPattern, DepthToSpacePattern, SpaceToDepthPattern>(
+      tc, patterns.getContext());
+}

@@ -1,0 +1,403 @@
+//===- Pool.cpp - N-d, global-max and adaptive pooling --------------------===//
+//
+// nn.{max,avg}_pool1d / 3d: named linalg pooling ops (pooling_ncw_*,
+// pooling_nwc_*, pooling_ndhwc_*) where they exist, otherwise (NCDHW,
+// unsigned max) a linalg.generic of the same shape (a window operand, the
+// window dims as reductions). Averages divide by topi's count, as nn.avg_pool2d.
+//
+// nn.global_max_pool2d: linalg.reduce (max) over the spatial dims.
+//
+// nn.adaptive_{avg,max}_pool2d: output cell i of an input extent n and
+// output extent m covers [floor(i n / m), ceil((i + 1) n / m)); one
+// linalg.generic reads the window start + k (affine in i and k) over the
+// input padded by the largest window and masks the k beyond the cell's
+// end. The spatial input dims must be static.
+//
+//===----------------------------------------------------------------------===//
+#include "NNCommon.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::lowering;
+using namespace mlir::relay::lowering::nn;
+
+namespace {
+
+Value maxScalars(OpBuilder &b, Location loc, Value x, Value y,
+                 bool isUnsigned) {
+  if (isa<FloatType>(x.getType()))
+    return arith::MaximumFOp::create(b, loc, x, y);
+  if (isUnsigned)
+    return arith::MaxUIOp::create(b, loc, x, y);
+  return arith::MaxSIOp::create(b, loc, x, y);
+}
+
+Value addScalars2(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::AddFOp::create(b, loc, x, y);
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+/// Max or sum pooling as a linalg.generic: output dims parallel, one
+/// reduction dim per spatial dim, input index o * stride + k * dilation.
+Value poolGeneric(OpBuilder &b, Location loc, Value padded, Value window,
+                  Value init, ArrayRef<int64_t> spatial,
+                  ArrayRef<int64_t> strides, ArrayRef<int64_t> dilation,
+                  bool isMax, bool isUnsigned) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
+  int64_t n = spatial.size();
+  SmallVector<AffineExpr> inExprs, winExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    inExprs.push_back(getAffineDimExpr(d, ctx));
+  for (int64_t i = 0; i < n; ++i) {
+    AffineExpr k = getAffineDimExpr(rank + i, ctx);
+    inExprs[spatial[i]] =
+        getAffineDimExpr(spatial[i], ctx) * strides[i] + k * dilation[i];
+    winExprs.push_back(k);
+  }
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  iters.append(n, utils::IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{padded, window},
+      ValueRange{init},
+      ArrayRef<AffineMap>{
+          AffineMap::get(rank + n, 0, inExprs, ctx),
+          AffineMap::get(rank + n, 0, winExprs, ctx),
+          AffineMap::getMultiDimIdentityMap(rank + n, ctx).getMajorSubMap(
+              rank)},
+      iters, [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value r = isMax ? maxScalars(nb, l, args[0], args[2], isUnsigned)
+                        : addScalars2(nb, l, args[0], args[2]);
+        linalg::YieldOp::create(nb, l, r);
+      });
+  return generic.getResult(0);
+}
+
+template <typename OpTy, int N, bool isMax>
+struct PoolNDPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StringRef layout = op.getLayout();
+    bool cf = layout == (N == 1 ? "NCW" : "NCDHW");
+    bool cl = layout == (N == 1 ? "NWC" : "NDHWC");
+    if (!cf && !cl)
+      return op.emitError() << "not supported yet: " << op->getName()
+                            << " with layout " << layout
+                            << (N == 1 ? " (NCW and NWC are)"
+                                       : " (NCDHW and NDHWC are)");
+    SmallVector<int64_t, 3> spatial;
+    for (int64_t i = 0; i < N; ++i)
+      spatial.push_back(cf ? 2 + i : 1 + i);
+    Value data = adaptor.getData();
+    RankedTensorType resultType = resultTensorType(op);
+    Type elem = resultType.getElementType();
+    bool isUnsigned = isUnsignedInt(op.getData().getType());
+    ArrayRef<int64_t> window = op.getPoolSize(), strides = op.getStrides(),
+                      dilation = op.getDilation();
+    auto [lo, hi] = paddingND(op.getPadding(), N);
+    SmallVector<int64_t, 3> high(hi);
+    if (op.getCeilMode())
+      for (int64_t i = 0; i < N; ++i)
+        high[i] += strides[i] - 1;
+    Value padValue = isMax ? lowestConst(rewriter, loc, elem, isUnsigned)
+                           : scalarConst(rewriter, loc, elem, 0.0);
+    Value padded = padDims(rewriter, loc, data, spatial, lo, high, padValue);
+    SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, padded);
+    SmallVector<OpFoldResult> dataSizes = dimSizes(rewriter, loc, data);
+    SmallVector<OpFoldResult> outSizes =
+        resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
+          auto it = llvm::find(spatial, d);
+          if (it == spatial.end())
+            return inSizes[d];
+          int64_t i = it - spatial.begin();
+          return windowExtent(rewriter, loc, inSizes[d],
+                              rewriter.getIndexAttr(window[i]), strides[i],
+                              dilation[i]);
+        });
+    Value init = filledTensor(rewriter, loc, resultType, outSizes, padValue);
+    Value kernel = tensor::EmptyOp::create(rewriter, loc, window, elem);
+    SmallVector<NamedAttribute> attrs = {
+        convAttr(rewriter, "strides", strides),
+        convAttr(rewriter, "dilations", dilation)};
+    SmallVector<Value> ins = {padded, kernel};
+    auto named = [&](auto tag) -> Value {
+      using Named = decltype(tag);
+      return Named::create(rewriter, loc, TypeRange{resultType}, ins, init,
+                           attrs)
+          ->getResult(0);
+    };
+    bool isFloat = isa<FloatType>(elem);
+    Value pooled;
+    if constexpr (N == 1) {
+      if (isMax && isUnsigned)
+        pooled = cl ? named(linalg::PoolingNwcMaxUnsignedOp()) : Value();
+      else if (isMax)
+        pooled = cf ? named(linalg::PoolingNcwMaxOp())
+                    : named(linalg::PoolingNwcMaxOp());
+      else
+        pooled = cf ? named(linalg::PoolingNcwSumOp())
+                    : named(linalg::PoolingNwcSumOp());
+    } else {
+      if (cl && !(isMax && isUnsigned))
+        pooled = isMax ? named(linalg::PoolingNdhwcMaxOp())
+                       : named(linalg::PoolingNdhwcSumOp());
+    }
+    if (!pooled)
+      pooled = poolGeneric(rewriter, loc, padded, kernel, init, spatial,
+                           strides, dilation, isMax, isUnsigned);
+    (void)isFloat;
+    if constexpr (isMax) {
+      rewriter.replaceOp(op, pooled);
+      return success();
+    } else {
+      bool noPad = llvm::all_of(lo, [](int64_t p) { return p == 0; }) &&
+                   llvm::all_of(hi, [](int64_t p) { return p == 0; });
+      Value result;
+      if (op.getCountIncludePad() || (noPad && !op.getCeilMode())) {
+        int64_t count = 1;
+        for (int64_t w : window)
+          count *= w;
+        // With count_include_pad the ceil_mode overhang still counts only
+        // up to the explicit padding (topi); clip it per position then.
+        if (!op.getCeilMode() || !op.getCountIncludePad()) {
+          Value c = scalarConst(rewriter, loc, elem, static_cast<double>(count));
+          rewriter.replaceOp(op, divideByScalar(rewriter, loc, pooled, c,
+                                                isUnsigned));
+          return success();
+        }
+      }
+      bool countPad = op.getCountIncludePad();
+      int64_t rank = resultType.getRank();
+      SmallVector<Value> lasts;
+      for (int64_t i = 0; i < N; ++i) {
+        // Last index a window may reach: the data's end (+ the explicit
+        // padding after it when padding counts).
+        Value size = getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                     dataSizes[spatial[i]]);
+        int64_t extra = countPad ? hi[i] - 1 : -1;
+        lasts.push_back(arith::AddIOp::create(
+            rewriter, loc, size,
+            arith::ConstantIndexOp::create(rewriter, loc, extra)));
+      }
+      result = buildMap(
+          rewriter, loc, resultType, outSizes, {pooled},
+          {rewriter.getMultiDimIdentityMap(rank)},
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value count = arith::ConstantIndexOp::create(b, l, 1);
+            for (int64_t i = 0; i < N; ++i) {
+              Value o = linalg::IndexOp::create(b, l, spatial[i]);
+              Value ni = windowCount(b, l, o, window[i], strides[i],
+                                     dilation[i], lo[i], lasts[i], countPad);
+              count = arith::MulIOp::create(b, l, count, ni);
+            }
+            count = arith::MaxSIOp::create(
+                b, l, count, arith::ConstantIndexOp::create(b, l, 1));
+            Value divisor = indexToScalar(b, l, count, elem, isUnsigned);
+            if (isa<FloatType>(elem))
+              return arith::DivFOp::create(b, l, args[0], divisor);
+            if (isUnsigned)
+              return arith::DivUIOp::create(b, l, args[0], divisor);
+            return arith::DivSIOp::create(b, l, args[0], divisor);
+          });
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nn.global_max_pool2d
+//===----------------------------------------------------------------------===//
+
+struct GlobalMaxPool2DPattern : OpConversionPattern<GlobalMaxPool2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GlobalMaxPool2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef layout = op.getLayout();
+    if (layout != "NCHW" && layout != "NHWC")
+      return op.emitError() << "not supported yet: nn.global_max_pool2d with "
+                               "layout "
+                            << layout << " (NCHW and NHWC are)";
+    Location loc = op.getLoc();
+    SmallVector<int64_t> dims = layout == "NCHW" ? SmallVector<int64_t>{2, 3}
+                                                 : SmallVector<int64_t>{1, 2};
+    Value data = adaptor.getData();
+    RankedTensorType resultType = resultTensorType(op);
+    Type elem = resultType.getElementType();
+    bool isUnsigned = isUnsignedInt(op.getData().getType());
+    SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
+    auto redType = RankedTensorType::get(
+        {resultType.getDimSize(0), resultType.getDimSize(layout == "NCHW" ? 1 : 3)},
+        elem);
+    SmallVector<OpFoldResult> redSizes = {sizes[0], sizes[layout == "NCHW" ? 1 : 3]};
+    Value init = filledTensor(rewriter, loc, redType, redSizes,
+                              lowestConst(rewriter, loc, elem, isUnsigned));
+    auto reduce = linalg::ReduceOp::create(
+        rewriter, loc, ValueRange{data}, ValueRange{init}, dims,
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              nb, l, maxScalars(nb, l, args[0], args[1], isUnsigned));
+        });
+    for (int64_t d : dims)
+      sizes[d] = rewriter.getIndexAttr(1);
+    rewriter.replaceOp(op, expandTo(rewriter, loc, reduce.getResult(0),
+                                    resultType, unitDimReassociation(4, dims),
+                                    sizes));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nn.adaptive_avg_pool2d / nn.adaptive_max_pool2d
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy, bool isMax>
+struct AdaptivePool2DPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StringRef layout = op.getLayout();
+    if (layout != "NCHW" && layout != "NHWC")
+      return op.emitError() << "not supported yet: " << op->getName()
+                            << " with layout " << layout
+                            << " (NCHW and NHWC are)";
+    bool nchw = layout == "NCHW";
+    int64_t spatial[2] = {nchw ? 2 : 1, nchw ? 3 : 2};
+    Value data = adaptor.getData();
+    auto dataType = cast<RankedTensorType>(data.getType());
+    RankedTensorType resultType = resultTensorType(op);
+    if (dataType.isDynamicDim(spatial[0]) || dataType.isDynamicDim(spatial[1]))
+      return op.emitError() << "not supported yet: " << op->getName()
+                            << " with a `?` spatial dim";
+    Type elem = resultType.getElementType();
+    bool isUnsigned = isUnsignedInt(op.getData().getType());
+    int64_t in[2], out[2], kmax[2];
+    for (int i = 0; i < 2; ++i) {
+      in[i] = dataType.getDimSize(spatial[i]);
+      out[i] = resultType.getDimSize(spatial[i]);
+      kmax[i] = 1;
+      for (int64_t o = 0; o < out[i]; ++o) {
+        int64_t start = o * in[i] / out[i];
+        int64_t end = ((o + 1) * in[i] + out[i] - 1) / out[i];
+        kmax[i] = std::max(kmax[i], end - start);
+      }
+    }
+    Value padValue = isMax ? lowestConst(rewriter, loc, elem, isUnsigned)
+                           : scalarConst(rewriter, loc, elem, 0.0);
+    // Room for the largest window after the last start.
+    Value padded = padDims(rewriter, loc, data, spatial, {0, 0},
+                           {kmax[0], kmax[1]}, padValue);
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = 4;
+    SmallVector<AffineExpr> inExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      inExprs.push_back(getAffineDimExpr(d, ctx));
+    for (int i = 0; i < 2; ++i)
+      inExprs[spatial[i]] =
+          (getAffineDimExpr(spatial[i], ctx) * in[i]).floorDiv(out[i]) +
+          getAffineDimExpr(rank + i, ctx);
+    SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
+    SmallVector<OpFoldResult> outSizes = sizes;
+    for (int i = 0; i < 2; ++i)
+      outSizes[spatial[i]] = rewriter.getIndexAttr(out[i]);
+    Value init = filledTensor(rewriter, loc, resultType, outSizes, padValue);
+    Value window = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{kmax[0], kmax[1]}, elem);
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    iters.append(2, utils::IteratorType::reduction);
+    // k < end(o) - start(o), with start = floor(o n / m) and
+    // end = floor(((o + 1) n + m - 1) / m).
+    auto inWindow = [&](OpBuilder &b, Location l, Value o, Value k, int i) {
+      auto cst = [&](int64_t v) {
+        return arith::ConstantIndexOp::create(b, l, v);
+      };
+      Value start = arith::DivUIOp::create(
+          b, l, arith::MulIOp::create(b, l, o, cst(in[i])), cst(out[i]));
+      Value end = arith::DivUIOp::create(
+          b, l,
+          arith::AddIOp::create(
+              b, l, arith::MulIOp::create(b, l, o, cst(in[i])),
+              cst(in[i] + out[i] - 1)),
+          cst(out[i]));
+      return std::make_pair(
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, k,
+                                arith::SubIOp::create(b, l, end, start))
+              .getResult(),
+          Value(arith::SubIOp::create(b, l, end, start)));
+    };
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{padded, window},
+        ValueRange{init},
+        ArrayRef<AffineMap>{
+            AffineMap::get(rank + 2, 0, inExprs, ctx),
+            AffineMap::get(rank + 2, 0,
+                           {getAffineDimExpr(rank, ctx),
+                            getAffineDimExpr(rank + 1, ctx)},
+                           ctx),
+            AffineMap::getMultiDimIdentityMap(rank + 2, ctx).getMajorSubMap(
+                rank)},
+        iters, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value ok;
+          for (int i = 0; i < 2; ++i) {
+            Value o = linalg::IndexOp::create(b, l, spatial[i]);
+            Value k = linalg::IndexOp::create(b, l, rank + i);
+            Value c = inWindow(b, l, o, k, i).first;
+            ok = ok ? arith::AndIOp::create(b, l, ok, c).getResult() : c;
+          }
+          Value r = isMax ? maxScalars(b, l, args[0], args[2], isUnsigned)
+                          : addScalars2(b, l, args[0], args[2]);
+          linalg::YieldOp::create(
+              b, l, arith::SelectOp::create(b, l, ok, r, args[2]).getResult());
+        });
+    Value result = generic.getResult(0);
+    if constexpr (!isMax) {
+      result = buildMap(
+          rewriter, loc, resultType, outSizes, {result},
+          {rewriter.getMultiDimIdentityMap(rank)},
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value zero = arith::ConstantIndexOp::create(b, l, 0);
+            Value n0 = inWindow(b, l, linalg::IndexOp::create(b, l, spatial[0]),
+                                zero, 0)
+                           .second;
+            Value n1 = inWindow(b, l, linalg::IndexOp::create(b, l, spatial[1]),
+                                zero, 1)
+                           .second;
+            Value count = arith::MulIOp::create(b, l, n0, n1);
+            Value divisor = indexToScalar(b, l, count, elem, isUnsigned);
+            if (isa<FloatType>(elem))
+              return arith::DivFOp::create(b, l, args[0], divisor);
+            if (isUnsigned)
+              return arith::DivUIOp::create(b, l, args[0], divisor);
+            return arith::DivSIOp::create(b, l, args[0], divisor);
+          });
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void nn::populatePoolPatterns(const TypeConverter &tc,
+                              RewritePatternSet &patterns) {
+  patterns.add<PoolNDPattern<MaxPool1DOp, 1, true>,
+               PoolNDPattern<AvgPool1DOp, 1, false>,
+               PoolNDPattern<MaxPool3DOp, 3, true>,
+               PoolNDPattern<AvgPool3DOp, 3, false>, GlobalMaxPool2DPattern,
+               AdaptivePool2DPattern<AdaptiveAvgPool2DOp, false>,
+               AdaptivePool2DPattern<AdaptiveMaxPool2DOp, true>>(
+      tc, patterns.getContext());
+}

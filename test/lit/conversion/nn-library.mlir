@@ -1,0 +1,206 @@
+// RUN: relay-mlir-opt %s -convert-relay-to-linalg | FileCheck %s
+// Lowering of the operator-library nn.* ops: named linalg ops where they
+// exist, transposes in indexing maps, no materialised broadcasts.
+
+// CHECK-DAG: #[[MK:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[NK:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[BKM:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>
+// CHECK-DAG: #[[KN:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+// CHECK-DAG: #[[BMK:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[GI:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 + d5)>
+// CHECK-DAG: #[[FLIP:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d1, d0, -d2 + 2, -d3 + 2)>
+// CHECK-DAG: #[[PIN:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2 * 2 + d5, d3 * 2 + d6, d4 * 2 + d7)>
+// CHECK-DAG: #[[AIN:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, (d2 * 7) floordiv 3 + d4, (d3 * 8) floordiv 5 + d5)>
+
+
+// CHECK-LABEL: func.func @matmul_tb
+// CHECK: linalg.matmul indexing_maps = [#[[MK]], #[[NK]], #[[MN:.+]]] ins(%{{.*}}, %{{.*}} : tensor<?x8xf32>, tensor<5x8xf32>) outs(%{{.*}} : tensor<?x5xf32>)
+func.func @matmul_tb(%a: tensor<?x8xf32>, %b: tensor<5x8xf32>) -> tensor<?x5xf32> {
+  %y = relay.nn.matmul %a, %b {transpose_b = true} : (tensor<?x8xf32>, tensor<5x8xf32>) -> tensor<?x5xf32>
+  return %y : tensor<?x5xf32>
+}
+
+// CHECK-LABEL: func.func @matmul_ta3
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.batch_matmul indexing_maps = [#[[BKM]], #[[KN]], #[[BMN:.+]]] ins(%{{.*}}, %{{.*}} : tensor<2x8x3xf32>, tensor<8x5xf32>)
+func.func @matmul_ta3(%a: tensor<2x8x3xf32>, %b: tensor<8x5xf32>) -> tensor<2x3x5xf32> {
+  %y = relay.nn.matmul %a, %b {transpose_a = true} : (tensor<2x8x3xf32>, tensor<8x5xf32>) -> tensor<2x3x5xf32>
+  return %y : tensor<2x3x5xf32>
+}
+
+// CHECK-LABEL: func.func @batch_matmul_bcast
+// CHECK: %[[Y:.+]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<1x4x5xf32> into tensor<4x5xf32>
+// CHECK: linalg.batch_matmul indexing_maps = [#[[BMK]], #[[KN]], #[[BMN]]] ins(%{{.*}}, %[[Y]] : tensor<2x3x4xf32>, tensor<4x5xf32>)
+func.func @batch_matmul_bcast(%x: tensor<2x3x4xf32>, %y: tensor<1x4x5xf32>) -> tensor<2x3x5xf32> {
+  %z = relay.nn.batch_matmul %x, %y {transpose_b = false} : (tensor<2x3x4xf32>, tensor<1x4x5xf32>) -> tensor<2x3x5xf32>
+  return %z : tensor<2x3x5xf32>
+}
+
+// CHECK-LABEL: func.func @conv1d
+// CHECK: tensor.pad %{{.*}} low[0, 0, 1] high[0, 0, 1]
+// CHECK: linalg.conv_1d_ncw_fcw {dilations = dense<1> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>} ins(%{{.*}}, %{{.*}} : tensor<?x3x18xf32>, tensor<8x3x3xf32>) outs(%{{.*}} : tensor<?x8x8xf32>)
+func.func @conv1d(%x: tensor<?x3x16xf32>, %w: tensor<8x3x3xf32>) -> tensor<?x8x8xf32> {
+  %y = relay.nn.conv1d %x, %w {padding = array<i64: 1>, strides = array<i64: 2>} : (tensor<?x3x16xf32>, tensor<8x3x3xf32>) -> tensor<?x8x8xf32>
+  return %y : tensor<?x8x8xf32>
+}
+
+// CHECK-LABEL: func.func @conv1d_groups
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3]] output_shape [1, 2, 2, 9]
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] output_shape [2, 3, 2, 3]
+// CHECK: linalg.generic {indexing_maps = [#[[GI]], #[[GW:.+]], #[[GO:.+]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2], [3]] : tensor<1x2x3x7xf32> into tensor<1x6x7xf32>
+func.func @conv1d_groups(%x: tensor<1x4x9xf32>, %w: tensor<6x2x3xf32>) -> tensor<1x6x7xf32> {
+  %y = relay.nn.conv1d %x, %w {groups = 2 : i64} : (tensor<1x4x9xf32>, tensor<6x2x3xf32>) -> tensor<1x6x7xf32>
+  return %y : tensor<1x6x7xf32>
+}
+
+// CHECK-LABEL: func.func @conv3d_ndhwc_dw
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2], [3, 4]] : tensor<2x2x2x1x2xf32> into tensor<2x2x2x2xf32>
+// CHECK: linalg.depthwise_conv_3d_ndhwc_dhwc
+func.func @conv3d_ndhwc_dw(%x: tensor<1x4x5x5x2xf32>, %w: tensor<2x2x2x1x2xf32>) -> tensor<1x3x4x4x2xf32> {
+  %y = relay.nn.conv3d %x, %w {groups = 2 : i64, data_layout = "NDHWC", kernel_layout = "DHWIO"} : (tensor<1x4x5x5x2xf32>, tensor<2x2x2x1x2xf32>) -> tensor<1x3x4x4x2xf32>
+  return %y : tensor<1x3x4x4x2xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_transpose
+// CHECK: %[[Z:.+]] = linalg.fill {{.*}} -> tensor<1x3x10x12xf32>
+// CHECK: %[[S:.+]] = tensor.insert_slice %{{.*}} into %[[Z]][0, 0, 1, 1] [1, 3, 4, 5] [1, 1, 2, 2]
+// CHECK: %[[W:.+]] = linalg.generic {indexing_maps = [#[[FLIP]], #{{.+}}]{{.*}} ins(%{{.*}} : tensor<3x2x3x3xf32>) outs(%{{.*}} : tensor<2x3x3x3xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[S]], %[[W]] : tensor<1x3x10x12xf32>, tensor<2x3x3x3xf32>) outs(%{{.*}} : tensor<1x2x8x10xf32>)
+func.func @conv2d_transpose(%x: tensor<1x3x4x5xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x2x8x10xf32> {
+  %y = relay.nn.conv2d_transpose %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>} : (tensor<1x3x4x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x8x10xf32>
+  return %y : tensor<1x2x8x10xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool1d
+// CHECK: %[[NINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: tensor.pad %{{.*}} low[0, 0, 1] high[0, 0, 1]
+// CHECK: linalg.pooling_ncw_max {dilations = dense<1> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>}
+func.func @max_pool1d(%x: tensor<1x3x10xf32>) -> tensor<1x3x5xf32> {
+  %y = relay.nn.max_pool1d %x {pool_size = array<i64: 3>, strides = array<i64: 2>, padding = array<i64: 1>} : (tensor<1x3x10xf32>) -> tensor<1x3x5xf32>
+  return %y : tensor<1x3x5xf32>
+}
+
+// CHECK-LABEL: func.func @avg_pool3d
+// CHECK: tensor.pad %{{.*}} low[0, 0, 1, 1, 1] high[0, 0, 1, 1, 1]
+// CHECK: linalg.generic {indexing_maps = [#[[PIN]], #[[PWIN:.+]], #[[POUT:.+]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK: arith.addf
+// CHECK: linalg.generic
+// CHECK: linalg.index 2
+// CHECK: arith.divf
+func.func @avg_pool3d(%x: tensor<1x2x4x5x5xf32>) -> tensor<1x2x2x3x3xf32> {
+  %y = relay.nn.avg_pool3d %x {pool_size = array<i64: 3, 3, 3>, strides = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>} : (tensor<1x2x4x5x5xf32>) -> tensor<1x2x2x3x3xf32>
+  return %y : tensor<1x2x2x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @global_max
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<?x3x5x4xf32>) outs(%{{.*}} : tensor<?x3xf32>) dimensions = [2, 3]
+// CHECK: arith.maximumf
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2, 3]]
+func.func @global_max(%x: tensor<?x3x5x4xf32>) -> tensor<?x3x1x1xf32> {
+  %y = relay.nn.global_max_pool2d %x : (tensor<?x3x5x4xf32>) -> tensor<?x3x1x1xf32>
+  return %y : tensor<?x3x1x1xf32>
+}
+
+// CHECK-LABEL: func.func @adaptive
+// CHECK: tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 3, 3]
+// CHECK: linalg.generic {indexing_maps = [#[[AIN]], #[[AWIN:.+]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<2x3x10x11xf32>, tensor<3x3xf32>)
+// CHECK: arith.select
+// CHECK: arith.divf
+func.func @adaptive(%x: tensor<2x3x7x8xf32>) -> tensor<2x3x3x5xf32> {
+  %y = relay.nn.adaptive_avg_pool2d %x {output_size = array<i64: 3, 5>} : (tensor<2x3x7x8xf32>) -> tensor<2x3x3x5xf32>
+  return %y : tensor<2x3x3x5xf32>
+}
+
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<?x8xf32>) outs(%{{.*}} : tensor<?xf32>) dimensions = [1]
+// CHECK: linalg.reduce
+// CHECK: math.rsqrt
+// CHECK-NOT: linalg.broadcast
+func.func @layer_norm(%x: tensor<?x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
+  %y = relay.nn.layer_norm %x, %g, %b : (tensor<?x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+
+// CHECK-LABEL: func.func @group_norm
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3]] output_shape [2, 3, 2, 3] : tensor<2x6x3xf32> into tensor<2x3x2x3xf32>
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<2x3x2x3xf32>) outs(%{{.*}} : tensor<2x3xf32>) dimensions = [2, 3]
+// CHECK: tensor.collapse_shape %{{.*}} : tensor<2x3x2x3xf32> into tensor<2x6x3xf32>
+func.func @group_norm(%x: tensor<2x6x3xf32>, %g: tensor<6xf32>, %b: tensor<6xf32>) -> tensor<2x6x3xf32> {
+  %y = relay.nn.group_norm %x, %g, %b {num_groups = 3 : i64} : (tensor<2x6x3xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<2x6x3xf32>
+  return %y : tensor<2x6x3xf32>
+}
+
+// CHECK-LABEL: func.func @lrn
+// CHECK: tensor.pad %{{.*}} low[0, 1] high[0, 1]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: math.powf
+func.func @lrn(%x: tensor<2x7xf32>) -> tensor<2x7xf32> {
+  %y = relay.nn.lrn %x {size = 3 : i64} : (tensor<2x7xf32>) -> tensor<2x7xf32>
+  return %y : tensor<2x7xf32>
+}
+
+// CHECK-LABEL: func.func @log_softmax
+// CHECK: linalg.reduce {{.*}} dimensions = [1]
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK: math.log
+func.func @log_softmax(%x: tensor<3x7xf32>) -> tensor<3x7xf32> {
+  %y = relay.nn.log_softmax %x : (tensor<3x7xf32>) -> tensor<3x7xf32>
+  return %y : tensor<3x7xf32>
+}
+
+// CHECK-LABEL: func.func @gelu
+// CHECK: math.erf
+func.func @gelu(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = relay.nn.gelu %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @dropout
+// CHECK-SAME: (%[[X:.+]]: tensor<4xf32>)
+// CHECK: return %[[X]] : tensor<4xf32>
+func.func @dropout(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %t = relay.nn.dropout %x : (tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>>
+  %y = relay.tuple_get_item %t[0] : (tuple<tensor<4xf32>, tensor<4xf32>>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @pad_reflect
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x9xf32>)
+// CHECK: linalg.index 0
+// CHECK: arith.maxsi
+// CHECK: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<?x4xf32>
+func.func @pad_reflect(%x: tensor<?x4xf32>, %v: tensor<f32>) -> tensor<?x9xf32> {
+  %y = relay.nn.pad %x, %v {pad_width = array<i64: 1, 1, 3, 2>, pad_mode = "reflect"} : (tensor<?x4xf32>, tensor<f32>) -> tensor<?x9xf32>
+  return %y : tensor<?x9xf32>
+}
+
+// CHECK-LABEL: func.func @pad_constant
+// CHECK: %[[V:.+]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK: tensor.pad %{{.*}} low[1, 2] high[0, 1]
+// CHECK: tensor.yield %[[V]] : f32
+func.func @pad_constant(%x: tensor<2x3xf32>, %v: tensor<f32>) -> tensor<3x6xf32> {
+  %y = relay.nn.pad %x, %v {pad_width = array<i64: 1, 0, 2, 1>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x6xf32>
+  return %y : tensor<3x6xf32>
+}
+
+// CHECK-LABEL: func.func @upsampling
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x6x8xf32>)
+// CHECK: math.floor
+// CHECK: tensor.extract %{{.*}} : tensor<1x2x3x4xf32>
+func.func @upsampling(%x: tensor<1x2x3x4xf32>) -> tensor<1x2x6x8xf32> {
+  %y = relay.nn.upsampling %x {scale_h = 2.0 : f64, scale_w = 2.0 : f64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x6x8xf32>
+  return %y : tensor<1x2x6x8xf32>
+}
+
+// CHECK-LABEL: func.func @depth_to_space
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2, 3], [4], [5]] output_shape [1, 2, 2, 2, 2, 3]
+// CHECK: linalg.transpose {{.*}} permutation = [0, 3, 4, 1, 5, 2]
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3], [4, 5]] : tensor<1x2x2x2x3x2xf32> into tensor<1x2x4x6xf32>
+func.func @depth_to_space(%x: tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32> {
+  %y = relay.nn.depth_to_space %x {block_size = 2 : i64} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  return %y : tensor<1x2x4x6xf32>
+}
