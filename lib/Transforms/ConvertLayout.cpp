@@ -529,12 +529,14 @@ FailureOr<Value> intoLayout(PatternRewriter &rewriter, Location loc, Value y,
   return *t;
 }
 
-/// Unary elementwise ops (relation Identity).
+/// Unary elementwise ops (relations Identity, IdentityBool, Cast).
 struct SinkThroughUnary : SinkPattern {
   using SinkPattern::SinkPattern;
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (relationOf(op) != "Identity" || op->getNumOperands() != 1 ||
+    StringRef rel = relationOf(op);
+    if ((rel != "Identity" && rel != "IdentityBool" && rel != "Cast") ||
+        op->getNumOperands() != 1 ||
         op->getNumResults() != 1 || op->hasAttr("axis") ||
         op->hasAttr("axes"))
       return failure();

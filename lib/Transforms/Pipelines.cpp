@@ -14,7 +14,7 @@ struct IREEInputOptions : public PassPipelineOptions<IREEInputOptions> {
       *this, "convert-layout",
       llvm::cl::desc("run relay-convert-layout (convolutions in "
                      "`desired-layout`, transposes sunk and cancelled)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   Option<std::string> desiredLayout{
       *this, "desired-layout",
       llvm::cl::desc("data layout of nn.conv2d for relay-convert-layout "

@@ -1,4 +1,7 @@
-// RUN: relay-mlir-opt %s -relay-to-iree-input | FileCheck %s
+// RUN: relay-mlir-opt %s "-relay-to-iree-input=convert-layout=false" | FileCheck %s
+
+// (convert-layout=false keeps the NCHW lowering this test checks; the NHWC
+// default is tested in test/lit/transforms/convert-layout-resnet.mlir.)
 
 // A small CNN: conv → batch_norm → relu → max_pool → global_avg_pool →
 // flatten → dense → bias_add → softmax. Only linalg/tensor/arith/math

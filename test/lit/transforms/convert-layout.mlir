@@ -215,3 +215,19 @@ func.func @depthwise(%x: tensor<1x4x6x6xf32>, %w: tensor<4x1x3x3xf32>, %g: tenso
   %y = relay.nn.conv2d %r, %g {groups = 2 : i64} : (tensor<1x4x6x6xf32>, tensor<6x2x1x1xf32>) -> tensor<1x6x6x6xf32>
   return %y : tensor<1x6x6x6xf32>
 }
+
+// -----
+
+// cast and comparisons (IdentityBool) are elementwise too.
+// CHECK-LABEL: func.func @unary_cast
+// CHECK: %[[Y:.+]] = relay.nn.conv2d {{.*}} -> tensor<1x3x3x2xf32>
+// CHECK: %[[C:.+]] = relay.cast %[[Y]] {dtype = f16} : (tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf16>
+// CHECK: %[[N:.+]] = relay.isnan %[[C]] : (tensor<1x3x3x2xf16>) -> tensor<1x3x3x2xi1>
+// CHECK: %[[R:.+]] = relay.transpose %[[N]] {axes = array<i64: 0, 3, 1, 2>} : (tensor<1x3x3x2xi1>) -> tensor<1x2x3x3xi1>
+// CHECK: return %[[R]]
+func.func @unary_cast(%x: tensor<1x2x3x3xf32>, %w: tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xi1> {
+  %y = relay.nn.conv2d %x, %w : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %c = relay.cast %y {dtype = f16} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf16>
+  %n = relay.isnan %c : (tensor<1x2x3x3xf16>) -> tensor<1x2x3x3xi1>
+  return %n : tensor<1x2x3x3xi1>
+}
