@@ -37,6 +37,12 @@ from .op.index import (argsort, cumprod, cumsum, gather, gather_nd, one_hot,  # 
                        scatter_elements, scatter_nd, sort, take, topk)
 from .op.tensor import (add, concatenate, divide, exp, log, maximum, mean, minimum, multiply,
                         negative, reshape, sigmoid, sqrt, subtract, sum, tanh, transpose)
+from .op.tensor import (abs, acos, asin, atan, bitwise_and, bitwise_not, bitwise_or,  # elementwise
+                        bitwise_xor, cast, cast_like, ceil, clip, copy, cos, cosh, equal, erf,
+                        fast_erf, fast_exp, fast_tanh, floor, floor_divide, floor_mod, greater,
+                        greater_equal, isfinite, isinf, isnan, left_shift, less, less_equal, log2,
+                        log10, logical_and, logical_not, logical_or, logical_xor, mod, not_equal,
+                        power, right_shift, round, rsqrt, sign, sin, sinh, tan, trunc, where)
 from .op.transform import (arange, broadcast_to, broadcast_to_like,  # shape transforms
                            collapse_sum_like, einsum, expand_dims, full, full_like,
                            layout_transform, ones, ones_like, repeat, reshape_like, reverse,
@@ -65,6 +71,13 @@ __all__ = [
     "IRModule", "Module", "free_vars", "nn", "op", "transform",
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "negative", "exp", "log",
     "sqrt", "tanh", "sigmoid", "reshape", "transpose", "concatenate", "sum", "mean",
+    # elementwise
+    "abs", "acos", "asin", "atan", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor",
+    "cast", "cast_like", "ceil", "clip", "copy", "cos", "cosh", "equal", "erf", "fast_erf",
+    "fast_exp", "fast_tanh", "floor", "floor_divide", "floor_mod", "greater", "greater_equal",
+    "isfinite", "isinf", "isnan", "left_shift", "less", "less_equal", "log2", "log10",
+    "logical_and", "logical_not", "logical_or", "logical_xor", "mod", "not_equal", "power",
+    "right_shift", "round", "rsqrt", "sign", "sin", "sinh", "tan", "trunc", "where",
     # shape transforms
     "arange", "broadcast_to", "broadcast_to_like", "collapse_sum_like", "einsum", "expand_dims",
     "full", "full_like", "layout_transform", "ones", "ones_like", "repeat", "reshape_like",

@@ -25,6 +25,18 @@ __all__ = [
     "negative", "exp", "log", "sqrt", "tanh", "sigmoid",
     "reshape", "transpose", "concatenate", "sum", "mean",
 ]
+# elementwise
+__all__ += [
+    "abs", "ceil", "floor", "round", "trunc", "sign", "log2", "log10", "rsqrt",
+    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "erf",
+    "fast_exp", "fast_tanh", "fast_erf", "logical_not", "bitwise_not",
+    "isnan", "isinf", "isfinite", "copy", "clip", "cast", "cast_like",
+    "floor_divide", "mod", "floor_mod", "power",
+    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+    "logical_and", "logical_or", "logical_xor",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift",
+    "where",
+]
 
 IntList = Union[int, Sequence[int]]
 
@@ -138,6 +150,139 @@ def tanh(data: Expr) -> Call:
 def sigmoid(data: Expr) -> Call:
     """``1 / (1 + e ** -data)`` (``relay.sigmoid``)."""
     return _call("sigmoid", [data])
+
+
+# -- elementwise: more unary ---------------------------------------------------
+# Dtype rules (checked by the type relations): math functions on floats;
+# abs/sign/rounding/clip on floats or integers (rounding is the identity on
+# integers); logical_* on bool; bitwise_* on integers or bool; shifts on
+# integers; comparisons on any dtype, with a bool result.
+def _unary(name: str, doc: str):
+    def fn(data: Expr) -> Call:
+        return _call(name, [data])
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"{doc} (``relay.{name}``)."
+    return fn
+
+
+abs = _unary("abs", "Elementwise absolute value ``|data|``")  # noqa: A001
+ceil = _unary("ceil", "Elementwise ceiling (identity on integers)")
+floor = _unary("floor", "Elementwise floor (identity on integers)")
+round = _unary("round", "Elementwise round half to even (identity on integers)")  # noqa: A001
+trunc = _unary("trunc", "Elementwise round towards zero (identity on integers)")
+sign = _unary("sign", "Elementwise sign: -1, 0 or 1")
+log2 = _unary("log2", "Elementwise base-2 logarithm")
+log10 = _unary("log10", "Elementwise base-10 logarithm")
+rsqrt = _unary("rsqrt", "Elementwise ``1 / sqrt(data)``")
+sin = _unary("sin", "Elementwise sine")
+cos = _unary("cos", "Elementwise cosine")
+tan = _unary("tan", "Elementwise tangent")
+asin = _unary("asin", "Elementwise arc sine")
+acos = _unary("acos", "Elementwise arc cosine")
+atan = _unary("atan", "Elementwise arc tangent")
+sinh = _unary("sinh", "Elementwise hyperbolic sine")
+cosh = _unary("cosh", "Elementwise hyperbolic cosine")
+erf = _unary("erf", "Elementwise Gauss error function")
+logical_not = _unary("logical_not", "Elementwise ``not data`` on bool tensors")
+bitwise_not = _unary("bitwise_not", "Elementwise ``~data`` on integer or bool tensors")
+isnan = _unary("isnan", "Elementwise NaN test of a float tensor (bool result)")
+isinf = _unary("isinf", "Elementwise infinity test of a float tensor (bool result)")
+isfinite = _unary("isfinite", "Elementwise finiteness test of a float tensor (bool result)")
+copy = _unary("copy", "A copy of ``data``")
+
+
+def fast_exp(x: Expr) -> Call:
+    """``e ** x`` allowing a fast approximation (``relay.fast_exp``)."""
+    return _call("fast_exp", [x])
+
+
+def fast_tanh(x: Expr) -> Call:
+    """``tanh(x)`` allowing a fast approximation (``relay.fast_tanh``)."""
+    return _call("fast_tanh", [x])
+
+
+def fast_erf(x: Expr) -> Call:
+    """``erf(x)`` allowing a fast approximation (``relay.fast_erf``)."""
+    return _call("fast_erf", [x])
+
+
+def _float(name: str, v: object) -> float:
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise TypeError(f"'{name}' must be a number, got {v!r}")
+    return float(v)
+
+
+def clip(a: Expr, a_min: float, a_max: float) -> Call:
+    """Clamps ``a`` to ``[a_min, a_max]``: ``max(min(a, a_max), a_min)`` (``relay.clip``).
+
+    On integer tensors the bounds are truncated to the dtype.
+
+    >>> import relay_mlir as relay
+    >>> relay.clip(relay.var("x", shape=(4,)), 0, 6).attrs
+    {'a_min': 0.0, 'a_max': 6.0}
+    """
+    return _call("clip", [a], a_min=_float("a_min", a_min), a_max=_float("a_max", a_max))
+
+
+def cast(data: Expr, dtype: str) -> Call:
+    """Converts ``data`` to ``dtype`` (``relay.cast``).
+
+    Float to integer truncates towards zero; any dtype to ``bool`` is ``!= 0``.
+
+    >>> import relay_mlir as relay
+    >>> relay.cast(relay.var("x", shape=(4,)), "int32").attrs
+    {'dtype': 'int32'}
+    """
+    if not isinstance(dtype, str):
+        dtype = np.dtype(dtype).name
+    return _call("cast", [data], dtype=dtype)
+
+
+def cast_like(data: Expr, dtype_like: Expr) -> Call:
+    """Converts ``data`` to the dtype of ``dtype_like`` (``relay.cast_like``)."""
+    return _call("cast_like", [data, dtype_like])
+
+
+# -- elementwise: more binary, broadcasting -------------------------------------
+def _binary(name: str, doc: str):
+    def fn(lhs: Expr, rhs: Expr) -> Call:
+        return _call(name, [lhs, rhs])
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"{doc} with numpy broadcasting (``relay.{name}``)."
+    return fn
+
+
+floor_divide = _binary("floor_divide", "Elementwise ``floor(lhs / rhs)``")
+mod = _binary("mod", "Elementwise remainder of truncated division (sign of ``lhs``)")
+floor_mod = _binary("floor_mod", "Elementwise remainder of floor division (sign of ``rhs``)")
+power = _binary("power", "Elementwise ``lhs ** rhs`` on floats")
+equal = _binary("equal", "Elementwise ``lhs == rhs`` (bool result)")
+not_equal = _binary("not_equal", "Elementwise ``lhs != rhs`` (bool result)")
+less = _binary("less", "Elementwise ``lhs < rhs`` (bool result)")
+less_equal = _binary("less_equal", "Elementwise ``lhs <= rhs`` (bool result)")
+greater = _binary("greater", "Elementwise ``lhs > rhs`` (bool result)")
+greater_equal = _binary("greater_equal", "Elementwise ``lhs >= rhs`` (bool result)")
+logical_and = _binary("logical_and", "Elementwise ``lhs and rhs`` on bool tensors")
+logical_or = _binary("logical_or", "Elementwise ``lhs or rhs`` on bool tensors")
+logical_xor = _binary("logical_xor", "Elementwise ``lhs xor rhs`` on bool tensors")
+bitwise_and = _binary("bitwise_and", "Elementwise ``lhs & rhs`` on integer or bool tensors")
+bitwise_or = _binary("bitwise_or", "Elementwise ``lhs | rhs`` on integer or bool tensors")
+bitwise_xor = _binary("bitwise_xor", "Elementwise ``lhs ^ rhs`` on integer or bool tensors")
+left_shift = _binary("left_shift", "Elementwise ``lhs << rhs`` on integers")
+right_shift = _binary("right_shift", "Elementwise ``lhs >> rhs`` on integers (arithmetic if signed)")
+
+
+def where(condition: Expr, x: Expr, y: Expr) -> Call:
+    """``x`` where ``condition`` is non-zero, else ``y`` (``relay.where``).
+
+    The three operands broadcast together; ``x`` and ``y`` share a dtype.
+
+    >>> import relay_mlir as relay
+    >>> c = relay.var("c", shape=(4, 1), dtype="bool")
+    >>> relay.where(c, relay.var("x", shape=(3,)), relay.var("y", shape=())).op.name
+    'where'
+    """
+    return _call("where", [condition, x, y])
 
 
 # -- transforms ------------------------------------------------------------
