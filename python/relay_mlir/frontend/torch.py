@@ -179,11 +179,8 @@ class _Importer:
         shape = []
         for d in val.shape:
             if not isinstance(d, int):
-                try:
-                    d = int(d)
-                except Exception:
-                    raise self.unsupported(node, "dynamic (symbolic) shapes are not supported; export "
-                                                 "with static example inputs") from None
+                raise self.unsupported(node, f"dynamic (symbolic) shapes are not supported (dim {d}); "
+                                             "export with static shapes")
             shape.append(d)
         try:
             dtype = _dtype_name(val.dtype)
@@ -460,7 +457,7 @@ def _common_dtype(c: _Ctx, x: Any, y: Any) -> str:
 
 
 for _name, _fn in {"add": op.add, "sub": op.subtract, "mul": op.multiply, "maximum": op.maximum,
-                   "minimum": op.minimum, "pow": op.power, "remainder": op.floor_mod,
+                   "minimum": op.minimum, "remainder": op.floor_mod,
                    "fmod": op.mod}.items():
     _register(_name, _name + "_")(_binary(_fn))
 _register("max.other")(_binary(op.maximum))
@@ -483,6 +480,26 @@ def _rsub(c: _Ctx) -> _TV:
     return c.result(op.subtract(c.ex(c.a["other"], dtype), x))
 
 
+@_register("pow")
+def _pow(c: _Ctx) -> _TV:
+    _, dtype = c.out()
+    if not dtype.startswith("float"):
+        raise c.unsupported("integer pow is not supported")
+    return c.result(op.power(c.ex(c.a["self"], dtype), c.ex(c.a["exponent"], dtype)))
+
+
+@_register("log1p")
+def _log1p(c: _Ctx) -> _TV:
+    _, dtype = c.out()
+    return c.result(op.log(c.ex(c.a["self"], dtype) + E.const(np.array(1, dtype))))
+
+
+@_register("expm1")
+def _expm1(c: _Ctx) -> _TV:
+    _, dtype = c.out()
+    return c.result(op.exp(c.ex(c.a["self"], dtype)) - E.const(np.array(1, dtype)))
+
+
 @_register("div", "div_")
 def _div(c: _Ctx) -> _TV:
     _, dtype = c.out()
@@ -499,6 +516,24 @@ def _div(c: _Ctx) -> _TV:
             return c.result(op.trunc(op.divide(c.ex(x, dtype), c.ex(y, dtype))))
         return c.result(op.divide(c.ex(x, dtype), c.ex(y, dtype)))
     raise c.unsupported(f"rounding_mode='{mode}' is not supported")
+
+
+@_register("full_like", "zeros_like", "ones_like")
+def _full_like(c: _Ctx) -> _TV:
+    packet, _ = _packet(c.node.target)
+    shape, dtype = c.out()
+    value = {"zeros_like": 0, "ones_like": 1}.get(packet, c.a.get("fill_value"))
+    if _has_tv([value]) or _const_np(value) is not None:
+        raise c.unsupported("a tensor fill value is not supported")
+    return c.result(E.const(np.full(shape, value, dtype)))
+
+
+@_register("any", "all")
+def _any_all(c: _Ctx) -> _TV:
+    packet, _ = _packet(c.node.target)
+    x = c.tv(c.a["self"], "bool")
+    fn = op.any if packet == "any" else op.all
+    return c.result(fn(x.expr, axis=_reduce_axes(c, x), keepdims=bool(c.a.get("keepdim", False))))
 
 
 @_register("reciprocal")
@@ -748,15 +783,20 @@ def _layer_norm(c: _Ctx) -> Any:
     return (_TV(y, shape, dtype), None, None)
 
 
-@_register("group_norm")
-def _group_norm(c: _Ctx) -> _TV:
+@_register("group_norm", "native_group_norm")
+def _group_norm(c: _Ctx) -> Any:
+    packet, _ = _packet(c.node.target)
     a = c.a
     x = c.tv(a["input"])
     ch = x.shape[1]
     gamma = c.ex(a["weight"]) if a.get("weight") is not None else E.const(np.ones(ch, x.dtype))
     beta = c.ex(a["bias"]) if a.get("bias") is not None else E.const(np.zeros(ch, x.dtype))
-    return c.result(nn.group_norm(x.expr, gamma, beta, num_groups=int(a["num_groups"]), axis=1,
-                                  epsilon=float(a["eps"])))
+    groups = int(a["num_groups"] if packet == "group_norm" else a["group"])
+    y = nn.group_norm(x.expr, gamma, beta, num_groups=groups, axis=1, epsilon=float(a["eps"]))
+    if packet == "group_norm":
+        return c.result(y)
+    shape, dtype = c.out(0)
+    return (_TV(y, shape, dtype), None, None)
 
 
 def _pool_args(c: _Ctx, nd: int):
