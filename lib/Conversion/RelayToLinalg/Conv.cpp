@@ -287,21 +287,29 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
     Value stuffed = tensor::InsertSliceOp::create(rewriter, loc, data, big,
                                                   offsets, dSizes, steps);
 
-    // Kernel [C, F, KH, KW] → [F, C, KH, KW] flipped spatially.
+    // Kernel [C, F, KH, KW] → [F, C, KH, KW] flipped spatially (a gather:
+    // a map with negated dims would not tile in IREE).
     MLIRContext *ctx = rewriter.getContext();
-    AffineExpr f, c, y, x;
-    bindDims(ctx, f, c, y, x);
     SmallVector<OpFoldResult> kSizes = dimSizes(rewriter, loc, weight);
     auto wType = RankedTensorType::get(
         {weightType.getDimSize(1), weightType.getDimSize(0), k[0], k[1]},
         weightType.getElementType());
-    Value w = buildMap(rewriter, loc, wType,
-                       {kSizes[1], kSizes[0], kSizes[2], kSizes[3]}, {weight},
-                       {AffineMap::get(4, 0, {c, f, y * -1 + (k[0] - 1), x * -1 + (k[1] - 1)},
-                                       ctx)},
-                       [](OpBuilder &, Location, ValueRange args) -> Value {
-                         return args[0];
-                       });
+    Value w = buildMap(
+        rewriter, loc, wType, {kSizes[1], kSizes[0], kSizes[2], kSizes[3]}, {},
+        {}, [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          auto idx = [&](int64_t d) {
+            return linalg::IndexOp::create(b, l, d).getResult();
+          };
+          auto flip = [&](int64_t d, int64_t size) {
+            return arith::SubIOp::create(
+                       b, l, arith::ConstantIndexOp::create(b, l, size - 1),
+                       idx(d))
+                .getResult();
+          };
+          return tensor::ExtractOp::create(
+              b, l, weight,
+              ValueRange{idx(1), idx(0), flip(2, k[0]), flip(3, k[1])});
+        });
 
     // Stride-1 convolution, then the crop.
     SmallVector<OpFoldResult> convSizes = {dSizes[0], kSizes[1]};

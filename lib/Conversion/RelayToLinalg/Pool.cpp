@@ -9,9 +9,10 @@
 //
 // nn.adaptive_{avg,max}_pool2d: output cell i of an input extent n and
 // output extent m covers [floor(i n / m), ceil((i + 1) n / m)); one
-// linalg.generic reads the window start + k (affine in i and k) over the
-// input padded by the largest window and masks the k beyond the cell's
-// end. The spatial input dims must be static.
+// linalg.generic with the largest window as reduction dims gathers
+// data[start + k] (tensor.extract: a floordiv map would not tile in IREE)
+// and masks the k beyond the cell's end. The spatial input dims must be
+// static.
 //
 //===----------------------------------------------------------------------===//
 #include "NNCommon.h"
@@ -297,18 +298,8 @@ struct AdaptivePool2DPattern : OpConversionPattern<OpTy> {
     }
     Value padValue = isMax ? lowestConst(rewriter, loc, elem, isUnsigned)
                            : scalarConst(rewriter, loc, elem, 0.0);
-    // Room for the largest window after the last start.
-    Value padded = padDims(rewriter, loc, data, spatial, {0, 0},
-                           {kmax[0], kmax[1]}, padValue);
     MLIRContext *ctx = rewriter.getContext();
     int64_t rank = 4;
-    SmallVector<AffineExpr> inExprs;
-    for (int64_t d = 0; d < rank; ++d)
-      inExprs.push_back(getAffineDimExpr(d, ctx));
-    for (int i = 0; i < 2; ++i)
-      inExprs[spatial[i]] =
-          (getAffineDimExpr(spatial[i], ctx) * in[i]).floorDiv(out[i]) +
-          getAffineDimExpr(rank + i, ctx);
     SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
     SmallVector<OpFoldResult> outSizes = sizes;
     for (int i = 0; i < 2; ++i)
@@ -339,10 +330,9 @@ struct AdaptivePool2DPattern : OpConversionPattern<OpTy> {
           Value(arith::SubIOp::create(b, l, end, start)));
     };
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, ValueRange{padded, window},
+        rewriter, loc, TypeRange{resultType}, ValueRange{window},
         ValueRange{init},
         ArrayRef<AffineMap>{
-            AffineMap::get(rank + 2, 0, inExprs, ctx),
             AffineMap::get(rank + 2, 0,
                            {getAffineDimExpr(rank, ctx),
                             getAffineDimExpr(rank + 1, ctx)},
@@ -350,17 +340,31 @@ struct AdaptivePool2DPattern : OpConversionPattern<OpTy> {
             AffineMap::getMultiDimIdentityMap(rank + 2, ctx).getMajorSubMap(
                 rank)},
         iters, [&](OpBuilder &b, Location l, ValueRange args) {
+          // Reads data[start(o) + k] (clamped to the data; masked when k is
+          // past the cell's end): a gather, as the start is o * n / m.
           Value ok;
+          SmallVector<Value> idx;
+          for (int64_t d = 0; d < rank; ++d)
+            idx.push_back(linalg::IndexOp::create(b, l, d));
           for (int i = 0; i < 2; ++i) {
-            Value o = linalg::IndexOp::create(b, l, spatial[i]);
+            Value o = idx[spatial[i]];
             Value k = linalg::IndexOp::create(b, l, rank + i);
             Value c = inWindow(b, l, o, k, i).first;
             ok = ok ? arith::AndIOp::create(b, l, ok, c).getResult() : c;
+            Value start = arith::DivUIOp::create(
+                b, l,
+                arith::MulIOp::create(
+                    b, l, o, arith::ConstantIndexOp::create(b, l, in[i])),
+                arith::ConstantIndexOp::create(b, l, out[i]));
+            idx[spatial[i]] = arith::MinUIOp::create(
+                b, l, arith::AddIOp::create(b, l, start, k),
+                arith::ConstantIndexOp::create(b, l, in[i] - 1));
           }
-          Value r = isMax ? maxScalars(b, l, args[0], args[2], isUnsigned)
-                          : addScalars2(b, l, args[0], args[2]);
+          Value x = tensor::ExtractOp::create(b, l, data, idx);
+          Value r = isMax ? maxScalars(b, l, x, args[1], isUnsigned)
+                          : addScalars2(b, l, x, args[1]);
           linalg::YieldOp::create(
-              b, l, arith::SelectOp::create(b, l, ok, r, args[2]).getResult());
+              b, l, arith::SelectOp::create(b, l, ok, r, args[1]).getResult());
         });
     Value result = generic.getResult(0);
     if constexpr (!isMax) {
