@@ -87,7 +87,7 @@ def main(argv=None) -> int:
     for vmfb in sorted(wd.glob("*.vmfb")):
         result[vmfb.stem] = profile(vmfb, ins, args.runs, tool_dir)
     systems = list(result)
-    print(f"## {name}: dispatch time per run (ms, summed over workers' wall time; {args.runs} runs)\n")
+    print(f"## {name}: dispatch wall time per run (ms; {args.runs} runs)\n")
     print("| kind | " + " | ".join(f"{s} (n)" for s in systems) + " |")
     print("|---|" + "---:|" * len(systems))
     kinds = sorted({kind(d) for r in result.values() for d in r})
