@@ -87,7 +87,8 @@ def _eye_like(n: Node):
 def _reshape(n: Node):
     if not n.is_const(1) and n.static_out_shape() is not None:
         n.ignore("allowzero")
-        return n.op("reshape")(n.expr(0), list(n.static_out_shape()))
+        out = list(n.static_out_shape())
+        return n.op("reshape")(n.expr(0), out, allowzero=0 in out)
     shape = [int(d) for d in n.const(1, "shape")]
     allowzero = bool(n.attr("allowzero", 0))
     if allowzero and 0 in shape and -1 in shape:
@@ -100,7 +101,7 @@ def _reshape(n: Node):
             known = prod([d for d in out if d != -1]) or 0
             total = prod(xs)
             out[out.index(-1)] = total // known if known else 0
-        return n.op("reshape")(n.expr(0), out)
+        return n.op("reshape")(n.expr(0), out, allowzero=0 in out)
     return n.op("reshape")(n.expr(0), shape, allowzero=allowzero)
 
 
