@@ -48,7 +48,8 @@ def RelayConvertLayout : Pass<"relay-convert-layout", "::mlir::ModuleOp"> {
   let summary = "Converts nn.conv2d to a desired data layout and sinks the "
                 "layout transposes through the network (Relay's ConvertLayout)";
   let description = [{
-    Rewrites every `nn.conv2d` whose layouts differ from `desired-layout`
+    Rewrites every `nn.conv2d` with a constant weight (any weight with
+    `constant-weights-only=false`) whose layouts differ from `desired-layout`
     (default `NHWC`, kernel `HWIO`; or `NCHW`, kernel `OIHW`) into one in the
     desired layouts, with `relay.transpose` of its data and weight before it
     and a `relay.transpose` back to the old layout after it. Transposes of
@@ -87,6 +88,10 @@ def RelayConvertLayout : Pass<"relay-convert-layout", "::mlir::ModuleOp"> {
     Option<"desiredLayout", "desired-layout", "std::string", "\"NHWC\"",
            "data layout of nn.conv2d after the pass: NHWC (kernel HWIO) or "
            "NCHW (kernel OIHW)">,
+    Option<"constantWeightsOnly", "constant-weights-only", "bool", "true",
+           "convert only convolutions whose weight is a constant (its "
+           "transpose folds); a run-time weight would be transposed on "
+           "every call">,
   ];
 }
 

@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s -relay-convert-layout=desired-layout=NCHW | FileCheck %s
+// RUN: relay-mlir-opt %s "-relay-convert-layout=desired-layout=NCHW constant-weights-only=false" | FileCheck %s
 // RUN: not relay-mlir-opt %s -relay-convert-layout=desired-layout=NCWH 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: desired-layout must be NHWC or NCHW, got 'NCWH'

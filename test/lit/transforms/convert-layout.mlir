@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s -relay-convert-layout -split-input-file | FileCheck %s
+// RUN: relay-mlir-opt %s -relay-convert-layout=constant-weights-only=false -split-input-file | FileCheck %s
 
 // A conv2d with a constant weight: the input is transposed to NHWC, the
 // weight transpose folds into a new HWIO constant, the result goes back.
@@ -18,7 +18,8 @@ func.func @conv_const_weight(%x: tensor<1x2x5x5xf32>) -> tensor<1x3x5x5xf32> {
 
 // -----
 
-// A weight that is an argument is transposed at run time.
+// A weight that is an argument is transposed at run time (with
+// constant-weights-only=false; convert-layout-weights.mlir has the default).
 // CHECK-LABEL: func.func @conv_arg_weight
 // CHECK-SAME: (%[[X:.+]]: tensor<1x3x8x8xf32>, %[[W:.+]]: tensor<4x3x3x3xf32>)
 // CHECK: %[[XT:.+]] = relay.transpose %[[X]] {axes = array<i64: 0, 2, 3, 1>}
