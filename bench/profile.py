@@ -44,7 +44,7 @@ def kind(name: str) -> str:
     return "elementwise/other"
 
 
-def profile(vmfb: Path, inputs: List[Path], runs: int, tool_dir: Path) -> Dict[str, Tuple[int, float]]:
+def profile(vmfb: Path, inputs: List[Path], runs: int, tool_dir: Path) -> Dict[str, Tuple[float, float]]:
     """``{dispatch name: (count per run, ms per run)}``: each dispatch's fastest time over the runs."""
     prof = Path(tempfile.mkdtemp()) / "p.ireeprof"
     cmd = [str(tool_dir / "iree-benchmark-module"), f"--module={vmfb}", "--device=local-task",
@@ -64,7 +64,7 @@ def profile(vmfb: Path, inputs: List[Path], runs: int, tool_dir: Path) -> Dict[s
         if row.get("type") != "statistics_row" or not name or not row.get("has_timing"):
             continue
         # the fastest of the runs: the least disturbed by other load on the machine
-        out[name] = (row["sample_count"] // runs, row["minimum_duration_ns"] * row["sample_count"] // runs / 1e6)
+        out[name] = (row["sample_count"] / runs, row["minimum_duration_ns"] * row["sample_count"] / runs / 1e6)
     return out
 
 
@@ -97,14 +97,14 @@ def main(argv=None) -> int:
         cells = []
         for s in systems:
             ds = [(c, ms) for d, (c, ms) in result[s].items() if kind(d) == k]
-            cells.append(f"{sum(ms for _, ms in ds):.2f} ({sum(c for c, _ in ds)})")
+            cells.append(f"{sum(ms for _, ms in ds):.2f} ({sum(c for c, _ in ds):g})")
         print(f"| {k} | " + " | ".join(cells) + " |")
-    cells = [f"{sum(ms for _, ms in r.values()):.2f} ({sum(c for c, _ in r.values())})" for r in result.values()]
+    cells = [f"{sum(ms for _, ms in r.values()):.2f} ({sum(c for c, _ in r.values()):g})" for r in result.values()]
     print("| **total** | " + " | ".join(cells) + " |")
     for s in systems:
         print(f"\n### {s}: top {args.top} dispatches\n")
         for d, (c, ms) in sorted(result[s].items(), key=lambda kv: -kv[1][1])[:args.top]:
-            print(f"- {ms:8.2f} ms  ×{c}  {d}")
+            print(f"- {ms:8.2f} ms  ×{c:g}  {d}")
     (wd / "profile.json").write_text(json.dumps(result, indent=1))
     return 0
 
