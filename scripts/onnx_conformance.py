@@ -498,7 +498,7 @@ def write_report(tests: List[dict], systems: List[str], md: Path, js: Path, meta
             if s in t:
                 t[s].pop("trace", None)
     js.parent.mkdir(parents=True, exist_ok=True)
-    js.write_text(json.dumps(data, indent=1, sort_keys=False))
+    js.write_text(json.dumps(data, separators=(",", ":")) + "\n")
 
     names = {"ours": "relay-mlir (from_onnx → relay → linalg → IREE)",
              "iree": "IREE (iree-import-onnx → torch → IREE)"}
@@ -535,6 +535,8 @@ def write_report(tests: List[dict], systems: List[str], md: Path, js: Path, meta
              "TopK's k, ...) at import time; when a test feeds them as run-time graph inputs, the "
              "model's declared output types fix the result where they determine it unambiguously, "
              "otherwise the test is `unsupported` (never a guess).\n")
+    if meta.get("note"):
+        L.append(meta["note"] + "\n")
     tables = [("Tensor-only tests", tensor), ("All tests", allt)]
     if partial:
         n_tc = sum(1 for t in common if t["tensor_only"])
@@ -606,6 +608,7 @@ def main(argv=None) -> int:
     ap.add_argument("--shuffle", action="store_true", help="run tests in a random order")
     ap.add_argument("--report-only", action="store_true",
                     help="only write the report from --journal, over the tests every system has results for")
+    ap.add_argument("--note", default="", help="a paragraph added to the report (e.g. the build measured)")
     ap.add_argument("--worker", choices=SYSTEMS, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -674,7 +677,7 @@ def main(argv=None) -> int:
             "iree": iree_version, "machine": f"{platform.machine()}, {os.cpu_count()} cores",
             "n_tests": len(tols), "n_tensor_only": None, "timeout": args.timeout,
             "selection": " ".join(selection), "wall_s": round(time.time() - t0),
-            "reused": reused}
+            "reused": reused, "note": args.note}
     for s in systems:
         meta[f"date_{s}"] = reused.get(s, meta["date"])
     meta["n_tensor_only"] = sum(1 for t in tests if t["tensor_only"])
