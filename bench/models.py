@@ -578,6 +578,7 @@ def write_markdown(path: Path, results: List[dict], systems: Sequence[str], meta
 
 
 def write_png(path: Path, results: List[dict], systems: Sequence[str], meta: dict) -> None:
+    """Two panels, median and 10th-percentile latency, each as a ratio to the row's fastest system."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -586,33 +587,39 @@ def write_png(path: Path, results: List[dict], systems: Sequence[str], meta: dic
     rows = [r for r in results if any(v.get("median_ms") for v in r["systems"].values())]
     if not rows:
         return
-    fig, ax = plt.subplots(figsize=(max(7, 1.6 * len(rows) + 3), 4.8))
+    fig, axes = plt.subplots(2, 1, figsize=(max(7, 1.5 * len(rows) + 3), 8.5))
     width = 0.8 / len(systems)
     colors = plt.get_cmap("tab10")
-    for j, s in enumerate(systems):
-        xs, ys = [], []
-        for i, res in enumerate(rows):
-            meds = [v["median_ms"] for v in res["systems"].values() if v.get("median_ms")]
-            r = res["systems"].get(s) or {}
-            if r.get("median_ms"):
-                xs.append(i + (j - (len(systems) - 1) / 2) * width)
-                ys.append(r["median_ms"] / min(meds))
-        bars = ax.bar(xs, [y - 0.6 for y in ys], width, bottom=0.6, label=s, color=colors(j))
-        for b, y in zip(bars, ys):
-            ax.annotate(f"{y:.1f}" if y < 100 else f"{y:.0f}", (b.get_x() + b.get_width() / 2, y),
-                        ha="center", va="bottom", fontsize=7)
-    ax.set_xticks(range(len(rows)))
-    ax.set_xticklabels([f"{r['model']}\n(best {min(v['median_ms'] for v in r['systems'].values() if v.get('median_ms')):.3g} ms)"
-                        for r in rows], fontsize=8)
-    ax.axhline(1.0, color="black", linewidth=0.8)
-    ax.set_ylabel("median latency / fastest system (lower is better)")
-    ax.set_yscale("log", base=2)
-    ax.set_ylim(bottom=0.6)
-    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}×"))
-    ax.set_title(f"Batch 1, {THREADS} threads — {meta['date']}", fontsize=10)
-    ax.legend(fontsize=8, ncol=3)
+    for ax, key, what in zip(axes, ("median_ms", "p10_ms"),
+                             ("median latency", "10th-percentile latency (least disturbed runs)")):
+        for j, s in enumerate(systems):
+            xs, ys = [], []
+            for i, res in enumerate(rows):
+                vals = [v[key] for v in res["systems"].values() if v.get(key)]
+                r = res["systems"].get(s) or {}
+                x = i + (j - (len(systems) - 1) / 2) * width
+                if r.get(key):
+                    xs.append(x)
+                    ys.append(r[key] / min(vals))
+                elif r.get("error"):
+                    ax.annotate("fails", (x, 0.65), ha="center", va="bottom", fontsize=6, rotation=90,
+                                color=colors(j))
+            bars = ax.bar(xs, [y - 0.6 for y in ys], width, bottom=0.6, label=s, color=colors(j))
+            for bar, y in zip(bars, ys):
+                ax.annotate(f"{y:.1f}" if y < 100 else f"{y:.0f}", (bar.get_x() + bar.get_width() / 2, y),
+                            ha="center", va="bottom", fontsize=6)
+        ax.set_xticks(range(len(rows)))
+        ax.set_xticklabels([f"{r['model']}\n(best {min(v[key] for v in r['systems'].values() if v.get(key)):.3g} ms)"
+                            for r in rows], fontsize=8)
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.set_ylabel(f"{what.split(' (')[0]} / fastest", fontsize=9)
+        ax.set_yscale("log", base=2)
+        ax.set_ylim(bottom=0.6)
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}×"))
+        ax.set_title(f"{what}, batch 1, {THREADS} threads — {meta['date']} (lower is better)", fontsize=9)
+    axes[0].legend(fontsize=8, ncol=3)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
