@@ -47,7 +47,8 @@ struct EinsumPattern : OpConversionPattern<EinsumOp> {
   matchAndRewrite(EinsumOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    ValueRange inputs = adaptor.getData();
+    SmallVector<Value> inputs(adaptor.getData().begin(),
+                              adaptor.getData().end());
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
     Type elt = resultType.getElementType();
     SmallVector<int64_t> ranks;
@@ -57,6 +58,38 @@ struct EinsumPattern : OpConversionPattern<EinsumOp> {
     std::string error;
     if (!einsum::parse(op.getEquation(), ranks, eq, error))
       return op.emitOpError() << error;
+
+    // A label repeated within one operand ("ii->i") reads a diagonal: gather
+    // it first (IREE's tiling mishandles maps such as (d0, d0)).
+    for (size_t i = 0; i < eq.inputs.size(); ++i) {
+      SmallVector<int> &labels = eq.inputs[i];
+      SmallVector<int> unique;
+      for (int l : labels)
+        if (!llvm::is_contained(unique, l))
+          unique.push_back(l);
+      if (unique.size() == labels.size())
+        continue;
+      Value v = inputs[i];
+      auto t = cast<RankedTensorType>(v.getType());
+      SmallVector<OpFoldResult> in = dimSizes(rewriter, loc, v), sizes;
+      SmallVector<int64_t> shape;
+      for (int u : unique) {
+        int64_t d = llvm::find(labels, u) - labels.begin();
+        shape.push_back(t.getDimSize(d));
+        sizes.push_back(in[d]);
+      }
+      SmallVector<int> old(labels);
+      inputs[i] = buildMap(
+          rewriter, loc, RankedTensorType::get(shape, t.getElementType()),
+          sizes, {}, {}, [&](OpBuilder &b, Location l, ValueRange) -> Value {
+            SmallVector<Value> at;
+            for (int label : old)
+              at.push_back(linalg::IndexOp::create(
+                  b, l, llvm::find(unique, label) - unique.begin()));
+            return tensor::ExtractOp::create(b, l, v, at);
+          });
+      labels.assign(unique.begin(), unique.end());
+    }
 
     // Loops: output labels, then the summed ones in order of appearance.
     SmallVector<int> loops(eq.output);

@@ -262,25 +262,13 @@ Value scalarOf(OpBuilder &b, Location loc, Value zeroD) {
   return tensor::ExtractOp::create(b, loc, zeroD, ValueRange{});
 }
 
-/// `v` with the order of elements along `dim` reversed: an affine map
-/// (N - 1 - d) when the dim is static, else a gather.
+/// `v` with the order of elements along `dim` reversed, as a gather
+/// (linalg.index + tensor.extract): IREE's tiling mishandles a reversing
+/// affine map (N - 1 - d).
 Value reverseAlong(OpBuilder &b, Location loc, Value v, int64_t dim) {
   auto type = cast<RankedTensorType>(v.getType());
   int64_t rank = type.getRank();
   SmallVector<OpFoldResult> sizes = dimSizes(b, loc, v);
-  if (!type.isDynamicDim(dim)) {
-    SmallVector<AffineExpr> exprs;
-    for (int64_t d = 0; d < rank; ++d)
-      exprs.push_back(d == dim ? b.getAffineConstantExpr(type.getDimSize(d) -
-                                                         1) -
-                                     b.getAffineDimExpr(d)
-                               : b.getAffineDimExpr(d));
-    return buildMap(b, loc, type, sizes, {v},
-                    {AffineMap::get(rank, 0, exprs, b.getContext())},
-                    [](OpBuilder &, Location, ValueRange args) {
-                      return args[0];
-                    });
-  }
   Value last = arith::SubIOp::create(b, loc, idx(b, loc, sizes[dim]),
                                      arith::ConstantIndexOp::create(b, loc, 1));
   return buildMap(b, loc, type, sizes, {}, {},
@@ -487,6 +475,9 @@ struct StridedSlicePattern : OpConversionPattern<StridedSliceOp> {
     SmallVector<OpFoldResult> sizes(extents);
     SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     SmallVector<int64_t> reversed;
+    // Per dim: the first element read and the signed stride (for a gather).
+    SmallVector<OpFoldResult> starts(rank, rewriter.getIndexAttr(0));
+    SmallVector<int64_t> steps(rank, 1);
     auto cst = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
@@ -500,6 +491,8 @@ struct StridedSlicePattern : OpConversionPattern<StridedSliceOp> {
         int64_t b = rel::canonicalSliceIndex(d.begin, extent, d.stride);
         int64_t first = d.stride > 0 ? b : b - (d.size - 1) * step;
         offsets[d.axis] = rewriter.getIndexAttr(d.size == 0 ? 0 : first);
+        starts[d.axis] = rewriter.getIndexAttr(d.size == 0 ? 0 : b);
+        steps[d.axis] = d.stride;
         sizes[d.axis] = rewriter.getIndexAttr(d.size);
         continue;
       }
@@ -532,14 +525,35 @@ struct StridedSlicePattern : OpConversionPattern<StridedSliceOp> {
       }
       offsets[d.axis] = first;
       sizes[d.axis] = n;
+      starts[d.axis] = b;
+      steps[d.axis] = d.stride;
     }
     for (int64_t d = 0; d < rank; ++d)
       if (!resultType.isDynamicDim(d))
         sizes[d] = rewriter.getIndexAttr(resultType.getDimSize(d));
-    Value result = tensor::ExtractSliceOp::create(rewriter, loc, resultType,
-                                                  data, offsets, sizes, strides);
-    for (int64_t d : reversed)
-      result = reverseAlong(rewriter, loc, result, d);
+    if (reversed.empty()) {
+      rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+          op, resultType, data, offsets, sizes, strides);
+      return success();
+    }
+    // A negative stride: one gather reading data[start + stride * i] (IREE
+    // cannot gather from a strided slice).
+    SmallVector<Value> startValues;
+    for (OpFoldResult st : starts)
+      startValues.push_back(idx(rewriter, loc, st));
+    Value result = buildMap(
+        rewriter, loc, resultType, sizes, {}, {},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value i = linalg::IndexOp::create(b, l, d);
+            if (steps[d] != 1)
+              i = arith::MulIOp::create(
+                  b, l, i, arith::ConstantIndexOp::create(b, l, steps[d]));
+            at.push_back(arith::AddIOp::create(b, l, startValues[d], i));
+          }
+          return tensor::ExtractOp::create(b, l, data, at);
+        });
     rewriter.replaceOp(op, result);
     return success();
   }

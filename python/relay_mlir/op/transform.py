@@ -1,4 +1,9 @@
-"""More shape/transform operators (``relay.squeeze``, ``split``, ``strided_slice``, ``full``, ...).
+"""Shape-transform and tensor-creation operators (Relay's ``transform.py``).
+
+Keyword names and defaults are Relay's (``python/tvm/relay/op/transform.py``,
+``tensor.py``). ``reshape``, ``transpose`` and ``concatenate`` live in
+``relay_mlir.op.tensor``; everything here is re-exported at the package top
+level (``relay_mlir.split`` ...).
 
 Example::
 
@@ -7,8 +12,8 @@ Example::
     >>> parts = relay.split(x, 3, axis=0)
     >>> len(parts), parts[2].index
     (3, 2)
-    >>> relay.strided_slice(x, begin=[1, 0], end=[5, 4], strides=[2, 1]).attrs["slice_mode"]
-    'end'
+    >>> relay.stack([parts[0], parts[1]], axis=0).attrs
+    {'axis': 0}
 """
 from __future__ import annotations
 
@@ -16,58 +21,143 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ..expr import Call, Constant, Expr, Tuple, TupleWrapper, const
+from ..expr import Call, Expr, Tuple, TupleWrapper, const
 from .tensor import IntList, _call, _int, _ints, _opt_int, _str
 
-__all__ = ["squeeze", "expand_dims", "stack", "split", "strided_slice", "tile", "repeat", "reverse",
-           "broadcast_to", "broadcast_to_like", "collapse_sum_like", "zeros", "ones", "full",
-           "arange", "reshape_like", "layout_transform", "einsum", "zeros_like", "ones_like", "full_like"]
+__all__ = [
+    "reshape_like", "squeeze", "expand_dims", "stack", "split", "strided_slice", "tile",
+    "repeat", "reverse", "broadcast_to", "broadcast_to_like", "collapse_sum_like",
+    "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "arange",
+    "layout_transform", "einsum",
+]
+
+_INT64_MAX = np.iinfo(np.int64).max
 
 
-def _fields(data, what: str) -> list:
+def _fields(data: Union[Sequence[Expr], Tuple], name: str) -> list:
     if isinstance(data, Tuple):
-        return list(data.fields)
-    if isinstance(data, (list, tuple)):
-        return list(data)
-    raise TypeError(f"{what} takes a relay_mlir.Tuple or a list/tuple of expressions")
+        fields = list(data.fields)
+    elif isinstance(data, (list, tuple)):
+        fields = list(data)
+    else:
+        raise TypeError(f"{name} takes a relay_mlir.Tuple or a list/tuple of expressions")
+    if not fields:
+        raise ValueError(f"relay.{name} requires data to be non-empty.")
+    return fields
+
+
+def _dtype(name: str, dtype: object) -> str:
+    if not isinstance(dtype, str):
+        dtype = np.dtype(dtype).name
+    return _str(name, dtype)
+
+
+def _scalar(value: object, dtype: Optional[str]) -> Expr:
+    """``value`` as an expression: Exprs pass through, numbers become 0-d constants."""
+    if isinstance(value, Expr):
+        return value
+    if isinstance(value, (bool, int, float, np.generic, np.ndarray)):
+        return const(value, dtype or None)
+    raise TypeError(f"expected a relay expression or a number, got {value!r}")
+
+
+def reshape_like(data: Expr, shape_like: Expr, lhs_begin: int = 0, lhs_end: Optional[int] = None,
+                 rhs_begin: int = 0, rhs_end: Optional[int] = None) -> Call:
+    """Reshapes dims ``[lhs_begin, lhs_end)`` of ``data`` to dims ``[rhs_begin, rhs_end)``
+    of ``shape_like`` (``relay.reshape_like``; None = to the end).
+
+    >>> import relay_mlir as relay
+    >>> x, s = relay.var("x", shape=(1, 2, 3, 4)), relay.var("s", shape=(6, 2, 2, 3))
+    >>> relay.reshape_like(x, s, lhs_begin=1, rhs_end=3).attrs["rhs_end"]
+    3
+    """
+    return _call("reshape_like", [data, shape_like], lhs_begin=_int("lhs_begin", lhs_begin),
+                 lhs_end=_opt_int("lhs_end", lhs_end), rhs_begin=_int("rhs_begin", rhs_begin),
+                 rhs_end=_opt_int("rhs_end", rhs_end))
 
 
 def squeeze(data: Expr, axis: Optional[IntList] = None) -> Call:
-    """Removes size-1 dims (all of them when ``axis`` is None), ``relay.squeeze``."""
+    """Removes size-1 dims: those in ``axis``, or all static 1s when None (``relay.squeeze``).
+
+    >>> import relay_mlir as relay
+    >>> relay.squeeze(relay.var("x", shape=(1, 3, 1)), axis=[0]).attrs
+    {'axis': [0]}
+    """
     return _call("squeeze", [data], axis=_ints(axis, "axis"))
 
 
 def expand_dims(data: Expr, axis: int, num_newaxis: int = 1) -> Call:
-    """Inserts ``num_newaxis`` size-1 dims at ``axis`` (``relay.expand_dims``)."""
-    return _call("expand_dims", [data], axis=_int("axis", axis), num_newaxis=_int("num_newaxis", num_newaxis))
+    """Inserts ``num_newaxis`` unit dims at ``axis`` in ``[-ndim - 1, ndim]`` (``relay.expand_dims``).
+
+    >>> import relay_mlir as relay
+    >>> relay.expand_dims(relay.var("x", shape=(3,)), 0, num_newaxis=2).attrs
+    {'axis': 0, 'num_newaxis': 2}
+    """
+    return _call("expand_dims", [data], axis=_int("axis", axis),
+                 num_newaxis=_int("num_newaxis", num_newaxis))
 
 
 def stack(data: Union[Sequence[Expr], Tuple], axis: int) -> Call:
-    """Stacks tensors along a new ``axis`` (``relay.stack``)."""
+    """Joins same-shaped tensors along a new ``axis`` (``relay.stack``)."""
     return _call("stack", _fields(data, "stack"), axis=_int("axis", axis))
 
 
 def split(data: Expr, indices_or_sections: Union[int, Sequence[int]], axis: int = 0) -> TupleWrapper:
-    """Splits into equal sections or at indices (``relay.split``); returns a ``TupleWrapper``."""
-    if isinstance(indices_or_sections, (int, np.integer)):
-        n = _int("indices_or_sections", indices_or_sections)
-        attr: object = n
+    """Splits ``data`` along ``axis`` (``relay.split``): an int gives that many equal
+    sections, a list the ascending indices to split at.
+
+    >>> import relay_mlir as relay
+    >>> parts = relay.split(relay.var("x", shape=(6,)), [1, 4])
+    >>> len(parts), parts.astuple().attrs["indices_or_sections"]
+    (3, [1, 4])
+    """
+    if isinstance(indices_or_sections, (int, np.integer)) and not isinstance(indices_or_sections, bool):
+        spec: object = int(indices_or_sections)
+        size = int(indices_or_sections)
     else:
-        attr = _ints(indices_or_sections, "indices_or_sections")
-        n = len(attr) + 1
-    return TupleWrapper(_call("split", [data], indices_or_sections=attr, axis=_int("axis", axis)), n)
+        spec = _ints(indices_or_sections, "indices_or_sections")
+        size = len(spec) + 1
+    return TupleWrapper(_call("split", [data], indices_or_sections=spec, axis=_int("axis", axis)), size)
 
 
 def strided_slice(data: Expr, begin: IntList, end: IntList, strides: Optional[IntList] = None,
                   axes: Optional[IntList] = None, slice_mode: str = "end") -> Call:
-    """``data[begin:end:strides]`` per axis (``relay.strided_slice``)."""
-    return _call("strided_slice", [data], begin=_ints(begin, "begin"), end=_ints(end, "end"),
-                 strides=_ints(strides, "strides"), axes=_ints(axes, "axes"),
-                 slice_mode=_str("slice_mode", slice_mode))
+    """numpy-style slicing with Relay's clamping (``relay.strided_slice``).
+
+    Without ``axes``, entry i applies to dim i and missing entries take the
+    whole dim; ``slice_mode="size"`` reads ``end`` as sizes (-1: to the end).
+    A ``None`` entry of ``begin``/``end`` means the start/end of the dim as in
+    Relay (for a negative stride, a ``None`` end stops before index 0).
+
+    >>> import relay_mlir as relay
+    >>> relay.strided_slice(relay.var("x", shape=(3, 4)), [0, 1], [2, 4]).attrs["strides"]
+    [1]
+    """
+    strides = _ints(strides or [1], "strides")
+    n = len(strides)
+
+    def fill(values: IntList, name: str, none_value) -> list:
+        if isinstance(values, (int, np.integer)):
+            values = [values]
+        out = []
+        for i, v in enumerate(values):
+            s = strides[i] if i < n else (strides[0] if axes is not None and n == 1 else 1)
+            out.append(none_value(s) if v is None else _int(name, v))
+        return out
+
+    b = fill(begin, "begin", lambda s: 0 if s > 0 else _INT64_MAX)
+    e = fill(end, "end", lambda s: 0 if s < 0 else _INT64_MAX)
+    return _call("strided_slice", [data], begin=b, end=e, strides=strides,
+                 axes=_ints(axes, "axes"), slice_mode=_str("slice_mode", slice_mode))
 
 
 def tile(data: Expr, reps: IntList) -> Call:
-    """Repeats the whole tensor ``reps`` times per axis (``relay.tile``)."""
+    """Repeats the whole tensor ``reps`` times per dim, like ``numpy.tile`` (``relay.tile``).
+
+    >>> import relay_mlir as relay
+    >>> relay.tile(relay.var("x", shape=(2, 2)), (2, 3)).attrs
+    {'reps': [2, 3]}
+    """
     return _call("tile", [data], reps=_ints(reps, "reps"))
 
 
@@ -77,82 +167,115 @@ def repeat(data: Expr, repeats: int, axis: int) -> Call:
 
 
 def reverse(data: Expr, axis: int) -> Call:
-    """Reverses the order along ``axis`` (``relay.reverse``)."""
+    """Reverses the order of elements along ``axis`` (``relay.reverse``)."""
     return _call("reverse", [data], axis=_int("axis", axis))
 
 
 def broadcast_to(data: Expr, shape: IntList) -> Call:
-    """Broadcasts to ``shape`` (``relay.broadcast_to``)."""
+    """numpy-broadcasts ``data`` to the static ``shape`` (``relay.broadcast_to``).
+
+    >>> import relay_mlir as relay
+    >>> relay.broadcast_to(relay.var("x", shape=(3, 1)), (2, 3, 4)).attrs
+    {'shape': [2, 3, 4]}
+    """
     return _call("broadcast_to", [data], shape=_ints(shape, "shape"))
 
 
 def broadcast_to_like(data: Expr, broadcast_type: Expr) -> Call:
-    """Broadcasts to the shape of ``broadcast_type`` (``relay.broadcast_to_like``)."""
+    """numpy-broadcasts ``data`` to the shape of ``broadcast_type`` (``relay.broadcast_to_like``)."""
     return _call("broadcast_to_like", [data, broadcast_type])
 
 
 def collapse_sum_like(data: Expr, collapse_type: Expr) -> Call:
-    """Sums broadcast dims away to the shape of ``collapse_type`` (``relay.collapse_sum_like``)."""
+    """Sums ``data`` down to the shape of ``collapse_type``, undoing a broadcast
+    (``relay.collapse_sum_like``)."""
     return _call("collapse_sum_like", [data, collapse_type])
 
 
 def zeros(shape: IntList, dtype: str) -> Call:
-    """A tensor of zeros (``relay.zeros``)."""
-    return _call("zeros", [], shape=_ints(shape, "shape"), dtype=_str("dtype", dtype))
+    """A tensor of zeros (``relay.zeros``).
+
+    >>> import relay_mlir as relay
+    >>> relay.zeros((2, 3), "float32").attrs
+    {'shape': [2, 3], 'dtype': 'float32'}
+    """
+    return _call("zeros", [], shape=_ints(shape, "shape"), dtype=_dtype("dtype", dtype))
 
 
 def ones(shape: IntList, dtype: str) -> Call:
     """A tensor of ones (``relay.ones``)."""
-    return _call("ones", [], shape=_ints(shape, "shape"), dtype=_str("dtype", dtype))
+    return _call("ones", [], shape=_ints(shape, "shape"), dtype=_dtype("dtype", dtype))
 
 
 def full(fill_value: Union[Expr, float, int], shape: IntList = (), dtype: str = "") -> Call:
-    """A tensor filled with the scalar ``fill_value`` (``relay.full``)."""
-    if not isinstance(fill_value, Expr):
-        fill_value = const(fill_value, dtype or None)
-    return _call("full", [fill_value], shape=_ints(shape, "shape"), dtype=_str("dtype", dtype))
+    """A tensor of ``shape`` filled with the scalar ``fill_value`` (``relay.full``);
+    ``dtype=""`` keeps the dtype of ``fill_value``, otherwise the value is cast.
+
+    >>> import relay_mlir as relay
+    >>> relay.full(relay.const(2.0), (2, 2), "int32").attrs
+    {'shape': [2, 2], 'dtype': 'int32'}
+    """
+    dtype = _dtype("dtype", dtype) if dtype else ""
+    return _call("full", [_scalar(fill_value, dtype)], shape=_ints(shape, "shape"), dtype=dtype)
 
 
-def arange(start: Union[Expr, float], stop: Union[Expr, float, None] = None,
-           step: Union[Expr, float, None] = None, dtype: str = "float32") -> Call:
-    """``[start, stop)`` by ``step`` (``relay.arange``); numbers become constants of ``dtype``."""
-    if stop is None:
-        start, stop = 0, start
+def zeros_like(data: Expr) -> Call:
+    """Zeros with the shape and dtype of ``data`` (``relay.zeros_like``)."""
+    return _call("zeros_like", [data])
+
+
+def ones_like(data: Expr) -> Call:
+    """Ones with the shape and dtype of ``data`` (``relay.ones_like``)."""
+    return _call("ones_like", [data])
+
+
+def full_like(data: Expr, fill_value: Union[Expr, float, int]) -> Call:
+    """The scalar ``fill_value`` (cast to ``data``'s dtype) in the shape of ``data``
+    (``relay.full_like``)."""
+    return _call("full_like", [data, _scalar(fill_value, None)])
+
+
+def arange(start: Union[Expr, float, int], stop: Union[Expr, float, int, None] = None,
+           step: Union[Expr, float, int, None] = None, dtype: str = "float32") -> Call:
+    """Evenly spaced values in ``[start, stop)`` (``relay.arange``).
+
+    As in numpy, a single argument is ``stop``. Numbers become constants of
+    ``dtype``; when start, stop and step are all constants the length is
+    static, otherwise it is ``?``.
+
+    >>> import relay_mlir as relay
+    >>> relay.arange(5).attrs
+    {'dtype': 'float32'}
+    """
+    dtype = _dtype("dtype", dtype)
     if step is None:
         step = 1
-    args = [a if isinstance(a, Expr) else const(a, dtype) for a in (start, stop, step)]
-    return _call("arange", args, dtype=_str("dtype", dtype))
-
-
-def reshape_like(data: Expr, shape_like: Expr, lhs_begin: int = 0, lhs_end: Optional[int] = None,
-                 rhs_begin: int = 0, rhs_end: Optional[int] = None) -> Call:
-    """Reshapes ``data`` to (part of) the shape of ``shape_like`` (``relay.reshape_like``)."""
-    return _call("reshape_like", [data, shape_like], lhs_begin=_int("lhs_begin", lhs_begin),
-                 lhs_end=_opt_int("lhs_end", lhs_end), rhs_begin=_int("rhs_begin", rhs_begin),
-                 rhs_end=_opt_int("rhs_end", rhs_end))
+    if stop is None:
+        stop, start = start, 0
+    return _call("arange", [_scalar(start, dtype), _scalar(stop, dtype), _scalar(step, dtype)],
+                 dtype=dtype)
 
 
 def layout_transform(data: Expr, src_layout: str, dst_layout: str) -> Call:
-    """Changes the data layout, e.g. NCHW -> NHWC (``relay.layout_transform``)."""
+    """Converts between layouts such as ``NCHW``, ``NHWC`` and ``NCHW16c``
+    (``relay.layout_transform``).
+
+    >>> import relay_mlir as relay
+    >>> relay.layout_transform(relay.var("x", shape=(1, 8, 2, 2)), "NCHW", "NCHW4c").attrs
+    {'src_layout': 'NCHW', 'dst_layout': 'NCHW4c'}
+    """
     return _call("layout_transform", [data], src_layout=_str("src_layout", src_layout),
                  dst_layout=_str("dst_layout", dst_layout))
 
 
 def einsum(data: Union[Sequence[Expr], Tuple], equation: str) -> Call:
-    """Einstein summation over a tuple of tensors (``relay.einsum``)."""
-    return _call("einsum", _fields(data, "einsum"), equation=_str("equation", equation))
+    """Einstein summation with numpy's equation syntax (``relay.einsum``).
 
-
-def zeros_like(data: Expr) -> Call:
-    """Zeros shaped like ``data`` (``relay.zeros_like``)."""
-    return _call("zeros_like", [data])
-
-
-def ones_like(data: Expr) -> Call:
-    """Ones shaped like ``data`` (``relay.ones_like``)."""
-    return _call("ones_like", [data])
-
-
-def full_like(data: Expr, fill_value: Expr) -> Call:
-    """``data``'s shape filled with the scalar ``fill_value`` (``relay.full_like``)."""
-    return _call("full_like", [data, fill_value])
+    >>> import relay_mlir as relay
+    >>> a, b = relay.var("a", shape=(2, 3, 4)), relay.var("b", shape=(2, 4, 5))
+    >>> relay.einsum([a, b], "bij,bjk->bik").attrs
+    {'equation': 'bij,bjk->bik'}
+    """
+    if not isinstance(equation, str):
+        raise ValueError("einsum `equation` must be a str")
+    return _call("einsum", _fields(data, "einsum"), equation=equation)

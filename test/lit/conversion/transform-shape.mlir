@@ -1,8 +1,6 @@
 // RUN: relay-mlir-opt %s --convert-relay-to-linalg | FileCheck %s
 // Lowering of the shape-transform and tensor-creation operators.
 
-// CHECK-DAG: #[[REV:.*]] = affine_map<(d0, d1) -> (d0, -d1 + 2)>
-// CHECK-DAG: #[[ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[TILE_IN:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
 // CHECK-DAG: #[[Q:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
 // CHECK-DAG: #[[K:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
@@ -25,9 +23,13 @@ func.func @split(%x: tensor<?x6xi32>) -> tuple<tensor<?x2xi32>, tensor<?x4xi32>>
 }
 
 // CHECK-LABEL: func.func @slice(
-// Negative stride: a positive-stride slice, then reversed with an affine map.
-// CHECK: tensor.extract_slice %{{.*}}[0, 1] [3, 3] [2, 2] : tensor<5x6xf32> to tensor<3x3xf32>
-// CHECK: linalg.generic {indexing_maps = [#[[REV]], #[[ID2]]]
+// A negative stride: one gather reading data[start + stride * i].
+// CHECK-NOT: tensor.extract_slice
+// CHECK: linalg.generic
+// CHECK: %[[J:.*]] = linalg.index 1
+// CHECK: %[[M:.*]] = arith.muli %[[J]], %{{.*}}
+// CHECK: %[[C:.*]] = arith.addi %{{.*}}, %[[M]]
+// CHECK: tensor.extract %{{.*}}[%{{.*}}, %[[C]]] : tensor<5x6xf32>
 func.func @slice(%x: tensor<5x6xf32>) -> tensor<3x3xf32> {
   %0 = relay.strided_slice %x {begin = array<i64: -100, -1>, end = array<i64: 100, -7>, strides = array<i64: 2, -2>} : (tensor<5x6xf32>) -> tensor<3x3xf32>
   return %0 : tensor<3x3xf32>
@@ -107,4 +109,60 @@ func.func @einsum(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>, %q: tensor<2x8x6
 func.func @rev(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
   %0 = relay.reverse %x {axis = 0 : i64} : (tensor<?x3xf32>) -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
+}
+
+// stack: expand_dims of each operand, then tensor.concat.
+// CHECK-LABEL: func.func @stack(
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [%{{.*}}, 1, 3] : tensor<?x3xf32> into tensor<?x1x3xf32>
+// CHECK: tensor.concat dim(1) %{{.*}}, %{{.*}} : (tensor<?x1x3xf32>, tensor<?x1x3xf32>) -> tensor<?x2x3xf32>
+func.func @stack(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) -> tensor<?x2x3xf32> {
+  %0 = relay.stack %a, %b {axis = 1 : i64} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x2x3xf32>
+  return %0 : tensor<?x2x3xf32>
+}
+
+// repeat: broadcast into [d, repeats], collapse the pair.
+// CHECK-LABEL: func.func @repeat(
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<2x3xi8>) outs(%{{.*}} : tensor<2x3x2xi8>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<2x3x2xi8> into tensor<2x6xi8>
+func.func @repeat(%x: tensor<2x3xi8>) -> tensor<2x6xi8> {
+  %0 = relay.repeat %x {repeats = 2 : i64, axis = 1 : i64} : (tensor<2x3xi8>) -> tensor<2x6xi8>
+  return %0 : tensor<2x6xi8>
+}
+
+// CHECK-LABEL: func.func @expand_dims(
+// CHECK: tensor.expand_shape %{{.*}} [] output_shape [1, 1] : tensor<f32> into tensor<1x1xf32>
+func.func @expand_dims(%x: tensor<f32>) -> tensor<1x1xf32> {
+  %0 = relay.expand_dims %x {axis = 0 : i64, num_newaxis = 2 : i64} : (tensor<f32>) -> tensor<1x1xf32>
+  return %0 : tensor<1x1xf32>
+}
+
+// The `?` size comes from shape_like.
+// CHECK-LABEL: func.func @reshape_like(
+// CHECK-SAME: %{{.*}}: tensor<?x6xf32>, %[[S:.*]]: tensor<?x2x3xf32>
+// CHECK: %[[D:.*]] = tensor.dim %[[S]], %{{.*}} : tensor<?x2x3xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [%[[D]], 2, 3]
+func.func @reshape_like(%x: tensor<?x6xf32>, %s: tensor<?x2x3xf32>) -> tensor<?x2x3xf32> {
+  %0 = relay.reshape_like %x, %s : (tensor<?x6xf32>, tensor<?x2x3xf32>) -> tensor<?x2x3xf32>
+  return %0 : tensor<?x2x3xf32>
+}
+
+// CHECK-LABEL: func.func @ones_like(
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: linalg.fill ins(%[[ONE]] : i32) outs(%{{.*}} : tensor<?x3xi32>)
+func.func @ones_like(%x: tensor<?x3xi32>) -> tensor<?x3xi32> {
+  %0 = relay.ones_like %x : (tensor<?x3xi32>) -> tensor<?x3xi32>
+  return %0 : tensor<?x3xi32>
+}
+
+// Einsum with a 0-d output, and with a repeated label: the diagonal is
+// gathered first.
+// CHECK-LABEL: func.func @einsum_dot(
+// CHECK: linalg.generic {indexing_maps = [#[[V:.*]], #[[V]], #[[SCALAR:.*]]], iterator_types = ["reduction"]}
+// CHECK: linalg.index 0
+// CHECK: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<4x4xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[V]], #[[V]]], iterator_types = ["parallel"]}
+func.func @einsum_dot(%a: tensor<5xf32>, %b: tensor<5xf32>, %m: tensor<4x4xf32>) -> (tensor<f32>, tensor<4xf32>) {
+  %0 = relay.einsum %a, %b {equation = "i,i->"} : (tensor<5xf32>, tensor<5xf32>) -> tensor<f32>
+  %1 = relay.einsum %m {equation = "ii->i"} : (tensor<4x4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<f32>, tensor<4xf32>
 }
