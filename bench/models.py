@@ -547,7 +547,7 @@ def table(results: List[dict], systems: Sequence[str]) -> str:
     errs = [(res["model"], s, r["error"]) for res in results for s, r in res["systems"].items() if r.get("error")]
     if errs:
         lines += ["", "### Failures", ""]
-        lines += [f"- {m} / {s}: {e.replace('|', '/')}" for m, s, e in errs]
+        lines += [f"- {m} / {s}: {' '.join(e.replace('|', '/').split())[:400]}" for m, s, e in errs]
     return "\n".join(lines)
 
 
