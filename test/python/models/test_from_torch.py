@@ -110,7 +110,7 @@ def _inputs_for(name: str):
 MODULES = {"elementwise": Elementwise, "shapes": Shapes, "nn": NNOps, "recurrent": Recurrent}
 
 
-_STRIDED = pytest.mark.xfail(reason="strided_slice with steps/negative starts: iree-compile rejects the "
+_STRIDED = pytest.mark.xfail(reason="tile/reverse (repeat/flip, line of `v = ...`): iree-compile rejects the "
                                      "lowered linalg.generic (lowering bug, reported)", strict=False)
 _POOL = pytest.mark.xfail(reason="adaptive_avg_pool2d lowering gives a linalg.generic shape error in "
                                  "iree-compile (reported)", strict=False)
