@@ -39,11 +39,16 @@ class Target:
     flags: List[str] = field(default_factory=list)
 
 
+# iree-compile demotes f64 to f32 by default, which would silently change a
+# program's result dtype; targets with f64 support keep it.
+_KEEP_F64 = ["--iree-input-demote-f64-to-f32=false"]
+
 TARGETS = {
-    "llvm-cpu": Target("llvm-cpu", "llvm-cpu", "local-task", ["--iree-llvmcpu-target-cpu=host"]),
+    "llvm-cpu": Target("llvm-cpu", "llvm-cpu", "local-task",
+                       ["--iree-llvmcpu-target-cpu=host", *_KEEP_F64]),
     "vulkan-spirv": Target("vulkan-spirv", "vulkan-spirv", "vulkan", []),
-    "cuda": Target("cuda", "cuda", "cuda", []),
-    "rocm": Target("rocm", "rocm", "hip", ["--iree-rocm-target=gfx942"]),
+    "cuda": Target("cuda", "cuda", "cuda", [*_KEEP_F64]),
+    "rocm": Target("rocm", "rocm", "hip", ["--iree-rocm-target=gfx942", *_KEEP_F64]),
 }
 _ALIASES = {"cpu": "llvm-cpu", "llvm": "llvm-cpu", "vulkan": "vulkan-spirv", "hip": "rocm"}
 

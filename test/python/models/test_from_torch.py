@@ -110,15 +110,8 @@ def _inputs_for(name: str):
 MODULES = {"elementwise": Elementwise, "shapes": Shapes, "nn": NNOps, "recurrent": Recurrent}
 
 
-_STRIDED = pytest.mark.xfail(reason="tile/reverse (repeat/flip, line of `v = ...`): iree-compile rejects the "
-                                     "lowered linalg.generic (lowering bug, reported)", strict=False)
-_POOL = pytest.mark.xfail(reason="adaptive_avg_pool2d lowering gives a linalg.generic shape error in "
-                                 "iree-compile (reported)", strict=False)
-
-
 @pytest.mark.parametrize("name,decompose", [
-    ("elementwise", False), pytest.param("shapes", False, marks=_STRIDED),
-    pytest.param("nn", False, marks=_POOL), ("recurrent", False), pytest.param("nn", True, marks=_POOL)])
+    ("elementwise", False), ("shapes", False), ("nn", False), ("recurrent", False), ("nn", True)])
 def test_module_matches_pytorch(name, decompose):
     torch.manual_seed(0)
     net = MODULES[name]().eval()
