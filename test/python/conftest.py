@@ -39,13 +39,13 @@ def cli_command(name: str) -> List[str]:
             return [str(p)]
         for cand in sorted(ROOT.glob("build/*/bin/relay-mlir-opt")):
             return [str(cand)]
-    pytest.skip(f"{name} is not installed")
+    pytest.fail(f"{name} is not installed: the package install is broken")
 
 
 def iree_tool(name: str) -> str:
     exe = shutil.which(name) or str(Path(sys.executable).parent / name)
     if not os.path.exists(exe):
-        pytest.skip(f"{name} not found")
+        pytest.fail(f"{name} not found: iree-base-compiler/runtime are dependencies of relay-mlir")
     return exe
 
 
