@@ -120,6 +120,21 @@ bool movesOnlyUnitDims(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm) {
   return true;
 }
 
+/// A transpose worth sinking below its user: one that moves data. A
+/// transpose that keeps the order of the non-unit dims is a reshape
+/// (UnitDimTransposeToReshape) and sinking it gains nothing; worse, the
+/// binary-op sinking treats such transposes of other operands as free, so
+/// sinking them in both directions would never terminate.
+std::optional<Transposed> asSinkableTranspose(Value v) {
+  std::optional<Transposed> t = asTranspose(v);
+  if (!t)
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(t->input.getType());
+  if (!type || movesOnlyUnitDims(type.getShape(), t->perm))
+    return std::nullopt;
+  return t;
+}
+
 bool isConstant(Value v) {
   return matchPattern(v, m_Constant()) && isa<RankedTensorType>(v.getType());
 }
@@ -548,7 +563,7 @@ struct SinkThroughUnary : SinkPattern {
         op->getNumResults() != 1 || op->hasAttr("axis") ||
         op->hasAttr("axes"))
       return failure();
-    std::optional<Transposed> t = asTranspose(op->getOperand(0));
+    std::optional<Transposed> t = asSinkableTranspose(op->getOperand(0));
     if (!t)
       return failure();
     return finish(rewriter, op, createLike(rewriter, op, t->input), t->perm);
@@ -566,7 +581,7 @@ struct SinkThroughBinary : SinkPattern {
       return failure();
     int64_t rank = rankOf(op->getResult(0));
     for (Value anchor : op->getOperands()) {
-      std::optional<Transposed> t = asTranspose(anchor);
+      std::optional<Transposed> t = asSinkableTranspose(anchor);
       if (!t || rankOf(anchor) != rank)
         continue;
       SmallVector<Value> operands, created;
@@ -605,7 +620,7 @@ struct SinkThroughAxisOp : SinkPattern {
     if ((!single && rel != "AxesIdentity") || op->getNumOperands() < 1 ||
         op->getNumResults() != 1)
       return failure();
-    std::optional<Transposed> t = asTranspose(op->getOperand(0));
+    std::optional<Transposed> t = asSinkableTranspose(op->getOperand(0));
     if (!t)
       return failure();
     int64_t rank = t->perm.size();
@@ -685,7 +700,7 @@ struct SinkThroughReduce : SinkPattern {
     if (relationOf(op) != "Reduce" || op->getNumOperands() != 1 ||
         op->getNumResults() != 1)
       return failure();
-    std::optional<Transposed> t = asTranspose(op->getOperand(0));
+    std::optional<Transposed> t = asSinkableTranspose(op->getOperand(0));
     if (!t)
       return failure();
     int64_t rank = t->perm.size();
@@ -748,7 +763,7 @@ struct SinkThroughPool : SinkPattern {
       return failure();
     auto layout = op->getAttrOfType<StringAttr>("layout");
     auto outLayout = op->getAttrOfType<StringAttr>("out_layout");
-    std::optional<Transposed> t = asTranspose(op->getOperand(0));
+    std::optional<Transposed> t = asSinkableTranspose(op->getOperand(0));
     if (!layout || !t || layout.size() != t->perm.size() ||
         (outLayout && !outLayout.getValue().empty() && outLayout != layout))
       return failure();
@@ -776,7 +791,7 @@ struct SinkThroughConcatenate : SinkPattern {
       return failure();
     int64_t rank = rankOf(concat.getResult());
     for (Value anchor : op->getOperands()) {
-      std::optional<Transposed> t = asTranspose(anchor);
+      std::optional<Transposed> t = asSinkableTranspose(anchor);
       if (!t || rankOf(anchor) != rank)
         continue;
       int64_t axis = concat.getAxis();
@@ -841,8 +856,14 @@ struct ConvertLayoutPass
     patterns.add<SinkThroughUnary, SinkThroughBinary, SinkThroughAxisOp,
                  SinkThroughReduce, SinkThroughPool, SinkThroughConcatenate>(
         ctx);
+    // A guard, not a tuning knob: the patterns shrink a cost (data-moving
+    // transposes above convolutions), so a run that exceeds this many
+    // rewrites per op is a bug that must not hang the compiler.
+    int64_t numOps = 0;
+    getOperation()->walk([&](Operation *) { ++numOps; });
     GreedyRewriteConfig config;
     config.setMaxIterations(64);
+    config.setMaxNumRewrites(64 * numOps + 1024);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
                                      config)))
       getOperation().emitWarning()
