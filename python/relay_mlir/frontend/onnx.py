@@ -140,6 +140,25 @@ class _Importer:
             t = _value_type(vi)
             if t is not None:
                 self.types[vi.name] = t
+        self._propagate_shapes_back(m.graph)
+
+    def _propagate_shapes_back(self, graph) -> None:
+        """Gives the input of a shape-preserving unary node the fully known shape of its
+        output when ONNX shape inference left the input's shape (partly) unknown (e.g. a
+        reduction with run-time axes followed by Sqrt/Cast up to a declared graph output)."""
+        for node in reversed(graph.node):
+            if node.op_type not in _SAME_SHAPE_UNARY or not node.input or not node.output:
+                continue
+            out = self.types.get(node.output[0])
+            if not out or out[0] is None or any(d is None for d in out[0]):
+                continue
+            t = self.types.get(node.input[0])
+            if t is not None and t[0] is not None:
+                if all(d is not None for d in t[0]):
+                    continue
+                if len(t[0]) != len(out[0]) or any(a is not None and a != b for a, b in zip(t[0], out[0])):
+                    continue
+            self.types[node.input[0]] = (out[0], t[1] if t else None)
 
     def err(self, msg: str) -> ImportError_:
         return ImportError_(f"ONNX model '{self.source}': {msg}")
@@ -303,6 +322,14 @@ _NO_FOLD = {"If", "Loop", "Scan", "RandomNormal", "RandomUniform", "RandomNormal
 _SHAPE_PRESERVING = {"Relu", "Sigmoid", "Tanh", "Exp", "Log", "Neg", "Abs", "Sqrt", "Identity",
                      "LeakyRelu", "Elu", "Selu", "Softmax", "LogSoftmax", "Clip", "Erf",
                      "BatchNormalization", "InstanceNormalization", "LayerNormalization"}
+
+
+# ops whose output has exactly the shape of input 0
+_SAME_SHAPE_UNARY = _SHAPE_PRESERVING | {
+    "Cast", "CastLike", "Reciprocal", "Floor", "Ceil", "Round", "Sign", "Not", "Sin", "Cos", "Tan",
+    "Asin", "Acos", "Atan", "Sinh", "Cosh", "Softplus", "Softsign", "HardSigmoid", "HardSwish",
+    "ThresholdedRelu", "Mish", "Gelu", "Celu", "Shrink", "IsNaN", "IsInf", "BitwiseNot",
+    "LpNormalization", "Hardmax", "CumSum", "CumProd"}
 
 
 def _reference_eval(node, inputs, opset_import) -> list:

@@ -190,6 +190,17 @@ class Node:
         dt = dtype or self.dtype(like)
         return self.constant(np.array(value, dtype=dt))
 
+    def _type(self, i: int):
+        """(shape, dtype) of input ``i``: ONNX's inferred type, else Relay's type inference
+        of the expression built so far (when ONNX shape inference could not type it)."""
+        t = self.in_types[i] if i < len(self.in_types) else None
+        if (t is None or t[0] is None or t[1] is None) and isinstance(self.inputs[i], E.Expr):
+            rt = relay_type(self.inputs[i])
+            if rt is not None:
+                t = (t[0] if t and t[0] is not None else rt[0], t[1] if t and t[1] else rt[1])
+                self.in_types[i] = t
+        return t
+
     def shape(self, i: int) -> Optional[Tuple[Optional[int], ...]]:
         """Static shape of input ``i`` (None dims are unknown; None if the rank is unknown)."""
         if not self.has(i):
@@ -197,7 +208,8 @@ class Node:
         v = self.inputs[i]
         if isinstance(v, np.ndarray):
             return tuple(v.shape)
-        return self.in_types[i][0] if self.in_types[i] else None
+        t = self._type(i)
+        return t[0] if t else None
 
     def rank(self, i: int) -> int:
         s = self.shape(i)
@@ -217,7 +229,7 @@ class Node:
         v = self.inputs[i] if i < len(self.inputs) else None
         if isinstance(v, np.ndarray):
             return v.dtype.name
-        t = self.in_types[i] if i < len(self.in_types) else None
+        t = self._type(i) if v is not None else None
         if not t or t[1] is None:
             raise self.unsupported(f"the element type of input {i} is unknown")
         return t[1]
@@ -253,6 +265,26 @@ class Node:
         if fn is None or not _registered("relay." + name):
             raise self.unsupported(f"needs Relay operator '{name}', which relay-mlir does not have yet")
         return fn
+
+
+def relay_type(e: E.Expr) -> Optional[Tuple[Tuple[Optional[int], ...], str]]:
+    """(shape with None for unknown dims, dtype) of ``e`` by Relay type inference, or None."""
+    if isinstance(e, E.TupleWrapper):
+        return None
+    t = getattr(e, "_checked_type", None)
+    if t is None:
+        from ...errors import CompileError
+        from ...module import IRModule
+        from ...transform import InferType
+        try:
+            InferType()(IRModule.from_expr(e))
+        except (CompileError, ValueError, TypeError):
+            return None
+        t = getattr(e, "_checked_type", None)
+    from ...ty import TensorType
+    if not isinstance(t, TensorType):
+        return None
+    return (tuple(d if isinstance(d, int) else None for d in t.shape), t.dtype)
 
 
 def fmt_shape(s) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import expr as E
-from ._base import Node, register
+from ._base import Node, have_op, register
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -142,12 +142,44 @@ def _where(n: Node):
 
 
 # -- unary ---------------------------------------------------------------------
+_EXACT_UNARY = {"negative", "nn.relu", "abs", "sign", "ceil", "floor", "round", "isnan"}
+
+# inverse hyperbolic functions by their logarithmic forms, when relay has no operator
+_INVERSE_HYPERBOLIC = {
+    # asinh(x) = sign(x) * log(|x| + sqrt(x^2 + 1))
+    "asinh": lambda n, x: n.op("multiply")(n.op("sign")(x), n.op("log")(n.op("add")(
+        n.op("abs")(x), n.op("sqrt")(n.op("add")(n.op("multiply")(x, x), n.scalar(1.0, dtype=_dt(n, x))))))),
+    # acosh(x) = log(x + sqrt(x^2 - 1))
+    "acosh": lambda n, x: n.op("log")(n.op("add")(x, n.op("sqrt")(n.op("subtract")(
+        n.op("multiply")(x, x), n.scalar(1.0, dtype=_dt(n, x)))))),
+    # atanh(x) = log((1 + x) / (1 - x)) / 2
+    "atanh": lambda n, x: n.op("multiply")(n.scalar(0.5, dtype=_dt(n, x)), n.op("log")(n.op("divide")(
+        n.op("add")(n.scalar(1.0, dtype=_dt(n, x)), x), n.op("subtract")(n.scalar(1.0, dtype=_dt(n, x)), x)))),
+}
+
+
+def _dt(n: Node, x) -> str:
+    return getattr(n, "_compute_dtype", None) or n.dtype(0)
+
+
 def _unary(relay_name: str, float_only: bool = False):
     def conv(n: Node):
         n.ignore("consumed_inputs")
         if float_only:
             _float_only(n)
-        return n.op(relay_name)(n.expr(0))
+        x = n.expr(0)
+        dt = n.dtype(0)
+        # bfloat16 transcendentals are computed in float32 and rounded once, as the
+        # reference (numpy with ml_dtypes) computes them
+        wide = dt == "bfloat16" and relay_name not in _EXACT_UNARY
+        if wide:
+            x = n.op("cast")(x, "float32")
+            n._compute_dtype = "float32"
+        if relay_name in _INVERSE_HYPERBOLIC and not have_op(relay_name):
+            y = _INVERSE_HYPERBOLIC[relay_name](n, x)
+        else:
+            y = n.op(relay_name)(x)
+        return n.op("cast")(y, dt) if wide else y
     return conv
 
 

@@ -47,7 +47,6 @@ def _to_2d(n: Node, shape, x, extra_axis: int):
 
 
 # -- Conv -------------------------------------------------------------------------
-@register("Conv", since=1)
 def _conv(n: Node):
     xs, ws = n.shape(0), n.shape(1)
     if xs is None or ws is None:
@@ -243,8 +242,8 @@ def _transpose2(n: Node, i: int):
 
 
 def _via_f32(fn):
-    """Runs a matmul-like converter in float32 for float16/bfloat16 operands
-    (accumulating in 16 bits rounds differently from the reference)."""
+    """Runs a matmul-like converter (MatMul, Gemm, Conv) in float32 for float16/bfloat16
+    operands (accumulating in 16 bits rounds differently from the reference)."""
     def conv(n: Node):
         dt = n.dtype(0)
         if dt not in ("float16", "bfloat16"):
@@ -260,6 +259,9 @@ def _via_f32(fn):
         return n.op("cast")(fn(n), dt)
     conv.__name__ = fn.__name__
     return conv
+
+
+register("Conv", since=1)(_via_f32(_conv))
 
 
 @register("Gemm", since=7)
@@ -513,6 +515,8 @@ def _softmax(n: Node, log: bool):
     x = n.expr(0)
     if n.opset >= 13:
         axis = int(n.attr("axis", -1)) % r
+        if not log and n.dtype(0) in ("float16", "bfloat16"):
+            return _softmax16(n, x, axis)
         y = n.op("nn.softmax")(x, axis=axis)
         return _log(n, y, x, axis) if log else y
     axis = int(n.attr("axis", 1)) % r
@@ -530,6 +534,26 @@ def _softmax(n: Node, log: bool):
     if sum(d is None for d in xs) > 1:
         raise n.unsupported("reshape back needs at most one unknown dim")
     return reshape(n, y, list(xs), None)
+
+
+def _softmax16(n: Node, x, axis: int):
+    """float16/bfloat16 softmax as the reference computes it: ``exp(x - max)`` rounded
+    to 16 bits, its sum accumulated in float32 (then rounded), the quotient rounded
+    (a 16-bit accumulator rounds differently)."""
+    dt = n.dtype(0)
+    m = n.op("max")(x, axis=[axis], keepdims=True)
+    # exp in float32, rounded to 16 bits (as numpy computes a 16-bit exp)
+    e = n.op("cast")(n.op("exp")(n.op("cast")(n.op("subtract")(x, m), "float32")), dt)
+    size = (n.shape(0) or [None] * (axis + 1))[axis]
+    if dt == "bfloat16" and size is not None and size <= 64:
+        # the reference (ml_dtypes) adds bfloat16 values one after the other, rounding each sum
+        s = None
+        for k in range(size):
+            t = n.op("take")(e, n.constant(np.array([k], "int64")), axis=axis)
+            s = t if s is None else n.op("add")(s, t)
+        return n.op("divide")(e, s)
+    s = n.op("sum")(n.op("cast")(e, "float32"), axis=[axis], keepdims=True)
+    return n.op("divide")(e, n.op("cast")(s, dt))
 
 
 def _log(n: Node, y, x, axis: int):

@@ -9,11 +9,11 @@ from ._base import Node, register
 from .elementwise import _float_only
 
 
-def _axes(n: Node, input_since: int) -> Optional[List[int]]:
-    """The reduction axes (None = all); None-or-noop handled by the caller."""
+def _axes(n: Node, input_since: int):
+    """The reduction axes: None (all), a list, or ``_Runtime`` candidates for run-time axes."""
     if n.opset >= input_since:
         if n.has(1) and not n.is_const(1):
-            return _axes_from_types(n)
+            return _runtime_axes(n)
         if n.has(1):
             return [int(a) for a in n.const(1, "axes").reshape(-1)]
         return None
@@ -21,31 +21,63 @@ def _axes(n: Node, input_since: int) -> Optional[List[int]]:
     return None if axes is None else [int(a) for a in axes]
 
 
-def _axes_from_types(n: Node) -> List[int]:
-    """Run-time axes recovered from the declared input and output shapes, when unambiguous."""
+class _Runtime(list):
+    """Run-time axes: ``[(axes, condition)]``, every candidate the declared types allow
+    (each gives the same result type); the result is selected at run time."""
+
+
+_MAX_CANDIDATES = 16
+
+
+def _runtime_axes(n: Node):
+    """Axes only known at run time (input 1): the candidates of their static length that the
+    declared input/output shapes allow, each with a run-time condition (axes == candidate as a set)."""
     import itertools
-    xs, out = n.shape(0), n.static_out_shape()
-    if xs is None or out is None or any(d is None for d in xs):
-        raise n.unsupported("input 1 (axes) is only known at run time and the declared shapes "
-                            "do not determine it")
+    xs = n.shape(0)
+    ls = n.shape(1)
+    if xs is None or ls is None or len(ls) != 1 or ls[0] is None:
+        raise n.unsupported("input 1 (axes) is only known at run time and its length is unknown")
+    count = int(ls[0])
+    if count == 0:
+        return []
     keep = bool(n.attr("keepdims", 1))
     r = len(xs)
-    found = []
-    if keep:
-        if len(out) == r:
-            cands = [tuple(i for i in range(r) if out[i] == 1 and xs[i] != 1)]
-            if any(xs[i] == 1 for i in range(r)):
-                cands = []  # reducing a size-1 dim or not cannot be told apart
-            found = cands
-    else:
-        k = r - len(out)
-        for axes in itertools.combinations(range(r), k):
-            if [xs[i] for i in range(r) if i not in axes] == list(out):
-                found.append(axes)
-    if len(found) != 1 or not found[0]:
+    out = n.static_out_shape()
+
+    def result(axes):
+        return tuple(1 if i in axes else xs[i] for i in range(r)) if keep else \
+            tuple(xs[i] for i in range(r) if i not in axes)
+
+    def fits(shape):
+        return out is None or (len(shape) == len(out) and all(
+            a is None or a == b for a, b in zip(shape, out)))
+
+    cands = [c for c in itertools.combinations(range(r), count) if fits(result(c))]
+    shapes = {result(c) for c in cands}
+    if not cands or len(cands) > _MAX_CANDIDATES or len(shapes) != 1 or None in next(iter(shapes)):
         raise n.unsupported("input 1 (axes) is only known at run time and the declared shapes "
-                            "do not determine it uniquely")
-    return list(found[0])
+                            "do not determine the result shape")
+    if len(cands) == 1:
+        return list(cands[0])
+    ax = n.expr(1)
+    dt = n.dtype(1)
+    norm = n.op("where")(n.op("less")(ax, n.scalar(0, dtype=dt)), n.op("add")(ax, n.scalar(r, dtype=dt)), ax)
+    sel = _Runtime()
+    for c in cands:
+        cond = None
+        for a in c:
+            hit = n.op("any")(n.op("equal")(norm, n.scalar(a, dtype=dt)))
+            cond = hit if cond is None else n.op("logical_and")(cond, hit)
+        sel.append((list(c), cond))
+    return sel
+
+
+def select(n: Node, options):
+    """``where(c1, v1, where(c2, v2, ... vk))`` over ``[(condition, value)]`` (the last is the default)."""
+    y = options[-1][1]
+    for cond, v in reversed(options[:-1]):
+        y = n.op("where")(cond, v, y)
+    return y
 
 
 def _reduce(relay_name: str, input_since: int = 18, pre=None, post=None, float_only: bool = False):
@@ -55,6 +87,11 @@ def _reduce(relay_name: str, input_since: int = 18, pre=None, post=None, float_o
         keep = bool(n.attr("keepdims", 1))
         noop = bool(n.attr("noop_with_empty_axes", 0)) if n.opset >= input_since else False
         axes = _axes(n, input_since)
+        if isinstance(axes, _Runtime):
+            return select(n, [(cond, one(n, a, keep, noop)) for a, cond in axes])
+        return one(n, axes, keep, noop)
+
+    def one(n: Node, axes, keep: bool, noop: bool):
         if axes is not None and len(axes) == 0:
             axes = None
         x = n.expr(0)
@@ -103,6 +140,12 @@ def _reduce_log_sum_exp(n: Node):
     keep = bool(n.attr("keepdims", 1))
     noop = bool(n.attr("noop_with_empty_axes", 0)) if n.opset >= 18 else False
     axes = _axes(n, 18)
+    if isinstance(axes, _Runtime):
+        return select(n, [(cond, _log_sum_exp(n, a, keep, noop)) for a, cond in axes])
+    return _log_sum_exp(n, axes, keep, noop)
+
+
+def _log_sum_exp(n: Node, axes, keep: bool, noop: bool):
     if axes is not None and len(axes) == 0:
         axes = None
     x = n.expr(0)
@@ -148,35 +191,42 @@ def _topk(n: Node):
     return [out[0], out[1]]
 
 
-@register("CumSum", since=11)
-def _cumsum(n: Node):
-    axis = int(n.const(1, "axis").reshape(()))
-    exclusive = bool(n.attr("exclusive", 0))
-    reverse = bool(n.attr("reverse", 0))
-    x = n.expr(0)
-    r = n.rank(0)
-    axis %= r
-    if reverse:
-        x = n.op("reverse")(x, axis)
-    y = n.op("cumsum")(x, axis=axis, exclusive=exclusive)
-    if reverse:
-        y = n.op("reverse")(y, axis)
-    return y
+def _scan(relay_name: str):
+    def conv(n: Node):
+        exclusive = bool(n.attr("exclusive", 0))
+        reverse = bool(n.attr("reverse", 0))
+        r = n.rank(0)
+
+        def one(axis: int):
+            x = n.expr(0)
+            if reverse:
+                x = n.op("reverse")(x, axis)
+            y = n.op(relay_name)(x, axis=axis, exclusive=exclusive)
+            if reverse:
+                y = n.op("reverse")(y, axis)
+            return y
+
+        if n.has(1) and not n.is_const(1):
+            # a run-time axis: every axis gives the same shape; select the one asked for
+            if r == 1:
+                return one(0)
+            ax = n.expr(1)
+            if n.rank(1) != 0:
+                ax = n.op("reshape")(ax, [])
+            dt = n.dtype(1)
+            opts = []
+            for a in range(r):
+                cond = n.op("logical_or")(n.op("equal")(ax, n.scalar(a, dtype=dt)),
+                                          n.op("equal")(ax, n.scalar(a - r, dtype=dt)))
+                opts.append((cond, one(a)))
+            return select(n, opts)
+        axis = int(n.const(1, "axis").reshape(()))
+        return one(axis % r)
+    return conv
 
 
-@register("CumProd", since=26)
-def _cumprod(n: Node):
-    axis = int(n.const(1, "axis").reshape(()))
-    exclusive = bool(n.attr("exclusive", 0))
-    reverse = bool(n.attr("reverse", 0))
-    x = n.expr(0)
-    axis %= n.rank(0)
-    if reverse:
-        x = n.op("reverse")(x, axis)
-    y = n.op("cumprod")(x, axis=axis, exclusive=exclusive)
-    if reverse:
-        y = n.op("reverse")(y, axis)
-    return y
+register("CumSum", since=11)(_scan("cumsum"))
+register("CumProd", since=26)(_scan("cumprod"))
 
 
 @register("Hardmax", since=13)

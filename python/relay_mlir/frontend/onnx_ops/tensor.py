@@ -6,6 +6,7 @@ from typing import List, Optional
 
 import numpy as np
 
+from ... import expr as E
 from ._base import Node, fmt_shape, have_op, register
 from ._shape import prod, reshape, squeeze, unsqueeze
 
@@ -355,7 +356,8 @@ def _pad(n: Node, pads: List[int], value, mode: str, axes: Optional[List[int]] =
         raise n.unsupported(f"pad mode {mode!r}")
     if all(b == 0 and e == 0 for b, e in width):
         return n.expr(0)
-    return n.op("nn.pad")(n.expr(0), width, pad_value=n.scalar(value), pad_mode=mode)
+    pad_value = value if isinstance(value, E.Expr) else n.scalar(value)
+    return n.op("nn.pad")(n.expr(0), width, pad_value=pad_value, pad_mode=mode)
 
 
 @register("Pad", since=2)
@@ -369,7 +371,17 @@ def _pad11(n: Node):
     mode = n.attr("mode", "constant")
     pads = [int(p) for p in n.const(1, "pads")]
     value = 0.0
-    if n.has(2):
+    if n.has(2) and not n.is_const(2) and mode == "constant":
+        # a run-time pad value: a 0-d (or one-element) tensor of the input's type
+        value = n.expr(2)
+        vs = n.shape(2)
+        if vs is None or any(d not in (1, None) for d in vs):
+            raise n.unsupported(f"input 2 (constant_value) of shape {fmt_shape(vs)} is not a scalar")
+        if len(vs) != 0:
+            value = n.op("reshape")(value, [])
+        axes = [int(a) for a in n.const(3, "axes")] if n.has(3) else None
+        return _pad(n, pads, value, mode, axes)
+    if n.has(2) and mode == "constant":
         v = n.const(2, "constant_value").reshape(-1)
         value = v[0].item() if v.size else 0.0
     axes = [int(a) for a in n.const(3, "axes")] if n.has(3) else None
@@ -382,11 +394,21 @@ def _trilu(n: Node):
     xs = n.shape(0)
     if xs is None or xs[-1] is None or xs[-2] is None:
         raise n.unsupported(f"needs static last two dims, got {fmt_shape(xs)}")
-    k = int(n.const(1, "k").reshape(())) if n.has(1) else 0
     upper = int(n.attr("upper", 1))
     M, N = xs[-2], xs[-1]
-    mask = np.triu(np.ones((M, N), bool), k) if upper else np.tril(np.ones((M, N), bool), k)
     zero = n.constant(np.zeros((), n.dtype(0)))
+    if n.has(1) and not n.is_const(1):
+        # run-time k: keep x[i, j] where j - i >= k (upper) or j - i <= k (lower)
+        diff = np.arange(N, dtype=np.int64)[None, :] - np.arange(M, dtype=np.int64)[:, None]
+        k = n.expr(1)
+        if n.dtype(1) != "int64":
+            k = n.op("cast")(k, "int64")
+        if n.rank(1) != 0:
+            k = n.op("reshape")(k, [])
+        mask = n.op("greater_equal" if upper else "less_equal")(n.constant(diff), k)
+        return n.op("where")(mask, n.expr(0), zero)
+    k = int(n.const(1, "k").reshape(())) if n.has(1) else 0
+    mask = np.triu(np.ones((M, N), bool), k) if upper else np.tril(np.ones((M, N), bool), k)
     return n.op("where")(n.constant(mask), n.expr(0), zero)
 
 

@@ -1,0 +1,158 @@
+"""ONNX importer: inputs only known at run time that the importer still converts exactly
+(reduction axes, CumSum/CumProd axis, Trilu's k, Pad's constant_value), types recovered
+by Relay type inference or from declared outputs, 16-bit softmax/conv/matmul precision and
+the inverse hyperbolic functions. Every model is compared with onnxruntime."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+from onnx import TensorProto, helper as oh  # noqa: E402
+
+import relay_mlir as relay  # noqa: E402
+from relay_mlir.frontend import UnsupportedError, from_onnx  # noqa: E402
+
+_NP = {TensorProto.FLOAT: np.float32, TensorProto.FLOAT16: np.float16, TensorProto.INT64: np.int64,
+       TensorProto.INT32: np.int32}
+
+
+def _model(nodes, inputs, outputs, opset=18, inits=()):
+    g = oh.make_graph(nodes, "g", [oh.make_tensor_value_info(n, t, s) for n, t, s in inputs],
+                      [oh.make_tensor_value_info(n, t, s) for n, t, s in outputs], initializer=list(inits))
+    return oh.make_model(g, opset_imports=[oh.make_opsetid("", opset)], ir_version=10)
+
+
+def _check(model, feeds, rtol=1e-5, atol=1e-6, want=None):
+    if want is None:
+        want = ort.InferenceSession(model.SerializeToString(),
+                                    providers=["CPUExecutionProvider"]).run(None, feeds)
+    exe = relay.compile(from_onnx(model), target="llvm-cpu")
+    names = [i.name for i in model.graph.input]
+    got = exe(*[feeds[k] for k in names])
+    got = list(got) if isinstance(got, (list, tuple)) else [got]
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        g = np.asarray(g)
+        assert g.shape == w.shape and g.dtype == w.dtype
+        np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("axes,keep,out", [
+    ([2], 0, [3, 4]),        # do not keep dims: axis 1 or 2 is only known at run time
+    ([-2], 0, [3, 4]),
+    ([1], 1, [3, 1, 4]),
+    ([0, 1], 0, [4]),
+])
+def test_reduce_runtime_axes(axes, keep, out) -> None:
+    m = _model([oh.make_node("ReduceSum", ["x", "axes"], ["y"], keepdims=keep)],
+               [("x", TensorProto.FLOAT, [3, 4, 4]), ("axes", TensorProto.INT64, [len(axes)])],
+               [("y", TensorProto.FLOAT, out)], opset=13)
+    x = np.random.default_rng(0).standard_normal((3, 4, 4)).astype(np.float32)
+    _check(m, {"x": x, "axes": np.array(axes, np.int64)})
+
+
+@pytest.mark.parametrize("noop", [0, 1])
+def test_reduce_runtime_empty_axes(noop) -> None:
+    out = [3, 4, 4] if noop else [1, 1, 1]
+    m = _model([oh.make_node("ReduceMax", ["x", "axes"], ["y"], keepdims=1, noop_with_empty_axes=noop)],
+               [("x", TensorProto.FLOAT, [3, 4, 4]), ("axes", TensorProto.INT64, [0])],
+               [("y", TensorProto.FLOAT, out)])
+    x = np.random.default_rng(1).standard_normal((3, 4, 4)).astype(np.float32)
+    _check(m, {"x": x, "axes": np.zeros((0,), np.int64)})
+
+
+def test_reduce_runtime_axes_shape_from_declared_output() -> None:
+    # ReduceSum's own output type is unknown to ONNX; Sqrt's declared output fixes it
+    m = _model([oh.make_node("ReduceSum", ["x", "axes"], ["s"], keepdims=1),
+                oh.make_node("Sqrt", ["s"], ["y"])],
+               [("x", TensorProto.FLOAT, [3, 2, 5]), ("axes", TensorProto.INT64, [1])],
+               [("y", TensorProto.FLOAT, [3, 2, 1])])
+    x = np.random.default_rng(2).random((3, 2, 5)).astype(np.float32)
+    _check(m, {"x": x, "axes": np.array([-1], np.int64)})
+
+
+def test_reduce_runtime_axes_ambiguous_shape_is_unsupported() -> None:
+    m = _model([oh.make_node("ReduceSum", ["x", "axes"], ["y"], keepdims=1)],
+               [("x", TensorProto.FLOAT, [3, 4, 4]), ("axes", TensorProto.INT64, [1])],
+               [("y", TensorProto.FLOAT, None)])
+    with pytest.raises(UnsupportedError, match="ReduceSum.*axes"):
+        from_onnx(m)
+
+
+@pytest.mark.parametrize("op", ["CumSum", "CumProd"])
+@pytest.mark.parametrize("axis", [0, 1, -1, -2])
+@pytest.mark.parametrize("reverse", [0, 1])
+def test_cumulative_runtime_axis(op, axis, reverse) -> None:
+    m = _model([oh.make_node(op, ["x", "axis"], ["y"], reverse=reverse)],
+               [("x", TensorProto.FLOAT, [3, 4]), ("axis", TensorProto.INT64, [])],
+               [("y", TensorProto.FLOAT, [3, 4])], opset=26 if op == "CumProd" else 14)
+    x = np.random.default_rng(3).uniform(0.5, 1.5, (3, 4)).astype(np.float32)
+    want = None
+    if op == "CumProd":  # opset 26: newer than onnxruntime; numpy is the reference
+        xr = np.flip(x, axis) if reverse else x
+        want = np.cumprod(xr, axis=axis)
+        want = [np.flip(want, axis) if reverse else want]
+    _check(m, {"x": x, "axis": np.array(axis, np.int64)}, want=want)
+
+
+@pytest.mark.parametrize("upper", [0, 1])
+@pytest.mark.parametrize("k", [-2, 0, 1, 5])
+def test_trilu_runtime_k(upper, k) -> None:
+    m = _model([oh.make_node("Trilu", ["x", "k"], ["y"], upper=upper)],
+               [("x", TensorProto.FLOAT, [2, 4, 5]), ("k", TensorProto.INT64, [])],
+               [("y", TensorProto.FLOAT, [2, 4, 5])], opset=14)
+    x = np.random.default_rng(4).standard_normal((2, 4, 5)).astype(np.float32)
+    _check(m, {"x": x, "k": np.array(k, np.int64)})
+
+
+def test_pad_runtime_constant_value() -> None:
+    pads = oh.make_tensor("pads", TensorProto.INT64, [4], [1, 0, 0, 2])
+    m = _model([oh.make_node("Pad", ["x", "pads", "v"], ["y"], mode="constant")],
+               [("x", TensorProto.FLOAT, [2, 3]), ("v", TensorProto.FLOAT, [])],
+               [("y", TensorProto.FLOAT, [3, 5])], inits=[pads])
+    x = np.random.default_rng(5).standard_normal((2, 3)).astype(np.float32)
+    _check(m, {"x": x, "v": np.array(-7.5, np.float32)})
+
+
+def test_type_from_relay_inference() -> None:
+    # Reshape to Shape(x) of a transposed value: ONNX leaves the Reshape untyped; the
+    # NegativeLogLikelihoodLoss after it needs ranks (found by Relay type inference)
+    shape = oh.make_tensor("s", TensorProto.INT64, [2], [5, 6])
+    m = _model([oh.make_node("Transpose", ["x"], ["t"], perm=[1, 0]),
+                oh.make_node("Shape", ["t"], ["ts"]),
+                oh.make_node("Reshape", ["t", "s"], ["r"]),
+                oh.make_node("Transpose", ["r"], ["xt"], perm=[1, 0]),
+                oh.make_node("NegativeLogLikelihoodLoss", ["xt", "target"], ["y"], reduction="mean")],
+               [("x", TensorProto.FLOAT, [6, 5]), ("target", TensorProto.INT64, [6])],
+               [("y", TensorProto.FLOAT, [])], opset=13, inits=[shape])
+    rng = np.random.default_rng(6)
+    _check(m, {"x": rng.standard_normal((6, 5)).astype(np.float32),
+               "target": rng.integers(0, 5, (6,)).astype(np.int64)})
+
+
+def test_softmax_float16_accumulates_in_float32() -> None:
+    m = _model([oh.make_node("Softmax", ["x"], ["y"], axis=-1)],
+               [("x", TensorProto.FLOAT16, [8, 64])], [("y", TensorProto.FLOAT16, [8, 64])], opset=13)
+    x = np.random.default_rng(7).uniform(-4, 4, (8, 64)).astype(np.float16)
+    # one ulp of float16: onnxruntime and the reference may round the last bit differently
+    _check(m, {"x": x}, rtol=1e-3, atol=1e-4)
+
+
+def test_conv_float16_accumulates_in_float32() -> None:
+    m = _model([oh.make_node("Conv", ["x", "w"], ["y"])],
+               [("x", TensorProto.FLOAT16, [1, 16, 6, 6]), ("w", TensorProto.FLOAT16, [4, 16, 3, 3])],
+               [("y", TensorProto.FLOAT16, [1, 4, 4, 4])], opset=11)
+    rng = np.random.default_rng(8)
+    feeds = {"x": rng.uniform(-1, 1, (1, 16, 6, 6)).astype(np.float16),
+             "w": rng.uniform(-1, 1, (4, 16, 3, 3)).astype(np.float16)}
+    _check(m, feeds, rtol=2e-3, atol=2e-3)
+
+
+@pytest.mark.parametrize("op,lo,hi", [("Asinh", -5, 5), ("Acosh", 1, 6), ("Atanh", -0.95, 0.95)])
+def test_inverse_hyperbolic(op, lo, hi) -> None:
+    m = _model([oh.make_node(op, ["x"], ["y"])], [("x", TensorProto.FLOAT, [64])],
+               [("y", TensorProto.FLOAT, [64])], opset=9)
+    x = np.random.default_rng(9).uniform(lo, hi, (64,)).astype(np.float32)
+    _check(m, {"x": x}, rtol=1e-4, atol=1e-5)
