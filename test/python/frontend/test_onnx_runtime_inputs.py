@@ -1,7 +1,8 @@
 """ONNX importer: inputs only known at run time that the importer still converts exactly
 (reduction axes, CumSum/CumProd axis, Trilu's k, Pad's constant_value), types recovered
 by Relay type inference or from declared outputs, 16-bit softmax/conv/matmul precision and
-the inverse hyperbolic functions. Every model is compared with onnxruntime."""
+the inverse hyperbolic functions, float Mod, bool ReduceMax/Min. Models are compared with
+onnxruntime (with numpy where onnxruntime lacks the op or the form)."""
 from __future__ import annotations
 
 import numpy as np
@@ -156,3 +157,39 @@ def test_inverse_hyperbolic(op, lo, hi) -> None:
                [("y", TensorProto.FLOAT, [64])], opset=9)
     x = np.random.default_rng(9).uniform(lo, hi, (64,)).astype(np.float32)
     _check(m, {"x": x}, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("elem", [TensorProto.FLOAT, TensorProto.FLOAT16])
+def test_float_mod_floor_semantics(elem) -> None:
+    dt = _NP[elem]
+    m = _model([oh.make_node("Mod", ["a", "b"], ["y"], fmod=0)],
+               [("a", elem, [8]), ("b", elem, [8])], [("y", elem, [8])], opset=13)
+    a = np.array([-4.5, 7.25, 5.0, -3.0, 0.0, -0.0, 6.0, -2.5], dt)
+    b = np.array([2.0, -3.0, -2.5, 3.0, -2.0, 2.0, np.inf, -np.inf], dt)
+    with np.errstate(invalid="ignore"):
+        want = [np.mod(a, b)]
+    exe = relay.compile(from_onnx(m), target="llvm-cpu")
+    got = np.asarray(exe(a, b))
+    np.testing.assert_array_equal(got, want[0])
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want[0]))  # signed zeros too
+
+
+def test_float64_mod_is_unsupported() -> None:
+    m = _model([oh.make_node("Mod", ["a", "b"], ["y"], fmod=1)],
+               [("a", TensorProto.DOUBLE, [4]), ("b", TensorProto.DOUBLE, [4])],
+               [("y", TensorProto.DOUBLE, [4])], opset=13)
+    with pytest.raises(UnsupportedError, match="Mod.*float64"):
+        from_onnx(m)
+
+
+@pytest.mark.parametrize("op", ["ReduceMax", "ReduceMin"])
+@pytest.mark.parametrize("shape", [(2, 3, 4), (2, 0, 4)])
+def test_reduce_bool(op, shape) -> None:
+    axes = oh.make_tensor("axes", TensorProto.INT64, [1], [1])
+    m = _model([oh.make_node(op, ["x", "axes"], ["y"], keepdims=1)],
+               [("x", TensorProto.BOOL, list(shape))], [("y", TensorProto.BOOL, [2, 1, 4])],
+               opset=18, inits=[axes])
+    x = np.random.default_rng(10).random(shape) > 0.5
+    want = (np.ones if op == "ReduceMin" else np.zeros)((2, 1, 4), bool) if 0 in shape else \
+        (x.min if op == "ReduceMin" else x.max)(axis=1, keepdims=True)
+    _check(m, {"x": x}, want=[want])

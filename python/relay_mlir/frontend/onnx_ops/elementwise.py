@@ -75,10 +75,24 @@ def _pow(n: Node):
 @register("Mod", since=10)
 def _mod(n: Node):
     fmod = n.attr("fmod", 0)
+    dt = n.dtype(0)
+    if dt == "float64" and (fmod or dt in _FLOATS):
+        # arith.remf on f64 becomes a call of libm's fmod, which IREE's llvm-cpu
+        # executables cannot link
+        raise n.unsupported("float64 Mod (its fmod does not link in IREE's llvm-cpu executables)")
     if fmod:
         return n.op("mod")(n.expr(0), n.expr(1))
-    if n.dtype(0) in _FLOATS:
-        raise n.unsupported("floating-point Mod requires fmod=1")
+    if dt in _FLOATS:
+        # numpy's float mod: r = fmod(a, b); r + b when r != 0 and r, b differ in sign;
+        # a zero r takes b's sign
+        a, b = n.expr(0), n.expr(1)
+        r = n.op("mod")(a, b)
+        zero = n.scalar(0.0, dtype=dt)
+        differ = n.op("not_equal")(n.op("less")(r, zero), n.op("less")(b, zero))
+        adjust = n.op("logical_and")(n.op("not_equal")(r, zero), differ)
+        signed_zero = n.op("where")(n.op("less")(b, zero), n.scalar(-0.0, dtype=dt), zero)
+        r0 = n.op("where")(n.op("equal")(r, zero), signed_zero, r)
+        return n.op("where")(adjust, n.op("add")(r, b), r0)
     return n.op("floor_mod")(n.expr(0), n.expr(1))
 
 

@@ -102,6 +102,10 @@ def _reduce(relay_name: str, input_since: int = 18, pre=None, post=None, float_o
             axes = sorted({a % r for a in axes})
         if pre is not None:
             x = pre(n, x)
+        if n.dtype(0) == "bool" and relay_name in ("max", "min"):
+            # reduced as uint8 (iree-compile fails on i1 reductions over empty dims)
+            y = n.op(relay_name)(n.op("cast")(x, "uint8"), axis=axes, keepdims=keep)
+            return n.op("cast")(y, "bool")
         y = n.op(relay_name)(x, axis=axes, keepdims=keep)
         return y if post is None else post(n, y)
     return conv
