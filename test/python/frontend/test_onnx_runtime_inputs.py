@@ -193,3 +193,13 @@ def test_reduce_bool(op, shape) -> None:
     want = (np.ones if op == "ReduceMin" else np.zeros)((2, 1, 4), bool) if 0 in shape else \
         (x.min if op == "ReduceMin" else x.max)(axis=1, keepdims=True)
     _check(m, {"x": x}, want=[want])
+
+
+def test_conv_transpose_output_shape_beyond_full_output() -> None:
+    # stride 3 over 3x3 gives 9x9; output_shape 10x8: one extra row (output padding), one col cropped
+    m = _model([oh.make_node("ConvTranspose", ["x", "w"], ["y"], strides=[3, 2], output_shape=[10, 8])],
+               [("x", TensorProto.FLOAT, [1, 1, 3, 3]), ("w", TensorProto.FLOAT, [1, 2, 3, 3])],
+               [("y", TensorProto.FLOAT, [1, 2, 10, 8])], opset=11)
+    rng = np.random.default_rng(11)
+    _check(m, {"x": rng.standard_normal((1, 1, 3, 3)).astype(np.float32),
+               "w": rng.standard_normal((1, 2, 3, 3)).astype(np.float32)})

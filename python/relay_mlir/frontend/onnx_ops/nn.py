@@ -107,6 +107,15 @@ def _conv_transpose(n: Node):
         total = [strides[i] * (xs[2 + i] - 1) + outpad[i] + ((kernel[i] - 1) * dil[i] + 1) - out_shape[i]
                  for i in range(nd)]
         n.ignore("pads")
+        # an output_shape larger than the full transposed convolution: the extra rows/cols
+        # at the end get no input contributions, i.e. output padding
+        for i in range(nd):
+            if total[i] < 0:
+                outpad[i] -= total[i]
+                total[i] = 0
+                if outpad[i] >= max(strides[i], dil[i]):
+                    raise n.unsupported(f"output_shape {out_shape} needs output padding {outpad[i]} "
+                                        f"(>= stride {strides[i]})")
         if auto == "SAME_UPPER":
             pads = [t // 2 for t in total] + [t - t // 2 for t in total]
         else:
