@@ -203,3 +203,19 @@ def test_conv_transpose_output_shape_beyond_full_output() -> None:
     rng = np.random.default_rng(11)
     _check(m, {"x": rng.standard_normal((1, 1, 3, 3)).astype(np.float32),
                "w": rng.standard_normal((1, 2, 3, 3)).astype(np.float32)})
+
+
+def test_split_zero_size_pieces() -> None:
+    split = oh.make_tensor("split", TensorProto.INT64, [3], [2, 0, 2])
+    m = _model([oh.make_node("Split", ["x", "split"], ["a", "b", "c"], axis=1)],
+               [("x", TensorProto.FLOAT, [3, 4])],
+               [("a", TensorProto.FLOAT, [3, 2]), ("b", TensorProto.FLOAT, [3, 0]),
+                ("c", TensorProto.FLOAT, [3, 2])], opset=13, inits=[split])
+    _check(m, {"x": np.arange(12, dtype=np.float32).reshape(3, 4)})
+
+
+def test_bfloat16_softmax_is_unsupported() -> None:
+    m = _model([oh.make_node("Softmax", ["x"], ["y"])], [("x", TensorProto.BFLOAT16, [2, 6])],
+               [("y", TensorProto.BFLOAT16, [2, 6])], opset=13)
+    with pytest.raises(UnsupportedError, match="bfloat16 Softmax"):
+        from_onnx(m)

@@ -524,7 +524,11 @@ def _softmax(n: Node, log: bool):
     x = n.expr(0)
     if n.opset >= 13:
         axis = int(n.attr("axis", -1)) % r
-        if not log and n.dtype(0) in ("float16", "bfloat16"):
+        if n.dtype(0) == "bfloat16":
+            # the reference rounds every step to bfloat16 and sums in order; our result
+            # differed from it in the last bit for a fifth of the elements
+            raise n.unsupported("bfloat16 Softmax/LogSoftmax (not bit-exact with the reference yet)")
+        if not log and n.dtype(0) == "float16":
             return _softmax16(n, x, axis)
         y = n.op("nn.softmax")(x, axis=axis)
         return _log(n, y, x, axis) if log else y
@@ -546,21 +550,13 @@ def _softmax(n: Node, log: bool):
 
 
 def _softmax16(n: Node, x, axis: int):
-    """float16/bfloat16 softmax as the reference computes it: ``exp(x - max)`` rounded
-    to 16 bits, its sum accumulated in float32 (then rounded), the quotient rounded
-    (a 16-bit accumulator rounds differently)."""
+    """float16 softmax as the reference computes it: ``exp(x - max)`` rounded to 16 bits,
+    its sum accumulated in float32 (then rounded), the quotient rounded (a 16-bit
+    accumulator rounds differently)."""
     dt = n.dtype(0)
     m = n.op("max")(x, axis=[axis], keepdims=True)
     # exp in float32, rounded to 16 bits (as numpy computes a 16-bit exp)
     e = n.op("cast")(n.op("exp")(n.op("cast")(n.op("subtract")(x, m), "float32")), dt)
-    size = (n.shape(0) or [None] * (axis + 1))[axis]
-    if dt == "bfloat16" and size is not None and size <= 64:
-        # the reference (ml_dtypes) adds bfloat16 values one after the other, rounding each sum
-        s = None
-        for k in range(size):
-            t = n.op("take")(e, n.constant(np.array([k], "int64")), axis=axis)
-            s = t if s is None else n.op("add")(s, t)
-        return n.op("divide")(e, s)
     s = n.op("sum")(n.op("cast")(e, "float32"), axis=[axis], keepdims=True)
     return n.op("divide")(e, n.op("cast")(s, dt))
 

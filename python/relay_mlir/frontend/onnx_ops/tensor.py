@@ -280,6 +280,10 @@ def _split(n: Node):
     x = n.expr(0)
     outs, off = [], 0
     for sz in sizes:
+        if sz == 0 and all(d is not None for d in xs):
+            # an empty piece: a constant (slicing an empty range does not lower)
+            outs.append(np.zeros([0 if i == axis else d for i, d in enumerate(xs)], n.dtype(0)))
+            continue
         begin = [0] * r
         end = [d if d is not None else 2**31 - 1 for d in xs]
         begin[axis], end[axis] = off, off + sz
