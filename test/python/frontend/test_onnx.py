@@ -50,6 +50,25 @@ CORE = [
     "test_div",
     "test_sigmoid",
     "test_depthtospace_crd_mode_example",
+    # recurrent layers (the converters are checked more widely in test_onnx_rnn.py)
+    "test_lstm_defaults",
+    "test_lstm_with_initial_bias",
+    "test_lstm_with_peepholes",
+    "test_lstm_batchwise",
+    "test_lstm_reverse",
+    "test_lstm_bidirectional",
+    "test_gru_defaults",
+    "test_gru_with_initial_bias",
+    "test_gru_seq_length",
+    "test_gru_batchwise",
+    "test_gru_reverse",
+    "test_gru_bidirectional",
+    "test_simple_rnn_defaults",
+    "test_simple_rnn_with_initial_bias",
+    "test_rnn_seq_length",
+    "test_simple_rnn_batchwise",
+    "test_simple_rnn_reverse",
+    "test_simple_rnn_bidirectional",
 ]
 
 OPTIONAL_CORE = [  # ops other engineers are adding; run when the build has them

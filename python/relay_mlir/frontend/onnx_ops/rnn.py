@@ -1,0 +1,452 @@
+"""ONNX recurrent layers: LSTM, GRU and RNN, unrolled over the static sequence length.
+
+Each direction projects every time step at once (``dense(X, W) + Wb + Rb``),
+then per step adds ``dense(H, R)``, splits the gates (ONNX orders: LSTM
+``iofc``, GRU ``zrh``) and applies the cell equations of the ONNX spec.
+``sequence_lens`` masks the steps past a sequence's length: the state stops
+updating (so ``Y_h``/``Y_c`` are the states at the last valid step; the
+reverse direction starts at ``length - 1``), ``Y`` is zero there, and a
+zero-length sequence gives zero final states (onnxruntime's behaviour).
+
+Semantics follow onnxruntime where the spec leaves room:
+
+* ``clip`` bounds every gate pre-activation (not the cell state before ``h``);
+* ``activation_alpha``/``activation_beta`` are consumed in order by the
+  activations that take them (onnxruntime's rule); a list with values left
+  over, or an ``Affine``/``ScaledTanh``/``ThresholdedRelu`` without explicit
+  parameters (onnxruntime's defaults differ from the ONNX operators'), is
+  rejected as ambiguous;
+* ``input_forget`` couples the forget gate to the input gate: ``f = 1 - i``.
+
+Rejected (``UnsupportedError``): a dynamic sequence length, element types
+other than float32 (float64 tanh does not compile for llvm-cpu yet and
+onnxruntime has no float64 LSTM to check against), constant
+``sequence_lens`` outside ``[0, seq_length]``. Run-time ``sequence_lens``
+are not range-checked: a length above ``seq_length`` runs every step.
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+import numpy as np
+
+from ._base import Node, fmt_shape, register
+
+# gates per cell, default activations per direction
+_GATES = {"LSTM": 4, "GRU": 3, "RNN": 1}
+_DEFAULT_ACTS = {"LSTM": ["Sigmoid", "Tanh", "Tanh"], "GRU": ["Sigmoid", "Tanh"], "RNN": ["Tanh"]}
+
+# lower-case name -> (takes alpha, takes beta, default alpha, default beta); a None
+# default means the parameter must be given (onnxruntime and ONNX disagree on it)
+_ACTS = {
+    "relu": (False, False, None, None),
+    "tanh": (False, False, None, None),
+    "sigmoid": (False, False, None, None),
+    "softsign": (False, False, None, None),
+    "softplus": (False, False, None, None),
+    "leakyrelu": (True, False, 0.01, None),
+    "thresholdedrelu": (True, False, None, None),
+    "elu": (True, False, 1.0, None),
+    "hardsigmoid": (True, True, 0.2, 0.5),
+    "affine": (True, True, None, None),
+    "scaledtanh": (True, True, None, None),
+}
+
+
+class _Act:
+    """One activation function with its parameters."""
+
+    def __init__(self, name: str, alpha: Optional[float], beta: Optional[float]) -> None:
+        self.name, self.alpha, self.beta = name, alpha, beta
+
+    def __call__(self, n: Node, x):
+        k = self.name.lower()
+        s = n.scalar
+        if k == "sigmoid":
+            return n.op("sigmoid")(x)
+        if k == "tanh":
+            return n.op("tanh")(x)
+        if k == "relu":
+            return n.op("maximum")(x, s(0.0))
+        if k == "leakyrelu":
+            return n.op("add")(n.op("maximum")(x, s(0.0)),
+                               n.op("multiply")(s(self.alpha), n.op("minimum")(x, s(0.0))))
+        if k == "thresholdedrelu":
+            return n.op("where")(n.op("greater")(x, s(self.alpha)), x, s(0.0))
+        if k == "elu":
+            neg = n.op("subtract")(n.op("exp")(n.op("minimum")(x, s(0.0))), s(1.0))
+            return n.op("add")(n.op("maximum")(x, s(0.0)), n.op("multiply")(s(self.alpha), neg))
+        if k == "hardsigmoid":
+            y = n.op("add")(n.op("multiply")(s(self.alpha), x), s(self.beta))
+            return n.op("minimum")(n.op("maximum")(y, s(0.0)), s(1.0))
+        if k == "affine":
+            return n.op("add")(n.op("multiply")(s(self.alpha), x), s(self.beta))
+        if k == "scaledtanh":
+            return n.op("multiply")(s(self.alpha), n.op("tanh")(n.op("multiply")(s(self.beta), x)))
+        if k == "softsign":
+            return n.op("divide")(x, n.op("add")(n.op("abs")(x), s(1.0)))
+        if k == "softplus":
+            return n.op("log")(n.op("add")(n.op("exp")(x), s(1.0)))
+        raise n.unsupported(f"activation {self.name}")  # pragma: no cover - checked in _activations
+
+
+def _activations(n: Node, per_dir: int, num_dir: int) -> List[List[_Act]]:
+    names = n.attr("activations", None)
+    if names is None:
+        names = _DEFAULT_ACTS[n.op_type] * num_dir
+    if len(names) != per_dir * num_dir:
+        raise n.unsupported(f"{len(names)} activations given; {n.op_type} with {num_dir} "
+                            f"direction(s) needs {per_dir * num_dir}")
+    alphas = [float(a) for a in n.attr("activation_alpha", [])]
+    betas = [float(b) for b in n.attr("activation_beta", [])]
+    ai = bi = 0
+    acts = []
+    for name in names:
+        spec = _ACTS.get(name.lower())
+        if spec is None:
+            raise n.unsupported(f"activation '{name}' is not supported "
+                                f"(supported: {', '.join(sorted(_ACTS))})")
+        takes_a, takes_b, da, db = spec
+        alpha = beta = None
+        if takes_a:
+            if ai < len(alphas):
+                alpha, ai = alphas[ai], ai + 1
+            elif da is None:
+                raise n.unsupported(f"activation {name} without an explicit activation_alpha "
+                                    "(its default differs between onnxruntime and the ONNX operator)")
+            else:
+                alpha = da
+        if takes_b:
+            if bi < len(betas):
+                beta, bi = betas[bi], bi + 1
+            elif db is None:
+                raise n.unsupported(f"activation {name} without an explicit activation_beta "
+                                    "(its default differs between onnxruntime and the ONNX operator)")
+            else:
+                beta = db
+        acts.append(_Act(name, alpha, beta))
+    if ai < len(alphas) or bi < len(betas):
+        raise n.unsupported("activation_alpha/activation_beta have more values than the activations "
+                            "that take parameters (ambiguous: positional or consumed in order)")
+    return [acts[d * per_dir:(d + 1) * per_dir] for d in range(num_dir)]
+
+
+class _Inputs:
+    """Per-direction slices of the weights, biases and initial states."""
+
+    def __init__(self, n: Node, num_dir: int, layout: int) -> None:
+        self.n, self.num_dir, self.layout = n, num_dir, layout
+
+    def part(self, i: int, d: int, lo: Optional[int] = None, hi: Optional[int] = None,
+             dir_axis: int = 0):
+        """Input ``i`` at direction ``d`` (removing ``dir_axis``), rows ``lo:hi`` of the axis after it."""
+        n = self.n
+        if n.is_const(i):
+            a = np.take(n.const(i), d, axis=dir_axis)
+            if lo is not None:
+                a = a[lo:hi]
+            return n.constant(np.ascontiguousarray(a))
+        x = n.expr(i)
+        begin, end, axes = [d], [d + 1], [dir_axis]
+        if lo is not None:
+            begin, end, axes = [d, lo], [d + 1, hi], [dir_axis, dir_axis + 1]
+        x = n.op("strided_slice")(x, begin=begin, end=end, axes=axes)
+        return n.op("squeeze")(x, axis=[dir_axis])
+
+    def bias(self, d: int, lo: int, hi: int, gh: int, with_r: bool = True):
+        """``Wb[lo:hi] (+ Rb[lo:hi])`` of direction ``d``, or None without B."""
+        n = self.n
+        if not n.has(3):
+            return None
+        if n.is_const(3):
+            b = n.const(3)[d]
+            v = b[lo:hi] + b[gh + lo:gh + hi] if with_r else b[lo:hi]
+            return n.constant(np.ascontiguousarray(v))
+        wb = self.part(3, d, lo, hi)
+        return n.op("add")(wb, self.part(3, d, gh + lo, gh + hi)) if with_r else wb
+
+    def rbias(self, d: int, lo: int, hi: int, gh: int):
+        n = self.n
+        return self.part(3, d, gh + lo, gh + hi) if n.has(3) else None
+
+    def state(self, i: int, d: int):
+        if not self.n.has(i):
+            return None
+        return self.part(i, d, dir_axis=0 if self.layout == 0 else 1)
+
+
+def _check_shape(n: Node, i: int, want: Tuple, what: str) -> None:
+    if not n.has(i):
+        return
+    s = n.shape(i)
+    if s is None or len(s) != len(want) or any(a is not None and b is not None and a != b
+                                               for a, b in zip(s, want)):
+        raise n.unsupported(f"{what} has shape {fmt_shape(s)}, expected {fmt_shape(want)}")
+
+
+def _rnn_common(n: Node):
+    kind = n.op_type
+    G = _GATES[kind]
+    dt = n.dtype(0)
+    if dt != "float32":
+        # float64: iree-compile fails to link f64 tanh on llvm-cpu, and onnxruntime
+        # (the reference) has no float64 LSTM; 16-bit floats: no reference either
+        raise n.unsupported(f"element type {dt} (only float32 is supported)")
+    direction = n.expect("direction", "forward", "reverse", "bidirectional", default="forward")
+    num_dir = 2 if direction == "bidirectional" else 1
+    layout = int(n.expect("layout", 0, 1, default=0))
+    xs = n.shape(0)
+    if xs is None or len(xs) != 3:
+        raise n.unsupported(f"X must be 3-D, got {fmt_shape(xs)}")
+    T, B, I = (xs[0], xs[1], xs[2]) if layout == 0 else (xs[1], xs[0], xs[2])
+    if T is None:
+        raise n.unsupported("a dynamic sequence length is not supported (the recurrence is unrolled)")
+    rs = n.shape(2)
+    if rs is None or len(rs) != 3:
+        raise n.unsupported(f"R must be 3-D, got {fmt_shape(rs)}")
+    hs = n.attr("hidden_size", None)
+    if rs[2] is None and hs is None:
+        raise n.unsupported(f"the hidden size is unknown (no hidden_size, R of shape {fmt_shape(rs)})")
+    H = int(rs[2]) if rs[2] is not None else int(hs)
+    if hs is not None and int(hs) != H:
+        raise n.unsupported(f"hidden_size={hs} does not match R of shape {fmt_shape(rs)}")
+    _check_shape(n, 1, (num_dir, G * H, I), "W")
+    _check_shape(n, 2, (num_dir, G * H, H), "R")
+    _check_shape(n, 3, (num_dir, 2 * G * H), "B")
+    _check_shape(n, 4, (B,), "sequence_lens")
+    st = (num_dir, B, H) if layout == 0 else (B, num_dir, H)
+    _check_shape(n, 5, st, "initial_h")
+    if kind == "LSTM":
+        _check_shape(n, 6, st, "initial_c")
+        _check_shape(n, 7, (num_dir, 3 * H), "P")
+    elif len(n) > 6 and any(n.has(i) for i in range(6, len(n))):
+        raise n.unsupported(f"{kind} takes at most 6 inputs")
+    clip = n.attr("clip", None)
+    clip = None if clip is None else float(clip)
+    if clip is not None and not clip > 0:
+        raise n.unsupported(f"clip={clip} (must be positive)")
+    acts = _activations(n, len(_DEFAULT_ACTS[kind]), num_dir)
+    return dict(G=G, direction=direction, num_dir=num_dir, layout=layout, T=int(T), H=H, clip=clip,
+                acts=acts)
+
+
+class _Mask:
+    """Which batch entries are still running at step t (None: all of them)."""
+
+    def __init__(self, n: Node, T: int) -> None:
+        self.n, self.T = n, T
+        self.const: Optional[np.ndarray] = None
+        self.expr = None
+        self.may_be_empty = False
+        if not n.has(4):
+            return
+        if n.dtype(4) not in ("int32", "int64"):
+            raise n.unsupported(f"sequence_lens of type {n.dtype(4)}")
+        if n.is_const(4):
+            lens = n.const(4).astype(np.int64).reshape(-1)
+            if (lens < 0).any() or (lens > T).any():
+                raise n.unsupported(f"sequence_lens {lens.tolist()} outside [0, {T}]")
+            if (lens == T).all():
+                return
+            self.const = lens
+            self.may_be_empty = bool((lens == 0).any())
+        else:
+            self.expr = n.expr(4)
+            self.may_be_empty = True
+
+    def at(self, t: int):
+        """[B, 1] bool mask of step t, or None when every entry runs."""
+        n = self.n
+        if self.const is not None:
+            m = t < self.const
+            if m.all():
+                return None
+            return n.constant(m.reshape(-1, 1))
+        if self.expr is not None:
+            tt = n.constant(np.array(t, dtype=n.dtype(4)))
+            return n.op("expand_dims")(n.op("less")(tt, self.expr), 1)
+        return None
+
+    def nonempty(self):
+        """[B, 1] bool: entries with a positive length (None if all are)."""
+        n = self.n
+        if not self.may_be_empty:
+            return None
+        if self.const is not None:
+            return n.constant((self.const > 0).reshape(-1, 1))
+        zero = n.constant(np.array(0, dtype=n.dtype(4)))
+        return n.op("expand_dims")(n.op("less")(zero, self.expr), 1)
+
+
+def _time_steps(n: Node, proj, T: int, time_axis: int):
+    """The per-step [B, k] slices of a [T, B, k] / [B, T, k] projection."""
+    if T == 1:
+        return [n.op("squeeze")(proj, axis=[time_axis])]
+    parts = n.op("split")(proj, T, axis=time_axis)
+    return [n.op("squeeze")(parts[t], axis=[time_axis]) for t in range(T)]
+
+
+def _keep(n: Node, m, new, old):
+    """``new`` where the mask runs, else ``old`` (zero state when None)."""
+    if m is None:
+        return new
+    return n.op("where")(m, new, old if old is not None else n.scalar(0.0))
+
+
+def _run(n: Node, cell, n_state: int):
+    """Unrolls ``cell`` over time for each direction; returns the ONNX outputs."""
+    c = _rnn_common(n)
+    T, H, layout, num_dir = c["T"], c["H"], c["layout"], c["num_dir"]
+    ins = _Inputs(n, num_dir, layout)
+    mask = _Mask(n, T)
+    time_axis = 0 if layout == 0 else 1
+    x = n.expr(0)
+    ys: List[List] = []      # [direction][t] -> [B, H]
+    finals: List[List] = []  # [direction][state] -> [B, H]
+    for d in range(num_dir):
+        reverse = c["direction"] == "reverse" or d == 1
+        step = cell(n, c, ins, d, x, time_axis)
+        state = [ins.state(5, d)] + ([ins.state(6, d)] if n_state == 2 else [])
+        y = [None] * T
+        for t in (range(T - 1, -1, -1) if reverse else range(T)):
+            new = step(t, state)
+            m = mask.at(t)
+            y[t] = _keep(n, m, new[0], None)
+            state = [_keep(n, m, a, b) for a, b in zip(new, state)]
+        ys.append(y)
+        ne = mask.nonempty()
+        finals.append([_keep(n, ne, s, None) for s in state])
+    outs = []
+    if n.wants_output(0):
+        if layout == 0:   # [T, D, B, H]
+            per_t = [n.op("stack")([ys[d][t] for d in range(num_dir)], axis=0) for t in range(T)]
+            outs.append(n.op("stack")(per_t, axis=0))
+        else:             # [B, T, D, H]
+            per_t = [n.op("stack")([ys[d][t] for d in range(num_dir)], axis=1) for t in range(T)]
+            outs.append(n.op("stack")(per_t, axis=1))
+    else:
+        outs.append(None)
+    for k in range(n_state):
+        if n.wants_output(1 + k):
+            outs.append(n.op("stack")([finals[d][k] for d in range(num_dir)], axis=0 if layout == 0 else 1))
+        else:
+            outs.append(None)
+    return outs
+
+
+def _project(n: Node, c, ins: _Inputs, d: int, x, time_axis: int, lo: int, hi: int, with_r: bool = True):
+    """Per-step ``X_t · W[lo:hi]ᵀ + bias`` of direction ``d``."""
+    w = ins.part(1, d, lo, hi) if (lo, hi) != (0, c["G"] * c["H"]) else ins.part(1, d)
+    p = n.op("nn.dense")(x, w, units=hi - lo)
+    b = ins.bias(d, lo, hi, c["G"] * c["H"], with_r)
+    if b is not None:
+        p = n.op("add")(p, b)
+    return _time_steps(n, p, c["T"], time_axis)
+
+
+def _clip(n: Node, c, x):
+    if c["clip"] is None:
+        return x
+    return n.op("clip")(x, -c["clip"], c["clip"])
+
+
+def _recur(n: Node, h, r, units: int):
+    return n.op("nn.dense")(h, r, units=units)
+
+
+def _lstm_cell(n: Node, c, ins: _Inputs, d: int, x, time_axis: int):
+    H = c["H"]
+    f_act, g_act, h_act = c["acts"][d]
+    xp = _project(n, c, ins, d, x, time_axis, 0, 4 * H)
+    r = ins.part(2, d)
+    peep = None
+    if n.has(7):
+        peep = [ins.part(7, d, k * H, (k + 1) * H) for k in range(3)]   # i, o, f
+    input_forget = bool(n.attr("input_forget", 0))
+
+    def step(t, state):
+        h, cs = state
+        gates = xp[t] if h is None else n.op("add")(xp[t], _recur(n, h, r, 4 * H))
+        parts = n.op("split")(gates, 4, axis=1)
+        gi, go, gf, gc = parts[0], parts[1], parts[2], parts[3]
+        if peep is not None and cs is not None:
+            gi = n.op("add")(gi, n.op("multiply")(peep[0], cs))
+            gf = n.op("add")(gf, n.op("multiply")(peep[2], cs))
+        i = f_act(n, _clip(n, c, gi))
+        if input_forget:
+            f = n.op("subtract")(n.scalar(1.0), i)
+        else:
+            f = f_act(n, _clip(n, c, gf))
+        g = g_act(n, _clip(n, c, gc))
+        ig = n.op("multiply")(i, g)
+        c_new = ig if cs is None else n.op("add")(n.op("multiply")(f, cs), ig)
+        if peep is not None:
+            go = n.op("add")(go, n.op("multiply")(peep[1], c_new))
+        o = f_act(n, _clip(n, c, go))
+        h_new = n.op("multiply")(o, h_act(n, c_new))
+        return [h_new, c_new]
+    return step
+
+
+def _gru_cell(n: Node, c, ins: _Inputs, d: int, x, time_axis: int):
+    H = c["H"]
+    f_act, g_act = c["acts"][d]
+    lbr = bool(n.attr("linear_before_reset", 0))
+    xzr = _project(n, c, ins, d, x, time_axis, 0, 2 * H)
+    xh = _project(n, c, ins, d, x, time_axis, 2 * H, 3 * H, with_r=not lbr)
+    r_zr = ins.part(2, d, 0, 2 * H)
+    r_h = ins.part(2, d, 2 * H, 3 * H)
+    rb_h = ins.rbias(d, 2 * H, 3 * H, 3 * H) if lbr else None
+
+    def step(t, state):
+        (h,) = state
+        zr = xzr[t] if h is None else n.op("add")(xzr[t], _recur(n, h, r_zr, 2 * H))
+        parts = n.op("split")(zr, 2, axis=1)
+        z = f_act(n, _clip(n, c, parts[0]))
+        rg = f_act(n, _clip(n, c, parts[1]))
+        if h is None:   # a zero state: every recurrent term is zero (or R's bias)
+            pre = xh[t]
+            if lbr and rb_h is not None:
+                pre = n.op("add")(pre, n.op("multiply")(rg, rb_h))
+        elif lbr:
+            rh = _recur(n, h, r_h, H)
+            if rb_h is not None:
+                rh = n.op("add")(rh, rb_h)
+            pre = n.op("add")(xh[t], n.op("multiply")(rg, rh))
+        else:
+            pre = n.op("add")(xh[t], _recur(n, n.op("multiply")(rg, h), r_h, H))
+        hh = g_act(n, _clip(n, c, pre))
+        zh = n.op("subtract")(n.scalar(1.0), z)
+        h_new = n.op("multiply")(zh, hh)
+        if h is not None:
+            h_new = n.op("add")(h_new, n.op("multiply")(z, h))
+        return [h_new]
+    return step
+
+
+def _rnn_cell(n: Node, c, ins: _Inputs, d: int, x, time_axis: int):
+    H = c["H"]
+    (f_act,) = c["acts"][d]
+    xp = _project(n, c, ins, d, x, time_axis, 0, H)
+    r = ins.part(2, d)
+
+    def step(t, state):
+        (h,) = state
+        pre = xp[t] if h is None else n.op("add")(xp[t], _recur(n, h, r, H))
+        return [f_act(n, _clip(n, c, pre))]
+    return step
+
+
+@register("LSTM", since=7)
+def _lstm(n: Node):
+    return _run(n, _lstm_cell, 2)
+
+
+@register("GRU", since=7)
+def _gru(n: Node):
+    return _run(n, _gru_cell, 1)
+
+
+@register("RNN", since=7)
+def _rnn(n: Node):
+    return _run(n, _rnn_cell, 1)
