@@ -92,7 +92,7 @@ class _Act:
 
 def _activations(n: Node, per_dir: int, num_dir: int) -> List[List[_Act]]:
     names = n.attr("activations", None)
-    if not names:  # absent or an empty list: the defaults
+    if names is None:  # (an empty list is rejected below, as onnxruntime does)
         names = _DEFAULT_ACTS[n.op_type] * num_dir
     if len(names) != per_dir * num_dir:
         raise n.unsupported(f"{len(names)} activations given; {n.op_type} with {num_dir} "
