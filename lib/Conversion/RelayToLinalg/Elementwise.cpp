@@ -275,51 +275,6 @@ struct ElementwisePattern : ConversionPattern {
   Row<Fn> row;
 };
 
-/// `x` (of relay element type `from`, signless in `x`) converted to the
-/// signless `to` (relay element type `toRelay`), with Relay's rules: to
-/// bool is `x != 0`, float to integer truncates, bool is unsigned.
-Value castScalar(OpBuilder &b, Location loc, Value x, Type from,
-                 Type toRelay) {
-  Type src = x.getType();
-  Type to = toRelay;
-  if (auto intType = dyn_cast<IntegerType>(toRelay))
-    to = b.getIntegerType(intType.getWidth());
-  bool srcUnsigned = isUnsignedInt(from);
-  bool dstUnsigned = isUnsignedInt(toRelay);
-  if (src == to)
-    return x;
-  if (to.isInteger(1)) {
-    if (isa<FloatType>(src))
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x,
-                                   scalarConst(b, loc, src, 0.0));
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x,
-                                 scalarConst(b, loc, src, 0));
-  }
-  auto srcFloat = dyn_cast<FloatType>(src);
-  auto dstFloat = dyn_cast<FloatType>(to);
-  if (srcFloat && dstFloat) {
-    if (srcFloat.getWidth() < dstFloat.getWidth())
-      return arith::ExtFOp::create(b, loc, to, x);
-    if (srcFloat.getWidth() > dstFloat.getWidth())
-      return arith::TruncFOp::create(b, loc, to, x);
-    // Same width, other format (f16 <-> bf16): through f32.
-    Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
-    return arith::TruncFOp::create(b, loc, to, wide);
-  }
-  if (dstFloat)
-    return srcUnsigned ? arith::UIToFPOp::create(b, loc, to, x).getResult()
-                       : arith::SIToFPOp::create(b, loc, to, x).getResult();
-  if (srcFloat)
-    return dstUnsigned ? arith::FPToUIOp::create(b, loc, to, x).getResult()
-                       : arith::FPToSIOp::create(b, loc, to, x).getResult();
-  unsigned srcWidth = src.getIntOrFloatBitWidth();
-  unsigned dstWidth = to.getIntOrFloatBitWidth();
-  if (srcWidth > dstWidth)
-    return arith::TruncIOp::create(b, loc, to, x);
-  return srcUnsigned ? arith::ExtUIOp::create(b, loc, to, x).getResult()
-                     : arith::ExtSIOp::create(b, loc, to, x).getResult();
-}
-
 /// Lowers a relay op to one broadcasting linalg.generic whose body is
 /// `body(op, builder, loc, scalars)`.
 template <typename OpTy>

@@ -65,6 +65,14 @@ RankedTensorType signlessTensorType(RankedTensorType type);
 /// truncated from `value`.
 Value scalarConst(OpBuilder &b, Location loc, Type type, double value);
 
+/// `x` (of relay element type `from`, signless in `x`) converted to the
+/// signless form of relay element type `toRelay` with Relay's rules: to
+/// bool is `x != 0`, float to integer truncates toward zero, bool is
+/// unsigned. Meant for linalg bodies: on a scalar outside any linalg op
+/// IREE's VM would round float -> int casts to nearest.
+Value castScalar(OpBuilder &b, Location loc, Value x, Type from,
+                 Type toRelay);
+
 /// The most negative value of `type` (-inf for floats, 0 for unsigned).
 Value lowestConst(OpBuilder &b, Location loc, Type type, bool isUnsigned);
 

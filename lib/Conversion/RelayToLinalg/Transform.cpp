@@ -221,42 +221,6 @@ Value castTo(OpBuilder &b, Location loc, Value v, Type type) {
   return tensor::CastOp::create(b, loc, type, v);
 }
 
-/// `v` (a scalar of relay element type `from`, signless) converted to relay
-/// element type `to` (signless), with Relay's cast rules.
-Value castScalar(OpBuilder &b, Location loc, Value v, Type from, Type to) {
-  Type dst = elementTypeOf(signlessTensorType(RankedTensorType::get({}, to)));
-  if (v.getType() == dst)
-    return v;
-  bool fromUnsigned = isUnsignedInt(from), toUnsigned = isUnsignedInt(to);
-  auto fromFloat = dyn_cast<FloatType>(v.getType());
-  auto toFloat = dyn_cast<FloatType>(dst);
-  if (fromFloat && toFloat)
-    return fromFloat.getWidth() < toFloat.getWidth()
-               ? arith::ExtFOp::create(b, loc, dst, v).getResult()
-               : arith::TruncFOp::create(b, loc, dst, v).getResult();
-  if (fromFloat) {
-    if (dst.getIntOrFloatBitWidth() == 1) {
-      Value zero = scalarConst(b, loc, v.getType(), 0.0);
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, zero);
-    }
-    return toUnsigned ? arith::FPToUIOp::create(b, loc, dst, v).getResult()
-                      : arith::FPToSIOp::create(b, loc, dst, v).getResult();
-  }
-  if (toFloat)
-    return fromUnsigned ? arith::UIToFPOp::create(b, loc, dst, v).getResult()
-                        : arith::SIToFPOp::create(b, loc, dst, v).getResult();
-  unsigned fw = v.getType().getIntOrFloatBitWidth();
-  unsigned tw = dst.getIntOrFloatBitWidth();
-  if (tw == 1) {
-    Value zero = scalarConst(b, loc, v.getType(), 0.0);
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
-  }
-  if (fw < tw)
-    return fromUnsigned ? arith::ExtUIOp::create(b, loc, dst, v).getResult()
-                        : arith::ExtSIOp::create(b, loc, dst, v).getResult();
-  return arith::TruncIOp::create(b, loc, dst, v);
-}
-
 /// The element of a 0-d tensor.
 Value scalarOf(OpBuilder &b, Location loc, Value zeroD) {
   return tensor::ExtractOp::create(b, loc, zeroD, ValueRange{});
@@ -817,20 +781,38 @@ struct ConstantFillPattern : OpConversionPattern<OpTy> {
   }
 };
 
+/// `relay_type` (sizes `sizes`) filled with the 0-d `fill` (relay element
+/// type `from`). A fill of another dtype casts inside a linalg.generic
+/// reading `fill`: a cast of the extracted scalar would run in IREE's VM,
+/// whose float -> int casts round to nearest instead of truncating and
+/// which has no f16/f64 -> int or f32 -> u8 casts at all.
+Value filledFrom(OpBuilder &b, Location loc, RankedTensorType relayType,
+                 ArrayRef<OpFoldResult> sizes, Value fill, Type from) {
+  RankedTensorType resultType = signlessTensorType(relayType);
+  Type to = relayType.getElementType();
+  if (cast<RankedTensorType>(fill.getType()).getElementType() ==
+      resultType.getElementType())
+    return filledTensor(b, loc, resultType, sizes, scalarOf(b, loc, fill));
+  AffineMap scalarMap =
+      AffineMap::get(resultType.getRank(), 0, {}, b.getContext());
+  return buildMap(b, loc, resultType, sizes, {fill}, {scalarMap},
+                  [&](OpBuilder &nb, Location l, ValueRange args) {
+                    return castScalar(nb, l, args[0], from, to);
+                  });
+}
+
 struct FullPattern : OpConversionPattern<FullOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(FullOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     auto relayType = cast<RankedTensorType>(op.getType());
-    auto resultType = signlessTensorType(relayType);
-    Value value = castScalar(
-        rewriter, loc, scalarOf(rewriter, loc, adaptor.getFillValue()),
-        elementTypeOf(op.getFillValue().getType()), relayType.getElementType());
-    rewriter.replaceOp(op, filledTensor(rewriter, loc, resultType,
-                                        targetSizes(rewriter, loc, resultType, {}),
-                                        value));
+    rewriter.replaceOp(
+        op, filledFrom(rewriter, op.getLoc(), relayType,
+                       targetSizes(rewriter, op.getLoc(),
+                                   signlessTensorType(relayType), {}),
+                       adaptor.getFillValue(),
+                       elementTypeOf(op.getFillValue().getType())));
     return success();
   }
 };
@@ -840,15 +822,12 @@ struct FullLikePattern : OpConversionPattern<FullLikeOp> {
   LogicalResult
   matchAndRewrite(FullLikeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto relayType = cast<RankedTensorType>(op.getType());
-    auto resultType = signlessTensorType(relayType);
-    Value value = castScalar(
-        rewriter, loc, scalarOf(rewriter, loc, adaptor.getFillValue()),
-        elementTypeOf(op.getFillValue().getType()), relayType.getElementType());
-    rewriter.replaceOp(op, filledTensor(rewriter, loc, resultType,
-                                        dimSizes(rewriter, loc, adaptor.getData()),
-                                        value));
+    rewriter.replaceOp(
+        op, filledFrom(rewriter, op.getLoc(),
+                       cast<RankedTensorType>(op.getType()),
+                       dimSizes(rewriter, op.getLoc(), adaptor.getData()),
+                       adaptor.getFillValue(),
+                       elementTypeOf(op.getFillValue().getType())));
     return success();
   }
 };

@@ -59,13 +59,35 @@ func.func @csum(%x: tensor<2x3x4xf32>, %l: tensor<3x1xf32>) -> tensor<3x1xf32> {
   return %0 : tensor<3x1xf32>
 }
 
+// A fill of another dtype casts inside a linalg.generic reading the 0-d
+// fill value: a cast of the extracted scalar would run in IREE's VM, which
+// rounds float -> int to nearest (-7.75 -> -8) instead of truncating.
 // CHECK-LABEL: func.func @full(
-// CHECK: %[[V:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
-// CHECK: %[[I:.*]] = arith.fptosi %[[V]] : f32 to i32
-// CHECK: linalg.fill ins(%[[I]] : i32) outs(%{{.*}} : tensor<3xi32>)
+// CHECK-NOT: tensor.extract
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<f32>) outs(%{{.*}} : tensor<3xi32>)
+// CHECK: ^bb0(%[[V:.*]]: f32, %{{.*}}: i32):
+// CHECK-NEXT: %[[I:.*]] = arith.fptosi %[[V]] : f32 to i32
+// CHECK-NEXT: linalg.yield %[[I]] : i32
 func.func @full(%v: tensor<f32>) -> tensor<3xi32> {
   %0 = relay.full %v {shape = array<i64: 3>, dtype = i32} : (tensor<f32>) -> tensor<3xi32>
   return %0 : tensor<3xi32>
+}
+
+// The same dtype stays a linalg.fill of the extracted value.
+// CHECK-LABEL: func.func @full_like_same_dtype(
+// CHECK: %[[V:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK: linalg.fill ins(%[[V]] : f32) outs(%{{.*}} : tensor<2x?xf32>)
+func.func @full_like_same_dtype(%x: tensor<2x?xf32>, %v: tensor<f32>) -> tensor<2x?xf32> {
+  %0 = relay.full_like %x, %v : (tensor<2x?xf32>, tensor<f32>) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}
+
+// CHECK-LABEL: func.func @full_like_cast(
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<f16>) outs(%{{.*}} : tensor<?xi8>)
+// CHECK: arith.fptoui %{{.*}} : f16 to i8
+func.func @full_like_cast(%x: tensor<?xui8>, %v: tensor<f16>) -> tensor<?xui8> {
+  %0 = relay.full_like %x, %v : (tensor<?xui8>, tensor<f16>) -> tensor<?xui8>
+  return %0 : tensor<?xui8>
 }
 
 // CHECK-LABEL: func.func @arange(

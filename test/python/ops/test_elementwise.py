@@ -168,6 +168,7 @@ def cast_case(name, x, dtype, ref=None):
 
 cast_case("cast_f32_i32", _mixed, "int32", lambda v: np.trunc(v).astype("int32"))
 cast_case("cast_f32_i8", _mixed, "int8", lambda v: np.trunc(v).astype("int8"))
+cast_case("cast_f32_i32_0d", np.array(-7.75, "float32"), "int32")  # truncates, as astype
 cast_case("cast_i32_f32", randint((3, 5), -1000, 1000), "float32")
 cast_case("cast_f32_f16", rand((3, 5), -100, 100), "float16")
 cast_case("cast_f16_f32", rand((3, 5), -100, 100, "float16"), "float32")

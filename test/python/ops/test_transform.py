@@ -199,8 +199,23 @@ case("full", [("v", (), "float32")], lambda v: relay.full(v, (2, 2)),
      [[np.array(2.5, "float32")]], lambda v: np.full((2, 2), v, "float32"))
 case("full(cast)", [("v", (), "float32")], lambda v: relay.full(v, (3,), "int32"),
      [[np.array(-7.0, "float32")]], lambda v: np.full(3, np.int32(v)))
-# Known problem: a fractional -7.75 comes back as -8 (arith.fptosi should
-# truncate to -7); see test_full_cast_truncates below.
+# A fractional fill value truncates toward zero, as numpy's astype (a cast of
+# the extracted scalar would run in IREE's VM: rounds to nearest, no f16 or
+# u8 casts).
+case("full(cast trunc)", [("v", (), "float32")], lambda v: relay.full(v, (3,), "int32"),
+     [[np.array(-7.75, "float32")], [np.array(7.75, "float32")], [np.array(-0.5, "float32")]],
+     lambda v: np.full(3, v.astype("int32")))
+# (widened to int32 for the check: results of unsigned dtypes come back signed)
+case("full(cast trunc u8)", [("v", (), "float32")],
+     lambda v: relay.cast(relay.full(v, (2,), "uint8"), "int32"),
+     [[np.array(200.9, "float32")], [np.array(0.75, "float32")]],
+     lambda v: np.full(2, v.astype("uint8")).astype("int32"))
+case("full(cast trunc f16)", [("v", (), "float16")], lambda v: relay.full(v, (2, 1), "int16"),
+     [[np.array(-2.75, "float16")]], lambda v: np.full((2, 1), v.astype("int16")))
+case("full_like(cast trunc)", [("x", (2, 2), "int64"), ("v", (), "float32")],
+     lambda x, v: relay.full_like(x, v),
+     [[rand(2, 2, dtype="int64"), np.array(-3.99, "float32")]],
+     lambda x, v: np.full_like(x, v.astype("int64")))
 case("full(const)", [], lambda: relay.full(relay.const(3, "int32"), (2,), "float16"), [[]],
      lambda: np.full(2, 3, "float16"))
 one("zeros_like", (2, 3), "int32", relay.zeros_like, np.zeros_like)
@@ -314,8 +329,6 @@ def test_transform(compiled, name):
         _check(compiled.run(_fn_name(NAMES.index(name)), *inputs), reference(*inputs), tol)
 
 
-@pytest.mark.xfail(reason="f32 -> i32 of -7.75 in full(dtype=int32) gives -8 on llvm-cpu, "
-                          "not -7 (truncation); not yet investigated", strict=False)
 def test_full_cast_truncates():
     v = relay.var("v", shape=(), dtype="float32")
     exe = relay.compile(relay.IRModule.from_expr(relay.Function([v], relay.full(v, (3,), "int32"))))
