@@ -69,7 +69,8 @@ def Relay_ScatterElementsOp : Relay_Operator<"scatter_elements",
   let summary = "writes `updates` into `data` at `indices` along `axis`";
   let description = [{
     `reduction` is `update` (the last write wins), `add`, `mul`, `mean`,
-    `min` or `max`.
+    `min` or `max`. `mean` is Relay's running mean (float data only): each
+    update, in position order, sets `x = (x + u) / 2`.
 
     ```mlir
     %y = relay.scatter_elements %x, %i, %u {axis = 0 : i64, reduction = "add"} : (tensor<4x3xf32>, tensor<2x3xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>

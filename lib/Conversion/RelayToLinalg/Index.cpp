@@ -6,7 +6,10 @@
 // (parallel) and the update positions (reduction): each result element
 // combines the updates aimed at it, starting from `data`; `update` keeps
 // the one at the largest position (the last write, as Relay's sequential
-// CPU kernel), so the result does not depend on the reduction order.
+// CPU kernel), so the result does not depend on the reduction order;
+// `mean` (Relay's running (acc + u) / 2) does, and relies on linalg's
+// reduction loops running in position order (no reassociation: IREE only
+// splits reductions whose combiner it recognises).
 // This costs |data| x |update positions| compares: fine for the embedding
 // and small-update scatters models use, quadratic for huge ones.
 // one_hot: a parallel linalg.generic comparing the index with the class.
@@ -221,7 +224,7 @@ struct GatherNDPattern : OpConversionPattern<GatherNDOp> {
   }
 };
 
-enum class ScatterKind { Update, Add, Mul, Min, Max };
+enum class ScatterKind { Update, Add, Mul, Mean, Min, Max };
 
 FailureOr<ScatterKind> scatterKind(Operation *op, StringRef name) {
   if (name == "update")
@@ -230,6 +233,8 @@ FailureOr<ScatterKind> scatterKind(Operation *op, StringRef name) {
     return ScatterKind::Add;
   if (name == "mul")
     return ScatterKind::Mul;
+  if (name == "mean")
+    return ScatterKind::Mean;
   if (name == "min")
     return ScatterKind::Min;
   if (name == "max")
@@ -261,6 +266,14 @@ SmallVector<Value> scatterCombine(OpBuilder &b, Location l, ScatterKind kind,
     combined = isFloat ? arith::MulFOp::create(b, l, acc, upd).getResult()
                        : arith::MulIOp::create(b, l, acc, upd).getResult();
     break;
+  case ScatterKind::Mean: {
+    // Relay's (TVM 0.19) running mean: (acc + upd) / 2 per update in
+    // position order, so data/2^n + sum_i upd_i/2^(n-i) for n updates.
+    Value two = scalarConst(b, l, acc.getType(), 2.0);
+    combined = arith::DivFOp::create(
+        b, l, arith::AddFOp::create(b, l, acc, upd), two);
+    break;
+  }
   case ScatterKind::Min:
     combined = isFloat ? arith::MinimumFOp::create(b, l, acc, upd).getResult()
                : isUnsigned ? arith::MinUIOp::create(b, l, acc, upd).getResult()
@@ -329,6 +342,11 @@ struct ScatterElementsPattern : OpConversionPattern<ScatterElementsOp> {
     FailureOr<ScatterKind> kind = scatterKind(op, op.getReduction());
     if (failed(kind))
       return failure();
+    if (*kind == ScatterKind::Mean &&
+        !isa<FloatType>(elementTypeOf(op.getData().getType())))
+      return op.emitOpError()
+             << "reduction \"mean\" of integer data is not supported (Relay "
+                "defines it as a float running mean)";
     Value data = adaptor.getData(), indices = adaptor.getIndices(),
           updates = adaptor.getUpdates();
     bool isUnsigned = isUnsignedInt(op.getIndices().getType());

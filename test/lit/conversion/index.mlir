@@ -65,6 +65,22 @@ func.func @scatter_elements_update(%x: tensor<4x3xf32>, %i: tensor<2x3xi32>, %u:
   return %0 : tensor<4x3xf32>
 }
 
+// CHECK-LABEL: func.func @scatter_elements_mean
+func.func @scatter_elements_mean(%x: tensor<4x3xf32>, %i: tensor<5x3xi64>, %u: tensor<5x3xf32>) -> tensor<4x3xf32> {
+  // Relay's running mean: each matching update in position order (the
+  // reduction loop) halves acc + update.
+  // CHECK: %[[G:.+]] = linalg.generic
+  // CHECK-SAME: iterator_types = ["parallel", "parallel", "reduction"]
+  // CHECK-SAME: outs(%arg0 : tensor<4x3xf32>)
+  // CHECK:   %[[UPD:.+]] = tensor.extract %arg2
+  // CHECK:   %[[SUM:.+]] = arith.addf %[[ACC:.+]], %[[UPD]] : f32
+  // CHECK:   %[[HALF:.+]] = arith.divf %[[SUM]], %{{.+}} : f32
+  // CHECK:   arith.select %{{.+}}, %[[HALF]], %[[ACC]] : f32
+  // CHECK: return %[[G]]
+  %0 = relay.scatter_elements %x, %i, %u {reduction = "mean"} : (tensor<4x3xf32>, tensor<5x3xi64>, tensor<5x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
 // CHECK-LABEL: func.func @scatter_nd_add
 func.func @scatter_nd_add(%x: tensor<4x3xf32>, %i: tensor<1x2xi32>, %u: tensor<2x3xf32>) -> tensor<4x3xf32> {
   // CHECK: linalg.generic

@@ -100,3 +100,13 @@ func.func @int_softmax(%x: tensor<4xi32>) -> tensor<4xi32> {
   %y = relay.nn.softmax %x : (tensor<4xi32>) -> tensor<4xi32>
   return %y : tensor<4xi32>
 }
+
+// -----
+
+// TVM 0.19 defines scatter_elements' running mean for float data only.
+func.func @scatter_elements_mean_int(%x: tensor<4xi32>, %i: tensor<2xi32>, %u: tensor<2xi32>) -> tensor<4xi32> {
+  // expected-error @+2 {{'relay.scatter_elements' op reduction "mean" of integer data is not supported (Relay defines it as a float running mean)}}
+  // expected-error @+1 {{failed to legalize operation 'relay.scatter_elements'}}
+  %0 = relay.scatter_elements %x, %i, %u {reduction = "mean"} : (tensor<4xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

@@ -132,6 +132,8 @@ def np_scatter_elements(a, idx, upd, axis=0, reduction="update"):
             out[t] += upd[u]
         elif reduction == "mul":
             out[t] *= upd[u]
+        elif reduction == "mean":  # Relay's (TVM 0.19) running mean, in update order
+            out[t] = (out[t] + upd[u]) / 2
         elif reduction == "min":
             out[t] = min(out[t], upd[u])
         else:
@@ -150,6 +152,13 @@ def scatter_el_case(name, dshape, ishape, axis, reduction, dtype="float32"):
 scatter_el_case("scatter_elements_update", (4, 3), (5, 3), 0, "update")
 scatter_el_case("scatter_elements_add_axis1", (3, 6), (2, 4), 1, "add")   # updates smaller than data
 scatter_el_case("scatter_elements_mul", (4, 3), (3, 2), 0, "mul")
+scatter_el_case("scatter_elements_mean", (4, 3), (6, 3), 0, "mean")    # up to 6 updates per element
+scatter_el_case("scatter_elements_mean_axis1", (3, 5), (2, 4), 1, "mean")
+# index 1 gets three updates: the running mean differs from the arithmetic one
+_d, _i, _u = v("d", (5,)), v("i", (4,), "int64"), v("u", (4,))
+case("scatter_elements_mean_repeated", [_d, _i, _u], relay.scatter_elements(_d, _i, _u, reduction="mean"),
+     [[rand(5), np.array([1, -4, 3, 1], "int64"), rand(4)]],
+     lambda a, b, c: np_scatter_elements(a, b, c, 0, "mean"), F32)
 scatter_el_case("scatter_elements_min_i32", (4, 3), (5, 3), 0, "min", dtype="int32")
 scatter_el_case("scatter_elements_max", (2, 5), (2, 5), 1, "max")
 
@@ -313,6 +322,11 @@ def _dyn():
              [[rand(5, 3), rand(1, 4, dtype="int32", lo=0, hi=5), rand(4, 3)],
               [rand(8, 3), rand(1, 4, dtype="int32", lo=0, hi=8), rand(4, 3)]],
              lambda a, b, c: np_scatter_nd(a, b, c, "add"), F32)
+    sd, sx, sv = v("sd", (DYN, 3)), v("sx", (DYN, 3), "int32"), v("sv", (DYN, 3))
+    dyn_case("dyn_scatter_elements_mean", [sd, sx, sv], relay.scatter_elements(sd, sx, sv, reduction="mean"),
+             [[rand(2, 3), rand(4, 3, dtype="int32", lo=0, hi=2), rand(4, 3)],
+              [rand(5, 3), rand(7, 3, dtype="int32", lo=-5, hi=5), rand(7, 3)]],
+             lambda a, b, c: np_scatter_elements(a, b, c, 0, "mean"), F32)
     oi = v("oi", (DYN,), "int32")
     dyn_case("dyn_one_hot", [oi], relay.one_hot(oi, relay.const(1.0), relay.const(0.0), 5, -1,
                                                 "float32"),
