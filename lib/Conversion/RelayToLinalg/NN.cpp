@@ -165,11 +165,16 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
 
     SmallVector<int64_t, 4> pad = padding4(op.getPadding());
     Value zeroIn = scalarConst(rewriter, loc, dataType.getElementType(), 0.0);
-    Value padded = pad2D(rewriter, loc, data, hDim, wDim, {pad[0], pad[1]},
-                         {pad[2], pad[3]}, zeroIn);
+    ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
+    Value padded = cropToWindows(
+        rewriter, loc,
+        pad2D(rewriter, loc, data, hDim, wDim, {pad[0], pad[1]},
+              {pad[2], pad[3]}, zeroIn),
+        {hDim, wDim},
+        {weightType.getDimSize(khDim), weightType.getDimSize(kwDim)}, strides,
+        dilation);
     SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, padded);
     SmallVector<OpFoldResult> kSizes = dimSizes(rewriter, loc, weight);
-    ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
     SmallVector<OpFoldResult> outSizes =
         resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
           if (d == 0)
@@ -381,8 +386,11 @@ struct Pool2DPattern : OpConversionPattern<OpTy> {
     }
     Value padValue = isMax ? lowestConst(rewriter, loc, elem, isUnsigned)
                            : scalarConst(rewriter, loc, elem, 0.0);
-    Value padded = pad2D(rewriter, loc, data, hDim, wDim, {pad[0], pad[1]},
-                         high, padValue);
+    Value padded = cropToWindows(
+        rewriter, loc,
+        pad2D(rewriter, loc, data, hDim, wDim, {pad[0], pad[1]}, high,
+              padValue),
+        {hDim, wDim}, window, strides, dilation);
     SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, padded);
     SmallVector<OpFoldResult> dataSizes = dimSizes(rewriter, loc, data);
     SmallVector<OpFoldResult> outSizes =

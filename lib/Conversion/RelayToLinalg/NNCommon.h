@@ -48,6 +48,45 @@ inline Value pad2D(OpBuilder &b, Location loc, Value input, int64_t hDim,
   return tensor::PadOp::create(b, loc, Type(), input, lo, hi, value);
 }
 
+/// `input` without the trailing rows no window reads: along each static
+/// spatial dim `dims[i]` (extent `in`, window `kernel[i]` with `strides[i]`
+/// and `dilation[i]`) only the first ((in - span) / stride) * stride + span
+/// elements are used. linalg infers a convolution's input extent from its
+/// output as exactly that, and IREE rejects the op once it folds unit dims
+/// if the two disagree (e.g. a 3x3 stride-2 conv over a padded 4x4 map), so
+/// every window op gets an input of the exact extent. Dynamic dims (and
+/// dynamic windows, kernel[i] < 0) are left as they are.
+inline Value cropToWindows(OpBuilder &b, Location loc, Value input,
+                           ArrayRef<int64_t> dims, ArrayRef<int64_t> kernel,
+                           ArrayRef<int64_t> strides,
+                           ArrayRef<int64_t> dilation) {
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  bool crop = false;
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    int64_t in = shape[d];
+    if (ShapedType::isDynamic(in) || kernel[i] < 0)
+      continue;
+    int64_t span = dilation[i] * (kernel[i] - 1) + 1;
+    if (in < span)
+      continue; // an empty output: nothing to make consistent
+    int64_t used = (in - span) / strides[i] * strides[i] + span;
+    crop |= used != in;
+    shape[d] = used;
+  }
+  if (!crop)
+    return input;
+  SmallVector<OpFoldResult> offsets(shape.size(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = dimSizes(b, loc, input);
+  SmallVector<OpFoldResult> unit(shape.size(), b.getIndexAttr(1));
+  for (int64_t d : dims)
+    if (!ShapedType::isDynamic(shape[d]))
+      sizes[d] = b.getIndexAttr(shape[d]);
+  return tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), input,
+      offsets, sizes, unit);
+}
+
 /// Output extent of a window (kernel `k`, stride, dilation) sliding over an
 /// already padded extent `in`: (in - dilation*(k-1) - 1) / stride + 1.
 inline OpFoldResult windowExtent(OpBuilder &b, Location loc, OpFoldResult in,

@@ -47,8 +47,9 @@ func.func @bias_add(%x: tensor<1x8x4x4xf32>, %b: tensor<8xf32>) -> tensor<1x8x4x
 func.func @conv_nchw(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x16x16xf32> {
   // CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 1, 1]
   // CHECK: } : tensor<1x3x32x32xf32> to tensor<1x3x34x34xf32>
+  // CHECK: %[[C:.+]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 3, 33, 33] [1, 1, 1, 1]
   // CHECK: %[[F:.+]] = linalg.fill
-  // CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %{{.+}} : tensor<1x3x34x34xf32>, tensor<8x3x3x3xf32>) outs(%[[F]] : tensor<1x8x16x16xf32>)
+  // CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[C]], %{{.+}} : tensor<1x3x33x33xf32>, tensor<8x3x3x3xf32>) outs(%[[F]] : tensor<1x8x16x16xf32>)
   %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x16x16xf32>
   return %y : tensor<1x8x16x16xf32>
 }
@@ -95,9 +96,10 @@ func.func @max_pool(%x: tensor<1x8x32x32xf32>) -> tensor<1x8x16x16xf32> {
   // CHECK: %[[NINF:.+]] = arith.constant 0xFF800000 : f32
   // CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 1, 1]
   // CHECK:   tensor.yield %[[NINF]] : f32
+  // CHECK: %[[C:.+]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 8, 33, 33] [1, 1, 1, 1]
   // CHECK: %[[F:.+]] = linalg.fill ins(%[[NINF]] : f32)
   // CHECK: %[[K:.+]] = tensor.empty() : tensor<3x3xf32>
-  // CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %[[K]] : tensor<1x8x34x34xf32>, tensor<3x3xf32>) outs(%[[F]] : tensor<1x8x16x16xf32>)
+  // CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[C]], %[[K]] : tensor<1x8x33x33xf32>, tensor<3x3xf32>) outs(%[[F]] : tensor<1x8x16x16xf32>)
   %y = relay.nn.max_pool2d %x {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1>} : (tensor<1x8x32x32xf32>) -> tensor<1x8x16x16xf32>
   return %y : tensor<1x8x16x16xf32>
 }
@@ -183,4 +185,27 @@ func.func @batch_norm_nhwc(%x: tensor<?x4x4x2xf32>, %g: tensor<2xf32>, %b: tenso
   %y = relay.tuple_get_item %t[0] : (tuple<tensor<?x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>>) -> tensor<?x4x4x2xf32>
   %mm = relay.tuple_get_item %t[1] : (tuple<tensor<?x4x4x2xf32>, tensor<2xf32>, tensor<2xf32>>) -> tensor<2xf32>
   return %y, %mm : tensor<?x4x4x2xf32>, tensor<2xf32>
+}
+
+// A window op reads its input only up to the last window: a 3x3 stride-2
+// convolution over a 2x2 map padded to 4x4 has one output pixel and reads
+// 3x3 of the padded map, so the input is cropped to exactly that (IREE
+// rejects a conv whose input extent disagrees with the one linalg infers
+// from its output once unit dims are folded).
+// CHECK-LABEL: func.func @conv2d_crop_to_windows
+// CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: %[[C:.+]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 3, 3, 4] [1, 1, 1, 1] : tensor<1x4x4x4xf32> to tensor<1x3x3x4xf32>
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[C]], %{{.+}} : tensor<1x3x3x4xf32>, tensor<3x3x4x8xf32>)
+func.func @conv2d_crop_to_windows(%x: tensor<1x2x2x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x1x1x8xf32> {
+  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x2x2x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x1x1x8xf32>
+  return %y : tensor<1x1x1x8xf32>
+}
+
+// The same for pools: a 2x2 stride-2 max_pool2d over 5x5 reads 4x4.
+// CHECK-LABEL: func.func @max_pool2d_crop_to_windows
+// CHECK: %[[C:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1] : tensor<1x2x5x5xf32> to tensor<1x2x4x4xf32>
+// CHECK: linalg.pooling_nchw_max {{.*}} ins(%[[C]], %{{.+}} : tensor<1x2x4x4xf32>, tensor<2x2xf32>)
+func.func @max_pool2d_crop_to_windows(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x2x2xf32> {
+  %y = relay.nn.max_pool2d %x {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x2x2xf32>
+  return %y : tensor<1x2x2x2xf32>
 }

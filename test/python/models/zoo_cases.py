@@ -33,10 +33,6 @@ class Case:
     builder_xfail: str = ""                # a known lowering bug hit by the builder model
 
 
-_SLOW_LOWERING = ("relay-to-iree-input lowering of this residual network takes minutes "
-                  "(> 100 s for ResNet-18 at width 8; lowering-time regression, reported)")
-
-
 def _image(shape):
     return lambda rng: [rng.standard_normal(shape).astype(F32)]
 
@@ -61,17 +57,15 @@ def cases() -> Dict[str, Case]:
     return {c.name: c for c in [
         Case("resnet18",
              lambda: resnet.get_workload(num_layers=18, num_classes=10, image_shape=(3, 32, 32), width=8),
-             lambda: tm().ResNet(18, num_classes=10, width=8), _image((1, 3, 32, 32)), img, ["logits"],
-             compile_skip=_SLOW_LOWERING),
+             lambda: tm().ResNet(18, num_classes=10, width=8), _image((1, 3, 32, 32)), img, ["logits"]),
         Case("resnet50",
              lambda: resnet.get_workload(num_layers=50, num_classes=10, image_shape=(3, 32, 32), width=4),
-             lambda: tm().ResNet(50, num_classes=10, width=4), _image((1, 3, 32, 32)), img, ["logits"],
-             compile_skip=_SLOW_LOWERING),
+             lambda: tm().ResNet(50, num_classes=10, width=4), _image((1, 3, 32, 32)), img, ["logits"]),
         Case("mobilenet_v2",
              lambda: mobilenet_v2.get_workload(num_classes=10, image_shape=(3, 32, 32), width_mult=0.25,
                                                last_channel=64),
              lambda: tm().MobileNetV2(num_classes=10, width_mult=0.25, last_channel=64),
-             _image((1, 3, 32, 32)), img, ["logits"], compile_skip=_SLOW_LOWERING),
+             _image((1, 3, 32, 32)), img, ["logits"]),
         Case("vgg16",
              lambda: vgg.get_workload(num_classes=10, image_shape=(3, 64, 64), num_layers=16, width=4,
                                       hidden=32, pool_size=1),
