@@ -158,10 +158,10 @@ def Relay_SortOp : Relay_Operator<"sort", "Sort"> {
 def Relay_ArgsortOp : Relay_Operator<"argsort", "Sort"> {
   let summary = "indices that sort along `axis` (stable), of `dtype`";
   let description = [{
-    `dtype` defaults to int32.
+    `dtype` (of the indices) defaults to int32, as Relay's.
 
     ```mlir
-    %i = relay.argsort %x {dtype = i32} : (tensor<2x5xf32>) -> tensor<2x5xi32>
+    %i = relay.argsort %x {dtype = i64} : (tensor<2x5xf32>) -> tensor<2x5xi64>
     ```
   }];
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,

@@ -12,8 +12,8 @@
 //   `on_value`/`off_value` scalars of `dtype`.
 // - Scan (cumsum, cumprod): shape of `data` (flattened without `axis`),
 //   `dtype` or that of `data`.
-// - Sort (sort, argsort): shape of `data`; `dtype` (argsort, default
-//   int32) or that of `data` (sort).
+// - Sort (sort, argsort): shape of `data`; `dtype` (argsort's attribute,
+//   default int32) or that of `data` (sort).
 // - TopK: `data` with dim `axis` = `k` (`k < 1`: all), a (values, indices)
 //   tuple or one of them as `ret_type` says.
 // Index operands must be integer tensors.
@@ -63,6 +63,13 @@ static FailureOr<Type> dtypeAttr(Operation *op, StringRef name,
     return op->emitOpError() << name << " must be a scalar element type, got "
                              << *dtype;
   return *dtype;
+}
+
+/// True when `op`'s definition declares the attribute `name` (set or not).
+static bool declaresAttr(Operation *op, StringRef name) {
+  std::optional<RegisteredOperationName> info = op->getRegisteredInfo();
+  return info && llvm::is_contained(info->getAttributeNames(),
+                                    StringAttr::get(op->getContext(), name));
 }
 
 /// Two dims of different operands that must agree.
@@ -348,11 +355,12 @@ LogicalResult rel::SortRel(Operation *op, TypeRange operands,
     return failure();
   if (failed(normalizeAxis(op, *attrI64(op, "axis"), data->getRank())))
     return failure();
-  Type fallback = op->getAttrDictionary().contains("dtype") ||
-                          op->getName().getStringRef() == "relay.argsort"
-                      ? Type(IntegerType::get(op->getContext(), 32))
-                      : data->getElementType();
-  FailureOr<Type> dtype = dtypeAttr(op, "dtype", fallback);
+  // An op with a `dtype` attribute (argsort) gives indices of that dtype,
+  // int32 unless set, as Relay's; without one (sort) the values keep their
+  // dtype, whatever other attributes the op carries.
+  FailureOr<Type> dtype = data->getElementType();
+  if (declaresAttr(op, "dtype"))
+    dtype = dtypeAttr(op, "dtype", IntegerType::get(op->getContext(), 32));
   if (failed(dtype))
     return failure();
   results.push_back(RankedTensorType::get(data->getShape(), *dtype));

@@ -57,3 +57,15 @@ func.func @numbered(%x: tensor<2xf32>) -> !relay.incomplete<1> {
   %c = relay.call %f(%x) : (!relay.incomplete<1>, tensor<2xf32>) -> tensor<2xf32>
   return %f : !relay.incomplete<1>
 }
+
+// argsort's indices are int32 unless `dtype` says otherwise (Relay 0.19).
+// CHECK-LABEL: func.func @argsort_dtype
+// CHECK: relay.argsort %{{.*}} : (tensor<3x4xf16>) -> tensor<3x4xi32>
+// CHECK: relay.argsort %{{.*}} {dtype = i64} : (tensor<3x4xf16>) -> tensor<3x4xi64>
+// CHECK: relay.sort %{{.*}} : (tensor<3x4xf16>) -> tensor<3x4xf16>
+func.func @argsort_dtype(%x: tensor<3x4xf16>) -> (!relay.incomplete, !relay.incomplete, !relay.incomplete) {
+  %0 = relay.argsort %x : (tensor<3x4xf16>) -> !relay.incomplete
+  %1 = relay.argsort %x {dtype = i64} : (tensor<3x4xf16>) -> !relay.incomplete
+  %2 = relay.sort %x : (tensor<3x4xf16>) -> !relay.incomplete
+  return %0, %1, %2 : !relay.incomplete, !relay.incomplete, !relay.incomplete
+}

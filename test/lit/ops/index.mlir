@@ -65,6 +65,12 @@ func.func @sorting(%x: tensor<2x?xf32>) {
   %1 = relay.argsort %x {axis = 0 : i64} : (tensor<2x?xf32>) -> tensor<2x?xi32>
   // CHECK: relay.argsort %{{.*}} {dtype = i64} : (tensor<2x?xf32>) -> tensor<2x?xi64>
   %2 = relay.argsort %x {dtype = i64} : (tensor<2x?xf32>) -> tensor<2x?xi64>
+  // The dtype comes from the attribute argsort declares, not the op's name:
+  // sort declares none, so a stray `dtype` does not change its result.
+  // CHECK: relay.sort %{{.*}} {dtype = i64} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  %5 = relay.sort %x {dtype = i64} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: relay.argsort %{{.*}} : (tensor<2x?xf32>) -> tensor<2x?xi32>
+  %6 = "relay.argsort"(%x) : (tensor<2x?xf32>) -> tensor<2x?xi32>
   // CHECK: relay.topk %{{.*}} {k = 3 : i64} : (tensor<2x?xf32>) -> tuple<tensor<2x3xf32>, tensor<2x3xi32>>
   %3 = relay.topk %x {k = 3 : i64} : (tensor<2x?xf32>) -> tuple<tensor<2x3xf32>, tensor<2x3xi32>>
   // CHECK: relay.topk %{{.*}} {axis = 0 : i64, is_ascend = true, k = 0 : i64, ret_type = "indices"} : (tensor<2x?xf32>) -> tensor<2x?xi32>
