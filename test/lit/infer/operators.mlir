@@ -69,3 +69,16 @@ func.func @argsort_dtype(%x: tensor<3x4xf16>) -> (!relay.incomplete, !relay.inco
   %2 = relay.sort %x : (tensor<3x4xf16>) -> !relay.incomplete
   return %0, %1, %2 : !relay.incomplete, !relay.incomplete, !relay.incomplete
 }
+
+// arange of non-constant start/stop/step: the relation reads operand values
+// only from relay.constant, so the length is `?`.
+// CHECK-LABEL: func.func @arange_args
+// CHECK: relay.arange %{{.*}}, %{{.*}}, %{{.*}} {dtype = f32} : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>
+// CHECK: relay.arange %{{.*}}, %{{.*}}, %{{.*}} {dtype = i32} : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<?xi32>
+func.func @arange_args(%a: tensor<f32>, %b: tensor<f32>, %n: tensor<i32>) -> (!relay.incomplete, !relay.incomplete) {
+  %0 = relay.arange %a, %b, %a {dtype = f32} : (tensor<f32>, tensor<f32>, tensor<f32>) -> !relay.incomplete
+  %one = relay.constant dense<1> : tensor<i32>
+  %s = relay.add %one, %one : (tensor<i32>, tensor<i32>) -> !relay.incomplete
+  %1 = relay.arange %one, %n, %s {dtype = i32} : (tensor<i32>, tensor<i32>, !relay.incomplete) -> !relay.incomplete
+  return %0, %1 : !relay.incomplete, !relay.incomplete
+}

@@ -242,6 +242,16 @@ case("arange_dyn(int32)", [("n", (), "int32")],
      lambda n: relay.arange(relay.const(1, "int32"), n, relay.const(2, "int32"), dtype="int32"),
      [[np.array(6, "int32")], [np.array(11, "int32")]],
      lambda n: np.arange(1, n, 2, dtype="int32"))
+case("arange_dyn(args)", [("a", (), "float32"), ("b", (), "float32"), ("c", (), "float32")],
+     lambda a, b, c: relay.arange(a, b, c),
+     [[np.array(-1.5, "float32"), np.array(2.0, "float32"), np.array(0.25, "float32")],
+      [np.array(3.0, "float32"), np.array(-4.1, "float32"), np.array(-0.7, "float32")]],
+     lambda a, b, c: np.arange(a, b, c, dtype="float32"), F32)
+case("arange_dyn(args int64)", [("a", (), "int64"), ("b", (), "int64"), ("c", (), "int64")],
+     lambda a, b, c: relay.arange(a, b, c, dtype="int64"),
+     [[np.array(-3, "int64"), np.array(11, "int64"), np.array(4, "int64")],
+      [np.array(9, "int64"), np.array(2, "int64"), np.array(-2, "int64")]],
+     lambda a, b, c: np.arange(a, b, c, dtype="int64"))
 
 # -- layout_transform -----------------------------------------------------------------------
 one("layout NCHW->NHWC", (1, 3, 2, 4), "float32",
