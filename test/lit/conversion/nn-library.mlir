@@ -113,6 +113,17 @@ func.func @adaptive(%x: tensor<2x3x7x8xf32>) -> tensor<2x3x3x5xf32> {
   return %y : tensor<2x3x3x5xf32>
 }
 
+// Shrinking 2x2 -> 1x1 (VGG's head): the one cell's window is the whole
+// 2x2 map, a static 2x2 reduction.
+// CHECK-LABEL: func.func @adaptive_2x2_to_1x1
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.*}} : tensor<2x2xf32>) outs(%{{.*}} : tensor<1x4x1x1xf32>)
+// CHECK: tensor.extract %{{.*}} : tensor<1x4x2x2xf32>
+// CHECK: arith.maximumf
+func.func @adaptive_2x2_to_1x1(%x: tensor<1x4x2x2xf32>) -> tensor<1x4x1x1xf32> {
+  %y = relay.nn.adaptive_max_pool2d %x {output_size = array<i64: 1>} : (tensor<1x4x2x2xf32>) -> tensor<1x4x1x1xf32>
+  return %y : tensor<1x4x1x1xf32>
+}
+
 // CHECK-LABEL: func.func @layer_norm
 // CHECK: linalg.reduce ins(%{{.*}} : tensor<?x8xf32>) outs(%{{.*}} : tensor<?xf32>) dimensions = [1]
 // CHECK: linalg.reduce

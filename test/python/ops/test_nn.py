@@ -409,6 +409,22 @@ case("adaptive_max_pool2d_nhwc", [x], relay.nn.adaptive_max_pool2d(x, output_siz
 x = v("x", (Any(), 3, 6, 6))
 case("adaptive_avg_pool2d[?]", [x], relay.nn.adaptive_avg_pool2d(x, output_size=(1, 1)),
      [[rand(1, 3, 6, 6)], [rand(4, 3, 6, 6)]], lambda x: np_adaptive(x, (1, 1), "avg"))
+x = v("x", (1, 3, 2, 2))  # VGG's head: the last 2x2 map to 1x1
+case("adaptive_avg_pool2d_2x2_1x1", [x], relay.nn.adaptive_avg_pool2d(x, output_size=1),
+     [[rand(1, 3, 2, 2)]], lambda x: np_adaptive(x, (1, 1), "avg"))
+case("adaptive_max_pool2d_2x2_1x1", [x], relay.nn.adaptive_max_pool2d(x, output_size=1),
+     [[rand(1, 3, 2, 2)]], lambda x: np_adaptive(x, (1, 1), "max"), EXACT)
+x = v("x", (2, 2, 5, 7))  # neither extent divisible: overlapping cells
+case("adaptive_avg_pool2d_5x7_3x2", [x], relay.nn.adaptive_avg_pool2d(x, output_size=(3, 2)),
+     [[rand(2, 2, 5, 7)]], lambda x: np_adaptive(x, (3, 2), "avg"))
+case("adaptive_max_pool2d_5x7_3x2", [x], relay.nn.adaptive_max_pool2d(x, output_size=(3, 2)),
+     [[rand(2, 2, 5, 7)]], lambda x: np_adaptive(x, (3, 2), "max"), EXACT)
+x = v("x", (Any(), 5, 7, 2))
+case("adaptive_max_pool2d_nhwc_5x7_3x2[?]", [x], relay.nn.adaptive_max_pool2d(x, output_size=(3, 2), layout="NHWC"),
+     [[rand(1, 5, 7, 2)], [rand(3, 5, 7, 2)]], lambda x: np_adaptive(x, (3, 2), "max", nchw=False), EXACT)
+x = v("x", (Any(), 2, 2, 2))
+case("adaptive_avg_pool2d_2x2_1x1[?]", [x], relay.nn.adaptive_avg_pool2d(x, output_size=(1, 1)),
+     [[rand(1, 2, 2, 2)], [rand(3, 2, 2, 2)]], lambda x: np_adaptive(x, (1, 1), "avg"))
 
 # normalisation
 x, g, b = v("x", (3, 10)), v("g", (10,)), v("b", (10,))
