@@ -8,10 +8,15 @@
 // conv2d_transpose is a stride-1 conv_2d_nchw_fchw over the input with
 // (stride - 1) zeros inserted between elements (tensor.insert_slice with
 // strides into a zero tensor) and padded by dilation * (k - 1) - padding,
-// with the kernel flipped spatially and its I/O dims swapped.
+// with the kernel flipped spatially and its I/O dims swapped; groups > 1
+// use the grouped generic above. Other layouts (any permutation of NCHW
+// data/out and IOHW kernel, e.g. NHWC with HWOI) are transposed to
+// NCHW/IOHW and back.
 //
 //===----------------------------------------------------------------------===//
 #include "NNCommon.h"
+
+#include "../../Relations/RelationUtils.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -205,7 +210,7 @@ struct ConvNDPattern : OpConversionPattern<OpTy> {
 };
 
 //===----------------------------------------------------------------------===//
-// nn.conv2d_transpose (NCHW data, IOHW kernel)
+// nn.conv2d_transpose (computed in NCHW data, IOHW kernel)
 //===----------------------------------------------------------------------===//
 
 OpFoldResult affineSize(OpBuilder &b, Location loc, OpFoldResult in,
@@ -220,29 +225,61 @@ OpFoldResult affineSize(OpBuilder &b, Location loc, OpFoldResult in,
       .getResult();
 }
 
+/// `x` with its dims permuted: result dim i is dim `perm[i]` of `x`
+/// (`x` itself for the identity).
+Value permuteDims(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> perm) {
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return x;
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<OpFoldResult> in = dimSizes(b, loc, x), sizes;
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    sizes.push_back(in[p]);
+    shape.push_back(type.getDimSize(p));
+  }
+  Value init = emptyTensor(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), sizes);
+  return linalg::TransposeOp::create(b, loc, x, init, perm).getResult()[0];
+}
+
 struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(Conv2DTransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (op.getDataLayout() != "NCHW" || op.getKernelLayout() != "IOHW" ||
-        (!op.getOutLayout().empty() && op.getOutLayout() != "NCHW"))
-      return op.emitError() << "not supported yet: nn.conv2d_transpose with "
-                               "layouts "
-                            << op.getDataLayout() << "/"
-                            << op.getKernelLayout() << " (NCHW/IOHW is)";
-    if (op.getGroups() != 1)
-      return op.emitError()
-             << "not supported yet: nn.conv2d_transpose with groups > 1";
-    Value data = adaptor.getData(), weight = adaptor.getWeight();
+    // Position in each layout of the canonical letters (verified by the
+    // relation): NCHW data and result, IOHW kernel.
+    StringRef outLayout =
+        op.getOutLayout().empty() ? op.getDataLayout() : op.getOutLayout();
+    auto dl = rel::parseLayout(op, op.getDataLayout(), "NCHW", "data_layout");
+    auto kl =
+        rel::parseLayout(op, op.getKernelLayout(), "IOHW", "kernel_layout");
+    auto ol = rel::parseLayout(op, outLayout, "NCHW", "out_layout");
+    if (failed(dl) || failed(kl) || failed(ol))
+      return failure();
+    int64_t groups = op.getGroups();
+    Value data = permuteDims(rewriter, loc, adaptor.getData(), *dl);
+    Value weight = permuteDims(rewriter, loc, adaptor.getWeight(), *kl);
     auto dataType = cast<RankedTensorType>(data.getType());
     auto weightType = cast<RankedTensorType>(weight.getType());
     if (weightType.isDynamicDim(2) || weightType.isDynamicDim(3))
       return op.emitError()
              << "not supported yet: nn.conv2d_transpose with a `?` kernel "
                 "size";
-    RankedTensorType resultType = resultTensorType(op);
+    if (groups > 1 && weightType.isDynamicDim(0))
+      return op.emitError() << "not supported yet: grouped "
+                               "nn.conv2d_transpose with `?` input channels";
+    // The result in NCHW, then permuted into the out layout.
+    SmallVector<int64_t, 4> toOut(4);
+    for (int64_t c = 0; c < 4; ++c)
+      toOut[(*ol)[c]] = c;
+    RankedTensorType finalType = resultTensorType(op);
+    SmallVector<int64_t> nchwShape(4);
+    for (int64_t c = 0; c < 4; ++c)
+      nchwShape[c] = finalType.getDimSize((*ol)[c]);
+    auto resultType =
+        RankedTensorType::get(nchwShape, finalType.getElementType());
     Type inElem = dataType.getElementType(), outElem = resultType.getElementType();
     bool isUnsigned = isUnsignedInt(elementTypeOf(op.getData().getType()));
     ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
@@ -287,32 +324,56 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
     Value stuffed = tensor::InsertSliceOp::create(rewriter, loc, data, big,
                                                   offsets, dSizes, steps);
 
-    // Kernel [C, F, KH, KW] → [F, C, KH, KW] flipped spatially (a gather:
-    // a map with negated dims would not tile in IREE).
+    // Kernel [C, F/G, KH, KW] → [F, C, KH, KW] (groups = 1) or
+    // [G, F/G, C/G, KH, KW] flipped spatially (a gather: a map with negated
+    // dims would not tile in IREE).
     MLIRContext *ctx = rewriter.getContext();
     SmallVector<OpFoldResult> kSizes = dimSizes(rewriter, loc, weight);
-    auto wType = RankedTensorType::get(
-        {weightType.getDimSize(1), weightType.getDimSize(0), k[0], k[1]},
-        weightType.getElementType());
+    int64_t cg = groups > 1 ? weightType.getDimSize(0) / groups : 0;
+    RankedTensorType wType;
+    SmallVector<OpFoldResult> wSizes;
+    if (groups == 1) {
+      wType = RankedTensorType::get(
+          {weightType.getDimSize(1), weightType.getDimSize(0), k[0], k[1]},
+          weightType.getElementType());
+      wSizes = {kSizes[1], kSizes[0], kSizes[2], kSizes[3]};
+    } else {
+      wType = RankedTensorType::get(
+          {groups, weightType.getDimSize(1), cg, k[0], k[1]},
+          weightType.getElementType());
+      wSizes = {rewriter.getIndexAttr(groups), kSizes[1],
+                rewriter.getIndexAttr(cg), kSizes[2], kSizes[3]};
+    }
     Value w = buildMap(
-        rewriter, loc, wType, {kSizes[1], kSizes[0], kSizes[2], kSizes[3]}, {},
-        {}, [&](OpBuilder &b, Location l, ValueRange) -> Value {
+        rewriter, loc, wType, wSizes, {}, {},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
           auto idx = [&](int64_t d) {
             return linalg::IndexOp::create(b, l, d).getResult();
           };
-          auto flip = [&](int64_t d, int64_t size) {
+          int64_t sp = groups == 1 ? 2 : 3;
+          auto flip = [&](int64_t i) {
             return arith::SubIOp::create(
-                       b, l, arith::ConstantIndexOp::create(b, l, size - 1),
-                       idx(d))
+                       b, l, arith::ConstantIndexOp::create(b, l, k[i] - 1),
+                       idx(sp + i))
                 .getResult();
           };
+          if (groups == 1)
+            return tensor::ExtractOp::create(
+                b, l, weight, ValueRange{idx(1), idx(0), flip(0), flip(1)});
+          // weight[g * C/G + c, f, ...] for w[g, f, c, ...].
+          Value c = arith::AddIOp::create(
+              b, l,
+              arith::MulIOp::create(
+                  b, l, idx(0), arith::ConstantIndexOp::create(b, l, cg)),
+              idx(2));
           return tensor::ExtractOp::create(
-              b, l, weight,
-              ValueRange{idx(1), idx(0), flip(2, k[0]), flip(3, k[1])});
+              b, l, weight, ValueRange{c, idx(1), flip(0), flip(1)});
         });
 
     // Stride-1 convolution, then the crop.
-    SmallVector<OpFoldResult> convSizes = {dSizes[0], kSizes[1]};
+    SmallVector<OpFoldResult> convSizes = {
+        dSizes[0], groups == 1 ? kSizes[1]
+                               : affineSize(rewriter, loc, kSizes[1], groups, 0)};
     SmallVector<int64_t> convShape = {resultType.getDimSize(0),
                                       resultType.getDimSize(1)};
     for (int i = 0; i < 2; ++i) {
@@ -326,16 +387,43 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
     auto convType = RankedTensorType::get(convShape, outElem);
     Value out = filledTensor(rewriter, loc, convType, convSizes,
                              scalarConst(rewriter, loc, outElem, 0.0));
-    auto conv = linalg::Conv2DNchwFchwOp::create(
-        rewriter, loc, TypeRange{convType}, ValueRange{stuffed, w},
-        ValueRange{out},
-        SmallVector<NamedAttribute>{
-            convAttr(rewriter, "strides", {1, 1}),
-            convAttr(rewriter, "dilations", dilation)});
-    if (isUnsigned)
-      conv->setAttr("cast", linalg::TypeFnAttr::get(
-                                ctx, linalg::TypeFn::cast_unsigned));
-    Value result = conv->getResult(0);
+    Value result;
+    if (groups == 1) {
+      auto conv = linalg::Conv2DNchwFchwOp::create(
+          rewriter, loc, TypeRange{convType}, ValueRange{stuffed, w},
+          ValueRange{out},
+          SmallVector<NamedAttribute>{
+              convAttr(rewriter, "strides", {1, 1}),
+              convAttr(rewriter, "dilations", dilation)});
+      if (isUnsigned)
+        conv->setAttr("cast", linalg::TypeFnAttr::get(
+                                  ctx, linalg::TypeFn::cast_unsigned));
+      result = conv->getResult(0);
+    } else {
+      // [N, C, ...] → [N, G, C/G, ...] and back for the output channels.
+      auto split = [&](Value x, OpFoldResult channels, int64_t perGroup) {
+        auto t = cast<RankedTensorType>(x.getType());
+        SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, x);
+        sizes[1] = rewriter.getIndexAttr(groups);
+        sizes.insert(sizes.begin() + 2,
+                     perGroup ? OpFoldResult(rewriter.getIndexAttr(perGroup))
+                              : channels);
+        SmallVector<int64_t> shape(t.getShape());
+        shape[1] = groups;
+        shape.insert(shape.begin() + 2, perGroup ? perGroup
+                                                 : weightType.getDimSize(1));
+        return expandTo(rewriter, loc, x,
+                        RankedTensorType::get(shape, t.getElementType()),
+                        {{0}, {1, 2}, {3}, {4}}, sizes);
+      };
+      Value in = split(stuffed, OpFoldResult(), cg);
+      Value acc = split(out, kSizes[1], 0);
+      Value g = groupedConvGeneric(rewriter, loc, in, w, acc, {1, 1}, dilation,
+                                   isUnsigned);
+      result = tensor::CollapseShapeOp::create(
+          rewriter, loc, convType, g,
+          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    }
     if (convType != resultType || crop[0] || crop[1]) {
       SmallVector<OpFoldResult> rSizes =
           resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
@@ -354,7 +442,7 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
                                     rewriter.getIndexAttr(crop[1])},
           rSizes, SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
     }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, permuteDims(rewriter, loc, result, toOut));
     return success();
   }
 };

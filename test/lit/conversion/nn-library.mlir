@@ -94,6 +94,22 @@ func.func @avg_pool3d(%x: tensor<1x2x4x5x5xf32>) -> tensor<1x2x2x3x3xf32> {
   return %y : tensor<1x2x2x3x3xf32>
 }
 
+// NHWC data and HWOI kernel are transposed to NCHW/IOHW; groups = 2 gathers
+// the flipped kernel as [G, F/G, C/G, KH, KW] for the grouped generic over
+// the input split [N, G, C/G, H, W]; the NCHW result goes back to NHWC.
+// CHECK-LABEL: func.func @conv2d_transpose_nhwc_groups
+// CHECK: linalg.transpose ins(%arg0 : tensor<1x3x3x4xf32>) outs(%{{.*}} : tensor<1x4x3x3xf32>) permutation = [0, 3, 1, 2]
+// CHECK: linalg.transpose ins(%arg1 : tensor<2x2x3x4xf32>) outs(%{{.*}} : tensor<4x3x2x2xf32>) permutation = [3, 2, 0, 1]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3x2x2x2xf32>)
+// CHECK: tensor.expand_shape {{.*}} : tensor<1x4x5x5xf32> into tensor<1x2x2x5x5xf32>
+// CHECK: %[[G:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x5x5xf32>, tensor<2x3x2x2x2xf32>) outs(%{{.*}} : tensor<1x2x3x4x4xf32>)
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[G]] {{.*}} into tensor<1x6x4x4xf32>
+// CHECK: linalg.transpose ins(%[[C]] : tensor<1x6x4x4xf32>) outs(%{{.*}} : tensor<1x4x4x6xf32>) permutation = [0, 2, 3, 1]
+func.func @conv2d_transpose_nhwc_groups(%x: tensor<1x3x3x4xf32>, %w: tensor<2x2x3x4xf32>) -> tensor<1x4x4x6xf32> {
+  %y = relay.nn.conv2d_transpose %x, %w {groups = 2 : i64, data_layout = "NHWC", kernel_layout = "HWOI"} : (tensor<1x3x3x4xf32>, tensor<2x2x3x4xf32>) -> tensor<1x4x4x6xf32>
+  return %y : tensor<1x4x4x6xf32>
+}
+
 // CHECK-LABEL: func.func @global_max
 // CHECK: linalg.reduce ins(%{{.*}} : tensor<?x3x5x4xf32>) outs(%{{.*}} : tensor<?x3xf32>) dimensions = [2, 3]
 // CHECK: arith.maximumf

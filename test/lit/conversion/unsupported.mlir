@@ -110,3 +110,12 @@ func.func @scatter_elements_mean_int(%x: tensor<4xi32>, %i: tensor<2xi32>, %u: t
   %0 = relay.scatter_elements %x, %i, %u {reduction = "mean"} : (tensor<4xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+func.func @conv2d_transpose_groups_dyn_channels(%x: tensor<1x?x3x3xf32>, %w: tensor<?x2x2x2xf32>) -> tensor<1x4x4x4xf32> {
+  // expected-error @+2 {{not supported yet: grouped nn.conv2d_transpose with `?` input channels}}
+  // expected-error @+1 {{failed to legalize operation 'relay.nn.conv2d_transpose'}}
+  %y = relay.nn.conv2d_transpose %x, %w {groups = 2 : i64} : (tensor<1x?x3x3xf32>, tensor<?x2x2x2xf32>) -> tensor<1x4x4x4xf32>
+  return %y : tensor<1x4x4x4xf32>
+}

@@ -99,6 +99,30 @@ def np_conv2d_transpose(x, w, strides, pad, dilation, output_padding):
     return full[:, :, t:full_h - b, l:full_w - r].astype(x.dtype)
 
 
+def np_conv2d_transpose_loops(x, w, strides, pad, dilation, output_padding, groups=1):
+    """Grouped transposed conv by explicit loops: x [N, C, H, W], w [C, F/G, KH, KW]
+    (IOHW); input channel c of group c // (C/G) adds x * w into output channel
+    g * F/G + f at (h * s + i * d, w * s + j * d), then `pad` is cropped."""
+    n, c, h, wd = x.shape
+    fg, kh, kw = w.shape[1:]
+    cg = c // groups
+    oh = (h - 1) * strides[0] + dilation[0] * (kh - 1) + 1 + output_padding[0]
+    ow = (wd - 1) * strides[1] + dilation[1] * (kw - 1) + 1 + output_padding[1]
+    full = np.zeros((n, groups * fg, oh, ow))
+    for ci in range(c):
+        g = ci // cg
+        for f in range(fg):
+            for i in range(kh):
+                for j in range(kw):
+                    for y in range(h):
+                        for z in range(wd):
+                            full[:, g * fg + f, y * strides[0] + i * dilation[0],
+                                 z * strides[1] + j * dilation[1]] += \
+                                x[:, ci, y, z].astype(np.float64) * float(w[ci, f, i, j])
+    t, l, b, r = pad
+    return full[:, :, t:oh - b, l:ow - r].astype(x.dtype)
+
+
 def np_pool(x, kind, pool, strides, pad_lo, pad_hi, dilation=None, ceil_mode=False,
             count_include_pad=False, layout_cf=True):
     """Channel-first (or channel-last) N-d max/avg pooling with topi's counts."""
@@ -349,6 +373,32 @@ case("conv2d_transpose_dil_pad4", [x, w],
      relay.nn.conv2d_transpose(x, w, strides=(1, 2), padding=(0, 2, 1, 0), dilation=(2, 1)),
      [[rand(2, 2, 4, 4), rand(2, 3, 2, 3)]],
      lambda x, w: np_conv2d_transpose(x, w, (1, 2), (0, 2, 1, 0), (2, 1), (0, 0)))
+# groups > 1 and other layouts (references take NCHW/IOHW: the lambdas transpose)
+x, w = v("x", (1, 4, 3, 3)), v("w", (4, 3, 3, 3))
+case("conv2d_transpose_groups2", [x, w],
+     relay.nn.conv2d_transpose(x, w, strides=2, padding=(1, 1), output_padding=(1, 0), groups=2),
+     [[rand(1, 4, 3, 3), rand(4, 3, 3, 3)]],
+     lambda x, w: np_conv2d_transpose_loops(x, w, (2, 2), (1, 1, 1, 1), (1, 1), (1, 0), groups=2))
+x, w = v("x", (1, 4, 5, 3)), v("w", (3, 2, 2, 3))
+case("conv2d_transpose_nhwc_hwoi", [x, w],
+     relay.nn.conv2d_transpose(x, w, strides=(2, 1), padding=(1, 0, 0, 1), dilation=(1, 2),
+                               output_padding=(1, 1), data_layout="NHWC", kernel_layout="HWOI"),
+     [[rand(1, 4, 5, 3), rand(3, 2, 2, 3)]],
+     lambda x, w: np_conv2d_transpose_loops(x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1), (2, 1),
+                                            (1, 0, 0, 1), (1, 2), (1, 1)).transpose(0, 2, 3, 1))
+x, w = v("x", (Any(), 3, 4, 6)), v("w", (2, 3, 2, 6))
+case("conv2d_transpose_nhwc_hwoi_groups3[?]", [x, w],
+     relay.nn.conv2d_transpose(x, w, strides=(1, 2), dilation=(2, 1), output_padding=(1, 1), groups=3,
+                               padding=(1, 1), data_layout="NHWC", kernel_layout="HWOI"),
+     [[rand(1, 3, 4, 6), rand(2, 3, 2, 6)], [rand(2, 3, 4, 6), rand(2, 3, 2, 6)]],
+     lambda x, w: np_conv2d_transpose_loops(x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1), (1, 2),
+                                            (1, 1, 1, 1), (2, 1), (1, 1), groups=3).transpose(0, 2, 3, 1))
+x, w = v("x", (2, 2, 3, 4)), v("w", (3, 2, 2, 2))
+case("conv2d_transpose_oihw_out_nhwc", [x, w],
+     relay.nn.conv2d_transpose(x, w, strides=2, kernel_layout="OIHW", out_layout="NHWC"),
+     [[rand(2, 2, 3, 4), rand(3, 2, 2, 2)]],
+     lambda x, w: np_conv2d_transpose_loops(x, w.transpose(1, 0, 2, 3), (2, 2), (0, 0, 0, 0), (1, 1),
+                                            (0, 0)).transpose(0, 2, 3, 1))
 x, w = v("x", (Any(), 2, 3, 3)), v("w", (2, 2, 3, 3))
 case("conv2d_transpose[?]", [x, w], relay.nn.conv2d_transpose(x, w, strides=2),
      [[rand(1, 2, 3, 3), rand(2, 2, 3, 3)], [rand(3, 2, 3, 3), rand(2, 2, 3, 3)]],
