@@ -134,7 +134,8 @@ def models() -> Dict[str, Model]:
 def _cpu_flags() -> List[str]:
     """The llvm-cpu flags relay-mlir compiles with (iree-onnx gets the same)."""
     from relay_mlir.compiler import get_target
-    return list(get_target("llvm-cpu").flags)
+    t = get_target("llvm-cpu")
+    return list(t.flags) + list(t.speed_flags)
 
 
 def child_export(model: Model, wd: Path) -> dict:

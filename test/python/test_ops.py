@@ -129,6 +129,36 @@ def _conv_nhwc():
     return relay.Function([x, w], y), [rand(1, 8, 8, 3), rand(3, 3, 3, 5)]
 
 
+# Static NHWC/HWIO convolutions with <= 256 output pixels lower as im2col +
+# matmul; these two cover strides, dilation, asymmetric padding, a strided
+# 1x1 kernel and batch 2 on that path, and one just above the threshold
+# (17x16 = 272 pixels) on the direct linalg.conv_2d_nhwc_hwcf path.
+@case("nn.conv2d(NHWC,im2col,dilation,pad4,batch2)")
+@with_ref(lambda x, w: ref.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
+                                  data_layout="NHWC", kernel_layout="HWIO"))
+def _conv_nhwc_im2col():
+    x, w = relay.var("x", shape=(2, 9, 8, 6)), relay.var("w", shape=(3, 2, 6, 7))
+    y = relay.nn.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
+                        data_layout="NHWC", kernel_layout="HWIO")
+    return relay.Function([x, w], y), [rand(2, 9, 8, 6), rand(3, 2, 6, 7)]
+
+
+@case("nn.conv2d(NHWC,im2col,1x1 stride 2)")
+@with_ref(lambda x, w: ref.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"))
+def _conv_nhwc_1x1_strided():
+    x, w = relay.var("x", shape=(1, 11, 11, 8)), relay.var("w", shape=(1, 1, 8, 16))
+    y = relay.nn.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO")
+    return relay.Function([x, w], y), [rand(1, 11, 11, 8), rand(1, 1, 8, 16)]
+
+
+@case("nn.conv2d(NHWC,direct,272 pixels)")
+@with_ref(lambda x, w: ref.conv2d(x, w, padding=(1, 1), data_layout="NHWC", kernel_layout="HWIO"))
+def _conv_nhwc_direct():
+    x, w = relay.var("x", shape=(1, 17, 16, 3)), relay.var("w", shape=(3, 3, 3, 4))
+    y = relay.nn.conv2d(x, w, padding=(1, 1), data_layout="NHWC", kernel_layout="HWIO")
+    return relay.Function([x, w], y), [rand(1, 17, 16, 3), rand(3, 3, 3, 4)]
+
+
 @case("nn.max_pool2d", tol=EXACT)
 @with_ref(lambda x: ref.max_pool2d(x, (3, 3), (2, 2), padding=(1, 1)))
 def _maxpool():

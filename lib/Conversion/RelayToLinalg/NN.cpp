@@ -136,6 +136,66 @@ struct BiasAddPattern : OpConversionPattern<BiasAddOp> {
 // nn.conv2d
 //===----------------------------------------------------------------------===//
 
+/// Output pixels (N*OH*OW) up to which a static NHWC/HWIO convolution is
+/// lowered as im2col + linalg.matmul. IREE 3.13's llvm-cpu codegen of
+/// linalg.conv_2d_nhwc_hwcf is fast on large feature maps but re-reads the
+/// weights per output tile on small ones: ResNet-18's 7x7x512 3x3 conv ran
+/// at ~10 GFLOP/s, 2-3x slower than the same contraction as a matmul over
+/// a patch matrix (which IREE data-tiles); on 56x56x64 the direct conv was
+/// 2x faster than im2col (measured 2026-11-22, bench/RESULTS.md).
+constexpr int64_t kIm2colMaxPixels = 256;
+
+/// `padded` (NHWC, already padded and cropped) convolved with `weight`
+/// (HWIO) as a matmul: patches [N*OH*OW, KH*KW*C] (one linalg.generic
+/// copy) times the weight collapsed to [KH*KW*C, O]. Static shapes only.
+Value conv2DAsMatmul(OpBuilder &b, Location loc, Value padded, Value weight,
+                     RankedTensorType resultType, ArrayRef<int64_t> strides,
+                     ArrayRef<int64_t> dilation) {
+  MLIRContext *ctx = b.getContext();
+  auto wType = cast<RankedTensorType>(weight.getType());
+  ArrayRef<int64_t> out = resultType.getShape(), k = wType.getShape();
+  int64_t n = out[0], oh = out[1], ow = out[2], o = out[3];
+  int64_t kh = k[0], kw = k[1], c = k[2];
+  Type elem = resultType.getElementType();
+  Type inElem = cast<RankedTensorType>(padded.getType()).getElementType();
+
+  Value patches = padded;
+  if (kh != 1 || kw != 1 || strides[0] != 1 || strides[1] != 1) {
+    AffineExpr dn, doh, dow, dkh, dkw, dc;
+    bindDims(ctx, dn, doh, dow, dkh, dkw, dc);
+    auto patchType = RankedTensorType::get({n, oh, ow, kh, kw, c}, inElem);
+    patches = buildMap(
+        b, loc, patchType, {}, padded,
+        {AffineMap::get(6, 0,
+                        {dn, doh * strides[0] + dkh * dilation[0],
+                         dow * strides[1] + dkw * dilation[1], dc},
+                        ctx)},
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+  }
+  int64_t m = n * oh * ow, kk = kh * kw * c;
+  ArrayRef<int64_t> patchShape =
+      cast<RankedTensorType>(patches.getType()).getShape();
+  ReassociationIndices rows, cols;
+  for (int64_t d = 0; d < 3; ++d)
+    rows.push_back(d);
+  for (int64_t d = 3; d < (int64_t)patchShape.size(); ++d)
+    cols.push_back(d);
+  Value lhs = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({m, kk}, inElem), patches,
+      ArrayRef<ReassociationIndices>{rows, cols});
+  Value rhs = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({kk, o}, wType.getElementType()), weight,
+      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  auto mmType = RankedTensorType::get({m, o}, elem);
+  Value init = filledTensor(b, loc, mmType, {},
+                            scalarConst(b, loc, elem, 0.0));
+  Value mm = linalg::MatmulOp::create(b, loc, TypeRange{mmType},
+                                      ValueRange{lhs, rhs}, ValueRange{init})
+                 .getResult(0);
+  return tensor::ExpandShapeOp::create(
+      b, loc, resultType, mm, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+}
+
 struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -203,7 +263,16 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
     int64_t channels = dataType.getDimSize(cDim);
     int64_t outChannels = weightType.getDimSize(oDim);
     Value result;
-    if (groups == 1) {
+    bool small = resultType.hasStaticShape() &&
+                 resultType.getDimSize(0) * resultType.getDimSize(1) *
+                         resultType.getDimSize(2) <=
+                     kIm2colMaxPixels;
+    if (groups == 1 && nhwc && kernelLayout == "HWIO" && small &&
+        isa<FloatType>(outElem) && weightType.hasStaticShape() &&
+        cast<RankedTensorType>(padded.getType()).hasStaticShape()) {
+      result = conv2DAsMatmul(rewriter, loc, padded, weight, resultType,
+                              strides, dilation);
+    } else if (groups == 1) {
       Value out = init(resultType, outSizes);
       Value w = weight;
       if (nhwc && kernelLayout == "HWOI") {

@@ -1,5 +1,7 @@
 // RUN: relay-mlir-opt %s -convert-relay-to-linalg | FileCheck %s
 
+// The im2col patch map of @conv2d_im2col (module-level maps print first).
+// CHECK-DAG: #[[PATCH:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3 * 2, d2 * 2 + d4 * 2, d5)>
 // CHECK-DAG: #[[MA:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG: #[[MB:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-DAG: #[[MC:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -192,13 +194,32 @@ func.func @batch_norm_nhwc(%x: tensor<?x4x4x2xf32>, %g: tensor<2xf32>, %b: tenso
 // 3x3 of the padded map, so the input is cropped to exactly that (IREE
 // rejects a conv whose input extent disagrees with the one linalg infers
 // from its output once unit dims are folded).
+// (a `?` batch keeps this conv off the im2col path, see below)
 // CHECK-LABEL: func.func @conv2d_crop_to_windows
 // CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 1, 1, 0] high[0, 1, 1, 0]
-// CHECK: %[[C:.+]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 3, 3, 4] [1, 1, 1, 1] : tensor<1x4x4x4xf32> to tensor<1x3x3x4xf32>
-// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[C]], %{{.+}} : tensor<1x3x3x4xf32>, tensor<3x3x4x8xf32>)
-func.func @conv2d_crop_to_windows(%x: tensor<1x2x2x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x1x1x8xf32> {
-  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x2x2x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x1x1x8xf32>
-  return %y : tensor<1x1x1x8xf32>
+// CHECK: %[[C:.+]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [%{{.+}}, 3, 3, 4] [1, 1, 1, 1] : tensor<?x4x4x4xf32> to tensor<?x3x3x4xf32>
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[C]], %{{.+}} : tensor<?x3x3x4xf32>, tensor<3x3x4x8xf32>)
+func.func @conv2d_crop_to_windows(%x: tensor<?x2x2x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<?x1x1x8xf32> {
+  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<?x2x2x4xf32>, tensor<3x3x4x8xf32>) -> tensor<?x1x1x8xf32>
+  return %y : tensor<?x1x1x8xf32>
+}
+
+// Static NHWC/HWIO float convolutions with at most 256 output pixels are
+// lowered as im2col + linalg.matmul: one linalg.generic gathers the
+// [N, OH, OW, KH, KW, C] patches (strides and dilation in its map), the
+// weight collapses to [KH*KW*C, O] for free.
+// CHECK-LABEL: func.func @conv2d_im2col
+// CHECK-SAME: (%[[X:.+]]: tensor<1x9x9x4xf32>, %[[W:.+]]: tensor<3x3x4x8xf32>)
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<1x3x3x3x3x4xf32>
+// CHECK: %[[G:.+]] = linalg.generic {indexing_maps = [#[[PATCH]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[X]] : tensor<1x9x9x4xf32>) outs(%[[E]] : tensor<1x3x3x3x3x4xf32>)
+// CHECK: %[[A:.+]] = tensor.collapse_shape %[[G]] {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<1x3x3x3x3x4xf32> into tensor<9x36xf32>
+// CHECK: %[[B:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1, 2], [3]] : tensor<3x3x4x8xf32> into tensor<36x8xf32>
+// CHECK: %[[F:.+]] = linalg.fill
+// CHECK: %[[M:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<9x36xf32>, tensor<36x8xf32>) outs(%[[F]] : tensor<9x8xf32>)
+// CHECK: tensor.expand_shape %[[M]] {{\[}}[0, 1, 2], [3]] output_shape [1, 3, 3, 8] : tensor<9x8xf32> into tensor<1x3x3x8xf32>
+func.func @conv2d_im2col(%x: tensor<1x9x9x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x3x3x8xf32> {
+  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, dilation = array<i64: 2, 2>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x9x9x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x3x3x8xf32>
+  return %y : tensor<1x3x3x8xf32>
 }
 
 // The same for pools: a 2x2 stride-2 max_pool2d over 5x5 reads 4x4.

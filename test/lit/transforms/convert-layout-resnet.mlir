@@ -34,10 +34,11 @@
 // IREE-NOT: linalg.transpose
 // IREE-NOT: conv_2d_nchw
 // IREE-NOT: pooling_nchw
-// IREE: linalg.conv_2d_nhwc_hwcf
+// (feature maps of <= 256 pixels: the convolutions become im2col + matmul)
+// IREE: linalg.matmul
 // IREE: linalg.pooling_nhwc_max
-// IREE: linalg.conv_2d_nhwc_hwcf
-// IREE: linalg.conv_2d_nhwc_hwcf
+// IREE: linalg.matmul
+// IREE: linalg.matmul
 // IREE: linalg.softmax
 
 // NCHW-LABEL: func.func @resnet
