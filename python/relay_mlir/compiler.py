@@ -78,7 +78,7 @@ def get_target(name: Union[str, Target]) -> Target:
     return TARGETS[key]
 
 
-Source = Union[IRModule, str, "os.PathLike[str]"]
+Source = Union[IRModule, "Function", str, "os.PathLike[str]"]
 
 
 PIPELINE = "builtin.module(relay-to-iree-input)"
@@ -99,8 +99,15 @@ def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray
     """
     from .emit import new_context, parse_module, run_passes
 
+    from .expr import Function
+
     if isolate is None:
         isolate = _isolate_default()
+    if isinstance(source, Function):
+        source = IRModule.from_expr(source)  # as relay.build does with a bare function
+    if not isinstance(source, (IRModule, str, os.PathLike)):
+        raise TypeError("expected an IRModule, a relay Function, MLIR text or a path to a .mlir "
+                        f"file, got {type(source).__name__}")
     if isinstance(source, IRModule):
         em = source.to_mlir(params=params, infer=True)  # types inferred (and checked) here
         ctx, op, keep = em.ctx, em.operation, em
@@ -226,8 +233,9 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
     """Compiles a relay program for ``target`` and returns an ``Executable``.
 
     Args:
-      source: an ``IRModule`` built with the Python API, relay MLIR text, or
-        a path (``pathlib.Path``) to a ``.mlir`` file.
+      source: an ``IRModule`` built with the Python API (or a bare
+        ``Function``, compiled as ``main``), relay MLIR text, or a path
+        (``pathlib.Path``) to a ``.mlir`` file.
       target: ``"llvm-cpu"`` (host CPU), ``"vulkan-spirv"``, ``"cuda"`` or
         ``"rocm"`` (gfx942).
       params: binds parameters of ``main`` by name to numpy constants.

@@ -108,3 +108,11 @@ def test_attribute_values_are_checked_in_python():
     with pytest.raises(TypeError, match="data_layout"):
         relay.nn.conv2d(x, x, data_layout=3)
     assert relay.nn.conv2d(x, x, strides=2).attrs["strides"] == [2, 2]
+
+
+def test_compile_accepts_a_bare_function_and_rejects_other_objects():
+    x = relay.var("x", shape=(3,))
+    exe = relay.compile(relay.Function([x], relay.exp(x)), target="llvm-cpu")
+    np.testing.assert_allclose(exe(np.array([0.0, 1.0, 2.0], "float32")), np.exp([0.0, 1.0, 2.0]), rtol=1e-6)
+    with pytest.raises(TypeError, match="expected an IRModule, a relay Function"):
+        relay.compile(relay.exp(x), target="llvm-cpu")
