@@ -1,8 +1,8 @@
 //===- ConvPool.cpp - relations of N-d windowed nn.* operators ------------===//
 //
-// Conv (nn.conv1d, nn.conv3d), Conv2DTranspose, Pool (nn.{max,avg}_pool1d,
-// nn.{max,avg}_pool3d) and AdaptivePool2D, with Relay's semantics
-// (src/relay/op/nn/{convolution,pooling}.cc): the same attributes,
+// Conv (nn.conv1d, nn.conv2d, nn.conv3d), Conv2DTranspose, Pool
+// (nn.{max,avg}_pool1d, nn.{max,avg}_pool3d) and AdaptivePool2D, with Relay's
+// semantics (src/relay/op/nn/{convolution,pooling}.cc): the same attributes,
 // defaults and output-size formulas; `?` dims propagate.
 //
 //===----------------------------------------------------------------------===//
@@ -47,7 +47,7 @@ StringRef spatialLetters(size_t n) {
 size_t spatialRank(Operation *op) {
   if (isa<Conv1DOp, MaxPool1DOp, AvgPool1DOp>(op))
     return 1;
-  if (isa<Conv2DTransposeOp>(op))
+  if (isa<Conv2DOp, Conv2DTransposeOp>(op))
     return 2;
   return 3;
 }
@@ -55,13 +55,16 @@ size_t spatialRank(Operation *op) {
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Conv: N-d convolution (N = 1, 3)
+// Conv: N-d convolution (nn.conv1d, nn.conv2d, nn.conv3d)
 //===----------------------------------------------------------------------===//
 
+/// One relation for every N-d convolution; nn.conv2d adds Relay's depthwise
+/// convention and names its output dims "height"/"width" in diagnostics.
 LogicalResult rel::ConvRel(Operation *op, TypeRange operands,
                            SmallVectorImpl<Type> &results) {
   if (failed(expectOperands(op, operands, 2)))
     return failure();
+  bool is2D = isa<Conv2DOp>(op);
   size_t n = spatialRank(op);
   std::string dataCanon = ("NC" + spatialLetters(n)).str();
   std::string kernelCanon = ("OI" + spatialLetters(n)).str();
@@ -99,7 +102,18 @@ LogicalResult rel::ConvRel(Operation *op, TypeRange operands,
   int64_t groups = *attrI64(op, "groups");
   if (groups < 1)
     return op->emitOpError() << "groups must be >= 1, got " << groups;
+  std::optional<int64_t> channels = attrI64(op, "channels");
+  if (channels && *channels < 1)
+    return op->emitOpError() << "channels must be >= 1, got " << *channels;
+  std::optional<ArrayRef<int64_t>> kernelSize;
+  if (attrI64Array(op, "kernel_size")) {
+    FailureOr<ArrayRef<int64_t>> ks = attrI64ArrayOfSize(op, "kernel_size", n);
+    if (failed(ks))
+      return failure();
+    kernelSize = *ks;
+  }
 
+  // Dims in canonical order: data N, C, spatial... and weight O, I, spatial...
   auto dataDim = [&](size_t i) { return data->getDimSize((*dl)[i]); };
   auto weightDim = [&](size_t i) { return weight->getDimSize((*kl)[i]); };
   int64_t batch = dataDim(0), c = dataDim(1);
@@ -107,49 +121,68 @@ LogicalResult rel::ConvRel(Operation *op, TypeRange operands,
   if (!isAny(c) && c % groups != 0)
     return op->emitOpError() << "input channels " << c
                              << " are not divisible by groups " << groups;
-  if (!isAny(c) && !isAny(i) && c != i * groups)
-    return op->emitOpError() << "input channels " << c
-                             << " ≠ weight in-channels × groups (" << i
-                             << " × " << groups << ")";
-  if (!isAny(o) && o % groups != 0)
-    return op->emitOpError() << "weight out-channels " << o
-                             << " are not divisible by groups " << groups;
-  int64_t outChannels = o;
-  if (std::optional<int64_t> channels = attrI64(op, "channels")) {
-    if (*channels < 1)
-      return op->emitOpError() << "channels must be >= 1, got " << *channels;
-    if (failed(unifyDim(*channels, o)))
-      return op->emitOpError() << "channels attribute " << *channels
-                               << " ≠ weight out-channels " << o;
+  int64_t outChannels;
+  // Relay's depthwise convention (nn.conv2d only): with groups = input
+  // channels = weight out-channels and both `channels` and `kernel_size`
+  // given, the weight (read in OIHW order) is [C, channels / C, KH, KW],
+  // e.g. TensorFlow's depthwise kernels in HWOI.
+  bool depthwise = is2D && groups > 1 && c == groups && o == groups;
+  if (depthwise && channels && kernelSize) {
+    if (*channels % c != 0)
+      return op->emitOpError()
+             << "channels " << *channels
+             << " must be a multiple of the input channels " << c
+             << " for a depthwise convolution (groups = " << groups << ")";
+    if (failed(unifyDim(i, *channels / c)))
+      return op->emitOpError()
+             << "weight in-channels " << i << " ≠ channels / input channels ("
+             << *channels << " / " << c << ") for a depthwise convolution";
     outChannels = *channels;
+  } else {
+    if (!isAny(c) && !isAny(i) && c != i * groups)
+      return op->emitOpError() << "input channels " << c
+                               << " ≠ weight in-channels × groups (" << i
+                               << " × " << groups << ")";
+    if (!isAny(o) && o % groups != 0)
+      return op->emitOpError() << "weight out-channels " << o
+                               << " are not divisible by groups " << groups;
+    outChannels = o;
+    if (channels) {
+      if (failed(unifyDim(*channels, o)))
+        return op->emitOpError() << "channels attribute " << *channels
+                                 << " ≠ weight out-channels " << o;
+      outChannels = *channels;
+    }
   }
   SmallVector<int64_t, 3> kernel;
   for (size_t d = 0; d < n; ++d)
     kernel.push_back(weightDim(2 + d));
-  if (attrI64Array(op, "kernel_size")) {
-    FailureOr<ArrayRef<int64_t>> ks = attrI64ArrayOfSize(op, "kernel_size", n);
-    if (failed(ks))
-      return failure();
-    for (size_t d = 0; d < n; ++d) {
-      if (failed(unifyDim((*ks)[d], kernel[d])))
+  if (kernelSize) {
+    for (size_t d = 0; d < n; ++d)
+      if (failed(unifyDim((*kernelSize)[d], kernel[d])))
         return op->emitOpError()
-               << "kernel_size " << shapeStr(*ks) << " ≠ weight spatial dims "
-               << shapeStr(kernel) << " (layout " << kernelLayout << ")";
-    }
-    kernel.assign(ks->begin(), ks->end());
+               << "kernel_size " << shapeStr(*kernelSize)
+               << " ≠ weight spatial dims " << shapeStr(kernel) << " (layout "
+               << kernelLayout << ")";
+    kernel.assign(kernelSize->begin(), kernelSize->end());
   }
   SmallVector<int64_t> canon = {batch, outChannels};
   for (size_t d = 0; d < n; ++d) {
     int64_t in = dataDim(2 + d);
     int64_t out = windowOutput(in, kernel[d], (*strides)[d], (*dilation)[d],
                                pad->first[d], pad->second[d]);
-    if (!isAny(out) && out < 1)
+    if (!isAny(out) && out < 1) {
+      // nn.conv2d says "height"/"width"; the others "size (along D)".
+      std::string dim = is2D ? (d == 0 ? "height" : "width") : "size";
+      std::string along =
+          is2D ? "" : (" along " + spatialLetters(n).substr(d, 1)).str();
       return op->emitOpError()
-             << "output size along " << spatialLetters(n).substr(d, 1) << " would be "
-             << out << ": input size " << in << " + padding "
+             << "output " << dim << along << " would be " << out << ": input "
+             << dim << " " << in << " + padding "
              << pad->first[d] + pad->second[d]
-             << " is smaller than the dilated kernel size "
+             << " is smaller than the dilated kernel " << dim << " "
              << (kernel[d] - 1) * (*dilation)[d] + 1;
+    }
     canon.push_back(out);
   }
   FailureOr<Type> dtype = outDtype(op, data->getElementType());
@@ -160,6 +193,11 @@ LogicalResult rel::ConvRel(Operation *op, TypeRange operands,
     shape[(*ol)[d]] = canon[d];
   results.push_back(RankedTensorType::get(shape, *dtype));
   return success();
+}
+
+LogicalResult rel::Conv2DRel(Operation *op, TypeRange operands,
+                             SmallVectorImpl<Type> &results) {
+  return ConvRel(op, operands, results);
 }
 
 //===----------------------------------------------------------------------===//

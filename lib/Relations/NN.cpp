@@ -1,9 +1,9 @@
 //===- NN.cpp - relations of the nn.* operators ---------------------------===//
 //
-// Dense, BiasAdd, Conv2D, Pool2D, GlobalPool2D, BatchFlatten and BatchNorm,
-// with Relay's semantics (src/relay/op/nn/{nn,convolution,pooling}.cc):
-// the same attributes, defaults and output-size formulas; `?` dims
-// propagate.
+// Dense, BiasAdd, Pool2D, GlobalPool2D, BatchFlatten and BatchNorm, with
+// Relay's semantics (src/relay/op/nn/{nn,pooling}.cc): the same attributes,
+// defaults and output-size formulas; `?` dims propagate. Conv2D shares the
+// N-d convolution relation in ConvPool.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "RelationUtils.h"
@@ -102,150 +102,6 @@ LogicalResult rel::BiasAddRel(Operation *op, TypeRange operands,
     return op->emitOpError() << what << " dtype " << bias->getElementType()
                              << " ≠ data dtype " << data->getElementType();
   results.push_back(*data);
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Conv2D
-//===----------------------------------------------------------------------===//
-
-LogicalResult rel::Conv2DRel(Operation *op, TypeRange operands,
-                             SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 2)))
-    return failure();
-  StringRef dataLayout = attrStr(op, "data_layout");
-  StringRef kernelLayout = attrStr(op, "kernel_layout");
-  StringRef outLayout = attrStr(op, "out_layout");
-  if (outLayout.empty())
-    outLayout = dataLayout;
-  FailureOr<SmallVector<int64_t, 4>> dl =
-      parseLayout(op, dataLayout, "NCHW", "data_layout");
-  if (failed(dl))
-    return failure();
-  FailureOr<SmallVector<int64_t, 4>> kl =
-      parseLayout(op, kernelLayout, "OIHW", "kernel_layout");
-  if (failed(kl))
-    return failure();
-  FailureOr<SmallVector<int64_t, 4>> ol =
-      parseLayout(op, outLayout, "NCHW", "out_layout");
-  if (failed(ol))
-    return failure();
-
-  FailureOr<RankedTensorType> data =
-      tensorOperandOfRank(op, operands, 0, "data", 4);
-  if (failed(data))
-    return failure();
-  FailureOr<RankedTensorType> weight =
-      tensorOperandOfRank(op, operands, 1, "weight", 4);
-  if (failed(weight))
-    return failure();
-
-  FailureOr<ArrayRef<int64_t>> strides = attrI64ArrayOfSize(op, "strides", 2);
-  if (failed(strides))
-    return failure();
-  FailureOr<ArrayRef<int64_t>> dilation =
-      attrI64ArrayOfSize(op, "dilation", 2);
-  if (failed(dilation))
-    return failure();
-  FailureOr<SmallVector<int64_t, 4>> pad =
-      padding2D(op, *attrI64Array(op, "padding"));
-  if (failed(pad))
-    return failure();
-  int64_t groups = *attrI64(op, "groups");
-  if (groups < 1)
-    return op->emitOpError() << "groups must be >= 1, got " << groups;
-
-  // Dims in canonical order: data N, C, H, W and weight O, I, KH, KW.
-  auto dataDim = [&](int i) { return data->getDimSize((*dl)[i]); };
-  auto weightDim = [&](int i) { return weight->getDimSize((*kl)[i]); };
-  int64_t n = dataDim(0), c = dataDim(1), h = dataDim(2), w = dataDim(3);
-  int64_t o = weightDim(0), i = weightDim(1), kh = weightDim(2),
-          kw = weightDim(3);
-
-  std::optional<int64_t> channels = attrI64(op, "channels");
-  if (channels && *channels < 1)
-    return op->emitOpError() << "channels must be >= 1, got " << *channels;
-  std::optional<ArrayRef<int64_t>> kernelSize;
-  if (attrI64Array(op, "kernel_size")) {
-    FailureOr<ArrayRef<int64_t>> ks = attrI64ArrayOfSize(op, "kernel_size", 2);
-    if (failed(ks))
-      return failure();
-    kernelSize = *ks;
-  }
-
-  if (!isAny(c) && c % groups != 0)
-    return op->emitOpError() << "input channels " << c
-                             << " are not divisible by groups " << groups;
-
-  int64_t outChannels;
-  // Relay's depthwise convention: with groups = input channels = weight
-  // out-channels and both `channels` and `kernel_size` given, the weight
-  // (read in OIHW order) is [C, channels / C, KH, KW], e.g. TensorFlow's
-  // depthwise kernels in HWOI.
-  bool depthwise = groups > 1 && c == groups && o == groups;
-  if (depthwise && channels && kernelSize) {
-    if (*channels % c != 0)
-      return op->emitOpError()
-             << "channels " << *channels
-             << " must be a multiple of the input channels " << c
-             << " for a depthwise convolution (groups = " << groups << ")";
-    if (failed(unifyDim(i, *channels / c)))
-      return op->emitOpError()
-             << "weight in-channels " << i << " ≠ channels / input channels ("
-             << *channels << " / " << c << ") for a depthwise convolution";
-    outChannels = *channels;
-  } else {
-    if (!isAny(c) && !isAny(i) && c != i * groups)
-      return op->emitOpError() << "input channels " << c
-                               << " ≠ weight in-channels × groups (" << i
-                               << " × " << groups << ")";
-    if (!isAny(o) && o % groups != 0)
-      return op->emitOpError() << "weight out-channels " << o
-                               << " are not divisible by groups " << groups;
-    outChannels = o;
-    if (channels) {
-      if (failed(unifyDim(*channels, o)))
-        return op->emitOpError() << "channels attribute " << *channels
-                                 << " ≠ weight out-channels " << o;
-      outChannels = *channels;
-    }
-  }
-  if (kernelSize) {
-    if (failed(unifyDim((*kernelSize)[0], kh)) ||
-        failed(unifyDim((*kernelSize)[1], kw)))
-      return op->emitOpError()
-             << "kernel_size " << shapeStr(*kernelSize)
-             << " ≠ weight spatial dims " << shapeStr({kh, kw}) << " (layout "
-             << kernelLayout << ")";
-    kh = (*kernelSize)[0];
-    kw = (*kernelSize)[1];
-  }
-
-  int64_t outH = windowOutput(h, kh, (*strides)[0], (*dilation)[0], (*pad)[0],
-                              (*pad)[2]);
-  int64_t outW = windowOutput(w, kw, (*strides)[1], (*dilation)[1], (*pad)[1],
-                              (*pad)[3]);
-  if (!isAny(outH) && outH < 1)
-    return op->emitOpError()
-           << "output height would be " << outH << ": input height " << h
-           << " + padding " << (*pad)[0] + (*pad)[2]
-           << " is smaller than the dilated kernel height "
-           << (kh - 1) * (*dilation)[0] + 1;
-  if (!isAny(outW) && outW < 1)
-    return op->emitOpError()
-           << "output width would be " << outW << ": input width " << w
-           << " + padding " << (*pad)[1] + (*pad)[3]
-           << " is smaller than the dilated kernel width "
-           << (kw - 1) * (*dilation)[1] + 1;
-
-  FailureOr<Type> dtype = outDtype(op, data->getElementType());
-  if (failed(dtype))
-    return failure();
-  SmallVector<int64_t> shape(4);
-  int64_t nchw[4] = {n, outChannels, outH, outW};
-  for (int d = 0; d < 4; ++d)
-    shape[(*ol)[d]] = nchw[d];
-  results.push_back(RankedTensorType::get(shape, *dtype));
   return success();
 }
 
