@@ -383,3 +383,17 @@ func.func @where(%c: tensor<4x1xi1>, %x: tensor<3xf32>, %y: tensor<f32>, %d: ten
   %1 = relay.where %d, %x, %x : (tensor<?x1xi32>, tensor<3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
   return %0, %1 : tensor<4x3xf32>, tensor<?x3xf32>
 }
+
+// relay.copy is an identity generic writing a fresh tensor.
+// CHECK-LABEL: func.func @copy
+// CHECK-SAME: (%[[CP_X:[a-z0-9_]+]]: tensor<?x4xf32>)
+// CHECK: %[[CP_D:.+]] = tensor.dim %[[CP_X]], %{{.+}} : tensor<?x4xf32>
+// CHECK: %[[CP_E:.+]] = tensor.empty(%[[CP_D]]) : tensor<?x4xf32>
+// CHECK: %[[CP_G:.+]] = linalg.generic {indexing_maps = [#[[ID2]], #[[ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CP_X]] : tensor<?x4xf32>) outs(%[[CP_E]] : tensor<?x4xf32>)
+// CHECK-NEXT: ^bb0(%[[CP_IN:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK-NEXT: linalg.yield %[[CP_IN]] : f32
+// CHECK: return %[[CP_G]] : tensor<?x4xf32>
+func.func @copy(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %y = relay.copy %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}

@@ -1,5 +1,9 @@
 // RUN: relay-mlir-opt %s -convert-relay-to-linalg | FileCheck %s
 
+// The rank and inverse-permutation maps of @argsort.
+// CHECK-DAG: #[[AS_IJ:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[AS_IK:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+
 // CHECK-LABEL: func.func @take_rows
 func.func @take_rows(%w: tensor<10x4xf32>, %i: tensor<2x3xi32>) -> tensor<2x3x4xf32> {
   // A parallel generic over the result reads the index and extracts from
@@ -152,4 +156,34 @@ func.func @topk(%x: tensor<2x5xf32>) -> (tensor<2x2xf32>, tensor<2x2xi32>) {
   %v = relay.tuple_get_item %t[0] : (tuple<tensor<2x2xf32>, tensor<2x2xi32>>) -> tensor<2x2xf32>
   %i = relay.tuple_get_item %t[1] : (tuple<tensor<2x2xf32>, tensor<2x2xi32>>) -> tensor<2x2xi32>
   return %v, %i : tensor<2x2xf32>, tensor<2x2xi32>
+}
+
+// argsort (ascending, stable) along a dynamic axis is two generics: the rank
+// of each element j (how many k sort before it: x[k] < x[j], or equal with
+// k < j), then the inverse permutation (out[i, r] = the k whose rank is r).
+// CHECK-LABEL: func.func @argsort
+// CHECK-SAME: (%[[AS_X:[a-z0-9_]+]]: tensor<2x?xf32>)
+// CHECK: %[[AS_RANK:.+]] = linalg.generic {indexing_maps = [#[[AS_IJ]], #[[AS_IK]], #[[AS_IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[AS_X]], %[[AS_X]] : tensor<2x?xf32>, tensor<2x?xf32>) outs(%{{.+}} : tensor<2x?xi64>)
+// CHECK: ^bb0(%[[AS_XJ:[a-z0-9_]+]]: f32, %[[AS_XK:[a-z0-9_]+]]: f32, %[[AS_CNT:[a-z0-9_]+]]: i64):
+// CHECK: %[[AS_LT:.+]] = arith.cmpf olt, %[[AS_XK]], %[[AS_XJ]] : f32
+// CHECK: %[[AS_EQ:.+]] = arith.cmpf oeq, %[[AS_XK]], %[[AS_XJ]] : f32
+// CHECK: %[[AS_J:.+]] = linalg.index 1 : index
+// CHECK: %[[AS_K:.+]] = linalg.index 2 : index
+// CHECK: %[[AS_KJ:.+]] = arith.cmpi ult, %[[AS_K]], %[[AS_J]] : index
+// CHECK: %[[AS_TIE:.+]] = arith.andi %[[AS_EQ]], %[[AS_KJ]] : i1
+// CHECK: %[[AS_BEFORE:.+]] = arith.ori %[[AS_LT]], %[[AS_TIE]] : i1
+// CHECK: %[[AS_ONE:.+]] = arith.extui %[[AS_BEFORE]] : i1 to i64
+// CHECK: arith.addi %[[AS_CNT]], %[[AS_ONE]] : i64
+// CHECK: linalg.generic {indexing_maps = [#[[AS_IK]], #[[AS_IK]], #[[AS_IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[AS_X]], %[[AS_RANK]] : tensor<2x?xf32>, tensor<2x?xi64>) outs(%{{.+}} : tensor<2x?xi32>)
+// CHECK: ^bb0(%{{[a-z0-9_]+}}: f32, %[[AS_RK:[a-z0-9_]+]]: i64, %[[AS_ACC:[a-z0-9_]+]]: i32):
+// CHECK: %[[AS_R:.+]] = linalg.index 1 : index
+// CHECK: %[[AS_R64:.+]] = arith.index_cast %[[AS_R]] : index to i64
+// CHECK: %[[AS_HIT:.+]] = arith.cmpi eq, %[[AS_RK]], %[[AS_R64]] : i64
+// CHECK: %[[AS_K2:.+]] = linalg.index 2 : index
+// CHECK: %[[AS_K32:.+]] = arith.index_cast %[[AS_K2]] : index to i32
+// CHECK: %[[AS_SEL:.+]] = arith.select %[[AS_HIT]], %[[AS_K32]], %[[AS_ACC]] : i32
+// CHECK: linalg.yield %[[AS_SEL]] : i32
+func.func @argsort(%x: tensor<2x?xf32>) -> tensor<2x?xi32> {
+  %y = relay.argsort %x {axis = 1 : i64} : (tensor<2x?xf32>) -> tensor<2x?xi32>
+  return %y : tensor<2x?xi32>
 }

@@ -9,6 +9,13 @@
 // CHECK-DAG: #[[BMK:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 // CHECK-DAG: #[[GI:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 + d5)>
 // CHECK-DAG: #[[PIN:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2 * 2 + d5, d3 * 2 + d6, d4 * 2 + d7)>
+// CHECK-DAG: #[[NL_WIN3:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d6, d7)>
+// CHECK-DAG: #[[NL_OUT5:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+// CHECK-DAG: #[[NL_ID4:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[NL_NC4:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+// CHECK-DAG: #[[NL_C4:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-DAG: #[[NL_ID2:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[NL_ROW:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
 
 
 // CHECK-LABEL: func.func @matmul_tb
@@ -229,4 +236,95 @@ func.func @upsampling(%x: tensor<1x2x3x4xf32>) -> tensor<1x2x6x8xf32> {
 func.func @depth_to_space(%x: tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32> {
   %y = relay.nn.depth_to_space %x {block_size = 2 : i64} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
   return %y : tensor<1x2x4x6xf32>
+}
+
+// avg_pool1d without padding: a sum pool, then a division by the window size.
+// CHECK-LABEL: func.func @avg_pool1d
+// CHECK-SAME: (%[[AP_X:[a-z0-9_]+]]: tensor<?x2x9xf32>)
+// CHECK: %[[AP_ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[AP_INIT:.+]] = linalg.fill ins(%[[AP_ZERO]] : f32) outs(%{{.+}} : tensor<?x2x4xf32>)
+// CHECK: %[[AP_SUM:.+]] = linalg.pooling_ncw_sum {dilations = dense<1> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>} ins(%[[AP_X]], %{{.+}} : tensor<?x2x9xf32>, tensor<2xf32>) outs(%[[AP_INIT]] : tensor<?x2x4xf32>)
+// CHECK: %[[AP_N:.+]] = arith.constant 2.000000e+00 : f32
+// CHECK: linalg.generic {{.*}} ins(%[[AP_SUM]] : tensor<?x2x4xf32>)
+// CHECK: arith.divf %{{.+}}, %[[AP_N]] : f32
+func.func @avg_pool1d(%x: tensor<?x2x9xf32>) -> tensor<?x2x4xf32> {
+  %y = relay.nn.avg_pool1d %x {pool_size = array<i64: 2>, strides = array<i64: 2>} : (tensor<?x2x9xf32>) -> tensor<?x2x4xf32>
+  return %y : tensor<?x2x4xf32>
+}
+
+// max_pool3d: a generic with the window in the input map (stride 2), three
+// reduction dims, maximumf from -inf.
+// CHECK-LABEL: func.func @max_pool3d
+// CHECK-SAME: (%[[MP_X:[a-z0-9_]+]]: tensor<?x2x4x4x4xf32>)
+// CHECK: %[[MP_NINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[MP_INIT:.+]] = linalg.fill ins(%[[MP_NINF]] : f32) outs(%{{.+}} : tensor<?x2x2x2x2xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[PIN]], #[[NL_WIN3]], #[[NL_OUT5]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[MP_X]], %{{.+}} : tensor<?x2x4x4x4xf32>, tensor<2x2x2xf32>) outs(%[[MP_INIT]] : tensor<?x2x2x2x2xf32>)
+// CHECK: ^bb0(%[[MP_IN:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32, %[[MP_ACC:[a-z0-9_]+]]: f32):
+// CHECK: %[[MP_M:.+]] = arith.maximumf %[[MP_IN]], %[[MP_ACC]] : f32
+// CHECK: linalg.yield %[[MP_M]] : f32
+func.func @max_pool3d(%x: tensor<?x2x4x4x4xf32>) -> tensor<?x2x2x2x2xf32> {
+  %y = relay.nn.max_pool3d %x {pool_size = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>} : (tensor<?x2x4x4x4xf32>) -> tensor<?x2x2x2x2xf32>
+  return %y : tensor<?x2x2x2x2xf32>
+}
+
+// instance_norm over NCHW: mean and (biased) variance per (n, c) over the
+// spatial dims, then (x - mean) * rsqrt(var + eps) * gamma[c] + beta[c].
+// CHECK-LABEL: func.func @instance_norm
+// CHECK-SAME: (%[[IN_X:[a-z0-9_]+]]: tensor<?x4x3x3xf32>, %[[IN_G:[a-z0-9_]+]]: tensor<4xf32>, %[[IN_B:[a-z0-9_]+]]: tensor<4xf32>)
+// CHECK: %[[IN_C9:.+]] = arith.constant 9 : index
+// CHECK: %[[IN_CNT:.+]] = arith.sitofp %{{.+}} : i64 to f32
+// CHECK: %[[IN_SUM:.+]] = linalg.reduce ins(%[[IN_X]] : tensor<?x4x3x3xf32>) outs(%{{.+}} : tensor<?x4xf32>) dimensions = [2, 3]
+// CHECK: arith.addf
+// CHECK: %[[IN_MEAN:.+]] = linalg.generic {{.*}} ins(%[[IN_SUM]] : tensor<?x4xf32>)
+// CHECK: arith.divf %{{.+}}, %[[IN_CNT]] : f32
+// CHECK: %[[IN_SQ:.+]] = linalg.generic {indexing_maps = [#[[NL_ID4]], #[[NL_NC4]], #[[NL_ID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[IN_X]], %[[IN_MEAN]] : tensor<?x4x3x3xf32>, tensor<?x4xf32>)
+// CHECK: %[[IN_D:.+]] = arith.subf
+// CHECK: arith.mulf %[[IN_D]], %[[IN_D]] : f32
+// CHECK: %[[IN_VSUM:.+]] = linalg.reduce ins(%[[IN_SQ]] : tensor<?x4x3x3xf32>) outs(%{{.+}} : tensor<?x4xf32>) dimensions = [2, 3]
+// CHECK: %[[IN_VAR:.+]] = linalg.generic {{.*}} ins(%[[IN_VSUM]] : tensor<?x4xf32>)
+// CHECK: arith.divf %{{.+}}, %[[IN_CNT]] : f32
+// CHECK: linalg.generic {indexing_maps = [#[[NL_ID4]], #[[NL_NC4]], #[[NL_NC4]], #[[NL_C4]], #[[NL_C4]], #[[NL_ID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[IN_X]], %[[IN_MEAN]], %[[IN_VAR]], %[[IN_G]], %[[IN_B]] : tensor<?x4x3x3xf32>, tensor<?x4xf32>, tensor<?x4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: ^bb0(%[[IN_XI:[a-z0-9_]+]]: f32, %[[IN_MI:[a-z0-9_]+]]: f32, %[[IN_VI:[a-z0-9_]+]]: f32, %[[IN_GI:[a-z0-9_]+]]: f32, %[[IN_BI:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK: %[[IN_EPS:.+]] = arith.constant 9.99999974E-6 : f32
+// CHECK: %[[IN_VE:.+]] = arith.addf %[[IN_VI]], %[[IN_EPS]] : f32
+// CHECK: %[[IN_RS:.+]] = math.rsqrt %[[IN_VE]] : f32
+// CHECK: %[[IN_XM:.+]] = arith.subf %[[IN_XI]], %[[IN_MI]] : f32
+// CHECK: %[[IN_N:.+]] = arith.mulf %[[IN_XM]], %[[IN_RS]] : f32
+// CHECK: %[[IN_S:.+]] = arith.mulf %[[IN_N]], %[[IN_GI]] : f32
+// CHECK: %[[IN_R:.+]] = arith.addf %[[IN_S]], %[[IN_BI]] : f32
+// CHECK: linalg.yield %[[IN_R]] : f32
+func.func @instance_norm(%x: tensor<?x4x3x3xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<?x4x3x3xf32> {
+  %y = relay.nn.instance_norm %x, %g, %b : (tensor<?x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x3x3xf32>
+  return %y : tensor<?x4x3x3xf32>
+}
+
+// l2_normalize over axis 1: x * rsqrt(max(sum(x^2), eps)).
+// CHECK-LABEL: func.func @l2_normalize
+// CHECK-SAME: (%[[L2_X:[a-z0-9_]+]]: tensor<?x8xf32>)
+// CHECK: %[[L2_SQ:.+]] = linalg.generic {indexing_maps = [#[[NL_ID2]], #[[NL_ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[L2_X]] : tensor<?x8xf32>)
+// CHECK: ^bb0(%[[L2_A:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK: arith.mulf %[[L2_A]], %[[L2_A]] : f32
+// CHECK: %[[L2_SUM:.+]] = linalg.reduce ins(%[[L2_SQ]] : tensor<?x8xf32>) outs(%{{.+}} : tensor<?xf32>) dimensions = [1]
+// CHECK: arith.addf
+// CHECK: linalg.generic {indexing_maps = [#[[NL_ID2]], #[[NL_ROW]], #[[NL_ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[L2_X]], %[[L2_SUM]] : tensor<?x8xf32>, tensor<?xf32>)
+// CHECK: ^bb0(%[[L2_IN:[a-z0-9_]+]]: f32, %[[L2_S:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK: %[[L2_EPS:.+]] = arith.constant 1.000000e-10 : f32
+// CHECK: %[[L2_M:.+]] = arith.maximumf %[[L2_S]], %[[L2_EPS]] : f32
+// CHECK: %[[L2_RS:.+]] = math.rsqrt %[[L2_M]] : f32
+// CHECK: %[[L2_Y:.+]] = arith.mulf %[[L2_IN]], %[[L2_RS]] : f32
+// CHECK: linalg.yield %[[L2_Y]] : f32
+func.func @l2_normalize(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %y = relay.nn.l2_normalize %x {eps = 1.0e-10 : f64, axis = array<i64: 1>} : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+
+// space_to_depth (NCHW, TVM order): [N, C, H/b, b, W/b, b] transposed to
+// [N, b, b, C, H/b, W/b], so output channel = (bh * b + bw) * C + c.
+// CHECK-LABEL: func.func @space_to_depth
+// CHECK: %[[SD_E:.+]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2, 3], [4, 5]] output_shape [%{{.+}}, 2, 2, 2, 3, 2] : tensor<?x2x4x6xf32> into tensor<?x2x2x2x3x2xf32>
+// CHECK: %[[SD_T:.+]] = linalg.transpose ins(%[[SD_E]] : tensor<?x2x2x2x3x2xf32>) outs(%{{.+}} : tensor<?x2x2x2x2x3xf32>) permutation = [0, 3, 5, 1, 2, 4]
+// CHECK: tensor.collapse_shape %[[SD_T]] {{\[\[}}0], [1, 2, 3], [4], [5]] : tensor<?x2x2x2x2x3xf32> into tensor<?x8x2x3xf32>
+func.func @space_to_depth(%x: tensor<?x2x4x6xf32>) -> tensor<?x8x2x3xf32> {
+  %y = relay.nn.space_to_depth %x {block_size = 2 : i64} : (tensor<?x2x4x6xf32>) -> tensor<?x8x2x3xf32>
+  return %y : tensor<?x8x2x3xf32>
 }

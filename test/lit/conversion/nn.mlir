@@ -5,6 +5,9 @@
 // CHECK-DAG: #[[MA:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG: #[[MB:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-DAG: #[[MC:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[NN_ID2:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[NN_ID3:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[NN_CH3:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1)>
 
 // CHECK-LABEL: func.func @dense
 // CHECK-SAME: (%[[X:.+]]: tensor<2x8xf32>, %[[W:.+]]: tensor<5x8xf32>)
@@ -229,4 +232,37 @@ func.func @conv2d_im2col(%x: tensor<1x9x9x4xf32>, %w: tensor<3x3x4x8xf32>) -> te
 func.func @max_pool2d_crop_to_windows(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x2x2xf32> {
   %y = relay.nn.max_pool2d %x {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x2x2xf32>
   return %y : tensor<1x2x2x2xf32>
+}
+
+// leaky_relu: x > 0 ? x : alpha * x, elementwise.
+// CHECK-LABEL: func.func @leaky_relu
+// CHECK-SAME: (%[[LR_X:[a-z0-9_]+]]: tensor<?x4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[NN_ID2]], #[[NN_ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[LR_X]] : tensor<?x4xf32>) outs(%{{.+}} : tensor<?x4xf32>)
+// CHECK: ^bb0(%[[LR_IN:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK: %[[LR_ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[LR_POS:.+]] = arith.cmpf ogt, %[[LR_IN]], %[[LR_ZERO]] : f32
+// CHECK: %[[LR_ALPHA:.+]] = arith.constant 2.500000e-01 : f32
+// CHECK: %[[LR_NEG:.+]] = arith.mulf %[[LR_IN]], %[[LR_ALPHA]] : f32
+// CHECK: %[[LR_R:.+]] = arith.select %[[LR_POS]], %[[LR_IN]], %[[LR_NEG]] : f32
+// CHECK: linalg.yield %[[LR_R]] : f32
+func.func @leaky_relu(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %y = relay.nn.leaky_relu %x {alpha = 0.25 : f64} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
+
+// prelu: x > 0 ? x : alpha[c] * x, alpha indexed by the channel (axis 1)
+// through the map, not materialised as a broadcast.
+// CHECK-LABEL: func.func @prelu
+// CHECK-SAME: (%[[PR_X:[a-z0-9_]+]]: tensor<?x4x3xf32>, %[[PR_A:[a-z0-9_]+]]: tensor<4xf32>)
+// CHECK-NOT: linalg.broadcast
+// CHECK: linalg.generic {indexing_maps = [#[[NN_ID3]], #[[NN_CH3]], #[[NN_ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[PR_X]], %[[PR_A]] : tensor<?x4x3xf32>, tensor<4xf32>) outs(%{{.+}} : tensor<?x4x3xf32>)
+// CHECK: ^bb0(%[[PR_IN:[a-z0-9_]+]]: f32, %[[PR_AL:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK: %[[PR_ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[PR_POS:.+]] = arith.cmpf ogt, %[[PR_IN]], %[[PR_ZERO]] : f32
+// CHECK: %[[PR_NEG:.+]] = arith.mulf %[[PR_IN]], %[[PR_AL]] : f32
+// CHECK: %[[PR_R:.+]] = arith.select %[[PR_POS]], %[[PR_IN]], %[[PR_NEG]] : f32
+// CHECK: linalg.yield %[[PR_R]] : f32
+func.func @prelu(%x: tensor<?x4x3xf32>, %a: tensor<4xf32>) -> tensor<?x4x3xf32> {
+  %y = relay.nn.prelu %x, %a : (tensor<?x4x3xf32>, tensor<4xf32>) -> tensor<?x4x3xf32>
+  return %y : tensor<?x4x3xf32>
 }

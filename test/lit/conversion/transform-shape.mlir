@@ -188,3 +188,48 @@ func.func @einsum_dot(%a: tensor<5xf32>, %b: tensor<5xf32>, %m: tensor<4x4xf32>)
   %1 = relay.einsum %m {equation = "ii->i"} : (tensor<4x4xf32>) -> tensor<4xf32>
   return %0, %1 : tensor<f32>, tensor<4xf32>
 }
+
+// broadcast_to_like takes the shape (incl. the dynamic dim) from the second
+// operand: drop the unit dim, broadcast into dims 0 and 2.
+// CHECK-LABEL: func.func @broadcast_to_like(
+// CHECK-SAME: %[[BL_X:[a-z0-9_]+]]: tensor<3x1xf32>, %[[BL_L:[a-z0-9_]+]]: tensor<?x3x4xf32>)
+// CHECK: %[[BL_D:.+]] = tensor.dim %[[BL_L]], %{{.+}} : tensor<?x3x4xf32>
+// CHECK: %[[BL_C:.+]] = tensor.collapse_shape %[[BL_X]] {{\[\[}}0, 1]] : tensor<3x1xf32> into tensor<3xf32>
+// CHECK: %[[BL_E:.+]] = tensor.empty(%[[BL_D]]) : tensor<?x3x4xf32>
+// CHECK: %[[BL_B:.+]] = linalg.broadcast ins(%[[BL_C]] : tensor<3xf32>) outs(%[[BL_E]] : tensor<?x3x4xf32>) dimensions = [0, 2]
+// CHECK: return %[[BL_B]] : tensor<?x3x4xf32>
+func.func @broadcast_to_like(%x: tensor<3x1xf32>, %l: tensor<?x3x4xf32>) -> tensor<?x3x4xf32> {
+  %y = relay.broadcast_to_like %x, %l : (tensor<3x1xf32>, tensor<?x3x4xf32>) -> tensor<?x3x4xf32>
+  return %y : tensor<?x3x4xf32>
+}
+
+// CHECK-LABEL: func.func @ones(
+// CHECK: %[[ON_ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[ON_E:.+]] = tensor.empty() : tensor<2x3xf32>
+// CHECK: linalg.fill ins(%[[ON_ONE]] : f32) outs(%[[ON_E]] : tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func @ones() -> tensor<2x3xf32> {
+  %y = relay.ones {shape = array<i64: 2, 3>, dtype = f32} : () -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @zeros(
+// CHECK: %[[ZE_ZERO:.+]] = arith.constant 0 : i32
+// CHECK: %[[ZE_E:.+]] = tensor.empty() : tensor<2x3xi32>
+// CHECK: linalg.fill ins(%[[ZE_ZERO]] : i32) outs(%[[ZE_E]] : tensor<2x3xi32>) -> tensor<2x3xi32>
+func.func @zeros() -> tensor<2x3xi32> {
+  %y = relay.zeros {shape = array<i64: 2, 3>, dtype = i32} : () -> tensor<2x3xi32>
+  return %y : tensor<2x3xi32>
+}
+
+// zeros_like does not read its operand's data, only its (dynamic) shape.
+// CHECK-LABEL: func.func @zeros_like(
+// CHECK-SAME: %[[ZL_X:[a-z0-9_]+]]: tensor<?x3xi32>)
+// CHECK: %[[ZL_D:.+]] = tensor.dim %[[ZL_X]], %{{.+}} : tensor<?x3xi32>
+// CHECK: %[[ZL_ZERO:.+]] = arith.constant 0 : i32
+// CHECK: %[[ZL_E:.+]] = tensor.empty(%[[ZL_D]]) : tensor<?x3xi32>
+// CHECK: %[[ZL_F:.+]] = linalg.fill ins(%[[ZL_ZERO]] : i32) outs(%[[ZL_E]] : tensor<?x3xi32>) -> tensor<?x3xi32>
+// CHECK: return %[[ZL_F]] : tensor<?x3xi32>
+func.func @zeros_like(%x: tensor<?x3xi32>) -> tensor<?x3xi32> {
+  %y = relay.zeros_like %x : (tensor<?x3xi32>) -> tensor<?x3xi32>
+  return %y : tensor<?x3xi32>
+}
