@@ -93,10 +93,15 @@ struct ConvNDPattern : OpConversionPattern<OpTy> {
     }
     auto [lo, hi] = paddingND(op.getPadding(), N);
     Value zeroIn = scalarConst(rewriter, loc, dataType.getElementType(), 0.0);
-    Value padded = padDims(rewriter, loc, data, spatial, lo, hi, zeroIn);
+    ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
+    SmallVector<int64_t, 3> kExtent;
+    for (int64_t d : kSpatial)
+      kExtent.push_back(weightType.getDimSize(d));
+    Value padded = cropToWindows(
+        rewriter, loc, padDims(rewriter, loc, data, spatial, lo, hi, zeroIn),
+        spatial, kExtent, strides, dilation);
     SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, padded);
     SmallVector<OpFoldResult> kSizes = dimSizes(rewriter, loc, weight);
-    ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
     SmallVector<OpFoldResult> outSizes =
         resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
           if (d == 0)

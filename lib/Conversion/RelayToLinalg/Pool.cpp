@@ -110,7 +110,9 @@ struct PoolNDPattern : OpConversionPattern<OpTy> {
         high[i] += strides[i] - 1;
     Value padValue = isMax ? lowestConst(rewriter, loc, elem, isUnsigned)
                            : scalarConst(rewriter, loc, elem, 0.0);
-    Value padded = padDims(rewriter, loc, data, spatial, lo, high, padValue);
+    Value padded = cropToWindows(
+        rewriter, loc, padDims(rewriter, loc, data, spatial, lo, high, padValue),
+        spatial, window, strides, dilation);
     SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, padded);
     SmallVector<OpFoldResult> dataSizes = dimSizes(rewriter, loc, data);
     SmallVector<OpFoldResult> outSizes =

@@ -43,7 +43,9 @@ func.func @batch_matmul_bcast(%x: tensor<2x3x4xf32>, %y: tensor<1x4x5xf32>) -> t
 
 // CHECK-LABEL: func.func @conv1d
 // CHECK: tensor.pad %{{.*}} low[0, 0, 1] high[0, 0, 1]
-// CHECK: linalg.conv_1d_ncw_fcw {dilations = dense<1> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>} ins(%{{.*}}, %{{.*}} : tensor<?x3x18xf32>, tensor<8x3x3xf32>) outs(%{{.*}} : tensor<?x8x8xf32>)
+// (the last padded element is read by no window: the input is cropped to 17)
+// CHECK: %[[C1D:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0] [%{{.+}}, 3, 17] [1, 1, 1] : tensor<?x3x18xf32> to tensor<?x3x17xf32>
+// CHECK: linalg.conv_1d_ncw_fcw {dilations = dense<1> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>} ins(%[[C1D]], %{{.*}} : tensor<?x3x17xf32>, tensor<8x3x3xf32>) outs(%{{.*}} : tensor<?x8x8xf32>)
 func.func @conv1d(%x: tensor<?x3x16xf32>, %w: tensor<8x3x3xf32>) -> tensor<?x8x8xf32> {
   %y = relay.nn.conv1d %x, %w {padding = array<i64: 1>, strides = array<i64: 2>} : (tensor<?x3x16xf32>, tensor<8x3x3xf32>) -> tensor<?x8x8xf32>
   return %y : tensor<?x8x8xf32>
@@ -238,12 +240,14 @@ func.func @depth_to_space(%x: tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32> {
   return %y : tensor<1x2x4x6xf32>
 }
 
-// avg_pool1d without padding: a sum pool, then a division by the window size.
+// avg_pool1d without padding: a sum pool over the 8 elements its windows
+// read, then a division by the window size.
 // CHECK-LABEL: func.func @avg_pool1d
 // CHECK-SAME: (%[[AP_X:[a-z0-9_]+]]: tensor<?x2x9xf32>)
 // CHECK: %[[AP_ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[AP_IN:.+]] = tensor.extract_slice %[[AP_X]][0, 0, 0] [%{{.+}}, 2, 8] [1, 1, 1] : tensor<?x2x9xf32> to tensor<?x2x8xf32>
 // CHECK: %[[AP_INIT:.+]] = linalg.fill ins(%[[AP_ZERO]] : f32) outs(%{{.+}} : tensor<?x2x4xf32>)
-// CHECK: %[[AP_SUM:.+]] = linalg.pooling_ncw_sum {dilations = dense<1> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>} ins(%[[AP_X]], %{{.+}} : tensor<?x2x9xf32>, tensor<2xf32>) outs(%[[AP_INIT]] : tensor<?x2x4xf32>)
+// CHECK: %[[AP_SUM:.+]] = linalg.pooling_ncw_sum {dilations = dense<1> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>} ins(%[[AP_IN]], %{{.+}} : tensor<?x2x8xf32>, tensor<2xf32>) outs(%[[AP_INIT]] : tensor<?x2x4xf32>)
 // CHECK: %[[AP_N:.+]] = arith.constant 2.000000e+00 : f32
 // CHECK: linalg.generic {{.*}} ins(%[[AP_SUM]] : tensor<?x2x4xf32>)
 // CHECK: arith.divf %{{.+}}, %[[AP_N]] : f32
