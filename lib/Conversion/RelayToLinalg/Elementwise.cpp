@@ -7,6 +7,7 @@
 // own small patterns over the same broadcasting linalg.generic.
 //
 //===----------------------------------------------------------------------===//
+#include "F64Math.h"
 #include "Patterns.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -27,6 +28,15 @@ Value un(OpBuilder &b, Location loc, Value x) {
 template <typename OpTy>
 Value bin(OpBuilder &b, Location loc, Value x, Value y) {
   return OpTy::create(b, loc, x, y);
+}
+
+/// math op OpTy, or for f64 the expansion F64 (IREE's llvm-cpu cannot
+/// compile these math ops on f64; see F64Math.h).
+template <typename OpTy, UnaryFn F64>
+Value unOrF64(OpBuilder &b, Location loc, Value x) {
+  if (x.getType().isF64())
+    return F64(b, loc, x);
+  return OpTy::create(b, loc, x);
 }
 
 Value negInt(OpBuilder &b, Location loc, Value x) {
@@ -153,26 +163,37 @@ const Row<UnaryFn> kUnary[] = {
     {ExpOp::getOperationName(), un<math::ExpOp>, nullptr, nullptr},
     {LogOp::getOperationName(), un<math::LogOp>, nullptr, nullptr},
     {SqrtOp::getOperationName(), un<math::SqrtOp>, nullptr, nullptr},
-    {TanhOp::getOperationName(), un<math::TanhOp>, nullptr, nullptr},
+    {TanhOp::getOperationName(), unOrF64<math::TanhOp, tanhF64>, nullptr,
+     nullptr},
     {SigmoidOp::getOperationName(), sigmoid, nullptr, nullptr},
     {ReluOp::getOperationName(), relu<arith::MaximumFOp>,
      relu<arith::MaxSIOp>, relu<arith::MaxUIOp>},
-    {Log2Op::getOperationName(), un<math::Log2Op>, nullptr, nullptr},
+    {Log2Op::getOperationName(), unOrF64<math::Log2Op, log2F64>, nullptr,
+     nullptr},
     {Log10Op::getOperationName(), log10F, nullptr, nullptr},
     {RsqrtOp::getOperationName(), un<math::RsqrtOp>, nullptr, nullptr},
-    {SinOp::getOperationName(), un<math::SinOp>, nullptr, nullptr},
-    {CosOp::getOperationName(), un<math::CosOp>, nullptr, nullptr},
-    {TanOp::getOperationName(), un<math::TanOp>, nullptr, nullptr},
-    {AsinOp::getOperationName(), un<math::AsinOp>, nullptr, nullptr},
-    {AcosOp::getOperationName(), un<math::AcosOp>, nullptr, nullptr},
-    {AtanOp::getOperationName(), un<math::AtanOp>, nullptr, nullptr},
+    {SinOp::getOperationName(), unOrF64<math::SinOp, sinF64>, nullptr,
+     nullptr},
+    {CosOp::getOperationName(), unOrF64<math::CosOp, cosF64>, nullptr,
+     nullptr},
+    {TanOp::getOperationName(), unOrF64<math::TanOp, tanF64>, nullptr,
+     nullptr},
+    {AsinOp::getOperationName(), unOrF64<math::AsinOp, asinF64>, nullptr,
+     nullptr},
+    {AcosOp::getOperationName(), unOrF64<math::AcosOp, acosF64>, nullptr,
+     nullptr},
+    {AtanOp::getOperationName(), unOrF64<math::AtanOp, atanF64>, nullptr,
+     nullptr},
     {SinhOp::getOperationName(), un<math::SinhOp>, nullptr, nullptr},
     {CoshOp::getOperationName(), un<math::CoshOp>, nullptr, nullptr},
-    {ErfOp::getOperationName(), un<math::ErfOp>, nullptr, nullptr},
+    {ErfOp::getOperationName(), unOrF64<math::ErfOp, erfF64>, nullptr,
+     nullptr},
     // The fast_* approximations are left to the backend's math lowering.
     {FastExpOp::getOperationName(), un<math::ExpOp>, nullptr, nullptr},
-    {FastTanhOp::getOperationName(), un<math::TanhOp>, nullptr, nullptr},
-    {FastErfOp::getOperationName(), un<math::ErfOp>, nullptr, nullptr},
+    {FastTanhOp::getOperationName(), unOrF64<math::TanhOp, tanhF64>, nullptr,
+     nullptr},
+    {FastErfOp::getOperationName(), unOrF64<math::ErfOp, erfF64>, nullptr,
+     nullptr},
     // Rounding is the identity on integers (as in Relay/TIR).
     {CeilOp::getOperationName(), un<math::CeilOp>, same, same},
     {FloorOp::getOperationName(), un<math::FloorOp>, same, same},

@@ -178,6 +178,42 @@ func.func @unary_math(%x: tensor<8xf32>) -> tensor<8xf32> {
   return %19 : tensor<8xf32>
 }
 
+// On f64 these math ops would not compile in IREE's llvm-cpu (libm calls,
+// no math.erf lowering): they are expanded into arith and math ops it does
+// compile (exp, log, sqrt, absf, copysign).
+// CHECK-LABEL: func.func @unary_math_f64
+// CHECK-NOT: math.{{tanh|sin|cos|tan|asin|acos|atan|log2|erf}}
+// CHECK: return
+func.func @unary_math_f64(%x: tensor<8xf64>) -> tensor<8xf64> {
+  %0 = relay.tanh %x : (tensor<8xf64>) -> tensor<8xf64>
+  %1 = relay.fast_tanh %0 : (tensor<8xf64>) -> tensor<8xf64>
+  %2 = relay.sin %1 : (tensor<8xf64>) -> tensor<8xf64>
+  %3 = relay.cos %2 : (tensor<8xf64>) -> tensor<8xf64>
+  %4 = relay.tan %3 : (tensor<8xf64>) -> tensor<8xf64>
+  %5 = relay.asin %4 : (tensor<8xf64>) -> tensor<8xf64>
+  %6 = relay.acos %5 : (tensor<8xf64>) -> tensor<8xf64>
+  %7 = relay.atan %6 : (tensor<8xf64>) -> tensor<8xf64>
+  %8 = relay.log2 %7 : (tensor<8xf64>) -> tensor<8xf64>
+  %9 = relay.erf %8 : (tensor<8xf64>) -> tensor<8xf64>
+  %10 = relay.fast_erf %9 : (tensor<8xf64>) -> tensor<8xf64>
+  return %10 : tensor<8xf64>
+}
+
+// f64 tanh: polynomial below |x| = 0.3, else (1 - t) / (1 + t) with
+// t = exp(-2|x|) and the sign of x.
+// CHECK-LABEL: func.func @tanh_f64
+// CHECK: ^bb0(%[[A:.+]]: f64, %{{.+}}: f64):
+// CHECK-DAG: %[[ABS:.+]] = math.absf %[[A]] : f64
+// CHECK-DAG: math.exp %{{.+}} : f64
+// CHECK-DAG: math.copysign %{{.+}}, %[[A]] : f64
+// CHECK-DAG: arith.cmpf olt, %[[ABS]], %{{.+}} : f64
+// CHECK-NOT: math.tanh
+// CHECK: linalg.yield
+func.func @tanh_f64(%x: tensor<8xf64>) -> tensor<8xf64> {
+  %0 = relay.tanh %x : (tensor<8xf64>) -> tensor<8xf64>
+  return %0 : tensor<8xf64>
+}
+
 // sign keeps +-0 and NaN: select(x > 0, 1, select(x < 0, -1, x)).
 // CHECK-LABEL: func.func @sign_f16
 func.func @sign_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
