@@ -11,7 +11,11 @@ of the lowering. Tolerances:
 * float32 math functions: rtol 1e-5, atol 1e-5 (IREE uses polynomial
   approximations; the fast_* variants rtol 1e-4, atol 1e-4);
 * float16: rtol 2e-3, atol 2e-3 against the float32 result rounded to
-  float16 (f16 has an 11-bit significand).
+  float16 (f16 has an 11-bit significand);
+* float64 math functions expanded by the lowering (tanh, sin, cos, tan,
+  asin, acos, atan, log2, erf; ``F64Math.cpp``): rtol 1e-14, atol 0 over
+  magnitudes from 1e-300 up (subnormals excluded: IREE flushes them to 0),
+  plus +-0, +-inf and NaN.
 
 The `?`-dim cases are functions of the same module run at two sizes.
 """
@@ -29,6 +33,7 @@ EXACT = None
 MATH = dict(rtol=1e-5, atol=1e-5)
 FAST = dict(rtol=1e-4, atol=1e-4)
 F16 = dict(rtol=2e-3, atol=2e-3)
+F64 = dict(rtol=1e-14, atol=0)
 
 R = np.random.default_rng(11)
 
@@ -56,6 +61,22 @@ _erf = np.vectorize(math.erf, otypes=[np.float64])
 
 def erf_ref(x):
     return _erf(x.astype(np.float64)).astype(x.dtype)
+
+
+def wide64(lo, hi, n=200, uniform=(-2.0, 2.0), extra=()):
+    """float64: n log-uniform magnitudes in [lo, hi] with random signs, n
+    uniform values, ``extra`` and +-0, +-inf, NaN."""
+    mags = np.exp(R.uniform(np.log(lo), np.log(hi), n)) * R.choice([-1.0, 1.0], n)
+    special = [0.0, -0.0, np.inf, -np.inf, np.nan, *extra]
+    return np.concatenate([mags, R.uniform(*uniform, n), special]).astype("float64")
+
+
+def quiet(ref):
+    """``ref`` without numpy's warnings for NaN/inf results (log2(-1), ...)."""
+    def run(x):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return ref(x)
+    return run
 
 
 def halves(shape=(3, 5)):
@@ -116,6 +137,26 @@ unary("exp_f16", relay.exp, f16(np.exp), dtype="float16", tol=F16)
 unary("tanh_f16", relay.tanh, f16(np.tanh), dtype="float16", tol=F16)
 unary("sqrt_f16", relay.sqrt, f16(np.sqrt), dtype="float16", lo=0.0, hi=4.0, tol=F16)
 unary("erf_f16", relay.erf, f16(erf_ref), dtype="float16", tol=F16)
+# float64: expanded in the lowering (IREE has no f64 tanh/sin/.../erf).
+_near1 = list(1.0 - np.exp(np.linspace(np.log(1e-16), np.log(0.1), 20)))
+_tiny = [1e-300, -1e-300, 1e-20, -1e-20]
+_x = wide64(1e-300, 1e3, uniform=(-1, 1), extra=[*_tiny, 0.3, -0.3])
+unary("tanh_f64", relay.tanh, np.tanh, x=_x, shape=_x.shape, tol=F64)
+unary("fast_tanh_f64", relay.fast_tanh, np.tanh, x=_x, shape=_x.shape, tol=F64)
+for _name, _op, _ref in [("sin", relay.sin, np.sin), ("cos", relay.cos, np.cos), ("tan", relay.tan, np.tan)]:
+    _x = wide64(1e-300, 1e5, uniform=(-10, 10), extra=[*_tiny, *(np.arange(1, 9) * np.pi / 4), 1e6, -1e6])
+    unary(f"{_name}_f64", _op, quiet(_ref), x=_x, shape=_x.shape, tol=F64)
+_x = wide64(1e-300, 1.0, uniform=(-1, 1), extra=[1.0, -1.0, 1.5, -1.5, *_near1, *np.negative(_near1)])
+unary("asin_f64", relay.asin, quiet(np.arcsin), x=_x, shape=_x.shape, tol=F64)
+unary("acos_f64", relay.acos, quiet(np.arccos), x=_x, shape=_x.shape, tol=F64)
+_x = wide64(1e-300, 1e300, uniform=(-3, 3), extra=[1.0, -1.0, np.tan(np.pi / 8)])
+unary("atan_f64", relay.atan, np.arctan, x=_x, shape=_x.shape, tol=F64)
+_x = np.abs(wide64(1e-300, 1e300, uniform=(0, 3), extra=[*2.0 ** np.arange(-60, 61, 7), -1.0]))
+_x[:3] = [-1.0, -0.0, np.inf]
+unary("log2_f64", relay.log2, quiet(np.log2), x=_x, shape=_x.shape, tol=F64)
+_x = wide64(1e-300, 30.0, uniform=(-7, 7), extra=[*_tiny, 1.0, -1.0, 2.5, -2.5, 6.0, -6.0])
+unary("erf_f64", relay.erf, erf_ref, x=_x, shape=_x.shape, tol=F64)
+unary("fast_erf_f64", relay.fast_erf, erf_ref, x=_x, shape=_x.shape, tol=F64)
 
 # -- unary, rounding / sign / abs (floats and integers) -------------------------
 for _name, _op, _ref in [("ceil", relay.ceil, np.ceil), ("floor", relay.floor, np.floor),
@@ -306,6 +347,9 @@ def _check(got, want, tol):
         np.testing.assert_array_equal(got, want)
     else:
         np.testing.assert_allclose(got.astype("float64"), want.astype("float64"), **tol)
+        if tol is F64:  # the f64 expansions keep the sign of +-0
+            zero = want == 0
+            np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(want[zero]))
 
 
 @pytest.mark.parametrize("name", list(CASES))
