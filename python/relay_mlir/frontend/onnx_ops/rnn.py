@@ -99,7 +99,18 @@ def _activations(n: Node, per_dir: int, num_dir: int) -> List[List[_Act]]:
                             f"direction(s) needs {per_dir * num_dir}")
     alphas = [float(a) for a in n.attr("activation_alpha", [])]
     betas = [float(b) for b in n.attr("activation_beta", [])]
-    ai = bi = 0
+    used = {"alpha": 0, "beta": 0}
+
+    def take(name: str, kind: str, values: List[float], default):
+        """The next activation_<kind> value (used in order), else the default."""
+        if used[kind] < len(values):
+            used[kind] += 1
+            return values[used[kind] - 1]
+        if default is None:
+            raise n.unsupported(f"activation {name} without an explicit activation_{kind} "
+                                "(its default differs between onnxruntime and the ONNX operator)")
+        return default
+
     acts = []
     for name in names:
         spec = _ACTS.get(name.lower())
@@ -107,24 +118,10 @@ def _activations(n: Node, per_dir: int, num_dir: int) -> List[List[_Act]]:
             raise n.unsupported(f"activation '{name}' is not supported "
                                 f"(supported: {', '.join(sorted(_ACTS))})")
         takes_a, takes_b, da, db = spec
-        alpha = beta = None
-        if takes_a:
-            if ai < len(alphas):
-                alpha, ai = alphas[ai], ai + 1
-            elif da is None:
-                raise n.unsupported(f"activation {name} without an explicit activation_alpha "
-                                    "(its default differs between onnxruntime and the ONNX operator)")
-            else:
-                alpha = da
-        if takes_b:
-            if bi < len(betas):
-                beta, bi = betas[bi], bi + 1
-            elif db is None:
-                raise n.unsupported(f"activation {name} without an explicit activation_beta "
-                                    "(its default differs between onnxruntime and the ONNX operator)")
-            else:
-                beta = db
+        alpha = take(name, "alpha", alphas, da) if takes_a else None
+        beta = take(name, "beta", betas, db) if takes_b else None
         acts.append(_Act(name, alpha, beta))
+    ai, bi = used["alpha"], used["beta"]
     if ai < len(alphas) or bi < len(betas):
         raise n.unsupported("activation_alpha/activation_beta have more values than the activations "
                             "that take parameters (ambiguous: positional or consumed in order)")
