@@ -78,9 +78,6 @@ def models():
 @pytest.fixture(params=NAMES)
 def model(request, models) -> _Model:
     name = request.param
-    no_compile = ("test_onnxruntime_matches_pytorch", "test_builder_and_twin_share_weights")
-    if request.node.originalname not in no_compile and CASES[name].compile_skip:
-        pytest.skip(CASES[name].compile_skip)
     if name not in models:
         models[name] = _Model(CASES[name])
     return models[name]
@@ -92,8 +89,6 @@ def _check(model: _Model, got, want, what: str) -> None:
 
 
 def test_builder_matches_onnxruntime(model):
-    if model.case.builder_xfail:
-        pytest.xfail(model.case.builder_xfail)
     want = model.ort_out()
     exe = relay.compile(model.mod, target="llvm-cpu", params=model.params)
     _check(model, exe(*model.inputs), want, "builder vs onnxruntime")
@@ -111,8 +106,7 @@ def test_from_onnx_matches_onnxruntime(model):
     want = model.ort_out()
     used = {n.op_type for n in model.onnx_model().graph.node}
     missing = sorted(used - set(supported_ops()))
-    if missing:
-        pytest.skip(f"the ONNX importer has no converter for {', '.join(missing)} yet")
+    assert not missing, f"the ONNX importer has no converter for {', '.join(missing)}"
     mod = from_onnx(model.onnx_model())
     exe = relay.compile(mod, target="llvm-cpu")
     _check(model, exe(*model.inputs), want, "from_onnx vs onnxruntime")

@@ -29,8 +29,6 @@ class Case:
     output_names: Sequence[str]
     rtol: float = 1e-4
     atol: float = 1e-4                     # times max|reference|
-    compile_skip: str = ""                 # why compiled paths are skipped (a known compiler issue)
-    builder_xfail: str = ""                # a known lowering bug hit by the builder model
 
 
 def _image(shape):
