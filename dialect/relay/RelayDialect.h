@@ -26,6 +26,9 @@ bool isComplete(Type type);
 /// are compatible with everything.
 bool areCompatible(Type a, Type b);
 
+/// Element-wise `areCompatible` of two type lists of one length.
+bool areCompatible(TypeRange a, TypeRange b);
+
 /// The Relay function type of a `func.func`: its single result, or a tuple
 /// of its results when there are none or several.
 FuncType getRelayFnType(FunctionType type);

@@ -3,9 +3,9 @@
 // Marker traits stating which element types an operator accepts for its
 // tensor operands, as in Relay (e.g. `sin` on floats, `bitwise_and` on
 // integers or bools, `logical_and` on bools). The shared type relations
-// (lib/Relations/) read them through `operandDtypeClass` and reject other
-// dtypes, so one relation per shape rule serves every dtype rule. An op
-// without such a trait accepts any element type. ODS: RelayDtypeTraits.td.
+// verify them (`verifyOperandDtypes`), so one typing rule per shape rule
+// serves every dtype rule. An op without such a trait accepts any element
+// type. ODS: RelayDtypeTraits.td (docs/ops.md lists them per op).
 //
 //===----------------------------------------------------------------------===//
 #ifndef RELAY_RELAYDTYPETRAITS_H
@@ -15,31 +15,33 @@
 
 namespace mlir::relay {
 
-namespace OpTrait {
-/// Operands must be float tensors (f16, bf16, f32, f64).
-template <typename ConcreteType>
-class FloatOperands
-    : public ::mlir::OpTrait::TraitBase<ConcreteType, FloatOperands> {};
-/// Operands must be integer (signed or unsigned, not bool) tensors.
-template <typename ConcreteType>
-class IntegerOperands
-    : public ::mlir::OpTrait::TraitBase<ConcreteType, IntegerOperands> {};
-/// Operands must be integer or bool tensors.
-template <typename ConcreteType>
-class IntegerOrBoolOperands
-    : public ::mlir::OpTrait::TraitBase<ConcreteType, IntegerOrBoolOperands> {
-};
-/// Operands must be bool (i1) tensors.
-template <typename ConcreteType>
-class BoolOperands
-    : public ::mlir::OpTrait::TraitBase<ConcreteType, BoolOperands> {};
-/// Operands must be float or integer tensors (not bool).
-template <typename ConcreteType>
-class NumericOperands
-    : public ::mlir::OpTrait::TraitBase<ConcreteType, NumericOperands> {};
-} // namespace OpTrait
-
 enum class DtypeClass { Any, Float, Integer, IntegerOrBool, Bool, Numeric };
+
+/// Checks that every tensor operand of `op` has an element type of `cls`
+/// (operands not typed yet are skipped).
+LogicalResult verifyOperandDtypes(Operation *op, DtypeClass cls);
+
+namespace OpTrait {
+#define RELAY_DTYPE_TRAIT(NAME, CLASS)                                         \
+  template <typename ConcreteType>                                             \
+  class NAME : public ::mlir::OpTrait::TraitBase<ConcreteType, NAME> {         \
+  public:                                                                      \
+    static LogicalResult verifyTrait(Operation *op) {                          \
+      return verifyOperandDtypes(op, DtypeClass::CLASS);                       \
+    }                                                                          \
+  };
+/// Operands must be float tensors (f16, bf16, f32, f64).
+RELAY_DTYPE_TRAIT(FloatOperands, Float)
+/// Operands must be integer (signed or unsigned, not bool) tensors.
+RELAY_DTYPE_TRAIT(IntegerOperands, Integer)
+/// Operands must be integer or bool tensors.
+RELAY_DTYPE_TRAIT(IntegerOrBoolOperands, IntegerOrBool)
+/// Operands must be bool (i1) tensors.
+RELAY_DTYPE_TRAIT(BoolOperands, Bool)
+/// Operands must be float or integer tensors (not bool).
+RELAY_DTYPE_TRAIT(NumericOperands, Numeric)
+#undef RELAY_DTYPE_TRAIT
+} // namespace OpTrait
 
 /// The dtype class declared by `op`'s trait (Any without one).
 DtypeClass operandDtypeClass(Operation *op);

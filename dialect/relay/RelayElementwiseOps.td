@@ -17,23 +17,24 @@ include "relay/RelayDtypeTraits.td"
 
 // A unary operator on float tensors (math functions).
 class Relay_FloatUnaryOp<string mnemonic, string text>
-    : Relay_UnaryOp<mnemonic, "Identity", [Relay_FloatOperands]> {
+    : Relay_UnaryOp<mnemonic, [Relay_FloatOperands]> {
   let summary = text;
 }
 // A unary operator on float or integer tensors; identity on integers for
 // the rounding functions, as in Relay.
 class Relay_NumericUnaryOp<string mnemonic, string text>
-    : Relay_UnaryOp<mnemonic, "Identity", [Relay_NumericOperands]> {
+    : Relay_UnaryOp<mnemonic, [Relay_NumericOperands]> {
   let summary = text;
 }
 // A float test with a bool result of the operand's shape.
 class Relay_FloatTestOp<string mnemonic, string text>
-    : Relay_UnaryOp<mnemonic, "IdentityBool", [Relay_FloatOperands]> {
+    : Relay_UnaryOp<mnemonic, [Relay_FloatOperands]> {
   let summary = text;
+  let typeRule = "inferIdentityBool(site, adaptor.getData().getType())";
 }
 
 def Relay_NegativeOp
-    : Relay_UnaryOp<"negative", "Identity", [Relay_NumericOperands]> {
+    : Relay_UnaryOp<"negative", [Relay_NumericOperands]> {
   let summary = "-x";
 }
 def Relay_ExpOp : Relay_FloatUnaryOp<"exp", "e^x">;
@@ -42,7 +43,7 @@ def Relay_SqrtOp : Relay_FloatUnaryOp<"sqrt", "square root">;
 def Relay_TanhOp : Relay_FloatUnaryOp<"tanh", "hyperbolic tangent">;
 def Relay_SigmoidOp : Relay_FloatUnaryOp<"sigmoid", "1 / (1 + e^-x)">;
 def Relay_ReluOp
-    : Relay_UnaryOp<"nn.relu", "Identity", [Relay_NumericOperands]> {
+    : Relay_UnaryOp<"nn.relu", [Relay_NumericOperands]> {
   let summary = "max(x, 0)";
   let description = [{
     ```mlir
@@ -82,16 +83,18 @@ def Relay_IsFiniteOp
     : Relay_FloatTestOp<"isfinite", "x is neither inf nor NaN (bool result)">;
 
 def Relay_LogicalNotOp
-    : Relay_UnaryOp<"logical_not", "Identity", [Relay_BoolOperands]> {
+    : Relay_UnaryOp<"logical_not", [Relay_BoolOperands]> {
   let summary = "not x, on bool tensors";
 }
 def Relay_BitwiseNotOp
-    : Relay_UnaryOp<"bitwise_not", "Identity", [Relay_IntegerOrBoolOperands]> {
+    : Relay_UnaryOp<"bitwise_not", [Relay_IntegerOrBoolOperands]> {
   let summary = "~x, on integer or bool tensors";
 }
 def Relay_CopyOp : Relay_UnaryOp<"copy"> { let summary = "a copy of x"; }
 
-def Relay_ClipOp : Relay_Operator<"clip", "Identity", [Relay_NumericOperands]> {
+def Relay_ClipOp : Relay_Operator<"clip", [Relay_NumericOperands,
+                                             Relay_ElementwiseUnary]> {
+  let typeRule = "inferIdentity(site, adaptor.getData().getType())";
   let summary = "clamps x to [a_min, a_max]";
   let description = [{
     `max(min(x, a_max), a_min)`, as in Relay. On integer tensors the bounds
@@ -106,7 +109,8 @@ def Relay_ClipOp : Relay_Operator<"clip", "Identity", [Relay_NumericOperands]> {
                        F64Attr:$a_max);
 }
 
-def Relay_CastOp : Relay_Operator<"cast", "Cast"> {
+def Relay_CastOp : Relay_Operator<"cast", [Relay_ElementwiseUnary]> {
+  let typeRule = "inferCast(site, adaptor.getData().getType(), adaptor.getDtype())";
   let summary = "converts the elements to `dtype`";
   let description = [{
     Float → integer truncates towards zero; anything → bool is `x != 0`;
@@ -119,7 +123,9 @@ def Relay_CastOp : Relay_Operator<"cast", "Cast"> {
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data, TypeAttr:$dtype);
 }
 
-def Relay_CastLikeOp : Relay_Operator<"cast_like", "CastLike"> {
+def Relay_CastLikeOp : Relay_Operator<"cast_like"> {
+  let typeRule = "inferCastLike(site, adaptor.getData().getType(), "
+                 "adaptor.getDtypeLike().getType())";
   let summary = "converts `data` to the dtype of `dtype_like`";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        Relay_AnyTensorOrIncomplete:$dtype_like);
@@ -155,13 +161,15 @@ def Relay_MinimumOp : Relay_BinaryOp<"minimum"> {
 
 // A broadcasting binary operator restricted to the dtypes of `trait`.
 class Relay_TypedBinaryOp<string mnemonic, Trait trait, string text>
-    : Relay_BinaryOp<mnemonic, "Broadcast", [trait]> {
+    : Relay_BinaryOp<mnemonic, [trait]> {
   let summary = text;
 }
 // A broadcasting comparison: bool result.
 class Relay_CompareOp<string mnemonic, string text>
-    : Relay_BinaryOp<mnemonic, "BroadcastBool"> {
+    : Relay_BinaryOp<mnemonic> {
   let summary = text;
+  let typeRule = "inferBroadcastBool(site, adaptor.getLhs().getType(), "
+                 "adaptor.getRhs().getType())";
 }
 
 def Relay_FloorDivideOp : Relay_TypedBinaryOp<"floor_divide",
@@ -202,7 +210,9 @@ def Relay_RightShiftOp : Relay_TypedBinaryOp<"right_shift",
 // Ternary
 //===----------------------------------------------------------------------===//
 
-def Relay_WhereOp : Relay_Operator<"where", "Where"> {
+def Relay_WhereOp : Relay_Operator<"where"> {
+  let typeRule = "inferWhere(site, adaptor.getCondition().getType(), "
+                 "adaptor.getX().getType(), adaptor.getY().getType())";
   let summary = "picks x where condition is non-zero, else y";
   let description = [{
     The three operands broadcast together (numpy); `x` and `y` share a

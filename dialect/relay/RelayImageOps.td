@@ -8,7 +8,7 @@
 
 include "relay/RelayOpBase.td"
 
-def Relay_Resize2DOp : Relay_Operator<"image.resize2d", "Resize2D"> {
+def Relay_Resize2DOp : Relay_RelOperator<"image.resize2d", "Resize2D"> {
   let summary = "resizes the spatial dims of an NCHW/NHWC image to `size`";
   let description = [{
     `method` is `nearest_neighbor`, `linear` or `cubic`;

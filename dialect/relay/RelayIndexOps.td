@@ -14,7 +14,7 @@ include "relay/RelayOpBase.td"
 // Indexing
 //===----------------------------------------------------------------------===//
 
-def Relay_TakeOp : Relay_Operator<"take", "Take"> {
+def Relay_TakeOp : Relay_RelOperator<"take", "Take"> {
   let summary = "takes elements of `data` along `axis` at `indices`";
   let description = [{
     The result is `data.shape[:axis] + indices.shape[batch_dims:] +
@@ -34,7 +34,7 @@ def Relay_TakeOp : Relay_Operator<"take", "Take"> {
                        DefaultValuedAttr<StrAttr, "\"clip\"">:$mode);
 }
 
-def Relay_GatherOp : Relay_Operator<"gather", "Gather"> {
+def Relay_GatherOp : Relay_RelOperator<"gather", "Gather"> {
   let summary = "`out[i][j][k] = data[i][indices[i][j][k]][k]` (axis 1)";
   let description = [{
     `indices` has the rank of `data`; the result has the shape of `indices`.
@@ -48,7 +48,7 @@ def Relay_GatherOp : Relay_Operator<"gather", "Gather"> {
                        I64Attr:$axis);
 }
 
-def Relay_GatherNDOp : Relay_Operator<"gather_nd", "GatherND"> {
+def Relay_GatherNDOp : Relay_RelOperator<"gather_nd", "GatherND"> {
   let summary = "gathers slices of `data` at the `M`-tuples in `indices`";
   let description = [{
     `indices` is `[M, Y...]` (after `batch_dims` shared leading dims); the
@@ -64,7 +64,7 @@ def Relay_GatherNDOp : Relay_Operator<"gather_nd", "GatherND"> {
                        OptionalAttr<I64Attr>:$index_rank);
 }
 
-def Relay_ScatterElementsOp : Relay_Operator<"scatter_elements",
+def Relay_ScatterElementsOp : Relay_RelOperator<"scatter_elements",
                                              "ScatterElements"> {
   let summary = "writes `updates` into `data` at `indices` along `axis`";
   let description = [{
@@ -83,7 +83,7 @@ def Relay_ScatterElementsOp : Relay_Operator<"scatter_elements",
                        DefaultValuedAttr<StrAttr, "\"update\"">:$reduction);
 }
 
-def Relay_ScatterNDOp : Relay_Operator<"scatter_nd", "ScatterND"> {
+def Relay_ScatterNDOp : Relay_RelOperator<"scatter_nd", "ScatterND"> {
   let summary = "writes `updates` into `data` at the `M`-tuples of `indices`";
   let description = [{
     `indices` is `[M, Y...]`, `updates` is `Y... + data.shape[M:]`;
@@ -99,7 +99,7 @@ def Relay_ScatterNDOp : Relay_Operator<"scatter_nd", "ScatterND"> {
                        DefaultValuedAttr<StrAttr, "\"update\"">:$mode);
 }
 
-def Relay_OneHotOp : Relay_Operator<"one_hot", "OneHot"> {
+def Relay_OneHotOp : Relay_RelOperator<"one_hot", "OneHot"> {
   let summary = "one-hot encoding of `indices` with `depth` classes at `axis`";
   let description = [{
     `on_value` and `off_value` are scalar tensors of `dtype`.
@@ -120,7 +120,7 @@ def Relay_OneHotOp : Relay_Operator<"one_hot", "OneHot"> {
 // Scans
 //===----------------------------------------------------------------------===//
 
-class Relay_ScanOp<string mnemonic> : Relay_Operator<mnemonic, "Scan"> {
+class Relay_ScanOp<string mnemonic> : Relay_RelOperator<mnemonic, "Scan"> {
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        OptionalAttr<I64Attr>:$axis,
                        OptionalAttr<TypeAttr>:$dtype,
@@ -143,7 +143,7 @@ def Relay_CumprodOp : Relay_ScanOp<"cumprod"> {
 // Sorting (stable, as Relay's CPU sort)
 //===----------------------------------------------------------------------===//
 
-def Relay_SortOp : Relay_Operator<"sort", "Sort"> {
+def Relay_SortOp : Relay_RelOperator<"sort", "Sort"> {
   let summary = "sorts along `axis` (stable)";
   let description = [{
     ```mlir
@@ -155,7 +155,7 @@ def Relay_SortOp : Relay_Operator<"sort", "Sort"> {
                        DefaultValuedAttr<BoolAttr, "true">:$is_ascend);
 }
 
-def Relay_ArgsortOp : Relay_Operator<"argsort", "Sort"> {
+def Relay_ArgsortOp : Relay_RelOperator<"argsort", "Sort"> {
   let summary = "indices that sort along `axis` (stable), of `dtype`";
   let description = [{
     `dtype` (of the indices) defaults to int32, as Relay's.
@@ -170,7 +170,7 @@ def Relay_ArgsortOp : Relay_Operator<"argsort", "Sort"> {
                        OptionalAttr<TypeAttr>:$dtype);
 }
 
-def Relay_TopKOp : Relay_Operator<"topk", "TopK"> {
+def Relay_TopKOp : Relay_RelOperator<"topk", "TopK"> {
   let summary = "the `k` largest (smallest with `is_ascend`) along `axis`";
   let description = [{
     `ret_type` `both` gives the tuple `(values, indices)`, `values` or

@@ -8,7 +8,7 @@
 
 include "relay/RelayOpBase.td"
 
-def Relay_DenseOp : Relay_Operator<"nn.dense", "Dense"> {
+def Relay_DenseOp : Relay_RelOperator<"nn.dense", "Dense"> {
   let summary = "data · weightᵀ (Relay's `nn.dense`)";
   let description = [{
     `data` is `[d1, ..., dn, k]`, `weight` is `[units, k]`; the result is
@@ -24,7 +24,7 @@ def Relay_DenseOp : Relay_Operator<"nn.dense", "Dense"> {
                        OptionalAttr<TypeAttr>:$out_dtype);
 }
 
-def Relay_BiasAddOp : Relay_Operator<"nn.bias_add", "BiasAdd"> {
+def Relay_BiasAddOp : Relay_RelOperator<"nn.bias_add", "BiasAdd"> {
   let summary = "adds a 1-D bias along `axis`";
   let description = [{
     ```mlir
@@ -36,7 +36,7 @@ def Relay_BiasAddOp : Relay_Operator<"nn.bias_add", "BiasAdd"> {
                        DefaultValuedAttr<I64Attr, "1">:$axis);
 }
 
-def Relay_Conv2DOp : Relay_Operator<"nn.conv2d", "Conv2D"> {
+def Relay_Conv2DOp : Relay_RelOperator<"nn.conv2d", "Conv2D"> {
   let summary = "2-D convolution (Relay's `nn.conv2d`)";
   let description = [{
     Layouts `NCHW`/`OIHW` (default) or `NHWC`/`HWIO`. `padding` has 1, 2 or
@@ -63,7 +63,7 @@ def Relay_Conv2DOp : Relay_Operator<"nn.conv2d", "Conv2D"> {
 // Relay's MaxPool2DAttrs; `extra` adds the op's own attributes (avg_pool2d's
 // count_include_pad).
 class Relay_Pool2DOp<string mnemonic, dag extra = (ins)>
-    : Relay_Operator<mnemonic, "Pool2D"> {
+    : Relay_RelOperator<mnemonic, "Pool2D"> {
   let arguments = !con(
       (ins Relay_AnyTensorOrIncomplete:$data,
            DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$pool_size,
@@ -89,7 +89,7 @@ def Relay_AvgPool2DOp : Relay_Pool2DOp<"nn.avg_pool2d",
   let summary = "2-D average pooling (`count_include_pad` as in Relay)";
 }
 
-def Relay_GlobalAvgPool2DOp : Relay_Operator<"nn.global_avg_pool2d",
+def Relay_GlobalAvgPool2DOp : Relay_RelOperator<"nn.global_avg_pool2d",
                                             "GlobalPool2D"> {
   let summary = "mean over the spatial dims, kept as size 1";
   let description = [{
@@ -102,19 +102,19 @@ def Relay_GlobalAvgPool2DOp : Relay_Operator<"nn.global_avg_pool2d",
                        DefaultValuedAttr<StrAttr, "\"\"">:$out_layout);
 }
 
-def Relay_BatchFlattenOp : Relay_Operator<"nn.batch_flatten",
+def Relay_BatchFlattenOp : Relay_RelOperator<"nn.batch_flatten",
                                           "BatchFlatten"> {
   let summary = "flattens all but the first dim";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data);
 }
 
-def Relay_SoftmaxOp : Relay_Operator<"nn.softmax", "AxisIdentity"> {
+def Relay_SoftmaxOp : Relay_RelOperator<"nn.softmax", "AxisIdentity"> {
   let summary = "softmax along `axis`";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        DefaultValuedAttr<I64Attr, "-1">:$axis);
 }
 
-def Relay_BatchNormOp : Relay_Operator<"nn.batch_norm", "BatchNorm"> {
+def Relay_BatchNormOp : Relay_RelOperator<"nn.batch_norm", "BatchNorm"> {
   let summary = "batch normalisation (inference form), a 3-tuple result";
   let description = [{
     As in Relay, the result is `(normalized, moving_mean, moving_var)`;
@@ -139,7 +139,7 @@ def Relay_BatchNormOp : Relay_Operator<"nn.batch_norm", "BatchNorm"> {
 // Operator library: more nn.* operators (Relay 0.19 names and defaults)
 //===----------------------------------------------------------------------===//
 
-def Relay_MatmulOp : Relay_Operator<"nn.matmul", "Dense"> {
+def Relay_MatmulOp : Relay_RelOperator<"nn.matmul", "Dense"> {
   let summary = "tensor_a · tensor_b with optional transposes (Relay's `nn.matmul`)";
   let description = [{
     `tensor_a` is `[d..., k]` (`[d..., k, m]` with `transpose_a`),
@@ -159,7 +159,7 @@ def Relay_MatmulOp : Relay_Operator<"nn.matmul", "Dense"> {
                        DefaultValuedAttr<BoolAttr, "false">:$transpose_b);
 }
 
-def Relay_BatchMatmulOp : Relay_Operator<"nn.batch_matmul", "BatchMatmul"> {
+def Relay_BatchMatmulOp : Relay_RelOperator<"nn.batch_matmul", "BatchMatmul"> {
   let summary = "batched x · yᵀ (Relay's `nn.batch_matmul`)";
   let description = [{
     `x` is `[b, m, k]` (`[b, k, m]` with `transpose_a`), `y` is `[b, n, k]`
@@ -181,7 +181,7 @@ def Relay_BatchMatmulOp : Relay_Operator<"nn.batch_matmul", "BatchMatmul"> {
 // spatial dims is the length of `data_layout` minus 2.
 class Relay_ConvNDOp<string mnemonic, string ones, string zeros,
                      string dl, string kl>
-    : Relay_Operator<mnemonic, "Conv"> {
+    : Relay_RelOperator<mnemonic, "Conv"> {
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        Relay_AnyTensorOrIncomplete:$weight,
                        DefaultValuedAttr<DenseI64ArrayAttr, ones>:$strides,
@@ -217,7 +217,7 @@ def Relay_Conv3DOp : Relay_ConvNDOp<"nn.conv3d", "{1, 1, 1}", "{0, 0, 0}",
   }];
 }
 
-def Relay_Conv2DTransposeOp : Relay_Operator<"nn.conv2d_transpose",
+def Relay_Conv2DTransposeOp : Relay_RelOperator<"nn.conv2d_transpose",
                                              "Conv2DTranspose"> {
   let summary = "2-D transposed convolution (Relay's `nn.conv2d_transpose`)";
   let description = [{
@@ -249,7 +249,7 @@ def Relay_Conv2DTransposeOp : Relay_Operator<"nn.conv2d_transpose",
 // spatial dims is the length of `layout` minus 2.
 class Relay_PoolNDOp<string mnemonic, string ones, string zeros, string l,
                      dag extra = (ins)>
-    : Relay_Operator<mnemonic, "Pool"> {
+    : Relay_RelOperator<mnemonic, "Pool"> {
   let arguments = !con(
       (ins Relay_AnyTensorOrIncomplete:$data,
            DefaultValuedAttr<DenseI64ArrayAttr, ones>:$pool_size,
@@ -284,7 +284,7 @@ def Relay_AvgPool3DOp : Relay_PoolNDOp<"nn.avg_pool3d", "{1, 1, 1}",
   let summary = "3-D average pooling (layout `NCDHW` or `NDHWC`)";
 }
 
-def Relay_GlobalMaxPool2DOp : Relay_Operator<"nn.global_max_pool2d",
+def Relay_GlobalMaxPool2DOp : Relay_RelOperator<"nn.global_max_pool2d",
                                              "GlobalPool2D"> {
   let summary = "max over the spatial dims, kept as size 1";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
@@ -293,7 +293,7 @@ def Relay_GlobalMaxPool2DOp : Relay_Operator<"nn.global_max_pool2d",
 }
 
 class Relay_AdaptivePool2DOp<string mnemonic>
-    : Relay_Operator<mnemonic, "AdaptivePool2D"> {
+    : Relay_RelOperator<mnemonic, "AdaptivePool2D"> {
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$output_size,
                        DefaultValuedAttr<StrAttr, "\"NCHW\"">:$layout,
@@ -319,7 +319,7 @@ def Relay_AdaptiveMaxPool2DOp
 
 // layer_norm, group_norm and instance_norm share the relation `Norm`:
 // gamma and beta are 1-D of size data.shape[axis].
-def Relay_LayerNormOp : Relay_Operator<"nn.layer_norm", "Norm"> {
+def Relay_LayerNormOp : Relay_RelOperator<"nn.layer_norm", "Norm"> {
   let summary = "normalisation over `axis` (Relay's `nn.layer_norm`)";
   let description = [{
     ```mlir
@@ -334,7 +334,7 @@ def Relay_LayerNormOp : Relay_Operator<"nn.layer_norm", "Norm"> {
                        DefaultValuedAttr<BoolAttr, "true">:$center,
                        DefaultValuedAttr<BoolAttr, "true">:$scale);
 }
-def Relay_GroupNormOp : Relay_Operator<"nn.group_norm", "Norm"> {
+def Relay_GroupNormOp : Relay_RelOperator<"nn.group_norm", "Norm"> {
   let summary = "normalisation over groups of channels (Relay's `nn.group_norm`)";
   let description = [{
     The channels (dim `axis`) split into `num_groups` groups; each group of
@@ -350,7 +350,7 @@ def Relay_GroupNormOp : Relay_Operator<"nn.group_norm", "Norm"> {
                        DefaultValuedAttr<BoolAttr, "true">:$center,
                        DefaultValuedAttr<BoolAttr, "true">:$scale);
 }
-def Relay_InstanceNormOp : Relay_Operator<"nn.instance_norm", "Norm"> {
+def Relay_InstanceNormOp : Relay_RelOperator<"nn.instance_norm", "Norm"> {
   let summary = "normalisation of each channel of each instance";
   let description = [{
     Each (batch, channel) slice is normalised over the dims after `axis`.
@@ -364,7 +364,7 @@ def Relay_InstanceNormOp : Relay_Operator<"nn.instance_norm", "Norm"> {
                        DefaultValuedAttr<BoolAttr, "true">:$scale);
 }
 
-def Relay_L2NormalizeOp : Relay_Operator<"nn.l2_normalize", "AxesIdentity"> {
+def Relay_L2NormalizeOp : Relay_RelOperator<"nn.l2_normalize", "AxesIdentity"> {
   let summary = "x / sqrt(max(sum(x², axis), eps))";
   let description = [{
     An empty `axis` normalises over all dims.
@@ -378,7 +378,7 @@ def Relay_L2NormalizeOp : Relay_Operator<"nn.l2_normalize", "AxesIdentity"> {
                        DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$axis);
 }
 
-def Relay_LRNOp : Relay_Operator<"nn.lrn", "AxisIdentity"> {
+def Relay_LRNOp : Relay_RelOperator<"nn.lrn", "AxisIdentity"> {
   let summary = "local response normalisation across `axis`";
   let description = [{
     `x / (bias + alpha / size * Σ x²)^beta`, the sum over the `size`
@@ -392,19 +392,19 @@ def Relay_LRNOp : Relay_Operator<"nn.lrn", "AxisIdentity"> {
                        DefaultValuedAttr<F64Attr, "0.75">:$beta);
 }
 
-def Relay_LogSoftmaxOp : Relay_Operator<"nn.log_softmax", "AxisIdentity"> {
+def Relay_LogSoftmaxOp : Relay_RelOperator<"nn.log_softmax", "AxisIdentity"> {
   let summary = "log of softmax along `axis`";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        DefaultValuedAttr<I64Attr, "-1">:$axis);
 }
 
-def Relay_LeakyReluOp : Relay_Operator<"nn.leaky_relu", "Identity"> {
+def Relay_LeakyReluOp : Relay_RelOperator<"nn.leaky_relu", "Identity"> {
   let summary = "x for x > 0, alpha * x otherwise";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        DefaultValuedAttr<F64Attr, "0.01">:$alpha);
 }
 
-def Relay_PReluOp : Relay_Operator<"nn.prelu", "BiasAdd"> {
+def Relay_PReluOp : Relay_RelOperator<"nn.prelu", "BiasAdd"> {
   let summary = "leaky relu with a learned slope per channel";
   let description = [{
     `alpha` is 1-D of size `data.shape[axis]` (the relation of
@@ -427,7 +427,7 @@ def Relay_GeluOp : Relay_UnaryOp<"nn.gelu"> {
   }];
 }
 
-def Relay_DropoutOp : Relay_Operator<"nn.dropout", "Dropout"> {
+def Relay_DropoutOp : Relay_RelOperator<"nn.dropout", "Dropout"> {
   let summary = "dropout: the identity at inference, a 2-tuple (out, mask)";
   let description = [{
     As in Relay, the result is `(output, mask)`, both of the data type;
@@ -441,7 +441,7 @@ def Relay_DropoutOp : Relay_Operator<"nn.dropout", "Dropout"> {
                        DefaultValuedAttr<F64Attr, "0.5">:$rate);
 }
 
-def Relay_PadOp : Relay_Operator<"nn.pad", "Pad"> {
+def Relay_PadOp : Relay_RelOperator<"nn.pad", "Pad"> {
   let summary = "pads each dim (Relay's `nn.pad`)";
   let description = [{
     `pad_width` lists (before, after) per dim, flattened:
@@ -460,7 +460,7 @@ def Relay_PadOp : Relay_Operator<"nn.pad", "Pad"> {
                        DefaultValuedAttr<StrAttr, "\"constant\"">:$pad_mode);
 }
 
-def Relay_UpSamplingOp : Relay_Operator<"nn.upsampling", "UpSampling"> {
+def Relay_UpSamplingOp : Relay_RelOperator<"nn.upsampling", "UpSampling"> {
   let summary = "2-D upsampling by `scale_h`, `scale_w`";
   let description = [{
     Output size `round(h * scale_h)`, `round(w * scale_w)`; `method` is
@@ -479,7 +479,7 @@ def Relay_UpSamplingOp : Relay_Operator<"nn.upsampling", "UpSampling"> {
                        DefaultValuedAttr<BoolAttr, "false">:$align_corners);
 }
 
-def Relay_DepthToSpaceOp : Relay_Operator<"nn.depth_to_space",
+def Relay_DepthToSpaceOp : Relay_RelOperator<"nn.depth_to_space",
                                           "DepthToSpace"> {
   let summary = "moves channel blocks into spatial blocks";
   let description = [{
@@ -496,7 +496,7 @@ def Relay_DepthToSpaceOp : Relay_Operator<"nn.depth_to_space",
                        DefaultValuedAttr<StrAttr, "\"DCR\"">:$mode);
 }
 
-def Relay_SpaceToDepthOp : Relay_Operator<"nn.space_to_depth",
+def Relay_SpaceToDepthOp : Relay_RelOperator<"nn.space_to_depth",
                                           "SpaceToDepth"> {
   let summary = "moves spatial blocks into channels";
   let description = [{

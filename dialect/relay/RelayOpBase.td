@@ -5,15 +5,77 @@
 include "relay/RelayDialect.td"
 include "relay/RelayTypes.td"
 include "relay/RelayInterfaces.td"
+include "relay/RelayLayoutTraits.td"
 include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 class Relay_Op<string mnemonic, list<Trait> traits = []>
     : Op<Relay_Dialect, mnemonic, traits>;
 
-// An op typed by the shared type relation `rel`: the C++ function
-// `mlir::relay::rel::<rel>Rel` declared in relay/RelayRelations.h and
-// defined in lib/Relations/. Verification and inference both call it.
+// A Relay operator (as opposed to a language construct): pure, one result,
+// written `relay.<name> %operands {attrs} : (operand types) -> result type`,
+// typed by a typing rule (relay/RelayRelations.h).
+//
+// `typeRule` is the C++ call of the rule: an expression of type
+// `FailureOr<Type>` over `site` (the ErrorSite to report at) and `adaptor`
+// (the op's generated adaptor; read attributes through its accessors), e.g.
+//   "inferBroadcast(site, adaptor.getLhs().getType(), adaptor.getRhs().getType())".
+// It becomes the op's InferTypeOpInterface::inferReturnTypes, so
+// `AddOp::create(builder, loc, x, y)` builds a typed op, and its verifier
+// (relay::verifyInferredResultTypes). An operand whose type is or contains
+// `!relay.incomplete` gives an incomplete result: the rule runs once
+// relay-infer-type has filled the operands in.
+class Relay_Operator<string mnemonic, list<Trait> traits = []>
+    : Relay_Op<mnemonic, !listconcat(traits,
+          [Pure, InferTypeOpAdaptorWithIsCompatible])> {
+  code typeRule = ?;
+  let results = (outs Relay_AnyValue:$result);
+  let assemblyFormat =
+      "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &results) {
+      if (::mlir::relay::anyIncomplete(adaptor.getOperands().getTypes())) {
+        results.push_back(::mlir::relay::IncompleteType::get(context, 0));
+        return ::mlir::success();
+      }
+      ::mlir::relay::ErrorSite site(location, getOperationName());
+      return ::mlir::relay::addResult(results, }] # typeRule # [{);
+    }
+    bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
+                                            ::mlir::TypeRange rhs) {
+      return ::mlir::relay::areCompatible(lhs, rhs);
+    }
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::relay::verifyInferredResultTypes(getOperation());
+    }
+  }];
+}
+
+class Relay_UnaryOp<string mnemonic, list<Trait> traits = []>
+    : Relay_Operator<mnemonic, !listconcat(traits, [Relay_ElementwiseUnary])> {
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data);
+  let typeRule = "inferIdentity(site, adaptor.getData().getType())";
+}
+
+class Relay_BinaryOp<string mnemonic, list<Trait> traits = []>
+    : Relay_Operator<mnemonic,
+                     !listconcat(traits, [Relay_ElementwiseBroadcast])> {
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$lhs,
+                       Relay_AnyTensorOrIncomplete:$rhs);
+  let typeRule = "inferBroadcast(site, adaptor.getLhs().getType(), "
+                 "adaptor.getRhs().getType())";
+}
+
+//===----------------------------------------------------------------------===//
+// Legacy: ops typed through TypeRelationOpInterface by a relation over the
+// Operation (`mlir::relay::rel::<rel>Rel`). Families move to Relay_Operator
+// one by one; this goes away with the last of them.
+//===----------------------------------------------------------------------===//
+
 class Relay_RelOp<string mnemonic, string rel, list<Trait> traits = []>
     : Relay_Op<mnemonic, !listconcat(traits,
           [DeclareOpInterfaceMethods<Relay_TypeRelationInterface>])> {
@@ -29,26 +91,11 @@ class Relay_RelOp<string mnemonic, string rel, list<Trait> traits = []>
   }];
 }
 
-// A Relay operator (as opposed to a language construct): pure, one result,
-// written `relay.<name> %operands {attrs} : (operand types) -> result type`.
-class Relay_Operator<string mnemonic, string rel, list<Trait> traits = []>
+class Relay_RelOperator<string mnemonic, string rel, list<Trait> traits = []>
     : Relay_RelOp<mnemonic, rel, !listconcat(traits, [Pure])> {
   let results = (outs Relay_AnyValue:$result);
   let assemblyFormat =
       "operands attr-dict `:` functional-type(operands, results)";
-}
-
-class Relay_UnaryOp<string mnemonic, string rel = "Identity",
-                    list<Trait> traits = []>
-    : Relay_Operator<mnemonic, rel, traits> {
-  let arguments = (ins Relay_AnyTensorOrIncomplete:$data);
-}
-
-class Relay_BinaryOp<string mnemonic, string rel = "Broadcast",
-                     list<Trait> traits = []>
-    : Relay_Operator<mnemonic, rel, traits> {
-  let arguments = (ins Relay_AnyTensorOrIncomplete:$lhs,
-                       Relay_AnyTensorOrIncomplete:$rhs);
 }
 
 #endif // RELAY_OPBASE_TD

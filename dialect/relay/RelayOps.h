@@ -9,13 +9,27 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "relay/RelayDialect.h"
 #include "relay/RelayDtypeTraits.h"
+#include "relay/RelayLayoutTraits.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 
-namespace mlir::relay {
-/// The shared verifier of every op typed by a relation: once all operand
-/// types are complete, the relation's results must be compatible with the
-/// declared result types.
+namespace mlir {
+class OpBuilder;
+namespace relay {
+/// The shared verifier of the (language) ops typed by a relation: once all
+/// operand types are complete, the relation's results must be compatible
+/// with the declared result types.
 LogicalResult verifyTypeRelation(Operation *op);
-} // namespace mlir::relay
+
+/// Creates an op of kind `name` (a relay operator) with `operands` and
+/// attributes `attrs`, its result types inferred by the op's typing rule.
+/// Fails without creating or reporting anything if the rule rejects the
+/// operands: for rewrites that copy an op onto new operands (use the typed
+/// builders, `AddOp::create(b, loc, x, y)`, when the kind is known).
+FailureOr<Operation *> createInferred(OpBuilder &builder, Location loc,
+                                      OperationName name, ValueRange operands,
+                                      DictionaryAttr attrs);
+} // namespace relay
+} // namespace mlir
 
 #include "relay/RelayInterfaces.h.inc"
 #include "relay/RelayRelations.h"

@@ -1,10 +1,10 @@
 //===- RelayReduceOps.td - reductions ----------------------*- tablegen -*-===//
 //
 // All share Relay's reduce shape rule: `axis` (none = all), `keepdims`,
-// `exclude` (lib/Relations/Reduce.cpp). The relations differ only in their
-// dtype rule: `Reduce` keeps the dtype, `LogicalReduce` (all/any) requires
-// bool, `ArgReduce` (argmax/argmin) gives int32, `Variance` takes the mean
-// as a second operand.
+// `exclude` (lib/Relations/Reduce.cpp). The typing rules differ only in
+// their dtype rule: `inferReduce` keeps the dtype, `inferLogicalReduce`
+// (all/any) requires bool, `inferArgReduce` (argmax/argmin) gives int32,
+// `inferVariance` takes the mean as a second operand.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RELAY_REDUCE_OPS_TD
@@ -13,18 +13,21 @@
 include "relay/RelayOpBase.td"
 
 // Relay's ReduceAttrs; `extra` adds an op's own attributes and operands.
-class Relay_ReduceOp<string mnemonic, string rel = "Reduce",
-                     dag extra = (ins)>
-    : Relay_Operator<mnemonic, rel> {
+class Relay_ReduceOp<string mnemonic, string rule = "inferReduce",
+                     dag extra = (ins), list<Trait> traits = []>
+    : Relay_Operator<mnemonic, traits> {
   let arguments = !con(
       (ins Relay_AnyTensorOrIncomplete:$data,
            OptionalAttr<DenseI64ArrayAttr>:$axis,
            DefaultValuedAttr<BoolAttr, "false">:$keepdims,
            DefaultValuedAttr<BoolAttr, "false">:$exclude),
       extra);
+  let typeRule = rule # "(site, adaptor.getData().getType(), "
+                 "adaptor.getAxis(), adaptor.getKeepdims(), "
+                 "adaptor.getExclude())";
 }
 
-def Relay_SumOp : Relay_ReduceOp<"sum"> {
+def Relay_SumOp : Relay_ReduceOp<"sum", "inferReduce", (ins), [Relay_OrderFreeReduction]> {
   let summary = "sum over `axis`";
   let description = [{
     ```mlir
@@ -32,12 +35,12 @@ def Relay_SumOp : Relay_ReduceOp<"sum"> {
     ```
   }];
 }
-def Relay_MeanOp : Relay_ReduceOp<"mean"> { let summary = "mean over `axis`"; }
-def Relay_MaxOp : Relay_ReduceOp<"max"> { let summary = "maximum over `axis`"; }
-def Relay_MinOp : Relay_ReduceOp<"min"> { let summary = "minimum over `axis`"; }
-def Relay_ProdOp : Relay_ReduceOp<"prod"> { let summary = "product over `axis`"; }
+def Relay_MeanOp : Relay_ReduceOp<"mean", "inferReduce", (ins), [Relay_OrderFreeReduction]> { let summary = "mean over `axis`"; }
+def Relay_MaxOp : Relay_ReduceOp<"max", "inferReduce", (ins), [Relay_OrderFreeReduction]> { let summary = "maximum over `axis`"; }
+def Relay_MinOp : Relay_ReduceOp<"min", "inferReduce", (ins), [Relay_OrderFreeReduction]> { let summary = "minimum over `axis`"; }
+def Relay_ProdOp : Relay_ReduceOp<"prod", "inferReduce", (ins), [Relay_OrderFreeReduction]> { let summary = "product over `axis`"; }
 
-def Relay_AllOp : Relay_ReduceOp<"all", "LogicalReduce"> {
+def Relay_AllOp : Relay_ReduceOp<"all", "inferLogicalReduce"> {
   let summary = "logical AND of a bool tensor over `axis`";
   let description = [{
     ```mlir
@@ -45,11 +48,11 @@ def Relay_AllOp : Relay_ReduceOp<"all", "LogicalReduce"> {
     ```
   }];
 }
-def Relay_AnyOp : Relay_ReduceOp<"any", "LogicalReduce"> {
+def Relay_AnyOp : Relay_ReduceOp<"any", "inferLogicalReduce"> {
   let summary = "logical OR of a bool tensor over `axis`";
 }
 
-def Relay_ArgMaxOp : Relay_ReduceOp<"argmax", "ArgReduce",
+def Relay_ArgMaxOp : Relay_ReduceOp<"argmax", "inferArgReduce",
     (ins DefaultValuedAttr<BoolAttr, "false">:$select_last_index)> {
   let summary = "int32 index of the maximum over `axis`";
   let description = [{
@@ -61,15 +64,18 @@ def Relay_ArgMaxOp : Relay_ReduceOp<"argmax", "ArgReduce",
     ```
   }];
 }
-def Relay_ArgMinOp : Relay_ReduceOp<"argmin", "ArgReduce",
+def Relay_ArgMinOp : Relay_ReduceOp<"argmin", "inferArgReduce",
     (ins DefaultValuedAttr<BoolAttr, "false">:$select_last_index)> {
   let summary = "int32 index of the minimum over `axis`";
 }
 
-def Relay_VarianceOp : Relay_ReduceOp<"variance", "Variance",
+def Relay_VarianceOp : Relay_ReduceOp<"variance", "inferVariance",
     (ins Relay_AnyTensorOrIncomplete:$mean,
          DefaultValuedAttr<BoolAttr, "false">:$unbiased)> {
   let summary = "variance over `axis` given the mean (Relay's `_variance`)";
+  let typeRule = "inferVariance(site, adaptor.getData().getType(), "
+                 "adaptor.getMean().getType(), adaptor.getAxis(), "
+                 "adaptor.getKeepdims(), adaptor.getExclude())";
   let description = [{
     As Relay's op form: `mean` (rank of `data`, broadcastable to it,
     normally `mean(data, axis, keepdims=True)`) is an operand;

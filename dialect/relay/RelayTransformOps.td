@@ -4,7 +4,7 @@
 
 include "relay/RelayOpBase.td"
 
-def Relay_ReshapeOp : Relay_Operator<"reshape", "Reshape"> {
+def Relay_ReshapeOp : Relay_RelOperator<"reshape", "Reshape"> {
   let summary = "reshape with Relay's `newshape` codes";
   let description = [{
     `0` copies the input dim (a literal 0 with `allowzero`), `-1` infers
@@ -20,13 +20,13 @@ def Relay_ReshapeOp : Relay_Operator<"reshape", "Reshape"> {
                        DefaultValuedAttr<BoolAttr, "false">:$allowzero);
 }
 
-def Relay_TransposeOp : Relay_Operator<"transpose", "Transpose"> {
+def Relay_TransposeOp : Relay_RelOperator<"transpose", "Transpose"> {
   let summary = "permutes dims (`axes` empty = reverse)";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        OptionalAttr<DenseI64ArrayAttr>:$axes);
 }
 
-def Relay_ConcatenateOp : Relay_Operator<"concatenate", "Concatenate"> {
+def Relay_ConcatenateOp : Relay_RelOperator<"concatenate", "Concatenate"> {
   let summary = "joins tensors along `axis`";
   let description = [{
     Relay passes the inputs as one tuple; here they are the operands.
@@ -43,7 +43,7 @@ def Relay_ConcatenateOp : Relay_Operator<"concatenate", "Concatenate"> {
 // Shape transforms (Relay's python/tvm/relay/op/transform.py)
 //===----------------------------------------------------------------------===//
 
-def Relay_ReshapeLikeOp : Relay_Operator<"reshape_like", "ReshapeLike"> {
+def Relay_ReshapeLikeOp : Relay_RelOperator<"reshape_like", "ReshapeLike"> {
   let summary = "reshapes dims [lhs_begin, lhs_end) of data to dims [rhs_begin, rhs_end) of shape_like";
   let description = [{
     `lhs_end`/`rhs_end` absent mean the rank; negative values count from
@@ -61,20 +61,20 @@ def Relay_ReshapeLikeOp : Relay_Operator<"reshape_like", "ReshapeLike"> {
                        OptionalAttr<I64Attr>:$rhs_end);
 }
 
-def Relay_SqueezeOp : Relay_Operator<"squeeze", "Squeeze"> {
+def Relay_SqueezeOp : Relay_RelOperator<"squeeze", "Squeeze"> {
   let summary = "removes size-1 dims (`axis` absent: every static 1)";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        OptionalAttr<DenseI64ArrayAttr>:$axis);
 }
 
-def Relay_ExpandDimsOp : Relay_Operator<"expand_dims", "ExpandDims"> {
+def Relay_ExpandDimsOp : Relay_RelOperator<"expand_dims", "ExpandDims"> {
   let summary = "inserts `num_newaxis` unit dims at `axis` (in [-rank-1, rank])";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        I64Attr:$axis,
                        DefaultValuedAttr<I64Attr, "1">:$num_newaxis);
 }
 
-def Relay_StackOp : Relay_Operator<"stack", "Stack"> {
+def Relay_StackOp : Relay_RelOperator<"stack", "Stack"> {
   let summary = "joins same-shaped tensors along a new `axis`";
   let description = [{
     Relay passes the inputs as one tuple; here they are the operands.
@@ -87,7 +87,7 @@ def Relay_StackOp : Relay_Operator<"stack", "Stack"> {
                        DefaultValuedAttr<I64Attr, "0">:$axis);
 }
 
-def Relay_SplitOp : Relay_Operator<"split", "Split"> {
+def Relay_SplitOp : Relay_RelOperator<"split", "Split"> {
   let summary = "splits along `axis` into a tuple";
   let description = [{
     `indices_or_sections` is an integer (that many equal sections) or an
@@ -103,7 +103,7 @@ def Relay_SplitOp : Relay_Operator<"split", "Split"> {
                        DefaultValuedAttr<I64Attr, "0">:$axis);
 }
 
-def Relay_StridedSliceOp : Relay_Operator<"strided_slice", "StridedSlice"> {
+def Relay_StridedSliceOp : Relay_RelOperator<"strided_slice", "StridedSlice"> {
   let summary = "numpy-style slice with Relay's clamping";
   let description = [{
     Without `axes`, entry i of `begin`/`end`/`strides` applies to dim i and
@@ -124,45 +124,45 @@ def Relay_StridedSliceOp : Relay_Operator<"strided_slice", "StridedSlice"> {
                        DefaultValuedAttr<StrAttr, "\"end\"">:$slice_mode);
 }
 
-def Relay_TileOp : Relay_Operator<"tile", "Tile"> {
+def Relay_TileOp : Relay_RelOperator<"tile", "Tile"> {
   let summary = "repeats the whole tensor `reps` times per dim (numpy.tile)";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        DenseI64ArrayAttr:$reps);
 }
 
-def Relay_RepeatOp : Relay_Operator<"repeat", "Repeat"> {
+def Relay_RepeatOp : Relay_RelOperator<"repeat", "Repeat"> {
   let summary = "repeats each element `repeats` times along `axis`";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        I64Attr:$repeats,
                        I64Attr:$axis);
 }
 
-def Relay_ReverseOp : Relay_Operator<"reverse", "AxisIdentity"> {
+def Relay_ReverseOp : Relay_RelOperator<"reverse", "AxisIdentity"> {
   let summary = "reverses the order of elements along `axis`";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data, I64Attr:$axis);
 }
 
-def Relay_BroadcastToOp : Relay_Operator<"broadcast_to", "BroadcastTo"> {
+def Relay_BroadcastToOp : Relay_RelOperator<"broadcast_to", "BroadcastTo"> {
   let summary = "numpy-broadcasts data to `shape`";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        DenseI64ArrayAttr:$shape);
 }
 
 def Relay_BroadcastToLikeOp
-    : Relay_Operator<"broadcast_to_like", "BroadcastTo"> {
+    : Relay_RelOperator<"broadcast_to_like", "BroadcastTo"> {
   let summary = "numpy-broadcasts data to the shape of `broadcast_type`";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        Relay_AnyTensorOrIncomplete:$broadcast_type);
 }
 
 def Relay_CollapseSumLikeOp
-    : Relay_Operator<"collapse_sum_like", "CollapseSumLike"> {
+    : Relay_RelOperator<"collapse_sum_like", "CollapseSumLike"> {
   let summary = "sums data down to the shape of `collapse_type` (the inverse of broadcasting)";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        Relay_AnyTensorOrIncomplete:$collapse_type);
 }
 
-def Relay_ZerosOp : Relay_Operator<"zeros", "Full"> {
+def Relay_ZerosOp : Relay_RelOperator<"zeros", "Full"> {
   let summary = "a tensor of zeros of `shape` and `dtype`";
   let description = [{
     ```mlir
@@ -172,12 +172,12 @@ def Relay_ZerosOp : Relay_Operator<"zeros", "Full"> {
   let arguments = (ins DenseI64ArrayAttr:$shape, TypeAttr:$dtype);
 }
 
-def Relay_OnesOp : Relay_Operator<"ones", "Full"> {
+def Relay_OnesOp : Relay_RelOperator<"ones", "Full"> {
   let summary = "a tensor of ones of `shape` and `dtype`";
   let arguments = (ins DenseI64ArrayAttr:$shape, TypeAttr:$dtype);
 }
 
-def Relay_FullOp : Relay_Operator<"full", "Full"> {
+def Relay_FullOp : Relay_RelOperator<"full", "Full"> {
   let summary = "a tensor of `shape` filled with the 0-d `fill_value`";
   let description = [{
     `dtype` absent means the dtype of `fill_value`; otherwise the value is
@@ -196,13 +196,13 @@ def Relay_OnesLikeOp : Relay_UnaryOp<"ones_like"> {
   let summary = "ones of the shape and dtype of data";
 }
 
-def Relay_FullLikeOp : Relay_Operator<"full_like", "FullLike"> {
+def Relay_FullLikeOp : Relay_RelOperator<"full_like", "FullLike"> {
   let summary = "the 0-d `fill_value` (cast to data's dtype) in data's shape";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        Relay_AnyTensorOrIncomplete:$fill_value);
 }
 
-def Relay_ArangeOp : Relay_Operator<"arange", "Arange"> {
+def Relay_ArangeOp : Relay_RelOperator<"arange", "Arange"> {
   let summary = "evenly spaced values in [start, stop) by step";
   let description = [{
     `start`, `stop` and `step` are 0-d tensors of `dtype`. When all three
@@ -220,7 +220,7 @@ def Relay_ArangeOp : Relay_Operator<"arange", "Arange"> {
 }
 
 def Relay_LayoutTransformOp
-    : Relay_Operator<"layout_transform", "LayoutTransform"> {
+    : Relay_RelOperator<"layout_transform", "LayoutTransform"> {
   let summary = "converts between layouts such as NCHW, NHWC and NCHW16c";
   let description = [{
     Upper-case letters are whole (primal) axes, a number and a lower-case
@@ -235,7 +235,7 @@ def Relay_LayoutTransformOp
                        StrAttr:$dst_layout);
 }
 
-def Relay_EinsumOp : Relay_Operator<"einsum", "Einsum"> {
+def Relay_EinsumOp : Relay_RelOperator<"einsum", "Einsum"> {
   let summary = "Einstein summation (numpy.einsum equations, with `...`)";
   let description = [{
     Relay passes the inputs as one tuple; here they are the operands.

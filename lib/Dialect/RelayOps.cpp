@@ -1,7 +1,8 @@
-//===- RelayOps.cpp - op definitions and the relation verifier ------------===//
+//===- RelayOps.cpp - op definitions and the typing-rule verifier ---------===//
 #include "relay/RelayOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -34,4 +35,71 @@ LogicalResult mlir::relay::verifyTypeRelation(Operation *op) {
              << " gives " << expected;
   }
   return success();
+}
+
+bool mlir::relay::anyIncomplete(TypeRange types) {
+  return !llvm::all_of(types, isComplete);
+}
+
+LogicalResult mlir::relay::addResult(SmallVectorImpl<Type> &results,
+                                     FailureOr<Type> result) {
+  if (failed(result))
+    return failure();
+  results.push_back(*result);
+  return success();
+}
+
+LogicalResult mlir::relay::verifyInferredResultTypes(Operation *op) {
+  auto iface = cast<InferTypeOpInterface>(op);
+  SmallVector<Type> inferred;
+  if (failed(iface.inferReturnTypes(
+          op->getContext(), op->getLoc(), op->getOperands(),
+          op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+          op->getRegions(), inferred)))
+    return failure();
+  if (inferred.size() != op->getNumResults())
+    return op->emitOpError() << "its typing rule gives " << inferred.size()
+                             << " result types for " << op->getNumResults()
+                             << " results";
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(inferred, op->getResultTypes()))) {
+    auto [expected, declared] = pair;
+    if (!areCompatible(expected, declared))
+      return op->emitOpError() << "result #" << i << " has type " << declared
+                               << " but its typing rule gives " << expected;
+  }
+  return success();
+}
+
+FailureOr<Operation *> mlir::relay::createInferred(OpBuilder &builder,
+                                                   Location loc,
+                                                   OperationName name,
+                                                   ValueRange operands,
+                                                   DictionaryAttr attrs) {
+  std::optional<RegisteredOperationName> info = name.getRegisteredInfo();
+  auto *iface = info ? info->getInterface<InferTypeOpInterface>() : nullptr;
+  if (!iface)
+    return failure();
+  // The rule reads attributes through the op's properties (if it has any):
+  // build them from `attrs` as Operation::create would.
+  SmallVector<uint64_t> storage(
+      llvm::divideCeil(info->getOpPropertyByteSize(), sizeof(uint64_t)));
+  OpaqueProperties properties(storage.empty() ? nullptr : storage.data());
+  SmallVector<Type> types;
+  LogicalResult inferred = success();
+  if (properties) {
+    info->initOpProperties(properties, nullptr);
+    // Attributes that do not fit the op are the caller's bug: reported.
+    inferred = info->setOpPropertiesFromAttribute(
+        name, properties, attrs, [&] { return mlir::emitError(loc); });
+  }
+  if (succeeded(inferred))
+    inferred = iface->inferReturnTypes(loc.getContext(), std::nullopt,
+                                       operands, attrs, properties, {}, types);
+  if (properties)
+    info->destroyOpProperties(properties);
+  if (failed(inferred))
+    return failure();
+  OperationState state(loc, name, operands, types, attrs.getValue());
+  return builder.create(state);
 }

@@ -122,3 +122,12 @@ bool mlir::relay::areCompatible(Type a, Type b) {
       return false;
   return true;
 }
+
+bool mlir::relay::areCompatible(TypeRange a, TypeRange b) {
+  if (a.size() != b.size())
+    return false;
+  for (auto [x, y] : llvm::zip(a, b))
+    if (!areCompatible(x, y))
+      return false;
+  return true;
+}

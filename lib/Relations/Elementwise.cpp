@@ -3,7 +3,7 @@
 // Shape rules: Identity (and IdentityBool: bool result), AxisIdentity,
 // Broadcast (and BroadcastBool: bool result), Where (three-way broadcast),
 // Cast and CastLike (shape of `data`, another dtype). The dtype rules are
-// the op's dtype-class trait (RelayDtypeTraits.h), checked here.
+// the op's dtype-class trait (RelayDtypeTraits.h), verified here too.
 //
 //===----------------------------------------------------------------------===//
 #include "RelationUtils.h"
@@ -69,69 +69,53 @@ StringRef relay::dtypeClassName(DtypeClass cls) {
   llvm_unreachable("unknown dtype class");
 }
 
-/// The dtype rule of `op` (its dtype-class trait) for the element type
-/// shared by its operands; `what` is "operand 'data'" (one operand) or
-/// "operands".
-static LogicalResult checkDtype(Operation *op, Type element, bool plural,
-                                StringRef what) {
-  DtypeClass cls = operandDtypeClass(op);
-  if (isOfDtypeClass(element, cls))
-    return success();
-  StringRef name = dtypeClassName(cls);
-  InFlightDiagnostic diag = op->emitOpError() << what << " must be ";
-  if (plural)
-    diag << name << " tensors";
-  else
-    diag << (name.front() == 'i' ? "an " : "a ") << name << " tensor";
-  return diag << ", got " << element;
+LogicalResult relay::verifyOperandDtypes(Operation *op, DtypeClass cls) {
+  for (Value operand : op->getOperands()) {
+    auto tensor = dyn_cast<RankedTensorType>(operand.getType());
+    if (!tensor || isOfDtypeClass(tensor.getElementType(), cls))
+      continue;
+    StringRef name = dtypeClassName(cls);
+    InFlightDiagnostic diag = op->emitOpError();
+    if (op->getNumOperands() == 1)
+      diag << "operand 'data' must be " << (name.front() == 'i' ? "an " : "a ")
+           << name << " tensor";
+    else
+      diag << "operands must be " << name << " tensors";
+    return diag << ", got " << tensor.getElementType();
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
 // Identity
 //===----------------------------------------------------------------------===//
 
-/// The one tensor operand `data`, of an allowed dtype.
-static FailureOr<RankedTensorType> unaryOperand(Operation *op,
-                                                TypeRange operands) {
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
-  if (failed(data) || failed(checkDtype(op, data->getElementType(),
-                                        /*plural=*/false, "operand 'data'")))
+FailureOr<Type> relay::inferIdentity(ErrorSite site, Type data) {
+  FailureOr<RankedTensorType> tensor = tensorType(site, data, "data");
+  if (failed(tensor))
     return failure();
-  return data;
+  return Type(*tensor);
 }
 
-LogicalResult rel::IdentityRel(Operation *op, TypeRange operands,
-                               SmallVectorImpl<Type> &results) {
-  FailureOr<RankedTensorType> data = unaryOperand(op, operands);
-  if (failed(data))
+FailureOr<Type> relay::inferIdentityBool(ErrorSite site, Type data) {
+  FailureOr<RankedTensorType> tensor = tensorType(site, data, "data");
+  if (failed(tensor))
     return failure();
-  results.push_back(*data);
-  return success();
+  return Type(tensor->clone(IntegerType::get(data.getContext(), 1)));
 }
 
-LogicalResult rel::IdentityBoolRel(Operation *op, TypeRange operands,
-                                   SmallVectorImpl<Type> &results) {
-  FailureOr<RankedTensorType> data = unaryOperand(op, operands);
-  if (failed(data))
+FailureOr<Type> relay::inferAxisIdentity(ErrorSite site, Type data,
+                                         int64_t axis) {
+  FailureOr<RankedTensorType> tensor = tensorType(site, data, "data");
+  if (failed(tensor) || failed(normalizeAxis(site, axis, tensor->getRank())))
     return failure();
-  results.push_back(data->clone(IntegerType::get(op->getContext(), 1)));
-  return success();
-}
-
-LogicalResult rel::AxisIdentityRel(Operation *op, TypeRange operands,
-                                   SmallVectorImpl<Type> &results) {
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
-  if (failed(data) ||
-      failed(normalizeAxis(op, *attrI64(op, "axis"), data->getRank())))
-    return failure();
-  results.push_back(*data);
-  return success();
+  return Type(*tensor);
 }
 
 /// numpy broadcasting of two shapes, aligned at the right; `?` broadcasts
 /// against 1 as `?` and against a static n > 1 as n.
 static FailureOr<SmallVector<int64_t>>
-broadcastShapes(Operation *op, ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+broadcastShapes(ErrorSite site, ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
   size_t rank = std::max(lhs.size(), rhs.size());
   SmallVector<int64_t> out(rank);
   for (size_t i = 0; i < rank; ++i) {
@@ -146,104 +130,104 @@ broadcastShapes(Operation *op, ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
     else if (isAny(b) || a == b)
       out[i] = a;
     else
-      return op->emitOpError()
+      return site.emitError()
              << "operands are not broadcastable: dim " << i << " of the result "
              << "would need " << a << " = " << b;
   }
   return out;
 }
 
-/// The broadcast shape of `lhs` and `rhs`, which share a dtype allowed by
-/// the op's dtype class.
-static FailureOr<RankedTensorType> broadcastOperands(Operation *op,
-                                                     TypeRange operands) {
-  FailureOr<RankedTensorType> lhs = tensorOperand(op, operands, 0, "lhs");
-  FailureOr<RankedTensorType> rhs = tensorOperand(op, operands, 1, "rhs");
-  if (failed(lhs) || failed(rhs))
+/// The broadcast shape of `lhs` and `rhs`, which share a dtype.
+static FailureOr<RankedTensorType> broadcastOperands(ErrorSite site, Type lhs,
+                                                     Type rhs) {
+  FailureOr<RankedTensorType> l = tensorType(site, lhs, "lhs");
+  FailureOr<RankedTensorType> r = tensorType(site, rhs, "rhs");
+  if (failed(l) || failed(r))
     return failure();
-  if (lhs->getElementType() != rhs->getElementType())
-    return op->emitOpError() << "operand dtypes differ: lhs is "
-                             << lhs->getElementType() << ", rhs is "
-                             << rhs->getElementType();
-  if (failed(checkDtype(op, lhs->getElementType(), /*plural=*/true,
-                        "operands")))
-    return failure();
+  if (l->getElementType() != r->getElementType())
+    return site.emitError() << "operand dtypes differ: lhs is "
+                            << l->getElementType() << ", rhs is "
+                            << r->getElementType();
   FailureOr<SmallVector<int64_t>> shape =
-      broadcastShapes(op, lhs->getShape(), rhs->getShape());
+      broadcastShapes(site, l->getShape(), r->getShape());
   if (failed(shape))
     return failure();
-  return RankedTensorType::get(*shape, lhs->getElementType());
+  return RankedTensorType::get(*shape, l->getElementType());
 }
 
-LogicalResult rel::BroadcastRel(Operation *op, TypeRange operands,
-                                SmallVectorImpl<Type> &results) {
-  FailureOr<RankedTensorType> result = broadcastOperands(op, operands);
+FailureOr<Type> relay::inferBroadcast(ErrorSite site, Type lhs, Type rhs) {
+  FailureOr<RankedTensorType> result = broadcastOperands(site, lhs, rhs);
   if (failed(result))
     return failure();
-  results.push_back(*result);
-  return success();
+  return Type(*result);
 }
 
-LogicalResult rel::BroadcastBoolRel(Operation *op, TypeRange operands,
-                                    SmallVectorImpl<Type> &results) {
-  FailureOr<RankedTensorType> result = broadcastOperands(op, operands);
+FailureOr<Type> relay::inferBroadcastBool(ErrorSite site, Type lhs, Type rhs) {
+  FailureOr<RankedTensorType> result = broadcastOperands(site, lhs, rhs);
   if (failed(result))
     return failure();
-  results.push_back(result->clone(IntegerType::get(op->getContext(), 1)));
-  return success();
+  return Type(result->clone(IntegerType::get(lhs.getContext(), 1)));
 }
 
-LogicalResult rel::WhereRel(Operation *op, TypeRange operands,
-                            SmallVectorImpl<Type> &results) {
-  FailureOr<RankedTensorType> cond =
-      tensorOperand(op, operands, 0, "condition");
-  FailureOr<RankedTensorType> x = tensorOperand(op, operands, 1, "x");
-  FailureOr<RankedTensorType> y = tensorOperand(op, operands, 2, "y");
-  if (failed(cond) || failed(x) || failed(y))
+FailureOr<Type> relay::inferWhere(ErrorSite site, Type condition, Type x,
+                                  Type y) {
+  FailureOr<RankedTensorType> c = tensorType(site, condition, "condition");
+  FailureOr<RankedTensorType> xt = tensorType(site, x, "x");
+  FailureOr<RankedTensorType> yt = tensorType(site, y, "y");
+  if (failed(c) || failed(xt) || failed(yt))
     return failure();
-  if (x->getElementType() != y->getElementType())
-    return op->emitOpError() << "x and y dtypes differ: x is "
-                             << x->getElementType() << ", y is "
-                             << y->getElementType();
+  if (xt->getElementType() != yt->getElementType())
+    return site.emitError() << "x and y dtypes differ: x is "
+                            << xt->getElementType() << ", y is "
+                            << yt->getElementType();
   FailureOr<SmallVector<int64_t>> xy =
-      broadcastShapes(op, x->getShape(), y->getShape());
+      broadcastShapes(site, xt->getShape(), yt->getShape());
   if (failed(xy))
     return failure();
   FailureOr<SmallVector<int64_t>> shape =
-      broadcastShapes(op, cond->getShape(), *xy);
+      broadcastShapes(site, c->getShape(), *xy);
   if (failed(shape))
     return failure();
-  results.push_back(RankedTensorType::get(*shape, x->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(*shape, xt->getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
 // Cast
 //===----------------------------------------------------------------------===//
 
-LogicalResult rel::CastRel(Operation *op, TypeRange operands,
-                           SmallVectorImpl<Type> &results) {
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
-  if (failed(data))
+FailureOr<Type> relay::inferCast(ErrorSite site, Type data, Type dtype) {
+  FailureOr<RankedTensorType> tensor = tensorType(site, data, "data");
+  if (failed(tensor))
     return failure();
-  std::optional<Type> dtype = attrType(op, "dtype");
-  if (!dtype)
-    return op->emitOpError() << "requires attribute 'dtype'";
-  if (!isa<IntegerType, FloatType>(*dtype))
-    return op->emitOpError()
+  if (!isa<IntegerType, FloatType>(dtype))
+    return site.emitError()
            << "dtype must be an integer, float or bool element type, got "
-           << *dtype;
-  results.push_back(data->clone(*dtype));
-  return success();
+           << dtype;
+  return Type(tensor->clone(dtype));
 }
 
-LogicalResult rel::CastLikeRel(Operation *op, TypeRange operands,
-                               SmallVectorImpl<Type> &results) {
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
-  FailureOr<RankedTensorType> like =
-      tensorOperand(op, operands, 1, "dtype_like");
-  if (failed(data) || failed(like))
+FailureOr<Type> relay::inferCastLike(ErrorSite site, Type data,
+                                     Type dtypeLike) {
+  FailureOr<RankedTensorType> tensor = tensorType(site, data, "data");
+  FailureOr<RankedTensorType> like = tensorType(site, dtypeLike, "dtype_like");
+  if (failed(tensor) || failed(like))
     return failure();
-  results.push_back(data->clone(like->getElementType()));
-  return success();
+  return Type(tensor->clone(like->getElementType()));
+}
+
+//===----------------------------------------------------------------------===//
+// Legacy relations used by families not converted yet
+//===----------------------------------------------------------------------===//
+
+LogicalResult rel::IdentityRel(Operation *op, TypeRange operands,
+                               SmallVectorImpl<Type> &results) {
+  if (failed(expectOperands(op, operands, op->getNumOperands())))
+    return failure();
+  return addResult(results, inferIdentity(op, operands[0]));
+}
+
+LogicalResult rel::AxisIdentityRel(Operation *op, TypeRange operands,
+                                   SmallVectorImpl<Type> &results) {
+  return addResult(results,
+                   inferAxisIdentity(op, operands[0], *attrI64(op, "axis")));
 }

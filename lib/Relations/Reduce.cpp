@@ -24,113 +24,109 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::rel;
 
-/// The result shape of reducing `data` as `op`'s attributes say.
-static FailureOr<SmallVector<int64_t>> reducedShape(Operation *op,
-                                                    RankedTensorType data) {
+/// Relay's reduce attributes, as every reduction carries them.
+struct ReduceAttrs {
+  std::optional<ArrayRef<int64_t>> axis;
+  bool keepdims, exclude;
+};
+
+/// The result shape of reducing `data` as `attrs` say.
+static FailureOr<SmallVector<int64_t>>
+reducedShape(ErrorSite site, RankedTensorType data, const ReduceAttrs &attrs) {
   int64_t rank = data.getRank();
   llvm::SmallBitVector reduced(rank, true);
-  std::optional<ArrayRef<int64_t>> axes = attrI64Array(op, "axis");
-  if (axes && !axes->empty()) {
+  if (attrs.axis && !attrs.axis->empty()) {
     llvm::SmallBitVector listed(rank, false);
-    for (int64_t axis : *axes) {
-      FailureOr<int64_t> normalized = normalizeAxis(op, axis, rank);
+    for (int64_t axis : *attrs.axis) {
+      FailureOr<int64_t> normalized = normalizeAxis(site, axis, rank);
       if (failed(normalized))
         return failure();
       if (listed.test(*normalized))
-        return op->emitOpError() << "axis lists dim " << *normalized
-                                 << " more than once";
+        return site.emitError() << "axis lists dim " << *normalized
+                                << " more than once";
       listed.set(*normalized);
     }
-    reduced = attrBool(op, "exclude") ? listed.flip() : listed;
+    reduced = attrs.exclude ? listed.flip() : listed;
   }
 
-  bool keepDims = attrBool(op, "keepdims");
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d) {
     if (!reduced.test(d))
       shape.push_back(data.getDimSize(d));
-    else if (keepDims)
+    else if (attrs.keepdims)
       shape.push_back(1);
   }
   return shape;
 }
 
-LogicalResult rel::ReduceRel(Operation *op, TypeRange operands,
-                             SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
-  if (failed(data))
-    return failure();
-  FailureOr<SmallVector<int64_t>> shape = reducedShape(op, *data);
+/// `data` reduced as `attrs` say, with element type `element` (default:
+/// `data`'s).
+static FailureOr<Type> reduce(ErrorSite site, RankedTensorType data,
+                              const ReduceAttrs &attrs, Type element = {}) {
+  FailureOr<SmallVector<int64_t>> shape = reducedShape(site, data, attrs);
   if (failed(shape))
     return failure();
-  results.push_back(RankedTensorType::get(*shape, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(
+      *shape, element ? element : data.getElementType()));
 }
 
-LogicalResult rel::LogicalReduceRel(Operation *op, TypeRange operands,
-                                    SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
+FailureOr<Type> relay::inferReduce(ErrorSite site, Type data,
+                                   std::optional<ArrayRef<int64_t>> axis,
+                                   bool keepdims, bool exclude) {
+  FailureOr<RankedTensorType> tensor = tensorType(site, data, "data");
+  if (failed(tensor))
     return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
-  if (failed(data))
+  return reduce(site, *tensor, {axis, keepdims, exclude});
+}
+
+FailureOr<Type> relay::inferLogicalReduce(ErrorSite site, Type data,
+                                          std::optional<ArrayRef<int64_t>> axis,
+                                          bool keepdims, bool exclude) {
+  FailureOr<RankedTensorType> tensor = tensorType(site, data, "data");
+  if (failed(tensor))
     return failure();
-  if (!data->getElementType().isInteger(1))
-    return op->emitOpError()
+  if (!tensor->getElementType().isInteger(1))
+    return site.emitError()
            << "operand 'data' must be a bool tensor (a logical reduction), got "
-           << *data;
-  FailureOr<SmallVector<int64_t>> shape = reducedShape(op, *data);
-  if (failed(shape))
-    return failure();
-  results.push_back(RankedTensorType::get(*shape, data->getElementType()));
-  return success();
+           << *tensor;
+  return reduce(site, *tensor, {axis, keepdims, exclude});
 }
 
-LogicalResult rel::ArgReduceRel(Operation *op, TypeRange operands,
-                                SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
+FailureOr<Type> relay::inferArgReduce(ErrorSite site, Type data,
+                                      std::optional<ArrayRef<int64_t>> axis,
+                                      bool keepdims, bool exclude) {
+  FailureOr<RankedTensorType> tensor = tensorType(site, data, "data");
+  if (failed(tensor))
     return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
-  if (failed(data))
-    return failure();
-  if (data->getRank() == 0)
-    return op->emitOpError()
+  if (tensor->getRank() == 0)
+    return site.emitError()
            << "operand 'data' must have rank >= 1 (an index reduction), got "
-           << *data;
-  FailureOr<SmallVector<int64_t>> shape = reducedShape(op, *data);
-  if (failed(shape))
-    return failure();
-  results.push_back(
-      RankedTensorType::get(*shape, IntegerType::get(op->getContext(), 32)));
-  return success();
+           << *tensor;
+  return reduce(site, *tensor, {axis, keepdims, exclude},
+                IntegerType::get(data.getContext(), 32));
 }
 
-LogicalResult rel::VarianceRel(Operation *op, TypeRange operands,
-                               SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 2)))
+FailureOr<Type> relay::inferVariance(ErrorSite site, Type data, Type mean,
+                                     std::optional<ArrayRef<int64_t>> axis,
+                                     bool keepdims, bool exclude) {
+  FailureOr<RankedTensorType> tensor = tensorType(site, data, "data");
+  if (failed(tensor))
     return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
-  if (failed(data))
+  FailureOr<RankedTensorType> meanTensor =
+      tensorTypeOfRank(site, mean, "mean", tensor->getRank());
+  if (failed(meanTensor))
     return failure();
-  FailureOr<RankedTensorType> mean =
-      tensorOperandOfRank(op, operands, 1, "mean", data->getRank());
-  if (failed(mean))
-    return failure();
-  if (mean->getElementType() != data->getElementType())
-    return op->emitOpError() << "operand 'mean' must have the dtype of 'data' ("
-                             << data->getElementType() << "), got "
-                             << mean->getElementType();
-  for (int64_t d = 0; d < data->getRank(); ++d) {
-    int64_t m = mean->getDimSize(d);
-    if (m != 1 && failed(unifyDim(m, data->getDimSize(d))))
-      return op->emitOpError()
+  if (meanTensor->getElementType() != tensor->getElementType())
+    return site.emitError()
+           << "operand 'mean' must have the dtype of 'data' ("
+           << tensor->getElementType() << "), got "
+           << meanTensor->getElementType();
+  for (int64_t d = 0; d < tensor->getRank(); ++d) {
+    int64_t m = meanTensor->getDimSize(d);
+    if (m != 1 && failed(unifyDim(m, tensor->getDimSize(d))))
+      return site.emitError()
              << "operand 'mean' must broadcast to 'data': dim " << d << " is "
-             << m << ", expected 1 or " << dimStr(data->getDimSize(d));
+             << m << ", expected 1 or " << dimStr(tensor->getDimSize(d));
   }
-  FailureOr<SmallVector<int64_t>> shape = reducedShape(op, *data);
-  if (failed(shape))
-    return failure();
-  results.push_back(RankedTensorType::get(*shape, data->getElementType()));
-  return success();
+  return reduce(site, *tensor, {axis, keepdims, exclude});
 }

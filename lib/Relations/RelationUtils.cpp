@@ -5,46 +5,90 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::rel;
 
-FailureOr<RankedTensorType> rel::tensorOperand(Operation *op,
+FailureOr<RankedTensorType> rel::tensorType(ErrorSite site, Type type,
+                                            StringRef what) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return site.emitError() << "operand '" << what
+                            << "' must be a ranked tensor, got " << type;
+  return tensor;
+}
+
+FailureOr<RankedTensorType> rel::tensorTypeOfRank(ErrorSite site, Type type,
+                                                  StringRef what,
+                                                  int64_t rank) {
+  FailureOr<RankedTensorType> tensor = tensorType(site, type, what);
+  if (failed(tensor))
+    return failure();
+  if (tensor->getRank() != rank)
+    return site.emitError() << "operand '" << what << "' must have rank "
+                            << rank << ", got " << *tensor;
+  return tensor;
+}
+
+LogicalResult rel::checkArray(ErrorSite site, StringRef name,
+                              ArrayRef<int64_t> values, size_t size,
+                              int64_t minValue) {
+  if (values.size() != size)
+    return site.emitError() << name << " must have " << size
+                            << " entries, got " << values.size();
+  for (int64_t value : values)
+    if (value < minValue)
+      return site.emitError() << name << " entries must be >= " << minValue
+                              << ", got " << value;
+  return success();
+}
+
+FailureOr<Type> rel::resultDtype(ErrorSite site, std::optional<Type> outDtype,
+                                 Type fallback) {
+  if (!outDtype || !*outDtype)
+    return fallback;
+  if (isa<ShapedType>(*outDtype) || !TensorType::isValidElementType(*outDtype))
+    return site.emitError() << "out_dtype must be a scalar element type, got "
+                            << *outDtype;
+  return *outDtype;
+}
+
+FailureOr<RankedTensorType> rel::tensorOperand(ErrorSite site,
                                                TypeRange operands,
                                                unsigned index, StringRef what) {
   if (index >= operands.size())
-    return op->emitOpError() << "is missing operand '" << what << "'";
+    return site.emitError() << "is missing operand '" << what << "'";
   auto tensor = dyn_cast<RankedTensorType>(operands[index]);
   if (!tensor)
-    return op->emitOpError() << "operand '" << what
+    return site.emitError() << "operand '" << what
                              << "' must be a ranked tensor, got "
                              << operands[index];
   return tensor;
 }
 
-FailureOr<RankedTensorType> rel::tensorOperandOfRank(Operation *op,
+FailureOr<RankedTensorType> rel::tensorOperandOfRank(ErrorSite site,
                                                      TypeRange operands,
                                                      unsigned index,
                                                      StringRef what,
                                                      int64_t rank) {
-  FailureOr<RankedTensorType> tensor = tensorOperand(op, operands, index, what);
+  FailureOr<RankedTensorType> tensor = tensorOperand(site, operands, index, what);
   if (failed(tensor))
     return failure();
   if (tensor->getRank() != rank)
-    return op->emitOpError() << "operand '" << what << "' must have rank "
+    return site.emitError() << "operand '" << what << "' must have rank "
                              << rank << ", got " << *tensor;
   return tensor;
 }
 
-FailureOr<int64_t> rel::normalizeAxis(Operation *op, int64_t axis,
+FailureOr<int64_t> rel::normalizeAxis(ErrorSite site, int64_t axis,
                                       int64_t rank, StringRef what) {
   int64_t normalized = axis < 0 ? axis + rank : axis;
   if (normalized < 0 || normalized >= rank)
-    return op->emitOpError() << what << " " << axis
+    return site.emitError() << what << " " << axis
                              << " is out of range for rank " << rank;
   return normalized;
 }
 
-LogicalResult rel::expectOperands(Operation *op, TypeRange operands,
+LogicalResult rel::expectOperands(ErrorSite site, TypeRange operands,
                                   unsigned n) {
   if (operands.size() != n)
-    return op->emitOpError() << "expects " << n << " operands, got "
+    return site.emitError() << "expects " << n << " operands, got "
                              << operands.size();
   return success();
 }
@@ -96,11 +140,11 @@ int64_t rel::windowOutput(int64_t in, int64_t kernel, int64_t stride,
   return floorDiv(numerator, stride) + 1;
 }
 
-FailureOr<SmallVector<int64_t, 4>> rel::padding2D(Operation *op,
+FailureOr<SmallVector<int64_t, 4>> rel::padding2D(ErrorSite site,
                                                   ArrayRef<int64_t> padding) {
   for (int64_t pad : padding)
     if (pad < 0)
-      return op->emitOpError() << "padding entries must be >= 0, got " << pad;
+      return site.emitError() << "padding entries must be >= 0, got " << pad;
   switch (padding.size()) {
   case 1:
     return SmallVector<int64_t, 4>{padding[0], padding[0], padding[0],
@@ -111,7 +155,7 @@ FailureOr<SmallVector<int64_t, 4>> rel::padding2D(Operation *op,
   case 4:
     return SmallVector<int64_t, 4>(padding.begin(), padding.end());
   default:
-    return op->emitOpError() << "padding must have 1, 2 or 4 entries, got "
+    return site.emitError() << "padding must have 1, 2 or 4 entries, got "
                              << padding.size();
   }
 }
@@ -143,7 +187,7 @@ FailureOr<Type> rel::outDtype(Operation *op, Type fallback) {
   return *dtype;
 }
 
-FailureOr<SmallVector<int64_t, 4>> rel::parseLayout(Operation *op,
+FailureOr<SmallVector<int64_t, 4>> rel::parseLayout(ErrorSite site,
                                                     StringRef layout,
                                                     StringRef canonical,
                                                     StringRef what) {
@@ -156,17 +200,17 @@ FailureOr<SmallVector<int64_t, 4>> rel::parseLayout(Operation *op,
     positions.push_back(layout.find(letter));
   }
   if (!ok)
-    return op->emitOpError() << what << " \"" << layout
+    return site.emitError() << what << " \"" << layout
                              << "\" is not supported (expected a permutation "
                                 "of "
                              << canonical << ")";
   return positions;
 }
 
-FailureOr<Layout2D> rel::parseLayout2D(Operation *op, StringRef layout,
+FailureOr<Layout2D> rel::parseLayout2D(ErrorSite site, StringRef layout,
                                        StringRef what) {
   FailureOr<SmallVector<int64_t, 4>> pos =
-      parseLayout(op, layout, "NCHW", what);
+      parseLayout(site, layout, "NCHW", what);
   if (failed(pos))
     return failure();
   return Layout2D{(*pos)[0], (*pos)[1], (*pos)[2], (*pos)[3]};

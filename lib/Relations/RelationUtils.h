@@ -1,8 +1,8 @@
-//===- RelationUtils.h - helpers shared by the type relations -------------===//
+//===- RelationUtils.h - helpers shared by the typing rules ---------------===//
 //
-// Relations read attributes by their Relay names (ODS fills in defaults, so
-// a default-valued attribute is always present) and report broken rules
-// through `op->emitOpError()`.
+// Typing rules receive operand types and typed attribute values and report
+// broken rules at an ErrorSite (relay/RelayRelations.h). The `attr*`
+// readers below serve the legacy relations over an Operation only.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RELAY_LIB_RELATIONS_RELATIONUTILS_H
@@ -50,23 +50,42 @@ inline std::optional<Type> attrType(Operation *op, StringRef name) {
   return std::nullopt;
 }
 
+/// `type` as a ranked tensor, or an error naming the operand `what`.
+FailureOr<RankedTensorType> tensorType(ErrorSite site, Type type,
+                                       StringRef what);
+
+/// `type` as a ranked tensor of rank `rank`.
+FailureOr<RankedTensorType> tensorTypeOfRank(ErrorSite site, Type type,
+                                             StringRef what, int64_t rank);
+
+/// Checks an integer-list attribute `name`: exactly `size` entries, each
+/// >= `minValue`.
+LogicalResult checkArray(ErrorSite site, StringRef name,
+                         ArrayRef<int64_t> values, size_t size,
+                         int64_t minValue = 1);
+
+/// The result element type: `outDtype` if set, else `fallback`. Fails if
+/// `outDtype` is not a valid tensor element type.
+FailureOr<Type> resultDtype(ErrorSite site, std::optional<Type> outDtype,
+                            Type fallback);
+
 /// Operand `index` as a ranked tensor, or an error naming it `what`.
-FailureOr<RankedTensorType> tensorOperand(Operation *op, TypeRange operands,
+FailureOr<RankedTensorType> tensorOperand(ErrorSite site, TypeRange operands,
                                           unsigned index, StringRef what);
 
 /// Operand `index` as a ranked tensor of rank `rank`.
-FailureOr<RankedTensorType> tensorOperandOfRank(Operation *op,
+FailureOr<RankedTensorType> tensorOperandOfRank(ErrorSite site,
                                                 TypeRange operands,
                                                 unsigned index, StringRef what,
                                                 int64_t rank);
 
 /// Normalises a possibly negative `axis` for a tensor of rank `rank`, or
 /// reports that it is out of range.
-FailureOr<int64_t> normalizeAxis(Operation *op, int64_t axis, int64_t rank,
+FailureOr<int64_t> normalizeAxis(ErrorSite site, int64_t axis, int64_t rank,
                                  StringRef what = "axis");
 
 /// Checks the expected number of operands.
-LogicalResult expectOperands(Operation *op, TypeRange operands, unsigned n);
+LogicalResult expectOperands(ErrorSite site, TypeRange operands, unsigned n);
 
 /// Two dims that must agree: the static one wins over `?`; a conflict
 /// between static dims fails.
@@ -94,7 +113,7 @@ int64_t windowOutput(int64_t in, int64_t kernel, int64_t stride,
 
 /// Expands Relay's 1-, 2- or 4-entry 2-D padding to [top, left, bottom,
 /// right]; entries must be >= 0.
-FailureOr<SmallVector<int64_t, 4>> padding2D(Operation *op,
+FailureOr<SmallVector<int64_t, 4>> padding2D(ErrorSite site,
                                              ArrayRef<int64_t> padding);
 
 /// The integer-list attribute `name`, required to have exactly `size`
@@ -110,7 +129,7 @@ FailureOr<Type> outDtype(Operation *op, Type fallback);
 /// Parses `layout` as a permutation of the letters of `canonical` (e.g.
 /// "NHWC" for canonical "NCHW", "HWIO" for "OIHW"): element i of the result
 /// is the position in `layout` of canonical letter i.
-FailureOr<SmallVector<int64_t, 4>> parseLayout(Operation *op, StringRef layout,
+FailureOr<SmallVector<int64_t, 4>> parseLayout(ErrorSite site, StringRef layout,
                                                StringRef canonical,
                                                StringRef what);
 
@@ -119,7 +138,7 @@ FailureOr<SmallVector<int64_t, 4>> parseLayout(Operation *op, StringRef layout,
 struct Layout2D {
   int64_t n, c, h, w;
 };
-FailureOr<Layout2D> parseLayout2D(Operation *op, StringRef layout,
+FailureOr<Layout2D> parseLayout2D(ErrorSite site, StringRef layout,
                                   StringRef what);
 
 } // namespace mlir::relay::rel

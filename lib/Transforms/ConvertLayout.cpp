@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "relay/RelayOps.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "relay/RelayPasses.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -143,14 +144,22 @@ bool isConstant(Value v) {
 // Creating ops typed by their relations
 //===----------------------------------------------------------------------===//
 
-/// Creates relay op `name` at the rewriter's insertion point; its result
-/// types come from the op's type relation. Fails (creating nothing) if the
-/// relation rejects the operands.
+/// Creates relay op `name` at the rewriter's insertion point, typed by its
+/// typing rule. Fails (creating nothing) if the rule rejects the operands.
 FailureOr<Operation *> createTyped(PatternRewriter &rewriter, Location loc,
                                    StringRef name, ValueRange operands,
                                    ArrayRef<NamedAttribute> attrs,
                                    unsigned numResults = 1) {
   MLIRContext *ctx = rewriter.getContext();
+  OperationName opName(name, ctx);
+  if (opName.hasInterface<InferTypeOpInterface>()) {
+    FailureOr<Operation *> op = createInferred(
+        rewriter, loc, opName, operands, DictionaryAttr::get(ctx, attrs));
+    if (failed(op) || (*op)->getNumResults() != numResults)
+      return failure();
+    return op;
+  }
+  // Legacy: ops still typed through TypeRelationOpInterface.
   OperationState state(loc, name);
   state.addOperands(operands);
   state.addAttributes(attrs);
@@ -552,13 +561,13 @@ FailureOr<Value> intoLayout(PatternRewriter &rewriter, Location loc, Value y,
   return *t;
 }
 
-/// Unary elementwise ops (relations Identity, IdentityBool, Cast).
+/// Unary elementwise ops.
 struct SinkThroughUnary : SinkPattern {
   using SinkPattern::SinkPattern;
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    StringRef rel = relationOf(op);
-    if ((rel != "Identity" && rel != "IdentityBool" && rel != "Cast") ||
+    if ((!op->hasTrait<relay::OpTrait::ElementwiseUnary>() &&
+         relationOf(op) != "Identity") ||
         op->getNumOperands() != 1 ||
         op->getNumResults() != 1 || op->hasAttr("axis") ||
         op->hasAttr("axes"))
@@ -575,8 +584,7 @@ struct SinkThroughBinary : SinkPattern {
   using SinkPattern::SinkPattern;
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    StringRef rel = relationOf(op);
-    if ((rel != "Broadcast" && rel != "BroadcastBool") ||
+    if (!op->hasTrait<relay::OpTrait::ElementwiseBroadcast>() ||
         op->getNumResults() != 1 || op->getNumOperands() != 2)
       return failure();
     int64_t rank = rankOf(op->getResult(0));
@@ -692,12 +700,14 @@ struct SinkThroughAxisOp : SinkPattern {
   }
 };
 
-/// Reductions (relation Reduce: `axis`, `keepdims`, `exclude`).
+/// Reductions whose result does not depend on the order of the reduced dims
+/// (`axis`, `keepdims`, `exclude`).
 struct SinkThroughReduce : SinkPattern {
   using SinkPattern::SinkPattern;
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (relationOf(op) != "Reduce" || op->getNumOperands() != 1 ||
+    if (!op->hasTrait<relay::OpTrait::OrderFreeReduction>() ||
+        op->getNumOperands() != 1 ||
         op->getNumResults() != 1)
       return failure();
     std::optional<Transposed> t = asSinkableTranspose(op->getOperand(0));

@@ -18,6 +18,7 @@
 #include "relay/RelayPasses.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::relay {
@@ -29,6 +30,41 @@ using namespace mlir;
 using namespace mlir::relay;
 
 namespace {
+
+/// True for relay ops typed by a typing rule: operators (InferTypeOpInterface)
+/// and the language ops still typed through TypeRelationOpInterface.
+bool hasTypingRule(Operation *op) {
+  return isa<TypeRelationOpInterface>(op) ||
+         (isa<InferTypeOpInterface>(op) && isa<RelayDialect>(op->getDialect()));
+}
+
+/// Runs `op`'s typing rule on `operandTypes` (the solver's current view of
+/// its operands, all complete), reporting a broken rule at `op`.
+LogicalResult runTypingRule(Operation *op, ArrayRef<Type> operandTypes,
+                            SmallVectorImpl<Type> &results) {
+  if (auto rel = dyn_cast<TypeRelationOpInterface>(op))
+    return rel.inferRelayTypes(operandTypes, results);
+  // InferTypeOpInterface reads operand types off the values: give them the
+  // solved types for the call, then put the IR back as it was.
+  SmallVector<Type> saved(op->getOperandTypes());
+  for (auto [operand, type] : llvm::zip(op->getOperands(), operandTypes))
+    operand.setType(type);
+  LogicalResult result = cast<InferTypeOpInterface>(op).inferReturnTypes(
+      op->getContext(), op->getLoc(), op->getOperands(),
+      op->getRawDictionaryAttrs(), op->getPropertiesStorage(), op->getRegions(),
+      results);
+  for (auto [operand, type] :
+       llvm::reverse(llvm::zip(op->getOperands(), saved)))
+    operand.setType(type);
+  return result;
+}
+
+/// How diagnostics name the rule typing `op`.
+std::string ruleName(Operation *op) {
+  if (auto rel = dyn_cast<TypeRelationOpInterface>(op))
+    return ("type relation " + rel.getRelationName()).str();
+  return "typing rule of " + op->getName().getStringRef().str();
+}
 
 class Inferer {
 public:
@@ -224,7 +260,7 @@ private:
 
   LogicalResult constrain(Operation *op) {
     MLIRContext *ctx = op->getContext();
-    if (isa<TypeRelationOpInterface>(op))
+    if (hasTypingRule(op))
       relOps.push_back(op);
 
     if (auto fn = dyn_cast<func::FuncOp>(op)) {
@@ -412,22 +448,20 @@ private:
           continue; // nothing new since the last run
         lastOperands[op] = operandTypes;
         progress = true;
-        auto rel = cast<TypeRelationOpInterface>(op);
         SmallVector<Type> computed;
-        if (failed(rel.inferRelayTypes(operandTypes, computed)))
-          return failure(); // the relation reported the broken rule
+        if (failed(runTypingRule(op, operandTypes, computed)))
+          return failure(); // the rule reported what is broken
         if (computed.size() != op->getNumResults())
           return op->emitError()
-                 << "relation " << rel.getRelationName() << " produced "
-                 << computed.size() << " result types for "
-                 << op->getNumResults() << " results";
+                 << ruleName(op) << " produced " << computed.size()
+                 << " result types for " << op->getNumResults() << " results";
         for (auto [i, pair] :
              llvm::enumerate(llvm::zip(op->getResultTypes(), computed))) {
           auto [declared, result] = pair;
           Type inferred = solver.instantiate(result);
           if (failed(unifyAt(op, declared, inferred,
-                             "result #" + Twine(i) + " (type relation " +
-                                 rel.getRelationName() + ")")))
+                             "result #" + Twine(i) + " (" + ruleName(op) +
+                                 ")")))
             return failure();
         }
       }
@@ -488,7 +522,7 @@ private:
     // A relation op waiting for an unknown operand is not the cause: its
     // results are unknown because of that operand, reported elsewhere.
     auto waiting = [&](Operation *op) {
-      return isa<TypeRelationOpInterface>(op) &&
+      return hasTypingRule(op) &&
              !llvm::all_of(op->getOperandTypes(), [&](Type t) {
                return isComplete(solver.resolve(t));
              });

@@ -27,7 +27,7 @@ func.func @dtypes(%a: tensor<4xf32>, %b: tensor<4xi32>) -> !relay.incomplete {
 // A declared result the relation disagrees with once the operand is known.
 func.func @declared(%a: tensor<4xf32>) -> tensor<5xf32> {
   %x = relay.exp %a : (tensor<4xf32>) -> !relay.incomplete
-  // expected-error @+1 {{result #0 (type relation Identity): type mismatch: cannot unify 'tensor<5xf32>' with 'tensor<4xf32>'}}
+  // expected-error @+1 {{result #0 (typing rule of relay.negative): type mismatch: cannot unify 'tensor<5xf32>' with 'tensor<4xf32>'}}
   %y = relay.negative %x : (!relay.incomplete) -> tensor<5xf32>
   return %y : tensor<5xf32>
 }

@@ -28,7 +28,7 @@ func.func @axis_identity(%x: tensor<2x10xf32>) {
 
 // Identity has no rule of its own: only the result type can disagree.
 func.func @identity_result(%x: tensor<2x10xf32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<10x2xf32>' but its type relation Identity gives 'tensor<2x10xf32>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<10x2xf32>' but its typing rule gives 'tensor<2x10xf32>'}}
   %0 = relay.exp %x : (tensor<2x10xf32>) -> tensor<10x2xf32>
   return
 }
@@ -94,7 +94,7 @@ func.func @isnan_int(%x: tensor<4xi32>) {
 // -----
 
 func.func @isnan_result(%x: tensor<4xf32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<4xf32>' but its type relation IdentityBool gives 'tensor<4xi1>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<4xf32>' but its typing rule gives 'tensor<4xi1>'}}
   %0 = relay.isnan %x : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
@@ -159,7 +159,7 @@ func.func @compare_dims(%a: tensor<4x3xi32>, %b: tensor<2xi32>) {
 // -----
 
 func.func @compare_result(%a: tensor<4xf32>, %b: tensor<4xf32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<4xf32>' but its type relation BroadcastBool gives 'tensor<4xi1>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<4xf32>' but its typing rule gives 'tensor<4xi1>'}}
   %0 = relay.greater %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
@@ -201,7 +201,7 @@ func.func @cast_dtype(%x: tensor<4xf32>) {
 // -----
 
 func.func @cast_result(%x: tensor<4xf32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<4xf32>' but its type relation Cast gives 'tensor<4xi8>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<4xf32>' but its typing rule gives 'tensor<4xi8>'}}
   %0 = relay.cast %x {dtype = i8} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
@@ -209,7 +209,7 @@ func.func @cast_result(%x: tensor<4xf32>) {
 // -----
 
 func.func @cast_like_result(%x: tensor<4xf32>, %l: tensor<2x2xf16>) {
-  // expected-error @+1 {{result #0 has type 'tensor<2x2xf16>' but its type relation CastLike gives 'tensor<4xf16>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<2x2xf16>' but its typing rule gives 'tensor<4xf16>'}}
   %0 = relay.cast_like %x, %l : (tensor<4xf32>, tensor<2x2xf16>) -> tensor<2x2xf16>
   return
 }

@@ -41,7 +41,7 @@ func.func @argmax_rank0(%x: tensor<f32>) {
 // -----
 
 func.func @argmin_result_not_i32(%x: tensor<2x3xf32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<2xf32>' but its type relation ArgReduce gives 'tensor<2xi32>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<2xf32>' but its typing rule gives 'tensor<2xi32>'}}
   %0 = relay.argmin %x {axis = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xf32>
   return
 }

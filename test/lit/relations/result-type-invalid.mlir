@@ -21,7 +21,7 @@ func.func @dense_dtype(%x: tensor<4x8xi8>, %w: tensor<16x8xi8>) {
 // -----
 
 func.func @sum_rank(%x: tensor<2x3xf32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<2x1xf32>' but its type relation Reduce gives 'tensor<2xf32>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<2x1xf32>' but its typing rule gives 'tensor<2xf32>'}}
   %0 = relay.sum %x {axis = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2x1xf32>
   return
 }
@@ -53,7 +53,7 @@ func.func @reshape_shape(%x: tensor<2x3x4xf32>) {
 // -----
 
 func.func @broadcast_shape(%a: tensor<4x1xf32>, %b: tensor<3xf32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<4x1xf32>' but its type relation Broadcast gives 'tensor<4x3xf32>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<4x1xf32>' but its typing rule gives 'tensor<4x3xf32>'}}
   %0 = relay.add %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x1xf32>
   return
 }

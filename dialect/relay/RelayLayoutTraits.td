@@ -1,0 +1,25 @@
+//===- RelayLayoutTraits.td - how ops commute with transposes -*- tablegen -*-===//
+//
+// Marker traits saying how an operator's shape rule treats dims, read by
+// relay-convert-layout to move layout transposes across ops (see
+// RelayLayoutTraits.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef RELAY_LAYOUTTRAITS_TD
+#define RELAY_LAYOUTTRAITS_TD
+
+include "mlir/IR/OpBase.td"
+
+class Relay_LayoutTrait<string name> : NativeOpTrait<name> {
+  let cppNamespace = "::mlir::relay::OpTrait";
+}
+
+// One operand; result element i depends on operand element i only.
+def Relay_ElementwiseUnary : Relay_LayoutTrait<"ElementwiseUnary">;
+// numpy-broadcasting elementwise op of two operands.
+def Relay_ElementwiseBroadcast : Relay_LayoutTrait<"ElementwiseBroadcast">;
+// A reduction (axis/keepdims/exclude) whose result does not depend on the
+// order of the dims it reduces.
+def Relay_OrderFreeReduction : Relay_LayoutTrait<"OrderFreeReduction">;
+
+#endif // RELAY_LAYOUTTRAITS_TD
