@@ -172,21 +172,40 @@ Value cstIdx(OpBuilder &b, Location loc, int64_t v) {
 // nn.matmul
 //===----------------------------------------------------------------------===//
 
+/// nn.matmul's forms, one pattern each (disjoint, so equal benefits):
+/// - Matmul2D (no transpose_a): the leading dims of A collapse into M (or
+///   a unit M is added), linalg.matmul, then expanded back;
+/// - MatmulTransposedA2D (transpose_a, A [K, M]): linalg.matmul reading A
+///   through a transposed map;
+/// - MatmulTransposedABatch (transpose_a, A [d..., K, M]): the leading dims
+///   as a batch, linalg.batch_matmul with B broadcast (a map without the
+///   batch dim).
+/// B's transpose is always in its indexing map.
+enum class MatmulForm { Matmul2D, TransposedA2D, TransposedABatch };
+
+template <MatmulForm form>
 struct MatmulPattern : OpConversionPattern<MatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
+    bool ta = op.getTransposeA(), tb = op.getTransposeB();
     Value a = adaptor.getTensorA(), bm = adaptor.getTensorB();
     auto aType = cast<RankedTensorType>(a.getType());
+    int64_t rank = aType.getRank();
+    MatmulForm actual = !ta        ? MatmulForm::Matmul2D
+                        : rank == 2 ? MatmulForm::TransposedA2D
+                                    : MatmulForm::TransposedABatch;
+    if (actual != form)
+      return rewriter.notifyMatchFailure(
+          op, "another form (transpose_a and the rank of A decide)");
+
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
     auto bType = cast<RankedTensorType>(bm.getType());
     RankedTensorType resultType = resultTensorType(op);
     Type outElem = resultType.getElementType();
-    bool ta = op.getTransposeA(), tb = op.getTransposeB();
     bool isUnsigned = isUnsignedInt(op.getTensorA().getType());
-    int64_t rank = aType.getRank();
     SmallVector<OpFoldResult> aSizes = dimSizes(rewriter, loc, a);
     SmallVector<OpFoldResult> bSizes = dimSizes(rewriter, loc, bm);
     OpFoldResult units = bSizes[tb ? 0 : 1];
@@ -206,7 +225,7 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
     for (int64_t d = 0; d < lead; ++d)
       leadGroup.push_back(d);
     Value result;
-    if (!ta) {
+    if constexpr (form == MatmulForm::Matmul2D) {
       int64_t k = aType.getDimSize(rank - 1);
       auto lhsType = RankedTensorType::get({leadDim, k}, aType.getElementType());
       Value lhs = a;
@@ -245,7 +264,7 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
         result = expandTo(rewriter, loc, result, resultType,
                           {leadGroup, {rank - 1}}, outSizes);
       }
-    } else if (rank == 2) {
+    } else if constexpr (form == MatmulForm::TransposedA2D) {
       // A is [K, M].
       Value init = filledTensor(rewriter, loc, resultType, {aSizes[1], units},
                                 zero);
@@ -811,7 +830,9 @@ struct SpaceToDepthPattern : OpConversionPattern<SpaceToDepthOp> {
 void relay::populateNNToLinalgPatterns(const TypeConverter &tc,
                                        RewritePatternSet &patterns) {
   patterns.add<DensePattern, BiasAddPattern, BatchFlattenPattern,
-               MatmulPattern, BatchMatmulPattern, LeakyReluPattern,
+               MatmulPattern<MatmulForm::Matmul2D>,
+               MatmulPattern<MatmulForm::TransposedA2D>,
+               MatmulPattern<MatmulForm::TransposedABatch>, BatchMatmulPattern, LeakyReluPattern,
                PReluPattern, GeluPattern, DropoutPattern, PadPattern,
                UpSamplingPattern, DepthToSpacePattern, SpaceToDepthPattern>(
       tc, patterns.getContext());
