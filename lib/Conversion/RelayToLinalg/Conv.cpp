@@ -1,29 +1,449 @@
-//===- Conv.cpp - nn.conv1d, nn.conv3d, nn.conv2d_transpose ---------------===//
+//===- Conv.cpp - nn.conv1d/2d/3d, nn.conv2d_transpose --------------------===//
 //
-// Named linalg convolutions (conv_1d_ncw_fcw, conv_1d_nwc_wcf,
-// conv_3d_ncdhw_fcdhw, conv_3d_ndhwc_dhwcf and their depthwise forms);
-// grouped channel-first convolutions become one linalg.generic over the
-// input split into [N, G, C/G, ...]. Padding is an explicit tensor.pad.
+// One pattern per lowering strategy (benefits in Utils.h: the specialised
+// im2col form first, then named linalg convolutions, then the general
+// grouped fallback, then a report of what is not supported):
 //
-// conv2d_transpose is a stride-1 conv_2d_nchw_fchw over the input with
-// (stride - 1) zeros inserted between elements (tensor.insert_slice with
-// strides into a zero tensor) and padded by dilation * (k - 1) - padding,
-// with the kernel flipped spatially and its I/O dims swapped; groups > 1
-// use the grouped generic above. Other layouts (any permutation of NCHW
-// data/out and IOHW kernel, e.g. NHWC with HWOI) are transposed to
-// NCHW/IOHW and back.
+// nn.conv2d (NCHW/OIHW or NHWC/HWIO|HWOI):
+//   Conv2DIm2colMatmul   small static NHWC/HWIO float maps: im2col +
+//                        linalg.matmul
+//   Conv2DNhwcHwcf       groups = 1, NHWC: linalg.conv_2d_nhwc_hwcf
+//   Conv2DNchwFchw       groups = 1, NCHW: linalg.conv_2d_nchw_fchw
+//   Conv2DDepthwise      groups = C, O = C: depthwise_conv_2d_{nchw_chw,
+//                        nhwc_hwc}; with a channel multiplier (NHWC):
+//                        depthwise_conv_2d_nhwc_hwcm
+//   Conv2DGrouped        any groups: conv_2d_ngchw_gfchw / nhwgc_gfhwc
+// nn.conv1d / nn.conv3d: named (groups = 1), depthwise, and a grouped
+//   linalg.generic over [N, G, C/G, ...] (channel-first only).
+// nn.conv2d_transpose: a stride-1 conv_2d_nchw_fchw over the input with
+//   (stride - 1) zeros inserted between elements and the kernel flipped
+//   (groups = 1), or the grouped linalg.generic (any groups).
+//
+// Padding is an explicit tensor.pad and every input is cropped to the rows
+// its windows read (Window.h).
 //
 //===----------------------------------------------------------------------===//
-#include "NNCommon.h"
+#include "Window.h"
 
-#include "../../Relations/RelationUtils.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::lowering;
-using namespace mlir::relay::lowering::nn;
 
 namespace {
+
+//===----------------------------------------------------------------------===//
+// nn.conv2d: one pattern per strategy
+//===----------------------------------------------------------------------===//
+
+/// Output pixels (N*OH*OW) up to which a static NHWC/HWIO convolution is
+/// lowered as im2col + linalg.matmul. IREE 3.13's llvm-cpu codegen of
+/// linalg.conv_2d_nhwc_hwcf is fast on large feature maps but re-reads the
+/// weights per output tile on small ones: ResNet-18's 7x7x512 3x3 conv ran
+/// at ~10 GFLOP/s, 2-3x slower than the same contraction as a matmul over
+/// a patch matrix (which IREE data-tiles); on 56x56x64 the direct conv was
+/// 2x faster than im2col (measured 2026-11-22, bench/RESULTS.md).
+constexpr int64_t kIm2colMaxPixels = 256;
+
+/// nn.conv2d's dims by role for the layouts the lowering takes: NCHW data
+/// with an OIHW kernel, or NHWC data with an HWIO or HWOI kernel.
+struct Conv2DLayout {
+  bool nchw, hwio;
+  int64_t hDim, wDim, cDim;         // data and result
+  int64_t oDim, iDim, khDim, kwDim; // kernel
+};
+
+std::optional<Conv2DLayout> getConv2DLayout(Conv2DOp op) {
+  StringRef data = op.getDataLayout(), kernel = op.getKernelLayout();
+  if (data == "NCHW" && kernel == "OIHW")
+    return Conv2DLayout{true, false, 2, 3, 1, 0, 1, 2, 3};
+  if (data == "NHWC" && kernel == "HWIO")
+    return Conv2DLayout{false, true, 1, 2, 3, 3, 2, 0, 1};
+  if (data == "NHWC" && kernel == "HWOI")
+    return Conv2DLayout{false, false, 1, 2, 3, 2, 3, 0, 1};
+  return std::nullopt;
+}
+
+/// What every conv2d strategy starts from: the padded input cropped to the
+/// rows the windows read, the sizes of input, kernel and result, and the
+/// named-op attributes.
+struct Conv2DOperands {
+  Conv2DLayout layout;
+  Value padded, weight;
+  RankedTensorType weightType, resultType;
+  SmallVector<OpFoldResult> inSizes, kSizes, outSizes;
+  SmallVector<NamedAttribute> attrs;
+  Value zero; // of the result element type
+  bool isUnsigned;
+
+  /// A zero-filled accumulator of `type`.
+  Value init(OpBuilder &b, Location loc, RankedTensorType type,
+             ArrayRef<OpFoldResult> sizes) const {
+    return filledTensor(b, loc, type, sizes, zero);
+  }
+  /// The result of a named convolution `conv` (unsigned operands marked).
+  Value result(Operation *conv) const {
+    setUnsignedCast(conv, isUnsigned);
+    return conv->getResult(0);
+  }
+};
+
+Conv2DOperands buildConv2DOperands(Conv2DOp op, Conv2DOp::Adaptor adaptor,
+                                   const Conv2DLayout &layout,
+                                   OpBuilder &b) {
+  Location loc = op.getLoc();
+  Conv2DOperands c;
+  c.layout = layout;
+  c.weight = adaptor.getWeight();
+  auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
+  c.weightType = cast<RankedTensorType>(c.weight.getType());
+  c.resultType = resultTensorType(op);
+  c.isUnsigned = isUnsignedInt(op.getData().getType());
+  // Verified by the relation.
+  SpatialPadding pad = *normalizePadding(op.getPadding(), 2);
+  ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
+  int64_t h = layout.hDim, w = layout.wDim;
+  Value zeroIn = scalarConst(b, loc, dataType.getElementType(), 0.0);
+  c.padded = padAndCropToWindows(
+      b, loc, adaptor.getData(), {h, w}, pad, {},
+      {c.weightType.getDimSize(layout.khDim),
+       c.weightType.getDimSize(layout.kwDim)},
+      strides, dilation, zeroIn);
+  c.inSizes = dimSizes(b, loc, c.padded);
+  c.kSizes = dimSizes(b, loc, c.weight);
+  c.outSizes = resultSizes(b, c.resultType, [&](int64_t d) -> OpFoldResult {
+    if (d == 0)
+      return c.inSizes[0];
+    if (d == layout.cDim)
+      return c.kSizes[layout.oDim];
+    int64_t i = d == h ? 0 : 1;
+    return windowExtent(b, loc, c.inSizes[d],
+                        c.kSizes[i == 0 ? layout.khDim : layout.kwDim],
+                        strides[i], dilation[i]);
+  });
+  c.attrs = windowAttrs(b, strides, dilation);
+  c.zero = scalarConst(b, loc, c.resultType.getElementType(), 0.0);
+  return c;
+}
+
+/// Base of the conv2d strategies: reads the layout (rejecting others) and
+/// leaves the strategy-specific checks and IR to `checkApplies`/`lower`.
+struct Conv2DStrategy : OpConversionPattern<Conv2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  /// Why this strategy does not apply to `op` (in `layout`), or success.
+  virtual LogicalResult checkApplies(Conv2DOp op, OpAdaptor adaptor,
+                              const Conv2DLayout &layout,
+                              ConversionPatternRewriter &rewriter) const = 0;
+  virtual Value lower(Conv2DOp op, const Conv2DOperands &c,
+                        ConversionPatternRewriter &rewriter) const = 0;
+
+  LogicalResult
+  matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    std::optional<Conv2DLayout> layout = getConv2DLayout(op);
+    if (!layout)
+      return rewriter.notifyMatchFailure(op, "layouts not lowered");
+    if (failed(checkApplies(op, adaptor, *layout, rewriter)))
+      return failure();
+    Conv2DOperands c = buildConv2DOperands(op, adaptor, *layout, rewriter);
+    rewriter.replaceOp(op, lower(op, c, rewriter));
+    return success();
+  }
+};
+
+/// Small static NHWC/HWIO float convolutions (<= kIm2colMaxPixels output
+/// pixels): patches [N*OH*OW, KH*KW*C] (one linalg.generic copy) times the
+/// weight collapsed to [KH*KW*C, O], a linalg.matmul.
+struct Conv2DIm2colMatmul : Conv2DStrategy {
+  using Conv2DStrategy::Conv2DStrategy;
+  LogicalResult checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &l,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (op.getGroups() != 1)
+      return rewriter.notifyMatchFailure(op, "groups > 1");
+    if (l.nchw || !l.hwio)
+      return rewriter.notifyMatchFailure(op, "needs NHWC data, HWIO kernel");
+    RankedTensorType resultType = resultTensorType(op);
+    if (!resultType.hasStaticShape() ||
+        !cast<ShapedType>(adaptor.getData().getType()).hasStaticShape() ||
+        !cast<ShapedType>(adaptor.getWeight().getType()).hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (!isa<FloatType>(resultType.getElementType()))
+      return rewriter.notifyMatchFailure(op, "needs a float result");
+    if (resultType.getDimSize(0) * resultType.getDimSize(1) *
+            resultType.getDimSize(2) >
+        kIm2colMaxPixels)
+      return rewriter.notifyMatchFailure(
+          op, "more output pixels than kIm2colMaxPixels (the direct "
+              "convolution is faster)");
+    return success();
+  }
+
+  Value lower(Conv2DOp op, const Conv2DOperands &c,
+                ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
+    ArrayRef<int64_t> out = c.resultType.getShape(),
+                      k = c.weightType.getShape();
+    int64_t n = out[0], oh = out[1], ow = out[2], o = out[3];
+    int64_t kh = k[0], kw = k[1], ch = k[2];
+    Type elem = c.resultType.getElementType();
+    Type inElem = cast<RankedTensorType>(c.padded.getType()).getElementType();
+
+    Value patches = c.padded;
+    if (kh != 1 || kw != 1 || strides[0] != 1 || strides[1] != 1) {
+      AffineExpr dn, doh, dow, dkh, dkw, dc;
+      bindDims(ctx, dn, doh, dow, dkh, dkw, dc);
+      auto patchType = RankedTensorType::get({n, oh, ow, kh, kw, ch}, inElem);
+      patches = buildMap(
+          b, loc, patchType, {}, c.padded,
+          {AffineMap::get(6, 0,
+                          {dn, doh * strides[0] + dkh * dilation[0],
+                           dow * strides[1] + dkw * dilation[1], dc},
+                          ctx)},
+          [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    }
+    int64_t m = n * oh * ow, kk = kh * kw * ch;
+    int64_t patchRank = cast<RankedTensorType>(patches.getType()).getRank();
+    ReassociationIndices rows = {0, 1, 2}, cols;
+    for (int64_t d = 3; d < patchRank; ++d)
+      cols.push_back(d);
+    Value lhs = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({m, kk}, inElem), patches,
+        ArrayRef<ReassociationIndices>{rows, cols});
+    Value rhs = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({kk, o}, c.weightType.getElementType()),
+        c.weight, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    auto mmType = RankedTensorType::get({m, o}, elem);
+    Value init =
+        filledTensor(b, loc, mmType, {}, scalarConst(b, loc, elem, 0.0));
+    Value mm = linalg::MatmulOp::create(b, loc, TypeRange{mmType},
+                                        ValueRange{lhs, rhs}, ValueRange{init})
+                   .getResult(0);
+    return tensor::ExpandShapeOp::create(
+        b, loc, c.resultType, mm,
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  }
+};
+
+/// groups = 1, NHWC: linalg.conv_2d_nhwc_hwcf (an HWOI kernel is
+/// transposed to HWIO first).
+struct Conv2DNhwcHwcf : Conv2DStrategy {
+  using Conv2DStrategy::Conv2DStrategy;
+  LogicalResult checkApplies(Conv2DOp op, OpAdaptor, const Conv2DLayout &l,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (op.getGroups() != 1)
+      return rewriter.notifyMatchFailure(op, "groups > 1");
+    if (l.nchw)
+      return rewriter.notifyMatchFailure(op, "needs NHWC data");
+    return success();
+  }
+  Value lower(Conv2DOp op, const Conv2DOperands &c,
+                ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value out = c.init(b, loc, c.resultType, c.outSizes);
+    Value w = c.layout.hwio ? c.weight
+                            : transposeDims(b, loc, c.weight, {0, 1, 3, 2});
+    return c.result(linalg::Conv2DNhwcHwcfOp::create(
+        b, loc, TypeRange{c.resultType}, ValueRange{c.padded, w},
+        ValueRange{out}, c.attrs));
+  }
+};
+
+/// groups = 1, NCHW: linalg.conv_2d_nchw_fchw.
+struct Conv2DNchwFchw : Conv2DStrategy {
+  using Conv2DStrategy::Conv2DStrategy;
+  LogicalResult checkApplies(Conv2DOp op, OpAdaptor, const Conv2DLayout &l,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (op.getGroups() != 1)
+      return rewriter.notifyMatchFailure(op, "groups > 1");
+    if (!l.nchw)
+      return rewriter.notifyMatchFailure(op, "needs NCHW data");
+    return success();
+  }
+  Value lower(Conv2DOp op, const Conv2DOperands &c,
+                ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value out = c.init(b, loc, c.resultType, c.outSizes);
+    return c.result(linalg::Conv2DNchwFchwOp::create(
+        b, loc, TypeRange{c.resultType}, ValueRange{c.padded, c.weight},
+        ValueRange{out}, c.attrs));
+  }
+};
+
+/// Depthwise (groups = C > 1, one input channel per group, static output
+/// channels). `multiplier` false: O = C, linalg.depthwise_conv_2d_nchw_chw /
+/// nhwc_hwc. `multiplier` true (NHWC only): O = C*M,
+/// linalg.depthwise_conv_2d_nhwc_hwcm on [KH, KW, C, M].
+template <bool multiplier>
+struct Conv2DDepthwise : Conv2DStrategy {
+  using Conv2DStrategy::Conv2DStrategy;
+  LogicalResult checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &l,
+                      ConversionPatternRewriter &rewriter) const override {
+    auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
+    auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    int64_t groups = op.getGroups();
+    int64_t channels = dataType.getDimSize(l.cDim);
+    int64_t outChannels = weightType.getDimSize(l.oDim);
+    if (groups == 1 || groups != channels)
+      return rewriter.notifyMatchFailure(op, "groups is not C > 1");
+    if (weightType.getDimSize(l.iDim) != 1)
+      return rewriter.notifyMatchFailure(op, "kernel has I != 1");
+    if (ShapedType::isDynamic(outChannels))
+      return rewriter.notifyMatchFailure(op, "`?` output channels");
+    if (!multiplier && outChannels != channels)
+      return rewriter.notifyMatchFailure(op, "O != C (a multiplier)");
+    if (multiplier && (l.nchw || outChannels == channels))
+      return rewriter.notifyMatchFailure(op, "needs NHWC data and O != C");
+    return success();
+  }
+
+  Value lower(Conv2DOp op, const Conv2DOperands &c,
+                ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    const Conv2DLayout &l = c.layout;
+    RankedTensorType wt = c.weightType, rt = c.resultType;
+    int64_t outChannels = wt.getDimSize(l.oDim);
+    int64_t kh = wt.getDimSize(l.khDim), kw = wt.getDimSize(l.kwDim);
+    // Drop the unit I dim of the kernel.
+    SmallVector<ReassociationIndices> dropI =
+        l.nchw ? SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}}
+               : SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}};
+    auto wType =
+        l.nchw ? RankedTensorType::get({outChannels, kh, kw},
+                                       wt.getElementType())
+               : RankedTensorType::get({kh, kw, outChannels},
+                                       wt.getElementType());
+    Value w = tensor::CollapseShapeOp::create(b, loc, wType, c.weight, dropI);
+    if constexpr (!multiplier) {
+      Value out = c.init(b, loc, rt, c.outSizes);
+      if (l.nchw)
+        return c.result(linalg::DepthwiseConv2DNchwChwOp::create(
+            b, loc, TypeRange{rt}, ValueRange{c.padded, w}, ValueRange{out},
+            c.attrs));
+      return c.result(linalg::DepthwiseConv2DNhwcHwcOp::create(
+          b, loc, TypeRange{rt}, ValueRange{c.padded, w}, ValueRange{out},
+          c.attrs));
+    } else {
+      // [KH, KW, C*M] → [KH, KW, C, M]; the result [N, OH, OW, C, M].
+      int64_t channels = op.getGroups(), mult = outChannels / channels;
+      auto wmType = RankedTensorType::get({kh, kw, channels, mult},
+                                          wt.getElementType());
+      Value wm = expandTo(b, loc, w, wmType, {{0}, {1}, {2, 3}},
+                          {c.kSizes[l.khDim], c.kSizes[l.kwDim],
+                           b.getIndexAttr(channels), b.getIndexAttr(mult)});
+      auto outType =
+          RankedTensorType::get({rt.getDimSize(0), rt.getDimSize(1),
+                                 rt.getDimSize(2), channels, mult},
+                                rt.getElementType());
+      Value out = c.init(b, loc, outType,
+                         {c.outSizes[0], c.outSizes[1], c.outSizes[2],
+                          b.getIndexAttr(channels), b.getIndexAttr(mult)});
+      Value conv = c.result(linalg::DepthwiseConv2DNhwcHwcmOp::create(
+          b, loc, TypeRange{outType}, ValueRange{c.padded, wm},
+          ValueRange{out}, c.attrs));
+      return tensor::CollapseShapeOp::create(
+          b, loc, rt, conv,
+          ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+    }
+  }
+};
+
+/// The general fallback, any `groups`: C split into [G, C/G] and O into
+/// [G, O/G], linalg.conv_2d_ngchw_gfchw (NCHW) or conv_2d_nhwgc_gfhwc
+/// (NHWC; the kernel transposed to [G, O/G, KH, KW, I]).
+struct Conv2DGrouped : Conv2DStrategy {
+  using Conv2DStrategy::Conv2DStrategy;
+  LogicalResult checkApplies(Conv2DOp, OpAdaptor, const Conv2DLayout &,
+                      ConversionPatternRewriter &) const override {
+    return success();
+  }
+
+  Value lower(Conv2DOp op, const Conv2DOperands &c,
+                ConversionPatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    const Conv2DLayout &l = c.layout;
+    RankedTensorType wt = c.weightType, rt = c.resultType;
+    int64_t groups = op.getGroups();
+    Type inElem = cast<RankedTensorType>(c.padded.getType()).getElementType();
+    Type wElem = wt.getElementType(), outElem = rt.getElementType();
+    ArrayRef<int64_t> pShape =
+        cast<RankedTensorType>(c.padded.getType()).getShape();
+    int64_t fPerG = divDim(wt.getDimSize(l.oDim), groups);
+    OpFoldResult fPerGSize = divSize(b, loc, c.kSizes[l.oDim], groups);
+    OpFoldResult cPerGSize = divSize(b, loc, c.inSizes[l.cDim], groups);
+    int64_t cPerG = divDim(pShape[l.cDim], groups);
+    OpFoldResult g = b.getIndexAttr(groups);
+    const SmallVector<OpFoldResult> &in = c.inSizes, &k = c.kSizes,
+                                    &o = c.outSizes;
+    if (l.nchw) {
+      auto inType = RankedTensorType::get(
+          {pShape[0], groups, cPerG, pShape[2], pShape[3]}, inElem);
+      Value x = expandTo(b, loc, c.padded, inType, {{0}, {1, 2}, {3}, {4}},
+                         {in[0], g, cPerGSize, in[2], in[3]});
+      auto wType = RankedTensorType::get({groups, fPerG, wt.getDimSize(1),
+                                          wt.getDimSize(2), wt.getDimSize(3)},
+                                         wElem);
+      Value w = expandTo(b, loc, c.weight, wType, {{0, 1}, {2}, {3}, {4}},
+                         {g, fPerGSize, k[1], k[2], k[3]});
+      auto outType = RankedTensorType::get(
+          {rt.getDimSize(0), groups, fPerG, rt.getDimSize(2), rt.getDimSize(3)},
+          outElem);
+      Value out = c.init(b, loc, outType, {o[0], g, fPerGSize, o[2], o[3]});
+      Value conv = c.result(linalg::Conv2DNgchwGfchwOp::create(
+          b, loc, TypeRange{outType}, ValueRange{x, w}, ValueRange{out},
+          c.attrs));
+      return tensor::CollapseShapeOp::create(
+          b, loc, rt, conv,
+          ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    }
+    auto inType = RankedTensorType::get(
+        {pShape[0], pShape[1], pShape[2], groups, cPerG}, inElem);
+    Value x = expandTo(b, loc, c.padded, inType, {{0}, {1}, {2}, {3, 4}},
+                       {in[0], in[1], in[2], g, cPerGSize});
+    // Kernel [KH, KW, I, O] (or [KH, KW, O, I]) → [G, F, KH, KW, I].
+    int64_t kh = wt.getDimSize(0), kw = wt.getDimSize(1),
+            ci = wt.getDimSize(l.iDim);
+    auto splitType =
+        l.hwio ? RankedTensorType::get({kh, kw, ci, groups, fPerG}, wElem)
+               : RankedTensorType::get({kh, kw, groups, fPerG, ci}, wElem);
+    Value split =
+        l.hwio ? expandTo(b, loc, c.weight, splitType, {{0}, {1}, {2}, {3, 4}},
+                          {k[0], k[1], k[2], g, fPerGSize})
+               : expandTo(b, loc, c.weight, splitType, {{0}, {1}, {2, 3}, {4}},
+                          {k[0], k[1], g, fPerGSize, k[3]});
+    SmallVector<int64_t> perm = l.hwio ? SmallVector<int64_t>{3, 4, 0, 1, 2}
+                                       : SmallVector<int64_t>{2, 3, 0, 1, 4};
+    auto wType = RankedTensorType::get({groups, fPerG, kh, kw, ci}, wElem);
+    Value w = linalg::TransposeOp::create(
+                  b, loc, split,
+                  emptyTensor(b, loc, wType,
+                              {g, fPerGSize, k[0], k[1], k[l.iDim]}),
+                  perm)
+                  .getResult()[0];
+    auto outType = RankedTensorType::get(
+        {rt.getDimSize(0), rt.getDimSize(1), rt.getDimSize(2), groups, fPerG},
+        outElem);
+    Value out = c.init(b, loc, outType, {o[0], o[1], o[2], g, fPerGSize});
+    Value conv = c.result(linalg::Conv2DNhwgcGfhwcOp::create(
+        b, loc, TypeRange{outType}, ValueRange{x, w}, ValueRange{out},
+        c.attrs));
+    return tensor::CollapseShapeOp::create(
+        b, loc, rt, conv,
+        ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  }
+};
+
+std::string conv2DUnsupported(Conv2DOp op) {
+  return ("nn.conv2d with layouts " + op.getDataLayout() + "/" +
+          op.getKernelLayout() + " (NCHW/OIHW and NHWC/HWIO are)")
+      .str();
+}
+//===----------------------------------------------------------------------===//
+// nn.conv1d / nn.conv3d: one pattern per strategy
+//===----------------------------------------------------------------------===//
 
 /// An N-d grouped convolution in channel-first layout as a linalg.generic:
 /// in [N, G, C/G, S...], w [G, F/G, C/G, K...], out [N, G, F/G, O...].
@@ -57,7 +477,96 @@ Value groupedConvGeneric(OpBuilder &b, Location loc, Value in, Value w,
   return generic.getResult(0);
 }
 
+/// Channel-first (NCW/OIW, NCDHW/OIDHW) or channel-last (NWC/WIO,
+/// NDHWC/DHWIO) layouts of an N-d convolution with the output in the data
+/// layout; nullopt (not lowered) otherwise.
 template <typename OpTy, int N>
+std::optional<bool> getConvNDChannelFirst(OpTy op) {
+  StringRef dl = op.getDataLayout(), kl = op.getKernelLayout(),
+            ol = op.getOutLayout();
+  if (!ol.empty() && ol != dl)
+    return std::nullopt;
+  if (N == 1 ? (dl == "NCW" && kl == "OIW") : (dl == "NCDHW" && kl == "OIDHW"))
+    return true;
+  if (N == 1 ? (dl == "NWC" && kl == "WIO") : (dl == "NDHWC" && kl == "DHWIO"))
+    return false;
+  return std::nullopt;
+}
+
+/// What every conv1d/conv3d strategy starts from (as Conv2DOperands).
+struct ConvNDOperands {
+  bool cf;
+  int64_t cDim, oDim, iDim;
+  SmallVector<int64_t, 3> spatial, kSpatial;
+  Value padded, weight;
+  RankedTensorType dataType, weightType, resultType;
+  SmallVector<OpFoldResult> inSizes, kSizes, outSizes;
+  SmallVector<NamedAttribute> attrs;
+  Value zero;
+  bool isUnsigned;
+
+  template <typename NamedOp>
+  Value named(OpBuilder &b, Location loc, Value in, Value w, Value out) const {
+    auto conv = NamedOp::create(b, loc, TypeRange{out.getType()},
+                                ValueRange{in, w}, ValueRange{out}, attrs);
+    setUnsignedCast(conv, isUnsigned);
+    return conv->getResult(0);
+  }
+};
+
+template <typename OpTy, int N>
+ConvNDOperands buildConvNDOperands(OpTy op, typename OpTy::Adaptor adaptor,
+                                   bool cf, OpBuilder &b) {
+  Location loc = op.getLoc();
+  ConvNDOperands c;
+  c.cf = cf;
+  c.weight = adaptor.getWeight();
+  c.dataType = cast<RankedTensorType>(adaptor.getData().getType());
+  c.weightType = cast<RankedTensorType>(c.weight.getType());
+  c.resultType = resultTensorType(op);
+  c.isUnsigned = isUnsignedInt(elementTypeOf(op.getData().getType()));
+  c.cDim = cf ? 1 : N + 1;
+  c.oDim = cf ? 0 : N + 1;
+  c.iDim = cf ? 1 : N;
+  for (int64_t i = 0; i < N; ++i) {
+    c.spatial.push_back(cf ? 2 + i : 1 + i);
+    c.kSpatial.push_back(cf ? 2 + i : i);
+  }
+  // Verified by the relation.
+  SpatialPadding pad = *normalizePadding(op.getPadding(), N);
+  Value zeroIn = scalarConst(b, loc, c.dataType.getElementType(), 0.0);
+  ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
+  SmallVector<int64_t, 3> kExtent;
+  for (int64_t d : c.kSpatial)
+    kExtent.push_back(c.weightType.getDimSize(d));
+  c.padded = padAndCropToWindows(b, loc, adaptor.getData(), c.spatial, pad, {},
+                                 kExtent, strides, dilation, zeroIn);
+  c.inSizes = dimSizes(b, loc, c.padded);
+  c.kSizes = dimSizes(b, loc, c.weight);
+  c.outSizes = resultSizes(b, c.resultType, [&](int64_t d) -> OpFoldResult {
+    if (d == 0)
+      return c.inSizes[0];
+    if (d == c.cDim)
+      return c.kSizes[c.oDim];
+    int64_t i = llvm::find(c.spatial, d) - c.spatial.begin();
+    return windowExtent(b, loc, c.inSizes[d], c.kSizes[c.kSpatial[i]],
+                        strides[i], dilation[i]);
+  });
+  c.attrs = windowAttrs(b, strides, dilation);
+  c.zero = scalarConst(b, loc, c.resultType.getElementType(), 0.0);
+  return c;
+}
+
+enum class ConvNDStrategy { Named, Depthwise, GroupedGeneric };
+
+/// conv1d/conv3d by strategy:
+/// - Named (groups = 1): linalg.conv_1d_ncw_fcw / nwc_wcf,
+///   conv_3d_ncdhw_fcdhw / ndhwc_dhwcf.
+/// - Depthwise (groups = C = O > 1, I = 1): the depthwise_conv_1d/3d forms
+///   on the kernel without its unit I dim.
+/// - GroupedGeneric (channel-first, any groups): groupedConvGeneric over
+///   the input split into [N, G, C/G, ...].
+template <typename OpTy, int N, ConvNDStrategy S>
 struct ConvNDPattern : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
@@ -65,157 +574,145 @@ struct ConvNDPattern : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    StringRef dl = op.getDataLayout(), kl = op.getKernelLayout();
-    StringRef ol = op.getOutLayout();
-    bool cf = N == 1 ? (dl == "NCW" && kl == "OIW")
-                     : (dl == "NCDHW" && kl == "OIDHW");
-    bool cl = N == 1 ? (dl == "NWC" && kl == "WIO")
-                     : (dl == "NDHWC" && kl == "DHWIO");
-    if ((!cf && !cl) || (!ol.empty() && ol != dl))
-      return op.emitError()
-             << "not supported yet: " << op->getName() << " with layouts "
-             << dl << "/" << kl
-             << (N == 1 ? " (NCW/OIW and NWC/WIO are)"
-                        : " (NCDHW/OIDHW and NDHWC/DHWIO are)");
-    Value data = adaptor.getData(), weight = adaptor.getWeight();
-    auto dataType = cast<RankedTensorType>(data.getType());
-    auto weightType = cast<RankedTensorType>(weight.getType());
-    RankedTensorType resultType = resultTensorType(op);
-    Type outElem = resultType.getElementType();
-    bool isUnsigned = isUnsignedInt(elementTypeOf(op.getData().getType()));
+    std::optional<bool> cf = getConvNDChannelFirst<OpTy, N>(op);
+    if (!cf)
+      return rewriter.notifyMatchFailure(op, "layouts not lowered");
     int64_t groups = op.getGroups();
-    int64_t cDim = cf ? 1 : N + 1, oDim = cf ? 0 : N + 1, iDim = cf ? 1 : N;
-    SmallVector<int64_t, 3> spatial, kSpatial;
-    for (int64_t i = 0; i < N; ++i) {
-      spatial.push_back(cf ? 2 + i : 1 + i);
-      kSpatial.push_back(cf ? 2 + i : i);
+    if (S == ConvNDStrategy::Named && groups != 1)
+      return rewriter.notifyMatchFailure(op, "groups > 1");
+    if (S == ConvNDStrategy::Depthwise) {
+      auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
+      auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+      int64_t cDim = *cf ? 1 : N + 1, oDim = *cf ? 0 : N + 1,
+              iDim = *cf ? 1 : N;
+      if (groups == 1 || groups != dataType.getDimSize(cDim) ||
+          groups != weightType.getDimSize(oDim) ||
+          weightType.getDimSize(iDim) != 1)
+        return rewriter.notifyMatchFailure(
+            op, "not depthwise (groups = C = O > 1, I = 1)");
     }
-    auto [lo, hi] = paddingND(op.getPadding(), N);
-    Value zeroIn = scalarConst(rewriter, loc, dataType.getElementType(), 0.0);
-    ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
-    SmallVector<int64_t, 3> kExtent;
-    for (int64_t d : kSpatial)
-      kExtent.push_back(weightType.getDimSize(d));
-    Value padded = cropToWindows(
-        rewriter, loc, padDims(rewriter, loc, data, spatial, lo, hi, zeroIn),
-        spatial, kExtent, strides, dilation);
-    SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, padded);
-    SmallVector<OpFoldResult> kSizes = dimSizes(rewriter, loc, weight);
-    SmallVector<OpFoldResult> outSizes =
-        resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
-          if (d == 0)
-            return inSizes[0];
-          if (d == cDim)
-            return kSizes[oDim];
-          int64_t i = llvm::find(spatial, d) - spatial.begin();
-          return windowExtent(rewriter, loc, inSizes[d], kSizes[kSpatial[i]],
-                              strides[i], dilation[i]);
-        });
-    SmallVector<NamedAttribute> attrs = {
-        convAttr(rewriter, "strides", strides),
-        convAttr(rewriter, "dilations", dilation)};
-    Value zero = scalarConst(rewriter, loc, outElem, 0.0);
-    auto named = [&](auto tag, Value in, Value w, Value out) -> Value {
-      using Named = decltype(tag);
-      auto conv = Named::create(rewriter, loc, TypeRange{out.getType()},
-                                ValueRange{in, w}, ValueRange{out}, attrs);
-      if (isUnsigned)
-        conv->setAttr("cast", linalg::TypeFnAttr::get(
-                                  rewriter.getContext(),
-                                  linalg::TypeFn::cast_unsigned));
-      return conv->getResult(0);
-    };
+    if (S == ConvNDStrategy::GroupedGeneric && !*cf)
+      return rewriter.notifyMatchFailure(op, "needs channel-first layouts");
 
-    int64_t channels = dataType.getDimSize(cDim);
-    int64_t outChannels = weightType.getDimSize(oDim);
+    Location loc = op.getLoc();
+    ConvNDOperands c = buildConvNDOperands<OpTy, N>(op, adaptor, *cf, rewriter);
     Value result;
-    if (groups == 1) {
-      Value out = filledTensor(rewriter, loc, resultType, outSizes, zero);
+    if constexpr (S == ConvNDStrategy::Named) {
+      Value out = filledTensor(rewriter, loc, c.resultType, c.outSizes, c.zero);
       if constexpr (N == 1)
-        result = cf ? named(linalg::Conv1DNcwFcwOp(), padded, weight, out)
-                    : named(linalg::Conv1DNwcWcfOp(), padded, weight, out);
+        result = *cf ? c.named<linalg::Conv1DNcwFcwOp>(rewriter, loc, c.padded,
+                                                       c.weight, out)
+                     : c.named<linalg::Conv1DNwcWcfOp>(rewriter, loc, c.padded,
+                                                       c.weight, out);
       else
-        result = cf ? named(linalg::Conv3DNcdhwFcdhwOp(), padded, weight, out)
-                    : named(linalg::Conv3DNdhwcDhwcfOp(), padded, weight, out);
-    } else if (groups == channels && groups == outChannels &&
-               weightType.getDimSize(iDim) == 1) {
-      // Depthwise (multiplier 1): drop the unit I dim of the kernel.
-      SmallVector<ReassociationIndices> dropI;
-      SmallVector<int64_t> wShape;
-      for (int64_t d = 0; d < N + 2; ++d) {
-        if (d == iDim)
-          continue;
-        wShape.push_back(weightType.getDimSize(d));
-        dropI.push_back({d});
-      }
-      // The I dim joins its neighbour: O for OI.. (cf), O for ..IO (cl).
-      if (cf) {
-        dropI[0] = {0, 1};
-      } else {
-        dropI.back() = {N, N + 1};
-      }
-      auto wType = RankedTensorType::get(wShape, weightType.getElementType());
-      Value w = tensor::CollapseShapeOp::create(rewriter, loc, wType, weight,
-                                                dropI);
-      Value out = filledTensor(rewriter, loc, resultType, outSizes, zero);
-      if constexpr (N == 1)
-        result = cf ? named(linalg::DepthwiseConv1DNcwCwOp(), padded, w, out)
-                    : named(linalg::DepthwiseConv1DNwcWcOp(), padded, w, out);
-      else
-        result = cf ? named(linalg::DepthwiseConv3DNcdhwCdhwOp(), padded, w, out)
-                    : named(linalg::DepthwiseConv3DNdhwcDhwcOp(), padded, w, out);
-    } else if (cf) {
-      // Grouped: C → [G, C/G], O → [G, O/G].
-      auto pShape = cast<RankedTensorType>(padded.getType()).getShape();
-      OpFoldResult g = rewriter.getIndexAttr(groups);
-      SmallVector<int64_t> inShape = {pShape[0], groups, divDim(pShape[1], groups)};
-      SmallVector<OpFoldResult> inS = {inSizes[0], g,
-                                       divSize(rewriter, loc, inSizes[1], groups)};
-      SmallVector<int64_t> wShape = {groups, divDim(outChannels, groups),
-                                     weightType.getDimSize(1)};
-      SmallVector<OpFoldResult> wS = {g, divSize(rewriter, loc, kSizes[0], groups),
-                                      kSizes[1]};
-      SmallVector<int64_t> oShape = {resultType.getDimSize(0), groups,
-                                     divDim(resultType.getDimSize(1), groups)};
-      SmallVector<OpFoldResult> oS = {outSizes[0], g,
-                                      divSize(rewriter, loc, outSizes[1], groups)};
-      SmallVector<ReassociationIndices> inRe = {{0}, {1, 2}}, wRe = {{0, 1}, {2}};
-      for (int64_t i = 0; i < N; ++i) {
-        inShape.push_back(pShape[2 + i]);
-        inS.push_back(inSizes[2 + i]);
-        wShape.push_back(weightType.getDimSize(2 + i));
-        wS.push_back(kSizes[2 + i]);
-        oShape.push_back(resultType.getDimSize(2 + i));
-        oS.push_back(outSizes[2 + i]);
-        inRe.push_back({3 + i});
-        wRe.push_back({3 + i});
-      }
-      Value in = expandTo(rewriter, loc, padded,
-                          RankedTensorType::get(inShape, dataType.getElementType()),
-                          inRe, inS);
-      Value w = expandTo(rewriter, loc, weight,
-                         RankedTensorType::get(wShape, weightType.getElementType()),
-                         wRe, wS);
-      auto outType = RankedTensorType::get(oShape, outElem);
-      Value out = filledTensor(rewriter, loc, outType, oS, zero);
-      Value conv = groupedConvGeneric(rewriter, loc, in, w, out, strides,
-                                      dilation, isUnsigned);
-      result = tensor::CollapseShapeOp::create(rewriter, loc, resultType, conv,
-                                               inRe);
+        result = *cf ? c.named<linalg::Conv3DNcdhwFcdhwOp>(
+                           rewriter, loc, c.padded, c.weight, out)
+                     : c.named<linalg::Conv3DNdhwcDhwcfOp>(
+                           rewriter, loc, c.padded, c.weight, out);
+    } else if constexpr (S == ConvNDStrategy::Depthwise) {
+      result = depthwise(rewriter, loc, c);
     } else {
-      return op.emitError() << "not supported yet: grouped " << op->getName()
-                            << " in layout " << dl
-                            << " (groups > 1 needs the channel-first layout "
-                               "unless depthwise)";
+      result = grouped(rewriter, loc, c, groups, op.getStrides(),
+                       op.getDilation());
     }
     rewriter.replaceOp(op, result);
     return success();
   }
+
+  static Value depthwise(OpBuilder &b, Location loc, const ConvNDOperands &c) {
+    // Drop the unit I dim of the kernel; it joins its neighbour: O for
+    // OI.. (channel-first), O for ..IO (channel-last).
+    SmallVector<ReassociationIndices> dropI;
+    SmallVector<int64_t> wShape;
+    for (int64_t d = 0; d < N + 2; ++d) {
+      if (d == c.iDim)
+        continue;
+      wShape.push_back(c.weightType.getDimSize(d));
+      dropI.push_back({d});
+    }
+    if (c.cf)
+      dropI[0] = {0, 1};
+    else
+      dropI.back() = {N, N + 1};
+    auto wType = RankedTensorType::get(wShape, c.weightType.getElementType());
+    Value w = tensor::CollapseShapeOp::create(b, loc, wType, c.weight, dropI);
+    Value out = filledTensor(b, loc, c.resultType, c.outSizes, c.zero);
+    if constexpr (N == 1)
+      return c.cf ? c.named<linalg::DepthwiseConv1DNcwCwOp>(b, loc, c.padded,
+                                                            w, out)
+                  : c.named<linalg::DepthwiseConv1DNwcWcOp>(b, loc, c.padded,
+                                                            w, out);
+    else
+      return c.cf ? c.named<linalg::DepthwiseConv3DNcdhwCdhwOp>(
+                        b, loc, c.padded, w, out)
+                  : c.named<linalg::DepthwiseConv3DNdhwcDhwcOp>(
+                        b, loc, c.padded, w, out);
+  }
+
+  static Value grouped(OpBuilder &b, Location loc, const ConvNDOperands &c,
+                       int64_t groups, ArrayRef<int64_t> strides,
+                       ArrayRef<int64_t> dilation) {
+    // C → [G, C/G], O → [G, O/G].
+    ArrayRef<int64_t> pShape =
+        cast<RankedTensorType>(c.padded.getType()).getShape();
+    RankedTensorType rt = c.resultType, wt = c.weightType;
+    OpFoldResult g = b.getIndexAttr(groups);
+    int64_t outChannels = wt.getDimSize(c.oDim);
+    SmallVector<int64_t> inShape = {pShape[0], groups,
+                                    divDim(pShape[1], groups)};
+    SmallVector<OpFoldResult> inS = {c.inSizes[0], g,
+                                     divSize(b, loc, c.inSizes[1], groups)};
+    SmallVector<int64_t> wShape = {groups, divDim(outChannels, groups),
+                                   wt.getDimSize(1)};
+    SmallVector<OpFoldResult> wS = {g, divSize(b, loc, c.kSizes[0], groups),
+                                    c.kSizes[1]};
+    SmallVector<int64_t> oShape = {rt.getDimSize(0), groups,
+                                   divDim(rt.getDimSize(1), groups)};
+    SmallVector<OpFoldResult> oS = {c.outSizes[0], g,
+                                    divSize(b, loc, c.outSizes[1], groups)};
+    SmallVector<ReassociationIndices> inRe = {{0}, {1, 2}}, wRe = {{0, 1}, {2}};
+    for (int64_t i = 0; i < N; ++i) {
+      inShape.push_back(pShape[2 + i]);
+      inS.push_back(c.inSizes[2 + i]);
+      wShape.push_back(wt.getDimSize(2 + i));
+      wS.push_back(c.kSizes[2 + i]);
+      oShape.push_back(rt.getDimSize(2 + i));
+      oS.push_back(c.outSizes[2 + i]);
+      inRe.push_back({3 + i});
+      wRe.push_back({3 + i});
+    }
+    Value in = expandTo(
+        b, loc, c.padded,
+        RankedTensorType::get(inShape, c.dataType.getElementType()), inRe, inS);
+    Value w = expandTo(b, loc, c.weight,
+                       RankedTensorType::get(wShape, wt.getElementType()), wRe,
+                       wS);
+    auto outType = RankedTensorType::get(oShape, rt.getElementType());
+    Value out = filledTensor(b, loc, outType, oS, c.zero);
+    Value conv = groupedConvGeneric(b, loc, in, w, out, strides, dilation,
+                                    c.isUnsigned);
+    return tensor::CollapseShapeOp::create(b, loc, rt, conv, inRe);
+  }
 };
 
+template <typename OpTy, int N>
+std::string convNDUnsupported(OpTy op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  StringRef dl = op.getDataLayout();
+  if (getConvNDChannelFirst<OpTy, N>(op))
+    os << "grouped " << op->getName() << " in layout " << dl
+       << " (groups > 1 needs the channel-first layout unless depthwise)";
+  else
+    os << op->getName() << " with layouts " << dl << "/"
+       << op.getKernelLayout()
+       << (N == 1 ? " (NCW/OIW and NWC/WIO are)"
+                  : " (NCDHW/OIDHW and NDHWC/DHWIO are)");
+  return s;
+}
 //===----------------------------------------------------------------------===//
-// nn.conv2d_transpose (computed in NCHW data, IOHW kernel)
+// nn.conv2d_transpose (computed in NCHW data, IOHW kernel): a stride-1
+// convolution over the zero-stuffed input with the flipped kernel.
 //===----------------------------------------------------------------------===//
 
 OpFoldResult affineSize(OpBuilder &b, Location loc, OpFoldResult in,
@@ -230,66 +727,69 @@ OpFoldResult affineSize(OpBuilder &b, Location loc, OpFoldResult in,
       .getResult();
 }
 
-/// `x` with its dims permuted: result dim i is dim `perm[i]` of `x`
-/// (`x` itself for the identity).
-Value permuteDims(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> perm) {
-  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
-    return x;
-  auto type = cast<RankedTensorType>(x.getType());
-  SmallVector<OpFoldResult> in = dimSizes(b, loc, x), sizes;
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm) {
-    sizes.push_back(in[p]);
-    shape.push_back(type.getDimSize(p));
-  }
-  Value init = emptyTensor(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), sizes);
-  return linalg::TransposeOp::create(b, loc, x, init, perm).getResult()[0];
+/// Permutations from conv2d_transpose's layouts to NCHW data / IOHW kernel /
+/// NCHW result (relay/Utils/LayoutUtils.h); nullopt if not permutations.
+struct Conv2DTransposeLayout {
+  SmallVector<int64_t> data, kernel, out;
+};
+
+std::optional<Conv2DTransposeLayout>
+getConv2DTransposeLayout(Conv2DTransposeOp op) {
+  StringRef outLayout =
+      op.getOutLayout().empty() ? op.getDataLayout() : op.getOutLayout();
+  auto dl = getLayoutPermutation(op.getDataLayout(), "NCHW");
+  auto kl = getLayoutPermutation(op.getKernelLayout(), "IOHW");
+  auto ol = getLayoutPermutation(outLayout, "NCHW");
+  if (failed(dl) || failed(kl) || failed(ol))
+    return std::nullopt;
+  return Conv2DTransposeLayout{*dl, *kl, *ol};
 }
 
+/// Strategies: `grouped` false (groups = 1): linalg.conv_2d_nchw_fchw with
+/// the kernel [F, C, KH, KW]; `grouped` true (the general fallback, any
+/// groups, static input channels): groupedConvGeneric over [N, G, C/G, ...]
+/// with the kernel [G, F/G, C/G, KH, KW]. Both flip the kernel with a
+/// gather (a map with negated dims would not tile in IREE) and need static
+/// kernel sizes. Other layouts (any permutation of NCHW data/out and IOHW
+/// kernel, e.g. NHWC with HWOI) are transposed to NCHW/IOHW and back.
+template <bool grouped>
 struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(Conv2DTransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    // Position in each layout of the canonical letters (verified by the
-    // relation): NCHW data and result, IOHW kernel.
-    StringRef outLayout =
-        op.getOutLayout().empty() ? op.getDataLayout() : op.getOutLayout();
-    auto dl = rel::parseLayout(op, op.getDataLayout(), "NCHW", "data_layout");
-    auto kl =
-        rel::parseLayout(op, op.getKernelLayout(), "IOHW", "kernel_layout");
-    auto ol = rel::parseLayout(op, outLayout, "NCHW", "out_layout");
-    if (failed(dl) || failed(kl) || failed(ol))
-      return failure();
+    std::optional<Conv2DTransposeLayout> layout = getConv2DTransposeLayout(op);
+    if (!layout)
+      return rewriter.notifyMatchFailure(op, "layouts not lowered");
     int64_t groups = op.getGroups();
-    Value data = permuteDims(rewriter, loc, adaptor.getData(), *dl);
-    Value weight = permuteDims(rewriter, loc, adaptor.getWeight(), *kl);
+    if (!grouped && groups != 1)
+      return rewriter.notifyMatchFailure(op, "groups > 1");
+    // The kernel's I, KH and KW dims in its own layout.
+    auto kernelType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    if (kernelType.isDynamicDim(layout->kernel[2]) ||
+        kernelType.isDynamicDim(layout->kernel[3]))
+      return rewriter.notifyMatchFailure(op, "`?` kernel size");
+    if (grouped && kernelType.isDynamicDim(layout->kernel[0]))
+      return rewriter.notifyMatchFailure(op, "`?` input channels");
+
+    Location loc = op.getLoc();
+    Value data = transposeDims(rewriter, loc, adaptor.getData(), layout->data);
+    Value weight =
+        transposeDims(rewriter, loc, adaptor.getWeight(), layout->kernel);
     auto dataType = cast<RankedTensorType>(data.getType());
     auto weightType = cast<RankedTensorType>(weight.getType());
-    if (weightType.isDynamicDim(2) || weightType.isDynamicDim(3))
-      return op.emitError()
-             << "not supported yet: nn.conv2d_transpose with a `?` kernel "
-                "size";
-    if (groups > 1 && weightType.isDynamicDim(0))
-      return op.emitError() << "not supported yet: grouped "
-                               "nn.conv2d_transpose with `?` input channels";
     // The result in NCHW, then permuted into the out layout.
-    SmallVector<int64_t, 4> toOut(4);
-    for (int64_t c = 0; c < 4; ++c)
-      toOut[(*ol)[c]] = c;
     RankedTensorType finalType = resultTensorType(op);
-    SmallVector<int64_t> nchwShape(4);
-    for (int64_t c = 0; c < 4; ++c)
-      nchwShape[c] = finalType.getDimSize((*ol)[c]);
-    auto resultType =
-        RankedTensorType::get(nchwShape, finalType.getElementType());
-    Type inElem = dataType.getElementType(), outElem = resultType.getElementType();
+    auto resultType = RankedTensorType::get(
+        applyPermutation(finalType.getShape(), layout->out),
+        finalType.getElementType());
+    Type inElem = dataType.getElementType(),
+         outElem = resultType.getElementType();
     bool isUnsigned = isUnsignedInt(elementTypeOf(op.getData().getType()));
     ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
     ArrayRef<int64_t> outPad = op.getOutputPadding();
-    SmallVector<int64_t, 4> pad = padding4(op.getPadding());
+    // Verified by the relation: (top, left), (bottom, right).
+    SpatialPadding pad = *normalizePadding(op.getPadding(), 2);
     int64_t k[2] = {weightType.getDimSize(2), weightType.getDimSize(3)};
 
     // Zero-stuffed input, padded: [N, C, (H-1)*s + 1 + lo + hi, ...] with
@@ -299,8 +799,8 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
     int64_t lo[2], hi[2], crop[2];
     for (int i = 0; i < 2; ++i) {
       int64_t span = dilation[i] * (k[i] - 1);
-      lo[i] = span - pad[i];
-      hi[i] = span - pad[i + 2] + outPad[i];
+      lo[i] = span - pad.before[i];
+      hi[i] = span - pad.after[i] + outPad[i];
       crop[i] = std::max<int64_t>(-lo[i], 0);
       lo[i] = std::max<int64_t>(lo[i], 0);
       hi[i] = std::max<int64_t>(hi[i], 0);
@@ -330,14 +830,12 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
                                                   offsets, dSizes, steps);
 
     // Kernel [C, F/G, KH, KW] → [F, C, KH, KW] (groups = 1) or
-    // [G, F/G, C/G, KH, KW] flipped spatially (a gather: a map with negated
-    // dims would not tile in IREE).
-    MLIRContext *ctx = rewriter.getContext();
+    // [G, F/G, C/G, KH, KW], flipped spatially.
     SmallVector<OpFoldResult> kSizes = dimSizes(rewriter, loc, weight);
-    int64_t cg = groups > 1 ? weightType.getDimSize(0) / groups : 0;
+    int64_t cg = grouped ? weightType.getDimSize(0) / groups : 0;
     RankedTensorType wType;
     SmallVector<OpFoldResult> wSizes;
-    if (groups == 1) {
+    if (!grouped) {
       wType = RankedTensorType::get(
           {weightType.getDimSize(1), weightType.getDimSize(0), k[0], k[1]},
           weightType.getElementType());
@@ -355,14 +853,14 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
           auto idx = [&](int64_t d) {
             return linalg::IndexOp::create(b, l, d).getResult();
           };
-          int64_t sp = groups == 1 ? 2 : 3;
+          int64_t sp = grouped ? 3 : 2;
           auto flip = [&](int64_t i) {
             return arith::SubIOp::create(
                        b, l, arith::ConstantIndexOp::create(b, l, k[i] - 1),
                        idx(sp + i))
                 .getResult();
           };
-          if (groups == 1)
+          if (!grouped)
             return tensor::ExtractOp::create(
                 b, l, weight, ValueRange{idx(1), idx(0), flip(0), flip(1)});
           // weight[g * C/G + c, f, ...] for w[g, f, c, ...].
@@ -377,8 +875,8 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
 
     // Stride-1 convolution, then the crop.
     SmallVector<OpFoldResult> convSizes = {
-        dSizes[0], groups == 1 ? kSizes[1]
-                               : affineSize(rewriter, loc, kSizes[1], groups, 0)};
+        dSizes[0], !grouped ? kSizes[1]
+                            : affineSize(rewriter, loc, kSizes[1], groups, 0)};
     SmallVector<int64_t> convShape = {resultType.getDimSize(0),
                                       resultType.getDimSize(1)};
     for (int i = 0; i < 2; ++i) {
@@ -393,16 +891,11 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
     Value out = filledTensor(rewriter, loc, convType, convSizes,
                              scalarConst(rewriter, loc, outElem, 0.0));
     Value result;
-    if (groups == 1) {
+    if constexpr (!grouped) {
       auto conv = linalg::Conv2DNchwFchwOp::create(
           rewriter, loc, TypeRange{convType}, ValueRange{stuffed, w},
-          ValueRange{out},
-          SmallVector<NamedAttribute>{
-              convAttr(rewriter, "strides", {1, 1}),
-              convAttr(rewriter, "dilations", dilation)});
-      if (isUnsigned)
-        conv->setAttr("cast", linalg::TypeFnAttr::get(
-                                  ctx, linalg::TypeFn::cast_unsigned));
+          ValueRange{out}, windowAttrs(rewriter, {1, 1}, dilation));
+      setUnsignedCast(conv, isUnsigned);
       result = conv->getResult(0);
     } else {
       // [N, C, ...] → [N, G, C/G, ...] and back for the output channels.
@@ -435,8 +928,8 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
             if (d < 2)
               return convSizes[d];
             int i = d - 2;
-            int64_t full = dilation[i] * (k[i] - 1) - pad[i] - pad[i + 2] +
-                           outPad[i] + 1 - strides[i];
+            int64_t full = dilation[i] * (k[i] - 1) - pad.before[i] -
+                           pad.after[i] + outPad[i] + 1 - strides[i];
             return affineSize(rewriter, loc, dSizes[d], strides[i], full);
           });
       result = tensor::ExtractSliceOp::create(
@@ -447,15 +940,53 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
                                     rewriter.getIndexAttr(crop[1])},
           rSizes, SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
     }
-    rewriter.replaceOp(op, permuteDims(rewriter, loc, result, toOut));
+    rewriter.replaceOp(op, transposeDims(rewriter, loc, result,
+                                         invertPermutationVector(layout->out)));
     return success();
   }
 };
 
+std::string conv2DTransposeUnsupported(Conv2DTransposeOp op) {
+  std::optional<Conv2DTransposeLayout> layout = getConv2DTransposeLayout(op);
+  if (!layout)
+    return ("nn.conv2d_transpose with layouts " + op.getDataLayout() + "/" +
+            op.getKernelLayout())
+        .str();
+  auto kernelType = cast<RankedTensorType>(op.getWeight().getType());
+  if (kernelType.isDynamicDim(layout->kernel[2]) ||
+      kernelType.isDynamicDim(layout->kernel[3]))
+    return "nn.conv2d_transpose with a `?` kernel size";
+  return "grouped nn.conv2d_transpose with `?` input channels";
+}
+
 } // namespace
 
-void nn::populateConvPatterns(const TypeConverter &tc,
-                              RewritePatternSet &patterns) {
-  patterns.add<ConvNDPattern<Conv1DOp, 1>, ConvNDPattern<Conv3DOp, 3>,
-               Conv2DTransposePattern>(tc, patterns.getContext());
+void relay::populateConvToLinalgPatterns(const TypeConverter &tc,
+                                         RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  // nn.conv2d
+  patterns.add<Conv2DIm2colMatmul>(tc, ctx, kSpecialisedBenefit);
+  patterns.add<Conv2DNhwcHwcf, Conv2DNchwFchw, Conv2DDepthwise<false>,
+               Conv2DDepthwise<true>>(tc, ctx, kNamedOpBenefit);
+  patterns.add<Conv2DGrouped>(tc, ctx, kGeneralBenefit);
+  patterns.add<ReportUnsupported<Conv2DOp>>(tc, ctx, conv2DUnsupported);
+  // nn.conv1d, nn.conv3d
+  using S = ConvNDStrategy;
+  patterns.add<ConvNDPattern<Conv1DOp, 1, S::Named>,
+               ConvNDPattern<Conv1DOp, 1, S::Depthwise>,
+               ConvNDPattern<Conv3DOp, 3, S::Named>,
+               ConvNDPattern<Conv3DOp, 3, S::Depthwise>>(tc, ctx,
+                                                         kNamedOpBenefit);
+  patterns.add<ConvNDPattern<Conv1DOp, 1, S::GroupedGeneric>,
+               ConvNDPattern<Conv3DOp, 3, S::GroupedGeneric>>(tc, ctx,
+                                                              kGeneralBenefit);
+  patterns.add<ReportUnsupported<Conv1DOp>>(tc, ctx,
+                                            convNDUnsupported<Conv1DOp, 1>);
+  patterns.add<ReportUnsupported<Conv3DOp>>(tc, ctx,
+                                            convNDUnsupported<Conv3DOp, 3>);
+  // nn.conv2d_transpose
+  patterns.add<Conv2DTransposePattern<false>>(tc, ctx, kNamedOpBenefit);
+  patterns.add<Conv2DTransposePattern<true>>(tc, ctx, kGeneralBenefit);
+  patterns.add<ReportUnsupported<Conv2DTransposeOp>>(
+      tc, ctx, conv2DTransposeUnsupported);
 }

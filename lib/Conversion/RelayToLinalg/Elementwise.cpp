@@ -7,8 +7,8 @@
 // own small patterns over the same broadcasting linalg.generic.
 //
 //===----------------------------------------------------------------------===//
-#include "F64Math.h"
-#include "Patterns.h"
+#include "ElementwiseF64Math.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include <cmath>
@@ -421,7 +421,7 @@ bool lowering::requiresFloat(Operation *op) {
   return false;
 }
 
-void lowering::populateElementwisePatterns(const TypeConverter &tc,
+void relay::populateElementwiseToLinalgPatterns(const TypeConverter &tc,
                                            RewritePatternSet &patterns) {
   for (const Row<UnaryFn> &row : kUnary)
     patterns.add<ElementwisePattern<UnaryFn>>(tc, patterns.getContext(), row);

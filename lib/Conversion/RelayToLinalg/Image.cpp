@@ -6,7 +6,7 @@
 // neighbours with tensor.extract at clamped indices and interpolates.
 //
 //===----------------------------------------------------------------------===//
-#include "Patterns.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -241,7 +241,7 @@ struct Resize2DPattern : OpConversionPattern<Resize2DOp> {
 };
 } // namespace
 
-void lowering::populateImagePatterns(const TypeConverter &tc,
+void relay::populateImageToLinalgPatterns(const TypeConverter &tc,
                                      RewritePatternSet &patterns) {
   patterns.add<Resize2DPattern>(tc, patterns.getContext());
 }

@@ -15,7 +15,7 @@
 // one_hot: a parallel linalg.generic comparing the index with the class.
 //
 //===----------------------------------------------------------------------===//
-#include "Patterns.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 
@@ -60,7 +60,10 @@ struct TakePattern : OpConversionPattern<TakeOp> {
     int64_t axis = 0, batchDims = 0;
     auto dataType = cast<RankedTensorType>(data.getType());
     if (std::optional<int64_t> a = op.getAxis()) {
-      axis = normAxis(*a, dataType.getRank());
+      FailureOr<int64_t> axisOr = normalizeAxis(*a, dataType.getRank());
+      if (failed(axisOr))
+        return rewriter.notifyMatchFailure(op, "axis out of range");
+      axis = *axisOr;
       batchDims = op.getBatchDims();
     } else {
       if (dataType.getRank() == 0)
@@ -155,7 +158,10 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
     bool isUnsigned = isUnsignedInt(op.getIndices().getType());
     int64_t rank = resultType.getRank();
-    int64_t axis = normAxis(op.getAxis(), rank);
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), rank);
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     Value n = dimOf(rewriter, loc, data, axis);
     Value result = buildMap(
         rewriter, loc, resultType, dimSizes(rewriter, loc, indices),
@@ -352,7 +358,10 @@ struct ScatterElementsPattern : OpConversionPattern<ScatterElementsOp> {
     bool isUnsigned = isUnsignedInt(op.getIndices().getType());
     bool dataUnsigned = isUnsignedInt(op.getData().getType());
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
-    int64_t axis = normAxis(op.getAxis(), rank);
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), rank);
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     SmallVector<Value> updSizes;
     for (int64_t d = 0; d < rank; ++d)
       updSizes.push_back(dimOf(rewriter, loc, updates, d));
@@ -496,9 +505,10 @@ struct OneHotPattern : OpConversionPattern<OneHotOp> {
 };
 } // namespace
 
-void lowering::populateIndexPatterns(const TypeConverter &tc,
+void relay::populateIndexToLinalgPatterns(const TypeConverter &tc,
                                      RewritePatternSet &patterns) {
   patterns.add<TakePattern, GatherPattern, GatherNDPattern,
                ScatterElementsPattern, ScatterNDPattern, OneHotPattern>(
       tc, patterns.getContext());
+  populateIndexSortPatterns(tc, patterns);
 }

@@ -8,7 +8,7 @@
 // `checkLowerable`, with one located error each.
 //
 //===----------------------------------------------------------------------===//
-#include "Patterns.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -200,7 +200,7 @@ LogicalResult lowering::checkLowerable(ModuleOp module) {
   return success(ok);
 }
 
-void lowering::populateLanguagePatterns(const TypeConverter &tc,
+void relay::populateLanguageToLinalgPatterns(const TypeConverter &tc,
                                         RewritePatternSet &patterns) {
   patterns.add<ConstantPattern, TuplePattern, TupleGetItemPattern, IfPattern,
                YieldPattern>(tc, patterns.getContext());

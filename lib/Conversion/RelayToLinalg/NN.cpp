@@ -1,25 +1,26 @@
-//===- NN.cpp - nn.* operators --------------------------------------------===//
+//===- NN.cpp - nn.* operators outside convs, pools and norms -------------===//
 //
-// Named linalg ops wherever one exists (matmul, convolutions, pooling,
-// softmax) so that IREE sees them; padding is an explicit tensor.pad.
+// nn.dense / nn.matmul / nn.batch_matmul: linalg.matmul /
+// linalg.batch_matmul with the transposes in their indexing maps (a
+// broadcast batch is a map without the batch dim). nn.bias_add,
+// nn.leaky_relu, nn.prelu, nn.gelu: parallel linalg.generics. nn.dropout:
+// the data and a ones mask (inference). nn.pad: tensor.pad for "constant",
+// a gather-style linalg.generic (tensor.extract at clamped or mirrored
+// indices) for "edge"/"reflect"; nn.upsampling likewise.
+// nn.depth_to_space / nn.space_to_depth: expand_shape, linalg.transpose,
+// collapse_shape. nn.batch_flatten: collapse_shape.
 //
 //===----------------------------------------------------------------------===//
-#include "NNCommon.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::lowering;
-using namespace mlir::relay::lowering::nn;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Shared pieces
-//===----------------------------------------------------------------------===//
 
 //===----------------------------------------------------------------------===//
 // nn.dense: data · weightᵀ as linalg.matmul with a transposed-B map
@@ -116,7 +117,10 @@ struct BiasAddPattern : OpConversionPattern<BiasAddOp> {
     Location loc = op.getLoc();
     RankedTensorType type = resultTensorType(op);
     int64_t rank = type.getRank();
-    int64_t axis = normAxis(op.getAxis(), rank);
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), rank);
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     Value result = buildMap(
         rewriter, loc, type, dimSizes(rewriter, loc, adaptor.getData()),
         {adaptor.getData(), adaptor.getBias()},
@@ -133,467 +137,8 @@ struct BiasAddPattern : OpConversionPattern<BiasAddOp> {
 };
 
 //===----------------------------------------------------------------------===//
-// nn.conv2d
+// nn.batch_flatten
 //===----------------------------------------------------------------------===//
-
-/// Output pixels (N*OH*OW) up to which a static NHWC/HWIO convolution is
-/// lowered as im2col + linalg.matmul. IREE 3.13's llvm-cpu codegen of
-/// linalg.conv_2d_nhwc_hwcf is fast on large feature maps but re-reads the
-/// weights per output tile on small ones: ResNet-18's 7x7x512 3x3 conv ran
-/// at ~10 GFLOP/s, 2-3x slower than the same contraction as a matmul over
-/// a patch matrix (which IREE data-tiles); on 56x56x64 the direct conv was
-/// 2x faster than im2col (measured 2026-11-22, bench/RESULTS.md).
-constexpr int64_t kIm2colMaxPixels = 256;
-
-/// `padded` (NHWC, already padded and cropped) convolved with `weight`
-/// (HWIO) as a matmul: patches [N*OH*OW, KH*KW*C] (one linalg.generic
-/// copy) times the weight collapsed to [KH*KW*C, O]. Static shapes only.
-Value conv2DAsMatmul(OpBuilder &b, Location loc, Value padded, Value weight,
-                     RankedTensorType resultType, ArrayRef<int64_t> strides,
-                     ArrayRef<int64_t> dilation) {
-  MLIRContext *ctx = b.getContext();
-  auto wType = cast<RankedTensorType>(weight.getType());
-  ArrayRef<int64_t> out = resultType.getShape(), k = wType.getShape();
-  int64_t n = out[0], oh = out[1], ow = out[2], o = out[3];
-  int64_t kh = k[0], kw = k[1], c = k[2];
-  Type elem = resultType.getElementType();
-  Type inElem = cast<RankedTensorType>(padded.getType()).getElementType();
-
-  Value patches = padded;
-  if (kh != 1 || kw != 1 || strides[0] != 1 || strides[1] != 1) {
-    AffineExpr dn, doh, dow, dkh, dkw, dc;
-    bindDims(ctx, dn, doh, dow, dkh, dkw, dc);
-    auto patchType = RankedTensorType::get({n, oh, ow, kh, kw, c}, inElem);
-    patches = buildMap(
-        b, loc, patchType, {}, padded,
-        {AffineMap::get(6, 0,
-                        {dn, doh * strides[0] + dkh * dilation[0],
-                         dow * strides[1] + dkw * dilation[1], dc},
-                        ctx)},
-        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-  }
-  int64_t m = n * oh * ow, kk = kh * kw * c;
-  ArrayRef<int64_t> patchShape =
-      cast<RankedTensorType>(patches.getType()).getShape();
-  ReassociationIndices rows, cols;
-  for (int64_t d = 0; d < 3; ++d)
-    rows.push_back(d);
-  for (int64_t d = 3; d < (int64_t)patchShape.size(); ++d)
-    cols.push_back(d);
-  Value lhs = tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({m, kk}, inElem), patches,
-      ArrayRef<ReassociationIndices>{rows, cols});
-  Value rhs = tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({kk, o}, wType.getElementType()), weight,
-      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-  auto mmType = RankedTensorType::get({m, o}, elem);
-  Value init = filledTensor(b, loc, mmType, {},
-                            scalarConst(b, loc, elem, 0.0));
-  Value mm = linalg::MatmulOp::create(b, loc, TypeRange{mmType},
-                                      ValueRange{lhs, rhs}, ValueRange{init})
-                 .getResult(0);
-  return tensor::ExpandShapeOp::create(
-      b, loc, resultType, mm, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-}
-
-struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    StringRef dataLayout = op.getDataLayout(), kernelLayout = op.getKernelLayout();
-    bool nchw = dataLayout == "NCHW" && kernelLayout == "OIHW";
-    bool nhwc = dataLayout == "NHWC" &&
-                (kernelLayout == "HWIO" || kernelLayout == "HWOI");
-    if (!nchw && !nhwc) {
-      return op.emitError() << "not supported yet: nn.conv2d with layouts "
-                            << dataLayout << "/" << kernelLayout
-                            << " (NCHW/OIHW and NHWC/HWIO are)";
-    }
-    Value data = adaptor.getData(), weight = adaptor.getWeight();
-    auto dataType = cast<RankedTensorType>(data.getType());
-    auto weightType = cast<RankedTensorType>(weight.getType());
-    RankedTensorType resultType = resultTensorType(op);
-    Type outElem = resultType.getElementType();
-    int64_t groups = op.getGroups();
-    int64_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2, cDim = nchw ? 1 : 3;
-    // Kernel dims by role: O, I, KH, KW.
-    int64_t oDim = nchw ? 0 : (kernelLayout == "HWIO" ? 3 : 2);
-    int64_t iDim = nchw ? 1 : (kernelLayout == "HWIO" ? 2 : 3);
-    int64_t khDim = nchw ? 2 : 0, kwDim = nchw ? 3 : 1;
-
-    SmallVector<int64_t, 4> pad = padding4(op.getPadding());
-    Value zeroIn = scalarConst(rewriter, loc, dataType.getElementType(), 0.0);
-    ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
-    Value padded = cropToWindows(
-        rewriter, loc,
-        pad2D(rewriter, loc, data, hDim, wDim, {pad[0], pad[1]},
-              {pad[2], pad[3]}, zeroIn),
-        {hDim, wDim},
-        {weightType.getDimSize(khDim), weightType.getDimSize(kwDim)}, strides,
-        dilation);
-    SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, padded);
-    SmallVector<OpFoldResult> kSizes = dimSizes(rewriter, loc, weight);
-    SmallVector<OpFoldResult> outSizes =
-        resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
-          if (d == 0)
-            return inSizes[0];
-          if (d == cDim)
-            return kSizes[oDim];
-          bool h = d == hDim;
-          return windowExtent(rewriter, loc, inSizes[h ? hDim : wDim],
-                              kSizes[h ? khDim : kwDim], strides[h ? 0 : 1],
-                              dilation[h ? 0 : 1]);
-        });
-    SmallVector<NamedAttribute> attrs = {
-        convAttr(rewriter, "strides", strides),
-        convAttr(rewriter, "dilations", dilation)};
-    Value zero = scalarConst(rewriter, loc, outElem, 0.0);
-    auto init = [&](RankedTensorType type, ArrayRef<OpFoldResult> sizes) {
-      return filledTensor(rewriter, loc, type, sizes, zero);
-    };
-    auto replace = [&](Operation *conv) {
-      if (isUnsignedInt(op.getData().getType()))
-        conv->setAttr("cast", linalg::TypeFnAttr::get(
-                                  getContext(), linalg::TypeFn::cast_unsigned));
-      return conv->getResult(0);
-    };
-
-    int64_t channels = dataType.getDimSize(cDim);
-    int64_t outChannels = weightType.getDimSize(oDim);
-    Value result;
-    bool small = resultType.hasStaticShape() &&
-                 resultType.getDimSize(0) * resultType.getDimSize(1) *
-                         resultType.getDimSize(2) <=
-                     kIm2colMaxPixels;
-    if (groups == 1 && nhwc && kernelLayout == "HWIO" && small &&
-        isa<FloatType>(outElem) && weightType.hasStaticShape() &&
-        cast<RankedTensorType>(padded.getType()).hasStaticShape()) {
-      result = conv2DAsMatmul(rewriter, loc, padded, weight, resultType,
-                              strides, dilation);
-    } else if (groups == 1) {
-      Value out = init(resultType, outSizes);
-      Value w = weight;
-      if (nhwc && kernelLayout == "HWOI") {
-        auto wType = RankedTensorType::get(
-            {weightType.getDimSize(0), weightType.getDimSize(1),
-             weightType.getDimSize(3), weightType.getDimSize(2)},
-            weightType.getElementType());
-        SmallVector<OpFoldResult> wSizes = {kSizes[0], kSizes[1], kSizes[3],
-                                            kSizes[2]};
-        w = linalg::TransposeOp::create(
-                rewriter, loc, weight, emptyTensor(rewriter, loc, wType, wSizes),
-                ArrayRef<int64_t>{0, 1, 3, 2})
-                .getResult()[0];
-      }
-      result = nchw ? replace(linalg::Conv2DNchwFchwOp::create(
-                          rewriter, loc, TypeRange{resultType},
-                          ValueRange{padded, w}, ValueRange{out}, attrs))
-                    : replace(linalg::Conv2DNhwcHwcfOp::create(
-                          rewriter, loc, TypeRange{resultType},
-                          ValueRange{padded, w}, ValueRange{out}, attrs));
-    } else if (groups == channels && weightType.getDimSize(iDim) == 1 &&
-               !ShapedType::isDynamic(outChannels) &&
-               (nhwc || outChannels == channels)) {
-      // Depthwise: drop the unit I dim of the kernel.
-      int64_t kh = weightType.getDimSize(khDim), kw = weightType.getDimSize(kwDim);
-      SmallVector<ReassociationIndices> dropI =
-          nchw ? SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}}
-               : (kernelLayout == "HWIO"
-                      ? SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}}
-                      : SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
-      auto wType = nchw ? RankedTensorType::get({outChannels, kh, kw},
-                                                weightType.getElementType())
-                        : RankedTensorType::get({kh, kw, outChannels},
-                                                weightType.getElementType());
-      Value w = tensor::CollapseShapeOp::create(rewriter, loc, wType, weight,
-                                                dropI);
-      if (outChannels == channels) {
-        Value out = init(resultType, outSizes);
-        result = nchw ? replace(linalg::DepthwiseConv2DNchwChwOp::create(
-                            rewriter, loc, TypeRange{resultType},
-                            ValueRange{padded, w}, ValueRange{out}, attrs))
-                      : replace(linalg::DepthwiseConv2DNhwcHwcOp::create(
-                            rewriter, loc, TypeRange{resultType},
-                            ValueRange{padded, w}, ValueRange{out}, attrs));
-      } else {
-        // NHWC with a channel multiplier: [KH, KW, C, M] → [N, OH, OW, C, M].
-        int64_t mult = outChannels / channels;
-        auto wmType = RankedTensorType::get({kh, kw, channels, mult},
-                                            weightType.getElementType());
-        Value wm = expandTo(rewriter, loc, w, wmType, {{0}, {1}, {2, 3}},
-                            {kSizes[khDim], kSizes[kwDim],
-                             rewriter.getIndexAttr(channels),
-                             rewriter.getIndexAttr(mult)});
-        auto outType = RankedTensorType::get(
-            {resultType.getDimSize(0), resultType.getDimSize(1),
-             resultType.getDimSize(2), channels, mult},
-            outElem);
-        Value out = init(outType, {outSizes[0], outSizes[1], outSizes[2],
-                                   rewriter.getIndexAttr(channels),
-                                   rewriter.getIndexAttr(mult)});
-        Value conv = replace(linalg::DepthwiseConv2DNhwcHwcmOp::create(
-            rewriter, loc, TypeRange{outType}, ValueRange{padded, wm},
-            ValueRange{out}, attrs));
-        result = tensor::CollapseShapeOp::create(
-            rewriter, loc, resultType, conv,
-            ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
-      }
-    } else {
-      // Grouped: split C into [G, C/G] and O into [G, O/G].
-      auto elem = [](Value v) {
-        return cast<RankedTensorType>(v.getType()).getElementType();
-      };
-      auto pShape = cast<RankedTensorType>(padded.getType()).getShape();
-      int64_t fPerG = divDim(outChannels, groups);
-      OpFoldResult fPerGSize = divSize(rewriter, loc, kSizes[oDim], groups);
-      OpFoldResult cPerGSize = divSize(rewriter, loc, inSizes[cDim], groups);
-      int64_t cPerG = divDim(pShape[cDim], groups);
-      OpFoldResult g = rewriter.getIndexAttr(groups);
-      if (nchw) {
-        auto inType = RankedTensorType::get(
-            {pShape[0], groups, cPerG, pShape[2], pShape[3]}, elem(padded));
-        Value in = expandTo(rewriter, loc, padded, inType, {{0}, {1, 2}, {3}, {4}},
-                            {inSizes[0], g, cPerGSize, inSizes[2], inSizes[3]});
-        auto wType = RankedTensorType::get(
-            {groups, fPerG, weightType.getDimSize(1), weightType.getDimSize(2),
-             weightType.getDimSize(3)},
-            elem(weight));
-        Value w = expandTo(rewriter, loc, weight, wType, {{0, 1}, {2}, {3}, {4}},
-                           {g, fPerGSize, kSizes[1], kSizes[2], kSizes[3]});
-        auto outType = RankedTensorType::get(
-            {resultType.getDimSize(0), groups, fPerG, resultType.getDimSize(2),
-             resultType.getDimSize(3)},
-            outElem);
-        Value out = init(outType, {outSizes[0], g, fPerGSize, outSizes[2],
-                                   outSizes[3]});
-        Value conv = replace(linalg::Conv2DNgchwGfchwOp::create(
-            rewriter, loc, TypeRange{outType}, ValueRange{in, w},
-            ValueRange{out}, attrs));
-        result = tensor::CollapseShapeOp::create(
-            rewriter, loc, resultType, conv,
-            ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
-      } else {
-        auto inType = RankedTensorType::get(
-            {pShape[0], pShape[1], pShape[2], groups, cPerG}, elem(padded));
-        Value in = expandTo(rewriter, loc, padded, inType, {{0}, {1}, {2}, {3, 4}},
-                            {inSizes[0], inSizes[1], inSizes[2], g, cPerGSize});
-        // Kernel [KH, KW, I, O] (or [KH, KW, O, I]) → [G, F, KH, KW, I].
-        bool hwio = kernelLayout == "HWIO";
-        int64_t kh = weightType.getDimSize(0), kw = weightType.getDimSize(1),
-                ci = weightType.getDimSize(iDim);
-        auto splitType =
-            hwio ? RankedTensorType::get({kh, kw, ci, groups, fPerG}, elem(weight))
-                 : RankedTensorType::get({kh, kw, groups, fPerG, ci}, elem(weight));
-        Value split =
-            hwio ? expandTo(rewriter, loc, weight, splitType, {{0}, {1}, {2}, {3, 4}},
-                            {kSizes[0], kSizes[1], kSizes[2], g, fPerGSize})
-                 : expandTo(rewriter, loc, weight, splitType, {{0}, {1}, {2, 3}, {4}},
-                            {kSizes[0], kSizes[1], g, fPerGSize, kSizes[3]});
-        SmallVector<int64_t> perm = hwio ? SmallVector<int64_t>{3, 4, 0, 1, 2}
-                                         : SmallVector<int64_t>{2, 3, 0, 1, 4};
-        auto wType = RankedTensorType::get({groups, fPerG, kh, kw, ci}, elem(weight));
-        Value w = linalg::TransposeOp::create(
-                      rewriter, loc, split,
-                      emptyTensor(rewriter, loc, wType,
-                                  {g, fPerGSize, kSizes[0], kSizes[1], kSizes[iDim]}),
-                      perm)
-                      .getResult()[0];
-        auto outType = RankedTensorType::get(
-            {resultType.getDimSize(0), resultType.getDimSize(1),
-             resultType.getDimSize(2), groups, fPerG},
-            outElem);
-        Value out = init(outType, {outSizes[0], outSizes[1], outSizes[2], g,
-                                   fPerGSize});
-        Value conv = replace(linalg::Conv2DNhwgcGfhwcOp::create(
-            rewriter, loc, TypeRange{outType}, ValueRange{in, w},
-            ValueRange{out}, attrs));
-        result = tensor::CollapseShapeOp::create(
-            rewriter, loc, resultType, conv,
-            ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
-      }
-    }
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// nn.max_pool2d / nn.avg_pool2d
-//===----------------------------------------------------------------------===//
-
-template <typename OpTy, bool isMax>
-struct Pool2DPattern : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
-
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    StringRef layout = op.getLayout();
-    if (layout != "NCHW" && layout != "NHWC")
-      return op.emitError() << "not supported yet: " << op->getName()
-                            << " with layout " << layout
-                            << " (NCHW and NHWC are)";
-    bool nchw = layout == "NCHW";
-    int64_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2;
-    Value data = adaptor.getData();
-    RankedTensorType resultType = resultTensorType(op);
-    Type elem = resultType.getElementType();
-    bool isUnsigned = isUnsignedInt(op.getData().getType());
-    ArrayRef<int64_t> window = op.getPoolSize(), strides = op.getStrides(),
-                      dilation = op.getDilation();
-    SmallVector<int64_t, 4> pad = padding4(op.getPadding());
-    // ceil_mode: extra room after the data so that the last (partial)
-    // window exists; topi grows pad_after by stride - 1.
-    SmallVector<int64_t, 2> high = {pad[2], pad[3]};
-    if (op.getCeilMode()) {
-      high[0] += strides[0] - 1;
-      high[1] += strides[1] - 1;
-    }
-    Value padValue = isMax ? lowestConst(rewriter, loc, elem, isUnsigned)
-                           : scalarConst(rewriter, loc, elem, 0.0);
-    Value padded = cropToWindows(
-        rewriter, loc,
-        pad2D(rewriter, loc, data, hDim, wDim, {pad[0], pad[1]}, high,
-              padValue),
-        {hDim, wDim}, window, strides, dilation);
-    SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, padded);
-    SmallVector<OpFoldResult> dataSizes = dimSizes(rewriter, loc, data);
-    SmallVector<OpFoldResult> outSizes =
-        resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
-          if (d != hDim && d != wDim)
-            return inSizes[d];
-          int64_t i = d == hDim ? 0 : 1;
-          return windowExtent(rewriter, loc, inSizes[d],
-                              rewriter.getIndexAttr(window[i]), strides[i],
-                              dilation[i]);
-        });
-    Value init = filledTensor(rewriter, loc, resultType, outSizes, padValue);
-    Value kernel = tensor::EmptyOp::create(
-        rewriter, loc, ArrayRef<int64_t>{window[0], window[1]}, elem);
-    SmallVector<NamedAttribute> attrs = {
-        convAttr(rewriter, "strides", strides),
-        convAttr(rewriter, "dilations", dilation)};
-    SmallVector<Value> ins = {padded, kernel};
-    Operation *pool;
-    if constexpr (isMax) {
-      if (isa<FloatType>(elem))
-        pool = nchw ? linalg::PoolingNchwMaxOp::create(rewriter, loc,
-                                                       TypeRange{resultType},
-                                                       ins, init, attrs)
-                          .getOperation()
-                    : linalg::PoolingNhwcMaxOp::create(rewriter, loc,
-                                                       TypeRange{resultType},
-                                                       ins, init, attrs)
-                          .getOperation();
-      else if (!nchw && isUnsigned)
-        pool = linalg::PoolingNhwcMaxUnsignedOp::create(
-            rewriter, loc, TypeRange{resultType}, ins, init, attrs);
-      else if (!isUnsigned)
-        pool = nchw ? linalg::PoolingNchwMaxOp::create(rewriter, loc,
-                                                       TypeRange{resultType},
-                                                       ins, init, attrs)
-                          .getOperation()
-                    : linalg::PoolingNhwcMaxOp::create(rewriter, loc,
-                                                       TypeRange{resultType},
-                                                       ins, init, attrs)
-                          .getOperation();
-      else
-        return op.emitError()
-               << "not supported yet: unsigned nn.max_pool2d in NCHW";
-      rewriter.replaceOp(op, pool->getResult(0));
-      return success();
-    } else {
-      pool = nchw ? linalg::PoolingNchwSumOp::create(rewriter, loc,
-                                                     TypeRange{resultType},
-                                                     ins, init, attrs)
-                        .getOperation()
-                  : linalg::PoolingNhwcSumOp::create(rewriter, loc,
-                                                     TypeRange{resultType},
-                                                     ins, init, attrs)
-                        .getOperation();
-      Value sum = pool->getResult(0);
-      bool countPad = op.getCountIncludePad();
-      bool noPad = llvm::all_of(pad, [](int64_t p) { return p == 0; });
-      Value result;
-      if (countPad || (noPad && !op.getCeilMode())) {
-        // Every window holds pool_size elements.
-        Value count = scalarConst(rewriter, loc, elem,
-                                  static_cast<double>(window[0] * window[1]));
-        result = divideByScalar(rewriter, loc, sum, count, isUnsigned);
-      } else {
-        // Per-position divisor from the output indices.
-        int64_t rank = resultType.getRank();
-        Value lastH = arith::SubIOp::create(
-            rewriter, loc,
-            getValueOrCreateConstantIndexOp(rewriter, loc, dataSizes[hDim]),
-            arith::ConstantIndexOp::create(rewriter, loc, 1));
-        Value lastW = arith::SubIOp::create(
-            rewriter, loc,
-            getValueOrCreateConstantIndexOp(rewriter, loc, dataSizes[wDim]),
-            arith::ConstantIndexOp::create(rewriter, loc, 1));
-        result = buildMap(
-            rewriter, loc, resultType, outSizes, {sum},
-            {rewriter.getMultiDimIdentityMap(rank)},
-            [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-              Value oh = linalg::IndexOp::create(b, l, hDim);
-              Value ow = linalg::IndexOp::create(b, l, wDim);
-              Value nh = windowCount(b, l, oh, window[0], strides[0],
-                                     dilation[0], pad[0], lastH, false);
-              Value nw = windowCount(b, l, ow, window[1], strides[1],
-                                     dilation[1], pad[1], lastW, false);
-              Value n = arith::MaxSIOp::create(
-                  b, l, arith::MulIOp::create(b, l, nh, nw),
-                  arith::ConstantIndexOp::create(b, l, 1));
-              Value divisor = indexToScalar(b, l, n, elem, isUnsigned);
-              if (isa<FloatType>(elem))
-                return arith::DivFOp::create(b, l, args[0], divisor);
-              if (isUnsigned)
-                return arith::DivUIOp::create(b, l, args[0], divisor);
-              return arith::DivSIOp::create(b, l, args[0], divisor);
-            });
-      }
-      rewriter.replaceOp(op, result);
-      return success();
-    }
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// nn.global_avg_pool2d, nn.batch_flatten, nn.softmax
-//===----------------------------------------------------------------------===//
-
-struct GlobalAvgPool2DPattern : OpConversionPattern<GlobalAvgPool2DOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(GlobalAvgPool2DOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    StringRef layout = op.getLayout();
-    if (layout != "NCHW" && layout != "NHWC")
-      return op.emitError() << "not supported yet: nn.global_avg_pool2d with "
-                               "layout "
-                            << layout << " (NCHW and NHWC are)";
-    Location loc = op.getLoc();
-    SmallVector<int64_t> dims = layout == "NCHW" ? SmallVector<int64_t>{2, 3}
-                                                 : SmallVector<int64_t>{1, 2};
-    Value data = adaptor.getData();
-    RankedTensorType resultType = resultTensorType(op);
-    bool isUnsigned = isUnsignedInt(op.getData().getType());
-    Value sum = buildSum(rewriter, loc, data, dims);
-    Value count = indexToScalar(rewriter, loc, countOf(rewriter, loc, data, dims),
-                                resultType.getElementType(), isUnsigned);
-    Value mean = divideByScalar(rewriter, loc, sum, count, isUnsigned);
-    SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
-    for (int64_t d : dims)
-      sizes[d] = rewriter.getIndexAttr(1);
-    rewriter.replaceOp(op, expandTo(rewriter, loc, mean, resultType,
-                                    unitDimReassociation(4, dims), sizes));
-    return success();
-  }
-};
 
 struct BatchFlattenPattern : OpConversionPattern<BatchFlattenOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -616,145 +161,679 @@ struct BatchFlattenPattern : OpConversionPattern<BatchFlattenOp> {
   }
 };
 
-struct SoftmaxPattern : OpConversionPattern<SoftmaxOp> {
+
+
+Value cstIdx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+
+//===----------------------------------------------------------------------===//
+// nn.matmul
+//===----------------------------------------------------------------------===//
+
+/// nn.matmul's forms, one pattern each (disjoint, so equal benefits):
+/// - Matmul2D (no transpose_a): the leading dims of A collapse into M (or
+///   a unit M is added), linalg.matmul, then expanded back;
+/// - MatmulTransposedA2D (transpose_a, A [K, M]): linalg.matmul reading A
+///   through a transposed map;
+/// - MatmulTransposedABatch (transpose_a, A [d..., K, M]): the leading dims
+///   as a batch, linalg.batch_matmul with B broadcast (a map without the
+///   batch dim).
+/// B's transpose is always in its indexing map.
+enum class MatmulForm { Matmul2D, TransposedA2D, TransposedABatch };
+
+template <MatmulForm form>
+struct MatmulPattern : OpConversionPattern<MatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // linalg.softmax is max-subtracted when decomposed (and IREE knows it).
+    bool ta = op.getTransposeA(), tb = op.getTransposeB();
+    Value a = adaptor.getTensorA(), bm = adaptor.getTensorB();
+    auto aType = cast<RankedTensorType>(a.getType());
+    int64_t rank = aType.getRank();
+    MatmulForm actual = !ta        ? MatmulForm::Matmul2D
+                        : rank == 2 ? MatmulForm::TransposedA2D
+                                    : MatmulForm::TransposedABatch;
+    if (actual != form)
+      return rewriter.notifyMatchFailure(
+          op, "another form (transpose_a and the rank of A decide)");
+
     Location loc = op.getLoc();
-    RankedTensorType type = resultTensorType(op);
-    Value data = adaptor.getData();
-    Value init = emptyTensor(rewriter, loc, type, dimSizes(rewriter, loc, data));
-    rewriter.replaceOpWithNewOp<linalg::SoftmaxOp>(
-        op, TypeRange{type}, data, init,
-        static_cast<uint64_t>(normAxis(op.getAxis(), type.getRank())));
+    MLIRContext *ctx = rewriter.getContext();
+    auto bType = cast<RankedTensorType>(bm.getType());
+    RankedTensorType resultType = resultTensorType(op);
+    Type outElem = resultType.getElementType();
+    bool isUnsigned = isUnsignedInt(op.getTensorA().getType());
+    SmallVector<OpFoldResult> aSizes = dimSizes(rewriter, loc, a);
+    SmallVector<OpFoldResult> bSizes = dimSizes(rewriter, loc, bm);
+    OpFoldResult units = bSizes[tb ? 0 : 1];
+    Value zero = scalarConst(rewriter, loc, outElem, 0.0);
+    AffineExpr d0, d1, d2, d3;
+    bindDims(ctx, d0, d1, d2, d3);
+
+    // Leading dims (all but the last one, or two with transpose_a)
+    // collapse into M (without transpose_a) or a batch (with it).
+    int64_t lead = ta ? rank - 2 : rank - 1;
+    int64_t leadDim = 1;
+    for (int64_t d = 0; d < lead; ++d)
+      leadDim = ShapedType::isDynamic(leadDim) || aType.isDynamicDim(d)
+                    ? ShapedType::kDynamic
+                    : leadDim * aType.getDimSize(d);
+    ReassociationIndices leadGroup;
+    for (int64_t d = 0; d < lead; ++d)
+      leadGroup.push_back(d);
+    Value result;
+    if constexpr (form == MatmulForm::Matmul2D) {
+      int64_t k = aType.getDimSize(rank - 1);
+      auto lhsType = RankedTensorType::get({leadDim, k}, aType.getElementType());
+      Value lhs = a;
+      if (rank == 1)
+        lhs = expandTo(rewriter, loc, a, lhsType, {{0, 1}},
+                       {rewriter.getIndexAttr(1), aSizes[0]});
+      else if (rank > 2)
+        lhs = tensor::CollapseShapeOp::create(
+            rewriter, loc, lhsType, a,
+            ArrayRef<ReassociationIndices>{leadGroup, {rank - 1}});
+      OpFoldResult m = ShapedType::isDynamic(leadDim)
+                           ? OpFoldResult(tensor::DimOp::create(rewriter, loc,
+                                                                lhs, 0)
+                                              .getResult())
+                           : rewriter.getIndexAttr(leadDim);
+      auto mmType = RankedTensorType::get(
+          {leadDim, bType.getDimSize(tb ? 0 : 1)}, outElem);
+      Value init = filledTensor(rewriter, loc, mmType, {m, units}, zero);
+      auto mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{mmType},
+                                         ValueRange{lhs, bm}, ValueRange{init});
+      // (m, n, k)
+      mm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
+          {AffineMap::get(3, 0, {d0, d2}, ctx),
+           tb ? AffineMap::get(3, 0, {d1, d2}, ctx)
+              : AffineMap::get(3, 0, {d2, d1}, ctx),
+           AffineMap::get(3, 0, {d0, d1}, ctx)}));
+      setUnsignedCast(mm, isUnsigned);
+      result = mm.getResult(0);
+      if (rank == 1) {
+        result = tensor::CollapseShapeOp::create(
+            rewriter, loc, resultType, result,
+            ArrayRef<ReassociationIndices>{{0, 1}});
+      } else if (rank > 2) {
+        SmallVector<OpFoldResult> outSizes(aSizes.begin(), aSizes.end() - 1);
+        outSizes.push_back(units);
+        result = expandTo(rewriter, loc, result, resultType,
+                          {leadGroup, {rank - 1}}, outSizes);
+      }
+    } else if constexpr (form == MatmulForm::TransposedA2D) {
+      // A is [K, M].
+      Value init = filledTensor(rewriter, loc, resultType, {aSizes[1], units},
+                                zero);
+      auto mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{resultType},
+                                         ValueRange{a, bm}, ValueRange{init});
+      mm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
+          {AffineMap::get(3, 0, {d2, d0}, ctx),
+           tb ? AffineMap::get(3, 0, {d1, d2}, ctx)
+              : AffineMap::get(3, 0, {d2, d1}, ctx),
+           AffineMap::get(3, 0, {d0, d1}, ctx)}));
+      setUnsignedCast(mm, isUnsigned);
+      result = mm.getResult(0);
+    } else {
+      // A is [d..., K, M]: the leading dims as a batch, B broadcast.
+      int64_t k = aType.getDimSize(rank - 2), mdim = aType.getDimSize(rank - 1);
+      auto lhsType =
+          RankedTensorType::get({leadDim, k, mdim}, aType.getElementType());
+      Value lhs = a;
+      if (rank > 3)
+        lhs = tensor::CollapseShapeOp::create(
+            rewriter, loc, lhsType, a,
+            ArrayRef<ReassociationIndices>{leadGroup, {rank - 2}, {rank - 1}});
+      OpFoldResult batch = ShapedType::isDynamic(leadDim)
+                               ? OpFoldResult(tensor::DimOp::create(
+                                                  rewriter, loc, lhs, 0)
+                                                  .getResult())
+                               : rewriter.getIndexAttr(leadDim);
+      auto bmmType = RankedTensorType::get(
+          {leadDim, mdim, bType.getDimSize(tb ? 0 : 1)}, outElem);
+      Value init = filledTensor(rewriter, loc, bmmType,
+                                {batch, aSizes[rank - 1], units}, zero);
+      // (b, m, n, k)
+      auto bmm = linalg::BatchMatmulOp::create(
+          rewriter, loc, TypeRange{bmmType}, ValueRange{lhs, bm},
+          ValueRange{init});
+      bmm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
+          {AffineMap::get(4, 0, {d0, d3, d1}, ctx),
+           tb ? AffineMap::get(4, 0, {d2, d3}, ctx)
+              : AffineMap::get(4, 0, {d3, d2}, ctx),
+           AffineMap::get(4, 0, {d0, d1, d2}, ctx)}));
+      setUnsignedCast(bmm, isUnsigned);
+      result = bmm.getResult(0);
+      if (rank > 3) {
+        SmallVector<OpFoldResult> outSizes(aSizes.begin(), aSizes.end() - 2);
+        outSizes.push_back(aSizes[rank - 1]);
+        outSizes.push_back(units);
+        result = expandTo(rewriter, loc, result, resultType,
+                          {leadGroup, {rank - 2}, {rank - 1}}, outSizes);
+      }
+    }
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
 
 //===----------------------------------------------------------------------===//
-// nn.batch_norm: y = x * scale[c] + shift[c], with
-// scale = gamma / sqrt(var + eps) and shift = beta - mean * scale folded at
-// compile time when the parameters are constants.
+// nn.batch_matmul
 //===----------------------------------------------------------------------===//
 
-/// The per-channel scale and shift as constants, if gamma/beta/mean/var
-/// are dense float constants.
-std::optional<std::pair<Value, Value>>
-foldScaleShift(OpBuilder &b, Location loc, BatchNormOp op, Value gamma,
-               Value beta, Value mean, Value var) {
-  DenseFPElementsAttr g, be, m, v;
-  if (!matchPattern(mean, m_Constant(&m)) || !matchPattern(var, m_Constant(&v)) ||
-      (op.getScale() && !matchPattern(gamma, m_Constant(&g))) ||
-      (op.getCenter() && !matchPattern(beta, m_Constant(&be))))
-    return std::nullopt;
-  auto type = cast<RankedTensorType>(mean.getType());
-  if (!type.hasStaticShape())
-    return std::nullopt;
-  int64_t n = type.getNumElements();
-  auto at = [](DenseFPElementsAttr attr, int64_t i) {
-    return (attr.isSplat() ? *attr.getValues<APFloat>().begin()
-                           : attr.getValues<APFloat>()[i])
-        .convertToDouble();
-  };
-  auto &sem = cast<FloatType>(type.getElementType()).getFloatSemantics();
-  auto toAPFloat = [&](double x) {
-    APFloat f(x);
-    bool loses;
-    f.convert(sem, APFloat::rmNearestTiesToEven, &loses);
-    return f;
-  };
-  SmallVector<APFloat> scale, shift;
-  double eps = op.getEpsilon().convertToDouble();
-  for (int64_t i = 0; i < n; ++i) {
-    double s = 1.0 / std::sqrt(at(v, i) + eps);
-    if (op.getScale())
-      s *= at(g, i);
-    double t = -at(m, i) * s;
-    if (op.getCenter())
-      t += at(be, i);
-    scale.push_back(toAPFloat(s));
-    shift.push_back(toAPFloat(t));
-  }
-  return std::make_pair(
-      arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, scale))
-          .getResult(),
-      arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, shift))
-          .getResult());
-}
-
-struct BatchNormPattern : OpConversionPattern<BatchNormOp> {
+struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(BatchNormOp op, OneToNOpAdaptor adaptor,
+  matchAndRewrite(BatchMatmulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value data = adaptor.getData().front(), gamma = adaptor.getGamma().front(),
-          beta = adaptor.getBeta().front(),
-          mean = adaptor.getMovingMean().front(),
-          var = adaptor.getMovingVar().front();
-    auto dataType = cast<RankedTensorType>(data.getType());
-    if (!isa<FloatType>(dataType.getElementType()))
-      return op.emitError() << "not supported yet: nn.batch_norm on integers";
-    int64_t rank = dataType.getRank();
-    int64_t axis = normAxis(op.getAxis(), rank);
+    MLIRContext *ctx = rewriter.getContext();
+    Value x = adaptor.getX(), y = adaptor.getY();
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto yType = cast<RankedTensorType>(y.getType());
+    RankedTensorType resultType = resultTensorType(op);
+    bool ta = op.getTransposeA(), tb = op.getTransposeB();
+    bool isUnsigned = isUnsignedInt(op.getX().getType());
+    SmallVector<OpFoldResult> xs = dimSizes(rewriter, loc, x);
+    SmallVector<OpFoldResult> ys = dimSizes(rewriter, loc, y);
+    // (b, m, n, k)
+    AffineExpr b, m, n, k;
+    bindDims(ctx, b, m, n, k);
+    bool batchOne = resultType.getDimSize(0) == 1;
+    auto operand = [&](Value v, RankedTensorType t, SmallVector<AffineExpr> e)
+        -> std::pair<Value, AffineMap> {
+      // A static batch of 1 against a larger batch broadcasts: drop it.
+      if (t.getDimSize(0) == 1 && !batchOne) {
+        auto type = RankedTensorType::get({t.getDimSize(1), t.getDimSize(2)},
+                                          t.getElementType());
+        Value c = tensor::CollapseShapeOp::create(
+            rewriter, loc, type, v,
+            ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+        return {c, AffineMap::get(4, 0, ArrayRef<AffineExpr>(e).drop_front(),
+                                  ctx)};
+      }
+      return {v, AffineMap::get(4, 0, e, ctx)};
+    };
+    auto [lhs, lhsMap] =
+        operand(x, xType, ta ? SmallVector<AffineExpr>{b, k, m}
+                             : SmallVector<AffineExpr>{b, m, k});
+    auto [rhs, rhsMap] =
+        operand(y, yType, tb ? SmallVector<AffineExpr>{b, n, k}
+                             : SmallVector<AffineExpr>{b, k, n});
+    OpFoldResult batch = xType.getDimSize(0) == 1 ? ys[0] : xs[0];
+    SmallVector<OpFoldResult> sizes = {batch, xs[ta ? 2 : 1], ys[tb ? 1 : 2]};
+    Value init = filledTensor(
+        rewriter, loc, resultType, sizes,
+        scalarConst(rewriter, loc, resultType.getElementType(), 0.0));
+    auto bmm = linalg::BatchMatmulOp::create(rewriter, loc,
+                                             TypeRange{resultType},
+                                             ValueRange{lhs, rhs},
+                                             ValueRange{init});
+    bmm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
+        {lhsMap, rhsMap, AffineMap::get(4, 0, {b, m, n}, ctx)}));
+    setUnsignedCast(bmm, isUnsigned);
+    rewriter.replaceOp(op, bmm.getResult(0));
+    return success();
+  }
+};
 
-    Value scale, shift;
-    if (auto folded = foldScaleShift(rewriter, loc, op, gamma, beta, mean, var)) {
-      std::tie(scale, shift) = *folded;
-    } else {
-      auto paramType = cast<RankedTensorType>(mean.getType());
-      SmallVector<OpFoldResult> pSizes = dimSizes(rewriter, loc, mean);
-      AffineMap id1 = rewriter.getMultiDimIdentityMap(1);
-      double eps = op.getEpsilon().convertToDouble();
-      bool useGamma = op.getScale(), useBeta = op.getCenter();
-      scale = buildMap(
-          rewriter, loc, paramType, pSizes, {var, gamma}, {id1, id1},
-          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            Value e = scalarConst(b, l, args[0].getType(), eps);
-            Value root = math::SqrtOp::create(
-                b, l, arith::AddFOp::create(b, l, args[0], e));
-            Value num = useGamma ? args[1]
-                                 : scalarConst(b, l, args[0].getType(), 1.0);
-            return arith::DivFOp::create(b, l, num, root);
-          });
-      shift = buildMap(
-          rewriter, loc, paramType, pSizes, {mean, scale, beta},
-          {id1, id1, id1},
-          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            Value ms = arith::MulFOp::create(b, l, args[0], args[1]);
-            if (useBeta)
-              return arith::SubFOp::create(b, l, args[2], ms);
-            return arith::NegFOp::create(b, l, ms);
-          });
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+LogicalResult requireFloatData(OpTy op, Value data) {
+  if (!isa<FloatType>(elementTypeOf(data.getType())))
+    return op.emitError() << "not supported yet: " << op->getName()
+                          << " on integers";
+  return success();
+}
+
+struct LeakyReluPattern : OpConversionPattern<LeakyReluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LeakyReluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value data = adaptor.getData();
+    if (failed(requireFloatData(op, data)))
+      return failure();
+    Location loc = op.getLoc();
+    RankedTensorType type = resultTensorType(op);
+    double alpha = op.getAlpha().convertToDouble();
+    rewriter.replaceOp(
+        op, buildMap(rewriter, loc, type, dimSizes(rewriter, loc, data), {data},
+                     {rewriter.getMultiDimIdentityMap(type.getRank())},
+                     [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                       Type t = args[0].getType();
+                       Value pos = arith::CmpFOp::create(
+                           b, l, arith::CmpFPredicate::OGT, args[0],
+                           scalarConst(b, l, t, 0.0));
+                       Value neg = arith::MulFOp::create(
+                           b, l, args[0], scalarConst(b, l, t, alpha));
+                       return arith::SelectOp::create(b, l, pos, args[0], neg);
+                     }));
+    return success();
+  }
+};
+
+struct PReluPattern : OpConversionPattern<PReluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PReluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value data = adaptor.getData();
+    if (failed(requireFloatData(op, data)))
+      return failure();
+    Location loc = op.getLoc();
+    RankedTensorType type = resultTensorType(op);
+    int64_t rank = type.getRank();
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), rank);
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
+    rewriter.replaceOp(
+        op, buildMap(rewriter, loc, type, dimSizes(rewriter, loc, data),
+                     {data, adaptor.getAlpha()},
+                     {rewriter.getMultiDimIdentityMap(rank),
+                      AffineMap::get(rank, 0, rewriter.getAffineDimExpr(axis))},
+                     [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                       Value pos = arith::CmpFOp::create(
+                           b, l, arith::CmpFPredicate::OGT, args[0],
+                           scalarConst(b, l, args[0].getType(), 0.0));
+                       Value neg = arith::MulFOp::create(b, l, args[0], args[1]);
+                       return arith::SelectOp::create(b, l, pos, args[0], neg);
+                     }));
+    return success();
+  }
+};
+
+struct GeluPattern : OpConversionPattern<GeluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GeluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value data = adaptor.getData();
+    if (failed(requireFloatData(op, data)))
+      return failure();
+    Location loc = op.getLoc();
+    RankedTensorType type = resultTensorType(op);
+    rewriter.replaceOp(
+        op, buildMap(rewriter, loc, type, dimSizes(rewriter, loc, data), {data},
+                     {rewriter.getMultiDimIdentityMap(type.getRank())},
+                     [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                       Type t = args[0].getType();
+                       Value scaled = arith::MulFOp::create(
+                           b, l, args[0], scalarConst(b, l, t, M_SQRT1_2));
+                       Value cdf = arith::AddFOp::create(
+                           b, l, scalarConst(b, l, t, 1.0),
+                           math::ErfOp::create(b, l, scaled));
+                       Value half = arith::MulFOp::create(
+                           b, l, args[0], scalarConst(b, l, t, 0.5));
+                       return arith::MulFOp::create(b, l, half, cdf);
+                     }));
+    return success();
+  }
+};
+
+struct DropoutPattern : OpConversionPattern<DropoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DropoutOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData().front();
+    auto type = cast<RankedTensorType>(data.getType());
+    Value ones = filledTensor(rewriter, loc, type, dimSizes(rewriter, loc, data),
+                              scalarConst(rewriter, loc, type.getElementType(),
+                                          1.0));
+    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>{data, ones}});
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nn.pad
+//===----------------------------------------------------------------------===//
+
+struct PadPattern : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    auto type = cast<RankedTensorType>(data.getType());
+    int64_t rank = type.getRank();
+    ArrayRef<int64_t> width = op.getPadWidth();
+    RankedTensorType resultType = resultTensorType(op);
+    StringRef mode = op.getPadMode();
+    if (mode == "constant") {
+      Value value = tensor::ExtractOp::create(rewriter, loc,
+                                              adaptor.getPadValue(),
+                                              ValueRange{});
+      SmallVector<OpFoldResult> lo, hi;
+      for (int64_t d = 0; d < rank; ++d) {
+        lo.push_back(rewriter.getIndexAttr(width[2 * d]));
+        hi.push_back(rewriter.getIndexAttr(width[2 * d + 1]));
+      }
+      rewriter.replaceOpWithNewOp<tensor::PadOp>(op, resultType, data, lo, hi,
+                                                 value);
+      return success();
     }
-    AffineMap channel = AffineMap::get(rank, 0, rewriter.getAffineDimExpr(axis));
-    Value y = buildMap(
-        rewriter, loc, dataType, dimSizes(rewriter, loc, data),
-        {data, scale, shift},
-        {rewriter.getMultiDimIdentityMap(rank), channel, channel},
-        [](OpBuilder &b, Location l, ValueRange args) -> Value {
-          return arith::AddFOp::create(
-              b, l, arith::MulFOp::create(b, l, args[0], args[1]), args[2]);
+    bool reflect = mode == "reflect";
+    SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, data);
+    SmallVector<Value> lasts;
+    for (int64_t d = 0; d < rank; ++d)
+      lasts.push_back(arith::SubIOp::create(
+          rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[d]),
+          cstIdx(rewriter, loc, 1)));
+    SmallVector<OpFoldResult> outSizes =
+        resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
+          return arith::AddIOp::create(
+                     rewriter, loc,
+                     getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[d]),
+                     cstIdx(rewriter, loc, width[2 * d] + width[2 * d + 1]))
+              .getResult();
         });
-    // The tuple (normalized, moving_mean, moving_var) as its three leaves.
-    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>{y, mean, var}});
+    rewriter.replaceOp(
+        op, buildMap(rewriter, loc, resultType, outSizes, {}, {},
+                     [&](OpBuilder &b, Location l, ValueRange) -> Value {
+                       SmallVector<Value> idx;
+                       Value zero = cstIdx(b, l, 0);
+                       for (int64_t d = 0; d < rank; ++d) {
+                         Value i = arith::SubIOp::create(
+                             b, l, linalg::IndexOp::create(b, l, d),
+                             cstIdx(b, l, width[2 * d]));
+                         if (reflect) {
+                           // |i|, then last - |last - i|.
+                           Value neg = arith::SubIOp::create(b, l, zero, i);
+                           i = arith::MaxSIOp::create(b, l, i, neg);
+                           Value r = arith::SubIOp::create(b, l, lasts[d], i);
+                           Value nr = arith::SubIOp::create(b, l, zero, r);
+                           i = arith::SubIOp::create(
+                               b, l, lasts[d], arith::MaxSIOp::create(b, l, r, nr));
+                         } else {
+                           i = arith::MinSIOp::create(
+                               b, l, arith::MaxSIOp::create(b, l, i, zero),
+                               lasts[d]);
+                         }
+                         idx.push_back(i);
+                       }
+                       return tensor::ExtractOp::create(b, l, data, idx);
+                     }));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nn.upsampling (topi resize2d: "asymmetric" or "align_corners")
+//===----------------------------------------------------------------------===//
+
+struct UpSamplingPattern : OpConversionPattern<UpSamplingOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(UpSamplingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StringRef layout = op.getLayout();
+    if (layout != "NCHW" && layout != "NHWC")
+      return op.emitError() << "not supported yet: nn.upsampling with layout "
+                            << layout << " (NCHW and NHWC are)";
+    Value data = adaptor.getData();
+    if (failed(requireFloatData(op, data)))
+      return failure();
+    bool nchw = layout == "NCHW";
+    int64_t sp[2] = {nchw ? 2 : 1, nchw ? 3 : 2};
+    RankedTensorType resultType = resultTensorType(op);
+    bool bilinear = op.getMethod() == "bilinear";
+    bool alignCorners = op.getAlignCorners();
+    double scales[2] = {op.getScaleH().convertToDouble(),
+                        op.getScaleW().convertToDouble()};
+    SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, data);
+    Type f32 = rewriter.getF32Type();
+    // Output sizes round(in * scale) and the coordinate scale per dim.
+    SmallVector<Value> inLast(2), coordScale(2);
+    SmallVector<OpFoldResult> outSizes = inSizes;
+    for (int i = 0; i < 2; ++i) {
+      Value in = getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[sp[i]]);
+      Value inF = arith::UIToFPOp::create(
+          rewriter, loc, f32,
+          arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(), in));
+      Value outF = math::RoundOp::create(
+          rewriter, loc,
+          arith::MulFOp::create(
+              rewriter, loc, inF,
+              arith::ConstantOp::create(rewriter, loc,
+                                        rewriter.getF32FloatAttr(scales[i]))));
+      Value out = arith::IndexCastUIOp::create(
+          rewriter, loc, rewriter.getIndexType(),
+          arith::FPToUIOp::create(rewriter, loc, rewriter.getI64Type(), outF));
+      if (!resultType.isDynamicDim(sp[i])) {
+        outSizes[sp[i]] = rewriter.getIndexAttr(resultType.getDimSize(sp[i]));
+        outF = arith::ConstantOp::create(
+            rewriter, loc,
+            rewriter.getF32FloatAttr(resultType.getDimSize(sp[i])));
+      } else {
+        outSizes[sp[i]] = out;
+      }
+      inLast[i] = arith::SubIOp::create(rewriter, loc, in, cstIdx(rewriter, loc, 1));
+      if (alignCorners) {
+        Value one = arith::ConstantOp::create(rewriter, loc,
+                                              rewriter.getF32FloatAttr(1.0));
+        Value den = arith::MaximumFOp::create(
+            rewriter, loc, arith::SubFOp::create(rewriter, loc, outF, one), one);
+        coordScale[i] = arith::DivFOp::create(
+            rewriter, loc, arith::SubFOp::create(rewriter, loc, inF, one), den);
+      } else {
+        coordScale[i] = arith::DivFOp::create(rewriter, loc, inF, outF);
+      }
+    }
+    rewriter.replaceOp(
+        op,
+        buildMap(
+            rewriter, loc, resultType, outSizes, {}, {},
+            [&](OpBuilder &b, Location l, ValueRange) -> Value {
+              Value zero = cstIdx(b, l, 0);
+              auto clampIdx = [&](Value i, int d) {
+                return arith::MinSIOp::create(
+                    b, l, arith::MaxSIOp::create(b, l, i, zero), inLast[d]);
+              };
+              auto toIdx = [&](Value f) {
+                return arith::IndexCastOp::create(
+                    b, l, b.getIndexType(),
+                    arith::FPToSIOp::create(b, l, b.getI64Type(), f));
+              };
+              SmallVector<Value> coords(2);
+              for (int i = 0; i < 2; ++i) {
+                Value o = linalg::IndexOp::create(b, l, sp[i]);
+                Value oF = arith::SIToFPOp::create(
+                    b, l, f32,
+                    arith::IndexCastOp::create(b, l, b.getI64Type(), o));
+                coords[i] = arith::MulFOp::create(b, l, oF, coordScale[i]);
+              }
+              SmallVector<Value> base;
+              for (int64_t d = 0; d < resultType.getRank(); ++d)
+                base.push_back(linalg::IndexOp::create(b, l, d));
+              auto at = [&](Value y, Value x) -> Value {
+                SmallVector<Value> idx = base;
+                idx[sp[0]] = y;
+                idx[sp[1]] = x;
+                return tensor::ExtractOp::create(b, l, data, idx);
+              };
+              if (!bilinear) {
+                SmallVector<Value> idx(2);
+                for (int i = 0; i < 2; ++i) {
+                  Value c = coords[i];
+                  Value r = alignCorners
+                                ? math::RoundOp::create(b, l, c).getResult()
+                                : math::FloorOp::create(
+                                      b, l,
+                                      arith::AddFOp::create(
+                                          b, l, c,
+                                          arith::ConstantOp::create(
+                                              b, l, b.getF32FloatAttr(1e-5))))
+                                      .getResult();
+                  idx[i] = clampIdx(toIdx(r), i);
+                }
+                return at(idx[0], idx[1]);
+              }
+              SmallVector<Value> i0(2), i1(2), frac(2);
+              for (int i = 0; i < 2; ++i) {
+                Value fl = math::FloorOp::create(b, l, coords[i]);
+                frac[i] = arith::SubFOp::create(b, l, coords[i], fl);
+                Value ii = toIdx(fl);
+                i0[i] = clampIdx(ii, i);
+                i1[i] = clampIdx(arith::AddIOp::create(b, l, ii, cstIdx(b, l, 1)), i);
+              }
+              Type elem = resultType.getElementType();
+              auto lerp = [&](Value p, Value q, Value t) -> Value {
+                Value tf = convertScalar(b, l, t, elem, false);
+                return arith::AddFOp::create(
+                    b, l, p,
+                    arith::MulFOp::create(
+                        b, l, arith::SubFOp::create(b, l, q, p), tf));
+              };
+              Value top = lerp(at(i0[0], i0[1]), at(i0[0], i1[1]), frac[1]);
+              Value bottom = lerp(at(i1[0], i0[1]), at(i1[0], i1[1]), frac[1]);
+              return lerp(top, bottom, frac[0]);
+            }));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nn.depth_to_space / nn.space_to_depth
+//===----------------------------------------------------------------------===//
+
+/// expand_shape `x` into `shape`, transpose by `perm`, collapse into
+/// `resultType` by `collapse`.
+Value rearrange(OpBuilder &b, Location loc, Value x,
+                ArrayRef<int64_t> shape, ArrayRef<OpFoldResult> sizes,
+                ArrayRef<ReassociationIndices> expand, ArrayRef<int64_t> perm,
+                ArrayRef<ReassociationIndices> collapse,
+                RankedTensorType resultType) {
+  Type elem = resultType.getElementType();
+  Value e = expandTo(b, loc, x, RankedTensorType::get(shape, elem), expand,
+                     sizes);
+  SmallVector<int64_t> tShape = applyPermutation(shape, perm);
+  SmallVector<OpFoldResult> tSizes = applyPermutation(sizes, perm);
+  auto tType = RankedTensorType::get(tShape, elem);
+  Value t = linalg::TransposeOp::create(b, loc, e,
+                                        emptyTensor(b, loc, tType, tSizes), perm)
+                .getResult()[0];
+  return tensor::CollapseShapeOp::create(b, loc, resultType, t, collapse);
+}
+
+struct DepthToSpacePattern : OpConversionPattern<DepthToSpaceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DepthToSpaceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StringRef layout = op.getLayout();
+    if (layout != "NCHW" && layout != "NHWC")
+      return op.emitError() << "not supported yet: nn.depth_to_space with "
+                               "layout "
+                            << layout << " (NCHW and NHWC are)";
+    Value data = adaptor.getData();
+    auto type = cast<RankedTensorType>(data.getType());
+    bool nchw = layout == "NCHW", dcr = op.getMode() == "DCR";
+    int64_t bs = op.getBlockSize();
+    SmallVector<OpFoldResult> s = dimSizes(rewriter, loc, data);
+    auto dim = [&](int64_t d) { return type.getDimSize(d); };
+    OpFoldResult b = rewriter.getIndexAttr(bs);
+    int64_t cDim = nchw ? 1 : 3;
+    int64_t c2 = divDim(dim(cDim), bs * bs);
+    OpFoldResult c2s = divSize(rewriter, loc, s[cDim], bs * bs);
+    // The channel split: DCR [b, b, C'], CRD [C', b, b].
+    SmallVector<int64_t> split = dcr ? SmallVector<int64_t>{bs, bs, c2}
+                                     : SmallVector<int64_t>{c2, bs, bs};
+    SmallVector<OpFoldResult> splitS = dcr ? SmallVector<OpFoldResult>{b, b, c2s}
+                                           : SmallVector<OpFoldResult>{c2s, b, b};
+    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizes;
+    SmallVector<int64_t> perm;
+    SmallVector<ReassociationIndices> expand, collapse;
+    if (nchw) {
+      shape = {dim(0), split[0], split[1], split[2], dim(2), dim(3)};
+      sizes = {s[0], splitS[0], splitS[1], splitS[2], s[2], s[3]};
+      expand = {{0}, {1, 2, 3}, {4}, {5}};
+      perm = dcr ? SmallVector<int64_t>{0, 3, 4, 1, 5, 2}
+                 : SmallVector<int64_t>{0, 1, 4, 2, 5, 3};
+      collapse = {{0}, {1}, {2, 3}, {4, 5}};
+    } else {
+      shape = {dim(0), dim(1), dim(2), split[0], split[1], split[2]};
+      sizes = {s[0], s[1], s[2], splitS[0], splitS[1], splitS[2]};
+      expand = {{0}, {1}, {2}, {3, 4, 5}};
+      perm = dcr ? SmallVector<int64_t>{0, 1, 3, 2, 4, 5}
+                 : SmallVector<int64_t>{0, 1, 4, 2, 5, 3};
+      collapse = {{0}, {1, 2}, {3, 4}, {5}};
+    }
+    rewriter.replaceOp(op, rearrange(rewriter, loc, data, shape, sizes, expand,
+                                     perm, collapse, resultTensorType(op)));
+    return success();
+  }
+};
+
+struct SpaceToDepthPattern : OpConversionPattern<SpaceToDepthOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SpaceToDepthOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StringRef layout = op.getLayout();
+    if (layout != "NCHW" && layout != "NHWC")
+      return op.emitError() << "not supported yet: nn.space_to_depth with "
+                               "layout "
+                            << layout << " (NCHW and NHWC are)";
+    Value data = adaptor.getData();
+    auto type = cast<RankedTensorType>(data.getType());
+    bool nchw = layout == "NCHW";
+    int64_t bs = op.getBlockSize();
+    SmallVector<OpFoldResult> s = dimSizes(rewriter, loc, data);
+    auto dim = [&](int64_t d) { return type.getDimSize(d); };
+    OpFoldResult b = rewriter.getIndexAttr(bs);
+    int64_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2;
+    int64_t h2 = divDim(dim(hDim), bs), w2 = divDim(dim(wDim), bs);
+    OpFoldResult h2s = divSize(rewriter, loc, s[hDim], bs),
+                 w2s = divSize(rewriter, loc, s[wDim], bs);
+    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizes;
+    SmallVector<int64_t> perm;
+    SmallVector<ReassociationIndices> expand, collapse;
+    if (nchw) {
+      // [N, C, H', by, W', bx] → [N, by, bx, C, H', W']
+      shape = {dim(0), dim(1), h2, bs, w2, bs};
+      sizes = {s[0], s[1], h2s, b, w2s, b};
+      expand = {{0}, {1}, {2, 3}, {4, 5}};
+      perm = {0, 3, 5, 1, 2, 4};
+      collapse = {{0}, {1, 2, 3}, {4}, {5}};
+    } else {
+      // [N, H', by, W', bx, C] → [N, H', W', by, bx, C]
+      shape = {dim(0), h2, bs, w2, bs, dim(3)};
+      sizes = {s[0], h2s, b, w2s, b, s[3]};
+      expand = {{0}, {1, 2}, {3, 4}, {5}};
+      perm = {0, 1, 3, 2, 4, 5};
+      collapse = {{0}, {1}, {2}, {3, 4, 5}};
+    }
+    rewriter.replaceOp(op, rearrange(rewriter, loc, data, shape, sizes, expand,
+                                     perm, collapse, resultTensorType(op)));
     return success();
   }
 };
 
 } // namespace
 
-void lowering::populateNNPatterns(const TypeConverter &tc,
-                                  RewritePatternSet &patterns) {
-  patterns.add<DensePattern, BiasAddPattern, Conv2DPattern,
-               Pool2DPattern<MaxPool2DOp, true>,
-               Pool2DPattern<AvgPool2DOp, false>, GlobalAvgPool2DPattern,
-               BatchFlattenPattern, SoftmaxPattern, BatchNormPattern>(
+void relay::populateNNToLinalgPatterns(const TypeConverter &tc,
+                                       RewritePatternSet &patterns) {
+  patterns.add<DensePattern, BiasAddPattern, BatchFlattenPattern,
+               MatmulPattern<MatmulForm::Matmul2D>,
+               MatmulPattern<MatmulForm::TransposedA2D>,
+               MatmulPattern<MatmulForm::TransposedABatch>, BatchMatmulPattern, LeakyReluPattern,
+               PReluPattern, GeluPattern, DropoutPattern, PadPattern,
+               UpSamplingPattern, DepthToSpacePattern, SpaceToDepthPattern>(
       tc, patterns.getContext());
-  nn::populateConvPatterns(tc, patterns);
-  nn::populatePoolPatterns(tc, patterns);
-  nn::populateNormPatterns(tc, patterns);
-  nn::populateNNMiscPatterns(tc, patterns);
 }

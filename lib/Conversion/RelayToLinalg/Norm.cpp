@@ -1,19 +1,22 @@
-//===- Norm.cpp - normalisations: layer/group/instance norm, l2, lrn ------===//
+//===- Norm.cpp - normalisations and softmax ------------------------------===//
 //
-// Also nn.log_softmax. Statistics are linalg.reduce sums (Utils'
+// nn.batch_norm (scale and shift folded at compile time for constant
+// parameters), nn.layer_norm, nn.group_norm, nn.instance_norm,
+// nn.l2_normalize, nn.lrn, nn.softmax (linalg.softmax) and nn.log_softmax. Statistics are linalg.reduce sums (Utils'
 // buildSum) and parallel linalg.generics that read the reduced tensors
 // through projected maps (nothing is broadcast into a materialised tensor);
 // the variance is the mean of squared deviations (two passes, as topi).
 //
 //===----------------------------------------------------------------------===//
-#include "NNCommon.h"
+#include "Window.h"
+
+#include "mlir/IR/Matchers.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::lowering;
-using namespace mlir::relay::lowering::nn;
 
 namespace {
 
@@ -102,7 +105,10 @@ struct AxisNormPattern : OpConversionPattern<OpTy> {
     if (failed(requireFloat(op, data)))
       return failure();
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
-    int64_t axis = normAxis(op.getAxis(), rank);
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), rank);
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     SmallVector<int64_t> dims;
     if (isInstance) {
       for (int64_t d = 1; d < rank; ++d)
@@ -135,7 +141,10 @@ struct GroupNormPattern : OpConversionPattern<GroupNormOp> {
       return failure();
     auto type = cast<RankedTensorType>(data.getType());
     int64_t rank = type.getRank();
-    int64_t axis = normAxis(op.getAxis(), rank);
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), rank);
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     int64_t g = op.getNumGroups();
     SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
     SmallVector<int64_t> shape;
@@ -191,9 +200,10 @@ struct L2NormalizePattern : OpConversionPattern<L2NormalizeOp> {
       return failure();
     auto type = cast<RankedTensorType>(data.getType());
     int64_t rank = type.getRank();
-    SmallVector<int64_t> dims;
-    for (int64_t a : op.getAxis())
-      dims.push_back(normAxis(a, rank));
+    FailureOr<SmallVector<int64_t>> axes = normalizeAxes(op.getAxis(), rank);
+    if (failed(axes))
+      return rewriter.notifyMatchFailure(op, "axes out of range");
+    SmallVector<int64_t> dims = *axes;
     if (dims.empty())
       for (int64_t d = 0; d < rank; ++d)
         dims.push_back(d);
@@ -235,7 +245,10 @@ struct LRNPattern : OpConversionPattern<LRNOp> {
     auto type = cast<RankedTensorType>(data.getType());
     Type elem = type.getElementType();
     int64_t rank = type.getRank();
-    int64_t axis = normAxis(op.getAxis(), rank);
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), rank);
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     int64_t size = op.getSize();
     SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
@@ -304,7 +317,10 @@ struct LogSoftmaxPattern : OpConversionPattern<LogSoftmaxOp> {
     auto type = cast<RankedTensorType>(data.getType());
     Type elem = type.getElementType();
     int64_t rank = type.getRank();
-    int64_t axis = normAxis(op.getAxis(), rank);
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), rank);
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
     SmallVector<int64_t> redShape;
     SmallVector<OpFoldResult> redSizes;
@@ -346,11 +362,148 @@ struct LogSoftmaxPattern : OpConversionPattern<LogSoftmaxOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// nn.softmax
+//===----------------------------------------------------------------------===//
+
+struct SoftmaxPattern : OpConversionPattern<SoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // linalg.softmax is max-subtracted when decomposed (and IREE knows it).
+    Location loc = op.getLoc();
+    RankedTensorType type = resultTensorType(op);
+    FailureOr<int64_t> axis = normalizeAxis(op.getAxis(), type.getRank());
+    if (failed(axis))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    Value data = adaptor.getData();
+    Value init = emptyTensor(rewriter, loc, type, dimSizes(rewriter, loc, data));
+    rewriter.replaceOpWithNewOp<linalg::SoftmaxOp>(
+        op, TypeRange{type}, data, init, static_cast<uint64_t>(*axis));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nn.batch_norm: y = x * scale[c] + shift[c], with
+// scale = gamma / sqrt(var + eps) and shift = beta - mean * scale folded at
+// compile time when the parameters are constants.
+//===----------------------------------------------------------------------===//
+
+/// The per-channel scale and shift as constants, if gamma/beta/mean/var
+/// are dense float constants.
+std::optional<std::pair<Value, Value>>
+foldScaleShift(OpBuilder &b, Location loc, BatchNormOp op, Value gamma,
+               Value beta, Value mean, Value var) {
+  DenseFPElementsAttr g, be, m, v;
+  if (!matchPattern(mean, m_Constant(&m)) || !matchPattern(var, m_Constant(&v)) ||
+      (op.getScale() && !matchPattern(gamma, m_Constant(&g))) ||
+      (op.getCenter() && !matchPattern(beta, m_Constant(&be))))
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(mean.getType());
+  if (!type.hasStaticShape())
+    return std::nullopt;
+  int64_t n = type.getNumElements();
+  auto at = [](DenseFPElementsAttr attr, int64_t i) {
+    return (attr.isSplat() ? *attr.getValues<APFloat>().begin()
+                           : attr.getValues<APFloat>()[i])
+        .convertToDouble();
+  };
+  auto &sem = cast<FloatType>(type.getElementType()).getFloatSemantics();
+  auto toAPFloat = [&](double x) {
+    APFloat f(x);
+    bool loses;
+    f.convert(sem, APFloat::rmNearestTiesToEven, &loses);
+    return f;
+  };
+  SmallVector<APFloat> scale, shift;
+  double eps = op.getEpsilon().convertToDouble();
+  for (int64_t i = 0; i < n; ++i) {
+    double s = 1.0 / std::sqrt(at(v, i) + eps);
+    if (op.getScale())
+      s *= at(g, i);
+    double t = -at(m, i) * s;
+    if (op.getCenter())
+      t += at(be, i);
+    scale.push_back(toAPFloat(s));
+    shift.push_back(toAPFloat(t));
+  }
+  return std::make_pair(
+      arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, scale))
+          .getResult(),
+      arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, shift))
+          .getResult());
+}
+
+struct BatchNormPattern : OpConversionPattern<BatchNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BatchNormOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData().front(), gamma = adaptor.getGamma().front(),
+          beta = adaptor.getBeta().front(),
+          mean = adaptor.getMovingMean().front(),
+          var = adaptor.getMovingVar().front();
+    auto dataType = cast<RankedTensorType>(data.getType());
+    if (!isa<FloatType>(dataType.getElementType()))
+      return op.emitError() << "not supported yet: nn.batch_norm on integers";
+    int64_t rank = dataType.getRank();
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), rank);
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
+
+    Value scale, shift;
+    if (auto folded = foldScaleShift(rewriter, loc, op, gamma, beta, mean, var)) {
+      std::tie(scale, shift) = *folded;
+    } else {
+      auto paramType = cast<RankedTensorType>(mean.getType());
+      SmallVector<OpFoldResult> pSizes = dimSizes(rewriter, loc, mean);
+      AffineMap id1 = rewriter.getMultiDimIdentityMap(1);
+      double eps = op.getEpsilon().convertToDouble();
+      bool useGamma = op.getScale(), useBeta = op.getCenter();
+      scale = buildMap(
+          rewriter, loc, paramType, pSizes, {var, gamma}, {id1, id1},
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value e = scalarConst(b, l, args[0].getType(), eps);
+            Value root = math::SqrtOp::create(
+                b, l, arith::AddFOp::create(b, l, args[0], e));
+            Value num = useGamma ? args[1]
+                                 : scalarConst(b, l, args[0].getType(), 1.0);
+            return arith::DivFOp::create(b, l, num, root);
+          });
+      shift = buildMap(
+          rewriter, loc, paramType, pSizes, {mean, scale, beta},
+          {id1, id1, id1},
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value ms = arith::MulFOp::create(b, l, args[0], args[1]);
+            if (useBeta)
+              return arith::SubFOp::create(b, l, args[2], ms);
+            return arith::NegFOp::create(b, l, ms);
+          });
+    }
+    AffineMap channel = AffineMap::get(rank, 0, rewriter.getAffineDimExpr(axis));
+    Value y = buildMap(
+        rewriter, loc, dataType, dimSizes(rewriter, loc, data),
+        {data, scale, shift},
+        {rewriter.getMultiDimIdentityMap(rank), channel, channel},
+        [](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::AddFOp::create(
+              b, l, arith::MulFOp::create(b, l, args[0], args[1]), args[2]);
+        });
+    // The tuple (normalized, moving_mean, moving_var) as its three leaves.
+    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>{y, mean, var}});
+    return success();
+  }
+};
+
 } // namespace
 
-void nn::populateNormPatterns(const TypeConverter &tc,
-                              RewritePatternSet &patterns) {
-  patterns.add<AxisNormPattern<LayerNormOp, false>,
+void relay::populateNormToLinalgPatterns(const TypeConverter &tc,
+                                         RewritePatternSet &patterns) {
+  patterns.add<BatchNormPattern, SoftmaxPattern, AxisNormPattern<LayerNormOp, false>,
                AxisNormPattern<InstanceNormOp, true>, GroupNormPattern,
                L2NormalizePattern, LRNPattern, LogSoftmaxPattern>(
       tc, patterns.getContext());

@@ -1,11 +1,20 @@
-//===- Pool.cpp - N-d, global-max and adaptive pooling --------------------===//
+//===- Pool.cpp - every pooling operator ----------------------------------===//
 //
-// nn.{max,avg}_pool1d / 3d: named linalg pooling ops (pooling_ncw_*,
-// pooling_nwc_*, pooling_ndhwc_*) where they exist, otherwise (NCDHW,
-// unsigned max) a linalg.generic of the same shape (a window operand, the
-// window dims as reductions). Averages divide by topi's count, as nn.avg_pool2d.
+// nn.{max,avg}_pool{1,2,3}d, one pattern per strategy:
+//   PoolNamed    a named linalg pooling op where one exists for the layout
+//                and dtype (pooling_{nchw,nhwc}_{max,sum},
+//                pooling_nhwc_max_unsigned, pooling_{ncw,nwc}_*,
+//                pooling_ndhwc_*)
+//   PoolGeneric  the general fallback: a linalg.generic of the same shape
+//                (a window operand, the window dims as reductions), e.g.
+//                NCDHW or unsigned max in channel-first layouts
+// Both pad explicitly (tensor.pad; ceil_mode adds stride - 1 after) and
+// crop to the rows the windows read (Window.h). Averages divide by topi's
+// count: a constant when every window is full, else a per-position
+// divisor from the output indices.
 //
-// nn.global_max_pool2d: linalg.reduce (max) over the spatial dims.
+// nn.global_avg_pool2d / nn.global_max_pool2d: linalg.reduce over the
+// spatial dims.
 //
 // nn.adaptive_{avg,max}_pool2d: output cell i of an input extent n and
 // output extent m covers [floor(i n / m), ceil((i + 1) n / m)); one
@@ -15,16 +24,17 @@
 // static.
 //
 //===----------------------------------------------------------------------===//
-#include "NNCommon.h"
+#include "Window.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::lowering;
-using namespace mlir::relay::lowering::nn;
 
 namespace {
+
 
 Value maxScalars(OpBuilder &b, Location loc, Value x, Value y,
                  bool isUnsigned) {
@@ -77,42 +87,112 @@ Value poolGeneric(OpBuilder &b, Location loc, Value padded, Value window,
   return generic.getResult(0);
 }
 
-template <typename OpTy, int N, bool isMax>
-struct PoolNDPattern : OpConversionPattern<OpTy> {
+
+//===----------------------------------------------------------------------===//
+// nn.{max,avg}_pool{1,2,3}d
+//===----------------------------------------------------------------------===//
+
+/// The spatial dims of an N-d pool's layout (NCW/NWC, NCHW/NHWC,
+/// NCDHW/NDHWC) and whether it is channel-first; nullopt for another
+/// layout.
+template <int N>
+std::optional<std::pair<bool, SmallVector<int64_t, 3>>>
+getPoolLayout(StringRef layout) {
+  static constexpr StringLiteral cfNames[] = {"NCW", "NCHW", "NCDHW"};
+  static constexpr StringLiteral clNames[] = {"NWC", "NHWC", "NDHWC"};
+  bool cf = layout == cfNames[N - 1];
+  if (!cf && layout != clNames[N - 1])
+    return std::nullopt;
+  SmallVector<int64_t, 3> spatial;
+  for (int64_t i = 0; i < N; ++i)
+    spatial.push_back(cf ? 2 + i : 1 + i);
+  return std::make_pair(cf, spatial);
+}
+
+/// The named linalg pooling op for an N-d pool in layout `cf` with element
+/// signedness `isUnsigned`, created on `ins`/`init`; a null Value if
+/// upstream linalg has none (only the check when `b` is null).
+template <int N, bool isMax>
+Value createNamedPool(OpBuilder *b, Location loc, bool cf, bool isUnsigned,
+                      RankedTensorType resultType, ValueRange ins, Value init,
+                      ArrayRef<NamedAttribute> attrs, bool *exists) {
+  auto named = [&](auto tag) -> Value {
+    *exists = true;
+    if (!b)
+      return Value();
+    using Named = decltype(tag);
+    return Named::create(*b, loc, TypeRange{resultType}, ins, init, attrs)
+        ->getResult(0);
+  };
+  *exists = false;
+  if constexpr (N == 1) {
+    if (isMax && isUnsigned)
+      return cf ? Value() : named(linalg::PoolingNwcMaxUnsignedOp());
+    if (isMax)
+      return cf ? named(linalg::PoolingNcwMaxOp())
+                : named(linalg::PoolingNwcMaxOp());
+    return cf ? named(linalg::PoolingNcwSumOp())
+              : named(linalg::PoolingNwcSumOp());
+  } else if constexpr (N == 2) {
+    if (isMax && isUnsigned)
+      return cf ? Value() : named(linalg::PoolingNhwcMaxUnsignedOp());
+    if (isMax)
+      return cf ? named(linalg::PoolingNchwMaxOp())
+                : named(linalg::PoolingNhwcMaxOp());
+    return cf ? named(linalg::PoolingNchwSumOp())
+              : named(linalg::PoolingNhwcSumOp());
+  } else {
+    if (cf || (isMax && isUnsigned))
+      return Value();
+    return isMax ? named(linalg::PoolingNdhwcMaxOp())
+                 : named(linalg::PoolingNdhwcSumOp());
+  }
+}
+
+/// nn.max_pool{N}d (isMax) and nn.avg_pool{N}d by strategy: `named` a
+/// named linalg pooling op (PoolNamed), else the linalg.generic fallback
+/// (PoolGeneric).
+template <typename OpTy, int N, bool isMax, bool named>
+struct PoolPattern : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
 
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    StringRef layout = op.getLayout();
-    bool cf = layout == (N == 1 ? "NCW" : "NCDHW");
-    bool cl = layout == (N == 1 ? "NWC" : "NDHWC");
-    if (!cf && !cl)
-      return op.emitError() << "not supported yet: " << op->getName()
-                            << " with layout " << layout
-                            << (N == 1 ? " (NCW and NWC are)"
-                                       : " (NCDHW and NDHWC are)");
-    SmallVector<int64_t, 3> spatial;
-    for (int64_t i = 0; i < N; ++i)
-      spatial.push_back(cf ? 2 + i : 1 + i);
-    Value data = adaptor.getData();
+    auto layout = getPoolLayout<N>(op.getLayout());
+    if (!layout)
+      return rewriter.notifyMatchFailure(op, "layout not lowered");
+    auto [cf, spatial] = *layout;
     RankedTensorType resultType = resultTensorType(op);
-    Type elem = resultType.getElementType();
     bool isUnsigned = isUnsignedInt(op.getData().getType());
+    if constexpr (named) {
+      bool exists;
+      createNamedPool<N, isMax>(nullptr, op.getLoc(), cf, isUnsigned,
+                                resultType, {}, Value(), {}, &exists);
+      if (!exists)
+        return rewriter.notifyMatchFailure(
+            op, "no named linalg pooling op for this layout and dtype");
+    }
+
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    Type elem = resultType.getElementType();
     ArrayRef<int64_t> window = op.getPoolSize(), strides = op.getStrides(),
                       dilation = op.getDilation();
-    auto [lo, hi] = paddingND(op.getPadding(), N);
-    SmallVector<int64_t, 3> high(hi);
+    // Verified by the relation.
+    SpatialPadding pad = *normalizePadding(op.getPadding(), N);
+    // ceil_mode: extra room after the data so that the last (partial)
+    // window exists; topi grows pad_after by stride - 1.
+    SmallVector<int64_t, 3> extra(N, 0);
     if (op.getCeilMode())
       for (int64_t i = 0; i < N; ++i)
-        high[i] += strides[i] - 1;
+        extra[i] = strides[i] - 1;
     Value padValue = isMax ? lowestConst(rewriter, loc, elem, isUnsigned)
                            : scalarConst(rewriter, loc, elem, 0.0);
-    Value padded = cropToWindows(
-        rewriter, loc, padDims(rewriter, loc, data, spatial, lo, high, padValue),
-        spatial, window, strides, dilation);
+    Value padded =
+        padAndCropToWindows(rewriter, loc, data, spatial, pad, extra, window,
+                            strides, dilation, padValue);
     SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, padded);
     SmallVector<OpFoldResult> dataSizes = dimSizes(rewriter, loc, data);
     SmallVector<OpFoldResult> outSizes =
@@ -127,92 +207,131 @@ struct PoolNDPattern : OpConversionPattern<OpTy> {
         });
     Value init = filledTensor(rewriter, loc, resultType, outSizes, padValue);
     Value kernel = tensor::EmptyOp::create(rewriter, loc, window, elem);
-    SmallVector<NamedAttribute> attrs = {
-        convAttr(rewriter, "strides", strides),
-        convAttr(rewriter, "dilations", dilation)};
-    SmallVector<Value> ins = {padded, kernel};
-    auto named = [&](auto tag) -> Value {
-      using Named = decltype(tag);
-      return Named::create(rewriter, loc, TypeRange{resultType}, ins, init,
-                           attrs)
-          ->getResult(0);
-    };
-    bool isFloat = isa<FloatType>(elem);
     Value pooled;
-    if constexpr (N == 1) {
-      if (isMax && isUnsigned)
-        pooled = cl ? named(linalg::PoolingNwcMaxUnsignedOp()) : Value();
-      else if (isMax)
-        pooled = cf ? named(linalg::PoolingNcwMaxOp())
-                    : named(linalg::PoolingNwcMaxOp());
-      else
-        pooled = cf ? named(linalg::PoolingNcwSumOp())
-                    : named(linalg::PoolingNwcSumOp());
+    if constexpr (named) {
+      bool exists;
+      pooled = createNamedPool<N, isMax>(
+          &rewriter, loc, cf, isUnsigned, resultType, {padded, kernel}, init,
+          windowAttrs(rewriter, strides, dilation), &exists);
     } else {
-      if (cl && !(isMax && isUnsigned))
-        pooled = isMax ? named(linalg::PoolingNdhwcMaxOp())
-                       : named(linalg::PoolingNdhwcSumOp());
-    }
-    if (!pooled)
       pooled = poolGeneric(rewriter, loc, padded, kernel, init, spatial,
                            strides, dilation, isMax, isUnsigned);
-    (void)isFloat;
-    if constexpr (isMax) {
-      rewriter.replaceOp(op, pooled);
-      return success();
-    } else {
-      bool noPad = llvm::all_of(lo, [](int64_t p) { return p == 0; }) &&
-                   llvm::all_of(hi, [](int64_t p) { return p == 0; });
-      Value result;
-      if (op.getCountIncludePad() || (noPad && !op.getCeilMode())) {
-        int64_t count = 1;
-        for (int64_t w : window)
-          count *= w;
-        // With count_include_pad the ceil_mode overhang still counts only
-        // up to the explicit padding (topi); clip it per position then.
-        if (!op.getCeilMode() || !op.getCountIncludePad()) {
-          Value c = scalarConst(rewriter, loc, elem, static_cast<double>(count));
-          rewriter.replaceOp(op, divideByScalar(rewriter, loc, pooled, c,
-                                                isUnsigned));
-          return success();
-        }
-      }
-      bool countPad = op.getCountIncludePad();
-      int64_t rank = resultType.getRank();
-      SmallVector<Value> lasts;
-      for (int64_t i = 0; i < N; ++i) {
-        // Last index a window may reach: the data's end (+ the explicit
-        // padding after it when padding counts).
-        Value size = getValueOrCreateConstantIndexOp(rewriter, loc,
-                                                     dataSizes[spatial[i]]);
-        int64_t extra = countPad ? hi[i] - 1 : -1;
-        lasts.push_back(arith::AddIOp::create(
-            rewriter, loc, size,
-            arith::ConstantIndexOp::create(rewriter, loc, extra)));
-      }
-      result = buildMap(
-          rewriter, loc, resultType, outSizes, {pooled},
-          {rewriter.getMultiDimIdentityMap(rank)},
-          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            Value count = arith::ConstantIndexOp::create(b, l, 1);
-            for (int64_t i = 0; i < N; ++i) {
-              Value o = linalg::IndexOp::create(b, l, spatial[i]);
-              Value ni = windowCount(b, l, o, window[i], strides[i],
-                                     dilation[i], lo[i], lasts[i], countPad);
-              count = arith::MulIOp::create(b, l, count, ni);
-            }
-            count = arith::MaxSIOp::create(
-                b, l, count, arith::ConstantIndexOp::create(b, l, 1));
-            Value divisor = indexToScalar(b, l, count, elem, isUnsigned);
-            if (isa<FloatType>(elem))
-              return arith::DivFOp::create(b, l, args[0], divisor);
-            if (isUnsigned)
-              return arith::DivUIOp::create(b, l, args[0], divisor);
-            return arith::DivSIOp::create(b, l, args[0], divisor);
-          });
-      rewriter.replaceOp(op, result);
-      return success();
     }
+    if constexpr (isMax)
+      rewriter.replaceOp(op, pooled);
+    else
+      rewriter.replaceOp(op, divideByCount(rewriter, loc, op, pooled,
+                                           resultType, spatial, dataSizes,
+                                           outSizes, pad, isUnsigned));
+    return success();
+  }
+
+  /// The sum `pooled` divided by topi's count of each window.
+  static Value divideByCount(OpBuilder &b, Location loc, OpTy op, Value pooled,
+                             RankedTensorType resultType,
+                             ArrayRef<int64_t> spatial,
+                             ArrayRef<OpFoldResult> dataSizes,
+                             ArrayRef<OpFoldResult> outSizes,
+                             const SpatialPadding &pad, bool isUnsigned) {
+    Type elem = resultType.getElementType();
+    ArrayRef<int64_t> window = op.getPoolSize(), strides = op.getStrides(),
+                      dilation = op.getDilation();
+    bool countPad = op.getCountIncludePad(), ceil = op.getCeilMode();
+    // Every window holds pool_size elements unless windows reach into
+    // padding that does not count, or (ceil_mode) past the explicit
+    // padding: with count_include_pad the ceil_mode overhang still counts
+    // only up to the explicit padding (topi).
+    if ((countPad || pad.isZero()) && !ceil) {
+      int64_t count = 1;
+      for (int64_t w : window)
+        count *= w;
+      Value c = scalarConst(b, loc, elem, static_cast<double>(count));
+      return divideByScalar(b, loc, pooled, c, isUnsigned);
+    }
+    SmallVector<Value> lasts;
+    for (int64_t i = 0; i < N; ++i) {
+      // Last index a window may reach: the data's end (+ the explicit
+      // padding after it when padding counts).
+      Value size = getValueOrCreateConstantIndexOp(b, loc, dataSizes[spatial[i]]);
+      int64_t extra = countPad ? pad.after[i] - 1 : -1;
+      lasts.push_back(arith::AddIOp::create(
+          b, loc, size, arith::ConstantIndexOp::create(b, loc, extra)));
+    }
+    int64_t rank = resultType.getRank();
+    return buildMap(
+        b, loc, resultType, outSizes, {pooled},
+        {b.getMultiDimIdentityMap(rank)},
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          Value count = arith::ConstantIndexOp::create(nb, l, 1);
+          for (int64_t i = 0; i < N; ++i) {
+            Value o = linalg::IndexOp::create(nb, l, spatial[i]);
+            Value ni = windowCount(nb, l, o, window[i], strides[i],
+                                   dilation[i], pad.before[i], lasts[i],
+                                   countPad);
+            count = arith::MulIOp::create(nb, l, count, ni);
+          }
+          count = arith::MaxSIOp::create(
+              nb, l, count, arith::ConstantIndexOp::create(nb, l, 1));
+          Value divisor = indexToScalar(nb, l, count, elem, isUnsigned);
+          if (isa<FloatType>(elem))
+            return arith::DivFOp::create(nb, l, args[0], divisor);
+          if (isUnsigned)
+            return arith::DivUIOp::create(nb, l, args[0], divisor);
+          return arith::DivSIOp::create(nb, l, args[0], divisor);
+        });
+  }
+};
+
+template <typename OpTy, int N>
+std::string poolUnsupported(OpTy op) {
+  static constexpr StringLiteral supported[] = {
+      " (NCW and NWC are)", " (NCHW and NHWC are)", " (NCDHW and NDHWC are)"};
+  return (op->getName().getStringRef() + " with layout " + op.getLayout() +
+          supported[N - 1])
+      .str();
+}
+
+template <typename MaxOp, typename AvgOp, int N>
+void addPoolPatterns(const TypeConverter &tc, RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<PoolPattern<MaxOp, N, true, true>,
+               PoolPattern<AvgOp, N, false, true>>(tc, ctx, kNamedOpBenefit);
+  patterns.add<PoolPattern<MaxOp, N, true, false>,
+               PoolPattern<AvgOp, N, false, false>>(tc, ctx, kGeneralBenefit);
+  patterns.add<ReportUnsupported<MaxOp>>(tc, ctx, poolUnsupported<MaxOp, N>);
+  patterns.add<ReportUnsupported<AvgOp>>(tc, ctx, poolUnsupported<AvgOp, N>);
+}
+
+//===----------------------------------------------------------------------===//
+// nn.global_avg_pool2d
+//===----------------------------------------------------------------------===//
+
+struct GlobalAvgPool2DPattern : OpConversionPattern<GlobalAvgPool2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GlobalAvgPool2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef layout = op.getLayout();
+    if (layout != "NCHW" && layout != "NHWC")
+      return op.emitError() << "not supported yet: nn.global_avg_pool2d with "
+                               "layout "
+                            << layout << " (NCHW and NHWC are)";
+    Location loc = op.getLoc();
+    SmallVector<int64_t> dims = layout == "NCHW" ? SmallVector<int64_t>{2, 3}
+                                                 : SmallVector<int64_t>{1, 2};
+    Value data = adaptor.getData();
+    RankedTensorType resultType = resultTensorType(op);
+    bool isUnsigned = isUnsignedInt(op.getData().getType());
+    Value sum = buildSum(rewriter, loc, data, dims);
+    Value count = indexToScalar(rewriter, loc, countOf(rewriter, loc, data, dims),
+                                resultType.getElementType(), isUnsigned);
+    Value mean = divideByScalar(rewriter, loc, sum, count, isUnsigned);
+    SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
+    for (int64_t d : dims)
+      sizes[d] = rewriter.getIndexAttr(1);
+    rewriter.replaceOp(op, expandTo(rewriter, loc, mean, resultType,
+                                    unitDimReassociation(4, dims), sizes));
+    return success();
   }
 };
 
@@ -397,12 +516,12 @@ struct AdaptivePool2DPattern : OpConversionPattern<OpTy> {
 
 } // namespace
 
-void nn::populatePoolPatterns(const TypeConverter &tc,
-                              RewritePatternSet &patterns) {
-  patterns.add<PoolNDPattern<MaxPool1DOp, 1, true>,
-               PoolNDPattern<AvgPool1DOp, 1, false>,
-               PoolNDPattern<MaxPool3DOp, 3, true>,
-               PoolNDPattern<AvgPool3DOp, 3, false>, GlobalMaxPool2DPattern,
+void relay::populatePoolToLinalgPatterns(const TypeConverter &tc,
+                                         RewritePatternSet &patterns) {
+  addPoolPatterns<MaxPool1DOp, AvgPool1DOp, 1>(tc, patterns);
+  addPoolPatterns<MaxPool2DOp, AvgPool2DOp, 2>(tc, patterns);
+  addPoolPatterns<MaxPool3DOp, AvgPool3DOp, 3>(tc, patterns);
+  patterns.add<GlobalAvgPool2DPattern, GlobalMaxPool2DPattern,
                AdaptivePool2DPattern<AdaptiveAvgPool2DOp, false>,
                AdaptivePool2DPattern<AdaptiveMaxPool2DOp, true>>(
       tc, patterns.getContext());

@@ -12,7 +12,7 @@
 // `keepdims` re-inserts unit dims with tensor.expand_shape.
 //
 //===----------------------------------------------------------------------===//
-#include "Patterns.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -24,15 +24,19 @@ using namespace mlir::relay::lowering;
 namespace {
 
 /// The dims `op` reduces: `axis` (all when absent or empty), complemented
-/// by `exclude`; sorted and unique.
-SmallVector<int64_t> reducedDims(Operation *op, int64_t rank) {
+/// by `exclude`; sorted and unique. Failure if an axis is out of range.
+FailureOr<SmallVector<int64_t>> reducedDims(Operation *op, int64_t rank) {
   auto axis = op->getAttrOfType<DenseI64ArrayAttr>("axis");
   auto exclude = op->getAttrOfType<BoolAttr>("exclude");
   bool all = !axis || axis.empty();
   llvm::SmallDenseSet<int64_t> listed;
-  if (!all)
-    for (int64_t a : axis.asArrayRef())
-      listed.insert(normAxis(a, rank));
+  if (!all) {
+    FailureOr<SmallVector<int64_t>> axes =
+        normalizeAxes(axis.asArrayRef(), rank);
+    if (failed(axes))
+      return failure();
+    listed.insert(axes->begin(), axes->end());
+  }
   SmallVector<int64_t> dims;
   for (int64_t d = 0; d < rank; ++d) {
     if (all) {
@@ -165,7 +169,10 @@ struct ReducePattern : OpConversionPattern<OpTy> {
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
     bool isUnsigned = isUnsignedInt(op.getData().getType());
-    SmallVector<int64_t> dims = reducedDims(op, rank);
+    FailureOr<SmallVector<int64_t>> dimsOr = reducedDims(op, rank);
+    if (failed(dimsOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    SmallVector<int64_t> dims = std::move(*dimsOr);
     if (dims.empty()) {
       rewriter.replaceOp(op, data);
       return success();
@@ -216,7 +223,10 @@ struct ArgReducePattern : OpConversionPattern<OpTy> {
     Type i32 = rewriter.getI32Type();
     bool isUnsigned = isUnsignedInt(op.getData().getType());
     bool last = op.getSelectLastIndex();
-    SmallVector<int64_t> dims = reducedDims(op, rank);
+    FailureOr<SmallVector<int64_t>> dimsOr = reducedDims(op, rank);
+    if (failed(dimsOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    SmallVector<int64_t> dims = std::move(*dimsOr);
     SmallVector<OpFoldResult> sizes;
     RankedTensorType valueType =
         droppedType(rewriter, loc, data, dims, elementType, sizes);
@@ -311,7 +321,10 @@ struct VariancePattern : OpConversionPattern<VarianceOp> {
     int64_t rank = dataType.getRank();
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
     bool isUnsigned = isUnsignedInt(op.getData().getType());
-    SmallVector<int64_t> dims = reducedDims(op, rank);
+    FailureOr<SmallVector<int64_t>> dimsOr = reducedDims(op, rank);
+    if (failed(dimsOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    SmallVector<int64_t> dims = std::move(*dimsOr);
     // (data - mean)^2, mean read at index 0 along its unit dims.
     SmallVector<AffineExpr> meanExprs;
     for (int64_t d = 0; d < rank; ++d)
@@ -350,7 +363,7 @@ struct VariancePattern : OpConversionPattern<VarianceOp> {
 };
 } // namespace
 
-void lowering::populateReducePatterns(const TypeConverter &tc,
+void relay::populateReduceToLinalgPatterns(const TypeConverter &tc,
                                       RewritePatternSet &patterns) {
   patterns.add<ReducePattern<SumOp, Combiner::Sum>,
                ReducePattern<MeanOp, Combiner::Sum, true>,

@@ -2,14 +2,14 @@
 //
 // Checks that the module is lowerable (complete types, no closures/ADTs/
 // references), then runs one partial dialect conversion with the pattern
-// sets of every op family (see Patterns.h) and the 1:N tuple-flattening
-// type converter.
+// sets of every op family (relay/RelayToLinalg.h) and the 1:N
+// tuple-flattening type converter.
 //
 //===----------------------------------------------------------------------===//
-#include "Patterns.h"
+#include "Utils.h"
 #include "relay/RelayPasses.h"
 
-#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -23,6 +23,35 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::lowering;
 
+void relay::populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
+                                          RewritePatternSet &patterns) {
+  populateElementwiseToLinalgPatterns(typeConverter, patterns);
+  populateNNToLinalgPatterns(typeConverter, patterns);
+  populateConvToLinalgPatterns(typeConverter, patterns);
+  populatePoolToLinalgPatterns(typeConverter, patterns);
+  populateNormToLinalgPatterns(typeConverter, patterns);
+  populateReduceToLinalgPatterns(typeConverter, patterns);
+  populateTransformToLinalgPatterns(typeConverter, patterns);
+  populateIndexToLinalgPatterns(typeConverter, patterns);
+  populateImageToLinalgPatterns(typeConverter, patterns);
+  populateLanguageToLinalgPatterns(typeConverter, patterns);
+}
+
+void relay::configureRelayToLinalgTarget(ConversionTarget &target,
+                                         const TypeConverter &typeConverter) {
+  target.addIllegalDialect<RelayDialect>();
+  target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
+                         arith::ArithDialect, math::MathDialect,
+                         scf::SCFDialect>();
+  target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+    return typeConverter.isSignatureLegal(op.getFunctionType()) &&
+           typeConverter.isLegal(&op.getBody());
+  });
+  target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp>(
+      [&](Operation *op) { return typeConverter.isLegal(op); });
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+}
+
 namespace {
 struct ConvertRelayToLinalgPass
     : relay::impl::ConvertRelayToLinalgBase<ConvertRelayToLinalgPass> {
@@ -32,30 +61,11 @@ struct ConvertRelayToLinalgPass
       return signalPassFailure();
 
     MLIRContext *ctx = &getContext();
-    RelayTypeConverter typeConverter;
+    RelayToLinalgTypeConverter typeConverter;
     RewritePatternSet patterns(ctx);
-    populateElementwisePatterns(typeConverter, patterns);
-    populateNNPatterns(typeConverter, patterns);
-    populateReducePatterns(typeConverter, patterns);
-    populateIndexPatterns(typeConverter, patterns);
-    populateSortPatterns(typeConverter, patterns);
-    populateImagePatterns(typeConverter, patterns);
-    populateTransformPatterns(typeConverter, patterns);
-    populateLanguagePatterns(typeConverter, patterns);
-
+    populateRelayToLinalgPatterns(typeConverter, patterns);
     ConversionTarget target(*ctx);
-    target.addIllegalDialect<RelayDialect>();
-    target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
-                           arith::ArithDialect, math::MathDialect,
-                           scf::SCFDialect>();
-    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
-      return typeConverter.isSignatureLegal(op.getFunctionType()) &&
-             typeConverter.isLegal(&op.getBody());
-    });
-    target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp>(
-        [&](Operation *op) { return typeConverter.isLegal(op); });
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-
+    configureRelayToLinalgTarget(target, typeConverter);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

@@ -5,7 +5,7 @@
 // Relay's newshape codes at run time.
 //
 //===----------------------------------------------------------------------===//
-#include "Patterns.h"
+#include "Utils.h"
 #include "../../Relations/TransformUtils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -17,12 +17,6 @@
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::lowering;
-
-namespace mlir::relay::lowering {
-/// einsum (Einsum.cpp).
-void populateEinsumPatterns(const TypeConverter &tc,
-                            RewritePatternSet &patterns);
-} // namespace mlir::relay::lowering
 
 namespace {
 
@@ -172,15 +166,16 @@ struct TransposePattern : OpConversionPattern<TransposeOp> {
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
     SmallVector<int64_t> perm;
     std::optional<ArrayRef<int64_t>> axes = op.getAxes();
-    if (axes && !axes->empty())
-      for (int64_t a : *axes)
-        perm.push_back(normAxis(a, rank));
-    else
-      for (int64_t d = rank - 1; d >= 0; --d)
-        perm.push_back(d);
-    SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, data), sizes;
-    for (int64_t p : perm)
-      sizes.push_back(inSizes[p]);
+    if (axes && !axes->empty()) {
+      FailureOr<SmallVector<int64_t>> normalized = normalizeAxes(*axes, rank);
+      if (failed(normalized) || !isPermutationVector(*normalized))
+        return rewriter.notifyMatchFailure(op, "axes is not a permutation");
+      perm = std::move(*normalized);
+    } else {
+      perm = llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank)));
+    }
+    SmallVector<OpFoldResult> sizes =
+        applyPermutation(dimSizes(rewriter, loc, data), perm);
     Value init = emptyTensor(rewriter, loc, resultType, sizes);
     rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, data,
                                                        init, perm)
@@ -200,7 +195,10 @@ struct ConcatenatePattern : OpConversionPattern<ConcatenateOp> {
       rewriter.replaceOp(op, inputs[0]);
       return success();
     }
-    int64_t axis = normAxis(op.getAxis(), resultType.getRank());
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), resultType.getRank());
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     rewriter.replaceOpWithNewOp<tensor::ConcatOp>(
         op, resultType, rewriter.getI64IntegerAttr(axis), inputs);
     return success();
@@ -286,8 +284,11 @@ struct SqueezePattern : OpConversionPattern<SqueezeOp> {
     int64_t rank = srcType.getRank();
     llvm::SmallBitVector drop(rank, false);
     if (auto axes = op.getAxis()) {
-      for (int64_t a : *axes)
-        drop.set(normAxis(a, rank));
+      FailureOr<SmallVector<int64_t>> normalized = normalizeAxes(*axes, rank);
+      if (failed(normalized))
+        return rewriter.notifyMatchFailure(op, "axes out of range");
+      for (int64_t a : *normalized)
+        drop.set(a);
     } else {
       for (int64_t d = 0; d < rank; ++d)
         drop[d] = srcType.getDimSize(d) == 1;
@@ -372,7 +373,10 @@ struct SplitPattern : OpConversionPattern<SplitOp> {
     Value data = adaptor.getData();
     auto type = cast<RankedTensorType>(data.getType());
     int64_t rank = type.getRank();
-    int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()), rank);
+    FailureOr<int64_t> axisOr = normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
     Value whole = idx(rewriter, loc, sizes[axis]);
     SmallVector<Value> starts, lengths;
@@ -530,9 +534,11 @@ struct ReversePattern : OpConversionPattern<ReverseOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Value data = adaptor.getData();
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
-    rewriter.replaceOp(
-        op, reverseAlong(rewriter, op.getLoc(), data,
-                         normAxis(static_cast<int64_t>(op.getAxis()), rank)));
+    FailureOr<int64_t> axis =
+        normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
+    if (failed(axis))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    rewriter.replaceOp(op, reverseAlong(rewriter, op.getLoc(), data, *axis));
     return success();
   }
 };
@@ -612,7 +618,10 @@ struct RepeatPattern : OpConversionPattern<RepeatOp> {
     auto type = cast<RankedTensorType>(data.getType());
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
     int64_t rank = type.getRank();
-    int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()), rank);
+    FailureOr<int64_t> axisOr = normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     int64_t repeats = static_cast<int64_t>(op.getRepeats());
     // [..., d_axis, repeats, ...] collapsed at the axis: out = j * repeats + r.
     SmallVector<OpFoldResult> wideSizes = dimSizes(rewriter, loc, data);
@@ -925,20 +934,8 @@ struct LayoutTransformPattern : OpConversionPattern<LayoutTransformOp> {
       if (!a.isSub())
         primals.push_back(a.primal);
 
-    auto transpose = [&](Value v, ArrayRef<int64_t> perm) -> Value {
-      if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
-        return v;
-      auto t = cast<RankedTensorType>(v.getType());
-      SmallVector<OpFoldResult> in = dimSizes(rewriter, loc, v), sizes;
-      SmallVector<int64_t> shape;
-      for (int64_t p : perm) {
-        sizes.push_back(in[p]);
-        shape.push_back(t.getDimSize(p));
-      }
-      Value init = emptyTensor(rewriter, loc,
-                               RankedTensorType::get(shape, elt), sizes);
-      return linalg::TransposeOp::create(rewriter, loc, v, init, perm)
-          .getResult()[0];
+    auto transpose = [&](Value v, ArrayRef<int64_t> perm) {
+      return transposeDims(rewriter, loc, v, perm);
     };
 
     // 1. group each primal axis with its src block, in dst primal order.
@@ -1017,7 +1014,7 @@ struct LayoutTransformPattern : OpConversionPattern<LayoutTransformOp> {
 };
 } // namespace
 
-void lowering::populateTransformPatterns(const TypeConverter &tc,
+void relay::populateTransformToLinalgPatterns(const TypeConverter &tc,
                                          RewritePatternSet &patterns) {
   patterns.add<ReshapePattern, TransposePattern, ConcatenatePattern,
                ReshapeLikePattern, SqueezePattern, ExpandDimsPattern,
@@ -1028,5 +1025,5 @@ void lowering::populateTransformPatterns(const TypeConverter &tc,
                ConstantFillPattern<ZerosLikeOp, 0>,
                ConstantFillPattern<OnesLikeOp, 1>, FullPattern, FullLikePattern,
                ArangePattern, LayoutTransformPattern>(tc, patterns.getContext());
-  populateEinsumPatterns(tc, patterns);
+  populateTransformEinsumPatterns(tc, patterns);
 }

@@ -1,5 +1,5 @@
 //===- Utils.cpp - helpers shared by the relay→linalg patterns ------------===//
-#include "Patterns.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 
@@ -33,7 +33,7 @@ RankedTensorType lowering::signlessTensorType(RankedTensorType type) {
                                signless(type.getElementType()));
 }
 
-RelayTypeConverter::RelayTypeConverter() {
+RelayToLinalgTypeConverter::RelayToLinalgTypeConverter() {
   addConversion([](Type type) { return type; });
   addConversion([](RankedTensorType type) -> Type {
     return signlessTensorType(type);
@@ -314,4 +314,94 @@ lowering::unitDimReassociation(int64_t resultRank, ArrayRef<int64_t> unitDims) {
   if (!pending.empty() && !groups.empty())
     groups.back().append(pending.begin(), pending.end());
   return groups;
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes, casts and named-op details shared by the nn families
+//===----------------------------------------------------------------------===//
+
+SmallVector<OpFoldResult>
+lowering::resultSizes(OpBuilder &b, RankedTensorType resultType,
+                      function_ref<OpFoldResult(int64_t)> fill) {
+  SmallVector<OpFoldResult> sizes;
+  for (auto [d, dim] : llvm::enumerate(resultType.getShape()))
+    sizes.push_back(ShapedType::isDynamic(dim) ? fill(d)
+                                               : b.getIndexAttr(dim));
+  return sizes;
+}
+
+RankedTensorType lowering::resultTensorType(Operation *op, unsigned i) {
+  return signlessTensorType(
+      cast<RankedTensorType>(op->getResult(i).getType()));
+}
+
+Value lowering::regroup(OpBuilder &b, Location loc, Value x,
+                        RankedTensorType type,
+                        ArrayRef<ReassociationIndices> reassociation,
+                        ArrayRef<OpFoldResult> sizes) {
+  if (type.getRank() < cast<RankedTensorType>(x.getType()).getRank())
+    return tensor::CollapseShapeOp::create(b, loc, type, x, reassociation);
+  return expandTo(b, loc, x, type, reassociation, sizes);
+}
+
+OpFoldResult lowering::divSize(OpBuilder &b, Location loc, OpFoldResult size,
+                               int64_t by) {
+  if (auto attr = getConstantIntValue(size))
+    return b.getIndexAttr(*attr / by);
+  return arith::DivUIOp::create(b, loc,
+                                getValueOrCreateConstantIndexOp(b, loc, size),
+                                arith::ConstantIndexOp::create(b, loc, by))
+      .getResult();
+}
+
+Value lowering::convertScalar(OpBuilder &b, Location loc, Value v, Type to,
+                              bool isUnsigned) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (isa<FloatType>(from) && isa<FloatType>(to))
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+               ? arith::ExtFOp::create(b, loc, to, v).getResult()
+               : arith::TruncFOp::create(b, loc, to, v).getResult();
+  if (isa<IntegerType>(from) && isa<IntegerType>(to)) {
+    if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+      return arith::TruncIOp::create(b, loc, to, v);
+    return isUnsigned ? arith::ExtUIOp::create(b, loc, to, v).getResult()
+                      : arith::ExtSIOp::create(b, loc, to, v).getResult();
+  }
+  if (isa<IntegerType>(from))
+    return isUnsigned ? arith::UIToFPOp::create(b, loc, to, v).getResult()
+                      : arith::SIToFPOp::create(b, loc, to, v).getResult();
+  return isUnsigned ? arith::FPToUIOp::create(b, loc, to, v).getResult()
+                    : arith::FPToSIOp::create(b, loc, to, v).getResult();
+}
+
+Value lowering::mulAcc(OpBuilder &b, Location loc, Value a, Value w, Value acc,
+                       bool isUnsigned) {
+  Type t = acc.getType();
+  a = convertScalar(b, loc, a, t, isUnsigned);
+  w = convertScalar(b, loc, w, t, isUnsigned);
+  if (isa<FloatType>(t))
+    return arith::AddFOp::create(b, loc, acc,
+                                 arith::MulFOp::create(b, loc, a, w));
+  return arith::AddIOp::create(b, loc, acc,
+                               arith::MulIOp::create(b, loc, a, w));
+}
+
+void lowering::setUnsignedCast(Operation *op, bool isUnsigned) {
+  if (isUnsigned)
+    op->setAttr("cast", linalg::TypeFnAttr::get(op->getContext(),
+                                                linalg::TypeFn::cast_unsigned));
+}
+
+Value lowering::transposeDims(OpBuilder &b, Location loc, Value x,
+                              ArrayRef<int64_t> perm) {
+  if (isIdentityPermutation(perm))
+    return x;
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<OpFoldResult> sizes = applyPermutation(dimSizes(b, loc, x), perm);
+  SmallVector<int64_t> shape = applyPermutation(type.getShape(), perm);
+  Value init = emptyTensor(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), sizes);
+  return linalg::TransposeOp::create(b, loc, x, init, perm).getResult()[0];
 }

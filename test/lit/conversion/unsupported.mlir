@@ -119,3 +119,25 @@ func.func @conv2d_transpose_groups_dyn_channels(%x: tensor<1x?x3x3xf32>, %w: ten
   %y = relay.nn.conv2d_transpose %x, %w {groups = 2 : i64} : (tensor<1x?x3x3xf32>, tensor<?x2x2x2xf32>) -> tensor<1x4x4x4xf32>
   return %y : tensor<1x4x4x4xf32>
 }
+
+// -----
+
+// No nn.conv2d strategy takes NCHW data with an HWIO kernel: the last
+// pattern reports it (relay-convert-layout picks lowerable layouts).
+func.func @conv2d_nchw_hwio(%x: tensor<1x3x8x8xf32>, %w: tensor<3x3x3x8xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+2 {{not supported yet: nn.conv2d with layouts NCHW/HWIO (NCHW/OIHW and NHWC/HWIO are)}}
+  // expected-error @+1 {{failed to legalize operation 'relay.nn.conv2d'}}
+  %y = relay.nn.conv2d %x, %w {kernel_layout = "HWIO"} : (tensor<1x3x8x8xf32>, tensor<3x3x3x8xf32>) -> tensor<1x8x6x6xf32>
+  return %y : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+// conv1d's grouped strategy (a linalg.generic) takes channel-first layouts
+// only; named and depthwise do not apply either.
+func.func @conv1d_grouped_nwc(%x: tensor<1x9x4xf32>, %w: tensor<3x2x6xf32>) -> tensor<1x7x6xf32> {
+  // expected-error @+2 {{not supported yet: grouped relay.nn.conv1d in layout NWC (groups > 1 needs the channel-first layout unless depthwise)}}
+  // expected-error @+1 {{failed to legalize operation 'relay.nn.conv1d'}}
+  %y = relay.nn.conv1d %x, %w {groups = 2 : i64, data_layout = "NWC", kernel_layout = "WIO"} : (tensor<1x9x4xf32>, tensor<3x2x6xf32>) -> tensor<1x7x6xf32>
+  return %y : tensor<1x7x6xf32>
+}

@@ -416,6 +416,19 @@ case("avg_pool1d_nwc_incl", [x], relay.nn.avg_pool1d(x, pool_size=4, strides=3, 
                                                       count_include_pad=True, ceil_mode=True),
      [[rand(1, 10, 3)]], lambda x: np_pool(x, "avg", [4], [3], [2], [1], ceil_mode=True, count_include_pad=True,
                                             layout_cf=False))
+x = v("x", (1, 2, 6, 6))
+case("avg_pool2d_ceil_incl", [x], relay.nn.avg_pool2d(x, pool_size=3, strides=2, padding=1, ceil_mode=True,
+                                                      count_include_pad=True),
+     [[rand(1, 2, 6, 6)]], lambda x: np_pool(x, "avg", [3, 3], [2, 2], [1, 1], [1, 1], ceil_mode=True,
+                                             count_include_pad=True))
+# (unsigned NCHW max has no named linalg op: the generic fallback, which must
+# compare unsigned; widened to int32 as results of unsigned dtypes come back
+# signed)
+x = v("x", (1, 2, 6, 6), "uint8")
+case("max_pool2d_u8_nchw", [x],
+     relay.cast(relay.nn.max_pool2d(x, pool_size=2, strides=2, padding=1), "int32"),
+     [[rand(1, 2, 6, 6, lo=0, hi=250, dtype="uint8")]],
+     lambda x: np_pool(x, "max", [2, 2], [2, 2], [1, 1], [1, 1]).astype("int32"), EXACT)
 x = v("x", (1, 3, 10), "int8")
 case("max_pool1d_i8", [x], relay.nn.max_pool1d(x, pool_size=2, strides=2, dilation=2),
      [[rand(1, 3, 10, lo=-100, hi=100, dtype="int8")]], lambda x: np_pool(x, "max", [2], [2], [0], [0], [2]), EXACT)

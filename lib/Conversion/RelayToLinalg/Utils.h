@@ -1,14 +1,21 @@
-//===- Patterns.h - private to convert-relay-to-linalg --------------------===//
+//===- Utils.h - helpers private to convert-relay-to-linalg -----*- C++ -*-===//
 //
-// The per-family pattern sets and the helpers they share. Tensors keep their
-// shape; integer dtypes become signless (signedness is read from the relay
-// op's own types); tuples are flattened 1:N into their tensor leaves.
+// IR-building helpers shared by the per-family pattern files (Utils.cpp);
+// the pattern sets themselves are declared in relay/RelayToLinalg.h, the
+// window/padding helpers of convolutions and pools in Window.h and the
+// integer shape rules (axes, padding, windows, layouts) in
+// relay/Utils/*.h. Tensors keep their shape; integer dtypes become signless
+// (signedness is read from the relay op's own types); tuples are flattened
+// 1:N into their tensor leaves.
 //
 //===----------------------------------------------------------------------===//
-#ifndef RELAY_LIB_CONVERSION_RELAYTOLINALG_PATTERNS_H
-#define RELAY_LIB_CONVERSION_RELAYTOLINALG_PATTERNS_H
+#ifndef RELAY_LIB_CONVERSION_RELAYTOLINALG_UTILS_H
+#define RELAY_LIB_CONVERSION_RELAYTOLINALG_UTILS_H
 
 #include "relay/RelayOps.h"
+#include "relay/RelayToLinalg.h"
+#include "relay/Utils/LayoutUtils.h"
+#include "relay/Utils/ShapeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -18,28 +25,48 @@
 
 namespace mlir::relay::lowering {
 
-/// tensors → signless tensors, tuple<...> → its flattened leaves, anything
-/// else unchanged.
-class RelayTypeConverter : public TypeConverter {
-public:
-  RelayTypeConverter();
+//===----------------------------------------------------------------------===//
+// Pattern benefits and the last-resort report
+//===----------------------------------------------------------------------===//
+
+/// Benefits of the strategy patterns of one op (relay/RelayToLinalg.h):
+/// the applicable pattern with the highest benefit wins.
+enum LoweringBenefit : unsigned {
+  /// The last pattern of an op: reports "not supported yet: ..." and fails.
+  kReportUnsupportedBenefit = 1,
+  /// The general fallback: every supported form (a linalg.generic, or a
+  /// grouped named op for every `groups`).
+  kGeneralBenefit = 2,
+  /// A named linalg op for a common form (IREE's tuned kernels).
+  kNamedOpBenefit = 3,
+  /// A faster rewrite of a sub-case of a named form (im2col + matmul).
+  kSpecialisedBenefit = 4,
 };
 
-void populateElementwisePatterns(const TypeConverter &tc,
-                                 RewritePatternSet &patterns);
-void populateNNPatterns(const TypeConverter &tc, RewritePatternSet &patterns);
-void populateReducePatterns(const TypeConverter &tc,
-                            RewritePatternSet &patterns);
-void populateIndexPatterns(const TypeConverter &tc,
-                           RewritePatternSet &patterns);
-void populateSortPatterns(const TypeConverter &tc,
-                          RewritePatternSet &patterns);
-void populateImagePatterns(const TypeConverter &tc,
-                           RewritePatternSet &patterns);
-void populateTransformPatterns(const TypeConverter &tc,
+/// The last pattern of an op with several strategies: when none applies it
+/// emits "not supported yet: <reason(op)>" at the op (the conversion then
+/// fails to legalize it).
+template <typename OpTy>
+struct ReportUnsupported : OpConversionPattern<OpTy> {
+  using Reason = std::function<std::string(OpTy)>;
+  ReportUnsupported(const TypeConverter &tc, MLIRContext *ctx, Reason reason)
+      : OpConversionPattern<OpTy>(tc, ctx, kReportUnsupportedBenefit),
+        reason(std::move(reason)) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpConversionPattern<OpTy>::OpAdaptor,
+                  ConversionPatternRewriter &) const override {
+    return op.emitError() << "not supported yet: " << reason(op);
+  }
+  Reason reason;
+};
+
+/// The sub-families: einsum (TransformEinsum.cpp, added by
+/// populateTransformToLinalgPatterns) and sort/argsort/topk/scans
+/// (IndexSort.cpp, added by populateIndexToLinalgPatterns).
+void populateTransformEinsumPatterns(const TypeConverter &tc,
+                                     RewritePatternSet &patterns);
+void populateIndexSortPatterns(const TypeConverter &tc,
                                RewritePatternSet &patterns);
-void populateLanguagePatterns(const TypeConverter &tc,
-                              RewritePatternSet &patterns);
 
 /// True for an elementwise operator with no integer form (exp, log, ...).
 bool requiresFloat(Operation *op);
@@ -136,11 +163,46 @@ Value expandTo(OpBuilder &b, Location loc, Value input,
 SmallVector<ReassociationIndices>
 unitDimReassociation(int64_t resultRank, ArrayRef<int64_t> unitDims);
 
-/// Normalises a possibly negative axis.
-inline int64_t normAxis(int64_t axis, int64_t rank) {
-  return axis < 0 ? axis + rank : axis;
+/// Sizes of `resultType`: static dims as attributes, `?` dims from `fill`.
+SmallVector<OpFoldResult>
+resultSizes(OpBuilder &b, RankedTensorType resultType,
+            function_ref<OpFoldResult(int64_t)> fill);
+
+/// Result `i` of `op` as a signless ranked tensor type.
+RankedTensorType resultTensorType(Operation *op, unsigned i = 0);
+
+/// `x` regrouped by `reassociation` into `type` (collapse or expand).
+Value regroup(OpBuilder &b, Location loc, Value x, RankedTensorType type,
+              ArrayRef<ReassociationIndices> reassociation,
+              ArrayRef<OpFoldResult> sizes = {});
+
+/// `size` / `by` (an attribute when `size` is constant).
+OpFoldResult divSize(OpBuilder &b, Location loc, OpFoldResult size,
+                     int64_t by);
+
+/// `dim` / `by`, `?` for `?`.
+inline int64_t divDim(int64_t dim, int64_t by) {
+  return ShapedType::isDynamic(dim) ? dim : dim / by;
 }
+
+/// `v` converted to the scalar type `to` (float extension/truncation,
+/// integer extension/truncation, int<->float) for accumulation.
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to,
+                    bool isUnsigned);
+
+/// acc + a * w in the type of `acc`.
+Value mulAcc(OpBuilder &b, Location loc, Value a, Value w, Value acc,
+             bool isUnsigned);
+
+/// Sets `cast = #linalg.type_fn<cast_unsigned>` on a named linalg op whose
+/// operands are unsigned integers.
+void setUnsignedCast(Operation *op, bool isUnsigned);
+
+/// `x` with its dims permuted by `perm` (result dim i is dim perm[i] of
+/// `x`) as a linalg.transpose; `x` itself for the identity.
+Value transposeDims(OpBuilder &b, Location loc, Value x,
+                    ArrayRef<int64_t> perm);
 
 } // namespace mlir::relay::lowering
 
-#endif // RELAY_LIB_CONVERSION_RELAYTOLINALG_PATTERNS_H
+#endif // RELAY_LIB_CONVERSION_RELAYTOLINALG_UTILS_H

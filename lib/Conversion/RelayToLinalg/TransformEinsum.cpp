@@ -1,4 +1,4 @@
-//===- Einsum.cpp - einsum ------------------------------------------------===//
+//===- TransformEinsum.cpp - einsum ---------------------------------------===//
 //
 // `ij,jk->ik` becomes linalg.matmul, `bij,bjk->bik` linalg.batch_matmul;
 // every other equation one linalg.generic: output labels are parallel
@@ -6,7 +6,7 @@
 // accumulates into a zero-filled result. `...` dims of size 1 broadcast.
 //
 //===----------------------------------------------------------------------===//
-#include "Patterns.h"
+#include "Utils.h"
 #include "../../Relations/EinsumEquation.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -14,11 +14,6 @@
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::lowering;
-
-namespace mlir::relay::lowering {
-void populateEinsumPatterns(const TypeConverter &tc,
-                            RewritePatternSet &patterns);
-} // namespace mlir::relay::lowering
 
 namespace {
 
@@ -187,7 +182,7 @@ struct EinsumPattern : OpConversionPattern<EinsumOp> {
 };
 } // namespace
 
-void lowering::populateEinsumPatterns(const TypeConverter &tc,
+void lowering::populateTransformEinsumPatterns(const TypeConverter &tc,
                                       RewritePatternSet &patterns) {
   patterns.add<EinsumPattern>(tc, patterns.getContext());
 }

@@ -1,4 +1,4 @@
-//===- F64Math.cpp - float64 expansions of math functions -----------------===//
+//===- ElementwiseF64Math.cpp - float64 expansions of math functions ------===//
 //
 // Polynomial coefficients are near-minimax (Chebyshev) fits computed with
 // mpmath (50 digits) for the stated intervals and rounded to double; each
@@ -19,7 +19,7 @@
 //   log2         log(x) / ln 2
 //
 //===----------------------------------------------------------------------===//
-#include "F64Math.h"
+#include "ElementwiseF64Math.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,4 +1,4 @@
-//===- F64Math.h - float64 expansions of math functions ----------*- C++ -*-===//
+//===- ElementwiseF64Math.h - float64 expansions of math functions ----------*- C++ -*-===//
 //
 // IREE's llvm-cpu backend has no float64 tanh, sin, cos, tan, asin, acos,
 // atan, log2 or erf: math.erf does not legalize and the others become libm
@@ -7,8 +7,8 @@
 // math.copysign); each takes and returns an f64 value.
 //
 //===----------------------------------------------------------------------===//
-#ifndef RELAY_LIB_CONVERSION_RELAYTOLINALG_F64MATH_H
-#define RELAY_LIB_CONVERSION_RELAYTOLINALG_F64MATH_H
+#ifndef RELAY_LIB_CONVERSION_RELAYTOLINALG_ELEMENTWISEF64MATH_H
+#define RELAY_LIB_CONVERSION_RELAYTOLINALG_ELEMENTWISEF64MATH_H
 
 #include "mlir/IR/Builders.h"
 
@@ -26,4 +26,4 @@ Value erfF64(OpBuilder &b, Location loc, Value x);
 
 } // namespace mlir::relay::lowering
 
-#endif // RELAY_LIB_CONVERSION_RELAYTOLINALG_F64MATH_H
+#endif // RELAY_LIB_CONVERSION_RELAYTOLINALG_ELEMENTWISEF64MATH_H

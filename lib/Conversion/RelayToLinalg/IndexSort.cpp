@@ -1,4 +1,4 @@
-//===- Sort.cpp - sort, argsort, topk, cumsum, cumprod --------------------===//
+//===- IndexSort.cpp - sort, argsort, topk, cumsum, cumprod ---------------===//
 //
 // Upstream linalg has no sort or scan op (IREE's live in iree_linalg_ext),
 // so both are expressed as linalg.generic reductions along the axis, which
@@ -11,7 +11,7 @@
 // - scan: out[i] = sum (product) of x[k] for k <= i (k < i if exclusive).
 //
 //===----------------------------------------------------------------------===//
-#include "Patterns.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 
@@ -81,7 +81,10 @@ struct ScanPattern : OpConversionPattern<OpTy> {
     auto dataType = cast<RankedTensorType>(data.getType());
     int64_t axis = 0;
     if (std::optional<int64_t> a = op.getAxis()) {
-      axis = normAxis(*a, dataType.getRank());
+      FailureOr<int64_t> axisOr = normalizeAxis(*a, dataType.getRank());
+      if (failed(axisOr))
+        return rewriter.notifyMatchFailure(op, "axis out of range");
+      axis = *axisOr;
     } else if (dataType.getRank() == 0) {
       data = tensor::ExpandShapeOp::create(
           rewriter, loc,
@@ -245,7 +248,10 @@ struct SortPattern : OpConversionPattern<SortOp> {
     Location loc = op.getLoc();
     Value data = adaptor.getData();
     auto type = signlessTensorType(cast<RankedTensorType>(op.getType()));
-    int64_t axis = normAxis(op.getAxis(), type.getRank());
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), type.getRank());
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     Value ranks = buildRanks(rewriter, loc, data, axis, op.getIsAscend(),
                              isUnsignedInt(op.getData().getType()));
     rewriter.replaceOp(op, gatherByRank(rewriter, loc, data, ranks, axis, type,
@@ -263,7 +269,10 @@ struct ArgsortPattern : OpConversionPattern<ArgsortOp> {
     Location loc = op.getLoc();
     Value data = adaptor.getData();
     auto type = signlessTensorType(cast<RankedTensorType>(op.getType()));
-    int64_t axis = normAxis(op.getAxis(), type.getRank());
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), type.getRank());
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     Value ranks = buildRanks(rewriter, loc, data, axis, op.getIsAscend(),
                              isUnsignedInt(op.getData().getType()));
     rewriter.replaceOp(op, gatherByRank(rewriter, loc, data, ranks, axis,
@@ -297,7 +306,10 @@ struct TopKPattern : OpConversionPattern<TopKOp> {
       indexType = cast<RankedTensorType>(resultTypes[0]);
     }
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
-    int64_t axis = normAxis(op.getAxis(), rank);
+    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), rank);
+    if (failed(axisOr))
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t axis = *axisOr;
     Value ranks = buildRanks(rewriter, loc, data, axis, op.getIsAscend(),
                              isUnsignedInt(op.getData().getType()));
     SmallVector<Value> results = gatherByRank(
@@ -309,7 +321,7 @@ struct TopKPattern : OpConversionPattern<TopKOp> {
 };
 } // namespace
 
-void lowering::populateSortPatterns(const TypeConverter &tc,
+void lowering::populateIndexSortPatterns(const TypeConverter &tc,
                                     RewritePatternSet &patterns) {
   patterns.add<ScanPattern<CumsumOp, false>, ScanPattern<CumprodOp, true>,
                SortPattern, ArgsortPattern, TopKPattern>(tc,

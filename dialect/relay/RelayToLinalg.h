@@ -1,0 +1,77 @@
+//===- RelayToLinalg.h - relay → linalg pattern sets ------------*- C++ -*-===//
+//
+// The patterns of convert-relay-to-linalg, one set per op family, for
+// passes that want a family without the whole conversion (torch-mlir's
+// populateXPatterns style). Every set works with any TypeConverter that
+// maps ranked tensors to signless ranked tensors and tuples to their
+// flattened leaves, such as RelayToLinalgTypeConverter.
+//
+// An op with several lowering strategies has one pattern per strategy; the
+// PatternBenefit orders them (most specialised and fastest first, general
+// fallback last) and a pattern that does not apply says why through
+// notifyMatchFailure. Where no strategy applies, a last pattern of benefit
+// 1 reports "not supported yet: ..." at the op.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RELAY_RELAYTOLINALG_H
+#define RELAY_RELAYTOLINALG_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::relay {
+
+/// Tensors → signless tensors (signedness is read from the relay op's own
+/// types), tuple<...> → its flattened leaves (1:N), anything else unchanged.
+class RelayToLinalgTypeConverter : public TypeConverter {
+public:
+  RelayToLinalgTypeConverter();
+};
+
+/// Unary/binary elementwise operators (a table of scalar bodies), with the
+/// float64 expansions IREE needs (ElementwiseF64Math).
+void populateElementwiseToLinalgPatterns(const TypeConverter &typeConverter,
+                                         RewritePatternSet &patterns);
+/// dense, bias_add, matmul, batch_matmul, activations, dropout, pad,
+/// upsampling, depth_to_space/space_to_depth, batch_flatten.
+void populateNNToLinalgPatterns(const TypeConverter &typeConverter,
+                                RewritePatternSet &patterns);
+/// conv1d/2d/3d, conv2d_transpose.
+void populateConvToLinalgPatterns(const TypeConverter &typeConverter,
+                                  RewritePatternSet &patterns);
+/// Every pool: max/avg 1-D/2-D/3-D, global and adaptive.
+void populatePoolToLinalgPatterns(const TypeConverter &typeConverter,
+                                  RewritePatternSet &patterns);
+/// batch/layer/group/instance norm, l2_normalize, lrn, softmax,
+/// log_softmax.
+void populateNormToLinalgPatterns(const TypeConverter &typeConverter,
+                                  RewritePatternSet &patterns);
+/// Reductions (sum, max, mean, variance, argmax, ...).
+void populateReduceToLinalgPatterns(const TypeConverter &typeConverter,
+                                    RewritePatternSet &patterns);
+/// Shape transforms and tensor creation, with einsum (TransformEinsum).
+void populateTransformToLinalgPatterns(const TypeConverter &typeConverter,
+                                       RewritePatternSet &patterns);
+/// Gathers, scatters, with sort/argsort/topk and scans (IndexSort).
+void populateIndexToLinalgPatterns(const TypeConverter &typeConverter,
+                                   RewritePatternSet &patterns);
+/// image.* (resize, crop_and_resize, ...).
+void populateImageToLinalgPatterns(const TypeConverter &typeConverter,
+                                   RewritePatternSet &patterns);
+/// Constants, tuples, relay.if, and func signatures/calls/returns under
+/// the type converter.
+void populateLanguageToLinalgPatterns(const TypeConverter &typeConverter,
+                                      RewritePatternSet &patterns);
+
+/// All of the above.
+void populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
+                                   RewritePatternSet &patterns);
+
+/// The target of convert-relay-to-linalg: the relay dialect illegal;
+/// linalg, tensor, arith, math and scf legal; func ops legal once their
+/// types are converted by `typeConverter`; anything else left alone.
+void configureRelayToLinalgTarget(ConversionTarget &target,
+                                  const TypeConverter &typeConverter);
+
+} // namespace mlir::relay
+
+#endif // RELAY_RELAYTOLINALG_H

@@ -1,0 +1,188 @@
+// RUN: relay-mlir-opt %s -convert-relay-to-linalg | FileCheck %s
+// Lowering of nn.conv1d/2d/3d and nn.conv2d_transpose: one pattern per
+// strategy (im2col + matmul, named NHWC/NCHW, depthwise, grouped).
+// (The im2col patch map of @conv2d_im2col: module-level maps print first.)
+
+// CHECK-DAG: #[[PATCH:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3 * 2, d2 * 2 + d4 * 2, d5)>
+// CHECK-DAG: #[[GI:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 + d5)>
+
+// CHECK-LABEL: func.func @conv_nchw
+func.func @conv_nchw(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x16x16xf32> {
+  // CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+  // CHECK: } : tensor<1x3x32x32xf32> to tensor<1x3x34x34xf32>
+  // CHECK: %[[C:.+]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 3, 33, 33] [1, 1, 1, 1]
+  // CHECK: %[[F:.+]] = linalg.fill
+  // CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[C]], %{{.+}} : tensor<1x3x33x33xf32>, tensor<8x3x3x3xf32>) outs(%[[F]] : tensor<1x8x16x16xf32>)
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x16x16xf32>
+  return %y : tensor<1x8x16x16xf32>
+}
+
+// CHECK-LABEL: func.func @conv_nhwc_dynamic
+func.func @conv_nhwc_dynamic(%x: tensor<?x?x?x3xf32>, %w: tensor<3x3x3x8xf32>) -> tensor<?x?x?x8xf32> {
+  // CHECK-NOT: tensor.pad
+  // CHECK: %[[N:.+]] = tensor.dim %{{.+}}, %{{.+}} : tensor<?x?x?x3xf32>
+  // CHECK: %[[E:.+]] = tensor.empty(%[[N]], %{{.+}}, %{{.+}}) : tensor<?x?x?x8xf32>
+  // CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.+}}, %{{.+}} : tensor<?x?x?x3xf32>, tensor<3x3x3x8xf32>) outs(%{{.+}} : tensor<?x?x?x8xf32>)
+  %y = relay.nn.conv2d %x, %w {dilation = array<i64: 2, 2>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<?x?x?x3xf32>, tensor<3x3x3x8xf32>) -> tensor<?x?x?x8xf32>
+  return %y : tensor<?x?x?x8xf32>
+}
+
+// CHECK-LABEL: func.func @conv_depthwise_nchw
+func.func @conv_depthwise_nchw(%x: tensor<1x8x8x8xf32>, %w: tensor<8x1x3x3xf32>) -> tensor<1x8x8x8xf32> {
+  // CHECK: %[[W:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2], [3]] : tensor<8x1x3x3xf32> into tensor<8x3x3xf32>
+  // CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%{{.+}}, %[[W]] : tensor<1x8x10x10xf32>, tensor<8x3x3xf32>)
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, groups = 8 : i64} : (tensor<1x8x8x8xf32>, tensor<8x1x3x3xf32>) -> tensor<1x8x8x8xf32>
+  return %y : tensor<1x8x8x8xf32>
+}
+
+// CHECK-LABEL: func.func @conv_depthwise_multiplier_nhwc
+func.func @conv_depthwise_multiplier_nhwc(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x1x8xf32>) -> tensor<1x6x6x8xf32> {
+  // CHECK: tensor.expand_shape %{{.+}} output_shape [3, 3, 4, 2] : tensor<3x3x8xf32> into tensor<3x3x4x2xf32>
+  // CHECK: %[[C:.+]] = linalg.depthwise_conv_2d_nhwc_hwcm {{.*}} outs(%{{.+}} : tensor<1x6x6x4x2xf32>)
+  // CHECK: tensor.collapse_shape %[[C]] {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x6x6x4x2xf32> into tensor<1x6x6x8xf32>
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x8x8x4xf32>, tensor<3x3x1x8xf32>) -> tensor<1x6x6x8xf32>
+  return %y : tensor<1x6x6x8xf32>
+}
+
+// CHECK-LABEL: func.func @conv_grouped_nchw
+func.func @conv_grouped_nchw(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32> {
+  // CHECK: %[[I:.+]] = tensor.expand_shape %{{.+}} output_shape [1, 2, 2, 8, 8] : tensor<1x4x8x8xf32> into tensor<1x2x2x8x8xf32>
+  // CHECK: %[[W:.+]] = tensor.expand_shape %{{.+}} output_shape [2, 3, 2, 3, 3] : tensor<6x2x3x3xf32> into tensor<2x3x2x3x3xf32>
+  // CHECK: %[[C:.+]] = linalg.conv_2d_ngchw_gfchw {{.*}} ins(%[[I]], %[[W]] : {{.*}}) outs(%{{.+}} : tensor<1x2x3x6x6xf32>)
+  // CHECK: tensor.collapse_shape %[[C]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x3x6x6xf32> into tensor<1x6x6x6xf32>
+  %y = relay.nn.conv2d %x, %w {groups = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return %y : tensor<1x6x6x6xf32>
+}
+
+// A window op reads its input only up to the last window: a 3x3 stride-2
+// convolution over a 2x2 map padded to 4x4 has one output pixel and reads
+// 3x3 of the padded map, so the input is cropped to exactly that (IREE
+// rejects a conv whose input extent disagrees with the one linalg infers
+// from its output once unit dims are folded).
+// (a `?` batch keeps this conv off the im2col path, see below)
+// CHECK-LABEL: func.func @conv2d_crop_to_windows
+// CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: %[[C:.+]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [%{{.+}}, 3, 3, 4] [1, 1, 1, 1] : tensor<?x4x4x4xf32> to tensor<?x3x3x4xf32>
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[C]], %{{.+}} : tensor<?x3x3x4xf32>, tensor<3x3x4x8xf32>)
+func.func @conv2d_crop_to_windows(%x: tensor<?x2x2x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<?x1x1x8xf32> {
+  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<?x2x2x4xf32>, tensor<3x3x4x8xf32>) -> tensor<?x1x1x8xf32>
+  return %y : tensor<?x1x1x8xf32>
+}
+
+// Static NHWC/HWIO float convolutions with at most 256 output pixels are
+// lowered as im2col + linalg.matmul: one linalg.generic gathers the
+// [N, OH, OW, KH, KW, C] patches (strides and dilation in its map), the
+// weight collapses to [KH*KW*C, O] for free.
+// CHECK-LABEL: func.func @conv2d_im2col
+// CHECK-SAME: (%[[X:.+]]: tensor<1x9x9x4xf32>, %[[W:.+]]: tensor<3x3x4x8xf32>)
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<1x3x3x3x3x4xf32>
+// CHECK: %[[G:.+]] = linalg.generic {indexing_maps = [#[[PATCH]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[X]] : tensor<1x9x9x4xf32>) outs(%[[E]] : tensor<1x3x3x3x3x4xf32>)
+// CHECK: %[[A:.+]] = tensor.collapse_shape %[[G]] {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<1x3x3x3x3x4xf32> into tensor<9x36xf32>
+// CHECK: %[[B:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1, 2], [3]] : tensor<3x3x4x8xf32> into tensor<36x8xf32>
+// CHECK: %[[F:.+]] = linalg.fill
+// CHECK: %[[M:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<9x36xf32>, tensor<36x8xf32>) outs(%[[F]] : tensor<9x8xf32>)
+// CHECK: tensor.expand_shape %[[M]] {{\[}}[0, 1, 2], [3]] output_shape [1, 3, 3, 8] : tensor<9x8xf32> into tensor<1x3x3x8xf32>
+func.func @conv2d_im2col(%x: tensor<1x9x9x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x3x3x8xf32> {
+  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, dilation = array<i64: 2, 2>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x9x9x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x3x3x8xf32>
+  return %y : tensor<1x3x3x8xf32>
+}
+
+// CHECK-LABEL: func.func @conv1d
+// CHECK: tensor.pad %{{.*}} low[0, 0, 1] high[0, 0, 1]
+// (the last padded element is read by no window: the input is cropped to 17)
+// CHECK: %[[C1D:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0] [%{{.+}}, 3, 17] [1, 1, 1] : tensor<?x3x18xf32> to tensor<?x3x17xf32>
+// CHECK: linalg.conv_1d_ncw_fcw {dilations = dense<1> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>} ins(%[[C1D]], %{{.*}} : tensor<?x3x17xf32>, tensor<8x3x3xf32>) outs(%{{.*}} : tensor<?x8x8xf32>)
+func.func @conv1d(%x: tensor<?x3x16xf32>, %w: tensor<8x3x3xf32>) -> tensor<?x8x8xf32> {
+  %y = relay.nn.conv1d %x, %w {padding = array<i64: 1>, strides = array<i64: 2>} : (tensor<?x3x16xf32>, tensor<8x3x3xf32>) -> tensor<?x8x8xf32>
+  return %y : tensor<?x8x8xf32>
+}
+
+// CHECK-LABEL: func.func @conv1d_groups
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3]] output_shape [1, 2, 2, 9]
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] output_shape [2, 3, 2, 3]
+// CHECK: linalg.generic {indexing_maps = [#[[GI]], #[[GW:.+]], #[[GO:.+]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2], [3]] : tensor<1x2x3x7xf32> into tensor<1x6x7xf32>
+func.func @conv1d_groups(%x: tensor<1x4x9xf32>, %w: tensor<6x2x3xf32>) -> tensor<1x6x7xf32> {
+  %y = relay.nn.conv1d %x, %w {groups = 2 : i64} : (tensor<1x4x9xf32>, tensor<6x2x3xf32>) -> tensor<1x6x7xf32>
+  return %y : tensor<1x6x7xf32>
+}
+
+// CHECK-LABEL: func.func @conv3d_ndhwc_dw
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2], [3, 4]] : tensor<2x2x2x1x2xf32> into tensor<2x2x2x2xf32>
+// CHECK: linalg.depthwise_conv_3d_ndhwc_dhwc
+func.func @conv3d_ndhwc_dw(%x: tensor<1x4x5x5x2xf32>, %w: tensor<2x2x2x1x2xf32>) -> tensor<1x3x4x4x2xf32> {
+  %y = relay.nn.conv3d %x, %w {groups = 2 : i64, data_layout = "NDHWC", kernel_layout = "DHWIO"} : (tensor<1x4x5x5x2xf32>, tensor<2x2x2x1x2xf32>) -> tensor<1x3x4x4x2xf32>
+  return %y : tensor<1x3x4x4x2xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_transpose
+// CHECK: %[[Z:.+]] = linalg.fill {{.*}} -> tensor<1x3x10x12xf32>
+// CHECK: %[[S:.+]] = tensor.insert_slice %{{.*}} into %[[Z]][0, 0, 1, 1] [1, 3, 4, 5] [1, 1, 2, 2]
+// CHECK: %[[W:.+]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3x3x3xf32>)
+// CHECK: tensor.extract %{{.*}} : tensor<3x2x3x3xf32>
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[S]], %[[W]] : tensor<1x3x10x12xf32>, tensor<2x3x3x3xf32>) outs(%{{.*}} : tensor<1x2x8x10xf32>)
+func.func @conv2d_transpose(%x: tensor<1x3x4x5xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x2x8x10xf32> {
+  %y = relay.nn.conv2d_transpose %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>} : (tensor<1x3x4x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x8x10xf32>
+  return %y : tensor<1x2x8x10xf32>
+}
+
+// NHWC data and HWOI kernel are transposed to NCHW/IOHW; groups = 2 gathers
+// the flipped kernel as [G, F/G, C/G, KH, KW] for the grouped generic over
+// the input split [N, G, C/G, H, W]; the NCHW result goes back to NHWC.
+// CHECK-LABEL: func.func @conv2d_transpose_nhwc_groups
+// CHECK: linalg.transpose ins(%arg0 : tensor<1x3x3x4xf32>) outs(%{{.*}} : tensor<1x4x3x3xf32>) permutation = [0, 3, 1, 2]
+// CHECK: linalg.transpose ins(%arg1 : tensor<2x2x3x4xf32>) outs(%{{.*}} : tensor<4x3x2x2xf32>) permutation = [3, 2, 0, 1]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3x2x2x2xf32>)
+// CHECK: tensor.expand_shape {{.*}} : tensor<1x4x5x5xf32> into tensor<1x2x2x5x5xf32>
+// CHECK: %[[G:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x5x5xf32>, tensor<2x3x2x2x2xf32>) outs(%{{.*}} : tensor<1x2x3x4x4xf32>)
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[G]] {{.*}} into tensor<1x6x4x4xf32>
+// CHECK: linalg.transpose ins(%[[C]] : tensor<1x6x4x4xf32>) outs(%{{.*}} : tensor<1x4x4x6xf32>) permutation = [0, 2, 3, 1]
+func.func @conv2d_transpose_nhwc_groups(%x: tensor<1x3x3x4xf32>, %w: tensor<2x2x3x4xf32>) -> tensor<1x4x4x6xf32> {
+  %y = relay.nn.conv2d_transpose %x, %w {groups = 2 : i64, data_layout = "NHWC", kernel_layout = "HWOI"} : (tensor<1x3x3x4xf32>, tensor<2x2x3x4xf32>) -> tensor<1x4x4x6xf32>
+  return %y : tensor<1x4x4x6xf32>
+}
+
+// Conv2DNhwcHwcf with an HWOI kernel: transposed to HWIO (im2col takes
+// HWIO kernels only).
+// CHECK-LABEL: func.func @conv_nhwc_hwoi
+// CHECK-NOT: linalg.matmul
+// CHECK: %[[T:.+]] = linalg.transpose ins(%{{.+}} : tensor<3x3x8x3xf32>) outs(%{{.+}} : tensor<3x3x3x8xf32>) permutation = [0, 1, 3, 2]
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.+}}, %[[T]] : tensor<1x6x6x3xf32>, tensor<3x3x3x8xf32>)
+func.func @conv_nhwc_hwoi(%x: tensor<1x6x6x3xf32>, %w: tensor<3x3x8x3xf32>) -> tensor<1x4x4x8xf32> {
+  %y = relay.nn.conv2d %x, %w {data_layout = "NHWC", kernel_layout = "HWOI"} : (tensor<1x6x6x3xf32>, tensor<3x3x8x3xf32>) -> tensor<1x4x4x8xf32>
+  return %y : tensor<1x4x4x8xf32>
+}
+
+// Above kIm2colMaxPixels (17x17 = 289 > 256 output pixels) Conv2DIm2colMatmul
+// rejects and the direct convolution is used.
+// CHECK-LABEL: func.func @conv_nhwc_large_direct
+// CHECK-NOT: linalg.matmul
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.+}} : tensor<1x17x17x8xf32>)
+func.func @conv_nhwc_large_direct(%x: tensor<1x19x19x3xf32>, %w: tensor<3x3x3x8xf32>) -> tensor<1x17x17x8xf32> {
+  %y = relay.nn.conv2d %x, %w {data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x19x19x3xf32>, tensor<3x3x3x8xf32>) -> tensor<1x17x17x8xf32>
+  return %y : tensor<1x17x17x8xf32>
+}
+
+// Conv2DDepthwise in NHWC (multiplier 1) beats the im2col pattern, which
+// takes groups = 1 only.
+// CHECK-LABEL: func.func @conv_depthwise_nhwc
+// CHECK: %[[W:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0], [1], [2, 3]] : tensor<3x3x1x4xf32> into tensor<3x3x4xf32>
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%{{.+}}, %[[W]] : tensor<1x8x8x4xf32>, tensor<3x3x4xf32>)
+func.func @conv_depthwise_nhwc(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x1x4xf32>) -> tensor<1x6x6x4xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 4 : i64, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x8x8x4xf32>, tensor<3x3x1x4xf32>) -> tensor<1x6x6x4xf32>
+  return %y : tensor<1x6x6x4xf32>
+}
+
+// Conv2DGrouped in NHWC: C → [G, C/G], the kernel [KH, KW, I, O] →
+// [G, O/G, KH, KW, I].
+// CHECK-LABEL: func.func @conv_grouped_nhwc
+// CHECK: %[[I:.+]] = tensor.expand_shape %{{.+}} {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 8, 8, 2, 2]
+// CHECK: %[[T:.+]] = linalg.transpose ins(%{{.+}} : tensor<3x3x2x2x3xf32>) outs(%{{.+}} : tensor<2x3x3x3x2xf32>) permutation = [3, 4, 0, 1, 2]
+// CHECK: %[[C:.+]] = linalg.conv_2d_nhwgc_gfhwc {{.*}} ins(%[[I]], %[[T]] : {{.*}}) outs(%{{.+}} : tensor<1x6x6x2x3xf32>)
+// CHECK: tensor.collapse_shape %[[C]] {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x6x6x2x3xf32> into tensor<1x6x6x6xf32>
+func.func @conv_grouped_nhwc(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x2x6xf32>) -> tensor<1x6x6x6xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 2 : i64, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x8x8x4xf32>, tensor<3x3x2x6xf32>) -> tensor<1x6x6x6xf32>
+  return %y : tensor<1x6x6x6xf32>
+}
