@@ -23,6 +23,11 @@ class ElementwiseBroadcast
 template <typename ConcreteType>
 class OrderFreeReduction
     : public ::mlir::OpTrait::TraitBase<ConcreteType, OrderFreeReduction> {};
+/// `axis`/`axes` name dims of the first operand, whose dim order the result
+/// keeps.
+template <typename ConcreteType>
+class AxisOfData : public ::mlir::OpTrait::TraitBase<ConcreteType, AxisOfData> {
+};
 } // namespace mlir::relay::OpTrait
 
 #endif // RELAY_RELAYLAYOUTTRAITS_H

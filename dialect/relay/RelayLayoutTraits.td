@@ -22,4 +22,10 @@ def Relay_ElementwiseBroadcast : Relay_LayoutTrait<"ElementwiseBroadcast">;
 // order of the dims it reduces.
 def Relay_OrderFreeReduction : Relay_LayoutTrait<"OrderFreeReduction">;
 
+// The op's `axis` (or `axes`) attribute names dims of its first operand, and
+// its result keeps that operand's dims in order: permuting the operand
+// permutes the result once the axes are remapped (softmax, bias_add,
+// batch_norm, reverse, ...).
+def Relay_AxisOfData : Relay_LayoutTrait<"AxisOfData">;
+
 #endif // RELAY_LAYOUTTRAITS_TD

@@ -623,9 +623,10 @@ struct SinkThroughAxisOp : SinkPattern {
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     StringRef rel = relationOf(op);
-    bool single = rel == "AxisIdentity" || rel == "BiasAdd" ||
-                  rel == "BatchNorm";
-    if ((!single && rel != "AxesIdentity") || op->getNumOperands() < 1 ||
+    bool legacy = rel == "AxisIdentity" || rel == "BiasAdd" ||
+                  rel == "BatchNorm" || rel == "AxesIdentity";
+    if ((!op->hasTrait<relay::OpTrait::AxisOfData>() && !legacy) ||
+        op->getNumOperands() < 1 ||
         op->getNumResults() != 1)
       return failure();
     std::optional<Transposed> t = asSinkableTranspose(op->getOperand(0));
@@ -638,9 +639,8 @@ struct SinkThroughAxisOp : SinkPattern {
       return t->perm[a < 0 ? a + rank : a];
     };
     SmallVector<NamedAttribute, 1> change;
-    if (single) {
-      auto axis = op->getAttrOfType<IntegerAttr>("axis");
-      std::optional<int64_t> mapped = axis ? mapAxis(axis.getInt()) : std::nullopt;
+    if (auto axis = op->getAttrOfType<IntegerAttr>("axis")) {
+      std::optional<int64_t> mapped = mapAxis(axis.getInt());
       if (!mapped)
         return failure();
       change.push_back(rewriter.getNamedAttr(
@@ -662,7 +662,7 @@ struct SinkThroughAxisOp : SinkPattern {
     SmallVector<Value> operands(op->getOperands());
     operands[0] = t->input;
     FailureOr<Operation *> newOp = createLike(rewriter, op, operands, change);
-    if (rel != "BatchNorm")
+    if (!isa<BatchNormOp>(op))
       return finish(rewriter, op, newOp, t->perm);
 
     // nn.batch_norm: a tuple (normalized, mean, var); field 0 goes back to
