@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Dict, List
 
-from .expr import Expr, Function, Let, TupleWrapper, Var
+from .expr import Expr, Function, Let, Var
 from .expr_functor import ExprVisitor
 
 __all__ = ["free_vars", "bound_vars", "all_vars"]
@@ -25,6 +25,8 @@ __all__ = ["free_vars", "bound_vars", "all_vars"]
 class _VarVisitor(ExprVisitor):
     """Collects the Vars used (in order of first use) and those bound by a
     Function parameter or a Let."""
+
+    iterative_scopes = True  # the result does not depend on visiting order
 
     def __init__(self) -> None:
         super().__init__()
@@ -40,17 +42,9 @@ class _VarVisitor(ExprVisitor):
         self.visit(fn.body)
 
     def visit_let(self, let: Let) -> None:
-        # the chain in a loop, so long Let chains need no recursion
-        e = let
-        while True:
-            self.bound.setdefault(e.var)
-            self.visit(e.value)
-            body = e.body.astuple() if isinstance(e.body, TupleWrapper) else e.body
-            if not isinstance(body, Let) or body in self.memo_map:
-                break
-            self.memo_map[body] = None
-            e = body
-        self.visit(body)
+        self.bound.setdefault(let.var)
+        self.visit(let.value)
+        self.visit(let.body)
 
 
 def _collect(expr: Expr) -> _VarVisitor:

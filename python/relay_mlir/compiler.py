@@ -144,7 +144,7 @@ def _crash_diagnostics(stderr: str, ctx, op, crashed_pass: Optional[str] = None)
             ops.append(o)
         return ir.WalkResult.ADVANCE
 
-    from . import ir  # loaded already: ctx is a relay_mlir.ir.Context
+    from . import ir  # the MLIR bindings, already loaded: ctx is a relay_mlir.ir.Context
     with ctx:
         op.walk(record, ir.WalkOrder.PRE_ORDER)
     diags: List[Diagnostic] = []

@@ -405,6 +405,8 @@ class EmittedModule:
 class _TypeReader(ExprVisitor):
     """Sets ``checked_type`` of every expression from the inferred MLIR."""
 
+    iterative_scopes = True  # every node's type comes from its own op: order is free
+
     def __init__(self, em: EmittedModule, ops: Dict[str, object]) -> None:
         super().__init__()
         self.em = em
@@ -466,22 +468,12 @@ class _TypeReader(ExprVisitor):
         super().visit_function(fn)
 
     def visit_let(self, let: E.Let) -> None:
-        chain, e = [], let
-        while True:  # the chain in a loop, so long Let chains need no recursion
-            chain.append(e)
-            self.visit(e.value)
-            body = _unwrap(e.body)
-            if not isinstance(body, E.Let) or body in self.memo_map:
-                break
-            self.memo_map[body] = None
-            e = body
-        self.visit(body)
-        for e in reversed(chain):
-            value, body = _unwrap(e.value), _unwrap(e.body)
-            if value._checked_type is not None:
-                e.var._checked_type = value._checked_type
-            if body._checked_type is not None:
-                e._checked_type = body._checked_type
+        super().visit_let(let)
+        value, body = _unwrap(let.value), _unwrap(let.body)
+        if value._checked_type is not None:
+            let.var._checked_type = value._checked_type
+        if body._checked_type is not None:
+            let._checked_type = body._checked_type
 
 
 class _Emitter(ExprFunctor):

@@ -6,13 +6,17 @@ They mirror ``tvm.relay.expr_functor``: ``visit(expr)`` dispatches to
 ``visit_global_var`` or ``visit_op`` and memoises the result, so a node
 shared by several users (a DAG) is visited once.
 
-Deep programs do not hit Python's recursion limit (as TVM's C++
-``MixedModeVisitor``): before ``visit_call``/``visit_tuple``/
-``visit_tuple_getitem`` runs, the operands of calls, tuple fields and tuple
-values below it are visited in post-order with an explicit stack, so the
-handler's own ``self.visit(arg)`` calls are memo hits. Chains of ``Let``
-are walked in a loop by ``ExprVisitor.visit_let``/``ExprMutator.visit_let``.
-Only the nesting of ``Function`` and ``If`` (which open scopes) recurses.
+Deep programs do not hit Python's recursion limit (like TVM's C++
+``MixedModeVisitor``): before a node's handler runs, the sub-expressions it
+will visit are visited in post-order with an explicit stack, so the
+handler's own ``self.visit(child)`` calls are memo hits. Operands of calls,
+tuple fields and tuple values are always visited first. The parts of
+``Let``, ``If`` and ``Function`` (which open scopes) are visited first too,
+unless a subclass overrides ``visit_let``/``visit_if``/``visit_function``:
+then that handler visits them itself, in its own order (recursively; the
+nesting depth of those constructs is then bounded by the recursion limit).
+A subclass whose overrides do not depend on that order sets
+``iterative_scopes = True`` to keep every traversal iterative.
 
 Example::
 
@@ -64,8 +68,8 @@ def _unwrap(e: PyAny) -> PyAny:
 
 
 def dataflow_children(e: Expr) -> List[Expr]:
-    """The operands of ``e`` visited before it: call target (unless an ``Op``
-    or ``GlobalVar``) and arguments, tuple fields, the tuple of a
+    """The operands of ``e`` always visited before it: call target (unless an
+    ``Op`` or ``GlobalVar``) and arguments, tuple fields, the tuple of a
     ``TupleGetItem``. Scoped parts (function bodies, branches, let bodies) are not."""
     if isinstance(e, Call):
         kids = [] if isinstance(e.op, (Op, GlobalVar)) else [e.op]
@@ -78,6 +82,16 @@ def dataflow_children(e: Expr) -> List[Expr]:
     return []
 
 
+def _scoped_children(e: Expr) -> List[Expr]:
+    if isinstance(e, Let):
+        return [e.var, _unwrap(e.value), _unwrap(e.body)]
+    if isinstance(e, If):
+        return [_unwrap(e.cond), _unwrap(e.true_branch), _unwrap(e.false_branch)]
+    if isinstance(e, Function):
+        return list(e.params) + [_unwrap(e.body)]
+    return []
+
+
 class ExprFunctor:
     """Dispatches ``visit(expr)`` to ``visit_<kind>(expr)`` and memoises the result.
 
@@ -86,8 +100,18 @@ class ExprFunctor:
     ``NotImplementedError``.
     """
 
+    #: Visit the parts of Let/If/Function before their overridden handlers
+    #: run (set it when those overrides do not depend on visiting order).
+    iterative_scopes = False
+    #: handlers whose default implementation only visits the node's parts
+    _PURE_HANDLERS: Dict[str, PyAny] = {}
+
     def __init__(self) -> None:
         self.memo_map: Dict[Expr, PyAny] = {}
+        self._previsit = {cls: self.iterative_scopes or
+                          getattr(type(self), name, None) is self._PURE_HANDLERS.get(name)
+                          for cls, name in ((Let, "visit_let"), (If, "visit_if"),
+                                            (Function, "visit_function"))}
 
     def visit(self, expr: Expr) -> PyAny:
         """Applies the functor to ``expr`` (memoised)."""
@@ -95,8 +119,9 @@ class ExprFunctor:
         memo = self.memo_map
         if expr in memo:
             return memo[expr]
-        # Post-order over the dataflow operands with an explicit stack: a
-        # node is dispatched once all its operands are in the memo.
+        previsit = self._previsit
+        # Post-order with an explicit stack: a node is dispatched once the
+        # parts its handler visits are in the memo.
         stack = [(expr, False)]
         while stack:
             node, ready = stack.pop()
@@ -106,7 +131,10 @@ class ExprFunctor:
                 memo[node] = self._dispatch(node)
                 continue
             stack.append((node, True))
-            for child in reversed(dataflow_children(node)):
+            kids = dataflow_children(node)
+            if not kids and previsit.get(type(node)):
+                kids = _scoped_children(node)
+            for child in reversed(kids):
                 if child not in memo:
                     stack.append((child, False))
         return memo[expr]
@@ -149,19 +177,6 @@ class ExprFunctor:
         return t
 
 
-def _let_chain(functor: ExprFunctor, let: Let, base_method) -> List[Let]:
-    """``let`` and the ``Let``s nested in its body that ``base_method`` handles
-    in one loop: not yet visited, and not handled by an override of ``visit_let``."""
-    chain = [let]
-    if getattr(type(functor), "visit_let") is not base_method:
-        return chain  # an override must see every Let itself
-    e = _unwrap(let.body)
-    while isinstance(e, Let) and e not in functor.memo_map:
-        chain.append(e)
-        e = _unwrap(e.body)
-    return chain
-
-
 class ExprVisitor(ExprFunctor):
     """Visits every sub-expression once; override ``visit_*`` to act on some.
 
@@ -194,13 +209,9 @@ class ExprVisitor(ExprFunctor):
         self.visit(fn.body)
 
     def visit_let(self, let: Let) -> None:
-        chain = _let_chain(self, let, ExprVisitor.visit_let)
-        for e in chain:
-            self.visit(e.var)
-            self.visit(e.value)
-        self.visit(chain[-1].body)
-        for e in chain[1:]:
-            self.memo_map[e] = None
+        self.visit(let.var)
+        self.visit(let.value)
+        self.visit(let.body)
 
     def visit_if(self, ite: If) -> None:
         self.visit(ite.cond)
@@ -222,6 +233,10 @@ class ExprVisitor(ExprFunctor):
 
     def visit_op(self, op: Op) -> None:
         pass
+
+
+ExprVisitor._PURE_HANDLERS = {"visit_let": ExprVisitor.visit_let, "visit_if": ExprVisitor.visit_if,
+                              "visit_function": ExprVisitor.visit_function}
 
 
 def _same(a: List[PyAny], b: List[PyAny]) -> bool:
@@ -269,17 +284,10 @@ class ExprMutator(ExprFunctor):
         return _rebuilt(Function(params, body, fn.ret_type, fn.type_params, fn.attrs), fn)
 
     def visit_let(self, let: Let) -> Expr:
-        chain = _let_chain(self, let, ExprMutator.visit_let)
-        parts = [(self.visit(e.var), self.visit(e.value)) for e in chain]
-        body = self.visit(chain[-1].body)
-        for e, (var, value) in zip(reversed(chain), reversed(parts)):
-            if not (var is e.var and value is _unwrap(e.value) and body is _unwrap(e.body)):
-                body = _rebuilt(Let(var, value, body), e)
-            else:
-                body = e
-            if e is not let:
-                self.memo_map[e] = body
-        return body
+        var, value, body = self.visit(let.var), self.visit(let.value), self.visit(let.body)
+        if var is let.var and value is _unwrap(let.value) and body is _unwrap(let.body):
+            return let
+        return _rebuilt(Let(var, value, body), let)
 
     def visit_if(self, ite: If) -> Expr:
         parts = [self.visit(ite.cond), self.visit(ite.true_branch), self.visit(ite.false_branch)]
@@ -307,3 +315,7 @@ class ExprMutator(ExprFunctor):
 
     def visit_op(self, op: Op) -> Expr:
         return op
+
+
+ExprMutator._PURE_HANDLERS = {"visit_let": ExprMutator.visit_let, "visit_if": ExprMutator.visit_if,
+                              "visit_function": ExprMutator.visit_function}

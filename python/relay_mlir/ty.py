@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence, Union
 
+import numpy as np
+
 __all__ = [
     "Type", "Any", "TensorType", "TupleType", "FuncType", "IncompleteType",
     "RefType", "OpaqueType", "TypeVar", "TypeCall", "dtype_to_mlir", "mlir_to_dtype",
@@ -38,8 +40,6 @@ def dtype_to_mlir(dtype: str) -> str:
     >>> dtype_to_mlir("float32")
     'f32'
     """
-    import numpy as np
-
     if not isinstance(dtype, str):
         dtype = np.dtype(dtype).name
     try:
@@ -274,7 +274,9 @@ def from_mlir(t) -> Type:
     ...     from_mlir(ir.Type.parse("tuple<tensor<1x?xf32>, !relay.fn<(tensor<i1>) -> tensor<i1>>>"))
     TupleType([TensorType([1, ?], float32), FuncType([TensorType([], bool)], TensorType([], bool))])
     """
-    from . import ir  # the MLIR bindings are only loaded once a program is emitted
+    # the MLIR bindings (and the relay types' classes) are only loaded once a
+    # program is emitted; ty.py stays at the bottom of the import graph
+    from . import ir
     from .dialects import relay as rd
 
     # Post-order with an explicit stack: a node's parts are converted first.
