@@ -276,12 +276,14 @@ def _kind(cls: type, param: str) -> str:
     ir = _ir()
     prop = cls.__dict__.get(param)
     ann = prop.fget.__annotations__.get("return") if isinstance(prop, property) else None
+    optional = typing.get_origin(ann) is typing.Union
+    if optional:  # Optional[X]
+        ann = next((a for a in typing.get_args(ann) if a is not type(None)), None)
+    ann = typing.get_origin(ann) or ann  # Value[RankedTensorType] -> Value
     if ann is ir.Value:
-        return "one"
+        return "optional" if optional else "one"
     if ann is ir.OpOperandList:
         return "many"
-    if ann == typing.Optional[ir.Value]:
-        return "optional"
     if ann is ir.OpResult:
         return "result"
     if ann is None or ann is ir.OpResultList:
