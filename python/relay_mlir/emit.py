@@ -583,6 +583,10 @@ class _Emitter(ExprFunctor):
         with self.ctx, ir.Location.unknown():
             self.incomplete = ir.Type.parse("!relay.incomplete")
             module = ir.Module.create()
+            # Operands are visited iteratively; only the nesting of regions
+            # (If inside If, closures inside closures) recurses, ~5 frames a level.
+            old_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(old_limit, 20000))
             try:
                 with DiagnosticCollector(self.ctx) as coll:
                     for gv, fn in self.irmod.functions.items():
@@ -591,6 +595,8 @@ class _Emitter(ExprFunctor):
                         raise CompileError("could not build the program", coll.diagnostics)
             except self.ir.MLIRError as e:
                 raise CompileError("could not build the program", mlir_diagnostics(e)) from None
+            finally:
+                sys.setrecursionlimit(old_limit)
             em = EmittedModule(self.ctx, module.operation, self.irmod, self.keys, self.key_of,
                                self.block_params)
             em._module = module  # keep the Module object alive

@@ -213,3 +213,20 @@ def test_20k_ops_compile_and_run_match_numpy():
     out = exe(xv, wv)
     print(f"20k ops: lower {exe.lower_time_s:.1f}s, iree-compile {exe.iree_time_s:.1f}s")
     np.testing.assert_allclose(out, numpy_chain(n, xv, wv), rtol=1e-5, atol=1e-6)
+
+
+def test_nested_ifs_and_closures_emit_and_infer():
+    # region nesting is the one place emission recurses: 500 levels still work
+    x = relay.var("x", shape=(2,))
+    c = relay.var("c", shape=(), dtype="bool")
+    e = x
+    for _ in range(500):
+        e = relay.If(c, relay.exp(e), x)
+    mod = relay.transform.InferType()(relay.IRModule.from_expr(relay.Function([c, x], e)))
+    assert mod["main"].body.checked_type == relay.TensorType((2,))
+    f = relay.Function([x], relay.exp(x))
+    for _ in range(200):
+        p = relay.var("p", shape=(2,))
+        f = relay.Function([p], relay.Call(f, [p]))
+    mod = relay.transform.InferType()(relay.IRModule.from_expr(relay.Function([x], relay.Call(f, [x]))))
+    assert mod["main"].body.checked_type == relay.TensorType((2,))
