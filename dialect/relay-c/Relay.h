@@ -20,15 +20,48 @@ MLIR_CAPI_EXPORTED void relayRegisterAllPasses(void);
 /// scf, func) in `registry`.
 MLIR_CAPI_EXPORTED void relayRegisterLoweringDialects(MlirDialectRegistry registry);
 
-/* Types. */
+/* Types: `isa`, `get`, accessors and TypeIDs (the TypeIDs let the Python
+ * bindings return these types as their own classes, see
+ * python/RelayTypes.cpp). */
+
+/* !relay.incomplete / !relay.incomplete<N> */
 MLIR_CAPI_EXPORTED bool relayTypeIsIncomplete(MlirType type);
 MLIR_CAPI_EXPORTED MlirType relayIncompleteTypeGet(MlirContext ctx);
+MLIR_CAPI_EXPORTED unsigned relayIncompleteTypeGetId(MlirType type);
+MLIR_CAPI_EXPORTED MlirTypeID relayIncompleteTypeGetTypeID(void);
+
+/* !relay.fn<(inputs...) -> result> */
 MLIR_CAPI_EXPORTED bool relayTypeIsFn(MlirType type);
 MLIR_CAPI_EXPORTED MlirType relayFnTypeGet(MlirContext ctx, intptr_t numInputs,
                                            MlirType const *inputs,
                                            MlirType result);
+MLIR_CAPI_EXPORTED intptr_t relayFnTypeGetNumInputs(MlirType type);
+MLIR_CAPI_EXPORTED MlirType relayFnTypeGetInput(MlirType type, intptr_t pos);
+MLIR_CAPI_EXPORTED MlirType relayFnTypeGetResult(MlirType type);
+MLIR_CAPI_EXPORTED MlirTypeID relayFnTypeGetTypeID(void);
+
+/* !relay.ref<element> */
 MLIR_CAPI_EXPORTED bool relayTypeIsRef(MlirType type);
 MLIR_CAPI_EXPORTED MlirType relayRefTypeGet(MlirType element);
+MLIR_CAPI_EXPORTED MlirType relayRefTypeGetElementType(MlirType type);
+MLIR_CAPI_EXPORTED MlirTypeID relayRefTypeGetTypeID(void);
+
+/* !relay.tvar<"name"> */
+MLIR_CAPI_EXPORTED bool relayTypeIsTypeVar(MlirType type);
+MLIR_CAPI_EXPORTED MlirType relayTypeVarTypeGet(MlirContext ctx,
+                                                MlirStringRef name);
+MLIR_CAPI_EXPORTED MlirStringRef relayTypeVarTypeGetName(MlirType type);
+MLIR_CAPI_EXPORTED MlirTypeID relayTypeVarTypeGetTypeID(void);
+
+/* !relay.adt<@name, args...> */
+MLIR_CAPI_EXPORTED bool relayTypeIsADT(MlirType type);
+MLIR_CAPI_EXPORTED MlirType relayADTTypeGet(MlirContext ctx, MlirStringRef name,
+                                            intptr_t numArgs,
+                                            MlirType const *args);
+MLIR_CAPI_EXPORTED MlirStringRef relayADTTypeGetName(MlirType type);
+MLIR_CAPI_EXPORTED intptr_t relayADTTypeGetNumArgs(MlirType type);
+MLIR_CAPI_EXPORTED MlirType relayADTTypeGetArg(MlirType type, intptr_t pos);
+MLIR_CAPI_EXPORTED MlirTypeID relayADTTypeGetTypeID(void);
 
 #ifdef __cplusplus
 }

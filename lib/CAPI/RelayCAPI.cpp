@@ -4,6 +4,7 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
+#include "mlir/CAPI/Support.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -26,22 +27,85 @@ void relayRegisterLoweringDialects(MlirDialectRegistry registry) {
                            tensor::TensorDialect, func::FuncDialect>();
 }
 
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+static SmallVector<Type> unwrapTypes(intptr_t n, MlirType const *types) {
+  SmallVector<Type> out;
+  out.reserve(n);
+  for (intptr_t i = 0; i < n; ++i)
+    out.push_back(unwrap(types[i]));
+  return out;
+}
+
 bool relayTypeIsIncomplete(MlirType type) {
   return isa<IncompleteType>(unwrap(type));
 }
 MlirType relayIncompleteTypeGet(MlirContext ctx) {
   return wrap(IncompleteType::get(unwrap(ctx), 0));
 }
+unsigned relayIncompleteTypeGetId(MlirType type) {
+  return cast<IncompleteType>(unwrap(type)).getId();
+}
+MlirTypeID relayIncompleteTypeGetTypeID(void) {
+  return wrap(IncompleteType::getTypeID());
+}
+
 bool relayTypeIsFn(MlirType type) { return isa<FuncType>(unwrap(type)); }
 MlirType relayFnTypeGet(MlirContext ctx, intptr_t numInputs,
                         MlirType const *inputs, MlirType result) {
-  SmallVector<Type> ins;
-  for (intptr_t i = 0; i < numInputs; ++i)
-    ins.push_back(unwrap(inputs[i]));
-  return wrap(FuncType::get(unwrap(ctx), ins, unwrap(result)));
+  return wrap(FuncType::get(unwrap(ctx), unwrapTypes(numInputs, inputs),
+                            unwrap(result)));
 }
+intptr_t relayFnTypeGetNumInputs(MlirType type) {
+  return cast<FuncType>(unwrap(type)).getInputs().size();
+}
+MlirType relayFnTypeGetInput(MlirType type, intptr_t pos) {
+  return wrap(cast<FuncType>(unwrap(type)).getInputs()[pos]);
+}
+MlirType relayFnTypeGetResult(MlirType type) {
+  return wrap(cast<FuncType>(unwrap(type)).getResult());
+}
+MlirTypeID relayFnTypeGetTypeID(void) { return wrap(FuncType::getTypeID()); }
+
 bool relayTypeIsRef(MlirType type) { return isa<RefType>(unwrap(type)); }
 MlirType relayRefTypeGet(MlirType element) {
   Type t = unwrap(element);
   return wrap(RefType::get(t.getContext(), t));
 }
+MlirType relayRefTypeGetElementType(MlirType type) {
+  return wrap(cast<RefType>(unwrap(type)).getElementType());
+}
+MlirTypeID relayRefTypeGetTypeID(void) { return wrap(RefType::getTypeID()); }
+
+bool relayTypeIsTypeVar(MlirType type) {
+  return isa<TypeVarType>(unwrap(type));
+}
+MlirType relayTypeVarTypeGet(MlirContext ctx, MlirStringRef name) {
+  return wrap(TypeVarType::get(unwrap(ctx), unwrap(name)));
+}
+MlirStringRef relayTypeVarTypeGetName(MlirType type) {
+  return wrap(cast<TypeVarType>(unwrap(type)).getName());
+}
+MlirTypeID relayTypeVarTypeGetTypeID(void) {
+  return wrap(TypeVarType::getTypeID());
+}
+
+bool relayTypeIsADT(MlirType type) { return isa<ADTType>(unwrap(type)); }
+MlirType relayADTTypeGet(MlirContext ctx, MlirStringRef name, intptr_t numArgs,
+                         MlirType const *args) {
+  MLIRContext *c = unwrap(ctx);
+  return wrap(ADTType::get(c, FlatSymbolRefAttr::get(c, unwrap(name)),
+                           unwrapTypes(numArgs, args)));
+}
+MlirStringRef relayADTTypeGetName(MlirType type) {
+  return wrap(cast<ADTType>(unwrap(type)).getName().getValue());
+}
+intptr_t relayADTTypeGetNumArgs(MlirType type) {
+  return cast<ADTType>(unwrap(type)).getArgs().size();
+}
+MlirType relayADTTypeGetArg(MlirType type, intptr_t pos) {
+  return wrap(cast<ADTType>(unwrap(type)).getArgs()[pos]);
+}
+MlirTypeID relayADTTypeGetTypeID(void) { return wrap(ADTType::getTypeID()); }

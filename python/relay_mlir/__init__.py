@@ -24,11 +24,16 @@ from __future__ import annotations
 
 import sys as _sys
 
-from . import op
+# Layers, each importing only those before it: ty, errors -> expr ->
+# expr_functor, analysis -> op -> emit -> module -> transform -> compiler.
+from .ty import Any, FuncType, IncompleteType, TensorType, TupleType, Type
 from .errors import CompileError, Diagnostic
 from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, Tuple, TupleGetItem,
                    TupleWrapper, Var, const, var)
-from .module import IRModule, Module, free_vars
+from .expr_functor import ExprFunctor, ExprMutator, ExprVisitor
+from . import analysis
+from .analysis import free_vars
+from . import op
 from .op import nn
 from .op import image
 from .op.reduce import (all, any, argmax, argmin, logsumexp, max, mean_std,  # reductions
@@ -47,7 +52,8 @@ from .op.transform import (arange, broadcast_to, broadcast_to_like,  # shape tra
                            collapse_sum_like, einsum, expand_dims, full, full_like,
                            layout_transform, ones, ones_like, repeat, reshape_like, reverse,
                            split, squeeze, stack, strided_slice, tile, zeros, zeros_like)
-from .ty import Any, FuncType, IncompleteType, TensorType, TupleType, Type
+from . import emit
+from .module import IRModule, Module
 from . import transform
 from .compiler import Target, compile, lower_to_iree_input
 from .runtime import Executable
@@ -56,18 +62,11 @@ _sys.modules.setdefault(__name__ + ".nn", nn)
 _sys.modules.setdefault(__name__ + ".image", image)
 
 
-def __getattr__(name: str):
-    # lazily expose the emitter without importing the MLIR bindings eagerly
-    if name == "emit":
-        import importlib
-        return importlib.import_module(".emit", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = [
     "CompileError", "Diagnostic",
     "Call", "Constant", "Expr", "Function", "GlobalVar", "If", "Let", "Op", "Tuple", "TupleGetItem",
     "TupleWrapper", "Var", "const", "var",
+    "ExprFunctor", "ExprMutator", "ExprVisitor", "analysis", "emit",
     "IRModule", "Module", "free_vars", "nn", "op", "transform",
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "negative", "exp", "log",
     "sqrt", "tanh", "sigmoid", "reshape", "transpose", "concatenate", "sum", "mean",

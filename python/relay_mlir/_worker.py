@@ -17,6 +17,7 @@ import sys
 from dataclasses import asdict
 from typing import List
 
+from .emit import new_context, parse_module, run_passes
 from .errors import CompileError, Diagnostic
 
 
@@ -30,8 +31,6 @@ def diag_from_json(o: dict) -> Diagnostic:
 
 
 def run_request(req: dict) -> dict:
-    from .emit import new_context, parse_module, run_passes
-
     try:
         ctx = new_context()
         holder = parse_module(ctx, req["text"], req.get("source_name", "<input>"))

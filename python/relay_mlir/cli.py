@@ -31,8 +31,11 @@ from typing import Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tu
 
 import numpy as np
 
+from . import compiler, transform
 from .compiler import TARGETS, Target, compile as compile_program, get_target, lower_to_iree_input
+from .emit import run_passes
 from .errors import CompileError
+from .runtime import Executable
 
 __all__ = ["main", "Progress"]
 
@@ -219,10 +222,6 @@ def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
     ``progress`` times the stages: import, infer, lower, iree-compile for ONNX;
     infer+lower (one pipeline) and iree-compile for relay MLIR.
     """
-    from . import compiler
-    from .emit import run_passes
-    from .runtime import Executable
-
     prog = progress or Progress(enabled=False)
     t0 = time.perf_counter()
     if _is_onnx(path):
@@ -291,8 +290,6 @@ def _print_outputs(outs: Tuple[np.ndarray, ...], names: Sequence[str]) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .runtime import Executable
-
     target = get_target(args.target)
     out_names: List[str] = []
     shapes: Dict[str, List[Optional[int]]] = _parse_shapes(args.shape)
@@ -342,13 +339,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .module import IRModule  # noqa: F401
-    from .testing import numpy_ref, resnet
-    from .transform import InferType
+    from .testing import numpy_ref, resnet  # model zoo: only the demo needs it
 
     image = (3, args.image_size, args.image_size)
     mod, params = resnet.get_workload(batch_size=args.batch, image_shape=image, seed=args.seed)
-    mod = InferType()(mod)
+    mod = transform.InferType()(mod)
     main_fn = mod["main"]
     print(f"model: small ResNet (conv2d, batch_norm, relu, residual add, max/avg pool, "
           f"global_avg_pool2d, batch_flatten, dense, bias_add, softmax), "

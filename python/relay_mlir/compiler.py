@@ -22,7 +22,10 @@ from typing import Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
+from ._worker import client, diag_from_json
+from .emit import location_of, new_context, parse_module, run_passes
 from .errors import CompileError, Diagnostic, diagnostics_from_text
+from .expr import Function
 from .module import IRModule
 from .runtime import Executable
 
@@ -97,10 +100,6 @@ def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray
     lowering runs in a child process, so a crash in C++ code becomes a
     ``CompileError`` instead of ending the interpreter.
     """
-    from .emit import new_context, parse_module, run_passes
-
-    from .expr import Function
-
     if isolate is None:
         isolate = _isolate_default()
     if isinstance(source, Function):
@@ -137,60 +136,46 @@ def _crash_diagnostics(stderr: str, ctx, op, crashed_pass: Optional[str] = None)
     import re
 
     kinds = re.findall(r"mlir::relay::(\w+?)Op\b", stderr)
+    # relay ops in program order (MLIR's walk is iterative, in C++)
+    ops: list = []
+
+    def record(o):
+        if o.name.startswith("relay."):
+            ops.append(o)
+        return ir.WalkResult.ADVANCE
+
+    from . import ir  # the MLIR bindings, already loaded: ctx is a relay_mlir.ir.Context
+    with ctx:
+        op.walk(record, ir.WalkOrder.PRE_ORDER)
     diags: List[Diagnostic] = []
     if kinds:
         want = kinds[0].lower()
-        found = []
-
-        def visit(o) -> None:
-            if found:
-                return
-            name = o.name
-            if name.startswith("relay."):
-                short = name[len("relay."):].replace("nn.", "").replace("_", "").replace(".", "")
-                if short == want:
-                    found.append(o)
-                    return
-            for region in o.regions:
-                for block in region.blocks:
-                    for inner in block.operations:
-                        visit(inner.operation)
-
-        from .emit import location_of
-        with ctx:
-            visit(op)
-            if found:
+        found = [o for o in ops
+                 if o.name[len("relay."):].replace("nn.", "").replace("_", "").replace(".", "") == want]
+        if found:
+            with ctx:
                 f, line, col = location_of(found[0].location)
-                diags.append(Diagnostic("error", f"internal compiler error while lowering "
-                                        f"'{found[0].name}' (the C++ conversion crashed)", f, line, col))
+            diags.append(Diagnostic("error", f"internal compiler error while lowering "
+                                    f"'{found[0].name}' (the C++ conversion crashed)", f, line, col))
     if not diags:
         where = f"pass '{crashed_pass}'" if crashed_pass else "the relay-to-iree-input pipeline"
-        kinds: Dict[str, object] = {}
-
-        def collect(o) -> None:
-            if o.name.startswith("relay.") and o.name not in ("relay.constant", "relay.yield"):
-                kinds.setdefault(o.name, o)
-            for region in o.regions:
-                for block in region.blocks:
-                    for inner in block.operations:
-                        collect(inner.operation)
-
-        from .emit import location_of
+        kinds_seen: Dict[str, object] = {}
+        for o in ops:
+            if o.name not in ("relay.constant", "relay.yield"):
+                kinds_seen.setdefault(o.name, o)
         with ctx:
-            collect(op)
             # a single kind of relay op: point at its first use
-            f, line, col = location_of((next(iter(kinds.values())) if len(kinds) == 1 else op).location)
+            f, line, col = location_of((next(iter(kinds_seen.values())) if len(kinds_seen) == 1
+                                        else op).location)
         msg = f"internal compiler error: {where} crashed"
-        if kinds:
-            msg += f" (relay ops in the module: {', '.join(sorted(kinds))})"
+        if kinds_seen:
+            msg += f" (relay ops in the module: {', '.join(sorted(kinds_seen))})"
         diags.append(Diagnostic("error", msg, f, line, col))
     return diags
 
 
 def _lower_in_child(text: str, ctx, op) -> str:
     import re
-
-    from ._worker import client, diag_from_json
 
     req = {"text": text, "source_name": "<input>", "pipeline": PIPELINE, "what": "lowering to IREE input"}
     out, rc, _ = client().request(req)

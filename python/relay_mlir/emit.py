@@ -3,12 +3,17 @@
 * module-level functions become ``func.func`` (direct calls ``func.call``),
   nested ``Function``s become ``relay.fn`` closures that capture outer SSA
   values, ``If`` becomes ``relay.if``, ``Tuple`` ``relay.tuple``, ...;
+* every op is created by its builder generated from the dialect's ODS
+  (``relay_mlir.dialects.relay``), all through ``_Emitter.build``;
 * every operator result (and unannotated parameter) is ``!relay.incomplete``
   and ``relay-infer-type`` (the C++ relations) computes the types;
 * attributes are converted by generic rules (see ``to_attribute``);
 * each op gets a ``NameLoc`` key wrapping the ``file:line:col`` of the Python
   code that built the expression, so diagnostics point at user code and
   inferred types can be read back into ``expr.checked_type``.
+
+The emitter and the type read-back are ``ExprFunctor``s, so programs of any
+depth are emitted without recursion.
 
 Example::
 
@@ -23,14 +28,18 @@ Example::
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
-from typing import Any as PyAny, Callable, Dict, List, Mapping, Optional, Sequence, Tuple as PyTuple
+import typing
+from typing import Any as PyAny, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple as PyTuple
 
 import numpy as np
 
 from . import expr as E
 from .errors import CompileError, Diagnostic
-from .ty import FuncType, IncompleteType, Type, dtype_to_mlir, parse_mlir_type
+from .expr_functor import ExprFunctor, ExprVisitor, _unwrap
+from .ty import FuncType, Type, dtype_to_mlir, from_mlir
 
 __all__ = ["EmittedModule", "emit_module", "to_attribute", "location_of", "mlir_diagnostics",
            "new_context", "run_passes", "parse_module"]
@@ -38,14 +47,17 @@ __all__ = ["EmittedModule", "emit_module", "to_attribute", "location_of", "mlir_
 _KEY_PREFIX = "relay_mlir.e"
 
 
+# The MLIR bindings (a ~15 MB native library) are imported on first use, not
+# when relay_mlir is imported: building expressions must not load them. No
+# module of this package imports emit.py's importers, so this hides no cycle.
 def _ir():
-    from . import ir  # the lead's relocated MLIR bindings; imported lazily
+    from . import ir
     return ir
 
 
 def new_context():
     """A Context with relay, its lowering dialects and passes registered."""
-    from ._context import make_context
+    from ._context import make_context  # loads the MLIR bindings (see _ir)
     return make_context()
 
 
@@ -128,7 +140,7 @@ def run_passes(ctx, module_op, pipeline: str, what: str, trace_passes: bool = Fa
     to stderr, to name the pass that crashed a worker process.
     """
     ir = _ir()
-    from .passmanager import PassManager
+    from .passmanager import PassManager  # the MLIR bindings, loaded on first use (see _ir)
     with ctx, DiagnosticCollector(ctx) as coll:
         try:
             pm = PassManager.parse(pipeline, context=ctx)
@@ -247,19 +259,116 @@ def to_attribute(name: str, value: PyAny):
 
 
 # ---------------------------------------------------------------------------
+# op builders
+# ---------------------------------------------------------------------------
+class _Builder(NamedTuple):
+    """How to call one generated op class: which parameters are results and operands."""
+
+    cls: type
+    result: Optional[PyTuple[str, bool]]   # (parameter, variadic) naming the result types
+    infers: bool                           # has the keyword ``results=None`` (type-inferring op)
+    operands: List[PyTuple[str, str]]      # (parameter, "one" | "many" | "optional"), in order
+    attributes: Dict[str, bool]            # attribute parameter -> required
+
+
+def _kind(cls: type, param: str) -> str:
+    """Classifies a builder parameter by the return annotation of the accessor generated for it."""
+    ir = _ir()
+    prop = cls.__dict__.get(param)
+    ann = prop.fget.__annotations__.get("return") if isinstance(prop, property) else None
+    optional = typing.get_origin(ann) is typing.Union
+    if optional:  # Optional[X]
+        ann = next((a for a in typing.get_args(ann) if a is not type(None)), None)
+    ann = typing.get_origin(ann) or ann  # Value[RankedTensorType] -> Value
+    if ann is ir.Value:
+        return "optional" if optional else "one"
+    if ann is ir.OpOperandList:
+        return "many"
+    if ann is ir.OpResult:
+        return "result"
+    if ann is None or ann is ir.OpResultList:
+        # a variadic result group: its accessor is named differently
+        # (func.call: parameter `result`, accessor `results_`)
+        return "results"
+    return "attribute"
+
+
+@functools.lru_cache(maxsize=None)
+def _op_classes() -> Dict[str, type]:
+    # The generated classes (not func.py's hand-written FuncOp/CallOp wrappers).
+    from .dialects import _func_ops_gen, relay  # the MLIR bindings, loaded on first use (see _ir)
+    out = {}
+    for mod in (relay, _func_ops_gen):
+        for v in vars(mod).values():
+            name = getattr(v, "OPERATION_NAME", None)
+            if isinstance(v, type) and isinstance(name, str):
+                out[name] = v
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _builder(name: str) -> Optional[_Builder]:
+    cls = _op_classes().get(name)
+    if cls is None:
+        return None
+    result, operands, attributes, infers = None, [], {}, False
+    for p in list(inspect.signature(cls.__init__).parameters.values())[1:]:
+        if p.name in ("loc", "ip"):
+            continue
+        if p.kind is p.KEYWORD_ONLY and p.name == "results":
+            infers = True
+            continue
+        kind = _kind(cls, p.name)
+        if kind in ("result", "results"):
+            result = (p.name, kind == "results")
+        elif kind == "attribute":
+            attributes[p.name] = p.kind is not p.KEYWORD_ONLY
+        else:
+            operands.append((p.name, kind))
+    return _Builder(cls, result, infers, operands, attributes)
+
+
+# ---------------------------------------------------------------------------
 # emission
 # ---------------------------------------------------------------------------
+class _Scopes:
+    """``memo_map`` of the emitter: expression -> MLIR value, one dict per open region.
+
+    A value emitted inside a region (closure body, if branch) is visible
+    there and in nested regions, not after the region is closed.
+    """
+
+    def __init__(self) -> None:
+        self.stack: List[Dict[E.Expr, object]] = [{}]
+
+    def __contains__(self, e: E.Expr) -> bool:
+        for scope in reversed(self.stack):
+            if e in scope:
+                return True
+        return False
+
+    def __getitem__(self, e: E.Expr):
+        for scope in reversed(self.stack):
+            if e in scope:
+                return scope[e]
+        raise KeyError(e)
+
+    def __setitem__(self, e: E.Expr, value) -> None:
+        self.stack[-1][e] = value
+
+
 class EmittedModule:
     """An MLIR module emitted from an ``IRModule``, with the keys linking ops to expressions."""
 
-    def __init__(self, ctx, module_op, keys: Dict[str, object]) -> None:
+    def __init__(self, ctx, module_op, irmod, keys: Dict[str, E.Expr], key_of: Dict[E.Expr, str],
+                 block_params: Dict[E.Var, PyTuple[E.Expr, int]]) -> None:
         self.ctx = ctx
         self.operation = module_op
-        self.keys = keys  # NameLoc key -> expression
+        self.irmod = irmod
+        self.keys = keys          # NameLoc key -> expression
+        self.key_of = key_of      # expression -> key of the op computing its value
+        self.block_params = block_params  # parameter -> (its Function, block argument index)
         self.inferred = False
-        self._block_params: set = set()
-        self._let_aliases: list = []  # Let expressions
-        self._ir = _ir()
 
     def text(self, debug_info: bool = False) -> str:
         """The module's MLIR assembly."""
@@ -277,66 +386,113 @@ class EmittedModule:
         return self
 
     def _read_back_types(self) -> None:
-        def visit_op(op) -> None:
+        ir = _ir()
+        ops: Dict[str, object] = {}
+
+        def record(op):
             loc = op.location
-            try:
-                key = loc.name_str if loc.is_a_name() else None
-            except Exception:
-                key = None
-            ex = self.keys.get(key) if key else None
-            if ex is not None:
-                self._assign(ex, op)
-            for region in op.regions:
-                for block in region.blocks:
-                    for inner in block.operations:
-                        visit_op(inner.operation)
+            if loc.is_a_name():
+                key = loc.name_str
+                if key.startswith(_KEY_PREFIX):
+                    ops[key] = op
+            return ir.WalkResult.ADVANCE
 
         with self.ctx:
-            visit_op(self.operation)
-        def resolved(e):
-            while isinstance(e, E.Let):
-                e = e.body
-            return e.astuple() if isinstance(e, E.TupleWrapper) else e
-
-        for let in self._let_aliases:
-            value, body = resolved(let.value), resolved(let.body)
-            if value._checked_type is not None:
-                let.var._checked_type = value._checked_type
-            if body._checked_type is not None:
-                let._checked_type = body._checked_type
-
-    def _assign(self, ex, op) -> None:
-        name = op.name
-        if isinstance(ex, E.Function) and name in ("func.func", "relay.fn"):
-            block = op.regions[0].blocks[0]
-            args = [parse_mlir_type(str(a.type)) for a in block.arguments]
-            # bound parameters (constants) are not block arguments
-            params = [p for p in ex.params if id(p) in self._block_params]
-            for p, t in zip(params, args):
-                p._checked_type = t
-            if name == "relay.fn":
-                ex._checked_type = parse_mlir_type(str(op.results[0].type))
-            else:
-                ftype = self._ir.TypeAttr(op.attributes["function_type"]).value
-                ft = parse_mlir_type("!relay.fn<" + str(ftype) + ">")
-                ex._checked_type = ft
-        elif len(op.results) == 1:
-            ex._checked_type = parse_mlir_type(str(op.results[0].type))
+            self.operation.walk(record)  # iterative, in C++
+            reader = _TypeReader(self, ops)
+            for fn in self.irmod.functions.values():
+                reader.visit(fn)
 
 
-class _Emitter:
+class _TypeReader(ExprVisitor):
+    """Sets ``checked_type`` of every expression from the inferred MLIR."""
+
+    iterative_scopes = True  # every node's type comes from its own op: order is free
+
+    def __init__(self, em: EmittedModule, ops: Dict[str, object]) -> None:
+        super().__init__()
+        self.em = em
+        self.ops = ops
+        self.types: Dict[object, Type] = {}  # MLIR types are uniqued: convert each once
+
+    def _type(self, mlir_type) -> Type:
+        t = self.types.get(mlir_type)
+        if t is None:
+            t = self.types[mlir_type] = from_mlir(mlir_type)
+        return t
+
+    def _op(self, e: E.Expr):
+        key = self.em.key_of.get(e)
+        return self.ops.get(key) if key is not None else None
+
+    def _from_result(self, e: E.Expr) -> None:
+        op = self._op(e)
+        if op is not None and len(op.results) == 1:
+            e._checked_type = self._type(op.results[0].type)
+
+    def visit_var(self, var: E.Var) -> None:
+        self._from_result(var)  # a parameter bound to a constant (``params=``)
+
+    def visit_constant(self, const: E.Constant) -> None:
+        self._from_result(const)
+
+    def visit_global_var(self, gv: E.GlobalVar) -> None:
+        self._from_result(gv)
+
+    def visit_call(self, call: E.Call) -> None:
+        super().visit_call(call)
+        self._from_result(call)
+
+    def visit_tuple(self, tup: E.Tuple) -> None:
+        super().visit_tuple(tup)
+        self._from_result(tup)
+
+    def visit_tuple_getitem(self, t: E.TupleGetItem) -> None:
+        super().visit_tuple_getitem(t)
+        self._from_result(t)
+
+    def visit_if(self, ite: E.If) -> None:
+        super().visit_if(ite)
+        self._from_result(ite)
+
+    def visit_function(self, fn: E.Function) -> None:
+        op = self._op(fn)
+        if op is not None:
+            args = op.regions[0].blocks[0].arguments
+            for p in fn.params:
+                where = self.em.block_params.get(p)
+                if where is not None and where[0] is fn:
+                    p._checked_type = self._type(args[where[1]].type)
+            if op.name == "relay.fn":
+                fn._checked_type = self._type(op.results[0].type)
+            else:  # func.func
+                fn._checked_type = self._type(_ir().TypeAttr(op.attributes["function_type"]).value)
+        super().visit_function(fn)
+
+    def visit_let(self, let: E.Let) -> None:
+        super().visit_let(let)
+        value, body = _unwrap(let.value), _unwrap(let.body)
+        if value._checked_type is not None:
+            let.var._checked_type = value._checked_type
+        if body._checked_type is not None:
+            let._checked_type = body._checked_type
+
+
+class _Emitter(ExprFunctor):
+    """Emits each expression once per scope, as ``ExprFunctor`` (iterative over operands)."""
+
     def __init__(self, irmod, params: Optional[Mapping[str, np.ndarray]]) -> None:
+        super().__init__()
         self.irmod = irmod
         self.params = dict(params or {})
         self.ir = _ir()
         self.ctx = new_context()
-        self.keys: Dict[str, object] = {}
-        self.block_params: set = set()
-        self.let_aliases: list = []
-        self.scopes: List[Dict[int, PyTuple[object, object]]] = []
+        self.memo_map = _Scopes()
+        self.keys: Dict[str, E.Expr] = {}
+        self.key_of: Dict[E.Expr, str] = {}
+        self.block_params: Dict[E.Var, PyTuple[E.Expr, int]] = {}
         self.ip = None
         self.incomplete = None
-        self.counter = 0
 
     # -- helpers -----------------------------------------------------------
     def error(self, ex, msg: str) -> CompileError:
@@ -345,39 +501,81 @@ class _Emitter:
                        span.line if span else 0, span.col if span else 0)
         return CompileError("could not build the program", [d])
 
-    def loc(self, ex):
-        ir = self.ir
+    def file_loc(self, ex):
         span = getattr(ex, "span", None)
-        child = ir.Location.file(span.filename, span.line, span.col) if span else ir.Location.unknown()
-        self.counter += 1
-        key = f"{_KEY_PREFIX}{self.counter}"
+        if span is None:
+            return self.ir.Location.unknown()
+        return self.ir.Location.file(span.filename, span.line, span.col)
+
+    def loc(self, ex):
+        """The location of the op computing ``ex``: a key (read back after inference) around its span."""
+        key = f"{_KEY_PREFIX}{len(self.keys) + 1}"
         self.keys[key] = ex
-        return ir.Location.name(key, childLoc=child)
+        self.key_of[ex] = key
+        return self.ir.Location.name(key, childLoc=self.file_loc(ex))
 
     def mlir_type(self, t: Optional[Type]):
         if t is None:
             return self.incomplete
         return self.ir.Type.parse(t.to_mlir())
 
-    def create(self, ex, name: str, operands=(), attrs=None, results=None, regions: int = 0):
-        if not self.ctx.is_registered_operation(name):
-            raise self.error(ex, f"unknown operator '{name[len('relay.'):] if name.startswith('relay.') else name}'"
-                             f" (no op '{name}' is registered)")
-        return self.ir.Operation.create(
-            name, results=[self.incomplete] if results is None else results,
-            operands=list(operands), attributes=attrs or {}, regions=regions,
-            loc=self.loc(ex), ip=self.ip)
+    def build(self, ex, name: str, operands: Sequence = (), attrs: Optional[Dict[str, object]] = None,
+              results: Optional[Sequence] = None, loc=None):
+        """Creates the op ``name`` with its generated builder; the one place ops are made.
 
-    def lookup(self, ex):
-        k = id(ex)
-        for scope in reversed(self.scopes):
-            hit = scope.get(k)
-            if hit is not None:
-                return hit[1]
-        return None
-
-    def bind(self, ex, value) -> None:
-        self.scopes[-1][id(ex)] = (ex, value)
+        ``results`` defaults to one ``!relay.incomplete`` (typed later by
+        relay-infer-type). Operands are matched to the builder's operand
+        parameters in order (a variadic one takes the rest); attributes the
+        op does not declare are added as discardable attributes.
+        """
+        b = _builder(name)
+        if b is None:
+            short = name[len("relay."):] if name.startswith("relay.") else name
+            raise self.error(ex, f"unknown operator '{short}' (no op '{name}' is registered)")
+        if results is None:
+            results = [self.incomplete]
+        kwargs: Dict[str, object] = {}
+        # Result types: today every builder is given them. Once relay ops
+        # implement InferTypeOpInterface (builders with ``results=None``),
+        # leaving ``results`` out here lets the builder infer them.
+        if b.result is not None:
+            kwargs[b.result[0]] = list(results) if b.result[1] else results[0]
+        elif b.infers:
+            kwargs["results"] = list(results)
+        ops = list(operands)
+        many = [i for i, (_, kind) in enumerate(b.operands) if kind == "many"]
+        fixed = len(b.operands) - len(many)
+        if len(many) > 1 or len(ops) < fixed - sum(k == "optional" for _, k in b.operands) or \
+                (not many and len(ops) > len(b.operands)):
+            raise self.error(ex, f"'{name}' takes {len(b.operands)} operand group(s), got {len(ops)} operands")
+        pos = 0
+        for i, (param, kind) in enumerate(b.operands):
+            if kind == "many":
+                n = len(ops) - pos - (len(b.operands) - i - 1)
+                kwargs[param] = ops[pos:pos + n]
+                pos += n
+            elif pos < len(ops):
+                kwargs[param] = ops[pos]
+                pos += 1
+            else:
+                kwargs[param] = None
+        extra = {}
+        for k, v in (attrs or {}).items():
+            param = k if k in b.attributes else k + "_" if k + "_" in b.attributes else None
+            if param is None:
+                extra[k] = v
+            else:
+                kwargs[param] = v
+        for param, required in b.attributes.items():
+            if required and param not in kwargs:
+                raise self.error(ex, f"'{name}' op requires attribute '{param.rstrip('_')}'")
+        try:
+            op = b.cls(**kwargs, loc=self.loc(ex) if loc is None else loc, ip=self.ip)
+        except (TypeError, ValueError) as err:
+            raise self.error(ex, f"'{name}': {err}") from None
+        for k, v in extra.items():
+            op.operation.attributes[k] = v
+        return op.operation
 
     # -- module --------------------------------------------------------------
     def run(self) -> EmittedModule:
@@ -385,7 +583,8 @@ class _Emitter:
         with self.ctx, ir.Location.unknown():
             self.incomplete = ir.Type.parse("!relay.incomplete")
             module = ir.Module.create()
-            self.module = module
+            # Operands are visited iteratively; only the nesting of regions
+            # (If inside If, closures inside closures) recurses, ~5 frames a level.
             old_limit = sys.getrecursionlimit()
             sys.setrecursionlimit(max(old_limit, 20000))
             try:
@@ -398,9 +597,8 @@ class _Emitter:
                 raise CompileError("could not build the program", mlir_diagnostics(e)) from None
             finally:
                 sys.setrecursionlimit(old_limit)
-            em = EmittedModule(self.ctx, module.operation, self.keys)
-            em._block_params = self.block_params
-            em._let_aliases = self.let_aliases
+            em = EmittedModule(self.ctx, module.operation, self.irmod, self.keys, self.key_of,
+                               self.block_params)
             em._module = module  # keep the Module object alive
             return em
 
@@ -409,62 +607,40 @@ class _Emitter:
         if not isinstance(fn, E.Function):
             raise self.error(fn, f"global '{gv.name_hint}' must be a Function")
         is_main = gv.name_hint == "main"
-        bound = {id(p): self.params[p.name_hint] for p in fn.params
+        bound = {p: self.params[p.name_hint] for p in fn.params
                  if is_main and p.name_hint in self.params}
-        free_params = [p for p in fn.params if id(p) not in bound]
+        free_params = [p for p in fn.params if p not in bound]
         arg_types = [self.mlir_type(p.type_annotation) for p in free_params]
         ret = self.mlir_type(fn.ret_type)
         ftype = ir.FunctionType.get(arg_types, [ret])
         self.ip = ir.InsertionPoint(module_body)
-        op = self.create(fn, "func.func", results=[], attrs={
+        op = self.build(fn, "func.func", attrs={
             "sym_name": ir.StringAttr.get(gv.name_hint),
-            "function_type": ir.TypeAttr.get(ftype)}, regions=1)
-        block = op.regions[0].blocks.append(*arg_types, arg_locs=[self.arg_loc(p) for p in free_params])
+            "function_type": ir.TypeAttr.get(ftype)}, results=[])
+        block = op.regions[0].blocks.append(*arg_types, arg_locs=[self.file_loc(p) for p in free_params])
         self.ip = ir.InsertionPoint(block)
-        self.scopes.append({})
+        self.memo_map.stack.append({})
         try:
-            for p, a in zip(free_params, block.arguments):
-                self.bind(p, a)
-                self.block_params.add(id(p))
-            for p in fn.params:
-                if id(p) in bound:
-                    arr = np.asarray(bound[id(p)])
-                    self.bind(p, self.constant(p, arr))
+            for i, (p, a) in enumerate(zip(free_params, block.arguments)):
+                self.memo_map[p] = a
+                self.block_params[p] = (fn, i)
+            for p, arr in bound.items():
+                self.memo_map[p] = self.constant(p, np.asarray(arr))
             result = self.visit(fn.body)
-            self.ir.Operation.create("func.return", results=[], operands=[result],
-                                     loc=self.loc(fn.body), ip=self.ip)
+            self.build(fn.body, "func.return", [result], results=[], loc=self.file_loc(fn.body))
         finally:
-            self.scopes.pop()
-
-    def arg_loc(self, p):
-        span = p.span
-        if span is None:
-            return self.ir.Location.unknown()
-        return self.ir.Location.file(span.filename, span.line, span.col)
+            self.memo_map.stack.pop()
 
     # -- expressions ---------------------------------------------------------
-    def visit(self, ex):
-        if isinstance(ex, E.TupleWrapper):
-            ex = ex.astuple()
-        v = self.lookup(ex)
-        if v is not None:
-            return v
-        if isinstance(ex, E.Var):
-            raise self.error(ex, f"free variable '{ex.name_hint}' is not bound by any "
-                                 "enclosing Function or Let")
-        method = getattr(self, "visit_" + type(ex).__name__, None)
-        if method is None:
-            raise self.error(ex, f"cannot emit a {type(ex).__name__}")
-        v = method(ex)
-        if not isinstance(ex, E.Let):
-            self.bind(ex, v)
-        return v
+    def visit_var(self, var: E.Var):
+        # bound variables are in memo_map; reaching here means none binds it
+        raise self.error(var, f"free variable '{var.name_hint}' is not bound by any "
+                              "enclosing Function or Let")
 
     def constant(self, ex, arr: np.ndarray):
         ir = self.ir
         arr = np.asarray(arr, order="C")
-        dtype = arr.dtype.name
-        elt = dtype_to_mlir(dtype)
+        elt = dtype_to_mlir(arr.dtype.name)
         ttype = ir.RankedTensorType.get(list(arr.shape), ir.Type.parse(elt))
         if arr.dtype == np.bool_:  # i1: go through the text form (small in practice)
             body = np.array2string(arr, separator=", ", threshold=sys.maxsize).replace("True", "true").replace("False", "false")
@@ -472,12 +648,12 @@ class _Emitter:
         else:
             attr = ir.DenseElementsAttr.get(arr, signless=not elt.startswith("ui"), type=ir.Type.parse(elt),
                                             shape=list(arr.shape))
-        return self.create(ex, "relay.constant", results=[ttype], attrs={"value": attr}).result
+        return self.build(ex, "relay.constant", attrs={"value": attr}, results=[ttype]).result
 
-    def visit_Constant(self, ex: E.Constant):
+    def visit_constant(self, ex: E.Constant):
         return self.constant(ex, ex.data)
 
-    def visit_Call(self, ex: E.Call):
+    def visit_call(self, ex: E.Call):
         ir = self.ir
         if isinstance(ex.op, E.Op):
             args = [self.visit(a) for a in ex.args]
@@ -489,80 +665,84 @@ class _Emitter:
                     raise self.error(ex, f"'{ex.op.name}': {err}") from None
                 if a is not None:
                     attrs[k] = a
-            return self.create(ex, "relay." + ex.op.name, args, attrs).result
+            return self.build(ex, "relay." + ex.op.name, args, attrs).result
         if isinstance(ex.op, E.GlobalVar):
-            if self.irmod.lookup(ex.op) is None:
+            found = self.irmod.lookup(ex.op)
+            if found is None:
                 raise self.error(ex, f"call of unknown global function '@{ex.op.name_hint}'")
             args = [self.visit(a) for a in ex.args]
-            return self.create(ex, "func.call", args, {
-                "callee": ir.FlatSymbolRefAttr.get(self.irmod.lookup(ex.op)[0].name_hint)}).result
+            return self.build(ex, "func.call", args, {
+                "callee": ir.FlatSymbolRefAttr.get(found[0].name_hint)}).result
         callee = self.visit(ex.op)
         args = [self.visit(a) for a in ex.args]
-        return self.create(ex, "relay.call", [callee] + args).result
+        return self.build(ex, "relay.call", [callee] + args).result
 
-    def visit_Tuple(self, ex: E.Tuple):
-        fields = [self.visit(f) for f in ex.fields]
-        return self.create(ex, "relay.tuple", fields).result
+    def visit_tuple(self, ex: E.Tuple):
+        return self.build(ex, "relay.tuple", [self.visit(f) for f in ex.fields]).result
 
-    def visit_TupleGetItem(self, ex: E.TupleGetItem):
+    def visit_tuple_getitem(self, ex: E.TupleGetItem):
         t = self.visit(ex.tuple_value)
-        return self.create(ex, "relay.tuple_get_item", [t],
-                           {"index": to_attribute("index", ex.index)}).result
+        return self.build(ex, "relay.tuple_get_item", [t],
+                          {"index": to_attribute("index", ex.index)}).result
 
-    def visit_GlobalVar(self, ex: E.GlobalVar):
+    def visit_global_var(self, ex: E.GlobalVar):
         found = self.irmod.lookup(ex)
         if found is None:
             raise self.error(ex, f"unknown global function '@{ex.name_hint}'")
-        return self.create(ex, "relay.global_fn", [], {
+        return self.build(ex, "relay.global_fn", attrs={
             "callee": self.ir.FlatSymbolRefAttr.get(found[0].name_hint)}).result
 
-    def visit_Let(self, ex: E.Let):
-        v = self.visit(ex.value)
-        self.bind(ex.var, v)
-        self.let_aliases.append(ex)
-        return self.visit(ex.body)
+    def visit_let(self, ex: E.Let):
+        # the chain in a loop, so long Let chains need no recursion
+        inner, e = [], ex
+        while True:
+            self.memo_map[e.var] = self.visit(e.value)
+            body = _unwrap(e.body)
+            if not isinstance(body, E.Let) or body in self.memo_map:
+                break
+            inner.append(body)
+            e = body
+        v = self.visit(body)
+        for e in inner:
+            self.memo_map[e] = v
+        return v
 
-    def _region_body(self, block, body_expr, yield_ex) -> None:
+    def _region(self, block, body_expr) -> None:
         saved = self.ip
         self.ip = self.ir.InsertionPoint(block)
-        self.scopes.append({})
+        self.memo_map.stack.append({})
         try:
             v = self.visit(body_expr)
-            self.create(yield_ex, "relay.yield", [v], results=[])
+            self.build(body_expr, "relay.yield", [v], results=[], loc=self.file_loc(body_expr))
         finally:
-            self.scopes.pop()
+            self.memo_map.stack.pop()
             self.ip = saved
 
-    def visit_If(self, ex: E.If):
+    def visit_if(self, ex: E.If):
         cond = self.visit(ex.cond)
-        op = self.create(ex, "relay.if", [cond], regions=2)
+        op = self.build(ex, "relay.if", [cond])
         for region, branch in zip(op.regions, (ex.true_branch, ex.false_branch)):
-            block = region.blocks.append()
-            self._region_body(block, branch, branch)
+            self._region(region.blocks.append(), branch)
         return op.result
 
-    def visit_Function(self, ex: E.Function):
+    def visit_function(self, ex: E.Function):
         arg_types = [self.mlir_type(p.type_annotation) for p in ex.params]
         rtype = None
         if ex.ret_type is not None and all(p.type_annotation is not None for p in ex.params):
             rtype = [self.mlir_type(FuncType([p.type_annotation for p in ex.params], ex.ret_type))]
-        op = self.create(ex, "relay.fn", [], results=rtype, regions=1)
-        block = op.regions[0].blocks.append(*arg_types, arg_locs=[self.arg_loc(p) for p in ex.params])
-        saved = self.ip
-        self.ip = self.ir.InsertionPoint(block)
-        self.scopes.append({})
+        op = self.build(ex, "relay.fn", results=rtype)
+        block = op.regions[0].blocks.append(*arg_types, arg_locs=[self.file_loc(p) for p in ex.params])
+        self.memo_map.stack.append({})  # the parameters' scope, around the body's
         try:
-            for p, a in zip(ex.params, block.arguments):
-                self.bind(p, a)
-                self.block_params.add(id(p))
-            v = self.visit(ex.body)
-            self.create(ex.body, "relay.yield", [v], results=[])
+            for i, (p, a) in enumerate(zip(ex.params, block.arguments)):
+                self.memo_map[p] = a
+                self.block_params[p] = (ex, i)
+            self._region(block, ex.body)
         finally:
-            self.scopes.pop()
-            self.ip = saved
+            self.memo_map.stack.pop()
         return op.result
 
-    def visit_Op(self, ex: E.Op):
+    def visit_op(self, ex: E.Op):
         raise self.error(ex, f"operator '{ex.name}' used as a value; call it instead")
 
 

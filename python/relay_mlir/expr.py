@@ -102,9 +102,8 @@ class Expr:
             if isinstance(other, (int, float, np.number, np.ndarray, bool)):
                 raise TypeError(f'convert "{other!r}" with `const` first')
             return NotImplemented  # type: ignore[return-value]
-        from .op.tensor import _call
         a, b = (other, self) if reverse else (self, other)
-        return _call(name, [a, b])
+        return Call(Op.get(name), [a, b])
 
     def __add__(self, other: object) -> "Call":
         return self._binary(other, "add")
@@ -131,8 +130,7 @@ class Expr:
         return self._binary(other, "divide", reverse=True)
 
     def __neg__(self) -> "Call":
-        from .op.tensor import _call
-        return _call("negative", [self])
+        return Call(Op.get("negative"), [self])
 
     def __call__(self, *args: "Expr") -> "Call":
         """Applies a function-valued expression: ``f(x, y)``."""
@@ -144,10 +142,9 @@ class Expr:
     def __bool__(self) -> bool:
         return True
 
-    def astext(self) -> str:
-        """The MLIR of a module whose ``main`` is this expression."""
-        from .module import IRModule
-        return IRModule.from_expr(self).astext()
+    # ``astext()`` (the MLIR of a module whose ``main`` is this expression)
+    # needs the emitter, which builds on this module: relay_mlir/module.py
+    # adds it to Expr and TupleWrapper.
 
 
 def _as_type(t: Union[Type, str, None]) -> Optional[Type]:
@@ -275,9 +272,6 @@ class TupleWrapper:
     def astuple(self) -> Expr:
         """The underlying tuple-valued expression."""
         return self.tuple_value
-
-    def astext(self) -> str:
-        return self.tuple_value.astext()
 
     def __getitem__(self, index: int) -> TupleGetItem:
         if index >= self.size or index < -self.size:

@@ -18,53 +18,10 @@ from typing import Dict, List, Mapping, Optional, Tuple as PyTuple, Union
 import numpy as np
 
 from . import expr as E
+from .analysis import free_vars
+from .emit import EmittedModule, emit_module
 
 __all__ = ["IRModule", "Module", "free_vars"]
-
-
-def free_vars(expr: E.Expr) -> List[E.Var]:
-    """Variables used in ``expr`` but bound by no enclosing Function/Let, in order of use.
-
-    >>> import relay_mlir as relay
-    >>> a, b = relay.var("a"), relay.var("b")
-    >>> [v.name_hint for v in free_vars(a * b + a)]
-    ['a', 'b']
-    """
-    out: List[E.Var] = []
-    seen = set()
-
-    def go(e, bound: frozenset, visited: set) -> None:
-        if isinstance(e, E.TupleWrapper):
-            e = e.astuple()
-        key = (id(e), bound)
-        if key in visited:
-            return
-        visited.add(key)
-        if isinstance(e, E.Var):
-            if id(e) not in bound and id(e) not in seen:
-                seen.add(id(e))
-                out.append(e)
-        elif isinstance(e, E.Call):
-            if not isinstance(e.op, (E.Op, E.GlobalVar)):
-                go(e.op, bound, visited)
-            for a in e.args:
-                go(a, bound, visited)
-        elif isinstance(e, E.Tuple):
-            for f in e.fields:
-                go(f, bound, visited)
-        elif isinstance(e, E.TupleGetItem):
-            go(e.tuple_value, bound, visited)
-        elif isinstance(e, E.If):
-            for x in (e.cond, e.true_branch, e.false_branch):
-                go(x, bound, visited)
-        elif isinstance(e, E.Let):
-            go(e.value, bound, visited)
-            go(e.body, bound | {id(e.var)}, visited)
-        elif isinstance(e, E.Function):
-            go(e.body, bound | {id(p) for p in e.params}, visited)
-
-    go(expr, frozenset(), set())
-    return out
 
 
 class IRModule:
@@ -155,12 +112,12 @@ class IRModule:
             self[gv] = fn
 
     # -- MLIR --------------------------------------------------------------------
-    def to_mlir(self, params: Optional[Mapping[str, np.ndarray]] = None, infer: bool = True):
+    def to_mlir(self, params: Optional[Mapping[str, np.ndarray]] = None,
+                infer: bool = True) -> EmittedModule:
         """Emits the module as relay MLIR (an ``emit.EmittedModule``), types inferred by default.
 
         ``params`` binds parameters of ``main`` by name to constants.
         """
-        from .emit import emit_module
         em = emit_module(self, params)
         if infer:
             em.infer_types()
@@ -180,3 +137,14 @@ class IRModule:
 
 
 Module = IRModule
+
+
+def _expr_astext(self: E.Expr) -> str:
+    """The MLIR of a module whose ``main`` is this expression."""
+    return IRModule.from_expr(self).astext()
+
+
+# ``Expr.astext()``/``TupleWrapper.astext()`` need the emitter, which is
+# layered above expr.py (expr -> op -> emit -> module), so this layer adds them.
+E.Expr.astext = _expr_astext  # type: ignore[attr-defined]
+E.TupleWrapper.astext = _expr_astext  # type: ignore[attr-defined]

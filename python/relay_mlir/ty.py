@@ -14,11 +14,14 @@ Example::
 """
 from __future__ import annotations
 
-from typing import Iterable, List, Sequence, Union
+from typing import Iterable, Sequence, Union
+
+import numpy as np
 
 __all__ = [
     "Type", "Any", "TensorType", "TupleType", "FuncType", "IncompleteType",
-    "RefType", "OpaqueType", "dtype_to_mlir", "mlir_to_dtype", "parse_mlir_type",
+    "RefType", "OpaqueType", "TypeVar", "TypeCall", "dtype_to_mlir", "mlir_to_dtype",
+    "from_mlir", "parse_mlir_type",
 ]
 
 # Relay dtype name <-> MLIR element type.
@@ -37,8 +40,6 @@ def dtype_to_mlir(dtype: str) -> str:
     >>> dtype_to_mlir("float32")
     'f32'
     """
-    import numpy as np
-
     if not isinstance(dtype, str):
         dtype = np.dtype(dtype).name
     try:
@@ -210,71 +211,139 @@ class OpaqueType(Type):
         return f"OpaqueType({self.text!r})"
 
 
-def _split_top(s: str, sep: str = ",") -> List[str]:
-    """Splits ``s`` at top-level ``sep`` (outside <>, (), [])."""
-    parts, depth, cur, i = [], 0, [], 0
-    while i < len(s):
-        c = s[i]
-        if c == "-" and s[i:i + 2] == "->":  # not a closing bracket
-            cur.append("->")
-            i += 2
+class TypeVar(Type):
+    """A type parameter of an algebraic data type (``!relay.tvar<"T">``), ``relay.TypeVar``."""
+
+    def __init__(self, name_hint: str) -> None:
+        self.name_hint = name_hint
+
+    def to_mlir(self) -> str:
+        return f'!relay.tvar<"{self.name_hint}">'
+
+    def __repr__(self) -> str:
+        return f"TypeVar({self.name_hint!r})"
+
+
+class TypeCall(Type):
+    """An algebraic data type applied to type arguments (``!relay.adt<@List, T>``).
+
+    ``func`` is the ADT's name (Relay's ``GlobalTypeVar`` name hint).
+
+    >>> TypeCall("List", [TensorType([2])]).to_mlir()
+    '!relay.adt<@List, tensor<2xf32>>'
+    """
+
+    def __init__(self, func: str, args: Sequence[Type] = ()) -> None:
+        self.func = func
+        self.args = list(args)
+
+    def to_mlir(self) -> str:
+        return "!relay.adt<@" + ", ".join([self.func] + [a.to_mlir() for a in self.args]) + ">"
+
+    def __repr__(self) -> str:
+        return f"TypeCall({self.func!r}, {self.args!r})"
+
+
+def _dtype_of(elt) -> str:
+    """The Relay dtype of an MLIR element type object; raises ValueError."""
+    from . import ir  # the MLIR bindings are only loaded once a program is emitted
+
+    if isinstance(elt, ir.IntegerType):
+        if elt.width == 1:
+            return "bool"
+        return ("uint" if elt.is_unsigned else "int") + str(elt.width)
+    for cls, name in ((ir.F32Type, "float32"), (ir.F16Type, "float16"), (ir.BF16Type, "bfloat16"),
+                      (ir.F64Type, "float64")):
+        if isinstance(elt, cls):
+            return name
+    raise ValueError(f"unsupported MLIR element type '{elt}'")
+
+
+def from_mlir(t) -> Type:
+    """Converts an MLIR type object (``relay_mlir.ir.Type``) to a Relay ``Type``, structurally.
+
+    Ranked tensors become ``TensorType`` (dynamic dims ``Any``), ``tuple<>``
+    ``TupleType``, ``!relay.fn``/builtin function types ``FuncType``,
+    ``!relay.ref`` ``RefType``, ``!relay.incomplete`` ``IncompleteType``,
+    ``!relay.tvar`` ``TypeVar`` and ``!relay.adt`` ``TypeCall``; anything else
+    is an ``OpaqueType`` holding its text. Iterative, so deeply nested types
+    are fine.
+
+    >>> from relay_mlir import ir
+    >>> with ir.Context():
+    ...     from_mlir(ir.Type.parse("tuple<tensor<1x?xf32>, !relay.fn<(tensor<i1>) -> tensor<i1>>>"))
+    TupleType([TensorType([1, ?], float32), FuncType([TensorType([], bool)], TensorType([], bool))])
+    """
+    # the MLIR bindings (and the relay types' classes) are only loaded once a
+    # program is emitted; ty.py stays at the bottom of the import graph
+    from . import ir
+    from .dialects import relay as rd
+
+    # Post-order with an explicit stack: a node's parts are converted first.
+    out: dict = {}
+    stack = [(t, False)]
+    while stack:
+        cur, ready = stack.pop()
+        key = cur  # MLIR types are uniqued: equal types hash and compare equal
+        if key in out:
             continue
-        if c in "<([":
-            depth += 1
-        elif c in ">)]":
-            depth -= 1
-        if c == sep and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
+        if isinstance(cur, ir.TupleType):
+            parts = [cur.get_type(i) for i in range(cur.num_types)]
+        elif isinstance(cur, ir.FunctionType):
+            parts = list(cur.inputs) + list(cur.results)
+        elif isinstance(cur, rd.FuncType):
+            parts = list(cur.inputs) + [cur.result]
+        elif isinstance(cur, rd.RefType):
+            parts = [cur.element_type]
+        elif isinstance(cur, rd.ADTType):
+            parts = list(cur.args)
         else:
-            cur.append(c)
-        i += 1
-    tail = "".join(cur).strip()
-    if tail or parts:
-        parts.append(tail)
-    return [p for p in parts if p != ""]
+            parts = []
+        if not ready and any(p not in out for p in parts):
+            stack.append((cur, True))
+            stack.extend((p, False) for p in reversed(parts))
+            continue
+        conv = [out[p] for p in parts]
+        if isinstance(cur, ir.RankedTensorType):
+            if cur.encoding is not None:
+                res: Type = OpaqueType(str(cur))
+            else:
+                try:
+                    res = TensorType([Any() if cur.is_dynamic_dim(i) else d
+                                      for i, d in enumerate(cur.shape)], _dtype_of(cur.element_type))
+                except ValueError:
+                    res = OpaqueType(str(cur))
+        elif isinstance(cur, ir.TupleType):
+            res = TupleType(conv)
+        elif isinstance(cur, ir.FunctionType):
+            n = len(cur.inputs)
+            rets = conv[n:]
+            res = FuncType(conv[:n], rets[0] if len(rets) == 1 else TupleType(rets))
+        elif isinstance(cur, rd.FuncType):
+            res = FuncType(conv[:-1], conv[-1])
+        elif isinstance(cur, rd.RefType):
+            res = RefType(conv[0])
+        elif isinstance(cur, rd.IncompleteType):
+            res = IncompleteType()
+        elif isinstance(cur, rd.TypeVarType):
+            res = TypeVar(cur.name)
+        elif isinstance(cur, rd.ADTType):
+            res = TypeCall(cur.name, conv)
+        else:
+            res = OpaqueType(str(cur))
+        out[key] = res
+    return out[t]
 
 
 def parse_mlir_type(text: str) -> Type:
-    """Turns the text of an MLIR type into a Python ``Type``.
+    """Turns the text of an MLIR type into a Python ``Type`` (parsed by MLIR, see ``from_mlir``).
 
     >>> parse_mlir_type("tensor<1x?xf32>")
     TensorType([1, ?], float32)
     >>> parse_mlir_type("tuple<tensor<2xi1>, tensor<f32>>").fields[0].dtype
     'bool'
     """
-    t = text.strip()
-    if t.startswith("tensor<") and t.endswith(">"):
-        body = t[len("tensor<"):-1]
-        if "," in body:  # encoding attribute: keep opaque
-            return OpaqueType(t)
-        parts = body.split("x")
-        elt = parts[-1]
-        dims = [Any() if p == "?" else int(p) for p in parts[:-1]]
-        try:
-            return TensorType(dims, mlir_to_dtype(elt))
-        except ValueError:
-            return OpaqueType(t)
-    if t.startswith("tuple<") and t.endswith(">"):
-        return TupleType([parse_mlir_type(p) for p in _split_top(t[len("tuple<"):-1])])
-    if t.startswith("!relay.fn<") and t.endswith(">"):
-        inner = t[len("!relay.fn<"):-1].strip()
-        # "(args) -> ret"
-        depth = 0
-        for i, c in enumerate(inner):
-            if c in "<([":
-                depth += 1
-            elif c in ">)]" and not (c == ">" and inner[i - 1] == "-"):
-                depth -= 1
-                if depth == 0 and c == ")":
-                    args = _split_top(inner[1:i])
-                    rest = inner[i + 1:].strip()
-                    assert rest.startswith("->")
-                    return FuncType([parse_mlir_type(a) for a in args],
-                                    parse_mlir_type(rest[2:]))
-        return OpaqueType(t)
-    if t.startswith("!relay.ref<") and t.endswith(">"):
-        return RefType(parse_mlir_type(t[len("!relay.ref<"):-1]))
-    if t.startswith("!relay.incomplete"):
-        return IncompleteType()
-    return OpaqueType(t)
+    from . import ir  # the MLIR bindings are only loaded once a program is emitted
+
+    with ir.Context():
+        return from_mlir(ir.Type.parse(text))

@@ -67,3 +67,8 @@ def vulkan_device_reason() -> str:
 @pytest.fixture(scope="session")
 def rng() -> np.random.Generator:
     return np.random.default_rng(1234)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: runs for minutes (still part of CI); deselect with -m 'not slow' locally")

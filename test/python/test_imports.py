@@ -29,3 +29,90 @@ def test_import_after_iree(first):
                        timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().endswith("ok")
+
+
+# -- the core modules import one way -------------------------------------------------
+# Rank of each core module: a module may import only modules of a lower rank
+# (at the top of the file or anywhere else). The MLIR bindings (ir,
+# passmanager, dialects, _context, _mlir_libs) are loaded lazily, on first
+# emission, and sit outside this order.
+LAYERS = {
+    "ty": 0, "errors": 0,
+    "expr": 1,
+    "expr_functor": 2,
+    "analysis": 3,
+    "op._make": 4, "op.tensor": 5, "op.nn": 6, "op.image": 6, "op.index": 6, "op.reduce": 6,
+    "op.transform": 6, "op": 7,
+    "emit": 8,
+    "module": 9, "_worker": 9, "runtime": 9,
+    "transform": 10,
+    "compiler": 11,
+    "cli": 12,
+    "": 13,  # relay_mlir/__init__.py
+}
+BINDINGS = ("ir", "passmanager", "dialects", "_context", "_mlir_libs")
+
+
+def _imports(path, module):
+    """(target module, line, inside a function?) for every relative import of ``module``."""
+    import ast
+
+    package = module.rsplit(".", 1)[0] if "." in module else ""
+    if path.name == "__init__.py":
+        package = module
+    tree = ast.parse(path.read_text())
+    funcs = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+             for n in ast.walk(f)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level > 0:
+            base = package.split(".") if package else []
+            base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+            names = [node.module] if node.module else [a.name for a in node.names]
+            for name in names:
+                target = ".".join(base + name.split("."))
+                # `from . import nn` inside op/ names a submodule; `from .tensor import add` the module
+                if node.module is None or target in LAYERS:
+                    yield target, node.lineno, id(node) in funcs
+                else:
+                    yield ".".join(base + node.module.split(".")), node.lineno, id(node) in funcs
+
+
+def test_core_imports_flow_one_way():
+    from pathlib import Path
+
+    import relay_mlir
+
+    root = Path(relay_mlir.__file__).parent
+    problems = []
+    for module, rank in LAYERS.items():
+        path = root / (module.replace(".", "/") + ".py") if module else root / "__init__.py"
+        if not path.exists():
+            path = root / module.replace(".", "/") / "__init__.py"
+        for target, line, in_function in _imports(path, module):
+            top = target.split(".")[0]
+            if top in BINDINGS:
+                continue  # the lazily loaded MLIR bindings
+            if target not in LAYERS:
+                target = target.rsplit(".", 1)[0] if target.rsplit(".", 1)[0] in LAYERS else target
+            if target not in LAYERS:
+                if not in_function:
+                    problems.append(f"{path.name}:{line}: imports {target}, which has no layer")
+                continue  # optional frontends/testing, imported where used
+            if LAYERS[target] >= rank:
+                problems.append(f"{module or '__init__'}:{line} imports {target} (rank {LAYERS[target]}"
+                                f" >= {rank})")
+            elif in_function:
+                problems.append(f"{module or '__init__'}:{line}: function-local import of {target}")
+    assert not problems, "\n".join(problems)
+
+
+def test_building_expressions_does_not_load_mlir():
+    r = subprocess.run([sys.executable, "-c", (
+        "import sys, relay_mlir as relay\n"
+        "x = relay.var('x', shape=(2,))\n"
+        "f = relay.Function([x], relay.nn.relu(x + x))\n"
+        "relay.free_vars(f.body); relay.ExprMutator().visit(f)\n"
+        "assert not any(m.startswith('relay_mlir._mlir_libs') for m in sys.modules), 'bindings loaded'\n"
+        "print('ok')")], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "ok"

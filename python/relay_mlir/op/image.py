@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from ..expr import Call, Expr
-from .tensor import _call, _int, _ints, _str
+from ._make import _call, _int, _ints, _str
 
 __all__ = ["resize2d"]
 

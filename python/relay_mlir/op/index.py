@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from ..expr import Call, Expr, TupleWrapper
-from .tensor import _bool, _call, _int, _opt_int, _str
+from ._make import _bool, _call, _int, _opt_int, _str
 
 __all__ = ["take", "gather", "gather_nd", "scatter_elements", "scatter_nd", "one_hot", "cumsum",
            "cumprod", "sort", "argsort", "topk"]

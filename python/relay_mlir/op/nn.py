@@ -17,8 +17,8 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ..expr import Call, Expr, TupleWrapper
-from .tensor import _bool, _call, _int, _ints, _opt_int, _str
+from ..expr import Call, Expr, TupleWrapper, const
+from ._make import _bool, _call, _int, _ints, _opt_int, _str
 
 __all__ = [
     "relu", "dense", "bias_add", "conv2d", "max_pool2d", "avg_pool2d",
@@ -459,7 +459,6 @@ def pad(data: Expr, pad_width: Sequence[Sequence[int]], pad_value: Union[float, 
             raise TypeError(f"'pad_width' entries must be (before, after) pairs, got {pair!r}")
         flat.extend(vals)
     if not isinstance(pad_value, Expr):
-        from ..expr import const
         dtype = "float32"
         ta = getattr(data, "type_annotation", None)
         if ta is not None and getattr(ta, "dtype", None):

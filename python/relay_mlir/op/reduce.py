@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Optional
 
 from ..expr import Call, Expr, Tuple, TupleWrapper
-from .tensor import IntList, _bool, _call, _ints, exp, log, mean, sqrt, subtract, sum as _sum, add
+from ._make import IntList, _bool, _call, _ints
+from .tensor import add, exp, log, mean, sqrt, subtract, sum as _sum
 
 __all__ = ["max", "min", "prod", "all", "any", "argmax", "argmin", "variance", "std", "logsumexp",
            "mean_variance", "mean_std"]

@@ -18,7 +18,8 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ..expr import Call, Expr, Op, Tuple, TupleWrapper
+from ..expr import Call, Expr, Tuple
+from ._make import IntList, _bool, _call, _float, _int, _ints
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "maximum", "minimum",
@@ -37,48 +38,6 @@ __all__ += [
     "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift",
     "where",
 ]
-
-IntList = Union[int, Sequence[int]]
-
-
-def _call(name: str, args: Sequence[Expr], **attrs: object) -> Call:
-    args = [a.astuple() if isinstance(a, TupleWrapper) else a for a in args]
-    return Call(Op.get(name), args, attrs)
-
-
-def _int(name: str, v: object) -> int:
-    """``v`` as an int; attribute values are checked here so that the C++
-    relations only ever see attributes of the declared kind."""
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-        raise TypeError(f"'{name}' must be an int, got {v!r}")
-    return int(v)
-
-
-def _opt_int(name: str, v: object) -> Optional[int]:
-    return None if v is None else _int(name, v)
-
-
-def _bool(name: str, v: object) -> bool:
-    if not isinstance(v, (bool, np.bool_)):
-        raise TypeError(f"'{name}' must be a bool, got {v!r}")
-    return bool(v)
-
-
-def _str(name: str, v: object) -> str:
-    if not isinstance(v, str):
-        raise TypeError(f"'{name}' must be a str, got {v!r}")
-    return v
-
-
-def _ints(v: Optional[IntList], name: str = "value") -> Optional[list]:
-    if v is None:
-        return None
-    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
-        return [int(v)]
-    if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
-        raise TypeError(f"'{name}' must be an int or a sequence of ints, got {v!r}")
-    return [_int(name, i) for i in v]
-
 
 # -- binary, broadcasting ---------------------------------------------------
 def add(lhs: Expr, rhs: Expr) -> Call:
@@ -204,12 +163,6 @@ def fast_tanh(x: Expr) -> Call:
 def fast_erf(x: Expr) -> Call:
     """``erf(x)`` allowing a fast approximation (``relay.fast_erf``)."""
     return _call("fast_erf", [x])
-
-
-def _float(name: str, v: object) -> float:
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
-        raise TypeError(f"'{name}' must be a number, got {v!r}")
-    return float(v)
 
 
 def clip(a: Expr, a_min: float, a_max: float) -> Call:

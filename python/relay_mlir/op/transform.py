@@ -22,7 +22,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from ..expr import Call, Expr, Tuple, TupleWrapper, const
-from .tensor import IntList, _call, _int, _ints, _opt_int, _str
+from ._make import IntList, _call, _int, _ints, _opt_int, _str
 
 __all__ = [
     "reshape_like", "squeeze", "expand_dims", "stack", "split", "strided_slice", "tile",

@@ -35,6 +35,7 @@ import numpy as np
 
 from .. import expr as E
 from .. import op
+from ..analysis import free_vars
 from ..module import IRModule
 from ..op import nn
 
@@ -93,7 +94,6 @@ def get_net(batch_size: int = 1, num_classes: int = 10, image_shape: Sequence[in
 
 
 def _collect_vars(body: E.Expr) -> List[E.Var]:
-    from ..module import free_vars
     return free_vars(body)
 
 

@@ -1,0 +1,76 @@
+"""Analyses of expressions (``tvm.relay.analysis``): ``free_vars``, ``bound_vars``, ``all_vars``.
+
+Built on ``ExprVisitor``, so they take time linear in the number of distinct
+nodes and work on arbitrarily deep programs.
+
+Example::
+
+    >>> import relay_mlir as relay
+    >>> from relay_mlir.analysis import free_vars, bound_vars
+    >>> x, y = relay.var("x"), relay.var("y")
+    >>> f = relay.Function([y], x * y)
+    >>> [v.name_hint for v in free_vars(f)], [v.name_hint for v in bound_vars(f)]
+    (['x'], ['y'])
+"""
+from __future__ import annotations
+
+from typing import Dict, List
+
+from .expr import Expr, Function, Let, Var
+from .expr_functor import ExprVisitor
+
+__all__ = ["free_vars", "bound_vars", "all_vars"]
+
+
+class _VarVisitor(ExprVisitor):
+    """Collects the Vars used (in order of first use) and those bound by a
+    Function parameter or a Let."""
+
+    iterative_scopes = True  # the result does not depend on visiting order
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.used: List[Var] = []
+        self.bound: Dict[Var, None] = {}  # ordered set
+
+    def visit_var(self, var: Var) -> None:
+        self.used.append(var)
+
+    def visit_function(self, fn: Function) -> None:
+        for p in fn.params:
+            self.bound.setdefault(p)
+        self.visit(fn.body)
+
+    def visit_let(self, let: Let) -> None:
+        self.bound.setdefault(let.var)
+        self.visit(let.value)
+        self.visit(let.body)
+
+
+def _collect(expr: Expr) -> _VarVisitor:
+    v = _VarVisitor()
+    v.visit(expr)
+    return v
+
+
+def free_vars(expr: Expr) -> List[Var]:
+    """Variables used in ``expr`` but bound by no Function/Let in it, in order of first use.
+
+    >>> import relay_mlir as relay
+    >>> a, b = relay.var("a"), relay.var("b")
+    >>> [v.name_hint for v in free_vars(a * b + a)]
+    ['a', 'b']
+    """
+    v = _collect(expr)
+    return [x for x in v.used if x not in v.bound]
+
+
+def bound_vars(expr: Expr) -> List[Var]:
+    """Variables bound in ``expr`` (function parameters, let variables), in order."""
+    return list(_collect(expr).bound)
+
+
+def all_vars(expr: Expr) -> List[Var]:
+    """Variables used or bound in ``expr``."""
+    v = _collect(expr)
+    return list(v.bound) + [x for x in v.used if x not in v.bound]
