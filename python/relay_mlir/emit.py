@@ -5,8 +5,10 @@
   values, ``If`` becomes ``relay.if``, ``Tuple`` ``relay.tuple``, ...;
 * every op is created by its builder generated from the dialect's ODS
   (``relay_mlir.dialects.relay``), all through ``_Emitter.build``;
-* every operator result (and unannotated parameter) is ``!relay.incomplete``
-  and ``relay-infer-type`` (the C++ relations) computes the types;
+* operators type themselves as they are built (their builders run the C++
+  typing rules); a result whose operands are not known yet, and every
+  unannotated parameter, is ``!relay.incomplete`` until ``relay-infer-type``
+  solves the whole module;
 * attributes are converted by generic rules (see ``to_attribute``);
 * each op gets a ``NameLoc`` key wrapping the ``file:line:col`` of the Python
   code that built the expression, so diagnostics point at user code and
@@ -23,7 +25,7 @@ Example::
     >>> print(relay.emit.emit_module(mod).text())  # doctest: +ELLIPSIS
     module {
       func.func @main(%arg0: tensor<2xf32>) -> !relay.incomplete {
-        %0 = relay.exp %arg0 : (tensor<2xf32>) -> !relay.incomplete
+        %0 = relay.exp %arg0 : (tensor<2xf32>) -> tensor<2xf32>
     ...
 """
 from __future__ import annotations
@@ -523,7 +525,8 @@ class _Emitter(ExprFunctor):
               results: Optional[Sequence] = None, loc=None):
         """Creates the op ``name`` with its generated builder; the one place ops are made.
 
-        ``results`` defaults to one ``!relay.incomplete`` (typed later by
+        ``results`` defaults to the types the op's builder infers (ops that
+        type themselves) or one ``!relay.incomplete`` (typed later by
         relay-infer-type). Operands are matched to the builder's operand
         parameters in order (a variadic one takes the rest); attributes the
         op does not declare are added as discardable attributes.
@@ -532,15 +535,15 @@ class _Emitter(ExprFunctor):
         if b is None:
             short = name[len("relay."):] if name.startswith("relay.") else name
             raise self.error(ex, f"unknown operator '{short}' (no op '{name}' is registered)")
-        if results is None:
-            results = [self.incomplete]
         kwargs: Dict[str, object] = {}
-        # Result types: today every builder is given them. Once relay ops
-        # implement InferTypeOpInterface (builders with ``results=None``),
-        # leaving ``results`` out here lets the builder infer them.
+        # Result types: ops that type themselves (InferTypeOpInterface) infer
+        # them in their builder (`!relay.incomplete` while an operand is
+        # unknown, filled in by relay-infer-type); the others start as
+        # `!relay.incomplete`.
         if b.result is not None:
+            results = [self.incomplete] if results is None else results
             kwargs[b.result[0]] = list(results) if b.result[1] else results[0]
-        elif b.infers:
+        elif b.infers and results is not None:
             kwargs["results"] = list(results)
         ops = list(operands)
         many = [i for i, (_, kind) in enumerate(b.operands) if kind == "many"]
