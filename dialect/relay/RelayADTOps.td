@@ -38,7 +38,7 @@ def Relay_ConstructorOp : Relay_Op<"constructor", [Symbol,
   let assemblyFormat = "$sym_name $fields attr-dict";
 }
 
-def Relay_ConstructOp : Relay_RelOp<"construct", "Construct", [Pure,
+def Relay_ConstructOp : Relay_Op<"construct", [Pure,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "applies a constructor";
   let description = [{

@@ -26,7 +26,7 @@ def Relay_ConstantOp : Relay_Op<"constant",
   let hasFolder = 1;
 }
 
-def Relay_TupleOp : Relay_RelOp<"tuple", "Tuple", [Pure]> {
+def Relay_TupleOp : Relay_LanguageRuleOp<"tuple", [Pure]> {
   let summary = "builds a tuple (Relay's `Tuple`)";
   let description = [{
     ```mlir
@@ -34,13 +34,11 @@ def Relay_TupleOp : Relay_RelOp<"tuple", "Tuple", [Pure]> {
     ```
   }];
   let arguments = (ins Variadic<Relay_AnyValue>:$fields);
-  let results = (outs Relay_AnyValue:$result);
   let assemblyFormat =
       "$fields attr-dict `:` functional-type($fields, results)";
 }
 
-def Relay_TupleGetItemOp : Relay_RelOp<"tuple_get_item", "TupleGetItem",
-                                       [Pure]> {
+def Relay_TupleGetItemOp : Relay_LanguageRuleOp<"tuple_get_item", [Pure]> {
   let summary = "projects a tuple field (Relay's `TupleGetItem`)";
   let description = [{
     ```mlir
@@ -48,7 +46,6 @@ def Relay_TupleGetItemOp : Relay_RelOp<"tuple_get_item", "TupleGetItem",
     ```
   }];
   let arguments = (ins Relay_AnyValue:$tuple, I64Attr:$index);
-  let results = (outs Relay_AnyValue:$result);
   let assemblyFormat = "$tuple `[` $index `]` attr-dict `:` "
                        "functional-type($tuple, results)";
   let hasFolder = 1;
@@ -124,7 +121,7 @@ def Relay_GlobalFnOp : Relay_Op<"global_fn", [Pure,
   let assemblyFormat = "$callee attr-dict `:` type($result)";
 }
 
-def Relay_CallOp : Relay_RelOp<"call", "Call"> {
+def Relay_CallOp : Relay_LanguageRuleOp<"call"> {
   let summary = "calls a function value (closure or global)";
   let description = [{
     Direct calls of module-level functions are `func.call`; `relay.call`
@@ -135,12 +132,11 @@ def Relay_CallOp : Relay_RelOp<"call", "Call"> {
     ```
   }];
   let arguments = (ins Relay_AnyValue:$callee, Variadic<Relay_AnyValue>:$args);
-  let results = (outs Relay_AnyValue:$result);
   let assemblyFormat = "$callee `(` $args `)` attr-dict `:` "
                        "functional-type(operands, results)";
 }
 
-def Relay_RefNewOp : Relay_RelOp<"ref_new", "RefNew",
+def Relay_RefNewOp : Relay_LanguageRuleOp<"ref_new",
     [MemoryEffects<[MemAlloc]>]> {
   let summary = "allocates a reference cell (Relay's `RefCreate`)";
   let description = [{
@@ -149,11 +145,10 @@ def Relay_RefNewOp : Relay_RelOp<"ref_new", "RefNew",
     ```
   }];
   let arguments = (ins Relay_AnyValue:$value);
-  let results = (outs Relay_AnyValue:$result);
   let assemblyFormat = "$value attr-dict `:` functional-type(operands, results)";
 }
 
-def Relay_RefReadOp : Relay_RelOp<"ref_read", "RefRead",
+def Relay_RefReadOp : Relay_LanguageRuleOp<"ref_read",
     [MemoryEffects<[MemRead]>]> {
   let summary = "reads a reference cell (Relay's `RefRead`)";
   let description = [{
@@ -162,11 +157,10 @@ def Relay_RefReadOp : Relay_RelOp<"ref_read", "RefRead",
     ```
   }];
   let arguments = (ins Relay_AnyValue:$ref);
-  let results = (outs Relay_AnyValue:$result);
   let assemblyFormat = "$ref attr-dict `:` functional-type(operands, results)";
 }
 
-def Relay_RefWriteOp : Relay_RelOp<"ref_write", "RefWrite",
+def Relay_RefWriteOp : Relay_LanguageRuleOp<"ref_write",
     [MemoryEffects<[MemWrite]>]> {
   let summary = "writes a reference cell (Relay's `RefWrite`); yields ()";
   let description = [{
@@ -175,12 +169,11 @@ def Relay_RefWriteOp : Relay_RelOp<"ref_write", "RefWrite",
     ```
   }];
   let arguments = (ins Relay_AnyValue:$ref, Relay_AnyValue:$value);
-  let results = (outs Relay_AnyValue:$result);
   let assemblyFormat =
       "$ref `,` $value attr-dict `:` functional-type(operands, results)";
 }
 
-def Relay_GradOp : Relay_RelOp<"grad", "Grad", [Pure]> {
+def Relay_GradOp : Relay_LanguageRuleOp<"grad", [Pure]> {
   let summary = "the gradient of a function (Relay's `gradient`)";
   let description = [{
     Typed as in Relay: a function `fn(T1..Tn) -> R` becomes
@@ -192,7 +185,6 @@ def Relay_GradOp : Relay_RelOp<"grad", "Grad", [Pure]> {
     ```
   }];
   let arguments = (ins Relay_AnyValue:$fn);
-  let results = (outs Relay_AnyValue:$result);
   let assemblyFormat = "$fn attr-dict `:` functional-type(operands, results)";
 }
 

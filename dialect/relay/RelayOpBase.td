@@ -70,6 +70,27 @@ class Relay_BinaryOp<string mnemonic, list<Trait> traits = []>
                  "adaptor.getRhs().getType())";
 }
 
+// A language construct typed by a typing rule of relay/RelayRelations.h
+// (tuple, tuple_get_item, call, refs, grad): InferTypeOpInterface, with its
+// `inferReturnTypes(context, location, adaptor, results)` written in
+// lib/Dialect/RelayLanguageOps.cpp. Unlike operators, these rules accept
+// partly known operand types (a tuple of an unknown field is a tuple).
+class Relay_LanguageRuleOp<string mnemonic, list<Trait> traits = []>
+    : Relay_Op<mnemonic, !listconcat(traits,
+          [InferTypeOpAdaptorWithIsCompatible])> {
+  let results = (outs Relay_AnyValue:$result);
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
+                                            ::mlir::TypeRange rhs) {
+      return ::mlir::relay::areCompatible(lhs, rhs);
+    }
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::relay::verifyInferredResultTypes(getOperation());
+    }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Legacy: ops typed through TypeRelationOpInterface by a relation over the
 // Operation (`mlir::relay::rel::<rel>Rel`). Families move to Relay_Operator

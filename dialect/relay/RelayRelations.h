@@ -137,6 +137,32 @@ FailureOr<Type> inferVariance(ErrorSite site, Type data, Type mean,
                               std::optional<ArrayRef<int64_t>> axis,
                               bool keepdims, bool exclude);
 
+//===----------------------------------------------------------------------===//
+// Language constructs (lib/Relations/Language.cpp, ADT.cpp). These accept
+// partly known operands: an unknown part gives an unknown part of the result.
+//===----------------------------------------------------------------------===//
+
+class ConstructorOp;
+
+/// tuple(fields...).
+Type inferTuple(MLIRContext *ctx, TypeRange fields);
+/// Field `index` of a tuple.
+FailureOr<Type> inferTupleGetItem(ErrorSite site, Type tuple, int64_t index);
+/// The result of applying a `!relay.fn` value to `args`.
+FailureOr<Type> inferCall(ErrorSite site, Type callee, TypeRange args);
+/// A reference to `value`.
+Type inferRefNew(Type value);
+/// The value a `!relay.ref` holds.
+FailureOr<Type> inferRefRead(ErrorSite site, Type ref);
+/// Writing `value` into `ref` gives `()`.
+FailureOr<Type> inferRefWrite(ErrorSite site, Type ref, Type value);
+/// fn(T...) -> R becomes fn(T...) -> (R, (T...)).
+FailureOr<Type> inferGrad(ErrorSite site, Type fn);
+/// The ADT type `ctor` builds from fields of types `fields` (type arguments
+/// no field fixes are `!relay.incomplete`).
+FailureOr<Type> inferConstruct(ErrorSite site, ConstructorOp ctor,
+                               TypeRange fields);
+
 } // namespace mlir::relay
 
 //===----------------------------------------------------------------------===//

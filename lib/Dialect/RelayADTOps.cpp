@@ -149,7 +149,15 @@ ConstructOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
       return failure();
   if (failed(verifyADTRefs(*this, getType(), "result", symbolTable)))
     return failure();
-  // The result type itself is checked by the Construct relation.
+  // The typing rule needs the constructor, hence runs here.
+  if (anyIncomplete(getFields().getTypes()))
+    return success(); // checked again once relay-infer-type filled them in
+  FailureOr<Type> inferred = inferConstruct(*this, ctor, getFields().getTypes());
+  if (failed(inferred))
+    return failure();
+  if (!areCompatible(*inferred, getType()))
+    return emitOpError() << "result #0 has type " << getType()
+                         << " but its typing rule gives " << *inferred;
   return success();
 }
 

@@ -89,3 +89,67 @@ GlobalFnOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                          << getCallee() << "' has type " << expected;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Typing rules (relay/RelayRelations.h)
+//===----------------------------------------------------------------------===//
+
+LogicalResult TupleOp::inferReturnTypes(MLIRContext *context,
+                                        std::optional<Location>,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  results.push_back(inferTuple(context, adaptor.getFields().getTypes()));
+  return success();
+}
+
+LogicalResult TupleGetItemOp::inferReturnTypes(MLIRContext *,
+                                               std::optional<Location> loc,
+                                               Adaptor adaptor,
+                                               SmallVectorImpl<Type> &results) {
+  return addResult(results,
+                   inferTupleGetItem({loc, getOperationName()},
+                                     adaptor.getTuple().getType(),
+                                     adaptor.getIndex()));
+}
+
+LogicalResult CallOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  return addResult(results, inferCall({loc, getOperationName()},
+                                      adaptor.getCallee().getType(),
+                                      adaptor.getArgs().getTypes()));
+}
+
+LogicalResult RefNewOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location>,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  results.push_back(inferRefNew(adaptor.getValue().getType()));
+  return success();
+}
+
+LogicalResult RefReadOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  return addResult(results, inferRefRead({loc, getOperationName()},
+                                         adaptor.getRef().getType()));
+}
+
+LogicalResult RefWriteOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &results) {
+  return addResult(results, inferRefWrite({loc, getOperationName()},
+                                          adaptor.getRef().getType(),
+                                          adaptor.getValue().getType()));
+}
+
+LogicalResult GradOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  return addResult(results, inferGrad({loc, getOperationName()},
+                                      adaptor.getFn().getType()));
+}

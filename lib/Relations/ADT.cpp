@@ -1,4 +1,4 @@
-//===- ADT.cpp - the Construct relation -----------------------------------===//
+//===- ADT.cpp - the typing rule of relay.construct -----------------------===//
 //
 // `relay.construct @ADT::@Ctor(fields)`: the field types are matched
 // against the constructor's declared field types, solving the ADT's type
@@ -115,34 +115,28 @@ struct ParamSolver {
 };
 } // namespace
 
-LogicalResult rel::ConstructRel(Operation *op, TypeRange operands,
-                                SmallVectorImpl<Type> &results) {
-  auto name = op->getAttrOfType<SymbolRefAttr>("constructor");
-  if (!name)
-    return op->emitOpError() << "needs a 'constructor' symbol";
-  auto ctor = SymbolTable::lookupNearestSymbolFrom<ConstructorOp>(op, name);
-  if (!ctor)
-    return op->emitOpError() << name << " does not name a relay.constructor";
+FailureOr<Type> relay::inferConstruct(ErrorSite site, ConstructorOp ctor,
+                                      TypeRange fields) {
   auto adt = cast<ADTOp>(ctor->getParentOp());
-  ArrayAttr fields = ctor.getFields();
-  if (fields.size() != operands.size())
-    return op->emitOpError() << "constructor " << name << " takes "
-                             << fields.size() << " fields, got "
-                             << operands.size();
+  ArrayAttr declaredFields = ctor.getFields();
+  if (declaredFields.size() != fields.size())
+    return site.emitError() << "constructor @" << adt.getSymName() << "::@"
+                            << ctor.getSymName() << " takes " << declaredFields.size()
+                            << " fields, got " << fields.size();
   ParamSolver solver(adt.getTypeParams());
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(fields, operands))) {
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(declaredFields, fields))) {
     Type declared = cast<TypeAttr>(std::get<0>(pair)).getValue();
     Type actual = std::get<1>(pair);
     if (!solver.match(declared, actual))
-      return op->emitOpError()
-             << "field #" << i << " has type " << actual << " but constructor "
-             << name << " expects " << declared;
+      return site.emitError() << "field #" << i << " has type " << actual
+                              << " but constructor @" << adt.getSymName()
+                              << "::@" << ctor.getSymName() << " expects "
+                              << declared;
   }
-  MLIRContext *ctx = op->getContext();
+  MLIRContext *ctx = ctor->getContext();
   SmallVector<Type> args;
   for (Type t : solver.solved)
     args.push_back(t ? t : IncompleteType::get(ctx, 0));
-  results.push_back(
+  return Type(
       ADTType::get(ctx, FlatSymbolRefAttr::get(adt.getSymNameAttr()), args));
-  return success();
 }

@@ -1,6 +1,9 @@
-//===- Language.cpp - relations of the language constructs ----------------===//
+//===- Language.cpp - typing rules of the language constructs -------------===//
 //
-// Tuple, TupleGetItem, Call, RefNew/RefRead/RefWrite and Grad.
+// tuple, tuple_get_item, call, ref_new/ref_read/ref_write and grad. Unlike
+// operator rules these accept partly known operands: a part still
+// `!relay.incomplete` gives an incomplete part of the result, and
+// relay-infer-type re-runs the rule once it knows more.
 //
 //===----------------------------------------------------------------------===//
 #include "RelationUtils.h"
@@ -9,87 +12,83 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::rel;
 
-LogicalResult rel::TupleRel(Operation *op, TypeRange operands,
-                            SmallVectorImpl<Type> &results) {
-  results.push_back(TupleType::get(op->getContext(), operands));
-  return success();
+static Type incomplete(MLIRContext *ctx) { return IncompleteType::get(ctx, 0); }
+
+Type relay::inferTuple(MLIRContext *ctx, TypeRange fields) {
+  return TupleType::get(ctx, fields);
 }
 
-LogicalResult rel::TupleGetItemRel(Operation *op, TypeRange operands,
-                                   SmallVectorImpl<Type> &results) {
-  auto tuple = dyn_cast<TupleType>(operands[0]);
-  if (!tuple)
-    return op->emitOpError() << "operand must be a tuple, got " << operands[0];
-  int64_t index = *attrI64(op, "index");
-  if (index < 0 || index >= (int64_t)tuple.size())
-    return op->emitOpError() << "index " << index << " is out of range for "
-                             << tuple;
-  results.push_back(tuple.getType(index));
-  return success();
+FailureOr<Type> relay::inferTupleGetItem(ErrorSite site, Type tuple,
+                                         int64_t index) {
+  if (isa<IncompleteType>(tuple))
+    return incomplete(tuple.getContext());
+  auto tupleType = dyn_cast<TupleType>(tuple);
+  if (!tupleType)
+    return site.emitError() << "operand must be a tuple, got " << tuple;
+  if (index < 0 || index >= (int64_t)tupleType.size())
+    return site.emitError() << "index " << index << " is out of range for "
+                            << tuple;
+  return tupleType.getType(index);
 }
 
-LogicalResult rel::CallRel(Operation *op, TypeRange operands,
-                           SmallVectorImpl<Type> &results) {
-  auto fn = dyn_cast<FuncType>(operands[0]);
+FailureOr<Type> relay::inferCall(ErrorSite site, Type callee, TypeRange args) {
+  if (isa<IncompleteType>(callee))
+    return incomplete(callee.getContext());
+  auto fn = dyn_cast<FuncType>(callee);
   if (!fn)
-    return op->emitOpError() << "callee must have a !relay.fn type, got "
-                             << operands[0];
-  TypeRange args = operands.drop_front();
+    return site.emitError() << "callee must have a !relay.fn type, got "
+                            << callee;
   if (args.size() != fn.getInputs().size())
-    return op->emitOpError() << "callee takes " << fn.getInputs().size()
-                             << " arguments, got " << args.size();
+    return site.emitError() << "callee takes " << fn.getInputs().size()
+                            << " arguments, got " << args.size();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(args, fn.getInputs())))
     if (!areCompatible(std::get<0>(pair), std::get<1>(pair)))
-      return op->emitOpError() << "argument #" << i << " has type "
-                               << std::get<0>(pair) << " but the callee expects "
-                               << std::get<1>(pair);
-  results.push_back(fn.getResult());
-  return success();
+      return site.emitError() << "argument #" << i << " has type "
+                              << std::get<0>(pair) << " but the callee expects "
+                              << std::get<1>(pair);
+  return fn.getResult();
 }
 
-LogicalResult rel::RefNewRel(Operation *op, TypeRange operands,
-                             SmallVectorImpl<Type> &results) {
-  results.push_back(RefType::get(op->getContext(), operands[0]));
-  return success();
+Type relay::inferRefNew(Type value) {
+  return RefType::get(value.getContext(), value);
 }
 
-LogicalResult rel::RefReadRel(Operation *op, TypeRange operands,
-                              SmallVectorImpl<Type> &results) {
-  auto ref = dyn_cast<RefType>(operands[0]);
-  if (!ref)
-    return op->emitOpError() << "operand must be a !relay.ref, got "
-                             << operands[0];
-  results.push_back(ref.getElementType());
-  return success();
+FailureOr<Type> relay::inferRefRead(ErrorSite site, Type ref) {
+  if (isa<IncompleteType>(ref))
+    return incomplete(ref.getContext());
+  auto refType = dyn_cast<RefType>(ref);
+  if (!refType)
+    return site.emitError() << "operand must be a !relay.ref, got " << ref;
+  return refType.getElementType();
 }
 
-LogicalResult rel::RefWriteRel(Operation *op, TypeRange operands,
-                               SmallVectorImpl<Type> &results) {
-  auto ref = dyn_cast<RefType>(operands[0]);
-  if (!ref)
-    return op->emitOpError() << "first operand must be a !relay.ref, got "
-                             << operands[0];
-  if (!areCompatible(ref.getElementType(), operands[1]))
-    return op->emitOpError() << "cannot write " << operands[1] << " into "
-                             << ref;
-  results.push_back(TupleType::get(op->getContext(), {}));
-  return success();
+FailureOr<Type> relay::inferRefWrite(ErrorSite site, Type ref, Type value) {
+  Type unit = TupleType::get(ref.getContext(), {});
+  if (isa<IncompleteType>(ref))
+    return unit;
+  auto refType = dyn_cast<RefType>(ref);
+  if (!refType)
+    return site.emitError() << "first operand must be a !relay.ref, got "
+                            << ref;
+  if (!areCompatible(refType.getElementType(), value))
+    return site.emitError() << "cannot write " << value << " into " << ref;
+  return unit;
 }
 
-LogicalResult rel::GradRel(Operation *op, TypeRange operands,
-                           SmallVectorImpl<Type> &results) {
-  auto fn = dyn_cast<FuncType>(operands[0]);
-  if (!fn)
-    return op->emitOpError() << "operand must have a !relay.fn type, got "
-                             << operands[0];
-  for (auto [i, input] : llvm::enumerate(fn.getInputs()))
-    if (!isa<RankedTensorType>(input))
-      return op->emitOpError() << "can only differentiate with respect to "
-                                  "tensors; parameter #"
-                               << i << " is " << input;
-  MLIRContext *ctx = op->getContext();
-  Type grads = TupleType::get(ctx, fn.getInputs());
-  Type result = TupleType::get(ctx, {fn.getResult(), grads});
-  results.push_back(FuncType::get(ctx, fn.getInputs(), result));
-  return success();
+FailureOr<Type> relay::inferGrad(ErrorSite site, Type fn) {
+  MLIRContext *ctx = fn.getContext();
+  if (isa<IncompleteType>(fn))
+    return incomplete(ctx);
+  auto fnType = dyn_cast<FuncType>(fn);
+  if (!fnType)
+    return site.emitError() << "operand must have a !relay.fn type, got "
+                            << fn;
+  for (auto [i, input] : llvm::enumerate(fnType.getInputs()))
+    if (!isa<RankedTensorType, IncompleteType>(input))
+      return site.emitError() << "can only differentiate with respect to "
+                                 "tensors; parameter #"
+                              << i << " is " << input;
+  Type grads = TupleType::get(ctx, fnType.getInputs());
+  Type result = TupleType::get(ctx, {fnType.getResult(), grads});
+  return Type(FuncType::get(ctx, fnType.getInputs(), result));
 }

@@ -84,7 +84,7 @@ relay.adt @List ["T"] {
   relay.constructor @Cons [!relay.tvar<"T">, !relay.adt<@List, !relay.tvar<"T">>]
 }
 func.func @result_type(%x: tensor<f32>, %l: !relay.adt<@List, tensor<f32>>) {
-  // expected-error @+1 {{result #0 has type '!relay.adt<@List, tensor<2xf32>>' but its type relation Construct gives '!relay.adt<@List, tensor<f32>>'}}
+  // expected-error @+1 {{result #0 has type '!relay.adt<@List, tensor<2xf32>>' but its typing rule gives '!relay.adt<@List, tensor<f32>>'}}
   %n = relay.construct @List::@Cons(%x, %l) : (tensor<f32>, !relay.adt<@List, tensor<f32>>) -> !relay.adt<@List, tensor<2xf32>>
   return
 }
@@ -98,7 +98,7 @@ relay.adt @Nat [] {
   relay.constructor @Z []
 }
 func.func @wrong_adt() {
-  // expected-error @+1 {{result #0 has type '!relay.adt<@Nat>' but its type relation Construct gives '!relay.adt<@List, !relay.incomplete>'}}
+  // expected-error @+1 {{result #0 has type '!relay.adt<@Nat>' but its typing rule gives '!relay.adt<@List, !relay.incomplete>'}}
   %n = relay.construct @List::@Nil() : () -> !relay.adt<@Nat>
   return
 }
@@ -109,7 +109,7 @@ relay.adt @List ["T"] {
   relay.constructor @Nil []
 }
 func.func @not_adt() {
-  // expected-error @+1 {{result #0 has type 'tensor<f32>' but its type relation Construct gives}}
+  // expected-error @+1 {{result #0 has type 'tensor<f32>' but its typing rule gives}}
   %n = relay.construct @List::@Nil() : () -> tensor<f32>
   return
 }

@@ -128,7 +128,7 @@ func.func @call_arg(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<2xf3
 // -----
 
 func.func @call_result(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<2xf32>' but its type relation Call gives 'tensor<f32>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<2xf32>' but its typing rule gives 'tensor<f32>'}}
   %r = relay.call %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<2xf32>
   return
 }
@@ -137,7 +137,7 @@ func.func @call_result(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f
 
 // relay.tuple / relay.tuple_get_item
 func.func @tuple_result(%x: tensor<f32>) {
-  // expected-error @+1 {{result #0 has type 'tuple<tensor<f32>>' but its type relation Tuple gives 'tuple<tensor<f32>, tensor<f32>>'}}
+  // expected-error @+1 {{result #0 has type 'tuple<tensor<f32>>' but its typing rule gives 'tuple<tensor<f32>, tensor<f32>>'}}
   %t = relay.tuple %x, %x : (tensor<f32>, tensor<f32>) -> tuple<tensor<f32>>
   return
 }
@@ -161,7 +161,7 @@ func.func @get_range(%t: tuple<tensor<f32>>) {
 // -----
 
 func.func @get_result(%t: tuple<tensor<f32>, tensor<2xf32>>) {
-  // expected-error @+1 {{result #0 has type 'tensor<f32>' but its type relation TupleGetItem gives 'tensor<2xf32>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<f32>' but its typing rule gives 'tensor<2xf32>'}}
   %r = relay.tuple_get_item %t[1] : (tuple<tensor<f32>, tensor<2xf32>>) -> tensor<f32>
   return
 }
@@ -170,7 +170,7 @@ func.func @get_result(%t: tuple<tensor<f32>, tensor<2xf32>>) {
 
 // references
 func.func @ref_new(%x: tensor<f32>) {
-  // expected-error @+1 {{result #0 has type '!relay.ref<tensor<2xf32>>' but its type relation RefNew gives '!relay.ref<tensor<f32>>'}}
+  // expected-error @+1 {{result #0 has type '!relay.ref<tensor<2xf32>>' but its typing rule gives '!relay.ref<tensor<f32>>'}}
   %r = relay.ref_new %x : (tensor<f32>) -> !relay.ref<tensor<2xf32>>
   return
 }
@@ -202,7 +202,7 @@ func.func @ref_write_value(%r: !relay.ref<tensor<f32>>, %x: tensor<2xf32>) {
 // -----
 
 func.func @ref_write_result(%r: !relay.ref<tensor<f32>>, %x: tensor<f32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<f32>' but its type relation RefWrite gives 'tuple<>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<f32>' but its typing rule gives 'tuple<>'}}
   %u = relay.ref_write %r, %x : (!relay.ref<tensor<f32>>, tensor<f32>) -> tensor<f32>
   return
 }
@@ -227,7 +227,7 @@ func.func @grad_param(%f: !relay.fn<(tuple<tensor<f32>>) -> tensor<f32>>) {
 // -----
 
 func.func @grad_result(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>) {
-  // expected-error @+1 {{result #0 has type '!relay.fn<(tensor<f32>) -> tensor<f32>>' but its type relation Grad gives '!relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>'}}
+  // expected-error @+1 {{result #0 has type '!relay.fn<(tensor<f32>) -> tensor<f32>>' but its typing rule gives '!relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>'}}
   %g = relay.grad %f : (!relay.fn<(tensor<f32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>) -> tensor<f32>>
   return
 }
