@@ -36,6 +36,9 @@ FAMILIES: List[Tuple[str, str]] = [
     ("RelayElementwiseOps.td", "Elementwise"),
     ("RelayReduceOps.td", "Reductions"),
     ("RelayNNOps.td", "Neural network (nn.*)"),
+    ("RelayConvOps.td", "Convolutions (nn.conv*)"),
+    ("RelayPoolOps.td", "Pooling (nn.*pool*)"),
+    ("RelayNormOps.td", "Normalisation and softmax (nn.*norm*, nn.*softmax, nn.lrn)"),
     ("RelayTransformOps.td", "Shape transforms"),
     ("RelayIndexOps.td", "Indexing, scans and sorting"),
     ("RelayImageOps.td", "Image"),
@@ -68,11 +71,16 @@ def _attribute(records: Dict[str, dict], constraint: dict, name: str) -> str:
     kind = (base or {}).get("def") or constraint["def"]
     kind = kind.replace("Attr", "").replace("DenseI64Array", "i64[]")
     kind = kind.replace("DenseF64Array", "f64[]")
+    # An enum-like string attribute (RelayAttrConstraints.td) lists its values.
+    enum = base["def"] if base else constraint["def"]
+    values = ""
+    if "Relay_StrEnumAttr" in records.get(enum, {}).get("!superclasses", []):
+        values = " (" + records[enum]["summary"] + ")"
     if "DefaultValuedAttr" in supers or rec.get("defaultValue") not in (None, ""):
         default = rec.get("defaultValue")
-        return f"`{name}`={default.strip()}" if default else f"`{name}`"
+        return (f"`{name}`={default.strip()}" if default else f"`{name}`") + values
     if "OptionalAttr" in supers:
-        return f"`{name}`?"
+        return f"`{name}`?{values}"
     return f"`{name}` ({kind})"
 
 

@@ -138,6 +138,113 @@ FailureOr<Type> inferVariance(ErrorSite site, Type data, Type mean,
                               bool keepdims, bool exclude);
 
 //===----------------------------------------------------------------------===//
+// NN: dense, matmuls, bias_add, activations, dropout, pad, upsampling,
+// depth/space moves, batch_flatten (lib/Relations/NN.cpp)
+//===----------------------------------------------------------------------===//
+
+/// nn.dense: data [d..., k] · weight [units, k]ᵀ -> [d..., units].
+FailureOr<Type> inferDense(ErrorSite site, Type data, Type weight,
+                           std::optional<int64_t> units,
+                           std::optional<Type> outDtype);
+/// nn.matmul: tensor_a [d..., k] (or [d..., k, m]) · tensor_b [k, units] (or
+/// [units, k]) -> [d..., units] (or [d..., m, units]).
+FailureOr<Type> inferMatmul(ErrorSite site, Type tensorA, Type tensorB,
+                            std::optional<int64_t> units,
+                            std::optional<Type> outDtype, bool transposeA,
+                            bool transposeB);
+/// nn.batch_matmul: x [b, m, k] · y [b, n, k]ᵀ -> [b, m, n] (transposes as
+/// given; a batch of 1 broadcasts).
+FailureOr<Type> inferBatchMatmul(ErrorSite site, Type x, Type y,
+                                 std::optional<Type> outDtype,
+                                 bool transposeA, bool transposeB);
+/// nn.bias_add: `data`, with a 1-D `bias` of size data.shape[axis].
+FailureOr<Type> inferBiasAdd(ErrorSite site, Type data, Type bias,
+                             int64_t axis);
+/// nn.prelu: `data`, with a 1-D `alpha` of size data.shape[axis].
+FailureOr<Type> inferPRelu(ErrorSite site, Type data, Type alpha,
+                           int64_t axis);
+/// nn.batch_flatten: [n, a, b, ...] -> [n, a * b * ...].
+FailureOr<Type> inferBatchFlatten(ErrorSite site, Type data);
+/// nn.dropout: (data, mask of the data type); `rate` in [0, 1).
+FailureOr<Type> inferDropout(ErrorSite site, Type data, double rate);
+/// nn.pad: each dim grows by its (before, after) entries of `padWidth`.
+FailureOr<Type> inferPad(ErrorSite site, Type data, Type padValue,
+                         ArrayRef<int64_t> padWidth, StringRef padMode);
+/// nn.upsampling: H, W (of the 4-D `layout`) scaled and rounded.
+FailureOr<Type> inferUpSampling(ErrorSite site, Type data, double scaleH,
+                                double scaleW, StringRef layout);
+/// nn.depth_to_space: C / b², H * b, W * b in the 4-D `layout`.
+FailureOr<Type> inferDepthToSpace(ErrorSite site, Type data,
+                                  int64_t blockSize, StringRef layout);
+/// nn.space_to_depth: C * b², H / b, W / b in the 4-D `layout`.
+FailureOr<Type> inferSpaceToDepth(ErrorSite site, Type data,
+                                  int64_t blockSize, StringRef layout);
+
+//===----------------------------------------------------------------------===//
+// Conv: N-d and transposed convolutions (lib/Relations/Conv.cpp)
+//===----------------------------------------------------------------------===//
+
+/// nn.conv1d/2d/3d over `spatialRank` spatial dims. `depthwise`: Relay's
+/// depthwise convention applies (nn.conv2d): with groups = input channels =
+/// weight out-channels and both `channels` and `kernelSize` given, the
+/// weight is [C, channels / C, spatial...] in canonical order.
+FailureOr<Type> inferConv(ErrorSite site, Type data, Type weight,
+                          unsigned spatialRank, bool depthwise,
+                          ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                          ArrayRef<int64_t> dilation, int64_t groups,
+                          std::optional<int64_t> channels,
+                          std::optional<ArrayRef<int64_t>> kernelSize,
+                          StringRef dataLayout, StringRef kernelLayout,
+                          StringRef outLayout, std::optional<Type> outDtype);
+/// nn.conv2d_transpose (weight canonically IOHW).
+FailureOr<Type> inferConv2DTranspose(
+    ErrorSite site, Type data, Type weight, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, int64_t groups,
+    std::optional<int64_t> channels,
+    std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
+    StringRef kernelLayout, StringRef outLayout,
+    ArrayRef<int64_t> outputPadding, std::optional<Type> outDtype);
+
+//===----------------------------------------------------------------------===//
+// Pool: windowed, global and adaptive pooling (lib/Relations/Pool.cpp)
+//===----------------------------------------------------------------------===//
+
+/// nn.{max,avg}_pool{1,2,3}d over `spatialRank` spatial dims.
+FailureOr<Type> inferPool(ErrorSite site, Type data, unsigned spatialRank,
+                          ArrayRef<int64_t> poolSize, ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> dilation, ArrayRef<int64_t> padding,
+                          StringRef layout, StringRef outLayout,
+                          bool ceilMode);
+/// nn.global_{avg,max}_pool2d: H and W become 1.
+FailureOr<Type> inferGlobalPool2D(ErrorSite site, Type data, StringRef layout,
+                                  StringRef outLayout);
+/// nn.adaptive_{avg,max}_pool2d: H and W become `outputSize` (0 entries:
+/// unchanged, 1: square, 2: [h, w]).
+FailureOr<Type> inferAdaptivePool2D(ErrorSite site, Type data,
+                                    ArrayRef<int64_t> outputSize,
+                                    StringRef layout, StringRef outLayout);
+
+//===----------------------------------------------------------------------===//
+// Norm: normalisations (lib/Relations/Norm.cpp; softmax, log_softmax and
+// lrn use inferAxisIdentity)
+//===----------------------------------------------------------------------===//
+
+/// nn.batch_norm: (data, [C], [C]), C = data.shape[axis], axis >= -1.
+FailureOr<Type> inferBatchNorm(ErrorSite site, Type data, Type gamma,
+                               Type beta, Type movingMean, Type movingVar,
+                               int64_t axis);
+/// nn.layer_norm, nn.instance_norm: float `data`; gamma and beta 1-D of size
+/// data.shape[axis].
+FailureOr<Type> inferNorm(ErrorSite site, Type data, Type gamma, Type beta,
+                          int64_t axis);
+/// nn.group_norm: inferNorm, and data.shape[axis] divisible by numGroups.
+FailureOr<Type> inferGroupNorm(ErrorSite site, Type data, Type gamma,
+                               Type beta, int64_t numGroups, int64_t axis);
+/// nn.l2_normalize: `data`, with distinct in-range axes.
+FailureOr<Type> inferL2Normalize(ErrorSite site, Type data,
+                                 ArrayRef<int64_t> axis);
+
+//===----------------------------------------------------------------------===//
 // Language constructs (lib/Relations/Language.cpp, ADT.cpp). These accept
 // partly known operands: an unknown part gives an unknown part of the result.
 //===----------------------------------------------------------------------===//

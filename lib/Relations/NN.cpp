@@ -1,258 +1,337 @@
-//===- NN.cpp - relations of the nn.* operators ---------------------------===//
+//===- NN.cpp - typing rules of the nn.* operators ------------------------===//
 //
-// Dense, BiasAdd, Pool2D, GlobalPool2D, BatchFlatten and BatchNorm, with
-// Relay's semantics (src/relay/op/nn/{nn,pooling}.cc): the same attributes,
-// defaults and output-size formulas; `?` dims propagate. Conv2D shares the
-// N-d convolution relation in ConvPool.cpp.
+// Dense, Matmul, BatchMatmul, BiasAdd/PRelu, BatchFlatten, Dropout, Pad,
+// UpSampling, DepthToSpace and SpaceToDepth, with Relay's semantics
+// (src/relay/op/nn/{nn,pad,upsampling}.cc): the same attributes, defaults
+// and shape formulas; `?` dims propagate. Convolutions, pools and
+// normalisations have their own files (Conv.cpp, Pool.cpp, Norm.cpp).
 //
 //===----------------------------------------------------------------------===//
-#include "RelationUtils.h"
+#include "NNUtils.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::rel;
 
 //===----------------------------------------------------------------------===//
-// Dense: data [d..., k] · weight [units, k]ᵀ -> [d..., units]
+// Dense / Matmul: a [d..., k] · b [k, units] -> [d..., units]
 //===----------------------------------------------------------------------===//
 
-LogicalResult rel::DenseRel(Operation *op, TypeRange operands,
-                            SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 2)))
-    return failure();
-  // nn.dense is nn.matmul with transpose_b = true (and no transpose_a).
-  bool isMatmul = isa<MatmulOp>(op);
-  bool transposeA = isMatmul && attrBool(op, "transpose_a");
-  bool transposeB = !isMatmul || attrBool(op, "transpose_b");
-  StringRef aName = isMatmul ? "tensor_a" : "data";
-  StringRef bName = isMatmul ? "tensor_b" : "weight";
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, aName);
+namespace {
+/// How an op names its two operands in diagnostics; nn.dense is nn.matmul
+/// with transpose_b = true and its own wording.
+struct MatmulNames {
+  StringRef a, b;
+  bool isDense;
+};
+} // namespace
+
+static FailureOr<Type> matmul(ErrorSite site, Type a, Type b,
+                              std::optional<int64_t> unitsAttr,
+                              std::optional<Type> outDtype, bool transposeA,
+                              bool transposeB, MatmulNames names) {
+  FailureOr<RankedTensorType> data = tensorType(site, a, names.a);
   if (failed(data))
     return failure();
-  FailureOr<RankedTensorType> weight =
-      tensorOperandOfRank(op, operands, 1, bName, 2);
+  FailureOr<RankedTensorType> weight = tensorTypeOfRank(site, b, names.b, 2);
   if (failed(weight))
     return failure();
   int64_t minRank = transposeA ? 2 : 1;
   if (data->getRank() < minRank)
-    return op->emitOpError() << "operand '" << aName << "' must have rank >= "
-                             << minRank << ", got " << *data;
+    return site.emitError() << "operand '" << names.a << "' must have rank >= "
+                            << minRank << ", got " << *data;
   int64_t rank = data->getRank();
-  int64_t k = transposeA ? data->getDimSize(rank - 2) : data->getDimSize(rank - 1);
+  int64_t k = data->getDimSize(transposeA ? rank - 2 : rank - 1);
   int64_t weightUnits = weight->getDimSize(transposeB ? 0 : 1);
   int64_t weightK = weight->getDimSize(transposeB ? 1 : 0);
   if (failed(unifyDim(k, weightK))) {
-    if (!isMatmul)
-      return op->emitOpError() << "data reduction dim (last) " << k
-                               << " ≠ weight dim 1 " << weightK
-                               << " (weight must be [units, k])";
-    return op->emitOpError()
+    if (names.isDense)
+      return site.emitError() << "data reduction dim (last) " << k
+                              << " ≠ weight dim 1 " << weightK
+                              << " (weight must be [units, k])";
+    return site.emitError()
            << "tensor_a reduction dim (" << (transposeA ? "second last" : "last")
            << ") " << k << " ≠ tensor_b dim " << (transposeB ? 1 : 0) << " "
            << weightK << " (tensor_b must be "
            << (transposeB ? "[units, k]" : "[k, units]") << ")";
   }
   int64_t units = weightUnits;
-  if (std::optional<int64_t> attr = attrI64(op, "units")) {
-    if (*attr < 1)
-      return op->emitOpError() << "units must be >= 1, got " << *attr;
-    if (failed(unifyDim(*attr, weightUnits)))
-      return op->emitOpError() << "units attribute " << *attr << " ≠ "
-                               << bName << " dim " << (transposeB ? 0 : 1)
-                               << " " << weightUnits;
-    units = *attr;
+  if (unitsAttr) {
+    if (*unitsAttr < 1)
+      return site.emitError() << "units must be >= 1, got " << *unitsAttr;
+    if (failed(unifyDim(*unitsAttr, weightUnits)))
+      return site.emitError() << "units attribute " << *unitsAttr << " ≠ "
+                              << names.b << " dim " << (transposeB ? 0 : 1)
+                              << " " << weightUnits;
+    units = *unitsAttr;
   }
-  FailureOr<Type> dtype = outDtype(op, data->getElementType());
+  FailureOr<Type> dtype = resultDtype(site, outDtype, data->getElementType());
   if (failed(dtype))
     return failure();
   SmallVector<int64_t> shape(data->getShape());
   if (transposeA)
     shape[rank - 2] = data->getDimSize(rank - 1);
   shape.back() = units;
-  results.push_back(RankedTensorType::get(shape, *dtype));
-  return success();
+  return Type(RankedTensorType::get(shape, *dtype));
+}
+
+FailureOr<Type> relay::inferDense(ErrorSite site, Type data, Type weight,
+                                  std::optional<int64_t> units,
+                                  std::optional<Type> outDtype) {
+  return matmul(site, data, weight, units, outDtype, /*transposeA=*/false,
+                /*transposeB=*/true, {"data", "weight", /*isDense=*/true});
+}
+
+FailureOr<Type> relay::inferMatmul(ErrorSite site, Type tensorA, Type tensorB,
+                                   std::optional<int64_t> units,
+                                   std::optional<Type> outDtype,
+                                   bool transposeA, bool transposeB) {
+  return matmul(site, tensorA, tensorB, units, outDtype, transposeA,
+                transposeB, {"tensor_a", "tensor_b", /*isDense=*/false});
 }
 
 //===----------------------------------------------------------------------===//
-// BiasAdd: data + bias broadcast along `axis`
+// BatchMatmul: x [b, m, k] · y [b, n, k]ᵀ -> [b, m, n] (transposes by attrs;
+// a batch of 1 broadcasts)
 //===----------------------------------------------------------------------===//
 
-LogicalResult rel::BiasAddRel(Operation *op, TypeRange operands,
-                              SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 2)))
+FailureOr<Type> relay::inferBatchMatmul(ErrorSite site, Type xType,
+                                        Type yType,
+                                        std::optional<Type> outDtype,
+                                        bool ta, bool tb) {
+  FailureOr<RankedTensorType> x = tensorTypeOfRank(site, xType, "x", 3);
+  if (failed(x))
     return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  FailureOr<RankedTensorType> y = tensorTypeOfRank(site, yType, "y", 3);
+  if (failed(y))
+    return failure();
+  int64_t xb = x->getDimSize(0), yb = y->getDimSize(0);
+  int64_t m = x->getDimSize(ta ? 2 : 1), xk = x->getDimSize(ta ? 1 : 2);
+  int64_t n = y->getDimSize(tb ? 1 : 2), yk = y->getDimSize(tb ? 2 : 1);
+  int64_t batch;
+  if (xb == 1)
+    batch = yb;
+  else if (yb == 1)
+    batch = xb;
+  else if (FailureOr<int64_t> b = unifyDim(xb, yb); succeeded(b))
+    batch = *b;
+  else
+    return site.emitError() << "batch dims " << xb << " (x) and " << yb
+                            << " (y) differ and neither is 1";
+  if (failed(unifyDim(xk, yk)))
+    return site.emitError()
+           << "reduction dims differ: x dim " << (ta ? 1 : 2) << " " << xk
+           << " ≠ y dim " << (tb ? 2 : 1) << " " << yk << " (x is "
+           << (ta ? "[b, k, m]" : "[b, m, k]") << ", y is "
+           << (tb ? "[b, n, k]" : "[b, k, n]") << ")";
+  if (x->getElementType() != y->getElementType())
+    return site.emitError() << "y dtype " << y->getElementType()
+                            << " ≠ x dtype " << x->getElementType();
+  FailureOr<Type> dtype = resultDtype(site, outDtype, x->getElementType());
+  if (failed(dtype))
+    return failure();
+  return Type(RankedTensorType::get({batch, m, n}, *dtype));
+}
+
+//===----------------------------------------------------------------------===//
+// BiasAdd / PRelu: data with a vector along `axis`
+//===----------------------------------------------------------------------===//
+
+/// `data`, with the 1-D operand `vector` (named `what`) of size
+/// data.shape[axis] and the data dtype.
+static FailureOr<Type> vectorAlongAxis(ErrorSite site, Type dataType,
+                                       Type vectorType, int64_t axis,
+                                       StringRef what) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  // nn.prelu shares this relation; its vector operand is 'alpha'.
-  StringRef what = isa<PReluOp>(op) ? "alpha" : "bias";
-  FailureOr<RankedTensorType> bias =
-      tensorOperandOfRank(op, operands, 1, what, 1);
-  if (failed(bias))
+  FailureOr<RankedTensorType> vector =
+      tensorTypeOfRank(site, vectorType, what, 1);
+  if (failed(vector))
     return failure();
-  FailureOr<int64_t> axis =
-      normalizeAxis(op, *attrI64(op, "axis"), data->getRank());
-  if (failed(axis))
+  FailureOr<int64_t> dim = normalizeAxis(site, axis, data->getRank());
+  if (failed(dim))
     return failure();
-  if (failed(unifyDim(bias->getDimSize(0), data->getDimSize(*axis))))
-    return op->emitOpError()
-           << what << " size " << bias->getDimSize(0) << " ≠ data dim " << *axis
-           << " (axis) " << data->getDimSize(*axis);
-  if (bias->getElementType() != data->getElementType())
-    return op->emitOpError() << what << " dtype " << bias->getElementType()
-                             << " ≠ data dtype " << data->getElementType();
-  results.push_back(*data);
-  return success();
+  if (failed(unifyDim(vector->getDimSize(0), data->getDimSize(*dim))))
+    return site.emitError() << what << " size " << vector->getDimSize(0)
+                            << " ≠ data dim " << *dim << " (axis) "
+                            << data->getDimSize(*dim);
+  if (vector->getElementType() != data->getElementType())
+    return site.emitError() << what << " dtype " << vector->getElementType()
+                            << " ≠ data dtype " << data->getElementType();
+  return Type(*data);
 }
 
-//===----------------------------------------------------------------------===//
-// Pooling
-//===----------------------------------------------------------------------===//
-
-/// The data operand of a 2-D pool in `layout` (rank 4), with `out_layout`
-/// empty or equal to `layout` as Relay requires.
-static FailureOr<std::pair<RankedTensorType, Layout2D>>
-poolData(Operation *op, TypeRange operands) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  StringRef layout = attrStr(op, "layout");
-  FailureOr<Layout2D> l = parseLayout2D(op, layout, "layout");
-  if (failed(l))
-    return failure();
-  StringRef outLayout = attrStr(op, "out_layout");
-  if (!outLayout.empty() && outLayout != layout)
-    return op->emitOpError() << "out_layout \"" << outLayout
-                             << "\" must be empty or equal to layout \""
-                             << layout << "\"";
-  FailureOr<RankedTensorType> data =
-      tensorOperandOfRank(op, operands, 0, "data", 4);
-  if (failed(data))
-    return failure();
-  return std::make_pair(*data, *l);
+FailureOr<Type> relay::inferBiasAdd(ErrorSite site, Type data, Type bias,
+                                    int64_t axis) {
+  return vectorAlongAxis(site, data, bias, axis, "bias");
 }
 
-LogicalResult rel::Pool2DRel(Operation *op, TypeRange operands,
-                             SmallVectorImpl<Type> &results) {
-  auto dataAndLayout = poolData(op, operands);
-  if (failed(dataAndLayout))
-    return failure();
-  auto [data, l] = *dataAndLayout;
-  FailureOr<ArrayRef<int64_t>> poolSize =
-      attrI64ArrayOfSize(op, "pool_size", 2);
-  if (failed(poolSize))
-    return failure();
-  FailureOr<ArrayRef<int64_t>> strides = attrI64ArrayOfSize(op, "strides", 2);
-  if (failed(strides))
-    return failure();
-  FailureOr<ArrayRef<int64_t>> dilation =
-      attrI64ArrayOfSize(op, "dilation", 2);
-  if (failed(dilation))
-    return failure();
-  FailureOr<SmallVector<int64_t, 4>> pad =
-      padding2D(op, *attrI64Array(op, "padding"));
-  if (failed(pad))
-    return failure();
-  bool ceilMode = attrBool(op, "ceil_mode");
-
-  SmallVector<int64_t> shape(data.getShape());
-  int64_t h = shape[l.h], w = shape[l.w];
-  int64_t outH = windowOutput(h, (*poolSize)[0], (*strides)[0], (*dilation)[0],
-                              (*pad)[0], (*pad)[2], ceilMode);
-  int64_t outW = windowOutput(w, (*poolSize)[1], (*strides)[1], (*dilation)[1],
-                              (*pad)[1], (*pad)[3], ceilMode);
-  if (!isAny(outH) && outH < 1)
-    return op->emitOpError()
-           << "output height would be " << outH << ": input height " << h
-           << " + padding " << (*pad)[0] + (*pad)[2]
-           << " is smaller than the dilated pool height "
-           << ((*poolSize)[0] - 1) * (*dilation)[0] + 1;
-  if (!isAny(outW) && outW < 1)
-    return op->emitOpError()
-           << "output width would be " << outW << ": input width " << w
-           << " + padding " << (*pad)[1] + (*pad)[3]
-           << " is smaller than the dilated pool width "
-           << ((*poolSize)[1] - 1) * (*dilation)[1] + 1;
-  shape[l.h] = outH;
-  shape[l.w] = outW;
-  results.push_back(RankedTensorType::get(shape, data.getElementType()));
-  return success();
-}
-
-LogicalResult rel::GlobalPool2DRel(Operation *op, TypeRange operands,
-                                   SmallVectorImpl<Type> &results) {
-  auto dataAndLayout = poolData(op, operands);
-  if (failed(dataAndLayout))
-    return failure();
-  auto [data, l] = *dataAndLayout;
-  SmallVector<int64_t> shape(data.getShape());
-  shape[l.h] = 1;
-  shape[l.w] = 1;
-  results.push_back(RankedTensorType::get(shape, data.getElementType()));
-  return success();
+FailureOr<Type> relay::inferPRelu(ErrorSite site, Type data, Type alpha,
+                                  int64_t axis) {
+  return vectorAlongAxis(site, data, alpha, axis, "alpha");
 }
 
 //===----------------------------------------------------------------------===//
 // BatchFlatten: [n, a, b, ...] -> [n, a * b * ...]
 //===----------------------------------------------------------------------===//
 
-LogicalResult rel::BatchFlattenRel(Operation *op, TypeRange operands,
-                                   SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferBatchFlatten(ErrorSite site, Type dataType) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
   if (data->getRank() < 1)
-    return op->emitOpError() << "operand 'data' must have rank >= 1, got "
-                             << *data;
+    return site.emitError() << "operand 'data' must have rank >= 1, got "
+                            << *data;
   ArrayRef<int64_t> shape = data->getShape();
-  results.push_back(RankedTensorType::get(
+  return Type(RankedTensorType::get(
       {shape[0], productOfDims(shape.drop_front())}, data->getElementType()));
-  return success();
 }
 
 //===----------------------------------------------------------------------===//
-// BatchNorm: (data, gamma, beta, moving_mean, moving_var)
-//            -> (data type, [C], [C]) with C = data dim `axis`
+// Dropout: data -> (data, mask of the data type)
 //===----------------------------------------------------------------------===//
 
-LogicalResult rel::BatchNormRel(Operation *op, TypeRange operands,
-                                SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 5)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferDropout(ErrorSite site, Type dataType,
+                                    double rate) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
+  if (!(rate >= 0.0 && rate < 1.0))
+    return site.emitError() << "rate must be in [0, 1), got " << rate;
+  return Type(TupleType::get(dataType.getContext(), {*data, *data}));
+}
+
+//===----------------------------------------------------------------------===//
+// Pad: data [d...] -> [d + before + after ...]
+//===----------------------------------------------------------------------===//
+
+FailureOr<Type> relay::inferPad(ErrorSite site, Type dataType,
+                                Type padValue, ArrayRef<int64_t> width,
+                                StringRef mode) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  if (failed(data))
+    return failure();
+  FailureOr<RankedTensorType> value =
+      tensorTypeOfRank(site, padValue, "pad_value", 0);
+  if (failed(value))
+    return failure();
+  if (value->getElementType() != data->getElementType())
+    return site.emitError() << "pad_value dtype " << value->getElementType()
+                            << " ≠ data dtype " << data->getElementType();
   int64_t rank = data->getRank();
-  int64_t axis = *attrI64(op, "axis");
-  // As in Relay, -1 (the last dim) is the only negative axis accepted.
-  if (axis < -1 || axis >= rank)
-    return op->emitOpError() << "axis " << axis
-                             << " is out of range for rank " << rank
-                             << " (expected -1 <= axis < " << rank << ")";
-  if (axis == -1)
-    axis = rank - 1;
-  int64_t size = data->getDimSize(axis);
-  static const char *names[] = {"gamma", "beta", "moving_mean", "moving_var"};
-  for (unsigned index = 1; index < 5; ++index) {
-    StringRef name = names[index - 1];
-    FailureOr<RankedTensorType> param =
-        tensorOperandOfRank(op, operands, index, name, 1);
-    if (failed(param))
-      return failure();
-    FailureOr<int64_t> unified = unifyDim(size, param->getDimSize(0));
-    if (failed(unified))
-      return op->emitOpError() << "operand '" << name << "' size "
-                               << param->getDimSize(0) << " ≠ data dim "
-                               << axis << " (axis) " << size;
-    size = *unified;
-    if (param->getElementType() != data->getElementType())
-      return op->emitOpError() << "operand '" << name << "' dtype "
-                               << param->getElementType() << " ≠ data dtype "
-                               << data->getElementType();
+  if (static_cast<int64_t>(width.size()) != 2 * rank)
+    return site.emitError() << "pad_width must have 2 entries (before, "
+                               "after) per data dim: "
+                            << 2 * rank << ", got " << width.size();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t before = width[2 * d], after = width[2 * d + 1];
+    if (before < 0 || after < 0)
+      return site.emitError() << "pad_width entries must be >= 0, got "
+                              << std::min(before, after) << " for dim " << d;
+    int64_t in = data->getDimSize(d);
+    if (mode == "reflect" && !isAny(in) && (before >= in || after >= in))
+      return site.emitError()
+             << "reflect padding of dim " << d << " (size " << in
+             << ") must be smaller than the dim, got (" << before << ", "
+             << after << ")";
+    shape.push_back(isAny(in) ? kAny : in + before + after);
   }
-  auto stat = RankedTensorType::get({size}, data->getElementType());
-  results.push_back(
-      TupleType::get(op->getContext(), {Type(*data), Type(stat), Type(stat)}));
-  return success();
+  return Type(RankedTensorType::get(shape, data->getElementType()));
+}
+
+//===----------------------------------------------------------------------===//
+// UpSampling: h, w -> round(h * scale_h), round(w * scale_w)
+//===----------------------------------------------------------------------===//
+
+FailureOr<Type> relay::inferUpSampling(ErrorSite site, Type dataType,
+                                       double scaleH, double scaleW,
+                                       StringRef layout) {
+  FailureOr<SmallVector<int64_t>> l =
+      layoutDims(site, layout, "NCHW", "layout");
+  if (failed(l))
+    return failure();
+  FailureOr<RankedTensorType> data =
+      tensorTypeOfRank(site, dataType, "data", 4);
+  if (failed(data))
+    return failure();
+  SmallVector<int64_t> shape(data->getShape());
+  const char *names[] = {"scale_h", "scale_w"};
+  double scales[] = {scaleH, scaleW};
+  for (int i = 0; i < 2; ++i) {
+    double scale = scales[i];
+    if (!(scale > 0.0))
+      return site.emitError() << names[i] << " must be > 0, got " << scale;
+    int64_t pos = (*l)[2 + i];
+    int64_t in = shape[pos];
+    if (isAny(in))
+      continue;
+    int64_t out = static_cast<int64_t>(std::round(in * scale));
+    if (out < 1)
+      return site.emitError() << "output size along "
+                              << StringRef("HW").substr(i, 1) << " would be "
+                              << out << " (" << in << " × " << scale << ")";
+    shape[pos] = out;
+  }
+  return Type(RankedTensorType::get(shape, data->getElementType()));
+}
+
+//===----------------------------------------------------------------------===//
+// DepthToSpace / SpaceToDepth
+//===----------------------------------------------------------------------===//
+
+/// The 4-D data of a block move in `layout` (positions of N, C, H, W), with
+/// block_size >= 1.
+static FailureOr<std::pair<RankedTensorType, SmallVector<int64_t>>>
+blockData(ErrorSite site, Type dataType, int64_t blockSize, StringRef layout) {
+  FailureOr<SmallVector<int64_t>> l =
+      layoutDims(site, layout, "NCHW", "layout");
+  if (failed(l))
+    return failure();
+  FailureOr<RankedTensorType> data =
+      tensorTypeOfRank(site, dataType, "data", 4);
+  if (failed(data))
+    return failure();
+  if (blockSize < 1)
+    return site.emitError() << "block_size must be >= 1, got " << blockSize;
+  return std::make_pair(*data, *l);
+}
+
+FailureOr<Type> relay::inferDepthToSpace(ErrorSite site, Type dataType,
+                                         int64_t b, StringRef layout) {
+  auto dataAndLayout = blockData(site, dataType, b, layout);
+  if (failed(dataAndLayout))
+    return failure();
+  auto [data, l] = *dataAndLayout;
+  SmallVector<int64_t> shape(data.getShape());
+  int64_t c = shape[l[1]];
+  if (!isAny(c) && c % (b * b) != 0)
+    return site.emitError() << "channels " << c
+                            << " are not divisible by block_size² " << b * b;
+  shape[l[1]] = isAny(c) ? kAny : c / (b * b);
+  shape[l[2]] = mulDims(shape[l[2]], b);
+  shape[l[3]] = mulDims(shape[l[3]], b);
+  return Type(RankedTensorType::get(shape, data.getElementType()));
+}
+
+FailureOr<Type> relay::inferSpaceToDepth(ErrorSite site, Type dataType,
+                                         int64_t b, StringRef layout) {
+  auto dataAndLayout = blockData(site, dataType, b, layout);
+  if (failed(dataAndLayout))
+    return failure();
+  auto [data, l] = *dataAndLayout;
+  SmallVector<int64_t> shape(data.getShape());
+  for (auto [pos, name] : {std::make_pair(l[2], "height"),
+                           std::make_pair(l[3], "width")}) {
+    int64_t in = shape[pos];
+    if (!isAny(in) && in % b != 0)
+      return site.emitError() << name << " " << in
+                              << " is not divisible by block_size " << b;
+    shape[pos] = isAny(in) ? kAny : in / b;
+  }
+  shape[l[1]] = mulDims(shape[l[1]], b * b);
+  return Type(RankedTensorType::get(shape, data.getElementType()));
 }

@@ -123,43 +123,6 @@ std::string rel::shapeStr(ArrayRef<int64_t> dims) {
   return out + "]";
 }
 
-/// Division rounding towards negative infinity (Relay's indexdiv).
-static int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-int64_t rel::windowOutput(int64_t in, int64_t kernel, int64_t stride,
-                          int64_t dilation, int64_t padBefore,
-                          int64_t padAfter, bool ceilMode) {
-  if (isAny(in) || isAny(kernel))
-    return kAny;
-  int64_t numerator = in + padBefore + padAfter - ((kernel - 1) * dilation + 1);
-  if (ceilMode)
-    numerator += stride - 1;
-  return floorDiv(numerator, stride) + 1;
-}
-
-FailureOr<SmallVector<int64_t, 4>> rel::padding2D(ErrorSite site,
-                                                  ArrayRef<int64_t> padding) {
-  for (int64_t pad : padding)
-    if (pad < 0)
-      return site.emitError() << "padding entries must be >= 0, got " << pad;
-  switch (padding.size()) {
-  case 1:
-    return SmallVector<int64_t, 4>{padding[0], padding[0], padding[0],
-                                   padding[0]};
-  case 2:
-    return SmallVector<int64_t, 4>{padding[0], padding[1], padding[0],
-                                   padding[1]};
-  case 4:
-    return SmallVector<int64_t, 4>(padding.begin(), padding.end());
-  default:
-    return site.emitError() << "padding must have 1, 2 or 4 entries, got "
-                             << padding.size();
-  }
-}
-
 FailureOr<ArrayRef<int64_t>> rel::attrI64ArrayOfSize(Operation *op,
                                                      StringRef name,
                                                      size_t size,

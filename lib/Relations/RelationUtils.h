@@ -103,19 +103,6 @@ int64_t productOfDims(ArrayRef<int64_t> dims);
 /// Writes a shape as `[a, b, ?]` to a diagnostic.
 std::string shapeStr(ArrayRef<int64_t> dims);
 
-/// Output extent of a sliding window (conv/pool) along one dim, with
-/// Relay's formula: floor((in + pads - dilated kernel [+ stride - 1 with
-/// ceil_mode]) / stride) + 1. `?` if `in` or `kernel` is `?`. A result
-/// < 1 means the window does not fit; callers report it.
-int64_t windowOutput(int64_t in, int64_t kernel, int64_t stride,
-                     int64_t dilation, int64_t padBefore, int64_t padAfter,
-                     bool ceilMode = false);
-
-/// Expands Relay's 1-, 2- or 4-entry 2-D padding to [top, left, bottom,
-/// right]; entries must be >= 0.
-FailureOr<SmallVector<int64_t, 4>> padding2D(ErrorSite site,
-                                             ArrayRef<int64_t> padding);
-
 /// The integer-list attribute `name`, required to have exactly `size`
 /// entries, each >= `minValue`. Fails with a diagnostic if it is absent.
 FailureOr<ArrayRef<int64_t>> attrI64ArrayOfSize(Operation *op, StringRef name,

@@ -5,7 +5,7 @@
 // types) with what the op's relation computes.
 
 func.func @conv2d_shape(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<1x8x32x32xf32>' but its type relation Conv2D gives 'tensor<1x8x30x30xf32>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<1x8x32x32xf32>' but its typing rule gives 'tensor<1x8x30x30xf32>'}}
   %0 = relay.nn.conv2d %x, %w : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x32x32xf32>
   return
 }
@@ -13,7 +13,7 @@ func.func @conv2d_shape(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>) {
 // -----
 
 func.func @dense_dtype(%x: tensor<4x8xi8>, %w: tensor<16x8xi8>) {
-  // expected-error @+1 {{result #0 has type 'tensor<4x16xi8>' but its type relation Dense gives 'tensor<4x16xi32>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<4x16xi8>' but its typing rule gives 'tensor<4x16xi32>'}}
   %0 = relay.nn.dense %x, %w {out_dtype = i32} : (tensor<4x8xi8>, tensor<16x8xi8>) -> tensor<4x16xi8>
   return
 }
@@ -29,7 +29,7 @@ func.func @sum_rank(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @batch_norm_tuple(%x: tensor<1x8x4x4xf32>, %p: tensor<8xf32>) {
-  // expected-error @+1 {{result #0 has type 'tuple<tensor<1x8x4x4xf32>, tensor<4xf32>, tensor<8xf32>>' but its type relation BatchNorm gives 'tuple<tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>>'}}
+  // expected-error @+1 {{result #0 has type 'tuple<tensor<1x8x4x4xf32>, tensor<4xf32>, tensor<8xf32>>' but its typing rule gives 'tuple<tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>>'}}
   %0 = relay.nn.batch_norm %x, %p, %p, %p, %p : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tuple<tensor<1x8x4x4xf32>, tensor<4xf32>, tensor<8xf32>>
   return
 }
@@ -37,7 +37,7 @@ func.func @batch_norm_tuple(%x: tensor<1x8x4x4xf32>, %p: tensor<8xf32>) {
 // -----
 
 func.func @batch_norm_not_tuple(%x: tensor<1x8x4x4xf32>, %p: tensor<8xf32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<1x8x4x4xf32>' but its type relation BatchNorm gives 'tuple<tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<1x8x4x4xf32>' but its typing rule gives 'tuple<tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>>'}}
   %0 = relay.nn.batch_norm %x, %p, %p, %p, %p : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
   return
 }

@@ -1,0 +1,113 @@
+//===- RelayConvOps.td - nn.conv* operators ----------------*- tablegen -*-===//
+//
+// Convolutions (lowered by lib/Conversion/RelayToLinalg/Conv.cpp, typed by
+// lib/Relations/Conv.cpp). Attribute names and defaults are Relay's
+// (python/tvm/relay/op/nn/nn.py). Layouts are any arrangement of the
+// canonical letters (NCHW / OIHW, ...), checked by the typing rule.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RELAY_CONV_OPS_TD
+#define RELAY_CONV_OPS_TD
+
+include "relay/RelayOpBase.td"
+
+// N-d convolutions share the typing rule `inferConv`; `n` is the number of
+// spatial dims, `depthwise` whether Relay's depthwise convention applies
+// (nn.conv2d only: with groups = input channels = weight out-channels and
+// both `channels` and `kernel_size` given, the weight is [C, channels / C,
+// KH, KW] in OIHW order).
+class Relay_ConvNDOp<string mnemonic, int n, bit depthwise, string ones,
+                     string zeros, string dl, string kl>
+    : Relay_Operator<mnemonic> {
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$weight,
+                       DefaultValuedAttr<DenseI64ArrayAttr, ones>:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, zeros>:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, ones>:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedAttr<StrAttr, "\"" # dl # "\"">:$data_layout,
+                       DefaultValuedAttr<StrAttr, "\"" # kl # "\"">:$kernel_layout,
+                       DefaultValuedAttr<StrAttr, "\"\"">:$out_layout,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+  let typeRule = "inferConv(site, adaptor.getData().getType(), "
+                 "adaptor.getWeight().getType(), " # n # ", "
+                 # !if(depthwise, "true", "false") # ", "
+                 "adaptor.getStrides(), adaptor.getPadding(), "
+                 "adaptor.getDilation(), adaptor.getGroups(), "
+                 "adaptor.getChannels(), adaptor.getKernelSize(), "
+                 "adaptor.getDataLayout(), adaptor.getKernelLayout(), "
+                 "adaptor.getOutLayout(), adaptor.getOutDtype())";
+}
+
+def Relay_Conv1DOp : Relay_ConvNDOp<"nn.conv1d", 1, 0, "{1}", "{0}", "NCW",
+                                    "OIW"> {
+  let summary = "1-D convolution (Relay's `nn.conv1d`)";
+  let description = [{
+    Layouts `NCW`/`OIW` (default) or `NWC`/`WIO`; `padding` has 1 or 2
+    entries (`[p]` or `[left, right]`).
+
+    ```mlir
+    %y = relay.nn.conv1d %x, %w {padding = array<i64: 1>} : (tensor<1x3x16xf32>, tensor<8x3x3xf32>) -> tensor<1x8x16xf32>
+    ```
+  }];
+}
+
+def Relay_Conv2DOp : Relay_ConvNDOp<"nn.conv2d", 2, 1, "{1, 1}", "{0, 0}",
+                                    "NCHW", "OIHW"> {
+  let summary = "2-D convolution (Relay's `nn.conv2d`)";
+  let description = [{
+    Layouts `NCHW`/`OIHW` (default) or `NHWC`/`HWIO`. `padding` has 1, 2 or
+    4 entries as in Relay (`[p]`, `[ph, pw]`, `[top, left, bottom, right]`).
+
+    ```mlir
+    %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>} : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x32x32xf32>
+    ```
+  }];
+}
+
+def Relay_Conv3DOp : Relay_ConvNDOp<"nn.conv3d", 3, 0, "{1, 1, 1}",
+                                    "{0, 0, 0}", "NCDHW", "OIDHW"> {
+  let summary = "3-D convolution (Relay's `nn.conv3d`)";
+  let description = [{
+    Layouts `NCDHW`/`OIDHW` (default) or `NDHWC`/`DHWIO`; `padding` has 1,
+    3 or 6 entries (`[front, top, left, back, bottom, right]`).
+  }];
+}
+
+def Relay_Conv2DTransposeOp : Relay_Operator<"nn.conv2d_transpose"> {
+  let summary = "2-D transposed convolution (Relay's `nn.conv2d_transpose`)";
+  let description = [{
+    The gradient of `nn.conv2d` with respect to its input. The weight is
+    `IOHW` (Relay's default): `[in_channels, channels / groups, KH, KW]`.
+    Output size `(in - 1) * stride - pad_before - pad_after +
+    dilation * (k - 1) + output_padding + 1`.
+
+    ```mlir
+    %y = relay.nn.conv2d_transpose %x, %w {strides = array<i64: 2, 2>} : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x11x11xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$weight,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedAttr<StrAttr, "\"NCHW\"">:$data_layout,
+                       DefaultValuedAttr<StrAttr, "\"IOHW\"">:$kernel_layout,
+                       DefaultValuedAttr<StrAttr, "\"\"">:$out_layout,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$output_padding,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+  let typeRule = "inferConv2DTranspose(site, adaptor.getData().getType(), "
+                 "adaptor.getWeight().getType(), adaptor.getStrides(), "
+                 "adaptor.getPadding(), adaptor.getDilation(), "
+                 "adaptor.getGroups(), adaptor.getChannels(), "
+                 "adaptor.getKernelSize(), adaptor.getDataLayout(), "
+                 "adaptor.getKernelLayout(), adaptor.getOutLayout(), "
+                 "adaptor.getOutputPadding(), adaptor.getOutDtype())";
+}
+
+#endif // RELAY_CONV_OPS_TD

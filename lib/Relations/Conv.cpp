@@ -1,0 +1,250 @@
+//===- Conv.cpp - typing rules of the convolutions ------------------------===//
+//
+// Conv (nn.conv1d, nn.conv2d, nn.conv3d) and Conv2DTranspose, with Relay's
+// semantics (src/relay/op/nn/convolution.cc): the same attributes, defaults
+// and output-size formulas; `?` dims propagate.
+//
+//===----------------------------------------------------------------------===//
+#include "NNUtils.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::rel;
+
+/// Checks an optional `kernel_size` (n entries >= 1) against the weight's
+/// spatial dims `kernel`, which it then replaces.
+static LogicalResult
+applyKernelSize(ErrorSite site, std::optional<ArrayRef<int64_t>> kernelSize,
+                SmallVectorImpl<int64_t> &kernel, StringRef kernelLayout) {
+  if (!kernelSize)
+    return success();
+  if (failed(checkArray(site, "kernel_size", *kernelSize, kernel.size())))
+    return failure();
+  for (auto [given, dim] : llvm::zip_equal(*kernelSize, kernel))
+    if (failed(unifyDim(given, dim)))
+      return site.emitError()
+             << "kernel_size " << shapeStr(*kernelSize)
+             << " ≠ weight spatial dims " << shapeStr(kernel) << " (layout "
+             << kernelLayout << ")";
+  kernel.assign(kernelSize->begin(), kernelSize->end());
+  return success();
+}
+
+/// `canon` (N, C, spatial...) laid out as `outDims` says, with `dtype`.
+static Type inLayout(ArrayRef<int64_t> canon, ArrayRef<int64_t> outDims,
+                     Type dtype) {
+  SmallVector<int64_t> shape(canon.size());
+  for (auto [d, pos] : llvm::enumerate(outDims))
+    shape[pos] = canon[d];
+  return RankedTensorType::get(shape, dtype);
+}
+
+//===----------------------------------------------------------------------===//
+// Conv: N-d convolution (nn.conv1d, nn.conv2d, nn.conv3d)
+//===----------------------------------------------------------------------===//
+
+FailureOr<Type> relay::inferConv(
+    ErrorSite site, Type dataType, Type weightType, unsigned n,
+    bool depthwiseConvention, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, int64_t groups,
+    std::optional<int64_t> channels,
+    std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
+    StringRef kernelLayout, StringRef outLayout,
+    std::optional<Type> outDtype) {
+  std::string dataCanon = ("NC" + spatialLetters(n)).str();
+  std::string kernelCanon = ("OI" + spatialLetters(n)).str();
+  if (outLayout.empty())
+    outLayout = dataLayout;
+  auto dl = layoutDims(site, dataLayout, dataCanon, "data_layout");
+  if (failed(dl))
+    return failure();
+  auto kl = layoutDims(site, kernelLayout, kernelCanon, "kernel_layout");
+  if (failed(kl))
+    return failure();
+  auto ol = layoutDims(site, outLayout, dataCanon, "out_layout");
+  if (failed(ol))
+    return failure();
+  FailureOr<RankedTensorType> data =
+      tensorTypeOfRank(site, dataType, "data", n + 2);
+  if (failed(data))
+    return failure();
+  FailureOr<RankedTensorType> weight =
+      tensorTypeOfRank(site, weightType, "weight", n + 2);
+  if (failed(weight))
+    return failure();
+  if (failed(checkArray(site, "strides", strides, n)) ||
+      failed(checkArray(site, "dilation", dilation, n)))
+    return failure();
+  FailureOr<SpatialPadding> pad = spatialPadding(site, padding, n);
+  if (failed(pad))
+    return failure();
+  if (groups < 1)
+    return site.emitError() << "groups must be >= 1, got " << groups;
+  if (channels && *channels < 1)
+    return site.emitError() << "channels must be >= 1, got " << *channels;
+  if (kernelSize && failed(checkArray(site, "kernel_size", *kernelSize, n)))
+    return failure();
+
+  // Dims in canonical order: data N, C, spatial... and weight O, I, spatial...
+  auto dataDim = [&](size_t i) { return data->getDimSize((*dl)[i]); };
+  auto weightDim = [&](size_t i) { return weight->getDimSize((*kl)[i]); };
+  int64_t batch = dataDim(0), c = dataDim(1);
+  int64_t o = weightDim(0), i = weightDim(1);
+  if (!isAny(c) && c % groups != 0)
+    return site.emitError() << "input channels " << c
+                            << " are not divisible by groups " << groups;
+  int64_t outChannels;
+  // Relay's depthwise convention: with groups = input channels = weight
+  // out-channels and both `channels` and `kernel_size` given, the weight
+  // (read in canonical order) is [C, channels / C, spatial...], e.g.
+  // TensorFlow's depthwise kernels in HWOI.
+  bool depthwise =
+      depthwiseConvention && groups > 1 && c == groups && o == groups;
+  if (depthwise && channels && kernelSize) {
+    if (*channels % c != 0)
+      return site.emitError()
+             << "channels " << *channels
+             << " must be a multiple of the input channels " << c
+             << " for a depthwise convolution (groups = " << groups << ")";
+    if (failed(unifyDim(i, *channels / c)))
+      return site.emitError()
+             << "weight in-channels " << i << " ≠ channels / input channels ("
+             << *channels << " / " << c << ") for a depthwise convolution";
+    outChannels = *channels;
+  } else {
+    if (!isAny(c) && !isAny(i) && c != i * groups)
+      return site.emitError() << "input channels " << c
+                              << " ≠ weight in-channels × groups (" << i
+                              << " × " << groups << ")";
+    if (!isAny(o) && o % groups != 0)
+      return site.emitError() << "weight out-channels " << o
+                              << " are not divisible by groups " << groups;
+    outChannels = o;
+    if (channels) {
+      if (failed(unifyDim(*channels, o)))
+        return site.emitError() << "channels attribute " << *channels
+                                << " ≠ weight out-channels " << o;
+      outChannels = *channels;
+    }
+  }
+  SmallVector<int64_t, 3> kernel;
+  for (unsigned d = 0; d < n; ++d)
+    kernel.push_back(weightDim(2 + d));
+  if (failed(applyKernelSize(site, kernelSize, kernel, kernelLayout)))
+    return failure();
+  SmallVector<int64_t> canon = {batch, outChannels};
+  for (unsigned d = 0; d < n; ++d) {
+    int64_t in = dataDim(2 + d);
+    int64_t out = windowOutputSize(in, kernel[d], strides[d], dilation[d],
+                                   pad->before[d], pad->after[d]);
+    if (!isAny(out) && out < 1) {
+      // 2-D convolutions say "height"/"width"; the others "size (along D)".
+      std::string dim = n == 2 ? (d == 0 ? "height" : "width") : "size";
+      std::string along =
+          n == 2 ? "" : (" along " + spatialLetters(n).substr(d, 1)).str();
+      return site.emitError()
+             << "output " << dim << along << " would be " << out << ": input "
+             << dim << " " << in << " + padding "
+             << pad->before[d] + pad->after[d]
+             << " is smaller than the dilated kernel " << dim << " "
+             << dilatedWindowSize(kernel[d], dilation[d]);
+    }
+    canon.push_back(out);
+  }
+  FailureOr<Type> dtype = resultDtype(site, outDtype, data->getElementType());
+  if (failed(dtype))
+    return failure();
+  return inLayout(canon, *ol, *dtype);
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2DTranspose
+//===----------------------------------------------------------------------===//
+
+FailureOr<Type> relay::inferConv2DTranspose(
+    ErrorSite site, Type dataType, Type weightType, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, int64_t groups,
+    std::optional<int64_t> channels,
+    std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
+    StringRef kernelLayout, StringRef outLayout,
+    ArrayRef<int64_t> outPad, std::optional<Type> outDtype) {
+  if (outLayout.empty())
+    outLayout = dataLayout;
+  auto dl = layoutDims(site, dataLayout, "NCHW", "data_layout");
+  if (failed(dl))
+    return failure();
+  // Canonical order I, O, H, W (Relay's default kernel layout IOHW).
+  auto kl = layoutDims(site, kernelLayout, "IOHW", "kernel_layout");
+  if (failed(kl))
+    return failure();
+  auto ol = layoutDims(site, outLayout, "NCHW", "out_layout");
+  if (failed(ol))
+    return failure();
+  FailureOr<RankedTensorType> data =
+      tensorTypeOfRank(site, dataType, "data", 4);
+  if (failed(data))
+    return failure();
+  FailureOr<RankedTensorType> weight =
+      tensorTypeOfRank(site, weightType, "weight", 4);
+  if (failed(weight))
+    return failure();
+  if (failed(checkArray(site, "strides", strides, 2)) ||
+      failed(checkArray(site, "dilation", dilation, 2)) ||
+      failed(checkArray(site, "output_padding", outPad, 2, 0)))
+    return failure();
+  FailureOr<SpatialPadding> pad = spatialPadding(site, padding, 2);
+  if (failed(pad))
+    return failure();
+  if (groups < 1)
+    return site.emitError() << "groups must be >= 1, got " << groups;
+  for (int d = 0; d < 2; ++d)
+    if (outPad[d] >= std::max(strides[d], dilation[d]))
+      return site.emitError()
+             << "output_padding " << shapeStr(outPad)
+             << " must be smaller than the strides or the dilation";
+
+  auto dataDim = [&](int i) { return data->getDimSize((*dl)[i]); };
+  auto weightDim = [&](int i) { return weight->getDimSize((*kl)[i]); };
+  int64_t batch = dataDim(0), c = dataDim(1);
+  int64_t wi = weightDim(0), wo = weightDim(1);
+  if (!isAny(c) && c % groups != 0)
+    return site.emitError() << "input channels " << c
+                            << " are not divisible by groups " << groups;
+  if (failed(unifyDim(c, wi)))
+    return site.emitError() << "input channels " << c
+                            << " ≠ weight in-channels " << wi
+                            << " (weight is [in, out / groups, KH, KW] in "
+                            << kernelLayout << ")";
+  int64_t outChannels = mulDims(wo, groups);
+  if (channels) {
+    if (*channels < 1)
+      return site.emitError() << "channels must be >= 1, got " << *channels;
+    if (failed(unifyDim(*channels, outChannels)))
+      return site.emitError()
+             << "channels attribute " << *channels
+             << " ≠ weight out-channels × groups (" << dimStr(wo) << " × "
+             << groups << ")";
+    outChannels = *channels;
+  }
+  SmallVector<int64_t, 3> kernel = {weightDim(2), weightDim(3)};
+  if (failed(applyKernelSize(site, kernelSize, kernel, kernelLayout)))
+    return failure();
+  SmallVector<int64_t> canon = {batch, outChannels};
+  for (int d = 0; d < 2; ++d) {
+    int64_t in = dataDim(2 + d);
+    int64_t out = kAny;
+    if (!isAny(in) && !isAny(kernel[d]))
+      out = (in - 1) * strides[d] - pad->before[d] - pad->after[d] +
+            dilation[d] * (kernel[d] - 1) + outPad[d] + 1;
+    if (!isAny(out) && out < 1)
+      return site.emitError() << "output size along "
+                              << StringRef("HW").substr(d, 1) << " would be "
+                              << out
+                              << ": the padding exceeds the transposed window";
+    canon.push_back(out);
+  }
+  FailureOr<Type> dtype = resultDtype(site, outDtype, data->getElementType());
+  if (failed(dtype))
+    return failure();
+  return inLayout(canon, *ol, *dtype);
+}

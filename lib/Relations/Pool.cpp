@@ -1,0 +1,117 @@
+//===- Pool.cpp - typing rules of the pools -------------------------------===//
+//
+// Pool (nn.{max,avg}_pool{1,2,3}d), GlobalPool2D and AdaptivePool2D, with
+// Relay's semantics (src/relay/op/nn/pooling.cc): the same attributes,
+// defaults and output-size formulas; `?` dims propagate.
+//
+//===----------------------------------------------------------------------===//
+#include "NNUtils.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::rel;
+
+/// The data of a pool over `n` spatial dims in `layout` (an arrangement of
+/// NC + spatial letters) and the position of each canonical dim in it.
+static FailureOr<std::pair<RankedTensorType, SmallVector<int64_t>>>
+poolData(ErrorSite site, Type dataType, unsigned n, StringRef layout,
+         StringRef outLayout) {
+  std::string canonical = ("NC" + spatialLetters(n)).str();
+  FailureOr<SmallVector<int64_t>> l =
+      layoutDims(site, layout, canonical, "layout");
+  if (failed(l) || failed(checkPoolOutLayout(site, layout, outLayout)))
+    return failure();
+  FailureOr<RankedTensorType> data =
+      tensorTypeOfRank(site, dataType, "data", n + 2);
+  if (failed(data))
+    return failure();
+  return std::make_pair(*data, *l);
+}
+
+//===----------------------------------------------------------------------===//
+// Pool: N-d max/avg pooling
+//===----------------------------------------------------------------------===//
+
+FailureOr<Type> relay::inferPool(ErrorSite site, Type dataType, unsigned n,
+                                 ArrayRef<int64_t> poolSize,
+                                 ArrayRef<int64_t> strides,
+                                 ArrayRef<int64_t> dilation,
+                                 ArrayRef<int64_t> padding, StringRef layout,
+                                 StringRef outLayout, bool ceilMode) {
+  auto dataAndLayout = poolData(site, dataType, n, layout, outLayout);
+  if (failed(dataAndLayout))
+    return failure();
+  auto &[data, l] = *dataAndLayout;
+  if (failed(checkArray(site, "pool_size", poolSize, n)) ||
+      failed(checkArray(site, "strides", strides, n)) ||
+      failed(checkArray(site, "dilation", dilation, n)))
+    return failure();
+  FailureOr<SpatialPadding> pad = spatialPadding(site, padding, n);
+  if (failed(pad))
+    return failure();
+  SmallVector<int64_t> shape(data.getShape());
+  for (unsigned d = 0; d < n; ++d) {
+    int64_t pos = l[2 + d];
+    int64_t in = shape[pos];
+    int64_t out = windowOutputSize(in, poolSize[d], strides[d], dilation[d],
+                                   pad->before[d], pad->after[d], ceilMode);
+    if (!isAny(out) && out < 1) {
+      // 2-D pools say "height"/"width"; the others "size (along D)".
+      std::string dim = n == 2 ? (d == 0 ? "height" : "width") : "size";
+      std::string along =
+          n == 2 ? "" : (" along " + spatialLetters(n).substr(d, 1)).str();
+      return site.emitError()
+             << "output " << dim << along << " would be " << out << ": input "
+             << dim << " " << in << " + padding "
+             << pad->before[d] + pad->after[d]
+             << " is smaller than the dilated pool " << dim << " "
+             << dilatedWindowSize(poolSize[d], dilation[d]);
+    }
+    shape[pos] = out;
+  }
+  return Type(RankedTensorType::get(shape, data.getElementType()));
+}
+
+//===----------------------------------------------------------------------===//
+// GlobalPool2D: the spatial dims become 1
+//===----------------------------------------------------------------------===//
+
+FailureOr<Type> relay::inferGlobalPool2D(ErrorSite site, Type dataType,
+                                         StringRef layout,
+                                         StringRef outLayout) {
+  auto dataAndLayout = poolData(site, dataType, 2, layout, outLayout);
+  if (failed(dataAndLayout))
+    return failure();
+  auto &[data, l] = *dataAndLayout;
+  SmallVector<int64_t> shape(data.getShape());
+  shape[l[2]] = 1;
+  shape[l[3]] = 1;
+  return Type(RankedTensorType::get(shape, data.getElementType()));
+}
+
+//===----------------------------------------------------------------------===//
+// AdaptivePool2D: the spatial dims become output_size
+//===----------------------------------------------------------------------===//
+
+FailureOr<Type> relay::inferAdaptivePool2D(ErrorSite site, Type dataType,
+                                           ArrayRef<int64_t> size,
+                                           StringRef layout,
+                                           StringRef outLayout) {
+  auto dataAndLayout = poolData(site, dataType, 2, layout, outLayout);
+  if (failed(dataAndLayout))
+    return failure();
+  auto &[data, l] = *dataAndLayout;
+  if (size.size() > 2)
+    return site.emitError() << "output_size must have 0, 1 or 2 entries, got "
+                            << size.size();
+  for (int64_t s : size)
+    if (s < 1)
+      return site.emitError() << "output_size entries must be >= 1, got "
+                              << s;
+  SmallVector<int64_t> shape(data.getShape());
+  if (!size.empty()) {
+    shape[l[2]] = size[0];
+    shape[l[3]] = size.back();
+  }
+  return Type(RankedTensorType::get(shape, data.getElementType()));
+}
