@@ -36,4 +36,46 @@ def Relay_UpSamplingMethodAttr
 // nn.depth_to_space: where the block index sits in the channel dim.
 def Relay_DepthToSpaceModeAttr : Relay_StrEnumAttr<["DCR", "CRD"]>;
 
+//===----------------------------------------------------------------------===//
+// Transform (RelayTransformOps.td)
+//===----------------------------------------------------------------------===//
+
+// strided_slice: whether `end` holds end indices or sizes.
+def Relay_SliceModeAttr : Relay_StrEnumAttr<["end", "size"]>;
+
+//===----------------------------------------------------------------------===//
+// Index (RelayIndexOps.td)
+//===----------------------------------------------------------------------===//
+
+// take: what an out-of-range index does.
+def Relay_TakeModeAttr : Relay_StrEnumAttr<["clip", "wrap", "fast", "nan"]>;
+// scatter_elements: how an update combines with the value it lands on.
+def Relay_ScatterElementsReductionAttr
+    : Relay_StrEnumAttr<["update", "add", "mul", "mean", "min", "max"]>;
+// scatter_nd: how an update combines with the value it lands on.
+def Relay_ScatterNDModeAttr
+    : Relay_StrEnumAttr<["update", "add", "mul", "min", "max"]>;
+// topk: which results it gives.
+def Relay_TopKRetTypeAttr : Relay_StrEnumAttr<["both", "values", "indices"]>;
+
+//===----------------------------------------------------------------------===//
+// Image (RelayImageOps.td)
+//===----------------------------------------------------------------------===//
+
+// image.resize2d: the image layout.
+def Relay_ImageLayoutAttr : Relay_StrEnumAttr<["NCHW", "NHWC"]>;
+// image.resize2d: the interpolation.
+def Relay_ResizeMethodAttr
+    : Relay_StrEnumAttr<["nearest_neighbor", "linear", "cubic"]>;
+// image.resize2d: how output coordinates map to input coordinates.
+def Relay_CoordinateTransformationModeAttr
+    : Relay_StrEnumAttr<["half_pixel", "align_corners", "asymmetric",
+                         "pytorch_half_pixel", "tf_half_pixel_for_nn",
+                         "tf_crop_and_resize"]>;
+// image.resize2d (nearest_neighbor): how a coordinate rounds to an index
+// ("" is Relay's default: round for align_corners, floor otherwise).
+def Relay_RoundingMethodAttr
+    : Relay_StrEnumAttr<["", "round", "floor", "ceil", "round_prefer_floor",
+                         "round_prefer_ceil"]>;
+
 #endif // RELAY_ATTRCONSTRAINTS_TD

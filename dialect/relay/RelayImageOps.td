@@ -7,8 +7,12 @@
 #define RELAY_IMAGE_OPS_TD
 
 include "relay/RelayOpBase.td"
+include "relay/RelayAttrConstraints.td"
 
-def Relay_Resize2DOp : Relay_RelOperator<"image.resize2d", "Resize2D"> {
+def Relay_Resize2DOp : Relay_Operator<"image.resize2d"> {
+  let typeRule = "inferResize2D(site, adaptor.getData().getType(), "
+                 "adaptor.getSize(), adaptor.getRoi(), adaptor.getLayout(), "
+                 "adaptor.getOutDtype())";
   let summary = "resizes the spatial dims of an NCHW/NHWC image to `size`";
   let description = [{
     `method` is `nearest_neighbor`, `linear` or `cubic`;
@@ -26,11 +30,13 @@ def Relay_Resize2DOp : Relay_RelOperator<"image.resize2d", "Resize2D"> {
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        DenseI64ArrayAttr:$size,
                        OptionalAttr<DenseF64ArrayAttr>:$roi,
-                       DefaultValuedAttr<StrAttr, "\"NCHW\"">:$layout,
-                       DefaultValuedAttr<StrAttr, "\"linear\"">:$method,
-                       DefaultValuedAttr<StrAttr, "\"half_pixel\"">:
+                       DefaultValuedAttr<Relay_ImageLayoutAttr, "\"NCHW\"">:$layout,
+                       DefaultValuedAttr<Relay_ResizeMethodAttr, "\"linear\"">:$method,
+                       DefaultValuedAttr<Relay_CoordinateTransformationModeAttr,
+                                         "\"half_pixel\"">:
                            $coordinate_transformation_mode,
-                       DefaultValuedAttr<StrAttr, "\"\"">:$rounding_method,
+                       DefaultValuedAttr<Relay_RoundingMethodAttr, "\"\"">:
+                           $rounding_method,
                        DefaultValuedAttr<F64Attr, "-0.5">:$cubic_alpha,
                        DefaultValuedAttr<I64Attr, "0">:$cubic_exclude,
                        DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,

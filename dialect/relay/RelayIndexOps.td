@@ -1,7 +1,7 @@
 //===- RelayIndexOps.td - indexing, scans and sorting ------*- tablegen -*-===//
 //
 // Attribute names and defaults are Relay's (python/tvm/relay/op/transform.py,
-// algorithm.py). Relations in lib/Relations/Index.cpp, lowerings in
+// algorithm.py). Typing rules in lib/Relations/Index.cpp, lowerings in
 // lib/Conversion/RelayToLinalg/{Index,Sort}.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -9,12 +9,16 @@
 #define RELAY_INDEX_OPS_TD
 
 include "relay/RelayOpBase.td"
+include "relay/RelayAttrConstraints.td"
 
 //===----------------------------------------------------------------------===//
 // Indexing
 //===----------------------------------------------------------------------===//
 
-def Relay_TakeOp : Relay_RelOperator<"take", "Take"> {
+def Relay_TakeOp : Relay_Operator<"take"> {
+  let typeRule = "inferTake(site, adaptor.getData().getType(), "
+                 "adaptor.getIndices().getType(), adaptor.getAxis(), "
+                 "adaptor.getBatchDims())";
   let summary = "takes elements of `data` along `axis` at `indices`";
   let description = [{
     The result is `data.shape[:axis] + indices.shape[batch_dims:] +
@@ -31,10 +35,12 @@ def Relay_TakeOp : Relay_RelOperator<"take", "Take"> {
                        Relay_AnyTensorOrIncomplete:$indices,
                        OptionalAttr<I64Attr>:$axis,
                        DefaultValuedAttr<I64Attr, "0">:$batch_dims,
-                       DefaultValuedAttr<StrAttr, "\"clip\"">:$mode);
+                       DefaultValuedAttr<Relay_TakeModeAttr, "\"clip\"">:$mode);
 }
 
-def Relay_GatherOp : Relay_RelOperator<"gather", "Gather"> {
+def Relay_GatherOp : Relay_Operator<"gather"> {
+  let typeRule = "inferGather(site, adaptor.getData().getType(), "
+                 "adaptor.getIndices().getType(), adaptor.getAxis())";
   let summary = "`out[i][j][k] = data[i][indices[i][j][k]][k]` (axis 1)";
   let description = [{
     `indices` has the rank of `data`; the result has the shape of `indices`.
@@ -48,7 +54,10 @@ def Relay_GatherOp : Relay_RelOperator<"gather", "Gather"> {
                        I64Attr:$axis);
 }
 
-def Relay_GatherNDOp : Relay_RelOperator<"gather_nd", "GatherND"> {
+def Relay_GatherNDOp : Relay_Operator<"gather_nd"> {
+  let typeRule = "inferGatherND(site, adaptor.getData().getType(), "
+                 "adaptor.getIndices().getType(), adaptor.getBatchDims(), "
+                 "adaptor.getIndexRank())";
   let summary = "gathers slices of `data` at the `M`-tuples in `indices`";
   let description = [{
     `indices` is `[M, Y...]` (after `batch_dims` shared leading dims); the
@@ -64,8 +73,10 @@ def Relay_GatherNDOp : Relay_RelOperator<"gather_nd", "GatherND"> {
                        OptionalAttr<I64Attr>:$index_rank);
 }
 
-def Relay_ScatterElementsOp : Relay_RelOperator<"scatter_elements",
-                                             "ScatterElements"> {
+def Relay_ScatterElementsOp : Relay_Operator<"scatter_elements"> {
+  let typeRule = "inferScatterElements(site, adaptor.getData().getType(), "
+                 "adaptor.getIndices().getType(), "
+                 "adaptor.getUpdates().getType(), adaptor.getAxis())";
   let summary = "writes `updates` into `data` at `indices` along `axis`";
   let description = [{
     `reduction` is `update` (the last write wins), `add`, `mul`, `mean`,
@@ -80,10 +91,13 @@ def Relay_ScatterElementsOp : Relay_RelOperator<"scatter_elements",
                        Relay_AnyTensorOrIncomplete:$indices,
                        Relay_AnyTensorOrIncomplete:$updates,
                        DefaultValuedAttr<I64Attr, "0">:$axis,
-                       DefaultValuedAttr<StrAttr, "\"update\"">:$reduction);
+                       DefaultValuedAttr<Relay_ScatterElementsReductionAttr, "\"update\"">:$reduction);
 }
 
-def Relay_ScatterNDOp : Relay_RelOperator<"scatter_nd", "ScatterND"> {
+def Relay_ScatterNDOp : Relay_Operator<"scatter_nd"> {
+  let typeRule = "inferScatterND(site, adaptor.getData().getType(), "
+                 "adaptor.getIndices().getType(), "
+                 "adaptor.getUpdates().getType())";
   let summary = "writes `updates` into `data` at the `M`-tuples of `indices`";
   let description = [{
     `indices` is `[M, Y...]`, `updates` is `Y... + data.shape[M:]`;
@@ -96,10 +110,14 @@ def Relay_ScatterNDOp : Relay_RelOperator<"scatter_nd", "ScatterND"> {
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        Relay_AnyTensorOrIncomplete:$indices,
                        Relay_AnyTensorOrIncomplete:$updates,
-                       DefaultValuedAttr<StrAttr, "\"update\"">:$mode);
+                       DefaultValuedAttr<Relay_ScatterNDModeAttr, "\"update\"">:$mode);
 }
 
-def Relay_OneHotOp : Relay_RelOperator<"one_hot", "OneHot"> {
+def Relay_OneHotOp : Relay_Operator<"one_hot"> {
+  let typeRule = "inferOneHot(site, adaptor.getIndices().getType(), "
+                 "adaptor.getOnValue().getType(), "
+                 "adaptor.getOffValue().getType(), adaptor.getDepth(), "
+                 "adaptor.getAxis(), adaptor.getDtype())";
   let summary = "one-hot encoding of `indices` with `depth` classes at `axis`";
   let description = [{
     `on_value` and `off_value` are scalar tensors of `dtype`.
@@ -120,7 +138,9 @@ def Relay_OneHotOp : Relay_RelOperator<"one_hot", "OneHot"> {
 // Scans
 //===----------------------------------------------------------------------===//
 
-class Relay_ScanOp<string mnemonic> : Relay_RelOperator<mnemonic, "Scan"> {
+class Relay_ScanOp<string mnemonic> : Relay_Operator<mnemonic> {
+  let typeRule = "inferScan(site, adaptor.getData().getType(), "
+                 "adaptor.getAxis(), adaptor.getDtype())";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        OptionalAttr<I64Attr>:$axis,
                        OptionalAttr<TypeAttr>:$dtype,
@@ -143,7 +163,9 @@ def Relay_CumprodOp : Relay_ScanOp<"cumprod"> {
 // Sorting (stable, as Relay's CPU sort)
 //===----------------------------------------------------------------------===//
 
-def Relay_SortOp : Relay_RelOperator<"sort", "Sort"> {
+def Relay_SortOp : Relay_Operator<"sort"> {
+  let typeRule = "inferSort(site, adaptor.getData().getType(), "
+                 "adaptor.getAxis())";
   let summary = "sorts along `axis` (stable)";
   let description = [{
     ```mlir
@@ -155,7 +177,9 @@ def Relay_SortOp : Relay_RelOperator<"sort", "Sort"> {
                        DefaultValuedAttr<BoolAttr, "true">:$is_ascend);
 }
 
-def Relay_ArgsortOp : Relay_RelOperator<"argsort", "Sort"> {
+def Relay_ArgsortOp : Relay_Operator<"argsort"> {
+  let typeRule = "inferArgsort(site, adaptor.getData().getType(), "
+                 "adaptor.getAxis(), adaptor.getDtype())";
   let summary = "indices that sort along `axis` (stable), of `dtype`";
   let description = [{
     `dtype` (of the indices) defaults to int32, as Relay's.
@@ -170,7 +194,10 @@ def Relay_ArgsortOp : Relay_RelOperator<"argsort", "Sort"> {
                        OptionalAttr<TypeAttr>:$dtype);
 }
 
-def Relay_TopKOp : Relay_RelOperator<"topk", "TopK"> {
+def Relay_TopKOp : Relay_Operator<"topk"> {
+  let typeRule = "inferTopK(site, adaptor.getData().getType(), "
+                 "adaptor.getK(), adaptor.getAxis(), adaptor.getRetType(), "
+                 "adaptor.getDtype())";
   let summary = "the `k` largest (smallest with `is_ascend`) along `axis`";
   let description = [{
     `ret_type` `both` gives the tuple `(values, indices)`, `values` or
@@ -184,7 +211,7 @@ def Relay_TopKOp : Relay_RelOperator<"topk", "TopK"> {
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        DefaultValuedAttr<I64Attr, "1">:$k,
                        DefaultValuedAttr<I64Attr, "-1">:$axis,
-                       DefaultValuedAttr<StrAttr, "\"both\"">:$ret_type,
+                       DefaultValuedAttr<Relay_TopKRetTypeAttr, "\"both\"">:$ret_type,
                        DefaultValuedAttr<BoolAttr, "false">:$is_ascend,
                        OptionalAttr<TypeAttr>:$dtype);
 }

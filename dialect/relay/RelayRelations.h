@@ -21,8 +21,10 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/TypeRange.h"
+#include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
+#include <variant>
 
 namespace mlir::relay {
 
@@ -269,6 +271,146 @@ FailureOr<Type> inferGrad(ErrorSite site, Type fn);
 /// no field fixes are `!relay.incomplete`).
 FailureOr<Type> inferConstruct(ErrorSite site, ConstructorOp ctor,
                                TypeRange fields);
+
+//===----------------------------------------------------------------------===//
+// Transforms: shape transforms, tensor creation, einsum
+// (lib/Relations/Transform.cpp; reverse is inferAxisIdentity)
+//===----------------------------------------------------------------------===//
+
+/// reshape with Relay's `newshape` codes (0, -1, -2, -3, -4).
+FailureOr<Type> inferReshape(ErrorSite site, Type data,
+                             ArrayRef<int64_t> newshape, bool allowzero);
+/// transpose: `axes` absent or empty reverses the dims.
+FailureOr<Type> inferTranspose(ErrorSite site, Type data,
+                               std::optional<ArrayRef<int64_t>> axes);
+/// concatenate: the operands agree except along `axis`.
+FailureOr<Type> inferConcatenate(ErrorSite site, TypeRange data, int64_t axis);
+/// reshape_like: dims [lhsBegin, lhsEnd) of `data` become dims
+/// [rhsBegin, rhsEnd) of `shapeLike` (ends absent = the rank).
+FailureOr<Type> inferReshapeLike(ErrorSite site, Type data, Type shapeLike,
+                                 int64_t lhsBegin,
+                                 std::optional<int64_t> lhsEnd,
+                                 int64_t rhsBegin,
+                                 std::optional<int64_t> rhsEnd);
+/// squeeze: `axis` absent drops every (static) 1.
+FailureOr<Type> inferSqueeze(ErrorSite site, Type data,
+                             std::optional<ArrayRef<int64_t>> axis);
+/// expand_dims: `numNewaxis` unit dims at `axis` (in [-rank-1, rank]).
+FailureOr<Type> inferExpandDims(ErrorSite site, Type data, int64_t axis,
+                                int64_t numNewaxis);
+/// stack: same-shaped operands joined along a new `axis`.
+FailureOr<Type> inferStack(ErrorSite site, TypeRange data, int64_t axis);
+/// split's `indices_or_sections`: a number of equal sections or ascending
+/// split indices.
+using SplitIndicesOrSections = std::variant<int64_t, ArrayRef<int64_t>>;
+/// The value of split's `indices_or_sections` attribute (an I64Attr or a
+/// DenseI64ArrayAttr; anything else reads as no split indices).
+SplitIndicesOrSections splitIndicesOrSections(Attribute attr);
+/// split: a tuple of the pieces along `axis`.
+FailureOr<Type> inferSplit(ErrorSite site, Type data,
+                           SplitIndicesOrSections indicesOrSections,
+                           int64_t axis);
+/// strided_slice with Relay's padding and clamping; `sliceMode` "end" or
+/// "size".
+FailureOr<Type> inferStridedSlice(ErrorSite site, Type data,
+                                  ArrayRef<int64_t> begin,
+                                  ArrayRef<int64_t> end,
+                                  std::optional<ArrayRef<int64_t>> strides,
+                                  std::optional<ArrayRef<int64_t>> axes,
+                                  StringRef sliceMode);
+/// tile (numpy.tile).
+FailureOr<Type> inferTile(ErrorSite site, Type data, ArrayRef<int64_t> reps);
+/// repeat: dim `axis` times `repeats`.
+FailureOr<Type> inferRepeat(ErrorSite site, Type data, int64_t repeats,
+                            int64_t axis);
+/// broadcast_to: `data` numpy-broadcast to `shape`.
+FailureOr<Type> inferBroadcastTo(ErrorSite site, Type data,
+                                 ArrayRef<int64_t> shape);
+/// broadcast_to_like: `data` broadcast to the shape of `broadcastType`.
+FailureOr<Type> inferBroadcastToLike(ErrorSite site, Type data,
+                                     Type broadcastType);
+/// collapse_sum_like: the type of `collapseType`, which must broadcast to
+/// `data`.
+FailureOr<Type> inferCollapseSumLike(ErrorSite site, Type data,
+                                     Type collapseType);
+/// zeros, ones: `shape` of `dtype`.
+FailureOr<Type> inferZeros(ErrorSite site, ArrayRef<int64_t> shape,
+                           Type dtype);
+/// full: `shape` of `dtype`, or of the dtype of the 0-d `fillValue`.
+FailureOr<Type> inferFull(ErrorSite site, Type fillValue,
+                          ArrayRef<int64_t> shape, std::optional<Type> dtype);
+/// full_like: the type of `data`; `fillValue` is 0-d.
+FailureOr<Type> inferFullLike(ErrorSite site, Type data, Type fillValue);
+/// arange's start, stop and step when all three are known constants.
+struct ArangeBounds {
+  double start, stop, step;
+};
+/// The bounds of an arange whose operands are 0-d `relay.constant`s.
+std::optional<ArangeBounds> constantArangeBounds(Value start, Value stop,
+                                                 Value step);
+/// arange: 1-d of `dtype`, its length static when `bounds` are known.
+FailureOr<Type> inferArange(ErrorSite site, Type start, Type stop, Type step,
+                            Type dtype, std::optional<ArangeBounds> bounds);
+/// layout_transform between (blocked) layouts such as NCHW and NCHW4c.
+FailureOr<Type> inferLayoutTransform(ErrorSite site, Type data,
+                                     StringRef srcLayout,
+                                     StringRef dstLayout);
+/// einsum (numpy equations, with `...`).
+FailureOr<Type> inferEinsum(ErrorSite site, TypeRange data,
+                            StringRef equation);
+
+//===----------------------------------------------------------------------===//
+// Index: gathers, scatters, one_hot, scans, sorting
+// (lib/Relations/Index.cpp). Index operands must be integer tensors.
+//===----------------------------------------------------------------------===//
+
+/// take: `data[:axis] + indices[batchDims:] + data[axis+1:]`; without
+/// `axis` the shape of `indices`.
+FailureOr<Type> inferTake(ErrorSite site, Type data, Type indices,
+                          std::optional<int64_t> axis, int64_t batchDims);
+/// gather: `indices` has the rank of `data`; the shape of `indices`.
+FailureOr<Type> inferGather(ErrorSite site, Type data, Type indices,
+                            int64_t axis);
+/// gather_nd: `indices` is `[M, Y...]`; `Y... + data[batchDims + M:]`.
+FailureOr<Type> inferGatherND(ErrorSite site, Type data, Type indices,
+                              int64_t batchDims,
+                              std::optional<int64_t> indexRank);
+/// scatter_elements: the type of `data`.
+FailureOr<Type> inferScatterElements(ErrorSite site, Type data, Type indices,
+                                     Type updates, int64_t axis);
+/// scatter_nd: the type of `data`; `updates` is
+/// `indices[1:] + data[M:]`.
+FailureOr<Type> inferScatterND(ErrorSite site, Type data, Type indices,
+                               Type updates);
+/// one_hot: `indices` with `depth` inserted at `axis`, of `dtype`.
+FailureOr<Type> inferOneHot(ErrorSite site, Type indices, Type onValue,
+                            Type offValue, int64_t depth, int64_t axis,
+                            Type dtype);
+/// cumsum, cumprod: the shape of `data` (flattened without `axis`), of
+/// `dtype` or the dtype of `data`.
+FailureOr<Type> inferScan(ErrorSite site, Type data,
+                          std::optional<int64_t> axis,
+                          std::optional<Type> dtype);
+/// sort: the type of `data`.
+FailureOr<Type> inferSort(ErrorSite site, Type data, int64_t axis);
+/// argsort: the shape of `data`, of `dtype` (default int32).
+FailureOr<Type> inferArgsort(ErrorSite site, Type data, int64_t axis,
+                             std::optional<Type> dtype);
+/// topk: dim `axis` becomes `k` (`k < 1`: all); `retType` "both" gives the
+/// tuple (values, indices), "values"/"indices" one of them.
+FailureOr<Type> inferTopK(ErrorSite site, Type data, int64_t k, int64_t axis,
+                          StringRef retType, std::optional<Type> dtype);
+
+//===----------------------------------------------------------------------===//
+// Image (lib/Relations/Image.cpp)
+//===----------------------------------------------------------------------===//
+
+/// image.resize2d: H and W of the NCHW/NHWC `data` become `size`; dtype
+/// `outDtype` or that of `data`.
+FailureOr<Type> inferResize2D(ErrorSite site, Type data,
+                              ArrayRef<int64_t> size,
+                              std::optional<ArrayRef<double>> roi,
+                              StringRef layout, std::optional<Type> outDtype);
 
 } // namespace mlir::relay
 

@@ -3,8 +3,11 @@
 #define RELAY_TRANSFORM_OPS_TD
 
 include "relay/RelayOpBase.td"
+include "relay/RelayAttrConstraints.td"
 
-def Relay_ReshapeOp : Relay_RelOperator<"reshape", "Reshape"> {
+def Relay_ReshapeOp : Relay_Operator<"reshape"> {
+  let typeRule = "inferReshape(site, adaptor.getData().getType(), "
+                 "adaptor.getNewshape(), adaptor.getAllowzero())";
   let summary = "reshape with Relay's `newshape` codes";
   let description = [{
     `0` copies the input dim (a literal 0 with `allowzero`), `-1` infers
@@ -20,13 +23,17 @@ def Relay_ReshapeOp : Relay_RelOperator<"reshape", "Reshape"> {
                        DefaultValuedAttr<BoolAttr, "false">:$allowzero);
 }
 
-def Relay_TransposeOp : Relay_RelOperator<"transpose", "Transpose"> {
+def Relay_TransposeOp : Relay_Operator<"transpose"> {
+  let typeRule = "inferTranspose(site, adaptor.getData().getType(), "
+                 "adaptor.getAxes())";
   let summary = "permutes dims (`axes` empty = reverse)";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        OptionalAttr<DenseI64ArrayAttr>:$axes);
 }
 
-def Relay_ConcatenateOp : Relay_RelOperator<"concatenate", "Concatenate"> {
+def Relay_ConcatenateOp : Relay_Operator<"concatenate"> {
+  let typeRule = "inferConcatenate(site, adaptor.getData().getTypes(), "
+                 "adaptor.getAxis())";
   let summary = "joins tensors along `axis`";
   let description = [{
     Relay passes the inputs as one tuple; here they are the operands.
@@ -43,7 +50,11 @@ def Relay_ConcatenateOp : Relay_RelOperator<"concatenate", "Concatenate"> {
 // Shape transforms (Relay's python/tvm/relay/op/transform.py)
 //===----------------------------------------------------------------------===//
 
-def Relay_ReshapeLikeOp : Relay_RelOperator<"reshape_like", "ReshapeLike"> {
+def Relay_ReshapeLikeOp : Relay_Operator<"reshape_like"> {
+  let typeRule = "inferReshapeLike(site, adaptor.getData().getType(), "
+                 "adaptor.getShapeLike().getType(), adaptor.getLhsBegin(), "
+                 "adaptor.getLhsEnd(), adaptor.getRhsBegin(), "
+                 "adaptor.getRhsEnd())";
   let summary = "reshapes dims [lhs_begin, lhs_end) of data to dims [rhs_begin, rhs_end) of shape_like";
   let description = [{
     `lhs_end`/`rhs_end` absent mean the rank; negative values count from
@@ -61,20 +72,26 @@ def Relay_ReshapeLikeOp : Relay_RelOperator<"reshape_like", "ReshapeLike"> {
                        OptionalAttr<I64Attr>:$rhs_end);
 }
 
-def Relay_SqueezeOp : Relay_RelOperator<"squeeze", "Squeeze"> {
+def Relay_SqueezeOp : Relay_Operator<"squeeze"> {
+  let typeRule = "inferSqueeze(site, adaptor.getData().getType(), "
+                 "adaptor.getAxis())";
   let summary = "removes size-1 dims (`axis` absent: every static 1)";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        OptionalAttr<DenseI64ArrayAttr>:$axis);
 }
 
-def Relay_ExpandDimsOp : Relay_RelOperator<"expand_dims", "ExpandDims"> {
+def Relay_ExpandDimsOp : Relay_Operator<"expand_dims"> {
+  let typeRule = "inferExpandDims(site, adaptor.getData().getType(), "
+                 "adaptor.getAxis(), adaptor.getNumNewaxis())";
   let summary = "inserts `num_newaxis` unit dims at `axis` (in [-rank-1, rank])";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        I64Attr:$axis,
                        DefaultValuedAttr<I64Attr, "1">:$num_newaxis);
 }
 
-def Relay_StackOp : Relay_RelOperator<"stack", "Stack"> {
+def Relay_StackOp : Relay_Operator<"stack"> {
+  let typeRule = "inferStack(site, adaptor.getData().getTypes(), "
+                 "adaptor.getAxis())";
   let summary = "joins same-shaped tensors along a new `axis`";
   let description = [{
     Relay passes the inputs as one tuple; here they are the operands.
@@ -87,7 +104,10 @@ def Relay_StackOp : Relay_RelOperator<"stack", "Stack"> {
                        DefaultValuedAttr<I64Attr, "0">:$axis);
 }
 
-def Relay_SplitOp : Relay_RelOperator<"split", "Split"> {
+def Relay_SplitOp : Relay_Operator<"split"> {
+  let typeRule = "inferSplit(site, adaptor.getData().getType(), "
+                 "splitIndicesOrSections(adaptor.getIndicesOrSections()), "
+                 "adaptor.getAxis())";
   let summary = "splits along `axis` into a tuple";
   let description = [{
     `indices_or_sections` is an integer (that many equal sections) or an
@@ -103,7 +123,10 @@ def Relay_SplitOp : Relay_RelOperator<"split", "Split"> {
                        DefaultValuedAttr<I64Attr, "0">:$axis);
 }
 
-def Relay_StridedSliceOp : Relay_RelOperator<"strided_slice", "StridedSlice"> {
+def Relay_StridedSliceOp : Relay_Operator<"strided_slice"> {
+  let typeRule = "inferStridedSlice(site, adaptor.getData().getType(), "
+                 "adaptor.getBegin(), adaptor.getEnd(), adaptor.getStrides(), "
+                 "adaptor.getAxes(), adaptor.getSliceMode())";
   let summary = "numpy-style slice with Relay's clamping";
   let description = [{
     Without `axes`, entry i of `begin`/`end`/`strides` applies to dim i and
@@ -121,48 +144,61 @@ def Relay_StridedSliceOp : Relay_RelOperator<"strided_slice", "StridedSlice"> {
                        DenseI64ArrayAttr:$end,
                        OptionalAttr<DenseI64ArrayAttr>:$strides,
                        OptionalAttr<DenseI64ArrayAttr>:$axes,
-                       DefaultValuedAttr<StrAttr, "\"end\"">:$slice_mode);
+                       DefaultValuedAttr<Relay_SliceModeAttr, "\"end\"">:$slice_mode);
 }
 
-def Relay_TileOp : Relay_RelOperator<"tile", "Tile"> {
+def Relay_TileOp : Relay_Operator<"tile"> {
+  let typeRule = "inferTile(site, adaptor.getData().getType(), "
+                 "adaptor.getReps())";
   let summary = "repeats the whole tensor `reps` times per dim (numpy.tile)";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        DenseI64ArrayAttr:$reps);
 }
 
-def Relay_RepeatOp : Relay_RelOperator<"repeat", "Repeat"> {
+def Relay_RepeatOp : Relay_Operator<"repeat"> {
+  let typeRule = "inferRepeat(site, adaptor.getData().getType(), "
+                 "adaptor.getRepeats(), adaptor.getAxis())";
   let summary = "repeats each element `repeats` times along `axis`";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        I64Attr:$repeats,
                        I64Attr:$axis);
 }
 
-def Relay_ReverseOp : Relay_RelOperator<"reverse", "AxisIdentity"> {
+def Relay_ReverseOp : Relay_Operator<"reverse", [Relay_AxisOfData]> {
+  let typeRule = "inferAxisIdentity(site, adaptor.getData().getType(), "
+                 "adaptor.getAxis())";
   let summary = "reverses the order of elements along `axis`";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data, I64Attr:$axis);
 }
 
-def Relay_BroadcastToOp : Relay_RelOperator<"broadcast_to", "BroadcastTo"> {
+def Relay_BroadcastToOp : Relay_Operator<"broadcast_to"> {
+  let typeRule = "inferBroadcastTo(site, adaptor.getData().getType(), "
+                 "adaptor.getShape())";
   let summary = "numpy-broadcasts data to `shape`";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        DenseI64ArrayAttr:$shape);
 }
 
 def Relay_BroadcastToLikeOp
-    : Relay_RelOperator<"broadcast_to_like", "BroadcastTo"> {
+    : Relay_Operator<"broadcast_to_like"> {
+  let typeRule = "inferBroadcastToLike(site, adaptor.getData().getType(), "
+                 "adaptor.getBroadcastType().getType())";
   let summary = "numpy-broadcasts data to the shape of `broadcast_type`";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        Relay_AnyTensorOrIncomplete:$broadcast_type);
 }
 
 def Relay_CollapseSumLikeOp
-    : Relay_RelOperator<"collapse_sum_like", "CollapseSumLike"> {
+    : Relay_Operator<"collapse_sum_like"> {
+  let typeRule = "inferCollapseSumLike(site, adaptor.getData().getType(), "
+                 "adaptor.getCollapseType().getType())";
   let summary = "sums data down to the shape of `collapse_type` (the inverse of broadcasting)";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        Relay_AnyTensorOrIncomplete:$collapse_type);
 }
 
-def Relay_ZerosOp : Relay_RelOperator<"zeros", "Full"> {
+def Relay_ZerosOp : Relay_Operator<"zeros"> {
+  let typeRule = "inferZeros(site, adaptor.getShape(), adaptor.getDtype())";
   let summary = "a tensor of zeros of `shape` and `dtype`";
   let description = [{
     ```mlir
@@ -172,12 +208,15 @@ def Relay_ZerosOp : Relay_RelOperator<"zeros", "Full"> {
   let arguments = (ins DenseI64ArrayAttr:$shape, TypeAttr:$dtype);
 }
 
-def Relay_OnesOp : Relay_RelOperator<"ones", "Full"> {
+def Relay_OnesOp : Relay_Operator<"ones"> {
+  let typeRule = "inferZeros(site, adaptor.getShape(), adaptor.getDtype())";
   let summary = "a tensor of ones of `shape` and `dtype`";
   let arguments = (ins DenseI64ArrayAttr:$shape, TypeAttr:$dtype);
 }
 
-def Relay_FullOp : Relay_RelOperator<"full", "Full"> {
+def Relay_FullOp : Relay_Operator<"full"> {
+  let typeRule = "inferFull(site, adaptor.getFillValue().getType(), "
+                 "adaptor.getShape(), adaptor.getDtype())";
   let summary = "a tensor of `shape` filled with the 0-d `fill_value`";
   let description = [{
     `dtype` absent means the dtype of `fill_value`; otherwise the value is
@@ -196,13 +235,20 @@ def Relay_OnesLikeOp : Relay_UnaryOp<"ones_like"> {
   let summary = "ones of the shape and dtype of data";
 }
 
-def Relay_FullLikeOp : Relay_RelOperator<"full_like", "FullLike"> {
+def Relay_FullLikeOp : Relay_Operator<"full_like"> {
+  let typeRule = "inferFullLike(site, adaptor.getData().getType(), "
+                 "adaptor.getFillValue().getType())";
   let summary = "the 0-d `fill_value` (cast to data's dtype) in data's shape";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        Relay_AnyTensorOrIncomplete:$fill_value);
 }
 
-def Relay_ArangeOp : Relay_RelOperator<"arange", "Arange"> {
+def Relay_ArangeOp : Relay_Operator<"arange"> {
+  let typeRule = "inferArange(site, adaptor.getStart().getType(), "
+                 "adaptor.getStop().getType(), adaptor.getStep().getType(), "
+                 "adaptor.getDtype(), "
+                 "constantArangeBounds(adaptor.getStart(), adaptor.getStop(), "
+                 "adaptor.getStep()))";
   let summary = "evenly spaced values in [start, stop) by step";
   let description = [{
     `start`, `stop` and `step` are 0-d tensors of `dtype`. When all three
@@ -220,7 +266,9 @@ def Relay_ArangeOp : Relay_RelOperator<"arange", "Arange"> {
 }
 
 def Relay_LayoutTransformOp
-    : Relay_RelOperator<"layout_transform", "LayoutTransform"> {
+    : Relay_Operator<"layout_transform"> {
+  let typeRule = "inferLayoutTransform(site, adaptor.getData().getType(), "
+                 "adaptor.getSrcLayout(), adaptor.getDstLayout())";
   let summary = "converts between layouts such as NCHW, NHWC and NCHW16c";
   let description = [{
     Upper-case letters are whole (primal) axes, a number and a lower-case
@@ -235,7 +283,9 @@ def Relay_LayoutTransformOp
                        StrAttr:$dst_layout);
 }
 
-def Relay_EinsumOp : Relay_RelOperator<"einsum", "Einsum"> {
+def Relay_EinsumOp : Relay_Operator<"einsum"> {
+  let typeRule = "inferEinsum(site, adaptor.getData().getTypes(), "
+                 "adaptor.getEquation())";
   let summary = "Einstein summation (numpy.einsum equations, with `...`)";
   let description = [{
     Relay passes the inputs as one tuple; here they are the operands.

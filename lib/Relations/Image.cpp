@@ -1,62 +1,42 @@
-//===- Image.cpp - the image.resize2d relation ----------------------------===//
+//===- Image.cpp - the image.resize2d typing rule -------------------------===//
 //
 // Relay's Resize2DRel: 4-D `data` in `layout` (NCHW or NHWC); the result
 // keeps N and C, H and W become `size`; dtype `out_dtype` or that of
-// `data`. `method`, `coordinate_transformation_mode` and `rounding_method`
-// must be values Relay knows.
+// `data`. The enum-like attributes (`layout`, `method`,
+// `coordinate_transformation_mode`, `rounding_method`) are constrained in
+// ODS (RelayAttrConstraints.td).
 //
 //===----------------------------------------------------------------------===//
 #include "RelationUtils.h"
+#include "relay/Utils/LayoutUtils.h"
 
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::rel;
 
-static LogicalResult oneOf(Operation *op, StringRef name,
-                           ArrayRef<StringRef> allowed) {
-  StringRef value = attrStr(op, name);
-  if (llvm::is_contained(allowed, value))
-    return success();
-  auto diag = op->emitOpError() << name << " \"" << value
-                                << "\" is not supported (expected one of";
-  for (StringRef a : allowed)
-    diag << " \"" << a << "\"";
-  return diag << ")";
-}
-
-LogicalResult rel::Resize2DRel(Operation *op, TypeRange operands,
-                               SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
+FailureOr<Type> relay::inferResize2D(ErrorSite site, Type dataType,
+                                     ArrayRef<int64_t> size,
+                                     std::optional<ArrayRef<double>> roi,
+                                     StringRef layout,
+                                     std::optional<Type> outDtype) {
   FailureOr<RankedTensorType> data =
-      tensorOperandOfRank(op, operands, 0, "data", 4);
+      tensorTypeOfRank(site, dataType, "data", 4);
   if (failed(data))
     return failure();
-  StringRef layout = attrStr(op, "layout");
-  if (layout != "NCHW" && layout != "NHWC")
-    return op->emitOpError() << "layout \"" << layout
-                             << "\" is not supported (expected NCHW or NHWC)";
-  FailureOr<Layout2D> l = parseLayout2D(op, layout, "layout");
-  FailureOr<ArrayRef<int64_t>> size = attrI64ArrayOfSize(op, "size", 2);
-  if (failed(l) || failed(size) ||
-      failed(oneOf(op, "method", {"nearest_neighbor", "linear", "cubic"})) ||
-      failed(oneOf(op, "coordinate_transformation_mode",
-                   {"half_pixel", "align_corners", "asymmetric",
-                    "pytorch_half_pixel", "tf_half_pixel_for_nn",
-                    "tf_crop_and_resize"})) ||
-      failed(oneOf(op, "rounding_method",
-                   {"", "round", "floor", "ceil", "round_prefer_floor",
-                    "round_prefer_ceil"})))
+  // `layout` is NCHW or NHWC (an ODS constraint).
+  FailureOr<SmallVector<int64_t>> hw = findLayoutDims(layout, "HW");
+  if (failed(hw))
+    return site.emitError() << "layout \"" << layout
+                            << "\" is not supported (expected NCHW or NHWC)";
+  if (failed(checkArray(site, "size", size, 2)))
     return failure();
-  if (auto roi = op->getAttrOfType<DenseF64ArrayAttr>("roi");
-      roi && roi.size() != 4)
-    return op->emitOpError() << "roi must have 4 entries, got " << roi.size();
-  FailureOr<Type> dtype = outDtype(op, data->getElementType());
+  if (roi && roi->size() != 4)
+    return site.emitError() << "roi must have 4 entries, got " << roi->size();
+  FailureOr<Type> dtype = resultDtype(site, outDtype, data->getElementType());
   if (failed(dtype))
     return failure();
   SmallVector<int64_t> shape(data->getShape());
-  shape[l->h] = (*size)[0];
-  shape[l->w] = (*size)[1];
-  results.push_back(RankedTensorType::get(shape, *dtype));
-  return success();
+  shape[(*hw)[0]] = size[0];
+  shape[(*hw)[1]] = size[1];
+  return Type(RankedTensorType::get(shape, *dtype));
 }

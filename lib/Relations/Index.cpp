@@ -1,8 +1,8 @@
-//===- Index.cpp - indexing, scan and sorting relations -------------------===//
+//===- Index.cpp - indexing, scan and sorting typing rules ----------------===//
 //
 // Relay's rules (src/relay/op/tensor/transform.cc, algorithm/*.cc):
 // - Take: `data[:axis] + indices[batch_dims:] + data[axis+1:]` (no axis:
-//   the shape of `indices`); `mode` clip/wrap/fast/nan.
+//   the shape of `indices`).
 // - Gather: `indices` has the rank of `data`; result shape of `indices`.
 // - GatherND: `indices` `[M, Y...]`, result `Y... + data[batch_dims+M:]`.
 // - ScatterElements: `indices` and `updates` have one shape, the rank of
@@ -16,7 +16,9 @@
 //   default int32) or that of `data` (sort).
 // - TopK: `data` with dim `axis` = `k` (`k < 1`: all), a (values, indices)
 //   tuple or one of them as `ret_type` says.
-// Index operands must be integer tensors.
+// Index operands must be integer tensors. The enum-like attributes (take's
+// `mode`, scatter's `reduction`/`mode`, topk's `ret_type`) are constrained
+// in ODS (RelayAttrConstraints.td).
 //
 //===----------------------------------------------------------------------===//
 #include "RelationUtils.h"
@@ -25,90 +27,64 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::rel;
 
-/// Operand `index` as an integer (not bool) tensor.
-static FailureOr<RankedTensorType> indexOperand(Operation *op,
-                                                TypeRange operands,
-                                                unsigned index,
-                                                StringRef what) {
-  FailureOr<RankedTensorType> t = tensorOperand(op, operands, index, what);
+/// `type` as an integer (not bool) tensor, named `what`.
+static FailureOr<RankedTensorType> indexTensor(ErrorSite site, Type type,
+                                               StringRef what) {
+  FailureOr<RankedTensorType> t = tensorType(site, type, what);
   if (failed(t))
     return failure();
   auto intType = dyn_cast<IntegerType>(t->getElementType());
   if (!intType || intType.getWidth() == 1)
-    return op->emitOpError() << "operand '" << what
-                             << "' must be an integer tensor, got " << *t;
+    return site.emitError() << "operand '" << what
+                            << "' must be an integer tensor, got " << *t;
   return t;
 }
 
-/// Checks that string attribute `name` is one of `allowed`.
-static LogicalResult oneOf(Operation *op, StringRef name,
-                           ArrayRef<StringRef> allowed) {
-  StringRef value = attrStr(op, name);
-  if (llvm::is_contained(allowed, value))
-    return success();
-  auto diag = op->emitOpError() << name << " \"" << value
-                                << "\" is not supported (expected one of";
-  for (StringRef a : allowed)
-    diag << " \"" << a << "\"";
-  return diag << ")";
-}
-
-/// The type attribute `name` or `fallback`; a scalar element type.
-static FailureOr<Type> dtypeAttr(Operation *op, StringRef name,
-                                 Type fallback) {
-  std::optional<Type> dtype = attrType(op, name);
-  if (!dtype)
+/// The dtype attribute `dtype` or `fallback`; a scalar element type.
+static FailureOr<Type> dtypeOr(ErrorSite site, std::optional<Type> dtype,
+                               Type fallback) {
+  if (!dtype || !*dtype)
     return fallback;
   if (isa<ShapedType>(*dtype) || !TensorType::isValidElementType(*dtype))
-    return op->emitOpError() << name << " must be a scalar element type, got "
-                             << *dtype;
+    return site.emitError() << "dtype must be a scalar element type, got "
+                            << *dtype;
   return *dtype;
 }
 
-/// True when `op`'s definition declares the attribute `name` (set or not).
-static bool declaresAttr(Operation *op, StringRef name) {
-  std::optional<RegisteredOperationName> info = op->getRegisteredInfo();
-  return info && llvm::is_contained(info->getAttributeNames(),
-                                    StringAttr::get(op->getContext(), name));
-}
-
 /// Two dims of different operands that must agree.
-static LogicalResult agree(Operation *op, int64_t a, int64_t b,
+static LogicalResult agree(ErrorSite site, int64_t a, int64_t b,
                            const Twine &what) {
   if (succeeded(unifyDim(a, b)))
     return success();
-  return op->emitOpError() << what << " must agree, got " << a << " and " << b;
+  return site.emitError() << what << " must agree, got " << a << " and " << b;
 }
 
-LogicalResult rel::TakeRel(Operation *op, TypeRange operands,
-                           SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 2)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferTake(ErrorSite site, Type dataType,
+                                 Type indicesType,
+                                 std::optional<int64_t> axisAttr,
+                                 int64_t batchDimsAttr) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  FailureOr<RankedTensorType> indices = indexOperand(op, operands, 1, "indices");
-  if (failed(indices) ||
-      failed(oneOf(op, "mode", {"clip", "wrap", "fast", "nan"})))
+  FailureOr<RankedTensorType> indices =
+      indexTensor(site, indicesType, "indices");
+  if (failed(indices))
     return failure();
-  std::optional<int64_t> axisAttr = attrI64(op, "axis");
-  if (!axisAttr) {
-    results.push_back(
+  if (!axisAttr)
+    return Type(
         RankedTensorType::get(indices->getShape(), data->getElementType()));
-    return success();
-  }
   if (data->getRank() == 0)
-    return op->emitOpError() << "operand 'data' must have rank >= 1 to take "
-                                "along an axis";
-  FailureOr<int64_t> axis = normalizeAxis(op, *axisAttr, data->getRank());
+    return site.emitError() << "operand 'data' must have rank >= 1 to take "
+                               "along an axis";
+  FailureOr<int64_t> axis = normalizeAxis(site, *axisAttr, data->getRank());
   if (failed(axis))
     return failure();
-  int64_t batchDims = *attrI64(op, "batch_dims");
+  int64_t batchDims = batchDimsAttr;
   if (batchDims < 0)
     batchDims += indices->getRank();
   if (batchDims < 0 || batchDims > indices->getRank() || batchDims > *axis)
-    return op->emitOpError()
-           << "batch_dims " << *attrI64(op, "batch_dims")
+    return site.emitError()
+           << "batch_dims " << batchDimsAttr
            << " must be in [0, min(axis, rank of 'indices')] = [0, "
            << std::min<int64_t>(*axis, indices->getRank()) << "]";
   SmallVector<int64_t> shape;
@@ -117,9 +93,9 @@ LogicalResult rel::TakeRel(Operation *op, TypeRange operands,
     if (d < batchDims) {
       FailureOr<int64_t> u = unifyDim(dim, indices->getDimSize(d));
       if (failed(u))
-        return op->emitOpError() << "batch dim " << d << " of 'data' ("
-                                 << dim << ") and 'indices' ("
-                                 << indices->getDimSize(d) << ") must agree";
+        return site.emitError() << "batch dim " << d << " of 'data' ("
+                                << dim << ") and 'indices' ("
+                                << indices->getDimSize(d) << ") must agree";
       dim = *u;
     }
     shape.push_back(dim);
@@ -128,60 +104,57 @@ LogicalResult rel::TakeRel(Operation *op, TypeRange operands,
     shape.push_back(indices->getDimSize(d));
   for (int64_t d = *axis + 1; d < data->getRank(); ++d)
     shape.push_back(data->getDimSize(d));
-  results.push_back(RankedTensorType::get(shape, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 
-LogicalResult rel::GatherRel(Operation *op, TypeRange operands,
-                             SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 2)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferGather(ErrorSite site, Type dataType,
+                                   Type indicesType, int64_t axis) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  FailureOr<RankedTensorType> indices = indexOperand(op, operands, 1, "indices");
+  FailureOr<RankedTensorType> indices =
+      indexTensor(site, indicesType, "indices");
   if (failed(indices))
     return failure();
   if (indices->getRank() != data->getRank())
-    return op->emitOpError() << "operand 'indices' must have the rank of "
-                                "'data' ("
-                             << data->getRank() << "), got " << *indices;
+    return site.emitError() << "operand 'indices' must have the rank of "
+                               "'data' ("
+                            << data->getRank() << "), got " << *indices;
   if (data->getRank() == 0)
-    return op->emitOpError() << "operand 'data' must have rank >= 1";
-  if (failed(normalizeAxis(op, *attrI64(op, "axis"), data->getRank())))
+    return site.emitError() << "operand 'data' must have rank >= 1";
+  if (failed(normalizeAxis(site, axis, data->getRank())))
     return failure();
-  results.push_back(
+  return Type(
       RankedTensorType::get(indices->getShape(), data->getElementType()));
-  return success();
 }
 
-LogicalResult rel::GatherNDRel(Operation *op, TypeRange operands,
-                               SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 2)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferGatherND(ErrorSite site, Type dataType,
+                                     Type indicesType, int64_t batchDims,
+                                     std::optional<int64_t> indexRank) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  FailureOr<RankedTensorType> indices = indexOperand(op, operands, 1, "indices");
+  FailureOr<RankedTensorType> indices =
+      indexTensor(site, indicesType, "indices");
   if (failed(indices))
     return failure();
   if (indices->getRank() < 1)
-    return op->emitOpError() << "operand 'indices' must have rank >= 1";
+    return site.emitError() << "operand 'indices' must have rank >= 1";
   int64_t m = indices->getDimSize(0);
-  if (std::optional<int64_t> indexRank = attrI64(op, "index_rank")) {
-    if (failed(agree(op, m, *indexRank, "index_rank and dim 0 of 'indices'")))
+  if (indexRank) {
+    if (failed(agree(site, m, *indexRank,
+                     "index_rank and dim 0 of 'indices'")))
       return failure();
     m = *indexRank;
   }
   if (isAny(m))
-    return op->emitOpError() << "dim 0 of 'indices' (the index tuple size) "
-                                "must be static or given by index_rank";
-  int64_t batchDims = *attrI64(op, "batch_dims");
+    return site.emitError() << "dim 0 of 'indices' (the index tuple size) "
+                               "must be static or given by index_rank";
   if (batchDims < 0 || batchDims >= indices->getRank())
-    return op->emitOpError() << "batch_dims " << batchDims
-                             << " must be in [0, rank of 'indices' - 1]";
+    return site.emitError() << "batch_dims " << batchDims
+                            << " must be in [0, rank of 'indices' - 1]";
   if (m + batchDims > data->getRank())
-    return op->emitOpError()
+    return site.emitError()
            << "dim 0 of 'indices' (" << m << ") + batch_dims (" << batchDims
            << ") must be <= rank of 'data' (" << data->getRank() << ")";
   SmallVector<int64_t> shape;
@@ -190,217 +163,199 @@ LogicalResult rel::GatherNDRel(Operation *op, TypeRange operands,
     if (d - 1 < batchDims) {
       FailureOr<int64_t> u = unifyDim(dim, data->getDimSize(d - 1));
       if (failed(u))
-        return op->emitOpError() << "batch dim " << d - 1 << " of 'data' ("
-                                 << data->getDimSize(d - 1)
-                                 << ") and dim " << d << " of 'indices' ("
-                                 << dim << ") must agree";
+        return site.emitError() << "batch dim " << d - 1 << " of 'data' ("
+                                << data->getDimSize(d - 1) << ") and dim "
+                                << d << " of 'indices' (" << dim
+                                << ") must agree";
       dim = *u;
     }
     shape.push_back(dim);
   }
   for (int64_t d = m + batchDims; d < data->getRank(); ++d)
     shape.push_back(data->getDimSize(d));
-  results.push_back(RankedTensorType::get(shape, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 
 /// `updates` must have the dtype of `data`.
-static LogicalResult sameDtype(Operation *op, RankedTensorType data,
+static LogicalResult sameDtype(ErrorSite site, RankedTensorType data,
                                RankedTensorType updates) {
   if (updates.getElementType() == data.getElementType())
     return success();
-  return op->emitOpError() << "operand 'updates' must have the dtype of "
-                              "'data' ("
-                           << data.getElementType() << "), got "
-                           << updates.getElementType();
+  return site.emitError() << "operand 'updates' must have the dtype of "
+                             "'data' ("
+                          << data.getElementType() << "), got "
+                          << updates.getElementType();
 }
 
-LogicalResult rel::ScatterElementsRel(Operation *op, TypeRange operands,
-                                      SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 3)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferScatterElements(ErrorSite site, Type dataType,
+                                            Type indicesType,
+                                            Type updatesType, int64_t axis) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  FailureOr<RankedTensorType> indices = indexOperand(op, operands, 1, "indices");
+  FailureOr<RankedTensorType> indices =
+      indexTensor(site, indicesType, "indices");
   if (failed(indices))
     return failure();
   FailureOr<RankedTensorType> updates =
-      tensorOperandOfRank(op, operands, 2, "updates", indices->getRank());
-  if (failed(updates) || failed(sameDtype(op, *data, *updates)) ||
-      failed(oneOf(op, "reduction",
-                   {"update", "add", "mul", "mean", "min", "max"})))
+      tensorTypeOfRank(site, updatesType, "updates", indices->getRank());
+  if (failed(updates) || failed(sameDtype(site, *data, *updates)))
     return failure();
   if (indices->getRank() != data->getRank())
-    return op->emitOpError() << "operand 'indices' must have the rank of "
-                                "'data' ("
-                             << data->getRank() << "), got " << *indices;
+    return site.emitError() << "operand 'indices' must have the rank of "
+                               "'data' ("
+                            << data->getRank() << "), got " << *indices;
   if (data->getRank() == 0)
-    return op->emitOpError() << "operand 'data' must have rank >= 1";
-  if (failed(normalizeAxis(op, *attrI64(op, "axis"), data->getRank())))
+    return site.emitError() << "operand 'data' must have rank >= 1";
+  if (failed(normalizeAxis(site, axis, data->getRank())))
     return failure();
   for (int64_t d = 0; d < data->getRank(); ++d)
     if (failed(unifyDim(indices->getDimSize(d), updates->getDimSize(d))))
-      return op->emitOpError() << "operands 'indices' and 'updates' must "
-                                  "have one shape, got "
-                               << *indices << " and " << *updates;
-  results.push_back(*data);
-  return success();
+      return site.emitError() << "operands 'indices' and 'updates' must "
+                                 "have one shape, got "
+                              << *indices << " and " << *updates;
+  return Type(*data);
 }
 
-LogicalResult rel::ScatterNDRel(Operation *op, TypeRange operands,
-                                SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 3)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferScatterND(ErrorSite site, Type dataType,
+                                      Type indicesType, Type updatesType) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  FailureOr<RankedTensorType> indices = indexOperand(op, operands, 1, "indices");
+  FailureOr<RankedTensorType> indices =
+      indexTensor(site, indicesType, "indices");
   if (failed(indices))
     return failure();
   FailureOr<RankedTensorType> updates =
-      tensorOperand(op, operands, 2, "updates");
-  if (failed(updates) || failed(sameDtype(op, *data, *updates)) ||
-      failed(oneOf(op, "mode", {"update", "add", "mul", "min", "max"})))
+      tensorType(site, updatesType, "updates");
+  if (failed(updates) || failed(sameDtype(site, *data, *updates)))
     return failure();
   if (indices->getRank() < 1)
-    return op->emitOpError() << "operand 'indices' must have rank >= 1";
+    return site.emitError() << "operand 'indices' must have rank >= 1";
   int64_t m = indices->getDimSize(0);
   if (isAny(m))
-    return op->emitOpError()
+    return site.emitError()
            << "dim 0 of 'indices' (the index tuple size) must be static";
   if (m > data->getRank())
-    return op->emitOpError() << "dim 0 of 'indices' (" << m
-                             << ") must be <= rank of 'data' ("
-                             << data->getRank() << ")";
+    return site.emitError() << "dim 0 of 'indices' (" << m
+                            << ") must be <= rank of 'data' ("
+                            << data->getRank() << ")";
   SmallVector<int64_t> expected(indices->getShape().drop_front());
   llvm::append_range(expected, data->getShape().drop_front(m));
   bool ok = updates->getRank() == static_cast<int64_t>(expected.size());
   for (int64_t d = 0; ok && d < updates->getRank(); ++d)
     ok = succeeded(unifyDim(updates->getDimSize(d), expected[d]));
   if (!ok)
-    return op->emitOpError()
+    return site.emitError()
            << "operand 'updates' must have shape indices.shape[1:] + "
               "data.shape[M:] = "
            << shapeStr(expected) << ", got " << *updates;
-  results.push_back(*data);
-  return success();
+  return Type(*data);
 }
 
-LogicalResult rel::OneHotRel(Operation *op, TypeRange operands,
-                             SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 3)))
-    return failure();
-  FailureOr<RankedTensorType> indices = indexOperand(op, operands, 0, "indices");
+FailureOr<Type> relay::inferOneHot(ErrorSite site, Type indicesType,
+                                   Type onValue, Type offValue, int64_t depth,
+                                   int64_t axis, Type dtypeAttr) {
+  FailureOr<RankedTensorType> indices =
+      indexTensor(site, indicesType, "indices");
   if (failed(indices))
     return failure();
-  FailureOr<Type> dtype = dtypeAttr(op, "dtype", Type());
+  FailureOr<Type> dtype = dtypeOr(site, dtypeAttr, Type());
   if (failed(dtype))
     return failure();
   if (!*dtype)
-    return op->emitOpError() << "requires attribute 'dtype'";
-  static constexpr StringLiteral names[] = {"on_value", "off_value"};
-  for (auto [i, what] : llvm::enumerate(names)) {
-    FailureOr<RankedTensorType> v =
-        tensorOperandOfRank(op, operands, i + 1, what, 0);
+    return site.emitError() << "requires attribute 'dtype'";
+  std::pair<Type, StringRef> values[] = {{onValue, "on_value"},
+                                         {offValue, "off_value"}};
+  for (auto [type, what] : values) {
+    FailureOr<RankedTensorType> v = tensorTypeOfRank(site, type, what, 0);
     if (failed(v))
       return failure();
     if (v->getElementType() != *dtype)
-      return op->emitOpError() << "operand '" << what << "' must have dtype "
-                               << *dtype << ", got " << v->getElementType();
+      return site.emitError() << "operand '" << what << "' must have dtype "
+                              << *dtype << ", got " << v->getElementType();
   }
-  int64_t depth = *attrI64(op, "depth");
   if (depth < 1)
-    return op->emitOpError() << "depth must be >= 1, got " << depth;
+    return site.emitError() << "depth must be >= 1, got " << depth;
   int64_t rank = indices->getRank();
-  int64_t axis = *attrI64(op, "axis");
   if (axis < -1 || axis > rank)
-    return op->emitOpError() << "axis " << axis << " is out of range [-1, "
-                             << rank << "]";
+    return site.emitError() << "axis " << axis << " is out of range [-1, "
+                            << rank << "]";
   if (axis == -1)
     axis = rank;
   SmallVector<int64_t> shape(indices->getShape());
   shape.insert(shape.begin() + axis, depth);
-  results.push_back(RankedTensorType::get(shape, *dtype));
-  return success();
+  return Type(RankedTensorType::get(shape, *dtype));
 }
 
-LogicalResult rel::ScanRel(Operation *op, TypeRange operands,
-                           SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferScan(ErrorSite site, Type dataType,
+                                 std::optional<int64_t> axis,
+                                 std::optional<Type> dtypeAttr) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  FailureOr<Type> dtype = dtypeAttr(op, "dtype", data->getElementType());
+  FailureOr<Type> dtype = dtypeOr(site, dtypeAttr, data->getElementType());
   if (failed(dtype))
     return failure();
-  if (std::optional<int64_t> axis = attrI64(op, "axis")) {
-    if (failed(normalizeAxis(op, *axis, data->getRank())))
+  if (axis) {
+    if (failed(normalizeAxis(site, *axis, data->getRank())))
       return failure();
-    results.push_back(RankedTensorType::get(data->getShape(), *dtype));
-    return success();
+    return Type(RankedTensorType::get(data->getShape(), *dtype));
   }
-  results.push_back(
+  return Type(
       RankedTensorType::get({productOfDims(data->getShape())}, *dtype));
-  return success();
 }
 
-LogicalResult rel::SortRel(Operation *op, TypeRange operands,
-                           SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
+FailureOr<Type> relay::inferSort(ErrorSite site, Type dataType,
+                                 int64_t axis) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  if (failed(data) || failed(normalizeAxis(site, axis, data->getRank())))
     return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
-  if (failed(data))
+  return Type(*data);
+}
+
+FailureOr<Type> relay::inferArgsort(ErrorSite site, Type dataType,
+                                    int64_t axis,
+                                    std::optional<Type> dtypeAttr) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  if (failed(data) || failed(normalizeAxis(site, axis, data->getRank())))
     return failure();
-  if (failed(normalizeAxis(op, *attrI64(op, "axis"), data->getRank())))
-    return failure();
-  // An op with a `dtype` attribute (argsort) gives indices of that dtype,
-  // int32 unless set, as Relay's; without one (sort) the values keep their
-  // dtype, whatever other attributes the op carries.
-  FailureOr<Type> dtype = data->getElementType();
-  if (declaresAttr(op, "dtype"))
-    dtype = dtypeAttr(op, "dtype", IntegerType::get(op->getContext(), 32));
+  // Indices of `dtype`, int32 unless set, as Relay's.
+  FailureOr<Type> dtype =
+      dtypeOr(site, dtypeAttr, IntegerType::get(dataType.getContext(), 32));
   if (failed(dtype))
     return failure();
-  results.push_back(RankedTensorType::get(data->getShape(), *dtype));
-  return success();
+  return Type(RankedTensorType::get(data->getShape(), *dtype));
 }
 
-LogicalResult rel::TopKRel(Operation *op, TypeRange operands,
-                           SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferTopK(ErrorSite site, Type dataType, int64_t k,
+                                 int64_t axisAttr, StringRef retType,
+                                 std::optional<Type> dtypeAttr) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  FailureOr<int64_t> axis =
-      normalizeAxis(op, *attrI64(op, "axis"), data->getRank());
-  if (failed(axis) || failed(oneOf(op, "ret_type", {"both", "values",
-                                                    "indices"})))
+  FailureOr<int64_t> axis = normalizeAxis(site, axisAttr, data->getRank());
+  if (failed(axis))
     return failure();
-  FailureOr<Type> dtype =
-      dtypeAttr(op, "dtype", IntegerType::get(op->getContext(), 32));
+  MLIRContext *ctx = dataType.getContext();
+  FailureOr<Type> dtype = dtypeOr(site, dtypeAttr, IntegerType::get(ctx, 32));
   if (failed(dtype))
     return failure();
   if (!isa<IntegerType>(*dtype))
-    return op->emitOpError() << "dtype must be an integer type, got "
-                             << *dtype;
-  int64_t k = *attrI64(op, "k");
+    return site.emitError() << "dtype must be an integer type, got "
+                            << *dtype;
   int64_t n = data->getDimSize(*axis);
   if (k >= 1 && !isAny(n) && k > n)
-    return op->emitOpError() << "k " << k << " must be <= dim " << *axis
-                             << " of 'data' (" << n << ")";
+    return site.emitError() << "k " << k << " must be <= dim " << *axis
+                            << " of 'data' (" << n << ")";
   SmallVector<int64_t> shape(data->getShape());
   shape[*axis] = k >= 1 ? k : n;
   auto values = RankedTensorType::get(shape, data->getElementType());
   auto indices = RankedTensorType::get(shape, *dtype);
-  StringRef retType = attrStr(op, "ret_type");
+  // `retType` is "both", "values" or "indices" (an ODS constraint).
   if (retType == "values")
-    results.push_back(values);
-  else if (retType == "indices")
-    results.push_back(indices);
-  else
-    results.push_back(TupleType::get(op->getContext(), {values, indices}));
-  return success();
+    return Type(values);
+  if (retType == "indices")
+    return Type(indices);
+  return Type(TupleType::get(ctx, {values, indices}));
 }

@@ -18,6 +18,22 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::rel;
 
+/// The variadic `data` operands as ranked tensors, at least one.
+static FailureOr<SmallVector<RankedTensorType>>
+tensorOperands(ErrorSite site, TypeRange operands) {
+  if (operands.empty())
+    return site.emitError() << "expects at least one operand";
+  SmallVector<RankedTensorType> inputs;
+  for (auto [i, type] : llvm::enumerate(operands)) {
+    FailureOr<RankedTensorType> t =
+        tensorType(site, type, ("data #" + Twine(i)).str());
+    if (failed(t))
+      return failure();
+    inputs.push_back(*t);
+  }
+  return inputs;
+}
+
 //===----------------------------------------------------------------------===//
 // Reshape
 //===----------------------------------------------------------------------===//
@@ -36,17 +52,12 @@ using namespace mlir::relay::rel;
 // 0/-2/-3/-4, divided by the product of the other output dims not produced
 // by them; it is `?` if that depends on a `?` dim.
 
-LogicalResult rel::ReshapeRel(Operation *op, TypeRange operands,
-                              SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
+                                    ArrayRef<int64_t> newshape,
+                                    bool allowZero) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  std::optional<ArrayRef<int64_t>> newshape = attrI64Array(op, "newshape");
-  if (!newshape)
-    return op->emitOpError() << "requires attribute 'newshape'";
-  bool allowZero = attrBool(op, "allowzero");
   ArrayRef<int64_t> in = data->getShape();
   size_t rank = in.size();
 
@@ -62,21 +73,21 @@ LogicalResult rel::ReshapeRel(Operation *op, TypeRange operands,
     outFromInput.push_back(fromInput);
   };
 
-  for (size_t i = 0; i < newshape->size(); ++i) {
-    int64_t code = (*newshape)[i];
+  for (size_t i = 0; i < newshape.size(); ++i) {
+    int64_t code = newshape[i];
     if (code > 0 || (code == 0 && allowZero)) {
       push(code, false);
       ++src;
     } else if (code == 0) {
       if (src >= rank)
-        return op->emitOpError()
+        return site.emitError()
                << "newshape[" << i << "] = 0 copies input dim " << src
                << ", but data has rank " << rank;
       inUsed.set(src);
       push(in[src++], true);
     } else if (code == -1) {
       if (inferEntry)
-        return op->emitOpError()
+        return site.emitError()
                << "newshape has more than one -1 (entries " << *inferEntry
                << " and " << i << ")";
       inferEntry = i;
@@ -90,7 +101,7 @@ LogicalResult rel::ReshapeRel(Operation *op, TypeRange operands,
       }
     } else if (code == -3) {
       if (src + 1 >= rank)
-        return op->emitOpError()
+        return site.emitError()
                << "newshape[" << i << "] = -3 merges input dims " << src
                << " and " << src + 1 << ", but data has rank " << rank;
       inUsed.set(src);
@@ -98,32 +109,32 @@ LogicalResult rel::ReshapeRel(Operation *op, TypeRange operands,
       push(mulDims(in[src], in[src + 1]), true);
       src += 2;
     } else if (code == -4) {
-      if (i + 2 >= newshape->size())
-        return op->emitOpError() << "newshape[" << i
+      if (i + 2 >= newshape.size())
+        return site.emitError() << "newshape[" << i
                                  << "] = -4 must be followed by two values";
       if (src >= rank)
-        return op->emitOpError()
+        return site.emitError()
                << "newshape[" << i << "] = -4 splits input dim " << src
                << ", but data has rank " << rank;
       int64_t whole = in[src];
-      int64_t a = (*newshape)[i + 1], b = (*newshape)[i + 2];
+      int64_t a = newshape[i + 1], b = newshape[i + 2];
       if (a == 0 || a < -1 || b == 0 || b < -1)
-        return op->emitOpError()
+        return site.emitError()
                << "the two values after newshape[" << i
                << "] = -4 must be positive or -1, got " << a << ", " << b;
       if (a == -1 && b == -1)
-        return op->emitOpError() << "the two values after newshape[" << i
+        return site.emitError() << "the two values after newshape[" << i
                                  << "] = -4 cannot both be -1";
       int64_t known = a == -1 ? b : a;
       if (a == -1 || b == -1) {
         if (!isAny(whole) && whole % known != 0)
-          return op->emitOpError()
+          return site.emitError()
                  << "newshape[" << i << "] = -4 cannot split input dim " << src
                  << " of size " << whole << " by " << known;
         int64_t rest = isAny(whole) ? kAny : whole / known;
         (a == -1 ? a : b) = rest;
       } else if (!isAny(whole) && a * b != whole) {
-        return op->emitOpError()
+        return site.emitError()
                << "newshape[" << i << "] = -4 splits input dim " << src
                << " of size " << whole << " into " << a << " × " << b;
       }
@@ -132,7 +143,7 @@ LogicalResult rel::ReshapeRel(Operation *op, TypeRange operands,
       push(b, true);
       i += 2;
     } else {
-      return op->emitOpError() << "newshape[" << i << "] = " << code
+      return site.emitError() << "newshape[" << i << "] = " << code
                                << " is not a valid entry (expected > 0, 0, "
                                   "-1, -2, -3 or -4)";
     }
@@ -150,11 +161,11 @@ LogicalResult rel::ReshapeRel(Operation *op, TypeRange operands,
     int64_t inferred = kAny;
     if (!isAny(elements)) {
       if (others == 0)
-        return op->emitOpError()
+        return site.emitError()
                << "cannot infer the -1 dim (newshape[" << *inferEntry
                << "]): the other new dims have 0 elements";
       if (elements % others != 0)
-        return op->emitOpError()
+        return site.emitError()
                << "cannot infer the -1 dim (newshape[" << *inferEntry
                << "]): " << elements << " elements are not divisible by "
                << others;
@@ -165,81 +176,71 @@ LogicalResult rel::ReshapeRel(Operation *op, TypeRange operands,
 
   int64_t inCount = productOfDims(in), outCount = productOfDims(out);
   if (!isAny(inCount) && !isAny(outCount) && inCount != outCount)
-    return op->emitOpError()
-           << "newshape " << shapeStr(*newshape) << " gives "
+    return site.emitError()
+           << "newshape " << shapeStr(newshape) << " gives "
            << shapeStr(out) << " with " << outCount
            << " elements, but data has " << inCount << " elements";
-  results.push_back(RankedTensorType::get(out, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(out, data->getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
 // Transpose
 //===----------------------------------------------------------------------===//
 
-LogicalResult rel::TransposeRel(Operation *op, TypeRange operands,
-                                SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferTranspose(ErrorSite site, Type dataType,
+                                      std::optional<ArrayRef<int64_t>> axes) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
   int64_t rank = data->getRank();
-  std::optional<ArrayRef<int64_t>> axes = attrI64Array(op, "axes");
   SmallVector<int64_t> shape;
   if (!axes || axes->empty()) {
     shape.assign(data->getShape().rbegin(), data->getShape().rend());
   } else {
     if ((int64_t)axes->size() != rank)
-      return op->emitOpError() << "axes has " << axes->size()
+      return site.emitError() << "axes has " << axes->size()
                                << " entries, but data has rank " << rank;
     llvm::SmallBitVector seen(rank, false);
     for (int64_t axis : *axes) {
-      FailureOr<int64_t> normalized = normalizeAxis(op, axis, rank, "axes entry");
+      FailureOr<int64_t> normalized = normalizeAxis(site, axis, rank, "axes entry");
       if (failed(normalized))
         return failure();
       if (seen.test(*normalized))
-        return op->emitOpError() << "axes " << shapeStr(*axes)
+        return site.emitError() << "axes " << shapeStr(*axes)
                                  << " is not a permutation: dim "
                                  << *normalized << " appears twice";
       seen.set(*normalized);
       shape.push_back(data->getDimSize(*normalized));
     }
   }
-  results.push_back(RankedTensorType::get(shape, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
 // Concatenate
 //===----------------------------------------------------------------------===//
 
-LogicalResult rel::ConcatenateRel(Operation *op, TypeRange operands,
-                                  SmallVectorImpl<Type> &results) {
-  if (operands.empty())
-    return op->emitOpError() << "expects at least one operand";
-  SmallVector<RankedTensorType> inputs;
-  for (unsigned i = 0; i < operands.size(); ++i) {
-    FailureOr<RankedTensorType> t =
-        tensorOperand(op, operands, i, ("data #" + Twine(i)).str());
-    if (failed(t))
-      return failure();
-    inputs.push_back(*t);
-  }
+FailureOr<Type> relay::inferConcatenate(ErrorSite site, TypeRange operands,
+                                        int64_t axisAttr) {
+  FailureOr<SmallVector<RankedTensorType>> tensors =
+      tensorOperands(site, operands);
+  if (failed(tensors))
+    return failure();
+  ArrayRef<RankedTensorType> inputs = *tensors;
   RankedTensorType first = inputs.front();
   int64_t rank = first.getRank();
-  FailureOr<int64_t> axis = normalizeAxis(op, *attrI64(op, "axis"), rank);
+  FailureOr<int64_t> axis = normalizeAxis(site, axisAttr, rank);
   if (failed(axis))
     return failure();
   SmallVector<int64_t> shape(first.getShape());
-  for (auto [i, t] : llvm::enumerate(ArrayRef(inputs).drop_front())) {
+  for (auto [i, t] : llvm::enumerate(inputs.drop_front())) {
     unsigned index = i + 1;
     if (t.getRank() != rank)
-      return op->emitOpError() << "operand #" << index << " has rank "
+      return site.emitError() << "operand #" << index << " has rank "
                                << t.getRank() << ", but operand #0 has rank "
                                << rank;
     if (t.getElementType() != first.getElementType())
-      return op->emitOpError() << "operand #" << index << " has dtype "
+      return site.emitError() << "operand #" << index << " has dtype "
                                << t.getElementType()
                                << ", but operand #0 has dtype "
                                << first.getElementType();
@@ -252,15 +253,14 @@ LogicalResult rel::ConcatenateRel(Operation *op, TypeRange operands,
       }
       FailureOr<int64_t> unified = unifyDim(shape[d], t.getDimSize(d));
       if (failed(unified))
-        return op->emitOpError()
+        return site.emitError()
                << "operand #" << index << " dim " << d << " is "
                << t.getDimSize(d) << ", but earlier operands have " << shape[d]
                << " (only the axis " << *axis << " dim may differ)";
       shape[d] = *unified;
     }
   }
-  results.push_back(RankedTensorType::get(shape, first.getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, first.getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -271,37 +271,40 @@ LogicalResult rel::ConcatenateRel(Operation *op, TypeRange operands,
 // rhs_end) of shape_like; the element counts must agree when both are
 // static.
 
-/// The [begin, end) dim range read from attributes `beginName`/`endName`
+/// The [begin, end) dim range given by attributes `beginName`/`endName`
 /// (end absent = rank; negative values count from the end).
 static FailureOr<std::pair<int64_t, int64_t>>
-dimRange(Operation *op, StringRef beginName, StringRef endName, int64_t rank,
+dimRange(ErrorSite site, int64_t begin, std::optional<int64_t> endAttr,
+         StringRef beginName, StringRef endName, int64_t rank,
          StringRef what) {
-  int64_t begin = attrI64(op, beginName).value_or(0);
-  int64_t end = attrI64(op, endName).value_or(rank);
+  int64_t end = endAttr.value_or(rank);
   int64_t b = begin < 0 ? begin + rank : begin;
   int64_t e = end < 0 ? end + rank : end;
   if (b < 0 || b > rank || e < 0 || e > rank || b > e)
-    return op->emitOpError()
+    return site.emitError()
            << beginName << " = " << begin << " and " << endName << " = "
            << end << " do not give a dim range of " << what << " (rank "
            << rank << ")";
   return std::make_pair(b, e);
 }
 
-LogicalResult rel::ReshapeLikeRel(Operation *op, TypeRange operands,
-                                  SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 2)))
+FailureOr<Type> relay::inferReshapeLike(ErrorSite site, Type dataType,
+                                        Type shapeLike, int64_t lhsBegin,
+                                        std::optional<int64_t> lhsEnd,
+                                        int64_t rhsBegin,
+                                        std::optional<int64_t> rhsEnd) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  if (failed(data))
     return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
-  FailureOr<RankedTensorType> like =
-      tensorOperand(op, operands, 1, "shape_like");
-  if (failed(data) || failed(like))
+  FailureOr<RankedTensorType> like = tensorType(site, shapeLike, "shape_like");
+  if (failed(like))
     return failure();
-  auto lhs = dimRange(op, "lhs_begin", "lhs_end", data->getRank(), "data");
+  auto lhs = dimRange(site, lhsBegin, lhsEnd, "lhs_begin", "lhs_end",
+                      data->getRank(), "data");
   if (failed(lhs))
     return failure();
-  auto rhs =
-      dimRange(op, "rhs_begin", "rhs_end", like->getRank(), "shape_like");
+  auto rhs = dimRange(site, rhsBegin, rhsEnd, "rhs_begin", "rhs_end",
+                      like->getRank(), "shape_like");
   if (failed(rhs))
     return failure();
   ArrayRef<int64_t> in = data->getShape(), ref = like->getShape();
@@ -310,32 +313,28 @@ LogicalResult rel::ReshapeLikeRel(Operation *op, TypeRange operands,
   shape.append(in.begin() + lhs->second, in.end());
   int64_t inCount = productOfDims(in), outCount = productOfDims(shape);
   if (!isAny(inCount) && !isAny(outCount) && inCount != outCount)
-    return op->emitOpError()
+    return site.emitError()
            << "reshape_like gives " << shapeStr(shape) << " with " << outCount
            << " elements, but data has " << inCount << " elements";
-  results.push_back(RankedTensorType::get(shape, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
 // Squeeze
 //===----------------------------------------------------------------------===//
 
-LogicalResult rel::SqueezeRel(Operation *op, TypeRange operands,
-                              SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferSqueeze(ErrorSite site, Type dataType,
+                                    std::optional<ArrayRef<int64_t>> axes) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
   int64_t rank = data->getRank();
   ArrayRef<int64_t> in = data->getShape();
   SmallVector<int64_t> shape;
-  std::optional<ArrayRef<int64_t>> axes = attrI64Array(op, "axis");
   if (!axes) {
     for (int64_t d = 0; d < rank; ++d) {
       if (isAny(in[d]))
-        return op->emitOpError()
+        return site.emitError()
                << "squeeze without axis needs static dims, but dim " << d
                << " is ?";
       if (in[d] != 1)
@@ -344,11 +343,11 @@ LogicalResult rel::SqueezeRel(Operation *op, TypeRange operands,
   } else {
     llvm::SmallBitVector drop(rank, false);
     for (int64_t axis : *axes) {
-      FailureOr<int64_t> a = normalizeAxis(op, axis, rank);
+      FailureOr<int64_t> a = normalizeAxis(site, axis, rank);
       if (failed(a))
         return failure();
       if (!isAny(in[*a]) && in[*a] != 1)
-        return op->emitOpError() << "cannot squeeze axis " << axis
+        return site.emitError() << "cannot squeeze axis " << axis
                                  << ": its dim is " << in[*a] << ", not 1";
       drop.set(*a);
     }
@@ -356,36 +355,30 @@ LogicalResult rel::SqueezeRel(Operation *op, TypeRange operands,
       if (!drop.test(d))
         shape.push_back(in[d]);
   }
-  results.push_back(RankedTensorType::get(shape, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
 // ExpandDims
 //===----------------------------------------------------------------------===//
 
-LogicalResult rel::ExpandDimsRel(Operation *op, TypeRange operands,
-                                 SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferExpandDims(ErrorSite site, Type dataType,
+                                       int64_t axis, int64_t count) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
   int64_t rank = data->getRank();
-  int64_t axis = *attrI64(op, "axis");
-  int64_t count = attrI64(op, "num_newaxis").value_or(1);
   if (count < 0)
-    return op->emitOpError() << "num_newaxis must be >= 0, got " << count;
+    return site.emitError() << "num_newaxis must be >= 0, got " << count;
   if (axis < -rank - 1 || axis > rank)
-    return op->emitOpError() << "axis " << axis
+    return site.emitError() << "axis " << axis
                              << " is out of range [-rank - 1, rank] for rank "
                              << rank;
   int64_t pivot = axis < 0 ? axis + rank + 1 : axis;
   SmallVector<int64_t> shape(data->getShape().take_front(pivot));
   shape.append(count, 1);
   llvm::append_range(shape, data->getShape().drop_front(pivot));
-  results.push_back(RankedTensorType::get(shape, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -395,34 +388,29 @@ LogicalResult rel::ExpandDimsRel(Operation *op, TypeRange operands,
 /// All operands as ranked tensors of the same rank and dtype; the shape they
 /// agree on (`?` unifies with a static dim) in `shape`.
 static FailureOr<SmallVector<RankedTensorType>>
-sameShapedOperands(Operation *op, TypeRange operands,
+sameShapedOperands(ErrorSite site, TypeRange operands,
                    SmallVectorImpl<int64_t> &shape) {
-  if (operands.empty())
-    return op->emitOpError() << "expects at least one operand";
-  SmallVector<RankedTensorType> inputs;
-  for (unsigned i = 0; i < operands.size(); ++i) {
-    FailureOr<RankedTensorType> t =
-        tensorOperand(op, operands, i, ("data #" + Twine(i)).str());
-    if (failed(t))
-      return failure();
-    inputs.push_back(*t);
-  }
+  FailureOr<SmallVector<RankedTensorType>> tensors =
+      tensorOperands(site, operands);
+  if (failed(tensors))
+    return failure();
+  SmallVector<RankedTensorType> inputs = std::move(*tensors);
   RankedTensorType first = inputs.front();
   shape.assign(first.getShape().begin(), first.getShape().end());
   for (auto [i, t] : llvm::enumerate(inputs)) {
     if (t.getRank() != first.getRank())
-      return op->emitOpError() << "operand #" << i << " has rank "
+      return site.emitError() << "operand #" << i << " has rank "
                                << t.getRank() << ", but operand #0 has rank "
                                << first.getRank();
     if (t.getElementType() != first.getElementType())
-      return op->emitOpError() << "operand #" << i << " has dtype "
+      return site.emitError() << "operand #" << i << " has dtype "
                                << t.getElementType()
                                << ", but operand #0 has dtype "
                                << first.getElementType();
     for (int64_t d = 0; d < t.getRank(); ++d) {
       FailureOr<int64_t> u = unifyDim(shape[d], t.getDimSize(d));
       if (failed(u))
-        return op->emitOpError()
+        return site.emitError()
                << "operand #" << i << " has shape " << shapeStr(t.getShape())
                << ", but operand #0 has shape " << shapeStr(first.getShape())
                << " (stacked tensors must have the same shape)";
@@ -432,73 +420,74 @@ sameShapedOperands(Operation *op, TypeRange operands,
   return inputs;
 }
 
-LogicalResult rel::StackRel(Operation *op, TypeRange operands,
-                            SmallVectorImpl<Type> &results) {
+FailureOr<Type> relay::inferStack(ErrorSite site, TypeRange operands,
+                                  int64_t axis) {
   SmallVector<int64_t> shape;
-  auto inputs = sameShapedOperands(op, operands, shape);
+  auto inputs = sameShapedOperands(site, operands, shape);
   if (failed(inputs))
     return failure();
   int64_t rank = shape.size();
-  int64_t axis = *attrI64(op, "axis");
   if (axis < -rank - 1 || axis > rank)
-    return op->emitOpError() << "axis " << axis
+    return site.emitError() << "axis " << axis
                              << " is out of range [-rank - 1, rank] for rank "
                              << rank;
   int64_t pivot = axis < 0 ? axis + rank + 1 : axis;
   shape.insert(shape.begin() + pivot, static_cast<int64_t>(inputs->size()));
-  results.push_back(
+  return Type(
       RankedTensorType::get(shape, inputs->front().getElementType()));
-  return success();
 }
 
 //===----------------------------------------------------------------------===//
 // Split
 //===----------------------------------------------------------------------===//
 
-LogicalResult rel::SplitRel(Operation *op, TypeRange operands,
-                            SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+SplitIndicesOrSections relay::splitIndicesOrSections(Attribute attr) {
+  if (auto sections = dyn_cast_or_null<IntegerAttr>(attr))
+    return sections.getInt();
+  if (auto indices = dyn_cast_or_null<DenseI64ArrayAttr>(attr))
+    return indices.asArrayRef();
+  return ArrayRef<int64_t>();
+}
+
+FailureOr<Type> relay::inferSplit(ErrorSite site, Type dataType,
+                                  SplitIndicesOrSections spec,
+                                  int64_t axisAttr) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
   int64_t rank = data->getRank();
   if (rank == 0)
-    return op->emitOpError() << "cannot split a 0-d tensor";
-  FailureOr<int64_t> axis = normalizeAxis(op, *attrI64(op, "axis"), rank);
+    return site.emitError() << "cannot split a 0-d tensor";
+  FailureOr<int64_t> axis = normalizeAxis(site, axisAttr, rank);
   if (failed(axis))
     return failure();
   int64_t whole = data->getDimSize(*axis);
   SmallVector<int64_t> pieces;
-  Attribute spec = op->getAttr("indices_or_sections");
-  if (auto sections = dyn_cast_or_null<IntegerAttr>(spec)) {
-    int64_t n = sections.getInt();
+  if (const int64_t *sections = std::get_if<int64_t>(&spec)) {
+    int64_t n = *sections;
     if (n < 1)
-      return op->emitOpError() << "indices_or_sections = " << n
+      return site.emitError() << "indices_or_sections = " << n
                                << " sections must be >= 1";
     if (!isAny(whole) && whole % n != 0)
-      return op->emitOpError() << n << " sections do not divide the axis "
+      return site.emitError() << n << " sections do not divide the axis "
                                << *axis << " dim " << whole;
     pieces.assign(n, isAny(whole) ? kAny : whole / n);
-  } else if (auto indices = dyn_cast_or_null<DenseI64ArrayAttr>(spec)) {
+  } else {
+    ArrayRef<int64_t> indices = std::get<ArrayRef<int64_t>>(spec);
     int64_t begin = 0;
-    for (int64_t index : indices.asArrayRef()) {
+    for (int64_t index : indices) {
       if (index <= begin && !(begin == 0 && index == 0 && pieces.empty()))
-        return op->emitOpError()
-               << "indices_or_sections " << shapeStr(indices.asArrayRef())
+        return site.emitError()
+               << "indices_or_sections " << shapeStr(indices)
                << " must be ascending and > 0";
       pieces.push_back(index - begin);
       begin = index;
     }
     if (!isAny(whole) && begin > whole)
-      return op->emitOpError()
+      return site.emitError()
              << "split index " << begin << " is past the axis " << *axis
              << " dim " << whole;
     pieces.push_back(isAny(whole) ? kAny : whole - begin);
-  } else {
-    return op->emitOpError()
-           << "requires attribute 'indices_or_sections' (an integer or an "
-              "integer array)";
   }
   SmallVector<Type> fields;
   for (int64_t size : pieces) {
@@ -506,8 +495,7 @@ LogicalResult rel::SplitRel(Operation *op, TypeRange operands,
     shape[*axis] = size;
     fields.push_back(RankedTensorType::get(shape, data->getElementType()));
   }
-  results.push_back(TupleType::get(op->getContext(), fields));
-  return success();
+  return Type(TupleType::get(dataType.getContext(), fields));
 }
 
 //===----------------------------------------------------------------------===//
@@ -515,28 +503,23 @@ LogicalResult rel::SplitRel(Operation *op, TypeRange operands,
 //===----------------------------------------------------------------------===//
 
 FailureOr<SmallVector<rel::SliceDim>>
-rel::stridedSliceDims(Operation *op, ArrayRef<int64_t> shape) {
+rel::stridedSliceDims(ErrorSite site, ArrayRef<int64_t> shape,
+                      ArrayRef<int64_t> beginAttr, ArrayRef<int64_t> endAttr,
+                      std::optional<ArrayRef<int64_t>> stridesAttr,
+                      std::optional<ArrayRef<int64_t>> axesAttr,
+                      StringRef mode) {
   int64_t rank = shape.size();
-  auto beginAttr = attrI64Array(op, "begin");
-  auto endAttr = attrI64Array(op, "end");
-  if (!beginAttr || !endAttr)
-    return op->emitOpError() << "requires attributes 'begin' and 'end'";
-  SmallVector<int64_t> begin(*beginAttr), end(*endAttr);
+  SmallVector<int64_t> begin(beginAttr), end(endAttr);
   SmallVector<int64_t> strides;
-  if (auto s = attrI64Array(op, "strides"))
-    strides.assign(s->begin(), s->end());
-  StringRef mode = attrStr(op, "slice_mode");
-  if (mode.empty())
-    mode = "end";
-  if (mode != "end" && mode != "size")
-    return op->emitOpError() << "slice_mode must be \"end\" or \"size\", got \""
-                             << mode << "\"";
+  if (stridesAttr)
+    strides.assign(stridesAttr->begin(), stridesAttr->end());
+  // `mode` is "end" or "size" (an ODS constraint).
   const int64_t maxRange = std::numeric_limits<int64_t>::max();
   SmallVector<int64_t> axes;
-  if (auto a = attrI64Array(op, "axes")) {
+  if (std::optional<ArrayRef<int64_t>> a = axesAttr) {
     if (begin.size() != a->size() || end.size() != a->size() ||
         (strides.size() != a->size() && strides.size() > 1))
-      return op->emitOpError()
+      return site.emitError()
              << "with axes, begin, end and strides must have one entry per "
                 "axis (axes has "
              << a->size() << ", begin " << begin.size() << ", end "
@@ -546,11 +529,11 @@ rel::stridedSliceDims(Operation *op, ArrayRef<int64_t> shape) {
       strides.assign(a->size(), strides.empty() ? 1 : strides[0]);
     llvm::SmallBitVector seen(rank, false);
     for (int64_t axis : *a) {
-      FailureOr<int64_t> n = normalizeAxis(op, axis, rank, "axes entry");
+      FailureOr<int64_t> n = normalizeAxis(site, axis, rank, "axes entry");
       if (failed(n))
         return failure();
       if (seen.test(*n))
-        return op->emitOpError() << "axes lists dim " << *n << " twice";
+        return site.emitError() << "axes lists dim " << *n << " twice";
       seen.set(*n);
       axes.push_back(*n);
     }
@@ -558,7 +541,7 @@ rel::stridedSliceDims(Operation *op, ArrayRef<int64_t> shape) {
     if (begin.size() > static_cast<size_t>(rank) ||
         end.size() > static_cast<size_t>(rank) ||
         strides.size() > static_cast<size_t>(rank))
-      return op->emitOpError()
+      return site.emitError()
              << "begin, end and strides may have at most rank = " << rank
              << " entries (begin has " << begin.size() << ", end "
              << end.size() << ", strides " << strides.size() << ")";
@@ -574,7 +557,7 @@ rel::stridedSliceDims(Operation *op, ArrayRef<int64_t> shape) {
   for (size_t i = 0; i < axes.size(); ++i) {
     int64_t stride = mode == "size" ? 1 : strides[i];
     if (stride == 0)
-      return op->emitOpError() << "strides entry " << i << " is 0";
+      return site.emitError() << "strides entry " << i << " is 0";
     int64_t e = end[i];
     if (mode == "size")
       e = end[i] < 0 ? maxRange : begin[i] + end[i];
@@ -584,7 +567,7 @@ rel::stridedSliceDims(Operation *op, ArrayRef<int64_t> shape) {
       int64_t b = canonicalSliceIndex(begin[i], extent, stride);
       int64_t c = canonicalSliceIndex(e, extent, stride);
       if (stride > 0 ? c < b : c > b)
-        return op->emitOpError()
+        return site.emitError()
                << "begin " << begin[i] << " and end " << end[i]
                << " select nothing on dim " << axes[i] << " (size " << extent
                << ") with stride " << stride;
@@ -597,71 +580,61 @@ rel::stridedSliceDims(Operation *op, ArrayRef<int64_t> shape) {
   return dims;
 }
 
-LogicalResult rel::StridedSliceRel(Operation *op, TypeRange operands,
-                                   SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferStridedSlice(
+    ErrorSite site, Type dataType, ArrayRef<int64_t> begin,
+    ArrayRef<int64_t> end, std::optional<ArrayRef<int64_t>> strides,
+    std::optional<ArrayRef<int64_t>> axes, StringRef sliceMode) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  auto dims = stridedSliceDims(op, data->getShape());
+  auto dims = stridedSliceDims(site, data->getShape(), begin, end, strides,
+                               axes, sliceMode);
   if (failed(dims))
     return failure();
   SmallVector<int64_t> shape(data->getShape());
   for (const SliceDim &d : *dims)
     shape[d.axis] = d.size;
-  results.push_back(RankedTensorType::get(shape, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
 // Tile and Repeat
 //===----------------------------------------------------------------------===//
 
-LogicalResult rel::TileRel(Operation *op, TypeRange operands,
-                           SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferTile(ErrorSite site, Type dataType,
+                                 ArrayRef<int64_t> reps) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  auto reps = attrI64Array(op, "reps");
-  if (!reps)
-    return op->emitOpError() << "requires attribute 'reps'";
-  for (int64_t r : *reps)
+  for (int64_t r : reps)
     if (r < 1)
-      return op->emitOpError() << "reps entries must be >= 1, got " << r;
-  int64_t rank = std::max<int64_t>(data->getRank(), reps->size());
+      return site.emitError() << "reps entries must be >= 1, got " << r;
+  int64_t rank = std::max<int64_t>(data->getRank(), reps.size());
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t di = d - (rank - data->getRank());
-    int64_t ri = d - (rank - static_cast<int64_t>(reps->size()));
+    int64_t ri = d - (rank - static_cast<int64_t>(reps.size()));
     int64_t in = di < 0 ? 1 : data->getDimSize(di);
-    int64_t r = ri < 0 ? 1 : (*reps)[ri];
+    int64_t r = ri < 0 ? 1 : reps[ri];
     shape.push_back(mulDims(in, r));
   }
-  results.push_back(RankedTensorType::get(shape, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 
-LogicalResult rel::RepeatRel(Operation *op, TypeRange operands,
-                             SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferRepeat(ErrorSite site, Type dataType,
+                                   int64_t repeats, int64_t axisAttr) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  int64_t repeats = *attrI64(op, "repeats");
   if (repeats < 1)
-    return op->emitOpError() << "repeats must be >= 1, got " << repeats;
+    return site.emitError() << "repeats must be >= 1, got " << repeats;
   FailureOr<int64_t> axis =
-      normalizeAxis(op, *attrI64(op, "axis"), data->getRank());
+      normalizeAxis(site, axisAttr, data->getRank());
   if (failed(axis))
     return failure();
   SmallVector<int64_t> shape(data->getShape());
   shape[*axis] = mulDims(shape[*axis], repeats);
-  results.push_back(RankedTensorType::get(shape, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -670,7 +643,7 @@ LogicalResult rel::RepeatRel(Operation *op, TypeRange operands,
 
 /// Checks that `from` numpy-broadcasts to exactly `to` (`?` is assumed to
 /// fit); `fromName`/`toName` name them in the error.
-static LogicalResult checkBroadcastsTo(Operation *op, ArrayRef<int64_t> from,
+static LogicalResult checkBroadcastsTo(ErrorSite site, ArrayRef<int64_t> from,
                                        ArrayRef<int64_t> to,
                                        StringRef fromName, StringRef toName) {
   int64_t offset = static_cast<int64_t>(to.size()) - from.size();
@@ -680,122 +653,125 @@ static LogicalResult checkBroadcastsTo(Operation *op, ArrayRef<int64_t> from,
     ok = f == 1 || isAny(f) || isAny(t) || f == t;
   }
   if (!ok)
-    return op->emitOpError() << fromName << " shape " << shapeStr(from)
+    return site.emitError() << fromName << " shape " << shapeStr(from)
                              << " does not broadcast to " << toName
                              << " shape " << shapeStr(to);
   return success();
 }
 
-LogicalResult rel::BroadcastToRel(Operation *op, TypeRange operands,
-                                  SmallVectorImpl<Type> &results) {
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
-  if (failed(data))
+/// `data` broadcast to `shape`.
+static FailureOr<Type> broadcastTo(ErrorSite site, RankedTensorType data,
+                                   ArrayRef<int64_t> shape) {
+  if (failed(checkBroadcastsTo(site, data.getShape(), shape, "data",
+                               "target")))
     return failure();
-  SmallVector<int64_t> shape;
-  if (auto attr = attrI64Array(op, "shape")) {
-    if (failed(expectOperands(op, operands, 1)))
-      return failure();
-    for (int64_t d : *attr)
-      if (d < 0)
-        return op->emitOpError() << "shape entries must be >= 0, got " << d;
-    shape.assign(attr->begin(), attr->end());
-  } else {
-    if (failed(expectOperands(op, operands, 2)))
-      return failure();
-    FailureOr<RankedTensorType> like =
-        tensorOperand(op, operands, 1, "broadcast_type");
-    if (failed(like))
-      return failure();
-    shape.assign(like->getShape().begin(), like->getShape().end());
-  }
-  if (failed(checkBroadcastsTo(op, data->getShape(), shape, "data", "target")))
-    return failure();
-  results.push_back(RankedTensorType::get(shape, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, data.getElementType()));
 }
 
-LogicalResult rel::CollapseSumLikeRel(Operation *op, TypeRange operands,
-                                      SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 2)))
+FailureOr<Type> relay::inferBroadcastTo(ErrorSite site, Type dataType,
+                                        ArrayRef<int64_t> shape) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  if (failed(data))
     return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+  for (int64_t d : shape)
+    if (d < 0)
+      return site.emitError() << "shape entries must be >= 0, got " << d;
+  return broadcastTo(site, *data, shape);
+}
+
+FailureOr<Type> relay::inferBroadcastToLike(ErrorSite site, Type dataType,
+                                            Type broadcastType) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  if (failed(data))
+    return failure();
   FailureOr<RankedTensorType> like =
-      tensorOperand(op, operands, 1, "collapse_type");
-  if (failed(data) || failed(like))
+      tensorType(site, broadcastType, "broadcast_type");
+  if (failed(like))
+    return failure();
+  return broadcastTo(site, *data, like->getShape());
+}
+
+FailureOr<Type> relay::inferCollapseSumLike(ErrorSite site, Type dataType,
+                                            Type collapseType) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  if (failed(data))
+    return failure();
+  FailureOr<RankedTensorType> like =
+      tensorType(site, collapseType, "collapse_type");
+  if (failed(like))
     return failure();
   if (data->getElementType() != like->getElementType())
-    return op->emitOpError() << "collapse_type dtype " << like->getElementType()
+    return site.emitError() << "collapse_type dtype " << like->getElementType()
                              << " differs from data dtype "
                              << data->getElementType();
-  if (failed(checkBroadcastsTo(op, like->getShape(), data->getShape(),
+  if (failed(checkBroadcastsTo(site, like->getShape(), data->getShape(),
                                "collapse_type", "data")))
     return failure();
-  results.push_back(*like);
-  return success();
+  return Type(*like);
 }
 
 //===----------------------------------------------------------------------===//
 // Full (zeros, ones, full), FullLike and Arange
 //===----------------------------------------------------------------------===//
 
-static LogicalResult checkScalarOperand(Operation *op, TypeRange operands,
-                                        unsigned index, StringRef what,
-                                        Type *elementType = nullptr) {
-  FailureOr<RankedTensorType> t = tensorOperand(op, operands, index, what);
+/// `type` as a 0-d tensor named `what`.
+static FailureOr<RankedTensorType> scalarTensor(ErrorSite site, Type type,
+                                                StringRef what) {
+  FailureOr<RankedTensorType> t = tensorType(site, type, what);
   if (failed(t))
     return failure();
   if (t->getRank() != 0)
-    return op->emitOpError() << what << " must be a 0-d tensor, got " << *t;
-  if (elementType)
-    *elementType = t->getElementType();
-  return success();
+    return site.emitError() << what << " must be a 0-d tensor, got " << *t;
+  return t;
 }
 
-static FailureOr<Type> dtypeAttr(Operation *op, std::optional<Type> fallback) {
-  std::optional<Type> dtype = attrType(op, "dtype");
-  if (!dtype) {
+/// The `dtype` attribute (a scalar element type), or `fallback` if absent.
+static FailureOr<Type> dtypeOr(ErrorSite site, std::optional<Type> dtype,
+                               Type fallback) {
+  if (!dtype || !*dtype) {
     if (fallback)
-      return *fallback;
-    return op->emitOpError() << "requires attribute 'dtype'";
+      return fallback;
+    return site.emitError() << "requires attribute 'dtype'";
   }
   if (isa<ShapedType>(*dtype) || !TensorType::isValidElementType(*dtype))
-    return op->emitOpError() << "dtype must be a scalar element type, got "
-                             << *dtype;
+    return site.emitError() << "dtype must be a scalar element type, got "
+                            << *dtype;
   return *dtype;
 }
 
-LogicalResult rel::FullRel(Operation *op, TypeRange operands,
-                           SmallVectorImpl<Type> &results) {
-  std::optional<Type> fillType;
-  if (!operands.empty()) {
-    Type t;
-    if (failed(expectOperands(op, operands, 1)) ||
-        failed(checkScalarOperand(op, operands, 0, "fill_value", &t)))
-      return failure();
-    fillType = t;
-  }
-  auto shape = attrI64Array(op, "shape");
-  if (!shape)
-    return op->emitOpError() << "requires attribute 'shape'";
-  for (int64_t d : *shape)
+/// A tensor of `shape` and of `dtype` (or `fallback`).
+static FailureOr<Type> filled(ErrorSite site, ArrayRef<int64_t> shape,
+                              std::optional<Type> dtype, Type fallback) {
+  for (int64_t d : shape)
     if (d < 0)
-      return op->emitOpError() << "shape entries must be >= 0, got " << d;
-  FailureOr<Type> dtype = dtypeAttr(op, fillType);
-  if (failed(dtype))
+      return site.emitError() << "shape entries must be >= 0, got " << d;
+  FailureOr<Type> element = dtypeOr(site, dtype, fallback);
+  if (failed(element))
     return failure();
-  results.push_back(RankedTensorType::get(*shape, *dtype));
-  return success();
+  return Type(RankedTensorType::get(shape, *element));
 }
 
-LogicalResult rel::FullLikeRel(Operation *op, TypeRange operands,
-                               SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 2)))
+FailureOr<Type> relay::inferZeros(ErrorSite site, ArrayRef<int64_t> shape,
+                                  Type dtype) {
+  return filled(site, shape, dtype, Type());
+}
+
+FailureOr<Type> relay::inferFull(ErrorSite site, Type fillValue,
+                                 ArrayRef<int64_t> shape,
+                                 std::optional<Type> dtype) {
+  FailureOr<RankedTensorType> fill =
+      scalarTensor(site, fillValue, "fill_value");
+  if (failed(fill))
     return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
-  if (failed(data) || failed(checkScalarOperand(op, operands, 1, "fill_value")))
+  return filled(site, shape, dtype, fill->getElementType());
+}
+
+FailureOr<Type> relay::inferFullLike(ErrorSite site, Type dataType,
+                                     Type fillValue) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  if (failed(data) || failed(scalarTensor(site, fillValue, "fill_value")))
     return failure();
-  results.push_back(*data);
-  return success();
+  return Type(*data);
 }
 
 /// The value of a 0-d `relay.constant` operand, or nothing.
@@ -818,46 +794,52 @@ static std::optional<double> constantScalar(Value v) {
   return std::nullopt;
 }
 
-LogicalResult rel::ArangeRel(Operation *op, TypeRange operands,
-                             SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 3)))
-    return failure();
-  FailureOr<Type> dtype = dtypeAttr(op, std::nullopt);
+std::optional<ArangeBounds> relay::constantArangeBounds(Value start,
+                                                       Value stop,
+                                                       Value step) {
+  std::optional<double> values[3] = {constantScalar(start),
+                                     constantScalar(stop),
+                                     constantScalar(step)};
+  if (!values[0] || !values[1] || !values[2])
+    return std::nullopt;
+  return ArangeBounds{*values[0], *values[1], *values[2]};
+}
+
+FailureOr<Type> relay::inferArange(ErrorSite site, Type start, Type stop,
+                                   Type step, Type dtypeAttr,
+                                   std::optional<ArangeBounds> bounds) {
+  FailureOr<Type> dtype = dtypeOr(site, dtypeAttr, Type());
   if (failed(dtype))
     return failure();
-  static const char *names[] = {"start", "stop", "step"};
-  for (unsigned i = 0; i < 3; ++i) {
-    Type t;
-    if (failed(checkScalarOperand(op, operands, i, names[i], &t)))
+  std::pair<Type, StringRef> operands[] = {
+      {start, "start"}, {stop, "stop"}, {step, "step"}};
+  for (auto [type, what] : operands) {
+    FailureOr<RankedTensorType> t = scalarTensor(site, type, what);
+    if (failed(t))
       return failure();
-    if (t != *dtype)
-      return op->emitOpError() << names[i] << " has dtype " << t
-                               << ", but dtype is " << *dtype;
+    if (t->getElementType() != *dtype)
+      return site.emitError() << what << " has dtype " << t->getElementType()
+                              << ", but dtype is " << *dtype;
   }
   int64_t size = kAny;
-  if (op->getNumOperands() == 3) {
-    auto start = constantScalar(op->getOperand(0));
-    auto stop = constantScalar(op->getOperand(1));
-    auto step = constantScalar(op->getOperand(2));
-    if (start && stop && step) {
-      if (*step == 0)
-        return op->emitOpError() << "step is 0";
-      double n = std::ceil((*stop - *start) / *step);
-      if (n <= 0) {
-        auto str = [](double v) {
-          return v == std::floor(v) && std::abs(v) < 1e15
-                     ? std::to_string(static_cast<int64_t>(v))
-                     : std::to_string(v);
-        };
-        return op->emitOpError()
-               << "arange(start = " << str(*start) << ", stop = " << str(*stop)
-               << ", step = " << str(*step) << ") has no elements";
-      }
-      size = static_cast<int64_t>(n);
+  if (bounds) {
+    if (bounds->step == 0)
+      return site.emitError() << "step is 0";
+    double n = std::ceil((bounds->stop - bounds->start) / bounds->step);
+    if (n <= 0) {
+      auto str = [](double v) {
+        return v == std::floor(v) && std::abs(v) < 1e15
+                   ? std::to_string(static_cast<int64_t>(v))
+                   : std::to_string(v);
+      };
+      return site.emitError()
+             << "arange(start = " << str(bounds->start)
+             << ", stop = " << str(bounds->stop)
+             << ", step = " << str(bounds->step) << ") has no elements";
     }
+    size = static_cast<int64_t>(n);
   }
-  results.push_back(RankedTensorType::get({size}, *dtype));
-  return success();
+  return Type(RankedTensorType::get({size}, *dtype));
 }
 
 //===----------------------------------------------------------------------===//
@@ -865,10 +847,10 @@ LogicalResult rel::ArangeRel(Operation *op, TypeRange operands,
 //===----------------------------------------------------------------------===//
 
 FailureOr<SmallVector<rel::LayoutAxis>>
-rel::parseBlockedLayout(Operation *op, StringRef layout, StringRef what) {
+rel::parseBlockedLayout(ErrorSite site, StringRef layout, StringRef what) {
   SmallVector<LayoutAxis> axes;
-  auto fail = [&](const Twine &why) {
-    return op->emitOpError() << what << " \"" << layout << "\" " << why;
+  auto fail = [&](const Twine &why) -> LogicalResult {
+    return site.emitError() << what << " \"" << layout << "\" " << why;
   };
   if (layout.empty())
     return fail("is empty");
@@ -903,21 +885,20 @@ rel::parseBlockedLayout(Operation *op, StringRef layout, StringRef what) {
   return axes;
 }
 
-LogicalResult rel::LayoutTransformRel(Operation *op, TypeRange operands,
-                                      SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, 1)))
-    return failure();
-  FailureOr<RankedTensorType> data = tensorOperand(op, operands, 0, "data");
+FailureOr<Type> relay::inferLayoutTransform(ErrorSite site, Type dataType,
+                                            StringRef srcLayout,
+                                            StringRef dstLayout) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
-  auto src = parseBlockedLayout(op, attrStr(op, "src_layout"), "src_layout");
+  auto src = parseBlockedLayout(site, srcLayout, "src_layout");
   if (failed(src))
     return failure();
-  auto dst = parseBlockedLayout(op, attrStr(op, "dst_layout"), "dst_layout");
+  auto dst = parseBlockedLayout(site, dstLayout, "dst_layout");
   if (failed(dst))
     return failure();
   if (static_cast<int64_t>(src->size()) != data->getRank())
-    return op->emitOpError() << "src_layout \"" << attrStr(op, "src_layout")
+    return site.emitError() << "src_layout \"" << srcLayout
                              << "\" has " << src->size()
                              << " axes, but data has rank " << data->getRank();
   auto primals = [](ArrayRef<LayoutAxis> axes) {
@@ -929,9 +910,9 @@ LogicalResult rel::LayoutTransformRel(Operation *op, TypeRange operands,
     return s;
   };
   if (primals(*src) != primals(*dst))
-    return op->emitOpError()
-           << "src_layout \"" << attrStr(op, "src_layout")
-           << "\" and dst_layout \"" << attrStr(op, "dst_layout")
+    return site.emitError()
+           << "src_layout \"" << srcLayout
+           << "\" and dst_layout \"" << dstLayout
            << "\" must have the same primal (upper-case) axes";
   // Whole size of each primal axis.
   llvm::StringMap<int64_t> whole;
@@ -939,7 +920,7 @@ LogicalResult rel::LayoutTransformRel(Operation *op, TypeRange operands,
     int64_t dim = data->getDimSize(i);
     if (a.isSub()) {
       if (!isAny(dim) && dim != a.factor)
-        return op->emitOpError()
+        return site.emitError()
                << "data dim " << i << " is " << dim << ", but src_layout says "
                << a.factor;
       continue;
@@ -962,31 +943,30 @@ LogicalResult rel::LayoutTransformRel(Operation *op, TypeRange operands,
       if (b.primal == a.primal && b.isSub())
         factor = b.factor;
     if (!isAny(total) && total % factor != 0)
-      return op->emitOpError() << "axis " << a.primal << " of size " << total
+      return site.emitError() << "axis " << a.primal << " of size " << total
                                << " does not split into blocks of " << factor;
     shape.push_back(isAny(total) ? kAny : total / factor);
   }
-  results.push_back(RankedTensorType::get(shape, data->getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
 // Einsum
 //===----------------------------------------------------------------------===//
 
-LogicalResult rel::EinsumRel(Operation *op, TypeRange operands,
-                             SmallVectorImpl<Type> &results) {
+FailureOr<Type> relay::inferEinsum(ErrorSite site, TypeRange operands,
+                                   StringRef equation) {
   if (operands.empty())
-    return op->emitOpError() << "expects at least one operand";
+    return site.emitError() << "expects at least one operand";
   SmallVector<RankedTensorType> inputs;
   SmallVector<int64_t> ranks;
   for (unsigned i = 0; i < operands.size(); ++i) {
     FailureOr<RankedTensorType> t =
-        tensorOperand(op, operands, i, ("data #" + Twine(i)).str());
+        tensorType(site, operands[i], ("data #" + Twine(i)).str());
     if (failed(t))
       return failure();
     if (!inputs.empty() && t->getElementType() != inputs[0].getElementType())
-      return op->emitOpError() << "operand #" << i << " has dtype "
+      return site.emitError() << "operand #" << i << " has dtype "
                                << t->getElementType()
                                << ", but operand #0 has dtype "
                                << inputs[0].getElementType();
@@ -995,8 +975,8 @@ LogicalResult rel::EinsumRel(Operation *op, TypeRange operands,
   }
   einsum::Equation eq;
   std::string error;
-  if (!einsum::parse(attrStr(op, "equation"), ranks, eq, error))
-    return op->emitOpError() << error;
+  if (!einsum::parse(equation, ranks, eq, error))
+    return site.emitError() << error;
   // Size of every label; `...` dims broadcast (1 stretches).
   llvm::DenseMap<int, int64_t> sizes;
   for (auto [i, t] : llvm::enumerate(inputs)) {
@@ -1017,7 +997,7 @@ LogicalResult rel::EinsumRel(Operation *op, TypeRange operands,
       }
       FailureOr<int64_t> u = unifyDim(known, dim);
       if (failed(u))
-        return op->emitOpError()
+        return site.emitError()
                << "label " << einsum::labelName(label) << " has size "
                << known << " and " << dim << " (operand #" << i << " dim "
                << d << ")";
@@ -1027,6 +1007,5 @@ LogicalResult rel::EinsumRel(Operation *op, TypeRange operands,
   SmallVector<int64_t> shape;
   for (int label : eq.output)
     shape.push_back(sizes.lookup(label));
-  results.push_back(RankedTensorType::get(shape, inputs[0].getElementType()));
-  return success();
+  return Type(RankedTensorType::get(shape, inputs[0].getElementType()));
 }

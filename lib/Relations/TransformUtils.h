@@ -2,7 +2,7 @@
 #ifndef RELAY_LIB_RELATIONS_TRANSFORMUTILS_H
 #define RELAY_LIB_RELATIONS_TRANSFORMUTILS_H
 
-#include "mlir/IR/Operation.h"
+#include "relay/RelayRelations.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
@@ -27,10 +27,15 @@ struct SliceDim {
   int64_t axis, begin, end, stride, size;
 };
 
-/// The sliced dims of strided_slice `op` for a data shape `shape` (Relay's
-/// padding of begin/end/strides applied), or a diagnostic.
-FailureOr<SmallVector<SliceDim>> stridedSliceDims(Operation *op,
-                                                  ArrayRef<int64_t> shape);
+/// The sliced dims of a strided_slice of a tensor of shape `shape` with
+/// attributes `begin`, `end`, `strides`, `axes` and `sliceMode` ("end" or
+/// "size"; Relay's padding of begin/end/strides applied), or a diagnostic at
+/// `site`.
+FailureOr<SmallVector<SliceDim>>
+stridedSliceDims(ErrorSite site, ArrayRef<int64_t> shape,
+                 ArrayRef<int64_t> begin, ArrayRef<int64_t> end,
+                 std::optional<ArrayRef<int64_t>> strides,
+                 std::optional<ArrayRef<int64_t>> axes, StringRef sliceMode);
 
 /// One axis of a (possibly blocked) layout such as NCHW16c: `primal` is the
 /// upper-case letter; `factor` is 0 for a primal axis and the block size of
@@ -41,7 +46,8 @@ struct LayoutAxis {
   bool isSub() const { return factor != 0; }
 };
 
-FailureOr<SmallVector<LayoutAxis>> parseBlockedLayout(Operation *op,
+/// Parses a (blocked) layout string; `what` names it in the diagnostic.
+FailureOr<SmallVector<LayoutAxis>> parseBlockedLayout(ErrorSite site,
                                                       StringRef layout,
                                                       StringRef what);
 

@@ -199,12 +199,14 @@ FailureOr<Value> createTranspose(PatternRewriter &rewriter, Location loc,
                                  Value x, ArrayRef<int64_t> perm) {
   if (isIdentityPerm(perm))
     return x;
-  FailureOr<Operation *> t = createTyped(
-      rewriter, loc, TransposeOp::getOperationName(), x,
-      rewriter.getNamedAttr("axes", rewriter.getDenseI64ArrayAttr(perm)));
-  if (failed(t))
+  // The typed builder aborts if inference fails: ask the typing rule first
+  // (silently: a rejected permutation only means "no rewrite").
+  ErrorSite probe(std::nullopt, TransposeOp::getOperationName());
+  if (failed(inferTranspose(probe, x.getType(), perm)))
     return failure();
-  return (*t)->getResult(0);
+  return TransposeOp::create(rewriter, loc, x,
+                             rewriter.getDenseI64ArrayAttr(perm))
+      .getResult();
 }
 
 FailureOr<Value> createReshape(PatternRewriter &rewriter, Location loc,
@@ -213,16 +215,11 @@ FailureOr<Value> createReshape(PatternRewriter &rewriter, Location loc,
     return failure();
   if (cast<RankedTensorType>(x.getType()).getShape() == shape)
     return x;
-  NamedAttrList attrs;
-  attrs.set("newshape", rewriter.getDenseI64ArrayAttr(shape));
-  if (llvm::is_contained(shape, 0))
-    attrs.set("allowzero", rewriter.getBoolAttr(true));
-  FailureOr<Operation *> r =
-      createTyped(rewriter, loc, ReshapeOp::getOperationName(), x,
-                  attrs.getAttrs());
-  if (failed(r))
+  bool allowZero = llvm::is_contained(shape, 0);
+  ErrorSite probe(std::nullopt, ReshapeOp::getOperationName());
+  if (failed(inferReshape(probe, x.getType(), shape, allowZero)))
     return failure();
-  return (*r)->getResult(0);
+  return ReshapeOp::create(rewriter, loc, x, shape, allowZero).getResult();
 }
 
 /// Replaces `op` by `values` if their types are exactly the old ones;

@@ -435,7 +435,9 @@ struct StridedSlicePattern : OpConversionPattern<StridedSliceOp> {
     auto type = cast<RankedTensorType>(data.getType());
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
     int64_t rank = type.getRank();
-    auto dims = rel::stridedSliceDims(op, type.getShape());
+    auto dims = rel::stridedSliceDims(op, type.getShape(), op.getBegin(),
+                                      op.getEnd(), op.getStrides(),
+                                      op.getAxes(), op.getSliceMode());
     if (failed(dims))
       return failure();
     SmallVector<OpFoldResult> extents = dimSizes(rewriter, loc, data);

@@ -17,7 +17,7 @@ func.func @resize_size(%x: tensor<1x3x4x4xf32>) {
 // -----
 
 func.func @resize_layout(%x: tensor<1x3x4x4xf32>) {
-  // expected-error @+1 {{layout "NCWH" is not supported (expected NCHW or NHWC)}}
+  // expected-error @+1 {{attribute 'layout' failed to satisfy constraint: one of "NCHW", "NHWC"}}
   %0 = relay.image.resize2d %x {size = array<i64: 8, 8>, layout = "NCWH"} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
   return
 }
@@ -25,7 +25,7 @@ func.func @resize_layout(%x: tensor<1x3x4x4xf32>) {
 // -----
 
 func.func @resize_method(%x: tensor<1x3x4x4xf32>) {
-  // expected-error @+1 {{method "bilinear" is not supported (expected one of "nearest_neighbor" "linear" "cubic")}}
+  // expected-error @+1 {{attribute 'method' failed to satisfy constraint: one of "nearest_neighbor", "linear", "cubic"}}
   %0 = relay.image.resize2d %x {size = array<i64: 8, 8>, method = "bilinear"} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
   return
 }
@@ -33,7 +33,7 @@ func.func @resize_method(%x: tensor<1x3x4x4xf32>) {
 // -----
 
 func.func @resize_mode(%x: tensor<1x3x4x4xf32>) {
-  // expected-error @+1 {{coordinate_transformation_mode "center" is not supported}}
+  // expected-error @+1 {{attribute 'coordinate_transformation_mode' failed to satisfy constraint: one of "half_pixel", "align_corners"}}
   %0 = relay.image.resize2d %x {size = array<i64: 8, 8>, coordinate_transformation_mode = "center"} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
   return
 }
@@ -41,7 +41,7 @@ func.func @resize_mode(%x: tensor<1x3x4x4xf32>) {
 // -----
 
 func.func @resize_rounding(%x: tensor<1x3x4x4xf32>) {
-  // expected-error @+1 {{rounding_method "trunc" is not supported}}
+  // expected-error @+1 {{attribute 'rounding_method' failed to satisfy constraint: one of "", "round", "floor"}}
   %0 = relay.image.resize2d %x {size = array<i64: 8, 8>, rounding_method = "trunc"} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
   return
 }
@@ -57,7 +57,7 @@ func.func @resize_roi(%x: tensor<1x3x4x4xf32>) {
 // -----
 
 func.func @resize_result(%x: tensor<1x3x4x4xf32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<1x3x8x8xf32>' but its type relation Resize2D gives 'tensor<1x3x6x8xf32>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<1x3x8x8xf32>' but its typing rule gives 'tensor<1x3x6x8xf32>'}}
   %0 = relay.image.resize2d %x {size = array<i64: 6, 8>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32>
   return
 }

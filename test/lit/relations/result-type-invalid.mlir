@@ -45,7 +45,7 @@ func.func @batch_norm_not_tuple(%x: tensor<1x8x4x4xf32>, %p: tensor<8xf32>) {
 // -----
 
 func.func @reshape_shape(%x: tensor<2x3x4xf32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<4x6xf32>' but its type relation Reshape gives 'tensor<2x12xf32>'}}
+  // expected-error @+1 {{result #0 has type 'tensor<4x6xf32>' but its typing rule gives 'tensor<2x12xf32>'}}
   %0 = relay.reshape %x {newshape = array<i64: 0, -1>} : (tensor<2x3x4xf32>) -> tensor<4x6xf32>
   return
 }

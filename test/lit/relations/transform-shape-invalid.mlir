@@ -146,7 +146,7 @@ func.func @strided_slice_rank(%x: tensor<4xf32>) {
 // -----
 
 func.func @strided_slice_mode(%x: tensor<4xf32>) {
-  // expected-error @+1 {{slice_mode must be "end" or "size", got "stop"}}
+  // expected-error @+1 {{attribute 'slice_mode' failed to satisfy constraint: one of "end", "size"}}
   %0 = relay.strided_slice %x {begin = array<i64: 0>, end = array<i64: 4>, slice_mode = "stop"} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
