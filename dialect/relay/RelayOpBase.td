@@ -4,7 +4,6 @@
 
 include "relay/RelayDialect.td"
 include "relay/RelayTypes.td"
-include "relay/RelayInterfaces.td"
 include "relay/RelayLayoutTraits.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -42,6 +41,8 @@ class Relay_Operator<string mnemonic, list<Trait> traits = []>
         results.push_back(::mlir::relay::IncompleteType::get(context, 0));
         return ::mlir::success();
       }
+      adaptor = ::mlir::relay::withDefaultAttributes<$cppClass>(context,
+                                                               adaptor);
       ::mlir::relay::ErrorSite site(location, getOperationName());
       return ::mlir::relay::addResult(results, }] # typeRule # [{);
     }
@@ -89,34 +90,6 @@ class Relay_LanguageRuleOp<string mnemonic, list<Trait> traits = []>
       return ::mlir::relay::verifyInferredResultTypes(getOperation());
     }
   }];
-}
-
-//===----------------------------------------------------------------------===//
-// Legacy: ops typed through TypeRelationOpInterface by a relation over the
-// Operation (`mlir::relay::rel::<rel>Rel`). Families move to Relay_Operator
-// one by one; this goes away with the last of them.
-//===----------------------------------------------------------------------===//
-
-class Relay_RelOp<string mnemonic, string rel, list<Trait> traits = []>
-    : Relay_Op<mnemonic, !listconcat(traits,
-          [DeclareOpInterfaceMethods<Relay_TypeRelationInterface>])> {
-  string relation = rel;
-  let extraClassDefinition = [{
-    ::llvm::StringRef $cppClass::getRelationName() { return "}] # rel # [{"; }
-    ::llvm::LogicalResult $cppClass::inferRelayTypes(
-        ::mlir::TypeRange operandTypes,
-        ::llvm::SmallVectorImpl<::mlir::Type> &resultTypes) {
-      return ::mlir::relay::rel::}] # rel # [{Rel(getOperation(), operandTypes,
-                                                   resultTypes);
-    }
-  }];
-}
-
-class Relay_RelOperator<string mnemonic, string rel, list<Trait> traits = []>
-    : Relay_RelOp<mnemonic, rel, !listconcat(traits, [Pure])> {
-  let results = (outs Relay_AnyValue:$result);
-  let assemblyFormat =
-      "operands attr-dict `:` functional-type(operands, results)";
 }
 
 #endif // RELAY_OPBASE_TD

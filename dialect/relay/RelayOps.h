@@ -15,11 +15,6 @@
 namespace mlir {
 class OpBuilder;
 namespace relay {
-/// The shared verifier of the (language) ops typed by a relation: once all
-/// operand types are complete, the relation's results must be compatible
-/// with the declared result types.
-LogicalResult verifyTypeRelation(Operation *op);
-
 /// Creates an op of kind `name` (a relay operator) with `operands` and
 /// attributes `attrs`, its result types inferred by the op's typing rule.
 /// Fails without creating or reporting anything if the rule rejects the
@@ -31,7 +26,6 @@ FailureOr<Operation *> createInferred(OpBuilder &builder, Location loc,
 } // namespace relay
 } // namespace mlir
 
-#include "relay/RelayInterfaces.h.inc"
 #include "relay/RelayRelations.h"
 
 #define GET_OP_CLASSES

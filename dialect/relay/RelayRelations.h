@@ -19,6 +19,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/TypeRange.h"
 #include "mlir/IR/Value.h"
@@ -84,6 +85,24 @@ private:
   std::optional<Location> loc;
   StringRef opName;
 };
+
+/// `adaptor` with the op's default-valued attributes filled in where absent:
+/// an op being built by a caller that passes only some attributes (the C
+/// API's type inference, used by the Python builders) has no defaults yet,
+/// and typing rules read attributes through the generated accessors.
+template <typename OpT>
+typename OpT::Adaptor withDefaultAttributes(MLIRContext *context,
+                                            typename OpT::Adaptor adaptor) {
+  if constexpr (std::is_same_v<typename OpT::Properties, EmptyProperties>) {
+    return adaptor;
+  } else {
+    typename OpT::Properties properties = adaptor.getProperties();
+    OpT::populateDefaultProperties(
+        OperationName(OpT::getOperationName(), context), properties);
+    return typename OpT::Adaptor(adaptor.getOperands(),
+                                 adaptor.getAttributes(), properties);
+  }
+}
 
 /// True if some type in `types` is or contains `!relay.incomplete`.
 bool anyIncomplete(TypeRange types);
@@ -413,19 +432,5 @@ FailureOr<Type> inferResize2D(ErrorSite site, Type data,
                               StringRef layout, std::optional<Type> outDtype);
 
 } // namespace mlir::relay
-
-//===----------------------------------------------------------------------===//
-// Legacy relations over an Operation, being replaced family by family by the
-// typed rules above.
-//===----------------------------------------------------------------------===//
-namespace mlir::relay::rel {
-
-#define RELAY_RELATION(NAME)                                                   \
-  LogicalResult NAME##Rel(Operation *op, TypeRange operands,                   \
-                          SmallVectorImpl<Type> &results);
-#include "relay/RelayRelations.def"
-#undef RELAY_RELATION
-
-} // namespace mlir::relay::rel
 
 #endif // RELAY_RELAYRELATIONS_H

@@ -214,20 +214,3 @@ FailureOr<Type> relay::inferCastLike(ErrorSite site, Type data,
     return failure();
   return Type(tensor->clone(like->getElementType()));
 }
-
-//===----------------------------------------------------------------------===//
-// Legacy relations used by families not converted yet
-//===----------------------------------------------------------------------===//
-
-LogicalResult rel::IdentityRel(Operation *op, TypeRange operands,
-                               SmallVectorImpl<Type> &results) {
-  if (failed(expectOperands(op, operands, op->getNumOperands())))
-    return failure();
-  return addResult(results, inferIdentity(op, operands[0]));
-}
-
-LogicalResult rel::AxisIdentityRel(Operation *op, TypeRange operands,
-                                   SmallVectorImpl<Type> &results) {
-  return addResult(results,
-                   inferAxisIdentity(op, operands[0], *attrI64(op, "axis")));
-}

@@ -10,9 +10,9 @@
 //   3. transpose∘transpose composes, identities vanish, transposes of
 //      constants fold, and a transpose that only moves size-1 dims becomes a
 //      reshape.
-// Every new op gets its result types from its own type relation
-// (TypeRelationOpInterface::inferRelayTypes), never from hand-written shape
-// arithmetic.
+// Every new op gets its result types from its own typing rule (the typed
+// builders, or relay::createInferred for an op copied onto new operands),
+// never from hand-written shape arithmetic.
 //
 //===----------------------------------------------------------------------===//
 #include "relay/RelayOps.h"
@@ -141,7 +141,7 @@ bool isConstant(Value v) {
 }
 
 //===----------------------------------------------------------------------===//
-// Creating ops typed by their relations
+// Creating ops typed by their typing rules
 //===----------------------------------------------------------------------===//
 
 /// Creates relay op `name` at the rewriter's insertion point, typed by its
@@ -151,36 +151,13 @@ FailureOr<Operation *> createTyped(PatternRewriter &rewriter, Location loc,
                                    ArrayRef<NamedAttribute> attrs,
                                    unsigned numResults = 1) {
   MLIRContext *ctx = rewriter.getContext();
-  OperationName opName(name, ctx);
-  if (opName.hasInterface<InferTypeOpInterface>()) {
-    FailureOr<Operation *> op = createInferred(
-        rewriter, loc, opName, operands, DictionaryAttr::get(ctx, attrs));
-    if (failed(op) || (*op)->getNumResults() != numResults)
-      return failure();
+  FailureOr<Operation *> op =
+      createInferred(rewriter, loc, OperationName(name, ctx), operands,
+                     DictionaryAttr::get(ctx, attrs));
+  if (failed(op) || (*op)->getNumResults() == numResults)
     return op;
-  }
-  // Legacy: ops still typed through TypeRelationOpInterface.
-  OperationState state(loc, name);
-  state.addOperands(operands);
-  state.addAttributes(attrs);
-  state.addTypes(SmallVector<Type>(numResults, NoneType::get(ctx)));
-  Operation *op = Operation::create(state);
-  auto iface = dyn_cast<TypeRelationOpInterface>(op);
-  SmallVector<Type> types;
-  LogicalResult inferred = failure();
-  if (iface) {
-    // A relation that rejects the new operands only means "no rewrite".
-    ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
-    inferred = iface.inferRelayTypes(op->getOperandTypes(), types);
-  }
-  if (failed(inferred) || types.size() != numResults) {
-    op->destroy();
-    return failure();
-  }
-  for (auto [result, type] : llvm::zip(op->getResults(), types))
-    result.setType(type);
-  rewriter.insert(op);
-  return op;
+  rewriter.eraseOp(*op);
+  return failure();
 }
 
 /// `op`'s kind and attributes with `operands`, attributes `changes`
@@ -244,12 +221,6 @@ void eraseUnused(PatternRewriter &rewriter, Value v) {
   rewriter.eraseOp(def);
   for (Value operand : operands)
     eraseUnused(rewriter, operand);
-}
-
-StringRef relationOf(Operation *op) {
-  if (auto iface = dyn_cast<TypeRelationOpInterface>(op))
-    return iface.getRelationName();
-  return {};
 }
 
 //===----------------------------------------------------------------------===//
@@ -563,8 +534,7 @@ struct SinkThroughUnary : SinkPattern {
   using SinkPattern::SinkPattern;
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if ((!op->hasTrait<relay::OpTrait::ElementwiseUnary>() &&
-         relationOf(op) != "Identity") ||
+    if (!op->hasTrait<relay::OpTrait::ElementwiseUnary>() ||
         op->getNumOperands() != 1 ||
         op->getNumResults() != 1 || op->hasAttr("axis") ||
         op->hasAttr("axes"))
@@ -612,17 +582,13 @@ struct SinkThroughBinary : SinkPattern {
   }
 };
 
-/// Ops with an `axis` on their first operand: nn.bias_add, nn.prelu
-/// (BiasAdd), nn.softmax and other AxisIdentity ops, nn.batch_norm; and
-/// `axes` (AxesIdentity).
+/// Ops whose `axis` (or `axes`) names dims of their first operand
+/// (AxisOfData: nn.bias_add, nn.prelu, nn.softmax, nn.batch_norm, ...).
 struct SinkThroughAxisOp : SinkPattern {
   using SinkPattern::SinkPattern;
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    StringRef rel = relationOf(op);
-    bool legacy = rel == "AxisIdentity" || rel == "BiasAdd" ||
-                  rel == "BatchNorm" || rel == "AxesIdentity";
-    if ((!op->hasTrait<relay::OpTrait::AxisOfData>() && !legacy) ||
+    if (!op->hasTrait<relay::OpTrait::AxisOfData>() ||
         op->getNumOperands() < 1 ||
         op->getNumResults() != 1)
       return failure();
@@ -674,12 +640,7 @@ struct SinkThroughAxisOp : SinkPattern {
     }
     SmallVector<Value> fields;
     for (unsigned i = 0; i < tupleType.size(); ++i) {
-      FailureOr<Operation *> get = createTyped(
-          rewriter, op->getLoc(), TupleGetItemOp::getOperationName(), tuple,
-          rewriter.getNamedAttr("index", rewriter.getI64IntegerAttr(i)));
-      if (failed(get))
-        return failure();
-      Value field = (*get)->getResult(0);
+      Value field = TupleGetItemOp::create(rewriter, op->getLoc(), tuple, i);
       if (i == 0) {
         FailureOr<Value> back =
             createTranspose(rewriter, op->getLoc(), field, t->perm);
@@ -689,11 +650,8 @@ struct SinkThroughAxisOp : SinkPattern {
       }
       fields.push_back(field);
     }
-    FailureOr<Operation *> rebuilt = createTyped(
-        rewriter, op->getLoc(), TupleOp::getOperationName(), fields, {});
-    if (failed(rebuilt))
-      return failure();
-    return replaceIfSameTypes(rewriter, op, (*rebuilt)->getResult(0));
+    Value rebuilt = TupleOp::create(rewriter, op->getLoc(), fields);
+    return replaceIfSameTypes(rewriter, op, rebuilt);
   }
 };
 

@@ -1,15 +1,15 @@
 //===- InferType.cpp - relay-infer-type -----------------------------------===//
 //
 // Hindley-Milner inference over a whole module, with Relay's type relations
-// as the typing rules of operators:
+// (the ops' typing rules, relay/RelayRelations.h) for operators:
 //   1. every `!relay.incomplete` in the IR becomes a fresh variable;
 //   2. the language constructs (functions, calls, if, closures, match,
 //      constructors, tuples, references) add equality constraints, solved
 //      at once by unification (InferTypeSolver);
-//   3. every op typed by a relation runs that relation as soon as its
-//      operand types are complete, and its declared results are unified with
-//      the relation's; this repeats until nothing changes (a relation is
-//      re-run when its operands got refined, e.g. `?` became static);
+//   3. every op with a typing rule (InferTypeOpInterface) runs it as soon as
+//      its operand types are complete, and its declared results are unified
+//      with the rule's; this repeats until nothing changes (a rule is re-run
+//      when its operands got refined, e.g. `?` became static);
 //   4. the solution is written back; a type still unknown is an error.
 //
 //===----------------------------------------------------------------------===//
@@ -31,19 +31,16 @@ using namespace mlir::relay;
 
 namespace {
 
-/// True for relay ops typed by a typing rule: operators (InferTypeOpInterface)
-/// and the language ops still typed through TypeRelationOpInterface.
+/// True for relay ops whose result types come from a typing rule
+/// (InferTypeOpInterface).
 bool hasTypingRule(Operation *op) {
-  return isa<TypeRelationOpInterface>(op) ||
-         (isa<InferTypeOpInterface>(op) && isa<RelayDialect>(op->getDialect()));
+  return isa<InferTypeOpInterface>(op) && isa<RelayDialect>(op->getDialect());
 }
 
 /// Runs `op`'s typing rule on `operandTypes` (the solver's current view of
 /// its operands, all complete), reporting a broken rule at `op`.
 LogicalResult runTypingRule(Operation *op, ArrayRef<Type> operandTypes,
                             SmallVectorImpl<Type> &results) {
-  if (auto rel = dyn_cast<TypeRelationOpInterface>(op))
-    return rel.inferRelayTypes(operandTypes, results);
   // InferTypeOpInterface reads operand types off the values: give them the
   // solved types for the call, then put the IR back as it was.
   SmallVector<Type> saved(op->getOperandTypes());
@@ -61,8 +58,6 @@ LogicalResult runTypingRule(Operation *op, ArrayRef<Type> operandTypes,
 
 /// How diagnostics name the rule typing `op`.
 std::string ruleName(Operation *op) {
-  if (auto rel = dyn_cast<TypeRelationOpInterface>(op))
-    return ("type relation " + rel.getRelationName()).str();
   return "typing rule of " + op->getName().getStringRef().str();
 }
 
@@ -354,7 +349,7 @@ private:
                      "type of @" + global.getCallee());
     }
     if (auto call = dyn_cast<relay::CallOp>(op)) {
-      // The Call relation, as a unification so that an unknown callee (a
+      // The call rule, as a unification so that an unknown callee (a
       // closure parameter) gets its type from the call.
       Type expected = FuncType::get(
           ctx, SmallVector<Type>(call.getArgs().getTypes()), call.getType());
@@ -434,7 +429,7 @@ private:
     for (unsigned sweep = 0; progress; ++sweep) {
       if (sweep == kMaxSweeps)
         return module.emitError()
-               << "relay-infer-type: the type relations did not reach a "
+               << "relay-infer-type: the typing rules did not reach a "
                   "fixpoint";
       progress = false;
       for (Operation *op : relOps) {
@@ -519,8 +514,9 @@ private:
               ok = false;
             }
     });
-    // A relation op waiting for an unknown operand is not the cause: its
-    // results are unknown because of that operand, reported elsewhere.
+    // An op with a typing rule waiting for an unknown operand is not the
+    // cause: its results are unknown because of that operand, reported
+    // elsewhere.
     auto waiting = [&](Operation *op) {
       return hasTypingRule(op) &&
              !llvm::all_of(op->getOperandTypes(), [&](Type t) {
@@ -559,7 +555,7 @@ private:
       }
     });
     if (ok && firstWaiting) {
-      // Only a cycle of relations waiting on each other is left.
+      // Only a cycle of typing rules waiting on each other is left.
       firstWaiting->emitError()
           << "cannot infer the types of the operands of this '"
           << firstWaiting->getName() << "'";
