@@ -44,8 +44,8 @@ NB_MODULE(_relayTypes, m) {
           "get",
           [](nb::object cls, const std::vector<MlirType> &inputs,
              MlirType result, MlirContext ctx) {
-            return cls(relayFnTypeGet(ctx, inputs.size(), inputs.data(),
-                                      result));
+            return cls(
+                relayFnTypeGet(ctx, inputs.size(), inputs.data(), result));
           },
           nb::arg("cls"), nb::arg("inputs"), nb::arg("result"),
           nb::arg("context").none() = nb::none(),

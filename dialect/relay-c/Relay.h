@@ -1,4 +1,5 @@
-/*===- relay-c/Relay.h - C API of the relay dialect ------------------------===*/
+/*===- relay-c/Relay.h - C API of the relay dialect
+ * ------------------------===*/
 #ifndef RELAY_C_RELAY_H
 #define RELAY_C_RELAY_H
 
@@ -18,7 +19,8 @@ MLIR_CAPI_EXPORTED void relayRegisterAllPasses(void);
 
 /// Registers the dialects that relay lowers to (linalg, tensor, arith, math,
 /// scf, func) in `registry`.
-MLIR_CAPI_EXPORTED void relayRegisterLoweringDialects(MlirDialectRegistry registry);
+MLIR_CAPI_EXPORTED void
+relayRegisterLoweringDialects(MlirDialectRegistry registry);
 
 /* Types: `isa`, `get`, accessors and TypeIDs (the TypeIDs let the Python
  * bindings return these types as their own classes, see

@@ -6,11 +6,11 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "relay/RelayDialect.h"
 #include "relay/RelayDtypeTraits.h"
 #include "relay/RelayLayoutTraits.h"
-#include "mlir/Interfaces/InferTypeOpInterface.h"
 
 namespace mlir {
 class OpBuilder;

@@ -19,8 +19,8 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpDefinition.h"
-#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/TypeRange.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
@@ -37,18 +37,14 @@ public:
   explicit RuleError(std::optional<InFlightDiagnostic> diag)
       : diag(std::move(diag)) {}
 
-  template <typename T>
-  RuleError &operator<<(T &&arg) {
+  template <typename T> RuleError &operator<<(T &&arg) {
     if (diag)
       *diag << std::forward<T>(arg);
     return *this;
   }
 
   operator LogicalResult() const { return failure(); }
-  template <typename T>
-  operator FailureOr<T>() const {
-    return failure();
-  }
+  template <typename T> operator FailureOr<T>() const { return failure(); }
 
 private:
   std::optional<InFlightDiagnostic> diag;
@@ -65,8 +61,8 @@ public:
   /// The site of an existing op.
   ErrorSite(Operation *op)
       : loc(op->getLoc()), opName(op->getName().getStringRef()) {}
-  template <typename OpT, typename = std::enable_if_t<
-                              std::is_base_of_v<OpState, OpT>>>
+  template <typename OpT,
+            typename = std::enable_if_t<std::is_base_of_v<OpState, OpT>>>
   ErrorSite(OpT op) : ErrorSite(op.getOperation()) {}
 
   /// An error at the site (silent without a location).
@@ -99,8 +95,8 @@ typename OpT::Adaptor withDefaultAttributes(MLIRContext *context,
     typename OpT::Properties properties = adaptor.getProperties();
     OpT::populateDefaultProperties(
         OperationName(OpT::getOperationName(), context), properties);
-    return typename OpT::Adaptor(adaptor.getOperands(),
-                                 adaptor.getAttributes(), properties);
+    return typename OpT::Adaptor(adaptor.getOperands(), adaptor.getAttributes(),
+                                 properties);
   }
 }
 
@@ -108,8 +104,7 @@ typename OpT::Adaptor withDefaultAttributes(MLIRContext *context,
 bool anyIncomplete(TypeRange types);
 
 /// Appends the result of a single-result rule; failure if it failed.
-LogicalResult addResult(SmallVectorImpl<Type> &results,
-                        FailureOr<Type> result);
+LogicalResult addResult(SmallVectorImpl<Type> &results, FailureOr<Type> result);
 
 /// The shared verifier of every relay operator: its typing rule must accept
 /// the operands, and the declared result types must be compatible with the
@@ -176,14 +171,13 @@ FailureOr<Type> inferMatmul(ErrorSite site, Type tensorA, Type tensorB,
 /// nn.batch_matmul: x [b, m, k] · y [b, n, k]ᵀ -> [b, m, n] (transposes as
 /// given; a batch of 1 broadcasts).
 FailureOr<Type> inferBatchMatmul(ErrorSite site, Type x, Type y,
-                                 std::optional<Type> outDtype,
-                                 bool transposeA, bool transposeB);
+                                 std::optional<Type> outDtype, bool transposeA,
+                                 bool transposeB);
 /// nn.bias_add: `data`, with a 1-D `bias` of size data.shape[axis].
 FailureOr<Type> inferBiasAdd(ErrorSite site, Type data, Type bias,
                              int64_t axis);
 /// nn.prelu: `data`, with a 1-D `alpha` of size data.shape[axis].
-FailureOr<Type> inferPRelu(ErrorSite site, Type data, Type alpha,
-                           int64_t axis);
+FailureOr<Type> inferPRelu(ErrorSite site, Type data, Type alpha, int64_t axis);
 /// nn.batch_flatten: [n, a, b, ...] -> [n, a * b * ...].
 FailureOr<Type> inferBatchFlatten(ErrorSite site, Type data);
 /// nn.dropout: (data, mask of the data type); `rate` in [0, 1).
@@ -195,11 +189,11 @@ FailureOr<Type> inferPad(ErrorSite site, Type data, Type padValue,
 FailureOr<Type> inferUpSampling(ErrorSite site, Type data, double scaleH,
                                 double scaleW, StringRef layout);
 /// nn.depth_to_space: C / b², H * b, W * b in the 4-D `layout`.
-FailureOr<Type> inferDepthToSpace(ErrorSite site, Type data,
-                                  int64_t blockSize, StringRef layout);
+FailureOr<Type> inferDepthToSpace(ErrorSite site, Type data, int64_t blockSize,
+                                  StringRef layout);
 /// nn.space_to_depth: C * b², H / b, W / b in the 4-D `layout`.
-FailureOr<Type> inferSpaceToDepth(ErrorSite site, Type data,
-                                  int64_t blockSize, StringRef layout);
+FailureOr<Type> inferSpaceToDepth(ErrorSite site, Type data, int64_t blockSize,
+                                  StringRef layout);
 
 //===----------------------------------------------------------------------===//
 // Conv: N-d and transposed convolutions (lib/Relations/Conv.cpp)
@@ -234,8 +228,7 @@ FailureOr<Type> inferConv2DTranspose(
 FailureOr<Type> inferPool(ErrorSite site, Type data, unsigned spatialRank,
                           ArrayRef<int64_t> poolSize, ArrayRef<int64_t> strides,
                           ArrayRef<int64_t> dilation, ArrayRef<int64_t> padding,
-                          StringRef layout, StringRef outLayout,
-                          bool ceilMode);
+                          StringRef layout, StringRef outLayout, bool ceilMode);
 /// nn.global_{avg,max}_pool2d: H and W become 1.
 FailureOr<Type> inferGlobalPool2D(ErrorSite site, Type data, StringRef layout,
                                   StringRef outLayout);
@@ -251,16 +244,15 @@ FailureOr<Type> inferAdaptivePool2D(ErrorSite site, Type data,
 //===----------------------------------------------------------------------===//
 
 /// nn.batch_norm: (data, [C], [C]), C = data.shape[axis], axis >= -1.
-FailureOr<Type> inferBatchNorm(ErrorSite site, Type data, Type gamma,
-                               Type beta, Type movingMean, Type movingVar,
-                               int64_t axis);
+FailureOr<Type> inferBatchNorm(ErrorSite site, Type data, Type gamma, Type beta,
+                               Type movingMean, Type movingVar, int64_t axis);
 /// nn.layer_norm, nn.instance_norm: float `data`; gamma and beta 1-D of size
 /// data.shape[axis].
 FailureOr<Type> inferNorm(ErrorSite site, Type data, Type gamma, Type beta,
                           int64_t axis);
 /// nn.group_norm: inferNorm, and data.shape[axis] divisible by numGroups.
-FailureOr<Type> inferGroupNorm(ErrorSite site, Type data, Type gamma,
-                               Type beta, int64_t numGroups, int64_t axis);
+FailureOr<Type> inferGroupNorm(ErrorSite site, Type data, Type gamma, Type beta,
+                               int64_t numGroups, int64_t axis);
 /// nn.l2_normalize: `data`, with distinct in-range axes.
 FailureOr<Type> inferL2Normalize(ErrorSite site, Type data,
                                  ArrayRef<int64_t> axis);
@@ -353,8 +345,7 @@ FailureOr<Type> inferBroadcastToLike(ErrorSite site, Type data,
 FailureOr<Type> inferCollapseSumLike(ErrorSite site, Type data,
                                      Type collapseType);
 /// zeros, ones: `shape` of `dtype`.
-FailureOr<Type> inferZeros(ErrorSite site, ArrayRef<int64_t> shape,
-                           Type dtype);
+FailureOr<Type> inferZeros(ErrorSite site, ArrayRef<int64_t> shape, Type dtype);
 /// full: `shape` of `dtype`, or of the dtype of the 0-d `fillValue`.
 FailureOr<Type> inferFull(ErrorSite site, Type fillValue,
                           ArrayRef<int64_t> shape, std::optional<Type> dtype);
@@ -372,11 +363,9 @@ FailureOr<Type> inferArange(ErrorSite site, Type start, Type stop, Type step,
                             Type dtype, std::optional<ArangeBounds> bounds);
 /// layout_transform between (blocked) layouts such as NCHW and NCHW4c.
 FailureOr<Type> inferLayoutTransform(ErrorSite site, Type data,
-                                     StringRef srcLayout,
-                                     StringRef dstLayout);
+                                     StringRef srcLayout, StringRef dstLayout);
 /// einsum (numpy equations, with `...`).
-FailureOr<Type> inferEinsum(ErrorSite site, TypeRange data,
-                            StringRef equation);
+FailureOr<Type> inferEinsum(ErrorSite site, TypeRange data, StringRef equation);
 
 //===----------------------------------------------------------------------===//
 // Index: gathers, scatters, one_hot, scans, sorting
@@ -426,8 +415,7 @@ FailureOr<Type> inferTopK(ErrorSite site, Type data, int64_t k, int64_t axis,
 
 /// image.resize2d: H and W of the NCHW/NHWC `data` become `size`; dtype
 /// `outDtype` or that of `data`.
-FailureOr<Type> inferResize2D(ErrorSite site, Type data,
-                              ArrayRef<int64_t> size,
+FailureOr<Type> inferResize2D(ErrorSite site, Type data, ArrayRef<int64_t> size,
                               std::optional<ArrayRef<double>> roi,
                               StringRef layout, std::optional<Type> outDtype);
 

@@ -22,9 +22,9 @@ void relayRegisterAllPasses(void) {
 }
 
 void relayRegisterLoweringDialects(MlirDialectRegistry registry) {
-  unwrap(registry)->insert<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, scf::SCFDialect,
-                           tensor::TensorDialect, func::FuncDialect>();
+  unwrap(registry)
+      ->insert<arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
+               scf::SCFDialect, tensor::TensorDialect, func::FuncDialect>();
 }
 
 //===----------------------------------------------------------------------===//

@@ -51,7 +51,8 @@ static Type substTypeParams(Type type, ArrayAttr params, ArrayRef<Type> args) {
     return FuncType::get(ctx, all(fn.getInputs()),
                          substTypeParams(fn.getResult(), params, args));
   if (auto ref = dyn_cast<RefType>(type))
-    return RefType::get(ctx, substTypeParams(ref.getElementType(), params, args));
+    return RefType::get(ctx,
+                        substTypeParams(ref.getElementType(), params, args));
   if (auto adt = dyn_cast<ADTType>(type))
     return ADTType::get(ctx, adt.getName(), all(adt.getArgs()));
   return type;
@@ -152,7 +153,8 @@ ConstructOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   // The typing rule needs the constructor, hence runs here.
   if (anyIncomplete(getFields().getTypes()))
     return success(); // checked again once relay-infer-type filled them in
-  FailureOr<Type> inferred = inferConstruct(*this, ctor, getFields().getTypes());
+  FailureOr<Type> inferred =
+      inferConstruct(*this, ctor, getFields().getTypes());
   if (failed(inferred))
     return failure();
   if (!areCompatible(*inferred, getType()))
@@ -172,7 +174,8 @@ ParseResult MatchOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseType(dataType) || parser.parseArrow() ||
       parser.parseType(resultType) ||
       parser.resolveOperand(data, dataType, result.operands) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes) || parser.parseLBrace())
+      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseLBrace())
     return failure();
   result.addTypes(resultType);
   SmallVector<Attribute> patterns;
@@ -197,8 +200,7 @@ ParseResult MatchOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void MatchOp::print(OpAsmPrinter &p) {
-  p << " " << getData() << " : " << getData().getType() << " -> "
-    << getType();
+  p << " " << getData() << " : " << getData().getType() << " -> " << getType();
   SmallVector<StringRef, 2> elided = {getPatternsAttrName()};
   if (getComplete())
     elided.push_back(getCompleteAttrName());
@@ -250,12 +252,12 @@ static FailureOr<unsigned> countBinders(Attribute pattern) {
 
 LogicalResult MatchOp::verify() {
   if (getPatterns().size() != getClauses().size())
-    return emitOpError() << "has " << getPatterns().size()
-                         << " patterns but " << getClauses().size()
-                         << " clauses";
+    return emitOpError() << "has " << getPatterns().size() << " patterns but "
+                         << getClauses().size() << " clauses";
   if (getClauses().empty())
     return emitOpError() << "needs at least one clause";
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(getPatterns(), getClauses()))) {
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(getPatterns(), getClauses()))) {
     auto &[pattern, region] = pair;
     FailureOr<unsigned> binders = countBinders(pattern);
     if (failed(binders))
@@ -264,8 +266,7 @@ LogicalResult MatchOp::verify() {
     if (region.front().getNumArguments() != *binders)
       return emitOpError() << "clause #" << i << " binds " << *binders
                            << " variables but its region has "
-                           << region.front().getNumArguments()
-                           << " arguments";
+                           << region.front().getNumArguments() << " arguments";
     auto yield = dyn_cast<YieldOp>(region.front().getTerminator());
     if (!yield)
       return emitOpError() << "clause #" << i << " must end with relay.yield";
@@ -324,8 +325,8 @@ struct PatternChecker {
       if (type) {
         auto adtType = dyn_cast<ADTType>(type);
         if (!adtType || adtType.getName().getValue() != adt.getSymName())
-          return error() << "constructor " << pat.getConstructor()
-                         << " (of @" << adt.getSymName()
+          return error() << "constructor " << pat.getConstructor() << " (of @"
+                         << adt.getSymName()
                          << ") cannot match a value of type " << type;
         if (adtType.getArgs().size() == adt.getTypeParams().size())
           typeArgs.assign(adtType.getArgs().begin(), adtType.getArgs().end());

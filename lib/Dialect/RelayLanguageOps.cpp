@@ -26,9 +26,8 @@ static LogicalResult verifyYield(Operation *op, Region &region, Type type,
   if (!yield)
     return op->emitOpError() << what << " must end with relay.yield";
   if (!areCompatible(yield.getValue().getType(), type))
-    return op->emitOpError()
-           << what << " yields " << yield.getValue().getType()
-           << " but the result type is " << type;
+    return op->emitOpError() << what << " yields " << yield.getValue().getType()
+                             << " but the result type is " << type;
   return success();
 }
 
@@ -63,7 +62,8 @@ LogicalResult FnOp::verify() {
        llvm::enumerate(llvm::zip(entry.getArgumentTypes(), fnType.getInputs())))
     if (!areCompatible(std::get<0>(pair), std::get<1>(pair)))
       return emitOpError() << "parameter #" << i << " has type "
-                           << std::get<0>(pair) << " but the function type says "
+                           << std::get<0>(pair)
+                           << " but the function type says "
                            << std::get<1>(pair);
   return verifyYield(*this, getBody(), fnType.getResult(), "body");
 }
@@ -76,17 +76,16 @@ FuncType mlir::relay::getRelayFnType(FunctionType type) {
   return FuncType::get(ctx, type.getInputs(), result);
 }
 
-LogicalResult
-GlobalFnOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto fn = symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this,
-                                                              getCalleeAttr());
+LogicalResult GlobalFnOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto fn =
+      symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
   if (!fn)
     return emitOpError() << "'@" << getCallee()
                          << "' does not name a func.func in this module";
   FuncType expected = getRelayFnType(fn.getFunctionType());
   if (!areCompatible(expected, getType()))
-    return emitOpError() << "has type " << getType() << " but '@"
-                         << getCallee() << "' has type " << expected;
+    return emitOpError() << "has type " << getType() << " but '@" << getCallee()
+                         << "' has type " << expected;
   return success();
 }
 
@@ -106,10 +105,9 @@ LogicalResult TupleGetItemOp::inferReturnTypes(MLIRContext *,
                                                std::optional<Location> loc,
                                                Adaptor adaptor,
                                                SmallVectorImpl<Type> &results) {
-  return addResult(results,
-                   inferTupleGetItem({loc, getOperationName()},
-                                     adaptor.getTuple().getType(),
-                                     adaptor.getIndex()));
+  return addResult(results, inferTupleGetItem({loc, getOperationName()},
+                                              adaptor.getTuple().getType(),
+                                              adaptor.getIndex()));
 }
 
 LogicalResult CallOp::inferReturnTypes(MLIRContext *,
@@ -121,8 +119,7 @@ LogicalResult CallOp::inferReturnTypes(MLIRContext *,
                                       adaptor.getArgs().getTypes()));
 }
 
-LogicalResult RefNewOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location>,
+LogicalResult RefNewOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {
   results.push_back(inferRefNew(adaptor.getValue().getType()));
@@ -150,6 +147,6 @@ LogicalResult GradOp::inferReturnTypes(MLIRContext *,
                                        std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &results) {
-  return addResult(results, inferGrad({loc, getOperationName()},
-                                      adaptor.getFn().getType()));
+  return addResult(
+      results, inferGrad({loc, getOperationName()}, adaptor.getFn().getType()));
 }

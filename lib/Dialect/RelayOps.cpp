@@ -2,8 +2,8 @@
 #include "relay/RelayOps.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -32,9 +32,9 @@ LogicalResult mlir::relay::verifyInferredResultTypes(Operation *op) {
           op->getRegions(), inferred)))
     return failure();
   if (inferred.size() != op->getNumResults())
-    return op->emitOpError() << "its typing rule gives " << inferred.size()
-                             << " result types for " << op->getNumResults()
-                             << " results";
+    return op->emitOpError()
+           << "its typing rule gives " << inferred.size()
+           << " result types for " << op->getNumResults() << " results";
   for (auto [i, pair] :
        llvm::enumerate(llvm::zip(inferred, op->getResultTypes()))) {
     auto [expected, declared] = pair;
@@ -69,8 +69,8 @@ FailureOr<Operation *> mlir::relay::createInferred(OpBuilder &builder,
     info->populateDefaultProperties(properties);
   }
   if (succeeded(inferred))
-    inferred = iface->inferReturnTypes(loc.getContext(), std::nullopt,
-                                       operands, attrs, properties, {}, types);
+    inferred = iface->inferReturnTypes(loc.getContext(), std::nullopt, operands,
+                                       attrs, properties, {}, types);
   if (properties)
     info->destroyOpProperties(properties);
   if (failed(inferred))

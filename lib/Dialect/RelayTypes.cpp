@@ -25,13 +25,10 @@ Type FuncType::parse(AsmParser &parser) {
   SmallVector<Type> inputs;
   Type result;
   if (parser.parseLess() ||
-      parser.parseCommaSeparatedList(AsmParser::Delimiter::Paren,
-                                     [&] {
-                                       return parser.parseType(
-                                           inputs.emplace_back());
-                                     }) ||
-      parser.parseArrow() || parser.parseType(result) ||
-      parser.parseGreater())
+      parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Paren,
+          [&] { return parser.parseType(inputs.emplace_back()); }) ||
+      parser.parseArrow() || parser.parseType(result) || parser.parseGreater())
     return {};
   return FuncType::get(parser.getContext(), inputs, result);
 }

@@ -35,15 +35,16 @@ static Type meet(Type a, Type b) {
     return RankedTensorType::get(dims, ta.getElementType(), ta.getEncoding());
   }
   if (auto ta = dyn_cast<TupleType>(a))
-    return TupleType::get(ctx, all(ta.getTypes(), cast<TupleType>(b).getTypes()));
+    return TupleType::get(ctx,
+                          all(ta.getTypes(), cast<TupleType>(b).getTypes()));
   if (auto fa = dyn_cast<FuncType>(a)) {
     auto fb = cast<FuncType>(b);
     return FuncType::get(ctx, all(fa.getInputs(), fb.getInputs()),
                          meet(fa.getResult(), fb.getResult()));
   }
   if (auto ra = dyn_cast<RefType>(a))
-    return RefType::get(ctx, meet(ra.getElementType(),
-                                  cast<RefType>(b).getElementType()));
+    return RefType::get(
+        ctx, meet(ra.getElementType(), cast<RefType>(b).getElementType()));
   if (auto aa = dyn_cast<ADTType>(a))
     return ADTType::get(ctx, aa.getName(),
                         all(aa.getArgs(), cast<ADTType>(b).getArgs()));
@@ -120,18 +121,19 @@ FailureOr<Type> relay::inferConstruct(ErrorSite site, ConstructorOp ctor,
   auto adt = cast<ADTOp>(ctor->getParentOp());
   ArrayAttr declaredFields = ctor.getFields();
   if (declaredFields.size() != fields.size())
-    return site.emitError() << "constructor @" << adt.getSymName() << "::@"
-                            << ctor.getSymName() << " takes " << declaredFields.size()
-                            << " fields, got " << fields.size();
+    return site.emitError()
+           << "constructor @" << adt.getSymName() << "::@" << ctor.getSymName()
+           << " takes " << declaredFields.size() << " fields, got "
+           << fields.size();
   ParamSolver solver(adt.getTypeParams());
   for (auto [i, pair] : llvm::enumerate(llvm::zip(declaredFields, fields))) {
     Type declared = cast<TypeAttr>(std::get<0>(pair)).getValue();
     Type actual = std::get<1>(pair);
     if (!solver.match(declared, actual))
-      return site.emitError() << "field #" << i << " has type " << actual
-                              << " but constructor @" << adt.getSymName()
-                              << "::@" << ctor.getSymName() << " expects "
-                              << declared;
+      return site.emitError()
+             << "field #" << i << " has type " << actual << " but constructor @"
+             << adt.getSymName() << "::@" << ctor.getSymName() << " expects "
+             << declared;
   }
   MLIRContext *ctx = ctor->getContext();
   SmallVector<Type> args;

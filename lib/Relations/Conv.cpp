@@ -22,10 +22,9 @@ applyKernelSize(ErrorSite site, std::optional<ArrayRef<int64_t>> kernelSize,
     return failure();
   for (auto [given, dim] : llvm::zip_equal(*kernelSize, kernel))
     if (failed(unifyDim(given, dim)))
-      return site.emitError()
-             << "kernel_size " << shapeStr(*kernelSize)
-             << " ≠ weight spatial dims " << shapeStr(kernel) << " (layout "
-             << kernelLayout << ")";
+      return site.emitError() << "kernel_size " << shapeStr(*kernelSize)
+                              << " ≠ weight spatial dims " << shapeStr(kernel)
+                              << " (layout " << kernelLayout << ")";
   kernel.assign(kernelSize->begin(), kernelSize->end());
   return success();
 }
@@ -43,14 +42,14 @@ static Type inLayout(ArrayRef<int64_t> canon, ArrayRef<int64_t> outDims,
 // Conv: N-d convolution (nn.conv1d, nn.conv2d, nn.conv3d)
 //===----------------------------------------------------------------------===//
 
-FailureOr<Type> relay::inferConv(
-    ErrorSite site, Type dataType, Type weightType, unsigned n,
-    bool depthwiseConvention, ArrayRef<int64_t> strides,
-    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, int64_t groups,
-    std::optional<int64_t> channels,
-    std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
-    StringRef kernelLayout, StringRef outLayout,
-    std::optional<Type> outDtype) {
+FailureOr<Type>
+relay::inferConv(ErrorSite site, Type dataType, Type weightType, unsigned n,
+                 bool depthwiseConvention, ArrayRef<int64_t> strides,
+                 ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                 int64_t groups, std::optional<int64_t> channels,
+                 std::optional<ArrayRef<int64_t>> kernelSize,
+                 StringRef dataLayout, StringRef kernelLayout,
+                 StringRef outLayout, std::optional<Type> outDtype) {
   std::string dataCanon = ("NC" + spatialLetters(n)).str();
   std::string kernelCanon = ("OI" + spatialLetters(n)).str();
   if (outLayout.empty())
@@ -113,9 +112,9 @@ FailureOr<Type> relay::inferConv(
     outChannels = *channels;
   } else {
     if (!isAny(c) && !isAny(i) && c != i * groups)
-      return site.emitError() << "input channels " << c
-                              << " ≠ weight in-channels × groups (" << i
-                              << " × " << groups << ")";
+      return site.emitError()
+             << "input channels " << c << " ≠ weight in-channels × groups ("
+             << i << " × " << groups << ")";
     if (!isAny(o) && o % groups != 0)
       return site.emitError() << "weight out-channels " << o
                               << " are not divisible by groups " << groups;
@@ -166,8 +165,8 @@ FailureOr<Type> relay::inferConv2DTranspose(
     ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, int64_t groups,
     std::optional<int64_t> channels,
     std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
-    StringRef kernelLayout, StringRef outLayout,
-    ArrayRef<int64_t> outPad, std::optional<Type> outDtype) {
+    StringRef kernelLayout, StringRef outLayout, ArrayRef<int64_t> outPad,
+    std::optional<Type> outDtype) {
   if (outLayout.empty())
     outLayout = dataLayout;
   auto dl = layoutDims(site, dataLayout, "NCHW", "data_layout");
@@ -211,19 +210,18 @@ FailureOr<Type> relay::inferConv2DTranspose(
     return site.emitError() << "input channels " << c
                             << " are not divisible by groups " << groups;
   if (failed(unifyDim(c, wi)))
-    return site.emitError() << "input channels " << c
-                            << " ≠ weight in-channels " << wi
-                            << " (weight is [in, out / groups, KH, KW] in "
-                            << kernelLayout << ")";
+    return site.emitError()
+           << "input channels " << c << " ≠ weight in-channels " << wi
+           << " (weight is [in, out / groups, KH, KW] in " << kernelLayout
+           << ")";
   int64_t outChannels = mulDims(wo, groups);
   if (channels) {
     if (*channels < 1)
       return site.emitError() << "channels must be >= 1, got " << *channels;
     if (failed(unifyDim(*channels, outChannels)))
-      return site.emitError()
-             << "channels attribute " << *channels
-             << " ≠ weight out-channels × groups (" << dimStr(wo) << " × "
-             << groups << ")";
+      return site.emitError() << "channels attribute " << *channels
+                              << " ≠ weight out-channels × groups ("
+                              << dimStr(wo) << " × " << groups << ")";
     outChannels = *channels;
   }
   SmallVector<int64_t, 3> kernel = {weightDim(2), weightDim(3)};
@@ -237,10 +235,10 @@ FailureOr<Type> relay::inferConv2DTranspose(
       out = (in - 1) * strides[d] - pad->before[d] - pad->after[d] +
             dilation[d] * (kernel[d] - 1) + outPad[d] + 1;
     if (!isAny(out) && out < 1)
-      return site.emitError() << "output size along "
-                              << StringRef("HW").substr(d, 1) << " would be "
-                              << out
-                              << ": the padding exceeds the transposed window";
+      return site.emitError()
+             << "output size along " << StringRef("HW").substr(d, 1)
+             << " would be " << out
+             << ": the padding exceeds the transposed window";
     canon.push_back(out);
   }
   FailureOr<Type> dtype = resultDtype(site, outDtype, data->getElementType());

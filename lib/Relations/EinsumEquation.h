@@ -87,8 +87,7 @@ inline bool parse(llvm::StringRef equation, llvm::ArrayRef<int64_t> ranks,
   for (size_t t = 0; t < terms.size(); ++t) {
     llvm::SmallVector<int> letters;
     int ellipsisAt;
-    if (!scan(terms[t], letters, ellipsisAt,
-              "input term " + std::to_string(t)))
+    if (!scan(terms[t], letters, ellipsisAt, "input term " + std::to_string(t)))
       return false;
     int64_t rank = ranks[t];
     int64_t covered = rank - static_cast<int64_t>(letters.size());

@@ -145,9 +145,9 @@ static FailureOr<RankedTensorType> broadcastOperands(ErrorSite site, Type lhs,
   if (failed(l) || failed(r))
     return failure();
   if (l->getElementType() != r->getElementType())
-    return site.emitError() << "operand dtypes differ: lhs is "
-                            << l->getElementType() << ", rhs is "
-                            << r->getElementType();
+    return site.emitError()
+           << "operand dtypes differ: lhs is " << l->getElementType()
+           << ", rhs is " << r->getElementType();
   FailureOr<SmallVector<int64_t>> shape =
       broadcastShapes(site, l->getShape(), r->getShape());
   if (failed(shape))
@@ -177,9 +177,9 @@ FailureOr<Type> relay::inferWhere(ErrorSite site, Type condition, Type x,
   if (failed(c) || failed(xt) || failed(yt))
     return failure();
   if (xt->getElementType() != yt->getElementType())
-    return site.emitError() << "x and y dtypes differ: x is "
-                            << xt->getElementType() << ", y is "
-                            << yt->getElementType();
+    return site.emitError()
+           << "x and y dtypes differ: x is " << xt->getElementType()
+           << ", y is " << yt->getElementType();
   FailureOr<SmallVector<int64_t>> xy =
       broadcastShapes(site, xt->getShape(), yt->getShape());
   if (failed(xy))

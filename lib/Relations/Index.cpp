@@ -35,8 +35,8 @@ static FailureOr<RankedTensorType> indexTensor(ErrorSite site, Type type,
     return failure();
   auto intType = dyn_cast<IntegerType>(t->getElementType());
   if (!intType || intType.getWidth() == 1)
-    return site.emitError() << "operand '" << what
-                            << "' must be an integer tensor, got " << *t;
+    return site.emitError()
+           << "operand '" << what << "' must be an integer tensor, got " << *t;
   return t;
 }
 
@@ -46,8 +46,8 @@ static FailureOr<Type> dtypeOr(ErrorSite site, std::optional<Type> dtype,
   if (!dtype || !*dtype)
     return fallback;
   if (isa<ShapedType>(*dtype) || !TensorType::isValidElementType(*dtype))
-    return site.emitError() << "dtype must be a scalar element type, got "
-                            << *dtype;
+    return site.emitError()
+           << "dtype must be a scalar element type, got " << *dtype;
   return *dtype;
 }
 
@@ -93,9 +93,9 @@ FailureOr<Type> relay::inferTake(ErrorSite site, Type dataType,
     if (d < batchDims) {
       FailureOr<int64_t> u = unifyDim(dim, indices->getDimSize(d));
       if (failed(u))
-        return site.emitError() << "batch dim " << d << " of 'data' ("
-                                << dim << ") and 'indices' ("
-                                << indices->getDimSize(d) << ") must agree";
+        return site.emitError() << "batch dim " << d << " of 'data' (" << dim
+                                << ") and 'indices' (" << indices->getDimSize(d)
+                                << ") must agree";
       dim = *u;
     }
     shape.push_back(dim);
@@ -142,8 +142,7 @@ FailureOr<Type> relay::inferGatherND(ErrorSite site, Type dataType,
     return site.emitError() << "operand 'indices' must have rank >= 1";
   int64_t m = indices->getDimSize(0);
   if (indexRank) {
-    if (failed(agree(site, m, *indexRank,
-                     "index_rank and dim 0 of 'indices'")))
+    if (failed(agree(site, m, *indexRank, "index_rank and dim 0 of 'indices'")))
       return failure();
     m = *indexRank;
   }
@@ -164,9 +163,8 @@ FailureOr<Type> relay::inferGatherND(ErrorSite site, Type dataType,
       FailureOr<int64_t> u = unifyDim(dim, data->getDimSize(d - 1));
       if (failed(u))
         return site.emitError() << "batch dim " << d - 1 << " of 'data' ("
-                                << data->getDimSize(d - 1) << ") and dim "
-                                << d << " of 'indices' (" << dim
-                                << ") must agree";
+                                << data->getDimSize(d - 1) << ") and dim " << d
+                                << " of 'indices' (" << dim << ") must agree";
       dim = *u;
     }
     shape.push_back(dim);
@@ -188,8 +186,8 @@ static LogicalResult sameDtype(ErrorSite site, RankedTensorType data,
 }
 
 FailureOr<Type> relay::inferScatterElements(ErrorSite site, Type dataType,
-                                            Type indicesType,
-                                            Type updatesType, int64_t axis) {
+                                            Type indicesType, Type updatesType,
+                                            int64_t axis) {
   FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
@@ -237,9 +235,9 @@ FailureOr<Type> relay::inferScatterND(ErrorSite site, Type dataType,
     return site.emitError()
            << "dim 0 of 'indices' (the index tuple size) must be static";
   if (m > data->getRank())
-    return site.emitError() << "dim 0 of 'indices' (" << m
-                            << ") must be <= rank of 'data' ("
-                            << data->getRank() << ")";
+    return site.emitError()
+           << "dim 0 of 'indices' (" << m << ") must be <= rank of 'data' ("
+           << data->getRank() << ")";
   SmallVector<int64_t> expected(indices->getShape().drop_front());
   llvm::append_range(expected, data->getShape().drop_front(m));
   bool ok = updates->getRank() == static_cast<int64_t>(expected.size());
@@ -279,8 +277,8 @@ FailureOr<Type> relay::inferOneHot(ErrorSite site, Type indicesType,
     return site.emitError() << "depth must be >= 1, got " << depth;
   int64_t rank = indices->getRank();
   if (axis < -1 || axis > rank)
-    return site.emitError() << "axis " << axis << " is out of range [-1, "
-                            << rank << "]";
+    return site.emitError()
+           << "axis " << axis << " is out of range [-1, " << rank << "]";
   if (axis == -1)
     axis = rank;
   SmallVector<int64_t> shape(indices->getShape());
@@ -302,20 +300,17 @@ FailureOr<Type> relay::inferScan(ErrorSite site, Type dataType,
       return failure();
     return Type(RankedTensorType::get(data->getShape(), *dtype));
   }
-  return Type(
-      RankedTensorType::get({productOfDims(data->getShape())}, *dtype));
+  return Type(RankedTensorType::get({productOfDims(data->getShape())}, *dtype));
 }
 
-FailureOr<Type> relay::inferSort(ErrorSite site, Type dataType,
-                                 int64_t axis) {
+FailureOr<Type> relay::inferSort(ErrorSite site, Type dataType, int64_t axis) {
   FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data) || failed(normalizeAxis(site, axis, data->getRank())))
     return failure();
   return Type(*data);
 }
 
-FailureOr<Type> relay::inferArgsort(ErrorSite site, Type dataType,
-                                    int64_t axis,
+FailureOr<Type> relay::inferArgsort(ErrorSite site, Type dataType, int64_t axis,
                                     std::optional<Type> dtypeAttr) {
   FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data) || failed(normalizeAxis(site, axis, data->getRank())))
@@ -342,8 +337,7 @@ FailureOr<Type> relay::inferTopK(ErrorSite site, Type dataType, int64_t k,
   if (failed(dtype))
     return failure();
   if (!isa<IntegerType>(*dtype))
-    return site.emitError() << "dtype must be an integer type, got "
-                            << *dtype;
+    return site.emitError() << "dtype must be an integer type, got " << *dtype;
   int64_t n = data->getDimSize(*axis);
   if (k >= 1 && !isAny(n) && k > n)
     return site.emitError() << "k " << k << " must be <= dim " << *axis

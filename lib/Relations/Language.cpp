@@ -26,8 +26,8 @@ FailureOr<Type> relay::inferTupleGetItem(ErrorSite site, Type tuple,
   if (!tupleType)
     return site.emitError() << "operand must be a tuple, got " << tuple;
   if (index < 0 || index >= (int64_t)tupleType.size())
-    return site.emitError() << "index " << index << " is out of range for "
-                            << tuple;
+    return site.emitError()
+           << "index " << index << " is out of range for " << tuple;
   return tupleType.getType(index);
 }
 
@@ -36,16 +36,16 @@ FailureOr<Type> relay::inferCall(ErrorSite site, Type callee, TypeRange args) {
     return incomplete(callee.getContext());
   auto fn = dyn_cast<FuncType>(callee);
   if (!fn)
-    return site.emitError() << "callee must have a !relay.fn type, got "
-                            << callee;
+    return site.emitError()
+           << "callee must have a !relay.fn type, got " << callee;
   if (args.size() != fn.getInputs().size())
     return site.emitError() << "callee takes " << fn.getInputs().size()
                             << " arguments, got " << args.size();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(args, fn.getInputs())))
     if (!areCompatible(std::get<0>(pair), std::get<1>(pair)))
-      return site.emitError() << "argument #" << i << " has type "
-                              << std::get<0>(pair) << " but the callee expects "
-                              << std::get<1>(pair);
+      return site.emitError()
+             << "argument #" << i << " has type " << std::get<0>(pair)
+             << " but the callee expects " << std::get<1>(pair);
   return fn.getResult();
 }
 
@@ -68,8 +68,8 @@ FailureOr<Type> relay::inferRefWrite(ErrorSite site, Type ref, Type value) {
     return unit;
   auto refType = dyn_cast<RefType>(ref);
   if (!refType)
-    return site.emitError() << "first operand must be a !relay.ref, got "
-                            << ref;
+    return site.emitError()
+           << "first operand must be a !relay.ref, got " << ref;
   if (!areCompatible(refType.getElementType(), value))
     return site.emitError() << "cannot write " << value << " into " << ref;
   return unit;
@@ -81,8 +81,7 @@ FailureOr<Type> relay::inferGrad(ErrorSite site, Type fn) {
     return incomplete(ctx);
   auto fnType = dyn_cast<FuncType>(fn);
   if (!fnType)
-    return site.emitError() << "operand must have a !relay.fn type, got "
-                            << fn;
+    return site.emitError() << "operand must have a !relay.fn type, got " << fn;
   for (auto [i, input] : llvm::enumerate(fnType.getInputs()))
     if (!isa<RankedTensorType, IncompleteType>(input))
       return site.emitError() << "can only differentiate with respect to "

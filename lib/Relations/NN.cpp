@@ -40,21 +40,23 @@ static FailureOr<Type> matmul(ErrorSite site, Type a, Type b,
     return failure();
   int64_t minRank = transposeA ? 2 : 1;
   if (data->getRank() < minRank)
-    return site.emitError() << "operand '" << names.a << "' must have rank >= "
-                            << minRank << ", got " << *data;
+    return site.emitError()
+           << "operand '" << names.a << "' must have rank >= " << minRank
+           << ", got " << *data;
   int64_t rank = data->getRank();
   int64_t k = data->getDimSize(transposeA ? rank - 2 : rank - 1);
   int64_t weightUnits = weight->getDimSize(transposeB ? 0 : 1);
   int64_t weightK = weight->getDimSize(transposeB ? 1 : 0);
   if (failed(unifyDim(k, weightK))) {
     if (names.isDense)
-      return site.emitError() << "data reduction dim (last) " << k
-                              << " ≠ weight dim 1 " << weightK
-                              << " (weight must be [units, k])";
+      return site.emitError()
+             << "data reduction dim (last) " << k << " ≠ weight dim 1 "
+             << weightK << " (weight must be [units, k])";
     return site.emitError()
-           << "tensor_a reduction dim (" << (transposeA ? "second last" : "last")
-           << ") " << k << " ≠ tensor_b dim " << (transposeB ? 1 : 0) << " "
-           << weightK << " (tensor_b must be "
+           << "tensor_a reduction dim ("
+           << (transposeA ? "second last" : "last") << ") " << k
+           << " ≠ tensor_b dim " << (transposeB ? 1 : 0) << " " << weightK
+           << " (tensor_b must be "
            << (transposeB ? "[units, k]" : "[k, units]") << ")";
   }
   int64_t units = weightUnits;
@@ -62,9 +64,9 @@ static FailureOr<Type> matmul(ErrorSite site, Type a, Type b,
     if (*unitsAttr < 1)
       return site.emitError() << "units must be >= 1, got " << *unitsAttr;
     if (failed(unifyDim(*unitsAttr, weightUnits)))
-      return site.emitError() << "units attribute " << *unitsAttr << " ≠ "
-                              << names.b << " dim " << (transposeB ? 0 : 1)
-                              << " " << weightUnits;
+      return site.emitError()
+             << "units attribute " << *unitsAttr << " ≠ " << names.b << " dim "
+             << (transposeB ? 0 : 1) << " " << weightUnits;
     units = *unitsAttr;
   }
   FailureOr<Type> dtype = resultDtype(site, outDtype, data->getElementType());
@@ -88,8 +90,8 @@ FailureOr<Type> relay::inferMatmul(ErrorSite site, Type tensorA, Type tensorB,
                                    std::optional<int64_t> units,
                                    std::optional<Type> outDtype,
                                    bool transposeA, bool transposeB) {
-  return matmul(site, tensorA, tensorB, units, outDtype, transposeA,
-                transposeB, {"tensor_a", "tensor_b", /*isDense=*/false});
+  return matmul(site, tensorA, tensorB, units, outDtype, transposeA, transposeB,
+                {"tensor_a", "tensor_b", /*isDense=*/false});
 }
 
 //===----------------------------------------------------------------------===//
@@ -97,10 +99,9 @@ FailureOr<Type> relay::inferMatmul(ErrorSite site, Type tensorA, Type tensorB,
 // a batch of 1 broadcasts)
 //===----------------------------------------------------------------------===//
 
-FailureOr<Type> relay::inferBatchMatmul(ErrorSite site, Type xType,
-                                        Type yType,
-                                        std::optional<Type> outDtype,
-                                        bool ta, bool tb) {
+FailureOr<Type> relay::inferBatchMatmul(ErrorSite site, Type xType, Type yType,
+                                        std::optional<Type> outDtype, bool ta,
+                                        bool tb) {
   FailureOr<RankedTensorType> x = tensorTypeOfRank(site, xType, "x", 3);
   if (failed(x))
     return failure();
@@ -155,9 +156,9 @@ static FailureOr<Type> vectorAlongAxis(ErrorSite site, Type dataType,
   if (failed(dim))
     return failure();
   if (failed(unifyDim(vector->getDimSize(0), data->getDimSize(*dim))))
-    return site.emitError() << what << " size " << vector->getDimSize(0)
-                            << " ≠ data dim " << *dim << " (axis) "
-                            << data->getDimSize(*dim);
+    return site.emitError()
+           << what << " size " << vector->getDimSize(0) << " ≠ data dim "
+           << *dim << " (axis) " << data->getDimSize(*dim);
   if (vector->getElementType() != data->getElementType())
     return site.emitError() << what << " dtype " << vector->getElementType()
                             << " ≠ data dtype " << data->getElementType();
@@ -183,8 +184,8 @@ FailureOr<Type> relay::inferBatchFlatten(ErrorSite site, Type dataType) {
   if (failed(data))
     return failure();
   if (data->getRank() < 1)
-    return site.emitError() << "operand 'data' must have rank >= 1, got "
-                            << *data;
+    return site.emitError()
+           << "operand 'data' must have rank >= 1, got " << *data;
   ArrayRef<int64_t> shape = data->getShape();
   return Type(RankedTensorType::get(
       {shape[0], productOfDims(shape.drop_front())}, data->getElementType()));
@@ -208,9 +209,8 @@ FailureOr<Type> relay::inferDropout(ErrorSite site, Type dataType,
 // Pad: data [d...] -> [d + before + after ...]
 //===----------------------------------------------------------------------===//
 
-FailureOr<Type> relay::inferPad(ErrorSite site, Type dataType,
-                                Type padValue, ArrayRef<int64_t> width,
-                                StringRef mode) {
+FailureOr<Type> relay::inferPad(ErrorSite site, Type dataType, Type padValue,
+                                ArrayRef<int64_t> width, StringRef mode) {
   FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
@@ -234,10 +234,9 @@ FailureOr<Type> relay::inferPad(ErrorSite site, Type dataType,
                               << std::min(before, after) << " for dim " << d;
     int64_t in = data->getDimSize(d);
     if (mode == "reflect" && !isAny(in) && (before >= in || after >= in))
-      return site.emitError()
-             << "reflect padding of dim " << d << " (size " << in
-             << ") must be smaller than the dim, got (" << before << ", "
-             << after << ")";
+      return site.emitError() << "reflect padding of dim " << d << " (size "
+                              << in << ") must be smaller than the dim, got ("
+                              << before << ", " << after << ")";
     shape.push_back(isAny(in) ? kAny : in + before + after);
   }
   return Type(RankedTensorType::get(shape, data->getElementType()));
@@ -271,9 +270,9 @@ FailureOr<Type> relay::inferUpSampling(ErrorSite site, Type dataType,
       continue;
     int64_t out = static_cast<int64_t>(std::round(in * scale));
     if (out < 1)
-      return site.emitError() << "output size along "
-                              << StringRef("HW").substr(i, 1) << " would be "
-                              << out << " (" << in << " × " << scale << ")";
+      return site.emitError()
+             << "output size along " << StringRef("HW").substr(i, 1)
+             << " would be " << out << " (" << in << " × " << scale << ")";
     shape[pos] = out;
   }
   return Type(RankedTensorType::get(shape, data->getElementType()));
@@ -309,8 +308,8 @@ FailureOr<Type> relay::inferDepthToSpace(ErrorSite site, Type dataType,
   SmallVector<int64_t> shape(data.getShape());
   int64_t c = shape[l[1]];
   if (!isAny(c) && c % (b * b) != 0)
-    return site.emitError() << "channels " << c
-                            << " are not divisible by block_size² " << b * b;
+    return site.emitError()
+           << "channels " << c << " are not divisible by block_size² " << b * b;
   shape[l[1]] = isAny(c) ? kAny : c / (b * b);
   shape[l[2]] = mulDims(shape[l[2]], b);
   shape[l[3]] = mulDims(shape[l[3]], b);
@@ -324,12 +323,12 @@ FailureOr<Type> relay::inferSpaceToDepth(ErrorSite site, Type dataType,
     return failure();
   auto [data, l] = *dataAndLayout;
   SmallVector<int64_t> shape(data.getShape());
-  for (auto [pos, name] : {std::make_pair(l[2], "height"),
-                           std::make_pair(l[3], "width")}) {
+  for (auto [pos, name] :
+       {std::make_pair(l[2], "height"), std::make_pair(l[3], "width")}) {
     int64_t in = shape[pos];
     if (!isAny(in) && in % b != 0)
-      return site.emitError() << name << " " << in
-                              << " is not divisible by block_size " << b;
+      return site.emitError()
+             << name << " " << in << " is not divisible by block_size " << b;
     shape[pos] = isAny(in) ? kAny : in / b;
   }
   shape[l[1]] = mulDims(shape[l[1]], b * b);

@@ -24,9 +24,10 @@ inline StringRef spatialLetters(unsigned n) {
 /// The position in `layout` of each letter of `canonical` (e.g. NHWC for
 /// canonical NCHW: [0, 3, 1, 2]); `layout` must be an arrangement of the
 /// letters of `canonical`. `what` names the attribute.
-inline FailureOr<SmallVector<int64_t>>
-layoutDims(ErrorSite site, StringRef layout, StringRef canonical,
-           StringRef what) {
+inline FailureOr<SmallVector<int64_t>> layoutDims(ErrorSite site,
+                                                  StringRef layout,
+                                                  StringRef canonical,
+                                                  StringRef what) {
   FailureOr<SmallVector<int64_t>> dims =
       getLayoutPermutation(layout, canonical);
   if (failed(dims))
@@ -39,9 +40,8 @@ layoutDims(ErrorSite site, StringRef layout, StringRef canonical,
 
 /// Relay's padding attribute over `n` spatial dims (1, n or 2n entries, all
 /// >= 0) as before/after amounts.
-inline FailureOr<SpatialPadding> spatialPadding(ErrorSite site,
-                                                ArrayRef<int64_t> padding,
-                                                unsigned n) {
+inline FailureOr<SpatialPadding>
+spatialPadding(ErrorSite site, ArrayRef<int64_t> padding, unsigned n) {
   for (int64_t pad : padding)
     if (pad < 0)
       return site.emitError() << "padding entries must be >= 0, got " << pad;
@@ -56,9 +56,9 @@ inline FailureOr<SpatialPadding> spatialPadding(ErrorSite site,
 inline LogicalResult checkPoolOutLayout(ErrorSite site, StringRef layout,
                                         StringRef outLayout) {
   if (!outLayout.empty() && outLayout != layout)
-    return site.emitError() << "out_layout \"" << outLayout
-                            << "\" must be empty or equal to layout \""
-                            << layout << "\"";
+    return site.emitError()
+           << "out_layout \"" << outLayout
+           << "\" must be empty or equal to layout \"" << layout << "\"";
   return success();
 }
 

@@ -16,11 +16,9 @@ using namespace mlir::relay::rel;
 
 /// Checks that each of `params` (named `names`) is 1-D of size `size` (data
 /// dim `axis`) and has `data`'s dtype; returns the size, unified.
-static FailureOr<int64_t> checkChannelParams(ErrorSite site,
-                                             RankedTensorType data,
-                                             int64_t axis,
-                                             ArrayRef<Type> params,
-                                             ArrayRef<StringRef> names) {
+static FailureOr<int64_t>
+checkChannelParams(ErrorSite site, RankedTensorType data, int64_t axis,
+                   ArrayRef<Type> params, ArrayRef<StringRef> names) {
   int64_t size = data.getDimSize(axis);
   for (auto [type, name] : llvm::zip_equal(params, names)) {
     FailureOr<RankedTensorType> param = tensorTypeOfRank(site, type, name, 1);
@@ -28,14 +26,14 @@ static FailureOr<int64_t> checkChannelParams(ErrorSite site,
       return failure();
     FailureOr<int64_t> unified = unifyDim(size, param->getDimSize(0));
     if (failed(unified))
-      return site.emitError() << "operand '" << name << "' size "
-                              << param->getDimSize(0) << " ≠ data dim "
-                              << axis << " (axis) " << size;
+      return site.emitError()
+             << "operand '" << name << "' size " << param->getDimSize(0)
+             << " ≠ data dim " << axis << " (axis) " << size;
     size = *unified;
     if (param->getElementType() != data.getElementType())
-      return site.emitError() << "operand '" << name << "' dtype "
-                              << param->getElementType() << " ≠ data dtype "
-                              << data.getElementType();
+      return site.emitError()
+             << "operand '" << name << "' dtype " << param->getElementType()
+             << " ≠ data dtype " << data.getElementType();
   }
   return size;
 }
@@ -45,8 +43,8 @@ static FailureOr<int64_t> checkChannelParams(ErrorSite site,
 //            -> (data type, [C], [C]) with C = data dim `axis`
 //===----------------------------------------------------------------------===//
 
-FailureOr<Type> relay::inferBatchNorm(ErrorSite site, Type dataType,
-                                      Type gamma, Type beta, Type movingMean,
+FailureOr<Type> relay::inferBatchNorm(ErrorSite site, Type dataType, Type gamma,
+                                      Type beta, Type movingMean,
                                       Type movingVar, int64_t axis) {
   FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
@@ -54,9 +52,9 @@ FailureOr<Type> relay::inferBatchNorm(ErrorSite site, Type dataType,
   int64_t rank = data->getRank();
   // As in Relay, -1 (the last dim) is the only negative axis accepted.
   if (axis < -1 || axis >= rank)
-    return site.emitError() << "axis " << axis
-                            << " is out of range for rank " << rank
-                            << " (expected -1 <= axis < " << rank << ")";
+    return site.emitError()
+           << "axis " << axis << " is out of range for rank " << rank
+           << " (expected -1 <= axis < " << rank << ")";
   if (axis == -1)
     axis = rank - 1;
   FailureOr<int64_t> size = checkChannelParams(
@@ -89,12 +87,11 @@ static FailureOr<Type> norm(ErrorSite site, Type dataType, Type gamma,
   int64_t size = data->getDimSize(*dim);
   if (numGroups) {
     if (*numGroups < 1)
-      return site.emitError() << "num_groups must be >= 1, got "
-                              << *numGroups;
+      return site.emitError() << "num_groups must be >= 1, got " << *numGroups;
     if (!isAny(size) && size % *numGroups != 0)
-      return site.emitError() << "channels " << size << " (data dim " << *dim
-                              << ") are not divisible by num_groups "
-                              << *numGroups;
+      return site.emitError()
+             << "channels " << size << " (data dim " << *dim
+             << ") are not divisible by num_groups " << *numGroups;
   }
   if (failed(checkChannelParams(site, *data, *dim, {gamma, beta},
                                 {"gamma", "beta"})))

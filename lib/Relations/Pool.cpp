@@ -102,12 +102,11 @@ FailureOr<Type> relay::inferAdaptivePool2D(ErrorSite site, Type dataType,
     return failure();
   auto &[data, l] = *dataAndLayout;
   if (size.size() > 2)
-    return site.emitError() << "output_size must have 0, 1 or 2 entries, got "
-                            << size.size();
+    return site.emitError()
+           << "output_size must have 0, 1 or 2 entries, got " << size.size();
   for (int64_t s : size)
     if (s < 1)
-      return site.emitError() << "output_size entries must be >= 1, got "
-                              << s;
+      return site.emitError() << "output_size entries must be >= 1, got " << s;
   SmallVector<int64_t> shape(data.getShape());
   if (!size.empty()) {
     shape[l[2]] = size[0];

@@ -42,8 +42,8 @@ reducedShape(ErrorSite site, RankedTensorType data, const ReduceAttrs &attrs) {
       if (failed(normalized))
         return failure();
       if (listed.test(*normalized))
-        return site.emitError() << "axis lists dim " << *normalized
-                                << " more than once";
+        return site.emitError()
+               << "axis lists dim " << *normalized << " more than once";
       listed.set(*normalized);
     }
     reduced = attrs.exclude ? listed.flip() : listed;
@@ -66,8 +66,8 @@ static FailureOr<Type> reduce(ErrorSite site, RankedTensorType data,
   FailureOr<SmallVector<int64_t>> shape = reducedShape(site, data, attrs);
   if (failed(shape))
     return failure();
-  return Type(RankedTensorType::get(
-      *shape, element ? element : data.getElementType()));
+  return Type(
+      RankedTensorType::get(*shape, element ? element : data.getElementType()));
 }
 
 FailureOr<Type> relay::inferReduce(ErrorSite site, Type data,
@@ -117,10 +117,9 @@ FailureOr<Type> relay::inferVariance(ErrorSite site, Type data, Type mean,
   if (failed(meanTensor))
     return failure();
   if (meanTensor->getElementType() != tensor->getElementType())
-    return site.emitError()
-           << "operand 'mean' must have the dtype of 'data' ("
-           << tensor->getElementType() << "), got "
-           << meanTensor->getElementType();
+    return site.emitError() << "operand 'mean' must have the dtype of 'data' ("
+                            << tensor->getElementType() << "), got "
+                            << meanTensor->getElementType();
   for (int64_t d = 0; d < tensor->getRank(); ++d) {
     int64_t m = meanTensor->getDimSize(d);
     if (m != 1 && failed(unifyDim(m, tensor->getDimSize(d))))

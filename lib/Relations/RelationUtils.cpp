@@ -11,14 +11,13 @@ FailureOr<RankedTensorType> rel::tensorType(ErrorSite site, Type type,
                                             StringRef what) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
-    return site.emitError() << "operand '" << what
-                            << "' must be a ranked tensor, got " << type;
+    return site.emitError()
+           << "operand '" << what << "' must be a ranked tensor, got " << type;
   return tensor;
 }
 
-FailureOr<RankedTensorType> rel::tensorTypeOfRank(ErrorSite site, Type type,
-                                                  StringRef what,
-                                                  int64_t rank) {
+FailureOr<RankedTensorType>
+rel::tensorTypeOfRank(ErrorSite site, Type type, StringRef what, int64_t rank) {
   FailureOr<RankedTensorType> tensor = tensorType(site, type, what);
   if (failed(tensor))
     return failure();
@@ -32,12 +31,12 @@ LogicalResult rel::checkArray(ErrorSite site, StringRef name,
                               ArrayRef<int64_t> values, size_t size,
                               int64_t minValue) {
   if (values.size() != size)
-    return site.emitError() << name << " must have " << size
-                            << " entries, got " << values.size();
+    return site.emitError() << name << " must have " << size << " entries, got "
+                            << values.size();
   for (int64_t value : values)
     if (value < minValue)
-      return site.emitError() << name << " entries must be >= " << minValue
-                              << ", got " << value;
+      return site.emitError()
+             << name << " entries must be >= " << minValue << ", got " << value;
   return success();
 }
 
@@ -46,8 +45,8 @@ FailureOr<Type> rel::resultDtype(ErrorSite site, std::optional<Type> outDtype,
   if (!outDtype || !*outDtype)
     return fallback;
   if (isa<ShapedType>(*outDtype) || !TensorType::isValidElementType(*outDtype))
-    return site.emitError() << "out_dtype must be a scalar element type, got "
-                            << *outDtype;
+    return site.emitError()
+           << "out_dtype must be a scalar element type, got " << *outDtype;
   return *outDtype;
 }
 
@@ -55,8 +54,8 @@ FailureOr<int64_t> rel::normalizeAxis(ErrorSite site, int64_t axis,
                                       int64_t rank, StringRef what) {
   FailureOr<int64_t> normalized = relay::normalizeAxis(axis, rank);
   if (failed(normalized))
-    return site.emitError() << what << " " << axis
-                            << " is out of range for rank " << rank;
+    return site.emitError()
+           << what << " " << axis << " is out of range for rank " << rank;
   return normalized;
 }
 
@@ -89,4 +88,3 @@ std::string rel::shapeStr(ArrayRef<int64_t> dims) {
     out += (i ? ", " : "") + dimStr(dim);
   return out + "]";
 }
-

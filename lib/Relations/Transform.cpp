@@ -3,8 +3,8 @@
 // Relay's semantics (src/relay/op/tensor/transform.cc); `?` dims propagate.
 //
 //===----------------------------------------------------------------------===//
-#include "RelationUtils.h"
 #include "EinsumEquation.h"
+#include "RelationUtils.h"
 #include "TransformUtils.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -80,16 +80,14 @@ FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
       ++src;
     } else if (code == 0) {
       if (src >= rank)
-        return site.emitError()
-               << "newshape[" << i << "] = 0 copies input dim " << src
-               << ", but data has rank " << rank;
+        return site.emitError() << "newshape[" << i << "] = 0 copies input dim "
+                                << src << ", but data has rank " << rank;
       inUsed.set(src);
       push(in[src++], true);
     } else if (code == -1) {
       if (inferEntry)
-        return site.emitError()
-               << "newshape has more than one -1 (entries " << *inferEntry
-               << " and " << i << ")";
+        return site.emitError() << "newshape has more than one -1 (entries "
+                                << *inferEntry << " and " << i << ")";
       inferEntry = i;
       inferAt = out.size();
       push(1, false);
@@ -110,8 +108,8 @@ FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
       src += 2;
     } else if (code == -4) {
       if (i + 2 >= newshape.size())
-        return site.emitError() << "newshape[" << i
-                                 << "] = -4 must be followed by two values";
+        return site.emitError()
+               << "newshape[" << i << "] = -4 must be followed by two values";
       if (src >= rank)
         return site.emitError()
                << "newshape[" << i << "] = -4 splits input dim " << src
@@ -124,7 +122,7 @@ FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
                << "] = -4 must be positive or -1, got " << a << ", " << b;
       if (a == -1 && b == -1)
         return site.emitError() << "the two values after newshape[" << i
-                                 << "] = -4 cannot both be -1";
+                                << "] = -4 cannot both be -1";
       int64_t known = a == -1 ? b : a;
       if (a == -1 || b == -1) {
         if (!isAny(whole) && whole % known != 0)
@@ -144,8 +142,8 @@ FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
       i += 2;
     } else {
       return site.emitError() << "newshape[" << i << "] = " << code
-                               << " is not a valid entry (expected > 0, 0, "
-                                  "-1, -2, -3 or -4)";
+                              << " is not a valid entry (expected > 0, 0, "
+                                 "-1, -2, -3 or -4)";
     }
   }
 
@@ -165,10 +163,9 @@ FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
                << "cannot infer the -1 dim (newshape[" << *inferEntry
                << "]): the other new dims have 0 elements";
       if (elements % others != 0)
-        return site.emitError()
-               << "cannot infer the -1 dim (newshape[" << *inferEntry
-               << "]): " << elements << " elements are not divisible by "
-               << others;
+        return site.emitError() << "cannot infer the -1 dim (newshape["
+                                << *inferEntry << "]): " << elements
+                                << " elements are not divisible by " << others;
       inferred = elements / others;
     }
     out[*inferAt] = inferred;
@@ -177,9 +174,9 @@ FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
   int64_t inCount = productOfDims(in), outCount = productOfDims(out);
   if (!isAny(inCount) && !isAny(outCount) && inCount != outCount)
     return site.emitError()
-           << "newshape " << shapeStr(newshape) << " gives "
-           << shapeStr(out) << " with " << outCount
-           << " elements, but data has " << inCount << " elements";
+           << "newshape " << shapeStr(newshape) << " gives " << shapeStr(out)
+           << " with " << outCount << " elements, but data has " << inCount
+           << " elements";
   return Type(RankedTensorType::get(out, data->getElementType()));
 }
 
@@ -199,16 +196,17 @@ FailureOr<Type> relay::inferTranspose(ErrorSite site, Type dataType,
   } else {
     if ((int64_t)axes->size() != rank)
       return site.emitError() << "axes has " << axes->size()
-                               << " entries, but data has rank " << rank;
+                              << " entries, but data has rank " << rank;
     llvm::SmallBitVector seen(rank, false);
     for (int64_t axis : *axes) {
-      FailureOr<int64_t> normalized = normalizeAxis(site, axis, rank, "axes entry");
+      FailureOr<int64_t> normalized =
+          normalizeAxis(site, axis, rank, "axes entry");
       if (failed(normalized))
         return failure();
       if (seen.test(*normalized))
-        return site.emitError() << "axes " << shapeStr(*axes)
-                                 << " is not a permutation: dim "
-                                 << *normalized << " appears twice";
+        return site.emitError()
+               << "axes " << shapeStr(*axes) << " is not a permutation: dim "
+               << *normalized << " appears twice";
       seen.set(*normalized);
       shape.push_back(data->getDimSize(*normalized));
     }
@@ -236,14 +234,13 @@ FailureOr<Type> relay::inferConcatenate(ErrorSite site, TypeRange operands,
   for (auto [i, t] : llvm::enumerate(inputs.drop_front())) {
     unsigned index = i + 1;
     if (t.getRank() != rank)
-      return site.emitError() << "operand #" << index << " has rank "
-                               << t.getRank() << ", but operand #0 has rank "
-                               << rank;
+      return site.emitError()
+             << "operand #" << index << " has rank " << t.getRank()
+             << ", but operand #0 has rank " << rank;
     if (t.getElementType() != first.getElementType())
-      return site.emitError() << "operand #" << index << " has dtype "
-                               << t.getElementType()
-                               << ", but operand #0 has dtype "
-                               << first.getElementType();
+      return site.emitError()
+             << "operand #" << index << " has dtype " << t.getElementType()
+             << ", but operand #0 has dtype " << first.getElementType();
     for (int64_t d = 0; d < rank; ++d) {
       if (d == *axis) {
         shape[d] = isAny(shape[d]) || isAny(t.getDimSize(d))
@@ -275,16 +272,14 @@ FailureOr<Type> relay::inferConcatenate(ErrorSite site, TypeRange operands,
 /// (end absent = rank; negative values count from the end).
 static FailureOr<std::pair<int64_t, int64_t>>
 dimRange(ErrorSite site, int64_t begin, std::optional<int64_t> endAttr,
-         StringRef beginName, StringRef endName, int64_t rank,
-         StringRef what) {
+         StringRef beginName, StringRef endName, int64_t rank, StringRef what) {
   int64_t end = endAttr.value_or(rank);
   int64_t b = begin < 0 ? begin + rank : begin;
   int64_t e = end < 0 ? end + rank : end;
   if (b < 0 || b > rank || e < 0 || e > rank || b > e)
-    return site.emitError()
-           << beginName << " = " << begin << " and " << endName << " = "
-           << end << " do not give a dim range of " << what << " (rank "
-           << rank << ")";
+    return site.emitError() << beginName << " = " << begin << " and " << endName
+                            << " = " << end << " do not give a dim range of "
+                            << what << " (rank " << rank << ")";
   return std::make_pair(b, e);
 }
 
@@ -348,7 +343,7 @@ FailureOr<Type> relay::inferSqueeze(ErrorSite site, Type dataType,
         return failure();
       if (!isAny(in[*a]) && in[*a] != 1)
         return site.emitError() << "cannot squeeze axis " << axis
-                                 << ": its dim is " << in[*a] << ", not 1";
+                                << ": its dim is " << in[*a] << ", not 1";
       drop.set(*a);
     }
     for (int64_t d = 0; d < rank; ++d)
@@ -371,9 +366,9 @@ FailureOr<Type> relay::inferExpandDims(ErrorSite site, Type dataType,
   if (count < 0)
     return site.emitError() << "num_newaxis must be >= 0, got " << count;
   if (axis < -rank - 1 || axis > rank)
-    return site.emitError() << "axis " << axis
-                             << " is out of range [-rank - 1, rank] for rank "
-                             << rank;
+    return site.emitError()
+           << "axis " << axis << " is out of range [-rank - 1, rank] for rank "
+           << rank;
   int64_t pivot = axis < 0 ? axis + rank + 1 : axis;
   SmallVector<int64_t> shape(data->getShape().take_front(pivot));
   shape.append(count, 1);
@@ -399,14 +394,13 @@ sameShapedOperands(ErrorSite site, TypeRange operands,
   shape.assign(first.getShape().begin(), first.getShape().end());
   for (auto [i, t] : llvm::enumerate(inputs)) {
     if (t.getRank() != first.getRank())
-      return site.emitError() << "operand #" << i << " has rank "
-                               << t.getRank() << ", but operand #0 has rank "
-                               << first.getRank();
+      return site.emitError()
+             << "operand #" << i << " has rank " << t.getRank()
+             << ", but operand #0 has rank " << first.getRank();
     if (t.getElementType() != first.getElementType())
-      return site.emitError() << "operand #" << i << " has dtype "
-                               << t.getElementType()
-                               << ", but operand #0 has dtype "
-                               << first.getElementType();
+      return site.emitError()
+             << "operand #" << i << " has dtype " << t.getElementType()
+             << ", but operand #0 has dtype " << first.getElementType();
     for (int64_t d = 0; d < t.getRank(); ++d) {
       FailureOr<int64_t> u = unifyDim(shape[d], t.getDimSize(d));
       if (failed(u))
@@ -428,13 +422,12 @@ FailureOr<Type> relay::inferStack(ErrorSite site, TypeRange operands,
     return failure();
   int64_t rank = shape.size();
   if (axis < -rank - 1 || axis > rank)
-    return site.emitError() << "axis " << axis
-                             << " is out of range [-rank - 1, rank] for rank "
-                             << rank;
+    return site.emitError()
+           << "axis " << axis << " is out of range [-rank - 1, rank] for rank "
+           << rank;
   int64_t pivot = axis < 0 ? axis + rank + 1 : axis;
   shape.insert(shape.begin() + pivot, static_cast<int64_t>(inputs->size()));
-  return Type(
-      RankedTensorType::get(shape, inputs->front().getElementType()));
+  return Type(RankedTensorType::get(shape, inputs->front().getElementType()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -466,27 +459,25 @@ FailureOr<Type> relay::inferSplit(ErrorSite site, Type dataType,
   if (const int64_t *sections = std::get_if<int64_t>(&spec)) {
     int64_t n = *sections;
     if (n < 1)
-      return site.emitError() << "indices_or_sections = " << n
-                               << " sections must be >= 1";
+      return site.emitError()
+             << "indices_or_sections = " << n << " sections must be >= 1";
     if (!isAny(whole) && whole % n != 0)
       return site.emitError() << n << " sections do not divide the axis "
-                               << *axis << " dim " << whole;
+                              << *axis << " dim " << whole;
     pieces.assign(n, isAny(whole) ? kAny : whole / n);
   } else {
     ArrayRef<int64_t> indices = std::get<ArrayRef<int64_t>>(spec);
     int64_t begin = 0;
     for (int64_t index : indices) {
       if (index <= begin && !(begin == 0 && index == 0 && pieces.empty()))
-        return site.emitError()
-               << "indices_or_sections " << shapeStr(indices)
-               << " must be ascending and > 0";
+        return site.emitError() << "indices_or_sections " << shapeStr(indices)
+                                << " must be ascending and > 0";
       pieces.push_back(index - begin);
       begin = index;
     }
     if (!isAny(whole) && begin > whole)
-      return site.emitError()
-             << "split index " << begin << " is past the axis " << *axis
-             << " dim " << whole;
+      return site.emitError() << "split index " << begin << " is past the axis "
+                              << *axis << " dim " << whole;
     pieces.push_back(isAny(whole) ? kAny : whole - begin);
   }
   SmallVector<Type> fields;
@@ -502,12 +493,10 @@ FailureOr<Type> relay::inferSplit(ErrorSite site, Type dataType,
 // StridedSlice
 //===----------------------------------------------------------------------===//
 
-FailureOr<SmallVector<rel::SliceDim>>
-rel::stridedSliceDims(ErrorSite site, ArrayRef<int64_t> shape,
-                      ArrayRef<int64_t> beginAttr, ArrayRef<int64_t> endAttr,
-                      std::optional<ArrayRef<int64_t>> stridesAttr,
-                      std::optional<ArrayRef<int64_t>> axesAttr,
-                      StringRef mode) {
+FailureOr<SmallVector<rel::SliceDim>> rel::stridedSliceDims(
+    ErrorSite site, ArrayRef<int64_t> shape, ArrayRef<int64_t> beginAttr,
+    ArrayRef<int64_t> endAttr, std::optional<ArrayRef<int64_t>> stridesAttr,
+    std::optional<ArrayRef<int64_t>> axesAttr, StringRef mode) {
   int64_t rank = shape.size();
   SmallVector<int64_t> begin(beginAttr), end(endAttr);
   SmallVector<int64_t> strides;
@@ -543,8 +532,8 @@ rel::stridedSliceDims(ErrorSite site, ArrayRef<int64_t> shape,
         strides.size() > static_cast<size_t>(rank))
       return site.emitError()
              << "begin, end and strides may have at most rank = " << rank
-             << " entries (begin has " << begin.size() << ", end "
-             << end.size() << ", strides " << strides.size() << ")";
+             << " entries (begin has " << begin.size() << ", end " << end.size()
+             << ", strides " << strides.size() << ")";
     for (int64_t d = 0; d < rank; ++d)
       axes.push_back(d);
     strides.resize(rank, 1);
@@ -628,8 +617,7 @@ FailureOr<Type> relay::inferRepeat(ErrorSite site, Type dataType,
     return failure();
   if (repeats < 1)
     return site.emitError() << "repeats must be >= 1, got " << repeats;
-  FailureOr<int64_t> axis =
-      normalizeAxis(site, axisAttr, data->getRank());
+  FailureOr<int64_t> axis = normalizeAxis(site, axisAttr, data->getRank());
   if (failed(axis))
     return failure();
   SmallVector<int64_t> shape(data->getShape());
@@ -644,8 +632,8 @@ FailureOr<Type> relay::inferRepeat(ErrorSite site, Type dataType,
 /// Checks that `from` numpy-broadcasts to exactly `to` (`?` is assumed to
 /// fit); `fromName`/`toName` name them in the error.
 static LogicalResult checkBroadcastsTo(ErrorSite site, ArrayRef<int64_t> from,
-                                       ArrayRef<int64_t> to,
-                                       StringRef fromName, StringRef toName) {
+                                       ArrayRef<int64_t> to, StringRef fromName,
+                                       StringRef toName) {
   int64_t offset = static_cast<int64_t>(to.size()) - from.size();
   bool ok = offset >= 0;
   for (int64_t i = 0; ok && i < static_cast<int64_t>(from.size()); ++i) {
@@ -653,17 +641,16 @@ static LogicalResult checkBroadcastsTo(ErrorSite site, ArrayRef<int64_t> from,
     ok = f == 1 || isAny(f) || isAny(t) || f == t;
   }
   if (!ok)
-    return site.emitError() << fromName << " shape " << shapeStr(from)
-                             << " does not broadcast to " << toName
-                             << " shape " << shapeStr(to);
+    return site.emitError()
+           << fromName << " shape " << shapeStr(from)
+           << " does not broadcast to " << toName << " shape " << shapeStr(to);
   return success();
 }
 
 /// `data` broadcast to `shape`.
 static FailureOr<Type> broadcastTo(ErrorSite site, RankedTensorType data,
                                    ArrayRef<int64_t> shape) {
-  if (failed(checkBroadcastsTo(site, data.getShape(), shape, "data",
-                               "target")))
+  if (failed(checkBroadcastsTo(site, data.getShape(), shape, "data", "target")))
     return failure();
   return Type(RankedTensorType::get(shape, data.getElementType()));
 }
@@ -701,9 +688,9 @@ FailureOr<Type> relay::inferCollapseSumLike(ErrorSite site, Type dataType,
   if (failed(like))
     return failure();
   if (data->getElementType() != like->getElementType())
-    return site.emitError() << "collapse_type dtype " << like->getElementType()
-                             << " differs from data dtype "
-                             << data->getElementType();
+    return site.emitError()
+           << "collapse_type dtype " << like->getElementType()
+           << " differs from data dtype " << data->getElementType();
   if (failed(checkBroadcastsTo(site, like->getShape(), data->getShape(),
                                "collapse_type", "data")))
     return failure();
@@ -734,8 +721,8 @@ static FailureOr<Type> dtypeOr(ErrorSite site, std::optional<Type> dtype,
     return site.emitError() << "requires attribute 'dtype'";
   }
   if (isa<ShapedType>(*dtype) || !TensorType::isValidElementType(*dtype))
-    return site.emitError() << "dtype must be a scalar element type, got "
-                            << *dtype;
+    return site.emitError()
+           << "dtype must be a scalar element type, got " << *dtype;
   return *dtype;
 }
 
@@ -794,12 +781,10 @@ static std::optional<double> constantScalar(Value v) {
   return std::nullopt;
 }
 
-std::optional<ArangeBounds> relay::constantArangeBounds(Value start,
-                                                       Value stop,
-                                                       Value step) {
-  std::optional<double> values[3] = {constantScalar(start),
-                                     constantScalar(stop),
-                                     constantScalar(step)};
+std::optional<ArangeBounds> relay::constantArangeBounds(Value start, Value stop,
+                                                        Value step) {
+  std::optional<double> values[3] = {
+      constantScalar(start), constantScalar(stop), constantScalar(step)};
   if (!values[0] || !values[1] || !values[2])
     return std::nullopt;
   return ArangeBounds{*values[0], *values[1], *values[2]};
@@ -898,9 +883,9 @@ FailureOr<Type> relay::inferLayoutTransform(ErrorSite site, Type dataType,
   if (failed(dst))
     return failure();
   if (static_cast<int64_t>(src->size()) != data->getRank())
-    return site.emitError() << "src_layout \"" << srcLayout
-                             << "\" has " << src->size()
-                             << " axes, but data has rank " << data->getRank();
+    return site.emitError()
+           << "src_layout \"" << srcLayout << "\" has " << src->size()
+           << " axes, but data has rank " << data->getRank();
   auto primals = [](ArrayRef<LayoutAxis> axes) {
     std::string s;
     for (const LayoutAxis &a : axes)
@@ -911,18 +896,16 @@ FailureOr<Type> relay::inferLayoutTransform(ErrorSite site, Type dataType,
   };
   if (primals(*src) != primals(*dst))
     return site.emitError()
-           << "src_layout \"" << srcLayout
-           << "\" and dst_layout \"" << dstLayout
-           << "\" must have the same primal (upper-case) axes";
+           << "src_layout \"" << srcLayout << "\" and dst_layout \""
+           << dstLayout << "\" must have the same primal (upper-case) axes";
   // Whole size of each primal axis.
   llvm::StringMap<int64_t> whole;
   for (auto [i, a] : llvm::enumerate(*src)) {
     int64_t dim = data->getDimSize(i);
     if (a.isSub()) {
       if (!isAny(dim) && dim != a.factor)
-        return site.emitError()
-               << "data dim " << i << " is " << dim << ", but src_layout says "
-               << a.factor;
+        return site.emitError() << "data dim " << i << " is " << dim
+                                << ", but src_layout says " << a.factor;
       continue;
     }
     int64_t factor = 1;
@@ -944,7 +927,7 @@ FailureOr<Type> relay::inferLayoutTransform(ErrorSite site, Type dataType,
         factor = b.factor;
     if (!isAny(total) && total % factor != 0)
       return site.emitError() << "axis " << a.primal << " of size " << total
-                               << " does not split into blocks of " << factor;
+                              << " does not split into blocks of " << factor;
     shape.push_back(isAny(total) ? kAny : total / factor);
   }
   return Type(RankedTensorType::get(shape, data->getElementType()));
@@ -966,10 +949,9 @@ FailureOr<Type> relay::inferEinsum(ErrorSite site, TypeRange operands,
     if (failed(t))
       return failure();
     if (!inputs.empty() && t->getElementType() != inputs[0].getElementType())
-      return site.emitError() << "operand #" << i << " has dtype "
-                               << t->getElementType()
-                               << ", but operand #0 has dtype "
-                               << inputs[0].getElementType();
+      return site.emitError()
+             << "operand #" << i << " has dtype " << t->getElementType()
+             << ", but operand #0 has dtype " << inputs[0].getElementType();
     inputs.push_back(*t);
     ranks.push_back(t->getRank());
   }
@@ -998,9 +980,8 @@ FailureOr<Type> relay::inferEinsum(ErrorSite site, TypeRange operands,
       FailureOr<int64_t> u = unifyDim(known, dim);
       if (failed(u))
         return site.emitError()
-               << "label " << einsum::labelName(label) << " has size "
-               << known << " and " << dim << " (operand #" << i << " dim "
-               << d << ")";
+               << "label " << einsum::labelName(label) << " has size " << known
+               << " and " << dim << " (operand #" << i << " dim " << d << ")";
       known = *u;
     }
   }

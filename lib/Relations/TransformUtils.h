@@ -2,8 +2,8 @@
 #ifndef RELAY_LIB_RELATIONS_TRANSFORMUTILS_H
 #define RELAY_LIB_RELATIONS_TRANSFORMUTILS_H
 
-#include "relay/RelayRelations.h"
 #include "mlir/Support/LLVM.h"
+#include "relay/RelayRelations.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 
@@ -47,9 +47,8 @@ struct LayoutAxis {
 };
 
 /// Parses a (blocked) layout string; `what` names it in the diagnostic.
-FailureOr<SmallVector<LayoutAxis>> parseBlockedLayout(ErrorSite site,
-                                                      StringRef layout,
-                                                      StringRef what);
+FailureOr<SmallVector<LayoutAxis>>
+parseBlockedLayout(ErrorSite site, StringRef layout, StringRef what);
 
 } // namespace mlir::relay::rel
 

@@ -15,8 +15,8 @@
 // never from hand-written shape arithmetic.
 //
 //===----------------------------------------------------------------------===//
-#include "relay/RelayOps.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -186,8 +186,8 @@ FailureOr<Value> createTranspose(PatternRewriter &rewriter, Location loc,
       .getResult();
 }
 
-FailureOr<Value> createReshape(PatternRewriter &rewriter, Location loc,
-                               Value x, ArrayRef<int64_t> shape) {
+FailureOr<Value> createReshape(PatternRewriter &rewriter, Location loc, Value x,
+                               ArrayRef<int64_t> shape) {
   if (llvm::any_of(shape, [](int64_t d) { return d < 0; }))
     return failure();
   if (cast<RankedTensorType>(x.getType()).getShape() == shape)
@@ -331,8 +331,7 @@ struct ComposeTransposes : OpRewritePattern<TransposeOp> {
     std::optional<Transposed> outer = asTranspose(op.getResult());
     if (!outer)
       return failure();
-    if (isIdentityPerm(outer->perm) &&
-        op.getData().getType() == op.getType()) {
+    if (isIdentityPerm(outer->perm) && op.getData().getType() == op.getType()) {
       rewriter.replaceOp(op, op.getData());
       return success();
     }
@@ -441,8 +440,7 @@ struct ConvToLayout : OpRewritePattern<Conv2DOp> {
         succeeded(conv)
             ? createTranspose(rewriter, loc, (*conv)->getResult(0), *back)
             : FailureOr<Value>(failure());
-    if (failed(result) ||
-        failed(replaceIfSameTypes(rewriter, op, *result))) {
+    if (failed(result) || failed(replaceIfSameTypes(rewriter, op, *result))) {
       if (succeeded(result))
         eraseUnused(rewriter, *result);
       eraseUnused(rewriter, *x);
@@ -510,8 +508,8 @@ FailureOr<Value> intoLayout(PatternRewriter &rewriter, Location loc, Value y,
   SmallVector<int64_t> expanded(rank - type.getRank(), 1);
   llvm::append_range(expanded, type.getShape());
   Perm inv = inversePerm(perm);
-  bool free = isConstant(y) || (type.hasStaticShape() &&
-                                movesOnlyUnitDims(expanded, inv));
+  bool free = isConstant(y) ||
+              (type.hasStaticShape() && movesOnlyUnitDims(expanded, inv));
   if (!free)
     return failure();
   Value v = y;
@@ -535,9 +533,8 @@ struct SinkThroughUnary : SinkPattern {
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     if (!op->hasTrait<relay::OpTrait::ElementwiseUnary>() ||
-        op->getNumOperands() != 1 ||
-        op->getNumResults() != 1 || op->hasAttr("axis") ||
-        op->hasAttr("axes"))
+        op->getNumOperands() != 1 || op->getNumResults() != 1 ||
+        op->hasAttr("axis") || op->hasAttr("axes"))
       return failure();
     std::optional<Transposed> t = asSinkableTranspose(op->getOperand(0));
     if (!t)
@@ -589,8 +586,7 @@ struct SinkThroughAxisOp : SinkPattern {
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     if (!op->hasTrait<relay::OpTrait::AxisOfData>() ||
-        op->getNumOperands() < 1 ||
-        op->getNumResults() != 1)
+        op->getNumOperands() < 1 || op->getNumResults() != 1)
       return failure();
     std::optional<Transposed> t = asSinkableTranspose(op->getOperand(0));
     if (!t)
@@ -606,8 +602,8 @@ struct SinkThroughAxisOp : SinkPattern {
       std::optional<int64_t> mapped = mapAxis(axis.getInt());
       if (!mapped)
         return failure();
-      change.push_back(rewriter.getNamedAttr(
-          "axis", rewriter.getI64IntegerAttr(*mapped)));
+      change.push_back(
+          rewriter.getNamedAttr("axis", rewriter.getI64IntegerAttr(*mapped)));
     } else {
       auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes");
       if (!axes)
@@ -619,8 +615,8 @@ struct SinkThroughAxisOp : SinkPattern {
           return failure();
         mapped.push_back(*m);
       }
-      change.push_back(rewriter.getNamedAttr(
-          "axes", rewriter.getDenseI64ArrayAttr(mapped)));
+      change.push_back(
+          rewriter.getNamedAttr("axes", rewriter.getDenseI64ArrayAttr(mapped)));
     }
     SmallVector<Value> operands(op->getOperands());
     operands[0] = t->input;
@@ -662,8 +658,7 @@ struct SinkThroughReduce : SinkPattern {
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     if (!op->hasTrait<relay::OpTrait::OrderFreeReduction>() ||
-        op->getNumOperands() != 1 ||
-        op->getNumResults() != 1)
+        op->getNumOperands() != 1 || op->getNumResults() != 1)
       return failure();
     std::optional<Transposed> t = asSinkableTranspose(op->getOperand(0));
     if (!t)
@@ -766,10 +761,10 @@ struct SinkThroughConcatenate : SinkPattern {
       SmallVector<Value> operands, created;
       bool ok = true;
       for (Value y : op->getOperands()) {
-        FailureOr<Value> v = rankOf(y) == rank
-                                 ? intoLayout(rewriter, op->getLoc(), y,
-                                              t->perm, rank, created)
-                                 : FailureOr<Value>(failure());
+        FailureOr<Value> v =
+            rankOf(y) == rank
+                ? intoLayout(rewriter, op->getLoc(), y, t->perm, rank, created)
+                : FailureOr<Value>(failure());
         if (failed(v)) {
           ok = false;
           break;
@@ -781,12 +776,11 @@ struct SinkThroughConcatenate : SinkPattern {
           eraseUnused(rewriter, v);
         return failure();
       }
-      return finish(
-          rewriter, op,
-          createLike(rewriter, op, operands,
-                     rewriter.getNamedAttr("axis",
-                                           rewriter.getI64IntegerAttr(axis))),
-          t->perm, created);
+      return finish(rewriter, op,
+                    createLike(rewriter, op, operands,
+                               rewriter.getNamedAttr(
+                                   "axis", rewriter.getI64IntegerAttr(axis))),
+                    t->perm, created);
     }
     return failure();
   }
@@ -816,8 +810,8 @@ struct ConvertLayoutPass
     RewritePatternSet patterns(ctx);
     patterns.add<ConvToLayout>(ctx, desiredLayout, kernel, constantWeightsOnly);
     patterns.add<FoldTransposeOfConstant, FoldReshapeOfConstant,
-                 ComposeTransposes, UnitDimTransposeToReshape,
-                 SimplifyReshape>(ctx);
+                 ComposeTransposes, UnitDimTransposeToReshape, SimplifyReshape>(
+        ctx);
     patterns.add<SinkThroughUnary, SinkThroughBinary, SinkThroughAxisOp,
                  SinkThroughReduce, SinkThroughPool, SinkThroughConcatenate>(
         ctx);
@@ -829,8 +823,8 @@ struct ConvertLayoutPass
     GreedyRewriteConfig config;
     config.setMaxIterations(64);
     config.setMaxNumRewrites(64 * numOps + 1024);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       getOperation().emitWarning()
           << "relay-convert-layout: rewriting did not converge";
   }

@@ -96,8 +96,8 @@ private:
       auto def = dyn_cast_or_null<ADTOp>(
           symbols.lookupSymbolIn(module, adt.getName()));
       if (!def) {
-        result = emitError(loc) << "type " << adt << " names "
-                                << adt.getName() << ", which is not a relay.adt";
+        result = emitError(loc) << "type " << adt << " names " << adt.getName()
+                                << ", which is not a relay.adt";
         return;
       }
       if (def.getTypeParams().size() != adt.getArgs().size())
@@ -215,8 +215,9 @@ private:
       return success();
     if (isa<PatVarAttr>(pattern)) {
       if (next >= args.size())
-        return match.emitError() << what << ": more pattern variables than "
-                                            "block arguments";
+        return match.emitError() << what
+                                 << ": more pattern variables than "
+                                    "block arguments";
       return unifyAt(match, args[next++].getType(), type, what);
     }
     if (auto ctorPat = dyn_cast<PatCtorAttr>(pattern)) {
@@ -249,8 +250,8 @@ private:
           return failure();
       return success();
     }
-    return match.emitError() << what << ": " << pattern
-                             << " is not a relay pattern";
+    return match.emitError()
+           << what << ": " << pattern << " is not a relay pattern";
   }
 
   LogicalResult constrain(Operation *op) {
@@ -264,9 +265,9 @@ private:
       FunctionType type = fn.getFunctionType();
       Block &entry = fn.getBody().front();
       if (entry.getNumArguments() != type.getNumInputs())
-        return fn.emitError() << "has " << entry.getNumArguments()
-                              << " arguments but its type has "
-                              << type.getNumInputs();
+        return fn.emitError()
+               << "has " << entry.getNumArguments()
+               << " arguments but its type has " << type.getNumInputs();
       for (auto [i, pair] : llvm::enumerate(
                llvm::zip(entry.getArgumentTypes(), type.getInputs())))
         if (failed(unifyAt(fn, std::get<0>(pair), std::get<1>(pair),
@@ -280,9 +281,9 @@ private:
         return success();
       ArrayRef<Type> results = fn.getFunctionType().getResults();
       if (results.size() != ret.getNumOperands())
-        return ret.emitError() << "returns " << ret.getNumOperands()
-                               << " values but @" << fn.getName()
-                               << " has " << results.size() << " results";
+        return ret.emitError()
+               << "returns " << ret.getNumOperands() << " values but @"
+               << fn.getName() << " has " << results.size() << " results";
       for (auto [i, pair] :
            llvm::enumerate(llvm::zip(ret.getOperandTypes(), results)))
         if (failed(unifyAt(ret, std::get<0>(pair), std::get<1>(pair),
@@ -295,13 +296,13 @@ private:
       auto callee = dyn_cast_or_null<func::FuncOp>(
           symbols.lookupSymbolIn(module, call.getCalleeAttr()));
       if (!callee)
-        return call.emitError() << "'" << call.getCallee()
-                                << "' does not name a func.func";
+        return call.emitError()
+               << "'" << call.getCallee() << "' does not name a func.func";
       FunctionType type = callee.getFunctionType();
       if (type.getNumInputs() != call.getNumOperands() ||
           type.getNumResults() != call.getNumResults())
-        return call.emitError() << "does not match the arity of @"
-                                << call.getCallee();
+        return call.emitError()
+               << "does not match the arity of @" << call.getCallee();
       for (auto [i, pair] :
            llvm::enumerate(llvm::zip(call.getOperandTypes(), type.getInputs())))
         if (failed(unifyAt(call, std::get<0>(pair), std::get<1>(pair),
@@ -342,8 +343,8 @@ private:
       auto callee = dyn_cast_or_null<func::FuncOp>(
           symbols.lookupSymbolIn(module, global.getCalleeAttr()));
       if (!callee)
-        return global.emitError() << "'" << global.getCallee()
-                                  << "' does not name a func.func";
+        return global.emitError()
+               << "'" << global.getCallee() << "' does not name a func.func";
       return unifyAt(global, global.getType(),
                      getRelayFnType(callee.getFunctionType()),
                      "type of @" + global.getCallee());
@@ -385,17 +386,17 @@ private:
                << "constructor " << construct.getConstructor() << " takes "
                << fields.size() << " fields, got "
                << construct.getFields().size();
-      for (auto [i, pair] : llvm::enumerate(
-               llvm::zip(construct.getFields().getTypes(), fields)))
-        if (failed(unifyAt(construct, std::get<0>(pair), std::get<1>(pair),
-                           "field #" + Twine(i) + " of " +
-                               construct.getConstructor().getLeafReference()
-                                   .getValue())))
+      for (auto [i, pair] :
+           llvm::enumerate(llvm::zip(construct.getFields().getTypes(), fields)))
+        if (failed(unifyAt(
+                construct, std::get<0>(pair), std::get<1>(pair),
+                "field #" + Twine(i) + " of " +
+                    construct.getConstructor().getLeafReference().getValue())))
           return failure();
-      return unifyAt(construct, construct.getType(), adt,
-                     "result of " + construct.getConstructor()
-                                        .getLeafReference()
-                                        .getValue());
+      return unifyAt(
+          construct, construct.getType(), adt,
+          "result of " +
+              construct.getConstructor().getLeafReference().getValue());
     }
     if (auto match = dyn_cast<MatchOp>(op)) {
       for (auto [i, pair] : llvm::enumerate(
@@ -408,8 +409,7 @@ private:
                                next, what)))
           return failure();
         if (Type t = yieldType(region))
-          if (failed(unifyAt(match, t, match.getType(),
-                             "clause #" + Twine(i))))
+          if (failed(unifyAt(match, t, match.getType(), "clause #" + Twine(i))))
             return failure();
       }
       return success();
@@ -454,9 +454,9 @@ private:
              llvm::enumerate(llvm::zip(op->getResultTypes(), computed))) {
           auto [declared, result] = pair;
           Type inferred = solver.instantiate(result);
-          if (failed(unifyAt(op, declared, inferred,
-                             "result #" + Twine(i) + " (" + ruleName(op) +
-                                 ")")))
+          if (failed(
+                  unifyAt(op, declared, inferred,
+                          "result #" + Twine(i) + " (" + ruleName(op) + ")")))
             return failure();
         }
       }
@@ -509,8 +509,7 @@ private:
             if (takeUnresolved(arg.getType())) {
               emitError(arg.getLoc())
                   << "cannot infer the type of " << describeArg(arg)
-                  << " (only " << solver.resolve(arg.getType())
-                  << " is known)";
+                  << " (only " << solver.resolve(arg.getType()) << " is known)";
               ok = false;
             }
     });

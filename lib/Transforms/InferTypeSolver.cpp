@@ -93,8 +93,7 @@ unsigned TypeSolver::find(unsigned id) {
   return root;
 }
 
-Type TypeSolver::instantiate(Type type,
-                             llvm::DenseMap<unsigned, Type> *named) {
+Type TypeSolver::instantiate(Type type, llvm::DenseMap<unsigned, Type> *named) {
   if (!hasHole(type))
     return type;
   return transformType(type, [&](Type t) -> Type {
@@ -233,8 +232,8 @@ FailureOr<Type> TypeSolver::unifyImpl(Type a, Type b) {
       else
         return fail(a, b);
     }
-    return Type(RankedTensorType::get(dims, ta.getElementType(),
-                                      ta.getEncoding()));
+    return Type(
+        RankedTensorType::get(dims, ta.getElementType(), ta.getEncoding()));
   }
   auto unifyAll = [&](TypeRange xs, TypeRange ys,
                       SmallVectorImpl<Type> &out) -> LogicalResult {

@@ -70,8 +70,8 @@ private:
   FailureOr<Type> fail(Type a, Type b, bool occursCheck = false);
 
   MLIRContext *ctx;
-  llvm::SmallVector<unsigned> parent;  // indexed by variable id; 0 unused
-  llvm::SmallVector<Type> binding;     // meaningful for representatives
+  llvm::SmallVector<unsigned> parent; // indexed by variable id; 0 unused
+  llvm::SmallVector<Type> binding;    // meaningful for representatives
   Clash lastClash;
 };
 

@@ -90,8 +90,7 @@ struct Conv2DOperands {
 };
 
 Conv2DOperands buildConv2DOperands(Conv2DOp op, Conv2DOp::Adaptor adaptor,
-                                   const Conv2DLayout &layout,
-                                   OpBuilder &b) {
+                                   const Conv2DLayout &layout, OpBuilder &b) {
   Location loc = op.getLoc();
   Conv2DOperands c;
   c.layout = layout;
@@ -105,11 +104,10 @@ Conv2DOperands buildConv2DOperands(Conv2DOp op, Conv2DOp::Adaptor adaptor,
   ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
   int64_t h = layout.hDim, w = layout.wDim;
   Value zeroIn = scalarConst(b, loc, dataType.getElementType(), 0.0);
-  c.padded = padAndCropToWindows(
-      b, loc, adaptor.getData(), {h, w}, pad, {},
-      {c.weightType.getDimSize(layout.khDim),
-       c.weightType.getDimSize(layout.kwDim)},
-      strides, dilation, zeroIn);
+  c.padded = padAndCropToWindows(b, loc, adaptor.getData(), {h, w}, pad, {},
+                                 {c.weightType.getDimSize(layout.khDim),
+                                  c.weightType.getDimSize(layout.kwDim)},
+                                 strides, dilation, zeroIn);
   c.inSizes = dimSizes(b, loc, c.padded);
   c.kSizes = dimSizes(b, loc, c.weight);
   c.outSizes = resultSizes(b, c.resultType, [&](int64_t d) -> OpFoldResult {
@@ -133,11 +131,11 @@ struct Conv2DStrategy : OpConversionPattern<Conv2DOp> {
   using OpConversionPattern::OpConversionPattern;
 
   /// Why this strategy does not apply to `op` (in `layout`), or success.
-  virtual LogicalResult checkApplies(Conv2DOp op, OpAdaptor adaptor,
-                              const Conv2DLayout &layout,
-                              ConversionPatternRewriter &rewriter) const = 0;
+  virtual LogicalResult
+  checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &layout,
+               ConversionPatternRewriter &rewriter) const = 0;
   virtual Value lower(Conv2DOp op, const Conv2DOperands &c,
-                        ConversionPatternRewriter &rewriter) const = 0;
+                      ConversionPatternRewriter &rewriter) const = 0;
 
   LogicalResult
   matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
@@ -158,8 +156,9 @@ struct Conv2DStrategy : OpConversionPattern<Conv2DOp> {
 /// weight collapsed to [KH*KW*C, O], a linalg.matmul.
 struct Conv2DIm2colMatmul : Conv2DStrategy {
   using Conv2DStrategy::Conv2DStrategy;
-  LogicalResult checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &l,
-                      ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &l,
+               ConversionPatternRewriter &rewriter) const override {
     if (op.getGroups() != 1)
       return rewriter.notifyMatchFailure(op, "groups > 1");
     if (l.nchw || !l.hwio)
@@ -181,7 +180,7 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
   }
 
   Value lower(Conv2DOp op, const Conv2DOperands &c,
-                ConversionPatternRewriter &b) const override {
+              ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = b.getContext();
     ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
@@ -232,8 +231,9 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
 /// transposed to HWIO first).
 struct Conv2DNhwcHwcf : Conv2DStrategy {
   using Conv2DStrategy::Conv2DStrategy;
-  LogicalResult checkApplies(Conv2DOp op, OpAdaptor, const Conv2DLayout &l,
-                      ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  checkApplies(Conv2DOp op, OpAdaptor, const Conv2DLayout &l,
+               ConversionPatternRewriter &rewriter) const override {
     if (op.getGroups() != 1)
       return rewriter.notifyMatchFailure(op, "groups > 1");
     if (l.nchw)
@@ -241,7 +241,7 @@ struct Conv2DNhwcHwcf : Conv2DStrategy {
     return success();
   }
   Value lower(Conv2DOp op, const Conv2DOperands &c,
-                ConversionPatternRewriter &b) const override {
+              ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
     Value out = c.init(b, loc, c.resultType, c.outSizes);
     Value w = c.layout.hwio ? c.weight
@@ -255,8 +255,9 @@ struct Conv2DNhwcHwcf : Conv2DStrategy {
 /// groups = 1, NCHW: linalg.conv_2d_nchw_fchw.
 struct Conv2DNchwFchw : Conv2DStrategy {
   using Conv2DStrategy::Conv2DStrategy;
-  LogicalResult checkApplies(Conv2DOp op, OpAdaptor, const Conv2DLayout &l,
-                      ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  checkApplies(Conv2DOp op, OpAdaptor, const Conv2DLayout &l,
+               ConversionPatternRewriter &rewriter) const override {
     if (op.getGroups() != 1)
       return rewriter.notifyMatchFailure(op, "groups > 1");
     if (!l.nchw)
@@ -264,7 +265,7 @@ struct Conv2DNchwFchw : Conv2DStrategy {
     return success();
   }
   Value lower(Conv2DOp op, const Conv2DOperands &c,
-                ConversionPatternRewriter &b) const override {
+              ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
     Value out = c.init(b, loc, c.resultType, c.outSizes);
     return c.result(linalg::Conv2DNchwFchwOp::create(
@@ -277,11 +278,11 @@ struct Conv2DNchwFchw : Conv2DStrategy {
 /// channels). `multiplier` false: O = C, linalg.depthwise_conv_2d_nchw_chw /
 /// nhwc_hwc. `multiplier` true (NHWC only): O = C*M,
 /// linalg.depthwise_conv_2d_nhwc_hwcm on [KH, KW, C, M].
-template <bool multiplier>
-struct Conv2DDepthwise : Conv2DStrategy {
+template <bool multiplier> struct Conv2DDepthwise : Conv2DStrategy {
   using Conv2DStrategy::Conv2DStrategy;
-  LogicalResult checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &l,
-                      ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &l,
+               ConversionPatternRewriter &rewriter) const override {
     auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
     auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
     int64_t groups = op.getGroups();
@@ -301,7 +302,7 @@ struct Conv2DDepthwise : Conv2DStrategy {
   }
 
   Value lower(Conv2DOp op, const Conv2DOperands &c,
-                ConversionPatternRewriter &b) const override {
+              ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
     const Conv2DLayout &l = c.layout;
     RankedTensorType wt = c.weightType, rt = c.resultType;
@@ -312,10 +313,9 @@ struct Conv2DDepthwise : Conv2DStrategy {
         l.nchw ? SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}}
                : SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}};
     auto wType =
-        l.nchw ? RankedTensorType::get({outChannels, kh, kw},
-                                       wt.getElementType())
-               : RankedTensorType::get({kh, kw, outChannels},
-                                       wt.getElementType());
+        l.nchw
+            ? RankedTensorType::get({outChannels, kh, kw}, wt.getElementType())
+            : RankedTensorType::get({kh, kw, outChannels}, wt.getElementType());
     Value w = tensor::CollapseShapeOp::create(b, loc, wType, c.weight, dropI);
     if constexpr (!multiplier) {
       Value out = c.init(b, loc, rt, c.outSizes);
@@ -329,21 +329,20 @@ struct Conv2DDepthwise : Conv2DStrategy {
     } else {
       // [KH, KW, C*M] → [KH, KW, C, M]; the result [N, OH, OW, C, M].
       int64_t channels = op.getGroups(), mult = outChannels / channels;
-      auto wmType = RankedTensorType::get({kh, kw, channels, mult},
-                                          wt.getElementType());
+      auto wmType =
+          RankedTensorType::get({kh, kw, channels, mult}, wt.getElementType());
       Value wm = expandTo(b, loc, w, wmType, {{0}, {1}, {2, 3}},
                           {c.kSizes[l.khDim], c.kSizes[l.kwDim],
                            b.getIndexAttr(channels), b.getIndexAttr(mult)});
-      auto outType =
-          RankedTensorType::get({rt.getDimSize(0), rt.getDimSize(1),
-                                 rt.getDimSize(2), channels, mult},
-                                rt.getElementType());
+      auto outType = RankedTensorType::get({rt.getDimSize(0), rt.getDimSize(1),
+                                            rt.getDimSize(2), channels, mult},
+                                           rt.getElementType());
       Value out = c.init(b, loc, outType,
                          {c.outSizes[0], c.outSizes[1], c.outSizes[2],
                           b.getIndexAttr(channels), b.getIndexAttr(mult)});
       Value conv = c.result(linalg::DepthwiseConv2DNhwcHwcmOp::create(
-          b, loc, TypeRange{outType}, ValueRange{c.padded, wm},
-          ValueRange{out}, c.attrs));
+          b, loc, TypeRange{outType}, ValueRange{c.padded, wm}, ValueRange{out},
+          c.attrs));
       return tensor::CollapseShapeOp::create(
           b, loc, rt, conv,
           ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
@@ -357,12 +356,12 @@ struct Conv2DDepthwise : Conv2DStrategy {
 struct Conv2DGrouped : Conv2DStrategy {
   using Conv2DStrategy::Conv2DStrategy;
   LogicalResult checkApplies(Conv2DOp, OpAdaptor, const Conv2DLayout &,
-                      ConversionPatternRewriter &) const override {
+                             ConversionPatternRewriter &) const override {
     return success();
   }
 
   Value lower(Conv2DOp op, const Conv2DOperands &c,
-                ConversionPatternRewriter &b) const override {
+              ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
     const Conv2DLayout &l = c.layout;
     RankedTensorType wt = c.weightType, rt = c.resultType;
@@ -383,9 +382,9 @@ struct Conv2DGrouped : Conv2DStrategy {
           {pShape[0], groups, cPerG, pShape[2], pShape[3]}, inElem);
       Value x = expandTo(b, loc, c.padded, inType, {{0}, {1, 2}, {3}, {4}},
                          {in[0], g, cPerGSize, in[2], in[3]});
-      auto wType = RankedTensorType::get({groups, fPerG, wt.getDimSize(1),
-                                          wt.getDimSize(2), wt.getDimSize(3)},
-                                         wElem);
+      auto wType = RankedTensorType::get(
+          {groups, fPerG, wt.getDimSize(1), wt.getDimSize(2), wt.getDimSize(3)},
+          wElem);
       Value w = expandTo(b, loc, c.weight, wType, {{0, 1}, {2}, {3}, {4}},
                          {g, fPerGSize, k[1], k[2], k[3]});
       auto outType = RankedTensorType::get(
@@ -417,12 +416,12 @@ struct Conv2DGrouped : Conv2DStrategy {
     SmallVector<int64_t> perm = l.hwio ? SmallVector<int64_t>{3, 4, 0, 1, 2}
                                        : SmallVector<int64_t>{2, 3, 0, 1, 4};
     auto wType = RankedTensorType::get({groups, fPerG, kh, kw, ci}, wElem);
-    Value w = linalg::TransposeOp::create(
-                  b, loc, split,
-                  emptyTensor(b, loc, wType,
-                              {g, fPerGSize, k[0], k[1], k[l.iDim]}),
-                  perm)
-                  .getResult()[0];
+    Value w =
+        linalg::TransposeOp::create(
+            b, loc, split,
+            emptyTensor(b, loc, wType, {g, fPerGSize, k[0], k[1], k[l.iDim]}),
+            perm)
+            .getResult()[0];
     auto outType = RankedTensorType::get(
         {rt.getDimSize(0), rt.getDimSize(1), rt.getDimSize(2), groups, fPerG},
         outElem);
@@ -612,8 +611,8 @@ struct ConvNDPattern : OpConversionPattern<OpTy> {
     } else if constexpr (S == ConvNDStrategy::Depthwise) {
       result = depthwise(rewriter, loc, c);
     } else {
-      result = grouped(rewriter, loc, c, groups, op.getStrides(),
-                       op.getDilation());
+      result =
+          grouped(rewriter, loc, c, groups, op.getStrides(), op.getDilation());
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -638,15 +637,16 @@ struct ConvNDPattern : OpConversionPattern<OpTy> {
     Value w = tensor::CollapseShapeOp::create(b, loc, wType, c.weight, dropI);
     Value out = filledTensor(b, loc, c.resultType, c.outSizes, c.zero);
     if constexpr (N == 1)
-      return c.cf ? c.named<linalg::DepthwiseConv1DNcwCwOp>(b, loc, c.padded,
-                                                            w, out)
-                  : c.named<linalg::DepthwiseConv1DNwcWcOp>(b, loc, c.padded,
-                                                            w, out);
+      return c.cf ? c.named<linalg::DepthwiseConv1DNcwCwOp>(b, loc, c.padded, w,
+                                                            out)
+                  : c.named<linalg::DepthwiseConv1DNwcWcOp>(b, loc, c.padded, w,
+                                                            out);
     else
-      return c.cf ? c.named<linalg::DepthwiseConv3DNcdhwCdhwOp>(
-                        b, loc, c.padded, w, out)
-                  : c.named<linalg::DepthwiseConv3DNdhwcDhwcOp>(
-                        b, loc, c.padded, w, out);
+      return c.cf
+                 ? c.named<linalg::DepthwiseConv3DNcdhwCdhwOp>(b, loc, c.padded,
+                                                               w, out)
+                 : c.named<linalg::DepthwiseConv3DNdhwcDhwcOp>(b, loc, c.padded,
+                                                               w, out);
   }
 
   static Value grouped(OpBuilder &b, Location loc, const ConvNDOperands &c,
@@ -684,19 +684,18 @@ struct ConvNDPattern : OpConversionPattern<OpTy> {
     Value in = expandTo(
         b, loc, c.padded,
         RankedTensorType::get(inShape, c.dataType.getElementType()), inRe, inS);
-    Value w = expandTo(b, loc, c.weight,
-                       RankedTensorType::get(wShape, wt.getElementType()), wRe,
-                       wS);
+    Value w =
+        expandTo(b, loc, c.weight,
+                 RankedTensorType::get(wShape, wt.getElementType()), wRe, wS);
     auto outType = RankedTensorType::get(oShape, rt.getElementType());
     Value out = filledTensor(b, loc, outType, oS, c.zero);
-    Value conv = groupedConvGeneric(b, loc, in, w, out, strides, dilation,
-                                    c.isUnsigned);
+    Value conv =
+        groupedConvGeneric(b, loc, in, w, out, strides, dilation, c.isUnsigned);
     return tensor::CollapseShapeOp::create(b, loc, rt, conv, inRe);
   }
 };
 
-template <typename OpTy, int N>
-std::string convNDUnsupported(OpTy op) {
+template <typename OpTy, int N> std::string convNDUnsupported(OpTy op) {
   std::string s;
   llvm::raw_string_ostream os(s);
   StringRef dl = op.getDataLayout();
@@ -704,8 +703,7 @@ std::string convNDUnsupported(OpTy op) {
     os << "grouped " << op->getName() << " in layout " << dl
        << " (groups > 1 needs the channel-first layout unless depthwise)";
   else
-    os << op->getName() << " with layouts " << dl << "/"
-       << op.getKernelLayout()
+    os << op->getName() << " with layouts " << dl << "/" << op.getKernelLayout()
        << (N == 1 ? " (NCW/OIW and NWC/WIO are)"
                   : " (NCDHW/OIDHW and NDHWC/DHWIO are)");
   return s;
@@ -819,10 +817,9 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
     auto bigType = RankedTensorType::get(bigShape, inElem);
     Value big = filledTensor(rewriter, loc, bigType, bigSizes,
                              scalarConst(rewriter, loc, inElem, 0.0));
-    SmallVector<OpFoldResult> offsets = {rewriter.getIndexAttr(0),
-                                         rewriter.getIndexAttr(0),
-                                         rewriter.getIndexAttr(lo[0]),
-                                         rewriter.getIndexAttr(lo[1])};
+    SmallVector<OpFoldResult> offsets = {
+        rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+        rewriter.getIndexAttr(lo[0]), rewriter.getIndexAttr(lo[1])};
     SmallVector<OpFoldResult> steps = {
         rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
         rewriter.getIndexAttr(strides[0]), rewriter.getIndexAttr(strides[1])};
@@ -866,8 +863,8 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
           // weight[g * C/G + c, f, ...] for w[g, f, c, ...].
           Value c = arith::AddIOp::create(
               b, l,
-              arith::MulIOp::create(
-                  b, l, idx(0), arith::ConstantIndexOp::create(b, l, cg)),
+              arith::MulIOp::create(b, l, idx(0),
+                                    arith::ConstantIndexOp::create(b, l, cg)),
               idx(2));
           return tensor::ExtractOp::create(
               b, l, weight, ValueRange{c, idx(1), flip(0), flip(1)});
@@ -875,14 +872,13 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
 
     // Stride-1 convolution, then the crop.
     SmallVector<OpFoldResult> convSizes = {
-        dSizes[0], !grouped ? kSizes[1]
-                            : affineSize(rewriter, loc, kSizes[1], groups, 0)};
+        dSizes[0],
+        !grouped ? kSizes[1] : affineSize(rewriter, loc, kSizes[1], groups, 0)};
     SmallVector<int64_t> convShape = {resultType.getDimSize(0),
                                       resultType.getDimSize(1)};
     for (int i = 0; i < 2; ++i) {
       int64_t span = dilation[i] * (k[i] - 1);
-      convSizes.push_back(
-          affineSize(rewriter, loc, bigSizes[2 + i], 1, -span));
+      convSizes.push_back(affineSize(rewriter, loc, bigSizes[2 + i], 1, -span));
       convShape.push_back(ShapedType::isDynamic(bigShape[2 + i])
                               ? ShapedType::kDynamic
                               : bigShape[2 + i] - span);
@@ -908,8 +904,8 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
                               : channels);
         SmallVector<int64_t> shape(t.getShape());
         shape[1] = groups;
-        shape.insert(shape.begin() + 2, perGroup ? perGroup
-                                                 : weightType.getDimSize(1));
+        shape.insert(shape.begin() + 2,
+                     perGroup ? perGroup : weightType.getDimSize(1));
         return expandTo(rewriter, loc, x,
                         RankedTensorType::get(shape, t.getElementType()),
                         {{0}, {1, 2}, {3}, {4}}, sizes);
@@ -934,10 +930,9 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
           });
       result = tensor::ExtractSliceOp::create(
           rewriter, loc, resultType, result,
-          SmallVector<OpFoldResult>{rewriter.getIndexAttr(0),
-                                    rewriter.getIndexAttr(0),
-                                    rewriter.getIndexAttr(crop[0]),
-                                    rewriter.getIndexAttr(crop[1])},
+          SmallVector<OpFoldResult>{
+              rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+              rewriter.getIndexAttr(crop[0]), rewriter.getIndexAttr(crop[1])},
           rSizes, SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
     }
     rewriter.replaceOp(op, transposeDims(rewriter, loc, result,

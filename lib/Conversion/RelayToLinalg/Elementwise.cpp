@@ -21,8 +21,7 @@ namespace {
 using UnaryFn = Value (*)(OpBuilder &, Location, Value);
 using BinaryFn = Value (*)(OpBuilder &, Location, Value, Value);
 
-template <typename OpTy>
-Value un(OpBuilder &b, Location loc, Value x) {
+template <typename OpTy> Value un(OpBuilder &b, Location loc, Value x) {
   return OpTy::create(b, loc, x);
 }
 template <typename OpTy>
@@ -48,8 +47,7 @@ Value sigmoid(OpBuilder &b, Location loc, Value x) {
   return arith::DivFOp::create(b, loc, one,
                                arith::AddFOp::create(b, loc, one, e));
 }
-template <typename MaxOp>
-Value relu(OpBuilder &b, Location loc, Value x) {
+template <typename MaxOp> Value relu(OpBuilder &b, Location loc, Value x) {
   return MaxOp::create(b, loc, x, scalarConst(b, loc, x.getType(), 0.0));
 }
 Value same(OpBuilder &, Location, Value x) { return x; }
@@ -69,8 +67,8 @@ Value signF(OpBuilder &b, Location loc, Value x) {
                                    scalarConst(b, loc, t, 0.0));
   Value lt = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
                                    scalarConst(b, loc, t, 0.0));
-  Value neg = arith::SelectOp::create(b, loc, lt, scalarConst(b, loc, t, -1.0),
-                                      x);
+  Value neg =
+      arith::SelectOp::create(b, loc, lt, scalarConst(b, loc, t, -1.0), x);
   return arith::SelectOp::create(b, loc, gt, scalarConst(b, loc, t, 1.0), neg);
 }
 Value signS(OpBuilder &b, Location loc, Value x) {
@@ -128,9 +126,9 @@ Value floorModS(OpBuilder &b, Location loc, Value x, Value y) {
   Value zero = scalarConst(b, loc, x.getType(), 0);
   Value nonzero =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
-  Value signsDiffer = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::slt, arith::XOrIOp::create(b, loc, r, y),
-      zero);
+  Value signsDiffer =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                            arith::XOrIOp::create(b, loc, r, y), zero);
   Value fix = arith::AndIOp::create(b, loc, nonzero, signsDiffer);
   return arith::SelectOp::create(b, loc, fix,
                                  arith::AddIOp::create(b, loc, r, y), r);
@@ -146,8 +144,7 @@ Value cmpI(OpBuilder &b, Location loc, Value x, Value y) {
 
 /// One operator: its name and scalar bodies for float, signed int and
 /// unsigned int element types (null: no such form).
-template <typename Fn>
-struct Row {
+template <typename Fn> struct Row {
   StringLiteral name;
   Fn floatFn, signedFn, unsignedFn;
 
@@ -166,18 +163,15 @@ const Row<UnaryFn> kUnary[] = {
     {TanhOp::getOperationName(), unOrF64<math::TanhOp, tanhF64>, nullptr,
      nullptr},
     {SigmoidOp::getOperationName(), sigmoid, nullptr, nullptr},
-    {ReluOp::getOperationName(), relu<arith::MaximumFOp>,
-     relu<arith::MaxSIOp>, relu<arith::MaxUIOp>},
+    {ReluOp::getOperationName(), relu<arith::MaximumFOp>, relu<arith::MaxSIOp>,
+     relu<arith::MaxUIOp>},
     {Log2Op::getOperationName(), unOrF64<math::Log2Op, log2F64>, nullptr,
      nullptr},
     {Log10Op::getOperationName(), log10F, nullptr, nullptr},
     {RsqrtOp::getOperationName(), un<math::RsqrtOp>, nullptr, nullptr},
-    {SinOp::getOperationName(), unOrF64<math::SinOp, sinF64>, nullptr,
-     nullptr},
-    {CosOp::getOperationName(), unOrF64<math::CosOp, cosF64>, nullptr,
-     nullptr},
-    {TanOp::getOperationName(), unOrF64<math::TanOp, tanF64>, nullptr,
-     nullptr},
+    {SinOp::getOperationName(), unOrF64<math::SinOp, sinF64>, nullptr, nullptr},
+    {CosOp::getOperationName(), unOrF64<math::CosOp, cosF64>, nullptr, nullptr},
+    {TanOp::getOperationName(), unOrF64<math::TanOp, tanF64>, nullptr, nullptr},
     {AsinOp::getOperationName(), unOrF64<math::AsinOp, asinF64>, nullptr,
      nullptr},
     {AcosOp::getOperationName(), unOrF64<math::AcosOp, acosF64>, nullptr,
@@ -186,8 +180,7 @@ const Row<UnaryFn> kUnary[] = {
      nullptr},
     {SinhOp::getOperationName(), un<math::SinhOp>, nullptr, nullptr},
     {CoshOp::getOperationName(), un<math::CoshOp>, nullptr, nullptr},
-    {ErfOp::getOperationName(), unOrF64<math::ErfOp, erfF64>, nullptr,
-     nullptr},
+    {ErfOp::getOperationName(), unOrF64<math::ErfOp, erfF64>, nullptr, nullptr},
     // The fast_* approximations are left to the backend's math lowering.
     {FastExpOp::getOperationName(), un<math::ExpOp>, nullptr, nullptr},
     {FastTanhOp::getOperationName(), unOrF64<math::TanhOp, tanhF64>, nullptr,
@@ -222,16 +215,15 @@ const Row<BinaryFn> kBinary[] = {
      bin<arith::MulIOp>},
     {DivideOp::getOperationName(), bin<arith::DivFOp>, bin<arith::DivSIOp>,
      bin<arith::DivUIOp>},
-    {MaximumOp::getOperationName(), bin<arith::MaximumFOp>,
-     bin<arith::MaxSIOp>, bin<arith::MaxUIOp>},
-    {MinimumOp::getOperationName(), bin<arith::MinimumFOp>,
-     bin<arith::MinSIOp>, bin<arith::MinUIOp>},
+    {MaximumOp::getOperationName(), bin<arith::MaximumFOp>, bin<arith::MaxSIOp>,
+     bin<arith::MaxUIOp>},
+    {MinimumOp::getOperationName(), bin<arith::MinimumFOp>, bin<arith::MinSIOp>,
+     bin<arith::MinUIOp>},
     {FloorDivideOp::getOperationName(), floorDivF, bin<arith::FloorDivSIOp>,
      bin<arith::DivUIOp>},
     {ModOp::getOperationName(), bin<arith::RemFOp>, bin<arith::RemSIOp>,
      bin<arith::RemUIOp>},
-    {FloorModOp::getOperationName(), floorModF, floorModS,
-     bin<arith::RemUIOp>},
+    {FloorModOp::getOperationName(), floorModF, floorModS, bin<arith::RemUIOp>},
     {PowerOp::getOperationName(), bin<math::PowFOp>, nullptr, nullptr},
     // not_equal is unordered (true for NaN), the others ordered (IEEE).
     {EqualOp::getOperationName(), cmpF<arith::CmpFPredicate::OEQ>,
@@ -265,8 +257,7 @@ const Row<BinaryFn> kBinary[] = {
 };
 
 /// Lowers the operator of one table row to a (broadcasting) linalg.generic.
-template <typename Fn>
-struct ElementwisePattern : ConversionPattern {
+template <typename Fn> struct ElementwisePattern : ConversionPattern {
   ElementwisePattern(const TypeConverter &tc, MLIRContext *ctx,
                      const Row<Fn> &row)
       : ConversionPattern(tc, row.name, /*benefit=*/1, ctx), row(row) {}
@@ -298,8 +289,7 @@ struct ElementwisePattern : ConversionPattern {
 
 /// Lowers a relay op to one broadcasting linalg.generic whose body is
 /// `body(op, builder, loc, scalars)`.
-template <typename OpTy>
-struct MapPattern : OpConversionPattern<OpTy> {
+template <typename OpTy> struct MapPattern : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using Adaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
 
@@ -312,12 +302,12 @@ struct MapPattern : OpConversionPattern<OpTy> {
     auto relayType = dyn_cast<RankedTensorType>(op.getResult().getType());
     if (!relayType)
       return rewriter.notifyMatchFailure(op, "result is not a ranked tensor");
-    Value result = buildBroadcastMap(
-        rewriter, op.getLoc(), signlessTensorType(relayType),
-        adaptor.getOperands(),
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          return body(op, b, loc, args);
-        });
+    Value result =
+        buildBroadcastMap(rewriter, op.getLoc(), signlessTensorType(relayType),
+                          adaptor.getOperands(),
+                          [&](OpBuilder &b, Location loc, ValueRange args) {
+                            return body(op, b, loc, args);
+                          });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -344,8 +334,8 @@ struct ClipPattern : MapPattern<ClipOp> {
     double lo = op.getAMin().convertToDouble();
     double hi = op.getAMax().convertToDouble();
     if (isa<FloatType>(t)) {
-      Value upper = arith::MinimumFOp::create(b, loc, x,
-                                              scalarConst(b, loc, t, hi));
+      Value upper =
+          arith::MinimumFOp::create(b, loc, x, scalarConst(b, loc, t, hi));
       return arith::MaximumFOp::create(b, loc, upper,
                                        scalarConst(b, loc, t, lo));
     }
@@ -355,8 +345,8 @@ struct ClipPattern : MapPattern<ClipOp> {
     if (isUnsigned)
       return arith::MaxUIOp::create(
           b, loc, arith::MinUIOp::create(b, loc, x, hiC), loC);
-    return arith::MaxSIOp::create(
-        b, loc, arith::MinSIOp::create(b, loc, x, hiC), loC);
+    return arith::MaxSIOp::create(b, loc,
+                                  arith::MinSIOp::create(b, loc, x, hiC), loC);
   }
 };
 
@@ -380,12 +370,12 @@ struct CastLikePattern : OpConversionPattern<CastLikeOp> {
       return rewriter.notifyMatchFailure(op, "result is not a ranked tensor");
     Type from = elementTypeOf(op.getData().getType());
     Type to = relayType.getElementType();
-    Value result = buildBroadcastMap(
-        rewriter, op.getLoc(), signlessTensorType(relayType),
-        ValueRange{adaptor.getData()},
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          return castScalar(b, loc, args[0], from, to);
-        });
+    Value result =
+        buildBroadcastMap(rewriter, op.getLoc(), signlessTensorType(relayType),
+                          ValueRange{adaptor.getData()},
+                          [&](OpBuilder &b, Location loc, ValueRange args) {
+                            return castScalar(b, loc, args[0], from, to);
+                          });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -422,7 +412,7 @@ bool lowering::requiresFloat(Operation *op) {
 }
 
 void relay::populateElementwiseToLinalgPatterns(const TypeConverter &tc,
-                                           RewritePatternSet &patterns) {
+                                                RewritePatternSet &patterns) {
   for (const Row<UnaryFn> &row : kUnary)
     patterns.add<ElementwisePattern<UnaryFn>>(tc, patterns.getContext(), row);
   for (const Row<BinaryFn> &row : kBinary)

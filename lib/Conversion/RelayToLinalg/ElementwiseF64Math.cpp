@@ -31,7 +31,7 @@ using namespace mlir;
 namespace {
 // sin(r) = r + r^3 * P(r^2), |r| <= 1.02 * pi/4.
 constexpr double kSin[] = {
-    -7.5842639960341665e-13, 1.6058489509558741e-10, -2.5052105961377001e-08,
+    -7.5842639960341665e-13, 1.6058489509558741e-10,  -2.5052105961377001e-08,
     2.7557319218542833e-06,  -0.00019841269841264019, 0.0083333333333333315,
     -0.16666666666666666,
 };
@@ -43,27 +43,27 @@ constexpr double kCos[] = {
 };
 // atan(z) = z + z^3 * P(z^2), |z| <= 1.001 * tan(pi/8).
 constexpr double kAtan[] = {
-    -0.019147248964611768, 0.039207433212611963, -0.05084610357631765,
+    -0.019147248964611768, 0.039207433212611963,  -0.05084610357631765,
     0.058579883502457623,  -0.066644929458062635, 0.076921818760368452,
     -0.090909045214716905, 0.11111111013860688,   -0.14285714284649173,
     0.19999999999995438,   -0.33333333333333331,
 };
 // tanh(x) = x + x^3 * P(x^2), |x| <= 0.3.
 constexpr double kTanh[] = {
-    0.0005109249704674158, -0.0014445898532447449, 0.0035912834611108225,
-    -0.0088632001771425748, 0.021869487730074903,  -0.053968253959211114,
+    0.0005109249704674158,  -0.0014445898532447449, 0.0035912834611108225,
+    -0.0088632001771425748, 0.021869487730074903,   -0.053968253959211114,
     0.13333333333329464,    -0.33333333333333331,
 };
 // erf(x) = x * P(x^2), |x| <= 1.
 constexpr double kErfSmall[] = {
-    -7.7958988270021425e-10, 1.3720064546777686e-08, -1.6208483801871705e-07,
+    -7.7958988270021425e-10, 1.3720064546777686e-08,  -1.6208483801871705e-07,
     1.6447424703317362e-06,  -1.4924736907419661e-05, 0.00012055294904839707,
-    -0.00085483259753896918, 0.0052239776071164225,  -0.02686617064323777,
+    -0.00085483259753896918, 0.0052239776071164225,   -0.02686617064323777,
     0.11283791670945006,     -0.37612638903183543,    1.1283791670955126,
 };
 // erfcx(x) = exp(x^2) erfc(x) = P((x - 1.75) / 0.75) on [1, 2.5] ...
 constexpr double kErfcxLo[] = {
-    -3.0799769645152264e-13, 1.7051380174858025e-12, -7.7270357630616521e-12,
+    -3.0799769645152264e-13, 1.7051380174858025e-12,  -7.7270357630616521e-12,
     4.0876553213917352e-11,  -2.1504717703907724e-10, 1.0915022683779807e-09,
     -5.4109334783813525e-09, 2.6200043639098591e-08,  -1.2366189968116115e-07,
     5.6801680342509955e-07,  -2.5345102496943881e-06, 1.0962893583738538e-05,
@@ -73,7 +73,7 @@ constexpr double kErfcxLo[] = {
 };
 // ... and P((x - 4.25) / 1.75) on [2.5, 6].
 constexpr double kErfcxHi[] = {
-    -1.8530182592923917e-10, 6.3290857903645176e-10, -1.2121141224193404e-09,
+    -1.8530182592923917e-10, 6.3290857903645176e-10,  -1.2121141224193404e-09,
     3.9826123406224872e-09,  -1.489159469435947e-08,  4.8115694792577041e-08,
     -1.512054146159279e-07,  4.7560425694946372e-07,  -1.4774220529530982e-06,
     4.5207852992586128e-06,  -1.3631758818512305e-05, 4.0486221751943229e-05,
@@ -121,8 +121,7 @@ struct F {
   }
   Value orI(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
   /// Horner: coeffs[0] * z^(n-1) + ... + coeffs[n-1].
-  template <size_t N>
-  Value poly(const double (&coeffs)[N], Value z) {
+  template <size_t N> Value poly(const double (&coeffs)[N], Value z) {
     Value r = c(coeffs[0]);
     for (size_t i = 1; i < N; ++i)
       r = add(mul(r, z), c(coeffs[i]));
@@ -130,13 +129,14 @@ struct F {
   }
   /// x + x^3 * P(x^2) for odd functions with f'(0) = 1; +-0 stays +-0
   /// (the sum alone would turn -0 into +0).
-  template <size_t N>
-  Value oddPoly(const double (&coeffs)[N], Value x) {
+  template <size_t N> Value oddPoly(const double (&coeffs)[N], Value x) {
     Value z = mul(x, x);
     Value p = add(x, mul(mul(x, z), poly(coeffs, z)));
     return sel(cmp(arith::CmpFPredicate::OEQ, x, c(0.0)), x, p);
   }
-  Value roundInt(Value x) { return sub(add(x, c(kRoundMagic)), c(kRoundMagic)); }
+  Value roundInt(Value x) {
+    return sub(add(x, c(kRoundMagic)), c(kRoundMagic));
+  }
 };
 
 /// atan(|x|) for the reductions above (NaN stays NaN, inf gives pi/2).
@@ -162,7 +162,9 @@ Value trig(OpBuilder &b, Location loc, Value x, Trig which) {
     r = f.sub(r, f.mul(k, f.c(part)));
   // q = k mod 4 in {-2, -1, 0, 1, 2}.
   Value q = f.sub(k, f.mul(f.c(4.0), f.roundInt(f.mul(k, f.c(0.25)))));
-  auto qIs = [&](double v) { return f.cmp(arith::CmpFPredicate::OEQ, q, f.c(v)); };
+  auto qIs = [&](double v) {
+    return f.cmp(arith::CmpFPredicate::OEQ, q, f.c(v));
+  };
   Value odd = f.orI(qIs(1.0), qIs(-1.0));
   Value z = f.mul(r, r);
   Value s = f.oddPoly(kSin, r);
@@ -222,16 +224,15 @@ Value atanF64(OpBuilder &b, Location loc, Value x) {
 Value asinF64(OpBuilder &b, Location loc, Value x) {
   F f{b, loc};
   Value one = f.c(1.0);
-  Value w = f.div(x, math::SqrtOp::create(
-                         b, loc, f.mul(f.sub(one, x), f.add(one, x))));
+  Value w = f.div(
+      x, math::SqrtOp::create(b, loc, f.mul(f.sub(one, x), f.add(one, x))));
   return f.copysign(atanAbs(f, w), x);
 }
 
 Value acosF64(OpBuilder &b, Location loc, Value x) {
   F f{b, loc};
   Value one = f.c(1.0);
-  Value w = math::SqrtOp::create(b, loc,
-                                 f.div(f.sub(one, x), f.add(one, x)));
+  Value w = math::SqrtOp::create(b, loc, f.div(f.sub(one, x), f.add(one, x)));
   return f.mul(f.c(2.0), atanAbs(f, w));
 }
 

@@ -1,4 +1,4 @@
-//===- ElementwiseF64Math.h - float64 expansions of math functions ----------*- C++ -*-===//
+//===- ElementwiseF64Math.h - float64 expansions of math fns ----*- C++ -*-===//
 //
 // IREE's llvm-cpu backend has no float64 tanh, sin, cos, tan, asin, acos,
 // atan, log2 or erf: math.erf does not legalize and the others become libm

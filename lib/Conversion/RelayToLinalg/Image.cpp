@@ -44,7 +44,8 @@ struct Resize2DPattern : OpConversionPattern<Resize2DOp> {
     double extrapolation = op.getExtrapolationValue().convertToDouble();
 
     Type f32 = rewriter.getF32Type();
-    Type inElt = dataType.getElementType(), outElt = resultType.getElementType();
+    Type inElt = dataType.getElementType(),
+         outElt = resultType.getElementType();
     SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
     sizes[hDim] = rewriter.getIndexAttr(outH);
     sizes[wDim] = rewriter.getIndexAttr(outW);
@@ -63,8 +64,7 @@ struct Resize2DPattern : OpConversionPattern<Resize2DOp> {
             return arith::ConstantIndexOp::create(b, l, v);
           };
           auto toF = [&](Value index) -> Value {
-            Value i64 =
-                arith::IndexCastOp::create(b, l, b.getI64Type(), index);
+            Value i64 = arith::IndexCastOp::create(b, l, b.getI64Type(), index);
             return arith::SIToFPOp::create(b, l, f32, i64);
           };
           auto add = [&](Value x, Value y) -> Value {
@@ -99,9 +99,9 @@ struct Resize2DPattern : OpConversionPattern<Resize2DOp> {
               return mul(add(x, cf(0.5)), scale);
             // tf_crop_and_resize
             if (outSize > 1)
-              return add(mul(cf(start), inMinus1),
-                         div(mul(mul(x, cf(end - start)), inMinus1),
-                             cf(outSize - 1)));
+              return add(
+                  mul(cf(start), inMinus1),
+                  div(mul(mul(x, cf(end - start)), inMinus1), cf(outSize - 1)));
             return mul(cf(0.5 * (start + end)), inMinus1);
           };
           auto floorToIndex = [&](Value v) -> Value {
@@ -128,9 +128,9 @@ struct Resize2DPattern : OpConversionPattern<Resize2DOp> {
                                          : SmallVector<Value>{n, c, iy, ix};
             Value v = tensor::ExtractOp::create(b, l, data, at);
             if (isa<FloatType>(inElt))
-              return inElt == f32 ? v
-                                  : arith::ExtFOp::create(b, l, f32, v)
-                                        .getResult();
+              return inElt == f32
+                         ? v
+                         : arith::ExtFOp::create(b, l, f32, v).getResult();
             return isUnsigned
                        ? arith::UIToFPOp::create(b, l, f32, v).getResult()
                        : arith::SIToFPOp::create(b, l, f32, v).getResult();
@@ -165,9 +165,8 @@ struct Resize2DPattern : OpConversionPattern<Resize2DOp> {
               return add(mul(a, sub(cf(1.0), t)), mul(bb, t));
             };
             Value top = lerp(pixel(y0, x0), pixel(y0, plus(x0, 1)), lx);
-            Value bottom =
-                lerp(pixel(plus(y0, 1), x0), pixel(plus(y0, 1), plus(x0, 1)),
-                     lx);
+            Value bottom = lerp(pixel(plus(y0, 1), x0),
+                                pixel(plus(y0, 1), plus(x0, 1)), lx);
             value = lerp(top, bottom, ly);
           } else { // cubic
             Value y0 = floorToIndex(inY), x0 = floorToIndex(inX);
@@ -208,8 +207,8 @@ struct Resize2DPattern : OpConversionPattern<Resize2DOp> {
             for (int64_t j = 0; j < 4; ++j) {
               Value row = cf(0.0);
               for (int64_t i = 0; i < 4; ++i)
-                row = add(row, mul(pixel(plus(y0, j - 1), plus(x0, i - 1)),
-                                   wx[i]));
+                row = add(row,
+                          mul(pixel(plus(y0, j - 1), plus(x0, i - 1)), wx[i]));
               value = add(value, mul(row, wy[j]));
             }
           }
@@ -223,8 +222,8 @@ struct Resize2DPattern : OpConversionPattern<Resize2DOp> {
             };
             Value out = arith::OrIOp::create(b, l, outside(inY, inH),
                                              outside(inX, inW));
-            value = arith::SelectOp::create(b, l, out, cf(extrapolation),
-                                            value);
+            value =
+                arith::SelectOp::create(b, l, out, cf(extrapolation), value);
           }
           // Cast f32 to the result dtype (truncating to integers).
           if (outElt == f32)
@@ -242,6 +241,6 @@ struct Resize2DPattern : OpConversionPattern<Resize2DOp> {
 } // namespace
 
 void relay::populateImageToLinalgPatterns(const TypeConverter &tc,
-                                     RewritePatternSet &patterns) {
+                                          RewritePatternSet &patterns) {
   patterns.add<Resize2DPattern>(tc, patterns.getContext());
 }

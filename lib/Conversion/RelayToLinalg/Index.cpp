@@ -72,8 +72,8 @@ struct TakePattern : OpConversionPattern<TakeOp> {
       for (int64_t d = 0; d < dataType.getRank(); ++d)
         all.push_back(d);
       if (dataType.getRank() != 1)
-        data = tensor::CollapseShapeOp::create(rewriter, loc, data,
-                                               ArrayRef{all});
+        data =
+            tensor::CollapseShapeOp::create(rewriter, loc, data, ArrayRef{all});
       dataType = cast<RankedTensorType>(data.getType());
     }
     auto indicesType = cast<RankedTensorType>(indices.getType());
@@ -114,16 +114,14 @@ struct TakePattern : OpConversionPattern<TakeOp> {
           Value nMinus1 = arith::SubIOp::create(b, l, n, cIndex(b, l, 1));
           Value inBounds;
           if (mode == "clip") {
-            i = arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, i,
-                                                                    zero),
-                                       nMinus1);
+            i = arith::MinSIOp::create(
+                b, l, arith::MaxSIOp::create(b, l, i, zero), nMinus1);
           } else if (mode == "wrap") {
             i = wrapNegative(b, l, arith::RemSIOp::create(b, l, i, n), n);
           } else if (mode == "nan") {
             inBounds = arith::AndIOp::create(
                 b, l,
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i,
-                                      zero),
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, zero),
                 arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, n));
             i = arith::SelectOp::create(b, l, inBounds, i, zero);
           }
@@ -138,7 +136,8 @@ struct TakePattern : OpConversionPattern<TakeOp> {
           if (inBounds) {
             auto ft = cast<FloatType>(elementType);
             Value nan = arith::ConstantOp::create(
-                b, l, b.getFloatAttr(ft, APFloat::getNaN(ft.getFloatSemantics())));
+                b, l,
+                b.getFloatAttr(ft, APFloat::getNaN(ft.getFloatSemantics())));
             v = arith::SelectOp::create(b, l, inBounds, v, nan);
           }
           return v;
@@ -169,12 +168,10 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           SmallVector<Value> coords;
           for (int64_t d = 0; d < rank; ++d)
-            coords.push_back(d == axis ? wrapNegative(b, l,
-                                                      toIndex(b, l, args[0],
-                                                              isUnsigned),
-                                                      n)
-                                       : linalg::IndexOp::create(b, l, d)
-                                             .getResult());
+            coords.push_back(
+                d == axis
+                    ? wrapNegative(b, l, toIndex(b, l, args[0], isUnsigned), n)
+                    : linalg::IndexOp::create(b, l, d).getResult());
           return tensor::ExtractOp::create(b, l, data, coords);
         });
     rewriter.replaceOp(op, result);
@@ -193,8 +190,8 @@ struct GatherNDPattern : OpConversionPattern<GatherNDOp> {
     bool isUnsigned = isUnsignedInt(op.getIndices().getType());
     auto indicesType = cast<RankedTensorType>(indices.getType());
     int64_t dataRank = cast<RankedTensorType>(data.getType()).getRank();
-    int64_t m = op.getIndexRank() ? *op.getIndexRank()
-                                  : indicesType.getDimSize(0);
+    int64_t m =
+        op.getIndexRank() ? *op.getIndexRank() : indicesType.getDimSize(0);
     int64_t batchDims = op.getBatchDims();
     int64_t kdim = indicesType.getRank() - 1;
     SmallVector<OpFoldResult> dataSizes = dimSizes(rewriter, loc, data);
@@ -252,14 +249,14 @@ FailureOr<ScatterKind> scatterKind(Operation *op, StringRef name) {
 /// The scatter reduction body: `acc` combined with `upd` where `match`;
 /// for `update` also the position, kept when it is the latest.
 SmallVector<Value> scatterCombine(OpBuilder &b, Location l, ScatterKind kind,
-                                  Value match, Value upd, Value acc,
-                                  Value pos, Value accPos, bool isUnsigned) {
+                                  Value match, Value upd, Value acc, Value pos,
+                                  Value accPos, bool isUnsigned) {
   bool isFloat = isa<FloatType>(acc.getType());
   Value combined;
   switch (kind) {
   case ScatterKind::Update: {
-    Value later = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, pos,
-                                        accPos);
+    Value later =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, pos, accPos);
     Value take = arith::AndIOp::create(b, l, match, later);
     return {arith::SelectOp::create(b, l, take, upd, acc),
             arith::SelectOp::create(b, l, take, pos, accPos)};
@@ -276,19 +273,21 @@ SmallVector<Value> scatterCombine(OpBuilder &b, Location l, ScatterKind kind,
     // Relay's (TVM 0.19) running mean: (acc + upd) / 2 per update in
     // position order, so data/2^n + sum_i upd_i/2^(n-i) for n updates.
     Value two = scalarConst(b, l, acc.getType(), 2.0);
-    combined = arith::DivFOp::create(
-        b, l, arith::AddFOp::create(b, l, acc, upd), two);
+    combined =
+        arith::DivFOp::create(b, l, arith::AddFOp::create(b, l, acc, upd), two);
     break;
   }
   case ScatterKind::Min:
     combined = isFloat ? arith::MinimumFOp::create(b, l, acc, upd).getResult()
-               : isUnsigned ? arith::MinUIOp::create(b, l, acc, upd).getResult()
-                            : arith::MinSIOp::create(b, l, acc, upd).getResult();
+               : isUnsigned
+                   ? arith::MinUIOp::create(b, l, acc, upd).getResult()
+                   : arith::MinSIOp::create(b, l, acc, upd).getResult();
     break;
   case ScatterKind::Max:
     combined = isFloat ? arith::MaximumFOp::create(b, l, acc, upd).getResult()
-               : isUnsigned ? arith::MaxUIOp::create(b, l, acc, upd).getResult()
-                            : arith::MaxSIOp::create(b, l, acc, upd).getResult();
+               : isUnsigned
+                   ? arith::MaxUIOp::create(b, l, acc, upd).getResult()
+                   : arith::MaxSIOp::create(b, l, acc, upd).getResult();
     break;
   }
   return {arith::SelectOp::create(b, l, match, combined, acc)};
@@ -299,10 +298,10 @@ SmallVector<Value> scatterCombine(OpBuilder &b, Location l, ScatterKind kind,
 /// returns (match, update value, position as i64) for the point.
 using ScatterPoint = std::function<std::tuple<Value, Value, Value>(
     OpBuilder &, Location, ValueRange /*inputs*/)>;
-Value buildScatter(OpBuilder &b, Location loc, Value data,
-                   int64_t numReduced, ValueRange inputs,
-                   ArrayRef<AffineMap> inputMaps, ScatterKind kind,
-                   bool isUnsigned, const ScatterPoint &point) {
+Value buildScatter(OpBuilder &b, Location loc, Value data, int64_t numReduced,
+                   ValueRange inputs, ArrayRef<AffineMap> inputMaps,
+                   ScatterKind kind, bool isUnsigned,
+                   const ScatterPoint &point) {
   auto dataType = cast<RankedTensorType>(data.getType());
   int64_t rank = dataType.getRank();
   int64_t loops = rank + numReduced;
@@ -327,8 +326,7 @@ Value buildScatter(OpBuilder &b, Location loc, Value data,
   auto generic = linalg::GenericOp::create(
       b, loc, outTypes, inputs, outs, maps, iterators,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        auto [match, upd, pos] =
-            point(nb, l, args.take_front(inputs.size()));
+        auto [match, upd, pos] = point(nb, l, args.take_front(inputs.size()));
         Value acc = args[inputs.size()];
         Value accPos =
             kind == ScatterKind::Update ? args[inputs.size() + 1] : Value();
@@ -372,13 +370,11 @@ struct ScatterElementsPattern : OpConversionPattern<ScatterElementsOp> {
         rewriter.getI8Type());
     Value carrier =
         emptyTensor(rewriter, loc, carrierType, {OpFoldResult(updSizes[axis])});
-    AffineMap carrierMap = AffineMap::get(rank + 1, 0,
-                                          {rewriter.getAffineDimExpr(rank)},
-                                          rewriter.getContext());
+    AffineMap carrierMap = AffineMap::get(
+        rank + 1, 0, {rewriter.getAffineDimExpr(rank)}, rewriter.getContext());
     Value result = buildScatter(
         rewriter, loc, data, 1, ValueRange{carrier}, {carrierMap}, *kind,
-        dataUnsigned,
-        [&](OpBuilder &b, Location l, ValueRange) {
+        dataUnsigned, [&](OpBuilder &b, Location l, ValueRange) {
           Value k = linalg::IndexOp::create(b, l, rank);
           Value zero = cIndex(b, l, 0);
           Value valid = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
@@ -399,9 +395,9 @@ struct ScatterElementsPattern : OpConversionPattern<ScatterElementsOp> {
               toIndex(b, l, tensor::ExtractOp::create(b, l, indices, at),
                       isUnsigned),
               n);
-          Value hit = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::eq, idx,
-              linalg::IndexOp::create(b, l, axis));
+          Value hit =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, idx,
+                                    linalg::IndexOp::create(b, l, axis));
           Value match = arith::AndIOp::create(b, l, valid, hit);
           Value upd = tensor::ExtractOp::create(b, l, updates, at);
           Value pos = arith::IndexCastOp::create(b, l, b.getI64Type(), k);
@@ -490,13 +486,13 @@ struct OneHotPattern : OpConversionPattern<OneHotOp> {
     Value result = buildMap(
         rewriter, loc, resultType, sizes,
         ValueRange{indices, adaptor.getOnValue(), adaptor.getOffValue()},
-        {AffineMap::get(outRank, 0, idxExprs, rewriter.getContext()),
-         scalarMap, scalarMap},
+        {AffineMap::get(outRank, 0, idxExprs, rewriter.getContext()), scalarMap,
+         scalarMap},
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value hit = arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::eq,
-              toIndex(b, l, args[0], isUnsigned),
-              linalg::IndexOp::create(b, l, axis));
+          Value hit =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                    toIndex(b, l, args[0], isUnsigned),
+                                    linalg::IndexOp::create(b, l, axis));
           return arith::SelectOp::create(b, l, hit, args[1], args[2]);
         });
     rewriter.replaceOp(op, result);
@@ -506,7 +502,7 @@ struct OneHotPattern : OpConversionPattern<OneHotOp> {
 } // namespace
 
 void relay::populateIndexToLinalgPatterns(const TypeConverter &tc,
-                                     RewritePatternSet &patterns) {
+                                          RewritePatternSet &patterns) {
   patterns.add<TakePattern, GatherPattern, GatherNDPattern,
                ScatterElementsPattern, ScatterNDPattern, OneHotPattern>(
       tc, patterns.getContext());

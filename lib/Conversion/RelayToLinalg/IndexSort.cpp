@@ -87,15 +87,14 @@ struct ScanPattern : OpConversionPattern<OpTy> {
       axis = *axisOr;
     } else if (dataType.getRank() == 0) {
       data = tensor::ExpandShapeOp::create(
-          rewriter, loc,
-          RankedTensorType::get({1}, dataType.getElementType()), data,
-          ArrayRef<ReassociationIndices>{});
+          rewriter, loc, RankedTensorType::get({1}, dataType.getElementType()),
+          data, ArrayRef<ReassociationIndices>{});
     } else if (dataType.getRank() != 1) {
       ReassociationIndices all;
       for (int64_t d = 0; d < dataType.getRank(); ++d)
         all.push_back(d);
-      data = tensor::CollapseShapeOp::create(rewriter, loc, data,
-                                             ArrayRef{all});
+      data =
+          tensor::CollapseShapeOp::create(rewriter, loc, data, ArrayRef{all});
     }
     dataType = cast<RankedTensorType>(data.getType());
     int64_t rank = dataType.getRank();
@@ -120,8 +119,7 @@ struct ScanPattern : OpConversionPattern<OpTy> {
           Value k = linalg::IndexOp::create(b, l, rank);
           Value in = arith::CmpIOp::create(
               b, l,
-              exclusive ? arith::CmpIPredicate::ult
-                        : arith::CmpIPredicate::ule,
+              exclusive ? arith::CmpIPredicate::ult : arith::CmpIPredicate::ule,
               k, i);
           Value term = arith::SelectOp::create(b, l, in, x, ident);
           Value acc = args[1];
@@ -156,12 +154,12 @@ Value buildRanks(OpBuilder &b, Location loc, Value data, int64_t axis,
         Value xi = args[0], xk = args[1];
         Value orders, equal;
         if (isa<FloatType>(xi.getType())) {
-          orders = arith::CmpFOp::create(
-              nb, l,
-              ascending ? arith::CmpFPredicate::OLT : arith::CmpFPredicate::OGT,
-              xk, xi);
-          equal = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, xk,
-                                        xi);
+          orders = arith::CmpFOp::create(nb, l,
+                                         ascending ? arith::CmpFPredicate::OLT
+                                                   : arith::CmpFPredicate::OGT,
+                                         xk, xi);
+          equal =
+              arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, xk, xi);
         } else {
           arith::CmpIPredicate pred =
               ascending ? (isUnsigned ? arith::CmpIPredicate::ult
@@ -169,8 +167,8 @@ Value buildRanks(OpBuilder &b, Location loc, Value data, int64_t axis,
                         : (isUnsigned ? arith::CmpIPredicate::ugt
                                       : arith::CmpIPredicate::sgt);
           orders = arith::CmpIOp::create(nb, l, pred, xk, xi);
-          equal = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, xk,
-                                        xi);
+          equal =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, xk, xi);
         }
         Value i = linalg::IndexOp::create(nb, l, axis);
         Value k = linalg::IndexOp::create(nb, l, rank);
@@ -179,9 +177,8 @@ Value buildRanks(OpBuilder &b, Location loc, Value data, int64_t axis,
         Value before = arith::OrIOp::create(
             nb, l, orders, arith::AndIOp::create(nb, l, equal, earlier));
         Value one = arith::ExtUIOp::create(nb, l, nb.getI64Type(), before);
-        linalg::YieldOp::create(nb, l,
-                                arith::AddIOp::create(nb, l, args[2], one)
-                                    .getResult());
+        linalg::YieldOp::create(
+            nb, l, arith::AddIOp::create(nb, l, args[2], one).getResult());
       });
   return generic.getResult(0);
 }
@@ -220,9 +217,9 @@ SmallVector<Value> gatherByRank(OpBuilder &b, Location loc, Value data,
           yields.push_back(
               arith::SelectOp::create(nb, l, match, args[0], args[acc++]));
         if (indexType) {
-          Value i = arith::IndexCastOp::create(
-              nb, l, indexType.getElementType(),
-              linalg::IndexOp::create(nb, l, rank));
+          Value i =
+              arith::IndexCastOp::create(nb, l, indexType.getElementType(),
+                                         linalg::IndexOp::create(nb, l, rank));
           yields.push_back(
               arith::SelectOp::create(nb, l, match, i, args[acc++]));
         }
@@ -254,9 +251,9 @@ struct SortPattern : OpConversionPattern<SortOp> {
     int64_t axis = *axisOr;
     Value ranks = buildRanks(rewriter, loc, data, axis, op.getIsAscend(),
                              isUnsignedInt(op.getData().getType()));
-    rewriter.replaceOp(op, gatherByRank(rewriter, loc, data, ranks, axis, type,
-                                        nullptr,
-                                        dimSizes(rewriter, loc, data))[0]);
+    rewriter.replaceOp(op,
+                       gatherByRank(rewriter, loc, data, ranks, axis, type,
+                                    nullptr, dimSizes(rewriter, loc, data))[0]);
     return success();
   }
 };
@@ -275,9 +272,9 @@ struct ArgsortPattern : OpConversionPattern<ArgsortOp> {
     int64_t axis = *axisOr;
     Value ranks = buildRanks(rewriter, loc, data, axis, op.getIsAscend(),
                              isUnsignedInt(op.getData().getType()));
-    rewriter.replaceOp(op, gatherByRank(rewriter, loc, data, ranks, axis,
-                                        nullptr, type,
-                                        dimSizes(rewriter, loc, data))[0]);
+    rewriter.replaceOp(op,
+                       gatherByRank(rewriter, loc, data, ranks, axis, nullptr,
+                                    type, dimSizes(rewriter, loc, data))[0]);
     return success();
   }
 };
@@ -312,9 +309,9 @@ struct TopKPattern : OpConversionPattern<TopKOp> {
     int64_t axis = *axisOr;
     Value ranks = buildRanks(rewriter, loc, data, axis, op.getIsAscend(),
                              isUnsignedInt(op.getData().getType()));
-    SmallVector<Value> results = gatherByRank(
-        rewriter, loc, data, ranks, axis, valueType, indexType,
-        sortedSizes(rewriter, loc, data, axis, op.getK()));
+    SmallVector<Value> results =
+        gatherByRank(rewriter, loc, data, ranks, axis, valueType, indexType,
+                     sortedSizes(rewriter, loc, data, axis, op.getK()));
     rewriter.replaceOpWithMultiple(op, {results});
     return success();
   }
@@ -322,7 +319,7 @@ struct TopKPattern : OpConversionPattern<TopKOp> {
 } // namespace
 
 void lowering::populateIndexSortPatterns(const TypeConverter &tc,
-                                    RewritePatternSet &patterns) {
+                                         RewritePatternSet &patterns) {
   patterns.add<ScanPattern<CumsumOp, false>, ScanPattern<CumprodOp, true>,
                SortPattern, ArgsortPattern, TopKPattern>(tc,
                                                          patterns.getContext());

@@ -63,8 +63,8 @@ struct TupleGetItemPattern : OpConversionPattern<TupleGetItemOp> {
     SmallVector<Type> leafTypes;
     for (int64_t i = 0; i <= op.getIndex(); ++i) {
       leafTypes.clear();
-      if (failed(getTypeConverter()->convertType(tupleType.getType(i),
-                                                 leafTypes)))
+      if (failed(
+              getTypeConverter()->convertType(tupleType.getType(i), leafTypes)))
         return failure();
       if (i < op.getIndex())
         begin += leafTypes.size();
@@ -85,9 +85,8 @@ struct IfPattern : OpConversionPattern<IfOp> {
     if (failed(getTypeConverter()->convertType(op.getType(), types)))
       return failure();
     Location loc = op.getLoc();
-    Value cond = tensor::ExtractOp::create(rewriter, loc,
-                                           adaptor.getCond().front(),
-                                           ValueRange{});
+    Value cond = tensor::ExtractOp::create(
+        rewriter, loc, adaptor.getCond().front(), ValueRange{});
     auto ifOp = scf::IfOp::create(rewriter, loc, types, cond,
                                   /*addThenBlock=*/false,
                                   /*addElseBlock=*/false);
@@ -174,8 +173,8 @@ LogicalResult lowering::checkLowerable(ModuleOp module) {
     for (const Unsupported &entry : kUnsupportedOps) {
       if (op->getName().getStringRef() != entry.op)
         continue;
-      op->emitError() << "not supported yet: " << entry.op << " ("
-                      << entry.what << ")";
+      op->emitError() << "not supported yet: " << entry.op << " (" << entry.what
+                      << ")";
       ok = false;
       return WalkResult::skip();
     }
@@ -201,7 +200,7 @@ LogicalResult lowering::checkLowerable(ModuleOp module) {
 }
 
 void relay::populateLanguageToLinalgPatterns(const TypeConverter &tc,
-                                        RewritePatternSet &patterns) {
+                                             RewritePatternSet &patterns) {
   patterns.add<ConstantPattern, TuplePattern, TupleGetItemPattern, IfPattern,
                YieldPattern>(tc, patterns.getContext());
   populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, tc);

@@ -64,22 +64,23 @@ struct DensePattern : OpConversionPattern<DenseOp> {
     auto mmType = RankedTensorType::get({m, weightType.getDimSize(0)},
                                         resultType.getElementType());
     SmallVector<OpFoldResult> mmSizes = {
-        ShapedType::isDynamic(m) ? OpFoldResult(tensor::DimOp::create(
-                                                    rewriter, loc, lhs, 0)
-                                                    .getResult())
-                                 : rewriter.getIndexAttr(m),
+        ShapedType::isDynamic(m)
+            ? OpFoldResult(
+                  tensor::DimOp::create(rewriter, loc, lhs, 0).getResult())
+            : rewriter.getIndexAttr(m),
         units};
     Value zero = scalarConst(rewriter, loc, resultType.getElementType(), 0.0);
     Value init = filledTensor(rewriter, loc, mmType, mmSizes, zero);
-    auto matmul = linalg::MatmulOp::create(rewriter, loc, TypeRange{mmType},
-                                           ValueRange{lhs, weight},
-                                           ValueRange{init});
+    auto matmul =
+        linalg::MatmulOp::create(rewriter, loc, TypeRange{mmType},
+                                 ValueRange{lhs, weight}, ValueRange{init});
     MLIRContext *ctx = rewriter.getContext();
     AffineExpr dm, dn, dk;
     bindDims(ctx, dm, dn, dk);
-    matmul.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
-        {AffineMap::get(3, 0, {dm, dk}, ctx), AffineMap::get(3, 0, {dn, dk}, ctx),
-         AffineMap::get(3, 0, {dm, dn}, ctx)}));
+    matmul.setIndexingMapsAttr(
+        rewriter.getAffineMapArrayAttr({AffineMap::get(3, 0, {dm, dk}, ctx),
+                                        AffineMap::get(3, 0, {dn, dk}, ctx),
+                                        AffineMap::get(3, 0, {dm, dn}, ctx)}));
     if (isUnsignedInt(op.getData().getType()))
       matmul.setCastAttr(
           linalg::TypeFnAttr::get(ctx, linalg::TypeFn::cast_unsigned));
@@ -97,8 +98,8 @@ struct DensePattern : OpConversionPattern<DenseOp> {
             rewriter, loc, resultType, result,
             ArrayRef<ReassociationIndices>{{0, 1}});
       else
-        result = expandTo(rewriter, loc, result, resultType,
-                          {lead, {rank - 1}}, outSizes);
+        result = expandTo(rewriter, loc, result, resultType, {lead, {rank - 1}},
+                          outSizes);
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -161,12 +162,9 @@ struct BatchFlattenPattern : OpConversionPattern<BatchFlattenOp> {
   }
 };
 
-
-
 Value cstIdx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
-
 
 //===----------------------------------------------------------------------===//
 // nn.matmul
@@ -193,7 +191,7 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
     Value a = adaptor.getTensorA(), bm = adaptor.getTensorB();
     auto aType = cast<RankedTensorType>(a.getType());
     int64_t rank = aType.getRank();
-    MatmulForm actual = !ta        ? MatmulForm::Matmul2D
+    MatmulForm actual = !ta         ? MatmulForm::Matmul2D
                         : rank == 2 ? MatmulForm::TransposedA2D
                                     : MatmulForm::TransposedABatch;
     if (actual != form)
@@ -227,7 +225,8 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
     Value result;
     if constexpr (form == MatmulForm::Matmul2D) {
       int64_t k = aType.getDimSize(rank - 1);
-      auto lhsType = RankedTensorType::get({leadDim, k}, aType.getElementType());
+      auto lhsType =
+          RankedTensorType::get({leadDim, k}, aType.getElementType());
       Value lhs = a;
       if (rank == 1)
         lhs = expandTo(rewriter, loc, a, lhsType, {{0, 1}},
@@ -236,11 +235,11 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
         lhs = tensor::CollapseShapeOp::create(
             rewriter, loc, lhsType, a,
             ArrayRef<ReassociationIndices>{leadGroup, {rank - 1}});
-      OpFoldResult m = ShapedType::isDynamic(leadDim)
-                           ? OpFoldResult(tensor::DimOp::create(rewriter, loc,
-                                                                lhs, 0)
-                                              .getResult())
-                           : rewriter.getIndexAttr(leadDim);
+      OpFoldResult m =
+          ShapedType::isDynamic(leadDim)
+              ? OpFoldResult(
+                    tensor::DimOp::create(rewriter, loc, lhs, 0).getResult())
+              : rewriter.getIndexAttr(leadDim);
       auto mmType = RankedTensorType::get(
           {leadDim, bType.getDimSize(tb ? 0 : 1)}, outElem);
       Value init = filledTensor(rewriter, loc, mmType, {m, units}, zero);
@@ -266,8 +265,8 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
       }
     } else if constexpr (form == MatmulForm::TransposedA2D) {
       // A is [K, M].
-      Value init = filledTensor(rewriter, loc, resultType, {aSizes[1], units},
-                                zero);
+      Value init =
+          filledTensor(rewriter, loc, resultType, {aSizes[1], units}, zero);
       auto mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{resultType},
                                          ValueRange{a, bm}, ValueRange{init});
       mm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
@@ -287,19 +286,19 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
         lhs = tensor::CollapseShapeOp::create(
             rewriter, loc, lhsType, a,
             ArrayRef<ReassociationIndices>{leadGroup, {rank - 2}, {rank - 1}});
-      OpFoldResult batch = ShapedType::isDynamic(leadDim)
-                               ? OpFoldResult(tensor::DimOp::create(
-                                                  rewriter, loc, lhs, 0)
-                                                  .getResult())
-                               : rewriter.getIndexAttr(leadDim);
+      OpFoldResult batch =
+          ShapedType::isDynamic(leadDim)
+              ? OpFoldResult(
+                    tensor::DimOp::create(rewriter, loc, lhs, 0).getResult())
+              : rewriter.getIndexAttr(leadDim);
       auto bmmType = RankedTensorType::get(
           {leadDim, mdim, bType.getDimSize(tb ? 0 : 1)}, outElem);
       Value init = filledTensor(rewriter, loc, bmmType,
                                 {batch, aSizes[rank - 1], units}, zero);
       // (b, m, n, k)
-      auto bmm = linalg::BatchMatmulOp::create(
-          rewriter, loc, TypeRange{bmmType}, ValueRange{lhs, bm},
-          ValueRange{init});
+      auto bmm =
+          linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{bmmType},
+                                        ValueRange{lhs, bm}, ValueRange{init});
       bmm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
           {AffineMap::get(4, 0, {d0, d3, d1}, ctx),
            tb ? AffineMap::get(4, 0, {d2, d3}, ctx)
@@ -343,8 +342,9 @@ struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
     AffineExpr b, m, n, k;
     bindDims(ctx, b, m, n, k);
     bool batchOne = resultType.getDimSize(0) == 1;
-    auto operand = [&](Value v, RankedTensorType t, SmallVector<AffineExpr> e)
-        -> std::pair<Value, AffineMap> {
+    auto operand =
+        [&](Value v, RankedTensorType t,
+            SmallVector<AffineExpr> e) -> std::pair<Value, AffineMap> {
       // A static batch of 1 against a larger batch broadcasts: drop it.
       if (t.getDimSize(0) == 1 && !batchOne) {
         auto type = RankedTensorType::get({t.getDimSize(1), t.getDimSize(2)},
@@ -352,26 +352,25 @@ struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
         Value c = tensor::CollapseShapeOp::create(
             rewriter, loc, type, v,
             ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-        return {c, AffineMap::get(4, 0, ArrayRef<AffineExpr>(e).drop_front(),
-                                  ctx)};
+        return {
+            c, AffineMap::get(4, 0, ArrayRef<AffineExpr>(e).drop_front(), ctx)};
       }
       return {v, AffineMap::get(4, 0, e, ctx)};
     };
-    auto [lhs, lhsMap] =
-        operand(x, xType, ta ? SmallVector<AffineExpr>{b, k, m}
-                             : SmallVector<AffineExpr>{b, m, k});
-    auto [rhs, rhsMap] =
-        operand(y, yType, tb ? SmallVector<AffineExpr>{b, n, k}
-                             : SmallVector<AffineExpr>{b, k, n});
+    auto [lhs, lhsMap] = operand(x, xType,
+                                 ta ? SmallVector<AffineExpr>{b, k, m}
+                                    : SmallVector<AffineExpr>{b, m, k});
+    auto [rhs, rhsMap] = operand(y, yType,
+                                 tb ? SmallVector<AffineExpr>{b, n, k}
+                                    : SmallVector<AffineExpr>{b, k, n});
     OpFoldResult batch = xType.getDimSize(0) == 1 ? ys[0] : xs[0];
     SmallVector<OpFoldResult> sizes = {batch, xs[ta ? 2 : 1], ys[tb ? 1 : 2]};
     Value init = filledTensor(
         rewriter, loc, resultType, sizes,
         scalarConst(rewriter, loc, resultType.getElementType(), 0.0));
-    auto bmm = linalg::BatchMatmulOp::create(rewriter, loc,
-                                             TypeRange{resultType},
-                                             ValueRange{lhs, rhs},
-                                             ValueRange{init});
+    auto bmm =
+        linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{resultType},
+                                      ValueRange{lhs, rhs}, ValueRange{init});
     bmm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
         {lhsMap, rhsMap, AffineMap::get(4, 0, {b, m, n}, ctx)}));
     setUnsignedCast(bmm, isUnsigned);
@@ -384,8 +383,7 @@ struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
 // Activations
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy>
-LogicalResult requireFloatData(OpTy op, Value data) {
+template <typename OpTy> LogicalResult requireFloatData(OpTy op, Value data) {
   if (!isa<FloatType>(elementTypeOf(data.getType())))
     return op.emitError() << "not supported yet: " << op->getName()
                           << " on integers";
@@ -443,7 +441,8 @@ struct PReluPattern : OpConversionPattern<PReluOp> {
                        Value pos = arith::CmpFOp::create(
                            b, l, arith::CmpFPredicate::OGT, args[0],
                            scalarConst(b, l, args[0].getType(), 0.0));
-                       Value neg = arith::MulFOp::create(b, l, args[0], args[1]);
+                       Value neg =
+                           arith::MulFOp::create(b, l, args[0], args[1]);
                        return arith::SelectOp::create(b, l, pos, args[0], neg);
                      }));
     return success();
@@ -486,9 +485,9 @@ struct DropoutPattern : OpConversionPattern<DropoutOp> {
     Location loc = op.getLoc();
     Value data = adaptor.getData().front();
     auto type = cast<RankedTensorType>(data.getType());
-    Value ones = filledTensor(rewriter, loc, type, dimSizes(rewriter, loc, data),
-                              scalarConst(rewriter, loc, type.getElementType(),
-                                          1.0));
+    Value ones =
+        filledTensor(rewriter, loc, type, dimSizes(rewriter, loc, data),
+                     scalarConst(rewriter, loc, type.getElementType(), 1.0));
     rewriter.replaceOpWithMultiple(op, {SmallVector<Value>{data, ones}});
     return success();
   }
@@ -511,9 +510,8 @@ struct PadPattern : OpConversionPattern<PadOp> {
     RankedTensorType resultType = resultTensorType(op);
     StringRef mode = op.getPadMode();
     if (mode == "constant") {
-      Value value = tensor::ExtractOp::create(rewriter, loc,
-                                              adaptor.getPadValue(),
-                                              ValueRange{});
+      Value value = tensor::ExtractOp::create(
+          rewriter, loc, adaptor.getPadValue(), ValueRange{});
       SmallVector<OpFoldResult> lo, hi;
       for (int64_t d = 0; d < rank; ++d) {
         lo.push_back(rewriter.getIndexAttr(width[2 * d]));
@@ -528,7 +526,8 @@ struct PadPattern : OpConversionPattern<PadOp> {
     SmallVector<Value> lasts;
     for (int64_t d = 0; d < rank; ++d)
       lasts.push_back(arith::SubIOp::create(
-          rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[d]),
+          rewriter, loc,
+          getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[d]),
           cstIdx(rewriter, loc, 1)));
     SmallVector<OpFoldResult> outSizes =
         resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
@@ -554,7 +553,8 @@ struct PadPattern : OpConversionPattern<PadOp> {
                            Value r = arith::SubIOp::create(b, l, lasts[d], i);
                            Value nr = arith::SubIOp::create(b, l, zero, r);
                            i = arith::SubIOp::create(
-                               b, l, lasts[d], arith::MaxSIOp::create(b, l, r, nr));
+                               b, l, lasts[d],
+                               arith::MaxSIOp::create(b, l, r, nr));
                          } else {
                            i = arith::MinSIOp::create(
                                b, l, arith::MaxSIOp::create(b, l, i, zero),
@@ -601,7 +601,8 @@ struct UpSamplingPattern : OpConversionPattern<UpSamplingOp> {
       Value in = getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[sp[i]]);
       Value inF = arith::UIToFPOp::create(
           rewriter, loc, f32,
-          arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(), in));
+          arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                       in));
       Value outF = math::RoundOp::create(
           rewriter, loc,
           arith::MulFOp::create(
@@ -619,12 +620,14 @@ struct UpSamplingPattern : OpConversionPattern<UpSamplingOp> {
       } else {
         outSizes[sp[i]] = out;
       }
-      inLast[i] = arith::SubIOp::create(rewriter, loc, in, cstIdx(rewriter, loc, 1));
+      inLast[i] =
+          arith::SubIOp::create(rewriter, loc, in, cstIdx(rewriter, loc, 1));
       if (alignCorners) {
         Value one = arith::ConstantOp::create(rewriter, loc,
                                               rewriter.getF32FloatAttr(1.0));
         Value den = arith::MaximumFOp::create(
-            rewriter, loc, arith::SubFOp::create(rewriter, loc, outF, one), one);
+            rewriter, loc, arith::SubFOp::create(rewriter, loc, outF, one),
+            one);
         coordScale[i] = arith::DivFOp::create(
             rewriter, loc, arith::SubFOp::create(rewriter, loc, inF, one), den);
       } else {
@@ -686,7 +689,8 @@ struct UpSamplingPattern : OpConversionPattern<UpSamplingOp> {
                 frac[i] = arith::SubFOp::create(b, l, coords[i], fl);
                 Value ii = toIdx(fl);
                 i0[i] = clampIdx(ii, i);
-                i1[i] = clampIdx(arith::AddIOp::create(b, l, ii, cstIdx(b, l, 1)), i);
+                i1[i] = clampIdx(
+                    arith::AddIOp::create(b, l, ii, cstIdx(b, l, 1)), i);
               }
               Type elem = resultType.getElementType();
               auto lerp = [&](Value p, Value q, Value t) -> Value {
@@ -710,19 +714,19 @@ struct UpSamplingPattern : OpConversionPattern<UpSamplingOp> {
 
 /// expand_shape `x` into `shape`, transpose by `perm`, collapse into
 /// `resultType` by `collapse`.
-Value rearrange(OpBuilder &b, Location loc, Value x,
-                ArrayRef<int64_t> shape, ArrayRef<OpFoldResult> sizes,
+Value rearrange(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> shape,
+                ArrayRef<OpFoldResult> sizes,
                 ArrayRef<ReassociationIndices> expand, ArrayRef<int64_t> perm,
                 ArrayRef<ReassociationIndices> collapse,
                 RankedTensorType resultType) {
   Type elem = resultType.getElementType();
-  Value e = expandTo(b, loc, x, RankedTensorType::get(shape, elem), expand,
-                     sizes);
+  Value e =
+      expandTo(b, loc, x, RankedTensorType::get(shape, elem), expand, sizes);
   SmallVector<int64_t> tShape = applyPermutation(shape, perm);
   SmallVector<OpFoldResult> tSizes = applyPermutation(sizes, perm);
   auto tType = RankedTensorType::get(tShape, elem);
-  Value t = linalg::TransposeOp::create(b, loc, e,
-                                        emptyTensor(b, loc, tType, tSizes), perm)
+  Value t = linalg::TransposeOp::create(
+                b, loc, e, emptyTensor(b, loc, tType, tSizes), perm)
                 .getResult()[0];
   return tensor::CollapseShapeOp::create(b, loc, resultType, t, collapse);
 }
@@ -751,8 +755,9 @@ struct DepthToSpacePattern : OpConversionPattern<DepthToSpaceOp> {
     // The channel split: DCR [b, b, C'], CRD [C', b, b].
     SmallVector<int64_t> split = dcr ? SmallVector<int64_t>{bs, bs, c2}
                                      : SmallVector<int64_t>{c2, bs, bs};
-    SmallVector<OpFoldResult> splitS = dcr ? SmallVector<OpFoldResult>{b, b, c2s}
-                                           : SmallVector<OpFoldResult>{c2s, b, b};
+    SmallVector<OpFoldResult> splitS =
+        dcr ? SmallVector<OpFoldResult>{b, b, c2s}
+            : SmallVector<OpFoldResult>{c2s, b, b};
     SmallVector<int64_t> shape;
     SmallVector<OpFoldResult> sizes;
     SmallVector<int64_t> perm;
@@ -832,8 +837,8 @@ void relay::populateNNToLinalgPatterns(const TypeConverter &tc,
   patterns.add<DensePattern, BiasAddPattern, BatchFlattenPattern,
                MatmulPattern<MatmulForm::Matmul2D>,
                MatmulPattern<MatmulForm::TransposedA2D>,
-               MatmulPattern<MatmulForm::TransposedABatch>, BatchMatmulPattern, LeakyReluPattern,
-               PReluPattern, GeluPattern, DropoutPattern, PadPattern,
-               UpSamplingPattern, DepthToSpacePattern, SpaceToDepthPattern>(
-      tc, patterns.getContext());
+               MatmulPattern<MatmulForm::TransposedABatch>, BatchMatmulPattern,
+               LeakyReluPattern, PReluPattern, GeluPattern, DropoutPattern,
+               PadPattern, UpSamplingPattern, DepthToSpacePattern,
+               SpaceToDepthPattern>(tc, patterns.getContext());
 }

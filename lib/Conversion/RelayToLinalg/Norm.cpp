@@ -2,10 +2,11 @@
 //
 // nn.batch_norm (scale and shift folded at compile time for constant
 // parameters), nn.layer_norm, nn.group_norm, nn.instance_norm,
-// nn.l2_normalize, nn.lrn, nn.softmax (linalg.softmax) and nn.log_softmax. Statistics are linalg.reduce sums (Utils'
-// buildSum) and parallel linalg.generics that read the reduced tensors
-// through projected maps (nothing is broadcast into a materialised tensor);
-// the variance is the mean of squared deviations (two passes, as topi).
+// nn.l2_normalize, nn.lrn, nn.softmax (linalg.softmax) and nn.log_softmax.
+// Statistics are linalg.reduce sums (Utils' buildSum) and parallel
+// linalg.generics that read the reduced tensors through projected maps (nothing
+// is broadcast into a materialised tensor); the variance is the mean of squared
+// deviations (two passes, as topi).
 //
 //===----------------------------------------------------------------------===//
 #include "Window.h"
@@ -67,25 +68,24 @@ Value normalize(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> dims,
     maps.push_back(paramMap);
   }
   bool hasGamma = static_cast<bool>(gamma), hasBeta = static_cast<bool>(beta);
-  return buildMap(
-      b, loc, type, dimSizes(b, loc, x), ins, maps,
-      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        Value e = scalarConst(nb, l, args[0].getType(), eps);
-        Value inv = math::RsqrtOp::create(
-            nb, l, arith::AddFOp::create(nb, l, args[2], e));
-        Value y = arith::MulFOp::create(
-            nb, l, arith::SubFOp::create(nb, l, args[0], args[1]), inv);
-        unsigned next = 3;
-        if (hasGamma)
-          y = arith::MulFOp::create(nb, l, y, args[next++]);
-        if (hasBeta)
-          y = arith::AddFOp::create(nb, l, y, args[next]);
-        return y;
-      });
+  return buildMap(b, loc, type, dimSizes(b, loc, x), ins, maps,
+                  [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                    Value e = scalarConst(nb, l, args[0].getType(), eps);
+                    Value inv = math::RsqrtOp::create(
+                        nb, l, arith::AddFOp::create(nb, l, args[2], e));
+                    Value y = arith::MulFOp::create(
+                        nb, l, arith::SubFOp::create(nb, l, args[0], args[1]),
+                        inv);
+                    unsigned next = 3;
+                    if (hasGamma)
+                      y = arith::MulFOp::create(nb, l, y, args[next++]);
+                    if (hasBeta)
+                      y = arith::AddFOp::create(nb, l, y, args[next]);
+                    return y;
+                  });
 }
 
-template <typename OpTy>
-LogicalResult requireFloat(OpTy op, Value data) {
+template <typename OpTy> LogicalResult requireFloat(OpTy op, Value data) {
   if (!isa<FloatType>(elementTypeOf(data.getType())))
     return op.emitError() << "not supported yet: " << op->getName()
                           << " on integers";
@@ -153,7 +153,8 @@ struct GroupNormPattern : OpConversionPattern<GroupNormOp> {
     for (int64_t d = 0; d < rank; ++d) {
       if (d == axis) {
         shape.append({g, divDim(type.getDimSize(d), g)});
-        xSizes.append({rewriter.getIndexAttr(g), divSize(rewriter, loc, sizes[d], g)});
+        xSizes.append(
+            {rewriter.getIndexAttr(g), divSize(rewriter, loc, sizes[d], g)});
         re.push_back({d, d + 1});
       } else {
         shape.push_back(type.getDimSize(d));
@@ -176,11 +177,10 @@ struct GroupNormPattern : OpConversionPattern<GroupNormOp> {
         rank + 1, 0,
         {rewriter.getAffineDimExpr(axis), rewriter.getAffineDimExpr(axis + 1)},
         rewriter.getContext());
-    Value y = normalize(rewriter, loc, x, dims,
-                        op.getEpsilon().convertToDouble(),
-                        op.getScale() ? param(adaptor.getGamma()) : Value(),
-                        op.getCenter() ? param(adaptor.getBeta()) : Value(),
-                        paramMap);
+    Value y = normalize(
+        rewriter, loc, x, dims, op.getEpsilon().convertToDouble(),
+        op.getScale() ? param(adaptor.getGamma()) : Value(),
+        op.getCenter() ? param(adaptor.getBeta()) : Value(), paramMap);
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
         op, resultTensorType(op), y, re);
     return success();
@@ -264,8 +264,8 @@ struct LRNPattern : OpConversionPattern<LRNOp> {
     for (int64_t d = 0; d < rank; ++d)
       inExprs.push_back(getAffineDimExpr(d, ctx));
     inExprs[axis] = inExprs[axis] + getAffineDimExpr(rank, ctx);
-    Value window = tensor::EmptyOp::create(rewriter, loc,
-                                           ArrayRef<int64_t>{size}, elem);
+    Value window =
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{size}, elem);
     Value init = filledTensor(rewriter, loc, type, sizes, zero);
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     iters.push_back(utils::IteratorType::reduction);
@@ -281,8 +281,8 @@ struct LRNPattern : OpConversionPattern<LRNOp> {
             iters,
             [](OpBuilder &b, Location l, ValueRange args) {
               linalg::YieldOp::create(
-                  b, l, arith::AddFOp::create(b, l, args[0], args[2])
-                            .getResult());
+                  b, l,
+                  arith::AddFOp::create(b, l, args[0], args[2]).getResult());
             })
             .getResult(0);
     double bias = op.getBias().convertToDouble();
@@ -344,11 +344,12 @@ struct LogSoftmaxPattern : OpConversionPattern<LogSoftmaxOp> {
                     .getResult(0);
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     AffineMap red = droppedMap(rewriter.getContext(), rank, {axis});
-    Value e = buildMap(rewriter, loc, type, sizes, {data, max}, {id, red},
-                       [](OpBuilder &b, Location l, ValueRange args) -> Value {
-                         return math::ExpOp::create(
-                             b, l, arith::SubFOp::create(b, l, args[0], args[1]));
-                       });
+    Value e =
+        buildMap(rewriter, loc, type, sizes, {data, max}, {id, red},
+                 [](OpBuilder &b, Location l, ValueRange args) -> Value {
+                   return math::ExpOp::create(
+                       b, l, arith::SubFOp::create(b, l, args[0], args[1]));
+                 });
     Value s = buildSum(rewriter, loc, e, {axis});
     rewriter.replaceOp(
         op, buildMap(rewriter, loc, type, sizes, {data, max, s}, {id, red, red},
@@ -378,7 +379,8 @@ struct SoftmaxPattern : OpConversionPattern<SoftmaxOp> {
     if (failed(axis))
       return rewriter.notifyMatchFailure(op, "axis out of range");
     Value data = adaptor.getData();
-    Value init = emptyTensor(rewriter, loc, type, dimSizes(rewriter, loc, data));
+    Value init =
+        emptyTensor(rewriter, loc, type, dimSizes(rewriter, loc, data));
     rewriter.replaceOpWithNewOp<linalg::SoftmaxOp>(
         op, TypeRange{type}, data, init, static_cast<uint64_t>(*axis));
     return success();
@@ -397,7 +399,8 @@ std::optional<std::pair<Value, Value>>
 foldScaleShift(OpBuilder &b, Location loc, BatchNormOp op, Value gamma,
                Value beta, Value mean, Value var) {
   DenseFPElementsAttr g, be, m, v;
-  if (!matchPattern(mean, m_Constant(&m)) || !matchPattern(var, m_Constant(&v)) ||
+  if (!matchPattern(mean, m_Constant(&m)) ||
+      !matchPattern(var, m_Constant(&v)) ||
       (op.getScale() && !matchPattern(gamma, m_Constant(&g))) ||
       (op.getCenter() && !matchPattern(beta, m_Constant(&be))))
     return std::nullopt;
@@ -456,7 +459,8 @@ struct BatchNormPattern : OpConversionPattern<BatchNormOp> {
     int64_t axis = *axisOr;
 
     Value scale, shift;
-    if (auto folded = foldScaleShift(rewriter, loc, op, gamma, beta, mean, var)) {
+    if (auto folded =
+            foldScaleShift(rewriter, loc, op, gamma, beta, mean, var)) {
       std::tie(scale, shift) = *folded;
     } else {
       auto paramType = cast<RankedTensorType>(mean.getType());
@@ -470,21 +474,22 @@ struct BatchNormPattern : OpConversionPattern<BatchNormOp> {
             Value e = scalarConst(b, l, args[0].getType(), eps);
             Value root = math::SqrtOp::create(
                 b, l, arith::AddFOp::create(b, l, args[0], e));
-            Value num = useGamma ? args[1]
-                                 : scalarConst(b, l, args[0].getType(), 1.0);
+            Value num =
+                useGamma ? args[1] : scalarConst(b, l, args[0].getType(), 1.0);
             return arith::DivFOp::create(b, l, num, root);
           });
-      shift = buildMap(
-          rewriter, loc, paramType, pSizes, {mean, scale, beta},
-          {id1, id1, id1},
-          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            Value ms = arith::MulFOp::create(b, l, args[0], args[1]);
-            if (useBeta)
-              return arith::SubFOp::create(b, l, args[2], ms);
-            return arith::NegFOp::create(b, l, ms);
-          });
+      shift = buildMap(rewriter, loc, paramType, pSizes, {mean, scale, beta},
+                       {id1, id1, id1},
+                       [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                         Value ms =
+                             arith::MulFOp::create(b, l, args[0], args[1]);
+                         if (useBeta)
+                           return arith::SubFOp::create(b, l, args[2], ms);
+                         return arith::NegFOp::create(b, l, ms);
+                       });
     }
-    AffineMap channel = AffineMap::get(rank, 0, rewriter.getAffineDimExpr(axis));
+    AffineMap channel =
+        AffineMap::get(rank, 0, rewriter.getAffineDimExpr(axis));
     Value y = buildMap(
         rewriter, loc, dataType, dimSizes(rewriter, loc, data),
         {data, scale, shift},
@@ -503,7 +508,8 @@ struct BatchNormPattern : OpConversionPattern<BatchNormOp> {
 
 void relay::populateNormToLinalgPatterns(const TypeConverter &tc,
                                          RewritePatternSet &patterns) {
-  patterns.add<BatchNormPattern, SoftmaxPattern, AxisNormPattern<LayerNormOp, false>,
+  patterns.add<BatchNormPattern, SoftmaxPattern,
+               AxisNormPattern<LayerNormOp, false>,
                AxisNormPattern<InstanceNormOp, true>, GroupNormPattern,
                L2NormalizePattern, LRNPattern, LogSoftmaxPattern>(
       tc, patterns.getContext());

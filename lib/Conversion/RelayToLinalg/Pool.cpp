@@ -35,7 +35,6 @@ using namespace mlir::relay::lowering;
 
 namespace {
 
-
 Value maxScalars(OpBuilder &b, Location loc, Value x, Value y,
                  bool isUnsigned) {
   if (isa<FloatType>(x.getType()))
@@ -74,11 +73,10 @@ Value poolGeneric(OpBuilder &b, Location loc, Value padded, Value window,
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{init.getType()}, ValueRange{padded, window},
       ValueRange{init},
-      ArrayRef<AffineMap>{
-          AffineMap::get(rank + n, 0, inExprs, ctx),
-          AffineMap::get(rank + n, 0, winExprs, ctx),
-          AffineMap::getMultiDimIdentityMap(rank + n, ctx).getMajorSubMap(
-              rank)},
+      ArrayRef<AffineMap>{AffineMap::get(rank + n, 0, inExprs, ctx),
+                          AffineMap::get(rank + n, 0, winExprs, ctx),
+                          AffineMap::getMultiDimIdentityMap(rank + n, ctx)
+                              .getMajorSubMap(rank)},
       iters, [&](OpBuilder &nb, Location l, ValueRange args) {
         Value r = isMax ? maxScalars(nb, l, args[0], args[2], isUnsigned)
                         : addScalars2(nb, l, args[0], args[2]);
@@ -86,7 +84,6 @@ Value poolGeneric(OpBuilder &b, Location loc, Value padded, Value window,
       });
   return generic.getResult(0);
 }
-
 
 //===----------------------------------------------------------------------===//
 // nn.{max,avg}_pool{1,2,3}d
@@ -190,9 +187,8 @@ struct PoolPattern : OpConversionPattern<OpTy> {
         extra[i] = strides[i] - 1;
     Value padValue = isMax ? lowestConst(rewriter, loc, elem, isUnsigned)
                            : scalarConst(rewriter, loc, elem, 0.0);
-    Value padded =
-        padAndCropToWindows(rewriter, loc, data, spatial, pad, extra, window,
-                            strides, dilation, padValue);
+    Value padded = padAndCropToWindows(rewriter, loc, data, spatial, pad, extra,
+                                       window, strides, dilation, padValue);
     SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, padded);
     SmallVector<OpFoldResult> dataSizes = dimSizes(rewriter, loc, data);
     SmallVector<OpFoldResult> outSizes =
@@ -252,7 +248,8 @@ struct PoolPattern : OpConversionPattern<OpTy> {
     for (int64_t i = 0; i < N; ++i) {
       // Last index a window may reach: the data's end (+ the explicit
       // padding after it when padding counts).
-      Value size = getValueOrCreateConstantIndexOp(b, loc, dataSizes[spatial[i]]);
+      Value size =
+          getValueOrCreateConstantIndexOp(b, loc, dataSizes[spatial[i]]);
       int64_t extra = countPad ? pad.after[i] - 1 : -1;
       lasts.push_back(arith::AddIOp::create(
           b, loc, size, arith::ConstantIndexOp::create(b, loc, extra)));
@@ -265,9 +262,8 @@ struct PoolPattern : OpConversionPattern<OpTy> {
           Value count = arith::ConstantIndexOp::create(nb, l, 1);
           for (int64_t i = 0; i < N; ++i) {
             Value o = linalg::IndexOp::create(nb, l, spatial[i]);
-            Value ni = windowCount(nb, l, o, window[i], strides[i],
-                                   dilation[i], pad.before[i], lasts[i],
-                                   countPad);
+            Value ni = windowCount(nb, l, o, window[i], strides[i], dilation[i],
+                                   pad.before[i], lasts[i], countPad);
             count = arith::MulIOp::create(nb, l, count, ni);
           }
           count = arith::MaxSIOp::create(
@@ -282,8 +278,7 @@ struct PoolPattern : OpConversionPattern<OpTy> {
   }
 };
 
-template <typename OpTy, int N>
-std::string poolUnsupported(OpTy op) {
+template <typename OpTy, int N> std::string poolUnsupported(OpTy op) {
   static constexpr StringLiteral supported[] = {
       " (NCW and NWC are)", " (NCHW and NHWC are)", " (NCDHW and NDHWC are)"};
   return (op->getName().getStringRef() + " with layout " + op.getLayout() +
@@ -323,8 +318,9 @@ struct GlobalAvgPool2DPattern : OpConversionPattern<GlobalAvgPool2DOp> {
     RankedTensorType resultType = resultTensorType(op);
     bool isUnsigned = isUnsignedInt(op.getData().getType());
     Value sum = buildSum(rewriter, loc, data, dims);
-    Value count = indexToScalar(rewriter, loc, countOf(rewriter, loc, data, dims),
-                                resultType.getElementType(), isUnsigned);
+    Value count =
+        indexToScalar(rewriter, loc, countOf(rewriter, loc, data, dims),
+                      resultType.getElementType(), isUnsigned);
     Value mean = divideByScalar(rewriter, loc, sum, count, isUnsigned);
     SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
     for (int64_t d : dims)
@@ -357,10 +353,12 @@ struct GlobalMaxPool2DPattern : OpConversionPattern<GlobalMaxPool2DOp> {
     Type elem = resultType.getElementType();
     bool isUnsigned = isUnsignedInt(op.getData().getType());
     SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
-    auto redType = RankedTensorType::get(
-        {resultType.getDimSize(0), resultType.getDimSize(layout == "NCHW" ? 1 : 3)},
-        elem);
-    SmallVector<OpFoldResult> redSizes = {sizes[0], sizes[layout == "NCHW" ? 1 : 3]};
+    auto redType =
+        RankedTensorType::get({resultType.getDimSize(0),
+                               resultType.getDimSize(layout == "NCHW" ? 1 : 3)},
+                              elem);
+    SmallVector<OpFoldResult> redSizes = {sizes[0],
+                                          sizes[layout == "NCHW" ? 1 : 3]};
     Value init = filledTensor(rewriter, loc, redType, redSizes,
                               lowestConst(rewriter, loc, elem, isUnsigned));
     auto reduce = linalg::ReduceOp::create(
@@ -371,9 +369,9 @@ struct GlobalMaxPool2DPattern : OpConversionPattern<GlobalMaxPool2DOp> {
         });
     for (int64_t d : dims)
       sizes[d] = rewriter.getIndexAttr(1);
-    rewriter.replaceOp(op, expandTo(rewriter, loc, reduce.getResult(0),
-                                    resultType, unitDimReassociation(4, dims),
-                                    sizes));
+    rewriter.replaceOp(op,
+                       expandTo(rewriter, loc, reduce.getResult(0), resultType,
+                                unitDimReassociation(4, dims), sizes));
     return success();
   }
 };
@@ -393,9 +391,9 @@ struct AdaptivePool2DPattern : OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     StringRef layout = op.getLayout();
     if (layout != "NCHW" && layout != "NHWC")
-      return op.emitError() << "not supported yet: " << op->getName()
-                            << " with layout " << layout
-                            << " (NCHW and NHWC are)";
+      return op.emitError()
+             << "not supported yet: " << op->getName() << " with layout "
+             << layout << " (NCHW and NHWC are)";
     bool nchw = layout == "NCHW";
     int64_t spatial[2] = {nchw ? 2 : 1, nchw ? 3 : 2};
     Value data = adaptor.getData();
@@ -440,9 +438,9 @@ struct AdaptivePool2DPattern : OpConversionPattern<OpTy> {
           b, l, arith::MulIOp::create(b, l, o, cst(in[i])), cst(out[i]));
       Value end = arith::DivUIOp::create(
           b, l,
-          arith::AddIOp::create(
-              b, l, arith::MulIOp::create(b, l, o, cst(in[i])),
-              cst(in[i] + out[i] - 1)),
+          arith::AddIOp::create(b, l,
+                                arith::MulIOp::create(b, l, o, cst(in[i])),
+                                cst(in[i] + out[i] - 1)),
           cst(out[i]));
       return std::make_pair(
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, k,
@@ -453,13 +451,12 @@ struct AdaptivePool2DPattern : OpConversionPattern<OpTy> {
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, ValueRange{window},
         ValueRange{init},
-        ArrayRef<AffineMap>{
-            AffineMap::get(rank + 2, 0,
-                           {getAffineDimExpr(rank, ctx),
-                            getAffineDimExpr(rank + 1, ctx)},
-                           ctx),
-            AffineMap::getMultiDimIdentityMap(rank + 2, ctx).getMajorSubMap(
-                rank)},
+        ArrayRef<AffineMap>{AffineMap::get(rank + 2, 0,
+                                           {getAffineDimExpr(rank, ctx),
+                                            getAffineDimExpr(rank + 1, ctx)},
+                                           ctx),
+                            AffineMap::getMultiDimIdentityMap(rank + 2, ctx)
+                                .getMajorSubMap(rank)},
         iters, [&](OpBuilder &b, Location l, ValueRange args) {
           // Reads data[start(o) + k] (clamped to the data; masked when k is
           // past the cell's end): a gather, as the start is o * n / m.

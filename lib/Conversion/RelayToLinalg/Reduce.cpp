@@ -197,11 +197,11 @@ Value linearIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> dims,
   Value linear;
   for (auto [d, size] : llvm::zip(dims, sizes)) {
     Value i = linalg::IndexOp::create(b, loc, d);
-    linear = linear ? arith::AddIOp::create(
-                          b, loc, arith::MulIOp::create(b, loc, linear, size),
-                          i)
-                          .getResult()
-                    : i;
+    linear = linear
+                 ? arith::AddIOp::create(
+                       b, loc, arith::MulIOp::create(b, loc, linear, size), i)
+                       .getResult()
+                 : i;
   }
   return linear;
 }
@@ -239,21 +239,20 @@ struct ArgReducePattern : OpConversionPattern<OpTy> {
     }
     SmallVector<Value> reducedSizes;
     for (int64_t d : dims)
-      reducedSizes.push_back(
-          getValueOrCreateConstantIndexOp(rewriter, loc,
-                                          dimSizes(rewriter, loc, data)[d]));
-    Value valueInit = filledTensor(
-        rewriter, loc, valueType, sizes,
-        isMax ? identityOf(rewriter, loc, Combiner::Max, elementType,
-                           isUnsigned)
-              : identityOf(rewriter, loc, Combiner::Min, elementType,
-                           isUnsigned));
-    Value indexInit = filledTensor(
-        rewriter, loc, indexType, sizes,
-        arith::ConstantOp::create(
-            rewriter, loc,
-            rewriter.getI32IntegerAttr(last ? -1
-                                            : std::numeric_limits<int32_t>::max())));
+      reducedSizes.push_back(getValueOrCreateConstantIndexOp(
+          rewriter, loc, dimSizes(rewriter, loc, data)[d]));
+    Value valueInit =
+        filledTensor(rewriter, loc, valueType, sizes,
+                     isMax ? identityOf(rewriter, loc, Combiner::Max,
+                                        elementType, isUnsigned)
+                           : identityOf(rewriter, loc, Combiner::Min,
+                                        elementType, isUnsigned));
+    Value indexInit =
+        filledTensor(rewriter, loc, indexType, sizes,
+                     arith::ConstantOp::create(
+                         rewriter, loc,
+                         rewriter.getI32IntegerAttr(
+                             last ? -1 : std::numeric_limits<int32_t>::max())));
     SmallVector<AffineExpr> outExprs;
     SmallVector<utils::IteratorType> iterators;
     for (int64_t d = 0; d < rank; ++d) {
@@ -274,12 +273,12 @@ struct ArgReducePattern : OpConversionPattern<OpTy> {
               b, l, i32, linearIndex(b, l, dims, reducedSizes));
           Value better, equal;
           if (isa<FloatType>(elementType)) {
-            better = arith::CmpFOp::create(
-                b, l,
-                isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-                x, best);
-            equal = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, x,
-                                          best);
+            better = arith::CmpFOp::create(b, l,
+                                           isMax ? arith::CmpFPredicate::OGT
+                                                 : arith::CmpFPredicate::OLT,
+                                           x, best);
+            equal =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, x, best);
           } else {
             arith::CmpIPredicate pred =
                 isMax ? (isUnsigned ? arith::CmpIPredicate::ugt
@@ -287,8 +286,8 @@ struct ArgReducePattern : OpConversionPattern<OpTy> {
                       : (isUnsigned ? arith::CmpIPredicate::ult
                                     : arith::CmpIPredicate::slt);
             better = arith::CmpIOp::create(b, l, pred, x, best);
-            equal = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x,
-                                          best);
+            equal =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, best);
           }
           Value tieWins = arith::CmpIOp::create(
               b, l,
@@ -298,9 +297,9 @@ struct ArgReducePattern : OpConversionPattern<OpTy> {
               b, l, better, arith::AndIOp::create(b, l, equal, tieWins));
           linalg::YieldOp::create(
               b, l,
-              ValueRange{arith::SelectOp::create(b, l, take, x, best),
-                         arith::SelectOp::create(b, l, take, index,
-                                                 bestIndex)});
+              ValueRange{
+                  arith::SelectOp::create(b, l, take, x, best),
+                  arith::SelectOp::create(b, l, take, index, bestIndex)});
         });
     rewriter.replaceOp(op, finishReduce(rewriter, loc, generic.getResult(1),
                                         data, dims, resultType));
@@ -332,27 +331,27 @@ struct VariancePattern : OpConversionPattern<VarianceOp> {
                                   dataType.getDimSize(d) != 1
                               ? rewriter.getAffineConstantExpr(0)
                               : rewriter.getAffineDimExpr(d));
-    Value squares = buildMap(
-        rewriter, loc, dataType, dimSizes(rewriter, loc, data),
-        ValueRange{data, mean},
-        {rewriter.getMultiDimIdentityMap(rank),
-         AffineMap::get(rank, 0, meanExprs, rewriter.getContext())},
-        [](OpBuilder &b, Location l, ValueRange args) -> Value {
-          if (isa<FloatType>(args[0].getType())) {
-            Value diff = arith::SubFOp::create(b, l, args[0], args[1]);
-            return arith::MulFOp::create(b, l, diff, diff);
-          }
-          Value diff = arith::SubIOp::create(b, l, args[0], args[1]);
-          return arith::MulIOp::create(b, l, diff, diff);
-        });
+    Value squares =
+        buildMap(rewriter, loc, dataType, dimSizes(rewriter, loc, data),
+                 ValueRange{data, mean},
+                 {rewriter.getMultiDimIdentityMap(rank),
+                  AffineMap::get(rank, 0, meanExprs, rewriter.getContext())},
+                 [](OpBuilder &b, Location l, ValueRange args) -> Value {
+                   if (isa<FloatType>(args[0].getType())) {
+                     Value diff = arith::SubFOp::create(b, l, args[0], args[1]);
+                     return arith::MulFOp::create(b, l, diff, diff);
+                   }
+                   Value diff = arith::SubIOp::create(b, l, args[0], args[1]);
+                   return arith::MulIOp::create(b, l, diff, diff);
+                 });
     Value sum = dims.empty() ? squares
                              : buildReduce(rewriter, loc, squares, dims,
                                            Combiner::Sum, isUnsigned);
     Value count = countOf(rewriter, loc, data, dims);
     if (op.getUnbiased())
-      count = arith::SubIOp::create(rewriter, loc, count,
-                                    arith::ConstantIndexOp::create(rewriter,
-                                                                   loc, 1));
+      count = arith::SubIOp::create(
+          rewriter, loc, count,
+          arith::ConstantIndexOp::create(rewriter, loc, 1));
     Value divisor = indexToScalar(rewriter, loc, count,
                                   resultType.getElementType(), isUnsigned);
     Value result = divideByScalar(rewriter, loc, sum, divisor, isUnsigned);
@@ -364,15 +363,13 @@ struct VariancePattern : OpConversionPattern<VarianceOp> {
 } // namespace
 
 void relay::populateReduceToLinalgPatterns(const TypeConverter &tc,
-                                      RewritePatternSet &patterns) {
-  patterns.add<ReducePattern<SumOp, Combiner::Sum>,
-               ReducePattern<MeanOp, Combiner::Sum, true>,
-               ReducePattern<MaxOp, Combiner::Max>,
-               ReducePattern<MinOp, Combiner::Min>,
-               ReducePattern<ProdOp, Combiner::Prod>,
-               ReducePattern<AllOp, Combiner::And>,
-               ReducePattern<AnyOp, Combiner::Or>,
-               ArgReducePattern<ArgMaxOp, true>,
-               ArgReducePattern<ArgMinOp, false>, VariancePattern>(
-      tc, patterns.getContext());
+                                           RewritePatternSet &patterns) {
+  patterns.add<
+      ReducePattern<SumOp, Combiner::Sum>,
+      ReducePattern<MeanOp, Combiner::Sum, true>,
+      ReducePattern<MaxOp, Combiner::Max>, ReducePattern<MinOp, Combiner::Min>,
+      ReducePattern<ProdOp, Combiner::Prod>,
+      ReducePattern<AllOp, Combiner::And>, ReducePattern<AnyOp, Combiner::Or>,
+      ArgReducePattern<ArgMaxOp, true>, ArgReducePattern<ArgMinOp, false>,
+      VariancePattern>(tc, patterns.getContext());
 }

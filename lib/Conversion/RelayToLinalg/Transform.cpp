@@ -5,8 +5,8 @@
 // Relay's newshape codes at run time.
 //
 //===----------------------------------------------------------------------===//
-#include "Utils.h"
 #include "../../Relations/TransformUtils.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -130,8 +130,7 @@ static Value reshapeValue(OpBuilder &b, Location loc, Value data,
                                            allInOne(srcType.getRank()));
   }
   if (dstType.getRank() == 0)
-    return tensor::CollapseShapeOp::create(b, loc, dstType, flat,
-                                           allInOne(0));
+    return tensor::CollapseShapeOp::create(b, loc, dstType, flat, allInOne(0));
   if (dstType.getRank() != 1 || dstType != flat.getType())
     return expandTo(b, loc, flat, dstType, allInOne(dstType.getRank()), sizes);
   return flat;
@@ -177,9 +176,9 @@ struct TransposePattern : OpConversionPattern<TransposeOp> {
     SmallVector<OpFoldResult> sizes =
         applyPermutation(dimSizes(rewriter, loc, data), perm);
     Value init = emptyTensor(rewriter, loc, resultType, sizes);
-    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, data,
-                                                       init, perm)
-                               .getResult()[0]);
+    rewriter.replaceOp(
+        op, linalg::TransposeOp::create(rewriter, loc, data, init, perm)
+                .getResult()[0]);
     return success();
   }
 };
@@ -195,7 +194,8 @@ struct ConcatenatePattern : OpConversionPattern<ConcatenateOp> {
       rewriter.replaceOp(op, inputs[0]);
       return success();
     }
-    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), resultType.getRank());
+    FailureOr<int64_t> axisOr =
+        normalizeAxis(op.getAxis(), resultType.getRank());
     if (failed(axisOr))
       return rewriter.notifyMatchFailure(op, "axis out of range");
     int64_t axis = *axisOr;
@@ -259,9 +259,11 @@ struct ReshapeLikePattern : OpConversionPattern<ReshapeLikeOp> {
     int64_t rr = cast<RankedTensorType>(like.getType()).getRank();
     auto norm = [](int64_t v, int64_t rank) { return v < 0 ? v + rank : v; };
     int64_t lb = norm(static_cast<int64_t>(op.getLhsBegin()), lr);
-    int64_t le = op.getLhsEnd() ? norm(static_cast<int64_t>(*op.getLhsEnd()), lr) : lr;
+    int64_t le =
+        op.getLhsEnd() ? norm(static_cast<int64_t>(*op.getLhsEnd()), lr) : lr;
     int64_t rb = norm(static_cast<int64_t>(op.getRhsBegin()), rr);
-    int64_t re = op.getRhsEnd() ? norm(static_cast<int64_t>(*op.getRhsEnd()), rr) : rr;
+    int64_t re =
+        op.getRhsEnd() ? norm(static_cast<int64_t>(*op.getRhsEnd()), rr) : rr;
     SmallVector<OpFoldResult> in = dimSizes(rewriter, loc, data);
     SmallVector<OpFoldResult> ref = dimSizes(rewriter, loc, like);
     SmallVector<OpFoldResult> sizes(in.begin(), in.begin() + lb);
@@ -355,10 +357,10 @@ struct StackPattern : OpConversionPattern<StackOp> {
           rewriter, loc, v, RankedTensorType::get(shape, t.getElementType()),
           sizes));
     }
-    Value result =
-        pieces.size() == 1
-            ? pieces[0]
-            : tensor::ConcatOp::create(rewriter, loc, pivot, pieces).getResult();
+    Value result = pieces.size() == 1
+                       ? pieces[0]
+                       : tensor::ConcatOp::create(rewriter, loc, pivot, pieces)
+                             .getResult();
     rewriter.replaceOp(op, castTo(rewriter, loc, result, resultType));
     return success();
   }
@@ -373,7 +375,8 @@ struct SplitPattern : OpConversionPattern<SplitOp> {
     Value data = adaptor.getData();
     auto type = cast<RankedTensorType>(data.getType());
     int64_t rank = type.getRank();
-    FailureOr<int64_t> axisOr = normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
+    FailureOr<int64_t> axisOr =
+        normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
     if (failed(axisOr))
       return rewriter.notifyMatchFailure(op, "axis out of range");
     int64_t axis = *axisOr;
@@ -387,7 +390,8 @@ struct SplitPattern : OpConversionPattern<SplitOp> {
       Value len = arith::DivUIOp::create(rewriter, loc, whole, nv);
       for (int64_t i = 0; i < n; ++i) {
         starts.push_back(arith::MulIOp::create(
-            rewriter, loc, len, arith::ConstantIndexOp::create(rewriter, loc, i)));
+            rewriter, loc, len,
+            arith::ConstantIndexOp::create(rewriter, loc, i)));
         lengths.push_back(len);
       }
     } else {
@@ -411,9 +415,10 @@ struct SplitPattern : OpConversionPattern<SplitOp> {
       SmallVector<OpFoldResult> pieceSizes(sizes);
       SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
       offsets[axis] = starts[i];
-      pieceSizes[axis] = pieceType.isDynamicDim(axis)
-                             ? OpFoldResult(lengths[i])
-                             : rewriter.getIndexAttr(pieceType.getDimSize(axis));
+      pieceSizes[axis] =
+          pieceType.isDynamicDim(axis)
+              ? OpFoldResult(lengths[i])
+              : rewriter.getIndexAttr(pieceType.getDimSize(axis));
       for (int64_t d = 0; d < rank; ++d)
         if (!pieceType.isDynamicDim(d))
           pieceSizes[d] = rewriter.getIndexAttr(pieceType.getDimSize(d));
@@ -435,9 +440,9 @@ struct StridedSlicePattern : OpConversionPattern<StridedSliceOp> {
     auto type = cast<RankedTensorType>(data.getType());
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
     int64_t rank = type.getRank();
-    auto dims = rel::stridedSliceDims(op, type.getShape(), op.getBegin(),
-                                      op.getEnd(), op.getStrides(),
-                                      op.getAxes(), op.getSliceMode());
+    auto dims =
+        rel::stridedSliceDims(op, type.getShape(), op.getBegin(), op.getEnd(),
+                              op.getStrides(), op.getAxes(), op.getSliceMode());
     if (failed(dims))
       return failure();
     SmallVector<OpFoldResult> extents = dimSizes(rewriter, loc, data);
@@ -481,8 +486,9 @@ struct StridedSlicePattern : OpConversionPattern<StridedSliceOp> {
         return arith::MaxSIOp::create(rewriter, loc, x, lo);
       };
       Value b = canon(d.begin), e = canon(d.end);
-      Value interval = d.stride > 0 ? arith::SubIOp::create(rewriter, loc, e, b)
-                                    : arith::SubIOp::create(rewriter, loc, b, e);
+      Value interval = d.stride > 0
+                           ? arith::SubIOp::create(rewriter, loc, e, b)
+                           : arith::SubIOp::create(rewriter, loc, b, e);
       interval = arith::MaxSIOp::create(rewriter, loc, interval, cst(0));
       Value n = arith::CeilDivSIOp::create(rewriter, loc, interval, cst(step));
       Value first = b;
@@ -560,10 +566,10 @@ Value broadcastAndCollapse(OpBuilder &b, Location loc, Value data,
   SmallVector<AffineExpr> exprs;
   for (int64_t d : dataDims)
     exprs.push_back(b.getAffineDimExpr(d));
-  Value wide = buildMap(
-      b, loc, wideType, wideSizes, {data},
-      {AffineMap::get(wideType.getRank(), 0, exprs, b.getContext())},
-      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+  Value wide =
+      buildMap(b, loc, wideType, wideSizes, {data},
+               {AffineMap::get(wideType.getRank(), 0, exprs, b.getContext())},
+               [](OpBuilder &, Location, ValueRange args) { return args[0]; });
   return tensor::CollapseShapeOp::create(b, loc, resultType, wide, groups);
 }
 
@@ -620,7 +626,8 @@ struct RepeatPattern : OpConversionPattern<RepeatOp> {
     auto type = cast<RankedTensorType>(data.getType());
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
     int64_t rank = type.getRank();
-    FailureOr<int64_t> axisOr = normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
+    FailureOr<int64_t> axisOr =
+        normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
     if (failed(axisOr))
       return rewriter.notifyMatchFailure(op, "axis out of range");
     int64_t axis = *axisOr;
@@ -687,16 +694,16 @@ Value broadcastTo(OpBuilder &b, Location loc, Value data,
 /// Result sizes of a broadcast to `resultType`: static dims, else the size
 /// of `like` (broadcast_to_like) at that dim.
 SmallVector<OpFoldResult> targetSizes(OpBuilder &b, Location loc,
-                                      RankedTensorType resultType,
-                                      Value like) {
+                                      RankedTensorType resultType, Value like) {
   SmallVector<OpFoldResult> sizes;
   SmallVector<OpFoldResult> likeSizes;
   if (like)
     likeSizes = dimSizes(b, loc, like);
   for (int64_t d = 0; d < resultType.getRank(); ++d)
-    sizes.push_back(resultType.isDynamicDim(d)
-                        ? likeSizes[d]
-                        : OpFoldResult(b.getIndexAttr(resultType.getDimSize(d))));
+    sizes.push_back(
+        resultType.isDynamicDim(d)
+            ? likeSizes[d]
+            : OpFoldResult(b.getIndexAttr(resultType.getDimSize(d))));
   return sizes;
 }
 
@@ -744,8 +751,8 @@ struct CollapseSumLikePattern : OpConversionPattern<CollapseSumLikeOp> {
         dims.push_back(d);
         continue;
       }
-      bool reduce = resultType.getDimSize(d - offset) == 1 &&
-                    type.getDimSize(d) != 1;
+      bool reduce =
+          resultType.getDimSize(d - offset) == 1 && type.getDimSize(d) != 1;
       if (reduce) {
         dims.push_back(d);
         unitDims.push_back(d - offset);
@@ -758,9 +765,9 @@ struct CollapseSumLikePattern : OpConversionPattern<CollapseSumLikeOp> {
     }
     Value sum = buildSum(rewriter, loc, data, dims);
     if (!unitDims.empty())
-      sum = expandTo(rewriter, loc, sum, resultType,
-                     unitDimReassociation(resultType.getRank(), unitDims),
-                     sizes);
+      sum =
+          expandTo(rewriter, loc, sum, resultType,
+                   unitDimReassociation(resultType.getRank(), unitDims), sizes);
     rewriter.replaceOp(op, castTo(rewriter, loc, sum, resultType));
     return success();
   }
@@ -834,11 +841,11 @@ struct FullLikePattern : OpConversionPattern<FullLikeOp> {
   matchAndRewrite(FullLikeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(
-        op, filledFrom(rewriter, op.getLoc(),
-                       cast<RankedTensorType>(op.getType()),
-                       dimSizes(rewriter, op.getLoc(), adaptor.getData()),
-                       adaptor.getFillValue(),
-                       elementTypeOf(op.getFillValue().getType())));
+        op,
+        filledFrom(rewriter, op.getLoc(), cast<RankedTensorType>(op.getType()),
+                   dimSizes(rewriter, op.getLoc(), adaptor.getData()),
+                   adaptor.getFillValue(),
+                   elementTypeOf(op.getFillValue().getType())));
     return success();
   }
 };
@@ -868,9 +875,10 @@ struct ArangePattern : OpConversionPattern<ArangeOp> {
         n = arith::FPToSIOp::create(rewriter, loc, rewriter.getI64Type(), q);
       } else {
         Value diff = arith::SubIOp::create(rewriter, loc, stop, start);
-        n = isUnsigned
-                ? arith::CeilDivUIOp::create(rewriter, loc, diff, step).getResult()
-                : arith::CeilDivSIOp::create(rewriter, loc, diff, step).getResult();
+        n = isUnsigned ? arith::CeilDivUIOp::create(rewriter, loc, diff, step)
+                             .getResult()
+                       : arith::CeilDivSIOp::create(rewriter, loc, diff, step)
+                             .getResult();
         if (elt.getIntOrFloatBitWidth() < 64)
           n = isUnsigned ? arith::ExtUIOp::create(rewriter, loc,
                                                   rewriter.getI64Type(), n)
@@ -879,25 +887,26 @@ struct ArangePattern : OpConversionPattern<ArangeOp> {
                                                   rewriter.getI64Type(), n)
                                .getResult();
       }
-      Value count = arith::IndexCastOp::create(rewriter, loc,
-                                               rewriter.getIndexType(), n);
+      Value count =
+          arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), n);
       count = arith::MaxSIOp::create(
-          rewriter, loc, count, arith::ConstantIndexOp::create(rewriter, loc, 0));
+          rewriter, loc, count,
+          arith::ConstantIndexOp::create(rewriter, loc, 0));
       sizes.push_back(count);
     } else {
       sizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(0)));
     }
-    Value result = buildMap(
-        rewriter, loc, resultType, sizes, {}, {},
-        [&](OpBuilder &b, Location l, ValueRange) -> Value {
-          Value i = linalg::IndexOp::create(b, l, 0);
-          Value x = indexToScalar(b, l, i, elt, false);
-          if (isFloat)
-            return arith::AddFOp::create(
-                b, l, start, arith::MulFOp::create(b, l, x, step));
-          return arith::AddIOp::create(b, l, start,
-                                       arith::MulIOp::create(b, l, x, step));
-        });
+    Value result =
+        buildMap(rewriter, loc, resultType, sizes, {}, {},
+                 [&](OpBuilder &b, Location l, ValueRange) -> Value {
+                   Value i = linalg::IndexOp::create(b, l, 0);
+                   Value x = indexToScalar(b, l, i, elt, false);
+                   if (isFloat)
+                     return arith::AddFOp::create(
+                         b, l, start, arith::MulFOp::create(b, l, x, step));
+                   return arith::AddIOp::create(
+                       b, l, start, arith::MulIOp::create(b, l, x, step));
+                 });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -988,11 +997,11 @@ struct LayoutTransformPattern : OpConversionPattern<LayoutTransformOp> {
                             : plainType.getDimSize(i) / f);
         sizes.push_back(
             plainType.isDynamicDim(i)
-                ? OpFoldResult(arith::DivUIOp::create(
-                                   rewriter, loc, idx(rewriter, loc, plain[i]),
-                                   arith::ConstantIndexOp::create(rewriter, loc,
-                                                                  f))
-                                   .getResult())
+                ? OpFoldResult(
+                      arith::DivUIOp::create(
+                          rewriter, loc, idx(rewriter, loc, plain[i]),
+                          arith::ConstantIndexOp::create(rewriter, loc, f))
+                          .getResult())
                 : OpFoldResult(rewriter.getIndexAttr(shape.back())));
         g.push_back(shape.size());
         shape.push_back(f);
@@ -1017,15 +1026,15 @@ struct LayoutTransformPattern : OpConversionPattern<LayoutTransformOp> {
 } // namespace
 
 void relay::populateTransformToLinalgPatterns(const TypeConverter &tc,
-                                         RewritePatternSet &patterns) {
-  patterns.add<ReshapePattern, TransposePattern, ConcatenatePattern,
-               ReshapeLikePattern, SqueezePattern, ExpandDimsPattern,
-               StackPattern, SplitPattern, StridedSlicePattern, ReversePattern,
-               TilePattern, RepeatPattern, BroadcastToPattern,
-               BroadcastToLikePattern, CollapseSumLikePattern,
-               ConstantFillPattern<ZerosOp, 0>, ConstantFillPattern<OnesOp, 1>,
-               ConstantFillPattern<ZerosLikeOp, 0>,
-               ConstantFillPattern<OnesLikeOp, 1>, FullPattern, FullLikePattern,
-               ArangePattern, LayoutTransformPattern>(tc, patterns.getContext());
+                                              RewritePatternSet &patterns) {
+  patterns
+      .add<ReshapePattern, TransposePattern, ConcatenatePattern,
+           ReshapeLikePattern, SqueezePattern, ExpandDimsPattern, StackPattern,
+           SplitPattern, StridedSlicePattern, ReversePattern, TilePattern,
+           RepeatPattern, BroadcastToPattern, BroadcastToLikePattern,
+           CollapseSumLikePattern, ConstantFillPattern<ZerosOp, 0>,
+           ConstantFillPattern<OnesOp, 1>, ConstantFillPattern<ZerosLikeOp, 0>,
+           ConstantFillPattern<OnesLikeOp, 1>, FullPattern, FullLikePattern,
+           ArangePattern, LayoutTransformPattern>(tc, patterns.getContext());
   populateTransformEinsumPatterns(tc, patterns);
 }

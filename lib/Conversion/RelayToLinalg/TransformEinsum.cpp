@@ -6,8 +6,8 @@
 // accumulates into a zero-filled result. `...` dims of size 1 broadcast.
 //
 //===----------------------------------------------------------------------===//
-#include "Utils.h"
 #include "../../Relations/EinsumEquation.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 
@@ -30,8 +30,8 @@ bool isMatmul(const einsum::Equation &eq, bool batch) {
   int i = a[o], j = a[o + 1], k = b[o + 1];
   if (b[o] != j || c[o] != i || c[o + 1] != k || i == j || j == k || i == k)
     return false;
-  if (batch && (b[0] != a[0] || c[0] != a[0] || a[0] == i || a[0] == j ||
-                a[0] == k))
+  if (batch &&
+      (b[0] != a[0] || c[0] != a[0] || a[0] == i || a[0] == j || a[0] == k))
     return false;
   return true;
 }
@@ -110,17 +110,17 @@ struct EinsumPattern : OpConversionPattern<EinsumOp> {
         if (size && getConstantIntValue(size) != 1)
           continue;
         size = t.isDynamicDim(d)
-                   ? OpFoldResult(tensor::DimOp::create(rewriter, loc, v, d)
-                                      .getResult())
+                   ? OpFoldResult(
+                         tensor::DimOp::create(rewriter, loc, v, d).getResult())
                    : OpFoldResult(rewriter.getIndexAttr(t.getDimSize(d)));
       }
     }
     SmallVector<OpFoldResult> outSizes;
     for (int64_t d = 0; d < resultType.getRank(); ++d)
-      outSizes.push_back(resultType.isDynamicDim(d)
-                             ? loopSizes[d]
-                             : OpFoldResult(rewriter.getIndexAttr(
-                                   resultType.getDimSize(d))));
+      outSizes.push_back(
+          resultType.isDynamicDim(d)
+              ? loopSizes[d]
+              : OpFoldResult(rewriter.getIndexAttr(resultType.getDimSize(d))));
     Value zero = scalarConst(rewriter, loc, elt, 0.0);
     Value init = filledTensor(rewriter, loc, resultType, outSizes, zero);
 
@@ -129,9 +129,9 @@ struct EinsumPattern : OpConversionPattern<EinsumOp> {
       return cast<RankedTensorType>(v.getType()).getElementType() == elt;
     });
     if (sameTypes && !isUnsigned && isMatmul(eq, false)) {
-      rewriter.replaceOp(op, linalg::MatmulOp::create(rewriter, loc, inputs,
-                                                      ValueRange{init})
-                                 .getResult(0));
+      rewriter.replaceOp(
+          op, linalg::MatmulOp::create(rewriter, loc, inputs, ValueRange{init})
+                  .getResult(0));
       return success();
     }
     if (sameTypes && !isUnsigned && isMatmul(eq, true)) {
@@ -147,8 +147,7 @@ struct EinsumPattern : OpConversionPattern<EinsumOp> {
       SmallVector<AffineExpr> exprs;
       for (auto [d, label] : llvm::enumerate(eq.inputs[i])) {
         int64_t loop = loopOf(label);
-        bool stretch = label >= einsum::kEllipsisBase &&
-                       t.getDimSize(d) == 1 &&
+        bool stretch = label >= einsum::kEllipsisBase && t.getDimSize(d) == 1 &&
                        getConstantIntValue(loopSizes[loop]) != 1;
         exprs.push_back(stretch ? rewriter.getAffineConstantExpr(0)
                                 : rewriter.getAffineDimExpr(loop));
@@ -158,7 +157,8 @@ struct EinsumPattern : OpConversionPattern<EinsumOp> {
     SmallVector<AffineExpr> outExprs;
     for (int64_t d = 0; d < static_cast<int64_t>(eq.output.size()); ++d)
       outExprs.push_back(rewriter.getAffineDimExpr(d));
-    maps.push_back(AffineMap::get(numLoops, 0, outExprs, rewriter.getContext()));
+    maps.push_back(
+        AffineMap::get(numLoops, 0, outExprs, rewriter.getContext()));
     SmallVector<utils::IteratorType> iterators(numLoops,
                                                utils::IteratorType::reduction);
     for (size_t d = 0; d < eq.output.size(); ++d)
@@ -169,11 +169,13 @@ struct EinsumPattern : OpConversionPattern<EinsumOp> {
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           Value product = args[0];
           for (Value x : args.drop_front().drop_back())
-            product = isFloat ? arith::MulFOp::create(b, l, product, x).getResult()
-                              : arith::MulIOp::create(b, l, product, x).getResult();
+            product = isFloat
+                          ? arith::MulFOp::create(b, l, product, x).getResult()
+                          : arith::MulIOp::create(b, l, product, x).getResult();
           Value acc = args.back();
-          Value sum = isFloat ? arith::AddFOp::create(b, l, acc, product).getResult()
-                              : arith::AddIOp::create(b, l, acc, product).getResult();
+          Value sum =
+              isFloat ? arith::AddFOp::create(b, l, acc, product).getResult()
+                      : arith::AddIOp::create(b, l, acc, product).getResult();
           linalg::YieldOp::create(b, l, sum);
         });
     rewriter.replaceOp(op, generic.getResult(0));
@@ -183,6 +185,6 @@ struct EinsumPattern : OpConversionPattern<EinsumOp> {
 } // namespace
 
 void lowering::populateTransformEinsumPatterns(const TypeConverter &tc,
-                                      RewritePatternSet &patterns) {
+                                               RewritePatternSet &patterns) {
   patterns.add<EinsumPattern>(tc, patterns.getContext());
 }

@@ -35,16 +35,15 @@ RankedTensorType lowering::signlessTensorType(RankedTensorType type) {
 
 RelayToLinalgTypeConverter::RelayToLinalgTypeConverter() {
   addConversion([](Type type) { return type; });
-  addConversion([](RankedTensorType type) -> Type {
-    return signlessTensorType(type);
-  });
-  addConversion([this](TupleType type, SmallVectorImpl<Type> &results)
-                    -> LogicalResult {
-    for (Type field : type.getTypes())
-      if (failed(convertType(field, results)))
-        return failure();
-    return success();
-  });
+  addConversion(
+      [](RankedTensorType type) -> Type { return signlessTensorType(type); });
+  addConversion(
+      [this](TupleType type, SmallVectorImpl<Type> &results) -> LogicalResult {
+        for (Type field : type.getTypes())
+          if (failed(convertType(field, results)))
+            return failure();
+        return success();
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -109,8 +108,8 @@ Value lowering::lowestConst(OpBuilder &b, Location loc, Type type,
         b.getFloatAttr(floatType, APFloat::getInf(floatType.getFloatSemantics(),
                                                   /*Negative=*/true)));
   unsigned width = type.getIntOrFloatBitWidth();
-  APInt lowest = isUnsigned ? APInt::getZero(width)
-                            : APInt::getSignedMinValue(width);
+  APInt lowest =
+      isUnsigned ? APInt::getZero(width) : APInt::getSignedMinValue(width);
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, lowest));
 }
 
@@ -249,8 +248,8 @@ Value lowering::countOf(OpBuilder &b, Location loc, Value input,
       continue;
     }
     Value size = tensor::DimOp::create(b, loc, input, d);
-    count = count ? arith::MulIOp::create(b, loc, count, size).getResult()
-                  : size;
+    count =
+        count ? arith::MulIOp::create(b, loc, count, size).getResult() : size;
   }
   Value constant = arith::ConstantIndexOp::create(b, loc, staticCount);
   if (!count)
@@ -274,16 +273,15 @@ Value lowering::indexToScalar(OpBuilder &b, Location loc, Value index,
 Value lowering::divideByScalar(OpBuilder &b, Location loc, Value input,
                                Value divisor, bool isUnsigned) {
   auto type = cast<RankedTensorType>(input.getType());
-  return buildMap(
-      b, loc, type, dimSizes(b, loc, input), ValueRange{input},
-      {b.getMultiDimIdentityMap(type.getRank())},
-      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        if (isa<FloatType>(args[0].getType()))
-          return arith::DivFOp::create(nb, nloc, args[0], divisor);
-        if (isUnsigned)
-          return arith::DivUIOp::create(nb, nloc, args[0], divisor);
-        return arith::DivSIOp::create(nb, nloc, args[0], divisor);
-      });
+  return buildMap(b, loc, type, dimSizes(b, loc, input), ValueRange{input},
+                  {b.getMultiDimIdentityMap(type.getRank())},
+                  [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+                    if (isa<FloatType>(args[0].getType()))
+                      return arith::DivFOp::create(nb, nloc, args[0], divisor);
+                    if (isUnsigned)
+                      return arith::DivUIOp::create(nb, nloc, args[0], divisor);
+                    return arith::DivSIOp::create(nb, nloc, args[0], divisor);
+                  });
 }
 
 Value lowering::expandTo(OpBuilder &b, Location loc, Value input,
@@ -292,12 +290,12 @@ Value lowering::expandTo(OpBuilder &b, Location loc, Value input,
                          ArrayRef<OpFoldResult> sizes) {
   SmallVector<OpFoldResult> shape;
   for (auto [i, dim] : llvm::enumerate(resultType.getShape()))
-    shape.push_back(ShapedType::isDynamic(dim)
-                        ? OpFoldResult(getValueOrCreateConstantIndexOp(
-                              b, loc, sizes[i]))
-                        : OpFoldResult(b.getIndexAttr(dim)));
-  return tensor::ExpandShapeOp::create(b, loc, resultType, input,
-                                       reassociation, shape);
+    shape.push_back(
+        ShapedType::isDynamic(dim)
+            ? OpFoldResult(getValueOrCreateConstantIndexOp(b, loc, sizes[i]))
+            : OpFoldResult(b.getIndexAttr(dim)));
+  return tensor::ExpandShapeOp::create(b, loc, resultType, input, reassociation,
+                                       shape);
 }
 
 SmallVector<ReassociationIndices>
@@ -325,14 +323,12 @@ lowering::resultSizes(OpBuilder &b, RankedTensorType resultType,
                       function_ref<OpFoldResult(int64_t)> fill) {
   SmallVector<OpFoldResult> sizes;
   for (auto [d, dim] : llvm::enumerate(resultType.getShape()))
-    sizes.push_back(ShapedType::isDynamic(dim) ? fill(d)
-                                               : b.getIndexAttr(dim));
+    sizes.push_back(ShapedType::isDynamic(dim) ? fill(d) : b.getIndexAttr(dim));
   return sizes;
 }
 
 RankedTensorType lowering::resultTensorType(Operation *op, unsigned i) {
-  return signlessTensorType(
-      cast<RankedTensorType>(op->getResult(i).getType()));
+  return signlessTensorType(cast<RankedTensorType>(op->getResult(i).getType()));
 }
 
 Value lowering::regroup(OpBuilder &b, Location loc, Value x,

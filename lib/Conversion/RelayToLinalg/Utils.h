@@ -46,15 +46,14 @@ enum LoweringBenefit : unsigned {
 /// The last pattern of an op with several strategies: when none applies it
 /// emits "not supported yet: <reason(op)>" at the op (the conversion then
 /// fails to legalize it).
-template <typename OpTy>
-struct ReportUnsupported : OpConversionPattern<OpTy> {
+template <typename OpTy> struct ReportUnsupported : OpConversionPattern<OpTy> {
   using Reason = std::function<std::string(OpTy)>;
   ReportUnsupported(const TypeConverter &tc, MLIRContext *ctx, Reason reason)
       : OpConversionPattern<OpTy>(tc, ctx, kReportUnsupportedBenefit),
         reason(std::move(reason)) {}
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpConversionPattern<OpTy>::OpAdaptor,
-                  ConversionPatternRewriter &) const override {
+  LogicalResult matchAndRewrite(OpTy op,
+                                typename OpConversionPattern<OpTy>::OpAdaptor,
+                                ConversionPatternRewriter &) const override {
     return op.emitError() << "not supported yet: " << reason(op);
   }
   Reason reason;
@@ -97,8 +96,7 @@ Value scalarConst(OpBuilder &b, Location loc, Type type, double value);
 /// bool is `x != 0`, float to integer truncates toward zero, bool is
 /// unsigned. Meant for linalg bodies: on a scalar outside any linalg op
 /// IREE's VM would round float -> int casts to nearest.
-Value castScalar(OpBuilder &b, Location loc, Value x, Type from,
-                 Type toRelay);
+Value castScalar(OpBuilder &b, Location loc, Value x, Type from, Type toRelay);
 
 /// The most negative value of `type` (-inf for floats, 0 for unsigned).
 Value lowestConst(OpBuilder &b, Location loc, Type type, bool isUnsigned);
@@ -107,8 +105,7 @@ Value lowestConst(OpBuilder &b, Location loc, Type type, bool isUnsigned);
 SmallVector<OpFoldResult> dimSizes(OpBuilder &b, Location loc, Value value);
 
 /// The `?` dims of `type` taken from `sizes` (as tensor.empty wants them).
-SmallVector<Value> dynamicOf(OpBuilder &b, Location loc,
-                             RankedTensorType type,
+SmallVector<Value> dynamicOf(OpBuilder &b, Location loc, RankedTensorType type,
                              ArrayRef<OpFoldResult> sizes);
 
 /// tensor.empty of `type` whose `?` dims come from `sizes`.
@@ -137,8 +134,7 @@ Value buildBroadcastMap(OpBuilder &b, Location loc, RankedTensorType resultType,
 
 /// Sum of `input` over `dims` (sorted) with linalg.reduce; the result drops
 /// those dims.
-Value buildSum(OpBuilder &b, Location loc, Value input,
-               ArrayRef<int64_t> dims);
+Value buildSum(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims);
 
 /// Number of elements in `dims` of `input`, as an index value.
 Value countOf(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims);
@@ -164,9 +160,8 @@ SmallVector<ReassociationIndices>
 unitDimReassociation(int64_t resultRank, ArrayRef<int64_t> unitDims);
 
 /// Sizes of `resultType`: static dims as attributes, `?` dims from `fill`.
-SmallVector<OpFoldResult>
-resultSizes(OpBuilder &b, RankedTensorType resultType,
-            function_ref<OpFoldResult(int64_t)> fill);
+SmallVector<OpFoldResult> resultSizes(OpBuilder &b, RankedTensorType resultType,
+                                      function_ref<OpFoldResult(int64_t)> fill);
 
 /// Result `i` of `op` as a signless ranked tensor type.
 RankedTensorType resultTensorType(Operation *op, unsigned i = 0);
@@ -177,8 +172,7 @@ Value regroup(OpBuilder &b, Location loc, Value x, RankedTensorType type,
               ArrayRef<OpFoldResult> sizes = {});
 
 /// `size` / `by` (an attribute when `size` is constant).
-OpFoldResult divSize(OpBuilder &b, Location loc, OpFoldResult size,
-                     int64_t by);
+OpFoldResult divSize(OpBuilder &b, Location loc, OpFoldResult size, int64_t by);
 
 /// `dim` / `by`, `?` for `?`.
 inline int64_t divDim(int64_t dim, int64_t by) {

@@ -51,11 +51,13 @@ Value lowering::cropToWindows(OpBuilder &b, Location loc, Value input,
       offsets, sizes, unit);
 }
 
-Value lowering::padAndCropToWindows(
-    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims,
-    const SpatialPadding &padding, ArrayRef<int64_t> extraAfter,
-    ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
-    ArrayRef<int64_t> dilation, Value value) {
+Value lowering::padAndCropToWindows(OpBuilder &b, Location loc, Value input,
+                                    ArrayRef<int64_t> dims,
+                                    const SpatialPadding &padding,
+                                    ArrayRef<int64_t> extraAfter,
+                                    ArrayRef<int64_t> kernel,
+                                    ArrayRef<int64_t> strides,
+                                    ArrayRef<int64_t> dilation, Value value) {
   SmallVector<int64_t, 3> after(padding.after);
   for (auto [i, extra] : llvm::enumerate(extraAfter))
     after[i] += extra;
@@ -64,9 +66,9 @@ Value lowering::padAndCropToWindows(
       kernel, strides, dilation);
 }
 
-OpFoldResult lowering::windowExtent(OpBuilder &b, Location loc,
-                                    OpFoldResult in, OpFoldResult k,
-                                    int64_t stride, int64_t dilation) {
+OpFoldResult lowering::windowExtent(OpBuilder &b, Location loc, OpFoldResult in,
+                                    OpFoldResult k, int64_t stride,
+                                    int64_t dilation) {
   auto cst = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
   };

@@ -35,8 +35,7 @@ Value cropToWindows(OpBuilder &b, Location loc, Value input,
 /// each dim, e.g. ceil_mode's overhang) with `value`, then cropped to the
 /// rows the windows read: the input every window op is built on.
 Value padAndCropToWindows(OpBuilder &b, Location loc, Value input,
-                          ArrayRef<int64_t> dims,
-                          const SpatialPadding &padding,
+                          ArrayRef<int64_t> dims, const SpatialPadding &padding,
                           ArrayRef<int64_t> extraAfter,
                           ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
                           ArrayRef<int64_t> dilation, Value value);
@@ -57,8 +56,7 @@ Value windowCount(OpBuilder &b, Location loc, Value outIndex, int64_t k,
 
 /// The `strides`/`dilations` attributes of a named linalg convolution or
 /// pooling op.
-SmallVector<NamedAttribute> windowAttrs(OpBuilder &b,
-                                        ArrayRef<int64_t> strides,
+SmallVector<NamedAttribute> windowAttrs(OpBuilder &b, ArrayRef<int64_t> strides,
                                         ArrayRef<int64_t> dilation);
 
 } // namespace mlir::relay::lowering
