@@ -1,0 +1,74 @@
+"""Helpers shared by the numeric tests of the nn families (test_nn.py,
+test_conv.py, test_pool.py, test_norm.py); not a test file itself.
+
+Each of those files keeps its own ``CASES`` dict (compiled into ONE module
+for the file), its own seeded random generator and its own numpy
+references; this module holds only what they share: the tolerances, the
+input and variable builders, and the compile-once / run-and-compare steps.
+It deliberately names no operator, so it cannot satisfy
+test_op_coverage.py on any test file's behalf (which also only scans
+``test_*.py``).
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Tuple
+
+import numpy as np
+
+import relay_mlir as relay
+
+ACCUM = dict(rtol=1e-4, atol=1e-5)
+TRANSC = dict(rtol=1e-5, atol=2e-5)
+EXACT = dict(rtol=0, atol=0)
+F16 = dict(rtol=1e-2, atol=1e-2)
+
+Any = relay.Any
+
+# name -> (Function, [input lists, one per run], reference, tolerance)
+Cases = Dict[str, Tuple[relay.Function, List[list], Callable, dict]]
+
+
+def make_rand(seed: int) -> Callable:
+    """``rand(*shape, lo, hi, dtype)`` drawing from its own generator, so a
+    file's inputs do not depend on which other files were imported first."""
+    gen = np.random.default_rng(seed)
+
+    def rand(*shape, lo=-2.0, hi=2.0, dtype="float32"):
+        if np.dtype(dtype).kind in "iu":
+            return gen.integers(int(lo), int(hi) + 1, size=shape).astype(dtype)
+        return gen.uniform(lo, hi, size=shape).astype(dtype)
+    return rand
+
+
+def make_case(cases: Cases) -> Callable:
+    """``case(name, params, body, runs, reference, tol=ACCUM)`` adding to ``cases``."""
+    def case(name, params, body, runs, reference, tol=ACCUM):
+        assert name not in cases, f"duplicate case {name!r}"
+        cases[name] = (relay.Function(params, body), runs, reference, tol)
+    return case
+
+
+def v(name, shape, dtype="float32"):
+    return relay.var(name, shape=shape, dtype=dtype)
+
+
+def fn_name(name: str) -> str:
+    return "t_" + "".join(c if c.isalnum() else "_" for c in name)
+
+
+def compile_cases(cases: Cases):
+    """All cases as functions of one module, compiled once for llvm-cpu."""
+    mod = relay.IRModule({fn_name(n): f for n, (f, _, _, _) in cases.items()})
+    return relay.compile(mod, target="llvm-cpu")
+
+
+def check_case(exe, cases: Cases, name: str) -> None:
+    """Run case ``name`` on each of its input sets and compare with its reference."""
+    _, runs, reference, tol = cases[name]
+    assert len(runs) == (2 if name.endswith("[?]") else 1)
+    for inputs in runs:
+        got = exe.run(fn_name(name), *inputs)
+        want = reference(*inputs)
+        assert got.shape == want.shape, (got.shape, want.shape)
+        assert got.dtype == want.dtype, (got.dtype, want.dtype)
+        np.testing.assert_allclose(got, want, **tol)

@@ -1,0 +1,183 @@
+"""Numerics of the Conv family (dialect/relay/RelayConvOps.td) on llvm-cpu
+against numpy: conv1d, conv3d, conv2d_transpose. (The family's conv2d has
+its numeric cases in test_ops.py.) Helpers shared with test_nn.py,
+test_pool.py and test_norm.py are in _nn_common.py.
+
+Every case is one ``func.func`` of ONE module compiled once (``iree-compile``
+runs once for this file); ``Executable.run(name, ...)`` calls each. The
+references below are independent numpy code (a float64 sum over kernel
+offsets of strided windows; transposed convolution by scattering each input
+pixel, or by explicit loops for groups and other layouts), not the
+lowering's algorithm.
+
+Tolerances: float32 contractions rtol 1e-4 / atol 1e-5.
+Cases whose name ends in ``[?]`` have a ``?`` dim and run at two sizes.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import relay_mlir as relay
+from _nn_common import Any, Cases, check_case, compile_cases, make_case, make_rand, v
+
+rand = make_rand(11)
+
+CASES: Cases = {}
+case = make_case(CASES)
+
+
+# ---------------------------------------------------------------------------
+# numpy references
+# ---------------------------------------------------------------------------
+def np_conv(x, w, strides, pad_lo, pad_hi, dilation, groups=1):
+    """Channel-first N-d convolution: x [N, C, S...], w [O, C/g, K...]."""
+    n = x.ndim - 2
+    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0)] + list(zip(pad_lo, pad_hi)))
+    ks = w.shape[2:]
+    outs = [(xp.shape[2 + i] - dilation[i] * (ks[i] - 1) - 1) // strides[i] + 1 for i in range(n)]
+    o, cg = w.shape[0], w.shape[1]
+    og = o // groups
+    out = np.zeros((x.shape[0], o) + tuple(outs))
+    for k in itertools.product(*[range(kk) for kk in ks]):
+        sl = tuple(slice(k[i] * dilation[i], k[i] * dilation[i] + strides[i] * (outs[i] - 1) + 1, strides[i])
+                   for i in range(n))
+        xs = xp[(slice(None), slice(None)) + sl]
+        for g in range(groups):
+            wk = w[(slice(g * og, (g + 1) * og), slice(None)) + k].astype(np.float64)
+            out[:, g * og:(g + 1) * og] += np.einsum("nc...,oc->no...", xs[:, g * cg:(g + 1) * cg], wk)
+    return out.astype(x.dtype)
+
+
+def np_conv2d_transpose(x, w, strides, pad, dilation, output_padding):
+    """x [N, C, H, W], w [C, O, KH, KW] (IOHW); scatter each input pixel."""
+    n, c, h, wd = x.shape
+    o, kh, kw = w.shape[1:]
+    full_h = (h - 1) * strides[0] + dilation[0] * (kh - 1) + 1 + output_padding[0]
+    full_w = (wd - 1) * strides[1] + dilation[1] * (kw - 1) + 1 + output_padding[1]
+    full = np.zeros((n, o, full_h, full_w))
+    for i in range(kh):
+        for j in range(kw):
+            contrib = np.einsum("nchw,co->nohw", x.astype(np.float64), w[:, :, i, j].astype(np.float64))
+            full[:, :, i * dilation[0]: i * dilation[0] + (h - 1) * strides[0] + 1: strides[0],
+                 j * dilation[1]: j * dilation[1] + (wd - 1) * strides[1] + 1: strides[1]] += contrib
+    t, l, b, r = pad
+    return full[:, :, t:full_h - b, l:full_w - r].astype(x.dtype)
+
+
+def np_conv2d_transpose_loops(x, w, strides, pad, dilation, output_padding, groups=1):
+    """Grouped transposed conv by explicit loops: x [N, C, H, W], w [C, F/G, KH, KW]
+    (IOHW); input channel c of group c // (C/G) adds x * w into output channel
+    g * F/G + f at (h * s + i * d, w * s + j * d), then `pad` is cropped."""
+    n, c, h, wd = x.shape
+    fg, kh, kw = w.shape[1:]
+    cg = c // groups
+    oh = (h - 1) * strides[0] + dilation[0] * (kh - 1) + 1 + output_padding[0]
+    ow = (wd - 1) * strides[1] + dilation[1] * (kw - 1) + 1 + output_padding[1]
+    full = np.zeros((n, groups * fg, oh, ow))
+    for ci in range(c):
+        g = ci // cg
+        for f in range(fg):
+            for i in range(kh):
+                for j in range(kw):
+                    for y in range(h):
+                        for z in range(wd):
+                            full[:, g * fg + f, y * strides[0] + i * dilation[0],
+                                 z * strides[1] + j * dilation[1]] += \
+                                x[:, ci, y, z].astype(np.float64) * float(w[ci, f, i, j])
+    t, l, b, r = pad
+    return full[:, :, t:oh - b, l:ow - r].astype(x.dtype)
+
+
+# ---------------------------------------------------------------------------
+# cases
+# ---------------------------------------------------------------------------
+# conv1d / conv3d
+x, w = v("x", (2, 3, 11)), v("w", (4, 3, 3))
+case("conv1d", [x, w], relay.nn.conv1d(x, w, strides=2, padding=(1, 2), dilation=2),
+     [[rand(2, 3, 11), rand(4, 3, 3)]], lambda x, w: np_conv(x, w, [2], [1], [2], [2]))
+x, w = v("x", (2, 11, 3)), v("w", (3, 3, 4))
+case("conv1d_nwc", [x, w], relay.nn.conv1d(x, w, padding=1, data_layout="NWC", kernel_layout="WIO"),
+     [[rand(2, 11, 3), rand(3, 3, 4)]],
+     lambda x, w: np.moveaxis(np_conv(np.moveaxis(x, -1, 1), np.transpose(w, (2, 1, 0)), [1], [1], [1], [1]), 1, -1))
+x, w = v("x", (1, 4, 9)), v("w", (6, 2, 3))
+case("conv1d_groups", [x, w], relay.nn.conv1d(x, w, groups=2, padding=1),
+     [[rand(1, 4, 9), rand(6, 2, 3)]], lambda x, w: np_conv(x, w, [1], [1], [1], [1], groups=2))
+x, w = v("x", (1, 4, 9)), v("w", (4, 1, 3))
+case("conv1d_depthwise", [x, w], relay.nn.conv1d(x, w, groups=4),
+     [[rand(1, 4, 9), rand(4, 1, 3)]], lambda x, w: np_conv(x, w, [1], [0], [0], [1], groups=4))
+x, w = v("x", (Any(), 3, Any())), v("w", (4, 3, 3))
+case("conv1d[?]", [x, w], relay.nn.conv1d(x, w, padding=1),
+     [[rand(1, 3, 7), rand(4, 3, 3)], [rand(3, 3, 12), rand(4, 3, 3)]],
+     lambda x, w: np_conv(x, w, [1], [1], [1], [1]))
+x, w = v("x", (1, 2, 5, 6, 6)), v("w", (3, 2, 3, 3, 2))
+case("conv3d", [x, w], relay.nn.conv3d(x, w, strides=(1, 2, 2), padding=(1, 1, 0)),
+     [[rand(1, 2, 5, 6, 6), rand(3, 2, 3, 3, 2)]],
+     lambda x, w: np_conv(x, w, [1, 2, 2], [1, 1, 0], [1, 1, 0], [1, 1, 1]))
+x, w = v("x", (1, 4, 5, 5, 2)), v("w", (2, 2, 2, 2, 3))
+case("conv3d_ndhwc", [x, w], relay.nn.conv3d(x, w, dilation=(1, 2, 2), data_layout="NDHWC", kernel_layout="DHWIO"),
+     [[rand(1, 4, 5, 5, 2), rand(2, 2, 2, 2, 3)]],
+     lambda x, w: np.moveaxis(np_conv(np.moveaxis(x, -1, 1), np.transpose(w, (4, 3, 0, 1, 2)),
+                                      [1, 1, 1], [0] * 3, [0] * 3, [1, 2, 2]), 1, -1))
+x, w = v("x", (1, 4, 3, 4, 4)), v("w", (2, 2, 2, 2, 2))
+case("conv3d_groups", [x, w], relay.nn.conv3d(x, w, groups=2),
+     [[rand(1, 4, 3, 4, 4), rand(2, 2, 2, 2, 2)]],
+     lambda x, w: np_conv(x, w, [1] * 3, [0] * 3, [0] * 3, [1] * 3, groups=2))
+x, w = v("x", (Any(), 2, 3, 4, 4)), v("w", (3, 2, 2, 2, 2))
+case("conv3d[?]", [x, w], relay.nn.conv3d(x, w, padding=1),
+     [[rand(1, 2, 3, 4, 4), rand(3, 2, 2, 2, 2)], [rand(2, 2, 3, 4, 4), rand(3, 2, 2, 2, 2)]],
+     lambda x, w: np_conv(x, w, [1] * 3, [1] * 3, [1] * 3, [1] * 3))
+
+# conv2d_transpose
+x, w = v("x", (1, 3, 4, 5)), v("w", (3, 2, 3, 3))
+case("conv2d_transpose", [x, w], relay.nn.conv2d_transpose(x, w, strides=2, padding=(1, 1), output_padding=(1, 1)),
+     [[rand(1, 3, 4, 5), rand(3, 2, 3, 3)]],
+     lambda x, w: np_conv2d_transpose(x, w, (2, 2), (1, 1, 1, 1), (1, 1), (1, 1)))
+x, w = v("x", (2, 2, 4, 4)), v("w", (2, 3, 2, 3))
+case("conv2d_transpose_dil_pad4", [x, w],
+     relay.nn.conv2d_transpose(x, w, strides=(1, 2), padding=(0, 2, 1, 0), dilation=(2, 1)),
+     [[rand(2, 2, 4, 4), rand(2, 3, 2, 3)]],
+     lambda x, w: np_conv2d_transpose(x, w, (1, 2), (0, 2, 1, 0), (2, 1), (0, 0)))
+# groups > 1 and other layouts (references take NCHW/IOHW: the lambdas transpose)
+x, w = v("x", (1, 4, 3, 3)), v("w", (4, 3, 3, 3))
+case("conv2d_transpose_groups2", [x, w],
+     relay.nn.conv2d_transpose(x, w, strides=2, padding=(1, 1), output_padding=(1, 0), groups=2),
+     [[rand(1, 4, 3, 3), rand(4, 3, 3, 3)]],
+     lambda x, w: np_conv2d_transpose_loops(x, w, (2, 2), (1, 1, 1, 1), (1, 1), (1, 0), groups=2))
+x, w = v("x", (1, 4, 5, 3)), v("w", (3, 2, 2, 3))
+case("conv2d_transpose_nhwc_hwoi", [x, w],
+     relay.nn.conv2d_transpose(x, w, strides=(2, 1), padding=(1, 0, 0, 1), dilation=(1, 2),
+                               output_padding=(1, 1), data_layout="NHWC", kernel_layout="HWOI"),
+     [[rand(1, 4, 5, 3), rand(3, 2, 2, 3)]],
+     lambda x, w: np_conv2d_transpose_loops(x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1), (2, 1),
+                                            (1, 0, 0, 1), (1, 2), (1, 1)).transpose(0, 2, 3, 1))
+x, w = v("x", (Any(), 3, 4, 6)), v("w", (2, 3, 2, 6))
+case("conv2d_transpose_nhwc_hwoi_groups3[?]", [x, w],
+     relay.nn.conv2d_transpose(x, w, strides=(1, 2), dilation=(2, 1), output_padding=(1, 1), groups=3,
+                               padding=(1, 1), data_layout="NHWC", kernel_layout="HWOI"),
+     [[rand(1, 3, 4, 6), rand(2, 3, 2, 6)], [rand(2, 3, 4, 6), rand(2, 3, 2, 6)]],
+     lambda x, w: np_conv2d_transpose_loops(x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1), (1, 2),
+                                            (1, 1, 1, 1), (2, 1), (1, 1), groups=3).transpose(0, 2, 3, 1))
+x, w = v("x", (2, 2, 3, 4)), v("w", (3, 2, 2, 2))
+case("conv2d_transpose_oihw_out_nhwc", [x, w],
+     relay.nn.conv2d_transpose(x, w, strides=2, kernel_layout="OIHW", out_layout="NHWC"),
+     [[rand(2, 2, 3, 4), rand(3, 2, 2, 2)]],
+     lambda x, w: np_conv2d_transpose_loops(x, w.transpose(1, 0, 2, 3), (2, 2), (0, 0, 0, 0), (1, 1),
+                                            (0, 0)).transpose(0, 2, 3, 1))
+x, w = v("x", (Any(), 2, 3, 3)), v("w", (2, 2, 3, 3))
+case("conv2d_transpose[?]", [x, w], relay.nn.conv2d_transpose(x, w, strides=2),
+     [[rand(1, 2, 3, 3), rand(2, 2, 3, 3)], [rand(3, 2, 3, 3), rand(2, 2, 3, 3)]],
+     lambda x, w: np_conv2d_transpose(x, w, (2, 2), (0, 0, 0, 0), (1, 1), (0, 0)))
+
+
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def exe():
+    return compile_cases(CASES)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_conv_op(exe, name):
+    check_case(exe, CASES, name)
