@@ -136,18 +136,10 @@ relay::inferConv(ErrorSite site, Type dataType, Type weightType, unsigned n,
     int64_t in = dataDim(2 + d);
     int64_t out = windowOutputSize(in, kernel[d], strides[d], dilation[d],
                                    pad->before[d], pad->after[d]);
-    if (!isAny(out) && out < 1) {
-      // 2-D convolutions say "height"/"width"; the others "size (along D)".
-      std::string dim = n == 2 ? (d == 0 ? "height" : "width") : "size";
-      std::string along =
-          n == 2 ? "" : (" along " + spatialLetters(n).substr(d, 1)).str();
-      return site.emitError()
-             << "output " << dim << along << " would be " << out << ": input "
-             << dim << " " << in << " + padding "
-             << pad->before[d] + pad->after[d]
-             << " is smaller than the dilated kernel " << dim << " "
-             << dilatedWindowSize(kernel[d], dilation[d]);
-    }
+    if (!isAny(out) && out < 1)
+      return windowDoesNotFit(site, n, d, in, out,
+                              pad->before[d] + pad->after[d], "kernel",
+                              dilatedWindowSize(kernel[d], dilation[d]));
     canon.push_back(out);
   }
   FailureOr<Type> dtype = resultDtype(site, outDtype, data->getElementType());

@@ -62,6 +62,21 @@ inline LogicalResult checkPoolOutLayout(ErrorSite site, StringRef layout,
   return success();
 }
 
+/// Reports that a window (`what`: "kernel" or "pool") does not fit spatial
+/// dim `d` of `n`: the output extent `out` would be < 1. 2-D windows say
+/// "height"/"width"; the others "size along D/H/W".
+inline LogicalResult windowDoesNotFit(ErrorSite site, unsigned n, unsigned d,
+                                      int64_t in, int64_t out, int64_t padding,
+                                      StringRef what, int64_t dilatedWindow) {
+  std::string dim = n == 2 ? (d == 0 ? "height" : "width") : "size";
+  std::string along =
+      n == 2 ? "" : (" along " + spatialLetters(n).substr(d, 1)).str();
+  return site.emitError() << "output " << dim << along << " would be " << out
+                          << ": input " << dim << " " << in << " + padding "
+                          << padding << " is smaller than the dilated " << what
+                          << " " << dim << " " << dilatedWindow;
+}
+
 } // namespace mlir::relay::rel
 
 #endif // RELAY_LIB_RELATIONS_NNUTILS_H

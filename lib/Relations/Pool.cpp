@@ -55,18 +55,10 @@ FailureOr<Type> relay::inferPool(ErrorSite site, Type dataType, unsigned n,
     int64_t in = shape[pos];
     int64_t out = windowOutputSize(in, poolSize[d], strides[d], dilation[d],
                                    pad->before[d], pad->after[d], ceilMode);
-    if (!isAny(out) && out < 1) {
-      // 2-D pools say "height"/"width"; the others "size (along D)".
-      std::string dim = n == 2 ? (d == 0 ? "height" : "width") : "size";
-      std::string along =
-          n == 2 ? "" : (" along " + spatialLetters(n).substr(d, 1)).str();
-      return site.emitError()
-             << "output " << dim << along << " would be " << out << ": input "
-             << dim << " " << in << " + padding "
-             << pad->before[d] + pad->after[d]
-             << " is smaller than the dilated pool " << dim << " "
-             << dilatedWindowSize(poolSize[d], dilation[d]);
-    }
+    if (!isAny(out) && out < 1)
+      return windowDoesNotFit(site, n, d, in, out,
+                              pad->before[d] + pad->after[d], "pool",
+                              dilatedWindowSize(poolSize[d], dilation[d]));
     shape[pos] = out;
   }
   return Type(RankedTensorType::get(shape, data.getElementType()));
