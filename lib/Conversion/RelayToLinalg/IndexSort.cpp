@@ -237,10 +237,14 @@ SmallVector<OpFoldResult> sortedSizes(OpBuilder &b, Location loc, Value data,
   return sizes;
 }
 
-struct SortPattern : OpConversionPattern<SortOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// sort (`ReturnsIndices` false: the values) and argsort (true: the
+/// indices): each element's stable rank along the axis, then a gather by rank.
+template <typename OpT, bool ReturnsIndices>
+struct SortByRankPattern : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  using OpAdaptor = typename OpT::Adaptor;
   LogicalResult
-  matchAndRewrite(SortOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpT op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value data = adaptor.getData();
@@ -251,33 +255,16 @@ struct SortPattern : OpConversionPattern<SortOp> {
     int64_t axis = *axisOr;
     Value ranks = buildRanks(rewriter, loc, data, axis, op.getIsAscend(),
                              isUnsignedInt(op.getData().getType()));
-    rewriter.replaceOp(op,
-                       gatherByRank(rewriter, loc, data, ranks, axis, type,
-                                    nullptr, dimSizes(rewriter, loc, data))[0]);
+    RankedTensorType valuesType = ReturnsIndices ? nullptr : type;
+    RankedTensorType indicesType = ReturnsIndices ? type : nullptr;
+    rewriter.replaceOp(op, gatherByRank(rewriter, loc, data, ranks, axis,
+                                        valuesType, indicesType,
+                                        dimSizes(rewriter, loc, data))[0]);
     return success();
   }
 };
-
-struct ArgsortPattern : OpConversionPattern<ArgsortOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ArgsortOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value data = adaptor.getData();
-    auto type = signlessTensorType(cast<RankedTensorType>(op.getType()));
-    FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), type.getRank());
-    if (failed(axisOr))
-      return rewriter.notifyMatchFailure(op, "axis out of range");
-    int64_t axis = *axisOr;
-    Value ranks = buildRanks(rewriter, loc, data, axis, op.getIsAscend(),
-                             isUnsignedInt(op.getData().getType()));
-    rewriter.replaceOp(op,
-                       gatherByRank(rewriter, loc, data, ranks, axis, nullptr,
-                                    type, dimSizes(rewriter, loc, data))[0]);
-    return success();
-  }
-};
+using SortPattern = SortByRankPattern<SortOp, /*ReturnsIndices=*/false>;
+using ArgsortPattern = SortByRankPattern<ArgsortOp, /*ReturnsIndices=*/true>;
 
 struct TopKPattern : OpConversionPattern<TopKOp> {
   using OpConversionPattern::OpConversionPattern;
