@@ -2,8 +2,8 @@
 //
 // Marker traits stating which element types an operator accepts for its
 // tensor operands, as in Relay (e.g. `sin` on floats, `bitwise_and` on
-// integers or bools, `logical_and` on bools). The shared type relations
-// verify them (`verifyOperandDtypes`), so one typing rule per shape rule
+// integers or bools, `logical_and` on bools). Their `verifyTrait` checks
+// the operands (`verifyOperandDtypes`), so one typing rule per shape rule
 // serves every dtype rule. An op without such a trait accepts any element
 // type. ODS: RelayDtypeTraits.td (docs/ops.md lists them per op).
 //

@@ -5,14 +5,14 @@
 include "mlir/Pass/PassBase.td"
 
 def RelayInferType : Pass<"relay-infer-type", "::mlir::ModuleOp"> {
-  let summary = "Hindley-Milner type inference with Relay's type relations";
+  let summary = "Hindley-Milner type inference with the ops' typing rules";
   let description = [{
     Replaces every `!relay.incomplete` in the module (function signatures,
     op results, closure parameters) by the type the program forces on it.
     Unification covers calls (direct, closure and recursive), `if`, `match`,
-    tuples, references and ADTs; operator result types come from their type
-    relations, run as soon as their operand types are known. A type left
-    unknown, or a relation that fails, is a located error.
+    tuples, references and ADTs; operator result types come from their
+    typing rules (InferTypeOpInterface), run as soon as their operand types
+    are known. A type left unknown, or a rule that fails, is a located error.
 
     ```mlir
     func.func @main(%x: tensor<1x4xf32>) -> !relay.incomplete {
@@ -58,20 +58,21 @@ def RelayConvertLayout : Pass<"relay-convert-layout", "::mlir::ModuleOp"> {
     Then, by greedy rewriting, transposes are moved below the ops that can
     take their operand in the new layout, and cancel against the transposes
     in front of the next convolution:
-      * unary elementwise ops (relation `Identity`);
-      * broadcasting binary ops (`Broadcast`): the other operand is brought
-        into the new layout too (lower-rank operands are first expanded to
+      * unary elementwise ops (trait `ElementwiseUnary`);
+      * broadcasting binary ops (`ElementwiseBroadcast`): the other operand
+        is brought into the new layout too (lower-rank operands are first expanded to
         full rank, constants fold, a transposed operand loses its transpose);
-      * ops with an `axis` (`nn.bias_add`, `nn.prelu`, `nn.batch_norm`,
-        `nn.softmax` and other `AxisIdentity` ops) or `axes`
-        (`AxesIdentity`), reductions (`Reduce`) and `concatenate`: the axes
-        are remapped;
+      * ops whose `axis`/`axes` name dims of their data (`AxisOfData`:
+        `nn.bias_add`, `nn.prelu`, `nn.batch_norm`, `nn.softmax`, ...),
+        reductions (`OrderFreeReduction`) and `concatenate`: the axes are
+        remapped;
       * `nn.max_pool2d`, `nn.avg_pool2d`, `nn.global_avg_pool2d`,
         `nn.global_max_pool2d`: the `layout` attribute changes;
       * `transpose(transpose(x))` composes, identity transposes vanish, a
         transpose that only moves size-1 dims becomes a `reshape`
         (reshapes of reshapes and of constants fold).
-    Result types of every new op come from its type relation. A ResNet-style
+    Result types of every new op come from its typing rule (typed builders).
+    A ResNet-style
     NCHW network becomes NHWC with one transpose at the input.
 
     ```mlir
