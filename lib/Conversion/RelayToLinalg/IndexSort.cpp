@@ -152,24 +152,8 @@ Value buildRanks(OpBuilder &b, Location loc, Value data, int64_t axis,
       parallelThenReduction(rank),
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Value xi = args[0], xk = args[1];
-        Value orders, equal;
-        if (isa<FloatType>(xi.getType())) {
-          orders = arith::CmpFOp::create(nb, l,
-                                         ascending ? arith::CmpFPredicate::OLT
-                                                   : arith::CmpFPredicate::OGT,
-                                         xk, xi);
-          equal =
-              arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, xk, xi);
-        } else {
-          arith::CmpIPredicate pred =
-              ascending ? (isUnsigned ? arith::CmpIPredicate::ult
-                                      : arith::CmpIPredicate::slt)
-                        : (isUnsigned ? arith::CmpIPredicate::ugt
-                                      : arith::CmpIPredicate::sgt);
-          orders = arith::CmpIOp::create(nb, l, pred, xk, xi);
-          equal =
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, xk, xi);
-        }
+        auto [orders, equal] =
+            compareScalars(nb, l, xk, xi, /*greater=*/!ascending, isUnsigned);
         Value i = linalg::IndexOp::create(nb, l, axis);
         Value k = linalg::IndexOp::create(nb, l, rank);
         Value earlier =

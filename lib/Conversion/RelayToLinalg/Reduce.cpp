@@ -271,24 +271,8 @@ struct ArgReducePattern : OpConversionPattern<OpTy> {
           Value x = args[0], best = args[1], bestIndex = args[2];
           Value index = arith::IndexCastOp::create(
               b, l, i32, linearIndex(b, l, dims, reducedSizes));
-          Value better, equal;
-          if (isa<FloatType>(elementType)) {
-            better = arith::CmpFOp::create(b, l,
-                                           isMax ? arith::CmpFPredicate::OGT
-                                                 : arith::CmpFPredicate::OLT,
-                                           x, best);
-            equal =
-                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, x, best);
-          } else {
-            arith::CmpIPredicate pred =
-                isMax ? (isUnsigned ? arith::CmpIPredicate::ugt
-                                    : arith::CmpIPredicate::sgt)
-                      : (isUnsigned ? arith::CmpIPredicate::ult
-                                    : arith::CmpIPredicate::slt);
-            better = arith::CmpIOp::create(b, l, pred, x, best);
-            equal =
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, best);
-          }
+          auto [better, equal] = compareScalars(b, l, x, best,
+                                                /*greater=*/isMax, isUnsigned);
           Value tieWins = arith::CmpIOp::create(
               b, l,
               last ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,

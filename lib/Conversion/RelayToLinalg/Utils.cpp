@@ -401,3 +401,22 @@ Value lowering::transposeDims(OpBuilder &b, Location loc, Value x,
       b, loc, RankedTensorType::get(shape, type.getElementType()), sizes);
   return linalg::TransposeOp::create(b, loc, x, init, perm).getResult()[0];
 }
+
+ScalarOrder lowering::compareScalars(OpBuilder &b, Location loc, Value a,
+                                     Value bValue, bool greater,
+                                     bool isUnsigned) {
+  if (isa<FloatType>(a.getType()))
+    return {
+        arith::CmpFOp::create(b, loc,
+                              greater ? arith::CmpFPredicate::OGT
+                                      : arith::CmpFPredicate::OLT,
+                              a, bValue),
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, a, bValue)};
+  arith::CmpIPredicate pred =
+      greater
+          ? (isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
+          : (isUnsigned ? arith::CmpIPredicate::ult
+                        : arith::CmpIPredicate::slt);
+  return {arith::CmpIOp::create(b, loc, pred, a, bValue),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a, bValue)};
+}

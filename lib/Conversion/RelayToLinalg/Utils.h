@@ -179,6 +179,16 @@ inline int64_t divDim(int64_t dim, int64_t by) {
   return ShapedType::isDynamic(dim) ? dim : dim / by;
 }
 
+/// The comparisons behind sorts and arg-reductions of scalars `a` and `b`
+/// (float, or integer signed unless `isUnsigned`): `before` is a > b when
+/// `greater`, else a < b (ordered, so NaN is never before anything); `equal`
+/// is a == b.
+struct ScalarOrder {
+  Value before, equal;
+};
+ScalarOrder compareScalars(OpBuilder &b, Location loc, Value a, Value bValue,
+                           bool greater, bool isUnsigned);
+
 /// `v` converted to the scalar type `to` (float extension/truncation,
 /// integer extension/truncation, int<->float) for accumulation.
 Value convertScalar(OpBuilder &b, Location loc, Value v, Type to,
