@@ -26,10 +26,14 @@ import sys as _sys
 
 # Layers, each importing only those before it: ty, errors -> expr ->
 # expr_functor, analysis -> op -> emit -> module -> transform -> compiler.
-from .ty import Any, FuncType, IncompleteType, TensorType, TupleType, Type
+from .ty import (Any, FuncType, GlobalTypeVar, IncompleteType, RefType, TensorType, TupleType,
+                 Type, TypeCall, TypeKind, TypeVar)
 from .errors import CompileError, Diagnostic
-from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, Tuple, TupleGetItem,
-                   TupleWrapper, Var, const, var)
+from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
+                   RefWrite, Tuple, TupleGetItem, TupleWrapper, Var, const, var)
+from . import adt
+from .adt import (Clause, Constructor, Match, PatternConstructor, PatternTuple, PatternVar,
+                  PatternWildcard, TypeData)
 from .expr_functor import ExprFunctor, ExprMutator, ExprVisitor
 from . import analysis
 from .analysis import free_vars
@@ -65,7 +69,9 @@ _sys.modules.setdefault(__name__ + ".image", image)
 __all__ = [
     "CompileError", "Diagnostic",
     "Call", "Constant", "Expr", "Function", "GlobalVar", "If", "Let", "Op", "Tuple", "TupleGetItem",
-    "TupleWrapper", "Var", "const", "var",
+    "TupleWrapper", "Var", "const", "var", "RefCreate", "RefRead", "RefWrite",
+    "adt", "Clause", "Constructor", "Match", "PatternConstructor", "PatternTuple", "PatternVar",
+    "PatternWildcard", "TypeData",
     "ExprFunctor", "ExprMutator", "ExprVisitor", "analysis", "emit",
     "IRModule", "Module", "free_vars", "nn", "op", "transform",
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "negative", "exp", "log",
@@ -85,6 +91,7 @@ __all__ = [
     "all", "any", "argmax", "argmin", "logsumexp", "max", "mean_std", "mean_variance", "min",
     "prod", "std", "variance", "argsort", "cumprod", "cumsum", "gather", "gather_nd", "one_hot",
     "scatter_elements", "scatter_nd", "sort", "take", "topk", "image",
-    "Any", "FuncType", "IncompleteType", "TensorType", "TupleType", "Type",
+    "Any", "FuncType", "GlobalTypeVar", "IncompleteType", "RefType", "TensorType", "TupleType",
+    "Type", "TypeCall", "TypeKind", "TypeVar",
     "Target", "compile", "lower_to_iree_input", "Executable",
 ]

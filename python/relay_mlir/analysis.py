@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Dict, List
 
+from .adt import Match, pattern_vars
 from .expr import Expr, Function, Let, Var
 from .expr_functor import ExprVisitor
 
@@ -24,7 +25,7 @@ __all__ = ["free_vars", "bound_vars", "all_vars"]
 
 class _VarVisitor(ExprVisitor):
     """Collects the Vars used (in order of first use) and those bound by a
-    Function parameter or a Let."""
+    Function parameter, a Let or a match pattern."""
 
     iterative_scopes = True  # the result does not depend on visiting order
 
@@ -45,6 +46,13 @@ class _VarVisitor(ExprVisitor):
         self.bound.setdefault(let.var)
         self.visit(let.value)
         self.visit(let.body)
+
+    def visit_match(self, m: Match) -> None:
+        self.visit(m.data)
+        for c in m.clauses:
+            for v in pattern_vars(c.lhs):
+                self.bound.setdefault(v)
+            self.visit(c.rhs)
 
 
 def _collect(expr: Expr) -> _VarVisitor:

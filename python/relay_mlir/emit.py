@@ -39,9 +39,12 @@ from typing import Any as PyAny, Dict, List, Mapping, NamedTuple, Optional, Sequ
 import numpy as np
 
 from . import expr as E
+from .adt import (Constructor, Match, Pattern, PatternConstructor, PatternTuple, PatternVar,
+                  PatternWildcard, pattern_vars)
 from .errors import CompileError, Diagnostic
+from .analysis import free_vars
 from .expr_functor import ExprFunctor, ExprVisitor, _unwrap
-from .ty import FuncType, Type, dtype_to_mlir, from_mlir
+from .ty import FuncType, Type, TypeVar, dtype_to_mlir, from_mlir
 
 __all__ = ["EmittedModule", "emit_module", "to_attribute", "location_of", "mlir_diagnostics",
            "new_context", "run_passes", "parse_module"]
@@ -471,6 +474,31 @@ class _TypeReader(ExprVisitor):
                 fn._checked_type = self._type(_ir().TypeAttr(op.attributes["function_type"]).value)
         super().visit_function(fn)
 
+    def visit_match(self, m: Match) -> None:
+        op = self._op(m)
+        if op is not None:
+            for region, clause in zip(op.regions, m.clauses):
+                args = region.blocks[0].arguments
+                for i, v in enumerate(pattern_vars(clause.lhs)):
+                    v._checked_type = self._type(args[i].type)
+        super().visit_match(m)
+        self._from_result(m)
+
+    def visit_ref_create(self, r: E.RefCreate) -> None:
+        super().visit_ref_create(r)
+        self._from_result(r)
+
+    def visit_ref_read(self, r: E.RefRead) -> None:
+        super().visit_ref_read(r)
+        self._from_result(r)
+
+    def visit_ref_write(self, r: E.RefWrite) -> None:
+        super().visit_ref_write(r)
+        self._from_result(r)
+
+    def visit_constructor(self, c: Constructor) -> None:
+        self._from_result(c)
+
     def visit_let(self, let: E.Let) -> None:
         super().visit_let(let)
         value, body = _unwrap(let.value), _unwrap(let.body)
@@ -592,6 +620,8 @@ class _Emitter(ExprFunctor):
             sys.setrecursionlimit(max(old_limit, 20000))
             try:
                 with DiagnosticCollector(self.ctx) as coll:
+                    for data in getattr(self.irmod, "type_definitions", {}).values():
+                        self.emit_type_data(data, module.body)
                     for gv, fn in self.irmod.functions.items():
                         self.emit_global(gv, fn, module.body)
                     if [d for d in coll.diagnostics if d.severity == "error"]:
@@ -604,6 +634,32 @@ class _Emitter(ExprFunctor):
                                self.block_params)
             em._module = module  # keep the Module object alive
             return em
+
+    def emit_type_data(self, data, module_body) -> None:
+        """``relay.adt @T ["a", ...] { relay.constructor @C [field types] ... }``."""
+        ir = self.ir
+        names = [tv.name_hint for tv in data.type_vars]
+        if len(set(names)) != len(names):
+            raise self.error(data.constructors[0] if data.constructors else None,
+                             f"type '{data.header.name_hint}' has two type parameters of one name")
+        self.ip = ir.InsertionPoint(module_body)
+        op = self.build(None, "relay.adt", attrs={
+            "sym_name": ir.StringAttr.get(data.header.name_hint),
+            "type_params": ir.ArrayAttr.get([ir.StringAttr.get(n) for n in names])},
+            loc=ir.Location.unknown())
+        block = op.regions[0].blocks.append()
+        self.ip = ir.InsertionPoint(block)
+        for c in data.constructors:
+            self.build(None, "relay.constructor", attrs={
+                "sym_name": ir.StringAttr.get(c.name_hint),
+                "fields": ir.ArrayAttr.get([ir.TypeAttr.get(self.mlir_type(t)) for t in c.inputs])},
+                loc=ir.Location.unknown())
+
+    def _check_type_params(self, fn) -> None:
+        names = [tv.name_hint for tv in fn.type_params]
+        if len(set(names)) != len(names):
+            raise self.error(fn, "a generic function has two type parameters of one name: "
+                                 + ", ".join(names))
 
     def emit_global(self, gv, fn, module_body) -> None:
         ir = self.ir
@@ -620,6 +676,10 @@ class _Emitter(ExprFunctor):
         op = self.build(fn, "func.func", attrs={
             "sym_name": ir.StringAttr.get(gv.name_hint),
             "function_type": ir.TypeAttr.get(ftype)}, results=[])
+        if fn.type_params:  # a generic function: monomorphised before lowering
+            self._check_type_params(fn)
+            op.attributes["relay.type_params"] = ir.ArrayAttr.get(
+                [ir.StringAttr.get(tv.name_hint) for tv in fn.type_params])
         block = op.regions[0].blocks.append(*arg_types, arg_locs=[self.file_loc(p) for p in free_params])
         self.ip = ir.InsertionPoint(block)
         self.memo_map.stack.append({})
@@ -674,8 +734,17 @@ class _Emitter(ExprFunctor):
             if found is None:
                 raise self.error(ex, f"call of unknown global function '@{ex.op.name_hint}'")
             args = [self.visit(a) for a in ex.args]
+            if found[1].type_params:
+                # a generic callee: an instance of it as a value, applied
+                # (relay-monomorphize turns it into a direct call)
+                callee = self.build(ex.op, "relay.global_fn", attrs={
+                    "callee": ir.FlatSymbolRefAttr.get(found[0].name_hint)}, loc=self.file_loc(ex))
+                return self.build(ex, "relay.call", [callee.result] + args).result
             return self.build(ex, "func.call", args, {
                 "callee": ir.FlatSymbolRefAttr.get(found[0].name_hint)}).result
+        if isinstance(ex.op, Constructor):
+            args = [self.visit(a) for a in ex.args]
+            return self.construct(ex, ex.op, args)
         callee = self.visit(ex.op)
         args = [self.visit(a) for a in ex.args]
         return self.build(ex, "relay.call", [callee] + args).result
@@ -699,7 +768,12 @@ class _Emitter(ExprFunctor):
         # the chain in a loop, so long Let chains need no recursion
         inner, e = [], ex
         while True:
-            self.memo_map[e.var] = self.visit(e.value)
+            value = _unwrap(e.value)
+            if isinstance(value, E.Function) and value not in self.memo_map and \
+                    e.var in free_vars(value):
+                # let %f = fn (...) { ... %f(...) ... }: a self-recursive closure
+                self.memo_map[value] = self.visit_function(value, self_var=e.var)
+            self.memo_map[e.var] = self.visit(value)
             body = _unwrap(e.body)
             if not isinstance(body, E.Let) or body in self.memo_map:
                 break
@@ -728,18 +802,30 @@ class _Emitter(ExprFunctor):
             self._region(region.blocks.append(), branch)
         return op.result
 
-    def visit_function(self, ex: E.Function):
+    def visit_function(self, ex: E.Function, self_var: Optional[E.Var] = None):
+        """A closure; with ``self_var`` a recursive one (``relay.fn recursive``,
+        whose first block argument is the closure itself, bound to ``self_var``)."""
+        if ex.type_params:
+            raise self.error(ex, "a generic Function (type_params) must be a global function "
+                                 "(mod[GlobalVar(...)] = Function(..., type_params=[...]))")
         arg_types = [self.mlir_type(p.type_annotation) for p in ex.params]
         rtype = None
         if ex.ret_type is not None and all(p.type_annotation is not None for p in ex.params):
             rtype = [self.mlir_type(FuncType([p.type_annotation for p in ex.params], ex.ret_type))]
         op = self.build(ex, "relay.fn", results=rtype)
-        block = op.regions[0].blocks.append(*arg_types, arg_locs=[self.file_loc(p) for p in ex.params])
+        params, locs = list(ex.params), [self.file_loc(p) for p in ex.params]
+        if self_var is not None:
+            op.attributes["recursive"] = self.ir.UnitAttr.get()
+            arg_types.insert(0, op.results[0].type)
+            params.insert(0, self_var)
+            locs.insert(0, self.file_loc(self_var))
+        block = op.regions[0].blocks.append(*arg_types, arg_locs=locs)
         self.memo_map.stack.append({})  # the parameters' scope, around the body's
         try:
-            for i, (p, a) in enumerate(zip(ex.params, block.arguments)):
+            for i, (p, a) in enumerate(zip(params, block.arguments)):
                 self.memo_map[p] = a
-                self.block_params[p] = (ex, i)
+                if p is not self_var:
+                    self.block_params[p] = (ex, i)
             self._region(block, ex.body)
         finally:
             self.memo_map.stack.pop()
@@ -747,6 +833,82 @@ class _Emitter(ExprFunctor):
 
     def visit_op(self, ex: E.Op):
         raise self.error(ex, f"operator '{ex.name}' used as a value; call it instead")
+
+    # -- algebraic data types and references ----------------------------------
+    def constructor_ref(self, ex, c: Constructor):
+        data = self.irmod.type_definitions.get(c.belong_to) if hasattr(self.irmod, "type_definitions") else None
+        if data is None or all(k is not c for k in data.constructors):
+            raise self.error(ex, f"constructor '{c.name_hint}' of type '{c.belong_to.name_hint}' is not "
+                                 "defined in this module (add its TypeData: mod[gtv] = TypeData(...))")
+        return self.ir.SymbolRefAttr.get([c.belong_to.name_hint, c.name_hint])
+
+    def construct(self, ex, c: Constructor, args):
+        if len(args) != len(c.inputs):
+            raise self.error(ex, f"constructor '{c.name_hint}' takes {len(c.inputs)} fields, "
+                                 f"got {len(args)}")
+        return self.build(ex, "relay.construct", args,
+                          {"constructor": self.constructor_ref(ex, c)}).result
+
+    def visit_constructor(self, ex: Constructor):
+        # a constructor used as a function value: fn (fields...) { C(fields...) }
+        op = self.build(ex, "relay.fn")
+        block = op.regions[0].blocks.append(*[self.incomplete] * len(ex.inputs),
+                                            arg_locs=[self.ir.Location.unknown()] * len(ex.inputs))
+        saved = self.ip
+        self.ip = self.ir.InsertionPoint(block)
+        try:
+            v = self.construct(ex, ex, list(block.arguments))
+            self.build(ex, "relay.yield", [v], results=[], loc=self.file_loc(ex))
+        finally:
+            self.ip = saved
+        return op.result
+
+    def pattern_attr(self, ex, p: Pattern) -> str:
+        """The text of a pattern attribute (``#relay.pat_ctor<@T::@C, [...]>``)."""
+        if isinstance(p, PatternWildcard):
+            return "#relay.pat_wildcard"
+        if isinstance(p, PatternVar):
+            return "#relay.pat_var"
+        if isinstance(p, PatternConstructor):
+            ref = self.constructor_ref(ex, p.constructor)
+            subs = ", ".join(self.pattern_attr(ex, q) for q in p.patterns)
+            return f"#relay.pat_ctor<{ref}, [{subs}]>"
+        if isinstance(p, PatternTuple):
+            return "#relay.pat_tuple<[" + ", ".join(self.pattern_attr(ex, q) for q in p.patterns) + "]>"
+        raise self.error(ex, f"unknown pattern {p!r}")
+
+    def visit_match(self, ex: Match):
+        ir = self.ir
+        data = self.visit(ex.data)
+        if not ex.clauses:
+            raise self.error(ex, "a match needs at least one clause")
+        patterns = ir.ArrayAttr.get([ir.Attribute.parse(self.pattern_attr(ex, c.lhs))
+                                     for c in ex.clauses])
+        cls = _op_classes()["relay.match"]
+        op = cls(self.incomplete, data, patterns, len(ex.clauses),
+                 complete=ir.BoolAttr.get(ex.complete), loc=self.loc(ex), ip=self.ip).operation
+        for region, clause in zip(op.regions, ex.clauses):
+            bound = pattern_vars(clause.lhs)
+            block = region.blocks.append(*[self.mlir_type(v.type_annotation) for v in bound],
+                                         arg_locs=[self.file_loc(v) for v in bound])
+            self.memo_map.stack.append({})
+            try:
+                for i, (v, a) in enumerate(zip(bound, block.arguments)):
+                    self.memo_map[v] = a
+                    self.block_params[v] = (ex, i)
+                self._region(block, clause.rhs)
+            finally:
+                self.memo_map.stack.pop()
+        return op.result
+
+    def visit_ref_create(self, ex: E.RefCreate):
+        return self.build(ex, "relay.ref_new", [self.visit(ex.value)]).result
+
+    def visit_ref_read(self, ex: E.RefRead):
+        return self.build(ex, "relay.ref_read", [self.visit(ex.ref)]).result
+
+    def visit_ref_write(self, ex: E.RefWrite):
+        return self.build(ex, "relay.ref_write", [self.visit(ex.ref), self.visit(ex.value)]).result
 
 
 def emit_module(irmod, params: Optional[Mapping[str, np.ndarray]] = None) -> EmittedModule:

@@ -23,11 +23,11 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple as PyTuple, U
 
 import numpy as np
 
-from .ty import IncompleteType, TensorType, Type
+from .ty import IncompleteType, TensorType, Type, TypeVar
 
 __all__ = [
     "Span", "Expr", "Var", "Constant", "Op", "Call", "Tuple", "TupleGetItem",
-    "TupleWrapper", "Function", "If", "Let", "GlobalVar", "var", "const",
+    "TupleWrapper", "Function", "If", "Let", "GlobalVar", "RefCreate", "RefRead", "RefWrite", "var", "const",
 ]
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -306,6 +306,9 @@ class Function(Expr):
         self.body = body
         self.ret_type = _as_type(ret_type)
         self.type_params = list(type_params or [])
+        for tp in self.type_params:
+            if not isinstance(tp, TypeVar):
+                raise TypeError(f"Function type_params must be TypeVars, got {tp!r}")
         self.attrs = dict(attrs or {})
 
 
@@ -325,6 +328,39 @@ class Let(Expr):
         if not isinstance(variable, Var):
             raise TypeError("Let binds a Var")
         self.var, self.value, self.body = variable, value, body
+
+
+class RefCreate(Expr):
+    """``relay.RefCreate(value)``: a new mutable reference cell holding ``value``."""
+
+    def __init__(self, value: Expr) -> None:
+        super().__init__()
+        self.value = _expr_arg(value, "RefCreate value")
+
+
+class RefRead(Expr):
+    """``relay.RefRead(ref)``: the value a reference cell holds."""
+
+    def __init__(self, ref: Expr) -> None:
+        super().__init__()
+        self.ref = _expr_arg(ref, "RefRead ref")
+
+
+class RefWrite(Expr):
+    """``relay.RefWrite(ref, value)``: stores ``value`` in ``ref``; its own value is ``()``."""
+
+    def __init__(self, ref: Expr, value: Expr) -> None:
+        super().__init__()
+        self.ref = _expr_arg(ref, "RefWrite ref")
+        self.value = _expr_arg(value, "RefWrite value")
+
+
+def _expr_arg(e: object, what: str) -> Expr:
+    if isinstance(e, TupleWrapper):
+        e = e.astuple()
+    if not isinstance(e, Expr):
+        raise TypeError(f"{what} must be an expression, got {e!r}")
+    return e
 
 
 class GlobalVar(Expr):

@@ -3,7 +3,8 @@
 They mirror ``tvm.relay.expr_functor``: ``visit(expr)`` dispatches to
 ``visit_var``, ``visit_call``, ``visit_function``, ``visit_let``,
 ``visit_if``, ``visit_tuple``, ``visit_tuple_getitem``, ``visit_constant``,
-``visit_global_var`` or ``visit_op`` and memoises the result, so a node
+``visit_global_var``, ``visit_op``, ``visit_match``, ``visit_constructor``,
+``visit_ref_create``, ``visit_ref_read`` or ``visit_ref_write`` and memoises the result, so a node
 shared by several users (a DAG) is visited once.
 
 Deep programs do not hit Python's recursion limit (like TVM's C++
@@ -11,8 +12,8 @@ Deep programs do not hit Python's recursion limit (like TVM's C++
 will visit are visited in post-order with an explicit stack, so the
 handler's own ``self.visit(child)`` calls are memo hits. Operands of calls,
 tuple fields and tuple values are always visited first. The parts of
-``Let``, ``If`` and ``Function`` (which open scopes) are visited first too,
-unless a subclass overrides ``visit_let``/``visit_if``/``visit_function``:
+``Let``, ``If``, ``Function`` and ``Match`` (which open scopes) are visited first too,
+unless a subclass overrides ``visit_let``/``visit_if``/``visit_function``/``visit_match``:
 then that handler visits them itself, in its own order (recursively; the
 nesting depth of those constructs is then bounded by the recursion limit).
 A subclass whose overrides do not depend on that order sets
@@ -39,8 +40,9 @@ from __future__ import annotations
 
 from typing import Any as PyAny, Dict, List
 
-from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, Tuple, TupleGetItem,
-                   TupleWrapper, Var)
+from .adt import Clause, Constructor, Match, pattern_vars
+from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
+                   RefWrite, Tuple, TupleGetItem, TupleWrapper, Var)
 
 __all__ = ["ExprFunctor", "ExprVisitor", "ExprMutator"]
 
@@ -48,6 +50,8 @@ _METHODS = {
     Var: "visit_var", Call: "visit_call", Function: "visit_function", Let: "visit_let",
     If: "visit_if", Tuple: "visit_tuple", TupleGetItem: "visit_tuple_getitem",
     Constant: "visit_constant", GlobalVar: "visit_global_var", Op: "visit_op",
+    Match: "visit_match", Constructor: "visit_constructor", RefCreate: "visit_ref_create",
+    RefRead: "visit_ref_read", RefWrite: "visit_ref_write",
 }
 
 
@@ -69,16 +73,23 @@ def _unwrap(e: PyAny) -> PyAny:
 
 def dataflow_children(e: Expr) -> List[Expr]:
     """The operands of ``e`` always visited before it: call target (unless an
-    ``Op`` or ``GlobalVar``) and arguments, tuple fields, the tuple of a
-    ``TupleGetItem``. Scoped parts (function bodies, branches, let bodies) are not."""
+    ``Op``, ``GlobalVar`` or ``Constructor``) and arguments, tuple fields, the
+    tuple of a ``TupleGetItem``, the operands of ref operations. Scoped parts
+    (function bodies, branches, let bodies, match data and clauses) are not."""
     if isinstance(e, Call):
-        kids = [] if isinstance(e.op, (Op, GlobalVar)) else [e.op]
+        kids = [] if isinstance(e.op, (Op, GlobalVar, Constructor)) else [e.op]
         kids.extend(e.args)
         return kids
     if isinstance(e, Tuple):
         return list(e.fields)
     if isinstance(e, TupleGetItem):
         return [_unwrap(e.tuple_value)]
+    if isinstance(e, RefCreate):
+        return [e.value]
+    if isinstance(e, RefRead):
+        return [e.ref]
+    if isinstance(e, RefWrite):
+        return [e.ref, e.value]
     return []
 
 
@@ -89,6 +100,12 @@ def _scoped_children(e: Expr) -> List[Expr]:
         return [_unwrap(e.cond), _unwrap(e.true_branch), _unwrap(e.false_branch)]
     if isinstance(e, Function):
         return list(e.params) + [_unwrap(e.body)]
+    if isinstance(e, Match):
+        kids = [e.data]
+        for c in e.clauses:
+            kids.extend(pattern_vars(c.lhs))
+            kids.append(c.rhs)
+        return kids
     return []
 
 
@@ -111,7 +128,7 @@ class ExprFunctor:
         self._previsit = {cls: self.iterative_scopes or
                           getattr(type(self), name, None) is self._PURE_HANDLERS.get(name)
                           for cls, name in ((Let, "visit_let"), (If, "visit_if"),
-                                            (Function, "visit_function"))}
+                                            (Function, "visit_function"), (Match, "visit_match"))}
 
     def visit(self, expr: Expr) -> PyAny:
         """Applies the functor to ``expr`` (memoised)."""
@@ -170,6 +187,21 @@ class ExprFunctor:
         raise NotImplementedError()
 
     def visit_op(self, op: Op) -> PyAny:
+        raise NotImplementedError()
+
+    def visit_match(self, m: Match) -> PyAny:
+        raise NotImplementedError()
+
+    def visit_constructor(self, c: Constructor) -> PyAny:
+        raise NotImplementedError()
+
+    def visit_ref_create(self, r: RefCreate) -> PyAny:
+        raise NotImplementedError()
+
+    def visit_ref_read(self, r: RefRead) -> PyAny:
+        raise NotImplementedError()
+
+    def visit_ref_write(self, r: RefWrite) -> PyAny:
         raise NotImplementedError()
 
     def visit_type(self, t: PyAny) -> PyAny:
@@ -234,9 +266,30 @@ class ExprVisitor(ExprFunctor):
     def visit_op(self, op: Op) -> None:
         pass
 
+    def visit_match(self, m: Match) -> None:
+        self.visit(m.data)
+        for c in m.clauses:
+            for v in pattern_vars(c.lhs):
+                self.visit(v)
+            self.visit(c.rhs)
+
+    def visit_constructor(self, c: Constructor) -> None:
+        pass
+
+    def visit_ref_create(self, r: RefCreate) -> None:
+        self.visit(r.value)
+
+    def visit_ref_read(self, r: RefRead) -> None:
+        self.visit(r.ref)
+
+    def visit_ref_write(self, r: RefWrite) -> None:
+        self.visit(r.ref)
+        self.visit(r.value)
+
 
 ExprVisitor._PURE_HANDLERS = {"visit_let": ExprVisitor.visit_let, "visit_if": ExprVisitor.visit_if,
-                              "visit_function": ExprVisitor.visit_function}
+                              "visit_function": ExprVisitor.visit_function,
+                              "visit_match": ExprVisitor.visit_match}
 
 
 def _same(a: List[PyAny], b: List[PyAny]) -> bool:
@@ -316,6 +369,30 @@ class ExprMutator(ExprFunctor):
     def visit_op(self, op: Op) -> Expr:
         return op
 
+    def visit_match(self, m: Match) -> Expr:
+        data = self.visit(m.data)
+        rhss = [self.visit(c.rhs) for c in m.clauses]
+        if data is _unwrap(m.data) and _same(rhss, [_unwrap(c.rhs) for c in m.clauses]):
+            return m
+        clauses = [Clause(c.lhs, rhs) for c, rhs in zip(m.clauses, rhss)]
+        return _rebuilt(Match(data, clauses, m.complete), m)
+
+    def visit_constructor(self, c: Constructor) -> Expr:
+        return c
+
+    def visit_ref_create(self, r: RefCreate) -> Expr:
+        value = self.visit(r.value)
+        return r if value is r.value else _rebuilt(RefCreate(value), r)
+
+    def visit_ref_read(self, r: RefRead) -> Expr:
+        ref = self.visit(r.ref)
+        return r if ref is r.ref else _rebuilt(RefRead(ref), r)
+
+    def visit_ref_write(self, r: RefWrite) -> Expr:
+        ref, value = self.visit(r.ref), self.visit(r.value)
+        return r if ref is r.ref and value is r.value else _rebuilt(RefWrite(ref, value), r)
+
 
 ExprMutator._PURE_HANDLERS = {"visit_let": ExprMutator.visit_let, "visit_if": ExprMutator.visit_if,
-                              "visit_function": ExprMutator.visit_function}
+                              "visit_function": ExprMutator.visit_function,
+                              "visit_match": ExprMutator.visit_match}

@@ -13,11 +13,14 @@ Example::
 """
 from __future__ import annotations
 
+import zlib
 from typing import Dict, List, Mapping, Optional, Tuple as PyTuple, Union
 
 import numpy as np
 
 from . import expr as E
+from .adt import Constructor, TypeData
+from .ty import GlobalTypeVar
 from .analysis import free_vars
 from .emit import EmittedModule, emit_module
 
@@ -33,11 +36,13 @@ class IRModule:
     """
 
     def __init__(self, functions: Optional[Mapping[Union[str, E.GlobalVar], E.Function]] = None,
-                 type_definitions: Optional[dict] = None) -> None:
+                 type_definitions: Optional[Mapping[Union[str, GlobalTypeVar], TypeData]] = None) -> None:
         self.functions: Dict[E.GlobalVar, E.Function] = {}
+        self.type_definitions: Dict[GlobalTypeVar, TypeData] = {}
+        self._constructors: Dict[int, Constructor] = {}
         self._emitted = None
-        if type_definitions:
-            raise NotImplementedError("type definitions (ADTs) are not supported by the Python builder yet")
+        for k, v in (type_definitions or {}).items():
+            self[k] = v
         for k, v in (functions or {}).items():
             self[k] = v
 
@@ -70,13 +75,24 @@ class IRModule:
                 return gv, fn
         return None
 
-    def __getitem__(self, key: Union[str, E.GlobalVar]) -> E.Function:
+    def __getitem__(self, key: Union[str, E.GlobalVar, GlobalTypeVar]):
+        """The Function of a GlobalVar or name, or the TypeData of a GlobalTypeVar."""
+        if isinstance(key, GlobalTypeVar):
+            found_type = self._lookup_type(key.name_hint)
+            if found_type is None:
+                raise KeyError(f"no type definition '{key.name_hint}'")
+            return self.type_definitions[found_type]
         found = self.lookup(key)
         if found is None:
+            if isinstance(key, str) and self._lookup_type(key) is not None:
+                return self.type_definitions[self._lookup_type(key)]
             raise KeyError(f"no global function '{getattr(key, 'name_hint', key)}'")
         return found[1]
 
-    def __setitem__(self, key: Union[str, E.GlobalVar], func: E.Expr) -> None:
+    def __setitem__(self, key: Union[str, E.GlobalVar, GlobalTypeVar], func) -> None:
+        if isinstance(func, TypeData) or isinstance(key, GlobalTypeVar):
+            self._add_type(key, func)
+            return
         if isinstance(func, E.TupleWrapper):
             func = func.astuple()
         if not isinstance(func, E.Function):
@@ -107,9 +123,63 @@ class IRModule:
         return list(self.functions)
 
     def update(self, other: "IRModule") -> None:
-        """Adds (or replaces) the functions of ``other``."""
+        """Adds (or replaces) the type definitions and functions of ``other``."""
+        for gtv, data in other.type_definitions.items():
+            self[gtv] = data
         for gv, fn in other.functions.items():
             self[gv] = fn
+
+    # -- algebraic data types ---------------------------------------------------------
+    def _lookup_type(self, name: str) -> Optional[GlobalTypeVar]:
+        for gtv in self.type_definitions:
+            if gtv.name_hint == name:
+                return gtv
+        return None
+
+    def _add_type(self, key: Union[str, GlobalTypeVar], data: TypeData) -> None:
+        if not isinstance(data, TypeData):
+            raise TypeError(f"a GlobalTypeVar is bound to a TypeData, got {data!r}")
+        name = key.name_hint if isinstance(key, GlobalTypeVar) else str(key)
+        if name != data.header.name_hint:
+            raise ValueError(f"type definition '{data.header.name_hint}' stored under '{name}'")
+        old = self._lookup_type(name)
+        if old is not None:
+            for c in self.type_definitions.pop(old).constructors:
+                self._constructors.pop(c.tag, None)
+        self.type_definitions[data.header] = data
+        # Tags are unique in the module: a byte from the type's name, then the
+        # constructor's index (the index is what compiled code stores).
+        prefix = zlib.crc32(name.encode()) & 0xFF
+        while any((t >> 24) == prefix for t in self._constructors):
+            prefix = (prefix + 1) & 0xFF
+        for i, c in enumerate(data.constructors):
+            c.tag = (prefix << 24) | i
+            self._constructors[c.tag] = c
+        self._emitted = None
+
+    def get_global_type_var(self, name: str) -> GlobalTypeVar:
+        """The GlobalTypeVar of the type definition named ``name``."""
+        gtv = self._lookup_type(name)
+        if gtv is None:
+            raise ValueError(f"Cannot find global type var \"{name}\" in the Module")
+        return gtv
+
+    def get_global_type_vars(self) -> List[GlobalTypeVar]:
+        """All GlobalTypeVars, in insertion order."""
+        return list(self.type_definitions)
+
+    def get_type(self, name: str) -> tuple:
+        """``(GlobalTypeVar, *constructors)`` of the type named ``name``, as TVM:
+        ``List, Cons, Nil = mod.get_type("List")``."""
+        gtv = self.get_global_type_var(name)
+        return tuple([gtv] + list(self.type_definitions[gtv].constructors))
+
+    def get_constructor(self, tag: int) -> Constructor:
+        """The constructor with tag ``tag``."""
+        c = self._constructors.get(int(tag))
+        if c is None:
+            raise ValueError(f"Cannot find constructor with tag {tag} in the Module")
+        return c
 
     # -- MLIR --------------------------------------------------------------------
     def to_mlir(self, params: Optional[Mapping[str, np.ndarray]] = None,
@@ -133,7 +203,8 @@ class IRModule:
         return self.astext()
 
     def __repr__(self) -> str:
-        return f"IRModule({[gv.name_hint for gv in self.functions]})"
+        types = [gtv.name_hint for gtv in self.type_definitions]
+        return f"IRModule({[gv.name_hint for gv in self.functions]}" + (f", types={types})" if types else ")")
 
 
 Module = IRModule

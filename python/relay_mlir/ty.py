@@ -20,7 +20,7 @@ import numpy as np
 
 __all__ = [
     "Type", "Any", "TensorType", "TupleType", "FuncType", "IncompleteType",
-    "RefType", "OpaqueType", "TypeVar", "TypeCall", "dtype_to_mlir", "mlir_to_dtype",
+    "RefType", "OpaqueType", "TypeVar", "TypeKind", "GlobalTypeVar", "TypeCall", "dtype_to_mlir", "mlir_to_dtype",
     "from_mlir", "parse_mlir_type",
 ]
 
@@ -211,37 +211,98 @@ class OpaqueType(Type):
         return f"OpaqueType({self.text!r})"
 
 
-class TypeVar(Type):
-    """A type parameter of an algebraic data type (``!relay.tvar<"T">``), ``relay.TypeVar``."""
+class TypeKind:
+    """Kinds of type variables, as ``tvm.relay.TypeKind``."""
 
-    def __init__(self, name_hint: str) -> None:
+    Type = 0
+    ShapeVar = 1
+    Constraint = 4
+    AdtHandle = 5
+    TypeData = 6
+
+
+class TypeVar(Type):
+    """A type parameter, ``relay.TypeVar(name_hint, kind=TypeKind.Type)`` (``!relay.tvar<"a">``).
+
+    Type parameters of generic functions (``Function(..., type_params=[a])``)
+    and of algebraic data types. Two TypeVars are the same parameter only if
+    they are the same object (as in Relay); the MLIR spelling uses the name.
+
+    >>> TypeVar("a").to_mlir()
+    '!relay.tvar<"a">'
+    """
+
+    def __init__(self, name_hint: str, kind: int = TypeKind.Type) -> None:
         self.name_hint = name_hint
+        self.kind = kind
 
     def to_mlir(self) -> str:
         return f'!relay.tvar<"{self.name_hint}">'
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
 
     def __repr__(self) -> str:
         return f"TypeVar({self.name_hint!r})"
 
 
-class TypeCall(Type):
-    """An algebraic data type applied to type arguments (``!relay.adt<@List, T>``).
+class GlobalTypeVar(Type):
+    """Names an algebraic data type in a module, ``relay.GlobalTypeVar(name_hint)``.
 
-    ``func`` is the ADT's name (Relay's ``GlobalTypeVar`` name hint).
+    Calling it applies the type to arguments: ``List(a)`` is ``TypeCall(List, [a])``.
 
-    >>> TypeCall("List", [TensorType([2])]).to_mlir()
+    >>> List = GlobalTypeVar("List")
+    >>> List(TensorType([2])).to_mlir()
     '!relay.adt<@List, tensor<2xf32>>'
     """
 
-    def __init__(self, func: str, args: Sequence[Type] = ()) -> None:
-        self.func = func
+    def __init__(self, name_hint: str, kind: int = TypeKind.AdtHandle) -> None:
+        self.name_hint = name_hint
+        self.kind = kind
+
+    def __call__(self, *args: Type) -> "TypeCall":
+        return TypeCall(self, list(args))
+
+    def to_mlir(self) -> str:
+        return f"!relay.adt<@{self.name_hint}>"
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, GlobalTypeVar) and other.name_hint == self.name_hint)
+
+    def __repr__(self) -> str:
+        return f"GlobalTypeVar({self.name_hint!r})"
+
+
+class TypeCall(Type):
+    """An algebraic data type applied to type arguments, ``relay.TypeCall(func, args)``.
+
+    ``func`` is the ADT's ``GlobalTypeVar`` (a name is accepted too).
+
+    >>> TypeCall(GlobalTypeVar("List"), [TensorType([2])]).to_mlir()
+    '!relay.adt<@List, tensor<2xf32>>'
+    """
+
+    def __init__(self, func: Union["GlobalTypeVar", str], args: Sequence[Type] = ()) -> None:
+        self.func = func if isinstance(func, GlobalTypeVar) else GlobalTypeVar(str(func))
         self.args = list(args)
 
     def to_mlir(self) -> str:
-        return "!relay.adt<@" + ", ".join([self.func] + [a.to_mlir() for a in self.args]) + ">"
+        return "!relay.adt<@" + ", ".join([self.func.name_hint] + [a.to_mlir() for a in self.args]) + ">"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, TypeCall) and self.func == other.func
+                and len(self.args) == len(other.args)
+                and all(a == b for a, b in zip(self.args, other.args)))
+
+    def __hash__(self) -> int:
+        return hash(self.to_mlir())
 
     def __repr__(self) -> str:
-        return f"TypeCall({self.func!r}, {self.args!r})"
+        return f"TypeCall({self.func.name_hint!r}, {self.args!r})"
 
 
 def _dtype_of(elt) -> str:
