@@ -1,0 +1,145 @@
+"""TVM's binary NDArray format and metadata section, for the Relay text format.
+
+``#[metadata]`` in TVM's text holds a JSON object graph (``tvm.ir.save_json``)
+whose root maps ``"relay.Constant"`` to the constants that the text refers to
+as ``meta[relay.Constant][i]``; each constant's tensor is a base64 blob in
+``"b64ndarrays"``, in TVM's ``NDArray::Save`` layout::
+
+    u64 magic 0xDD5E40F096B4A13F, u64 reserved,
+    i32 device_type, i32 device_id, i32 ndim,
+    u8 type code (0 int, 1 uint, 2 float, 4 bfloat), u8 bits, u16 lanes,
+    i64 shape[ndim], i64 byte size, data (little endian, row major)
+
+Example::
+
+    >>> import numpy as np
+    >>> a = np.arange(6, dtype="float32").reshape(2, 3)
+    >>> np.array_equal(decode_ndarray(encode_ndarray(a)), a)
+    True
+"""
+from __future__ import annotations
+
+import base64
+import json
+import struct
+from typing import Dict, List
+
+import numpy as np
+
+__all__ = ["encode_ndarray", "decode_ndarray", "parse_metadata", "write_metadata"]
+
+_MAGIC = 0xDD5E40F096B4A13F
+_CODES = {0: "int", 1: "uint", 2: "float", 4: "bfloat"}
+
+
+def decode_ndarray(b64: str) -> np.ndarray:
+    """The numpy array of a base64 TVM NDArray blob; raises ValueError on a malformed one."""
+    try:
+        raw = base64.b64decode(b64, validate=False)
+    except Exception as e:  # binascii.Error
+        raise ValueError(f"metadata tensor is not valid base64: {e}") from None
+    try:
+        magic, _reserved, _dev_type, _dev_id, ndim = struct.unpack_from("<QQiii", raw, 0)
+        if magic != _MAGIC:
+            raise ValueError("metadata tensor has a wrong magic number")
+        if not 0 <= ndim <= 32:
+            raise ValueError(f"metadata tensor has rank {ndim}")
+        code, bits, lanes = struct.unpack_from("<BBH", raw, 28)
+        shape = struct.unpack_from(f"<{ndim}q", raw, 32)
+        off = 32 + 8 * ndim
+        (nbytes,) = struct.unpack_from("<q", raw, off)
+        off += 8
+    except struct.error:
+        raise ValueError("metadata tensor is truncated") from None
+    if lanes != 1 or code not in _CODES:
+        raise ValueError(f"metadata tensor has an unsupported dtype (code {code}, lanes {lanes})")
+    if any(d < 0 for d in shape):
+        raise ValueError(f"metadata tensor has a negative dim: {shape}")
+    if code == 1 and bits == 1:
+        dtype = np.dtype("bool")
+    elif code == 4:
+        raise ValueError("bfloat16 metadata tensors are not supported")
+    else:
+        dtype = np.dtype(f"{_CODES[code][0] if code != 1 else 'u'}{bits // 8}")
+    count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    if nbytes != count * dtype.itemsize or off + nbytes > len(raw):
+        raise ValueError(f"metadata tensor of shape {list(shape)} and dtype {dtype} claims {nbytes} "
+                         f"bytes, holds {max(0, len(raw) - off)}")
+    return np.frombuffer(raw, dtype=dtype.newbyteorder("<"), count=count, offset=off) \
+        .astype(dtype).reshape(shape)
+
+
+def encode_ndarray(arr: np.ndarray) -> str:
+    """The base64 TVM NDArray blob of ``arr``."""
+    arr = np.ascontiguousarray(arr)
+    if arr.dtype == np.bool_:
+        code, bits = 1, 1
+    elif arr.dtype.kind in "iuf":
+        code, bits = {"i": 0, "u": 1, "f": 2}[arr.dtype.kind], arr.dtype.itemsize * 8
+    else:
+        raise ValueError(f"cannot store a {arr.dtype} tensor in TVM metadata")
+    data = arr.astype(arr.dtype.newbyteorder("<")).tobytes()
+    head = struct.pack("<QQiii", _MAGIC, 0, 1, 0, arr.ndim) + struct.pack("<BBH", code, bits, 1)
+    head += struct.pack(f"<{arr.ndim}q", *arr.shape) + struct.pack("<q", len(data))
+    return base64.b64encode(head + data).decode("ascii")
+
+
+def parse_metadata(text: str) -> Dict[str, List[object]]:
+    """``{"relay.Constant": [numpy arrays...], ...}`` from a metadata section's JSON.
+
+    Only tensors (``relay.Constant``) are materialised; other entries (e.g.
+    ``runtime.BoxInt``) become their JSON attributes. Raises ValueError.
+    """
+    try:
+        graph = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"metadata section is not valid JSON: {e}") from None
+    if not isinstance(graph, dict) or "nodes" not in graph:
+        raise ValueError("metadata section has no 'nodes'")
+    nodes = graph["nodes"]
+    arrays = graph.get("b64ndarrays", [])
+
+    def node(i):
+        if not isinstance(i, int) or not 0 <= i < len(nodes):
+            raise ValueError(f"metadata refers to node {i!r}, which does not exist")
+        return nodes[i]
+
+    root = node(int(graph.get("root", 1)))
+    keys, data = root.get("keys", []), root.get("data", [])
+    out: Dict[str, List[object]] = {}
+    if keys and len(keys) == len(data):  # a string-keyed Map
+        pairs = list(zip(keys, data))
+    else:  # Map with object keys: data interleaves key, value
+        pairs = [(node(data[i]).get("repr_str", ""), data[i + 1]) for i in range(0, len(data) - 1, 2)]
+    for key, arr_index in pairs:
+        items = []
+        for item_index in node(arr_index).get("data", []):
+            item = node(item_index)
+            attrs = item.get("attrs", {})
+            if item.get("type_key") == "relay.Constant":
+                try:
+                    blob = arrays[int(attrs.get("data"))]
+                except (TypeError, ValueError, IndexError):
+                    raise ValueError(f"metadata constant refers to missing tensor data "
+                                     f"{attrs.get('data')!r}") from None
+                items.append(decode_ndarray(blob))
+            else:
+                items.append(attrs)
+        out[key] = items
+    return out
+
+
+def write_metadata(constants: List[np.ndarray]) -> str:
+    """The JSON of a metadata section holding ``constants`` as ``relay.Constant``s."""
+    nodes: List[dict] = [{"type_key": ""}]
+    root = {"type_key": "Map", "keys": ["relay.Constant"], "data": [2]}
+    nodes.append(root)
+    arr = {"type_key": "Array", "data": []}
+    nodes.append(arr)
+    for i in range(len(constants)):
+        arr["data"].append(len(nodes))
+        nodes.append({"type_key": "relay.Constant",
+                      "attrs": {"_checked_type_": "0", "data": str(i), "span": "0",
+                                "virtual_device_": "0"}})
+    return json.dumps({"root": 1, "nodes": nodes, "b64ndarrays": [encode_ndarray(c) for c in constants],
+                       "attrs": {"tvm_version": "0.19.0"}}, indent=2)
