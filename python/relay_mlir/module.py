@@ -23,6 +23,7 @@ from .adt import Constructor, TypeData
 from .ty import GlobalTypeVar
 from .analysis import free_vars
 from .emit import EmittedModule, emit_module
+from .printer import astext
 
 __all__ = ["IRModule", "Module", "free_vars"]
 
@@ -31,7 +32,8 @@ class IRModule:
     """A set of global functions; ``mod["main"]`` is the entry point.
 
     Functions may call each other (and themselves) through ``GlobalVar``s.
-    ``str(mod)`` / ``mod.astext()`` gives the MLIR (with inferred types once
+    ``str(mod)`` / ``mod.astext()`` gives Relay's text format, ``mod.mlir()``
+    the relay-dialect MLIR (with inferred types once
     ``relay_mlir.transform.InferType()(mod)`` ran).
     """
 
@@ -194,7 +196,12 @@ class IRModule:
         return em
 
     def astext(self, show_meta_data: bool = True) -> str:
-        """The MLIR text: with inferred types after ``InferType``, else with ``!relay.incomplete``."""
+        """Relay's text format (as TVM prints it; ``relay_mlir.fromtext`` reads it back)."""
+        return astext(self, show_meta_data)
+
+    def mlir(self) -> str:
+        """The relay-dialect MLIR: with inferred types after ``InferType``, else with
+        ``!relay.incomplete`` where inference has not run."""
         if self._emitted is not None:
             return self._emitted.text()
         return self.to_mlir(infer=False).text()
@@ -210,12 +217,12 @@ class IRModule:
 Module = IRModule
 
 
-def _expr_astext(self: E.Expr) -> str:
-    """The MLIR of a module whose ``main`` is this expression."""
-    return IRModule.from_expr(self).astext()
+def _expr_astext(self: E.Expr, show_meta_data: bool = True) -> str:
+    """Relay text of this expression (TVM's ``Expr.astext``)."""
+    return astext(self, show_meta_data)
 
 
-# ``Expr.astext()``/``TupleWrapper.astext()`` need the emitter, which is
-# layered above expr.py (expr -> op -> emit -> module), so this layer adds them.
+# ``Expr.astext()``/``TupleWrapper.astext()`` need the printer, which is
+# layered above expr.py, so this layer adds them.
 E.Expr.astext = _expr_astext  # type: ignore[attr-defined]
 E.TupleWrapper.astext = _expr_astext  # type: ignore[attr-defined]

@@ -395,17 +395,12 @@ class _Parser:
         t = self.tok
         if self.accept("("):
             fields: List[Type] = []
-            trailing = False
             while not self.at(")"):
                 fields.append(self.type())
-                trailing = False
                 if not self.accept(","):
                     break
-                trailing = True
             self.expect(")")
-            if len(fields) == 1 and not trailing:
-                return fields[0]
-            return TupleType(fields)
+            return TupleType(fields)  # as TVM: parentheses always make a tuple type
         if self.accept("fn"):
             tparams = self.type_param_list()
             if tparams:
@@ -791,9 +786,7 @@ class _Parser:
     def match(self) -> Expr:
         t = self.expect("match")
         complete = not self.accept("?")
-        self.expect("(")
-        data = self.expr()
-        self.expect(")")
+        data = self.postfix()
         self.expect("{")
         clauses: List[Clause] = []
         while not self.at("}"):

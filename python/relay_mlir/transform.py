@@ -19,7 +19,7 @@ __all__ = ["InferType"]
 class InferType:
     """Runs ``relay-infer-type`` (the C++ relations) on a module.
 
-    Every expression of the module gets ``checked_type``; ``str(mod)``
+    Every expression of the module gets ``checked_type``; ``mod.mlir()``
     shows the typed MLIR. Type errors raise ``CompileError``.
     """
 

@@ -41,7 +41,7 @@ def test_closure_tuple_if_program():
     assert branch.checked_type == T(4, 3)
     assert c.checked_type == T(dtype="bool")
     assert main.checked_type == FuncType([T(4, 3), T(dtype="bool")], TupleType([T(4, 3), T(3)]))
-    text = str(mod)
+    text = mod.mlir()
     assert "relay.fn" in text and "relay.if" in text and "relay.tuple" in text
     assert "!relay.incomplete" not in text
     assert "tuple<tensor<4x3xf32>, tensor<3xf32>>" in text
@@ -49,7 +49,7 @@ def test_closure_tuple_if_program():
 
 def test_uninferred_text_has_incomplete_types():
     x = relay.var("x", shape=(2,))
-    text = relay.IRModule.from_expr(relay.exp(x)).astext()
+    text = relay.IRModule.from_expr(relay.exp(x)).mlir()
     assert "func.func @main" in text and "!relay.incomplete" in text
 
 
@@ -86,7 +86,7 @@ def test_global_functions_and_recursion():
     assert mod[loop].checked_type == FuncType([T(2), T(dtype="bool")], T(2))
     assert mod[sq].checked_type == FuncType([T(2)], T(2))
     assert mod["main"].body.checked_type == T(2)
-    text = str(mod)
+    text = mod.mlir()
     assert "func.call @loop" in text and "relay.global_fn @square" in text
 
 
