@@ -60,6 +60,8 @@ from . import emit
 from .module import IRModule, Module
 from . import transform
 from .compiler import Target, compile, lower_to_iree_input
+from .parser import fromtext, parse, parse_expr
+from . import prelude
 from .runtime import Executable
 
 _sys.modules.setdefault(__name__ + ".nn", nn)
@@ -93,5 +95,6 @@ __all__ = [
     "scatter_elements", "scatter_nd", "sort", "take", "topk", "image",
     "Any", "FuncType", "GlobalTypeVar", "IncompleteType", "RefType", "TensorType", "TupleType",
     "Type", "TypeCall", "TypeKind", "TypeVar",
-    "Target", "compile", "lower_to_iree_input", "Executable",
+    "Target", "compile", "lower_to_iree_input", "Executable", "fromtext", "parse", "parse_expr",
+    "prelude",
 ]

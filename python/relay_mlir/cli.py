@@ -4,12 +4,15 @@
 
     relay-mlir compile model.onnx -o model.vmfb --target llvm-cpu
     relay-mlir compile model.mlir -o model.vmfb --target llvm-cpu
+    relay-mlir compile model.relay -o model.vmfb
     relay-mlir run model.onnx --input x=x.npy --output out.npz
+    relay-mlir convert model.relay -o model.mlir      (and back, .mlir -> .relay)
     relay-mlir run model.vmfb --input x.npy
     relay-mlir demo --runs 20
 
 ``.onnx`` models are imported with ``relay_mlir.frontend.from_onnx``; ``.mlir``
-files hold relay MLIR. While compiling, a progress line on stderr shows the
+files hold relay MLIR; ``.relay``/``.rly`` files hold Relay's text format
+(``relay_mlir.fromtext``). While compiling, a progress line on stderr shows the
 stage (import, infer, lower, iree-compile) and the elapsed time; it is off
 when stderr is not a terminal or with ``--quiet``.
 
@@ -158,6 +161,16 @@ def _is_onnx(path: str) -> bool:
     return path.lower().endswith(".onnx")
 
 
+def _is_relay_text(path: str) -> bool:
+    return path.lower().endswith((".relay", ".rly"))
+
+
+def _load_relay_text(path: str):
+    from .parser import fromtext
+
+    return fromtext(_read_text(path), source_name=path)
+
+
 def _onnx_io_names(path: str) -> Tuple[List[str], List[str]]:
     """(graph input names that are not initializers, graph output names) of an ONNX file."""
     try:
@@ -224,11 +237,17 @@ def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
     """
     prog = progress or Progress(enabled=False)
     t0 = time.perf_counter()
-    if _is_onnx(path):
-        from .frontend import from_onnx
+    if _is_onnx(path) or _is_relay_text(path):
+        if _is_onnx(path):
+            from .frontend import from_onnx
 
-        with prog.stage("import"):
-            mod = from_onnx(path, shapes=dict(shapes or {}))
+            with prog.stage("import"):
+                mod = from_onnx(path, shapes=dict(shapes or {}))
+        else:
+            if shapes:
+                raise CLIError("--shape applies to .onnx models only")
+            with prog.stage("parse"):
+                mod = _load_relay_text(path)
         with prog.stage("infer"):
             em = mod.to_mlir(infer=True)
         with prog.stage("lower"):
@@ -305,6 +324,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     elif _is_onnx(args.input):
         names, out_names = _onnx_io_names(args.input)
         what = "the model"
+    elif _is_relay_text(args.input):
+        names = [p.name_hint for p in _load_relay_text(args.input)["main"].params]
+        what = "@main"
     else:
         names = _main_arg_names(_read_text(args.input))
         what = "@main"
@@ -370,13 +392,40 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_convert(args: argparse.Namespace) -> int:
+    """``.relay`` <-> ``.mlir`` (and ``.onnx`` -> either)."""
+    src, out = args.input, args.output
+    out_kind = "relay" if _is_relay_text(out) else "mlir" if out.lower().endswith(".mlir") else None
+    if out_kind is None:
+        raise CLIError(f"cannot tell the output format of '{out}' (use .relay, .rly or .mlir)")
+    if _is_relay_text(src):
+        mod = _load_relay_text(src)
+    elif _is_onnx(src):
+        from .frontend import from_onnx
+
+        _onnx_io_names(src)
+        mod = from_onnx(src, shapes=_parse_shapes(args.shape))
+    else:
+        from .mlir_import import from_mlir_text
+
+        mod = from_mlir_text(_read_text(src), source_name=src)
+    if out_kind == "relay":
+        text = mod.astext()
+    else:
+        text = mod.to_mlir(infer=not args.no_infer).text()
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"wrote {out}")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="relay-mlir", description="Compile and run Relay (MLIR) programs with IREE.")
     sub = p.add_subparsers(dest="command", required=True)
     targets = sorted(set(TARGETS) | {"vulkan"})
 
     c = sub.add_parser("compile", help="compile an ONNX model or a relay .mlir file to an IREE .vmfb")
-    c.add_argument("input", help="model.onnx or relay MLIR file")
+    c.add_argument("input", help="model.onnx, model.relay (Relay text) or relay MLIR file")
     c.add_argument("-o", "--output", help="output .vmfb (default: INPUT with .vmfb)")
     c.add_argument("--target", default="llvm-cpu", choices=targets)
     c.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...",
@@ -400,6 +449,15 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--iree-flag", action="append", default=[], metavar="FLAG", help="extra iree-compile flag")
     r.add_argument("-q", "--quiet", action="store_true", help="no progress display on stderr")
     r.set_defaults(func=cmd_run)
+
+    v = sub.add_parser("convert", help="convert between Relay text (.relay), relay MLIR (.mlir) "
+                                       "and ONNX (input only)")
+    v.add_argument("input", help="model.relay, model.mlir or model.onnx")
+    v.add_argument("-o", "--output", required=True, help="output .relay or .mlir")
+    v.add_argument("--no-infer", action="store_true", help="write .mlir without running type inference")
+    v.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...",
+                   help="fix an ONNX input's shape")
+    v.set_defaults(func=cmd_convert)
 
     d = sub.add_parser("demo", help="build, compile and check a small ResNet-style CNN against numpy")
     d.add_argument("--target", default="llvm-cpu", choices=targets)

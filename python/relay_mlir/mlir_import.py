@@ -1,0 +1,311 @@
+"""Relay-dialect MLIR back into expressions: ``from_mlir_text(text) -> IRModule``.
+
+The inverse of emission (``IRModule.mlir()``), used by ``relay-mlir convert
+model.mlir -o model.relay``::
+
+    >>> import relay_mlir as relay
+    >>> x = relay.var("x", shape=(2,))
+    >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.exp(x)))
+    >>> back = from_mlir_text(mod.mlir())
+    >>> back["main"].body.op.name
+    'exp'
+
+Operators become ``Call(Op.get(name), args, attrs)`` with attributes read back
+by the inverse of ``emit.to_attribute``; ``relay.adt`` definitions, tuples,
+``if``, closures (``relay.fn``, recursive ones as a recursive ``let``),
+``match``, refs and calls become the matching expressions.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+import numpy as np
+
+from .adt import (Clause, Constructor, Match, Pattern, PatternConstructor, PatternTuple,
+                  PatternVar, PatternWildcard, TypeData)
+from .emit import new_context, parse_module
+from .errors import CompileError, Diagnostic
+from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
+                   RefWrite, Tuple, TupleGetItem, Var)
+from .module import IRModule
+from .ty import (FuncType, GlobalTypeVar, IncompleteType, Type, TypeCall, TypeVar, from_mlir,
+                 mlir_to_dtype)
+
+__all__ = ["from_mlir_text"]
+
+
+def _attr_value(name: str, a):
+    from . import ir
+
+    if isinstance(a, ir.BoolAttr):
+        return bool(a.value)
+    if isinstance(a, ir.IntegerAttr):
+        return int(a.value)
+    if isinstance(a, ir.FloatAttr):
+        return float(a.value)
+    if isinstance(a, ir.StringAttr):
+        return a.value
+    if isinstance(a, ir.DenseI64ArrayAttr) or isinstance(a, ir.DenseI32ArrayAttr):
+        return [int(v) for v in a]
+    if isinstance(a, ir.DenseF64ArrayAttr) or isinstance(a, ir.DenseF32ArrayAttr):
+        return [float(v) for v in a]
+    if isinstance(a, ir.TypeAttr):
+        try:
+            return mlir_to_dtype(str(a.value))  # element types name dtypes
+        except ValueError:
+            return from_mlir(a.value)
+    if isinstance(a, ir.ArrayAttr):
+        return [_attr_value(name, x) for x in a]
+    if isinstance(a, ir.UnitAttr):
+        return True
+    raise CompileError(f"cannot convert attribute '{name}' = {a} to a Relay value")
+
+
+class _Importer:
+    def __init__(self, module_op) -> None:
+        self.module_op = module_op
+        self.mod = IRModule()
+        self.values: Dict[object, Expr] = {}
+        self.globals: Dict[str, GlobalVar] = {}
+        self.types: Dict[str, GlobalTypeVar] = {}
+        self.ctors: Dict[str, Constructor] = {}
+        self.type_vars: Dict[str, TypeVar] = {}
+
+    def error(self, op, msg: str) -> CompileError:
+        from .emit import location_of
+
+        f, line, col = location_of(op.location)
+        return CompileError("could not convert MLIR to Relay", [Diagnostic("error", msg, f, line, col)])
+
+    # -- types ------------------------------------------------------------------------
+    def ty(self, mlir_type) -> Optional[Type]:
+        t = from_mlir(mlir_type)
+        return None if isinstance(t, IncompleteType) else self.resolve(t)
+
+    def resolve(self, t: Type) -> Type:
+        """Shares GlobalTypeVars and TypeVars by name."""
+        from .ty import RefType, TupleType
+
+        if isinstance(t, TypeCall):
+            gtv = self.types.setdefault(t.func.name_hint, GlobalTypeVar(t.func.name_hint))
+            return TypeCall(gtv, [self.resolve(a) for a in t.args])
+        if isinstance(t, TypeVar):
+            return self.type_vars.setdefault(t.name_hint, TypeVar(t.name_hint))
+        if isinstance(t, TupleType):
+            return TupleType([self.resolve(f) for f in t.fields])
+        if isinstance(t, FuncType):
+            return FuncType([self.resolve(a) for a in t.arg_types], self.resolve(t.ret_type))
+        if isinstance(t, RefType):
+            return RefType(self.resolve(t.value))
+        return t
+
+    # -- module -------------------------------------------------------------------------
+    def run(self) -> IRModule:
+        body = self.module_op.regions[0].blocks[0]
+        for op in body.operations:
+            if op.operation.name == "relay.adt":
+                self.adt(op.operation)
+        for op in body.operations:
+            name = op.operation.name
+            if name == "func.func":
+                sym = op.operation.attributes["sym_name"].value
+                self.globals[sym] = GlobalVar(sym)
+        for op in body.operations:
+            if op.operation.name == "func.func":
+                self.func(op.operation)
+        return self.mod
+
+    def adt(self, op) -> None:
+        from . import ir
+
+        name = op.attributes["sym_name"].value
+        gtv = self.types.setdefault(name, GlobalTypeVar(name))
+        self.type_vars = {}
+        params = [TypeVar(ir.StringAttr(p).value) for p in op.attributes["type_params"]]
+        for p in params:
+            self.type_vars[p.name_hint] = p
+        ctors = []
+        for c in op.regions[0].blocks[0].operations:
+            cname = c.operation.attributes["sym_name"].value
+            fields = [self.resolve(from_mlir(ir.TypeAttr(f).value)) for f in c.operation.attributes["fields"]]
+            ctor = Constructor(cname, fields, gtv)
+            self.ctors[f"{name}::{cname}"] = ctor
+            ctors.append(ctor)
+        self.type_vars = {}
+        self.mod[gtv] = TypeData(gtv, params, ctors)
+
+    def func(self, op) -> None:
+        from . import ir
+
+        sym = op.attributes["sym_name"].value
+        self.type_vars = {}
+        tparams = []
+        if "relay.type_params" in op.attributes:
+            tparams = [self.type_vars.setdefault(ir.StringAttr(p).value, TypeVar(ir.StringAttr(p).value))
+                       for p in op.attributes["relay.type_params"]]
+        ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+        block = op.regions[0].blocks[0]
+        params = [self.param(a, i) for i, a in enumerate(block.arguments)]
+        ret = self.ty(ftype.results[0]) if len(ftype.results) == 1 else None
+        body = self.block(block)
+        self.mod[self.globals[sym]] = Function(params, body, ret, tparams)
+
+    def param(self, arg, i: int) -> Var:
+        v = Var(f"p{i}" if not hasattr(arg, "get_name") else self._arg_name(arg, i), self.ty(arg.type))
+        self.values[arg] = v
+        return v
+
+    @staticmethod
+    def _arg_name(arg, i: int) -> str:
+        try:
+            n = arg.get_name()
+            return n.lstrip("%").replace("arg", "x") or f"p{i}"
+        except Exception:
+            return f"p{i}"
+
+    def block(self, block) -> Expr:
+        """The value of a block: its ops in order; the terminator's operand is the value."""
+        result: Optional[Expr] = None
+        for op in block.operations:
+            op = op.operation
+            name = op.name
+            if name in ("func.return", "relay.yield"):
+                if len(op.operands) != 1:
+                    raise self.error(op, f"'{name}' must return one value")
+                result = self.values[op.operands[0]]
+                continue
+            e = self.convert(op)
+            if len(op.results) == 1:
+                self.values[op.results[0]] = e
+        if result is None:
+            raise self.error(block.owner, "block without a return value")
+        return result
+
+    def convert(self, op) -> Expr:
+        from . import ir
+
+        name = op.name
+        args = [self.values[v] for v in op.operands]
+        if name == "relay.constant":
+            attr = op.attributes["value"]
+            arr = np.array(ir.DenseElementsAttr(attr)) if not isinstance(attr, ir.DenseResourceElementsAttr) \
+                else None
+            if arr is None:
+                raise self.error(op, "resource constants are not supported")
+            dtype = from_mlir(op.results[0].type).dtype
+            return Constant(np.asarray(arr).astype(dtype).reshape(from_mlir(op.results[0].type).concrete_shape))
+        if name == "relay.tuple":
+            return Tuple(args)
+        if name == "relay.tuple_get_item":
+            return TupleGetItem(args[0], int(op.attributes["index"].value))
+        if name == "relay.if":
+            return If(args[0], self.block(op.regions[0].blocks[0]), self.block(op.regions[1].blocks[0]))
+        if name == "func.call":
+            callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+            return Call(self.globals[callee], args)
+        if name == "relay.global_fn":
+            return self.globals[ir.FlatSymbolRefAttr(op.attributes["callee"]).value]
+        if name == "relay.call":
+            return Call(args[0], args[1:])
+        if name == "relay.fn":
+            return self.closure(op)
+        if name == "relay.ref_new":
+            return RefCreate(args[0])
+        if name == "relay.ref_read":
+            return RefRead(args[0])
+        if name == "relay.ref_write":
+            return RefWrite(args[0], args[1])
+        if name == "relay.construct":
+            return Call(self.ctor(op, op.attributes["constructor"]), args)
+        if name == "relay.match":
+            return self.match(op, args[0])
+        if name.startswith("relay."):
+            attrs = {}
+            for key in op.attributes:
+                key = getattr(key, "name", key)
+                attrs[key] = _attr_value(key, op.attributes[key])
+            return Call(Op.get(name[len("relay."):]), args, attrs)
+        raise self.error(op, f"cannot convert '{name}' to Relay")
+
+    def ctor(self, op, ref) -> Constructor:
+        text = str(ref).replace("@", "").replace('"', "")
+        c = self.ctors.get(text)
+        if c is None:
+            raise self.error(op, f"unknown constructor {ref}")
+        return c
+
+    def closure(self, op) -> Expr:
+        block = op.regions[0].blocks[0]
+        recursive = "recursive" in op.attributes
+        args = list(block.arguments)
+        self_var = None
+        if recursive:
+            self_var = Var("rec", self.ty(op.results[0].type))
+            self.values[args[0]] = self_var
+            args = args[1:]
+        params = [self.param(a, i) for i, a in enumerate(args)]
+        fn = Function(params, self.block(block))
+        if self_var is not None:
+            return Let(self_var, fn, self_var)
+        return fn
+
+    def pattern(self, op, attr, bound: List[Var]) -> Pattern:
+        from . import ir
+
+        text = str(attr)
+        if text == "#relay.pat_wildcard":
+            return PatternWildcard()
+        if text == "#relay.pat_var":
+            v = Var(f"v{len(bound)}")
+            bound.append(v)
+            return PatternVar(v)
+        # #relay.pat_ctor<@T::@C, [...]> / #relay.pat_tuple<[...]>: read through the parser of the text
+        inner = text[text.index("<") + 1:-1]
+        if text.startswith("#relay.pat_ctor"):
+            ref, _, rest = inner.partition(",")
+            subs = self._split_list(rest.strip())
+            c = self.ctor(op, ref.strip())
+            return PatternConstructor(c, [self.pattern(op, s, bound) for s in subs])
+        if text.startswith("#relay.pat_tuple"):
+            return PatternTuple([self.pattern(op, s, bound) for s in self._split_list(inner.strip())])
+        raise self.error(op, f"unknown pattern {text}")
+
+    @staticmethod
+    def _split_list(text: str) -> List[str]:
+        """Top-level comma-separated items of ``[a, b<c, d>, ...]``."""
+        assert text.startswith("[") and text.endswith("]")
+        body, items, depth, cur = text[1:-1], [], 0, ""
+        for ch in body:
+            if ch in "<[":
+                depth += 1
+            elif ch in ">]":
+                depth -= 1
+            if ch == "," and depth == 0:
+                items.append(cur.strip())
+                cur = ""
+            else:
+                cur += ch
+        if cur.strip():
+            items.append(cur.strip())
+        return items
+
+    def match(self, op, data: Expr) -> Expr:
+        clauses = []
+        complete = bool(op.attributes["complete"].value) if "complete" in op.attributes else True
+        for attr, region in zip(op.attributes["patterns"], op.regions):
+            bound: List[Var] = []
+            pat = self.pattern(op, attr, bound)
+            block = region.blocks[0]
+            for v, a in zip(bound, block.arguments):
+                v.type_annotation = self.ty(a.type)
+                self.values[a] = v
+            clauses.append(Clause(pat, self.block(block)))
+        return Match(data, clauses, complete)
+
+
+def from_mlir_text(text: str, source_name: str = "<input>") -> IRModule:
+    """An ``IRModule`` from relay-dialect MLIR text; errors are located ``CompileError``s."""
+    ctx = new_context()
+    holder = parse_module(ctx, text, source_name)
+    with ctx:
+        return _Importer(holder.operation).run()
