@@ -895,10 +895,22 @@ def fromtext(text: str, source_name: str = "from_string") -> IRModule:
 
     An expression becomes ``main`` (wrapped in a Function of its ``free_var``s).
     """
+    mod, e, free = _parse(text, source_name)
+    if e is None:
+        return mod
+    if isinstance(e, Function) and not free:
+        mod["main"] = e
+    else:
+        mod["main"] = Function(free, e) if free else e
+    return mod
+
+
+def _parse(text: str, source_name: str):
+    """(module, expression or None, free_vars) of Relay text: a module, or definitions and an expression."""
     if not isinstance(text, str):
         raise TypeError(f"fromtext expects a str, got {type(text).__name__}")
-    p = _Parser(text, source_name)
     try:
+        p = _Parser(text, source_name)
         k = p.i
         # skip the version header to see what follows
         toks = p.toks
@@ -908,7 +920,7 @@ def fromtext(text: str, source_name: str = "from_string") -> IRModule:
                 j += 1
             j += 1
         if toks[j].kind == "eof" or toks[j].text in ("def", "type", "extern"):
-            return p.module()
+            return p.module(), None, []
         p.load_metadata()
         p.header()
         p.declare()
@@ -920,12 +932,7 @@ def fromtext(text: str, source_name: str = "from_string") -> IRModule:
         raise _error(text, source_name, err) from None
     except RecursionError:
         raise CompileError("could not parse Relay text: nesting too deep") from None
-    mod = p.mod
-    if isinstance(e, Function) and not p.free_vars:
-        mod["main"] = e
-    else:
-        mod["main"] = Function(p.free_vars, e) if p.free_vars else e
-    return mod
+    return p.mod, e, p.free_vars
 
 
 def parse(text: str, source_name: str = "from_string") -> IRModule:
@@ -933,6 +940,9 @@ def parse(text: str, source_name: str = "from_string") -> IRModule:
     return fromtext(text, source_name)
 
 
-def parse_expr(text: str) -> Expr:
-    """Parses one Relay expression (TVM's ``tvm.relay.parse_expr``)."""
-    return fromtext(text)["main"].body if "free_var" not in text else fromtext(text)["main"]
+def parse_expr(text: str, source_name: str = "from_string") -> Expr:
+    """Parses one Relay expression (TVM's ``tvm.relay.parse_expr``); ``free_var``s stay free."""
+    mod, e, _ = _parse(text, source_name)
+    if e is None:
+        raise CompileError("could not parse Relay text: expected an expression, found definitions")
+    return e

@@ -40,6 +40,8 @@ from ._tvm_ndarray import write_metadata
 __all__ = ["astext", "type_text"]
 
 _SCALAR_SUFFIX = {"float32": "f", "float64": "f64", "float16": "f16", "int32": "", "int64": "i64"}
+# operators whose operands Relay passes as a single tuple argument
+_TUPLE_ARG_OPS = {"concatenate", "stack", "einsum"}
 _NAME_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -174,7 +176,7 @@ class _Printer:
             ann = f": {type_text(e.var.type_annotation)}" if e.var.type_annotation is not None and \
                 not isinstance(e.var.type_annotation, RefType) else ""
             self.blocks[-1].names[e.var] = name
-            v = self.value(e.value)
+            v = self.value(e.value, inline=True)
             self.emit(f"let {name}{ann} = {v};")
             e = e.body
             if isinstance(e, TupleWrapper):
@@ -251,6 +253,8 @@ class _Printer:
         args = [self.value(a) for a in c.args]
         if isinstance(c.op, Op):
             callee = c.op.name
+            if callee in _TUPLE_ARG_OPS:  # Relay passes these operands as one tuple
+                args = ["(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"]
             for k, v in c.attrs.items():
                 if v is None:
                     continue
