@@ -27,11 +27,12 @@ import sys as _sys
 # Layers, each importing only those before it: ty, errors -> expr ->
 # expr_functor, analysis -> op -> emit -> module -> transform -> compiler.
 from .ty import (Any, FuncType, GlobalTypeVar, IncompleteType, RefType, TensorType, TupleType,
-                 Type, TypeCall, TypeKind, TypeVar)
+                 Type, TypeCall, TypeKind, TypeVar, scalar_type)
 from .errors import CompileError, Diagnostic
 from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
                    RefWrite, Tuple, TupleGetItem, TupleWrapper, Var, const, var)
 from . import adt
+from .scope_builder import ScopeBuilder
 from .adt import (Clause, Constructor, Match, PatternConstructor, PatternTuple, PatternVar,
                   PatternWildcard, TypeData)
 from .expr_functor import ExprFunctor, ExprMutator, ExprVisitor
@@ -73,7 +74,7 @@ __all__ = [
     "Call", "Constant", "Expr", "Function", "GlobalVar", "If", "Let", "Op", "Tuple", "TupleGetItem",
     "TupleWrapper", "Var", "const", "var", "RefCreate", "RefRead", "RefWrite",
     "adt", "Clause", "Constructor", "Match", "PatternConstructor", "PatternTuple", "PatternVar",
-    "PatternWildcard", "TypeData",
+    "PatternWildcard", "TypeData", "ScopeBuilder", "scalar_type",
     "ExprFunctor", "ExprMutator", "ExprVisitor", "analysis", "emit",
     "IRModule", "Module", "free_vars", "nn", "op", "transform",
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "negative", "exp", "log",

@@ -39,6 +39,8 @@ from .compiler import TARGETS, Target, compile as compile_program, get_target, l
 from .emit import run_passes
 from .errors import CompileError
 from .runtime import Executable
+from .mlir_import import from_mlir_text
+from .parser import fromtext
 
 __all__ = ["main", "Progress"]
 
@@ -166,8 +168,6 @@ def _is_relay_text(path: str) -> bool:
 
 
 def _load_relay_text(path: str):
-    from .parser import fromtext
-
     return fromtext(_read_text(path), source_name=path)
 
 
@@ -406,8 +406,6 @@ def cmd_convert(args: argparse.Namespace) -> int:
         _onnx_io_names(src)
         mod = from_onnx(src, shapes=_parse_shapes(args.shape))
     else:
-        from .mlir_import import from_mlir_text
-
         mod = from_mlir_text(_read_text(src), source_name=src)
     if out_kind == "relay":
         text = mod.astext()

@@ -1,12 +1,13 @@
 """Relay-dialect MLIR back into expressions: ``from_mlir_text(text) -> IRModule``.
 
-The inverse of emission (``IRModule.mlir()``), used by ``relay-mlir convert
-model.mlir -o model.relay``::
+The inverse of emission (``IRModule.mlir()`` of a type-checked module: MLIR
+must verify to be read), used by ``relay-mlir convert model.mlir -o
+model.relay``::
 
     >>> import relay_mlir as relay
     >>> x = relay.var("x", shape=(2,))
     >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.exp(x)))
-    >>> back = from_mlir_text(mod.mlir())
+    >>> back = from_mlir_text(relay.transform.InferType()(mod).mlir())
     >>> back["main"].body.op.name
     'exp'
 
@@ -23,13 +24,13 @@ import numpy as np
 
 from .adt import (Clause, Constructor, Match, Pattern, PatternConstructor, PatternTuple,
                   PatternVar, PatternWildcard, TypeData)
-from .emit import new_context, parse_module
+from .emit import location_of, new_context, parse_module
 from .errors import CompileError, Diagnostic
 from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
                    RefWrite, Tuple, TupleGetItem, Var)
 from .module import IRModule
-from .ty import (FuncType, GlobalTypeVar, IncompleteType, Type, TypeCall, TypeVar, from_mlir,
-                 mlir_to_dtype)
+from .ty import (FuncType, GlobalTypeVar, IncompleteType, RefType, TupleType, Type, TypeCall,
+                 TypeVar, from_mlir, mlir_to_dtype)
 
 __all__ = ["from_mlir_text"]
 
@@ -72,8 +73,6 @@ class _Importer:
         self.type_vars: Dict[str, TypeVar] = {}
 
     def error(self, op, msg: str) -> CompileError:
-        from .emit import location_of
-
         f, line, col = location_of(op.location)
         return CompileError("could not convert MLIR to Relay", [Diagnostic("error", msg, f, line, col)])
 
@@ -84,8 +83,6 @@ class _Importer:
 
     def resolve(self, t: Type) -> Type:
         """Shares GlobalTypeVars and TypeVars by name."""
-        from .ty import RefType, TupleType
-
         if isinstance(t, TypeCall):
             gtv = self.types.setdefault(t.func.name_hint, GlobalTypeVar(t.func.name_hint))
             return TypeCall(gtv, [self.resolve(a) for a in t.args])

@@ -19,7 +19,7 @@ from typing import Iterable, Sequence, Union
 import numpy as np
 
 __all__ = [
-    "Type", "Any", "TensorType", "TupleType", "FuncType", "IncompleteType",
+    "Type", "Any", "TensorType", "scalar_type", "TupleType", "FuncType", "IncompleteType",
     "RefType", "OpaqueType", "TypeVar", "TypeKind", "GlobalTypeVar", "TypeCall", "dtype_to_mlir", "mlir_to_dtype",
     "from_mlir", "parse_mlir_type",
 ]
@@ -137,6 +137,15 @@ class TensorType(Type):
 
     def __repr__(self) -> str:
         return f"TensorType({list(self.shape)}, {self.dtype})"
+
+
+def scalar_type(dtype: str) -> TensorType:
+    """A rank-0 tensor type, ``relay.scalar_type(dtype)``.
+
+    >>> scalar_type("int32")
+    TensorType([], int32)
+    """
+    return TensorType((), dtype)
 
 
 class TupleType(Type):
