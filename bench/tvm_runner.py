@@ -5,8 +5,11 @@
     tvm_runner.py run     MODEL.onnx OUT.so INPUTS_JSON   # serves the bench/_protocol.py requests
 
 compile: ``relay.frontend.from_onnx`` (static input shapes) ->
-``relay.build`` at opt_level=3 for ``llvm -mcpu=native`` (untuned: no
-TopHub/AutoTVM logs, TOPHUB_LOCATION=NONE) -> ``export_library``.
+``relay.build`` at opt_level=3 for ``llvm -mcpu=<host CPU name>`` (untuned: no
+TopHub/AutoTVM logs, TOPHUB_LOCATION=NONE) -> ``export_library``. The CPU is
+named explicitly (``tvm.target.codegen.llvm_get_system_cpu()``): TVM 0.19 does
+not resolve ``-mcpu=native`` and then generates generic x86-64 code (~6x slower
+on ResNet-18 here), which would not be TVM at its best.
 run: ``tvm.runtime.load_module`` + graph executor on ``tvm.cpu()``;
 TVM_NUM_THREADS sets its thread pool (bench/models.py sets 2).
 """
@@ -23,7 +26,13 @@ os.environ.setdefault("TOPHUB_LOCATION", "NONE")
 
 import _protocol as P  # noqa: E402
 
-TARGET = "llvm -mcpu=native"
+
+
+def target() -> str:
+    """The TVM target for this machine's CPU (see the module docstring)."""
+    import tvm
+
+    return "llvm -mcpu=" + tvm.target.codegen.llvm_get_system_cpu()
 
 
 def compile_model(onnx_path: str, so_path: str, specs: list) -> dict:
@@ -38,10 +47,10 @@ def compile_model(onnx_path: str, so_path: str, specs: list) -> dict:
     mod, params = relay.frontend.from_onnx(model, shape=shapes, dtype=dtypes, freeze_params=True)
     t1 = time.perf_counter()
     with tvm.transform.PassContext(opt_level=3):
-        lib = relay.build(mod, target=TARGET, params=params)
+        lib = relay.build(mod, target=target(), params=params)
     lib.export_library(so_path)
     t2 = time.perf_counter()
-    return {"compile_s": t2 - t0, "import_s": t1 - t0, "build_s": t2 - t1}
+    return {"compile_s": t2 - t0, "import_s": t1 - t0, "build_s": t2 - t1, "target": target()}
 
 
 def run_model(so_path: str, specs: list) -> int:
