@@ -13,5 +13,6 @@ include "relay/RelayReduceOps.td"
 include "relay/RelayIndexOps.td"
 include "relay/RelayImageOps.td"
 include "relay/RelayTransformOps.td"
+include "relay/RelayDynamicOps.td"
 
 #endif // RELAY_OPS_TD

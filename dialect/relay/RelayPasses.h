@@ -3,6 +3,7 @@
 #define RELAY_RELAYPASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -17,6 +18,10 @@ namespace mlir::relay {
 
 #define GEN_PASS_REGISTRATION
 #include "relay/RelayPasses.h.inc"
+
+/// Runs relay-infer-type's inference on `module` (what the pass does), for
+/// passes that reset some types to `!relay.incomplete` and re-infer them.
+LogicalResult inferModuleTypes(ModuleOp module);
 
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();

@@ -24,6 +24,25 @@ def RelayInferType : Pass<"relay-infer-type", "::mlir::ModuleOp"> {
   }];
 }
 
+def RelayDynamicToStatic : Pass<"relay-dynamic-to-static", "::mlir::ModuleOp"> {
+  let summary = "Turns dyn.* ops whose shape operands are constants into "
+                "their static forms (Relay's DynamicToStatic)";
+  let description = [{
+    `shape_of`/`ndarray_size` of tensors with static shapes fold to
+    constants; `dyn.reshape`, `dyn.broadcast_to`, `dyn.zeros`, `dyn.ones`
+    and `dyn.full` whose shape operand is a `relay.constant` become
+    `reshape`, `broadcast_to`, `zeros`, `ones` and `full`. The types that
+    depended on the replaced values are inferred again (relay-infer-type),
+    so static shapes flow on; repeated until nothing changes.
+
+    ```mlir
+    %s = relay.constant dense<[3, 2]> : tensor<2xi64>
+    %y = relay.dyn.reshape %x, %s : (tensor<6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+    // becomes: relay.reshape %x {newshape = array<i64: 3, 2>} ... -> tensor<3x2xf32>
+    ```
+  }];
+}
+
 def ConvertRelayToLinalg : Pass<"convert-relay-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Lowers relay operators to linalg/tensor/arith/math/scf/func";
   let description = [{
@@ -41,6 +60,7 @@ def ConvertRelayToLinalg : Pass<"convert-relay-to-linalg", "::mlir::ModuleOp"> {
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect",
+    "::mlir::cf::ControlFlowDialect",
   ];
 }
 

@@ -351,6 +351,27 @@ FailureOr<Type> inferFull(ErrorSite site, Type fillValue,
                           ArrayRef<int64_t> shape, std::optional<Type> dtype);
 /// full_like: the type of `data`; `fillValue` is 0-d.
 FailureOr<Type> inferFullLike(ErrorSite site, Type data, Type fillValue);
+//===----------------------------------------------------------------------===//
+// Dynamic: shapes as values and the dyn.* operators (lib/Relations/Dynamic.cpp)
+//===----------------------------------------------------------------------===//
+
+/// shape_of: a 1-d tensor of `dtype` (default int32) with one entry per dim.
+FailureOr<Type> inferShapeOf(ErrorSite site, Type data,
+                             std::optional<Type> dtype);
+/// ndarray_size: a 0-d tensor of `dtype` (default int32).
+FailureOr<Type> inferNdarraySize(ErrorSite site, Type data,
+                                 std::optional<Type> dtype);
+/// dyn.reshape: rank = the static length of the 1-d integer `newshape`,
+/// every dim `?`.
+FailureOr<Type> inferDynReshape(ErrorSite site, Type data, Type newshape);
+/// dyn.broadcast_to: rank = the length of `shape` (>= the rank of `data`),
+/// dims `?`.
+FailureOr<Type> inferDynBroadcastTo(ErrorSite site, Type data, Type shape);
+/// dyn.zeros / dyn.ones (no `fillValue`) and dyn.full: rank = the length of
+/// `shape`, dims `?`, of `dtype` (for full: default the fill value's).
+FailureOr<Type> inferDynFull(ErrorSite site, std::optional<Type> fillValue,
+                             Type shape, std::optional<Type> dtype);
+
 /// arange's start, stop and step when all three are known constants.
 struct ArangeBounds {
   double start, stop, step;

@@ -55,6 +55,9 @@ void populateTransformToLinalgPatterns(const TypeConverter &typeConverter,
 void populateIndexToLinalgPatterns(const TypeConverter &typeConverter,
                                    RewritePatternSet &patterns);
 /// image.* (resize, crop_and_resize, ...).
+/// shape_of, ndarray_size and the dyn.* operators (run-time shapes).
+void populateDynamicToLinalgPatterns(const TypeConverter &typeConverter,
+                                     RewritePatternSet &patterns);
 void populateImageToLinalgPatterns(const TypeConverter &typeConverter,
                                    RewritePatternSet &patterns);
 /// Constants, tuples, relay.if, and func signatures/calls/returns under

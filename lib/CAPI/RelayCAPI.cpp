@@ -24,7 +24,8 @@ void relayRegisterAllPasses(void) {
 void relayRegisterLoweringDialects(MlirDialectRegistry registry) {
   unwrap(registry)
       ->insert<arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
-               scf::SCFDialect, tensor::TensorDialect, func::FuncDialect>();
+               scf::SCFDialect, tensor::TensorDialect, func::FuncDialect,
+               cf::ControlFlowDialect>();
 }
 
 //===----------------------------------------------------------------------===//

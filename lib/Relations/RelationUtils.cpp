@@ -88,3 +88,26 @@ std::string rel::shapeStr(ArrayRef<int64_t> dims) {
     out += (i ? ", " : "") + dimStr(dim);
   return out + "]";
 }
+
+FailureOr<RankedTensorType> rel::scalarTensor(ErrorSite site, Type type,
+                                              StringRef what) {
+  FailureOr<RankedTensorType> t = tensorType(site, type, what);
+  if (failed(t))
+    return failure();
+  if (t->getRank() != 0)
+    return site.emitError() << what << " must be a 0-d tensor, got " << *t;
+  return t;
+}
+
+FailureOr<Type> rel::dtypeOr(ErrorSite site, std::optional<Type> dtype,
+                             Type fallback) {
+  if (!dtype || !*dtype) {
+    if (fallback)
+      return fallback;
+    return site.emitError() << "requires attribute 'dtype'";
+  }
+  if (isa<ShapedType>(*dtype) || !TensorType::isValidElementType(*dtype))
+    return site.emitError()
+           << "dtype must be a scalar element type, got " << *dtype;
+  return *dtype;
+}

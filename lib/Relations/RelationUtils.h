@@ -38,6 +38,15 @@ LogicalResult checkArray(ErrorSite site, StringRef name,
 FailureOr<Type> resultDtype(ErrorSite site, std::optional<Type> outDtype,
                             Type fallback);
 
+/// `type` as a 0-d tensor named `what`.
+FailureOr<RankedTensorType> scalarTensor(ErrorSite site, Type type,
+                                         StringRef what);
+
+/// The `dtype` attribute (a scalar element type), or `fallback` if absent
+/// (an error if there is no fallback either).
+FailureOr<Type> dtypeOr(ErrorSite site, std::optional<Type> dtype,
+                        Type fallback);
+
 /// Normalises a possibly negative `axis` for a tensor of rank `rank`, or
 /// reports that it is out of range.
 FailureOr<int64_t> normalizeAxis(ErrorSite site, int64_t axis, int64_t rank,

@@ -701,31 +701,6 @@ FailureOr<Type> relay::inferCollapseSumLike(ErrorSite site, Type dataType,
 // Full (zeros, ones, full), FullLike and Arange
 //===----------------------------------------------------------------------===//
 
-/// `type` as a 0-d tensor named `what`.
-static FailureOr<RankedTensorType> scalarTensor(ErrorSite site, Type type,
-                                                StringRef what) {
-  FailureOr<RankedTensorType> t = tensorType(site, type, what);
-  if (failed(t))
-    return failure();
-  if (t->getRank() != 0)
-    return site.emitError() << what << " must be a 0-d tensor, got " << *t;
-  return t;
-}
-
-/// The `dtype` attribute (a scalar element type), or `fallback` if absent.
-static FailureOr<Type> dtypeOr(ErrorSite site, std::optional<Type> dtype,
-                               Type fallback) {
-  if (!dtype || !*dtype) {
-    if (fallback)
-      return fallback;
-    return site.emitError() << "requires attribute 'dtype'";
-  }
-  if (isa<ShapedType>(*dtype) || !TensorType::isValidElementType(*dtype))
-    return site.emitError()
-           << "dtype must be a scalar element type, got " << *dtype;
-  return *dtype;
-}
-
 /// A tensor of `shape` and of `dtype` (or `fallback`).
 static FailureOr<Type> filled(ErrorSite site, ArrayRef<int64_t> shape,
                               std::optional<Type> dtype, Type fallback) {

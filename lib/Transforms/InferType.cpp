@@ -593,3 +593,7 @@ struct InferTypePass : relay::impl::RelayInferTypeBase<InferTypePass> {
   }
 };
 } // namespace
+
+LogicalResult relay::inferModuleTypes(ModuleOp module) {
+  return Inferer(module).run();
+}

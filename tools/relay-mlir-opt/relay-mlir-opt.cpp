@@ -7,6 +7,7 @@
 #include "relay/RelayPasses.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -21,7 +22,7 @@ int main(int argc, char **argv) {
   registry.insert<mlir::relay::RelayDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::linalg::LinalgDialect,
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect,
+                  mlir::tensor::TensorDialect, mlir::cf::ControlFlowDialect,
                   mlir::bufferization::BufferizationDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "relay-mlir optimizer driver\n", registry));

@@ -9,6 +9,8 @@
 #include "Utils.h"
 #include "relay/RelayPasses.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -34,6 +36,7 @@ void relay::populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
   populateTransformToLinalgPatterns(typeConverter, patterns);
   populateIndexToLinalgPatterns(typeConverter, patterns);
   populateImageToLinalgPatterns(typeConverter, patterns);
+  populateDynamicToLinalgPatterns(typeConverter, patterns);
   populateLanguageToLinalgPatterns(typeConverter, patterns);
 }
 
@@ -42,7 +45,7 @@ void relay::configureRelayToLinalgTarget(ConversionTarget &target,
   target.addIllegalDialect<RelayDialect>();
   target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                          arith::ArithDialect, math::MathDialect,
-                         scf::SCFDialect>();
+                         scf::SCFDialect, cf::ControlFlowDialect>();
   target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
     return typeConverter.isSignatureLegal(op.getFunctionType()) &&
            typeConverter.isLegal(&op.getBody());

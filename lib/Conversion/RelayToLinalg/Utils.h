@@ -116,6 +116,22 @@ Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
 Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
                    ArrayRef<OpFoldResult> sizes, Value value);
 
+/// `v` as `type` (a tensor.cast if the static shapes differ).
+Value castTo(OpBuilder &b, Location loc, Value v, Type type);
+
+/// The element of a 0-d tensor.
+Value scalarOf(OpBuilder &b, Location loc, Value zeroD);
+
+/// numpy broadcasting of `data` to `resultType` whose sizes are `sizes`
+/// (size-1 dims of `data` that stretch must be static).
+Value broadcastTo(OpBuilder &b, Location loc, Value data,
+                  RankedTensorType resultType, ArrayRef<OpFoldResult> sizes);
+
+/// `relayType` (sizes `sizes`) filled with the 0-d `fill` of relay element
+/// type `from`, cast to the result dtype inside a linalg.generic.
+Value filledFrom(OpBuilder &b, Location loc, RankedTensorType relayType,
+                 ArrayRef<OpFoldResult> sizes, Value fill, Type from);
+
 /// A parallel linalg.generic over the iteration space of `resultType`
 /// (whose `?` sizes are `sizes`) reading `inputs` through `inputMaps`
 /// (the output map is the identity); `body` computes the result scalar

@@ -1,0 +1,179 @@
+//===- DynamicToStatic.cpp - relay-dynamic-to-static ----------------------===//
+//
+// Relay's DynamicToStatic: a dyn.* op whose shape operand is a constant is
+// its static op; shape_of of a static shape is a constant. After each round
+// of rewrites the types downstream of the replaced values are reset to
+// `!relay.incomplete` and inferred again (relay-infer-type), which may make
+// more shapes static and more dyn.* ops rewritable; rounds repeat until
+// nothing changes.
+//
+//===----------------------------------------------------------------------===//
+#include "relay/RelayOps.h"
+#include "relay/RelayPasses.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_RELAYDYNAMICTOSTATIC
+#include "relay/RelayPasses.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+using namespace mlir::relay;
+
+namespace {
+
+/// The integer values of a 1-d shape operand that is a constant.
+std::optional<SmallVector<int64_t>> constantShape(Value shape) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(shape, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &v : attr.getValues<APInt>())
+    values.push_back(v.getSExtValue());
+  return values;
+}
+
+/// The static op of kind `name` on `operands` with `attrs`, or null if its
+/// typing rule rejects them (the dyn op then stays, checked at run time).
+Value staticOp(OpBuilder &b, Location loc, StringRef name, ValueRange operands,
+               ArrayRef<NamedAttribute> attrs) {
+  FailureOr<Operation *> op =
+      createInferred(b, loc, OperationName(name, b.getContext()), operands,
+                     b.getDictionaryAttr(attrs));
+  return succeeded(op) ? (*op)->getResult(0) : Value();
+}
+
+/// The static replacement of `op`, or null.
+Value staticForm(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
+  auto named = [&](StringRef attr, Attribute value) {
+    return b.getNamedAttr(attr, value);
+  };
+  if (auto shapeOf = dyn_cast<ShapeOfOp>(op)) {
+    if (Attribute folded = shapeOf.fold(ShapeOfOp::FoldAdaptor({}, shapeOf)))
+      return ConstantOp::create(b, loc, cast<ElementsAttr>(folded));
+    return {};
+  }
+  if (auto size = dyn_cast<NdarraySizeOp>(op)) {
+    if (Attribute folded = size.fold(NdarraySizeOp::FoldAdaptor({}, size)))
+      return ConstantOp::create(b, loc, cast<ElementsAttr>(folded));
+    return {};
+  }
+  if (auto reshape = dyn_cast<DynReshapeOp>(op)) {
+    if (auto shape = constantShape(reshape.getNewshape()))
+      return staticOp(
+          b, loc, ReshapeOp::getOperationName(), {reshape.getData()},
+          {named("newshape", b.getDenseI64ArrayAttr(*shape)),
+           named("allowzero", b.getBoolAttr(reshape.getAllowzero()))});
+    return {};
+  }
+  if (auto bcast = dyn_cast<DynBroadcastToOp>(op)) {
+    if (auto shape = constantShape(bcast.getShape()))
+      return staticOp(b, loc, BroadcastToOp::getOperationName(),
+                      {bcast.getData()},
+                      {named("shape", b.getDenseI64ArrayAttr(*shape))});
+    return {};
+  }
+  if (isa<DynZerosOp, DynOnesOp>(op)) {
+    if (auto shape = constantShape(op->getOperand(0)))
+      return staticOp(b, loc,
+                      isa<DynZerosOp>(op) ? ZerosOp::getOperationName()
+                                          : OnesOp::getOperationName(),
+                      {},
+                      {named("shape", b.getDenseI64ArrayAttr(*shape)),
+                       named("dtype", op->getAttr("dtype"))});
+    return {};
+  }
+  if (auto full = dyn_cast<DynFullOp>(op)) {
+    if (auto shape = constantShape(full.getShape())) {
+      SmallVector<NamedAttribute> attrs = {
+          named("shape", b.getDenseI64ArrayAttr(*shape))};
+      if (full.getDtypeAttr())
+        attrs.push_back(named("dtype", full.getDtypeAttr()));
+      return staticOp(b, loc, FullOp::getOperationName(), {full.getFillValue()},
+                      attrs);
+    }
+    return {};
+  }
+  return {};
+}
+
+/// Sets every type that depends on `roots` to `!relay.incomplete`: results
+/// of their users (transitively), the results of the op a `relay.yield`
+/// belongs to, and a function's result types with the results of its calls.
+void resetDownstream(ModuleOp module, ArrayRef<Value> roots) {
+  MLIRContext *ctx = module.getContext();
+  Type incomplete = IncompleteType::get(ctx, 0);
+  SymbolTableCollection symbols;
+  SmallVector<Value> work(roots.begin(), roots.end());
+  llvm::DenseSet<Operation *> seen;
+  auto resetResults = [&](Operation *op) {
+    if (!seen.insert(op).second)
+      return;
+    for (OpResult r : op->getResults()) {
+      r.setType(incomplete);
+      work.push_back(r);
+    }
+  };
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<YieldOp>(user)) {
+        if (Operation *parent = user->getParentOp())
+          resetResults(parent);
+        continue;
+      }
+      if (isa<func::ReturnOp>(user)) {
+        auto fn = user->getParentOfType<func::FuncOp>();
+        if (!fn || !seen.insert(fn).second)
+          continue;
+        SmallVector<Type> results(fn.getNumResults(), incomplete);
+        fn.setFunctionType(
+            FunctionType::get(ctx, fn.getFunctionType().getInputs(), results));
+        if (auto uses = SymbolTable::getSymbolUses(fn, module))
+          for (const SymbolTable::SymbolUse &use : *uses)
+            resetResults(use.getUser());
+        continue;
+      }
+      resetResults(user);
+    }
+  }
+}
+
+struct DynamicToStaticPass
+    : relay::impl::RelayDynamicToStaticBase<DynamicToStaticPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (int round = 0; round < 64; ++round) {
+      SmallVector<Operation *> candidates;
+      module.walk([&](Operation *op) {
+        if (isa<ShapeOfOp, NdarraySizeOp, DynReshapeOp, DynBroadcastToOp,
+                DynZerosOp, DynOnesOp, DynFullOp>(op))
+          candidates.push_back(op);
+      });
+      SmallVector<Value> changed;
+      for (Operation *op : candidates) {
+        if (llvm::any_of(op->getOperandTypes(),
+                         [](Type t) { return isa<IncompleteType>(t); }))
+          continue;
+        OpBuilder b(op);
+        Value replacement = staticForm(b, op);
+        if (!replacement)
+          continue;
+        op->getResult(0).replaceAllUsesWith(replacement);
+        op->erase();
+        changed.push_back(replacement);
+      }
+      if (changed.empty())
+        return;
+      resetDownstream(module, changed);
+      if (failed(inferModuleTypes(module)))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
