@@ -212,7 +212,8 @@ class OpaqueType(Type):
 
 
 class TypeVar(Type):
-    """A type parameter of an algebraic data type (``!relay.tvar<"T">``), ``relay.TypeVar``."""
+    """A type parameter of an algebraic data type or of a generic function
+    (``!relay.tvar<"T">``), ``relay.TypeVar``."""
 
     def __init__(self, name_hint: str) -> None:
         self.name_hint = name_hint

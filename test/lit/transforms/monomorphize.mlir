@@ -196,3 +196,31 @@ func.func @caller(%x: tensor<f32>, %v: tensor<?xf32>) -> tuple<tuple<tensor<f32>
   %t = relay.tuple %r, %q : (tuple<tensor<f32>, tensor<i32>>, tensor<?xf32>) -> tuple<tuple<tensor<f32>, tensor<i32>>, tensor<?xf32>>
   return %t : tuple<tuple<tensor<f32>, tensor<i32>>, tensor<?xf32>>
 }
+
+// -----
+
+// Three type parameters and a closure: compose[A, B, C] returns a relay.fn
+// capturing its arguments; the clone substitutes inside the closure's
+// parameter, result and body types.
+// CHECK-LABEL: func.func private @compose$f32$2xi32$tuple2.f32.i1(
+// CHECK-SAME: %[[F:[^:]*]]: !relay.fn<(tensor<2xi32>) -> tuple<tensor<f32>, tensor<i1>>>, %[[G:[^:]*]]: !relay.fn<(tensor<f32>) -> tensor<2xi32>>) -> !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tensor<i1>>>
+// CHECK: relay.fn : !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tensor<i1>>> {
+// CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<f32>):
+// CHECK-NEXT: %[[Y:.*]] = relay.call %[[G]](%[[X]]) : (!relay.fn<(tensor<f32>) -> tensor<2xi32>>, tensor<f32>) -> tensor<2xi32>
+// CHECK-NEXT: relay.call %[[F]](%[[Y]]) : (!relay.fn<(tensor<2xi32>) -> tuple<tensor<f32>, tensor<i1>>>, tensor<2xi32>) -> tuple<tensor<f32>, tensor<i1>>
+// CHECK-LABEL: func.func @use_compose
+// CHECK: call @compose$f32$2xi32$tuple2.f32.i1(
+func.func @compose(%f: !relay.fn<(!relay.tvar<"B">) -> !relay.tvar<"C">>, %g: !relay.fn<(!relay.tvar<"A">) -> !relay.tvar<"B">>) -> !relay.fn<(!relay.tvar<"A">) -> !relay.tvar<"C">> attributes {relay.type_params = ["A", "B", "C"]} {
+  %h = relay.fn : !relay.fn<(!relay.tvar<"A">) -> !relay.tvar<"C">> {
+  ^bb0(%x: !relay.tvar<"A">):
+    %y = relay.call %g(%x) : (!relay.fn<(!relay.tvar<"A">) -> !relay.tvar<"B">>, !relay.tvar<"A">) -> !relay.tvar<"B">
+    %z = relay.call %f(%y) : (!relay.fn<(!relay.tvar<"B">) -> !relay.tvar<"C">>, !relay.tvar<"B">) -> !relay.tvar<"C">
+    relay.yield %z : !relay.tvar<"C">
+  }
+  return %h : !relay.fn<(!relay.tvar<"A">) -> !relay.tvar<"C">>
+}
+func.func @use_compose(%f: !relay.fn<(tensor<2xi32>) -> tuple<tensor<f32>, tensor<i1>>>, %g: !relay.fn<(tensor<f32>) -> tensor<2xi32>>) -> !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tensor<i1>>> {
+  %c = relay.global_fn @compose : !relay.fn<(!relay.fn<(tensor<2xi32>) -> tuple<tensor<f32>, tensor<i1>>>, !relay.fn<(tensor<f32>) -> tensor<2xi32>>) -> !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tensor<i1>>>>
+  %h = relay.call %c(%f, %g) : (!relay.fn<(!relay.fn<(tensor<2xi32>) -> tuple<tensor<f32>, tensor<i1>>>, !relay.fn<(tensor<f32>) -> tensor<2xi32>>) -> !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tensor<i1>>>>, !relay.fn<(tensor<2xi32>) -> tuple<tensor<f32>, tensor<i1>>>, !relay.fn<(tensor<f32>) -> tensor<2xi32>>) -> !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tensor<i1>>>
+  return %h : !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tensor<i1>>>
+}
