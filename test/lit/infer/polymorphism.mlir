@@ -1,4 +1,38 @@
 // RUN: relay-mlir-opt %s -relay-infer-type | FileCheck %s
+// RUN: relay-mlir-opt %s -relay-infer-type -relay-monomorphize | FileCheck %s --check-prefix=MONO
+
+// After relay-monomorphize: one clone per instance, each after the other
+// clones of its generic, the uses calling them directly (a generic passed
+// as a value stays a relay.global_fn of its clone).
+// MONO-NOT: relay.type_params
+// MONO: func.func private @id$f32(
+// MONO: func.func private @id$2xi8(
+// MONO: func.func private @length$f32(
+// MONO: func.call @length$f32(
+// MONO: func.func private @length$2xi8(
+// MONO: func.func private @map$f32$f32(
+// MONO: func.func private @evens$2xi8(
+// MONO: func.call @odds$2xi8(
+// MONO: func.func private @odds$2xi8(
+// MONO: func.call @evens$2xi8(
+// MONO: call @same$2xi8(
+// MONO: func.func private @same$2xi8(
+// MONO: func.func private @nest$2xi8(
+// MONO: call @singleton$2xi8(
+// MONO: call @singleton$List.2xi8(
+// MONO: func.func private @singleton$2xi8(
+// MONO: func.func private @singleton$List.2xi8(
+// MONO-LABEL: func.func @main
+// MONO: call @id$f32(
+// MONO: call @id$2xi8(
+// MONO: %[[ID:.*]] = relay.global_fn @id$f32 : !relay.fn<(tensor<f32>) -> tensor<f32>>
+// MONO: call @map$f32$f32(%[[ID]],
+// MONO: call @length$f32(
+// MONO: call @evens$2xi8(
+// MONO: call @length$2xi8(
+// MONO: call @nest$2xi8(
+// MONO-NOT: relay.call
+// MONO-NOT: func.func
 
 relay.adt @List ["T"] {
   relay.constructor @Nil []
