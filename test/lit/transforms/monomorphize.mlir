@@ -224,3 +224,26 @@ func.func @use_compose(%f: !relay.fn<(tensor<2xi32>) -> tuple<tensor<f32>, tenso
   %h = relay.call %c(%f, %g) : (!relay.fn<(!relay.fn<(tensor<2xi32>) -> tuple<tensor<f32>, tensor<i1>>>, !relay.fn<(tensor<f32>) -> tensor<2xi32>>) -> !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tensor<i1>>>>, !relay.fn<(tensor<2xi32>) -> tuple<tensor<f32>, tensor<i1>>>, !relay.fn<(tensor<f32>) -> tensor<2xi32>>) -> !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tensor<i1>>>
   return %h : !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tensor<i1>>>
 }
+
+// -----
+
+// A mangled name already taken gets a `$N` suffix; an instance type with `?`
+// where the signature repeats the parameter takes the static dims (one
+// instance, A = tensor<3xf32>), and its relay.call, whose types differ
+// from the clone's, stays a relay.call.
+// CHECK-LABEL: func.func private @id$3xf32$1(%{{.*}}: tensor<3xf32>) -> tensor<3xf32>
+// CHECK-LABEL: func.func @id$3xf32(
+// CHECK-LABEL: func.func @main
+// CHECK: %[[F:.*]] = relay.global_fn @id$3xf32$1 : !relay.fn<(tensor<?xf32>) -> tensor<3xf32>>
+// CHECK: relay.call %[[F]]
+func.func @id(%x: !relay.tvar<"A">) -> !relay.tvar<"A"> attributes {relay.type_params = ["A"]} {
+  return %x : !relay.tvar<"A">
+}
+func.func @id$3xf32(%x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
+func.func @main(%x: tensor<?xf32>) -> tensor<3xf32> {
+  %f = relay.global_fn @id : !relay.fn<(tensor<?xf32>) -> tensor<3xf32>>
+  %y = relay.call %f(%x) : (!relay.fn<(tensor<?xf32>) -> tensor<3xf32>>, tensor<?xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
