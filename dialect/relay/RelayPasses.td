@@ -14,6 +14,14 @@ def RelayInferType : Pass<"relay-infer-type", "::mlir::ModuleOp"> {
     typing rules (InferTypeOpInterface), run as soon as their operand types
     are known. A type left unknown, or a rule that fails, is a located error.
 
+    Generic functions (`relay.type_params = ["A", ...]` on a `func.func`):
+    inside one, its `!relay.tvar` parameters are rigid (equal only to
+    themselves); each use of a generic function elsewhere (`relay.global_fn`,
+    or `func.call` at the signature's own types) instantiates its
+    parameters with fresh variables, as constructors instantiate their
+    ADT's parameters. A generic signature with holes is solved from its own
+    body first (recursive uses inside it share the signature).
+
     ```mlir
     func.func @main(%x: tensor<1x4xf32>) -> !relay.incomplete {
       %y = relay.nn.relu %x : (tensor<1x4xf32>) -> !relay.incomplete
@@ -41,6 +49,47 @@ def RelayDynamicToStatic : Pass<"relay-dynamic-to-static", "::mlir::ModuleOp"> {
     // becomes: relay.reshape %x {newshape = array<i64: 3, 2>} ... -> tensor<3x2xf32>
     ```
   }];
+}
+
+def RelayMonomorphize : Pass<"relay-monomorphize", "::mlir::ModuleOp"> {
+  let summary = "Clones generic functions once per instantiation";
+  let description = [{
+    Runs on inferred IR. Starting from the non-generic functions, every use
+    of a generic function (`relay.global_fn @g` at an instance of its type,
+    or a `func.call @g` whose types are the signature itself) gets the
+    substitution of its type parameters (the instance type matched against
+    the generic signature); the generic function is cloned once per
+    distinct substitution, under a readable deterministic name (the type
+    arguments mangled after a `$`: `@map$f32$List.i32`, private, with
+    `relay.instance_of = "map"`), with the type
+    arguments substituted everywhere in the clone's signature and body, and
+    the use is retargeted. Clones are processed the same way (a worklist;
+    instances are memoised, so recursion terminates). Generic functions are
+    deleted afterwards, and `relay.call` of a `relay.global_fn` whose types
+    are the callee's exactly becomes a direct `func.call`.
+
+    A type argument that is unknown at a use (a hole, or a parameter the
+    instance type does not determine) is a located error, as is polymorphic
+    recursion (more than `max-instances` instances).
+
+    ```mlir
+    func.func @id(%x: !relay.tvar<"A">) -> !relay.tvar<"A"> attributes {relay.type_params = ["A"]} {
+      return %x : !relay.tvar<"A">
+    }
+    func.func @main(%x: tensor<f32>) -> tensor<f32> {
+      %f = relay.global_fn @id : !relay.fn<(tensor<f32>) -> tensor<f32>>
+      %y = relay.call %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
+      return %y : tensor<f32>
+    }
+    // becomes: func.func private @id$f32(%x: tensor<f32>) -> tensor<f32>
+    // and %y = call @id$f32(%x) : (tensor<f32>) -> tensor<f32>
+    ```
+  }];
+  let options = [
+    Option<"maxInstances", "max-instances", "unsigned", "1000",
+           "instances of generic functions allowed before the program is "
+           "refused as polymorphically recursive">,
+  ];
 }
 
 def ConvertRelayToLinalg : Pass<"convert-relay-to-linalg", "::mlir::ModuleOp"> {

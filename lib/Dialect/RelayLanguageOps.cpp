@@ -1,4 +1,5 @@
 //===- RelayLanguageOps.cpp - constants, tuples, closures, if, refs -------===//
+#include "relay/RelayGenerics.h"
 #include "relay/RelayOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -83,6 +84,17 @@ LogicalResult GlobalFnOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError() << "'@" << getCallee()
                          << "' does not name a func.func in this module";
   FuncType expected = getRelayFnType(fn.getFunctionType());
+  // A generic function is used at an instance of its type: one type per
+  // type parameter.
+  if (ArrayAttr params = getTypeParams(fn)) {
+    if (failed(matchTypeParams(expected, getType(), params)))
+      return emitOpError() << "has type " << getType()
+                           << ", which is not an instance of '@" << getCallee()
+                           << "' : " << expected
+                           << " (one type for each of its type parameters "
+                           << params << ")";
+    return success();
+  }
   if (!areCompatible(expected, getType()))
     return emitOpError() << "has type " << getType() << " but '@" << getCallee()
                          << "' has type " << expected;

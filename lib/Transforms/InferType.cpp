@@ -12,6 +12,13 @@
 //      when its operands got refined, e.g. `?` became static);
 //   4. the solution is written back; a type still unknown is an error.
 //
+// Generic functions (`relay.type_params`): their `!relay.tvar` parameters
+// are rigid inside them (solver constants, equal only to themselves); each
+// use of one elsewhere unifies with its signature instantiated with fresh
+// variables for the parameters. A generic signature with holes is solved
+// from its own body first: uses of it outside its body wait (`deferred`)
+// until the relations have run and its signature is complete.
+//
 //===----------------------------------------------------------------------===//
 #include "InferTypeSolver.h"
 #include "relay/RelayOps.h"
@@ -74,7 +81,7 @@ public:
                                    : WalkResult::advance();
     });
     if (walk.wasInterrupted() || failed(solveRelations()) ||
-        failed(reportUnresolved()))
+        failed(solveDeferredInstances()) || failed(reportUnresolved()))
       return failure();
     writeBack();
     return success();
@@ -111,22 +118,62 @@ private:
 
   Type fresh(Type type) { return solver.instantiate(type, &named); }
 
+  /// Errors on a `!relay.tvar` in `type` that is not a type parameter of
+  /// `fn`, the function the type occurs in.
+  LogicalResult checkTypeVars(Type type, func::FuncOp fn, Location loc) {
+    if (!fn)
+      return success();
+    ArrayAttr params = getTypeParams(fn);
+    LogicalResult result = success();
+    walkType(type, [&](Type t) {
+      auto tvar = dyn_cast<TypeVarType>(t);
+      if (!tvar || failed(result))
+        return;
+      if (params && llvm::any_of(params, [&](Attribute p) {
+            auto name = dyn_cast<StringAttr>(p);
+            return name && name.getValue() == tvar.getName();
+          }))
+        return;
+      InFlightDiagnostic diag =
+          emitError(loc) << "type variable " << tvar
+                         << " is not a type parameter of @" << fn.getName();
+      if (params)
+        diag << " (its type parameters are " << params << ")";
+      else
+        diag << " (it has no '" << kTypeParamsAttrName << "')";
+      result = failure();
+    });
+    return result;
+  }
+
+  /// checkADTs and checkTypeVars.
+  LogicalResult checkType(Type type, func::FuncOp fn, Location loc) {
+    return success(succeeded(checkADTs(type, loc)) &&
+                   succeeded(checkTypeVars(type, fn, loc)));
+  }
+
   LogicalResult instantiateAll() {
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (failed(verifyTypeParams(fn)))
+        return failure();
     WalkResult walk = module.walk([&](Operation *op) {
+      auto enclosing = dyn_cast<func::FuncOp>(op);
+      if (!enclosing)
+        enclosing = op->getParentOfType<func::FuncOp>();
       if (auto fn = dyn_cast<func::FuncOp>(op)) {
-        if (failed(checkADTs(fn.getFunctionType(), fn.getLoc())))
+        if (failed(checkType(fn.getFunctionType(), fn, fn.getLoc())))
           return WalkResult::interrupt();
         fn.setFunctionType(cast<FunctionType>(fresh(fn.getFunctionType())));
       }
       for (Region &region : op->getRegions())
         for (Block &block : region)
           for (BlockArgument arg : block.getArguments()) {
-            if (failed(checkADTs(arg.getType(), arg.getLoc())))
+            if (failed(checkType(arg.getType(), enclosing, arg.getLoc())))
               return WalkResult::interrupt();
             arg.setType(fresh(arg.getType()));
           }
       for (OpResult result : op->getResults()) {
-        if (failed(checkADTs(result.getType(), op->getLoc())))
+        if (failed(checkType(result.getType(), enclosing, op->getLoc())))
           return WalkResult::interrupt();
         result.setType(fresh(result.getType()));
       }
@@ -170,19 +217,6 @@ private:
     return {};
   }
 
-  /// Replaces `!relay.tvar<"T">` by the type `params` maps T to.
-  static Type substTypeVars(Type type, ArrayAttr params, ArrayRef<Type> args) {
-    return transformType(type, [&](Type t) -> Type {
-      auto tvar = dyn_cast<TypeVarType>(t);
-      if (!tvar)
-        return {};
-      for (auto [param, arg] : llvm::zip(params, args))
-        if (cast<StringAttr>(param).getValue() == tvar.getName())
-          return arg;
-      return {};
-    });
-  }
-
   ConstructorOp lookupConstructor(Operation *op, SymbolRefAttr name) {
     auto ctor =
         dyn_cast_or_null<ConstructorOp>(symbols.lookupSymbolIn(module, name));
@@ -200,8 +234,8 @@ private:
     for (size_t i = 0, e = adt.getTypeParams().size(); i < e; ++i)
       vars.push_back(solver.fresh());
     for (Attribute field : ctor.getFields())
-      fields.push_back(substTypeVars(cast<TypeAttr>(field).getValue(),
-                                     adt.getTypeParams(), vars));
+      fields.push_back(substituteTypeParams(cast<TypeAttr>(field).getValue(),
+                                            adt.getTypeParams(), vars));
     return ADTType::get(module.getContext(),
                         FlatSymbolRefAttr::get(adt.getSymNameAttr()), vars);
   }
@@ -254,6 +288,70 @@ private:
            << what << ": " << pattern << " is not a relay pattern";
   }
 
+  /// A use of the generic function `callee` at `useType`; `sigType` is the
+  /// callee's signature (both as `!relay.fn`).
+  struct Instance {
+    Operation *use;
+    func::FuncOp callee;
+    Type useType, sigType;
+  };
+
+  /// Unifies `inst.useType` with the callee's signature, its type
+  /// parameters replaced by fresh variables.
+  LogicalResult instantiate(Instance inst) {
+    ArrayAttr params = getTypeParams(inst.callee);
+    SmallVector<Type> vars;
+    for (size_t i = 0, e = params.size(); i < e; ++i)
+      vars.push_back(solver.fresh());
+    Type type =
+        substituteTypeParams(solver.resolve(inst.sigType), params, vars);
+    return unifyAt(inst.use, inst.useType, type,
+                   "instance of generic @" + inst.callee.getName());
+  }
+
+  /// The constraint of a use of a generic function: an instance of its
+  /// signature; a signature with holes is shared by uses inside the
+  /// function itself and waits to be solved for uses elsewhere.
+  LogicalResult constrainInstance(Instance inst) {
+    if (!hasHole(inst.callee.getFunctionType()))
+      return instantiate(inst);
+    if (inst.use->getParentOfType<func::FuncOp>() == inst.callee)
+      return unifyAt(inst.use, inst.useType, inst.sigType,
+                     "recursive use of @" + inst.callee.getName());
+    deferred.push_back(inst);
+    return success();
+  }
+
+  /// Instantiates the deferred uses of generic functions whose signatures
+  /// the solved constraints completed, re-running the relations after
+  /// each round; a signature that stays unknown is an error at its uses.
+  LogicalResult solveDeferredInstances() {
+    while (!deferred.empty()) {
+      SmallVector<Instance> waiting;
+      for (Instance inst : deferred) {
+        if (hasHole(solver.resolve(inst.sigType))) {
+          waiting.push_back(inst);
+          continue;
+        }
+        if (failed(instantiate(inst)))
+          return failure();
+      }
+      if (waiting.size() == deferred.size()) {
+        for (Instance inst : waiting)
+          inst.use->emitError()
+              << "cannot instantiate generic @" << inst.callee.getName()
+              << ": its type is not known from its own body (only "
+              << solver.resolve(inst.sigType)
+              << " is); annotate its parameters and results";
+        return failure();
+      }
+      deferred = std::move(waiting);
+      if (failed(solveRelations()))
+        return failure();
+    }
+    return success();
+  }
+
   LogicalResult constrain(Operation *op) {
     MLIRContext *ctx = op->getContext();
     if (hasTypingRule(op))
@@ -303,6 +401,12 @@ private:
           type.getNumResults() != call.getNumResults())
         return call.emitError()
                << "does not match the arity of @" << call.getCallee();
+      if (getTypeParams(callee))
+        return constrainInstance(
+            {call, callee,
+             getRelayFnType(FunctionType::get(ctx, call.getOperandTypes(),
+                                              call.getResultTypes())),
+             getRelayFnType(type)});
       for (auto [i, pair] :
            llvm::enumerate(llvm::zip(call.getOperandTypes(), type.getInputs())))
         if (failed(unifyAt(call, std::get<0>(pair), std::get<1>(pair),
@@ -345,8 +449,10 @@ private:
       if (!callee)
         return global.emitError()
                << "'" << global.getCallee() << "' does not name a func.func";
-      return unifyAt(global, global.getType(),
-                     getRelayFnType(callee.getFunctionType()),
+      FuncType type = getRelayFnType(callee.getFunctionType());
+      if (getTypeParams(callee))
+        return constrainInstance({global, callee, global.getType(), type});
+      return unifyAt(global, global.getType(), type,
                      "type of @" + global.getCallee());
     }
     if (auto call = dyn_cast<relay::CallOp>(op)) {
@@ -584,6 +690,7 @@ private:
   SmallVector<Operation *> relOps;
   llvm::DenseMap<Operation *, SmallVector<Type>> lastOperands;
   llvm::DenseSet<unsigned> reported;
+  SmallVector<Instance> deferred;
 };
 
 struct InferTypePass : relay::impl::RelayInferTypeBase<InferTypePass> {

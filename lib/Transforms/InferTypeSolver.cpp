@@ -8,52 +8,6 @@ using namespace mlir::relay;
 // Structural helpers
 //===----------------------------------------------------------------------===//
 
-Type mlir::relay::transformType(Type type, function_ref<Type(Type)> leaf) {
-  if (Type replaced = leaf(type))
-    return replaced;
-  auto all = [&](TypeRange types) {
-    SmallVector<Type> out;
-    for (Type t : types)
-      out.push_back(transformType(t, leaf));
-    return out;
-  };
-  MLIRContext *ctx = type.getContext();
-  if (auto tuple = dyn_cast<TupleType>(type))
-    return TupleType::get(ctx, all(tuple.getTypes()));
-  if (auto fn = dyn_cast<FuncType>(type))
-    return FuncType::get(ctx, all(fn.getInputs()),
-                         transformType(fn.getResult(), leaf));
-  if (auto fn = dyn_cast<FunctionType>(type))
-    return FunctionType::get(ctx, all(fn.getInputs()), all(fn.getResults()));
-  if (auto ref = dyn_cast<RefType>(type))
-    return RefType::get(ctx, transformType(ref.getElementType(), leaf));
-  if (auto adt = dyn_cast<ADTType>(type))
-    return ADTType::get(ctx, adt.getName(), all(adt.getArgs()));
-  return type;
-}
-
-void mlir::relay::walkType(Type type, function_ref<void(Type)> fn) {
-  fn(type);
-  if (auto tuple = dyn_cast<TupleType>(type)) {
-    for (Type t : tuple.getTypes())
-      walkType(t, fn);
-  } else if (auto func = dyn_cast<FuncType>(type)) {
-    for (Type t : func.getInputs())
-      walkType(t, fn);
-    walkType(func.getResult(), fn);
-  } else if (auto func = dyn_cast<FunctionType>(type)) {
-    for (Type t : func.getInputs())
-      walkType(t, fn);
-    for (Type t : func.getResults())
-      walkType(t, fn);
-  } else if (auto ref = dyn_cast<RefType>(type)) {
-    walkType(ref.getElementType(), fn);
-  } else if (auto adt = dyn_cast<ADTType>(type)) {
-    for (Type t : adt.getArgs())
-      walkType(t, fn);
-  }
-}
-
 /// Like isComplete, but also looking into builtin function types.
 bool mlir::relay::hasHole(Type type) {
   bool found = false;

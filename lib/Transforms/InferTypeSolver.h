@@ -14,19 +14,12 @@
 #define RELAY_LIB_TRANSFORMS_INFERTYPESOLVER_H
 
 #include "relay/RelayDialect.h"
+#include "relay/RelayGenerics.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir::relay {
-
-/// Rebuilds `type` bottom-up: `leaf` is asked first about every (sub)type;
-/// when it returns a type, that replaces the subtree, otherwise the children
-/// of tuples, functions (relay and builtin), refs and ADTs are transformed.
-Type transformType(Type type, function_ref<Type(Type)> leaf);
-
-/// Calls `fn` on `type` and on every type nested in it.
-void walkType(Type type, function_ref<void(Type)> fn);
 
 /// True when `type` mentions `!relay.incomplete` (builtin function types
 /// included, unlike isComplete).

@@ -31,6 +31,8 @@ void mlir::relay::registerRelayPipelines() {
       "(relay-convert-layout) unless `convert-layout=false`",
       [](OpPassManager &pm, const IREEInputOptions &options) {
         pm.addPass(createRelayInferType());
+        pm.addPass(createRelayMonomorphize());
+        pm.addPass(createRelayDynamicToStatic());
         if (options.convertLayout) {
           RelayConvertLayoutOptions layout;
           layout.desiredLayout = options.desiredLayout;

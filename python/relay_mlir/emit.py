@@ -1,6 +1,8 @@
 """Turns an expression tree (``relay_mlir.expr``) into ``relay`` dialect MLIR.
 
-* module-level functions become ``func.func`` (direct calls ``func.call``),
+* module-level functions become ``func.func`` (direct calls ``func.call``;
+  a generic one, with ``type_params``, gets ``relay.type_params`` and is
+  called through ``relay.global_fn`` + ``relay.call`` at an instance type),
   nested ``Function``s become ``relay.fn`` closures that capture outer SSA
   values, ``If`` becomes ``relay.if``, ``Tuple`` ``relay.tuple``, ...;
 * every op is created by its builder generated from the dialect's ODS
@@ -673,13 +675,13 @@ class _Emitter(ExprFunctor):
         ret = self.mlir_type(fn.ret_type)
         ftype = ir.FunctionType.get(arg_types, [ret])
         self.ip = ir.InsertionPoint(module_body)
-        op = self.build(fn, "func.func", attrs={
-            "sym_name": ir.StringAttr.get(gv.name_hint),
-            "function_type": ir.TypeAttr.get(ftype)}, results=[])
+        attrs = {"sym_name": ir.StringAttr.get(gv.name_hint),
+                 "function_type": ir.TypeAttr.get(ftype)}
         if fn.type_params:  # a generic function: monomorphised before lowering
             self._check_type_params(fn)
-            op.attributes["relay.type_params"] = ir.ArrayAttr.get(
-                [ir.StringAttr.get(tv.name_hint) for tv in fn.type_params])
+            attrs["relay.type_params"] = ir.ArrayAttr.get(
+                [ir.StringAttr.get(tp.name_hint) for tp in fn.type_params])
+        op = self.build(fn, "func.func", attrs=attrs, results=[])
         block = op.regions[0].blocks.append(*arg_types, arg_locs=[self.file_loc(p) for p in free_params])
         self.ip = ir.InsertionPoint(block)
         self.memo_map.stack.append({})
@@ -689,7 +691,7 @@ class _Emitter(ExprFunctor):
                 self.block_params[p] = (fn, i)
             for p, arr in bound.items():
                 self.memo_map[p] = self.constant(p, np.asarray(arr))
-            result = self.visit(fn.body)
+            result = self._operand(fn.body)
             self.build(fn.body, "func.return", [result], results=[], loc=self.file_loc(fn.body))
         finally:
             self.memo_map.stack.pop()
@@ -719,7 +721,7 @@ class _Emitter(ExprFunctor):
     def visit_call(self, ex: E.Call):
         ir = self.ir
         if isinstance(ex.op, E.Op):
-            args = [self.visit(a) for a in ex.args]
+            args = [self._operand(a) for a in ex.args]
             attrs = {}
             for k, val in ex.attrs.items():
                 try:
@@ -733,27 +735,28 @@ class _Emitter(ExprFunctor):
             found = self.irmod.lookup(ex.op)
             if found is None:
                 raise self.error(ex, f"call of unknown global function '@{ex.op.name_hint}'")
-            args = [self.visit(a) for a in ex.args]
             if found[1].type_params:
-                # a generic callee: an instance of it as a value, applied
+                # a generic function is used at an instance of its type, which
+                # func.call (exact types) cannot express: global_fn + call
                 # (relay-monomorphize turns it into a direct call)
-                callee = self.build(ex.op, "relay.global_fn", attrs={
-                    "callee": ir.FlatSymbolRefAttr.get(found[0].name_hint)}, loc=self.file_loc(ex))
-                return self.build(ex, "relay.call", [callee.result] + args).result
+                callee = self._operand(ex.op)
+                args = [self._operand(a) for a in ex.args]
+                return self.build(ex, "relay.call", [callee] + args).result
+            args = [self._operand(a) for a in ex.args]
             return self.build(ex, "func.call", args, {
                 "callee": ir.FlatSymbolRefAttr.get(found[0].name_hint)}).result
         if isinstance(ex.op, Constructor):
-            args = [self.visit(a) for a in ex.args]
+            args = [self._operand(a) for a in ex.args]
             return self.construct(ex, ex.op, args)
-        callee = self.visit(ex.op)
-        args = [self.visit(a) for a in ex.args]
+        callee = self._operand(ex.op)
+        args = [self._operand(a) for a in ex.args]
         return self.build(ex, "relay.call", [callee] + args).result
 
     def visit_tuple(self, ex: E.Tuple):
-        return self.build(ex, "relay.tuple", [self.visit(f) for f in ex.fields]).result
+        return self.build(ex, "relay.tuple", [self._operand(f) for f in ex.fields]).result
 
     def visit_tuple_getitem(self, ex: E.TupleGetItem):
-        t = self.visit(ex.tuple_value)
+        t = self._operand(ex.tuple_value)
         return self.build(ex, "relay.tuple_get_item", [t],
                           {"index": to_attribute("index", ex.index)}).result
 
@@ -761,8 +764,22 @@ class _Emitter(ExprFunctor):
         found = self.irmod.lookup(ex)
         if found is None:
             raise self.error(ex, f"unknown global function '@{ex.name_hint}'")
+        if found[1].type_params:
+            return _GenericUse(ex)  # a relay.global_fn per use (see _operand)
+        return self._global_fn(ex, found[0])
+
+    def _global_fn(self, ex: E.GlobalVar, gv: E.GlobalVar):
         return self.build(ex, "relay.global_fn", attrs={
-            "callee": self.ir.FlatSymbolRefAttr.get(found[0].name_hint)}).result
+            "callee": self.ir.FlatSymbolRefAttr.get(gv.name_hint)}).result
+
+    def _operand(self, e: E.Expr):
+        """``visit(e)`` as an operand: a generic global function becomes its
+        own ``relay.global_fn`` at each use (each use is one instance of its
+        type; sharing one value would force one instance on all)."""
+        v = self.visit(e)
+        if isinstance(v, _GenericUse):
+            return self._global_fn(v.gv, self.irmod.lookup(v.gv)[0])
+        return v
 
     def visit_let(self, ex: E.Let):
         # the chain in a loop, so long Let chains need no recursion
@@ -789,14 +806,14 @@ class _Emitter(ExprFunctor):
         self.ip = self.ir.InsertionPoint(block)
         self.memo_map.stack.append({})
         try:
-            v = self.visit(body_expr)
+            v = self._operand(body_expr)
             self.build(body_expr, "relay.yield", [v], results=[], loc=self.file_loc(body_expr))
         finally:
             self.memo_map.stack.pop()
             self.ip = saved
 
     def visit_if(self, ex: E.If):
-        cond = self.visit(ex.cond)
+        cond = self._operand(ex.cond)
         op = self.build(ex, "relay.if", [cond])
         for region, branch in zip(op.regions, (ex.true_branch, ex.false_branch)):
             self._region(region.blocks.append(), branch)
@@ -879,7 +896,7 @@ class _Emitter(ExprFunctor):
 
     def visit_match(self, ex: Match):
         ir = self.ir
-        data = self.visit(ex.data)
+        data = self._operand(ex.data)
         if not ex.clauses:
             raise self.error(ex, "a match needs at least one clause")
         patterns = ir.ArrayAttr.get([ir.Attribute.parse(self.pattern_attr(ex, c.lhs))
@@ -902,13 +919,23 @@ class _Emitter(ExprFunctor):
         return op.result
 
     def visit_ref_create(self, ex: E.RefCreate):
-        return self.build(ex, "relay.ref_new", [self.visit(ex.value)]).result
+        return self.build(ex, "relay.ref_new", [self._operand(ex.value)]).result
 
     def visit_ref_read(self, ex: E.RefRead):
-        return self.build(ex, "relay.ref_read", [self.visit(ex.ref)]).result
+        return self.build(ex, "relay.ref_read", [self._operand(ex.ref)]).result
 
     def visit_ref_write(self, ex: E.RefWrite):
-        return self.build(ex, "relay.ref_write", [self.visit(ex.ref), self.visit(ex.value)]).result
+        return self.build(ex, "relay.ref_write", [self._operand(ex.ref), self._operand(ex.value)]).result
+
+
+class _GenericUse:
+    """What a generic global function (``type_params``) evaluates to until it
+    is used: ``_Emitter._operand`` emits a ``relay.global_fn`` per use."""
+
+    __slots__ = ("gv",)
+
+    def __init__(self, gv: E.GlobalVar) -> None:
+        self.gv = gv
 
 
 def emit_module(irmod, params: Optional[Mapping[str, np.ndarray]] = None) -> EmittedModule:
