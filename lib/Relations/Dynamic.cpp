@@ -98,6 +98,8 @@ FailureOr<Type> relay::inferDynFull(ErrorSite site,
   FailureOr<Type> elt = dtypeOr(site, dtype, fallback);
   if (failed(rank) || failed(elt))
     return failure();
+  if (!*elt)
+    return site.emitError() << "requires attribute 'dtype'";
   SmallVector<int64_t> dims(*rank, kAny);
   return Type(RankedTensorType::get(dims, *elt));
 }

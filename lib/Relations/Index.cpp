@@ -40,17 +40,6 @@ static FailureOr<RankedTensorType> indexTensor(ErrorSite site, Type type,
   return t;
 }
 
-/// The dtype attribute `dtype` or `fallback`; a scalar element type.
-static FailureOr<Type> dtypeOr(ErrorSite site, std::optional<Type> dtype,
-                               Type fallback) {
-  if (!dtype || !*dtype)
-    return fallback;
-  if (isa<ShapedType>(*dtype) || !TensorType::isValidElementType(*dtype))
-    return site.emitError()
-           << "dtype must be a scalar element type, got " << *dtype;
-  return *dtype;
-}
-
 /// Two dims of different operands that must agree.
 static LogicalResult agree(ErrorSite site, int64_t a, int64_t b,
                            const Twine &what) {

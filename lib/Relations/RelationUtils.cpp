@@ -101,11 +101,8 @@ FailureOr<RankedTensorType> rel::scalarTensor(ErrorSite site, Type type,
 
 FailureOr<Type> rel::dtypeOr(ErrorSite site, std::optional<Type> dtype,
                              Type fallback) {
-  if (!dtype || !*dtype) {
-    if (fallback)
-      return fallback;
-    return site.emitError() << "requires attribute 'dtype'";
-  }
+  if (!dtype || !*dtype)
+    return fallback;
   if (isa<ShapedType>(*dtype) || !TensorType::isValidElementType(*dtype))
     return site.emitError()
            << "dtype must be a scalar element type, got " << *dtype;

@@ -42,8 +42,8 @@ FailureOr<Type> resultDtype(ErrorSite site, std::optional<Type> outDtype,
 FailureOr<RankedTensorType> scalarTensor(ErrorSite site, Type type,
                                          StringRef what);
 
-/// The `dtype` attribute (a scalar element type), or `fallback` if absent
-/// (an error if there is no fallback either).
+/// The `dtype` attribute (a scalar element type), or `fallback` (which may
+/// be null) if absent.
 FailureOr<Type> dtypeOr(ErrorSite site, std::optional<Type> dtype,
                         Type fallback);
 

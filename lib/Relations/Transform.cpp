@@ -710,6 +710,8 @@ static FailureOr<Type> filled(ErrorSite site, ArrayRef<int64_t> shape,
   FailureOr<Type> element = dtypeOr(site, dtype, fallback);
   if (failed(element))
     return failure();
+  if (!*element)
+    return site.emitError() << "requires attribute 'dtype'";
   return Type(RankedTensorType::get(shape, *element));
 }
 

@@ -55,8 +55,9 @@ from .op.tensor import (abs, acos, asin, atan, bitwise_and, bitwise_not, bitwise
                         power, right_shift, round, rsqrt, sign, sin, sinh, tan, trunc, where)
 from .op.transform import (arange, broadcast_to, broadcast_to_like,  # shape transforms
                            collapse_sum_like, einsum, expand_dims, full, full_like,
-                           layout_transform, ones, ones_like, repeat, reshape_like, reverse,
-                           split, squeeze, stack, strided_slice, tile, zeros, zeros_like)
+                           layout_transform, ndarray_size, ones, ones_like, repeat, reshape_like,
+                           reverse, shape_of, split, squeeze, stack, strided_slice, tile, zeros,
+                           zeros_like)
 from . import emit
 from .module import IRModule, Module
 from . import transform
@@ -90,6 +91,7 @@ __all__ = [
     "arange", "broadcast_to", "broadcast_to_like", "collapse_sum_like", "einsum", "expand_dims",
     "full", "full_like", "layout_transform", "ones", "ones_like", "repeat", "reshape_like",
     "reverse", "split", "squeeze", "stack", "strided_slice", "tile", "zeros", "zeros_like",
+    "shape_of", "ndarray_size",
     # reductions, indexing, scans, sorting, image
     "all", "any", "argmax", "argmin", "logsumexp", "max", "mean_std", "mean_variance", "min",
     "prod", "std", "variance", "argsort", "cumprod", "cumsum", "gather", "gather_nd", "one_hot",

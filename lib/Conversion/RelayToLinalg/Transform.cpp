@@ -213,14 +213,15 @@ Value idx(OpBuilder &b, Location loc, OpFoldResult v) {
   return getValueOrCreateConstantIndexOp(b, loc, v);
 }
 
-Value lowering::castTo(OpBuilder &b, Location loc, Value v, Type type) {
+Value mlir::relay::lowering::castTo(OpBuilder &b, Location loc, Value v,
+                                    Type type) {
   if (v.getType() == type)
     return v;
   return tensor::CastOp::create(b, loc, type, v);
 }
 
 /// The element of a 0-d tensor.
-Value lowering::scalarOf(OpBuilder &b, Location loc, Value zeroD) {
+Value mlir::relay::lowering::scalarOf(OpBuilder &b, Location loc, Value zeroD) {
   return tensor::ExtractOp::create(b, loc, zeroD, ValueRange{});
 }
 
@@ -661,9 +662,9 @@ struct RepeatPattern : OpConversionPattern<RepeatOp> {
 /// numpy broadcasting of `data` to `resultType` (sizes `sizes`): size-1
 /// dims that stretch are dropped with collapse_shape, then linalg.broadcast
 /// adds the missing dims.
-Value lowering::broadcastTo(OpBuilder &b, Location loc, Value data,
-                            RankedTensorType resultType,
-                            ArrayRef<OpFoldResult> sizes) {
+Value mlir::relay::lowering::broadcastTo(OpBuilder &b, Location loc, Value data,
+                                         RankedTensorType resultType,
+                                         ArrayRef<OpFoldResult> sizes) {
   auto type = cast<RankedTensorType>(data.getType());
   int64_t rank = resultType.getRank(), offset = rank - type.getRank();
   SmallVector<int64_t> stretched, keptShape, added;
@@ -805,10 +806,10 @@ struct ConstantFillPattern : OpConversionPattern<OpTy> {
 /// reading `fill`: a cast of the extracted scalar would run in IREE's VM,
 /// whose float -> int casts round to nearest instead of truncating and
 /// which has no f16/f64 -> int or f32 -> u8 casts at all.
-Value lowering::filledFrom(OpBuilder &b, Location loc,
-                           RankedTensorType relayType,
-                           ArrayRef<OpFoldResult> sizes, Value fill,
-                           Type from) {
+Value mlir::relay::lowering::filledFrom(OpBuilder &b, Location loc,
+                                        RankedTensorType relayType,
+                                        ArrayRef<OpFoldResult> sizes,
+                                        Value fill, Type from) {
   RankedTensorType resultType = signlessTensorType(relayType);
   Type to = relayType.getElementType();
   if (cast<RankedTensorType>(fill.getType()).getElementType() ==

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..expr import Op
 from . import nn
 from . import image
+from . import dyn
 from .tensor import *  # noqa: F401,F403
 from .tensor import __all__ as _tensor_all
 from .reduce import *  # noqa: F401,F403
@@ -23,4 +24,4 @@ def get(name: str) -> Op:
     return Op.get(name)
 
 
-__all__ = list(_tensor_all) + list(_transform_all) + list(_reduce_all) + list(_index_all) + ["nn", "image", "get"]
+__all__ = list(_tensor_all) + list(_transform_all) + list(_reduce_all) + list(_index_all) + ["nn", "image", "dyn", "get"]

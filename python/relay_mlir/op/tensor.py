@@ -19,6 +19,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from ..expr import Call, Expr, Tuple
+from . import dyn as _dyn
 from ._make import IntList, _bool, _call, _float, _int, _ints
 
 __all__ = [
@@ -240,12 +241,15 @@ def where(condition: Expr, x: Expr, y: Expr) -> Call:
 
 # -- transforms ------------------------------------------------------------
 def reshape(data: Expr, newshape: IntList, allowzero: bool = False) -> Call:
-    """``relay.reshape(data, newshape, allowzero=False)`` with Relay's codes 0, -1, -2, -3, -4.
+    """``relay.reshape(data, newshape, allowzero=False)`` with Relay's codes 0, -1, -2, -3, -4;
+    an expression ``newshape`` (a 1-d integer tensor) gives ``dyn.reshape``.
 
     >>> import relay_mlir as relay
     >>> relay.reshape(relay.var("x", shape=(2, 3, 4)), (0, -1)).attrs
     {'newshape': [0, -1], 'allowzero': False}
     """
+    if isinstance(newshape, Expr):  # a shape computed at run time
+        return _dyn.reshape(data, newshape, allowzero)
     return _call("reshape", [data], newshape=_ints(newshape, "newshape"),
                  allowzero=_bool("allowzero", allowzero))
 

@@ -22,14 +22,18 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from ..expr import Call, Expr, Tuple, TupleWrapper, const
+from . import dyn as _dyn
 from ._make import IntList, _call, _int, _ints, _opt_int, _str
 
 __all__ = [
     "reshape_like", "squeeze", "expand_dims", "stack", "split", "strided_slice", "tile",
     "repeat", "reverse", "broadcast_to", "broadcast_to_like", "collapse_sum_like",
     "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "arange",
-    "layout_transform", "einsum",
+    "layout_transform", "einsum", "shape_of", "ndarray_size",
 ]
+
+shape_of = _dyn.shape_of
+ndarray_size = _dyn.ndarray_size
 
 _INT64_MAX = np.iinfo(np.int64).max
 
@@ -178,6 +182,8 @@ def broadcast_to(data: Expr, shape: IntList) -> Call:
     >>> relay.broadcast_to(relay.var("x", shape=(3, 1)), (2, 3, 4)).attrs
     {'shape': [2, 3, 4]}
     """
+    if isinstance(shape, Expr):  # a shape computed at run time
+        return _dyn.broadcast_to(data, shape)
     return _call("broadcast_to", [data], shape=_ints(shape, "shape"))
 
 
@@ -199,11 +205,15 @@ def zeros(shape: IntList, dtype: str) -> Call:
     >>> relay.zeros((2, 3), "float32").attrs
     {'shape': [2, 3], 'dtype': 'float32'}
     """
+    if isinstance(shape, Expr):
+        return _dyn.zeros(shape, dtype)
     return _call("zeros", [], shape=_ints(shape, "shape"), dtype=_dtype("dtype", dtype))
 
 
 def ones(shape: IntList, dtype: str) -> Call:
     """A tensor of ones (``relay.ones``)."""
+    if isinstance(shape, Expr):
+        return _dyn.ones(shape, dtype)
     return _call("ones", [], shape=_ints(shape, "shape"), dtype=_dtype("dtype", dtype))
 
 
@@ -216,6 +226,8 @@ def full(fill_value: Union[Expr, float, int], shape: IntList = (), dtype: str = 
     {'shape': [2, 2], 'dtype': 'int32'}
     """
     dtype = _dtype("dtype", dtype) if dtype else ""
+    if isinstance(shape, Expr):
+        return _dyn.full(_scalar(fill_value, dtype), shape, dtype)
     return _call("full", [_scalar(fill_value, dtype)], shape=_ints(shape, "shape"), dtype=dtype)
 
 
