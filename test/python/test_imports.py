@@ -38,7 +38,7 @@ def test_import_after_iree(first):
 # emission, and sit outside this order.
 LAYERS = {
     "ty": 0, "errors": 0,
-    "expr": 1,
+    "expr": 1, "adt_value": 1,
     "expr_functor": 2,
     "analysis": 3,
     "op._make": 4, "op.tensor": 5, "op.nn": 6, "op.image": 6, "op.index": 6, "op.reduce": 6,
