@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+import numpy as np
+
 from .ty import RefType, TensorType, TupleType, Type, TypeCall, TypeVar, from_mlir
 
 __all__ = ["ADT", "RefValue", "ADTDef", "ResultLayout", "adt_defs_from_mlir"]
@@ -135,6 +137,20 @@ def _leaves(t: Type) -> List[Type]:
     return [t]
 
 
+def _as_dtype(arr, t: Type):
+    """``arr`` with the dtype of tensor type ``t`` (the lowering makes integers signless)."""
+    if not isinstance(t, TensorType) or not isinstance(arr, np.ndarray):
+        return arr
+    want = np.dtype("bool" if t.dtype == "bool" else t.dtype)
+    if arr.dtype == want:
+        return arr
+    if want == np.bool_:
+        return arr.astype(bool)
+    if arr.dtype.itemsize == want.itemsize and arr.dtype.kind in "iub" and want.kind in "iu":
+        return arr.view(want)
+    return arr
+
+
 class ResultLayout:
     """The relay types of ``main``'s parameters and result, to decode what it returns.
 
@@ -171,7 +187,7 @@ class ResultLayout:
             import iree.runtime as rt
 
             return self._boxed(value.deref(rt.VmVariantList), t, tensor)
-        return tensor(value)
+        return _as_dtype(tensor(value), t)
 
     def _boxed(self, value: object, t: Type, tensor) -> object:
         """A boxed value: a buffer view for tensors, a ``VmVariantList`` otherwise."""
@@ -192,12 +208,12 @@ class ResultLayout:
         if isinstance(t, TupleType):
             return tuple(self._slot(value, i, f, tensor) for i, f in enumerate(t.fields))
         if isinstance(t, TensorType):
-            return tensor(value)
+            return _as_dtype(tensor(value), t)
         raise TypeError(f"cannot decode a value of type {t.to_mlir()}")
 
     def _slot(self, lst, i: int, t: Type, tensor) -> object:
         import iree.runtime as rt
 
         if isinstance(t, TensorType):
-            return tensor(lst.get_as_object(i, rt.HalBufferView))
+            return _as_dtype(tensor(lst.get_as_object(i, rt.HalBufferView)), t)
         return self._boxed(lst.get_as_list(i), t, tensor)

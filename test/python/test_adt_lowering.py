@@ -6,13 +6,15 @@ written with numpy here.
 """
 from __future__ import annotations
 
+import subprocess
+
 import numpy as np
 import pytest
 
 import relay_mlir as relay
 from relay_mlir.adt_value import ADT, RefValue
 
-from conftest import vulkan_device_reason
+from conftest import cli_command, vulkan_device_reason
 
 ADTS = """
 relay.adt @List ["T"] {
@@ -336,3 +338,85 @@ def test_adt_inputs_to_main_are_refused():
     with pytest.raises(TypeError, match="passing ADT values or references to a compiled main is "
                                         "not supported yet"):
         exe(X)
+
+
+LI = "!relay.adt<@List, tensor<2xi32>>"
+OPT = "!relay.adt<@Option, tuple<tensor<2xui8>, tensor<2xi1>>>"
+
+# ADTs passed to and returned from a (non-recursive) global function, a
+# match nested in a clause, and unsigned / bool fields computed in the
+# program (the lowering makes them signless; Python gives back the relay
+# dtypes).
+CALLS = ADTS + f"""
+func.func @sum_first_two(%l: {LI}) -> tensor<2xi32> {{
+  %r = relay.match %l : {LI} -> tensor<2xi32> {{
+    case #relay.pat_ctor<@List::@Cons, [#relay.pat_var, #relay.pat_var]> (%a: tensor<2xi32>, %t: {LI}) {{
+      %s = relay.match %t : {LI} -> tensor<2xi32> {{
+        case #relay.pat_ctor<@List::@Cons, [#relay.pat_var, #relay.pat_wildcard]> (%b: tensor<2xi32>) {{
+          %ab = relay.add %a, %b : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+          relay.yield %ab : tensor<2xi32>
+        }}
+        case #relay.pat_wildcard {{
+          relay.yield %a : tensor<2xi32>
+        }}
+      }}
+      relay.yield %s : tensor<2xi32>
+    }}
+    case #relay.pat_wildcard {{
+      %z = relay.constant dense<0> : tensor<2xi32>
+      relay.yield %z : tensor<2xi32>
+    }}
+  }}
+  return %r : tensor<2xi32>
+}}
+
+func.func @pack(%x: tensor<2xui8>, %b: tensor<2xi1>) -> {OPT} {{
+  %x2 = relay.add %x, %x : (tensor<2xui8>, tensor<2xui8>) -> tensor<2xui8>
+  %nb = relay.logical_not %b : (tensor<2xi1>) -> tensor<2xi1>
+  %t = relay.tuple %x2, %nb : (tensor<2xui8>, tensor<2xi1>) -> tuple<tensor<2xui8>, tensor<2xi1>>
+  %s = relay.construct @Option::@Some(%t) : (tuple<tensor<2xui8>, tensor<2xi1>>) -> {OPT}
+  return %s : {OPT}
+}}
+
+func.func @main(%x: tensor<2xui8>, %b: tensor<2xi1>, %y: tensor<2xi32>) -> tuple<tensor<2xi32>, tensor<2xi32>, {OPT}> {{
+  %nil = relay.construct @List::@Nil() : () -> {LI}
+  %l1 = relay.construct @List::@Cons(%y, %nil) : (tensor<2xi32>, {LI}) -> {LI}
+  %l2 = relay.construct @List::@Cons(%y, %l1) : (tensor<2xi32>, {LI}) -> {LI}
+  %s1 = func.call @sum_first_two(%l1) : ({LI}) -> tensor<2xi32>
+  %s2 = func.call @sum_first_two(%l2) : ({LI}) -> tensor<2xi32>
+  %o = func.call @pack(%x, %b) : (tensor<2xui8>, tensor<2xi1>) -> {OPT}
+  %r = relay.tuple %s1, %s2, %o : (tensor<2xi32>, tensor<2xi32>, {OPT}) -> tuple<tensor<2xi32>, tensor<2xi32>, {OPT}>
+  return %r : tuple<tensor<2xi32>, tensor<2xi32>, {OPT}>
+}}
+"""
+
+
+def test_calls_nested_match_and_small_dtypes():
+    exe = relay.compile(CALLS)
+    x = np.array([200, 3], "uint8")
+    b = np.array([True, False])
+    y = np.array([5, -7], "int32")
+    s1, s2, o = exe(x, b, y)
+    np.testing.assert_array_equal(s1, y)
+    np.testing.assert_array_equal(s2, 2 * y)
+    assert o.constructor == "Some"
+    (x2, nb), = o.fields
+    assert x2.dtype == np.uint8 and nb.dtype == np.bool_
+    np.testing.assert_array_equal(x2, x + x)  # wraps: 200 + 200 = 144
+    np.testing.assert_array_equal(nb, ~b)
+
+
+def test_cli_run_prints_a_returned_list(tmp_path):
+    src = tmp_path / "list.mlir"
+    src.write_text(RETURN_LIST)
+    np.save(tmp_path / "x.npy", X)
+    np.save(tmp_path / "y.npy", Y)
+    base = cli_command("relay-mlir") + ["run", str(src), "--input", str(tmp_path / "x.npy"),
+                                        "--input", str(tmp_path / "y.npy"), "--runs", "1"]
+    r = subprocess.run(base, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "output 0: Cons(array([1., 2.], dtype=float32), Cons(array([10., 20.], dtype=float32), Nil))" \
+        in r.stdout
+    r = subprocess.run(base + ["--output", str(tmp_path / "o.npz")], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 1 and "--output saves arrays only" in r.stderr
