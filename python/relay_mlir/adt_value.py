@@ -168,12 +168,56 @@ class ResultLayout:
         """True if the result holds ADT values or references (needs decoding)."""
         return _contains(self.result, (TypeCall, RefType))
 
-    def check_inputs(self) -> None:
-        """Raises ``TypeError`` if ``main`` takes an ADT value or a reference."""
-        for i, p in enumerate(self.params):
-            if _contains(p, (TypeCall, RefType)):
-                raise TypeError(f"main's parameter #{i} has type {p.to_mlir()}: passing ADT values "
-                                "or references to a compiled main is not supported yet")
+    def encode_inputs(self, inputs: Sequence[object]) -> Optional[List[object]]:
+        """``main``'s arguments for IREE when it takes ADT values or references, else None.
+
+        An ADT argument (an :class:`ADT`, its constructor named by
+        ``.constructor``) becomes the nested Python list ``[tag, fields...]``
+        IREE's function invoker turns into the run-time list; a reference
+        (a :class:`RefValue`) a one-slot list. Arguments are given per
+        flattened leaf of ``main``'s parameters, as for tensors.
+        """
+        leaves = [leaf for p in self.params for leaf in _leaves(p)]
+        if not any(isinstance(t, (TypeCall, RefType)) for t in leaves):
+            return None
+        if len(inputs) != len(leaves):
+            raise TypeError(f"main takes {len(leaves)} argument(s), got {len(inputs)}")
+        return [self._encode(v, t, f"argument #{i}") if isinstance(t, (TypeCall, RefType))
+                else np.asarray(v, order="C") for i, (v, t) in enumerate(zip(inputs, leaves))]
+
+    def _encode(self, v: object, t: Type, where: str) -> object:
+        if isinstance(t, TypeCall):
+            adt = self.adts.get(t.func)
+            if adt is None:
+                raise ValueError(f"no relay.adt @{t.func} in the module")
+            if not isinstance(v, ADT):
+                raise TypeError(f"{where}: expected a value of {t.to_mlir()} (an adt_value.ADT), "
+                                f"got {type(v).__name__}")
+            names = [c for c, _ in adt.constructors]
+            if v.constructor not in names:
+                raise TypeError(f"{where}: @{t.func} has no constructor '{v.constructor}' "
+                                f"(it has {', '.join(names) or 'none'})")
+            tag = names.index(v.constructor)
+            _, fields = adt.field_types(tag, t.args)
+            if len(v.fields) != len(fields):
+                raise TypeError(f"{where}: {v.constructor} takes {len(fields)} field(s), "
+                                f"got {len(v.fields)}")
+            return [tag] + [self._encode(f, ft, f"{where}.{v.constructor}[{i}]")
+                            for i, (f, ft) in enumerate(zip(v.fields, fields))]
+        if isinstance(t, RefType):
+            if not isinstance(v, RefValue):
+                raise TypeError(f"{where}: expected a reference (an adt_value.RefValue), "
+                                f"got {type(v).__name__}")
+            return [self._encode(v.value, t.value, f"{where}.value")]
+        if isinstance(t, TupleType):
+            if not isinstance(v, (tuple, list)) or len(v) != len(t.fields):
+                raise TypeError(f"{where}: expected a tuple of {len(t.fields)} field(s)")
+            return [self._encode(f, ft, f"{where}[{i}]") for i, (f, ft) in enumerate(zip(v, t.fields))]
+        if isinstance(t, TensorType):
+            if isinstance(v, np.ndarray):
+                return np.ascontiguousarray(v) if v.ndim else v
+            return np.asarray(v, dtype=np.dtype(t.dtype))
+        raise TypeError(f"{where}: cannot pass a value of type {t.to_mlir()}")
 
     def decode(self, results: object, tensor: Callable[[object], object]) -> object:
         """``main``'s raw IREE results as Python values (several leaves: a tuple)."""

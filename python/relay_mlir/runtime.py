@@ -94,7 +94,8 @@ class Executable:
     ``.fields``) and a reference as a ``RefValue``: ``compile`` records
     ``main``'s relay types in ``result_layout``. Without them (an executable
     ``load``-ed from a ``.vmfb``) such a value is the raw
-    ``iree.runtime.VmVariantList`` ``[tag, fields...]``.
+    ``iree.runtime.VmVariantList`` ``[tag, fields...]``. ``main`` also takes
+    ``ADT``/``RefValue`` arguments for its ADT and reference parameters.
     """
 
     def __init__(self, vmfb: bytes, driver: str = "local-task", target: Optional[str] = None,
@@ -143,9 +144,9 @@ class Executable:
         ctx = self._load()
         fn = ctx.modules[self._module_name][function]
         layout = self.result_layout if function == "main" else None
-        if layout is not None:
-            layout.check_inputs()
-        args = [np.asarray(a, order="C") for a in inputs]  # (ascontiguousarray makes 0-d 1-d)
+        args = layout.encode_inputs(inputs) if layout is not None else None
+        if args is None:
+            args = [np.asarray(a, order="C") for a in inputs]  # (ascontiguousarray makes 0-d 1-d)
         res = fn(*args)
         dev = ctx.config.device
         if res is None:

@@ -326,18 +326,54 @@ def test_incomplete_match_fails_at_run_time():
         exe(X, np.array(False))
 
 
+# ADT values and references passed to main: the second element of a list of
+# `?`-length tensors (or the default), the list itself back, a reference's
+# content plus one.
 ADT_INPUT = ADTS + f"""
-func.func @main(%l: {L2}) -> {L2} {{
-  return %l : {L2}
+func.func @main(%l: {LD}, %d: tensor<?xf32>, %r: !relay.ref<tensor<2xf32>>) -> tuple<tensor<?xf32>, {LD}, tensor<2xf32>> {{
+  %s = relay.match %l : {LD} -> tensor<?xf32> {{
+    case #relay.pat_ctor<@List::@Cons, [#relay.pat_wildcard, #relay.pat_ctor<@List::@Cons, [#relay.pat_var, #relay.pat_wildcard]>]> (%b: tensor<?xf32>) {{
+      relay.yield %b : tensor<?xf32>
+    }}
+    case #relay.pat_wildcard {{
+      relay.yield %d : tensor<?xf32>
+    }}
+  }}
+  %v = relay.ref_read %r : (!relay.ref<tensor<2xf32>>) -> tensor<2xf32>
+  %one = relay.constant dense<1.0> : tensor<2xf32>
+  %w = relay.add %v, %one : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %t = relay.tuple %s, %l, %w : (tensor<?xf32>, {LD}, tensor<2xf32>) -> tuple<tensor<?xf32>, {LD}, tensor<2xf32>>
+  return %t : tuple<tensor<?xf32>, {LD}, tensor<2xf32>>
 }}
 """
 
 
-def test_adt_inputs_to_main_are_refused():
+def _pylist(*items):
+    out = ADT(0, "Nil")
+    for item in reversed(items):
+        out = ADT(1, "Cons", (item, out))
+    return out
+
+
+def test_adt_and_ref_inputs_to_main():
     exe = relay.compile(ADT_INPUT)
-    with pytest.raises(TypeError, match="passing ADT values or references to a compiled main is "
-                                        "not supported yet"):
-        exe(X)
+    a = np.arange(3, dtype="float32")
+    b = np.array([7.0, 8.0, 9.0, 10.0], "float32")
+    d = np.array([-1.0], "float32")
+    second, back, w = exe(_pylist(a, b), d, RefValue(X))
+    np.testing.assert_array_equal(second, b)
+    assert back.constructor == "Cons" and back[1].constructor == "Cons" and back[1][1].constructor == "Nil"
+    np.testing.assert_array_equal(back[0], a)
+    np.testing.assert_array_equal(back[1][0], b)
+    np.testing.assert_array_equal(w, X + 1)
+    second, back, _ = exe(_pylist(a), d, RefValue(X))  # the outer Cons matches, the inner does not
+    np.testing.assert_array_equal(second, d)
+    assert back[1].constructor == "Nil"
+    with pytest.raises(TypeError, match="argument #0.Cons\\[1\\]: @List has no constructor 'Empty' "
+                                        "\\(it has Nil, Cons\\)"):
+        exe(ADT(1, "Cons", (a, ADT(0, "Empty"))), d, RefValue(X))
+    with pytest.raises(TypeError, match="argument #2: expected a reference"):
+        exe(_pylist(a), d, X)
 
 
 LI = "!relay.adt<@List, tensor<2xi32>>"
