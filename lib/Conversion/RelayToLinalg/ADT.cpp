@@ -27,67 +27,6 @@ using namespace mlir::relay::lowering;
 
 namespace {
 
-/// The run-time type of a boxed value of relay type `type` (a list slot).
-Type boxedType(Type type) {
-  MLIRContext *ctx = type.getContext();
-  if (isa<RankedTensorType>(type))
-    return iree::getBufferViewType(ctx);
-  return iree::getListType(ctx);
-}
-
-/// Boxes the converted values `leaves` of a value of relay type `type` into
-/// one list slot value.
-FailureOr<Value> box(OpBuilder &b, Location loc, const TypeConverter &tc,
-                     Type type, ValueRange leaves) {
-  if (isa<RankedTensorType>(type) && leaves.size() == 1)
-    return iree::boxTensor(b, loc, leaves.front());
-  if (isa<ADTType, RefType>(type) && leaves.size() == 1)
-    return leaves.front();
-  auto tuple = dyn_cast<TupleType>(type);
-  if (!tuple)
-    return failure();
-  Value list = iree::createList(b, loc, tuple.size());
-  size_t begin = 0;
-  for (auto [i, field] : llvm::enumerate(tuple.getTypes())) {
-    SmallVector<Type> fieldTypes;
-    if (failed(tc.convertType(field, fieldTypes)) ||
-        begin + fieldTypes.size() > leaves.size())
-      return failure();
-    FailureOr<Value> boxed =
-        box(b, loc, tc, field, leaves.slice(begin, fieldTypes.size()));
-    if (failed(boxed))
-      return failure();
-    iree::setListItem(b, loc, list, i, *boxed);
-    begin += fieldTypes.size();
-  }
-  return list;
-}
-
-/// The converted values of a value of relay type `type` boxed in `boxed`.
-LogicalResult unbox(OpBuilder &b, Location loc, const TypeConverter &tc,
-                    Type type, Value boxed, SmallVectorImpl<Value> &leaves) {
-  if (isa<RankedTensorType>(type)) {
-    auto converted = dyn_cast_or_null<RankedTensorType>(tc.convertType(type));
-    if (!converted)
-      return failure();
-    leaves.push_back(iree::unboxTensor(b, loc, boxed, converted));
-    return success();
-  }
-  if (isa<ADTType, RefType>(type)) {
-    leaves.push_back(boxed);
-    return success();
-  }
-  auto tuple = dyn_cast<TupleType>(type);
-  if (!tuple)
-    return failure();
-  for (auto [i, field] : llvm::enumerate(tuple.getTypes())) {
-    Value item = iree::getListItem(b, loc, boxed, i, boxedType(field));
-    if (failed(unbox(b, loc, tc, field, item, leaves)))
-      return failure();
-  }
-  return success();
-}
-
 /// The constructor `ref` names and its index in its relay.adt.
 FailureOr<std::pair<ConstructorOp, int32_t>>
 lookupConstructor(Operation *from, SymbolRefAttr ref) {
@@ -118,8 +57,8 @@ struct ConstructPattern : OpConversionPattern<ConstructOp> {
     iree::setListItem(rewriter, loc, list, 0, tag);
     for (auto [i, field, leaves] :
          llvm::enumerate(op.getFields(), adaptor.getFields())) {
-      FailureOr<Value> boxed =
-          box(rewriter, loc, *getTypeConverter(), field.getType(), leaves);
+      FailureOr<Value> boxed = iree::boxValue(
+          rewriter, loc, *getTypeConverter(), field.getType(), leaves);
       if (failed(boxed))
         return op.emitError() << "cannot store a field of type "
                               << field.getType() << " in an ADT value";
@@ -209,7 +148,7 @@ struct MatchLowering {
                      {},
                      iree::getListItem(
                          rewriter, loc, s.boxed, i,
-                         fieldType ? boxedType(fieldType)
+                         fieldType ? iree::boxedTypeOf(fieldType)
                                    : iree::getListType(rewriter.getContext()))};
     auto tuple = dyn_cast_or_null<TupleType>(s.type);
     if (!tuple || i >= tuple.size())
@@ -312,12 +251,12 @@ struct MatchLowering {
         llvm::append_range(out, s.leaves);
         return success();
       }
-      return unbox(rewriter, loc, tc, type, s.boxed, out);
+      return iree::unboxValue(rewriter, loc, tc, type, s.boxed, out);
     }
     // What a field is read as: a variable's boxed type, else a list.
     auto readAs = [&](Attribute sub, unsigned varIndex) {
       if (isa<PatVarAttr>(sub) && varIndex < vars.size())
-        return boxedType(vars[varIndex].getType());
+        return iree::boxedTypeOf(vars[varIndex].getType());
       return iree::getListType(rewriter.getContext());
     };
     if (auto tuple = dyn_cast<PatTupleAttr>(pattern)) {
@@ -462,8 +401,9 @@ struct RefNewPattern : OpConversionPattern<RefNewOp> {
   matchAndRewrite(RefNewOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FailureOr<Value> boxed = box(rewriter, loc, *getTypeConverter(),
-                                 op.getValue().getType(), adaptor.getValue());
+    FailureOr<Value> boxed =
+        iree::boxValue(rewriter, loc, *getTypeConverter(),
+                       op.getValue().getType(), adaptor.getValue());
     if (failed(boxed))
       return op.emitError() << "cannot store a value of type "
                             << op.getValue().getType() << " in a reference";
@@ -482,9 +422,10 @@ struct RefReadPattern : OpConversionPattern<RefReadOp> {
     Location loc = op.getLoc();
     Type type = op.getType();
     Value item = iree::getListItem(rewriter, loc, adaptor.getRef().front(), 0,
-                                   boxedType(type));
+                                   iree::boxedTypeOf(type));
     SmallVector<Value> leaves;
-    if (failed(unbox(rewriter, loc, *getTypeConverter(), type, item, leaves)))
+    if (failed(iree::unboxValue(rewriter, loc, *getTypeConverter(), type, item,
+                                leaves)))
       return op.emitError()
              << "cannot read a value of type " << type << " from a reference";
     rewriter.replaceOpWithMultiple(op, {leaves});
@@ -498,8 +439,9 @@ struct RefWritePattern : OpConversionPattern<RefWriteOp> {
   matchAndRewrite(RefWriteOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FailureOr<Value> boxed = box(rewriter, loc, *getTypeConverter(),
-                                 op.getValue().getType(), adaptor.getValue());
+    FailureOr<Value> boxed =
+        iree::boxValue(rewriter, loc, *getTypeConverter(),
+                       op.getValue().getType(), adaptor.getValue());
     if (failed(boxed))
       return op.emitError() << "cannot store a value of type "
                             << op.getValue().getType() << " in a reference";

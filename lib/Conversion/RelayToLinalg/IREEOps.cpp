@@ -1,5 +1,6 @@
 //===- IREEOps.cpp - IREE input ops built in generic form -----------------===//
 #include "IREEOps.h"
+#include "relay/RelayOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -123,4 +124,67 @@ void iree::emitRuntimeFailure(OpBuilder &b, Location loc, StringRef message) {
   Value status = arith::ConstantIntOp::create(b, loc, kFailedPrecondition, 32);
   createGeneric(b, loc, "util.status.check_ok", status, {},
                 {b.getNamedAttr("message", b.getStringAttr(message))});
+}
+
+//===----------------------------------------------------------------------===//
+// Relay values in list slots
+//===----------------------------------------------------------------------===//
+
+Type iree::boxedTypeOf(Type type) {
+  MLIRContext *ctx = type.getContext();
+  if (isa<RankedTensorType>(type))
+    return iree::getBufferViewType(ctx);
+  return iree::getListType(ctx);
+}
+
+FailureOr<Value> iree::boxValue(OpBuilder &b, Location loc,
+                                const TypeConverter &tc, Type type,
+                                ValueRange leaves) {
+  if (isa<RankedTensorType>(type) && leaves.size() == 1)
+    return iree::boxTensor(b, loc, leaves.front());
+  if (isa<ADTType, RefType>(type) && leaves.size() == 1)
+    return leaves.front();
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple)
+    return failure();
+  Value list = iree::createList(b, loc, tuple.size());
+  size_t begin = 0;
+  for (auto [i, field] : llvm::enumerate(tuple.getTypes())) {
+    SmallVector<Type> fieldTypes;
+    if (failed(tc.convertType(field, fieldTypes)) ||
+        begin + fieldTypes.size() > leaves.size())
+      return failure();
+    FailureOr<Value> boxed =
+        boxValue(b, loc, tc, field, leaves.slice(begin, fieldTypes.size()));
+    if (failed(boxed))
+      return failure();
+    iree::setListItem(b, loc, list, i, *boxed);
+    begin += fieldTypes.size();
+  }
+  return list;
+}
+
+LogicalResult iree::unboxValue(OpBuilder &b, Location loc,
+                               const TypeConverter &tc, Type type, Value boxed,
+                               SmallVectorImpl<Value> &leaves) {
+  if (isa<RankedTensorType>(type)) {
+    auto converted = dyn_cast_or_null<RankedTensorType>(tc.convertType(type));
+    if (!converted)
+      return failure();
+    leaves.push_back(iree::unboxTensor(b, loc, boxed, converted));
+    return success();
+  }
+  if (isa<ADTType, RefType>(type)) {
+    leaves.push_back(boxed);
+    return success();
+  }
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple)
+    return failure();
+  for (auto [i, field] : llvm::enumerate(tuple.getTypes())) {
+    Value item = iree::getListItem(b, loc, boxed, i, boxedTypeOf(field));
+    if (failed(unboxValue(b, loc, tc, field, item, leaves)))
+      return failure();
+  }
+  return success();
 }

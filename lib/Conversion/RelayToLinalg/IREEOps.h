@@ -26,6 +26,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::relay::iree {
 
@@ -68,6 +69,25 @@ Value unboxTensor(OpBuilder &b, Location loc, Value view,
 /// util.status.check_ok: the caller sees FAILED_PRECONDITION and the
 /// message). Code after it is never reached but must still be valid IR.
 void emitRuntimeFailure(OpBuilder &b, Location loc, StringRef message);
+
+//===----------------------------------------------------------------------===//
+// Relay values in list slots (the layout of docs/design.md, "ADT values and
+// references"): a tensor is boxed as a buffer view, an ADT value or a
+// reference is its list, a tuple a list of its boxed fields.
+//===----------------------------------------------------------------------===//
+
+/// The run-time type of a list slot holding a value of relay type `type`.
+Type boxedTypeOf(Type relayType);
+/// One slot value for a value of relay type `relayType` whose converted
+/// values (`tc`: tuples flattened 1:N) are `leaves`; fails on types that
+/// cannot be boxed (function values).
+FailureOr<Value> boxValue(OpBuilder &b, Location loc, const TypeConverter &tc,
+                          Type relayType, ValueRange leaves);
+/// The converted values of a value of relay type `relayType` boxed in
+/// `boxed` (the inverse of boxValue), appended to `leaves`.
+LogicalResult unboxValue(OpBuilder &b, Location loc, const TypeConverter &tc,
+                         Type relayType, Value boxed,
+                         SmallVectorImpl<Value> &leaves);
 
 } // namespace mlir::relay::iree
 
