@@ -1,8 +1,8 @@
 """ADT values a compiled program returns, as Python objects.
 
 A compiled ``main`` returns an algebraic data type value as IREE's run-time
-list ``[tag, field0, field1, ...]`` (docs/design.md, "ADT values"); the
-``Executable`` turns it into an :class:`ADT` (like TVM's
+list ``[tag, field0, field1, ...]`` (docs/design.md, "ADT values and
+references"); the ``Executable`` turns it into an :class:`ADT` (like TVM's
 ``tvm.runtime.container.ADT`` / ``ConstructorValue``) with the relay type of
 ``main``'s result, known from the relay module before lowering:
 

@@ -59,12 +59,6 @@ def test_second_of_three_element_list():
     np.testing.assert_array_equal(exe(Z, X, Y), X)
 
 
-def test_second_of_three_on_vulkan():
-    reason = vulkan_device_reason()
-    if reason:
-        pytest.skip(reason)
-    exe = relay.compile(SECOND_OF_THREE, target="vulkan-spirv")
-    np.testing.assert_array_equal(exe(X, Y, Z), Y)
 
 
 # Some(x * 2) or None by a run-time flag; the match doubles once more or
@@ -456,3 +450,25 @@ def test_cli_run_prints_a_returned_list(tmp_path):
     r = subprocess.run(base + ["--output", str(tmp_path / "o.npz")], capture_output=True, text=True,
                        timeout=600)
     assert r.returncode == 1 and "--output saves arrays only" in r.stderr
+
+
+# The same modules serve the GPU target (lavapipe Vulkan here): lists,
+# boxed tensors and the run-time failure are host-side VM code.
+@pytest.mark.parametrize("program", ["second_of_three", "refs", "incomplete"])
+def test_vulkan(program):
+    reason = vulkan_device_reason()
+    if reason:
+        pytest.skip(reason)
+    src = {"second_of_three": SECOND_OF_THREE, "refs": REFS, "incomplete": INCOMPLETE}[program]
+    exe = relay.compile(src, target="vulkan-spirv")
+    if program == "second_of_three":
+        np.testing.assert_array_equal(exe(X, Y, Z), Y)
+    elif program == "refs":
+        v1, v2, v3 = exe(X, Y)
+        np.testing.assert_array_equal(v1, X + 1)
+        np.testing.assert_array_equal(v2, (X + 1) ** 2)
+        np.testing.assert_array_equal(v3, Y)
+    else:
+        np.testing.assert_array_equal(exe(X, np.array(True)), X)
+        with pytest.raises(RuntimeError, match="no clause of the relay.match"):
+            exe(X, np.array(False))

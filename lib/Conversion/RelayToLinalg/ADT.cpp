@@ -1,19 +1,20 @@
 //===- ADT.cpp - algebraic data types, match and references ---------------===//
 //
-// Run-time layout (docs/design.md, "ADT values"): an ADT value is a
-// `!util.list<?>` [tag: i32, field0, field1, ...] where the tag is the
-// constructor's index in its relay.adt and every field is *boxed*: a tensor
-// as a `!hal.buffer_view`, an ADT or reference as its list, a tuple as a
-// list of its boxed fields. A reference is a one-slot list holding its boxed
-// value (ref_write mutates that list, so every alias sees the write).
+// Run-time layout (docs/design.md, "ADT values and references"; the boxing
+// helpers are in IREEOps.h): an ADT value is a `!util.list<?>` [tag: i32,
+// field0, field1, ...] where the tag is the constructor's index in its
+// relay.adt and every field is *boxed*: a tensor as a `!hal.buffer_view`,
+// an ADT or reference as its list, a tuple as a list of its boxed fields. A
+// reference is a one-slot list holding its boxed value (ref_write mutates that
+// list, so every alias sees the write).
 //
 // relay.construct builds the list; relay.match becomes a chain of scf.if,
 // one per clause, testing the clause's pattern (the tags of the value and
 // of its nested constructor fields; a field is only read once the tag that
 // guarantees it matched) and running the clause with its pattern variables
-// bound to the unboxed fields. Past the last clause the program fails at
-// run time ("no clause ... matches"), so an incomplete match never yields a
-// value.
+// bound to the unboxed fields. Past the last clause (unless it cannot fail)
+// the program fails at run time ("no clause ... matches"), so an incomplete
+// match never yields a value.
 //
 //===----------------------------------------------------------------------===//
 #include "IREEOps.h"
