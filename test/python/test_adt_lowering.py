@@ -472,3 +472,38 @@ def test_vulkan(program):
         np.testing.assert_array_equal(exe(X, np.array(True)), X)
         with pytest.raises(RuntimeError, match="no clause of the relay.match"):
             exe(X, np.array(False))
+
+
+# A match whose clauses yield ADT values (the scf.if chain carries lists).
+TAIL = ADTS + f"""
+func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>, %n: tensor<i1>) -> {L2} {{
+  %nil = relay.construct @List::@Nil() : () -> {L2}
+  %l1 = relay.construct @List::@Cons(%y, %nil) : (tensor<2xf32>, {L2}) -> {L2}
+  %l2 = relay.construct @List::@Cons(%x, %l1) : (tensor<2xf32>, {L2}) -> {L2}
+  %l = relay.if %n : tensor<i1> -> {L2} {{
+    relay.yield %l2 : {L2}
+  }} else {{
+    relay.yield %nil : {L2}
+  }}
+  %t = relay.match %l : {L2} -> {L2} {{
+    case #relay.pat_ctor<@List::@Cons, [#relay.pat_wildcard, #relay.pat_var]> (%rest: {L2}) {{
+      relay.yield %rest : {L2}
+    }}
+    case #relay.pat_ctor<@List::@Nil, []> {{
+      %one = relay.construct @List::@Cons(%x, %nil) : (tensor<2xf32>, {L2}) -> {L2}
+      relay.yield %one : {L2}
+    }}
+  }}
+  return %t : {L2}
+}}
+"""
+
+
+def test_match_yielding_lists():
+    exe = relay.compile(TAIL)
+    t = exe(X, Y, np.array(True))
+    assert t.constructor == "Cons" and t[1].constructor == "Nil"
+    np.testing.assert_array_equal(t[0], Y)
+    t = exe(X, Y, np.array(False))
+    assert t.constructor == "Cons" and t[1].constructor == "Nil"
+    np.testing.assert_array_equal(t[0], X)
