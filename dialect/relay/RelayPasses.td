@@ -97,8 +97,12 @@ def ConvertRelayToLinalg : Pass<"convert-relay-to-linalg", "::mlir::ModuleOp"> {
   let description = [{
     One pattern set per op family (elementwise, nn, reductions, transforms,
     language). Requires fully inferred types. `relay.if` becomes `scf.if`;
-    tuples are flattened at function boundaries. Closures, references and
-    ADTs are reported as "not supported yet".
+    tuples are flattened at function boundaries. ADT values and references
+    become IREE run-time lists (`!util.list<?>`: [tag, boxed fields...]),
+    `relay.match` a chain of `scf.if` that fails at run time when no clause
+    matches; these IREE ops are emitted in generic form, so the context must
+    allow unregistered dialects. Closures and `grad` are reported as "not
+    supported yet".
 
     ```mlir
     %y = relay.nn.relu %x : (tensor<4xf32>) -> tensor<4xf32>

@@ -21,7 +21,9 @@
 namespace mlir::relay {
 
 /// Tensors → signless tensors (signedness is read from the relay op's own
-/// types), tuple<...> → its flattened leaves (1:N), anything else unchanged.
+/// types), tuple<...> → its flattened leaves (1:N), `!relay.adt<...>` and
+/// `!relay.ref<...>` → IREE's `!util.list<?>` (an OpaqueType), anything
+/// else unchanged.
 class RelayToLinalgTypeConverter : public TypeConverter {
 public:
   RelayToLinalgTypeConverter();
@@ -65,13 +67,23 @@ void populateImageToLinalgPatterns(const TypeConverter &typeConverter,
 void populateLanguageToLinalgPatterns(const TypeConverter &typeConverter,
                                       RewritePatternSet &patterns);
 
+/// relay.construct, relay.match and references (ref_new/read/write) on
+/// IREE run-time lists (`!util.list<?>`, see ADT.cpp for the layout); needs
+/// a TypeConverter mapping `!relay.adt`/`!relay.ref` to that list type, and
+/// a context that allows unregistered dialects (the IREE ops are built in
+/// generic form).
+void populateADTToLinalgPatterns(const TypeConverter &typeConverter,
+                                 RewritePatternSet &patterns);
+
 /// All of the above.
 void populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
                                    RewritePatternSet &patterns);
 
-/// The target of convert-relay-to-linalg: the relay dialect illegal;
-/// linalg, tensor, arith, math and scf legal; func ops legal once their
-/// types are converted by `typeConverter`; anything else left alone.
+/// The target of convert-relay-to-linalg: the relay dialect illegal except
+/// the ADT definitions (relay.adt/relay.constructor, which the ADT patterns
+/// look up; the pass erases them afterwards); linalg, tensor, arith, math
+/// and scf legal; func ops legal once their types are converted by
+/// `typeConverter`; anything else (the IREE ops) left alone.
 void configureRelayToLinalgTarget(ConversionTarget &target,
                                   const TypeConverter &typeConverter);
 

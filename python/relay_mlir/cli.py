@@ -237,17 +237,19 @@ def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
     """
     prog = progress or Progress(enabled=False)
     t0 = time.perf_counter()
-    if _is_onnx(path) or _is_relay_text(path):
-        if _is_onnx(path):
-            from .frontend import from_onnx
+    layout = None
+    if _is_relay_text(path):
+        if shapes:
+            raise CLIError("--shape applies to .onnx models only")
+        with prog.stage("parse"):
+            mod = _load_relay_text(path)
+        with prog.stage("infer+lower"):
+            lowered, layout = compiler._lower(mod, None, path, None)
+    elif _is_onnx(path):
+        from .frontend import from_onnx
 
-            with prog.stage("import"):
-                mod = from_onnx(path, shapes=dict(shapes or {}))
-        else:
-            if shapes:
-                raise CLIError("--shape applies to .onnx models only")
-            with prog.stage("parse"):
-                mod = _load_relay_text(path)
+        with prog.stage("import"):
+            mod = from_onnx(path, shapes=dict(shapes or {}))
         with prog.stage("infer"):
             em = mod.to_mlir(infer=True)
         with prog.stage("lower"):
@@ -264,12 +266,12 @@ def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
             raise CLIError("--shape applies to .onnx models only")
         _read_text(path)  # a readable file, or a clean error
         with prog.stage("infer+lower"):
-            lowered = lower_to_iree_input(Path(path))
+            lowered, layout = compiler._lower(Path(path), None, None, None)
     t1 = time.perf_counter()
     with prog.stage("iree-compile"):
         vmfb = compiler._iree_compile(lowered, target, extra_args)
     t2 = time.perf_counter()
-    exe = Executable(bytes(vmfb), driver=target.driver, target=target.name)
+    exe = Executable(bytes(vmfb), driver=target.driver, target=target.name, result_layout=layout)
     exe.compile_time_s, exe.lower_time_s, exe.iree_time_s = t2 - t0, t1 - t0, t2 - t1
     exe.iree_input = lowered
     return exe
@@ -305,6 +307,10 @@ def _checksum(a: np.ndarray) -> str:
 def _print_outputs(outs: Tuple[np.ndarray, ...], names: Sequence[str]) -> None:
     for i, o in enumerate(outs):
         label = f"output {i}" + (f" ({names[i]})" if i < len(names) else "")
+        if not isinstance(o, np.ndarray):  # an ADT value or reference (relay_mlir.adt_value)
+            text = " ".join(repr(o).split())
+            print(f"{label}: {text if len(text) <= 200 else text[:197] + '...'}")
+            continue
         print(f"{label}: shape={tuple(o.shape)} dtype={o.dtype} checksum(sum)={_checksum(o)}")
 
 
@@ -352,6 +358,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     _print_outputs(outs, out_names)
     print(f"latency: median {statistics.median(times) * 1e3:.3f} ms over {len(times)} run(s)")
     if args.output:
+        if not all(isinstance(o, np.ndarray) for o in outs):
+            raise CLIError("--output saves arrays only, and @main returns an ADT value or a reference")
         keys = out_names if (len(out_names) == len(outs) == len(set(out_names))
                              and not {"file", "allow_pickle"} & set(out_names)) else \
             [f"output_{i}" for i in range(len(outs))]

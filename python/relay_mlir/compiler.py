@@ -18,16 +18,18 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Dict, List, Mapping, Optional, Sequence, Union
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ._worker import client, diag_from_json
+from .adt_value import ResultLayout, adt_defs_from_mlir
 from .emit import location_of, new_context, parse_module, run_passes
 from .errors import CompileError, Diagnostic, diagnostics_from_text
 from .expr import Function
 from .module import IRModule
 from .runtime import Executable
+from .ty import IncompleteType, RefType, TupleType, Type, TypeCall, from_mlir
 
 __all__ = ["Target", "TARGETS", "get_target", "lower_to_iree_input", "compile"]
 
@@ -100,6 +102,12 @@ def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray
     lowering runs in a child process, so a crash in C++ code becomes a
     ``CompileError`` instead of ending the interpreter.
     """
+    return _lower(source, params, source_name, isolate)[0]
+
+
+def _lower(source: Source, params: Optional[Mapping[str, np.ndarray]], source_name: Optional[str],
+           isolate: Optional[bool]) -> Tuple[str, Optional[ResultLayout]]:
+    """The lowered text and, for a program with ADTs or references, ``main``'s relay types."""
     if isolate is None:
         isolate = _isolate_default()
     if isinstance(source, Function):
@@ -122,13 +130,71 @@ def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray
         else:
             keep = parse_module(ctx, source, source_name or "<input>")
         op = keep.operation
+    layout = _main_layout(ctx, op, inferred=isinstance(source, IRModule))
     if not isolate:
         run_passes(ctx, op, PIPELINE, "lowering to IREE input")
         with ctx:
-            return op.get_asm(enable_debug_info=True)
+            return op.get_asm(enable_debug_info=True), layout
     with ctx:
         text = op.get_asm(enable_debug_info=True)
-    return _lower_in_child(text, ctx, op)
+    return _lower_in_child(text, ctx, op), layout
+
+
+def _has(t: Type, kinds) -> bool:
+    """True if ``t`` is or contains (in tuples, ADT arguments, references) one of ``kinds``."""
+    if isinstance(t, kinds):
+        return True
+    parts = (t.fields if isinstance(t, TupleType) else t.args if isinstance(t, TypeCall)
+             else [t.value] if isinstance(t, RefType) else [])
+    return any(_has(p, kinds) for p in parts)
+
+
+def _main_layout(ctx, op, inferred: bool) -> Optional[ResultLayout]:
+    """``main``'s relay parameter and result types when they involve ADTs or references.
+
+    A ``main`` whose signature is left to inference in a module with ADTs or
+    references is inferred here (in process, as ``IRModule.to_mlir`` does),
+    so the executable knows which constructor each returned tag names.
+    """
+    from . import ir
+
+    def signature():
+        with ctx:
+            for o in op.regions[0].blocks[0].operations:
+                o = o.operation
+                if o.name == "func.func" and ir.StringAttr(o.attributes["sym_name"]).value == "main":
+                    ftype = ir.FunctionType(ir.TypeAttr(o.attributes["function_type"]).value)
+                    res = [from_mlir(t) for t in ftype.results]
+                    return ([from_mlir(t) for t in ftype.inputs],
+                            res[0] if len(res) == 1 else TupleType(res))
+        return None
+
+    sig = signature()
+    if sig is None:
+        return None
+    kinds = (TypeCall, RefType)
+    if not any(_has(t, kinds) for t in [*sig[0], sig[1]]):
+        if inferred or not any(_has(t, IncompleteType) for t in [*sig[0], sig[1]]):
+            return None
+        found = []
+
+        def look(o):
+            if o.name in ("relay.adt", "relay.ref_new"):
+                found.append(o)
+                return ir.WalkResult.INTERRUPT
+            return ir.WalkResult.ADVANCE
+
+        with ctx:
+            op.walk(look, ir.WalkOrder.PRE_ORDER)
+        if not found:
+            return None
+        run_passes(ctx, op, "builtin.module(relay-infer-type)", "type inference")
+        sig = signature()
+        if not any(_has(t, kinds) for t in [*sig[0], sig[1]]):
+            return None
+    with ctx:
+        adts = adt_defs_from_mlir(op)
+    return ResultLayout(sig[0], sig[1], adts)
 
 
 def _crash_diagnostics(stderr: str, ctx, op, crashed_pass: Optional[str] = None) -> List[Diagnostic]:
@@ -239,11 +305,11 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
     """
     tgt = get_target(target)
     t0 = time.perf_counter()
-    text = lower_to_iree_input(source, params=params, source_name=source_name)
+    text, layout = _lower(source, params, source_name, None)
     t1 = time.perf_counter()
     vmfb = _iree_compile(text, tgt, extra_args)
     t2 = time.perf_counter()
-    exe = Executable(bytes(vmfb), driver=tgt.driver, target=tgt.name)
+    exe = Executable(bytes(vmfb), driver=tgt.driver, target=tgt.name, result_layout=layout)
     exe.compile_time_s = t2 - t0
     exe.lower_time_s = t1 - t0
     exe.iree_time_s = t2 - t1

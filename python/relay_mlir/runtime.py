@@ -18,6 +18,8 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from .adt_value import ResultLayout
+
 __all__ = ["Executable", "to_numpy"]
 
 _CONFIGS: Dict[str, object] = {}
@@ -64,18 +66,44 @@ def to_numpy(device, arr) -> np.ndarray:
     return out
 
 
+def _tensor_to_numpy(device, value) -> np.ndarray:
+    """A ``DeviceArray`` result or a ``HalBufferView`` read from a list, as numpy."""
+    import iree.runtime as rt
+
+    if isinstance(value, rt.HalBufferView):
+        value = rt.DeviceArray(device, value, implicit_host_transfer=True)
+    return to_numpy(device, value)
+
+
+def _raw_to_python(device, value):
+    """A result without relay type information: a list stays a ``VmVariantList``."""
+    import iree.runtime as rt
+
+    if isinstance(value, rt.VmRef) and value.isinstance(rt.VmVariantList):
+        return value.deref(rt.VmVariantList)
+    return to_numpy(device, value)
+
+
 class Executable:
     """A compiled module; call it like a function: ``exe(*numpy_arrays)``.
 
     Attributes: ``vmfb`` (bytes), ``target``, ``driver``, ``compile_time_s``.
     A single result is returned as a numpy array, several (a tuple-valued
-    ``main``) as a tuple of arrays.
+    ``main``) as a tuple of arrays. An ADT value ``main`` returns comes back
+    as a ``relay_mlir.adt_value.ADT`` (``.tag``, ``.constructor``,
+    ``.fields``) and a reference as a ``RefValue``: ``compile`` records
+    ``main``'s relay types in ``result_layout``. Without them (an executable
+    ``load``-ed from a ``.vmfb``) such a value is the raw
+    ``iree.runtime.VmVariantList`` ``[tag, fields...]``. ``main`` also takes
+    ``ADT``/``RefValue`` arguments for its ADT and reference parameters.
     """
 
-    def __init__(self, vmfb: bytes, driver: str = "local-task", target: Optional[str] = None) -> None:
+    def __init__(self, vmfb: bytes, driver: str = "local-task", target: Optional[str] = None,
+                 result_layout: Optional[ResultLayout] = None) -> None:
         self.vmfb = vmfb
         self.driver = driver
         self.target = target or driver
+        self.result_layout = result_layout
         self.compile_time_s = 0.0
         self.lower_time_s = 0.0
         self.iree_time_s = 0.0
@@ -115,14 +143,19 @@ class Executable:
         """Runs exported ``function`` on numpy inputs."""
         ctx = self._load()
         fn = ctx.modules[self._module_name][function]
-        args = [np.asarray(a, order="C") for a in inputs]  # (ascontiguousarray makes 0-d 1-d)
+        layout = self.result_layout if function == "main" else None
+        args = layout.encode_inputs(inputs) if layout is not None else None
+        if args is None:
+            args = [np.asarray(a, order="C") for a in inputs]  # (ascontiguousarray makes 0-d 1-d)
         res = fn(*args)
         dev = ctx.config.device
         if res is None:
             return None
+        if layout is not None and layout.has_values:
+            return layout.decode(res, lambda v: _tensor_to_numpy(dev, v))
         if isinstance(res, (tuple, list)):
-            return tuple(to_numpy(dev, r) for r in res)
-        return to_numpy(dev, res)
+            return tuple(_raw_to_python(dev, r) for r in res)
+        return _raw_to_python(dev, res)
 
     def __call__(self, *inputs: object) -> Union[np.ndarray, Tuple[np.ndarray, ...], None]:
         """Runs ``main``: ``exe(x, y)`` -> numpy array (or tuple of arrays)."""

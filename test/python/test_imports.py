@@ -38,7 +38,7 @@ def test_import_after_iree(first):
 # emission, and sit outside this order.
 LAYERS = {
     "ty": 0, "errors": 0,
-    "expr": 1,
+    "expr": 1, "adt_value": 1,
     "adt": 1.5, "scope_builder": 1.5,
     "expr_functor": 2,
     "analysis": 3,

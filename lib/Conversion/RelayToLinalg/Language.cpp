@@ -4,8 +4,8 @@
 // leaves (1:N), `relay.tuple` and `relay.tuple_get_item` just regroup
 // those values, and func.func/call/return signatures are rewritten by the
 // upstream 1:N function conversion patterns. `relay.if` becomes `scf.if`.
-// Closures, references, ADTs and `grad` are rejected up front by
-// `checkLowerable`, with one located error each.
+// ADTs, match and references are in ADT.cpp. Closures and `grad` are
+// rejected up front by `checkLowerable`, with one located error each.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
@@ -124,12 +124,6 @@ const Unsupported kUnsupportedOps[] = {
     {FnOp::getOperationName(), "closures"},
     {CallOp::getOperationName(), "calls of function values"},
     {GlobalFnOp::getOperationName(), "functions as values"},
-    {RefNewOp::getOperationName(), "references"},
-    {RefReadOp::getOperationName(), "references"},
-    {RefWriteOp::getOperationName(), "references"},
-    {ConstructOp::getOperationName(), "algebraic data types"},
-    {MatchOp::getOperationName(), "pattern matching"},
-    {ADTOp::getOperationName(), "algebraic data types"},
     {GradOp::getOperationName(), "automatic differentiation"},
 };
 
@@ -139,17 +133,31 @@ StringRef typeProblem(Type type) {
     return "incomplete";
   if (isa<FuncType>(type))
     return "function values (!relay.fn)";
-  if (isa<RefType>(type))
-    return "references (!relay.ref)";
-  if (isa<ADTType, TypeVarType>(type))
-    return "algebraic data types (!relay.adt)";
+  if (isa<TypeVarType>(type))
+    return "type variables (!relay.tvar: polymorphic values)";
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return typeProblem(tensor.getElementType());
+  SmallVector<Type> parts;
   if (auto tuple = dyn_cast<TupleType>(type))
-    for (Type field : tuple.getTypes())
-      if (StringRef problem = typeProblem(field); !problem.empty())
-        return problem;
+    llvm::append_range(parts, tuple.getTypes());
+  else if (auto adt = dyn_cast<ADTType>(type))
+    llvm::append_range(parts, adt.getArgs());
+  else if (auto ref = dyn_cast<RefType>(type))
+    parts.push_back(ref.getElementType());
+  for (Type part : parts)
+    if (StringRef problem = typeProblem(part); !problem.empty())
+      return problem;
   return "";
+}
+
+/// True if `type` is or contains an ADT or reference (lowered to IREE
+/// lists).
+bool needsLists(Type type) {
+  if (isa<ADTType, RefType>(type))
+    return true;
+  if (auto tuple = dyn_cast<TupleType>(type))
+    return llvm::any_of(tuple.getTypes(), needsLists);
+  return false;
 }
 
 /// Reports the first unlowerable type among `types` on `op`.
@@ -169,6 +177,7 @@ LogicalResult checkTypes(Operation *op, TypeRange types) {
 
 LogicalResult lowering::checkLowerable(ModuleOp module) {
   bool ok = true;
+  Operation *firstListUser = nullptr;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     for (const Unsupported &entry : kUnsupportedOps) {
       if (op->getName().getStringRef() != entry.op)
@@ -178,16 +187,23 @@ LogicalResult lowering::checkLowerable(ModuleOp module) {
       ok = false;
       return WalkResult::skip();
     }
+    if (isa<ADTOp>(op))
+      return WalkResult::skip(); // constructor fields name type parameters
     SmallVector<Type> types(op->getOperandTypes());
     llvm::append_range(types, op->getResultTypes());
     if (auto fn = dyn_cast<func::FuncOp>(op)) {
       llvm::append_range(types, fn.getFunctionType().getInputs());
       llvm::append_range(types, fn.getFunctionType().getResults());
     }
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::append_range(types, block.getArgumentTypes());
     if (failed(checkTypes(op, types))) {
       ok = false;
       return WalkResult::skip();
     }
+    if (!firstListUser && llvm::any_of(types, needsLists))
+      firstListUser = op;
     if (op->getNumResults() == 1 && requiresFloat(op) &&
         !isa<FloatType>(elementTypeOf(op->getResult(0).getType()))) {
       op->emitError() << "not supported yet: " << op->getName()
@@ -196,6 +212,14 @@ LogicalResult lowering::checkLowerable(ModuleOp module) {
     }
     return WalkResult::advance();
   });
+  if (ok && firstListUser &&
+      !module->getContext()->allowsUnregisteredDialects()) {
+    firstListUser->emitError()
+        << "lowering ADTs and references emits IREE's util/hal ops in generic "
+           "form: the context must allow unregistered dialects "
+           "(relay-mlir-opt --allow-unregistered-dialect)";
+    ok = false;
+  }
   return success(ok);
 }
 

@@ -1,9 +1,10 @@
 //===- RelayToLinalg.cpp - the convert-relay-to-linalg pass ---------------===//
 //
-// Checks that the module is lowerable (complete types, no closures/ADTs/
-// references), then runs one partial dialect conversion with the pattern
-// sets of every op family (relay/RelayToLinalg.h) and the 1:N
-// tuple-flattening type converter.
+// Checks that the module is lowerable (complete types, no closures), then
+// runs one partial dialect conversion with the pattern sets of every op
+// family (relay/RelayToLinalg.h) and the 1:N tuple-flattening type
+// converter, and finally erases the ADT definitions (relay.adt), which the
+// ADT patterns looked constructors up in.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
@@ -38,11 +39,13 @@ void relay::populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
   populateImageToLinalgPatterns(typeConverter, patterns);
   populateDynamicToLinalgPatterns(typeConverter, patterns);
   populateLanguageToLinalgPatterns(typeConverter, patterns);
+  populateADTToLinalgPatterns(typeConverter, patterns);
 }
 
 void relay::configureRelayToLinalgTarget(ConversionTarget &target,
                                          const TypeConverter &typeConverter) {
   target.addIllegalDialect<RelayDialect>();
+  target.addLegalOp<ADTOp, ConstructorOp>();
   target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                          arith::ArithDialect, math::MathDialect,
                          scf::SCFDialect, cf::ControlFlowDialect>();
@@ -70,7 +73,9 @@ struct ConvertRelayToLinalgPass
     ConversionTarget target(*ctx);
     configureRelayToLinalgTarget(target, typeConverter);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    for (auto adt : llvm::make_early_inc_range(module.getOps<ADTOp>()))
+      adt.erase();
   }
 };
 } // namespace

@@ -1,5 +1,6 @@
 //===- Utils.cpp - helpers shared by the relay→linalg patterns ------------===//
 #include "Utils.h"
+#include "IREEOps.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 
@@ -44,6 +45,11 @@ RelayToLinalgTypeConverter::RelayToLinalgTypeConverter() {
             return failure();
         return success();
       });
+  addConversion([](Type type) -> std::optional<Type> {
+    if (isa<ADTType, RefType>(type))
+      return iree::getListType(type.getContext());
+    return std::nullopt;
+  });
 }
 
 //===----------------------------------------------------------------------===//

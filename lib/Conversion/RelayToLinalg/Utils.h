@@ -70,8 +70,9 @@ void populateIndexSortPatterns(const TypeConverter &tc,
 /// True for an elementwise operator with no integer form (exp, log, ...).
 bool requiresFloat(Operation *op);
 
-/// Reports what the lowering cannot handle (closures, references, ADTs,
-/// `grad`, types left to infer, ...) as located errors; failure if any.
+/// Reports what the lowering cannot handle (closures, `grad`, types left to
+/// infer, ADTs/references without a context allowing unregistered
+/// dialects, ...) as located errors; failure if any.
 LogicalResult checkLowerable(ModuleOp module);
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,94 @@
+//===- IREEOps.h - IREE input ops built in generic form ---------*- C++ -*-===//
+//
+// Builders of the few IREE input ops the language lowering needs (run-time
+// lists, tensor boxing, a run-time failure). Our MLIR build does not contain
+// IREE's util/hal dialects, so they are created as unregistered ops in
+// generic form (iree-compile parses that form into its registered ops) with
+// `OpaqueType`s for `!util.list<?>` and `!hal.buffer_view`. The context must
+// allow unregistered dialects (`relay-mlir-opt --allow-unregistered-dialect`;
+// Python contexts do, see python/relay_mlir/_context.py).
+//
+// The forms were read off `iree-opt --mlir-print-op-generic` (IREE 3.13):
+//   %l = "util.list.create"(%cap) : (index) -> !util.list<?>
+//   "util.list.resize"(%l, %n) : (!util.list<?>, index) -> ()
+//   %n = "util.list.size"(%l) : (!util.list<?>) -> index
+//   %v = "util.list.get"(%l, %i) : (!util.list<?>, index) -> T
+//   "util.list.set"(%l, %i, %v) : (!util.list<?>, index, T) -> ()
+//   %b = "hal.tensor.export"(%t, %dyn...) {source_encoding = tensor<...>}
+//   %d = "hal.buffer_view.dim"(%b) {index = N : index}
+//   %t = "hal.tensor.import"(%b, %dyn...) {operandSegmentSizes =
+//          array<i32: 1, #dyn, 0, 0>, target_encoding = tensor<...>}
+//   "util.status.check_ok"(%status) {message = "..."} : (i32) -> ()
+//
+//===----------------------------------------------------------------------===//
+#ifndef RELAY_LIB_CONVERSION_RELAYTOLINALG_IREEOPS_H
+#define RELAY_LIB_CONVERSION_RELAYTOLINALG_IREEOPS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::relay::iree {
+
+/// `!util.list<?>`: a run-time list of variants (i32/i64/f32 scalars,
+/// lists, buffer views).
+Type getListType(MLIRContext *ctx);
+/// `!hal.buffer_view`: a boxed tensor (a list cannot hold a tensor).
+Type getBufferViewType(MLIRContext *ctx);
+bool isListType(Type type);
+bool isBufferViewType(Type type);
+
+/// A new list of `size` slots (created with that capacity and resized to
+/// it; the slots are then set with `setListItem`).
+Value createList(OpBuilder &b, Location loc, Value size);
+Value createList(OpBuilder &b, Location loc, int64_t size);
+/// The number of slots of `list` (an index).
+Value getListSize(OpBuilder &b, Location loc, Value list);
+/// Grows or shrinks `list` to `size` slots.
+void resizeList(OpBuilder &b, Location loc, Value list, Value size);
+/// Slot `index` of `list` read as `type` (i32/i64/f32, a list or a buffer
+/// view); a slot holding something else is a run-time error.
+Value getListItem(OpBuilder &b, Location loc, Value list, Value index,
+                  Type type);
+Value getListItem(OpBuilder &b, Location loc, Value list, int64_t index,
+                  Type type);
+/// Stores `value` into slot `index` of `list` (which must exist).
+void setListItem(OpBuilder &b, Location loc, Value list, Value index,
+                 Value value);
+void setListItem(OpBuilder &b, Location loc, Value list, int64_t index,
+                 Value value);
+
+/// `tensor` (a signless ranked tensor, any `?` dims) as a buffer view.
+Value boxTensor(OpBuilder &b, Location loc, Value tensor);
+/// The tensor of type `type` (signless, ranked) in buffer view `view`; its
+/// `?` sizes are read from the view.
+Value unboxTensor(OpBuilder &b, Location loc, Value view,
+                  RankedTensorType type);
+
+/// Aborts the invocation at run time with `message` (a failing
+/// util.status.check_ok: the caller sees FAILED_PRECONDITION and the
+/// message). Code after it is never reached but must still be valid IR.
+void emitRuntimeFailure(OpBuilder &b, Location loc, StringRef message);
+
+//===----------------------------------------------------------------------===//
+// Relay values in list slots (the layout of docs/design.md, "ADT values and
+// references"): a tensor is boxed as a buffer view, an ADT value or a
+// reference is its list, a tuple a list of its boxed fields.
+//===----------------------------------------------------------------------===//
+
+/// The run-time type of a list slot holding a value of relay type `type`.
+Type boxedTypeOf(Type relayType);
+/// One slot value for a value of relay type `relayType` whose converted
+/// values (`tc`: tuples flattened 1:N) are `leaves`; fails on types that
+/// cannot be boxed (function values).
+FailureOr<Value> boxValue(OpBuilder &b, Location loc, const TypeConverter &tc,
+                          Type relayType, ValueRange leaves);
+/// The converted values of a value of relay type `relayType` boxed in
+/// `boxed` (the inverse of boxValue), appended to `leaves`.
+LogicalResult unboxValue(OpBuilder &b, Location loc, const TypeConverter &tc,
+                         Type relayType, Value boxed,
+                         SmallVectorImpl<Value> &leaves);
+
+} // namespace mlir::relay::iree
+
+#endif // RELAY_LIB_CONVERSION_RELAYTOLINALG_IREEOPS_H

@@ -1,0 +1,263 @@
+"""ADT values a compiled program returns, as Python objects.
+
+A compiled ``main`` returns an algebraic data type value as IREE's run-time
+list ``[tag, field0, field1, ...]`` (docs/design.md, "ADT values and
+references"); the ``Executable`` turns it into an :class:`ADT` (like TVM's
+``tvm.runtime.container.ADT`` / ``ConstructorValue``) with the relay type of
+``main``'s result, known from the relay module before lowering:
+
+* ``.tag``: the constructor's index in its ``relay.adt``;
+* ``.constructor``: the constructor's name (``"Cons"``);
+* ``.adt``: the ADT's name (``"List"``);
+* ``.fields``: a tuple of the fields, decoded by their types: tensors as
+  numpy arrays, ADTs as ``ADT``, tuples as Python tuples, references as
+  :class:`RefValue`.
+
+Example::
+
+    >>> nil = ADT(0, "Nil", (), adt="List")
+    >>> ADT(1, "Cons", (1.0, nil), adt="List")
+    Cons(1.0, Nil)
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .ty import RefType, TensorType, TupleType, Type, TypeCall, TypeVar, from_mlir
+
+__all__ = ["ADT", "RefValue", "ADTDef", "ResultLayout", "adt_defs_from_mlir"]
+
+
+class ADT:
+    """A value of an algebraic data type: a constructor applied to fields."""
+
+    __slots__ = ("tag", "constructor", "fields", "adt")
+
+    def __init__(self, tag: int, constructor: str, fields: Sequence[object] = (),
+                 adt: Optional[str] = None) -> None:
+        self.tag = int(tag)
+        self.constructor = constructor
+        self.fields = tuple(fields)
+        self.adt = adt
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def __getitem__(self, i: int) -> object:
+        return self.fields[i]
+
+    def __iter__(self):
+        return iter(self.fields)
+
+    def __repr__(self) -> str:
+        if not self.fields:
+            return self.constructor
+        return f"{self.constructor}({', '.join(repr(f) for f in self.fields)})"
+
+
+class RefValue:
+    """A reference cell returned by a program (``!relay.ref<T>``); ``.value`` is its content."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"RefValue({self.value!r})"
+
+
+class ADTDef:
+    """A ``relay.adt``: its type parameters and constructors (name, field types) in tag order."""
+
+    def __init__(self, name: str, type_params: Sequence[str],
+                 constructors: Sequence[Tuple[str, Sequence[Type]]]) -> None:
+        self.name = name
+        self.type_params = list(type_params)
+        self.constructors = [(c, list(fields)) for c, fields in constructors]
+
+    def field_types(self, tag: int, args: Sequence[Type]) -> Tuple[str, List[Type]]:
+        """Constructor ``tag``'s name and field types with the type parameters set to ``args``."""
+        name, fields = self.constructors[tag]
+        subst = dict(zip(self.type_params, args))
+        return name, [_substitute(f, subst) for f in fields]
+
+    def __repr__(self) -> str:
+        return f"ADTDef({self.name!r}, {[c for c, _ in self.constructors]!r})"
+
+
+def _substitute(t: Type, subst: Dict[str, Type]) -> Type:
+    if isinstance(t, TypeVar):
+        return subst.get(t.name_hint, t)
+    if isinstance(t, TupleType):
+        return TupleType([_substitute(f, subst) for f in t.fields])
+    if isinstance(t, TypeCall):
+        return TypeCall(t.func, [_substitute(a, subst) for a in t.args])
+    if isinstance(t, RefType):
+        return RefType(_substitute(t.value, subst))
+    return t
+
+
+def adt_defs_from_mlir(module) -> Dict[str, ADTDef]:
+    """The ``relay.adt`` definitions of an MLIR module operation, by name."""
+    from . import ir
+
+    defs: Dict[str, ADTDef] = {}
+    for op in module.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name != "relay.adt":
+            continue
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        params = [ir.StringAttr(p).value for p in ir.ArrayAttr(op.attributes["type_params"])]
+        ctors = []
+        for c in op.regions[0].blocks[0].operations:
+            c = c.operation
+            if c.name != "relay.constructor":
+                continue
+            fields = [from_mlir(ir.TypeAttr(f).value) for f in ir.ArrayAttr(c.attributes["fields"])]
+            ctors.append((ir.StringAttr(c.attributes["sym_name"]).value, fields))
+        defs[name] = ADTDef(name, params, ctors)
+    return defs
+
+
+def _contains(t: Type, kinds) -> bool:
+    if isinstance(t, kinds):
+        return True
+    if isinstance(t, TupleType):
+        return any(_contains(f, kinds) for f in t.fields)
+    return False
+
+
+def _leaves(t: Type) -> List[Type]:
+    """``t`` split as the lowering splits function results: tuples flattened."""
+    if isinstance(t, TupleType):
+        return [leaf for f in t.fields for leaf in _leaves(f)]
+    return [t]
+
+
+def _as_dtype(arr, t: Type):
+    """``arr`` with the dtype of tensor type ``t`` (the lowering makes integers signless)."""
+    if not isinstance(t, TensorType) or not isinstance(arr, np.ndarray):
+        return arr
+    want = np.dtype("bool" if t.dtype == "bool" else t.dtype)
+    if arr.dtype == want:
+        return arr
+    if want == np.bool_:
+        return arr.astype(bool)
+    if arr.dtype.itemsize == want.itemsize and arr.dtype.kind in "iub" and want.kind in "iu":
+        return arr.view(want)
+    return arr
+
+
+class ResultLayout:
+    """The relay types of ``main``'s parameters and result, to decode what it returns.
+
+    ``tensor(value)`` given to :meth:`decode` turns an IREE ``DeviceArray`` or
+    ``HalBufferView`` into a numpy array.
+    """
+
+    def __init__(self, params: Sequence[Type], result: Type, adts: Dict[str, ADTDef]) -> None:
+        self.params = list(params)
+        self.result = result
+        self.adts = dict(adts)
+
+    @property
+    def has_values(self) -> bool:
+        """True if the result holds ADT values or references (needs decoding)."""
+        return _contains(self.result, (TypeCall, RefType))
+
+    def encode_inputs(self, inputs: Sequence[object]) -> Optional[List[object]]:
+        """``main``'s arguments for IREE when it takes ADT values or references, else None.
+
+        An ADT argument (an :class:`ADT`, its constructor named by
+        ``.constructor``) becomes the nested Python list ``[tag, fields...]``
+        IREE's function invoker turns into the run-time list; a reference
+        (a :class:`RefValue`) a one-slot list. Arguments are given per
+        flattened leaf of ``main``'s parameters, as for tensors.
+        """
+        leaves = [leaf for p in self.params for leaf in _leaves(p)]
+        if not any(isinstance(t, (TypeCall, RefType)) for t in leaves):
+            return None
+        if len(inputs) != len(leaves):
+            raise TypeError(f"main takes {len(leaves)} argument(s), got {len(inputs)}")
+        return [self._encode(v, t, f"argument #{i}") if isinstance(t, (TypeCall, RefType))
+                else np.asarray(v, order="C") for i, (v, t) in enumerate(zip(inputs, leaves))]
+
+    def _encode(self, v: object, t: Type, where: str) -> object:
+        if isinstance(t, TypeCall):
+            adt = self.adts.get(t.func)
+            if adt is None:
+                raise ValueError(f"no relay.adt @{t.func} in the module")
+            if not isinstance(v, ADT):
+                raise TypeError(f"{where}: expected a value of {t.to_mlir()} (an adt_value.ADT), "
+                                f"got {type(v).__name__}")
+            names = [c for c, _ in adt.constructors]
+            if v.constructor not in names:
+                raise TypeError(f"{where}: @{t.func} has no constructor '{v.constructor}' "
+                                f"(it has {', '.join(names) or 'none'})")
+            tag = names.index(v.constructor)
+            _, fields = adt.field_types(tag, t.args)
+            if len(v.fields) != len(fields):
+                raise TypeError(f"{where}: {v.constructor} takes {len(fields)} field(s), "
+                                f"got {len(v.fields)}")
+            return [tag] + [self._encode(f, ft, f"{where}.{v.constructor}[{i}]")
+                            for i, (f, ft) in enumerate(zip(v.fields, fields))]
+        if isinstance(t, RefType):
+            if not isinstance(v, RefValue):
+                raise TypeError(f"{where}: expected a reference (an adt_value.RefValue), "
+                                f"got {type(v).__name__}")
+            return [self._encode(v.value, t.value, f"{where}.value")]
+        if isinstance(t, TupleType):
+            if not isinstance(v, (tuple, list)) or len(v) != len(t.fields):
+                raise TypeError(f"{where}: expected a tuple of {len(t.fields)} field(s)")
+            return [self._encode(f, ft, f"{where}[{i}]") for i, (f, ft) in enumerate(zip(v, t.fields))]
+        if isinstance(t, TensorType):
+            if isinstance(v, np.ndarray):
+                return np.ascontiguousarray(v) if v.ndim else v
+            return np.asarray(v, dtype=np.dtype(t.dtype))
+        raise TypeError(f"{where}: cannot pass a value of type {t.to_mlir()}")
+
+    def decode(self, results: object, tensor: Callable[[object], object]) -> object:
+        """``main``'s raw IREE results as Python values (several leaves: a tuple)."""
+        leaves = _leaves(self.result)
+        if len(leaves) == 1:
+            return self._top(results, leaves[0], tensor)
+        return tuple(self._top(r, t, tensor) for r, t in zip(results, leaves))
+
+    def _top(self, value: object, t: Type, tensor) -> object:
+        if isinstance(t, (TypeCall, RefType, TupleType)):
+            import iree.runtime as rt
+
+            return self._boxed(value.deref(rt.VmVariantList), t, tensor)
+        return _as_dtype(tensor(value), t)
+
+    def _boxed(self, value: object, t: Type, tensor) -> object:
+        """A boxed value: a buffer view for tensors, a ``VmVariantList`` otherwise."""
+        import iree.runtime as rt
+
+        if isinstance(t, TypeCall):
+            adt = self.adts.get(t.func)
+            if adt is None:
+                raise ValueError(f"no relay.adt @{t.func} in the module")
+            tag = value.get_variant(0)
+            if not 0 <= tag < len(adt.constructors):
+                raise ValueError(f"tag {tag} is not a constructor of @{t.func}")
+            name, fields = adt.field_types(tag, t.args)
+            return ADT(tag, name, [self._slot(value, i + 1, f, tensor) for i, f in enumerate(fields)],
+                       adt=t.func)
+        if isinstance(t, RefType):
+            return RefValue(self._slot(value, 0, t.value, tensor))
+        if isinstance(t, TupleType):
+            return tuple(self._slot(value, i, f, tensor) for i, f in enumerate(t.fields))
+        if isinstance(t, TensorType):
+            return _as_dtype(tensor(value), t)
+        raise TypeError(f"cannot decode a value of type {t.to_mlir()}")
+
+    def _slot(self, lst, i: int, t: Type, tensor) -> object:
+        import iree.runtime as rt
+
+        if isinstance(t, TensorType):
+            return _as_dtype(tensor(lst.get_as_object(i, rt.HalBufferView)), t)
+        return self._boxed(lst.get_as_list(i), t, tensor)
