@@ -38,6 +38,8 @@ void mlir::relay::registerRelayPipelines() {
         }
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createConvertRelayToLinalg());
+        // iree-compile hangs on call-graph cycles: none may reach it.
+        pm.addPass(createRelayEliminateRecursion());
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createCSEPass());
       });

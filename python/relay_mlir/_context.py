@@ -16,5 +16,11 @@ from . import ir
 
 
 def make_context() -> ir.Context:
-    """Returns a new Context with relay and its lowering dialects loaded."""
-    return ir.Context()
+    """Returns a new Context with relay and its lowering dialects loaded.
+
+    Unregistered dialects are allowed: the lowering emits IREE's `util` and
+    `hal` ops (e.g. relay-eliminate-recursion's frame stacks) in generic form.
+    """
+    ctx = ir.Context()
+    ctx.allow_unregistered_dialects = True
+    return ctx

@@ -7,6 +7,7 @@
 #include "relay/RelayPasses.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -22,7 +23,8 @@ int main(int argc, char **argv) {
                   mlir::arith::ArithDialect, mlir::linalg::LinalgDialect,
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
                   mlir::tensor::TensorDialect,
-                  mlir::bufferization::BufferizationDialect>();
+                  mlir::bufferization::BufferizationDialect,
+                  mlir::cf::ControlFlowDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "relay-mlir optimizer driver\n", registry));
 }
