@@ -66,10 +66,19 @@ def _loop_reference(n: int, x: np.ndarray) -> np.ndarray:
     return acc
 
 
+def _function_text(module_text: str, name: str) -> str:
+    start = module_text.index(f"func.func @{name}(")
+    end = module_text.find("func.func", start + 1)
+    return module_text[start:end if end >= 0 else len(module_text)]
+
+
 def test_tail_recursive_loop_lowers_to_a_loop():
     text = relay.compiler.lower_to_iree_input(LOOP)
-    assert "call @loop" not in text, "the self tail call must become a branch"
+    loop = _function_text(text, "loop")
+    assert "call @" not in loop, "the self tail call must become a branch"
+    assert "cf.br ^bb1(" in loop, "the loop header is entered from the entry block"
     assert "util.list" not in text, "a tail loop needs no frame stack"
+    assert text.count("call @loop(") == 1  # main's call
 
 
 @pytest.fixture(scope="module")
