@@ -330,7 +330,12 @@ Value box(OpBuilder &b, Location loc, Value v) {
     if (width == stored.getIntOrFloatBitWidth())
       return v;
   }
-  return arith::ExtUIOp::create(b, loc, stored, v);
+  // i1 (and float bits) zero-extended: IREE's VM keeps i1 as 0/1. Other
+  // narrow integers sign-extended: IREE's VM keeps them sign-extended in
+  // i32 registers and may treat the truncation back as a no-op.
+  if (isa<FloatType>(type) || type.isInteger(1))
+    return arith::ExtUIOp::create(b, loc, stored, v);
+  return arith::ExtSIOp::create(b, loc, stored, v);
 }
 
 Value unbox(OpBuilder &b, Location loc, Value stored, Type type) {

@@ -7,12 +7,14 @@ result is compared with a Python/numpy evaluation of the same recursion.
 """
 from __future__ import annotations
 
+import resource
 import time
 
 import numpy as np
 import pytest
 
 import relay_mlir as relay
+from relay_mlir.runtime import Executable
 
 from conftest import vulkan_device_reason
 
@@ -96,10 +98,20 @@ def test_tail_recursive_loop_small(loop_exe):
 def test_tail_recursive_loop_million_iterations(loop_exe):
     # Powers of two: every partial sum is exact in f32, so the expectation
     # n * x is exact too (checked against the loop for small n above).
+    # local-sync runs the same llvm-cpu module without local-task's
+    # per-dispatch thread hand-off (~100 us per iteration on a loaded 2-core
+    # machine vs ~7 us): the loop is the same, only the wait is shorter.
+    exe = Executable(loop_exe.vmfb, driver="local-sync")
     x = np.array([1.0, 0.5, -0.25, 2.0], np.float32)
+    np.testing.assert_array_equal(exe(np.array(1000, np.int32), x), 1000 * x)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB
     n = 1_000_000
-    got = _run(loop_exe, np.array(n, np.int32), x)
+    got = _run(exe, np.array(n, np.int32), x)
+    grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     np.testing.assert_array_equal(got, (np.float64(n) * x).astype(np.float32))
+    # A loop, not a recursion: no per-iteration frame (>= 16 bytes each
+    # would be >= 16 MB here) and no VM stack.
+    assert grown_kib < 16 * 1024, f"peak RSS grew by {grown_kib} KiB over 1e6 iterations"
 
 
 # ---------------------------------------------------------------------------
@@ -358,6 +370,113 @@ def test_recursion_with_dynamic_dim_tensor():
     for n, size in ((0, 3), (1, 2), (4, 3), (6, 1)):
         x = np.arange(1, size + 1, dtype=np.float32)
         np.testing.assert_array_equal(exe(np.array(n, np.int64), x), _grow(n, x))
+
+
+# ---------------------------------------------------------------------------
+# Lowered IR as the pass sees it after convert-relay-to-linalg (relay.compile
+# accepts it too): a recursive call inside an scf.for, and host values of
+# several kinds (index, i1, f32, a !util.list<?>, a tensor<2xi1>) that live
+# across a call and so go through a frame.
+# ---------------------------------------------------------------------------
+TREE = """
+// A recursive call inside an scf.for: the loop's values live across it.
+func.func @tree(%depth: i64, %x: tensor<2xf32>) -> tensor<2xf32> {
+  %c0 = arith.constant 0 : i64
+  %leaf = arith.cmpi eq, %depth, %c0 : i64
+  %r = scf.if %leaf -> tensor<2xf32> {
+    scf.yield %x : tensor<2xf32>
+  } else {
+    %c1 = arith.constant 1 : i64
+    %d = arith.subi %depth, %c1 : i64
+    %lb = arith.constant 0 : index
+    %ub = arith.constant 3 : index
+    %st = arith.constant 1 : index
+    %acc = scf.for %i = %lb to %ub step %st iter_args(%a = %x) -> tensor<2xf32> {
+      %sub = func.call @tree(%d, %a) : (i64, tensor<2xf32>) -> tensor<2xf32>
+      %s = arith.addf %a, %sub : tensor<2xf32>
+      scf.yield %s : tensor<2xf32>
+    }
+    scf.yield %acc : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+func.func @main(%depth: tensor<i64>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  %d = tensor.extract %depth[] : tensor<i64>
+  %r = func.call @tree(%d, %x) : (i64, tensor<2xf32>) -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+"""
+
+
+def _tree(depth, x):
+    if depth == 0:
+        return x
+    acc = x
+    for _ in range(3):
+        acc = (acc + _tree(depth - 1, acc)).astype(np.float32)
+    return acc
+
+
+def test_recursive_call_inside_a_loop():
+    exe = _compile(TREE)
+    x = np.array([1.0, -0.5], np.float32)
+    for depth in range(5):
+        np.testing.assert_allclose(exe(np.array(depth, np.int64), x), _tree(depth, x), rtol=1e-6)
+
+
+KINDS = """
+// index, i1, f32, !util.list<?> and tensor<2xi1> live across a call.
+func.func @kinds(%n: index, %b: i1, %f: f32, %l: !util.list<?>, %m: tensor<2xi1>) -> index {
+  %c0 = arith.constant 0 : index
+  %stop = arith.cmpi eq, %n, %c0 : index
+  %r = scf.if %stop -> index {
+    scf.yield %n : index
+  } else {
+    %c1 = arith.constant 1 : index
+    %k = arith.subi %n, %c1 : index
+    %s = func.call @kinds(%k, %b, %f, %l, %m) : (index, i1, f32, !util.list<?>, tensor<2xi1>) -> index
+    %bi32 = arith.extui %b : i1 to i32
+    %bi = arith.index_cast %bi32 : i32 to index
+    %fi = arith.fptosi %f : f32 to i32
+    %fx = arith.index_cast %fi : i32 to index
+    %sz = "util.list.size"(%l) : (!util.list<?>) -> index
+    %e = tensor.extract %m[%c0] : tensor<2xi1>
+    %e32 = arith.extui %e : i1 to i32
+    %ex = arith.index_cast %e32 : i32 to index
+    %t0 = arith.addi %s, %bi : index
+    %t2 = arith.addi %t0, %fx : index
+    %t3 = arith.addi %t2, %sz : index
+    %t4 = arith.addi %t3, %ex : index
+    %t5 = arith.addi %t4, %n : index
+    scf.yield %t5 : index
+  }
+  return %r : index
+}
+
+func.func @main(%n: tensor<i64>, %m: tensor<2xi1>) -> tensor<i64> {
+  %nn = tensor.extract %n[] : tensor<i64>
+  %ni = arith.index_cast %nn : i64 to index
+  %c3 = arith.constant 3 : index
+  %l = "util.list.create"(%c3) : (index) -> !util.list<?>
+  "util.list.resize"(%l, %c3) : (!util.list<?>, index) -> ()
+  %b = arith.constant true
+  %f = arith.constant 7.0 : f32
+  %r = func.call @kinds(%ni, %b, %f, %l, %m) : (index, i1, f32, !util.list<?>, tensor<2xi1>) -> index
+  %ri = arith.index_cast %r : index to i64
+  %t = tensor.from_elements %ri : tensor<i64>
+  return %t : tensor<i64>
+}
+"""
+
+
+def test_scalar_list_and_i1_values_survive_frames():
+    exe = _compile(KINDS)
+    for n in (0, 1, 5, 100):
+        for m0 in (True, False):
+            # per level: b (1) + f (7) + list size (3) + m[0] + n
+            want = sum(1 + 7 + 3 + int(m0) + k for k in range(1, n + 1))
+            assert int(exe(np.array(n, np.int64), np.array([m0, not m0]))) == want, (n, m0)
 
 
 # ---------------------------------------------------------------------------
