@@ -114,6 +114,63 @@ def test_tail_recursive_loop_million_iterations(loop_exe):
     assert grown_kib < 16 * 1024, f"peak RSS grew by {grown_kib} KiB over 1e6 iterations"
 
 
+# Tail calls in both branches of a nested if, with a tuple result (two
+# results after lowering): still a loop.
+COLLATZ = """
+func.func @collatz(%n: tensor<i64>, %steps: tensor<i64>) -> tuple<tensor<i64>, tensor<i64>> {
+  %one = relay.constant dense<1> : tensor<i64>
+  %done = relay.equal %n, %one : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  %r = relay.if %done : tensor<i1> -> tuple<tensor<i64>, tensor<i64>> {
+    %t = relay.tuple %n, %steps : (tensor<i64>, tensor<i64>) -> tuple<tensor<i64>, tensor<i64>>
+    relay.yield %t : tuple<tensor<i64>, tensor<i64>>
+  } else {
+    %two = relay.constant dense<2> : tensor<i64>
+    %s1 = relay.add %steps, %one : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    %m = relay.mod %n, %two : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    %zero = relay.constant dense<0> : tensor<i64>
+    %even = relay.equal %m, %zero : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    %q = relay.if %even : tensor<i1> -> tuple<tensor<i64>, tensor<i64>> {
+      %h = relay.divide %n, %two : (tensor<i64>, tensor<i64>) -> tensor<i64>
+      %c = func.call @collatz(%h, %s1) : (tensor<i64>, tensor<i64>) -> tuple<tensor<i64>, tensor<i64>>
+      relay.yield %c : tuple<tensor<i64>, tensor<i64>>
+    } else {
+      %three = relay.constant dense<3> : tensor<i64>
+      %t3 = relay.multiply %n, %three : (tensor<i64>, tensor<i64>) -> tensor<i64>
+      %t4 = relay.add %t3, %one : (tensor<i64>, tensor<i64>) -> tensor<i64>
+      %c = func.call @collatz(%t4, %s1) : (tensor<i64>, tensor<i64>) -> tuple<tensor<i64>, tensor<i64>>
+      relay.yield %c : tuple<tensor<i64>, tensor<i64>>
+    }
+    relay.yield %q : tuple<tensor<i64>, tensor<i64>>
+  }
+  return %r : tuple<tensor<i64>, tensor<i64>>
+}
+
+func.func @main(%n: tensor<i64>) -> tensor<i64> {
+  %zero = relay.constant dense<0> : tensor<i64>
+  %r = func.call @collatz(%n, %zero) : (tensor<i64>, tensor<i64>) -> tuple<tensor<i64>, tensor<i64>>
+  %s = relay.tuple_get_item %r[1] : (tuple<tensor<i64>, tensor<i64>>) -> tensor<i64>
+  return %s : tensor<i64>
+}
+"""
+
+
+def _collatz_steps(n: int) -> int:
+    steps = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    return steps
+
+
+def test_tail_calls_in_nested_ifs_with_tuple_result():
+    text = relay.compiler.lower_to_iree_input(COLLATZ)
+    assert "call @" not in _function_text(text, "collatz")
+    assert "util.list" not in text
+    exe = _compile(COLLATZ)
+    for n in (1, 6, 27, 97, 871):
+        assert int(exe(np.array(n, np.int64))) == _collatz_steps(n), n
+
+
 # ---------------------------------------------------------------------------
 # Non-tail self recursion on tensor<i64> scalars.
 # ---------------------------------------------------------------------------
