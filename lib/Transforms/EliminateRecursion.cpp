@@ -428,17 +428,23 @@ struct EliminateRecursionPass
                                 SymbolTable &symbols);
 };
 
-void EliminateRecursionPass::runOnOperation() {
-  ModuleOp module = getOperation();
+/// The module's functions and their recursive call-graph components (two or
+/// more functions, or one calling itself), each in module order.
+struct RecursiveComponents {
   SmallVector<func::FuncOp> functions;
+  SmallVector<SmallVector<func::FuncOp>> components;
+};
+
+RecursiveComponents findRecursiveComponents(ModuleOp module) {
+  RecursiveComponents result;
   DenseMap<StringAttr, unsigned> position;
   for (auto fn : module.getOps<func::FuncOp>()) {
-    position[fn.getSymNameAttr()] = functions.size();
-    functions.push_back(fn);
+    position[fn.getSymNameAttr()] = result.functions.size();
+    result.functions.push_back(fn);
   }
-  SmallVector<SmallVector<unsigned>> succ(functions.size());
-  SmallVector<bool> selfCall(functions.size(), false);
-  for (auto [i, fn] : llvm::enumerate(functions)) {
+  SmallVector<SmallVector<unsigned>> succ(result.functions.size());
+  SmallVector<bool> selfCall(result.functions.size(), false);
+  for (auto [i, fn] : llvm::enumerate(result.functions)) {
     fn.walk([&](func::CallOp call) {
       auto it = position.find(call.getCalleeAttr().getAttr());
       if (it == position.end())
@@ -448,15 +454,30 @@ void EliminateRecursionPass::runOnOperation() {
         selfCall[i] = true;
     });
   }
-  SymbolTable symbols(module);
   for (ArrayRef<unsigned> component : stronglyConnectedComponents(succ)) {
     if (component.size() == 1 && !selfCall[component.front()])
       continue;
-    SmallVector<func::FuncOp> scc;
+    SmallVector<func::FuncOp> &scc = result.components.emplace_back();
     for (unsigned i : component)
-      scc.push_back(functions[i]);
+      scc.push_back(result.functions[i]);
+  }
+  return result;
+}
+
+void EliminateRecursionPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SymbolTable symbols(module);
+  for (ArrayRef<func::FuncOp> scc : findRecursiveComponents(module).components)
     if (failed(eliminate(scc, symbols)))
       return signalPassFailure();
+  // Nothing above may leave a cycle; say so rather than let iree-compile hang.
+  for (ArrayRef<func::FuncOp> scc :
+       findRecursiveComponents(module).components) {
+    func::FuncOp(scc.front())
+        .emitError("relay-eliminate-recursion: a call-graph cycle is left "
+                   "through this "
+                   "function");
+    return signalPassFailure();
   }
 }
 
