@@ -183,15 +183,6 @@ bool isTailCall(func::CallOp call) {
   return false;
 }
 
-/// Erases the terminator after a tail call and the call, and branches to
-/// `dest` with the call's operands instead.
-void replaceTailCallByBranch(func::CallOp call, Block *dest) {
-  OpBuilder b(call);
-  cf::BranchOp::create(b, call.getLoc(), dest, call.getOperands());
-  call->getNextNode()->erase();
-  call.erase();
-}
-
 /// True if `v` is defined in `block` or in a region nested in it.
 bool isDefinedIn(Value v, Block *block) {
   for (Block *b = v.getParentBlock(); b;) {
@@ -378,6 +369,30 @@ FailureOr<Value> placeholder(OpBuilder &b, Location loc, Type type) {
   return failure();
 }
 
+/// Erases the terminator after a tail call and the call, and branches to
+/// `dest` with the call's operands instead. The results can still be used by
+/// the (now unreachable) blocks of the return chain that saw them by
+/// dominance; those uses get placeholders from the function's `entry`.
+LogicalResult replaceTailCallByBranch(func::CallOp call, Block *dest,
+                                      Block *entry) {
+  OpBuilder b(call);
+  cf::BranchOp::create(b, call.getLoc(), dest, call.getOperands());
+  call->getNextNode()->erase();
+  OpBuilder eb = OpBuilder::atBlockBegin(entry);
+  for (Value result : call.getResults()) {
+    if (result.use_empty())
+      continue;
+    FailureOr<Value> p = placeholder(eb, call.getLoc(), result.getType());
+    if (failed(p))
+      return call.emitError("relay-eliminate-recursion: unsupported result "
+                            "type ")
+             << result.getType();
+    result.replaceAllUsesWith(*p);
+  }
+  call.erase();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -422,7 +437,7 @@ struct EliminateRecursionPass
   void runOnOperation() override;
 
   LogicalResult eliminate(ArrayRef<func::FuncOp> scc, SymbolTable &symbols);
-  void buildLoop(func::FuncOp fn, ArrayRef<Site> sites);
+  LogicalResult buildLoop(func::FuncOp fn, ArrayRef<Site> sites);
   LogicalResult buildDispatcher(ArrayRef<func::FuncOp> scc,
                                 MutableArrayRef<Site> sites,
                                 SymbolTable &symbols);
@@ -521,16 +536,15 @@ LogicalResult EliminateRecursionPass::eliminate(ArrayRef<func::FuncOp> scc,
   bool onlySelfTailCalls =
       scc.size() == 1 &&
       llvm::all_of(sites, [](const Site &s) { return s.tail; });
-  if (onlySelfTailCalls) {
-    buildLoop(scc.front(), sites);
-    return success();
-  }
+  if (onlySelfTailCalls)
+    return buildLoop(scc.front(), sites);
   return buildDispatcher(scc, sites, symbols);
 }
 
 /// Self tail calls only: the entry block becomes a loop header entered from
 /// a new entry block, and each tail call branches back to it.
-void EliminateRecursionPass::buildLoop(func::FuncOp fn, ArrayRef<Site> sites) {
+LogicalResult EliminateRecursionPass::buildLoop(func::FuncOp fn,
+                                                ArrayRef<Site> sites) {
   Block *header = &fn.getBody().front();
   auto *entry = new Block();
   fn.getBody().push_front(entry);
@@ -539,7 +553,9 @@ void EliminateRecursionPass::buildLoop(func::FuncOp fn, ArrayRef<Site> sites) {
   OpBuilder b = OpBuilder::atBlockEnd(entry);
   cf::BranchOp::create(b, fn.getLoc(), header, entry->getArguments());
   for (const Site &site : sites)
-    replaceTailCallByBranch(site.call, header);
+    if (failed(replaceTailCallByBranch(site.call, header, entry)))
+      return failure();
+  return success();
 }
 
 LogicalResult
@@ -662,7 +678,9 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
   // 4. Calls: tail calls jump, the others push a frame and jump.
   for (Site &site : sites) {
     if (site.tail) {
-      replaceTailCallByBranch(site.call, entries[site.callee]);
+      if (failed(
+              replaceTailCallByBranch(site.call, entries[site.callee], entry)))
+        return failure();
       continue;
     }
     func::CallOp call = site.call;

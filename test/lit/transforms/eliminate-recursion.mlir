@@ -308,6 +308,34 @@ func.func @main(%depth: tensor<i64>, %x: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
+// Already in CFG form: the call result reaches the return by dominance.
+// The return chain left without predecessors gets a placeholder.
+// CHECK-LABEL: func.func @count
+// CHECK:         %[[P:.+]] = arith.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK-NEXT:    cf.br ^[[HEAD:bb[0-9]+]](%arg0, %arg1 : i64, tensor<2xf32>)
+// CHECK:         cf.br ^[[HEAD]](
+// CHECK:       ^{{bb[0-9]+}}:  // no predecessors
+// CHECK-NEXT:    return %[[P]] : tensor<2xf32>
+// CHECK-NOT:   call
+// CHECK:       // -----
+func.func @count(%n: i64, %acc: tensor<2xf32>) -> tensor<2xf32> {
+  %c0 = arith.constant 0 : i64
+  %stop = arith.cmpi eq, %n, %c0 : i64
+  cf.cond_br %stop, ^done, ^more
+^more:
+  %c1 = arith.constant 1 : i64
+  %m = arith.subi %n, %c1 : i64
+  %acc2 = arith.addf %acc, %acc : tensor<2xf32>
+  %r = func.call @count(%m, %acc2) : (i64, tensor<2xf32>) -> tensor<2xf32>
+  cf.br ^out
+^out:
+  return %r : tensor<2xf32>
+^done:
+  return %acc : tensor<2xf32>
+}
+
+// -----
+
 // Without a cycle nothing changes, not even scf.
 // CHECK-LABEL: func.func @leaf
 // CHECK:         scf.if
