@@ -7,6 +7,7 @@ result is compared with a Python/numpy evaluation of the same recursion.
 """
 from __future__ import annotations
 
+import re
 import resource
 import time
 
@@ -69,7 +70,7 @@ def _loop_reference(n: int, x: np.ndarray) -> np.ndarray:
 
 
 def _function_text(module_text: str, name: str) -> str:
-    start = module_text.index(f"func.func @{name}(")
+    start = re.search(rf"func\.func (private )?@{name}\(", module_text).start()
     end = module_text.find("func.func", start + 1)
     return module_text[start:end if end >= 0 else len(module_text)]
 
@@ -257,6 +258,42 @@ func.func @main(%n: tensor<i64>) -> tensor<i64> {
   return %r : tensor<i64>
 }
 """
+
+
+# Two recursive components, one calling the other from its frames.
+NESTED = SUM.replace("func.func @main", "func.func @unused_main") + """
+func.func @outer(%n: tensor<i64>) -> tensor<i64> {
+  %zero = relay.constant dense<0> : tensor<i64>
+  %stop = relay.equal %n, %zero : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  %r = relay.if %stop : tensor<i1> -> tensor<i64> {
+    relay.yield %zero : tensor<i64>
+  } else {
+    %one = relay.constant dense<1> : tensor<i64>
+    %m = relay.subtract %n, %one : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    %s = func.call @sum(%n) : (tensor<i64>) -> tensor<i64>
+    %o = func.call @outer(%m) : (tensor<i64>) -> tensor<i64>
+    %t = relay.add %s, %o : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    relay.yield %t : tensor<i64>
+  }
+  return %r : tensor<i64>
+}
+
+func.func @main(%n: tensor<i64>) -> tensor<i64> {
+  %r = func.call @outer(%n) : (tensor<i64>) -> tensor<i64>
+  return %r : tensor<i64>
+}
+"""
+
+
+def test_recursive_function_calling_another_recursive_function():
+    text = relay.compiler.lower_to_iree_input(NESTED)
+    assert "func.func private @sum__recursion" in text
+    assert "func.func private @outer__recursion" in text
+    assert "call @sum(" in _function_text(text, "outer__recursion")
+    exe = _compile(NESTED)
+    for n in (0, 1, 4, 30):
+        want = sum(k * (k + 1) // 2 for k in range(1, n + 1))
+        assert int(exe(np.array(n, np.int64))) == want, n
 
 
 def test_non_tail_recursion_depth_100000():
