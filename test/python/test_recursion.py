@@ -425,6 +425,46 @@ def test_mutual_non_tail_recursion_mixed_signatures():
         np.testing.assert_allclose(b, _g(n, x), rtol=1e-6)
 
 
+# f16 and i8 tensors saved in frames (boxed as buffer views).
+NARROW = """
+func.func @h(%n: tensor<i64>, %a: tensor<3xf16>, %b: tensor<2xi8>) -> tuple<tensor<3xf16>, tensor<2xi8>> {
+  %zero = relay.constant dense<0> : tensor<i64>
+  %stop = relay.equal %n, %zero : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  %r = relay.if %stop : tensor<i1> -> tuple<tensor<3xf16>, tensor<2xi8>> {
+    %t = relay.tuple %a, %b : (tensor<3xf16>, tensor<2xi8>) -> tuple<tensor<3xf16>, tensor<2xi8>>
+    relay.yield %t : tuple<tensor<3xf16>, tensor<2xi8>>
+  } else {
+    %one = relay.constant dense<1> : tensor<i64>
+    %m = relay.subtract %n, %one : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    %rec = func.call @h(%m, %a, %b) : (tensor<i64>, tensor<3xf16>, tensor<2xi8>) -> tuple<tensor<3xf16>, tensor<2xi8>>
+    %ra = relay.tuple_get_item %rec[0] : (tuple<tensor<3xf16>, tensor<2xi8>>) -> tensor<3xf16>
+    %rb = relay.tuple_get_item %rec[1] : (tuple<tensor<3xf16>, tensor<2xi8>>) -> tensor<2xi8>
+    %sa = relay.add %ra, %a : (tensor<3xf16>, tensor<3xf16>) -> tensor<3xf16>
+    %sb = relay.subtract %rb, %b : (tensor<2xi8>, tensor<2xi8>) -> tensor<2xi8>
+    %t = relay.tuple %sa, %sb : (tensor<3xf16>, tensor<2xi8>) -> tuple<tensor<3xf16>, tensor<2xi8>>
+    relay.yield %t : tuple<tensor<3xf16>, tensor<2xi8>>
+  }
+  return %r : tuple<tensor<3xf16>, tensor<2xi8>>
+}
+
+func.func @main(%n: tensor<i64>, %a: tensor<3xf16>, %b: tensor<2xi8>) -> tuple<tensor<3xf16>, tensor<2xi8>> {
+  %r = func.call @h(%n, %a, %b) : (tensor<i64>, tensor<3xf16>, tensor<2xi8>) -> tuple<tensor<3xf16>, tensor<2xi8>>
+  return %r : tuple<tensor<3xf16>, tensor<2xi8>>
+}
+"""
+
+
+def test_f16_and_i8_tensors_survive_frames():
+    exe = _compile(NARROW)
+    a = np.array([0.5, -1.0, 2.0], np.float16)
+    b = np.array([3, -7], np.int8)
+    for n in (0, 1, 5, 40):
+        ra, rb = exe(np.array(n, np.int64), a, b)
+        np.testing.assert_array_equal(ra, (a * np.float16(n + 1)).astype(np.float16))  # exact: small multiples
+        want_b = ((1 - n) * b.astype(np.int64) + 128) % 256 - 128  # i8 wraps around
+        np.testing.assert_array_equal(rb, want_b.astype(np.int8))
+
+
 # ---------------------------------------------------------------------------
 # A `?` dim tensor kept across a non-tail recursive call.
 # ---------------------------------------------------------------------------
