@@ -628,8 +628,10 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
   Region &body = dispatcher.getBody();
   Block *entry = dispatcher.addEntryBlock();
   OpBuilder b = OpBuilder::atBlockEnd(entry);
-  Value capacity = arith::ConstantIndexOp::create(b, loc, 64);
-  Value stack = io::createList(b, loc, capacity);
+  // The frame stack (only tail calls between the functions: none needed).
+  Value stack;
+  if (numTags > 0)
+    stack = io::createList(b, loc, arith::ConstantIndexOp::create(b, loc, 64));
 
   // 3. Move the functions' blocks in; returns go to their result group's
   //    return block.

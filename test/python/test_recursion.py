@@ -350,6 +350,14 @@ def test_mutual_recursion_even_odd():
     for n in (0, 1, 2, 7, 10, 1001):
         even, odd = exe(np.array(n, np.int64))
         assert (bool(even), bool(odd)) == (n % 2 == 0, n % 2 == 1), n
+    # Tail calls between the two functions are branches: no frames, so a
+    # deep chain runs in constant space (local-sync: see the loop test).
+    text = relay.compiler.lower_to_iree_input(EVEN_ODD)
+    assert "util.list.set" not in _function_text(text, "is_even__recursion")
+    sync = Executable(exe.vmfb, driver="local-sync")
+    n = 200_001
+    even, odd = _run(sync, np.array(n, np.int64))
+    assert (bool(even), bool(odd)) == (False, True)
 
 
 # Mutual non-tail recursion between functions of different signatures: the
