@@ -621,6 +621,78 @@ def test_scalar_list_and_i1_values_survive_frames():
             assert int(exe(np.array(n, np.int64), np.array([m0, not m0]))) == want, (n, m0)
 
 
+# A defunctionalized closure call: `apply` switches (scf.index_switch) on
+# the closure tag and calls lifted functions that call `apply` again: one
+# component of three functions with different signatures, tail calls through
+# the switch, and host scalars (index, i64) in frames.
+APPLY = """
+// A defunctionalized closure call: apply switches on the closure tag and
+// calls the lifted functions, which call apply again.
+func.func @apply(%tag: index, %x: i64) -> i64 {
+  %r = scf.index_switch %tag -> i64
+  case 0 {
+    %a = func.call @lam0(%x) : (i64) -> i64
+    scf.yield %a : i64
+  }
+  case 1 {
+    %b = func.call @lam1(%x) : (i64) -> i64
+    scf.yield %b : i64
+  }
+  default {
+    scf.yield %x : i64
+  }
+  return %r : i64
+}
+
+func.func @lam0(%x: i64) -> i64 {
+  %c0 = arith.constant 0 : i64
+  %stop = arith.cmpi sle, %x, %c0 : i64
+  %r = scf.if %stop -> i64 {
+    scf.yield %c0 : i64
+  } else {
+    %c1 = arith.constant 1 : i64
+    %m = arith.subi %x, %c1 : i64
+    %t = arith.constant 1 : index
+    %v = func.call @apply(%t, %m) : (index, i64) -> i64
+    scf.yield %v : i64
+  }
+  return %r : i64
+}
+
+func.func @lam1(%x: i64) -> i64 {
+  %c1 = arith.constant 1 : i64
+  %m = arith.subi %x, %c1 : i64
+  %t = arith.constant 0 : index
+  %v = func.call @apply(%t, %m) : (index, i64) -> i64
+  %s = arith.addi %v, %x : i64
+  return %s : i64
+}
+
+func.func @main(%x: tensor<i64>) -> tensor<i64> {
+  %v = tensor.extract %x[] : tensor<i64>
+  %t = arith.constant 0 : index
+  %r = func.call @apply(%t, %v) : (index, i64) -> i64
+  %o = tensor.from_elements %r : tensor<i64>
+  return %o : tensor<i64>
+}
+"""
+
+
+def test_defunctionalized_apply_through_index_switch():
+    exe = _compile(APPLY)
+
+    def want(x):  # apply(0, x) = apply(0, x - 2) + (x - 1), iteratively
+        total = 0
+        while x > 0:
+            total, x = total + x - 1, x - 2
+        return total
+
+    for n in (0, 1, 2, 5, 10, 1001):
+        assert int(exe(np.array(n, np.int64))) == want(n), n
+    n = 100_000  # 50,000 frames
+    assert int(_run(exe, np.array(n, np.int64))) == want(n)
+
+
 # ---------------------------------------------------------------------------
 # vulkan-spirv (lavapipe): the dispatcher runs on a GPU target too.
 # ---------------------------------------------------------------------------
