@@ -169,4 +169,51 @@ def RelayConvertLayout : Pass<"relay-convert-layout", "::mlir::ModuleOp"> {
   ];
 }
 
+def RelayEliminateRecursion
+    : Pass<"relay-eliminate-recursion", "::mlir::ModuleOp"> {
+  let summary = "Removes every cycle of the call graph: self tail calls become "
+                "loops, other recursion one dispatcher with a heap frame stack";
+  let description = [{
+    iree-compile never returns on a program whose call graph has a cycle, so
+    this pass runs on the output of `convert-relay-to-linalg` (func, scf, cf,
+    arith, tensor, linalg, ..., unregistered IREE `util`/`hal` ops) and
+    removes every cycle of `func.call` edges. For each strongly connected
+    component of the call graph with a cycle:
+
+      * its functions are put in CFG form (scf-to-cf on the ops of the
+        function's own control flow; scf inside e.g. linalg bodies stays);
+      * a call whose results are returned unchanged (a tail call, also from
+        inside an `scf.if`) becomes a branch to the callee's entry block;
+      * if all recursive calls are self tail calls, the function becomes a
+        loop (its entry block is the loop header): no stack, no heap growth;
+      * otherwise the functions' blocks move into one private function
+        `@<first>__recursion(%which: i32, <argument slots>) -> (<result
+        slots>)` (one slot group per distinct argument / result type list).
+        A non-tail call pushes a frame [live values..., return-site tag: i32]
+        onto a heap stack (`!util.list<?>` made at entry; tensors boxed with
+        `hal.tensor.export` as `!hal.buffer_view`, index as i64, narrow
+        integers as i32, f64 as i64 bits) and branches to the callee's entry
+        block. A return with an empty stack returns from the dispatcher;
+        otherwise it pops the top frame and `cf.switch`es on its tag to the
+        block after the call, passing the results and the restored values.
+        The original functions keep their names and signatures and call the
+        dispatcher with their index (`%which`) and their arguments.
+
+    ```mlir
+    func.func @loop(%i: i32) -> i32 {   // self tail call inside scf.if
+      ... %r = scf.if %c -> i32 { %x = func.call @loop(%j) ... scf.yield %x }
+      return %r : i32
+    }
+    // becomes: ^entry(%i): cf.br ^header(%i)  ^header(%i): ... cf.br ^header(%j)
+    ```
+
+    Requires contexts that allow unregistered dialects (the IREE ops are
+    emitted in generic form).
+  }];
+  let dependentDialects = [
+    "::mlir::cf::ControlFlowDialect", "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::func::FuncDialect",
+  ];
+}
+
 #endif // RELAY_PASSES_TD

@@ -27,7 +27,8 @@ void mlir::relay::registerRelayPipelines() {
   PassPipelineRegistration<IREEInputOptions>(
       "relay-to-iree-input",
       "Infers types and lowers relay to linalg/tensor/arith/math/scf/func "
-      "text that iree-compile accepts; convolutions become NHWC "
+      "text that iree-compile accepts (no call-graph cycles: "
+      "relay-eliminate-recursion); convolutions become NHWC "
       "(relay-convert-layout) unless `convert-layout=false`",
       [](OpPassManager &pm, const IREEInputOptions &options) {
         pm.addPass(createRelayInferType());
@@ -40,6 +41,8 @@ void mlir::relay::registerRelayPipelines() {
         }
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createConvertRelayToLinalg());
+        // iree-compile hangs on call-graph cycles: none may reach it.
+        pm.addPass(createRelayEliminateRecursion());
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createCSEPass());
       });

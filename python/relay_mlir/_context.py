@@ -18,9 +18,9 @@ from . import ir
 def make_context() -> ir.Context:
     """Returns a new Context with relay and its lowering dialects loaded.
 
-    It allows unregistered dialects: lowering ADTs and references emits
-    IREE's util/hal ops, which this MLIR build does not contain, in generic
-    form (lib/Conversion/RelayToLinalg/IREEOps.h).
+    It allows unregistered dialects: the lowering emits IREE's util/hal ops
+    (ADT and reference values, relay-eliminate-recursion's frame stacks),
+    which this MLIR build does not contain, in generic form.
     """
     ctx = ir.Context()
     ctx.allow_unregistered_dialects = True
