@@ -31,6 +31,9 @@ void mlir::relay::registerRelayPipelines() {
       "(relay-convert-layout) unless `convert-layout=false`",
       [](OpPassManager &pm, const IREEInputOptions &options) {
         pm.addPass(createRelayInferType());
+        // Closures to first-order code: functions as values become ADTs.
+        pm.addPass(createRelayLambdaLift());
+        pm.addPass(createRelayDefunctionalize());
         if (options.convertLayout) {
           RelayConvertLayoutOptions layout;
           layout.desiredLayout = options.desiredLayout;
