@@ -95,9 +95,12 @@ def RelayDefunctionalize : Pass<"relay-defunctionalize", "::mlir::ModuleOp"> {
     `!relay.fn`, `relay.fn`, `relay.closure`, `relay.global_fn` or
     `relay.call` is left; what cannot be converted (`relay.grad`, a function
     type with ADT type parameters in a constructor field) is a located
-    error.
+    error. Where a call's argument or result types differ from the function
+    type only in `?` dims of tensors (a parameter written with Relay's
+    `Any`), a `tensor.cast` converts them.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def ConvertRelayToLinalg : Pass<"convert-relay-to-linalg", "::mlir::ModuleOp"> {

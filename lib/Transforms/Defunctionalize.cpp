@@ -20,6 +20,7 @@
 #include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
@@ -232,23 +233,39 @@ private:
     return failure(walk.wasInterrupted());
   }
 
+  /// Whether a `tensor.cast` turns a value of type `from` into `to` (tensors
+  /// that differ only where one has a `?` dim, e.g. a closure parameter
+  /// written with Relay's `Any` applied to a static tensor).
+  static bool castable(Type from, Type to) {
+    return isa<RankedTensorType>(from) && isa<RankedTensorType>(to) &&
+           areCompatible(from, to);
+  }
+
   /// `relay.call` becomes a `func.call` of the apply function, which takes
-  /// exactly the function type's parameter types.
+  /// the function type's parameter types: equal ones, or tensors a
+  /// `tensor.cast` converts.
   LogicalResult checkCalls() {
     WalkResult walk =
         module.walk([&](relay::CallOp call) {
           FnClass *cls = classOf(call, call.getCallee().getType());
           if (!cls)
             return WalkResult::interrupt();
-          if (TypeRange(call.getArgs().getTypes()) !=
-                  TypeRange(cls->type.getInputs()) ||
-              call.getType() != cls->type.getResult()) {
+          auto fits = [](Type from, Type to) {
+            return from == to || castable(from, to);
+          };
+          bool ok = call.getArgs().size() == cls->type.getInputs().size() &&
+                    fits(cls->type.getResult(), call.getType());
+          for (auto [arg, input] :
+               llvm::zip(call.getArgs().getTypes(), cls->type.getInputs()))
+            ok &= fits(arg, input);
+          if (!ok) {
             call.emitError()
                 << "relay-defunctionalize: the call's types "
                 << FunctionType::get(ctx, call.getArgs().getTypes(),
                                      call.getType())
                 << " differ from its callee's type " << cls->type
-                << "; the direct call of the apply function needs them equal";
+                << " beyond tensor dims a tensor.cast can convert; the direct "
+                   "call of the apply function needs them equal";
             return WalkResult::interrupt();
           }
           return WalkResult::advance();
@@ -371,12 +388,23 @@ private:
       builder.setInsertionPoint(op);
       Value replacement;
       if (auto call = dyn_cast<relay::CallOp>(op)) {
+        // Arguments and result are cast where only `?` dims differ.
+        auto cast = [&](Value value, Type type) -> Value {
+          // (Values of function type may already have their ADT type.)
+          if (value.getType() == type ||
+              !isa<RankedTensorType>(value.getType()))
+            return value;
+          return tensor::CastOp::create(builder, call.getLoc(), type, value);
+        };
         SmallVector<Value> operands{call.getCallee()};
-        llvm::append_range(operands, call.getArgs());
-        replacement =
+        for (auto [arg, input] :
+             llvm::zip(call.getArgs(), cls->type.getInputs()))
+          operands.push_back(cast(arg, input));
+        Value result =
             func::CallOp::create(builder, call.getLoc(), cls->applyName,
-                                 TypeRange{call.getType()}, operands)
+                                 TypeRange{cls->type.getResult()}, operands)
                 .getResult(0);
+        replacement = cast(result, call.getType());
       } else {
         FlatSymbolRefAttr callee;
         ValueRange fields;

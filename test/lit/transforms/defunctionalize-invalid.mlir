@@ -28,11 +28,12 @@ relay.adt @Box ["T"] {
 // -----
 
 // relay.call accepts arguments compatible with its callee's type; the
-// apply function's func.call needs equal ones.
-func.func @call_types(%f: !relay.fn<(tensor<?xf32>) -> tensor<?xf32>>, %x: tensor<2xf32>) -> tensor<?xf32> {
-  // expected-error @+1 {{relay-defunctionalize: the call's types '(tensor<2xf32>) -> tensor<?xf32>' differ from its callee's type '!relay.fn<(tensor<?xf32>) -> tensor<?xf32>>'; the direct call of the apply function needs them equal}}
-  %y = relay.call %f(%x) : (!relay.fn<(tensor<?xf32>) -> tensor<?xf32>>, tensor<2xf32>) -> tensor<?xf32>
-  return %y : tensor<?xf32>
+// apply function's func.call needs equal ones, and a tensor.cast converts
+// only tensors.
+func.func @call_types(%f: !relay.fn<(tuple<tensor<?xf32>>) -> tensor<f32>>, %x: tuple<tensor<2xf32>>) -> tensor<f32> {
+  // expected-error @+1 {{relay-defunctionalize: the call's types '(tuple<tensor<2xf32>>) -> tensor<f32>' differ from its callee's type '!relay.fn<(tuple<tensor<?xf32>>) -> tensor<f32>>' beyond tensor dims a tensor.cast can convert; the direct call of the apply function needs them equal}}
+  %y = relay.call %f(%x) : (!relay.fn<(tuple<tensor<?xf32>>) -> tensor<f32>>, tuple<tensor<2xf32>>) -> tensor<f32>
+  return %y : tensor<f32>
 }
 
 // -----

@@ -343,3 +343,24 @@ func.func @user() -> !relay.fn<(tensor<f32>) -> tensor<f32>> {
   %f = relay.global_fn @id : !relay.fn<(tensor<f32>) -> tensor<f32>>
   return %f : !relay.fn<(tensor<f32>) -> tensor<f32>>
 }
+
+// -----
+
+// A closure parameter written with Relay's `Any` (`?`) applied to a static
+// tensor: tensor.cast converts the argument and the result.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-SAME: (%[[DX:.+]]: tensor<2xf32>) -> tensor<2xf32>
+// CHECK: %[[DF:.+]] = relay.construct @Fn$0::@dynamic$fn0()
+// CHECK: %[[DC:.+]] = tensor.cast %[[DX]] : tensor<2xf32> to tensor<?xf32>
+// CHECK: %[[DR:.+]] = {{(func\.)?}}call @apply$0(%[[DF]], %[[DC]]) : (!relay.adt<@Fn$0>, tensor<?xf32>) -> tensor<?xf32>
+// CHECK: %[[DY:.+]] = tensor.cast %[[DR]] : tensor<?xf32> to tensor<2xf32>
+// CHECK: return %[[DY]] : tensor<2xf32>
+func.func @dynamic(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %f = relay.fn : !relay.fn<(tensor<?xf32>) -> tensor<?xf32>> {
+  ^bb0(%p: tensor<?xf32>):
+    %q = relay.negative %p : (tensor<?xf32>) -> tensor<?xf32>
+    relay.yield %q : tensor<?xf32>
+  }
+  %y = relay.call %f(%x) : (!relay.fn<(tensor<?xf32>) -> tensor<?xf32>>, tensor<2xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
