@@ -155,7 +155,8 @@ private:
   // 2. Constructors, and the exact types the direct calls need
   //===--------------------------------------------------------------------===//
 
-  /// The `!relay.fn` type of `value`'s op, or null after an error.
+  /// The class of function type `type` (a type of `op`), or null after an
+  /// error at `op` when it is not a function type.
   FnClass *classOf(Operation *op, Type type) {
     auto fn = dyn_cast<FuncType>(type);
     auto it = fn ? classes.find(fn) : classes.end();
