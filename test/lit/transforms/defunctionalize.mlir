@@ -364,3 +364,41 @@ func.func @dynamic(%x: tensor<2xf32>) -> tensor<2xf32> {
   %y = relay.call %f(%x) : (!relay.fn<(tensor<?xf32>) -> tensor<?xf32>>, tensor<2xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
 }
+
+// -----
+
+// A closure inside a recursive closure captures its self reference: the
+// ADT's constructor has a field of the ADT itself.
+// CHECK-LABEL: relay.adt @Fn$0 [] {
+// CHECK-NEXT: relay.constructor @outer$fn1 [tensor<i32>]
+// CHECK-NEXT: relay.constructor @outer$fn0 [!relay.adt<@Fn$0>]
+// CHECK-NEXT: }
+// CHECK-LABEL: func.func private @outer$fn0
+// CHECK-SAME: (%[[S:.+]]: !relay.adt<@Fn$0>, %[[J:.+]]: tensor<i32>) -> tensor<i32>
+// CHECK-NEXT: {{(func\.)?}}call @apply$0(%[[S]], %[[J]])
+// CHECK-LABEL: func.func private @outer$fn1
+// CHECK-SAME: (%[[ON:.+]]: tensor<i32>, %{{.*}}: tensor<i32>) -> tensor<i32>
+// CHECK-NEXT: %[[SELF:.+]] = relay.construct @Fn$0::@outer$fn1(%[[ON]]) : (tensor<i32>) -> !relay.adt<@Fn$0>
+// CHECK-NEXT: relay.construct @Fn$0::@outer$fn0(%[[SELF]]) : (!relay.adt<@Fn$0>) -> !relay.adt<@Fn$0>
+// CHECK-LABEL: func.func private @apply$0
+// CHECK: case #relay.pat_ctor<@Fn$0::@outer$fn0, [#relay.pat_var]> (%{{.*}}: !relay.adt<@Fn$0>)
+func.func @outer(%n: tensor<i32>) -> tensor<i32> {
+  %loop = relay.fn recursive : !relay.fn<(tensor<i32>) -> tensor<i32>> {
+  ^bb0(%self: !relay.fn<(tensor<i32>) -> tensor<i32>>, %i: tensor<i32>):
+    %g = relay.fn : !relay.fn<(tensor<i32>) -> tensor<i32>> {
+    ^bb0(%j: tensor<i32>):
+      %k = relay.call %self(%j) : (!relay.fn<(tensor<i32>) -> tensor<i32>>, tensor<i32>) -> tensor<i32>
+      relay.yield %k : tensor<i32>
+    }
+    %c = relay.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %r = relay.if %c : tensor<i1> -> tensor<i32> {
+      %k = relay.call %g(%i) : (!relay.fn<(tensor<i32>) -> tensor<i32>>, tensor<i32>) -> tensor<i32>
+      relay.yield %k : tensor<i32>
+    } else {
+      relay.yield %i : tensor<i32>
+    }
+    relay.yield %r : tensor<i32>
+  }
+  %r = relay.call %loop(%n) : (!relay.fn<(tensor<i32>) -> tensor<i32>>, tensor<i32>) -> tensor<i32>
+  return %r : tensor<i32>
+}
