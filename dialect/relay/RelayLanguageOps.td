@@ -101,10 +101,40 @@ def Relay_FnOp : Relay_Op<"fn", [RecursiveMemoryEffects]> {
       relay.yield %y : tensor<2xf32>
     }
     ```
+
+    A `recursive` closure refers to itself (Relay's
+    `let %loop = fn (...) { ... %loop(...) ... }`): the entry block's first
+    argument is the closure itself, of the op's result type, and the
+    parameters follow it.
+
+    ```mlir
+    %loop = relay.fn recursive : !relay.fn<(tensor<i32>) -> tensor<i32>> {
+    ^bb0(%self: !relay.fn<(tensor<i32>) -> tensor<i32>>, %i: tensor<i32>):
+      %c = relay.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %r = relay.if %c : tensor<i1> -> tensor<i32> {
+        %j = relay.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+        %k = relay.call %self(%j) : (!relay.fn<(tensor<i32>) -> tensor<i32>>, tensor<i32>) -> tensor<i32>
+        relay.yield %k : tensor<i32>
+      } else {
+        relay.yield %i : tensor<i32>
+      }
+      relay.yield %r : tensor<i32>
+    }
+    ```
   }];
+  let arguments = (ins UnitAttr:$recursive);
   let results = (outs Relay_AnyValue:$result);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "attr-dict `:` type($result) $body";
+  let assemblyFormat =
+      "(`recursive` $recursive^)? attr-dict `:` type($result) $body";
+  let extraClassDeclaration = [{
+    /// The entry block arguments that are parameters (without the self
+    /// reference of a recursive closure).
+    ::mlir::Block::BlockArgListType getParams() {
+      return getBody().front().getArguments().drop_front(
+          getRecursive() ? 1 : 0);
+    }
+  }];
   let hasVerifier = 1;
 }
 
@@ -119,6 +149,29 @@ def Relay_GlobalFnOp : Relay_Op<"global_fn", [Pure,
   let arguments = (ins FlatSymbolRefAttr:$callee);
   let results = (outs Relay_AnyValue:$result);
   let assemblyFormat = "$callee attr-dict `:` type($result)";
+}
+
+def Relay_ClosureOp : Relay_Op<"closure", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a lambda-lifted closure: a module function and its captures";
+  let description = [{
+    What `relay-lambda-lift` puts in place of a `relay.fn`: the function
+    value that applies `@callee` to the captured values followed by its own
+    arguments. `@callee` is a `func.func` whose parameters are the capture
+    types followed by the closure's parameter types and whose one result is
+    the closure's result type. `relay-defunctionalize` turns it into a
+    constructor of the closure type's ADT.
+
+    ```mlir
+    %f = relay.closure @main$fn0(%b : tensor<4xf32>) : !relay.fn<(tensor<4xf32>) -> tensor<4xf32>>
+    %g = relay.closure @main$fn1() : !relay.fn<(tensor<4xf32>) -> tensor<4xf32>>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<Relay_AnyValue>:$captures);
+  let results = (outs Relay_AnyValue:$result);
+  let assemblyFormat = "$callee `(` ($captures^ `:` type($captures))? `)` "
+                       "attr-dict `:` type($result)";
 }
 
 def Relay_CallOp : Relay_LanguageRuleOp<"call"> {

@@ -92,6 +92,85 @@ def RelayMonomorphize : Pass<"relay-monomorphize", "::mlir::ModuleOp"> {
   ];
 }
 
+def RelayLambdaLift : Pass<"relay-lambda-lift", "::mlir::ModuleOp"> {
+  let summary = "Turns every relay.fn closure into a module function and a "
+                "relay.closure of its captures";
+  let description = [{
+    Every `relay.fn` (innermost first) becomes a private `func.func` named
+    after the module function it appears in (`@outer$fn0`, `@outer$fn1`,
+    ... in the order the closures are lifted, innermost first), whose
+    parameters are the values the closure captures (in order of first use)
+    followed by its own parameters. In place of the `relay.fn` stands
+    `relay.closure @outer$fnN(captures...)`, of the closure's type. Inside a
+    `recursive` closure the self reference becomes a `relay.closure` of the
+    lifted function's own capture parameters. An inner closure's captures
+    become uses inside the outer closure, so they are captured by it in
+    turn.
+
+    Needs complete types (run `relay-infer-type` first).
+
+    ```mlir
+    func.func @main(%x: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+      %f = relay.fn : !relay.fn<(tensor<4xf32>) -> tensor<4xf32>> {
+      ^bb0(%p: tensor<4xf32>):
+        %q = relay.add %p, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+        relay.yield %q : tensor<4xf32>
+      }
+      ...
+    // becomes
+    func.func private @main$fn0(%b: tensor<4xf32>, %p: tensor<4xf32>) -> tensor<4xf32> {
+      %q = relay.add %p, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      return %q : tensor<4xf32>
+    }
+    func.func @main(%x: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+      %f = relay.closure @main$fn0(%b : tensor<4xf32>) : !relay.fn<(tensor<4xf32>) -> tensor<4xf32>>
+      ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def RelayDefunctionalize : Pass<"relay-defunctionalize", "::mlir::ModuleOp"> {
+  let summary = "Replaces function values by ADTs and calls of function "
+                "values by direct calls of an apply function (Reynolds' "
+                "defunctionalization)";
+  let description = [{
+    Runs after `relay-lambda-lift` (no `relay.fn` may be left). Every
+    distinct function type `!relay.fn<(A...) -> B>` that occurs in the
+    module (anywhere in a value's type, a function signature or an ADT
+    field) gets, numbered in order of first occurrence with the function
+    types inside a function type first,
+      * an ADT `relay.adt @Fn$N []` with one constructor per function that
+        flows as a value of that type: `relay.constructor @f [captures...]`
+        for every `relay.closure @f` and `relay.global_fn @f` (no fields);
+      * `func.func private @apply$N(%clo: !relay.adt<@Fn$N>, %a: A...) -> B`,
+        a `relay.match` over `%clo` with one clause per constructor binding
+        its captures and calling `@f(captures..., a...)` directly (a tuple
+        of the results for a global with zero or several results). A type
+        no function value is ever made of gets an ADT without constructors
+        and a body-less `@apply$N` (no value of that type can exist).
+    Then `relay.closure @f(c...)` and `relay.global_fn @f` become
+    `relay.construct @Fn$N::@f(c...)`, `relay.call %f(a...)` becomes
+    `func.call @apply$N(%f, a...)`, and every `!relay.fn<...>` in every type
+    of the module (function signatures, values, block arguments, tuple
+    fields, references, ADT arguments and constructor fields) becomes its
+    ADT. The function types inside one function type are replaced too:
+    `@apply$N` of `!relay.fn<(!relay.fn<(A) -> B>) -> C>` takes the inner
+    type's ADT.
+
+    Where a closure calls itself the result is recursive through
+    `@apply$N`; recursion is removed by a later pass. Afterwards no
+    `!relay.fn`, `relay.fn`, `relay.closure`, `relay.global_fn` or
+    `relay.call` is left; what cannot be converted (`relay.grad`, a function
+    type with ADT type parameters in a constructor field) is a located
+    error. Where a call's argument or result types differ from the function
+    type only in `?` dims of tensors (a parameter written with Relay's
+    `Any`), a `tensor.cast` converts them.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ConvertRelayToLinalg : Pass<"convert-relay-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Lowers relay operators to linalg/tensor/arith/math/scf/func";
   let description = [{

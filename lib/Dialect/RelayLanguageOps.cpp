@@ -49,18 +49,29 @@ LogicalResult IfOp::verify() {
 
 LogicalResult FnOp::verify() {
   Type type = getType();
+  Block &entry = getBody().front();
+  if (getRecursive()) {
+    if (entry.getNumArguments() == 0)
+      return emitOpError() << "is recursive, so its first block argument "
+                              "must be the closure itself, but it has none";
+    Type self = entry.getArgument(0).getType();
+    if (!areCompatible(self, type))
+      return emitOpError() << "is recursive, so its first block argument "
+                              "is the closure itself, of type "
+                           << type << ", but it has type " << self;
+  }
   if (isa<IncompleteType>(type))
     return verifyYield(*this, getBody(), type, "body");
   auto fnType = dyn_cast<FuncType>(type);
   if (!fnType)
     return emitOpError() << "result must be a !relay.fn type, got " << type;
-  Block &entry = getBody().front();
-  if (entry.getNumArguments() != fnType.getInputs().size())
-    return emitOpError() << "has " << entry.getNumArguments()
+  auto params = getParams();
+  if (params.size() != fnType.getInputs().size())
+    return emitOpError() << "has " << params.size()
                          << " parameters but its type has "
                          << fnType.getInputs().size();
-  for (auto [i, pair] :
-       llvm::enumerate(llvm::zip(entry.getArgumentTypes(), fnType.getInputs())))
+  for (auto [i, pair] : llvm::enumerate(
+           llvm::zip(TypeRange(ValueRange(params)), fnType.getInputs())))
     if (!areCompatible(std::get<0>(pair), std::get<1>(pair)))
       return emitOpError() << "parameter #" << i << " has type "
                            << std::get<0>(pair)
@@ -98,6 +109,34 @@ LogicalResult GlobalFnOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (!areCompatible(expected, getType()))
     return emitOpError() << "has type " << getType() << " but '@" << getCallee()
                          << "' has type " << expected;
+  return success();
+}
+
+LogicalResult ClosureOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto fn =
+      symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
+  if (!fn)
+    return emitOpError() << "'@" << getCallee()
+                         << "' does not name a func.func in this module";
+  Type type = getType();
+  if (isa<IncompleteType>(type))
+    return success();
+  auto fnType = dyn_cast<FuncType>(type);
+  if (!fnType)
+    return emitOpError() << "result must be a !relay.fn type, got " << type;
+  // The lifted function takes the captures, then the closure's parameters.
+  SmallVector<Type> inputs(getCaptures().getTypes());
+  llvm::append_range(inputs, fnType.getInputs());
+  FunctionType expected =
+      FunctionType::get(getContext(), inputs, TypeRange{fnType.getResult()});
+  FunctionType actual = fn.getFunctionType();
+  if (actual.getNumInputs() != expected.getNumInputs() ||
+      actual.getNumResults() != 1 ||
+      !areCompatible(actual.getInputs(), expected.getInputs()) ||
+      !areCompatible(actual.getResult(0), fnType.getResult()))
+    return emitOpError() << "needs '@" << getCallee() << "' of type "
+                         << expected << " (captures, then parameters), but it "
+                         << "has type " << actual;
   return success();
 }
 

@@ -435,13 +435,48 @@ private:
       return success();
     }
     if (auto fnOp = dyn_cast<FnOp>(op)) {
+      Block &entry = fnOp.getBody().front();
+      if (fnOp.getRecursive()) {
+        // The self reference is the closure: recursive calls through it
+        // share the closure's type variables.
+        if (entry.getNumArguments() == 0)
+          return fnOp.emitError() << "recursive closure has no self argument";
+        if (failed(unifyAt(fnOp, entry.getArgument(0).getType(), fnOp.getType(),
+                           "self reference of the closure")))
+          return failure();
+      }
       Type body = yieldType(fnOp.getBody());
       if (!body)
         return success();
       Type type = FuncType::get(
-          ctx, SmallVector<Type>(fnOp.getBody().front().getArgumentTypes()),
+          ctx, SmallVector<Type>(ValueRange(fnOp.getParams()).getTypes()),
           body);
       return unifyAt(fnOp, fnOp.getType(), type, "closure type");
+    }
+    if (auto closure = dyn_cast<ClosureOp>(op)) {
+      // A lambda-lifted closure: the captures are the first parameters of
+      // the lifted function, the rest are the closure's.
+      auto callee = dyn_cast_or_null<func::FuncOp>(
+          symbols.lookupSymbolIn(module, closure.getCalleeAttr()));
+      if (!callee)
+        return closure.emitError()
+               << "'" << closure.getCallee() << "' does not name a func.func";
+      FunctionType type = callee.getFunctionType();
+      size_t numCaptures = closure.getCaptures().size();
+      if (type.getNumInputs() < numCaptures || type.getNumResults() != 1)
+        return closure.emitError()
+               << "does not match the signature of @" << closure.getCallee();
+      for (auto [i, pair] : llvm::enumerate(
+               llvm::zip(closure.getCaptures().getTypes(), type.getInputs())))
+        if (failed(unifyAt(closure, std::get<0>(pair), std::get<1>(pair),
+                           "capture #" + Twine(i) + " of @" +
+                               closure.getCallee())))
+          return failure();
+      Type fnType = FuncType::get(
+          ctx, SmallVector<Type>(type.getInputs().drop_front(numCaptures)),
+          type.getResult(0));
+      return unifyAt(closure, closure.getType(), fnType,
+                     "type of the closure of @" + closure.getCallee());
     }
     if (auto global = dyn_cast<GlobalFnOp>(op)) {
       auto callee = dyn_cast_or_null<func::FuncOp>(
@@ -594,9 +629,13 @@ private:
     llvm::raw_string_ostream os(s);
     if (auto fn = dyn_cast<func::FuncOp>(owner))
       os << "argument #" << arg.getArgNumber() << " of @" << fn.getName();
-    else if (isa<FnOp>(owner))
-      os << "closure parameter #" << arg.getArgNumber();
-    else if (isa<MatchOp>(owner))
+    else if (auto fnOp = dyn_cast<FnOp>(owner)) {
+      if (fnOp.getRecursive() && arg.getArgNumber() == 0)
+        os << "the self reference of a recursive closure";
+      else
+        os << "closure parameter #"
+           << arg.getArgNumber() - (fnOp.getRecursive() ? 1 : 0);
+    } else if (isa<MatchOp>(owner))
       os << "pattern variable #" << arg.getArgNumber() << " of a match clause";
     else
       os << "block argument #" << arg.getArgNumber() << " of '"

@@ -34,6 +34,9 @@ void mlir::relay::registerRelayPipelines() {
         pm.addPass(createRelayInferType());
         pm.addPass(createRelayMonomorphize());
         pm.addPass(createRelayDynamicToStatic());
+        // Closures to first-order code: functions as values become ADTs.
+        pm.addPass(createRelayLambdaLift());
+        pm.addPass(createRelayDefunctionalize());
         if (options.convertLayout) {
           RelayConvertLayoutOptions layout;
           layout.desiredLayout = options.desiredLayout;

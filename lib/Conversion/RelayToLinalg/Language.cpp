@@ -122,6 +122,8 @@ struct Unsupported {
 };
 const Unsupported kUnsupportedOps[] = {
     {FnOp::getOperationName(), "closures"},
+    {ClosureOp::getOperationName(),
+     "lambda-lifted closures; run relay-defunctionalize"},
     {CallOp::getOperationName(), "calls of function values"},
     {GlobalFnOp::getOperationName(), "functions as values"},
     {GradOp::getOperationName(), "automatic differentiation"},

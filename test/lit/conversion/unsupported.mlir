@@ -24,6 +24,17 @@ func.func @global(%x: tensor<f32>) -> tensor<f32> {
 
 // -----
 
+func.func private @lifted(%b: tensor<f32>, %x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
+func.func @lifted_closure(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{not supported yet: relay.closure (lambda-lifted closures; run relay-defunctionalize)}}
+  %f = relay.closure @lifted(%x : tensor<f32>) : !relay.fn<(tensor<f32>) -> tensor<f32>>
+  return %x : tensor<f32>
+}
+
+// -----
+
 // expected-error @+1 {{not supported yet: function values (!relay.fn)}}
 func.func @takes_closure(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>) -> tensor<f32> {
   %c = relay.constant dense<1.0> : tensor<f32>

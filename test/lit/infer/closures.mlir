@@ -65,3 +65,31 @@ func.func @higher_order(%x: tensor<5xf32>) -> !relay.incomplete {
   %t = relay.tuple %a, %b : (!relay.incomplete, !relay.incomplete) -> !relay.incomplete
   return %t : !relay.incomplete
 }
+
+// A recursive closure (Relay's while loop): the self reference shares the
+// closure's type, so the recursive call gets its result type from the
+// loop's other branch and the parameters from the call after it.
+// CHECK-LABEL: func.func @while_loop(%{{.*}}: tensor<i32>) -> tensor<2xf32>
+func.func @while_loop(%n: tensor<i32>) -> !relay.incomplete {
+  %one = relay.constant dense<1> : tensor<i32>
+  // CHECK: relay.fn recursive : !relay.fn<(tensor<i32>, tensor<2xf32>) -> tensor<2xf32>> {
+  // CHECK-NEXT: ^bb0(%[[SELF:.+]]: !relay.fn<(tensor<i32>, tensor<2xf32>) -> tensor<2xf32>>, %{{.*}}: tensor<i32>, %{{.*}}: tensor<2xf32>):
+  %loop = relay.fn recursive : !relay.incomplete {
+  ^bb0(%self: !relay.incomplete, %i: !relay.incomplete, %acc: !relay.incomplete):
+    %c = relay.less %i, %n : (!relay.incomplete, tensor<i32>) -> !relay.incomplete
+    %r = relay.if %c : !relay.incomplete -> !relay.incomplete {
+      %j = relay.add %i, %one : (!relay.incomplete, tensor<i32>) -> !relay.incomplete
+      %a = relay.multiply %acc, %acc : (!relay.incomplete, !relay.incomplete) -> !relay.incomplete
+      // CHECK: relay.call %[[SELF]](%{{.*}}, %{{.*}}) : (!relay.fn<(tensor<i32>, tensor<2xf32>) -> tensor<2xf32>>, tensor<i32>, tensor<2xf32>) -> tensor<2xf32>
+      %k = relay.call %self(%j, %a) : (!relay.incomplete, !relay.incomplete, !relay.incomplete) -> !relay.incomplete
+      relay.yield %k : !relay.incomplete
+    } else {
+      relay.yield %acc : !relay.incomplete
+    }
+    relay.yield %r : !relay.incomplete
+  }
+  %zero = relay.constant dense<0> : tensor<i32>
+  %x = relay.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %res = relay.call %loop(%zero, %x) : (!relay.incomplete, tensor<i32>, tensor<2xf32>) -> !relay.incomplete
+  return %res : !relay.incomplete
+}

@@ -51,3 +51,30 @@ func.func @mut_b(%x: tensor<f32>) -> !relay.incomplete {
 // An external declaration whose result nobody fixes.
 // expected-error @+1 {{cannot infer the type of @ext}}
 func.func private @ext(tensor<f32>) -> !relay.incomplete
+
+// -----
+
+// The self reference of a recursive closure is the closure: calling it
+// with a tensor<f32> clashes with its use on a tensor<2xf32>.
+func.func @recursive_clash(%x: tensor<2xf32>) -> !relay.incomplete {
+  %f = relay.fn recursive : !relay.incomplete {
+  ^bb0(%self: !relay.fn<(tensor<f32>) -> !relay.incomplete>, %p: !relay.incomplete):
+    relay.yield %p : !relay.incomplete
+  }
+  // expected-error @+1 {{callee: type mismatch: cannot unify '!relay.fn<(tensor<f32>) -> tensor<f32>>' with '!relay.fn<(tensor<2xf32>) -> !relay.incomplete<}}
+  %r = relay.call %f(%x) : (!relay.incomplete, tensor<2xf32>) -> !relay.incomplete
+  return %r : !relay.incomplete
+}
+
+// -----
+
+// Nothing but the recursive call uses the self reference's result.
+func.func @recursive_unknown() -> !relay.incomplete {
+  %f = relay.fn recursive : !relay.incomplete {
+  // expected-error @+1 {{cannot infer the type of the self reference of a recursive closure}}
+  ^bb0(%self: !relay.incomplete, %p: !relay.incomplete):
+    %r = relay.call %self(%p) : (!relay.incomplete, !relay.incomplete) -> !relay.incomplete
+    relay.yield %r : !relay.incomplete
+  }
+  return %f : !relay.incomplete
+}

@@ -82,6 +82,83 @@ func.func @fn_body() {
 
 // -----
 
+func.func @fn_recursive_no_self() {
+  // expected-error @+1 {{is recursive, so its first block argument must be the closure itself, but it has none}}
+  %f = relay.fn recursive : !relay.fn<() -> tensor<f32>> {
+    %c = relay.constant dense<1.0> : tensor<f32>
+    relay.yield %c : tensor<f32>
+  }
+  return
+}
+
+// -----
+
+func.func @fn_recursive_self_type() {
+  // expected-error @+1 {{is recursive, so its first block argument is the closure itself, of type '!relay.fn<(tensor<f32>) -> tensor<f32>>', but it has type 'tensor<f32>'}}
+  %f = relay.fn recursive : !relay.fn<(tensor<f32>) -> tensor<f32>> {
+  ^bb0(%self: tensor<f32>, %x: tensor<f32>):
+    relay.yield %x : tensor<f32>
+  }
+  return
+}
+
+// -----
+
+// Without the self argument the parameters do not match the type.
+func.func @fn_recursive_params() {
+  // expected-error @+1 {{has 0 parameters but its type has 1}}
+  %f = relay.fn recursive : !relay.fn<(tensor<f32>) -> tensor<f32>> {
+  ^bb0(%self: !relay.fn<(tensor<f32>) -> tensor<f32>>):
+    %c = relay.constant dense<1.0> : tensor<f32>
+    relay.yield %c : tensor<f32>
+  }
+  return
+}
+
+// -----
+
+// relay.closure
+func.func @closure_missing() {
+  // expected-error @+1 {{'@nowhere' does not name a func.func in this module}}
+  %f = relay.closure @nowhere() : !relay.fn<(tensor<f32>) -> tensor<f32>>
+  return
+}
+
+// -----
+
+func.func private @lifted(%b: tensor<2xf32>, %x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
+func.func @closure_result(%b: tensor<2xf32>) {
+  // expected-error @+1 {{result must be a !relay.fn type, got 'tensor<f32>'}}
+  %f = relay.closure @lifted(%b : tensor<2xf32>) : tensor<f32>
+  return
+}
+
+// -----
+
+func.func private @lifted(%b: tensor<2xf32>, %x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
+func.func @closure_captures(%b: tensor<f32>) {
+  // expected-error @+1 {{needs '@lifted' of type '(tensor<f32>, tensor<f32>) -> tensor<f32>' (captures, then parameters), but it has type '(tensor<2xf32>, tensor<f32>) -> tensor<f32>'}}
+  %f = relay.closure @lifted(%b : tensor<f32>) : !relay.fn<(tensor<f32>) -> tensor<f32>>
+  return
+}
+
+// -----
+
+func.func private @lifted(%b: tensor<2xf32>, %x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
+func.func @closure_params(%b: tensor<2xf32>) {
+  // expected-error @+1 {{needs '@lifted' of type '(tensor<2xf32>) -> tensor<f32>' (captures, then parameters), but it has type '(tensor<2xf32>, tensor<f32>) -> tensor<f32>'}}
+  %f = relay.closure @lifted(%b : tensor<2xf32>) : !relay.fn<() -> tensor<f32>>
+  return
+}
+
+// -----
+
 // relay.global_fn
 func.func @global_missing() {
   // expected-error @+1 {{'@nowhere' does not name a func.func in this module}}
