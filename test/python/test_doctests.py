@@ -11,7 +11,8 @@ MODULES = ["relay_mlir", "relay_mlir.ty", "relay_mlir.expr", "relay_mlir.op.tens
            "relay_mlir.op._make", "relay_mlir.expr_functor", "relay_mlir.analysis",
            "relay_mlir.module", "relay_mlir.errors", "relay_mlir.emit", "relay_mlir.transform",
            "relay_mlir.compiler", "relay_mlir.runtime", "relay_mlir.testing.numpy_ref",
-           "relay_mlir.testing.resnet"]
+           "relay_mlir.testing.resnet", "relay_mlir.interpreter", "relay_mlir.interpreter_ops",
+           "relay_mlir.executor"]
 
 
 @pytest.mark.parametrize("name", MODULES)
