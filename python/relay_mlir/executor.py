@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any as PyAny, Callable, Dict, Mapping, Optional, Union
 
+import numpy as np
+
 from . import expr as E
 from .compiler import Target, compile as _compile
 from .interpreter import Closure, Interpreter
@@ -105,9 +107,21 @@ class DebugExecutor(Executor):
         else:
             value = interp.evaluate(expr, dict(binds or {}))
             if not isinstance(value, Closure):
-                return value
+                return _fresh(value)
             clo = value
-        return _main_callable(clo.fn.params, lambda *a: interp.call_closure(clo, a, {}), self.params)
+        return _main_callable(clo.fn.params, lambda *a: _fresh(interp.call_closure(clo, a, {})),
+                              self.params)
+
+
+def _fresh(v: PyAny) -> PyAny:
+    """Result tensors (and tensors in result tuples) as new arrays: kernels may
+    return views of inputs or constants, which the caller must not be able
+    to modify through the result. ADT values are returned as they are."""
+    if isinstance(v, np.ndarray):
+        return np.array(v, copy=True)
+    if isinstance(v, tuple):
+        return tuple(_fresh(f) for f in v)
+    return v
 
 
 class CompiledExecutor(Executor):

@@ -438,3 +438,15 @@ def test_debug_matches_vm_on_a_tensor_program():
     for a, b in zip(dbg, vm):
         assert a.dtype == b.dtype and a.shape == b.shape
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_results_do_not_alias_inputs_or_constants():
+    c = relay.const(np.arange(6, dtype="float32"))
+    x = relay.var("x", shape=(6,))
+    mod = relay.IRModule.from_expr(relay.Function([x], relay.Tuple([relay.reshape(x, (2, 3)),
+                                                                   relay.reshape(c, (3, 2))])))
+    data = np.zeros(6, "float32")
+    a, b = relay.create_executor("debug", mod=mod).evaluate()(data)
+    a[0, 0] = 7.0
+    b[0, 0] = 7.0
+    assert data[0] == 0.0 and c.data[0] == 0.0
