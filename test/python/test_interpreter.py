@@ -301,14 +301,14 @@ def test_match_failure_is_a_runtime_error(p):
 # -- references -------------------------------------------------------------------------------
 def test_ref_mutated_in_a_loop():
     r, i, loop = relay.var("r"), ivar("i"), relay.var("loop")
-    u = relay.var("u")
+    u, u2 = relay.var("u"), relay.var("u2")
     # loop(i): if i == 0 then () else { r := !r * 2 + i; loop(i - 1) }
     body = relay.If(relay.equal(i, i32(0)), relay.Tuple([]),
                     relay.Let(u, relay.RefWrite(r, relay.RefRead(r) * i32(2) + i),
                               loop(i - i32(1))))
     prog = relay.Let(r, relay.RefCreate(i32(1)),
                      relay.Let(loop, relay.Function([i], body),
-                               relay.Let(u, loop(i32(5)), relay.RefRead(r))))
+                               relay.Let(u2, loop(i32(5)), relay.RefRead(r))))
     want = 1
     for k in range(5, 0, -1):
         want = want * 2 + k
@@ -418,10 +418,10 @@ def test_non_tail_recursion_depth_100000(p):
     i, acc, loop = ivar("i"), relay.var("acc"), relay.var("loop")
     build = relay.Let(loop, relay.Function([i, acc], relay.If(
         relay.equal(i, i32(0)), acc, loop(i - i32(1), p.cons(i, acc)))), loop(i32(n), p.nil()))
-    x = ivar("x")
+    x, x2 = ivar("x"), ivar("x2")
     lst = relay.var("lst")
     prog = relay.Let(lst, build, relay.Tuple([p.length(lst), p.foldr(relay.Function([x, ivar("a")], x), i32(-1), lst),
-                                              p.length(p.map(relay.Function([x], x), lst))]))
+                                              p.length(p.map(relay.Function([x2], x2), lst))]))
     got = run(prog, p.mod)
     assert [int(v) for v in got] == [n, 1, n]
 
