@@ -146,6 +146,13 @@ def programs(relay, Prelude):
         return relay.Let(uu, relay.RefWrite(r, i32(v)), relay.RefRead(r))
     out["arg_order"] = (relay.IRModule(), relay.Let(r, relay.RefCreate(i32(0)), relay.Tuple(
         [fxy(bump(1), bump(2)), relay.RefRead(r)])))
+    # a shared node (a DAG) holding an effect: one evaluation
+    tick, old, u3 = relay.var("tick"), relay.var("old"), relay.var("u3")
+    tick_fn = relay.Function([], relay.Let(old, relay.RefRead(r), relay.Let(u3, relay.RefWrite(r, old + i32(1)),
+                                                                             old)))
+    shared = tick()
+    out["shared_effect"] = (relay.IRModule(), relay.Let(r, relay.RefCreate(i32(10)), relay.Let(
+        tick, tick_fn, relay.Tuple([shared, shared, relay.RefRead(r)]))))
     return out
 
 

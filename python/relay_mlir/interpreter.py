@@ -33,9 +33,11 @@ The evaluator is a CEK-style machine with an explicit work stack and value
 stack: neither deep recursion nor long loops in the program use Python's
 stack, and calls in tail position do not grow the work stack.
 
-Variables are assumed bound once (Relay's well-formedness); a binding that
-shadows a variable already bound in the same activation is undone when its
-scope ends.
+An expression node with several parents (a DAG) is evaluated once per
+function activation, at its first use, like TVM's interpreter and the
+compiler. Variables are assumed bound once (Relay's well-formedness); a
+binding that shadows a variable already bound in the same activation is
+undone when its scope ends.
 
 Example::
 
@@ -182,7 +184,33 @@ _MISSING = object()
 
 # work-stack frame kinds
 (_EVAL, _CALL, _APPLY, _LET, _IF, _TUPLE, _TGI, _MATCH, _REFNEW, _REFREAD, _REFWRITE,
- _RESTORE) = range(12)
+ _RESTORE, _MEMO) = range(13)
+
+
+def _children(e: Expr) -> List[Expr]:
+    """The sub-expressions of ``e`` (for the sharing analysis)."""
+    te = type(e)
+    if te is Call:
+        return ([] if type(e.op) in (Op, Constructor, GlobalVar) else [e.op]) + list(e.args)
+    if te is Tuple:
+        return list(e.fields)
+    if te is TupleGetItem:
+        return [e.tuple_value]
+    if te is Let:
+        return [e.value, e.body]
+    if te is If:
+        return [e.cond, e.true_branch, e.false_branch]
+    if te is Function:
+        return [e.body]
+    if te is Match:
+        return [e.data] + [c.rhs for c in e.clauses]
+    if te is RefCreate:
+        return [e.value]
+    if te is RefRead:
+        return [e.ref]
+    if te is RefWrite:
+        return [e.ref, e.value]
+    return []
 
 
 class Interpreter:
@@ -194,6 +222,8 @@ class Interpreter:
         self._free: Dict[Function, List[Var]] = {}
         self._infos: Dict[Call, tuple] = {}  # per Call node: how to evaluate its operands
         self._simple_forms: Dict[Expr, Optional[tuple]] = {}
+        self._memo_nodes: set = set()  # nodes with several parents: evaluated once per activation
+        self._analysed: set = set()
         self.steps = 0  # work-stack steps run so far (for speed measurements)
 
     # -- entry points -----------------------------------------------------------------
@@ -201,6 +231,7 @@ class Interpreter:
         """The value of ``expr`` (its free variables bound by ``env``)."""
         if isinstance(expr, TupleWrapper):
             expr = expr.astuple()
+        self._find_shared(expr)
         return self._run([(_EVAL, expr, dict(env or {}))])
 
     def apply(self, fn_value: PyAny, args: Sequence[PyAny]) -> PyAny:
@@ -216,6 +247,7 @@ class Interpreter:
             if found is None:
                 raise RelayRuntimeError(f"unknown global function '{gv.name_hint}'")
             clo = Closure(found[1], {}, self, gv.name_hint)
+            self._find_shared(found[1])
             self._globals[gv] = clo
         return clo
 
@@ -242,6 +274,34 @@ class Interpreter:
         if len(values) != len(params):
             raise TypeError(f"the function takes {len(params)} arguments, got {len(values)}")
         return self.apply(clo, [to_value(v, p.type_annotation) for v, p in zip(values, params)])
+
+    # -- sharing ---------------------------------------------------------------------------
+    def _find_shared(self, root: Expr) -> None:
+        """Marks the nodes of ``root`` with several parents (a DAG in
+        dataflow form): such a node is evaluated once per activation, at its
+        first use, and its value stored in the activation's environment
+        (keyed by the node). TVM 0.19's interpreter does the same (an
+        expression shared by two calls of ``tick()`` runs ``tick`` once), as
+        does the compiler (one SSA value); it also keeps a DAG from costing
+        time exponential in its depth. Variables, constants, functions and
+        operator/constructor/global references are not marked (they are
+        cheap and have no effect)."""
+        if root in self._analysed:
+            return
+        self._analysed.add(root)
+        parents: Dict[Expr, int] = {}
+        stack: List[Expr] = [root]
+        while stack:
+            e = stack.pop()
+            for c in _children(e):
+                n = parents.get(c, 0)
+                parents[c] = n + 1
+                if n == 0:
+                    stack.append(c)
+        skip = (Var, Constant, Function, Op, Constructor, GlobalVar)
+        for e, n in parents.items():
+            if n > 1 and type(e) not in skip:
+                self._memo_nodes.add(e)
 
     # -- helpers -------------------------------------------------------------------------
     def _closure(self, fn: Function, env: Dict[Var, PyAny], rec: Optional[Var] = None) -> Closure:
@@ -340,6 +400,7 @@ class Interpreter:
         push, pop = tasks.append, tasks.pop
         vpush, vpop = vals.append, vals.pop
         infos = self._infos
+        memo_nodes = self._memo_nodes
         simple_of = self._simple_forms
         steps = 0
 
@@ -382,6 +443,12 @@ class Interpreter:
                     e = t[1]
                     env = t[2]
                     while True:  # expressions in tail position continue here, without the stack
+                        if e in memo_nodes:
+                            v = env.get(e, _MISSING)
+                            if v is not _MISSING:
+                                vpush(v)
+                                break
+                            push((_MEMO, env, e))
                         te = type(e)
                         if te is Var:
                             v = env.get(e, _MISSING)
@@ -566,6 +633,8 @@ class Interpreter:
                     vpush(())
                 elif k == _RESTORE:
                     t[1][t[2]] = t[3]
+                elif k == _MEMO:
+                    t[1][t[2]] = vals[-1]
                 else:  # pragma: no cover
                     raise AssertionError(f"bad frame {t!r}")
         finally:
