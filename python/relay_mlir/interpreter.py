@@ -273,7 +273,48 @@ class Interpreter:
                 values.append(kwargs[p.name_hint])
         if len(values) != len(params):
             raise TypeError(f"the function takes {len(params)} arguments, got {len(values)}")
-        return self.apply(clo, [to_value(v, p.type_annotation) for v, p in zip(values, params)])
+        return self.apply(clo, [self._adt_in(to_value(v, p.type_annotation)) for v, p in zip(values, params)])
+
+    def _adt_in(self, v: PyAny) -> PyAny:
+        """ADT values from elsewhere (the ``ADT`` values compiled code returns:
+        ``.tag``, ``.fields``, ``.constructor`` a name) as ``ConstructorValue``s
+        of this module's constructors, looked up by tag; iterative."""
+        def foreign(x):
+            return (type(x) is not ConstructorValue and hasattr(x, "tag") and hasattr(x, "fields")
+                    and not isinstance(x, np.ndarray))
+        if not (foreign(v) or isinstance(v, tuple)):
+            return v
+        # post-order rebuild over (value, done) pairs
+        out: List[PyAny] = []
+        stack: List[tuple] = [(v, False)]
+        while stack:
+            x, done = stack.pop()
+            if done:
+                n = len(x.fields) if foreign(x) else len(x)
+                kids = out[len(out) - n:] if n else []
+                del out[len(out) - n:]
+                if isinstance(x, tuple):
+                    out.append(tuple(kids))
+                    continue
+                if self.mod is None:
+                    raise RelayRuntimeError("an ADT input needs the module of its constructors")
+                try:
+                    c = self.mod.get_constructor(int(x.tag))
+                except ValueError:
+                    raise RelayRuntimeError(f"ADT input with unknown constructor tag {x.tag}") from None
+                name = getattr(x, "constructor", None)
+                name = getattr(name, "name_hint", name)
+                if isinstance(name, str) and name != c.name_hint:
+                    raise RelayRuntimeError(f"ADT input tag {x.tag} is '{c.name_hint}' in the module, "
+                                            f"not '{name}'")
+                out.append(ConstructorValue(c, kids))
+            elif foreign(x) or isinstance(x, tuple):
+                stack.append((x, True))
+                for f in reversed(list(x.fields if foreign(x) else x)):
+                    stack.append((f, False))
+            else:
+                out.append(to_value(x))
+        return out[0]
 
     # -- sharing ---------------------------------------------------------------------------
     def _find_shared(self, root: Expr) -> None:

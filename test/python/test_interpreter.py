@@ -475,3 +475,29 @@ def test_shared_nodes_are_evaluated_once():
         y = y + y
     f = run(relay.Function([x], y))
     np.testing.assert_array_equal(f(np.array([1.0, -0.5], "float32")), np.array([2.0**60, -2.0**59], "float32"))
+
+
+def test_foreign_adt_inputs_and_bound_params(p):
+    """ADT inputs shaped like compiled code's ADT values (.tag, .constructor
+    name, .fields) become this module's constructor values; ``params`` binds
+    parameters of main by name."""
+    class ADT:  # the attributes of relay_mlir.adt_value.ADT
+        def __init__(self, c, fields):
+            self.tag, self.constructor, self.fields = c.tag, c.name_hint, fields
+    xs = relay.var("xs", p.l(I32))
+    k = ivar("k")
+    p.mod["main"] = relay.Function([xs, k], p.length(xs) * k)
+    lst = ADT(p.cons, [np.array(4, "int32"), ADT(p.cons, [np.array(5, "int32"), ADT(p.nil, [])])])
+    f = relay.create_executor("debug", mod=p.mod, params={"k": np.array(10, "int32")}).evaluate()
+    assert int(f(lst)) == 20
+    bad = ADT(p.cons, [])
+    bad.constructor = "Nil"
+    with pytest.raises(RelayRuntimeError, match="is 'Cons' in the module, not 'Nil'"):
+        f(bad)
+
+
+def test_vm_executor_closed_expression_and_function():
+    assert int(relay.create_executor("vm").evaluate(relay.const(6) * relay.const(7))) == 42
+    x = relay.var("x", shape=(3,), dtype="int32")
+    f = relay.create_executor("graph", target="llvm").evaluate(relay.Function([x], relay.cumsum(x)))
+    np.testing.assert_array_equal(f(x=np.array([1, 2, 3], "int32")), [1, 3, 6])
