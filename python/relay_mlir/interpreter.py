@@ -64,7 +64,7 @@ from .interpreter_ops import get_kernel
 from .ty import TensorType
 
 __all__ = ["Interpreter", "Closure", "RefValue", "ConstructorValue", "RelayRuntimeError",
-           "to_value"]
+           "to_value", "assert_values_close"]
 
 
 class Closure:
@@ -178,6 +178,41 @@ def to_value(x: PyAny, annotation: Optional[object] = None) -> PyAny:
         return tuple(to_value(f, fields[i] if fields and i < len(fields) else None)
                      for i, f in enumerate(x))
     return x
+
+
+def assert_values_close(got: PyAny, want: PyAny, rtol: float = 0.0, atol: float = 0.0) -> None:
+    """Asserts two values agree: tensors in shape, dtype and value (exactly for
+    integer/bool tensors, within ``rtol``/``atol`` for floats, NaN equal to
+    NaN), tuples and ADT values field by field (an ADT value's constructor
+    compared by name, so interpreter ``ConstructorValue``s and compiled
+    code's ``ADT`` values compare). Iterative: deep lists are fine.
+
+    >>> import numpy as np
+    >>> assert_values_close((np.float32(1.0), np.array([1, 2])), (np.float32(1.0), np.array([1, 2])))
+    """
+    stack = [(got, want, "value")]
+    while stack:
+        g, w, path = stack.pop()
+        if isinstance(w, (np.ndarray, np.generic)) or isinstance(g, (np.ndarray, np.generic)):
+            g, w = np.asarray(g), np.asarray(w)
+            assert g.shape == w.shape, f"{path}: shape {g.shape} != {w.shape}"
+            assert g.dtype == w.dtype, f"{path}: dtype {g.dtype} != {w.dtype}"
+            if g.dtype.kind == "f":
+                np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, equal_nan=True, err_msg=path)
+            else:
+                np.testing.assert_array_equal(g, w, err_msg=path)
+        elif isinstance(w, (tuple, list)) or isinstance(g, (tuple, list)):
+            assert isinstance(g, (tuple, list)) and isinstance(w, (tuple, list)), f"{path}: {g!r} vs {w!r}"
+            assert len(g) == len(w), f"{path}: {len(g)} != {len(w)} fields"
+            stack.extend((a, b, f"{path}[{i}]") for i, (a, b) in enumerate(zip(g, w)))
+        elif hasattr(w, "fields") and hasattr(g, "fields"):
+            gn = getattr(getattr(g, "constructor", None), "name_hint", getattr(g, "constructor", None))
+            wn = getattr(getattr(w, "constructor", None), "name_hint", getattr(w, "constructor", None))
+            assert gn == wn, f"{path}: constructor {gn} != {wn}"
+            assert len(g.fields) == len(w.fields), f"{path}: {len(g.fields)} != {len(w.fields)} fields"
+            stack.extend((a, b, f"{path}.{gn}[{i}]") for i, (a, b) in enumerate(zip(g.fields, w.fields)))
+        else:
+            assert g is w or g == w, f"{path}: {g!r} != {w!r}"
 
 
 _MISSING = object()

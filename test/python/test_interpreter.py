@@ -501,3 +501,20 @@ def test_vm_executor_closed_expression_and_function():
     x = relay.var("x", shape=(3,), dtype="int32")
     f = relay.create_executor("graph", target="llvm").evaluate(relay.Function([x], relay.cumsum(x)))
     np.testing.assert_array_equal(f(x=np.array([1, 2, 3], "int32")), [1, 3, 6])
+
+
+def test_assert_values_close_compares_interpreter_and_compiled_style_values(p):
+    from relay_mlir.interpreter import assert_values_close
+
+    class ADT:  # compiled code's ADT values: the constructor by name
+        def __init__(self, name, fields):
+            self.constructor, self.fields = name, fields
+    v = run(relay_list(p, [1, 2]), p.mod)
+    assert_values_close(v, ADT("Cons", [np.array(1, "int32"), ADT("Cons", [np.array(2, "int32"), ADT("Nil", [])])]))
+    with pytest.raises(AssertionError, match="constructor"):
+        assert_values_close(v, ADT("Cons", [np.array(1, "int32"), ADT("Nil", [])]))
+    with pytest.raises(AssertionError, match="dtype"):
+        assert_values_close(np.array(1, "int32"), np.array(1, "int64"))
+    assert_values_close((np.array([1.0, np.nan], "float32"),), (np.array([1.0 + 1e-7, np.nan], "float32"),), rtol=1e-6)
+    with pytest.raises(AssertionError):
+        assert_values_close(np.array([1.0], "float32"), np.array([1.1], "float32"), rtol=1e-6)
