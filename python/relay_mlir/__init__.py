@@ -25,10 +25,11 @@ from __future__ import annotations
 import sys as _sys
 
 # Layers, each importing only those before it: ty, errors -> expr ->
-# expr_functor, analysis -> op -> emit -> module -> transform -> compiler.
+# expr_functor, analysis -> interpreter -> op -> emit -> module -> transform -> compiler
+# -> executor.
 from .ty import (Any, FuncType, GlobalTypeVar, IncompleteType, RefType, TensorType, TupleType,
                  Type, TypeCall, TypeKind, TypeVar, scalar_type)
-from .errors import CompileError, Diagnostic
+from .errors import CompileError, Diagnostic, RelayRuntimeError
 from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
                    RefWrite, Tuple, TupleGetItem, TupleWrapper, Var, const, var)
 from . import adt
@@ -65,13 +66,15 @@ from .compiler import Target, compile, lower_to_iree_input
 from .parser import fromtext, parse, parse_expr
 from . import prelude
 from .runtime import Executable
+from . import interpreter
+from .executor import create_executor
 
 _sys.modules.setdefault(__name__ + ".nn", nn)
 _sys.modules.setdefault(__name__ + ".image", image)
 
 
 __all__ = [
-    "CompileError", "Diagnostic",
+    "CompileError", "Diagnostic", "RelayRuntimeError", "create_executor", "interpreter",
     "Call", "Constant", "Expr", "Function", "GlobalVar", "If", "Let", "Op", "Tuple", "TupleGetItem",
     "TupleWrapper", "Var", "const", "var", "RefCreate", "RefRead", "RefWrite",
     "adt", "Clause", "Constructor", "Match", "PatternConstructor", "PatternTuple", "PatternVar",

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, List, Optional
 
-__all__ = ["Diagnostic", "CompileError", "diagnostics_from_text"]
+__all__ = ["Diagnostic", "CompileError", "RelayRuntimeError", "diagnostics_from_text"]
 
 
 @dataclass
@@ -63,6 +63,11 @@ class CompileError(Exception):
     def __str__(self) -> str:
         lines = [self.message] + [str(d) for d in self.diagnostics]
         return "\n".join(lines)
+
+
+class RelayRuntimeError(RuntimeError):
+    """A program failed while running in the debug interpreter (a match with
+    no matching clause, an operator without a numpy kernel, ...)."""
 
 
 _DIAG_RE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note|remark): (?P<msg>.*)$")

@@ -38,16 +38,18 @@ def test_import_after_iree(first):
 # emission, and sit outside this order.
 LAYERS = {
     "ty": 0, "errors": 0,
-    "expr": 1, "adt_value": 1,
+    "expr": 1, "adt_value": 1, "interpreter_ops": 1,
     "adt": 1.5, "scope_builder": 1.5,
     "expr_functor": 2,
     "analysis": 3,
+    "interpreter": 3.5,
     "op._make": 4, "op.dyn": 4.5, "op.tensor": 5, "op.nn": 6, "op.image": 6, "op.index": 6, "op.reduce": 6,
     "op.transform": 6, "op": 7,
     "emit": 8, "printer": 8,
     "module": 9, "_worker": 9, "runtime": 9, "prelude": 9.5, "parser": 9.5, "mlir_import": 9.5, "_tvm_ndarray": 0,
     "transform": 10,
     "compiler": 11,
+    "executor": 11.5,
     "cli": 12,
     "": 13,  # relay_mlir/__init__.py
 }

@@ -1,0 +1,63 @@
+// RUN: relay-mlir-opt %s -split-input-file -verify-diagnostics
+
+func.func @shape_of_float_dtype(%x: tensor<2xf32>) {
+  // expected-error @+1 {{'relay.shape_of' op dtype must be an integer type of 8 bits or more, got 'f32'}}
+  %0 = relay.shape_of %x {dtype = f32} : (tensor<2xf32>) -> tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @shape_of_wrong_result(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{result #0 has type 'tensor<3xi32>' but its typing rule gives 'tensor<2xi32>'}}
+  %0 = relay.shape_of %x : (tensor<2x3xf32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @reshape_newshape_rank(%x: tensor<6xf32>, %s: tensor<2x1xi64>) {
+  // expected-error @+1 {{newshape}}
+  %0 = relay.dyn.reshape %x, %s : (tensor<6xf32>, tensor<2x1xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_unknown_rank(%x: tensor<6xf32>, %s: tensor<?xi64>) {
+  // expected-error @+1 {{'relay.dyn.reshape' op the length of newshape (the rank of the result) must be known, got 'tensor<?xi64>'}}
+  %0 = relay.dyn.reshape %x, %s : (tensor<6xf32>, tensor<?xi64>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_float_shape(%x: tensor<6xf32>, %s: tensor<2xf32>) {
+  // expected-error @+1 {{'relay.dyn.reshape' op newshape must be an integer tensor, got 'tensor<2xf32>'}}
+  %0 = relay.dyn.reshape %x, %s : (tensor<6xf32>, tensor<2xf32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_lower_rank(%x: tensor<2x3xf32>, %s: tensor<1xi64>) {
+  // expected-error @+1 {{'relay.dyn.broadcast_to' op cannot broadcast a rank-2 tensor to rank 1}}
+  %0 = relay.dyn.broadcast_to %x, %s : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @full_not_scalar(%v: tensor<2xf32>, %s: tensor<2xi64>) {
+  // expected-error @+1 {{'relay.dyn.full' op fill_value must be a 0-d tensor, got 'tensor<2xf32>'}}
+  %0 = relay.dyn.full %v, %s : (tensor<2xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @zeros_bool_shape(%s: tensor<2xi1>) {
+  // expected-error @+1 {{'relay.dyn.zeros' op shape must be an integer tensor, got 'tensor<2xi1>'}}
+  %0 = relay.dyn.zeros %s {dtype = f32} : (tensor<2xi1>) -> tensor<?x?xf32>
+  return
+}
