@@ -1340,3 +1340,63 @@ def _resize2d(args, attrs):
         raise RelayRuntimeError(f"image.resize2d: unknown method '{method}'")
     out = _from_cf(np.asarray(out), "NCHW", layout)
     return _arr(out, attrs.get("out_dtype") or x.dtype)
+
+
+# -- shapes as values and the dyn.* operators ------------------------------------------
+@_reg("shape_of")
+def _shape_of(args, attrs):
+    return np.array(args[0].shape, dtype=attrs.get("dtype") or "int32")
+
+
+@_reg("ndarray_size")
+def _ndarray_size(args, attrs):
+    return np.array(args[0].size, dtype=attrs.get("dtype") or "int32")
+
+
+def _run_time_shape(op: str, shape: np.ndarray) -> list:
+    if shape.ndim != 1 or shape.dtype.kind not in "iu":
+        raise RelayRuntimeError(f"{op}: the shape must be a 1-d integer tensor, got {shape.dtype} {shape.shape}")
+    return [int(v) for v in shape]
+
+
+@_reg("dyn.reshape")
+def _dyn_reshape(args, attrs):
+    x, s = args
+    req = _run_time_shape("relay.dyn.reshape", s)
+    allowzero = bool(attrs.get("allowzero", False))
+    out = [x.shape[i] if (v == 0 and not allowzero and i < x.ndim) else v for i, v in enumerate(req)]
+    if out.count(-1) > 1 or any(v < -1 for v in out):
+        raise RelayRuntimeError(f"relay.dyn.reshape: newshape {req} has more than one -1 or a negative entry")
+    known = int(np.prod([v for v in out if v != -1], dtype=np.int64))
+    if -1 in out:
+        out[out.index(-1)] = x.size // known if known else 0
+    if int(np.prod(out, dtype=np.int64)) != x.size:
+        raise RelayRuntimeError(f"relay.dyn.reshape: newshape {req} does not fit {x.size} elements")
+    return x.reshape(out)
+
+
+@_reg("dyn.broadcast_to")
+def _dyn_broadcast_to(args, attrs):
+    x, s = args
+    shape = _run_time_shape("relay.dyn.broadcast_to", s)
+    try:
+        return np.broadcast_to(x, shape).copy()
+    except ValueError:
+        raise RelayRuntimeError(f"relay.dyn.broadcast_to: {x.shape} does not broadcast to {shape}") from None
+
+
+@_reg("dyn.zeros")
+def _dyn_zeros(args, attrs):
+    return np.zeros(_run_time_shape("relay.dyn.zeros", args[0]), attrs["dtype"])
+
+
+@_reg("dyn.ones")
+def _dyn_ones(args, attrs):
+    return np.ones(_run_time_shape("relay.dyn.ones", args[0]), attrs["dtype"])
+
+
+@_reg("dyn.full")
+def _dyn_full(args, attrs):
+    v, s = args
+    dt = attrs.get("dtype") or v.dtype
+    return np.full(_run_time_shape("relay.dyn.full", s), _cast(v, dt), dt)
