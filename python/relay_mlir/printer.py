@@ -15,7 +15,8 @@ is ``#[version = "0.0.5"]`` text that ``relay_mlir.fromtext`` and TVM's
     <BLANKLINE>
 
 Every non-atomic expression is bound once per block (``%0 = ...;``, graph
-normal form), in evaluation order; ``Let``s are printed as ``let``; tensor
+normal form), in evaluation order; ``Let``s are printed as ``let`` (one that is an operand as a
+``(let ...; body)`` block, as TVM does); tensor
 constants other than scalars go to the ``#[metadata]`` section as
 ``meta[relay.Constant][i]``. Deep programs print without recursion (only
 nested blocks — function bodies, branches, clauses — nest).
@@ -40,6 +41,8 @@ from ._tvm_ndarray import write_metadata
 __all__ = ["astext", "type_text"]
 
 _SCALAR_SUFFIX = {"float32": "f", "float64": "f64", "float16": "f16", "int32": "", "int64": "i64"}
+# operators whose Relay operand is one tuple; relay-mlir's calls hold its fields
+_TUPLE_OPERAND_OPS = {"concatenate", "stack", "einsum"}
 _NAME_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -168,13 +171,22 @@ class _Printer:
         (``inline``: a block's final value, printed in place rather than bound)."""
         if isinstance(e, TupleWrapper):
             e = e.astuple()
+        named = self.lookup(e)
+        if named is not None:
+            return named
         # Let chains: statements of this block, in a loop
         while isinstance(e, Let):
             name = self.var_name(e.var)
             ann = f": {type_text(e.var.type_annotation)}" if e.var.type_annotation is not None and \
                 not isinstance(e.var.type_annotation, RefType) else ""
             self.blocks[-1].names[e.var] = name
-            v = self.value(e.value)
+            if isinstance(e.value, Function):
+                # in place, after the let's name: a let-bound function may call itself
+                v = self.function_text(e.value, self.blocks[-1].indent)
+            elif isinstance(e.value, Let):
+                v = self.nested_let(e.value)
+            else:
+                v = self.value(e.value)
             self.emit(f"let {name}{ann} = {v};")
             e = e.body
             if isinstance(e, TupleWrapper):
@@ -202,12 +214,14 @@ class _Printer:
             self.bind(node)
         return self.lookup(e) or self.atom(e)
 
+    def nested_let(self, e: Let) -> str:
+        """A let that is an operand, as TVM prints it: a parenthesized block, so the
+        let's scope (and the expression's structure) is kept."""
+        ind = self.blocks[-1].indent
+        return "(\n" + "\n".join(self.block(e, ind + "  ")) + "\n" + ind + ")"
+
     def bind(self, e: Expr) -> None:
-        if isinstance(e, Let):
-            v = self.value(e)
-            self.blocks[-1].names[e] = v
-            return
-        text = self.expr_text(e)
+        text = self.nested_let(e) if isinstance(e, Let) else self.expr_text(e)
         name = f"%{self.temp}"
         self.temp += 1
         self.emit(f"{name} = {text};")
@@ -251,6 +265,8 @@ class _Printer:
         args = [self.value(a) for a in c.args]
         if isinstance(c.op, Op):
             callee = c.op.name
+            if callee in _TUPLE_OPERAND_OPS:  # one tuple operand in Relay, its fields here
+                args = ["(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"]
             for k, v in c.attrs.items():
                 if v is None:
                     continue
