@@ -123,8 +123,8 @@ def parse_metadata(text: str) -> Dict[str, List[object]]:
                     raise ValueError(f"metadata constant refers to missing tensor data "
                                      f"{attrs.get('data')!r}") from None
                 items.append(decode_ndarray(blob))
-            else:
-                items.append(attrs)
+            else:  # boxed scalars (runtime.BoxInt) carry their value as repr_str
+                items.append(dict(attrs, repr_str=item["repr_str"]) if "repr_str" in item else attrs)
         out[key] = items
     return out
 
