@@ -267,9 +267,7 @@ class _Printer:
             callee = c.op.name
             if callee in _TUPLE_OPERAND_OPS:  # one tuple operand in Relay, its fields here
                 args = ["(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"]
-            for k, v in c.attrs.items():
-                if v is None:
-                    continue
+            for k, v in c.attrs.items():  # None too: TVM requires e.g. units=None, axes=None
                 args.append(f"{k}={self.attr_text(v)}")
         elif isinstance(c.op, (GlobalVar, Constructor)):
             callee = self.atom(c.op)
@@ -344,8 +342,7 @@ class _Printer:
         for gv, fn in mod.functions.items():
             self.used_names = set()
             self.var_names = {}
-            self.temp = 0
-            self.blocks = []
+            self.blocks = []  # self.temp goes on: TVM's parser has one %N table per module
             parts.append(self.global_text(gv, fn))
         return "\n".join(parts) + "\n" + self.metadata_text()
 
