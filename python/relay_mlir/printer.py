@@ -299,7 +299,8 @@ class _Printer:
         if isinstance(p, PatternVar):
             name = self.var_name(p.var)
             self.blocks[-1].names[p.var] = name
-            return name
+            t = p.var.type_annotation
+            return name if t is None or isinstance(t, RefType) else f"{name}: {type_text(t)}"
         if isinstance(p, PatternConstructor):
             if not p.patterns:
                 return p.constructor.name_hint
