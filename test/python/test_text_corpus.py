@@ -52,8 +52,6 @@ KNOWN = {
 # programs with ref-typed parameters: our printer leaves ref types out (TVM's parser cannot
 # read the ref(T) its printer writes), so their round trip is compared after InferType
 REF_TYPED = {"lang_gradient"}
-# tensor programs whose IREE compile takes minutes on 2 cores
-SLOW = {"densenet", "inception_v3"}
 
 
 def corpus_inputs(params: Sequence[Tuple[str, Sequence[int], str]], seed: int) -> List[np.ndarray]:
@@ -120,8 +118,6 @@ def _cases(stage: str, kinds=("tensor", "language", "missing")):
         if stage in ("compile", "run") and n in KNOWN["parse"]:
             continue  # cannot get that far: the parse case reports it
         marks = _known(stage, n) or _known("parse", n)
-        if stage == "compile" and n in SLOW:
-            marks = marks + [pytest.mark.slow]
         out.append(pytest.param(n, id=n, marks=marks))
     return out
 
