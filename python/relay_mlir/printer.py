@@ -69,6 +69,20 @@ def type_text(t: Optional[Type]) -> str:
     return "_"
 
 
+def _has_ref(t: Optional[Type]) -> bool:
+    """Whether ``t`` mentions a reference type: TVM's parser reads no ``ref(T)`` (nor
+    ``_`` inside a type), so such annotations are left out and inferred."""
+    if isinstance(t, RefType):
+        return True
+    if isinstance(t, TupleType):
+        return any(_has_ref(f) for f in t.fields)
+    if isinstance(t, FuncType):
+        return any(_has_ref(a) for a in t.arg_types) or _has_ref(t.ret_type)
+    if isinstance(t, TypeCall):
+        return any(_has_ref(a) for a in t.args)
+    return False
+
+
 def _float_text(v: float) -> str:
     s = repr(float(v))
     if "inf" in s or "nan" in s:
@@ -178,7 +192,7 @@ class _Printer:
         while isinstance(e, Let):
             name = self.var_name(e.var)
             ann = f": {type_text(e.var.type_annotation)}" if e.var.type_annotation is not None and \
-                not isinstance(e.var.type_annotation, RefType) else ""
+                not _has_ref(e.var.type_annotation) else ""
             self.blocks[-1].names[e.var] = name
             if isinstance(e.value, Function):
                 # in place, after the let's name: a let-bound function may call itself
@@ -300,7 +314,7 @@ class _Printer:
             name = self.var_name(p.var)
             self.blocks[-1].names[p.var] = name
             t = p.var.type_annotation
-            return name if t is None or isinstance(t, RefType) else f"{name}: {type_text(t)}"
+            return name if t is None or _has_ref(t) else f"{name}: {type_text(t)}"
         if isinstance(p, PatternConstructor):
             if not p.patterns:
                 return p.constructor.name_hint
@@ -314,7 +328,7 @@ class _Printer:
         for p in fn.params:
             name = self.var_name(p)
             t = p.type_annotation
-            out.append(name if t is None or isinstance(t, RefType) else f"{name}: {type_text(t)}")
+            out.append(name if t is None or _has_ref(t) else f"{name}: {type_text(t)}")
         for k, v in fn.attrs.items():
             out.append(f"{k}={self.attr_text(v)}")
         return ", ".join(out)
@@ -322,7 +336,7 @@ class _Printer:
     def function_text(self, fn: Function, indent: str, head: str = "fn ") -> str:
         tps = "[" + ", ".join(tp.name_hint for tp in fn.type_params) + "]" if fn.type_params else ""
         ret = f" -> {type_text(fn.ret_type)}" if fn.ret_type is not None and \
-            not isinstance(fn.ret_type, RefType) else ""
+            not _has_ref(fn.ret_type) else ""
         body = "\n".join(self.block(fn.body, indent + "  "))
         return f"{head}{tps}({self.params_text(fn)}){ret} {{\n{body}\n{indent}}}"
 
@@ -350,7 +364,7 @@ class _Printer:
     def global_text(self, gv: GlobalVar, fn: Function) -> str:
         tps = "[" + ", ".join(tp.name_hint for tp in fn.type_params) + "]" if fn.type_params else ""
         ret = f" -> {type_text(fn.ret_type)}" if fn.ret_type is not None and \
-            not isinstance(fn.ret_type, RefType) else ""
+            not _has_ref(fn.ret_type) else ""
         params = self.params_text(fn)
         body = "\n".join(self.block(fn.body, "  "))
         return f"def @{gv.name_hint}{tps}({params}){ret} {{\n{body}\n}}"
