@@ -209,3 +209,17 @@ def _flatten(v) -> list:
     if isinstance(v, (tuple, list)):
         return [x for f in v for x in _flatten(f)]
     return [np.asarray(v)]
+
+
+def test_cli_compiles_tvm_text(tmp_path):
+    """``relay-mlir compile model.relay`` on TVM's text, run and compared with TVM."""
+    import subprocess
+    from conftest import cli_command
+    out = tmp_path / "consts.vmfb"
+    r = subprocess.run(cli_command("relay-mlir") + ["compile", str(CORPUS / "consts.relay"), "-o", str(out),
+                                                   "--target", "llvm-cpu", "-q"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    want = _npz("consts")
+    inputs = corpus_inputs(_main_params(_parse("consts")), int(want["seed"]))
+    _check("consts", relay_mlir.Executable.load(out)(*inputs), want)
