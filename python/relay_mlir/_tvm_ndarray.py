@@ -71,7 +71,8 @@ def decode_ndarray(b64: str) -> np.ndarray:
 
 def encode_ndarray(arr: np.ndarray) -> str:
     """The base64 TVM NDArray blob of ``arr``."""
-    arr = np.ascontiguousarray(arr)
+    arr = np.asarray(arr)
+    arr = np.ascontiguousarray(arr).reshape(arr.shape)  # ascontiguousarray makes 0-d arrays 1-d
     if arr.dtype == np.bool_:
         code, bits = 1, 1
     elif arr.dtype.kind in "iuf":

@@ -40,7 +40,9 @@ from ._tvm_ndarray import write_metadata
 
 __all__ = ["astext", "type_text"]
 
-_SCALAR_SUFFIX = {"float32": "f", "float64": "f64", "float16": "f16", "int32": "", "int64": "i64"}
+# the scalar literals TVM 0.19 prints and reads back (its parser has no i8/u8/u16/u32/u64)
+_SCALAR_SUFFIX = {"float32": "f", "float64": "f64", "float16": "f16", "int32": "", "int64": "i64",
+                  "int16": "i16"}
 # operators whose Relay operand is one tuple; relay-mlir's calls hold its fields
 _TUPLE_OPERAND_OPS = {"concatenate", "stack", "einsum"}
 _NAME_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")

@@ -223,3 +223,19 @@ def test_cli_compiles_tvm_text(tmp_path):
     want = _npz("consts")
     inputs = corpus_inputs(_main_params(_parse("consts")), int(want["seed"]))
     _check("consts", relay_mlir.Executable.load(out)(*inputs), want)
+
+
+def test_scalar_constants_of_every_dtype_roundtrip():
+    """Scalars print inline where TVM reads a suffix (1.5f, -2f64, 6i16, -3i64) and as 0-d
+    metadata tensors otherwise (int8, uint8, ...), and come back 0-d with their dtype."""
+    vals = [np.array(v, dt) for dt, v in [("float32", 1.5), ("float64", -2.25), ("float16", 0.5),
+                                          ("int32", 7), ("int64", -3), ("int16", 6), ("int8", -5),
+                                          ("uint8", 200), ("uint16", 300), ("uint32", 9), ("uint64", 11),
+                                          ("bool", True)]]
+    mod = relay_mlir.IRModule.from_expr(relay_mlir.Function([], relay_mlir.Tuple(
+        [relay_mlir.const(v) for v in vals])))
+    text = mod.astext()
+    assert "6i16" in text and "-3i64" in text and "0.5f16" in text
+    got = [f.data for f in relay_mlir.fromtext(text)["main"].body.fields]
+    for g, v in zip(got, vals):
+        assert g.shape == () and g.dtype == v.dtype and g == v, (g, v)
