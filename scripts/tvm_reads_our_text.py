@@ -33,6 +33,10 @@ CORPUS = ROOT / "test" / "data" / "relay_text"
 
 # ---- generation, with relay-mlir -------------------------------------------------------------
 
+# name -> (inputs, expected outputs): programs whose values TVM's interpreter checks too
+EXPECT = {}
+
+
 def _language_programs(relay):
     """name -> (IRModule, description), built with relay-mlir's builder API."""
     import numpy as np
@@ -117,12 +121,13 @@ def _language_programs(relay):
     out["tuple_types"] = (relay.IRModule.from_expr(relay.Function([x1, e, nested], body)),
                           "1-tuple, empty tuple and nested tuple types as parameter types")
 
-    fields = []
+    scalars = []
     for dt, v in [("float32", 1.5), ("float64", -2.25), ("float16", 0.5), ("int32", 7), ("int64", -3),
                   ("int8", 5), ("int16", 6), ("uint8", 200), ("uint32", 9), ("bool", True)]:
-        fields.append(relay.const(np.array(v, dt)))
-    out["scalar_literals"] = (relay.IRModule.from_expr(relay.Function([], relay.Tuple(fields))),
-                              "scalar constants of every dtype (suffixes, or metadata)")
+        scalars.append(np.array(v, dt))
+    out["scalar_literals"] = (relay.IRModule.from_expr(relay.Function([], relay.Tuple(
+        [relay.const(v) for v in scalars]))), "scalar constants of every dtype (suffixes, or metadata)")
+    EXPECT["scalar_literals"] = ([], scalars)
 
     x = relay.var("x", shape=(2, 3), dtype="float32")
     c = [relay.const(np.arange(6, dtype="float32").reshape(2, 3)),
@@ -131,6 +136,9 @@ def _language_programs(relay):
     body = relay.Tuple([relay.add(x, c[0]), c[1], c[2], relay.add(relay.cast(x, "float16"), c[3])])
     out["metadata"] = (relay.IRModule.from_expr(relay.Function([x], body)),
                        "tensor constants (float32, int64, bool, float16) in the #[metadata] section")
+    xv = np.linspace(-1, 1, 6, dtype="float32").reshape(2, 3)
+    EXPECT["metadata"] = ([xv], [xv + np.arange(6, dtype="float32").reshape(2, 3), np.array([1, 2], "int64"),
+                                 np.array([True, False]), xv.astype("float16") + np.ones((2, 3), "float16")])
 
     x = relay.var("x", shape=(1, 4, 8, 8), dtype="float32")
     w = relay.var("w", shape=(4, 1, 3, 3), dtype="float32")
@@ -172,6 +180,11 @@ def generate(out_dir: str) -> None:
     for name, (mod, desc, kind) in progs.items():
         rows.append((name, kind, desc))
         Path(out_dir, name + ".relay").write_text(mod.astext())
+        if name in EXPECT:
+            import numpy as np
+            ins, outs = EXPECT[name]
+            np.savez(Path(out_dir, name + ".npz"), **{f"in_{i}": a for i, a in enumerate(ins)},
+                     **{f"out_{i}": a for i, a in enumerate(outs)})
     for path in sorted(CORPUS.glob("*.relay")):
         name = "corpus_" + path.stem
         try:
@@ -223,6 +236,22 @@ def _tvm(fn, *args):
     return None, _first_error(exc)
 
 
+def _check_values(mod, npz) -> str:
+    """Runs main with TVM's interpreter: are the constants TVM read the ones we printed?"""
+    import numpy as np
+    import tvm
+    from tvm import relay
+    z = np.load(npz)
+    ins = [z[f"in_{i}"] for i in range(sum(k.startswith("in_") for k in z.files))]
+    want = [z[f"out_{i}"] for i in range(sum(k.startswith("out_") for k in z.files))]
+    got = relay.create_executor("debug", mod=mod, device=tvm.cpu(), target="llvm").evaluate()(*ins)
+    got = [g.numpy() for g in got] if isinstance(got, tvm.runtime.container.ADT) else [got.numpy()]
+    bad = [i for i, (g, w) in enumerate(zip(got, want)) if g.dtype != w.dtype or not np.array_equal(g, w)]
+    if len(got) != len(want) or bad:
+        return f"VALUES DIFFER from what relay-mlir printed (outputs {bad})"
+    return "TVM's interpreter gives exactly the printed values and dtypes"
+
+
 def read_all(gen_dir: str):
     import tvm
     from tvm import relay
@@ -243,6 +272,8 @@ def read_all(gen_dir: str):
         if err is not None:
             rows.append((name, kind, desc, "parses; type check fails", err))
             continue
+        if Path(gen_dir, name + ".npz").exists():
+            note = _check_values(mod, Path(gen_dir, name + ".npz"))
         if kind == "corpus":
             orig_text = (CORPUS / (name[len("corpus_"):] + ".relay")).read_text()
             orig, err = _tvm(lambda t: relay.transform.InferType()(relay.fromtext(t)), orig_text)
