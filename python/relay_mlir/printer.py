@@ -92,6 +92,13 @@ def _float_text(v: float) -> str:
     return s
 
 
+def _is_atom(e: Expr) -> bool:
+    """Whether ``_Printer.atom`` prints ``e`` inline (without numbering metadata yet, so
+    constants are numbered in the order they are printed, as TVM does)."""
+    return isinstance(e, (Var, GlobalVar, Constructor, Op, Constant)) or \
+        isinstance(e, Call) and isinstance(e.op, Constructor) and not e.args
+
+
 class _Block:
     def __init__(self, indent: str) -> None:
         self.lines: List[str] = []
@@ -217,12 +224,12 @@ class _Printer:
         stack = [(e, False)]
         while stack:
             node, ready = stack.pop()
-            if self.atom(node) is not None or self.lookup(node) is not None:
+            if _is_atom(node) or self.lookup(node) is not None:
                 continue
             if not ready:
                 stack.append((node, True))
                 for k in reversed(dataflow_children(node)):
-                    if isinstance(k, Let) or self.atom(k) is None and self.lookup(k) is None:
+                    if isinstance(k, Let) or not _is_atom(k) and self.lookup(k) is None:
                         stack.append((k, False))
                 continue
             if node is e and inline and not isinstance(e, Let):
