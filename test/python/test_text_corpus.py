@@ -239,3 +239,21 @@ def test_scalar_constants_of_every_dtype_roundtrip():
     got = [f.data for f in relay_mlir.fromtext(text)["main"].body.fields]
     for g, v in zip(got, vals):
         assert g.shape == () and g.dtype == v.dtype and g == v, (g, v)
+
+
+@pytest.mark.parametrize("name,kwargs", [
+    ("resnet", {"num_layers": 18, "num_classes": 10}),
+    ("mobilenet_v2", {"num_classes": 10, "image_shape": (3, 32, 32), "width_mult": 0.25}),
+    ("vgg", {"num_layers": 11, "num_classes": 10, "image_shape": (3, 32, 32), "width": 8, "hidden": 32,
+             "pool_size": 1, "batch_norm": True}),
+    ("dqn", {}),
+    ("bert", {"num_layers": 1}),
+    ("lstm", {"seq_len": 3, "vocab_size": 50, "embed": 16, "hidden": 16}),
+])
+def test_zoo_text_roundtrip(name, kwargs):
+    """Our own models (the ones scripts/tvm_reads_our_text.py hands to TVM) print and reparse
+    to the same relay MLIR."""
+    from relay_mlir import testing
+    mod, _ = getattr(testing, name).get_workload(**kwargs)
+    again = relay_mlir.fromtext(mod.astext())
+    assert again.to_mlir(infer=False).text() == mod.to_mlir(infer=False).text()
