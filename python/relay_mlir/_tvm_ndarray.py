@@ -71,7 +71,8 @@ def decode_ndarray(b64: str) -> np.ndarray:
 
 def encode_ndarray(arr: np.ndarray) -> str:
     """The base64 TVM NDArray blob of ``arr``."""
-    arr = np.ascontiguousarray(arr)
+    arr = np.asarray(arr)
+    arr = np.ascontiguousarray(arr).reshape(arr.shape)  # ascontiguousarray makes 0-d arrays 1-d
     if arr.dtype == np.bool_:
         code, bits = 1, 1
     elif arr.dtype.kind in "iuf":
@@ -123,8 +124,8 @@ def parse_metadata(text: str) -> Dict[str, List[object]]:
                     raise ValueError(f"metadata constant refers to missing tensor data "
                                      f"{attrs.get('data')!r}") from None
                 items.append(decode_ndarray(blob))
-            else:
-                items.append(attrs)
+            else:  # boxed scalars (runtime.BoxInt) carry their value as repr_str
+                items.append(dict(attrs, repr_str=item["repr_str"]) if "repr_str" in item else attrs)
         out[key] = items
     return out
 

@@ -595,6 +595,8 @@ class _Parser:
                     break
             self.expect(")")
             return vals
+        if t.kind == "ident" and t.text == "meta":
+            return self.meta_attr()
         self.next()
         if t.kind == "str":
             return bytes(t.text[1:-1], "utf-8").decode("unicode_escape")
@@ -608,8 +610,6 @@ class _Parser:
                 return t.text == "True"
             if t.text in _DTYPE_NAMES:
                 return t.text
-        if t.kind == "ident" and t.text == "meta":
-            raise self.fail("meta[...] is not supported as an attribute value", t)
         raise self.fail(f"expected an attribute value, found '{t.text}'", t)
 
     def number(self, t: _Tok) -> PyTuple[object, str]:
@@ -759,6 +759,25 @@ class _Parser:
         return tup
 
     def meta_ref(self) -> Expr:
+        t, kind, item = self.meta_entry()
+        if not isinstance(item, np.ndarray):
+            raise self.fail(f"meta[{kind}] entries are not tensors", t)
+        return Constant(item)
+
+    def meta_attr(self) -> object:
+        """An attribute value from the metadata section: TVM prints boxed integers
+        there, e.g. ``split(%x, indices_or_sections=meta[runtime.BoxInt][0])``."""
+        t, kind, item = self.meta_entry()
+        conv = {"runtime.BoxInt": int, "runtime.BoxFloat": float,
+                "runtime.BoxBool": lambda s: s.strip().lower() in ("1", "true")}.get(kind)
+        if conv is None or not isinstance(item, dict) or "repr_str" not in item:
+            raise self.fail(f"meta[{kind}] is not supported as an attribute value", t)
+        try:
+            return conv(item["repr_str"])
+        except ValueError:
+            raise self.fail(f"meta[{kind}] holds {item['repr_str']!r}", t) from None
+
+    def meta_entry(self) -> PyTuple[_Tok, str, object]:
         t = self.expect("meta")
         self.expect("[")
         parts = [self.next().text]
@@ -778,10 +797,7 @@ class _Parser:
                             "(was the text printed with show_meta_data=False?)", t)
         if not 0 <= idx < len(items):
             raise self.fail(f"meta[{kind}][{idx}] is out of range ({len(items)} entries)", t)
-        item = items[idx]
-        if not isinstance(item, np.ndarray):
-            raise self.fail(f"meta[{kind}] entries are not tensors", t)
-        return Constant(item)
+        return t, kind, items[idx]
 
     def match(self) -> Expr:
         t = self.expect("match")

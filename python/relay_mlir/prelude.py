@@ -199,7 +199,7 @@ class Prelude:
         add_f = Var("add_f")
         body = Let(add_f, Function([x, y], add(x, y), _i32()),
                    self._g("foldl")(add_f, const(0), xs))
-        return Function([xs], body)
+        return Function([xs], body, _i32())  # annotated as in prelude.rly (TVM infers globals in any order)
 
     def _def_concat(self) -> Function:
         a = TypeVar("A")

@@ -15,7 +15,8 @@ is ``#[version = "0.0.5"]`` text that ``relay_mlir.fromtext`` and TVM's
     <BLANKLINE>
 
 Every non-atomic expression is bound once per block (``%0 = ...;``, graph
-normal form), in evaluation order; ``Let``s are printed as ``let``; tensor
+normal form), in evaluation order; ``Let``s are printed as ``let`` (one that is an operand as a
+``(let ...; body)`` block, as TVM does); tensor
 constants other than scalars go to the ``#[metadata]`` section as
 ``meta[relay.Constant][i]``. Deep programs print without recursion (only
 nested blocks — function bodies, branches, clauses — nest).
@@ -39,9 +40,11 @@ from ._tvm_ndarray import write_metadata
 
 __all__ = ["astext", "type_text"]
 
-_SCALAR_SUFFIX = {"float32": "f", "float64": "f64", "float16": "f16", "int32": "", "int64": "i64"}
-# operators whose operands Relay passes as a single tuple argument
-_TUPLE_ARG_OPS = {"concatenate", "stack", "einsum"}
+# the scalar literals TVM 0.19 prints and reads back (its parser has no i8/u8/u16/u32/u64)
+_SCALAR_SUFFIX = {"float32": "f", "float64": "f64", "float16": "f16", "int32": "", "int64": "i64",
+                  "int16": "i16"}
+# operators whose Relay operand is one tuple; relay-mlir's calls hold its fields
+_TUPLE_OPERAND_OPS = {"concatenate", "stack", "einsum"}
 _NAME_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -68,11 +71,32 @@ def type_text(t: Optional[Type]) -> str:
     return "_"
 
 
+def _has_ref(t: Optional[Type]) -> bool:
+    """Whether ``t`` mentions a reference type: TVM's parser reads no ``ref(T)`` (nor
+    ``_`` inside a type), so such annotations are left out and inferred."""
+    if isinstance(t, RefType):
+        return True
+    if isinstance(t, TupleType):
+        return any(_has_ref(f) for f in t.fields)
+    if isinstance(t, FuncType):
+        return any(_has_ref(a) for a in t.arg_types) or _has_ref(t.ret_type)
+    if isinstance(t, TypeCall):
+        return any(_has_ref(a) for a in t.args)
+    return False
+
+
 def _float_text(v: float) -> str:
     s = repr(float(v))
     if "inf" in s or "nan" in s:
         raise ValueError
     return s
+
+
+def _is_atom(e: Expr) -> bool:
+    """Whether ``_Printer.atom`` prints ``e`` inline (without numbering metadata yet, so
+    constants are numbered in the order they are printed, as TVM does)."""
+    return isinstance(e, (Var, GlobalVar, Constructor, Op, Constant)) or \
+        isinstance(e, Call) and isinstance(e.op, Constructor) and not e.args
 
 
 class _Block:
@@ -170,13 +194,22 @@ class _Printer:
         (``inline``: a block's final value, printed in place rather than bound)."""
         if isinstance(e, TupleWrapper):
             e = e.astuple()
+        named = self.lookup(e)
+        if named is not None:
+            return named
         # Let chains: statements of this block, in a loop
         while isinstance(e, Let):
             name = self.var_name(e.var)
             ann = f": {type_text(e.var.type_annotation)}" if e.var.type_annotation is not None and \
-                not isinstance(e.var.type_annotation, RefType) else ""
+                not _has_ref(e.var.type_annotation) else ""
             self.blocks[-1].names[e.var] = name
-            v = self.value(e.value, inline=True)
+            if isinstance(e.value, Function):
+                # in place, after the let's name: a let-bound function may call itself
+                v = self.function_text(e.value, self.blocks[-1].indent)
+            elif isinstance(e.value, Let):
+                v = self.nested_let(e.value)
+            else:
+                v = self.value(e.value)
             self.emit(f"let {name}{ann} = {v};")
             e = e.body
             if isinstance(e, TupleWrapper):
@@ -191,12 +224,12 @@ class _Printer:
         stack = [(e, False)]
         while stack:
             node, ready = stack.pop()
-            if self.atom(node) is not None or self.lookup(node) is not None:
+            if _is_atom(node) or self.lookup(node) is not None:
                 continue
             if not ready:
                 stack.append((node, True))
                 for k in reversed(dataflow_children(node)):
-                    if isinstance(k, Let) or self.atom(k) is None and self.lookup(k) is None:
+                    if isinstance(k, Let) or not _is_atom(k) and self.lookup(k) is None:
                         stack.append((k, False))
                 continue
             if node is e and inline and not isinstance(e, Let):
@@ -204,12 +237,14 @@ class _Printer:
             self.bind(node)
         return self.lookup(e) or self.atom(e)
 
+    def nested_let(self, e: Let) -> str:
+        """A let that is an operand, as TVM prints it: a parenthesized block, so the
+        let's scope (and the expression's structure) is kept."""
+        ind = self.blocks[-1].indent
+        return "(\n" + "\n".join(self.block(e, ind + "  ")) + "\n" + ind + ")"
+
     def bind(self, e: Expr) -> None:
-        if isinstance(e, Let):
-            v = self.value(e)
-            self.blocks[-1].names[e] = v
-            return
-        text = self.expr_text(e)
+        text = self.nested_let(e) if isinstance(e, Let) else self.expr_text(e)
         name = f"%{self.temp}"
         self.temp += 1
         self.emit(f"{name} = {text};")
@@ -253,11 +288,9 @@ class _Printer:
         args = [self.value(a) for a in c.args]
         if isinstance(c.op, Op):
             callee = c.op.name
-            if callee in _TUPLE_ARG_OPS:  # Relay passes these operands as one tuple
+            if callee in _TUPLE_OPERAND_OPS:  # one tuple operand in Relay, its fields here
                 args = ["(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"]
-            for k, v in c.attrs.items():
-                if v is None:
-                    continue
+            for k, v in c.attrs.items():  # None too: TVM requires e.g. units=None, axes=None
                 args.append(f"{k}={self.attr_text(v)}")
         elif isinstance(c.op, (GlobalVar, Constructor)):
             callee = self.atom(c.op)
@@ -289,7 +322,8 @@ class _Printer:
         if isinstance(p, PatternVar):
             name = self.var_name(p.var)
             self.blocks[-1].names[p.var] = name
-            return name
+            t = p.var.type_annotation
+            return name if t is None or _has_ref(t) else f"{name}: {type_text(t)}"
         if isinstance(p, PatternConstructor):
             if not p.patterns:
                 return p.constructor.name_hint
@@ -303,7 +337,7 @@ class _Printer:
         for p in fn.params:
             name = self.var_name(p)
             t = p.type_annotation
-            out.append(name if t is None or isinstance(t, RefType) else f"{name}: {type_text(t)}")
+            out.append(name if t is None or _has_ref(t) else f"{name}: {type_text(t)}")
         for k, v in fn.attrs.items():
             out.append(f"{k}={self.attr_text(v)}")
         return ", ".join(out)
@@ -311,7 +345,7 @@ class _Printer:
     def function_text(self, fn: Function, indent: str, head: str = "fn ") -> str:
         tps = "[" + ", ".join(tp.name_hint for tp in fn.type_params) + "]" if fn.type_params else ""
         ret = f" -> {type_text(fn.ret_type)}" if fn.ret_type is not None and \
-            not isinstance(fn.ret_type, RefType) else ""
+            not _has_ref(fn.ret_type) else ""
         body = "\n".join(self.block(fn.body, indent + "  "))
         return f"{head}{tps}({self.params_text(fn)}){ret} {{\n{body}\n{indent}}}"
 
@@ -332,15 +366,14 @@ class _Printer:
         for gv, fn in mod.functions.items():
             self.used_names = set()
             self.var_names = {}
-            self.temp = 0
-            self.blocks = []
+            self.blocks = []  # self.temp goes on: TVM's parser has one %N table per module
             parts.append(self.global_text(gv, fn))
         return "\n".join(parts) + "\n" + self.metadata_text()
 
     def global_text(self, gv: GlobalVar, fn: Function) -> str:
         tps = "[" + ", ".join(tp.name_hint for tp in fn.type_params) + "]" if fn.type_params else ""
         ret = f" -> {type_text(fn.ret_type)}" if fn.ret_type is not None and \
-            not isinstance(fn.ret_type, RefType) else ""
+            not _has_ref(fn.ret_type) else ""
         params = self.params_text(fn)
         body = "\n".join(self.block(fn.body, "  "))
         return f"def @{gv.name_hint}{tps}({params}){ret} {{\n{body}\n}}"
