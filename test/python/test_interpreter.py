@@ -521,8 +521,8 @@ def test_assert_values_close_compares_interpreter_and_compiled_style_values(p):
 
 
 def test_deep_expression_trees():
-    """A 100,000-op dataflow chain and a 100,000-let ANF chain (no Python recursion)."""
-    n = 100_000
+    """A 50,000-op dataflow chain and a 50,000-let ANF chain (no Python recursion)."""
+    n = 50_000
     one = relay.const(np.ones(2, "float32"))
     x = relay.var("x", shape=(2,))
     y = x
