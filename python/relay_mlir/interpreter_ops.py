@@ -1103,6 +1103,8 @@ def _take(args, attrs):
     def one(a, i, ax, b):
         if ax is None:
             a, ax = a.reshape(-1), 0
+        if b:
+            return np.stack([one(a[k], i[k], ax - 1, b - 1) for k in range(a.shape[0])])
         n = a.shape[ax]
         i = i.astype(np.int64)
         if mode == "nan":
@@ -1111,12 +1113,8 @@ def _take(args, attrs):
             okb = ok.reshape([1] * ax + list(ok.shape) + [1] * (a.ndim - ax - 1))
             return np.where(okb, r, np.array(np.nan, a.dtype))
         if mode == "wrap":
-            i = np.mod(i, n)
-        else:  # clip; "fast" assumes in-range indices: clipped too
-            i = np.clip(i, 0, n - 1)
-        if b == 0:
-            return np.take(a, i, axis=ax)
-        return np.stack([one(a[k], i[k], ax - 1, b - 1) for k in range(a.shape[0])])
+            return np.take(a, np.mod(i, n), axis=ax)
+        return np.take(a, np.clip(i, 0, n - 1), axis=ax)  # clip; "fast" (in-range indices) too
     ax = None if axis is None else _axis(axis, data.ndim)
     return _arr(one(data, idx, ax, bd), data.dtype)
 

@@ -518,3 +518,19 @@ def test_assert_values_close_compares_interpreter_and_compiled_style_values(p):
     assert_values_close((np.array([1.0, np.nan], "float32"),), (np.array([1.0 + 1e-7, np.nan], "float32"),), rtol=1e-6)
     with pytest.raises(AssertionError):
         assert_values_close(np.array([1.0], "float32"), np.array([1.1], "float32"), rtol=1e-6)
+
+
+def test_deep_expression_trees():
+    """A 50,000-op dataflow chain and a 50,000-let ANF chain (no Python recursion)."""
+    n = 50_000
+    one = relay.const(np.ones(2, "float32"))
+    x = relay.var("x", shape=(2,))
+    y = x
+    for _ in range(n):
+        y = relay.add(y, one)
+    np.testing.assert_array_equal(run(relay.Function([x], y))(np.zeros(2, "float32")), [n, n])
+    vs = [relay.var(f"v{i}") for i in range(n)]
+    e = vs[-1]
+    for i in range(n - 1, -1, -1):
+        e = relay.Let(vs[i], relay.subtract(vs[i - 1] if i else x, one), e)
+    np.testing.assert_array_equal(run(relay.Function([x], e))(np.zeros(2, "float32")), [-n, -n])
