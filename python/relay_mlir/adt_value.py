@@ -220,11 +220,21 @@ class ResultLayout:
         raise TypeError(f"{where}: cannot pass a value of type {t.to_mlir()}")
 
     def decode(self, results: object, tensor: Callable[[object], object]) -> object:
-        """``main``'s raw IREE results as Python values (several leaves: a tuple)."""
+        """``main``'s raw IREE results as Python values: the lowering flattens tuple results
+        into leaves; they come back nested as ``main``'s result type says, each with its
+        relay dtype (unsigned and bool included)."""
         leaves = _leaves(self.result)
-        if len(leaves) == 1:
+        if len(leaves) == 1 and not isinstance(self.result, TupleType):
             return self._top(results, leaves[0], tensor)
-        return tuple(self._top(r, t, tensor) for r, t in zip(results, leaves))
+        if not isinstance(results, (tuple, list)):
+            results = (results,)
+        values = iter([self._top(r, t, tensor) for r, t in zip(results, leaves)])
+
+        def nest(t: Type) -> object:
+            if isinstance(t, TupleType):
+                return tuple(nest(f) for f in t.fields)
+            return next(values)
+        return nest(self.result)
 
     def _top(self, value: object, t: Type, tensor) -> object:
         if isinstance(t, (TypeCall, RefType, TupleType)):

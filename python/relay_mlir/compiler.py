@@ -150,7 +150,8 @@ def _has(t: Type, kinds) -> bool:
 
 
 def _main_layout(ctx, op, inferred: bool) -> Optional[ResultLayout]:
-    """``main``'s relay parameter and result types when they involve ADTs or references.
+    """``main``'s relay parameter and result types (to nest tuple results, give them their
+    relay dtypes and decode ADT values and references).
 
     A ``main`` whose signature is left to inference in a module with ADTs or
     references is inferred here (in process, as ``IRModule.to_mlir`` does),
@@ -175,7 +176,9 @@ def _main_layout(ctx, op, inferred: bool) -> Optional[ResultLayout]:
     kinds = (TypeCall, RefType)
     if not any(_has(t, kinds) for t in [*sig[0], sig[1]]):
         if inferred or not any(_has(t, IncompleteType) for t in [*sig[0], sig[1]]):
-            return None
+            # tensors and tuples only: the layout nests tuple results and gives
+            # each result its relay dtype
+            return ResultLayout(sig[0], sig[1], {})
         found = []
 
         def look(o):

@@ -66,8 +66,9 @@ class CompileError(Exception):
 
 
 class RelayRuntimeError(RuntimeError):
-    """A program failed while running in the debug interpreter (a match with
-    no matching clause, an operator without a numpy kernel, ...)."""
+    """A program failed while running: a match with no matching clause, a run-time
+    shape that does not fit (``dyn.reshape``), an operator without a numpy kernel in
+    the debug interpreter, ... Raised by the interpreter and by compiled code."""
 
 
 _DIAG_RE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note|remark): (?P<msg>.*)$")

@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .adt_value import ResultLayout
+from .errors import RelayRuntimeError
 
 __all__ = ["Executable", "to_numpy"]
 
@@ -147,11 +148,19 @@ class Executable:
         args = layout.encode_inputs(inputs) if layout is not None else None
         if args is None:
             args = [np.asarray(a, order="C") for a in inputs]  # (ascontiguousarray makes 0-d 1-d)
-        res = fn(*args)
+        try:
+            res = fn(*args)
+        except RuntimeError as e:
+            # the program stopped itself (util.status.check_ok / cf.assert of the
+            # lowering: an incomplete match, a run-time shape that does not fit)
+            msg = str(e)
+            if "relay." in msg:
+                raise RelayRuntimeError(msg.replace("Error invoking function: ", "").strip()) from None
+            raise
         dev = ctx.config.device
         if res is None:
             return None
-        if layout is not None and layout.has_values:
+        if layout is not None:
             return layout.decode(res, lambda v: _tensor_to_numpy(dev, v))
         if isinstance(res, (tuple, list)):
             return tuple(_raw_to_python(dev, r) for r in res)

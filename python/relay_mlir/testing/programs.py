@@ -405,7 +405,7 @@ def no_match() -> Program:
     mod = IRModule()
     p = Prelude(mod)
     x = var("x", shape=(2,))
-    h = var("h")
+    h = var("h", shape=(2,))
     head = Match(p.nil(), [Clause(PatternConstructor(p.cons, [PatternVar(h), PatternWildcard()]), h)],
                  complete=False)
     mod["main"] = Function([x], op.add(x, head))
