@@ -187,15 +187,15 @@ class ResultLayout:
 
     def _encode(self, v: object, t: Type, where: str) -> object:
         if isinstance(t, TypeCall):
-            adt = self.adts.get(t.func)
+            adt = self.adts.get(t.func.name_hint)
             if adt is None:
-                raise ValueError(f"no relay.adt @{t.func} in the module")
+                raise ValueError(f"no relay.adt @{t.func.name_hint} in the module")
             if not isinstance(v, ADT):
                 raise TypeError(f"{where}: expected a value of {t.to_mlir()} (an adt_value.ADT), "
                                 f"got {type(v).__name__}")
             names = [c for c, _ in adt.constructors]
             if v.constructor not in names:
-                raise TypeError(f"{where}: @{t.func} has no constructor '{v.constructor}' "
+                raise TypeError(f"{where}: @{t.func.name_hint} has no constructor '{v.constructor}' "
                                 f"(it has {', '.join(names) or 'none'})")
             tag = names.index(v.constructor)
             _, fields = adt.field_types(tag, t.args)
@@ -248,15 +248,15 @@ class ResultLayout:
         import iree.runtime as rt
 
         if isinstance(t, TypeCall):
-            adt = self.adts.get(t.func)
+            adt = self.adts.get(t.func.name_hint)
             if adt is None:
-                raise ValueError(f"no relay.adt @{t.func} in the module")
+                raise ValueError(f"no relay.adt @{t.func.name_hint} in the module")
             tag = value.get_variant(0)
             if not 0 <= tag < len(adt.constructors):
-                raise ValueError(f"tag {tag} is not a constructor of @{t.func}")
+                raise ValueError(f"tag {tag} is not a constructor of @{t.func.name_hint}")
             name, fields = adt.field_types(tag, t.args)
             return ADT(tag, name, [self._slot(value, i + 1, f, tensor) for i, f in enumerate(fields)],
-                       adt=t.func)
+                       adt=t.func.name_hint)
         if isinstance(t, RefType):
             return RefValue(self._slot(value, 0, t.value, tensor))
         if isinstance(t, TupleType):

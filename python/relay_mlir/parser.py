@@ -770,6 +770,10 @@ class _Parser:
         t, kind, item = self.meta_entry()
         conv = {"runtime.BoxInt": int, "runtime.BoxFloat": float,
                 "runtime.BoxBool": lambda s: s.strip().lower() in ("1", "true")}.get(kind)
+        if kind in ("relay.Var", "relay.Constant"):
+            # TVM 0.19 prints arange's operands again as attributes
+            # (start=meta[relay.Var][0], ...); the operands are what counts
+            return _EXPR_ATTR
         if conv is None or not isinstance(item, dict) or "repr_str" not in item:
             raise self.fail(f"meta[{kind}] is not supported as an attribute value", t)
         try:
@@ -872,6 +876,12 @@ class _Parser:
                 raise self.fail(f"type '{name}' used as an expression", t)
             raise self.fail(f"unknown name '{name}' (not an operator call, constructor or variable)", t)
         args, attrs = self.call_args()
+        exprs = [k for k, v in attrs.items() if v is _EXPR_ATTR]
+        if exprs:
+            if name != "arange":
+                raise self.fail(f"'{name}': attribute(s) {', '.join(exprs)} refer to expressions "
+                                "in the metadata section, which only arange's are", t)
+            attrs = {k: v for k, v in attrs.items() if v is not _EXPR_ATTR}
         builder = _op_builder(name)
         if builder is None:
             raise self.fail(f"unknown operator '{name}'", t)
@@ -882,6 +892,9 @@ class _Parser:
         if isinstance(out, TupleWrapper):
             out = out.astuple()
         return out
+
+
+_EXPR_ATTR = object()  # an attribute value that is an expression of the metadata section
 
 
 def _op_builder(name: str) -> Optional[Callable[..., object]]:

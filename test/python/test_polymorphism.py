@@ -42,7 +42,7 @@ def test_generic_functions_infer_per_use():
     assert mod[dup].checked_type == FuncType([a], TupleType([a, a]))
     assert mod["main"].checked_type == FuncType(
         [T(3), T(2, dtype="int32")], TupleType([T(3), T(2, dtype="int32")]))
-    text = str(mod)
+    text = mod.mlir()
     assert 'relay.type_params = ["A"]' in text
     assert "relay.global_fn @id : !relay.fn<(tensor<3xf32>) -> tensor<3xf32>>" in text
     assert "relay.global_fn @id : !relay.fn<(tensor<2xi32>) -> tensor<2xi32>>" in text

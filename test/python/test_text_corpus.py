@@ -37,17 +37,9 @@ from relay_mlir import CompileError, TensorType
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "relay_text"
 PROGRAMS = sorted(p.stem for p in CORPUS.glob("*.relay"))
 # stage -> {program: (exception, message regex, reason)}
-KNOWN = {
-    "parse": {
-        "prelude_full": (CompileError, r"unknown operator 'shape_of'",
-                         "operator gap: the Prelude's tensor arrays use shape_of (and dynamic-shape "
-                         "ops), which relay-mlir does not have"),
-    },
-    "compile": {
-        "lstm": (CompileError, r"not supported yet: relay\.fn \(closures\)",
-                 "compiler gap: relay.testing's LSTM calls a function value (each cell is "
-                 "`%12 = fn (...) {...}; %12(...)`); the llvm-cpu path has no closures yet"),
-    },
+KNOWN: dict = {
+    "parse": {},
+    "compile": {},
 }
 # programs with ref-typed parameters: our printer leaves ref types out (TVM's parser cannot
 # read the ref(T) its printer writes), so their round trip is compared after InferType

@@ -264,7 +264,7 @@ def transpose(data: Expr, axes: Optional[Sequence[int]] = None) -> Call:
     return _call("transpose", [data], axes=_ints(axes, "axes"))
 
 
-def concatenate(data: Union[Sequence[Expr], Tuple], axis: int) -> Call:
+def concatenate(data: Union[Sequence[Expr], Tuple], axis: int = 0) -> Call:
     """Joins a tuple/list of tensors along ``axis`` (``relay.concatenate``).
 
     >>> import relay_mlir as relay
