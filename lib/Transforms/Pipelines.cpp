@@ -28,7 +28,8 @@ void mlir::relay::registerRelayPipelines() {
       "relay-to-iree-input",
       "Infers types and lowers relay to linalg/tensor/arith/math/scf/func "
       "text that iree-compile accepts; convolutions become NHWC "
-      "(relay-convert-layout) unless `convert-layout=false`",
+      "(relay-convert-layout) unless `convert-layout=false`; recursion is "
+      "refused (relay-check-no-recursion)",
       [](OpPassManager &pm, const IREEInputOptions &options) {
         pm.addPass(createRelayInferType());
         if (options.convertLayout) {
@@ -40,5 +41,7 @@ void mlir::relay::registerRelayPipelines() {
         pm.addPass(createConvertRelayToLinalg());
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createCSEPass());
+        // iree-compile never returns on recursive programs.
+        pm.addPass(createRelayCheckNoRecursion());
       });
 }
