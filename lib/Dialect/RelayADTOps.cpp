@@ -267,7 +267,9 @@ LogicalResult MatchOp::verify() {
       return emitOpError() << "clause #" << i << " binds " << *binders
                            << " variables but its region has "
                            << region.front().getNumArguments() << " arguments";
-    auto yield = dyn_cast<YieldOp>(region.front().getTerminator());
+    // (the region's block is not verified yet: it may lack a terminator)
+    Block &block = region.front();
+    auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
     if (!yield)
       return emitOpError() << "clause #" << i << " must end with relay.yield";
     if (!areCompatible(yield.getValue().getType(), getType()))
