@@ -57,6 +57,15 @@ func.func @expand_dims_count(%x: tensor<2x3xf32>) {
 
 // -----
 
+// The shape is built dim by dim: 2^31 new axes used to exhaust the memory.
+func.func @expand_dims_huge_count(%x: tensor<f32>) {
+  // expected-error @+1 {{num_newaxis 2147483648 would give rank 0 + 2147483648, more than the 64 dims supported}}
+  %0 = relay.expand_dims %x {axis = 0 : i64, num_newaxis = 2147483648 : i64} : (tensor<f32>) -> tensor<1x1xf32>
+  return
+}
+
+// -----
+
 func.func @stack_shape(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
   // expected-error @+1 {{operand #1 has shape [2, 4], but operand #0 has shape [2, 3] (stacked tensors must have the same shape)}}
   %0 = relay.stack %a, %b : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x2x3xf32>
