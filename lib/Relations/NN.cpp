@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "NNUtils.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -237,7 +239,17 @@ FailureOr<Type> relay::inferPad(ErrorSite site, Type dataType, Type padValue,
       return site.emitError() << "reflect padding of dim " << d << " (size "
                               << in << ") must be smaller than the dim, got ("
                               << before << ", " << after << ")";
-    shape.push_back(isAny(in) ? kAny : in + before + after);
+    std::optional<int64_t> out = kAny;
+    if (!isAny(in)) {
+      out = llvm::checkedAdd(in, before);
+      if (out)
+        out = llvm::checkedAdd(*out, after);
+    }
+    if (!out)
+      return site.emitError()
+             << "padding dim " << d << " (size " << in << ") by (" << before
+             << ", " << after << ") overflows int64";
+    shape.push_back(*out);
   }
   return Type(RankedTensorType::get(shape, data->getElementType()));
 }

@@ -157,6 +157,16 @@ func.func @pad_width(%x: tensor<2x3xf32>, %v: tensor<f32>) {
 
 // -----
 
+// 3 + 2 + (2^63 - 1) used to wrap to a negative dim (RankedTensorType's
+// assertion in the typing rule).
+func.func @pad_overflow(%x: tensor<2x3xf32>, %v: tensor<f32>) {
+  // expected-error @+1 {{padding dim 1 (size 3) by (2, 9223372036854775807) overflows int64}}
+  %0 = relay.nn.pad %x, %v {pad_width = array<i64: 1, 0, 2, 9223372036854775807>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x6xf32>
+  return
+}
+
+// -----
+
 func.func @pad_value(%x: tensor<2x3xf32>, %v: tensor<1xf32>) {
   // expected-error @+1 {{operand 'pad_value' must have rank 0, got 'tensor<1xf32>'}}
   %0 = relay.nn.pad %x, %v {pad_width = array<i64: 0, 0, 1, 1>} : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2x5xf32>
