@@ -613,7 +613,10 @@ FailureOr<Type> relay::inferTile(ErrorSite site, Type dataType,
     int64_t ri = d - (rank - static_cast<int64_t>(reps.size()));
     int64_t in = di < 0 ? 1 : data->getDimSize(di);
     int64_t r = ri < 0 ? 1 : reps[ri];
-    shape.push_back(mulDims(in, r));
+    FailureOr<int64_t> out = mulDims(site, in, r, "output dim");
+    if (failed(out))
+      return failure();
+    shape.push_back(*out);
   }
   return Type(RankedTensorType::get(shape, data->getElementType()));
 }
@@ -629,7 +632,10 @@ FailureOr<Type> relay::inferRepeat(ErrorSite site, Type dataType,
   if (failed(axis))
     return failure();
   SmallVector<int64_t> shape(data->getShape());
-  shape[*axis] = mulDims(shape[*axis], repeats);
+  FailureOr<int64_t> out = mulDims(site, shape[*axis], repeats, "output dim");
+  if (failed(out))
+    return failure();
+  shape[*axis] = *out;
   return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 

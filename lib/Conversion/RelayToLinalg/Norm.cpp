@@ -14,6 +14,7 @@
 #include "mlir/IR/Matchers.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -251,6 +252,12 @@ struct LRNPattern : OpConversionPattern<LRNOp> {
     if (failed(axisOr))
       return rewriter.notifyMatchFailure(op, "axis out of range");
     int64_t axis = *axisOr;
+    // the window pads the axis by size - 1
+    if (!type.isDynamicDim(axis) &&
+        !llvm::checkedAdd(type.getDimSize(axis), size - 1))
+      return op.emitError()
+             << "nn.lrn size " << size << " pads dim " << axis << " (size "
+             << type.getDimSize(axis) << ") beyond int64";
     SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     Value sq = buildMap(rewriter, loc, type, sizes, {data}, {id},

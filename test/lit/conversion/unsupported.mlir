@@ -152,3 +152,14 @@ func.func @lrn_negative_size(%x: tensor<2x7xf32>) -> tensor<2x7xf32> {
   %y = relay.nn.lrn %x {size = -2 : i64} : (tensor<2x7xf32>) -> tensor<2x7xf32>
   return %y : tensor<2x7xf32>
 }
+
+// -----
+
+// A window of 2^63 - 1 rows used to pad the axis beyond int64 (a negative
+// dim: RankedTensorType's assertion).
+func.func @lrn_huge_size(%x: tensor<2x7xf32>) -> tensor<2x7xf32> {
+  // expected-error @+2 {{nn.lrn size 9223372036854775807 pads dim 1 (size 7) beyond int64}}
+  // expected-error @+1 {{failed to legalize operation 'relay.nn.lrn'}}
+  %y = relay.nn.lrn %x {size = 9223372036854775807 : i64} : (tensor<2x7xf32>) -> tensor<2x7xf32>
+  return %y : tensor<2x7xf32>
+}

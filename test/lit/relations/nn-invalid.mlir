@@ -236,3 +236,21 @@ func.func @space_to_depth_block(%x: tensor<1x2x4x4xf32>) {
   %0 = relay.nn.space_to_depth %x {block_size = 0 : i64} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   return
 }
+
+// -----
+
+// block_size² wrapped around to 0 and the divisibility check divided by it
+// (SIGFPE); the products are now checked.
+func.func @depth_to_space_huge_block(%x: tensor<1x6x2x2xf32>) {
+  // expected-error @+1 {{block_size² 4611686018427387904 * 4611686018427387904 overflows int64}}
+  %0 = relay.nn.depth_to_space %x {block_size = 4611686018427387904 : i64} : (tensor<1x6x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @space_to_depth_huge_channels(%x: tensor<1x4611686018427387904x2x2xf32>) {
+  // expected-error @+1 {{the output channels 4611686018427387904 * 4 overflows int64}}
+  %0 = relay.nn.space_to_depth %x {block_size = 2 : i64} : (tensor<1x4611686018427387904x2x2xf32>) -> tensor<1x1x1x1xf32>
+  return
+}

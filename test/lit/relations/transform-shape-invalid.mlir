@@ -178,6 +178,24 @@ func.func @repeat_count(%x: tensor<4xf32>) {
 
 // -----
 
+// dim * reps used to wrap around to a negative dim (RankedTensorType's
+// assertion in the typing rule).
+func.func @tile_overflow(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{output dim 3 * 4611686018427387904 overflows int64}}
+  %0 = relay.tile %x {reps = array<i64: 2, 4611686018427387904>} : (tensor<2x3xf32>) -> tensor<4x9xf32>
+  return
+}
+
+// -----
+
+func.func @repeat_overflow(%x: tensor<2x3xi8>) {
+  // expected-error @+1 {{output dim 3 * 4611686018427387904 overflows int64}}
+  %0 = relay.repeat %x {repeats = 4611686018427387904 : i64, axis = 1 : i64} : (tensor<2x3xi8>) -> tensor<2x6xi8>
+  return
+}
+
+// -----
+
 func.func @repeat_axis(%x: tensor<4xf32>) {
   // expected-error @+1 {{axis 1 is out of range for rank 1}}
   %0 = relay.repeat %x {repeats = 2 : i64, axis = 1 : i64} : (tensor<4xf32>) -> tensor<8xf32>
