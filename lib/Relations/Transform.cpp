@@ -104,7 +104,11 @@ FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
                << " and " << src + 1 << ", but data has rank " << rank;
       inUsed.set(src);
       inUsed.set(src + 1);
-      push(mulDims(in[src], in[src + 1]), true);
+      FailureOr<int64_t> merged =
+          mulDims(site, in[src], in[src + 1], "the merged dim");
+      if (failed(merged))
+        return failure();
+      push(*merged, true);
       src += 2;
     } else if (code == -4) {
       if (i + 2 >= newshape.size())
@@ -148,14 +152,27 @@ FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
   }
 
   if (inferAt) {
+    // (products of attribute values: checked)
     int64_t elements = 1;
-    for (size_t d = 0; d < rank; ++d)
-      if (!inUsed.test(d))
-        elements = mulDims(elements, in[d]);
+    for (size_t d = 0; d < rank; ++d) {
+      if (inUsed.test(d))
+        continue;
+      FailureOr<int64_t> product =
+          mulDims(site, elements, in[d], "the element count");
+      if (failed(product))
+        return failure();
+      elements = *product;
+    }
     int64_t others = 1;
-    for (size_t d = 0; d < out.size(); ++d)
-      if (!outFromInput[d])
-        others = mulDims(others, out[d]);
+    for (size_t d = 0; d < out.size(); ++d) {
+      if (outFromInput[d])
+        continue;
+      FailureOr<int64_t> product =
+          mulDims(site, others, out[d], "the new dims' product");
+      if (failed(product))
+        return failure();
+      others = *product;
+    }
     int64_t inferred = kAny;
     if (!isAny(elements)) {
       if (others == 0)

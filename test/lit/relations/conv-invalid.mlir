@@ -264,6 +264,16 @@ func.func @conv3d_strides(%x: tensor<1x2x4x4x4xf32>, %w: tensor<4x2x3x3x3xf32>) 
 
 // -----
 
+// weight out-channels × groups used to wrap around (a negative channel
+// count: RankedTensorType's assertion in the typing rule).
+func.func @conv2d_transpose_groups_overflow(%x: tensor<1x?x3x3xf32>, %w: tensor<?x2x2x2xf32>) {
+  // expected-error @+1 {{weight out-channels × groups: 2 * 9223372036854775807 overflows int64}}
+  %0 = relay.nn.conv2d_transpose %x, %w {groups = 9223372036854775807 : i64} : (tensor<1x?x3x3xf32>, tensor<?x2x2x2xf32>) -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
 func.func @conv2d_transpose_channels(%x: tensor<1x4x5x5xf32>, %w: tensor<3x2x3x3xf32>) {
   // expected-error @+1 {{input channels 4 ≠ weight in-channels 3 (weight is [in, out / groups, KH, KW] in IOHW)}}
   %0 = relay.nn.conv2d_transpose %x, %w : (tensor<1x4x5x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x7x7xf32>
