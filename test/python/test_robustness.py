@@ -121,3 +121,15 @@ def test_mutants_that_aborted_raise_compile_error_in_process(name: str) -> None:
     diags = ei.value.diagnostics
     assert any(message in d.message and (d.file, d.line) == (f"{name}.mlir", line)
                for d in diags), str(ei.value)
+
+
+def test_parser_hazard_in_a_file_is_located(tmp_path) -> None:
+    """``compile(path)`` parses the file itself: scanned first, too."""
+    src, message, line = _USED_TO_ABORT["index_array"]
+    path = tmp_path / "hazard.mlir"
+    path.write_text(textwrap.dedent(src))
+    with pytest.raises(CompileError) as ei:
+        relay.compile(path)
+    d = ei.value.diagnostics[0]
+    assert message in d.message
+    assert (d.file, d.line, d.col) == (str(path), line, 41)
