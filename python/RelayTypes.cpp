@@ -13,7 +13,13 @@
 #include "mlir/Bindings/Python/Nanobind.h"
 #include "mlir/Bindings/Python/NanobindAdaptors.h"
 
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nb = nanobind;
@@ -24,7 +30,27 @@ static std::string toString(MlirStringRef s) {
 }
 
 NB_MODULE(_relayTypes, m) {
-  m.doc() = "Python classes of the relay dialect's types.";
+  m.doc() = "Python classes of the relay dialect's types (and the scan for "
+            "text MLIR's parser would abort on).";
+
+  m.def(
+      "find_parser_hazard",
+      [](const std::string &source)
+          -> std::optional<std::pair<intptr_t, std::string>> {
+        std::string message;
+        intptr_t offset = relayFindParserHazard(
+            mlirStringRefCreate(source.data(), source.size()),
+            [](MlirStringRef s, void *user) {
+              static_cast<std::string *>(user)->append(s.data, s.length);
+            },
+            &message);
+        if (offset < 0)
+          return std::nullopt;
+        return std::make_pair(offset, message);
+      },
+      nb::arg("source"),
+      "(byte offset, message) of the first text in `source` MLIR's parser "
+      "would abort on (relay/Utils/ParserHazards.h), or None.");
 
   mlir_type_subclass(m, "IncompleteType", relayTypeIsIncomplete,
                      relayIncompleteTypeGetTypeID)

@@ -22,6 +22,14 @@ MLIR_CAPI_EXPORTED void relayRegisterAllPasses(void);
 MLIR_CAPI_EXPORTED void
 relayRegisterLoweringDialects(MlirDialectRegistry registry);
 
+/// Looks in `source` for text MLIR's parser would abort on instead of
+/// reporting an error (relay/Utils/ParserHazards.h); call it before parsing
+/// untrusted text. Returns the byte offset of the first hazard and passes
+/// its message to `callback`, or returns -1.
+MLIR_CAPI_EXPORTED intptr_t relayFindParserHazard(MlirStringRef source,
+                                                  MlirStringCallback callback,
+                                                  void *userData);
+
 /* Types: `isa`, `get`, accessors and TypeIDs (the TypeIDs let the Python
  * bindings return these types as their own classes, see
  * python/RelayTypes.cpp). */

@@ -4,8 +4,10 @@
 // tensor operands, as in Relay (e.g. `sin` on floats, `bitwise_and` on
 // integers or bools, `logical_and` on bools). Their `verifyTrait` checks
 // the operands (`verifyOperandDtypes`), so one typing rule per shape rule
-// serves every dtype rule. An op without such a trait accepts any element
-// type. ODS: RelayDtypeTraits.td (docs/ops.md lists them per op).
+// serves every dtype rule. An op without such a trait accepts any Relay
+// dtype (every operator's verifier rejects other element types, see
+// verifyInferredResultTypes). ODS: RelayDtypeTraits.td (docs/ops.md lists
+// them per op).
 //
 //===----------------------------------------------------------------------===//
 #ifndef RELAY_RELAYDTYPETRAITS_H

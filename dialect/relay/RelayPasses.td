@@ -295,4 +295,32 @@ def RelayEliminateRecursion
   ];
 }
 
+def RelayCheckNoRecursion : Pass<"relay-check-no-recursion", "::mlir::ModuleOp"> {
+  let summary = "Refuses recursion (a cycle in the call graph of func.func)";
+  let description = [{
+    iree-compile (3.13) never returns on a module whose functions call each
+    other in a cycle, so `relay-to-iree-input` ends with this check until
+    recursion is eliminated. The call graph has one node per `func.func` and
+    an edge for each symbol reference from a function's body (nested regions
+    included) to a `func.func`: `func.call` callees and `relay.global_fn`
+    (a function value may be called). The first cycle found is a located
+    error at the call that closes it, with notes at the other calls:
+
+    ```mlir
+    func.func @f(%x: tensor<f32>) -> tensor<f32> {
+      %y = func.call @g(%x) : (tensor<f32>) -> tensor<f32>
+      return %y : tensor<f32>
+    }
+    func.func @g(%x: tensor<f32>) -> tensor<f32> {
+      // error: recursion is not supported by the IREE lowering yet:
+      //        @g calls @f (cycle @f -> @g -> @f)
+      %y = func.call @f(%x) : (tensor<f32>) -> tensor<f32>
+      return %y : tensor<f32>
+    }
+    ```
+
+    One iterative depth-first search: linear in the module's size.
+  }];
+}
+
 #endif // RELAY_PASSES_TD

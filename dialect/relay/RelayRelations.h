@@ -106,9 +106,11 @@ bool anyIncomplete(TypeRange types);
 /// Appends the result of a single-result rule; failure if it failed.
 LogicalResult addResult(SmallVectorImpl<Type> &results, FailureOr<Type> result);
 
-/// The shared verifier of every relay operator: its typing rule must accept
-/// the operands, and the declared result types must be compatible with the
-/// inferred ones (equal up to `?` dims and `!relay.incomplete`).
+/// The shared verifier of every relay operator: its tensor operands and
+/// results must have Relay dtypes (bool, int8-64, uint8-64, float16,
+/// bfloat16, float32, float64), its typing rule must accept the operands,
+/// and the declared result types must be compatible with the inferred ones
+/// (equal up to `?` dims and `!relay.incomplete`).
 LogicalResult verifyInferredResultTypes(Operation *op);
 
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,7 @@
 //===- RelayCAPI.cpp - C API of the relay dialect -------------------------===//
 #include "relay-c/Relay.h"
 #include "relay/RelayPasses.h"
+#include "relay/Utils/ParserHazards.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
@@ -19,6 +20,16 @@ void relayRegisterAllPasses(void) {
     return true;
   }();
   (void)once;
+}
+
+intptr_t relayFindParserHazard(MlirStringRef source,
+                               MlirStringCallback callback, void *userData) {
+  std::optional<ParserHazard> hazard = findParserHazard(unwrap(source));
+  if (!hazard)
+    return -1;
+  callback(mlirStringRefCreate(hazard->message.data(), hazard->message.size()),
+           userData);
+  return hazard->offset;
 }
 
 void relayRegisterLoweringDialects(MlirDialectRegistry registry) {

@@ -59,9 +59,14 @@ static Type substTypeParams(Type type, ArrayAttr params, ArrayRef<Type> args) {
 }
 
 /// Every `!relay.adt<@X, ...>` in `type` must name a relay.adt of the
-/// module with as many type parameters as it gives arguments.
+/// module with as many type parameters as it gives arguments. With
+/// `moduleVerified` false (a relay.constructor, verified with its relay.adt
+/// before the module has checked that its symbols are unique) the module's
+/// relay.adt ops are searched one by one: building its SymbolTable would
+/// assert on a duplicate symbol (which the module reports afterwards).
 static LogicalResult verifyADTRefs(Operation *op, Type type, StringRef what,
-                                   SymbolTableCollection &symbolTable) {
+                                   SymbolTableCollection &symbolTable,
+                                   bool moduleVerified = true) {
   auto module = op->getParentOfType<ModuleOp>();
   if (!module)
     return success();
@@ -70,8 +75,17 @@ static LogicalResult verifyADTRefs(Operation *op, Type type, StringRef what,
     auto adt = dyn_cast<ADTType>(t);
     if (!adt || failed(result))
       return;
-    auto def = dyn_cast_or_null<ADTOp>(
-        symbolTable.lookupSymbolIn(module, adt.getName()));
+    ADTOp def;
+    if (moduleVerified) {
+      def = dyn_cast_or_null<ADTOp>(
+          symbolTable.lookupSymbolIn(module, adt.getName()));
+    } else {
+      for (auto candidate : module.getOps<ADTOp>())
+        if (candidate.getSymNameAttr() == adt.getName().getAttr()) {
+          def = candidate;
+          break;
+        }
+    }
     if (!def)
       result = op->emitOpError()
                << what << ": " << adt << " names " << adt.getName()
@@ -128,7 +142,8 @@ ConstructorOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   for (auto [i, field] : llvm::enumerate(getFields()))
     if (auto typeAttr = dyn_cast<TypeAttr>(field))
       if (failed(verifyADTRefs(*this, typeAttr.getValue(),
-                               "field #" + std::to_string(i), symbolTable)))
+                               "field #" + std::to_string(i), symbolTable,
+                               /*moduleVerified=*/false)))
         return failure();
   return success();
 }
@@ -267,7 +282,9 @@ LogicalResult MatchOp::verify() {
       return emitOpError() << "clause #" << i << " binds " << *binders
                            << " variables but its region has "
                            << region.front().getNumArguments() << " arguments";
-    auto yield = dyn_cast<YieldOp>(region.front().getTerminator());
+    // (the region's block is not verified yet: it may lack a terminator)
+    Block &block = region.front();
+    auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
     if (!yield)
       return emitOpError() << "clause #" << i << " must end with relay.yield";
     if (!areCompatible(yield.getValue().getType(), getType()))

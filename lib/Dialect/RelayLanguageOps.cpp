@@ -20,10 +20,13 @@ OpFoldResult TupleGetItemOp::fold(FoldAdaptor) {
 }
 
 /// Checks that the terminator of `region` yields a value compatible with
-/// `type`; `what` names the region in the message.
+/// `type`; `what` names the region in the message. Op verifiers run before
+/// the verifier checks the blocks of their regions, so the block may be
+/// empty or end with an op that is not a terminator.
 static LogicalResult verifyYield(Operation *op, Region &region, Type type,
                                  StringRef what) {
-  auto yield = dyn_cast<YieldOp>(region.front().getTerminator());
+  Block &block = region.front();
+  auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
   if (!yield)
     return op->emitOpError() << what << " must end with relay.yield";
   if (!areCompatible(yield.getValue().getType(), type))

@@ -23,7 +23,43 @@ LogicalResult mlir::relay::addResult(SmallVectorImpl<Type> &results,
   return success();
 }
 
+/// Relay's dtypes: bool (i1), int8-64 (i8-i64), uint8-64 (ui8-ui64), float16,
+/// bfloat16, float32, float64. Other element types (index, si32, i3, f8,
+/// complex, ...) have no Relay meaning and no lowering.
+static bool isRelayDtype(Type element) {
+  if (auto integer = dyn_cast<IntegerType>(element)) {
+    unsigned width = integer.getWidth();
+    if (width == 1)
+      return integer.isSignless();
+    return !integer.isSigned() &&
+           (width == 8 || width == 16 || width == 32 || width == 64);
+  }
+  return element.isF16() || element.isBF16() || element.isF32() ||
+         element.isF64();
+}
+
+/// Tensors among `types` (the operands or results of `op`, `what`) must
+/// have Relay dtypes.
+static LogicalResult verifyRelayDtypes(Operation *op, TypeRange types,
+                                       StringRef what) {
+  for (auto [i, type] : llvm::enumerate(types)) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || isRelayDtype(tensor.getElementType()))
+      continue;
+    return op->emitOpError()
+           << what << " #" << i << " has element type "
+           << tensor.getElementType()
+           << ", which is not a relay dtype (bool, int8-64, uint8-64, "
+              "float16, bfloat16, float32, float64)";
+  }
+  return success();
+}
+
 LogicalResult mlir::relay::verifyInferredResultTypes(Operation *op) {
+  // operands before the rule (rules assume Relay dtypes), results after it
+  // (a rule rejecting an attribute, e.g. cast's dtype, says more)
+  if (failed(verifyRelayDtypes(op, op->getOperandTypes(), "operand")))
+    return failure();
   auto iface = cast<InferTypeOpInterface>(op);
   SmallVector<Type> inferred;
   if (failed(iface.inferReturnTypes(
@@ -42,7 +78,7 @@ LogicalResult mlir::relay::verifyInferredResultTypes(Operation *op) {
       return op->emitOpError() << "result #" << i << " has type " << declared
                                << " but its typing rule gives " << expected;
   }
-  return success();
+  return verifyRelayDtypes(op, op->getResultTypes(), "result");
 }
 
 FailureOr<Operation *> mlir::relay::createInferred(OpBuilder &builder,

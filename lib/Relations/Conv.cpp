@@ -206,7 +206,11 @@ FailureOr<Type> relay::inferConv2DTranspose(
            << "input channels " << c << " ≠ weight in-channels " << wi
            << " (weight is [in, out / groups, KH, KW] in " << kernelLayout
            << ")";
-  int64_t outChannels = mulDims(wo, groups);
+  FailureOr<int64_t> outChannelsOr =
+      mulDims(site, wo, groups, "weight out-channels × groups:");
+  if (failed(outChannelsOr))
+    return failure();
+  int64_t outChannels = *outChannelsOr;
   if (channels) {
     if (*channels < 1)
       return site.emitError() << "channels must be >= 1, got " << *channels;

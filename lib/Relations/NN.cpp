@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "NNUtils.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -237,7 +239,17 @@ FailureOr<Type> relay::inferPad(ErrorSite site, Type dataType, Type padValue,
       return site.emitError() << "reflect padding of dim " << d << " (size "
                               << in << ") must be smaller than the dim, got ("
                               << before << ", " << after << ")";
-    shape.push_back(isAny(in) ? kAny : in + before + after);
+    std::optional<int64_t> out = kAny;
+    if (!isAny(in)) {
+      out = llvm::checkedAdd(in, before);
+      if (out)
+        out = llvm::checkedAdd(*out, after);
+    }
+    if (!out)
+      return site.emitError()
+             << "padding dim " << d << " (size " << in << ") by (" << before
+             << ", " << after << ") overflows int64";
+    shape.push_back(*out);
   }
   return Type(RankedTensorType::get(shape, data->getElementType()));
 }
@@ -307,12 +319,19 @@ FailureOr<Type> relay::inferDepthToSpace(ErrorSite site, Type dataType,
   auto [data, l] = *dataAndLayout;
   SmallVector<int64_t> shape(data.getShape());
   int64_t c = shape[l[1]];
-  if (!isAny(c) && c % (b * b) != 0)
+  FailureOr<int64_t> bb = mulDims(site, b, b, "block_size²");
+  if (failed(bb))
+    return failure();
+  if (!isAny(c) && c % *bb != 0)
     return site.emitError()
-           << "channels " << c << " are not divisible by block_size² " << b * b;
-  shape[l[1]] = isAny(c) ? kAny : c / (b * b);
-  shape[l[2]] = mulDims(shape[l[2]], b);
-  shape[l[3]] = mulDims(shape[l[3]], b);
+           << "channels " << c << " are not divisible by block_size² " << *bb;
+  shape[l[1]] = isAny(c) ? kAny : c / *bb;
+  for (int64_t pos : {l[2], l[3]}) {
+    FailureOr<int64_t> out = mulDims(site, shape[pos], b, "the output dim");
+    if (failed(out))
+      return failure();
+    shape[pos] = *out;
+  }
   return Type(RankedTensorType::get(shape, data.getElementType()));
 }
 
@@ -331,6 +350,13 @@ FailureOr<Type> relay::inferSpaceToDepth(ErrorSite site, Type dataType,
              << name << " " << in << " is not divisible by block_size " << b;
     shape[pos] = isAny(in) ? kAny : in / b;
   }
-  shape[l[1]] = mulDims(shape[l[1]], b * b);
+  FailureOr<int64_t> bb = mulDims(site, b, b, "block_size²");
+  if (failed(bb))
+    return failure();
+  FailureOr<int64_t> channels =
+      mulDims(site, shape[l[1]], *bb, "the output channels");
+  if (failed(channels))
+    return failure();
+  shape[l[1]] = *channels;
   return Type(RankedTensorType::get(shape, data.getElementType()));
 }

@@ -1,6 +1,8 @@
 //===- RelationUtils.cpp - helpers shared by the type relations -----------===//
 #include "RelationUtils.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 #include "relay/Utils/ShapeUtils.h"
 
 using namespace mlir;
@@ -73,6 +75,16 @@ std::string rel::dimStr(int64_t dim) {
 
 int64_t rel::mulDims(int64_t a, int64_t b) {
   return isAny(a) || isAny(b) ? kAny : a * b;
+}
+
+FailureOr<int64_t> rel::mulDims(ErrorSite site, int64_t a, int64_t b,
+                                StringRef what) {
+  if (isAny(a) || isAny(b))
+    return kAny;
+  if (std::optional<int64_t> product = llvm::checkedMul(a, b))
+    return *product;
+  return site.emitError() << what << " " << a << " * " << b
+                          << " overflows int64";
 }
 
 int64_t rel::productOfDims(ArrayRef<int64_t> dims) {

@@ -62,6 +62,12 @@ std::string dimStr(int64_t dim);
 /// Product of two dims; `?` if either is `?`.
 int64_t mulDims(int64_t a, int64_t b);
 
+/// Product of two dims (`?` if either is `?`), or an error at `site` saying
+/// that `what` overflows int64: for dims scaled by attributes (tile reps,
+/// repeats, block sizes), which may be anything.
+FailureOr<int64_t> mulDims(ErrorSite site, int64_t a, int64_t b,
+                           StringRef what);
+
 /// Product of dims; `?` if any is `?`.
 int64_t productOfDims(ArrayRef<int64_t> dims);
 

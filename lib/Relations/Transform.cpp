@@ -104,7 +104,11 @@ FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
                << " and " << src + 1 << ", but data has rank " << rank;
       inUsed.set(src);
       inUsed.set(src + 1);
-      push(mulDims(in[src], in[src + 1]), true);
+      FailureOr<int64_t> merged =
+          mulDims(site, in[src], in[src + 1], "the merged dim");
+      if (failed(merged))
+        return failure();
+      push(*merged, true);
       src += 2;
     } else if (code == -4) {
       if (i + 2 >= newshape.size())
@@ -148,14 +152,27 @@ FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
   }
 
   if (inferAt) {
+    // (products of attribute values: checked)
     int64_t elements = 1;
-    for (size_t d = 0; d < rank; ++d)
-      if (!inUsed.test(d))
-        elements = mulDims(elements, in[d]);
+    for (size_t d = 0; d < rank; ++d) {
+      if (inUsed.test(d))
+        continue;
+      FailureOr<int64_t> product =
+          mulDims(site, elements, in[d], "the element count");
+      if (failed(product))
+        return failure();
+      elements = *product;
+    }
     int64_t others = 1;
-    for (size_t d = 0; d < out.size(); ++d)
-      if (!outFromInput[d])
-        others = mulDims(others, out[d]);
+    for (size_t d = 0; d < out.size(); ++d) {
+      if (outFromInput[d])
+        continue;
+      FailureOr<int64_t> product =
+          mulDims(site, others, out[d], "the new dims' product");
+      if (failed(product))
+        return failure();
+      others = *product;
+    }
     int64_t inferred = kAny;
     if (!isAny(elements)) {
       if (others == 0)
@@ -357,6 +374,9 @@ FailureOr<Type> relay::inferSqueeze(ErrorSite site, Type dataType,
 // ExpandDims
 //===----------------------------------------------------------------------===//
 
+/// The largest rank expand_dims may create.
+static constexpr int64_t kMaxExpandedRank = 64;
+
 FailureOr<Type> relay::inferExpandDims(ErrorSite site, Type dataType,
                                        int64_t axis, int64_t count) {
   FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
@@ -365,6 +385,11 @@ FailureOr<Type> relay::inferExpandDims(ErrorSite site, Type dataType,
   int64_t rank = data->getRank();
   if (count < 0)
     return site.emitError() << "num_newaxis must be >= 0, got " << count;
+  // (the shape is built dim by dim: a huge count would exhaust the memory)
+  if (count > kMaxExpandedRank - rank)
+    return site.emitError() << "num_newaxis " << count << " would give rank "
+                            << rank << " + " << count << ", more than the "
+                            << kMaxExpandedRank << " dims supported";
   if (axis < -rank - 1 || axis > rank)
     return site.emitError()
            << "axis " << axis << " is out of range [-rank - 1, rank] for rank "
@@ -605,7 +630,10 @@ FailureOr<Type> relay::inferTile(ErrorSite site, Type dataType,
     int64_t ri = d - (rank - static_cast<int64_t>(reps.size()));
     int64_t in = di < 0 ? 1 : data->getDimSize(di);
     int64_t r = ri < 0 ? 1 : reps[ri];
-    shape.push_back(mulDims(in, r));
+    FailureOr<int64_t> out = mulDims(site, in, r, "output dim");
+    if (failed(out))
+      return failure();
+    shape.push_back(*out);
   }
   return Type(RankedTensorType::get(shape, data->getElementType()));
 }
@@ -621,7 +649,10 @@ FailureOr<Type> relay::inferRepeat(ErrorSite site, Type dataType,
   if (failed(axis))
     return failure();
   SmallVector<int64_t> shape(data->getShape());
-  shape[*axis] = mulDims(shape[*axis], repeats);
+  FailureOr<int64_t> out = mulDims(site, shape[*axis], repeats, "output dim");
+  if (failed(out))
+    return failure();
+  shape[*axis] = *out;
   return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 

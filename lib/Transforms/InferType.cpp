@@ -210,9 +210,9 @@ private:
   }
 
   static Type yieldType(Region &region) {
-    if (region.empty())
+    if (region.empty() || region.front().empty())
       return {};
-    if (auto yield = dyn_cast<YieldOp>(region.front().getTerminator()))
+    if (auto yield = dyn_cast<YieldOp>(region.front().back()))
       return yield.getValue().getType();
     return {};
   }

@@ -27,9 +27,10 @@ void mlir::relay::registerRelayPipelines() {
   PassPipelineRegistration<IREEInputOptions>(
       "relay-to-iree-input",
       "Infers types and lowers relay to linalg/tensor/arith/math/scf/func "
-      "text that iree-compile accepts (no call-graph cycles: "
-      "relay-eliminate-recursion); convolutions become NHWC "
-      "(relay-convert-layout) unless `convert-layout=false`",
+      "text that iree-compile accepts: no call-graph cycles "
+      "(relay-eliminate-recursion removes them, relay-check-no-recursion "
+      "refuses any left); convolutions become NHWC (relay-convert-layout) "
+      "unless `convert-layout=false`",
       [](OpPassManager &pm, const IREEInputOptions &options) {
         pm.addPass(createRelayInferType());
         pm.addPass(createRelayMonomorphize());
@@ -48,5 +49,7 @@ void mlir::relay::registerRelayPipelines() {
         pm.addPass(createRelayEliminateRecursion());
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createCSEPass());
+        // iree-compile never returns on recursive programs.
+        pm.addPass(createRelayCheckNoRecursion());
       });
 }

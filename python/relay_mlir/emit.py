@@ -180,6 +180,22 @@ def _dedupe(diags: Sequence[Diagnostic]) -> List[Diagnostic]:
 _WRAP = "module {"
 
 
+def _check_parser_hazards(text: str, source_name: str) -> None:
+    """Raises ``CompileError`` on text MLIR's parser would abort on (killing
+    this process) instead of reporting an error, e.g. ``array<index: ...>``
+    (the C++ scan of relay/Utils/ParserHazards.h)."""
+    _ir()  # the MLIR core library, which the relay extension links against
+    from ._mlir_libs._relayTypes import find_parser_hazard
+    found = find_parser_hazard(text)
+    if found is None:
+        return
+    offset, message = found
+    data = text.encode()  # offsets and MLIR's columns count UTF-8 bytes
+    line = data.count(b"\n", 0, offset) + 1
+    col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    raise CompileError("could not parse MLIR", [Diagnostic("error", message, source_name, line, col)])
+
+
 def parse_module(ctx, text: Optional[str], source_name: str = "<input>", path: Optional[str] = None):
     """Parses MLIR (text, or the file ``path``); returns an object whose ``.operation`` is a module.
 
@@ -197,6 +213,11 @@ def parse_module(ctx, text: Optional[str], source_name: str = "<input>", path: O
                     d.col = max(1, d.col - shift_line1)
             return CompileError("could not parse MLIR", diags)
 
+        if path is not None:
+            with open(path, "rb") as f:
+                _check_parser_hazards(f.read().decode("utf-8", errors="replace"), path)
+        else:
+            _check_parser_hazards(text, source_name)
         try:
             if path is not None:
                 return ir.Module.parseFile(path, context=ctx)

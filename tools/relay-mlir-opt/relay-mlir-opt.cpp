@@ -3,27 +3,76 @@
 // MlirOptMain with the relay dialect, every relay pass and pipeline, the
 // dialects relay lowers to, and the upstream general-purpose passes.
 //
+// The input is first scanned for text MLIR's parser would abort on
+// (relay/Utils/ParserHazards.h), which is reported as an error instead.
+//
 //===----------------------------------------------------------------------===//
 #include "relay/RelayPasses.h"
+#include "relay/Utils/ParserHazards.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
 
 int main(int argc, char **argv) {
-  mlir::registerTransformsPasses();
-  mlir::registerLinalgPasses();
-  mlir::relay::registerAllRelayPasses();
+  llvm::InitLLVM init(argc, argv);
+  registerTransformsPasses();
+  registerLinalgPasses();
+  relay::registerAllRelayPasses();
 
-  mlir::DialectRegistry registry;
-  registry.insert<mlir::relay::RelayDialect, mlir::func::FuncDialect,
-                  mlir::arith::ArithDialect, mlir::linalg::LinalgDialect,
-                  mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect, mlir::cf::ControlFlowDialect,
-                  mlir::bufferization::BufferizationDialect>();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "relay-mlir optimizer driver\n", registry));
+  DialectRegistry registry;
+  registry.insert<relay::RelayDialect, func::FuncDialect, arith::ArithDialect,
+                  linalg::LinalgDialect, math::MathDialect, scf::SCFDialect,
+                  tensor::TensorDialect, cf::ControlFlowDialect,
+                  bufferization::BufferizationDialect>();
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "relay-mlir optimizer driver\n", registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects()) {
+    llvm::outs() << "Available Dialects: ";
+    llvm::interleaveComma(registry.getDialectNames(), llvm::outs());
+    llvm::outs() << "\n";
+    return EXIT_SUCCESS;
+  }
+  if (config.shouldListPasses()) {
+    printRegisteredPasses();
+    return EXIT_SUCCESS;
+  }
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(inputFilename, &errorMessage);
+  if (!file) {
+    llvm::errs() << errorMessage << "\n";
+    return EXIT_FAILURE;
+  }
+  if (std::optional<relay::ParserHazard> hazard =
+          relay::findParserHazard(file->getBuffer())) {
+    llvm::SourceMgr sourceMgr;
+    const char *at = file->getBufferStart() + hazard->offset;
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    sourceMgr.PrintMessage(llvm::errs(), llvm::SMLoc::getFromPointer(at),
+                           llvm::SourceMgr::DK_Error, hazard->message);
+    return EXIT_FAILURE;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return EXIT_FAILURE;
+  }
+  if (failed(MlirOptMain(output->os(), std::move(file), registry, config)))
+    return EXIT_FAILURE;
+  output->keep();
+  return EXIT_SUCCESS;
 }

@@ -14,6 +14,7 @@
 #include "mlir/IR/Matchers.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -240,8 +241,10 @@ struct LRNPattern : OpConversionPattern<LRNOp> {
     Value data = adaptor.getData();
     if (failed(requireFloat(op, data)))
       return failure();
-    if (op.getSize() < 1)
-      return op.emitError() << "nn.lrn size must be >= 1, got " << op.getSize();
+    // (the I64Attr accessor is unsigned: compare the signed value)
+    int64_t size = op.getSize();
+    if (size < 1)
+      return op.emitError() << "nn.lrn size must be >= 1, got " << size;
     auto type = cast<RankedTensorType>(data.getType());
     Type elem = type.getElementType();
     int64_t rank = type.getRank();
@@ -249,7 +252,12 @@ struct LRNPattern : OpConversionPattern<LRNOp> {
     if (failed(axisOr))
       return rewriter.notifyMatchFailure(op, "axis out of range");
     int64_t axis = *axisOr;
-    int64_t size = op.getSize();
+    // the window pads the axis by size - 1
+    if (!type.isDynamicDim(axis) &&
+        !llvm::checkedAdd(type.getDimSize(axis), size - 1))
+      return op.emitError()
+             << "nn.lrn size " << size << " pads dim " << axis << " (size "
+             << type.getDimSize(axis) << ") beyond int64";
     SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     Value sq = buildMap(rewriter, loc, type, sizes, {data}, {id},

@@ -153,3 +153,25 @@ func.func @conv1d_grouped_nwc(%x: tensor<1x9x4xf32>, %w: tensor<3x2x6xf32>) -> t
   %y = relay.nn.conv1d %x, %w {groups = 2 : i64, data_layout = "NWC", kernel_layout = "WIO"} : (tensor<1x9x4xf32>, tensor<3x2x6xf32>) -> tensor<1x7x6xf32>
   return %y : tensor<1x7x6xf32>
 }
+
+// -----
+
+// nn.lrn's size is read through an unsigned accessor: a negative size used
+// to pass the check and abort creating a tensor of negative size.
+func.func @lrn_negative_size(%x: tensor<2x7xf32>) -> tensor<2x7xf32> {
+  // expected-error @+2 {{nn.lrn size must be >= 1, got -2}}
+  // expected-error @+1 {{failed to legalize operation 'relay.nn.lrn'}}
+  %y = relay.nn.lrn %x {size = -2 : i64} : (tensor<2x7xf32>) -> tensor<2x7xf32>
+  return %y : tensor<2x7xf32>
+}
+
+// -----
+
+// A window of 2^63 - 1 rows used to pad the axis beyond int64 (a negative
+// dim: RankedTensorType's assertion).
+func.func @lrn_huge_size(%x: tensor<2x7xf32>) -> tensor<2x7xf32> {
+  // expected-error @+2 {{nn.lrn size 9223372036854775807 pads dim 1 (size 7) beyond int64}}
+  // expected-error @+1 {{failed to legalize operation 'relay.nn.lrn'}}
+  %y = relay.nn.lrn %x {size = 9223372036854775807 : i64} : (tensor<2x7xf32>) -> tensor<2x7xf32>
+  return %y : tensor<2x7xf32>
+}

@@ -308,3 +308,69 @@ func.func @pattern_count(%x: tensor<f32>) -> tensor<f32> {
   }) {patterns = [#relay.pat_wildcard, #relay.pat_wildcard]} : (tensor<f32>) -> tensor<f32>
   return %r : tensor<f32>
 }
+
+// -----
+
+// A clause without relay.yield (this used to abort in Block::getTerminator).
+func.func @match_no_yield(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{clause #0 must end with relay.yield}}
+  %r = relay.match %x : tensor<f32> -> tensor<f32> {
+    case #relay.pat_wildcard {
+      %y = relay.negative %x : (tensor<f32>) -> tensor<f32>
+    }
+  }
+  return %r : tensor<f32>
+}
+
+// -----
+
+// An ADT defined twice, and another ADT whose constructor names an ADT: the
+// constructor is verified with its relay.adt, before the module checks that
+// its symbols are unique (building the module's SymbolTable used to abort).
+// expected-note @+1 {{see existing symbol definition here}}
+relay.adt @List ["T"] {
+  relay.constructor @Nil []
+}
+// expected-error @+1 {{redefinition of symbol named 'List'}}
+relay.adt @List ["T"] {
+  relay.constructor @Nil []
+}
+relay.adt @Nat [] {
+  relay.constructor @Z []
+  relay.constructor @S [!relay.adt<@Nat>]
+}
+
+// -----
+
+// A constructor defined twice in one ADT.
+relay.adt @Nat [] {
+  // expected-note @+1 {{see existing symbol definition here}}
+  relay.constructor @Z []
+  // expected-error @+1 {{redefinition of symbol named 'Z'}}
+  relay.constructor @Z []
+  relay.constructor @S [!relay.adt<@Nat>]
+}
+
+// -----
+
+// A function and an ADT with one name, the ADT used in a field and a match.
+// expected-note @+1 {{see existing symbol definition here}}
+func.func @Nat(%x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
+// expected-error @+1 {{redefinition of symbol named 'Nat'}}
+relay.adt @Nat [] {
+  relay.constructor @Z []
+  relay.constructor @S [!relay.adt<@Nat>]
+}
+func.func @f(%n: !relay.adt<@Nat>, %x: tensor<f32>) -> tensor<f32> {
+  %r = relay.match %n : !relay.adt<@Nat> -> tensor<f32> {
+    case #relay.pat_ctor<@Nat::@Z, []> {
+      relay.yield %x : tensor<f32>
+    }
+    case #relay.pat_wildcard {
+      relay.yield %x : tensor<f32>
+    }
+  }
+  return %r : tensor<f32>
+}

@@ -5,6 +5,25 @@
 // Conv2D
 //===----------------------------------------------------------------------===//
 
+// Only Relay dtypes (checked for every operator, before its typing rule):
+// an index convolution used to verify and then abort in the lowering
+// (linalg's region builder has no arithmetic for index).
+func.func @conv2d_index_dtype(%x: tensor<1x3x8x8xindex>, %w: tensor<4x3x3x3xindex>) {
+  // expected-error @+1 {{operand #0 has element type 'index', which is not a relay dtype (bool, int8-64, uint8-64, float16, bfloat16, float32, float64)}}
+  %0 = relay.nn.conv2d %x, %w : (tensor<1x3x8x8xindex>, tensor<4x3x3x3xindex>) -> tensor<1x4x6x6xindex>
+  return
+}
+
+// -----
+
+func.func @conv2d_signed_dtype(%x: tensor<1x3x8x8xsi32>, %w: tensor<4x3x3x3xsi32>) {
+  // expected-error @+1 {{operand #0 has element type 'si32', which is not a relay dtype}}
+  %0 = relay.nn.conv2d %x, %w : (tensor<1x3x8x8xsi32>, tensor<4x3x3x3xsi32>) -> tensor<1x4x6x6xsi32>
+  return
+}
+
+// -----
+
 func.func @conv2d_data_layout(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>) {
   // expected-error @+1 {{data_layout "NCHW8c" is not supported (expected a permutation of NCHW)}}
   %0 = relay.nn.conv2d %x, %w {data_layout = "NCHW8c"} : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x30x30xf32>
@@ -240,6 +259,16 @@ func.func @conv3d_window(%x: tensor<1x2x2x4x4xf32>, %w: tensor<4x2x3x3x3xf32>) {
 func.func @conv3d_strides(%x: tensor<1x2x4x4x4xf32>, %w: tensor<4x2x3x3x3xf32>) {
   // expected-error @+1 {{strides must have 3 entries, got 2}}
   %0 = relay.nn.conv3d %x, %w {strides = array<i64: 1, 1>} : (tensor<1x2x4x4x4xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x4x2x2x2xf32>
+  return
+}
+
+// -----
+
+// weight out-channels × groups used to wrap around (a negative channel
+// count: RankedTensorType's assertion in the typing rule).
+func.func @conv2d_transpose_groups_overflow(%x: tensor<1x?x3x3xf32>, %w: tensor<?x2x2x2xf32>) {
+  // expected-error @+1 {{weight out-channels × groups: 2 * 9223372036854775807 overflows int64}}
+  %0 = relay.nn.conv2d_transpose %x, %w {groups = 9223372036854775807 : i64} : (tensor<1x?x3x3xf32>, tensor<?x2x2x2xf32>) -> tensor<1x4x4x4xf32>
   return
 }
 

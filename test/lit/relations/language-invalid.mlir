@@ -37,7 +37,54 @@ func.func @if_else(%c: tensor<i1>, %a: tensor<f32>, %b: tensor<2xf32>) -> tensor
 
 // -----
 
+// A branch without relay.yield (op verifiers run before the verifier checks
+// their blocks' terminators: this used to abort in Block::getTerminator).
+func.func @if_no_yield(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{then branch must end with relay.yield}}
+  %r = relay.if %c : tensor<i1> -> tensor<2xf32> {
+    %y = relay.negative %x : (tensor<2xf32>) -> tensor<2xf32>
+  } else {
+    relay.yield %x : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @if_empty_else(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{else branch must end with relay.yield}}
+  %r = "relay.if"(%c) ({
+    relay.yield %x : tensor<2xf32>
+  }, {
+  ^bb0:
+  }) : (tensor<i1>) -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
+// -----
+
 // relay.fn
+func.func @fn_no_yield(%k: tensor<f32>) {
+  // expected-error @+1 {{body must end with relay.yield}}
+  %f = relay.fn : !relay.fn<(tensor<f32>) -> tensor<f32>> {
+  ^bb0(%x: tensor<f32>):
+    %y = relay.add %x, %k : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  }
+  return
+}
+
+// -----
+
+func.func @fn_incomplete_no_yield() {
+  // expected-error @+1 {{body must end with relay.yield}}
+  %f = relay.fn : !relay.incomplete {
+  ^bb0(%x: tensor<f32>):
+  }
+  return
+}
+
+// -----
+
 func.func @fn_type(%a: tensor<f32>) {
   // expected-error @+1 {{result must be a !relay.fn type, got 'tensor<f32>'}}
   %f = relay.fn : tensor<f32> {

@@ -157,6 +157,16 @@ func.func @pad_width(%x: tensor<2x3xf32>, %v: tensor<f32>) {
 
 // -----
 
+// 3 + 2 + (2^63 - 1) used to wrap to a negative dim (RankedTensorType's
+// assertion in the typing rule).
+func.func @pad_overflow(%x: tensor<2x3xf32>, %v: tensor<f32>) {
+  // expected-error @+1 {{padding dim 1 (size 3) by (2, 9223372036854775807) overflows int64}}
+  %0 = relay.nn.pad %x, %v {pad_width = array<i64: 1, 0, 2, 9223372036854775807>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x6xf32>
+  return
+}
+
+// -----
+
 func.func @pad_value(%x: tensor<2x3xf32>, %v: tensor<1xf32>) {
   // expected-error @+1 {{operand 'pad_value' must have rank 0, got 'tensor<1xf32>'}}
   %0 = relay.nn.pad %x, %v {pad_width = array<i64: 0, 0, 1, 1>} : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2x5xf32>
@@ -224,5 +234,23 @@ func.func @space_to_depth_height(%x: tensor<1x2x5x4xf32>) {
 func.func @space_to_depth_block(%x: tensor<1x2x4x4xf32>) {
   // expected-error @+1 {{block_size must be >= 1, got 0}}
   %0 = relay.nn.space_to_depth %x {block_size = 0 : i64} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// -----
+
+// block_size² wrapped around to 0 and the divisibility check divided by it
+// (SIGFPE); the products are now checked.
+func.func @depth_to_space_huge_block(%x: tensor<1x6x2x2xf32>) {
+  // expected-error @+1 {{block_size² 4611686018427387904 * 4611686018427387904 overflows int64}}
+  %0 = relay.nn.depth_to_space %x {block_size = 4611686018427387904 : i64} : (tensor<1x6x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @space_to_depth_huge_channels(%x: tensor<1x4611686018427387904x2x2xf32>) {
+  // expected-error @+1 {{the output channels 4611686018427387904 * 4 overflows int64}}
+  %0 = relay.nn.space_to_depth %x {block_size = 2 : i64} : (tensor<1x4611686018427387904x2x2xf32>) -> tensor<1x1x1x1xf32>
   return
 }

@@ -12,6 +12,16 @@ func.func @reshape_count(%x: tensor<2x3x4xf32>) {
 
 // -----
 
+// The product of the other new dims used to wrap around (to 0 here, and a
+// wrong "0 elements" error; to a negative dim in general).
+func.func @reshape_infer_overflow(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{the new dims' product 4611686018427387904 * 4 overflows int64}}
+  %0 = relay.reshape %x {newshape = array<i64: 4611686018427387904, 4, -1>} : (tensor<2x3x4xf32>) -> tensor<1x1x1xf32>
+  return
+}
+
+// -----
+
 func.func @reshape_count_copy(%x: tensor<2x3x4xf32>) {
   // expected-error @+1 {{newshape [0, 0] gives [2, 3] with 6 elements, but data has 24 elements}}
   %0 = relay.reshape %x {newshape = array<i64: 0, 0>} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>

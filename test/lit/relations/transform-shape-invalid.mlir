@@ -57,6 +57,15 @@ func.func @expand_dims_count(%x: tensor<2x3xf32>) {
 
 // -----
 
+// The shape is built dim by dim: 2^31 new axes used to exhaust the memory.
+func.func @expand_dims_huge_count(%x: tensor<f32>) {
+  // expected-error @+1 {{num_newaxis 2147483648 would give rank 0 + 2147483648, more than the 64 dims supported}}
+  %0 = relay.expand_dims %x {axis = 0 : i64, num_newaxis = 2147483648 : i64} : (tensor<f32>) -> tensor<1x1xf32>
+  return
+}
+
+// -----
+
 func.func @stack_shape(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
   // expected-error @+1 {{operand #1 has shape [2, 4], but operand #0 has shape [2, 3] (stacked tensors must have the same shape)}}
   %0 = relay.stack %a, %b : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x2x3xf32>
@@ -164,6 +173,24 @@ func.func @tile_reps(%x: tensor<4xf32>) {
 func.func @repeat_count(%x: tensor<4xf32>) {
   // expected-error @+1 {{repeats must be >= 1, got 0}}
   %0 = relay.repeat %x {repeats = 0 : i64, axis = 0 : i64} : (tensor<4xf32>) -> tensor<0xf32>
+  return
+}
+
+// -----
+
+// dim * reps used to wrap around to a negative dim (RankedTensorType's
+// assertion in the typing rule).
+func.func @tile_overflow(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{output dim 3 * 4611686018427387904 overflows int64}}
+  %0 = relay.tile %x {reps = array<i64: 2, 4611686018427387904>} : (tensor<2x3xf32>) -> tensor<4x9xf32>
+  return
+}
+
+// -----
+
+func.func @repeat_overflow(%x: tensor<2x3xi8>) {
+  // expected-error @+1 {{output dim 3 * 4611686018427387904 overflows int64}}
+  %0 = relay.repeat %x {repeats = 4611686018427387904 : i64, axis = 1 : i64} : (tensor<2x3xi8>) -> tensor<2x6xi8>
   return
 }
 

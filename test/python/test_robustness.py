@@ -1,0 +1,135 @@
+"""Issue 13, "never crash, never lie": programs the IREE lowering cannot
+handle are refused with a located ``CompileError``, quickly, and malformed
+MLIR never ends the interpreter."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import relay_mlir as relay
+from relay_mlir import CompileError
+
+# A subprocess with a deadline: iree-compile (3.13) never returns on a
+# recursive module, so a regression must fail the test, not hang the suite.
+_DEADLINE_S = 120
+
+
+def _run_python(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=_DEADLINE_S)
+
+
+def test_recursive_global_from_python_is_refused() -> None:
+    t0 = time.perf_counter()
+    proc = _run_python("""
+        import relay_mlir as relay
+        mod = relay.IRModule()
+        loop = relay.GlobalVar("loop")
+        x = relay.var("x", shape=(2,))
+        c = relay.var("c", shape=(), dtype="bool")
+        mod[loop] = relay.Function([x, c], relay.If(c, loop(relay.negative(x), c), x))
+        a = relay.var("a", shape=(2,))
+        mod["main"] = relay.Function([a], loop(a, relay.const(True)))
+        try:
+            relay.compile(mod)
+        except relay.CompileError as e:
+            print("CompileError:", e)
+        else:
+            print("compiled")
+    """)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "CompileError:" in out, out
+    assert "recursion is not supported by the IREE lowering yet: @loop calls itself" in out
+    # located at the Python line that built the recursive call
+    assert "<string>:7:" in out, out
+    assert time.perf_counter() - t0 < _DEADLINE_S
+
+
+def test_mutual_recursion_in_mlir_text_is_refused() -> None:
+    src = textwrap.dedent("""\
+        func.func @even(%c: tensor<i1>, %x: tensor<3xf32>) -> tensor<3xf32> {
+          %r = relay.if %c : tensor<i1> -> tensor<3xf32> {
+            %o = func.call @odd(%c, %x) : (tensor<i1>, tensor<3xf32>) -> tensor<3xf32>
+            relay.yield %o : tensor<3xf32>
+          } else {
+            relay.yield %x : tensor<3xf32>
+          }
+          return %r : tensor<3xf32>
+        }
+        func.func @odd(%c: tensor<i1>, %x: tensor<3xf32>) -> tensor<3xf32> {
+          %e = func.call @even(%c, %x) : (tensor<i1>, tensor<3xf32>) -> tensor<3xf32>
+          return %e : tensor<3xf32>
+        }
+    """)
+    # relay-to-iree-input fails before iree-compile is ever run
+    with pytest.raises(CompileError) as ei:
+        relay.lower_to_iree_input(src, source_name="rec.mlir")
+    d = ei.value.diagnostics[0]
+    assert "@odd calls @even (cycle @even -> @odd -> @even)" in d.message
+    assert (d.file, d.line) == ("rec.mlir", 11)
+    assert any("@even calls @odd here" in n.message and n.line == 3 for n in d.notes)
+
+
+# Mutants of the lit inputs that used to abort the process (SIGABRT on MLIR
+# assertions) while being parsed and verified; relay_mlir.compile parses
+# in-process, so each one would have ended the interpreter (docs/fuzzing.md).
+_USED_TO_ABORT = {
+    # SymbolTable: "expected region to contain uniquely named symbol operations"
+    "duplicate_adt": ("""\
+        relay.adt @List ["T"] {
+          relay.constructor @Nil []
+        }
+        relay.adt @List ["T"] {
+          relay.constructor @Nil []
+        }
+        relay.adt @Nat [] {
+          relay.constructor @Z []
+          relay.constructor @S [!relay.adt<@Nat>]
+        }
+    """, "redefinition of symbol named 'List'", 4),
+    # Type::getIntOrFloatBitWidth: "only integers and floats have a bitwidth"
+    "index_array": ("""\
+        func.func @f(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+          %y = relay.transpose %x {axes = array<index: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+          return %y : tensor<3x2xf32>
+        }
+    """, "dense arrays of 'index' are not supported", 2),
+    # Block::getTerminator: "mightHaveTerminator()"
+    "if_without_yield": ("""\
+        func.func @f(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+          %r = relay.if %c : tensor<i1> -> tensor<2xf32> {
+            %y = relay.negative %x : (tensor<2xf32>) -> tensor<2xf32>
+          } else {
+            relay.yield %x : tensor<2xf32>
+          }
+          return %r : tensor<2xf32>
+        }
+    """, "then branch must end with relay.yield", 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_USED_TO_ABORT))
+def test_mutants_that_aborted_raise_compile_error_in_process(name: str) -> None:
+    src, message, line = _USED_TO_ABORT[name]
+    with pytest.raises(CompileError) as ei:
+        relay.compile(textwrap.dedent(src), source_name=f"{name}.mlir")
+    diags = ei.value.diagnostics
+    assert any(message in d.message and (d.file, d.line) == (f"{name}.mlir", line)
+               for d in diags), str(ei.value)
+
+
+def test_parser_hazard_in_a_file_is_located(tmp_path) -> None:
+    """``compile(path)`` parses the file itself: scanned first, too."""
+    src, message, line = _USED_TO_ABORT["index_array"]
+    path = tmp_path / "hazard.mlir"
+    path.write_text(textwrap.dedent(src))
+    with pytest.raises(CompileError) as ei:
+        relay.compile(path)
+    d = ei.value.diagnostics[0]
+    assert message in d.message
+    assert (d.file, d.line, d.col) == (str(path), line, 41)
