@@ -53,13 +53,15 @@ Value staticForm(OpBuilder &b, Operation *op) {
     return b.getNamedAttr(attr, value);
   };
   if (auto shapeOf = dyn_cast<ShapeOfOp>(op)) {
-    if (Attribute folded = shapeOf.fold(ShapeOfOp::FoldAdaptor({}, shapeOf)))
-      return ConstantOp::create(b, loc, cast<ElementsAttr>(folded));
+    OpFoldResult folded = shapeOf.fold(ShapeOfOp::FoldAdaptor({}, shapeOf));
+    if (auto attr = dyn_cast_if_present<Attribute>(folded))
+      return ConstantOp::create(b, loc, cast<ElementsAttr>(attr));
     return {};
   }
   if (auto size = dyn_cast<NdarraySizeOp>(op)) {
-    if (Attribute folded = size.fold(NdarraySizeOp::FoldAdaptor({}, size)))
-      return ConstantOp::create(b, loc, cast<ElementsAttr>(folded));
+    OpFoldResult folded = size.fold(NdarraySizeOp::FoldAdaptor({}, size));
+    if (auto attr = dyn_cast_if_present<Attribute>(folded))
+      return ConstantOp::create(b, loc, cast<ElementsAttr>(attr));
     return {};
   }
   if (auto reshape = dyn_cast<DynReshapeOp>(op)) {

@@ -26,7 +26,7 @@
 //      signatures and call the dispatcher with their index.
 //
 //===----------------------------------------------------------------------===//
-#include "IREEListOps.h"
+#include "../Conversion/RelayToLinalg/IREEOps.h"
 #include "relay/RelayPasses.h"
 
 #include "mlir/Analysis/Liveness.h"
@@ -45,7 +45,7 @@ namespace mlir::relay {
 
 using namespace mlir;
 using namespace mlir::relay;
-namespace io = mlir::relay::iree_ops;
+namespace io = mlir::relay::iree;
 
 namespace {
 
@@ -312,7 +312,7 @@ Value box(OpBuilder &b, Location loc, Value v) {
   if (stored == type)
     return v;
   if (isa<RankedTensorType>(type))
-    return io::exportTensor(b, loc, v);
+    return io::boxTensor(b, loc, v);
   if (type.isIndex())
     return arith::IndexCastOp::create(b, loc, stored, v);
   if (auto floatType = dyn_cast<FloatType>(type)) {
@@ -333,7 +333,7 @@ Value unbox(OpBuilder &b, Location loc, Value stored, Type type) {
   if (stored.getType() == type)
     return stored;
   if (auto tensorType = dyn_cast<RankedTensorType>(type))
-    return io::importTensor(b, loc, stored, tensorType);
+    return io::unboxTensor(b, loc, stored, tensorType);
   if (type.isIndex())
     return arith::IndexCastOp::create(b, loc, type, stored);
   unsigned width = type.getIntOrFloatBitWidth();
@@ -631,7 +631,8 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
   // The frame stack (only tail calls between the functions: none needed).
   Value stack;
   if (numTags > 0)
-    stack = io::createList(b, loc, arith::ConstantIndexOp::create(b, loc, 64));
+    stack =
+        io::createEmptyList(b, loc, arith::ConstantIndexOp::create(b, loc, 64));
 
   // 3. Move the functions' blocks in; returns go to their result group's
   //    return block.
@@ -688,20 +689,20 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
     func::CallOp call = site.call;
     Location cl = call.getLoc();
     OpBuilder cb(call);
-    Value size = io::listSize(cb, cl, stack);
+    Value size = io::getListSize(cb, cl, stack);
     unsigned frame = site.saved.size() + 1;
     Value newSize = arith::AddIOp::create(
         cb, cl, size, arith::ConstantIndexOp::create(cb, cl, frame));
-    io::listResize(cb, cl, stack, newSize);
+    io::resizeList(cb, cl, stack, newSize);
     for (auto [i, v] : llvm::enumerate(site.saved)) {
       Value at = arith::AddIOp::create(
           cb, cl, size, arith::ConstantIndexOp::create(cb, cl, i));
-      io::listSet(cb, cl, stack, at, box(cb, cl, v));
+      io::setListItem(cb, cl, stack, at, box(cb, cl, v));
     }
     Value tagAt = arith::AddIOp::create(
         cb, cl, size, arith::ConstantIndexOp::create(cb, cl, frame - 1));
-    io::listSet(cb, cl, stack, tagAt,
-                arith::ConstantIntOp::create(cb, cl, site.tag, 32));
+    io::setListItem(cb, cl, stack, tagAt,
+                    arith::ConstantIntOp::create(cb, cl, site.tag, 32));
     cf::BranchOp::create(cb, cl, entries[site.callee], call.getOperands());
     call.erase();
   }
@@ -745,7 +746,7 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
     body.push_back(pop);
     for (Type t : types)
       pop->addArgument(t, loc);
-    Value size = io::listSize(rb, loc, stack);
+    Value size = io::getListSize(rb, loc, stack);
     Value empty =
         arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::eq, size,
                               arith::ConstantIndexOp::create(rb, loc, 0));
@@ -753,10 +754,10 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
                              ret->getArguments());
 
     OpBuilder pb = OpBuilder::atBlockEnd(pop);
-    Value popSize = io::listSize(pb, loc, stack);
+    Value popSize = io::getListSize(pb, loc, stack);
     Value top = arith::SubIOp::create(
         pb, loc, popSize, arith::ConstantIndexOp::create(pb, loc, 1));
-    Value tag = io::listGet(pb, loc, stack, top, i32);
+    Value tag = io::getListItem(pb, loc, stack, top, i32);
     SmallVector<Block *> restores;
     for (Site *site : returning) {
       auto *restore = new Block();
@@ -766,7 +767,7 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
       restores.push_back(restore);
       Location sl = site->loc;
       OpBuilder sb = OpBuilder::atBlockEnd(restore);
-      Value n = io::listSize(sb, sl, stack);
+      Value n = io::getListSize(sb, sl, stack);
       Value base = arith::SubIOp::create(
           sb, sl, n,
           arith::ConstantIndexOp::create(sb, sl, site->saved.size() + 1));
@@ -774,10 +775,11 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
       for (auto [i, v] : llvm::enumerate(site->saved)) {
         Value at = arith::AddIOp::create(
             sb, sl, base, arith::ConstantIndexOp::create(sb, sl, i));
-        Value stored = io::listGet(sb, sl, stack, at, storageType(v.getType()));
+        Value stored =
+            io::getListItem(sb, sl, stack, at, storageType(v.getType()));
         operands.push_back(unbox(sb, sl, stored, v.getType()));
       }
-      io::listResize(sb, sl, stack, base);
+      io::resizeList(sb, sl, stack, base);
       cf::BranchOp::create(sb, sl, site->continuation, operands);
     }
     SmallVector<int32_t> caseValues;

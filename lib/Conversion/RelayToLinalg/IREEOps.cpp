@@ -48,10 +48,18 @@ static Value indexConst(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
+Value iree::createEmptyList(OpBuilder &b, Location loc, Value capacity) {
+  return createGeneric(b, loc, "util.list.create", capacity,
+                       getListType(b.getContext()))
+      ->getResult(0);
+}
+
+Value iree::createNull(OpBuilder &b, Location loc, Type type) {
+  return createGeneric(b, loc, "util.null", {}, type)->getResult(0);
+}
+
 Value iree::createList(OpBuilder &b, Location loc, Value size) {
-  Value list = createGeneric(b, loc, "util.list.create", size,
-                             getListType(b.getContext()))
-                   ->getResult(0);
+  Value list = createEmptyList(b, loc, size);
   resizeList(b, loc, list, size);
   return list;
 }

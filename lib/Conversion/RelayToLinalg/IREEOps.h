@@ -38,6 +38,11 @@ Type getBufferViewType(MLIRContext *ctx);
 bool isListType(Type type);
 bool isBufferViewType(Type type);
 
+/// A new empty list with room for `capacity` slots (it grows with
+/// `resizeList`).
+Value createEmptyList(OpBuilder &b, Location loc, Value capacity);
+/// A null reference of `type` (e.g. an unused `!util.list<?>` slot value).
+Value createNull(OpBuilder &b, Location loc, Type type);
 /// A new list of `size` slots (created with that capacity and resized to
 /// it; the slots are then set with `setListItem`).
 Value createList(OpBuilder &b, Location loc, Value size);

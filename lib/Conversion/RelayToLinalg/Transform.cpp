@@ -213,6 +213,8 @@ Value idx(OpBuilder &b, Location loc, OpFoldResult v) {
   return getValueOrCreateConstantIndexOp(b, loc, v);
 }
 
+} // namespace
+
 Value mlir::relay::lowering::castTo(OpBuilder &b, Location loc, Value v,
                                     Type type) {
   if (v.getType() == type)
@@ -224,6 +226,8 @@ Value mlir::relay::lowering::castTo(OpBuilder &b, Location loc, Value v,
 Value mlir::relay::lowering::scalarOf(OpBuilder &b, Location loc, Value zeroD) {
   return tensor::ExtractOp::create(b, loc, zeroD, ValueRange{});
 }
+
+namespace {
 
 /// `v` with the order of elements along `dim` reversed, as a gather
 /// (linalg.index + tensor.extract): IREE's tiling mishandles a reversing
@@ -659,6 +663,8 @@ struct RepeatPattern : OpConversionPattern<RepeatOp> {
 // broadcast_to, broadcast_to_like, collapse_sum_like
 //===----------------------------------------------------------------------===//
 
+} // namespace
+
 /// numpy broadcasting of `data` to `resultType` (sizes `sizes`): size-1
 /// dims that stretch are dropped with collapse_shape, then linalg.broadcast
 /// adds the missing dims.
@@ -692,6 +698,8 @@ Value mlir::relay::lowering::broadcastTo(OpBuilder &b, Location loc, Value data,
   Value init = emptyTensor(b, loc, resultType, sizes);
   return linalg::BroadcastOp::create(b, loc, data, init, added).getResult()[0];
 }
+
+namespace {
 
 /// Result sizes of a broadcast to `resultType`: static dims, else the size
 /// of `like` (broadcast_to_like) at that dim.
@@ -801,6 +809,8 @@ struct ConstantFillPattern : OpConversionPattern<OpTy> {
   }
 };
 
+} // namespace
+
 /// `relay_type` (sizes `sizes`) filled with the 0-d `fill` (relay element
 /// type `from`). A fill of another dtype casts inside a linalg.generic
 /// reading `fill`: a cast of the extracted scalar would run in IREE's VM,
@@ -822,6 +832,8 @@ Value mlir::relay::lowering::filledFrom(OpBuilder &b, Location loc,
                     return castScalar(nb, l, args[0], from, to);
                   });
 }
+
+namespace {
 
 struct FullPattern : OpConversionPattern<FullOp> {
   using OpConversionPattern::OpConversionPattern;
