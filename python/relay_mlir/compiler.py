@@ -23,7 +23,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from ._worker import client, diag_from_json
-from .emit import location_of, new_context, parse_module, run_passes
+from .emit import annotate_result_dtypes, location_of, new_context, parse_module, run_passes
 from .errors import CompileError, Diagnostic, diagnostics_from_text
 from .expr import Function
 from .module import IRModule
@@ -100,8 +100,12 @@ def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray
     lowering runs in a child process, so a crash in C++ code becomes a
     ``CompileError`` instead of ending the interpreter.
     """
-    if isolate is None:
-        isolate = _isolate_default()
+    return _lower(source, params, source_name, isolate)[0]
+
+
+def _lower(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
+           source_name: Optional[str] = None, isolate: Optional[bool] = None):
+    """``(lowered text, {function: [result dtype, ...]})`` (see ``lower_to_iree_input``)."""
     if isinstance(source, Function):
         source = IRModule.from_expr(source)  # as relay.build does with a bare function
     if not isinstance(source, (IRModule, str, os.PathLike)):
@@ -122,10 +126,23 @@ def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray
         else:
             keep = parse_module(ctx, source, source_name or "<input>")
         op = keep.operation
+    return lower_parsed(ctx, op, isolate)
+
+
+def lower_parsed(ctx, op, isolate: Optional[bool] = None):
+    """Lowers a parsed (or emitted) relay module: ``(text, {function: [result dtype, ...]})``.
+
+    The public functions' result dtypes are recorded first (in their
+    ``iree.reflection``, ``emit.annotate_result_dtypes``): lowering makes
+    integers signless, and ``Executable`` gives results back with these dtypes.
+    """
+    if isolate is None:
+        isolate = _isolate_default()
     if not isolate:
+        dtypes = annotate_result_dtypes(ctx, op)
         run_passes(ctx, op, PIPELINE, "lowering to IREE input")
         with ctx:
-            return op.get_asm(enable_debug_info=True)
+            return op.get_asm(enable_debug_info=True), dtypes
     with ctx:
         text = op.get_asm(enable_debug_info=True)
     return _lower_in_child(text, ctx, op)
@@ -174,10 +191,12 @@ def _crash_diagnostics(stderr: str, ctx, op, crashed_pass: Optional[str] = None)
     return diags
 
 
-def _lower_in_child(text: str, ctx, op) -> str:
+def _lower_in_child(text: str, ctx, op):
+    """``(lowered text, result dtypes)`` from the worker process."""
     import re
 
-    req = {"text": text, "source_name": "<input>", "pipeline": PIPELINE, "what": "lowering to IREE input"}
+    req = {"text": text, "source_name": "<input>", "pipeline": PIPELINE, "what": "lowering to IREE input",
+           "annotate": True}
     out, rc, _ = client().request(req)
     if out is None:
         how = f"signal {-rc}" if rc < 0 else f"exit status {rc}"
@@ -188,7 +207,7 @@ def _lower_in_child(text: str, ctx, op) -> str:
                            _crash_diagnostics(trace, ctx, op, passes[-1] if passes else None))
     if not out["ok"]:
         raise CompileError(out["message"], [diag_from_json(d) for d in out["diagnostics"]])
-    return out["text"]
+    return out["text"], out.get("result_dtypes") or {}
 
 
 def _iree_compile(text: str, target: Target, extra_args: Sequence[str]) -> bytes:
@@ -239,11 +258,11 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
     """
     tgt = get_target(target)
     t0 = time.perf_counter()
-    text = lower_to_iree_input(source, params=params, source_name=source_name)
+    text, dtypes = _lower(source, params=params, source_name=source_name)
     t1 = time.perf_counter()
     vmfb = _iree_compile(text, tgt, extra_args)
     t2 = time.perf_counter()
-    exe = Executable(bytes(vmfb), driver=tgt.driver, target=tgt.name)
+    exe = Executable(bytes(vmfb), driver=tgt.driver, target=tgt.name, result_dtypes=dtypes)
     exe.compile_time_s = t2 - t0
     exe.lower_time_s = t1 - t0
     exe.iree_time_s = t2 - t1

@@ -216,6 +216,74 @@ def parse_module(ctx, text: Optional[str], source_name: str = "<input>", path: O
         return holder
 
 
+#: ``iree.reflection`` key under which each exported function records the relay
+#: dtypes of its (flattened) results: IREE's runtime returns integers signless
+#: (as signed numpy arrays), so ``Executable`` reinterprets them from this.
+RESULT_DTYPES_KEY = "relay.result_dtypes"
+
+
+def _flat_result_dtypes(fn_type) -> Optional[List[str]]:
+    """Dtypes of a function's results, tuples flattened in order; None if one is not a known tensor."""
+    from .ty import TensorType, TupleType
+    out: List[str] = []
+    stack = list(reversed([from_mlir(t) for t in fn_type.results]))
+    while stack:
+        t = stack.pop()
+        if isinstance(t, TupleType):
+            stack.extend(reversed(t.fields))
+        elif isinstance(t, TensorType):
+            out.append(t.dtype)
+        else:
+            return None
+    return out
+
+
+def annotate_result_dtypes(ctx, module_op) -> Dict[str, List[str]]:
+    """Records each public ``func.func``'s result dtypes in its ``iree.reflection`` attribute.
+
+    IREE keeps ``iree.reflection`` entries in the compiled module, so a saved
+    ``.vmfb`` still knows that a ``tensor<4xi8>`` result is ``uint8``. Runs
+    ``relay-infer-type`` first if a result type is still incomplete. Returns
+    ``{function: [dtype, ...]}`` for the functions annotated.
+    """
+    ir = _ir()
+
+    def funcs():
+        with ctx:
+            body = module_op.regions[0].blocks[0]
+            return [op for op in body.operations if op.operation.name == "func.func"]
+
+    def incomplete() -> bool:
+        with ctx:
+            for f in funcs():
+                for t in ir.FunctionType(ir.TypeAttr(f.operation.attributes["function_type"]).value).results:
+                    if "relay.incomplete" in str(t):
+                        return True
+        return False
+
+    if incomplete():
+        run_passes(ctx, module_op, "builtin.module(relay-infer-type)", "type inference")
+    found: Dict[str, List[str]] = {}
+    with ctx:
+        for f in funcs():
+            attrs = f.operation.attributes
+            if "sym_visibility" in attrs and ir.StringAttr(attrs["sym_visibility"]).value != "public":
+                continue
+            fn_type = ir.FunctionType(ir.TypeAttr(attrs["function_type"]).value)
+            dtypes = _flat_result_dtypes(fn_type)
+            if dtypes is None:
+                continue
+            name = ir.StringAttr(attrs["sym_name"]).value
+            entries = {}
+            if "iree.reflection" in attrs:
+                old = ir.DictAttr(attrs["iree.reflection"])
+                entries = {old[i].name: old[i].attr for i in range(len(old))}
+            entries[RESULT_DTYPES_KEY] = ir.StringAttr.get(",".join(dtypes))
+            attrs["iree.reflection"] = ir.DictAttr.get(entries)
+            found[name] = dtypes
+    return found
+
+
 # ---------------------------------------------------------------------------
 # attributes
 # ---------------------------------------------------------------------------

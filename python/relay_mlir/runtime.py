@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-__all__ = ["Executable", "to_numpy"]
+__all__ = ["Executable", "to_numpy", "as_dtype"]
 
 _CONFIGS: Dict[str, object] = {}
 
@@ -64,18 +64,48 @@ def to_numpy(device, arr) -> np.ndarray:
     return out
 
 
+#: the ``iree.reflection`` key holding a function's result dtypes (``emit.RESULT_DTYPES_KEY``)
+_RESULT_DTYPES_KEY = "relay.result_dtypes"
+
+
+def as_dtype(arr: np.ndarray, dtype: str) -> np.ndarray:
+    """``arr`` (as the IREE runtime returned it) with the relay result dtype ``dtype``.
+
+    IREE's integers are signless and come back as *signed* numpy arrays, so
+    an unsigned result is reinterpreted (``view``: the bits are the value);
+    a bool result stored as bytes becomes ``arr != 0``; a result a target
+    narrowed (f64 kept as f32) is widened. Anything else is returned as is.
+    """
+    want = np.dtype(dtype) if dtype != "bfloat16" else None
+    if want is None or arr.dtype == want:
+        return arr
+    if want.kind in "iu" and arr.dtype.kind in "iu" and arr.dtype.itemsize == want.itemsize:
+        return arr.view(want)
+    if want.kind == "b" and arr.dtype.kind in "iu":
+        return arr != 0
+    if np.can_cast(arr.dtype, want, "safe"):
+        return arr.astype(want)
+    return arr
+
+
 class Executable:
     """A compiled module; call it like a function: ``exe(*numpy_arrays)``.
 
     Attributes: ``vmfb`` (bytes), ``target``, ``driver``, ``compile_time_s``.
     A single result is returned as a numpy array, several (a tuple-valued
-    ``main``) as a tuple of arrays.
+    ``main``, nested tuples flattened in order) as a tuple of arrays, each
+    with its relay dtype: ``result_dtypes`` (``{function: [dtype, ...]}``,
+    from the compiler, else read from the module's ``iree.reflection``
+    ``relay.result_dtypes`` entries) says which, since IREE itself returns
+    unsigned integers as signed arrays.
     """
 
-    def __init__(self, vmfb: bytes, driver: str = "local-task", target: Optional[str] = None) -> None:
+    def __init__(self, vmfb: bytes, driver: str = "local-task", target: Optional[str] = None,
+                 result_dtypes: Optional[Dict[str, Sequence[str]]] = None) -> None:
         self.vmfb = vmfb
         self.driver = driver
         self.target = target or driver
+        self.result_dtypes: Dict[str, List[str]] = {k: list(v) for k, v in (result_dtypes or {}).items()}
         self.compile_time_s = 0.0
         self.lower_time_s = 0.0
         self.iree_time_s = 0.0
@@ -120,9 +150,27 @@ class Executable:
         dev = ctx.config.device
         if res is None:
             return None
+        dtypes = self._dtypes(function, fn)
         if isinstance(res, (tuple, list)):
-            return tuple(to_numpy(dev, r) for r in res)
-        return to_numpy(dev, res)
+            outs = [to_numpy(dev, r) for r in res]
+            if dtypes is not None and len(dtypes) == len(outs):
+                outs = [as_dtype(o, d) for o, d in zip(outs, dtypes)]
+            return tuple(outs)
+        out = to_numpy(dev, res)
+        return as_dtype(out, dtypes[0]) if dtypes is not None and len(dtypes) == 1 else out
+
+    def _dtypes(self, function: str, fn) -> Optional[List[str]]:
+        """The relay dtypes of ``function``'s flattened results, if known."""
+        if function not in self.result_dtypes:
+            try:
+                refl = fn.vm_function.reflection
+            except Exception:  # pragma: no cover - older runtimes
+                refl = {}
+            text = refl.get(_RESULT_DTYPES_KEY)
+            if text is None:
+                return None
+            self.result_dtypes[function] = text.split(",") if text else []
+        return self.result_dtypes[function]
 
     def __call__(self, *inputs: object) -> Union[np.ndarray, Tuple[np.ndarray, ...], None]:
         """Runs ``main``: ``exe(x, y)`` -> numpy array (or tuple of arrays)."""
