@@ -23,7 +23,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from ._worker import client, diag_from_json
-from .emit import annotate_result_dtypes, location_of, new_context, parse_module, run_passes
+from .emit import annotate_result_dtypes, check_tensor_sizes, location_of, new_context, parse_module, run_passes
 from .errors import CompileError, Diagnostic, diagnostics_from_text
 from .expr import Function
 from .module import IRModule
@@ -135,11 +135,13 @@ def lower_parsed(ctx, op, isolate: Optional[bool] = None):
     The public functions' result dtypes are recorded first (in their
     ``iree.reflection``, ``emit.annotate_result_dtypes``): lowering makes
     integers signless, and ``Executable`` gives results back with these dtypes.
+    Tensor types too large to exist are refused (``emit.check_tensor_sizes``).
     """
     if isolate is None:
         isolate = _isolate_default()
     if not isolate:
         dtypes = annotate_result_dtypes(ctx, op)
+        check_tensor_sizes(ctx, op)
         run_passes(ctx, op, PIPELINE, "lowering to IREE input")
         with ctx:
             return op.get_asm(enable_debug_info=True), dtypes
@@ -224,10 +226,24 @@ def _iree_compile(text: str, target: Target, extra_args: Sequence[str]) -> bytes
     try:
         return ic.compile_str(text, target_backends=[target.backend], extra_args=args)
     except CompilerToolError as e:
+        import re
+        import signal
+
         msg = str(e)
         diags = diagnostics_from_text(msg)
+        m = re.search(r"^Error code: (-?\d+)", msg, re.M)
+        code = int(m.group(1)) if m else None
+        if code is not None and code < 0:  # killed by a signal: a crash inside IREE
+            try:
+                sig = signal.Signals(-code).name
+            except ValueError:
+                sig = f"signal {-code}"
+            raise CompileError(f"iree-compile crashed ({sig}) for target {target.name}: an internal "
+                               "compiler error in IREE", diags) from None
         if not diags:
-            diags = [Diagnostic("error", msg.strip().splitlines()[0] if msg.strip() else "iree-compile failed")]
+            lines = [ln for ln in msg.strip().splitlines()
+                     if ln.strip() and not ln.startswith(("Error invoking", "Error code", "Diagnostics"))]
+            diags = [Diagnostic("error", lines[0] if lines else "iree-compile failed")]
         raise CompileError(f"iree-compile failed for target {target.name}", diags) from None
 
 

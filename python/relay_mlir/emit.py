@@ -219,7 +219,7 @@ def parse_module(ctx, text: Optional[str], source_name: str = "<input>", path: O
 #: ``iree.reflection`` key under which each exported function records the relay
 #: dtypes of its (flattened) results: IREE's runtime returns integers signless
 #: (as signed numpy arrays), so ``Executable`` reinterprets them from this.
-RESULT_DTYPES_KEY = "relay.result_dtypes"
+RESULT_DTYPES_KEY = "relay_mlir.result_dtypes"
 
 
 def _flat_result_dtypes(fn_type) -> Optional[List[str]]:
@@ -282,6 +282,87 @@ def annotate_result_dtypes(ctx, module_op) -> Dict[str, List[str]]:
             attrs["iree.reflection"] = ir.DictAttr.get(entries)
             found[name] = dtypes
     return found
+
+
+#: Tensor types above these sizes are refused before lowering: no device holds
+#: them, and sizes near 2^63 overflow index arithmetic in iree-compile (which
+#: then crashes instead of reporting).
+MAX_DIM = 1 << 40
+MAX_TENSOR_BYTES = 1 << 40
+
+
+def _cast_type(cls, t):
+    """``cls(t)`` (e.g. ``ir.RankedTensorType``) if ``t`` is one, else None."""
+    if isinstance(t, cls):
+        return t
+    try:
+        return cls(t)
+    except (ValueError, TypeError):
+        return None
+
+
+def check_tensor_sizes(ctx, module_op) -> None:
+    """Raises ``CompileError`` at the first op (or function) with a tensor type of a dim
+    above ``MAX_DIM`` or a byte size above ``MAX_TENSOR_BYTES``."""
+    ir = _ir()
+    verdict: Dict[object, Optional[str]] = {}
+
+    def bad(t) -> Optional[str]:
+        if t in verdict:
+            return verdict[t]
+        why = None
+        rt = _cast_type(ir.RankedTensorType, t)
+        tt = _cast_type(ir.TupleType, t) if rt is None else None
+        if rt is not None:
+            n = 1
+            for d in rt.shape:
+                if d == ir.ShapedType.get_dynamic_size():
+                    continue
+                if d > MAX_DIM:
+                    why = f"a dim of {d}"
+                    break
+                n *= max(d, 0)
+            if why is None:
+                et = rt.element_type
+                width = getattr(et, "width", None)
+                nbytes = n * max(1, (width or 8) // 8)
+                if nbytes > MAX_TENSOR_BYTES:
+                    why = f"{nbytes} bytes"
+        elif tt is not None:
+            for i in range(tt.num_types):
+                why = bad(tt.get_type(i))
+                if why:
+                    break
+        verdict[t] = why
+        return why
+
+    found: List[tuple] = []
+
+    def visit(op):
+        if found:
+            return ir.WalkResult.INTERRUPT
+        for r in op.results:
+            why = bad(r.type)
+            if why:
+                found.append((op, r.type, why))
+                return ir.WalkResult.INTERRUPT
+        for region in op.regions:
+            for block in region.blocks:
+                for a in block.arguments:
+                    why = bad(a.type)
+                    if why:
+                        found.append((op, a.type, why))
+                        return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    with ctx:
+        module_op.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if found:
+            op, t, why = found[0]
+            f, line, col = location_of(op.location)
+            msg = (f"'{op.name}' op has a tensor of type {t} with {why}: tensors with a dim or a size "
+                   "above 2^40 (bytes) are refused (no device holds them)")
+            raise CompileError("tensor too large", [Diagnostic("error", msg, f, line, col)])
 
 
 # ---------------------------------------------------------------------------

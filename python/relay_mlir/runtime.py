@@ -65,7 +65,7 @@ def to_numpy(device, arr) -> np.ndarray:
 
 
 #: the ``iree.reflection`` key holding a function's result dtypes (``emit.RESULT_DTYPES_KEY``)
-_RESULT_DTYPES_KEY = "relay.result_dtypes"
+_RESULT_DTYPES_KEY = "relay_mlir.result_dtypes"
 
 
 def as_dtype(arr: np.ndarray, dtype: str) -> np.ndarray:
@@ -96,7 +96,7 @@ class Executable:
     ``main``, nested tuples flattened in order) as a tuple of arrays, each
     with its relay dtype: ``result_dtypes`` (``{function: [dtype, ...]}``,
     from the compiler, else read from the module's ``iree.reflection``
-    ``relay.result_dtypes`` entries) says which, since IREE itself returns
+    ``relay_mlir.result_dtypes`` entries) says which, since IREE itself returns
     unsigned integers as signed arrays.
     """
 
