@@ -533,8 +533,8 @@ def write_report(tests: List[dict], systems: List[str], md: Path, js: Path, meta
              "`~/.cache/relay-mlir/onnx-node-tests/<onnx version>`; `-k REGEX`, `--sample N`, "
              "`--systems ours`, `--journal FILE` to resume). Both systems compile with "
              f"`{' '.join(IREE_FLAGS)}` (f64 stays f64) for llvm-cpu with `--iree-llvmcpu-target-cpu=host`; "
-             "unsigned results, which the IREE runtime returns as signless (signed) arrays, are "
-             "compared bitwise-reinterpreted.\n")
+             "dtypes are compared strictly, as each system returns them (no reinterpretation: the "
+             "IREE runtime returns unsigned results as signed arrays, so those count as wrong for IREE).\n")
     L.append("Our importer reads shape-like inputs (Reshape's shape, Unsqueeze's axes, Reduce*'s axes, "
              "TopK's k, ...) at import time; when a test feeds them as run-time graph inputs, the "
              "model's declared output types fix the result where they determine it unambiguously, "
