@@ -167,3 +167,34 @@ def test_unexpected_converter_error_is_a_compile_error_naming_the_node(monkeypat
     assert isinstance(ei.value, relay.CompileError)
     assert "Softmax node 'sm'" in str(ei.value) and "ZeroDivisionError" in str(ei.value)
     assert ei.value.cause_type == "ZeroDivisionError"
+
+
+def test_matmul_of_a_rank0_operand_is_refused():
+    m = _model([oh.make_node("MatMul", ["x", "w"], ["y"], name="mm")], [_vi("x", []), _vi("w", [2, 3])],
+               [_vi("y", None)])
+    _refused(m, "MatMul node 'mm'", "rank 1 or more")
+
+
+def test_trilu_of_a_rank1_input_is_refused():
+    m = _model([oh.make_node("Trilu", ["x"], ["y"], name="t")], [_vi("x", [4])], [_vi("y", [4])], opset=14)
+    _refused(m, "Trilu node 't'", "rank 2 or more")
+
+
+def test_pool_window_attribute_of_the_wrong_length_is_refused():
+    node = oh.make_node("MaxPool", ["x"], ["y"], name="mp", kernel_shape=[2, 2], dilations=[1])
+    m = _model([node], [_vi("x", [1, 1, 4, 4])], [_vi("y", None)])
+    _refused(m, "MaxPool node 'mp'", "attribute 'dilations' [1] has 1 entries for 2 spatial dims")
+
+
+def test_argmax_over_a_zero_size_axis_is_refused():
+    # (iree-compile crashes with SIGFPE on it)
+    m = _model([oh.make_node("ArgMax", ["x"], ["y"], name="am", axis=1)], [_vi("x", [2, 0])],
+               [_vi("y", None, TP.INT64)])
+    _refused(m, "ArgMax node 'am'", "size 0")
+
+
+def test_topk_k_larger_than_the_axis_is_refused():
+    k = nh.from_array(np.array([5], np.int64), "k")
+    m = _model([oh.make_node("TopK", ["x", "k"], ["v", "i"], name="tk")], [_vi("x", [2, 3])],
+               [_vi("v", None), _vi("i", None, TP.INT64)], [k])
+    _refused(m, "TopK node 'tk'", "k=5 is out of range")

@@ -317,6 +317,8 @@ def _matmul(n: Node):
         raise n.unsupported("operand ranks must be known")
     a, b = n.expr(0), n.expr(1)
     ra, rb = len(sa), len(sb)
+    if ra == 0 or rb == 0:
+        raise n.invalid(f"MatMul operands must have rank 1 or more, got {fmt_shape(sa)} and {fmt_shape(sb)}")
     if ra == 1:
         a, sa = unsqueeze(n, a, sa, [0]), (1,) + tuple(sa)
     squeeze_last = False
