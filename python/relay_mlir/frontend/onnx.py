@@ -278,6 +278,7 @@ class _Importer:
             in_types.append(self.types.get(name))
         out_types = [self.types.get(o) if o else None for o in node.output]
         ctx = Node(node, inputs, in_types, out_types, self.opset, label)
+        ctx.check_arity()
         folded = self._try_fold(ctx, node)
         if folded is not None:
             results = folded

@@ -198,3 +198,20 @@ def test_topk_k_larger_than_the_axis_is_refused():
     m = _model([oh.make_node("TopK", ["x", "k"], ["v", "i"], name="tk")], [_vi("x", [2, 3])],
                [_vi("v", None), _vi("i", None, TP.INT64)], [k])
     _refused(m, "TopK node 'tk'", "k=5 is out of range")
+
+
+def test_cumsum_of_a_rank0_input_is_refused():
+    m = _model([oh.make_node("CumSum", ["x", "axis"], ["y"], name="cs")],
+               [_vi("x", []), _vi("axis", [], TP.INT32)], [_vi("y", [])])
+    _refused(m, "CumSum node 'cs'", "rank-0")
+
+
+def test_missing_required_input_is_refused():
+    W = nh.from_array(np.ones((1, 1, 2, 2), np.float32), "W")
+    m = _model([oh.make_node("ConvTranspose", ["", "W"], ["y"], name="ct")], [], [_vi("y", None)], [W])
+    _refused(m, "ConvTranspose node 'ct'", "required input 0 ('X') is missing")
+
+
+def test_too_many_inputs_are_refused():
+    m = _model([oh.make_node("Relu", ["x", "x"], ["y"], name="r")], [_vi("x", [2])], [_vi("y", [2])])
+    _refused(m, "Relu node 'r'", "2 inputs given", "at most 1")

@@ -204,6 +204,23 @@ class Node:
         return [n for n in self._attrs if n not in self._used]
 
     # -- inputs --------------------------------------------------------------
+    def check_arity(self) -> None:
+        """The inputs the operator's ONNX schema requires are all given, and no more than it takes."""
+        spec = _schema_inputs(self.op_type, self.opset)
+        if spec is None:
+            return
+        formals, max_in = spec
+        given = len(self.inputs)
+        if given > max_in:
+            raise self.invalid(f"{given} inputs given, the operator takes at most {max_in}")
+        for j, (name, required, variadic) in enumerate(formals):
+            if variadic:
+                if required and not any(v is not None for v in self.inputs[j:]):
+                    raise self.invalid(f"input {j} ('{name}', variadic) needs at least one value")
+                break
+            if required and (j >= given or self.inputs[j] is None):
+                raise self.invalid(f"required input {j} ('{name}') is missing")
+
     def __len__(self) -> int:
         return len(self.inputs)
 
@@ -350,6 +367,19 @@ def _schema_attr_type(op_type: str, opset: int, name: str) -> Optional[int]:
     except Exception:  # no schema (unknown op, too old an opset): the converter decides
         return None
     return int(a.type) if a is not None else None
+
+
+@functools.lru_cache(maxsize=None)
+def _schema_inputs(op_type: str, opset: int):
+    """``([(name, required, variadic)], max inputs)`` of the ONNX schema of ``op_type`` at ``opset``."""
+    try:
+        from onnx import defs
+        sch = defs.get_schema(op_type, opset, "")
+    except Exception:
+        return None
+    opt = defs.OpSchema.FormalParameterOption
+    formals = [(f.name, f.option != opt.Optional, f.option == opt.Variadic) for f in sch.inputs]
+    return formals, sch.max_input
 
 
 def _kind_name(t: int) -> str:

@@ -207,6 +207,8 @@ def _scan(relay_name: str):
         exclusive = bool(n.attr("exclusive", 0))
         reverse = bool(n.attr("reverse", 0))
         r = n.rank(0)
+        if r == 0:
+            raise n.invalid(f"{n.op_type} of a rank-0 input (it has no axis to scan)")
 
         def one(axis: int):
             x = n.expr(0)
