@@ -41,7 +41,7 @@ import numpy as np
 from . import expr as E
 from .errors import CompileError, Diagnostic
 from .expr_functor import ExprFunctor, ExprVisitor, _unwrap
-from .ty import FuncType, Type, dtype_to_mlir, from_mlir
+from .ty import FuncType, TensorType, TupleType, Type, dtype_to_mlir, from_mlir
 
 __all__ = ["EmittedModule", "emit_module", "to_attribute", "location_of", "mlir_diagnostics",
            "new_context", "run_passes", "parse_module"]
@@ -224,7 +224,6 @@ RESULT_DTYPES_KEY = "relay_mlir.result_dtypes"
 
 def _flat_result_dtypes(fn_type) -> Optional[List[str]]:
     """Dtypes of a function's results, tuples flattened in order; None if one is not a known tensor."""
-    from .ty import TensorType, TupleType
     out: List[str] = []
     stack = list(reversed([from_mlir(t) for t in fn_type.results]))
     while stack:
