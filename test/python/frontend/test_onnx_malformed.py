@@ -215,3 +215,10 @@ def test_missing_required_input_is_refused():
 def test_too_many_inputs_are_refused():
     m = _model([oh.make_node("Relu", ["x", "x"], ["y"], name="r")], [_vi("x", [2])], [_vi("y", [2])])
     _refused(m, "Relu node 'r'", "2 inputs given", "at most 1")
+
+
+def test_input_element_type_outside_the_schema_is_refused():
+    # CumSum's axis must be int32/int64 (a uint32 axis raised OverflowError building -1)
+    m = _model([oh.make_node("CumSum", ["x", "axis"], ["y"], name="cs")],
+               [_vi("x", [2, 3]), _vi("axis", [], TP.UINT32)], [_vi("y", [2, 3])], opset=14)
+    _refused(m, "CumSum node 'cs'", "input 1 ('axis') has element type uint32", "int32, int64")

@@ -209,7 +209,7 @@ class Node:
         spec = _schema_inputs(self.op_type, self.opset)
         if spec is None:
             return
-        formals, max_in = spec
+        formals, max_in, allowed = spec
         given = len(self.inputs)
         if given > max_in:
             raise self.invalid(f"{given} inputs given, the operator takes at most {max_in}")
@@ -220,6 +220,19 @@ class Node:
                 break
             if required and (j >= given or self.inputs[j] is None):
                 raise self.invalid(f"required input {j} ('{name}') is missing")
+        # element types: those the schema's type constraints allow (when known without inference)
+        for j in range(given):
+            k = min(j, len(formals) - 1)
+            ok = allowed[k] if k >= 0 else None
+            if ok is None or self.inputs[j] is None:
+                continue
+            v = self.inputs[j]
+            t = self.in_types[j] if j < len(self.in_types) else None
+            dt = v.dtype.name if isinstance(v, np.ndarray) else (t[1] if t else None)
+            onnx_name = _ONNX_TYPE_NAMES.get(dt)
+            if onnx_name is not None and onnx_name not in ok:
+                raise self.invalid(f"input {j} ('{formals[k][0]}') has element type {dt}, the operator's "
+                                   f"schema allows {', '.join(sorted(ok))}")
 
     def __len__(self) -> int:
         return len(self.inputs)
@@ -379,7 +392,39 @@ def _schema_inputs(op_type: str, opset: int):
         return None
     opt = defs.OpSchema.FormalParameterOption
     formals = [(f.name, f.option != opt.Optional, f.option == opt.Variadic) for f in sch.inputs]
-    return formals, sch.max_input
+    allowed = _allowed_types(sch)
+    # element types are checked leniently: a type a later version of the operator
+    # allows (bool ReduceMax from opset 20) is accepted at older opsets too
+    try:
+        newest = defs.get_schema(op_type, defs.onnx_opset_version(), "")
+        later = _allowed_types(newest) if len(newest.inputs) == len(sch.inputs) else None
+    except Exception:
+        later = None
+    if later is not None:
+        allowed = [None if a is None or b is None else a | b for a, b in zip(allowed, later)]
+    return formals, sch.max_input, allowed
+
+
+def _allowed_types(sch) -> List[Optional[set]]:
+    """Per formal input of an ONNX schema: the tensor element types allowed (None: not checked)."""
+    constraints = {c.type_param_str: {t[len("tensor("):-1] for t in c.allowed_type_strs
+                                      if t.startswith("tensor(")} for c in sch.type_constraints}
+    allowed: List[Optional[set]] = []
+    for f in sch.inputs:
+        ts = f.type_str
+        if ts in constraints:
+            allowed.append(constraints[ts] or None)
+        elif ts.startswith("tensor("):
+            allowed.append({ts[len("tensor("):-1]})
+        else:
+            allowed.append(None)  # sequences, optionals, ...: not checked here
+    return allowed
+
+
+#: numpy/relay dtype name -> ONNX type-constraint name
+_ONNX_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "float16", "bfloat16": "bfloat16",
+                    "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8",
+                    "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "bool": "bool"}
 
 
 def _kind_name(t: int) -> str:
