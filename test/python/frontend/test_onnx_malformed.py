@@ -222,3 +222,23 @@ def test_input_element_type_outside_the_schema_is_refused():
     m = _model([oh.make_node("CumSum", ["x", "axis"], ["y"], name="cs")],
                [_vi("x", [2, 3]), _vi("axis", [], TP.UINT32)], [_vi("y", [2, 3])], opset=14)
     _refused(m, "CumSum node 'cs'", "input 1 ('axis') has element type uint32", "int32, int64")
+
+
+def test_blocksize_zero_is_refused():
+    m = _model([oh.make_node("SpaceToDepth", ["x"], ["y"], name="s2d", blocksize=0)], [_vi("x", [1, 1, 4, 4])],
+               [_vi("y", None)])
+    _refused(m, "SpaceToDepth node 's2d'", "'blocksize'=0")
+
+
+def test_split_num_outputs_not_matching_outputs_is_refused():
+    m = _model([oh.make_node("Split", ["x"], ["a", "b"], name="sp", axis=0, num_outputs=-99)], [_vi("x", [4])],
+               [_vi("a", None), _vi("b", None)], opset=18)
+    _refused(m, "Split node 'sp'", "'num_outputs'=-99")
+
+
+def test_slice_starts_not_1d_is_refused():
+    starts = nh.from_array(np.zeros((1, 1), np.int64), "starts")
+    ends = nh.from_array(np.ones((1,), np.int64), "ends")
+    m = _model([oh.make_node("Slice", ["x", "starts", "ends"], ["y"], name="sl")], [_vi("x", [4])],
+               [_vi("y", None)], [starts, ends])
+    _refused(m, "Slice node 'sl'", "input 1 (starts) must be a 1-D integer tensor")

@@ -261,6 +261,14 @@ class Node:
                                f"(one element), got shape {list(v.shape)}")
         return v.reshape(())
 
+    def const_ints(self, i: int, what: str = "") -> List[int]:
+        """Constant 1-D integer input ``i`` as a list of ints."""
+        v = self.const(i, what)
+        if v.ndim != 1 or v.dtype.kind not in "iu":
+            raise self.invalid(f"input {i}{' (' + what + ')' if what else ''} must be a 1-D integer tensor, "
+                               f"got {v.dtype.name} of shape {list(v.shape)}")
+        return [int(x) for x in v]
+
     def check_materialize(self, shape, dtype, what: str) -> None:
         """Refuses to build an array above ``MAX_IMPORT_CONSTANT_BYTES`` at import time."""
         check_shape_size(shape, np.dtype(dtype).name, what, self)

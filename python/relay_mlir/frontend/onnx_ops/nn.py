@@ -641,6 +641,8 @@ def _dropout(n: Node):
 def _depth_to_space(n: Node):
     N, C, H, W = n.static_shape(0)
     b = int(n.attr("blocksize"))
+    if b < 1:
+        raise n.invalid(f"attribute 'blocksize'={b} must be at least 1")
     mode = n.expect("mode", "DCR", "CRD", default="DCR")
     x = n.expr(0)
     if mode == "DCR":
@@ -656,6 +658,8 @@ def _depth_to_space(n: Node):
 def _space_to_depth(n: Node):
     N, C, H, W = n.static_shape(0)
     b = int(n.attr("blocksize"))
+    if b < 1:
+        raise n.invalid(f"attribute 'blocksize'={b} must be at least 1")
     t = n.op("reshape")(n.expr(0), [N, C, H // b, b, W // b, b])
     t = n.op("transpose")(t, [0, 3, 5, 1, 2, 4])
     return n.op("reshape")(t, [N, C * b * b, H // b, W // b])

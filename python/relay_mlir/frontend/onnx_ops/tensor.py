@@ -87,8 +87,8 @@ def _eye_like(n: Node):
     if dt is None:
         dtype = n.dtype(0)
     else:
-        from onnx import helper
-        dtype = np.dtype(helper.tensor_dtype_to_np_dtype(dt)).name
+        from .elementwise import _onnx_dtype
+        dtype = _onnx_dtype(n, dt)
     return np.eye(shp[0], shp[1], k=k, dtype=dtype)
 
 
@@ -200,6 +200,9 @@ def _slice_static(n: Node, x, xs, starts, ends, axes, steps):
     """Slices with positive steps become one strided_slice (bounds clamped
     statically); negative steps gather the elements with ``take``."""
     r = len(xs)
+    if not len(starts) == len(ends) == len(axes) == len(steps):
+        raise n.invalid(f"starts, ends, axes and steps have different lengths "
+                        f"({len(starts)}, {len(ends)}, {len(axes)}, {len(steps)})")
     begin = [0] * r
     end = [d if d is not None else _BIG for d in xs]
     stride = [1] * r
@@ -249,10 +252,10 @@ def _slice10(n: Node):
     xs = n.shape(0)
     if xs is None:
         raise n.unsupported("the input rank is unknown")
-    starts = [int(v) for v in n.const(1, "starts")]
-    ends = [int(v) for v in n.const(2, "ends")]
-    axes = [int(v) for v in n.const(3, "axes")] if n.has(3) else list(range(len(starts)))
-    steps = [int(v) for v in n.const(4, "steps")] if n.has(4) else [1] * len(starts)
+    starts = n.const_ints(1, "starts")
+    ends = n.const_ints(2, "ends")
+    axes = n.const_ints(3, "axes") if n.has(3) else list(range(len(starts)))
+    steps = n.const_ints(4, "steps") if n.has(4) else [1] * len(starts)
     return _slice_static(n, n.expr(0), xs, starts, ends, axes, steps)
 
 
@@ -269,6 +272,8 @@ def _split_sizes(n: Node, dim: Optional[int], nout: int) -> List[int]:
         num = n.attr("num_outputs", None)
         if num is not None:
             nout = int(num)
+            if nout != len(n.outputs):
+                raise n.invalid(f"attribute 'num_outputs'={nout} but the node has {len(n.outputs)} outputs")
             if dim is None:
                 raise n.unsupported("num_outputs on an unknown dim")
             chunk = -(-dim // nout)
