@@ -38,7 +38,8 @@ from ..ty import TensorType
 from ..errors import CompileError
 from .common import ImportError_, UnexpectedImportError, UnsupportedError
 from .onnx_ops import Node, lookup, registry
-from .onnx_ops._base import check_dtype, check_shape_size, fmt_shape, tensor_to_array, to_relay_shape
+from .onnx_ops._base import (_schema_inputs, check_dtype, check_shape_size, fmt_shape, tensor_to_array,
+                              to_relay_shape)
 
 __all__ = ["from_onnx", "supported_ops", "OnnxSpan"]
 
@@ -148,8 +149,19 @@ class _Importer:
 
     def _check_before_shape_inference(self, graph) -> None:
         """Refuses what ONNX's shape inference (C++) cannot be trusted with: it loops
-        forever on an Einsum equation of arbitrary bytes."""
+        forever on an Einsum equation of arbitrary bytes, and crashes (SIGSEGV) on a
+        node whose required input is missing."""
         for idx, node in enumerate(graph.node):
+            spec = _schema_inputs(node.op_type, self.opset) if node.domain in _DEFAULT_DOMAINS else None
+            if spec is not None:  # (shape inference segfaults on EyeLike with its input emptied)
+                for j, (name, required, variadic) in enumerate(spec[0]):
+                    if variadic:
+                        break
+                    if required and (j >= len(node.input) or not node.input[j]):
+                        label = self._label(idx, node)
+                        raise ImportError_(
+                            f"ONNX {node.op_type} node '{label}' (opset {self.opset}): invalid model: required "
+                            f"input {j} ('{name}') is missing", node.op_type, label, self.opset)
             if node.op_type != "Einsum":
                 continue
             for a in node.attribute:

@@ -242,3 +242,9 @@ def test_slice_starts_not_1d_is_refused():
     m = _model([oh.make_node("Slice", ["x", "starts", "ends"], ["y"], name="sl")], [_vi("x", [4])],
                [_vi("y", None)], [starts, ends])
     _refused(m, "Slice node 'sl'", "input 1 (starts) must be a 1-D integer tensor")
+
+
+def test_missing_required_input_is_refused_before_shape_inference():
+    # ONNX's shape inference crashes the interpreter (SIGSEGV) on this one
+    m = _model([oh.make_node("EyeLike", [""], ["y"], name="eye", k=1)], [_vi("x", [4, 5])], [_vi("y", [4, 5])])
+    _refused(m, "EyeLike node 'eye'", "required input 0 ('input') is missing")
