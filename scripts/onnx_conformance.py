@@ -21,6 +21,10 @@ restarted, so one test cannot take the run down.
 Outcomes per test and system:
 
 * ``pass``: ran, every output matches (shape, dtype, values);
+  dtypes are compared strictly, as the user gets them: no ``view`` or cast
+  of a result (relay-mlir's ``Executable`` returns unsigned and bool results
+  with their declared dtype; IREE's own runtime returns unsigned integers as
+  signed arrays, so such results count as ``wrong`` in the IREE row);
 * ``wrong``: ran, some output mismatched;
 * ``unsupported``: a clean, located error: the importer's ``UnsupportedError``
   (``phase=import``) or a ``CompileError`` from type inference/lowering/
@@ -185,11 +189,7 @@ def compare(got, want, rtol: float, atol: float) -> Optional[str]:
     import numpy as np
     got = np.asarray(got)
     want = np.asarray(want)
-    if want.dtype == np.bool_ and got.dtype != np.bool_ and got.dtype.kind in "iu":
-        got = got.astype(bool)
-    if want.dtype.kind == "u" and got.dtype.kind == "i" and got.dtype.itemsize == want.dtype.itemsize:
-        got = got.view(want.dtype)  # the IREE runtime returns unsigned results as signless (signed) arrays
-    if got.dtype != want.dtype:
+    if got.dtype != want.dtype:  # strict: no reinterpretation (see the module docstring)
         return f"dtype {got.dtype} != expected {want.dtype}"
     if got.shape != want.shape:
         return f"shape {got.shape} != expected {want.shape}"
@@ -533,8 +533,8 @@ def write_report(tests: List[dict], systems: List[str], md: Path, js: Path, meta
              "`~/.cache/relay-mlir/onnx-node-tests/<onnx version>`; `-k REGEX`, `--sample N`, "
              "`--systems ours`, `--journal FILE` to resume). Both systems compile with "
              f"`{' '.join(IREE_FLAGS)}` (f64 stays f64) for llvm-cpu with `--iree-llvmcpu-target-cpu=host`; "
-             "unsigned results, which the IREE runtime returns as signless (signed) arrays, are "
-             "compared bitwise-reinterpreted.\n")
+             "dtypes are compared strictly, as each system returns them (no reinterpretation: the "
+             "IREE runtime returns unsigned results as signed arrays, so those count as wrong for IREE).\n")
     L.append("Our importer reads shape-like inputs (Reshape's shape, Unsqueeze's axes, Reduce*'s axes, "
              "TopK's k, ...) at import time; when a test feeds them as run-time graph inputs, the "
              "model's declared output types fix the result where they determine it unambiguously, "

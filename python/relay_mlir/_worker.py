@@ -6,8 +6,11 @@ assertion in C++ code (the MLIR SDK is built with assertions) becomes a
 
 The worker stays alive between requests (one per Python process, restarted
 after a crash). Protocol: one JSON object per line on stdin
-``{"text", "source_name", "pipeline", "what", "trace_passes"}``; one JSON
-object per line on stdout, ``{"ok": true, "text": ...}`` or
+``{"text", "source_name", "pipeline", "what", "trace_passes", "annotate"}``
+(``annotate``: record the public functions' result dtypes first,
+``emit.annotate_result_dtypes``, and refuse absurdly large tensor types,
+``emit.check_tensor_sizes``); one JSON object per line on stdout,
+``{"ok": true, "text": ..., "result_dtypes": {...}}`` or
 ``{"ok": false, "message": ..., "diagnostics": [...]}``.
 """
 from __future__ import annotations
@@ -17,7 +20,7 @@ import sys
 from dataclasses import asdict
 from typing import List
 
-from .emit import new_context, parse_module, run_passes
+from .emit import annotate_result_dtypes, check_tensor_sizes, new_context, parse_module, run_passes
 from .errors import CompileError, Diagnostic
 
 
@@ -35,10 +38,14 @@ def run_request(req: dict) -> dict:
         ctx = new_context()
         holder = parse_module(ctx, req["text"], req.get("source_name", "<input>"))
         op = holder.operation
+        dtypes = {}
+        if req.get("annotate"):
+            dtypes = annotate_result_dtypes(ctx, op)
+            check_tensor_sizes(ctx, op)
         run_passes(ctx, op, req["pipeline"], req.get("what", "pass pipeline"),
                    trace_passes=bool(req.get("trace_passes")))
         with ctx:
-            return {"ok": True, "text": op.get_asm(enable_debug_info=True)}
+            return {"ok": True, "text": op.get_asm(enable_debug_info=True), "result_dtypes": dtypes}
     except CompileError as e:
         return {"ok": False, "message": e.message, "diagnostics": [diag_to_json(d) for d in e.diagnostics]}
 

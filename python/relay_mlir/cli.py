@@ -35,8 +35,7 @@ from typing import Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tu
 import numpy as np
 
 from . import compiler, transform
-from .compiler import TARGETS, Target, compile as compile_program, get_target, lower_to_iree_input
-from .emit import run_passes
+from .compiler import TARGETS, Target, compile as compile_program, get_target
 from .errors import CompileError
 from .runtime import Executable
 from .mlir_import import from_mlir_text
@@ -244,7 +243,7 @@ def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
         with prog.stage("parse"):
             mod = _load_relay_text(path)
         with prog.stage("infer+lower"):
-            lowered, layout = compiler._lower(mod, None, path, None)
+            lowered, dtypes, layout = compiler._lower(mod, source_name=path)
     elif _is_onnx(path):
         from .frontend import from_onnx
 
@@ -253,25 +252,19 @@ def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
         with prog.stage("infer"):
             em = mod.to_mlir(infer=True)
         with prog.stage("lower"):
-            if compiler._isolate_default():
-                with em.ctx:
-                    text = em.operation.get_asm(enable_debug_info=True)
-                lowered = compiler._lower_in_child(text, em.ctx, em.operation)
-            else:
-                run_passes(em.ctx, em.operation, compiler.PIPELINE, "lowering to IREE input")
-                with em.ctx:
-                    lowered = em.operation.get_asm(enable_debug_info=True)
+            lowered, dtypes = compiler.lower_parsed(em.ctx, em.operation)
     else:
         if shapes:
             raise CLIError("--shape applies to .onnx models only")
         _read_text(path)  # a readable file, or a clean error
         with prog.stage("infer+lower"):
-            lowered, layout = compiler._lower(Path(path), None, None, None)
+            lowered, dtypes, layout = compiler._lower(Path(path))
     t1 = time.perf_counter()
     with prog.stage("iree-compile"):
         vmfb = compiler._iree_compile(lowered, target, extra_args)
     t2 = time.perf_counter()
-    exe = Executable(bytes(vmfb), driver=target.driver, target=target.name, result_layout=layout)
+    exe = Executable(bytes(vmfb), driver=target.driver, target=target.name, result_dtypes=dtypes,
+                     result_layout=layout)
     exe.compile_time_s, exe.lower_time_s, exe.iree_time_s = t2 - t0, t1 - t0, t2 - t1
     exe.iree_input = lowered
     return exe

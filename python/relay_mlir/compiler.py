@@ -24,7 +24,7 @@ import numpy as np
 
 from ._worker import client, diag_from_json
 from .adt_value import ResultLayout, adt_defs_from_mlir
-from .emit import location_of, new_context, parse_module, run_passes
+from .emit import annotate_result_dtypes, check_tensor_sizes, location_of, new_context, parse_module, run_passes
 from .errors import CompileError, Diagnostic, diagnostics_from_text
 from .expr import Function
 from .module import IRModule
@@ -105,11 +105,11 @@ def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray
     return _lower(source, params, source_name, isolate)[0]
 
 
-def _lower(source: Source, params: Optional[Mapping[str, np.ndarray]], source_name: Optional[str],
-           isolate: Optional[bool]) -> Tuple[str, Optional[ResultLayout]]:
-    """The lowered text and, for a program with ADTs or references, ``main``'s relay types."""
-    if isolate is None:
-        isolate = _isolate_default()
+def _lower(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
+           source_name: Optional[str] = None, isolate: Optional[bool] = None
+           ) -> Tuple[str, Dict[str, List[str]], Optional[ResultLayout]]:
+    """``(lowered text, {function: [result dtype, ...]}, main's ResultLayout)``
+    (see ``lower_to_iree_input``)."""
     if isinstance(source, Function):
         source = IRModule.from_expr(source)  # as relay.build does with a bare function
     if not isinstance(source, (IRModule, str, os.PathLike)):
@@ -131,10 +131,26 @@ def _lower(source: Source, params: Optional[Mapping[str, np.ndarray]], source_na
             keep = parse_module(ctx, source, source_name or "<input>")
         op = keep.operation
     layout = _main_layout(ctx, op, inferred=isinstance(source, IRModule))
+    text, dtypes = lower_parsed(ctx, op, isolate)
+    return text, dtypes, layout
+
+
+def lower_parsed(ctx, op, isolate: Optional[bool] = None):
+    """Lowers a parsed (or emitted) relay module: ``(text, {function: [result dtype, ...]})``.
+
+    The public functions' result dtypes are recorded first (in their
+    ``iree.reflection``, ``emit.annotate_result_dtypes``): lowering makes
+    integers signless, and ``Executable`` gives results back with these dtypes.
+    Tensor types too large to exist are refused (``emit.check_tensor_sizes``).
+    """
+    if isolate is None:
+        isolate = _isolate_default()
     if not isolate:
+        dtypes = annotate_result_dtypes(ctx, op)
+        check_tensor_sizes(ctx, op)
         run_passes(ctx, op, PIPELINE, "lowering to IREE input")
         with ctx:
-            return op.get_asm(enable_debug_info=True), layout
+            return op.get_asm(enable_debug_info=True), dtypes
     with ctx:
         text = op.get_asm(enable_debug_info=True)
     return _lower_in_child(text, ctx, op), layout
@@ -243,10 +259,12 @@ def _crash_diagnostics(stderr: str, ctx, op, crashed_pass: Optional[str] = None)
     return diags
 
 
-def _lower_in_child(text: str, ctx, op) -> str:
+def _lower_in_child(text: str, ctx, op):
+    """``(lowered text, result dtypes)`` from the worker process."""
     import re
 
-    req = {"text": text, "source_name": "<input>", "pipeline": PIPELINE, "what": "lowering to IREE input"}
+    req = {"text": text, "source_name": "<input>", "pipeline": PIPELINE, "what": "lowering to IREE input",
+           "annotate": True}
     out, rc, _ = client().request(req)
     if out is None:
         how = f"signal {-rc}" if rc < 0 else f"exit status {rc}"
@@ -257,7 +275,7 @@ def _lower_in_child(text: str, ctx, op) -> str:
                            _crash_diagnostics(trace, ctx, op, passes[-1] if passes else None))
     if not out["ok"]:
         raise CompileError(out["message"], [diag_from_json(d) for d in out["diagnostics"]])
-    return out["text"]
+    return out["text"], out.get("result_dtypes") or {}
 
 
 def _iree_compile(text: str, target: Target, extra_args: Sequence[str]) -> bytes:
@@ -274,10 +292,24 @@ def _iree_compile(text: str, target: Target, extra_args: Sequence[str]) -> bytes
     try:
         return ic.compile_str(text, target_backends=[target.backend], extra_args=args)
     except CompilerToolError as e:
+        import re
+        import signal
+
         msg = str(e)
         diags = diagnostics_from_text(msg)
+        m = re.search(r"^Error code: (-?\d+)", msg, re.M)
+        code = int(m.group(1)) if m else None
+        if code is not None and code < 0:  # killed by a signal: a crash inside IREE
+            try:
+                sig = signal.Signals(-code).name
+            except ValueError:
+                sig = f"signal {-code}"
+            raise CompileError(f"iree-compile crashed ({sig}) for target {target.name}: an internal "
+                               "compiler error in IREE", diags) from None
         if not diags:
-            diags = [Diagnostic("error", msg.strip().splitlines()[0] if msg.strip() else "iree-compile failed")]
+            lines = [ln for ln in msg.strip().splitlines()
+                     if ln.strip() and not ln.startswith(("Error invoking", "Error code", "Diagnostics"))]
+            diags = [Diagnostic("error", lines[0] if lines else "iree-compile failed")]
         raise CompileError(f"iree-compile failed for target {target.name}", diags) from None
 
 
@@ -308,11 +340,12 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
     """
     tgt = get_target(target)
     t0 = time.perf_counter()
-    text, layout = _lower(source, params, source_name, None)
+    text, dtypes, layout = _lower(source, params=params, source_name=source_name)
     t1 = time.perf_counter()
     vmfb = _iree_compile(text, tgt, extra_args)
     t2 = time.perf_counter()
-    exe = Executable(bytes(vmfb), driver=tgt.driver, target=tgt.name, result_layout=layout)
+    exe = Executable(bytes(vmfb), driver=tgt.driver, target=tgt.name, result_dtypes=dtypes,
+                     result_layout=layout)
     exe.compile_time_s = t2 - t0
     exe.lower_time_s = t1 - t0
     exe.iree_time_s = t2 - t1

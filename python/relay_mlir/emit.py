@@ -46,7 +46,7 @@ from .adt import (Constructor, Match, Pattern, PatternConstructor, PatternTuple,
 from .errors import CompileError, Diagnostic
 from .analysis import free_vars
 from .expr_functor import ExprFunctor, ExprVisitor, _unwrap
-from .ty import FuncType, Type, TypeVar, dtype_to_mlir, from_mlir
+from .ty import FuncType, TensorType, TupleType, Type, TypeVar, dtype_to_mlir, from_mlir
 
 __all__ = ["EmittedModule", "emit_module", "to_attribute", "location_of", "mlir_diagnostics",
            "new_context", "run_passes", "parse_module"]
@@ -240,6 +240,154 @@ def parse_module(ctx, text: Optional[str], source_name: str = "<input>", path: O
             module.body.append(holder.operation)
             return module
         return holder
+
+
+#: ``iree.reflection`` key under which each exported function records the relay
+#: dtypes of its (flattened) results: IREE's runtime returns integers signless
+#: (as signed numpy arrays), so ``Executable`` reinterprets them from this.
+RESULT_DTYPES_KEY = "relay_mlir.result_dtypes"
+
+
+def _flat_result_dtypes(fn_type) -> Optional[List[str]]:
+    """Dtypes of a function's results, tuples flattened in order; None if one is not a known tensor."""
+    out: List[str] = []
+    stack = list(reversed([from_mlir(t) for t in fn_type.results]))
+    while stack:
+        t = stack.pop()
+        if isinstance(t, TupleType):
+            stack.extend(reversed(t.fields))
+        elif isinstance(t, TensorType):
+            out.append(t.dtype)
+        else:
+            return None
+    return out
+
+
+def annotate_result_dtypes(ctx, module_op) -> Dict[str, List[str]]:
+    """Records each public ``func.func``'s result dtypes in its ``iree.reflection`` attribute.
+
+    IREE keeps ``iree.reflection`` entries in the compiled module, so a saved
+    ``.vmfb`` still knows that a ``tensor<4xi8>`` result is ``uint8``. Runs
+    ``relay-infer-type`` first if a result type is still incomplete. Returns
+    ``{function: [dtype, ...]}`` for the functions annotated.
+    """
+    ir = _ir()
+
+    def funcs():
+        with ctx:
+            body = module_op.regions[0].blocks[0]
+            return [op for op in body.operations if op.operation.name == "func.func"]
+
+    def incomplete() -> bool:
+        with ctx:
+            for f in funcs():
+                for t in ir.FunctionType(ir.TypeAttr(f.operation.attributes["function_type"]).value).results:
+                    if "relay.incomplete" in str(t):
+                        return True
+        return False
+
+    if incomplete():
+        run_passes(ctx, module_op, "builtin.module(relay-infer-type)", "type inference")
+    found: Dict[str, List[str]] = {}
+    with ctx:
+        for f in funcs():
+            attrs = f.operation.attributes
+            if "sym_visibility" in attrs and ir.StringAttr(attrs["sym_visibility"]).value != "public":
+                continue
+            fn_type = ir.FunctionType(ir.TypeAttr(attrs["function_type"]).value)
+            dtypes = _flat_result_dtypes(fn_type)
+            if dtypes is None:
+                continue
+            name = ir.StringAttr(attrs["sym_name"]).value
+            entries = {}
+            if "iree.reflection" in attrs:
+                old = ir.DictAttr(attrs["iree.reflection"])
+                entries = {old[i].name: old[i].attr for i in range(len(old))}
+            entries[RESULT_DTYPES_KEY] = ir.StringAttr.get(",".join(dtypes))
+            attrs["iree.reflection"] = ir.DictAttr.get(entries)
+            found[name] = dtypes
+    return found
+
+
+#: Tensor types above these sizes are refused before lowering: no device holds
+#: them, and sizes near 2^63 overflow index arithmetic in iree-compile (which
+#: then crashes instead of reporting).
+MAX_DIM = 1 << 40
+MAX_TENSOR_BYTES = 1 << 40
+
+
+def _cast_type(cls, t):
+    """``cls(t)`` (e.g. ``ir.RankedTensorType``) if ``t`` is one, else None."""
+    if isinstance(t, cls):
+        return t
+    try:
+        return cls(t)
+    except (ValueError, TypeError):
+        return None
+
+
+def check_tensor_sizes(ctx, module_op) -> None:
+    """Raises ``CompileError`` at the first op (or function) with a tensor type of a dim
+    above ``MAX_DIM`` or a byte size above ``MAX_TENSOR_BYTES``."""
+    ir = _ir()
+    verdict: Dict[object, Optional[str]] = {}
+
+    def bad(t) -> Optional[str]:
+        if t in verdict:
+            return verdict[t]
+        why = None
+        rt = _cast_type(ir.RankedTensorType, t)
+        tt = _cast_type(ir.TupleType, t) if rt is None else None
+        if rt is not None:
+            n = 1
+            for d in rt.shape:
+                if d == ir.ShapedType.get_dynamic_size():
+                    continue
+                if d > MAX_DIM:
+                    why = f"a dim of {d}"
+                    break
+                n *= max(d, 0)
+            if why is None:
+                et = rt.element_type
+                width = getattr(et, "width", None)
+                nbytes = n * max(1, (width or 8) // 8)
+                if nbytes > MAX_TENSOR_BYTES:
+                    why = f"{nbytes} bytes"
+        elif tt is not None:
+            for i in range(tt.num_types):
+                why = bad(tt.get_type(i))
+                if why:
+                    break
+        verdict[t] = why
+        return why
+
+    found: List[tuple] = []
+
+    def visit(op):
+        if found:
+            return ir.WalkResult.INTERRUPT
+        for r in op.results:
+            why = bad(r.type)
+            if why:
+                found.append((op, r.type, why))
+                return ir.WalkResult.INTERRUPT
+        for region in op.regions:
+            for block in region.blocks:
+                for a in block.arguments:
+                    why = bad(a.type)
+                    if why:
+                        found.append((op, a.type, why))
+                        return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    with ctx:
+        module_op.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if found:
+            op, t, why = found[0]
+            f, line, col = location_of(op.location)
+            msg = (f"'{op.name}' op has a tensor of type {t} with {why}: tensors with a dim or a size "
+                   "above 2^40 (bytes) are refused (no device holds them)")
+            raise CompileError("tensor too large", [Diagnostic("error", msg, f, line, col)])
 
 
 # ---------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import numpy as np
 from .adt_value import ResultLayout
 from .errors import RelayRuntimeError
 
-__all__ = ["Executable", "to_numpy"]
+__all__ = ["Executable", "to_numpy", "as_dtype"]
 
 _CONFIGS: Dict[str, object] = {}
 
@@ -85,25 +85,55 @@ def _raw_to_python(device, value):
     return to_numpy(device, value)
 
 
+#: the ``iree.reflection`` key holding a function's result dtypes (``emit.RESULT_DTYPES_KEY``)
+_RESULT_DTYPES_KEY = "relay_mlir.result_dtypes"
+
+
+def as_dtype(arr: np.ndarray, dtype: str) -> np.ndarray:
+    """``arr`` (as the IREE runtime returned it) with the relay result dtype ``dtype``.
+
+    IREE's integers are signless and come back as *signed* numpy arrays, so
+    an unsigned result is reinterpreted (``view``: the bits are the value);
+    a bool result stored as bytes becomes ``arr != 0``; a result a target
+    narrowed (f64 kept as f32) is widened. Anything else is returned as is.
+    """
+    want = np.dtype(dtype) if dtype != "bfloat16" else None
+    if want is None or arr.dtype == want:
+        return arr
+    if want.kind in "iu" and arr.dtype.kind in "iu" and arr.dtype.itemsize == want.itemsize:
+        return arr.view(want)
+    if want.kind == "b" and arr.dtype.kind in "iu":
+        return arr != 0
+    if np.can_cast(arr.dtype, want, "safe"):
+        return arr.astype(want)
+    return arr
+
+
 class Executable:
     """A compiled module; call it like a function: ``exe(*numpy_arrays)``.
 
     Attributes: ``vmfb`` (bytes), ``target``, ``driver``, ``compile_time_s``.
     A single result is returned as a numpy array, several (a tuple-valued
-    ``main``) as a tuple of arrays. An ADT value ``main`` returns comes back
-    as a ``relay_mlir.adt_value.ADT`` (``.tag``, ``.constructor``,
-    ``.fields``) and a reference as a ``RefValue``: ``compile`` records
-    ``main``'s relay types in ``result_layout``. Without them (an executable
-    ``load``-ed from a ``.vmfb``) such a value is the raw
+    ``main``, nested tuples flattened in order) as a tuple of arrays, each
+    with its relay dtype: ``result_dtypes`` (``{function: [dtype, ...]}``,
+    from the compiler, else read from the module's ``iree.reflection``
+    ``relay_mlir.result_dtypes`` entries) says which, since IREE itself returns
+    unsigned integers as signed arrays. With ``result_layout`` (``main``'s
+    relay types, recorded by ``compile``) ``main``'s results come back nested
+    as its result type says, an ADT value as a ``relay_mlir.adt_value.ADT``
+    (``.tag``, ``.constructor``, ``.fields``) and a reference as a
+    ``RefValue``; without it (a ``.vmfb`` ``load``-ed) such a value is the raw
     ``iree.runtime.VmVariantList`` ``[tag, fields...]``. ``main`` also takes
     ``ADT``/``RefValue`` arguments for its ADT and reference parameters.
     """
 
     def __init__(self, vmfb: bytes, driver: str = "local-task", target: Optional[str] = None,
+                 result_dtypes: Optional[Dict[str, Sequence[str]]] = None,
                  result_layout: Optional[ResultLayout] = None) -> None:
         self.vmfb = vmfb
         self.driver = driver
         self.target = target or driver
+        self.result_dtypes: Dict[str, List[str]] = {k: list(v) for k, v in (result_dtypes or {}).items()}
         self.result_layout = result_layout
         self.compile_time_s = 0.0
         self.lower_time_s = 0.0
@@ -162,9 +192,30 @@ class Executable:
             return None
         if layout is not None:
             return layout.decode(res, lambda v: _tensor_to_numpy(dev, v))
+        dtypes = self._dtypes(function, fn)
+
+        def typed(value, dtype):
+            return as_dtype(value, dtype) if isinstance(value, np.ndarray) else value
         if isinstance(res, (tuple, list)):
-            return tuple(_raw_to_python(dev, r) for r in res)
-        return _raw_to_python(dev, res)
+            outs = [_raw_to_python(dev, r) for r in res]
+            if dtypes is not None and len(dtypes) == len(outs):
+                outs = [typed(o, d) for o, d in zip(outs, dtypes)]
+            return tuple(outs)
+        out = _raw_to_python(dev, res)
+        return typed(out, dtypes[0]) if dtypes is not None and len(dtypes) == 1 else out
+
+    def _dtypes(self, function: str, fn) -> Optional[List[str]]:
+        """The relay dtypes of ``function``'s flattened results, if known."""
+        if function not in self.result_dtypes:
+            try:
+                refl = fn.vm_function.reflection
+            except Exception:  # pragma: no cover - older runtimes
+                refl = {}
+            text = refl.get(_RESULT_DTYPES_KEY)
+            if text is None:
+                return None
+            self.result_dtypes[function] = text.split(",") if text else []
+        return self.result_dtypes[function]
 
     def __call__(self, *inputs: object) -> Union[np.ndarray, Tuple[np.ndarray, ...], None]:
         """Runs ``main``: ``exe(x, y)`` -> numpy array (or tuple of arrays)."""

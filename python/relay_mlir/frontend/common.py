@@ -5,7 +5,7 @@ from typing import Optional
 
 from ..errors import CompileError, Diagnostic
 
-__all__ = ["ImportError_", "UnsupportedError"]
+__all__ = ["ImportError_", "UnsupportedError", "UnexpectedImportError"]
 
 
 class ImportError_(CompileError):
@@ -29,3 +29,29 @@ class UnsupportedError(ImportError_):
     ``op_type``, ``node_name`` and ``opset`` name the offending ONNX node;
     the message names all three.
     """
+
+
+class UnexpectedImportError(ImportError_):
+    """A converter failed with an unexpected Python exception (an importer bug).
+
+    The importer's last resort: the model may well be malformed, but the
+    check that should have said so cleanly is missing. ``cause_type`` and
+    ``cause_frame`` (``file:function`` of the innermost importer frame) say
+    where it happened; the message names the node.
+    """
+
+    def __init__(self, message: str, cause: BaseException, op_type: Optional[str] = None,
+                 node_name: Optional[str] = None, opset: Optional[int] = None) -> None:
+        import os
+        import traceback
+        frames = traceback.extract_tb(cause.__traceback__)
+        ours = [f for f in frames if "relay_mlir" in f.filename] or frames
+        f = ours[-1] if ours else None
+        fn = f.filename if f else "?"
+        if "relay_mlir" in fn:
+            fn = fn[fn.rindex("relay_mlir"):]
+        else:
+            fn = os.path.basename(fn)
+        self.cause_type = type(cause).__name__
+        self.cause_frame = f"{fn}:{f.name}" if f else "?"
+        super().__init__(message, op_type, node_name, opset)

@@ -27,6 +27,7 @@ Example::
 from __future__ import annotations
 
 import os
+import re
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -34,9 +35,11 @@ import numpy as np
 from .. import expr as E
 from ..module import IRModule
 from ..ty import TensorType
-from .common import ImportError_, UnsupportedError
+from ..errors import CompileError
+from .common import ImportError_, UnexpectedImportError, UnsupportedError
 from .onnx_ops import Node, lookup, registry
-from .onnx_ops._base import check_dtype, fmt_shape, to_relay_shape
+from .onnx_ops._base import (_schema_inputs, check_dtype, check_shape_size, fmt_shape, tensor_to_array,
+                              to_relay_shape)
 
 __all__ = ["from_onnx", "supported_ops", "OnnxSpan"]
 
@@ -95,6 +98,7 @@ class _Importer:
         self.values: Dict[str, object] = {}   # name -> Expr | np.ndarray
         self.types: Dict[str, tuple] = {}     # name -> (shape | None, dtype | None)
         self.spanned: set = set()
+        self.current: Optional[tuple] = None  # (index, NodeProto) being converted
 
     def _opset(self) -> int:
         opset = None
@@ -131,6 +135,7 @@ class _Importer:
                         np.dtype(self.dtypes[vi.name]))
             m = m2
         self.input_model = m
+        self._check_before_shape_inference(m.graph)
         try:
             inferred = shape_inference.infer_shapes(m, check_type=False, strict_mode=False, data_prop=True)
         except Exception:
@@ -141,6 +146,30 @@ class _Importer:
             if t is not None:
                 self.types[vi.name] = t
         self._propagate_shapes_back(m.graph)
+
+    def _check_before_shape_inference(self, graph) -> None:
+        """Refuses what ONNX's shape inference (C++) cannot be trusted with: it loops
+        forever on an Einsum equation of arbitrary bytes, and crashes (SIGSEGV) on a
+        node whose required input is missing."""
+        for idx, node in enumerate(graph.node):
+            spec = _schema_inputs(node.op_type, self.opset) if node.domain in _DEFAULT_DOMAINS else None
+            if spec is not None:  # (shape inference segfaults on EyeLike with its input emptied)
+                for j, (name, required, variadic) in enumerate(spec[0]):
+                    if variadic:
+                        break
+                    if required and (j >= len(node.input) or not node.input[j]):
+                        label = self._label(idx, node)
+                        raise ImportError_(
+                            f"ONNX {node.op_type} node '{label}' (opset {self.opset}): invalid model: required "
+                            f"input {j} ('{name}') is missing", node.op_type, label, self.opset)
+            if node.op_type != "Einsum":
+                continue
+            for a in node.attribute:
+                if a.name == "equation" and not _EINSUM_EQUATION.fullmatch(a.s):
+                    raise ImportError_(
+                        f"ONNX Einsum node '{self._label(idx, node)}' (opset {self.opset}): invalid model: "
+                        f"attribute 'equation' {bytes(a.s[:40])!r} is not an einsum equation "
+                        "(letters, ',', '...', '->' and spaces)", node.op_type, self._label(idx, node), self.opset)
 
     def _propagate_shapes_back(self, graph) -> None:
         """Gives the input of a shape-preserving unary node the fully known shape of its
@@ -166,9 +195,15 @@ class _Importer:
     # -- graph -----------------------------------------------------------------
     def run(self) -> IRModule:
         from onnx import numpy_helper
+        import onnx.defs
         if self.opset < MIN_OPSET:
             raise UnsupportedError(f"ONNX model '{self.source}' uses opset {self.opset}; "
                                    f"the importer supports opsets {MIN_OPSET} and newer",
+                                   None, None, self.opset)
+        newest = onnx.defs.onnx_opset_version()
+        if self.opset > newest:
+            raise UnsupportedError(f"ONNX model '{self.source}' uses opset {self.opset}; the newest "
+                                   f"opset the installed onnx (and so the importer) knows is {newest}",
                                    None, None, self.opset)
         for imp in self.model.opset_import:
             if imp.domain not in _DEFAULT_DOMAINS and any(n.domain == imp.domain for n in self.graph.node):
@@ -176,7 +211,9 @@ class _Importer:
         self._infer_shapes()
         g = self.input_model.graph
         for init in g.initializer:
-            arr = numpy_helper.to_array(init)
+            if init.name in self.values:
+                raise self.err(f"two initializers are named '{init.name}'")
+            arr = tensor_to_array(init, f"ONNX model '{self.source}': initializer '{init.name}'")
             self.values[init.name] = arr
             self.types[init.name] = (tuple(arr.shape), arr.dtype.name)
         for sp in g.sparse_initializer:
@@ -198,13 +235,18 @@ class _Importer:
                 raise UnsupportedError(f"ONNX model '{self.source}': graph input '{vi.name}' has "
                                        "an unsupported element type")
             check_dtype(None, dtype)
+            if vi.name in self.values:
+                raise self.err(f"two graph inputs are named '{vi.name}'")
+            check_shape_size(shape, dtype, f"ONNX model '{self.source}': graph input '{vi.name}'")
             v = E.var(vi.name, shape=to_relay_shape(shape), dtype=dtype)
             v.span = E.Span(f"{self.source}:{vi.name}", 0, 0)
             self.values[vi.name] = v
             self.types[vi.name] = t
             params.append(v)
         for idx, node in enumerate(g.node):
+            self.current = (idx, node)
             self._convert(idx, node)
+        self.current = None
         outs = []
         for vi in g.output:
             if vi.name not in self.values:
@@ -248,6 +290,7 @@ class _Importer:
             in_types.append(self.types.get(name))
         out_types = [self.types.get(o) if o else None for o in node.output]
         ctx = Node(node, inputs, in_types, out_types, self.opset, label)
+        ctx.check_arity()
         folded = self._try_fold(ctx, node)
         if folded is not None:
             results = folded
@@ -268,12 +311,15 @@ class _Importer:
         for j, name in enumerate(node.output):
             if name == "":
                 continue
+            if name in self.values:
+                raise ctx.invalid(f"output '{name}' has the name of an earlier value (names must be unique)")
             if j >= len(results) or results[j] is None:
                 raise ctx.unsupported(f"output {j} ('{name}') is not supported")
             r = results[j]
             if isinstance(r, E.TupleWrapper):
                 r = r.astuple()
             if isinstance(r, np.ndarray):
+                check_shape_size(r.shape, r.dtype.name, f"output '{name}'", ctx)
                 self.types[name] = (tuple(r.shape), r.dtype.name)
             elif isinstance(r, E.Expr):
                 self._set_span(r, span)
@@ -310,6 +356,8 @@ class _Importer:
             return None
         if sum(v.size for v in ctx.inputs if v is not None) > _FOLD_LIMIT:
             return None
+        if not _small_outputs(node, ctx):
+            return None  # folding would build a huge array: left to the converter
         try:
             return _reference_eval(node, ctx.inputs, self.model.opset_import)
         except Exception:
@@ -317,6 +365,38 @@ class _Importer:
 
 
 _FOLD_LIMIT = 1 << 24
+_EINSUM_EQUATION = re.compile(rb"[A-Za-z.,\->\s]*")
+
+
+def _small_outputs(node, ctx: Node) -> bool:
+    """Whether folding ``node`` makes outputs of at most ``_FOLD_LIMIT`` elements, as far as known:
+    from ONNX's inferred output shapes, or for the ops that build a tensor of a given shape."""
+    for t in ctx.out_types:
+        if t is not None and t[0] is not None and all(d is not None for d in t[0]):
+            n = 1
+            for d in t[0]:
+                n *= max(int(d), 0)
+            if n > _FOLD_LIMIT:
+                return False
+    sizes = {"ConstantOfShape": 0, "Expand": 1, "Tile": 1, "Range": None}
+    if node.op_type in sizes:
+        try:
+            if node.op_type == "ConstantOfShape":
+                n = int(np.prod([max(int(d), 0) for d in ctx.inputs[0].reshape(-1)], dtype=object))
+            elif node.op_type == "Expand":
+                n = int(np.prod([max(int(d), 1) for d in ctx.inputs[1].reshape(-1)], dtype=object)) * \
+                    max(ctx.inputs[0].size, 1)
+            elif node.op_type == "Tile":
+                n = int(np.prod([max(int(d), 0) for d in ctx.inputs[1].reshape(-1)], dtype=object)) * \
+                    ctx.inputs[0].size
+            else:
+                start, limit, delta = (float(np.asarray(v).reshape(-1)[0]) for v in ctx.inputs[:3])
+                n = 0 if delta == 0 else (limit - start) / delta
+        except Exception:
+            return False
+        if not n <= _FOLD_LIMIT:  # (NaN too)
+            return False
+    return True
 _NO_FOLD = {"If", "Loop", "Scan", "RandomNormal", "RandomUniform", "RandomNormalLike",
             "RandomUniformLike", "Multinomial", "Bernoulli", "Dropout"}
 _SHAPE_PRESERVING = {"Relu", "Sigmoid", "Tanh", "Exp", "Log", "Neg", "Abs", "Sqrt", "Identity",
@@ -375,7 +455,12 @@ def from_onnx(model: Union[str, "os.PathLike[str]", object],
         time (with ONNX's reference implementation).
 
     Raises ``UnsupportedError`` (a ``CompileError``) naming the op type, node
-    name and opset of anything that cannot be converted exactly.
+    name and opset of anything that cannot be converted exactly, and
+    ``OnnxImportError`` (also a ``CompileError``) for a malformed model
+    (attributes of the wrong kind or out of range, initializers whose data
+    does not match their dims, duplicate names, tensors too large to exist).
+    Any other exception from a converter is an importer bug; it is raised
+    as ``UnexpectedImportError`` (a ``CompileError`` naming the node).
     """
     import onnx
     if isinstance(model, (str, os.PathLike)):
@@ -386,4 +471,19 @@ def from_onnx(model: Union[str, "os.PathLike[str]", object],
         if not isinstance(model, onnx.ModelProto):
             raise TypeError(f"from_onnx takes a path or an onnx.ModelProto, got {type(model).__name__}")
         source = model.graph.name or "model.onnx"
-    return _Importer(model, shapes, dtypes, source, fold_constants).run()
+    imp = _Importer(model, shapes, dtypes, source, fold_constants)
+    try:
+        return imp.run()
+    except CompileError:
+        raise
+    except (Exception, RecursionError) as e:  # noqa: BLE001 - last resort: see UnexpectedImportError
+        if imp.current is not None:
+            idx, node = imp.current
+            where = f"ONNX {node.op_type} node '{imp._label(idx, node)}' (opset {imp.opset})"
+            op_type, label = node.op_type, imp._label(idx, node)
+        else:
+            where, op_type, label = f"ONNX model '{source}'", None, None
+        raise UnexpectedImportError(
+            f"{where}: internal error in the importer ({type(e).__name__}: {str(e)[:200]}); the model is "
+            "probably malformed, but the importer should have said how: please report it",
+            e, op_type, label, imp.opset) from e

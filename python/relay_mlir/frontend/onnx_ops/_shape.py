@@ -38,7 +38,7 @@ def _same_prefix(src, target, i) -> bool:
 def unsqueeze(n: Node, x, shape: Sequence[Optional[int]], axes: Sequence[int]):
     """Inserts size-1 dims at ``axes`` (normalized, of the output)."""
     out_rank = len(shape) + len(axes)
-    axes = sorted(a % out_rank for a in axes)
+    axes = sorted(n.check_axes(axes, out_rank, "unsqueeze axes"))
     target, it = [], iter(shape)
     for i in range(out_rank):
         target.append(1 if i in axes else next(it))
@@ -54,7 +54,7 @@ def unsqueeze(n: Node, x, shape: Sequence[Optional[int]], axes: Sequence[int]):
 
 def squeeze(n: Node, x, shape: Sequence[Optional[int]], axes: Sequence[int]):
     r = len(shape)
-    axes = sorted(a % r for a in axes)
+    axes = sorted(n.check_axes(axes, r, "squeeze axes"))
     for a in axes:
         if shape[a] is not None and shape[a] != 1:
             raise n.unsupported(f"cannot squeeze axis {a} of size {shape[a]}")

@@ -25,6 +25,8 @@ def _attention(n: Node):
         # the fp16 matmuls and softmax round differently from the reference (1 ulp > rtol)
         raise n.unsupported(f"{dt} attention is not supported (float32 and float64 are)")
     qs, ks, vs = _static(n, 0, "Q"), _static(n, 1, "K"), _static(n, 2, "V")
+    if not len(qs) == len(ks) == len(vs) or len(qs) not in (3, 4):
+        raise n.invalid(f"Q, K and V must all be 3-D or all 4-D, got ranks {len(qs)}, {len(ks)}, {len(vs)}")
     if n.has(6):
         raise n.unsupported("nonpad_kv_seqlen is not supported")
     for a in ("left_window_size", "right_window_size"):
@@ -45,6 +47,9 @@ def _attention(n: Node):
         if qh_attr is None or kvh_attr is None:
             raise n.unsupported("3-D inputs need q_num_heads and kv_num_heads")
         qh, kvh = int(qh_attr), int(kvh_attr)
+        for name, h, shp in (("q_num_heads", qh, qs), ("kv_num_heads", kvh, ks), ("kv_num_heads", kvh, vs)):
+            if h <= 0 or shp[2] % h:
+                raise n.invalid(f"attribute '{name}'={h} does not divide the hidden size {shp[2]}")
         B = qs[0]
 
         def heads(x, s, h):
@@ -99,7 +104,7 @@ def _attention(n: Node):
         bias = n.constant(const_bias)
     # grouped-query attention: repeat each kv head
     if qh != kvh:
-        if qh % kvh:
+        if kvh <= 0 or qh % kvh:
             raise n.unsupported(f"{qh} query heads are not a multiple of {kvh} kv heads")
         r = qh // kvh
         k = n.op("repeat")(k, r, 1)

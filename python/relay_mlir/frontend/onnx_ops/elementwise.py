@@ -61,7 +61,7 @@ def _pow(n: Node):
     if n.dtype(0) not in _FLOATS:
         raise n.unsupported(f"integer Pow ({n.dtype(0)})")
     if n.is_const(1) and n.const(1).size == 1:
-        e = float(n.const(1).reshape(()))
+        e = float(n.const_scalar(1))
         if e == 2.0:
             x = n.expr(0)
             return n.op("multiply")(x, x)
@@ -287,9 +287,9 @@ def _clip6(n: Node):
 def _clip11(n: Node):
     x = n.expr(0)
     if n.has(1):
-        x = n.op("maximum")(x, n.expr(1) if not n.is_const(1) else n.scalar(n.const(1).reshape(())))
+        x = n.op("maximum")(x, n.expr(1) if not n.is_const(1) else n.scalar(n.const_scalar(1)))
     if n.has(2):
-        x = n.op("minimum")(x, n.expr(2) if not n.is_const(2) else n.scalar(n.const(2).reshape(())))
+        x = n.op("minimum")(x, n.expr(2) if not n.is_const(2) else n.scalar(n.const_scalar(2)))
     return x
 
 

@@ -54,7 +54,7 @@ def _resize11(n: Node):
         if n.has_attr("antialias") and n.attr("antialias"):
             raise n.unsupported("antialias=1")
         n.expect("keep_aspect_ratio_policy", "stretch", default="stretch")
-    axes = [int(a) % 4 for a in n.attr("axes")] if n.opset >= 18 and n.has_attr("axes") else None
+    axes = n.check_axes(n.attr("axes"), 4, "attribute 'axes'") if n.opset >= 18 and n.has_attr("axes") else None
     scales = n.const(2, "scales") if n.has(2) and n.const(2, "scales").size else None
     sizes = n.const(3, "sizes") if n.has(3) else None
     if scales is not None:

@@ -41,6 +41,20 @@ def _pads(n: Node, spatial_in: Sequence[Optional[int]], kernel: Sequence[int], s
     return begins + ends
 
 
+def _window_attr(n: Node, name: str, nd: int, default: Optional[List[int]] = (), minimum: int = 1) -> List[int]:
+    """``kernel_shape``/``strides``/``dilations``: ``nd`` integers, each at least ``minimum``
+    (``default`` () means all ones; None means the attribute is required)."""
+    if default == ():
+        default = [1] * nd
+    v = n.attr(name) if default is None else n.attr(name, default)
+    v = [int(d) for d in v]
+    if len(v) != nd:
+        raise n.invalid(f"attribute '{name}' {v} has {len(v)} entries for {nd} spatial dims")
+    if any(d < minimum for d in v):
+        raise n.invalid(f"attribute '{name}' {v}: every entry must be at least {minimum}")
+    return v
+
+
 def _to_2d(n: Node, shape, x, extra_axis: int):
     """[N, C, W] -> [N, C, 1, W] for 1-D ops lowered through the 2-D Relay ops."""
     return unsqueeze(n, x, shape, [extra_axis])
@@ -59,11 +73,11 @@ def _conv(n: Node):
             pass
         else:
             raise n.unsupported(f"{nd}-D convolution (relay-mlir has 1-D and 2-D)")
-    kernel = list(n.attr("kernel_shape", list(ws[2:])))
+    kernel = _window_attr(n, "kernel_shape", nd, list(ws[2:]))
     if list(kernel) != list(ws[2:]):
         raise n.unsupported(f"kernel_shape {kernel} does not match the weight shape {list(ws)}")
-    strides = list(n.attr("strides", [1] * nd))
-    dil = list(n.attr("dilations", [1] * nd))
+    strides = _window_attr(n, "strides", nd)
+    dil = _window_attr(n, "dilations", nd)
     group = int(n.attr("group", 1))
     pads = _pads(n, xs[2:], kernel, strides, dil)
     x, w = n.expr(0), n.expr(1)
@@ -91,9 +105,9 @@ def _conv_transpose(n: Node):
     nd = len(xs) - 2
     if nd != 2:
         raise n.unsupported(f"{nd}-D transposed convolution (relay-mlir has 2-D)")
-    kernel = list(n.attr("kernel_shape", list(ws[2:])))
-    strides = list(n.attr("strides", [1] * nd))
-    dil = list(n.attr("dilations", [1] * nd))
+    kernel = _window_attr(n, "kernel_shape", nd, list(ws[2:]))
+    strides = _window_attr(n, "strides", nd)
+    dil = _window_attr(n, "dilations", nd)
     group = int(n.attr("group", 1))
     outpad = list(n.attr("output_padding", [0] * nd))
     out_shape = n.attr("output_shape", None)
@@ -140,9 +154,9 @@ def _pool(n: Node, kind: str, x=None, include_pad: Optional[bool] = None):
         raise n.unsupported(f"{nd}-D pooling (relay-mlir has 1-D and 2-D)")
     if kind == "max" and n.wants_output(1):
         raise n.unsupported("the Indices output is not supported")
-    kernel = list(n.attr("kernel_shape"))
-    strides = list(n.attr("strides", [1] * nd))
-    dil = list(n.attr("dilations", [1] * nd))
+    kernel = _window_attr(n, "kernel_shape", nd, None)
+    strides = _window_attr(n, "strides", nd)
+    dil = _window_attr(n, "dilations", nd)
     ceil = bool(n.attr("ceil_mode", 0))
     if kind == "max":
         n.expect("storage_order", 0, default=0)
@@ -303,6 +317,8 @@ def _matmul(n: Node):
         raise n.unsupported("operand ranks must be known")
     a, b = n.expr(0), n.expr(1)
     ra, rb = len(sa), len(sb)
+    if ra == 0 or rb == 0:
+        raise n.invalid(f"MatMul operands must have rank 1 or more, got {fmt_shape(sa)} and {fmt_shape(sb)}")
     if ra == 1:
         a, sa = unsqueeze(n, a, sa, [0]), (1,) + tuple(sa)
     squeeze_last = False
@@ -416,7 +432,7 @@ def _instance_norm(n: Node):
 def _layer_norm(n: Node):
     _float_only(n)
     r = n.rank(0)
-    axis = int(n.attr("axis", -1)) % r
+    axis = n.axis("axis", r, -1)
     n.ignore("stash_type")
     y, mean, inv = _normalize(n, n.expr(0), list(range(axis, r)), float(n.attr("epsilon", 1e-5)))
     y = n.op("multiply")(y, n.expr(1))
@@ -429,7 +445,7 @@ def _layer_norm(n: Node):
 def _rms_norm(n: Node):
     _float_only(n)
     r = n.rank(0)
-    axis = int(n.attr("axis", -1)) % r
+    axis = n.axis("axis", r, -1)
     n.ignore("stash_type")
     x = n.expr(0)
     ms = n.op("mean")(n.op("multiply")(x, x), axis=list(range(axis, r)), keepdims=True)
@@ -478,7 +494,7 @@ def _mvn(n: Node):
 @register("LpNormalization", since=1)
 def _lp_norm(n: Node):
     _float_only(n)
-    axis = int(n.attr("axis", -1))
+    axis = n.axis("axis", n.rank(0), -1)
     p = n.expect("p", 1, 2, default=2)
     x = n.expr(0)
     if p == 2:
@@ -523,7 +539,7 @@ def _softmax(n: Node, log: bool):
     r = n.rank(0)
     x = n.expr(0)
     if n.opset >= 13:
-        axis = int(n.attr("axis", -1)) % r
+        axis = n.axis("axis", r, -1)
         if n.dtype(0) == "bfloat16":
             # the reference rounds every step to bfloat16 and sums in order; our result
             # differed from it in the last bit for a fifth of the elements
@@ -532,7 +548,7 @@ def _softmax(n: Node, log: bool):
             return _softmax16(n, x, axis)
         y = n.op("nn.softmax")(x, axis=axis)
         return _log(n, y, x, axis) if log else y
-    axis = int(n.attr("axis", 1)) % r
+    axis = n.axis("axis", r, 1)
     if axis == r - 1:
         y = n.op("nn.softmax")(x, axis=-1)
         return _log(n, y, x, -1) if log else y
@@ -589,7 +605,10 @@ def _flatten(n: Node):
     if xs is None:
         raise n.unsupported("input rank must be known")
     r = len(xs)
-    axis = int(n.attr("axis", 1))
+    axis = n.attr("axis", 1)
+    if not -r <= axis <= r:  # Flatten's axis may also be r (all dims on the left)
+        raise n.invalid(f"attribute 'axis': axis {axis} is out of range for a rank-{r} tensor "
+                        f"(allowed {-r}..{r})")
     if axis < 0:
         axis += r
     left, right = prod(xs[:axis]), prod(xs[axis:])
@@ -610,7 +629,7 @@ def _flatten(n: Node):
 def _dropout(n: Node):
     n.ignore("ratio", "seed", "is_test")
     if n.has(2):
-        if not n.is_const(2) or bool(n.const(2).reshape(())):
+        if not n.is_const(2) or bool(n.const_scalar(2)):
             raise n.unsupported("training_mode (random dropout) is not supported")
     out = [n.expr(0)]
     if n.wants_output(1):
@@ -622,6 +641,8 @@ def _dropout(n: Node):
 def _depth_to_space(n: Node):
     N, C, H, W = n.static_shape(0)
     b = int(n.attr("blocksize"))
+    if b < 1:
+        raise n.invalid(f"attribute 'blocksize'={b} must be at least 1")
     mode = n.expect("mode", "DCR", "CRD", default="DCR")
     x = n.expr(0)
     if mode == "DCR":
@@ -637,6 +658,8 @@ def _depth_to_space(n: Node):
 def _space_to_depth(n: Node):
     N, C, H, W = n.static_shape(0)
     b = int(n.attr("blocksize"))
+    if b < 1:
+        raise n.invalid(f"attribute 'blocksize'={b} must be at least 1")
     t = n.op("reshape")(n.expr(0), [N, C, H // b, b, W // b, b])
     t = n.op("transpose")(t, [0, 3, 5, 1, 2, 4])
     return n.op("reshape")(t, [N, C * b * b, H // b, W // b])

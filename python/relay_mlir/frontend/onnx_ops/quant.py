@@ -17,9 +17,9 @@ def _per_axis(n: Node, i: int, rank: int):
         return n.expr(i), None
     if len(s) != 1:
         raise n.unsupported("blocked quantization (scale of rank > 1)")
-    axis = int(n.attr("axis", 1)) % rank
+    axis = n.axis("axis", rank, 1)
     shape = [1] * rank
-    shape[axis] = s[0]
+    shape[axis] = s[0] if s[0] is not None else -1  # (reshape infers the one unknown dim)
     if n.is_const(i):
         return n.constant(n.const(i).reshape(shape)), axis
     return n.op("reshape")(n.expr(i), shape), axis

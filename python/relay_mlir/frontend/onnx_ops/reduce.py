@@ -40,6 +40,8 @@ def _runtime_axes(n: Node):
     count = int(ls[0])
     if count == 0:
         return []
+    if count > len(xs):
+        raise n.invalid(f"input 1 (axes) has {count} entries, more than the rank {len(xs)} of the data")
     keep = bool(n.attr("keepdims", 1))
     r = len(xs)
     out = n.static_out_shape()
@@ -99,7 +101,7 @@ def _reduce(relay_name: str, input_since: int = 18, pre=None, post=None, float_o
             return x if pre is None else pre(n, x)
         r = n.rank(0)
         if axes is not None:
-            axes = sorted({a % r for a in axes})
+            axes = sorted(set(n.check_axes(axes, r, "reduction axes", unique=False)))
         if pre is not None:
             x = pre(n, x)
         if n.dtype(0) == "bool" and relay_name in ("max", "min"):
@@ -156,7 +158,7 @@ def _log_sum_exp(n: Node, axes, keep: bool, noop: bool):
     if axes is None and noop:
         return n.op("log")(n.op("exp")(x))
     r = n.rank(0)
-    axes = sorted({a % r for a in axes}) if axes is not None else list(range(r))
+    axes = sorted(set(n.check_axes(axes, r, "reduction axes", unique=False))) if axes is not None else list(range(r))
     m = n.op("max")(x, axis=axes, keepdims=True)
     s = n.op("sum")(n.op("exp")(n.op("subtract")(x, m)), axis=axes, keepdims=True)
     y = n.op("add")(n.op("log")(s), m)
@@ -168,7 +170,9 @@ def _log_sum_exp(n: Node, axes, keep: bool, noop: bool):
 def _arg(relay_name: str):
     def conv(n: Node):
         r = n.rank(0)
-        axis = int(n.attr("axis", 0)) % r
+        axis = n.axis("axis", r, 0)
+        if n.shape(0)[axis] == 0:  # (iree-compile also crashes on it: SIGFPE)
+            raise n.invalid(f"{n.op_type} over axis {axis} of size 0 (it has no elements to pick from)")
         keep = bool(n.attr("keepdims", 1))
         last = bool(n.attr("select_last_index", 0))
         kw = {"select_last_index": True} if last else {}
@@ -184,11 +188,14 @@ register("ArgMin", since=1)(_arg("argmin"))
 @register("TopK", since=10)
 def _topk(n: Node):
     r = n.rank(0)
-    axis = int(n.attr("axis", -1)) % r
+    axis = n.axis("axis", r, -1)
     if not n.is_const(1) and n.static_out_shape() is not None:
         k = n.static_out_shape()[axis]
     else:
-        k = int(n.const(1, "k").reshape(()))
+        k = int(n.const_scalar(1, "k"))
+    dim = n.shape(0)[axis]
+    if k < 0 or (dim is not None and k > dim):
+        raise n.invalid(f"k={k} is out of range for axis {axis} of size {dim}")
     largest = bool(n.attr("largest", 1))
     n.expect("sorted", 1, default=1)
     out = n.op("topk")(n.expr(0), k=k, axis=axis, ret_type="both", is_ascend=not largest, dtype="int64")
@@ -200,6 +207,8 @@ def _scan(relay_name: str):
         exclusive = bool(n.attr("exclusive", 0))
         reverse = bool(n.attr("reverse", 0))
         r = n.rank(0)
+        if r == 0:
+            raise n.invalid(f"{n.op_type} of a rank-0 input (it has no axis to scan)")
 
         def one(axis: int):
             x = n.expr(0)
@@ -224,8 +233,8 @@ def _scan(relay_name: str):
                                           n.op("equal")(ax, n.scalar(a - r, dtype=dt)))
                 opts.append((cond, one(a)))
             return select(n, opts)
-        axis = int(n.const(1, "axis").reshape(()))
-        return one(axis % r)
+        axis = int(n.const_scalar(1, "axis"))
+        return one(n.check_axis(axis, r, "input 'axis'"))
     return conv
 
 
@@ -238,9 +247,11 @@ def _hardmax(n: Node):
     xs = n.shape(0)
     if xs is None:
         raise n.unsupported("the input rank is unknown")
-    axis = int(n.attr("axis", -1)) % len(xs)
+    axis = n.axis("axis", len(xs), -1)
     if xs[axis] is None:
         raise n.unsupported("hardmax over an unknown dim")
+    if 0 in xs:
+        return n.expr(0)  # an empty tensor is its own hardmax (and argmax over 0 elements is undefined)
     idx = n.op("argmax")(n.expr(0), axis=[axis], keepdims=False)
     dt = n.dtype(0)
     return n.op("one_hot")(idx, n.scalar(1, dtype=dt), n.scalar(0, dtype=dt), int(xs[axis]), axis, dt)

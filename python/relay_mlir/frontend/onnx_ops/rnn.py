@@ -198,6 +198,8 @@ def _rnn_common(n: Node):
     T, B, I = (xs[0], xs[1], xs[2]) if layout == 0 else (xs[1], xs[0], xs[2])
     if T is None:
         raise n.unsupported("a dynamic sequence length is not supported (the recurrence is unrolled)")
+    if T == 0:
+        raise n.unsupported("a sequence length of 0 (an empty sequence) is not supported")
     rs = n.shape(2)
     if rs is None or len(rs) != 3:
         raise n.unsupported(f"R must be 3-D, got {fmt_shape(rs)}")

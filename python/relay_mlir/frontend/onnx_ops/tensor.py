@@ -57,16 +57,25 @@ def _constant_of_shape(n: Node):
         shape = list(n.static_out_shape())
     else:
         shape = [int(d) for d in n.const(0, "shape")]
+    if any(d < 0 for d in shape):
+        raise n.invalid(f"negative dim in the shape {shape}")
     v = n.attr("value", None)
     if v is None:
         v = np.zeros((1,), np.float32)
     v = np.asarray(v).reshape(-1)
+    if v.size != 1:
+        raise n.invalid(f"attribute 'value' must hold one element, it holds {v.size}")
+    n.check_materialize(shape, v.dtype, "the result")
     return np.full(shape, v[0], dtype=v.dtype)
 
 
 @register("Range", since=11)
 def _range(n: Node):
-    s, l, d = (n.const(i, "range bound").reshape(()) for i in range(3))
+    s, l, d = (n.const_scalar(i, "range bound") for i in range(3))
+    if not np.isfinite(np.array([s, l, d], np.float64)).all() or d == 0:
+        raise n.invalid(f"Range({s}, {l}, {d}) has no finite length")
+    count = max(int(np.ceil((float(l) - float(s)) / float(d))), 0)
+    n.check_materialize([count], s.dtype, "the result")
     return np.arange(s, l, d).astype(s.dtype)
 
 
@@ -78,8 +87,8 @@ def _eye_like(n: Node):
     if dt is None:
         dtype = n.dtype(0)
     else:
-        from onnx import helper
-        dtype = np.dtype(helper.tensor_dtype_to_np_dtype(dt)).name
+        from .elementwise import _onnx_dtype
+        dtype = _onnx_dtype(n, dt)
     return np.eye(shp[0], shp[1], k=k, dtype=dtype)
 
 
@@ -109,6 +118,10 @@ def _reshape(n: Node):
 @register("Transpose", since=1)
 def _transpose(n: Node):
     perm = n.attr("perm", None)
+    if perm is not None:
+        r = n.rank(0)
+        if sorted(int(p) for p in perm) != list(range(r)):
+            raise n.invalid(f"attribute 'perm' {list(perm)} is not a permutation of the {r} axes")
     return n.op("transpose")(n.expr(0), None if perm is None else [int(p) for p in perm])
 
 
@@ -117,7 +130,7 @@ def _concat(n: Node):
     xs = [n.expr(i) for i in range(len(n)) if n.has(i)]
     axis = int(n.attr("axis"))
     r = n.rank(0)
-    return n.op("concatenate")(xs, axis=axis % r)
+    return n.op("concatenate")(xs, axis=n.check_axis(axis, r, "attribute 'axis'"))
 
 
 @register("Squeeze", since=1)
@@ -187,15 +200,18 @@ def _slice_static(n: Node, x, xs, starts, ends, axes, steps):
     """Slices with positive steps become one strided_slice (bounds clamped
     statically); negative steps gather the elements with ``take``."""
     r = len(xs)
+    if not len(starts) == len(ends) == len(axes) == len(steps):
+        raise n.invalid(f"starts, ends, axes and steps have different lengths "
+                        f"({len(starts)}, {len(ends)}, {len(axes)}, {len(steps)})")
     begin = [0] * r
     end = [d if d is not None else _BIG for d in xs]
     stride = [1] * r
     reverse = []
     seen = set()
     for s, e, a, st in zip(starts, ends, axes, steps):
-        a = int(a) % r
+        a = n.check_axis(a, r, "slice axes")
         if a in seen:
-            raise n.unsupported(f"axis {a} repeated")
+            raise n.invalid(f"slice axes: axis {a} repeated")
         seen.add(a)
         dim = xs[a]
         if st == 0:
@@ -236,10 +252,10 @@ def _slice10(n: Node):
     xs = n.shape(0)
     if xs is None:
         raise n.unsupported("the input rank is unknown")
-    starts = [int(v) for v in n.const(1, "starts")]
-    ends = [int(v) for v in n.const(2, "ends")]
-    axes = [int(v) for v in n.const(3, "axes")] if n.has(3) else list(range(len(starts)))
-    steps = [int(v) for v in n.const(4, "steps")] if n.has(4) else [1] * len(starts)
+    starts = n.const_ints(1, "starts")
+    ends = n.const_ints(2, "ends")
+    axes = n.const_ints(3, "axes") if n.has(3) else list(range(len(starts)))
+    steps = n.const_ints(4, "steps") if n.has(4) else [1] * len(starts)
     return _slice_static(n, n.expr(0), xs, starts, ends, axes, steps)
 
 
@@ -247,7 +263,7 @@ def _split_sizes(n: Node, dim: Optional[int], nout: int) -> List[int]:
     if n.opset >= 13:
         outs = [n.static_out_shape(j) for j in range(len(n.outputs))]
         if n.has(1) and not n.is_const(1) and all(o is not None for o in outs):
-            axis = int(n.attr("axis", 0)) % len(outs[0])
+            axis = n.axis("axis", len(outs[0]), 0)
             return [o[axis] for o in outs]
         split = [int(v) for v in n.const(1, "split")] if n.has(1) else None
     else:
@@ -256,6 +272,8 @@ def _split_sizes(n: Node, dim: Optional[int], nout: int) -> List[int]:
         num = n.attr("num_outputs", None)
         if num is not None:
             nout = int(num)
+            if nout != len(n.outputs):
+                raise n.invalid(f"attribute 'num_outputs'={nout} but the node has {len(n.outputs)} outputs")
             if dim is None:
                 raise n.unsupported("num_outputs on an unknown dim")
             chunk = -(-dim // nout)
@@ -275,7 +293,7 @@ def _split(n: Node):
     if xs is None:
         raise n.unsupported("the input rank is unknown")
     r = len(xs)
-    axis = int(n.attr("axis", 0)) % r
+    axis = n.axis("axis", r, 0)
     sizes = _split_sizes(n, xs[axis], len(n.outputs))
     x = n.expr(0)
     outs, off = [], 0
@@ -298,7 +316,7 @@ def _gather(n: Node):
     xs = n.shape(0)
     if xs is None:
         raise n.unsupported("the input rank is unknown")
-    axis = int(n.attr("axis", 0)) % len(xs)
+    axis = n.axis("axis", len(xs), 0)
     dim = xs[axis]
     if n.is_const(1):
         idx = n.const(1).astype(np.int64)
@@ -317,7 +335,7 @@ def _gather(n: Node):
 @register("GatherElements", since=11)
 def _gather_elements(n: Node):
     xs = n.shape(0)
-    axis = int(n.attr("axis", 0)) % n.rank(0)
+    axis = n.axis("axis", n.rank(0), 0)
     return n.op("gather")(n.expr(0), axis, _normalize_indices(n, 1, xs[axis]))
 
 
@@ -348,7 +366,7 @@ def _pad(n: Node, pads: List[int], value, mode: str, axes: Optional[List[int]] =
     r = len(xs)
     if axes is None:
         axes = list(range(r))
-    axes = [a % r for a in axes]
+    axes = n.check_axes(axes, r, "pad axes")
     if len(pads) != 2 * len(axes):
         raise n.unsupported(f"pads {pads} do not match {len(axes)} axes")
     width = [[0, 0] for _ in range(r)]
@@ -396,6 +414,8 @@ def _pad11(n: Node):
 @register("Trilu", since=14)
 def _trilu(n: Node):
     xs = n.shape(0)
+    if xs is not None and len(xs) < 2:
+        raise n.invalid(f"input 0 must have rank 2 or more, got {fmt_shape(xs)}")
     if xs is None or xs[-1] is None or xs[-2] is None:
         raise n.unsupported(f"needs static last two dims, got {fmt_shape(xs)}")
     upper = int(n.attr("upper", 1))
@@ -411,7 +431,7 @@ def _trilu(n: Node):
             k = n.op("reshape")(k, [])
         mask = n.op("greater_equal" if upper else "less_equal")(n.constant(diff), k)
         return n.op("where")(mask, n.expr(0), zero)
-    k = int(n.const(1, "k").reshape(())) if n.has(1) else 0
+    k = int(n.const_scalar(1, "k")) if n.has(1) else 0
     mask = np.triu(np.ones((M, N), bool), k) if upper else np.tril(np.ones((M, N), bool), k)
     return n.op("where")(n.constant(mask), n.expr(0), zero)
 
@@ -419,11 +439,11 @@ def _trilu(n: Node):
 @register("OneHot", since=9)
 def _one_hot(n: Node):
     vals = n.const(2, "values")
-    axis = int(n.attr("axis", -1))
+    axis = n.axis("axis", n.rank(0) + 1, -1)
     if not n.is_const(1) and n.static_out_shape() is not None:
         depth = n.static_out_shape()[axis]
     else:
-        depth = int(n.const(1, "depth").reshape(()))
+        depth = int(n.const_scalar(1, "depth"))
     idx = n.expr(0)
     # negative indices count from the end
     if n.dtype(0) not in ("int32", "int64"):
@@ -462,7 +482,7 @@ def _scatter_elements(n: Node):
     xs = n.shape(0)
     if xs is None:
         raise n.unsupported("the input rank is unknown")
-    axis = int(n.attr("axis", 0)) % len(xs)
+    axis = n.axis("axis", len(xs), 0)
     red = n.attr("reduction", "none")
     if red not in _REDUCTIONS:
         raise n.unsupported(f"reduction {red!r}")
