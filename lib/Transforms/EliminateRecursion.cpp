@@ -482,7 +482,17 @@ RecursiveComponents findRecursiveComponents(ModuleOp module) {
 void EliminateRecursionPass::runOnOperation() {
   ModuleOp module = getOperation();
   SymbolTable symbols(module);
-  for (ArrayRef<func::FuncOp> scc : findRecursiveComponents(module).components)
+  auto components = findRecursiveComponents(module).components;
+  if (!components.empty() && !getContext().allowsUnregisteredDialects()) {
+    // frame stacks are IREE util/hal ops, built unregistered
+    func::FuncOp(components.front().front())
+        .emitError("relay-eliminate-recursion builds IREE's util/hal ops for "
+                   "this recursion, which needs a context allowing "
+                   "unregistered dialects (relay-mlir-opt "
+                   "--allow-unregistered-dialect)");
+    return signalPassFailure();
+  }
+  for (ArrayRef<func::FuncOp> scc : components)
     if (failed(eliminate(scc, symbols)))
       return signalPassFailure();
   // Nothing above may leave a cycle; say so rather than let iree-compile hang.

@@ -70,7 +70,7 @@ func.func @main(%n: tensor<i32>, %acc: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK:         "util.list.resize"(%[[STACK]], %{{.+}})
 // CHECK:         "util.list.set"(%[[STACK]], %{{.+}}, %{{.+}}) : (!util.list<?>, index, i64) -> ()
 // CHECK:         %[[DIM:.+]] = tensor.dim %[[DYN:.+]], %{{.+}} : tensor<?xf32>
-// CHECK:         %[[BOX:.+]] = "hal.tensor.export"(%[[DYN]], %[[DIM]]) <{source_encoding = tensor<?xf32>}> : (tensor<?xf32>, index) -> !hal.buffer_view
+// CHECK:         %[[BOX:.+]] = "hal.tensor.export"(%[[DYN]], %[[DIM]]) {source_encoding = tensor<?xf32>} : (tensor<?xf32>, index) -> !hal.buffer_view
 // CHECK:         "util.list.set"(%[[STACK]], %{{.+}}, %[[BOX]]) : (!util.list<?>, index, !hal.buffer_view) -> ()
 // CHECK:         %[[TAG:.+]] = arith.constant 0 : i32
 // CHECK:         "util.list.set"(%[[STACK]], %{{.+}}, %[[TAG]]) : (!util.list<?>, index, i32) -> ()
@@ -86,8 +86,8 @@ func.func @main(%n: tensor<i32>, %acc: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK:       ^[[RESTORE]](%[[RES0:.+]]: tensor<i64>, %[[RES1:.+]]: tensor<?xf32>):
 // CHECK:         %[[SAVEDN:.+]] = "util.list.get"(%[[STACK]], %{{.+}}) : (!util.list<?>, index) -> i64
 // CHECK:         %[[VIEW:.+]] = "util.list.get"(%[[STACK]], %{{.+}}) : (!util.list<?>, index) -> !hal.buffer_view
-// CHECK:         %[[VDIM:.+]] = "hal.buffer_view.dim"(%[[VIEW]]) <{index = 0 : index}> : (!hal.buffer_view) -> index
-// CHECK:         %[[UNBOX:.+]] = "hal.tensor.import"(%[[VIEW]], %[[VDIM]]) <{operandSegmentSizes = array<i32: 1, 1, 0, 0>, target_encoding = tensor<?xf32>}> : (!hal.buffer_view, index) -> tensor<?xf32>
+// CHECK:         %[[VDIM:.+]] = "hal.buffer_view.dim"(%[[VIEW]]) {index = 0 : index} : (!hal.buffer_view) -> index
+// CHECK:         %[[UNBOX:.+]] = "hal.tensor.import"(%[[VIEW]], %[[VDIM]]) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, target_encoding = tensor<?xf32>} : (!hal.buffer_view, index) -> tensor<?xf32>
 // CHECK:         "util.list.resize"(%[[STACK]], %{{.+}})
 // CHECK:         cf.br ^[[CONT]](%[[RES0]], %[[RES1]], %[[SAVEDN]], %[[UNBOX]] : tensor<i64>, tensor<?xf32>, i64, tensor<?xf32>)
 // CHECK-NOT:   call @sum
@@ -222,14 +222,14 @@ func.func @g(%n: i64) -> i64 {
 // CHECK:         arith.bitcast %{{.+}} : f16 to i16
 // CHECK-NEXT:    arith.extui %{{.+}} : i16 to i32
 // CHECK:         "util.list.set"(%{{.+}}, %{{.+}}, %{{.+}}) : (!util.list<?>, index, !util.list<?>) -> ()
-// CHECK:         "hal.tensor.export"(%{{.+}}) <{source_encoding = tensor<2xi1>}>
+// CHECK:         "hal.tensor.export"(%{{.+}}) {source_encoding = tensor<2xi1>}
 // CHECK:         arith.index_cast %{{.+}} : index to i64
 // CHECK:         arith.trunci %{{.+}} : i32 to i1
 // CHECK:         arith.bitcast %{{.+}} : i64 to f64
 // CHECK:         arith.trunci %{{.+}} : i32 to i16
 // CHECK-NEXT:    arith.bitcast %{{.+}} : i16 to f16
 // CHECK:         "util.list.get"(%{{.+}}, %{{.+}}) : (!util.list<?>, index) -> !util.list<?>
-// CHECK:         "hal.tensor.import"(%{{.+}}) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, target_encoding = tensor<2xi1>}>
+// CHECK:         "hal.tensor.import"(%{{.+}}) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, target_encoding = tensor<2xi1>}
 // CHECK:         arith.index_cast %{{.+}} : i64 to index
 
 // Values of every scalar kind and a !util.list<?> live across a call.
