@@ -153,7 +153,7 @@ def lower_parsed(ctx, op, isolate: Optional[bool] = None):
             return op.get_asm(enable_debug_info=True), dtypes
     with ctx:
         text = op.get_asm(enable_debug_info=True)
-    return _lower_in_child(text, ctx, op), layout
+    return _lower_in_child(text, ctx, op)
 
 
 def _has(t: Type, kinds) -> bool:
