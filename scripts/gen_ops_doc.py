@@ -42,6 +42,7 @@ FAMILIES: List[Tuple[str, str]] = [
     ("RelayTransformOps.td", "Shape transforms"),
     ("RelayIndexOps.td", "Indexing, scans and sorting"),
     ("RelayImageOps.td", "Image"),
+    ("RelayDynamicOps.td", "Shapes known at run time (shape_of, ndarray_size, dyn.*)"),
 ]
 
 
