@@ -314,11 +314,9 @@ def _rose(p: Prelude, spec, leaves):
     return p.rose(leaves[idx], _py_list(p, [_rose(p, k, leaves) for k in kids]))
 
 
-def tree_lstm(spec=(0, [1, (2, [3, 4]), 5]), d_in: int = 4, d_h: int = 8, seed: int = 0,
-              num_leaves: Optional[int] = None) -> Program:
-    """A child-sum TreeLSTM over a Rose tree (the Relay paper's dynamic model)."""
-    mod = IRModule()
-    p = Prelude(mod)
+def tree_lstm_cell(mod: IRModule, p: Prelude, d_in: int, d_h: int, seed: int = 0):
+    """Adds ``@tree_lstm(t: Tree[Tensor[(1, d_in)]]) -> (h, c)``, a child-sum TreeLSTM cell
+    whose weights are constants drawn from ``seed``; returns its GlobalVar and ``(W, U)``."""
     rng = np.random.RandomState(seed)
     W = {g: rng.uniform(-0.5, 0.5, (d_h, d_in)).astype("float32") for g in "iofu"}
     U = {g: rng.uniform(-0.5, 0.5, (d_h, d_h)).astype("float32") for g in "iofu"}
@@ -346,6 +344,15 @@ def tree_lstm(spec=(0, [1, (2, [3, 4]), 5]), d_in: int = 4, d_h: int = 8, seed: 
                                    Tuple([op.multiply(o_g, op.tanh(c)), c])))))))
     mod[cell] = Function([t], Match(t, [Clause(PatternConstructor(p.rose, [PatternVar(x), PatternVar(kids)]),
                                                body)]), state_t)
+    return cell, (W, U), rng
+
+
+def tree_lstm(spec=(0, [1, (2, [3, 4]), 5]), d_in: int = 4, d_h: int = 8, seed: int = 0,
+              num_leaves: Optional[int] = None) -> Program:
+    """A child-sum TreeLSTM over a Rose tree (the Relay paper's dynamic model)."""
+    mod = IRModule()
+    p = Prelude(mod)
+    cell, (W, U), rng = tree_lstm_cell(mod, p, d_in, d_h, seed)
     n = num_leaves if num_leaves is not None else _count(spec)
     leaves = [var(f"x{i}", shape=(1, d_in)) for i in range(n)]
     mod["main"] = Function(leaves, TupleGetItem(cell(_rose(p, spec, leaves)), 0))
