@@ -15,16 +15,11 @@ TVM venv; TVM is never needed here): each ``<name>.relay`` is TVM's
   ``corpus_inputs`` (the same rule as the script: seeded, nothing committed);
 * language programs (``kind == "language"``: Prelude, refs, closures,
   recursion, a gradient) run with ``relay_mlir.create_executor("debug")``
-  against TVM's interpreter: xfail ("interpreter not merged yet") while the
-  branch has no ``create_executor``, so they pass once it is merged.
-
-Known failures are listed in ``KNOWN`` with the reason, and checked to
-still fail with it (strict xfail), so a fix shows up as an XPASS failure.
+  against TVM's interpreter.
 """
 from __future__ import annotations
 
 import functools
-import re
 from pathlib import Path
 from typing import List, Sequence, Tuple
 
@@ -32,15 +27,11 @@ import numpy as np
 import pytest
 
 import relay_mlir
-from relay_mlir import CompileError, TensorType
+from relay_mlir import TensorType
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "relay_text"
 PROGRAMS = sorted(p.stem for p in CORPUS.glob("*.relay"))
 # stage -> {program: (exception, message regex, reason)}
-KNOWN: dict = {
-    "parse": {},
-    "compile": {},
-}
 # programs with ref-typed parameters: our printer leaves ref types out (TVM's parser cannot
 # read the ref(T) its printer writes), so their round trip is compared after InferType
 REF_TYPED = {"lang_gradient"}
@@ -94,34 +85,12 @@ def _kind(name: str) -> str:
     return str(_npz(name)["kind"])
 
 
-def _known(stage: str, name: str):
-    k = KNOWN.get(stage, {}).get(name)
-    if k is None:
-        return []
-    exc, _, reason = k
-    return [pytest.mark.xfail(raises=exc, strict=True, reason=reason)]
-
-
-def _cases(stage: str, kinds=("tensor", "language", "missing")):
-    out = []
-    for n in PROGRAMS:
-        if _kind(n) not in kinds:
-            continue
-        if stage in ("compile", "run") and n in KNOWN["parse"]:
-            continue  # cannot get that far: the parse case reports it
-        marks = _known(stage, n) or _known("parse", n)
-        out.append(pytest.param(n, id=n, marks=marks))
-    return out
+def _cases(kinds=("tensor", "language", "missing")):
+    return [n for n in PROGRAMS if _kind(n) in kinds]
 
 
 def _parse(name: str) -> relay_mlir.IRModule:
-    try:
-        return relay_mlir.fromtext(_text(name), source_name=f"{name}.relay")
-    except CompileError as e:
-        k = KNOWN["parse"].get(name)
-        if k is not None:
-            assert re.search(k[1], str(e)), f"{name} now fails differently:\n{e}"
-        raise
+    return relay_mlir.fromtext(_text(name), source_name=f"{name}.relay")
 
 
 def test_corpus_present():
@@ -131,13 +100,13 @@ def test_corpus_present():
     assert sum(f.stat().st_size for f in CORPUS.iterdir()) < 3 * 2 ** 20
 
 
-@pytest.mark.parametrize("name", _cases("parse"))
+@pytest.mark.parametrize("name", _cases())
 def test_parses(name):
     mod = _parse(name)
     assert "main" in [gv.name_hint for gv in mod.functions]
 
 
-@pytest.mark.parametrize("name", _cases("roundtrip"))
+@pytest.mark.parametrize("name", _cases())
 def test_roundtrip(name):
     mod = _parse(name)
     text = mod.astext()
@@ -168,27 +137,16 @@ def _check(name: str, got, want: dict) -> None:
                                    err_msg=f"{name} {k}")
 
 
-@pytest.mark.parametrize("name", _cases("compile", kinds=("tensor",)))
+@pytest.mark.parametrize("name", _cases(kinds=("tensor",)))
 def test_matches_tvm(name):
     mod = _parse(name)
     want = _npz(name)
     inputs = corpus_inputs(_main_params(mod), int(want["seed"]))
-    try:
-        exe = relay_mlir.compile(mod, target="llvm-cpu")
-    except CompileError as e:
-        k = KNOWN["compile"].get(name)
-        if k is not None:
-            assert re.search(k[1], str(e)), f"{name} now fails differently:\n{e}"
-        raise
+    exe = relay_mlir.compile(mod, target="llvm-cpu")
     _check(name, exe(*inputs), want)
 
 
-_NO_INTERPRETER = not hasattr(relay_mlir, "create_executor")
-
-
-@pytest.mark.parametrize("name", _cases("run", kinds=("language",)))
-@pytest.mark.xfail(_NO_INTERPRETER, raises=AttributeError, strict=True,
-                   reason="interpreter not merged yet (relay_mlir.create_executor)")
+@pytest.mark.parametrize("name", _cases(kinds=("language",)))
 def test_language_matches_tvm_interpreter(name):
     mod = _parse(name)
     want = _npz(name)
