@@ -26,22 +26,28 @@ static FailureOr<Type> indexDtype(ErrorSite site, std::optional<Type> dtype,
   return *t;
 }
 
-FailureOr<Type> relay::inferShapeOf(ErrorSite site, Type dataType,
-                                    std::optional<Type> dtype) {
+/// A value about `dataType`'s shape: an integer tensor of `dtype` (default
+/// int32), 1-d with one entry per dim (`perDim`) or 0-d.
+static FailureOr<Type> shapeValue(ErrorSite site, Type dataType,
+                                  std::optional<Type> dtype, bool perDim) {
   FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   FailureOr<Type> elt = indexDtype(site, dtype, dataType.getContext());
   if (failed(data) || failed(elt))
     return failure();
-  return Type(RankedTensorType::get({data->getRank()}, *elt));
+  SmallVector<int64_t> shape;
+  if (perDim)
+    shape.push_back(data->getRank());
+  return Type(RankedTensorType::get(shape, *elt));
+}
+
+FailureOr<Type> relay::inferShapeOf(ErrorSite site, Type dataType,
+                                    std::optional<Type> dtype) {
+  return shapeValue(site, dataType, dtype, /*perDim=*/true);
 }
 
 FailureOr<Type> relay::inferNdarraySize(ErrorSite site, Type dataType,
                                         std::optional<Type> dtype) {
-  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
-  FailureOr<Type> elt = indexDtype(site, dtype, dataType.getContext());
-  if (failed(data) || failed(elt))
-    return failure();
-  return Type(RankedTensorType::get({}, *elt));
+  return shapeValue(site, dataType, dtype, /*perDim=*/false);
 }
 
 /// The length of a 1-d integer shape tensor `what`, which must be static.
