@@ -53,24 +53,19 @@ OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test",
 SEED = 0
 
 
-def corpus_inputs(params: Sequence[Tuple[str, Sequence[int], str]], seed: int) -> List[np.ndarray]:
-    """Deterministic values for @main's parameters (see the module docstring)."""
-    out = []
-    for i, (name, shape, dtype) in enumerate(params):
-        rs = np.random.RandomState(seed + i)
-        shape = tuple(int(d) for d in shape)
-        if dtype == "bool":
-            a = rs.randint(0, 2, shape) != 0
-        elif dtype.startswith(("int", "uint")):
-            a = rs.randint(0, 4, shape)
-        elif name.endswith(("_var", "_gamma")):
-            a = rs.uniform(0.5, 1.5, shape)
-        elif i > 0 and len(shape) >= 2:
-            a = rs.uniform(-1.0, 1.0, shape) / np.sqrt(float(np.prod(shape[1:])))
-        else:
-            a = rs.uniform(-1.0, 1.0, shape)
-        out.append(np.asarray(a).astype(dtype))
-    return out
+def _load_corpus_inputs():
+    """relay_mlir.testing.corpus_inputs, loaded by path: this script runs in the TVM
+    venv, where relay_mlir is not installed (the module needs only numpy)."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "relay_mlir",
+                        "testing", "corpus_inputs.py")
+    spec = importlib.util.spec_from_file_location("corpus_inputs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.corpus_inputs
+
+
+corpus_inputs = _load_corpus_inputs()
 
 
 def _main_params(mod) -> List[Tuple[str, Tuple[int, ...], str]]:

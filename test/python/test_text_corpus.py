@@ -28,6 +28,7 @@ import pytest
 
 import relay_mlir
 from relay_mlir import TensorType
+from relay_mlir.testing.corpus_inputs import corpus_inputs
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "relay_text"
 PROGRAMS = sorted(p.stem for p in CORPUS.glob("*.relay"))
@@ -35,30 +36,6 @@ PROGRAMS = sorted(p.stem for p in CORPUS.glob("*.relay"))
 # programs with ref-typed parameters: our printer leaves ref types out (TVM's parser cannot
 # read the ref(T) its printer writes), so their round trip is compared after InferType
 REF_TYPED = {"lang_gradient"}
-
-
-def corpus_inputs(params: Sequence[Tuple[str, Sequence[int], str]], seed: int) -> List[np.ndarray]:
-    """Values for @main's parameters; identical to scripts/tvm_text_corpus.py's rule:
-    i-th parameter, ``rs = RandomState(seed + i)``: ints ``randint(0, 4)``, bools
-    ``randint(0, 2) != 0``, names ending ``_var``/``_gamma`` ``uniform(0.5, 1.5)``,
-    weights (i > 0, rank >= 2) ``uniform(-1, 1) / sqrt(prod(shape[1:]))``, the rest
-    ``uniform(-1, 1)``."""
-    out = []
-    for i, (name, shape, dtype) in enumerate(params):
-        rs = np.random.RandomState(seed + i)
-        shape = tuple(int(d) for d in shape)
-        if dtype == "bool":
-            a = rs.randint(0, 2, shape) != 0
-        elif dtype.startswith(("int", "uint")):
-            a = rs.randint(0, 4, shape)
-        elif name.endswith(("_var", "_gamma")):
-            a = rs.uniform(0.5, 1.5, shape)
-        elif i > 0 and len(shape) >= 2:
-            a = rs.uniform(-1.0, 1.0, shape) / np.sqrt(float(np.prod(shape[1:])))
-        else:
-            a = rs.uniform(-1.0, 1.0, shape)
-        out.append(np.asarray(a).astype(dtype))
-    return out
 
 
 def test_corpus_rule_is_pinned():
