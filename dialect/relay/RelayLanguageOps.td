@@ -231,13 +231,25 @@ def Relay_GradOp : Relay_LanguageRuleOp<"grad", [Pure]> {
   let description = [{
     Typed as in Relay: a function `fn(T1..Tn) -> R` becomes
     `fn(T1..Tn) -> (R, (T1..Tn))`, returning the value and the gradient
-    with respect to each parameter. The AD pass expands it.
+    with respect to each parameter. `relay-gradient` expands it (reverse
+    mode; docs/autodiff.md).
+
+    DLVM-style declarations change what is differentiated and returned:
+    * `wrt = array<i64: i, ...>`: only these parameters (by position) get
+      a gradient, in this order;
+    * `keeping = false`: return only the gradients' tuple, not `(R, grads)`;
+    * `seedable`: the function takes the adjoint of `R` (of R's type) as an
+      extra last parameter instead of seeding with ones.
 
     ```mlir
     %g = relay.grad %f : (!relay.fn<(tensor<f32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+    %h = relay.grad %f {wrt = array<i64: 1>, keeping = false, seedable} : (!relay.fn<(tensor<f32>, tensor<2xf32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>, tensor<2xf32>, tensor<f32>) -> tuple<tensor<2xf32>>>
     ```
   }];
-  let arguments = (ins Relay_AnyValue:$fn);
+  let arguments = (ins Relay_AnyValue:$fn,
+                       OptionalAttr<DenseI64ArrayAttr>:$wrt,
+                       DefaultValuedAttr<BoolAttr, "true">:$keeping,
+                       UnitAttr:$seedable);
   let assemblyFormat = "$fn attr-dict `:` functional-type(operands, results)";
 }
 

@@ -51,6 +51,33 @@ def RelayDynamicToStatic : Pass<"relay-dynamic-to-static", "::mlir::ModuleOp"> {
   }];
 }
 
+def RelayGradient : Pass<"relay-gradient", "::mlir::ModuleOp"> {
+  let summary = "Expands `relay.grad` by reverse-mode automatic differentiation";
+  let description = [{
+    Runs on inferred IR. `relay.grad` of a module function `@f` becomes
+    `relay.global_fn @f$grad...`, a new function that computes `f`'s result,
+    then its adjoints backwards with the gradient rule of each operator (one
+    table, docs/autodiff.md) and returns `(result, (grads...))` (or what
+    the op's `wrt`/`keeping`/`seedable` declare). `relay.grad` of a
+    `relay.fn` becomes a `relay.fn` in place.
+
+    Calls of non-recursive functions and let-bound closures are inlined
+    into the gradient function first, so straight-line code has no call,
+    closure or reference left. `relay.if` is differentiated by a backward
+    `if` on the same condition whose branches recompute the forward branch
+    and return the adjoints of the values it uses from outside. Adjoints of
+    broadcast operands are summed back to their shapes (`collapse_sum_like`).
+
+    An operator without a gradient rule on a path from a parameter to the
+    result, a recursive function, or a construct not differentiated yet
+    (`match`, references, closures that escape) is a located error naming it.
+
+    ```mlir
+    %g = relay.grad %f : (!relay.fn<(tensor<f32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+    ```
+  }];
+}
+
 def RelayMonomorphize : Pass<"relay-monomorphize", "::mlir::ModuleOp"> {
   let summary = "Clones generic functions once per instantiation";
   let description = [{

@@ -278,8 +278,12 @@ Type inferRefNew(Type value);
 FailureOr<Type> inferRefRead(ErrorSite site, Type ref);
 /// Writing `value` into `ref` gives `()`.
 FailureOr<Type> inferRefWrite(ErrorSite site, Type ref, Type value);
-/// fn(T...) -> R becomes fn(T...) -> (R, (T...)).
-FailureOr<Type> inferGrad(ErrorSite site, Type fn);
+/// fn(T...) -> R becomes fn(T...) -> (R, (T...)); `wrt` selects the
+/// parameters (by position) that get gradients, `keeping = false` drops R,
+/// `seedable` adds R's adjoint as a last parameter.
+FailureOr<Type> inferGrad(ErrorSite site, Type fn,
+                          std::optional<ArrayRef<int64_t>> wrt = std::nullopt,
+                          bool keeping = true, bool seedable = false);
 /// The ADT type `ctor` builds from fields of types `fields` (type arguments
 /// no field fixes are `!relay.incomplete`).
 FailureOr<Type> inferConstruct(ErrorSite site, ConstructorOp ctor,

@@ -202,5 +202,7 @@ LogicalResult GradOp::inferReturnTypes(MLIRContext *,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &results) {
   return addResult(
-      results, inferGrad({loc, getOperationName()}, adaptor.getFn().getType()));
+      results, inferGrad({loc, getOperationName()}, adaptor.getFn().getType(),
+                         adaptor.getWrt(), adaptor.getKeeping(),
+                         adaptor.getSeedable()));
 }

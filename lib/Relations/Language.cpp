@@ -75,19 +75,50 @@ FailureOr<Type> relay::inferRefWrite(ErrorSite site, Type ref, Type value) {
   return unit;
 }
 
-FailureOr<Type> relay::inferGrad(ErrorSite site, Type fn) {
+FailureOr<Type> relay::inferGrad(ErrorSite site, Type fn,
+                                 std::optional<ArrayRef<int64_t>> wrt,
+                                 bool keeping, bool seedable) {
   MLIRContext *ctx = fn.getContext();
   if (isa<IncompleteType>(fn))
     return incomplete(ctx);
   auto fnType = dyn_cast<FuncType>(fn);
   if (!fnType)
     return site.emitError() << "operand must have a !relay.fn type, got " << fn;
-  for (auto [i, input] : llvm::enumerate(fnType.getInputs()))
-    if (!isa<RankedTensorType, IncompleteType>(input))
+  ArrayRef<Type> inputs = fnType.getInputs();
+  SmallVector<int64_t> positions;
+  if (wrt) {
+    for (int64_t i : *wrt) {
+      if (i < 0 || i >= static_cast<int64_t>(inputs.size()))
+        return site.emitError()
+               << "`wrt` names parameter #" << i << " but the function has "
+               << inputs.size() << " parameter(s)";
+      if (llvm::is_contained(positions, i))
+        return site.emitError() << "`wrt` names parameter #" << i << " twice";
+      positions.push_back(i);
+    }
+  } else {
+    for (int64_t i = 0, e = inputs.size(); i < e; ++i)
+      positions.push_back(i);
+  }
+  SmallVector<Type> gradTypes;
+  for (int64_t i : positions) {
+    Type input = inputs[i];
+    if (isa<IncompleteType>(input)) {
+      gradTypes.push_back(input);
+      continue;
+    }
+    auto tensor = dyn_cast<RankedTensorType>(input);
+    if (!tensor || !isa<FloatType>(tensor.getElementType()))
       return site.emitError() << "can only differentiate with respect to "
-                                 "tensors; parameter #"
+                                 "floating-point tensors; parameter #"
                               << i << " is " << input;
-  Type grads = TupleType::get(ctx, fnType.getInputs());
-  Type result = TupleType::get(ctx, {fnType.getResult(), grads});
-  return Type(FuncType::get(ctx, fnType.getInputs(), result));
+    gradTypes.push_back(input);
+  }
+  Type grads = TupleType::get(ctx, gradTypes);
+  Type result =
+      keeping ? TupleType::get(ctx, {fnType.getResult(), grads}) : grads;
+  SmallVector<Type> params(inputs);
+  if (seedable)
+    params.push_back(fnType.getResult());
+  return Type(FuncType::get(ctx, params, result));
 }

@@ -34,6 +34,7 @@ void mlir::relay::registerRelayPipelines() {
       [](OpPassManager &pm, const IREEInputOptions &options) {
         pm.addPass(createRelayInferType());
         pm.addPass(createRelayMonomorphize());
+        pm.addPass(createRelayGradient());
         pm.addPass(createRelayDynamicToStatic());
         // Closures to first-order code: functions as values become ADTs.
         pm.addPass(createRelayLambdaLift());

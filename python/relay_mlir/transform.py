@@ -11,9 +11,10 @@ Example::
 """
 from __future__ import annotations
 
+from .autodiff import gradient
 from .module import IRModule
 
-__all__ = ["InferType"]
+__all__ = ["InferType", "gradient"]
 
 
 class InferType:

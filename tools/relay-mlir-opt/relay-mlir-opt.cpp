@@ -3,10 +3,14 @@
 // MlirOptMain with the relay dialect, every relay pass and pipeline, the
 // dialects relay lowers to, and the upstream general-purpose passes.
 //
+// `relay-mlir-opt --list-gradient-rules` prints the operators that have a
+// gradient rule (relay-gradient), one per line.
+//
 // The input is first scanned for text MLIR's parser would abort on
 // (relay/Utils/ParserHazards.h), which is reported as an error instead.
 //
 //===----------------------------------------------------------------------===//
+#include "relay/RelayGradient.h"
 #include "relay/RelayPasses.h"
 #include "relay/Utils/ParserHazards.h"
 
@@ -26,6 +30,11 @@ using namespace mlir;
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  if (argc == 2 && StringRef(argv[1]) == "--list-gradient-rules") {
+    for (const std::string &name : relay::gradient::gradientRuleNames())
+      llvm::outs() << name << "\n";
+    return EXIT_SUCCESS;
+  }
   registerTransformsPasses();
   registerLinalgPasses();
   relay::registerAllRelayPasses();
