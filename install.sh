@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One command from a fresh clone to a working relay-mlir:
-#   system packages (Mesa's lavapipe Vulkan), a virtualenv in .venv, the
+#   system packages (Mesa's lavapipe Vulkan, Graphviz), a virtualenv in .venv, the
 #   pinned MLIR 22 SDK, relay-mlir built and installed (ccache-cached), and
 #   the demo: a ResNet-style CNN compiled with IREE and run on the CPU.
 set -euo pipefail
@@ -9,18 +9,25 @@ ROOT=$PWD
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "system packages (Vulkan on the CPU: mesa-vulkan-drivers)"
-if ! dpkg -s mesa-vulkan-drivers >/dev/null 2>&1; then
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-  if $SUDO apt-get update -qq && \
-     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq mesa-vulkan-drivers vulkan-tools >/dev/null; then
-    echo "installed mesa-vulkan-drivers"
-  else
-    echo "warning: could not install mesa-vulkan-drivers; Vulkan tests will report no device" >&2
+step "system packages (Vulkan on the CPU: mesa-vulkan-drivers; pictures: graphviz)"
+# each group is optional: without it only its tests skip (Vulkan: no device; graphviz: no .svg/.png)
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+APT_UPDATED=0
+apt_group() {  # apt_group <what it is for> <package to check> <packages...>
+  local why=$1 check=$2; shift 2
+  if dpkg -s "$check" >/dev/null 2>&1; then
+    echo "$check present"
+    return
   fi
-else
-  echo "mesa-vulkan-drivers present"
-fi
+  if { [ "$APT_UPDATED" = 1 ] || { $SUDO apt-get update -qq && APT_UPDATED=1; }; } && \
+     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null; then
+    echo "installed $*"
+  else
+    echo "warning: could not install $*; $why" >&2
+  fi
+}
+apt_group "Vulkan tests will report no device" mesa-vulkan-drivers mesa-vulkan-drivers vulkan-tools
+apt_group "relay-mlir graph can write .dot only" graphviz graphviz
 
 step "virtualenv .venv"
 PYTHON=${PYTHON:-python3}

@@ -7,6 +7,7 @@
     relay-mlir compile model.relay -o model.vmfb
     relay-mlir run model.onnx --input x=x.npy --output out.npz
     relay-mlir convert model.relay -o model.mlir      (and back, .mlir -> .relay)
+    relay-mlir graph model.onnx -o model.svg          (.png, .pdf; .dot without Graphviz)
     relay-mlir run model.vmfb --input x.npy
     relay-mlir demo --runs 20
 
@@ -28,6 +29,7 @@ import statistics
 import sys
 import threading
 import time
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple
@@ -40,6 +42,7 @@ from .errors import CompileError
 from .runtime import Executable
 from .mlir_import import from_mlir_text
 from .parser import fromtext
+from .visualize import output_format
 
 __all__ = ["main", "Progress"]
 
@@ -393,27 +396,49 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_module(src: str, shape_specs: Sequence[str]):
+    """The IRModule of a ``.relay``/``.rly``, ``.onnx`` or relay ``.mlir`` file."""
+    if _is_relay_text(src):
+        return _load_relay_text(src)
+    if _is_onnx(src):
+        from .frontend import from_onnx
+
+        _onnx_io_names(src)
+        return from_onnx(src, shapes=_parse_shapes(shape_specs))
+    return from_mlir_text(_read_text(src), source_name=src)
+
+
 def cmd_convert(args: argparse.Namespace) -> int:
     """``.relay`` <-> ``.mlir`` (and ``.onnx`` -> either)."""
     src, out = args.input, args.output
     out_kind = "relay" if _is_relay_text(out) else "mlir" if out.lower().endswith(".mlir") else None
     if out_kind is None:
         raise CLIError(f"cannot tell the output format of '{out}' (use .relay, .rly or .mlir)")
-    if _is_relay_text(src):
-        mod = _load_relay_text(src)
-    elif _is_onnx(src):
-        from .frontend import from_onnx
-
-        _onnx_io_names(src)
-        mod = from_onnx(src, shapes=_parse_shapes(args.shape))
-    else:
-        mod = from_mlir_text(_read_text(src), source_name=src)
+    mod = _load_module(src, args.shape)
     if out_kind == "relay":
         text = mod.astext()
     else:
         text = mod.to_mlir(infer=not args.no_infer).text()
     with open(out, "w", encoding="utf-8") as f:
         f.write(text)
+    print(f"wrote {out}")
+    return 0
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    """Draws a module's dataflow (``IRModule.visualize``)."""
+    src = args.input
+    if args.shape and not _is_onnx(src):
+        raise CLIError("--shape applies to .onnx models only")
+    out = args.output or os.path.splitext(src)[0] + ".svg"
+    output_format(out)  # a known extension and Graphviz if needed, before any work
+    mod = _load_module(src, args.shape)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mod.visualize(out, functions=args.function or None, infer=not args.no_infer,
+                      all_attrs=args.all_attrs)
+    for w in caught:
+        print(f"relay-mlir: warning: {w.message}", file=sys.stderr)
     print(f"wrote {out}")
     return 0
 
@@ -457,6 +482,19 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...",
                    help="fix an ONNX input's shape")
     v.set_defaults(func=cmd_convert)
+
+    g = sub.add_parser("graph", help="draw a module's dataflow with Graphviz (.svg, .png, .pdf; "
+                                     ".dot/.gv text needs no Graphviz)")
+    g.add_argument("input", help="model.relay, model.mlir or model.onnx")
+    g.add_argument("-o", "--output", help="model.svg, .png, .pdf, .dot or .gv (default: INPUT with .svg)")
+    g.add_argument("--function", action="append", default=[], metavar="NAME",
+                   help="draw only this global function (repeat; default: all)")
+    g.add_argument("--all-attrs", action="store_true",
+                   help="show every operator attribute (default: the informative ones)")
+    g.add_argument("--no-infer", action="store_true", help="draw without running type inference")
+    g.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...",
+                   help="fix an ONNX input's shape")
+    g.set_defaults(func=cmd_graph)
 
     d = sub.add_parser("demo", help="build, compile and check a small ResNet-style CNN against numpy")
     d.add_argument("--target", default="llvm-cpu", choices=targets)

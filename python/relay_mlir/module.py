@@ -13,8 +13,10 @@ Example::
 """
 from __future__ import annotations
 
+import os
+import warnings
 import zlib
-from typing import Dict, List, Mapping, Optional, Tuple as PyTuple, Union
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple as PyTuple, Union
 
 import numpy as np
 
@@ -23,7 +25,9 @@ from .adt import Constructor, TypeData
 from .ty import GlobalTypeVar
 from .analysis import free_vars
 from .emit import EmittedModule, emit_module
+from .errors import CompileError
 from .printer import astext
+from .visualize import chosen_functions, output_format, render, to_dot
 
 __all__ = ["IRModule", "Module", "free_vars"]
 
@@ -198,6 +202,56 @@ class IRModule:
     def astext(self, show_meta_data: bool = True) -> str:
         """Relay's text format (as TVM prints it; ``relay_mlir.fromtext`` reads it back)."""
         return astext(self, show_meta_data)
+
+    def visualize(self, path: Union[str, "os.PathLike[str]", None] = None, *, format: Optional[str] = None,
+                  params: Optional[Union[Mapping[str, object], Iterable[str]]] = None,
+                  functions: Optional[Sequence[str]] = None, infer: bool = True,
+                  all_attrs: bool = False) -> str:
+        """Draws the module's dataflow with Graphviz; returns the DOT text.
+
+        With ``path`` it also writes the picture: ``.svg``, ``.png`` or ``.pdf``
+        (drawn by Graphviz's ``dot``, which must be installed) or ``.dot``/``.gv``
+        (the text, no Graphviz needed); ``format`` overrides the extension.
+        Operator calls are nodes with their attributes and result types, global
+        functions and closures are clusters, so are ``if`` branches and ``match``
+        clauses (see ``relay_mlir.visualize``). ``params`` names bound weights
+        (a ``get_workload`` params dict works), drawn in grey; ``functions``
+        picks the global functions drawn (default: all); ``all_attrs`` shows every
+        operator attribute.
+
+        ``infer`` runs type inference first (as ``InferType``) so nodes show
+        their types; if the module does not type-check, it is drawn with its
+        annotations only, a warning says why and so does the picture's title.
+
+        >>> import relay_mlir as relay
+        >>> x = relay.var("x", shape=(2, 3))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.sum(relay.exp(x), axis=1)))
+        >>> dot = mod.visualize()        # mod.visualize("mod.svg") draws it
+        >>> for line in dot.splitlines():
+        ...     if line.strip().startswith(("label=", "n0", "n1", "n2")):
+        ...         print(line.strip())                        # doctest: +ELLIPSIS
+        label="def @main -> Tensor[(2), float32]"; ...
+        n0 [label="%x\\nTensor[(2, 3), float32]", shape=ellipse, ...];
+        n1 [label="exp\\nTensor[(2, 3), float32]"];
+        n2 [label="sum\\naxis=[1]\\nTensor[(2), float32]", peripheries=2];
+        n0 -> n1;
+        n1 -> n2;
+        """
+        fmt = output_format(path, format) if path is not None else None  # fail before the work
+        chosen_functions(self, functions)
+        note = None
+        if infer and not (self._emitted is not None and self._emitted.inferred):
+            try:
+                self._emitted = self.to_mlir(infer=True)
+            except CompileError as e:
+                why = e.diagnostics[0].message if e.diagnostics else e.message
+                note = f"types not inferred: {why}"
+                warnings.warn(f"type inference failed, drawing without inferred types: {why}",
+                              stacklevel=2)
+        dot = to_dot(self, params=params, functions=functions, all_attrs=all_attrs, note=note)
+        if path is not None:
+            render(dot, path, fmt)
+        return dot
 
     def mlir(self) -> str:
         """The relay-dialect MLIR: with inferred types after ``InferType``, else with

@@ -45,7 +45,7 @@ LAYERS = {
     "interpreter": 3.5,
     "op._make": 4, "op.dyn": 4.5, "op.tensor": 5, "op.nn": 6, "op.image": 6, "op.index": 6, "op.reduce": 6,
     "op.transform": 6, "op": 7,
-    "emit": 8, "printer": 8,
+    "emit": 8, "printer": 8, "visualize": 8,
     "module": 9, "_worker": 9, "runtime": 9, "prelude": 9.5, "parser": 9.5, "mlir_import": 9.5, "_tvm_ndarray": 0,
     "autodiff": 9.7,
     "transform": 10,
