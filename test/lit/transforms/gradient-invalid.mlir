@@ -1,0 +1,88 @@
+// RUN: relay-mlir-opt %s -relay-gradient -split-input-file -verify-diagnostics
+
+// An operator without a gradient rule on the differentiated path.
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{no gradient rule for `relay.sort`: it lies on a differentiated path (from a parameter to the result)}}
+  %s = relay.sort %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+func.func @main() -> !relay.fn<(tensor<4xf32>) -> tuple<tensor<4xf32>, tuple<tensor<4xf32>>>> {
+  %f = relay.global_fn @f : !relay.fn<(tensor<4xf32>) -> tensor<4xf32>>
+  %g = relay.grad %f : (!relay.fn<(tensor<4xf32>) -> tensor<4xf32>>) -> !relay.fn<(tensor<4xf32>) -> tuple<tensor<4xf32>, tuple<tensor<4xf32>>>>
+  return %g : !relay.fn<(tensor<4xf32>) -> tuple<tensor<4xf32>, tuple<tensor<4xf32>>>>
+}
+
+// -----
+
+// Off the differentiated path an op needs no rule (the index computation).
+func.func @f(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<4xf32> {
+  %s = relay.sort %i : (tensor<4xi32>) -> tensor<4xi32>
+  %c = relay.cast %s {dtype = f32} : (tensor<4xi32>) -> tensor<4xf32>
+  %y = relay.multiply %x, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+func.func @main() -> !relay.fn<(tensor<4xf32>, tensor<4xi32>) -> tuple<tensor<4xf32>, tuple<tensor<4xf32>>>> {
+  %f = relay.global_fn @f : !relay.fn<(tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>>
+  %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>>) -> !relay.fn<(tensor<4xf32>, tensor<4xi32>) -> tuple<tensor<4xf32>, tuple<tensor<4xf32>>>>
+  return %g : !relay.fn<(tensor<4xf32>, tensor<4xi32>) -> tuple<tensor<4xf32>, tuple<tensor<4xf32>>>>
+}
+
+// -----
+
+// A recursive callee is not inlined, and calls are not differentiated yet.
+func.func @loop(%x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {
+  %zero = relay.constant dense<0> : tensor<i32>
+  %done = relay.equal %n, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %r = relay.if %done : tensor<i1> -> tensor<f32> {
+    relay.yield %x : tensor<f32>
+  } else {
+    %one = relay.constant dense<1> : tensor<i32>
+    %m = relay.subtract %n, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %y = relay.multiply %x, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    // expected-error @+1 {{cannot differentiate through this call: the callee is recursive or not known at compile time}}
+    %k = func.call @loop(%y, %m) : (tensor<f32>, tensor<i32>) -> tensor<f32>
+    relay.yield %k : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+func.func @main() -> !relay.fn<(tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>> {
+  %f = relay.global_fn @loop : !relay.fn<(tensor<f32>, tensor<i32>) -> tensor<f32>>
+  %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<f32>, tensor<i32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+  return %g : !relay.fn<(tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+}
+
+// -----
+
+// A function value computed at run time.
+func.func @main(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>> {
+  // expected-error @+1 {{can only differentiate a function known at compile time}}
+  %g = relay.grad %f : (!relay.fn<(tensor<f32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+  return %g : !relay.fn<(tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+}
+
+// -----
+
+// The result must carry a gradient.
+func.func @f(%x: tensor<4xf32>) -> tensor<4xi32> {
+  %c = relay.cast %x {dtype = i32} : (tensor<4xf32>) -> tensor<4xi32>
+  // expected-error @+1 {{cannot differentiate a function whose result is 'tensor<4xi32>'}}
+  return %c : tensor<4xi32>
+}
+func.func @main() -> !relay.fn<(tensor<4xf32>) -> tuple<tensor<4xi32>, tuple<tensor<4xf32>>>> {
+  %f = relay.global_fn @f : !relay.fn<(tensor<4xf32>) -> tensor<4xi32>>
+  %g = relay.grad %f : (!relay.fn<(tensor<4xf32>) -> tensor<4xi32>>) -> !relay.fn<(tensor<4xf32>) -> tuple<tensor<4xi32>, tuple<tensor<4xf32>>>>
+  return %g : !relay.fn<(tensor<4xf32>) -> tuple<tensor<4xi32>, tuple<tensor<4xf32>>>>
+}
+
+// -----
+
+// Types must be inferred first.
+func.func @f(%x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
+func.func @main() -> !relay.incomplete {
+  %f = relay.global_fn @f : !relay.fn<(tensor<f32>) -> tensor<f32>>
+  // expected-error @+1 {{relay-gradient needs inferred types (run relay-infer-type first)}}
+  %g = relay.grad %f : (!relay.fn<(tensor<f32>) -> tensor<f32>>) -> !relay.incomplete
+  return %g : !relay.incomplete
+}

@@ -1,0 +1,136 @@
+// RUN: relay-mlir-opt %s -relay-infer-type -relay-gradient -canonicalize -cse -split-input-file | FileCheck %s
+
+// The Relay paper's Fig. 5: the gradient of the identity is
+// (%d, (ones_like(%d),)) -- no closure, reference or call left.
+// CHECK-LABEL: func.func @id$grad(%{{.*}}: tensor<4xf32>) -> tuple<tensor<4xf32>, tuple<tensor<4xf32>>>
+// CHECK-NEXT:    %[[ONES:.*]] = relay.ones_like %[[D:[^ ]*]]
+// CHECK-NEXT:    %[[G:.*]] = relay.tuple %[[ONES]]
+// CHECK-NEXT:    %[[R:.*]] = relay.tuple %[[D]], %[[G]]
+// CHECK-NEXT:    return %[[R]]
+// CHECK-LABEL: func.func @main
+// CHECK:         relay.global_fn @id$grad
+func.func @id(%d: tensor<4xf32>) -> tensor<4xf32> {
+  return %d : tensor<4xf32>
+}
+func.func @main() -> !relay.incomplete {
+  %f = relay.global_fn @id : !relay.fn<(tensor<4xf32>) -> tensor<4xf32>>
+  %g = relay.grad %f : (!relay.fn<(tensor<4xf32>) -> tensor<4xf32>>) -> !relay.incomplete
+  return %g : !relay.incomplete
+}
+
+// -----
+
+// A dense layer with a broadcast bias, differentiated with respect to the
+// weight and the bias only (wrt): the bias adjoint is summed back over the
+// batch (collapse_sum_like), the weight adjoint is gᵀ x, the relu masks.
+// CHECK-LABEL: func.func @loss$grad$wrt_1_2(%{{.*}}: tensor<2x3xf32>, %{{.*}}: tensor<4x3xf32>, %{{.*}}: tensor<4xf32>) -> tuple<tensor<f32>, tuple<tensor<4x3xf32>, tensor<4xf32>>>
+// CHECK:         relay.greater
+// CHECK:         %[[MASKED:.*]] = relay.where
+// CHECK:         %[[DB:.*]] = relay.collapse_sum_like %[[MASKED]]
+// CHECK:         %[[DW:.*]] = relay.nn.matmul %[[MASKED]], %{{.*}} {transpose_a = true}
+// CHECK:         relay.tuple %[[DW]], %[[DB]]
+// CHECK-NOT:     relay.call
+// CHECK:         return
+func.func @loss(%x: tensor<2x3xf32>, %w: tensor<4x3xf32>, %b: tensor<4xf32>) -> tensor<f32> {
+  %h = relay.nn.dense %x, %w : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
+  %hb = relay.add %h, %b : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %r = relay.nn.relu %hb : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %s = relay.sum %r : (tensor<2x4xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @main() -> !relay.incomplete {
+  %f = relay.global_fn @loss : !relay.fn<(tensor<2x3xf32>, tensor<4x3xf32>, tensor<4xf32>) -> tensor<f32>>
+  %g = relay.grad %f {wrt = array<i64: 1, 2>} : (!relay.fn<(tensor<2x3xf32>, tensor<4x3xf32>, tensor<4xf32>) -> tensor<f32>>) -> !relay.incomplete
+  return %g : !relay.incomplete
+}
+
+// -----
+
+// `if` and a let-bound closure: the closure call is inlined; the backward
+// is an `if` on the same condition whose branches recompute the forward
+// branch and yield the adjoints of the values they use from outside.
+// CHECK-LABEL: func.func @f$grad$wrt_0(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<3xf32>, %[[C:[^:]*]]: tensor<i1>)
+// CHECK-NOT:     relay.fn
+// CHECK-NOT:     relay.call
+// CHECK:         relay.if %[[C]] : tensor<i1> -> tensor<3xf32>
+// CHECK:         relay.if %[[C]] : tensor<i1> -> tuple<tensor<3xf32>>
+// CHECK:           relay.exp %[[X]]
+// CHECK:           relay.yield %{{.*}} : tuple<tensor<3xf32>>
+// CHECK:         } else {
+// CHECK:           relay.yield %{{.*}} : tuple<tensor<3xf32>>
+func.func @f(%x: tensor<3xf32>, %c: tensor<i1>) -> tensor<f32> {
+  %sq = relay.fn : !relay.fn<(tensor<3xf32>) -> tensor<3xf32>> {
+  ^bb0(%a: tensor<3xf32>):
+    %m = relay.multiply %a, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    relay.yield %m : tensor<3xf32>
+  }
+  %y = relay.if %c : tensor<i1> -> tensor<3xf32> {
+    %e = relay.exp %x : (tensor<3xf32>) -> tensor<3xf32>
+    %k = relay.call %sq(%e) : (!relay.fn<(tensor<3xf32>) -> tensor<3xf32>>, tensor<3xf32>) -> tensor<3xf32>
+    relay.yield %k : tensor<3xf32>
+  } else {
+    relay.yield %x : tensor<3xf32>
+  }
+  %s = relay.sum %y : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @main() -> !relay.incomplete {
+  %f = relay.global_fn @f : !relay.fn<(tensor<3xf32>, tensor<i1>) -> tensor<f32>>
+  %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<3xf32>, tensor<i1>) -> tensor<f32>>) -> !relay.incomplete
+  return %g : !relay.incomplete
+}
+
+// -----
+
+// `relay.grad` of a closure becomes a closure in place. wrt/keeping/seedable:
+// only parameter #1, no result, and the result's adjoint as a last parameter
+// (d(a*b*k)/db = seed * k * a).
+// CHECK-LABEL: func.func @closure(
+// CHECK-SAME:    %[[K:[^:]*]]: tensor<2xf32>) -> !relay.fn<(tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<2xf32>>>
+// CHECK:         relay.fn : !relay.fn<(tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tuple<tensor<2xf32>>> {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: tensor<2xf32>, %{{.*}}: tensor<2xf32>, %[[SEED:.*]]: tensor<2xf32>):
+// CHECK-NEXT:      %[[T:.*]] = relay.multiply %[[SEED]], %[[K]]
+// CHECK-NEXT:      %[[DB:.*]] = relay.multiply %[[T]], %[[A]]
+// CHECK-NEXT:      %[[R:.*]] = relay.tuple %[[DB]]
+// CHECK-NEXT:      relay.yield %[[R]]
+// CHECK-NOT:     relay.grad
+func.func @closure(%k: tensor<2xf32>) -> !relay.incomplete {
+  %f = relay.fn : !relay.fn<(tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>> {
+  ^bb0(%a: tensor<2xf32>, %b: tensor<2xf32>):
+    %m = relay.multiply %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %n = relay.multiply %m, %k : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    relay.yield %n : tensor<2xf32>
+  }
+  %g = relay.grad %f {wrt = array<i64: 1>, keeping = false, seedable} : (!relay.fn<(tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>>) -> !relay.incomplete
+  return %g : !relay.incomplete
+}
+
+// -----
+
+// Second derivatives: the gradient function holds a `relay.grad` itself;
+// the pass repeats until none is left. A tuple result is seeded on every
+// float field.
+// CHECK-LABEL: func.func @cube$grad$nokeep
+// CHECK-LABEL: func.func @dcube$grad(%{{.*}}: tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>
+// CHECK-NOT:     relay.grad
+// CHECK-NOT:     relay.call
+// CHECK:         return
+func.func @cube(%x: tensor<f32>) -> tensor<f32> {
+  %a = relay.multiply %x, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %b = relay.multiply %a, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %b : tensor<f32>
+}
+func.func @dcube(%x: tensor<f32>) -> tensor<f32> {
+  %f = relay.global_fn @cube : !relay.fn<(tensor<f32>) -> tensor<f32>>
+  %g = relay.grad %f {keeping = false} : (!relay.fn<(tensor<f32>) -> tensor<f32>>) -> !relay.incomplete
+  %r = relay.call %g(%x) : (!relay.incomplete, tensor<f32>) -> !relay.incomplete
+  %d = relay.tuple_get_item %r[0] : (!relay.incomplete) -> tensor<f32>
+  return %d : tensor<f32>
+}
+func.func @second(%x: tensor<f32>) -> !relay.incomplete {
+  %f = relay.global_fn @dcube : !relay.fn<(tensor<f32>) -> tensor<f32>>
+  %g = relay.grad %f : (!relay.fn<(tensor<f32>) -> tensor<f32>>) -> !relay.incomplete
+  %r = relay.call %g(%x) : (!relay.incomplete, tensor<f32>) -> !relay.incomplete
+  return %r : !relay.incomplete
+}
