@@ -29,8 +29,10 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from .analysis import free_vars
+from .emit import new_context, parse_module, run_passes
 from .errors import CompileError
 from .expr import Function, GlobalVar
+from .mlir_import import from_mlir_text
 from .module import IRModule
 
 __all__ = ["gradient"]
@@ -122,9 +124,6 @@ func.func private @__grad_caller() -> !relay.incomplete {{
 
 
 def _expand(text: str) -> Function:
-    from .emit import new_context, parse_module, run_passes
-    from .mlir_import import from_mlir_text
-
     ctx = new_context()
     holder = parse_module(ctx, text, "<gradient>")
     run_passes(ctx, holder.operation,
