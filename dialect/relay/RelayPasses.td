@@ -78,6 +78,28 @@ def RelayGradient : Pass<"relay-gradient", "::mlir::ModuleOp"> {
   }];
 }
 
+def RelayFoldConstants : Pass<"relay-fold-constants", "::mlir::ModuleOp"> {
+  let summary = "Folds splat constants and algebraic identities";
+  let description = [{
+    A cleanup for generated code (the gradient's seeds and zeros), useful
+    on its own: `zeros_like`/`ones_like`/`full_like` of a static shape
+    become splat constants; shape ops (`expand_dims`, `reshape`, `squeeze`,
+    `broadcast_to`, `broadcast_to_like`, `transpose`, ...) of a splat
+    constant become the splat of their result type; `x * 1`, `1 * x`,
+    `x / 1`, `x + 0`, `0 + x`, `x - 0` become `x` when the result has `x`'s
+    type; `collapse_sum_like` of a float constant is computed; a
+    `relay.tuple_get_item` of a `relay.tuple` is the field. Values
+    are never changed: `x * 0` is not folded (it is NaN for an infinite x).
+
+    ```mlir
+    %o = relay.ones_like %s : (tensor<f32>) -> tensor<f32>
+    %b = relay.broadcast_to_like %o, %w : (tensor<f32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    %y = relay.multiply %b, %w : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    // becomes: %w
+    ```
+  }];
+}
+
 def RelayMonomorphize : Pass<"relay-monomorphize", "::mlir::ModuleOp"> {
   let summary = "Clones generic functions once per instantiation";
   let description = [{

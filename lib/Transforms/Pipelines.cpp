@@ -35,6 +35,7 @@ void mlir::relay::registerRelayPipelines() {
         pm.addPass(createRelayInferType());
         pm.addPass(createRelayMonomorphize());
         pm.addPass(createRelayGradient());
+        pm.addPass(createRelayFoldConstants());
         pm.addPass(createRelayDynamicToStatic());
         // Closures to first-order code: functions as values become ADTs.
         pm.addPass(createRelayLambdaLift());

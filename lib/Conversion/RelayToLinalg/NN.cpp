@@ -342,27 +342,37 @@ struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
     AffineExpr b, m, n, k;
     bindDims(ctx, b, m, n, k);
     bool batchOne = resultType.getDimSize(0) == 1;
+    // `e` is the operand's map ({b, rows, cols}); `transposed` whether its
+    // matrix is stored transposed relative to linalg's (m, k) / (k, n).
     auto operand =
-        [&](Value v, RankedTensorType t,
-            SmallVector<AffineExpr> e) -> std::pair<Value, AffineMap> {
-      // A static batch of 1 against a larger batch broadcasts: drop it.
+        [&](Value v, RankedTensorType t, SmallVector<AffineExpr> e,
+            bool transposed) -> std::pair<Value, AffineMap> {
+      // A static batch of 1 against a larger batch broadcasts: drop it. A
+      // broadcast operand must be in linalg's order, so a transposed one is
+      // transposed first.
       if (t.getDimSize(0) == 1 && !batchOne) {
         auto type = RankedTensorType::get({t.getDimSize(1), t.getDimSize(2)},
                                           t.getElementType());
         Value c = tensor::CollapseShapeOp::create(
             rewriter, loc, type, v,
             ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-        return {
-            c, AffineMap::get(4, 0, ArrayRef<AffineExpr>(e).drop_front(), ctx)};
+        SmallVector<AffineExpr> dims(ArrayRef<AffineExpr>(e).drop_front());
+        if (transposed) {
+          c = transposeDims(rewriter, loc, c, {1, 0});
+          std::swap(dims[0], dims[1]);
+        }
+        return {c, AffineMap::get(4, 0, dims, ctx)};
       }
       return {v, AffineMap::get(4, 0, e, ctx)};
     };
     auto [lhs, lhsMap] = operand(x, xType,
                                  ta ? SmallVector<AffineExpr>{b, k, m}
-                                    : SmallVector<AffineExpr>{b, m, k});
+                                    : SmallVector<AffineExpr>{b, m, k},
+                                 ta);
     auto [rhs, rhsMap] = operand(y, yType,
                                  tb ? SmallVector<AffineExpr>{b, n, k}
-                                    : SmallVector<AffineExpr>{b, k, n});
+                                    : SmallVector<AffineExpr>{b, k, n},
+                                 tb);
     OpFoldResult batch = xType.getDimSize(0) == 1 ? ys[0] : xs[0];
     SmallVector<OpFoldResult> sizes = {batch, xs[ta ? 2 : 1], ys[tb ? 1 : 2]};
     Value init = filledTensor(

@@ -139,8 +139,19 @@ Value combine(OpBuilder &b, Location loc, Combiner kind, Value x, Value y,
 }
 
 /// linalg.reduce of `input` over `dims` (sorted, non-empty) with `kind`.
+/// A reduction of every dim of a rank >= 2 input runs in two steps (all but
+/// the last dim, then the last): IREE 3.13 fuses a one-step full reduction
+/// of a broadcast product into a contraction with a rank-0 accumulator,
+/// which its llvm-cpu vectorizer rejects ("vector.contract op invalid
+/// accumulator/result vector shape").
 Value buildReduce(OpBuilder &b, Location loc, Value input,
                   ArrayRef<int64_t> dims, Combiner kind, bool isUnsigned) {
+  int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
+  if (rank >= 2 && static_cast<int64_t>(dims.size()) == rank) {
+    SmallVector<int64_t> leading(dims.drop_back());
+    Value partial = buildReduce(b, loc, input, leading, kind, isUnsigned);
+    return buildReduce(b, loc, partial, {0}, kind, isUnsigned);
+  }
   Type elementType = cast<RankedTensorType>(input.getType()).getElementType();
   SmallVector<OpFoldResult> sizes;
   RankedTensorType resultType =

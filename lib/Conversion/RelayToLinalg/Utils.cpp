@@ -300,6 +300,25 @@ Value lowering::expandTo(OpBuilder &b, Location loc, Value input,
         ShapedType::isDynamic(dim)
             ? OpFoldResult(getValueOrCreateConstantIndexOp(b, loc, sizes[i]))
             : OpFoldResult(b.getIndexAttr(dim)));
+  // A run-time input dim that expands into static dims only is that
+  // static size (tensor.expand_shape needs it so).
+  auto inputType = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> inputShape(inputType.getShape());
+  for (auto [i, group] : llvm::enumerate(reassociation)) {
+    if (!ShapedType::isDynamic(inputShape[i]))
+      continue;
+    int64_t product = 1;
+    for (int64_t d : group)
+      product = ShapedType::isDynamic(resultType.getDimSize(d))
+                    ? ShapedType::kDynamic
+                    : (ShapedType::isDynamic(product)
+                           ? product
+                           : product * resultType.getDimSize(d));
+    inputShape[i] = product;
+  }
+  if (inputShape != inputType.getShape())
+    input = tensor::CastOp::create(
+        b, loc, inputType.clone(inputShape), input);
   return tensor::ExpandShapeOp::create(b, loc, resultType, input, reassociation,
                                        shape);
 }
