@@ -313,9 +313,16 @@ def _iree_compile(text: str, target: Target, extra_args: Sequence[str]) -> bytes
         raise CompileError(f"iree-compile failed for target {target.name}", diags) from None
 
 
+def _has_loop(iree_input: str) -> bool:
+    """Whether the lowered program loops (relay-eliminate-recursion's loops are
+    unstructured control flow, `cf.cond_br` back edges; `scf.while` otherwise)."""
+    return "cf.cond_br" in iree_input or "scf.while" in iree_input
+
+
 def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A001
             params: Optional[Mapping[str, np.ndarray]] = None,
-            extra_args: Sequence[str] = (), source_name: Optional[str] = None) -> Executable:
+            extra_args: Sequence[str] = (), source_name: Optional[str] = None,
+            driver: Optional[str] = None) -> Executable:
     """Compiles a relay program for ``target`` and returns an ``Executable``.
 
     Args:
@@ -326,6 +333,14 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
         ``"rocm"`` (gfx942).
       params: binds parameters of ``main`` by name to numpy constants.
       extra_args: more ``iree-compile`` flags.
+      driver: the IREE driver to run on; by default the target's
+        (``local-task`` for llvm-cpu), except that a program with loops
+        (recursion made iterative: Relay's loops, training loops) runs on
+        ``local-sync``: its steps are small dispatches whose hand-off to the
+        task pool costs more than they do (bench/LANGUAGE.md), and on IREE
+        3.13's local-task such loops (a device-computed condition read by the
+        host each iteration) fail intermittently, with "transient buffer has
+        not been committed" or wrong values (docs/autodiff.md).
 
     Raises ``CompileError`` (with located diagnostics) on any failure.
 
@@ -344,7 +359,11 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
     t1 = time.perf_counter()
     vmfb = _iree_compile(text, tgt, extra_args)
     t2 = time.perf_counter()
-    exe = Executable(bytes(vmfb), driver=tgt.driver, target=tgt.name, result_dtypes=dtypes,
+    if driver is None:
+        driver = tgt.driver
+        if driver == "local-task" and _has_loop(text):
+            driver = "local-sync"
+    exe = Executable(bytes(vmfb), driver=driver, target=tgt.name, result_dtypes=dtypes,
                      result_layout=layout)
     exe.compile_time_s = t2 - t0
     exe.lower_time_s = t1 - t0
