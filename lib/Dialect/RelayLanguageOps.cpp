@@ -201,8 +201,8 @@ LogicalResult GradOp::inferReturnTypes(MLIRContext *,
                                        std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &results) {
-  return addResult(
-      results, inferGrad({loc, getOperationName()}, adaptor.getFn().getType(),
-                         adaptor.getWrt(), adaptor.getKeeping(),
-                         adaptor.getSeedable()));
+  return addResult(results,
+                   inferGrad({loc, getOperationName()},
+                             adaptor.getFn().getType(), adaptor.getWrt(),
+                             adaptor.getKeeping(), adaptor.getSeedable()));
 }

@@ -83,8 +83,8 @@ LogicalResult conv2d(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   ArrayRef<int64_t> xs = tensorType(x).getShape();
   ArrayRef<int64_t> ws = tensorType(w).getShape();
   int64_t groups = static_cast<int64_t>(op.getGroups());
-  out.push_back(transposedConv(rb, g, w, op.getStrides(), pad,
-                               op.getDilation(), groups, xs.drop_front(2)));
+  out.push_back(transposedConv(rb, g, w, op.getStrides(), pad, op.getDilation(),
+                               groups, xs.drop_front(2)));
   if (groups != 1)
     return rb.emitError() << "the weight gradient of `nn.conv2d` with groups "
                           << groups << " is not implemented yet";
@@ -96,8 +96,9 @@ LogicalResult conv2d(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
       IntegerAttr(), DenseI64ArrayAttr(), "NCHW", "OIHW", "", TypeAttr());
   // [I, O, kh', kw'] with kh' >= kh: keep the kernel's extent.
   Value cropped = StridedSliceOp::create(
-      rb.b, rb.loc, corr, ArrayRef<int64_t>{0, 0}, ArrayRef<int64_t>{ws[2], ws[3]},
-      DenseI64ArrayAttr(), rb.b.getDenseI64ArrayAttr({2, 3}), "end");
+      rb.b, rb.loc, corr, ArrayRef<int64_t>{0, 0},
+      ArrayRef<int64_t>{ws[2], ws[3]}, DenseI64ArrayAttr(),
+      rb.b.getDenseI64ArrayAttr({2, 3}), "end");
   out.push_back(rb.transpose(cropped, {1, 0, 2, 3}));
   return success();
 }
@@ -114,8 +115,8 @@ Value perImage(RuleBuilder &rb, Value v) {
                            rb.b.getBoolAttr(false));
 }
 
-Value constantOf(RuleBuilder &rb, ArrayRef<int64_t> shape, ArrayRef<float> values,
-                 Type element) {
+Value constantOf(RuleBuilder &rb, ArrayRef<int64_t> shape,
+                 ArrayRef<float> values, Type element) {
   auto type = RankedTensorType::get(shape, element);
   SmallVector<Attribute> attrs;
   for (float v : values)
@@ -180,9 +181,8 @@ LogicalResult maxPool2d(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
     widths.push_back(after[dim]);
   }
   Value xpad = PadOp::create(
-      rb.b, rb.loc, x,
-      rb.scalar(-std::numeric_limits<double>::infinity(), x), widths,
-      "constant");
+      rb.b, rb.loc, x, rb.scalar(-std::numeric_limits<double>::infinity(), x),
+      widths, "constant");
   // One masked adjoint per window position; ties go to the first maximum.
   SmallVector<Value> masked;
   Value taken;
@@ -208,14 +208,15 @@ LogicalResult maxPool2d(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
     }
   }
   int64_t positions = k[0] * k[1];
-  Value stacked = StackOp::create(rb.b, rb.loc, masked, rb.b.getI64IntegerAttr(2));
+  Value stacked =
+      StackOp::create(rb.b, rb.loc, masked, rb.b.getI64IntegerAttr(2));
   Value perWindow = perImage(rb, stacked); // [N*C, K, oh, ow]
   SmallVector<float> onehot(positions * positions, 0.0f);
   for (int64_t p = 0; p < positions; ++p)
     onehot[p * positions + p] = 1.0f;
   Value kernel = constantOf(rb, {positions, 1, k[0], k[1]}, onehot, element);
-  Value dx = transposedConv(rb, perWindow, kernel, s, pad, d, 1,
-                            xs.drop_front(2));
+  Value dx =
+      transposedConv(rb, perWindow, kernel, s, pad, d, 1, xs.drop_front(2));
   out.push_back(rb.reshapeLike(dx, x));
   return success();
 }

@@ -158,19 +158,22 @@ LogicalResult addRule(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   return success();
 }
 
-LogicalResult subtractRule(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+LogicalResult subtractRule(RuleBuilder &rb, Value g,
+                           SmallVectorImpl<Value> &out) {
   out.push_back(rb.unbroadcast(g, lhs(rb)));
   out.push_back(rb.unbroadcast(rb.neg(g), rhs(rb)));
   return success();
 }
 
-LogicalResult multiplyRule(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+LogicalResult multiplyRule(RuleBuilder &rb, Value g,
+                           SmallVectorImpl<Value> &out) {
   out.push_back(rb.unbroadcast(rb.mul(g, rhs(rb)), lhs(rb)));
   out.push_back(rb.unbroadcast(rb.mul(g, lhs(rb)), rhs(rb)));
   return success();
 }
 
-LogicalResult divideRule(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+LogicalResult divideRule(RuleBuilder &rb, Value g,
+                         SmallVectorImpl<Value> &out) {
   Value a = lhs(rb), c = rhs(rb), y = y0(rb);
   out.push_back(rb.unbroadcast(rb.div(g, c), a));
   out.push_back(rb.unbroadcast(rb.neg(rb.div(rb.mul(g, y), c)), c));
@@ -196,10 +199,10 @@ LogicalResult extremum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   Value pickLeft = IsMax ? Value(GreaterEqualOp::create(rb.b, rb.loc, a, c))
                          : Value(LessEqualOp::create(rb.b, rb.loc, a, c));
   Value zeros = rb.zerosLike(g);
-  out.push_back(rb.unbroadcast(
-      WhereOp::create(rb.b, rb.loc, pickLeft, g, zeros), a));
-  out.push_back(rb.unbroadcast(
-      WhereOp::create(rb.b, rb.loc, pickLeft, zeros, g), c));
+  out.push_back(
+      rb.unbroadcast(WhereOp::create(rb.b, rb.loc, pickLeft, g, zeros), a));
+  out.push_back(
+      rb.unbroadcast(WhereOp::create(rb.b, rb.loc, pickLeft, zeros, g), c));
   return success();
 }
 

@@ -8,7 +8,9 @@ using namespace mlir::relay::gradient;
 
 namespace {
 
-int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
+int64_t rankOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getRank();
+}
 
 int64_t normAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
@@ -32,8 +34,8 @@ Value matmul(RuleBuilder &rb, Value a, Value c, bool ta, bool tb) {
 /// The adjoints of `op(a) · op(c)` (op = transpose when flagged), built with
 /// `mm(lhs, rhs, transposeLhs, transposeRhs)`.
 template <typename MM>
-void productGrads(Value g, Value a, Value c, bool ta, bool tb, MM mm,
-                  Value &da, Value &dc) {
+void productGrads(Value g, Value a, Value c, bool ta, bool tb, MM mm, Value &da,
+                  Value &dc) {
   if (!ta && !tb) {
     da = mm(g, c, false, true);
     dc = mm(a, g, true, false);
@@ -130,11 +132,9 @@ LogicalResult prelu(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   Value alpha = channelwise(rb, op.getAlpha(), axis, rank);
   Value positive = GreaterOp::create(rb.b, rb.loc, x, rb.scalar(0.0, x));
   Value zeros = rb.zerosLike(g);
-  out.push_back(
-      WhereOp::create(rb.b, rb.loc, positive, g, rb.mul(g, alpha)));
+  out.push_back(WhereOp::create(rb.b, rb.loc, positive, g, rb.mul(g, alpha)));
   out.push_back(sumExcept(
-      rb, WhereOp::create(rb.b, rb.loc, positive, zeros, rb.mul(g, x)),
-      axis));
+      rb, WhereOp::create(rb.b, rb.loc, positive, zeros, rb.mul(g, x)), axis));
   return success();
 }
 
@@ -170,14 +170,12 @@ LogicalResult layerNorm(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
       rb.b, rb.loc,
       rb.add(var, rb.scalar(op.getEpsilon().convertToDouble(), var)));
   Value xhat = rb.mul(rb.sub(x, mean), rstd);
-  Value gx = op.getScale()
-                 ? rb.mul(g, channelwise(rb, op.getGamma(), axis, rank))
-                 : g;
+  Value gx =
+      op.getScale() ? rb.mul(g, channelwise(rb, op.getGamma(), axis, rank)) : g;
   Value meanG = MeanOp::create(rb.b, rb.loc, gx, axes, true);
   Value meanGX = MeanOp::create(rb.b, rb.loc, rb.mul(gx, xhat), axes, true);
   out.push_back(rb.mul(rstd, rb.sub(rb.sub(gx, meanG), rb.mul(xhat, meanGX))));
-  out.push_back(op.getScale() ? sumExcept(rb, rb.mul(g, xhat), axis)
-                              : Value());
+  out.push_back(op.getScale() ? sumExcept(rb, rb.mul(g, xhat), axis) : Value());
   out.push_back(op.getCenter() ? sumExcept(rb, g, axis) : Value());
   return success();
 }
@@ -198,8 +196,7 @@ LogicalResult batchNorm(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
       rb.add(var, rb.scalar(op.getEpsilon().convertToDouble(), var)));
   Value gamma = op.getScale() ? op.getGamma() : rb.onesLike(rstd);
   Value scale = rb.mul(gamma, rstd); // [C]
-  Value centered =
-      rb.sub(x, channelwise(rb, op.getMovingMean(), axis, rank));
+  Value centered = rb.sub(x, channelwise(rb, op.getMovingMean(), axis, rank));
   Value sumG = sumExcept(rb, gy, axis);
   Value sumGC = sumExcept(rb, rb.mul(gy, centered), axis);
   out.push_back(rb.mul(gy, channelwise(rb, scale, axis, rank)));

@@ -55,9 +55,8 @@ struct Adjoint {
   Value whole;
   std::vector<Adjoint> fields;
   bool empty() const {
-    return !whole && llvm::all_of(fields, [](const Adjoint &f) {
-      return f.empty();
-    });
+    return !whole &&
+           llvm::all_of(fields, [](const Adjoint &f) { return f.empty(); });
   }
 };
 
@@ -147,9 +146,8 @@ private:
     SmallVector<Value> fields;
     Adjoint none;
     for (int64_t i = 0, e = tuple.size(); i < e; ++i) {
-      const Adjoint &f = i < static_cast<int64_t>(adj.fields.size())
-                             ? adj.fields[i]
-                             : none;
+      const Adjoint &f =
+          i < static_cast<int64_t>(adj.fields.size()) ? adj.fields[i] : none;
       if (f.empty() && !isDifferentiable(tuple.getType(i)) &&
           isa<TupleType>(tuple.getType(i))) {
         fields.push_back(TupleOp::create(b, loc, ValueRange{}));
@@ -194,8 +192,8 @@ LogicalResult Sweep::visitIf(IfOp op) {
   SmallVector<Type> types;
   for (Value c : captures)
     types.push_back(c.getType());
-  auto backward = IfOp::create(b, loc, TupleType::get(b.getContext(), types),
-                               op.getCond());
+  auto backward =
+      IfOp::create(b, loc, TupleType::get(b.getContext(), types), op.getCond());
   for (auto [src, dst] : llvm::zip(op->getRegions(), backward->getRegions())) {
     IRMapping mapping;
     src.cloneInto(&dst, mapping);
@@ -258,8 +256,8 @@ LogicalResult Sweep::visit(Operation *op) {
   if (op->getDialect() != op->getContext()->getLoadedDialect<RelayDialect>() ||
       isa<FnOp, MatchOp, ConstructOp, RefNewOp, RefReadOp, RefWriteOp, GradOp,
           GlobalFnOp, ClosureOp>(op))
-    return op->emitError() << "cannot differentiate through `"
-                           << op->getName() << "` yet";
+    return op->emitError() << "cannot differentiate through `" << op->getName()
+                           << "` yet";
 
   // An operator: its gradient rule.
   bool anyDifferentiableOperand = llvm::any_of(

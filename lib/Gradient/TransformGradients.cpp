@@ -1,4 +1,5 @@
-//===- TransformGradients.cpp - shape, layout and indexing ops -------------===//
+//===- TransformGradients.cpp - shape, layout and indexing ops
+//-------------===//
 //
 // Ops that move elements: the adjoint moves them back. Reshapes reshape
 // the adjoint to the operand, transposes apply the inverse permutation,
@@ -8,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 #include "relay/RelayGradient.h"
 #include "relay/RelayOps.h"
-
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -76,8 +76,8 @@ Value sliceAxis(RuleBuilder &rb, Value x, int64_t axis, int64_t begin,
 LogicalResult concatenate(RuleBuilder &rb, Value g,
                           SmallVectorImpl<Value> &out) {
   auto op = cast<ConcatenateOp>(rb.op);
-  int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()),
-                          tensorType(g).getRank());
+  int64_t axis =
+      normAxis(static_cast<int64_t>(op.getAxis()), tensorType(g).getRank());
   int64_t offset = 0;
   for (Value part : op.getData()) {
     int64_t size = tensorType(part).getDimSize(axis);
@@ -103,8 +103,8 @@ LogicalResult split(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
 
 LogicalResult stack(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<StackOp>(rb.op);
-  int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()),
-                          tensorType(g).getRank());
+  int64_t axis =
+      normAxis(static_cast<int64_t>(op.getAxis()), tensorType(g).getRank());
   for (auto [i, part] : llvm::enumerate(op.getData())) {
     int64_t k = static_cast<int64_t>(i);
     Value slice = sliceAxis(rb, g, axis, k, k + 1);
@@ -180,22 +180,21 @@ LogicalResult pad(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
     begin.push_back(widths[2 * i]);
     end.push_back(widths[2 * i] + shape[i]);
   }
-  Value dx = StridedSliceOp::create(rb.b, rb.loc, g, begin, end,
-                                    DenseI64ArrayAttr(), DenseI64ArrayAttr(),
-                                    "end");
+  Value dx =
+      StridedSliceOp::create(rb.b, rb.loc, g, begin, end, DenseI64ArrayAttr(),
+                             DenseI64ArrayAttr(), "end");
   out.push_back(dx);
   // The pad value fills everything the data does not.
-  out.push_back(rb.sub(SumOp::create(rb.b, rb.loc, g, DenseI64ArrayAttr(),
-                                     false, false),
-                       SumOp::create(rb.b, rb.loc, dx, DenseI64ArrayAttr(),
-                                     false, false)));
+  out.push_back(rb.sub(
+      SumOp::create(rb.b, rb.loc, g, DenseI64ArrayAttr(), false, false),
+      SumOp::create(rb.b, rb.loc, dx, DenseI64ArrayAttr(), false, false)));
   return success();
 }
 
 LogicalResult reverse(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<ReverseOp>(rb.op);
-  out.push_back(ReverseOp::create(rb.b, rb.loc, g,
-                                  rb.b.getI64IntegerAttr(op.getAxis())));
+  out.push_back(
+      ReverseOp::create(rb.b, rb.loc, g, rb.b.getI64IntegerAttr(op.getAxis())));
   return success();
 }
 
@@ -216,9 +215,9 @@ LogicalResult tile(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
     split.push_back(r >= 0 ? reps[r] : 1);
     split.push_back(d >= 0 ? shape[d] : 1);
   }
-  Value blocks = ReshapeOp::create(rb.b, rb.loc, g,
-                                   rb.b.getDenseI64ArrayAttr(split),
-                                   rb.b.getBoolAttr(false));
+  Value blocks =
+      ReshapeOp::create(rb.b, rb.loc, g, rb.b.getDenseI64ArrayAttr(split),
+                        rb.b.getBoolAttr(false));
   out.push_back(rb.reshapeLike(rb.sum(blocks, repAxes, false), x));
   return success();
 }
@@ -231,11 +230,10 @@ LogicalResult repeat(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   ArrayRef<int64_t> shape = tensorType(x).getShape();
   int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()), shape.size());
   SmallVector<int64_t> split(shape.begin(), shape.end());
-  split.insert(split.begin() + axis + 1,
-               static_cast<int64_t>(op.getRepeats()));
-  Value blocks = ReshapeOp::create(rb.b, rb.loc, g,
-                                   rb.b.getDenseI64ArrayAttr(split),
-                                   rb.b.getBoolAttr(false));
+  split.insert(split.begin() + axis + 1, static_cast<int64_t>(op.getRepeats()));
+  Value blocks =
+      ReshapeOp::create(rb.b, rb.loc, g, rb.b.getDenseI64ArrayAttr(split),
+                        rb.b.getBoolAttr(false));
   out.push_back(rb.sum(blocks, {axis + 1}, false));
   return success();
 }
@@ -251,8 +249,8 @@ Value scatterAdd(RuleBuilder &rb, Value x, Value indices, Value updates,
 
 LogicalResult gather(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<GatherOp>(rb.op);
-  int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()),
-                          tensorType(g).getRank());
+  int64_t axis =
+      normAxis(static_cast<int64_t>(op.getAxis()), tensorType(g).getRank());
   out.push_back(scatterAdd(rb, op.getData(), op.getIndices(), g, axis));
   out.push_back(Value());
   return success();
@@ -291,14 +289,14 @@ LogicalResult take(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   int64_t n = tensorType(indices).getNumElements();
   SmallVector<int64_t> flat(shape.begin(), shape.end());
   flat[axis] = n;
-  Value updates = ReshapeOp::create(rb.b, rb.loc, g,
-                                    rb.b.getDenseI64ArrayAttr(flat),
-                                    rb.b.getBoolAttr(false));
+  Value updates =
+      ReshapeOp::create(rb.b, rb.loc, g, rb.b.getDenseI64ArrayAttr(flat),
+                        rb.b.getBoolAttr(false));
   SmallVector<int64_t> idxShape(shape.size(), 1);
   idxShape[axis] = n;
-  Value positions = ReshapeOp::create(rb.b, rb.loc, idx,
-                                      rb.b.getDenseI64ArrayAttr(idxShape),
-                                      rb.b.getBoolAttr(false));
+  Value positions =
+      ReshapeOp::create(rb.b, rb.loc, idx, rb.b.getDenseI64ArrayAttr(idxShape),
+                        rb.b.getBoolAttr(false));
   positions = BroadcastToOp::create(rb.b, rb.loc, positions,
                                     rb.b.getDenseI64ArrayAttr(flat));
   Value dx = scatterAdd(rb, data, positions, updates, axis);

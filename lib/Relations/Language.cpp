@@ -107,10 +107,10 @@ FailureOr<Type> relay::inferGrad(ErrorSite site, Type fn,
       gradTypes.push_back(input);
       continue;
     }
-    auto tensor = dyn_cast<RankedTensorType>(input);
-    if (!tensor || !isa<FloatType>(tensor.getElementType()))
+    // As in Relay, an integer or bool parameter gets a zero gradient.
+    if (!isa<RankedTensorType>(input))
       return site.emitError() << "can only differentiate with respect to "
-                                 "floating-point tensors; parameter #"
+                                 "tensors; parameter #"
                               << i << " is " << input;
     gradTypes.push_back(input);
   }

@@ -46,8 +46,7 @@ bool isSplatOf(Value v, double value) {
 Value splatConstant(PatternRewriter &rewriter, Location loc,
                     RankedTensorType type, Attribute element) {
   return ConstantOp::create(
-      rewriter, loc,
-      cast<ElementsAttr>(DenseElementsAttr::get(type, element)));
+      rewriter, loc, cast<ElementsAttr>(DenseElementsAttr::get(type, element)));
 }
 
 /// `zeros_like`, `ones_like` of a static shape: a splat.
@@ -79,8 +78,7 @@ struct ShapeOpOfSplat : RewritePattern {
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     if (!isa<ExpandDimsOp, ReshapeOp, SqueezeOp, BroadcastToOp,
-             BroadcastToLikeOp, ReshapeLikeOp, TransposeOp,
-             BatchFlattenOp>(op))
+             BroadcastToLikeOp, ReshapeLikeOp, TransposeOp, BatchFlattenOp>(op))
       return failure();
     std::optional<Attribute> splat = splatOf(op->getOperand(0));
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -155,10 +153,11 @@ struct FoldConstantsPass
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<FillLikeToSplat<ZerosLikeOp, 0>, FillLikeToSplat<OnesLikeOp, 1>,
-                 ShapeOpOfSplat, DropIdentity<MultiplyOp, 1, true>,
-                 DropIdentity<DivideOp, 1, false>, DropIdentity<AddOp, 0, true>,
-                 DropIdentity<SubtractOp, 0, false>, CollapseSumOfConstant>(ctx);
+    patterns
+        .add<FillLikeToSplat<ZerosLikeOp, 0>, FillLikeToSplat<OnesLikeOp, 1>,
+             ShapeOpOfSplat, DropIdentity<MultiplyOp, 1, true>,
+             DropIdentity<DivideOp, 1, false>, DropIdentity<AddOp, 0, true>,
+             DropIdentity<SubtractOp, 0, false>, CollapseSumOfConstant>(ctx);
     // Folders (tuple_get_item of a tuple, constants) run with the patterns.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

@@ -1,4 +1,5 @@
-//===- Gradient.cpp - relay-gradient ---------------------------------------===//
+//===- Gradient.cpp - relay-gradient
+//---------------------------------------===//
 //
 // Expands `relay.grad`. The differentiated body is a copy of the function
 // (a new `func.func @f$grad` for a module function, a new `relay.fn` for a
@@ -69,8 +70,8 @@ LogicalResult expandGlobal(GradOp grad, GlobalFnOp ref, SymbolTable &symbols,
                            llvm::StringMap<std::string> &done) {
   auto fn = symbols.lookup<func::FuncOp>(ref.getCallee());
   if (!fn || fn.isExternal())
-    return grad.emitError() << "cannot differentiate @" << ref.getCallee()
-                            << ": it has no body";
+    return grad.emitError()
+           << "cannot differentiate @" << ref.getCallee() << ": it has no body";
   std::string name = gradName(fn.getSymName(), grad);
   auto resultType = cast<FuncType>(grad.getResult().getType());
   if (!done.count(name)) {

@@ -127,7 +127,7 @@ def _expand(text: str) -> Function:
     ctx = new_context()
     holder = parse_module(ctx, text, "<gradient>")
     run_passes(ctx, holder.operation,
-               "builtin.module(relay-infer-type,relay-monomorphize,relay-gradient,relay-fold-constants,canonicalize,cse)",
+               "builtin.module(relay-infer-type,relay-monomorphize,relay-gradient,canonicalize,cse)",
                "gradient")
     with ctx:
         out = holder.operation.get_asm()

@@ -344,9 +344,8 @@ struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
     bool batchOne = resultType.getDimSize(0) == 1;
     // `e` is the operand's map ({b, rows, cols}); `transposed` whether its
     // matrix is stored transposed relative to linalg's (m, k) / (k, n).
-    auto operand =
-        [&](Value v, RankedTensorType t, SmallVector<AffineExpr> e,
-            bool transposed) -> std::pair<Value, AffineMap> {
+    auto operand = [&](Value v, RankedTensorType t, SmallVector<AffineExpr> e,
+                       bool transposed) -> std::pair<Value, AffineMap> {
       // A static batch of 1 against a larger batch broadcasts: drop it. A
       // broadcast operand must be in linalg's order, so a transposed one is
       // transposed first.

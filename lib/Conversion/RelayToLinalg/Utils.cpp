@@ -317,8 +317,7 @@ Value lowering::expandTo(OpBuilder &b, Location loc, Value input,
     inputShape[i] = product;
   }
   if (inputShape != inputType.getShape())
-    input = tensor::CastOp::create(
-        b, loc, inputType.clone(inputShape), input);
+    input = tensor::CastOp::create(b, loc, inputType.clone(inputShape), input);
   return tensor::ExpandShapeOp::create(b, loc, resultType, input, reassociation,
                                        shape);
 }

@@ -343,25 +343,25 @@ func.func @grad_not_fn(%x: tensor<f32>) {
 // -----
 
 func.func @grad_param(%f: !relay.fn<(tuple<tensor<f32>>) -> tensor<f32>>) {
-  // expected-error @+1 {{can only differentiate with respect to floating-point tensors; parameter #0 is 'tuple<tensor<f32>>'}}
+  // expected-error @+1 {{can only differentiate with respect to tensors; parameter #0 is 'tuple<tensor<f32>>'}}
   %g = relay.grad %f : (!relay.fn<(tuple<tensor<f32>>) -> tensor<f32>>) -> !relay.fn<(tuple<tensor<f32>>) -> tuple<tensor<f32>, tuple<tuple<tensor<f32>>>>>
   return
 }
 
 // -----
 
-func.func @grad_int_param(%f: !relay.fn<(tensor<f32>, tensor<3xi32>) -> tensor<f32>>) {
-  // expected-error @+1 {{can only differentiate with respect to floating-point tensors; parameter #1 is 'tensor<3xi32>'}}
-  %g = relay.grad %f : (!relay.fn<(tensor<f32>, tensor<3xi32>) -> tensor<f32>>) -> !relay.incomplete
-  return
+// An integer parameter gets a zero gradient (as in Relay).
+func.func @grad_int_param(%f: !relay.fn<(tensor<f32>, tensor<3xi32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>, tensor<3xi32>) -> tuple<tensor<f32>, tuple<tensor<f32>, tensor<3xi32>>>> {
+  %g = relay.grad %f : (!relay.fn<(tensor<f32>, tensor<3xi32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>, tensor<3xi32>) -> tuple<tensor<f32>, tuple<tensor<f32>, tensor<3xi32>>>>
+  return %g : !relay.fn<(tensor<f32>, tensor<3xi32>) -> tuple<tensor<f32>, tuple<tensor<f32>, tensor<3xi32>>>>
 }
 
 // -----
 
 // With `wrt`, parameters left out may be anything.
-func.func @grad_wrt_ok(%f: !relay.fn<(tensor<f32>, tensor<3xi32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>, tensor<3xi32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>> {
-  %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<f32>, tensor<3xi32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>, tensor<3xi32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
-  return %g : !relay.fn<(tensor<f32>, tensor<3xi32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+func.func @grad_wrt_ok(%f: !relay.fn<(tensor<f32>, tuple<tensor<3xi32>>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>, tuple<tensor<3xi32>>) -> tuple<tensor<f32>, tuple<tensor<f32>>>> {
+  %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<f32>, tuple<tensor<3xi32>>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>, tuple<tensor<3xi32>>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+  return %g : !relay.fn<(tensor<f32>, tuple<tensor<3xi32>>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
 }
 
 // -----
