@@ -2,7 +2,7 @@
 """Per-dispatch time of IREE modules (relay-mlir vs iree-import-onnx), from IREE's HAL profiler.
 
     python bench/models.py --models resnet18 --keep --workdir /tmp/bw     # leaves the .vmfb files
-    python bench/profile.py /tmp/bw/bench-resnet18-*/ [--runs 5] [--top 12]
+    python bench/profile_dispatches.py /tmp/bw/bench-resnet18-*/ [--runs 5] [--top 12]
 
 For every ``*.vmfb`` of the directory: ``iree-benchmark-module`` (local-task,
 2 workers) with ``--device_profiling_mode=host-execution``, then
