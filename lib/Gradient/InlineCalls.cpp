@@ -8,8 +8,7 @@
 // differentiated path.
 //
 //===----------------------------------------------------------------------===//
-#include "relay/RelayGradient.h"
-#include "relay/RelayOps.h"
+#include "Sweep.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -39,8 +38,9 @@ SmallVector<func::FuncOp> callees(func::FuncOp fn, SymbolTable &symbols) {
   return out;
 }
 
-/// Whether `fn` can reach itself through calls or function values.
-bool isRecursive(func::FuncOp fn, SymbolTable &symbols) {
+} // namespace
+
+bool gradient::ad::isRecursiveFunction(func::FuncOp fn, SymbolTable &symbols) {
   llvm::DenseSet<Operation *> seen;
   SmallVector<func::FuncOp> work = callees(fn, symbols);
   while (!work.empty()) {
@@ -53,6 +53,8 @@ bool isRecursive(func::FuncOp fn, SymbolTable &symbols) {
   }
   return false;
 }
+
+namespace {
 
 /// Replaces `call` (result `result`, arguments `args`) by a copy of
 /// `body`'s single block with its first arguments mapped to `prefix` then
@@ -83,7 +85,7 @@ LogicalResult gradient::inlineCalls(Region &region) {
   auto isRecursiveFn = [&](func::FuncOp fn) {
     auto [it, inserted] = recursive.try_emplace(fn, false);
     if (inserted)
-      it->second = isRecursive(fn, symbols);
+      it->second = ad::isRecursiveFunction(fn, symbols);
     return it->second;
   };
   // Each round inlines the calls it finds; inlined bodies may hold more.

@@ -58,7 +58,9 @@ def gradient(expr: Function, mod: Optional[IRModule] = None, mode: str = "higher
              seedable: bool = False) -> Function:
     """The function computing ``(result, (d result / d param, ...))`` of ``expr``.
 
-    ``mod`` holds the module functions ``expr`` calls. ``mode`` is TVM's
+    ``mod`` holds the module functions ``expr`` calls; calls of recursive
+    ones are differentiated through pullback functions (``@f$vjp``) that
+    are added to ``mod``. ``mode`` is TVM's
     ``"higher_order"`` or ``"first_order"`` (the same transformation here).
     ``wrt`` (parameters, their names or positions) restricts and orders
     the gradients; ``keeping=False`` returns only the gradients' tuple;
@@ -84,7 +86,17 @@ def gradient(expr: Function, mod: Optional[IRModule] = None, mode: str = "higher
     if not text.endswith("}"):
         raise CompileError("gradient: unexpected module text from emission")
     # em.text() is one `module { ... }`: the caller goes inside it.
-    fn = _expand(text[:-1] + _grad_caller(em, positions, keeping, seedable) + "}\n")
+    fn, helpers = _expand(text[:-1] + _grad_caller(em, positions, keeping, seedable) + "}\n",
+                          set() if mod is None else {gv.name_hint for gv in mod.get_global_vars()})
+    # Functions the gradient calls (`@f$vjp` of recursive functions) join
+    # `mod`, beside the functions they differentiate.
+    for name, helper in helpers.items():
+        mod[name] = helper
+    typing = IRModule()
+    if mod is not None:
+        typing.update(mod)
+    typing["main"] = fn
+    typing.to_mlir(infer=True)  # fills `checked_type`, as TVM's InferType would
     # Parameters keep the names the user gave them.
     for new, old in zip(fn.params, expr.params):
         new.name_hint = old.name_hint
@@ -123,7 +135,8 @@ func.func private @__grad_caller() -> !relay.incomplete {{
 """
 
 
-def _expand(text: str) -> Function:
+def _expand(text: str, known: set):
+    """The gradient function and the new module functions it calls."""
     ctx = new_context()
     holder = parse_module(ctx, text, "<gradient>")
     run_passes(ctx, holder.operation,
@@ -138,8 +151,6 @@ def _expand(text: str) -> Function:
             name = gv.name_hint
     if name is None:
         raise CompileError("gradient: relay-gradient produced no gradient function")
-    fn = back[name]
-    # Calls were inlined, so the gradient stands alone; typing it fills
-    # `checked_type` as TVM's InferType would.
-    IRModule.from_expr(fn).to_mlir(infer=True)
-    return fn
+    helpers = {gv.name_hint: back[gv] for gv in back.get_global_vars()
+               if gv.name_hint not in known | {name, _TARGET, "__grad_caller"}}
+    return back[name], helpers

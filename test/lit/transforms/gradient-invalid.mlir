@@ -29,8 +29,23 @@ func.func @main() -> !relay.fn<(tensor<4xf32>, tensor<4xi32>) -> tuple<tensor<4x
 
 // -----
 
-// A recursive callee is not inlined, and calls are not differentiated yet.
-func.func @loop(%x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {
+// A function value passed in is not known at compile time.
+func.func @apply(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{cannot differentiate through this call: the callee is not known at compile time}}
+  %y = relay.call %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
+  return %y : tensor<f32>
+}
+func.func @main() -> !relay.fn<(!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>> {
+  %f = relay.global_fn @apply : !relay.fn<(!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>>
+  %g = relay.grad %f {wrt = array<i64: 1>} : (!relay.fn<(!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>>) -> !relay.fn<(!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+  return %g : !relay.fn<(!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+}
+
+// -----
+
+// A recursive function with a function-typed parameter.
+// expected-error @+1 {{cannot differentiate through the recursive function @loop: parameter #0 has type '!relay.fn<(tensor<f32>) -> tensor<f32>>'}}
+func.func @loop(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {
   %zero = relay.constant dense<0> : tensor<i32>
   %done = relay.equal %n, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
   %r = relay.if %done : tensor<i1> -> tensor<f32> {
@@ -38,15 +53,21 @@ func.func @loop(%x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {
   } else {
     %one = relay.constant dense<1> : tensor<i32>
     %m = relay.subtract %n, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
-    %y = relay.multiply %x, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    // expected-error @+1 {{cannot differentiate through this call: the callee is recursive or not known at compile time}}
-    %k = func.call @loop(%y, %m) : (tensor<f32>, tensor<i32>) -> tensor<f32>
+    %k = func.call @loop(%f, %x, %m) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>, tensor<i32>) -> tensor<f32>
     relay.yield %k : tensor<f32>
   }
   return %r : tensor<f32>
 }
+func.func @user(%x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {
+  %f = relay.fn : !relay.fn<(tensor<f32>) -> tensor<f32>> {
+  ^bb0(%a: tensor<f32>):
+    relay.yield %a : tensor<f32>
+  }
+  %y = func.call @loop(%f, %x, %n) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>, tensor<i32>) -> tensor<f32>
+  return %y : tensor<f32>
+}
 func.func @main() -> !relay.fn<(tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>> {
-  %f = relay.global_fn @loop : !relay.fn<(tensor<f32>, tensor<i32>) -> tensor<f32>>
+  %f = relay.global_fn @user : !relay.fn<(tensor<f32>, tensor<i32>) -> tensor<f32>>
   %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<f32>, tensor<i32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
   return %g : !relay.fn<(tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
 }

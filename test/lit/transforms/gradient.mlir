@@ -134,3 +134,40 @@ func.func @second(%x: tensor<f32>) -> !relay.incomplete {
   %r = relay.call %g(%x) : (!relay.incomplete, tensor<f32>) -> !relay.incomplete
   return %r : !relay.incomplete
 }
+
+// -----
+
+// Recursion: @pow$vjp returns (result, pullback); its recursive call is a
+// $vjp call whose pullback the branch's own pullback applies, and the `if`
+// around it yields (result, branch pullback) instead of being recomputed.
+// CHECK-LABEL: func.func @pow$vjp(
+// CHECK-SAME:    -> tuple<tensor<3xf32>, !relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>, tensor<i32>>>>
+// CHECK:         relay.if %{{.*}} : tensor<i1> -> tuple<tensor<3xf32>, !relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>>>>
+// CHECK:           %[[PAIR:.*]] = func.call @pow$vjp({{.*}}) {relay.ad.vjp}
+// CHECK:           relay.fn : !relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>>> {
+// CHECK:             %[[PB:.*]] = relay.tuple_get_item %[[PAIR]][1]
+// CHECK:             relay.call %[[PB]](
+// CHECK-LABEL: func.func @pow$grad$wrt_0(
+// CHECK:         func.call @pow$vjp({{.*}}) {relay.ad.vjp}
+// CHECK:         relay.call
+// CHECK:         return
+func.func @pow(%x: tensor<3xf32>, %n: tensor<i32>) -> tensor<3xf32> {
+  %zero = relay.constant dense<0> : tensor<i32>
+  %done = relay.equal %n, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %r = relay.if %done : tensor<i1> -> tensor<3xf32> {
+    %o = relay.ones_like %x : (tensor<3xf32>) -> tensor<3xf32>
+    relay.yield %o : tensor<3xf32>
+  } else {
+    %one = relay.constant dense<1> : tensor<i32>
+    %m = relay.subtract %n, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %k = func.call @pow(%x, %m) : (tensor<3xf32>, tensor<i32>) -> tensor<3xf32>
+    %y = relay.multiply %x, %k : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    relay.yield %y : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}
+func.func @main() -> !relay.incomplete {
+  %f = relay.global_fn @pow : !relay.fn<(tensor<3xf32>, tensor<i32>) -> tensor<3xf32>>
+  %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<3xf32>, tensor<i32>) -> tensor<3xf32>>) -> !relay.incomplete
+  return %g : !relay.incomplete
+}

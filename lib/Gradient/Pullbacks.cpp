@@ -1,0 +1,276 @@
+//===- Pullbacks.cpp - differentiating bodies, recursion by pullbacks -----===//
+//
+// `differentiateBody` seeds the result and runs the reverse sweep. Calls of
+// recursive functions cannot be inlined; a body that has them is first put
+// in pullback form:
+//
+//   * every recursive callee `@h` gets `@h$vjp : (params) -> (result,
+//     pullback)`, where `pullback : fn(adjoint of result) -> (adjoints of
+//     params)` is a closure over `@h$vjp`'s forward values whose body is the
+//     reverse sweep of `@h` (itself in pullback form, so it applies the
+//     pullbacks of its own recursive calls);
+//   * a call `@h(args)` becomes `@h$vjp(args)` (result: field 0), and a
+//     `relay.if` containing such calls yields `(result, pullback of the
+//     branch)` so the backward pass applies the branch's pullback instead of
+//     recomputing the branch (which would redo the recursion).
+//
+// This is the "backpropagator" method of the Relay paper with closures in
+// place of a global reference; relay-lambda-lift and relay-defunctionalize
+// turn the closures into data (a tape), relay-eliminate-recursion the
+// recursion into loops.
+//
+//===----------------------------------------------------------------------===//
+#include "Sweep.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::gradient;
+using namespace mlir::relay::gradient::ad;
+
+namespace {
+
+/// Ones of `value`'s type on every float tensor (zeros elsewhere).
+Value onesSeed(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    SmallVector<Value> fields;
+    for (int64_t i = 0, e = tuple.size(); i < e; ++i)
+      fields.push_back(
+          onesSeed(b, loc, TupleGetItemOp::create(b, loc, value, i)));
+    return TupleOp::create(b, loc, fields);
+  }
+  if (isFloatTensorType(type))
+    return OnesLikeOp::create(b, loc, value);
+  return ZerosLikeOp::create(b, loc, value);
+}
+
+/// Whether `type` can have an adjoint materialised (zeros) when nothing
+/// flows into it: tensors and tuples of them.
+bool hasZeroAdjoint(Type type) {
+  if (isa<RankedTensorType>(type))
+    return true;
+  auto tuple = dyn_cast<TupleType>(type);
+  return tuple && llvm::all_of(tuple.getTypes(), hasZeroAdjoint);
+}
+
+class PullbackBuilder {
+public:
+  explicit PullbackBuilder(ModuleOp module) : module(module), symbols(module) {}
+
+  /// Whether `region` calls a recursive module function.
+  bool hasRecursiveCalls(Region &region) {
+    bool found = false;
+    region.walk([&](func::CallOp call) {
+      if (recursiveCallee(call))
+        found = true;
+    });
+    return found;
+  }
+
+  /// Rewrites `region` into pullback form (recursive calls -> `$vjp` calls,
+  /// `if`s around them -> `if`s yielding their pullback).
+  LogicalResult rewrite(Region &region);
+
+  const PullbackInfo &getInfo() const { return info; }
+
+private:
+  func::FuncOp recursiveCallee(func::CallOp call) {
+    if (call->hasAttr(kVJPCallAttr))
+      return {};
+    auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+    if (!callee || callee.isExternal())
+      return {};
+    auto [it, inserted] = recursive.try_emplace(callee, false);
+    if (inserted)
+      it->second = isRecursiveFunction(callee, symbols);
+    return it->second ? callee : func::FuncOp();
+  }
+
+  FailureOr<func::FuncOp> vjpOf(func::FuncOp fn);
+  LogicalResult rewriteCall(func::CallOp call);
+  LogicalResult rewriteIf(IfOp op);
+
+  ModuleOp module;
+  SymbolTable symbols;
+  llvm::DenseMap<Operation *, bool> recursive;
+  PullbackInfo info;
+};
+
+LogicalResult PullbackBuilder::rewrite(Region &region) {
+  // Innermost first: an `if` is rewritten after the calls and `if`s in it.
+  SmallVector<Operation *> ops;
+  region.walk([&](Operation *op) {
+    if (isa<func::CallOp, IfOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      if (recursiveCallee(call) && failed(rewriteCall(call)))
+        return failure();
+      continue;
+    }
+    auto ifOp = cast<IfOp>(op);
+    bool hasVJP = false;
+    ifOp->walk([&](func::CallOp c) {
+      if (c->hasAttr(kVJPCallAttr))
+        hasVJP = true;
+    });
+    if (hasVJP && failed(rewriteIf(ifOp)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult PullbackBuilder::rewriteCall(func::CallOp call) {
+  FailureOr<func::FuncOp> vjp = vjpOf(recursiveCallee(call));
+  if (failed(vjp))
+    return failure();
+  OpBuilder b(call);
+  auto pair = func::CallOp::create(b, call.getLoc(), *vjp, call.getOperands());
+  pair->setAttr(kVJPCallAttr, b.getUnitAttr());
+  Value result = TupleGetItemOp::create(b, call.getLoc(), pair.getResult(0), 0);
+  call.getResult(0).replaceAllUsesWith(result);
+  call.erase();
+  return success();
+}
+
+LogicalResult PullbackBuilder::rewriteIf(IfOp op) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  SmallVector<Value> captures = differentiableCaptures(op);
+  SmallVector<Type> captureTypes;
+  for (Value c : captures)
+    captureTypes.push_back(c.getType());
+  Type resultType = op.getResult().getType();
+  auto pullbackType =
+      FuncType::get(ctx, {resultType}, TupleType::get(ctx, captureTypes));
+  OpBuilder b(op);
+  auto pairIf = IfOp::create(
+      b, loc, TupleType::get(ctx, {resultType, pullbackType}), op.getCond());
+  for (auto [src, dst] : llvm::zip(op->getRegions(), pairIf->getRegions())) {
+    dst.takeBody(src);
+    Block &block = dst.front();
+    auto yield = cast<YieldOp>(block.getTerminator());
+    SmallVector<Operation *> forward;
+    for (Operation &inner : block.without_terminator())
+      forward.push_back(&inner);
+    OpBuilder atEnd(yield);
+    auto pullback = FnOp::create(atEnd, loc, pullbackType, UnitAttr());
+    Block *body = new Block();
+    pullback.getBody().push_back(body);
+    Value seed = body->addArgument(resultType, loc);
+    OpBuilder inner = OpBuilder::atBlockEnd(body);
+    Sweep sweep(inner, &info);
+    sweep.accumulate(yield.getValue(), seed);
+    if (failed(sweep.run(forward)))
+      return failure();
+    SmallVector<Value> grads;
+    for (Value c : captures)
+      grads.push_back(sweep.materialize(c, loc));
+    YieldOp::create(inner, loc, TupleOp::create(inner, loc, grads));
+    Value pair =
+        TupleOp::create(atEnd, loc, ValueRange{yield.getValue(), pullback});
+    yield->setOperand(0, pair);
+  }
+  info.ifCaptures[pairIf] = captures;
+  op.getResult().replaceAllUsesWith(
+      TupleGetItemOp::create(b, loc, pairIf.getResult(), 0));
+  op.erase();
+  return success();
+}
+
+FailureOr<func::FuncOp> PullbackBuilder::vjpOf(func::FuncOp fn) {
+  std::string name = (fn.getSymName() + "$vjp").str();
+  if (auto existing = symbols.lookup<func::FuncOp>(name))
+    return existing;
+  for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes()))
+    if (!hasZeroAdjoint(type))
+      return fn.emitError()
+             << "cannot differentiate through the recursive function @"
+             << fn.getSymName() << ": parameter #" << i << " has type " << type
+             << " (recursion is differentiated over tensors and "
+             << "tuples of tensors)";
+  if (fn.getNumResults() != 1 || !isDifferentiable(fn.getResultTypes()[0]))
+    return fn.emitError() << "cannot differentiate through the recursive "
+                             "function @"
+                          << fn.getSymName()
+                          << ": its result carries no gradient";
+  MLIRContext *ctx = fn.getContext();
+  Type resultType = fn.getResultTypes()[0];
+  auto pullbackType = FuncType::get(ctx, {resultType},
+                                    TupleType::get(ctx, fn.getArgumentTypes()));
+  func::FuncOp vjp = fn.clone();
+  vjp.setSymName(name);
+  vjp->removeAttr("relay.type_params");
+  vjp.setFunctionType(
+      FunctionType::get(ctx, fn.getArgumentTypes(),
+                        {TupleType::get(ctx, {resultType, pullbackType})}));
+  symbols.insert(vjp, std::next(Block::iterator(fn)));
+  // Registered before its body is rewritten: its own recursive calls use it.
+  if (failed(inlineCalls(vjp.getBody())) || failed(rewrite(vjp.getBody())))
+    return failure();
+  Block &block = vjp.getBody().front();
+  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  Location loc = ret.getLoc();
+  SmallVector<Operation *> forward;
+  for (Operation &op : block.without_terminator())
+    forward.push_back(&op);
+  OpBuilder atEnd(ret);
+  auto pullback = FnOp::create(atEnd, loc, pullbackType, UnitAttr());
+  Block *body = new Block();
+  pullback.getBody().push_back(body);
+  Value seed = body->addArgument(resultType, loc);
+  OpBuilder inner = OpBuilder::atBlockEnd(body);
+  Sweep sweep(inner, &info);
+  sweep.accumulate(ret.getOperand(0), seed);
+  if (failed(sweep.run(forward)))
+    return failure();
+  SmallVector<Value> grads;
+  for (Value param : block.getArguments())
+    grads.push_back(sweep.materialize(param, loc));
+  YieldOp::create(inner, loc, TupleOp::create(inner, loc, grads));
+  ret->setOperand(
+      0, TupleOp::create(atEnd, loc, ValueRange{ret.getOperand(0), pullback}));
+  return vjp;
+}
+
+} // namespace
+
+LogicalResult gradient::differentiateBody(Block &body, const GradSpec &spec) {
+  Operation *terminator = body.getTerminator();
+  Location loc = terminator->getLoc();
+  Value result = terminator->getOperand(0);
+  if (!isDifferentiable(result.getType()))
+    return terminator->emitError()
+           << "cannot differentiate a function whose result is "
+           << result.getType()
+           << ": the result must be a floating-point tensor or a tuple of "
+              "tensors with one";
+  auto module = body.getParentOp()->getParentOfType<ModuleOp>();
+  PullbackBuilder pullbacks(module);
+  Region &region = *body.getParent();
+  if (pullbacks.hasRecursiveCalls(region) && failed(pullbacks.rewrite(region)))
+    return failure();
+  result = terminator->getOperand(0); // the rewrite may replace it
+  SmallVector<Operation *> forward;
+  for (Operation &op : body.without_terminator())
+    forward.push_back(&op);
+  OpBuilder b(terminator);
+  Sweep sweep(b, &pullbacks.getInfo());
+  sweep.accumulate(result, spec.seed ? spec.seed : onesSeed(b, loc, result));
+  if (failed(sweep.run(forward)))
+    return failure();
+  SmallVector<Value> grads;
+  for (Value param : spec.wrt)
+    grads.push_back(sweep.materialize(param, loc));
+  Value gradTuple = TupleOp::create(b, loc, grads);
+  Value out = spec.keeping
+                  ? TupleOp::create(b, loc, ValueRange{result, gradTuple})
+                  : gradTuple;
+  terminator->setOperand(0, out);
+  return success();
+}
