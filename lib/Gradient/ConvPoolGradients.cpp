@@ -233,6 +233,47 @@ LogicalResult globalAvgPool2d(RuleBuilder &rb, Value g,
   return success();
 }
 
+/// conv1d as a conv2d of height 1: the conv2d rule on unsqueezed values.
+LogicalResult conv1d(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  auto op = cast<Conv1DOp>(rb.op);
+  if (op.getDataLayout() != "NCW" || op.getKernelLayout() != "OIW")
+    return rb.emitError() << "the gradient of `nn.conv1d` is implemented for "
+                             "the NCW/OIW layouts only";
+  auto unsqueeze = [&](Value v) -> Value {
+    return ExpandDimsOp::create(rb.b, rb.loc, v, rb.b.getI64IntegerAttr(2),
+                                rb.b.getI64IntegerAttr(1));
+  };
+  ArrayRef<int64_t> p = op.getPadding();
+  int64_t before = p[0], after = p.size() > 1 ? p[1] : p[0];
+  auto conv = Conv2DOp::create(
+      rb.b, rb.loc, unsqueeze(op.getData()), unsqueeze(op.getWeight()),
+      ArrayRef<int64_t>{1, op.getStrides()[0]},
+      ArrayRef<int64_t>{0, before, 0, after},
+      ArrayRef<int64_t>{1, op.getDilation()[0]}, op.getGroups(), IntegerAttr(),
+      DenseI64ArrayAttr(), "NCHW", "OIHW", "", TypeAttr());
+  RuleBuilder inner(rb.b, conv);
+  SmallVector<Value> grads;
+  if (failed(conv2d(inner, unsqueeze(g), grads)))
+    return failure();
+  for (auto [grad, like] : llvm::zip(grads, op->getOperands()))
+    out.push_back(grad ? rb.reshapeLike(grad, like) : Value());
+  return success();
+}
+
+LogicalResult globalMaxPool2d(RuleBuilder &rb, Value g,
+                              SmallVectorImpl<Value> &out) {
+  auto op = cast<GlobalMaxPool2DOp>(rb.op);
+  Value x = op.getData();
+  if (failed(requireNCHW(rb, x, g, op.getLayout())))
+    return failure();
+  Value hit = EqualOp::create(rb.b, rb.loc, x, op.getResult());
+  Value hits =
+      CastOp::create(rb.b, rb.loc, hit, tensorType(x).getElementType());
+  Value ties = rb.sum(hits, {2, 3}, /*keepdims=*/true);
+  out.push_back(rb.mul(hits, rb.div(g, ties)));
+  return success();
+}
+
 } // namespace
 
 void gradient::addConvPoolGradients(GradientRules &rules) {
@@ -240,4 +281,6 @@ void gradient::addConvPoolGradients(GradientRules &rules) {
   rules["relay.nn.avg_pool2d"] = avgPool2d;
   rules["relay.nn.max_pool2d"] = maxPool2d;
   rules["relay.nn.global_avg_pool2d"] = globalAvgPool2d;
+  rules["relay.nn.global_max_pool2d"] = globalMaxPool2d;
+  rules["relay.nn.conv1d"] = conv1d;
 }

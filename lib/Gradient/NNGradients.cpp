@@ -157,26 +157,49 @@ LogicalResult logSoftmax(RuleBuilder &rb, Value g,
   return success();
 }
 
+/// The adjoints of a normalisation over `axes` (mean and variance per
+/// remaining index) with a per-channel scale/shift along `channel`:
+/// y = (x - mean) rstd * gamma + beta.
+void normGrads(RuleBuilder &rb, Value g, Value x, Value gamma, bool scale,
+               bool center, ArrayRef<int64_t> axes, int64_t channel,
+               double epsilon, SmallVectorImpl<Value> &out) {
+  int64_t rank = rankOf(x);
+  auto axesAttr = rb.b.getDenseI64ArrayAttr(axes);
+  Value mean = MeanOp::create(rb.b, rb.loc, x, axesAttr, /*keepdims=*/true);
+  Value var = VarianceOp::create(rb.b, rb.loc, x, axesAttr, /*keepdims=*/true,
+                                 /*exclude=*/false, mean, /*unbiased=*/false);
+  Value rstd =
+      RsqrtOp::create(rb.b, rb.loc, rb.add(var, rb.scalar(epsilon, var)));
+  Value xhat = rb.mul(rb.sub(x, mean), rstd);
+  Value gx = scale ? rb.mul(g, channelwise(rb, gamma, channel, rank)) : g;
+  Value meanG = MeanOp::create(rb.b, rb.loc, gx, axesAttr, true);
+  Value meanGX = MeanOp::create(rb.b, rb.loc, rb.mul(gx, xhat), axesAttr, true);
+  out.push_back(rb.mul(rstd, rb.sub(rb.sub(gx, meanG), rb.mul(xhat, meanGX))));
+  out.push_back(scale ? sumExcept(rb, rb.mul(g, xhat), channel) : Value());
+  out.push_back(center ? sumExcept(rb, g, channel) : Value());
+}
+
 LogicalResult layerNorm(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<LayerNormOp>(rb.op);
-  Value x = op.getData();
-  int64_t rank = rankOf(x);
+  int64_t axis =
+      normAxis(static_cast<int64_t>(op.getAxis()), rankOf(op.getData()));
+  normGrads(rb, g, op.getData(), op.getGamma(), op.getScale(), op.getCenter(),
+            {axis}, axis, op.getEpsilon().convertToDouble(), out);
+  return success();
+}
+
+/// Instance norm: statistics over every axis but the batch (0) and channels.
+LogicalResult instanceNorm(RuleBuilder &rb, Value g,
+                           SmallVectorImpl<Value> &out) {
+  auto op = cast<InstanceNormOp>(rb.op);
+  int64_t rank = rankOf(op.getData());
   int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()), rank);
-  auto axes = rb.b.getDenseI64ArrayAttr({axis});
-  Value mean = MeanOp::create(rb.b, rb.loc, x, axes, /*keepdims=*/true);
-  Value var = VarianceOp::create(rb.b, rb.loc, x, axes, /*keepdims=*/true,
-                                 /*exclude=*/false, mean, /*unbiased=*/false);
-  Value rstd = RsqrtOp::create(
-      rb.b, rb.loc,
-      rb.add(var, rb.scalar(op.getEpsilon().convertToDouble(), var)));
-  Value xhat = rb.mul(rb.sub(x, mean), rstd);
-  Value gx =
-      op.getScale() ? rb.mul(g, channelwise(rb, op.getGamma(), axis, rank)) : g;
-  Value meanG = MeanOp::create(rb.b, rb.loc, gx, axes, true);
-  Value meanGX = MeanOp::create(rb.b, rb.loc, rb.mul(gx, xhat), axes, true);
-  out.push_back(rb.mul(rstd, rb.sub(rb.sub(gx, meanG), rb.mul(xhat, meanGX))));
-  out.push_back(op.getScale() ? sumExcept(rb, rb.mul(g, xhat), axis) : Value());
-  out.push_back(op.getCenter() ? sumExcept(rb, g, axis) : Value());
+  SmallVector<int64_t> axes;
+  for (int64_t i = 1; i < rank; ++i)
+    if (i != axis)
+      axes.push_back(i);
+  normGrads(rb, g, op.getData(), op.getGamma(), op.getScale(), op.getCenter(),
+            axes, axis, op.getEpsilon().convertToDouble(), out);
   return success();
 }
 
@@ -226,6 +249,7 @@ void gradient::addNNGradients(GradientRules &rules) {
   rules["relay.nn.softmax"] = softmax;
   rules["relay.nn.log_softmax"] = logSoftmax;
   rules["relay.nn.layer_norm"] = layerNorm;
+  rules["relay.nn.instance_norm"] = instanceNorm;
   rules["relay.nn.batch_norm"] = batchNorm;
   rules["relay.nn.dropout"] = dropout;
 }

@@ -118,6 +118,21 @@ LogicalResult variance(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   return success();
 }
 
+/// cumsum: each input element reaches every later output (and itself unless
+/// exclusive), so its adjoint is the reversed scan of the reversed adjoint.
+LogicalResult cumsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  auto op = cast<CumsumOp>(rb.op);
+  if (!op.getAxis())
+    return rb.emitError() << "the gradient of `cumsum` without an axis is not "
+                             "implemented yet";
+  auto axis = rb.b.getI64IntegerAttr(static_cast<int64_t>(*op.getAxis()));
+  Value reversed = ReverseOp::create(rb.b, rb.loc, g, axis);
+  Value scan = CumsumOp::create(rb.b, rb.loc, reversed, axis, TypeAttr(),
+                                rb.b.getBoolAttr(op.getExclusive()));
+  out.push_back(ReverseOp::create(rb.b, rb.loc, scan, axis));
+  return success();
+}
+
 } // namespace
 
 void gradient::addReduceGradients(GradientRules &rules) {
@@ -127,4 +142,5 @@ void gradient::addReduceGradients(GradientRules &rules) {
   rules["relay.min"] = extremum<MinOp>;
   rules["relay.prod"] = prod;
   rules["relay.variance"] = variance;
+  rules["relay.cumsum"] = cumsum;
 }

@@ -305,6 +305,22 @@ LogicalResult take(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   return success();
 }
 
+/// full / full_like: the fill value reaches every element.
+LogicalResult fill(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  Value fillValue = rb.op->getOperands().back();
+  if (isa<FullLikeOp>(rb.op))
+    out.push_back(Value()); // the shape operand
+  Value total =
+      SumOp::create(rb.b, rb.loc, g, DenseI64ArrayAttr(), false, false);
+  Type element = tensorType(fillValue).getElementType();
+  out.push_back(
+      total.getType() == fillValue.getType()
+          ? total
+          : rb.reshapeLike(CastOp::create(rb.b, rb.loc, total, element),
+                           fillValue));
+  return success();
+}
+
 } // namespace
 
 void gradient::addTransformGradients(GradientRules &rules) {
@@ -327,4 +343,6 @@ void gradient::addTransformGradients(GradientRules &rules) {
   rules["relay.repeat"] = repeat;
   rules["relay.gather"] = gather;
   rules["relay.take"] = take;
+  rules["relay.full"] = fill;
+  rules["relay.full_like"] = fill;
 }

@@ -171,6 +171,11 @@ CASES: Dict[str, Case] = {
                          consts=[np.array([[0, 3], [1, 1], [2, 0]], dtype="int64")]),
     "relay.take": Case([(4, 3)], lambda x, i: relay.take(x, i, axis=0),
                        consts=[np.array([[3, 0], [3, -1]], dtype="int64")]),
+    "relay.cumsum": _unary(lambda x: relay.cumsum(x, axis=1) + relay.cumsum(x, axis=0, exclusive=True),
+                          shape=(3, 4)),
+    "relay.full": Case([()], lambda v: relay.full(v, (2, 3), DTYPE)),
+    "relay.full_like": _binary(lambda a, v: relay.full_like(a, v), shapes=((2, 3), ())),
+    "relay.nn.instance_norm": Case([(2, 3, 4), (3,), (3,)], lambda x, g, b: relay.nn.instance_norm(x, g, b)),
     # conv and pools
     "relay.nn.conv2d": _binary(lambda x, w: relay.nn.conv2d(x, w, strides=(2, 1), padding=(1, 1),
                                                             dilation=(1, 2)),
@@ -180,6 +185,9 @@ CASES: Dict[str, Case] = {
     "relay.nn.max_pool2d": _unary(lambda x: relay.nn.max_pool2d(x, (3, 2), strides=(2, 2), padding=(1, 0)),
                                   _distinct, shape=(1, 2, 5, 6)),
     "relay.nn.global_avg_pool2d": _unary(relay.nn.global_avg_pool2d, shape=(2, 3, 2, 2)),
+    "relay.nn.global_max_pool2d": _unary(relay.nn.global_max_pool2d, _distinct, shape=(2, 3, 2, 2)),
+    "relay.nn.conv1d": _binary(lambda x, w: relay.nn.conv1d(x, w, strides=2, padding=(1, 2), dilation=2),
+                               shapes=((2, 2, 9), (3, 2, 3))),
 }
 
 
@@ -198,7 +206,7 @@ RULES = _rule_names()
 
 
 def test_every_rule_has_a_case():
-    assert len(RULES) >= 80, RULES
+    assert len(RULES) >= 92, RULES
     missing = sorted(set(RULES) - set(CASES))
     assert not missing, f"gradient rules without a finite-difference case: {missing}"
     stale = sorted(set(CASES) - set(RULES))
