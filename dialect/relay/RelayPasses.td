@@ -100,6 +100,26 @@ def RelayFoldConstants : Pass<"relay-fold-constants", "::mlir::ModuleOp"> {
   }];
 }
 
+def RelayPartialEval : Pass<"relay-partial-eval", "::mlir::ModuleOp"> {
+  let summary = "Inlines known calls and closures, selects constant branches";
+  let description = [{
+    The static part of Relay's PartialEvaluate: in every function, calls of
+    non-recursive module functions (`func.call`, `relay.call` of a
+    `relay.global_fn`) and of non-recursive `relay.fn`s in scope are replaced
+    by the callee's body (repeatedly: inlined bodies are inlined into), and
+    a `relay.if` whose condition is a constant becomes the chosen branch.
+    Closures and references left without uses disappear with them; follow
+    with `relay-fold-constants`, `canonicalize` and `cse` for the rest.
+    Recursive functions stay calls.
+
+    ```mlir
+    %f = relay.fn : !relay.fn<(tensor<f32>) -> tensor<f32>> { ... }
+    %y = relay.call %f(%x) : ...
+    // becomes: the body of %f on %x
+    ```
+  }];
+}
+
 def RelayMonomorphize : Pass<"relay-monomorphize", "::mlir::ModuleOp"> {
   let summary = "Clones generic functions once per instantiation";
   let description = [{

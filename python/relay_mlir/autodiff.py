@@ -31,11 +31,13 @@ from typing import Optional, Sequence
 from .analysis import free_vars
 from .emit import new_context, parse_module, run_passes
 from .errors import CompileError
-from .expr import Function, GlobalVar
+from .expr import Call, Function, GlobalVar, TupleGetItem, Tuple, Var
 from .mlir_import import from_mlir_text
 from .module import IRModule
+from .op import add, multiply, sum as reduce_sum, zeros_like
+from .ty import TensorType
 
-__all__ = ["gradient"]
+__all__ = ["gradient", "jvp"]
 
 _TARGET = "__grad_input"
 _MODES = ("higher_order", "first_order")
@@ -154,3 +156,68 @@ def _expand(text: str, known: set):
     helpers = {gv.name_hint: back[gv] for gv in back.get_global_vars()
                if gv.name_hint not in known | {name, _TARGET, "__grad_caller"}}
     return back[name], helpers
+
+
+def jvp(expr: Function, mod: Optional[IRModule] = None) -> Function:
+    """Forward mode: ``fn(params..., tangents...) -> (result, J · tangents)``.
+
+    One tangent per parameter (of its type; those of integer parameters are
+    ignored); the result must be a tensor. Computed by transposing the
+    reverse mode: with ``v(x, u) = Jᵀu`` (``gradient(..., seedable=True)``),
+    ``J t = d/du <v(x, u), t>``, a second ``gradient`` of a function linear
+    in ``u``. So it supports what the reverse mode supports whose backward
+    ops have gradient rules themselves (not conv2d_transpose/scatter yet).
+    The calls between the pieces are inlined (relay-partial-eval): the
+    result is straight-line where the function is.
+    """
+    if not isinstance(expr, Function):
+        raise CompileError("jvp: expected a relay.Function, got " + type(expr).__name__)
+    vjp = gradient(expr, mod, keeping=False, seedable=True)
+    ret = vjp.params[-1].type_annotation
+    if not isinstance(ret, TensorType):
+        raise CompileError(f"jvp: the result must be a tensor, got {ret}")
+    xs = [Var(p.name_hint, p.type_annotation) for p in expr.params]
+    ts = [Var(p.name_hint + "_dot", p.type_annotation) for p in expr.params]
+    u = Var("u", ret)
+    pulled = Call(vjp, xs + [u])
+    terms = [reduce_sum(multiply(TupleGetItem(pulled, i), t))
+             for i, (x, t) in enumerate(zip(xs, ts))
+             if isinstance(x.type_annotation, TensorType) and x.type_annotation.dtype.startswith(("float", "bfloat"))]
+    if not terms:
+        raise CompileError("jvp: the function has no floating-point parameter")
+    inner = terms[0]
+    for t in terms[1:]:
+        inner = add(inner, t)
+    lin = Function(xs + ts + [u], inner)
+    dlin = gradient(lin, mod, wrt=[len(xs) + len(ts)], keeping=False)
+    xs2 = [Var(p.name_hint, p.type_annotation) for p in expr.params]
+    ts2 = [Var(p.name_hint + "_dot", p.type_annotation) for p in expr.params]
+    value = Call(expr, xs2)
+    tangent = TupleGetItem(Call(dlin, xs2 + ts2 + [zeros_like(value)]), 0)
+    return _partial_eval(Function(xs2 + ts2, Tuple([value, tangent])), mod)
+
+
+def _partial_eval(fn: Function, mod: Optional[IRModule]) -> Function:
+    """``fn`` with its known calls and closures inlined (relay-partial-eval), typed."""
+    work = IRModule()
+    if mod is not None:
+        work.update(mod)
+    work[GlobalVar(_TARGET)] = fn
+    em = work.to_mlir(infer=True)
+    ctx = new_context()
+    holder = parse_module(ctx, em.text(), "<jvp>")
+    run_passes(ctx, holder.operation,
+               "builtin.module(relay-partial-eval,relay-fold-constants,canonicalize,cse)",
+               "partial evaluation")
+    with ctx:
+        out = holder.operation.get_asm()
+    back = from_mlir_text(out, "<jvp>")
+    result = back[_TARGET]
+    for new, old in zip(result.params, fn.params):
+        new.name_hint = old.name_hint
+    typing = IRModule()
+    if mod is not None:
+        typing.update(mod)
+    typing["main"] = result
+    typing.to_mlir(infer=True)
+    return result

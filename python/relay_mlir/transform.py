@@ -11,10 +11,10 @@ Example::
 """
 from __future__ import annotations
 
-from .autodiff import gradient
+from .autodiff import gradient, jvp
 from .module import IRModule
 
-__all__ = ["InferType", "gradient"]
+__all__ = ["InferType", "gradient", "jvp"]
 
 
 class InferType:

@@ -231,3 +231,49 @@ def test_recursive_rnn_matches_finite_differences():
             m[k][idx] -= 1e-6
             fd[idx] = (float(f(*p)) - float(f(*m))) / 2e-6
         np.testing.assert_allclose(grads[k], fd, rtol=1e-5, atol=1e-8)
+
+
+@pytest.mark.parametrize("which", ["layer", "softmax", "branch"])
+def test_forward_mode_matches_reverse_mode_and_differences(which):
+    """jvp(x, t) = J t: against central differences of f along t (float64) and, for a
+    scalar projection, against the reverse mode (<grad of <w, f>, t>)."""
+    x = relay.var("x", shape=(2, 3), dtype="float64")
+    w = relay.var("w", shape=(4, 3), dtype="float64")
+    if which == "layer":
+        body = relay.tanh(relay.nn.dense(x, w))
+    elif which == "softmax":
+        body = relay.nn.softmax(relay.nn.dense(x, w) * relay.const(0.5, "float64"))
+    else:
+        s = relay.sum(x)
+        body = relay.If(relay.greater(s, relay.const(0.0, "float64")),
+                        relay.exp(relay.nn.dense(x, w)), relay.nn.dense(x * x, w))
+    f = relay.Function([x, w], body)
+    j = relay.transform.jvp(f)
+    rng = np.random.default_rng(7)
+    xv, wv = rng.normal(size=(2, 3)), rng.normal(size=(4, 3))
+    tx, tw = rng.normal(size=(2, 3)), rng.normal(size=(4, 3))
+    value, tangent = _interpret(j, xv, wv, tx, tw)
+    run_f = relay.create_executor("debug", mod=relay.IRModule.from_expr(f)).evaluate()
+    np.testing.assert_allclose(value, run_f(xv, wv), rtol=1e-12)
+    h = 1e-6
+    fd = (run_f(xv + h * tx, wv + h * tw) - run_f(xv - h * tx, wv - h * tw)) / (2 * h)
+    np.testing.assert_allclose(tangent, fd, rtol=1e-5, atol=1e-8)
+    proj = rng.normal(size=(2, 4))
+    scalar = relay.Function([x, w], relay.sum(body * relay.const(proj)))
+    _, (gx, gw) = _interpret(relay.transform.gradient(scalar), xv, wv)
+    np.testing.assert_allclose(np.sum(tangent * proj), np.sum(gx * tx) + np.sum(gw * tw), rtol=1e-9)
+
+
+def test_forward_mode_is_straight_line_and_compiles():
+    x = relay.var("x", shape=(2, 3))
+    w = relay.var("w", shape=(4, 3))
+    j = relay.transform.jvp(relay.Function([x, w], relay.tanh(relay.nn.dense(x, w))))
+    text = j.astext()
+    assert "fn (%a" not in text and "ref" not in text and "%f(" not in text
+    assert [p.name_hint for p in j.params] == ["x", "w", "x_dot", "w_dot"]
+    rng = np.random.default_rng(7)
+    args = [rng.normal(size=s).astype("float32") for s in [(2, 3), (4, 3), (2, 3), (4, 3)]]
+    want = _interpret(j, *args)
+    got = relay.compile(relay.IRModule.from_expr(j), target="llvm-cpu").run("main", *args)
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
