@@ -233,6 +233,37 @@ LogicalResult globalAvgPool2d(RuleBuilder &rb, Value g,
   return success();
 }
 
+/// conv2d_transpose is conv2d's data adjoint, so its data adjoint is a
+/// conv2d with the same weight (read as OIHW); its weight adjoint is the
+/// conv2d weight adjoint with data and output adjoint swapped.
+LogicalResult conv2dTranspose(RuleBuilder &rb, Value g,
+                              SmallVectorImpl<Value> &out) {
+  auto op = cast<Conv2DTransposeOp>(rb.op);
+  Value x = op.getData(), w = op.getWeight();
+  if (failed(requireNCHW(rb, x, g, op.getDataLayout())))
+    return failure();
+  if (op.getKernelLayout() != "IOHW" || op.getGroups() != 1)
+    return rb.emitError() << "the gradient of `nn.conv2d_transpose` is "
+                             "implemented for the IOHW kernel layout and "
+                             "groups = 1 only";
+  SmallVector<int64_t> pad = padding4(op.getPadding());
+  out.push_back(Conv2DOp::create(
+      rb.b, rb.loc, g, w, op.getStrides(), pad, op.getDilation(), 1,
+      IntegerAttr(), DenseI64ArrayAttr(), "NCHW", "OIHW", "", TypeAttr()));
+  ArrayRef<int64_t> ws = tensorType(w).getShape();
+  Value gt = rb.transpose(g, {1, 0, 2, 3});
+  Value xt = rb.transpose(x, {1, 0, 2, 3});
+  Value corr = Conv2DOp::create(
+      rb.b, rb.loc, gt, xt, op.getDilation(), pad, op.getStrides(), 1,
+      IntegerAttr(), DenseI64ArrayAttr(), "NCHW", "OIHW", "", TypeAttr());
+  Value cropped = StridedSliceOp::create(
+      rb.b, rb.loc, corr, ArrayRef<int64_t>{0, 0},
+      ArrayRef<int64_t>{ws[2], ws[3]}, DenseI64ArrayAttr(),
+      rb.b.getDenseI64ArrayAttr({2, 3}), "end");
+  out.push_back(rb.transpose(cropped, {1, 0, 2, 3}));
+  return success();
+}
+
 /// conv1d as a conv2d of height 1: the conv2d rule on unsqueezed values.
 LogicalResult conv1d(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<Conv1DOp>(rb.op);
@@ -283,4 +314,5 @@ void gradient::addConvPoolGradients(GradientRules &rules) {
   rules["relay.nn.global_avg_pool2d"] = globalAvgPool2d;
   rules["relay.nn.global_max_pool2d"] = globalMaxPool2d;
   rules["relay.nn.conv1d"] = conv1d;
+  rules["relay.nn.conv2d_transpose"] = conv2dTranspose;
 }

@@ -143,19 +143,40 @@ LogicalResult stridedSlice(RuleBuilder &rb, Value g,
       axes.push_back(i);
   }
   SmallVector<int64_t> before(rank, 0), after(rank, 0);
+  SmallVector<int64_t> extent(outShape.begin(), outShape.end());
   for (auto [k, axis] : llvm::enumerate(axes)) {
     int64_t stride = 1;
-    if (auto s = op.getStrides(); s && !s->empty())
+    if (auto s = op.getStrides();
+        s && !s->empty() && op.getSliceMode() != "size")
       stride = (*s)[s->size() == 1 ? 0 : k];
-    if (stride != 1)
+    if (stride < 1)
       return rb.emitError() << "the gradient of `strided_slice` with stride "
                             << stride << " is not implemented yet";
     int64_t begin = op.getBegin()[k];
     if (begin < 0)
       begin += shape[axis];
     begin = std::clamp<int64_t>(begin, 0, shape[axis]);
+    if (stride > 1) {
+      // Put stride - 1 zeros after each element: [.., m, ..] -> [.., m*s, ..]
+      // (expand, pad the new axis, merge), then keep what fits.
+      int64_t m = outShape[axis];
+      Value e = ExpandDimsOp::create(rb.b, rb.loc, g,
+                                     rb.b.getI64IntegerAttr(axis + 1),
+                                     rb.b.getI64IntegerAttr(1));
+      SmallVector<int64_t> lo(rank + 1, 0), hi(rank + 1, 0);
+      hi[axis + 1] = stride - 1;
+      Value spread = zeroPad(rb, e, lo, hi);
+      SmallVector<int64_t> merged(extent.begin(), extent.end());
+      merged[axis] = m * stride;
+      g = ReshapeOp::create(rb.b, rb.loc, spread,
+                            rb.b.getDenseI64ArrayAttr(merged),
+                            rb.b.getBoolAttr(false));
+      int64_t keep = std::min(m * stride, shape[axis] - begin);
+      g = sliceAxis(rb, g, axis, 0, keep);
+      extent[axis] = keep;
+    }
     before[axis] = begin;
-    after[axis] = shape[axis] - begin - outShape[axis];
+    after[axis] = shape[axis] - begin - extent[axis];
   }
   out.push_back(zeroPad(rb, g, before, after));
   return success();

@@ -233,6 +233,21 @@ def test_recursive_rnn_matches_finite_differences():
         np.testing.assert_allclose(grads[k], fd, rtol=1e-5, atol=1e-8)
 
 
+def test_forward_mode_through_conv_and_pool():
+    x = relay.var("x", shape=(1, 2, 6, 6), dtype="float64")
+    w = relay.var("w", shape=(3, 2, 3, 3), dtype="float64")
+    f = relay.Function([x, w], relay.nn.max_pool2d(
+        relay.nn.relu(relay.nn.conv2d(x, w, padding=(1, 1))), (2, 2), strides=(2, 2)))
+    j = relay.transform.jvp(f)
+    rng = np.random.default_rng(1)
+    xv, wv, tx, tw = [rng.normal(size=s) for s in [(1, 2, 6, 6), (3, 2, 3, 3)] * 2]
+    _, tangent = _interpret(j, xv, wv, tx, tw)
+    run_f = relay.create_executor("debug", mod=relay.IRModule.from_expr(f)).evaluate()
+    h = 1e-6
+    fd = (run_f(xv + h * tx, wv + h * tw) - run_f(xv - h * tx, wv - h * tw)) / (2 * h)
+    np.testing.assert_allclose(tangent, fd, rtol=1e-5, atol=1e-8)
+
+
 @pytest.mark.parametrize("which", ["layer", "softmax", "branch"])
 def test_forward_mode_matches_reverse_mode_and_differences(which):
     """jvp(x, t) = J t: against central differences of f along t (float64) and, for a

@@ -162,7 +162,10 @@ CASES: Dict[str, Case] = {
     "relay.split": _unary(lambda x: relay.split(x, 3, axis=1)[1] * relay.split(x, 3, axis=1)[2],
                           shape=(2, 6)),
     "relay.stack": _binary(lambda a, b: relay.stack([a, b], axis=1), shapes=((2, 3), (2, 3))),
-    "relay.strided_slice": _unary(lambda x: relay.strided_slice(x, [1, 0], [3, -1]), shape=(4, 3)),
+    "relay.strided_slice": _unary(lambda x: relay.strided_slice(x, [1, 0], [3, -1])
+                                  + relay.strided_slice(x, [0, 1], [4, 3], strides=[2, 1])
+                                  + relay.strided_slice(x, [1, 0], [4, 3], strides=[2, 2], axes=[0, 1])
+                                  * relay.const(1.0, DTYPE), shape=(5, 3)),
     "relay.nn.pad": Case([(2, 3), ()], lambda x, v: relay.nn.pad(x, ((1, 0), (2, 1)), v)),
     "relay.reverse": _unary(lambda x: relay.reverse(x, axis=1)),
     "relay.tile": _unary(lambda x: relay.tile(x, (2, 1, 2))),
@@ -186,6 +189,9 @@ CASES: Dict[str, Case] = {
                                   _distinct, shape=(1, 2, 5, 6)),
     "relay.nn.global_avg_pool2d": _unary(relay.nn.global_avg_pool2d, shape=(2, 3, 2, 2)),
     "relay.nn.global_max_pool2d": _unary(relay.nn.global_max_pool2d, _distinct, shape=(2, 3, 2, 2)),
+    "relay.nn.conv2d_transpose": _binary(lambda x, w: relay.nn.conv2d_transpose(
+        x, w, strides=(2, 1), padding=(1, 0), output_padding=(1, 0), dilation=(1, 2)),
+        shapes=((2, 3, 3, 4), (3, 2, 3, 2))),
     "relay.nn.conv1d": _binary(lambda x, w: relay.nn.conv1d(x, w, strides=2, padding=(1, 2), dilation=2),
                                shapes=((2, 2, 9), (3, 2, 3))),
 }
@@ -206,7 +212,7 @@ RULES = _rule_names()
 
 
 def test_every_rule_has_a_case():
-    assert len(RULES) >= 92, RULES
+    assert len(RULES) >= 94, RULES
     missing = sorted(set(RULES) - set(CASES))
     assert not missing, f"gradient rules without a finite-difference case: {missing}"
     stale = sorted(set(CASES) - set(RULES))
