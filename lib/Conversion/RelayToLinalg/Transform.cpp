@@ -8,6 +8,7 @@
 #include "../../Relations/TransformUtils.h"
 #include "Utils.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -883,13 +884,41 @@ struct ArangePattern : OpConversionPattern<ArangeOp> {
     if (resultType.isDynamicDim(0)) {
       Value stop = scalarOf(rewriter, loc, adaptor.getStop());
       Value n;
+      // bounds known only at run time: a step of 0 (or NaN bounds) or more
+      // than 2^40 elements is a run-time error, never a division by zero or
+      // a huge allocation
+      const char *badRange = "relay.arange: the step is 0, a bound is not "
+                             "finite or the result has more than 2^40 elements";
       if (isFloat) {
         Value q = arith::DivFOp::create(
             rewriter, loc, arith::SubFOp::create(rewriter, loc, stop, start),
             step);
         q = math::CeilOp::create(rewriter, loc, q);
+        Value limit = arith::ConstantOp::create(
+            rewriter, loc, elt, rewriter.getFloatAttr(elt, double(1LL << 40)));
+        Value zeroF = arith::ConstantOp::create(rewriter, loc, elt,
+                                                rewriter.getFloatAttr(elt, 0));
+        cf::AssertOp::create(
+            rewriter, loc,
+            arith::AndIOp::create(
+                rewriter, loc,
+                arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::ONE,
+                                      step, zeroF),
+                arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLE,
+                                      q, limit)),
+            badRange);
+        q = arith::MaximumFOp::create(rewriter, loc, q, zeroF);
         n = arith::FPToSIOp::create(rewriter, loc, rewriter.getI64Type(), q);
       } else {
+        Value zeroI = arith::ConstantOp::create(
+            rewriter, loc, elt, rewriter.getIntegerAttr(elt, 0));
+        Value stepOk = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ne, step, zeroI);
+        cf::AssertOp::create(rewriter, loc, stepOk, badRange);
+        step = arith::SelectOp::create(
+            rewriter, loc, stepOk, step,
+            arith::ConstantOp::create(rewriter, loc, elt,
+                                      rewriter.getIntegerAttr(elt, 1)));
         Value diff = arith::SubIOp::create(rewriter, loc, stop, start);
         n = isUnsigned ? arith::CeilDivUIOp::create(rewriter, loc, diff, step)
                              .getResult()
@@ -908,6 +937,13 @@ struct ArangePattern : OpConversionPattern<ArangeOp> {
       count = arith::MaxSIOp::create(
           rewriter, loc, count,
           arith::ConstantIndexOp::create(rewriter, loc, 0));
+      if (!isFloat)
+        cf::AssertOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(
+                rewriter, loc, arith::CmpIPredicate::sle, count,
+                arith::ConstantIndexOp::create(rewriter, loc, 1LL << 40)),
+            badRange);
       sizes.push_back(count);
     } else {
       sizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(0)));

@@ -9,6 +9,7 @@ import numpy as np
 from ... import expr as E
 from ._base import Node, fmt_shape, have_op, register
 from ._shape import prod, reshape, squeeze, unsqueeze
+from ._symshape import Dim, Sym, checked_nonneg, elems_expr, shape_sym, sym_of
 
 
 # -- constants and shapes -------------------------------------------------------------
@@ -36,41 +37,90 @@ def _shape(n: Node):
     start, end = n.attr("start", 0), n.attr("end", None)
     if s is None:
         raise n.unsupported("the input rank is unknown")
-    r = len(s)
     sel = s[slice(start, end)] if end is not None else s[start:]
     if any(d is None for d in sel):
-        if have_op("shape_of") and start == 0 and end is None:
-            return n.op("shape_of")(n.expr(0), dtype="int64")
-        raise n.unsupported(f"shape {fmt_shape(s)} has unknown dims (no shape_of)")
-    del r
+        # computed at run time; the static dims stay known (see _symshape)
+        return shape_sym(n, n.expr(0), s, start, end)
     return np.array(sel, dtype=np.int64)
 
 
 @register("Size", since=1)
 def _size(n: Node):
-    return np.array(prod(n.static_shape(0)), dtype=np.int64)
+    s = n.shape(0)
+    if s is not None and all(d is not None for d in s):
+        return np.array(prod(s), dtype=np.int64)
+    return n.op("ndarray_size")(n.expr(0), dtype="int64")
+
+
+def _shape_input(n: Node, i: int, what: str) -> Sym:
+    """Input ``i``, a 1-d integer tensor giving a shape (Reshape's, Expand's, ...), as a ``Sym``:
+    known entries where the importer knows them, the run-time value for the others."""
+    sym = sym_of(n, i)
+    if sym is not None:
+        if sym.scalar:
+            raise n.invalid(f"input {i} ({what}) must be a 1-D integer tensor, got a scalar")
+        return sym
+    s = n.shape(i)
+    dt = n.dtype(i)
+    if s is None or len(s) != 1 or s[0] is None:
+        raise n.unsupported(f"input {i} ({what}) is only known at run time and its length "
+                            f"({fmt_shape(s)}) is not: it decides the rank of the result")
+    if np.dtype(dt).kind not in "iu":
+        raise n.invalid(f"input {i} ({what}) must be an integer tensor, got {dt}")
+    if s[0] > 64:
+        raise n.unsupported(f"input {i} ({what}) has {s[0]} entries")
+    return Sym(n.expr(i), [None] * s[0], False, dt)
+
+
+def _sym_expr(n: Node, sym: Sym, elems, dtype: str = "int64"):
+    """The run-time 1-d expression of ``elems`` (entries of ``sym`` where None)."""
+    return elems_expr(n, elems, dtype, [(sym, j) for j in range(len(elems))])
 
 
 @register("ConstantOfShape", since=9)
 def _constant_of_shape(n: Node):
-    if not n.is_const(0) and n.static_out_shape() is not None:
-        shape = list(n.static_out_shape())
-    else:
-        shape = [int(d) for d in n.const(0, "shape")]
-    if any(d < 0 for d in shape):
-        raise n.invalid(f"negative dim in the shape {shape}")
     v = n.attr("value", None)
     if v is None:
         v = np.zeros((1,), np.float32)
     v = np.asarray(v).reshape(-1)
     if v.size != 1:
         raise n.invalid(f"attribute 'value' must hold one element, it holds {v.size}")
+    if not n.is_const(0):
+        # a shape computed at run time: dyn.full (entries checked at run time: none
+        # negative, at most 2^40 elements)
+        sym = _shape_input(n, 0, "shape")
+        if any(isinstance(e, int) and e < 0 for e in sym.elems):
+            raise n.invalid(f"negative dim in the shape {sym.elems}")
+        fill = n.constant(np.array(v[0], dtype=v.dtype))
+        return n.op("full")(fill, _sym_expr(n, sym, sym.elems), v.dtype.name)
+    shape = [int(d) for d in n.const(0, "shape")]
+    if any(d < 0 for d in shape):
+        raise n.invalid(f"negative dim in the shape {shape}")
     n.check_materialize(shape, v.dtype, "the result")
     return np.full(shape, v[0], dtype=v.dtype)
 
 
 @register("Range", since=11)
 def _range(n: Node):
+    if not all(n.is_const(i) for i in range(3)):
+        # bounds known only at run time: arange of length ? (checked at run time: the step is
+        # not 0 and the length at most 2^40)
+        dt = n.dtype(0)
+        bounds = []
+        for i in range(3):
+            if n.is_const(i):
+                bounds.append(n.constant(n.const_scalar(i, "range bound").astype(dt)))
+                continue
+            sh = n.shape(i)
+            if sh is None or any(d not in (1, None) for d in sh) or len(sh) > 1:
+                raise n.invalid(f"input {i} (a range bound) must be a scalar, got shape {fmt_shape(sh)}")
+            if n.dtype(i) != dt:
+                raise n.invalid(f"range bounds have different element types ({dt}, {n.dtype(i)})")
+            e = n.expr(i)
+            bounds.append(e if len(sh) == 0 else n.op("reshape")(e, []))
+        if n.is_const(2) and float(n.const_scalar(2)) == 0:
+            raise n.invalid("Range with delta 0 has no finite length")
+        return n.op("arange")(bounds[0], bounds[1], bounds[2], dtype=dt)
     s, l, d = (n.const_scalar(i, "range bound") for i in range(3))
     if not np.isfinite(np.array([s, l, d], np.float64)).all() or d == 0:
         raise n.invalid(f"Range({s}, {l}, {d}) has no finite length")
@@ -93,12 +143,39 @@ def _eye_like(n: Node):
 
 
 # -- reshape family --------------------------------------------------------------------
+def _reshape_runtime(n: Node):
+    """Reshape to a shape computed at run time: Relay's static codes where every entry is known
+    or is the same dim of the input at the same position (0 = copy), else dyn.reshape on the
+    run-time value (element count checked at run time)."""
+    sym = _shape_input(n, 1, "shape")
+    allowzero = bool(n.attr("allowzero", 0))
+    x = n.expr(0)
+    xs = n.shape(0)
+    elems = list(sym.elems)
+    if sum(1 for e in elems if isinstance(e, int) and e == -1) > 1 or any(
+            isinstance(e, int) and e < -1 for e in elems):
+        raise n.invalid(f"shape {elems} has more than one -1 or a negative entry")
+    codes = []
+    literal_zero = allowzero and any(isinstance(e, int) and e == 0 for e in elems)
+    for i, e in enumerate(elems):
+        if isinstance(e, int):
+            codes.append(e)
+        elif isinstance(e, Dim) and e.of is x and e.axis == i and not literal_zero:
+            codes.append(0)
+        elif isinstance(e, Dim) and xs is not None and e.of is x and xs[e.axis] is not None:
+            codes.append(xs[e.axis])  # pragma: no cover - static dims are ints already
+        else:
+            codes = None
+            break
+    if codes is not None:
+        return n.op("reshape")(x, codes, allowzero=literal_zero)
+    return n.op("reshape")(x, _sym_expr(n, sym, elems), allowzero=allowzero)
+
+
 @register("Reshape", since=5)
 def _reshape(n: Node):
-    if not n.is_const(1) and n.static_out_shape() is not None:
-        n.ignore("allowzero")
-        out = list(n.static_out_shape())
-        return n.op("reshape")(n.expr(0), out, allowzero=0 in out)
+    if not n.is_const(1):
+        return _reshape_runtime(n)
     shape = [int(d) for d in n.const(1, "shape")]
     allowzero = bool(n.attr("allowzero", 0))
     if allowzero and 0 in shape and -1 in shape:
@@ -139,8 +216,8 @@ def _squeeze(n: Node):
     if s is None:
         raise n.unsupported("the input rank is unknown")
     if n.opset >= 13:
-        if n.has(1) and not n.is_const(1) and n.static_out_shape() is not None:
-            return reshape(n, n.expr(0), list(n.static_out_shape()), s)
+        if n.has(1) and not n.is_const(1):
+            return _squeeze_unsqueeze_runtime(n, s, squeeze=True)
         axes = None if not n.has(1) else [int(a) for a in n.const(1, "axes")]
     else:
         axes = n.attr("axes", None)
@@ -156,18 +233,102 @@ def _unsqueeze(n: Node):
     s = n.shape(0)
     if s is None:
         raise n.unsupported("the input rank is unknown")
-    if n.opset >= 13 and not n.is_const(1) and n.static_out_shape() is not None:
-        return reshape(n, n.expr(0), list(n.static_out_shape()), s)
+    if n.opset >= 13 and not n.is_const(1):
+        return _squeeze_unsqueeze_runtime(n, s, squeeze=False)
     axes = [int(a) for a in n.const(1, "axes")] if n.opset >= 13 else [int(a) for a in n.attr("axes")]
     return unsqueeze(n, n.expr(0), s, axes)
 
 
+def _squeeze_unsqueeze_runtime(n: Node, s, squeeze: bool):
+    """Axes known only at run time (they decide the result's rank): the output shape the model
+    declares (or ONNX infers) gives the result, and the axes are checked at run time to be ones
+    that give that shape (a clear run-time error otherwise, never a silently different shape)."""
+    import itertools
+    from ._symshape import axes_are_one_of, depend
+    out = n.out_shape(0)
+    ls = n.shape(1)
+    if out is None or ls is None or len(ls) != 1 or ls[0] is None:
+        raise n.unsupported("input 1 (axes) is only known at run time and the output rank is unknown")
+    k = int(ls[0])
+    big, small = (s, out) if squeeze else (out, s)
+    if len(big) - len(small) != k:
+        raise n.invalid(f"{k} axes, but the shapes {fmt_shape(s)} and {fmt_shape(out)} differ in rank by "
+                        f"{abs(len(big) - len(small))}")
+    cands = []
+    for c in itertools.combinations(range(len(big)), k):
+        rest = [d for j, d in enumerate(big) if j not in c]
+        if all(big[j] in (1, None) for j in c) and len(rest) == len(small) and all(
+                a is None or b is None or a == b for a, b in zip(rest, small)):
+            cands.append(c)
+    if not cands or len(cands) > 64:
+        raise n.unsupported("input 1 (axes) is only known at run time and the declared shapes do not "
+                            "determine the result")
+    c = cands[0]
+    x = n.op("squeeze")(n.expr(0), list(c)) if squeeze else n.expr(0)
+    if not squeeze:
+        for a in c:
+            x = n.op("expand_dims")(x, a, 1)
+    if len(cands) > 1 and any(None in [big[j] for j in cc] for cc in cands):
+        raise n.unsupported("input 1 (axes) is only known at run time and several axes fit the shapes")
+    return depend(n, x, axes_are_one_of(n, 1, len(big), cands))
+
+
+def _expand_runtime(n: Node):
+    """Expand to a shape computed at run time: per entry (ONNX broadcasting both ways) the
+    target is the entry, or the data dim where the entry is 1; unknown entries are resolved at
+    run time and dyn.broadcast_to checks that every data dim is 1 or the target."""
+    sym = _shape_input(n, 1, "shape")
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    x = n.expr(0)
+    k, r = len(sym.elems), len(xs)
+    rank = max(k, r)
+    target, srcs = [], []
+    for i in range(rank):
+        e = sym.elems[i - (rank - k)] if i >= rank - k else 1
+        j = i - (rank - r)
+        d = xs[j] if j >= 0 else 1
+        dim = (d if d is not None else Dim(x, j)) if j >= 0 else 1
+        src = (sym, i - (rank - k)) if i >= rank - k else None
+        if isinstance(e, int):
+            if e < 0:
+                raise n.invalid(f"negative entry {e} in the shape")
+            if e == 1 or e == d:
+                target.append(dim)
+            elif d is None or d == 1:
+                target.append(e)
+            else:
+                raise n.invalid(f"shape entry {e} does not broadcast with the input dim {d}")
+        elif e == dim or d == 1:
+            target.append(e)
+        elif isinstance(d, int):
+            target.append(("where1", src, d))
+        else:
+            target.append(("where1", src, dim))
+        srcs.append(src)
+    if all(not isinstance(t, tuple) for t in target) and rank == r and all(
+            t == (xs[i] if xs[i] is not None else Dim(x, i)) for i, t in enumerate(target)):
+        return x
+    # the target as a run-time expression; a ("where1", src, d) entry is d where the
+    # requested entry is 1, else the entry
+    pieces_elems = [None if isinstance(t, tuple) else t for t in target]
+    base = elems_expr(n, pieces_elems, "int64", srcs)
+    if any(isinstance(t, tuple) for t in target):
+        req = elems_expr(n, [None if s is not None else 1 for s in srcs], "int64", srcs)
+        alt = elems_expr(n, [t[2] if isinstance(t, tuple) else 0 for t in target], "int64")
+        mask = np.array([isinstance(t, tuple) for t in target])
+        use_alt = n.op("logical_and")(n.constant(mask), n.op("equal")(req, n.constant(np.array(1, np.int64))))
+        base = n.op("where")(use_alt, alt, base)
+        # (the other masked entries of base are the requested entries themselves)
+    return n.op("broadcast_to")(x, base)
+
+
 @register("Expand", since=8)
 def _expand(n: Node):
-    if not n.is_const(1) and n.static_out_shape() is not None:
-        shape = list(n.static_out_shape())
-    else:
-        shape = [int(d) for d in n.const(1, "shape")]
+    if not n.is_const(1):
+        return _expand_runtime(n)
+    shape = [int(d) for d in n.const(1, "shape")]
     xs = n.shape(0)
     if xs is None or any(d is None for d in xs):
         raise n.unsupported(f"Expand needs a static input shape, got {fmt_shape(xs)}")
@@ -187,12 +348,41 @@ def _expand(n: Node):
 
 @register("Tile", since=6)
 def _tile(n: Node):
-    xs, out = n.shape(0), n.static_out_shape()
-    if not n.is_const(1) and out is not None and xs is not None and all(d for d in xs):
-        reps = [o // i for o, i in zip(out, xs)]
-    else:
-        reps = [int(r) for r in n.const(1, "repeats")]
+    if not n.is_const(1):
+        return _tile_runtime(n)
+    reps = [int(r) for r in n.const(1, "repeats")]
     return n.op("tile")(n.expr(0), reps)
+
+
+def _tile_runtime(n: Node):
+    """Tile by repeats computed at run time: x as [1, d0, 1, d1, ...], broadcast to
+    [r0, d0, r1, d1, ...] (dyn.broadcast_to: repeats checked at run time), reshaped to
+    [r0*d0, r1*d1, ...] (dyn.reshape)."""
+    sym = _shape_input(n, 1, "repeats")
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    x = n.expr(0)
+    r = len(xs)
+    if len(sym.elems) != r:
+        raise n.invalid(f"repeats has {len(sym.elems)} entries, the input has rank {r}")
+    if any(isinstance(e, int) and e < 0 for e in sym.elems):
+        raise n.invalid(f"negative repeats {sym.elems}")
+    y = x
+    for i in range(r):  # [d0, d1, ...] -> [1, d0, 1, d1, ...]
+        y = n.op("expand_dims")(y, 2 * i, 1)
+    dims = [xs[i] if xs[i] is not None else Dim(x, i) for i in range(r)]
+    big, srcs = [], []
+    for i in range(r):
+        big += [sym.elems[i], dims[i]]
+        srcs += [(sym, i), None]
+    y = n.op("broadcast_to")(y, elems_expr(n, big, "int64", srcs))
+    out = [e * d if isinstance(e, int) and isinstance(d, int) else None
+           for e, d in zip(sym.elems, dims)]
+    reps = elems_expr(n, sym.elems, "int64", [(sym, i) for i in range(r)])
+    prod_expr = n.op("multiply")(reps, elems_expr(n, dims, "int64"))
+    prod_sym = Sym(prod_expr, out, False, "int64")
+    return n.op("reshape")(y, _sym_expr(n, prod_sym, out))
 
 
 # -- split / slice -------------------------------------------------------------------
@@ -261,10 +451,6 @@ def _slice10(n: Node):
 
 def _split_sizes(n: Node, dim: Optional[int], nout: int) -> List[int]:
     if n.opset >= 13:
-        outs = [n.static_out_shape(j) for j in range(len(n.outputs))]
-        if n.has(1) and not n.is_const(1) and all(o is not None for o in outs):
-            axis = n.axis("axis", len(outs[0]), 0)
-            return [o[axis] for o in outs]
         split = [int(v) for v in n.const(1, "split")] if n.has(1) else None
     else:
         split = n.attr("split", None)
@@ -287,6 +473,40 @@ def _split_sizes(n: Node, dim: Optional[int], nout: int) -> List[int]:
     return [int(s) for s in split]
 
 
+def _split_runtime(n: Node, xs, axis: int):
+    """Split sizes known only at run time: piece k is ``take(x, arange(off_k, off_k + s_k))``
+    along the axis; x is first passed through two dyn.reshapes that check at run time that the
+    sizes sum to the dim and that their absolute values do too (so none is negative)."""
+    sym = _shape_input(n, 1, "split")
+    k = len(sym.elems)
+    if k != len(n.outputs):
+        raise n.invalid(f"input 1 (split) has {k} entries, the node has {len(n.outputs)} outputs")
+    x = n.expr(0)
+    r = len(xs)
+    sizes = _sym_expr(n, sym, sym.elems)
+    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
+    dims = [xs[i] if xs[i] is not None else Dim(x, i) for i in range(r)]
+    checked = x
+    for total in (n.op("sum")(sizes, axis=[0], keepdims=True),
+                  n.op("sum")(n.op("abs")(sizes), axis=[0], keepdims=True)):
+        parts = []
+        if axis > 0:
+            parts.append(elems_expr(n, dims[:axis], "int64"))
+        parts.append(total)
+        if axis < r - 1:
+            parts.append(elems_expr(n, dims[axis + 1:], "int64"))
+        target = parts[0] if len(parts) == 1 else n.op("concatenate")(parts, axis=0)
+        checked = n.op("reshape")(checked, target)
+    ends = n.op("cumsum")(sizes, axis=0)
+    outs = []
+    for j in range(k):
+        end = n.op("reshape")(n.op("take")(ends, i64([j]), axis=0), [])
+        size = n.op("reshape")(n.op("take")(sizes, i64([j]), axis=0), [])
+        idx = n.op("arange")(n.op("subtract")(end, size), end, i64(1), dtype="int64")
+        outs.append(n.op("take")(checked, idx, axis=axis, mode="clip"))
+    return outs
+
+
 @register("Split", since=2)
 def _split(n: Node):
     xs = n.shape(0)
@@ -294,6 +514,8 @@ def _split(n: Node):
         raise n.unsupported("the input rank is unknown")
     r = len(xs)
     axis = n.axis("axis", r, 0)
+    if n.opset >= 13 and n.has(1) and not n.is_const(1):
+        return _split_runtime(n, xs, axis)
     sizes = _split_sizes(n, xs[axis], len(n.outputs))
     x = n.expr(0)
     outs, off = [], 0
@@ -440,10 +662,9 @@ def _trilu(n: Node):
 def _one_hot(n: Node):
     vals = n.const(2, "values")
     axis = n.axis("axis", n.rank(0) + 1, -1)
-    if not n.is_const(1) and n.static_out_shape() is not None:
-        depth = n.static_out_shape()[axis]
-    else:
-        depth = int(n.const_scalar(1, "depth"))
+    if not n.is_const(1):
+        return _one_hot_runtime(n, vals, axis)
+    depth = int(n.const_scalar(1, "depth"))
     idx = n.expr(0)
     # negative indices count from the end
     if n.dtype(0) not in ("int32", "int64"):
@@ -451,6 +672,33 @@ def _one_hot(n: Node):
     dt = "int64" if n.dtype(0) not in ("int32",) else n.dtype(0)
     idx = n.op("where")(n.op("less")(idx, n.scalar(0, dtype=dt)), n.op("add")(idx, n.scalar(depth, dtype=dt)), idx)
     return n.op("one_hot")(idx, n.constant(vals[1]), n.constant(vals[0]), depth, axis, vals.dtype.name)
+
+
+def _one_hot_runtime(n: Node, vals, axis: int):
+    """A depth known only at run time: ``indices == arange(depth)`` along the new axis (negative
+    indices count from the end); the depth is checked at run time to be at least 1."""
+    ds = n.shape(1)
+    if ds is None or len(ds) > 1 or any(d not in (1, None) for d in ds):
+        raise n.invalid(f"input 1 (depth) must hold one element, got shape {fmt_shape(ds)}")
+    depth = n.expr(1)
+    if n.dtype(1) != "int64":
+        if np.dtype(n.dtype(1)).kind == "f":
+            depth = n.op("floor")(depth)  # (ONNX: a float depth is truncated)
+        depth = n.op("cast")(depth, "int64")
+    depth = n.op("reshape")(depth, [1])
+    one = n.constant(np.array([1], np.int64))
+    depth = n.op("add")(checked_nonneg(n, n.op("subtract")(depth, one)), one)  # depth >= 1
+    depth = n.op("reshape")(depth, [])
+    idx = n.expr(0)
+    if n.dtype(0) != "int64":
+        idx = n.op("cast")(idx, "int64")
+    zero = n.constant(np.array(0, np.int64))
+    idx = n.op("where")(n.op("less")(idx, zero), n.op("add")(idx, depth), idx)
+    r = n.rank(0)
+    classes = n.op("arange")(zero, depth, n.constant(np.array(1, np.int64)), dtype="int64")
+    classes = n.op("reshape")(classes, [-1] + [1] * (r - axis))
+    hit = n.op("equal")(n.op("expand_dims")(idx, axis, 1), classes)
+    return n.op("where")(hit, n.constant(vals[1]), n.constant(vals[0]))
 
 
 @register("Einsum", since=12)
