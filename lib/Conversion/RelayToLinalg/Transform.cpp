@@ -890,20 +890,28 @@ struct ArangePattern : OpConversionPattern<ArangeOp> {
       const char *badRange = "relay.arange: the step is 0, a bound is not "
                              "finite or the result has more than 2^40 elements";
       if (isFloat) {
+        // the length in f32 at least (16-bit floats: no host arithmetic in
+        // IREE's VM, and 2^40 is not an f16)
+        Type ct =
+            elt.getIntOrFloatBitWidth() < 32 ? rewriter.getF32Type() : elt;
+        auto widen = [&](Value v) -> Value {
+          return ct == elt ? v : arith::ExtFOp::create(rewriter, loc, ct, v);
+        };
         Value q = arith::DivFOp::create(
-            rewriter, loc, arith::SubFOp::create(rewriter, loc, stop, start),
-            step);
+            rewriter, loc,
+            arith::SubFOp::create(rewriter, loc, widen(stop), widen(start)),
+            widen(step));
         q = math::CeilOp::create(rewriter, loc, q);
         Value limit = arith::ConstantOp::create(
-            rewriter, loc, elt, rewriter.getFloatAttr(elt, double(1LL << 40)));
-        Value zeroF = arith::ConstantOp::create(rewriter, loc, elt,
-                                                rewriter.getFloatAttr(elt, 0));
+            rewriter, loc, ct, rewriter.getFloatAttr(ct, double(1LL << 40)));
+        Value zeroF = arith::ConstantOp::create(rewriter, loc, ct,
+                                                rewriter.getFloatAttr(ct, 0));
         cf::AssertOp::create(
             rewriter, loc,
             arith::AndIOp::create(
                 rewriter, loc,
                 arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::ONE,
-                                      step, zeroF),
+                                      widen(step), zeroF),
                 arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLE,
                                       q, limit)),
             badRange);

@@ -6,6 +6,12 @@
   opset (``relay_mlir.frontend.onnx_ops``); nodes whose inputs are all known
   at import time (shape computations, constant subgraphs) are evaluated by
   ONNX's reference implementation;
+* shapes known only at run time (exports with dynamic axes) stay in the
+  program: ``Shape``/``Gather``/``Concat``/... on them become relay ops that
+  keep the entries known at import time (``onnx_ops/_symshape.py``), and the
+  ops that take a shape (Reshape, Expand, ConstantOfShape, ...) use the
+  run-time value (``dyn.*`` operators, checked at run time); a model's
+  declared output shapes are never trusted without a run-time check;
 * several graph outputs make a tuple-valued ``main``;
 * every Relay expression built for a node carries the node as its location
   (``<model>:<node name>:<node index>:1``), so type-inference and lowering

@@ -1,18 +1,21 @@
 """Models exported with dynamic axes: imported and compiled ONCE, run at several sizes.
 
-The zoo's BERT-style encoder and LSTM language model (``zoo_cases.py``, the
-zoo's seeded weights in their ``torch.nn`` twins) are exported by
+The zoo's BERT-style encoder, LSTM language model and ResNet-18
+(``zoo_cases.py``, the zoo's seeded weights in their ``torch.nn`` twins) are
+exported by
 ``torch.onnx.export(..., dynamic_axes=...)`` with symbolic batch and sequence
 dims. The exports compute shapes at run time (``Shape -> Gather -> Unsqueeze
 -> Concat -> Reshape``, ``Range`` over the sequence length,
 ``ConstantOfShape`` initial LSTM states, LSTM over a run-time number of
 steps); the importer keeps that arithmetic in the program
 (``frontend/onnx_ops/_symshape.py``), static where it can. Each model is
-compiled once for llvm-cpu and run at three sizes including batch 1 and
-sequence length 1, against onnxruntime on the same export.
+compiled once for llvm-cpu and run at three or more sizes including batch 1
+and sequence length 1 (ResNet-18: batch, height and width), against
+onnxruntime on the same export.
 
 Tolerance: ``rtol=1e-4`` and ``atol=1e-4 * max|reference|`` (the zoo's).
-Measured (llvm-cpu): max|err| / max|ref| ~ 3e-7 (BERT) and ~ 1e-7 (LSTM LM).
+Measured (llvm-cpu): max|err| / max|ref| <= 1.4e-6 (BERT), 1.6e-7 (LSTM LM),
+6e-7 (ResNet-18).
 """
 from __future__ import annotations
 
@@ -112,6 +115,20 @@ def test_lstm_dynamic_axes_compiled_once(lstm):
     rng = np.random.default_rng(12)
     for b, s in [(1, 1), (2, 6), (3, 9)]:
         lstm.check([rng.integers(0, 50, size=(b, s)).astype("int64")], f"LSTM LM batch {b} seq {s}")
+
+
+def test_cnn_dynamic_batch_and_image_size_compiled_once():
+    """ResNet-18 (zoo) exported with dynamic batch, height and width."""
+    case, twin = _twin("resnet18")
+    x = case.inputs(np.random.default_rng(5))[0]
+    dyn = {"data": {0: "batch", 2: "h", 3: "w"}, case.output_names[0]: {0: "batch"}}
+    m = _export(twin, [torch.from_numpy(x)], ["data"], list(case.output_names), dyn)
+    exe = relay.compile(from_onnx(m), target="llvm-cpu")
+    sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(6)
+    for shape in [(1, 3, 32, 32), (3, 3, 32, 32), (2, 3, 40, 48)]:
+        xi = rng.standard_normal(shape).astype(np.float32)
+        assert_close(exe(xi), sess.run(None, {"data": xi}), case.rtol, case.atol, f"ResNet-18 {shape}")
 
 
 def test_static_axes_import_has_no_dynamic_ops():

@@ -106,6 +106,9 @@ def _range(n: Node):
         # bounds known only at run time: arange of length ? (checked at run time: the step is
         # not 0 and the length at most 2^40)
         dt = n.dtype(0)
+        if dt in ("float16", "bfloat16"):
+            # the length is computed on the host, and IREE's VM has no 16-bit float arithmetic
+            raise n.unsupported(f"Range with {dt} bounds known only at run time")
         bounds = []
         for i in range(3):
             if n.is_const(i):
@@ -437,11 +440,81 @@ def _slice1(n: Node):
     return _slice_static(n, n.expr(0), xs, starts, ends, axes, [1] * len(starts))
 
 
+def _slice_runtime(n: Node, xs):
+    """starts/ends/steps known only at run time (axes must be constant: they decide which dims
+    change): per axis, ONNX's clamping computed at run time and ``take`` at
+    ``arange(start, end, step)`` (a step of 0 is a run-time error)."""
+    from ._shape import dims_of
+    r = len(xs)
+    x = n.expr(0)
+    lens = [n.shape(i) for i in (1, 2)]
+    if any(ls is None or len(ls) != 1 or ls[0] is None for ls in lens):
+        raise n.unsupported("starts/ends known only at run time must have a known length")
+    k = int(lens[0][0])
+    if int(lens[1][0]) != k:
+        raise n.invalid("starts and ends have different lengths")
+    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
+
+    def vec(i, default):
+        if not n.has(i):
+            return i64([default] * k)
+        v = n.expr(i)
+        return v if n.dtype(i) == "int64" else n.op("cast")(v, "int64")
+    starts, ends, steps = vec(1, 0), vec(2, 0), vec(4, 1)
+    if n.has(3) and not n.is_const(3):
+        # axes known only at run time: every dim is sliced, by the entry whose axis is its own
+        # (or whole); an axis given twice is a run-time error
+        ax = vec(3, 0)
+        ax = n.op("where")(n.op("less")(ax, i64(0)), n.op("add")(ax, i64(r)), ax)
+        plan = []
+        check = None
+        for a in range(r):
+            m = n.op("equal")(ax, i64(a))
+            hits = n.op("sum")(n.op("cast")(m, "int64"), axis=[0])
+            ok = n.op("less_equal")(hits, i64(1))
+            check = ok if check is None else n.op("logical_and")(check, ok)
+            has = n.op("greater")(hits, i64(0))
+
+            def pick(v, default, m=m, has=has):
+                return n.op("where")(has, n.op("sum")(n.op("where")(m, v, i64(0)), axis=[0]), i64(default))
+            plan.append((a, pick(starts, 0), pick(ends, _BIG), pick(steps, 1)))
+        from ._symshape import runtime_check
+        zero = runtime_check(n, check)
+        plan = [(a, n.op("add")(st, zero), en, sp) for a, st, en, sp in plan]
+    else:
+        axes = n.const_ints(3, "axes") if n.has(3) else list(range(k))
+        if len(axes) != k:
+            raise n.invalid("starts, ends and axes have different lengths")
+        axes = n.check_axes(axes, r, "slice axes")
+
+        def entry(v, j):
+            return n.op("reshape")(n.op("take")(v, i64([j]), axis=0), [])
+        plan = [(a, entry(starts, j), entry(ends, j), entry(steps, j)) for j, a in enumerate(axes)]
+    dims = dims_of(x, xs)
+    y = x
+    for a, st, en, sp in plan:
+        d = elems_expr(n, [dims[a]], "int64")
+        d = n.op("reshape")(d, [])
+        neg = n.op("less")(sp, i64(0))
+        # negative starts/ends count from the end; clamp to [0, d] (step > 0) or [-1, d - 1] (step < 0)
+        st = n.op("where")(n.op("less")(st, i64(0)), n.op("add")(st, d), st)
+        en = n.op("where")(n.op("less")(en, i64(0)), n.op("add")(en, d), en)
+        lo = n.op("where")(neg, i64(-1), i64(0))
+        hi = n.op("where")(neg, n.op("subtract")(d, i64(1)), d)
+        st = n.op("minimum")(n.op("maximum")(st, i64(0)), hi)
+        en = n.op("minimum")(n.op("maximum")(en, lo), hi)
+        idx = n.op("arange")(st, en, sp, dtype="int64")
+        y = n.op("take")(y, idx, axis=a, mode="clip")
+    return y
+
+
 @register("Slice", since=10)
 def _slice10(n: Node):
     xs = n.shape(0)
     if xs is None:
         raise n.unsupported("the input rank is unknown")
+    if any(n.has(i) and not n.is_const(i) for i in (1, 2, 4)):
+        return _slice_runtime(n, xs)
     starts = n.const_ints(1, "starts")
     ends = n.const_ints(2, "ends")
     axes = n.const_ints(3, "axes") if n.has(3) else list(range(len(starts)))
@@ -610,9 +683,99 @@ def _pad2(n: Node):
     return _pad(n, list(n.attr("pads")), float(n.attr("value", 0.0)), mode)
 
 
+def _pad_runtime(n: Node, mode: str):
+    """pads known only at run time (axes constant): per padded dim, the output index i reads
+    input index i - before, wrapped by the mode (constant: out of range gives the pad value;
+    edge: clamped; reflect: mirrored; wrap: modulo), gathered with ``take``; a negative output
+    size is a run-time error."""
+    from ._shape import dims_of
+    from ._symshape import checked_nonneg
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    r = len(xs)
+    if mode not in ("constant", "edge", "reflect", "wrap"):
+        raise n.unsupported(f"pad mode {mode!r}")
+    runtime_axes = n.has(3) and not n.is_const(3)
+    if runtime_axes:
+        als = n.shape(3)
+        if als is None or len(als) != 1 or als[0] is None:
+            raise n.unsupported("input 3 (axes) is only known at run time and its length is unknown")
+        k = int(als[0])
+    else:
+        axes = n.check_axes([int(a) for a in n.const(3, "axes")], r, "pad axes") if n.has(3) else list(range(r))
+        k = len(axes)
+    ps = n.shape(1)
+    if ps is None or len(ps) != 1 or (ps[0] is not None and ps[0] != 2 * k):
+        raise n.invalid(f"input 1 (pads) of shape {fmt_shape(ps)} does not match {k} axes")
+    pads = n.expr(1)
+    if n.dtype(1) != "int64":
+        pads = n.op("cast")(pads, "int64")
+    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
+    if runtime_axes:
+        # every dim is padded by the entry whose axis is its own (or not at all); an axis given
+        # twice is a run-time error
+        from ._symshape import runtime_check
+        ax = n.expr(3)
+        if n.dtype(3) != "int64":
+            ax = n.op("cast")(ax, "int64")
+        ax = n.op("where")(n.op("less")(ax, i64(0)), n.op("add")(ax, i64(r)), ax)
+        firsts = n.op("take")(pads, i64(list(range(k))), axis=0)
+        lasts = n.op("take")(pads, i64(list(range(k, 2 * k))), axis=0)
+        bs, es, check = [], [], None
+        for a in range(r):
+            m = n.op("equal")(ax, i64(a))
+            hits = n.op("sum")(n.op("cast")(m, "int64"), axis=[0])
+            ok = n.op("less_equal")(hits, i64(1))
+            check = ok if check is None else n.op("logical_and")(check, ok)
+            bs.append(n.op("sum")(n.op("where")(m, firsts, i64(0)), axis=[0], keepdims=True))
+            es.append(n.op("sum")(n.op("where")(m, lasts, i64(0)), axis=[0], keepdims=True))
+        pads = n.op("concatenate")(bs + es, axis=0)
+        pads = n.op("add")(pads, runtime_check(n, check))
+        axes, k = list(range(r)), r
+    value = None
+    if mode == "constant":
+        if n.has(2):
+            vs = n.shape(2)
+            if vs is None or any(d not in (1, None) for d in vs):
+                raise n.unsupported(f"input 2 (constant_value) of shape {fmt_shape(vs)} is not a scalar")
+            value = n.expr(2)
+            if len(vs) != 0:
+                value = n.op("reshape")(value, [])
+        else:
+            value = n.scalar(0)
+    dims = dims_of(n.expr(0), xs)
+    y = n.expr(0)
+    for j, a in enumerate(axes):
+        d = n.op("reshape")(elems_expr(n, [dims[a]], "int64"), [])
+        before = n.op("reshape")(n.op("take")(pads, i64([j]), axis=0), [])
+        after = n.op("reshape")(n.op("take")(pads, i64([k + j]), axis=0), [])
+        size = n.op("add")(n.op("add")(d, before), after)
+        size = n.op("reshape")(checked_nonneg(n, n.op("reshape")(size, [1])), [])
+        src = n.op("subtract")(n.op("arange")(i64(0), size, i64(1), dtype="int64"), before)
+        dm1 = n.op("subtract")(d, i64(1))
+        if mode == "wrap":
+            idx = n.op("floor_mod")(src, n.op("maximum")(d, i64(1)))
+        elif mode == "reflect":
+            period = n.op("maximum")(n.op("multiply")(dm1, i64(2)), i64(1))
+            m = n.op("floor_mod")(src, period)
+            idx = n.op("where")(n.op("less")(m, d), m, n.op("subtract")(period, m))
+        else:
+            idx = n.op("minimum")(n.op("maximum")(src, i64(0)), n.op("maximum")(dm1, i64(0)))
+        y = n.op("take")(y, idx, axis=a, mode="clip")
+        if mode == "constant":
+            inside = n.op("logical_and")(n.op("greater_equal")(src, i64(0)), n.op("less")(src, d))
+            shape = [1] * r
+            shape[a] = -1
+            y = n.op("where")(n.op("reshape")(inside, shape), y, value)
+    return y
+
+
 @register("Pad", since=11)
 def _pad11(n: Node):
     mode = n.attr("mode", "constant")
+    if not n.is_const(1):
+        return _pad_runtime(n, mode)
     pads = [int(p) for p in n.const(1, "pads")]
     value = 0.0
     if n.has(2) and not n.is_const(2) and mode == "constant":
@@ -660,10 +823,10 @@ def _trilu(n: Node):
 
 @register("OneHot", since=9)
 def _one_hot(n: Node):
-    vals = n.const(2, "values")
     axis = n.axis("axis", n.rank(0) + 1, -1)
-    if not n.is_const(1):
-        return _one_hot_runtime(n, vals, axis)
+    if not n.is_const(1) or not n.is_const(2):
+        return _one_hot_runtime(n, axis)
+    vals = n.const(2, "values")
     depth = int(n.const_scalar(1, "depth"))
     idx = n.expr(0)
     # negative indices count from the end
@@ -674,9 +837,22 @@ def _one_hot(n: Node):
     return n.op("one_hot")(idx, n.constant(vals[1]), n.constant(vals[0]), depth, axis, vals.dtype.name)
 
 
-def _one_hot_runtime(n: Node, vals, axis: int):
-    """A depth known only at run time: ``indices == arange(depth)`` along the new axis (negative
-    indices count from the end); the depth is checked at run time to be at least 1."""
+def _one_hot_runtime(n: Node, axis: int):
+    """A depth (or values) known only at run time: ``indices == arange(depth)`` along the new
+    axis (negative indices count from the end); the depth is checked at run time to be at
+    least 1."""
+    vs = n.shape(2)
+    if vs is None or len(vs) != 1 or vs[0] not in (2, None):
+        raise n.invalid(f"input 2 (values) must be a 1-D tensor of 2 elements, got {fmt_shape(vs)}")
+    if n.is_const(2):
+        v = n.const(2)
+        if v.size != 2:
+            raise n.invalid(f"input 2 (values) must hold 2 elements, got {v.size}")
+        off, on = n.constant(v.reshape(-1)[0]), n.constant(v.reshape(-1)[1])
+    else:
+        vals = n.expr(2)
+        off, on = (n.op("reshape")(n.op("take")(vals, n.constant(np.array([j], np.int64)), axis=0), [])
+                   for j in (0, 1))
     ds = n.shape(1)
     if ds is None or len(ds) > 1 or any(d not in (1, None) for d in ds):
         raise n.invalid(f"input 1 (depth) must hold one element, got shape {fmt_shape(ds)}")
@@ -698,7 +874,7 @@ def _one_hot_runtime(n: Node, vals, axis: int):
     classes = n.op("arange")(zero, depth, n.constant(np.array(1, np.int64)), dtype="int64")
     classes = n.op("reshape")(classes, [-1] + [1] * (r - axis))
     hit = n.op("equal")(n.op("expand_dims")(idx, axis, 1), classes)
-    return n.op("where")(hit, n.constant(vals[1]), n.constant(vals[0]))
+    return n.op("where")(hit, on, off)
 
 
 @register("Einsum", since=12)
