@@ -334,12 +334,22 @@ def _matmul(n: Node):
         bt = n.constant(np.ascontiguousarray(n.const(1).reshape(K, N).T)) if n.is_const(1) \
             else n.op("transpose")(b, [1, 0])
         lead = list(sa[:-1])
+        if ra2 > 2 and sum(d is None for d in lead) > 1:
+            # run-time leading dims: nn.dense on the N-d operand (its lowering collapses and
+            # restores them from the operand's own dims: no reshapes to check at run time)
+            y = n.op("nn.dense")(a, bt, units=None if N is None else int(N))
+            out = lead + [N]
+            if ra == 1:
+                y = squeeze(n, y, out, [len(out) - 2])
+                out = out[:-2] + out[-1:]
+            if squeeze_last:
+                y = squeeze(n, y, out, [len(out) - 1])
+            return y
         a2 = a if ra2 == 2 else reshape(n, a, [prod(lead), sa[-1]], sa)
         y = n.op("nn.dense")(a2, bt, units=None if N is None else int(N))
         out = lead + [N]
         if ra2 != 2:
-            y = reshape_dims(n, y, dims_of(a, lead) + [N]) if sum(d is None for d in lead) > 1 \
-                else reshape(n, y, out)
+            y = reshape(n, y, out)
     else:
         y, out = _batched_matmul(n, a, b, list(sa), list(sb))
     if ra == 1:
