@@ -8,7 +8,7 @@ import numpy as np
 
 from ... import expr as E
 from ._base import Node, fmt_shape, have_op, register
-from ._shape import prod, reshape, squeeze, unsqueeze
+from ._shape import prod, squeeze, unsqueeze
 from ._symshape import Dim, Sym, checked_nonneg, elems_expr, shape_sym, sym_of
 
 
