@@ -74,7 +74,8 @@ SmallVector<OpFoldResult> checkedSizes(OpBuilder &b, Location loc,
           b, loc,
           cmp(b, loc, arith::CmpIPredicate::eq, v, indexConst(b, loc, want)),
           (Twine(opName) + ": shape entry " + Twine(i) + " is not " +
-           Twine(want) + ", the size its type was given at compile time")
+           Twine(want) + ", the size its type was given at compile time" +
+           sourceSuffix(loc))
               .str());
     }
     out.push_back(b.getIndexAttr(want));
@@ -122,7 +123,8 @@ void checkRequestedShape(OpBuilder &b, Location loc,
       b, loc, ok,
       (Twine(opName) +
        ": a shape entry is negative or the shape has more than 2^40 "
-       "elements")
+       "elements" +
+       sourceSuffix(loc))
           .str());
 }
 
@@ -246,8 +248,9 @@ struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
                                       loc, rewriter.getBoolAttr(true)))));
     cf::AssertOp::create(
         rewriter, loc, ok,
-        "relay.dyn.reshape: newshape does not fit the input's element count "
-        "(or has more than one -1 or a negative entry)");
+        ("relay.dyn.reshape: newshape does not fit the input's element count "
+         "(or has more than one -1 or a negative entry)" +
+         sourceSuffix(loc)));
     outSizes =
         checkedSizes(rewriter, loc, resultType, requested, "relay.dyn.reshape");
 
@@ -320,8 +323,9 @@ struct DynBroadcastToPattern : OpConversionPattern<DynBroadcastToOp> {
               rewriter, loc,
               cmp(rewriter, loc, arith::CmpIPredicate::eq, in, one),
               cmp(rewriter, loc, arith::CmpIPredicate::eq, in, target)),
-          "relay.dyn.broadcast_to: a dim of data is neither 1 nor the "
-          "target size");
+          ("relay.dyn.broadcast_to: a dim of data is neither 1 nor the "
+           "target size" +
+           sourceSuffix(loc)));
     }
     sizes = checkedSizes(rewriter, loc, resultType, sizes,
                          "relay.dyn.broadcast_to");

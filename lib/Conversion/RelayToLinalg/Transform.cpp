@@ -887,8 +887,10 @@ struct ArangePattern : OpConversionPattern<ArangeOp> {
       // bounds known only at run time: a step of 0 (or NaN bounds) or more
       // than 2^40 elements is a run-time error, never a division by zero or
       // a huge allocation
-      const char *badRange = "relay.arange: the step is 0, a bound is not "
-                             "finite or the result has more than 2^40 elements";
+      std::string badRange = "relay.arange: the step is 0, a bound is not "
+                             "finite or the result has more than 2^40 "
+                             "elements" +
+                             sourceSuffix(loc);
       if (isFloat) {
         // the length in f32 at least (16-bit floats: no host arithmetic in
         // IREE's VM, and 2^40 is not an f16)

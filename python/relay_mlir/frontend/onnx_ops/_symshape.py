@@ -360,8 +360,9 @@ def checked_nonneg(n, sizes: E.Expr) -> E.Expr:
 
 def runtime_check(n, ok: E.Expr) -> E.Expr:
     """A 0-d int64 zero computed from the 0-d bool ``ok``; the program stops with a run-time
-    error (cf.assert: "a shape entry is negative") when ``ok`` is false. Add the result to a
-    value the node's result depends on."""
+    error when ``ok`` is false (cf.assert: "relay.dyn.zeros: a shape entry is negative ...
+    [at <model>:<node>:...]", naming the ONNX node). Add the result to a value the node's
+    result depends on (or use ``depend``)."""
     i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
     v = n.op("reshape")(n.op("where")(ok, i64(0), i64(-1)), [1])
     return n.op("reshape")(checked_nonneg(n, v), [])
