@@ -24,7 +24,8 @@ import numpy as np
 
 from ... import expr as E
 
-__all__ = ["Dim", "Sym", "SYM_CONVERTERS", "sym_of", "materialize", "elems_expr"]
+__all__ = ["Dim", "Sym", "SYM_CONVERTERS", "sym_of", "elems_expr", "shape_sym", "checked_nonneg",
+           "runtime_check", "depend", "axes_are_one_of"]
 
 
 class Dim:
@@ -132,19 +133,6 @@ def elems_expr(n, elems: Sequence[Elem], dtype: str, sources: Sequence[Optional[
     if run or not pieces:
         pieces.append(n.constant(np.array(run, dtype=dtype)))
     return pieces[0] if len(pieces) == 1 else n.op("concatenate")(pieces, axis=0)
-
-
-def materialize(n, s: Sym, dtype: Optional[str] = None) -> E.Expr:
-    """The run-time expression of ``s`` (1-d, or 0-d if ``s.scalar``) as ``dtype``."""
-    dtype = dtype or s.dtype
-    if s.known():
-        return n.constant(np.array([int(e) for e in s.elems], dtype=dtype).reshape(s.shape))
-    if s.expr is not None and all(e is None or _is_int(e) or isinstance(e, Dim) for e in s.elems) and \
-            any(e is None for e in s.elems):
-        x = s.expr
-        return x if s.dtype == dtype else n.op("cast")(x, dtype)
-    x = elems_expr(n, s.elems, dtype, [(s, i) for i in range(len(s.elems))])
-    return n.op("reshape")(x, []) if s.scalar else x
 
 
 # ---------------------------------------------------------------------------
