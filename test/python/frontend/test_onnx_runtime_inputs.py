@@ -286,7 +286,10 @@ def test_runtime_split_onehot_topk():
     for sp, depth, k in [((2, 3), 4, 2), ((5, 0), 1, 5), ((0, 5), 6, 0)]:
         _same(exe, m, {"x": x, "sp": i(*sp), "ix": i(0, -1, 3), "depth": i(depth), "k": i(k)})
     base = {"x": x, "sp": i(2, 3), "ix": i(0, 1, 2), "depth": i(3), "k": i(2)}
-    for bad in ({"sp": i(2, 2)}, {"sp": i(6, -1)}, {"depth": i(0)}, {"k": i(6)}, {"k": i(-1)}):
+    # sizes that do not sum to the dim / a negative size, depth 0, a result above 2^40
+    # elements, k above the dim / negative
+    for bad in ({"sp": i(2, 2)}, {"sp": i(6, -1)}, {"depth": i(0)}, {"depth": i(2**39)}, {"k": i(6)},
+                {"k": i(-1)}):
         feeds = dict(base, **bad)
         with pytest.raises(relay.RelayRuntimeError):
             exe(*[feeds[k.name] for k in m.graph.input])
@@ -337,7 +340,8 @@ def test_runtime_slice_and_pad():
                        "v": np.array(1.5, np.float32)})
     base = {"x": x, "st": i(0, 0), "en": i(2, 2), "ax": i(0, 1), "sp": i(1, 1), "p": i(0, 0, 0, 0),
             "v": np.array(0, np.float32)}
-    for bad in ({"sp": i(0, 1)}, {"ax": i(1, 1)}, {"p": i(0, -6, 0, 0)}):  # step 0, axis twice, size < 0
+    # step 0, an axis twice, a negative size, more than 2^40 elements
+    for bad in ({"sp": i(0, 1)}, {"ax": i(1, 1)}, {"p": i(0, -6, 0, 0)}, {"p": i(2**25, 2**25, 0, 0)}):
         feeds = dict(base, **bad)
         with pytest.raises(relay.RelayRuntimeError):
             exe(*[feeds[k.name] for k in m.graph.input])

@@ -745,13 +745,21 @@ def _pad_runtime(n: Node, mode: str):
         else:
             value = n.scalar(0)
     dims = dims_of(n.expr(0), xs)
+    # the output shape, checked at run time as a whole (no negative dim, at most 2^40 elements)
+    out = []
+    for a in range(r):
+        d = elems_expr(n, [dims[a]], "int64")
+        if a in axes:
+            j = axes.index(a)
+            d = n.op("add")(n.op("add")(d, n.op("take")(pads, i64([j]), axis=0)),
+                            n.op("take")(pads, i64([k + j]), axis=0))
+        out.append(d)
+    out = checked_nonneg(n, n.op("concatenate")(out, axis=0) if r > 1 else out[0])
     y = n.expr(0)
     for j, a in enumerate(axes):
         d = n.op("reshape")(elems_expr(n, [dims[a]], "int64"), [])
         before = n.op("reshape")(n.op("take")(pads, i64([j]), axis=0), [])
-        after = n.op("reshape")(n.op("take")(pads, i64([k + j]), axis=0), [])
-        size = n.op("add")(n.op("add")(d, before), after)
-        size = n.op("reshape")(checked_nonneg(n, n.op("reshape")(size, [1])), [])
+        size = n.op("reshape")(n.op("take")(out, i64([a]), axis=0), [])
         src = n.op("subtract")(n.op("arange")(i64(0), size, i64(1), dtype="int64"), before)
         dm1 = n.op("subtract")(d, i64(1))
         if mode == "wrap":
@@ -863,7 +871,13 @@ def _one_hot_runtime(n: Node, axis: int):
         depth = n.op("cast")(depth, "int64")
     depth = n.op("reshape")(depth, [1])
     one = n.constant(np.array([1], np.int64))
-    depth = n.op("add")(checked_nonneg(n, n.op("subtract")(depth, one)), one)  # depth >= 1
+    # depth >= 1, and the result (indices x depth) at most 2^40 elements, checked at run time
+    from ._shape import dims_of
+    idims = dims_of(n.expr(0), n.shape(0))
+    req = n.op("concatenate")([elems_expr(n, idims, "int64"), n.op("subtract")(depth, one)], axis=0) \
+        if idims else n.op("subtract")(depth, one)
+    req = checked_nonneg(n, req)
+    depth = n.op("add")(n.op("take")(req, n.constant(np.array([len(idims)], np.int64)), axis=0), one)
     depth = n.op("reshape")(depth, [])
     idx = n.expr(0)
     if n.dtype(0) != "int64":
