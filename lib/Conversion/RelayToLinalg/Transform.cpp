@@ -130,6 +130,34 @@ static Value reshapeValue(OpBuilder &b, Location loc, Value data,
     flat = tensor::CollapseShapeOp::create(b, loc, flatType, data,
                                            allInOne(srcType.getRank()));
   }
+  if (!srcType.hasStaticShape()) {
+    // sizes known only at run time: the result must hold the input's element
+    // count (a reshape to a fixed or inferred shape that does not fit is a
+    // run-time error, never a silently different shape)
+    auto product = [&](ArrayRef<OpFoldResult> ds) {
+      Value p = arith::ConstantIndexOp::create(b, loc, 1);
+      for (OpFoldResult d : ds)
+        p = arith::MulIOp::create(b, loc, p,
+                                  getValueOrCreateConstantIndexOp(b, loc, d));
+      return p;
+    };
+    SmallVector<OpFoldResult> dstSizes;
+    for (auto [j, dim] : llvm::enumerate(dstType.getShape()))
+      dstSizes.push_back(ShapedType::isDynamic(dim) ? sizes[j]
+                                                    : b.getIndexAttr(dim));
+    cf::AssertOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              product(dimSizes(b, loc, data)),
+                              product(dstSizes)),
+        "relay.reshape: the new shape does not hold the input's element count" +
+            sourceSuffix(loc));
+    if (dstType.hasStaticShape())
+      flat = castTo(b, loc, flat,
+                    RankedTensorType::get(
+                        {dstType.getRank() == 0 ? 1 : dstType.getNumElements()},
+                        srcType.getElementType()));
+  }
   if (dstType.getRank() == 0)
     return tensor::CollapseShapeOp::create(b, loc, dstType, flat, allInOne(0));
   if (dstType.getRank() != 1 || dstType != flat.getType())
