@@ -115,25 +115,10 @@ static Value reshapeValue(OpBuilder &b, Location loc, Value data,
     if (auto groups = getReassociationIndicesForCollapse(src, dst))
       return tensor::CollapseShapeOp::create(b, loc, dstType, data, *groups);
   }
-  if (fewDynamic && dst.size() > src.size()) {
-    if (auto groups = getReassociationIndicesForCollapse(dst, src))
-      return expandTo(b, loc, data, dstType, *groups, sizes);
-  }
-  if (src.size() == dst.size() && llvm::equal(src, dst))
-    return data;
-  // Through 1-D: collapse everything, then expand to the result.
-  Value flat = data;
-  if (srcType.getRank() != 1) {
-    int64_t total = srcType.hasStaticShape() ? srcType.getNumElements()
-                                             : ShapedType::kDynamic;
-    auto flatType = RankedTensorType::get({total}, srcType.getElementType());
-    flat = tensor::CollapseShapeOp::create(b, loc, flatType, data,
-                                           allInOne(srcType.getRank()));
-  }
-  if (!srcType.hasStaticShape()) {
-    // sizes known only at run time: the result must hold the input's element
-    // count (a reshape to a fixed or inferred shape that does not fit is a
-    // run-time error, never a silently different shape)
+  // sizes known only at run time: the result must hold the input's element
+  // count (a reshape to a fixed or inferred shape that does not fit is a
+  // run-time error, never a silently different shape)
+  auto checkCount = [&]() {
     auto product = [&](ArrayRef<OpFoldResult> ds) {
       Value p = arith::ConstantIndexOp::create(b, loc, 1);
       for (OpFoldResult d : ds)
@@ -152,6 +137,27 @@ static Value reshapeValue(OpBuilder &b, Location loc, Value data,
                               product(dstSizes)),
         "relay.reshape: the new shape does not hold the input's element count" +
             sourceSuffix(loc));
+  };
+  if (fewDynamic && dst.size() > src.size()) {
+    if (auto groups = getReassociationIndicesForCollapse(dst, src)) {
+      if (!srcType.hasStaticShape())
+        checkCount();
+      return expandTo(b, loc, data, dstType, *groups, sizes);
+    }
+  }
+  if (src.size() == dst.size() && llvm::equal(src, dst))
+    return data;
+  // Through 1-D: collapse everything, then expand to the result.
+  Value flat = data;
+  if (srcType.getRank() != 1) {
+    int64_t total = srcType.hasStaticShape() ? srcType.getNumElements()
+                                             : ShapedType::kDynamic;
+    auto flatType = RankedTensorType::get({total}, srcType.getElementType());
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, data,
+                                           allInOne(srcType.getRank()));
+  }
+  if (!srcType.hasStaticShape()) {
+    checkCount();
     if (dstType.hasStaticShape())
       flat = castTo(b, loc, flat,
                     RankedTensorType::get(

@@ -351,11 +351,11 @@ def test_constant_reshape_of_runtime_dims_checked():
     """A constant target shape for a tensor whose dims are known only at run time: the element
     count is checked at run time (a fixed shape that does not fit, or a -1 that does not divide,
     is an error, never a silently different shape)."""
-    for shape, good, bad in [([4, 4], 2, 3), ([-1, 3], 3, 2)]:
-        m = _model([oh.make_node("Reshape", ["x", "s"], ["y"])], [("x", F, ["n", 8])], [("y", F, None)],
+    for shape, inner, good, bad in [([4, 4], [8], 2, 3), ([-1, 3], [8], 3, 2), ([-1, 3], [], 6, 7)]:
+        m = _model([oh.make_node("Reshape", ["x", "s"], ["y"])], [("x", F, ["n"] + inner)], [("y", F, None)],
                    inits=[onnx.numpy_helper.from_array(np.array(shape, np.int64), "s")])
         exe = _compiled(m)
-        x = np.arange(good * 8, dtype=np.float32).reshape(good, 8)
+        x = np.arange(good * 8 if inner else good, dtype=np.float32).reshape([good] + inner)
         np.testing.assert_array_equal(exe(x), x.reshape(shape))
         with pytest.raises(relay.RelayRuntimeError, match="relay.reshape"):
-            exe(np.zeros((bad, 8), np.float32))
+            exe(np.zeros([bad] + inner, np.float32))
