@@ -99,6 +99,47 @@ SmallVector<ReassociationIndices> allInOne(int64_t rank) {
 /// `data` reshaped to `dstType` (same element count); `sizes` are the
 /// result sizes (used where `dstType` has `?`). Uses one collapse_shape or
 /// expand_shape when that is unambiguous, else goes through 1-D.
+/// Whether `size` is `tensor.dim %data, i`.
+static bool isDimOf(OpFoldResult size, Value data, int64_t i) {
+  auto v = dyn_cast<Value>(size);
+  auto dim = v ? v.getDefiningOp<tensor::DimOp>() : tensor::DimOp();
+  std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+  return dim && dim.getSource() == data && index && *index == i;
+}
+
+/// Whether reshaping `data` to `dstType` with `sizes` keeps the element
+/// count by construction: walking both shapes in order, each dynamic source
+/// dim is a dynamic result dim whose size is that source dim, and each
+/// static source dim is a run of static result dims multiplying to it
+/// (result dims of 1 may come anywhere).
+static bool reshapeIsExact(Value data, RankedTensorType dstType,
+                           ArrayRef<OpFoldResult> sizes) {
+  auto srcType = cast<RankedTensorType>(data.getType());
+  int64_t j = 0, n = dstType.getRank();
+  auto skipOnes = [&]() {
+    while (j < n && !dstType.isDynamicDim(j) && dstType.getDimSize(j) == 1)
+      ++j;
+  };
+  for (int64_t i = 0; i < srcType.getRank(); ++i) {
+    if (srcType.isDynamicDim(i)) {
+      skipOnes();
+      if (j >= n || !dstType.isDynamicDim(j) || !isDimOf(sizes[j], data, i))
+        return false;
+      ++j;
+      continue;
+    }
+    int64_t want = srcType.getDimSize(i), have = 1;
+    if (want == 1)
+      continue;
+    while (have < want && j < n && !dstType.isDynamicDim(j))
+      have *= dstType.getDimSize(j++);
+    if (have != want)
+      return false;
+  }
+  skipOnes();
+  return j == n;
+}
+
 static Value reshapeValue(OpBuilder &b, Location loc, Value data,
                           RankedTensorType dstType,
                           ArrayRef<OpFoldResult> sizes) {
@@ -140,7 +181,7 @@ static Value reshapeValue(OpBuilder &b, Location loc, Value data,
   };
   if (fewDynamic && dst.size() > src.size()) {
     if (auto groups = getReassociationIndicesForCollapse(dst, src)) {
-      if (!srcType.hasStaticShape())
+      if (!srcType.hasStaticShape() && !reshapeIsExact(data, dstType, sizes))
         checkCount();
       return expandTo(b, loc, data, dstType, *groups, sizes);
     }
@@ -157,7 +198,8 @@ static Value reshapeValue(OpBuilder &b, Location loc, Value data,
                                            allInOne(srcType.getRank()));
   }
   if (!srcType.hasStaticShape()) {
-    checkCount();
+    if (!reshapeIsExact(data, dstType, sizes))
+      checkCount();
     if (dstType.hasStaticShape())
       flat = castTo(b, loc, flat,
                     RankedTensorType::get(
