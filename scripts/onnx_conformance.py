@@ -535,10 +535,12 @@ def write_report(tests: List[dict], systems: List[str], md: Path, js: Path, meta
              f"`{' '.join(IREE_FLAGS)}` (f64 stays f64) for llvm-cpu with `--iree-llvmcpu-target-cpu=host`; "
              "dtypes are compared strictly, as each system returns them (no reinterpretation: the "
              "IREE runtime returns unsigned results as signed arrays, so those count as wrong for IREE).\n")
-    L.append("Our importer reads shape-like inputs (Reshape's shape, Unsqueeze's axes, Reduce*'s axes, "
-             "TopK's k, ...) at import time; when a test feeds them as run-time graph inputs, the "
-             "model's declared output types fix the result where they determine it unambiguously, "
-             "otherwise the test is `unsupported` (never a guess).\n")
+    L.append("Shape-like inputs fed as run-time graph inputs (Reshape's shape, Expand's shape, Tile's "
+             "repeats, ConstantOfShape, Range, Split's sizes, OneHot's depth, TopK's k) are used as "
+             "run-time values (dyn.* operators, checked at run time); inputs that decide the rank "
+             "(Squeeze/Unsqueeze and Reduce* axes) take the result shape from the model's declared "
+             "output type and are checked at run time to give it; otherwise the test is "
+             "`unsupported` (never a guess).\n")
     if meta.get("note"):
         L.append(meta["note"] + "\n")
     tables = [("Tensor-only tests", tensor), ("All tests", allt)]

@@ -39,12 +39,16 @@ def Relay_NdarraySizeOp : Relay_Operator<"ndarray_size"> {
 
 def Relay_DynReshapeOp : Relay_Operator<"dyn.reshape"> {
   let typeRule = "inferDynReshape(site, adaptor.getData().getType(), "
-                 "adaptor.getNewshape().getType())";
+                 "adaptor.getNewshape().getType(), adaptor.getAllowzero(), "
+                 "knownShapeEntries(adaptor.getNewshape()))";
   let summary = "reshape to a shape computed at run time";
   let description = [{
     `newshape` is a 1-D integer tensor of static length (the result rank);
     its values may be `-1` (one dim inferred from the element count) and `0`
     (copy the input dim). The element counts must agree at run time (checked).
+    Result dims are static where the entries of `newshape` are known at
+    compile time (a constant part of a `concatenate`, a static dim of a
+    `shape_of`, ...), `?` otherwise.
 
     ```mlir
     %y = relay.dyn.reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
@@ -57,7 +61,8 @@ def Relay_DynReshapeOp : Relay_Operator<"dyn.reshape"> {
 
 def Relay_DynBroadcastToOp : Relay_Operator<"dyn.broadcast_to"> {
   let typeRule = "inferDynBroadcastTo(site, adaptor.getData().getType(), "
-                 "adaptor.getShape().getType())";
+                 "adaptor.getShape().getType(), "
+                 "knownShapeEntries(adaptor.getShape()))";
   let summary = "broadcasts to a shape computed at run time";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
                        Relay_AnyTensorOrIncomplete:$shape);
@@ -65,21 +70,24 @@ def Relay_DynBroadcastToOp : Relay_Operator<"dyn.broadcast_to"> {
 
 def Relay_DynZerosOp : Relay_Operator<"dyn.zeros"> {
   let typeRule = "inferDynFull(site, std::nullopt, "
-                 "adaptor.getShape().getType(), adaptor.getDtype())";
+                 "adaptor.getShape().getType(), adaptor.getDtype(), "
+                 "knownShapeEntries(adaptor.getShape()))";
   let summary = "zeros of a shape computed at run time";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$shape, TypeAttr:$dtype);
 }
 
 def Relay_DynOnesOp : Relay_Operator<"dyn.ones"> {
   let typeRule = "inferDynFull(site, std::nullopt, "
-                 "adaptor.getShape().getType(), adaptor.getDtype())";
+                 "adaptor.getShape().getType(), adaptor.getDtype(), "
+                 "knownShapeEntries(adaptor.getShape()))";
   let summary = "ones of a shape computed at run time";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$shape, TypeAttr:$dtype);
 }
 
 def Relay_DynFullOp : Relay_Operator<"dyn.full"> {
   let typeRule = "inferDynFull(site, adaptor.getFillValue().getType(), "
-                 "adaptor.getShape().getType(), adaptor.getDtype())";
+                 "adaptor.getShape().getType(), adaptor.getDtype(), "
+                 "knownShapeEntries(adaptor.getShape()))";
   let summary = "the 0-d `fill_value` over a shape computed at run time";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$fill_value,
                        Relay_AnyTensorOrIncomplete:$shape,

@@ -367,16 +367,31 @@ FailureOr<Type> inferShapeOf(ErrorSite site, Type data,
 /// ndarray_size: a 0-d tensor of `dtype` (default int32).
 FailureOr<Type> inferNdarraySize(ErrorSite site, Type data,
                                  std::optional<Type> dtype);
-/// dyn.reshape: rank = the static length of the 1-d integer `newshape`,
-/// every dim `?`.
-FailureOr<Type> inferDynReshape(ErrorSite site, Type data, Type newshape);
-/// dyn.broadcast_to: rank = the length of `shape` (>= the rank of `data`),
-/// dims `?`.
-FailureOr<Type> inferDynBroadcastTo(ErrorSite site, Type data, Type shape);
+/// The entries of a small 0-d/1-d integer tensor of static shape that are
+/// known from the ops computing it (`relay.constant`, the static dims of a
+/// `shape_of`, and through concatenate, take at constant indices, reshape,
+/// expand_dims, squeeze, integer casts and add/subtract/multiply), `?`
+/// (ShapedType::kDynamic) for the others; nothing if `v` is not such a
+/// tensor. Shape arithmetic that is only partly static keeps its static part.
+std::optional<SmallVector<int64_t>> knownShapeEntries(Value v);
+/// dyn.reshape: rank = the static length of the 1-d integer `newshape`;
+/// a dim is static where `entries` (knownShapeEntries of newshape) says so
+/// (0 copies the data dim unless `allowzero`, one -1 takes the rest), else `?`.
+FailureOr<Type> inferDynReshape(ErrorSite site, Type data, Type newshape,
+                                bool allowzero,
+                                std::optional<SmallVector<int64_t>> entries);
+/// dyn.broadcast_to: rank = the length of `shape` (>= the rank of `data`);
+/// a dim is the known entry, else the data dim when that is static and not
+/// 1 (the only value the run-time check accepts), else `?`.
+FailureOr<Type>
+inferDynBroadcastTo(ErrorSite site, Type data, Type shape,
+                    std::optional<SmallVector<int64_t>> entries);
 /// dyn.zeros / dyn.ones (no `fillValue`) and dyn.full: rank = the length of
-/// `shape`, dims `?`, of `dtype` (for full: default the fill value's).
+/// `shape`, dims the known entries else `?`, of `dtype` (for full: default
+/// the fill value's).
 FailureOr<Type> inferDynFull(ErrorSite site, std::optional<Type> fillValue,
-                             Type shape, std::optional<Type> dtype);
+                             Type shape, std::optional<Type> dtype,
+                             std::optional<SmallVector<int64_t>> entries);
 
 /// arange's start, stop and step when all three are known constants.
 struct ArangeBounds {

@@ -66,18 +66,204 @@ static FailureOr<int64_t> shapeLength(ErrorSite site, Type type,
   return t->getDimSize(0);
 }
 
-FailureOr<Type> relay::inferDynReshape(ErrorSite site, Type dataType,
-                                       Type newshapeType) {
+//===----------------------------------------------------------------------===//
+// Known entries of shape values
+//===----------------------------------------------------------------------===//
+
+/// Shape values are small; longer tensors are not looked into.
+static constexpr int64_t kMaxShapeEntries = 64;
+
+static std::optional<SmallVector<int64_t>> entriesOf(Value v, int depth);
+
+/// `n` unknown entries.
+static SmallVector<int64_t> unknownEntries(int64_t n) {
+  return SmallVector<int64_t>(n, kAny);
+}
+
+/// An elementwise integer op on two entry lists (numpy broadcasting of
+/// lengths 1 and n); an entry is known when both operands' are.
+template <typename Fn>
+static std::optional<SmallVector<int64_t>>
+combine(std::optional<SmallVector<int64_t>> a,
+        std::optional<SmallVector<int64_t>> b, int64_t n, Fn fn) {
+  if (!a || !b)
+    return std::nullopt;
+  auto at = [](const SmallVector<int64_t> &e, int64_t i) {
+    return e.size() == 1 ? e[0] : e[i];
+  };
+  if ((a->size() != 1 && (int64_t)a->size() != n) ||
+      (b->size() != 1 && (int64_t)b->size() != n))
+    return unknownEntries(n);
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t x = at(*a, i), y = at(*b, i);
+    std::optional<int64_t> r;
+    if (!isAny(x) && !isAny(y))
+      r = fn(x, y);
+    out.push_back(r ? *r : kAny);
+  }
+  return out;
+}
+
+static std::optional<SmallVector<int64_t>> entriesOf(Value v, int depth) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || type.getRank() > 1 || !type.hasStaticShape() ||
+      type.getNumElements() > kMaxShapeEntries)
+    return std::nullopt;
+  auto elt = dyn_cast<IntegerType>(type.getElementType());
+  if (!elt || elt.getWidth() == 1)
+    return std::nullopt;
+  int64_t n = type.getNumElements();
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32)
+    return unknownEntries(n);
+  if (auto cst = dyn_cast<ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseIntElementsAttr>(cst.getValue());
+    if (!dense || dense.getNumElements() != n)
+      return unknownEntries(n);
+    SmallVector<int64_t> out;
+    for (const APInt &x : dense.getValues<APInt>())
+      out.push_back(elt.isUnsigned() ? (int64_t)x.getZExtValue()
+                                     : x.getSExtValue());
+    return out;
+  }
+  if (auto shapeOf = dyn_cast<ShapeOfOp>(def)) {
+    auto data = dyn_cast<RankedTensorType>(shapeOf.getData().getType());
+    if (!data || data.getRank() != n)
+      return unknownEntries(n);
+    return SmallVector<int64_t>(data.getShape());
+  }
+  if (isa<CastOp, ReshapeOp, ExpandDimsOp, SqueezeOp, DynReshapeOp>(def)) {
+    // same elements in the same order (casts between integer types of shape
+    // values do not change them)
+    if (auto in = entriesOf(def->getOperand(0), depth + 1))
+      if ((int64_t)in->size() == n)
+        return in;
+    return unknownEntries(n);
+  }
+  if (auto concat = dyn_cast<ConcatenateOp>(def)) {
+    SmallVector<int64_t> out;
+    for (Value piece : concat.getData()) {
+      auto pt = dyn_cast<RankedTensorType>(piece.getType());
+      if (!pt || pt.getRank() != 1 || pt.isDynamicDim(0))
+        return unknownEntries(n);
+      std::optional<SmallVector<int64_t>> e = entriesOf(piece, depth + 1);
+      if (e && (int64_t)e->size() == pt.getDimSize(0))
+        out.append(*e);
+      else
+        out.append(unknownEntries(pt.getDimSize(0)));
+    }
+    if ((int64_t)out.size() != n)
+      return unknownEntries(n);
+    return out;
+  }
+  if (auto take = dyn_cast<TakeOp>(def)) {
+    auto data = dyn_cast<RankedTensorType>(take.getData().getType());
+    if (!data || data.getRank() != 1 || take.getBatchDims() != 0)
+      return unknownEntries(n);
+    std::optional<SmallVector<int64_t>> in =
+        entriesOf(take.getData(), depth + 1);
+    DenseIntElementsAttr idx;
+    auto idxCst = take.getIndices().getDefiningOp<ConstantOp>();
+    if (!in || !idxCst ||
+        !(idx = dyn_cast<DenseIntElementsAttr>(idxCst.getValue())) ||
+        idx.getNumElements() != n)
+      return unknownEntries(n);
+    int64_t len = in->size();
+    StringRef mode = take.getMode();
+    SmallVector<int64_t> out;
+    for (const APInt &x : idx.getValues<APInt>()) {
+      int64_t i = x.getSExtValue();
+      if (mode == "wrap")
+        i = len ? ((i % len) + len) % len : i;
+      else if (mode == "clip")
+        i = std::clamp<int64_t>(i, 0, len - 1);
+      out.push_back(i >= 0 && i < len ? (*in)[i] : kAny);
+    }
+    return out;
+  }
+  auto binary = [&](auto fn) {
+    return combine(entriesOf(def->getOperand(0), depth + 1),
+                   entriesOf(def->getOperand(1), depth + 1), n, fn)
+        .value_or(unknownEntries(n));
+  };
+  if (isa<AddOp>(def))
+    return binary(
+        [](int64_t x, int64_t y) -> std::optional<int64_t> { return x + y; });
+  if (isa<SubtractOp>(def))
+    return binary(
+        [](int64_t x, int64_t y) -> std::optional<int64_t> { return x - y; });
+  if (isa<MultiplyOp>(def))
+    return binary(
+        [](int64_t x, int64_t y) -> std::optional<int64_t> { return x * y; });
+  return unknownEntries(n);
+}
+
+std::optional<SmallVector<int64_t>> relay::knownShapeEntries(Value v) {
+  if (!v)
+    return std::nullopt;
+  return entriesOf(v, 0);
+}
+
+/// The known entry `i` of `entries` (of length `n`), or `?`.
+static int64_t entryAt(const std::optional<SmallVector<int64_t>> &entries,
+                       int64_t n, int64_t i) {
+  if (!entries || (int64_t)entries->size() != n)
+    return kAny;
+  return (*entries)[i];
+}
+
+FailureOr<Type>
+relay::inferDynReshape(ErrorSite site, Type dataType, Type newshapeType,
+                       bool allowzero,
+                       std::optional<SmallVector<int64_t>> entries) {
   FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   FailureOr<int64_t> rank = shapeLength(site, newshapeType, "newshape");
   if (failed(data) || failed(rank))
     return failure();
   SmallVector<int64_t> dims(*rank, kAny);
+  int64_t wildcard = -1;
+  for (int64_t i = 0; i < *rank; ++i) {
+    int64_t e = entryAt(entries, *rank, i);
+    if (isAny(e))
+      continue;
+    if (e > 0 || (e == 0 && allowzero))
+      dims[i] = e;
+    else if (e == 0 && i < data->getRank())
+      dims[i] = data->getDimSize(i);
+    else if (e == -1 && wildcard < 0)
+      wildcard = i;
+    else if (e < -1 || e == -1)
+      return site.emitError()
+             << "newshape entry " << i << " is " << e
+             << " (only one -1 and no other negative value is allowed)";
+  }
+  if (wildcard >= 0 && data->hasStaticShape() &&
+      llvm::none_of(llvm::enumerate(dims), [&](auto d) {
+        return (int64_t)d.index() != wildcard && isAny(d.value());
+      })) {
+    int64_t known = 1;
+    for (auto [i, d] : llvm::enumerate(dims))
+      if ((int64_t)i != wildcard)
+        known *= d;
+    if (known > 0 && data->getNumElements() % known == 0)
+      dims[wildcard] = data->getNumElements() / known;
+  }
+  if (data->hasStaticShape() && llvm::none_of(dims, isAny)) {
+    int64_t count = 1;
+    for (int64_t d : dims)
+      count *= d;
+    if (count != data->getNumElements())
+      return site.emitError()
+             << "cannot reshape " << *data << " (" << data->getNumElements()
+             << " elements) to a shape with " << count << " elements";
+  }
   return Type(RankedTensorType::get(dims, data->getElementType()));
 }
 
-FailureOr<Type> relay::inferDynBroadcastTo(ErrorSite site, Type dataType,
-                                           Type shapeType) {
+FailureOr<Type>
+relay::inferDynBroadcastTo(ErrorSite site, Type dataType, Type shapeType,
+                           std::optional<SmallVector<int64_t>> entries) {
   FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   FailureOr<int64_t> rank = shapeLength(site, shapeType, "shape");
   if (failed(data) || failed(rank))
@@ -85,13 +271,26 @@ FailureOr<Type> relay::inferDynBroadcastTo(ErrorSite site, Type dataType,
   if (*rank < data->getRank())
     return site.emitError() << "cannot broadcast a rank-" << data->getRank()
                             << " tensor to rank " << *rank;
+  int64_t offset = *rank - data->getRank();
   SmallVector<int64_t> dims(*rank, kAny);
+  for (int64_t i = 0; i < *rank; ++i) {
+    int64_t e = entryAt(entries, *rank, i);
+    int64_t d = i >= offset ? data->getDimSize(i - offset) : 1;
+    if (!isAny(e) && e < 0)
+      return site.emitError()
+             << "shape entry " << i << " is negative (" << e << ")";
+    if (!isAny(e) && !isAny(d) && d != 1 && d != e)
+      return site.emitError() << "cannot broadcast " << *data
+                              << " to a shape with entry " << i << " = " << e;
+    dims[i] = !isAny(e) ? e : (!isAny(d) && d != 1 ? d : kAny);
+  }
   return Type(RankedTensorType::get(dims, data->getElementType()));
 }
 
-FailureOr<Type> relay::inferDynFull(ErrorSite site,
-                                    std::optional<Type> fillValue,
-                                    Type shapeType, std::optional<Type> dtype) {
+FailureOr<Type>
+relay::inferDynFull(ErrorSite site, std::optional<Type> fillValue,
+                    Type shapeType, std::optional<Type> dtype,
+                    std::optional<SmallVector<int64_t>> entries) {
   Type fallback;
   if (fillValue) {
     FailureOr<RankedTensorType> fill =
@@ -107,5 +306,12 @@ FailureOr<Type> relay::inferDynFull(ErrorSite site,
   if (!*elt)
     return site.emitError() << "requires attribute 'dtype'";
   SmallVector<int64_t> dims(*rank, kAny);
+  for (int64_t i = 0; i < *rank; ++i) {
+    int64_t e = entryAt(entries, *rank, i);
+    if (!isAny(e) && e < 0)
+      return site.emitError()
+             << "shape entry " << i << " is negative (" << e << ")";
+    dims[i] = e;
+  }
   return Type(RankedTensorType::get(dims, *elt));
 }

@@ -438,6 +438,7 @@ struct EliminateRecursionPass
 
   LogicalResult eliminate(ArrayRef<func::FuncOp> scc, SymbolTable &symbols);
   LogicalResult buildLoop(func::FuncOp fn, ArrayRef<Site> sites);
+  void boxLoopCarriedTensors(Block *header);
   LogicalResult buildDispatcher(ArrayRef<func::FuncOp> scc,
                                 MutableArrayRef<Site> sites,
                                 SymbolTable &symbols);
@@ -565,7 +566,86 @@ LogicalResult EliminateRecursionPass::buildLoop(func::FuncOp fn,
   for (const Site &site : sites)
     if (failed(replaceTailCallByBranch(site.call, header, entry)))
       return failure();
+  boxLoopCarriedTensors(header);
   return success();
+}
+
+/// A loop that carries a tensor with a dynamic dim: its loop-invariant
+/// arguments (passed back unchanged by every back edge) are replaced by the
+/// function's arguments, and the other tensors are carried as
+/// `!hal.buffer_view`s: boxed before each branch to the header, unboxed at
+/// its start. iree-compile 3.13 packs loop-carried tensors into shared
+/// buffers, and its VM then loses one of two block arguments that receive
+/// the same buffer (at run time: "indirect buffer reference slot 0 is out
+/// of range of the declared binding capacity", or "ref is null"); distinct
+/// buffer views avoid it. Loops over static tensors are left as they are.
+void EliminateRecursionPass::boxLoopCarriedTensors(Block *header) {
+  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
+  if (llvm::none_of(header->getArgumentTypes(), [](Type t) {
+        auto rt = dyn_cast<RankedTensorType>(t);
+        return rt && !rt.hasStaticShape();
+      }))
+    return;
+  Block *entry = &header->getParent()->front();
+  // loop-invariant arguments: every back edge passes the argument itself
+  SmallVector<std::pair<BranchOpInterface, unsigned>> edges;
+  for (Block *pred : llvm::to_vector(header->getPredecessors())) {
+    auto br = dyn_cast<BranchOpInterface>(pred->getTerminator());
+    if (!br)
+      return; // (not a branch we can rewrite: leave the loop as it is)
+    for (unsigned s = 0; s < br->getNumSuccessors(); ++s)
+      if (br->getSuccessor(s) == header)
+        edges.push_back({br, s});
+  }
+  for (int i = header->getNumArguments() - 1; i >= 0; --i) {
+    BlockArgument arg = header->getArgument(i);
+    Value initial;
+    bool invariant = true;
+    for (auto [br, s] : edges) {
+      Value passed = br.getSuccessorOperands(s).getForwardedOperands()[i];
+      if (br->getBlock() == entry)
+        initial = passed;
+      else if (passed != arg)
+        invariant = false;
+    }
+    if (!invariant || !initial)
+      continue;
+    arg.replaceAllUsesWith(initial);
+    for (auto [br, s] : edges)
+      br.getSuccessorOperands(s).erase(i);
+    header->eraseArgument(i);
+  }
+  Type view = io::getBufferViewType(header->getParent()->getContext());
+  SmallVector<unsigned> boxed;
+  for (BlockArgument arg : header->getArguments())
+    if (isTensor(arg.getType()))
+      boxed.push_back(arg.getArgNumber());
+  // predecessors: box the operands they pass
+  for (auto [br, s] : edges) {
+    MutableOperandRange operands =
+        br.getSuccessorOperands(s).getMutableForwardedOperands();
+    OpBuilder b(br);
+    for (unsigned i : boxed) {
+      Value v = box(b, br->getLoc(), operands[i].get());
+      // a name per argument: two arguments given the same tensor must get
+      // two buffer views (exports of one tensor would otherwise be merged)
+      v.getDefiningOp()->setAttr(
+          "name", b.getStringAttr("loop_arg" + std::to_string(i)));
+      operands[i].set(v);
+    }
+  }
+  // the header: arguments become views, unboxed at its start
+  OpBuilder b = OpBuilder::atBlockBegin(header);
+  for (unsigned i : boxed) {
+    BlockArgument arg = header->getArgument(i);
+    auto type = cast<RankedTensorType>(arg.getType());
+    SmallVector<OpOperand *> uses =
+        llvm::map_to_vector(arg.getUses(), [](OpOperand &u) { return &u; });
+    arg.setType(view);
+    Value tensor = unbox(b, arg.getLoc(), arg, type);
+    for (OpOperand *use : uses)
+      use->set(tensor);
+  }
 }
 
 LogicalResult

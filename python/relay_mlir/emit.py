@@ -846,6 +846,8 @@ class _Emitter(ExprFunctor):
         self.ip = ir.InsertionPoint(module_body)
         attrs = {"sym_name": ir.StringAttr.get(gv.name_hint),
                  "function_type": ir.TypeAttr.get(ftype)}
+        if not is_main and fn.attrs.get("private"):  # a helper only main calls (not exported)
+            attrs["sym_visibility"] = ir.StringAttr.get("private")
         if fn.type_params:  # a generic function: monomorphised before lowering
             self._check_type_params(fn)
             attrs["relay.type_params"] = ir.ArrayAttr.get(

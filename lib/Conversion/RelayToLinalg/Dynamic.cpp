@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -49,6 +50,82 @@ Value product(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes) {
 Value cmp(OpBuilder &b, Location loc, arith::CmpIPredicate pred, Value x,
           Value y) {
   return arith::CmpIOp::create(b, loc, pred, x, y);
+}
+
+/// The sizes of a result of type `type` from the run-time `sizes`: a static
+/// dim of the type (known at compile time from the shape's constant part)
+/// is used as a constant, after checking at run time that the entry holds
+/// it; dynamic dims keep the run-time value.
+SmallVector<OpFoldResult> checkedSizes(OpBuilder &b, Location loc,
+                                       RankedTensorType type,
+                                       ArrayRef<OpFoldResult> sizes,
+                                       StringRef opName) {
+  SmallVector<OpFoldResult> out;
+  for (auto [i, s] : llvm::enumerate(sizes)) {
+    if (type.isDynamicDim(i)) {
+      out.push_back(s);
+      continue;
+    }
+    int64_t want = type.getDimSize(i);
+    std::optional<int64_t> known = getConstantIntValue(s);
+    if (!known || *known != want) {
+      Value v = getValueOrCreateConstantIndexOp(b, loc, s);
+      cf::AssertOp::create(
+          b, loc,
+          cmp(b, loc, arith::CmpIPredicate::eq, v, indexConst(b, loc, want)),
+          (Twine(opName) + ": shape entry " + Twine(i) + " is not " +
+           Twine(want) + ", the size its type was given at compile time" +
+           sourceSuffix(loc))
+              .str());
+    }
+    out.push_back(b.getIndexAttr(want));
+  }
+  return out;
+}
+
+/// Run-time checks of a requested shape: no entry is negative and the
+/// element count stays at most 2^40 (an absurd request is an error, never
+/// a huge allocation).
+void checkRequestedShape(OpBuilder &b, Location loc,
+                         ArrayRef<OpFoldResult> sizes, StringRef opName) {
+  constexpr int64_t kMaxElements = int64_t(1) << 40;
+  Value ok = b.createOrFold<arith::ConstantOp>(loc, b.getBoolAttr(true));
+  Value count = indexConst(b, loc, 1), zero = indexConst(b, loc, 0);
+  bool anyDynamic = false;
+  for (OpFoldResult s : sizes) {
+    if (getConstantIntValue(s))
+      continue;
+    anyDynamic = true;
+    Value v = getValueOrCreateConstantIndexOp(b, loc, s);
+    ok = arith::AndIOp::create(b, loc, ok,
+                               cmp(b, loc, arith::CmpIPredicate::sge, v, zero));
+  }
+  if (!anyDynamic)
+    return;
+  // count * v <= max  <=>  v == 0 || count <= max / v (count stays <= max)
+  for (OpFoldResult s : sizes) {
+    Value v = getValueOrCreateConstantIndexOp(b, loc, s);
+    Value safe = arith::SelectOp::create(
+        b, loc, cmp(b, loc, arith::CmpIPredicate::sle, v, zero),
+        indexConst(b, loc, 1), v);
+    Value fits = cmp(
+        b, loc, arith::CmpIPredicate::sle, count,
+        arith::DivSIOp::create(b, loc, indexConst(b, loc, kMaxElements), safe));
+    ok = arith::AndIOp::create(b, loc, ok, fits);
+    count = arith::MulIOp::create(
+        b, loc,
+        arith::MinSIOp::create(b, loc, count, indexConst(b, loc, kMaxElements)),
+        arith::MaxSIOp::create(b, loc, v, zero));
+    count =
+        arith::MinSIOp::create(b, loc, count, indexConst(b, loc, kMaxElements));
+  }
+  cf::AssertOp::create(
+      b, loc, ok,
+      (Twine(opName) +
+       ": a shape entry is negative or the shape has more than 2^40 "
+       "elements" +
+       sourceSuffix(loc))
+          .str());
 }
 
 /// A 1-d (or 0-d if `values` is empty) tensor of `type` holding `values`
@@ -158,6 +235,7 @@ struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
               cmp(rewriter, loc, arith::CmpIPredicate::eq, v, minusOne),
               inferred, v)
               .getResult());
+    SmallVector<OpFoldResult> requested = outSizes;
     Value ok = arith::AndIOp::create(
         rewriter, loc,
         cmp(rewriter, loc, arith::CmpIPredicate::eq,
@@ -170,8 +248,11 @@ struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
                                       loc, rewriter.getBoolAttr(true)))));
     cf::AssertOp::create(
         rewriter, loc, ok,
-        "relay.dyn.reshape: newshape does not fit the input's element count "
-        "(or has more than one -1 or a negative entry)");
+        ("relay.dyn.reshape: newshape does not fit the input's element count "
+         "(or has more than one -1 or a negative entry)" +
+         sourceSuffix(loc)));
+    outSizes =
+        checkedSizes(rewriter, loc, resultType, requested, "relay.dyn.reshape");
 
     Type elt = resultType.getElementType();
     // to 1-d
@@ -227,6 +308,7 @@ struct DynBroadcastToPattern : OpConversionPattern<DynBroadcastToOp> {
     int64_t rank = resultType.getRank(), offset = rank - inType.getRank();
     SmallVector<OpFoldResult> sizes =
         shapeEntries(rewriter, loc, adaptor.getShape(), rank);
+    checkRequestedShape(rewriter, loc, sizes, "relay.dyn.broadcast_to");
     SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, data);
     Value one = indexConst(rewriter, loc, 1);
     for (int64_t i = 0; i < inType.getRank(); ++i) {
@@ -241,9 +323,12 @@ struct DynBroadcastToPattern : OpConversionPattern<DynBroadcastToOp> {
               rewriter, loc,
               cmp(rewriter, loc, arith::CmpIPredicate::eq, in, one),
               cmp(rewriter, loc, arith::CmpIPredicate::eq, in, target)),
-          "relay.dyn.broadcast_to: a dim of data is neither 1 nor the "
-          "target size");
+          ("relay.dyn.broadcast_to: a dim of data is neither 1 nor the "
+           "target size" +
+           sourceSuffix(loc)));
     }
+    sizes = checkedSizes(rewriter, loc, resultType, sizes,
+                         "relay.dyn.broadcast_to");
     Value result = buildMap(
         rewriter, loc, resultType, sizes, {}, {},
         [&](OpBuilder &b, Location l, ValueRange) -> Value {
@@ -283,6 +368,9 @@ struct DynConstantFillPattern : OpConversionPattern<OpT> {
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
     SmallVector<OpFoldResult> sizes =
         shapeEntries(rewriter, loc, adaptor.getShape(), resultType.getRank());
+    checkRequestedShape(rewriter, loc, sizes, op->getName().getStringRef());
+    sizes = checkedSizes(rewriter, loc, resultType, sizes,
+                         op->getName().getStringRef());
     rewriter.replaceOp(
         op, filledTensor(rewriter, loc, resultType, sizes,
                          scalarConst(rewriter, loc, resultType.getElementType(),
@@ -300,9 +388,138 @@ struct DynFullPattern : OpConversionPattern<DynFullOp> {
     auto relayType = cast<RankedTensorType>(op.getType());
     SmallVector<OpFoldResult> sizes =
         shapeEntries(rewriter, loc, adaptor.getShape(), relayType.getRank());
+    checkRequestedShape(rewriter, loc, sizes, "relay.dyn.full");
+    sizes = checkedSizes(rewriter, loc, relayType, sizes, "relay.dyn.full");
     rewriter.replaceOp(
         op, filledFrom(rewriter, loc, relayType, sizes, adaptor.getFillValue(),
                        elementTypeOf(op.getFillValue().getType())));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Shape values: small integer vectors stay scalars on the host
+//===----------------------------------------------------------------------===//
+//
+// take (at constant indices), concatenate, reshape/expand_dims/squeeze and
+// integer casts of small (<= 64 entries) static 1-d/0-d integer tensors
+// become tensor.extract + tensor.from_elements, so that shape arithmetic
+// (shape_of -> take -> concatenate -> dyn.reshape) folds to the tensor.dim
+// values it came from instead of running as device dispatches.
+
+constexpr int64_t kMaxShapeValue = 64;
+
+/// Whether `t` is a small static integer tensor of rank <= 1.
+bool isShapeValue(Type t) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  return rt && rt.getRank() <= 1 && rt.hasStaticShape() &&
+         rt.getNumElements() <= kMaxShapeValue &&
+         isa<IntegerType>(rt.getElementType());
+}
+
+/// The elements of a small static tensor (any rank <= 1), as scalars.
+SmallVector<Value> elementsOf(OpBuilder &b, Location loc, Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  SmallVector<Value> out;
+  if (t.getRank() == 0) {
+    out.push_back(tensor::ExtractOp::create(b, loc, v, ValueRange{}));
+    return out;
+  }
+  for (int64_t i = 0; i < t.getDimSize(0); ++i)
+    out.push_back(tensor::ExtractOp::create(b, loc, v,
+                                            ValueRange{indexConst(b, loc, i)}));
+  return out;
+}
+
+Value fromScalars(OpBuilder &b, Location loc, RankedTensorType type,
+                  ArrayRef<Value> values) {
+  if (type.getNumElements() == 0)
+    return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                   type.getElementType());
+  return tensor::FromElementsOp::create(b, loc, type, values);
+}
+
+struct ShapeValueTakePattern : OpConversionPattern<TakeOp> {
+  ShapeValueTakePattern(const TypeConverter &tc, MLIRContext *ctx)
+      : OpConversionPattern<TakeOp>(tc, ctx, kSpecialisedBenefit) {}
+  LogicalResult
+  matchAndRewrite(TakeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value data = adaptor.getData();
+    auto dataType = dyn_cast<RankedTensorType>(data.getType());
+    if (!isShapeValue(op.getType()) || !dataType || dataType.getRank() != 1 ||
+        !isShapeValue(dataType) || op.getBatchDims() != 0)
+      return failure();
+    DenseIntElementsAttr idx;
+    if (!matchPattern(adaptor.getIndices(), m_Constant(&idx)))
+      if (auto cst = op.getIndices().template getDefiningOp<ConstantOp>())
+        idx = dyn_cast<DenseIntElementsAttr>(cst.getValue());
+    if (!idx)
+      return failure();
+    int64_t n = dataType.getDimSize(0);
+    if (n == 0)
+      return failure();
+    StringRef mode = op.getMode();
+    Location loc = op.getLoc();
+    SmallVector<Value> values;
+    for (const APInt &v : idx.getValues<APInt>()) {
+      int64_t i = v.getSExtValue();
+      if (mode == "wrap")
+        i = ((i % n) + n) % n;
+      else if (mode == "clip")
+        i = std::clamp<int64_t>(i, 0, n - 1);
+      else if (i < 0 || i >= n)
+        return failure();
+      values.push_back(tensor::ExtractOp::create(
+          rewriter, loc, data, ValueRange{indexConst(rewriter, loc, i)}));
+    }
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    rewriter.replaceOp(op, fromScalars(rewriter, loc, resultType, values));
+    return success();
+  }
+};
+
+struct ShapeValueConcatenatePattern : OpConversionPattern<ConcatenateOp> {
+  ShapeValueConcatenatePattern(const TypeConverter &tc, MLIRContext *ctx)
+      : OpConversionPattern<ConcatenateOp>(tc, ctx, kSpecialisedBenefit) {}
+  LogicalResult
+  matchAndRewrite(ConcatenateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isShapeValue(op.getType()) ||
+        cast<RankedTensorType>(op.getType()).getRank() != 1)
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> values;
+    for (Value in : adaptor.getData()) {
+      if (!isShapeValue(in.getType()))
+        return failure();
+      values.append(elementsOf(rewriter, loc, in));
+    }
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    if ((int64_t)values.size() != resultType.getNumElements())
+      return failure();
+    rewriter.replaceOp(op, fromScalars(rewriter, loc, resultType, values));
+    return success();
+  }
+};
+
+/// reshape / expand_dims / squeeze of a shape value: the same elements.
+template <typename OpT>
+struct ShapeValueRelayoutPattern : OpConversionPattern<OpT> {
+  ShapeValueRelayoutPattern(const TypeConverter &tc, MLIRContext *ctx)
+      : OpConversionPattern<OpT>(tc, ctx, kSpecialisedBenefit) {}
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value data = adaptor.getOperands()[0];
+    if (!isShapeValue(op.getType()) || !isShapeValue(data.getType()))
+      return failure();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    SmallVector<Value> values = elementsOf(rewriter, op.getLoc(), data);
+    if ((int64_t)values.size() != resultType.getNumElements())
+      return failure();
+    rewriter.replaceOp(op,
+                       fromScalars(rewriter, op.getLoc(), resultType, values));
     return success();
   }
 };
@@ -313,6 +530,10 @@ void relay::populateDynamicToLinalgPatterns(const TypeConverter &typeConverter,
                                             RewritePatternSet &patterns) {
   patterns.add<ShapeOfPattern, NdarraySizePattern, DynReshapePattern,
                DynBroadcastToPattern, DynConstantFillPattern<DynZerosOp, 0>,
-               DynConstantFillPattern<DynOnesOp, 1>, DynFullPattern>(
-      typeConverter, patterns.getContext());
+               DynConstantFillPattern<DynOnesOp, 1>, DynFullPattern,
+               ShapeValueTakePattern, ShapeValueConcatenatePattern,
+               ShapeValueRelayoutPattern<ReshapeOp>,
+               ShapeValueRelayoutPattern<ExpandDimsOp>,
+               ShapeValueRelayoutPattern<SqueezeOp>>(typeConverter,
+                                                     patterns.getContext());
 }

@@ -8,6 +8,7 @@
 #include "../../Relations/TransformUtils.h"
 #include "Utils.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -98,6 +99,47 @@ SmallVector<ReassociationIndices> allInOne(int64_t rank) {
 /// `data` reshaped to `dstType` (same element count); `sizes` are the
 /// result sizes (used where `dstType` has `?`). Uses one collapse_shape or
 /// expand_shape when that is unambiguous, else goes through 1-D.
+/// Whether `size` is `tensor.dim %data, i`.
+static bool isDimOf(OpFoldResult size, Value data, int64_t i) {
+  auto v = dyn_cast<Value>(size);
+  auto dim = v ? v.getDefiningOp<tensor::DimOp>() : tensor::DimOp();
+  std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+  return dim && dim.getSource() == data && index && *index == i;
+}
+
+/// Whether reshaping `data` to `dstType` with `sizes` keeps the element
+/// count by construction: walking both shapes in order, each dynamic source
+/// dim is a dynamic result dim whose size is that source dim, and each
+/// static source dim is a run of static result dims multiplying to it
+/// (result dims of 1 may come anywhere).
+static bool reshapeIsExact(Value data, RankedTensorType dstType,
+                           ArrayRef<OpFoldResult> sizes) {
+  auto srcType = cast<RankedTensorType>(data.getType());
+  int64_t j = 0, n = dstType.getRank();
+  auto skipOnes = [&]() {
+    while (j < n && !dstType.isDynamicDim(j) && dstType.getDimSize(j) == 1)
+      ++j;
+  };
+  for (int64_t i = 0; i < srcType.getRank(); ++i) {
+    if (srcType.isDynamicDim(i)) {
+      skipOnes();
+      if (j >= n || !dstType.isDynamicDim(j) || !isDimOf(sizes[j], data, i))
+        return false;
+      ++j;
+      continue;
+    }
+    int64_t want = srcType.getDimSize(i), have = 1;
+    if (want == 1)
+      continue;
+    while (have < want && j < n && !dstType.isDynamicDim(j))
+      have *= dstType.getDimSize(j++);
+    if (have != want)
+      return false;
+  }
+  skipOnes();
+  return j == n;
+}
+
 static Value reshapeValue(OpBuilder &b, Location loc, Value data,
                           RankedTensorType dstType,
                           ArrayRef<OpFoldResult> sizes) {
@@ -114,9 +156,35 @@ static Value reshapeValue(OpBuilder &b, Location loc, Value data,
     if (auto groups = getReassociationIndicesForCollapse(src, dst))
       return tensor::CollapseShapeOp::create(b, loc, dstType, data, *groups);
   }
+  // sizes known only at run time: the result must hold the input's element
+  // count (a reshape to a fixed or inferred shape that does not fit is a
+  // run-time error, never a silently different shape)
+  auto checkCount = [&]() {
+    auto product = [&](ArrayRef<OpFoldResult> ds) {
+      Value p = arith::ConstantIndexOp::create(b, loc, 1);
+      for (OpFoldResult d : ds)
+        p = arith::MulIOp::create(b, loc, p,
+                                  getValueOrCreateConstantIndexOp(b, loc, d));
+      return p;
+    };
+    SmallVector<OpFoldResult> dstSizes;
+    for (auto [j, dim] : llvm::enumerate(dstType.getShape()))
+      dstSizes.push_back(ShapedType::isDynamic(dim) ? sizes[j]
+                                                    : b.getIndexAttr(dim));
+    cf::AssertOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              product(dimSizes(b, loc, data)),
+                              product(dstSizes)),
+        "relay.reshape: the new shape does not hold the input's element count" +
+            sourceSuffix(loc));
+  };
   if (fewDynamic && dst.size() > src.size()) {
-    if (auto groups = getReassociationIndicesForCollapse(dst, src))
+    if (auto groups = getReassociationIndicesForCollapse(dst, src)) {
+      if (!srcType.hasStaticShape() && !reshapeIsExact(data, dstType, sizes))
+        checkCount();
       return expandTo(b, loc, data, dstType, *groups, sizes);
+    }
   }
   if (src.size() == dst.size() && llvm::equal(src, dst))
     return data;
@@ -128,6 +196,15 @@ static Value reshapeValue(OpBuilder &b, Location loc, Value data,
     auto flatType = RankedTensorType::get({total}, srcType.getElementType());
     flat = tensor::CollapseShapeOp::create(b, loc, flatType, data,
                                            allInOne(srcType.getRank()));
+  }
+  if (!srcType.hasStaticShape()) {
+    if (!reshapeIsExact(data, dstType, sizes))
+      checkCount();
+    if (dstType.hasStaticShape())
+      flat = castTo(b, loc, flat,
+                    RankedTensorType::get(
+                        {dstType.getRank() == 0 ? 1 : dstType.getNumElements()},
+                        srcType.getElementType()));
   }
   if (dstType.getRank() == 0)
     return tensor::CollapseShapeOp::create(b, loc, dstType, flat, allInOne(0));
@@ -883,13 +960,51 @@ struct ArangePattern : OpConversionPattern<ArangeOp> {
     if (resultType.isDynamicDim(0)) {
       Value stop = scalarOf(rewriter, loc, adaptor.getStop());
       Value n;
+      // bounds known only at run time: a step of 0 (or NaN bounds) or more
+      // than 2^40 elements is a run-time error, never a division by zero or
+      // a huge allocation
+      std::string badRange = "relay.arange: the step is 0, a bound is not "
+                             "finite or the result has more than 2^40 "
+                             "elements" +
+                             sourceSuffix(loc);
       if (isFloat) {
+        // the length in f32 at least (16-bit floats: no host arithmetic in
+        // IREE's VM, and 2^40 is not an f16)
+        Type ct =
+            elt.getIntOrFloatBitWidth() < 32 ? rewriter.getF32Type() : elt;
+        auto widen = [&](Value v) -> Value {
+          return ct == elt ? v : arith::ExtFOp::create(rewriter, loc, ct, v);
+        };
         Value q = arith::DivFOp::create(
-            rewriter, loc, arith::SubFOp::create(rewriter, loc, stop, start),
-            step);
+            rewriter, loc,
+            arith::SubFOp::create(rewriter, loc, widen(stop), widen(start)),
+            widen(step));
         q = math::CeilOp::create(rewriter, loc, q);
+        Value limit = arith::ConstantOp::create(
+            rewriter, loc, ct, rewriter.getFloatAttr(ct, double(1LL << 40)));
+        Value zeroF = arith::ConstantOp::create(rewriter, loc, ct,
+                                                rewriter.getFloatAttr(ct, 0));
+        cf::AssertOp::create(
+            rewriter, loc,
+            arith::AndIOp::create(
+                rewriter, loc,
+                arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::ONE,
+                                      widen(step), zeroF),
+                arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLE,
+                                      q, limit)),
+            badRange);
+        q = arith::MaximumFOp::create(rewriter, loc, q, zeroF);
         n = arith::FPToSIOp::create(rewriter, loc, rewriter.getI64Type(), q);
       } else {
+        Value zeroI = arith::ConstantOp::create(
+            rewriter, loc, elt, rewriter.getIntegerAttr(elt, 0));
+        Value stepOk = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ne, step, zeroI);
+        cf::AssertOp::create(rewriter, loc, stepOk, badRange);
+        step = arith::SelectOp::create(
+            rewriter, loc, stepOk, step,
+            arith::ConstantOp::create(rewriter, loc, elt,
+                                      rewriter.getIntegerAttr(elt, 1)));
         Value diff = arith::SubIOp::create(rewriter, loc, stop, start);
         n = isUnsigned ? arith::CeilDivUIOp::create(rewriter, loc, diff, step)
                              .getResult()
@@ -908,6 +1023,13 @@ struct ArangePattern : OpConversionPattern<ArangeOp> {
       count = arith::MaxSIOp::create(
           rewriter, loc, count,
           arith::ConstantIndexOp::create(rewriter, loc, 0));
+      if (!isFloat)
+        cf::AssertOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(
+                rewriter, loc, arith::CmpIPredicate::sle, count,
+                arith::ConstantIndexOp::create(rewriter, loc, 1LL << 40)),
+            badRange);
       sizes.push_back(count);
     } else {
       sizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(0)));

@@ -444,3 +444,17 @@ ScalarOrder lowering::compareScalars(OpBuilder &b, Location loc, Value a,
   return {arith::CmpIOp::create(b, loc, pred, a, bValue),
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a, bValue)};
 }
+
+std::string lowering::sourceSuffix(Location loc) {
+  std::string out;
+  loc->walk([&](Location l) {
+    auto file = dyn_cast<FileLineColLoc>(l);
+    if (!file)
+      return WalkResult::advance();
+    out = (" [at " + file.getFilename().strref() + ":" + Twine(file.getLine()) +
+           ":" + Twine(file.getColumn()) + "]")
+              .str();
+    return WalkResult::interrupt();
+  });
+  return out;
+}

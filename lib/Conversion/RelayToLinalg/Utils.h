@@ -120,6 +120,11 @@ Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
 /// `v` as `type` (a tensor.cast if the static shapes differ).
 Value castTo(OpBuilder &b, Location loc, Value v, Type type);
 
+/// " [at file:line:col]" naming the source of `loc` (for an imported ONNX
+/// model, the node), or "" without a file location: appended to run-time
+/// check messages so that a failure names what failed.
+std::string sourceSuffix(Location loc);
+
 /// The element of a 0-d tensor.
 Value scalarOf(OpBuilder &b, Location loc, Value zeroD);
 

@@ -6,6 +6,12 @@
   opset (``relay_mlir.frontend.onnx_ops``); nodes whose inputs are all known
   at import time (shape computations, constant subgraphs) are evaluated by
   ONNX's reference implementation;
+* shapes known only at run time (exports with dynamic axes) stay in the
+  program: ``Shape``/``Gather``/``Concat``/... on them become relay ops that
+  keep the entries known at import time (``onnx_ops/_symshape.py``), and the
+  ops that take a shape (Reshape, Expand, ConstantOfShape, ...) use the
+  run-time value (``dyn.*`` operators, checked at run time); a model's
+  declared output shapes are never trusted without a run-time check;
 * several graph outputs make a tuple-valued ``main``;
 * every Relay expression built for a node carries the node as its location
   (``<model>:<node name>:<node index>:1``), so type-inference and lowering
@@ -38,6 +44,7 @@ from ..ty import TensorType
 from ..errors import CompileError
 from .common import ImportError_, UnexpectedImportError, UnsupportedError
 from .onnx_ops import Node, lookup, registry
+from .onnx_ops._symshape import SYM_CONVERTERS, Sym
 from .onnx_ops._base import (_schema_inputs, check_dtype, check_shape_size, fmt_shape, tensor_to_array,
                               to_relay_shape)
 
@@ -97,6 +104,9 @@ class _Importer:
         self.dtypes = dict(dtypes or {})
         self.values: Dict[str, object] = {}   # name -> Expr | np.ndarray
         self.types: Dict[str, tuple] = {}     # name -> (shape | None, dtype | None)
+        self.globals: List[tuple] = []       # (GlobalVar, Function) besides main
+        self.syms: Dict[str, Sym] = {}      # name -> shape value computed at run time (see _symshape)
+        self.shape_memo: Dict[int, tuple] = {}  # id(expr) -> (expr, shape_of(expr))
         self.spanned: set = set()
         self.current: Optional[tuple] = None  # (index, NodeProto) being converted
 
@@ -264,7 +274,21 @@ class _Importer:
             body.span = E.Span(f"{self.source}:outputs", 0, 0)
         fn = E.Function(params, body)
         fn.span = E.Span(self.source, 0, 0)
-        return IRModule.from_expr(fn)
+        mod = IRModule.from_expr(fn)
+        for gv, g in self.globals:
+            mod[gv] = g
+        return mod
+
+    def _new_global(self, base: str) -> E.GlobalVar:
+        """A fresh global function name (loops of recurrent layers are global functions)."""
+        taken = {g.name_hint for g, _ in self.globals}
+        k = 0
+        while f"{base}{k}" in taken:
+            k += 1
+        return E.GlobalVar(f"{base}{k}")
+
+    def _add_global(self, gv: E.GlobalVar, fn: E.Function) -> None:
+        self.globals.append((gv, fn))
 
     def _label(self, idx: int, node) -> str:
         return node.name or f"{node.op_type}_{idx}"
@@ -275,8 +299,9 @@ class _Importer:
             raise UnsupportedError(
                 f"ONNX {node.op_type} node '{label}' (opset {self.opset}): operator domain "
                 f"'{node.domain}' is not supported", node.op_type, label, self.opset)
-        inputs, in_types = [], []
+        inputs, in_types, syms = [], [], []
         for name in node.input:
+            syms.append(self.syms.get(name))
             if name == "":
                 inputs.append(None)
                 in_types.append(None)
@@ -290,10 +315,20 @@ class _Importer:
             in_types.append(self.types.get(name))
         out_types = [self.types.get(o) if o else None for o in node.output]
         ctx = Node(node, inputs, in_types, out_types, self.opset, label)
+        ctx.syms, ctx.shape_memo = syms, self.shape_memo
+        ctx.new_global, ctx.add_global, ctx.globals = self._new_global, self._add_global, self.globals
         ctx.check_arity()
         folded = self._try_fold(ctx, node)
+        sym_conv = SYM_CONVERTERS.get(node.op_type) if any(s is not None for s in syms) else None
+        sym_result = sym_conv(ctx) if sym_conv is not None and folded is None else None
         if folded is not None:
             results = folded
+        elif sym_result is not None:
+            results = sym_result
+            unused = ctx.unused_attributes()
+            if unused:
+                raise ctx.unsupported(f"attribute{'s' if len(unused) > 1 else ''} "
+                                      f"{', '.join(unused)} not supported")
         else:
             conv = lookup(node.op_type, self.opset)
             if conv is None:
@@ -318,6 +353,14 @@ class _Importer:
             r = results[j]
             if isinstance(r, E.TupleWrapper):
                 r = r.astuple()
+            if isinstance(r, Sym):
+                if r.known():  # every entry known at import time: a constant, as before
+                    r = r.array()
+                else:
+                    self.syms[name] = r
+                    if name not in self.types or self.types[name][0] is None:
+                        self.types[name] = (r.shape, r.dtype)
+                    r = r.expr
             if isinstance(r, np.ndarray):
                 check_shape_size(r.shape, r.dtype.name, f"output '{name}'", ctx)
                 self.types[name] = (tuple(r.shape), r.dtype.name)

@@ -24,7 +24,7 @@ func.func @reshape(%x: tensor<?x3xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
 
 // CHECK-LABEL: func.func @broadcast
 func.func @broadcast(%x: tensor<?x1xf32>, %s: tensor<3xi32>) -> tensor<?x?x?xf32> {
-  // CHECK: cf.assert %{{.+}}, "relay.dyn.broadcast_to: a dim of data is neither 1 nor the target size"
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.broadcast_to: a dim of data is neither 1 nor the target size [at {{.+}}dynamic.mlir:{{[0-9]+}}:{{[0-9]+}}]"
   // CHECK: linalg.generic
   // CHECK: linalg.index 1
   // CHECK: tensor.extract
@@ -42,4 +42,49 @@ func.func @fills(%s: tensor<2xi64>, %v: tensor<f32>) -> (tensor<?x?xi8>, tensor<
   // CHECK: linalg.fill
   %f = relay.dyn.full %v, %s : (tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %z, %o, %f : tensor<?x?xi8>, tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// A static result dim (from the shape's known entries) is a constant size,
+// checked at run time against the entry; fills check for negative entries
+// and more than 2^40 elements.
+// CHECK-LABEL: func.func @static_dims
+func.func @static_dims(%x: tensor<?x128xf32>, %s: tensor<3xi64>) -> (tensor<?x2x64xf32>, tensor<?x?x32xf32>) {
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.reshape: shape entry 1 is not 2, the size its type was given at compile time
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.reshape: shape entry 2 is not 64, the size its type was given at compile time
+  // CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2]] output_shape [%{{.+}}, 2, 64] : tensor<?xf32> into tensor<?x2x64xf32>
+  %y = relay.dyn.reshape %x, %s : (tensor<?x128xf32>, tensor<3xi64>) -> tensor<?x2x64xf32>
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.zeros: a shape entry is negative or the shape has more than 2^40 elements
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.zeros: shape entry 2 is not 32
+  // CHECK: tensor.empty(%{{.+}}, %{{.+}}) : tensor<?x?x32xf32>
+  %z = relay.dyn.zeros %s {dtype = f32} : (tensor<3xi64>) -> tensor<?x?x32xf32>
+  return %y, %z : tensor<?x2x64xf32>, tensor<?x?x32xf32>
+}
+
+// Shape values (small static integer vectors) stay scalars: take at constant
+// indices, concatenate and reshape become tensor.extract + from_elements,
+// which fold back to the tensor.dim they came from.
+// CHECK-LABEL: func.func @shape_values
+func.func @shape_values(%x: tensor<?x?x4xf32>) -> tensor<3xi64> {
+  // CHECK-NOT: linalg.generic
+  // CHECK-NOT: tensor.concat
+  // CHECK: tensor.from_elements %{{.+}}, %{{.+}}, %{{.+}} : tensor<3xi64>
+  %s = relay.shape_of %x {dtype = i64} : (tensor<?x?x4xf32>) -> tensor<3xi64>
+  %i = relay.constant dense<[1, 0]> : tensor<2xi64>
+  %t = relay.take %s, %i {axis = 0 : i64} : (tensor<3xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %j = relay.constant dense<2> : tensor<i64>
+  %u = relay.take %s, %j {axis = 0 : i64} : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %u1 = relay.reshape %u {newshape = array<i64: 1>} : (tensor<i64>) -> tensor<1xi64>
+  %c = relay.concatenate %t, %u1 : (tensor<2xi64>, tensor<1xi64>) -> tensor<3xi64>
+  return %c : tensor<3xi64>
+}
+
+// arange with run-time bounds: a step of 0 or too many elements is a
+// run-time error (never a division by zero or a huge allocation).
+// CHECK-LABEL: func.func @arange_checked
+func.func @arange_checked(%n: tensor<i64>, %d: tensor<i64>) -> tensor<?xi64> {
+  %z = relay.constant dense<0> : tensor<i64>
+  // CHECK: cf.assert %{{.+}}, "relay.arange: the step is 0, a bound is not finite or the result has more than 2^40 elements
+  // CHECK: arith.ceildivsi
+  %r = relay.arange %z, %n, %d {dtype = i64} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  return %r : tensor<?xi64>
 }

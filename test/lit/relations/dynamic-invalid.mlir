@@ -61,3 +61,41 @@ func.func @zeros_bool_shape(%s: tensor<2xi1>) {
   %0 = relay.dyn.zeros %s {dtype = f32} : (tensor<2xi1>) -> tensor<?x?xf32>
   return
 }
+
+// -----
+
+// entries known at compile time are checked at compile time
+func.func @reshape_known_count(%x: tensor<2x3xf32>) {
+  %s = relay.constant dense<[4, 2]> : tensor<2xi64>
+  // expected-error @+1 {{cannot reshape 'tensor<2x3xf32>' (6 elements) to a shape with 8 elements}}
+  %0 = relay.dyn.reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_two_wildcards(%x: tensor<2x3xf32>) {
+  %s = relay.constant dense<[-1, -1]> : tensor<2xi64>
+  // expected-error @+1 {{newshape entry 1 is -1 (only one -1 and no other negative value is allowed)}}
+  %0 = relay.dyn.reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @full_negative(%v: tensor<f32>, %n: tensor<1xi64>) {
+  %c = relay.constant dense<-2> : tensor<1xi64>
+  %s = relay.concatenate %n, %c : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  // expected-error @+1 {{shape entry 1 is negative (-2)}}
+  %0 = relay.dyn.full %v, %s : (tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_known_mismatch(%v: tensor<3xf32>) {
+  %s = relay.constant dense<[2, 4]> : tensor<2xi64>
+  // expected-error @+1 {{cannot broadcast 'tensor<3xf32>' to a shape with entry 1 = 4}}
+  %0 = relay.dyn.broadcast_to %v, %s : (tensor<3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return
+}

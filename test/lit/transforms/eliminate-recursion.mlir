@@ -47,6 +47,45 @@ func.func @main(%n: tensor<i32>, %acc: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// A loop carrying a tensor with a dynamic dim: the loop-invariant argument
+// (%n, passed back unchanged) is the function's own argument inside the loop,
+// and the other tensors are carried as !hal.buffer_view (each boxed with an
+// export of its own name, unboxed at the header): iree-compile 3.13's VM
+// loses one of two loop arguments that receive the same buffer.
+// CHECK-LABEL: func.func @dynloop
+// CHECK-SAME:      (%[[I:.+]]: tensor<i32>, %[[N:.+]]: tensor<i32>, %[[ACC:.+]]: tensor<?xf32>) -> tensor<?xf32>
+// CHECK:         %[[BI:.+]] = "hal.tensor.export"(%[[I]]) {name = "loop_arg0", source_encoding = tensor<i32>}
+// CHECK:         %[[BA:.+]] = "hal.tensor.export"(%[[ACC]], %{{.+}}) {name = "loop_arg1", source_encoding = tensor<?xf32>}
+// CHECK:         cf.br ^[[HEAD:bb[0-9]+]](%[[BI]], %[[BA]] : !hal.buffer_view, !hal.buffer_view)
+// CHECK:       ^[[HEAD]](%[[VI:.+]]: !hal.buffer_view, %[[VA:.+]]: !hal.buffer_view):
+// CHECK:         "hal.tensor.import"(%[[VI]])
+// CHECK:         %[[D:.+]] = "hal.buffer_view.dim"(%[[VA]]) {index = 0 : index}
+// CHECK:         %[[A2:.+]] = "hal.tensor.import"(%[[VA]], %[[D]])
+// CHECK:         tensor.extract %[[N]][]
+// CHECK:         cf.cond_br
+// CHECK:         arith.addf %[[A2]], %[[A2]]
+// CHECK:         "hal.tensor.export"({{.+}}) {name = "loop_arg0"
+// CHECK:         "hal.tensor.export"({{.+}}) {name = "loop_arg1"
+// CHECK:         cf.br ^[[HEAD]](%{{.+}}, %{{.+}} : !hal.buffer_view, !hal.buffer_view)
+func.func @dynloop(%i: tensor<i32>, %n: tensor<i32>, %acc: tensor<?xf32>) -> tensor<?xf32> {
+  %ii = tensor.extract %i[] : tensor<i32>
+  %nn = tensor.extract %n[] : tensor<i32>
+  %go = arith.cmpi slt, %ii, %nn : i32
+  %r = scf.if %go -> tensor<?xf32> {
+    %c1 = arith.constant 1 : i32
+    %i2 = arith.addi %ii, %c1 : i32
+    %t = tensor.from_elements %i2 : tensor<i32>
+    %acc2 = arith.addf %acc, %acc : tensor<?xf32>
+    %x = func.call @dynloop(%t, %n, %acc2) : (tensor<i32>, tensor<i32>, tensor<?xf32>) -> tensor<?xf32>
+    scf.yield %x : tensor<?xf32>
+  } else {
+    scf.yield %acc : tensor<?xf32>
+  }
+  return %r : tensor<?xf32>
+}
+
+// -----
+
 // Non-tail recursion: one dispatcher; the wrapper keeps the signature. Each
 // call pushes [live values (boxed), tag] on the heap stack and branches to
 // the entry; each return pops the top frame or leaves when the stack is

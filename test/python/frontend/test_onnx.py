@@ -228,10 +228,25 @@ def test_unsupported_attribute_is_an_error() -> None:
         from_onnx(m)
 
 
-def test_runtime_only_shape_input_is_unsupported() -> None:
+def test_runtime_shape_input_is_used() -> None:
+    """A shape known only at run time is used as a value (dyn.reshape), checked at run time."""
     m = _model([oh.make_node("Reshape", ["x", "s"], ["y"], name="rs")],
-               [_vi("x", [2, 3]), _vi("s", [2], TensorProto.INT64)], [_vi("y", None)])
-    with pytest.raises(UnsupportedError, match=r"Reshape node 'rs'.*must be a constant"):
+               [_vi("x", [2, 3]), _vi("s", [2], TensorProto.INT64)], [_vi("y", [3, 2])])
+    exe = relay.compile(from_onnx(m), target="llvm-cpu")
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for shape in ([3, 2], [1, 6], [-1, 2], [2, 0]):  # (the declared [3, 2] is not trusted)
+        want = x.reshape([d if d != 0 else x.shape[i] for i, d in enumerate(shape)]) if 0 in shape \
+            else x.reshape(shape)
+        got = exe(x, np.array(shape, np.int64))
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(relay.RelayRuntimeError, match="relay.dyn.reshape"):
+        exe(x, np.array([4, 2], np.int64))
+
+
+def test_runtime_shape_input_of_unknown_length_is_unsupported() -> None:
+    m = _model([oh.make_node("Reshape", ["x", "s"], ["y"], name="rs")],
+               [_vi("x", [2, 3]), _vi("s", ["n"], TensorProto.INT64)], [_vi("y", None)])
+    with pytest.raises(UnsupportedError, match=r"Reshape node 'rs'.*length"):
         from_onnx(m)
 
 

@@ -219,3 +219,143 @@ def test_bfloat16_softmax_is_unsupported() -> None:
                [("y", TensorProto.BFLOAT16, [2, 6])], opset=13)
     with pytest.raises(UnsupportedError, match="bfloat16 Softmax"):
         from_onnx(m)
+
+
+# ---------------------------------------------------------------------------
+# shape inputs known only at run time: used as values (compiled once, several
+# values), or checked at run time; bad values are a RelayRuntimeError from the
+# compiled module, never a crash or a silently different shape
+# ---------------------------------------------------------------------------
+F, I64 = TensorProto.FLOAT, TensorProto.INT64
+
+
+def _compiled(model):
+    return relay.compile(from_onnx(model), target="llvm-cpu")
+
+
+def _ort(model, feeds):
+    return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, feeds)
+
+
+def _same(exe, model, feeds):
+    want = _ort(model, feeds)
+    got = exe(*[feeds[i.name] for i in model.graph.input])
+    got = list(got) if isinstance(got, (list, tuple)) else [got]
+    for g, w in zip(got, want):
+        g = np.asarray(g)
+        assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, g.dtype, w.shape, w.dtype)
+        np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6)
+
+
+def test_runtime_expand_tile_constant_of_shape_range():
+    m = _model([oh.make_node("Expand", ["x", "s"], ["e"]),
+                oh.make_node("Tile", ["x", "r"], ["t"]),
+                oh.make_node("ConstantOfShape", ["s"], ["c"], value=oh.make_tensor("v", F, [1], [2.5])),
+                oh.make_node("Range", ["a", "b", "d"], ["g"])],
+               [("x", F, [3, 1]), ("s", I64, [3]), ("r", I64, [2]), ("a", I64, []), ("b", I64, []),
+                ("d", I64, [])],
+               [("e", F, None), ("t", F, None), ("c", F, None), ("g", I64, None)])
+    exe = _compiled(m)
+    x = np.arange(3, dtype=np.float32).reshape(3, 1)
+    i = lambda *v: np.array(v, np.int64)  # noqa: E731
+    for s, r, (a, b, d) in [((2, 3, 4), (1, 2), (0, 5, 1)), ((1, 1, 1), (3, 1), (7, -2, -3)),
+                            ((2, 1, 1), (2, 2), (4, 4, 1))]:
+        _same(exe, m, {"x": x, "s": i(*s), "r": i(*r), "a": np.array(a, np.int64), "b": np.array(b, np.int64),
+                       "d": np.array(d, np.int64)})
+    feeds = {"x": x, "s": i(2, 2, 4), "r": i(1, 1), "a": np.array(0, np.int64), "b": np.array(3, np.int64), "d": np.array(1, np.int64)}
+    with pytest.raises(relay.RelayRuntimeError, match="broadcast_to"):  # 3 does not broadcast to 2
+        exe(*[feeds[k.name] for k in m.graph.input])
+    feeds.update(s=i(2, 3, 4), d=np.array(0, np.int64))
+    with pytest.raises(relay.RelayRuntimeError, match="arange"):  # step 0
+        exe(*[feeds[k.name] for k in m.graph.input])
+    feeds.update(d=np.array(1, np.int64), s=i(2, -3, 4))
+    with pytest.raises(relay.RelayRuntimeError):  # negative dim
+        exe(*[feeds[k.name] for k in m.graph.input])
+
+
+def test_runtime_split_onehot_topk():
+    m = _model([oh.make_node("Split", ["x", "sp"], ["p", "q"], axis=1),
+                oh.make_node("OneHot", ["ix", "depth", "vals"], ["o"], axis=-1),
+                oh.make_node("TopK", ["x", "k"], ["tv", "ti"], axis=1)],
+               [("x", F, [2, 5]), ("sp", I64, [2]), ("ix", I64, [3]), ("depth", I64, [1]), ("k", I64, [1])],
+               [("p", F, None), ("q", F, None), ("o", F, None), ("tv", F, None), ("ti", I64, None)],
+               inits=[onnx.numpy_helper.from_array(np.array([0.5, 3.0], np.float32), "vals")])
+    exe = _compiled(m)
+    x = np.random.default_rng(0).standard_normal((2, 5)).astype(np.float32)
+    i = lambda *v: np.array(v, np.int64)  # noqa: E731
+    for sp, depth, k in [((2, 3), 4, 2), ((5, 0), 1, 5), ((0, 5), 6, 0)]:
+        _same(exe, m, {"x": x, "sp": i(*sp), "ix": i(0, -1, 3), "depth": i(depth), "k": i(k)})
+    base = {"x": x, "sp": i(2, 3), "ix": i(0, 1, 2), "depth": i(3), "k": i(2)}
+    # sizes that do not sum to the dim / a negative size, depth 0, a result above 2^40
+    # elements, k above the dim / negative
+    for bad in ({"sp": i(2, 2)}, {"sp": i(6, -1)}, {"depth": i(0)}, {"depth": i(2**39)}, {"k": i(6)},
+                {"k": i(-1)}):
+        feeds = dict(base, **bad)
+        with pytest.raises(relay.RelayRuntimeError):
+            exe(*[feeds[k.name] for k in m.graph.input])
+
+
+def test_runtime_unsqueeze_squeeze_axes_checked():
+    """Axes decide the rank: the declared output shape gives the result and the axes are
+    checked at run time against it."""
+    m = _model([oh.make_node("Unsqueeze", ["x", "ua"], ["u"]),
+                oh.make_node("Squeeze", ["u", "sa"], ["s"])],
+               [("x", F, [2, 3]), ("ua", I64, [1]), ("sa", I64, [1])],
+               [("u", F, [2, 1, 3]), ("s", F, [2, 3])])
+    exe = _compiled(m)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    i = lambda *v: np.array(v, np.int64)  # noqa: E731
+    for ua, sa in [(1, 1), (-2, -2), (1, 1)]:
+        _same(exe, m, {"x": x, "ua": i(ua), "sa": i(sa)})
+    for ua, sa in [(0, 1), (1, 0)]:  # a different (valid) axis would give another shape
+        with pytest.raises(relay.RelayRuntimeError):
+            exe(x, i(ua), i(sa))
+
+
+def test_runtime_reduction_axes_single_candidate_checked():
+    m = _model([oh.make_node("ReduceSum", ["x", "a"], ["y"], keepdims=1)],
+               [("x", F, [2, 3]), ("a", I64, [1])], [("y", F, [1, 3])])
+    exe = _compiled(m)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_allclose(exe(x, np.array([0], np.int64)), x.sum(0, keepdims=True))
+    with pytest.raises(relay.RelayRuntimeError):
+        exe(x, np.array([1], np.int64))
+
+
+def test_runtime_slice_and_pad():
+    """Slice starts/ends/steps (and axes) and Pad pads known only at run time."""
+    m = _model([oh.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["s"]),
+                oh.make_node("Pad", ["x", "p"], ["q"], mode="reflect"),
+                oh.make_node("Pad", ["x", "p", "v"], ["c"], mode="constant")],
+               [("x", F, [4, 5]), ("st", I64, [2]), ("en", I64, [2]), ("ax", I64, [2]), ("sp", I64, [2]),
+                ("p", I64, [4]), ("v", F, [])],
+               [("s", F, None), ("q", F, None), ("c", F, None)])
+    exe = _compiled(m)
+    x = np.arange(20, dtype=np.float32).reshape(4, 5)
+    i = lambda *v: np.array(v, np.int64)  # noqa: E731
+    for st, en, ax, sp, p in [((0, 1), (3, 5), (0, 1), (1, 2), (1, 0, 2, 1)),
+                              ((-1, 10), (-5, 0), (1, 0), (-1, -2), (0, 2, 0, 0)),
+                              ((1, 0), (2, 100), (-1, -2), (1, 1), (-1, 1, 1, -2))]:
+        _same(exe, m, {"x": x, "st": i(*st), "en": i(*en), "ax": i(*ax), "sp": i(*sp), "p": i(*p),
+                       "v": np.array(1.5, np.float32)})
+    base = {"x": x, "st": i(0, 0), "en": i(2, 2), "ax": i(0, 1), "sp": i(1, 1), "p": i(0, 0, 0, 0),
+            "v": np.array(0, np.float32)}
+    # step 0, an axis twice, a negative size, more than 2^40 elements
+    for bad in ({"sp": i(0, 1)}, {"ax": i(1, 1)}, {"p": i(0, -6, 0, 0)}, {"p": i(2**25, 2**25, 0, 0)}):
+        feeds = dict(base, **bad)
+        with pytest.raises(relay.RelayRuntimeError):
+            exe(*[feeds[k.name] for k in m.graph.input])
+
+
+def test_constant_reshape_of_runtime_dims_checked():
+    """A constant target shape for a tensor whose dims are known only at run time: the element
+    count is checked at run time (a fixed shape that does not fit, or a -1 that does not divide,
+    is an error, never a silently different shape)."""
+    for shape, inner, good, bad in [([4, 4], [8], 2, 3), ([-1, 3], [8], 3, 2), ([-1, 3], [], 6, 7)]:
+        m = _model([oh.make_node("Reshape", ["x", "s"], ["y"])], [("x", F, ["n"] + inner)], [("y", F, None)],
+                   inits=[onnx.numpy_helper.from_array(np.array(shape, np.int64), "s")])
+        exe = _compiled(m)
+        x = np.arange(good * 8 if inner else good, dtype=np.float32).reshape([good] + inner)
+        np.testing.assert_array_equal(exe(x), x.reshape(shape))
+        with pytest.raises(relay.RelayRuntimeError, match="relay.reshape"):
+            exe(np.zeros([bad] + inner, np.float32))

@@ -95,6 +95,9 @@ class Node:
         self._attrs = {a.name: a for a in proto.attribute}
         self._used: set = set()
         self._helper = helper
+        self.syms: List[object] = [None] * len(self.inputs)  # _symshape.Sym per input (or None)
+        self.globals: List[tuple] = []  # (GlobalVar, Function) the importer made so far
+        self.shape_memo: dict = {}
 
     # -- errors --------------------------------------------------------------
     def unsupported(self, what: str) -> UnsupportedError:
@@ -357,10 +360,9 @@ class Node:
     def static_out_shape(self, j: int = 0) -> Optional[Tuple[int, ...]]:
         """The output's shape when the model declares (or ONNX infers) it fully, else None.
 
-        Used when an input that only shapes the result (Reshape's ``shape``,
-        Unsqueeze's ``axes``, ...) is a run-time value: the model's declared
-        output type fixes the result, as a model's type annotations are part
-        of its contract.
+        Never the source of a result's shape: a run-time shape input is used
+        as a value (``_symshape``) or checked at run time. Only used to narrow
+        the candidates of run-time reduction axes, which are then checked.
         """
         s = self.out_shape(j)
         if s is None or any(d is None for d in s):
@@ -569,8 +571,9 @@ _DATA_FIELD = _data_fields()
 _PACKED = _packed()
 
 
-def relay_type(e: E.Expr) -> Optional[Tuple[Tuple[Optional[int], ...], str]]:
-    """(shape with None for unknown dims, dtype) of ``e`` by Relay type inference, or None."""
+def relay_type(e: E.Expr, functions=None) -> Optional[Tuple[Tuple[Optional[int], ...], str]]:
+    """(shape with None for unknown dims, dtype) of ``e`` by Relay type inference, or None;
+    ``functions``: the global functions ``e`` may call (GlobalVar -> Function)."""
     if isinstance(e, E.TupleWrapper):
         return None
     t = getattr(e, "_checked_type", None)
@@ -579,7 +582,7 @@ def relay_type(e: E.Expr) -> Optional[Tuple[Tuple[Optional[int], ...], str]]:
         from ...module import IRModule
         from ...transform import InferType
         try:
-            InferType()(IRModule.from_expr(e))
+            InferType()(IRModule.from_expr(e, functions=dict(functions or {})))
         except (CompileError, ValueError, TypeError):
             return None
         t = getattr(e, "_checked_type", None)

@@ -15,10 +15,13 @@ def reshape(n: Node, x, target: Sequence[Optional[int]], src: Optional[Sequence[
     """
     newshape = []
     unknown = 0
+    # 0 (copy) only where the unknown dims correspond one to one: as many in src as in target
+    # (an unknown target dim may otherwise be a product of several src dims)
+    same_unknowns = src is not None and sum(d is None for d in src) == sum(d is None for d in target)
     for i, d in enumerate(target):
         if d is not None:
             newshape.append(int(d))
-        elif src is not None and i < len(src) and src[i] is None and all(
+        elif same_unknowns and i < len(src) and src[i] is None and all(
                 src[k] is not None or target[k] is None for k in range(i)) and _same_prefix(src, target, i):
             newshape.append(0)
         else:
@@ -77,3 +80,31 @@ def prod(ds) -> Optional[int]:
             return None
         p *= int(d)
     return p
+
+
+def dims_of(x, shape: Sequence[Optional[int]]) -> list:
+    """The dims of ``x`` (static shape ``shape``): ints where static, else ``Dim(x, i)``."""
+    from ._symshape import Dim
+    return [d if d is not None else Dim(x, i) for i, d in enumerate(shape)]
+
+
+def reshape_dims(n: Node, x, elems) -> object:
+    """Reshapes ``x`` to ``elems`` (ints, one of them possibly -1, or ``Dim``s: dims of
+    tensors known at run time) for reshapes the importer itself makes (the element count
+    agrees by construction): Relay's static codes when at most one entry is unknown (0 for
+    ``x``'s own dim at its position), else ``dyn.reshape`` on the run-time shape."""
+    from ._symshape import Dim, elems_expr
+    codes, unknown = [], 0
+    for i, e in enumerate(elems):
+        if isinstance(e, Dim):
+            if e.of is x and e.axis == i:
+                codes.append(0)
+            else:
+                codes.append(-1)
+                unknown += 1
+        else:
+            codes.append(int(e))
+            unknown += int(e) == -1
+    if unknown <= 1:
+        return n.op("reshape")(x, codes)
+    return n.op("reshape")(x, elems_expr(n, elems, "int64"))

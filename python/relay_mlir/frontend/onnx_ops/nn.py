@@ -7,7 +7,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from ._base import Node, fmt_shape, have_op, register
-from ._shape import prod, reshape, squeeze, unsqueeze
+from ._shape import dims_of, reshape_dims, prod, reshape, squeeze, unsqueeze
 from .elementwise import _float_only
 
 
@@ -334,6 +334,17 @@ def _matmul(n: Node):
         bt = n.constant(np.ascontiguousarray(n.const(1).reshape(K, N).T)) if n.is_const(1) \
             else n.op("transpose")(b, [1, 0])
         lead = list(sa[:-1])
+        if ra2 > 2 and sum(d is None for d in lead) > 1:
+            # run-time leading dims: nn.dense on the N-d operand (its lowering collapses and
+            # restores them from the operand's own dims: no reshapes to check at run time)
+            y = n.op("nn.dense")(a, bt, units=None if N is None else int(N))
+            out = lead + [N]
+            if ra == 1:
+                y = squeeze(n, y, out, [len(out) - 2])
+                out = out[:-2] + out[-1:]
+            if squeeze_last:
+                y = squeeze(n, y, out, [len(out) - 1])
+            return y
         a2 = a if ra2 == 2 else reshape(n, a, [prod(lead), sa[-1]], sa)
         y = n.op("nn.dense")(a2, bt, units=None if N is None else int(N))
         out = lead + [N]
@@ -370,6 +381,13 @@ def _batched_matmul(n: Node, a, b, sa, sb):
         else:
             raise n.unsupported(f"batch dims of {fmt_shape(sa)} and {fmt_shape(sb)} do not broadcast")
     out = out_b + [sa[-2], sb[-1]]
+    if ba2 == bb2 and len(ba) == len(bb) and any(d is None for d in ba2 + sa[-2:] + sb[-2:]) and \
+            have_op("nn.batch_matmul"):
+        # run-time batch dims (the same on both sides): flattened with -1, restored from a's dims
+        a3 = reshape_dims(n, a, [-1] + dims_of(a, sa)[-2:])
+        b3 = reshape_dims(n, b, [-1] + dims_of(b, sb)[-2:])
+        y = n.op("nn.batch_matmul")(a3, b3, transpose_a=False, transpose_b=False)
+        return reshape_dims(n, y, dims_of(a, sa)[:-1] + dims_of(b, sb)[-1:]), out
     if ba2 == bb2 and all(d is not None for d in ba2) and have_op("nn.batch_matmul"):
         B = prod(ba2)
         a3 = reshape(n, a, [B, sa[-2], sa[-1]], sa)

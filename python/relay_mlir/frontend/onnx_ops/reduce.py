@@ -5,7 +5,7 @@ from typing import List, Optional
 
 import numpy as np
 
-from ._base import Node, register
+from ._base import Node, fmt_shape, register
 from .elementwise import _float_only
 
 
@@ -59,18 +59,32 @@ def _runtime_axes(n: Node):
     if not cands or len(cands) > _MAX_CANDIDATES or len(shapes) != 1 or None in next(iter(shapes)):
         raise n.unsupported("input 1 (axes) is only known at run time and the declared shapes "
                             "do not determine the result shape")
-    if len(cands) == 1:
-        return list(cands[0])
     ax = n.expr(1)
     dt = n.dtype(1)
     norm = n.op("where")(n.op("less")(ax, n.scalar(0, dtype=dt)), n.op("add")(ax, n.scalar(r, dtype=dt)), ax)
+
+    def conds(norm):
+        out = []
+        for c in cands:
+            cond = None
+            for a in c:
+                hit = n.op("any")(n.op("equal")(norm, n.scalar(a, dtype=dt)))
+                cond = hit if cond is None else n.op("logical_and")(cond, hit)
+            out.append(cond)
+        return out
+    # the run-time axes must be one of the candidates (checked: a clear run-time error, never a
+    # reduction over other axes than asked); the selection depends on the checked value
+    from ._symshape import runtime_check
+    ok = None
+    for cond in conds(norm):
+        ok = cond if ok is None else n.op("logical_or")(ok, cond)
+    zero = runtime_check(n, ok)
+    norm = n.op("add")(norm, zero if dt == "int64" else n.op("cast")(zero, dt))
     sel = _Runtime()
-    for c in cands:
-        cond = None
-        for a in c:
-            hit = n.op("any")(n.op("equal")(norm, n.scalar(a, dtype=dt)))
-            cond = hit if cond is None else n.op("logical_and")(cond, hit)
+    for c, cond in zip(cands, conds(norm)):
         sel.append((list(c), cond))
+    if len(sel) == 1:  # the value depends on the check
+        sel.append((list(cands[0]), sel[0][1]))
     return sel
 
 
@@ -189,10 +203,9 @@ register("ArgMin", since=1)(_arg("argmin"))
 def _topk(n: Node):
     r = n.rank(0)
     axis = n.axis("axis", r, -1)
-    if not n.is_const(1) and n.static_out_shape() is not None:
-        k = n.static_out_shape()[axis]
-    else:
-        k = int(n.const_scalar(1, "k"))
+    if not n.is_const(1):
+        return _topk_runtime(n, axis)
+    k = int(n.const_scalar(1, "k"))
     dim = n.shape(0)[axis]
     if k < 0 or (dim is not None and k > dim):
         raise n.invalid(f"k={k} is out of range for axis {axis} of size {dim}")
@@ -200,6 +213,34 @@ def _topk(n: Node):
     n.expect("sorted", 1, default=1)
     out = n.op("topk")(n.expr(0), k=k, axis=axis, ret_type="both", is_ascend=not largest, dtype="int64")
     return [out[0], out[1]]
+
+
+def _topk_runtime(n: Node, axis: int):
+    """k known only at run time: every element sorted (topk with k = the whole axis), then the
+    first k taken; k is checked at run time to lie in [0, dim]."""
+    from ._symshape import checked_nonneg
+    from ._shape import dims_of
+    from ._symshape import elems_expr
+    ks = n.shape(1)
+    if ks is None or len(ks) > 1 or any(d not in (1, None) for d in ks):
+        raise n.invalid(f"input 1 (k) must hold one element, got shape {fmt_shape(ks)}")
+    x = n.expr(0)
+    xs = n.shape(0)
+    largest = bool(n.attr("largest", 1))
+    n.expect("sorted", 1, default=1)
+    k = n.expr(1)
+    if n.dtype(1) != "int64":
+        k = n.op("cast")(k, "int64")
+    k = n.op("reshape")(k, [1])
+    dim = elems_expr(n, [dims_of(x, xs)[axis]], "int64")
+    # [k, dim - k] >= 0 checked at run time
+    kk = checked_nonneg(n, n.op("concatenate")([k, n.op("subtract")(dim, k)], axis=0))
+    k = n.op("reshape")(n.op("take")(kk, n.constant(np.array([0], np.int64)), axis=0), [])
+    full = n.op("topk")(x, k=0, axis=axis, ret_type="both", is_ascend=not largest, dtype="int64")
+    idx = n.op("arange")(n.constant(np.array(0, np.int64)), k, n.constant(np.array(1, np.int64)),
+                         dtype="int64")
+    return [n.op("take")(full[0], idx, axis=axis, mode="clip"),
+            n.op("take")(full[1], idx, axis=axis, mode="clip")]
 
 
 def _scan(relay_name: str):

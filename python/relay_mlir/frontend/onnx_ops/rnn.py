@@ -196,8 +196,6 @@ def _rnn_common(n: Node):
     if xs is None or len(xs) != 3:
         raise n.unsupported(f"X must be 3-D, got {fmt_shape(xs)}")
     T, B, I = (xs[0], xs[1], xs[2]) if layout == 0 else (xs[1], xs[0], xs[2])
-    if T is None:
-        raise n.unsupported("a dynamic sequence length is not supported (the recurrence is unrolled)")
     if T == 0:
         raise n.unsupported("a sequence length of 0 (an empty sequence) is not supported")
     rs = n.shape(2)
@@ -225,8 +223,8 @@ def _rnn_common(n: Node):
     if clip is not None and not clip > 0:
         raise n.unsupported(f"clip={clip} (must be positive)")
     acts = _activations(n, len(_DEFAULT_ACTS[kind]), num_dir)
-    return dict(G=G, direction=direction, num_dir=num_dir, layout=layout, T=int(T), H=H, clip=clip,
-                acts=acts)
+    return dict(G=G, direction=direction, num_dir=num_dir, layout=layout, T=None if T is None else int(T),
+                H=H, clip=clip, acts=acts, B=B)
 
 
 class _Mask:
@@ -253,9 +251,17 @@ class _Mask:
             self.expr = n.expr(4)
             self.may_be_empty = True
 
-    def at(self, t: int):
-        """[B, 1] bool mask of step t, or None when every entry runs."""
+    def at(self, t):
+        """[B, 1] bool mask of step t (an int, or a 0-d int64 expression), or None when every
+        entry runs."""
         n = self.n
+        if not isinstance(t, int):
+            if self.const is None and self.expr is None:
+                return None
+            lens = n.constant(self.const) if self.const is not None else self.expr
+            if self.const is None and n.dtype(4) != "int64":
+                lens = n.op("cast")(lens, "int64")
+            return n.op("expand_dims")(n.op("less")(t, lens), 1)
         if self.const is not None:
             m = t < self.const
             if m.all():
@@ -277,8 +283,41 @@ class _Mask:
         return n.op("expand_dims")(n.op("less")(zero, self.expr), 1)
 
 
-def _time_steps(n: Node, proj, T: int, time_axis: int):
+class _RuntimeSteps:
+    """The [B, k] slice at a run-time step ``t`` (0-d int64) of a [T, B, k] / [B, T, k] projection."""
+
+    def __init__(self, n: Node, proj, time_axis: int, units: int) -> None:
+        self.n, self.proj, self.time_axis = n, proj, time_axis
+        self.var = None
+
+    def __getitem__(self, t):
+        if self.var is None:  # a parameter of the loop function, computed once before the loop
+            self.var = _typed_var(self.n, f"proj{len(self.n.rnn_bindings)}", self.proj)
+            self.n.rnn_bindings.append((self.var, self.proj))
+        return self.n.op("take")(self.var, t, axis=self.time_axis, mode="clip")
+
+
+def _typed_var(n: Node, name: str, value):
+    """A variable of ``value``'s Relay type (the loop functions' parameters must have the exact
+    types of their arguments)."""
+    from ... import expr as E
+    from ._base import relay_type, to_relay_shape
+    t = relay_type(value, n.globals)
+    if t is None:  # pragma: no cover - the values are tensors the importer built
+        raise n.unsupported(f"cannot type the loop value '{name}'")
+    return E.var(name, shape=to_relay_shape(t[0]), dtype=t[1])
+
+
+def _like(n: Node, v, param):
+    """``v`` with the type of the loop parameter ``param`` (a dyn.reshape to its run-time shape:
+    the element count is checked at run time, the static dims come from ``param``'s type)."""
+    return n.op("reshape")(v, n.op("shape_of")(param, dtype="int64"))
+
+
+def _time_steps(n: Node, proj, T: Optional[int], time_axis: int, units: int):
     """The per-step [B, k] slices of a [T, B, k] / [B, T, k] projection."""
+    if T is None:
+        return _RuntimeSteps(n, proj, time_axis, units)
     if T == 1:
         return [n.op("squeeze")(proj, axis=[time_axis])]
     parts = n.op("split")(proj, T, axis=time_axis)
@@ -292,9 +331,102 @@ def _keep(n: Node, m, new, old):
     return n.op("where")(m, new, old if old is not None else n.scalar(0.0))
 
 
+def _run_loop(n: Node, cell, n_state: int, c):
+    """A sequence length known only at run time: each direction is a self-tail-recursive global
+    function over the steps (compiled to a loop), carrying the step index, the states and the
+    outputs so far; what the steps read (the input projections, the number of steps,
+    ...) are its parameters, computed once before the loop.
+
+    A sequence length of 0 is a run-time error."""
+    from ... import expr as E
+    from ...analysis import free_vars
+    from ...ty import TupleType
+    from ._symshape import Dim, elems_expr, runtime_check
+    H, layout, num_dir = c["H"], c["layout"], c["num_dir"]
+    ins = _Inputs(n, num_dir, layout)
+    mask = _Mask(n, 1 << 62)
+    time_axis = 0 if layout == 0 else 1
+    x = n.expr(0)
+    xs = n.shape(0)
+    batch_axis = 1 - time_axis
+    b_dim = xs[batch_axis] if xs[batch_axis] is not None else Dim(x, batch_axis)
+    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
+    n.rnn_bindings = []
+    T_val = n.op("reshape")(elems_expr(n, [Dim(x, time_axis)], "int64"), [])
+    T_val = n.op("add")(T_val, runtime_check(n, n.op("greater_equal")(T_val, i64(1))))  # T >= 1
+    T = E.var("T", shape=(), dtype="int64")
+    n.rnn_bindings.append((T, T_val))
+    zeros_bh = n.op("zeros")(elems_expr(n, [b_dim, H], "int64"), "float32")
+    # the outputs so far: [T, B, H], row t written at step t (where over the step index)
+    y0 = n.op("zeros")(elems_expr(n, [Dim(x, time_axis), b_dim, H], "int64"), "float32")
+    rows_val = n.op("reshape")(n.op("arange")(i64(0), T_val, i64(1), dtype="int64"), [-1, 1, 1])
+    rows = _typed_var(n, "rows", rows_val)
+    n.rnn_bindings.append((rows, rows_val))
+    ys, finals = [], []
+    for d in range(num_dir):
+        reverse = c["direction"] == "reverse" or d == 1
+        step = cell(n, c, ins, d, x, time_axis)
+        init = [ins.state(5, d)] + ([ins.state(6, d)] if n_state == 2 else [])
+        init = [st if st is not None else zeros_bh for st in init]
+        if n_state == 2 and init[0] is init[1]:
+            # two zero states: two different values (a -0.0 fill), which iree-compile cannot
+            # merge: its VM loses one of two loop arguments given the same buffer
+            init[1] = n.op("full")(n.constant(np.array(-0.0, np.float32)),
+                                   elems_expr(n, [b_dim, H], "int64"), "float32")
+
+        def one(t, states, y):
+            """(next states, next outputs) after step ``t``."""
+            new = step(t, list(states))
+            m = mask.at(t)
+            y_t = n.op("expand_dims")(_keep(n, m, new[0], None), 0)
+            return ([_keep(n, m, a, b) for a, b in zip(new, states)],
+                    n.op("where")(n.op("equal")(rows, t), y_t, y))
+        # the loop over the step index t: 0 .. T-1 (forward) or T-1 .. 0 (reverse); the carried
+        # values have their initial values' types, and keep them (_like)
+        t = E.var("t", shape=(), dtype="int64")
+        s_v = [_typed_var(n, f"s{j}", v) for j, v in enumerate(init)]
+        y_v = _typed_var(n, "y", y0)
+        nxt, y_new = one(t, s_v, y_v)
+        nxt = [_like(n, v, p) for v, p in zip(nxt, s_v)]
+        y_new = _like(n, y_new, y_v)
+        more = n.op("greater_equal")(t, i64(0)) if reverse else n.op("less")(t, T)
+        gv = n.new_global(f"{n.op_type.lower()}_steps")
+        own = [t] + s_v + [y_v]
+        extra = [v for v in free_vars(E.Tuple(nxt + [y_new, more])) if all(v is not o for o in own)]
+        t_next = n.op("subtract" if reverse else "add")(t, i64(1))
+        body = E.If(more, E.Call(gv, [t_next] + nxt + [y_new] + extra), E.Tuple(list(s_v) + [y_v]))
+        ret = TupleType([v.type_annotation for v in s_v] + [y_v.type_annotation])
+        n.add_global(gv, E.Function(own + extra, body, ret, attrs={"private": 1}))
+        t0 = n.op("subtract")(T, i64(1)) if reverse else i64(0)
+        res = E.Call(gv, [t0] + init + [y0] + extra)
+        for v, value in reversed(n.rnn_bindings):
+            res = E.Let(v, value, res)
+        out = [E.TupleGetItem(res, j) for j in range(n_state + 1)]
+        ys.append(out[n_state])
+        ne = mask.nonempty()
+        finals.append([_keep(n, ne, st, None) for st in out[:n_state]])
+        n.rnn_bindings = n.rnn_bindings[:2]  # T and rows are shared by the directions
+    outs = []
+    if n.wants_output(0):   # ys[d]: [T, B, H]
+        if layout == 0:     # [T, D, B, H]
+            outs.append(n.op("stack")(ys, axis=1))
+        else:               # [B, T, D, H]
+            outs.append(n.op("transpose")(n.op("stack")(ys, axis=1), [2, 0, 1, 3]))
+    else:
+        outs.append(None)
+    for j in range(n_state):
+        if n.wants_output(1 + j):
+            outs.append(n.op("stack")([finals[d][j] for d in range(num_dir)], axis=0 if layout == 0 else 1))
+        else:
+            outs.append(None)
+    return outs
+
+
 def _run(n: Node, cell, n_state: int):
     """Unrolls ``cell`` over time for each direction; returns the ONNX outputs."""
     c = _rnn_common(n)
+    if c["T"] is None:
+        return _run_loop(n, cell, n_state, c)
     T, H, layout, num_dir = c["T"], c["H"], c["layout"], c["num_dir"]
     ins = _Inputs(n, num_dir, layout)
     mask = _Mask(n, T)
@@ -340,7 +472,7 @@ def _project(n: Node, c, ins: _Inputs, d: int, x, time_axis: int, lo: int, hi: i
     b = ins.bias(d, lo, hi, c["G"] * c["H"], with_r)
     if b is not None:
         p = n.op("add")(p, b)
-    return _time_steps(n, p, c["T"], time_axis)
+    return _time_steps(n, p, c["T"], time_axis, hi - lo)
 
 
 def _clip(n: Node, c, x):

@@ -8,7 +8,8 @@ import numpy as np
 
 from ... import expr as E
 from ._base import Node, fmt_shape, have_op, register
-from ._shape import prod, reshape, squeeze, unsqueeze
+from ._shape import prod, squeeze, unsqueeze
+from ._symshape import Dim, Sym, checked_nonneg, elems_expr, shape_sym, sym_of
 
 
 # -- constants and shapes -------------------------------------------------------------
@@ -36,41 +37,93 @@ def _shape(n: Node):
     start, end = n.attr("start", 0), n.attr("end", None)
     if s is None:
         raise n.unsupported("the input rank is unknown")
-    r = len(s)
     sel = s[slice(start, end)] if end is not None else s[start:]
     if any(d is None for d in sel):
-        if have_op("shape_of") and start == 0 and end is None:
-            return n.op("shape_of")(n.expr(0), dtype="int64")
-        raise n.unsupported(f"shape {fmt_shape(s)} has unknown dims (no shape_of)")
-    del r
+        # computed at run time; the static dims stay known (see _symshape)
+        return shape_sym(n, n.expr(0), s, start, end)
     return np.array(sel, dtype=np.int64)
 
 
 @register("Size", since=1)
 def _size(n: Node):
-    return np.array(prod(n.static_shape(0)), dtype=np.int64)
+    s = n.shape(0)
+    if s is not None and all(d is not None for d in s):
+        return np.array(prod(s), dtype=np.int64)
+    return n.op("ndarray_size")(n.expr(0), dtype="int64")
+
+
+def _shape_input(n: Node, i: int, what: str) -> Sym:
+    """Input ``i``, a 1-d integer tensor giving a shape (Reshape's, Expand's, ...), as a ``Sym``:
+    known entries where the importer knows them, the run-time value for the others."""
+    sym = sym_of(n, i)
+    if sym is not None:
+        if sym.scalar:
+            raise n.invalid(f"input {i} ({what}) must be a 1-D integer tensor, got a scalar")
+        return sym
+    s = n.shape(i)
+    dt = n.dtype(i)
+    if s is None or len(s) != 1 or s[0] is None:
+        raise n.unsupported(f"input {i} ({what}) is only known at run time and its length "
+                            f"({fmt_shape(s)}) is not: it decides the rank of the result")
+    if np.dtype(dt).kind not in "iu":
+        raise n.invalid(f"input {i} ({what}) must be an integer tensor, got {dt}")
+    if s[0] > 64:
+        raise n.unsupported(f"input {i} ({what}) has {s[0]} entries")
+    return Sym(n.expr(i), [None] * s[0], False, dt)
+
+
+def _sym_expr(n: Node, sym: Sym, elems, dtype: str = "int64"):
+    """The run-time 1-d expression of ``elems`` (entries of ``sym`` where None)."""
+    return elems_expr(n, elems, dtype, [(sym, j) for j in range(len(elems))])
 
 
 @register("ConstantOfShape", since=9)
 def _constant_of_shape(n: Node):
-    if not n.is_const(0) and n.static_out_shape() is not None:
-        shape = list(n.static_out_shape())
-    else:
-        shape = [int(d) for d in n.const(0, "shape")]
-    if any(d < 0 for d in shape):
-        raise n.invalid(f"negative dim in the shape {shape}")
     v = n.attr("value", None)
     if v is None:
         v = np.zeros((1,), np.float32)
     v = np.asarray(v).reshape(-1)
     if v.size != 1:
         raise n.invalid(f"attribute 'value' must hold one element, it holds {v.size}")
+    if not n.is_const(0):
+        # a shape computed at run time: dyn.full (entries checked at run time: none
+        # negative, at most 2^40 elements)
+        sym = _shape_input(n, 0, "shape")
+        if any(isinstance(e, int) and e < 0 for e in sym.elems):
+            raise n.invalid(f"negative dim in the shape {sym.elems}")
+        fill = n.constant(np.array(v[0], dtype=v.dtype))
+        return n.op("full")(fill, _sym_expr(n, sym, sym.elems), v.dtype.name)
+    shape = [int(d) for d in n.const(0, "shape")]
+    if any(d < 0 for d in shape):
+        raise n.invalid(f"negative dim in the shape {shape}")
     n.check_materialize(shape, v.dtype, "the result")
     return np.full(shape, v[0], dtype=v.dtype)
 
 
 @register("Range", since=11)
 def _range(n: Node):
+    if not all(n.is_const(i) for i in range(3)):
+        # bounds known only at run time: arange of length ? (checked at run time: the step is
+        # not 0 and the length at most 2^40)
+        dt = n.dtype(0)
+        if dt in ("float16", "bfloat16"):
+            # the length is computed on the host, and IREE's VM has no 16-bit float arithmetic
+            raise n.unsupported(f"Range with {dt} bounds known only at run time")
+        bounds = []
+        for i in range(3):
+            if n.is_const(i):
+                bounds.append(n.constant(n.const_scalar(i, "range bound").astype(dt)))
+                continue
+            sh = n.shape(i)
+            if sh is None or any(d not in (1, None) for d in sh) or len(sh) > 1:
+                raise n.invalid(f"input {i} (a range bound) must be a scalar, got shape {fmt_shape(sh)}")
+            if n.dtype(i) != dt:
+                raise n.invalid(f"range bounds have different element types ({dt}, {n.dtype(i)})")
+            e = n.expr(i)
+            bounds.append(e if len(sh) == 0 else n.op("reshape")(e, []))
+        if n.is_const(2) and float(n.const_scalar(2)) == 0:
+            raise n.invalid("Range with delta 0 has no finite length")
+        return n.op("arange")(bounds[0], bounds[1], bounds[2], dtype=dt)
     s, l, d = (n.const_scalar(i, "range bound") for i in range(3))
     if not np.isfinite(np.array([s, l, d], np.float64)).all() or d == 0:
         raise n.invalid(f"Range({s}, {l}, {d}) has no finite length")
@@ -93,12 +146,39 @@ def _eye_like(n: Node):
 
 
 # -- reshape family --------------------------------------------------------------------
+def _reshape_runtime(n: Node):
+    """Reshape to a shape computed at run time: Relay's static codes where every entry is known
+    or is the same dim of the input at the same position (0 = copy), else dyn.reshape on the
+    run-time value (element count checked at run time)."""
+    sym = _shape_input(n, 1, "shape")
+    allowzero = bool(n.attr("allowzero", 0))
+    x = n.expr(0)
+    xs = n.shape(0)
+    elems = list(sym.elems)
+    if sum(1 for e in elems if isinstance(e, int) and e == -1) > 1 or any(
+            isinstance(e, int) and e < -1 for e in elems):
+        raise n.invalid(f"shape {elems} has more than one -1 or a negative entry")
+    codes = []
+    literal_zero = allowzero and any(isinstance(e, int) and e == 0 for e in elems)
+    for i, e in enumerate(elems):
+        if isinstance(e, int):
+            codes.append(e)
+        elif isinstance(e, Dim) and e.of is x and e.axis == i and not literal_zero:
+            codes.append(0)
+        elif isinstance(e, Dim) and xs is not None and e.of is x and xs[e.axis] is not None:
+            codes.append(xs[e.axis])  # pragma: no cover - static dims are ints already
+        else:
+            codes = None
+            break
+    if codes is not None:
+        return n.op("reshape")(x, codes, allowzero=literal_zero)
+    return n.op("reshape")(x, _sym_expr(n, sym, elems), allowzero=allowzero)
+
+
 @register("Reshape", since=5)
 def _reshape(n: Node):
-    if not n.is_const(1) and n.static_out_shape() is not None:
-        n.ignore("allowzero")
-        out = list(n.static_out_shape())
-        return n.op("reshape")(n.expr(0), out, allowzero=0 in out)
+    if not n.is_const(1):
+        return _reshape_runtime(n)
     shape = [int(d) for d in n.const(1, "shape")]
     allowzero = bool(n.attr("allowzero", 0))
     if allowzero and 0 in shape and -1 in shape:
@@ -139,8 +219,8 @@ def _squeeze(n: Node):
     if s is None:
         raise n.unsupported("the input rank is unknown")
     if n.opset >= 13:
-        if n.has(1) and not n.is_const(1) and n.static_out_shape() is not None:
-            return reshape(n, n.expr(0), list(n.static_out_shape()), s)
+        if n.has(1) and not n.is_const(1):
+            return _squeeze_unsqueeze_runtime(n, s, squeeze=True)
         axes = None if not n.has(1) else [int(a) for a in n.const(1, "axes")]
     else:
         axes = n.attr("axes", None)
@@ -156,18 +236,102 @@ def _unsqueeze(n: Node):
     s = n.shape(0)
     if s is None:
         raise n.unsupported("the input rank is unknown")
-    if n.opset >= 13 and not n.is_const(1) and n.static_out_shape() is not None:
-        return reshape(n, n.expr(0), list(n.static_out_shape()), s)
+    if n.opset >= 13 and not n.is_const(1):
+        return _squeeze_unsqueeze_runtime(n, s, squeeze=False)
     axes = [int(a) for a in n.const(1, "axes")] if n.opset >= 13 else [int(a) for a in n.attr("axes")]
     return unsqueeze(n, n.expr(0), s, axes)
 
 
+def _squeeze_unsqueeze_runtime(n: Node, s, squeeze: bool):
+    """Axes known only at run time (they decide the result's rank): the output shape the model
+    declares (or ONNX infers) gives the result, and the axes are checked at run time to be ones
+    that give that shape (a clear run-time error otherwise, never a silently different shape)."""
+    import itertools
+    from ._symshape import axes_are_one_of, depend
+    out = n.out_shape(0)
+    ls = n.shape(1)
+    if out is None or ls is None or len(ls) != 1 or ls[0] is None:
+        raise n.unsupported("input 1 (axes) is only known at run time and the output rank is unknown")
+    k = int(ls[0])
+    big, small = (s, out) if squeeze else (out, s)
+    if len(big) - len(small) != k:
+        raise n.invalid(f"{k} axes, but the shapes {fmt_shape(s)} and {fmt_shape(out)} differ in rank by "
+                        f"{abs(len(big) - len(small))}")
+    cands = []
+    for c in itertools.combinations(range(len(big)), k):
+        rest = [d for j, d in enumerate(big) if j not in c]
+        if all(big[j] in (1, None) for j in c) and len(rest) == len(small) and all(
+                a is None or b is None or a == b for a, b in zip(rest, small)):
+            cands.append(c)
+    if not cands or len(cands) > 64:
+        raise n.unsupported("input 1 (axes) is only known at run time and the declared shapes do not "
+                            "determine the result")
+    c = cands[0]
+    x = n.op("squeeze")(n.expr(0), list(c)) if squeeze else n.expr(0)
+    if not squeeze:
+        for a in c:
+            x = n.op("expand_dims")(x, a, 1)
+    if len(cands) > 1 and any(None in [big[j] for j in cc] for cc in cands):
+        raise n.unsupported("input 1 (axes) is only known at run time and several axes fit the shapes")
+    return depend(n, x, axes_are_one_of(n, 1, len(big), cands))
+
+
+def _expand_runtime(n: Node):
+    """Expand to a shape computed at run time: per entry (ONNX broadcasting both ways) the
+    target is the entry, or the data dim where the entry is 1; unknown entries are resolved at
+    run time and dyn.broadcast_to checks that every data dim is 1 or the target."""
+    sym = _shape_input(n, 1, "shape")
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    x = n.expr(0)
+    k, r = len(sym.elems), len(xs)
+    rank = max(k, r)
+    target, srcs = [], []
+    for i in range(rank):
+        e = sym.elems[i - (rank - k)] if i >= rank - k else 1
+        j = i - (rank - r)
+        d = xs[j] if j >= 0 else 1
+        dim = (d if d is not None else Dim(x, j)) if j >= 0 else 1
+        src = (sym, i - (rank - k)) if i >= rank - k else None
+        if isinstance(e, int):
+            if e < 0:
+                raise n.invalid(f"negative entry {e} in the shape")
+            if e == 1 or e == d:
+                target.append(dim)
+            elif d is None or d == 1:
+                target.append(e)
+            else:
+                raise n.invalid(f"shape entry {e} does not broadcast with the input dim {d}")
+        elif e == dim or d == 1:
+            target.append(e)
+        elif isinstance(d, int):
+            target.append(("where1", src, d))
+        else:
+            target.append(("where1", src, dim))
+        srcs.append(src)
+    if all(not isinstance(t, tuple) for t in target) and rank == r and all(
+            t == (xs[i] if xs[i] is not None else Dim(x, i)) for i, t in enumerate(target)):
+        return x
+    # the target as a run-time expression; a ("where1", src, d) entry is d where the
+    # requested entry is 1, else the entry
+    pieces_elems = [None if isinstance(t, tuple) else t for t in target]
+    base = elems_expr(n, pieces_elems, "int64", srcs)
+    if any(isinstance(t, tuple) for t in target):
+        req = elems_expr(n, [None if s is not None else 1 for s in srcs], "int64", srcs)
+        alt = elems_expr(n, [t[2] if isinstance(t, tuple) else 0 for t in target], "int64")
+        mask = np.array([isinstance(t, tuple) for t in target])
+        use_alt = n.op("logical_and")(n.constant(mask), n.op("equal")(req, n.constant(np.array(1, np.int64))))
+        base = n.op("where")(use_alt, alt, base)
+        # (the other masked entries of base are the requested entries themselves)
+    return n.op("broadcast_to")(x, base)
+
+
 @register("Expand", since=8)
 def _expand(n: Node):
-    if not n.is_const(1) and n.static_out_shape() is not None:
-        shape = list(n.static_out_shape())
-    else:
-        shape = [int(d) for d in n.const(1, "shape")]
+    if not n.is_const(1):
+        return _expand_runtime(n)
+    shape = [int(d) for d in n.const(1, "shape")]
     xs = n.shape(0)
     if xs is None or any(d is None for d in xs):
         raise n.unsupported(f"Expand needs a static input shape, got {fmt_shape(xs)}")
@@ -187,12 +351,41 @@ def _expand(n: Node):
 
 @register("Tile", since=6)
 def _tile(n: Node):
-    xs, out = n.shape(0), n.static_out_shape()
-    if not n.is_const(1) and out is not None and xs is not None and all(d for d in xs):
-        reps = [o // i for o, i in zip(out, xs)]
-    else:
-        reps = [int(r) for r in n.const(1, "repeats")]
+    if not n.is_const(1):
+        return _tile_runtime(n)
+    reps = [int(r) for r in n.const(1, "repeats")]
     return n.op("tile")(n.expr(0), reps)
+
+
+def _tile_runtime(n: Node):
+    """Tile by repeats computed at run time: x as [1, d0, 1, d1, ...], broadcast to
+    [r0, d0, r1, d1, ...] (dyn.broadcast_to: repeats checked at run time), reshaped to
+    [r0*d0, r1*d1, ...] (dyn.reshape)."""
+    sym = _shape_input(n, 1, "repeats")
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    x = n.expr(0)
+    r = len(xs)
+    if len(sym.elems) != r:
+        raise n.invalid(f"repeats has {len(sym.elems)} entries, the input has rank {r}")
+    if any(isinstance(e, int) and e < 0 for e in sym.elems):
+        raise n.invalid(f"negative repeats {sym.elems}")
+    y = x
+    for i in range(r):  # [d0, d1, ...] -> [1, d0, 1, d1, ...]
+        y = n.op("expand_dims")(y, 2 * i, 1)
+    dims = [xs[i] if xs[i] is not None else Dim(x, i) for i in range(r)]
+    big, srcs = [], []
+    for i in range(r):
+        big += [sym.elems[i], dims[i]]
+        srcs += [(sym, i), None]
+    y = n.op("broadcast_to")(y, elems_expr(n, big, "int64", srcs))
+    out = [e * d if isinstance(e, int) and isinstance(d, int) else None
+           for e, d in zip(sym.elems, dims)]
+    reps = elems_expr(n, sym.elems, "int64", [(sym, i) for i in range(r)])
+    prod_expr = n.op("multiply")(reps, elems_expr(n, dims, "int64"))
+    prod_sym = Sym(prod_expr, out, False, "int64")
+    return n.op("reshape")(y, _sym_expr(n, prod_sym, out))
 
 
 # -- split / slice -------------------------------------------------------------------
@@ -247,11 +440,81 @@ def _slice1(n: Node):
     return _slice_static(n, n.expr(0), xs, starts, ends, axes, [1] * len(starts))
 
 
+def _slice_runtime(n: Node, xs):
+    """starts/ends/steps known only at run time (axes must be constant: they decide which dims
+    change): per axis, ONNX's clamping computed at run time and ``take`` at
+    ``arange(start, end, step)`` (a step of 0 is a run-time error)."""
+    from ._shape import dims_of
+    r = len(xs)
+    x = n.expr(0)
+    lens = [n.shape(i) for i in (1, 2)]
+    if any(ls is None or len(ls) != 1 or ls[0] is None for ls in lens):
+        raise n.unsupported("starts/ends known only at run time must have a known length")
+    k = int(lens[0][0])
+    if int(lens[1][0]) != k:
+        raise n.invalid("starts and ends have different lengths")
+    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
+
+    def vec(i, default):
+        if not n.has(i):
+            return i64([default] * k)
+        v = n.expr(i)
+        return v if n.dtype(i) == "int64" else n.op("cast")(v, "int64")
+    starts, ends, steps = vec(1, 0), vec(2, 0), vec(4, 1)
+    if n.has(3) and not n.is_const(3):
+        # axes known only at run time: every dim is sliced, by the entry whose axis is its own
+        # (or whole); an axis given twice is a run-time error
+        ax = vec(3, 0)
+        ax = n.op("where")(n.op("less")(ax, i64(0)), n.op("add")(ax, i64(r)), ax)
+        plan = []
+        check = None
+        for a in range(r):
+            m = n.op("equal")(ax, i64(a))
+            hits = n.op("sum")(n.op("cast")(m, "int64"), axis=[0])
+            ok = n.op("less_equal")(hits, i64(1))
+            check = ok if check is None else n.op("logical_and")(check, ok)
+            has = n.op("greater")(hits, i64(0))
+
+            def pick(v, default, m=m, has=has):
+                return n.op("where")(has, n.op("sum")(n.op("where")(m, v, i64(0)), axis=[0]), i64(default))
+            plan.append((a, pick(starts, 0), pick(ends, _BIG), pick(steps, 1)))
+        from ._symshape import runtime_check
+        zero = runtime_check(n, check)
+        plan = [(a, n.op("add")(st, zero), en, sp) for a, st, en, sp in plan]
+    else:
+        axes = n.const_ints(3, "axes") if n.has(3) else list(range(k))
+        if len(axes) != k:
+            raise n.invalid("starts, ends and axes have different lengths")
+        axes = n.check_axes(axes, r, "slice axes")
+
+        def entry(v, j):
+            return n.op("reshape")(n.op("take")(v, i64([j]), axis=0), [])
+        plan = [(a, entry(starts, j), entry(ends, j), entry(steps, j)) for j, a in enumerate(axes)]
+    dims = dims_of(x, xs)
+    y = x
+    for a, st, en, sp in plan:
+        d = elems_expr(n, [dims[a]], "int64")
+        d = n.op("reshape")(d, [])
+        neg = n.op("less")(sp, i64(0))
+        # negative starts/ends count from the end; clamp to [0, d] (step > 0) or [-1, d - 1] (step < 0)
+        st = n.op("where")(n.op("less")(st, i64(0)), n.op("add")(st, d), st)
+        en = n.op("where")(n.op("less")(en, i64(0)), n.op("add")(en, d), en)
+        lo = n.op("where")(neg, i64(-1), i64(0))
+        hi = n.op("where")(neg, n.op("subtract")(d, i64(1)), d)
+        st = n.op("minimum")(n.op("maximum")(st, i64(0)), hi)
+        en = n.op("minimum")(n.op("maximum")(en, lo), hi)
+        idx = n.op("arange")(st, en, sp, dtype="int64")
+        y = n.op("take")(y, idx, axis=a, mode="clip")
+    return y
+
+
 @register("Slice", since=10)
 def _slice10(n: Node):
     xs = n.shape(0)
     if xs is None:
         raise n.unsupported("the input rank is unknown")
+    if any(n.has(i) and not n.is_const(i) for i in (1, 2, 4)):
+        return _slice_runtime(n, xs)
     starts = n.const_ints(1, "starts")
     ends = n.const_ints(2, "ends")
     axes = n.const_ints(3, "axes") if n.has(3) else list(range(len(starts)))
@@ -261,10 +524,6 @@ def _slice10(n: Node):
 
 def _split_sizes(n: Node, dim: Optional[int], nout: int) -> List[int]:
     if n.opset >= 13:
-        outs = [n.static_out_shape(j) for j in range(len(n.outputs))]
-        if n.has(1) and not n.is_const(1) and all(o is not None for o in outs):
-            axis = n.axis("axis", len(outs[0]), 0)
-            return [o[axis] for o in outs]
         split = [int(v) for v in n.const(1, "split")] if n.has(1) else None
     else:
         split = n.attr("split", None)
@@ -287,6 +546,40 @@ def _split_sizes(n: Node, dim: Optional[int], nout: int) -> List[int]:
     return [int(s) for s in split]
 
 
+def _split_runtime(n: Node, xs, axis: int):
+    """Split sizes known only at run time: piece k is ``take(x, arange(off_k, off_k + s_k))``
+    along the axis; x is first passed through two dyn.reshapes that check at run time that the
+    sizes sum to the dim and that their absolute values do too (so none is negative)."""
+    sym = _shape_input(n, 1, "split")
+    k = len(sym.elems)
+    if k != len(n.outputs):
+        raise n.invalid(f"input 1 (split) has {k} entries, the node has {len(n.outputs)} outputs")
+    x = n.expr(0)
+    r = len(xs)
+    sizes = _sym_expr(n, sym, sym.elems)
+    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
+    dims = [xs[i] if xs[i] is not None else Dim(x, i) for i in range(r)]
+    checked = x
+    for total in (n.op("sum")(sizes, axis=[0], keepdims=True),
+                  n.op("sum")(n.op("abs")(sizes), axis=[0], keepdims=True)):
+        parts = []
+        if axis > 0:
+            parts.append(elems_expr(n, dims[:axis], "int64"))
+        parts.append(total)
+        if axis < r - 1:
+            parts.append(elems_expr(n, dims[axis + 1:], "int64"))
+        target = parts[0] if len(parts) == 1 else n.op("concatenate")(parts, axis=0)
+        checked = n.op("reshape")(checked, target)
+    ends = n.op("cumsum")(sizes, axis=0)
+    outs = []
+    for j in range(k):
+        end = n.op("reshape")(n.op("take")(ends, i64([j]), axis=0), [])
+        size = n.op("reshape")(n.op("take")(sizes, i64([j]), axis=0), [])
+        idx = n.op("arange")(n.op("subtract")(end, size), end, i64(1), dtype="int64")
+        outs.append(n.op("take")(checked, idx, axis=axis, mode="clip"))
+    return outs
+
+
 @register("Split", since=2)
 def _split(n: Node):
     xs = n.shape(0)
@@ -294,6 +587,8 @@ def _split(n: Node):
         raise n.unsupported("the input rank is unknown")
     r = len(xs)
     axis = n.axis("axis", r, 0)
+    if n.opset >= 13 and n.has(1) and not n.is_const(1):
+        return _split_runtime(n, xs, axis)
     sizes = _split_sizes(n, xs[axis], len(n.outputs))
     x = n.expr(0)
     outs, off = [], 0
@@ -388,9 +683,107 @@ def _pad2(n: Node):
     return _pad(n, list(n.attr("pads")), float(n.attr("value", 0.0)), mode)
 
 
+def _pad_runtime(n: Node, mode: str):
+    """pads known only at run time (axes constant): per padded dim, the output index i reads
+    input index i - before, wrapped by the mode (constant: out of range gives the pad value;
+    edge: clamped; reflect: mirrored; wrap: modulo), gathered with ``take``; a negative output
+    size is a run-time error."""
+    from ._shape import dims_of
+    from ._symshape import checked_nonneg
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    r = len(xs)
+    if mode not in ("constant", "edge", "reflect", "wrap"):
+        raise n.unsupported(f"pad mode {mode!r}")
+    runtime_axes = n.has(3) and not n.is_const(3)
+    if runtime_axes:
+        als = n.shape(3)
+        if als is None or len(als) != 1 or als[0] is None:
+            raise n.unsupported("input 3 (axes) is only known at run time and its length is unknown")
+        k = int(als[0])
+    else:
+        axes = n.check_axes([int(a) for a in n.const(3, "axes")], r, "pad axes") if n.has(3) else list(range(r))
+        k = len(axes)
+    ps = n.shape(1)
+    if ps is None or len(ps) != 1 or (ps[0] is not None and ps[0] != 2 * k):
+        raise n.invalid(f"input 1 (pads) of shape {fmt_shape(ps)} does not match {k} axes")
+    pads = n.expr(1)
+    if n.dtype(1) != "int64":
+        pads = n.op("cast")(pads, "int64")
+    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
+    if runtime_axes:
+        # every dim is padded by the entry whose axis is its own (or not at all); an axis given
+        # twice is a run-time error
+        from ._symshape import runtime_check
+        ax = n.expr(3)
+        if n.dtype(3) != "int64":
+            ax = n.op("cast")(ax, "int64")
+        ax = n.op("where")(n.op("less")(ax, i64(0)), n.op("add")(ax, i64(r)), ax)
+        firsts = n.op("take")(pads, i64(list(range(k))), axis=0)
+        lasts = n.op("take")(pads, i64(list(range(k, 2 * k))), axis=0)
+        bs, es, check = [], [], None
+        for a in range(r):
+            m = n.op("equal")(ax, i64(a))
+            hits = n.op("sum")(n.op("cast")(m, "int64"), axis=[0])
+            ok = n.op("less_equal")(hits, i64(1))
+            check = ok if check is None else n.op("logical_and")(check, ok)
+            bs.append(n.op("sum")(n.op("where")(m, firsts, i64(0)), axis=[0], keepdims=True))
+            es.append(n.op("sum")(n.op("where")(m, lasts, i64(0)), axis=[0], keepdims=True))
+        pads = n.op("concatenate")(bs + es, axis=0)
+        pads = n.op("add")(pads, runtime_check(n, check))
+        axes, k = list(range(r)), r
+    value = None
+    if mode == "constant":
+        if n.has(2):
+            vs = n.shape(2)
+            if vs is None or any(d not in (1, None) for d in vs):
+                raise n.unsupported(f"input 2 (constant_value) of shape {fmt_shape(vs)} is not a scalar")
+            value = n.expr(2)
+            if len(vs) != 0:
+                value = n.op("reshape")(value, [])
+        else:
+            value = n.scalar(0)
+    dims = dims_of(n.expr(0), xs)
+    # the output shape, checked at run time as a whole (no negative dim, at most 2^40 elements)
+    out = []
+    for a in range(r):
+        d = elems_expr(n, [dims[a]], "int64")
+        if a in axes:
+            j = axes.index(a)
+            d = n.op("add")(n.op("add")(d, n.op("take")(pads, i64([j]), axis=0)),
+                            n.op("take")(pads, i64([k + j]), axis=0))
+        out.append(d)
+    out = checked_nonneg(n, n.op("concatenate")(out, axis=0) if r > 1 else out[0])
+    y = n.expr(0)
+    for j, a in enumerate(axes):
+        d = n.op("reshape")(elems_expr(n, [dims[a]], "int64"), [])
+        before = n.op("reshape")(n.op("take")(pads, i64([j]), axis=0), [])
+        size = n.op("reshape")(n.op("take")(out, i64([a]), axis=0), [])
+        src = n.op("subtract")(n.op("arange")(i64(0), size, i64(1), dtype="int64"), before)
+        dm1 = n.op("subtract")(d, i64(1))
+        if mode == "wrap":
+            idx = n.op("floor_mod")(src, n.op("maximum")(d, i64(1)))
+        elif mode == "reflect":
+            period = n.op("maximum")(n.op("multiply")(dm1, i64(2)), i64(1))
+            m = n.op("floor_mod")(src, period)
+            idx = n.op("where")(n.op("less")(m, d), m, n.op("subtract")(period, m))
+        else:
+            idx = n.op("minimum")(n.op("maximum")(src, i64(0)), n.op("maximum")(dm1, i64(0)))
+        y = n.op("take")(y, idx, axis=a, mode="clip")
+        if mode == "constant":
+            inside = n.op("logical_and")(n.op("greater_equal")(src, i64(0)), n.op("less")(src, d))
+            shape = [1] * r
+            shape[a] = -1
+            y = n.op("where")(n.op("reshape")(inside, shape), y, value)
+    return y
+
+
 @register("Pad", since=11)
 def _pad11(n: Node):
     mode = n.attr("mode", "constant")
+    if not n.is_const(1):
+        return _pad_runtime(n, mode)
     pads = [int(p) for p in n.const(1, "pads")]
     value = 0.0
     if n.has(2) and not n.is_const(2) and mode == "constant":
@@ -438,12 +831,11 @@ def _trilu(n: Node):
 
 @register("OneHot", since=9)
 def _one_hot(n: Node):
-    vals = n.const(2, "values")
     axis = n.axis("axis", n.rank(0) + 1, -1)
-    if not n.is_const(1) and n.static_out_shape() is not None:
-        depth = n.static_out_shape()[axis]
-    else:
-        depth = int(n.const_scalar(1, "depth"))
+    if not n.is_const(1) or not n.is_const(2):
+        return _one_hot_runtime(n, axis)
+    vals = n.const(2, "values")
+    depth = int(n.const_scalar(1, "depth"))
     idx = n.expr(0)
     # negative indices count from the end
     if n.dtype(0) not in ("int32", "int64"):
@@ -451,6 +843,52 @@ def _one_hot(n: Node):
     dt = "int64" if n.dtype(0) not in ("int32",) else n.dtype(0)
     idx = n.op("where")(n.op("less")(idx, n.scalar(0, dtype=dt)), n.op("add")(idx, n.scalar(depth, dtype=dt)), idx)
     return n.op("one_hot")(idx, n.constant(vals[1]), n.constant(vals[0]), depth, axis, vals.dtype.name)
+
+
+def _one_hot_runtime(n: Node, axis: int):
+    """A depth (or values) known only at run time: ``indices == arange(depth)`` along the new
+    axis (negative indices count from the end); the depth is checked at run time to be at
+    least 1."""
+    vs = n.shape(2)
+    if vs is None or len(vs) != 1 or vs[0] not in (2, None):
+        raise n.invalid(f"input 2 (values) must be a 1-D tensor of 2 elements, got {fmt_shape(vs)}")
+    if n.is_const(2):
+        v = n.const(2)
+        if v.size != 2:
+            raise n.invalid(f"input 2 (values) must hold 2 elements, got {v.size}")
+        off, on = n.constant(v.reshape(-1)[0]), n.constant(v.reshape(-1)[1])
+    else:
+        vals = n.expr(2)
+        off, on = (n.op("reshape")(n.op("take")(vals, n.constant(np.array([j], np.int64)), axis=0), [])
+                   for j in (0, 1))
+    ds = n.shape(1)
+    if ds is None or len(ds) > 1 or any(d not in (1, None) for d in ds):
+        raise n.invalid(f"input 1 (depth) must hold one element, got shape {fmt_shape(ds)}")
+    depth = n.expr(1)
+    if n.dtype(1) != "int64":
+        if np.dtype(n.dtype(1)).kind == "f":
+            depth = n.op("floor")(depth)  # (ONNX: a float depth is truncated)
+        depth = n.op("cast")(depth, "int64")
+    depth = n.op("reshape")(depth, [1])
+    one = n.constant(np.array([1], np.int64))
+    # depth >= 1, and the result (indices x depth) at most 2^40 elements, checked at run time
+    from ._shape import dims_of
+    idims = dims_of(n.expr(0), n.shape(0))
+    req = n.op("concatenate")([elems_expr(n, idims, "int64"), n.op("subtract")(depth, one)], axis=0) \
+        if idims else n.op("subtract")(depth, one)
+    req = checked_nonneg(n, req)
+    depth = n.op("add")(n.op("take")(req, n.constant(np.array([len(idims)], np.int64)), axis=0), one)
+    depth = n.op("reshape")(depth, [])
+    idx = n.expr(0)
+    if n.dtype(0) != "int64":
+        idx = n.op("cast")(idx, "int64")
+    zero = n.constant(np.array(0, np.int64))
+    idx = n.op("where")(n.op("less")(idx, zero), n.op("add")(idx, depth), idx)
+    r = n.rank(0)
+    classes = n.op("arange")(zero, depth, n.constant(np.array(1, np.int64)), dtype="int64")
+    classes = n.op("reshape")(classes, [-1] + [1] * (r - axis))
+    hit = n.op("equal")(n.op("expand_dims")(idx, axis, 1), classes)
+    return n.op("where")(hit, on, off)
 
 
 @register("Einsum", since=12)
