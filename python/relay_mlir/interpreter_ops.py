@@ -268,10 +268,11 @@ def _prelu(args, attrs):
 # -- reductions ------------------------------------------------------------------------
 def _red_axes(attrs: dict, ndim: int) -> tuple:
     axis = attrs.get("axis")
-    if axis is None:
-        axes = tuple(range(ndim))
-    else:
-        axes = tuple(sorted({_axis(a, ndim) for a in axis}))
+    if axis is None or len(axis) == 0:
+        # no axis and an empty axis list both mean every axis, `exclude` or not
+        # (Relay's GetReduceAxes; the typing rule, lib/Relations, agrees)
+        return tuple(range(ndim))
+    axes = tuple(sorted({_axis(a, ndim) for a in axis}))
     if attrs.get("exclude"):
         axes = tuple(i for i in range(ndim) if i not in axes)
     return axes
@@ -1122,7 +1123,11 @@ def _take(args, attrs):
 @_reg("gather")
 def _gather(args, attrs):
     data, idx = args
-    return np.take_along_axis(data, idx.astype(np.int64), axis=_axis(attrs["axis"], data.ndim))
+    # out[i..] = data[i.. with indices[i..] at axis]: the indices may be smaller than
+    # data in every dim (not only along axis), so not np.take_along_axis
+    grid = list(np.indices(idx.shape, sparse=True))
+    grid[_axis(attrs["axis"], data.ndim)] = idx.astype(np.int64)
+    return data[tuple(grid)]
 
 
 @_reg("gather_nd")
