@@ -19,11 +19,17 @@ namespace {
 /// operand.
 SmallVector<int64_t> reducedAxes(std::optional<ArrayRef<int64_t>> axis,
                                  bool exclude, int64_t rank) {
-  SmallVector<bool> reduced(rank, !axis.has_value());
-  if (axis)
-    for (int64_t a : *axis)
-      reduced[a < 0 ? a + rank : a] = true;
+  // As the typing rule and the lowering: no axis, or an empty list, is every
+  // axis (and `exclude` is then ignored).
   SmallVector<int64_t> axes;
+  if (!axis || axis->empty()) {
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+    return axes;
+  }
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t a : *axis)
+    reduced[a < 0 ? a + rank : a] = true;
   for (int64_t i = 0; i < rank; ++i)
     if (reduced[i] != exclude)
       axes.push_back(i);
@@ -86,6 +92,10 @@ LogicalResult mean(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
 template <typename Op>
 LogicalResult extremum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   Reduction r = Reduction::of(cast<Op>(rb.op));
+  if (r.axes.empty()) { // nothing reduced: the identity
+    out.push_back(g);
+    return success();
+  }
   Value y = r.kept(rb, rb.op->getResult(0));
   Value hit = EqualOp::create(rb.b, rb.loc, r.x, y);
   Type element = cast<RankedTensorType>(g.getType()).getElementType();

@@ -292,3 +292,17 @@ def test_forward_mode_is_straight_line_and_compiles():
     got = relay.compile(relay.IRModule.from_expr(j), target="llvm-cpu").run("main", *args)
     for a, b in zip(got, want):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_reduction_over_no_axis_and_empty_axis_list():
+    """max with exclude=True listing every axis reduces over none (its gradient is the
+    identity; fuzz finding K1); an empty axis list means every axis, as in the typing rule."""
+    x = relay.var("x", shape=(5, 4))
+    xv = np.random.default_rng(0).normal(size=(5, 4)).astype("float32")
+    f = relay.Function([x], relay.sum(relay.tanh(relay.max(x, axis=[-2, 1], exclude=True, keepdims=True))))
+    _, (dx,) = _interpret(relay.transform.gradient(f), xv)
+    np.testing.assert_allclose(dx, 1 - np.tanh(xv) ** 2, rtol=1e-5)
+    g = relay.Function([x], relay.max(x, axis=[]))
+    _, (dx,) = _interpret(relay.transform.gradient(g), xv)
+    want = (xv == xv.max()).astype("float32")
+    np.testing.assert_allclose(dx, want)
