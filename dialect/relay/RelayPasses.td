@@ -83,8 +83,9 @@ def RelayFoldConstants : Pass<"relay-fold-constants", "::mlir::ModuleOp"> {
   let description = [{
     A cleanup for generated code (the gradient's seeds and zeros), useful
     on its own: `zeros_like`/`ones_like`/`full_like` of a static shape
-    become splat constants; shape ops (`expand_dims`, `reshape`, `squeeze`,
-    `broadcast_to`, `broadcast_to_like`, `transpose`, ...) of a splat
+    become splat constants; shape and indexing ops (`expand_dims`,
+    `reshape`, `squeeze`, `broadcast_to(_like)`, `transpose`, `take`,
+    `gather(_nd)`, `strided_slice`, `tile`, `repeat`, `reverse`) of a splat
     constant become the splat of their result type; `x * 1`, `1 * x`,
     `x / 1`, `x + 0`, `0 + x`, `x - 0` become `x` when the result has `x`'s
     type; `collapse_sum_like` of a float constant is computed; a

@@ -49,7 +49,7 @@ Value splatConstant(PatternRewriter &rewriter, Location loc,
       rewriter, loc, cast<ElementsAttr>(DenseElementsAttr::get(type, element)));
 }
 
-/// `zeros_like`, `ones_like` of a static shape: a splat.
+/// `zeros_like`, `ones_like`, `zeros`, `ones` of a static shape: a splat.
 template <typename Op, int Value_>
 struct FillLikeToSplat : OpRewritePattern<Op> {
   using OpRewritePattern<Op>::OpRewritePattern;
@@ -77,8 +77,13 @@ struct ShapeOpOfSplat : RewritePattern {
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
+    // Every element of their result is an element of their first operand.
+    // (Also a workaround: IREE 3.13 miscomputes a reduction of a `take` of a
+    // splat, lowered as a generic that ignores its index input.)
     if (!isa<ExpandDimsOp, ReshapeOp, SqueezeOp, BroadcastToOp,
-             BroadcastToLikeOp, ReshapeLikeOp, TransposeOp, BatchFlattenOp>(op))
+             BroadcastToLikeOp, ReshapeLikeOp, TransposeOp, BatchFlattenOp,
+             TakeOp, GatherOp, GatherNDOp, StridedSliceOp, TileOp, RepeatOp,
+             ReverseOp>(op))
       return failure();
     std::optional<Attribute> splat = splatOf(op->getOperand(0));
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -155,6 +160,7 @@ struct FoldConstantsPass
     RewritePatternSet patterns(ctx);
     patterns
         .add<FillLikeToSplat<ZerosLikeOp, 0>, FillLikeToSplat<OnesLikeOp, 1>,
+             FillLikeToSplat<ZerosOp, 0>, FillLikeToSplat<OnesOp, 1>,
              ShapeOpOfSplat, DropIdentity<MultiplyOp, 1, true>,
              DropIdentity<DivideOp, 1, false>, DropIdentity<AddOp, 0, true>,
              DropIdentity<SubtractOp, 0, false>, CollapseSumOfConstant>(ctx);

@@ -101,3 +101,15 @@ def test_reduction_with_empty_axis_list_reduces_every_axis(op: str, exclude: boo
     want, got = _interp_and_compiled(fn, data)
     assert want.shape == got.shape == (1, 1)
     np.testing.assert_allclose(want.astype("float64"), got.astype("float64"), rtol=1e-6)
+
+
+def test_regression_k3_sum_of_take_of_a_splat():
+    """Fuzz finding K3 (seed 2, program 103): IREE 3.13 summed `take(ones, idx)` to 1, not
+    len(idx) (a generic ignoring its index input, then a reduction). relay-fold-constants
+    now folds indexing ops of splats, and zeros/ones, to splats before lowering."""
+    a = relay.var("a", shape=(2,))
+    idx = relay.const(np.array([0, 1, 1, 0, 1], "int32"))
+    for data in (relay.ones_like(a), relay.ones((2,), "float32")):
+        f = relay.Function([a], relay.sum(relay.take(data, idx, axis=0, mode="fast")) + relay.sum(a))
+        got = relay.compile(relay.IRModule.from_expr(f), target="llvm-cpu").run("main", np.zeros(2, "float32"))
+        assert float(got) == 5.0

@@ -40,3 +40,14 @@ func.func @collapse(%like: tensor<3xf32>) -> tensor<3xf32> {
   %r = relay.collapse_sum_like %c, %like : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return %r : tensor<3xf32>
 }
+
+// Indexing ops of a splat, and zeros/ones, are splats.
+// CHECK-LABEL: func.func @take_of_splat(
+// CHECK-NOT:     relay.take
+// CHECK-NOT:     relay.ones
+// CHECK:         relay.constant dense<1.000000e+00> : tensor<5xf32>
+func.func @take_of_splat(%i: tensor<5xi32>) -> tensor<5xf32> {
+  %o = relay.ones {shape = array<i64: 2>, dtype = f32} : () -> tensor<2xf32>
+  %t = relay.take %o, %i {axis = 0 : i64} : (tensor<2xf32>, tensor<5xi32>) -> tensor<5xf32>
+  return %t : tensor<5xf32>
+}
