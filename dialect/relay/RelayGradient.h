@@ -15,11 +15,22 @@
 #define RELAY_RELAYGRADIENT_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <vector>
 
 namespace mlir::relay::gradient {
+
+/// `v`'s ranked tensor type.
+inline RankedTensorType tensorTypeOf(Value v) {
+  return llvm::cast<RankedTensorType>(v.getType());
+}
+
+/// A possibly negative axis of a rank-`rank` tensor, made non-negative.
+inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
 
 /// What a rule builds with: a builder placed in the backward code, the
 /// location of the op being differentiated, and helpers shared by rules.

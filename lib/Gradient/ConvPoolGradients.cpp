@@ -22,10 +22,6 @@ using namespace mlir::relay::gradient;
 
 namespace {
 
-RankedTensorType tensorType(Value v) {
-  return cast<RankedTensorType>(v.getType());
-}
-
 /// Relay's 1-, 2- or 4-entry 2-D padding as [top, left, bottom, right].
 SmallVector<int64_t> padding4(ArrayRef<int64_t> p) {
   if (p.size() == 1)
@@ -40,7 +36,7 @@ LogicalResult requireNCHW(RuleBuilder &rb, Value x, Value g, StringRef layout) {
     return rb.emitError() << "the gradient of `" << rb.op->getName()
                           << "` is implemented for the NCHW layout only, got "
                           << layout;
-  if (!tensorType(x).hasStaticShape() || !tensorType(g).hasStaticShape())
+  if (!tensorTypeOf(x).hasStaticShape() || !tensorTypeOf(g).hasStaticShape())
     return rb.emitError() << "the gradient of `" << rb.op->getName()
                           << "` needs static shapes";
   return success();
@@ -53,8 +49,8 @@ Value transposedConv(RuleBuilder &rb, Value g, Value weight,
                      ArrayRef<int64_t> strides, ArrayRef<int64_t> pad,
                      ArrayRef<int64_t> dilation, int64_t groups,
                      ArrayRef<int64_t> size) {
-  ArrayRef<int64_t> in = tensorType(g).getShape();
-  ArrayRef<int64_t> k = tensorType(weight).getShape();
+  ArrayRef<int64_t> in = tensorTypeOf(g).getShape();
+  ArrayRef<int64_t> k = tensorTypeOf(weight).getShape();
   SmallVector<int64_t> p(pad), outputPadding(2);
   for (int d = 0; d < 2; ++d) {
     int64_t natural = (in[2 + d] - 1) * strides[d] - p[d] - p[d + 2] +
@@ -70,6 +66,25 @@ Value transposedConv(RuleBuilder &rb, Value g, Value weight,
       DenseI64ArrayAttr(), "NCHW", "IOHW", "", outputPadding, TypeAttr());
 }
 
+/// The kernel-shaped correlation of `data` [N, A, ...] with `adjoint`
+/// [N, B, ...] over the batch: conv2d with the batch as channels (strides
+/// and dilation of the forward op swapped), cropped to `kernel`'s spatial
+/// extent; [B, A, kh, kw] transposed to [A, B, kh, kw].
+Value batchCorrelation(RuleBuilder &rb, Value data, Value adjoint,
+                       ArrayRef<int64_t> strides, ArrayRef<int64_t> pad,
+                       ArrayRef<int64_t> dilation, Value kernel) {
+  ArrayRef<int64_t> ks = tensorTypeOf(kernel).getShape();
+  Value corr = Conv2DOp::create(
+      rb.b, rb.loc, rb.transpose(data, {1, 0, 2, 3}),
+      rb.transpose(adjoint, {1, 0, 2, 3}), dilation, pad, strides, 1,
+      IntegerAttr(), DenseI64ArrayAttr(), "NCHW", "OIHW", "", TypeAttr());
+  Value cropped = StridedSliceOp::create(
+      rb.b, rb.loc, corr, ArrayRef<int64_t>{0, 0},
+      ArrayRef<int64_t>{ks[2], ks[3]}, DenseI64ArrayAttr(),
+      rb.b.getDenseI64ArrayAttr({2, 3}), "end");
+  return rb.transpose(cropped, {1, 0, 2, 3});
+}
+
 LogicalResult conv2d(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<Conv2DOp>(rb.op);
   Value x = op.getData(), w = op.getWeight();
@@ -80,33 +95,23 @@ LogicalResult conv2d(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
                              "the OIHW kernel layout only, got "
                           << op.getKernelLayout();
   SmallVector<int64_t> pad = padding4(op.getPadding());
-  ArrayRef<int64_t> xs = tensorType(x).getShape();
-  ArrayRef<int64_t> ws = tensorType(w).getShape();
+  ArrayRef<int64_t> xs = tensorTypeOf(x).getShape();
   int64_t groups = static_cast<int64_t>(op.getGroups());
   out.push_back(transposedConv(rb, g, w, op.getStrides(), pad, op.getDilation(),
                                groups, xs.drop_front(2)));
   if (groups != 1)
     return rb.emitError() << "the weight gradient of `nn.conv2d` with groups "
                           << groups << " is not implemented yet";
-  // dw[o, i] = Σ_n x[n, i] ⋆ g[n, o]: batch becomes the channel axis.
-  Value xt = rb.transpose(x, {1, 0, 2, 3});
-  Value gt = rb.transpose(g, {1, 0, 2, 3});
-  Value corr = Conv2DOp::create(
-      rb.b, rb.loc, xt, gt, op.getDilation(), pad, op.getStrides(), 1,
-      IntegerAttr(), DenseI64ArrayAttr(), "NCHW", "OIHW", "", TypeAttr());
-  // [I, O, kh', kw'] with kh' >= kh: keep the kernel's extent.
-  Value cropped = StridedSliceOp::create(
-      rb.b, rb.loc, corr, ArrayRef<int64_t>{0, 0},
-      ArrayRef<int64_t>{ws[2], ws[3]}, DenseI64ArrayAttr(),
-      rb.b.getDenseI64ArrayAttr({2, 3}), "end");
-  out.push_back(rb.transpose(cropped, {1, 0, 2, 3}));
+  // dw[o, i] = Σ_n x[n, i] ⋆ g[n, o]
+  out.push_back(
+      batchCorrelation(rb, x, g, op.getStrides(), pad, op.getDilation(), w));
   return success();
 }
 
 /// `v` [N, C, (K,) h, w] as [N*C, K, h, w] (K = 1 when absent): one image
 /// per batch element and channel.
 Value perImage(RuleBuilder &rb, Value v) {
-  ArrayRef<int64_t> s = tensorType(v).getShape();
+  ArrayRef<int64_t> s = tensorTypeOf(v).getShape();
   SmallVector<int64_t> shape = {s[0] * s[1]};
   if (s.size() == 4)
     shape.push_back(1);
@@ -132,7 +137,7 @@ LogicalResult avgPool2d(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
     return failure();
   ArrayRef<int64_t> k = op.getPoolSize();
   SmallVector<int64_t> pad = padding4(op.getPadding());
-  Type element = tensorType(x).getElementType();
+  Type element = tensorTypeOf(x).getElementType();
   // Each window's divisor: its size, or its in-bounds part.
   Value count;
   if (op.getCountIncludePad()) {
@@ -148,7 +153,7 @@ LogicalResult avgPool2d(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   Value scaled = perImage(rb, rb.div(g, count));
   SmallVector<float> ones(k[0] * k[1], 1.0f);
   Value kernel = constantOf(rb, {1, 1, k[0], k[1]}, ones, element);
-  ArrayRef<int64_t> xs = tensorType(x).getShape();
+  ArrayRef<int64_t> xs = tensorTypeOf(x).getShape();
   Value dx = transposedConv(rb, scaled, kernel, op.getStrides(), pad,
                             op.getDilation(), 1, xs.drop_front(2));
   out.push_back(rb.reshapeLike(dx, x));
@@ -163,9 +168,9 @@ LogicalResult maxPool2d(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   ArrayRef<int64_t> k = op.getPoolSize(), s = op.getStrides(),
                     d = op.getDilation();
   SmallVector<int64_t> pad = padding4(op.getPadding());
-  ArrayRef<int64_t> xs = tensorType(x).getShape();
-  ArrayRef<int64_t> ys = tensorType(y).getShape();
-  Type element = tensorType(x).getElementType();
+  ArrayRef<int64_t> xs = tensorTypeOf(x).getShape();
+  ArrayRef<int64_t> ys = tensorTypeOf(y).getShape();
+  Type element = tensorTypeOf(x).getElementType();
   // Pad with -inf so every window position has an element to compare.
   SmallVector<int64_t> before = {0, 0, pad[0], pad[1]};
   SmallVector<int64_t> after = {0, 0, pad[2], pad[3]};
@@ -227,7 +232,7 @@ LogicalResult globalAvgPool2d(RuleBuilder &rb, Value g,
   Value x = op.getData();
   if (failed(requireNCHW(rb, x, g, op.getLayout())))
     return failure();
-  ArrayRef<int64_t> xs = tensorType(x).getShape();
+  ArrayRef<int64_t> xs = tensorTypeOf(x).getShape();
   Value scaled = rb.div(g, rb.scalar(static_cast<double>(xs[2] * xs[3]), g));
   out.push_back(rb.broadcastLike(scaled, x));
   return success();
@@ -250,17 +255,9 @@ LogicalResult conv2dTranspose(RuleBuilder &rb, Value g,
   out.push_back(Conv2DOp::create(
       rb.b, rb.loc, g, w, op.getStrides(), pad, op.getDilation(), 1,
       IntegerAttr(), DenseI64ArrayAttr(), "NCHW", "OIHW", "", TypeAttr()));
-  ArrayRef<int64_t> ws = tensorType(w).getShape();
-  Value gt = rb.transpose(g, {1, 0, 2, 3});
-  Value xt = rb.transpose(x, {1, 0, 2, 3});
-  Value corr = Conv2DOp::create(
-      rb.b, rb.loc, gt, xt, op.getDilation(), pad, op.getStrides(), 1,
-      IntegerAttr(), DenseI64ArrayAttr(), "NCHW", "OIHW", "", TypeAttr());
-  Value cropped = StridedSliceOp::create(
-      rb.b, rb.loc, corr, ArrayRef<int64_t>{0, 0},
-      ArrayRef<int64_t>{ws[2], ws[3]}, DenseI64ArrayAttr(),
-      rb.b.getDenseI64ArrayAttr({2, 3}), "end");
-  out.push_back(rb.transpose(cropped, {1, 0, 2, 3}));
+  // dw[i, o] = Σ_n g[n, o] ⋆ x[n, i]
+  out.push_back(
+      batchCorrelation(rb, g, x, op.getStrides(), pad, op.getDilation(), w));
   return success();
 }
 
@@ -299,7 +296,7 @@ LogicalResult globalMaxPool2d(RuleBuilder &rb, Value g,
     return failure();
   Value hit = EqualOp::create(rb.b, rb.loc, x, op.getResult());
   Value hits =
-      CastOp::create(rb.b, rb.loc, hit, tensorType(x).getElementType());
+      CastOp::create(rb.b, rb.loc, hit, tensorTypeOf(x).getElementType());
   Value ties = rb.sum(hits, {2, 3}, /*keepdims=*/true);
   out.push_back(rb.mul(hits, rb.div(g, ties)));
   return success();

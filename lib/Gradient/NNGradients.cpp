@@ -12,10 +12,6 @@ int64_t rankOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getRank();
 }
 
-int64_t normAxis(int64_t axis, int64_t rank) {
-  return axis < 0 ? axis + rank : axis;
-}
-
 /// `x` as a matrix `[-1, last dim]`.
 Value flatten2d(RuleBuilder &rb, Value x) {
   if (rankOf(x) == 2)
@@ -118,7 +114,7 @@ Value channelwise(RuleBuilder &rb, Value v, int64_t axis, int64_t rank) {
 
 LogicalResult biasAdd(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<BiasAddOp>(rb.op);
-  int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()), rankOf(g));
+  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()), rankOf(g));
   out.push_back(g);
   out.push_back(sumExcept(rb, g, axis));
   return success();
@@ -128,7 +124,7 @@ LogicalResult prelu(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<PReluOp>(rb.op);
   Value x = op.getData();
   int64_t rank = rankOf(x);
-  int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()), rank);
+  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
   Value alpha = channelwise(rb, op.getAlpha(), axis, rank);
   Value positive = GreaterOp::create(rb.b, rb.loc, x, rb.scalar(0.0, x));
   Value zeros = rb.zerosLike(g);
@@ -182,7 +178,7 @@ void normGrads(RuleBuilder &rb, Value g, Value x, Value gamma, bool scale,
 LogicalResult layerNorm(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<LayerNormOp>(rb.op);
   int64_t axis =
-      normAxis(static_cast<int64_t>(op.getAxis()), rankOf(op.getData()));
+      normalizeAxis(static_cast<int64_t>(op.getAxis()), rankOf(op.getData()));
   normGrads(rb, g, op.getData(), op.getGamma(), op.getScale(), op.getCenter(),
             {axis}, axis, op.getEpsilon().convertToDouble(), out);
   return success();
@@ -193,7 +189,7 @@ LogicalResult instanceNorm(RuleBuilder &rb, Value g,
                            SmallVectorImpl<Value> &out) {
   auto op = cast<InstanceNormOp>(rb.op);
   int64_t rank = rankOf(op.getData());
-  int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()), rank);
+  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
   SmallVector<int64_t> axes;
   for (int64_t i = 1; i < rank; ++i)
     if (i != axis)
@@ -209,7 +205,7 @@ LogicalResult batchNorm(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<BatchNormOp>(rb.op);
   Value x = op.getData();
   int64_t rank = rankOf(x);
-  int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()), rank);
+  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
   Value gy = TupleGetItemOp::create(rb.b, rb.loc, g, 0);
   Value gMean = TupleGetItemOp::create(rb.b, rb.loc, g, 1);
   Value gVar = TupleGetItemOp::create(rb.b, rb.loc, g, 2);

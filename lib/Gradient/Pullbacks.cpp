@@ -91,6 +91,12 @@ private:
   }
 
   FailureOr<func::FuncOp> vjpOf(func::FuncOp fn);
+  /// Makes `block` (ending in `terminator`, whose operand 0 is the result)
+  /// return `(result, pullback)`: the pullback, of type `pullbackType`,
+  /// sweeps the block's ops from its argument and returns the adjoints of
+  /// `inputs`.
+  LogicalResult returnPullback(Block &block, Operation *terminator,
+                               FuncType pullbackType, ValueRange inputs);
   LogicalResult rewriteCall(func::CallOp call);
   LogicalResult rewriteIf(IfOp op);
 
@@ -154,27 +160,9 @@ LogicalResult PullbackBuilder::rewriteIf(IfOp op) {
   for (auto [src, dst] : llvm::zip(op->getRegions(), pairIf->getRegions())) {
     dst.takeBody(src);
     Block &block = dst.front();
-    auto yield = cast<YieldOp>(block.getTerminator());
-    SmallVector<Operation *> forward;
-    for (Operation &inner : block.without_terminator())
-      forward.push_back(&inner);
-    OpBuilder atEnd(yield);
-    auto pullback = FnOp::create(atEnd, loc, pullbackType, UnitAttr());
-    Block *body = new Block();
-    pullback.getBody().push_back(body);
-    Value seed = body->addArgument(resultType, loc);
-    OpBuilder inner = OpBuilder::atBlockEnd(body);
-    Sweep sweep(inner, &info);
-    sweep.accumulate(yield.getValue(), seed);
-    if (failed(sweep.run(forward)))
+    if (failed(returnPullback(block, block.getTerminator(), pullbackType,
+                              captures)))
       return failure();
-    SmallVector<Value> grads;
-    for (Value c : captures)
-      grads.push_back(sweep.materialize(c, loc));
-    YieldOp::create(inner, loc, TupleOp::create(inner, loc, grads));
-    Value pair =
-        TupleOp::create(atEnd, loc, ValueRange{yield.getValue(), pullback});
-    yield->setOperand(0, pair);
   }
   info.ifCaptures[pairIf] = captures;
   op.getResult().replaceAllUsesWith(
@@ -214,28 +202,38 @@ FailureOr<func::FuncOp> PullbackBuilder::vjpOf(func::FuncOp fn) {
   if (failed(inlineCalls(vjp.getBody())) || failed(rewrite(vjp.getBody())))
     return failure();
   Block &block = vjp.getBody().front();
-  auto ret = cast<func::ReturnOp>(block.getTerminator());
-  Location loc = ret.getLoc();
+  if (failed(returnPullback(block, block.getTerminator(), pullbackType,
+                            block.getArguments())))
+    return failure();
+  return vjp;
+}
+
+LogicalResult PullbackBuilder::returnPullback(Block &block,
+                                              Operation *terminator,
+                                              FuncType pullbackType,
+                                              ValueRange inputs) {
+  Location loc = terminator->getLoc();
+  Value result = terminator->getOperand(0);
   SmallVector<Operation *> forward;
   for (Operation &op : block.without_terminator())
     forward.push_back(&op);
-  OpBuilder atEnd(ret);
+  OpBuilder atEnd(terminator);
   auto pullback = FnOp::create(atEnd, loc, pullbackType, UnitAttr());
   Block *body = new Block();
   pullback.getBody().push_back(body);
-  Value seed = body->addArgument(resultType, loc);
+  Value seed = body->addArgument(result.getType(), loc);
   OpBuilder inner = OpBuilder::atBlockEnd(body);
   Sweep sweep(inner, &info);
-  sweep.accumulate(ret.getOperand(0), seed);
+  sweep.accumulate(result, seed);
   if (failed(sweep.run(forward)))
     return failure();
   SmallVector<Value> grads;
-  for (Value param : block.getArguments())
-    grads.push_back(sweep.materialize(param, loc));
+  for (Value input : inputs)
+    grads.push_back(sweep.materialize(input, loc));
   YieldOp::create(inner, loc, TupleOp::create(inner, loc, grads));
-  ret->setOperand(
-      0, TupleOp::create(atEnd, loc, ValueRange{ret.getOperand(0), pullback}));
-  return vjp;
+  terminator->setOperand(
+      0, TupleOp::create(atEnd, loc, ValueRange{result, pullback}));
+  return success();
 }
 
 } // namespace

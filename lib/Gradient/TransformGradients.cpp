@@ -16,16 +16,8 @@ using namespace mlir::relay::gradient;
 
 namespace {
 
-RankedTensorType tensorType(Value v) {
-  return cast<RankedTensorType>(v.getType());
-}
-
-int64_t normAxis(int64_t axis, int64_t rank) {
-  return axis < 0 ? axis + rank : axis;
-}
-
 LogicalResult requireStatic(RuleBuilder &rb, Value v) {
-  if (tensorType(v).hasStaticShape())
+  if (tensorTypeOf(v).hasStaticShape())
     return success();
   return rb.emitError() << "the gradient of `" << rb.op->getName()
                         << "` needs static shapes, got " << v.getType();
@@ -39,11 +31,11 @@ LogicalResult reshape(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
 
 LogicalResult transpose(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<TransposeOp>(rb.op);
-  int64_t rank = tensorType(g).getRank();
+  int64_t rank = tensorTypeOf(g).getRank();
   SmallVector<int64_t> perm;
   if (auto axes = op.getAxes(); axes && !axes->empty()) {
     for (int64_t a : *axes)
-      perm.push_back(normAxis(a, rank));
+      perm.push_back(normalizeAxis(a, rank));
   } else {
     for (int64_t i = rank - 1; i >= 0; --i)
       perm.push_back(i);
@@ -76,11 +68,11 @@ Value sliceAxis(RuleBuilder &rb, Value x, int64_t axis, int64_t begin,
 LogicalResult concatenate(RuleBuilder &rb, Value g,
                           SmallVectorImpl<Value> &out) {
   auto op = cast<ConcatenateOp>(rb.op);
-  int64_t axis =
-      normAxis(static_cast<int64_t>(op.getAxis()), tensorType(g).getRank());
+  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()),
+                               tensorTypeOf(g).getRank());
   int64_t offset = 0;
   for (Value part : op.getData()) {
-    int64_t size = tensorType(part).getDimSize(axis);
+    int64_t size = tensorTypeOf(part).getDimSize(axis);
     if (ShapedType::isDynamic(size))
       return rb.emitError() << "the gradient of `concatenate` needs static "
                                "sizes along the axis";
@@ -103,8 +95,8 @@ LogicalResult split(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
 
 LogicalResult stack(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<StackOp>(rb.op);
-  int64_t axis =
-      normAxis(static_cast<int64_t>(op.getAxis()), tensorType(g).getRank());
+  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()),
+                               tensorTypeOf(g).getRank());
   for (auto [i, part] : llvm::enumerate(op.getData())) {
     int64_t k = static_cast<int64_t>(i);
     Value slice = sliceAxis(rb, g, axis, k, k + 1);
@@ -131,13 +123,13 @@ LogicalResult stridedSlice(RuleBuilder &rb, Value g,
   Value x = op.getData();
   if (failed(requireStatic(rb, x)) || failed(requireStatic(rb, g)))
     return failure();
-  ArrayRef<int64_t> shape = tensorType(x).getShape();
-  ArrayRef<int64_t> outShape = tensorType(g).getShape();
+  ArrayRef<int64_t> shape = tensorTypeOf(x).getShape();
+  ArrayRef<int64_t> outShape = tensorTypeOf(g).getShape();
   int64_t rank = shape.size();
   SmallVector<int64_t> axes;
   if (auto a = op.getAxes()) {
     for (int64_t v : *a)
-      axes.push_back(normAxis(v, rank));
+      axes.push_back(normalizeAxis(v, rank));
   } else {
     for (int64_t i = 0, e = op.getBegin().size(); i < e; ++i)
       axes.push_back(i);
@@ -192,7 +184,7 @@ LogicalResult pad(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   if (failed(requireStatic(rb, x)))
     return failure();
   ArrayRef<int64_t> widths = op.getPadWidth();
-  ArrayRef<int64_t> shape = tensorType(x).getShape();
+  ArrayRef<int64_t> shape = tensorTypeOf(x).getShape();
   SmallVector<int64_t> begin, end;
   for (int64_t i = 0, e = shape.size(); i < e; ++i) {
     if (widths[2 * i] < 0 || widths[2 * i + 1] < 0)
@@ -225,7 +217,7 @@ LogicalResult tile(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   if (failed(requireStatic(rb, x)))
     return failure();
   ArrayRef<int64_t> reps = op.getReps();
-  ArrayRef<int64_t> shape = tensorType(x).getShape();
+  ArrayRef<int64_t> shape = tensorTypeOf(x).getShape();
   int64_t rank = std::max<int64_t>(reps.size(), shape.size());
   // [r0, d0, r1, d1, ...], summed over the r axes.
   SmallVector<int64_t> split, repAxes;
@@ -248,8 +240,9 @@ LogicalResult repeat(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   Value x = op.getData();
   if (failed(requireStatic(rb, x)))
     return failure();
-  ArrayRef<int64_t> shape = tensorType(x).getShape();
-  int64_t axis = normAxis(static_cast<int64_t>(op.getAxis()), shape.size());
+  ArrayRef<int64_t> shape = tensorTypeOf(x).getShape();
+  int64_t axis =
+      normalizeAxis(static_cast<int64_t>(op.getAxis()), shape.size());
   SmallVector<int64_t> split(shape.begin(), shape.end());
   split.insert(split.begin() + axis + 1, static_cast<int64_t>(op.getRepeats()));
   Value blocks =
@@ -270,8 +263,8 @@ Value scatterAdd(RuleBuilder &rb, Value x, Value indices, Value updates,
 
 LogicalResult gather(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<GatherOp>(rb.op);
-  int64_t axis =
-      normAxis(static_cast<int64_t>(op.getAxis()), tensorType(g).getRank());
+  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()),
+                               tensorTypeOf(g).getRank());
   out.push_back(scatterAdd(rb, op.getData(), op.getIndices(), g, axis));
   out.push_back(Value());
   return success();
@@ -289,12 +282,12 @@ LogicalResult take(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   Value data = x;
   int64_t axis = 0;
   if (auto a = op.getAxis()) {
-    axis = normAxis(static_cast<int64_t>(*a), tensorType(x).getRank());
+    axis = normalizeAxis(static_cast<int64_t>(*a), tensorTypeOf(x).getRank());
   } else {
     data = ReshapeOp::create(rb.b, rb.loc, x, rb.b.getDenseI64ArrayAttr({-1}),
                              rb.b.getBoolAttr(false));
   }
-  ArrayRef<int64_t> shape = tensorType(data).getShape();
+  ArrayRef<int64_t> shape = tensorTypeOf(data).getShape();
   int64_t dim = shape[axis];
   // The positions really read (as the op's `mode` resolves them).
   Value idx = indices;
@@ -307,7 +300,7 @@ LogicalResult take(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
         rb.scalar(static_cast<double>(dim - 1), idx));
   }
   // g is shape[:axis] + indices + shape[axis+1:]: flatten the indices.
-  int64_t n = tensorType(indices).getNumElements();
+  int64_t n = tensorTypeOf(indices).getNumElements();
   SmallVector<int64_t> flat(shape.begin(), shape.end());
   flat[axis] = n;
   Value updates =
@@ -333,7 +326,7 @@ LogicalResult fill(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
     out.push_back(Value()); // the shape operand
   Value total =
       SumOp::create(rb.b, rb.loc, g, DenseI64ArrayAttr(), false, false);
-  Type element = tensorType(fillValue).getElementType();
+  Type element = tensorTypeOf(fillValue).getElementType();
   out.push_back(
       total.getType() == fillValue.getType()
           ? total

@@ -94,11 +94,7 @@ def gradient(expr: Function, mod: Optional[IRModule] = None, mode: str = "higher
     # `mod`, beside the functions they differentiate.
     for name, helper in helpers.items():
         mod[name] = helper
-    typing = IRModule()
-    if mod is not None:
-        typing.update(mod)
-    typing["main"] = fn
-    typing.to_mlir(infer=True)  # fills `checked_type`, as TVM's InferType would
+    _type_check(fn, mod)
     # Parameters keep the names the user gave them.
     for new, old in zip(fn.params, expr.params):
         new.name_hint = old.name_hint
@@ -215,9 +211,14 @@ def _partial_eval(fn: Function, mod: Optional[IRModule]) -> Function:
     result = back[_TARGET]
     for new, old in zip(result.params, fn.params):
         new.name_hint = old.name_hint
+    _type_check(result, mod)
+    return result
+
+
+def _type_check(fn: Function, mod: Optional[IRModule]) -> None:
+    """Fills ``checked_type`` of ``fn`` (with ``mod``'s functions), as TVM's InferType would."""
     typing = IRModule()
     if mod is not None:
         typing.update(mod)
-    typing["main"] = result
+    typing["main"] = fn
     typing.to_mlir(infer=True)
-    return result
