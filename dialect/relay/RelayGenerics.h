@@ -53,6 +53,13 @@ FailureOr<SmallVector<Type>> matchTypeParams(Type generic, Type instance,
 /// are filled and `?` dims take the static ones.
 Type mergeCompatibleTypes(Type a, Type b);
 
+/// Every `relay.call` of a `relay.global_fn @f` (non-generic) at @f's own
+/// types becomes `func.call @f` (plus a relay.tuple packing several
+/// results); function values no call needs any more are erased. Used by
+/// relay-monomorphize and relay-gradient (whose `relay.grad` expansions
+/// leave such calls).
+void rewriteDirectCalls(ModuleOp module);
+
 } // namespace mlir::relay
 
 #endif // RELAY_RELAYGENERICS_H

@@ -9,6 +9,7 @@
 // repeats until none is left.
 //
 //===----------------------------------------------------------------------===//
+#include "relay/RelayGenerics.h"
 #include "relay/RelayGradient.h"
 #include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
@@ -122,8 +123,12 @@ struct GradientPass : relay::impl::RelayGradientBase<GradientPass> {
     for (int round = 0; round < 16; ++round) {
       SmallVector<GradOp> grads;
       module.walk([&](GradOp g) { grads.push_back(g); });
-      if (grads.empty())
+      if (grads.empty()) {
+        // Calls of the new gradient functions through `relay.global_fn`
+        // become direct calls (no function value left to defunctionalize).
+        rewriteDirectCalls(module);
         return;
+      }
       for (GradOp grad : grads) {
         if (isa<IncompleteType>(grad.getResult().getType())) {
           grad.emitError() << "relay-gradient needs inferred types (run "

@@ -105,7 +105,7 @@ public:
         return failure();
     for (func::FuncOp fn : generics)
       symbols.erase(fn);
-    rewriteDirectCalls();
+    relay::rewriteDirectCalls(module);
     return success();
   }
 
@@ -244,37 +244,6 @@ private:
     });
   }
 
-  /// `relay.call` of a `relay.global_fn @f` whose types are @f's own
-  /// becomes `func.call @f` (plus a relay.tuple packing several results).
-  void rewriteDirectCalls() {
-    SmallVector<relay::CallOp> calls;
-    module.walk([&](relay::CallOp call) { calls.push_back(call); });
-    for (relay::CallOp call : calls) {
-      auto global = call.getCallee().getDefiningOp<GlobalFnOp>();
-      if (!global)
-        continue;
-      auto callee = symbols.lookup<func::FuncOp>(global.getCallee());
-      if (!callee || getTypeParams(callee))
-        continue;
-      FunctionType type = callee.getFunctionType();
-      if (TypeRange(call.getArgs().getTypes()) != type.getInputs() ||
-          call.getType() != getRelayFnType(type).getResult())
-        continue;
-      OpBuilder builder(call);
-      auto direct =
-          func::CallOp::create(builder, call.getLoc(), callee, call.getArgs());
-      Value result;
-      if (type.getNumResults() == 1)
-        result = direct.getResult(0);
-      else
-        result = TupleOp::create(builder, call.getLoc(), direct.getResults());
-      call.replaceAllUsesWith(result);
-      call.erase();
-      if (global->use_empty())
-        global.erase();
-    }
-  }
-
   ModuleOp module;
   SymbolTable symbols;
   unsigned maxInstances;
@@ -291,3 +260,33 @@ struct MonomorphizePass : relay::impl::RelayMonomorphizeBase<MonomorphizePass> {
   }
 };
 } // namespace
+
+void mlir::relay::rewriteDirectCalls(ModuleOp module) {
+  SymbolTable symbols(module);
+  SmallVector<relay::CallOp> calls;
+  module.walk([&](relay::CallOp call) { calls.push_back(call); });
+  for (relay::CallOp call : calls) {
+    auto global = call.getCallee().getDefiningOp<GlobalFnOp>();
+    if (!global)
+      continue;
+    auto callee = symbols.lookup<func::FuncOp>(global.getCallee());
+    if (!callee || getTypeParams(callee))
+      continue;
+    FunctionType type = callee.getFunctionType();
+    if (TypeRange(call.getArgs().getTypes()) != type.getInputs() ||
+        call.getType() != getRelayFnType(type).getResult())
+      continue;
+    OpBuilder builder(call);
+    auto direct =
+        func::CallOp::create(builder, call.getLoc(), callee, call.getArgs());
+    Value result;
+    if (type.getNumResults() == 1)
+      result = direct.getResult(0);
+    else
+      result = TupleOp::create(builder, call.getLoc(), direct.getResults());
+    call.replaceAllUsesWith(result);
+    call.erase();
+    if (global->use_empty())
+      global.erase();
+  }
+}
