@@ -113,3 +113,15 @@ def test_regression_k3_sum_of_take_of_a_splat():
         f = relay.Function([a], relay.sum(relay.take(data, idx, axis=0, mode="fast")) + relay.sum(a))
         got = relay.compile(relay.IRModule.from_expr(f), target="llvm-cpu").run("main", np.zeros(2, "float32"))
         assert float(got) == 5.0
+
+
+def test_regression_k2_dense_of_a_slice():
+    """Fuzz finding K2 (seeds 2:27, 2:87): iree-compile rejected nn.dense of a 1-d slice
+    (a slice + expand_shape folded into a rank-increasing extract_slice); a vector
+    dense now lowers to linalg.matvec."""
+    x = relay.var("x", shape=(3,))
+    w = relay.const(np.arange(8, dtype="float32").reshape(4, 2))
+    f = relay.Function([x], relay.nn.dense(relay.strided_slice(x, [1], [3]), w))
+    xv = np.array([5.0, 1.0, 2.0], "float32")
+    got = relay.compile(relay.IRModule.from_expr(f), target="llvm-cpu").run("main", xv)
+    np.testing.assert_allclose(got, np.arange(8, dtype="float32").reshape(4, 2) @ xv[1:])

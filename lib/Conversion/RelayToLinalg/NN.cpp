@@ -40,6 +40,19 @@ struct DensePattern : OpConversionPattern<DenseOp> {
     SmallVector<OpFoldResult> dataSizes = dimSizes(rewriter, loc, data);
     OpFoldResult units = dimSizes(rewriter, loc, weight)[0];
 
+    // A vector: weight · data as linalg.matvec (no unit dim: IREE 3.13
+    // folds a slice + expand_shape into a rank-increasing extract_slice that
+    // fails to verify, fuzz finding K2).
+    if (rank == 1 && !isUnsignedInt(op.getData().getType())) {
+      Value zero = scalarConst(rewriter, loc, resultType.getElementType(), 0.0);
+      Value init = filledTensor(rewriter, loc, resultType, {units}, zero);
+      rewriter.replaceOp(op, linalg::MatvecOp::create(
+                                 rewriter, loc, TypeRange{resultType},
+                                 ValueRange{weight, data}, ValueRange{init})
+                                 .getResult(0));
+      return success();
+    }
+
     // data as [M, K]: leading dims collapsed (or a unit M added).
     Value lhs = data;
     int64_t m = 1;

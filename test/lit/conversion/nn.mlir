@@ -25,6 +25,16 @@ func.func @dense(%x: tensor<2x8xf32>, %w: tensor<5x8xf32>) -> tensor<2x5xf32> {
   return %y : tensor<2x5xf32>
 }
 
+// A vector: linalg.matvec of the weight, no unit dim (IREE 3.13 rejects the
+// slice + expand_shape it would fold otherwise).
+// CHECK-LABEL: func.func @dense_vector
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         linalg.matvec ins(%{{.*}}, %{{.*}} : tensor<5x8xf32>, tensor<8xf32>) outs(%{{.*}} : tensor<5xf32>)
+func.func @dense_vector(%x: tensor<8xf32>, %w: tensor<5x8xf32>) -> tensor<5xf32> {
+  %y = relay.nn.dense %x, %w : (tensor<8xf32>, tensor<5x8xf32>) -> tensor<5xf32>
+  return %y : tensor<5xf32>
+}
+
 // CHECK-LABEL: func.func @dense_nd_dynamic
 // CHECK-SAME: (%[[X:.+]]: tensor<?x3x8xf32>, %[[W:.+]]: tensor<5x8xf32>)
 func.func @dense_nd_dynamic(%x: tensor<?x3x8xf32>, %w: tensor<5x8xf32>) -> tensor<?x3x5xf32> {
