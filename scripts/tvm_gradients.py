@@ -32,6 +32,16 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "test", "data", "gradients")
 
+IF_PROGRAM = """
+fn (%x: Tensor[(3), float32], %w: Tensor[(3), float32], %c: bool) {
+  let %y = multiply(%x, %w);
+  if (%c) {
+    sum(multiply(%y, %x))
+  } else {
+    sum(tanh(%y))
+  }
+}"""
+
 PROGRAMS = {
     # name: (mode, text of main)
     "mlp": ("first_order", """
@@ -61,24 +71,9 @@ fn (%x: Tensor[(3), float32]) {
   sum(add(%z, %y))
 }"""),
     # TVM has no gradient for comparisons: the condition is a parameter
-    "if_then": ("higher_order", """
-fn (%x: Tensor[(3), float32], %w: Tensor[(3), float32], %c: bool) {
-  let %y = multiply(%x, %w);
-  if (%c) {
-    sum(multiply(%y, %x))
-  } else {
-    sum(tanh(%y))
-  }
-}"""),
-    "if_else": ("higher_order", """
-fn (%x: Tensor[(3), float32], %w: Tensor[(3), float32], %c: bool) {
-  let %y = multiply(%x, %w);
-  if (%c) {
-    sum(multiply(%y, %x))
-  } else {
-    sum(tanh(%y))
-  }
-}"""),
+    # (true for if_then, false for if_else)
+    "if_then": ("higher_order", IF_PROGRAM),
+    "if_else": ("higher_order", IF_PROGRAM),
 }
 
 
