@@ -15,7 +15,7 @@ TVM venv; TVM is never needed here): each ``<name>.relay`` is TVM's
   ``corpus_inputs`` (the same rule as the script: seeded, nothing committed);
 * language programs (``kind == "language"``: Prelude, refs, closures,
   recursion, a gradient) run with ``relay_mlir.create_executor("debug")``
-  against TVM's interpreter.
+  and compiled for llvm-cpu (``"vm"``), both against TVM's interpreter.
 """
 from __future__ import annotations
 
@@ -129,6 +129,17 @@ def test_language_matches_tvm_interpreter(name):
     want = _npz(name)
     ins = [want[k] for k in sorted((k for k in want if k.startswith("in_")), key=lambda k: int(k[3:]))]
     got = relay_mlir.create_executor("debug", mod=mod).evaluate()(*ins)
+    _check(name, _flatten(got), want)
+
+
+@pytest.mark.parametrize("name", _cases(kinds=("language",)))
+def test_language_compiled_matches_tvm_interpreter(name):
+    """The language programs (Prelude, refs, closures, recursion, TVM's own higher-order
+    gradient with refs and closures) compiled for llvm-cpu, against TVM's interpreter."""
+    mod = _parse(name)
+    want = _npz(name)
+    ins = [want[k] for k in sorted((k for k in want if k.startswith("in_")), key=lambda k: int(k[3:]))]
+    got = relay_mlir.create_executor("vm", mod=mod, target="llvm-cpu").evaluate()(*ins)
     _check(name, _flatten(got), want)
 
 
