@@ -270,6 +270,30 @@ LogicalResult gather(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   return success();
 }
 
+/// scatter_elements: `add` passes the adjoint to the data and gathers it for
+/// the updates; `update` also zeroes the overwritten positions of the data's
+/// adjoint (indices assumed distinct, as the op's result is otherwise
+/// order-dependent).
+LogicalResult scatterElements(RuleBuilder &rb, Value g,
+                              SmallVectorImpl<Value> &out) {
+  auto op = cast<ScatterElementsOp>(rb.op);
+  StringRef reduction = op.getReduction();
+  if (reduction != "add" && reduction != "update")
+    return rb.emitError() << "the gradient of `scatter_elements` with "
+                             "reduction \""
+                          << reduction << "\" is not implemented yet";
+  auto axis = rb.b.getI64IntegerAttr(static_cast<int64_t>(op.getAxis()));
+  Value updates = op.getUpdates(), indices = op.getIndices();
+  out.push_back(reduction == "add"
+                    ? g
+                    : Value(ScatterElementsOp::create(
+                          rb.b, rb.loc, g, indices, rb.zerosLike(updates), axis,
+                          rb.b.getStringAttr("update"))));
+  out.push_back(Value());
+  out.push_back(GatherOp::create(rb.b, rb.loc, g, indices, axis));
+  return success();
+}
+
 LogicalResult take(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<TakeOp>(rb.op);
   Value x = op.getData(), indices = op.getIndices();
@@ -357,6 +381,7 @@ void gradient::addTransformGradients(GradientRules &rules) {
   rules["relay.repeat"] = repeat;
   rules["relay.gather"] = gather;
   rules["relay.take"] = take;
+  rules["relay.scatter_elements"] = scatterElements;
   rules["relay.full"] = fill;
   rules["relay.full_like"] = fill;
 }

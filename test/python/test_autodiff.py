@@ -233,6 +233,18 @@ def test_recursive_rnn_matches_finite_differences():
         np.testing.assert_allclose(grads[k], fd, rtol=1e-5, atol=1e-8)
 
 
+def test_forward_mode_through_take():
+    x = relay.var("x", shape=(4, 3), dtype="float64")
+    f = relay.Function([x], relay.tanh(relay.take(x, relay.const(np.array([3, 0, 3], "int64")), axis=0)))
+    j = relay.transform.jvp(f)
+    rng = np.random.default_rng(2)
+    xv, tx = rng.normal(size=(4, 3)), rng.normal(size=(4, 3))
+    _, tangent = _interpret(j, xv, tx)
+    run_f = relay.create_executor("debug", mod=relay.IRModule.from_expr(f)).evaluate()
+    fd = (run_f(xv + 1e-6 * tx) - run_f(xv - 1e-6 * tx)) / 2e-6
+    np.testing.assert_allclose(tangent, fd, rtol=1e-5, atol=1e-8)
+
+
 def test_forward_mode_through_conv_and_pool():
     x = relay.var("x", shape=(1, 2, 6, 6), dtype="float64")
     w = relay.var("w", shape=(3, 2, 3, 3), dtype="float64")

@@ -172,6 +172,9 @@ CASES: Dict[str, Case] = {
     "relay.repeat": _unary(lambda x: relay.repeat(x, 2, axis=0)),
     "relay.gather": Case([(3, 4)], lambda x, i: relay.gather(x, 1, i),
                          consts=[np.array([[0, 3], [1, 1], [2, 0]], dtype="int64")]),
+    "relay.scatter_elements": Case([(3, 4), (2, 4)], lambda d, u, i: relay.scatter_elements(d, i, u, 0, "update")
+                                   + relay.scatter_elements(d, i, u, 0, "add"),
+                                   consts=[np.array([[2, 0, 1, 2], [0, 2, 0, 1]], dtype="int64")]),
     "relay.take": Case([(4, 3)], lambda x, i: relay.take(x, i, axis=0),
                        consts=[np.array([[3, 0], [3, -1]], dtype="int64")]),
     "relay.cumsum": _unary(lambda x: relay.cumsum(x, axis=1) + relay.cumsum(x, axis=0, exclusive=True),
@@ -212,7 +215,7 @@ RULES = _rule_names()
 
 
 def test_every_rule_has_a_case():
-    assert len(RULES) >= 93, RULES
+    assert len(RULES) >= 94, RULES
     missing = sorted(set(RULES) - set(CASES))
     assert not missing, f"gradient rules without a finite-difference case: {missing}"
     stale = sorted(set(CASES) - set(RULES))
