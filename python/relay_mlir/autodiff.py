@@ -79,11 +79,7 @@ def gradient(expr: Function, mod: Optional[IRModule] = None, mode: str = "higher
                            + ", ".join(v.name_hint for v in free))
     positions = None if wrt is None else [_param_index(expr, p) for p in wrt]
 
-    work = IRModule()
-    if mod is not None:
-        work.update(mod)
-    work[GlobalVar(_TARGET)] = expr
-    em = work.to_mlir(infer=True)
+    em = _emit_as_target(expr, mod)
     text = em.text().rstrip()
     if not text.endswith("}"):
         raise CompileError("gradient: unexpected module text from emission")
@@ -135,14 +131,8 @@ func.func private @__grad_caller() -> !relay.incomplete {{
 
 def _expand(text: str, known: set):
     """The gradient function and the new module functions it calls."""
-    ctx = new_context()
-    holder = parse_module(ctx, text, "<gradient>")
-    run_passes(ctx, holder.operation,
-               "builtin.module(relay-infer-type,relay-monomorphize,relay-gradient,canonicalize,cse)",
-               "gradient")
-    with ctx:
-        out = holder.operation.get_asm()
-    back = from_mlir_text(out, "<gradient>")
+    back = _run_passes(text, "relay-infer-type,relay-monomorphize,relay-gradient,canonicalize,cse",
+                       "gradient")
     name = None
     for gv in back.get_global_vars():
         if gv.name_hint.startswith(_TARGET + "$grad"):
@@ -195,24 +185,33 @@ def jvp(expr: Function, mod: Optional[IRModule] = None) -> Function:
 
 def _partial_eval(fn: Function, mod: Optional[IRModule]) -> Function:
     """``fn`` with its known calls and closures inlined (relay-partial-eval), typed."""
-    work = IRModule()
-    if mod is not None:
-        work.update(mod)
-    work[GlobalVar(_TARGET)] = fn
-    em = work.to_mlir(infer=True)
-    ctx = new_context()
-    holder = parse_module(ctx, em.text(), "<jvp>")
-    run_passes(ctx, holder.operation,
-               "builtin.module(relay-partial-eval,relay-fold-constants,canonicalize,cse)",
-               "partial evaluation")
-    with ctx:
-        out = holder.operation.get_asm()
-    back = from_mlir_text(out, "<jvp>")
+    back = _run_passes(_emit_as_target(fn, mod).text(),
+                       "relay-partial-eval,relay-fold-constants,canonicalize,cse",
+                       "partial evaluation")
     result = back[_TARGET]
     for new, old in zip(result.params, fn.params):
         new.name_hint = old.name_hint
     _type_check(result, mod)
     return result
+
+
+def _emit_as_target(fn: Function, mod: Optional[IRModule]):
+    """``mod``'s functions and ``fn`` (as ``@__grad_input``), emitted and typed."""
+    work = IRModule()
+    if mod is not None:
+        work.update(mod)
+    work[GlobalVar(_TARGET)] = fn
+    return work.to_mlir(infer=True)
+
+
+def _run_passes(text: str, passes: str, what: str) -> IRModule:
+    """``passes`` (a comma-separated pipeline) run on relay MLIR ``text``, read back."""
+    ctx = new_context()
+    holder = parse_module(ctx, text, f"<{what}>")
+    run_passes(ctx, holder.operation, f"builtin.module({passes})", what)
+    with ctx:
+        out = holder.operation.get_asm()
+    return from_mlir_text(out, f"<{what}>")
 
 
 def _type_check(fn: Function, mod: Optional[IRModule]) -> None:
