@@ -23,6 +23,11 @@ namespace mlir::relay {
 /// passes that reset some types to `!relay.incomplete` and re-infer them.
 LogicalResult inferModuleTypes(ModuleOp module);
 
+/// Registers what the lowering passes create or rely on: the dialects the
+/// IREE input is written in, and the tensor ops' shape reification
+/// (`resolve-ranked-shaped-type-result-dims` in `relay-to-iree-input`).
+void registerLoweringDialects(DialectRegistry &registry);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

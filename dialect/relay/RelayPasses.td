@@ -365,6 +365,33 @@ def RelayEliminateRecursion
   ];
 }
 
+def RelayHoistRuntimeChecks : InterfacePass<"relay-hoist-runtime-checks",
+                                             "::mlir::FunctionOpInterface"> {
+  let summary = "Moves run-time shape checks that depend only on input dims "
+                "to the start of the function";
+  let description = [{
+    A `cf.assert` between two dispatches makes IREE submit the work before
+    it and wait for it before the host can check and go on. The lowering's
+    checks of run-time shape values (a reshape's element count, an arange's
+    length, ...) mostly depend only on the function's input dims once
+    `resolve-ranked-shaped-type-result-dims` has rewritten every
+    `tensor.dim` of an intermediate into arithmetic on them. Such an
+    assert, and the side-effect free arithmetic (arith ops, `tensor.dim` of
+    the function's arguments) computing its condition, moves to the start
+    of the entry block, asserts in their original order; the others stay.
+
+    ```mlir
+    %y = linalg.generic ... -> tensor<?xf32>          // a dispatch
+    %n = arith.muli %d0, %c2 : index                 // %d0 = tensor.dim %arg0
+    %ok = arith.cmpi eq, %n, %c8 : index
+    cf.assert %ok, "relay.dyn.reshape: ..."
+    ```
+    becomes the `tensor.dim`, `arith.muli`, `arith.cmpi` and `cf.assert`
+    first, then the `linalg.generic`.
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
+}
+
 def RelayCheckNoRecursion : Pass<"relay-check-no-recursion", "::mlir::ModuleOp"> {
   let summary = "Refuses recursion (a cycle in the call graph of func.func)";
   let description = [{

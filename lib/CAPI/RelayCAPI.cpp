@@ -33,10 +33,7 @@ intptr_t relayFindParserHazard(MlirStringRef source,
 }
 
 void relayRegisterLoweringDialects(MlirDialectRegistry registry) {
-  unwrap(registry)
-      ->insert<arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
-               scf::SCFDialect, tensor::TensorDialect, func::FuncDialect,
-               cf::ControlFlowDialect>();
+  relay::registerLoweringDialects(*unwrap(registry));
 }
 
 //===----------------------------------------------------------------------===//

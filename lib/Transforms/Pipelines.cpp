@@ -1,6 +1,9 @@
 //===- Pipelines.cpp - named pass pipelines -------------------------------===//
 #include "relay/RelayPasses.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/IR/TensorInferTypeOpInterfaceImpl.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -22,6 +25,13 @@ struct IREEInputOptions : public PassPipelineOptions<IREEInputOptions> {
       llvm::cl::init("NHWC")};
 };
 } // namespace
+
+void mlir::relay::registerLoweringDialects(DialectRegistry &registry) {
+  registry.insert<arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
+                  scf::SCFDialect, tensor::TensorDialect, func::FuncDialect,
+                  cf::ControlFlowDialect>();
+  tensor::registerInferTypeOpInterfaceExternalModels(registry);
+}
 
 void mlir::relay::registerRelayPipelines() {
   PassPipelineRegistration<IREEInputOptions>(
@@ -49,8 +59,13 @@ void mlir::relay::registerRelayPipelines() {
         pm.addPass(createConvertRelayToLinalg());
         // iree-compile hangs on call-graph cycles: none may reach it.
         pm.addPass(createRelayEliminateRecursion());
+        // Dims of intermediates in terms of the inputs' dims, so that the
+        // run-time shape checks depending only on them run before the
+        // first dispatch (each assert between dispatches is a host wait).
+        pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createCSEPass());
+        pm.addNestedPass<func::FuncOp>(createRelayHoistRuntimeChecks());
         // iree-compile never returns on recursive programs.
         pm.addPass(createRelayCheckNoRecursion());
       });

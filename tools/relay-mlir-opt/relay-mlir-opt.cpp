@@ -40,10 +40,8 @@ int main(int argc, char **argv) {
   relay::registerAllRelayPasses();
 
   DialectRegistry registry;
-  registry.insert<relay::RelayDialect, func::FuncDialect, arith::ArithDialect,
-                  linalg::LinalgDialect, math::MathDialect, scf::SCFDialect,
-                  tensor::TensorDialect, cf::ControlFlowDialect,
-                  bufferization::BufferizationDialect>();
+  registry.insert<relay::RelayDialect, bufferization::BufferizationDialect>();
+  relay::registerLoweringDialects(registry);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "relay-mlir optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();

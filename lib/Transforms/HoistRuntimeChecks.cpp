@@ -1,0 +1,122 @@
+//===- HoistRuntimeChecks.cpp - relay-hoist-runtime-checks ----------------===//
+//
+// The lowering checks run-time shape values where an op uses them
+// (`cf.assert` on a reshape's element count, an arange's length, ...). Each
+// such assert between two dispatches splits IREE's stream: the work before
+// it is submitted and waited for before the host can check and go on, so a
+// dynamic-shape model with a dozen checks pays a dozen host round trips
+// (bert-tiny with dynamic axes: ~2x the time with the asserts in place).
+//
+// Most checks depend only on the function's input dims: after
+// `resolve-ranked-shaped-type-result-dims` every `tensor.dim` of an
+// intermediate is rewritten into arithmetic on the arguments' dims. This
+// pass moves such an assert, with the arithmetic it depends on, to the
+// start of the function's entry block, in their original order, so that all
+// of them run on the host before the first dispatch. An assert depending on
+// anything else (a value read from a tensor, a loop-carried value, an op in
+// another block) stays where it is.
+//
+// Moving is sound: what moves is side-effect free arithmetic (arith ops and
+// `tensor.dim` of the function's arguments) and the asserts in their
+// relative order; a failing check now fires before work it did not depend
+// on instead of after it. Divisions (which the lowering guards with selects)
+// move only while no assert before them stayed, since that one might be what
+// keeps their divisor non-zero.
+//
+//===----------------------------------------------------------------------===//
+#include "relay/RelayPasses.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_RELAYHOISTRUNTIMECHECKS
+#include "relay/RelayPasses.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+
+namespace {
+
+/// Host arithmetic on the entry block's arguments' dims: what may move.
+/// With `speculatableOnly`, not a division or anything else that may be
+/// undefined on some operands: an assert that stays may be what guards it.
+bool isMovable(Operation *op, Block &entry, bool speculatableOnly) {
+  if (op->getBlock() != &entry || op->getNumRegions() != 0)
+    return false;
+  if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+    auto arg = dyn_cast<BlockArgument>(dim.getSource());
+    return arg && arg.getOwner() == &entry;
+  }
+  if (!isa<arith::ArithDialect>(op->getDialect()))
+    return false;
+  return speculatableOnly ? isPure(op) : isMemoryEffectFree(op);
+}
+
+/// The ops `assertOp`'s condition is computed by, in block order, if all of
+/// them may move (values defined outside `entry` other than its arguments
+/// stop the search: the assert stays).
+FailureOr<SmallVector<Operation *>>
+checkSlice(cf::AssertOp assertOp, Block &entry, bool speculatableOnly) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist = {assertOp.getArg()};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != &entry)
+        return failure();
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!isMovable(def, entry, speculatableOnly))
+      return failure();
+    if (slice.insert(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+struct HoistRuntimeChecksPass
+    : relay::impl::RelayHoistRuntimeChecksBase<HoistRuntimeChecksPass> {
+  void runOnOperation() override {
+    auto fn = dyn_cast<FunctionOpInterface>(getOperation());
+    if (!fn || fn.isExternal())
+      return;
+    Block &entry = fn.getFunctionBody().front();
+    SmallVector<cf::AssertOp> asserts(entry.getOps<cf::AssertOp>());
+    // Everything hoisted goes, in order, before the first op that stays.
+    Operation *firstStaying = &entry.front();
+    llvm::DenseSet<Operation *> hoisted;
+    auto hoist = [&](Operation *op) {
+      if (!hoisted.insert(op).second)
+        return;
+      if (op == firstStaying) {
+        firstStaying = op->getNextNode();
+        return;
+      }
+      op->moveBefore(firstStaying);
+    };
+    // Once an assert stays, later ones may only move arithmetic defined on
+    // every operand past it.
+    bool anyStayed = false;
+    for (cf::AssertOp assertOp : asserts) {
+      FailureOr<SmallVector<Operation *>> slice =
+          checkSlice(assertOp, entry, /*speculatableOnly=*/anyStayed);
+      if (failed(slice)) {
+        anyStayed = true;
+        continue;
+      }
+      for (Operation *op : *slice)
+        hoist(op);
+      hoist(assertOp);
+    }
+  }
+};
+
+} // namespace
