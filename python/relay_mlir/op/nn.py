@@ -17,7 +17,8 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ..expr import Call, Expr, TupleWrapper, const
+from ..expr import Call, Constant, Expr, TupleWrapper, const
+from . import dyn as _dyn
 from ._make import _bool, _call, _int, _ints, _opt_int, _str
 
 __all__ = [
@@ -451,7 +452,15 @@ def pad(data: Expr, pad_width: Sequence[Sequence[int]], pad_value: Union[float, 
     >>> import relay_mlir as relay
     >>> relay.nn.pad(relay.var("x", shape=(2, 3)), ((0, 0), (1, 2))).attrs["pad_width"]
     [0, 0, 1, 2]
+
+    An expression ``pad_width`` (a (rank, 2) integer tensor) is ``dyn.nn.pad``.
     """
+    if isinstance(pad_width, Constant):
+        pad_width = pad_width.data.tolist()
+    if isinstance(pad_width, Expr):
+        if not isinstance(pad_value, Expr):
+            pad_value = const(np.array(pad_value, dtype=_dyn.type_of(data)[1]))
+        return _dyn.pad(data, pad_width, pad_value, _str("pad_mode", pad_mode))
     flat = []
     for pair in pad_width:
         vals = _ints(pair, "pad_width")
