@@ -294,9 +294,16 @@ def tile(data: Expr, reps: Expr) -> Expr:
         y = _op("expand_dims", y, axis=0, num_newaxis=k - len(xs))
         xs = (1,) * (k - len(xs)) + tuple(xs)
     r = len(xs)
-    rs = [_i64(1)] * (r - k) + [entry(reps, j) for j in range(k)]
-    rs = checked_sizes(rs)
-    dims = [dim(y, xs, a) for a in range(r)]
+    return tile_dims(y, [_i64(1)] * (r - k) + [entry(reps, j) for j in range(k)],
+                     [dim(y, xs, a) for a in range(r)])
+
+
+def tile_dims(y: Expr, rs: Sequence[Expr], dims: Sequence[Expr]) -> Expr:
+    """Tiles ``y`` (of the 0-d int64 ``dims``) ``rs[a]`` times along each dim (0-d int64,
+    checked non-negative at run time): y as [1, d0, 1, d1, ...] broadcast to
+    [r0, d0, r1, d1, ...], reshaped to [r0*d0, r1*d1, ...]."""
+    r = len(dims)
+    rs = checked_sizes(list(rs))
     z = y
     for a in range(r):  # [d0, d1, ...] -> [1, d0, 1, d1, ...]
         z = _op("expand_dims", z, axis=2 * a, num_newaxis=1)
@@ -316,17 +323,21 @@ def topk_dyn(data: Expr, k: Expr, axis: int = -1, ret_type: str = "both", is_asc
     a = axis + r if axis < 0 else axis
     if not 0 <= a < r:
         raise ValueError(f"topk: axis {axis} out of range for rank {r}")
-    kk = _scalar_of(_int64(k))
-    d = dim(data, xs, a)
-    kk = checked_sizes([kk, _op("subtract", d, kk)])[0]
-    full = _op("topk", data, k=0, axis=a, ret_type="both", is_ascend=bool(is_ascend), dtype=dtype)
-    vals = _take_range(TupleGetItem(full, 0), a, _i64(0), kk, _i64(1))
-    idx = _take_range(TupleGetItem(full, 1), a, _i64(0), kk, _i64(1))
+    vals, idx = topk_take(data, a, dim(data, xs, a), _scalar_of(_int64(k)), is_ascend, dtype)
     if ret_type == "values":
         return vals
     if ret_type == "indices":
         return idx
     return TupleWrapper(Tuple([vals, idx]), 2)
+
+
+def topk_take(data: Expr, axis: int, d: Expr, k: Expr, is_ascend: bool, dtype: str) -> PyTuple[Expr, Expr]:
+    """(values, indices) of the top ``k`` (0-d int64, checked at run time to lie in [0, d]) along
+    ``axis`` (of size ``d``): every element sorted (topk with k = 0), the first k taken."""
+    k = checked_sizes([k, _op("subtract", d, k)])[0]
+    full = _op("topk", data, k=0, axis=axis, ret_type="both", is_ascend=bool(is_ascend), dtype=dtype)
+    return (_take_range(TupleGetItem(full, 0), axis, _i64(0), k, _i64(1)),
+            _take_range(TupleGetItem(full, 1), axis, _i64(0), k, _i64(1)))
 
 
 def one_hot_axis(indices: Expr, rank: int, on_value: Expr, off_value: Expr, depth: Expr, axis: int) -> Expr:
@@ -613,11 +624,12 @@ def _unravel(flat: Expr, dims: Sequence[Expr]) -> List[Expr]:
     return out[::-1]
 
 
-def argwhere(condition: Expr) -> Expr:
+def argwhere(condition: Expr, shape: Optional[Sequence[Optional[int]]] = None, dtype: Optional[str] = None
+             ) -> Expr:
     """``relay.argwhere``: the (?, rank) int32 coordinates of the non-zero elements of
     ``condition`` in row-major order. Composed: the flattened mask's stable argsort puts the
     true positions first, the first ``count`` of them (a run-time arange) are unravelled."""
-    xs, dt = type_of(condition)
+    xs, dt = type_of(condition) if shape is None or dtype is None else (tuple(shape), dtype)
     r = len(xs)
     if r == 0:
         raise ValueError("argwhere of a 0-d tensor")
@@ -631,14 +643,15 @@ def argwhere(condition: Expr) -> Expr:
     return _op("cast", _op("stack", *coords, axis=1), dtype="int32")
 
 
-def unique(data: Expr, is_sorted: bool = True, return_counts: bool = False) -> TupleWrapper:
+def unique(data: Expr, is_sorted: bool = True, return_counts: bool = False,
+           shape: Optional[Sequence[Optional[int]]] = None) -> TupleWrapper:
     """``relay.unique`` of a 1-d tensor, as in TVM: ``(output, indices, inverse_indices,
     num_unique[, counts])``; ``output``/``indices``/``counts`` have the input's length and only
     their first ``num_unique[0]`` entries are defined (``indices``: first occurrence in
     ``data``; ``inverse_indices``: position in ``output`` of each input element); int32.
     ``is_sorted=False`` orders by first occurrence. Composed from a stable argsort, a
     cumulative sum of the first-of-a-run flags and gathers."""
-    xs, _ = type_of(data)
+    xs = tuple(shape) if shape is not None else type_of(data)[0]
     if len(xs) != 1:
         raise ValueError(f"unique of a rank-{len(xs)} tensor (it takes 1-d data)")
     n = dim(data, xs, 0)
