@@ -220,6 +220,8 @@ def broadcast_to(data: Expr, shape: IntList) -> Call:
     >>> relay.broadcast_to(relay.var("x", shape=(3, 1)), (2, 3, 4)).attrs
     {'shape': [2, 3, 4]}
     """
+    if isinstance(shape, Constant):  # as TVM: a constant shape is the static operator
+        shape = shape.data.reshape(-1).tolist()
     if isinstance(shape, Expr):  # a shape computed at run time
         return _dyn.broadcast_to(data, shape)
     return _call("broadcast_to", [data], shape=_ints(shape, "shape"))
@@ -243,6 +245,8 @@ def zeros(shape: IntList, dtype: str) -> Call:
     >>> relay.zeros((2, 3), "float32").attrs
     {'shape': [2, 3], 'dtype': 'float32'}
     """
+    if isinstance(shape, Constant):  # as TVM: a constant shape is the static operator
+        shape = shape.data.reshape(-1).tolist()
     if isinstance(shape, Expr):
         return _dyn.zeros(shape, dtype)
     return _call("zeros", [], shape=_ints(shape, "shape"), dtype=_dtype("dtype", dtype))
@@ -250,6 +254,8 @@ def zeros(shape: IntList, dtype: str) -> Call:
 
 def ones(shape: IntList, dtype: str) -> Call:
     """A tensor of ones (``relay.ones``)."""
+    if isinstance(shape, Constant):  # as TVM: a constant shape is the static operator
+        shape = shape.data.reshape(-1).tolist()
     if isinstance(shape, Expr):
         return _dyn.ones(shape, dtype)
     return _call("ones", [], shape=_ints(shape, "shape"), dtype=_dtype("dtype", dtype))
@@ -264,6 +270,8 @@ def full(fill_value: Union[Expr, float, int], shape: IntList = (), dtype: str = 
     {'shape': [2, 2], 'dtype': 'int32'}
     """
     dtype = _dtype("dtype", dtype) if dtype else ""
+    if isinstance(shape, Constant):  # as TVM: a constant shape is the static operator
+        shape = shape.data.reshape(-1).tolist()
     if isinstance(shape, Expr):
         return _dyn.full(_scalar(fill_value, dtype), shape, dtype)
     return _call("full", [_scalar(fill_value, dtype)], shape=_ints(shape, "shape"), dtype=dtype)
