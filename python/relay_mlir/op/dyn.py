@@ -18,7 +18,9 @@ from typing import Callable, List, Optional, Sequence, Tuple as PyTuple
 
 import numpy as np
 
+from ..errors import RelayRuntimeError
 from ..expr import Call, Constant, Expr, Tuple, TupleGetItem, TupleWrapper, Var, const
+from ..interpreter_ops import get_kernel
 from ..ty import TensorType
 from ._make import _bool, _call, _str
 
@@ -125,8 +127,27 @@ def _i64(v: object) -> Expr:
     return const(np.array(v, np.int64), "int64")
 
 
-def _op(name: str, *args: Expr, **attrs: object) -> Call:
-    return _call(name, list(args), **attrs)
+# index arithmetic the compositions fold when every operand is a constant, so that constant
+# arguments give constant indices and static result shapes (the folded value is computed by the
+# debug interpreter's kernel, the same definition the interpreter runs)
+_FOLDABLE = {"add", "subtract", "multiply", "divide", "floor_divide", "floor_mod", "minimum", "maximum",
+             "where", "less", "greater", "less_equal", "greater_equal", "equal", "not_equal", "logical_and",
+             "logical_or", "logical_not", "cast", "reshape", "take", "concatenate", "arange", "floor", "ceil",
+             "round", "clip", "sum", "all", "argsort", "expand_dims"}
+_FOLD_LIMIT = 4096  # elements: larger results stay computed at run time
+
+
+def _op(name: str, *args: Expr, **attrs: object) -> Expr:
+    call = _call(name, list(args), **attrs)
+    if name in _FOLDABLE and all(isinstance(a, Constant) for a in args) \
+            and sum(a.data.size for a in args) <= _FOLD_LIMIT:
+        try:
+            v = np.asarray(get_kernel(name)([a.data for a in args], dict(call.attrs)))
+        except (RelayRuntimeError, ValueError, IndexError):
+            return call  # (e.g. arange with step 0: the run-time check reports it)
+        if v.size <= _FOLD_LIMIT:
+            return const(v, v.dtype.name)
+    return call
 
 
 def _int64(e: Expr, dtype: Optional[str] = None) -> Expr:
@@ -161,6 +182,11 @@ def checked_nonneg(sizes: Expr) -> Expr:
     """``sizes`` (1-d int64), checked at run time to be non-negative with a product of at most
     2^40 (the shape of a ``dyn.zeros`` of those sizes, whose lowering asserts it). Use the
     result, not ``sizes``, so that the check is part of the program."""
+    if isinstance(sizes, Constant):  # known sizes: checked now
+        v = sizes.data.astype(np.int64)
+        if (v < 0).any() or float(np.prod(v.astype(np.float64))) > 2.0 ** 40:
+            raise ValueError(f"shape {v.tolist()} has a negative entry or more than 2^40 elements")
+        return sizes
     return _op("shape_of", _op("dyn.zeros", sizes, dtype="int8"), dtype="int64")
 
 

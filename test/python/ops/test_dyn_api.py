@@ -191,3 +191,23 @@ def test_result_types():
     assert outs[1].checked_type == relay.TensorType((A, 2), "int32")
     assert [f.shape for f in outs[2].checked_type.fields] == [(6,), (6,), (6,), (1,), (6,)]
     assert outs[3].checked_type == relay.TensorType((A, A))
+
+
+def test_constant_arguments_fold_to_static_shapes():
+    """The compositions called with constant arguments (as the ONNX importer and Python callers
+    may) fold their index arithmetic: static result types, and the same values."""
+    from relay_mlir.op import dyn
+    i64 = lambda v: relay.const(np.array(v, "int64"))  # noqa: E731
+    x = relay.var("x", shape=(4, 6))
+    outs = [dyn.strided_slice(x, i64([1, -1]), i64([4, 0]), i64([2, -2])),
+            dyn.pad(x, i64([[1, 0], [2, 3]]), relay.const(1.0), "reflect"),
+            dyn.tile(x, i64([2, 1, 1])),
+            dyn.resize2d(relay.var("y", shape=(1, 1, 3, 3)), i64([5, 2]), method="linear")]
+    relay.transform.InferType()(relay.IRModule.from_expr(relay.Tuple(outs)))
+    assert [tuple(o.checked_type.shape) for o in outs] == [(2, 3), (5, 11), (2, 4, 6), (1, 1, 5, 2)]
+    with pytest.raises(ValueError, match="negative"):
+        dyn.tile(x, i64([1, -2]))
+    X = np.arange(24, dtype="float32").reshape(4, 6)
+    got = relay.create_executor("debug", mod=relay.IRModule.from_expr(relay.Function([x], outs[0]))).evaluate()(X)
+    np.testing.assert_array_equal(np.asarray(got.numpy() if hasattr(got, "numpy") else got), X[1:4:2, -1:0:-2])
+
