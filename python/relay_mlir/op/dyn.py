@@ -681,12 +681,30 @@ def unique(data: Expr, is_sorted: bool = True, return_counts: bool = False,
     if len(xs) != 1:
         raise ValueError(f"unique of a rank-{len(xs)} tensor (it takes 1-d data)")
     n = dim(data, xs, 0)
-    pos = _op("arange", _i64(0), n, _i64(1), dtype="int64")
     order = _op("argsort", data, axis=0, is_ascend=True, dtype="int64")
-    srt = _op("take", data, order, axis=0, batch_dims=0, mode="clip")
-    prev = _op("take", srt, _op("maximum", _op("subtract", pos, _i64(1)), _i64(0)), axis=0, batch_dims=0,
-               mode="clip")
-    first = _op("logical_or", _op("not_equal", srt, prev), _op("equal", pos, _i64(0)))
+    out, idx, inverse, num, counts = _unique_sorted_runs(data, order, n, is_sorted)
+    i32 = lambda v: _op("cast", v, dtype="int32")  # noqa: E731
+    fields = [out, i32(idx), i32(inverse), i32(_op("reshape", num, newshape=[1], allowzero=False))]
+    if return_counts:
+        fields.append(i32(counts))
+    return TupleWrapper(Tuple(fields), len(fields))
+
+
+def _take0(v: Expr, i: Expr) -> Expr:
+    return _op("take", v, i, axis=0, batch_dims=0, mode="clip")
+
+
+def _unique_sorted_runs(data: Expr, order: Expr, n: Expr, is_sorted: bool, rank: int = 1) -> PyTuple[Expr, ...]:
+    """unique's results from ``order``, a stable permutation sorting the rows (entries) of
+    ``data`` (of rank ``rank``) along axis 0 (``n`` of them): (output rows, first-occurrence indices, inverse
+    indices, number of unique rows (0-d), counts), int64, padded to ``n``."""
+    pos = _op("arange", _i64(0), n, _i64(1), dtype="int64")
+    srt = _take0(data, order)
+    prev = _take0(srt, _op("maximum", _op("subtract", pos, _i64(1)), _i64(0)))
+    differs = _op("not_equal", srt, prev)
+    if rank > 1:  # a row differs when any of its entries does
+        differs = _op("any", differs, axis=list(range(1, rank)), keepdims=False, exclude=False)
+    first = _op("logical_or", differs, _op("equal", pos, _i64(0)))
     ifirst = _op("cast", first, dtype="int64")
     group = _op("subtract", _op("cumsum", ifirst, axis=0, dtype="int64", exclusive=None), _i64(1))
     num = _op("sum", ifirst, axis=[0], keepdims=False, exclude=False)
@@ -694,21 +712,30 @@ def unique(data: Expr, is_sorted: bool = True, return_counts: bool = False,
     starts = _op("argsort", _op("cast", _op("logical_not", first), dtype="int32"), axis=0, is_ascend=True,
                  dtype="int64")
     valid = _op("less", pos, num)
-    out = _op("take", srt, starts, axis=0, batch_dims=0, mode="clip")
-    idx = _op("where", valid, _op("take", order, starts, axis=0, batch_dims=0, mode="clip"), n)
-    nxt = _op("take", starts, _op("add", pos, _i64(1)), axis=0, batch_dims=0, mode="clip")
-    nxt = _op("where", _op("less", _op("add", pos, _i64(1)), num), nxt, n)
+    out = _take0(srt, starts)
+    idx = _op("where", valid, _take0(order, starts), n)
+    nxt = _op("where", _op("less", _op("add", pos, _i64(1)), num), _take0(starts, _op("add", pos, _i64(1))), n)
     counts = _op("where", valid, _op("subtract", nxt, starts), _i64(0))
-    inverse = _op("take", group, _op("argsort", order, axis=0, is_ascend=True, dtype="int64"), axis=0,
-                  batch_dims=0, mode="clip")
+    inverse = _take0(group, _op("argsort", order, axis=0, is_ascend=True, dtype="int64"))
     if not is_sorted:  # groups by first occurrence
         perm = _op("argsort", _op("where", valid, idx, _op("add", pos, n)), axis=0, is_ascend=True,
                    dtype="int64")
         rank = _op("argsort", perm, axis=0, is_ascend=True, dtype="int64")
-        out, idx, counts = (_op("take", v, perm, axis=0, batch_dims=0, mode="clip") for v in (out, idx, counts))
-        inverse = _op("take", rank, inverse, axis=0, batch_dims=0, mode="clip")
-    i32 = lambda v: _op("cast", v, dtype="int32")  # noqa: E731
-    fields = [out, i32(idx), i32(inverse), i32(_op("reshape", num, newshape=[1], allowzero=False))]
-    if return_counts:
-        fields.append(i32(counts))
-    return TupleWrapper(Tuple(fields), len(fields))
+        out, idx, counts = (_take0(v, perm) for v in (out, idx, counts))
+        inverse = _take0(rank, inverse)
+    return out, idx, inverse, num, counts
+
+
+def unique_rows(rows: Expr, m: int, is_sorted: bool = True) -> PyTuple[Expr, ...]:
+    """unique of the rows of the (n, ``m``) ``rows`` (``m`` static), compared entry by entry:
+    (first-occurrence row indices, inverse indices, number of unique rows (0-d), counts), int64,
+    padded to n, rows in lexicographic order (``is_sorted``) or by first occurrence. The
+    lexicographic order is m stable argsorts, last column first."""
+    n = entry(_op("shape_of", rows, dtype="int64"), 0)
+    order = _op("arange", _i64(0), n, _i64(1), dtype="int64")
+    for j in reversed(range(m)):
+        col = _take0(_op("take", rows, _i64(j), axis=1, batch_dims=0, mode="clip"), order)
+        order = _take0(order, _op("argsort", col, axis=0, is_ascend=True, dtype="int64"))
+    _, idx, inverse, num, counts = _unique_sorted_runs(rows, order, n, is_sorted, 2)
+    return idx, inverse, num, counts
+

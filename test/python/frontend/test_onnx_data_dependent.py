@@ -97,3 +97,14 @@ def test_unique_sizes(sort):
                 ("inv", TensorProto.INT64, None), ("c", TensorProto.INT64, None)])
     feeds = [{"x": R.integers(-3, 3, n).astype(np.float32)} for n in (12, 1, 5)]
     _runs(m, feeds)
+
+
+@pytest.mark.parametrize("axis,sort", [(0, 1), (1, 1), (-1, 0)])
+def test_unique_axis_sizes(axis, sort):
+    m = _model([oh.make_node("Unique", ["x"], ["y", "i", "inv", "c"], sorted=sort, axis=axis)],
+               [("x", TensorProto.INT64, ["A", 3] if axis == 0 else [3, "B"])],
+               [("y", TensorProto.INT64, None), ("i", TensorProto.INT64, None),
+                ("inv", TensorProto.INT64, None), ("c", TensorProto.INT64, None)])
+    shapes = [(7, 3), (1, 3), (4, 3)] if axis == 0 else [(3, 8), (3, 1), (3, 2)]
+    _runs(m, [{"x": R.integers(0, 2, s).astype(np.int64)} for s in shapes])
+

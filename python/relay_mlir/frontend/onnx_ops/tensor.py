@@ -899,19 +899,29 @@ def _nonzero(n: Node):
 
 @register("Unique", since=11)
 def _unique(n: Node):
-    """Unique of the flattened input (``relay.unique``), its padded results cut to the run-time
-    number of unique values; ``sorted=0`` orders by first occurrence."""
+    """Unique of the flattened input (``relay.unique``), or of the slices along ``axis``
+    (``op.dyn.unique_rows``), its padded results cut to the run-time number of unique values;
+    ``sorted=0`` orders by first occurrence."""
     xs = n.shape(0)
     if xs is None:
         raise n.unsupported("the input rank is unknown")
-    if n.has_attr("axis") and not (len(xs) == 1 and n.check_axis(n.attr("axis"), 1, "axis") == 0):
-        raise n.unsupported("Unique along an axis of a tensor of rank > 1")
     x = n.expr(0)
+    zero, one = n.constant(np.array(0, np.int64)), n.constant(np.array(1, np.int64))
+    if n.has_attr("axis") and len(xs) > 1:
+        # unique slices along the axis: rows of [dim, rest] compared entry by entry
+        a = n.check_axis(n.attr("axis"), len(xs), "axis")
+        rest = prod(xs[:a] + xs[a + 1:])
+        if rest is None:
+            raise n.unsupported("Unique along an axis needs the other dims static")
+        rows = n.op("reshape")(n.op("transpose")(x, [a] + [i for i in range(len(xs)) if i != a]), [-1, rest])
+        idx, inv, num, counts = D.unique_rows(rows, rest, bool(n.attr("sorted", 1)))
+        first = n.op("arange")(zero, num, one, dtype="int64")
+        idx, counts = (n.op("take")(v, first, axis=0, mode="clip") for v in (idx, counts))
+        return [n.op("take")(x, idx, axis=a, mode="clip"), idx, inv, counts]
     total = prod(xs)
     flat = x if len(xs) == 1 else n.op("reshape")(x, [-1])
     out, idx, inv, num, counts = D.unique(flat, bool(n.attr("sorted", 1)), True, shape=(total,))
     num = n.op("cast")(n.op("reshape")(num, []), "int64")
-    zero, one = n.constant(np.array(0, np.int64)), n.constant(np.array(1, np.int64))
     first = n.op("arange")(zero, num, one, dtype="int64")
 
     def cut(v, dt=None):
