@@ -461,13 +461,14 @@ def _cubic_weights(r: Expr, a: float, dt: str) -> List[Expr]:
 
 def resize_axis(data: Expr, rank: int, axis: int, in_d: Expr, out_d: Expr, coord: Expr, method: str,
                 rounding: str, cubic_a: float, exclude: bool, outside: Optional[Expr] = None,
-                extrapolation: float = 0.0, fudge: float = 0.0) -> Expr:
+                extrapolation: float = 0.0, fudge: float = 0.0, antialias: Optional[Expr] = None) -> Expr:
     """Resizes ``axis`` of ``data`` from ``in_d`` to ``out_d`` elements (0-d int64, ``out_d``
     checked): output i reads input coordinate ``coord[i]`` (1-d float) by ``method``
     ("nearest_neighbor" with ``rounding``, "linear", "cubic"), taps clamped to the edge;
     ``exclude`` drops (and renormalizes) cubic taps outside the input; where the 1-d bool
     ``outside`` holds the result is ``extrapolation``. ``fudge``: Relay's nearest floor/ceil
-    tolerance."""
+    tolerance. ``antialias``: the 0-d scale of ONNX's antialiasing linear/cubic filter (when
+    downsampling, the kernel stretched by 1/scale over a run-time number of taps)."""
     _, dt = type_of(coord)
     _, xdt = type_of(data)
     ok = _op("logical_or", _op("greater", in_d, _i64(0)), _op("equal", out_d, _i64(0)))
@@ -501,6 +502,10 @@ def resize_axis(data: Expr, rank: int, axis: int, in_d: Expr, out_d: Expr, coord
         else:
             raise ValueError(f"resize: rounding method {rounding!r}")
         y = tap(to_i(idx))
+    elif method in ("linear", "cubic") and antialias is not None:
+        if np.dtype(xdt).kind != "f":
+            raise ValueError(f"resize: {method} interpolation of {xdt} data")
+        y = _antialias_axis(data, rank, axis, in_d, coord, method, cubic_a, exclude, antialias, tap, dt, xdt)
     elif method in ("linear", "cubic"):
         if np.dtype(xdt).kind != "f":
             raise ValueError(f"resize: {method} interpolation of {xdt} data")
@@ -529,6 +534,49 @@ def resize_axis(data: Expr, rank: int, axis: int, in_d: Expr, out_d: Expr, coord
     if outside is not None:
         y = _op("where", along(outside), _f(extrapolation, xdt), y)
     return y
+
+
+def _antialias_axis(data: Expr, rank: int, axis: int, in_d: Expr, coord: Expr, method: str, cubic_a: float,
+                    exclude: bool, scale: Expr, tap, dt: str, xdt: str) -> Expr:
+    """ONNX's antialiasing resize of one axis: taps ``floor(x) + i`` for i in
+    [i0, 2 - i0), i0 = floor(-support / s) + 1 with s = min(scale, 1), weighted by the linear
+    or cubic kernel at ``s * (i - frac)``, normalised (a (out, taps) matrix: the tap count is
+    known only at run time)."""
+    c = lambda v: _f(v, dt)  # noqa: E731
+    support = 1.0 if method == "linear" else 2.0
+    s = _op("minimum", _op("cast", scale, dtype=dt), c(1.0))
+    i0 = _op("cast", _op("add", _op("floor", _op("divide", c(-support), s)), c(1.0)), dtype="int64")
+    offs = _op("arange", i0, _op("subtract", _i64(2), i0), _i64(1), dtype="int64")  # (T,)
+    x0f = _op("floor", coord)
+    r = _op("subtract", coord, x0f)  # (out,)
+    col = lambda v: _op("expand_dims", v, axis=1, num_newaxis=1)  # noqa: E731
+    args = _op("abs", _op("multiply", _op("subtract", _op("cast", offs, dtype=dt), col(r)), s))  # (out, T)
+    if method == "linear":
+        w = _op("maximum", _op("subtract", c(1.0), args), c(0.0))
+    else:
+        A = cubic_a
+        a2 = _op("multiply", args, args)
+        a3 = _op("multiply", a2, args)
+        inner = _op("add", _op("subtract", _op("multiply", c(A + 2), a3), _op("multiply", c(A + 3), a2)), c(1.0))
+        outer = _op("subtract", _op("add", _op("subtract", _op("multiply", c(A), a3), _op("multiply", c(5 * A), a2)),
+                                        _op("multiply", c(8 * A), args)), c(4 * A))
+        w = _op("where", _op("less_equal", args, c(1.0)), inner,
+                _op("where", _op("less", args, c(2.0)), outer, c(0.0)))
+
+    def normalised(w: Expr) -> Expr:
+        total = _op("sum", w, axis=[1], keepdims=True, exclude=False)
+        return _op("divide", w, _op("where", _op("equal", total, c(0.0)), c(1.0), total))
+    w = normalised(w)
+    idx = _op("add", col(_op("cast", x0f, dtype="int64")), offs)  # (out, T)
+    if exclude:
+        inside = _op("logical_and", _op("greater_equal", idx, _i64(0)), _op("less", idx, in_d))
+        w = normalised(_op("where", inside, w, c(0.0)))
+    w = _op("cast", w, dtype=xdt)
+    if axis:
+        w = _op("expand_dims", w, axis=0, num_newaxis=axis)
+    if rank - axis - 1:
+        w = _op("expand_dims", w, axis=axis + 2, num_newaxis=rank - axis - 1)
+    return _op("sum", _op("multiply", tap(idx), w), axis=[axis + 1], keepdims=False, exclude=False)
 
 
 def onnx_coords(mode: str, in_d: Expr, out_d: Expr, scale: Expr, roi: Optional[PyTuple[Expr, Expr]] = None

@@ -66,6 +66,17 @@ def test_resize_runtime_scales(mode, coord):
         exe(_x(1, 2, 2, 2), s(2e6, 2e6))
 
 
+@pytest.mark.parametrize("mode", ["linear", "cubic"])
+def test_resize_antialias_runtime_scales(mode):
+    """Antialiasing downsampling: the number of filter taps depends on the run-time scale."""
+    m = _model([oh.make_node("Resize", ["x", "", "s"], ["y"], mode=mode, antialias=1, exclude_outside=1)],
+               [("x", TensorProto.FLOAT, [1, 1, "H", "W"]), ("s", TensorProto.FLOAT, [4])],
+               [("y", TensorProto.FLOAT, None)], opset=19)
+    s = lambda h, w: np.array([1, 1, h, w], np.float32)  # noqa: E731
+    _runs(m, [{"x": _x(1, 1, 8, 9), "s": s(0.5, 0.3)}, {"x": _x(1, 1, 5, 5), "s": s(0.6, 1.4)},
+              {"x": _x(1, 1, 16, 2), "s": s(0.125, 0.5)}], reference=True)
+
+
 def test_resize_runtime_sizes_and_upsample():
     m = _model([oh.make_node("Resize", ["x", "", "", "sz"], ["y"], mode="linear")],
                [("x", TensorProto.FLOAT, [1, "C", "H", "W"]), ("sz", TensorProto.INT64, [4])],

@@ -47,7 +47,7 @@ def _resize(n: Node, scales, sizes, mode: str, coord: str, nearest_mode: str, cu
 
 
 def _resize_composed(n: Node, mode: str, coord: str, nearest_mode: str, cubic_a: float, exclude: int,
-                     extrap: float, axes, policy: str, scales_i, sizes_i, roi_i):
+                     extrap: float, axes, policy: str, scales_i, sizes_i, roi_i, antialias: bool = False):
     """Resize by ONNX's rules, one axis at a time (``op.dyn.resize_axis``: gathers of the
     neighbouring rows and their weights), with scales/sizes/roi read at run time (or constant):
     the output sizes are computed in the program and checked (no negative size, at most 2^40
@@ -108,7 +108,7 @@ def _resize_composed(n: Node, mode: str, coord: str, nearest_mode: str, cubic_a:
             continue  # an identity axis (exact for every mode)
         c, outside = D.onnx_coords(coord, ins[j], outs[j], scales[j], rois[j])
         y = D.resize_axis(y, r, a, ins[j], outs[j], c, method, nearest_mode, cubic_a, bool(exclude), outside,
-                          extrap)
+                          extrap, antialias=scales[j] if antialias and method != "nearest_neighbor" else None)
     return y
 
 
@@ -129,8 +129,7 @@ def _resize11(n: Node):
     except UnsupportedError:
         # run-time scales/sizes/roi, or what the static image.resize2d does not cover
         # (tf_crop_and_resize, scales giving fractional sizes, other ranks, aspect policies)
-        if n.opset >= 18 and n.has_attr("antialias") and n.attr("antialias"):
-            raise
+        antialias = bool(n.opset >= 18 and n.has_attr("antialias") and n.attr("antialias"))
         mode = n.attr("mode", "nearest")
         coord = n.attr("coordinate_transformation_mode", "half_pixel")
         nearest_mode = n.attr("nearest_mode", "round_prefer_floor")
@@ -148,7 +147,7 @@ def _resize11(n: Node):
         roi_i = 1 if _nonempty(n, 1) else None
         return _resize_composed(n, mode, coord, nearest_mode, float(n.attr("cubic_coeff_a", -0.75)),
                                 int(n.attr("exclude_outside", 0)), float(n.attr("extrapolation_value", 0.0)),
-                                axes, policy, scales_i, sizes_i, roi_i)
+                                axes, policy, scales_i, sizes_i, roi_i, antialias)
 
 
 def _resize11_static(n: Node):
