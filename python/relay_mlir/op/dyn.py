@@ -25,7 +25,7 @@ from ..ty import TensorType
 from ._make import _bool, _call, _str
 
 __all__ = ["shape_of", "ndarray_size", "reshape", "broadcast_to", "zeros", "ones", "full", "strided_slice",
-           "pad", "tile", "topk_dyn", "one_hot", "squeeze", "expand_dims", "resize2d", "argwhere", "unique"]
+           "pad", "tile", "topk_dyn", "one_hot", "squeeze", "expand_dims", "resize2d", "upsampling", "argwhere", "unique"]
 
 
 def _dtype(name: str, dtype: object) -> str:
@@ -684,6 +684,25 @@ def resize2d(data: Expr, size: Expr, roi: Optional[object] = None, layout: str =
     if out_dtype and out_dtype != xdt:
         y = _op("cast", y, dtype=out_dtype)
     return y
+
+
+def upsampling(data: Expr, scale_h: Expr, scale_w: Expr, layout: str = "NCHW",
+               method: str = "nearest_neighbor", align_corners: bool = False) -> Expr:
+    """``dyn.nn.upsampling``: run-time 0-d float scales; the output is ``round(h * scale_h)`` x
+    ``round(w * scale_w)`` (checked), resized as Relay's upsampling does (resize2d with
+    align_corners or asymmetric coordinates; "bilinear"/"bicubic" are linear/cubic)."""
+    xs, _ = type_of(data)
+    if len(xs) != 4 or layout not in ("NCHW", "NHWC"):
+        raise ValueError(f"upsampling: a 4-d NCHW/NHWC input, got rank {len(xs)} layout {layout!r}")
+    axes = (2, 3) if layout == "NCHW" else (1, 2)
+    sizes = []
+    for a, s in zip(axes, (scale_h, scale_w)):
+        scaled = _op("multiply", _op("cast", dim(data, xs, a), dtype="float64"),
+                     _op("cast", _scalar_of(s), dtype="float64"))
+        sizes.append(_op("cast", _op("round", scaled), dtype="int64"))
+    if method.startswith("bi"):
+        method = method[2:]
+    return resize2d(data, _vec(sizes), None, layout, method, "align_corners" if align_corners else "asymmetric")
 
 
 # -- data-dependent output sizes ---------------------------------------------------------

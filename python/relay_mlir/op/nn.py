@@ -480,7 +480,16 @@ def upsampling(data: Expr, scale_h: float = 1, scale_w: float = 1, layout: str =
                method: str = "nearest_neighbor", align_corners: bool = False) -> Call:
     """2-D upsampling (``relay.nn.upsampling``) to ``round(h * scale_h)``,
     ``round(w * scale_w)``; ``method`` ``"nearest_neighbor"`` or
-    ``"bilinear"``."""
+    ``"bilinear"``. Expressions (0-d floats) for the scales give
+    ``dyn.nn.upsampling``."""
+    if isinstance(scale_h, Constant):
+        scale_h = float(scale_h.data)
+    if isinstance(scale_w, Constant):
+        scale_w = float(scale_w.data)
+    if isinstance(scale_h, Expr) or isinstance(scale_w, Expr):
+        sh, sw = (s if isinstance(s, Expr) else const(np.array(s, "float32")) for s in (scale_h, scale_w))
+        return _dyn.upsampling(data, sh, sw, _str("layout", layout), _str("method", method),
+                               _bool("align_corners", align_corners))
     return _call("nn.upsampling", [data], scale_h=_float("scale_h", scale_h),
                  scale_w=_float("scale_w", scale_w), layout=_str("layout", layout),
                  method=_str("method", method), align_corners=_bool("align_corners", align_corners))

@@ -67,6 +67,14 @@ def resize(method, mode):
     return build
 
 
+def upsampling(method, align):
+    def build(relay):
+        x = relay.var("x", shape=(1, 2, relay.Any(), relay.Any()))
+        h, w = (relay.var(n, shape=(), dtype="float32") for n in "hw")
+        return [x, h, w], relay.nn.upsampling(x, h, w, "NCHW", method, align)
+    return build
+
+
 def reshape(relay):
     x = relay.var("x", shape=(relay.Any(), 6))
     s = relay.var("s", shape=(3,), dtype="int64")
@@ -149,6 +157,12 @@ CASES = {
                                     [[_f(1, 2, 3, 4), _i64([5, 7])], [_f(1, 2, 4, 2), _i64([1, 1])]]),
     "resize_cubic_half_pixel": (resize("cubic", "half_pixel"),
                                 [[_f(1, 2, 4, 4), _i64([7, 5])], [_f(1, 2, 2, 3), _i64([1, 6])]]),
+    "upsampling_nearest": (upsampling("nearest_neighbor", False),
+                           [[_f(1, 2, 3, 4), np.float32(2), np.float32(1.5)],
+                            [_f(1, 2, 1, 1), np.float32(3), np.float32(1)]]),
+    "upsampling_bilinear_align": (upsampling("bilinear", True),
+                                  [[_f(1, 2, 3, 4), np.float32(2), np.float32(1.5)],
+                                   [_f(1, 2, 2, 2), np.float32(1), np.float32(2.5)]]),
     "reshape": (reshape, [[_f(4, 6), _i64([2, -1, 3])], [_f(1, 6), _i64([0, 3, 2])]]),
     "broadcast_to": (broadcast_to, [[_f(3, 1), _i64([2, 3, 4])], [_f(1, 1), _i64([1, 1, 1])]]),
     "full": (full, [[_i64([2, 3])], [_i64([1, 1])], [_i64([0, 4])]]),

@@ -175,6 +175,7 @@ def test_constant_arguments_give_static_ops():
     assert relay.squeeze(relay.var("z", shape=(1, 3)), i64([0])).op.name == "squeeze"
     assert relay.expand_dims(x, i64(1)).op.name == "expand_dims"
     assert relay.reshape(x, i64([6, 4])).op.name == "reshape"
+    assert relay.nn.upsampling(relay.var("v", shape=(1, 1, 2, 2)), relay.const(2.0), 3.0).op.name == "nn.upsampling"
 
 
 def test_result_types():
