@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes test/data/dyn/<case>.npz: what TVM 0.19 computes for the programs of
 test/python/ops/dyn_cases.py (Relay's dyn operators, argwhere, unique: shape arguments known
-only at run time), on each of their input sets (``in_<k>_<i>``, results ``out_<k>_<j>``).
+only at run time), on each of their input sets (``in_<k>_<i>``, results ``out_<k>_<j>``), and
+<case>.relay: the program as TVM prints it (after InferType).
 
 Runs in the TVM 0.19 side venv (relay-mlir never depends on TVM)::
 
@@ -32,6 +33,8 @@ def main() -> None:
     for name, (build, inputs) in CASES.items():
         params, body = build(relay)
         mod = tvm.IRModule.from_expr(relay.Function(params, body))
+        with open(os.path.join(OUT, name + ".relay"), "w") as f:
+            f.write(relay.transform.InferType()(mod).astext())
         arrays = {}
         try:
             run = relay.create_executor("vm", mod=mod, target="llvm", device=tvm.cpu()).evaluate()

@@ -25,7 +25,7 @@ from ..ty import TensorType
 from ._make import _bool, _call, _str
 
 __all__ = ["shape_of", "ndarray_size", "reshape", "broadcast_to", "zeros", "ones", "full", "strided_slice",
-           "pad", "tile", "topk_dyn", "one_hot", "squeeze", "expand_dims", "resize2d", "upsampling", "argwhere", "unique"]
+           "pad", "tile", "topk", "one_hot", "squeeze", "expand_dims", "resize2d", "upsampling", "argwhere", "unique"]
 
 
 def _dtype(name: str, dtype: object) -> str:
@@ -340,7 +340,7 @@ def tile_dims(y: Expr, rs: Sequence[Expr], dims: Sequence[Expr]) -> Expr:
     return _op("dyn.reshape", z, _vec([_op("multiply", rs[a], dims[a]) for a in range(r)]), allowzero=False)
 
 
-def topk_dyn(data: Expr, k: Expr, axis: int = -1, ret_type: str = "both", is_ascend: bool = False,
+def topk(data: Expr, k: Expr, axis: int = -1, ret_type: str = "both", is_ascend: bool = False,
              dtype: str = "int32") -> object:
     """``dyn.topk``: ``k`` a run-time integer (0-d or one element), checked at run time to lie
     in [0, dim]; every element is sorted, then the first k taken."""
@@ -805,4 +805,16 @@ def unique_rows(rows: Expr, m: int, is_sorted: bool = True) -> PyTuple[Expr, ...
         order = _take0(order, _op("argsort", col, axis=0, is_ascend=True, dtype="int64"))
     _, idx, inverse, num, counts = _unique_sorted_runs(rows, order, n, is_sorted, 2)
     return idx, inverse, num, counts
+
+
+class _Namespace:
+    """``relay.op.dyn.nn`` / ``relay.op.dyn.image``: where Relay's text names them
+    (``dyn.nn.pad``, ``dyn.image.resize2d``)."""
+
+    def __init__(self, **fns: Callable) -> None:
+        self.__dict__.update(fns)
+
+
+nn = _Namespace(pad=pad, upsampling=upsampling)
+image = _Namespace(resize2d=resize2d)
 

@@ -97,7 +97,7 @@ def topk(data: Expr, k: int = 1, axis: int = -1, ret_type: str = "both", is_asce
     if isinstance(k, Constant):
         k = int(k.data.reshape(-1)[0])
     if isinstance(k, Expr):
-        return _dyn.topk_dyn(data, k, _int("axis", axis), _str("ret_type", ret_type), bool(is_ascend),
+        return _dyn.topk(data, k, _int("axis", axis), _str("ret_type", ret_type), bool(is_ascend),
                              _str("dtype", dtype))
     call = _call("topk", [data], k=_int("k", k), axis=_int("axis", axis),
                  ret_type=_str("ret_type", ret_type), is_ascend=bool(is_ascend), dtype=_str("dtype", dtype))
