@@ -386,7 +386,8 @@ def one_hot(indices: Expr, on_value: Expr, off_value: Expr, depth: Expr, axis: i
         raise ValueError(f"one_hot: axis {axis} out of range for rank {r}")
     dt = _dtype("dtype", dtype)
     on, off = _op("cast", on_value, dtype=dt), _op("cast", off_value, dtype=dt)
-    depth = checked_sizes([_scalar_of(_int64(depth))])[0]
+    # depth >= 0 and the whole result at most 2^40 elements
+    depth = checked_sizes([dim(indices, xs, a) for a in range(r)] + [_scalar_of(_int64(depth))])[-1]
     return one_hot_axis(_int64(indices), r, on, off, depth, a)
 
 
@@ -669,7 +670,10 @@ def resize2d(data: Expr, size: Expr, roi: Optional[object] = None, layout: str =
         raise ValueError("resize2d: size must have 2 entries")
     axes = (2, 3) if layout == "NCHW" else (1, 2)
     sz = _int64(size)
-    outs = checked_sizes([entry(sz, 0), entry(sz, 1)])
+    out_dims = [dim(data, xs, a) for a in range(4)]
+    out_dims[axes[0]], out_dims[axes[1]] = entry(sz, 0), entry(sz, 1)
+    out_dims = checked_sizes(out_dims)  # the whole result: no negative size, at most 2^40 elements
+    outs = [out_dims[axes[0]], out_dims[axes[1]]]
     if roi is None:
         roi = [0.0] * 4
     rv = roi if isinstance(roi, Expr) else const(np.array(roi, np.float32), "float32")

@@ -95,7 +95,12 @@ def _resize_composed(n: Node, mode: str, coord: str, nearest_mode: str, cubic_a:
         sc = vec(scales_i, f64, "scales")
         scales = [D.entry(sc, j) for j in range(k)]
         outs = [n.op("cast")(n.op("floor")(n.op("multiply")(s, f)), "int64") for s, f in zip(scales, in_f)]
-    outs = D.checked_sizes(outs)
+    # the whole result checked: no negative size, at most 2^40 elements
+    full = [D.dim(x, xs, a) for a in range(r)]
+    for j, a in enumerate(axes):
+        full[a] = outs[j]
+    full = D.checked_sizes(full)
+    outs = [full[a] for a in axes]
     rois = [None] * k
     if coord == "tf_crop_and_resize":
         if roi_i is None:
