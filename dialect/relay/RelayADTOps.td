@@ -10,6 +10,7 @@
 include "relay/RelayOpBase.td"
 include "relay/RelayAttrs.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "relay/RelayTypeEquations.td"
 
 def Relay_ADTOp : Relay_Op<"adt", [Symbol, SymbolTable, IsolatedFromAbove,
     NoTerminator, SingleBlock, HasParent<"::mlir::ModuleOp">]> {
@@ -39,7 +40,7 @@ def Relay_ConstructorOp : Relay_Op<"constructor", [Symbol,
 }
 
 def Relay_ConstructOp : Relay_Op<"construct", [Pure,
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>, DeclareOpInterfaceMethods<Relay_TypeEquationsOpInterface>]> {
   let summary = "applies a constructor";
   let description = [{
     Type arguments of the result are solved from the operand types; those
@@ -58,7 +59,7 @@ def Relay_ConstructOp : Relay_Op<"construct", [Pure,
 }
 
 def Relay_MatchOp : Relay_Op<"match", [RecursiveMemoryEffects,
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>, DeclareOpInterfaceMethods<Relay_TypeEquationsOpInterface>]> {
   let summary = "pattern matching (Relay's `match`)";
   let description = [{
     One region per clause, tried in order; each region's block arguments

@@ -11,6 +11,7 @@
 include "relay/RelayOpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "relay/RelayTypeEquations.td"
 
 def Relay_ConstantOp : Relay_Op<"constant",
     [ConstantLike, Pure, AllTypesMatch<["value", "result"]>]> {
@@ -26,7 +27,7 @@ def Relay_ConstantOp : Relay_Op<"constant",
   let hasFolder = 1;
 }
 
-def Relay_TupleOp : Relay_LanguageRuleOp<"tuple", [Pure]> {
+def Relay_TupleOp : Relay_EquationRuleOp<"tuple", [Pure]> {
   let summary = "builds a tuple (Relay's `Tuple`)";
   let description = [{
     ```mlir
@@ -64,7 +65,7 @@ def Relay_YieldOp : Relay_Op<"yield", [Pure, Terminator, ReturnLike,
 }
 
 def Relay_IfOp : Relay_Op<"if", [RecursiveMemoryEffects,
-    NoRegionArguments]> {
+    NoRegionArguments, DeclareOpInterfaceMethods<Relay_TypeEquationsOpInterface>]> {
   let summary = "a conditional expression (Relay's `If`)";
   let description = [{
     The condition is a rank-0 `i1` tensor; both branches yield a value of
@@ -87,7 +88,8 @@ def Relay_IfOp : Relay_Op<"if", [RecursiveMemoryEffects,
   let hasVerifier = 1;
 }
 
-def Relay_FnOp : Relay_Op<"fn", [RecursiveMemoryEffects]> {
+def Relay_FnOp : Relay_Op<"fn", [RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<Relay_TypeEquationsOpInterface>]> {
   let summary = "a closure (Relay's anonymous `fn`)";
   let description = [{
     Creates a function value. The region's entry block arguments are the
@@ -139,7 +141,7 @@ def Relay_FnOp : Relay_Op<"fn", [RecursiveMemoryEffects]> {
 }
 
 def Relay_GlobalFnOp : Relay_Op<"global_fn", [Pure,
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>, DeclareOpInterfaceMethods<Relay_TypeEquationsOpInterface>]> {
   let summary = "a module-level function as a value (Relay's `GlobalVar`)";
   let description = [{
     ```mlir
@@ -152,7 +154,7 @@ def Relay_GlobalFnOp : Relay_Op<"global_fn", [Pure,
 }
 
 def Relay_ClosureOp : Relay_Op<"closure", [Pure,
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>, DeclareOpInterfaceMethods<Relay_TypeEquationsOpInterface>]> {
   let summary = "a lambda-lifted closure: a module function and its captures";
   let description = [{
     What `relay-lambda-lift` puts in place of a `relay.fn`: the function
@@ -174,7 +176,7 @@ def Relay_ClosureOp : Relay_Op<"closure", [Pure,
                        "attr-dict `:` type($result)";
 }
 
-def Relay_CallOp : Relay_LanguageRuleOp<"call"> {
+def Relay_CallOp : Relay_EquationRuleOp<"call"> {
   let summary = "calls a function value (closure or global)";
   let description = [{
     Direct calls of module-level functions are `func.call`; `relay.call`
@@ -189,7 +191,7 @@ def Relay_CallOp : Relay_LanguageRuleOp<"call"> {
                        "functional-type(operands, results)";
 }
 
-def Relay_RefNewOp : Relay_LanguageRuleOp<"ref_new",
+def Relay_RefNewOp : Relay_EquationRuleOp<"ref_new",
     [MemoryEffects<[MemAlloc]>]> {
   let summary = "allocates a reference cell (Relay's `RefCreate`)";
   let description = [{
@@ -201,7 +203,7 @@ def Relay_RefNewOp : Relay_LanguageRuleOp<"ref_new",
   let assemblyFormat = "$value attr-dict `:` functional-type(operands, results)";
 }
 
-def Relay_RefReadOp : Relay_LanguageRuleOp<"ref_read",
+def Relay_RefReadOp : Relay_EquationRuleOp<"ref_read",
     [MemoryEffects<[MemRead]>]> {
   let summary = "reads a reference cell (Relay's `RefRead`)";
   let description = [{
@@ -213,7 +215,7 @@ def Relay_RefReadOp : Relay_LanguageRuleOp<"ref_read",
   let assemblyFormat = "$ref attr-dict `:` functional-type(operands, results)";
 }
 
-def Relay_RefWriteOp : Relay_LanguageRuleOp<"ref_write",
+def Relay_RefWriteOp : Relay_EquationRuleOp<"ref_write",
     [MemoryEffects<[MemWrite]>]> {
   let summary = "writes a reference cell (Relay's `RefWrite`); yields ()";
   let description = [{

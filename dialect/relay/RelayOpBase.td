@@ -3,6 +3,7 @@
 #define RELAY_OPBASE_TD
 
 include "relay/RelayDialect.td"
+include "relay/RelayTypeEquations.td"
 include "relay/RelayTypes.td"
 include "relay/RelayLayoutTraits.td"
 include "mlir/IR/OpBase.td"
@@ -71,11 +72,11 @@ class Relay_BinaryOp<string mnemonic, list<Trait> traits = []>
                  "adaptor.getRhs().getType())";
 }
 
-// A language construct typed by a typing rule of relay/RelayRelations.h
-// (tuple, tuple_get_item, call, refs, grad): InferTypeOpInterface, with its
-// `inferReturnTypes(context, location, adaptor, results)` written in
-// lib/Dialect/RelayLanguageOps.cpp. Unlike operators, these rules accept
-// partly known operand types (a tuple of an unknown field is a tuple).
+// A language construct typed by a function of its operand types
+// (tuple_get_item, grad; relay/RelayRelations.h): InferTypeOpInterface, with
+// its `inferReturnTypes(context, location, adaptor, results)` written in
+// lib/Relations/Language.cpp. Unlike operators, these rules accept partly
+// known operand types (a field of an unknown tuple is unknown).
 class Relay_LanguageRuleOp<string mnemonic, list<Trait> traits = []>
     : Relay_Op<mnemonic, !listconcat(traits,
           [InferTypeOpAdaptorWithIsCompatible])> {
@@ -88,6 +89,28 @@ class Relay_LanguageRuleOp<string mnemonic, list<Trait> traits = []>
     }
     ::llvm::LogicalResult $cppClass::verify() {
       return ::mlir::relay::verifyInferredResultTypes(getOperation());
+    }
+  }];
+}
+
+// A language construct with one result typed by equations
+// (relay/RelayTypeEquations.h; tuple, call, refs): the verifier and
+// relay-infer-type use the equations, and so does the typed builder
+// (`inferReturnTypes` solves them for the result), all in
+// lib/Relations/Language.cpp.
+class Relay_EquationRuleOp<string mnemonic, list<Trait> traits = []>
+    : Relay_Op<mnemonic, !listconcat(traits,
+          [InferTypeOpAdaptorWithIsCompatible,
+           DeclareOpInterfaceMethods<Relay_TypeEquationsOpInterface>])> {
+  let results = (outs Relay_AnyValue:$result);
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
+                                            ::mlir::TypeRange rhs) {
+      return ::mlir::relay::areCompatible(lhs, rhs);
+    }
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::relay::verifyTypeEquationsOp(getOperation());
     }
   }];
 }

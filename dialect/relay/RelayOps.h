@@ -11,6 +11,7 @@
 #include "relay/RelayDialect.h"
 #include "relay/RelayDtypeTraits.h"
 #include "relay/RelayLayoutTraits.h"
+#include "relay/RelayTypeEquations.h"
 
 namespace mlir {
 class OpBuilder;

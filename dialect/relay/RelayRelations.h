@@ -113,6 +113,14 @@ LogicalResult addResult(SmallVectorImpl<Type> &results, FailureOr<Type> result);
 /// (equal up to `?` dims and `!relay.incomplete`).
 LogicalResult verifyInferredResultTypes(Operation *op);
 
+/// Tensors among `types` (the operands or results of `op`, `what`) must
+/// have Relay dtypes.
+LogicalResult verifyRelayDtypes(Operation *op, TypeRange types, StringRef what);
+
+/// The verifier of tuple, call and the ref ops: Relay dtypes, and their type
+/// equations (checkTypeEquations) hold.
+LogicalResult verifyTypeEquationsOp(Operation *op);
+
 //===----------------------------------------------------------------------===//
 // Elementwise (lib/Relations/Elementwise.cpp)
 //===----------------------------------------------------------------------===//
@@ -260,34 +268,19 @@ FailureOr<Type> inferL2Normalize(ErrorSite site, Type data,
                                  ArrayRef<int64_t> axis);
 
 //===----------------------------------------------------------------------===//
-// Language constructs (lib/Relations/Language.cpp, ADT.cpp). These accept
-// partly known operands: an unknown part gives an unknown part of the result.
+// Language constructs (lib/Relations/Language.cpp). The other constructs
+// are typed by equations (relay/RelayTypeEquations.h). These accept partly
+// known operands: an unknown part gives an unknown part of the result.
 //===----------------------------------------------------------------------===//
 
-class ConstructorOp;
-
-/// tuple(fields...).
-Type inferTuple(MLIRContext *ctx, TypeRange fields);
 /// Field `index` of a tuple.
 FailureOr<Type> inferTupleGetItem(ErrorSite site, Type tuple, int64_t index);
-/// The result of applying a `!relay.fn` value to `args`.
-FailureOr<Type> inferCall(ErrorSite site, Type callee, TypeRange args);
-/// A reference to `value`.
-Type inferRefNew(Type value);
-/// The value a `!relay.ref` holds.
-FailureOr<Type> inferRefRead(ErrorSite site, Type ref);
-/// Writing `value` into `ref` gives `()`.
-FailureOr<Type> inferRefWrite(ErrorSite site, Type ref, Type value);
 /// fn(T...) -> R becomes fn(T...) -> (R, (T...)); `wrt` selects the
 /// parameters (by position) that get gradients, `keeping = false` drops R,
 /// `seedable` adds R's adjoint as a last parameter.
 FailureOr<Type> inferGrad(ErrorSite site, Type fn,
                           std::optional<ArrayRef<int64_t>> wrt = std::nullopt,
                           bool keeping = true, bool seedable = false);
-/// The ADT type `ctor` builds from fields of types `fields` (type arguments
-/// no field fixes are `!relay.incomplete`).
-FailureOr<Type> inferConstruct(ErrorSite site, ConstructorOp ctor,
-                               TypeRange fields);
 
 //===----------------------------------------------------------------------===//
 // Transforms: shape transforms, tensor creation, einsum

@@ -1,4 +1,5 @@
 //===- RelayADTOps.cpp - algebraic data types and match -------------------===//
+#include "relay/RelayGenerics.h"
 #include "relay/RelayOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -11,52 +12,6 @@ using namespace mlir::relay;
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-/// Calls `fn` on `type` and every type nested in it.
-static void walkNested(Type type, function_ref<void(Type)> fn) {
-  fn(type);
-  if (auto tuple = dyn_cast<TupleType>(type)) {
-    for (Type t : tuple.getTypes())
-      walkNested(t, fn);
-  } else if (auto func = dyn_cast<FuncType>(type)) {
-    for (Type t : func.getInputs())
-      walkNested(t, fn);
-    walkNested(func.getResult(), fn);
-  } else if (auto ref = dyn_cast<RefType>(type)) {
-    walkNested(ref.getElementType(), fn);
-  } else if (auto adt = dyn_cast<ADTType>(type)) {
-    for (Type t : adt.getArgs())
-      walkNested(t, fn);
-  }
-}
-
-/// Replaces the type parameters `params` of an ADT by `args` in `type`.
-static Type substTypeParams(Type type, ArrayAttr params, ArrayRef<Type> args) {
-  MLIRContext *ctx = type.getContext();
-  auto all = [&](TypeRange types) {
-    SmallVector<Type> out;
-    for (Type t : types)
-      out.push_back(substTypeParams(t, params, args));
-    return out;
-  };
-  if (auto tvar = dyn_cast<TypeVarType>(type)) {
-    for (auto [param, arg] : llvm::zip(params, args))
-      if (cast<StringAttr>(param).getValue() == tvar.getName())
-        return arg;
-    return type;
-  }
-  if (auto tuple = dyn_cast<TupleType>(type))
-    return TupleType::get(ctx, all(tuple.getTypes()));
-  if (auto fn = dyn_cast<FuncType>(type))
-    return FuncType::get(ctx, all(fn.getInputs()),
-                         substTypeParams(fn.getResult(), params, args));
-  if (auto ref = dyn_cast<RefType>(type))
-    return RefType::get(ctx,
-                        substTypeParams(ref.getElementType(), params, args));
-  if (auto adt = dyn_cast<ADTType>(type))
-    return ADTType::get(ctx, adt.getName(), all(adt.getArgs()));
-  return type;
-}
 
 /// Every `!relay.adt<@X, ...>` in `type` must name a relay.adt of the
 /// module with as many type parameters as it gives arguments. With
@@ -71,7 +26,7 @@ static LogicalResult verifyADTRefs(Operation *op, Type type, StringRef what,
   if (!module)
     return success();
   LogicalResult result = success();
-  walkNested(type, [&](Type t) {
+  walkType(type, [&](Type t) {
     auto adt = dyn_cast<ADTType>(t);
     if (!adt || failed(result))
       return;
@@ -118,7 +73,7 @@ LogicalResult ADTOp::verify() {
         return ctor.emitOpError() << "field #" << i << " is not a type";
       std::optional<StringRef> unknown;
       bool incomplete = false;
-      walkNested(typeAttr.getValue(), [&](Type t) {
+      walkType(typeAttr.getValue(), [&](Type t) {
         incomplete |= isa<IncompleteType>(t);
         if (auto tvar = dyn_cast<TypeVarType>(t))
           if (!unknown && !seen.contains(tvar.getName()))
@@ -166,16 +121,7 @@ ConstructOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (failed(verifyADTRefs(*this, getType(), "result", symbolTable)))
     return failure();
   // The typing rule needs the constructor, hence runs here.
-  if (anyIncomplete(getFields().getTypes()))
-    return success(); // checked again once relay-infer-type filled them in
-  FailureOr<Type> inferred =
-      inferConstruct(*this, ctor, getFields().getTypes());
-  if (failed(inferred))
-    return failure();
-  if (!areCompatible(*inferred, getType()))
-    return emitOpError() << "result #0 has type " << getType()
-                         << " but its typing rule gives " << *inferred;
-  return success();
+  return checkTypeEquations(*this, &symbolTable);
 }
 
 //===----------------------------------------------------------------------===//
@@ -287,112 +233,19 @@ LogicalResult MatchOp::verify() {
     auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
     if (!yield)
       return emitOpError() << "clause #" << i << " must end with relay.yield";
-    if (!areCompatible(yield.getValue().getType(), getType()))
-      return emitOpError() << "clause #" << i << " yields "
-                           << yield.getValue().getType()
-                           << " but the result type is " << getType();
   }
   return success();
 }
-
-namespace {
-/// Checks the patterns of one match clause against the type they match.
-struct PatternChecker {
-  MatchOp op;
-  ModuleOp module;
-  SymbolTableCollection &symbolTable;
-  unsigned clause;
-  Block::BlockArgListType args;
-  unsigned next = 0;
-
-  InFlightDiagnostic error() {
-    return op.emitOpError() << "clause #" << clause << ": ";
-  }
-
-  /// `type` is what the pattern matches, or null when not known yet.
-  LogicalResult check(Attribute pattern, Type type) {
-    if (type && isa<IncompleteType>(type))
-      type = {};
-    if (isa<PatWildcardAttr>(pattern))
-      return success();
-    if (isa<PatVarAttr>(pattern)) {
-      if (next >= args.size())
-        return error() << "more pattern variables than block arguments";
-      BlockArgument arg = args[next++];
-      if (type && !areCompatible(arg.getType(), type))
-        return error() << "pattern variable #" << arg.getArgNumber()
-                       << " has type " << arg.getType()
-                       << " but the pattern binds a value of type " << type;
-      return success();
-    }
-    if (auto pat = dyn_cast<PatCtorAttr>(pattern)) {
-      auto ctor = dyn_cast_or_null<ConstructorOp>(
-          module ? symbolTable.lookupSymbolIn(module, pat.getConstructor())
-                 : nullptr);
-      if (!ctor)
-        return error() << pat.getConstructor()
-                       << " does not name a relay.constructor";
-      auto adt = cast<ADTOp>(ctor->getParentOp());
-      ArrayAttr fields = ctor.getFields();
-      if (fields.size() != pat.getFields().size())
-        return error() << "constructor " << pat.getConstructor() << " has "
-                       << fields.size() << " fields but the pattern gives "
-                       << pat.getFields().size();
-      SmallVector<Type> typeArgs;
-      if (type) {
-        auto adtType = dyn_cast<ADTType>(type);
-        if (!adtType || adtType.getName().getValue() != adt.getSymName())
-          return error() << "constructor " << pat.getConstructor() << " (of @"
-                         << adt.getSymName()
-                         << ") cannot match a value of type " << type;
-        if (adtType.getArgs().size() == adt.getTypeParams().size())
-          typeArgs.assign(adtType.getArgs().begin(), adtType.getArgs().end());
-      }
-      for (auto [sub, field] : llvm::zip(pat.getFields(), fields)) {
-        Type fieldType;
-        if (!typeArgs.empty() || (type && adt.getTypeParams().empty()))
-          fieldType = substTypeParams(cast<TypeAttr>(field).getValue(),
-                                      adt.getTypeParams(), typeArgs);
-        if (failed(check(sub, fieldType)))
-          return failure();
-      }
-      return success();
-    }
-    if (auto pat = dyn_cast<PatTupleAttr>(pattern)) {
-      TupleType tuple;
-      if (type) {
-        tuple = dyn_cast<TupleType>(type);
-        if (!tuple || tuple.size() != pat.getFields().size())
-          return error() << "a tuple pattern of " << pat.getFields().size()
-                         << " fields cannot match a value of type " << type;
-      }
-      for (auto [i, sub] : llvm::enumerate(pat.getFields()))
-        if (failed(check(sub, tuple ? tuple.getType(i) : Type())))
-          return failure();
-      return success();
-    }
-    return error() << pattern << " is not a relay pattern";
-  }
-};
-} // namespace
 
 LogicalResult MatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (failed(verifyADTRefs(*this, getData().getType(), "scrutinee",
                            symbolTable)) ||
       failed(verifyADTRefs(*this, getType(), "result", symbolTable)))
     return failure();
-  auto module = (*this)->getParentOfType<ModuleOp>();
-  for (auto [i, pair] :
-       llvm::enumerate(llvm::zip(getPatterns(), getClauses()))) {
-    auto &[pattern, region] = pair;
+  for (auto [i, region] : llvm::enumerate(getClauses()))
     for (BlockArgument arg : region.front().getArguments())
       if (failed(verifyADTRefs(*this, arg.getType(),
                                "clause #" + std::to_string(i), symbolTable)))
         return failure();
-    PatternChecker checker{*this, module, symbolTable, (unsigned)i,
-                           region.front().getArguments()};
-    if (failed(checker.check(pattern, getData().getType())))
-      return failure();
-  }
-  return success();
+  return checkTypeEquations(*this, &symbolTable);
 }

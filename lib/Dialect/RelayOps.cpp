@@ -38,10 +38,8 @@ static bool isRelayDtype(Type element) {
          element.isF64();
 }
 
-/// Tensors among `types` (the operands or results of `op`, `what`) must
-/// have Relay dtypes.
-static LogicalResult verifyRelayDtypes(Operation *op, TypeRange types,
-                                       StringRef what) {
+LogicalResult mlir::relay::verifyRelayDtypes(Operation *op, TypeRange types,
+                                             StringRef what) {
   for (auto [i, type] : llvm::enumerate(types)) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || isRelayDtype(tensor.getElementType()))
@@ -78,6 +76,13 @@ LogicalResult mlir::relay::verifyInferredResultTypes(Operation *op) {
       return op->emitOpError() << "result #" << i << " has type " << declared
                                << " but its typing rule gives " << expected;
   }
+  return verifyRelayDtypes(op, op->getResultTypes(), "result");
+}
+
+LogicalResult mlir::relay::verifyTypeEquationsOp(Operation *op) {
+  if (failed(verifyRelayDtypes(op, op->getOperandTypes(), "operand")) ||
+      failed(checkTypeEquations(op)))
+    return failure();
   return verifyRelayDtypes(op, op->getResultTypes(), "result");
 }
 

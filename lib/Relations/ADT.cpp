@@ -1,144 +1,129 @@
-//===- ADT.cpp - the typing rule of relay.construct -----------------------===//
+//===- ADT.cpp - typing rules of relay.construct and relay.match ----------===//
 //
-// `relay.construct @ADT::@Ctor(fields)`: the field types are matched
-// against the constructor's declared field types, solving the ADT's type
-// parameters; the result is the ADT applied to them. A parameter no field
-// fixes (the `T` of `Nil`) stays `!relay.incomplete`: the declared result
-// type, or `relay-infer-type`, supplies it.
+// Equations (relay/RelayTypeEquations.h). A constructor's ADT is applied to
+// one unknown per type parameter, its declared field types instantiated
+// with them: `relay.construct` equates its fields and result with those, a
+// constructor pattern of `relay.match` the matched value and its
+// sub-patterns. A type argument nothing fixes (the `T` of `Nil`) comes from
+// the declared result type or from relay-infer-type.
 //
 //===----------------------------------------------------------------------===//
 #include "RelationUtils.h"
+#include "relay/RelayGenerics.h"
 
 using namespace mlir;
 using namespace mlir::relay;
-using namespace mlir::relay::rel;
 
-/// The more precise of two compatible types (a static dim wins over `?`, a
-/// known type over an incomplete one).
-static Type meet(Type a, Type b) {
-  if (a == b || isa<IncompleteType>(b))
-    return a;
-  if (isa<IncompleteType>(a))
-    return b;
-  MLIRContext *ctx = a.getContext();
-  auto all = [&](TypeRange xs, TypeRange ys) {
-    SmallVector<Type> out;
-    for (auto [x, y] : llvm::zip(xs, ys))
-      out.push_back(meet(x, y));
-    return out;
-  };
-  if (auto ta = dyn_cast<RankedTensorType>(a)) {
-    auto tb = cast<RankedTensorType>(b);
-    SmallVector<int64_t> dims;
-    for (auto [da, db] : llvm::zip(ta.getShape(), tb.getShape()))
-      dims.push_back(isAny(da) ? db : da);
-    return RankedTensorType::get(dims, ta.getElementType(), ta.getEncoding());
-  }
-  if (auto ta = dyn_cast<TupleType>(a))
-    return TupleType::get(ctx,
-                          all(ta.getTypes(), cast<TupleType>(b).getTypes()));
-  if (auto fa = dyn_cast<FuncType>(a)) {
-    auto fb = cast<FuncType>(b);
-    return FuncType::get(ctx, all(fa.getInputs(), fb.getInputs()),
-                         meet(fa.getResult(), fb.getResult()));
-  }
-  if (auto ra = dyn_cast<RefType>(a))
-    return RefType::get(
-        ctx, meet(ra.getElementType(), cast<RefType>(b).getElementType()));
-  if (auto aa = dyn_cast<ADTType>(a))
-    return ADTType::get(ctx, aa.getName(),
-                        all(aa.getArgs(), cast<ADTType>(b).getArgs()));
-  return a;
+/// The constructor `name` refers to, or null after reporting.
+static ConstructorOp lookupConstructor(TypeEquations &eq, SymbolRefAttr name) {
+  auto ctor = dyn_cast_or_null<ConstructorOp>(eq.lookup(name));
+  if (!ctor)
+    eq.emitError() << name << " does not name a relay.constructor";
+  return ctor;
+}
+
+/// `ctor`'s ADT applied to fresh unknowns; `fields` receives the field types
+/// instantiated with them.
+static Type instantiateConstructor(TypeEquations &eq, ConstructorOp ctor,
+                                   SmallVectorImpl<Type> &fields) {
+  auto adt = cast<ADTOp>(ctor->getParentOp());
+  SmallVector<Type> vars;
+  for (size_t i = 0, e = adt.getTypeParams().size(); i < e; ++i)
+    vars.push_back(eq.fresh());
+  for (Attribute field : ctor.getFields())
+    fields.push_back(substituteTypeParams(cast<TypeAttr>(field).getValue(),
+                                          adt.getTypeParams(), vars));
+  return ADTType::get(ctor->getContext(),
+                      FlatSymbolRefAttr::get(adt.getSymNameAttr()), vars);
+}
+
+LogicalResult ConstructOp::buildTypeEquations(TypeEquations &eq) {
+  ConstructorOp ctor = lookupConstructor(eq, getConstructor());
+  if (!ctor)
+    return failure();
+  SmallVector<Type> fields;
+  Type adt = instantiateConstructor(eq, ctor, fields);
+  if (fields.size() != getFields().size())
+    return eq.emitError() << "constructor " << getConstructor() << " takes "
+                          << fields.size() << " fields, got "
+                          << getFields().size();
+  StringRef name = getConstructor().getLeafReference().getValue();
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(eq.typesOf(getFields()), fields)))
+    if (failed(eq.equal(std::get<0>(pair), std::get<1>(pair),
+                        "field #" + Twine(i) + " of " + name)))
+      return failure();
+  return eq.equal(eq.typeOf(getResult()), adt, "result of " + name);
 }
 
 namespace {
-/// Solves the type parameters of one ADT by matching declared field types
-/// (which mention `!relay.tvar`s) against actual types.
-struct ParamSolver {
-  ArrayAttr params;
-  SmallVector<Type> solved; // null while unknown
+/// States what one clause's pattern binds: the pattern variables are the
+/// clause's block arguments, in order.
+struct PatternEquations {
+  TypeEquations &eq;
+  Block::BlockArgListType args;
+  StringRef what;
+  unsigned next = 0;
 
-  explicit ParamSolver(ArrayAttr params)
-      : params(params), solved(params.size()) {}
-
-  std::optional<unsigned> indexOf(StringRef name) {
-    for (auto [i, p] : llvm::enumerate(params))
-      if (cast<StringAttr>(p).getValue() == name)
-        return i;
-    return std::nullopt;
-  }
-
-  bool match(Type declared, Type actual) {
-    if (auto tvar = dyn_cast<TypeVarType>(declared)) {
-      std::optional<unsigned> index = indexOf(tvar.getName());
-      if (!index)
-        return false;
-      Type &slot = solved[*index];
-      if (!slot) {
-        slot = actual;
-        return true;
-      }
-      if (!areCompatible(slot, actual))
-        return false;
-      slot = meet(slot, actual);
-      return true;
+  LogicalResult bind(Attribute pattern, Type type) {
+    if (isa<PatWildcardAttr>(pattern))
+      return success();
+    if (isa<PatVarAttr>(pattern)) {
+      if (next >= args.size())
+        return eq.emitError() << what
+                              << ": more pattern variables than block "
+                                 "arguments";
+      return eq.equal(eq.typeOf(args[next++]), type, what);
     }
-    if (isa<IncompleteType>(actual))
-      return true;
-    auto all = [&](TypeRange xs, TypeRange ys) {
-      if (xs.size() != ys.size())
-        return false;
-      for (auto [x, y] : llvm::zip(xs, ys))
-        if (!match(x, y))
-          return false;
-      return true;
-    };
-    if (auto td = dyn_cast<TupleType>(declared)) {
-      auto ta = dyn_cast<TupleType>(actual);
-      return ta && all(td.getTypes(), ta.getTypes());
+    if (auto pat = dyn_cast<PatCtorAttr>(pattern)) {
+      ConstructorOp ctor = lookupConstructor(eq, pat.getConstructor());
+      if (!ctor)
+        return failure();
+      SmallVector<Type> fields;
+      Type adt = instantiateConstructor(eq, ctor, fields);
+      if (fields.size() != pat.getFields().size())
+        return eq.emitError()
+               << what << ": constructor " << pat.getConstructor() << " has "
+               << fields.size() << " fields, the pattern gives "
+               << pat.getFields().size();
+      if (failed(eq.equal(type, adt, what)))
+        return failure();
+      for (auto [sub, field] : llvm::zip(pat.getFields(), fields))
+        if (failed(bind(sub, field)))
+          return failure();
+      return success();
     }
-    if (auto fd = dyn_cast<FuncType>(declared)) {
-      auto fa = dyn_cast<FuncType>(actual);
-      return fa && all(fd.getInputs(), fa.getInputs()) &&
-             match(fd.getResult(), fa.getResult());
+    if (auto pat = dyn_cast<PatTupleAttr>(pattern)) {
+      SmallVector<Type> fields;
+      for (size_t i = 0, e = pat.getFields().size(); i < e; ++i)
+        fields.push_back(eq.fresh());
+      if (failed(
+              eq.equal(type, TupleType::get(type.getContext(), fields), what)))
+        return failure();
+      for (auto [sub, field] : llvm::zip(pat.getFields(), fields))
+        if (failed(bind(sub, field)))
+          return failure();
+      return success();
     }
-    if (auto rd = dyn_cast<RefType>(declared)) {
-      auto ra = dyn_cast<RefType>(actual);
-      return ra && match(rd.getElementType(), ra.getElementType());
-    }
-    if (auto ad = dyn_cast<ADTType>(declared)) {
-      auto aa = dyn_cast<ADTType>(actual);
-      return aa && ad.getName() == aa.getName() &&
-             all(ad.getArgs(), aa.getArgs());
-    }
-    return areCompatible(declared, actual);
+    return eq.emitError() << what << ": " << pattern
+                          << " is not a relay pattern";
   }
 };
 } // namespace
 
-FailureOr<Type> relay::inferConstruct(ErrorSite site, ConstructorOp ctor,
-                                      TypeRange fields) {
-  auto adt = cast<ADTOp>(ctor->getParentOp());
-  ArrayAttr declaredFields = ctor.getFields();
-  if (declaredFields.size() != fields.size())
-    return site.emitError()
-           << "constructor @" << adt.getSymName() << "::@" << ctor.getSymName()
-           << " takes " << declaredFields.size() << " fields, got "
-           << fields.size();
-  ParamSolver solver(adt.getTypeParams());
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(declaredFields, fields))) {
-    Type declared = cast<TypeAttr>(std::get<0>(pair)).getValue();
-    Type actual = std::get<1>(pair);
-    if (!solver.match(declared, actual))
-      return site.emitError()
-             << "field #" << i << " has type " << actual << " but constructor @"
-             << adt.getSymName() << "::@" << ctor.getSymName() << " expects "
-             << declared;
+LogicalResult MatchOp::buildTypeEquations(TypeEquations &eq) {
+  Type data = eq.typeOf(getData());
+  Type result = eq.typeOf(getResult());
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(getPatterns(), getClauses()))) {
+    auto &[pattern, region] = pair;
+    std::string what = "pattern of clause #" + std::to_string(i);
+    PatternEquations patterns{eq, region.front().getArguments(), what};
+    if (failed(patterns.bind(pattern, data)))
+      return failure();
+    if (Type t = eq.yieldType(region))
+      if (failed(eq.equal(t, result, "clause #" + Twine(i))))
+        return failure();
   }
-  MLIRContext *ctx = ctor->getContext();
-  SmallVector<Type> args;
-  for (Type t : solver.solved)
-    args.push_back(t ? t : IncompleteType::get(ctx, 0));
-  return Type(
-      ADTType::get(ctx, FlatSymbolRefAttr::get(adt.getSymNameAttr()), args));
+  return success();
 }

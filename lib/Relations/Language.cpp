@@ -1,12 +1,16 @@
 //===- Language.cpp - typing rules of the language constructs -------------===//
 //
-// tuple, tuple_get_item, call, ref_new/ref_read/ref_write and grad. Unlike
-// operator rules these accept partly known operands: a part still
-// `!relay.incomplete` gives an incomplete part of the result, and
-// relay-infer-type re-runs the rule once it knows more.
+// Equations (relay/RelayTypeEquations.h) of tuple, call, the ref ops, if,
+// fn, global_fn and closure (construct and match: ADT.cpp), and the typing
+// functions of tuple_get_item and grad, which need their operand's type to
+// say anything. Each rule is written once: the verifier, relay-infer-type
+// and the typed builders all use it.
 //
 //===----------------------------------------------------------------------===//
 #include "RelationUtils.h"
+#include "relay/RelayGenerics.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -14,9 +18,239 @@ using namespace mlir::relay::rel;
 
 static Type incomplete(MLIRContext *ctx) { return IncompleteType::get(ctx, 0); }
 
-Type relay::inferTuple(MLIRContext *ctx, TypeRange fields) {
-  return TupleType::get(ctx, fields);
+/// True when `type` is known not to be of type class `T` (a hole may still
+/// become one).
+template <typename T> static bool isKnownNot(Type type) {
+  return !isa<T, IncompleteType>(type);
 }
+
+//===----------------------------------------------------------------------===//
+// Rules shared by the interface and the typed builders
+//===----------------------------------------------------------------------===//
+
+static LogicalResult tupleRule(TypeEquations &eq, ValueRange fields,
+                               Type result) {
+  return eq.equal(
+      result, TupleType::get(result.getContext(), eq.typesOf(fields)), "tuple");
+}
+
+/// As equations, so that an unknown callee (a closure parameter) gets its
+/// type from the call.
+static LogicalResult callRule(TypeEquations &eq, Value callee, ValueRange args,
+                              Type result) {
+  Type calleeType = eq.typeOf(callee);
+  SmallVector<Type> argTypes = eq.typesOf(args);
+  if (isKnownNot<FuncType>(calleeType))
+    return eq.emitError() << "callee must have a !relay.fn type, got "
+                          << calleeType;
+  auto fn = dyn_cast<FuncType>(calleeType);
+  if (!fn)
+    return eq.equal(calleeType,
+                    FuncType::get(result.getContext(), argTypes, result),
+                    "callee");
+  if (argTypes.size() != fn.getInputs().size())
+    return eq.emitError() << "callee takes " << fn.getInputs().size()
+                          << " arguments, got " << argTypes.size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(argTypes, fn.getInputs())))
+    if (failed(eq.equal(std::get<0>(pair), std::get<1>(pair),
+                        "argument #" + Twine(i) + " of the call")))
+      return failure();
+  return eq.equal(result, fn.getResult(), "result of the call");
+}
+
+static LogicalResult refNewRule(TypeEquations &eq, Value value, Type result) {
+  return eq.equal(result, RefType::get(result.getContext(), eq.typeOf(value)),
+                  "reference");
+}
+
+static LogicalResult refReadRule(TypeEquations &eq, Value ref, Type result) {
+  Type refType = eq.typeOf(ref);
+  if (isKnownNot<RefType>(refType))
+    return eq.emitError() << "operand must be a !relay.ref, got " << refType;
+  return eq.equal(refType, RefType::get(result.getContext(), result),
+                  "reference read");
+}
+
+static LogicalResult refWriteRule(TypeEquations &eq, Value ref, Value value,
+                                  Type result) {
+  Type refType = eq.typeOf(ref);
+  if (isKnownNot<RefType>(refType))
+    return eq.emitError() << "first operand must be a !relay.ref, got "
+                          << refType;
+  MLIRContext *ctx = result.getContext();
+  if (failed(eq.equal(refType, RefType::get(ctx, eq.typeOf(value)),
+                      "reference write")))
+    return failure();
+  return eq.equal(result, TupleType::get(ctx, {}), "result of reference write");
+}
+
+/// Builder side: the result type of a rule over the op's operands.
+static LogicalResult
+inferByRule(MLIRContext *ctx, std::optional<Location> loc,
+            SmallVectorImpl<Type> &results,
+            function_ref<LogicalResult(TypeEquations &, Type)> rule) {
+  return addResult(results, inferResultByEquations(ctx, loc, rule));
+}
+
+LogicalResult TupleOp::buildTypeEquations(TypeEquations &eq) {
+  return tupleRule(eq, getFields(), eq.typeOf(getResult()));
+}
+
+LogicalResult TupleOp::inferReturnTypes(MLIRContext *ctx,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  return inferByRule(ctx, loc, results, [&](TypeEquations &eq, Type result) {
+    return tupleRule(eq, adaptor.getFields(), result);
+  });
+}
+
+LogicalResult CallOp::buildTypeEquations(TypeEquations &eq) {
+  return callRule(eq, getCallee(), getArgs(), eq.typeOf(getResult()));
+}
+
+LogicalResult CallOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  return inferByRule(ctx, loc, results, [&](TypeEquations &eq, Type result) {
+    return callRule(eq, adaptor.getCallee(), adaptor.getArgs(), result);
+  });
+}
+
+LogicalResult RefNewOp::buildTypeEquations(TypeEquations &eq) {
+  return refNewRule(eq, getValue(), eq.typeOf(getResult()));
+}
+
+LogicalResult RefNewOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  return inferByRule(ctx, loc, results, [&](TypeEquations &eq, Type result) {
+    return refNewRule(eq, adaptor.getValue(), result);
+  });
+}
+
+LogicalResult RefReadOp::buildTypeEquations(TypeEquations &eq) {
+  return refReadRule(eq, getRef(), eq.typeOf(getResult()));
+}
+
+LogicalResult RefReadOp::inferReturnTypes(MLIRContext *ctx,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  return inferByRule(ctx, loc, results, [&](TypeEquations &eq, Type result) {
+    return refReadRule(eq, adaptor.getRef(), result);
+  });
+}
+
+LogicalResult RefWriteOp::buildTypeEquations(TypeEquations &eq) {
+  return refWriteRule(eq, getRef(), getValue(), eq.typeOf(getResult()));
+}
+
+LogicalResult RefWriteOp::inferReturnTypes(MLIRContext *ctx,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &results) {
+  return inferByRule(ctx, loc, results, [&](TypeEquations &eq, Type result) {
+    return refWriteRule(eq, adaptor.getRef(), adaptor.getValue(), result);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Ops with regions or symbols (built with their result type)
+//===----------------------------------------------------------------------===//
+
+LogicalResult IfOp::buildTypeEquations(TypeEquations &eq) {
+  Type i1 = RankedTensorType::get({}, IntegerType::get(getContext(), 1));
+  Type cond = eq.typeOf(getCond());
+  if (auto tensor = dyn_cast<RankedTensorType>(cond);
+      isKnownNot<RankedTensorType>(cond) ||
+      (tensor &&
+       (tensor.getRank() != 0 || !tensor.getElementType().isInteger(1))))
+    return eq.emitError()
+           << "condition must be a rank-0 i1 tensor (tensor<i1>), got " << cond;
+  if (failed(eq.equal(cond, i1, "condition of relay.if")))
+    return failure();
+  Type result = eq.typeOf(getResult());
+  if (Type t = eq.yieldType(getThenRegion()))
+    if (failed(eq.equal(t, result, "then branch")))
+      return failure();
+  if (Type t = eq.yieldType(getElseRegion()))
+    if (failed(eq.equal(t, result, "else branch")))
+      return failure();
+  return success();
+}
+
+LogicalResult FnOp::buildTypeEquations(TypeEquations &eq) {
+  Type type = eq.typeOf(getResult());
+  if (isKnownNot<FuncType>(type))
+    return eq.emitError() << "result must be a !relay.fn type, got " << type;
+  Block &entry = getBody().front();
+  if (getRecursive()) {
+    // The self reference is the closure: recursive calls through it share
+    // the closure's type.
+    if (entry.getNumArguments() == 0)
+      return eq.emitError() << "is recursive, so its first block argument "
+                               "must be the closure itself, but it has none";
+    if (failed(eq.equal(eq.typeOf(entry.getArgument(0)), type,
+                        "self reference of the closure")))
+      return failure();
+  }
+  SmallVector<Type> params = eq.typesOf(getParams());
+  if (auto fn = dyn_cast<FuncType>(type);
+      fn && fn.getInputs().size() != params.size())
+    return eq.emitError() << "has " << params.size()
+                          << " parameters but its type has "
+                          << fn.getInputs().size();
+  Type body = eq.yieldType(getBody());
+  return eq.equal(type,
+                  FuncType::get(getContext(), params, body ? body : eq.fresh()),
+                  "closure type");
+}
+
+LogicalResult GlobalFnOp::buildTypeEquations(TypeEquations &eq) {
+  auto callee = dyn_cast_or_null<func::FuncOp>(eq.lookup(getCalleeAttr()));
+  if (!callee)
+    return eq.emitError() << "'@" << getCallee()
+                          << "' does not name a func.func in this module";
+  return eq.instance(eq.typeOf(getResult()), callee, "type of @" + getCallee());
+}
+
+LogicalResult ClosureOp::buildTypeEquations(TypeEquations &eq) {
+  // A lambda-lifted closure: the captures are the first parameters of the
+  // lifted function, the rest are the closure's.
+  auto callee = dyn_cast_or_null<func::FuncOp>(eq.lookup(getCalleeAttr()));
+  if (!callee)
+    return eq.emitError() << "'@" << getCallee()
+                          << "' does not name a func.func in this module";
+  Type type = eq.typeOf(getResult());
+  if (isKnownNot<FuncType>(type))
+    return eq.emitError() << "result must be a !relay.fn type, got " << type;
+  FunctionType signature = callee.getFunctionType();
+  size_t numCaptures = getCaptures().size();
+  if (signature.getNumInputs() < numCaptures || signature.getNumResults() != 1)
+    return eq.emitError() << "needs '@" << getCallee()
+                          << "' to take the captures, then the parameters, "
+                             "and return one value, but it has type "
+                          << signature;
+  SmallVector<Type> inputs;
+  for (Type t : signature.getInputs())
+    inputs.push_back(eq.instantiate(t));
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(eq.typesOf(getCaptures()), inputs)))
+    if (failed(eq.equal(std::get<0>(pair), std::get<1>(pair),
+                        "capture #" + Twine(i) + " of @" + getCallee())))
+      return failure();
+  Type closure =
+      FuncType::get(getContext(), ArrayRef(inputs).drop_front(numCaptures),
+                    eq.instantiate(signature.getResult(0)));
+  return eq.equal(type, closure, "type of the closure of @" + getCallee());
+}
+
+//===----------------------------------------------------------------------===//
+// Functions of the operand types
+//===----------------------------------------------------------------------===//
 
 FailureOr<Type> relay::inferTupleGetItem(ErrorSite site, Type tuple,
                                          int64_t index) {
@@ -31,48 +265,13 @@ FailureOr<Type> relay::inferTupleGetItem(ErrorSite site, Type tuple,
   return tupleType.getType(index);
 }
 
-FailureOr<Type> relay::inferCall(ErrorSite site, Type callee, TypeRange args) {
-  if (isa<IncompleteType>(callee))
-    return incomplete(callee.getContext());
-  auto fn = dyn_cast<FuncType>(callee);
-  if (!fn)
-    return site.emitError()
-           << "callee must have a !relay.fn type, got " << callee;
-  if (args.size() != fn.getInputs().size())
-    return site.emitError() << "callee takes " << fn.getInputs().size()
-                            << " arguments, got " << args.size();
-  for (auto [i, pair] : llvm::enumerate(llvm::zip(args, fn.getInputs())))
-    if (!areCompatible(std::get<0>(pair), std::get<1>(pair)))
-      return site.emitError()
-             << "argument #" << i << " has type " << std::get<0>(pair)
-             << " but the callee expects " << std::get<1>(pair);
-  return fn.getResult();
-}
-
-Type relay::inferRefNew(Type value) {
-  return RefType::get(value.getContext(), value);
-}
-
-FailureOr<Type> relay::inferRefRead(ErrorSite site, Type ref) {
-  if (isa<IncompleteType>(ref))
-    return incomplete(ref.getContext());
-  auto refType = dyn_cast<RefType>(ref);
-  if (!refType)
-    return site.emitError() << "operand must be a !relay.ref, got " << ref;
-  return refType.getElementType();
-}
-
-FailureOr<Type> relay::inferRefWrite(ErrorSite site, Type ref, Type value) {
-  Type unit = TupleType::get(ref.getContext(), {});
-  if (isa<IncompleteType>(ref))
-    return unit;
-  auto refType = dyn_cast<RefType>(ref);
-  if (!refType)
-    return site.emitError()
-           << "first operand must be a !relay.ref, got " << ref;
-  if (!areCompatible(refType.getElementType(), value))
-    return site.emitError() << "cannot write " << value << " into " << ref;
-  return unit;
+LogicalResult TupleGetItemOp::inferReturnTypes(MLIRContext *,
+                                               std::optional<Location> loc,
+                                               Adaptor adaptor,
+                                               SmallVectorImpl<Type> &results) {
+  return addResult(results, inferTupleGetItem({loc, getOperationName()},
+                                              adaptor.getTuple().getType(),
+                                              adaptor.getIndex()));
 }
 
 FailureOr<Type> relay::inferGrad(ErrorSite site, Type fn,
@@ -121,4 +320,14 @@ FailureOr<Type> relay::inferGrad(ErrorSite site, Type fn,
   if (seedable)
     params.push_back(fnType.getResult());
   return Type(FuncType::get(ctx, params, result));
+}
+
+LogicalResult GradOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  return addResult(results,
+                   inferGrad({loc, getOperationName()},
+                             adaptor.getFn().getType(), adaptor.getWrt(),
+                             adaptor.getKeeping(), adaptor.getSeedable()));
 }

@@ -5,7 +5,9 @@
 //   1. every `!relay.incomplete` in the IR becomes a fresh variable;
 //   2. the language constructs (functions, calls, if, closures, match,
 //      constructors, tuples, references) add equality constraints, solved
-//      at once by unification (InferTypeSolver);
+//      at once by unification (RelayTypeSolver.h): the relay ones state
+//      their typing rules (TypeEquationsOpInterface, the equations their
+//      verifiers check), func.func/return/call theirs here;
 //   3. every op with a typing rule (InferTypeOpInterface) runs it as soon as
 //      its operand types are complete, and its declared results are unified
 //      with the rule's; this repeats until nothing changes (a rule is re-run
@@ -20,7 +22,6 @@
 // until the relations have run and its signature is complete.
 //
 //===----------------------------------------------------------------------===//
-#include "InferTypeSolver.h"
 #include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
 
@@ -41,7 +42,8 @@ namespace {
 /// True for relay ops whose result types come from a typing rule
 /// (InferTypeOpInterface).
 bool hasTypingRule(Operation *op) {
-  return isa<InferTypeOpInterface>(op) && isa<RelayDialect>(op->getDialect());
+  return isa<InferTypeOpInterface>(op) && !isa<TypeEquationsOpInterface>(op) &&
+         isa<RelayDialect>(op->getDialect());
 }
 
 /// Runs `op`'s typing rule on `operandTypes` (the solver's current view of
@@ -68,7 +70,7 @@ std::string ruleName(Operation *op) {
   return "typing rule of " + op->getName().getStringRef().str();
 }
 
-class Inferer {
+class Inferer : public TypeEquations {
 public:
   explicit Inferer(ModuleOp module)
       : module(module), solver(module.getContext()) {}
@@ -103,12 +105,13 @@ private:
       auto def = dyn_cast_or_null<ADTOp>(
           symbols.lookupSymbolIn(module, adt.getName()));
       if (!def) {
-        result = emitError(loc) << "type " << adt << " names " << adt.getName()
-                                << ", which is not a relay.adt";
+        result = mlir::emitError(loc)
+                 << "type " << adt << " names " << adt.getName()
+                 << ", which is not a relay.adt";
         return;
       }
       if (def.getTypeParams().size() != adt.getArgs().size())
-        result = emitError(loc)
+        result = mlir::emitError(loc)
                  << "type " << adt << " gives " << adt.getArgs().size()
                  << " type arguments but " << adt.getName() << " has "
                  << def.getTypeParams().size() << " type parameters";
@@ -134,9 +137,10 @@ private:
             return name && name.getValue() == tvar.getName();
           }))
         return;
-      InFlightDiagnostic diag =
-          emitError(loc) << "type variable " << tvar
-                         << " is not a type parameter of @" << fn.getName();
+      InFlightDiagnostic diag = mlir::emitError(loc)
+                                << "type variable " << tvar
+                                << " is not a type parameter of @"
+                                << fn.getName();
       if (params)
         diag << " (its type parameters are " << params << ")";
       else
@@ -191,102 +195,31 @@ private:
   LogicalResult unifyAt(Operation *op, Type a, Type b, const Twine &what) {
     if (succeeded(solver.unify(a, b)))
       return success();
-    const TypeSolver::Clash &clash = solver.clash();
     InFlightDiagnostic diag = op->emitError();
-    if (clash.occurs) {
-      diag << what << ": occurs check failed: type variable " << clash.lhs
-           << " would have to contain itself (" << clash.rhs
-           << "); cannot construct an infinite type";
-      return failure();
-    }
-    Type ra = solver.resolve(a), rb = solver.resolve(b);
-    diag << what << ": type mismatch: cannot unify " << ra << " with " << rb;
-    if (clash.lhs && clash.rhs) {
-      Type ca = solver.resolve(clash.lhs), cb = solver.resolve(clash.rhs);
-      if (!((ca == ra && cb == rb) || (ca == rb && cb == ra)))
-        diag << " (" << ca << " vs " << cb << ")";
-    }
+    solver.explainClash(*diag.getUnderlyingDiagnostic(), a, b, what);
     return failure();
   }
 
-  static Type yieldType(Region &region) {
-    if (region.empty() || region.front().empty())
-      return {};
-    if (auto yield = dyn_cast<YieldOp>(region.front().back()))
-      return yield.getValue().getType();
-    return {};
+  // TypeEquations, for the relay language ops' rules: their types are the
+  // solver's (instantiated) types already.
+  Type typeOf(Value value) override { return value.getType(); }
+  // Signatures were instantiated with the rest of the module (step 1).
+  Type instantiate(Type declared) override { return declared; }
+  Type fresh() override { return solver.fresh(); }
+  LogicalResult equal(Type a, Type b, const Twine &what) override {
+    return unifyAt(current, a, b, what);
   }
-
-  ConstructorOp lookupConstructor(Operation *op, SymbolRefAttr name) {
-    auto ctor =
-        dyn_cast_or_null<ConstructorOp>(symbols.lookupSymbolIn(module, name));
-    if (!ctor)
-      op->emitError() << name << " does not name a relay.constructor";
-    return ctor;
+  LogicalResult instance(Type use, func::FuncOp callee,
+                         const Twine &) override {
+    Type signature = getRelayFnType(callee.getFunctionType());
+    if (getTypeParams(callee))
+      return constrainInstance({current, callee, use, signature});
+    return unifyAt(current, use, signature, "type of @" + callee.getName());
   }
-
-  /// A constructor's ADT applied to fresh variables, and its field types
-  /// instantiated with them.
-  ADTType instantiateConstructor(ConstructorOp ctor,
-                                 SmallVectorImpl<Type> &fields) {
-    auto adt = cast<ADTOp>(ctor->getParentOp());
-    SmallVector<Type> vars;
-    for (size_t i = 0, e = adt.getTypeParams().size(); i < e; ++i)
-      vars.push_back(solver.fresh());
-    for (Attribute field : ctor.getFields())
-      fields.push_back(substituteTypeParams(cast<TypeAttr>(field).getValue(),
-                                            adt.getTypeParams(), vars));
-    return ADTType::get(module.getContext(),
-                        FlatSymbolRefAttr::get(adt.getSymNameAttr()), vars);
+  Operation *lookup(SymbolRefAttr name) override {
+    return symbols.lookupSymbolIn(module, name);
   }
-
-  /// Unifies what pattern `pattern` binds with `type`; pattern variables are
-  /// the next block arguments of `args`.
-  LogicalResult bindPattern(MatchOp match, Attribute pattern, Type type,
-                            Block::BlockArgListType args, unsigned &next,
-                            const Twine &what) {
-    if (isa<PatWildcardAttr>(pattern))
-      return success();
-    if (isa<PatVarAttr>(pattern)) {
-      if (next >= args.size())
-        return match.emitError() << what
-                                 << ": more pattern variables than "
-                                    "block arguments";
-      return unifyAt(match, args[next++].getType(), type, what);
-    }
-    if (auto ctorPat = dyn_cast<PatCtorAttr>(pattern)) {
-      ConstructorOp ctor = lookupConstructor(match, ctorPat.getConstructor());
-      if (!ctor)
-        return failure();
-      SmallVector<Type> fields;
-      ADTType adt = instantiateConstructor(ctor, fields);
-      if (failed(unifyAt(match, type, adt, what)))
-        return failure();
-      if (fields.size() != ctorPat.getFields().size())
-        return match.emitError()
-               << what << ": constructor " << ctorPat.getConstructor()
-               << " has " << fields.size() << " fields, the pattern gives "
-               << ctorPat.getFields().size();
-      for (auto [sub, field] : llvm::zip(ctorPat.getFields(), fields))
-        if (failed(bindPattern(match, sub, field, args, next, what)))
-          return failure();
-      return success();
-    }
-    if (auto tuplePat = dyn_cast<PatTupleAttr>(pattern)) {
-      SmallVector<Type> fields;
-      for (size_t i = 0, e = tuplePat.getFields().size(); i < e; ++i)
-        fields.push_back(solver.fresh());
-      if (failed(unifyAt(match, type,
-                         TupleType::get(module.getContext(), fields), what)))
-        return failure();
-      for (auto [sub, field] : llvm::zip(tuplePat.getFields(), fields))
-        if (failed(bindPattern(match, sub, field, args, next, what)))
-          return failure();
-      return success();
-    }
-    return match.emitError()
-           << what << ": " << pattern << " is not a relay pattern";
-  }
+  InFlightDiagnostic emitError() override { return current->emitError(); }
 
   /// A use of the generic function `callee` at `useType`; `sigType` is the
   /// callee's signature (both as `!relay.fn`).
@@ -421,139 +354,9 @@ private:
           return failure();
       return success();
     }
-    if (auto ifOp = dyn_cast<IfOp>(op)) {
-      Type i1 = RankedTensorType::get({}, IntegerType::get(ctx, 1));
-      if (failed(unifyAt(ifOp, ifOp.getCond().getType(), i1,
-                         "condition of relay.if")))
-        return failure();
-      if (Type t = yieldType(ifOp.getThenRegion()))
-        if (failed(unifyAt(ifOp, t, ifOp.getType(), "then branch")))
-          return failure();
-      if (Type t = yieldType(ifOp.getElseRegion()))
-        if (failed(unifyAt(ifOp, t, ifOp.getType(), "else branch")))
-          return failure();
-      return success();
-    }
-    if (auto fnOp = dyn_cast<FnOp>(op)) {
-      Block &entry = fnOp.getBody().front();
-      if (fnOp.getRecursive()) {
-        // The self reference is the closure: recursive calls through it
-        // share the closure's type variables.
-        if (entry.getNumArguments() == 0)
-          return fnOp.emitError() << "recursive closure has no self argument";
-        if (failed(unifyAt(fnOp, entry.getArgument(0).getType(), fnOp.getType(),
-                           "self reference of the closure")))
-          return failure();
-      }
-      Type body = yieldType(fnOp.getBody());
-      if (!body)
-        return success();
-      Type type = FuncType::get(
-          ctx, SmallVector<Type>(ValueRange(fnOp.getParams()).getTypes()),
-          body);
-      return unifyAt(fnOp, fnOp.getType(), type, "closure type");
-    }
-    if (auto closure = dyn_cast<ClosureOp>(op)) {
-      // A lambda-lifted closure: the captures are the first parameters of
-      // the lifted function, the rest are the closure's.
-      auto callee = dyn_cast_or_null<func::FuncOp>(
-          symbols.lookupSymbolIn(module, closure.getCalleeAttr()));
-      if (!callee)
-        return closure.emitError()
-               << "'" << closure.getCallee() << "' does not name a func.func";
-      FunctionType type = callee.getFunctionType();
-      size_t numCaptures = closure.getCaptures().size();
-      if (type.getNumInputs() < numCaptures || type.getNumResults() != 1)
-        return closure.emitError()
-               << "does not match the signature of @" << closure.getCallee();
-      for (auto [i, pair] : llvm::enumerate(
-               llvm::zip(closure.getCaptures().getTypes(), type.getInputs())))
-        if (failed(unifyAt(closure, std::get<0>(pair), std::get<1>(pair),
-                           "capture #" + Twine(i) + " of @" +
-                               closure.getCallee())))
-          return failure();
-      Type fnType = FuncType::get(
-          ctx, SmallVector<Type>(type.getInputs().drop_front(numCaptures)),
-          type.getResult(0));
-      return unifyAt(closure, closure.getType(), fnType,
-                     "type of the closure of @" + closure.getCallee());
-    }
-    if (auto global = dyn_cast<GlobalFnOp>(op)) {
-      auto callee = dyn_cast_or_null<func::FuncOp>(
-          symbols.lookupSymbolIn(module, global.getCalleeAttr()));
-      if (!callee)
-        return global.emitError()
-               << "'" << global.getCallee() << "' does not name a func.func";
-      FuncType type = getRelayFnType(callee.getFunctionType());
-      if (getTypeParams(callee))
-        return constrainInstance({global, callee, global.getType(), type});
-      return unifyAt(global, global.getType(), type,
-                     "type of @" + global.getCallee());
-    }
-    if (auto call = dyn_cast<relay::CallOp>(op)) {
-      // The call rule, as a unification so that an unknown callee (a
-      // closure parameter) gets its type from the call.
-      Type expected = FuncType::get(
-          ctx, SmallVector<Type>(call.getArgs().getTypes()), call.getType());
-      return unifyAt(call, call.getCallee().getType(), expected, "callee");
-    }
-    if (auto tuple = dyn_cast<TupleOp>(op))
-      return unifyAt(tuple, tuple.getType(),
-                     TupleType::get(ctx, tuple.getFields().getTypes()),
-                     "tuple");
-    if (auto refNew = dyn_cast<RefNewOp>(op))
-      return unifyAt(refNew, refNew.getType(),
-                     RefType::get(ctx, refNew.getValue().getType()),
-                     "reference");
-    if (auto refRead = dyn_cast<RefReadOp>(op))
-      return unifyAt(refRead, refRead.getRef().getType(),
-                     RefType::get(ctx, refRead.getType()), "reference read");
-    if (auto refWrite = dyn_cast<RefWriteOp>(op)) {
-      if (failed(unifyAt(refWrite, refWrite.getRef().getType(),
-                         RefType::get(ctx, refWrite.getValue().getType()),
-                         "reference write")))
-        return failure();
-      return unifyAt(refWrite, refWrite.getType(), TupleType::get(ctx, {}),
-                     "reference write");
-    }
-    if (auto construct = dyn_cast<ConstructOp>(op)) {
-      ConstructorOp ctor = lookupConstructor(op, construct.getConstructor());
-      if (!ctor)
-        return failure();
-      SmallVector<Type> fields;
-      ADTType adt = instantiateConstructor(ctor, fields);
-      if (fields.size() != construct.getFields().size())
-        return construct.emitError()
-               << "constructor " << construct.getConstructor() << " takes "
-               << fields.size() << " fields, got "
-               << construct.getFields().size();
-      for (auto [i, pair] :
-           llvm::enumerate(llvm::zip(construct.getFields().getTypes(), fields)))
-        if (failed(unifyAt(
-                construct, std::get<0>(pair), std::get<1>(pair),
-                "field #" + Twine(i) + " of " +
-                    construct.getConstructor().getLeafReference().getValue())))
-          return failure();
-      return unifyAt(
-          construct, construct.getType(), adt,
-          "result of " +
-              construct.getConstructor().getLeafReference().getValue());
-    }
-    if (auto match = dyn_cast<MatchOp>(op)) {
-      for (auto [i, pair] : llvm::enumerate(
-               llvm::zip(match.getPatterns(), match.getClauses()))) {
-        auto &[pattern, region] = pair;
-        std::string what = "pattern of clause #" + std::to_string(i);
-        unsigned next = 0;
-        auto args = region.front().getArguments();
-        if (failed(bindPattern(match, pattern, match.getData().getType(), args,
-                               next, what)))
-          return failure();
-        if (Type t = yieldType(region))
-          if (failed(unifyAt(match, t, match.getType(), "clause #" + Twine(i))))
-            return failure();
-      }
-      return success();
+    if (auto rule = dyn_cast<TypeEquationsOpInterface>(op)) {
+      current = op;
+      return rule.buildTypeEquations(*this);
     }
     return success();
   }
@@ -652,7 +455,7 @@ private:
         for (Block &block : region)
           for (BlockArgument arg : block.getArguments())
             if (takeUnresolved(arg.getType())) {
-              emitError(arg.getLoc())
+              mlir::emitError(arg.getLoc())
                   << "cannot infer the type of " << describeArg(arg)
                   << " (only " << solver.resolve(arg.getType()) << " is known)";
               ok = false;
@@ -730,6 +533,7 @@ private:
   llvm::DenseMap<Operation *, SmallVector<Type>> lastOperands;
   llvm::DenseSet<unsigned> reported;
   SmallVector<Instance> deferred;
+  Operation *current = nullptr; // the op whose equations are being stated
 };
 
 struct InferTypePass : relay::impl::RelayInferTypeBase<InferTypePass> {

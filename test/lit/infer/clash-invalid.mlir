@@ -23,7 +23,7 @@ func.func @cond(%a: tensor<4xf32>) -> !relay.incomplete {
     }
     relay.yield %r : tensor<4xf32>
   }
-  // expected-error @+1 {{callee: type mismatch: cannot unify '!relay.fn<(tensor<i1>) -> tensor<4xf32>>' with '!relay.fn<(tensor<4xf32>) -> !relay.incomplete<}}
+  // expected-error @+1 {{callee: type mismatch: cannot unify '!relay.fn<(tensor<i1>) -> tensor<4xf32>>' with '!relay.fn<(tensor<4xf32>) -> !relay.incomplete>}}
   %r = relay.call %f(%a) : (!relay.incomplete, tensor<4xf32>) -> !relay.incomplete
   return %r : !relay.incomplete
 }

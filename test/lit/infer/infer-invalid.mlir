@@ -61,7 +61,7 @@ func.func @recursive_clash(%x: tensor<2xf32>) -> !relay.incomplete {
   ^bb0(%self: !relay.fn<(tensor<f32>) -> !relay.incomplete>, %p: !relay.incomplete):
     relay.yield %p : !relay.incomplete
   }
-  // expected-error @+1 {{callee: type mismatch: cannot unify '!relay.fn<(tensor<f32>) -> tensor<f32>>' with '!relay.fn<(tensor<2xf32>) -> !relay.incomplete<}}
+  // expected-error @+1 {{callee: type mismatch: cannot unify '!relay.fn<(tensor<f32>) -> tensor<f32>>' with '!relay.fn<(tensor<2xf32>) -> !relay.incomplete>}}
   %r = relay.call %f(%x) : (!relay.incomplete, tensor<2xf32>) -> !relay.incomplete
   return %r : !relay.incomplete
 }

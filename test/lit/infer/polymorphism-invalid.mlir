@@ -45,7 +45,7 @@ func.func @id(%x: !relay.tvar<"A">) -> !relay.tvar<"A"> attributes {relay.type_p
   return %x : !relay.tvar<"A">
 }
 func.func @wrong_instance(%x: tensor<f32>) -> tensor<i32> {
-  // expected-error @+1 {{'relay.global_fn' op has type '!relay.fn<(tensor<f32>) -> tensor<i32>>', which is not an instance of '@id' : '!relay.fn<(!relay.tvar<"A">) -> !relay.tvar<"A">>' (one type for each of its type parameters ["A"])}}
+  // expected-error @+1 {{type of @id: type mismatch: cannot unify '!relay.fn<(tensor<f32>) -> tensor<i32>>' with '!relay.fn<(tensor<f32>) -> tensor<f32>>' ('tensor<f32>' vs 'tensor<i32>')}}
   %f = relay.global_fn @id : !relay.fn<(tensor<f32>) -> tensor<i32>>
   %y = relay.call %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<i32>>, tensor<f32>) -> tensor<i32>
   return %y : tensor<i32>
@@ -63,7 +63,7 @@ func.func @map(%f: !relay.fn<(!relay.tvar<"A">) -> !relay.tvar<"B">>, %l: !relay
 }
 // A is f32 in the function and i8 in the list.
 func.func @inconsistent_instance() -> () {
-  // expected-error @+1 {{is not an instance of '@map'}}
+  // expected-error @+1 {{type of @map: type mismatch: cannot unify '!relay.fn<(!relay.fn<(tensor<f32>) -> tensor<i32>>, !relay.adt<@List, tensor<i8>>) -> !relay.adt<@List, tensor<i32>>>' with '!relay.fn<(!relay.fn<(tensor<f32>) -> tensor<i32>>, !relay.adt<@List, tensor<f32>>) -> !relay.adt<@List, tensor<i32>>>' ('tensor<f32>' vs 'tensor<i8>')}}
   %m = relay.global_fn @map : !relay.fn<(!relay.fn<(tensor<f32>) -> tensor<i32>>, !relay.adt<@List, tensor<i8>>) -> !relay.adt<@List, tensor<i32>>>
   return
 }

@@ -72,7 +72,7 @@ relay.adt @List ["T"] {
   relay.constructor @Cons [!relay.tvar<"T">, !relay.adt<@List, !relay.tvar<"T">>]
 }
 func.func @field_type(%x: tensor<f32>, %l: !relay.adt<@List, tensor<2xf32>>) {
-  // expected-error @+1 {{field #1 has type '!relay.adt<@List, tensor<2xf32>>' but constructor @List::@Cons expects '!relay.adt<@List, !relay.tvar<"T">>'}}
+  // expected-error @+1 {{field #1 of Cons: type mismatch: cannot unify '!relay.adt<@List, tensor<2xf32>>' with '!relay.adt<@List, tensor<f32>>' ('tensor<f32>' vs 'tensor<2xf32>')}}
   %n = relay.construct @List::@Cons(%x, %l) : (tensor<f32>, !relay.adt<@List, tensor<2xf32>>) -> !relay.adt<@List, tensor<f32>>
   return
 }
@@ -84,7 +84,7 @@ relay.adt @List ["T"] {
   relay.constructor @Cons [!relay.tvar<"T">, !relay.adt<@List, !relay.tvar<"T">>]
 }
 func.func @result_type(%x: tensor<f32>, %l: !relay.adt<@List, tensor<f32>>) {
-  // expected-error @+1 {{result #0 has type '!relay.adt<@List, tensor<2xf32>>' but its typing rule gives '!relay.adt<@List, tensor<f32>>'}}
+  // expected-error @+1 {{result of Cons: type mismatch: cannot unify '!relay.adt<@List, tensor<2xf32>>' with '!relay.adt<@List, tensor<f32>>' ('tensor<f32>' vs 'tensor<2xf32>')}}
   %n = relay.construct @List::@Cons(%x, %l) : (tensor<f32>, !relay.adt<@List, tensor<f32>>) -> !relay.adt<@List, tensor<2xf32>>
   return
 }
@@ -98,7 +98,7 @@ relay.adt @Nat [] {
   relay.constructor @Z []
 }
 func.func @wrong_adt() {
-  // expected-error @+1 {{result #0 has type '!relay.adt<@Nat>' but its typing rule gives '!relay.adt<@List, !relay.incomplete>'}}
+  // expected-error @+1 {{result of Nil: type mismatch: cannot unify '!relay.adt<@Nat>' with '!relay.adt<@List, !relay.incomplete>'}}
   %n = relay.construct @List::@Nil() : () -> !relay.adt<@Nat>
   return
 }
@@ -109,7 +109,7 @@ relay.adt @List ["T"] {
   relay.constructor @Nil []
 }
 func.func @not_adt() {
-  // expected-error @+1 {{result #0 has type 'tensor<f32>' but its typing rule gives}}
+  // expected-error @+1 {{result of Nil: type mismatch: cannot unify 'tensor<f32>' with '!relay.adt<@List, !relay.incomplete>'}}
   %n = relay.construct @List::@Nil() : () -> tensor<f32>
   return
 }
@@ -148,7 +148,7 @@ relay.adt @List ["T"] {
   relay.constructor @Cons [!relay.tvar<"T">, !relay.adt<@List, !relay.tvar<"T">>]
 }
 func.func @match_no_ctor(%l: !relay.adt<@List, tensor<f32>>, %d: tensor<f32>) -> tensor<f32> {
-  // expected-error @+1 {{clause #0: @List::@Snoc does not name a relay.constructor}}
+  // expected-error @+1 {{@List::@Snoc does not name a relay.constructor}}
   %r = relay.match %l : !relay.adt<@List, tensor<f32>> -> tensor<f32> {
     case #relay.pat_ctor<@List::@Snoc, []> {
       relay.yield %d : tensor<f32>
@@ -164,7 +164,7 @@ relay.adt @List ["T"] {
   relay.constructor @Cons [!relay.tvar<"T">, !relay.adt<@List, !relay.tvar<"T">>]
 }
 func.func @match_field_count(%l: !relay.adt<@List, tensor<f32>>, %d: tensor<f32>) -> tensor<f32> {
-  // expected-error @+1 {{clause #0: constructor @List::@Cons has 2 fields but the pattern gives 1}}
+  // expected-error @+1 {{pattern of clause #0: constructor @List::@Cons has 2 fields, the pattern gives 1}}
   %r = relay.match %l : !relay.adt<@List, tensor<f32>> -> tensor<f32> {
     case #relay.pat_ctor<@List::@Cons, [#relay.pat_var]> (%h: tensor<f32>) {
       relay.yield %h : tensor<f32>
@@ -182,7 +182,7 @@ relay.adt @Nat [] {
   relay.constructor @Z []
 }
 func.func @match_other_adt(%l: !relay.adt<@List, tensor<f32>>, %d: tensor<f32>) -> tensor<f32> {
-  // expected-error @+1 {{clause #0: constructor @Nat::@Z (of @Nat) cannot match a value of type '!relay.adt<@List, tensor<f32>>'}}
+  // expected-error @+1 {{pattern of clause #0: type mismatch: cannot unify '!relay.adt<@List, tensor<f32>>' with '!relay.adt<@Nat>'}}
   %r = relay.match %l : !relay.adt<@List, tensor<f32>> -> tensor<f32> {
     case #relay.pat_ctor<@Nat::@Z, []> {
       relay.yield %d : tensor<f32>
@@ -197,7 +197,7 @@ relay.adt @Nat [] {
   relay.constructor @Z []
 }
 func.func @match_not_adt(%x: tensor<f32>) -> tensor<f32> {
-  // expected-error @+1 {{clause #0: constructor @Nat::@Z (of @Nat) cannot match a value of type 'tensor<f32>'}}
+  // expected-error @+1 {{pattern of clause #0: type mismatch: cannot unify 'tensor<f32>' with '!relay.adt<@Nat>'}}
   %r = relay.match %x : tensor<f32> -> tensor<f32> {
     case #relay.pat_ctor<@Nat::@Z, []> {
       relay.yield %x : tensor<f32>
@@ -213,7 +213,7 @@ relay.adt @List ["T"] {
   relay.constructor @Cons [!relay.tvar<"T">, !relay.adt<@List, !relay.tvar<"T">>]
 }
 func.func @match_var_type(%l: !relay.adt<@List, tensor<f32>>) -> tensor<2xf32> {
-  // expected-error @+1 {{clause #0: pattern variable #0 has type 'tensor<2xf32>' but the pattern binds a value of type 'tensor<f32>'}}
+  // expected-error @+1 {{pattern of clause #0: type mismatch: cannot unify 'tensor<2xf32>' with 'tensor<f32>'}}
   %r = relay.match %l : !relay.adt<@List, tensor<f32>> -> tensor<2xf32> {
     case #relay.pat_ctor<@List::@Cons, [#relay.pat_var, #relay.pat_wildcard]> (%h: tensor<2xf32>) {
       relay.yield %h : tensor<2xf32>
@@ -230,7 +230,7 @@ relay.adt @List ["T"] {
 }
 // Nested: the second element's pattern sees the substituted field type.
 func.func @match_nested(%l: !relay.adt<@List, tensor<f32>>) -> !relay.adt<@List, tensor<2xf32>> {
-  // expected-error @+1 {{clause #0: pattern variable #0 has type '!relay.adt<@List, tensor<2xf32>>' but the pattern binds a value of type '!relay.adt<@List, tensor<f32>>'}}
+  // expected-error @+1 {{pattern of clause #0: type mismatch: cannot unify '!relay.adt<@List, tensor<2xf32>>' with '!relay.adt<@List, tensor<f32>>' ('tensor<f32>' vs 'tensor<2xf32>')}}
   %r = relay.match %l : !relay.adt<@List, tensor<f32>> -> !relay.adt<@List, tensor<2xf32>> {
     case #relay.pat_ctor<@List::@Cons, [#relay.pat_wildcard, #relay.pat_ctor<@List::@Cons, [#relay.pat_wildcard, #relay.pat_var]>]> (%t: !relay.adt<@List, tensor<2xf32>>) {
       relay.yield %t : !relay.adt<@List, tensor<2xf32>>
@@ -242,7 +242,7 @@ func.func @match_nested(%l: !relay.adt<@List, tensor<f32>>) -> !relay.adt<@List,
 // -----
 
 func.func @match_tuple(%p: tuple<tensor<f32>, tensor<f32>>) -> tensor<f32> {
-  // expected-error @+1 {{clause #0: a tuple pattern of 3 fields cannot match a value of type 'tuple<tensor<f32>, tensor<f32>>'}}
+  // expected-error @+1 {{pattern of clause #0: type mismatch: cannot unify 'tuple<tensor<f32>, tensor<f32>>' with 'tuple<!relay.incomplete, !relay.incomplete, !relay.incomplete>'}}
   %r = relay.match %p : tuple<tensor<f32>, tensor<f32>> -> tensor<f32> {
     case #relay.pat_tuple<[#relay.pat_var, #relay.pat_wildcard, #relay.pat_wildcard]> (%a: tensor<f32>) {
       relay.yield %a : tensor<f32>
@@ -266,7 +266,7 @@ func.func @binders(%x: tensor<f32>) -> tensor<f32> {
 // -----
 
 func.func @yield_type(%x: tensor<f32>, %y: tensor<2xf32>) -> tensor<f32> {
-  // expected-error @+1 {{clause #1 yields 'tensor<2xf32>' but the result type is 'tensor<f32>'}}
+  // expected-error @+1 {{clause #1: type mismatch: cannot unify 'tensor<2xf32>' with 'tensor<f32>'}}
   %r = relay.match %x : tensor<f32> -> tensor<f32> {
     case #relay.pat_var (%a: tensor<f32>) {
       relay.yield %a : tensor<f32>

@@ -14,7 +14,7 @@ func.func @if_cond(%c: tensor<2xi1>, %a: tensor<f32>) -> tensor<f32> {
 // -----
 
 func.func @if_then(%c: tensor<i1>, %a: tensor<f32>, %b: tensor<2xf32>) -> tensor<f32> {
-  // expected-error @+1 {{then branch yields 'tensor<2xf32>' but the result type is 'tensor<f32>'}}
+  // expected-error @+1 {{then branch: type mismatch: cannot unify 'tensor<2xf32>' with 'tensor<f32>'}}
   %r = relay.if %c : tensor<i1> -> tensor<f32> {
     relay.yield %b : tensor<2xf32>
   } else {
@@ -26,7 +26,7 @@ func.func @if_then(%c: tensor<i1>, %a: tensor<f32>, %b: tensor<2xf32>) -> tensor
 // -----
 
 func.func @if_else(%c: tensor<i1>, %a: tensor<f32>, %b: tensor<2xf32>) -> tensor<f32> {
-  // expected-error @+1 {{else branch yields 'tensor<2xf32>' but the result type is 'tensor<f32>'}}
+  // expected-error @+1 {{else branch: type mismatch: cannot unify 'tensor<2xf32>' with 'tensor<f32>'}}
   %r = relay.if %c : tensor<i1> -> tensor<f32> {
     relay.yield %a : tensor<f32>
   } else {
@@ -108,7 +108,7 @@ func.func @fn_arity() {
 // -----
 
 func.func @fn_param() {
-  // expected-error @+1 {{parameter #0 has type 'tensor<2xf32>' but the function type says 'tensor<f32>'}}
+  // expected-error @+1 {{closure type: type mismatch: cannot unify '!relay.fn<(tensor<f32>) -> tensor<2xf32>>' with '!relay.fn<(tensor<2xf32>) -> tensor<2xf32>>' ('tensor<f32>' vs 'tensor<2xf32>')}}
   %f = relay.fn : !relay.fn<(tensor<f32>) -> tensor<2xf32>> {
   ^bb0(%x: tensor<2xf32>):
     relay.yield %x : tensor<2xf32>
@@ -119,7 +119,7 @@ func.func @fn_param() {
 // -----
 
 func.func @fn_body() {
-  // expected-error @+1 {{body yields 'tensor<f32>' but the result type is 'tensor<2xf32>'}}
+  // expected-error @+1 {{closure type: type mismatch: cannot unify '!relay.fn<(tensor<f32>) -> tensor<2xf32>>' with '!relay.fn<(tensor<f32>) -> tensor<f32>>' ('tensor<2xf32>' vs 'tensor<f32>')}}
   %f = relay.fn : !relay.fn<(tensor<f32>) -> tensor<2xf32>> {
   ^bb0(%x: tensor<f32>):
     relay.yield %x : tensor<f32>
@@ -141,7 +141,7 @@ func.func @fn_recursive_no_self() {
 // -----
 
 func.func @fn_recursive_self_type() {
-  // expected-error @+1 {{is recursive, so its first block argument is the closure itself, of type '!relay.fn<(tensor<f32>) -> tensor<f32>>', but it has type 'tensor<f32>'}}
+  // expected-error @+1 {{self reference of the closure: type mismatch: cannot unify 'tensor<f32>' with '!relay.fn<(tensor<f32>) -> tensor<f32>>'}}
   %f = relay.fn recursive : !relay.fn<(tensor<f32>) -> tensor<f32>> {
   ^bb0(%self: tensor<f32>, %x: tensor<f32>):
     relay.yield %x : tensor<f32>
@@ -188,7 +188,7 @@ func.func private @lifted(%b: tensor<2xf32>, %x: tensor<f32>) -> tensor<f32> {
   return %x : tensor<f32>
 }
 func.func @closure_captures(%b: tensor<f32>) {
-  // expected-error @+1 {{needs '@lifted' of type '(tensor<f32>, tensor<f32>) -> tensor<f32>' (captures, then parameters), but it has type '(tensor<2xf32>, tensor<f32>) -> tensor<f32>'}}
+  // expected-error @+1 {{capture #0 of @lifted: type mismatch: cannot unify 'tensor<f32>' with 'tensor<2xf32>'}}
   %f = relay.closure @lifted(%b : tensor<f32>) : !relay.fn<(tensor<f32>) -> tensor<f32>>
   return
 }
@@ -199,7 +199,7 @@ func.func private @lifted(%b: tensor<2xf32>, %x: tensor<f32>) -> tensor<f32> {
   return %x : tensor<f32>
 }
 func.func @closure_params(%b: tensor<2xf32>) {
-  // expected-error @+1 {{needs '@lifted' of type '(tensor<2xf32>) -> tensor<f32>' (captures, then parameters), but it has type '(tensor<2xf32>, tensor<f32>) -> tensor<f32>'}}
+  // expected-error @+1 {{type of the closure of @lifted: type mismatch: cannot unify '!relay.fn<() -> tensor<f32>>' with '!relay.fn<(tensor<f32>) -> tensor<f32>>'}}
   %f = relay.closure @lifted(%b : tensor<2xf32>) : !relay.fn<() -> tensor<f32>>
   return
 }
@@ -219,7 +219,7 @@ func.func @square(%x: tensor<f32>) -> tensor<f32> {
   return %x : tensor<f32>
 }
 func.func @global_type() {
-  // expected-error @+1 {{has type '!relay.fn<(tensor<2xf32>) -> tensor<f32>>' but '@square' has type '!relay.fn<(tensor<f32>) -> tensor<f32>>'}}
+  // expected-error @+1 {{type of @square: type mismatch: cannot unify '!relay.fn<(tensor<2xf32>) -> tensor<f32>>' with '!relay.fn<(tensor<f32>) -> tensor<f32>>' ('tensor<2xf32>' vs 'tensor<f32>')}}
   %f = relay.global_fn @square : !relay.fn<(tensor<2xf32>) -> tensor<f32>>
   return
 }
@@ -244,7 +244,7 @@ func.func @call_arity(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f3
 // -----
 
 func.func @call_arg(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<2xf32>) {
-  // expected-error @+1 {{argument #0 has type 'tensor<2xf32>' but the callee expects 'tensor<f32>'}}
+  // expected-error @+1 {{argument #0 of the call: type mismatch: cannot unify 'tensor<2xf32>' with 'tensor<f32>'}}
   %r = relay.call %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<2xf32>) -> tensor<f32>
   return
 }
@@ -252,7 +252,7 @@ func.func @call_arg(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<2xf3
 // -----
 
 func.func @call_result(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<2xf32>' but its typing rule gives 'tensor<f32>'}}
+  // expected-error @+1 {{result of the call: type mismatch: cannot unify 'tensor<2xf32>' with 'tensor<f32>'}}
   %r = relay.call %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<2xf32>
   return
 }
@@ -261,7 +261,7 @@ func.func @call_result(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f
 
 // relay.tuple / relay.tuple_get_item
 func.func @tuple_result(%x: tensor<f32>) {
-  // expected-error @+1 {{result #0 has type 'tuple<tensor<f32>>' but its typing rule gives 'tuple<tensor<f32>, tensor<f32>>'}}
+  // expected-error @+1 {{tuple: type mismatch: cannot unify 'tuple<tensor<f32>>' with 'tuple<tensor<f32>, tensor<f32>>'}}
   %t = relay.tuple %x, %x : (tensor<f32>, tensor<f32>) -> tuple<tensor<f32>>
   return
 }
@@ -294,7 +294,7 @@ func.func @get_result(%t: tuple<tensor<f32>, tensor<2xf32>>) {
 
 // references
 func.func @ref_new(%x: tensor<f32>) {
-  // expected-error @+1 {{result #0 has type '!relay.ref<tensor<2xf32>>' but its typing rule gives '!relay.ref<tensor<f32>>'}}
+  // expected-error @+1 {{reference: type mismatch: cannot unify '!relay.ref<tensor<2xf32>>' with '!relay.ref<tensor<f32>>' ('tensor<2xf32>' vs 'tensor<f32>')}}
   %r = relay.ref_new %x : (tensor<f32>) -> !relay.ref<tensor<2xf32>>
   return
 }
@@ -318,7 +318,7 @@ func.func @ref_write_ref(%x: tensor<f32>) {
 // -----
 
 func.func @ref_write_value(%r: !relay.ref<tensor<f32>>, %x: tensor<2xf32>) {
-  // expected-error @+1 {{cannot write 'tensor<2xf32>' into '!relay.ref<tensor<f32>>'}}
+  // expected-error @+1 {{reference write: type mismatch: cannot unify '!relay.ref<tensor<f32>>' with '!relay.ref<tensor<2xf32>>' ('tensor<f32>' vs 'tensor<2xf32>')}}
   %u = relay.ref_write %r, %x : (!relay.ref<tensor<f32>>, tensor<2xf32>) -> tuple<>
   return
 }
@@ -326,7 +326,7 @@ func.func @ref_write_value(%r: !relay.ref<tensor<f32>>, %x: tensor<2xf32>) {
 // -----
 
 func.func @ref_write_result(%r: !relay.ref<tensor<f32>>, %x: tensor<f32>) {
-  // expected-error @+1 {{result #0 has type 'tensor<f32>' but its typing rule gives 'tuple<>'}}
+  // expected-error @+1 {{result of reference write: type mismatch: cannot unify 'tensor<f32>' with 'tuple<>'}}
   %u = relay.ref_write %r, %x : (!relay.ref<tensor<f32>>, tensor<f32>) -> tensor<f32>
   return
 }

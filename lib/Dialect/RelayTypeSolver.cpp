@@ -1,5 +1,5 @@
-//===- InferTypeSolver.cpp - unification over relay types -----------------===//
-#include "InferTypeSolver.h"
+//===- RelayTypeSolver.cpp - unification over relay types -----------------===//
+#include "relay/RelayTypeSolver.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -242,4 +242,27 @@ FailureOr<Type> TypeSolver::unifyImpl(Type a, Type b) {
     return Type(ADTType::get(ctx, aa.getName(), args));
   }
   return fail(a, b);
+}
+
+void TypeSolver::explainClash(Diagnostic &diag, Type a, Type b,
+                              const Twine &what) {
+  if (lastClash.occurs) {
+    diag << what << ": occurs check failed: type variable " << lastClash.lhs
+         << " would have to contain itself (" << lastClash.rhs
+         << "); cannot construct an infinite type";
+    return;
+  }
+  // Unknowns print as `!relay.incomplete`: their numbers are the solver's.
+  auto shown = [&](Type t) {
+    return transformType(resolve(t), [&](Type sub) -> Type {
+      return isa<IncompleteType>(sub) ? IncompleteType::get(ctx, 0) : Type();
+    });
+  };
+  Type ra = shown(a), rb = shown(b);
+  diag << what << ": type mismatch: cannot unify " << ra << " with " << rb;
+  if (lastClash.lhs && lastClash.rhs) {
+    Type ca = shown(lastClash.lhs), cb = shown(lastClash.rhs);
+    if (!((ca == ra && cb == rb) || (ca == rb && cb == ra)))
+      diag << " (" << ca << " vs " << cb << ")";
+  }
 }

@@ -1,6 +1,8 @@
-//===- InferTypeSolver.h - unification over relay types -------*- C++ -*-===//
+//===- RelayTypeSolver.h - unification over relay types -------*- C++ -*-===//
 //
-// The substitution `relay-infer-type` solves: a union-find over type
+// The substitution the language's type equations are solved with
+// (RelayTypeEquations.h): by an op's verifier for that op alone, by
+// `relay-infer-type` for a whole module: a union-find over type
 // variables (`!relay.incomplete<N>`, N >= 1), each class optionally bound to
 // a type that may itself mention variables. Only variables are ever bound;
 // concrete types are never rewritten (as in Relay, where only
@@ -10,11 +12,13 @@
 // variable bound to either ends up with.
 //
 //===----------------------------------------------------------------------===//
-#ifndef RELAY_LIB_TRANSFORMS_INFERTYPESOLVER_H
-#define RELAY_LIB_TRANSFORMS_INFERTYPESOLVER_H
+#ifndef RELAY_RELAYTYPESOLVER_H
+#define RELAY_RELAYTYPESOLVER_H
 
 #include "relay/RelayDialect.h"
 #include "relay/RelayGenerics.h"
+
+#include "mlir/IR/Diagnostics.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -52,6 +56,11 @@ public:
   };
   const Clash &clash() const { return lastClash; }
 
+  /// Explains the last failed `unify(a, b)` into `diag`: `what` (the
+  /// equation that failed), both types as far as they are solved, and the
+  /// innermost conflict when it is not the whole.
+  void explainClash(Diagnostic &diag, Type a, Type b, const Twine &what);
+
   /// The class representative of variable `id`.
   unsigned find(unsigned id);
 
@@ -70,4 +79,4 @@ private:
 
 } // namespace mlir::relay
 
-#endif // RELAY_LIB_TRANSFORMS_INFERTYPESOLVER_H
+#endif // RELAY_RELAYTYPESOLVER_H
