@@ -11,6 +11,16 @@ expression instead of a list, as in TVM::
     >>> s = relay.shape_of(x, "int64")
     >>> relay.reshape(x, relay.reverse(s, 0)).op.name
     'dyn.reshape'
+
+TVM's other dyn operators (``dyn.strided_slice``, ``dyn.nn.pad``, ``dyn.tile``,
+``dyn.topk``, ``dyn.one_hot``, ``dyn.image.resize2d``, ``dyn.nn.upsampling``,
+``dyn.squeeze``, ``dyn.expand_dims``) and ``argwhere``/``unique`` are
+compositions of static operators with run-time operands (below), shared by
+the Python API and the ONNX importer; sizes that depend on values are ``?``::
+
+    >>> w = relay.argwhere(relay.var("c", shape=(3, 4), dtype="bool"))
+    >>> relay.transform.InferType()(relay.IRModule.from_expr(w))["main"].body.checked_type
+    TensorType([?, 2], int32)
 """
 from __future__ import annotations
 
