@@ -54,7 +54,7 @@ from .op.tensor import (abs, acos, asin, atan, bitwise_and, bitwise_not, bitwise
                         greater_equal, isfinite, isinf, isnan, left_shift, less, less_equal, log2,
                         log10, logical_and, logical_not, logical_or, logical_xor, mod, not_equal,
                         power, right_shift, round, rsqrt, sign, sin, sinh, tan, trunc, where)
-from .op.transform import (arange, broadcast_to, broadcast_to_like,  # shape transforms
+from .op.transform import (arange, argwhere, unique, broadcast_to, broadcast_to_like,  # shape transforms
                            collapse_sum_like, einsum, expand_dims, full, full_like,
                            layout_transform, ndarray_size, ones, ones_like, repeat, reshape_like,
                            reverse, shape_of, split, squeeze, stack, strided_slice, tile, zeros,
@@ -94,7 +94,7 @@ __all__ = [
     "arange", "broadcast_to", "broadcast_to_like", "collapse_sum_like", "einsum", "expand_dims",
     "full", "full_like", "layout_transform", "ones", "ones_like", "repeat", "reshape_like",
     "reverse", "split", "squeeze", "stack", "strided_slice", "tile", "zeros", "zeros_like",
-    "shape_of", "ndarray_size",
+    "shape_of", "ndarray_size", "argwhere", "unique",
     # reductions, indexing, scans, sorting, image
     "all", "any", "argmax", "argmin", "logsumexp", "max", "mean_std", "mean_variance", "min",
     "prod", "std", "variance", "argsort", "cumprod", "cumsum", "gather", "gather_nd", "one_hot",

@@ -30,6 +30,7 @@ program is exactly what the same Python code would build. Errors are
 """
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple as PyTuple
 
@@ -885,6 +886,8 @@ class _Parser:
         builder = _op_builder(name)
         if builder is None:
             raise self.fail(f"unknown operator '{name}'", t)
+        if name.startswith("dyn."):
+            attrs = _drop_static_leftovers(builder, len(args), attrs)
         try:
             out = builder(*args, **attrs)
         except (TypeError, ValueError) as e:
@@ -895,6 +898,17 @@ class _Parser:
 
 
 _EXPR_ATTR = object()  # an attribute value that is an expression of the metadata section
+
+
+def _drop_static_leftovers(builder: Callable[..., object], n_args: int, attrs: dict) -> dict:
+    """TVM prints a dyn operator with a placeholder for the static attribute its operand
+    replaces (``dyn.reshape(%x, %s, newshape=[])``, ``dyn.topk(%x, %k, k=None)``,
+    ``dyn.one_hot(..., %d, depth=0)``): drop those attributes, the operand is given."""
+    try:
+        positional = list(inspect.signature(builder).parameters)[:n_args]
+    except (TypeError, ValueError):
+        return attrs
+    return {k: v for k, v in attrs.items() if k not in positional}
 
 
 def _op_builder(name: str) -> Optional[Callable[..., object]]:

@@ -12,9 +12,25 @@ Example::
 from __future__ import annotations
 
 from .autodiff import gradient, jvp
+from .errors import CompileError
 from .module import IRModule
+from .op import dyn as _dyn
+from .ty import TensorType
 
 __all__ = ["InferType", "gradient", "jvp"]
+
+
+def _infer_expr_type(e):
+    """(shape with None for ``?`` dims, dtype) of a tensor expression by InferType, or None
+    (the type oracle of the dyn compositions, ``op.dyn.type_of``)."""
+    try:
+        InferType()(IRModule.from_expr(e))
+    except (CompileError, ValueError, TypeError):
+        return None
+    t = getattr(e, "_checked_type", None)
+    if not isinstance(t, TensorType):
+        return None
+    return tuple(d if isinstance(d, int) else None for d in t.shape), t.dtype
 
 
 class InferType:
@@ -29,3 +45,6 @@ class InferType:
             raise TypeError("InferType() applies to an IRModule")
         mod._emitted = mod.to_mlir(infer=True)
         return mod
+
+
+_dyn.set_type_oracle(_infer_expr_type)

@@ -8,7 +8,7 @@ import pytest
 
 MODULES = ["relay_mlir", "relay_mlir.ty", "relay_mlir.expr", "relay_mlir.op.tensor", "relay_mlir.op.nn",
            "relay_mlir.op.reduce", "relay_mlir.op.index", "relay_mlir.op.image",
-           "relay_mlir.op._make", "relay_mlir.expr_functor", "relay_mlir.analysis",
+           "relay_mlir.op._make", "relay_mlir.op.dyn", "relay_mlir.op.transform", "relay_mlir.expr_functor", "relay_mlir.analysis",
            "relay_mlir.module", "relay_mlir.errors", "relay_mlir.emit", "relay_mlir.transform",
            "relay_mlir.compiler", "relay_mlir.runtime", "relay_mlir.adt_value", "relay_mlir.testing.numpy_ref",
            "relay_mlir.testing.resnet", "relay_mlir.adt", "relay_mlir.scope_builder",

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ..expr import Call, Expr
+import numpy as np
+
+from ..expr import Call, Constant, Expr, const
+from . import dyn as _dyn
 from ._make import _call, _int, _ints, _str
 
 __all__ = ["resize2d"]
@@ -27,7 +30,20 @@ def resize2d(data: Expr, size: Sequence[int], roi: Optional[Sequence[float]] = N
              method: str = "linear", coordinate_transformation_mode: str = "half_pixel",
              rounding_method: str = "", cubic_alpha: float = -0.5, cubic_exclude: int = 0,
              extrapolation_value: float = 0.0, out_dtype: Optional[str] = None) -> Call:
-    """Resizes the spatial dims to ``size`` (``relay.image.resize2d``)."""
+    """Resizes the spatial dims to ``size`` (``relay.image.resize2d``); an expression ``size``
+    or ``roi`` is ``dyn.image.resize2d``."""
+    if isinstance(size, Constant):
+        size = size.data.tolist()
+    if isinstance(roi, Constant):
+        roi = roi.data.tolist()
+    if isinstance(size, Expr) or isinstance(roi, Expr):
+        if not isinstance(size, Expr):
+            size = const(np.array(size, "int64"))
+        return _dyn.resize2d(data, size, roi, _str("layout", layout), _str("method", method),
+                             _str("coordinate_transformation_mode", coordinate_transformation_mode),
+                             _str("rounding_method", rounding_method), _float("cubic_alpha", cubic_alpha),
+                             _int("cubic_exclude", cubic_exclude),
+                             _float("extrapolation_value", extrapolation_value), out_dtype)
     roi_attr = None if roi is None else [_float("roi", v) for v in roi]  # -> DenseF64ArrayAttr
     return _call("image.resize2d", [data], size=_ints(size, "size"), roi=roi_attr,
                  layout=_str("layout", layout), method=_str("method", method),

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from ..expr import Call, Expr, TupleWrapper
+from ..expr import Call, Constant, Expr, TupleWrapper
+from . import dyn as _dyn
 from ._make import _bool, _call, _int, _opt_int, _str
 
 __all__ = ["take", "gather", "gather_nd", "scatter_elements", "scatter_nd", "one_hot", "cumsum",
@@ -52,7 +53,11 @@ def scatter_nd(data: Expr, indices: Expr, updates: Expr, mode: str = "update") -
 
 
 def one_hot(indices: Expr, on_value: Expr, off_value: Expr, depth: int, axis: int, dtype: str) -> Call:
-    """One-hot encoding (``relay.one_hot``)."""
+    """One-hot encoding (``relay.one_hot``); an expression ``depth`` is ``dyn.one_hot``."""
+    if isinstance(depth, Constant):
+        depth = int(depth.data.reshape(-1)[0])
+    if isinstance(depth, Expr):
+        return _dyn.one_hot(indices, on_value, off_value, depth, _int("axis", axis), _str("dtype", dtype))
     return _call("one_hot", [indices, on_value, off_value], depth=_int("depth", depth),
                  axis=_int("axis", axis), dtype=_str("dtype", dtype))
 
@@ -86,8 +91,14 @@ def topk(data: Expr, k: int = 1, axis: int = -1, ret_type: str = "both", is_asce
          dtype: str = "int32") -> Union[TupleWrapper, Call]:
     """The ``k`` largest (or smallest) along ``axis`` (``relay.topk``).
 
-    ``ret_type="both"`` gives a ``TupleWrapper`` ``(values, indices)``.
+    ``ret_type="both"`` gives a ``TupleWrapper`` ``(values, indices)``. An
+    expression ``k`` (a run-time integer) is ``dyn.topk``.
     """
+    if isinstance(k, Constant):
+        k = int(k.data.reshape(-1)[0])
+    if isinstance(k, Expr):
+        return _dyn.topk(data, k, _int("axis", axis), _str("ret_type", ret_type), bool(is_ascend),
+                             _str("dtype", dtype))
     call = _call("topk", [data], k=_int("k", k), axis=_int("axis", axis),
                  ret_type=_str("ret_type", ret_type), is_ascend=bool(is_ascend), dtype=_str("dtype", dtype))
     return TupleWrapper(call, 2) if ret_type == "both" else call

@@ -17,7 +17,8 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ..expr import Call, Expr, TupleWrapper, const
+from ..expr import Call, Constant, Expr, TupleWrapper, const
+from . import dyn as _dyn
 from ._make import _bool, _call, _int, _ints, _opt_int, _str
 
 __all__ = [
@@ -451,7 +452,15 @@ def pad(data: Expr, pad_width: Sequence[Sequence[int]], pad_value: Union[float, 
     >>> import relay_mlir as relay
     >>> relay.nn.pad(relay.var("x", shape=(2, 3)), ((0, 0), (1, 2))).attrs["pad_width"]
     [0, 0, 1, 2]
+
+    An expression ``pad_width`` (a (rank, 2) integer tensor) is ``dyn.nn.pad``.
     """
+    if isinstance(pad_width, Constant):
+        pad_width = pad_width.data.tolist()
+    if isinstance(pad_width, Expr):
+        if not isinstance(pad_value, Expr):
+            pad_value = const(np.array(pad_value, dtype=_dyn.type_of(data)[1]))
+        return _dyn.pad(data, pad_width, pad_value, _str("pad_mode", pad_mode))
     flat = []
     for pair in pad_width:
         vals = _ints(pair, "pad_width")
@@ -471,7 +480,16 @@ def upsampling(data: Expr, scale_h: float = 1, scale_w: float = 1, layout: str =
                method: str = "nearest_neighbor", align_corners: bool = False) -> Call:
     """2-D upsampling (``relay.nn.upsampling``) to ``round(h * scale_h)``,
     ``round(w * scale_w)``; ``method`` ``"nearest_neighbor"`` or
-    ``"bilinear"``."""
+    ``"bilinear"``. Expressions (0-d floats) for the scales give
+    ``dyn.nn.upsampling``."""
+    if isinstance(scale_h, Constant):
+        scale_h = float(scale_h.data)
+    if isinstance(scale_w, Constant):
+        scale_w = float(scale_w.data)
+    if isinstance(scale_h, Expr) or isinstance(scale_w, Expr):
+        sh, sw = (s if isinstance(s, Expr) else const(np.array(s, "float32")) for s in (scale_h, scale_w))
+        return _dyn.upsampling(data, sh, sw, _str("layout", layout), _str("method", method),
+                               _bool("align_corners", align_corners))
     return _call("nn.upsampling", [data], scale_h=_float("scale_h", scale_h),
                  scale_w=_float("scale_w", scale_w), layout=_str("layout", layout),
                  method=_str("method", method), align_corners=_bool("align_corners", align_corners))

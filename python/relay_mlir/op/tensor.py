@@ -18,7 +18,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ..expr import Call, Expr, Tuple
+from ..expr import Call, Constant, Expr, Tuple
 from . import dyn as _dyn
 from ._make import IntList, _bool, _call, _float, _int, _ints
 
@@ -248,6 +248,8 @@ def reshape(data: Expr, newshape: IntList, allowzero: bool = False) -> Call:
     >>> relay.reshape(relay.var("x", shape=(2, 3, 4)), (0, -1)).attrs
     {'newshape': [0, -1], 'allowzero': False}
     """
+    if isinstance(newshape, Constant):  # as TVM: a constant shape is the static operator
+        newshape = newshape.data.reshape(-1).tolist()
     if isinstance(newshape, Expr):  # a shape computed at run time
         return _dyn.reshape(data, newshape, allowzero)
     return _call("reshape", [data], newshape=_ints(newshape, "newshape"),

@@ -21,7 +21,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ..expr import Call, Expr, Tuple, TupleWrapper, const
+from ..expr import Call, Constant, Expr, Tuple, TupleWrapper, const
 from . import dyn as _dyn
 from ._make import IntList, _call, _int, _ints, _opt_int, _str
 
@@ -29,8 +29,18 @@ __all__ = [
     "reshape_like", "squeeze", "expand_dims", "stack", "split", "strided_slice", "tile",
     "repeat", "reverse", "broadcast_to", "broadcast_to_like", "collapse_sum_like",
     "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "arange",
-    "layout_transform", "einsum", "shape_of", "ndarray_size",
+    "layout_transform", "einsum", "shape_of", "ndarray_size", "argwhere", "unique",
 ]
+
+
+def _const_value(v: object) -> object:
+    """A Constant argument as its numpy value (TVM's builders do the same: constants give the
+    static operator), anything else unchanged."""
+    return v.data if isinstance(v, Constant) else v
+
+
+argwhere = _dyn.argwhere
+unique = _dyn.unique
 
 shape_of = _dyn.shape_of
 ndarray_size = _dyn.ndarray_size
@@ -86,7 +96,12 @@ def squeeze(data: Expr, axis: Optional[IntList] = None) -> Call:
     >>> import relay_mlir as relay
     >>> relay.squeeze(relay.var("x", shape=(1, 3, 1)), axis=[0]).attrs
     {'axis': [0]}
+
+    An expression ``axis`` (a 1-d integer tensor) is ``dyn.squeeze``.
     """
+    axis = _const_value(axis)
+    if isinstance(axis, Expr):
+        return _dyn.squeeze(data, axis)
     return _call("squeeze", [data], axis=_ints(axis, "axis"))
 
 
@@ -96,7 +111,14 @@ def expand_dims(data: Expr, axis: int, num_newaxis: int = 1) -> Call:
     >>> import relay_mlir as relay
     >>> relay.expand_dims(relay.var("x", shape=(3,)), 0, num_newaxis=2).attrs
     {'axis': 0, 'num_newaxis': 2}
+
+    An expression ``axis`` (a run-time integer) is ``dyn.expand_dims``.
     """
+    axis = _const_value(axis)
+    if isinstance(axis, Expr):
+        return _dyn.expand_dims(data, axis, _int("num_newaxis", num_newaxis))
+    if isinstance(axis, np.ndarray):
+        axis = int(axis.reshape(-1)[0])
     return _call("expand_dims", [data], axis=_int("axis", axis),
                  num_newaxis=_int("num_newaxis", num_newaxis))
 
@@ -136,7 +158,18 @@ def strided_slice(data: Expr, begin: IntList, end: IntList, strides: Optional[In
     >>> import relay_mlir as relay
     >>> relay.strided_slice(relay.var("x", shape=(3, 4)), [0, 1], [2, 4]).attrs["strides"]
     [1]
+
+    Expressions (1-d integer tensors) for ``begin``/``end``/``strides`` give
+    ``dyn.strided_slice`` (without ``axes``).
     """
+    begin, end, strides = _const_value(begin), _const_value(end), _const_value(strides)
+    if any(isinstance(v, Expr) for v in (begin, end, strides)):
+        if axes is not None:
+            raise ValueError("strided_slice: axes with run-time begin/end/strides")
+        vec = lambda v: v if isinstance(v, Expr) or v is None else const(np.array(v, "int64"))  # noqa: E731
+        return _dyn.strided_slice(data, vec(begin), vec(end), vec(strides), slice_mode)
+    if isinstance(strides, np.ndarray):
+        strides = strides.tolist()
     strides = _ints(strides or [1], "strides")
     n = len(strides)
 
@@ -161,7 +194,12 @@ def tile(data: Expr, reps: IntList) -> Call:
     >>> import relay_mlir as relay
     >>> relay.tile(relay.var("x", shape=(2, 2)), (2, 3)).attrs
     {'reps': [2, 3]}
+
+    An expression ``reps`` (a 1-d integer tensor) is ``dyn.tile``.
     """
+    reps = _const_value(reps)
+    if isinstance(reps, Expr):
+        return _dyn.tile(data, reps)
     return _call("tile", [data], reps=_ints(reps, "reps"))
 
 
@@ -182,6 +220,8 @@ def broadcast_to(data: Expr, shape: IntList) -> Call:
     >>> relay.broadcast_to(relay.var("x", shape=(3, 1)), (2, 3, 4)).attrs
     {'shape': [2, 3, 4]}
     """
+    if isinstance(shape, Constant):  # as TVM: a constant shape is the static operator
+        shape = shape.data.reshape(-1).tolist()
     if isinstance(shape, Expr):  # a shape computed at run time
         return _dyn.broadcast_to(data, shape)
     return _call("broadcast_to", [data], shape=_ints(shape, "shape"))
@@ -205,6 +245,8 @@ def zeros(shape: IntList, dtype: str) -> Call:
     >>> relay.zeros((2, 3), "float32").attrs
     {'shape': [2, 3], 'dtype': 'float32'}
     """
+    if isinstance(shape, Constant):  # as TVM: a constant shape is the static operator
+        shape = shape.data.reshape(-1).tolist()
     if isinstance(shape, Expr):
         return _dyn.zeros(shape, dtype)
     return _call("zeros", [], shape=_ints(shape, "shape"), dtype=_dtype("dtype", dtype))
@@ -212,6 +254,8 @@ def zeros(shape: IntList, dtype: str) -> Call:
 
 def ones(shape: IntList, dtype: str) -> Call:
     """A tensor of ones (``relay.ones``)."""
+    if isinstance(shape, Constant):  # as TVM: a constant shape is the static operator
+        shape = shape.data.reshape(-1).tolist()
     if isinstance(shape, Expr):
         return _dyn.ones(shape, dtype)
     return _call("ones", [], shape=_ints(shape, "shape"), dtype=_dtype("dtype", dtype))
@@ -226,6 +270,8 @@ def full(fill_value: Union[Expr, float, int], shape: IntList = (), dtype: str = 
     {'shape': [2, 2], 'dtype': 'int32'}
     """
     dtype = _dtype("dtype", dtype) if dtype else ""
+    if isinstance(shape, Constant):  # as TVM: a constant shape is the static operator
+        shape = shape.data.reshape(-1).tolist()
     if isinstance(shape, Expr):
         return _dyn.full(_scalar(fill_value, dtype), shape, dtype)
     return _call("full", [_scalar(fill_value, dtype)], shape=_ints(shape, "shape"), dtype=dtype)

@@ -23,6 +23,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 import numpy as np
 
 from ... import expr as E
+from ...op import dyn as D
 
 __all__ = ["Dim", "Sym", "SYM_CONVERTERS", "sym_of", "elems_expr", "shape_sym", "checked_nonneg",
            "runtime_check", "depend", "axes_are_one_of"]
@@ -342,8 +343,8 @@ SYM_CONVERTERS["Div"] = _arith(_div)
 def checked_nonneg(n, sizes: E.Expr) -> E.Expr:
     """``sizes`` (1-d int64), checked at run time to be non-negative (with a product of at most
     2^40): the shape of a ``dyn.zeros`` of those sizes, whose lowering asserts it. Use the
-    result, not ``sizes``, so that the check is part of the program."""
-    return n.op("shape_of")(n.op("zeros")(sizes, "int8"), dtype="int64")
+    result, not ``sizes``, so that the check is part of the program (``op.dyn.checked_nonneg``)."""
+    return D.checked_nonneg(sizes)
 
 
 def runtime_check(n, ok: E.Expr) -> E.Expr:
@@ -351,9 +352,7 @@ def runtime_check(n, ok: E.Expr) -> E.Expr:
     error when ``ok`` is false (cf.assert: "relay.dyn.zeros: a shape entry is negative ...
     [at <model>:<node>:...]", naming the ONNX node). Add the result to a value the node's
     result depends on (or use ``depend``)."""
-    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
-    v = n.op("reshape")(n.op("where")(ok, i64(0), i64(-1)), [1])
-    return n.op("reshape")(checked_nonneg(n, v), [])
+    return D.runtime_check(ok)
 
 
 def depend(n, value: E.Expr, zero: E.Expr) -> E.Expr:

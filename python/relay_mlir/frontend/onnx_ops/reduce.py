@@ -5,6 +5,7 @@ from typing import List, Optional
 
 import numpy as np
 
+from ...op import dyn as D
 from ._base import Node, fmt_shape, register
 from .elementwise import _float_only
 
@@ -218,7 +219,6 @@ def _topk(n: Node):
 def _topk_runtime(n: Node, axis: int):
     """k known only at run time: every element sorted (topk with k = the whole axis), then the
     first k taken; k is checked at run time to lie in [0, dim]."""
-    from ._symshape import checked_nonneg
     from ._shape import dims_of
     from ._symshape import elems_expr
     ks = n.shape(1)
@@ -231,16 +231,9 @@ def _topk_runtime(n: Node, axis: int):
     k = n.expr(1)
     if n.dtype(1) != "int64":
         k = n.op("cast")(k, "int64")
-    k = n.op("reshape")(k, [1])
-    dim = elems_expr(n, [dims_of(x, xs)[axis]], "int64")
-    # [k, dim - k] >= 0 checked at run time
-    kk = checked_nonneg(n, n.op("concatenate")([k, n.op("subtract")(dim, k)], axis=0))
-    k = n.op("reshape")(n.op("take")(kk, n.constant(np.array([0], np.int64)), axis=0), [])
-    full = n.op("topk")(x, k=0, axis=axis, ret_type="both", is_ascend=not largest, dtype="int64")
-    idx = n.op("arange")(n.constant(np.array(0, np.int64)), k, n.constant(np.array(1, np.int64)),
-                         dtype="int64")
-    return [n.op("take")(full[0], idx, axis=axis, mode="clip"),
-            n.op("take")(full[1], idx, axis=axis, mode="clip")]
+    k = n.op("reshape")(k, [])
+    dim = D.entry(elems_expr(n, [dims_of(x, xs)[axis]], "int64"), 0)
+    return list(D.topk_take(x, axis, dim, k, not largest, "int64"))
 
 
 def _scan(relay_name: str):

@@ -7,6 +7,7 @@ from typing import List, Optional
 import numpy as np
 
 from ... import expr as E
+from ...op import dyn as D
 from ._base import Node, fmt_shape, have_op, register
 from ._shape import prod, squeeze, unsqueeze
 from ._symshape import Dim, Sym, checked_nonneg, elems_expr, shape_sym, sym_of
@@ -371,21 +372,10 @@ def _tile_runtime(n: Node):
         raise n.invalid(f"repeats has {len(sym.elems)} entries, the input has rank {r}")
     if any(isinstance(e, int) and e < 0 for e in sym.elems):
         raise n.invalid(f"negative repeats {sym.elems}")
-    y = x
-    for i in range(r):  # [d0, d1, ...] -> [1, d0, 1, d1, ...]
-        y = n.op("expand_dims")(y, 2 * i, 1)
     dims = [xs[i] if xs[i] is not None else Dim(x, i) for i in range(r)]
-    big, srcs = [], []
-    for i in range(r):
-        big += [sym.elems[i], dims[i]]
-        srcs += [(sym, i), None]
-    y = n.op("broadcast_to")(y, elems_expr(n, big, "int64", srcs))
-    out = [e * d if isinstance(e, int) and isinstance(d, int) else None
-           for e, d in zip(sym.elems, dims)]
     reps = elems_expr(n, sym.elems, "int64", [(sym, i) for i in range(r)])
-    prod_expr = n.op("multiply")(reps, elems_expr(n, dims, "int64"))
-    prod_sym = Sym(prod_expr, out, False, "int64")
-    return n.op("reshape")(y, _sym_expr(n, prod_sym, out))
+    dvec = elems_expr(n, dims, "int64")
+    return D.tile_dims(x, [D.entry(reps, i) for i in range(r)], [D.entry(dvec, i) for i in range(r)])
 
 
 # -- split / slice -------------------------------------------------------------------
@@ -495,16 +485,7 @@ def _slice_runtime(n: Node, xs):
     for a, st, en, sp in plan:
         d = elems_expr(n, [dims[a]], "int64")
         d = n.op("reshape")(d, [])
-        neg = n.op("less")(sp, i64(0))
-        # negative starts/ends count from the end; clamp to [0, d] (step > 0) or [-1, d - 1] (step < 0)
-        st = n.op("where")(n.op("less")(st, i64(0)), n.op("add")(st, d), st)
-        en = n.op("where")(n.op("less")(en, i64(0)), n.op("add")(en, d), en)
-        lo = n.op("where")(neg, i64(-1), i64(0))
-        hi = n.op("where")(neg, n.op("subtract")(d, i64(1)), d)
-        st = n.op("minimum")(n.op("maximum")(st, i64(0)), hi)
-        en = n.op("minimum")(n.op("maximum")(en, lo), hi)
-        idx = n.op("arange")(st, en, sp, dtype="int64")
-        y = n.op("take")(y, idx, axis=a, mode="clip")
+        y = D.slice_axis(y, a, d, st, en, sp)
     return y
 
 
@@ -744,39 +725,10 @@ def _pad_runtime(n: Node, mode: str):
                 value = n.op("reshape")(value, [])
         else:
             value = n.scalar(0)
-    dims = dims_of(n.expr(0), xs)
-    # the output shape, checked at run time as a whole (no negative dim, at most 2^40 elements)
-    out = []
-    for a in range(r):
-        d = elems_expr(n, [dims[a]], "int64")
-        if a in axes:
-            j = axes.index(a)
-            d = n.op("add")(n.op("add")(d, n.op("take")(pads, i64([j]), axis=0)),
-                            n.op("take")(pads, i64([k + j]), axis=0))
-        out.append(d)
-    out = checked_nonneg(n, n.op("concatenate")(out, axis=0) if r > 1 else out[0])
-    y = n.expr(0)
+    before, after = [None] * r, [None] * r
     for j, a in enumerate(axes):
-        d = n.op("reshape")(elems_expr(n, [dims[a]], "int64"), [])
-        before = n.op("reshape")(n.op("take")(pads, i64([j]), axis=0), [])
-        size = n.op("reshape")(n.op("take")(out, i64([a]), axis=0), [])
-        src = n.op("subtract")(n.op("arange")(i64(0), size, i64(1), dtype="int64"), before)
-        dm1 = n.op("subtract")(d, i64(1))
-        if mode == "wrap":
-            idx = n.op("floor_mod")(src, n.op("maximum")(d, i64(1)))
-        elif mode == "reflect":
-            period = n.op("maximum")(n.op("multiply")(dm1, i64(2)), i64(1))
-            m = n.op("floor_mod")(src, period)
-            idx = n.op("where")(n.op("less")(m, d), m, n.op("subtract")(period, m))
-        else:
-            idx = n.op("minimum")(n.op("maximum")(src, i64(0)), n.op("maximum")(dm1, i64(0)))
-        y = n.op("take")(y, idx, axis=a, mode="clip")
-        if mode == "constant":
-            inside = n.op("logical_and")(n.op("greater_equal")(src, i64(0)), n.op("less")(src, d))
-            shape = [1] * r
-            shape[a] = -1
-            y = n.op("where")(n.op("reshape")(inside, shape), y, value)
-    return y
+        before[a], after[a] = D.entry(pads, j), D.entry(pads, k + j)
+    return D.pad_axes(n.expr(0), xs, before, after, value, mode)
 
 
 @register("Pad", since=11)
@@ -884,11 +836,7 @@ def _one_hot_runtime(n: Node, axis: int):
         idx = n.op("cast")(idx, "int64")
     zero = n.constant(np.array(0, np.int64))
     idx = n.op("where")(n.op("less")(idx, zero), n.op("add")(idx, depth), idx)
-    r = n.rank(0)
-    classes = n.op("arange")(zero, depth, n.constant(np.array(1, np.int64)), dtype="int64")
-    classes = n.op("reshape")(classes, [-1] + [1] * (r - axis))
-    hit = n.op("equal")(n.op("expand_dims")(idx, axis, 1), classes)
-    return n.op("where")(hit, on, off)
+    return D.one_hot_axis(idx, n.rank(0), on, off, depth, axis)
 
 
 @register("Einsum", since=12)
@@ -936,3 +884,47 @@ def _scatter_nd(n: Node):
     ir = n.rank(1)
     idx = n.op("transpose")(n.expr(1), [ir - 1] + list(range(ir - 1)))
     return n.op("scatter_nd")(n.expr(0), idx, n.expr(2), mode=_REDUCTIONS[red])
+
+
+# -- data-dependent output sizes ---------------------------------------------------------
+@register("NonZero", since=9)
+def _nonzero(n: Node):
+    """(rank, ?) int64 coordinates of the non-zero elements: ``argwhere`` transposed."""
+    xs = n.shape(0)
+    if xs is None or len(xs) == 0:
+        raise n.unsupported(f"NonZero of an input of shape {fmt_shape(xs)}")
+    w = D.argwhere(n.expr(0), xs, n.dtype(0))
+    return n.op("transpose")(n.op("cast")(w, "int64"), [1, 0])
+
+
+@register("Unique", since=11)
+def _unique(n: Node):
+    """Unique of the flattened input (``relay.unique``), or of the slices along ``axis``
+    (``op.dyn.unique_rows``), its padded results cut to the run-time number of unique values;
+    ``sorted=0`` orders by first occurrence."""
+    xs = n.shape(0)
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    x = n.expr(0)
+    zero, one = n.constant(np.array(0, np.int64)), n.constant(np.array(1, np.int64))
+    if n.has_attr("axis") and len(xs) > 1:
+        # unique slices along the axis: rows of [dim, rest] compared entry by entry
+        a = n.check_axis(n.attr("axis"), len(xs), "axis")
+        rest = prod(xs[:a] + xs[a + 1:])
+        if rest is None:
+            raise n.unsupported("Unique along an axis needs the other dims static")
+        rows = n.op("reshape")(n.op("transpose")(x, [a] + [i for i in range(len(xs)) if i != a]), [-1, rest])
+        idx, inv, num, counts = D.unique_rows(rows, rest, bool(n.attr("sorted", 1)))
+        first = n.op("arange")(zero, num, one, dtype="int64")
+        idx, counts = (n.op("take")(v, first, axis=0, mode="clip") for v in (idx, counts))
+        return [n.op("take")(x, idx, axis=a, mode="clip"), idx, inv, counts]
+    total = prod(xs)
+    flat = x if len(xs) == 1 else n.op("reshape")(x, [-1])
+    out, idx, inv, num, counts = D.unique(flat, bool(n.attr("sorted", 1)), True, shape=(total,))
+    num = n.op("cast")(n.op("reshape")(num, []), "int64")
+    first = n.op("arange")(zero, num, one, dtype="int64")
+
+    def cut(v, dt=None):
+        v = n.op("take")(v, first, axis=0, mode="clip")
+        return v if dt is None else n.op("cast")(v, dt)
+    return [cut(out), cut(idx, "int64"), n.op("cast")(inv, "int64"), cut(counts, "int64")]
