@@ -21,6 +21,7 @@ Example::
 """
 from __future__ import annotations
 
+import functools
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -77,6 +78,7 @@ class ADTDef:
         self.name = name
         self.type_params = list(type_params)
         self.constructors = [(c, list(fields)) for c, fields in constructors]
+        self.tags = {c: tag for tag, (c, _) in enumerate(self.constructors)}
         # (tag, ids of args) -> (args, result): a recursive field (a List's tail) has
         # the very same argument objects as its parent, so encoding a long list
         # substitutes once per constructor, not once per element
@@ -102,10 +104,7 @@ def _checked_tensor(v: object, t: TensorType, where) -> np.ndarray:
     """A tensor field as numpy, its dtype and static dims checked: a boxed tensor is only
     unboxed (and checked by IREE) where it is computed with, so a wrong one could
     otherwise travel through the program and come back as it was given."""
-    try:
-        want = np.dtype(t.dtype)
-    except TypeError:  # bfloat16 without ml_dtypes: IREE checks what it can
-        want = None
+    want = _np_dtype(t.dtype)
     arr = v if isinstance(v, np.ndarray) else np.asarray(v, dtype=want)
     if want is not None and arr.dtype != want:
         raise TypeError(f"{_where(where)}: expected {t.to_mlir()}, got a {arr.dtype} array")
@@ -115,12 +114,21 @@ def _checked_tensor(v: object, t: TensorType, where) -> np.ndarray:
     return np.ascontiguousarray(arr) if arr.ndim else arr
 
 
+@functools.lru_cache(maxsize=None)
+def _np_dtype(dtype: str) -> Optional[np.dtype]:
+    try:
+        return np.dtype(dtype)
+    except TypeError:  # bfloat16 without ml_dtypes: IREE checks what it can
+        return None
+
+
 def _where(where) -> str:
-    """A location in an argument: a string or a chain of (parent, suffix) pairs."""
+    """A location in an argument: a string or a chain of (parent, text, name, index or
+    None) tuples, spelt out only for an error message."""
     parts = []
     while isinstance(where, tuple):
-        where, suffix = where
-        parts.append(suffix)
+        where, text, name, i = where
+        parts.append(f"{text}{name}" + ("" if i is None else f"[{i}]"))
     return where + "".join(reversed(parts))
 
 
@@ -231,8 +239,7 @@ class ResultLayout:
         return root[0]
 
     def _encode_node(self, v: object, t: Type, where, work: list) -> object:
-        """One node; its children go on ``work`` as (value, type, where, list, index).
-        ``where`` is a string or a (parent where, suffix) pair, spelt out on errors only."""
+        """One node; its children go on ``work`` as (value, type, where, list, index)."""
         if isinstance(t, TypeCall):
             adt = self.adts.get(t.func.name_hint)
             if adt is None:
@@ -240,32 +247,31 @@ class ResultLayout:
             if not isinstance(v, ADT):
                 raise TypeError(f"{_where(where)}: expected a value of {t.to_mlir()} (an adt_value.ADT), "
                                 f"got {type(v).__name__}")
-            names = [c for c, _ in adt.constructors]
-            if v.constructor not in names:
+            tag = adt.tags.get(v.constructor)
+            if tag is None:
                 raise TypeError(f"{_where(where)}: @{t.func.name_hint} has no constructor "
-                                f"'{v.constructor}' (it has {', '.join(names) or 'none'})")
-            tag = names.index(v.constructor)
+                                f"'{v.constructor}' (it has {', '.join(adt.tags) or 'none'})")
             _, fields = adt.field_types(tag, t.args)
             if len(v.fields) != len(fields):
                 raise TypeError(f"{_where(where)}: {v.constructor} takes {len(fields)} field(s), "
                                 f"got {len(v.fields)}")
             node: List[object] = [tag] + [None] * len(fields)
             for i, (f, ft) in enumerate(zip(v.fields, fields)):
-                work.append((f, ft, (where, f".{v.constructor}[{i}]"), node, i + 1))
+                work.append((f, ft, (where, ".", v.constructor, i), node, i + 1))
             return node
         if isinstance(t, RefType):
             if not isinstance(v, RefValue):
                 raise TypeError(f"{_where(where)}: expected a reference (an adt_value.RefValue), "
                                 f"got {type(v).__name__}")
             node = [None]
-            work.append((v.value, t.value, (where, ".value"), node, 0))
+            work.append((v.value, t.value, (where, ".value", "", None), node, 0))
             return node
         if isinstance(t, TupleType):
             if not isinstance(v, (tuple, list)) or len(v) != len(t.fields):
                 raise TypeError(f"{_where(where)}: expected a tuple of {len(t.fields)} field(s)")
             node = [None] * len(t.fields)
             for i, (f, ft) in enumerate(zip(v, t.fields)):
-                work.append((f, ft, (where, f"[{i}]"), node, i))
+                work.append((f, ft, (where, "", "", i), node, i))
             return node
         if isinstance(t, TensorType):
             return _checked_tensor(v, t, where)
