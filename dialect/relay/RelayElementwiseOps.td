@@ -74,7 +74,7 @@ def Relay_AbsOp : Relay_NumericUnaryOp<"abs", "|x|">;
 def Relay_SignOp : Relay_NumericUnaryOp<"sign", "-1, 0 or 1 by the sign of x">;
 def Relay_CeilOp : Relay_NumericUnaryOp<"ceil", "round towards +inf">;
 def Relay_FloorOp : Relay_NumericUnaryOp<"floor", "round towards -inf">;
-def Relay_RoundOp : Relay_NumericUnaryOp<"round", "round half to even">;
+def Relay_RoundOp : Relay_NumericUnaryOp<"round", "round half away from zero">;
 def Relay_TruncOp : Relay_NumericUnaryOp<"trunc", "round towards zero">;
 
 def Relay_IsNanOp : Relay_FloatTestOp<"isnan", "x is NaN (bool result)">;

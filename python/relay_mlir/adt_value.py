@@ -21,11 +21,12 @@ Example::
 """
 from __future__ import annotations
 
+import functools
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .ty import RefType, TensorType, TupleType, Type, TypeCall, TypeVar, from_mlir
+from .ty import Any, RefType, TensorType, TupleType, Type, TypeCall, TypeVar, from_mlir
 
 __all__ = ["ADT", "RefValue", "ADTDef", "ResultLayout", "adt_defs_from_mlir"]
 
@@ -77,15 +78,58 @@ class ADTDef:
         self.name = name
         self.type_params = list(type_params)
         self.constructors = [(c, list(fields)) for c, fields in constructors]
+        self.tags = {c: tag for tag, (c, _) in enumerate(self.constructors)}
+        # (tag, ids of args) -> (args, result): a recursive field (a List's tail) has
+        # the very same argument objects as its parent, so encoding a long list
+        # substitutes once per constructor, not once per element
+        self._memo: Dict[Tuple[int, Tuple[int, ...]], Tuple[Sequence[Type], Tuple[str, List[Type]]]] = {}
 
     def field_types(self, tag: int, args: Sequence[Type]) -> Tuple[str, List[Type]]:
         """Constructor ``tag``'s name and field types with the type parameters set to ``args``."""
+        key = (tag, tuple(map(id, args)))
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit[1]
         name, fields = self.constructors[tag]
         subst = dict(zip(self.type_params, args))
-        return name, [_substitute(f, subst) for f in fields]
+        result = name, [_substitute(f, subst) for f in fields]
+        self._memo[key] = (list(args), result)  # keeps the args alive: their ids stay theirs
+        return result
 
     def __repr__(self) -> str:
         return f"ADTDef({self.name!r}, {[c for c, _ in self.constructors]!r})"
+
+
+def _checked_tensor(v: object, t: TensorType, where) -> np.ndarray:
+    """A tensor field as numpy, its dtype and static dims checked: a boxed tensor is only
+    unboxed (and checked by IREE) where it is computed with, so a wrong one could
+    otherwise travel through the program and come back as it was given."""
+    want = _np_dtype(t.dtype)
+    arr = v if isinstance(v, np.ndarray) else np.asarray(v, dtype=want)
+    if want is not None and arr.dtype != want:
+        raise TypeError(f"{_where(where)}: expected {t.to_mlir()}, got a {arr.dtype} array")
+    if arr.ndim != len(t.shape) or any(not isinstance(d, Any) and int(d) != n
+                                       for d, n in zip(t.shape, arr.shape)):
+        raise ValueError(f"{_where(where)}: expected {t.to_mlir()}, got shape {arr.shape}")
+    return np.ascontiguousarray(arr) if arr.ndim else arr
+
+
+@functools.lru_cache(maxsize=None)
+def _np_dtype(dtype: str) -> Optional[np.dtype]:
+    try:
+        return np.dtype(dtype)
+    except TypeError:  # bfloat16 without ml_dtypes: IREE checks what it can
+        return None
+
+
+def _where(where) -> str:
+    """A location in an argument: a string or a chain of (parent, text, name, index or
+    None) tuples, spelt out only for an error message."""
+    parts = []
+    while isinstance(where, tuple):
+        where, text, name, i = where
+        parts.append(f"{text}{name}" + ("" if i is None else f"[{i}]"))
+    return where + "".join(reversed(parts))
 
 
 def _substitute(t: Type, subst: Dict[str, Type]) -> Type:
@@ -186,38 +230,52 @@ class ResultLayout:
                 else np.asarray(v, order="C") for i, (v, t) in enumerate(zip(inputs, leaves))]
 
     def _encode(self, v: object, t: Type, where: str) -> object:
+        """``v`` as nested lists, iteratively: a List of 100,000 elements is as deep."""
+        root: List[object] = [None]
+        work = [(v, t, where, root, 0)]
+        while work:
+            v, t, where, parent, idx = work.pop()
+            parent[idx] = self._encode_node(v, t, where, work)
+        return root[0]
+
+    def _encode_node(self, v: object, t: Type, where, work: list) -> object:
+        """One node; its children go on ``work`` as (value, type, where, list, index)."""
         if isinstance(t, TypeCall):
             adt = self.adts.get(t.func.name_hint)
             if adt is None:
                 raise ValueError(f"no relay.adt @{t.func.name_hint} in the module")
             if not isinstance(v, ADT):
-                raise TypeError(f"{where}: expected a value of {t.to_mlir()} (an adt_value.ADT), "
+                raise TypeError(f"{_where(where)}: expected a value of {t.to_mlir()} (an adt_value.ADT), "
                                 f"got {type(v).__name__}")
-            names = [c for c, _ in adt.constructors]
-            if v.constructor not in names:
-                raise TypeError(f"{where}: @{t.func.name_hint} has no constructor '{v.constructor}' "
-                                f"(it has {', '.join(names) or 'none'})")
-            tag = names.index(v.constructor)
+            tag = adt.tags.get(v.constructor)
+            if tag is None:
+                raise TypeError(f"{_where(where)}: @{t.func.name_hint} has no constructor "
+                                f"'{v.constructor}' (it has {', '.join(adt.tags) or 'none'})")
             _, fields = adt.field_types(tag, t.args)
             if len(v.fields) != len(fields):
-                raise TypeError(f"{where}: {v.constructor} takes {len(fields)} field(s), "
+                raise TypeError(f"{_where(where)}: {v.constructor} takes {len(fields)} field(s), "
                                 f"got {len(v.fields)}")
-            return [tag] + [self._encode(f, ft, f"{where}.{v.constructor}[{i}]")
-                            for i, (f, ft) in enumerate(zip(v.fields, fields))]
+            node: List[object] = [tag] + [None] * len(fields)
+            for i, (f, ft) in enumerate(zip(v.fields, fields)):
+                work.append((f, ft, (where, ".", v.constructor, i), node, i + 1))
+            return node
         if isinstance(t, RefType):
             if not isinstance(v, RefValue):
-                raise TypeError(f"{where}: expected a reference (an adt_value.RefValue), "
+                raise TypeError(f"{_where(where)}: expected a reference (an adt_value.RefValue), "
                                 f"got {type(v).__name__}")
-            return [self._encode(v.value, t.value, f"{where}.value")]
+            node = [None]
+            work.append((v.value, t.value, (where, ".value", "", None), node, 0))
+            return node
         if isinstance(t, TupleType):
             if not isinstance(v, (tuple, list)) or len(v) != len(t.fields):
-                raise TypeError(f"{where}: expected a tuple of {len(t.fields)} field(s)")
-            return [self._encode(f, ft, f"{where}[{i}]") for i, (f, ft) in enumerate(zip(v, t.fields))]
+                raise TypeError(f"{_where(where)}: expected a tuple of {len(t.fields)} field(s)")
+            node = [None] * len(t.fields)
+            for i, (f, ft) in enumerate(zip(v, t.fields)):
+                work.append((f, ft, (where, "", "", i), node, i))
+            return node
         if isinstance(t, TensorType):
-            if isinstance(v, np.ndarray):
-                return np.ascontiguousarray(v) if v.ndim else v
-            return np.asarray(v, dtype=np.dtype(t.dtype))
-        raise TypeError(f"{where}: cannot pass a value of type {t.to_mlir()}")
+            return _checked_tensor(v, t, where)
+        raise TypeError(f"{_where(where)}: cannot pass a value of type {t.to_mlir()}")
 
     def decode(self, results: object, tensor: Callable[[object], object]) -> object:
         """``main``'s raw IREE results as Python values: the lowering flattens tuple results
@@ -244,9 +302,31 @@ class ResultLayout:
         return _as_dtype(tensor(value), t)
 
     def _boxed(self, value: object, t: Type, tensor) -> object:
-        """A boxed value: a buffer view for tensors, a ``VmVariantList`` otherwise."""
-        import iree.runtime as rt
+        """A boxed value (a ``VmVariantList``), decoded iteratively: a returned List of
+        100,000 elements is as deep. Nodes are made first and filled afterwards,
+        children before parents."""
+        root: List[object] = [None]
+        made: list = []  # (node, slots, parent, index) in creation order
+        work = [(value, None, t, root, 0)]  # (list, its slot or None for the list itself, type, ...)
+        while work:
+            lst, i, t, parent, idx = work.pop()
+            if i is not None:
+                if isinstance(t, TensorType):
+                    parent[idx] = _as_dtype(tensor(_buffer_view(lst, i)), t)
+                    continue
+                lst = lst.get_as_list(i)
+            parent[idx] = self._boxed_node(lst, t, tensor, work, made, parent, idx)
+        for node, slots, parent, idx in reversed(made):
+            if isinstance(node, ADT):
+                node.fields = tuple(slots)
+            elif isinstance(node, RefValue):
+                node.value = slots[0]
+            else:  # a tuple
+                parent[idx] = tuple(slots)
+        return root[0]
 
+    def _boxed_node(self, value, t: Type, tensor, work: list, made: list, parent, idx) -> object:
+        """One node (its fields empty); its slots go on ``work``."""
         if isinstance(t, TypeCall):
             adt = self.adts.get(t.func.name_hint)
             if adt is None:
@@ -255,19 +335,24 @@ class ResultLayout:
             if not 0 <= tag < len(adt.constructors):
                 raise ValueError(f"tag {tag} is not a constructor of @{t.func.name_hint}")
             name, fields = adt.field_types(tag, t.args)
-            return ADT(tag, name, [self._slot(value, i + 1, f, tensor) for i, f in enumerate(fields)],
-                       adt=t.func.name_hint)
-        if isinstance(t, RefType):
-            return RefValue(self._slot(value, 0, t.value, tensor))
-        if isinstance(t, TupleType):
-            return tuple(self._slot(value, i, f, tensor) for i, f in enumerate(t.fields))
-        if isinstance(t, TensorType):
+            node: object = ADT(tag, name, (), adt=t.func.name_hint)
+            offset = 1
+        elif isinstance(t, RefType):
+            node, fields, offset = RefValue(None), [t.value], 0
+        elif isinstance(t, TupleType):
+            node, fields, offset = None, list(t.fields), 0
+        elif isinstance(t, TensorType):
             return _as_dtype(tensor(value), t)
-        raise TypeError(f"cannot decode a value of type {t.to_mlir()}")
+        else:
+            raise TypeError(f"cannot decode a value of type {t.to_mlir()}")
+        slots: List[object] = [None] * len(fields)
+        made.append((node, slots, parent, idx))
+        for i, f in enumerate(fields):
+            work.append((value, i + offset, f, slots, i))
+        return node
 
-    def _slot(self, lst, i: int, t: Type, tensor) -> object:
-        import iree.runtime as rt
 
-        if isinstance(t, TensorType):
-            return _as_dtype(tensor(lst.get_as_object(i, rt.HalBufferView)), t)
-        return self._boxed(lst.get_as_list(i), t, tensor)
+def _buffer_view(lst, i: int):
+    import iree.runtime as rt
+
+    return lst.get_as_object(i, rt.HalBufferView)

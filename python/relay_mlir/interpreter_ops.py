@@ -167,12 +167,21 @@ def _int_identity(fn):
     return lambda x: fn(x) if _is_float(x) else x.copy()
 
 
+def _round_half_away(x):
+    """TVM's round (C's ``round``): halves away from zero (numpy's ``round`` goes to even);
+    ``trunc(x) +- 1`` when ``|x - trunc(x)| >= 0.5``, the sign of ``x`` kept (-0.2 -> -0)."""
+    with np.errstate(invalid="ignore"):  # inf - inf at infinities: no step, trunc(inf) = inf
+        t = np.trunc(x)
+        y = np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t)
+    return np.copysign(y, x).astype(x.dtype)
+
+
 _unary("negative", np.negative)
 _unary("abs", np.abs)
 _unary("sign", np.sign)
 _unary("ceil", _int_identity(np.ceil))
 _unary("floor", _int_identity(np.floor))
-_unary("round", _int_identity(np.round))  # half to even
+_unary("round", _int_identity(_round_half_away))
 _unary("trunc", _int_identity(np.trunc))
 _unary("copy", np.copy)
 _unary("exp", np.exp, wide=True)
@@ -744,8 +753,8 @@ def _upsampling(args, attrs):
         return o * np.float32(n_in / n_out)
     cy, cx = coords(h, oh), coords(w, ow)
     if attrs.get("method", "nearest_neighbor") == "nearest_neighbor":
-        iy = np.round(cy) if align else np.floor(cy + np.float32(1e-5))
-        ix = np.round(cx) if align else np.floor(cx + np.float32(1e-5))
+        iy = _round_half_away(cy) if align else np.floor(cy + np.float32(1e-5))
+        ix = _round_half_away(cx) if align else np.floor(cx + np.float32(1e-5))
         iy, ix = np.clip(iy.astype(int), 0, h - 1), np.clip(ix.astype(int), 0, w - 1)
         out = xc[:, :, iy][:, :, :, ix]
     else:
@@ -1285,7 +1294,7 @@ def _nearest(c, rounding, mode):
     if rounding == "":
         rounding = "round" if mode == "align_corners" else "floor"
     if rounding == "round":
-        r = np.round(c)
+        r = _round_half_away(c)
     elif rounding == "floor":
         r = np.floor(c + f32(1e-5))
     elif rounding == "ceil":

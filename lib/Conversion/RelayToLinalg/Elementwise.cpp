@@ -187,10 +187,11 @@ const Row<UnaryFn> kUnary[] = {
      nullptr},
     {FastErfOp::getOperationName(), unOrF64<math::ErfOp, erfF64>, nullptr,
      nullptr},
-    // Rounding is the identity on integers (as in Relay/TIR).
+    // Rounding is the identity on integers (as in Relay/TIR). Relay's round
+    // is TVM's: halves away from zero (C's round, math.round).
     {CeilOp::getOperationName(), un<math::CeilOp>, same, same},
     {FloorOp::getOperationName(), un<math::FloorOp>, same, same},
-    {RoundOp::getOperationName(), un<math::RoundEvenOp>, same, same},
+    {RoundOp::getOperationName(), un<math::RoundOp>, same, same},
     {TruncOp::getOperationName(), un<math::TruncOp>, same, same},
     {AbsOp::getOperationName(), un<math::AbsFOp>, un<math::AbsIOp>,
      absUnsigned},

@@ -143,8 +143,8 @@ struct Resize2DPattern : OpConversionPattern<Resize2DOp> {
           if (method == "nearest_neighbor") {
             auto nearest = [&](Value v) -> Value {
               Value r;
-              if (rounding == "round")
-                r = math::RoundEvenOp::create(b, l, v);
+              if (rounding == "round") // TVM's round: halves away from zero
+                r = math::RoundOp::create(b, l, v);
               else if (rounding == "round_prefer_floor")
                 r = math::CeilOp::create(b, l, sub(v, cf(0.5)));
               else if (rounding == "round_prefer_ceil")

@@ -5,7 +5,27 @@ from typing import Optional
 
 from ..errors import CompileError, Diagnostic
 
-__all__ = ["ImportError_", "UnsupportedError", "UnexpectedImportError"]
+__all__ = ["ImportError_", "UnsupportedError", "UnexpectedImportError", "round_half_to_even"]
+
+
+def round_half_to_even(x, half):
+    """ONNX's and PyTorch's ``round`` (halves to the even neighbour) from Relay ops:
+    ``relay.round`` rounds halves away from zero, as TVM does. ``half`` is the
+    constant 0.5 in ``x``'s float dtype.
+
+    At a tie (``|x - trunc(x)| == 0.5``) the two neighbours are ``trunc(x)``
+    and ``round(x)``, one of them even: when ``round(x)`` is odd (``round(x) / 2``
+    is not an integer) the result is ``trunc(x)``, which also keeps the sign
+    of ``-0.5 -> -0``. Every step is exact in floating point; NaN and
+    infinities come out of ``round`` unchanged (their tie test is false).
+    """
+    from .. import op
+    y = op.round(x)
+    t = op.trunc(x)
+    tie = op.equal(op.abs(op.subtract(x, t)), half)
+    y_half = op.multiply(y, half)
+    odd = op.not_equal(op.floor(y_half), y_half)
+    return op.where(op.logical_and(tie, odd), t, y)
 
 
 class ImportError_(CompileError):

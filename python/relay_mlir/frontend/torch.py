@@ -41,7 +41,7 @@ from .. import expr as E
 from .. import op
 from ..module import IRModule
 from ..op import nn
-from .common import ImportError_, UnsupportedError
+from .common import ImportError_, UnsupportedError, round_half_to_even
 
 __all__ = ["from_torch", "from_exported_program", "supported_ops"]
 
@@ -372,10 +372,20 @@ def _unary(relay_fn):
 for _name, _fn in {
     "relu": nn.relu, "sigmoid": op.sigmoid, "tanh": op.tanh, "exp": op.exp, "log": op.log,
     "sqrt": op.sqrt, "rsqrt": op.rsqrt, "neg": op.negative, "abs": op.abs, "erf": op.erf,
-    "sin": op.sin, "cos": op.cos, "floor": op.floor, "ceil": op.ceil, "round.default": op.round,
+    "sin": op.sin, "cos": op.cos, "floor": op.floor, "ceil": op.ceil,
     "trunc": op.trunc, "sign": op.sign, "log2": op.log2, "log10": op.log10,
 }.items():
     _register(_name)(_unary(_fn))
+
+
+@_register("round.default")
+def _round(c: _Ctx) -> _TV:
+    # torch.round rounds halves to even; relay.round (TVM's) away from zero
+    _, dtype = c.out()
+    x = c.ex(c.a["self"], dtype)
+    if not dtype.startswith(("float", "bfloat")):
+        return c.result(x)
+    return c.result(round_half_to_even(x, E.const(np.array(0.5, dtype=dtype))))
 
 
 @_register("relu_", "relu6", "hardtanh", "hardtanh_", "clamp", "clip")

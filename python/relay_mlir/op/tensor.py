@@ -128,7 +128,7 @@ def _unary(name: str, doc: str):
 abs = _unary("abs", "Elementwise absolute value ``|data|``")  # noqa: A001
 ceil = _unary("ceil", "Elementwise ceiling (identity on integers)")
 floor = _unary("floor", "Elementwise floor (identity on integers)")
-round = _unary("round", "Elementwise round half to even (identity on integers)")  # noqa: A001
+round = _unary("round", "Elementwise round half away from zero, as TVM (identity on integers)")  # noqa: A001
 trunc = _unary("trunc", "Elementwise round towards zero (identity on integers)")
 sign = _unary("sign", "Elementwise sign: -1, 0 or 1")
 log2 = _unary("log2", "Elementwise base-2 logarithm")

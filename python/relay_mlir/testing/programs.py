@@ -280,13 +280,15 @@ def generic_two_types() -> Program:
                    ((-xs, xs), (_i32(8), _i32(4)), _i32(1), _i32(2)), "a generic function at two types")
 
 
-def rnn(steps: int = 5, d_in: int = 4, d_h: int = 8, seed: int = 0) -> Program:
-    """A recursive RNN over a List of time steps (weights are constants)."""
-    mod = IRModule()
-    p = Prelude(mod)
+def rnn_cell(mod: IRModule, p: Prelude, d_in: int, d_h: int, seed: int = 0, scale: float = 0.5):
+    """Adds ``@rnn(xs: List[Tensor[(1, d_in)]], h: Tensor[(1, d_h)])``, an Elman RNN
+    (``h = tanh(x W^T + h U^T)``) applied by tail recursion over the list, whose
+    weights are constants drawn uniformly from ``[-scale, scale]`` with ``seed``
+    (keep ``scale * sqrt(d_h / 3) < 1`` for a contracting, non-chaotic RNN);
+    returns its GlobalVar, ``(W, U)`` and the random state."""
     rng = np.random.RandomState(seed)
-    w = rng.uniform(-0.5, 0.5, (d_h, d_in)).astype("float32")
-    u = rng.uniform(-0.5, 0.5, (d_h, d_h)).astype("float32")
+    w = rng.uniform(-scale, scale, (d_h, d_in)).astype("float32")
+    u = rng.uniform(-scale, scale, (d_h, d_h)).astype("float32")
     run = GlobalVar("rnn")
     xs = var("xs", p.l(TensorType((1, d_in))))
     h = var("h", shape=(1, d_h))
@@ -295,6 +297,14 @@ def rnn(steps: int = 5, d_in: int = 4, d_h: int = 8, seed: int = 0) -> Program:
     mod[run] = Function([xs, h], Match(xs, [
         Clause(PatternConstructor(p.cons, [PatternVar(x), PatternVar(rest)]), run(rest, step)),
         Clause(PatternConstructor(p.nil), h)]))
+    return run, (w, u), rng
+
+
+def rnn(steps: int = 5, d_in: int = 4, d_h: int = 8, seed: int = 0) -> Program:
+    """A recursive RNN over a List of time steps (weights are constants)."""
+    mod = IRModule()
+    p = Prelude(mod)
+    run, (w, u), rng = rnn_cell(mod, p, d_in, d_h, seed)
     ins = [var(f"x{i}", shape=(1, d_in)) for i in range(steps)]
     h0 = var("h0", shape=(1, d_h))
     mod["main"] = Function(ins + [h0], run(_py_list(p, ins), h0))

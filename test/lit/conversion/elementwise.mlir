@@ -168,8 +168,9 @@ func.func @unary_math(%x: tensor<8xf32>) -> tensor<8xf32> {
   %15 = relay.ceil %14 : (tensor<8xf32>) -> tensor<8xf32>
   // CHECK: math.floor
   %16 = relay.floor %15 : (tensor<8xf32>) -> tensor<8xf32>
-  // Relay's round is half to even.
-  // CHECK: math.roundeven
+  // Relay's round is TVM's: halves away from zero (math.round, not math.roundeven).
+  // CHECK-NOT: math.roundeven
+  // CHECK: math.round %
   %17 = relay.round %16 : (tensor<8xf32>) -> tensor<8xf32>
   // CHECK: math.trunc
   %18 = relay.trunc %17 : (tensor<8xf32>) -> tensor<8xf32>

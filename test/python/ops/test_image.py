@@ -46,7 +46,9 @@ def nearest_index(c, rounding, mode):
     if rounding == "":
         rounding = "round" if mode == "align_corners" else "floor"
     if rounding == "round":
-        r = np.round(c)                      # half to even
+        # TVM's round: halves away from zero (computed in float64, exact)
+        c64 = c.astype(np.float64)
+        r = np.copysign(np.floor(np.abs(c64) + 0.5), c64)
     elif rounding == "floor":
         r = np.floor(c + f32(1e-5))
     elif rounding == "ceil":
@@ -128,6 +130,9 @@ for mode in MODES:
 for rounding in ("round", "ceil", "round_prefer_floor", "round_prefer_ceil"):
     add(f"nearest_{rounding}", (1, 1, 5, 6), (8, 4), EXACT, method="nearest_neighbor",
         rounding_method=rounding)
+# align_corners from 3 to 5: coordinates 0, 0.5, 1, 1.5, 2 (ties round away from zero, as TVM)
+add("nearest_align_corners_ties", (1, 1, 3, 3), (5, 5), EXACT, method="nearest_neighbor",
+    coordinate_transformation_mode="align_corners")
 add("nearest_pytorch_half_pixel", (1, 2, 3, 4), (6, 1), EXACT, method="nearest_neighbor",
     coordinate_transformation_mode="pytorch_half_pixel")
 add("nearest_tf_half_pixel_for_nn", (1, 2, 3, 4), (7, 5), EXACT, method="nearest_neighbor",

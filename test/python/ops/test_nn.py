@@ -72,8 +72,9 @@ def np_upsampling(x, sh, sw, method, align_corners, nchw=True):
         return o * np.float32(n_in / n_out)
     cy, cx = coords(h, oh), coords(w, ow)
     if method == "nearest_neighbor":
-        iy = np.round(cy) if align_corners else np.floor(cy + np.float32(1e-5))
-        ix = np.round(cx) if align_corners else np.floor(cx + np.float32(1e-5))
+        # align_corners rounds with TVM's round: halves away from zero (coordinates >= 0)
+        iy = np.floor(cy.astype(np.float64) + 0.5) if align_corners else np.floor(cy + np.float32(1e-5))
+        ix = np.floor(cx.astype(np.float64) + 0.5) if align_corners else np.floor(cx + np.float32(1e-5))
         iy = np.clip(iy.astype(int), 0, h - 1)
         ix = np.clip(ix.astype(int), 0, w - 1)
         out = x[:, :, iy][:, :, :, ix]
@@ -195,6 +196,11 @@ case("pad_reflect[?]", [x], relay.nn.pad(x, ((1, 1), (3, 2)), pad_mode="reflect"
 x = v("x", (1, 2, 3, 4))
 case("upsampling_nearest", [x], relay.nn.upsampling(x, scale_h=2, scale_w=1.5), [[rand(1, 2, 3, 4)]],
      lambda x: np_upsampling(x, 2, 1.5, "nearest_neighbor", False), EXACT)
+# align_corners from 3 to 5: coordinates 0, 0.5, 1, 1.5, 2 (ties round away from zero, as TVM)
+x = v("x", (1, 2, 3, 3))
+case("upsampling_nearest_align_ties", [x],
+     relay.nn.upsampling(x, scale_h=5 / 3, scale_w=5 / 3, align_corners=True), [[rand(1, 2, 3, 3)]],
+     lambda x: np_upsampling(x, 5 / 3, 5 / 3, "nearest_neighbor", True), EXACT)
 x = v("x", (1, 2, 3, 4))
 case("upsampling_bilinear", [x], relay.nn.upsampling(x, scale_h=2, scale_w=2, method="bilinear"),
      [[rand(1, 2, 3, 4)]], lambda x: np_upsampling(x, 2, 2, "bilinear", False), ACCUM)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import expr as E
+from ..common import round_half_to_even
 from ._base import Node, have_op, register
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
@@ -200,12 +201,19 @@ def _unary(relay_name: str, float_only: bool = False):
 for _onnx, _relay, _fo in [
         ("Neg", "negative", False), ("Exp", "exp", True), ("Log", "log", True), ("Sqrt", "sqrt", True),
         ("Tanh", "tanh", True), ("Sigmoid", "sigmoid", True), ("Relu", "nn.relu", False),
-        ("Abs", "abs", False), ("Ceil", "ceil", True), ("Floor", "floor", True), ("Round", "round", True),
+        ("Abs", "abs", False), ("Ceil", "ceil", True), ("Floor", "floor", True),
         ("Sign", "sign", False), ("Sin", "sin", True), ("Cos", "cos", True), ("Tan", "tan", True),
         ("Asin", "asin", True), ("Acos", "acos", True), ("Atan", "atan", True), ("Sinh", "sinh", True),
         ("Cosh", "cosh", True), ("Asinh", "asinh", True), ("Acosh", "acosh", True),
         ("Atanh", "atanh", True), ("Erf", "erf", True), ("IsNaN", "isnan", True)]:
     register(_onnx, since=1)(_unary(_relay, _fo))
+
+
+@register("Round", since=1)
+def _round(n: Node):
+    # ONNX rounds halves to even; relay.round (TVM's) rounds them away from zero
+    _float_only(n)
+    return round_half_to_even(n.expr(0), n.scalar(0.5))
 
 
 @register("Reciprocal", since=1)

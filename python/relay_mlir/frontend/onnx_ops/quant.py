@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..common import round_half_to_even
 from ._base import Node, register
 
 _RANGES = {"uint8": (0, 255), "int8": (-128, 127), "uint16": (0, 65535), "int16": (-32768, 32767)}
@@ -49,7 +50,8 @@ def _quantize(n: Node):
     fdt = n.dtype(1)
     if n.dtype(0) != fdt:
         x = n.op("cast")(x, fdt)
-    q = n.op("round")(n.op("divide")(x, scale))
+    # ONNX rounds halves to even (relay.round: away from zero, as TVM)
+    q = round_half_to_even(n.op("divide")(x, scale), n.scalar(0.5, dtype=fdt))
     if n.has(2):
         zp, _ = _per_axis(n, 2, r)
         q = n.op("add")(q, n.op("cast")(zp, fdt))
