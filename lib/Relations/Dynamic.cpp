@@ -63,6 +63,11 @@ static FailureOr<int64_t> shapeLength(ErrorSite site, Type type,
     return site.emitError()
            << "the length of " << what
            << " (the rank of the result) must be known, got " << *t;
+  if (t->getDimSize(0) > kMaxRank)
+    return site.emitError() << what << " has " << t->getDimSize(0)
+                            << " entries: a result of that rank is more "
+                               "than the "
+                            << kMaxRank << " dims supported";
   return t->getDimSize(0);
 }
 

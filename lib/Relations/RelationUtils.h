@@ -15,6 +15,11 @@
 
 namespace mlir::relay::rel {
 
+/// The most dims a rule builds a result with (shapes are built dim by dim:
+/// a rank taken from an attribute or a shape tensor's length could
+/// otherwise exhaust the memory).
+constexpr int64_t kMaxRank = 64;
+
 constexpr int64_t kAny = ShapedType::kDynamic;
 
 inline bool isAny(int64_t dim) { return ShapedType::isDynamic(dim); }

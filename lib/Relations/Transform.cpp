@@ -374,9 +374,6 @@ FailureOr<Type> relay::inferSqueeze(ErrorSite site, Type dataType,
 // ExpandDims
 //===----------------------------------------------------------------------===//
 
-/// The largest rank expand_dims may create.
-static constexpr int64_t kMaxExpandedRank = 64;
-
 FailureOr<Type> relay::inferExpandDims(ErrorSite site, Type dataType,
                                        int64_t axis, int64_t count) {
   FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
@@ -386,10 +383,10 @@ FailureOr<Type> relay::inferExpandDims(ErrorSite site, Type dataType,
   if (count < 0)
     return site.emitError() << "num_newaxis must be >= 0, got " << count;
   // (the shape is built dim by dim: a huge count would exhaust the memory)
-  if (count > kMaxExpandedRank - rank)
-    return site.emitError() << "num_newaxis " << count << " would give rank "
-                            << rank << " + " << count << ", more than the "
-                            << kMaxExpandedRank << " dims supported";
+  if (count > kMaxRank - rank)
+    return site.emitError()
+           << "num_newaxis " << count << " would give rank " << rank << " + "
+           << count << ", more than the " << kMaxRank << " dims supported";
   if (axis < -rank - 1 || axis > rank)
     return site.emitError()
            << "axis " << axis << " is out of range [-rank - 1, rank] for rank "

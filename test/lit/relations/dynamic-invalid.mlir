@@ -99,3 +99,13 @@ func.func @broadcast_known_mismatch(%v: tensor<3xf32>) {
   %0 = relay.dyn.broadcast_to %v, %s : (tensor<3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   return
 }
+
+// -----
+
+// Found by fuzz/mlir_mutate.py (seed 40): a shape vector of 2^62 entries made
+// the rule build a result of that rank (LLVM ERROR: SmallVector unable to grow).
+func.func @huge_rank(%s: tensor<4611686018427387904xi64>) -> tensor<?x?xi8> {
+  // expected-error @+1 {{'relay.dyn.zeros' op shape has 4611686018427387904 entries: a result of that rank is more than the 64 dims supported}}
+  %z = relay.dyn.zeros %s {dtype = i8} : (tensor<4611686018427387904xi64>) -> tensor<?x?xi8>
+  return %z : tensor<?x?xi8>
+}

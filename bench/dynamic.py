@@ -1,0 +1,169 @@
+#!/usr/bin/env python
+"""Dynamic axes vs static: one model exported twice, run at the same size.
+
+Issue 12's speed question: what does compiling a model once for every batch
+size / sequence length cost at a size a static compile would have fixed?
+For the zoo's BERT-style encoder, LSTM language model and ResNet-18 (the
+CI-small configurations of ``test/python/models/zoo_cases.py``, their
+``torch.nn`` twins with the zoo's seeded weights), the twin is exported by
+``torch.onnx.export`` twice, with and without ``dynamic_axes``, both are
+imported with ``relay_mlir.frontend.from_onnx`` and compiled for llvm-cpu,
+and both run on the same inputs (the static export's size). Outputs of the
+two are compared first (they must agree to 1e-5 relative). Timed
+repetitions are interleaved round-robin (round r: a burst of static runs,
+then of dynamic runs) so that load on a shared machine hits both alike.
+This is a benchmark, not a test: nothing asserts timings.
+
+    python bench/dynamic.py [--rounds 10] [--budget 0.3] [--md bench/DYNAMIC.md]
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import io
+import platform
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "test" / "python" / "models"))
+
+import onnx  # noqa: E402
+import torch  # noqa: E402
+
+import relay_mlir as relay  # noqa: E402
+from relay_mlir.frontend import from_onnx  # noqa: E402
+from zoo_cases import cases  # noqa: E402
+
+
+def _export(module, args, names, outs, dynamic_axes):
+    buf = io.BytesIO()
+    module.eval()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(module, tuple(torch.from_numpy(a) for a in args), buf, dynamo=False,
+                          opset_version=17, input_names=list(names), output_names=list(outs),
+                          dynamic_axes=dynamic_axes)
+    return onnx.load_from_string(buf.getvalue())
+
+
+def _bert_inputs(rng, b, s):
+    ids = rng.integers(0, 100, size=(b, s)).astype("int64")
+    types = (np.arange(s)[None, :] >= s // 2).astype("int64").repeat(b, 0)
+    return [ids, types, np.ones((b, s), "int64")]
+
+
+def _models():
+    """(name, size label, inputs, dynamic_axes) per model."""
+    rng = np.random.default_rng(0)
+    bert_dyn = {n: {0: "batch", 1: "seq"} for n in ("input_ids", "token_type_ids", "attention_mask")}
+    bert_dyn.update({"sequence_output": {0: "batch", 1: "seq"}, "pooled_output": {0: "batch"}})
+    return [
+        ("bert_tiny", "batch 1, seq 16", _bert_inputs(rng, 1, 16), bert_dyn),
+        ("lstm", "batch 1, seq 16", [rng.integers(0, 50, size=(1, 16)).astype("int64")],
+         {"input_ids": {0: "batch", 1: "seq"}, "logits": {0: "batch", 1: "seq"}}),
+        ("resnet18", "1x3x32x32", [rng.standard_normal((1, 3, 32, 32)).astype("float32")],
+         {"data": {0: "batch", 2: "h", 3: "w"}, "logits": {0: "batch"}}),
+    ]
+
+
+def _bursts(exe, inputs, budget):
+    """Runs per burst so that one burst takes about `budget` seconds."""
+    t = time.perf_counter()
+    exe(*inputs)
+    once = max(time.perf_counter() - t, 1e-6)
+    return max(1, min(200, int(budget / once)))
+
+
+def run(rounds: int, budget: float):
+    from relay_mlir.testing import torch_models
+
+    zoo = cases()
+    rows = []
+    for name, size, inputs, dyn in _models():
+        case = zoo[name]
+        _, params = case.workload()
+        twin = case.twin()
+        torch_models.load_params(twin, params)
+        exes = {}
+        for kind, axes in (("static", None), ("dynamic", dyn)):
+            model = _export(twin, inputs, case.input_names, case.output_names, axes)
+            t = time.perf_counter()
+            exes[kind] = relay.compile(from_onnx(model), target="llvm-cpu")
+            print(f"{name} {kind}: compiled in {time.perf_counter() - t:.1f} s", flush=True)
+        outs = {k: [np.asarray(o) for o in (e(*inputs) if isinstance(e(*inputs), (list, tuple))
+                                                 else [e(*inputs)])] for k, e in exes.items()}
+        for a, b in zip(outs["static"], outs["dynamic"]):
+            np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-5 * float(np.abs(a).max() or 1))
+        n = {k: _bursts(e, inputs, budget) for k, e in exes.items()}
+        times = {k: [] for k in exes}
+        for _ in range(rounds):
+            for kind, exe in exes.items():
+                for _ in range(n[kind]):
+                    t = time.perf_counter()
+                    exe(*inputs)
+                    times[kind].append(time.perf_counter() - t)
+        med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
+        p10 = {k: float(np.percentile(v, 10)) * 1e3 for k, v in times.items()}
+        rows.append((name, size, med, p10))
+        print(f"{name}: static {med['static']:.3f} ms, dynamic {med['dynamic']:.3f} ms "
+              f"({med['dynamic'] / med['static']:.2f}x)", flush=True)
+    return rows
+
+
+def render(rows, rounds: int) -> str:
+    import iree.runtime  # noqa: F401  (version below)
+    from importlib.metadata import version
+    now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    try:
+        import os
+        load = os.getloadavg()[0]
+    except OSError:
+        load = float("nan")
+    lines = [
+        "# Dynamic axes vs static compile (same model, same size)",
+        "",
+        f"Generated by `python bench/dynamic.py` on {now}; {platform.processor() or platform.machine()}, "
+        f"{__import__('os').cpu_count()} cores; iree {version('iree-base-runtime')}, torch {torch.__version__}, "
+        f"onnx {onnx.__version__}. {rounds} interleaved rounds; 1-min load average at the end: {load:.1f}.",
+        "",
+        "Each model's twin exported twice (`dynamic_axes` or not), imported by `from_onnx`,",
+        "compiled for llvm-cpu (local-task, 2 threads) and run at the static export's size;",
+        "outputs agree to 1e-5 relative before timing.",
+        "",
+        "| model | size | static median ms | dynamic median ms | dynamic / static | static p10 | dynamic p10 |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, size, med, p10 in rows:
+        lines.append(f"| {name} | {size} | {med['static']:.3f} | {med['dynamic']:.3f} | "
+                     f"**{med['dynamic'] / med['static']:.2f}x** | {p10['static']:.3f} | {p10['dynamic']:.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--budget", type=float, default=0.3, help="seconds per burst of one variant")
+    ap.add_argument("--md", default=str(HERE / "DYNAMIC.md"))
+    args = ap.parse_args(argv)
+    rows = run(args.rounds, args.budget)
+    table = render(rows, args.rounds)
+    md = Path(args.md)
+    notes = ""
+    if md.exists():  # keep the hand-written analysis below the generated table
+        text = md.read_text()
+        marker = "<!-- analysis -->"
+        if marker in text:
+            notes = "\n" + text[text.index(marker):]
+    md.write_text(table + notes)
+    print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
