@@ -10,6 +10,9 @@
 #include "relay/RelayGradient.h"
 #include "relay/RelayOps.h"
 
+#include <map>
+#include <set>
+
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::gradient;
@@ -344,18 +347,265 @@ LogicalResult take(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
 }
 
 /// full / full_like: the fill value reaches every element.
-LogicalResult fill(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
-  Value fillValue = rb.op->getOperands().back();
-  if (isa<FullLikeOp>(rb.op))
-    out.push_back(Value()); // the shape operand
+/// The adjoint of a fill value broadcast everywhere: the sum of `g`.
+Value fillAdjoint(RuleBuilder &rb, Value g, Value fillValue) {
   Value total =
       SumOp::create(rb.b, rb.loc, g, DenseI64ArrayAttr(), false, false);
   Type element = tensorTypeOf(fillValue).getElementType();
-  out.push_back(
-      total.getType() == fillValue.getType()
-          ? total
-          : rb.reshapeLike(CastOp::create(rb.b, rb.loc, total, element),
-                           fillValue));
+  return total.getType() == fillValue.getType()
+             ? total
+             : rb.reshapeLike(CastOp::create(rb.b, rb.loc, total, element),
+                              fillValue);
+}
+
+LogicalResult fill(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  if (isa<FullLikeOp>(rb.op))
+    out.push_back(Value()); // the shape operand
+  out.push_back(fillAdjoint(rb, g, rb.op->getOperands().back()));
+  return success();
+}
+
+/// dyn.full(fill_value, shape): the shape is run-time data.
+LogicalResult dynFill(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  out.push_back(fillAdjoint(rb, g, rb.op->getOperand(0)));
+  out.push_back(Value());
+  return success();
+}
+
+/// gather_nd reads slices of the data: its adjoint adds them back with
+/// `scatter_nd` (mode add; batch_dims = 0).
+LogicalResult gatherNd(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  auto op = cast<GatherNDOp>(rb.op);
+  if (op.getBatchDims() != 0)
+    return rb.emitError() << "the gradient of `gather_nd` with batch_dims != 0 "
+                             "is not implemented yet";
+  out.push_back(ScatterNDOp::create(rb.b, rb.loc, rb.zerosLike(op.getData()),
+                                    op.getIndices(), g,
+                                    rb.b.getStringAttr("add")));
+  out.push_back(Value());
+  return success();
+}
+
+/// scatter_nd: as scatter_elements, with gather_nd reading the updates'
+/// adjoint (`update` assumes distinct indices).
+LogicalResult scatterNd(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  auto op = cast<ScatterNDOp>(rb.op);
+  StringRef mode = op.getMode();
+  if (mode != "add" && mode != "update")
+    return rb.emitError() << "the gradient of `scatter_nd` with mode \"" << mode
+                          << "\" is not implemented yet";
+  Value indices = op.getIndices();
+  out.push_back(mode == "add"
+                    ? g
+                    : Value(ScatterNDOp::create(rb.b, rb.loc, g, indices,
+                                                rb.zerosLike(op.getUpdates()),
+                                                rb.b.getStringAttr("update"))));
+  out.push_back(Value());
+  out.push_back(GatherNDOp::create(rb.b, rb.loc, g, indices,
+                                   rb.b.getI64IntegerAttr(0), IntegerAttr()));
+  return success();
+}
+
+/// sort's values are the data gathered at argsort (both stable): the
+/// adjoint goes back to those positions.
+LogicalResult sortRule(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  auto op = cast<SortOp>(rb.op);
+  Value x = op.getData();
+  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()),
+                               tensorTypeOf(x).getRank());
+  Value order = ArgsortOp::create(rb.b, rb.loc, x, op.getAxisAttr(),
+                                  op.getIsAscendAttr(), TypeAttr());
+  out.push_back(scatterAdd(rb, x, order, g, axis));
+  return success();
+}
+
+/// topk's values are the data gathered at its indices.
+LogicalResult topk(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  auto op = cast<TopKOp>(rb.op);
+  Value x = op.getData();
+  StringRef ret = op.getRetType();
+  if (ret == "indices") { // an integer result: no adjoint to pass on
+    out.push_back(Value());
+    return success();
+  }
+  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()),
+                               tensorTypeOf(x).getRank());
+  Value values =
+      ret == "both" ? Value(TupleGetItemOp::create(rb.b, rb.loc, g, 0)) : g;
+  Value indices =
+      ret == "both"
+          ? Value(TupleGetItemOp::create(rb.b, rb.loc, op.getResult(), 1))
+          : Value(TopKOp::create(rb.b, rb.loc, x, op.getKAttr(),
+                                 op.getAxisAttr(),
+                                 rb.b.getStringAttr("indices"),
+                                 op.getIsAscendAttr(), op.getDtypeAttr()));
+  out.push_back(scatterAdd(rb, x, indices, values, axis));
+  return success();
+}
+
+/// The NCHW shape of an NCHW or NHWC `v`, and the permutation to NCHW.
+LogicalResult toNCHW(RuleBuilder &rb, StringRef layout,
+                     SmallVectorImpl<int64_t> &perm) {
+  if (layout == "NCHW")
+    perm.assign({0, 1, 2, 3});
+  else if (layout == "NHWC")
+    perm.assign({0, 3, 1, 2});
+  else
+    return rb.emitError() << "the gradient of `" << rb.op->getName()
+                          << "` is implemented for the NCHW and NHWC layouts "
+                             "only, got \""
+                          << layout << "\"";
+  return success();
+}
+
+/// depth_to_space and space_to_depth permute elements: the adjoint is the
+/// inverse permutation, `g` reshaped to the 6-d view the op transposed,
+/// transposed back and reshaped to the data.
+LogicalResult blockShuffle(RuleBuilder &rb, Value g,
+                           SmallVectorImpl<Value> &out, int64_t block,
+                           StringRef layout, bool toSpace, bool dcr) {
+  Value x = rb.op->getOperand(0);
+  if (failed(requireStatic(rb, x)))
+    return failure();
+  SmallVector<int64_t> perm;
+  if (failed(toNCHW(rb, layout, perm)))
+    return failure();
+  SmallVector<int64_t> inverse(4);
+  for (int64_t i = 0; i < 4; ++i)
+    inverse[perm[i]] = i;
+  Value gc = rb.transpose(g, perm);
+  ArrayRef<int64_t> xs0 = tensorTypeOf(x).getShape();
+  int64_t n = xs0[perm[0]], c = xs0[perm[1]], h = xs0[perm[2]],
+          w = xs0[perm[3]], b = block;
+  SmallVector<int64_t> view, fwd, xshape = {n, c, h, w};
+  if (toSpace && dcr) { // x [n, b, b, c/b², h, w] -> [n, c/b², h, b, w, b]
+    view = {n, c / (b * b), h, b, w, b};
+    fwd = {0, 3, 4, 1, 5, 2};
+  } else if (toSpace) { // CRD: x [n, c/b², b, b, h, w]
+    view = {n, c / (b * b), h, b, w, b};
+    fwd = {0, 1, 4, 2, 5, 3};
+  } else { // space_to_depth: x [n, c, h/b, b, w/b, b] -> [n, b, b, c, h/b, w/b]
+    view = {n, b, b, c, h / b, w / b};
+    fwd = {0, 3, 5, 1, 2, 4};
+  }
+  SmallVector<int64_t> back(6);
+  for (int64_t i = 0; i < 6; ++i)
+    back[fwd[i]] = i;
+  Value v = ReshapeOp::create(rb.b, rb.loc, gc, rb.b.getDenseI64ArrayAttr(view),
+                              rb.b.getBoolAttr(false));
+  Value dx = ReshapeOp::create(rb.b, rb.loc, rb.transpose(v, back),
+                               rb.b.getDenseI64ArrayAttr(xshape),
+                               rb.b.getBoolAttr(false));
+  out.push_back(rb.transpose(dx, inverse));
+  return success();
+}
+
+LogicalResult depthToSpace(RuleBuilder &rb, Value g,
+                           SmallVectorImpl<Value> &out) {
+  auto op = cast<DepthToSpaceOp>(rb.op);
+  return blockShuffle(rb, g, out, static_cast<int64_t>(op.getBlockSize()),
+                      op.getLayout(), /*toSpace=*/true, op.getMode() == "DCR");
+}
+
+LogicalResult spaceToDepth(RuleBuilder &rb, Value g,
+                           SmallVectorImpl<Value> &out) {
+  auto op = cast<SpaceToDepthOp>(rb.op);
+  return blockShuffle(rb, g, out, static_cast<int64_t>(op.getBlockSize()),
+                      op.getLayout(), /*toSpace=*/false, /*dcr=*/false);
+}
+
+/// layout_transform only moves elements: the inverse transform.
+LogicalResult layoutTransform(RuleBuilder &rb, Value g,
+                              SmallVectorImpl<Value> &out) {
+  auto op = cast<LayoutTransformOp>(rb.op);
+  out.push_back(LayoutTransformOp::create(
+      rb.b, rb.loc, g, op.getDstLayoutAttr(), op.getSrcLayoutAttr()));
+  return success();
+}
+
+/// einsum is linear in each operand: operand k's adjoint is the einsum of
+/// the output adjoint with the other operands, written to k's subscripts.
+/// Letters of k found nowhere else (summed over k alone) enter as a tensor
+/// of ones. Ellipses and repeated letters within an operand (diagonals)
+/// are not implemented.
+LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  auto op = cast<EinsumOp>(rb.op);
+  StringRef equation = op.getEquation();
+  std::string eq;
+  for (char ch : equation)
+    if (ch != ' ')
+      eq.push_back(ch);
+  if (StringRef(eq).contains("..."))
+    return rb.emitError() << "the gradient of `einsum` with an ellipsis is not "
+                             "implemented yet";
+  StringRef lhs = eq, result;
+  size_t arrow = StringRef(eq).find("->");
+  if (arrow != StringRef::npos) {
+    lhs = StringRef(eq).substr(0, arrow);
+    result = StringRef(eq).substr(arrow + 2);
+  }
+  SmallVector<StringRef> inputs;
+  lhs.split(inputs, ',');
+  ValueRange data = op.getData();
+  if (inputs.size() != data.size())
+    return rb.emitError() << "einsum equation \"" << equation << "\" names "
+                          << inputs.size() << " operands, got " << data.size();
+  std::map<char, int64_t> sizes, counts;
+  for (auto [subs, v] : llvm::zip(inputs, data)) {
+    if (failed(requireStatic(rb, v)))
+      return failure();
+    ArrayRef<int64_t> shape = tensorTypeOf(v).getShape();
+    if (subs.size() != shape.size())
+      return rb.emitError() << "einsum subscripts \"" << subs
+                            << "\" do not match rank " << shape.size();
+    std::set<char> seen;
+    for (auto [ch, dim] : llvm::zip(subs, shape)) {
+      if (!seen.insert(ch).second)
+        return rb.emitError() << "the gradient of `einsum` with a repeated "
+                                 "subscript in one operand (\""
+                              << subs << "\") is not implemented yet";
+      sizes[ch] = dim;
+      ++counts[ch];
+    }
+  }
+  std::string implicit;
+  if (arrow == StringRef::npos) { // letters used once, alphabetically
+    for (auto [ch, count] : counts)
+      if (count == 1)
+        implicit.push_back(ch);
+    result = implicit;
+  }
+  Type element = tensorTypeOf(g).getElementType();
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    std::string spec = result.str();
+    SmallVector<Value> operands = {g};
+    std::set<char> present(result.begin(), result.end());
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      if (j == k)
+        continue;
+      spec += "," + inputs[j].str();
+      operands.push_back(data[j]);
+      present.insert(inputs[j].begin(), inputs[j].end());
+    }
+    std::string missing;
+    SmallVector<int64_t> missingShape;
+    for (char ch : inputs[k])
+      if (!present.count(ch)) {
+        missing.push_back(ch);
+        missingShape.push_back(sizes[ch]);
+      }
+    if (!missing.empty()) {
+      auto type = RankedTensorType::get(missingShape, element);
+      operands.push_back(
+          ConstantOp::create(rb.b, rb.loc,
+                             cast<ElementsAttr>(DenseElementsAttr::get(
+                                 type, rb.b.getFloatAttr(element, 1.0)))));
+      spec += "," + missing;
+    }
+    spec += "->" + inputs[k].str();
+    out.push_back(
+        EinsumOp::create(rb.b, rb.loc, operands, rb.b.getStringAttr(spec)));
+  }
   return success();
 }
 
@@ -382,6 +632,15 @@ void gradient::addTransformGradients(GradientRules &rules) {
   rules["relay.gather"] = gather;
   rules["relay.take"] = take;
   rules["relay.scatter_elements"] = scatterElements;
+  rules["relay.gather_nd"] = gatherNd;
+  rules["relay.scatter_nd"] = scatterNd;
+  rules["relay.sort"] = sortRule;
+  rules["relay.topk"] = topk;
+  rules["relay.nn.depth_to_space"] = depthToSpace;
+  rules["relay.nn.space_to_depth"] = spaceToDepth;
+  rules["relay.layout_transform"] = layoutTransform;
+  rules["relay.einsum"] = einsum;
   rules["relay.full"] = fill;
+  rules["relay.dyn.full"] = dynFill;
   rules["relay.full_like"] = fill;
 }

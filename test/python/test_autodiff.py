@@ -31,7 +31,7 @@ def _interpret(fn, *args):
 
 
 def test_tvm_corpus_present():
-    assert len(TVM_PROGRAMS) >= 8, TVM_PROGRAMS
+    assert len(TVM_PROGRAMS) >= 10, TVM_PROGRAMS
 
 
 @pytest.mark.parametrize("name", TVM_PROGRAMS)
