@@ -526,8 +526,8 @@ LogicalResult layoutTransform(RuleBuilder &rb, Value g,
 /// einsum is linear in each operand: operand k's adjoint is the einsum of
 /// the output adjoint with the other operands, written to k's subscripts.
 /// Letters of k found nowhere else (summed over k alone) enter as a tensor
-/// of ones. Ellipses and repeated letters within an operand (diagonals)
-/// are not implemented.
+/// of ones. The terms are contracted pairwise. Ellipses and repeated letters
+/// within an operand (diagonals) are not implemented.
 LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<EinsumOp>(rb.op);
   StringRef equation = op.getEquation();
@@ -577,14 +577,16 @@ LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   }
   Type element = tensorTypeOf(g).getElementType();
   for (size_t k = 0; k < inputs.size(); ++k) {
-    std::string spec = result.str();
-    SmallVector<Value> operands = {g};
+    // The terms: g, the other operands, ones for k's letters found only in
+    // k; contracted pairwise left to right (each step keeps the letters
+    // later terms or k need), which IREE compiles where one n-ary einsum
+    // can fail to vectorize.
+    SmallVector<std::pair<std::string, Value>> terms = {{result.str(), g}};
     std::set<char> present(result.begin(), result.end());
     for (size_t j = 0; j < inputs.size(); ++j) {
       if (j == k)
         continue;
-      spec += "," + inputs[j].str();
-      operands.push_back(data[j]);
+      terms.push_back({inputs[j].str(), data[j]});
       present.insert(inputs[j].begin(), inputs[j].end());
     }
     std::string missing;
@@ -596,15 +598,32 @@ LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
       }
     if (!missing.empty()) {
       auto type = RankedTensorType::get(missingShape, element);
-      operands.push_back(
-          ConstantOp::create(rb.b, rb.loc,
-                             cast<ElementsAttr>(DenseElementsAttr::get(
-                                 type, rb.b.getFloatAttr(element, 1.0)))));
-      spec += "," + missing;
+      terms.push_back(
+          {missing,
+           ConstantOp::create(rb.b, rb.loc,
+                              cast<ElementsAttr>(DenseElementsAttr::get(
+                                  type, rb.b.getFloatAttr(element, 1.0))))});
     }
-    spec += "->" + inputs[k].str();
-    out.push_back(
-        EinsumOp::create(rb.b, rb.loc, operands, rb.b.getStringAttr(spec)));
+    std::string target = inputs[k].str();
+    std::string subs = terms.front().first;
+    Value acc = terms.front().second;
+    for (size_t t = 1; t < terms.size(); ++t) {
+      std::set<char> needed(target.begin(), target.end());
+      for (size_t u = t + 1; u < terms.size(); ++u)
+        needed.insert(terms[u].first.begin(), terms[u].first.end());
+      std::string kept;
+      for (char ch : subs + terms[t].first)
+        if (needed.count(ch) && kept.find(ch) == std::string::npos)
+          kept.push_back(ch);
+      acc = EinsumOp::create(
+          rb.b, rb.loc, ValueRange{acc, terms[t].second},
+          rb.b.getStringAttr(subs + "," + terms[t].first + "->" + kept));
+      subs = kept;
+    }
+    if (subs != target)
+      acc = EinsumOp::create(rb.b, rb.loc, ValueRange{acc},
+                             rb.b.getStringAttr(subs + "->" + target));
+    out.push_back(acc);
   }
   return success();
 }
