@@ -78,6 +78,10 @@ fn (%x: Tensor[(1, 6, 6, 2), float32]) {
 fn (%x: Tensor[(3, 4, 2), float32], %i: Tensor[(2, 5), int64]) {
   sum(multiply(gather_nd(%x, %i), tanh(gather_nd(%x, %i))))
 }"""),
+    "one_hot": ("first_order", """
+fn (%i: Tensor[(3, 2), int32], %on: Tensor[(), float32], %off: Tensor[(), float32], %w: Tensor[(3, 2, 4), float32]) {
+  sum(multiply(one_hot(%i, %on, %off, depth=4, axis=-1, dtype="float32"), %w))
+}"""),
     "shared_let": ("higher_order", """
 fn (%x: Tensor[(3), float32]) {
   let %y = exp(%x);

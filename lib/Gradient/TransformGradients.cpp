@@ -628,6 +628,21 @@ LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   return success();
 }
 
+/// one_hot(indices, on, off): every output element is `on` or `off`, so
+/// their adjoints are the sums of `g` over the hot and the cold positions.
+LogicalResult oneHot(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  auto op = cast<OneHotOp>(rb.op);
+  Value on = op.getOnValue(), off = op.getOffValue();
+  Value hot = OneHotOp::create(rb.b, rb.loc, op.getIndices(), rb.scalar(1.0, g),
+                               rb.scalar(0.0, g), op.getDepthAttr(),
+                               op.getAxisAttr(), op.getDtypeAttr());
+  Value dOn = fillAdjoint(rb, rb.mul(g, hot), on);
+  out.push_back(Value());
+  out.push_back(dOn);
+  out.push_back(rb.sub(fillAdjoint(rb, g, off), rb.reshapeLike(dOn, off)));
+  return success();
+}
+
 } // namespace
 
 void gradient::addTransformGradients(GradientRules &rules) {
@@ -661,5 +676,6 @@ void gradient::addTransformGradients(GradientRules &rules) {
   rules["relay.einsum"] = einsum;
   rules["relay.full"] = fill;
   rules["relay.dyn.full"] = dynFill;
+  rules["relay.one_hot"] = oneHot;
   rules["relay.full_like"] = fill;
 }
