@@ -643,6 +643,20 @@ LogicalResult oneHot(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   return success();
 }
 
+/// arange(start, stop, step): y_i = start + i step, so start gets Σ g and
+/// step Σ i g (i counted by an exclusive cumsum of ones, so run-time
+/// lengths work); stop only sets the length (piecewise constant).
+LogicalResult arange(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  auto op = cast<ArangeOp>(rb.op);
+  Value index =
+      CumsumOp::create(rb.b, rb.loc, rb.onesLike(g), rb.b.getI64IntegerAttr(0),
+                       TypeAttr(), rb.b.getBoolAttr(true));
+  out.push_back(fillAdjoint(rb, g, op.getStart()));
+  out.push_back(Value());
+  out.push_back(fillAdjoint(rb, rb.mul(g, index), op.getStep()));
+  return success();
+}
+
 } // namespace
 
 void gradient::addTransformGradients(GradientRules &rules) {
@@ -677,5 +691,6 @@ void gradient::addTransformGradients(GradientRules &rules) {
   rules["relay.full"] = fill;
   rules["relay.dyn.full"] = dynFill;
   rules["relay.one_hot"] = oneHot;
+  rules["relay.arange"] = arange;
   rules["relay.full_like"] = fill;
 }

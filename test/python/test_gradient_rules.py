@@ -271,6 +271,9 @@ CASES: Dict[str, Case] = {
     "relay.one_hot": Case([(), ()], lambda on, off, i: _cat(
         relay.one_hot(i, on, off, 4, -1, DTYPE), relay.one_hot(i, off * on, on, 3, 0, DTYPE)),
         consts=[np.array([[0, 2], [3, 1], [1, 1]], dtype="int32")]),
+    # start 0.3, step 0.3: 16 elements up to 5, far from a length change
+    "relay.arange": Case([(), ()], lambda start, step: relay.arange(start, relay.const(5.0, DTYPE), step, DTYPE),
+                         lambda r, s: np.full(s, 0.3)),
     "relay.gather_nd": Case([(3, 4, 2)], lambda x, i: relay.gather_nd(x, i),
                             consts=[np.array([[0, 2, 2], [1, 3, 1]], dtype="int64")]),
     "relay.scatter_nd": Case([(3, 4), (2, 4)], lambda d, u, i: _cat(
@@ -326,7 +329,7 @@ RULES = _rule_names()
 
 
 def test_every_rule_has_a_case():
-    assert len(RULES) >= 119, RULES
+    assert len(RULES) >= 120, RULES
     missing = sorted(set(RULES) - set(CASES))
     assert not missing, f"gradient rules without a finite-difference case: {missing}"
     stale = sorted(set(CASES) - set(RULES))

@@ -1,20 +1,5 @@
 // RUN: relay-mlir-opt %s -relay-gradient -split-input-file -verify-diagnostics
 
-// An operator without a gradient rule on the differentiated path (arange's
-// start is a float).
-func.func @f(%start: tensor<f32>, %stop: tensor<f32>, %step: tensor<f32>) -> tensor<?xf32> {
-  // expected-error @+1 {{no gradient rule for `relay.arange`: it lies on a differentiated path (from a parameter to the result)}}
-  %y = relay.arange %start, %stop, %step {dtype = f32} : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>
-  return %y : tensor<?xf32>
-}
-func.func @main() -> !relay.fn<(tensor<f32>, tensor<f32>, tensor<f32>) -> tuple<tensor<?xf32>, tuple<tensor<f32>>>> {
-  %f = relay.global_fn @f : !relay.fn<(tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>>
-  %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>>) -> !relay.fn<(tensor<f32>, tensor<f32>, tensor<f32>) -> tuple<tensor<?xf32>, tuple<tensor<f32>>>>
-  return %g : !relay.fn<(tensor<f32>, tensor<f32>, tensor<f32>) -> tuple<tensor<?xf32>, tuple<tensor<f32>>>>
-}
-
-// -----
-
 // Off the differentiated path an op needs no rule (the index computation).
 func.func @f(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<4xf32> {
   %s = relay.sort %i : (tensor<4xi32>) -> tensor<4xi32>
@@ -111,7 +96,9 @@ func.func @main() -> !relay.incomplete {
 
 // -----
 
-// A rule's own limit is a located error naming the op and the case.
+// A rule's own limit is a located error naming the op and the case (every
+// relay operator has a rule; an op without one would be "no gradient rule
+// for ...").
 func.func @f(%x: tensor<3x4xf32>, %u: tensor<2x4xf32>, %i: tensor<2x4xi32>) -> tensor<3x4xf32> {
   // expected-error @+1 {{the gradient of `scatter_elements` with reduction "mul" is not implemented yet}}
   %y = relay.scatter_elements %x, %i, %u {axis = 0 : i64, reduction = "mul"} : (tensor<3x4xf32>, tensor<2x4xi32>, tensor<2x4xf32>) -> tensor<3x4xf32>
