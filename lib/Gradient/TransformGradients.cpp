@@ -144,12 +144,20 @@ LogicalResult stridedSlice(RuleBuilder &rb, Value g,
     if (auto s = op.getStrides();
         s && !s->empty() && op.getSliceMode() != "size")
       stride = (*s)[s->size() == 1 ? 0 : k];
-    if (stride < 1)
-      return rb.emitError() << "the gradient of `strided_slice` with stride "
-                            << stride << " is not implemented yet";
+    if (stride == 0)
+      return rb.emitError() << "the gradient of `strided_slice` with stride 0 "
+                               "is not defined";
     int64_t begin = op.getBegin()[k];
     if (begin < 0)
       begin += shape[axis];
+    if (stride < 0) {
+      // Output j reads begin - j|s|: the reversed adjoint is the slice from
+      // the last position read with stride |s|.
+      begin = std::clamp<int64_t>(begin, 0, shape[axis] - 1);
+      stride = -stride;
+      g = ReverseOp::create(rb.b, rb.loc, g, rb.b.getI64IntegerAttr(axis));
+      begin -= (outShape[axis] - 1) * stride;
+    }
     begin = std::clamp<int64_t>(begin, 0, shape[axis]);
     if (stride > 1) {
       // Put stride - 1 zeros after each element: [.., m, ..] -> [.., m*s, ..]

@@ -180,10 +180,13 @@ CASES: Dict[str, Case] = {
     "relay.split": _unary(lambda x: relay.split(x, 3, axis=1)[1] * relay.split(x, 3, axis=1)[2],
                           shape=(2, 6)),
     "relay.stack": _binary(lambda a, b: relay.stack([a, b], axis=1), shapes=((2, 3), (2, 3))),
-    "relay.strided_slice": _unary(lambda x: relay.strided_slice(x, [1, 0], [3, -1])
-                                  + relay.strided_slice(x, [0, 1], [4, 3], strides=[2, 1])
-                                  + relay.strided_slice(x, [1, 0], [4, 3], strides=[2, 2], axes=[0, 1])
-                                  * relay.const(1.0, DTYPE), shape=(5, 3)),
+    "relay.strided_slice": _unary(lambda x: _cat(
+        relay.strided_slice(x, [1, 0], [3, -1])
+        + relay.strided_slice(x, [0, 1], [4, 3], strides=[2, 1])
+        + relay.strided_slice(x, [1, 0], [4, 3], strides=[2, 2], axes=[0, 1]) * relay.const(1.0, DTYPE),
+        # negative strides: every second row from row 3 down, columns reversed; from the end
+        relay.strided_slice(x, [3, 2], [0, -4], strides=[-2, -1]),
+        relay.strided_slice(x, [-1], [-6], strides=[-2], axes=[1])), shape=(5, 3)),
     "relay.nn.pad": Case([(2, 3), ()], lambda x, v: relay.nn.pad(x, ((1, 0), (2, 1)), v)),
     "relay.reverse": _unary(lambda x: relay.reverse(x, axis=1)),
     "relay.tile": _unary(lambda x: relay.tile(x, (2, 1, 2))),
