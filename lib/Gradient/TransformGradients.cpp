@@ -534,8 +534,9 @@ LogicalResult layoutTransform(RuleBuilder &rb, Value g,
 /// einsum is linear in each operand: operand k's adjoint is the einsum of
 /// the output adjoint with the other operands, written to k's subscripts.
 /// Letters of k found nowhere else (summed over k alone) enter as a tensor
-/// of ones. The terms are contracted pairwise. Ellipses and repeated letters
-/// within an operand (diagonals) are not implemented.
+/// of ones. The terms are contracted pairwise. An ellipsis is spelled out
+/// in fresh letters; repeated letters within an operand (diagonals) and
+/// ellipses that broadcast are not implemented.
 LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<EinsumOp>(rb.op);
   StringRef equation = op.getEquation();
@@ -543,25 +544,60 @@ LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   for (char ch : equation)
     if (ch != ' ')
       eq.push_back(ch);
-  if (StringRef(eq).contains("..."))
-    return rb.emitError() << "the gradient of `einsum` with an ellipsis is not "
-                             "implemented yet";
-  StringRef lhs = eq, result;
+  StringRef lhs = eq;
+  std::string result;
   size_t arrow = StringRef(eq).find("->");
   if (arrow != StringRef::npos) {
     lhs = StringRef(eq).substr(0, arrow);
-    result = StringRef(eq).substr(arrow + 2);
+    result = StringRef(eq).substr(arrow + 2).str();
   }
-  SmallVector<StringRef> inputs;
-  lhs.split(inputs, ',');
+  SmallVector<StringRef> pieces;
+  lhs.split(pieces, ',');
   ValueRange data = op.getData();
-  if (inputs.size() != data.size())
+  if (pieces.size() != data.size())
     return rb.emitError() << "einsum equation \"" << equation << "\" names "
-                          << inputs.size() << " operands, got " << data.size();
-  std::map<char, int64_t> sizes, counts;
-  for (auto [subs, v] : llvm::zip(inputs, data)) {
+                          << pieces.size() << " operands, got " << data.size();
+  // An ellipsis becomes fresh capital letters, aligned from the right
+  // across operands (as numpy broadcasts them); dims it broadcasts from
+  // size 1 are not supported.
+  std::set<char> used(eq.begin(), eq.end());
+  std::string fresh;
+  for (char ch = 'A'; ch <= 'Z'; ++ch)
+    if (!used.count(ch))
+      fresh.push_back(ch);
+  SmallVector<std::string> inputs;
+  SmallVector<int64_t> ellipsisSizes; // from the right
+  for (auto [subs, v] : llvm::zip(pieces, data)) {
     if (failed(requireStatic(rb, v)))
       return failure();
+    ArrayRef<int64_t> shape = tensorTypeOf(v).getShape();
+    size_t dots = subs.find("...");
+    if (dots == StringRef::npos) {
+      inputs.push_back(subs.str());
+      continue;
+    }
+    int64_t n = static_cast<int64_t>(shape.size()) -
+                static_cast<int64_t>(subs.size() - 3);
+    if (n < 0 || n > static_cast<int64_t>(fresh.size()))
+      return rb.emitError() << "einsum subscripts \"" << subs
+                            << "\" do not match rank " << shape.size();
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t dim = shape[dots + n - 1 - i];
+      if (static_cast<int64_t>(ellipsisSizes.size()) <= i)
+        ellipsisSizes.push_back(dim);
+      else if (ellipsisSizes[i] != dim)
+        return rb.emitError() << "the gradient of `einsum` with an ellipsis "
+                                 "that broadcasts is not implemented yet";
+    }
+    std::string letters = fresh.substr(fresh.size() - n);
+    inputs.push_back(subs.substr(0, dots).str() + letters +
+                     subs.substr(dots + 3).str());
+  }
+  std::string allEllipsis = fresh.substr(fresh.size() - ellipsisSizes.size());
+  if (size_t dots = result.find("..."); dots != std::string::npos)
+    result.replace(dots, 3, allEllipsis);
+  std::map<char, int64_t> sizes, counts;
+  for (auto [subs, v] : llvm::zip(inputs, data)) {
     ArrayRef<int64_t> shape = tensorTypeOf(v).getShape();
     if (subs.size() != shape.size())
       return rb.emitError() << "einsum subscripts \"" << subs
@@ -576,12 +612,12 @@ LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
       ++counts[ch];
     }
   }
-  std::string implicit;
-  if (arrow == StringRef::npos) { // letters used once, alphabetically
+  if (arrow == StringRef::npos) {
+    // The ellipsis' letters first, then the letters used once, sorted.
+    result = allEllipsis;
     for (auto [ch, count] : counts)
-      if (count == 1)
-        implicit.push_back(ch);
-    result = implicit;
+      if (count == 1 && allEllipsis.find(ch) == std::string::npos)
+        result.push_back(ch);
   }
   Type element = tensorTypeOf(g).getElementType();
   for (size_t k = 0; k < inputs.size(); ++k) {
@@ -589,12 +625,12 @@ LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
     // k; contracted pairwise left to right (each step keeps the letters
     // later terms or k need), which IREE compiles where one n-ary einsum
     // can fail to vectorize.
-    SmallVector<std::pair<std::string, Value>> terms = {{result.str(), g}};
+    SmallVector<std::pair<std::string, Value>> terms = {{result, g}};
     std::set<char> present(result.begin(), result.end());
     for (size_t j = 0; j < inputs.size(); ++j) {
       if (j == k)
         continue;
-      terms.push_back({inputs[j].str(), data[j]});
+      terms.push_back({inputs[j], data[j]});
       present.insert(inputs[j].begin(), inputs[j].end());
     }
     std::string missing;
@@ -612,7 +648,7 @@ LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
                               cast<ElementsAttr>(DenseElementsAttr::get(
                                   type, rb.b.getFloatAttr(element, 1.0))))});
     }
-    std::string target = inputs[k].str();
+    std::string target = inputs[k];
     std::string subs = terms.front().first;
     Value acc = terms.front().second;
     for (size_t t = 1; t < terms.size(); ++t) {

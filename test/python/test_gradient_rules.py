@@ -293,7 +293,9 @@ CASES: Dict[str, Case] = {
         relay.einsum([a, b, c], "ij,jk,kl->il"),
         relay.einsum([a, b], "ij,jk->i"),    # k summed in b alone
         relay.einsum([a, b], "ij,jk"),       # implicit output: ik
-        relay.einsum([a], "ij->ji"))),
+        relay.einsum([a], "ij->ji"),
+        relay.einsum([relay.reshape(b, (3, 1, 4)), c], "...k,kl->...l"),   # ellipsis
+        relay.einsum([relay.reshape(b, (2, 3, 2)), relay.reshape(a, (2, 3))], "i...j,i..."))),
     # layouts and resampling
     "relay.nn.depth_to_space": _unary(lambda x: _cat(
         relay.nn.depth_to_space(x, 2), relay.nn.depth_to_space(x, 2, mode="CRD"),
