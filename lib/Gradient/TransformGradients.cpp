@@ -381,15 +381,44 @@ LogicalResult dynFill(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
 }
 
 /// gather_nd reads slices of the data: its adjoint adds them back with
-/// `scatter_nd` (mode add; batch_dims = 0).
+/// `scatter_nd` (mode add). With batch_dims b the indices [M, B1..Bb, Y...]
+/// get the batch coordinates prepended ([b + M, B1..Bb, Y...]), which makes
+/// the scatter an ordinary one over the whole data.
 LogicalResult gatherNd(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<GatherNDOp>(rb.op);
-  if (op.getBatchDims() != 0)
-    return rb.emitError() << "the gradient of `gather_nd` with batch_dims != 0 "
-                             "is not implemented yet";
+  Value indices = op.getIndices();
+  int64_t batch = static_cast<int64_t>(op.getBatchDims());
+  if (batch > 0) {
+    if (failed(requireStatic(rb, indices)))
+      return failure();
+    auto itype = tensorTypeOf(indices);
+    ArrayRef<int64_t> is = itype.getShape();
+    SmallVector<int64_t> shape(is.begin(), is.end());
+    shape[0] = batch;
+    int64_t cells = 1;
+    for (int64_t d : ArrayRef<int64_t>(shape).drop_front())
+      cells *= d;
+    SmallVector<APInt> coords;
+    unsigned width = itype.getElementType().getIntOrFloatBitWidth();
+    for (int64_t t = 0; t < batch; ++t) {
+      for (int64_t cell = 0; cell < cells; ++cell) {
+        // the coordinate along batch dim t (axis 1 + t) of this cell
+        int64_t inner = 1;
+        for (int64_t d = 2 + t; d < static_cast<int64_t>(shape.size()); ++d)
+          inner *= shape[d];
+        coords.push_back(APInt(width, (cell / inner) % shape[1 + t]));
+      }
+    }
+    auto ctype = RankedTensorType::get(shape, itype.getElementType());
+    Value batchCoords = ConstantOp::create(
+        rb.b, rb.loc,
+        cast<ElementsAttr>(DenseElementsAttr::get(ctype, coords)));
+    indices =
+        ConcatenateOp::create(rb.b, rb.loc, ValueRange{batchCoords, indices},
+                              rb.b.getI64IntegerAttr(0));
+  }
   out.push_back(ScatterNDOp::create(rb.b, rb.loc, rb.zerosLike(op.getData()),
-                                    op.getIndices(), g,
-                                    rb.b.getStringAttr("add")));
+                                    indices, g, rb.b.getStringAttr("add")));
   out.push_back(Value());
   return success();
 }

@@ -277,8 +277,10 @@ CASES: Dict[str, Case] = {
     # start 0.3, step 0.3: 16 elements up to 5, far from a length change
     "relay.arange": Case([(), ()], lambda start, step: relay.arange(start, relay.const(5.0, DTYPE), step, DTYPE),
                          lambda r, s: np.full(s, 0.3)),
-    "relay.gather_nd": Case([(3, 4, 2)], lambda x, i: relay.gather_nd(x, i),
-                            consts=[np.array([[0, 2, 2], [1, 3, 1]], dtype="int64")]),
+    "relay.gather_nd": Case([(3, 4, 2)], lambda x, i, j: _cat(
+        relay.gather_nd(x, i), relay.gather_nd(x, j, batch_dims=1)),   # per row of x: x[b, j[0, b, y]]
+        consts=[np.array([[0, 2, 2], [1, 3, 1]], dtype="int64"),
+                np.array([[[3, 0, 3, 1], [2, 2, 0, 1], [1, 3, 3, 0]]], dtype="int64")]),
     "relay.scatter_nd": Case([(3, 4), (2, 4)], lambda d, u, i: _cat(
         relay.scatter_nd(d, i, u, "update"), relay.scatter_nd(d, i, u, "add")),
         consts=[np.array([[2, 0]], dtype="int64")]),
