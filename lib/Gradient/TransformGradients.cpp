@@ -308,10 +308,11 @@ LogicalResult scatterElements(RuleBuilder &rb, Value g,
 LogicalResult take(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<TakeOp>(rb.op);
   Value x = op.getData(), indices = op.getIndices();
-  if (op.getBatchDims() != 0)
-    return rb.emitError()
-           << "the gradient of `take` with batch_dims != 0 is not "
-              "implemented yet";
+  int64_t batch = normalizeAxis(static_cast<int64_t>(op.getBatchDims()),
+                                tensorTypeOf(indices).getRank());
+  if (batch != 0 && !op.getAxis())
+    return rb.emitError() << "the gradient of `take` with batch_dims and no "
+                             "axis is not implemented yet";
   if (failed(requireStatic(rb, x)) || failed(requireStatic(rb, indices)))
     return failure();
   Value data = x;
@@ -334,14 +335,20 @@ LogicalResult take(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
         rb.b, rb.loc, MaximumOp::create(rb.b, rb.loc, idx, rb.scalar(0, idx)),
         rb.scalar(static_cast<double>(dim - 1), idx));
   }
-  // g is shape[:axis] + indices + shape[axis+1:]: flatten the indices.
+  // g is shape[:axis] + indices[batch:] + shape[axis+1:] (the first
+  // `batch` dims shared by data and indices): flatten the indices' own
+  // dims; each batch element scatters at its own indices.
   int64_t n = tensorTypeOf(indices).getNumElements();
+  for (int64_t d = 0; d < batch; ++d)
+    n /= shape[d];
   SmallVector<int64_t> flat(shape.begin(), shape.end());
   flat[axis] = n;
   Value updates =
       ReshapeOp::create(rb.b, rb.loc, g, rb.b.getDenseI64ArrayAttr(flat),
                         rb.b.getBoolAttr(false));
   SmallVector<int64_t> idxShape(shape.size(), 1);
+  for (int64_t d = 0; d < batch; ++d)
+    idxShape[d] = shape[d];
   idxShape[axis] = n;
   Value positions =
       ReshapeOp::create(rb.b, rb.loc, idx, rb.b.getDenseI64ArrayAttr(idxShape),

@@ -196,8 +196,13 @@ CASES: Dict[str, Case] = {
     "relay.scatter_elements": Case([(3, 4), (2, 4)], lambda d, u, i: relay.scatter_elements(d, i, u, 0, "update")
                                    + relay.scatter_elements(d, i, u, 0, "add"),
                                    consts=[np.array([[2, 0, 1, 2], [0, 2, 0, 1]], dtype="int64")]),
-    "relay.take": Case([(4, 3)], lambda x, i: relay.take(x, i, axis=0),
-                       consts=[np.array([[3, 0], [3, -1]], dtype="int64")]),
+    "relay.take": Case([(4, 3)], lambda x, i, j, k: _cat(
+        relay.take(x, i, axis=0),
+        relay.take(x, j, axis=1, batch_dims=1),                                     # row b: x[b, j[b]]
+        relay.take(relay.reshape(x, (2, 2, 3)), k, axis=2, batch_dims=1, mode="wrap")),
+        consts=[np.array([[3, 0], [3, -1]], dtype="int64"),
+                np.array([[2, 0], [1, 1], [0, 0], [2, 1]], dtype="int64"),
+                np.array([[[0, 4], [2, 2]], [[-1, 1], [1, 0]]], dtype="int64")]),
     "relay.cumsum": _unary(lambda x: _cat(relay.cumsum(x, axis=1) + relay.cumsum(x, axis=0, exclusive=True),
                                           relay.cumsum(x, exclusive=True)), shape=(3, 4)),
     "relay.full": Case([()], lambda v: relay.full(v, (2, 3), DTYPE)),
