@@ -7,7 +7,8 @@ random ``W`` (so every output element gets a different seed); its gradient
 from ``relay.transform.gradient`` run by the reference interpreter must
 match ``(f(x + h e_i) - f(x - h e_i)) / 2h`` (``f`` evaluated by the same
 interpreter, which knows nothing of the rules), h = 1e-6, within
-rtol 1e-5 / atol 1e-7. A second test compiles every case's gradient in
+rtol 1e-5 / atol 1e-7; so must the forward mode (``jvp``) along a random
+tangent. A third test compiles every case's gradient in
 float32 in one module (llvm-cpu) and checks it against the interpreter
 (rtol 1e-4, atol 1e-5).
 """
@@ -397,6 +398,25 @@ def test_rule_matches_finite_differences(name):
         assert got.shape == x.shape and got.dtype == np.float64, (got.shape, got.dtype)
         np.testing.assert_allclose(got, fd, rtol=1e-5, atol=1e-7,
                                    err_msg=f"d loss / d input {k} of {name}")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_forward_mode_matches_finite_differences(name):
+    """``jvp`` (the reverse mode transposed: it differentiates each rule's
+    backward code, so the ops a rule emits need rules too) along a random
+    tangent against the central difference of the loss along it (float64,
+    rtol 1e-5 / atol 1e-7)."""
+    loss, inputs, consts = _problem(name)
+    rng = np.random.default_rng(zlib.crc32(name.encode()) + 1)
+    tangents = [rng.normal(size=x.shape) for x in inputs]
+    value, tangent = _interpreted(relay.transform.jvp(loss))(
+        *inputs, *consts, *tangents, *[np.zeros_like(c) for c in consts])
+    f = _interpreted(loss)
+    fp = float(np.asarray(f(*[x + H * t for x, t in zip(inputs, tangents)], *consts)))
+    fm = float(np.asarray(f(*[x - H * t for x, t in zip(inputs, tangents)], *consts)))
+    np.testing.assert_allclose(np.asarray(value), np.asarray(f(*inputs, *consts)), rtol=1e-12)
+    np.testing.assert_allclose(float(np.asarray(tangent)), (fp - fm) / (2 * H), rtol=1e-5, atol=1e-7,
+                               err_msg=f"jvp of {name}")
 
 
 _COMPILED = {}
