@@ -13,11 +13,11 @@
 // Adaptive pools: avg is separable (row and column averaging matrices), max
 // masks every (output cell, input position) pair to the cell's first
 // maximum. image.resize2d and nn.upsampling: separable linear maps whose
-// matrices the op itself computes from one-hot images. Rules are written for
-// the channel-first layouts (NCHW, OIHW,
-// ...); other orderings of the same letters (NHWC, HWIO, NDHWC, ...) are
-// transposed to them and back, anything else (NCHW8c) is an error naming
-// the op and the layout.
+// matrices the op itself computes from one-hot images. Rules are written
+// for the channel-first layouts (NCHW, OIHW, ...); other orderings of the
+// same letters (NHWC, HWIO, NDHWC, ...) are transposed to them and back
+// (the ops accept no other layouts); anything else would be an error
+// naming the op and the layout.
 //
 //===----------------------------------------------------------------------===//
 #include "relay/RelayGradient.h"
