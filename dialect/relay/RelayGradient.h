@@ -67,6 +67,11 @@ public:
   /// `x` with the shape of `like` (same element count).
   Value reshapeLike(Value x, Value like);
   Value transpose(Value x, ArrayRef<int64_t> perm);
+  /// The adjoint of a separable linear map of the two trailing (spatial)
+  /// dims of an [N, C, h, w] tensor, y = A_h x A_wᵀ: `g` [N, C, oh, ow]
+  /// mapped back by `rowsT` = A_hᵀ [h, oh] and `colsT` = A_wᵀ [w, ow] to
+  /// `like`'s shape (A_hᵀ g A_w).
+  Value separableAdjoint(Value g, Value rowsT, Value colsT, Value like);
   /// An error at the op being differentiated.
   InFlightDiagnostic emitError();
 };

@@ -245,6 +245,7 @@ void gradient::addElementwiseGradients(GradientRules &rules) {
   reg("sqrt", unary<dSqrt>);
   reg("rsqrt", unary<dRsqrt>);
   reg("tanh", unary<dTanh>);
+  reg("fast_tanh", unary<dTanh>);
   reg("sigmoid", unary<dSigmoid>);
   reg("sin", unary<dSin>);
   reg("cos", unary<dCos>);
@@ -255,6 +256,7 @@ void gradient::addElementwiseGradients(GradientRules &rules) {
   reg("sinh", unary<dSinh>);
   reg("cosh", unary<dCosh>);
   reg("erf", unary<dErf>);
+  reg("fast_erf", unary<dErf>);
   reg("abs", unary<dAbs>);
   reg("nn.relu", relu);
   reg("nn.gelu", unary<dGelu>);

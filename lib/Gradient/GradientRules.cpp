@@ -109,4 +109,25 @@ Value RuleBuilder::transpose(Value x, ArrayRef<int64_t> perm) {
   return TransposeOp::create(b, loc, x, b.getDenseI64ArrayAttr(perm));
 }
 
+Value RuleBuilder::separableAdjoint(Value g, Value rowsT, Value colsT,
+                                    Value like) {
+  ArrayRef<int64_t> gs = tensorTypeOf(g).getShape();
+  auto reshape = [&](Value v, ArrayRef<int64_t> shape) -> Value {
+    return ReshapeOp::create(b, loc, v, b.getDenseI64ArrayAttr(shape),
+                             b.getBoolAttr(false));
+  };
+  auto batch = [&](Value v) -> Value {
+    return ExpandDimsOp::create(b, loc, v, b.getI64IntegerAttr(0),
+                                b.getI64IntegerAttr(1));
+  };
+  auto bmm = [&](Value l, Value r, bool tb) -> Value {
+    return BatchMatmulOp::create(b, loc, l, r, TypeAttr(), b.getBoolAttr(false),
+                                 b.getBoolAttr(tb));
+  };
+  Value images = reshape(g, {gs[0] * gs[1], gs[2], gs[3]});
+  Value cols = bmm(images, batch(colsT), /*tb=*/true); // [NC, oh, w]
+  Value rows = bmm(batch(rowsT), cols, /*tb=*/false);  // [NC, h, w]
+  return reshapeLike(rows, like);
+}
+
 InFlightDiagnostic RuleBuilder::emitError() { return op->emitError(); }

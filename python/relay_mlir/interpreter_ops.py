@@ -1313,7 +1313,9 @@ def _resize2d(args, attrs):
     layout = attrs.get("layout", "NCHW")
     method = attrs.get("method", "linear")
     mode = attrs.get("coordinate_transformation_mode", "half_pixel")
-    img = _to_cf(x, layout, "NCHW").astype(f32)
+    # coordinates and weights in float32 as the compiled kernel; pixels in
+    # float32, or float64 for float64 data (which must not lose precision)
+    img = _to_cf(x, layout, "NCHW").astype(np.float64 if x.dtype == np.float64 else f32)
     H, W = img.shape[2:]
     oh, ow = attrs["size"]
     cy, cx = _in_coord(np.arange(oh), H, oh, mode), _in_coord(np.arange(ow), W, ow, mode)

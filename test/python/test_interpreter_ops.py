@@ -166,3 +166,17 @@ def test_every_documented_op_has_a_kernel_and_a_case():
     for f, n in ALL:
         exercised |= _op_names_in(_cases(f)[n][0])
     assert not [o for o in ops if o not in exercised], [o for o in ops if o not in exercised]
+
+
+@pytest.mark.parametrize("method", ["linear", "nearest_neighbor", "cubic"])
+def test_resize2d_keeps_float64(method):
+    """float64 images are interpolated in float64 (float32 would round away
+    the 1e-10 steps; the gradient rules' finite differences need it)."""
+    x = (1.0 + 1e-10 * np.arange(12.0)).reshape(1, 1, 3, 4)
+    out = KERNELS["image.resize2d"]([x], {"size": [3, 4], "method": method,
+                                          "coordinate_transformation_mode": "align_corners"})
+    assert out.dtype == np.float64
+    np.testing.assert_allclose(out, x, rtol=0, atol=1e-15)
+    x32 = x.astype(np.float32)
+    out32 = KERNELS["image.resize2d"]([x32], {"size": [3, 4], "method": method})
+    assert out32.dtype == np.float32

@@ -1,19 +1,5 @@
 // RUN: relay-mlir-opt %s -relay-gradient -split-input-file -verify-diagnostics
 
-// An operator without a gradient rule on the differentiated path.
-func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{no gradient rule for `relay.sort`: it lies on a differentiated path (from a parameter to the result)}}
-  %s = relay.sort %x : (tensor<4xf32>) -> tensor<4xf32>
-  return %s : tensor<4xf32>
-}
-func.func @main() -> !relay.fn<(tensor<4xf32>) -> tuple<tensor<4xf32>, tuple<tensor<4xf32>>>> {
-  %f = relay.global_fn @f : !relay.fn<(tensor<4xf32>) -> tensor<4xf32>>
-  %g = relay.grad %f : (!relay.fn<(tensor<4xf32>) -> tensor<4xf32>>) -> !relay.fn<(tensor<4xf32>) -> tuple<tensor<4xf32>, tuple<tensor<4xf32>>>>
-  return %g : !relay.fn<(tensor<4xf32>) -> tuple<tensor<4xf32>, tuple<tensor<4xf32>>>>
-}
-
-// -----
-
 // Off the differentiated path an op needs no rule (the index computation).
 func.func @f(%x: tensor<4xf32>, %i: tensor<4xi32>) -> tensor<4xf32> {
   %s = relay.sort %i : (tensor<4xi32>) -> tensor<4xi32>
@@ -106,4 +92,20 @@ func.func @main() -> !relay.incomplete {
   // expected-error @+1 {{relay-gradient needs inferred types (run relay-infer-type first)}}
   %g = relay.grad %f : (!relay.fn<(tensor<f32>) -> tensor<f32>>) -> !relay.incomplete
   return %g : !relay.incomplete
+}
+
+// -----
+
+// A rule's own limit is a located error naming the op and the case (every
+// relay operator has a rule; an op without one would be "no gradient rule
+// for ...").
+func.func @f(%x: tensor<3x4xf32>, %u: tensor<2x4xf32>, %i: tensor<2x4xi32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{the gradient of `scatter_elements` with reduction "mul" is not implemented yet}}
+  %y = relay.scatter_elements %x, %i, %u {axis = 0 : i64, reduction = "mul"} : (tensor<3x4xf32>, tensor<2x4xi32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}
+func.func @main() -> !relay.fn<(tensor<3x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>) -> tuple<tensor<3x4xf32>, tuple<tensor<3x4xf32>>>> {
+  %f = relay.global_fn @f : !relay.fn<(tensor<3x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>) -> tensor<3x4xf32>>
+  %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<3x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>) -> tensor<3x4xf32>>) -> !relay.fn<(tensor<3x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>) -> tuple<tensor<3x4xf32>, tuple<tensor<3x4xf32>>>>
+  return %g : !relay.fn<(tensor<3x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>) -> tuple<tensor<3x4xf32>, tuple<tensor<3x4xf32>>>>
 }

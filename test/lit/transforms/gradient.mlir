@@ -171,3 +171,24 @@ func.func @main() -> !relay.incomplete {
   %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<3xf32>, tensor<i32>) -> tensor<3xf32>>) -> !relay.incomplete
   return %g : !relay.incomplete
 }
+
+// -----
+
+// An NHWC/HWIO conv2d is differentiated in NCHW/OIHW: operands and adjoint
+// transposed in, the data adjoint (conv2d_transpose) and the weight adjoint
+// (a convolution over the batch) transposed back.
+// CHECK-LABEL: func.func @nhwc$grad
+// CHECK:         relay.transpose %{{.*}} {axes = array<i64: 0, 3, 1, 2>}
+// CHECK:         relay.nn.conv2d_transpose
+// CHECK:         relay.transpose %{{.*}} {axes = array<i64: 0, 2, 3, 1>} : (tensor<1x2x5x5xf32>) -> tensor<1x5x5x2xf32>
+// CHECK:         relay.transpose %{{.*}} {axes = array<i64: 2, 3, 1, 0>} : (tensor<4x2x3x3xf32>) -> tensor<3x3x2x4xf32>
+func.func @nhwc(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<f32> {
+  %y = relay.nn.conv2d %x, %w {data_layout = "NHWC", kernel_layout = "HWIO", padding = array<i64: 1, 1>} : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x5x5x4xf32>
+  %s = relay.sum %y : (tensor<1x5x5x4xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @main() -> !relay.incomplete {
+  %f = relay.global_fn @nhwc : !relay.fn<(tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<f32>>
+  %g = relay.grad %f : (!relay.fn<(tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<f32>>) -> !relay.incomplete
+  return %g : !relay.incomplete
+}
