@@ -132,14 +132,24 @@ void checkRequestedShape(OpBuilder &b, Location loc,
 /// (index values cast to its element type).
 Value fromIndices(OpBuilder &b, Location loc, RankedTensorType type,
                   ArrayRef<Value> values) {
-  if (type.getNumElements() == 0)
-    return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                   type.getElementType());
-  SmallVector<Value> elements;
-  for (Value v : values)
-    elements.push_back(
-        arith::IndexCastOp::create(b, loc, type.getElementType(), v));
-  return tensor::FromElementsOp::create(b, loc, type, elements);
+  // `type` may say `?` where the values fix the length (a declared
+  // `tensor<?xi64>` shape_of): build the exact type, then cast.
+  auto exact = RankedTensorType::get(
+      type.getRank() == 0 ? ArrayRef<int64_t>{}
+                          : ArrayRef<int64_t>{(int64_t)values.size()},
+      type.getElementType());
+  Value result;
+  if (exact.getNumElements() == 0) {
+    result = tensor::EmptyOp::create(b, loc, exact.getShape(),
+                                     exact.getElementType());
+  } else {
+    SmallVector<Value> elements;
+    for (Value v : values)
+      elements.push_back(
+          arith::IndexCastOp::create(b, loc, exact.getElementType(), v));
+    result = tensor::FromElementsOp::create(b, loc, exact, elements);
+  }
+  return exact == type ? result : tensor::CastOp::create(b, loc, type, result);
 }
 
 struct ShapeOfPattern : OpConversionPattern<ShapeOfOp> {

@@ -88,3 +88,16 @@ func.func @arange_checked(%n: tensor<i64>, %d: tensor<i64>) -> tensor<?xi64> {
   %r = relay.arange %z, %n, %d {dtype = i64} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
   return %r : tensor<?xi64>
 }
+
+// -----
+
+// Found by fuzz/mlir_mutate.py (seed 40): a declared shape_of result less
+// precise than its rule's (`?` for the rank) made the lowering ask a dynamic
+// type for its element count (assertion). The exact vector is cast.
+// CHECK-LABEL: func.func @shape_of_declared_dynamic
+// CHECK:         %[[S:.*]] = tensor.from_elements %{{.*}}, %{{.*}} : tensor<2xi64>
+// CHECK:         tensor.cast %[[S]] : tensor<2xi64> to tensor<?xi64>
+func.func @shape_of_declared_dynamic(%x: tensor<?x3xf32>) -> tensor<?xi64> {
+  %s = relay.shape_of %x {dtype = i64} : (tensor<?x3xf32>) -> tensor<?xi64>
+  return %s : tensor<?xi64>
+}
