@@ -12,7 +12,7 @@ iree-onnx      torch twin -> ONNX -> iree-import-onnx -> iree-compile (same CPU 
 onnxruntime    torch twin -> ONNX -> InferenceSession (intra_op_num_threads=2)
 torch          torch twin, eager, torch.set_num_threads(2), inference_mode
 tvm            torch twin -> ONNX -> TVM 0.19 relay.frontend.from_onnx, opt_level=3,
-               "llvm -mcpu=native" untuned, graph executor (bench/tvm_runner.py in
+               "llvm -mcpu=<host CPU name>" untuned, graph executor (bench/tvm_runner.py in
                the side venv made by bench/setup_tvm_venv.sh; skipped without it)
 ============== ==================================================================
 
