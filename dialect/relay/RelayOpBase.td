@@ -94,16 +94,22 @@ class Relay_LanguageRuleOp<string mnemonic, list<Trait> traits = []>
 }
 
 // A language construct with one result typed by equations
-// (relay/RelayTypeEquations.h; tuple, call, refs): the verifier and
-// relay-infer-type use the equations, and so does the typed builder
-// (`inferReturnTypes` solves them for the result), all in
-// lib/Relations/Language.cpp.
+// (relay/RelayTypeEquations.h; tuple, call, refs). Its one rule,
+// `typeRule(equations, adaptor, result)` in lib/Relations/Language.cpp,
+// serves the verifier and relay-infer-type (`buildTypeEquations`) and the
+// typed builder (`inferReturnTypes` solves it for the result).
 class Relay_EquationRuleOp<string mnemonic, list<Trait> traits = []>
     : Relay_Op<mnemonic, !listconcat(traits,
           [InferTypeOpAdaptorWithIsCompatible,
            DeclareOpInterfaceMethods<Relay_TypeEquationsOpInterface>])> {
   let results = (outs Relay_AnyValue:$result);
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The typing rule: equations between the operands' types (read
+    /// through `adaptor`) and `result`, the result's type.
+    static ::llvm::LogicalResult typeRule(::mlir::relay::TypeEquations &eq,
+                                          Adaptor adaptor, ::mlir::Type result);
+  }];
   let extraClassDefinition = [{
     bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
                                             ::mlir::TypeRange rhs) {
@@ -111,6 +117,21 @@ class Relay_EquationRuleOp<string mnemonic, list<Trait> traits = []>
     }
     ::llvm::LogicalResult $cppClass::verify() {
       return ::mlir::relay::verifyTypeEquationsOp(getOperation());
+    }
+    ::llvm::LogicalResult
+    $cppClass::buildTypeEquations(::mlir::relay::TypeEquations &eq) {
+      return typeRule(eq, Adaptor(*this), eq.typeOf(getResult()));
+    }
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *ctx, ::std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &results) {
+      return ::mlir::relay::addResult(
+          results, ::mlir::relay::inferResultByEquations(
+                       ctx, loc,
+                       [&](::mlir::relay::TypeEquations &eq,
+                           ::mlir::Type result) {
+                         return typeRule(eq, adaptor, result);
+                       }));
     }
   }];
 }

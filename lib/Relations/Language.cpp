@@ -25,21 +25,25 @@ template <typename T> static bool isKnownNot(Type type) {
 }
 
 //===----------------------------------------------------------------------===//
-// Rules shared by the interface and the typed builders
+// tuple, call and the ref ops: one `typeRule` each, which the ODS class
+// Relay_EquationRuleOp turns into the interface's equations and the typed
+// builder's inference
 //===----------------------------------------------------------------------===//
 
-static LogicalResult tupleRule(TypeEquations &eq, ValueRange fields,
-                               Type result) {
+LogicalResult TupleOp::typeRule(TypeEquations &eq, Adaptor adaptor,
+                                Type result) {
   return eq.equal(
-      result, TupleType::get(result.getContext(), eq.typesOf(fields)), "tuple");
+      result,
+      TupleType::get(result.getContext(), eq.typesOf(adaptor.getFields())),
+      "tuple");
 }
 
 /// As equations, so that an unknown callee (a closure parameter) gets its
 /// type from the call.
-static LogicalResult callRule(TypeEquations &eq, Value callee, ValueRange args,
-                              Type result) {
-  Type calleeType = eq.typeOf(callee);
-  SmallVector<Type> argTypes = eq.typesOf(args);
+LogicalResult CallOp::typeRule(TypeEquations &eq, Adaptor adaptor,
+                               Type result) {
+  Type calleeType = eq.typeOf(adaptor.getCallee());
+  SmallVector<Type> argTypes = eq.typesOf(adaptor.getArgs());
   if (isKnownNot<FuncType>(calleeType))
     return eq.emitError() << "callee must have a !relay.fn type, got "
                           << calleeType;
@@ -58,103 +62,33 @@ static LogicalResult callRule(TypeEquations &eq, Value callee, ValueRange args,
   return eq.equal(result, fn.getResult(), "result of the call");
 }
 
-static LogicalResult refNewRule(TypeEquations &eq, Value value, Type result) {
-  return eq.equal(result, RefType::get(result.getContext(), eq.typeOf(value)),
-                  "reference");
+LogicalResult RefNewOp::typeRule(TypeEquations &eq, Adaptor adaptor,
+                                 Type result) {
+  return eq.equal(
+      result, RefType::get(result.getContext(), eq.typeOf(adaptor.getValue())),
+      "reference");
 }
 
-static LogicalResult refReadRule(TypeEquations &eq, Value ref, Type result) {
-  Type refType = eq.typeOf(ref);
+LogicalResult RefReadOp::typeRule(TypeEquations &eq, Adaptor adaptor,
+                                  Type result) {
+  Type refType = eq.typeOf(adaptor.getRef());
   if (isKnownNot<RefType>(refType))
     return eq.emitError() << "operand must be a !relay.ref, got " << refType;
   return eq.equal(refType, RefType::get(result.getContext(), result),
                   "reference read");
 }
 
-static LogicalResult refWriteRule(TypeEquations &eq, Value ref, Value value,
-                                  Type result) {
-  Type refType = eq.typeOf(ref);
+LogicalResult RefWriteOp::typeRule(TypeEquations &eq, Adaptor adaptor,
+                                   Type result) {
+  Type refType = eq.typeOf(adaptor.getRef());
   if (isKnownNot<RefType>(refType))
     return eq.emitError() << "first operand must be a !relay.ref, got "
                           << refType;
   MLIRContext *ctx = result.getContext();
-  if (failed(eq.equal(refType, RefType::get(ctx, eq.typeOf(value)),
+  if (failed(eq.equal(refType, RefType::get(ctx, eq.typeOf(adaptor.getValue())),
                       "reference write")))
     return failure();
   return eq.equal(result, TupleType::get(ctx, {}), "result of reference write");
-}
-
-/// Builder side: the result type of a rule over the op's operands.
-static LogicalResult
-inferByRule(MLIRContext *ctx, std::optional<Location> loc,
-            SmallVectorImpl<Type> &results,
-            function_ref<LogicalResult(TypeEquations &, Type)> rule) {
-  return addResult(results, inferResultByEquations(ctx, loc, rule));
-}
-
-LogicalResult TupleOp::buildTypeEquations(TypeEquations &eq) {
-  return tupleRule(eq, getFields(), eq.typeOf(getResult()));
-}
-
-LogicalResult TupleOp::inferReturnTypes(MLIRContext *ctx,
-                                        std::optional<Location> loc,
-                                        Adaptor adaptor,
-                                        SmallVectorImpl<Type> &results) {
-  return inferByRule(ctx, loc, results, [&](TypeEquations &eq, Type result) {
-    return tupleRule(eq, adaptor.getFields(), result);
-  });
-}
-
-LogicalResult CallOp::buildTypeEquations(TypeEquations &eq) {
-  return callRule(eq, getCallee(), getArgs(), eq.typeOf(getResult()));
-}
-
-LogicalResult CallOp::inferReturnTypes(MLIRContext *ctx,
-                                       std::optional<Location> loc,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &results) {
-  return inferByRule(ctx, loc, results, [&](TypeEquations &eq, Type result) {
-    return callRule(eq, adaptor.getCallee(), adaptor.getArgs(), result);
-  });
-}
-
-LogicalResult RefNewOp::buildTypeEquations(TypeEquations &eq) {
-  return refNewRule(eq, getValue(), eq.typeOf(getResult()));
-}
-
-LogicalResult RefNewOp::inferReturnTypes(MLIRContext *ctx,
-                                         std::optional<Location> loc,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &results) {
-  return inferByRule(ctx, loc, results, [&](TypeEquations &eq, Type result) {
-    return refNewRule(eq, adaptor.getValue(), result);
-  });
-}
-
-LogicalResult RefReadOp::buildTypeEquations(TypeEquations &eq) {
-  return refReadRule(eq, getRef(), eq.typeOf(getResult()));
-}
-
-LogicalResult RefReadOp::inferReturnTypes(MLIRContext *ctx,
-                                          std::optional<Location> loc,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &results) {
-  return inferByRule(ctx, loc, results, [&](TypeEquations &eq, Type result) {
-    return refReadRule(eq, adaptor.getRef(), result);
-  });
-}
-
-LogicalResult RefWriteOp::buildTypeEquations(TypeEquations &eq) {
-  return refWriteRule(eq, getRef(), getValue(), eq.typeOf(getResult()));
-}
-
-LogicalResult RefWriteOp::inferReturnTypes(MLIRContext *ctx,
-                                           std::optional<Location> loc,
-                                           Adaptor adaptor,
-                                           SmallVectorImpl<Type> &results) {
-  return inferByRule(ctx, loc, results, [&](TypeEquations &eq, Type result) {
-    return refWriteRule(eq, adaptor.getRef(), adaptor.getValue(), result);
-  });
 }
 
 //===----------------------------------------------------------------------===//
