@@ -29,6 +29,9 @@ namespace mlir::relay {
 /// included, unlike isComplete).
 bool hasHole(Type type);
 
+/// `type` with every `!relay.incomplete` hole replaced by `fn(hole)`.
+Type mapHoles(Type type, function_ref<Type(IncompleteType)> fn);
+
 class TypeSolver {
 public:
   explicit TypeSolver(MLIRContext *ctx);

@@ -102,10 +102,7 @@ public:
       holeOf.try_emplace(solver.find(cast<IncompleteType>(var).getId()),
                          number);
     MLIRContext *ctx = type.getContext();
-    return transformType(resolved, [&](Type t) -> Type {
-      auto var = dyn_cast<IncompleteType>(t);
-      if (!var)
-        return {};
+    return mapHoles(resolved, [&](IncompleteType var) -> Type {
       return IncompleteType::get(ctx, holeOf.lookup(solver.find(var.getId())));
     });
   }

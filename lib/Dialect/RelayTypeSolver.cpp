@@ -15,6 +15,15 @@ bool mlir::relay::hasHole(Type type) {
   return found;
 }
 
+Type mlir::relay::mapHoles(Type type, function_ref<Type(IncompleteType)> fn) {
+  if (!hasHole(type))
+    return type;
+  return transformType(type, [&](Type t) -> Type {
+    auto hole = dyn_cast<IncompleteType>(t);
+    return hole ? fn(hole) : Type();
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // Variables
 //===----------------------------------------------------------------------===//
@@ -48,12 +57,7 @@ unsigned TypeSolver::find(unsigned id) {
 }
 
 Type TypeSolver::instantiate(Type type, llvm::DenseMap<unsigned, Type> *named) {
-  if (!hasHole(type))
-    return type;
-  return transformType(type, [&](Type t) -> Type {
-    auto hole = dyn_cast<IncompleteType>(t);
-    if (!hole)
-      return {};
+  return mapHoles(type, [&](IncompleteType hole) -> Type {
     if (hole.getId() == 0 || !named)
       return fresh();
     Type &slot = (*named)[hole.getId()];
@@ -64,12 +68,7 @@ Type TypeSolver::instantiate(Type type, llvm::DenseMap<unsigned, Type> *named) {
 }
 
 Type TypeSolver::resolve(Type type) {
-  if (!hasHole(type))
-    return type;
-  return transformType(type, [&](Type t) -> Type {
-    auto hole = dyn_cast<IncompleteType>(t);
-    if (!hole)
-      return {};
+  return mapHoles(type, [&](IncompleteType hole) -> Type {
     unsigned root = find(hole.getId());
     if (root < binding.size() && binding[root])
       return resolve(binding[root]);
@@ -254,8 +253,8 @@ void TypeSolver::explainClash(Diagnostic &diag, Type a, Type b,
   }
   // Unknowns print as `!relay.incomplete`: their numbers are the solver's.
   auto shown = [&](Type t) {
-    return transformType(resolve(t), [&](Type sub) -> Type {
-      return isa<IncompleteType>(sub) ? IncompleteType::get(ctx, 0) : Type();
+    return mapHoles(resolve(t), [&](IncompleteType) -> Type {
+      return IncompleteType::get(ctx, 0);
     });
   };
   Type ra = shown(a), rb = shown(b);
