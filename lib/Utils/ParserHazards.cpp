@@ -2,6 +2,10 @@
 #include "relay/Utils/ParserHazards.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
+
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -56,8 +60,114 @@ struct Scanner {
 };
 } // namespace
 
+namespace {
+/// Lexical scopes of SSA names: `{...}` groups (regions; attribute
+/// dictionaries hold no names and are harmless extra scopes).
+struct NameScopes {
+  std::vector<int> parent{-1}; // scope 0 is the top level
+  int current = 0;
+  /// Names defined so far, innermost last, with their scope.
+  std::vector<std::pair<StringRef, int>> defs;
+  llvm::StringMap<unsigned> visible;
+  /// The first use of a name with no visible definition: (scope, offset).
+  llvm::StringMap<std::pair<int, size_t>> forwardUses;
+
+  void open() {
+    parent.push_back(current);
+    current = parent.size() - 1;
+  }
+  void close() {
+    if (current == 0)
+      return; // an unbalanced `}`: the parser reports it
+    while (!defs.empty() && defs.back().second == current) {
+      --visible[defs.back().first];
+      defs.pop_back();
+    }
+    current = parent[current];
+  }
+  bool isStrictlyInside(int inner, int outer) const {
+    for (int s = parent[inner]; s >= 0; s = parent[s])
+      if (s == outer)
+        return true;
+    return false;
+  }
+  void use(StringRef name, size_t offset) {
+    if (!visible.lookup(name))
+      forwardUses.try_emplace(name, current, offset);
+  }
+  /// Defines `name` in the current scope; a forward use it would resolve
+  /// from outside this (nested) region is returned as a hazard.
+  std::optional<ParserHazard> define(StringRef name, StringRef source) {
+    auto it = forwardUses.find(name);
+    if (it != forwardUses.end()) {
+      auto [useScope, useOffset] = it->second;
+      forwardUses.erase(it);
+      if (isStrictlyInside(current, useScope)) {
+        size_t line = source.take_front(defOffset).count('\n') + 1;
+        return ParserHazard{
+            useOffset, ("'%" + name + "' is used before its definition (line " +
+                        Twine(line) +
+                        "), which is inside a nested region that does not "
+                        "enclose this use")
+                           .str()};
+      }
+    }
+    defs.push_back({name, current});
+    ++visible[name];
+    return std::nullopt;
+  }
+  size_t defOffset = 0;
+};
+} // namespace
+
+/// After `%name` (and a `:N` result count or `#N` result index): is this a
+/// definition? Results (`%a, %b:2 = op`), `scf.for %i = ...`-style
+/// arguments and typed argument lists (`^bb0(%x: T`, `@f(%x: T`,
+/// `case ... (%x: T`) define; everything else uses. `listEnd`/`listIsDef`
+/// cache the verdict for the rest of a `%a, %b, ...` list (linear time).
+static bool isDefinition(Scanner s, bool inParens, size_t &listEnd,
+                         bool &listIsDef) {
+  if (s.pos < listEnd)
+    return listIsDef;
+  auto skipSuffix = [&] {
+    if (s.peek() == ':' && llvm::isDigit(s.peek(1))) {
+      ++s.pos;
+      while (!s.done() && llvm::isDigit(s.peek()))
+        ++s.pos;
+    }
+  };
+  skipSuffix();
+  s.skipTrivia();
+  if (s.peek() == '=')
+    return s.peek(1) != '=';
+  if (s.peek() == ':')
+    return inParens;
+  if (s.peek() != ',')
+    return false;
+  // `%a, %b, ... =` (results) or `op %a, %b ...` (operands)
+  while (s.peek() == ',') {
+    ++s.pos;
+    s.skipTrivia();
+    if (s.peek() != '%')
+      break;
+    ++s.pos;
+    while (!s.done() && (isIdChar(s.peek()) || s.peek() == '-'))
+      ++s.pos;
+    skipSuffix();
+    s.skipTrivia();
+  }
+  listEnd = s.pos;
+  listIsDef = s.peek() == '=' && s.peek(1) != '=';
+  return listIsDef;
+}
+
 std::optional<ParserHazard> mlir::relay::findParserHazard(StringRef source) {
   Scanner s{source};
+  NameScopes names;
+  int parenDepth = 0;
+  std::vector<int> parenDepths;
+  size_t listEnd = 0;
+  bool listIsDef = false;
   while (true) {
     s.skipTrivia();
     if (s.done())
@@ -67,8 +177,28 @@ std::optional<ParserHazard> mlir::relay::findParserHazard(StringRef source) {
       s.skipString();
       continue;
     }
-    // %value, @symbol, ^block, #attr, !type: a name, never the keyword
-    if (c == '%' || c == '@' || c == '^' || c == '#' || c == '!') {
+    if (c == '%') {
+      size_t at = s.pos;
+      ++s.pos;
+      size_t nameStart = s.pos;
+      if (s.peek() == '"') {
+        s.skipString();
+        continue;
+      }
+      while (!s.done() && (isIdChar(s.peek()) || s.peek() == '-'))
+        ++s.pos;
+      StringRef name = source.slice(nameStart, s.pos);
+      if (isDefinition(s, parenDepth > 0, listEnd, listIsDef)) {
+        names.defOffset = at;
+        if (std::optional<ParserHazard> hazard = names.define(name, source))
+          return hazard;
+      } else {
+        names.use(name, at);
+      }
+      continue;
+    }
+    // @symbol, ^block, #attr, !type: a name, never the keyword
+    if (c == '@' || c == '^' || c == '#' || c == '!') {
       ++s.pos;
       if (s.peek() == '"')
         s.skipString();
@@ -83,6 +213,20 @@ std::optional<ParserHazard> mlir::relay::findParserHazard(StringRef source) {
       continue;
     }
     if (!llvm::isAlpha(c) && c != '_') {
+      if (c == '{') {
+        names.open();
+        parenDepths.push_back(parenDepth);
+        parenDepth = 0; // a region inside a generic op's `({...})`
+      } else if (c == '}') {
+        names.close();
+        if (!parenDepths.empty()) {
+          parenDepth = parenDepths.back();
+          parenDepths.pop_back();
+        }
+      } else if (c == '(')
+        ++parenDepth;
+      else if (c == ')' && parenDepth > 0)
+        --parenDepth;
       ++s.pos;
       continue;
     }

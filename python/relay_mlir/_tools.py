@@ -16,8 +16,12 @@ from pathlib import Path
 
 
 def tool_path(name: str) -> Path:
-    """Absolute path of a bundled tool, e.g. ``tool_path("relay-mlir-opt")``."""
-    return Path(__file__).resolve().parent / "_bin" / name
+    """Absolute path of a bundled tool, e.g. ``tool_path("relay-mlir-opt")``
+    (in a development build, which bundles none: ``$RELAY_MLIR_BIN_DIR/name``)."""
+    bundled = Path(__file__).resolve().parent / "_bin" / name
+    if not bundled.exists() and os.environ.get("RELAY_MLIR_BIN_DIR"):
+        return Path(os.environ["RELAY_MLIR_BIN_DIR"]) / name
+    return bundled
 
 
 def relay_mlir_opt() -> None:

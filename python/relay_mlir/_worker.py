@@ -11,17 +11,21 @@ after a crash). Protocol: one JSON object per line on stdin
 ``emit.annotate_result_dtypes``, and refuse absurdly large tensor types,
 ``emit.check_tensor_sizes``); one JSON object per line on stdout,
 ``{"ok": true, "text": ..., "result_dtypes": {...}}`` or
-``{"ok": false, "message": ..., "diagnostics": [...]}``.
+``{"ok": false, "message": ..., "diagnostics": [...]}``. A request with
+``"parse_only": true`` only parses and verifies (``parse_in_child``: text from
+users is parsed here first, so a parser abort cannot end the caller's
+process).
 """
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import asdict
 from typing import List
 
 from .emit import annotate_result_dtypes, check_tensor_sizes, new_context, parse_module, run_passes
-from .errors import CompileError, Diagnostic
+from .errors import CompileError, Diagnostic, diagnostics_from_text
 
 
 def diag_to_json(d: Diagnostic) -> dict:
@@ -37,6 +41,8 @@ def run_request(req: dict) -> dict:
     try:
         ctx = new_context()
         holder = parse_module(ctx, req["text"], req.get("source_name", "<input>"))
+        if req.get("parse_only"):
+            return {"ok": True}
         op = holder.operation
         dtypes = {}
         if req.get("annotate"):
@@ -75,7 +81,6 @@ class WorkerClient:
         self._stderr = None
 
     def _start(self):
-        import os
         import subprocess
         import tempfile
 
@@ -92,6 +97,7 @@ class WorkerClient:
             if self._proc is None or self._proc.poll() is not None:
                 self._start()
             proc = self._proc
+            start = os.fstat(self._stderr.fileno()).st_size  # this request's part of stderr
             try:
                 proc.stdin.write(json.dumps(req) + "\n")
                 proc.stdin.flush()
@@ -104,7 +110,7 @@ class WorkerClient:
                 except json.JSONDecodeError:
                     pass
             rc = proc.wait()
-            self._stderr.seek(0)
+            self._stderr.seek(start)
             err = self._stderr.read()
             self._proc = None
             return None, rc, err
@@ -121,6 +127,46 @@ class WorkerClient:
 
 
 _CLIENT: "WorkerClient | None" = None
+
+
+def isolate_default() -> bool:
+    """Whether to parse and lower in this worker (``RELAY_MLIR_ISOLATE``, on by default)."""
+    return os.environ.get("RELAY_MLIR_ISOLATE", "1") not in ("0", "false", "no")
+
+
+def _parser_errors(text: str, source_name: str) -> List[Diagnostic]:
+    """The errors MLIR's parser reports on ``text`` before it aborts (the
+    bindings keep a parse's diagnostics until it returns, so they die with the
+    worker): ``relay-mlir-opt`` prints them on stderr as they come."""
+    import subprocess
+
+    from ._tools import tool_path
+    try:
+        proc = subprocess.run([str(tool_path("relay-mlir-opt")), "-", "-o", "/dev/null"], input=text,
+                              capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    diags = diagnostics_from_text(proc.stderr)
+    for d in diags:
+        for x in [d, *d.notes]:
+            if x.file == "<stdin>":
+                x.file = source_name
+    return diags
+
+
+def parse_in_child(text: str, source_name: str) -> None:
+    """Parses and verifies ``text`` in the worker first: raises the parser's
+    ``CompileError``, or a ``CompileError`` with the diagnostics it printed
+    before dying if MLIR's parser aborted (a crash there would otherwise end
+    the caller's interpreter; known hazards are refused before parsing,
+    relay/Utils/ParserHazards.h)."""
+    out, rc, err = client().request({"text": text, "source_name": source_name, "parse_only": True})
+    if out is None:
+        how = f"signal {-rc}" if rc < 0 else f"exit status {rc}"
+        raise CompileError(f"MLIR's parser crashed on this text ({how}) after reporting the errors below",
+                           _parser_errors(text, source_name))
+    if not out["ok"]:
+        raise CompileError(out["message"], [diag_from_json(d) for d in out["diagnostics"]])
 
 
 def client() -> WorkerClient:

@@ -211,7 +211,7 @@ def _run_passes(text: str, passes: str, what: str) -> IRModule:
     run_passes(ctx, holder.operation, f"builtin.module({passes})", what)
     with ctx:
         out = holder.operation.get_asm()
-    return from_mlir_text(out, f"<{what}>")
+    return from_mlir_text(out, f"<{what}>", trusted=True)
 
 
 def _type_check(fn: Function, mod: Optional[IRModule]) -> None:

@@ -22,7 +22,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._worker import client, diag_from_json
+from ._worker import client, diag_from_json, isolate_default, parse_in_child
 from .adt_value import ResultLayout, adt_defs_from_mlir
 from .emit import annotate_result_dtypes, check_tensor_sizes, location_of, new_context, parse_module, run_passes
 from .errors import CompileError, Diagnostic, diagnostics_from_text
@@ -89,8 +89,8 @@ Source = Union[IRModule, "Function", str, "os.PathLike[str]"]
 PIPELINE = "builtin.module(relay-to-iree-input)"
 
 
-def _isolate_default() -> bool:
-    return os.environ.get("RELAY_MLIR_ISOLATE", "1") not in ("0", "false", "no")
+def _isolate(isolate: Optional[bool]) -> bool:
+    return isolate_default() if isolate is None else isolate
 
 
 def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
@@ -126,8 +126,13 @@ def _lower(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
             path = os.fspath(source)
             if not os.path.isfile(path):
                 raise CompileError(f"cannot read '{path}'")
+            if _isolate(isolate):
+                with open(path, "rb") as f:
+                    parse_in_child(f.read().decode("utf-8", errors="replace"), path)
             keep = parse_module(ctx, None, path, path=path)
         else:
+            if _isolate(isolate):
+                parse_in_child(source, source_name or "<input>")
             keep = parse_module(ctx, source, source_name or "<input>")
         op = keep.operation
     layout = _main_layout(ctx, op, inferred=isinstance(source, IRModule))
@@ -144,7 +149,7 @@ def lower_parsed(ctx, op, isolate: Optional[bool] = None):
     Tensor types too large to exist are refused (``emit.check_tensor_sizes``).
     """
     if isolate is None:
-        isolate = _isolate_default()
+        isolate = isolate_default()
     if not isolate:
         dtypes = annotate_result_dtypes(ctx, op)
         check_tensor_sizes(ctx, op)

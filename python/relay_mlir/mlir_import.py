@@ -24,6 +24,7 @@ import numpy as np
 
 from .adt import (Clause, Constructor, Match, Pattern, PatternConstructor, PatternTuple,
                   PatternVar, PatternWildcard, TypeData)
+from ._worker import isolate_default, parse_in_child
 from .emit import location_of, new_context, parse_module
 from .errors import CompileError, Diagnostic
 from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
@@ -300,8 +301,14 @@ class _Importer:
         return Match(data, clauses, complete)
 
 
-def from_mlir_text(text: str, source_name: str = "<input>") -> IRModule:
-    """An ``IRModule`` from relay-dialect MLIR text; errors are located ``CompileError``s."""
+def from_mlir_text(text: str, source_name: str = "<input>", trusted: bool = False) -> IRModule:
+    """An ``IRModule`` from relay-dialect MLIR text; errors are located ``CompileError``s.
+
+    Text not ``trusted`` (not printed by relay-mlir itself) is parsed in the
+    worker process first (``RELAY_MLIR_ISOLATE=0`` turns that off).
+    """
+    if not trusted and isolate_default():
+        parse_in_child(text, source_name)  # a parser abort ends the worker, not this process
     ctx = new_context()
     holder = parse_module(ctx, text, source_name)
     with ctx:

@@ -31,6 +31,13 @@ struct ParserHazard {
 ///     an element type and then asks for its bit width
 ///     (Type::getIntOrFloatBitWidth asserts "only integers and floats have a
 ///     bitwidth").
+///   * a value used before its definition inside a nested region
+///     (`relay.yield %s` before a `relay.fn` whose body defines `%s`): the
+///     parser resolves the forward reference to the nested definition, and
+///     if a later error makes the op's parser discard that region, the
+///     region is destroyed while the outer use remains ("operation destroyed
+///     but still has uses"). Such text is never valid (a region's values are
+///     not visible outside it), so it is reported at the use.
 std::optional<ParserHazard> findParserHazard(StringRef source);
 
 } // namespace mlir::relay
