@@ -161,6 +161,43 @@ static bool isDefinition(Scanner s, bool inParens, size_t &listEnd,
   return listIsDef;
 }
 
+/// After `tensor.from_elements`: its parser makes one operand type per
+/// element of the result type (`: tensor<NxM...>`), and aborts when N*M...
+/// exceeds what a SmallVector holds. A valid op lists that many operands, so
+/// a count larger than the whole source is refused (no valid text is).
+static std::optional<ParserHazard> checkFromElements(Scanner s) {
+  while (!s.done() && s.peek() != ':' && s.peek() != '\n')
+    ++s.pos;
+  if (s.peek() != ':')
+    return std::nullopt;
+  ++s.pos;
+  s.skipTrivia();
+  size_t typePos = s.pos;
+  if (!s.src.substr(s.pos).starts_with("tensor<"))
+    return std::nullopt;
+  s.pos += strlen("tensor<");
+  uint64_t count = 1;
+  while (llvm::isDigit(s.peek())) {
+    uint64_t dim = 0;
+    while (llvm::isDigit(s.peek())) {
+      dim = std::min<uint64_t>(dim * 10 + (s.peek() - '0'), uint64_t(1) << 62);
+      ++s.pos;
+    }
+    count = dim && count > (uint64_t(1) << 62) / dim ? uint64_t(1) << 62
+                                                     : count * dim;
+    if (s.peek() != 'x')
+      break;
+    ++s.pos;
+  }
+  if (count <= s.src.size())
+    return std::nullopt;
+  return ParserHazard{typePos,
+                      ("tensor.from_elements of " + Twine(count) +
+                       " elements cannot list that many operands (MLIR's "
+                       "parser would abort on it)")
+                          .str()};
+}
+
 std::optional<ParserHazard> mlir::relay::findParserHazard(StringRef source) {
   Scanner s{source};
   NameScopes names;
@@ -230,7 +267,13 @@ std::optional<ParserHazard> mlir::relay::findParserHazard(StringRef source) {
       ++s.pos;
       continue;
     }
-    if (s.readId() != "array")
+    StringRef id = s.readId();
+    if (id == "tensor.from_elements") {
+      if (std::optional<ParserHazard> hazard = checkFromElements(s))
+        return hazard;
+      continue;
+    }
+    if (id != "array")
       continue;
     s.skipTrivia();
     if (s.peek() != '<')

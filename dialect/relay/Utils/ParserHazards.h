@@ -38,6 +38,9 @@ struct ParserHazard {
 ///     region is destroyed while the outer use remains ("operation destroyed
 ///     but still has uses"). Such text is never valid (a region's values are
 ///     not visible outside it), so it is reported at the use.
+///   * `tensor.from_elements ... : tensor<N...>` with more elements than the
+///     source has bytes: the parser makes one operand type per element and
+///     aborts on a huge count ("SmallVector unable to grow").
 std::optional<ParserHazard> findParserHazard(StringRef source);
 
 } // namespace mlir::relay
