@@ -188,6 +188,16 @@ FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
     out[*inferAt] = inferred;
   }
 
+  // The static dims alone may overflow when the input's count is unknown
+  // (a `?` input reshaped to a constant shape).
+  int64_t staticCount = 1;
+  for (int64_t dim : out) {
+    FailureOr<int64_t> product = mulDims(
+        site, staticCount, isAny(dim) ? 1 : dim, "the result's element count");
+    if (failed(product))
+      return failure();
+    staticCount = *product;
+  }
   int64_t inCount = productOfDims(in), outCount = productOfDims(out);
   if (!isAny(inCount) && !isAny(outCount) && inCount != outCount)
     return site.emitError()

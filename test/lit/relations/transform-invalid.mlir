@@ -22,6 +22,17 @@ func.func @reshape_infer_overflow(%x: tensor<2x3x4xf32>) {
 
 // -----
 
+// A `?` input reshaped to static dims whose product overflows (fuzz seed 42,
+// mutant 32208: relay-dynamic-to-static made such a reshape, and its
+// lowering asked for the element count).
+func.func @reshape_static_dims_overflow(%x: tensor<?xf32>) {
+  // expected-error @+1 {{the result's element count 3 * 4611686018427387904 overflows int64}}
+  %0 = relay.reshape %x {newshape = array<i64: 3, 4611686018427387904>} : (tensor<?xf32>) -> tensor<3x4611686018427387904xf32>
+  return
+}
+
+// -----
+
 func.func @reshape_count_copy(%x: tensor<2x3x4xf32>) {
   // expected-error @+1 {{newshape [0, 0] gives [2, 3] with 6 elements, but data has 24 elements}}
   %0 = relay.reshape %x {newshape = array<i64: 0, 0>} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>

@@ -32,3 +32,13 @@ func.func @runtime(%x: tensor<6xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
   %y = relay.dyn.reshape %x, %s : (tensor<6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %y : tensor<?x?xf32>
 }
+
+// A constant shape the static reshape's rule refuses (its dims' product
+// overflows int64) leaves the dyn op, checked at run time.
+// CHECK-LABEL: func.func @overflowing_shape
+// CHECK: relay.dyn.reshape
+func.func @overflowing_shape(%x: tensor<?xf32>) -> tensor<?x?xf32> {
+  %s = relay.constant dense<[3, 4611686018427387904]> : tensor<2xi64>
+  %y = relay.dyn.reshape %x, %s : (tensor<?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
