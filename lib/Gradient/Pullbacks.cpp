@@ -49,17 +49,21 @@ Value onesSeed(OpBuilder &b, Location loc, Value value) {
 }
 
 /// Whether `type` can have an adjoint materialised (zeros) when nothing
-/// flows into it: tensors and tuples of them.
+/// flows into it: tensors, ADT values and tuples of them.
 bool hasZeroAdjoint(Type type) {
-  if (isa<RankedTensorType>(type))
+  if (isa<RankedTensorType, ADTType>(type))
     return true;
   auto tuple = dyn_cast<TupleType>(type);
   return tuple && llvm::all_of(tuple.getTypes(), hasZeroAdjoint);
 }
 
+/// The adjoint of the value a clause matched, built in its pullback's sweep.
+using ExtraAdjoint = function_ref<Value(Sweep &, OpBuilder &, Location)>;
+
 class PullbackBuilder {
 public:
-  explicit PullbackBuilder(ModuleOp module) : module(module), symbols(module) {}
+  PullbackBuilder(ModuleOp module, AdtAdjoints &adts)
+      : module(module), symbols(module), adts(adts) {}
 
   /// Whether `region` calls a recursive module function.
   bool hasRecursiveCalls(Region &region) {
@@ -96,12 +100,15 @@ private:
   /// sweeps the block's ops from its argument and returns the adjoints of
   /// `inputs`.
   LogicalResult returnPullback(Block &block, Operation *terminator,
-                               FuncType pullbackType, ValueRange inputs);
+                               FuncType pullbackType, ValueRange inputs,
+                               ExtraAdjoint extra = nullptr);
   LogicalResult rewriteCall(func::CallOp call);
-  LogicalResult rewriteIf(IfOp op);
+  /// An `if` or `match` around `$vjp` calls yields `(result, pullback)`.
+  LogicalResult rewriteRegionOp(Operation *op);
 
   ModuleOp module;
   SymbolTable symbols;
+  AdtAdjoints &adts;
   llvm::DenseMap<Operation *, bool> recursive;
   PullbackInfo info;
 };
@@ -110,7 +117,7 @@ LogicalResult PullbackBuilder::rewrite(Region &region) {
   // Innermost first: an `if` is rewritten after the calls and `if`s in it.
   SmallVector<Operation *> ops;
   region.walk([&](Operation *op) {
-    if (isa<func::CallOp, IfOp>(op))
+    if (isa<func::CallOp, IfOp, MatchOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -119,13 +126,12 @@ LogicalResult PullbackBuilder::rewrite(Region &region) {
         return failure();
       continue;
     }
-    auto ifOp = cast<IfOp>(op);
     bool hasVJP = false;
-    ifOp->walk([&](func::CallOp c) {
+    op->walk([&](func::CallOp c) {
       if (c->hasAttr(kVJPCallAttr))
         hasVJP = true;
     });
-    if (hasVJP && failed(rewriteIf(ifOp)))
+    if (hasVJP && failed(rewriteRegionOp(op)))
       return failure();
   }
   return success();
@@ -144,30 +150,54 @@ LogicalResult PullbackBuilder::rewriteCall(func::CallOp call) {
   return success();
 }
 
-LogicalResult PullbackBuilder::rewriteIf(IfOp op) {
-  Location loc = op.getLoc();
-  MLIRContext *ctx = op.getContext();
-  SmallVector<Value> captures = differentiableCaptures(op);
-  SmallVector<Type> captureTypes;
+LogicalResult PullbackBuilder::rewriteRegionOp(Operation *op) {
+  Location loc = op->getLoc();
+  MLIRContext *ctx = op->getContext();
+  SmallVector<Value> captures = differentiableCaptures(op, &adts);
+  SmallVector<Type> adjointTypes;
   for (Value c : captures)
-    captureTypes.push_back(c.getType());
-  Type resultType = op.getResult().getType();
+    adjointTypes.push_back(c.getType());
+  auto match = dyn_cast<MatchOp>(op);
+  bool dataAdjoint =
+      match && isDifferentiable(match.getData().getType(), &adts);
+  if (dataAdjoint)
+    adjointTypes.push_back(match.getData().getType());
+  Type resultType = op->getResult(0).getType();
   auto pullbackType =
-      FuncType::get(ctx, {resultType}, TupleType::get(ctx, captureTypes));
+      FuncType::get(ctx, {resultType}, TupleType::get(ctx, adjointTypes));
+  auto pairType = TupleType::get(ctx, {resultType, pullbackType});
   OpBuilder b(op);
-  auto pairIf = IfOp::create(
-      b, loc, TupleType::get(ctx, {resultType, pullbackType}), op.getCond());
-  for (auto [src, dst] : llvm::zip(op->getRegions(), pairIf->getRegions())) {
+  Operation *pairOp;
+  if (match)
+    pairOp =
+        MatchOp::create(b, loc, pairType, match.getData(), match.getPatterns(),
+                        match.getComplete(), match.getClauses().size());
+  else
+    pairOp = IfOp::create(b, loc, pairType, cast<IfOp>(op).getCond());
+  for (auto [i, regions] :
+       llvm::enumerate(llvm::zip(op->getRegions(), pairOp->getRegions()))) {
+    auto &[src, dst] = regions;
     dst.takeBody(src);
     Block &block = dst.front();
+    // A clause's pullback also rebuilds the matched value's adjoint from
+    // its pattern variables'.
+    auto rebuild = [&, i = i](Sweep &sweep, OpBuilder &inner, Location at) {
+      SmallVector<Value> vars;
+      for (Value arg : block.getArguments())
+        vars.push_back(sweep.materialize(arg, at));
+      ArrayRef<Value> rest = vars;
+      return adts.rebuild(inner, at, match.getPatterns()[i],
+                          match.getData().getType(), rest);
+    };
     if (failed(returnPullback(block, block.getTerminator(), pullbackType,
-                              captures)))
+                              captures,
+                              dataAdjoint ? ExtraAdjoint(rebuild) : nullptr)))
       return failure();
   }
-  info.ifCaptures[pairIf] = captures;
-  op.getResult().replaceAllUsesWith(
-      TupleGetItemOp::create(b, loc, pairIf.getResult(), 0));
-  op.erase();
+  info.ifCaptures[pairOp] = captures;
+  op->getResult(0).replaceAllUsesWith(
+      TupleGetItemOp::create(b, loc, pairOp->getResult(0), 0));
+  op->erase();
   return success();
 }
 
@@ -180,9 +210,10 @@ FailureOr<func::FuncOp> PullbackBuilder::vjpOf(func::FuncOp fn) {
       return fn.emitError()
              << "cannot differentiate through the recursive function @"
              << fn.getSymName() << ": parameter #" << i << " has type " << type
-             << " (recursion is differentiated over tensors and "
-             << "tuples of tensors)";
-  if (fn.getNumResults() != 1 || !isDifferentiable(fn.getResultTypes()[0]))
+             << " (recursion is differentiated over tensors, ADT values and "
+             << "tuples of them)";
+  if (fn.getNumResults() != 1 ||
+      !isDifferentiable(fn.getResultTypes()[0], &adts))
     return fn.emitError() << "cannot differentiate through the recursive "
                              "function @"
                           << fn.getSymName()
@@ -199,7 +230,10 @@ FailureOr<func::FuncOp> PullbackBuilder::vjpOf(func::FuncOp fn) {
                         {TupleType::get(ctx, {resultType, pullbackType})}));
   symbols.insert(vjp, std::next(Block::iterator(fn)));
   // Registered before its body is rewritten: its own recursive calls use it.
-  if (failed(inlineCalls(vjp.getBody())) || failed(rewrite(vjp.getBody())))
+  if (failed(inlineCalls(vjp.getBody())))
+    return failure();
+  vjp.walk([&](MatchOp m) { adts.bindWildcards(m); });
+  if (failed(rewrite(vjp.getBody())))
     return failure();
   Block &block = vjp.getBody().front();
   if (failed(returnPullback(block, block.getTerminator(), pullbackType,
@@ -211,7 +245,8 @@ FailureOr<func::FuncOp> PullbackBuilder::vjpOf(func::FuncOp fn) {
 LogicalResult PullbackBuilder::returnPullback(Block &block,
                                               Operation *terminator,
                                               FuncType pullbackType,
-                                              ValueRange inputs) {
+                                              ValueRange inputs,
+                                              ExtraAdjoint extra) {
   Location loc = terminator->getLoc();
   Value result = terminator->getOperand(0);
   SmallVector<Operation *> forward;
@@ -223,13 +258,15 @@ LogicalResult PullbackBuilder::returnPullback(Block &block,
   pullback.getBody().push_back(body);
   Value seed = body->addArgument(result.getType(), loc);
   OpBuilder inner = OpBuilder::atBlockEnd(body);
-  Sweep sweep(inner, &info);
+  Sweep sweep(inner, &info, &adts);
   sweep.accumulate(result, seed);
   if (failed(sweep.run(forward)))
     return failure();
   SmallVector<Value> grads;
   for (Value input : inputs)
     grads.push_back(sweep.materialize(input, loc));
+  if (extra)
+    grads.push_back(extra(sweep, inner, loc));
   YieldOp::create(inner, loc, TupleOp::create(inner, loc, grads));
   terminator->setOperand(
       0, TupleOp::create(atEnd, loc, ValueRange{result, pullback}));
@@ -249,8 +286,10 @@ LogicalResult gradient::differentiateBody(Block &body, const GradSpec &spec) {
            << ": the result must be a floating-point tensor or a tuple of "
               "tensors with one";
   auto module = body.getParentOp()->getParentOfType<ModuleOp>();
-  PullbackBuilder pullbacks(module);
+  AdtAdjoints adts(module);
+  PullbackBuilder pullbacks(module, adts);
   Region &region = *body.getParent();
+  region.walk([&](MatchOp m) { adts.bindWildcards(m); });
   if (pullbacks.hasRecursiveCalls(region) && failed(pullbacks.rewrite(region)))
     return failure();
   result = terminator->getOperand(0); // the rewrite may replace it
@@ -258,7 +297,7 @@ LogicalResult gradient::differentiateBody(Block &body, const GradSpec &spec) {
   for (Operation &op : body.without_terminator())
     forward.push_back(&op);
   OpBuilder b(terminator);
-  Sweep sweep(b, &pullbacks.getInfo());
+  Sweep sweep(b, &pullbacks.getInfo(), &adts);
   sweep.accumulate(result, spec.seed ? spec.seed : onesSeed(b, loc, result));
   if (failed(sweep.run(forward)))
     return failure();

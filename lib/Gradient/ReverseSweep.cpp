@@ -31,24 +31,27 @@ bool ad::isFloatTensorType(Type type) {
 }
 
 namespace {
-/// Tensors and functions may sit beside differentiable fields of a tuple.
+/// Tensors, functions and ADT values may sit beside differentiable fields
+/// of a tuple.
 bool isPassiveLeaf(Type type) {
-  if (isa<RankedTensorType, FuncType>(type))
+  if (isa<RankedTensorType, FuncType, ADTType>(type))
     return true;
   auto tuple = dyn_cast<TupleType>(type);
   return tuple && llvm::all_of(tuple.getTypes(), isPassiveLeaf);
 }
 } // namespace
 
-bool ad::isDifferentiable(Type type) {
+bool ad::isDifferentiable(Type type, AdtAdjoints *adts) {
   if (isFloatTensorType(type))
     return true;
+  if (isa<ADTType>(type))
+    return adts && adts->carries(type);
   auto tuple = dyn_cast<TupleType>(type);
   if (!tuple)
     return false;
   bool anyFloat = false;
   for (Type field : tuple.getTypes()) {
-    if (isDifferentiable(field))
+    if (isDifferentiable(field, adts))
       anyFloat = true;
     else if (!isPassiveLeaf(field))
       return false;
@@ -56,15 +59,18 @@ bool ad::isDifferentiable(Type type) {
   return anyFloat;
 }
 
-SmallVector<Value> ad::differentiableCaptures(Operation *op) {
+SmallVector<Value> ad::differentiableCaptures(Operation *op,
+                                              AdtAdjoints *adts) {
   llvm::SetVector<Value> captures;
   op->walk([&](Operation *inner) {
+    if (inner == op) // its own operands (a match's data, an if's condition)
+      return;
     for (Value v : inner->getOperands()) {
       Region *defRegion = v.getParentRegion();
       if (op->isProperAncestor(defRegion->getParentOp()) ||
           defRegion->getParentOp() == op)
         continue;
-      if (isDifferentiable(v.getType()))
+      if (isDifferentiable(v.getType(), adts))
         captures.insert(v);
     }
   });
@@ -76,13 +82,13 @@ SmallVector<Value> ad::differentiableCaptures(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 void Sweep::accumulate(Value primal, Value adjoint) {
-  if (!adjoint || !isDifferentiable(primal.getType()))
+  if (!adjoint || !isDifferentiable(primal.getType(), adts))
     return;
   addInto(adjoints[primal], primal.getType(), adjoint, primal.getLoc());
 }
 
 void Sweep::accumulate(Value primal, const Adjoint &adjoint, Location loc) {
-  if (adjoint.empty() || !isDifferentiable(primal.getType()))
+  if (adjoint.empty() || !isDifferentiable(primal.getType(), adts))
     return;
   addTree(adjoints[primal], primal.getType(), adjoint, loc);
 }
@@ -113,7 +119,7 @@ void Sweep::explode(Adjoint &adj, TupleType type, Location loc) {
 }
 
 void Sweep::addInto(Adjoint &dst, Type type, Value adjoint, Location loc) {
-  if (!isDifferentiable(type))
+  if (!isDifferentiable(type, adts))
     return;
   if (dst.empty()) {
     dst.fields.clear();
@@ -126,7 +132,8 @@ void Sweep::addInto(Adjoint &dst, Type type, Value adjoint, Location loc) {
       addInto(dst.fields[i], tuple.getType(i), field(adjoint, i, loc), loc);
     return;
   }
-  dst.whole = AddOp::create(b, loc, dst.whole, adjoint);
+  dst.whole = isa<ADTType>(type) ? adts->add(b, loc, dst.whole, adjoint)
+                                 : AddOp::create(b, loc, dst.whole, adjoint);
 }
 
 void Sweep::addTree(Adjoint &dst, Type type, const Adjoint &src, Location loc) {
@@ -149,6 +156,8 @@ Value Sweep::materialize(Value primal, const Adjoint &adj, Location loc) {
   // which nothing reads as an adjoint.
   if (isa<FuncType>(type))
     return primal;
+  if (isa<ADTType>(type))
+    return adts ? adts->zeros(b, loc, primal) : primal;
   auto tuple = dyn_cast<TupleType>(type);
   if (!tuple)
     return ZerosLikeOp::create(b, loc, primal);
@@ -157,7 +166,7 @@ Value Sweep::materialize(Value primal, const Adjoint &adj, Location loc) {
   for (int64_t i = 0, e = tuple.size(); i < e; ++i) {
     const Adjoint &f =
         i < static_cast<int64_t>(adj.fields.size()) ? adj.fields[i] : none;
-    if (f.empty() && !isDifferentiable(tuple.getType(i)) &&
+    if (f.empty() && !isDifferentiable(tuple.getType(i), adts) &&
         isa<TupleType>(tuple.getType(i)) &&
         cast<TupleType>(tuple.getType(i)).getTypes().empty()) {
       fields.push_back(TupleOp::create(b, loc, ValueRange{}));
@@ -187,18 +196,20 @@ Value Sweep::applyPullback(Value pair, Location loc) {
   return CallOp::create(b, loc, pullback, ValueRange{grad});
 }
 
+LogicalResult Sweep::visitPullbackRegionOp(Operation *op,
+                                           ArrayRef<Value> captures) {
+  Location loc = op->getLoc();
+  Value grads = applyPullback(op->getResult(0), loc);
+  for (auto [i, c] : llvm::enumerate(captures))
+    accumulate(c, field(grads, i, loc));
+  if (auto match = dyn_cast<MatchOp>(op))
+    accumulate(match.getData(), field(grads, captures.size(), loc));
+  return success();
+}
+
 LogicalResult Sweep::visitIf(IfOp op) {
   Location loc = op.getLoc();
-  if (info) {
-    auto it = info->ifCaptures.find(op);
-    if (it != info->ifCaptures.end()) {
-      Value grads = applyPullback(op.getResult(), loc);
-      for (auto [i, c] : llvm::enumerate(it->second))
-        accumulate(c, field(grads, i, loc));
-      return success();
-    }
-  }
-  SmallVector<Value> captures = differentiableCaptures(op);
+  SmallVector<Value> captures = differentiableCaptures(op, adts);
   if (captures.empty())
     return success();
   Value grad = materialize(op.getResult(), loc);
@@ -213,7 +224,7 @@ LogicalResult Sweep::visitIf(IfOp op) {
     Block &block = dst.front();
     auto yield = cast<YieldOp>(block.getTerminator());
     OpBuilder inner(yield);
-    Sweep branch(inner, info);
+    Sweep branch(inner, info, adts);
     branch.accumulate(yield.getValue(), grad);
     if (failed(branch.run(block)))
       return failure();
@@ -224,6 +235,57 @@ LogicalResult Sweep::visitIf(IfOp op) {
   }
   for (auto [i, c] : llvm::enumerate(captures))
     accumulate(c, field(backward.getResult(), i, loc));
+  return success();
+}
+
+LogicalResult Sweep::visitMatch(MatchOp op) {
+  Location loc = op.getLoc();
+  Value data = op.getData();
+  bool dataAdjoint = isDifferentiable(data.getType(), adts);
+  SmallVector<Value> captures = differentiableCaptures(op, adts);
+  if (captures.empty() && !dataAdjoint)
+    return success();
+  Value grad = materialize(op.getResult(), loc);
+  SmallVector<Type> types;
+  for (Value c : captures)
+    types.push_back(c.getType());
+  if (dataAdjoint)
+    types.push_back(data.getType());
+  // The same match (wildcards bound: bindWildcards ran before the sweep),
+  // each clause recomputing its forward ops, sweeping them and yielding the
+  // adjoints of its captures and of the matched value, rebuilt from its
+  // pattern variables'.
+  auto backward = MatchOp::create(b, loc, TupleType::get(b.getContext(), types),
+                                  data, op.getPatterns(), op.getComplete(),
+                                  op.getClauses().size());
+  for (auto [pattern, src, dst] :
+       llvm::zip(op.getPatterns(), op.getClauses(), backward.getClauses())) {
+    IRMapping mapping;
+    src.cloneInto(&dst, mapping);
+    Block &block = dst.front();
+    auto yield = cast<YieldOp>(block.getTerminator());
+    OpBuilder inner(yield);
+    Sweep clause(inner, info, adts);
+    clause.accumulate(yield.getValue(), grad);
+    if (failed(clause.run(block)))
+      return failure();
+    SmallVector<Value> results;
+    for (Value c : captures)
+      results.push_back(clause.materialize(c, loc));
+    if (dataAdjoint) {
+      SmallVector<Value> vars;
+      for (Value arg : block.getArguments())
+        vars.push_back(clause.materialize(arg, loc));
+      ArrayRef<Value> rest = vars;
+      results.push_back(
+          adts->rebuild(inner, loc, pattern, data.getType(), rest));
+    }
+    yield->setOperand(0, TupleOp::create(inner, loc, results));
+  }
+  for (auto [i, c] : llvm::enumerate(captures))
+    accumulate(c, field(backward.getResult(), i, loc));
+  if (dataAdjoint)
+    accumulate(data, field(backward.getResult(), captures.size(), loc));
   return success();
 }
 
@@ -256,8 +318,22 @@ LogicalResult Sweep::visit(Operation *op) {
     accumulate(tuple, tree, loc);
     return success();
   }
+  if (info) {
+    auto it = info->ifCaptures.find(op);
+    if (it != info->ifCaptures.end())
+      return visitPullbackRegionOp(op, it->second);
+  }
   if (auto ifOp = dyn_cast<IfOp>(op))
     return visitIf(ifOp);
+  if (auto match = dyn_cast<MatchOp>(op))
+    return visitMatch(match);
+  if (auto construct = dyn_cast<ConstructOp>(op)) {
+    Value fields = adts->fields(b, loc, materialize(result, loc),
+                                construct.getConstructor());
+    for (auto [i, f] : llvm::enumerate(construct.getFields()))
+      accumulate(f, field(fields, i, loc));
+    return success();
+  }
   if (isa<ConstantOp>(op))
     return success();
   if (auto call = dyn_cast<func::CallOp>(op);
@@ -273,14 +349,14 @@ LogicalResult Sweep::visit(Operation *op) {
               "known at compile time (a function value), or a recursive "
               "closure";
   if (op->getDialect() != op->getContext()->getLoadedDialect<RelayDialect>() ||
-      isa<FnOp, MatchOp, ConstructOp, RefNewOp, RefReadOp, RefWriteOp, GradOp,
-          GlobalFnOp, ClosureOp>(op))
+      isa<FnOp, RefNewOp, RefReadOp, RefWriteOp, GradOp, GlobalFnOp, ClosureOp>(
+          op))
     return op->emitError() << "cannot differentiate through `" << op->getName()
                            << "` yet";
 
   // An operator: its gradient rule.
   bool anyDifferentiableOperand = llvm::any_of(
-      op->getOperandTypes(), [](Type t) { return isDifferentiable(t); });
+      op->getOperandTypes(), [&](Type t) { return isDifferentiable(t, adts); });
   if (!anyDifferentiableOperand)
     return success();
   GradientRule rule = lookupGradientRule(op->getName().getStringRef());

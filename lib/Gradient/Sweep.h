@@ -12,6 +12,7 @@
 #include "relay/RelayOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -22,14 +23,56 @@ namespace mlir::relay::gradient::ad {
 bool isFloatTensorType(Type type);
 /// Whether `fn` can reach itself through calls or function values.
 bool isRecursiveFunction(func::FuncOp fn, SymbolTable &symbols);
-/// Whether values of `type` carry adjoints: float tensors, and tuples whose
-/// leaves are tensors or functions (function leaves carry none) with at
-/// least one float tensor.
-bool isDifferentiable(Type type);
+
+/// Adjoints of algebraic data type values (AdtAdjoints.cpp): a value of the
+/// same type and constructor tree holding the adjoints of its float tensors.
+/// Zeros and sums are module functions generated once per ADT type.
+class AdtAdjoints {
+public:
+  explicit AdtAdjoints(ModuleOp module);
+  /// Whether `type` holds a float tensor anywhere (ADT fields instantiated
+  /// with the type's arguments; recursive ADTs are fine).
+  bool carries(Type type);
+  /// The zero adjoint of `value` (tensors, tuples, ADTs; a function,
+  /// reference or float-free ADT is its own placeholder).
+  Value zeros(OpBuilder &b, Location loc, Value value);
+  /// `lhs + rhs` for two adjoints of one value.
+  Value add(OpBuilder &b, Location loc, Value lhs, Value rhs);
+  /// The fields of `value`, built by `ctor`, as a tuple (a partial match).
+  Value fields(OpBuilder &b, Location loc, Value value, SymbolRefAttr ctor);
+  /// Rewrites `op`'s patterns so no wildcard is left: each becomes a
+  /// variable bound to a new block argument (unused by the clause), so the
+  /// backward pass can rebuild the matched value's adjoint.
+  void bindWildcards(MatchOp op);
+  /// The adjoint of a value matched by `pattern` (wildcard-free), built from
+  /// the adjoints of the pattern's variables, consumed from `vars`.
+  Value rebuild(OpBuilder &b, Location loc, Attribute pattern, Type type,
+                ArrayRef<Value> &vars);
+
+private:
+  enum class Kind { Zeros, Add };
+  ADTOp definition(ADTType type);
+  SmallVector<Type> fieldTypes(ADTType type, ConstructorOp ctor);
+  ConstructorOp constructor(SymbolRefAttr ref);
+  func::FuncOp helper(Kind kind, ADTType type);
+  Attribute bindWildcards(Attribute pattern, Type type, Block &block,
+                          unsigned &next, Location loc);
+
+  ModuleOp module;
+  SymbolTable symbols;
+  llvm::DenseMap<Type, bool> carriesMemo;
+  llvm::DenseMap<std::pair<int, Type>, func::FuncOp> helpers;
+};
+
+/// Whether values of `type` carry adjoints: float tensors, tuples whose
+/// leaves are tensors, functions or ADTs with at least one that does, and
+/// (with `adts`) ADT values holding a float tensor.
+bool isDifferentiable(Type type, AdtAdjoints *adts = nullptr);
 
 /// Values used inside `op`'s regions but defined outside `op` that carry
 /// adjoints, in first-use order.
-SmallVector<Value> differentiableCaptures(Operation *op);
+SmallVector<Value> differentiableCaptures(Operation *op,
+                                          AdtAdjoints *adts = nullptr);
 
 /// The name of the unit attribute marking a `func.call` of a pullback-
 /// returning function (`@f$vjp`: `(params) -> (result, pullback)`).
@@ -39,6 +82,9 @@ inline constexpr llvm::StringLiteral kVJPCallAttr = "relay.ad.vjp";
 /// to yield `(result, pullback)` and the values their pullbacks return the
 /// adjoints of.
 struct PullbackInfo {
+  /// `if`s and `match`es yielding `(result, pullback)`: the values their
+  /// pullbacks return the adjoints of (a `match`'s pullback returns the
+  /// matched value's adjoint after them).
   llvm::DenseMap<Operation *, SmallVector<Value>> ifCaptures;
 };
 
@@ -57,7 +103,8 @@ struct Adjoint {
 /// backwards and their rules emit the backward code at the builder.
 class Sweep {
 public:
-  Sweep(OpBuilder &b, const PullbackInfo *info = nullptr) : b(b), info(info) {}
+  Sweep(OpBuilder &b, const PullbackInfo *info, AdtAdjoints *adts)
+      : b(b), info(info), adts(adts) {}
 
   /// Adds `adjoint` (of `primal`'s type) to `primal`'s adjoint.
   void accumulate(Value primal, Value adjoint);
@@ -81,9 +128,13 @@ private:
   Value applyPullback(Value pair, Location loc);
   LogicalResult visit(Operation *op);
   LogicalResult visitIf(IfOp op);
+  LogicalResult visitMatch(MatchOp op);
+  /// Applies the pullback an `if`/`match` in pullback form yields.
+  LogicalResult visitPullbackRegionOp(Operation *op, ArrayRef<Value> captures);
 
   OpBuilder &b;
   const PullbackInfo *info;
+  AdtAdjoints *adts;
   llvm::DenseMap<Value, Adjoint> adjoints;
 };
 

@@ -12,6 +12,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::rel;
@@ -240,10 +242,17 @@ FailureOr<Type> relay::inferGrad(ErrorSite site, Type fn,
       gradTypes.push_back(input);
       continue;
     }
-    // As in Relay, an integer or bool parameter gets a zero gradient.
-    if (!isa<RankedTensorType>(input))
+    // As in Relay, an integer or bool parameter gets a zero gradient. An
+    // ADT value's gradient is a value of its type (the same constructor
+    // tree holding the float tensors' gradients); Relay refuses both.
+    std::function<bool(Type)> differentiable = [&](Type t) {
+      if (auto tuple = dyn_cast<TupleType>(t))
+        return llvm::all_of(tuple.getTypes(), differentiable);
+      return isa<RankedTensorType, ADTType>(t);
+    };
+    if (!differentiable(input))
       return site.emitError() << "can only differentiate with respect to "
-                                 "tensors; parameter #"
+                                 "tensors, tuples and ADT values; parameter #"
                               << i << " is " << input;
     gradTypes.push_back(input);
   }

@@ -85,7 +85,7 @@ def gradient(expr: Function, mod: Optional[IRModule] = None, mode: str = "higher
         raise CompileError("gradient: unexpected module text from emission")
     # em.text() is one `module { ... }`: the caller goes inside it.
     fn, helpers = _expand(text[:-1] + _grad_caller(em, positions, keeping, seedable) + "}\n",
-                          set() if mod is None else {gv.name_hint for gv in mod.get_global_vars()})
+                          set() if mod is None else {gv.name_hint for gv in mod.get_global_vars()}, mod)
     # Functions the gradient calls (`@f$vjp` of recursive functions) join
     # `mod`, beside the functions they differentiate.
     for name, helper in helpers.items():
@@ -129,10 +129,10 @@ func.func private @__grad_caller() -> !relay.incomplete {{
 """
 
 
-def _expand(text: str, known: set):
+def _expand(text: str, known: set, mod: Optional[IRModule] = None):
     """The gradient function and the new module functions it calls."""
     back = _run_passes(text, "relay-infer-type,relay-monomorphize,relay-gradient,canonicalize,cse",
-                       "gradient")
+                       "gradient", types_of=mod)
     name = None
     for gv in back.get_global_vars():
         if gv.name_hint.startswith(_TARGET + "$grad"):
@@ -187,7 +187,7 @@ def _partial_eval(fn: Function, mod: Optional[IRModule]) -> Function:
     """``fn`` with its known calls and closures inlined (relay-partial-eval), typed."""
     back = _run_passes(_emit_as_target(fn, mod).text(),
                        "relay-partial-eval,relay-fold-constants,canonicalize,cse",
-                       "partial evaluation")
+                       "partial evaluation", types_of=mod)
     result = back[_TARGET]
     for new, old in zip(result.params, fn.params):
         new.name_hint = old.name_hint
@@ -204,14 +204,15 @@ def _emit_as_target(fn: Function, mod: Optional[IRModule]):
     return work.to_mlir(infer=True)
 
 
-def _run_passes(text: str, passes: str, what: str) -> IRModule:
-    """``passes`` (a comma-separated pipeline) run on relay MLIR ``text``, read back."""
+def _run_passes(text: str, passes: str, what: str, types_of: Optional[IRModule] = None) -> IRModule:
+    """``passes`` (a comma-separated pipeline) run on relay MLIR ``text``, read back (with
+    the ADTs of ``types_of``)."""
     ctx = new_context()
     holder = parse_module(ctx, text, f"<{what}>")
     run_passes(ctx, holder.operation, f"builtin.module({passes})", what)
     with ctx:
         out = holder.operation.get_asm()
-    return from_mlir_text(out, f"<{what}>", trusted=True)
+    return from_mlir_text(out, f"<{what}>", trusted=True, types_of=types_of)
 
 
 def _type_check(fn: Function, mod: Optional[IRModule]) -> None:

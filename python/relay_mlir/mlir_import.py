@@ -64,7 +64,7 @@ def _attr_value(name: str, a):
 
 
 class _Importer:
-    def __init__(self, module_op) -> None:
+    def __init__(self, module_op, types_of: Optional[IRModule] = None) -> None:
         self.module_op = module_op
         self.mod = IRModule()
         self.values: Dict[object, Expr] = {}
@@ -72,6 +72,13 @@ class _Importer:
         self.types: Dict[str, GlobalTypeVar] = {}
         self.ctors: Dict[str, Constructor] = {}
         self.type_vars: Dict[str, TypeVar] = {}
+        # ADTs of `types_of` keep their GlobalTypeVar and Constructor objects
+        self.reused: Dict[str, TypeData] = {}
+        for gtv, data in ({} if types_of is None else types_of.type_definitions).items():
+            self.types[gtv.name_hint] = gtv
+            self.reused[gtv.name_hint] = data
+            for c in data.constructors:
+                self.ctors[f"{gtv.name_hint}::{c.name_hint}"] = c
 
     def error(self, op, msg: str) -> CompileError:
         f, line, col = location_of(op.location)
@@ -117,6 +124,9 @@ class _Importer:
         from . import ir
 
         name = op.attributes["sym_name"].value
+        if name in self.reused:
+            self.mod[self.types[name]] = self.reused[name]
+            return
         gtv = self.types.setdefault(name, GlobalTypeVar(name))
         self.type_vars = {}
         params = [TypeVar(ir.StringAttr(p).value) for p in op.attributes["type_params"]]
@@ -301,15 +311,18 @@ class _Importer:
         return Match(data, clauses, complete)
 
 
-def from_mlir_text(text: str, source_name: str = "<input>", trusted: bool = False) -> IRModule:
+def from_mlir_text(text: str, source_name: str = "<input>", trusted: bool = False,
+                   types_of: Optional[IRModule] = None) -> IRModule:
     """An ``IRModule`` from relay-dialect MLIR text; errors are located ``CompileError``s.
 
     Text not ``trusted`` (not printed by relay-mlir itself) is parsed in the
-    worker process first (``RELAY_MLIR_ISOLATE=0`` turns that off).
+    worker process first (``RELAY_MLIR_ISOLATE=0`` turns that off). ADTs
+    that ``types_of`` defines (by name) are that module's, so the result's
+    functions can join it.
     """
     if not trusted and isolate_default():
         parse_in_child(text, source_name)  # a parser abort ends the worker, not this process
     ctx = new_context()
     holder = parse_module(ctx, text, source_name)
     with ctx:
-        return _Importer(holder.operation).run()
+        return _Importer(holder.operation, types_of).run()

@@ -144,9 +144,10 @@ def test_errors_are_compile_errors():
     with pytest.raises(CompileError, match=r'the gradient of `scatter_elements` with reduction "mul" is not '
                                           r'implemented yet'):
         relay.transform.gradient(relay.Function([x], relay.sum(upd)))
-    t = relay.var("t", relay.TupleType([relay.TensorType((2,), "float32")]))
-    with pytest.raises(CompileError, match="can only differentiate with respect to tensors"):
-        relay.transform.gradient(relay.Function([t], relay.sum(relay.TupleGetItem(t, 0))))
+    t2 = relay.TensorType((2,), "float32")
+    fp = relay.var("fp", relay.FuncType([t2], t2))
+    with pytest.raises(CompileError, match="can only differentiate with respect to tensors, tuples and ADT values"):
+        relay.transform.gradient(relay.Function([fp, x], relay.sum(x)))
     with pytest.raises(CompileError, match="'nope', which is not a parameter"):
         relay.transform.gradient(relay.Function([x], relay.sum(x)), wrt=["nope"])
     with pytest.raises(CompileError, match="parameter #3"):

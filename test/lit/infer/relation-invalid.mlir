@@ -46,10 +46,10 @@ func.func @get(%a: tensor<4xf32>) -> !relay.incomplete {
 // grad of a function with a non-tensor parameter.
 func.func @grad(%a: tensor<4xf32>) -> !relay.incomplete {
   %f = relay.fn : !relay.incomplete {
-  ^bb0(%p: tuple<tensor<4xf32>>):
+  ^bb0(%p: !relay.fn<(tensor<4xf32>) -> tensor<4xf32>>):
     relay.yield %a : tensor<4xf32>
   }
-  // expected-error @+1 {{'relay.grad' op can only differentiate with respect to tensors}}
+  // expected-error @+1 {{'relay.grad' op can only differentiate with respect to tensors, tuples and ADT values}}
   %g = relay.grad %f : (!relay.incomplete) -> !relay.incomplete
   return %g : !relay.incomplete
 }

@@ -342,9 +342,9 @@ func.func @grad_not_fn(%x: tensor<f32>) {
 
 // -----
 
-func.func @grad_param(%f: !relay.fn<(tuple<tensor<f32>>) -> tensor<f32>>) {
-  // expected-error @+1 {{can only differentiate with respect to tensors; parameter #0 is 'tuple<tensor<f32>>'}}
-  %g = relay.grad %f : (!relay.fn<(tuple<tensor<f32>>) -> tensor<f32>>) -> !relay.fn<(tuple<tensor<f32>>) -> tuple<tensor<f32>, tuple<tuple<tensor<f32>>>>>
+func.func @grad_param(%f: !relay.fn<(!relay.ref<tensor<f32>>) -> tensor<f32>>) {
+  // expected-error @+1 {{can only differentiate with respect to tensors, tuples and ADT values; parameter #0 is '!relay.ref<tensor<f32>>'}}
+  %g = relay.grad %f : (!relay.fn<(!relay.ref<tensor<f32>>) -> tensor<f32>>) -> !relay.fn<(!relay.ref<tensor<f32>>) -> tuple<tensor<f32>, tuple<!relay.ref<tensor<f32>>>>>
   return
 }
 

@@ -192,3 +192,53 @@ func.func @main() -> !relay.incomplete {
   %g = relay.grad %f : (!relay.fn<(tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<f32>>) -> !relay.incomplete
   return %g : !relay.incomplete
 }
+
+// -----
+
+// ADTs: the backward pass of a `match` is the same match (wildcards bound to
+// variables), each clause yielding its captures' adjoints and the matched
+// value's, rebuilt with the clause's constructor; a `construct`'s adjoint is
+// split back into fields by a partial match. Zeros and sums of ADT adjoints
+// are generated functions, one per ADT type.
+relay.adt @List ["T"] {
+  relay.constructor @Nil []
+  relay.constructor @Cons [!relay.tvar<"T">, !relay.adt<@List, !relay.tvar<"T">>]
+}
+
+func.func @head_sin(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %nil = relay.construct @List::@Nil() : () -> !relay.adt<@List, tensor<3xf32>>
+  %sq = relay.multiply %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %l = relay.construct @List::@Cons(%sq, %nil) : (tensor<3xf32>, !relay.adt<@List, tensor<3xf32>>) -> !relay.adt<@List, tensor<3xf32>>
+  %r = relay.match %l : !relay.adt<@List, tensor<3xf32>> -> tensor<3xf32> {
+    case #relay.pat_ctor<@List::@Cons, [#relay.pat_var, #relay.pat_wildcard]> (%h: tensor<3xf32>) {
+      %y = relay.sin %h : (tensor<3xf32>) -> tensor<3xf32>
+      relay.yield %y : tensor<3xf32>
+    }
+    case #relay.pat_wildcard {
+      relay.yield %x : tensor<3xf32>
+    }
+  }
+  return %r : tensor<3xf32>
+}
+
+// CHECK-LABEL: func.func @head_sin$grad
+// CHECK: %[[L:.*]] = relay.construct @List::@Cons
+// CHECK: relay.match %[[L]] : {{.*}} -> tuple<tensor<3xf32>, !relay.adt<@List, tensor<3xf32>>> {
+// CHECK-NEXT: case #relay.pat_ctor<@List::@Cons, [#relay.pat_var, #relay.pat_var]> (%[[H:.*]]: tensor<3xf32>, %[[T:.*]]: !relay.adt<@List, tensor<3xf32>>) {
+// CHECK: %[[COS:.*]] = relay.cos %[[H]]
+// CHECK: %[[DH:.*]] = relay.multiply %{{.*}}, %[[COS]]
+// CHECK: %[[DT:.*]] = func.call @ad$zeros$List(%[[T]])
+// CHECK: relay.construct @List::@Cons(%[[DH]], %[[DT]])
+// CHECK: case #relay.pat_var (%[[ALL:.*]]: !relay.adt<@List, tensor<3xf32>>) {
+// CHECK: func.call @ad$zeros$List(%[[ALL]])
+// CHECK: relay.match %{{.*}} : {{.*}} attributes {complete = false} {
+// CHECK-NEXT: case #relay.pat_ctor<@List::@Cons, [#relay.pat_var, #relay.pat_var]>
+// CHECK: func.func private @ad$zeros$List(%{{.*}}: !relay.adt<@List, tensor<3xf32>>) -> !relay.adt<@List, tensor<3xf32>>
+// CHECK: relay.zeros_like
+// CHECK: call @ad$zeros$List
+func.func @main(%x: tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>> {
+  %f = relay.global_fn @head_sin : !relay.fn<(tensor<3xf32>) -> tensor<3xf32>>
+  %g = relay.grad %f : (!relay.fn<(tensor<3xf32>) -> tensor<3xf32>>) -> !relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>>
+  %r = relay.call %g(%x) : (!relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>>, tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
+  return %r : tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
+}
