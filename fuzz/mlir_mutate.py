@@ -426,10 +426,11 @@ class Campaign:
     mode_counts: Dict[str, Counter] = field(default_factory=dict)
     signatures: Dict[str, List[str]] = field(default_factory=dict)  # sig -> [mode:seed:index]
     seconds: float = 0.0
+    interrupted: bool = False
 
     def summary(self) -> str:
         c = self.counts
-        s = (f"mutants {self.mutants}  runs {self.runs}  ok {c['ok']}  diagnosed {c['diagnosed']}  "
+        s = ("(interrupted) " if self.interrupted else "") + (f"mutants {self.mutants}  runs {self.runs}  ok {c['ok']}  diagnosed {c['diagnosed']}  "
              f"crash {c['crash']}  timeout {c['timeout']}  ({self.seconds:.1f} s)")
         for mode, mc in self.mode_counts.items():
             s += f"\n  {mode:9s} " + "  ".join(f"{k} {mc[k]}" for k in
@@ -446,8 +447,10 @@ def run_campaign(seed: int, count: int, opt: Optional[str] = None, corpus_dir: P
                  timeout: float = 10.0, mem_mb: int = 2048, crash_dir: Optional[Path] = None,
                  keep: int = 3, start: int = 0, time_budget: Optional[float] = None,
                  modes: Sequence[str] = tuple(MODES), verbose: bool = False,
-                 indices: Optional[Sequence[int]] = None, mutators: Sequence[str] = ()) -> Campaign:
-    """Generates and runs mutants ``start .. start+count-1`` of ``seed``."""
+                 indices: Optional[Sequence[int]] = None, mutators: Sequence[str] = (),
+                 progress: int = 0) -> Campaign:
+    """Generates and runs mutants ``start .. start+count-1`` of ``seed`` (a progress line on
+    stderr every ``progress`` mutants; an interrupt stops the run and keeps its counts)."""
     opt = opt or find_opt()
     corpus = load_corpus(corpus_dir)
     ctx = make_context(corpus, mutators)
@@ -457,37 +460,52 @@ def run_campaign(seed: int, count: int, opt: Optional[str] = None, corpus_dir: P
         crash_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="mlir-mutate-") as tmp:
         path = os.path.join(tmp, "mutant.mlir")
-        for index in (indices if indices is not None else range(start, start + count)):
-            if time_budget is not None and time.perf_counter() - t0 > time_budget:
-                break
-            origin, text, applied = make_mutant(seed, index, corpus, ctx)
-            with open(path, "w") as f:
-                f.write(text)
-            res.mutants += 1
-            worst = "ok"
-            for mode in modes:
-                out = run_opt(opt, path, MODES[mode], timeout, mem_mb)
-                res.runs += 1
-                res.mode_counts[mode][out.kind] += 1
-                if _RANK[out.kind] > _RANK[worst]:
-                    worst = out.kind
-                if out.kind in ("crash", "timeout"):
-                    sig = f"{mode}: {out.signature}"
-                    where = res.signatures.setdefault(sig, [])
-                    where.append(f"{seed}:{index}")
-                    if verbose:
-                        print(f"{seed}:{index} {origin} {'+'.join(applied)}: {sig}", file=sys.stderr)
-                    if crash_dir and len(where) <= keep:
-                        h = hashlib.sha1(sig.encode()).hexdigest()[:8]
-                        cmd = f"relay-mlir-opt %s {' '.join(MODES[mode])}".rstrip()
-                        header = (f"// {cmd}\n// {sig}\n// seed {seed} index {index}, from "
-                                  f"{origin}, mutations {'+'.join(applied)}\n")
-                        (crash_dir / f"{h}-{seed}-{index}.mlir").write_text(header + text)
-                if out.kind != "ok":
-                    break  # a later mode would parse the same broken input again
-            res.counts[worst] += 1
+        try:
+            _run_mutants(res, seed, indices if indices is not None else range(start, start + count), opt,
+                         corpus, ctx, path, timeout, mem_mb, crash_dir, keep, t0, time_budget, modes,
+                         verbose, progress)
+        except KeyboardInterrupt:  # (SIGTERM too, see main): report what ran
+            res.interrupted = True
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def _run_mutants(res: Campaign, seed: int, indices, opt: str, corpus, ctx, path: str, timeout: float,
+                 mem_mb: int, crash_dir: Optional[Path], keep: int, t0: float,
+                 time_budget: Optional[float], modes: Sequence[str], verbose: bool,
+                 progress: int) -> None:
+    for index in indices:
+        if time_budget is not None and time.perf_counter() - t0 > time_budget:
+            break
+        if progress and res.mutants and res.mutants % progress == 0:
+            print(f"[{time.perf_counter() - t0:.0f} s] {res.mutants} mutants (last index {index - 1}): "
+                  + ", ".join(f"{k} {v}" for k, v in sorted(res.counts.items())), file=sys.stderr, flush=True)
+        origin, text, applied = make_mutant(seed, index, corpus, ctx)
+        with open(path, "w") as f:
+            f.write(text)
+        res.mutants += 1
+        worst = "ok"
+        for mode in modes:
+            out = run_opt(opt, path, MODES[mode], timeout, mem_mb)
+            res.runs += 1
+            res.mode_counts[mode][out.kind] += 1
+            if _RANK[out.kind] > _RANK[worst]:
+                worst = out.kind
+            if out.kind in ("crash", "timeout"):
+                sig = f"{mode}: {out.signature}"
+                where = res.signatures.setdefault(sig, [])
+                where.append(f"{seed}:{index}")
+                if verbose:
+                    print(f"{seed}:{index} {origin} {'+'.join(applied)}: {sig}", file=sys.stderr)
+                if crash_dir and len(where) <= keep:
+                    h = hashlib.sha1(sig.encode()).hexdigest()[:8]
+                    cmd = f"relay-mlir-opt %s {' '.join(MODES[mode])}".rstrip()
+                    header = (f"// {cmd}\n// {sig}\n// seed {seed} index {index}, from "
+                              f"{origin}, mutations {'+'.join(applied)}\n")
+                    (crash_dir / f"{h}-{seed}-{index}.mlir").write_text(header + text)
+            if out.kind != "ok":
+                break  # a later mode would parse the same broken input again
+        res.counts[worst] += 1
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -509,6 +527,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     help="run only these modes (default: all)")
     ap.add_argument("--mutator", action="append", default=[],
                     help="use only these mutators (repeatable), e.g. int, shape, drop_yield")
+    ap.add_argument("--progress", type=int, default=0, metavar="N",
+                    help="print the counts so far every N mutants (long campaigns)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     if a.print:
@@ -518,9 +538,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             origin, text, applied = make_mutant(a.seed, i, corpus, ctx)
             print(f"// seed {a.seed} index {i}, from {origin}, mutations {'+'.join(applied)}\n{text}")
         return 0
+    import signal
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
     res = run_campaign(a.seed, a.count, a.opt, a.corpus, a.timeout, a.mem_mb, a.crash_dir,
                        a.keep, a.start, a.time_budget, a.mode or tuple(MODES), a.verbose, a.index,
-                       a.mutator)
+                       a.mutator, a.progress)
     print(res.summary())
     return 1 if res.counts["crash"] or res.counts["timeout"] else 0
 
