@@ -6,12 +6,13 @@
 // not materialise a whole tuple of zeros; they become values only where a
 // rule, a region boundary or the final result needs them.
 //
-// `relay.if` gets a backward `if` on the same condition: each branch
-// recomputes its forward ops, sweeps them from the if's adjoint, and
-// yields the adjoints of the values the branch uses from outside. In the
-// pullback form (Pullbacks.cpp: bodies with recursive calls) an `if`
-// instead yields its own pullback, and a recursive call returns one; the
-// sweep applies them.
+// `relay.if` (`relay.match`) gets a backward `if` on the same condition (a
+// `match` on the same value): each branch recomputes its forward ops,
+// sweeps them from the op's adjoint, and yields the adjoints of the values
+// the branch uses from outside (and a match clause the matched value's,
+// AdtAdjoints.cpp). In the pullback form (Pullbacks.cpp: bodies with
+// recursive calls) an `if`/`match` instead yields its own pullback, and a
+// recursive call returns one; the sweep applies them.
 //
 //===----------------------------------------------------------------------===//
 #include "Sweep.h"
@@ -207,18 +208,34 @@ LogicalResult Sweep::visitPullbackRegionOp(Operation *op,
   return success();
 }
 
-LogicalResult Sweep::visitIf(IfOp op) {
-  Location loc = op.getLoc();
+LogicalResult Sweep::visitBranches(Operation *op) {
+  Location loc = op->getLoc();
+  auto match = dyn_cast<MatchOp>(op);
+  bool dataAdjoint = match && isDifferentiable(match.getData().getType(), adts);
   SmallVector<Value> captures = differentiableCaptures(op, adts);
-  if (captures.empty())
+  if (captures.empty() && !dataAdjoint)
     return success();
-  Value grad = materialize(op.getResult(), loc);
+  Value grad = materialize(op->getResult(0), loc);
   SmallVector<Type> types;
   for (Value c : captures)
     types.push_back(c.getType());
-  auto backward =
-      IfOp::create(b, loc, TupleType::get(b.getContext(), types), op.getCond());
-  for (auto [src, dst] : llvm::zip(op->getRegions(), backward->getRegions())) {
+  if (dataAdjoint)
+    types.push_back(match.getData().getType());
+  // The same `if` (on the same condition) or `match` (on the same value;
+  // its wildcards were bound before the sweep): each branch recomputes its
+  // forward ops, sweeps them, and yields the adjoints of its captures and,
+  // for a match, of the matched value, rebuilt from its pattern variables'.
+  auto resultType = TupleType::get(b.getContext(), types);
+  Operation *backward =
+      match ? MatchOp::create(b, loc, resultType, match.getData(),
+                              match.getPatterns(), match.getComplete(),
+                              match.getClauses().size())
+                  .getOperation()
+            : IfOp::create(b, loc, resultType, cast<IfOp>(op).getCond())
+                  .getOperation();
+  for (auto [i, regions] :
+       llvm::enumerate(llvm::zip(op->getRegions(), backward->getRegions()))) {
+    auto &[src, dst] = regions;
     IRMapping mapping;
     src.cloneInto(&dst, mapping);
     Block &block = dst.front();
@@ -231,61 +248,21 @@ LogicalResult Sweep::visitIf(IfOp op) {
     SmallVector<Value> results;
     for (Value c : captures)
       results.push_back(branch.materialize(c, loc));
-    yield->setOperand(0, TupleOp::create(inner, loc, results));
-  }
-  for (auto [i, c] : llvm::enumerate(captures))
-    accumulate(c, field(backward.getResult(), i, loc));
-  return success();
-}
-
-LogicalResult Sweep::visitMatch(MatchOp op) {
-  Location loc = op.getLoc();
-  Value data = op.getData();
-  bool dataAdjoint = isDifferentiable(data.getType(), adts);
-  SmallVector<Value> captures = differentiableCaptures(op, adts);
-  if (captures.empty() && !dataAdjoint)
-    return success();
-  Value grad = materialize(op.getResult(), loc);
-  SmallVector<Type> types;
-  for (Value c : captures)
-    types.push_back(c.getType());
-  if (dataAdjoint)
-    types.push_back(data.getType());
-  // The same match (wildcards bound: bindWildcards ran before the sweep),
-  // each clause recomputing its forward ops, sweeping them and yielding the
-  // adjoints of its captures and of the matched value, rebuilt from its
-  // pattern variables'.
-  auto backward = MatchOp::create(b, loc, TupleType::get(b.getContext(), types),
-                                  data, op.getPatterns(), op.getComplete(),
-                                  op.getClauses().size());
-  for (auto [pattern, src, dst] :
-       llvm::zip(op.getPatterns(), op.getClauses(), backward.getClauses())) {
-    IRMapping mapping;
-    src.cloneInto(&dst, mapping);
-    Block &block = dst.front();
-    auto yield = cast<YieldOp>(block.getTerminator());
-    OpBuilder inner(yield);
-    Sweep clause(inner, info, adts);
-    clause.accumulate(yield.getValue(), grad);
-    if (failed(clause.run(block)))
-      return failure();
-    SmallVector<Value> results;
-    for (Value c : captures)
-      results.push_back(clause.materialize(c, loc));
     if (dataAdjoint) {
       SmallVector<Value> vars;
       for (Value arg : block.getArguments())
-        vars.push_back(clause.materialize(arg, loc));
+        vars.push_back(branch.materialize(arg, loc));
       ArrayRef<Value> rest = vars;
-      results.push_back(
-          adts->rebuild(inner, loc, pattern, data.getType(), rest));
+      results.push_back(adts->rebuild(inner, loc, match.getPatterns()[i],
+                                      match.getData().getType(), rest));
     }
     yield->setOperand(0, TupleOp::create(inner, loc, results));
   }
   for (auto [i, c] : llvm::enumerate(captures))
-    accumulate(c, field(backward.getResult(), i, loc));
+    accumulate(c, field(backward->getResult(0), i, loc));
   if (dataAdjoint)
-    accumulate(data, field(backward.getResult(), captures.size(), loc));
+    accumulate(match.getData(),
+               field(backward->getResult(0), captures.size(), loc));
   return success();
 }
 
@@ -323,10 +300,8 @@ LogicalResult Sweep::visit(Operation *op) {
     if (it != info->ifCaptures.end())
       return visitPullbackRegionOp(op, it->second);
   }
-  if (auto ifOp = dyn_cast<IfOp>(op))
-    return visitIf(ifOp);
-  if (auto match = dyn_cast<MatchOp>(op))
-    return visitMatch(match);
+  if (isa<IfOp, MatchOp>(op))
+    return visitBranches(op);
   if (auto construct = dyn_cast<ConstructOp>(op)) {
     Value fields = adts->fields(b, loc, materialize(result, loc),
                                 construct.getConstructor());

@@ -127,8 +127,9 @@ private:
   /// the pullback: the tuple of adjoints it returns.
   Value applyPullback(Value pair, Location loc);
   LogicalResult visit(Operation *op);
-  LogicalResult visitIf(IfOp op);
-  LogicalResult visitMatch(MatchOp op);
+  /// The backward pass of an `if` or `match`: the same op, each branch
+  /// sweeping a copy of its forward ops.
+  LogicalResult visitBranches(Operation *op);
   /// Applies the pullback an `if`/`match` in pullback form yields.
   LogicalResult visitPullbackRegionOp(Operation *op, ArrayRef<Value> captures);
 
