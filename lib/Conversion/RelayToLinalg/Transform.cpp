@@ -780,17 +780,25 @@ namespace {
 
 /// Result sizes of a broadcast to `resultType`: static dims, else the size
 /// of `like` (broadcast_to_like) at that dim.
+/// The sizes of `resultType`, its `?` dims taken from `like`'s dims or,
+/// for ops with a static `shape` attribute declared with a less precise
+/// result type (`relay.ones {shape = [2, 3]} : () -> tensor<?x3xf32>`),
+/// from `shape`.
 SmallVector<OpFoldResult> targetSizes(OpBuilder &b, Location loc,
-                                      RankedTensorType resultType, Value like) {
+                                      RankedTensorType resultType, Value like,
+                                      ArrayRef<int64_t> shape = {}) {
   SmallVector<OpFoldResult> sizes;
   SmallVector<OpFoldResult> likeSizes;
   if (like)
     likeSizes = dimSizes(b, loc, like);
-  for (int64_t d = 0; d < resultType.getRank(); ++d)
-    sizes.push_back(
-        resultType.isDynamicDim(d)
-            ? likeSizes[d]
-            : OpFoldResult(b.getIndexAttr(resultType.getDimSize(d))));
+  for (int64_t d = 0; d < resultType.getRank(); ++d) {
+    int64_t size = resultType.getDimSize(d);
+    if (resultType.isDynamicDim(d) && like)
+      sizes.push_back(likeSizes[d]);
+    else
+      sizes.push_back(
+          b.getIndexAttr(resultType.isDynamicDim(d) ? shape[d] : size));
+  }
   return sizes;
 }
 
@@ -802,7 +810,8 @@ struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
     rewriter.replaceOp(
         op, broadcastTo(rewriter, op.getLoc(), adaptor.getData(), resultType,
-                        targetSizes(rewriter, op.getLoc(), resultType, {})));
+                        targetSizes(rewriter, op.getLoc(), resultType, {},
+                                    op.getShape())));
     return success();
   }
 };
@@ -877,7 +886,9 @@ struct ConstantFillPattern : OpConversionPattern<OpTy> {
     if (op->getNumOperands() == 1)
       sizes = dimSizes(rewriter, loc, adaptor.getOperands()[0]);
     else
-      sizes = targetSizes(rewriter, loc, resultType, {});
+      sizes = targetSizes(
+          rewriter, loc, resultType, {},
+          op->template getAttrOfType<DenseI64ArrayAttr>("shape").asArrayRef());
     Value value = scalarConst(rewriter, loc, resultType.getElementType(),
                               static_cast<double>(kValue));
     rewriter.replaceOp(op,
@@ -918,12 +929,13 @@ struct FullPattern : OpConversionPattern<FullOp> {
   matchAndRewrite(FullOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto relayType = cast<RankedTensorType>(op.getType());
-    rewriter.replaceOp(
-        op, filledFrom(rewriter, op.getLoc(), relayType,
-                       targetSizes(rewriter, op.getLoc(),
-                                   signlessTensorType(relayType), {}),
-                       adaptor.getFillValue(),
-                       elementTypeOf(op.getFillValue().getType())));
+    rewriter.replaceOp(op,
+                       filledFrom(rewriter, op.getLoc(), relayType,
+                                  targetSizes(rewriter, op.getLoc(),
+                                              signlessTensorType(relayType), {},
+                                              op.getShape()),
+                                  adaptor.getFillValue(),
+                                  elementTypeOf(op.getFillValue().getType())));
     return success();
   }
 };

@@ -233,3 +233,32 @@ func.func @zeros_like(%x: tensor<?x3xi32>) -> tensor<?x3xi32> {
   %y = relay.zeros_like %x : (tensor<?x3xi32>) -> tensor<?x3xi32>
   return %y : tensor<?x3xi32>
 }
+
+// A static op declared with a less precise result type (`?` where its
+// `shape` attribute fixes the dim; the verifier accepts compatible types):
+// the `?` dims come from the attribute (fuzz seed 43, mutant 17878: the
+// lowering read a size that did not exist).
+// CHECK-LABEL: func.func @ones_declared_dynamic
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: tensor.empty(%[[C2]]) : tensor<?x3xf32>
+func.func @ones_declared_dynamic() -> tensor<?x3xf32> {
+  %y = relay.ones {shape = array<i64: 2, 3>, dtype = f32} : () -> tensor<?x3xf32>
+  return %y : tensor<?x3xf32>
+}
+
+// CHECK-LABEL: func.func @full_declared_dynamic
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: tensor.empty(%[[C3]]) : tensor<2x?xf32>
+func.func @full_declared_dynamic(%v: tensor<f32>) -> tensor<2x?xf32> {
+  %y = relay.full %v {shape = array<i64: 2, 3>} : (tensor<f32>) -> tensor<2x?xf32>
+  return %y : tensor<2x?xf32>
+}
+
+// CHECK-LABEL: func.func @broadcast_to_declared_dynamic
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: tensor.empty(%[[C2]]) : tensor<?x3xf32>
+// CHECK: linalg.broadcast
+func.func @broadcast_to_declared_dynamic(%x: tensor<3xf32>) -> tensor<?x3xf32> {
+  %y = relay.broadcast_to %x {shape = array<i64: 2, 3>} : (tensor<3xf32>) -> tensor<?x3xf32>
+  return %y : tensor<?x3xf32>
+}
