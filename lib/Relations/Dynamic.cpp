@@ -150,7 +150,10 @@ static std::optional<SmallVector<int64_t>> entriesOf(Value v, int depth) {
     SmallVector<int64_t> out;
     for (Value piece : concat.getData()) {
       auto pt = dyn_cast<RankedTensorType>(piece.getType());
-      if (!pt || pt.getRank() != 1 || pt.isDynamicDim(0))
+      // (a piece longer than the result: a type the op's verifier refuses,
+      // not yet run when inference reads it)
+      if (!pt || pt.getRank() != 1 || pt.isDynamicDim(0) ||
+          pt.getDimSize(0) > n - static_cast<int64_t>(out.size()))
         return unknownEntries(n);
       std::optional<SmallVector<int64_t>> e = entriesOf(piece, depth + 1);
       if (e && (int64_t)e->size() == pt.getDimSize(0))

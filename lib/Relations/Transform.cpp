@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 #include "EinsumEquation.h"
 #include "RelationUtils.h"
+
 #include "TransformUtils.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 #include <cmath>
 #include <limits>
 
@@ -270,9 +272,13 @@ FailureOr<Type> relay::inferConcatenate(ErrorSite site, TypeRange operands,
              << ", but operand #0 has dtype " << first.getElementType();
     for (int64_t d = 0; d < rank; ++d) {
       if (d == *axis) {
-        shape[d] = isAny(shape[d]) || isAny(t.getDimSize(d))
-                       ? kAny
-                       : shape[d] + t.getDimSize(d);
+        int64_t sum = kAny;
+        if (!isAny(shape[d]) && !isAny(t.getDimSize(d)) &&
+            llvm::AddOverflow(shape[d], t.getDimSize(d), sum))
+          return site.emitError()
+                 << "the concatenated axis " << *axis
+                 << " dim overflows int64 at operand #" << index;
+        shape[d] = sum;
         continue;
       }
       FailureOr<int64_t> unified = unifyDim(shape[d], t.getDimSize(d));

@@ -109,3 +109,14 @@ func.func @huge_rank(%s: tensor<4611686018427387904xi64>) -> tensor<?x?xi8> {
   %z = relay.dyn.zeros %s {dtype = i8} : (tensor<4611686018427387904xi64>) -> tensor<?x?xi8>
   return %z : tensor<?x?xi8>
 }
+
+// -----
+
+// A shape vector made of pieces declared longer than the result: inference
+// (run before the concatenate's own verifier) does not look into them.
+func.func @shape_pieces_too_long(%x: tensor<4x6xf32>, %n: tensor<4611686018427387904xi64>, %m: tensor<1xi64>) -> !relay.incomplete {
+  // expected-error @+1 {{'relay.concatenate' op result #0 has type 'tensor<2xi64>' but its typing rule gives 'tensor<4611686018427387905xi64>'}}
+  %t = relay.concatenate %n, %m : (tensor<4611686018427387904xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %a = relay.dyn.reshape %x, %t : (tensor<4x6xf32>, tensor<2xi64>) -> !relay.incomplete
+  return %a : !relay.incomplete
+}

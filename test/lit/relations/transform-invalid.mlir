@@ -206,3 +206,14 @@ func.func @concatenate_dims(%a: tensor<1x2xf32>, %b: tensor<?x2xf32>, %c: tensor
   %0 = relay.concatenate %a, %b, %c {axis = 1 : i64} : (tensor<1x2xf32>, tensor<?x2xf32>, tensor<3x2xf32>) -> tensor<1x6xf32>
   return
 }
+
+// -----
+
+// The concatenated dim overflowing int64 used to wrap to the `?` sentinel
+// (fuzz seed 43, mutant 19569, where a dyn.reshape's shape inference then
+// read 2^62 entries from it).
+func.func @concatenate_overflow(%n: tensor<4611686018427387904xi64>) {
+  // expected-error @+1 {{the concatenated axis 0 dim overflows int64 at operand #1}}
+  %t = relay.concatenate %n, %n : (tensor<4611686018427387904xi64>, tensor<4611686018427387904xi64>) -> tensor<2xi64>
+  return
+}
