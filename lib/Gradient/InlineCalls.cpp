@@ -3,9 +3,18 @@
 // Before a body is differentiated, calls whose callee is known and not
 // recursive are replaced by the callee's body: `func.call @f`, `relay.call`
 // of `relay.global_fn @f`, and `relay.call` of a non-recursive `relay.fn`
-// in scope (a let-bound closure). What is left (recursive callees, closures
-// passed in as values) is reported by the sweep if it lies on a
-// differentiated path.
+// in scope (a let-bound closure).
+//
+// A recursive callee given a known function argument (`@map(%f, %l)` with
+// `%f` a `relay.global_fn` or a closure in scope) is first specialised on
+// it: `@map$spec<n>(captures of %f, %l)` makes the function at its entry
+// (the closure over its capture parameters) and passes it on in its own
+// recursive calls, which therefore call the specialisation again. The
+// function parameter is gone, so the recursion is differentiated by
+// pullbacks like any other and the calls of `%f` inside are inlined.
+//
+// What is left (closures passed in as values of unknown origin) is reported
+// by the sweep if it lies on a differentiated path.
 //
 //===----------------------------------------------------------------------===//
 #include "Sweep.h"
@@ -14,7 +23,11 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseSet.h"
+
+#include <map>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -76,11 +89,115 @@ void inlineBlock(Operation *call, Region &body, ValueRange prefix,
   call->erase();
 }
 
+/// Specialises calls of recursive module functions on known function
+/// arguments (see the file comment).
+class Specializer {
+public:
+  Specializer(ModuleOp module, SymbolTable &symbols)
+      : module(module), symbols(symbols) {}
+
+  /// Specialises `call` (a `func.call`) if one of its arguments is a known
+  /// function; whether it did.
+  FailureOr<bool> specialize(func::CallOp call);
+
+private:
+  /// What a known function argument is: a symbol, or the closure a
+  /// specialisation copied (its copies count as the same).
+  const void *identity(Operation *def) {
+    if (auto ref = dyn_cast<GlobalFnOp>(def))
+      return ref.getCalleeAttr().getAttr().getAsOpaquePointer();
+    return rootClosure(def);
+  }
+  /// The closure `fn` copies (itself if it is no copy).
+  Operation *rootClosure(Operation *fn) {
+    auto it = origin.find(fn);
+    return it == origin.end() ? fn : it->second;
+  }
+
+  ModuleOp module;
+  SymbolTable &symbols;
+  std::map<std::tuple<Operation *, unsigned, const void *>, func::FuncOp> made;
+  llvm::DenseMap<Operation *, Operation *> origin;
+  static constexpr int kMaxSpecializations = 256;
+};
+
+FailureOr<bool> Specializer::specialize(func::CallOp call) {
+  auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+  if (!callee || callee.isExternal())
+    return false;
+  unsigned index = 0;
+  Operation *def = nullptr;
+  for (auto [i, arg] : llvm::enumerate(call.getOperands())) {
+    Operation *d = arg.getDefiningOp();
+    if (isa_and_present<GlobalFnOp>(d) ||
+        (isa_and_present<FnOp>(d) && !cast<FnOp>(d).getRecursive())) {
+      index = i;
+      def = d;
+      break;
+    }
+  }
+  if (!def)
+    return false;
+  llvm::SetVector<Value> captures;
+  if (auto fn = dyn_cast<FnOp>(def))
+    getUsedValuesDefinedAbove(fn.getBody(), captures);
+
+  auto key = std::make_tuple(callee.getOperation(), index, identity(def));
+  auto found = made.find(key);
+  func::FuncOp spec = found == made.end() ? func::FuncOp() : found->second;
+  if (!spec) {
+    if (made.size() > kMaxSpecializations)
+      return call.emitError()
+             << "more than " << kMaxSpecializations
+             << " specialisations of recursive functions on their function "
+                "arguments while preparing the gradient (is a function "
+                "argument rebuilt at every recursive call?)";
+    MLIRContext *ctx = call.getContext();
+    spec = callee.clone();
+    spec.setSymName((callee.getSymName() + "$spec" + Twine(made.size())).str());
+    spec.setPrivate();
+    spec->removeAttr("relay.type_params");
+    Block &entry = spec.getBody().front();
+    Location loc = call.getLoc();
+    IRMapping mapping;
+    for (auto [i, c] : llvm::enumerate(captures))
+      mapping.map(c, entry.insertArgument(i, c.getType(), c.getLoc()));
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    Operation *known = b.clone(*def, mapping);
+    if (isa<FnOp>(def))
+      origin[known] = rootClosure(def);
+    unsigned param = captures.size() + index;
+    entry.getArgument(param).replaceAllUsesWith(known->getResult(0));
+    entry.eraseArgument(param);
+    spec.setFunctionType(FunctionType::get(
+        ctx, entry.getArgumentTypes(), callee.getFunctionType().getResults()));
+    symbols.insert(spec, std::next(Block::iterator(callee)));
+    made[key] = spec;
+    // Its own recursive calls pass the function on: specialise them now, so
+    // the specialisation calls itself (and is recursive, not inlined).
+    SmallVector<func::CallOp> inner;
+    spec.walk([&](func::CallOp c) { inner.push_back(c); });
+    for (func::CallOp c : inner)
+      if (failed(specialize(c)))
+        return failure();
+  }
+  SmallVector<Value> operands(captures.begin(), captures.end());
+  for (auto [i, arg] : llvm::enumerate(call.getOperands()))
+    if (i != index)
+      operands.push_back(arg);
+  OpBuilder b(call);
+  auto replacement = func::CallOp::create(b, call.getLoc(), spec, operands);
+  call.replaceAllUsesWith(replacement.getResults());
+  call.erase();
+  return true;
+}
+
 } // namespace
 
 LogicalResult gradient::inlineCalls(Region &region) {
   auto module = region.getParentOp()->getParentOfType<ModuleOp>();
   SymbolTable symbols(module);
+  Specializer specializer(module, symbols);
   llvm::DenseMap<Operation *, bool> recursive;
   auto isRecursiveFn = [&](func::FuncOp fn) {
     auto [it, inserted] = recursive.try_emplace(fn, false);
@@ -101,8 +218,15 @@ LogicalResult gradient::inlineCalls(Region &region) {
     for (Operation *op : calls) {
       if (auto call = dyn_cast<func::CallOp>(op)) {
         auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-        if (!callee || callee.isExternal() || isRecursiveFn(callee))
+        if (!callee || callee.isExternal())
           continue;
+        if (isRecursiveFn(callee)) {
+          FailureOr<bool> done = specializer.specialize(call);
+          if (failed(done))
+            return failure();
+          changed |= *done;
+          continue;
+        }
         inlineBlock(call, callee.getBody(), {}, call.getOperands());
       } else {
         auto apply = cast<CallOp>(op);

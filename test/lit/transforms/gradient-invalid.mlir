@@ -29,7 +29,9 @@ func.func @main() -> !relay.fn<(!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<
 
 // -----
 
-// A recursive function with a function-typed parameter.
+// A recursive function with a function-typed parameter whose argument is
+// not known (a parameter of the differentiated function; a known function
+// would be specialised on, transforms/gradient.mlir).
 // expected-error @+1 {{cannot differentiate through the recursive function @loop: parameter #0 has type '!relay.fn<(tensor<f32>) -> tensor<f32>>'}}
 func.func @loop(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {
   %zero = relay.constant dense<0> : tensor<i32>
@@ -44,18 +46,14 @@ func.func @loop(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>, %n
   }
   return %r : tensor<f32>
 }
-func.func @user(%x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {
-  %f = relay.fn : !relay.fn<(tensor<f32>) -> tensor<f32>> {
-  ^bb0(%a: tensor<f32>):
-    relay.yield %a : tensor<f32>
-  }
+func.func @user(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {
   %y = func.call @loop(%f, %x, %n) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>, tensor<i32>) -> tensor<f32>
   return %y : tensor<f32>
 }
-func.func @main() -> !relay.fn<(tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>> {
-  %f = relay.global_fn @user : !relay.fn<(tensor<f32>, tensor<i32>) -> tensor<f32>>
-  %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<f32>, tensor<i32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
-  return %g : !relay.fn<(tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+func.func @main() -> !relay.fn<(!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>> {
+  %f = relay.global_fn @user : !relay.fn<(!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>, tensor<i32>) -> tensor<f32>>
+  %g = relay.grad %f {wrt = array<i64: 1>} : (!relay.fn<(!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>, tensor<i32>) -> tensor<f32>>) -> !relay.fn<(!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+  return %g : !relay.fn<(!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
 }
 
 // -----
@@ -108,4 +106,43 @@ func.func @main() -> !relay.fn<(tensor<3x4xf32>, tensor<2x4xf32>, tensor<2x4xi32
   %f = relay.global_fn @f : !relay.fn<(tensor<3x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>) -> tensor<3x4xf32>>
   %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<3x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>) -> tensor<3x4xf32>>) -> !relay.fn<(tensor<3x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>) -> tuple<tensor<3x4xf32>, tuple<tensor<3x4xf32>>>>
   return %g : !relay.fn<(tensor<3x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>) -> tuple<tensor<3x4xf32>, tuple<tensor<3x4xf32>>>>
+}
+
+// -----
+
+// A function argument rebuilt at every recursive call (a new closure around
+// the last) would need a new specialisation per level: refused.
+func.func @loop(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {
+  %zero = relay.constant dense<0> : tensor<i32>
+  %done = relay.equal %n, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %r = relay.if %done : tensor<i1> -> tensor<f32> {
+    %y = relay.call %f(%x) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
+    relay.yield %y : tensor<f32>
+  } else {
+    %one = relay.constant dense<1> : tensor<i32>
+    %m = relay.subtract %n, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %g = relay.fn : !relay.fn<(tensor<f32>) -> tensor<f32>> {
+    ^bb0(%a: tensor<f32>):
+      %b = relay.call %f(%a) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>) -> tensor<f32>
+      %c = relay.sin %b : (tensor<f32>) -> tensor<f32>
+      relay.yield %c : tensor<f32>
+    }
+    // expected-error @+1 {{more than 256 specialisations of recursive functions on their function arguments}}
+    %k = func.call @loop(%g, %x, %m) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>, tensor<i32>) -> tensor<f32>
+    relay.yield %k : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+func.func @user(%x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {
+  %f = relay.fn : !relay.fn<(tensor<f32>) -> tensor<f32>> {
+  ^bb0(%a: tensor<f32>):
+    relay.yield %a : tensor<f32>
+  }
+  %y = func.call @loop(%f, %x, %n) : (!relay.fn<(tensor<f32>) -> tensor<f32>>, tensor<f32>, tensor<i32>) -> tensor<f32>
+  return %y : tensor<f32>
+}
+func.func @main() -> !relay.fn<(tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>> {
+  %f = relay.global_fn @user : !relay.fn<(tensor<f32>, tensor<i32>) -> tensor<f32>>
+  %g = relay.grad %f {wrt = array<i64: 0>} : (!relay.fn<(tensor<f32>, tensor<i32>) -> tensor<f32>>) -> !relay.fn<(tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
+  return %g : !relay.fn<(tensor<f32>, tensor<i32>) -> tuple<tensor<f32>, tuple<tensor<f32>>>>
 }

@@ -242,3 +242,49 @@ func.func @main(%x: tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
   %r = relay.call %g(%x) : (!relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>>, tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
   return %r : tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
 }
+
+// -----
+
+// A recursive function given a known function argument is specialised on it
+// (its recursive calls pass it on, so they call the specialisation), then
+// differentiated by pullbacks; the call of the function inside is inlined.
+func.func @apply_n(%f: !relay.fn<(tensor<3xf32>) -> tensor<3xf32>>, %x: tensor<3xf32>, %n: tensor<i32>) -> tensor<3xf32> {
+  %zero = relay.constant dense<0> : tensor<i32>
+  %stop = relay.equal %n, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %r = relay.if %stop : tensor<i1> -> tensor<3xf32> {
+    relay.yield %x : tensor<3xf32>
+  } else {
+    %y = relay.call %f(%x) : (!relay.fn<(tensor<3xf32>) -> tensor<3xf32>>, tensor<3xf32>) -> tensor<3xf32>
+    %one = relay.constant dense<1> : tensor<i32>
+    %m = relay.subtract %n, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %z = func.call @apply_n(%f, %y, %m) : (!relay.fn<(tensor<3xf32>) -> tensor<3xf32>>, tensor<3xf32>, tensor<i32>) -> tensor<3xf32>
+    relay.yield %z : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}
+
+func.func @sin_fn(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = relay.sin %x : (tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+
+// CHECK-LABEL: func.func private @apply_n$spec0(%{{.*}}: tensor<3xf32>, %{{.*}}: tensor<i32>) -> tensor<3xf32>
+// CHECK: func.call @sin_fn(
+// CHECK: func.call @apply_n$spec0(
+// CHECK-LABEL: func.func private @apply_n$spec0$vjp(
+// CHECK: func.call @apply_n$spec0$vjp(
+// CHECK-LABEL: func.func @sin3$grad(
+// CHECK: call @apply_n$spec0$vjp(
+func.func @sin3(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %f = relay.global_fn @sin_fn : !relay.fn<(tensor<3xf32>) -> tensor<3xf32>>
+  %n = relay.constant dense<3> : tensor<i32>
+  %r = func.call @apply_n(%f, %x, %n) : (!relay.fn<(tensor<3xf32>) -> tensor<3xf32>>, tensor<3xf32>, tensor<i32>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+func.func @main(%x: tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>> {
+  %f = relay.global_fn @sin3 : !relay.fn<(tensor<3xf32>) -> tensor<3xf32>>
+  %g = relay.grad %f : (!relay.fn<(tensor<3xf32>) -> tensor<3xf32>>) -> !relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>>
+  %r = relay.call %g(%x) : (!relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>>, tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
+  return %r : tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
+}
