@@ -13,6 +13,10 @@
 // function parameter is gone, so the recursion is differentiated by
 // pullbacks like any other and the calls of `%f` inside are inlined.
 //
+// A recursive closure (`relay.fn recursive`) called in the body becomes a
+// module function of its captures and parameters (lambda lifting), whose
+// calls of itself are direct calls: recursion by pullbacks again.
+//
 // What is left (closures passed in as values of unknown origin) is reported
 // by the sweep if it lies on a differentiated path.
 //
@@ -100,6 +104,10 @@ public:
   /// function; whether it did.
   FailureOr<bool> specialize(func::CallOp call);
 
+  /// The module function a recursive closure becomes: its captures, then
+  /// its parameters; its calls of itself call the function.
+  FailureOr<func::FuncOp> lift(FnOp fn);
+
 private:
   /// What a known function argument is: a symbol, or the closure a
   /// specialisation copied (its copies count as the same).
@@ -118,8 +126,69 @@ private:
   SymbolTable &symbols;
   std::map<std::tuple<Operation *, unsigned, const void *>, func::FuncOp> made;
   llvm::DenseMap<Operation *, Operation *> origin;
+  llvm::DenseMap<Operation *, func::FuncOp> lifted;
   static constexpr int kMaxSpecializations = 256;
 };
+
+FailureOr<func::FuncOp> Specializer::lift(FnOp fn) {
+  if (func::FuncOp done = lifted.lookup(fn))
+    return done;
+  Block &body = fn.getBody().front();
+  Value self = body.getArgument(0);
+  for (OpOperand &use : self.getUses()) {
+    auto call = dyn_cast<CallOp>(use.getOwner());
+    if (!call || use.getOperandNumber() != 0)
+      return fn.emitError() << "cannot differentiate through this recursive "
+                               "closure: it uses itself other than by "
+                               "calling itself";
+  }
+  llvm::SetVector<Value> captures;
+  getUsedValuesDefinedAbove(fn.getBody(), captures);
+  auto type = cast<FuncType>(fn.getType());
+  SmallVector<Type> inputs;
+  for (Value c : captures)
+    inputs.push_back(c.getType());
+  llvm::append_range(inputs, type.getInputs());
+  MLIRContext *ctx = fn.getContext();
+  OpBuilder b(ctx);
+  auto enclosing = fn->getParentOfType<func::FuncOp>();
+  auto out =
+      func::FuncOp::create(b, fn.getLoc(), "closure$rec",
+                           FunctionType::get(ctx, inputs, {type.getResult()}));
+  out.setPrivate();
+  symbols.insert(out, std::next(Block::iterator(enclosing)));
+  lifted[fn] = out;
+  Block *entry = out.addEntryBlock();
+  IRMapping mapping;
+  for (auto [c, arg] : llvm::zip(captures, entry->getArguments()))
+    mapping.map(c, arg);
+  for (auto [param, arg] :
+       llvm::zip(body.getArguments().drop_front(),
+                 entry->getArguments().drop_front(captures.size())))
+    mapping.map(param, arg);
+  b.setInsertionPointToStart(entry);
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  func::ReturnOp::create(
+      b, fn.getLoc(),
+      mapping.lookupOrDefault(body.getTerminator()->getOperand(0)));
+  // Calls of itself (the dropped first argument) call the function.
+  SmallVector<CallOp> selfCalls;
+  out.walk([&](CallOp call) {
+    if (call.getCallee() == self)
+      selfCalls.push_back(call);
+  });
+  for (CallOp call : selfCalls) {
+    OpBuilder at(call);
+    SmallVector<Value> operands(
+        entry->getArguments().take_front(captures.size()));
+    llvm::append_range(operands, call.getArgs());
+    auto direct = func::CallOp::create(at, call.getLoc(), out, operands);
+    call->replaceAllUsesWith(direct.getResults());
+    call->erase();
+  }
+  return out;
+}
 
 FailureOr<bool> Specializer::specialize(func::CallOp call) {
   auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
@@ -237,9 +306,23 @@ LogicalResult gradient::inlineCalls(Region &region) {
             continue;
           inlineBlock(apply, callee.getBody(), {}, apply.getArgs());
         } else if (auto fn = dyn_cast_if_present<FnOp>(def)) {
-          if (fn.getRecursive())
-            continue;
-          inlineBlock(apply, fn.getBody(), {}, apply.getArgs());
+          if (fn.getRecursive()) {
+            FailureOr<func::FuncOp> lifted = specializer.lift(fn);
+            if (failed(lifted))
+              return failure();
+            SmallVector<Value> operands;
+            llvm::SetVector<Value> captures;
+            getUsedValuesDefinedAbove(fn.getBody(), captures);
+            llvm::append_range(operands, captures);
+            llvm::append_range(operands, apply.getArgs());
+            OpBuilder b(apply);
+            auto call =
+                func::CallOp::create(b, apply.getLoc(), *lifted, operands);
+            apply->replaceAllUsesWith(call.getResults());
+            apply->erase();
+          } else {
+            inlineBlock(apply, fn.getBody(), {}, apply.getArgs());
+          }
         } else {
           continue;
         }

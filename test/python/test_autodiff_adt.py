@@ -191,37 +191,3 @@ def test_tree_recursion_matches_central_differences():
         for g, want in zip(got, want_leaves):
             np.testing.assert_allclose(g, want, rtol=1e-6, atol=1e-9)
 
-
-def test_prelude_map_and_foldl_with_closures():
-    """Closures passed as values: foldl(fn(a, h) => a + tanh(h * w), 0, map(fn(h) => h * h, [x, x*x, sin x])),
-    the first closure capturing the parameter w. The recursive @map/@foldl are specialised on
-    their function argument, then differentiated by pullbacks; vs float64 central differences."""
-    mod = relay.IRModule()
-    p = Prelude(mod)
-    cons, nil = p.mod.get_type("List")[1:3]
-    x, w = relay.var("x", F64), relay.var("w", F64)
-    a, h = relay.var("a", F64), relay.var("h", F64)
-    step = relay.Function([a, h], a + relay.tanh(h * w))
-    total = p.foldl(step, relay.zeros((3,), "float64"),
-                    p.map(relay.Function([h], h * h), cons(x, cons(x * x, cons(relay.sin(x), nil())))))
-    g = relay.transform.gradient(relay.Function([x, w], relay.sum(total)), mod=mod)
-    assert any("$spec" in gv.name_hint for gv in mod.get_global_vars())
-    interp, compiled = _runners(mod, g)
-
-    def loss(xv, wv):
-        return np.sum(sum(np.tanh(i * i * wv) for i in (xv, xv * xv, np.sin(xv))))
-
-    def central(k):
-        out = np.zeros(3)
-        for i in range(3):
-            plus, minus = [X.copy(), W.copy()], [X.copy(), W.copy()]
-            plus[k][i] += 1e-6
-            minus[k][i] -= 1e-6
-            out[i] = (loss(*plus) - loss(*minus)) / 2e-6
-        return out
-
-    for run in (interp, compiled):
-        value, (dx, dw) = run(X, W)
-        np.testing.assert_allclose(value, loss(X, W), rtol=1e-10)
-        np.testing.assert_allclose(dx, central(0), rtol=1e-6)
-        np.testing.assert_allclose(dw, central(1), rtol=1e-6)

@@ -288,3 +288,41 @@ func.func @main(%x: tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
   %r = relay.call %g(%x) : (!relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>>, tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
   return %r : tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
 }
+
+// -----
+
+// A recursive closure (capturing %x) becomes a module function of its
+// captures and parameters, whose calls of itself are direct calls; it is
+// then differentiated by pullbacks.
+// CHECK-LABEL: func.func @rec_local$grad(
+// CHECK: call @closure$rec$vjp(
+// CHECK-LABEL: func.func private @closure$rec(%{{.*}}: tensor<3xf32>, %{{.*}}: tensor<3xf32>, %{{.*}}: tensor<i32>) -> tensor<3xf32>
+// CHECK: call @closure$rec(
+func.func @rec_local(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %loop = relay.fn recursive : !relay.fn<(tensor<3xf32>, tensor<i32>) -> tensor<3xf32>> {
+  ^bb0(%self: !relay.fn<(tensor<3xf32>, tensor<i32>) -> tensor<3xf32>>, %h: tensor<3xf32>, %n: tensor<i32>):
+    %zero = relay.constant dense<0> : tensor<i32>
+    %done = relay.equal %n, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %r = relay.if %done : tensor<i1> -> tensor<3xf32> {
+      relay.yield %h : tensor<3xf32>
+    } else {
+      %s = relay.sin %h : (tensor<3xf32>) -> tensor<3xf32>
+      %y = relay.multiply %s, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      %one = relay.constant dense<1> : tensor<i32>
+      %m = relay.subtract %n, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+      %k = relay.call %self(%y, %m) : (!relay.fn<(tensor<3xf32>, tensor<i32>) -> tensor<3xf32>>, tensor<3xf32>, tensor<i32>) -> tensor<3xf32>
+      relay.yield %k : tensor<3xf32>
+    }
+    relay.yield %r : tensor<3xf32>
+  }
+  %three = relay.constant dense<3> : tensor<i32>
+  %r = relay.call %loop(%x, %three) : (!relay.fn<(tensor<3xf32>, tensor<i32>) -> tensor<3xf32>>, tensor<3xf32>, tensor<i32>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+func.func @main(%x: tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>> {
+  %f = relay.global_fn @rec_local : !relay.fn<(tensor<3xf32>) -> tensor<3xf32>>
+  %g = relay.grad %f : (!relay.fn<(tensor<3xf32>) -> tensor<3xf32>>) -> !relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>>
+  %r = relay.call %g(%x) : (!relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>>, tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
+  return %r : tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
+}
