@@ -4,6 +4,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <vector>
 
@@ -161,6 +162,41 @@ static bool isDefinition(Scanner s, bool inParens, size_t &listEnd,
   return listIsDef;
 }
 
+/// After `tensor`/`memref`/`vector`: a shape `<AxBx...` whose element
+/// count overflows int64. Every use of such a type asks for its element
+/// count, which asserts (ShapedType::getNumElements), e.g. while parsing a
+/// `dense<...>` of it.
+static std::optional<ParserHazard> checkShapedType(Scanner s) {
+  s.skipTrivia();
+  if (s.peek() != '<')
+    return std::nullopt;
+  ++s.pos;
+  s.skipTrivia();
+  size_t typePos = s.pos;
+  int64_t count = 1;
+  bool overflow = false;
+  while (llvm::isDigit(s.peek()) || s.peek() == '?') {
+    int64_t dim = 0;
+    if (s.peek() == '?') {
+      dim = 1;
+      ++s.pos;
+    }
+    while (llvm::isDigit(s.peek())) {
+      overflow |= llvm::MulOverflow(dim, int64_t(10), dim) ||
+                  llvm::AddOverflow(dim, int64_t(s.peek() - '0'), dim);
+      ++s.pos;
+    }
+    overflow |= llvm::MulOverflow(count, dim, count);
+    if (s.peek() != 'x')
+      break;
+    ++s.pos;
+  }
+  if (!overflow)
+    return std::nullopt;
+  return ParserHazard{typePos, "shaped type with more elements than int64 "
+                               "can count (MLIR would abort on it)"};
+}
+
 /// After `tensor.from_elements`: its parser makes one operand type per
 /// element of the result type (`: tensor<NxM...>`), and aborts when N*M...
 /// exceeds what a SmallVector holds. A valid op lists that many operands, so
@@ -268,6 +304,11 @@ std::optional<ParserHazard> mlir::relay::findParserHazard(StringRef source) {
       continue;
     }
     StringRef id = s.readId();
+    if (id == "tensor" || id == "memref" || id == "vector") {
+      if (std::optional<ParserHazard> hazard = checkShapedType(s))
+        return hazard;
+      continue;
+    }
     if (id == "tensor.from_elements") {
       if (std::optional<ParserHazard> hazard = checkFromElements(s))
         return hazard;

@@ -156,6 +156,9 @@ def lower_parsed(ctx, op, isolate: Optional[bool] = None):
         run_passes(ctx, op, PIPELINE, "lowering to IREE input")
         with ctx:
             return op.get_asm(enable_debug_info=True), dtypes
+    # here too: the worker's parser refuses a type whose element count
+    # overflows int64 before its own size check could name the op
+    check_tensor_sizes(ctx, op)
     with ctx:
         text = op.get_asm(enable_debug_info=True)
     return _lower_in_child(text, ctx, op)

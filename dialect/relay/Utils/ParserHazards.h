@@ -41,6 +41,9 @@ struct ParserHazard {
 ///   * `tensor.from_elements ... : tensor<N...>` with more elements than the
 ///     source has bytes: the parser makes one operand type per element and
 ///     aborts on a huge count ("SmallVector unable to grow").
+///   * a `tensor`/`memref`/`vector` type whose element count overflows
+///     int64 (`tensor<2x4611686018427387904xf32>`): asking for its element
+///     count asserts, e.g. while parsing a `dense<...>` of it.
 std::optional<ParserHazard> findParserHazard(StringRef source);
 
 } // namespace mlir::relay
