@@ -8,7 +8,7 @@
 // typing rules and the size checks deal with them.
 
 func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
-  // CHECK: parser-hazard-element-count.mlir:[[@LINE+1]]:42: error: shaped type with more elements than int64 can count (MLIR would abort on it)
+  // CHECK: parser-hazard-element-count.mlir:[[@LINE+1]]:43: error: shaped type with more elements than int64 can count (MLIR would abort on it)
   %z = relay.constant dense<0.0> : tensor<2x4611686018427387904xf32>
   return %x : tensor<3xf32>
 }
