@@ -344,5 +344,6 @@ LogicalResult gradient::inlineCalls(Region &region) {
   });
   for (Operation *op : dead) // post-order: inner closures first
     op->erase();
+  ad::promoteLocalRefs(region);
   return success();
 }

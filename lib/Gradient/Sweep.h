@@ -69,6 +69,10 @@ private:
 /// (with `adts`) ADT values holding a float tensor.
 bool isDifferentiable(Type type, AdtAdjoints *adts = nullptr);
 
+/// Replaces references used only by reads and writes in their own block by
+/// the values written to them (PromoteRefs.cpp).
+void promoteLocalRefs(Region &region);
+
 /// Values used inside `op`'s regions but defined outside `op` that carry
 /// adjoints, in first-use order.
 SmallVector<Value> differentiableCaptures(Operation *op,

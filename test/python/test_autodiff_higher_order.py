@@ -89,3 +89,27 @@ def test_recursive_local_closure():
         np.testing.assert_allclose(value, loss(X, W), rtol=1e-10)
         np.testing.assert_allclose(dx, _central(loss, 0), rtol=1e-6)
         np.testing.assert_allclose(dw, _central(loss, 1), rtol=1e-6)
+
+
+def test_local_references():
+    """let r = ref(x); r := tanh(!r * w); r := !r + x * !r; sum(!r): a reference used as a local
+    mutable variable is promoted to values before the sweep (one escaping into a closure or a
+    region is still a located error)."""
+    x, w = relay.var("x", F64), relay.var("w", F64)
+    r, u1, u2 = relay.var("r"), relay.var("u1"), relay.var("u2")
+    body = relay.Let(r, relay.RefCreate(x),
+                     relay.Let(u1, relay.RefWrite(r, relay.tanh(relay.RefRead(r) * w)),
+                               relay.Let(u2, relay.RefWrite(r, relay.RefRead(r) + x * relay.RefRead(r)),
+                                         relay.sum(relay.RefRead(r)))))
+    mod = relay.IRModule()
+    interp, compiled = _runners(mod, relay.transform.gradient(relay.Function([x, w], body), mod=mod))
+
+    def loss(xv, wv):
+        v = np.tanh(xv * wv)
+        return np.sum(v + xv * v)
+
+    for run in (interp, compiled):
+        value, (dx, dw) = run(X, W)
+        np.testing.assert_allclose(value, loss(X, W), rtol=1e-10)
+        np.testing.assert_allclose(dx, _central(loss, 0), rtol=1e-6)
+        np.testing.assert_allclose(dw, _central(loss, 1), rtol=1e-6)

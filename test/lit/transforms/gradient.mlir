@@ -326,3 +326,27 @@ func.func @main(%x: tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
   %r = relay.call %g(%x) : (!relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>>, tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
   return %r : tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
 }
+
+// -----
+
+// A reference read and written only in its own block is promoted to the
+// values written to it before the sweep: no reference op is left.
+// CHECK-LABEL: func.func @accumulate$grad(
+// CHECK-NOT: relay.ref_
+// CHECK: return
+func.func @accumulate(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %r = relay.ref_new %x : (tensor<3xf32>) -> !relay.ref<tensor<3xf32>>
+  %a = relay.ref_read %r : (!relay.ref<tensor<3xf32>>) -> tensor<3xf32>
+  %s = relay.sin %a : (tensor<3xf32>) -> tensor<3xf32>
+  %u = relay.ref_write %r, %s : (!relay.ref<tensor<3xf32>>, tensor<3xf32>) -> tuple<>
+  %b = relay.ref_read %r : (!relay.ref<tensor<3xf32>>) -> tensor<3xf32>
+  %y = relay.multiply %b, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+
+func.func @main(%x: tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>> {
+  %f = relay.global_fn @accumulate : !relay.fn<(tensor<3xf32>) -> tensor<3xf32>>
+  %g = relay.grad %f : (!relay.fn<(tensor<3xf32>) -> tensor<3xf32>>) -> !relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>>
+  %r = relay.call %g(%x) : (!relay.fn<(tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>>, tensor<3xf32>) -> tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
+  return %r : tuple<tensor<3xf32>, tuple<tensor<3xf32>>>
+}
