@@ -16,6 +16,11 @@ then (if that succeeded) ``--relay-to-iree-input``. Outcomes:
   (a lie);
 * ``timeout``: still running after ``--timeout`` seconds.
 
+``--mode compile`` runs ``relay_mlir.compile(text)`` (llvm-cpu) on each
+mutant instead, in a persistent Python worker: the contract of the Python
+package (a result or a ``CompileError``; a ``CompileError`` reporting a
+crashed tool, any other exception or the worker dying is a ``crash``).
+
 Mutant ``i`` of seed ``s`` depends only on ``(s, i)`` and the corpus, so
 ``--index i`` regenerates it. Crashing inputs are written to ``--crash-dir``
 (one file per mutant, at most ``--keep`` per signature, the command and
@@ -53,6 +58,9 @@ MODES = OrderedDict([
     ("parse", []),                                  # parse + verify (+ print)
     ("pipeline", ["--relay-to-iree-input"]),        # infer, lower, check
 ])
+#: ``--mode compile`` (not in the default modes): ``relay_mlir.compile(text)``
+#: for llvm-cpu in a persistent Python worker (``CompileTarget``)
+COMPILE_MODE = "compile"
 
 # -- corpus -------------------------------------------------------------------
 
@@ -418,6 +426,79 @@ def run_opt(opt: str, path: str, args: Sequence[str], timeout: float, mem_mb: in
     return Outcome("crash", signature_of(err, p.returncode), err, dt)
 
 
+class CompileTarget:
+    """Runs ``relay_mlir.compile(text)`` on mutants in a persistent Python worker (restarted
+    after it dies or times out; address space limited). A ``CompileError`` is ``diagnosed``,
+    unless it reports a crashed tool (the lowering worker or iree-compile: a C++ bug reported
+    cleanly, counted as a ``crash``); any other exception, or the worker dying, is a ``crash``."""
+
+    _WORKER = r"""
+import json, sys, traceback
+import relay_mlir
+for line in sys.stdin:
+    path = json.loads(line)
+    try:
+        relay_mlir.compile(open(path).read(), target="llvm-cpu", source_name=path)
+        out = {"kind": "ok"}
+    except relay_mlir.CompileError as e:
+        out = {"kind": "diagnosed", "message": e.message, "text": str(e)}
+    except Exception as e:
+        tb = traceback.extract_tb(e.__traceback__)
+        where = f"{tb[-1].name}" if tb else "?"
+        out = {"kind": "exception", "message": f"{type(e).__name__}@{where}: {e}"[:300]}
+    sys.stdout.write(json.dumps(out) + "\n")
+    sys.stdout.flush()
+"""
+
+    def __init__(self, mem_mb: int) -> None:
+        self.mem_mb = mem_mb
+        self.proc: Optional[subprocess.Popen] = None
+
+    def _start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", self._WORKER], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     preexec_fn=_limit_memory(self.mem_mb) if self.mem_mb else None)
+
+    def _stop(self) -> int:
+        if self.proc is None:
+            return 0
+        self.proc.kill()
+        rc = self.proc.wait()
+        self.proc = None
+        return rc
+
+    def run(self, path: str, timeout: float) -> Outcome:
+        import json
+        import select
+
+        t0 = time.perf_counter()
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        self.proc.stdin.write(json.dumps(path) + "\n")
+        self.proc.stdin.flush()
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        if not ready:
+            self._stop()
+            return Outcome("timeout", f"timeout after {timeout:g} s", "", time.perf_counter() - t0)
+        line = self.proc.stdout.readline()
+        dt = time.perf_counter() - t0
+        if not line:
+            rc = self.proc.wait()
+            err = self.proc.stderr.read()
+            self.proc = None
+            return Outcome("crash", "python worker died: " + signature_of(err, rc), err, dt)
+        out = json.loads(line)
+        if out["kind"] == "ok":
+            return Outcome("ok", "", "", dt)
+        if out["kind"] == "diagnosed" and "crashed" not in out["message"]:
+            return Outcome("diagnosed", "", out.get("text", ""), dt)
+        msg = re.sub(r"\d+", "N", out["message"])
+        return Outcome("crash", f"compile: {msg}", out.get("text", out["message"]), dt)
+
+    def close(self) -> None:
+        self._stop()
+
+
 @dataclass
 class Campaign:
     mutants: int = 0
@@ -460,12 +541,16 @@ def run_campaign(seed: int, count: int, opt: Optional[str] = None, corpus_dir: P
         crash_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="mlir-mutate-") as tmp:
         path = os.path.join(tmp, "mutant.mlir")
+        compile_target = CompileTarget(max(mem_mb, 8192)) if COMPILE_MODE in modes else None
         try:
             _run_mutants(res, seed, indices if indices is not None else range(start, start + count), opt,
                          corpus, ctx, path, timeout, mem_mb, crash_dir, keep, t0, time_budget, modes,
-                         verbose, progress)
+                         verbose, progress, compile_target)
         except KeyboardInterrupt:  # (SIGTERM too, see main): report what ran
             res.interrupted = True
+        finally:
+            if compile_target is not None:
+                compile_target.close()
     res.seconds = time.perf_counter() - t0
     return res
 
@@ -473,7 +558,7 @@ def run_campaign(seed: int, count: int, opt: Optional[str] = None, corpus_dir: P
 def _run_mutants(res: Campaign, seed: int, indices, opt: str, corpus, ctx, path: str, timeout: float,
                  mem_mb: int, crash_dir: Optional[Path], keep: int, t0: float,
                  time_budget: Optional[float], modes: Sequence[str], verbose: bool,
-                 progress: int) -> None:
+                 progress: int, compile_target: Optional[CompileTarget] = None) -> None:
     for index in indices:
         if time_budget is not None and time.perf_counter() - t0 > time_budget:
             break
@@ -486,7 +571,10 @@ def _run_mutants(res: Campaign, seed: int, indices, opt: str, corpus, ctx, path:
         res.mutants += 1
         worst = "ok"
         for mode in modes:
-            out = run_opt(opt, path, MODES[mode], timeout, mem_mb)
+            if mode == COMPILE_MODE:
+                out = compile_target.run(path, timeout)
+            else:
+                out = run_opt(opt, path, MODES[mode], timeout, mem_mb)
             res.runs += 1
             res.mode_counts[mode][out.kind] += 1
             if _RANK[out.kind] > _RANK[worst]:
@@ -499,7 +587,8 @@ def _run_mutants(res: Campaign, seed: int, indices, opt: str, corpus, ctx, path:
                     print(f"{seed}:{index} {origin} {'+'.join(applied)}: {sig}", file=sys.stderr)
                 if crash_dir and len(where) <= keep:
                     h = hashlib.sha1(sig.encode()).hexdigest()[:8]
-                    cmd = f"relay-mlir-opt %s {' '.join(MODES[mode])}".rstrip()
+                    cmd = ("relay_mlir.compile(%s)" if mode == COMPILE_MODE
+                           else f"relay-mlir-opt %s {' '.join(MODES[mode])}".rstrip())
                     header = (f"// {cmd}\n// {sig}\n// seed {seed} index {index}, from "
                               f"{origin}, mutations {'+'.join(applied)}\n")
                     (crash_dir / f"{h}-{seed}-{index}.mlir").write_text(header + text)
@@ -523,8 +612,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--time-budget", type=float, help="stop after this many seconds")
     ap.add_argument("--crash-dir", type=Path, help="write crashing/timing-out inputs here")
     ap.add_argument("--keep", type=int, default=3, help="inputs kept per signature")
-    ap.add_argument("--mode", choices=list(MODES), action="append",
-                    help="run only these modes (default: all)")
+    ap.add_argument("--mode", choices=[*MODES, COMPILE_MODE], action="append",
+                    help="run only these modes (default: parse, pipeline; 'compile' runs "
+                         "relay_mlir.compile(text) for llvm-cpu in a Python worker)")
     ap.add_argument("--mutator", action="append", default=[],
                     help="use only these mutators (repeatable), e.g. int, shape, drop_yield")
     ap.add_argument("--progress", type=int, default=0, metavar="N",

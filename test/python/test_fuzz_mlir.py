@@ -55,3 +55,16 @@ def test_classifier_reports_a_crash(tmp_path: Path) -> None:
     assert kinds["error"].kind == "diagnosed"
     assert kinds["silent"].kind == "crash"
     assert kinds["fine"].kind == "ok"
+
+
+def test_compile_of_mutants_gives_a_result_or_a_compile_error(tmp_path: Path) -> None:
+    """``relay_mlir.compile(text)`` on 80 mutants (``--mode compile``): each compiles or raises a
+    ``CompileError`` that reports no crashed tool; the Python worker never dies."""
+    res = mlir_mutate.run_campaign(seed=15, count=80, opt=mlir_mutate.find_opt(), timeout=120.0,
+                                   crash_dir=tmp_path / "crashes", modes=(mlir_mutate.COMPILE_MODE,))
+    assert res.mutants == 80
+    counts = res.mode_counts[mlir_mutate.COMPILE_MODE]
+    assert counts["diagnosed"] > 0 and counts["ok"] > 0
+    assert res.counts["crash"] == 0 and res.counts["timeout"] == 0, (
+        f"{res.summary()}\nreproduce with: python fuzz/mlir_mutate.py --seed 15 --mode compile "
+        f"--index N --print (inputs in {tmp_path / 'crashes'})")
