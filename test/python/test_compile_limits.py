@@ -28,3 +28,21 @@ func.func @main(%x: tensor<2xf32>) -> !relay.incomplete {
 }""")
     msg = str(ei.value)
     assert "4611686018427387904" in msg and "<input>:" in msg, msg
+
+
+def test_reductions_of_nothing_give_the_identity():
+    """sum/prod/max/min/any/all/mean over a 0-sized axis compile (iree-compile 3.13 died of
+    SIGFPE on them) and give the identity (mean: NaN, as numpy), compiled vs numpy."""
+    import numpy as np
+
+    x = relay.var("x", shape=(2, 0), dtype="float32")
+    b = relay.var("b", shape=(2, 0), dtype="bool")
+    outs = [relay.sum(x, axis=1), relay.prod(x, axis=1), relay.max(x, axis=1), relay.min(x, axis=1),
+            relay.mean(x, axis=1), relay.cast(relay.any(b, axis=1), "float32"),
+            relay.cast(relay.all(b, axis=1), "float32")]
+    exe = relay.compile(relay.IRModule.from_expr(relay.Function([x, b], relay.Tuple(outs))))
+    got = exe.run("main", np.zeros((2, 0), "float32"), np.zeros((2, 0), "bool"))
+    want = [np.zeros(2), np.ones(2), np.full(2, -np.inf), np.full(2, np.inf), np.full(2, np.nan),
+            np.zeros(2), np.ones(2)]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), w.astype("float32"))

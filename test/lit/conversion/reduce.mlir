@@ -137,3 +137,15 @@ func.func @variance(%x: tensor<2x?xf32>, %m: tensor<2x1xf32>) -> tensor<2xf32> {
   %0 = relay.variance %x, %m {axis = array<i64: 1>, unbiased = true} : (tensor<2x?xf32>, tensor<2x1xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// A reduction of an input with no elements is the identity fill (iree-compile
+// 3.13 dies of SIGFPE on a linalg.reduce over a 0-sized dim; found by the
+// random-program fuzzer, seed 3 program 70).
+// CHECK-LABEL: func.func @sum_of_nothing
+// CHECK: %[[F:.*]] = linalg.fill
+// CHECK-NOT: linalg.reduce
+// CHECK: return %[[F]]
+func.func @sum_of_nothing(%x: tensor<2x0xf32>) -> tensor<2xf32> {
+  %y = relay.sum %x {axis = array<i64: 1>} : (tensor<2x0xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
