@@ -160,8 +160,18 @@ class _Importer:
     def _check_before_shape_inference(self, graph) -> None:
         """Refuses what ONNX's shape inference (C++) cannot be trusted with: it loops
         forever on an Einsum equation of arbitrary bytes, and crashes (SIGSEGV) on a
-        node whose required input is missing."""
+        node whose required input is missing or whose ``axis``/``axes`` do not fit in 32
+        bits (LayerNormalization ``axis`` = 2^31)."""
         for idx, node in enumerate(graph.node):
+            for a in node.attribute:
+                if a.name in ("axis", "axes"):
+                    values = [a.i] if a.type == 2 else list(a.ints)  # AttributeProto.INT
+                    bad = [v for v in values if not -2 ** 31 <= v < 2 ** 31]
+                    if bad:
+                        label = self._label(idx, node)
+                        raise ImportError_(
+                            f"ONNX {node.op_type} node '{label}' (opset {self.opset}): invalid model: "
+                            f"attribute '{a.name}' = {bad[0]} is out of range", node.op_type, label, self.opset)
             spec = _schema_inputs(node.op_type, self.opset) if node.domain in _DEFAULT_DOMAINS else None
             if spec is not None:  # (shape inference segfaults on EyeLike with its input emptied)
                 for j, (name, required, variadic) in enumerate(spec[0]):

@@ -64,6 +64,15 @@ def test_other_axes_out_of_range_are_refused(op, attrs, shape):
     _refused(m, f"{op} node 'n0'", "axis", "out of range")
 
 
+def test_axis_beyond_32_bits_is_refused_before_onnx_shape_inference():
+    """onnx.shape_inference (C++) dies of SIGSEGV on LayerNormalization axis = 2^31 (fuzz seed
+    20, mutant 1327): such axes are refused before it runs."""
+    inits = [nh.from_array(np.ones(3, np.float32), "s")]
+    m = _model([oh.make_node("LayerNormalization", ["x", "s"], ["y"], name="ln", axis=2 ** 31)],
+               [_vi("x", [2, 3])], [_vi("y", None)], inits)
+    _refused(m, "LayerNormalization node 'ln'", "attribute 'axis' = 2147483648 is out of range")
+
+
 def test_attribute_of_the_wrong_kind_is_refused():
     node = oh.make_node("Softmax", ["x"], ["y"], name="sm")
     node.attribute.extend([oh.make_attribute("axis", 1.5)])
