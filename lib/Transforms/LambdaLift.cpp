@@ -10,6 +10,7 @@
 #include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -113,11 +114,29 @@ private:
                              TypeRange{fnType.getResult()});
   }
 
+  /// Constants `body` uses from outside (canonicalization hoists them out
+  /// of closures, which are not isolated from above) are copied in rather
+  /// than captured: a capture would box a constant into the closure's
+  /// data at run time.
+  static void copyConstantsIn(Region &body) {
+    llvm::SetVector<Value> used;
+    getUsedValuesDefinedAbove(body, used);
+    OpBuilder b = OpBuilder::atBlockBegin(&body.front());
+    for (Value v : used) {
+      Operation *def = v.getDefiningOp();
+      if (!def || !matchPattern(def, m_Constant()))
+        continue;
+      Operation *copy = b.clone(*def);
+      replaceAllUsesInRegionWith(v, copy->getResult(0), body);
+    }
+  }
+
   /// Lifts `fn` (found in `parent`) into a new function placed after
   /// `insertAfter`; returns it, or null after reporting an error.
   func::FuncOp lift(FnOp fn, func::FuncOp parent, Operation *insertAfter,
                     unsigned &counter) {
     Region &body = fn.getBody();
+    copyConstantsIn(body);
     llvm::SetVector<Value> captureSet;
     getUsedValuesDefinedAbove(body, captureSet);
     ArrayRef<Value> captures = captureSet.getArrayRef();

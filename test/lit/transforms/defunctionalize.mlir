@@ -293,7 +293,7 @@ func.func @main(%x: tensor<f32>, %k: tensor<f32>) -> tensor<f32> {
 // CHECK: case #relay.pat_ctor<@Fn$0::@loop$fn0, [#relay.pat_var, #relay.pat_var]> (%[[C0:.+]]: tensor<i32>, %[[C1:.+]]: tensor<i32>)
 // CHECK: {{(func\.)?}}call @loop$fn0(%[[C0]], %[[C1]], %{{.*}})
 func.func @loop(%n: tensor<i32>) -> tensor<i32> {
-  %one = relay.constant dense<1> : tensor<i32>
+  %one = relay.ones_like %n : (tensor<i32>) -> tensor<i32> // (a constant would be copied in, not captured)
   %loop = relay.fn recursive : !relay.fn<(tensor<i32>) -> tensor<i32>> {
   ^bb0(%self: !relay.fn<(tensor<i32>) -> tensor<i32>>, %i: tensor<i32>):
     %c = relay.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>

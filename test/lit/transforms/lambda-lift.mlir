@@ -88,7 +88,7 @@ func.func @nested(%a: tensor<2xf32>, %k: tensor<2xf32>) -> tensor<2xf32> {
 // lifted function's own captures.
 // CHECK-LABEL: func.func @loop
 // CHECK-SAME: (%[[N:.+]]: tensor<i32>)
-// CHECK: %[[ONE:.+]] = relay.constant dense<1>
+// CHECK: %[[ONE:.+]] = relay.ones_like
 // CHECK: %[[L:.+]] = relay.closure @loop$fn0(%[[N]], %[[ONE]] : tensor<i32>, tensor<i32>) : !relay.fn<(tensor<i32>) -> tensor<i32>>
 // CHECK: relay.call %[[L]]
 // CHECK-LABEL: func.func private @loop$fn0
@@ -98,7 +98,7 @@ func.func @nested(%a: tensor<2xf32>, %k: tensor<2xf32>) -> tensor<2xf32> {
 // CHECK: %[[J:.+]] = relay.add %[[I]], %[[LONE]]
 // CHECK: relay.call %[[SELF]](%[[J]])
 func.func @loop(%n: tensor<i32>) -> tensor<i32> {
-  %one = relay.constant dense<1> : tensor<i32>
+  %one = relay.ones_like %n : (tensor<i32>) -> tensor<i32> // (a constant would be copied in, not captured)
   %loop = relay.fn recursive : !relay.fn<(tensor<i32>) -> tensor<i32>> {
   ^bb0(%self: !relay.fn<(tensor<i32>) -> tensor<i32>>, %i: tensor<i32>):
     %c = relay.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
@@ -192,4 +192,25 @@ func.func @taken() -> !relay.fn<(tensor<f32>) -> tensor<f32>> {
 // CHECK-LABEL: func.func private @taken$fn1
 func.func private @taken$fn0() {
   return
+}
+
+// A constant the closure uses from outside (canonicalization hoists
+// constants out of closures) is copied into the lifted function, not
+// captured: a captured constant was boxed into the closure's data at run
+// time, which IREE 3.13 then read back out of range (random-program fuzzer,
+// seed 3 programs 374 and 606).
+// CHECK-LABEL: func.func @constant_use
+// CHECK: relay.closure @constant_use$fn{{[0-9]*}}() :
+// CHECK-LABEL: func.func private @constant_use$fn
+// CHECK-SAME: (%{{.*}}: tensor<2xf32>) -> tensor<2xf32>
+// CHECK: relay.constant dense<3.000000e-01> : tensor<f32>
+func.func @constant_use(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %c = relay.constant dense<0.3> : tensor<f32>
+  %f = relay.fn : !relay.fn<(tensor<2xf32>) -> tensor<2xf32>> {
+  ^bb0(%p: tensor<2xf32>):
+    %y = relay.multiply %p, %c : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+    relay.yield %y : tensor<2xf32>
+  }
+  %r = relay.call %f(%x) : (!relay.fn<(tensor<2xf32>) -> tensor<2xf32>>, tensor<2xf32>) -> tensor<2xf32>
+  return %r : tensor<2xf32>
 }
