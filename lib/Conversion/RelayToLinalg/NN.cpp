@@ -166,6 +166,13 @@ struct BatchFlattenPattern : OpConversionPattern<BatchFlattenOp> {
       rewriter.replaceOp(op, data);
       return success();
     }
+    if (rank == 1) { // (n) -> (n, 1)
+      SmallVector<OpFoldResult> sizes = dimSizes(rewriter, op.getLoc(), data);
+      sizes.push_back(rewriter.getIndexAttr(1));
+      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+          op, resultType, data, ArrayRef<ReassociationIndices>{{0, 1}}, sizes);
+      return success();
+    }
     ReassociationIndices rest;
     for (int64_t d = 1; d < rank; ++d)
       rest.push_back(d);

@@ -188,3 +188,13 @@ func.func @space_to_depth(%x: tensor<?x2x4x6xf32>) -> tensor<?x8x2x3xf32> {
   %y = relay.nn.space_to_depth %x {block_size = 2 : i64} : (tensor<?x2x4x6xf32>) -> tensor<?x8x2x3xf32>
   return %y : tensor<?x8x2x3xf32>
 }
+
+// batch_flatten of a rank-1 tensor adds the unit dim (it used to build a
+// collapse_shape with an empty reassociation group; random-program fuzzer,
+// seed 3 program 383).
+// CHECK-LABEL: func.func @batch_flatten_rank1
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [2, 1] : tensor<2xf32> into tensor<2x1xf32>
+func.func @batch_flatten_rank1(%x: tensor<2xf32>) -> tensor<2x1xf32> {
+  %y = relay.nn.batch_flatten %x : (tensor<2xf32>) -> tensor<2x1xf32>
+  return %y : tensor<2x1xf32>
+}
