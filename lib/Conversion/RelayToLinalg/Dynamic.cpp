@@ -419,12 +419,15 @@ struct DynFullPattern : OpConversionPattern<DynFullOp> {
 
 constexpr int64_t kMaxShapeValue = 64;
 
-/// Whether `t` is a small static integer tensor of rank <= 1.
+/// Whether `t` is a small static integer tensor of rank <= 1 (not bool:
+/// IREE 3.13 stores i1 tensors as i8 and then rejects a
+/// `tensor.from_elements` of i1 scalars into one).
 bool isShapeValue(Type t) {
   auto rt = dyn_cast<RankedTensorType>(t);
   return rt && rt.getRank() <= 1 && rt.hasStaticShape() &&
          rt.getNumElements() <= kMaxShapeValue &&
-         isa<IntegerType>(rt.getElementType());
+         rt.getElementType().isInteger() &&
+         rt.getElementType().getIntOrFloatBitWidth() > 1;
 }
 
 /// The elements of a small static tensor (any rank <= 1), as scalars.

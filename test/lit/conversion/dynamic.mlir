@@ -101,3 +101,14 @@ func.func @shape_of_declared_dynamic(%x: tensor<?x3xf32>) -> tensor<?xi64> {
   %s = relay.shape_of %x {dtype = i64} : (tensor<?x3xf32>) -> tensor<?xi64>
   return %s : tensor<?xi64>
 }
+
+// Small bool tensors are not shape values: IREE 3.13 stores i1 tensors as
+// i8 and rejects a tensor.from_elements of i1 scalars into one
+// (random-program fuzzer, seed 3 programs 168, 445, 636).
+// CHECK-LABEL: func.func @bool_reshape
+// CHECK-NOT: tensor.from_elements
+// CHECK: return
+func.func @bool_reshape(%x: tensor<i1>) -> tensor<1xi1> {
+  %r = relay.reshape %x {newshape = array<i64: 1>} : (tensor<i1>) -> tensor<1xi1>
+  return %r : tensor<1xi1>
+}
