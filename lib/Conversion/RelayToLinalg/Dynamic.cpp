@@ -294,9 +294,9 @@ struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
         all.push_back(d);
       flat = castTo(rewriter, loc, flat,
                     RankedTensorType::get({ShapedType::kDynamic}, elt));
-      result = tensor::ExpandShapeOp::create(
-          rewriter, loc, resultType, flat, ArrayRef<ReassociationIndices>{all},
-          outSizes);
+      // (a result whose dims are all known casts the input to its count)
+      result = expandTo(rewriter, loc, flat, resultType,
+                        ArrayRef<ReassociationIndices>{all}, outSizes);
     }
     rewriter.replaceOp(op, result);
     return success();

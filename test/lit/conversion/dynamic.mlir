@@ -112,3 +112,16 @@ func.func @bool_reshape(%x: tensor<i1>) -> tensor<1xi1> {
   %r = relay.reshape %x {newshape = array<i64: 1>} : (tensor<i1>) -> tensor<1xi1>
   return %r : tensor<1xi1>
 }
+
+// dyn.reshape of a `?` input to a result whose dims are all known: the
+// flattened input is cast to the result's count before expanding (an
+// expand_shape of `?` into static dims fails to verify; ONNX node test
+// attention_4d_gqa_causal_nonpad_decode_expanded).
+// CHECK-LABEL: func.func @dyn_reshape_to_static
+// CHECK: tensor.cast %{{.*}} : tensor<?xf32> to tensor<64xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1, 2]] output_shape [8, 1, 8] : tensor<64xf32> into tensor<8x1x8xf32>
+func.func @dyn_reshape_to_static(%x: tensor<8x?x8xf32>) -> tensor<8x1x8xf32> {
+  %s = relay.constant dense<[8, 1, 8]> : tensor<3xi64>
+  %y = relay.dyn.reshape %x, %s : (tensor<8x?x8xf32>, tensor<3xi64>) -> tensor<8x1x8xf32>
+  return %y : tensor<8x1x8xf32>
+}
