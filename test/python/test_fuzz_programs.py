@@ -115,6 +115,26 @@ def test_regression_k3_sum_of_take_of_a_splat():
         assert float(got) == 5.0
 
 
+@pytest.mark.parametrize("name", ["sum", "mean", "prod", "max", "min", "sum_int", "prod_int", "sum_const"])
+def test_regression_reduction_of_a_fill(name):
+    """Fuzz finding (seed 3, program 232): IREE 3.13 computes a linalg.reduce of a linalg.fill
+    as the fill's value (sum(full(0.7, (3,))) gave 0.7): a silently wrong result. The lowering
+    now computes reductions of fills from the value (value * count, value ** count, value)."""
+    a = relay.var("a", shape=(), dtype="int32" if name.endswith("_int") else "float32")
+    x = relay.var("x", shape=(3, 4))
+    filled = (relay.full_like(x, relay.const(0.5)) if name == "sum_const"
+              else relay.full(a, shape=(2, 3), dtype=a.type_annotation.dtype))
+    op = getattr(relay, name.split("_")[0])
+    body = op(filled, axis=1) if name != "sum_const" else op(filled)
+    f = relay.Function([a, x], body)
+    av = np.array(3 if name.endswith("_int") else 0.7, a.type_annotation.dtype)
+    xv = np.arange(12, dtype="float32").reshape(3, 4)
+    got = relay.compile(relay.IRModule.from_expr(f), target="llvm-cpu").run("main", av, xv)
+    data = np.full((3, 4), 0.5, "float32") if name == "sum_const" else np.full((2, 3), av)
+    want = getattr(np, name.split("_")[0])(data, axis=None if name == "sum_const" else 1)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
 def test_regression_k2_dense_of_a_slice():
     """Fuzz finding K2 (seeds 2:27, 2:87): iree-compile rejected nn.dense of a 1-d slice
     (a slice + expand_shape folded into a rank-increasing extract_slice); a vector

@@ -163,6 +163,12 @@ Value buildReduce(OpBuilder &b, Location loc, Value input,
   // iree-compile 3.13 dies of SIGFPE on a linalg.reduce over a 0-sized dim.
   if (llvm::is_contained(inputType.getShape(), 0))
     return init;
+  FillReduction fillKind = kind == Combiner::Sum    ? FillReduction::Sum
+                           : kind == Combiner::Prod ? FillReduction::Prod
+                                                    : FillReduction::Idempotent;
+  if (Value folded = reduceFill(b, loc, input, dims, fillKind, resultType,
+                                sizes, isUnsigned))
+    return folded;
   auto reduce = linalg::ReduceOp::create(
       b, loc, ValueRange{input}, ValueRange{init}, dims,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {

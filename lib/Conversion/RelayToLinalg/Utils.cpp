@@ -3,6 +3,8 @@
 #include "IREEOps.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -219,6 +221,42 @@ static Value addScalars(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::AddIOp::create(b, loc, x, y);
 }
 
+Value lowering::reduceFill(OpBuilder &b, Location loc, Value input,
+                           ArrayRef<int64_t> dims, FillReduction kind,
+                           RankedTensorType resultType,
+                           ArrayRef<OpFoldResult> sizes, bool isUnsigned) {
+  auto fill = input.getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return {};
+  Value value = fill.getInputs()[0];
+  Type type = value.getType();
+  if (kind != FillReduction::Idempotent) {
+    Value count =
+        indexToScalar(b, loc, countOf(b, loc, input, dims), type, isUnsigned);
+    bool isFloat = isa<FloatType>(type);
+    if (kind == FillReduction::Sum)
+      value = isFloat ? arith::MulFOp::create(b, loc, value, count).getResult()
+                      : arith::MulIOp::create(b, loc, value, count).getResult();
+    else if (isFloat)
+      value = math::PowFOp::create(b, loc, value, count).getResult();
+    else // (math.ipowi does not lower in IREE): multiply `count` times
+      value =
+          scf::ForOp::create(
+              b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+              countOf(b, loc, input, dims),
+              arith::ConstantIndexOp::create(b, loc, 1),
+              ValueRange{scalarConst(b, loc, type, 1.0)},
+              [&](OpBuilder &nb, Location nloc, Value, ValueRange acc) {
+                scf::YieldOp::create(
+                    nb, nloc,
+                    ValueRange{arith::MulIOp::create(nb, nloc, acc[0], value)
+                                   .getResult()});
+              })
+              .getResult(0);
+  }
+  return filledTensor(b, loc, resultType, sizes, value);
+}
+
 Value lowering::buildSum(OpBuilder &b, Location loc, Value input,
                          ArrayRef<int64_t> dims) {
   auto type = cast<RankedTensorType>(input.getType());
@@ -232,6 +270,9 @@ Value lowering::buildSum(OpBuilder &b, Location loc, Value input,
     sizes.push_back(inSizes[d]);
   }
   auto resultType = RankedTensorType::get(shape, type.getElementType());
+  if (Value folded = reduceFill(b, loc, input, dims, FillReduction::Sum,
+                                resultType, sizes, /*isUnsigned=*/false))
+    return folded;
   Value zero = scalarConst(b, loc, type.getElementType(), 0.0);
   Value init = filledTensor(b, loc, resultType, sizes, zero);
   auto reduce = linalg::ReduceOp::create(

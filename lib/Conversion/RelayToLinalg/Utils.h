@@ -158,6 +158,19 @@ Value buildBroadcastMap(OpBuilder &b, Location loc, RankedTensorType resultType,
 /// those dims.
 Value buildSum(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims);
 
+/// How a reduction combines a fill's value `count` times.
+enum class FillReduction { Sum, Prod, Idempotent };
+
+/// The reduction over `dims` of `input` when it is a `linalg.fill`, computed
+/// from the fill's value (`value * count`, `value ^ count`, or `value` for
+/// max/min/and/or), as a fill of `resultType` (sizes `sizes`); null if
+/// `input` is no fill. IREE 3.13 miscompiles a linalg.reduce of a
+/// linalg.fill: it returns the fill's value as the sum.
+Value reduceFill(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> dims, FillReduction kind,
+                 RankedTensorType resultType, ArrayRef<OpFoldResult> sizes,
+                 bool isUnsigned);
+
 /// Number of elements in `dims` of `input`, as an index value.
 Value countOf(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims);
 

@@ -149,3 +149,19 @@ func.func @sum_of_nothing(%x: tensor<2x0xf32>) -> tensor<2xf32> {
   %y = relay.sum %x {axis = array<i64: 1>} : (tensor<2x0xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
 }
+
+// A reduction of a fill is computed from the fill's value (IREE 3.13
+// computes a linalg.reduce of a linalg.fill as the value itself: sum of
+// full(0.7, [3]) gave 0.7; random-program fuzzer, seed 3 program 232).
+// CHECK-LABEL: func.func @sum_of_full
+// CHECK: %[[V:.*]] = tensor.extract
+// CHECK-NOT: linalg.reduce
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: arith.mulf %[[V]], %{{.*}} : f32
+// CHECK-NOT: linalg.reduce
+// CHECK: return
+func.func @sum_of_full(%v: tensor<f32>) -> tensor<f32> {
+  %f = relay.full %v {shape = array<i64: 3>} : (tensor<f32>) -> tensor<3xf32>
+  %s = relay.sum %f : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
