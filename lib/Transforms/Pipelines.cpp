@@ -56,6 +56,9 @@ void mlir::relay::registerRelayPipelines() {
           pm.addPass(createRelayConvertLayout(layout));
         }
         pm.addPass(createCanonicalizerPass());
+        // Equal relay ops merged first: lowerings that look at a value's
+        // uses (relay.transpose) see them all.
+        pm.addPass(createCSEPass());
         pm.addPass(createConvertRelayToLinalg());
         // iree-compile hangs on call-graph cycles: none may reach it.
         pm.addPass(createRelayEliminateRecursion());

@@ -44,6 +44,12 @@ static Operation *createGeneric(OpBuilder &b, Location loc, StringRef name,
   return b.create(state);
 }
 
+Value iree::optimizationBarrier(OpBuilder &b, Location loc, Value value) {
+  return createGeneric(b, loc, "util.optimization_barrier", value,
+                       value.getType())
+      ->getResult(0);
+}
+
 static Value indexConst(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }

@@ -70,6 +70,10 @@ Value boxTensor(OpBuilder &b, Location loc, Value tensor);
 Value unboxTensor(OpBuilder &b, Location loc, Value view,
                   RankedTensorType type);
 
+/// `util.optimization_barrier` of `value`: IREE materializes it and fuses
+/// nothing across it.
+Value optimizationBarrier(OpBuilder &b, Location loc, Value value);
+
 /// Aborts the invocation at run time with `message` (a failing
 /// util.status.check_ok: the caller sees FAILED_PRECONDITION and the
 /// message). Code after it is never reached but must still be valid IR.

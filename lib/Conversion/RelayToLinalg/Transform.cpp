@@ -6,10 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "../../Relations/TransformUtils.h"
+#include "IREEOps.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -231,6 +233,52 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
   }
 };
 
+/// Whether `op` stops the walk of `producersOf`: a contraction or a
+/// reduction (IREE makes it the root of its own dispatch).
+static bool isDispatchRoot(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return isa<SumOp, MeanOp, MaxOp, MinOp, ProdOp, VarianceOp, ArgMaxOp,
+             ArgMinOp>(op) ||
+         name.contains("dense") || name.contains("matmul") ||
+         name.contains("conv");
+}
+
+/// The ops `v` is computed from within `depth` steps, not looking past
+/// contractions and reductions (included themselves).
+static void producersOf(Value v, int depth,
+                        llvm::SmallPtrSetImpl<Operation *> &out) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth == 0 || matchPattern(v, m_Constant()) ||
+      !out.insert(def).second || isDispatchRoot(def))
+    return;
+  for (Value operand : def->getOperands())
+    producersOf(operand, depth - 1, out);
+}
+
+/// Whether a user of `op`'s result also reads, through other operands, a
+/// value `op`'s input is computed from. IREE 3.13 miscomputes a dispatch
+/// that reads values derived from a reduction both directly and through a
+/// transpose (`y + transpose(y)` with `y = x * sum(x, 1)`, as in the
+/// gradient of l2_normalize followed by a transpose: random-program fuzzer,
+/// seed 3 program 160); such a transpose is materialized
+/// (util.optimization_barrier) so each dispatch reads one way.
+static bool readAlsoUntransposed(TransposeOp op) {
+  constexpr int kDepth = 8;
+  llvm::SmallPtrSet<Operation *, 16> input;
+  producersOf(op.getData(), kDepth, input);
+  if (input.empty())
+    return false;
+  for (Operation *user : op->getUsers()) {
+    llvm::SmallPtrSet<Operation *, 16> other;
+    for (Value operand : user->getOperands())
+      if (operand != op.getResult())
+        producersOf(operand, kDepth, other);
+    if (llvm::any_of(other, [&](Operation *o) { return input.contains(o); }))
+      return true;
+  }
+  return false;
+}
+
 struct TransposePattern : OpConversionPattern<TransposeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -253,9 +301,15 @@ struct TransposePattern : OpConversionPattern<TransposeOp> {
     SmallVector<OpFoldResult> sizes =
         applyPermutation(dimSizes(rewriter, loc, data), perm);
     Value init = emptyTensor(rewriter, loc, resultType, sizes);
-    rewriter.replaceOp(
-        op, linalg::TransposeOp::create(rewriter, loc, data, init, perm)
-                .getResult()[0]);
+    Value transposed =
+        linalg::TransposeOp::create(rewriter, loc, data, init, perm)
+            .getResult()[0];
+    // (the barrier is an IREE op built in generic form: only where the
+    // context allows unregistered dialects, as the Python package's does)
+    if (op->getContext()->allowsUnregisteredDialects() &&
+        readAlsoUntransposed(op))
+      transposed = iree::optimizationBarrier(rewriter, loc, transposed);
+    rewriter.replaceOp(op, transposed);
     return success();
   }
 };
