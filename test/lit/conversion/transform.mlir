@@ -72,3 +72,13 @@ func.func @concatenate(%a: tensor<?x2xf32>, %b: tensor<?x3xf32>) -> tensor<?x5xf
   %y = relay.concatenate %a, %b {axis = -1 : i64} : (tensor<?x2xf32>, tensor<?x3xf32>) -> tensor<?x5xf32>
   return %y : tensor<?x5xf32>
 }
+
+// A stride over at most one element becomes 1 (IREE 3.13 fails to bufferize
+// an expand_shape of a slice strided on a unit dim; random-program fuzzer,
+// seed 3 programs 330 and 490).
+// CHECK-LABEL: func.func @strided_slice_unit_dims
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 3] [2, 1, 1] [1, 1, 1] : tensor<2x1x4xf32> to tensor<2x1x1xf32>
+func.func @strided_slice_unit_dims(%x: tensor<2x1x4xf32>) -> tensor<2x1x1xf32> {
+  %y = relay.strided_slice %x {begin = array<i64: 0, 0, 3>, end = array<i64: 2, 2, 4>, strides = array<i64: 1, 2, 2>} : (tensor<2x1x4xf32>) -> tensor<2x1x1xf32>
+  return %y : tensor<2x1x1xf32>
+}
