@@ -482,22 +482,32 @@ struct StackPattern : OpConversionPattern<StackOp> {
     int64_t rank = resultType.getRank();
     int64_t axis = static_cast<int64_t>(op.getAxis());
     int64_t pivot = axis < 0 ? axis + rank : axis;
-    SmallVector<Value> pieces;
-    for (Value v : adaptor.getData()) {
-      auto t = cast<RankedTensorType>(v.getType());
-      SmallVector<int64_t> shape(t.getShape());
-      shape.insert(shape.begin() + pivot, 1);
-      SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, v);
-      sizes.insert(sizes.begin() + pivot, rewriter.getIndexAttr(1));
-      pieces.push_back(reshapeValue(
-          rewriter, loc, v, RankedTensorType::get(shape, t.getElementType()),
-          sizes));
+    // Each input is inserted (rank-reducing insert_slice) at its index along
+    // the new axis; expand_shape + concat met an IREE 3.13 folding of
+    // expand_shape(extract_slice) into a rank-increasing extract_slice
+    // (iree-compile failed or crashed; random-program fuzzer, seed 3
+    // program 860).
+    ValueRange data = adaptor.getData();
+    SmallVector<int64_t> pieceShape(resultType.getShape());
+    pieceShape.erase(pieceShape.begin() + pivot);
+    auto pieceType =
+        RankedTensorType::get(pieceShape, resultType.getElementType());
+    SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data.front());
+    sizes.insert(sizes.begin() + pivot, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> resultSizes(sizes);
+    resultSizes[pivot] = rewriter.getIndexAttr(data.size());
+    Value result = emptyTensor(rewriter, loc, resultType, resultSizes);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    for (auto [i, v] : llvm::enumerate(data)) {
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      offsets[pivot] = rewriter.getIndexAttr(i);
+      Value piece = castTo(rewriter, loc, v, pieceType);
+      SmallVector<OpFoldResult> pieceSizes = dimSizes(rewriter, loc, piece);
+      pieceSizes.insert(pieceSizes.begin() + pivot, rewriter.getIndexAttr(1));
+      result = tensor::InsertSliceOp::create(rewriter, loc, piece, result,
+                                             offsets, pieceSizes, strides);
     }
-    Value result = pieces.size() == 1
-                       ? pieces[0]
-                       : tensor::ConcatOp::create(rewriter, loc, pivot, pieces)
-                             .getResult();
-    rewriter.replaceOp(op, castTo(rewriter, loc, result, resultType));
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

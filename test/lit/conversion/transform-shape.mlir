@@ -133,10 +133,12 @@ func.func @rev(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
   return %0 : tensor<?x3xf32>
 }
 
-// stack: expand_dims of each operand, then tensor.concat.
+// stack: each operand inserted (rank-reducing insert_slice) at its index
+// along the new axis.
 // CHECK-LABEL: func.func @stack(
-// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [%{{.*}}, 1, 3] : tensor<?x3xf32> into tensor<?x1x3xf32>
-// CHECK: tensor.concat dim(1) %{{.*}}, %{{.*}} : (tensor<?x1x3xf32>, tensor<?x1x3xf32>) -> tensor<?x2x3xf32>
+// CHECK: %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x2x3xf32>
+// CHECK: %[[A:.*]] = tensor.insert_slice %{{.*}} into %[[E]][0, 0, 0] [%{{.*}}, 1, 3] [1, 1, 1] : tensor<?x3xf32> into tensor<?x2x3xf32>
+// CHECK: tensor.insert_slice %{{.*}} into %[[A]][0, 1, 0] [%{{.*}}, 1, 3] [1, 1, 1] : tensor<?x3xf32> into tensor<?x2x3xf32>
 func.func @stack(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) -> tensor<?x2x3xf32> {
   %0 = relay.stack %a, %b {axis = 1 : i64} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x2x3xf32>
   return %0 : tensor<?x2x3xf32>
