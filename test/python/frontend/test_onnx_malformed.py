@@ -257,3 +257,13 @@ def test_missing_required_input_is_refused_before_shape_inference():
     # ONNX's shape inference crashes the interpreter (SIGSEGV) on this one
     m = _model([oh.make_node("EyeLike", [""], ["y"], name="eye", k=1)], [_vi("x", [4, 5])], [_vi("y", [4, 5])])
     _refused(m, "EyeLike node 'eye'", "required input 0 ('input') is missing")
+
+
+def test_resize_with_an_unknown_coordinate_mode_is_refused():
+    """ONNX fuzz seed 20, mutant 5049: coordinate_transformation_mode b'ij,jk' reached the
+    coordinate code as a raw ValueError."""
+    inits = [nh.from_array(np.array([], np.float32), "roi"), nh.from_array(np.array([1, 1, 2, 2], np.float32), "sc")]
+    m = _model([oh.make_node("Resize", ["x", "roi", "sc"], ["y"], name="rs", mode="linear",
+                             coordinate_transformation_mode="ij,jk")],
+               [_vi("x", [1, 1, 2, 2])], [_vi("y", None)], inits, opset=19)
+    _refused(m, "Resize node 'rs'", "coordinate_transformation_mode", "expected one of")

@@ -127,8 +127,27 @@ def _nonempty(n: Node, i: int) -> bool:
     return not (s is not None and len(s) == 1 and s[0] == 0)
 
 
+_RESIZE_CHOICES = {
+    "mode": ("nearest", "linear", "cubic"),
+    "coordinate_transformation_mode": ("half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
+                                       "align_corners", "asymmetric", "tf_crop_and_resize",
+                                       "tf_half_pixel_for_nn"),
+    "nearest_mode": ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil"),
+    "keep_aspect_ratio_policy": ("stretch", "not_larger", "not_smaller"),
+}
+
+
+def _check_resize_attrs(n: Node) -> None:
+    """String attributes must name one of the schema's choices (an unknown one reached the
+    coordinate code as a ValueError: ONNX fuzz seed 20, mutant 5049)."""
+    for name, choices in _RESIZE_CHOICES.items():
+        if n.has_attr(name) and n.attr(name) not in choices:
+            raise n.invalid(f"attribute '{name}' is {n.attr(name)!r}, expected one of {', '.join(choices)}")
+
+
 @register("Resize", since=11)
 def _resize11(n: Node):
+    _check_resize_attrs(n)
     try:
         return _resize11_static(n)
     except UnsupportedError:
