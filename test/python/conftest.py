@@ -72,3 +72,16 @@ def rng() -> np.random.Generator:
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "slow: runs for minutes (still part of CI); deselect with -m 'not slow' locally")
+
+
+def gradient_runners(mod, g):
+    """The gradient function ``g`` (with ``mod``'s functions and types) in the reference
+    interpreter and compiled for llvm-cpu: two callables of the same arguments."""
+    import relay_mlir as relay
+    full = relay.IRModule()
+    full.update(mod)
+    full["main"] = g
+    interp = relay.create_executor("debug", mod=full).evaluate()
+    exe = relay.compile(full, target="llvm-cpu")
+    return interp, lambda *a: exe.run("main", *a)
+

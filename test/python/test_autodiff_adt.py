@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 import relay_mlir as relay
+from conftest import gradient_runners
 from relay_mlir.adt import (Clause, Constructor, Match, PatternConstructor, PatternVar, PatternWildcard,
                             TypeData)
 from relay_mlir.adt_value import ADT
@@ -28,14 +29,6 @@ def _dtanh(v):
     return 1 - np.tanh(v) ** 2
 
 
-def _runners(mod, g):
-    """The gradient ``g`` (with ``mod``'s functions and types) interpreted and compiled."""
-    full = relay.IRModule()
-    full.update(mod)
-    full["main"] = g
-    interp = relay.create_executor("debug", mod=full).evaluate()
-    exe = relay.compile(full, target="llvm-cpu")
-    return interp, lambda *a: exe.run("main", *a)
 
 
 def _list_module():
@@ -62,7 +55,7 @@ def test_match_with_nested_pattern_and_wildcards():
     lst = cons(x * x, cons(relay.sin(x), nil()))
     body = Match(lst, [Clause(PatternConstructor(cons, [PatternVar(h), PatternConstructor(
         cons, [PatternVar(h2), PatternWildcard()])]), h * h2), Clause(PatternWildcard(), x)])
-    interp, compiled = _runners(mod, relay.transform.gradient(relay.Function([x], relay.sum(body)), mod=mod))
+    interp, compiled = gradient_runners(mod, relay.transform.gradient(relay.Function([x], relay.sum(body)), mod=mod))
     want = 2 * X * np.sin(X) + X * X * np.cos(X)
     for run in (interp, compiled):
         value, (dx,) = run(X)
@@ -88,7 +81,7 @@ def test_recursive_function_over_a_list():
     f = relay.Function([x, w], relay.sum(relay.Call(sum_tanh, [cons(x * w, cons(relay.sin(x), cons(w, nil())))])))
     g = relay.transform.gradient(f, mod=mod)
     assert "sum_tanh$vjp" in [gv.name_hint for gv in mod.get_global_vars()]
-    interp, compiled = _runners(mod, g)
+    interp, compiled = gradient_runners(mod, g)
     want_x = _dtanh(X * W) * W + _dtanh(np.sin(X)) * np.cos(X)
     want_w = _dtanh(X * W) * X + _dtanh(W)
     for run in (interp, compiled):
@@ -102,7 +95,7 @@ def test_gradient_with_respect_to_a_list_parameter_is_a_list():
     mod, List, cons, nil = _list_module()
     sum_tanh = _sum_tanh(mod, List, cons, nil)
     lst, w = relay.var("l", List(F64)), relay.var("w", F64)
-    interp, compiled = _runners(mod, relay.transform.gradient(
+    interp, compiled = gradient_runners(mod, relay.transform.gradient(
         relay.Function([lst, w], relay.sum(relay.Call(sum_tanh, [lst]) * w)), mod=mod))
     items = [np.array([0.1, 0.2, 0.3]), np.array([-0.5, 0.4, 1.0]), np.array([2.0, -3.0, 0.0])]
     for n in (0, 1, 3):
@@ -163,7 +156,7 @@ def test_tree_recursion_matches_central_differences():
                node(node(leaf(l0 * x), rest0), rest1)),
         Clause(PatternWildcard(), t)])
     f = relay.Function([t, w, x], relay.sum(relay.Call(reduce_fn, [rebuilt, w]) * x))
-    interp, compiled = _runners(mod, relay.transform.gradient(f, mod=mod))
+    interp, compiled = gradient_runners(mod, relay.transform.gradient(f, mod=mod))
     rng = np.random.default_rng(7)
     leaves = [rng.normal(size=3) for _ in range(3)]
     wv, xv = rng.normal(size=3), rng.normal(size=3)

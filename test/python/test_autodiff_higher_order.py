@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 import relay_mlir as relay
+from conftest import gradient_runners
 from relay_mlir.prelude import Prelude
 
 F64 = relay.TensorType((3,), "float64")
@@ -18,13 +19,16 @@ X = np.array([0.5, -1.0, 1.2])
 W = np.array([0.3, 0.7, -0.4])
 
 
-def _runners(mod, g):
-    full = relay.IRModule()
-    full.update(mod)
-    full["main"] = g
-    interp = relay.create_executor("debug", mod=full).evaluate()
-    exe = relay.compile(full, target="llvm-cpu")
-    return interp, lambda *a: exe.run("main", *a)
+
+
+def _check(interp, compiled, loss):
+    """Both runners' value and gradients (w.r.t. x and w) against ``loss`` and its central
+    differences."""
+    for run in (interp, compiled):
+        value, (dx, dw) = run(X, W)
+        np.testing.assert_allclose(value, loss(X, W), rtol=1e-10)
+        np.testing.assert_allclose(dx, _central(loss, 0), rtol=1e-6)
+        np.testing.assert_allclose(dw, _central(loss, 1), rtol=1e-6)
 
 
 def _central(loss, k):
@@ -51,16 +55,12 @@ def test_prelude_map_and_foldl_with_closures():
                     p.map(relay.Function([h], h * h), cons(x, cons(x * x, cons(relay.sin(x), nil())))))
     g = relay.transform.gradient(relay.Function([x, w], relay.sum(total)), mod=mod)
     assert any("$spec" in gv.name_hint for gv in mod.get_global_vars())
-    interp, compiled = _runners(mod, g)
+    interp, compiled = gradient_runners(mod, g)
 
     def loss(xv, wv):
         return np.sum(sum(np.tanh(i * i * wv) for i in (xv, xv * xv, np.sin(xv))))
 
-    for run in (interp, compiled):
-        value, (dx, dw) = run(X, W)
-        np.testing.assert_allclose(value, loss(X, W), rtol=1e-10)
-        np.testing.assert_allclose(dx, _central(loss, 0), rtol=1e-6)
-        np.testing.assert_allclose(dw, _central(loss, 1), rtol=1e-6)
+    _check(interp, compiled, loss)
 
 
 def test_recursive_local_closure():
@@ -76,7 +76,7 @@ def test_recursive_local_closure():
     f = relay.Function([x, w], relay.sum(relay.Let(loop, relay.Function([h, n], body, F64),
                                                    relay.Call(loop, [x, relay.const(3, "int32")]))))
     mod = relay.IRModule()
-    interp, compiled = _runners(mod, relay.transform.gradient(f, mod=mod))
+    interp, compiled = gradient_runners(mod, relay.transform.gradient(f, mod=mod))
 
     def loss(xv, wv):
         hv = xv
@@ -84,11 +84,7 @@ def test_recursive_local_closure():
             hv = np.tanh(hv * wv + xv)
         return hv.sum()
 
-    for run in (interp, compiled):
-        value, (dx, dw) = run(X, W)
-        np.testing.assert_allclose(value, loss(X, W), rtol=1e-10)
-        np.testing.assert_allclose(dx, _central(loss, 0), rtol=1e-6)
-        np.testing.assert_allclose(dw, _central(loss, 1), rtol=1e-6)
+    _check(interp, compiled, loss)
 
 
 def test_local_references():
@@ -102,14 +98,10 @@ def test_local_references():
                                relay.Let(u2, relay.RefWrite(r, relay.RefRead(r) + x * relay.RefRead(r)),
                                          relay.sum(relay.RefRead(r)))))
     mod = relay.IRModule()
-    interp, compiled = _runners(mod, relay.transform.gradient(relay.Function([x, w], body), mod=mod))
+    interp, compiled = gradient_runners(mod, relay.transform.gradient(relay.Function([x, w], body), mod=mod))
 
     def loss(xv, wv):
         v = np.tanh(xv * wv)
         return np.sum(v + xv * v)
 
-    for run in (interp, compiled):
-        value, (dx, dw) = run(X, W)
-        np.testing.assert_allclose(value, loss(X, W), rtol=1e-10)
-        np.testing.assert_allclose(dx, _central(loss, 0), rtol=1e-6)
-        np.testing.assert_allclose(dw, _central(loss, 1), rtol=1e-6)
+    _check(interp, compiled, loss)
