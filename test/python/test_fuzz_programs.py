@@ -145,3 +145,15 @@ def test_regression_k2_dense_of_a_slice():
     xv = np.array([5.0, 1.0, 2.0], "float32")
     got = relay.compile(relay.IRModule.from_expr(f), target="llvm-cpu").run("main", xv)
     np.testing.assert_allclose(got, np.arange(8, dtype="float32").reshape(4, 2) @ xv[1:])
+
+
+def test_regression_large_bool_constant():
+    """A bool constant of more than 100 elements printed as hex data that iree-compile 3.13 read
+    with another size ("elements hex data size is invalid for provided type"); it is lowered as
+    an i8 constant truncated to i1 (found while writing the ONNX NonMaxSuppression converter)."""
+    x = relay.var("x", shape=(12, 12), dtype="bool")
+    data = np.random.default_rng(0).uniform(size=(12, 12)) < 0.5
+    f = relay.Function([x], relay.logical_and(x, relay.const(data)))
+    got = relay.compile(relay.IRModule.from_expr(f), target="llvm-cpu").run("main", np.ones((12, 12), bool))
+    assert np.asarray(got).dtype == np.bool_
+    np.testing.assert_array_equal(np.asarray(got), data)

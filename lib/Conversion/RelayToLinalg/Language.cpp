@@ -32,6 +32,27 @@ struct ConstantPattern : OpConversionPattern<ConstantOp> {
         return rewriter.notifyMatchFailure(op, "non-dense signed constant");
       value = dense.bitcast(type.getElementType());
     }
+    // A bool constant that is not a splat is stored as i8 and truncated:
+    // large i1 constants print as hex data, which MLIR 22 and IREE 3.13's
+    // parser read with different sizes ("elements hex data size is invalid
+    // for provided type").
+    auto dense = dyn_cast<DenseElementsAttr>(value);
+    if (type.getElementType().isInteger(1) && dense && !dense.isSplat()) {
+      SmallVector<APInt> bytes;
+      for (bool bit : dense.getValues<bool>())
+        bytes.push_back(APInt(8, bit ? 1 : 0));
+      Value wide = arith::ConstantOp::create(
+          rewriter, op.getLoc(),
+          DenseElementsAttr::get(type.clone(rewriter.getI8Type()), bytes));
+      rewriter.replaceOp(
+          op, buildBroadcastMap(rewriter, op.getLoc(), type, wide,
+                                [](OpBuilder &b, Location loc, ValueRange in) {
+                                  return arith::TruncIOp::create(
+                                             b, loc, b.getI1Type(), in[0])
+                                      .getResult();
+                                }));
+      return success();
+    }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type, value);
     return success();
   }

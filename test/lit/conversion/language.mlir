@@ -99,3 +99,14 @@ func.func @if_tuple(%c: tensor<i1>, %a: tensor<4xf32>, %b: tensor<?xf32>) -> ten
   // CHECK: return %[[R]]#1 : tensor<?xf32>
   return %x : tensor<?xf32>
 }
+
+// A bool constant that is not a splat becomes an i8 constant truncated to
+// i1 (large i1 constants print as hex data that iree-compile 3.13 reads
+// with another size).
+// CHECK-LABEL: func.func @bool_constant
+// CHECK: arith.constant dense<[1, 0, 0, 1]> : tensor<4xi8>
+// CHECK: arith.trunci %{{.*}} : i8 to i1
+func.func @bool_constant() -> tensor<4xi1> {
+  %c = relay.constant dense<[true, false, false, true]> : tensor<4xi1>
+  return %c : tensor<4xi1>
+}

@@ -119,3 +119,26 @@ def test_unique_axis_sizes(axis, sort):
     shapes = [(7, 3), (1, 3), (4, 3)] if axis == 0 else [(3, 8), (3, 1), (3, 2)]
     _runs(m, [{"x": R.integers(0, 2, s).astype(np.int64)} for s in shapes])
 
+
+
+@pytest.mark.parametrize("center", [0, 1])
+def test_nonmaxsuppression_against_onnxruntime(center):
+    """NonMaxSuppression (a composition: rank by pairwise comparison, unrolled greedy pass,
+    argwhere of the kept boxes) vs onnxruntime on random boxes with ties in the scores, run-time
+    thresholds and output limits (0 selected to all), compiled once."""
+    B, C, N = 2, 3, 12
+    m = _model([oh.make_node("NonMaxSuppression", ["boxes", "scores", "max", "iou", "score"], ["sel"],
+                             center_point_box=center)],
+               [("boxes", TensorProto.FLOAT, [B, N, 4]), ("scores", TensorProto.FLOAT, [B, C, N]),
+                ("max", TensorProto.INT64, [1]), ("iou", TensorProto.FLOAT, [1]),
+                ("score", TensorProto.FLOAT, [1])],
+               [("sel", TensorProto.INT64, [None, 3])], opset=11)
+    feeds = []
+    for limit, iou, score in [(3, 0.5, 0.0), (12, 0.3, -1.0), (0, 0.5, 0.0), (1, 0.0, 0.5), (12, 1.0, -10.0)]:
+        xy = R.uniform(0, 4, size=(B, N, 2)).astype(np.float32)
+        wh = R.uniform(0.5, 3, size=(B, N, 2)).astype(np.float32)
+        boxes = np.concatenate([xy, xy + wh], -1) if center == 0 else np.concatenate([xy, wh], -1)
+        scores = np.round(R.uniform(0, 1, size=(B, C, N)), 1).astype(np.float32)  # ties
+        feeds.append({"boxes": boxes, "scores": scores, "max": np.array([limit], np.int64),
+                      "iou": np.array([iou], np.float32), "score": np.array([score], np.float32)})
+    _runs(m, feeds)

@@ -10,6 +10,6 @@ array (a value known at import time, e.g. a folded shape).
 from __future__ import annotations
 
 from ._base import Node, lookup, register, registry  # noqa: F401
-from . import elementwise, nn, reduce, tensor, image, loss, quant, attention, rnn  # noqa: F401  (registers converters)
+from . import elementwise, nn, reduce, tensor, image, loss, quant, attention, rnn, vision  # noqa: F401  (registers converters)
 
 __all__ = ["Node", "lookup", "register", "registry"]
