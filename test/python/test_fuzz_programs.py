@@ -157,3 +157,25 @@ def test_regression_large_bool_constant():
     got = relay.compile(relay.IRModule.from_expr(f), target="llvm-cpu").run("main", np.ones((12, 12), bool))
     assert np.asarray(got).dtype == np.bool_
     np.testing.assert_array_equal(np.asarray(got), data)
+
+
+@pytest.mark.parametrize("op,axis", [("sum", [1, 2]), ("sum", None), ("mean", [0, 2]), ("max", [1]),
+                                     ("min", None)])
+def test_regression_reductions_of_broadcasts(op, axis):
+    """Reductions of broadcasts are computed from the broadcast's source; full reductions run
+    the last dim first (IREE 3.13 rejected sum(a * s) for a: (1, 3, 1, 5), s: (5, 1) and the
+    gradients of such products: random-program fuzzer, seed 3 programs 56, 574, 758, 783)."""
+    x = relay.var("x", shape=(4,))
+    a = relay.var("a", shape=(1, 3, 1, 5))
+    s = relay.var("s", shape=(5, 1))
+    body = relay.Tuple([getattr(relay, op)(relay.broadcast_to(x, (2, 3, 4)), axis=axis),
+                        getattr(relay, op)(a * s, axis=None if axis is None else [0])])
+    rng = np.random.default_rng(0)
+    xv, av, sv = (rng.normal(size=sh).astype("float32") for sh in [(4,), (1, 3, 1, 5), (5, 1)])
+    got = relay.compile(relay.IRModule.from_expr(relay.Function([x, a, s], body)), target="llvm-cpu").run(
+        "main", xv, av, sv)
+    ax = None if axis is None else tuple(axis)
+    want = [getattr(np, op)(np.broadcast_to(xv, (2, 3, 4)), axis=ax),
+            getattr(np, op)(av * sv, axis=None if axis is None else (0,))]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(np.asarray(g), w, rtol=1e-5, atol=1e-5)

@@ -148,9 +148,10 @@ Value buildReduce(OpBuilder &b, Location loc, Value input,
                   ArrayRef<int64_t> dims, Combiner kind, bool isUnsigned) {
   int64_t rank = cast<RankedTensorType>(input.getType()).getRank();
   if (rank >= 2 && static_cast<int64_t>(dims.size()) == rank) {
+    // the last dim first, then the leading ones
+    Value partial = buildReduce(b, loc, input, {rank - 1}, kind, isUnsigned);
     SmallVector<int64_t> leading(dims.drop_back());
-    Value partial = buildReduce(b, loc, input, leading, kind, isUnsigned);
-    return buildReduce(b, loc, partial, {0}, kind, isUnsigned);
+    return buildReduce(b, loc, partial, leading, kind, isUnsigned);
   }
   auto inputType = cast<RankedTensorType>(input.getType());
   Type elementType = inputType.getElementType();
@@ -168,6 +169,12 @@ Value buildReduce(OpBuilder &b, Location loc, Value input,
                                                     : FillReduction::Idempotent;
   if (Value folded = reduceFill(b, loc, input, dims, fillKind, resultType,
                                 sizes, isUnsigned))
+    return folded;
+  if (Value folded = reduceBroadcast(b, loc, input, dims, fillKind, isUnsigned,
+                                     [&](Value v, ArrayRef<int64_t> ds) {
+                                       return buildReduce(b, loc, v, ds, kind,
+                                                          isUnsigned);
+                                     }))
     return folded;
   auto reduce = linalg::ReduceOp::create(
       b, loc, ValueRange{input}, ValueRange{init}, dims,

@@ -257,9 +257,73 @@ Value lowering::reduceFill(OpBuilder &b, Location loc, Value input,
   return filledTensor(b, loc, resultType, sizes, value);
 }
 
+Value lowering::reduceBroadcast(
+    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims,
+    FillReduction kind, bool isUnsigned,
+    llvm::function_ref<Value(Value, ArrayRef<int64_t>)> reduce) {
+  auto bcast = input.getDefiningOp<linalg::BroadcastOp>();
+  if (!bcast || kind == FillReduction::Prod)
+    return {};
+  ArrayRef<int64_t> added = bcast.getDimensions();
+  auto type = cast<RankedTensorType>(input.getType());
+  Value source = bcast.getInput();
+  SmallVector<int64_t> sourceDims;
+  SmallVector<int64_t> reducedAdded;
+  for (int64_t d : dims) {
+    if (llvm::is_contained(added, d)) {
+      reducedAdded.push_back(d);
+      continue;
+    }
+    sourceDims.push_back(
+        d - llvm::count_if(added, [&](int64_t a) { return a < d; }));
+  }
+  Value reduced = sourceDims.empty() ? source : reduce(source, sourceDims);
+  if (kind == FillReduction::Sum && !reducedAdded.empty()) {
+    Type elt = type.getElementType();
+    Value count = indexToScalar(b, loc, countOf(b, loc, input, reducedAdded),
+                                elt, isUnsigned);
+    auto rtype = cast<RankedTensorType>(reduced.getType());
+    reduced =
+        buildMap(b, loc, rtype, dimSizes(b, loc, reduced), ValueRange{reduced},
+                 {b.getMultiDimIdentityMap(rtype.getRank())},
+                 [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+                   if (isa<FloatType>(elt))
+                     return arith::MulFOp::create(nb, nloc, args[0], count);
+                   return arith::MulIOp::create(nb, nloc, args[0], count);
+                 });
+  }
+  // the broadcast dims not reduced, as positions of the result
+  SmallVector<int64_t> keptAdded;
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, input);
+  for (int64_t d = 0, pos = 0; d < type.getRank(); ++d) {
+    if (llvm::is_contained(dims, d))
+      continue;
+    if (llvm::is_contained(added, d))
+      keptAdded.push_back(pos);
+    shape.push_back(type.getDimSize(d));
+    sizes.push_back(inSizes[d]);
+    ++pos;
+  }
+  if (keptAdded.empty())
+    return reduced;
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  Value init = emptyTensor(b, loc, resultType, sizes);
+  return linalg::BroadcastOp::create(b, loc, reduced, init, keptAdded)
+      ->getResult(0);
+}
+
 Value lowering::buildSum(OpBuilder &b, Location loc, Value input,
                          ArrayRef<int64_t> dims) {
   auto type = cast<RankedTensorType>(input.getType());
+  // A sum over every dim of a rank >= 2 input runs in two steps, as in
+  // Reduce.cpp's buildReduce (IREE 3.13's llvm-cpu vectorizer rejects the
+  // contraction with a rank-0 accumulator it makes of a one-step one).
+  if (type.getRank() >= 2 &&
+      static_cast<int64_t>(dims.size()) == type.getRank())
+    return buildSum(b, loc, buildSum(b, loc, input, {type.getRank() - 1}),
+                    dims.drop_back());
   SmallVector<int64_t> shape;
   SmallVector<OpFoldResult> sizes;
   SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, input);
@@ -272,6 +336,12 @@ Value lowering::buildSum(OpBuilder &b, Location loc, Value input,
   auto resultType = RankedTensorType::get(shape, type.getElementType());
   if (Value folded = reduceFill(b, loc, input, dims, FillReduction::Sum,
                                 resultType, sizes, /*isUnsigned=*/false))
+    return folded;
+  if (Value folded = reduceBroadcast(b, loc, input, dims, FillReduction::Sum,
+                                     /*isUnsigned=*/false,
+                                     [&](Value v, ArrayRef<int64_t> ds) {
+                                       return buildSum(b, loc, v, ds);
+                                     }))
     return folded;
   Value zero = scalarConst(b, loc, type.getElementType(), 0.0);
   Value init = filledTensor(b, loc, resultType, sizes, zero);

@@ -166,6 +166,17 @@ enum class FillReduction { Sum, Prod, Idempotent };
 /// max/min/and/or), as a fill of `resultType` (sizes `sizes`); null if
 /// `input` is no fill. IREE 3.13 miscompiles a linalg.reduce of a
 /// linalg.fill: it returns the fill's value as the sum.
+/// The reduction over `dims` of `input` when it is a `linalg.broadcast`:
+/// the broadcast's source reduced over the dims it has (by `reduce`), times
+/// the size of the reduced broadcast dims for a sum, broadcast over the
+/// kept broadcast dims; null if `input` is no broadcast (or `kind` is
+/// Prod). IREE 3.13 fails on some reductions of broadcasts ("vector.contract
+/// op invalid accumulator/result vector shape"), and this is less work.
+Value reduceBroadcast(
+    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims,
+    FillReduction kind, bool isUnsigned,
+    llvm::function_ref<Value(Value, ArrayRef<int64_t>)> reduce);
+
 Value reduceFill(OpBuilder &b, Location loc, Value input,
                  ArrayRef<int64_t> dims, FillReduction kind,
                  RankedTensorType resultType, ArrayRef<OpFoldResult> sizes,
