@@ -267,3 +267,12 @@ def test_resize_with_an_unknown_coordinate_mode_is_refused():
                              coordinate_transformation_mode="ij,jk")],
                [_vi("x", [1, 1, 2, 2])], [_vi("y", None)], inits, opset=19)
     _refused(m, "Resize node 'rs'", "coordinate_transformation_mode", "expected one of")
+
+
+def test_reshape_copying_a_dim_the_input_lacks_is_refused():
+    """ONNX fuzz seed 20, mutant 22285: a Reshape shape entry 0 ("copy the input dim") beyond the
+    input's rank was an IndexError inside the converter."""
+    inits = [nh.from_array(np.array([0, 0, 0], np.int64), "s")]
+    m = _model([oh.make_node("Reshape", ["x", "s"], ["y"], name="rs")], [_vi("x", [2, 3])],
+               [_vi("y", None)], inits)
+    _refused(m, "Reshape node 'rs'", "shape entry 2 is 0")

@@ -187,6 +187,10 @@ def _reshape(n: Node):
     xs = n.shape(0)
     if not allowzero and xs is not None and all(d is not None for d in xs):
         # resolve 0 and -1 statically
+        zeros = [i for i, d in enumerate(shape) if d == 0]
+        if zeros and zeros[-1] >= len(xs):
+            raise n.invalid(f"shape entry {zeros[-1]} is 0 (copy the input dim) but the input "
+                            f"{fmt_shape(xs)} has rank {len(xs)}")
         out = [xs[i] if d == 0 else d for i, d in enumerate(shape)]
         if -1 in out:
             known = prod([d for d in out if d != -1]) or 0
