@@ -306,8 +306,11 @@ struct TransposePattern : OpConversionPattern<TransposeOp> {
             .getResult()[0];
     // (the barrier is an IREE op built in generic form: only where the
     // context allows unregistered dialects, as the Python package's does)
+    // (static shapes only: IREE cannot resolve the dims of a barrier's
+    // dynamically shaped result, "tensor.dim op unexpected during shape
+    // cleanup")
     if (op->getContext()->allowsUnregisteredDialects() &&
-        readAlsoUntransposed(op))
+        resultType.hasStaticShape() && readAlsoUntransposed(op))
       transposed = iree::optimizationBarrier(rewriter, loc, transposed);
     rewriter.replaceOp(op, transposed);
     return success();

@@ -30,3 +30,18 @@ func.func @transpose_read_once(%x: tensor<4x4xf32>, %z: tensor<4x4xf32>) -> tens
   %r = relay.add %z, %t : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %r : tensor<4x4xf32>
 }
+
+// Not for dynamic shapes: IREE cannot resolve the dims of a barrier's
+// dynamically shaped result ("tensor.dim op unexpected during shape
+// cleanup": the ONNX LSTM with a run-time sequence length).
+// CHECK-LABEL: func.func @transpose_read_both_ways_dynamic
+// CHECK: linalg.transpose
+// CHECK-NOT: util.optimization_barrier
+// CHECK: return
+func.func @transpose_read_both_ways_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %s = relay.sum %x {axis = array<i64: 1>, keepdims = true} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  %y = relay.multiply %x, %s : (tensor<?x?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
+  %t = relay.transpose %y {axes = array<i64: 1, 0>} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = relay.add %y, %t : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
