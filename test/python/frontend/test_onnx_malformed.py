@@ -276,3 +276,14 @@ def test_reshape_copying_a_dim_the_input_lacks_is_refused():
     m = _model([oh.make_node("Reshape", ["x", "s"], ["y"], name="rs")], [_vi("x", [2, 3])],
                [_vi("y", None)], inits)
     _refused(m, "Reshape node 'rs'", "shape entry 2 is 0")
+
+
+def test_undefined_input_and_negative_dim_are_refused_before_shape_inference():
+    """onnx.shape_inference (C++) dies of SIGSEGV on an EyeLike whose input is defined nowhere
+    and on a GatherND with a negative graph-input dim (ONNX fuzz seed 20, mutants 27787 and
+    14828): both are refused before it runs."""
+    m = _model([oh.make_node("EyeLike", ["nowhere"], ["y"], name="eye")], [_vi("x", [3, 3])], [_vi("y", None)])
+    _refused(m, "EyeLike node 'eye'", "input 'nowhere' is produced by no earlier node")
+    m = _model([oh.make_node("GatherND", ["x", "i"], ["y"], name="g")],
+               [_vi("x", [2, 2]), _vi("i", [-7, 2], TP.INT64)], [_vi("y", None)])
+    _refused(m, "value 'i' has a negative dim (-7)")
