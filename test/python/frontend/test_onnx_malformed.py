@@ -287,3 +287,11 @@ def test_undefined_input_and_negative_dim_are_refused_before_shape_inference():
     m = _model([oh.make_node("GatherND", ["x", "i"], ["y"], name="g")],
                [_vi("x", [2, 2]), _vi("i", [-7, 2], TP.INT64)], [_vi("y", None)])
     _refused(m, "value 'i' has a negative dim (-7)")
+
+
+def test_group_norm_of_a_rank_1_input_is_refused():
+    """ONNX fuzz seed 20, mutant 26621: GroupNormalization of a rank-1 input was an IndexError."""
+    inits = [nh.from_array(np.ones(2, np.float32), "s"), nh.from_array(np.zeros(2, np.float32), "b")]
+    m = _model([oh.make_node("GroupNormalization", ["x", "s", "b"], ["y"], name="gn", num_groups=2)],
+               [_vi("x", [4])], [_vi("y", None)], inits, opset=21)
+    _refused(m, "GroupNormalization node 'gn'", "needs rank >= 2")

@@ -477,6 +477,8 @@ def _group_norm(n: Node):
     xs = n.shape(0)
     if xs is None or any(d is None for d in xs[1:]):
         raise n.unsupported(f"needs static non-batch dims, got {fmt_shape(xs)}")
+    if len(xs) < 2:  # (ONNX fuzz seed 20, mutant 26621: an IndexError before)
+        raise n.invalid(f"input 0 has shape {fmt_shape(xs)}; GroupNormalization needs rank >= 2")
     G = int(n.attr("num_groups"))
     n.ignore("stash_type")
     eps = float(n.attr("epsilon", 1e-5))
