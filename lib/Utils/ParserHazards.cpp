@@ -98,7 +98,8 @@ struct NameScopes {
   }
   /// Defines `name` in the current scope; a forward use it would resolve
   /// from outside this (nested) region is returned as a hazard.
-  std::optional<ParserHazard> define(StringRef name, StringRef source) {
+  std::optional<ParserHazard> define(StringRef name, size_t defOffset,
+                                     StringRef source) {
     auto it = forwardUses.find(name);
     if (it != forwardUses.end()) {
       auto [useScope, useOffset] = it->second;
@@ -117,7 +118,6 @@ struct NameScopes {
     ++visible[name];
     return std::nullopt;
   }
-  size_t defOffset = 0;
 };
 } // namespace
 
@@ -262,8 +262,7 @@ std::optional<ParserHazard> mlir::relay::findParserHazard(StringRef source) {
         ++s.pos;
       StringRef name = source.slice(nameStart, s.pos);
       if (isDefinition(s, parenDepth > 0, listEnd, listIsDef)) {
-        names.defOffset = at;
-        if (std::optional<ParserHazard> hazard = names.define(name, source))
+        if (std::optional<ParserHazard> hazard = names.define(name, at, source))
           return hazard;
       } else {
         names.use(name, at);
