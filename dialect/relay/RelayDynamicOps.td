@@ -11,6 +11,7 @@
 
 include "relay/RelayOpBase.td"
 include "relay/RelayDtypeTraits.td"
+include "relay/RelayAttrConstraints.td"
 
 def Relay_ShapeOfOp : Relay_Operator<"shape_of"> {
   let typeRule = "inferShapeOf(site, adaptor.getData().getType(), "
@@ -91,6 +92,135 @@ def Relay_DynFullOp : Relay_Operator<"dyn.full"> {
   let summary = "the 0-d `fill_value` over a shape computed at run time";
   let arguments = (ins Relay_AnyTensorOrIncomplete:$fill_value,
                        Relay_AnyTensorOrIncomplete:$shape,
+                       OptionalAttr<TypeAttr>:$dtype);
+}
+
+//===----------------------------------------------------------------------===//
+// The dyn forms of slicing, padding, tiling and index operators
+//===----------------------------------------------------------------------===//
+
+def Relay_DynStridedSliceOp : Relay_Operator<"dyn.strided_slice"> {
+  let typeRule = "inferDynStridedSlice(site, adaptor.getData().getType(), "
+                 "adaptor.getBegin().getType(), adaptor.getEnd().getType(), "
+                 "adaptor.getStrides().getType())";
+  let summary = "strided_slice with begin, end and strides computed at run time";
+  let description = [{
+    `begin` and `end` are 1-d integer tensors of one static length k (at
+    most the rank), `strides` has k entries or one for all; entry i applies
+    to dim i and dims k.. are whole. Indices follow `relay.strided_slice`:
+    negative ones count from the end, all are clamped to the dim; an empty
+    selection is a 0 dim (not an error: the values are not known when the
+    program is compiled); a stride of 0 is a run-time error.
+    `slice_mode = "size"`: `end` holds sizes (-1 = to the end) and strides
+    are 1. The first k result dims are `?`.
+
+    ```mlir
+    %y = relay.dyn.strided_slice %x, %b, %e, %s : (tensor<4x5xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x5xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$begin,
+                       Relay_AnyTensorOrIncomplete:$end,
+                       Relay_AnyTensorOrIncomplete:$strides,
+                       DefaultValuedAttr<Relay_SliceModeAttr, "\"end\"">:$slice_mode);
+}
+
+def Relay_DynTileOp : Relay_Operator<"dyn.tile"> {
+  let typeRule = "inferDynTile(site, adaptor.getData().getType(), "
+                 "adaptor.getReps().getType(), "
+                 "knownShapeEntries(adaptor.getReps()))";
+  let summary = "numpy.tile with repeats computed at run time";
+  let description = [{
+    `reps` is a 1-d integer tensor of static length k; the result has rank
+    max(rank, k) (numpy's rules: the shorter of the two is padded with
+    leading 1s). Result dims are static where the data dim and the repeat
+    are known; a negative repeat is a run-time error.
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$reps);
+}
+
+def Relay_DynPadOp : Relay_Operator<"dyn.nn.pad"> {
+  let typeRule = "inferDynPad(site, adaptor.getData().getType(), "
+                 "adaptor.getPadWidth().getType(), "
+                 "adaptor.getPadValue().getType(), adaptor.getPadMode())";
+  let summary = "nn.pad with pad widths computed at run time";
+  let description = [{
+    `pad_width` is a (rank, 2) integer tensor of (before, after) per dim;
+    `pad_value` a 0-d tensor of the data dtype. Modes as `relay.nn.pad`
+    (`constant`, `edge`, `reflect`); a negative width crops (as ONNX's Pad).
+    A negative result dim, more than 2^40 elements, or edge/reflect padding
+    of an empty dim are run-time errors. Result dims are `?`.
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$pad_width,
+                       Relay_AnyTensorOrIncomplete:$pad_value,
+                       DefaultValuedAttr<Relay_PadModeAttr, "\"constant\"">:$pad_mode);
+}
+
+def Relay_DynOneHotOp : Relay_Operator<"dyn.one_hot"> {
+  let typeRule = "inferDynOneHot(site, adaptor.getIndices().getType(), "
+                 "adaptor.getOnValue().getType(), "
+                 "adaptor.getOffValue().getType(), "
+                 "adaptor.getDepth().getType(), adaptor.getAxis(), "
+                 "adaptor.getDtype(), knownShapeEntries(adaptor.getDepth()))";
+  let summary = "one_hot with a depth computed at run time";
+  let description = [{
+    `depth` is an integer tensor of one element (0-d or 1-d); the new dim at
+    `axis` has that size (`?` unless known). Indices outside [0, depth)
+    give `off_value` everywhere; a negative depth is a run-time error.
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$indices,
+                       Relay_AnyTensorOrIncomplete:$on_value,
+                       Relay_AnyTensorOrIncomplete:$off_value,
+                       Relay_AnyTensorOrIncomplete:$depth,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       TypeAttr:$dtype);
+}
+
+def Relay_DynSqueezeOp : Relay_Operator<"dyn.squeeze"> {
+  let typeRule = "inferDynSqueeze(site, adaptor.getData().getType(), "
+                 "adaptor.getAxis().getType())";
+  let summary = "squeeze of axes computed at run time";
+  let description = [{
+    `axis` is a 1-d integer tensor of static length k <= rank (negative
+    entries count from the end); the result has rank - k dims, all `?`
+    (which dims remain is known only at run time). An axis out of range or
+    given twice, or a squeezed dim that is not 1, is a run-time error.
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$axis);
+}
+
+def Relay_DynExpandDimsOp : Relay_Operator<"dyn.expand_dims"> {
+  let typeRule = "inferDynExpandDims(site, adaptor.getData().getType(), "
+                 "adaptor.getAxis().getType(), adaptor.getNumNewaxis())";
+  let summary = "expand_dims at an axis computed at run time";
+  let description = [{
+    `axis` is an integer tensor of one element (0-d or 1-d) in
+    [-rank-1, rank] (checked at run time); `num_newaxis` unit dims are
+    inserted there. The result dims are `?`.
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$axis,
+                       DefaultValuedAttr<I64Attr, "1">:$num_newaxis);
+}
+
+def Relay_DynTopKOp : Relay_Operator<"dyn.topk"> {
+  let typeRule = "inferDynTopK(site, adaptor.getData().getType(), "
+                 "adaptor.getK().getType(), adaptor.getAxis(), "
+                 "adaptor.getRetType(), adaptor.getDtype())";
+  let summary = "topk with k computed at run time";
+  let description = [{
+    `k` is an integer tensor of one element (0-d or 1-d), checked at run
+    time to lie in [0, dim] (TVM's `k < 1` = the whole axis is the static
+    op's). Results as `relay.topk`, `?` along `axis`.
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$k,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<Relay_TopKRetTypeAttr, "\"both\"">:$ret_type,
+                       DefaultValuedAttr<BoolAttr, "false">:$is_ascend,
                        OptionalAttr<TypeAttr>:$dtype);
 }
 

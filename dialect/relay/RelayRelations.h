@@ -386,6 +386,36 @@ FailureOr<Type> inferDynFull(ErrorSite site, std::optional<Type> fillValue,
                              Type shape, std::optional<Type> dtype,
                              std::optional<SmallVector<int64_t>> entries);
 
+/// dyn.strided_slice: the data type with its first k dims `?` (k = the
+/// static length of the 1-d integer `begin` and `end`, <= the rank;
+/// `strides` has k entries or one).
+FailureOr<Type> inferDynStridedSlice(ErrorSite site, Type data, Type begin,
+                                     Type end, Type strides);
+/// dyn.tile: rank max(rank, k) for `reps` of static length k; a dim is
+/// static where the data dim and the repeat (knownShapeEntries) are known.
+FailureOr<Type> inferDynTile(ErrorSite site, Type data, Type reps,
+                             std::optional<SmallVector<int64_t>> entries);
+/// dyn.nn.pad: nn.pad's rule for the operands and mode; `padWidth` is a
+/// (rank, 2) integer tensor; every result dim `?`.
+FailureOr<Type> inferDynPad(ErrorSite site, Type data, Type padWidth,
+                            Type padValue, StringRef padMode);
+/// dyn.one_hot: one_hot's rule with the new dim the known `depth` (a
+/// one-element integer tensor) or `?`.
+FailureOr<Type> inferDynOneHot(ErrorSite site, Type indices, Type onValue,
+                               Type offValue, Type depth, int64_t axis,
+                               Type dtype,
+                               std::optional<SmallVector<int64_t>> entries);
+/// dyn.squeeze: rank - k `?` dims for `axis` of static length k <= rank.
+FailureOr<Type> inferDynSqueeze(ErrorSite site, Type data, Type axis);
+/// dyn.expand_dims: rank + `numNewaxis` `?` dims; `axis` is a one-element
+/// integer tensor.
+FailureOr<Type> inferDynExpandDims(ErrorSite site, Type data, Type axis,
+                                   int64_t numNewaxis);
+/// dyn.topk: topk's rule (whole axis) with the dim at `axis` `?`; `k` is a
+/// one-element integer tensor.
+FailureOr<Type> inferDynTopK(ErrorSite site, Type data, Type k, int64_t axis,
+                             StringRef retType, std::optional<Type> dtype);
+
 /// arange's start, stop and step when all three are known constants.
 struct ArangeBounds {
   double start, stop, step;

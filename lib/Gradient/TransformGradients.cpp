@@ -742,7 +742,8 @@ LogicalResult arange(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
 void gradient::addTransformGradients(GradientRules &rules) {
   for (StringRef name :
        {"relay.reshape", "relay.reshape_like", "relay.squeeze",
-        "relay.expand_dims", "relay.nn.batch_flatten", "relay.dyn.reshape"})
+        "relay.expand_dims", "relay.nn.batch_flatten", "relay.dyn.reshape",
+        "relay.dyn.squeeze", "relay.dyn.expand_dims"})
     rules[name] = reshape;
   rules["relay.transpose"] = transpose;
   rules["relay.broadcast_to"] = broadcast;

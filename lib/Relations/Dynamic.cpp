@@ -323,3 +323,171 @@ relay::inferDynFull(ErrorSite site, std::optional<Type> fillValue,
   }
   return Type(RankedTensorType::get(dims, *elt));
 }
+
+//===----------------------------------------------------------------------===//
+// The dyn forms of slicing, padding, tiling and index operators: the static
+// op's rule with the run-time size replaced by `?`
+//===----------------------------------------------------------------------===//
+
+/// An integer tensor of one element (0-d or 1-d of length 1) named `what`.
+static LogicalResult oneIntegerElement(ErrorSite site, Type type,
+                                       StringRef what) {
+  FailureOr<RankedTensorType> t = tensorType(site, type, what);
+  if (failed(t))
+    return failure();
+  auto elt = dyn_cast<IntegerType>(t->getElementType());
+  if (!elt || elt.getWidth() == 1 || t->getRank() > 1 ||
+      (t->getRank() == 1 && t->getDimSize(0) != 1))
+    return site.emitError() << what
+                            << " must be an integer tensor of one element "
+                               "(0-d or 1-d), got "
+                            << *t;
+  return success();
+}
+
+/// `type` (a ranked tensor or a tuple of them) with dim `axis` of each
+/// tensor set to `size`.
+static Type withDim(Type type, int64_t axis, int64_t size) {
+  auto set = [&](Type t) -> Type {
+    auto rt = cast<RankedTensorType>(t);
+    SmallVector<int64_t> shape(rt.getShape());
+    shape[axis] = size;
+    return RankedTensorType::get(shape, rt.getElementType());
+  };
+  if (auto tuple = dyn_cast<TupleType>(type)) {
+    SmallVector<Type> fields;
+    for (Type f : tuple.getTypes())
+      fields.push_back(set(f));
+    return TupleType::get(type.getContext(), fields);
+  }
+  return set(type);
+}
+
+FailureOr<Type> relay::inferDynStridedSlice(ErrorSite site, Type dataType,
+                                            Type beginType, Type endType,
+                                            Type stridesType) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  FailureOr<int64_t> nBegin = shapeLength(site, beginType, "begin");
+  FailureOr<int64_t> nEnd = shapeLength(site, endType, "end");
+  FailureOr<int64_t> nStrides = shapeLength(site, stridesType, "strides");
+  if (failed(data) || failed(nBegin) || failed(nEnd) || failed(nStrides))
+    return failure();
+  if (*nBegin != *nEnd)
+    return site.emitError() << "begin and end must have the same length (got "
+                            << *nBegin << " and " << *nEnd << ")";
+  if (*nBegin > data->getRank())
+    return site.emitError() << "begin has " << *nBegin << " entries for a rank-"
+                            << data->getRank() << " tensor";
+  if (*nStrides != 1 && *nStrides != *nBegin)
+    return site.emitError() << "strides must have 1 or " << *nBegin
+                            << " entries, got " << *nStrides;
+  SmallVector<int64_t> shape(data->getShape());
+  for (int64_t i = 0; i < *nBegin; ++i)
+    shape[i] = kAny;
+  return Type(RankedTensorType::get(shape, data->getElementType()));
+}
+
+FailureOr<Type>
+relay::inferDynTile(ErrorSite site, Type dataType, Type repsType,
+                    std::optional<SmallVector<int64_t>> entries) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  FailureOr<int64_t> k = shapeLength(site, repsType, "reps");
+  if (failed(data) || failed(k))
+    return failure();
+  int64_t rank = std::max<int64_t>(data->getRank(), *k);
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t di = d - (rank - data->getRank()), ri = d - (rank - *k);
+    int64_t in = di < 0 ? 1 : data->getDimSize(di);
+    int64_t r = ri < 0 ? 1 : entryAt(entries, *k, ri);
+    if (!isAny(r) && r < 0)
+      return site.emitError()
+             << "reps entry " << ri << " is negative (" << r << ")";
+    if (isAny(in) || isAny(r)) {
+      shape.push_back(in == 0 || r == 0 ? 0 : kAny);
+      continue;
+    }
+    FailureOr<int64_t> out = mulDims(site, in, r, "output dim");
+    if (failed(out))
+      return failure();
+    shape.push_back(*out);
+  }
+  return Type(RankedTensorType::get(shape, data->getElementType()));
+}
+
+FailureOr<Type> relay::inferDynPad(ErrorSite site, Type dataType,
+                                   Type padWidthType, Type padValueType,
+                                   StringRef padMode) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  FailureOr<RankedTensorType> width =
+      tensorTypeOfRank(site, padWidthType, "pad_width", 2);
+  if (failed(data) || failed(width))
+    return failure();
+  auto elt = dyn_cast<IntegerType>(width->getElementType());
+  if (!elt || elt.getWidth() == 1 || width->getDimSize(1) != 2 ||
+      width->getDimSize(0) != data->getRank())
+    return site.emitError() << "pad_width must be a (" << data->getRank()
+                            << ", 2) integer tensor, got " << *width;
+  SmallVector<int64_t> zeros(2 * data->getRank(), 0);
+  FailureOr<Type> same = inferPad(site, dataType, padValueType, zeros, padMode);
+  if (failed(same))
+    return failure();
+  SmallVector<int64_t> shape(data->getRank(), kAny);
+  return Type(RankedTensorType::get(shape, data->getElementType()));
+}
+
+FailureOr<Type>
+relay::inferDynOneHot(ErrorSite site, Type indices, Type onValue, Type offValue,
+                      Type depthType, int64_t axis, Type dtype,
+                      std::optional<SmallVector<int64_t>> entries) {
+  if (failed(oneIntegerElement(site, depthType, "depth")))
+    return failure();
+  FailureOr<Type> t =
+      inferOneHot(site, indices, onValue, offValue, 1, axis, dtype);
+  if (failed(t))
+    return failure();
+  int64_t rank = cast<RankedTensorType>(*t).getRank();
+  int64_t a = axis < 0 ? axis + rank : axis;
+  int64_t depth = entryAt(entries, 1, 0);
+  if (!isAny(depth) && depth < 0)
+    return site.emitError() << "depth is negative (" << depth << ")";
+  return withDim(*t, a, depth);
+}
+
+FailureOr<Type> relay::inferDynSqueeze(ErrorSite site, Type dataType,
+                                       Type axisType) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  FailureOr<int64_t> k = shapeLength(site, axisType, "axis");
+  if (failed(data) || failed(k))
+    return failure();
+  if (*k > data->getRank())
+    return site.emitError() << "axis has " << *k << " entries for a rank-"
+                            << data->getRank() << " tensor";
+  SmallVector<int64_t> shape(data->getRank() - *k, kAny);
+  return Type(RankedTensorType::get(shape, data->getElementType()));
+}
+
+FailureOr<Type> relay::inferDynExpandDims(ErrorSite site, Type dataType,
+                                          Type axisType, int64_t numNewaxis) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  if (failed(data) || failed(oneIntegerElement(site, axisType, "axis")))
+    return failure();
+  if (numNewaxis < 0 || data->getRank() + numNewaxis > kMaxRank)
+    return site.emitError()
+           << "num_newaxis must be in [0, " << kMaxRank - data->getRank()
+           << "], got " << numNewaxis;
+  SmallVector<int64_t> shape(data->getRank() + numNewaxis, kAny);
+  return Type(RankedTensorType::get(shape, data->getElementType()));
+}
+
+FailureOr<Type> relay::inferDynTopK(ErrorSite site, Type dataType, Type kType,
+                                    int64_t axis, StringRef retType,
+                                    std::optional<Type> dtype) {
+  if (failed(oneIntegerElement(site, kType, "k")))
+    return failure();
+  FailureOr<Type> t = inferTopK(site, dataType, 0, axis, retType, dtype);
+  if (failed(t))
+    return failure();
+  int64_t rank = cast<RankedTensorType>(dataType).getRank();
+  return withDim(*t, axis < 0 ? axis + rank : axis, kAny);
+}

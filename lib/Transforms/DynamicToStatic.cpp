@@ -100,6 +100,73 @@ Value staticForm(OpBuilder &b, Operation *op) {
     }
     return {};
   }
+  if (auto slice = dyn_cast<DynStridedSliceOp>(op)) {
+    auto begin = constantShape(slice.getBegin());
+    auto end = constantShape(slice.getEnd());
+    auto strides = constantShape(slice.getStrides());
+    if (!begin || !end || !strides)
+      return {};
+    return staticOp(b, loc, StridedSliceOp::getOperationName(),
+                    {slice.getData()},
+                    {named("begin", b.getDenseI64ArrayAttr(*begin)),
+                     named("end", b.getDenseI64ArrayAttr(*end)),
+                     named("strides", b.getDenseI64ArrayAttr(*strides)),
+                     named("slice_mode", slice.getSliceModeAttr())});
+  }
+  if (auto tile = dyn_cast<DynTileOp>(op)) {
+    if (auto reps = constantShape(tile.getReps()))
+      return staticOp(b, loc, TileOp::getOperationName(), {tile.getData()},
+                      {named("reps", b.getDenseI64ArrayAttr(*reps))});
+    return {};
+  }
+  if (auto pad = dyn_cast<DynPadOp>(op)) {
+    if (auto width = constantShape(pad.getPadWidth()))
+      return staticOp(b, loc, PadOp::getOperationName(),
+                      {pad.getData(), pad.getPadValue()},
+                      {named("pad_width", b.getDenseI64ArrayAttr(*width)),
+                       named("pad_mode", pad.getPadModeAttr())});
+    return {};
+  }
+  if (auto oneHot = dyn_cast<DynOneHotOp>(op)) {
+    if (auto depth = constantShape(oneHot.getDepth()))
+      return staticOp(
+          b, loc, OneHotOp::getOperationName(),
+          {oneHot.getIndices(), oneHot.getOnValue(), oneHot.getOffValue()},
+          {named("depth", b.getI64IntegerAttr((*depth)[0])),
+           named("axis", oneHot.getAxisAttr()),
+           named("dtype", oneHot.getDtypeAttr())});
+    return {};
+  }
+  if (auto squeeze = dyn_cast<DynSqueezeOp>(op)) {
+    if (auto axis = constantShape(squeeze.getAxis()))
+      return staticOp(b, loc, SqueezeOp::getOperationName(),
+                      {squeeze.getData()},
+                      {named("axis", b.getDenseI64ArrayAttr(*axis))});
+    return {};
+  }
+  if (auto expand = dyn_cast<DynExpandDimsOp>(op)) {
+    if (auto axis = constantShape(expand.getAxis()))
+      return staticOp(b, loc, ExpandDimsOp::getOperationName(),
+                      {expand.getData()},
+                      {named("axis", b.getI64IntegerAttr((*axis)[0])),
+                       named("num_newaxis", expand.getNumNewaxisAttr())});
+    return {};
+  }
+  if (auto topk = dyn_cast<DynTopKOp>(op)) {
+    // (the static op reads k < 1 as the whole axis: only k >= 1 carries over)
+    auto k = constantShape(topk.getK());
+    if (!k || (*k)[0] < 1)
+      return {};
+    SmallVector<NamedAttribute> attrs = {
+        named("k", b.getI64IntegerAttr((*k)[0])),
+        named("axis", topk.getAxisAttr()),
+        named("ret_type", topk.getRetTypeAttr()),
+        named("is_ascend", topk.getIsAscendAttr())};
+    if (topk.getDtypeAttr())
+      attrs.push_back(named("dtype", topk.getDtypeAttr()));
+    return staticOp(b, loc, TopKOp::getOperationName(), {topk.getData()},
+                    attrs);
+  }
   return {};
 }
 
@@ -153,7 +220,9 @@ struct DynamicToStaticPass
       SmallVector<Operation *> candidates;
       module.walk([&](Operation *op) {
         if (isa<ShapeOfOp, NdarraySizeOp, DynReshapeOp, DynBroadcastToOp,
-                DynZerosOp, DynOnesOp, DynFullOp>(op))
+                DynZerosOp, DynOnesOp, DynFullOp, DynStridedSliceOp, DynTileOp,
+                DynPadOp, DynOneHotOp, DynSqueezeOp, DynExpandDimsOp,
+                DynTopKOp>(op))
           candidates.push_back(op);
       });
       SmallVector<Value> changed;

@@ -7,7 +7,7 @@
 // with cf.assert, never silently.
 //
 //===----------------------------------------------------------------------===//
-#include "Utils.h"
+#include "DynamicUtils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -17,29 +17,53 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::lowering;
 
-namespace {
-
-Value indexConst(OpBuilder &b, Location loc, int64_t v) {
+Value lowering::indexConst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
 /// Entry `i` of the 1-d integer tensor `shape`, as an index.
-Value shapeEntry(OpBuilder &b, Location loc, Value shape, int64_t i) {
-  Value v = tensor::ExtractOp::create(b, loc, shape,
-                                      ValueRange{indexConst(b, loc, i)});
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+Value lowering::shapeEntry(OpBuilder &b, Location loc, Value shape, int64_t i) {
+  // a shape value built from index values (shape_of, concatenate, ...: the
+  // shape-value patterns below) gives them back, so that a size copied from
+  // a dim is seen to be that dim
+  Value v = shape;
+  int64_t at = i;
+  while (auto elements = v.getDefiningOp<tensor::FromElementsOp>()) {
+    if (at >= (int64_t)elements.getElements().size())
+      break;
+    Value e = elements.getElements()[at];
+    if (auto cast = e.getDefiningOp<arith::IndexCastOp>()) {
+      if (cast.getIn().getType().isIndex())
+        return cast.getIn();
+      break;
+    }
+    // an entry of another shape value: follow it
+    auto extract = e.getDefiningOp<tensor::ExtractOp>();
+    std::optional<int64_t> next =
+        extract && extract.getIndices().size() == 1
+            ? getConstantIntValue(extract.getIndices()[0])
+            : std::nullopt;
+    if (!next)
+      break;
+    v = extract.getTensor();
+    at = *next;
+  }
+  Value entry = tensor::ExtractOp::create(b, loc, shape,
+                                          ValueRange{indexConst(b, loc, i)});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), entry);
 }
 
 /// All entries of a shape operand of static length `n`.
-SmallVector<OpFoldResult> shapeEntries(OpBuilder &b, Location loc, Value shape,
-                                       int64_t n) {
+SmallVector<OpFoldResult> lowering::shapeEntries(OpBuilder &b, Location loc,
+                                                 Value shape, int64_t n) {
   SmallVector<OpFoldResult> sizes;
   for (int64_t i = 0; i < n; ++i)
     sizes.push_back(shapeEntry(b, loc, shape, i));
   return sizes;
 }
 
-Value product(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes) {
+Value lowering::product(OpBuilder &b, Location loc,
+                        ArrayRef<OpFoldResult> sizes) {
   Value p = indexConst(b, loc, 1);
   for (OpFoldResult s : sizes)
     p = arith::MulIOp::create(b, loc, p,
@@ -47,8 +71,8 @@ Value product(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes) {
   return p;
 }
 
-Value cmp(OpBuilder &b, Location loc, arith::CmpIPredicate pred, Value x,
-          Value y) {
+Value lowering::cmp(OpBuilder &b, Location loc, arith::CmpIPredicate pred,
+                    Value x, Value y) {
   return arith::CmpIOp::create(b, loc, pred, x, y);
 }
 
@@ -56,10 +80,10 @@ Value cmp(OpBuilder &b, Location loc, arith::CmpIPredicate pred, Value x,
 /// dim of the type (known at compile time from the shape's constant part)
 /// is used as a constant, after checking at run time that the entry holds
 /// it; dynamic dims keep the run-time value.
-SmallVector<OpFoldResult> checkedSizes(OpBuilder &b, Location loc,
-                                       RankedTensorType type,
-                                       ArrayRef<OpFoldResult> sizes,
-                                       StringRef opName) {
+SmallVector<OpFoldResult> lowering::checkedSizes(OpBuilder &b, Location loc,
+                                                 RankedTensorType type,
+                                                 ArrayRef<OpFoldResult> sizes,
+                                                 StringRef opName) {
   SmallVector<OpFoldResult> out;
   for (auto [i, s] : llvm::enumerate(sizes)) {
     if (type.isDynamicDim(i)) {
@@ -86,8 +110,9 @@ SmallVector<OpFoldResult> checkedSizes(OpBuilder &b, Location loc,
 /// Run-time checks of a requested shape: no entry is negative and the
 /// element count stays at most 2^40 (an absurd request is an error, never
 /// a huge allocation).
-void checkRequestedShape(OpBuilder &b, Location loc,
-                         ArrayRef<OpFoldResult> sizes, StringRef opName) {
+void lowering::checkRequestedShape(OpBuilder &b, Location loc,
+                                   ArrayRef<OpFoldResult> sizes,
+                                   StringRef opName) {
   constexpr int64_t kMaxElements = int64_t(1) << 40;
   Value ok = b.createOrFold<arith::ConstantOp>(loc, b.getBoolAttr(true));
   Value count = indexConst(b, loc, 1), zero = indexConst(b, loc, 0);
@@ -127,6 +152,66 @@ void checkRequestedShape(OpBuilder &b, Location loc,
        sourceSuffix(loc))
           .str());
 }
+
+Value lowering::onlyEntry(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<Value> idx(type.getRank(), indexConst(b, loc, 0));
+  Value e = tensor::ExtractOp::create(b, loc, v, idx);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), e);
+}
+
+void lowering::runtimeCheck(OpBuilder &b, Location loc, Value ok,
+                            StringRef opName, StringRef what) {
+  cf::AssertOp::create(b, loc, ok,
+                       (Twine(opName) + ": " + what + sourceSuffix(loc)).str());
+}
+
+Value lowering::reshapeToSizes(OpBuilder &b, Location loc, Value data,
+                               RankedTensorType resultType,
+                               ArrayRef<OpFoldResult> outSizes) {
+  if (std::optional<Value> regrouped =
+          exactRegroup(b, loc, data, resultType, outSizes))
+    return *regrouped;
+  auto inType = cast<RankedTensorType>(data.getType());
+  int64_t inRank = inType.getRank(), rank = resultType.getRank();
+  Type elt = resultType.getElementType();
+  // to 1-d
+  Value flat = data;
+  if (inRank == 0) {
+    flat =
+        tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get({1}, elt),
+                                      data, ArrayRef<ReassociationIndices>{});
+  } else if (inRank > 1) {
+    ReassociationIndices all;
+    for (int64_t d = 0; d < inRank; ++d)
+      all.push_back(d);
+    int64_t n = inType.hasStaticShape() ? inType.getNumElements()
+                                        : ShapedType::kDynamic;
+    flat = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({n}, elt), data,
+        ArrayRef<ReassociationIndices>{all});
+  }
+  Value result;
+  if (rank == 0) {
+    flat = castTo(b, loc, flat, RankedTensorType::get({1}, elt));
+    result = tensor::CollapseShapeOp::create(b, loc, resultType, flat,
+                                             ArrayRef<ReassociationIndices>{});
+  } else if (rank == 1) {
+    result = castTo(b, loc, flat, resultType);
+  } else {
+    ReassociationIndices all;
+    for (int64_t d = 0; d < rank; ++d)
+      all.push_back(d);
+    flat = castTo(b, loc, flat,
+                  RankedTensorType::get({ShapedType::kDynamic}, elt));
+    // (a result whose dims are all known casts the input to its count)
+    result = expandTo(b, loc, flat, resultType,
+                      ArrayRef<ReassociationIndices>{all}, outSizes);
+  }
+  return result;
+}
+
+namespace {
 
 /// A 1-d (or 0-d if `values` is empty) tensor of `type` holding `values`
 /// (index values cast to its element type).
@@ -210,7 +295,11 @@ struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
               loc, rewriter.getBoolAttr(false));
     for (int64_t i = 0; i < rank; ++i) {
       Value v = shapeEntry(rewriter, loc, adaptor.getNewshape(), i);
-      if (!op.getAllowzero() && i < inRank)
+      // (an entry that is this very dim of the input needs no `0` check)
+      auto dim = v.getDefiningOp<tensor::DimOp>();
+      bool sameDim = dim && dim.getSource() == data &&
+                     dim.getConstantIndex() == std::optional<int64_t>(i);
+      if (!op.getAllowzero() && i < inRank && !sameDim)
         v = arith::SelectOp::create(
             rewriter, loc,
             cmp(rewriter, loc, arith::CmpIPredicate::eq, v, zero),
@@ -240,11 +329,13 @@ struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
     SmallVector<OpFoldResult> outSizes;
     for (Value v : req)
       outSizes.push_back(
-          arith::SelectOp::create(
-              rewriter, loc,
-              cmp(rewriter, loc, arith::CmpIPredicate::eq, v, minusOne),
-              inferred, v)
-              .getResult());
+          v.getDefiningOp<tensor::DimOp>() // (a dim is never -1)
+              ? v
+              : arith::SelectOp::create(
+                    rewriter, loc,
+                    cmp(rewriter, loc, arith::CmpIPredicate::eq, v, minusOne),
+                    inferred, v)
+                    .getResult());
     SmallVector<OpFoldResult> requested = outSizes;
     Value ok = arith::AndIOp::create(
         rewriter, loc,
@@ -264,41 +355,8 @@ struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
     outSizes =
         checkedSizes(rewriter, loc, resultType, requested, "relay.dyn.reshape");
 
-    Type elt = resultType.getElementType();
-    // to 1-d
-    Value flat = data;
-    if (inRank == 0) {
-      flat = tensor::ExpandShapeOp::create(
-          rewriter, loc, RankedTensorType::get({1}, elt), data,
-          ArrayRef<ReassociationIndices>{});
-    } else if (inRank > 1) {
-      ReassociationIndices all;
-      for (int64_t d = 0; d < inRank; ++d)
-        all.push_back(d);
-      int64_t n = inType.hasStaticShape() ? inType.getNumElements()
-                                          : ShapedType::kDynamic;
-      flat = tensor::CollapseShapeOp::create(
-          rewriter, loc, RankedTensorType::get({n}, elt), data,
-          ArrayRef<ReassociationIndices>{all});
-    }
-    Value result;
-    if (rank == 0) {
-      flat = castTo(rewriter, loc, flat, RankedTensorType::get({1}, elt));
-      result = tensor::CollapseShapeOp::create(
-          rewriter, loc, resultType, flat, ArrayRef<ReassociationIndices>{});
-    } else if (rank == 1) {
-      result = castTo(rewriter, loc, flat, resultType);
-    } else {
-      ReassociationIndices all;
-      for (int64_t d = 0; d < rank; ++d)
-        all.push_back(d);
-      flat = castTo(rewriter, loc, flat,
-                    RankedTensorType::get({ShapedType::kDynamic}, elt));
-      // (a result whose dims are all known casts the input to its count)
-      result = expandTo(rewriter, loc, flat, resultType,
-                        ArrayRef<ReassociationIndices>{all}, outSizes);
-    }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(
+        op, reshapeToSizes(rewriter, loc, data, resultType, outSizes));
     return success();
   }
 };
@@ -549,4 +607,5 @@ void relay::populateDynamicToLinalgPatterns(const TypeConverter &typeConverter,
                ShapeValueRelayoutPattern<ExpandDimsOp>,
                ShapeValueRelayoutPattern<SqueezeOp>>(typeConverter,
                                                      patterns.getContext());
+  populateDynamicOpsPatterns(typeConverter, patterns);
 }

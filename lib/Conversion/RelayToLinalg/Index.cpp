@@ -471,35 +471,42 @@ struct OneHotPattern : OpConversionPattern<OneHotOp> {
   matchAndRewrite(OneHotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value indices = adaptor.getIndices();
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
-    bool isUnsigned = isUnsignedInt(op.getIndices().getType());
-    int64_t outRank = resultType.getRank();
-    int64_t axis = op.getAxis() == -1 ? outRank - 1 : op.getAxis();
-    SmallVector<AffineExpr> idxExprs;
-    for (int64_t d = 0; d < outRank; ++d)
-      if (d != axis)
-        idxExprs.push_back(rewriter.getAffineDimExpr(d));
-    SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, indices);
+    int64_t axis = op.getAxis() == -1 ? resultType.getRank() - 1 : op.getAxis();
+    SmallVector<OpFoldResult> sizes =
+        dimSizes(rewriter, loc, adaptor.getIndices());
     sizes.insert(sizes.begin() + axis, rewriter.getIndexAttr(op.getDepth()));
-    AffineMap scalarMap = AffineMap::get(outRank, 0, {}, rewriter.getContext());
-    Value result = buildMap(
-        rewriter, loc, resultType, sizes,
-        ValueRange{indices, adaptor.getOnValue(), adaptor.getOffValue()},
-        {AffineMap::get(outRank, 0, idxExprs, rewriter.getContext()), scalarMap,
-         scalarMap},
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value hit =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                    toIndex(b, l, args[0], isUnsigned),
-                                    linalg::IndexOp::create(b, l, axis));
-          return arith::SelectOp::create(b, l, hit, args[1], args[2]);
-        });
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op,
+                       buildOneHot(rewriter, loc, adaptor.getIndices(),
+                                   isUnsignedInt(op.getIndices().getType()),
+                                   adaptor.getOnValue(), adaptor.getOffValue(),
+                                   axis, resultType, sizes));
     return success();
   }
 };
 } // namespace
+
+Value lowering::buildOneHot(OpBuilder &b, Location loc, Value indices,
+                            bool isUnsigned, Value onValue, Value offValue,
+                            int64_t axis, RankedTensorType resultType,
+                            ArrayRef<OpFoldResult> sizes) {
+  int64_t outRank = resultType.getRank();
+  SmallVector<AffineExpr> idxExprs;
+  for (int64_t d = 0; d < outRank; ++d)
+    if (d != axis)
+      idxExprs.push_back(b.getAffineDimExpr(d));
+  AffineMap scalarMap = AffineMap::get(outRank, 0, {}, b.getContext());
+  return buildMap(
+      b, loc, resultType, sizes, ValueRange{indices, onValue, offValue},
+      {AffineMap::get(outRank, 0, idxExprs, b.getContext()), scalarMap,
+       scalarMap},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value hit = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                          toIndex(nb, l, args[0], isUnsigned),
+                                          linalg::IndexOp::create(nb, l, axis));
+        return arith::SelectOp::create(nb, l, hit, args[1], args[2]);
+      });
+}
 
 void relay::populateIndexToLinalgPatterns(const TypeConverter &tc,
                                           RewritePatternSet &patterns) {

@@ -260,34 +260,41 @@ struct TopKPattern : OpConversionPattern<TopKOp> {
     if (dataLeaves.size() != 1)
       return rewriter.notifyMatchFailure(op, "data is not one tensor");
     Value data = dataLeaves.front();
-    SmallVector<Type> resultTypes;
-    if (failed(getTypeConverter()->convertType(op.getType(), resultTypes)))
-      return failure();
-    StringRef retType = op.getRetType();
-    RankedTensorType valueType, indexType;
-    if (retType == "both") {
-      valueType = cast<RankedTensorType>(resultTypes[0]);
-      indexType = cast<RankedTensorType>(resultTypes[1]);
-    } else if (retType == "values") {
-      valueType = cast<RankedTensorType>(resultTypes[0]);
-    } else {
-      indexType = cast<RankedTensorType>(resultTypes[0]);
-    }
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
     FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), rank);
     if (failed(axisOr))
       return rewriter.notifyMatchFailure(op, "axis out of range");
-    int64_t axis = *axisOr;
-    Value ranks = buildRanks(rewriter, loc, data, axis, op.getIsAscend(),
-                             isUnsignedInt(op.getData().getType()));
-    SmallVector<Value> results =
-        gatherByRank(rewriter, loc, data, ranks, axis, valueType, indexType,
-                     sortedSizes(rewriter, loc, data, axis, op.getK()));
-    rewriter.replaceOpWithMultiple(op, {results});
+    FailureOr<SmallVector<Value>> results = buildTopKResults(
+        rewriter, loc, *getTypeConverter(), op.getType(), op.getRetType(), data,
+        isUnsignedInt(op.getData().getType()), *axisOr, op.getIsAscend(),
+        sortedSizes(rewriter, loc, data, *axisOr, op.getK()));
+    if (failed(results))
+      return failure();
+    rewriter.replaceOpWithMultiple(op, {*results});
     return success();
   }
 };
 } // namespace
+
+FailureOr<SmallVector<Value>> lowering::buildTopKResults(
+    OpBuilder &b, Location loc, const TypeConverter &typeConverter,
+    Type relayType, StringRef retType, Value data, bool isUnsigned,
+    int64_t axis, bool ascending, ArrayRef<OpFoldResult> sizes) {
+  SmallVector<Type> resultTypes;
+  if (failed(typeConverter.convertType(relayType, resultTypes)))
+    return failure();
+  RankedTensorType valueType, indexType;
+  if (retType == "both") {
+    valueType = cast<RankedTensorType>(resultTypes[0]);
+    indexType = cast<RankedTensorType>(resultTypes[1]);
+  } else if (retType == "values") {
+    valueType = cast<RankedTensorType>(resultTypes[0]);
+  } else {
+    indexType = cast<RankedTensorType>(resultTypes[0]);
+  }
+  Value ranks = buildRanks(b, loc, data, axis, ascending, isUnsigned);
+  return gatherByRank(b, loc, data, ranks, axis, valueType, indexType, sizes);
+}
 
 void lowering::populateIndexSortPatterns(const TypeConverter &tc,
                                          RewritePatternSet &patterns) {

@@ -14,6 +14,7 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
@@ -522,9 +523,99 @@ struct DropoutPattern : OpConversionPattern<DropoutOp> {
   }
 };
 
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // nn.pad
 //===----------------------------------------------------------------------===//
+
+Value lowering::buildPadded(OpBuilder &b, Location loc, Value data,
+                            Value padValue, ArrayRef<OpFoldResult> before,
+                            ArrayRef<OpFoldResult> after, StringRef mode,
+                            RankedTensorType resultType,
+                            ArrayRef<OpFoldResult> outSizes, StringRef opName) {
+  int64_t rank = resultType.getRank();
+  Value zero = cstIdx(b, loc, 0), one = cstIdx(b, loc, 1);
+  auto value = [&](OpFoldResult v) {
+    return getValueOrCreateConstantIndexOp(b, loc, v);
+  };
+  SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, data);
+  if (mode == "constant") {
+    Value fill = tensor::ExtractOp::create(b, loc, padValue, ValueRange{});
+    auto nonNegative = [](OpFoldResult v) {
+      std::optional<int64_t> c = getConstantIntValue(v);
+      return c && *c >= 0;
+    };
+    if (llvm::all_of(before, nonNegative) && llvm::all_of(after, nonNegative))
+      return tensor::PadOp::create(b, loc, resultType, data, before, after,
+                                   fill);
+    // widths known only at run time: a negative one crops first
+    SmallVector<OpFoldResult> offsets, sizes, strides, lo, hi;
+    Value fits = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    for (int64_t d = 0; d < rank; ++d) {
+      Value bw = value(before[d]), aw = value(after[d]);
+      Value cropBefore = arith::MaxSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, zero, bw), zero);
+      Value cropAfter = arith::MaxSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, zero, aw), zero);
+      Value kept = arith::SubIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, value(inSizes[d]), cropBefore),
+          cropAfter);
+      fits = arith::AndIOp::create(
+          b, loc, fits,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, kept, zero));
+      offsets.push_back(cropBefore);
+      sizes.push_back(kept);
+      strides.push_back(b.getIndexAttr(1));
+      lo.push_back(arith::MaxSIOp::create(b, loc, bw, zero).getResult());
+      hi.push_back(arith::MaxSIOp::create(b, loc, aw, zero).getResult());
+    }
+    cf::AssertOp::create(b, loc, fits,
+                         (Twine(opName) +
+                          ": negative pad widths crop more than the dim" +
+                          sourceSuffix(loc))
+                             .str());
+    Value cropped =
+        tensor::ExtractSliceOp::create(b, loc, data, offsets, sizes, strides);
+    Value padded = tensor::PadOp::create(b, loc, Type(), cropped, lo, hi, fill);
+    return castTo(b, loc, padded, resultType);
+  }
+  // edge: clamped; reflect: mirrored without repeating the border, as often
+  // as the width needs (numpy's `reflect`)
+  bool reflect = mode == "reflect";
+  return buildMap(
+      b, loc, resultType, outSizes, {}, {},
+      [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+        SmallVector<Value> idx;
+        for (int64_t d = 0; d < rank; ++d) {
+          Value n = value(inSizes[d]);
+          Value last = arith::SubIOp::create(nb, l, n, one);
+          Value i = arith::SubIOp::create(
+              nb, l, linalg::IndexOp::create(nb, l, d), value(before[d]));
+          if (reflect) {
+            Value period = arith::MaxSIOp::create(
+                nb, l, arith::AddIOp::create(nb, l, last, last), one);
+            Value m = arith::RemSIOp::create(nb, l, i, period);
+            m = arith::SelectOp::create(
+                nb, l,
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, m,
+                                      zero),
+                arith::AddIOp::create(nb, l, m, period), m);
+            i = arith::SelectOp::create(
+                nb, l,
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, m, n),
+                m, arith::SubIOp::create(nb, l, period, m));
+          } else {
+            i = arith::MinSIOp::create(
+                nb, l, arith::MaxSIOp::create(nb, l, i, zero), last);
+          }
+          idx.push_back(i);
+        }
+        return tensor::ExtractOp::create(nb, l, data, idx);
+      });
+}
+
+namespace {
 
 struct PadPattern : OpConversionPattern<PadOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -533,31 +624,15 @@ struct PadPattern : OpConversionPattern<PadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value data = adaptor.getData();
-    auto type = cast<RankedTensorType>(data.getType());
-    int64_t rank = type.getRank();
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
     ArrayRef<int64_t> width = op.getPadWidth();
     RankedTensorType resultType = resultTensorType(op);
-    StringRef mode = op.getPadMode();
-    if (mode == "constant") {
-      Value value = tensor::ExtractOp::create(
-          rewriter, loc, adaptor.getPadValue(), ValueRange{});
-      SmallVector<OpFoldResult> lo, hi;
-      for (int64_t d = 0; d < rank; ++d) {
-        lo.push_back(rewriter.getIndexAttr(width[2 * d]));
-        hi.push_back(rewriter.getIndexAttr(width[2 * d + 1]));
-      }
-      rewriter.replaceOpWithNewOp<tensor::PadOp>(op, resultType, data, lo, hi,
-                                                 value);
-      return success();
-    }
-    bool reflect = mode == "reflect";
     SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, data);
-    SmallVector<Value> lasts;
-    for (int64_t d = 0; d < rank; ++d)
-      lasts.push_back(arith::SubIOp::create(
-          rewriter, loc,
-          getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[d]),
-          cstIdx(rewriter, loc, 1)));
+    SmallVector<OpFoldResult> before, after;
+    for (int64_t d = 0; d < rank; ++d) {
+      before.push_back(rewriter.getIndexAttr(width[2 * d]));
+      after.push_back(rewriter.getIndexAttr(width[2 * d + 1]));
+    }
     SmallVector<OpFoldResult> outSizes =
         resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
           return arith::AddIOp::create(
@@ -566,33 +641,10 @@ struct PadPattern : OpConversionPattern<PadOp> {
                      cstIdx(rewriter, loc, width[2 * d] + width[2 * d + 1]))
               .getResult();
         });
-    rewriter.replaceOp(
-        op, buildMap(rewriter, loc, resultType, outSizes, {}, {},
-                     [&](OpBuilder &b, Location l, ValueRange) -> Value {
-                       SmallVector<Value> idx;
-                       Value zero = cstIdx(b, l, 0);
-                       for (int64_t d = 0; d < rank; ++d) {
-                         Value i = arith::SubIOp::create(
-                             b, l, linalg::IndexOp::create(b, l, d),
-                             cstIdx(b, l, width[2 * d]));
-                         if (reflect) {
-                           // |i|, then last - |last - i|.
-                           Value neg = arith::SubIOp::create(b, l, zero, i);
-                           i = arith::MaxSIOp::create(b, l, i, neg);
-                           Value r = arith::SubIOp::create(b, l, lasts[d], i);
-                           Value nr = arith::SubIOp::create(b, l, zero, r);
-                           i = arith::SubIOp::create(
-                               b, l, lasts[d],
-                               arith::MaxSIOp::create(b, l, r, nr));
-                         } else {
-                           i = arith::MinSIOp::create(
-                               b, l, arith::MaxSIOp::create(b, l, i, zero),
-                               lasts[d]);
-                         }
-                         idx.push_back(i);
-                       }
-                       return tensor::ExtractOp::create(b, l, data, idx);
-                     }));
+    rewriter.replaceOp(op,
+                       buildPadded(rewriter, loc, data, adaptor.getPadValue(),
+                                   before, after, op.getPadMode(), resultType,
+                                   outSizes, "relay.nn.pad"));
     return success();
   }
 };

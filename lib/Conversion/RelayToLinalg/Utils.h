@@ -253,6 +253,46 @@ void setUnsignedCast(Operation *op, bool isUnsigned);
 Value transposeDims(OpBuilder &b, Location loc, Value x,
                     ArrayRef<int64_t> perm);
 
+//===----------------------------------------------------------------------===//
+// Builders shared by a static op and its dyn form
+//===----------------------------------------------------------------------===//
+
+/// nn.pad of `data` by `before`/`after` per dim (constants, or index values
+/// known at run time: a negative one crops) in `mode` (constant: the 0-d
+/// `padValue`; edge; reflect, repeated as the width needs) to `resultType`
+/// of sizes `outSizes` (NN.cpp).
+Value buildPadded(OpBuilder &b, Location loc, Value data, Value padValue,
+                  ArrayRef<OpFoldResult> before, ArrayRef<OpFoldResult> after,
+                  StringRef mode, RankedTensorType resultType,
+                  ArrayRef<OpFoldResult> outSizes, StringRef opName);
+
+/// one_hot of `indices` with the new dim at `axis` (Index.cpp).
+Value buildOneHot(OpBuilder &b, Location loc, Value indices, bool isUnsigned,
+                  Value onValue, Value offValue, int64_t axis,
+                  RankedTensorType resultType, ArrayRef<OpFoldResult> sizes);
+
+/// topk's results (converted from `relayType` and `retType`): the elements
+/// of stable rank 0..K-1 along `axis`, K = sizes[axis] (IndexSort.cpp).
+FailureOr<SmallVector<Value>>
+buildTopKResults(OpBuilder &b, Location loc, const TypeConverter &typeConverter,
+                 Type relayType, StringRef retType, Value data, bool isUnsigned,
+                 int64_t axis, bool ascending, ArrayRef<OpFoldResult> sizes);
+
+/// `data` reshaped to `dstType` (sizes `sizes`) by one expand_shape or
+/// collapse_shape when the reshape only splits or only merges dims and every
+/// dynamic dim is carried over (its result size is `tensor.dim` of the same
+/// source dim: relay's `0` code, or a shape entry read from `shape_of`), so
+/// IREE sees the real grouping instead of a trip through 1-D; nothing
+/// otherwise (Transform.cpp).
+std::optional<Value> exactRegroup(OpBuilder &b, Location loc, Value data,
+                                  RankedTensorType dstType,
+                                  ArrayRef<OpFoldResult> sizes);
+
+/// The dyn.* forms of slicing, tiling, padding and index ops
+/// (DynamicOps.cpp, added by populateDynamicToLinalgPatterns).
+void populateDynamicOpsPatterns(const TypeConverter &tc,
+                                RewritePatternSet &patterns);
+
 } // namespace mlir::relay::lowering
 
 #endif // RELAY_LIB_CONVERSION_RELAYTOLINALG_UTILS_H

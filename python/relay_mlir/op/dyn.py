@@ -12,9 +12,18 @@ expression instead of a list, as in TVM::
     >>> relay.reshape(x, relay.reverse(s, 0)).op.name
     'dyn.reshape'
 
-TVM's other dyn operators (``dyn.strided_slice``, ``dyn.nn.pad``, ``dyn.tile``,
-``dyn.topk``, ``dyn.one_hot``, ``dyn.image.resize2d``, ``dyn.nn.upsampling``,
-``dyn.squeeze``, ``dyn.expand_dims``) and ``argwhere``/``unique`` are
+So do ``relay.strided_slice``, ``relay.nn.pad``, ``relay.tile``,
+``relay.topk``, ``relay.one_hot``, ``relay.squeeze`` and
+``relay.expand_dims``, which give the dialect's ``dyn.strided_slice``,
+``dyn.nn.pad``, ``dyn.tile``, ``dyn.topk``, ``dyn.one_hot``, ``dyn.squeeze``
+and ``dyn.expand_dims`` (typed by their own rules, lowered directly, turned
+back into the static ops by ``relay-dynamic-to-static`` when the arguments
+become constants)::
+
+    >>> relay.strided_slice(x, relay.const([1], "int64"), s).op.name
+    'dyn.strided_slice'
+
+``dyn.image.resize2d``/``dyn.nn.upsampling``, ``argwhere`` and ``unique`` are
 compositions of static operators with run-time operands (below), shared by
 the Python API and the ONNX importer; sizes that depend on values are ``?``::
 
@@ -89,6 +98,61 @@ def full(fill_value: object, shape: Expr, dtype: Optional[str] = "") -> Call:
                  dtype=_dtype("dtype", dtype) if dtype else "")
 
 
+def strided_slice(data: Expr, begin: Expr, end: Expr, strides: Optional[Expr] = None,
+                  slice_mode: str = "end") -> Call:
+    """``dyn.strided_slice``: ``begin``/``end``/``strides`` are 1-d integer tensors (of a
+    static length k <= rank: dims k.. are whole; ``strides`` may have one entry for all);
+    ``slice_mode="size"`` reads ``end`` as sizes (-1: to the end, stride 1)."""
+    if strides is None:
+        strides = _i64([1])
+    return _call("dyn.strided_slice", [data, _shape(begin, "begin"), _shape(end, "end"),
+                                       _shape(strides, "strides")],
+                 slice_mode=_str("slice_mode", slice_mode))
+
+
+def pad(data: Expr, pad_width: Expr, pad_value: Expr, pad_mode: str = "constant") -> Call:
+    """``dyn.nn.pad``: ``pad_width`` a (rank, 2) integer tensor of (before, after) per dim."""
+    return _call("dyn.nn.pad", [data, _shape(pad_width, "pad_width"), pad_value],
+                 pad_mode=_str("pad_mode", pad_mode))
+
+
+def tile(data: Expr, reps: Expr) -> Call:
+    """``dyn.tile``: ``reps`` a 1-d integer tensor of static length (numpy's rank rules);
+    negative repeats are a run-time error."""
+    return _call("dyn.tile", [data, _shape(reps, "reps")])
+
+
+def topk(data: Expr, k: Expr, axis: int = -1, ret_type: str = "both", is_ascend: bool = False,
+         dtype: str = "int32") -> object:
+    """``dyn.topk``: ``k`` a run-time integer (0-d or one element), checked at run time to lie
+    in [0, dim]."""
+    call = _call("dyn.topk", [data, _shape(k, "k")], axis=axis, ret_type=_str("ret_type", ret_type),
+                 is_ascend=_bool("is_ascend", bool(is_ascend)), dtype=_dtype("dtype", dtype))
+    return TupleWrapper(call, 2) if ret_type == "both" else call
+
+
+def one_hot(indices: Expr, on_value: Expr, off_value: Expr, depth: Expr, axis: int = -1,
+            dtype: str = "float32") -> Call:
+    """``dyn.one_hot``: ``depth`` a run-time integer (0-d or one element, checked >= 0); indices
+    outside [0, depth) give all ``off_value``; ``on_value``/``off_value`` are cast to ``dtype``."""
+    dt = _dtype("dtype", dtype)
+    on, off = (v if _dtype_of(v) == dt else _call("cast", [v], dtype=dt) for v in (on_value, off_value))
+    return _call("dyn.one_hot", [indices, on, off, _shape(depth, "depth")], axis=axis, dtype=dt)
+
+
+def squeeze(data: Expr, axis: Expr) -> Call:
+    """``dyn.squeeze``: ``axis`` a 1-d integer tensor of static length k (negative from the
+    end): the result has rank - k dims; an axis out of range or given twice, or a squeezed dim
+    that is not 1, is a run-time error."""
+    return _call("dyn.squeeze", [data, _shape(axis, "axis")])
+
+
+def expand_dims(data: Expr, axis: Expr, num_newaxis: int = 1) -> Call:
+    """``dyn.expand_dims``: ``axis`` a run-time integer (0-d or one element; negative counts
+    from rank + 1, checked at run time to be in range)."""
+    return _call("dyn.expand_dims", [data, _shape(axis, "axis")], num_newaxis=num_newaxis)
+
+
 # ---------------------------------------------------------------------------
 # Compositions: the dyn operators TVM 0.19 has that relay-mlir builds from
 # static operators with run-time operands (take at a run-time arange, where,
@@ -131,6 +195,13 @@ def type_of(e: Expr) -> PyTuple[PyTuple[Optional[int], ...], str]:
         raise TypeError(f"the type of {type(e).__name__} operand is not known (it must be a tensor "
                         "of known rank)")
     return r
+
+
+def _dtype_of(e: Expr) -> Optional[str]:
+    try:
+        return type_of(e)[1]
+    except TypeError:
+        return None
 
 
 def _i64(v: object) -> Expr:
@@ -233,33 +304,6 @@ def slice_axis(x: Expr, axis: int, d: Expr, start: Expr, end: Expr, step: Expr) 
     return _take_range(x, axis, start, end, step)
 
 
-def strided_slice(data: Expr, begin: Expr, end: Expr, strides: Optional[Expr] = None,
-                  slice_mode: str = "end") -> Expr:
-    """``dyn.strided_slice``: ``begin``/``end``/``strides`` are 1-d integer tensors (of a
-    static length k <= rank: dims k.. are whole; ``strides`` may have one entry for all);
-    ``slice_mode="size"`` reads ``end`` as sizes (-1: to the end, stride 1)."""
-    xs, _ = type_of(data)
-    k = _vec_len(begin, "begin")
-    if _vec_len(end, "end") != k:
-        raise ValueError("strided_slice: begin and end have different lengths")
-    ks = _vec_len(strides, "strides") if strides is not None else 1
-    if k > len(xs) or ks not in (1, k):
-        raise ValueError(f"strided_slice: {k} begin entries and {ks} strides for a rank-{len(xs)} tensor")
-    b, e = _int64(begin), _int64(end)
-    s = _int64(strides) if strides is not None else _i64([1])
-    y = data
-    for a in range(k):
-        st, en, sp = entry(b, a), entry(e, a), entry(s, a if ks > 1 else 0)
-        if slice_mode == "size":
-            d = dim(data, xs, a)
-            en = _op("where", _op("less", en, _i64(0)), d, _op("add", st, en))
-            sp = _i64(1)
-        elif slice_mode != "end":
-            raise ValueError(f"strided_slice: slice_mode {slice_mode!r}")
-        y = slice_axis(y, a, dim(data, xs, a), st, en, sp)
-    return y
-
-
 def _vec_len(v: Expr, what: str) -> int:
     s, _ = type_of(v)
     if len(s) != 1 or s[0] is None:
@@ -305,35 +349,6 @@ def pad_axes(data: Expr, shape: Sequence[Optional[int]], before: Sequence[Option
     return y
 
 
-def pad(data: Expr, pad_width: Expr, pad_value: Expr, pad_mode: str = "constant") -> Expr:
-    """``dyn.nn.pad``: ``pad_width`` a (rank, 2) integer tensor of (before, after) per dim."""
-    xs, dt = type_of(data)
-    ps, _ = type_of(pad_width)
-    r = len(xs)
-    if list(ps) != [r, 2]:
-        raise ValueError(f"pad: pad_width must have shape ({r}, 2), got {ps}")
-    w = _op("reshape", _int64(pad_width), newshape=[-1], allowzero=False)
-    if pad_mode not in ("constant", "edge", "reflect"):
-        raise ValueError(f"pad: pad_mode {pad_mode!r}")
-    return pad_axes(data, xs, [entry(w, 2 * a) for a in range(r)], [entry(w, 2 * a + 1) for a in range(r)],
-                    pad_value, pad_mode)
-
-
-def tile(data: Expr, reps: Expr) -> Expr:
-    """``dyn.tile``: ``reps`` a 1-d integer tensor of static length (numpy's rank rules);
-    negative repeats are a run-time error."""
-    xs, _ = type_of(data)
-    k = _vec_len(reps, "reps")
-    reps = _int64(reps)
-    y = data
-    if k > len(xs):
-        y = _op("expand_dims", y, axis=0, num_newaxis=k - len(xs))
-        xs = (1,) * (k - len(xs)) + tuple(xs)
-    r = len(xs)
-    return tile_dims(y, [_i64(1)] * (r - k) + [entry(reps, j) for j in range(k)],
-                     [dim(y, xs, a) for a in range(r)])
-
-
 def tile_dims(y: Expr, rs: Sequence[Expr], dims: Sequence[Expr]) -> Expr:
     """Tiles ``y`` (of the 0-d int64 ``dims``) ``rs[a]`` times along each dim (0-d int64,
     checked non-negative at run time): y as [1, d0, 1, d1, ...] broadcast to
@@ -348,23 +363,6 @@ def tile_dims(y: Expr, rs: Sequence[Expr], dims: Sequence[Expr]) -> Expr:
         big += [rs[a], dims[a]]
     z = _op("dyn.broadcast_to", z, _vec(big))
     return _op("dyn.reshape", z, _vec([_op("multiply", rs[a], dims[a]) for a in range(r)]), allowzero=False)
-
-
-def topk(data: Expr, k: Expr, axis: int = -1, ret_type: str = "both", is_ascend: bool = False,
-             dtype: str = "int32") -> object:
-    """``dyn.topk``: ``k`` a run-time integer (0-d or one element), checked at run time to lie
-    in [0, dim]; every element is sorted, then the first k taken."""
-    xs, _ = type_of(data)
-    r = len(xs)
-    a = axis + r if axis < 0 else axis
-    if not 0 <= a < r:
-        raise ValueError(f"topk: axis {axis} out of range for rank {r}")
-    vals, idx = topk_take(data, a, dim(data, xs, a), _scalar_of(_int64(k)), is_ascend, dtype)
-    if ret_type == "values":
-        return vals
-    if ret_type == "indices":
-        return idx
-    return TupleWrapper(Tuple([vals, idx]), 2)
 
 
 def topk_take(data: Expr, axis: int, d: Expr, k: Expr, is_ascend: bool, dtype: str) -> PyTuple[Expr, Expr]:
@@ -383,66 +381,6 @@ def one_hot_axis(indices: Expr, rank: int, on_value: Expr, off_value: Expr, dept
     classes = _op("reshape", classes, newshape=[-1] + [1] * (rank - axis), allowzero=False)
     hit = _op("equal", _op("expand_dims", indices, axis=axis, num_newaxis=1), classes)
     return _op("where", hit, on_value, off_value)
-
-
-def one_hot(indices: Expr, on_value: Expr, off_value: Expr, depth: Expr, axis: int = -1,
-            dtype: str = "float32") -> Expr:
-    """``dyn.one_hot``: ``depth`` a run-time integer (0-d or one element, checked >= 0); indices
-    outside [0, depth) give all ``off_value``."""
-    xs, _ = type_of(indices)
-    r = len(xs)
-    a = axis + r + 1 if axis < 0 else axis
-    if not 0 <= a <= r:
-        raise ValueError(f"one_hot: axis {axis} out of range for rank {r}")
-    dt = _dtype("dtype", dtype)
-    on, off = _op("cast", on_value, dtype=dt), _op("cast", off_value, dtype=dt)
-    # depth >= 0 and the whole result at most 2^40 elements
-    depth = checked_sizes([dim(indices, xs, a) for a in range(r)] + [_scalar_of(_int64(depth))])[-1]
-    return one_hot_axis(_int64(indices), r, on, off, depth, a)
-
-
-def squeeze(data: Expr, axis: Expr) -> Expr:
-    """``dyn.squeeze``: ``axis`` a 1-d integer tensor of static length k (negative from the
-    end): the result has rank - k dims; a squeezed dim that is not 1 (or an axis given twice)
-    is a run-time error (dyn.reshape's element-count check)."""
-    xs, _ = type_of(data)
-    r = len(xs)
-    k = _vec_len(axis, "axis")
-    if k > r:
-        raise ValueError(f"squeeze: {k} axes for a rank-{r} tensor")
-    ax = _int64(axis)
-    ax = _op("where", _op("less", ax, _i64(0)), _op("add", ax, _i64(r)), ax)
-    hits = _op("sum", _op("cast", _op("equal", _op("reshape", ax, newshape=[-1, 1], allowzero=False),
-                                        _i64(list(range(r)))), dtype="int64"),
-               axis=[0], keepdims=False, exclude=False)
-    # exactly k distinct axes in range, else a run-time error
-    ok = _op("logical_and", _op("equal", _op("sum", hits, axis=None, keepdims=False, exclude=False), _i64(k)),
-             _op("all", _op("less_equal", hits, _i64(1)), axis=None, keepdims=False, exclude=False))
-    # the kept dims in order: a stable sort puts them first
-    order = _op("argsort", hits, axis=0, is_ascend=True, dtype="int64")
-    kept = _op("take", order, _i64(list(range(r - k))), axis=0, batch_dims=0, mode="clip")
-    shape = _op("take", _op("shape_of", data, dtype="int64"), kept, axis=0, batch_dims=0, mode="clip")
-    shape = _op("add", shape, runtime_check(ok))
-    return _op("dyn.reshape", data, shape, allowzero=False)
-
-
-def expand_dims(data: Expr, axis: Expr, num_newaxis: int = 1) -> Expr:
-    """``dyn.expand_dims``: ``axis`` a run-time integer (0-d or one element; negative counts
-    from rank + 1, checked at run time to be in range)."""
-    xs, _ = type_of(data)
-    r = len(xs)
-    a = _scalar_of(_int64(axis))
-    a = _op("where", _op("less", a, _i64(0)), _op("add", a, _i64(r + 1)), a)
-    ok = _op("logical_and", _op("greater_equal", a, _i64(0)), _op("less_equal", a, _i64(r)))
-    a = _op("add", a, runtime_check(ok))
-    pos = _i64(list(range(r + num_newaxis)))
-    src = _op("where", _op("less", pos, a), pos, _op("subtract", pos, _i64(num_newaxis)))
-    src = _op("clip", src, a_min=0.0, a_max=float(max(r - 1, 0)))
-    dims = _op("shape_of", data, dtype="int64") if r else _i64([1])
-    shape = _op("take", dims, src, axis=0, batch_dims=0, mode="clip")
-    new = _op("logical_and", _op("greater_equal", pos, a), _op("less", pos, _op("add", a, _i64(num_newaxis))))
-    shape = _op("where", new, _i64(1), shape)
-    return _op("dyn.reshape", data, shape, allowzero=False)
 
 
 # -- resize ---------------------------------------------------------------------------

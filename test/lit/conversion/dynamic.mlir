@@ -125,3 +125,80 @@ func.func @dyn_reshape_to_static(%x: tensor<8x?x8xf32>) -> tensor<8x1x8xf32> {
   %y = relay.dyn.reshape %x, %s : (tensor<8x?x8xf32>, tensor<3xi64>) -> tensor<8x1x8xf32>
   return %y : tensor<8x1x8xf32>
 }
+
+// dyn.strided_slice: begin/end/stride read on the host, clamped as the
+// static op clamps, stride 0 refused at run time; one gather over the result.
+// CHECK-LABEL: func.func @dyn_strided_slice
+func.func @dyn_strided_slice(%x: tensor<4x5xf32>, %b: tensor<1xi64>, %s: tensor<1xi32>) -> tensor<?x5xf32> {
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.strided_slice: a stride is 0 [at {{.+}}dynamic.mlir:{{[0-9]+}}:{{[0-9]+}}]"
+  // CHECK: arith.ceildivsi
+  // CHECK: %[[E:.+]] = tensor.empty(%{{.+}}) : tensor<?x5xf32>
+  // CHECK: linalg.generic {{.*}} outs(%[[E]] : tensor<?x5xf32>)
+  // CHECK: tensor.extract %{{.+}}[%{{.+}}, %{{.+}}] : tensor<4x5xf32>
+  %0 = relay.dyn.strided_slice %x, %b, %b, %s : (tensor<4x5xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+
+// dyn.tile: repeats checked, then a gather at i mod the data dim.
+// CHECK-LABEL: func.func @dyn_tile
+func.func @dyn_tile(%x: tensor<4x5xf32>, %r: tensor<2xi64>) -> tensor<?x?xf32> {
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.tile: a shape entry is negative or the shape has more than 2^40 elements
+  // CHECK: linalg.generic
+  // CHECK: arith.remui
+  %0 = relay.dyn.tile %x, %r : (tensor<4x5xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// dyn.nn.pad "constant": negative widths crop (extract_slice), the rest is
+// tensor.pad; "edge" is nn.pad's gather at clamped indices.
+// CHECK-LABEL: func.func @dyn_pad
+func.func @dyn_pad(%x: tensor<4x5xf32>, %w: tensor<2x2xi64>, %v: tensor<f32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.nn.pad: a shape entry is negative or the shape has more than 2^40 elements
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.nn.pad: negative pad widths crop more than the dim
+  // CHECK: %[[C:.+]] = tensor.extract_slice %{{.+}}[%{{.+}}, %{{.+}}] [%{{.+}}, %{{.+}}] [1, 1] : tensor<4x5xf32> to tensor<?x?xf32>
+  // CHECK: tensor.pad %[[C]] low[%{{.+}}, %{{.+}}] high[%{{.+}}, %{{.+}}]
+  %0 = relay.dyn.nn.pad %x, %w, %v : (tensor<4x5xf32>, tensor<2x2xi64>, tensor<f32>) -> tensor<?x?xf32>
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.nn.pad: edge or reflect padding of an empty dim
+  // CHECK: linalg.generic
+  // CHECK: arith.minsi
+  // CHECK: tensor.extract %{{.+}}[%{{.+}}, %{{.+}}] : tensor<4x5xf32>
+  %1 = relay.dyn.nn.pad %x, %w, %v {pad_mode = "edge"} : (tensor<4x5xf32>, tensor<2x2xi64>, tensor<f32>) -> tensor<?x?xf32>
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// dyn.one_hot: one_hot's generic over a run-time depth.
+// CHECK-LABEL: func.func @dyn_one_hot
+func.func @dyn_one_hot(%i: tensor<3xi32>, %v: tensor<f32>, %d: tensor<i32>) -> tensor<3x?xf32> {
+  // CHECK: %[[D:.+]] = arith.index_cast %{{.+}} : i32 to index
+  // CHECK: cf.assert
+  // CHECK: tensor.empty(%[[D]]) : tensor<3x?xf32>
+  // CHECK: linalg.generic
+  %0 = relay.dyn.one_hot %i, %v, %v, %d {dtype = f32} : (tensor<3xi32>, tensor<f32>, tensor<f32>, tensor<i32>) -> tensor<3x?xf32>
+  return %0 : tensor<3x?xf32>
+}
+
+// dyn.squeeze / dyn.expand_dims: the new shape computed on the host, then a
+// reshape through 1-d.
+// CHECK-LABEL: func.func @dyn_squeeze_expand
+func.func @dyn_squeeze_expand(%x: tensor<1x5xf32>, %a: tensor<1xi64>, %e: tensor<i64>) -> (tensor<?xf32>, tensor<?x?x?xf32>) {
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.squeeze: an axis is out of range
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.squeeze: an axis is given twice or a squeezed dim is not 1
+  // CHECK: tensor.collapse_shape %{{.+}} {{\[\[}}0, 1]] : tensor<1x5xf32> into tensor<5xf32>
+  %0 = relay.dyn.squeeze %x, %a : (tensor<1x5xf32>, tensor<1xi64>) -> tensor<?xf32>
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.expand_dims: axis is out of range
+  // CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2]] output_shape [%{{.+}}, %{{.+}}, %{{.+}}] : tensor<?xf32> into tensor<?x?x?xf32>
+  %1 = relay.dyn.expand_dims %x, %e : (tensor<1x5xf32>, tensor<i64>) -> tensor<?x?x?xf32>
+  return %0, %1 : tensor<?xf32>, tensor<?x?x?xf32>
+}
+
+// dyn.topk: k checked against the axis, then topk's ranks and a gather of
+// the first k.
+// CHECK-LABEL: func.func @dyn_topk
+func.func @dyn_topk(%x: tensor<4x5xf32>, %k: tensor<i64>) -> tensor<4x?xi32> {
+  // CHECK: %[[K:.+]] = arith.index_cast %{{.+}} : i64 to index
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.topk: k is not in [0, the axis size]
+  // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+  // CHECK: tensor.empty(%[[K]]) : tensor<4x?xi32>
+  %0 = relay.dyn.topk %x, %k {ret_type = "indices"} : (tensor<4x5xf32>, tensor<i64>) -> tensor<4x?xi32>
+  return %0 : tensor<4x?xi32>
+}

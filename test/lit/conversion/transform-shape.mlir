@@ -264,3 +264,24 @@ func.func @broadcast_to_declared_dynamic(%x: tensor<3xf32>) -> tensor<?x3xf32> {
   %y = relay.broadcast_to %x {shape = array<i64: 2, 3>} : (tensor<3xf32>) -> tensor<?x3xf32>
   return %y : tensor<?x3xf32>
 }
+
+// A reshape that splits or merges dims and carries the dynamic dims over
+// (relay's `0` code; a dyn.reshape entry read from shape_of) is one
+// expand_shape / collapse_shape, not a trip through 1-D: IREE keeps the
+// grouping (the dynamic-axes transformer's head split and merge).
+// CHECK-LABEL: func.func @reshape_carried_dims
+// CHECK-NOT: into tensor<?xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1], [2, 3]] output_shape [%{{.*}}, %{{.*}}, 2, 64] : tensor<?x?x128xf32> into tensor<?x?x2x64xf32>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<?x?x2x64xf32> into tensor<?x?x128xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [%{{.*}}, 4, 32] : tensor<?x128xf32> into tensor<?x4x32xf32>
+func.func @reshape_carried_dims(%x: tensor<?x?x128xf32>, %y: tensor<?x128xf32>) -> (tensor<?x?x128xf32>, tensor<?x4x32xf32>) {
+  %0 = relay.reshape %x {newshape = array<i64: 0, 0, 2, 64>} : (tensor<?x?x128xf32>) -> tensor<?x?x2x64xf32>
+  %1 = relay.reshape %0 {newshape = array<i64: 0, 0, 128>} : (tensor<?x?x2x64xf32>) -> tensor<?x?x128xf32>
+  %s = relay.shape_of %y {dtype = i64} : (tensor<?x128xf32>) -> tensor<2xi64>
+  %c0 = relay.constant dense<[0]> : tensor<1xi64>
+  %d = relay.take %s, %c0 {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %k = relay.constant dense<[4, 32]> : tensor<2xi64>
+  %n = relay.concatenate %d, %k {axis = 0 : i64} : (tensor<1xi64>, tensor<2xi64>) -> tensor<3xi64>
+  %2 = relay.dyn.reshape %y, %n : (tensor<?x128xf32>, tensor<3xi64>) -> tensor<?x4x32xf32>
+  return %1, %2 : tensor<?x?x128xf32>, tensor<?x4x32xf32>
+}

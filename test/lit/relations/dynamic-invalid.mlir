@@ -120,3 +120,125 @@ func.func @shape_pieces_too_long(%x: tensor<4x6xf32>, %n: tensor<461168601842738
   %a = relay.dyn.reshape %x, %t : (tensor<4x6xf32>, tensor<2xi64>) -> !relay.incomplete
   return %a : !relay.incomplete
 }
+
+// -----
+
+func.func @strided_slice_lengths(%x: tensor<4x5xf32>, %b: tensor<1xi64>, %e: tensor<2xi64>) {
+  // expected-error @+1 {{'relay.dyn.strided_slice' op begin and end must have the same length (got 1 and 2)}}
+  %0 = relay.dyn.strided_slice %x, %b, %e, %b : (tensor<4x5xf32>, tensor<1xi64>, tensor<2xi64>, tensor<1xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @strided_slice_too_long(%x: tensor<4xf32>, %b: tensor<2xi64>) {
+  // expected-error @+1 {{'relay.dyn.strided_slice' op begin has 2 entries for a rank-1 tensor}}
+  %0 = relay.dyn.strided_slice %x, %b, %b, %b : (tensor<4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @strided_slice_strides(%x: tensor<4x5x6xf32>, %b: tensor<3xi64>, %s: tensor<2xi64>) {
+  // expected-error @+1 {{'relay.dyn.strided_slice' op strides must have 1 or 3 entries, got 2}}
+  %0 = relay.dyn.strided_slice %x, %b, %b, %s : (tensor<4x5x6xf32>, tensor<3xi64>, tensor<3xi64>, tensor<2xi64>) -> tensor<?x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @strided_slice_float_begin(%x: tensor<4xf32>, %b: tensor<1xf32>, %e: tensor<1xi64>) {
+  // expected-error @+1 {{'relay.dyn.strided_slice' op begin must be an integer tensor, got 'tensor<1xf32>'}}
+  %0 = relay.dyn.strided_slice %x, %b, %e, %e : (tensor<4xf32>, tensor<1xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @strided_slice_static_result(%x: tensor<4xf32>, %b: tensor<1xi64>) {
+  // expected-error @+1 {{result #0 has type 'tensor<?xi32>' but its typing rule gives 'tensor<?xf32>'}}
+  %0 = relay.dyn.strided_slice %x, %b, %b, %b : (tensor<4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xi32>
+  return
+}
+
+// -----
+
+func.func @tile_negative(%x: tensor<4xf32>) {
+  %r = relay.constant dense<[-2]> : tensor<1xi64>
+  // expected-error @+1 {{'relay.dyn.tile' op reps entry 0 is negative (-2)}}
+  %0 = relay.dyn.tile %x, %r : (tensor<4xf32>, tensor<1xi64>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @tile_unknown_length(%x: tensor<4xf32>, %r: tensor<?xi64>) {
+  // expected-error @+1 {{'relay.dyn.tile' op the length of reps (the rank of the result) must be known, got 'tensor<?xi64>'}}
+  %0 = relay.dyn.tile %x, %r : (tensor<4xf32>, tensor<?xi64>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @pad_width_shape(%x: tensor<4x5xf32>, %w: tensor<3x2xi64>, %v: tensor<f32>) {
+  // expected-error @+1 {{'relay.dyn.nn.pad' op pad_width must be a (2, 2) integer tensor, got 'tensor<3x2xi64>'}}
+  %0 = relay.dyn.nn.pad %x, %w, %v : (tensor<4x5xf32>, tensor<3x2xi64>, tensor<f32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @pad_value_dtype(%x: tensor<4x5xf32>, %w: tensor<2x2xi64>, %v: tensor<i32>) {
+  // expected-error @+1 {{'relay.dyn.nn.pad' op pad_value dtype 'i32' ≠ data dtype 'f32'}}
+  %0 = relay.dyn.nn.pad %x, %w, %v : (tensor<4x5xf32>, tensor<2x2xi64>, tensor<i32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @one_hot_depth_vector(%i: tensor<3xi32>, %v: tensor<f32>, %d: tensor<2xi32>) {
+  // expected-error @+1 {{'relay.dyn.one_hot' op depth must be an integer tensor of one element (0-d or 1-d), got 'tensor<2xi32>'}}
+  %0 = relay.dyn.one_hot %i, %v, %v, %d {dtype = f32} : (tensor<3xi32>, tensor<f32>, tensor<f32>, tensor<2xi32>) -> tensor<3x?xf32>
+  return
+}
+
+// -----
+
+func.func @one_hot_negative_depth(%i: tensor<3xi32>, %v: tensor<f32>) {
+  %d = relay.constant dense<-1> : tensor<i32>
+  // expected-error @+1 {{'relay.dyn.one_hot' op depth is negative (-1)}}
+  %0 = relay.dyn.one_hot %i, %v, %v, %d {dtype = f32} : (tensor<3xi32>, tensor<f32>, tensor<f32>, tensor<i32>) -> tensor<3x?xf32>
+  return
+}
+
+// -----
+
+func.func @squeeze_too_many(%x: tensor<1x1xf32>, %a: tensor<3xi64>) {
+  // expected-error @+1 {{'relay.dyn.squeeze' op axis has 3 entries for a rank-2 tensor}}
+  %0 = relay.dyn.squeeze %x, %a : (tensor<1x1xf32>, tensor<3xi64>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @expand_dims_axis_vector(%x: tensor<4xf32>, %a: tensor<2xi64>) {
+  // expected-error @+1 {{'relay.dyn.expand_dims' op axis must be an integer tensor of one element (0-d or 1-d), got 'tensor<2xi64>'}}
+  %0 = relay.dyn.expand_dims %x, %a : (tensor<4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @topk_axis(%x: tensor<4xf32>, %k: tensor<i64>) {
+  // expected-error @+1 {{'relay.dyn.topk' op axis}}
+  %0 = relay.dyn.topk %x, %k {axis = 3 : i64} : (tensor<4xf32>, tensor<i64>) -> tuple<tensor<?xf32>, tensor<?xi32>>
+  return
+}
+
+// -----
+
+func.func @topk_float_k(%x: tensor<4xf32>, %k: tensor<f32>) {
+  // expected-error @+1 {{'relay.dyn.topk' op k must be an integer tensor of one element (0-d or 1-d), got 'tensor<f32>'}}
+  %0 = relay.dyn.topk %x, %k : (tensor<4xf32>, tensor<f32>) -> tuple<tensor<?xf32>, tensor<?xi32>>
+  return
+}

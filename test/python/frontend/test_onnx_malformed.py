@@ -295,3 +295,11 @@ def test_group_norm_of_a_rank_1_input_is_refused():
     m = _model([oh.make_node("GroupNormalization", ["x", "s", "b"], ["y"], name="gn", num_groups=2)],
                [_vi("x", [4])], [_vi("y", None)], inits, opset=21)
     _refused(m, "GroupNormalization node 'gn'", "needs rank >= 2")
+
+
+def test_pad_of_a_scalar_with_run_time_axes_is_refused():
+    """ONNX fuzz seed 20, mutant 44463: Pad of a rank-0 input with axes known only at run time
+    was a ValueError (a concatenate of no per-dim pads)."""
+    m = _model([oh.make_node("Pad", ["x", "p", "", "a"], ["y"], name="pad")],
+               [_vi("x", []), _vi("p", [2], TP.INT64), _vi("a", [1], TP.INT64)], [_vi("y", None)], opset=19)
+    _refused(m, "Pad node 'pad'", "no axis to pad")

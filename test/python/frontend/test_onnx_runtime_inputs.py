@@ -295,6 +295,15 @@ def test_runtime_split_onehot_topk():
             exe(*[feeds[k.name] for k in m.graph.input])
 
 
+def test_topk_of_constant_k_zero_is_empty():
+    """A constant k of 0 gives empty results as in onnxruntime (relay's static topk reads k < 1
+    as the whole axis: the importer used to return all 5 entries)."""
+    m = _model([oh.make_node("TopK", ["x", "k"], ["v", "i"], axis=1)], [("x", F, [3, 5])],
+               [("v", F, None), ("i", I64, None)],
+               inits=[onnx.numpy_helper.from_array(np.array([0], np.int64), "k")])
+    _same(_compiled(m), m, {"x": np.random.default_rng(1).standard_normal((3, 5)).astype(np.float32)})
+
+
 def test_runtime_unsqueeze_squeeze_axes_checked():
     """Axes decide the rank: the declared output shape gives the result and the axes are
     checked at run time against it."""

@@ -68,6 +68,37 @@ case("dyn.fills (dyn.zeros, dyn.ones, dyn.full)", [("s", (2,), "int32"), ("v", (
       [np.array([0, 4], "int32"), np.array(7.0, "float32")]],
      lambda s, v: (np.zeros(s, "int8"), np.ones(s, "float16"), np.full(s, v, "float32"),
                    np.full(s, np.trunc(v), "int32")))
+# the dyn forms of slicing, tiling, padding and index operators (random argument sweeps:
+# ops/test_dyn_index_ops.py)
+case("dyn.strided_slice", [("x", (ANY, 5), "float32"), ("b", (2,), "int64"), ("e", (2,), "int64"),
+                           ("s", (2,), "int64")],
+     lambda x, b, e, s: relay.strided_slice(x, b, e, s),
+     [[rand(4, 5), np.array([1, -1], "int64"), np.array([9, 0], "int64"), np.array([2, -2], "int64")],
+      [rand(3, 5), np.array([2, 0], "int64"), np.array([0, 5], "int64"), np.array([1, 1], "int64")]],
+     lambda x, b, e, s: x[int(b[0]):int(e[0]):int(s[0]), int(b[1]):int(e[1]):int(s[1])])
+case("dyn.tile", [("x", (ANY, 2), "int32"), ("r", (3,), "int64")], lambda x, r: relay.tile(x, r),
+     [[rand(3, 2, dtype="int32"), np.array([2, 1, 3], "int64")],
+      [rand(1, 2, dtype="int32"), np.array([1, 0, 2], "int64")]],
+     lambda x, r: np.tile(x, r))
+case("dyn.nn.pad", [("x", (ANY, 3), "float32"), ("w", (2, 2), "int64")],
+     lambda x, w: (relay.nn.pad(x, w, 1.5), relay.nn.pad(x, w, pad_mode="reflect")),
+     [[rand(2, 3), np.array([[1, 0], [2, 1]], "int64")], [rand(4, 3), np.array([[0, 3], [0, 0]], "int64")]],
+     lambda x, w: (np.pad(x, w.tolist(), constant_values=np.float32(1.5)), np.pad(x, w.tolist(), mode="reflect")))
+case("dyn.one_hot", [("i", (ANY,), "int32"), ("d", (), "int64")],
+     lambda i, d: relay.one_hot(i, relay.const(1), relay.const(0), d, -1, "int32"),
+     [[np.array([0, 3, 1, -1], "int32"), np.array(4, "int64")], [np.array([2], "int32"), np.array(2, "int64")]],
+     lambda i, d: (i[:, None] == np.arange(int(d))).astype("int32"))
+case("dyn.squeeze and dyn.expand_dims", [("x", (ANY, 1, 3), "float32"), ("a", (1,), "int64"),
+                                         ("e", (), "int64")],
+     lambda x, a, e: (relay.squeeze(x, a), relay.expand_dims(x, e, 2)),
+     [[rand(2, 1, 3), np.array([-2], "int64"), np.array(0, "int64")],
+      [rand(1, 1, 3), np.array([1], "int64"), np.array(-1, "int64")]],
+     lambda x, a, e: (np.squeeze(x, int(a[0])), np.expand_dims(x, (int(e), int(e) + 1) if e >= 0 else (-2, -1))))
+case("dyn.topk", [("x", (2, ANY), "float32"), ("k", (), "int32")],
+     lambda x, k: relay.topk(x, k, axis=1, dtype="int64").astuple(),
+     [[np.array([[3, 1, 2, 5], [0, 4, 9, 8]], "float32"), np.array(3, "int32")],
+      [np.array([[1, 2], [2, 1]], "float32"), np.array(0, "int32")]],
+     lambda x, k: (-np.sort(-x, axis=1)[:, :int(k)], np.argsort(-x, axis=1, kind="stable")[:, :int(k)]))
 
 NAMES = list(CASES)
 

@@ -207,6 +207,8 @@ def _topk(n: Node):
     if not n.is_const(1):
         return _topk_runtime(n, axis)
     k = int(n.const_scalar(1, "k"))
+    if k == 0:  # (the static topk reads k < 1 as the whole axis; dyn.topk of 0 is empty)
+        return _topk_runtime(n, axis)
     dim = n.shape(0)[axis]
     if k < 0 or (dim is not None and k > dim):
         raise n.invalid(f"k={k} is out of range for axis {axis} of size {dim}")
@@ -217,23 +219,19 @@ def _topk(n: Node):
 
 
 def _topk_runtime(n: Node, axis: int):
-    """k known only at run time: every element sorted (topk with k = the whole axis), then the
-    first k taken; k is checked at run time to lie in [0, dim]."""
-    from ._shape import dims_of
-    from ._symshape import elems_expr
+    """k known only at run time: ``dyn.topk`` (k is checked at run time to lie in [0, dim])."""
     ks = n.shape(1)
     if ks is None or len(ks) > 1 or any(d not in (1, None) for d in ks):
         raise n.invalid(f"input 1 (k) must hold one element, got shape {fmt_shape(ks)}")
     x = n.expr(0)
-    xs = n.shape(0)
     largest = bool(n.attr("largest", 1))
     n.expect("sorted", 1, default=1)
     k = n.expr(1)
     if n.dtype(1) != "int64":
         k = n.op("cast")(k, "int64")
     k = n.op("reshape")(k, [])
-    dim = D.entry(elems_expr(n, [dims_of(x, xs)[axis]], "int64"), 0)
-    return list(D.topk_take(x, axis, dim, k, not largest, "int64"))
+    out = D.topk(x, k, axis, "both", not largest, "int64")
+    return [out[0], out[1]]
 
 
 def _scan(relay_name: str):

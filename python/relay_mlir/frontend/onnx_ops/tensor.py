@@ -363,9 +363,8 @@ def _tile(n: Node):
 
 
 def _tile_runtime(n: Node):
-    """Tile by repeats computed at run time: x as [1, d0, 1, d1, ...], broadcast to
-    [r0, d0, r1, d1, ...] (dyn.broadcast_to: repeats checked at run time), reshaped to
-    [r0*d0, r1*d1, ...] (dyn.reshape)."""
+    """Tile by repeats computed at run time: ``dyn.tile`` (negative repeats and more than
+    2^40 elements are run-time errors)."""
     sym = _shape_input(n, 1, "repeats")
     xs = n.shape(0)
     if xs is None:
@@ -376,10 +375,8 @@ def _tile_runtime(n: Node):
         raise n.invalid(f"repeats has {len(sym.elems)} entries, the input has rank {r}")
     if any(isinstance(e, int) and e < 0 for e in sym.elems):
         raise n.invalid(f"negative repeats {sym.elems}")
-    dims = [xs[i] if xs[i] is not None else Dim(x, i) for i in range(r)]
     reps = elems_expr(n, sym.elems, "int64", [(sym, i) for i in range(r)])
-    dvec = elems_expr(n, dims, "int64")
-    return D.tile_dims(x, [D.entry(reps, i) for i in range(r)], [D.entry(dvec, i) for i in range(r)])
+    return D.tile(x, reps)
 
 
 # -- split / slice -------------------------------------------------------------------
@@ -683,6 +680,8 @@ def _pad_runtime(n: Node, mode: str):
         raise n.unsupported(f"pad mode {mode!r}")
     runtime_axes = n.has(3) and not n.is_const(3)
     if runtime_axes:
+        if r == 0:
+            raise n.invalid("input 0 is a scalar: there is no axis to pad")
         als = n.shape(3)
         if als is None or len(als) != 1 or als[0] is None:
             raise n.unsupported("input 3 (axes) is only known at run time and its length is unknown")

@@ -1,0 +1,412 @@
+//===- DynamicOps.cpp - dyn.strided_slice/tile/pad/one_hot/... to linalg --===//
+//
+// The dyn forms of slicing, tiling, padding and index operators. Their
+// run-time operands are read on the host (tensor.extract of small integer
+// tensors), turned into the sizes of the result and checked (a stride of 0,
+// a negative size, more than 2^40 elements, an axis out of range are
+// cf.assert failures naming the op's source); the data movement is the
+// static op's (nn.pad, one_hot and topk share their builders with the
+// static patterns) or one gather over the result (strided_slice, tile).
+//
+//===----------------------------------------------------------------------===//
+#include "DynamicUtils.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::lowering;
+
+namespace {
+
+using Pred = arith::CmpIPredicate;
+
+Value select(OpBuilder &b, Location loc, Value c, Value x, Value y) {
+  return arith::SelectOp::create(b, loc, c, x, y);
+}
+Value add(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::AddIOp::create(b, loc, x, y);
+}
+Value sub(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::SubIOp::create(b, loc, x, y);
+}
+Value mul(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MulIOp::create(b, loc, x, y);
+}
+Value maxi(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MaxSIOp::create(b, loc, x, y);
+}
+Value mini(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MinSIOp::create(b, loc, x, y);
+}
+Value andi(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::AndIOp::create(b, loc, x, y);
+}
+Value trueValue(OpBuilder &b, Location loc) {
+  return b.createOrFold<arith::ConstantOp>(loc, b.getBoolAttr(true));
+}
+Value sizeValue(OpBuilder &b, Location loc, OpFoldResult s) {
+  return getValueOrCreateConstantIndexOp(b, loc, s);
+}
+
+//===----------------------------------------------------------------------===//
+// dyn.strided_slice
+//===----------------------------------------------------------------------===//
+
+/// Every dim a gathers index `start[a] + i * step[a]` (strided_slice's
+/// clamping computed on the host: negative indices count from the end,
+/// then clamp to [0, d] (stride > 0) or [-1, d - 1] (stride < 0)).
+struct DynStridedSlicePattern : OpConversionPattern<DynStridedSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynStridedSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value data = adaptor.getData();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t rank = resultType.getRank();
+    int64_t k =
+        cast<RankedTensorType>(adaptor.getBegin().getType()).getDimSize(0);
+    int64_t ks =
+        cast<RankedTensorType>(adaptor.getStrides().getType()).getDimSize(0);
+    bool sizeMode = op.getSliceMode() == "size";
+    StringRef name = "relay.dyn.strided_slice";
+    SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, data);
+    Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1),
+          minusOne = indexConst(b, loc, -1),
+          maxRange = indexConst(b, loc, std::numeric_limits<int64_t>::max());
+    SmallVector<Value> starts, steps;
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t a = 0; a < rank; ++a) {
+      if (a >= k) {
+        starts.push_back(zero);
+        steps.push_back(one);
+        sizes.push_back(inSizes[a]);
+        continue;
+      }
+      Value d = sizeValue(b, loc, inSizes[a]);
+      Value begin = shapeEntry(b, loc, adaptor.getBegin(), a);
+      Value end = shapeEntry(b, loc, adaptor.getEnd(), a);
+      Value stride = one;
+      if (sizeMode)
+        end = select(b, loc, cmp(b, loc, Pred::slt, end, zero), maxRange,
+                     add(b, loc, begin, end));
+      else
+        stride = shapeEntry(b, loc, adaptor.getStrides(), ks == 1 ? 0 : a);
+      runtimeCheck(b, loc, cmp(b, loc, Pred::ne, stride, zero), name,
+                   "a stride is 0");
+      Value negative = cmp(b, loc, Pred::slt, stride, zero);
+      Value lo = select(b, loc, negative, minusOne, zero);
+      Value hi = select(b, loc, negative, sub(b, loc, d, one), d);
+      auto canonical = [&](Value i) {
+        i = select(b, loc, cmp(b, loc, Pred::slt, i, zero), add(b, loc, i, d),
+                   i);
+        return mini(b, loc, maxi(b, loc, i, lo), hi);
+      };
+      Value first = canonical(begin), last = canonical(end);
+      // ceil((last - first) / stride), at least 0
+      Value n =
+          arith::CeilDivSIOp::create(b, loc, sub(b, loc, last, first), stride);
+      starts.push_back(first);
+      steps.push_back(stride);
+      sizes.push_back(maxi(b, loc, n, zero));
+    }
+    sizes = checkedSizes(b, loc, resultType, sizes, name);
+    Value result = buildMap(
+        b, loc, resultType, sizes, {}, {},
+        [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+          SmallVector<Value> idx;
+          for (int64_t a = 0; a < rank; ++a) {
+            Value i = linalg::IndexOp::create(nb, l, a);
+            idx.push_back(a < k ? add(nb, l, starts[a], mul(nb, l, i, steps[a]))
+                                : i);
+          }
+          return tensor::ExtractOp::create(nb, l, data, idx);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// dyn.tile
+//===----------------------------------------------------------------------===//
+
+/// Result dim a is data dim a' (aligned right) times its repeat; the gather
+/// reads index i mod the data dim.
+struct DynTilePattern : OpConversionPattern<DynTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value data = adaptor.getData();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t rank = resultType.getRank();
+    int64_t inRank = cast<RankedTensorType>(data.getType()).getRank();
+    int64_t k =
+        cast<RankedTensorType>(adaptor.getReps().getType()).getDimSize(0);
+    StringRef name = "relay.dyn.tile";
+    SmallVector<OpFoldResult> reps = shapeEntries(b, loc, adaptor.getReps(), k);
+    checkRequestedShape(b, loc, reps, name);
+    SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, data);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t a = 0; a < rank; ++a) {
+      int64_t di = a - (rank - inRank), ri = a - (rank - k);
+      Value in =
+          di < 0 ? indexConst(b, loc, 1) : sizeValue(b, loc, inSizes[di]);
+      Value r = ri < 0 ? indexConst(b, loc, 1) : sizeValue(b, loc, reps[ri]);
+      sizes.push_back(mul(b, loc, in, r));
+    }
+    checkRequestedShape(b, loc, sizes, name);
+    sizes = checkedSizes(b, loc, resultType, sizes, name);
+    Value result =
+        buildMap(b, loc, resultType, sizes, {}, {},
+                 [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+                   SmallVector<Value> idx;
+                   for (int64_t di = 0; di < inRank; ++di) {
+                     int64_t a = di + (rank - inRank);
+                     Value i = linalg::IndexOp::create(nb, l, a);
+                     idx.push_back(arith::RemUIOp::create(
+                         nb, l, i, sizeValue(nb, l, inSizes[di])));
+                   }
+                   return tensor::ExtractOp::create(nb, l, data, idx);
+                 });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// dyn.squeeze, dyn.expand_dims: a shape computed on the host, then a reshape
+//===----------------------------------------------------------------------===//
+
+struct DynSqueezePattern : OpConversionPattern<DynSqueezeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynSqueezeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value data = adaptor.getData();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+    int64_t k =
+        cast<RankedTensorType>(adaptor.getAxis().getType()).getDimSize(0);
+    StringRef name = "relay.dyn.squeeze";
+    Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1),
+          r = indexConst(b, loc, rank);
+    SmallVector<Value> axes;
+    Value inRange = trueValue(b, loc);
+    for (int64_t j = 0; j < k; ++j) {
+      Value a = shapeEntry(b, loc, adaptor.getAxis(), j);
+      a = select(b, loc, cmp(b, loc, Pred::slt, a, zero), add(b, loc, a, r), a);
+      inRange = andi(b, loc, inRange,
+                     andi(b, loc, cmp(b, loc, Pred::sge, a, zero),
+                          cmp(b, loc, Pred::slt, a, r)));
+      axes.push_back(a);
+    }
+    runtimeCheck(b, loc, inRange, name, "an axis is out of range");
+    SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, data);
+    // hits[d]: how often dim d is named; kept[d]: its position in the result
+    SmallVector<Value> squeezed, position;
+    Value ok = trueValue(b, loc), kept = zero;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value hits = zero, dd = indexConst(b, loc, d);
+      for (Value a : axes)
+        hits = add(b, loc, hits,
+                   select(b, loc, cmp(b, loc, Pred::eq, a, dd), one, zero));
+      Value isSqueezed = cmp(b, loc, Pred::ne, hits, zero);
+      ok = andi(b, loc, ok, cmp(b, loc, Pred::sle, hits, one));
+      ok =
+          andi(b, loc, ok,
+               arith::OrIOp::create(
+                   b, loc,
+                   arith::XOrIOp::create(b, loc, isSqueezed, trueValue(b, loc)),
+                   cmp(b, loc, Pred::eq, sizeValue(b, loc, inSizes[d]), one)));
+      squeezed.push_back(isSqueezed);
+      position.push_back(kept);
+      kept = add(b, loc, kept, select(b, loc, isSqueezed, zero, one));
+    }
+    runtimeCheck(b, loc, ok, name,
+                 "an axis is given twice or a squeezed dim is not 1");
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t j = 0; j < rank - k; ++j) {
+      Value size = zero, jj = indexConst(b, loc, j);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value here =
+            andi(b, loc,
+                 arith::XOrIOp::create(b, loc, squeezed[d], trueValue(b, loc)),
+                 cmp(b, loc, Pred::eq, position[d], jj));
+        size = select(b, loc, here, sizeValue(b, loc, inSizes[d]), size);
+      }
+      sizes.push_back(size);
+    }
+    sizes = checkedSizes(b, loc, resultType, sizes, name);
+    rewriter.replaceOp(op, reshapeToSizes(b, loc, data, resultType, sizes));
+    return success();
+  }
+};
+
+struct DynExpandDimsPattern : OpConversionPattern<DynExpandDimsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynExpandDimsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value data = adaptor.getData();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+    int64_t n = op.getNumNewaxis();
+    StringRef name = "relay.dyn.expand_dims";
+    Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1);
+    Value a = onlyEntry(b, loc, adaptor.getAxis());
+    a = select(b, loc, cmp(b, loc, Pred::slt, a, zero),
+               add(b, loc, a, indexConst(b, loc, rank + 1)), a);
+    runtimeCheck(b, loc,
+                 andi(b, loc, cmp(b, loc, Pred::sge, a, zero),
+                      cmp(b, loc, Pred::sle, a, indexConst(b, loc, rank))),
+                 name, "axis is out of range");
+    SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, data);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t j = 0; j < rank + n; ++j) {
+      // j < a: data dim j; a <= j < a + n: 1; else data dim j - n
+      Value jj = indexConst(b, loc, j);
+      Value before = j < rank ? sizeValue(b, loc, inSizes[j]) : one;
+      Value after = j >= n ? sizeValue(b, loc, inSizes[j - n]) : one;
+      Value size = select(b, loc, cmp(b, loc, Pred::slt, jj, a), before,
+                          select(b, loc,
+                                 cmp(b, loc, Pred::slt, jj,
+                                     add(b, loc, a, indexConst(b, loc, n))),
+                                 one, after));
+      sizes.push_back(size);
+    }
+    sizes = checkedSizes(b, loc, resultType, sizes, name);
+    rewriter.replaceOp(op, reshapeToSizes(b, loc, data, resultType, sizes));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// dyn.nn.pad, dyn.one_hot, dyn.topk: the static op's builder at run-time sizes
+//===----------------------------------------------------------------------===//
+
+struct DynPadPattern : OpConversionPattern<DynPadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynPadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value data = adaptor.getData();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t rank = resultType.getRank();
+    StringRef name = "relay.dyn.nn.pad";
+    SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, data);
+    SmallVector<OpFoldResult> before, after, sizes;
+    Value zero = indexConst(b, loc, 0);
+    Value edgesOk = trueValue(b, loc);
+    for (int64_t a = 0; a < rank; ++a) {
+      auto width = [&](int64_t side) -> Value {
+        Value v = tensor::ExtractOp::create(
+            b, loc, adaptor.getPadWidth(),
+            ValueRange{indexConst(b, loc, a), indexConst(b, loc, side)});
+        return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+      };
+      Value lo = width(0), hi = width(1), d = sizeValue(b, loc, inSizes[a]);
+      before.push_back(lo);
+      after.push_back(hi);
+      sizes.push_back(add(b, loc, add(b, loc, d, lo), hi));
+      // edge/reflect read the data: a padded dim must not be empty
+      edgesOk = andi(
+          b, loc, edgesOk,
+          arith::OrIOp::create(b, loc, cmp(b, loc, Pred::sgt, d, zero),
+                               andi(b, loc, cmp(b, loc, Pred::eq, lo, zero),
+                                    cmp(b, loc, Pred::eq, hi, zero))));
+    }
+    checkRequestedShape(b, loc, sizes, name);
+    if (op.getPadMode() != "constant")
+      runtimeCheck(b, loc, edgesOk, name,
+                   "edge or reflect padding of an empty dim");
+    sizes = checkedSizes(b, loc, resultType, sizes, name);
+    FailureOr<Value> result =
+        buildPadded(b, loc, data, adaptor.getPadValue(), before, after,
+                    op.getPadMode(), resultType, sizes, name);
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(op, *result);
+    return success();
+  }
+};
+
+struct DynOneHotPattern : OpConversionPattern<DynOneHotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynOneHotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t axis = op.getAxis(); // (I64Attr getters return uint64_t)
+    if (axis < 0)
+      axis += resultType.getRank();
+    StringRef name = "relay.dyn.one_hot";
+    SmallVector<OpFoldResult> sizes =
+        dimSizes(rewriter, loc, adaptor.getIndices());
+    sizes.insert(sizes.begin() + axis,
+                 onlyEntry(rewriter, loc, adaptor.getDepth()));
+    checkRequestedShape(rewriter, loc, sizes, name);
+    sizes = checkedSizes(rewriter, loc, resultType, sizes, name);
+    rewriter.replaceOp(op,
+                       buildOneHot(rewriter, loc, adaptor.getIndices(),
+                                   isUnsignedInt(op.getIndices().getType()),
+                                   adaptor.getOnValue(), adaptor.getOffValue(),
+                                   axis, resultType, sizes));
+    return success();
+  }
+};
+
+struct DynTopKPattern : OpConversionPattern<DynTopKOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynTopKOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ValueRange dataLeaves = adaptor.getData(), kLeaves = adaptor.getK();
+    if (dataLeaves.size() != 1 || kLeaves.size() != 1)
+      return rewriter.notifyMatchFailure(op, "data or k is not one tensor");
+    Value data = dataLeaves.front();
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+    int64_t axis = op.getAxis(); // (I64Attr getters return uint64_t)
+    if (axis < 0)
+      axis += rank;
+    SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
+    Value k = onlyEntry(rewriter, loc, kLeaves.front());
+    runtimeCheck(
+        rewriter, loc,
+        andi(rewriter, loc,
+             cmp(rewriter, loc, Pred::sge, k, indexConst(rewriter, loc, 0)),
+             cmp(rewriter, loc, Pred::sle, k,
+                 sizeValue(rewriter, loc, sizes[axis]))),
+        "relay.dyn.topk", "k is not in [0, the axis size]");
+    sizes[axis] = k;
+    FailureOr<SmallVector<Value>> results = buildTopKResults(
+        rewriter, loc, *getTypeConverter(), op.getType(), op.getRetType(), data,
+        isUnsignedInt(op.getData().getType()), axis, op.getIsAscend(), sizes);
+    if (failed(results))
+      return failure();
+    rewriter.replaceOpWithMultiple(op, {*results});
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateDynamicOpsPatterns(const TypeConverter &tc,
+                                          RewritePatternSet &patterns) {
+  patterns.add<DynStridedSlicePattern, DynTilePattern, DynSqueezePattern,
+               DynExpandDimsPattern, DynPadPattern, DynOneHotPattern,
+               DynTopKPattern>(tc, patterns.getContext());
+}

@@ -1,0 +1,59 @@
+//===- DynamicUtils.h - run-time shape values in the lowering ---*- C++ -*-===//
+//
+// Helpers of the dyn.* lowerings (Dynamic.cpp, DynamicOps.cpp): reading
+// entries of shape operands as index values, checking requested shapes at
+// run time (cf.assert with the op's source location), and reshaping to
+// sizes known only at run time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RELAY_LIB_CONVERSION_RELAYTOLINALG_DYNAMICUTILS_H
+#define RELAY_LIB_CONVERSION_RELAYTOLINALG_DYNAMICUTILS_H
+
+#include "Utils.h"
+
+namespace mlir::relay::lowering {
+
+Value indexConst(OpBuilder &b, Location loc, int64_t v);
+
+Value cmp(OpBuilder &b, Location loc, arith::CmpIPredicate pred, Value x,
+          Value y);
+
+/// Entry `i` of the 1-d integer tensor `shape`, as an index.
+Value shapeEntry(OpBuilder &b, Location loc, Value shape, int64_t i);
+
+/// All entries of a shape operand of static length `n`.
+SmallVector<OpFoldResult> shapeEntries(OpBuilder &b, Location loc, Value shape,
+                                       int64_t n);
+
+/// The element of a one-element integer tensor (0-d or 1-d), as an index.
+Value onlyEntry(OpBuilder &b, Location loc, Value v);
+
+/// The product of `sizes`.
+Value product(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes);
+
+/// The sizes of a result of type `type` from the run-time `sizes`: a static
+/// dim of the type is used as a constant, after checking at run time that
+/// the entry holds it; dynamic dims keep the run-time value.
+SmallVector<OpFoldResult> checkedSizes(OpBuilder &b, Location loc,
+                                       RankedTensorType type,
+                                       ArrayRef<OpFoldResult> sizes,
+                                       StringRef opName);
+
+/// Run-time checks of a requested shape: no entry is negative and the
+/// element count stays at most 2^40.
+void checkRequestedShape(OpBuilder &b, Location loc,
+                         ArrayRef<OpFoldResult> sizes, StringRef opName);
+
+/// A run-time check that `ok` holds: "<opName>: <what> [at <source>]".
+void runtimeCheck(OpBuilder &b, Location loc, Value ok, StringRef opName,
+                  StringRef what);
+
+/// `data` with the same elements in the row-major order, as `resultType`
+/// whose sizes are `sizes` (the element counts must agree: checked by the
+/// caller).
+Value reshapeToSizes(OpBuilder &b, Location loc, Value data,
+                     RankedTensorType resultType, ArrayRef<OpFoldResult> sizes);
+
+} // namespace mlir::relay::lowering
+
+#endif // RELAY_LIB_CONVERSION_RELAYTOLINALG_DYNAMICUTILS_H
