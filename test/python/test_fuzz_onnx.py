@@ -50,3 +50,18 @@ def test_a_bad_case_is_detected():
     finally:
         fe.from_onnx = real
     assert res["cat"] == "exception" and res["sig"].startswith("ZeroDivisionError@"), res
+
+
+# the internal errors of the 100,000-mutant campaign (seed 20, docs/fuzzing_onnx.md), each a
+# missing check in a converter; rebuilt from the corpus by seed and index and imported again
+CAMPAIGN_FINDINGS = {44463: "Pad of a rank-0 input, run-time axes", 57670: "Reshape with a 0-d shape",
+                     63103: "ConvTranspose output_shape []", 69718: "Attention over an empty key sequence",
+                     76781: "Shape start/end before opset 15"}
+
+
+@pytest.mark.parametrize("index", sorted(CAMPAIGN_FINDINGS))
+def test_campaign_findings_stay_fixed(index):
+    fz = _fuzzer()
+    name, model, mutations = fz.make_mutant(fz.load_corpus(), 20, index)
+    res = fz.run_case(model.SerializeToString(), do_compile=False)
+    assert res["cat"] in ("ok", "compile_error"), (CAMPAIGN_FINDINGS[index], name, mutations, res)

@@ -125,6 +125,8 @@ def _attention(n: Node):
     runtime_mask = n.has(3) and not n.is_const(3)
     if bias is not None and not runtime_mask:
         full = np.broadcast_to(const_bias, tuple(qk_shape[:-2]) + (Sq, Skv))
+        if full.size == 0:
+            raise n.unsupported("attention with an empty query or key/value sequence")
         dead = np.isneginf(full.max(axis=-1, keepdims=True))
         if dead.any():
             p = n.op("where")(n.constant(dead), n.scalar(0.0), p)

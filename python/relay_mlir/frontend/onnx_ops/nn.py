@@ -118,6 +118,8 @@ def _conv_transpose(n: Node):
         if out_shape is None:
             out_shape = [xs[2 + i] * strides[i] for i in range(nd)]
         out_shape = list(out_shape)[-nd:]
+        if len(out_shape) != nd:
+            raise n.invalid(f"output_shape {list(n.attr('output_shape'))} needs {nd} spatial entries")
         total = [strides[i] * (xs[2 + i] - 1) + outpad[i] + ((kernel[i] - 1) * dil[i] + 1) - out_shape[i]
                  for i in range(nd)]
         n.ignore("pads")

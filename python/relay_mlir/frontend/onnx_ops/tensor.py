@@ -35,7 +35,10 @@ def _constant(n: Node):
 @register("Shape", since=1)
 def _shape(n: Node):
     s = n.shape(0)
-    start, end = n.attr("start", 0), n.attr("end", None)
+    # (start/end exist from opset 15; an attribute the schema does not declare is refused)
+    start, end = (n.attr("start", 0), n.attr("end", None)) if n.opset >= 15 else (0, None)
+    if n.opset < 15 and (n.has_attr("start") or n.has_attr("end")):
+        raise n.invalid(f"Shape has no start/end attributes before opset 15 (opset {n.opset})")
     if s is None:
         raise n.unsupported("the input rank is unknown")
     sel = s[slice(start, end)] if end is not None else s[start:]
@@ -180,7 +183,7 @@ def _reshape_runtime(n: Node):
 def _reshape(n: Node):
     if not n.is_const(1):
         return _reshape_runtime(n)
-    shape = [int(d) for d in n.const(1, "shape")]
+    shape = n.const_ints(1, "shape")
     allowzero = bool(n.attr("allowzero", 0))
     if allowzero and 0 in shape and -1 in shape:
         raise n.unsupported("allowzero=1 with both 0 and -1 in the shape")
