@@ -369,7 +369,8 @@ def find_opt() -> str:
 _ASSERT = re.compile(r"Assertion `(.*)' failed")
 _FATAL = re.compile(r"LLVM ERROR: (.*)")
 _ERROR = re.compile(r"(^|: )error: ", re.M)
-_CRASH_MARKS = ("PLEASE submit a bug report", "Stack dump:", "LLVM ERROR:", "Assertion `")
+_CRASH_MARKS = ("PLEASE submit a bug report", "Stack dump:", "LLVM ERROR:", "Assertion `",
+                "relay-mlir-opt crashed (signal")
 
 
 @dataclass
@@ -390,9 +391,10 @@ def signature_of(stderr: str, rc: int) -> str:
     m = _FATAL.search(stderr)
     if m:
         return "LLVM ERROR: " + re.sub(r"\d+", "N", m.group(1).strip())[:120]
-    if rc < 0:
+    m = re.search(r"relay-mlir-opt crashed \(signal (\d+)", stderr)  # the driver's report of its child
+    if rc < 0 or m:
         frames = re.findall(r"\b(mlir::relay::[\w:]+)", stderr)
-        return f"signal {-rc}" + (f" in {frames[0]}" if frames else "")
+        return f"signal {-rc if rc < 0 else m.group(1)}" + (f" in {frames[0]}" if frames else "")
     if rc == 0:
         return "exit status 0 with an error diagnostic"
     return f"exit status {rc} without a diagnostic"

@@ -8,6 +8,10 @@
 //
 // The input is first scanned for text MLIR's parser would abort on
 // (relay/Utils/ParserHazards.h), which is reported as an error instead.
+// The work then runs in a child process (as clang's driver runs cc1): if an
+// assertion or a signal ends it, the driver reports a located error naming
+// the signal and exits with status 1 instead of dying with the child (the
+// child's stack dump stays on stderr for the bug report).
 //
 //===----------------------------------------------------------------------===//
 #include "relay/RelayGradient.h"
@@ -26,7 +30,49 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#if defined(__unix__) || defined(__APPLE__)
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <sys/wait.h>
+#include <unistd.h>
+#define RELAY_MLIR_OPT_FORKS 1
+#endif
+
 using namespace mlir;
+
+/// Runs the rest of main in a child process; returns in the child (true), or
+/// in the parent with the child's exit status in `status` (false). Without
+/// fork (or if it fails) everything runs in this process.
+static bool continueInChild(StringRef inputFilename, int &status) {
+#ifdef RELAY_MLIR_OPT_FORKS
+  if (std::getenv("RELAY_MLIR_OPT_NO_FORK"))
+    return true;
+  llvm::outs().flush();
+  llvm::errs().flush();
+  pid_t pid = fork();
+  if (pid <= 0)
+    return true; // the child, or no child: run here
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0)
+    if (errno != EINTR)
+      return status = EXIT_FAILURE, false;
+  if (WIFEXITED(wstatus))
+    return status = WEXITSTATUS(wstatus), false;
+  int sig = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+  llvm::errs() << (inputFilename == "-" ? StringRef("<stdin>") : inputFilename)
+               << ":1:1: error: relay-mlir-opt crashed (signal " << sig << ", "
+               << strsignal(sig)
+               << ") while compiling this input: an internal error of "
+                  "relay-mlir, please report it with the input\n";
+  status = EXIT_FAILURE;
+  return false;
+#else
+  (void)inputFilename;
+  (void)status;
+  return true;
+#endif
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -72,6 +118,9 @@ int main(int argc, char **argv) {
                            llvm::SourceMgr::DK_Error, hazard->message);
     return EXIT_FAILURE;
   }
+  int status = EXIT_SUCCESS;
+  if (!continueInChild(inputFilename, status))
+    return status;
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &errorMessage);
   if (!output) {

@@ -172,6 +172,19 @@ Value lowering::reshapeToSizes(OpBuilder &b, Location loc, Value data,
   if (std::optional<Value> regrouped =
           exactRegroup(b, loc, data, resultType, outSizes))
     return *regrouped;
+  // the same shape but for one dynamic dim at the same place (and no zero
+  // dim): the element counts agree (checked by the caller), so that dim
+  // does too and nothing moves
+  auto srcType = cast<RankedTensorType>(data.getType());
+  if (srcType.getRank() == resultType.getRank() &&
+      llvm::count_if(srcType.getShape(), ShapedType::isDynamic) == 1 &&
+      llvm::all_of(
+          llvm::zip(srcType.getShape(), resultType.getShape()), [](auto dims) {
+            auto [s, d] = dims;
+            return (ShapedType::isDynamic(s) && ShapedType::isDynamic(d)) ||
+                   (s == d && s != 0);
+          }))
+    return castTo(b, loc, data, resultType);
   auto inType = cast<RankedTensorType>(data.getType());
   int64_t inRank = inType.getRank(), rank = resultType.getRank();
   Type elt = resultType.getElementType();

@@ -202,3 +202,16 @@ func.func @dyn_topk(%x: tensor<4x5xf32>, %k: tensor<i64>) -> tensor<4x?xi32> {
   %0 = relay.dyn.topk %x, %k {ret_type = "indices"} : (tensor<4x5xf32>, tensor<i64>) -> tensor<4x?xi32>
   return %0 : tensor<4x?xi32>
 }
+
+// dyn.reshape to the same shape but for one dynamic dim (a recurrent
+// state reshaped to the loop parameter's run-time shape): after the count
+// check that dim agrees too, so the data does not move (no collapse/expand).
+// CHECK-LABEL: func.func @dyn_reshape_same_shape
+func.func @dyn_reshape_same_shape(%x: tensor<?x32xf32>, %s: tensor<2xi64>) -> tensor<?x32xf32> {
+  // CHECK: cf.assert %{{.+}}, "relay.dyn.reshape: newshape does not fit
+  // CHECK-NOT: tensor.collapse_shape
+  // CHECK-NOT: tensor.expand_shape
+  // CHECK: return %{{.+}} : tensor<?x32xf32>
+  %0 = relay.dyn.reshape %x, %s : (tensor<?x32xf32>, tensor<2xi64>) -> tensor<?x32xf32>
+  return %0 : tensor<?x32xf32>
+}

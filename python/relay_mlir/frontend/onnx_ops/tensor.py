@@ -229,7 +229,7 @@ def _squeeze(n: Node):
     if n.opset >= 13:
         if n.has(1) and not n.is_const(1):
             return _squeeze_unsqueeze_runtime(n, s, squeeze=True)
-        axes = None if not n.has(1) else [int(a) for a in n.const(1, "axes")]
+        axes = None if not n.has(1) else n.const_ints(1, "axes")
     else:
         axes = n.attr("axes", None)
     if axes is None:
@@ -580,7 +580,9 @@ def _split(n: Node):
     for sz in sizes:
         if sz == 0 and all(d is not None for d in xs):
             # an empty piece: a constant (slicing an empty range does not lower)
-            outs.append(np.zeros([0 if i == axis else d for i, d in enumerate(xs)], n.dtype(0)))
+            shape = [0 if i == axis else d for i, d in enumerate(xs)]
+            n.check_materialize(shape, n.dtype(0), f"an empty piece of shape {shape}")
+            outs.append(np.zeros(shape, n.dtype(0)))
             continue
         begin = [0] * r
         end = [d if d is not None else 2**31 - 1 for d in xs]
