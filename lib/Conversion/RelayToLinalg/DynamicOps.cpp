@@ -49,6 +49,22 @@ Value sizeValue(OpBuilder &b, Location loc, OpFoldResult s) {
   return getValueOrCreateConstantIndexOp(b, loc, s);
 }
 
+/// One gather over the result (sizes `sizes`): each element reads `data` at
+/// `indexOf(dataDim)` for every dim of `data` (built inside the
+/// linalg.generic, where linalg.index gives the result position).
+Value gather(OpBuilder &b, Location loc, Value data,
+             RankedTensorType resultType, ArrayRef<OpFoldResult> sizes,
+             function_ref<Value(OpBuilder &, Location, int64_t)> indexOf) {
+  int64_t dataRank = cast<RankedTensorType>(data.getType()).getRank();
+  return buildMap(b, loc, resultType, sizes, {}, {},
+                  [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+                    SmallVector<Value> idx;
+                    for (int64_t d = 0; d < dataRank; ++d)
+                      idx.push_back(indexOf(nb, l, d));
+                    return tensor::ExtractOp::create(nb, l, data, idx);
+                  });
+}
+
 //===----------------------------------------------------------------------===//
 // dyn.strided_slice
 //===----------------------------------------------------------------------===//
@@ -113,16 +129,11 @@ struct DynStridedSlicePattern : OpConversionPattern<DynStridedSliceOp> {
       sizes.push_back(maxi(b, loc, n, zero));
     }
     sizes = checkedSizes(b, loc, resultType, sizes, name);
-    Value result = buildMap(
-        b, loc, resultType, sizes, {}, {},
-        [&](OpBuilder &nb, Location l, ValueRange) -> Value {
-          SmallVector<Value> idx;
-          for (int64_t a = 0; a < rank; ++a) {
-            Value i = linalg::IndexOp::create(nb, l, a);
-            idx.push_back(a < k ? add(nb, l, starts[a], mul(nb, l, i, steps[a]))
-                                : i);
-          }
-          return tensor::ExtractOp::create(nb, l, data, idx);
+    Value result = gather(
+        b, loc, data, resultType, sizes,
+        [&](OpBuilder &nb, Location l, int64_t a) -> Value {
+          Value i = linalg::IndexOp::create(nb, l, a);
+          return a < k ? add(nb, l, starts[a], mul(nb, l, i, steps[a])) : i;
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -163,17 +174,12 @@ struct DynTilePattern : OpConversionPattern<DynTileOp> {
     checkRequestedShape(b, loc, sizes, name);
     sizes = checkedSizes(b, loc, resultType, sizes, name);
     Value result =
-        buildMap(b, loc, resultType, sizes, {}, {},
-                 [&](OpBuilder &nb, Location l, ValueRange) -> Value {
-                   SmallVector<Value> idx;
-                   for (int64_t di = 0; di < inRank; ++di) {
-                     int64_t a = di + (rank - inRank);
-                     Value i = linalg::IndexOp::create(nb, l, a);
-                     idx.push_back(arith::RemUIOp::create(
-                         nb, l, i, sizeValue(nb, l, inSizes[di])));
-                   }
-                   return tensor::ExtractOp::create(nb, l, data, idx);
-                 });
+        gather(b, loc, data, resultType, sizes,
+               [&](OpBuilder &nb, Location l, int64_t di) -> Value {
+                 Value i = linalg::IndexOp::create(nb, l, di + (rank - inRank));
+                 return arith::RemUIOp::create(nb, l, i,
+                                               sizeValue(nb, l, inSizes[di]));
+               });
     rewriter.replaceOp(op, result);
     return success();
   }
