@@ -32,6 +32,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "test" / "python" / "models"))
+sys.path.insert(0, str(HERE))
 
 import onnx  # noqa: E402
 import torch  # noqa: E402
@@ -58,18 +59,55 @@ def _bert_inputs(rng, b, s):
     return [ids, types, np.ones((b, s), "int64")]
 
 
-def _models():
-    """(name, size label, inputs, dynamic_axes) per model."""
+def _axes(name, input_names, output_names):
+    """The dynamic axes each model is exported with: batch and sequence for the sequence
+    models, batch and image size for CNNs."""
+    if name.startswith("resnet"):
+        return {input_names[0]: {0: "batch", 2: "h", 3: "w"}, output_names[0]: {0: "batch"}}
+    dyn = {n: {0: "batch", 1: "seq"} for n in input_names}
+    if name.startswith("bert"):
+        dyn.update({output_names[0]: {0: "batch", 1: "seq"}, output_names[1]: {0: "batch"}})
+    else:
+        dyn.update({n: {0: "batch", 1: "seq"} for n in output_names})
+    return dyn
+
+
+def _models(config, only=None):
+    """(name, size label, twin, input names, output names, inputs, dynamic axes) per model:
+    the benchmark's models at its sizes (bench/models.py, ``config="bench"``) or the zoo's
+    CI-small configurations (``config="small"``)."""
     rng = np.random.default_rng(0)
-    bert_dyn = {n: {0: "batch", 1: "seq"} for n in ("input_ids", "token_type_ids", "attention_mask")}
-    bert_dyn.update({"sequence_output": {0: "batch", 1: "seq"}, "pooled_output": {0: "batch"}})
-    return [
-        ("bert_tiny", "batch 1, seq 16", _bert_inputs(rng, 1, 16), bert_dyn),
-        ("lstm", "batch 1, seq 16", [rng.integers(0, 50, size=(1, 16)).astype("int64")],
-         {"input_ids": {0: "batch", 1: "seq"}, "logits": {0: "batch", 1: "seq"}}),
-        ("resnet18", "1x3x32x32", [rng.standard_normal((1, 3, 32, 32)).astype("float32")],
-         {"data": {0: "batch", 2: "h", 3: "w"}, "logits": {0: "batch"}}),
-    ]
+    out = []
+    if config == "bench":
+        import _protocol as P
+        import models as M
+        table = M.models()
+        for name in ("bert_tiny", "lstm", "resnet18"):
+            if only and name not in only:
+                continue
+            m = table[name]
+            _, params = m.workload()
+            names = [s["name"] for s in m.inputs]
+            inputs = P.make_inputs(m.inputs)
+            size = "x".join(str(d) for d in m.inputs[0]["shape"])
+            out.append((name, size, m.twin(params), names, m.outputs, inputs,
+                        _axes(name, names, m.outputs)))
+        return out
+    from relay_mlir.testing import torch_models
+    zoo = cases()
+    small = [("bert_tiny", "batch 1, seq 16", _bert_inputs(rng, 1, 16)),
+             ("lstm", "batch 1, seq 16", [rng.integers(0, 50, size=(1, 16)).astype("int64")]),
+             ("resnet18", "1x3x32x32", [rng.standard_normal((1, 3, 32, 32)).astype("float32")])]
+    for name, size, inputs in small:
+        if only and name not in only:
+            continue
+        case = zoo[name]
+        _, params = case.workload()
+        twin = case.twin()
+        torch_models.load_params(twin, params)
+        out.append((name + " (CI-small)", size, twin, case.input_names, case.output_names, inputs,
+                    _axes(name, case.input_names, case.output_names)))
+    return out
 
 
 def _bursts(exe, inputs, budget):
@@ -80,39 +118,35 @@ def _bursts(exe, inputs, budget):
     return max(1, min(200, int(budget / once)))
 
 
-def run(rounds: int, budget: float):
-    from relay_mlir.testing import torch_models
-
-    zoo = cases()
+def run(rounds: int, budget: float, configs, only=None):
     rows = []
-    for name, size, inputs, dyn in _models():
-        case = zoo[name]
-        _, params = case.workload()
-        twin = case.twin()
-        torch_models.load_params(twin, params)
-        exes = {}
-        for kind, axes in (("static", None), ("dynamic", dyn)):
-            model = _export(twin, inputs, case.input_names, case.output_names, axes)
-            t = time.perf_counter()
-            exes[kind] = relay.compile(from_onnx(model), target="llvm-cpu")
-            print(f"{name} {kind}: compiled in {time.perf_counter() - t:.1f} s", flush=True)
-        outs = {k: [np.asarray(o) for o in (e(*inputs) if isinstance(e(*inputs), (list, tuple))
-                                                 else [e(*inputs)])] for k, e in exes.items()}
-        for a, b in zip(outs["static"], outs["dynamic"]):
-            np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-5 * float(np.abs(a).max() or 1))
-        n = {k: _bursts(e, inputs, budget) for k, e in exes.items()}
-        times = {k: [] for k in exes}
-        for _ in range(rounds):
-            for kind, exe in exes.items():
-                for _ in range(n[kind]):
-                    t = time.perf_counter()
-                    exe(*inputs)
-                    times[kind].append(time.perf_counter() - t)
-        med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
-        p10 = {k: float(np.percentile(v, 10)) * 1e3 for k, v in times.items()}
-        rows.append((name, size, med, p10))
-        print(f"{name}: static {med['static']:.3f} ms, dynamic {med['dynamic']:.3f} ms "
-              f"({med['dynamic'] / med['static']:.2f}x)", flush=True)
+    for config in configs:
+        for name, size, twin, in_names, out_names, inputs, dyn in _models(config, only):
+            exes = {}
+            for kind, axes in (("static", None), ("dynamic", dyn)):
+                model = _export(twin, inputs, in_names, out_names, axes)
+                t = time.perf_counter()
+                exes[kind] = relay.compile(from_onnx(model), target="llvm-cpu")
+                print(f"{name} {kind}: compiled in {time.perf_counter() - t:.1f} s", flush=True)
+            outs = {}
+            for k, e in exes.items():
+                r = e(*inputs)
+                outs[k] = [np.asarray(o) for o in (r if isinstance(r, (list, tuple)) else [r])]
+            for a, b in zip(outs["static"], outs["dynamic"]):
+                np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-5 * float(np.abs(a).max() or 1))
+            n = {k: _bursts(e, inputs, budget) for k, e in exes.items()}
+            times = {k: [] for k in exes}
+            for _ in range(rounds):
+                for kind, exe in exes.items():
+                    for _ in range(n[kind]):
+                        t = time.perf_counter()
+                        exe(*inputs)
+                        times[kind].append(time.perf_counter() - t)
+            med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
+            p10 = {k: float(np.percentile(v, 10)) * 1e3 for k, v in times.items()}
+            rows.append((name, size, med, p10))
+            print(f"{name}: static {med['static']:.3f} ms, dynamic {med['dynamic']:.3f} ms "
+                  f"({med['dynamic'] / med['static']:.2f}x)", flush=True)
     return rows
 
 
@@ -150,8 +184,12 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--budget", type=float, default=0.3, help="seconds per burst of one variant")
     ap.add_argument("--md", default=str(HERE / "DYNAMIC.md"))
+    ap.add_argument("--configs", default="bench,small",
+                    help="bench (bench/models.py's models and sizes), small (the zoo's CI-small twins)")
+    ap.add_argument("--models", default="", help="comma-separated subset (default: all)")
     args = ap.parse_args(argv)
-    rows = run(args.rounds, args.budget)
+    rows = run(args.rounds, args.budget, args.configs.split(","),
+               [m for m in args.models.split(",") if m])
     table = render(rows, args.rounds)
     md = Path(args.md)
     notes = ""

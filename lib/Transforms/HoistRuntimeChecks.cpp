@@ -51,7 +51,10 @@ bool isMovable(Operation *op, Block &entry, bool speculatableOnly) {
     auto arg = dyn_cast<BlockArgument>(dim.getSource());
     return arg && arg.getOwner() == &entry;
   }
-  if (!isa<arith::ArithDialect>(op->getDialect()))
+  // (affine.apply: the dims of collapsed intermediates, `d0 * d1`, as
+  // resolve-ranked-shaped-type-result-dims writes them)
+  if (!isa<arith::ArithDialect>(op->getDialect()) &&
+      op->getName().getStringRef() != "affine.apply")
     return false;
   return speculatableOnly ? isPure(op) : isMemoryEffectFree(op);
 }
@@ -105,7 +108,16 @@ struct HoistRuntimeChecksPass
     // Once an assert stays, later ones may only move arithmetic defined on
     // every operand past it.
     bool anyStayed = false;
+    llvm::DenseSet<Value> checked;
     for (cf::AssertOp assertOp : asserts) {
+      // the same condition checked again (equal checks of two reshapes,
+      // merged by CSE) cannot fail where the first passed
+      if (checked.contains(assertOp.getArg())) {
+        if (assertOp == firstStaying)
+          firstStaying = assertOp->getNextNode();
+        assertOp->erase();
+        continue;
+      }
       FailureOr<SmallVector<Operation *>> slice =
           checkSlice(assertOp, entry, /*speculatableOnly=*/anyStayed);
       if (failed(slice)) {
@@ -115,6 +127,7 @@ struct HoistRuntimeChecksPass
       for (Operation *op : *slice)
         hoist(op);
       hoist(assertOp);
+      checked.insert(assertOp.getArg());
     }
   }
 };

@@ -45,8 +45,12 @@ class Target:
     #: Flags that only make the code faster. IREE 3.13 rejects some valid
     #: programs with them (data tiling fails on i1 tensors that meet a
     #: matmul, "linalg.pack op expected padding_value has 'i8' but got
-    #: 'i1'"), so a failed compile is retried once without them.
+    #: 'i1'"), so a failed compile is retried with `fallback_speed_flags`,
+    #: then without any.
     speed_flags: List[str] = field(default_factory=list)
+    #: Alternatives to `speed_flags`, tried in order when a compile with
+    #: them fails.
+    fallback_speed_flags: List[List[str]] = field(default_factory=list)
 
 
 # iree-compile demotes f64 to f32 by default, which would silently change a
@@ -58,10 +62,18 @@ _KEEP_F64 = ["--iree-input-demote-f64-to-f32=false"]
 # batch_matmul, im2col convolutions) run 1.6-3x faster on llvm-cpu
 # (ResNet-18: 93 -> 60 ms, bench/RESULTS.md).
 _DATA_TILING = ["--iree-dispatch-creation-data-tiling"]
+# The same, started in global optimization: slightly slower on static
+# programs, but it compiles the dynamic-shape attention that the
+# dispatch-creation path rejects (a transposed, collapsed batch_matmul
+# operand with a run-time batch: "'affine.delinearize_index' op no basis
+# element may be statically non-positive"); on BERT with dynamic axes it
+# halves the matmuls' time against no data tiling (bench/DYNAMIC.md).
+_GLOBAL_DATA_TILING = ["--iree-global-opt-data-tiling"]
 
 TARGETS = {
     "llvm-cpu": Target("llvm-cpu", "llvm-cpu", "local-task",
-                       ["--iree-llvmcpu-target-cpu=host", *_KEEP_F64], _DATA_TILING),
+                       ["--iree-llvmcpu-target-cpu=host", *_KEEP_F64], _DATA_TILING,
+                       [_GLOBAL_DATA_TILING]),
     "vulkan-spirv": Target("vulkan-spirv", "vulkan-spirv", "vulkan", []),
     "cuda": Target("cuda", "cuda", "cuda", [*_KEEP_F64]),
     "rocm": Target("rocm", "rocm", "hip", ["--iree-rocm-target=gfx942", *_KEEP_F64]),
@@ -291,10 +303,12 @@ def _iree_compile(text: str, target: Target, extra_args: Sequence[str]) -> bytes
     from iree.compiler.tools.binaries import CompilerToolError
 
     args = list(target.flags) + list(extra_args)
-    if target.speed_flags:
+    for speed in [target.speed_flags, *target.fallback_speed_flags]:
+        if not speed:
+            continue
         try:
             return ic.compile_str(text, target_backends=[target.backend],
-                                  extra_args=args + list(target.speed_flags))
+                                  extra_args=args + list(speed))
         except CompilerToolError:
             pass  # retried without them below; that error is the one reported
     try:

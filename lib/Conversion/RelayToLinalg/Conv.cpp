@@ -23,6 +23,7 @@
 // its windows read (Window.h).
 //
 //===----------------------------------------------------------------------===//
+#include "DynamicUtils.h"
 #include "Window.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -164,12 +165,18 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
     if (l.nchw || !l.hwio)
       return rewriter.notifyMatchFailure(op, "needs NHWC data, HWIO kernel");
     RankedTensorType resultType = resultTensorType(op);
-    if (!resultType.hasStaticShape() ||
-        !cast<ShapedType>(adaptor.getData().getType()).hasStaticShape() ||
-        !cast<ShapedType>(adaptor.getWeight().getType()).hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
+    if (!cast<ShapedType>(adaptor.getWeight().getType()).hasStaticShape() ||
+        dataType.isDynamicDim(l.cDim))
+      return rewriter.notifyMatchFailure(op, "needs a static kernel");
     if (!isa<FloatType>(resultType.getElementType()))
       return rewriter.notifyMatchFailure(op, "needs a float result");
+    // run-time batch or image size: IREE 3.13's direct convolution with
+    // dynamic dims is several times slower than at any static size
+    // (ResNet-18 at 224x224: 6x), the patch matmul with a run-time row
+    // count keeps its static-shape speed (bench/DYNAMIC.md)
+    if (!resultType.hasStaticShape() || !dataType.hasStaticShape())
+      return success();
     if (resultType.getDimSize(0) * resultType.getDimSize(1) *
             resultType.getDimSize(2) >
         kIm2colMaxPixels)
@@ -188,6 +195,9 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
                       k = c.weightType.getShape();
     int64_t n = out[0], oh = out[1], ow = out[2], o = out[3];
     int64_t kh = k[0], kw = k[1], ch = k[2];
+    // (N, OH, OW may be known only at run time: c.outSizes)
+    SmallVector<OpFoldResult> pixelSizes(c.outSizes.begin(),
+                                         c.outSizes.begin() + 3);
     Type elem = c.resultType.getElementType();
     Type inElem = cast<RankedTensorType>(c.padded.getType()).getElementType();
 
@@ -196,15 +206,22 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
       AffineExpr dn, doh, dow, dkh, dkw, dc;
       bindDims(ctx, dn, doh, dow, dkh, dkw, dc);
       auto patchType = RankedTensorType::get({n, oh, ow, kh, kw, ch}, inElem);
+      SmallVector<OpFoldResult> patchSizes = pixelSizes;
+      for (int64_t d : {kh, kw, ch})
+        patchSizes.push_back(b.getIndexAttr(d));
       patches = buildMap(
-          b, loc, patchType, {}, c.padded,
+          b, loc, patchType, patchSizes, c.padded,
           {AffineMap::get(6, 0,
                           {dn, doh * strides[0] + dkh * dilation[0],
                            dow * strides[1] + dkw * dilation[1], dc},
                           ctx)},
           [](OpBuilder &, Location, ValueRange args) { return args[0]; });
     }
-    int64_t m = n * oh * ow, kk = kh * kw * ch;
+    bool staticPixels = !ShapedType::isDynamic(n) &&
+                        !ShapedType::isDynamic(oh) &&
+                        !ShapedType::isDynamic(ow);
+    int64_t m = staticPixels ? n * oh * ow : ShapedType::kDynamic,
+            kk = kh * kw * ch;
     int64_t patchRank = cast<RankedTensorType>(patches.getType()).getRank();
     ReassociationIndices rows = {0, 1, 2}, cols;
     for (int64_t d = 3; d < patchRank; ++d)
@@ -216,14 +233,18 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
         b, loc, RankedTensorType::get({kk, o}, c.weightType.getElementType()),
         c.weight, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
     auto mmType = RankedTensorType::get({m, o}, elem);
+    SmallVector<OpFoldResult> mmSizes = {
+        staticPixels ? OpFoldResult(b.getIndexAttr(m))
+                     : OpFoldResult(product(b, loc, pixelSizes)),
+        b.getIndexAttr(o)};
     Value init =
-        filledTensor(b, loc, mmType, {}, scalarConst(b, loc, elem, 0.0));
+        filledTensor(b, loc, mmType, mmSizes, scalarConst(b, loc, elem, 0.0));
     Value mm = linalg::MatmulOp::create(b, loc, TypeRange{mmType},
                                         ValueRange{lhs, rhs}, ValueRange{init})
                    .getResult(0);
-    return tensor::ExpandShapeOp::create(
-        b, loc, c.resultType, mm,
-        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    return expandTo(b, loc, mm, c.resultType,
+                    ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}},
+                    c.outSizes);
   }
 };
 

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DynamicUtils.h"
+#include "SymbolicSizes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -28,10 +29,21 @@ Value lowering::shapeEntry(OpBuilder &b, Location loc, Value shape, int64_t i) {
   // a dim is seen to be that dim
   Value v = shape;
   int64_t at = i;
+  auto constantEntry = [&](Value t, int64_t k) -> std::optional<int64_t> {
+    DenseIntElementsAttr values;
+    if (!matchPattern(t, m_Constant(&values)) || k >= values.getNumElements())
+      return std::nullopt;
+    return (*(values.value_begin<APInt>() + k)).getSExtValue();
+  };
+  if (std::optional<int64_t> c = constantEntry(v, at))
+    return indexConst(b, loc, *c);
   while (auto elements = v.getDefiningOp<tensor::FromElementsOp>()) {
     if (at >= (int64_t)elements.getElements().size())
       break;
     Value e = elements.getElements()[at];
+    APInt c;
+    if (matchPattern(e, m_ConstantInt(&c)))
+      return indexConst(b, loc, c.getSExtValue());
     if (auto cast = e.getDefiningOp<arith::IndexCastOp>()) {
       if (cast.getIn().getType().isIndex())
         return cast.getIn();
@@ -47,6 +59,8 @@ Value lowering::shapeEntry(OpBuilder &b, Location loc, Value shape, int64_t i) {
       break;
     v = extract.getTensor();
     at = *next;
+    if (std::optional<int64_t> c = constantEntry(v, at))
+      return indexConst(b, loc, *c);
   }
   Value entry = tensor::ExtractOp::create(b, loc, shape,
                                           ValueRange{indexConst(b, loc, i)});
@@ -170,7 +184,7 @@ Value lowering::reshapeToSizes(OpBuilder &b, Location loc, Value data,
                                RankedTensorType resultType,
                                ArrayRef<OpFoldResult> outSizes) {
   if (std::optional<Value> regrouped =
-          exactRegroup(b, loc, data, resultType, outSizes))
+          symbolicRegroup(b, loc, data, resultType, outSizes))
     return *regrouped;
   // the same shape but for one dynamic dim at the same place (and no zero
   // dim): the element counts agree (checked by the caller), so that dim
@@ -284,6 +298,13 @@ struct NdarraySizePattern : OpConversionPattern<NdarraySizeOp> {
   }
 };
 
+/// Whether `v` is a product of dims and positive constants (so never -1).
+static bool isProductOfDims(Value v) {
+  std::optional<SymbolicSize> sym = symbolicSize(v);
+  return sym &&
+         llvm::all_of(sym->dims, [](const auto &d) { return d.second >= 0; });
+}
+
 /// dyn.reshape: the requested dims (0 copies the input dim unless
 /// `allowzero`, one -1 takes the remaining elements), checked to hold the
 /// input's element count, then collapse to 1-d and expand to the result.
@@ -306,8 +327,22 @@ struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
     Value known = one, wildcards = zero,
           negative = rewriter.createOrFold<arith::ConstantOp>(
               loc, rewriter.getBoolAttr(false));
+    // the one entry that is -1 at compile time, when every other entry is a
+    // size (a constant or a product of dims, never -1): its size is then
+    // `total / known`, which the reshape's symbolic regrouping can read
+    int64_t wildAt = -1;
+    bool othersAreSizes = true;
     for (int64_t i = 0; i < rank; ++i) {
       Value v = shapeEntry(rewriter, loc, adaptor.getNewshape(), i);
+      std::optional<int64_t> c = getConstantIntValue(v);
+      if (c && *c == -1) {
+        othersAreSizes &= wildAt < 0;
+        wildAt = i;
+      } else if (c) {
+        othersAreSizes &= *c >= 0;
+      } else {
+        othersAreSizes &= isProductOfDims(v);
+      }
       // (an entry that is this very dim of the input needs no `0` check)
       auto dim = v.getDefiningOp<tensor::DimOp>();
       bool sameDim = dim && dim.getSource() == data &&
@@ -342,13 +377,28 @@ struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
     SmallVector<OpFoldResult> outSizes;
     for (Value v : req)
       outSizes.push_back(
-          v.getDefiningOp<tensor::DimOp>() // (a dim is never -1)
+          isProductOfDims(v) // (never -1)
               ? v
               : arith::SelectOp::create(
                     rewriter, loc,
                     cmp(rewriter, loc, arith::CmpIPredicate::eq, v, minusOne),
                     inferred, v)
                     .getResult());
+    if (wildAt >= 0 && othersAreSizes) {
+      // (with a 0 entry beside it, -1 could be any size: an error, as in
+      // numpy and onnxruntime)
+      SmallVector<OpFoldResult> others(req.begin(), req.end());
+      others.erase(others.begin() + wildAt);
+      Value knownSizes = product(rewriter, loc, others);
+      cf::AssertOp::create(
+          rewriter, loc,
+          cmp(rewriter, loc, arith::CmpIPredicate::ne, knownSizes, zero),
+          ("relay.dyn.reshape: newshape has -1 beside a 0 entry (the -1 is "
+           "ambiguous)" +
+           sourceSuffix(loc)));
+      outSizes[wildAt] =
+          arith::DivSIOp::create(rewriter, loc, total, knownSizes).getResult();
+    }
     SmallVector<OpFoldResult> requested = outSizes;
     Value ok = arith::AndIOp::create(
         rewriter, loc,

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "../../Relations/TransformUtils.h"
 #include "IREEOps.h"
+#include "SymbolicSizes.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -142,75 +143,6 @@ static bool reshapeIsExact(Value data, RankedTensorType dstType,
   return j == n;
 }
 
-/// The groups of a reshape that is exact by construction, when one shape
-/// refines the other: every dim of `coarse` is either dynamic and known to
-/// equal one dynamic dim of `fine` (`same(coarseDim, fineDim)`), or static
-/// and the product of a run of static dims of `fine` (unit dims of `fine`
-/// left at the end join the last group). Walks both in order; nothing if
-/// the shapes do not line up that way.
-static std::optional<SmallVector<ReassociationIndices>>
-refiningGroups(RankedTensorType coarse, RankedTensorType fine,
-               function_ref<bool(int64_t, int64_t)> same) {
-  int64_t n = fine.getRank(), j = 0;
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t i = 0; i < coarse.getRank(); ++i) {
-    ReassociationIndices group;
-    if (coarse.isDynamicDim(i)) {
-      if (j >= n || !fine.isDynamicDim(j) || !same(i, j))
-        return std::nullopt;
-      group.push_back(j++);
-    } else {
-      int64_t want = coarse.getDimSize(i), have = 1;
-      if (want == 0)
-        return std::nullopt;
-      do {
-        if (j >= n || fine.isDynamicDim(j))
-          return std::nullopt;
-        have *= fine.getDimSize(j);
-        group.push_back(j++);
-      } while (have < want);
-      if (have != want)
-        return std::nullopt;
-    }
-    groups.push_back(group);
-  }
-  for (; j < n; ++j) {
-    if (groups.empty() || fine.isDynamicDim(j) || fine.getDimSize(j) != 1)
-      return std::nullopt;
-    groups.back().push_back(j);
-  }
-  return groups;
-}
-
-std::optional<Value> lowering::exactRegroup(OpBuilder &b, Location loc,
-                                            Value data,
-                                            RankedTensorType dstType,
-                                            ArrayRef<OpFoldResult> sizes) {
-  auto srcType = cast<RankedTensorType>(data.getType());
-  if (srcType.hasStaticShape() && dstType.hasStaticShape())
-    return std::nullopt; // (the static paths handle these)
-  int64_t srcRank = srcType.getRank(), dstRank = dstType.getRank();
-  if (srcRank == 0 || dstRank == 0)
-    return std::nullopt;
-  if (dstRank >= srcRank) {
-    auto groups = refiningGroups(srcType, dstType, [&](int64_t i, int64_t j) {
-      return isDimOf(sizes[j], data, i);
-    });
-    if (!groups)
-      return std::nullopt;
-    if (dstRank == srcRank)
-      return castTo(b, loc, data, dstType);
-    return expandTo(b, loc, data, dstType, *groups, sizes);
-  }
-  auto groups = refiningGroups(dstType, srcType, [&](int64_t j, int64_t i) {
-    return isDimOf(sizes[j], data, i);
-  });
-  if (!groups)
-    return std::nullopt;
-  return tensor::CollapseShapeOp::create(b, loc, dstType, data, *groups)
-      .getResult();
-}
-
 static Value reshapeValue(OpBuilder &b, Location loc, Value data,
                           RankedTensorType dstType,
                           ArrayRef<OpFoldResult> sizes) {
@@ -218,7 +150,7 @@ static Value reshapeValue(OpBuilder &b, Location loc, Value data,
   if (srcType == dstType && srcType.hasStaticShape())
     return data;
   if (std::optional<Value> regrouped =
-          exactRegroup(b, loc, data, dstType, sizes))
+          symbolicRegroup(b, loc, data, dstType, sizes))
     return *regrouped;
   ArrayRef<int64_t> src = srcType.getShape(), dst = dstType.getShape();
   // A direct collapse/expand is only trusted when `?` cannot make the

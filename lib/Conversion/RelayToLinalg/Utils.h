@@ -278,16 +278,6 @@ buildTopKResults(OpBuilder &b, Location loc, const TypeConverter &typeConverter,
                  Type relayType, StringRef retType, Value data, bool isUnsigned,
                  int64_t axis, bool ascending, ArrayRef<OpFoldResult> sizes);
 
-/// `data` reshaped to `dstType` (sizes `sizes`) by one expand_shape or
-/// collapse_shape when the reshape only splits or only merges dims and every
-/// dynamic dim is carried over (its result size is `tensor.dim` of the same
-/// source dim: relay's `0` code, or a shape entry read from `shape_of`), so
-/// IREE sees the real grouping instead of a trip through 1-D; nothing
-/// otherwise (Transform.cpp).
-std::optional<Value> exactRegroup(OpBuilder &b, Location loc, Value data,
-                                  RankedTensorType dstType,
-                                  ArrayRef<OpFoldResult> sizes);
-
 /// The dyn.* forms of slicing, tiling, padding and index ops
 /// (DynamicOps.cpp, added by populateDynamicToLinalgPatterns).
 void populateDynamicOpsPatterns(const TypeConverter &tc,

@@ -215,3 +215,44 @@ func.func @dyn_reshape_same_shape(%x: tensor<?x32xf32>, %s: tensor<2xi64>) -> te
   %0 = relay.dyn.reshape %x, %s : (tensor<?x32xf32>, tensor<2xi64>) -> tensor<?x32xf32>
   return %0 : tensor<?x32xf32>
 }
+
+// Reshapes whose run-time sizes are products of the input's dims regroup
+// dims (symbolic sizes, SymbolicSizes.h): [B, 2, S, 64] -> [-1, S, 64] is
+// one collapse_shape (B * 2), and back [B, 2, S, 64] from those dims one
+// expand_shape, never a trip through 1-D; the -1 is checked not to stand
+// beside a 0 entry (then it would be ambiguous).
+// CHECK-LABEL: func.func @dyn_reshape_symbolic
+// CHECK-SAME: (%[[X:.+]]: tensor<?x2x?x64xf32>)
+// CHECK: cf.assert %{{.+}}, "relay.dyn.reshape: newshape has -1 beside a 0 entry
+// CHECK-NOT: into tensor<?xf32>
+// CHECK: %[[C:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1], [2], [3]] : tensor<?x2x?x64xf32> into tensor<?x?x64xf32>
+// CHECK-NOT: into tensor<?xf32>
+// CHECK: tensor.expand_shape %[[C]] {{\[\[}}0, 1], [2], [3]] output_shape [%{{.+}}, 2, %{{.+}}, 64] : tensor<?x?x64xf32> into tensor<?x2x?x64xf32>
+func.func @dyn_reshape_symbolic(%arg0: tensor<?x2x?x64xf32>) -> tensor<?x2x?x64xf32> {
+  %0 = relay.constant dense<-1> : tensor<1xi64>
+  %1 = relay.shape_of %arg0 {dtype = i64} : (tensor<?x2x?x64xf32>) -> tensor<4xi64>
+  %2 = relay.constant dense<2> : tensor<1xi32>
+  %3 = relay.take %1, %2 : (tensor<4xi64>, tensor<1xi32>) -> tensor<1xi64>
+  %4 = relay.constant dense<64> : tensor<1xi64>
+  %5 = relay.concatenate %0, %3, %4 : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3xi64>
+  %6 = relay.dyn.reshape %arg0, %5 {allowzero = true} : (tensor<?x2x?x64xf32>, tensor<3xi64>) -> tensor<?x?x64xf32>
+  %7 = relay.constant dense<0> : tensor<1xi32>
+  %8 = relay.take %1, %7 : (tensor<4xi64>, tensor<1xi32>) -> tensor<1xi64>
+  %9 = relay.constant dense<2> : tensor<1xi64>
+  %10 = relay.concatenate %8, %9, %3, %4 : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4xi64>
+  %11 = relay.dyn.reshape %6, %10 {allowzero = true} : (tensor<?x?x64xf32>, tensor<4xi64>) -> tensor<?x2x?x64xf32>
+  return %11 : tensor<?x2x?x64xf32>
+}
+
+// Sizes that are not products of the input's dims (here S and B swapped)
+// still go through 1-D, with the element count checked.
+// CHECK-LABEL: func.func @dyn_reshape_not_regrouped
+// CHECK: cf.assert %{{.+}}, "relay.dyn.reshape: newshape does not fit
+// CHECK: tensor.collapse_shape %{{.+}} {{\[\[}}0, 1]] : tensor<?x?xf32> into tensor<?xf32>
+func.func @dyn_reshape_not_regrouped(%arg0: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %1 = relay.shape_of %arg0 {dtype = i64} : (tensor<?x?xf32>) -> tensor<2xi64>
+  %2 = relay.constant dense<[1, 0]> : tensor<2xi32>
+  %3 = relay.take %1, %2 : (tensor<2xi64>, tensor<2xi32>) -> tensor<2xi64>
+  %4 = relay.dyn.reshape %arg0, %3 {allowzero = true} : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %4 : tensor<?x?xf32>
+}

@@ -99,3 +99,38 @@ func.func @divisions(%arg0: tensor<?xi32>, %d: index) -> tensor<?xi32> {
   cf.assert %ok2, "divides after"
   return %y : tensor<?xi32>
 }
+
+// -----
+
+// affine.apply of the arguments' dims (how resolve-ranked-shaped-type-
+// result-dims writes the size of a collapsed dim) moves too, and a second
+// assert of a condition already checked is dropped (it cannot fail).
+// CHECK-LABEL: func.func @affine_and_repeated
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[D:.*]] = tensor.dim %arg0, %[[C0]]
+// CHECK-NEXT:    %[[P:.*]] = affine.apply {{.*}}%[[D]]]
+// CHECK-NEXT:    %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[OK:.*]] = arith.cmpi sle, %[[P]], %[[C8]]
+// CHECK-NEXT:    cf.assert %[[OK]], "first"
+// CHECK-NEXT:    tensor.empty
+// CHECK-NEXT:    linalg.generic
+// CHECK-NOT:     cf.assert
+// CHECK:         return
+func.func @affine_and_repeated(%arg0: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %arg0, %c0 : tensor<?xf32>
+  %e = tensor.empty(%d) : tensor<?xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}
+      ins(%arg0 : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<?xf32>
+  %p = affine.apply affine_map<()[s0] -> (s0 * 2)>()[%d]
+  %c8 = arith.constant 8 : index
+  %ok = arith.cmpi sle, %p, %c8 : index
+  cf.assert %ok, "first"
+  cf.assert %ok, "second"
+  return %y : tensor<?xf32>
+}

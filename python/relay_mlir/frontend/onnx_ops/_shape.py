@@ -107,4 +107,5 @@ def reshape_dims(n: Node, x, elems) -> object:
             unknown += int(e) == -1
     if unknown <= 1:
         return n.op("reshape")(x, codes)
-    return n.op("reshape")(x, elems_expr(n, elems, "int64"))
+    # (the entries are sizes, a run-time 0 among them too: allowzero)
+    return n.op("reshape")(x, elems_expr(n, elems, "int64"), allowzero=True)
