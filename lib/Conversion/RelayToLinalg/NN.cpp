@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -26,6 +27,89 @@ namespace {
 //===----------------------------------------------------------------------===//
 // nn.dense: data · weightᵀ as linalg.matmul with a transposed-B map
 //===----------------------------------------------------------------------===//
+
+/// lhs [M, K] · weightᵀ ([N, K]) as a linalg.matmul with a transposed-B map.
+Value denseMatmul(OpBuilder &b, Location loc, Value lhs, Value weight,
+                  OpFoldResult units, Type elementType, bool isUnsigned) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  int64_t m = lhsType.getDimSize(0);
+  auto mmType =
+      RankedTensorType::get({m, weightType.getDimSize(0)}, elementType);
+  SmallVector<OpFoldResult> mmSizes = {
+      ShapedType::isDynamic(m)
+          ? OpFoldResult(tensor::DimOp::create(b, loc, lhs, 0).getResult())
+          : b.getIndexAttr(m),
+      units};
+  Value zero = scalarConst(b, loc, elementType, 0.0);
+  Value init = filledTensor(b, loc, mmType, mmSizes, zero);
+  auto matmul = linalg::MatmulOp::create(b, loc, TypeRange{mmType},
+                                         ValueRange{lhs, weight},
+                                         ValueRange{init});
+  MLIRContext *ctx = b.getContext();
+  AffineExpr dm, dn, dk;
+  bindDims(ctx, dm, dn, dk);
+  matmul.setIndexingMapsAttr(
+      b.getAffineMapArrayAttr({AffineMap::get(3, 0, {dm, dk}, ctx),
+                               AffineMap::get(3, 0, {dn, dk}, ctx),
+                               AffineMap::get(3, 0, {dm, dn}, ctx)}));
+  if (isUnsigned)
+    matmul.setCastAttr(
+        linalg::TypeFnAttr::get(ctx, linalg::TypeFn::cast_unsigned));
+  return matmul.getResult(0);
+}
+
+/// Rows up to which a dense with a run-time row count runs a static
+/// kernel: IREE 3.13 vectorizes a matmul's `?` rows in blocks of 8 and runs
+/// the rest as scalar code, so one row (batch 1: an RNN step, a decoder
+/// step) took 38 us where the static 1x128x512 matmul takes 6 us.
+constexpr int64_t kFewRows = 8;
+
+/// A dense whose data is [?, K] (a run-time batch): up to kFewRows rows are
+/// padded to kFewRows and multiplied by a static kernel (scf.if on the row
+/// count, a host value), more rows take the dynamic matmul.
+Value denseFewRows(OpBuilder &b, Location loc, Value lhs, Value weight,
+                   OpFoldResult units, Type elementType, bool isUnsigned) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  int64_t k = lhsType.getDimSize(1), n = weightType.getDimSize(0);
+  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(n))
+    return denseMatmul(b, loc, lhs, weight, units, elementType, isUnsigned);
+  Value rows = tensor::DimOp::create(b, loc, lhs, 0);
+  Value few = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, rows,
+                                    arith::ConstantIndexOp::create(b, loc,
+                                                                   kFewRows));
+  auto resultType = RankedTensorType::get({ShapedType::kDynamic, n},
+                                          elementType);
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{resultType}, few,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value pad = arith::SubIOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, kFewRows), rows);
+    Value zeroIn = scalarConst(b, loc, lhsType.getElementType(), 0.0);
+    auto paddedType =
+        RankedTensorType::get({kFewRows, k}, lhsType.getElementType());
+    Value padded = tensor::PadOp::create(
+        b, loc, paddedType, lhs, ArrayRef<OpFoldResult>{b.getIndexAttr(0),
+                                                        b.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{pad, b.getIndexAttr(0)}, zeroIn);
+    Value full = denseMatmul(b, loc, padded, weight, b.getIndexAttr(n),
+                             elementType, isUnsigned);
+    Value sliced = tensor::ExtractSliceOp::create(
+        b, loc, resultType, full,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{rows, b.getIndexAttr(n)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+    scf::YieldOp::create(b, loc, sliced);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    scf::YieldOp::create(
+        b, loc,
+        denseMatmul(b, loc, lhs, weight, units, elementType, isUnsigned));
+  }
+  return ifOp.getResult(0);
+}
 
 struct DensePattern : OpConversionPattern<DenseOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -75,30 +159,13 @@ struct DensePattern : OpConversionPattern<DenseOp> {
           ArrayRef<ReassociationIndices>{lead, {rank - 1}});
     }
 
-    auto mmType = RankedTensorType::get({m, weightType.getDimSize(0)},
-                                        resultType.getElementType());
-    SmallVector<OpFoldResult> mmSizes = {
-        ShapedType::isDynamic(m)
-            ? OpFoldResult(
-                  tensor::DimOp::create(rewriter, loc, lhs, 0).getResult())
-            : rewriter.getIndexAttr(m),
-        units};
-    Value zero = scalarConst(rewriter, loc, resultType.getElementType(), 0.0);
-    Value init = filledTensor(rewriter, loc, mmType, mmSizes, zero);
-    auto matmul =
-        linalg::MatmulOp::create(rewriter, loc, TypeRange{mmType},
-                                 ValueRange{lhs, weight}, ValueRange{init});
-    MLIRContext *ctx = rewriter.getContext();
-    AffineExpr dm, dn, dk;
-    bindDims(ctx, dm, dn, dk);
-    matmul.setIndexingMapsAttr(
-        rewriter.getAffineMapArrayAttr({AffineMap::get(3, 0, {dm, dk}, ctx),
-                                        AffineMap::get(3, 0, {dn, dk}, ctx),
-                                        AffineMap::get(3, 0, {dm, dn}, ctx)}));
-    if (isUnsignedInt(op.getData().getType()))
-      matmul.setCastAttr(
-          linalg::TypeFnAttr::get(ctx, linalg::TypeFn::cast_unsigned));
-    Value result = matmul.getResult(0);
+    bool isUnsigned = isUnsignedInt(op.getData().getType());
+    Value result =
+        rank == 2 && ShapedType::isDynamic(m)
+            ? denseFewRows(rewriter, loc, lhs, weight, units,
+                           resultType.getElementType(), isUnsigned)
+            : denseMatmul(rewriter, loc, lhs, weight, units,
+                          resultType.getElementType(), isUnsigned);
 
     if (rank != 2) {
       SmallVector<OpFoldResult> outSizes(dataSizes.begin(),

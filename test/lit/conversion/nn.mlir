@@ -47,6 +47,23 @@ func.func @dense_nd_dynamic(%x: tensor<?x3x8xf32>, %w: tensor<5x8xf32>) -> tenso
   return %y : tensor<?x3x5xf32>
 }
 
+// A run-time row count: up to 8 rows run a static 8-row kernel (the rows
+// padded, the result sliced back), more rows the dynamic matmul; IREE 3.13
+// runs the rows of a `?`-row matmul past a multiple of 8 as scalar code.
+// CHECK-LABEL: func.func @dense_dynamic_rows
+// CHECK: %[[FEW:.+]] = arith.cmpi ule, %[[M:.+]], %c8
+// CHECK: scf.if %[[FEW]] -> (tensor<?x5xf32>)
+// CHECK:   %[[P:.+]] = tensor.pad %{{.+}} low[0, 0] high[%{{.+}}, 0]
+// CHECK:   } : tensor<?x8xf32> to tensor<8x8xf32>
+// CHECK:   %[[R:.+]] = linalg.matmul {{.*}} ins(%[[P]], %{{.+}} : tensor<8x8xf32>, tensor<5x8xf32>)
+// CHECK:   tensor.extract_slice %[[R]][0, 0] [%[[M]], 5] [1, 1] : tensor<8x5xf32> to tensor<?x5xf32>
+// CHECK: } else {
+// CHECK:   linalg.matmul {{.*}} ins(%{{.+}}, %{{.+}} : tensor<?x8xf32>, tensor<5x8xf32>)
+func.func @dense_dynamic_rows(%x: tensor<?x8xf32>, %w: tensor<5x8xf32>) -> tensor<?x5xf32> {
+  %y = relay.nn.dense %x, %w : (tensor<?x8xf32>, tensor<5x8xf32>) -> tensor<?x5xf32>
+  return %y : tensor<?x5xf32>
+}
+
 // CHECK-LABEL: func.func @dense_i8
 func.func @dense_i8(%x: tensor<2x8xi8>, %w: tensor<5x8xi8>) -> tensor<2x5xi32> {
   // CHECK: linalg.matmul {{.*}} ins(%{{.+}}, %{{.+}} : tensor<2x8xi8>, tensor<5x8xi8>) outs(%{{.+}} : tensor<2x5xi32>)

@@ -1,0 +1,142 @@
+"""The lowering strategies for run-time shapes, at many sizes with one compile.
+
+What IREE 3.13 is handed for `?` dims differs from the static lowering where
+its dynamic-shape code is slow (bench/DYNAMIC.md): a dense with a run-time
+row count runs a static 8-row kernel for up to 8 rows (``denseFewRows``), a
+conv2d with a run-time batch or image size is im2col + matmul, and reshapes
+whose sizes are products of the input's dims regroup dims without a trip
+through 1-D (SymbolicSizes.h). Each is checked here against numpy at sizes
+on both sides of its thresholds (1e-5 relative for float sums; exact for
+data movement), and the IR is checked to take the intended path.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import relay_mlir as relay
+
+ANY = relay.Any()
+R = np.random.default_rng(5)
+
+
+def _compile(fn):
+    return relay.compile(relay.IRModule.from_expr(fn), target="llvm-cpu")
+
+
+def _lowered(fn):
+    return relay.lower_to_iree_input(relay.IRModule.from_expr(fn))
+
+
+# -- nn.dense with a run-time batch ----------------------------------------------------------
+W = R.standard_normal((24, 40)).astype("float32")
+B = R.standard_normal(24).astype("float32")
+
+
+def _dense_fn():
+    x = relay.var("x", shape=(ANY, 40))
+    return relay.Function([x], relay.nn.bias_add(relay.nn.dense(x, relay.const(W)), relay.const(B)))
+
+
+def test_dense_few_rows_path_in_ir():
+    text = _lowered(_dense_fn())
+    assert "scf.if" in text and "tensor<8x40xf32>" in text  # the static 8-row kernel
+    assert "tensor<?x40xf32>, tensor<24x40xf32>" in text     # and the dynamic one
+
+
+@pytest.fixture(scope="module")
+def dense_exe():
+    return _compile(_dense_fn())
+
+
+@pytest.mark.parametrize("rows", [1, 2, 7, 8, 9, 33, 0])
+def test_dense_any_rows(dense_exe, rows):
+    x = R.standard_normal((rows, 40)).astype("float32")
+    got = np.asarray(dense_exe(x))
+    assert got.shape == (rows, 24)
+    np.testing.assert_allclose(got, x @ W.T + B, rtol=1e-5, atol=1e-5)
+
+
+# -- nn.conv2d with a run-time batch and image size ------------------------------------------
+CW = R.standard_normal((6, 3, 3, 3)).astype("float32")   # OIHW
+
+
+def _conv_ref(x, w, stride, pad):
+    x = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    n, c, h, wd = x.shape
+    o, _, kh, kw = w.shape
+    oh, ow = (h - kh) // stride + 1, (wd - kw) // stride + 1
+    out = np.zeros((n, o, oh, ow), "float64")
+    for i in range(kh):
+        for j in range(kw):
+            patch = x[:, :, i:i + stride * oh:stride, j:j + stride * ow:stride]
+            out += np.einsum("nchw,oc->nohw", patch, w[:, :, i, j])
+    return out.astype("float32")
+
+
+def _conv_fn():
+    x = relay.var("x", shape=(ANY, 3, ANY, ANY))
+    y = relay.nn.conv2d(x, relay.const(CW), strides=(2, 2), padding=(1, 1))
+    return relay.Function([x], relay.nn.relu(y))
+
+
+def test_dynamic_conv_is_im2col_in_ir():
+    text = _lowered(_conv_fn())
+    assert "linalg.conv_2d" not in text and "linalg.matmul" in text
+
+
+@pytest.fixture(scope="module")
+def conv_exe():
+    return _compile(_conv_fn())
+
+
+@pytest.mark.parametrize("shape", [(1, 3, 9, 9), (2, 3, 16, 11), (1, 3, 1, 1), (3, 3, 5, 8)])
+def test_conv_any_size(conv_exe, shape):
+    x = R.standard_normal(shape).astype("float32")
+    want = np.maximum(_conv_ref(x, CW, 2, 1), 0)
+    got = np.asarray(conv_exe(x))
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+# -- reshapes regrouped from products of dims -------------------------------------------------
+def _heads_fn():
+    """[B, 2, S, 8] -> [-1, S, 8] (B * 2 rows) -> scaled -> [B, 2, S, 8] from x's dims
+    (allowzero, as the ONNX importer's own reshapes: with Relay's default a run-time 0
+    entry would copy the input's dim instead, so the sizes are not products of dims)."""
+    x = relay.var("x", shape=(ANY, 2, ANY, 8))
+    s = relay.shape_of(x, "int64")
+    take = lambda i: relay.take(s, relay.const([i]))  # noqa: E731
+    flat = relay.reshape(x, relay.concatenate([relay.const(np.array([-1], "int64")), take(2),
+                                               relay.const(np.array([8], "int64"))], 0),
+                         allowzero=True)
+    back = relay.reshape(relay.multiply(flat, relay.const(2.0)),
+                         relay.concatenate([take(0), relay.const(np.array([2], "int64")), take(2),
+                                            relay.const(np.array([8], "int64"))], 0),
+                         allowzero=True)
+    return relay.Function([x], relay.Tuple([flat, back]))
+
+
+def test_product_reshapes_regroup_in_ir():
+    text = _lowered(_heads_fn())
+    assert "into tensor<?xf32>" not in text  # no trip through 1-D
+    assert "tensor<?x2x?x8xf32> into tensor<?x?x8xf32>" in text
+
+
+@pytest.fixture(scope="module")
+def heads_exe():
+    return _compile(_heads_fn())
+
+
+@pytest.mark.parametrize("shape", [(1, 2, 1, 8), (3, 2, 5, 8), (2, 2, 16, 8)])
+def test_product_reshapes(heads_exe, shape):
+    x = R.standard_normal(shape).astype("float32")
+    flat, back = (np.asarray(v) for v in heads_exe(x))
+    np.testing.assert_array_equal(flat, x.reshape(-1, shape[2], 8))
+    np.testing.assert_array_equal(back, x * 2)
+
+
+def test_minus_one_beside_a_zero_entry_is_an_error(heads_exe):
+    # S = 0: [-1, 0, 8] could be any number of rows (numpy and onnxruntime refuse it too)
+    with pytest.raises(Exception, match="-1 beside a 0 entry"):
+        heads_exe(np.zeros((2, 2, 0, 8), "float32"))
