@@ -3,18 +3,20 @@
 
 Issue 12's speed question: what does compiling a model once for every batch
 size / sequence length cost at a size a static compile would have fixed?
-For the zoo's BERT-style encoder, LSTM language model and ResNet-18 (the
-CI-small configurations of ``test/python/models/zoo_cases.py``, their
-``torch.nn`` twins with the zoo's seeded weights), the twin is exported by
-``torch.onnx.export`` twice, with and without ``dynamic_axes``, both are
-imported with ``relay_mlir.frontend.from_onnx`` and compiled for llvm-cpu,
-and both run on the same inputs (the static export's size). Outputs of the
-two are compared first (they must agree to 1e-5 relative). Timed
-repetitions are interleaved round-robin (round r: a burst of static runs,
-then of dynamic runs) so that load on a shared machine hits both alike.
-This is a benchmark, not a test: nothing asserts timings.
+For the benchmark's BERT-style encoder, LSTM language model and ResNet-18
+at the benchmark's sizes (bench/models.py: ``--configs bench``) and for the
+zoo's CI-small configurations of the same three (``test/python/models/
+zoo_cases.py``: ``--configs small``), the ``torch.nn`` twin with the zoo's
+seeded weights is exported by ``torch.onnx.export`` twice, with and without
+``dynamic_axes``, both are imported with ``relay_mlir.frontend.from_onnx``
+and compiled for llvm-cpu, and both run on the same inputs (the static
+export's size). Outputs of the two are compared first (they must agree to
+1e-5 relative). Timed repetitions are interleaved round-robin (round r: a
+burst of static runs, then of dynamic runs) so that load on a shared machine
+hits both alike. This is a benchmark, not a test: nothing asserts timings.
 
-    python bench/dynamic.py [--rounds 10] [--budget 0.3] [--md bench/DYNAMIC.md]
+    python bench/dynamic.py [--rounds 10] [--budget 0.3] [--configs bench,small]
+                            [--models bert_tiny,lstm,resnet18] [--md bench/DYNAMIC.md]
 """
 from __future__ import annotations
 
@@ -144,7 +146,7 @@ def run(rounds: int, budget: float, configs, only=None):
                         times[kind].append(time.perf_counter() - t)
             med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
             p10 = {k: float(np.percentile(v, 10)) * 1e3 for k, v in times.items()}
-            rows.append((name, size, med, p10))
+            rows.append((name, size, med, p10, {k: e.driver for k, e in exes.items()}))
             print(f"{name}: static {med['static']:.3f} ms, dynamic {med['dynamic']:.3f} ms "
                   f"({med['dynamic'] / med['static']:.2f}x)", flush=True)
     return rows
@@ -167,15 +169,18 @@ def render(rows, rounds: int) -> str:
         f"onnx {onnx.__version__}. {rounds} interleaved rounds; 1-min load average at the end: {load:.1f}.",
         "",
         "Each model's twin exported twice (`dynamic_axes` or not), imported by `from_onnx`,",
-        "compiled for llvm-cpu (local-task, 2 threads) and run at the static export's size;",
+        "compiled for llvm-cpu and run at the static export's size on the driver `compile()`",
+        "picks (local-task with 2 threads; local-sync for a program with loops);",
         "outputs agree to 1e-5 relative before timing.",
         "",
-        "| model | size | static median ms | dynamic median ms | dynamic / static | static p10 | dynamic p10 |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| model | size | static median ms | dynamic median ms | dynamic / static | static p10 | dynamic p10 "
+        "| drivers (static, dynamic) |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
     ]
-    for name, size, med, p10 in rows:
+    for name, size, med, p10, drivers in rows:
         lines.append(f"| {name} | {size} | {med['static']:.3f} | {med['dynamic']:.3f} | "
-                     f"**{med['dynamic'] / med['static']:.2f}x** | {p10['static']:.3f} | {p10['dynamic']:.3f} |")
+                     f"**{med['dynamic'] / med['static']:.2f}x** | {p10['static']:.3f} | {p10['dynamic']:.3f} "
+                     f"| {drivers['static']}, {drivers['dynamic']} |")
     return "\n".join(lines) + "\n"
 
 

@@ -5,7 +5,8 @@
 // grouped fallback, then a report of what is not supported):
 //
 // nn.conv2d (NCHW/OIHW or NHWC/HWIO|HWOI):
-//   Conv2DIm2colMatmul   small static NHWC/HWIO float maps: im2col +
+//   Conv2DIm2colMatmul   NHWC/HWIO float, static kernel: small static maps
+//                        or a run-time batch/image size: im2col +
 //                        linalg.matmul
 //   Conv2DNhwcHwcf       groups = 1, NHWC: linalg.conv_2d_nhwc_hwcf
 //   Conv2DNchwFchw       groups = 1, NCHW: linalg.conv_2d_nchw_fchw
@@ -152,9 +153,10 @@ struct Conv2DStrategy : OpConversionPattern<Conv2DOp> {
   }
 };
 
-/// Small static NHWC/HWIO float convolutions (<= kIm2colMaxPixels output
-/// pixels): patches [N*OH*OW, KH*KW*C] (one linalg.generic copy) times the
-/// weight collapsed to [KH*KW*C, O], a linalg.matmul.
+/// NHWC/HWIO float convolutions with a static kernel whose maps are small
+/// and static (<= kIm2colMaxPixels output pixels) or have a run-time batch
+/// or image size: patches [N*OH*OW, KH*KW*C] (one linalg.generic copy)
+/// times the weight collapsed to [KH*KW*C, O], a linalg.matmul.
 struct Conv2DIm2colMatmul : Conv2DStrategy {
   using Conv2DStrategy::Conv2DStrategy;
   LogicalResult

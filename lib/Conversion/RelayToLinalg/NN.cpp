@@ -65,9 +65,25 @@ Value denseMatmul(OpBuilder &b, Location loc, Value lhs, Value weight,
 /// step) took 38 us where the static 1x128x512 matmul takes 6 us.
 constexpr int64_t kFewRows = 8;
 
-/// A dense whose data is [?, K] (a run-time batch): up to kFewRows rows are
-/// padded to kFewRows and multiplied by a static kernel (scf.if on the row
-/// count, a host value), more rows take the dynamic matmul.
+/// `then(b)` if `cond` else `otherwise(b)`, as an scf.if yielding one value
+/// of `type`.
+Value ifElse(OpBuilder &b, Location loc, Value cond, Type type,
+             function_ref<Value(OpBuilder &)> then,
+             function_ref<Value(OpBuilder &)> otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  scf::YieldOp::create(b, loc, then(b));
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, loc, otherwise(b));
+  return ifOp.getResult(0);
+}
+
+/// A dense whose data is [?, K] (a run-time batch): one row (batch 1) runs
+/// a static 1-row kernel, up to kFewRows rows are padded to kFewRows for a
+/// static kernel (scf.if on the row count, a host value), more rows take
+/// the dynamic matmul.
 Value denseFewRows(OpBuilder &b, Location loc, Value lhs, Value weight,
                    OpFoldResult units, Type elementType, bool isUnsigned) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
@@ -76,39 +92,50 @@ Value denseFewRows(OpBuilder &b, Location loc, Value lhs, Value weight,
   if (ShapedType::isDynamic(k) || ShapedType::isDynamic(n))
     return denseMatmul(b, loc, lhs, weight, units, elementType, isUnsigned);
   Value rows = tensor::DimOp::create(b, loc, lhs, 0);
-  Value few = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, rows,
-                                    arith::ConstantIndexOp::create(b, loc,
-                                                                   kFewRows));
   auto resultType = RankedTensorType::get({ShapedType::kDynamic, n},
                                           elementType);
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{resultType}, few,
-                                /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value pad = arith::SubIOp::create(
-        b, loc, arith::ConstantIndexOp::create(b, loc, kFewRows), rows);
-    Value zeroIn = scalarConst(b, loc, lhsType.getElementType(), 0.0);
-    auto paddedType =
-        RankedTensorType::get({kFewRows, k}, lhsType.getElementType());
-    Value padded = tensor::PadOp::create(
-        b, loc, paddedType, lhs, ArrayRef<OpFoldResult>{b.getIndexAttr(0),
-                                                        b.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{pad, b.getIndexAttr(0)}, zeroIn);
-    Value full = denseMatmul(b, loc, padded, weight, b.getIndexAttr(n),
-                             elementType, isUnsigned);
-    Value sliced = tensor::ExtractSliceOp::create(
+  // `static` rows of lhs (zero-padded past `rows`) times the weight, cut to
+  // `rows`
+  auto staticRows = [&](OpBuilder &b, int64_t count) -> Value {
+    auto rowsType = RankedTensorType::get({count, k}, lhsType.getElementType());
+    Value in;
+    if (count == 1) {
+      in = castTo(b, loc, lhs, rowsType);
+    } else {
+      Value pad = arith::SubIOp::create(
+          b, loc, arith::ConstantIndexOp::create(b, loc, count), rows);
+      in = tensor::PadOp::create(
+          b, loc, rowsType, lhs,
+          ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{pad, b.getIndexAttr(0)},
+          scalarConst(b, loc, lhsType.getElementType(), 0.0));
+    }
+    Value full = denseMatmul(b, loc, in, weight, b.getIndexAttr(n), elementType,
+                             isUnsigned);
+    if (count == 1)
+      return castTo(b, loc, full, resultType);
+    return tensor::ExtractSliceOp::create(
         b, loc, resultType, full,
         ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
         ArrayRef<OpFoldResult>{rows, b.getIndexAttr(n)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
-    scf::YieldOp::create(b, loc, sliced);
-    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    scf::YieldOp::create(
-        b, loc,
-        denseMatmul(b, loc, lhs, weight, units, elementType, isUnsigned));
-  }
-  return ifOp.getResult(0);
+  };
+  auto rowsAtMost = [&](OpBuilder &b, arith::CmpIPredicate pred, int64_t v) {
+    return arith::CmpIOp::create(b, loc, pred, rows,
+                                 arith::ConstantIndexOp::create(b, loc, v));
+  };
+  return ifElse(
+      b, loc, rowsAtMost(b, arith::CmpIPredicate::eq, 1), resultType,
+      [&](OpBuilder &b) { return staticRows(b, 1); },
+      [&](OpBuilder &b) {
+        return ifElse(
+            b, loc, rowsAtMost(b, arith::CmpIPredicate::ule, kFewRows),
+            resultType, [&](OpBuilder &b) { return staticRows(b, kFewRows); },
+            [&](OpBuilder &b) {
+              return denseMatmul(b, loc, lhs, weight, units, elementType,
+                                 isUnsigned);
+            });
+      });
 }
 
 struct DensePattern : OpConversionPattern<DenseOp> {

@@ -47,10 +47,17 @@ func.func @dense_nd_dynamic(%x: tensor<?x3x8xf32>, %w: tensor<5x8xf32>) -> tenso
   return %y : tensor<?x3x5xf32>
 }
 
-// A run-time row count: up to 8 rows run a static 8-row kernel (the rows
-// padded, the result sliced back), more rows the dynamic matmul; IREE 3.13
-// runs the rows of a `?`-row matmul past a multiple of 8 as scalar code.
+// A run-time row count: one row runs a static 1-row kernel, up to 8 rows a
+// static 8-row kernel (the rows padded, the result sliced back), more rows
+// the dynamic matmul; IREE 3.13 runs the rows of a `?`-row matmul past a
+// multiple of 8 as scalar code.
 // CHECK-LABEL: func.func @dense_dynamic_rows
+// CHECK: %[[ONE:.+]] = arith.cmpi eq, %{{.+}}, %c1
+// CHECK: scf.if %[[ONE]] -> (tensor<?x5xf32>)
+// CHECK:   tensor.cast %{{.+}} : tensor<?x8xf32> to tensor<1x8xf32>
+// CHECK:   linalg.matmul {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x8xf32>, tensor<5x8xf32>)
+// CHECK:   tensor.cast %{{.+}} : tensor<1x5xf32> to tensor<?x5xf32>
+// CHECK: } else {
 // CHECK: %[[FEW:.+]] = arith.cmpi ule, %[[M:.+]], %c8
 // CHECK: scf.if %[[FEW]] -> (tensor<?x5xf32>)
 // CHECK:   %[[P:.+]] = tensor.pad %{{.+}} low[0, 0] high[%{{.+}}, 0]

@@ -2,7 +2,8 @@
 
 What IREE 3.13 is handed for `?` dims differs from the static lowering where
 its dynamic-shape code is slow (bench/DYNAMIC.md): a dense with a run-time
-row count runs a static 8-row kernel for up to 8 rows (``denseFewRows``), a
+row count runs a static 1-row kernel for one row and a static 8-row kernel
+for up to 8 rows (``denseFewRows``), a
 conv2d with a run-time batch or image size is im2col + matmul, and reshapes
 whose sizes are products of the input's dims regroup dims without a trip
 through 1-D (SymbolicSizes.h). Each is checked here against numpy at sizes
@@ -41,6 +42,7 @@ def _dense_fn():
 def test_dense_few_rows_path_in_ir():
     text = _lowered(_dense_fn())
     assert "scf.if" in text and "tensor<8x40xf32>" in text  # the static 8-row kernel
+    assert "tensor<1x40xf32>, tensor<24x40xf32>" in text     # the 1-row kernel
     assert "tensor<?x40xf32>, tensor<24x40xf32>" in text     # and the dynamic one
 
 

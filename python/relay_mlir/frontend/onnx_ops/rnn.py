@@ -331,6 +331,10 @@ def _keep(n: Node, m, new, old):
     return n.op("where")(m, new, old if old is not None else n.scalar(0.0))
 
 
+#: Steps per iteration of the loop over a run-time sequence length.
+_UNROLL = 4
+
+
 def _run_loop(n: Node, cell, n_state: int, c):
     """A sequence length known only at run time: each direction is a self-tail-recursive global
     function over the steps (compiled to a loop), carrying the step index, the states and the
@@ -381,19 +385,27 @@ def _run_loop(n: Node, cell, n_state: int, c):
             y_t = n.op("expand_dims")(_keep(n, m, new[0], None), 0)
             return ([_keep(n, m, a, b) for a, b in zip(new, states)],
                     n.op("where")(n.op("equal")(rows, t), y_t, y))
-        # the loop over the step index t: 0 .. T-1 (forward) or T-1 .. 0 (reverse); the carried
-        # values have their initial values' types, and keep them (_like)
+        # the loop over the step index t: 0 .. T-1 (forward) or T-1 .. 0 (reverse), _UNROLL
+        # steps an iteration (a step past the end keeps the states: each iteration of a loop
+        # with run-time shapes costs a host round trip of tens of microseconds, more than a
+        # step's kernels); the carried values have their initial values' types, and keep
+        # them (_like)
         t = E.var("t", shape=(), dtype="int64")
         s_v = [_typed_var(n, f"s{j}", v) for j, v in enumerate(init)]
         y_v = _typed_var(n, "y", y0)
-        nxt, y_new = one(t, s_v, y_v)
+        nxt, y_new = one(t, s_v, y_v)   # (the loop's condition: step t runs)
+        for j in range(1, _UNROLL):
+            t_j = n.op("subtract" if reverse else "add")(t, i64(j))
+            runs = n.op("greater_equal")(t_j, i64(0)) if reverse else n.op("less")(t_j, T)
+            after, y_new = one(t_j, nxt, y_new)  # (no row of y is t_j past the end)
+            nxt = [n.op("where")(runs, a, b) for a, b in zip(after, nxt)]
         nxt = [_like(n, v, p) for v, p in zip(nxt, s_v)]
         y_new = _like(n, y_new, y_v)
         more = n.op("greater_equal")(t, i64(0)) if reverse else n.op("less")(t, T)
         gv = n.new_global(f"{n.op_type.lower()}_steps")
         own = [t] + s_v + [y_v]
         extra = [v for v in free_vars(E.Tuple(nxt + [y_new, more])) if all(v is not o for o in own)]
-        t_next = n.op("subtract" if reverse else "add")(t, i64(1))
+        t_next = n.op("subtract" if reverse else "add")(t, i64(_UNROLL))
         body = E.If(more, E.Call(gv, [t_next] + nxt + [y_new] + extra), E.Tuple(list(s_v) + [y_v]))
         ret = TupleType([v.type_annotation for v in s_v] + [y_v.type_annotation])
         n.add_global(gv, E.Function(own + extra, body, ret, attrs={"private": 1}))
