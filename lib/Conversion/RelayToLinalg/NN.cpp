@@ -65,6 +65,12 @@ Value denseMatmul(OpBuilder &b, Location loc, Value lhs, Value weight,
 /// step) took 38 us where the static 1x128x512 matmul takes 6 us.
 constexpr int64_t kFewRows = 8;
 
+/// Weights (K * N elements) from which that pays: the scf.if splits IREE's
+/// command buffer in three, a few microseconds, which a small matmul does
+/// not win back (the dynamic LSTM with hidden size 32 ran slower with it,
+/// with hidden size 128 1.5x faster).
+constexpr int64_t kFewRowsMinWeight = int64_t(1) << 15;
+
 /// `then(b)` if `cond` else `otherwise(b)`, as an scf.if yielding one value
 /// of `type`.
 Value ifElse(OpBuilder &b, Location loc, Value cond, Type type,
@@ -80,8 +86,9 @@ Value ifElse(OpBuilder &b, Location loc, Value cond, Type type,
   return ifOp.getResult(0);
 }
 
-/// A dense whose data is [?, K] (a run-time batch): one row (batch 1) runs
-/// a static 1-row kernel, up to kFewRows rows are padded to kFewRows for a
+/// A dense whose data is [?, K] (a run-time batch) and whose weight has at
+/// least kFewRowsMinWeight elements: one row (batch 1) runs a static 1-row
+/// kernel, up to kFewRows rows are padded to kFewRows for a
 /// static kernel (scf.if on the row count, a host value), more rows take
 /// the dynamic matmul.
 Value denseFewRows(OpBuilder &b, Location loc, Value lhs, Value weight,
@@ -89,7 +96,8 @@ Value denseFewRows(OpBuilder &b, Location loc, Value lhs, Value weight,
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto weightType = cast<RankedTensorType>(weight.getType());
   int64_t k = lhsType.getDimSize(1), n = weightType.getDimSize(0);
-  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(n))
+  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(n) ||
+      k * n < kFewRowsMinWeight)
     return denseMatmul(b, loc, lhs, weight, units, elementType, isUnsigned);
   Value rows = tensor::DimOp::create(b, loc, lhs, 0);
   auto resultType = RankedTensorType::get({ShapedType::kDynamic, n},

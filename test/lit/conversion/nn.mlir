@@ -53,20 +53,30 @@ func.func @dense_nd_dynamic(%x: tensor<?x3x8xf32>, %w: tensor<5x8xf32>) -> tenso
 // multiple of 8 as scalar code.
 // CHECK-LABEL: func.func @dense_dynamic_rows
 // CHECK: %[[ONE:.+]] = arith.cmpi eq, %{{.+}}, %c1
-// CHECK: scf.if %[[ONE]] -> (tensor<?x5xf32>)
-// CHECK:   tensor.cast %{{.+}} : tensor<?x8xf32> to tensor<1x8xf32>
-// CHECK:   linalg.matmul {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x8xf32>, tensor<5x8xf32>)
-// CHECK:   tensor.cast %{{.+}} : tensor<1x5xf32> to tensor<?x5xf32>
+// CHECK: scf.if %[[ONE]] -> (tensor<?x512xf32>)
+// CHECK:   tensor.cast %{{.+}} : tensor<?x64xf32> to tensor<1x64xf32>
+// CHECK:   linalg.matmul {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x64xf32>, tensor<512x64xf32>)
+// CHECK:   tensor.cast %{{.+}} : tensor<1x512xf32> to tensor<?x512xf32>
 // CHECK: } else {
 // CHECK: %[[FEW:.+]] = arith.cmpi ule, %[[M:.+]], %c8
-// CHECK: scf.if %[[FEW]] -> (tensor<?x5xf32>)
+// CHECK: scf.if %[[FEW]] -> (tensor<?x512xf32>)
 // CHECK:   %[[P:.+]] = tensor.pad %{{.+}} low[0, 0] high[%{{.+}}, 0]
-// CHECK:   } : tensor<?x8xf32> to tensor<8x8xf32>
-// CHECK:   %[[R:.+]] = linalg.matmul {{.*}} ins(%[[P]], %{{.+}} : tensor<8x8xf32>, tensor<5x8xf32>)
-// CHECK:   tensor.extract_slice %[[R]][0, 0] [%[[M]], 5] [1, 1] : tensor<8x5xf32> to tensor<?x5xf32>
+// CHECK:   } : tensor<?x64xf32> to tensor<8x64xf32>
+// CHECK:   %[[R:.+]] = linalg.matmul {{.*}} ins(%[[P]], %{{.+}} : tensor<8x64xf32>, tensor<512x64xf32>)
+// CHECK:   tensor.extract_slice %[[R]][0, 0] [%[[M]], 512] [1, 1] : tensor<8x512xf32> to tensor<?x512xf32>
 // CHECK: } else {
-// CHECK:   linalg.matmul {{.*}} ins(%{{.+}}, %{{.+}} : tensor<?x8xf32>, tensor<5x8xf32>)
-func.func @dense_dynamic_rows(%x: tensor<?x8xf32>, %w: tensor<5x8xf32>) -> tensor<?x5xf32> {
+// CHECK:   linalg.matmul {{.*}} ins(%{{.+}}, %{{.+}} : tensor<?x64xf32>, tensor<512x64xf32>)
+func.func @dense_dynamic_rows(%x: tensor<?x64xf32>, %w: tensor<512x64xf32>) -> tensor<?x512xf32> {
+  %y = relay.nn.dense %x, %w : (tensor<?x64xf32>, tensor<512x64xf32>) -> tensor<?x512xf32>
+  return %y : tensor<?x512xf32>
+}
+
+// (a small weight, K * N < 2^15, keeps the one dynamic matmul: the scf.if
+// would cost more than it wins)
+// CHECK-LABEL: func.func @dense_dynamic_rows_small
+// CHECK-NOT: scf.if
+// CHECK: linalg.matmul {{.*}} ins(%{{.+}}, %{{.+}} : tensor<?x8xf32>, tensor<5x8xf32>)
+func.func @dense_dynamic_rows_small(%x: tensor<?x8xf32>, %w: tensor<5x8xf32>) -> tensor<?x5xf32> {
   %y = relay.nn.dense %x, %w : (tensor<?x8xf32>, tensor<5x8xf32>) -> tensor<?x5xf32>
   return %y : tensor<?x5xf32>
 }

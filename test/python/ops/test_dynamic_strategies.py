@@ -30,20 +30,20 @@ def _lowered(fn):
 
 
 # -- nn.dense with a run-time batch ----------------------------------------------------------
-W = R.standard_normal((24, 40)).astype("float32")
-B = R.standard_normal(24).astype("float32")
+W = R.standard_normal((256, 128)).astype("float32")   # K * N = 2^15: the few-row path
+B = R.standard_normal(256).astype("float32")
 
 
 def _dense_fn():
-    x = relay.var("x", shape=(ANY, 40))
+    x = relay.var("x", shape=(ANY, 128))
     return relay.Function([x], relay.nn.bias_add(relay.nn.dense(x, relay.const(W)), relay.const(B)))
 
 
 def test_dense_few_rows_path_in_ir():
     text = _lowered(_dense_fn())
-    assert "scf.if" in text and "tensor<8x40xf32>" in text  # the static 8-row kernel
-    assert "tensor<1x40xf32>, tensor<24x40xf32>" in text     # the 1-row kernel
-    assert "tensor<?x40xf32>, tensor<24x40xf32>" in text     # and the dynamic one
+    assert "scf.if" in text and "tensor<8x128xf32>" in text  # the static 8-row kernel
+    assert "tensor<1x128xf32>, tensor<256x128xf32>" in text   # the 1-row kernel
+    assert "tensor<?x128xf32>, tensor<256x128xf32>" in text   # and the dynamic one
 
 
 @pytest.fixture(scope="module")
@@ -53,9 +53,9 @@ def dense_exe():
 
 @pytest.mark.parametrize("rows", [1, 2, 7, 8, 9, 33, 0])
 def test_dense_any_rows(dense_exe, rows):
-    x = R.standard_normal((rows, 40)).astype("float32")
+    x = R.standard_normal((rows, 128)).astype("float32")
     got = np.asarray(dense_exe(x))
-    assert got.shape == (rows, 24)
+    assert got.shape == (rows, 256)
     np.testing.assert_allclose(got, x @ W.T + B, rtol=1e-5, atol=1e-5)
 
 
