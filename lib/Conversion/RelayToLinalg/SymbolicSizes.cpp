@@ -8,8 +8,11 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -74,18 +77,33 @@ Sym divide(const Sym &a, const Sym &b) {
   return s;
 }
 
-Sym sizeOf(Value v, int depth);
-Sym dimOf(Value tensor, int64_t i, int depth);
+/// The product forms of sizes, each computed once (a select's two branches
+/// often lead back to the same dims: without the memo, a chain of such
+/// reshapes took time exponential in its length).
+struct Chase {
+  static constexpr int64_t kValue = std::numeric_limits<int64_t>::min();
+  DenseMap<std::pair<void *, int64_t>, Sym> memo;
 
-Sym sizeOf(OpFoldResult ofr, int depth) {
+  Sym sizeOf(Value v, int depth);
+  Sym sizeOf(OpFoldResult ofr, int depth);
+  Sym dimOf(Value tensor, int64_t i, int depth);
+
+private:
+  Sym computeSize(Value v, int depth);
+  Sym computeDim(Value tensor, int64_t i, int depth);
+  Sym affineProduct(AffineExpr e, unsigned numDims, ValueRange operands,
+                    int depth);
+};
+
+Sym Chase::sizeOf(OpFoldResult ofr, int depth) {
   if (std::optional<int64_t> c = getConstantIntValue(ofr))
     return constant(*c);
   return sizeOf(cast<Value>(ofr), depth);
 }
 
 /// A product in an affine expression over `operands`.
-Sym affineProduct(AffineExpr e, unsigned numDims, ValueRange operands,
-                  int depth) {
+Sym Chase::affineProduct(AffineExpr e, unsigned numDims, ValueRange operands,
+                         int depth) {
   if (auto c = dyn_cast<AffineConstantExpr>(e))
     return constant(c.getValue());
   if (auto d = dyn_cast<AffineDimExpr>(e))
@@ -99,11 +117,20 @@ Sym affineProduct(AffineExpr e, unsigned numDims, ValueRange operands,
                   affineProduct(bin.getRHS(), numDims, operands, depth));
 }
 
-Sym sizeOf(Value v, int depth) {
+Sym Chase::sizeOf(Value v, int depth) {
   if (!v)
     return std::nullopt;
   if (depth <= 0)
     return leaf(v, -1);
+  auto key = std::make_pair(v.getAsOpaquePointer(), kValue);
+  if (auto it = memo.find(key); it != memo.end())
+    return it->second;
+  Sym s = computeSize(v, depth);
+  memo[key] = s;
+  return s;
+}
+
+Sym Chase::computeSize(Value v, int depth) {
   APInt c;
   if (matchPattern(v, m_ConstantInt(&c)))
     return constant(c.getSExtValue());
@@ -151,12 +178,21 @@ Sym sizeOf(Value v, int depth) {
   return leaf(v, -1);
 }
 
-Sym dimOf(Value tensor, int64_t i, int depth) {
+Sym Chase::dimOf(Value tensor, int64_t i, int depth) {
   auto type = dyn_cast<RankedTensorType>(tensor.getType());
   if (!type || i < 0 || i >= type.getRank())
     return std::nullopt;
   if (!type.isDynamicDim(i))
     return constant(type.getDimSize(i));
+  auto key = std::make_pair(tensor.getAsOpaquePointer(), i);
+  if (auto it = memo.find(key); it != memo.end())
+    return it->second;
+  Sym s = computeDim(tensor, i, depth);
+  memo[key] = s;
+  return s;
+}
+
+Sym Chase::computeDim(Value tensor, int64_t i, int depth) {
   Operation *def = tensor.getDefiningOp();
   if (!def || depth <= 0)
     return leaf(tensor, i);
@@ -234,11 +270,11 @@ equalRuns(ArrayRef<SymbolicSize> src, ArrayRef<SymbolicSize> dst) {
 } // namespace
 
 std::optional<SymbolicSize> lowering::symbolicSize(OpFoldResult size) {
-  return sizeOf(size, kDepth);
+  return Chase().sizeOf(size, kDepth);
 }
 
 std::optional<SymbolicSize> lowering::symbolicDim(Value tensor, int64_t i) {
-  return dimOf(tensor, i, kDepth);
+  return Chase().dimOf(tensor, i, kDepth);
 }
 
 std::optional<Value> lowering::symbolicRegroup(OpBuilder &b, Location loc,
@@ -249,15 +285,16 @@ std::optional<Value> lowering::symbolicRegroup(OpBuilder &b, Location loc,
   if ((srcType.hasStaticShape() && dstType.hasStaticShape()) ||
       srcType.getRank() == 0 || dstType.getRank() == 0)
     return std::nullopt;
+  Chase chase; // (one memo for both shapes)
   SmallVector<SymbolicSize> src, dst;
   for (int64_t i = 0; i < srcType.getRank(); ++i) {
-    Sym s = symbolicDim(data, i);
+    Sym s = chase.dimOf(data, i, kDepth);
     if (!s)
       return std::nullopt;
     src.push_back(*s);
   }
   for (int64_t j = 0; j < dstType.getRank(); ++j) {
-    Sym s = dstType.isDynamicDim(j) ? symbolicSize(sizes[j])
+    Sym s = dstType.isDynamicDim(j) ? chase.sizeOf(sizes[j], kDepth)
                                     : constant(dstType.getDimSize(j));
     if (!s)
       return std::nullopt;
