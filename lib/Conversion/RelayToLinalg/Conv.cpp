@@ -245,8 +245,7 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
                                         ValueRange{lhs, rhs}, ValueRange{init})
                    .getResult(0);
     return expandTo(b, loc, mm, c.resultType,
-                    ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}},
-                    c.outSizes);
+                    ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}}, c.outSizes);
   }
 };
 

@@ -43,16 +43,14 @@ Value denseMatmul(OpBuilder &b, Location loc, Value lhs, Value weight,
       units};
   Value zero = scalarConst(b, loc, elementType, 0.0);
   Value init = filledTensor(b, loc, mmType, mmSizes, zero);
-  auto matmul = linalg::MatmulOp::create(b, loc, TypeRange{mmType},
-                                         ValueRange{lhs, weight},
-                                         ValueRange{init});
+  auto matmul = linalg::MatmulOp::create(
+      b, loc, TypeRange{mmType}, ValueRange{lhs, weight}, ValueRange{init});
   MLIRContext *ctx = b.getContext();
   AffineExpr dm, dn, dk;
   bindDims(ctx, dm, dn, dk);
-  matmul.setIndexingMapsAttr(
-      b.getAffineMapArrayAttr({AffineMap::get(3, 0, {dm, dk}, ctx),
-                               AffineMap::get(3, 0, {dn, dk}, ctx),
-                               AffineMap::get(3, 0, {dm, dn}, ctx)}));
+  matmul.setIndexingMapsAttr(b.getAffineMapArrayAttr(
+      {AffineMap::get(3, 0, {dm, dk}, ctx), AffineMap::get(3, 0, {dn, dk}, ctx),
+       AffineMap::get(3, 0, {dm, dn}, ctx)}));
   if (isUnsigned)
     matmul.setCastAttr(
         linalg::TypeFnAttr::get(ctx, linalg::TypeFn::cast_unsigned));
@@ -100,8 +98,8 @@ Value denseFewRows(OpBuilder &b, Location loc, Value lhs, Value weight,
       k * n < kFewRowsMinWeight)
     return denseMatmul(b, loc, lhs, weight, units, elementType, isUnsigned);
   Value rows = tensor::DimOp::create(b, loc, lhs, 0);
-  auto resultType = RankedTensorType::get({ShapedType::kDynamic, n},
-                                          elementType);
+  auto resultType =
+      RankedTensorType::get({ShapedType::kDynamic, n}, elementType);
   // `static` rows of lhs (zero-padded past `rows`) times the weight, cut to
   // `rows`
   auto staticRows = [&](OpBuilder &b, int64_t count) -> Value {
@@ -195,12 +193,11 @@ struct DensePattern : OpConversionPattern<DenseOp> {
     }
 
     bool isUnsigned = isUnsignedInt(op.getData().getType());
-    Value result =
-        rank == 2 && ShapedType::isDynamic(m)
-            ? denseFewRows(rewriter, loc, lhs, weight, units,
-                           resultType.getElementType(), isUnsigned)
-            : denseMatmul(rewriter, loc, lhs, weight, units,
-                          resultType.getElementType(), isUnsigned);
+    Value result = rank == 2 && ShapedType::isDynamic(m)
+                       ? denseFewRows(rewriter, loc, lhs, weight, units,
+                                      resultType.getElementType(), isUnsigned)
+                       : denseMatmul(rewriter, loc, lhs, weight, units,
+                                     resultType.getElementType(), isUnsigned);
 
     if (rank != 2) {
       SmallVector<OpFoldResult> outSizes(dataSizes.begin(),

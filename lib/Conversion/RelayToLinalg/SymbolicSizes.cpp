@@ -229,7 +229,8 @@ Sym Chase::computeDim(Value tensor, int64_t i, int depth) {
 
 /// Consecutive runs of `src` and `dst` sizes with equal products, if the
 /// shapes cut that way (unit dims left over at an end join the last run).
-std::optional<SmallVector<std::pair<ReassociationIndices, ReassociationIndices>>>
+std::optional<
+    SmallVector<std::pair<ReassociationIndices, ReassociationIndices>>>
 equalRuns(ArrayRef<SymbolicSize> src, ArrayRef<SymbolicSize> dst) {
   SmallVector<std::pair<ReassociationIndices, ReassociationIndices>> runs;
   size_t i = 0, j = 0, n = src.size(), m = dst.size();
