@@ -98,7 +98,9 @@ private:
 Sym Chase::sizeOf(OpFoldResult ofr, int depth) {
   if (std::optional<int64_t> c = getConstantIntValue(ofr))
     return constant(*c);
-  return sizeOf(cast<Value>(ofr), depth);
+  if (auto v = dyn_cast<Value>(ofr))
+    return sizeOf(v, depth);
+  return std::nullopt;
 }
 
 /// A product in an affine expression over `operands`.
