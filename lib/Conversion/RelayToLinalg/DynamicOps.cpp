@@ -45,6 +45,20 @@ Value andi(OpBuilder &b, Location loc, Value x, Value y) {
 Value trueValue(OpBuilder &b, Location loc) {
   return b.createOrFold<arith::ConstantOp>(loc, b.getBoolAttr(true));
 }
+/// A run-time axis `a` of `bound` positions with Python's negative
+/// indexing resolved, and whether it is in [0, bound).
+std::pair<Value, Value> normalizedAxis(OpBuilder &b, Location loc, Value a,
+                                       int64_t bound) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value n = arith::ConstantIndexOp::create(b, loc, bound);
+  a = select(b, loc, arith::CmpIOp::create(b, loc, Pred::slt, a, zero),
+             add(b, loc, a, n), a);
+  Value inRange =
+      andi(b, loc, arith::CmpIOp::create(b, loc, Pred::sge, a, zero),
+           arith::CmpIOp::create(b, loc, Pred::slt, a, n));
+  return {a, inRange};
+}
+
 Value sizeValue(OpBuilder &b, Location loc, OpFoldResult s) {
   return getValueOrCreateConstantIndexOp(b, loc, s);
 }
@@ -202,16 +216,13 @@ struct DynSqueezePattern : OpConversionPattern<DynSqueezeOp> {
     int64_t k =
         cast<RankedTensorType>(adaptor.getAxis().getType()).getDimSize(0);
     StringRef name = "relay.dyn.squeeze";
-    Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1),
-          r = indexConst(b, loc, rank);
+    Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1);
     SmallVector<Value> axes;
     Value inRange = trueValue(b, loc);
     for (int64_t j = 0; j < k; ++j) {
-      Value a = shapeEntry(b, loc, adaptor.getAxis(), j);
-      a = select(b, loc, cmp(b, loc, Pred::slt, a, zero), add(b, loc, a, r), a);
-      inRange = andi(b, loc, inRange,
-                     andi(b, loc, cmp(b, loc, Pred::sge, a, zero),
-                          cmp(b, loc, Pred::slt, a, r)));
+      auto [a, ok] = normalizedAxis(
+          b, loc, shapeEntry(b, loc, adaptor.getAxis(), j), rank);
+      inRange = andi(b, loc, inRange, ok);
       axes.push_back(a);
     }
     runtimeCheck(b, loc, inRange, name, "an axis is out of range");
@@ -268,14 +279,10 @@ struct DynExpandDimsPattern : OpConversionPattern<DynExpandDimsOp> {
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
     int64_t n = op.getNumNewaxis();
     StringRef name = "relay.dyn.expand_dims";
-    Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1);
-    Value a = onlyEntry(b, loc, adaptor.getAxis());
-    a = select(b, loc, cmp(b, loc, Pred::slt, a, zero),
-               add(b, loc, a, indexConst(b, loc, rank + 1)), a);
-    runtimeCheck(b, loc,
-                 andi(b, loc, cmp(b, loc, Pred::sge, a, zero),
-                      cmp(b, loc, Pred::sle, a, indexConst(b, loc, rank))),
-                 name, "axis is out of range");
+    Value one = indexConst(b, loc, 1);
+    auto [a, inRange] =
+        normalizedAxis(b, loc, onlyEntry(b, loc, adaptor.getAxis()), rank + 1);
+    runtimeCheck(b, loc, inRange, name, "axis is out of range");
     SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, data);
     SmallVector<OpFoldResult> sizes;
     for (int64_t j = 0; j < rank + n; ++j) {
