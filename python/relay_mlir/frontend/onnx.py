@@ -355,6 +355,8 @@ class _Importer:
             if unused:
                 raise ctx.unsupported(f"attribute{'s' if len(unused) > 1 else ''} "
                                       f"{', '.join(unused)} not supported")
+        elif node.op_type == "If" and ctx.is_const(0):
+            results = self._inline_if(idx, node, ctx)
         else:
             conv = lookup(node.op_type, self.opset)
             if conv is None:
@@ -397,6 +399,50 @@ class _Importer:
             else:  # pragma: no cover - converter bug
                 raise TypeError(f"converter of {node.op_type} returned {r!r}")
             self.values[name] = r
+
+    def _inline_if(self, idx: int, node, ctx: Node) -> list:
+        """An ``If`` whose condition is known at import time (e.g. torch's export of ``squeeze``
+        of a dim it cannot prove is 1, ``If(Equal(dim, 1))``, once the importer knows the dim):
+        the nodes of the branch taken, converted in the enclosing scope; the If's outputs are
+        the branch's. A condition known only at run time stays unsupported."""
+        cond = ctx.const(0, "cond")
+        if cond.size != 1:
+            raise ctx.invalid(f"the condition must hold one element, got shape {list(cond.shape)}")
+        which = "then_branch" if bool(cond.reshape(())) else "else_branch"
+        attrs = {a.name: a for a in node.attribute}
+        for name in ("then_branch", "else_branch"):
+            if name not in attrs or not attrs[name].HasField("g"):
+                raise ctx.invalid(f"attribute '{name}' (a graph) is missing")
+        extra = [a for a in attrs if a not in ("then_branch", "else_branch")]
+        if extra:
+            raise ctx.unsupported(f"attributes {', '.join(extra)} not supported")
+        g = attrs[which].g
+        if len(g.output) != len(node.output):
+            raise ctx.invalid(f"the {which} has {len(g.output)} outputs, the node {len(node.output)}")
+        for init in g.initializer:
+            if init.name in self.values:
+                raise ctx.invalid(f"initializer '{init.name}' of the {which} has the name of an earlier value")
+            arr = tensor_to_array(init, f"ONNX model '{self.source}': initializer '{init.name}'")
+            self.values[init.name] = arr
+            self.types[init.name] = (tuple(arr.shape), arr.dtype.name)
+        if g.sparse_initializer:
+            raise ctx.unsupported(f"sparse initializers in the {which}")
+        for sub in g.node:
+            self._convert(idx, sub)
+        results = []
+        for o in g.output:
+            if o.name not in self.values:
+                raise ctx.invalid(f"output '{o.name}' of the {which} is produced by no node")
+            results.append(self.values[o.name])
+        # the If's own inferred type merges both branches: the branch's type (or none) instead
+        for o, out in zip(g.output, node.output):
+            if out:
+                t = self.types.get(o.name)
+                if t is None:
+                    self.types.pop(out, None)
+                else:
+                    self.types[out] = t
+        return results
 
     def _set_span(self, root: E.Expr, span: OnnxSpan) -> None:
         stack = [root]

@@ -337,6 +337,39 @@ SYM_CONVERTERS["Sub"] = _arith(_sub)
 SYM_CONVERTERS["Div"] = _arith(_div)
 
 
+@_sym_conv("Equal")
+def _equal(n):
+    """A comparison of shape entries decided at import time (torch exports ``squeeze`` of a dim
+    it cannot prove is 1 as ``If(Equal(dim, 1))``): a ``Dim`` entry is resolved by Relay's type
+    inference of its tensor when ONNX's shape inference left it unknown. Undecided: None."""
+    a, b = sym_of(n, 0), sym_of(n, 1)
+    if a is None or b is None:
+        return None
+    la, lb = len(a.elems), len(b.elems)
+    if la != lb and 1 not in (la, lb):
+        return None
+    typed: Dict[int, Optional[tuple]] = {}
+
+    def value(e):
+        if _is_int(e):
+            return int(e)
+        if isinstance(e, Dim):
+            if id(e.of) not in typed:
+                from ._base import relay_type
+                typed[id(e.of)] = relay_type(e.of)
+            t = typed[id(e.of)]
+            if t is not None and e.axis < len(t[0]) and t[0][e.axis] is not None:
+                return int(t[0][e.axis])
+        return None
+    out = []
+    for i in range(max(la, lb)):
+        x, y = value(a.elems[0 if la == 1 else i]), value(b.elems[0 if lb == 1 else i])
+        if x is None or y is None:
+            return None
+        out.append(x == y)
+    return np.array(out, bool).reshape(() if a.scalar and b.scalar else (len(out),))
+
+
 # ---------------------------------------------------------------------------
 # run-time checks
 # ---------------------------------------------------------------------------

@@ -165,11 +165,13 @@ def _pool(n: Node, kind: str, x=None, include_pad: Optional[bool] = None):
     pads = _pads(n, xs[2:], kernel, strides, dil)
     if include_pad is None:
         include_pad = bool(n.attr("count_include_pad", 0)) if kind == "avg" else False
+    if x is None:
+        x = n.expr(0)
+    if ceil and any(d is None for d in xs[2:]):
+        return _pool_ceil_runtime(n, kind, x, xs, kernel, strides, dil, pads, include_pad)
     if ceil:
         # ONNX drops windows that would start in the right padding; with static
         # dims decide whether ceil mode changes anything at all
-        if any(d is None for d in xs[2:]):
-            raise n.unsupported("ceil_mode=1 needs static spatial dims")
         same = True
         for i in range(nd):
             eff = (kernel[i] - 1) * dil[i] + 1
@@ -184,8 +186,6 @@ def _pool(n: Node, kind: str, x=None, include_pad: Optional[bool] = None):
             ceil = False
         else:
             raise n.unsupported("ceil_mode=1 with a partial last window")
-    if x is None:
-        x = n.expr(0)
     if all(d is not None for d in xs[2:]):
         # end padding that no window reads changes nothing: drop it
         for i in range(nd):
@@ -194,6 +194,12 @@ def _pool(n: Node, kind: str, x=None, include_pad: Optional[bool] = None):
             needed = (out - 1) * strides[i] + eff - xs[2 + i] - pads[i]
             if 0 <= needed < pads[nd + i]:
                 pads[nd + i] = needed
+    return _pool_op(n, kind, x, xs, kernel, strides, dil, pads, ceil, include_pad)
+
+
+def _pool_op(n: Node, kind: str, x, xs, kernel, strides, dil, pads, ceil: bool, include_pad: bool):
+    """The Relay pooling op for ``nd`` = 1 (through 2-D), 2 or 3 spatial dims."""
+    nd = len(xs) - 2
     if nd == 1:
         x = _to_2d(n, xs, x, 2)
         kernel, strides, dil = [1] + kernel, [1] + strides, [1] + dil
@@ -211,6 +217,73 @@ def _pool(n: Node, kind: str, x=None, include_pad: Optional[bool] = None):
     if nd == 1:
         y = squeeze(n, y, [xs[0], xs[1], 1, None], [2])
     return y
+
+
+def _pool_ceil_runtime(n: Node, kind: str, x, xs, kernel, strides, dil, pads, include_pad: bool):
+    """ceil_mode=1 with spatial dims known at run time: ONNX's output size (ceil, minus a last
+    window that would start in the right padding) is floor mode over the input padded at the
+    end by ``extra`` = (out - 1) * stride + window - padded size (0 <= extra < stride) elements,
+    computed at run time (``pad_axes``). Max pooling pads with the lowest value; average
+    pooling divides the window sums by the window counts (a pooled mask of ones on the input,
+    and on the explicit pads too with count_include_pad=1, never on ``extra``), as onnxruntime
+    counts them."""
+    from ...op import dyn as D
+    nd = len(xs) - 2
+    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
+    extras = []
+    for i in range(nd):
+        if strides[i] == 1:  # ceil and floor agree
+            extras.append(None)
+            continue
+        eff = (kernel[i] - 1) * dil[i] + 1
+        s = strides[i]
+        d = D.dim(x, xs, 2 + i)
+        span = n.op("subtract")(n.op("add")(d, i64(pads[i] + pads[nd + i])), i64(eff))
+        cl = n.op("add")(n.op("negative")(n.op("floor_divide")(n.op("negative")(span), i64(s))), i64(1))
+        drop = n.op("greater_equal")(n.op("multiply")(n.op("subtract")(cl, i64(1)), i64(s)),
+                                     n.op("add")(d, i64(pads[i])))
+        cl = n.op("where")(drop, n.op("subtract")(cl, i64(1)), cl)
+        extra = n.op("subtract")(n.op("add")(n.op("multiply")(n.op("subtract")(cl, i64(1)), i64(s)), i64(eff)),
+                                 n.op("add")(d, i64(pads[i] + pads[nd + i])))
+        extras.append(n.op("maximum")(extra, i64(0)))
+    if all(e is None for e in extras):
+        return _pool_op(n, kind, x, xs, kernel, strides, dil, pads, False, include_pad)
+
+    def padded(data, shape, before, after, value):
+        """``data`` padded on the spatial dims by the static ``before[i]``, ``after[i]`` plus
+        ``extras[i]`` after (``pad_axes``: a gather, the widths being run-time values)."""
+        lo, hi = [None, None], [None, None]
+        for i in range(nd):
+            if extras[i] is None and before[i] == 0 and after[i] == 0:
+                lo.append(None), hi.append(None)
+                continue
+            lo.append(i64(before[i]))
+            hi.append(i64(after[i]) if extras[i] is None else n.op("add")(extras[i], i64(after[i])))
+        return D.pad_axes(data, shape, lo, hi, n.constant(np.array(value, dt)), "constant")
+    dt = n.dtype(0)
+    grown = [None if xs[2 + i] is None or extras[i] is not None else xs[2 + i] for i in range(nd)]
+    zero = [0] * nd
+    if kind == "max":
+        low = -np.inf if np.dtype(dt).kind == "f" else np.iinfo(dt).min
+        xp = padded(x, xs, zero, zero, low)
+        return _pool_op(n, kind, xp, list(xs[:2]) + grown, kernel, strides, dil, pads, False, False)
+    xp = padded(x, xs, pads[:nd], pads[nd:], 0)
+    spatial = [None if xs[2 + i] is None else xs[2 + i] + pads[i] + pads[nd + i] for i in range(nd)]
+    sums = _pool_op(n, "avg", xp, list(xs[:2]) + [None if g is None else s for g, s in zip(grown, spatial)],
+                    kernel, strides, dil, zero * 2, False, True)
+    # the mask: ones over (1, 1, spatial dims) of the input
+    dims = [D.dim(x, xs, 2 + i) for i in range(nd)]
+    ones = n.op("ones")(n.op("concatenate")([i64([1, 1])] + [n.op("reshape")(d, [1]) for d in dims], axis=0), dt)
+    ms = [1, 1] + list(xs[2:])
+    if include_pad:
+        ones = n.op("nn.pad")(ones, [[0, 0], [0, 0]] + [[pads[i], pads[nd + i]] for i in range(nd)],
+                              pad_value=1.0)
+        mask = padded(ones, [1, 1] + [None if d is None else d + pads[i] + pads[nd + i]
+                                      for i, d in enumerate(xs[2:])], zero, zero, 0)
+    else:
+        mask = padded(ones, ms, pads[:nd], pads[nd:], 0)
+    counts = _pool_op(n, "avg", mask, [1, 1] + [None] * nd, kernel, strides, dil, zero * 2, False, True)
+    return n.op("divide")(sums, counts)
 
 
 @register("MaxPool", since=1)
@@ -659,8 +732,76 @@ def _dropout(n: Node):
     return out
 
 
+def _block_shape(n: Node, x, xs, entries):
+    """A 1-d int64 shape from ``entries``: an int, or ``(axis, mul, div)`` = dim ``axis`` of
+    ``x`` (static shape ``xs``) times ``mul`` divided by ``div`` (exactly: checked by the caller)."""
+    from ...op import dyn as D
+    parts = []
+    for e in entries:
+        if isinstance(e, tuple):
+            a, mul, div = e
+            if xs[a] is not None:
+                parts.append(n.constant(np.array([xs[a] * mul // div], np.int64)))
+                continue
+            d = D.dim(x, xs, a)
+            if mul != 1:
+                d = n.op("multiply")(d, n.constant(np.array(mul, np.int64)))
+            if div != 1:
+                d = n.op("floor_divide")(d, n.constant(np.array(div, np.int64)))
+            parts.append(n.op("reshape")(d, [1]))
+        else:
+            parts.append(n.constant(np.array([int(e)], np.int64)))
+    return n.op("concatenate")(parts, axis=0)
+
+
+def _blocks_runtime(n: Node, x, xs, axes, b: int, what: str):
+    """``x``, made to depend on a run-time check that its dims ``axes`` unknown at import time
+    are multiples of ``b`` (static ones are checked now)."""
+    from ...op import dyn as D
+    from ._symshape import depend, runtime_check
+    ok = None
+    for a in axes:
+        if xs[a] is not None:
+            if xs[a] % b:
+                raise n.invalid(f"{what}: dim {a} of the input ({xs[a]}) is not a multiple of {b}")
+            continue
+        c = n.op("equal")(n.op("floor_mod")(D.dim(x, xs, a), n.constant(np.array(b, np.int64))),
+                          n.constant(np.array(0, np.int64)))
+        ok = c if ok is None else n.op("logical_and")(ok, c)
+    return x if ok is None else depend(n, x, runtime_check(n, ok))
+
+
+def _depth_to_space_runtime(n: Node, xs, b: int, mode: str):
+    if len(xs) != 4:
+        raise n.invalid(f"input 0 must have rank 4, got {fmt_shape(xs)}")
+    x = _blocks_runtime(n, n.expr(0), xs, [1], b * b, "DepthToSpace")
+    c = (1, 1, b * b)
+    if mode == "DCR":
+        t = n.op("reshape")(x, _block_shape(n, x, xs, [(0, 1, 1), b, b, c, (2, 1, 1), (3, 1, 1)]))
+        t = n.op("transpose")(t, [0, 3, 4, 1, 5, 2])
+    else:
+        t = n.op("reshape")(x, _block_shape(n, x, xs, [(0, 1, 1), c, b, b, (2, 1, 1), (3, 1, 1)]))
+        t = n.op("transpose")(t, [0, 1, 4, 2, 5, 3])
+    return n.op("reshape")(t, _block_shape(n, x, xs, [(0, 1, 1), c, (2, b, 1), (3, b, 1)]))
+
+
+def _space_to_depth_runtime(n: Node, xs, b: int):
+    if len(xs) != 4:
+        raise n.invalid(f"input 0 must have rank 4, got {fmt_shape(xs)}")
+    x = _blocks_runtime(n, n.expr(0), xs, [2, 3], b, "SpaceToDepth")
+    t = n.op("reshape")(x, _block_shape(n, x, xs, [(0, 1, 1), (1, 1, 1), (2, 1, b), b, (3, 1, b), b]))
+    t = n.op("transpose")(t, [0, 3, 5, 1, 2, 4])
+    return n.op("reshape")(t, _block_shape(n, x, xs, [(0, 1, 1), (1, b * b, 1), (2, 1, b), (3, 1, b)]))
+
+
 @register("DepthToSpace", since=1)
 def _depth_to_space(n: Node):
+    xs = n.shape(0)
+    if xs is not None and any(d is None for d in xs):
+        b = int(n.attr("blocksize"))
+        if b < 1:
+            raise n.invalid(f"attribute 'blocksize'={b} must be at least 1")
+        return _depth_to_space_runtime(n, xs, b, n.expect("mode", "DCR", "CRD", default="DCR"))
     N, C, H, W = n.static_shape(0)
     b = int(n.attr("blocksize"))
     if b < 1:
@@ -678,6 +819,12 @@ def _depth_to_space(n: Node):
 
 @register("SpaceToDepth", since=1)
 def _space_to_depth(n: Node):
+    xs = n.shape(0)
+    if xs is not None and any(d is None for d in xs):
+        b = int(n.attr("blocksize"))
+        if b < 1:
+            raise n.invalid(f"attribute 'blocksize'={b} must be at least 1")
+        return _space_to_depth_runtime(n, xs, b)
     N, C, H, W = n.static_shape(0)
     b = int(n.attr("blocksize"))
     if b < 1:

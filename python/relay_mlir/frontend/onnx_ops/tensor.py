@@ -341,8 +341,11 @@ def _expand(n: Node):
         return _expand_runtime(n)
     shape = [int(d) for d in n.const(1, "shape")]
     xs = n.shape(0)
-    if xs is None or any(d is None for d in xs):
-        raise n.unsupported(f"Expand needs a static input shape, got {fmt_shape(xs)}")
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
+    if any(d is None for d in xs):
+        # input dims known only at run time: broadcast per entry as for a run-time shape
+        return _expand_runtime(n)
     try:
         out = list(np.broadcast_shapes(tuple(xs), tuple(shape)))
     except ValueError:
@@ -387,6 +390,7 @@ def _slice_static(n: Node, x, xs, starts, ends, axes, steps):
     """Slices with positive steps become one strided_slice (bounds clamped
     statically); negative steps gather the elements with ``take``."""
     r = len(xs)
+    src = x
     if not len(starts) == len(ends) == len(axes) == len(steps):
         raise n.invalid(f"starts, ends, axes and steps have different lengths "
                         f"({len(starts)}, {len(ends)}, {len(axes)}, {len(steps)})")
@@ -394,6 +398,7 @@ def _slice_static(n: Node, x, xs, starts, ends, axes, steps):
     end = [d if d is not None else _BIG for d in xs]
     stride = [1] * r
     reverse = []
+    runtime = []
     seen = set()
     for s, e, a, st in zip(starts, ends, axes, steps):
         a = n.check_axis(a, r, "slice axes")
@@ -405,7 +410,10 @@ def _slice_static(n: Node, x, xs, starts, ends, axes, steps):
             raise n.unsupported("slice step 0")
         if dim is None:
             if s < 0 or e < 0 or st < 0:
-                raise n.unsupported(f"negative slice bounds or steps on the unknown dim {a}")
+                # counted from the end of a dim known at run time: ONNX's clamping computed
+                # in the program, a gather at arange(start, end, step)
+                runtime.append((a, int(s), int(e), int(st)))
+                continue
             begin[a], end[a], stride[a] = int(s), int(min(e, _BIG)), int(st)
             continue
         b2, e2, st2 = slice(int(s), int(e), int(st)).indices(dim)
@@ -418,6 +426,10 @@ def _slice_static(n: Node, x, xs, starts, ends, axes, steps):
         x = n.op("strided_slice")(x, begin, end, strides=stride)
     for a, idx in reverse:
         x = n.op("take")(x, n.constant(idx), axis=a, mode="clip")
+    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
+    for a, s, e, st in runtime:
+        # (dim a of the input: the slicing before did not change it)
+        x = D.slice_axis(x, a, D.dim(src, xs, a), i64(s), i64(e), i64(st))
     return x
 
 
@@ -606,19 +618,89 @@ def _gather(n: Node):
             if ((idx < -dim) | (idx >= dim)).any():
                 raise n.unsupported("index out of range")
             idx = np.where(idx < 0, idx + dim, idx)
-        elif (idx < 0).any():
-            raise n.unsupported("negative indices into an unknown dim")
+        else:
+            return n.op("take")(n.expr(0), _const_indices_runtime(n, idx, n.expr(0), xs, axis),
+                                axis=axis, mode="clip")
         return n.op("take")(n.expr(0), n.constant(idx.astype(np.int64)), axis=axis, mode="clip")
     if dim is not None:
         return n.op("take")(n.expr(0), _normalize_indices(n, 1, dim), axis=axis, mode="clip")
     return n.op("take")(n.expr(0), n.expr(1), axis=axis, mode="wrap")
 
 
+def _const_indices_runtime(n: Node, idx: np.ndarray, x, xs, axis: int):
+    """Constant indices (negative ones counting from the end) into the dim ``axis`` of ``x``,
+    unknown at import time: normalized at run time, with a run-time check that every index
+    is in ``[-dim, dim)`` (onnxruntime's error, never a clamped or wrapped index)."""
+    from ._symshape import runtime_check
+    idx = idx.astype(np.int64)
+    if idx.size == 0:
+        return n.constant(idx)
+    d = D.dim(x, xs, axis)
+    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
+    lo, hi = int(idx.min()), int(idx.max())
+    ok = n.op("less")(i64(hi), d)
+    if lo < 0:
+        ok = n.op("logical_and")(ok, n.op("greater_equal")(i64(lo), n.op("negative")(d)))
+    zero = runtime_check(n, ok)
+    if lo < 0:
+        norm = n.op("where")(n.constant(idx < 0), n.op("add")(n.constant(idx), d), n.constant(idx))
+    else:
+        norm = n.constant(idx)
+    return n.op("add")(norm, zero)
+
+
+def _runtime_indices(n: Node, i: int, x, xs, axis: int):
+    """Run-time indices (input ``i``, negative ones counting from the end) into the dim ``axis``
+    of ``x``, unknown at import time: normalized at run time, checked to be in ``[-dim, dim)``."""
+    from ._symshape import runtime_check
+    dt = n.dtype(i)
+    idx = n.expr(i)
+    d = D.dim(x, xs, axis)
+    if dt != "int64":
+        d = n.op("cast")(d, dt)
+    inside = n.op("logical_and")(n.op("greater_equal")(idx, n.op("negative")(d)), n.op("less")(idx, d))
+    zero = runtime_check(n, n.op("all")(inside))
+    if dt != "int64":
+        zero = n.op("cast")(zero, dt)
+    norm = n.op("where")(n.op("less")(idx, n.scalar(0, dtype=dt)), n.op("add")(idx, d), idx)
+    return n.op("add")(norm, zero)
+
+
 @register("GatherElements", since=11)
 def _gather_elements(n: Node):
     xs = n.shape(0)
     axis = n.axis("axis", n.rank(0), 0)
-    return n.op("gather")(n.expr(0), axis, _normalize_indices(n, 1, xs[axis]))
+    if xs[axis] is not None:
+        return n.op("gather")(n.expr(0), axis, _normalize_indices(n, 1, xs[axis]))
+    # a gathered dim known only at run time: indices normalized and range-checked at run time,
+    # and (as onnxruntime checks) the other dims of the indices at most the data's
+    x = n.expr(0)
+    idx = _const_indices_runtime(n, n.const(1), x, xs, axis) if n.is_const(1) else \
+        _runtime_indices(n, 1, x, xs, axis)
+    idx = _indices_within(n, idx, n.shape(1), x, xs, axis)
+    return n.op("gather")(x, axis, idx)
+
+
+def _indices_within(n: Node, idx, isz, x, xs, axis: int):
+    """``idx`` made to depend on a run-time check that its dims other than ``axis`` are at most
+    ``x``'s (GatherElements: onnxruntime refuses larger ones)."""
+    from ._symshape import depend, runtime_check
+    if isz is None:
+        raise n.unsupported("the rank of input 1 (indices) is unknown")
+    if len(isz) != len(xs):
+        raise n.invalid(f"indices of shape {fmt_shape(isz)} for data of shape {fmt_shape(xs)}: "
+                        "the ranks must be equal")
+    ok = None
+    for a in range(len(xs)):
+        if a == axis or (isz[a] is not None and xs[a] is not None):
+            if a != axis and isz[a] > xs[a]:
+                raise n.invalid(f"indices dim {a} ({isz[a]}) is larger than the data's ({xs[a]})")
+            continue
+        c = n.op("less_equal")(D.dim(idx, isz, a), D.dim(x, xs, a))
+        ok = c if ok is None else n.op("logical_and")(ok, c)
+    if ok is None:
+        return idx
+    return depend(n, idx, runtime_check(n, ok))
 
 
 @register("GatherND", since=11)
@@ -769,9 +851,11 @@ def _trilu(n: Node):
     xs = n.shape(0)
     if xs is not None and len(xs) < 2:
         raise n.invalid(f"input 0 must have rank 2 or more, got {fmt_shape(xs)}")
-    if xs is None or xs[-1] is None or xs[-2] is None:
-        raise n.unsupported(f"needs static last two dims, got {fmt_shape(xs)}")
+    if xs is None:
+        raise n.unsupported("the input rank is unknown")
     upper = int(n.attr("upper", 1))
+    if xs[-1] is None or xs[-2] is None:
+        return _trilu_runtime(n, xs, upper)
     M, N = xs[-2], xs[-1]
     zero = n.constant(np.zeros((), n.dtype(0)))
     if n.has(1) and not n.is_const(1):
@@ -787,6 +871,30 @@ def _trilu(n: Node):
     k = int(n.const_scalar(1, "k")) if n.has(1) else 0
     mask = np.triu(np.ones((M, N), bool), k) if upper else np.tril(np.ones((M, N), bool), k)
     return n.op("where")(n.constant(mask), n.expr(0), zero)
+
+
+def _trilu_runtime(n: Node, xs, upper: int):
+    """Trilu of matrices with run-time sizes: keep x[..., i, j] where j - i >= k (upper) or
+    j - i <= k (lower), the (M, N) difference computed from run-time ``arange``s."""
+    x = n.expr(0)
+    r = len(xs)
+    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
+    rows = n.op("arange")(i64(0), D.dim(x, xs, r - 2), i64(1), dtype="int64")
+    cols = n.op("arange")(i64(0), D.dim(x, xs, r - 1), i64(1), dtype="int64")
+    diff = n.op("subtract")(n.op("expand_dims")(cols, 0), n.op("expand_dims")(rows, 1))
+    if n.has(1):
+        if n.is_const(1):
+            k = i64(int(n.const_scalar(1, "k")))
+        else:
+            k = n.expr(1)
+            if n.dtype(1) != "int64":
+                k = n.op("cast")(k, "int64")
+            if n.rank(1) != 0:
+                k = n.op("reshape")(k, [])
+    else:
+        k = i64(0)
+    mask = n.op("greater_equal" if upper else "less_equal")(diff, k)
+    return n.op("where")(mask, x, n.constant(np.zeros((), n.dtype(0))))
 
 
 @register("OneHot", since=9)
