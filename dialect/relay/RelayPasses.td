@@ -365,6 +365,38 @@ def RelayEliminateRecursion
   ];
 }
 
+def RelayHostScalars : Pass<"relay-host-scalars", "::mlir::ModuleOp"> {
+  let summary = "Computes the 0-d integer tensors the host can compute on "
+                "the host (loop counters, bounds, branch conditions)";
+  let description = [{
+    Relay counts with 0-d tensors (a loop's index and bound, an `if`'s
+    condition). Lowered as they are, every step of that arithmetic is a
+    one-element `linalg.generic`, a dispatch in IREE, and every branch on
+    one reads the value back from the device and waits for it: a loop over a
+    run-time length pays both on each iteration.
+
+    A 0-d integer/index tensor is host-known if it is a constant, a
+    `tensor.from_elements`, the result of a loop-free `linalg.generic` over
+    0-d operands whose body is pure `arith` (no possibly-trapping division)
+    and whose operands are host-known, a CFG block argument or private
+    function argument every incoming edge / call passes a host-known value,
+    or an `scf.if` result whose yields are host-known (the greatest such set:
+    a loop counter feeds itself). Such generics become their arith ops on the
+    host, such arguments and results become scalars, and a generic reading a
+    0-d `tensor.from_elements` takes the scalar into its body.
+
+    ```mlir
+    %c = linalg.generic {iterator_types = []} ins(%i, %n : tensor<i64>,
+        tensor<i64>) ... { arith.cmpi slt ... } -> tensor<i1>
+    %b = tensor.extract %c[] : tensor<i1>
+    cf.cond_br %b, ^body, ^exit
+    ```
+    becomes `%b = arith.cmpi slt, %i, %n : i64` with `%i`, `%n` scalars.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def RelayHoistRuntimeChecks : InterfacePass<"relay-hoist-runtime-checks",
                                              "::mlir::FunctionOpInterface"> {
   let summary = "Moves run-time shape checks that depend only on input dims "

@@ -60,6 +60,9 @@ void mlir::relay::registerRelayPipelines() {
         // uses (relay.transpose) see them all.
         pm.addPass(createCSEPass());
         pm.addPass(createConvertRelayToLinalg());
+        // Loop counters, bounds and branch conditions on the host, not as
+        // one-element dispatches read back at every branch.
+        pm.addPass(createRelayHostScalars());
         // iree-compile hangs on call-graph cycles: none may reach it.
         pm.addPass(createRelayEliminateRecursion());
         // Dims of intermediates in terms of the inputs' dims, so that the

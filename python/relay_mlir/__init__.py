@@ -29,7 +29,7 @@ import sys as _sys
 # -> executor.
 from .ty import (Any, FuncType, GlobalTypeVar, IncompleteType, RefType, TensorType, TupleType,
                  Type, TypeCall, TypeKind, TypeVar, scalar_type)
-from .errors import CompileError, Diagnostic, RelayRuntimeError
+from .errors import CompileError, Diagnostic, InputShapeError, RelayRuntimeError
 from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
                    RefWrite, Tuple, TupleGetItem, TupleWrapper, Var, const, var)
 from . import adt
@@ -74,7 +74,7 @@ _sys.modules.setdefault(__name__ + ".image", image)
 
 
 __all__ = [
-    "CompileError", "Diagnostic", "RelayRuntimeError", "create_executor", "interpreter",
+    "CompileError", "Diagnostic", "InputShapeError", "RelayRuntimeError", "create_executor", "interpreter",
     "Call", "Constant", "Expr", "Function", "GlobalVar", "If", "Let", "Op", "Tuple", "TupleGetItem",
     "TupleWrapper", "Var", "const", "var", "RefCreate", "RefRead", "RefWrite",
     "adt", "Clause", "Constructor", "Match", "PatternConstructor", "PatternTuple", "PatternVar",

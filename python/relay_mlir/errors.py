@@ -71,6 +71,12 @@ class RelayRuntimeError(RuntimeError):
     the debug interpreter, ... Raised by the interpreter and by compiled code."""
 
 
+class InputShapeError(RelayRuntimeError, ValueError):
+    """An input does not fit the compiled program's signature: a rank, a static
+    dimension or an element type other than the ones it was compiled for (a
+    ``relay.Any()`` dimension takes any size). Also a ValueError, as numpy's."""
+
+
 _DIAG_RE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note|remark): (?P<msg>.*)$")
 
 

@@ -12,6 +12,7 @@ Example::
 from __future__ import annotations
 
 import os
+import re
 import statistics
 import time
 from typing import Dict, List, Optional, Sequence, Tuple, Union
@@ -19,7 +20,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .adt_value import ResultLayout
-from .errors import RelayRuntimeError
+from .errors import InputShapeError, RelayRuntimeError
 
 __all__ = ["Executable", "to_numpy", "as_dtype"]
 
@@ -180,6 +181,12 @@ class Executable:
             args = [np.asarray(a, order="C") for a in inputs]  # (ascontiguousarray makes 0-d 1-d)
         try:
             res = fn(*args)
+        except ValueError as e:
+            # IREE's check of the inputs against the signature (hal.buffer_view.assert)
+            m = re.search(r"INVALID_ARGUMENT; (input\d+ [^;]*mismatch[^;]*(?:; [^;]*)*?); while invoking", str(e))
+            if m is None:
+                raise
+            raise InputShapeError(f"{function}: {m.group(1)}") from None
         except RuntimeError as e:
             # the program stopped itself (util.status.check_ok / cf.assert of the
             # lowering: an incomplete match, a run-time shape that does not fit)

@@ -120,7 +120,7 @@ Conv2DOperands buildConv2DOperands(Conv2DOp op, Conv2DOp::Adaptor adaptor,
     int64_t i = d == h ? 0 : 1;
     return windowExtent(b, loc, c.inSizes[d],
                         c.kSizes[i == 0 ? layout.khDim : layout.kwDim],
-                        strides[i], dilation[i]);
+                        strides[i], dilation[i], op->getName().getStringRef());
   });
   c.attrs = windowAttrs(b, strides, dilation);
   c.zero = scalarConst(b, loc, c.resultType.getElementType(), 0.0);
@@ -571,7 +571,7 @@ ConvNDOperands buildConvNDOperands(OpTy op, typename OpTy::Adaptor adaptor,
       return c.kSizes[c.oDim];
     int64_t i = llvm::find(c.spatial, d) - c.spatial.begin();
     return windowExtent(b, loc, c.inSizes[d], c.kSizes[c.kSpatial[i]],
-                        strides[i], dilation[i]);
+                        strides[i], dilation[i], op->getName().getStringRef());
   });
   c.attrs = windowAttrs(b, strides, dilation);
   c.zero = scalarConst(b, loc, c.resultType.getElementType(), 0.0);

@@ -180,6 +180,20 @@ void lowering::runtimeCheck(OpBuilder &b, Location loc, Value ok,
                        (Twine(opName) + ": " + what + sourceSuffix(loc)).str());
 }
 
+void lowering::checkSameSize(OpBuilder &b, Location loc, Value x, int64_t i,
+                             Value y, int64_t j, StringRef opName,
+                             StringRef what) {
+  auto xt = cast<RankedTensorType>(x.getType()),
+       yt = cast<RankedTensorType>(y.getType());
+  if ((!xt.isDynamicDim(i) && !yt.isDynamicDim(j)) ||
+      provablyEqualDims(x, i, y, j))
+    return;
+  Value eq =
+      cmp(b, loc, arith::CmpIPredicate::eq, tensor::DimOp::create(b, loc, x, i),
+          tensor::DimOp::create(b, loc, y, j));
+  runtimeCheck(b, loc, eq, opName, what);
+}
+
 Value lowering::reshapeToSizes(OpBuilder &b, Location loc, Value data,
                                RankedTensorType resultType,
                                ArrayRef<OpFoldResult> outSizes) {

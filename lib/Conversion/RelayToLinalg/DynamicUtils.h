@@ -48,6 +48,12 @@ void checkRequestedShape(OpBuilder &b, Location loc,
 void runtimeCheck(OpBuilder &b, Location loc, Value ok, StringRef opName,
                   StringRef what);
 
+/// A run-time check that dim `i` of `x` and dim `j` of `y` are equal
+/// ("<opName>: <what>"), unless both are static (the typing rule checked
+/// them) or their product forms agree (SymbolicSizes.h).
+void checkSameSize(OpBuilder &b, Location loc, Value x, int64_t i, Value y,
+                   int64_t j, StringRef opName, StringRef what);
+
 /// `data` with the same elements in the row-major order, as `resultType`
 /// whose sizes are `sizes` (the element counts must agree: checked by the
 /// caller).

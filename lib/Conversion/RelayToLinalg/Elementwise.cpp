@@ -280,7 +280,8 @@ template <typename Fn> struct ElementwisePattern : ConversionPattern {
             return fn(b, loc, args[0]);
           else
             return fn(b, loc, args[0], args[1]);
-        });
+        },
+        op->getName().getStringRef());
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -303,12 +304,13 @@ template <typename OpTy> struct MapPattern : OpConversionPattern<OpTy> {
     auto relayType = dyn_cast<RankedTensorType>(op.getResult().getType());
     if (!relayType)
       return rewriter.notifyMatchFailure(op, "result is not a ranked tensor");
-    Value result =
-        buildBroadcastMap(rewriter, op.getLoc(), signlessTensorType(relayType),
-                          adaptor.getOperands(),
-                          [&](OpBuilder &b, Location loc, ValueRange args) {
-                            return body(op, b, loc, args);
-                          });
+    Value result = buildBroadcastMap(
+        rewriter, op.getLoc(), signlessTensorType(relayType),
+        adaptor.getOperands(),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return body(op, b, loc, args);
+        },
+        op->getName().getStringRef());
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -371,12 +373,13 @@ struct CastLikePattern : OpConversionPattern<CastLikeOp> {
       return rewriter.notifyMatchFailure(op, "result is not a ranked tensor");
     Type from = elementTypeOf(op.getData().getType());
     Type to = relayType.getElementType();
-    Value result =
-        buildBroadcastMap(rewriter, op.getLoc(), signlessTensorType(relayType),
-                          ValueRange{adaptor.getData()},
-                          [&](OpBuilder &b, Location loc, ValueRange args) {
-                            return castScalar(b, loc, args[0], from, to);
-                          });
+    Value result = buildBroadcastMap(
+        rewriter, op.getLoc(), signlessTensorType(relayType),
+        ValueRange{adaptor.getData()},
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return castScalar(b, loc, args[0], from, to);
+        },
+        op->getName().getStringRef());
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -44,13 +44,14 @@ struct ConstantPattern : OpConversionPattern<ConstantOp> {
       Value wide = arith::ConstantOp::create(
           rewriter, op.getLoc(),
           DenseElementsAttr::get(type.clone(rewriter.getI8Type()), bytes));
-      rewriter.replaceOp(
-          op, buildBroadcastMap(rewriter, op.getLoc(), type, wide,
-                                [](OpBuilder &b, Location loc, ValueRange in) {
-                                  return arith::TruncIOp::create(
-                                             b, loc, b.getI1Type(), in[0])
-                                      .getResult();
-                                }));
+      rewriter.replaceOp(op, buildBroadcastMap(
+                                 rewriter, op.getLoc(), type, wide,
+                                 [](OpBuilder &b, Location loc, ValueRange in) {
+                                   return arith::TruncIOp::create(
+                                              b, loc, b.getI1Type(), in[0])
+                                       .getResult();
+                                 },
+                                 op->getName().getStringRef()));
       return success();
     }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type, value);

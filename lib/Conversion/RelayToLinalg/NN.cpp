@@ -11,6 +11,8 @@
 // collapse_shape. nn.batch_flatten: collapse_shape.
 //
 //===----------------------------------------------------------------------===//
+#include "DynamicUtils.h"
+#include "SymbolicSizes.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -157,6 +159,9 @@ struct DensePattern : OpConversionPattern<DenseOp> {
     int64_t rank = dataType.getRank();
     SmallVector<OpFoldResult> dataSizes = dimSizes(rewriter, loc, data);
     OpFoldResult units = dimSizes(rewriter, loc, weight)[0];
+    checkSameSize(rewriter, loc, data, rank - 1, weight, 1,
+                  op->getName().getStringRef(),
+                  "the data's last size is not the weight's input size");
 
     // A vector: weight · data as linalg.matvec (no unit dim: IREE 3.13
     // folds a slice + expand_shape into a rank-increasing extract_slice that
@@ -235,6 +240,9 @@ struct BiasAddPattern : OpConversionPattern<BiasAddOp> {
     if (failed(axisOr))
       return rewriter.notifyMatchFailure(op, "axis out of range");
     int64_t axis = *axisOr;
+    checkSameSize(rewriter, loc, adaptor.getData(), axis, adaptor.getBias(), 0,
+                  op->getName().getStringRef(),
+                  "the bias size is not the data's size on the axis");
     Value result = buildMap(
         rewriter, loc, type, dimSizes(rewriter, loc, adaptor.getData()),
         {adaptor.getData(), adaptor.getBias()},
@@ -327,6 +335,8 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
     SmallVector<OpFoldResult> aSizes = dimSizes(rewriter, loc, a);
     SmallVector<OpFoldResult> bSizes = dimSizes(rewriter, loc, bm);
     OpFoldResult units = bSizes[tb ? 0 : 1];
+    checkSameSize(rewriter, loc, a, ta ? rank - 2 : rank - 1, bm, tb ? 1 : 0,
+                  op->getName().getStringRef(), "the contraction sizes differ");
     Value zero = scalarConst(rewriter, loc, outElem, 0.0);
     AffineExpr d0, d1, d2, d3;
     bindDims(ctx, d0, d1, d2, d3);
@@ -443,6 +453,59 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
 // nn.batch_matmul
 //===----------------------------------------------------------------------===//
 
+/// batch_matmul operands whose batch sizes are known only at run time and
+/// not proven equal (SymbolicSizes.h): a run-time batch of 1 broadcasts, so
+/// both are copied to the common batch (checked: each 1 or the same), a
+/// size-1 batch repeated. Nothing when the batches need no run-time work.
+std::optional<std::pair<Value, Value>>
+repeatRunTimeBatch(OpBuilder &b, Location loc, Value x, Value y,
+                   RankedTensorType resultType, StringRef opName) {
+  using Pred = arith::CmpIPredicate;
+  auto xt = cast<RankedTensorType>(x.getType()),
+       yt = cast<RankedTensorType>(y.getType());
+  int64_t xb = xt.getDimSize(0), yb = yt.getDimSize(0);
+  bool xDyn = ShapedType::isDynamic(xb), yDyn = ShapedType::isDynamic(yb);
+  if ((!xDyn && !yDyn) || (!xDyn && xb == 1) || (!yDyn && yb == 1))
+    return std::nullopt; // static, or a static 1 broadcast by the maps
+  if (provablyEqualDims(x, 0, y, 0))
+    return std::nullopt;
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value bx = tensor::DimOp::create(b, loc, x, 0),
+        by = tensor::DimOp::create(b, loc, y, 0);
+  Value batch =
+      arith::SelectOp::create(b, loc, cmp(b, loc, Pred::eq, bx, one), by, bx);
+  for (Value s : {bx, by})
+    runtimeCheck(b, loc,
+                 arith::OrIOp::create(b, loc, cmp(b, loc, Pred::eq, s, one),
+                                      cmp(b, loc, Pred::eq, s, batch)),
+                 opName,
+                 "the batch sizes do not broadcast (each must be 1 "
+                 "or the same)");
+  auto repeat = [&](Value v) -> Value {
+    auto t = cast<RankedTensorType>(v.getType());
+    auto type = RankedTensorType::get(
+        {resultType.getDimSize(0), t.getDimSize(1), t.getDimSize(2)},
+        t.getElementType());
+    SmallVector<OpFoldResult> sizes = dimSizes(b, loc, v);
+    sizes[0] = batch;
+    Value isOne =
+        cmp(b, loc, Pred::eq, tensor::DimOp::create(b, loc, v, 0), one);
+    return buildMap(b, loc, type, sizes, {}, {},
+                    [&](OpBuilder &nb, Location nl, ValueRange) -> Value {
+                      Value i = linalg::IndexOp::create(nb, nl, 0);
+                      Value at = arith::SelectOp::create(
+                          nb, nl, isOne,
+                          arith::ConstantIndexOp::create(nb, nl, 0), i);
+                      return tensor::ExtractOp::create(
+                          nb, nl, v,
+                          ValueRange{at, linalg::IndexOp::create(nb, nl, 1),
+                                     linalg::IndexOp::create(nb, nl, 2)});
+                    });
+  };
+  Value rx = repeat(x);
+  return std::make_pair(rx, repeat(y));
+}
+
 struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -456,6 +519,15 @@ struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {
     RankedTensorType resultType = resultTensorType(op);
     bool ta = op.getTransposeA(), tb = op.getTransposeB();
     bool isUnsigned = isUnsignedInt(op.getX().getType());
+    StringRef name = op->getName().getStringRef();
+    checkSameSize(rewriter, loc, x, ta ? 1 : 2, y, tb ? 2 : 1, name,
+                  "the contraction sizes differ");
+    if (std::optional<std::pair<Value, Value>> repeated =
+            repeatRunTimeBatch(rewriter, loc, x, y, resultType, name)) {
+      std::tie(x, y) = *repeated;
+      xType = cast<RankedTensorType>(x.getType());
+      yType = cast<RankedTensorType>(y.getType());
+    }
     SmallVector<OpFoldResult> xs = dimSizes(rewriter, loc, x);
     SmallVector<OpFoldResult> ys = dimSizes(rewriter, loc, y);
     // (b, m, n, k)

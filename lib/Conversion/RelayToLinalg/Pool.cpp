@@ -199,7 +199,7 @@ struct PoolPattern : OpConversionPattern<OpTy> {
           int64_t i = it - spatial.begin();
           return windowExtent(rewriter, loc, inSizes[d],
                               rewriter.getIndexAttr(window[i]), strides[i],
-                              dilation[i]);
+                              dilation[i], op->getName().getStringRef());
         });
     Value init = filledTensor(rewriter, loc, resultType, outSizes, padValue);
     Value kernel = tensor::EmptyOp::create(rewriter, loc, window, elem);

@@ -10,11 +10,15 @@
 #include "Utils.h"
 #include "relay/RelayPasses.h"
 
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::relay {
@@ -61,6 +65,15 @@ void relay::configureRelayToLinalgTarget(ConversionTarget &target,
 namespace {
 struct ConvertRelayToLinalgPass
     : relay::impl::ConvertRelayToLinalgBase<ConvertRelayToLinalgPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    ConvertRelayToLinalgBase::getDependentDialects(registry);
+    // (the lowering proves run-time sizes equal with ValueBoundsOpInterface:
+    // SymbolicSizes.h)
+    affine::registerValueBoundsOpInterfaceExternalModels(registry);
+    arith::registerValueBoundsOpInterfaceExternalModels(registry);
+    linalg::registerValueBoundsOpInterfaceExternalModels(registry);
+    tensor::registerValueBoundsOpInterfaceExternalModels(registry);
+  }
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(checkLowerable(module)))

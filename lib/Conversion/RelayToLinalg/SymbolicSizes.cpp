@@ -8,6 +8,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -278,6 +279,30 @@ std::optional<SymbolicSize> lowering::symbolicSize(OpFoldResult size) {
 
 std::optional<SymbolicSize> lowering::symbolicDim(Value tensor, int64_t i) {
   return Chase().dimOf(tensor, i, kDepth);
+}
+
+bool lowering::provablyEqualDims(Value x, int64_t i, Value y, int64_t j) {
+  auto xt = cast<RankedTensorType>(x.getType()),
+       yt = cast<RankedTensorType>(y.getType());
+  if (!xt.isDynamicDim(i) && !yt.isDynamicDim(j))
+    return xt.getDimSize(i) == yt.getDimSize(j);
+  Sym sx = symbolicDim(x, i), sy = symbolicDim(y, j);
+  if (sx && sy && *sx == *sy)
+    return true;
+  FailureOr<bool> eq = ValueBoundsConstraintSet::areEqual({x, i}, {y, j});
+  return succeeded(eq) && *eq;
+}
+
+bool lowering::provablyDimIs(Value x, int64_t i, int64_t c) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  if (!xt.isDynamicDim(i))
+    return xt.getDimSize(i) == c;
+  Sym sx = symbolicDim(x, i);
+  if (sx && sx->dims.empty())
+    return sx->factor == c;
+  FailureOr<int64_t> v = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::EQ, {x, i});
+  return succeeded(v) && *v == c;
 }
 
 std::optional<Value> lowering::symbolicRegroup(OpBuilder &b, Location loc,

@@ -42,6 +42,15 @@ std::optional<SymbolicSize> symbolicSize(OpFoldResult size);
 /// The product form of dim `i` of `tensor`.
 std::optional<SymbolicSize> symbolicDim(Value tensor, int64_t i);
 
+/// Whether dim `i` of `x` and dim `j` of `y` are equal at run time whatever
+/// the inputs: static and equal, the same product form, or proven by MLIR's
+/// value-bounds analysis (the size arithmetic of arith, affine, tensor and
+/// linalg ops, e.g. a convolution's output size against its input's).
+bool provablyEqualDims(Value x, int64_t i, Value y, int64_t j);
+
+/// Whether dim `i` of `x` is `c` at run time whatever the inputs.
+bool provablyDimIs(Value x, int64_t i, int64_t c);
+
 /// `data` as `dstType` (result sizes `sizes`) by collapse_shape and/or
 /// expand_shape when the source and result dims cut into consecutive runs
 /// whose sizes have equal products; nothing otherwise.

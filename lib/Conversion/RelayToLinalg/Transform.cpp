@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "../../Relations/TransformUtils.h"
+#include "DynamicUtils.h"
 #include "IREEOps.h"
 #include "SymbolicSizes.h"
 #include "Utils.h"
@@ -337,6 +338,15 @@ struct ConcatenatePattern : OpConversionPattern<ConcatenateOp> {
     if (failed(axisOr))
       return rewriter.notifyMatchFailure(op, "axis out of range");
     int64_t axis = *axisOr;
+    // (`?` sizes off the axis must agree at run time)
+    for (Value input : inputs.drop_front())
+      for (int64_t d = 0; d < resultType.getRank(); ++d)
+        if (d != axis)
+          checkSameSize(
+              rewriter, op.getLoc(), inputs[0], d, input, d,
+              op->getName().getStringRef(),
+              (Twine("the inputs' sizes of axis ") + Twine(d) + " differ")
+                  .str());
     rewriter.replaceOpWithNewOp<tensor::ConcatOp>(
         op, resultType, rewriter.getI64IntegerAttr(axis), inputs);
     return success();

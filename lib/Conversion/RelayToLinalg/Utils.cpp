@@ -1,6 +1,8 @@
 //===- Utils.cpp - helpers shared by the relay→linalg patterns ------------===//
 #include "Utils.h"
+#include "DynamicUtils.h"
 #include "IREEOps.h"
+#include "SymbolicSizes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -171,48 +173,164 @@ Value lowering::buildMap(OpBuilder &b, Location loc,
   return generic.getResult(0);
 }
 
+namespace {
+/// How the operands of a broadcast meet at one result dim.
+struct BroadcastDim {
+  OpFoldResult size; // the result's size
+  /// Whether some operand's `?` size may be 1 where the result's is not (or
+  /// differ from it: a run-time error): such operands are read at
+  /// `select(size == 1, 0, i)` and their sizes checked.
+  bool uncertain = false;
+};
+} // namespace
+
+/// The result size of dim `d` of a broadcast of `inputs` (numpy rules, also
+/// for `?` sizes: a run-time size of 1 broadcasts). Sizes proven equal by
+/// their product form (SymbolicSizes.h) need no run-time work; others are
+/// combined and checked at run time.
+static BroadcastDim broadcastDim(OpBuilder &b, Location loc, ValueRange inputs,
+                                 int64_t rank, int64_t d, int64_t outStatic,
+                                 StringRef opName) {
+  using Pred = arith::CmpIPredicate;
+  std::optional<int64_t> target; // a static size other than 1
+  if (!ShapedType::isDynamic(outStatic) && outStatic != 1)
+    target = outStatic;
+  SmallVector<std::pair<Value, int64_t>> dynamic; // (input, its dim)
+  for (Value input : inputs) {
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t i = d - (rank - type.getRank());
+    if (i < 0)
+      continue;
+    int64_t size = type.getDimSize(i);
+    if (ShapedType::isDynamic(size))
+      dynamic.push_back({input, i});
+    else if (size != 1 && !target)
+      target = size;
+  }
+  BroadcastDim out;
+  if (dynamic.empty()) {
+    out.size = b.getIndexAttr(target ? *target : 1);
+    return out;
+  }
+  // Proven: every `?` size equals the static target, or the first one.
+  bool proven = true;
+  for (auto [input, i] : dynamic)
+    proven &= target ? provablyDimIs(input, i, *target)
+                     : provablyEqualDims(input, i, dynamic.front().first,
+                                         dynamic.front().second);
+  SmallVector<Value> sizes;
+  for (auto [input, i] : dynamic)
+    sizes.push_back(tensor::DimOp::create(b, loc, input, i));
+  if (proven) {
+    out.size = target ? OpFoldResult(b.getIndexAttr(*target))
+                      : OpFoldResult(sizes.front());
+    return out;
+  }
+  out.uncertain = true;
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value size;
+  if (target) {
+    size = arith::ConstantIndexOp::create(b, loc, *target);
+  } else {
+    size = sizes.front();
+    for (Value s : llvm::drop_begin(sizes))
+      size = arith::SelectOp::create(
+          b, loc, arith::CmpIOp::create(b, loc, Pred::eq, size, one), s, size);
+  }
+  for (Value s : sizes) {
+    Value ok = arith::OrIOp::create(
+        b, loc, arith::CmpIOp::create(b, loc, Pred::eq, s, one),
+        arith::CmpIOp::create(b, loc, Pred::eq, s, size));
+    runtimeCheck(b, loc, ok, opName,
+                 (Twine("the sizes of axis ") + Twine(d) +
+                  " do not broadcast (each must be 1 or the same)")
+                     .str());
+  }
+  out.size =
+      target ? OpFoldResult(b.getIndexAttr(*target)) : OpFoldResult(size);
+  return out;
+}
+
 Value lowering::buildBroadcastMap(OpBuilder &b, Location loc,
                                   RankedTensorType resultType,
-                                  ValueRange inputs, const ScalarBody &body) {
+                                  ValueRange inputs, const ScalarBody &body,
+                                  StringRef opName) {
   int64_t rank = resultType.getRank();
   ArrayRef<int64_t> outShape = resultType.getShape();
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<bool> uncertain;
+  for (int64_t d = 0; d < rank; ++d) {
+    BroadcastDim dim =
+        broadcastDim(b, loc, inputs, rank, d, outShape[d], opName);
+    sizes.push_back(dim.size);
+    uncertain.push_back(dim.uncertain);
+  }
+  // Operands read through indexing maps (size-1 dims at index 0), and those
+  // with a `?` size that may broadcast at run time, read in the body.
+  SmallVector<Value> mapped;
   SmallVector<AffineMap> maps;
-  SmallVector<OpFoldResult> sizes(rank);
-  for (int64_t d = 0; d < rank; ++d)
-    if (!ShapedType::isDynamic(outShape[d]))
-      sizes[d] = b.getIndexAttr(outShape[d]);
+  struct Gathered {
+    Value input;
+    SmallVector<Value> isOne; // per dim: i1 "size is 1", or null
+  };
+  SmallVector<std::optional<Gathered>> gathered;
   for (Value input : inputs) {
     auto type = cast<RankedTensorType>(input.getType());
     int64_t offset = rank - type.getRank();
+    bool inBody = false;
+    for (auto [i, dim] : llvm::enumerate(type.getShape()))
+      inBody |= ShapedType::isDynamic(dim) && uncertain[offset + i];
+    if (inBody) {
+      Gathered g{input, {}};
+      for (auto [i, dim] : llvm::enumerate(type.getShape())) {
+        Value isOne;
+        if (ShapedType::isDynamic(dim) && uncertain[offset + i])
+          isOne =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                    tensor::DimOp::create(b, loc, input, i),
+                                    arith::ConstantIndexOp::create(b, loc, 1));
+        g.isOne.push_back(isOne);
+      }
+      gathered.push_back(std::move(g));
+      continue;
+    }
+    gathered.push_back(std::nullopt);
     SmallVector<AffineExpr> exprs;
     for (auto [i, dim] : llvm::enumerate(type.getShape())) {
       int64_t d = offset + i;
-      if (dim == 1 && outShape[d] != 1) {
-        exprs.push_back(b.getAffineConstantExpr(0));
-        continue;
-      }
-      exprs.push_back(b.getAffineDimExpr(d));
-      if (!sizes[d] && ShapedType::isDynamic(dim))
-        sizes[d] = tensor::DimOp::create(b, loc, input, i).getResult();
+      exprs.push_back(dim == 1 && outShape[d] != 1 ? b.getAffineConstantExpr(0)
+                                                   : b.getAffineDimExpr(d));
     }
+    mapped.push_back(input);
     maps.push_back(AffineMap::get(rank, 0, exprs, b.getContext()));
   }
-  // A `?` result dim no `?` operand dim fixes: take any operand's size.
-  for (int64_t d = 0; d < rank; ++d) {
-    if (sizes[d])
-      continue;
-    for (Value input : inputs) {
-      auto type = cast<RankedTensorType>(input.getType());
-      int64_t i = d - (rank - type.getRank());
-      if (i >= 0 && type.getShape()[i] != 1) {
-        sizes[d] = tensor::DimOp::create(b, loc, input, i).getResult();
-        break;
-      }
-    }
-    if (!sizes[d])
-      sizes[d] = b.getIndexAttr(1);
-  }
-  return buildMap(b, loc, resultType, sizes, inputs, maps, body);
+  return buildMap(
+      b, loc, resultType, sizes, mapped, maps,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        SmallVector<Value> scalars;
+        auto arg = args.begin();
+        for (auto &g : gathered) {
+          if (!g) {
+            scalars.push_back(*arg++);
+            continue;
+          }
+          auto type = cast<RankedTensorType>(g->input.getType());
+          int64_t offset = rank - type.getRank();
+          Value zero = arith::ConstantIndexOp::create(nb, nloc, 0);
+          SmallVector<Value> at;
+          for (auto [i, isOne] : llvm::enumerate(g->isOne)) {
+            int64_t d = offset + i;
+            Value idx = linalg::IndexOp::create(nb, nloc, d);
+            if (isOne)
+              idx = arith::SelectOp::create(nb, nloc, isOne, zero, idx);
+            else if (type.getDimSize(i) == 1 && outShape[d] != 1)
+              idx = zero;
+            at.push_back(idx);
+          }
+          scalars.push_back(tensor::ExtractOp::create(nb, nloc, g->input, at));
+        }
+        return body(nb, nloc, scalars);
+      });
 }
 
 static Value addScalars(OpBuilder &b, Location loc, Value x, Value y) {

@@ -149,10 +149,14 @@ Value buildMap(OpBuilder &b, Location loc, RankedTensorType resultType,
                ArrayRef<AffineMap> inputMaps, const ScalarBody &body);
 
 /// numpy broadcasting of `inputs` to `resultType` with a linalg.generic
-/// (no materialised broadcasts: size-1 dims read index 0). A `?` dim is
-/// assumed not to broadcast at run time.
+/// (no materialised broadcasts: size-1 dims read index 0). A `?` size may
+/// be 1 at run time and broadcast: unless the sizes of a dim are proven
+/// equal (SymbolicSizes.h), the result size is computed, each size checked
+/// to be 1 or the result's ("<opName>: the sizes of axis d do not
+/// broadcast"), and such an operand read at `select(size == 1, 0, i)`.
 Value buildBroadcastMap(OpBuilder &b, Location loc, RankedTensorType resultType,
-                        ValueRange inputs, const ScalarBody &body);
+                        ValueRange inputs, const ScalarBody &body,
+                        StringRef opName);
 
 /// Sum of `input` over `dims` (sorted) with linalg.reduce; the result drops
 /// those dims.

@@ -1,6 +1,8 @@
 //===- Window.cpp - padding and windows of convolutions and pools ---------===//
 #include "Window.h"
+#include "DynamicUtils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 
 using namespace mlir;
@@ -68,20 +70,22 @@ Value lowering::padAndCropToWindows(OpBuilder &b, Location loc, Value input,
 
 OpFoldResult lowering::windowExtent(OpBuilder &b, Location loc, OpFoldResult in,
                                     OpFoldResult k, int64_t stride,
-                                    int64_t dilation) {
-  auto cst = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value inV = getValueOrCreateConstantIndexOp(b, loc, in);
-  Value kV = getValueOrCreateConstantIndexOp(b, loc, k);
-  Value span = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, kV, cst(1)),
-                            cst(dilation)),
-      cst(1));
-  Value q = arith::DivUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, inV, span), cst(stride));
-  return arith::AddIOp::create(b, loc, q, cst(1)).getResult();
+                                    int64_t dilation, StringRef opName) {
+  AffineExpr s0, s1;
+  bindSymbols(b.getContext(), s0, s1);
+  AffineExpr span = (s1 - 1) * dilation + 1;
+  if (!getConstantIntValue(in) || !getConstantIntValue(k)) {
+    Value spanV = affine::makeComposedAffineApply(b, loc, span, {in, k});
+    runtimeCheck(b, loc,
+                 arith::CmpIOp::create(
+                     b, loc, arith::CmpIPredicate::sge,
+                     getValueOrCreateConstantIndexOp(b, loc, in), spanV),
+                 opName,
+                 "the input (with its padding) is smaller than the "
+                 "window");
+  }
+  return affine::makeComposedFoldedAffineApply(
+      b, loc, (s0 - span).floorDiv(stride) + 1, {in, k});
 }
 
 Value lowering::windowCount(OpBuilder &b, Location loc, Value outIndex,

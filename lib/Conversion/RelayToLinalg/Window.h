@@ -41,10 +41,14 @@ Value padAndCropToWindows(OpBuilder &b, Location loc, Value input,
                           ArrayRef<int64_t> dilation, Value value);
 
 /// Output extent of a window (kernel `k`, stride, dilation) sliding over an
-/// already padded extent `in`: (in - dilation*(k-1) - 1) / stride + 1, as
-/// index arithmetic (for `?` dims).
+/// already padded extent `in`: (in - dilation*(k-1) - 1) floordiv stride +
+/// 1, as an affine.apply (for `?` dims; equal extents are then provably
+/// equal, SymbolicSizes.h). A run-time `in` shorter than the window is a
+/// run-time error ("<opName>: the input (with its padding) is smaller than
+/// the window").
 OpFoldResult windowExtent(OpBuilder &b, Location loc, OpFoldResult in,
-                          OpFoldResult k, int64_t stride, int64_t dilation);
+                          OpFoldResult k, int64_t stride, int64_t dilation,
+                          StringRef opName);
 
 /// Elements of one window along one dim that Relay's average divides by
 /// (topi's pool_impl_nd): the window [start, start+(k-1)d] clipped to

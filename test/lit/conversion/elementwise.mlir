@@ -95,15 +95,37 @@ func.func @unary_float(%x: tensor<8xf32>) -> tensor<8xf32> {
   return %6 : tensor<8xf32>
 }
 
-// `?` dims: sizes come from the operands at run time.
+// `?` dims of one origin (%x and a value computed from it) are equal at
+// run time (SymbolicSizes.h): plain indexing maps, no checks.
+// CHECK-LABEL: func.func @dynamic_same_origin
+// CHECK-NOT: cf.assert
+// CHECK: linalg.generic {indexing_maps = [#[[ID2]], #[[ID2]], #[[ID2]]]
+// CHECK: arith.mulf
+func.func @dynamic_same_origin(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %t = relay.tanh %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %z = relay.multiply %x, %t : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %z : tensor<?x4xf32>
+}
+
+// `?` dims of different origins may be 1 at run time and broadcast (numpy
+// and Relay): the result size is computed, each size checked to be 1 or
+// the result's, and both operands read at select(size == 1, 0, i).
 // CHECK-LABEL: func.func @dynamic
 // CHECK-SAME: (%[[X:.+]]: tensor<?x4xf32>, %[[Y:.+]]: tensor<?x1xf32>)
 func.func @dynamic(%x: tensor<?x4xf32>, %y: tensor<?x1xf32>) -> tensor<?x4xf32> {
-  // CHECK: %[[C0:.+]] = arith.constant 0 : index
-  // CHECK: %[[D:.+]] = tensor.dim %[[X]], %[[C0]] : tensor<?x4xf32>
-  // CHECK: %[[E:.+]] = tensor.empty(%[[D]]) : tensor<?x4xf32>
-  // CHECK: linalg.generic {indexing_maps = [#[[ID2]], #[[COL]], #[[ID2]]]
-  // CHECK-SAME: ins(%[[X]], %[[Y]] : tensor<?x4xf32>, tensor<?x1xf32>) outs(%[[E]] : tensor<?x4xf32>)
+  // CHECK-DAG: %[[DX:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x4xf32>
+  // CHECK-DAG: %[[DY:.+]] = tensor.dim %[[Y]], %{{.+}} : tensor<?x1xf32>
+  // CHECK: %[[X1:.+]] = arith.cmpi eq, %[[DX]], %{{.+}} : index
+  // CHECK: %[[N:.+]] = arith.select %[[X1]], %[[DY]], %[[DX]] : index
+  // CHECK: cf.assert %{{.+}}, "relay.multiply: the sizes of axis 0 do not broadcast (each must be 1 or the same)
+  // CHECK: cf.assert %{{.+}}, "relay.multiply: the sizes of axis 0 do not broadcast
+  // CHECK: %[[E:.+]] = tensor.empty(%[[N]]) : tensor<?x4xf32>
+  // CHECK: linalg.generic
+  // CHECK-SAME: outs(%[[E]] : tensor<?x4xf32>)
+  // CHECK: arith.select
+  // CHECK: tensor.extract %[[X]]
+  // CHECK: arith.select
+  // CHECK: tensor.extract %[[Y]]
   // CHECK: arith.mulf
   %z = relay.multiply %x, %y : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x4xf32>
   return %z : tensor<?x4xf32>

@@ -232,3 +232,32 @@ func.func @batch_flatten_rank1(%x: tensor<2xf32>) -> tensor<2x1xf32> {
   %y = relay.nn.batch_flatten %x : (tensor<2xf32>) -> tensor<2x1xf32>
   return %y : tensor<2x1xf32>
 }
+
+// batch_matmul with `?` batches of different origins: a run-time batch of 1
+// broadcasts, so both operands are first copied to the common batch (each
+// checked: 1 or the same); the contraction sizes are checked equal.
+// CHECK-LABEL: func.func @batch_matmul_runtime_broadcast
+// CHECK-SAME: (%[[A:.+]]: tensor<?x2x?xf32>, %[[B:.+]]: tensor<?x?x3xf32>)
+// CHECK: cf.assert %{{.+}}, "relay.nn.batch_matmul: the contraction sizes differ
+// CHECK: %[[N:.+]] = arith.select
+// CHECK: cf.assert %{{.+}}, "relay.nn.batch_matmul: the batch sizes do not broadcast
+// CHECK: cf.assert %{{.+}}, "relay.nn.batch_matmul: the batch sizes do not broadcast
+// CHECK: %[[RA:.+]] = linalg.generic
+// CHECK: tensor.extract %[[A]]
+// CHECK: %[[RB:.+]] = linalg.generic
+// CHECK: tensor.extract %[[B]]
+// CHECK: linalg.batch_matmul
+// CHECK-SAME: ins(%[[RA]], %[[RB]] : tensor<?x2x?xf32>, tensor<?x?x3xf32>)
+func.func @batch_matmul_runtime_broadcast(%a: tensor<?x2x?xf32>, %b: tensor<?x?x3xf32>) -> tensor<?x2x3xf32> {
+  %c = relay.nn.batch_matmul %a, %b {transpose_a = false, transpose_b = false} : (tensor<?x2x?xf32>, tensor<?x?x3xf32>) -> tensor<?x2x3xf32>
+  return %c : tensor<?x2x3xf32>
+}
+
+// A dense whose data has a `?` input size: checked against the weight's.
+// CHECK-LABEL: func.func @dense_runtime_units
+// CHECK: cf.assert %{{.+}}, "relay.nn.dense: the data's last size is not the weight's input size
+// CHECK: linalg.matmul
+func.func @dense_runtime_units(%x: tensor<2x?xf32>, %w: tensor<3x4xf32>) -> tensor<2x3xf32> {
+  %y = relay.nn.dense %x, %w {units = 3 : i64} : (tensor<2x?xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}

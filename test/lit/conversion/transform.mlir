@@ -82,3 +82,15 @@ func.func @strided_slice_unit_dims(%x: tensor<2x1x4xf32>) -> tensor<2x1x1xf32> {
   %y = relay.strided_slice %x {begin = array<i64: 0, 0, 3>, end = array<i64: 2, 2, 4>, strides = array<i64: 1, 2, 2>} : (tensor<2x1x4xf32>) -> tensor<2x1x1xf32>
   return %y : tensor<2x1x1xf32>
 }
+
+// concatenate: `?` sizes off the axis must agree at run time.
+// CHECK-LABEL: func.func @concatenate_runtime_sizes
+// CHECK-DAG: %[[DA:.+]] = tensor.dim %arg0, %{{.+}} : tensor<?x2xf32>
+// CHECK-DAG: %[[DB:.+]] = tensor.dim %arg1, %{{.+}} : tensor<?x3xf32>
+// CHECK: %[[EQ:.+]] = arith.cmpi eq, %[[DA]], %[[DB]] : index
+// CHECK: cf.assert %[[EQ]], "relay.concatenate: the inputs' sizes of axis 0 differ
+// CHECK: tensor.concat dim(1)
+func.func @concatenate_runtime_sizes(%a: tensor<?x2xf32>, %b: tensor<?x3xf32>) -> tensor<?x5xf32> {
+  %c = relay.concatenate %a, %b {axis = 1 : i64} : (tensor<?x2xf32>, tensor<?x3xf32>) -> tensor<?x5xf32>
+  return %c : tensor<?x5xf32>
+}

@@ -1,4 +1,4 @@
-// RUN: relay-mlir-opt %s --pass-pipeline='builtin.module(func.func(relay-hoist-runtime-checks))' -split-input-file | FileCheck %s
+// RUN: relay-mlir-opt %s --pass-pipeline='builtin.module(func.func(relay-hoist-runtime-checks))' -split-input-file -allow-unregistered-dialect | FileCheck %s
 
 // A check on the input's dims moves, with its arithmetic, before the
 // dispatch; the one reading a tensor's value stays after it.
@@ -132,5 +132,47 @@ func.func @affine_and_repeated(%arg0: tensor<?xf32>) -> tensor<?xf32> {
   %ok = arith.cmpi sle, %p, %c8 : index
   cf.assert %ok, "first"
   cf.assert %ok, "second"
+  return %y : tensor<?xf32>
+}
+
+// -----
+
+// In a loop's body (a block other than the entry), a check on values
+// available at the block's start (its arguments, values from other
+// blocks, IREE's dim of a boxed loop value) moves before the block's first
+// dispatch; one on a dim the block computes stays.
+// CHECK-LABEL: func.func @loop_body
+// CHECK:       ^bb1(%[[V:.*]]: !hal.buffer_view, %[[T:.*]]: tensor<?xf32>):
+// CHECK-NEXT:    %[[D:.*]] = "hal.buffer_view.dim"(%[[V]])
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[OK:.*]] = arith.cmpi sge, %[[D]], %[[C1]]
+// CHECK-NEXT:    cf.assert %[[OK]], "boxed"
+// CHECK:         linalg.generic
+// CHECK:         tensor.dim %{{.*}}, %{{.*}} : tensor<?xf32>
+// CHECK:         cf.assert %{{.*}}, "computed"
+func.func @loop_body(%arg0: !hal.buffer_view, %t0: tensor<?xf32>) -> tensor<?xf32> {
+  cf.br ^bb1(%arg0, %t0 : !hal.buffer_view, tensor<?xf32>)
+^bb1(%v: !hal.buffer_view, %t: tensor<?xf32>):
+  %c0 = arith.constant 0 : index
+  %d0 = tensor.dim %t, %c0 : tensor<?xf32>
+  %e = tensor.empty(%d0) : tensor<?xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}
+      ins(%t : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<?xf32>
+  %d = "hal.buffer_view.dim"(%v) {index = 0 : index} : (!hal.buffer_view) -> index
+  %c1 = arith.constant 1 : index
+  %ok = arith.cmpi sge, %d, %c1 : index
+  cf.assert %ok, "boxed"
+  %z = tensor.concat dim(0) %y, %y : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %dz = tensor.dim %z, %c0 : tensor<?xf32>
+  %ok2 = arith.cmpi sge, %dz, %c1 : index
+  cf.assert %ok2, "computed"
+  %c = arith.cmpi sgt, %d, %c1 : index
+  cf.cond_br %c, ^bb1(%v, %z : !hal.buffer_view, tensor<?xf32>), ^bb2
+^bb2:
   return %y : tensor<?xf32>
 }

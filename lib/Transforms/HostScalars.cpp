@@ -1,0 +1,350 @@
+//===- HostScalars.cpp - relay-host-scalars -------------------------------===//
+//
+// Relay counts with 0-d tensors: a loop's index and its bound (from
+// `shape_of`), the condition of an `if`. Lowered as they are, each step of
+// such arithmetic is a one-element `linalg.generic` (a dispatch of its own
+// in IREE) and each branch on one is a `tensor.extract` (a read back to the
+// host, waiting for the device). A loop over a run-time length pays both on
+// every iteration: the LSTM's step loop computed `i + 1`, `i + 2`, ... and
+// `i < n` on the device and read the condition back each time.
+//
+// This pass moves the 0-d integer tensors that the host can compute to the
+// host. A value is computable on the host ("host-known") if it is
+//   * an `arith.constant` or a `tensor.from_elements` (of host scalars);
+//   * the result of a loop-free `linalg.generic` (no iterators, only 0-d
+//     operands) whose body is side-effect free, speculatable `arith` and
+//     whose inputs (and the init, if the body reads it) are host-known;
+//   * a block argument of a function's CFG whose incoming values along every
+//     edge are host-known, or an argument of a private function that every
+//     call passes a host-known value;
+//   * a result of `scf.if` whose two yields are host-known.
+// The set is the greatest fixpoint (a loop counter feeds itself). Then each
+// such generic becomes its body's arith ops on `tensor.extract`ed operands
+// and a `tensor.from_elements`; such block/function arguments and `scf.if`
+// results become scalars (the edges pass `tensor.extract`s, the uses see a
+// `tensor.from_elements`); extract-of-from_elements folds away. Finally a
+// generic reading a 0-d `tensor.from_elements` takes the scalar into its
+// body instead (IREE passes it to the dispatch as a push constant).
+//
+// Only integer and index element types move (the host VM's arithmetic on
+// them is exact and the same as the device's); divisions move only where
+// they cannot trap (`isPure`: a constant non-zero divisor).
+//
+//===----------------------------------------------------------------------===//
+#include "relay/RelayPasses.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_RELAYHOSTSCALARS
+#include "relay/RelayPasses.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+
+namespace {
+
+/// A 0-d tensor of integers or indices: what may move to the host.
+bool isScalarTensor(Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  return t && t.getRank() == 0 &&
+         isa<IntegerType, IndexType>(t.getElementType());
+}
+
+/// A `linalg.generic` of 0-d operands without loops whose body is pure
+/// `arith` (no reads of other tensors, nothing that may trap).
+bool isScalarGeneric(linalg::GenericOp op) {
+  if (op.getNumLoops() != 0 || !op.hasPureTensorSemantics())
+    return false;
+  if (!llvm::all_of(op->getOperandTypes(), isScalarTensor))
+    return false;
+  for (Operation &inner : op.getBody()->without_terminator())
+    if (!isa<arith::ArithDialect>(inner.getDialect()) || !isPure(&inner) ||
+        inner.getNumRegions() != 0)
+      return false;
+  return true;
+}
+
+/// The block arguments of `fn`'s CFG and of `scf.if`s whose values come
+/// along edges: for each, the values passed to it.
+struct Edges {
+  /// (block argument or scf.if result) -> incoming values; a value missing
+  /// here is not an edge target.
+  llvm::DenseMap<Value, SmallVector<Value, 2>> incoming;
+  /// values with an incoming edge we cannot rewrite (never host-known).
+  llvm::DenseSet<Value> opaque;
+};
+
+struct HostScalarsPass : relay::impl::RelayHostScalarsBase<HostScalarsPass> {
+  void runOnOperation() override;
+
+private:
+  void collect(ModuleOp module);
+  bool depsHostKnown(Value v) const;
+  void rewrite(ModuleOp module);
+
+  llvm::SetVector<Value> host;
+  Edges edges;
+  /// private functions whose every use is a direct call: their calls.
+  llvm::DenseMap<func::FuncOp, SmallVector<func::CallOp>> calls;
+};
+
+void HostScalarsPass::collect(ModuleOp module) {
+  // calls of private functions used only as callees
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (!fn.isPrivate() || fn.isExternal())
+      continue;
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(fn, module);
+    if (!uses)
+      continue;
+    SmallVector<func::CallOp> sites;
+    bool onlyCalls = true;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      auto call = dyn_cast<func::CallOp>(use.getUser());
+      if (!call || call.getCallee() != fn.getSymName())
+        onlyCalls = false;
+      else
+        sites.push_back(call);
+    }
+    if (onlyCalls)
+      calls[fn] = std::move(sites);
+  }
+  module.walk([&](Operation *op) {
+    if (auto fn = dyn_cast<func::FuncOp>(op)) {
+      if (fn.isExternal())
+        return;
+      auto it = calls.find(fn);
+      for (BlockArgument arg : fn.getArguments()) {
+        if (!isScalarTensor(arg.getType()) || it == calls.end())
+          continue;
+        for (func::CallOp call : it->second)
+          edges.incoming[arg].push_back(call.getOperand(arg.getArgNumber()));
+        host.insert(arg);
+      }
+      // the CFG's other blocks: values along branch edges
+      for (Block &block : llvm::drop_begin(fn.getBody())) {
+        for (BlockArgument arg : block.getArguments())
+          if (isScalarTensor(arg.getType())) {
+            edges.incoming[arg];
+            host.insert(arg);
+          }
+        for (Block *pred : block.getPredecessors()) {
+          auto br = dyn_cast<BranchOpInterface>(pred->getTerminator());
+          for (unsigned s = 0; s < pred->getTerminator()->getNumSuccessors();
+               ++s) {
+            if (pred->getTerminator()->getSuccessor(s) != &block)
+              continue;
+            for (BlockArgument arg : block.getArguments()) {
+              if (!isScalarTensor(arg.getType()))
+                continue;
+              std::optional<Value> passed;
+              if (br) {
+                SuccessorOperands ops = br.getSuccessorOperands(s);
+                if (!ops.isOperandProduced(arg.getArgNumber()))
+                  passed = ops[arg.getArgNumber()];
+              }
+              if (passed)
+                edges.incoming[arg].push_back(*passed);
+              else
+                edges.opaque.insert(arg);
+            }
+          }
+        }
+      }
+      return;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (ifOp.getElseRegion().empty())
+        return;
+      for (OpResult r : ifOp.getResults()) {
+        if (!isScalarTensor(r.getType()))
+          continue;
+        unsigned i = r.getResultNumber();
+        edges.incoming[r] = {ifOp.thenYield().getOperand(i),
+                             ifOp.elseYield().getOperand(i)};
+        host.insert(r);
+      }
+      return;
+    }
+    if (isa<arith::ConstantOp, tensor::FromElementsOp>(op)) {
+      for (Value r : op->getResults())
+        if (isScalarTensor(r.getType()))
+          host.insert(r);
+      return;
+    }
+    if (auto generic = dyn_cast<linalg::GenericOp>(op))
+      if (isScalarGeneric(generic))
+        for (Value r : generic.getResults())
+          host.insert(r);
+  });
+}
+
+bool HostScalarsPass::depsHostKnown(Value v) const {
+  if (edges.opaque.contains(v))
+    return false;
+  auto it = edges.incoming.find(v);
+  if (it != edges.incoming.end())
+    return llvm::all_of(it->second,
+                        [&](Value in) { return host.contains(in); });
+  Operation *def = v.getDefiningOp();
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
+  if (!generic)
+    return true; // a constant or from_elements
+  for (OpOperand &operand : generic->getOpOperands()) {
+    bool read = generic.isDpsInput(&operand) ||
+                !generic.getMatchingBlockArgument(&operand).use_empty();
+    if (read && !host.contains(operand.get()))
+      return false;
+  }
+  return true;
+}
+
+void HostScalarsPass::rewrite(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b(ctx);
+  auto extract = [&](Value tensor, Operation *before) -> Value {
+    b.setInsertionPoint(before);
+    return tensor::ExtractOp::create(b, tensor.getLoc(), tensor, ValueRange{});
+  };
+  // 1. arguments and scf.if results become scalars; their users see a
+  //    tensor.from_elements of them
+  llvm::SetVector<func::FuncOp> retyped;
+  for (Value v : host) {
+    if (!edges.incoming.count(v))
+      continue;
+    auto type = cast<RankedTensorType>(v.getType());
+    v.setType(type.getElementType());
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      b.setInsertionPointToStart(arg.getOwner());
+      if (auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+          fn && arg.getOwner()->isEntryBlock())
+        retyped.insert(fn);
+    } else {
+      b.setInsertionPointAfter(v.getDefiningOp());
+    }
+    auto wrapped = tensor::FromElementsOp::create(b, v.getLoc(), type, v);
+    v.replaceAllUsesExcept(wrapped, wrapped);
+  }
+  // 2. the edges pass scalars
+  for (Value v : host) {
+    if (!edges.incoming.count(v))
+      continue;
+    if (auto r = dyn_cast<OpResult>(v)) {
+      auto ifOp = cast<scf::IfOp>(r.getOwner());
+      for (scf::YieldOp y : {ifOp.thenYield(), ifOp.elseYield()}) {
+        OpOperand &operand = y->getOpOperand(r.getResultNumber());
+        operand.set(extract(operand.get(), y));
+      }
+      continue;
+    }
+    auto arg = cast<BlockArgument>(v);
+    Block *block = arg.getOwner();
+    if (block->isEntryBlock()) {
+      auto fn = cast<func::FuncOp>(block->getParentOp());
+      for (func::CallOp call : calls[fn]) {
+        OpOperand &operand = call->getOpOperand(arg.getArgNumber());
+        operand.set(extract(operand.get(), call));
+      }
+      continue;
+    }
+    for (Block *pred : block->getPredecessors()) {
+      auto br = cast<BranchOpInterface>(pred->getTerminator());
+      for (unsigned s = 0; s < br->getNumSuccessors(); ++s) {
+        if (br->getSuccessor(s) != block)
+          continue;
+        MutableOperandRange ops =
+            br.getSuccessorOperands(s).getMutableForwardedOperands();
+        OpOperand &operand = ops[arg.getArgNumber()];
+        if (isScalarTensor(operand.get().getType()))
+          operand.set(extract(operand.get(), br));
+      }
+    }
+  }
+  for (func::FuncOp fn : retyped)
+    fn.setType(FunctionType::get(ctx, fn.getBody().front().getArgumentTypes(),
+                                 fn.getResultTypes()));
+  // 3. generics become their bodies on the host
+  llvm::SetVector<Operation *> generics;
+  for (Value v : host)
+    if (auto g = v.getDefiningOp<linalg::GenericOp>())
+      generics.insert(g);
+  for (Operation *op : generics) {
+    auto generic = cast<linalg::GenericOp>(op);
+    IRMapping map;
+    for (OpOperand &operand : generic->getOpOperands()) {
+      BlockArgument arg = generic.getMatchingBlockArgument(&operand);
+      if (!arg.use_empty())
+        map.map(arg, extract(operand.get(), generic));
+    }
+    b.setInsertionPoint(generic);
+    for (Operation &inner : generic.getBody()->without_terminator())
+      b.clone(inner, map);
+    auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+    SmallVector<Value> results;
+    for (auto [value, result] :
+         llvm::zip(yield.getValues(), generic.getResults()))
+      results.push_back(tensor::FromElementsOp::create(
+          b, generic.getLoc(), result.getType(), map.lookupOrDefault(value)));
+    generic->replaceAllUsesWith(results);
+    generic->erase();
+  }
+}
+
+/// A generic reading a 0-d `tensor.from_elements`: the scalar is used in
+/// its body directly (IREE passes it to the dispatch as a push constant).
+struct CaptureScalarInput : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto from = input->get().getDefiningOp<tensor::FromElementsOp>();
+      if (!from || !isScalarTensor(from.getType()))
+        continue;
+      unsigned i = input->getOperandNumber();
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      maps.erase(maps.begin() + i);
+      rewriter.modifyOpInPlace(op, [&] {
+        BlockArgument arg = op.getMatchingBlockArgument(input);
+        arg.replaceAllUsesWith(from.getElements().front());
+        op.getBody()->eraseArgument(arg.getArgNumber());
+        op.getInputsMutable().erase(i);
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      return success();
+    }
+    return failure();
+  }
+};
+
+void HostScalarsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  collect(module);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Value v : llvm::to_vector(host))
+      if (!depsHostKnown(v)) {
+        host.remove(v);
+        changed = true;
+      }
+  }
+  if (host.empty())
+    return;
+  rewrite(module);
+  RewritePatternSet patterns(&getContext());
+  patterns.add<CaptureScalarInput>(&getContext());
+  tensor::ExtractOp::getCanonicalizationPatterns(patterns, &getContext());
+  if (failed(applyPatternsGreedily(module, std::move(patterns))))
+    signalPassFailure();
+}
+
+} // namespace

@@ -1,0 +1,155 @@
+// RUN: relay-mlir-opt %s --relay-host-scalars -split-input-file | FileCheck %s
+
+#s = affine_map<() -> ()>
+
+// A loop counter (a recursive private function's argument, started at a
+// constant, incremented by a 0-d generic) and its bound (from the input's
+// dim) are computed on the host: no one-element generic, no read back; the
+// step index reaches the gather as a scalar captured in its body.
+// CHECK-LABEL: func.func @main
+// CHECK:         %[[N:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK:         call @steps(%{{.*}}, %[[N]], %arg0) : (i64, i64, tensor<?xf32>) -> tensor<?xf32>
+// CHECK-LABEL: func.func private @steps
+// CHECK-SAME:    (%[[I:.*]]: i64, %[[M:.*]]: i64, %[[X:.*]]: tensor<?xf32>)
+// CHECK-NOT:     iterator_types = []
+// CHECK:         %[[LT:.*]] = arith.cmpi slt, %[[I]], %[[M]] : i64
+// CHECK-NEXT:    scf.if %[[LT]]
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[I]], %{{.*}} : i64
+// CHECK:           linalg.generic
+// CHECK-SAME:        outs(%{{.*}} : tensor<?xf32>)
+// CHECK:             arith.index_cast %[[I]] : i64 to index
+// CHECK:           call @steps(%[[NEXT]], %[[M]], %{{.*}}) : (i64, i64, tensor<?xf32>)
+func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant dense<0> : tensor<i64>
+  %d = tensor.dim %x, %c0 : tensor<?xf32>
+  %di = arith.index_cast %d : index to i64
+  %n = tensor.from_elements %di : tensor<i64>
+  %r = call @steps(%zero, %n, %x) : (tensor<i64>, tensor<i64>, tensor<?xf32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+func.func private @steps(%i: tensor<i64>, %n: tensor<i64>, %x: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant dense<1> : tensor<i64>
+  %eb = tensor.empty() : tensor<i1>
+  %lt = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%i, %n : tensor<i64>, tensor<i64>) outs(%eb : tensor<i1>) {
+  ^bb0(%a: i64, %b: i64, %o: i1):
+    %c = arith.cmpi slt, %a, %b : i64
+    linalg.yield %c : i1
+  } -> tensor<i1>
+  %cond = tensor.extract %lt[] : tensor<i1>
+  %r = scf.if %cond -> tensor<?xf32> {
+    %ei = tensor.empty() : tensor<i64>
+    %next = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+        ins(%i, %one : tensor<i64>, tensor<i64>) outs(%ei : tensor<i64>) {
+    ^bb0(%a: i64, %b: i64, %o: i64):
+      %s = arith.addi %a, %b : i64
+      linalg.yield %s : i64
+    } -> tensor<i64>
+    %d = tensor.dim %x, %c0 : tensor<?xf32>
+    %e = tensor.empty(%d) : tensor<?xf32>
+    // x[j] + x[i]: the step index read inside a dispatch
+    %y = linalg.generic {indexing_maps = [affine_map<(j) -> ()>, affine_map<(j) -> (j)>],
+                         iterator_types = ["parallel"]}
+        ins(%i : tensor<i64>) outs(%e : tensor<?xf32>) {
+    ^bb0(%a: i64, %o: f32):
+      %k = arith.index_cast %a : i64 to index
+      %j = linalg.index 0 : index
+      %xj = tensor.extract %x[%j] : tensor<?xf32>
+      %xk = tensor.extract %x[%k] : tensor<?xf32>
+      %s = arith.addf %xj, %xk : f32
+      linalg.yield %s : f32
+    } -> tensor<?xf32>
+    %rec = func.call @steps(%next, %n, %y) : (tensor<i64>, tensor<i64>, tensor<?xf32>) -> tensor<?xf32>
+    scf.yield %rec : tensor<?xf32>
+  } else {
+    scf.yield %x : tensor<?xf32>
+  }
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+#s = affine_map<() -> ()>
+
+// A 0-d value read from a device tensor stays a tensor, and so does
+// everything computed from it; a division that may trap stays on the device.
+// CHECK-LABEL: func.func @from_device
+// CHECK:         %[[V:.*]] = linalg.generic
+// CHECK:           tensor.extract %arg0[%{{.*}}] : tensor<4xi64>
+// CHECK:         %[[S:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[V]], %{{.*}} : tensor<i64>, tensor<i64>)
+// CHECK:           arith.addi
+// CHECK:         %[[Q:.*]] = linalg.generic
+// CHECK:           arith.divsi %{{.*}}, %arg1
+// CHECK:         return %[[S]], %[[Q]] : tensor<i64>, tensor<i64>
+func.func @from_device(%t: tensor<4xi64>, %k: i64) -> (tensor<i64>, tensor<i64>) {
+  %c2 = arith.constant 2 : index
+  %e = tensor.empty() : tensor<i64>
+  %v = linalg.generic {indexing_maps = [#s], iterator_types = []} outs(%e : tensor<i64>) {
+  ^bb0(%o: i64):
+    %x = tensor.extract %t[%c2] : tensor<4xi64>
+    linalg.yield %x : i64
+  } -> tensor<i64>
+  %one = arith.constant dense<1> : tensor<i64>
+  %s = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%v, %one : tensor<i64>, tensor<i64>) outs(%e : tensor<i64>) {
+  ^bb0(%a: i64, %b: i64, %o: i64):
+    %r = arith.addi %a, %b : i64
+    linalg.yield %r : i64
+  } -> tensor<i64>
+  %kt = tensor.from_elements %k : tensor<i64>
+  %q = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%one, %kt : tensor<i64>, tensor<i64>) outs(%e : tensor<i64>) {
+  ^bb0(%a: i64, %b: i64, %o: i64):
+    %r = arith.divsi %a, %b : i64
+    linalg.yield %r : i64
+  } -> tensor<i64>
+  return %s, %q : tensor<i64>, tensor<i64>
+}
+
+// -----
+
+#s = affine_map<() -> ()>
+
+// CFG loops: a block argument whose every incoming value is host-known
+// becomes a scalar; one with a device value on some edge stays a tensor.
+// CHECK-LABEL: func.func @cfg
+// CHECK:         cf.br ^bb1(%{{.*}}, %arg0 : i64, tensor<i64>)
+// CHECK:       ^bb1(%[[I:.*]]: i64, %[[ACC:.*]]: tensor<i64>):
+// CHECK:         %[[LT:.*]] = arith.cmpi slt, %[[I]], %{{.*}} : i64
+// CHECK:         cf.cond_br %[[LT]]
+func.func @cfg(%acc0: tensor<i64>) -> tensor<i64> {
+  %zero = arith.constant dense<0> : tensor<i64>
+  %ten = arith.constant dense<10> : tensor<i64>
+  %one = arith.constant dense<1> : tensor<i64>
+  %e = tensor.empty() : tensor<i64>
+  %eb = tensor.empty() : tensor<i1>
+  cf.br ^head(%zero, %acc0 : tensor<i64>, tensor<i64>)
+^head(%i: tensor<i64>, %acc: tensor<i64>):
+  %lt = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%i, %ten : tensor<i64>, tensor<i64>) outs(%eb : tensor<i1>) {
+  ^bb0(%a: i64, %b: i64, %o: i1):
+    %c = arith.cmpi slt, %a, %b : i64
+    linalg.yield %c : i1
+  } -> tensor<i1>
+  %c = tensor.extract %lt[] : tensor<i1>
+  cf.cond_br %c, ^body, ^exit
+^body:
+  %next = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%i, %one : tensor<i64>, tensor<i64>) outs(%e : tensor<i64>) {
+  ^bb0(%a: i64, %b: i64, %o: i64):
+    %s = arith.addi %a, %b : i64
+    linalg.yield %s : i64
+  } -> tensor<i64>
+  %acc2 = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%acc, %i : tensor<i64>, tensor<i64>) outs(%e : tensor<i64>) {
+  ^bb0(%a: i64, %b: i64, %o: i64):
+    %s = arith.addi %a, %b : i64
+    linalg.yield %s : i64
+  } -> tensor<i64>
+  cf.br ^head(%next, %acc2 : tensor<i64>, tensor<i64>)
+^exit:
+  return %acc : tensor<i64>
+}
