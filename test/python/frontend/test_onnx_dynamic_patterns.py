@@ -143,9 +143,9 @@ def test_expand_torch_repeat() -> None:
 
 def test_transformer_key_padding_mask_imports() -> None:
     # nn.TransformerEncoderLayer with src_key_padding_mask: the mask's Expand has a ? batch dim.
-    # (The export keeps the traced sequence length in the mask; the batch is dynamic.) Checked
-    # with the reference interpreter: compiled, the attention adds the reshaped mask, a ? dim
-    # that is 1 at run time, to the scores, a broadcast the lowering does not do yet.
+    # (The export keeps the traced sequence length in the mask; the batch is dynamic.) The
+    # attention adds the reshaped mask, a ? dim that is 1 at run time, to the scores: a run-time
+    # broadcast. Compiled once, and the reference interpreter too.
     torch = pytest.importorskip("torch")
     torch.manual_seed(0)
     layer = torch.nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True).eval()
@@ -161,11 +161,14 @@ def test_transformer_key_padding_mask_imports() -> None:
     m = _export(M(), [_f32(2, 6, 16), np.array([6, 3])], ["x", "lengths"],
                 {"x": {0: "b", 1: "t"}, "lengths": {0: "b"}})
     sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
-    run = relay.create_executor("debug", mod=from_onnx(m)).evaluate()
+    mod = from_onnx(m)
+    run = relay.create_executor("debug", mod=mod).evaluate()
+    exe = relay.compile(mod, target="llvm-cpu")
     for lengths in ([4], [6, 2], [1, 5, 6]):
         x, ln = _f32(len(lengths), 6, 16), np.array(lengths, np.int64)
         want = sess.run(None, {"x": x, "lengths": ln})[0]
         np.testing.assert_allclose(np.asarray(run(x, ln)), want, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(np.asarray(exe(x, ln)), want, rtol=1e-4, atol=1e-5)
 
 
 # -- 4. Trilu on run-time dims ---------------------------------------------------------------------
