@@ -414,6 +414,9 @@ struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
           arith::DivSIOp::create(rewriter, loc, total, knownSizes).getResult();
     }
     SmallVector<OpFoldResult> requested = outSizes;
+    // (first: the element count's product may not overflow, e.g. [2^62, 4]
+    // for an empty input)
+    checkRequestedShape(rewriter, loc, requested, "relay.dyn.reshape");
     Value ok = arith::AndIOp::create(
         rewriter, loc,
         cmp(rewriter, loc, arith::CmpIPredicate::eq,

@@ -11,6 +11,7 @@
 // - scan: out[i] = sum (product) of x[k] for k <= i (k < i if exclusive).
 //
 //===----------------------------------------------------------------------===//
+#include "DynamicUtils.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -264,10 +265,19 @@ struct TopKPattern : OpConversionPattern<TopKOp> {
     FailureOr<int64_t> axisOr = normalizeAxis(op.getAxis(), rank);
     if (failed(axisOr))
       return rewriter.notifyMatchFailure(op, "axis out of range");
+    int64_t k = op.getK(); // (I64Attr getters return uint64_t)
+    if (k >= 1 && cast<RankedTensorType>(data.getType()).isDynamicDim(*axisOr))
+      runtimeCheck(rewriter, loc,
+                   arith::CmpIOp::create(
+                       rewriter, loc, arith::CmpIPredicate::sle,
+                       arith::ConstantIndexOp::create(rewriter, loc, k),
+                       tensor::DimOp::create(rewriter, loc, data, *axisOr)),
+                   op->getName().getStringRef(),
+                   "k is larger than the axis size");
     FailureOr<SmallVector<Value>> results = buildTopKResults(
         rewriter, loc, *getTypeConverter(), op.getType(), op.getRetType(), data,
         isUnsignedInt(op.getData().getType()), *axisOr, op.getIsAscend(),
-        sortedSizes(rewriter, loc, data, *axisOr, op.getK()));
+        sortedSizes(rewriter, loc, data, *axisOr, k));
     if (failed(results))
       return failure();
     rewriter.replaceOpWithMultiple(op, {*results});

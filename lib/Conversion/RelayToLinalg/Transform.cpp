@@ -1042,6 +1042,47 @@ struct FullLikePattern : OpConversionPattern<FullLikeOp> {
   }
 };
 
+/// The exact length of an integer arange (as an unsigned i64: the number of
+/// steps from `start` towards `stop`, 0 if `step` points away): computed on
+/// 64 bits without overflow, so (-2^31, 2^31 - 1, 1) in int32 is 2^32 - 1
+/// and (-2^63, 2^63 - 1, 2^62) in int64 is 4. `step` is not 0 (checked).
+Value integerArangeLength(OpBuilder &b, Location loc, Value start, Value stop,
+                          Value step, bool isUnsigned) {
+  using Pred = arith::CmpIPredicate;
+  Type i64 = b.getI64Type();
+  auto widen = [&](Value v) -> Value {
+    if (v.getType() == i64)
+      return v;
+    if (isUnsigned)
+      return arith::ExtUIOp::create(b, loc, i64, v);
+    return arith::ExtSIOp::create(b, loc, i64, v);
+  };
+  start = widen(start);
+  stop = widen(stop);
+  step = widen(step);
+  Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
+  auto ceilDivU = [&](Value x, Value y) -> Value {
+    return arith::CeilDivUIOp::create(b, loc, x, y);
+  };
+  if (isUnsigned) {
+    Value up = arith::CmpIOp::create(b, loc, Pred::ugt, stop, start);
+    Value diff = arith::SubIOp::create(b, loc, stop, start);
+    return arith::SelectOp::create(b, loc, up, ceilDivU(diff, step), zero);
+  }
+  // the distance and the step's size as unsigned 64-bit values (the
+  // wrapping subtractions are exact there)
+  Value forward = arith::CmpIOp::create(b, loc, Pred::sgt, step, zero);
+  Value up = arith::SelectOp::create(
+      b, loc, forward, arith::CmpIOp::create(b, loc, Pred::sgt, stop, start),
+      arith::CmpIOp::create(b, loc, Pred::slt, stop, start));
+  Value dist = arith::SelectOp::create(
+      b, loc, forward, arith::SubIOp::create(b, loc, stop, start),
+      arith::SubIOp::create(b, loc, start, stop));
+  Value size = arith::SelectOp::create(
+      b, loc, forward, step, arith::SubIOp::create(b, loc, zero, step));
+  return arith::SelectOp::create(b, loc, up, ceilDivU(dist, size), zero);
+}
+
 struct ArangePattern : OpConversionPattern<ArangeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -1104,30 +1145,20 @@ struct ArangePattern : OpConversionPattern<ArangeOp> {
             rewriter, loc, stepOk, step,
             arith::ConstantOp::create(rewriter, loc, elt,
                                       rewriter.getIntegerAttr(elt, 1)));
-        Value diff = arith::SubIOp::create(rewriter, loc, stop, start);
-        n = isUnsigned ? arith::CeilDivUIOp::create(rewriter, loc, diff, step)
-                             .getResult()
-                       : arith::CeilDivSIOp::create(rewriter, loc, diff, step)
-                             .getResult();
-        if (elt.getIntOrFloatBitWidth() < 64)
-          n = isUnsigned ? arith::ExtUIOp::create(rewriter, loc,
-                                                  rewriter.getI64Type(), n)
-                               .getResult()
-                         : arith::ExtSIOp::create(rewriter, loc,
-                                                  rewriter.getI64Type(), n)
-                               .getResult();
+        n = integerArangeLength(rewriter, loc, start, stop, step, isUnsigned);
       }
       Value count =
           arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), n);
       count = arith::MaxSIOp::create(
           rewriter, loc, count,
           arith::ConstantIndexOp::create(rewriter, loc, 0));
-      if (!isFloat)
+      if (!isFloat) // (n is unsigned: up to 2^64 - 1)
         cf::AssertOp::create(
             rewriter, loc,
             arith::CmpIOp::create(
-                rewriter, loc, arith::CmpIPredicate::sle, count,
-                arith::ConstantIndexOp::create(rewriter, loc, 1LL << 40)),
+                rewriter, loc, arith::CmpIPredicate::ule, n,
+                arith::ConstantIntOp::create(rewriter, loc,
+                                             rewriter.getI64Type(), 1LL << 40)),
             badRange);
       sizes.push_back(count);
     } else {

@@ -91,14 +91,20 @@ def topk(data: Expr, k: int = 1, axis: int = -1, ret_type: str = "both", is_asce
          dtype: str = "int32") -> Union[TupleWrapper, Call]:
     """The ``k`` largest (or smallest) along ``axis`` (``relay.topk``).
 
-    ``ret_type="both"`` gives a ``TupleWrapper`` ``(values, indices)``. An
-    expression ``k`` (a run-time integer) is ``dyn.topk``.
+    ``ret_type="both"`` gives a ``TupleWrapper`` ``(values, indices)``; ``k < 1``
+    selects the whole axis (as in Relay). An expression ``k`` (a run-time integer)
+    is ``dyn.topk`` (which takes k in [0, the axis size]: a run-time k < 1 is made the
+    axis size first, a k past it is a run-time error).
     """
     if isinstance(k, Constant):
         k = int(k.data.reshape(-1)[0])
     if isinstance(k, Expr):
-        return _dyn.topk(data, k, _int("axis", axis), _str("ret_type", ret_type), bool(is_ascend),
-                             _str("dtype", dtype))
+        axis = _int("axis", axis)
+        k64 = _dyn._op("cast", _dyn._op("reshape", k, newshape=[]), dtype="int64")
+        size = _call("take", [_call("shape_of", [data], dtype="int64"), _dyn._i64(axis)], axis=0,
+                     mode="wrap", batch_dims=0)  # (wrap: a negative axis counts from the end)
+        k = _dyn._op("where", _dyn._op("less", k64, _dyn._i64(1)), size, k64)
+        return _dyn.topk(data, k, axis, _str("ret_type", ret_type), bool(is_ascend), _str("dtype", dtype))
     call = _call("topk", [data], k=_int("k", k), axis=_int("axis", axis),
                  ret_type=_str("ret_type", ret_type), is_ascend=bool(is_ascend), dtype=_str("dtype", dtype))
     return TupleWrapper(call, 2) if ret_type == "both" else call

@@ -92,7 +92,8 @@ def _topk_args():
 
 
 def _topk_ref(x, k, ascend):
-    order = np.argsort(x if ascend else -x, axis=1, kind="stable")[:, : int(k)]
+    k = int(k) if k >= 1 else x.shape[1]  # (Relay: k < 1 selects the whole axis)
+    order = np.argsort(x if ascend else -x, axis=1, kind="stable")[:, :k]
     return np.take_along_axis(x, order, axis=1), order.astype("int64")
 
 
