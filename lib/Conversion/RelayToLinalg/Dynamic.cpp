@@ -202,7 +202,10 @@ Value lowering::reshapeToSizes(OpBuilder &b, Location loc, Value data,
     return *regrouped;
   // the same shape but for one dynamic dim at the same place (and no zero
   // dim): the element counts agree (checked by the caller), so that dim
-  // does too and nothing moves
+  // does too and nothing moves. The result's dims are `outSizes` (a unit
+  // dim added by expand_shape and collapsed again: metadata only), so that
+  // they are provably the sizes asked for (SymbolicSizes.h; e.g. an ONNX
+  // input given another input's size of the same dim name).
   auto srcType = cast<RankedTensorType>(data.getType());
   if (srcType.getRank() == resultType.getRank() &&
       llvm::count_if(srcType.getShape(), ShapedType::isDynamic) == 1 &&
@@ -211,8 +214,22 @@ Value lowering::reshapeToSizes(OpBuilder &b, Location loc, Value data,
             auto [s, d] = dims;
             return (ShapedType::isDynamic(s) && ShapedType::isDynamic(d)) ||
                    (s == d && s != 0);
-          }))
-    return castTo(b, loc, data, resultType);
+          })) {
+    int64_t r = resultType.getRank();
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < r; ++d)
+      groups.push_back({d});
+    groups.back().push_back(r);
+    SmallVector<int64_t> shape(resultType.getShape());
+    shape.push_back(1);
+    SmallVector<OpFoldResult> sizes(outSizes);
+    sizes.push_back(b.getIndexAttr(1));
+    Value unit =
+        expandTo(b, loc, castTo(b, loc, data, resultType),
+                 RankedTensorType::get(shape, resultType.getElementType()),
+                 groups, sizes);
+    return tensor::CollapseShapeOp::create(b, loc, resultType, unit, groups);
+  }
   auto inType = cast<RankedTensorType>(data.getType());
   int64_t inRank = inType.getRank(), rank = resultType.getRank();
   Type elt = resultType.getElementType();

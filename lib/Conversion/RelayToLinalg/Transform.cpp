@@ -1083,6 +1083,37 @@ Value integerArangeLength(OpBuilder &b, Location loc, Value start, Value stop,
   return arith::SelectOp::create(b, loc, up, ceilDivU(dist, size), zero);
 }
 
+/// The size `stop` is made from when an integer arange counts 0, 1, ...,
+/// stop - 1 and `stop` is a dim (an index value cast to the element type:
+/// never negative): the arange's length. Null otherwise.
+Value arangeOfSize(Value start, Value stop, Value step) {
+  if (!isa<IntegerType>(start.getType()) ||
+      getConstantIntValue(start) != std::optional<int64_t>(0) ||
+      getConstantIntValue(step) != std::optional<int64_t>(1))
+    return {};
+  // (through the entries of shape values: extract of from_elements)
+  while (auto extract = stop.getDefiningOp<tensor::ExtractOp>()) {
+    auto from = extract.getTensor().getDefiningOp<tensor::FromElementsOp>();
+    if (!from)
+      return {};
+    int64_t at = 0;
+    for (Value i : extract.getIndices()) {
+      std::optional<int64_t> c = getConstantIntValue(i);
+      if (!c)
+        return {};
+      at = *c; // (0-d or 1-d shape values)
+    }
+    if (extract.getIndices().size() > 1 ||
+        at >= int64_t(from.getElements().size()))
+      return {};
+    stop = from.getElements()[at];
+  }
+  auto cast = stop.getDefiningOp<arith::IndexCastOp>();
+  if (!cast || !cast.getIn().getDefiningOp<tensor::DimOp>())
+    return {};
+  return cast.getIn();
+}
+
 struct ArangePattern : OpConversionPattern<ArangeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -1094,12 +1125,39 @@ struct ArangePattern : OpConversionPattern<ArangeOp> {
     Type elt = resultType.getElementType();
     bool isUnsigned = isUnsignedInt(relayType.getElementType());
     bool isFloat = isa<FloatType>(elt);
-    Value start = scalarOf(rewriter, loc, adaptor.getStart());
-    Value step = scalarOf(rewriter, loc, adaptor.getStep());
+    // (folded: constant bounds and shape values become scalars)
+    auto scalar = [&](Value zeroD) {
+      return rewriter.createOrFold<tensor::ExtractOp>(loc, zeroD, ValueRange{});
+    };
+    Value start = scalar(adaptor.getStart());
+    Value step = scalar(adaptor.getStep());
+    // start + i * step for i < sizes[0]
+    auto finish = [&](ArrayRef<OpFoldResult> sizes) {
+      Value result =
+          buildMap(rewriter, loc, resultType, sizes, {}, {},
+                   [&](OpBuilder &b, Location l, ValueRange) -> Value {
+                     Value i = linalg::IndexOp::create(b, l, 0);
+                     Value x = indexToScalar(b, l, i, elt, false);
+                     if (isFloat)
+                       return arith::AddFOp::create(
+                           b, l, start, arith::MulFOp::create(b, l, x, step));
+                     return arith::AddIOp::create(
+                         b, l, start, arith::MulIOp::create(b, l, x, step));
+                   });
+      rewriter.replaceOp(op, result);
+      return success();
+    };
     SmallVector<OpFoldResult> sizes;
     if (resultType.isDynamicDim(0)) {
-      Value stop = scalarOf(rewriter, loc, adaptor.getStop());
+      Value stop = scalar(adaptor.getStop());
       Value n;
+      // arange(0, a size, 1), e.g. position ids from a shape: the length is
+      // that size itself (so it is provably the size of the dims it came
+      // from, SymbolicSizes.h)
+      if (Value size = arangeOfSize(start, stop, step)) {
+        sizes.push_back(size);
+        return finish(sizes);
+      }
       // bounds known only at run time: a step of 0 (or NaN bounds) or more
       // than 2^40 elements is a run-time error, never a division by zero or
       // a huge allocation
@@ -1164,19 +1222,7 @@ struct ArangePattern : OpConversionPattern<ArangeOp> {
     } else {
       sizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(0)));
     }
-    Value result =
-        buildMap(rewriter, loc, resultType, sizes, {}, {},
-                 [&](OpBuilder &b, Location l, ValueRange) -> Value {
-                   Value i = linalg::IndexOp::create(b, l, 0);
-                   Value x = indexToScalar(b, l, i, elt, false);
-                   if (isFloat)
-                     return arith::AddFOp::create(
-                         b, l, start, arith::MulFOp::create(b, l, x, step));
-                   return arith::AddIOp::create(
-                       b, l, start, arith::MulIOp::create(b, l, x, step));
-                 });
-    rewriter.replaceOp(op, result);
-    return success();
+    return finish(sizes);
   }
 };
 

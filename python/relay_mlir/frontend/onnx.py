@@ -279,6 +279,7 @@ class _Importer:
             self.values[vi.name] = v
             self.types[vi.name] = t
             params.append(v)
+        self._unify_named_dims(g, params)
         for idx, node in enumerate(g.node):
             self.current = (idx, node)
             self._convert(idx, node)
@@ -304,6 +305,43 @@ class _Importer:
         for gv, g in self.globals:
             mod[gv] = g
         return mod
+
+    def _unify_named_dims(self, g, params: List[E.Var]) -> None:
+        """Graph inputs whose unknown dims share a ``dim_param`` have equal sizes (ONNX's
+        contract): each later input is reshaped, one shared dim at a time, to the size of the
+        first input's dim of that name (a ``dyn.reshape`` that changes one dim checks it at
+        run time: "newshape does not fit the input's element count", at the input's name).
+        The program then carries one size where the export has one name, so the lowering
+        proves the sizes of ops that combine the inputs equal (no run-time broadcast)."""
+        from ..op.dyn import reshape, shape_of
+        from ..op.index import take
+        from ..op.tensor import concatenate
+        first: Dict[str, Tuple[E.Var, int]] = {}
+        by_name = {v.name_hint: v for v in params}
+        for vi in g.input:
+            v = by_name.get(vi.name)
+            if v is None or self.values.get(vi.name) is not v:
+                continue
+            shape = self.types[vi.name][0]
+            x = v
+            for axis, d in enumerate(vi.type.tensor_type.shape.dim):
+                name = d.dim_param if d.HasField("dim_param") else ""
+                if not name or shape[axis] is not None:
+                    continue
+                if name not in first:
+                    first[name] = (v, axis)
+                    continue
+                f, fa = first[name]
+                if f is v:
+                    continue
+                sizes = [take(shape_of(f, "int64"), E.const(np.array([fa], np.int64)), axis=0)
+                         if i == axis else
+                         take(shape_of(x, "int64"), E.const(np.array([i], np.int64)), axis=0)
+                         for i in range(len(shape))]
+                x = reshape(x, concatenate(sizes, axis=0), allowzero=True)
+                x.span = E.Span(f"{self.source}:{vi.name} (dim '{name}' of {f.name_hint})", 0, 0)
+            if x is not v:
+                self.values[vi.name] = x
 
     def _new_global(self, base: str) -> E.GlobalVar:
         """A fresh global function name (loops of recurrent layers are global functions)."""

@@ -84,9 +84,31 @@ func.func @shape_values(%x: tensor<?x?x4xf32>) -> tensor<3xi64> {
 func.func @arange_checked(%n: tensor<i64>, %d: tensor<i64>) -> tensor<?xi64> {
   %z = relay.constant dense<0> : tensor<i64>
   // CHECK: cf.assert %{{.+}}, "relay.arange: the step is 0, a bound is not finite or the result has more than 2^40 elements
-  // CHECK: arith.ceildivsi
+  // CHECK: arith.ceildivui
   %r = relay.arange %z, %n, %d {dtype = i64} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
   return %r : tensor<?xi64>
+}
+
+// arange(0, a dim, 1) (position ids from a shape): its length is the dim
+// itself, so the add below has provably equal sizes (no run-time
+// broadcast check, plain indexing maps).
+// CHECK-LABEL: func.func @arange_of_a_size
+// CHECK-SAME: (%[[X:.+]]: tensor<?xi64>)
+// CHECK-NOT: cf.assert
+// CHECK: %[[D:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?xi64>
+// CHECK: tensor.empty(%[[D]]) : tensor<?xi64>
+// CHECK-NOT: cf.assert
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}]
+// CHECK: arith.addi
+func.func @arange_of_a_size(%x: tensor<?xi64>) -> tensor<?xi64> {
+  %z = relay.constant dense<0> : tensor<i64>
+  %one = relay.constant dense<1> : tensor<i64>
+  %s = relay.shape_of %x {dtype = i64} : (tensor<?xi64>) -> tensor<1xi64>
+  %j = relay.constant dense<0> : tensor<i64>
+  %n = relay.take %s, %j {axis = 0 : i64} : (tensor<1xi64>, tensor<i64>) -> tensor<i64>
+  %r = relay.arange %z, %n, %one {dtype = i64} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  %y = relay.add %x, %r : (tensor<?xi64>, tensor<?xi64>) -> tensor<?xi64>
+  return %y : tensor<?xi64>
 }
 
 // -----
@@ -204,14 +226,18 @@ func.func @dyn_topk(%x: tensor<4x5xf32>, %k: tensor<i64>) -> tensor<4x?xi32> {
 }
 
 // dyn.reshape to the same shape but for one dynamic dim (a recurrent
-// state reshaped to the loop parameter's run-time shape): after the count
-// check that dim agrees too, so the data does not move (no collapse/expand).
+// state reshaped to the loop parameter's run-time shape, an ONNX input
+// given another's size of the same dim name): after the count check that
+// dim agrees too, so the data does not move: a unit dim added (whose
+// output_shape carries the requested size, which later ops can then prove
+// equal) and collapsed again, folded away by canonicalization (no trip
+// through 1-D).
 // CHECK-LABEL: func.func @dyn_reshape_same_shape
 func.func @dyn_reshape_same_shape(%x: tensor<?x32xf32>, %s: tensor<2xi64>) -> tensor<?x32xf32> {
   // CHECK: cf.assert %{{.+}}, "relay.dyn.reshape: newshape does not fit
-  // CHECK-NOT: tensor.collapse_shape
-  // CHECK-NOT: tensor.expand_shape
-  // CHECK: return %{{.+}} : tensor<?x32xf32>
+  // CHECK: %[[E:.+]] = tensor.expand_shape %arg0 {{\[\[}}0], [1, 2]] output_shape [%{{.+}}, 32, 1] : tensor<?x32xf32> into tensor<?x32x1xf32>
+  // CHECK-NEXT: %[[C:.+]] = tensor.collapse_shape %[[E]] {{\[\[}}0], [1, 2]] : tensor<?x32x1xf32> into tensor<?x32xf32>
+  // CHECK-NEXT: return %[[C]] : tensor<?x32xf32>
   %0 = relay.dyn.reshape %x, %s : (tensor<?x32xf32>, tensor<2xi64>) -> tensor<?x32xf32>
   return %0 : tensor<?x32xf32>
 }

@@ -267,3 +267,21 @@ def test_if_with_runtime_condition_stays_unsupported() -> None:
                [("x", F32, ["n"]), ("p", TensorProto.BOOL, [])], [("y", F32, None)])
     with pytest.raises(UnsupportedError, match="If"):
         from_onnx(m)
+
+
+# -- Inputs sharing a dim_param --------------------------------------------------------------------
+def test_inputs_sharing_a_dim_name_get_one_size() -> None:
+    # ONNX: dims with the same dim_param are equal. The importer gives the later input the first
+    # one's size (a checked dyn.reshape), so ops combining them need no run-time broadcast
+    # (the lowered program has no broadcast check); sizes that differ are a run-time error.
+    m = _model([oh.make_node("Add", ["x", "m"], ["s"]), oh.make_node("Mul", ["s", "w"], ["y"])],
+               [("x", F32, ["batch", "seq"]), ("m", F32, ["batch", "seq"]), ("w", F32, ["seq"])],
+               [("y", F32, None)])
+    r = _Runner(m)
+    text = relay.compiler.lower_to_iree_input(r.mod)
+    text = text if isinstance(text, str) else text[0]
+    assert "do not broadcast" not in text
+    for b, t in [(1, 1), (2, 5), (3, 4)]:
+        r.check(_f32(b, t), _f32(b, t), _f32(t))
+    r.fails(_f32(2, 5), _f32(3, 5), _f32(5), ort_fails=False)  # (onnxruntime does not check names)
+    r.fails(_f32(2, 5), _f32(2, 4), _f32(5))
