@@ -214,22 +214,8 @@ Value lowering::reshapeToSizes(OpBuilder &b, Location loc, Value data,
             auto [s, d] = dims;
             return (ShapedType::isDynamic(s) && ShapedType::isDynamic(d)) ||
                    (s == d && s != 0);
-          })) {
-    int64_t r = resultType.getRank();
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t d = 0; d < r; ++d)
-      groups.push_back({d});
-    groups.back().push_back(r);
-    SmallVector<int64_t> shape(resultType.getShape());
-    shape.push_back(1);
-    SmallVector<OpFoldResult> sizes(outSizes);
-    sizes.push_back(b.getIndexAttr(1));
-    Value unit =
-        expandTo(b, loc, castTo(b, loc, data, resultType),
-                 RankedTensorType::get(shape, resultType.getElementType()),
-                 groups, sizes);
-    return tensor::CollapseShapeOp::create(b, loc, resultType, unit, groups);
-  }
+          }))
+    return withSizes(b, loc, castTo(b, loc, data, resultType), outSizes);
   auto inType = cast<RankedTensorType>(data.getType());
   int64_t inRank = inType.getRank(), rank = resultType.getRank();
   Type elt = resultType.getElementType();

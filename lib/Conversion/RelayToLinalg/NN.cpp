@@ -132,18 +132,23 @@ Value denseFewRows(OpBuilder &b, Location loc, Value lhs, Value weight,
     return arith::CmpIOp::create(b, loc, pred, rows,
                                  arith::ConstantIndexOp::create(b, loc, v));
   };
-  return ifElse(
-      b, loc, rowsAtMost(b, arith::CmpIPredicate::eq, 1), resultType,
-      [&](OpBuilder &b) { return staticRows(b, 1); },
-      [&](OpBuilder &b) {
-        return ifElse(
-            b, loc, rowsAtMost(b, arith::CmpIPredicate::ule, kFewRows),
-            resultType, [&](OpBuilder &b) { return staticRows(b, kFewRows); },
-            [&](OpBuilder &b) {
-              return denseMatmul(b, loc, lhs, weight, units, elementType,
-                                 isUnsigned);
-            });
-      });
+  // (every branch yields `rows` x n: said so for the ops after it)
+  return withSizes(
+      b, loc,
+      ifElse(
+          b, loc, rowsAtMost(b, arith::CmpIPredicate::eq, 1), resultType,
+          [&](OpBuilder &b) { return staticRows(b, 1); },
+          [&](OpBuilder &b) {
+            return ifElse(
+                b, loc, rowsAtMost(b, arith::CmpIPredicate::ule, kFewRows),
+                resultType,
+                [&](OpBuilder &b) { return staticRows(b, kFewRows); },
+                [&](OpBuilder &b) {
+                  return denseMatmul(b, loc, lhs, weight, units, elementType,
+                                     isUnsigned);
+                });
+          }),
+      {OpFoldResult(rows), b.getIndexAttr(n)});
 }
 
 struct DensePattern : OpConversionPattern<DenseOp> {

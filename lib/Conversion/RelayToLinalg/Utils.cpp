@@ -251,6 +251,26 @@ static BroadcastDim broadcastDim(OpBuilder &b, Location loc, ValueRange inputs,
   return out;
 }
 
+Value lowering::withSizes(OpBuilder &b, Location loc, Value v,
+                          ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t r = type.getRank();
+  if (r == 0)
+    return v;
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < r; ++d)
+    groups.push_back({d});
+  groups.back().push_back(r);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.push_back(1);
+  SmallVector<OpFoldResult> unitSizes(sizes);
+  unitSizes.push_back(b.getIndexAttr(1));
+  Value unit =
+      expandTo(b, loc, v, RankedTensorType::get(shape, type.getElementType()),
+               groups, unitSizes);
+  return tensor::CollapseShapeOp::create(b, loc, type, unit, groups);
+}
+
 Value lowering::buildBroadcastMap(OpBuilder &b, Location loc,
                                   RankedTensorType resultType,
                                   ValueRange inputs, const ScalarBody &body,

@@ -148,6 +148,15 @@ Value buildMap(OpBuilder &b, Location loc, RankedTensorType resultType,
                ArrayRef<OpFoldResult> sizes, ValueRange inputs,
                ArrayRef<AffineMap> inputMaps, const ScalarBody &body);
 
+/// `v` whose dims are the values `sizes` (equal to its own at run time, as
+/// the caller knows): a unit dim added by tensor.expand_shape (whose
+/// output_shape carries `sizes`) and collapsed again. Metadata only, folded
+/// away by canonicalization; until then later ops can prove their sizes
+/// equal to `sizes` (SymbolicSizes.h), e.g. after an scf.if whose branches
+/// all yield `sizes`.
+Value withSizes(OpBuilder &b, Location loc, Value v,
+                ArrayRef<OpFoldResult> sizes);
+
 /// numpy broadcasting of `inputs` to `resultType` with a linalg.generic
 /// (no materialised broadcasts: size-1 dims read index 0). A `?` size may
 /// be 1 at run time and broadcast: unless the sizes of a dim are proven

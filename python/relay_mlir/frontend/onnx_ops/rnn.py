@@ -294,7 +294,9 @@ class _RuntimeSteps:
         if self.var is None:  # a parameter of the loop function, computed once before the loop
             self.var = _typed_var(self.n, f"proj{len(self.n.rnn_bindings)}", self.proj)
             self.n.rnn_bindings.append((self.var, self.proj))
-        return self.n.op("take")(self.var, t, axis=self.time_axis, mode="clip")
+        step = self.n.op("take")(self.var, t, axis=self.time_axis, mode="clip")
+        ref = getattr(self.n, "rnn_batch", None)
+        return step if ref is None else _with_dims(self.n, step, {0: ref})
 
 
 def _typed_var(n: Node, name: str, value):
@@ -306,6 +308,23 @@ def _typed_var(n: Node, name: str, value):
     if t is None:  # pragma: no cover - the values are tensors the importer built
         raise n.unsupported(f"cannot type the loop value '{name}'")
     return E.var(name, shape=to_relay_shape(t[0]), dtype=t[1])
+
+
+def _with_dims(n: Node, v, dims):
+    """``v`` with its dims ``{axis: (tensor, axis of it)}`` made those of other tensors (one
+    ``dyn.reshape`` per dim: its element-count check is the equality check). Inside a loop
+    the parameters' run-time sizes are unrelated as far as the compiler sees; rebound to one
+    parameter's, the ops combining them need no run-time broadcast (docs/design.md)."""
+    from ._base import relay_type
+    rank = len(relay_type(v, n.globals)[0])
+    for axis, (src, src_axis) in dims.items():
+        shape = n.op("shape_of")(v, dtype="int64")
+        sizes = n.op("shape_of")(src, dtype="int64")
+        entries = [n.op("take")(sizes, n.constant(np.array([src_axis], np.int64)), axis=0) if i == axis
+                   else n.op("take")(shape, n.constant(np.array([i], np.int64)), axis=0)
+                   for i in range(rank)]
+        v = n.op("reshape")(v, n.op("concatenate")(entries, axis=0), allowzero=True)
+    return v
 
 
 def _like(n: Node, v, param):
@@ -393,7 +412,12 @@ def _run_loop(n: Node, cell, n_state: int, c):
         t = E.var("t", shape=(), dtype="int64")
         s_v = [_typed_var(n, f"s{j}", v) for j, v in enumerate(init)]
         y_v = _typed_var(n, "y", y0)
-        nxt, y_new = one(t, s_v, y_v)   # (the loop's condition: step t runs)
+        # the body sees one batch size (the first state's) and one length (rows')
+        batch = (s_v[0], 0)
+        n.rnn_batch = batch
+        states = [s_v[0]] + [_with_dims(n, s, {0: batch}) for s in s_v[1:]]
+        y_in = _with_dims(n, y_v, {0: (rows, 0), 1: batch})
+        nxt, y_new = one(t, states, y_in)   # (the loop's condition: step t runs)
         for j in range(1, _UNROLL):
             t_j = n.op("subtract" if reverse else "add")(t, i64(j))
             runs = n.op("greater_equal")(t_j, i64(0)) if reverse else n.op("less")(t_j, T)
