@@ -246,12 +246,7 @@ class _Importer:
                 pass  # reported per node
         self._infer_shapes()
         g = self.input_model.graph
-        for init in g.initializer:
-            if init.name in self.values:
-                raise self.err(f"two initializers are named '{init.name}'")
-            arr = tensor_to_array(init, f"ONNX model '{self.source}': initializer '{init.name}'")
-            self.values[init.name] = arr
-            self.types[init.name] = (tuple(arr.shape), arr.dtype.name)
+        self._load_initializers(g, lambda name: self.err(f"two initializers are named '{name}'"))
         for sp in g.sparse_initializer:
             raise UnsupportedError(f"ONNX model '{self.source}': sparse initializer "
                                    f"'{sp.values.name}' is not supported")
@@ -305,6 +300,16 @@ class _Importer:
         for gv, g in self.globals:
             mod[gv] = g
         return mod
+
+    def _load_initializers(self, g, clash) -> None:
+        """The initializers of graph ``g`` as numpy values; ``clash(name)`` is the error raised
+        for a name already taken."""
+        for init in g.initializer:
+            if init.name in self.values:
+                raise clash(init.name)
+            arr = tensor_to_array(init, f"ONNX model '{self.source}': initializer '{init.name}'")
+            self.values[init.name] = arr
+            self.types[init.name] = (tuple(arr.shape), arr.dtype.name)
 
     def _unify_named_dims(self, g, params: List[E.Var]) -> None:
         """Graph inputs whose unknown dims share a ``dim_param`` have equal sizes (ONNX's
@@ -457,12 +462,8 @@ class _Importer:
         g = attrs[which].g
         if len(g.output) != len(node.output):
             raise ctx.invalid(f"the {which} has {len(g.output)} outputs, the node {len(node.output)}")
-        for init in g.initializer:
-            if init.name in self.values:
-                raise ctx.invalid(f"initializer '{init.name}' of the {which} has the name of an earlier value")
-            arr = tensor_to_array(init, f"ONNX model '{self.source}': initializer '{init.name}'")
-            self.values[init.name] = arr
-            self.types[init.name] = (tuple(arr.shape), arr.dtype.name)
+        self._load_initializers(g, lambda name: ctx.invalid(
+            f"initializer '{name}' of the {which} has the name of an earlier value"))
         if g.sparse_initializer:
             raise ctx.unsupported(f"sparse initializers in the {which}")
         for sub in g.node:

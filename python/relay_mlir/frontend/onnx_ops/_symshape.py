@@ -274,14 +274,24 @@ def _cast(n):
     return Sym(expr, s.elems, s.scalar, dst)
 
 
+def _sym_pair(n):
+    """The two shape-value inputs of a binary node and their lengths, if both are shape
+    values of lengths that broadcast (equal, or one of them 1); None otherwise."""
+    a, b = sym_of(n, 0), sym_of(n, 1)
+    if a is None or b is None:
+        return None
+    la, lb = len(a.elems), len(b.elems)
+    if la != lb and 1 not in (la, lb):
+        return None
+    return a, b, la, lb
+
+
 def _arith(fn):
     def conv(n):
-        a, b = sym_of(n, 0), sym_of(n, 1)
-        if a is None or b is None:
+        pair = _sym_pair(n)
+        if pair is None:
             return None
-        la, lb = len(a.elems), len(b.elems)
-        if la != lb and 1 not in (la, lb):
-            return None
+        a, b, la, lb = pair
         k = max(la, lb)
         elems = []
         for i in range(k):
@@ -342,12 +352,10 @@ def _equal(n):
     """A comparison of shape entries decided at import time (torch exports ``squeeze`` of a dim
     it cannot prove is 1 as ``If(Equal(dim, 1))``): a ``Dim`` entry is resolved by Relay's type
     inference of its tensor when ONNX's shape inference left it unknown. Undecided: None."""
-    a, b = sym_of(n, 0), sym_of(n, 1)
-    if a is None or b is None:
+    pair = _sym_pair(n)
+    if pair is None:
         return None
-    la, lb = len(a.elems), len(b.elems)
-    if la != lb and 1 not in (la, lb):
-        return None
+    a, b, la, lb = pair
     typed: Dict[int, Optional[tuple]] = {}
 
     def value(e):
