@@ -70,22 +70,6 @@ constexpr int64_t kFewRows = 8;
 /// not win back (the dynamic LSTM with hidden size 32 ran slower with it,
 /// with hidden size 128 1.5x faster).
 constexpr int64_t kFewRowsMinWeight = int64_t(1) << 15;
-
-/// `then(b)` if `cond` else `otherwise(b)`, as an scf.if yielding one value
-/// of `type`.
-Value ifElse(OpBuilder &b, Location loc, Value cond, Type type,
-             function_ref<Value(OpBuilder &)> then,
-             function_ref<Value(OpBuilder &)> otherwise) {
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond,
-                                /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  scf::YieldOp::create(b, loc, then(b));
-  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-  scf::YieldOp::create(b, loc, otherwise(b));
-  return ifOp.getResult(0);
-}
-
 /// A dense whose data is [?, K] (a run-time batch) and whose weight has at
 /// least kFewRowsMinWeight elements: one row (batch 1) runs a static 1-row
 /// kernel, up to kFewRows rows are padded to kFewRows for a

@@ -9,6 +9,7 @@
 // deviations (two passes, as topi).
 //
 //===----------------------------------------------------------------------===//
+#include "DynamicUtils.h"
 #include "Window.h"
 
 #include "mlir/IR/Matchers.h"
@@ -120,6 +121,11 @@ struct AxisNormPattern : OpConversionPattern<OpTy> {
     }
     AffineMap paramMap =
         AffineMap::get(rank, 0, rewriter.getAffineDimExpr(axis));
+    // (`?` sizes of gamma/beta must be the axis's at run time)
+    for (Value param : {adaptor.getGamma(), adaptor.getBeta()})
+      checkSameSize(rewriter, op.getLoc(), data, axis, param, 0,
+                    op->getName().getStringRef(),
+                    "gamma or beta is not the size of the axis");
     rewriter.replaceOp(
         op, normalize(rewriter, op.getLoc(), data, dims,
                       op.getEpsilon().convertToDouble(),

@@ -505,6 +505,12 @@ struct StackPattern : OpConversionPattern<StackOp> {
     // (iree-compile failed or crashed; random-program fuzzer, seed 3
     // program 860).
     ValueRange data = adaptor.getData();
+    // (`?` sizes must agree at run time)
+    for (Value v : data.drop_front())
+      for (int64_t d = 0; d + 1 < rank; ++d)
+        checkSameSize(
+            rewriter, loc, data.front(), d, v, d, op->getName().getStringRef(),
+            (Twine("the inputs' sizes of axis ") + Twine(d) + " differ").str());
     SmallVector<int64_t> pieceShape(resultType.getShape());
     pieceShape.erase(pieceShape.begin() + pivot);
     auto pieceType =
@@ -889,16 +895,75 @@ SmallVector<OpFoldResult> targetSizes(OpBuilder &b, Location loc,
   return sizes;
 }
 
+/// broadcast_to(_like) of `data` whose `?` sizes may be 1 at run time (not
+/// proven to be the target's, SymbolicSizes.h): each such size is checked
+/// (1 or the target's) and read at select(size == 1, 0, i). Null when no
+/// size needs it (then broadcastTo's maps apply).
+Value runTimeBroadcastTo(OpBuilder &b, Location loc, Value data,
+                         RankedTensorType resultType,
+                         ArrayRef<OpFoldResult> sizes, Value like,
+                         StringRef opName) {
+  using Pred = arith::CmpIPredicate;
+  auto type = cast<RankedTensorType>(data.getType());
+  int64_t offset = resultType.getRank() - type.getRank();
+  SmallVector<Value> isOne(type.getRank());
+  bool any = false;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    int64_t d = offset + i;
+    if (!type.isDynamicDim(i) ||
+        (like ? provablyEqualDims(data, i, like, d)
+              : !resultType.isDynamicDim(d) &&
+                    provablyDimIs(data, i, resultType.getDimSize(d))))
+      continue;
+    Value size = tensor::DimOp::create(b, loc, data, i);
+    Value target = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    isOne[i] = arith::CmpIOp::create(b, loc, Pred::eq, size, one);
+    runtimeCheck(b, loc,
+                 arith::OrIOp::create(
+                     b, loc, isOne[i],
+                     arith::CmpIOp::create(b, loc, Pred::eq, size, target)),
+                 opName,
+                 (Twine("the size of axis ") + Twine(i) +
+                  " of data is neither 1 nor the target's")
+                     .str());
+    any = true;
+  }
+  if (!any)
+    return {};
+  return buildMap(
+      b, loc, resultType, sizes, {}, {},
+      [&](OpBuilder &nb, Location nl, ValueRange) -> Value {
+        Value zero = arith::ConstantIndexOp::create(nb, nl, 0);
+        SmallVector<Value> at;
+        for (int64_t i = 0; i < type.getRank(); ++i) {
+          int64_t d = offset + i;
+          Value idx = linalg::IndexOp::create(nb, nl, d);
+          if (isOne[i])
+            idx = arith::SelectOp::create(nb, nl, isOne[i], zero, idx);
+          else if (type.getDimSize(i) == 1 && resultType.getDimSize(d) != 1)
+            idx = zero;
+          at.push_back(idx);
+        }
+        return tensor::ExtractOp::create(nb, nl, data, at);
+      });
+}
+
 struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(BroadcastToOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
-    rewriter.replaceOp(
-        op, broadcastTo(rewriter, op.getLoc(), adaptor.getData(), resultType,
-                        targetSizes(rewriter, op.getLoc(), resultType, {},
-                                    op.getShape())));
+    SmallVector<OpFoldResult> sizes =
+        targetSizes(rewriter, op.getLoc(), resultType, {}, op.getShape());
+    Value result =
+        runTimeBroadcastTo(rewriter, op.getLoc(), adaptor.getData(), resultType,
+                           sizes, {}, op->getName().getStringRef());
+    rewriter.replaceOp(op, result ? result
+                                  : broadcastTo(rewriter, op.getLoc(),
+                                                adaptor.getData(), resultType,
+                                                sizes));
     return success();
   }
 };
@@ -909,10 +974,16 @@ struct BroadcastToLikePattern : OpConversionPattern<BroadcastToLikeOp> {
   matchAndRewrite(BroadcastToLikeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
-    rewriter.replaceOp(
-        op, broadcastTo(rewriter, op.getLoc(), adaptor.getData(), resultType,
-                        targetSizes(rewriter, op.getLoc(), resultType,
-                                    adaptor.getBroadcastType())));
+    Value like = adaptor.getBroadcastType();
+    SmallVector<OpFoldResult> sizes =
+        targetSizes(rewriter, op.getLoc(), resultType, like);
+    Value result =
+        runTimeBroadcastTo(rewriter, op.getLoc(), adaptor.getData(), resultType,
+                           sizes, like, op->getName().getStringRef());
+    rewriter.replaceOp(op, result ? result
+                                  : broadcastTo(rewriter, op.getLoc(),
+                                                adaptor.getData(), resultType,
+                                                sizes));
     return success();
   }
 };
@@ -942,16 +1013,59 @@ struct CollapseSumLikePattern : OpConversionPattern<CollapseSumLikeOp> {
       }
       sizes.push_back(reduce ? OpFoldResult(rewriter.getIndexAttr(1)) : in[d]);
     }
-    if (dims.empty()) {
-      rewriter.replaceOp(op, castTo(rewriter, loc, data, resultType));
-      return success();
+    Value sum = data;
+    if (!dims.empty()) {
+      sum = buildSum(rewriter, loc, data, dims);
+      if (!unitDims.empty())
+        sum = expandTo(rewriter, loc, sum, resultType,
+                       unitDimReassociation(resultType.getRank(), unitDims),
+                       sizes);
     }
-    Value sum = buildSum(rewriter, loc, data, dims);
-    if (!unitDims.empty())
-      sum =
-          expandTo(rewriter, loc, sum, resultType,
-                   unitDimReassociation(resultType.getRank(), unitDims), sizes);
-    rewriter.replaceOp(op, castTo(rewriter, loc, sum, resultType));
+    sum = castTo(rewriter, loc, sum, resultType);
+    // `?` sizes of the result may be 1 at run time where the data's are not
+    // (proven equal otherwise): summed then, behind a host branch, and
+    // checked (1 or the data's)
+    Value like = adaptor.getCollapseType();
+    for (int64_t d = 0; d < resultType.getRank(); ++d) {
+      int64_t k = d + offset;
+      if (!resultType.isDynamicDim(d) || type.getDimSize(k) == 1 ||
+          provablyEqualDims(data, k, like, d))
+        continue;
+      using Pred = arith::CmpIPredicate;
+      Value want = tensor::DimOp::create(rewriter, loc, like, d);
+      Value have = tensor::DimOp::create(rewriter, loc, data, k);
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      Value toOne = arith::CmpIOp::create(rewriter, loc, Pred::eq, want, one);
+      runtimeCheck(
+          rewriter, loc,
+          arith::OrIOp::create(
+              rewriter, loc, toOne,
+              arith::CmpIOp::create(rewriter, loc, Pred::eq, want, have)),
+          op->getName().getStringRef(),
+          (Twine("the size of axis ") + Twine(d) +
+           " of the target is neither 1 nor the data's")
+              .str());
+      Value cur = sum;
+      sum = ifElse(
+          rewriter, loc, toOne, resultType,
+          [&](OpBuilder &b) -> Value {
+            Value s = buildSum(b, loc, cur, {d});
+            SmallVector<OpFoldResult> unitSizes = dimSizes(b, loc, cur);
+            unitSizes[d] = b.getIndexAttr(1);
+            SmallVector<int64_t> shape(resultType.getShape());
+            shape[d] = 1;
+            auto unitType =
+                RankedTensorType::get(shape, resultType.getElementType());
+            return castTo(
+                b, loc,
+                expandTo(b, loc, s, unitType,
+                         unitDimReassociation(resultType.getRank(), {d}),
+                         unitSizes),
+                resultType);
+          },
+          [&](OpBuilder &) { return cur; });
+    }
+    rewriter.replaceOp(op, sum);
     return success();
   }
 };

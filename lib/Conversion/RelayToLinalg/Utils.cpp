@@ -251,6 +251,19 @@ static BroadcastDim broadcastDim(OpBuilder &b, Location loc, ValueRange inputs,
   return out;
 }
 
+Value lowering::ifElse(OpBuilder &b, Location loc, Value cond, Type type,
+                       function_ref<Value(OpBuilder &)> then,
+                       function_ref<Value(OpBuilder &)> otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  scf::YieldOp::create(b, loc, then(b));
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, loc, otherwise(b));
+  return ifOp.getResult(0);
+}
+
 Value lowering::withSizes(OpBuilder &b, Location loc, Value v,
                           ArrayRef<OpFoldResult> sizes) {
   auto type = cast<RankedTensorType>(v.getType());

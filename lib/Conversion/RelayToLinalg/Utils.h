@@ -148,6 +148,12 @@ Value buildMap(OpBuilder &b, Location loc, RankedTensorType resultType,
                ArrayRef<OpFoldResult> sizes, ValueRange inputs,
                ArrayRef<AffineMap> inputMaps, const ScalarBody &body);
 
+/// An scf.if on the host condition `cond` yielding `then(b)` or
+/// `otherwise(b)` (of type `type`).
+Value ifElse(OpBuilder &b, Location loc, Value cond, Type type,
+             function_ref<Value(OpBuilder &)> then,
+             function_ref<Value(OpBuilder &)> otherwise);
+
 /// `v` whose dims are the values `sizes` (equal to its own at run time, as
 /// the caller knows): a unit dim added by tensor.expand_shape (whose
 /// output_shape carries `sizes`) and collapsed again. Metadata only, folded

@@ -131,3 +131,44 @@ def test_pool_window_longer_than_the_input():
         np.testing.assert_array_equal(np.asarray(exe(a)), want)
     with pytest.raises(RelayRuntimeError, match="smaller than the window"):
         exe(np.ones((1, 1, 2), "float32"))
+
+
+def test_broadcast_to_and_like_with_run_time_ones():
+    a, b = _v("a", (A,)), _v("b", (A,))
+    like = relay.compile(relay.Function([a, b], relay.broadcast_to_like(a, b)), target="llvm-cpu")
+    to = relay.compile(relay.Function([a], relay.broadcast_to(a, (2, 3))), target="llvm-cpu")
+    for n in (1, 3):
+        x = np.arange(n, dtype="float32") + 1
+        np.testing.assert_array_equal(np.asarray(like(x, np.zeros(3, "float32"))), np.broadcast_to(x, (3,)))
+        np.testing.assert_array_equal(np.asarray(to(x)), np.broadcast_to(x, (2, 3)))
+    with pytest.raises(RelayRuntimeError, match="neither 1 nor the target's"):
+        like(np.ones(2, "float32"), np.ones(3, "float32"))
+    with pytest.raises(RelayRuntimeError, match="neither 1 nor the target's"):
+        to(np.ones(2, "float32"))
+
+
+@pytest.mark.parametrize("shape,like_shape", [((3, 4), (1, 4)), ((3, 4), (3, 4)), ((3, 4), (4,)),
+                                              ((3, 4), (3, 1)), ((1, 4), (1, 4))])
+def test_collapse_sum_like_run_time_ones(shape, like_shape):
+    x, y = _v("x", (A, A)), _v("y", tuple(A for _ in like_shape))
+    exe = relay.compile(relay.Function([x, y], relay.collapse_sum_like(x, y)), target="llvm-cpu")
+    data = np.arange(np.prod(shape), dtype="float32").reshape(shape)
+    want = data.sum(axis=tuple(range(len(shape) - len(like_shape))))
+    want = want.sum(axis=tuple(i for i, n in enumerate(like_shape) if n == 1), keepdims=True) \
+        if 1 in like_shape else want
+    got = np.asarray(exe(data, np.zeros(like_shape, "float32")))
+    assert got.shape == like_shape
+    np.testing.assert_array_equal(got, want.reshape(like_shape))
+
+
+def test_stack_and_layer_norm_check_run_time_sizes():
+    a, b = _v("a", (A,)), _v("b", (A,))
+    stack = relay.compile(relay.Function([a, b], relay.stack([a, b], axis=0)), target="llvm-cpu")
+    np.testing.assert_array_equal(np.asarray(stack(np.ones(2, "float32"), np.zeros(2, "float32"))),
+                                  np.stack([np.ones(2), np.zeros(2)]))
+    with pytest.raises(RelayRuntimeError, match="relay.stack: the inputs' sizes of axis 0 differ"):
+        stack(np.ones(2, "float32"), np.ones(3, "float32"))
+    x, g = _v("x", (2, A)), _v("g", (A,))
+    norm = relay.compile(relay.Function([x, g], relay.nn.layer_norm(x, g, g)), target="llvm-cpu")
+    with pytest.raises(RelayRuntimeError, match="gamma or beta is not the size of the axis"):
+        norm(np.ones((2, 4), "float32"), np.ones(3, "float32"))
