@@ -343,6 +343,22 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
       leadGroup.push_back(d);
     Value result;
     if constexpr (form == MatmulForm::Matmul2D) {
+      // A vector: matvec / vecmat (no unit dim: IREE 3.13 folds a slice +
+      // expand_shape into a rank-increasing extract_slice that fails to
+      // verify; the gradient of a dense of a vector, random-program fuzzer
+      // seed 5 program 224)
+      if (rank == 1 && !isUnsigned) {
+        Value init = filledTensor(rewriter, loc, resultType, {units}, zero);
+        Value r =
+            tb ? linalg::MatvecOp::create(rewriter, loc, TypeRange{resultType},
+                                          ValueRange{bm, a}, ValueRange{init})
+                     .getResult(0)
+               : linalg::VecmatOp::create(rewriter, loc, TypeRange{resultType},
+                                          ValueRange{a, bm}, ValueRange{init})
+                     .getResult(0);
+        rewriter.replaceOp(op, r);
+        return success();
+      }
       int64_t k = aType.getDimSize(rank - 1);
       auto lhsType =
           RankedTensorType::get({leadDim, k}, aType.getElementType());

@@ -239,3 +239,33 @@ def exe():
 @pytest.mark.parametrize("name", list(CASES))
 def test_nn_op(exe, name):
     check_case(exe, CASES, name)
+
+
+@pytest.mark.parametrize("transpose_b", [False, True])
+def test_matmul_of_a_vector(transpose_b):
+    """nn.matmul with a 1-d A is a matvec/vecmat (a unit M dim met an IREE 3.13 folding into a
+    rank-increasing extract_slice that fails to verify), checked against numpy."""
+    a = relay.var("a", shape=(3,))
+    b = relay.var("b", shape=(4, 3) if transpose_b else (3, 4))
+    exe = relay.compile(relay.Function([a, b], relay.nn.matmul(a, b, transpose_b=transpose_b)), target="llvm-cpu")
+    av = np.arange(3, dtype="float32") - 1
+    bv = np.arange(12, dtype="float32").reshape(b.type_annotation.concrete_shape)
+    np.testing.assert_allclose(np.asarray(exe(av, bv)), av @ (bv.T if transpose_b else bv), rtol=1e-6)
+
+
+def test_gradient_of_a_dense_of_a_vector_compiles():
+    """Random-program fuzzer seed 5 program 224: the gradient of a dense of a vector, sliced,
+    compiled and checked against the reference interpreter."""
+    x = relay.var("x", shape=(3,))
+    w = relay.const(np.array([[0.5, -1.0, 2.0]], "float32"))
+    y = relay.nn.dense(x, w)
+    z = relay.strided_slice(relay.concatenate([y, x, x], 0), begin=[3], end=[7], strides=[2])
+    loss = relay.Function([x], relay.sum(relay.tanh(z)))
+    g = relay.transform.gradient(loss)
+    mod = relay.IRModule.from_expr(g)
+    xv = np.array([0.1, -0.4, 0.3], "float32")
+    want = relay.create_executor("debug", mod=mod).evaluate()(xv)
+    got = relay.compile(mod, target="llvm-cpu")(xv)
+    np.testing.assert_allclose(np.asarray(got[0]), np.asarray(want[0]), rtol=1e-5)
+    for gw, ww in zip(got[1], want[1]):  # (the gradient of each parameter)
+        np.testing.assert_allclose(np.asarray(gw), np.asarray(ww), rtol=1e-5, atol=1e-6)
