@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "../../Relations/EinsumEquation.h"
+#include "DynamicUtils.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -98,9 +99,21 @@ struct EinsumPattern : OpConversionPattern<EinsumOp> {
     };
     // Size of every loop: a dim that does not broadcast.
     SmallVector<OpFoldResult> loopSizes(numLoops);
+    // (a label's `?` sizes must agree at run time: the first operand dim
+    // of each label, checked against the others)
+    SmallVector<std::pair<Value, int64_t>> firstDim(numLoops);
     for (auto [i, v] : llvm::enumerate(inputs)) {
       auto t = cast<RankedTensorType>(v.getType());
       for (auto [d, label] : llvm::enumerate(eq.inputs[i])) {
+        auto &first = firstDim[loopOf(label)];
+        if (label < einsum::kEllipsisBase) {
+          if (!first.first)
+            first = {v, d};
+          else
+            checkSameSize(rewriter, loc, first.first, first.second, v, d,
+                          op->getName().getStringRef(),
+                          "the sizes of one subscript label differ");
+        }
         OpFoldResult &size = loopSizes[loopOf(label)];
         if (t.getDimSize(d) == 1) {
           if (!size)

@@ -172,3 +172,12 @@ def test_stack_and_layer_norm_check_run_time_sizes():
     norm = relay.compile(relay.Function([x, g], relay.nn.layer_norm(x, g, g)), target="llvm-cpu")
     with pytest.raises(RelayRuntimeError, match="gamma or beta is not the size of the axis"):
         norm(np.ones((2, 4), "float32"), np.ones(3, "float32"))
+
+
+def test_einsum_checks_a_labels_run_time_sizes():
+    m, n = _v("m", (A, A)), _v("n", (A, A))
+    exe = relay.compile(relay.Function([m, n], relay.einsum([m, n], "ij,jk->ik")), target="llvm-cpu")
+    a, b = np.arange(6, dtype="float32").reshape(2, 3), np.arange(12, dtype="float32").reshape(3, 4)
+    np.testing.assert_allclose(np.asarray(exe(a, b)), a @ b, rtol=1e-6)
+    with pytest.raises(RelayRuntimeError, match="relay.einsum: the sizes of one subscript label differ"):
+        exe(np.ones((2, 3), "float32"), np.ones((4, 2), "float32"))
