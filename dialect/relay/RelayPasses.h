@@ -19,6 +19,10 @@ namespace mlir::relay {
 #define GEN_PASS_REGISTRATION
 #include "relay/RelayPasses.h.inc"
 
+/// Marks the same-type `tensor.reshape`s the lowering uses to name a
+/// tensor's run-time sizes (relay-drop-size-reshapes removes them).
+inline constexpr llvm::StringLiteral kSizesOnlyAttr = "relay.sizes_only";
+
 /// Runs relay-infer-type's inference on `module` (what the pass does), for
 /// passes that reset some types to `!relay.incomplete` and re-infer them.
 LogicalResult inferModuleTypes(ModuleOp module);

@@ -397,6 +397,68 @@ def RelayHostScalars : Pass<"relay-host-scalars", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def RelayUnswitchLoops : Pass<"relay-unswitch-loops", "::mlir::ModuleOp"> {
+  let summary = "Decides a loop's branches on its argument sizes once, "
+                "before the loop (versions of the self-recursive function)";
+  let description = [{
+    Relay's loops are self-tail-recursive functions. A loop body that
+    branches on its arguments' sizes (the few-row dense's `scf.if` on a
+    `?` row count) decides the same thing at every iteration, and each such
+    host branch splits the iteration's IREE command buffer. Run before
+    `relay-eliminate-recursion` on functions that call only themselves.
+
+    A condition is decidable from the arguments if the side-effect free,
+    speculatable scalar arithmetic computing it reads only constants,
+    scalar arguments every self call passes on unchanged, and `tensor.dim`
+    of tensor arguments. The function is versioned on such `scf.if`
+    conditions, outermost first (each version: a clone with the condition
+    and every structurally equal one replaced by its outcome, then
+    canonicalized), up to `max-versions` versions. The original function
+    keeps its name and signature and becomes the dispatcher: it evaluates
+    the conditions on its arguments and calls the matching version, whose
+    self calls stay self calls (a loop of its own).
+
+    A size may change between iterations; if a version's conditions read
+    a `tensor.dim` of an argument a self call may pass another size in (not
+    the argument itself, nor a tensor provably of the same size: a state
+    computed from the current one), that call re-checks them on its
+    operands and otherwise continues in `<name>__any`, a copy of the
+    unversioned function.
+
+    ```mlir
+    func.func private @loop(%i: i64, %h: tensor<?x128xf32>, ...) {
+      ... %one = arith.cmpi eq, %rows, %c1 ...   // %rows = tensor.dim %h, 0
+      %r = scf.if %one -> tensor<?x512xf32> { 1-row matmul } else { ... }
+      ... func.call @loop(%i2, %h2, ...) ...
+    }
+    ```
+    becomes `@loop` calling `@loop__v1` (the 1-row case, no branch) or
+    `@loop__v2` by `tensor.dim %h, 0`; their self calls are guarded unless
+    the next `%h` provably has the rows of this one.
+  }];
+  let options = [
+    Option<"maxVersions", "max-versions", "unsigned", /*default=*/"4",
+           "versions of one function at most (1 disables the pass)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def RelayDropSizeReshapes : Pass<"relay-drop-size-reshapes"> {
+  let summary = "Removes the same-type tensor.reshapes that name run-time "
+                "sizes (after the passes that read them)";
+  let description = [{
+    The relay-to-linalg lowering names a tensor's run-time sizes, where it
+    knows them equal to other values, with a `tensor.reshape` to the same
+    type marked `relay.sizes_only`: later lowerings prove sizes equal
+    through it, and `relay-unswitch-loops` sees a loop's branches on them as
+    branches on the loop's invariant arguments. Afterwards they only stand
+    in IREE's way (each is a dispatch boundary); each is replaced by its
+    source.
+  }];
+}
+
 def RelayHoistRuntimeChecks : InterfacePass<"relay-hoist-runtime-checks",
                                              "::mlir::FunctionOpInterface"> {
   let summary = "Moves run-time shape checks that depend only on input dims "

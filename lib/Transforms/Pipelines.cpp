@@ -63,6 +63,13 @@ void mlir::relay::registerRelayPipelines() {
         // Loop counters, bounds and branch conditions on the host, not as
         // one-element dispatches read back at every branch.
         pm.addPass(createRelayHostScalars());
+        // A loop's branches on its argument sizes decided once, before it:
+        // sizes first resolved into the arguments' dims.
+        pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
+        pm.addPass(createCanonicalizerPass());
+        pm.addPass(createCSEPass());
+        pm.addPass(createRelayUnswitchLoops());
+        pm.addPass(createRelayDropSizeReshapes());
         // iree-compile hangs on call-graph cycles: none may reach it.
         pm.addPass(createRelayEliminateRecursion());
         // Dims of intermediates in terms of the inputs' dims, so that the

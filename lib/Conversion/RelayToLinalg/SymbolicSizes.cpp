@@ -205,6 +205,11 @@ Sym Chase::computeDim(Value tensor, int64_t i, int depth) {
     return dimOf(cast.getSource(), i, depth - 1);
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
     return sizeOf(expand.getMixedOutputShape()[i], depth - 1);
+  if (auto reshape = dyn_cast<tensor::ReshapeOp>(def)) {
+    if (auto shape = reshape.getShape().getDefiningOp<tensor::FromElementsOp>())
+      return sizeOf(shape.getElements()[i], depth - 1);
+    return leaf(tensor, i);
+  }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
     Sym p = constant(1);
     for (int64_t k : collapse.getReassociationIndices()[i])

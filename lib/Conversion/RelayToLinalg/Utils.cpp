@@ -3,6 +3,7 @@
 #include "DynamicUtils.h"
 #include "IREEOps.h"
 #include "SymbolicSizes.h"
+#include "relay/RelayPasses.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -270,6 +271,17 @@ Value lowering::withSizes(OpBuilder &b, Location loc, Value v,
   int64_t r = type.getRank();
   if (r == 0)
     return v;
+  if (r > 1) {
+    // a tensor.reshape to `sizes`: it stays (unlike the pair below, which
+    // canonicalization folds) and `tensor.dim` of it folds to `sizes`
+    SmallVector<Value> entries;
+    for (OpFoldResult s : sizes)
+      entries.push_back(getValueOrCreateConstantIndexOp(b, loc, s));
+    Value shape = tensor::FromElementsOp::create(b, loc, entries);
+    auto reshape = tensor::ReshapeOp::create(b, loc, type, v, shape);
+    reshape->setAttr(relay::kSizesOnlyAttr, b.getUnitAttr());
+    return reshape;
+  }
   SmallVector<ReassociationIndices> groups;
   for (int64_t d = 0; d < r; ++d)
     groups.push_back({d});

@@ -155,11 +155,13 @@ Value ifElse(OpBuilder &b, Location loc, Value cond, Type type,
              function_ref<Value(OpBuilder &)> otherwise);
 
 /// `v` whose dims are the values `sizes` (equal to its own at run time, as
-/// the caller knows): a unit dim added by tensor.expand_shape (whose
-/// output_shape carries `sizes`) and collapsed again. Metadata only, folded
-/// away by canonicalization; until then later ops can prove their sizes
-/// equal to `sizes` (SymbolicSizes.h), e.g. after an scf.if whose branches
-/// all yield `sizes`.
+/// the caller knows), so that later ops can prove their sizes equal to
+/// `sizes` (SymbolicSizes.h), e.g. after an scf.if whose branches all yield
+/// `sizes`. Metadata only: a `tensor.reshape` to `sizes` (rank 2 and up:
+/// it stays, and `tensor.dim` of it folds to `sizes`, so that a loop's
+/// branches on them can be taken out of it, relay-unswitch-loops), else a
+/// unit dim added by tensor.expand_shape and collapsed again (folded away
+/// by canonicalization).
 Value withSizes(OpBuilder &b, Location loc, Value v,
                 ArrayRef<OpFoldResult> sizes);
 

@@ -228,16 +228,16 @@ func.func @dyn_topk(%x: tensor<4x5xf32>, %k: tensor<i64>) -> tensor<4x?xi32> {
 // dyn.reshape to the same shape but for one dynamic dim (a recurrent
 // state reshaped to the loop parameter's run-time shape, an ONNX input
 // given another's size of the same dim name): after the count check that
-// dim agrees too, so the data does not move: a unit dim added (whose
-// output_shape carries the requested size, which later ops can then prove
-// equal) and collapsed again, folded away by canonicalization (no trip
-// through 1-D).
+// dim agrees too, so the data does not move: a same-type tensor.reshape
+// to the requested sizes (marked relay.sizes_only), through which later ops
+// prove their sizes equal (relay-drop-size-reshapes removes it once
+// relay-unswitch-loops has read it; no trip through 1-D).
 // CHECK-LABEL: func.func @dyn_reshape_same_shape
 func.func @dyn_reshape_same_shape(%x: tensor<?x32xf32>, %s: tensor<2xi64>) -> tensor<?x32xf32> {
   // CHECK: cf.assert %{{.+}}, "relay.dyn.reshape: newshape does not fit
-  // CHECK: %[[E:.+]] = tensor.expand_shape %arg0 {{\[\[}}0], [1, 2]] output_shape [%{{.+}}, 32, 1] : tensor<?x32xf32> into tensor<?x32x1xf32>
-  // CHECK-NEXT: %[[C:.+]] = tensor.collapse_shape %[[E]] {{\[\[}}0], [1, 2]] : tensor<?x32x1xf32> into tensor<?x32xf32>
-  // CHECK-NEXT: return %[[C]] : tensor<?x32xf32>
+  // CHECK: %[[S:.+]] = tensor.from_elements %{{.+}}, %{{.+}} : tensor<2xindex>
+  // CHECK-NEXT: %[[R:.+]] = tensor.reshape %arg0(%[[S]]) {relay.sizes_only} : (tensor<?x32xf32>, tensor<2xindex>) -> tensor<?x32xf32>
+  // CHECK-NEXT: return %[[R]] : tensor<?x32xf32>
   %0 = relay.dyn.reshape %x, %s : (tensor<?x32xf32>, tensor<2xi64>) -> tensor<?x32xf32>
   return %0 : tensor<?x32xf32>
 }

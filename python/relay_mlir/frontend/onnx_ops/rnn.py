@@ -311,17 +311,22 @@ def _typed_var(n: Node, name: str, value):
 
 
 def _with_dims(n: Node, v, dims):
-    """``v`` with its dims ``{axis: (tensor, axis of it)}`` made those of other tensors (one
+    """``v`` with its dims ``{axis: (tensor, axis of it) or 0-d int64 size}`` made those of other
+    tensors or sizes (one
     ``dyn.reshape`` per dim: its element-count check is the equality check). Inside a loop
     the parameters' run-time sizes are unrelated as far as the compiler sees; rebound to one
     parameter's, the ops combining them need no run-time broadcast (docs/design.md)."""
     from ._base import relay_type
     rank = len(relay_type(v, n.globals)[0])
-    for axis, (src, src_axis) in dims.items():
+    for axis, ref in dims.items():
+        if isinstance(ref, tuple):  # (tensor, axis of it)
+            src, src_axis = ref
+            size = n.op("take")(n.op("shape_of")(src, dtype="int64"),
+                                n.constant(np.array([src_axis], np.int64)), axis=0)
+        else:                       # a 0-d int64 size
+            size = n.op("reshape")(ref, [1])
         shape = n.op("shape_of")(v, dtype="int64")
-        sizes = n.op("shape_of")(src, dtype="int64")
-        entries = [n.op("take")(sizes, n.constant(np.array([src_axis], np.int64)), axis=0) if i == axis
-                   else n.op("take")(shape, n.constant(np.array([i], np.int64)), axis=0)
+        entries = [size if i == axis else n.op("take")(shape, n.constant(np.array([i], np.int64)), axis=0)
                    for i in range(rank)]
         v = n.op("reshape")(v, n.op("concatenate")(entries, axis=0), allowzero=True)
     return v
@@ -385,6 +390,11 @@ def _run_loop(n: Node, cell, n_state: int, c):
     rows_val = n.op("reshape")(n.op("arange")(i64(0), T_val, i64(1), dtype="int64"), [-1, 1, 1])
     rows = _typed_var(n, "rows", rows_val)
     n.rnn_bindings.append((rows, rows_val))
+    # the input, a loop parameter no iteration changes, for its batch size: a branch on it
+    # (the few-row dense's) is the same in every iteration (relay-unswitch-loops decides it
+    # once, before the loop)
+    xs = _typed_var(n, "xs", x)
+    n.rnn_bindings.append((xs, x))
     ys, finals = [], []
     for d in range(num_dir):
         reverse = c["direction"] == "reverse" or d == 1
@@ -412,10 +422,10 @@ def _run_loop(n: Node, cell, n_state: int, c):
         t = E.var("t", shape=(), dtype="int64")
         s_v = [_typed_var(n, f"s{j}", v) for j, v in enumerate(init)]
         y_v = _typed_var(n, "y", y0)
-        # the body sees one batch size (the first state's) and one length (rows')
-        batch = (s_v[0], 0)
+        # the body sees one batch size (the input's) and one length (rows')
+        batch = (xs, batch_axis)
         n.rnn_batch = batch
-        states = [s_v[0]] + [_with_dims(n, s, {0: batch}) for s in s_v[1:]]
+        states = [_with_dims(n, s, {0: batch}) for s in s_v]
         y_in = _with_dims(n, y_v, {0: (rows, 0), 1: batch})
         nxt, y_new = one(t, states, y_in)   # (the loop's condition: step t runs)
         for j in range(1, _UNROLL):
@@ -441,7 +451,7 @@ def _run_loop(n: Node, cell, n_state: int, c):
         ys.append(out[n_state])
         ne = mask.nonempty()
         finals.append([_keep(n, ne, st, None) for st in out[:n_state]])
-        n.rnn_bindings = n.rnn_bindings[:2]  # T and rows are shared by the directions
+        n.rnn_bindings = n.rnn_bindings[:3]  # T, rows and xs are shared by the directions
     outs = []
     if n.wants_output(0):   # ys[d]: [T, B, H]
         if layout == 0:     # [T, D, B, H]
