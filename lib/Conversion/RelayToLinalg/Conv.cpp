@@ -204,7 +204,28 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
     Type inElem = cast<RankedTensorType>(c.padded.getType()).getElementType();
 
     Value patches = c.padded;
-    if (kh != 1 || kw != 1 || strides[0] != 1 || strides[1] != 1) {
+    if ((kh != 1 || kw != 1 || strides[0] != 1 || strides[1] != 1) &&
+        dilation[1] == 1) {
+      // A window row's KW*C values are one contiguous run of the input
+      // row (W and C collapsed): the copy reads and writes runs of KW*C,
+      // not of C (ResNet's 7x7 stem on RGB: runs of 21 floats, not 3). Same
+      // patch order (kh, kw, c).
+      AffineExpr dn, doh, dow, dkh, dj;
+      bindDims(ctx, dn, doh, dow, dkh, dj);
+      Value rowsIn = tensor::CollapseShapeOp::create(
+          b, loc, c.padded, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+      auto patchType = RankedTensorType::get({n, oh, ow, kh, kw * ch}, inElem);
+      SmallVector<OpFoldResult> patchSizes = pixelSizes;
+      patchSizes.push_back(b.getIndexAttr(kh));
+      patchSizes.push_back(b.getIndexAttr(kw * ch));
+      patches = buildMap(
+          b, loc, patchType, patchSizes, rowsIn,
+          {AffineMap::get(5, 0,
+                          {dn, doh * strides[0] + dkh * dilation[0],
+                           dow * (strides[1] * ch) + dj},
+                          ctx)},
+          [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    } else if (kh != 1 || kw != 1 || strides[0] != 1 || strides[1] != 1) {
       AffineExpr dn, doh, dow, dkh, dkw, dc;
       bindDims(ctx, dn, doh, dow, dkh, dkw, dc);
       auto patchType = RankedTensorType::get({n, oh, ow, kh, kw, ch}, inElem);

@@ -101,6 +101,31 @@ def test_conv_any_size(conv_exe, shape):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
+# im2col copies a window row's KW*C values as one run of the input row (W and C collapsed)
+# unless the kernel is dilated along W; against torch at several sizes per geometry
+@pytest.mark.parametrize("kernel,stride,dilation,padding", [
+    ((7, 7), (2, 2), (1, 1), (3, 3)),      # ResNet's stem
+    ((3, 5), (1, 2), (2, 1), (1, 2, 0, 1)),  # dilated along H only: the run form
+    ((3, 3), (2, 1), (1, 2), (2, 2)),      # dilated along W: per-channel form
+    ((1, 3), (1, 3), (1, 1), (0, 0)),
+])
+def test_conv_im2col_geometries(kernel, stride, dilation, padding):
+    import torch
+    w = R.standard_normal((5, 4) + kernel).astype("float32")
+    x = relay.var("x", shape=(ANY, 4, ANY, ANY))
+    exe = _compile(relay.Function([x], relay.nn.conv2d(
+        x, relay.const(w), strides=stride, dilation=dilation, padding=padding)))
+    pads = padding if len(padding) == 4 else padding * 2        # top, left, bottom, right
+    for shape in [(1, 4, 17, 19), (2, 4, 9, 12)]:
+        xi = R.standard_normal(shape).astype("float32")
+        xp = np.pad(xi, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+        want = torch.nn.functional.conv2d(torch.from_numpy(xp), torch.from_numpy(w),
+                                          stride=stride, dilation=dilation).numpy()
+        got = np.asarray(exe(xi))
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
 # -- reshapes regrouped from products of dims -------------------------------------------------
 def _heads_fn():
     """[B, 2, S, 8] -> [-1, S, 8] (B * 2 rows) -> scaled -> [B, 2, S, 8] from x's dims
