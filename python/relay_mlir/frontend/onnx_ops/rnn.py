@@ -355,8 +355,11 @@ def _keep(n: Node, m, new, old):
     return n.op("where")(m, new, old if old is not None else n.scalar(0.0))
 
 
-#: Steps per iteration of the loop over a run-time sequence length.
-_UNROLL = 4
+#: Steps per iteration of the loop over a run-time sequence length. An iteration costs the
+#: host ~15 us in IREE 3.13 (a command buffer recorded and run, the carried states boxed);
+#: the LSTM LM (hidden 128, batch 1, 32 steps) runs in 0.38 ms with 4, 0.35 ms with 8
+#: (static: 0.25 ms). Up to 7 steps past the end are computed and discarded.
+_UNROLL = 8
 
 
 def _run_loop(n: Node, cell, n_state: int, c):
