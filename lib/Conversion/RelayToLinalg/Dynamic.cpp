@@ -194,6 +194,38 @@ void lowering::checkSameSize(OpBuilder &b, Location loc, Value x, int64_t i,
   runtimeCheck(b, loc, eq, opName, what);
 }
 
+Value lowering::checkOneOrSame(OpBuilder &b, Location loc, Value size,
+                               Value target, StringRef opName,
+                               const Twine &what) {
+  Value isOne =
+      cmp(b, loc, arith::CmpIPredicate::eq, size, indexConst(b, loc, 1));
+  runtimeCheck(
+      b, loc,
+      arith::OrIOp::create(b, loc, isOne,
+                           cmp(b, loc, arith::CmpIPredicate::eq, size, target)),
+      opName, what.str());
+  return isOne;
+}
+
+Value lowering::extractBroadcast(OpBuilder &b, Location loc, Value v,
+                                 ArrayRef<Value> isOne,
+                                 ArrayRef<int64_t> outShape) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t offset = outShape.size() - type.getRank();
+  Value zero = indexConst(b, loc, 0);
+  SmallVector<Value> at;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    int64_t d = offset + i;
+    Value idx = linalg::IndexOp::create(b, loc, d);
+    if (i < (int64_t)isOne.size() && isOne[i])
+      idx = arith::SelectOp::create(b, loc, isOne[i], zero, idx);
+    else if (type.getDimSize(i) == 1 && outShape[d] != 1)
+      idx = zero;
+    at.push_back(idx);
+  }
+  return tensor::ExtractOp::create(b, loc, v, at);
+}
+
 Value lowering::reshapeToSizes(OpBuilder &b, Location loc, Value data,
                                RankedTensorType resultType,
                                ArrayRef<OpFoldResult> outSizes) {

@@ -54,6 +54,19 @@ void runtimeCheck(OpBuilder &b, Location loc, Value ok, StringRef opName,
 void checkSameSize(OpBuilder &b, Location loc, Value x, int64_t i, Value y,
                    int64_t j, StringRef opName, StringRef what);
 
+/// `size == 1` (an i1), after a run-time check that `size` is 1 or
+/// `target` ("<opName>: <what>"): a `?` size that may broadcast.
+Value checkOneOrSame(OpBuilder &b, Location loc, Value size, Value target,
+                     StringRef opName, const Twine &what);
+
+/// Inside a linalg body over a result of shape `outShape`: the element of
+/// `v` (aligned to the result's trailing dims) that broadcasts to this
+/// point. Dim i of `v` is read at index 0 where `isOne[i]` (an i1 from
+/// checkOneOrSame, or null) holds at run time or where it is a static 1
+/// the result's dim is not, else at the result's index.
+Value extractBroadcast(OpBuilder &b, Location loc, Value v,
+                       ArrayRef<Value> isOne, ArrayRef<int64_t> outShape);
+
 /// `data` with the same elements in the row-major order, as `resultType`
 /// whose sizes are `sizes` (the element counts must agree: checked by the
 /// caller).

@@ -479,36 +479,25 @@ repeatRunTimeBatch(OpBuilder &b, Location loc, Value x, Value y,
         by = tensor::DimOp::create(b, loc, y, 0);
   Value batch =
       arith::SelectOp::create(b, loc, cmp(b, loc, Pred::eq, bx, one), by, bx);
-  for (Value s : {bx, by})
-    runtimeCheck(b, loc,
-                 arith::OrIOp::create(b, loc, cmp(b, loc, Pred::eq, s, one),
-                                      cmp(b, loc, Pred::eq, s, batch)),
-                 opName,
-                 "the batch sizes do not broadcast (each must be 1 "
-                 "or the same)");
-  auto repeat = [&](Value v) -> Value {
+  StringLiteral what =
+      "the batch sizes do not broadcast (each must be 1 or the same)";
+  Value xOne = checkOneOrSame(b, loc, bx, batch, opName, what),
+        yOne = checkOneOrSame(b, loc, by, batch, opName, what);
+  auto repeat = [&](Value v, Value isOne) -> Value {
     auto t = cast<RankedTensorType>(v.getType());
     auto type = RankedTensorType::get(
         {resultType.getDimSize(0), t.getDimSize(1), t.getDimSize(2)},
         t.getElementType());
     SmallVector<OpFoldResult> sizes = dimSizes(b, loc, v);
     sizes[0] = batch;
-    Value isOne =
-        cmp(b, loc, Pred::eq, tensor::DimOp::create(b, loc, v, 0), one);
     return buildMap(b, loc, type, sizes, {}, {},
                     [&](OpBuilder &nb, Location nl, ValueRange) -> Value {
-                      Value i = linalg::IndexOp::create(nb, nl, 0);
-                      Value at = arith::SelectOp::create(
-                          nb, nl, isOne,
-                          arith::ConstantIndexOp::create(nb, nl, 0), i);
-                      return tensor::ExtractOp::create(
-                          nb, nl, v,
-                          ValueRange{at, linalg::IndexOp::create(nb, nl, 1),
-                                     linalg::IndexOp::create(nb, nl, 2)});
+                      return extractBroadcast(nb, nl, v, {isOne},
+                                              type.getShape());
                     });
   };
-  Value rx = repeat(x);
-  return std::make_pair(rx, repeat(y));
+  Value rx = repeat(x, xOne);
+  return std::make_pair(rx, repeat(y, yOne));
 }
 
 struct BatchMatmulPattern : OpConversionPattern<BatchMatmulOp> {

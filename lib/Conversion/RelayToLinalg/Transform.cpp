@@ -903,7 +903,6 @@ Value runTimeBroadcastTo(OpBuilder &b, Location loc, Value data,
                          RankedTensorType resultType,
                          ArrayRef<OpFoldResult> sizes, Value like,
                          StringRef opName) {
-  using Pred = arith::CmpIPredicate;
   auto type = cast<RankedTensorType>(data.getType());
   int64_t offset = resultType.getRank() - type.getRank();
   SmallVector<Value> isOne(type.getRank());
@@ -915,38 +914,20 @@ Value runTimeBroadcastTo(OpBuilder &b, Location loc, Value data,
               : !resultType.isDynamicDim(d) &&
                     provablyDimIs(data, i, resultType.getDimSize(d))))
       continue;
-    Value size = tensor::DimOp::create(b, loc, data, i);
-    Value target = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    isOne[i] = arith::CmpIOp::create(b, loc, Pred::eq, size, one);
-    runtimeCheck(b, loc,
-                 arith::OrIOp::create(
-                     b, loc, isOne[i],
-                     arith::CmpIOp::create(b, loc, Pred::eq, size, target)),
-                 opName,
-                 (Twine("the size of axis ") + Twine(i) +
-                  " of data is neither 1 nor the target's")
-                     .str());
+    isOne[i] = checkOneOrSame(b, loc, tensor::DimOp::create(b, loc, data, i),
+                              getValueOrCreateConstantIndexOp(b, loc, sizes[d]),
+                              opName,
+                              Twine("the size of axis ") + Twine(i) +
+                                  " of data is neither 1 nor the target's");
     any = true;
   }
   if (!any)
     return {};
-  return buildMap(
-      b, loc, resultType, sizes, {}, {},
-      [&](OpBuilder &nb, Location nl, ValueRange) -> Value {
-        Value zero = arith::ConstantIndexOp::create(nb, nl, 0);
-        SmallVector<Value> at;
-        for (int64_t i = 0; i < type.getRank(); ++i) {
-          int64_t d = offset + i;
-          Value idx = linalg::IndexOp::create(nb, nl, d);
-          if (isOne[i])
-            idx = arith::SelectOp::create(nb, nl, isOne[i], zero, idx);
-          else if (type.getDimSize(i) == 1 && resultType.getDimSize(d) != 1)
-            idx = zero;
-          at.push_back(idx);
-        }
-        return tensor::ExtractOp::create(nb, nl, data, at);
-      });
+  return buildMap(b, loc, resultType, sizes, {}, {},
+                  [&](OpBuilder &nb, Location nl, ValueRange) -> Value {
+                    return extractBroadcast(nb, nl, data, isOne,
+                                            resultType.getShape());
+                  });
 }
 
 struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {

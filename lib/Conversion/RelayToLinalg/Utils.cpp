@@ -238,15 +238,10 @@ static BroadcastDim broadcastDim(OpBuilder &b, Location loc, ValueRange inputs,
       size = arith::SelectOp::create(
           b, loc, arith::CmpIOp::create(b, loc, Pred::eq, size, one), s, size);
   }
-  for (Value s : sizes) {
-    Value ok = arith::OrIOp::create(
-        b, loc, arith::CmpIOp::create(b, loc, Pred::eq, s, one),
-        arith::CmpIOp::create(b, loc, Pred::eq, s, size));
-    runtimeCheck(b, loc, ok, opName,
-                 (Twine("the sizes of axis ") + Twine(d) +
-                  " do not broadcast (each must be 1 or the same)")
-                     .str());
-  }
+  for (Value s : sizes)
+    checkOneOrSame(b, loc, s, size, opName,
+                   Twine("the sizes of axis ") + Twine(d) +
+                       " do not broadcast (each must be 1 or the same)");
   out.size =
       target ? OpFoldResult(b.getIndexAttr(*target)) : OpFoldResult(size);
   return out;
@@ -349,33 +344,20 @@ Value lowering::buildBroadcastMap(OpBuilder &b, Location loc,
     mapped.push_back(input);
     maps.push_back(AffineMap::get(rank, 0, exprs, b.getContext()));
   }
-  return buildMap(
-      b, loc, resultType, sizes, mapped, maps,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        SmallVector<Value> scalars;
-        auto arg = args.begin();
-        for (auto &g : gathered) {
-          if (!g) {
-            scalars.push_back(*arg++);
-            continue;
-          }
-          auto type = cast<RankedTensorType>(g->input.getType());
-          int64_t offset = rank - type.getRank();
-          Value zero = arith::ConstantIndexOp::create(nb, nloc, 0);
-          SmallVector<Value> at;
-          for (auto [i, isOne] : llvm::enumerate(g->isOne)) {
-            int64_t d = offset + i;
-            Value idx = linalg::IndexOp::create(nb, nloc, d);
-            if (isOne)
-              idx = arith::SelectOp::create(nb, nloc, isOne, zero, idx);
-            else if (type.getDimSize(i) == 1 && outShape[d] != 1)
-              idx = zero;
-            at.push_back(idx);
-          }
-          scalars.push_back(tensor::ExtractOp::create(nb, nloc, g->input, at));
-        }
-        return body(nb, nloc, scalars);
-      });
+  return buildMap(b, loc, resultType, sizes, mapped, maps,
+                  [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+                    SmallVector<Value> scalars;
+                    auto arg = args.begin();
+                    for (auto &g : gathered) {
+                      if (!g) {
+                        scalars.push_back(*arg++);
+                        continue;
+                      }
+                      scalars.push_back(extractBroadcast(nb, nloc, g->input,
+                                                         g->isOne, outShape));
+                    }
+                    return body(nb, nloc, scalars);
+                  });
 }
 
 static Value addScalars(OpBuilder &b, Location loc, Value x, Value y) {
