@@ -261,3 +261,37 @@ func.func @dense_runtime_units(%x: tensor<2x?xf32>, %w: tensor<3x4xf32>) -> tens
   %y = relay.nn.dense %x, %w {units = 3 : i64} : (tensor<2x?xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
   return %y : tensor<2x3xf32>
 }
+
+// nn.dense with a run-time row count: one row runs a static 1-row kernel, up
+// to 8 rows a static 8-row kernel (zero-padded), more the dynamic matmul (an
+// scf.if on the row count). Outside a loop only for weights of 2^15
+// elements or more (the branch costs more than a small matmul wins); in a
+// loop body (a function calling itself) for any weight, since
+// relay-unswitch-loops takes the branch out of the loop.
+// CHECK-LABEL: func.func @dense_rows_small_weight
+// CHECK-NOT:     scf.if
+// CHECK:         linalg.matmul {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x16xf32>, tensor<16x16xf32>)
+// CHECK-NOT:     scf.if
+// CHECK-LABEL: func.func private @dense_rows_in_loop
+// CHECK:         arith.cmpi eq, %{{.*}}, %c1
+// CHECK:         scf.if
+// CHECK:           linalg.matmul {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x16xf32>)
+// CHECK:           arith.cmpi ule, %{{.*}}, %c8
+// CHECK:           scf.if
+// CHECK:             tensor.pad
+// CHECK:             linalg.matmul {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x16xf32>, tensor<16x16xf32>)
+// CHECK:             linalg.matmul {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x16xf32>, tensor<16x16xf32>)
+func.func @dense_rows_small_weight(%x: tensor<?x16xf32>, %w: tensor<16x16xf32>) -> tensor<?x16xf32> {
+  %y = relay.nn.dense %x, %w {units = 16 : i64} : (tensor<?x16xf32>, tensor<16x16xf32>) -> tensor<?x16xf32>
+  return %y : tensor<?x16xf32>
+}
+func.func private @dense_rows_in_loop(%c: tensor<i1>, %x: tensor<?x16xf32>, %w: tensor<16x16xf32>) -> tensor<?x16xf32> {
+  %r = relay.if %c : tensor<i1> -> tensor<?x16xf32> {
+    %y = relay.nn.dense %x, %w {units = 16 : i64} : (tensor<?x16xf32>, tensor<16x16xf32>) -> tensor<?x16xf32>
+    %z = func.call @dense_rows_in_loop(%c, %y, %w) : (tensor<i1>, tensor<?x16xf32>, tensor<16x16xf32>) -> tensor<?x16xf32>
+    relay.yield %z : tensor<?x16xf32>
+  } else {
+    relay.yield %x : tensor<?x16xf32>
+  }
+  return %r : tensor<?x16xf32>
+}
