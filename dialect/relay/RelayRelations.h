@@ -391,6 +391,10 @@ FailureOr<Type> inferDynFull(ErrorSite site, std::optional<Type> fillValue,
 /// `strides` has k entries or one).
 FailureOr<Type> inferDynStridedSlice(ErrorSite site, Type data, Type begin,
                                      Type end, Type strides);
+/// strided_set: the data type; `v` has data's element type and rank,
+/// `begin`/`end`/`strides` as dyn.strided_slice's.
+FailureOr<Type> inferStridedSet(ErrorSite site, Type data, Type v, Type begin,
+                                Type end, Type strides);
 /// dyn.tile: rank max(rank, k) for `reps` of static length k; a dim is
 /// static where the data dim and the repeat (knownShapeEntries) are known.
 FailureOr<Type> inferDynTile(ErrorSite site, Type data, Type reps,

@@ -147,6 +147,34 @@ def Relay_StridedSliceOp : Relay_Operator<"strided_slice"> {
                        DefaultValuedAttr<Relay_SliceModeAttr, "\"end\"">:$slice_mode);
 }
 
+def Relay_StridedSetOp : Relay_Operator<"strided_set"> {
+  let typeRule = "inferStridedSet(site, adaptor.getData().getType(), "
+                 "adaptor.getV().getType(), adaptor.getBegin().getType(), "
+                 "adaptor.getEnd().getType(), adaptor.getStrides().getType())";
+  let summary = "`data` with the strided slice [begin:end:strides] replaced by `v`";
+  let description = [{
+    `begin` and `end` are 1-d integer tensors of one static length k (at
+    most the rank), `strides` has k entries or one (as in TVM, for dim 0:
+    the others take 1); entry i applies to dim i and dims k.. are whole.
+    The slice follows
+    `relay.strided_slice` (negative indices count from the end, all are
+    clamped to the dim); `v` must have the slice's shape (checked at run
+    time where a size is `?`); a stride of 0 is a run-time error. The
+    result has `data`'s type. With constant positive strides the lowering
+    is a `tensor.insert_slice` (in place when `data` is not used again: a
+    loop writing one row per step).
+
+    ```mlir
+    %y = relay.strided_set %x, %v, %b, %e, %s : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$v,
+                       Relay_AnyTensorOrIncomplete:$begin,
+                       Relay_AnyTensorOrIncomplete:$end,
+                       Relay_AnyTensorOrIncomplete:$strides);
+}
+
 def Relay_TileOp : Relay_Operator<"tile"> {
   let typeRule = "inferTile(site, adaptor.getData().getType(), "
                  "adaptor.getReps())";

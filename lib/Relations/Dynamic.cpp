@@ -387,6 +387,31 @@ FailureOr<Type> relay::inferDynStridedSlice(ErrorSite site, Type dataType,
   return Type(RankedTensorType::get(shape, data->getElementType()));
 }
 
+FailureOr<Type> relay::inferStridedSet(ErrorSite site, Type dataType,
+                                       Type vType, Type beginType, Type endType,
+                                       Type stridesType) {
+  FailureOr<Type> slice =
+      inferDynStridedSlice(site, dataType, beginType, endType, stridesType);
+  FailureOr<RankedTensorType> v = tensorType(site, vType, "v");
+  if (failed(slice) || failed(v))
+    return failure();
+  auto data = cast<RankedTensorType>(dataType);
+  if (v->getElementType() != data.getElementType())
+    return site.emitError() << "v has element type " << v->getElementType()
+                            << ", data " << data.getElementType();
+  if (v->getRank() != data.getRank())
+    return site.emitError()
+           << "v has rank " << v->getRank() << ", data " << data.getRank();
+  int64_t k = cast<RankedTensorType>(beginType).getDimSize(0);
+  for (int64_t i = k; i < data.getRank(); ++i)
+    if (!isAny(v->getDimSize(i)) && !isAny(data.getDimSize(i)) &&
+        v->getDimSize(i) != data.getDimSize(i))
+      return site.emitError()
+             << "v's dim " << i << " is " << v->getDimSize(i)
+             << " where the slice takes all " << data.getDimSize(i);
+  return Type(data);
+}
+
 FailureOr<Type>
 relay::inferDynTile(ErrorSite site, Type dataType, Type repsType,
                     std::optional<SmallVector<int64_t>> entries) {

@@ -1458,6 +1458,29 @@ def _dyn_strided_slice(args, attrs):
     return np.ascontiguousarray(x)
 
 
+@_reg("strided_set")
+def _strided_set(args, attrs):
+    x, v, b, e, s = args
+    op = "relay.strided_set"
+    begin, end = _run_time_shape(op, b), _run_time_shape(op, e)
+    strides = _run_time_shape(op, s)
+    index = []
+    for a in range(x.ndim):
+        if a >= len(begin):
+            index.append(np.arange(x.shape[a]))
+            continue
+        stride = strides[a] if a < len(strides) else 1
+        if stride == 0:
+            raise RelayRuntimeError(f"{op}: a stride is 0")
+        index.append(_slice_indices(x.shape[a], begin[a], end[a], stride))
+    if tuple(len(i) for i in index) != v.shape:
+        raise RelayRuntimeError(f"{op}: v's shape {v.shape} is not the slice's "
+                                f"{tuple(len(i) for i in index)}")
+    out = x.copy()
+    out[np.ix_(*index)] = v
+    return out
+
+
 @_reg("dyn.tile")
 def _dyn_tile(args, attrs):
     x, r = args

@@ -83,9 +83,66 @@ Value gather(OpBuilder &b, Location loc, Value data,
 // dyn.strided_slice
 //===----------------------------------------------------------------------===//
 
-/// Every dim a gathers index `start[a] + i * step[a]` (strided_slice's
+/// The slice [begin:end:strides] of `data` in each dim (strided_slice's
 /// clamping computed on the host: negative indices count from the end,
-/// then clamp to [0, d] (stride > 0) or [-1, d - 1] (stride < 0)).
+/// then clamp to [0, d] (stride > 0) or [-1, d - 1] (stride < 0)): dim a
+/// takes `sizes[a]` indices `starts[a] + i * steps[a]`. `begin`/`end`
+/// have k entries, `strides` k or one (for all k dims if
+/// `oneStrideForAll`, else for the first: the others take 1); dims k.. are
+/// whole.
+struct SliceBounds {
+  SmallVector<Value> starts, steps;
+  SmallVector<OpFoldResult> sizes;
+};
+
+SliceBounds sliceBounds(OpBuilder &b, Location loc, Value data, Value beginT,
+                        Value endT, Value stridesT, bool sizeMode,
+                        bool oneStrideForAll, StringRef name) {
+  int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+  int64_t k = cast<RankedTensorType>(beginT.getType()).getDimSize(0);
+  int64_t ks = cast<RankedTensorType>(stridesT.getType()).getDimSize(0);
+  SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, data);
+  Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1),
+        minusOne = indexConst(b, loc, -1),
+        maxRange = indexConst(b, loc, std::numeric_limits<int64_t>::max());
+  SliceBounds s;
+  for (int64_t a = 0; a < rank; ++a) {
+    if (a >= k) {
+      s.starts.push_back(zero);
+      s.steps.push_back(one);
+      s.sizes.push_back(inSizes[a]);
+      continue;
+    }
+    Value d = sizeValue(b, loc, inSizes[a]);
+    Value begin = shapeEntry(b, loc, beginT, a);
+    Value end = shapeEntry(b, loc, endT, a);
+    Value stride = one;
+    if (sizeMode)
+      end = select(b, loc, cmp(b, loc, Pred::slt, end, zero), maxRange,
+                   add(b, loc, begin, end));
+    else if (a < ks || oneStrideForAll)
+      stride = shapeEntry(b, loc, stridesT, ks == 1 ? 0 : a);
+    runtimeCheck(b, loc, cmp(b, loc, Pred::ne, stride, zero), name,
+                 "a stride is 0");
+    Value negative = cmp(b, loc, Pred::slt, stride, zero);
+    Value lo = select(b, loc, negative, minusOne, zero);
+    Value hi = select(b, loc, negative, sub(b, loc, d, one), d);
+    auto canonical = [&](Value i) {
+      i = select(b, loc, cmp(b, loc, Pred::slt, i, zero), add(b, loc, i, d), i);
+      return mini(b, loc, maxi(b, loc, i, lo), hi);
+    };
+    Value first = canonical(begin), last = canonical(end);
+    // ceil((last - first) / stride), at least 0
+    Value n =
+        arith::CeilDivSIOp::create(b, loc, sub(b, loc, last, first), stride);
+    s.starts.push_back(first);
+    s.steps.push_back(stride);
+    s.sizes.push_back(maxi(b, loc, n, zero));
+  }
+  return s;
+}
+
+/// Every dim a gathers index `start[a] + i * step[a]` (sliceBounds).
 struct DynStridedSlicePattern : OpConversionPattern<DynStridedSliceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -93,61 +150,117 @@ struct DynStridedSlicePattern : OpConversionPattern<DynStridedSliceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
-    Value data = adaptor.getData();
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
-    int64_t rank = resultType.getRank();
     int64_t k =
         cast<RankedTensorType>(adaptor.getBegin().getType()).getDimSize(0);
-    int64_t ks =
-        cast<RankedTensorType>(adaptor.getStrides().getType()).getDimSize(0);
-    bool sizeMode = op.getSliceMode() == "size";
     StringRef name = "relay.dyn.strided_slice";
-    SmallVector<OpFoldResult> inSizes = dimSizes(b, loc, data);
-    Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1),
-          minusOne = indexConst(b, loc, -1),
-          maxRange = indexConst(b, loc, std::numeric_limits<int64_t>::max());
-    SmallVector<Value> starts, steps;
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t a = 0; a < rank; ++a) {
-      if (a >= k) {
-        starts.push_back(zero);
-        steps.push_back(one);
-        sizes.push_back(inSizes[a]);
-        continue;
-      }
-      Value d = sizeValue(b, loc, inSizes[a]);
-      Value begin = shapeEntry(b, loc, adaptor.getBegin(), a);
-      Value end = shapeEntry(b, loc, adaptor.getEnd(), a);
-      Value stride = one;
-      if (sizeMode)
-        end = select(b, loc, cmp(b, loc, Pred::slt, end, zero), maxRange,
-                     add(b, loc, begin, end));
-      else
-        stride = shapeEntry(b, loc, adaptor.getStrides(), ks == 1 ? 0 : a);
-      runtimeCheck(b, loc, cmp(b, loc, Pred::ne, stride, zero), name,
-                   "a stride is 0");
-      Value negative = cmp(b, loc, Pred::slt, stride, zero);
-      Value lo = select(b, loc, negative, minusOne, zero);
-      Value hi = select(b, loc, negative, sub(b, loc, d, one), d);
-      auto canonical = [&](Value i) {
-        i = select(b, loc, cmp(b, loc, Pred::slt, i, zero), add(b, loc, i, d),
-                   i);
-        return mini(b, loc, maxi(b, loc, i, lo), hi);
-      };
-      Value first = canonical(begin), last = canonical(end);
-      // ceil((last - first) / stride), at least 0
-      Value n =
-          arith::CeilDivSIOp::create(b, loc, sub(b, loc, last, first), stride);
-      starts.push_back(first);
-      steps.push_back(stride);
-      sizes.push_back(maxi(b, loc, n, zero));
-    }
-    sizes = checkedSizes(b, loc, resultType, sizes, name);
+    SliceBounds s = sliceBounds(b, loc, adaptor.getData(), adaptor.getBegin(),
+                                adaptor.getEnd(), adaptor.getStrides(),
+                                op.getSliceMode() == "size",
+                                /*oneStrideForAll=*/true, name);
+    SmallVector<OpFoldResult> sizes =
+        checkedSizes(b, loc, resultType, s.sizes, name);
     Value result = gather(
-        b, loc, data, resultType, sizes,
+        b, loc, adaptor.getData(), resultType, sizes,
         [&](OpBuilder &nb, Location l, int64_t a) -> Value {
           Value i = linalg::IndexOp::create(nb, l, a);
-          return a < k ? add(nb, l, starts[a], mul(nb, l, i, steps[a])) : i;
+          return a < k ? add(nb, l, s.starts[a], mul(nb, l, i, s.steps[a])) : i;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// strided_set
+//===----------------------------------------------------------------------===//
+
+/// `v` (checked to have the slice's sizes, sliceBounds) written over the
+/// slice of `data`: a tensor.insert_slice when the strides are constant and
+/// positive (IREE updates in place where `data` dies: a loop writing a row
+/// per step is not quadratic), else a linalg.generic over the result that
+/// reads `v` where the index is in the slice (an index i of dim a is in it
+/// if (i - start) is a multiple of the step in [0, size * step)).
+struct StridedSetPattern : OpConversionPattern<StridedSetOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StridedSetOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value data = adaptor.getData(), v = adaptor.getV();
+    auto type = cast<RankedTensorType>(data.getType());
+    int64_t rank = type.getRank();
+    StringRef name = "relay.strided_set";
+    SliceBounds s = sliceBounds(b, loc, data, adaptor.getBegin(),
+                                adaptor.getEnd(), adaptor.getStrides(),
+                                /*sizeMode=*/false,
+                                /*oneStrideForAll=*/false, name);
+    auto vType = cast<RankedTensorType>(v.getType());
+    int64_t k =
+        cast<RankedTensorType>(adaptor.getBegin().getType()).getDimSize(0);
+    for (int64_t a = 0; a < rank; ++a)
+      if (a < k || vType.isDynamicDim(a) || type.isDynamicDim(a))
+        runtimeCheck(
+            b, loc,
+            cmp(b, loc, Pred::eq,
+                tensor::DimOp::create(b, loc, v, a).getResult(),
+                sizeValue(b, loc, s.sizes[a])),
+            name,
+            (Twine("v's dim ") + Twine(a) + " is not the size of the slice")
+                .str());
+    // constant positive strides: insert_slice
+    DenseIntElementsAttr strides;
+    if (matchPattern(adaptor.getStrides(), m_Constant(&strides)) &&
+        llvm::all_of(strides.getValues<APInt>(),
+                     [](const APInt &x) { return x.isStrictlyPositive(); })) {
+      SmallVector<OpFoldResult> offsets, sizes, steps;
+      SmallVector<int64_t> constStrides;
+      for (const APInt &x : strides.getValues<APInt>())
+        constStrides.push_back(x.getSExtValue());
+      for (int64_t a = 0; a < rank; ++a) {
+        offsets.push_back(a < k ? OpFoldResult(s.starts[a])
+                                : OpFoldResult(b.getIndexAttr(0)));
+        sizes.push_back(
+            vType.isDynamicDim(a)
+                ? OpFoldResult(tensor::DimOp::create(b, loc, v, a).getResult())
+                : OpFoldResult(b.getIndexAttr(vType.getDimSize(a))));
+        int64_t step = a < (int64_t)constStrides.size() ? constStrides[a] : 1;
+        steps.push_back(b.getIndexAttr(step));
+      }
+      rewriter.replaceOp(op, tensor::InsertSliceOp::create(
+                                 b, loc, v, data, offsets, sizes, steps));
+      return success();
+    }
+    Value result = buildMap(
+        b, loc, type, dimSizes(b, loc, data), {data},
+        {b.getMultiDimIdentityMap(rank)},
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          Value zero = indexConst(nb, l, 0);
+          Value inside = trueValue(nb, l);
+          SmallVector<Value> at;
+          for (int64_t a = 0; a < rank; ++a) {
+            Value i = linalg::IndexOp::create(nb, l, a);
+            Value off = sub(nb, l, i, s.starts[a]);
+            Value q = arith::DivSIOp::create(nb, l, off, s.steps[a]);
+            Value exact = cmp(nb, l, Pred::eq, mul(nb, l, q, s.steps[a]), off);
+            Value inRange =
+                andi(nb, l, cmp(nb, l, Pred::sge, q, zero),
+                     cmp(nb, l, Pred::slt, q, sizeValue(nb, l, s.sizes[a])));
+            inside = andi(nb, l, inside, andi(nb, l, exact, inRange));
+            at.push_back(q);
+          }
+          // (read v at a clamped index: q is out of range outside the slice)
+          SmallVector<Value> safe;
+          for (int64_t a = 0; a < rank; ++a) {
+            Value hi =
+                sub(nb, l, tensor::DimOp::create(nb, l, v, a).getResult(),
+                    indexConst(nb, l, 1));
+            safe.push_back(
+                mini(nb, l, maxi(nb, l, at[a], zero), maxi(nb, l, hi, zero)));
+          }
+          Value fromV = tensor::ExtractOp::create(nb, l, v, safe);
+          return arith::SelectOp::create(nb, l, inside, fromV, args[0]);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -419,7 +532,7 @@ struct DynTopKPattern : OpConversionPattern<DynTopKOp> {
 
 void lowering::populateDynamicOpsPatterns(const TypeConverter &tc,
                                           RewritePatternSet &patterns) {
-  patterns.add<DynStridedSlicePattern, DynTilePattern, DynSqueezePattern,
-               DynExpandDimsPattern, DynPadPattern, DynOneHotPattern,
-               DynTopKPattern>(tc, patterns.getContext());
+  patterns.add<DynStridedSlicePattern, StridedSetPattern, DynTilePattern,
+               DynSqueezePattern, DynExpandDimsPattern, DynPadPattern,
+               DynOneHotPattern, DynTopKPattern>(tc, patterns.getContext());
 }

@@ -26,7 +26,7 @@ from . import dyn as _dyn
 from ._make import IntList, _call, _int, _ints, _opt_int, _str
 
 __all__ = [
-    "reshape_like", "squeeze", "expand_dims", "stack", "split", "strided_slice", "tile",
+    "reshape_like", "squeeze", "expand_dims", "stack", "split", "strided_slice", "strided_set", "tile",
     "repeat", "reverse", "broadcast_to", "broadcast_to_like", "collapse_sum_like",
     "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "arange",
     "layout_transform", "einsum", "shape_of", "ndarray_size", "argwhere", "unique",
@@ -186,6 +186,30 @@ def strided_slice(data: Expr, begin: IntList, end: IntList, strides: Optional[In
     e = fill(end, "end", lambda s: 0 if s < 0 else _INT64_MAX)
     return _call("strided_slice", [data], begin=b, end=e, strides=strides,
                  axes=_ints(axes, "axes"), slice_mode=_str("slice_mode", slice_mode))
+
+
+def strided_set(data: Expr, v: Expr, begin: Union[Expr, IntList], end: Union[Expr, IntList],
+                strides: Optional[Union[Expr, IntList]] = None) -> Call:
+    """``data`` with the slice ``[begin:end:strides]`` replaced by ``v`` (``relay.strided_set``).
+
+    ``begin``/``end``/``strides`` are 1-d integer tensors or lists (k <= rank entries, dims k..
+    whole; ``strides`` may have one entry, for dim 0, the others taking 1 as in TVM; default 1);
+    the slice follows
+    ``strided_slice`` (negative indices count from the end, clamped to the dim) and ``v`` must
+    have its shape.
+
+    >>> import numpy as np, relay_mlir as relay
+    >>> x = relay.var("x", shape=(4, 3))
+    >>> y = relay.strided_set(x, relay.var("v", shape=(1, 3)), [2], [3])
+    >>> relay.IRModule.from_expr(relay.Function([x], y))  # doctest: +ELLIPSIS
+    IRModule(...)
+    """
+    def vec(value, name):
+        if isinstance(value, Expr):
+            return value
+        return const(np.array(_ints(value, name), np.int64), "int64")
+    return _call("strided_set", [data, v, vec(begin, "begin"), vec(end, "end"),
+                                 vec([1] if strides is None else strides, "strides")])
 
 
 def tile(data: Expr, reps: IntList) -> Call:

@@ -161,6 +161,29 @@ func.func @dyn_strided_slice(%x: tensor<4x5xf32>, %b: tensor<1xi64>, %s: tensor<
   return %0 : tensor<?x5xf32>
 }
 
+// strided_set: the slice's bounds as dyn.strided_slice's, v's dims checked
+// against them; constant positive strides: one tensor.insert_slice (in place
+// in IREE where the data dies); run-time strides: a select per element.
+// CHECK-LABEL: func.func @strided_set_unit_strides
+func.func @strided_set_unit_strides(%x: tensor<?x5xf32>, %v: tensor<1x5xf32>, %b: tensor<1xi64>) -> tensor<?x5xf32> {
+  // CHECK: cf.assert %{{.+}}, "relay.strided_set: v's dim 0 is not the size of the slice
+  // CHECK: tensor.insert_slice %arg1 into %arg0[%{{.+}}, 0] [1, 5] [1, 1] : tensor<1x5xf32> into tensor<?x5xf32>
+  // CHECK-NOT: linalg.generic
+  %s = relay.constant dense<1> : tensor<1xi64>
+  %0 = relay.strided_set %x, %v, %b, %b, %s : (tensor<?x5xf32>, tensor<1x5xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+// CHECK-LABEL: func.func @strided_set_runtime_strides
+func.func @strided_set_runtime_strides(%x: tensor<4x5xf32>, %v: tensor<?x5xf32>, %b: tensor<1xi64>, %s: tensor<1xi32>) -> tensor<4x5xf32> {
+  // CHECK: cf.assert %{{.+}}, "relay.strided_set: a stride is 0
+  // CHECK: linalg.generic
+  // CHECK: arith.divsi
+  // CHECK: tensor.extract %arg1
+  // CHECK: arith.select
+  %0 = relay.strided_set %x, %v, %b, %b, %s : (tensor<4x5xf32>, tensor<?x5xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
 // dyn.tile: repeats checked, then a gather at i mod the data dim.
 // CHECK-LABEL: func.func @dyn_tile
 func.func @dyn_tile(%x: tensor<4x5xf32>, %r: tensor<2xi64>) -> tensor<?x?xf32> {

@@ -45,6 +45,8 @@ func.func @dyn_index_ops(%x: tensor<4x5xf32>, %b: tensor<1xi64>, %s: tensor<1xi3
   %0 = relay.dyn.strided_slice %x, %b, %b, %s : (tensor<4x5xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi32>) -> tensor<?x5xf32>
   // CHECK: relay.dyn.strided_slice {{.*}} {slice_mode = "size"}
   %1 = relay.dyn.strided_slice %x, %b, %b, %s {slice_mode = "size"} : (tensor<4x5xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi32>) -> tensor<?x5xf32>
+  // CHECK: relay.strided_set %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4x5xf32>, tensor<?x5xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi32>) -> tensor<4x5xf32>
+  %set = relay.strided_set %x, %0, %b, %b, %s : (tensor<4x5xf32>, tensor<?x5xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi32>) -> tensor<4x5xf32>
   // CHECK: relay.dyn.tile %{{.*}}, %{{.*}} : (tensor<4x5xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
   %2 = relay.dyn.tile %x, %r : (tensor<4x5xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
   // CHECK: relay.dyn.nn.pad %{{.*}}, %{{.*}}, %{{.*}} {pad_mode = "reflect"} : (tensor<4x5xf32>, tensor<2x2xi64>, tensor<f32>) -> tensor<?x?xf32>

@@ -242,3 +242,35 @@ func.func @topk_float_k(%x: tensor<4xf32>, %k: tensor<f32>) {
   %0 = relay.dyn.topk %x, %k : (tensor<4xf32>, tensor<f32>) -> tuple<tensor<?xf32>, tensor<?xi32>>
   return
 }
+
+// -----
+
+func.func @strided_set_v_dtype(%x: tensor<4x5xf32>, %v: tensor<1x5xi32>, %b: tensor<1xi64>) {
+  // expected-error @+1 {{'relay.strided_set' op v has element type 'i32', data 'f32'}}
+  %0 = relay.strided_set %x, %v, %b, %b, %b : (tensor<4x5xf32>, tensor<1x5xi32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @strided_set_v_rank(%x: tensor<4x5xf32>, %v: tensor<5xf32>, %b: tensor<1xi64>) {
+  // expected-error @+1 {{'relay.strided_set' op v has rank 1, data 2}}
+  %0 = relay.strided_set %x, %v, %b, %b, %b : (tensor<4x5xf32>, tensor<5xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @strided_set_whole_dim(%x: tensor<4x5xf32>, %v: tensor<1x3xf32>, %b: tensor<1xi64>) {
+  // expected-error @+1 {{'relay.strided_set' op v's dim 1 is 3 where the slice takes all 5}}
+  %0 = relay.strided_set %x, %v, %b, %b, %b : (tensor<4x5xf32>, tensor<1x3xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @strided_set_lengths(%x: tensor<4x5xf32>, %v: tensor<1x5xf32>, %b: tensor<1xi64>, %e: tensor<2xi64>) {
+  // expected-error @+1 {{'relay.strided_set' op begin and end must have the same length (got 1 and 2)}}
+  %0 = relay.strided_set %x, %v, %b, %e, %b : (tensor<4x5xf32>, tensor<1x5xf32>, tensor<1xi64>, tensor<2xi64>, tensor<1xi64>) -> tensor<4x5xf32>
+  return
+}

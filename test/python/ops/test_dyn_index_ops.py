@@ -1,11 +1,11 @@
-"""dyn.strided_slice, dyn.tile, dyn.nn.pad, dyn.one_hot, dyn.squeeze, dyn.expand_dims and
-dyn.topk against numpy over random run-time arguments.
+"""dyn.strided_slice, strided_set, dyn.tile, dyn.nn.pad, dyn.one_hot, dyn.squeeze,
+dyn.expand_dims and dyn.topk against numpy over random run-time arguments.
 
 One module compiled once (llvm-cpu), each function run on 40 random argument sets (bounds
 past either end, negative strides, zero repeats, negative pad widths = crops, reflect
 widths larger than the dim, k = 0 and k = dim, ...) and the same sets through the
 reference interpreter. References are numpy's own (Python slicing, ``np.tile``,
-``np.pad``, comparison with ``arange`` for one_hot, ``np.squeeze``, ``np.expand_dims``, a
+``np.pad``, assignment to a Python slice for strided_set, comparison with ``arange`` for one_hot, ``np.squeeze``, ``np.expand_dims``, a
 stable argsort for topk), written here independently of the kernels; all exact.
 """
 from __future__ import annotations
@@ -34,6 +34,21 @@ def _slice_args():
     e = R.integers(-8, 8, size=2)
     s = R.choice([-3, -2, -1, 1, 2, 3], size=2).astype("int32")
     return [x, b, e, s]
+
+
+def _set_args(strides=True):
+    """strided_set's arguments: ``v`` of the slice's shape (possibly empty)."""
+    x, b, e, s = _slice_args()
+    if not strides:
+        s = np.ones(2, "int32")
+    v = R.standard_normal(_slice_ref(x, b, e, s).shape).astype("float32")
+    return [x, v, b, e, s] if strides else [x, v, b, e]
+
+
+def _set_ref(x, v, b, e, s=np.ones(2, "int32")):
+    out = x.copy()
+    out[tuple(slice(int(b[a]), int(e[a]), int(s[a])) for a in range(len(b)))] = v
+    return out
 
 
 def _tile_args():
@@ -108,6 +123,16 @@ CASES = {
                  relay.strided_slice(x, b, e, slice_mode="size")),
         lambda: [a if i == 0 else R.integers(0 if i == 1 else -1, 6, size=2) for i, a in enumerate(_slice_args())],
         lambda x, b, e, s: x[tuple(slice(int(b[a]), None if e[a] < 0 else int(b[a] + e[a])) for a in range(2))]),
+    # run-time strides (a select per element), and constant strides (a tensor.insert_slice)
+    "strided_set": (
+        lambda: ([x := relay.var("x", shape=(ANY, ANY, 3)), v := relay.var("v", shape=(ANY, ANY, 3)),
+                  b := _vec("b", 2), e := _vec("e", 2), s := _vec("s", 2, "int32")],
+                 relay.strided_set(x, v, b, e, s)),
+        _set_args, _set_ref),
+    "strided_set_unit_strides": (
+        lambda: ([x := relay.var("x", shape=(ANY, ANY, 3)), v := relay.var("v", shape=(ANY, ANY, 3)),
+                  b := _vec("b", 2), e := _vec("e", 2)], relay.strided_set(x, v, b, e)),
+        lambda: _set_args(strides=False), _set_ref),
     "tile": (
         lambda: ([x := relay.var("x", shape=(ANY, ANY)), r := _vec("r", 3)], relay.tile(x, r)),
         _tile_args, np.tile),
@@ -167,7 +192,7 @@ def test_against_numpy(compiled, name):
     params, body = build()
     interp = relay.create_executor("debug", mod=relay.IRModule.from_expr(relay.Function(params, body))).evaluate()
     op = body.op.name if isinstance(body, relay.Call) else body.fields[0].tuple_value.op.name
-    assert op.startswith("dyn."), op
+    assert op.startswith("dyn.") or op == "strided_set", op
     for _ in range(RUNS):
         args = make_args()
         want = _as_list(reference(*args))

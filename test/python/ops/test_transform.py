@@ -137,6 +137,27 @@ one("strided_slice(axes)", (4, 5, 6), "float32",
 one("strided_slice(size)", (4, 6), "bool",
     lambda x: relay.strided_slice(x, [1, 2], [2, -1], slice_mode="size"),
     lambda x: x[1:3, 2:])
+
+def _np_set(x, v, index):
+    out = x.copy()
+    out[index] = v
+    return out
+
+
+case("strided_set(run-time begin/end, clamp)", [("x", (ANY, 4), "float32"), ("v", (ANY, 4), "float32"),
+                                                ("b", (1,), "int64"), ("e", (1,), "int64")],
+     lambda x, v, b, e: relay.strided_set(x, v, b, e),
+     [[rand(5, 4), rand(2, 4), np.array([1]), np.array([3])],
+      [rand(3, 4), rand(2, 4), np.array([-2]), np.array([100])]],
+     lambda x, v, b, e: _np_set(x, v, np.s_[int(b[0]):int(e[0])]))
+case("strided_set(strides)", [("x", (4, 6), "int32"), ("v", (2, 3), "int32")],
+     lambda x, v: relay.strided_set(x, v, [3, 0], [-100, 6], [-2, 2]),
+     [[rand(4, 6, dtype="int32"), rand(2, 3, dtype="int32")]],
+     lambda x, v: _np_set(x, v, np.s_[3::-2, 0:6:2]))
+case("strided_set(one stride: dim 0, as TVM)", [("x", (4, 6), "float32"), ("v", (2, 5), "float32")],
+     lambda x, v: relay.strided_set(x, v, [0, 1], [4, 6], [2]),
+     [[rand(4, 6), rand(2, 5)]],
+     lambda x, v: _np_set(x, v, np.s_[0:4:2, 1:6]))
 one("strided_slice_dyn", (ANY, 6), "float32",
     lambda x: relay.strided_slice(x, [1, 0], [-1, 6], strides=[1, 2]),
     lambda x: x[1:-1, 0:6:2], runs=[[rand(3, 6)], [rand(7, 6)]])
