@@ -161,8 +161,8 @@ def Relay_StridedSetOp : Relay_Operator<"strided_set"> {
     clamped to the dim); `v` must have the slice's shape (checked at run
     time where a size is `?`); a stride of 0 is a run-time error. The
     result has `data`'s type. With constant positive strides the lowering
-    is a `tensor.insert_slice` (in place when `data` is not used again: a
-    loop writing one row per step).
+    is a `tensor.insert_slice` (IREE updates it in place when `data` is not
+    used again).
 
     ```mlir
     %y = relay.strided_set %x, %v, %b, %e, %s : (tensor<4x3xf32>, tensor<1x3xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x3xf32>

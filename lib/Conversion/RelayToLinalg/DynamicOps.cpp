@@ -177,8 +177,9 @@ struct DynStridedSlicePattern : OpConversionPattern<DynStridedSliceOp> {
 
 /// `v` (checked to have the slice's sizes, sliceBounds) written over the
 /// slice of `data`: a tensor.insert_slice when the strides are constant and
-/// positive (IREE updates in place where `data` dies: a loop writing a row
-/// per step is not quadratic), else a linalg.generic over the result that
+/// positive (IREE updates in place where `data` dies; a loop-carried tensor
+/// that IREE 3.13 packs into one buffer with other loop results is copied
+/// per iteration all the same), else a linalg.generic over the result that
 /// reads `v` where the index is in the slice (an index i of dim a is in it
 /// if (i - start) is a multiple of the step in [0, size * step)).
 struct StridedSetPattern : OpConversionPattern<StridedSetOp> {
