@@ -204,6 +204,40 @@ std::optional<Condition> firstDecidable(func::FuncOp fn) {
   return found;
 }
 
+/// Whether `fn` casts a tensor to a static size other than the static size
+/// it has (looking through tensor.cast and the lowering's size-naming
+/// reshapes, `relay.sizes_only`): code for an outcome that arguments with
+/// those static sizes never take (a state of static batch 3 cast to the
+/// 1-row kernel's 1 in the version for one row).
+bool castsBetweenStaticSizes(func::FuncOp fn) {
+  auto origin = [](Value v) {
+    while (Operation *def = v.getDefiningOp()) {
+      if (auto cast = dyn_cast<tensor::CastOp>(def))
+        v = cast.getSource();
+      else if (isa<tensor::ReshapeOp>(def) &&
+               def->hasAttr(relay::kSizesOnlyAttr))
+        v = def->getOperand(0);
+      else
+        break;
+    }
+    return v;
+  };
+  return fn
+      .walk([&](tensor::CastOp cast) {
+        auto from =
+            dyn_cast<RankedTensorType>(origin(cast.getSource()).getType());
+        auto to = dyn_cast<RankedTensorType>(cast.getType());
+        if (!from || !to || from.getRank() != to.getRank())
+          return WalkResult::advance();
+        for (int64_t d = 0; d < to.getRank(); ++d)
+          if (!from.isDynamicDim(d) && !to.isDynamicDim(d) &&
+              from.getDimSize(d) != to.getDimSize(d))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// `cond`'s computation cloned at `b`, reading `args` for the function's.
 Value recompute(OpBuilder &b, const Condition &cond, func::FuncOp fn,
                 ValueRange args) {
@@ -302,9 +336,19 @@ void UnswitchLoopsPass::unswitch(func::FuncOp fn) {
       (void)applyPatternsGreedily(child, patterns);
       Version v{child, parent.assumed};
       v.assumed.push_back({*cond, parent.fn, outcome});
-      anyGuard |= cond->needsGuard;
       children.push_back(v);
     }
+    if (llvm::any_of(children, [](const Version &v) {
+          return castsBetweenStaticSizes(v.fn);
+        })) {
+      // an outcome no argument of these static sizes can have: left as a
+      // branch (iree-compile 3.13 rejects the version's dead code)
+      for (Version &v : children)
+        v.fn.erase();
+      ++i;
+      continue;
+    }
+    anyGuard |= cond->needsGuard;
     if (parent.fn != fn)
       inner.push_back(parent.fn);
     leaves.erase(leaves.begin() + i);

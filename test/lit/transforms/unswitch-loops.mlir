@@ -153,6 +153,40 @@ func.func private @state(%i: i64, %n: i64, %h: tensor<?x4xf32>) -> tensor<?x4xf3
 
 // -----
 
+// Not versioned: in the version for one row, a state of static size 3 would
+// be cast to 1 row (code no argument reaches, which iree-compile rejects).
+// CHECK-LABEL: func.func private @static_state(
+// CHECK-NOT:   @static_state__v
+func.func private @static_state(%i: i64, %n: i64, %h: tensor<3x4xf32>, %w: tensor<?x4xf32>) -> tensor<3x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1_i64 = arith.constant 1 : i64
+  %more = arith.cmpi slt, %i, %n : i64
+  %r = scf.if %more -> tensor<3x4xf32> {
+    %rows = tensor.dim %w, %c0 : tensor<?x4xf32>
+    %one = arith.cmpi eq, %rows, %c1 : index
+    %hd = tensor.cast %h : tensor<3x4xf32> to tensor<?x4xf32>
+    %y = scf.if %one -> tensor<?x4xf32> {
+      %h1 = tensor.cast %hd : tensor<?x4xf32> to tensor<1x4xf32>
+      %e = math.exp %h1 : tensor<1x4xf32>
+      %ed = tensor.cast %e : tensor<1x4xf32> to tensor<?x4xf32>
+      scf.yield %ed : tensor<?x4xf32>
+    } else {
+      %e = math.tanh %hd : tensor<?x4xf32>
+      scf.yield %e : tensor<?x4xf32>
+    }
+    %ys = tensor.cast %y : tensor<?x4xf32> to tensor<3x4xf32>
+    %j = arith.addi %i, %c1_i64 : i64
+    %z = func.call @static_state(%j, %n, %ys, %w) : (i64, i64, tensor<3x4xf32>, tensor<?x4xf32>) -> tensor<3x4xf32>
+    scf.yield %z : tensor<3x4xf32>
+  } else {
+    scf.yield %h : tensor<3x4xf32>
+  }
+  return %r : tensor<3x4xf32>
+}
+
+// -----
+
 // Not versioned: a branch on the loop counter (it changes every step), and
 // a loop calling another function.
 // CHECK-LABEL: func.func private @count(
