@@ -5,9 +5,12 @@
 // grouped fallback, then a report of what is not supported):
 //
 // nn.conv2d (NCHW/OIHW or NHWC/HWIO|HWOI):
-//   Conv2DIm2colMatmul   NHWC/HWIO float, static kernel: small static maps
-//                        or a run-time batch/image size: im2col +
-//                        linalg.matmul
+//   Conv2DIm2colMatmul   NHWC/HWIO float, static kernel, static image
+//                        size, small maps: im2col + linalg.matmul
+//   Conv2DRunTimeImage   the same with a run-time image size: per call,
+//                        large maps take a direct convolution over 8x8
+//                        output tiles (static tile shapes), small maps
+//                        im2col + linalg.matmul
 //   Conv2DNhwcHwcf       groups = 1, NHWC: linalg.conv_2d_nhwc_hwcf
 //   Conv2DNchwFchw       groups = 1, NCHW: linalg.conv_2d_nchw_fchw
 //   Conv2DDepthwise      groups = C, O = C: depthwise_conv_2d_{nchw_chw,
@@ -27,7 +30,9 @@
 #include "DynamicUtils.h"
 #include "Window.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -47,6 +52,20 @@ namespace {
 /// a patch matrix (which IREE data-tiles); on 56x56x64 the direct conv was
 /// 2x faster than im2col (measured 2026-11-22, bench/RESULTS.md).
 constexpr int64_t kIm2colMaxPixels = 256;
+
+/// A convolution whose image size is known only at run time: IREE 3.13
+/// vectorizes linalg.conv_2d_nhwc_hwcf only along static dims, and runs it
+/// 5-10x slower than at a static size. Cut into kConvTile x kConvTile
+/// output tiles (the windows' input tiles gathered into a batch), the
+/// convolution has static spatial dims: 56x56x64 3x3 at static speed
+/// (2.35 ms single-threaded against im2col's 4.0 and 1.99 static), the
+/// 224x224 stem at 2.9 ms (im2col 3.7, static 2.1). Below
+/// kTiledMinPixels output pixels per image (28x28 and smaller, where a
+/// tile's padding is a larger share and the direct convolution re-reads
+/// the weights per tile) im2col is as fast or faster; the choice is made
+/// per call (measured 2026-11-29, docs/design.md).
+constexpr int64_t kConvTile = 8;
+constexpr int64_t kTiledMinPixels = 1024;
 
 /// nn.conv2d's dims by role for the layouts the lowering takes: NCHW data
 /// with an OIHW kernel, or NHWC data with an HWIO or HWOI kernel.
@@ -153,35 +172,233 @@ struct Conv2DStrategy : OpConversionPattern<Conv2DOp> {
   }
 };
 
-/// NHWC/HWIO float convolutions with a static kernel whose maps are small
-/// and static (<= kIm2colMaxPixels output pixels) or have a run-time batch
-/// or image size: patches [N*OH*OW, KH*KW*C] (one linalg.generic copy)
-/// times the weight collapsed to [KH*KW*C, O], a linalg.matmul.
+/// Whether the convolution is a plain matmul over the pixels (a 1x1 kernel
+/// at stride 1: the patches are the input itself).
+bool isPixelMatmul(Conv2DOp op) {
+  auto weightType = cast<ShapedType>(op.getWeight().getType());
+  ArrayRef<int64_t> strides = op.getStrides();
+  return weightType.getDimSize(0) == 1 && weightType.getDimSize(1) == 1 &&
+         strides[0] == 1 && strides[1] == 1;
+}
+
+/// The patch matrix [N*OH*OW, KH*KW*C] of a convolution (NHWC/HWIO, static
+/// kernel) over the windows of `padded` (c.padded, or an extension of it at
+/// the bottom and right) for the output pixels [N, OH, OW] `pixelSizes`
+/// (known at run time or not): one linalg.generic copy of the windows.
+Value buildPatchRows(Conv2DOp op, const Conv2DOperands &c, Value padded,
+                     ArrayRef<OpFoldResult> pixelSizes, OpBuilder &b) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
+  ArrayRef<int64_t> k = c.weightType.getShape();
+  int64_t kh = k[0], kw = k[1], ch = k[2];
+  auto staticOf = [](OpFoldResult s) {
+    return getConstantIntValue(s).value_or(ShapedType::kDynamic);
+  };
+  int64_t n = staticOf(pixelSizes[0]), oh = staticOf(pixelSizes[1]),
+          ow = staticOf(pixelSizes[2]);
+  Type inElem = cast<RankedTensorType>(padded.getType()).getElementType();
+
+  Value patches = padded;
+  if (!isPixelMatmul(op) && dilation[1] == 1) {
+    // A window row's KW*C values are one contiguous run of the input
+    // row (W and C collapsed): the copy reads and writes runs of KW*C,
+    // not of C (ResNet's 7x7 stem on RGB: runs of 21 floats, not 3). Same
+    // patch order (kh, kw, c).
+    AffineExpr dn, doh, dow, dkh, dj;
+    bindDims(ctx, dn, doh, dow, dkh, dj);
+    Value rowsIn = tensor::CollapseShapeOp::create(
+        b, loc, padded, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    auto patchType = RankedTensorType::get({n, oh, ow, kh, kw * ch}, inElem);
+    SmallVector<OpFoldResult> patchSizes(pixelSizes);
+    patchSizes.push_back(b.getIndexAttr(kh));
+    patchSizes.push_back(b.getIndexAttr(kw * ch));
+    patches = buildMap(
+        b, loc, patchType, patchSizes, rowsIn,
+        {AffineMap::get(5, 0,
+                        {dn, doh * strides[0] + dkh * dilation[0],
+                         dow * (strides[1] * ch) + dj},
+                        ctx)},
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+  } else if (!isPixelMatmul(op)) {
+    AffineExpr dn, doh, dow, dkh, dkw, dc;
+    bindDims(ctx, dn, doh, dow, dkh, dkw, dc);
+    auto patchType = RankedTensorType::get({n, oh, ow, kh, kw, ch}, inElem);
+    SmallVector<OpFoldResult> patchSizes(pixelSizes);
+    for (int64_t d : {kh, kw, ch})
+      patchSizes.push_back(b.getIndexAttr(d));
+    patches = buildMap(
+        b, loc, patchType, patchSizes, padded,
+        {AffineMap::get(6, 0,
+                        {dn, doh * strides[0] + dkh * dilation[0],
+                         dow * strides[1] + dkw * dilation[1], dc},
+                        ctx)},
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+  }
+  bool staticPixels = !ShapedType::isDynamic(n) && !ShapedType::isDynamic(oh) &&
+                      !ShapedType::isDynamic(ow);
+  int64_t m = staticPixels ? n * oh * ow : ShapedType::kDynamic,
+          kk = kh * kw * ch;
+  int64_t patchRank = cast<RankedTensorType>(patches.getType()).getRank();
+  ReassociationIndices rows = {0, 1, 2}, cols;
+  for (int64_t d = 3; d < patchRank; ++d)
+    cols.push_back(d);
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({m, kk}, inElem), patches,
+      ArrayRef<ReassociationIndices>{rows, cols});
+}
+
+/// `rows` (a patch matrix [M, KH*KW*C]) times the weight collapsed to
+/// [KH*KW*C, O]: a linalg.matmul [M, O].
+Value patchMatmul(const Conv2DOperands &c, Value rows, OpBuilder &b,
+                  Location loc) {
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  int64_t kk = rowsType.getDimSize(1), o = c.weightType.getDimSize(3);
+  Value rhs = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({kk, o}, c.weightType.getElementType()),
+      c.weight, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  Type elem = c.resultType.getElementType();
+  auto mmType = RankedTensorType::get({rowsType.getDimSize(0), o}, elem);
+  Value init =
+      filledTensor(b, loc, mmType,
+                   {tensor::getMixedSize(b, loc, rows, 0), b.getIndexAttr(o)},
+                   scalarConst(b, loc, elem, 0.0));
+  return linalg::MatmulOp::create(b, loc, TypeRange{mmType},
+                                  ValueRange{rows, rhs}, ValueRange{init})
+      .getResult(0);
+}
+
+/// A size as a static dim (`?` unless constant).
+int64_t staticDim(OpFoldResult size) {
+  return getConstantIntValue(size).value_or(ShapedType::kDynamic);
+}
+
+/// The convolution over tiles of kConvTile x kConvTile output pixels
+/// (`tiles` = [TH, TW] per image): each tile's input window
+/// ((T-1)*stride + (K-1)*dilation + 1 rows and columns) is gathered into a
+/// batch [N*TH*TW, HI, WI, C] (one linalg.generic copying runs of WI*C),
+/// convolved by linalg.conv_2d_nhwc_hwcf with static spatial sizes, and
+/// the tiles are put back in place and cropped to `outSizes` ([N, OH, OW,
+/// O] with OH <= TH*T, OW <= TW*T). `input` (c.padded extended at the
+/// bottom and right) has every tile's window in range.
+Value tiledDirectConv(Conv2DOp op, const Conv2DOperands &c, Value input,
+                      ArrayRef<OpFoldResult> tiles,
+                      ArrayRef<OpFoldResult> outSizes, OpBuilder &b) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
+  ArrayRef<int64_t> k = c.weightType.getShape();
+  int64_t kh = k[0], kw = k[1], ch = k[2], o = k[3];
+  const int64_t t = kConvTile;
+  int64_t tileIn[2] = {(t - 1) * strides[0] + (kh - 1) * dilation[0] + 1,
+                       (t - 1) * strides[1] + (kw - 1) * dilation[1] + 1};
+  Type inElem = cast<RankedTensorType>(input.getType()).getElementType();
+  Type elem = c.resultType.getElementType();
+  OpFoldResult n = outSizes[0];
+  auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+
+  // the tiles' windows [N, TH, TW, HI, WI*C] (W and C collapsed: a window
+  // row is one contiguous run), as a batch [N*TH*TW, HI, WI, C]
+  AffineExpr dn, dth, dtw, di, dj;
+  bindDims(ctx, dn, dth, dtw, di, dj);
+  Value rowsIn = tensor::CollapseShapeOp::create(
+      b, loc, input, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  auto windowType =
+      RankedTensorType::get({staticDim(n), staticDim(tiles[0]),
+                             staticDim(tiles[1]), tileIn[0], tileIn[1] * ch},
+                            inElem);
+  Value windows = buildMap(
+      b, loc, windowType,
+      {n, tiles[0], tiles[1], index(tileIn[0]), index(tileIn[1] * ch)}, rowsIn,
+      {AffineMap::get(
+          5, 0,
+          {dn, dth * (t * strides[0]) + di, dtw * (t * strides[1] * ch) + dj},
+          ctx)},
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+  SmallVector<OpFoldResult> perImage = {n, tiles[0], tiles[1]};
+  OpFoldResult batch =
+      llvm::all_of(
+          perImage,
+          [](OpFoldResult s) { return !ShapedType::isDynamic(staticDim(s)); })
+          ? index(staticDim(n) * staticDim(tiles[0]) * staticDim(tiles[1]))
+          : OpFoldResult(product(b, loc, perImage));
+  Value flat = tensor::CollapseShapeOp::create(
+      b, loc, windows, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}, {4}});
+  Value batched =
+      expandTo(b, loc, flat,
+               RankedTensorType::get(
+                   {staticDim(batch), tileIn[0], tileIn[1], ch}, inElem),
+               ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}},
+               {batch, index(tileIn[0]), index(tileIn[1]), index(ch)});
+
+  // every tile's convolution (static spatial sizes)
+  auto convType = RankedTensorType::get({staticDim(batch), t, t, o}, elem);
+  Value init = c.init(b, loc, convType, {batch, index(t), index(t), index(o)});
+  Value conv = c.result(linalg::Conv2DNhwcHwcfOp::create(
+      b, loc, TypeRange{convType}, ValueRange{batched, c.weight},
+      ValueRange{init}, c.attrs));
+
+  // tiles back in place: [N, TH, TW, T, T, O] -> [N, TH, T, TW, T, O]
+  Value perTile =
+      expandTo(b, loc, conv,
+               RankedTensorType::get({staticDim(n), staticDim(tiles[0]),
+                                      staticDim(tiles[1]), t, t, o},
+                                     elem),
+               ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}, {4}, {5}},
+               {n, tiles[0], tiles[1], index(t), index(t), index(o)});
+  Value placed = transposeDims(b, loc, perTile, {0, 1, 3, 2, 4, 5});
+  Value image = tensor::CollapseShapeOp::create(
+      b, loc, placed, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3, 4}, {5}});
+  auto outType =
+      RankedTensorType::get(llvm::map_to_vector(outSizes, staticDim), elem);
+  return tensor::ExtractSliceOp::create(
+      b, loc, outType, image, SmallVector<OpFoldResult>(4, index(0)), outSizes,
+      SmallVector<OpFoldResult>(4, index(1)));
+}
+
+/// What im2col and the tiled direct convolution need: groups = 1, NHWC
+/// data, an HWIO kernel of static sizes, a float result.
+LogicalResult checkStaticKernelNhwc(Conv2DOp op, Conv2DOp::Adaptor adaptor,
+                                    const Conv2DLayout &l,
+                                    ConversionPatternRewriter &rewriter) {
+  if (op.getGroups() != 1)
+    return rewriter.notifyMatchFailure(op, "groups > 1");
+  if (l.nchw || !l.hwio)
+    return rewriter.notifyMatchFailure(op, "needs NHWC data, HWIO kernel");
+  auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
+  if (!cast<ShapedType>(adaptor.getWeight().getType()).hasStaticShape() ||
+      dataType.isDynamicDim(l.cDim))
+    return rewriter.notifyMatchFailure(op, "needs a static kernel");
+  if (!isa<FloatType>(resultTensorType(op).getElementType()))
+    return rewriter.notifyMatchFailure(op, "needs a float result");
+  return success();
+}
+
+/// NHWC/HWIO float convolutions with a static kernel: a 1x1 kernel at
+/// stride 1 (a matmul over the pixels), or a static image size whose maps
+/// are small (<= kIm2colMaxPixels output pixels, per image when the batch
+/// is known only at run time): the patch matmul.
 struct Conv2DIm2colMatmul : Conv2DStrategy {
   using Conv2DStrategy::Conv2DStrategy;
   LogicalResult
   checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &l,
                ConversionPatternRewriter &rewriter) const override {
-    if (op.getGroups() != 1)
-      return rewriter.notifyMatchFailure(op, "groups > 1");
-    if (l.nchw || !l.hwio)
-      return rewriter.notifyMatchFailure(op, "needs NHWC data, HWIO kernel");
+    if (failed(checkStaticKernelNhwc(op, adaptor, l, rewriter)))
+      return failure();
     RankedTensorType resultType = resultTensorType(op);
     auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
-    if (!cast<ShapedType>(adaptor.getWeight().getType()).hasStaticShape() ||
-        dataType.isDynamicDim(l.cDim))
-      return rewriter.notifyMatchFailure(op, "needs a static kernel");
-    if (!isa<FloatType>(resultType.getElementType()))
-      return rewriter.notifyMatchFailure(op, "needs a float result");
-    // run-time batch or image size: IREE 3.13's direct convolution with
-    // dynamic dims is several times slower than at any static size
-    // (ResNet-18 at 224x224: 6x), the patch matmul with a run-time row
-    // count keeps its static-shape speed (bench/DYNAMIC.md)
-    if (!resultType.hasStaticShape() || !dataType.hasStaticShape())
+    if (isPixelMatmul(op))
       return success();
-    if (resultType.getDimSize(0) * resultType.getDimSize(1) *
-            resultType.getDimSize(2) >
-        kIm2colMaxPixels)
+    if (dataType.isDynamicDim(l.hDim) || dataType.isDynamicDim(l.wDim))
+      return rewriter.notifyMatchFailure(
+          op, "run-time image size (Conv2DRunTimeImage)");
+    // a run-time batch: IREE's direct convolution is as fast as at a static
+    // size (only the spatial dims need to be static), so the choice is made
+    // on one image's pixels
+    int64_t pixels =
+        resultType.getDimSize(l.hDim) * resultType.getDimSize(l.wDim) *
+        (resultType.isDynamicDim(0) ? 1 : resultType.getDimSize(0));
+    if (pixels > kIm2colMaxPixels)
       return rewriter.notifyMatchFailure(
           op, "more output pixels than kIm2colMaxPixels (the direct "
               "convolution is faster)");
@@ -191,82 +408,95 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
   Value lower(Conv2DOp op, const Conv2DOperands &c,
               ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = b.getContext();
-    ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
-    ArrayRef<int64_t> out = c.resultType.getShape(),
-                      k = c.weightType.getShape();
-    int64_t n = out[0], oh = out[1], ow = out[2], o = out[3];
-    int64_t kh = k[0], kw = k[1], ch = k[2];
-    // (N, OH, OW may be known only at run time: c.outSizes)
-    SmallVector<OpFoldResult> pixelSizes(c.outSizes.begin(),
-                                         c.outSizes.begin() + 3);
-    Type elem = c.resultType.getElementType();
-    Type inElem = cast<RankedTensorType>(c.padded.getType()).getElementType();
-
-    Value patches = c.padded;
-    if ((kh != 1 || kw != 1 || strides[0] != 1 || strides[1] != 1) &&
-        dilation[1] == 1) {
-      // A window row's KW*C values are one contiguous run of the input
-      // row (W and C collapsed): the copy reads and writes runs of KW*C,
-      // not of C (ResNet's 7x7 stem on RGB: runs of 21 floats, not 3). Same
-      // patch order (kh, kw, c).
-      AffineExpr dn, doh, dow, dkh, dj;
-      bindDims(ctx, dn, doh, dow, dkh, dj);
-      Value rowsIn = tensor::CollapseShapeOp::create(
-          b, loc, c.padded, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-      auto patchType = RankedTensorType::get({n, oh, ow, kh, kw * ch}, inElem);
-      SmallVector<OpFoldResult> patchSizes = pixelSizes;
-      patchSizes.push_back(b.getIndexAttr(kh));
-      patchSizes.push_back(b.getIndexAttr(kw * ch));
-      patches = buildMap(
-          b, loc, patchType, patchSizes, rowsIn,
-          {AffineMap::get(5, 0,
-                          {dn, doh * strides[0] + dkh * dilation[0],
-                           dow * (strides[1] * ch) + dj},
-                          ctx)},
-          [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-    } else if (kh != 1 || kw != 1 || strides[0] != 1 || strides[1] != 1) {
-      AffineExpr dn, doh, dow, dkh, dkw, dc;
-      bindDims(ctx, dn, doh, dow, dkh, dkw, dc);
-      auto patchType = RankedTensorType::get({n, oh, ow, kh, kw, ch}, inElem);
-      SmallVector<OpFoldResult> patchSizes = pixelSizes;
-      for (int64_t d : {kh, kw, ch})
-        patchSizes.push_back(b.getIndexAttr(d));
-      patches = buildMap(
-          b, loc, patchType, patchSizes, c.padded,
-          {AffineMap::get(6, 0,
-                          {dn, doh * strides[0] + dkh * dilation[0],
-                           dow * strides[1] + dkw * dilation[1], dc},
-                          ctx)},
-          [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-    }
-    bool staticPixels = !ShapedType::isDynamic(n) &&
-                        !ShapedType::isDynamic(oh) &&
-                        !ShapedType::isDynamic(ow);
-    int64_t m = staticPixels ? n * oh * ow : ShapedType::kDynamic,
-            kk = kh * kw * ch;
-    int64_t patchRank = cast<RankedTensorType>(patches.getType()).getRank();
-    ReassociationIndices rows = {0, 1, 2}, cols;
-    for (int64_t d = 3; d < patchRank; ++d)
-      cols.push_back(d);
-    Value lhs = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({m, kk}, inElem), patches,
-        ArrayRef<ReassociationIndices>{rows, cols});
-    Value rhs = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({kk, o}, c.weightType.getElementType()),
-        c.weight, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-    auto mmType = RankedTensorType::get({m, o}, elem);
-    SmallVector<OpFoldResult> mmSizes = {
-        staticPixels ? OpFoldResult(b.getIndexAttr(m))
-                     : OpFoldResult(product(b, loc, pixelSizes)),
-        b.getIndexAttr(o)};
-    Value init =
-        filledTensor(b, loc, mmType, mmSizes, scalarConst(b, loc, elem, 0.0));
-    Value mm = linalg::MatmulOp::create(b, loc, TypeRange{mmType},
-                                        ValueRange{lhs, rhs}, ValueRange{init})
-                   .getResult(0);
+    SmallVector<OpFoldResult> pixels(c.outSizes.begin(),
+                                     c.outSizes.begin() + 3);
+    Value mm =
+        patchMatmul(c, buildPatchRows(op, c, c.padded, pixels, b), b, loc);
     return expandTo(b, loc, mm, c.resultType,
                     ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}}, c.outSizes);
+  }
+};
+
+/// NHWC/HWIO float convolutions with a static kernel whose image size is
+/// known only at run time (not 1x1 at stride 1): tiledDirectConv when an
+/// image has at least kTiledMinPixels output pixels, else the patch matmul
+/// (chosen per call).
+struct Conv2DRunTimeImage : Conv2DStrategy {
+  using Conv2DStrategy::Conv2DStrategy;
+  LogicalResult
+  checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &l,
+               ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticKernelNhwc(op, adaptor, l, rewriter)))
+      return failure();
+    auto dataType = cast<RankedTensorType>(adaptor.getData().getType());
+    if (!dataType.isDynamicDim(l.hDim) && !dataType.isDynamicDim(l.wDim))
+      return rewriter.notifyMatchFailure(op, "static image size");
+    if (isPixelMatmul(op))
+      return rewriter.notifyMatchFailure(op, "a matmul over the pixels");
+    return success();
+  }
+
+  Value lower(Conv2DOp op, const Conv2DOperands &c,
+              ConversionPatternRewriter &b) const override {
+    // Both forms, one of them with no rows (no control flow: IREE 3.13
+    // waits on the host at every scf.if, and packs a constant weight at
+    // every call for a matmul inside one): image rows [0, R) from the tiles,
+    // [R, OH) from the patch matmul, R = OH or 0.
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    ArrayRef<int64_t> strides = op.getStrides();
+    const int64_t t = kConvTile;
+    OpFoldResult oh = c.outSizes[1], ow = c.outSizes[2];
+    Value ohV = getValueOrCreateConstantIndexOp(b, loc, oh);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value large = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sge, product(b, loc, {oh, ow}),
+        arith::ConstantIndexOp::create(b, loc, kTiledMinPixels));
+    auto pick = [&](Value ifLarge, Value otherwise) -> OpFoldResult {
+      return arith::SelectOp::create(b, loc, large, ifLarge, otherwise)
+          .getResult();
+    };
+    AffineExpr s0;
+    bindSymbols(ctx, s0);
+    auto apply = [&](AffineExpr e, OpFoldResult v) {
+      return getValueOrCreateConstantIndexOp(
+          b, loc, affine::makeComposedFoldedAffineApply(b, loc, e, {v}));
+    };
+    // tiles per image (no rows of tiles for small maps), and the rows and
+    // columns the last tiles' windows read beyond c.padded
+    SmallVector<OpFoldResult> tiles = {
+        pick(apply(s0.ceilDiv(t), oh), zero),
+        affine::makeComposedFoldedAffineApply(b, loc, s0.ceilDiv(t), {ow})};
+    SmallVector<OpFoldResult> low(4, b.getIndexAttr(0)), high = low;
+    high[1] = pick(apply((s0.ceilDiv(t) * t - s0) * strides[0], oh), zero);
+    high[2] = affine::makeComposedFoldedAffineApply(
+        b, loc, (s0.ceilDiv(t) * t - s0) * strides[1], {ow});
+    Type inElem = cast<RankedTensorType>(c.padded.getType()).getElementType();
+    Value input = tensor::PadOp::create(b, loc, Type(), c.padded, low, high,
+                                        scalarConst(b, loc, inElem, 0.0));
+
+    OpFoldResult n = c.outSizes[0], o = c.outSizes[3];
+    OpFoldResult tiledRows = pick(ohV, zero), matmulRows = pick(zero, ohV);
+    Value tiled =
+        tiledDirectConv(op, c, input, tiles, {n, tiledRows, ow, o}, b);
+    Value mm = patchMatmul(
+        c, buildPatchRows(op, c, input, {n, matmulRows, ow}, b), b, loc);
+    auto rowsType = [&](OpFoldResult rows) {
+      return RankedTensorType::get(
+          {staticDim(n), staticDim(rows), staticDim(ow), staticDim(o)},
+          c.resultType.getElementType());
+    };
+    Value fromMatmul = expandTo(b, loc, mm, rowsType(matmulRows),
+                                ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}},
+                                {n, matmulRows, ow, o});
+    Value image = emptyTensor(b, loc, c.resultType, c.outSizes);
+    SmallVector<OpFoldResult> ones(4, b.getIndexAttr(1)),
+        at(4, b.getIndexAttr(0));
+    image = tensor::InsertSliceOp::create(b, loc, tiled, image, at,
+                                          {n, tiledRows, ow, o}, ones);
+    at[1] = tiledRows;
+    return tensor::InsertSliceOp::create(b, loc, fromMatmul, image, at,
+                                         {n, matmulRows, ow, o}, ones);
   }
 };
 
@@ -1003,7 +1233,8 @@ void relay::populateConvToLinalgPatterns(const TypeConverter &tc,
                                          RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   // nn.conv2d
-  patterns.add<Conv2DIm2colMatmul>(tc, ctx, kSpecialisedBenefit);
+  patterns.add<Conv2DIm2colMatmul, Conv2DRunTimeImage>(tc, ctx,
+                                                       kSpecialisedBenefit);
   patterns.add<Conv2DNhwcHwcf, Conv2DNchwFchw, Conv2DDepthwise<false>,
                Conv2DDepthwise<true>>(tc, ctx, kNamedOpBenefit);
   patterns.add<Conv2DGrouped>(tc, ctx, kGeneralBenefit);

@@ -4,7 +4,9 @@ What IREE 3.13 is handed for `?` dims differs from the static lowering where
 its dynamic-shape code is slow (bench/DYNAMIC.md): a dense with a run-time
 row count runs a static 1-row kernel for one row and a static 8-row kernel
 for up to 8 rows (``denseFewRows``), a
-conv2d with a run-time batch or image size is im2col + matmul, and reshapes
+conv2d with a run-time image size is computed per call on 8x8 output tiles (a direct
+convolution with static spatial sizes) for maps of at least 1024 pixels and as im2col +
+matmul for smaller ones (a run-time batch alone keeps the static choice), and reshapes
 whose sizes are products of the input's dims regroup dims without a trip
 through 1-D (SymbolicSizes.h). Each is checked here against numpy at sizes
 on both sides of its thresholds (1e-5 relative for float sums; exact for
@@ -82,9 +84,10 @@ def _conv_fn():
     return relay.Function([x], relay.nn.relu(y))
 
 
-def test_dynamic_conv_is_im2col_in_ir():
+def test_dynamic_conv_has_both_forms_and_no_branch_in_ir():
     text = _lowered(_conv_fn())
-    assert "linalg.conv_2d" not in text and "linalg.matmul" in text
+    assert "linalg.conv_2d_nhwc_hwcf" in text and "x8x8x6xf32>" in text   # 8x8 tiles
+    assert "linalg.matmul" in text and "scf.if" not in text
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +95,10 @@ def conv_exe():
     return _compile(_conv_fn())
 
 
-@pytest.mark.parametrize("shape", [(1, 3, 9, 9), (2, 3, 16, 11), (1, 3, 1, 1), (3, 3, 5, 8)])
+# small maps (im2col), one pixel, and maps of >= 1024 pixels (tiles; 35x33 and 40x36 are
+# not multiples of 8)
+@pytest.mark.parametrize("shape", [(1, 3, 9, 9), (2, 3, 16, 11), (1, 3, 1, 1), (3, 3, 5, 8),
+                                   (1, 3, 70, 66), (2, 3, 80, 72), (1, 3, 64, 64)])
 def test_conv_any_size(conv_exe, shape):
     x = R.standard_normal(shape).astype("float32")
     want = np.maximum(_conv_ref(x, CW, 2, 1), 0)
@@ -102,7 +108,8 @@ def test_conv_any_size(conv_exe, shape):
 
 
 # im2col copies a window row's KW*C values as one run of the input row (W and C collapsed)
-# unless the kernel is dilated along W; against torch at several sizes per geometry
+# unless the kernel is dilated along W; the tiles' windows depend on stride and dilation;
+# against torch at several sizes per geometry, on both sides of the tiles' threshold
 @pytest.mark.parametrize("kernel,stride,dilation,padding", [
     ((7, 7), (2, 2), (1, 1), (3, 3)),      # ResNet's stem
     ((3, 5), (1, 2), (2, 1), (1, 2, 0, 1)),  # dilated along H only: the run form
@@ -116,7 +123,7 @@ def test_conv_im2col_geometries(kernel, stride, dilation, padding):
     exe = _compile(relay.Function([x], relay.nn.conv2d(
         x, relay.const(w), strides=stride, dilation=dilation, padding=padding)))
     pads = padding if len(padding) == 4 else padding * 2        # top, left, bottom, right
-    for shape in [(1, 4, 17, 19), (2, 4, 9, 12)]:
+    for shape in [(1, 4, 17, 19), (2, 4, 9, 12), (1, 4, 75, 70)]:
         xi = R.standard_normal(shape).astype("float32")
         xp = np.pad(xi, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
         want = torch.nn.functional.conv2d(torch.from_numpy(xp), torch.from_numpy(w),
@@ -124,6 +131,23 @@ def test_conv_im2col_geometries(kernel, stride, dilation, padding):
         got = np.asarray(exe(xi))
         assert got.shape == want.shape
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+# a run-time batch alone: the direct convolution above 256 pixels an image (IREE's is as
+# fast as at a static size), im2col below
+@pytest.mark.parametrize("hw,direct", [((40, 36), True), ((8, 8), False)])
+def test_conv_run_time_batch(hw, direct):
+    import torch
+    w = R.standard_normal((6, 3, 3, 3)).astype("float32")
+    x = relay.var("x", shape=(ANY, 3) + hw)
+    fn = relay.Function([x], relay.nn.conv2d(x, relay.const(w), padding=(1, 1)))
+    assert ("linalg.conv_2d" in _lowered(fn)) == direct
+    exe = _compile(fn)
+    for n in (1, 3):
+        xi = R.standard_normal((n, 3) + hw).astype("float32")
+        want = torch.nn.functional.conv2d(torch.from_numpy(xi), torch.from_numpy(w),
+                                          padding=1).numpy()
+        np.testing.assert_allclose(np.asarray(exe(xi)), want, rtol=1e-5, atol=1e-4)
 
 
 # -- reshapes regrouped from products of dims -------------------------------------------------
