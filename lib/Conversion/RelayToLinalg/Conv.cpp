@@ -278,12 +278,11 @@ int64_t staticDim(OpFoldResult size) {
 /// ((T-1)*stride + (K-1)*dilation + 1 rows and columns) is gathered into a
 /// batch [N*TH*TW, HI, WI, C] (one linalg.generic copying runs of WI*C),
 /// convolved by linalg.conv_2d_nhwc_hwcf with static spatial sizes, and
-/// the tiles are put back in place and cropped to `outSizes` ([N, OH, OW,
-/// O] with OH <= TH*T, OW <= TW*T). `input` (c.padded extended at the
-/// bottom and right) has every tile's window in range.
+/// the tiles are put back in place: [N, TH*T, TW*T, O] (the caller crops).
+/// `input` (c.padded extended at the bottom and right) has every tile's
+/// window in range.
 Value tiledDirectConv(Conv2DOp op, const Conv2DOperands &c, Value input,
-                      ArrayRef<OpFoldResult> tiles,
-                      ArrayRef<OpFoldResult> outSizes, OpBuilder &b) {
+                      ArrayRef<OpFoldResult> tiles, OpBuilder &b) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
   ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
@@ -294,7 +293,7 @@ Value tiledDirectConv(Conv2DOp op, const Conv2DOperands &c, Value input,
                        (t - 1) * strides[1] + (kw - 1) * dilation[1] + 1};
   Type inElem = cast<RankedTensorType>(input.getType()).getElementType();
   Type elem = c.resultType.getElementType();
-  OpFoldResult n = outSizes[0];
+  OpFoldResult n = c.outSizes[0];
   auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
 
   // the tiles' windows [N, TH, TW, HI, WI*C] (W and C collapsed: a window
@@ -347,13 +346,8 @@ Value tiledDirectConv(Conv2DOp op, const Conv2DOperands &c, Value input,
                ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}, {4}, {5}},
                {n, tiles[0], tiles[1], index(t), index(t), index(o)});
   Value placed = transposeDims(b, loc, perTile, {0, 1, 3, 2, 4, 5});
-  Value image = tensor::CollapseShapeOp::create(
+  return tensor::CollapseShapeOp::create(
       b, loc, placed, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3, 4}, {5}});
-  auto outType =
-      RankedTensorType::get(llvm::map_to_vector(outSizes, staticDim), elem);
-  return tensor::ExtractSliceOp::create(
-      b, loc, outType, image, SmallVector<OpFoldResult>(4, index(0)), outSizes,
-      SmallVector<OpFoldResult>(4, index(1)));
 }
 
 /// What im2col and the tiled direct convolution need: groups = 1, NHWC
@@ -438,16 +432,17 @@ struct Conv2DRunTimeImage : Conv2DStrategy {
 
   Value lower(Conv2DOp op, const Conv2DOperands &c,
               ConversionPatternRewriter &b) const override {
-    // Both forms, one of them with no rows (no control flow: IREE 3.13
-    // waits on the host at every scf.if, and packs a constant weight at
-    // every call for a matmul inside one): image rows [0, R) from the tiles,
-    // [R, OH) from the patch matmul, R = OH or 0.
+    // Both forms, the one not taken sized to nothing (no control flow:
+    // IREE 3.13 waits on the host at every scf.if, and packs a constant
+    // weight at every call for a matmul inside one). Each writes a whole
+    // canvas from its origin: [N, TH*T, TW*T] tiles or [N, OH, OW] patch
+    // rows; the result is the canvas cropped to [N, OH, OW].
     Location loc = op.getLoc();
     MLIRContext *ctx = b.getContext();
     ArrayRef<int64_t> strides = op.getStrides();
     const int64_t t = kConvTile;
-    OpFoldResult oh = c.outSizes[1], ow = c.outSizes[2];
-    Value ohV = getValueOrCreateConstantIndexOp(b, loc, oh);
+    OpFoldResult n = c.outSizes[0], oh = c.outSizes[1], ow = c.outSizes[2],
+                 o = c.outSizes[3];
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value large = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::sge, product(b, loc, {oh, ow}),
@@ -462,41 +457,44 @@ struct Conv2DRunTimeImage : Conv2DStrategy {
       return getValueOrCreateConstantIndexOp(
           b, loc, affine::makeComposedFoldedAffineApply(b, loc, e, {v}));
     };
-    // tiles per image (no rows of tiles for small maps), and the rows and
-    // columns the last tiles' windows read beyond c.padded
-    SmallVector<OpFoldResult> tiles = {
-        pick(apply(s0.ceilDiv(t), oh), zero),
-        affine::makeComposedFoldedAffineApply(b, loc, s0.ceilDiv(t), {ow})};
-    SmallVector<OpFoldResult> low(4, b.getIndexAttr(0)), high = low;
-    high[1] = pick(apply((s0.ceilDiv(t) * t - s0) * strides[0], oh), zero);
-    high[2] = affine::makeComposedFoldedAffineApply(
-        b, loc, (s0.ceilDiv(t) * t - s0) * strides[1], {ow});
+    // tiles per image and the rows/columns their windows read beyond
+    // c.padded (all none for small maps)
+    SmallVector<OpFoldResult> tiles, low(4, b.getIndexAttr(0)),
+        high = low, canvas = {n, oh, ow, o};
+    for (int64_t i : {0, 1}) {
+      OpFoldResult extent = c.outSizes[1 + i];
+      tiles.push_back(pick(apply(s0.ceilDiv(t), extent), zero));
+      high[1 + i] =
+          pick(apply((s0.ceilDiv(t) * t - s0) * strides[i], extent), zero);
+      canvas[1 + i] = pick(apply(s0.ceilDiv(t) * t, extent),
+                           getValueOrCreateConstantIndexOp(b, loc, extent));
+    }
     Type inElem = cast<RankedTensorType>(c.padded.getType()).getElementType();
     Value input = tensor::PadOp::create(b, loc, Type(), c.padded, low, high,
                                         scalarConst(b, loc, inElem, 0.0));
+    Value tiled = tiledDirectConv(op, c, input, tiles, b);
 
-    OpFoldResult n = c.outSizes[0], o = c.outSizes[3];
-    OpFoldResult tiledRows = pick(ohV, zero), matmulRows = pick(zero, ohV);
-    Value tiled =
-        tiledDirectConv(op, c, input, tiles, {n, tiledRows, ow, o}, b);
-    Value mm = patchMatmul(
-        c, buildPatchRows(op, c, input, {n, matmulRows, ow}, b), b, loc);
-    auto rowsType = [&](OpFoldResult rows) {
-      return RankedTensorType::get(
-          {staticDim(n), staticDim(rows), staticDim(ow), staticDim(o)},
-          c.resultType.getElementType());
+    // the patch rows of small maps
+    OpFoldResult rows = pick(zero, getValueOrCreateConstantIndexOp(b, loc, oh));
+    Value mm =
+        patchMatmul(c, buildPatchRows(op, c, input, {n, rows, ow}, b), b, loc);
+    Type elem = c.resultType.getElementType();
+    auto typeOf = [&](ArrayRef<OpFoldResult> sizes) {
+      return RankedTensorType::get(llvm::map_to_vector(sizes, staticDim), elem);
     };
-    Value fromMatmul = expandTo(b, loc, mm, rowsType(matmulRows),
+    Value fromMatmul = expandTo(b, loc, mm, typeOf({n, rows, ow, o}),
                                 ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}},
-                                {n, matmulRows, ow, o});
-    Value image = emptyTensor(b, loc, c.resultType, c.outSizes);
-    SmallVector<OpFoldResult> ones(4, b.getIndexAttr(1)),
-        at(4, b.getIndexAttr(0));
-    image = tensor::InsertSliceOp::create(b, loc, tiled, image, at,
-                                          {n, tiledRows, ow, o}, ones);
-    at[1] = tiledRows;
-    return tensor::InsertSliceOp::create(b, loc, fromMatmul, image, at,
-                                         {n, matmulRows, ow, o}, ones);
+                                {n, rows, ow, o});
+
+    SmallVector<OpFoldResult> origin(4, b.getIndexAttr(0)),
+        ones(4, b.getIndexAttr(1));
+    Value image = emptyTensor(b, loc, typeOf(canvas), canvas);
+    image = tensor::InsertSliceOp::create(b, loc, tiled, image, origin,
+                                          dimSizes(b, loc, tiled), ones);
+    image = tensor::InsertSliceOp::create(b, loc, fromMatmul, image, origin,
+                                          {n, rows, ow, o}, ones);
+    return tensor::ExtractSliceOp::create(b, loc, c.resultType, image, origin,
+                                          c.outSizes, ones);
   }
 };
 

@@ -18,32 +18,38 @@ func.func @conv_nchw(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>) -> tens
 }
 
 // A run-time image size (Conv2DRunTimeImage): both forms, sized per call,
-// one of them with no rows. Large maps (>= 1024 output pixels an image):
+// the one not taken to nothing. Large maps (>= 1024 output pixels an image):
 // 8x8 output tiles, each tile's 12x12 input window (dilation 2) gathered
 // into a batch and convolved with static spatial sizes; small maps: the
-// patch matmul. Image rows [0, R) come from the tiles, [R, OH) from the
-// matmul. No scf.if (IREE waits on the host at each).
+// patch matmul. Each writes a canvas from its origin, cropped to the
+// result. No scf.if (IREE waits on the host at each).
 // CHECK-LABEL: func.func @conv_nhwc_dynamic
 func.func @conv_nhwc_dynamic(%x: tensor<?x?x?x3xf32>, %w: tensor<3x3x3x8xf32>) -> tensor<?x?x?x8xf32> {
   // CHECK-NOT: scf.if
   // CHECK: %[[N:.+]] = tensor.dim %{{.+}}, %{{.+}} : tensor<?x?x?x3xf32>
   // CHECK: %[[LARGE:.+]] = arith.cmpi sge, %{{.+}}, %c1024
   // CHECK: %[[TH:.+]] = arith.select %[[LARGE]], %{{.+}}, %c0
+  // CHECK: arith.select %[[LARGE]], %{{.+}}, %c0
+  // CHECK: %[[CH:.+]] = arith.select %[[LARGE]], %{{.+}}, %[[OH:[0-9]+]] : index
+  // CHECK: %[[TW:.+]] = arith.select %[[LARGE]], %{{.+}}, %c0
+  // CHECK: arith.select %[[LARGE]], %{{.+}}, %c0
+  // CHECK: %[[CW:.+]] = arith.select %[[LARGE]], %{{.+}}, %[[OW:[0-9]+]] : index
   // CHECK: %[[IN:.+]] = tensor.pad %{{.+}} low[0, 0, 0, 0] high[0, %{{.+}}, %{{.+}}, 0]
-  // CHECK: %[[R:.+]] = arith.select %[[LARGE]], %[[OH:.+]], %c0
-  // CHECK: %[[MR:.+]] = arith.select %[[LARGE]], %c0{{.*}}, %[[OH]]
-  // CHECK: %[[WIN:.+]] = tensor.empty(%[[N]], %[[TH]], %[[TW:.+]]) : tensor<?x?x?x12x36xf32>
+  // CHECK: %[[WIN:.+]] = tensor.empty(%[[N]], %[[TH]], %[[TW]]) : tensor<?x?x?x12x36xf32>
   // CHECK: linalg.generic {{.*}} outs(%[[WIN]] : tensor<?x?x?x12x36xf32>)
-  // CHECK: %[[T:.+]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.+}}, %{{.+}} : tensor<?x12x12x3xf32>, tensor<3x3x3x8xf32>) outs(%{{.+}} : tensor<?x8x8x8xf32>)
+  // CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.+}}, %{{.+}} : tensor<?x12x12x3xf32>, tensor<3x3x3x8xf32>) outs(%{{.+}} : tensor<?x8x8x8xf32>)
   // CHECK: linalg.transpose {{.*}} permutation = [0, 1, 3, 2, 4, 5]
-  // CHECK: %[[TILED:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 0] [%[[N]], %[[R]], %[[OW:.+]], 8]
+  // CHECK: %[[TILED:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3, 4], [5]]
+  // CHECK: %[[MR:.+]] = arith.select %[[LARGE]], %c0{{.*}}, %[[OH]]
   // CHECK: %[[E:.+]] = tensor.empty(%[[N]], %[[MR]], %[[OW]]) : tensor<?x?x?x3x3x3xf32>
   // CHECK: %[[G:.+]] = linalg.generic {{.*}} ins(%[[IN]] : tensor<?x?x?x3xf32>) outs(%[[E]] : tensor<?x?x?x3x3x3xf32>)
   // CHECK: %[[A:.+]] = tensor.collapse_shape %[[G]] {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<?x?x?x3x3x3xf32> into tensor<?x27xf32>
   // CHECK: %[[M:.+]] = linalg.matmul ins(%[[A]], %{{.+}} : tensor<?x27xf32>, tensor<27x8xf32>) outs(%{{.+}} : tensor<?x8xf32>)
   // CHECK: %[[MI:.+]] = tensor.expand_shape %[[M]] {{\[}}[0, 1, 2], [3]] output_shape [%[[N]], %[[MR]], %[[OW]], 8] : tensor<?x8xf32> into tensor<?x?x?x8xf32>
-  // CHECK: %[[I:.+]] = tensor.insert_slice %[[TILED]] into %{{.+}}[0, 0, 0, 0] [%[[N]], %[[R]], %[[OW]], 8]
-  // CHECK: tensor.insert_slice %[[MI]] into %[[I]][0, %[[R]], 0, 0] [%[[N]], %[[MR]], %[[OW]], 8]
+  // CHECK: %[[C:.+]] = tensor.empty(%[[N]], %[[CH]], %[[CW]]) : tensor<?x?x?x8xf32>
+  // CHECK: %[[I:.+]] = tensor.insert_slice %[[TILED]] into %[[C]][0, 0, 0, 0]
+  // CHECK: %[[J:.+]] = tensor.insert_slice %[[MI]] into %[[I]][0, 0, 0, 0] [%[[N]], %[[MR]], %[[OW]], 8]
+  // CHECK: tensor.extract_slice %[[J]][0, 0, 0, 0] [%[[N]], %[[OH]], %[[OW]], 8]
   %y = relay.nn.conv2d %x, %w {dilation = array<i64: 2, 2>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<?x?x?x3xf32>, tensor<3x3x3x8xf32>) -> tensor<?x?x?x8xf32>
   return %y : tensor<?x?x?x8xf32>
 }
