@@ -275,6 +275,11 @@ class _Importer:
             self.types[vi.name] = t
             params.append(v)
         self._unify_named_dims(g, params)
+        for vi in g.output:
+            kind = vi.type.WhichOneof("value")
+            if kind not in (None, "tensor_type"):
+                raise UnsupportedError(f"ONNX model '{self.source}': graph output '{vi.name}' is not a "
+                                       f"tensor ({kind})")
         for idx, node in enumerate(g.node):
             self.current = (idx, node)
             self._convert(idx, node)
@@ -400,6 +405,8 @@ class _Importer:
                                       f"{', '.join(unused)} not supported")
         elif node.op_type == "If" and ctx.is_const(0):
             results = self._inline_if(idx, node, ctx)
+        elif node.op_type == "If":
+            results = self._runtime_if(idx, node, ctx)
         else:
             conv = lookup(node.op_type, self.opset)
             if conv is None:
@@ -443,15 +450,8 @@ class _Importer:
                 raise TypeError(f"converter of {node.op_type} returned {r!r}")
             self.values[name] = r
 
-    def _inline_if(self, idx: int, node, ctx: Node) -> list:
-        """An ``If`` whose condition is known at import time (e.g. torch's export of ``squeeze``
-        of a dim it cannot prove is 1, ``If(Equal(dim, 1))``, once the importer knows the dim):
-        the nodes of the branch taken, converted in the enclosing scope; the If's outputs are
-        the branch's. A condition known only at run time stays unsupported."""
-        cond = ctx.const(0, "cond")
-        if cond.size != 1:
-            raise ctx.invalid(f"the condition must hold one element, got shape {list(cond.shape)}")
-        which = "then_branch" if bool(cond.reshape(())) else "else_branch"
+    def _if_branches(self, node, ctx: Node) -> dict:
+        """An ``If`` node's ``then_branch`` and ``else_branch`` graphs (checked)."""
         attrs = {a.name: a for a in node.attribute}
         for name in ("then_branch", "else_branch"):
             if name not in attrs or not attrs[name].HasField("g"):
@@ -459,24 +459,98 @@ class _Importer:
         extra = [a for a in attrs if a not in ("then_branch", "else_branch")]
         if extra:
             raise ctx.unsupported(f"attributes {', '.join(extra)} not supported")
-        g = attrs[which].g
-        if len(g.output) != len(node.output):
-            raise ctx.invalid(f"the {which} has {len(g.output)} outputs, the node {len(node.output)}")
-        self._load_initializers(g, lambda name: ctx.invalid(
-            f"initializer '{name}' of the {which} has the name of an earlier value"))
-        if g.sparse_initializer:
-            raise ctx.unsupported(f"sparse initializers in the {which}")
+        branches = {name: attrs[name].g for name in ("then_branch", "else_branch")}
+        for name, g in branches.items():
+            if len(g.output) != len(node.output):
+                raise ctx.invalid(f"the {name} has {len(g.output)} outputs, the node {len(node.output)}")
+            if g.sparse_initializer:
+                raise ctx.unsupported(f"sparse initializers in the {name}")
+        return branches
+
+    def _branch_results(self, idx: int, name: str, g, ctx: Node) -> list:
+        """The nodes of branch graph ``g`` converted in the enclosing scope; its outputs and
+        their types. The branch's own names are dropped afterwards (the other branch may use
+        them too)."""
+        before, types_before = set(self.values), dict(self.types)
+        self._load_initializers(g, lambda init: ctx.invalid(
+            f"initializer '{init}' of the {name} has the name of an earlier value"))
         for sub in g.node:
             self._convert(idx, sub)
-        results = []
+        results, types = [], []
         for o in g.output:
             if o.name not in self.values:
-                raise ctx.invalid(f"output '{o.name}' of the {which} is produced by no node")
+                raise ctx.invalid(f"output '{o.name}' of the {name} is produced by no node")
             results.append(self.values[o.name])
-        # the If's own inferred type merges both branches: the branch's type (or none) instead
-        for o, out in zip(g.output, node.output):
+            types.append(self.types.get(o.name) or _value_type(o))
+        for k in set(self.values) - before:
+            del self.values[k]
+            self.syms.pop(k, None)
+        self.types.clear()
+        self.types.update(types_before)
+        return results, types
+
+    def _runtime_if(self, idx: int, node, ctx: Node) -> list:
+        """An ``If`` whose condition is known only at run time: Relay's ``If`` over the two
+        branches, each converted in the enclosing scope (what only a branch uses is computed
+        in that branch, so a branch not taken cannot fail). The branches' outputs must have
+        the same type (Relay's ``If``)."""
+        branches = self._if_branches(node, ctx)
+        ct = ctx.in_types[0]
+        if ct is not None and ct[0] is not None and int(np.prod(ct[0])) != 1:
+            raise ctx.invalid(f"the condition must hold one element, got shape {list(ct[0])}")
+        if ct is not None and ct[1] is not None and ct[1] != "bool":
+            raise ctx.invalid(f"the condition must be a bool tensor, got {ct[1]}")
+        cond = ctx.expr(0)
+        if isinstance(cond, Sym):
+            cond = cond.expr
+        if ct is None or ct[0] is None or len(ct[0]) != 0:
+            cond = ctx.op("reshape")(cond, newshape=[])
+        arms = {}
+        for name, g in branches.items():
+            vals, types = self._branch_results(idx, name, g, ctx)
+            exprs = []
+            for v in vals:
+                if isinstance(v, np.ndarray):
+                    v = ctx.constant(v)
+                elif isinstance(v, Sym):
+                    v = v.expr
+                exprs.append(v)
+            arms[name] = (exprs, types)
+        (then_vals, then_types), (else_vals, else_types) = arms["then_branch"], arms["else_branch"]
+        for j, (a, b) in enumerate(zip(then_types, else_types)):
+            if a is not None and b is not None and a[0] is not None and b[0] is not None \
+                    and (len(a[0]) != len(b[0]) or a[1] != b[1] or any(
+                        x is not None and y is not None and x != y for x, y in zip(a[0], b[0]))):
+                raise ctx.unsupported(
+                    f"output {j}: the branches give {b[1]}{fmt_shape(b[0])} and "
+                    f"{a[1]}{fmt_shape(a[0])}; Relay's If needs one type (outputs whose shape "
+                    "depends on the branch taken are not supported)")
+        single = len(node.output) == 1
+        res = E.If(cond, then_vals[0] if single else E.Tuple(then_vals),
+                   else_vals[0] if single else E.Tuple(else_vals))
+        for out, a, b in zip(node.output, then_types, else_types):
             if out:
-                t = self.types.get(o.name)
+                t = a if a is not None else b
+                if t is None:
+                    self.types.pop(out, None)
+                else:
+                    self.types[out] = t
+        return [res] if single else [E.TupleGetItem(res, j) for j in range(len(node.output))]
+
+    def _inline_if(self, idx: int, node, ctx: Node) -> list:
+        """An ``If`` whose condition is known at import time (e.g. torch's export of ``squeeze``
+        of a dim it cannot prove is 1, ``If(Equal(dim, 1))``, once the importer knows the dim):
+        the nodes of the branch taken, converted in the enclosing scope; the If's outputs are
+        the branch's (a condition known only at run time: ``_runtime_if``)."""
+        cond = ctx.const(0, "cond")
+        if cond.size != 1:
+            raise ctx.invalid(f"the condition must hold one element, got shape {list(cond.shape)}")
+        which = "then_branch" if bool(cond.reshape(())) else "else_branch"
+        g = self._if_branches(node, ctx)[which]
+        results, types = self._branch_results(idx, which, g, ctx)
+        # the If's own inferred type merges both branches: the branch's type (or none) instead
+        for t, out in zip(types, node.output):
+            if out:
                 if t is None:
                     self.types.pop(out, None)
                 else:
