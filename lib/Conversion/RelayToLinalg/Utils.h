@@ -66,6 +66,19 @@ void populateTransformEinsumPatterns(const TypeConverter &tc,
                                      RewritePatternSet &patterns);
 void populateIndexSortPatterns(const TypeConverter &tc,
                                RewritePatternSet &patterns);
+/// nn.conv1d/conv3d (ConvND.cpp) and nn.conv2d_transpose (ConvTranspose.cpp),
+/// added by populateConvToLinalgPatterns (Conv.cpp: nn.conv2d).
+void populateConvNDPatterns(const TypeConverter &tc,
+                            RewritePatternSet &patterns);
+void populateConvTransposePatterns(const TypeConverter &tc,
+                                   RewritePatternSet &patterns);
+
+/// An N-d grouped convolution in channel-first layout as a linalg.generic:
+/// in [N, G, C/G, S...], w [G, F/G, C/G, K...], out [N, G, F/G, O...]
+/// (ConvND.cpp).
+Value groupedConvGeneric(OpBuilder &b, Location loc, Value in, Value w,
+                         Value out, ArrayRef<int64_t> strides,
+                         ArrayRef<int64_t> dilation, bool isUnsigned);
 
 /// True for an elementwise operator with no integer form (exp, log, ...).
 bool requiresFloat(Operation *op);

@@ -1,7 +1,7 @@
 //===- Window.h - padding and windows of convolutions and pools -*- C++ -*-===//
 //
 // Private to convert-relay-to-linalg: the IR-building side of sliding
-// windows shared by Conv.cpp and Pool.cpp (explicit padding, the crop to
+// windows shared by Conv*.cpp and Pool.cpp (explicit padding, the crop to
 // the rows windows read, dynamic output extents, average-pool divisors).
 // The integer rules behind them (Relay's padding forms, output sizes) are
 // relay/Utils/ShapeUtils.h.
