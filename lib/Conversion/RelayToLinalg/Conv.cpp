@@ -168,6 +168,11 @@ struct Conv2DStrategy : OpConversionPattern<Conv2DOp> {
   }
 };
 
+/// A size as a static dim (`?` unless constant).
+int64_t staticDim(OpFoldResult size) {
+  return getConstantIntValue(size).value_or(ShapedType::kDynamic);
+}
+
 /// Whether the convolution is a plain matmul over the pixels (a 1x1 kernel
 /// at stride 1: the patches are the input itself).
 bool isPixelMatmul(Conv2DOp op) {
@@ -188,11 +193,8 @@ Value buildPatchRows(Conv2DOp op, const Conv2DOperands &c, Value padded,
   ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
   ArrayRef<int64_t> k = c.weightType.getShape();
   int64_t kh = k[0], kw = k[1], ch = k[2];
-  auto staticOf = [](OpFoldResult s) {
-    return getConstantIntValue(s).value_or(ShapedType::kDynamic);
-  };
-  int64_t n = staticOf(pixelSizes[0]), oh = staticOf(pixelSizes[1]),
-          ow = staticOf(pixelSizes[2]);
+  int64_t n = staticDim(pixelSizes[0]), oh = staticDim(pixelSizes[1]),
+          ow = staticDim(pixelSizes[2]);
   Type inElem = cast<RankedTensorType>(padded.getType()).getElementType();
 
   Value patches = padded;
@@ -264,11 +266,6 @@ Value patchMatmul(const Conv2DOperands &c, Value rows, OpBuilder &b,
       .getResult(0);
 }
 
-/// A size as a static dim (`?` unless constant).
-int64_t staticDim(OpFoldResult size) {
-  return getConstantIntValue(size).value_or(ShapedType::kDynamic);
-}
-
 /// The convolution over tiles of kConvTile x kConvTile output pixels
 /// (`tiles` = [TH, TW] per image): each tile's input window
 /// ((T-1)*stride + (K-1)*dilation + 1 rows and columns) is gathered into a
@@ -310,13 +307,7 @@ Value tiledDirectConv(Conv2DOp op, const Conv2DOperands &c, Value input,
           {dn, dth * (t * strides[0]) + di, dtw * (t * strides[1] * ch) + dj},
           ctx)},
       [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-  SmallVector<OpFoldResult> perImage = {n, tiles[0], tiles[1]};
-  OpFoldResult batch =
-      llvm::all_of(
-          perImage,
-          [](OpFoldResult s) { return !ShapedType::isDynamic(staticDim(s)); })
-          ? index(staticDim(n) * staticDim(tiles[0]) * staticDim(tiles[1]))
-          : OpFoldResult(product(b, loc, perImage));
+  OpFoldResult batch = product(b, loc, {n, tiles[0], tiles[1]});
   Value flat = tensor::CollapseShapeOp::create(
       b, loc, windows, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}, {4}});
   Value batched =
