@@ -303,3 +303,24 @@ def test_pad_of_a_scalar_with_run_time_axes_is_refused():
     m = _model([oh.make_node("Pad", ["x", "p", "", "a"], ["y"], name="pad")],
                [_vi("x", []), _vi("p", [2], TP.INT64), _vi("a", [1], TP.INT64)], [_vi("y", None)], opset=19)
     _refused(m, "Pad node 'pad'", "no axis to pad")
+
+
+def _if_node(then_out, else_out):
+    then_g = oh.make_graph([oh.make_node("Neg", ["x"], ["a"])], "t", [], [then_out])
+    else_g = oh.make_graph([oh.make_node("Abs", ["x"], ["b"])], "e", [], [else_out])
+    return oh.make_node("If", ["p"], ["y"], then_branch=then_g, else_branch=else_g)
+
+
+@pytest.mark.parametrize("cond,words", [
+    (_vi("p", [], TP.FLOAT), ["If", "bool", "float32"]),
+    (_vi("p", [2], TP.BOOL), ["If", "one element", "[2]"]),
+])
+def test_if_condition_of_the_wrong_type_or_size_is_refused(cond, words):
+    m = _model([_if_node(_vi("a", [3]), _vi("b", [3]))], [_vi("x", [3]), cond], [_vi("y", [3])])
+    _refused(m, *words)
+
+
+def test_graph_output_that_is_not_a_tensor_is_refused():
+    seq = oh.make_tensor_sequence_value_info("s", TP.FLOAT, [3])
+    m = _model([oh.make_node("SequenceConstruct", ["x"], ["s"])], [_vi("x", [3])], [seq])
+    _refused(m, "graph output 's'", "not a tensor", "sequence_type")
