@@ -48,6 +48,22 @@ def test_dense_few_rows_path_in_ir():
     assert "tensor<?x128xf32>, tensor<256x128xf32>" in text   # and the dynamic one
 
 
+def test_run_time_rows_get_the_smaller_matmul_tile_budget(monkeypatch):
+    """IREE takes a `?` row count as 1024 rows when it tiles a matmul for threads;
+    programs with run-time sizes get half the tile budget (compiler._RUN_TIME_ROWS),
+    static ones IREE's default."""
+    import iree.compiler as ic
+    seen = []
+    real = ic.compile_str
+    monkeypatch.setattr(ic, "compile_str", lambda *a, **k: seen.append(k["extra_args"]) or real(*a, **k))
+    flag = "--iree-llvmcpu-matmul-tile-bytes=131072"
+    _compile(_dense_fn())
+    assert flag in seen[-1]
+    x = relay.var("x", shape=(4, 128))
+    _compile(relay.Function([x], relay.nn.dense(x, relay.const(W))))
+    assert not any(a.startswith("--iree-llvmcpu-matmul-tile-bytes") for a in seen[-1])
+
+
 @pytest.fixture(scope="module")
 def dense_exe():
     return _compile(_dense_fn())
