@@ -24,7 +24,8 @@ def Relay_Dialect : Dialect {
     `Any`. Types not yet known are `!relay.incomplete` and are resolved by
     the `relay-infer-type` pass.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::tensor::TensorDialect"];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;

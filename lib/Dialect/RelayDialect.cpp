@@ -2,6 +2,7 @@
 #include "relay/RelayDialect.h"
 #include "relay/RelayOps.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 

@@ -25,6 +25,7 @@
 #include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/DenseSet.h"
@@ -86,6 +87,7 @@ public:
         failed(solveDeferredInstances()) || failed(reportUnresolved()))
       return failure();
     writeBack();
+    castToSignatures();
     return success();
   }
 
@@ -522,6 +524,61 @@ private:
             arg.setType(solver.resolve(arg.getType()));
       for (OpResult result : op->getResults())
         result.setType(solver.resolve(result.getType()));
+    });
+  }
+
+  /// Relay's `Any` dim takes any size (the solver unifies `?` with a static
+  /// size), but func.call and func.return need a function's exact signature:
+  /// a value of a more static type passed to a `?` parameter (an empty
+  /// tensor<0x2xf32> starting a loop that grows a tensor<?x2xf32>) or
+  /// returned as a `?` result is cast (tensor.cast), and so is a call's
+  /// result that the program typed more statically than the callee.
+  void castToSignatures() {
+    auto compatible = [](Type from, Type to) {
+      return from != to && isa<RankedTensorType>(from) &&
+             isa<RankedTensorType>(to) &&
+             tensor::CastOp::areCastCompatible(from, to);
+    };
+    module.walk([&](Operation *op) {
+      if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+        auto fn = dyn_cast<func::FuncOp>(ret->getParentOp());
+        if (!fn || fn.getNumResults() != ret.getNumOperands())
+          return;
+        OpBuilder b(ret);
+        for (auto [operand, want] :
+             llvm::zip(ret->getOpOperands(), fn.getResultTypes()))
+          if (compatible(operand.get().getType(), want))
+            operand.set(
+                tensor::CastOp::create(b, ret.getLoc(), want, operand.get()));
+        return;
+      }
+      auto call = dyn_cast<func::CallOp>(op);
+      if (!call)
+        return;
+      auto callee = dyn_cast_or_null<func::FuncOp>(
+          symbols.lookupSymbolIn(module, call.getCalleeAttr()));
+      if (!callee || getTypeParams(callee))
+        return;
+      FunctionType type = callee.getFunctionType();
+      if (type.getNumInputs() != call.getNumOperands() ||
+          type.getNumResults() != call.getNumResults())
+        return;
+      OpBuilder b(call);
+      for (auto [operand, want] :
+           llvm::zip(call->getOpOperands(), type.getInputs()))
+        if (compatible(operand.get().getType(), want))
+          operand.set(
+              tensor::CastOp::create(b, call.getLoc(), want, operand.get()));
+      b.setInsertionPointAfter(call);
+      for (auto [result, want] :
+           llvm::zip(call.getResults(), type.getResults())) {
+        Type had = result.getType();
+        if (!compatible(want, had))
+          continue;
+        result.setType(want);
+        auto cast = tensor::CastOp::create(b, call.getLoc(), had, result);
+        result.replaceAllUsesExcept(cast, cast);
+      }
     });
   }
 

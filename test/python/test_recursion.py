@@ -709,3 +709,31 @@ def test_non_tail_recursion_on_vulkan():
     loop = _compile(LOOP, target="vulkan-spirv")
     x = np.array([1.0, 0.5, -0.25, 2.0], np.float32)
     np.testing.assert_array_equal(loop(np.array(1000, np.int32), x), 1000 * x)
+
+
+# ---------------------------------------------------------------------------
+# Relay's Any takes any size: a static argument to a parameter with `?` dims
+# (TVM's type checker accepts it; func.call needs a tensor.cast, which
+# relay-infer-type inserts).
+# ---------------------------------------------------------------------------
+def test_static_argument_to_a_parameter_with_any_dim():
+    """A loop growing a (?, 2) tensor from zeros((0, 2)): row k holds k + x."""
+    mod = relay.IRModule()
+    grow = relay.GlobalVar("grow")
+    i = relay.var("i", shape=(), dtype="int64")
+    n = relay.var("n", shape=(), dtype="int64")
+    x = relay.var("x", shape=(2,))
+    acc = relay.var("acc", shape=(relay.Any(), 2))
+    row = relay.expand_dims(relay.add(x, relay.cast(i, "float32")), 0)
+    step = grow(relay.add(i, relay.const(1, "int64")), n, x, relay.concatenate([acc, row], axis=0))
+    mod[grow] = relay.Function([i, n, x, acc], relay.If(relay.less(i, n), step, acc))
+    n0 = relay.var("n", shape=(), dtype="int64")
+    x0 = relay.var("x", shape=(2,))
+    mod["main"] = relay.Function([n0, x0], grow(relay.const(0, "int64"), n0, x0,
+                                               relay.zeros((0, 2), "float32")))
+    exe = relay.compile(mod)
+    xv = np.array([0.5, -1.0], np.float32)
+    for k in (0, 1, 5):
+        got = np.asarray(exe(np.array(k, np.int64), xv))
+        want = np.arange(k, dtype=np.float32)[:, None] + xv[None, :]
+        np.testing.assert_array_equal(got, want.reshape(k, 2))

@@ -407,6 +407,9 @@ class _Importer:
             results = self._inline_if(idx, node, ctx)
         elif node.op_type == "If":
             results = self._runtime_if(idx, node, ctx)
+        elif node.op_type in ("Loop", "Scan"):
+            from .onnx_loop import convert_loop, convert_scan
+            results = (convert_loop if node.op_type == "Loop" else convert_scan)(self, idx, node, ctx)
         else:
             conv = lookup(node.op_type, self.opset)
             if conv is None:
@@ -467,11 +470,20 @@ class _Importer:
                 raise ctx.unsupported(f"sparse initializers in the {name}")
         return branches
 
-    def _branch_results(self, idx: int, name: str, g, ctx: Node) -> list:
+    def _branch_results(self, idx: int, name: str, g, ctx: Node, bind=()) -> list:
         """The nodes of branch graph ``g`` converted in the enclosing scope; its outputs and
         their types. The branch's own names are dropped afterwards (the other branch may use
-        them too)."""
+        them too). ``bind``: (name, value, type) of the graph's inputs (a loop body's), bound
+        while it is converted (shadowing an outer name of the same)."""
         before, types_before = set(self.values), dict(self.types)
+        shadowed = {k: self.values[k] for k, _, _ in bind if k in self.values}
+        for k, v, t in bind:
+            self.values[k] = v
+            self.syms.pop(k, None)
+            if t is None:
+                self.types.pop(k, None)
+            else:
+                self.types[k] = t
         self._load_initializers(g, lambda init: ctx.invalid(
             f"initializer '{init}' of the {name} has the name of an earlier value"))
         for sub in g.node:
@@ -485,6 +497,7 @@ class _Importer:
         for k in set(self.values) - before:
             del self.values[k]
             self.syms.pop(k, None)
+        self.values.update(shadowed)
         self.types.clear()
         self.types.update(types_before)
         return results, types
