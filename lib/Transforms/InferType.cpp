@@ -533,23 +533,27 @@ private:
   /// tensor<0x2xf32> starting a loop that grows a tensor<?x2xf32>) or
   /// returned as a `?` result is cast (tensor.cast), and so is a call's
   /// result that the program typed more statically than the callee.
+  static bool castCompatible(Type from, Type to) {
+    return from != to && isa<RankedTensorType>(from) &&
+           isa<RankedTensorType>(to) &&
+           tensor::CastOp::areCastCompatible(from, to);
+  }
+
+  /// Casts `op`'s operands to `types` where they differ only in `?` dims.
+  static void castOperands(Operation *op, TypeRange types) {
+    OpBuilder b(op);
+    for (auto [operand, want] : llvm::zip(op->getOpOperands(), types))
+      if (castCompatible(operand.get().getType(), want))
+        operand.set(
+            tensor::CastOp::create(b, op->getLoc(), want, operand.get()));
+  }
+
   void castToSignatures() {
-    auto compatible = [](Type from, Type to) {
-      return from != to && isa<RankedTensorType>(from) &&
-             isa<RankedTensorType>(to) &&
-             tensor::CastOp::areCastCompatible(from, to);
-    };
     module.walk([&](Operation *op) {
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
         auto fn = dyn_cast<func::FuncOp>(ret->getParentOp());
-        if (!fn || fn.getNumResults() != ret.getNumOperands())
-          return;
-        OpBuilder b(ret);
-        for (auto [operand, want] :
-             llvm::zip(ret->getOpOperands(), fn.getResultTypes()))
-          if (compatible(operand.get().getType(), want))
-            operand.set(
-                tensor::CastOp::create(b, ret.getLoc(), want, operand.get()));
+        if (fn && fn.getNumResults() == ret.getNumOperands())
+          castOperands(ret, fn.getResultTypes());
         return;
       }
       auto call = dyn_cast<func::CallOp>(op);
@@ -563,17 +567,13 @@ private:
       if (type.getNumInputs() != call.getNumOperands() ||
           type.getNumResults() != call.getNumResults())
         return;
-      OpBuilder b(call);
-      for (auto [operand, want] :
-           llvm::zip(call->getOpOperands(), type.getInputs()))
-        if (compatible(operand.get().getType(), want))
-          operand.set(
-              tensor::CastOp::create(b, call.getLoc(), want, operand.get()));
+      castOperands(call, type.getInputs());
+      OpBuilder b(call->getContext());
       b.setInsertionPointAfter(call);
       for (auto [result, want] :
            llvm::zip(call.getResults(), type.getResults())) {
         Type had = result.getType();
-        if (!compatible(want, had))
+        if (!castCompatible(want, had))
           continue;
         result.setType(want);
         auto cast = tensor::CastOp::create(b, call.getLoc(), had, result);

@@ -38,6 +38,7 @@ from .adt import (Clause, Constructor, Match, PatternConstructor, PatternTuple, 
                   PatternWildcard, TypeData)
 from .expr_functor import ExprFunctor, ExprMutator, ExprVisitor
 from . import analysis
+from . import loops
 from .analysis import free_vars
 from . import op
 from .op import nn

@@ -39,7 +39,7 @@ def test_import_after_iree(first):
 LAYERS = {
     "ty": 0, "errors": 0,
     "expr": 1, "adt_value": 1, "interpreter_ops": 1,
-    "adt": 1.5, "scope_builder": 1.5,
+    "adt": 1.5, "scope_builder": 1.5, "loops": 1.7,
     "expr_functor": 2,
     "analysis": 3,
     "interpreter": 3.5,

@@ -21,6 +21,7 @@ from onnx import TensorProto, helper as oh  # noqa: E402
 
 import relay_mlir as relay  # noqa: E402
 from relay_mlir.frontend import from_onnx  # noqa: E402
+from ort_runner import OrtRunner  # noqa: E402
 
 F32, I64 = TensorProto.FLOAT, TensorProto.INT64
 _RNG = np.random.default_rng(0)
@@ -37,34 +38,6 @@ def _i64(name, v):
     return oh.make_tensor(name, I64, [len(v)], list(v))
 
 
-class _Runner:
-    """One compiled module and one onnxruntime session for a model."""
-
-    def __init__(self, model):
-        self.names = [i.name for i in model.graph.input if i.name not in {t.name for t in model.graph.initializer}]
-        self.sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-        self.mod = from_onnx(model)
-        self.exe = relay.compile(self.mod, target="llvm-cpu")
-
-    def check(self, *inputs, rtol=0.0, atol=0.0):
-        feeds = dict(zip(self.names, inputs))
-        want = self.sess.run(None, feeds)
-        got = self.exe(*inputs)
-        got = list(got) if isinstance(got, (list, tuple)) else [got]
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            g = np.asarray(g)
-            assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, w.shape, g.dtype, w.dtype)
-            np.testing.assert_allclose(g, w, rtol=rtol, atol=atol)
-
-    def fails(self, *inputs, ort_fails=True):
-        if ort_fails:
-            with pytest.raises(Exception):
-                self.sess.run(None, dict(zip(self.names, inputs)))
-        with pytest.raises(relay.RelayRuntimeError):
-            self.exe(*inputs)
-
-
 def _f32(*shape):
     return _RNG.standard_normal(shape).astype(np.float32)
 
@@ -75,7 +48,7 @@ def test_gather_negative_index_runtime_dim() -> None:
                 oh.make_node("Gather", ["x", "j"], ["z"], axis=1)],
                [("x", F32, ["b", "t", 3])], [("y", F32, None), ("z", F32, None)],
                inits=[oh.make_tensor("i", I64, [], [-1]), _i64("j", [0, -1])])
-    r = _Runner(m)
+    r = OrtRunner(m)
     for b, t in [(1, 1), (2, 5), (3, 9)]:
         r.check(_f32(b, t, 3))
     r.fails(_f32(2, 0, 3))  # index -1 into an empty dim
@@ -84,7 +57,7 @@ def test_gather_negative_index_runtime_dim() -> None:
 def test_gather_constant_index_beyond_runtime_dim_is_an_error() -> None:
     m = _model([oh.make_node("Gather", ["x", "i"], ["y"], axis=0)], [("x", F32, ["n", 2])],
                [("y", F32, None)], inits=[_i64("i", [2, -3])])
-    r = _Runner(m)
+    r = OrtRunner(m)
     for n in (3, 4):
         r.check(_f32(n, 2))
     r.fails(_f32(2, 2))
@@ -102,7 +75,7 @@ def test_slice_negative_bounds_runtime_dim() -> None:
                       _i64("s2", [-1]), _i64("e2", [-_INT64_MAX]), _i64("a2", [1]), _i64("p2", [-1]),
                       _i64("s3", [-2]), _i64("e3", [0]), _i64("p3", [-2]),
                       _i64("s4", [-3]), _i64("e4", [_INT64_MAX])])
-    r = _Runner(m)
+    r = OrtRunner(m)
     for b, t in [(1, 1), (2, 2), (1, 5), (3, 8)]:
         r.check(_f32(b, t, 4))
 
@@ -114,7 +87,7 @@ def test_expand_runtime_input_dims() -> None:
                [("x", F32, ["b", "c", "t"]), ("m", F32, ["b", 1, 1, "T"])],
                [("y", F32, None), ("z", F32, None)],
                inits=[_i64("s", [2, 1, 3, 1]), _i64("h", [1, 2, 1, 1])])
-    r = _Runner(m)
+    r = OrtRunner(m)
     for b, c, t in [(1, 1, 1), (2, 3, 4), (3, 1, 5)]:
         r.check(_f32(b, c, t), _f32(b, 1, 1, t))
     r.fails(_f32(2, 2, 4), _f32(2, 1, 1, 4))  # c = 2: neither 1 nor 3
@@ -136,7 +109,7 @@ def test_expand_torch_repeat() -> None:
     class M(torch.nn.Module):
         def forward(self, x):
             return x.repeat(1, 2, 1)
-    r = _Runner(_export(M(), [_f32(2, 3, 4)], ["x"], {"x": {0: "b", 2: "t"}}))
+    r = OrtRunner(_export(M(), [_f32(2, 3, 4)], ["x"], {"x": {0: "b", 2: "t"}}))
     for b, t in [(1, 1), (2, 4), (3, 7)]:
         r.check(_f32(b, 3, t))
 
@@ -178,7 +151,7 @@ def test_trilu_runtime_dims() -> None:
                 oh.make_node("Trilu", ["x"], ["u0"])],
                [("x", F32, ["b", "m", "n"])], [("u", F32, None), ("l", F32, None), ("u0", F32, None)],
                inits=[oh.make_tensor("k", I64, [], [1]), oh.make_tensor("km", I64, [], [-1])])
-    r = _Runner(m)
+    r = OrtRunner(m)
     for shape in [(1, 1, 1), (2, 3, 3), (1, 3, 5), (2, 4, 2)]:
         r.check(_f32(*shape))
 
@@ -186,7 +159,7 @@ def test_trilu_runtime_dims() -> None:
 def test_trilu_runtime_dims_and_k() -> None:
     m = _model([oh.make_node("Trilu", ["x", "k"], ["y"], upper=1)],
                [("x", F32, ["m", "n"]), ("k", I64, [])], [("y", F32, None)])
-    r = _Runner(m)
+    r = OrtRunner(m)
     for shape, k in [((1, 1), 0), ((3, 4), -1), ((5, 2), 2)]:
         r.check(_f32(*shape), np.array(k, np.int64))
 
@@ -195,7 +168,7 @@ def test_trilu_runtime_dims_and_k() -> None:
 def test_gather_elements_runtime_dims() -> None:
     m = _model([oh.make_node("GatherElements", ["x", "i"], ["y"], axis=1)],
                [("x", F32, ["b", "n"]), ("i", I64, ["c", "k"])], [("y", F32, None)])
-    r = _Runner(m)
+    r = OrtRunner(m)
     for b, n, k in [(1, 1, 1), (2, 5, 3), (3, 9, 12)]:
         r.check(_f32(b, n), _RNG.integers(-n, n, (b, k)).astype(np.int64))
     r.fails(_f32(2, 3), np.array([[0, 3], [1, 2]], np.int64))    # 3 is out of range
@@ -208,7 +181,7 @@ def test_depth_to_space_runtime_dims() -> None:
     m = _model([oh.make_node("DepthToSpace", ["x"], ["d"], blocksize=2, mode="DCR"),
                 oh.make_node("DepthToSpace", ["x"], ["c"], blocksize=2, mode="CRD")],
                [("x", F32, ["b", 8, "h", "w"])], [("d", F32, None), ("c", F32, None)])
-    r = _Runner(m)
+    r = OrtRunner(m)
     for b, h, w in [(1, 1, 1), (2, 3, 5), (1, 4, 2)]:
         r.check(_f32(b, 8, h, w))
 
@@ -216,7 +189,7 @@ def test_depth_to_space_runtime_dims() -> None:
 def test_space_to_depth_runtime_dims() -> None:
     m = _model([oh.make_node("SpaceToDepth", ["x"], ["y"], blocksize=2)],
                [("x", F32, ["b", 3, "h", "w"])], [("y", F32, None)])
-    r = _Runner(m)
+    r = OrtRunner(m)
     for b, h, w in [(1, 2, 2), (2, 4, 6), (3, 6, 2)]:
         r.check(_f32(b, 3, h, w))
     r.fails(_f32(1, 3, 3, 4))  # H = 3 is not a multiple of 2
@@ -231,7 +204,7 @@ def test_pool_ceil_mode_runtime_dims() -> None:
                 oh.make_node("MaxPool", ["x"], ["m1"], kernel_shape=[2, 2], strides=[3, 1], ceil_mode=1,
                              dilations=[1, 2])],
                [("x", F32, ["b", 2, "h", "w"])], [(o, F32, None) for o in ("mx", "a0", "a1", "m1")])
-    r = _Runner(m)
+    r = OrtRunner(m)
     for b, h, w in [(1, 2, 3), (2, 4, 5), (1, 7, 8), (2, 8, 3)]:
         r.check(_f32(b, 2, h, w), rtol=1e-6, atol=1e-6)
 
@@ -240,7 +213,7 @@ def test_pool_ceil_mode_1d_runtime_length() -> None:
     m = _model([oh.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2], strides=[2], ceil_mode=1),
                 oh.make_node("AveragePool", ["x"], ["z"], kernel_shape=[3], strides=[2], ceil_mode=1)],
                [("x", F32, ["b", 2, "t"])], [("y", F32, None), ("z", F32, None)])
-    r = _Runner(m)
+    r = OrtRunner(m)
     for b, t in [(1, 3), (2, 7), (1, 8)]:
         r.check(_f32(b, 2, t), rtol=1e-6, atol=1e-6)
 
@@ -254,7 +227,7 @@ def test_if_from_squeeze_with_known_condition() -> None:
             return torch.nn.functional.pad(x.unsqueeze(1), (2, 1, 0, 0), mode="replicate").squeeze(1)
     m = _export(M(), [_f32(2, 3, 5)], ["x"], {"x": {0: "b", 2: "t"}})
     assert "If" in {n.op_type for n in m.graph.node}
-    r = _Runner(m)
+    r = OrtRunner(m)
     for b, t in [(1, 1), (2, 5), (3, 4)]:
         r.check(_f32(b, 3, t))
 
@@ -277,7 +250,7 @@ def test_if_with_runtime_condition() -> None:
                 oh.make_node("If", ["c"], ["y", "z"], then_branch=then_g, else_branch=else_g)],
                [("x", F32, ["n", 4])], [("y", F32, None), ("z", F32, None)],
                inits=[oh.make_tensor("zero", F32, [], [0.0])])
-    r = _Runner(m)
+    r = OrtRunner(m)
     text = relay.compiler.lower_to_iree_input(r.mod)
     assert "scf.if" in (text if isinstance(text, str) else text[0])
     for n, sign in [(1, 1.0), (3, -1.0), (2, 1.0), (4, -1.0)]:
@@ -295,7 +268,7 @@ def test_if_runtime_branch_not_taken_cannot_fail() -> None:
                 oh.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)],
                [("x", F32, ["n", 4])], [("y", F32, None)],
                inits=[oh.make_tensor("i0", I64, [], [0]), oh.make_tensor("one", I64, [], [1])])
-    r = _Runner(m)
+    r = OrtRunner(m)
     for n in (1, 3, 2):
         r.check(_f32(n, 4), rtol=1e-6, atol=1e-6)
 
@@ -319,7 +292,7 @@ def test_inputs_sharing_a_dim_name_get_one_size() -> None:
     m = _model([oh.make_node("Add", ["x", "m"], ["s"]), oh.make_node("Mul", ["s", "w"], ["y"])],
                [("x", F32, ["batch", "seq"]), ("m", F32, ["batch", "seq"]), ("w", F32, ["seq"])],
                [("y", F32, None)])
-    r = _Runner(m)
+    r = OrtRunner(m)
     text = relay.compiler.lower_to_iree_input(r.mod)
     text = text if isinstance(text, str) else text[0]
     assert "do not broadcast" not in text

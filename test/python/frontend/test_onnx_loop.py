@@ -17,9 +17,11 @@ from onnx import TensorProto, helper as oh  # noqa: E402
 
 import relay_mlir as relay  # noqa: E402
 from relay_mlir.frontend import from_onnx  # noqa: E402
+from ort_runner import OrtRunner  # noqa: E402
 
 F32, I64, BOOL = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
 _RNG = np.random.default_rng(3)
+TOL = dict(rtol=1e-6, atol=1e-6)
 
 
 def _vi(name, t, shape):
@@ -29,23 +31,6 @@ def _vi(name, t, shape):
 def _model(nodes, inputs, outputs, opset=17):
     g = oh.make_graph(nodes, "g", [_vi(*i) for i in inputs], [_vi(*o) for o in outputs])
     return oh.make_model(g, opset_imports=[oh.make_opsetid("", opset)], ir_version=8)
-
-
-class _Runner:
-    def __init__(self, model):
-        self.names = [i.name for i in model.graph.input]
-        self.sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-        self.exe = relay.compile(from_onnx(model), target="llvm-cpu")
-
-    def check(self, *inputs, tol=1e-6):
-        want = self.sess.run(None, dict(zip(self.names, inputs)))
-        got = self.exe(*inputs)
-        got = list(got) if isinstance(got, (list, tuple)) else [got]
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            g = np.asarray(g)
-            assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, w.shape, g.dtype, w.dtype)
-            np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
 
 
 def _f32(*shape):
@@ -66,10 +51,10 @@ def test_scan_static_length(in_dir, out_axis, out_dir):
     node = oh.make_node("Scan", ["s0", "x"], ["s", "y"], body=_cumsum_body(3), num_scan_inputs=1,
                         scan_input_directions=[in_dir], scan_output_axes=[out_axis],
                         scan_output_directions=[out_dir])
-    r = _Runner(_model([node], [("s0", F32, [3]), ("x", F32, [5, 3])],
+    r = OrtRunner(_model([node], [("s0", F32, [3]), ("x", F32, [5, 3])],
                        [("s", F32, None), ("y", F32, None)]))
     for _ in range(2):
-        r.check(_f32(3), _f32(5, 3))
+        r.check(_f32(3), _f32(5, 3), **TOL)
 
 
 def test_scan_runtime_length_compiled_once():
@@ -77,10 +62,10 @@ def test_scan_runtime_length_compiled_once():
     along axis 1."""
     node = oh.make_node("Scan", ["s0", "x"], ["s", "y"], body=_cumsum_body(4), num_scan_inputs=1,
                         scan_input_axes=[1])
-    r = _Runner(_model([node], [("s0", F32, [4]), ("x", F32, [4, "T"])],
+    r = OrtRunner(_model([node], [("s0", F32, [4]), ("x", F32, [4, "T"])],
                        [("s", F32, None), ("y", F32, None)]))
     for t in (1, 2, 7):
-        r.check(_f32(4), _f32(4, t))
+        r.check(_f32(4), _f32(4, t), **TOL)
 
 
 def test_scan_two_inputs_of_different_runtime_lengths_is_a_runtime_error():
@@ -88,9 +73,9 @@ def test_scan_two_inputs_of_different_runtime_lengths_is_a_runtime_error():
                          "body", [_vi("s", F32, [2]), _vi("a", F32, [2]), _vi("b", F32, [2])],
                          [_vi("s2", F32, [2])])
     node = oh.make_node("Scan", ["s0", "x", "z"], ["s"], body=body, num_scan_inputs=2)
-    r = _Runner(_model([node], [("s0", F32, [2]), ("x", F32, ["T", 2]), ("z", F32, ["U", 2])],
+    r = OrtRunner(_model([node], [("s0", F32, [2]), ("x", F32, ["T", 2]), ("z", F32, ["U", 2])],
                        [("s", F32, None)]))
-    r.check(_f32(2), _f32(3, 2), _f32(3, 2))
+    r.check(_f32(2), _f32(3, 2), _f32(3, 2), **TOL)
     with pytest.raises(relay.RelayRuntimeError):
         r.exe(_f32(2), _f32(3, 2), _f32(4, 2))
 
@@ -117,17 +102,17 @@ def _loop_model(cond_limit=None):
 
 
 def test_loop_runtime_trip_count():
-    r = _Runner(_loop_model())
+    r = OrtRunner(_loop_model())
     for m in (0, 1, 4):
-        r.check(np.array(m, np.int64), np.array(True), _f32(2, 3))
-    r.check(np.array(3, np.int64), np.array(False), _f32(2, 3))  # no iteration
+        r.check(np.array(m, np.int64), np.array(True), _f32(2, 3), **TOL)
+    r.check(np.array(3, np.int64), np.array(False), _f32(2, 3), **TOL)  # no iteration
 
 
 def test_loop_condition_stops_early():
-    r = _Runner(_loop_model(cond_limit=12.0))
+    r = OrtRunner(_loop_model(cond_limit=12.0))
     v0 = np.zeros((2, 3), np.float32)
     for m in (2, 10, 100):   # the condition ends it after a few iterations
-        r.check(np.array(m, np.int64), np.array(True), v0)
+        r.check(np.array(m, np.int64), np.array(True), v0, **TOL)
 
 
 def test_loop_scan_output_declared_static_checked():
@@ -146,10 +131,10 @@ def test_loop_scan_output_declared_static_checked():
         [_vi("c_out", BOOL, []), _vi("y_out", F32, [1]), _vi("scan", F32, [1])],
         initializer=[oh.make_tensor("zero", I64, [1], [0])])
     node = oh.make_node("Loop", ["M", "cond", "y0"], ["y", "ys"], body=body)
-    r = _Runner(_model([node], [("M", I64, []), ("cond", BOOL, []), ("y0", F32, [1])],
+    r = OrtRunner(_model([node], [("M", I64, []), ("cond", BOOL, []), ("y0", F32, [1])],
                        [("y", F32, None), ("ys", F32, None)]))
     for m in (1, 3, 5):
-        r.check(np.array(m, np.int64), np.array(True), _f32(1))
+        r.check(np.array(m, np.int64), np.array(True), _f32(1), **TOL)
     with pytest.raises(relay.RelayRuntimeError):   # slice 5:6 of 5 elements is empty, not [1]
         r.exe(np.array(6, np.int64), np.array(True), _f32(1))
 
