@@ -149,3 +149,39 @@ def test_loop_carried_value_changing_type_is_refused():
     m = _model([node], [("M", I64, []), ("v0", F32, [2])], [("v", F32, None)])
     with pytest.raises(relay.frontend.UnsupportedError, match="loop-carried value 0 changes type"):
         from_onnx(m)
+
+
+def test_while_loop_without_trip_count_reading_outer_values():
+    """No trip count (a while loop on the body's condition); the body reads graph inputs
+    `w` and `lim` of the enclosing graph (free variables of the loop function)."""
+    body = oh.make_graph(
+        [oh.make_node("Add", ["v", "w"], ["v2"]), oh.make_node("ReduceSum", ["v2"], ["t"], keepdims=0),
+         oh.make_node("Less", ["t", "lim"], ["c2"])],
+        "body", [_vi("i", I64, []), _vi("c", BOOL, []), _vi("v", F32, [3])],
+        [_vi("c2", BOOL, []), _vi("v2", F32, [3])])
+    node = oh.make_node("Loop", ["", "c0", "v0"], ["v"], body=body)
+    r = OrtRunner(_model([node], [("c0", BOOL, []), ("v0", F32, [3]), ("w", F32, [3]), ("lim", F32, [])],
+                         [("v", F32, None)]))
+    zero = np.zeros(3, np.float32)
+    for w, lim in [([1, 2, 3], 50), ([1, 1, 1], 5), ([1, 1, 1], -1)]:
+        r.check(np.array(True), zero, np.array(w, np.float32), np.array(lim, np.float32), **TOL)
+
+
+def test_nested_loops_and_a_run_time_batch():
+    """A Loop in a Loop's body (the inner trip count is the outer iteration number), carrying
+    a [B, 2] value whose B is a run-time dim."""
+    inner = oh.make_graph(
+        [oh.make_node("Identity", ["ci"], ["co"]), oh.make_node("Cast", ["j"], ["jf"], to=F32),
+         oh.make_node("Add", ["a", "jf"], ["a2"])],
+        "inner", [_vi("j", I64, []), _vi("ci", BOOL, []), _vi("a", F32, ["B", 2])],
+        [_vi("co", BOOL, []), _vi("a2", F32, ["B", 2])])
+    outer = oh.make_graph(
+        [oh.make_node("Identity", ["c"], ["c2"]), oh.make_node("Loop", ["i", "c", "v"], ["v2"], body=inner),
+         oh.make_node("Tanh", ["v2"], ["v3"])],
+        "outer", [_vi("i", I64, []), _vi("c", BOOL, []), _vi("v", F32, ["B", 2])],
+        [_vi("c2", BOOL, []), _vi("v3", F32, ["B", 2])])
+    node = oh.make_node("Loop", ["M", "c0", "v0"], ["v"], body=outer)
+    r = OrtRunner(_model([node], [("M", I64, []), ("c0", BOOL, []), ("v0", F32, ["B", 2])],
+                         [("v", F32, None)]))
+    for m, b in [(0, 1), (1, 3), (4, 2)]:
+        r.check(np.array(m, np.int64), np.array(True), _f32(b, 2), **TOL)

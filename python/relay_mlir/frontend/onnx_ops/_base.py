@@ -310,7 +310,8 @@ class Node:
         of the expression built so far (when ONNX shape inference could not type it)."""
         t = self.in_types[i] if i < len(self.in_types) else None
         if (t is None or t[0] is None or t[1] is None) and isinstance(self.inputs[i], E.Expr):
-            rt = relay_type(self.inputs[i])
+            # (the global functions it may call: loops the importer built)
+            rt = relay_type(self.inputs[i], getattr(self, "globals", None))
             if rt is not None:
                 t = (t[0] if t and t[0] is not None else rt[0], t[1] if t and t[1] else rt[1])
                 self.in_types[i] = t
