@@ -548,7 +548,57 @@ private:
             tensor::CastOp::create(b, op->getLoc(), want, operand.get()));
   }
 
+  /// Whether `general` is `specific` with some static dims made `?`.
+  static bool isMoreGeneral(Type general, Type specific) {
+    auto g = dyn_cast<RankedTensorType>(general);
+    auto s = dyn_cast<RankedTensorType>(specific);
+    if (!g || !s || g == s || g.getElementType() != s.getElementType() ||
+        g.getRank() != s.getRank())
+      return false;
+    for (auto [a, b] : llvm::zip(g.getShape(), s.getShape()))
+      if (!ShapedType::isDynamic(a) && a != b)
+        return false;
+    return true;
+  }
+
+  /// A closure's type is its parameters' (the solver gave it the static
+  /// sizes of the arguments it is called with where a parameter says `?`:
+  /// a loop closure started on an empty tensor<0x2xf32> that it grows).
+  void widenClosureTypes() {
+    module.walk([&](FnOp fn) {
+      auto type = dyn_cast<FuncType>(fn.getType());
+      if (!type || type.getInputs().size() != fn.getParams().size())
+        return;
+      SmallVector<Type> inputs(type.getInputs());
+      bool widened = false;
+      for (auto [input, param] : llvm::zip(inputs, fn.getParams()))
+        if (isMoreGeneral(param.getType(), input)) {
+          input = param.getType();
+          widened = true;
+        }
+      if (!widened)
+        return;
+      auto wider = FuncType::get(fn.getContext(), inputs, type.getResult());
+      fn.getResult().setType(wider);
+      if (fn.getRecursive())
+        fn.getBody().front().getArgument(0).setType(wider);
+    });
+    // calls of a widened closure: the arguments cast to its parameter types
+    module.walk([&](relay::CallOp call) {
+      auto type = dyn_cast<FuncType>(call.getCallee().getType());
+      if (type && type.getInputs().size() == call.getArgs().size())
+        for (auto [operand, want] :
+             llvm::zip(call.getArgsMutable(), type.getInputs()))
+          if (isMoreGeneral(want, operand.get().getType())) {
+            OpBuilder b(call);
+            operand.set(
+                tensor::CastOp::create(b, call.getLoc(), want, operand.get()));
+          }
+    });
+  }
+
   void castToSignatures() {
+    widenClosureTypes();
     module.walk([&](Operation *op) {
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
         auto fn = dyn_cast<func::FuncOp>(ret->getParentOp());

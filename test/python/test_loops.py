@@ -60,3 +60,25 @@ def test_while_loop_body_arity_is_checked():
     with pytest.raises(ValueError, match="loop_bodies gave 2 values for 1 loop variables"):
         relay.loops.while_loop(lambda i: relay.less(i, relay.const(3, "int32")), [i],
                                lambda i: [i, i])
+
+
+def test_while_loop_growing_a_tensor_from_an_empty_one():
+    """A loop variable of type (?, 2) started on zeros((0, 2)) and grown by a row an
+    iteration (Relay's Any takes any size: the closure keeps its `?` parameter type and the
+    empty start is cast to it)."""
+    i = relay.var("i", shape=(), dtype="int32")
+    acc = relay.var("acc", shape=(relay.Any(), 2))
+    x = relay.var("x", shape=(2,))
+    n = relay.var("n", shape=(), dtype="int32")
+    loop = relay.loops.while_loop(
+        lambda i, acc: relay.less(i, n), [i, acc],
+        lambda i, acc: [relay.add(i, relay.const(1, "int32")),
+                        relay.concatenate([acc, relay.expand_dims(
+                            relay.add(x, relay.cast(i, "float32")), 0)], 0)])
+    f = relay.Function([x, n], relay.TupleGetItem(
+        loop(relay.const(0, "int32"), relay.zeros((0, 2), "float32")), 1))
+    exe = relay.compile(relay.IRModule.from_expr(f))
+    xv = np.array([1.0, 2.0], np.float32)
+    for k in (0, 1, 4):
+        want = xv[None, :] + np.arange(k, dtype=np.float32)[:, None]
+        np.testing.assert_array_equal(np.asarray(exe(xv, np.array(k, np.int32))), want)
