@@ -17,11 +17,12 @@ itself with the next values while the loop goes on:
 * ``Loop`` (opset 11+): the trip count and the condition are optional run-time
   values; the scan outputs are the body's per-iteration values stacked on a new
   first axis (a loop of 0 iterations gives 0 rows).
-* ``Scan`` (opset 9+): a trip count of the scan inputs' length along their
+* ``Scan``: a trip count of the scan inputs' length along their
   ``scan_input_axes`` (equal, checked at run time when not known at import);
   iteration ``i`` binds the body's scan inputs to slice ``i`` (or ``L-1-i``
   for ``scan_input_directions`` 1), and the scan outputs are stacked along
-  ``scan_output_axes``, reversed for ``scan_output_directions`` 1.
+  ``scan_output_axes``, reversed for ``scan_output_directions`` 1. Scan-8 (a
+  batch axis, ``sequence_lens``) is one scan per element of a static batch.
 
 A loop-carried value keeps its type from one iteration to the next (checked
 at import; where its type has run-time dims, its size is checked at run time
@@ -217,24 +218,28 @@ def convert_loop(imp, idx: int, node, ctx: Node) -> list:
 
 
 def convert_scan(imp, idx: int, node, ctx: Node) -> list:
-    """ONNX ``Scan`` (opset 9+): inputs (initial states..., scan inputs...), outputs (final
-    states..., scan outputs...)."""
-    if ctx.opset < 9:
-        raise ctx.unsupported("Scan-8 (a batch axis and sequence_lens) is not supported; "
-                              "Scan from opset 9 is")
+    """ONNX ``Scan``: inputs (initial states..., scan inputs...), outputs (final states...,
+    scan outputs...). Scan-8 has a leading ``sequence_lens`` input and a batch axis 0 on every
+    input and output: one scan per batch element (a static batch), stacked."""
     g = _body_graph(node, ctx)
     ctx.ignore("body")
+    v8 = ctx.opset < 9
+    first = 1 if v8 else 0
     m = int(ctx.attr("num_scan_inputs"))
-    n_state = len(node.input) - m
+    n_state = len(node.input) - first - m
     if m < 1 or n_state < 0:
         raise ctx.invalid(f"num_scan_inputs={m} with {len(node.input)} inputs")
     k_out = len(node.output) - n_state
     if k_out < 0:
         raise ctx.invalid(f"{len(node.output)} outputs for {n_state} states")
-    in_axes = list(ctx.attr("scan_input_axes", [0] * m))
-    in_dirs = list(ctx.attr("scan_input_directions", [0] * m))
-    out_axes = list(ctx.attr("scan_output_axes", [0] * k_out))
-    out_dirs = list(ctx.attr("scan_output_directions", [0] * k_out))
+    if v8:
+        in_axes, out_axes = [0] * m, [0] * k_out
+        in_dirs, out_dirs = list(ctx.attr("directions", [0] * m)), [0] * k_out
+    else:
+        in_axes = list(ctx.attr("scan_input_axes", [0] * m))
+        in_dirs = list(ctx.attr("scan_input_directions", [0] * m))
+        out_axes = list(ctx.attr("scan_output_axes", [0] * k_out))
+        out_dirs = list(ctx.attr("scan_output_directions", [0] * k_out))
     if len(in_axes) != m or len(in_dirs) != m or len(out_axes) != k_out or len(out_dirs) != k_out:
         raise ctx.invalid("scan_input_axes/directions need one entry per scan input and "
                           "scan_output_axes/directions one per scan output")
@@ -242,10 +247,35 @@ def convert_scan(imp, idx: int, node, ctx: Node) -> list:
         raise ctx.invalid("scan directions must be 0 (forward) or 1 (reverse)")
     if len(g.input) != n_state + m:
         raise ctx.invalid(f"the body has {len(g.input)} inputs, {n_state + m} expected")
-    _check_attrs(node, ctx, ("body", "num_scan_inputs", "scan_input_axes",
-                             "scan_input_directions", "scan_output_axes",
-                             "scan_output_directions"))
-    xs = [ctx.expr(n_state + j) for j in range(m)]
+    _check_attrs(node, ctx, ("body", "num_scan_inputs", "directions") if v8 else
+                 ("body", "num_scan_inputs", "scan_input_axes", "scan_input_directions",
+                  "scan_output_axes", "scan_output_directions"))
+    inits = [ctx.expr(first + j) for j in range(n_state)]
+    xs = [ctx.expr(first + n_state + j) for j in range(m)]
+    scan = (imp, idx, node, ctx, g, in_axes, in_dirs, out_axes, out_dirs)
+    if not v8:
+        finals, outs = _scan(*scan, inits, xs)
+        return finals + outs
+    # Scan-8: the batch axis 0 of every input and output
+    batch = _type_of(ctx, (inits + xs)[0], "input 1")[0][0]
+    if batch is None:
+        raise ctx.unsupported("Scan-8 with a batch size known only at run time")
+    if ctx.has(0):
+        lens = ctx.opt_const(0, "sequence_lens")
+        length = _type_of(ctx, xs[0], "scan input 0")[0][1]
+        if lens is None or length is None or np.any(lens.reshape(-1) != length):
+            raise ctx.unsupported("Scan-8 with sequence_lens other than the full length known "
+                                  "at import")
+    per = []
+    for b in range(batch):
+        row = [ctx.op("take")(v, _i64(ctx, b), axis=0) for v in inits + xs]
+        finals, outs = _scan(*scan, row[:n_state], row[n_state:])
+        per.append(finals + outs)
+    return [ctx.op("stack")([p[j] for p in per], axis=0) for j in range(len(per[0]))]
+
+
+def _scan(imp, idx, node, ctx: Node, g, in_axes, in_dirs, out_axes, out_dirs, inits, xs):
+    """One Scan (opset 9's semantics) over ``inits`` and ``xs``: (final states, outputs)."""
     axes, lengths = [], []
     for j, x in enumerate(xs):
         shape, _ = _type_of(ctx, x, f"scan input {j}")
@@ -266,7 +296,6 @@ def convert_scan(imp, idx: int, node, ctx: Node) -> list:
             eq = ctx.op("equal")(d, length)
             ok = eq if ok is None else ctx.op("logical_and")(ok, eq)
         length = depend(ctx, length, runtime_check(ctx, ok))
-    inits = [ctx.expr(j) for j in range(n_state)]
 
     def bind(i, cond, carried, trip):
         last = ctx.op("subtract")(trip, _i64(ctx, 1))
@@ -275,7 +304,7 @@ def convert_scan(imp, idx: int, node, ctx: Node) -> list:
                           for j, x in enumerate(xs)]
 
     finals, stacks = _run(imp, idx, node, ctx, g, trip=length, cond0=None, inits=inits,
-                          bind=bind, n_carried_out=n_state, has_cond_out=False)
+                          bind=bind, n_carried_out=len(inits), has_cond_out=False)
     outs = []
     for k, y in enumerate(stacks):
         if out_dirs[k]:
@@ -287,4 +316,4 @@ def convert_scan(imp, idx: int, node, ctx: Node) -> list:
             perm.insert(a, 0)
             y = ctx.op("transpose")(y, perm)
         outs.append(y)
-    return finals + outs
+    return finals, outs

@@ -185,3 +185,14 @@ def test_nested_loops_and_a_run_time_batch():
                          [("v", F32, None)]))
     for m, b in [(0, 1), (1, 3), (4, 2)]:
         r.check(np.array(m, np.int64), np.array(True), _f32(b, 2), **TOL)
+
+
+def test_scan8_batch_axis_and_direction():
+    """Scan-8: a batch axis 0 on states and scan inputs (one scan per batch element), the
+    scan input read in reverse (`directions`), sequence_lens absent."""
+    node = oh.make_node("Scan", ["", "s0", "x"], ["s", "y"], body=_cumsum_body(3),
+                        num_scan_inputs=1, directions=[1])
+    r = OrtRunner(_model([node], [("s0", F32, [2, 3]), ("x", F32, [2, 4, 3])],
+                         [("s", F32, None), ("y", F32, None)], opset=8))
+    for _ in range(2):
+        r.check(_f32(2, 3), _f32(2, 4, 3), **TOL)
