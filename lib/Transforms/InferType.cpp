@@ -533,21 +533,6 @@ private:
   /// tensor<0x2xf32> starting a loop that grows a tensor<?x2xf32>) or
   /// returned as a `?` result is cast (tensor.cast), and so is a call's
   /// result that the program typed more statically than the callee.
-  static bool castCompatible(Type from, Type to) {
-    return from != to && isa<RankedTensorType>(from) &&
-           isa<RankedTensorType>(to) &&
-           tensor::CastOp::areCastCompatible(from, to);
-  }
-
-  /// Casts `op`'s operands to `types` where they differ only in `?` dims.
-  static void castOperands(Operation *op, TypeRange types) {
-    OpBuilder b(op);
-    for (auto [operand, want] : llvm::zip(op->getOpOperands(), types))
-      if (castCompatible(operand.get().getType(), want))
-        operand.set(
-            tensor::CastOp::create(b, op->getLoc(), want, operand.get()));
-  }
-
   /// Whether `general` is `specific` with some static dims made `?`.
   static bool isMoreGeneral(Type general, Type specific) {
     auto g = dyn_cast<RankedTensorType>(general);
@@ -559,6 +544,22 @@ private:
       if (!ShapedType::isDynamic(a) && a != b)
         return false;
     return true;
+  }
+
+  static bool castCompatible(Type from, Type to) {
+    return from != to && isa<RankedTensorType>(from) &&
+           isa<RankedTensorType>(to) &&
+           tensor::CastOp::areCastCompatible(from, to);
+  }
+
+  /// Casts `op`'s operands to `types` where those have `?` for some of
+  /// their static dims (never the other way: that would assume a size).
+  static void castOperands(Operation *op, TypeRange types) {
+    OpBuilder b(op);
+    for (auto [operand, want] : llvm::zip(op->getOpOperands(), types))
+      if (isMoreGeneral(want, operand.get().getType()))
+        operand.set(
+            tensor::CastOp::create(b, op->getLoc(), want, operand.get()));
   }
 
   /// A closure's type is its parameters' (the solver gave it the static

@@ -24,10 +24,11 @@ itself with the next values while the loop goes on:
   ``scan_output_axes``, reversed for ``scan_output_directions`` 1. Scan-8 (a
   batch axis, ``sequence_lens``) is one scan per element of a static batch.
 
-A loop-carried value keeps its type from one iteration to the next (checked
-at import; where its type has run-time dims, its size is checked at run time
-each iteration: a body that changes a carried value's shape is a run-time
-error, never a reinterpretation). A scan output's per-iteration slice needs a
+A loop-carried value keeps its rank and dtype; one whose size changes from
+one iteration to the next (a sequence growing by a token a step) gets `?`
+in the dims that change (the body is converted again with them); otherwise
+a body value with run-time dims is checked at run time to have the
+parameter's shape (never a reinterpretation). A scan output's per-iteration slice needs a
 shape known at import (the empty initial stack is built from it).
 """
 from __future__ import annotations
@@ -77,24 +78,34 @@ def _scalar(ctx: Node, e: E.Expr, dtype: str, what: str) -> E.Expr:
     return e if len(shape) == 0 else ctx.op("reshape")(e, newshape=[])
 
 
-def _same_size(ctx: Node, nxt: E.Expr, param: E.Var, ptype, what: str) -> E.Expr:
-    """``nxt`` (the body's next value of a carried value) with the type of its parameter."""
-    ntype = _type_of(ctx, nxt, what)
+def _changed_dims(ctx: Node, nxt: E.Expr, ptype, what: str) -> set:
+    """The dims in which the body's next value of a carried value has another static size than
+    the parameter (a value growing or shrinking from one iteration to the next); a change of
+    rank or dtype is refused."""
     shape, dtype = ptype
-    if ntype[1] != dtype or len(ntype[0]) != len(shape) or any(
-            a is not None and b is not None and a != b for a, b in zip(ntype[0], shape)):
+    ntype = _type_of(ctx, nxt, what)
+    if ntype[1] != dtype or len(ntype[0]) != len(shape):
         raise ctx.unsupported(f"{what} changes type from {dtype}{fmt_shape(shape)} to "
                               f"{ntype[1]}{fmt_shape(ntype[0])} (a loop-carried value keeps its "
-                              "type)")
-    if all(d is not None for d in shape):
+                              "rank and dtype)")
+    return {k for k, (a, b) in enumerate(zip(ntype[0], shape))
+            if a is not None and b is not None and a != b}
+
+
+def _carry(ctx: Node, nxt: E.Expr, param: E.Var, ptype, what: str) -> E.Expr:
+    """``nxt`` passed on as the parameter ``param`` of type ``ptype``: as it is where its type
+    is the parameter's or more static (relay-infer-type casts it to a `?` dim), else checked at
+    run time to have the parameter's run-time shape (no reinterpretation)."""
+    shape, _ = ptype
+    ntype = _type_of(ctx, nxt, what)
+    if all(b is None or a == b for a, b in zip(ntype[0], shape)):
         return nxt
-    # run-time dims: the reshape to the parameter's run-time shape checks the element count;
-    # with more than one such dim the shapes themselves are compared (no reinterpretation)
+    from .onnx_ops._symshape import depend, runtime_check
     want = ctx.op("shape_of")(param, dtype="int64")
-    if sum(d is None for d in shape) > 1:
-        from .onnx_ops._symshape import depend, runtime_check
-        same = ctx.op("all")(ctx.op("equal")(ctx.op("shape_of")(nxt, dtype="int64"), want))
-        nxt = depend(ctx, nxt, runtime_check(ctx, same))
+    same = ctx.op("all")(ctx.op("equal")(ctx.op("shape_of")(nxt, dtype="int64"), want))
+    nxt = depend(ctx, nxt, runtime_check(ctx, same))
+    if all(d is not None for d in shape):
+        return ctx.op("reshape")(nxt, newshape=list(shape))
     return ctx.op("reshape")(nxt, want)
 
 
@@ -131,23 +142,40 @@ def _run(imp, idx: int, node, ctx: Node, g, *, trip: Optional[E.Expr], cond0: Op
     i = E.var("i", shape=(), dtype="int64")
     cond = E.var("cond", shape=(), dtype="bool")
     ptypes = [_type_of(ctx, v, f"loop-carried value {j}") for j, v in enumerate(inits)]
-    carried = [E.var(f"v{j}", shape=to_relay_shape(t[0]), dtype=t[1]) for j, t in enumerate(ptypes)]
-    bound = bind(i, cond, carried, trip)
-    if len(bound) != len(g.input):
-        raise ctx.invalid(f"the body has {len(g.input)} inputs, the {node.op_type} gives it "
-                          f"{len(bound)}")
-    binds = []
-    for vi, e in zip(g.input, bound):
-        t = relay_type(e, ctx.globals)
-        binds.append((vi.name, e, (t[0], t[1]) if t is not None else None))
-    outs, _ = imp._branch_results(idx, "body", g, ctx, bind=binds)
     n_out = (1 if has_cond_out else 0) + n_carried_out
-    if len(outs) < n_out:
-        raise ctx.invalid(f"the body has {len(outs)} outputs, at least {n_out} expected")
-    outs = [ctx.constant(o) if isinstance(o, np.ndarray) else getattr(o, "expr", o) for o in outs]
+    mark = len(ctx.globals)
+    for attempt in (0, 1):
+        carried = [E.var(f"v{j}", shape=to_relay_shape(t[0]), dtype=t[1])
+                   for j, t in enumerate(ptypes)]
+        bound = bind(i, cond, carried, trip)
+        if len(bound) != len(g.input):
+            raise ctx.invalid(f"the body has {len(g.input)} inputs, the {node.op_type} gives it "
+                              f"{len(bound)}")
+        binds = []
+        for vi, e in zip(g.input, bound):
+            t = relay_type(e, ctx.globals)
+            binds.append((vi.name, e, (t[0], t[1]) if t is not None else None))
+        outs, _ = imp._branch_results(idx, "body", g, ctx, bind=binds)
+        if len(outs) < n_out:
+            raise ctx.invalid(f"the body has {len(outs)} outputs, at least {n_out} expected")
+        outs = [ctx.constant(o) if isinstance(o, np.ndarray) else getattr(o, "expr", o)
+                for o in outs]
+        changed = [_changed_dims(ctx, o, t, f"loop-carried value {j}")
+                   for j, (o, t) in enumerate(zip(outs[n_out - n_carried_out:n_out], ptypes))]
+        if not any(changed):
+            break
+        if attempt == 1:
+            j = next(j for j, c in enumerate(changed) if c)
+            raise ctx.unsupported(f"loop-carried value {j} changes size in dims {sorted(changed[j])} "
+                                  "even as a run-time size")
+        # a value that changes size from one iteration to the next: its parameter gets `?` in
+        # those dims and the body is converted again (what the first try built is dropped)
+        ptypes = [(tuple(None if k in c else d for k, d in enumerate(t[0])), t[1])
+                  for t, c in zip(ptypes, changed)]
+        del ctx.globals[mark:]
     cond_next = _scalar(ctx, outs[0], "bool", "the body's condition output") if has_cond_out \
         else cond
-    nxt = [_same_size(ctx, o, p, t, f"loop-carried value {j}")
+    nxt = [_carry(ctx, o, p, t, f"loop-carried value {j}")
            for j, (o, p, t) in enumerate(zip(outs[n_out - n_carried_out:n_out], carried, ptypes))]
     slices = outs[n_out:]
     stacks, stack_inits = [], []

@@ -4,8 +4,9 @@ Each model is compiled once and run on several inputs against onnxruntime: run-t
 counts (0, 1 and more iterations), a condition that stops the loop early, scan inputs read in
 reverse, scan outputs stacked on another axis or reversed, a Scan over a sequence length known
 only at run time. Tolerances: sums of a few float32 values in the same order as onnxruntime:
-rtol=1e-6, atol=1e-6; integer results exact. A body that changes a loop-carried value's type is
-refused at import; a slice of another shape than the body declares is a run-time error."""
+rtol=1e-6, atol=1e-6; integer results exact. A body that changes a loop-carried value's rank
+is refused at import (one whose size changes gets run-time dims); a slice of another shape
+than the body declares is a run-time error."""
 from __future__ import annotations
 
 import numpy as np
@@ -139,15 +140,54 @@ def test_loop_scan_output_declared_static_checked():
         r.exe(np.array(6, np.int64), np.array(True), _f32(1))
 
 
-def test_loop_carried_value_changing_type_is_refused():
+def test_loop_carried_value_growing_each_iteration():
+    """A carried value that doubles its length every iteration (ONNX lets loop-carried values
+    change shape): its parameter gets a `?` dim; compiled once, run for 0, 1 and 3 iterations."""
     body = oh.make_graph(
         [oh.make_node("Identity", ["c_in"], ["c_out"]),
          oh.make_node("Concat", ["v_in", "v_in"], ["v_out"], axis=0)],
         "body", [_vi("i", I64, []), _vi("c_in", BOOL, []), _vi("v_in", F32, [2])],
         [_vi("c_out", BOOL, []), _vi("v_out", F32, [4])])
     node = oh.make_node("Loop", ["M", "", "v0"], ["v"], body=body)
+    r = OrtRunner(_model([node], [("M", I64, []), ("v0", F32, [2])], [("v", F32, None)]))
+    for m in (0, 1, 3):
+        r.check(np.array(m, np.int64), _f32(2), **TOL)
+
+
+def test_generation_loop_appending_a_token_each_step():
+    """A decoding loop as exported models write it: the tokens so far [1, T] grow by one token
+    an iteration (the next token computed from the tokens so far), until a stop token or the
+    trip count."""
+    nodes = [
+        oh.make_node("ReduceSum", ["tok", "ax1"], ["s"], keepdims=1),
+        oh.make_node("Mod", ["s", "seven"], ["nxt"]),
+        oh.make_node("Concat", ["tok", "nxt"], ["tok2"], axis=1),
+        oh.make_node("Equal", ["nxt", "stop"], ["is_stop"]),
+        oh.make_node("Not", ["is_stop"], ["go"]),
+        oh.make_node("Squeeze", ["go"], ["c_out"]),
+    ]
+    body = oh.make_graph(
+        nodes, "body", [_vi("i", I64, []), _vi("c_in", BOOL, []), _vi("tok", I64, [1, "T"])],
+        [_vi("c_out", BOOL, []), _vi("tok2", I64, [1, "T2"])],
+        initializer=[oh.make_tensor("ax1", I64, [1], [1]), oh.make_tensor("seven", I64, [], [7]),
+                     oh.make_tensor("stop", I64, [], [0])])
+    node = oh.make_node("Loop", ["M", "", "t0"], ["tokens"], body=body)
+    r = OrtRunner(_model([node], [("M", I64, []), ("t0", I64, [1, "T0"])], [("tokens", I64, None)]))
+    for m, start in [(0, [3]), (5, [3]), (10, [1, 2]), (10, [5, 6, 4])]:
+        r.check(np.array(m, np.int64), np.array([start], np.int64))
+
+
+def test_loop_carried_value_changing_rank_is_refused():
+    body = oh.make_graph(
+        [oh.make_node("Identity", ["c_in"], ["c_out"]),
+         oh.make_node("Unsqueeze", ["v_in", "zero"], ["v_out"])],
+        "body", [_vi("i", I64, []), _vi("c_in", BOOL, []), _vi("v_in", F32, [2])],
+        [_vi("c_out", BOOL, []), _vi("v_out", F32, [1, 2])],
+        initializer=[oh.make_tensor("zero", I64, [1], [0])])
+    node = oh.make_node("Loop", ["M", "", "v0"], ["v"], body=body)
     m = _model([node], [("M", I64, []), ("v0", F32, [2])], [("v", F32, None)])
-    with pytest.raises(relay.frontend.UnsupportedError, match="loop-carried value 0 changes type"):
+    with pytest.raises(relay.frontend.UnsupportedError,
+                       match="loop-carried value 0 changes type from float32\\[2\\] to float32\\[1, 2\\]"):
         from_onnx(m)
 
 
