@@ -272,6 +272,20 @@ struct UnswitchLoopsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // A `tensor.dim` of a constant index past the rank passes the verifier
+    // (undefined at run time), but the size analysis the invariants use
+    // (ValueBoundsOpInterface) asserts on it: a located error instead.
+    WalkResult bad = module.walk([](tensor::DimOp dim) {
+      std::optional<int64_t> index = dim.getConstantIndex();
+      auto type = dyn_cast<RankedTensorType>(dim.getSource().getType());
+      if (!index || !type || (*index >= 0 && *index < type.getRank()))
+        return WalkResult::advance();
+      dim.emitError() << "relay-unswitch-loops: dim index " << *index
+                      << " is out of range for " << type;
+      return WalkResult::interrupt();
+    });
+    if (bad.wasInterrupted())
+      return signalPassFailure();
     for (auto fn : llvm::to_vector(module.getOps<func::FuncOp>()))
       if (isSimpleLoop(fn))
         unswitch(fn);
