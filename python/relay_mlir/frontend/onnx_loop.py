@@ -43,9 +43,6 @@ from ..ty import TupleType
 from .onnx_ops import Node
 from .onnx_ops._base import fmt_shape, relay_type, to_relay_shape
 
-Type = Tuple[Optional[Tuple[Optional[int], ...]], Optional[str]]
-
-
 def _body_graph(node, ctx: Node):
     attrs = {a.name: a for a in node.attribute}
     if "body" not in attrs or not attrs["body"].HasField("g"):
