@@ -13,7 +13,9 @@
 //   * an `arith.constant` or a `tensor.from_elements` (of host scalars);
 //   * the result of a loop-free `linalg.generic` (no iterators, only 0-d
 //     operands) whose body is side-effect free, speculatable `arith` and
-//     whose inputs (and the init, if the body reads it) are host-known;
+//     whose inputs (and the init, if the body reads it) are host-known
+//     (0-d constant inputs are first moved into the bodies: a division by
+//     a non-zero constant is speculatable);
 //   * a block argument of a function's CFG whose incoming values along every
 //     edge are host-known, or an argument of a private function that every
 //     call passes a host-known value;
@@ -39,6 +41,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -300,6 +303,21 @@ void HostScalarsPass::rewrite(ModuleOp module) {
   }
 }
 
+/// Drops `input` of `op`, its block argument replaced by `value`.
+void replaceInput(PatternRewriter &rewriter, linalg::GenericOp op,
+                  OpOperand *input, Value value) {
+  unsigned i = input->getOperandNumber();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps.erase(maps.begin() + i);
+  rewriter.modifyOpInPlace(op, [&] {
+    BlockArgument arg = op.getMatchingBlockArgument(input);
+    arg.replaceAllUsesWith(value);
+    op.getBody()->eraseArgument(arg.getArgNumber());
+    op.getInputsMutable().erase(i);
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+}
+
 /// A generic reading a 0-d `tensor.from_elements`: the scalar is used in
 /// its body directly (IREE passes it to the dispatch as a push constant).
 struct CaptureScalarInput : OpRewritePattern<linalg::GenericOp> {
@@ -310,16 +328,28 @@ struct CaptureScalarInput : OpRewritePattern<linalg::GenericOp> {
       auto from = input->get().getDefiningOp<tensor::FromElementsOp>();
       if (!from || !isScalarTensor(from.getType()))
         continue;
-      unsigned i = input->getOperandNumber();
-      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-      maps.erase(maps.begin() + i);
-      rewriter.modifyOpInPlace(op, [&] {
-        BlockArgument arg = op.getMatchingBlockArgument(input);
-        arg.replaceAllUsesWith(from.getElements().front());
-        op.getBody()->eraseArgument(arg.getArgNumber());
-        op.getInputsMutable().erase(i);
-        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-      });
+      replaceInput(rewriter, op, input, from.getElements().front());
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// A generic reading a 0-d integer constant: the constant is in its body,
+/// so that a division by it is speculatable (`i / 16` is host-known).
+struct CaptureConstantInput : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      DenseElementsAttr value;
+      if (!isScalarTensor(input->get().getType()) ||
+          !matchPattern(input->get(), m_Constant(&value)))
+        continue;
+      rewriter.setInsertionPointToStart(op.getBody());
+      Value scalar = arith::ConstantOp::create(
+          rewriter, op.getLoc(), value.getSplatValue<TypedAttr>());
+      replaceInput(rewriter, op, input, scalar);
       return success();
     }
     return failure();
@@ -328,6 +358,12 @@ struct CaptureScalarInput : OpRewritePattern<linalg::GenericOp> {
 
 void HostScalarsPass::runOnOperation() {
   ModuleOp module = getOperation();
+  {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<CaptureConstantInput>(&getContext());
+    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+      return signalPassFailure();
+  }
   collect(module);
   for (bool changed = true; changed;) {
     changed = false;

@@ -74,13 +74,14 @@ func.func private @steps(%i: tensor<i64>, %n: tensor<i64>, %x: tensor<?xf32>) ->
 #s = affine_map<() -> ()>
 
 // A 0-d value read from a device tensor stays a tensor, and so does
-// everything computed from it; a division that may trap stays on the device.
+// everything computed from it (a constant operand moves into the body); a
+// division that may trap stays on the device.
 // CHECK-LABEL: func.func @from_device
 // CHECK:         %[[V:.*]] = linalg.generic
 // CHECK:           tensor.extract %arg0[%{{.*}}] : tensor<4xi64>
 // CHECK:         %[[S:.*]] = linalg.generic
-// CHECK-SAME:      ins(%[[V]], %{{.*}} : tensor<i64>, tensor<i64>)
-// CHECK:           arith.addi
+// CHECK-SAME:      ins(%[[V]] : tensor<i64>)
+// CHECK:           arith.addi %{{.*}}, %c1_i64
 // CHECK:         %[[Q:.*]] = linalg.generic
 // CHECK:           arith.divsi %{{.*}}, %arg1
 // CHECK:         return %[[S]], %[[Q]] : tensor<i64>, tensor<i64>
@@ -152,4 +153,59 @@ func.func @cfg(%acc0: tensor<i64>) -> tensor<i64> {
   cf.br ^head(%next, %acc2 : tensor<i64>, tensor<i64>)
 ^exit:
   return %acc : tensor<i64>
+}
+
+// -----
+
+#s = affine_map<() -> ()>
+
+// A division by a constant 0-d tensor (the LSTM's `T / 16 * 16` steps):
+// the constant moves into the body, where the division cannot trap, so it
+// runs on the host; a division by a run-time value stays on the device.
+// CHECK-LABEL: func.func @divide
+// CHECK:         %[[Q:.*]] = arith.divsi %{{.*}}, %{{.*}} : i64
+// CHECK:         %[[W:.*]] = arith.muli %[[Q]], %{{.*}} : i64
+// CHECK:         %[[LT:.*]] = arith.cmpi slt, %[[W]], %{{.*}} : i64
+// CHECK:         scf.if %[[LT]]
+// CHECK:         linalg.generic {{.*}}iterator_types = []
+// CHECK:           arith.divsi
+func.func @divide(%x: tensor<?xf32>, %dev: tensor<i64>) -> (tensor<i64>, tensor<i64>) {
+  %c0 = arith.constant 0 : index
+  %sixteen = arith.constant dense<16> : tensor<i64>
+  %d = tensor.dim %x, %c0 : tensor<?xf32>
+  %di = arith.index_cast %d : index to i64
+  %n = tensor.from_elements %di : tensor<i64>
+  %e = tensor.empty() : tensor<i64>
+  %eb = tensor.empty() : tensor<i1>
+  %q = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%n, %sixteen : tensor<i64>, tensor<i64>) outs(%e : tensor<i64>) {
+  ^bb0(%a: i64, %b: i64, %o: i64):
+    %r = arith.divsi %a, %b : i64
+    linalg.yield %r : i64
+  } -> tensor<i64>
+  %w = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%q, %sixteen : tensor<i64>, tensor<i64>) outs(%e : tensor<i64>) {
+  ^bb0(%a: i64, %b: i64, %o: i64):
+    %r = arith.muli %a, %b : i64
+    linalg.yield %r : i64
+  } -> tensor<i64>
+  %lt = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%w, %n : tensor<i64>, tensor<i64>) outs(%eb : tensor<i1>) {
+  ^bb0(%a: i64, %b: i64, %o: i1):
+    %c = arith.cmpi slt, %a, %b : i64
+    linalg.yield %c : i1
+  } -> tensor<i1>
+  %c = tensor.extract %lt[] : tensor<i1>
+  %sel = scf.if %c -> (tensor<i64>) {
+    scf.yield %w : tensor<i64>
+  } else {
+    scf.yield %n : tensor<i64>
+  }
+  %byDev = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%n, %dev : tensor<i64>, tensor<i64>) outs(%e : tensor<i64>) {
+  ^bb0(%a: i64, %b: i64, %o: i64):
+    %r = arith.divsi %a, %b : i64
+    linalg.yield %r : i64
+  } -> tensor<i64>
+  return %sel, %byDev : tensor<i64>, tensor<i64>
 }
