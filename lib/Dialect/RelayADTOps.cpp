@@ -215,7 +215,9 @@ LogicalResult MatchOp::verify() {
   if (getPatterns().size() != getClauses().size())
     return emitOpError() << "has " << getPatterns().size() << " patterns but "
                          << getClauses().size() << " clauses";
-  if (getClauses().empty())
+  // (no clause: a scrutinee of an ADT without constructors, which no value
+  // has; checked with the symbol table)
+  if (getClauses().empty() && !isa<ADTType>(getData().getType()))
     return emitOpError() << "needs at least one clause";
   for (auto [i, pair] :
        llvm::enumerate(llvm::zip(getPatterns(), getClauses()))) {
@@ -242,6 +244,14 @@ LogicalResult MatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                            symbolTable)) ||
       failed(verifyADTRefs(*this, getType(), "result", symbolTable)))
     return failure();
+  if (getClauses().empty()) {
+    auto adt = cast<ADTType>(getData().getType());
+    auto def = dyn_cast_or_null<ADTOp>(symbolTable.lookupSymbolIn(
+        (*this)->getParentOfType<ModuleOp>(), adt.getName()));
+    if (def && !def.getBody().front().empty())
+      return emitOpError() << "needs at least one clause (" << adt.getName()
+                           << " has constructors)";
+  }
   for (auto [i, region] : llvm::enumerate(getClauses()))
     for (BlockArgument arg : region.front().getArguments())
       if (failed(verifyADTRefs(*this, arg.getType(),

@@ -6,6 +6,12 @@
 // value becomes a direct call of that type's `@apply$N`, which matches on
 // the constructor and calls its function directly.
 //
+//   0. a call of a function value built in sight (`relay.call` of a
+//      `relay.closure` or `relay.global_fn`) is a direct `func.call` of its
+//      function, captures first, and closures left unused go: no closure is
+//      built, boxed and matched at run time, and a loop written as a
+//      recursive closure (TVM's `while_loop`) calls itself directly, a loop
+//      for relay-eliminate-recursion carrying its captures as tensors;
 //   1. every `!relay.fn` type of the module is numbered (inner function
 //      types first, then in order of first occurrence);
 //   2. `relay.closure` and `relay.global_fn` ops give each type its
@@ -24,6 +30,7 @@
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_RELAYDEFUNCTIONALIZE
@@ -63,8 +70,11 @@ public:
       : module(module), ctx(module.getContext()), symbols(module) {}
 
   LogicalResult run() {
-    if (failed(checkInput()) || failed(collectTypes()) ||
-        failed(collectTargets()) || failed(checkCalls()))
+    if (failed(checkInput()))
+      return failure();
+    callKnownFunctions();
+    if (failed(collectTypes()) || failed(collectTargets()) ||
+        failed(checkCalls()))
       return failure();
     createADTsAndApplies();
     replaceOps();
@@ -73,6 +83,47 @@ public:
   }
 
 private:
+  //===--------------------------------------------------------------------===//
+  // 0. Calls of known functions
+  //===--------------------------------------------------------------------===//
+
+  /// Each `relay.call` of a `relay.closure` or `relay.global_fn` becomes a
+  /// `func.call` of its function (the captures, then the arguments) where
+  /// the types agree exactly; closures left unused are erased.
+  void callKnownFunctions() {
+    SmallVector<CallOp> calls;
+    module.walk([&](CallOp call) {
+      if (isa_and_nonnull<ClosureOp, GlobalFnOp>(
+              call.getCallee().getDefiningOp()))
+        calls.push_back(call);
+    });
+    llvm::SetVector<Operation *> maybeDead;
+    for (CallOp call : calls) {
+      Operation *def = call.getCallee().getDefiningOp();
+      SmallVector<Value> operands;
+      FlatSymbolRefAttr callee;
+      if (auto closure = dyn_cast<ClosureOp>(def)) {
+        callee = closure.getCalleeAttr();
+        llvm::append_range(operands, closure.getCaptures());
+      } else {
+        callee = cast<GlobalFnOp>(def).getCalleeAttr();
+      }
+      llvm::append_range(operands, call.getArgs());
+      auto fn = symbols.lookup<func::FuncOp>(callee.getValue());
+      if (!fn || TypeRange(ValueRange(operands)) != fn.getArgumentTypes() ||
+          call->getResultTypes() != fn.getResultTypes())
+        continue;
+      OpBuilder b(call);
+      auto direct = func::CallOp::create(b, call.getLoc(), fn, operands);
+      call->replaceAllUsesWith(direct.getResults());
+      call.erase();
+      maybeDead.insert(def);
+    }
+    for (Operation *def : maybeDead)
+      if (def->use_empty())
+        def->erase();
+  }
+
   //===--------------------------------------------------------------------===//
   // 1. Function types
   //===--------------------------------------------------------------------===//
@@ -320,7 +371,9 @@ private:
   }
 
   /// `@apply$N(%clo, %args...)`: match %clo, call the constructor's
-  /// function with its captures and %args. Body-less without constructors.
+  /// function with its captures and %args. Without constructors the match
+  /// has no clause (no value of the type exists: a call, left in a function
+  /// nothing calls with one, fails at run time).
   void createApply(OpBuilder &builder, FnClass &cls) {
     SmallVector<Type> inputs{cls.adt};
     llvm::append_range(inputs, cls.type.getInputs());
@@ -329,8 +382,6 @@ private:
         FunctionType::get(ctx, inputs, TypeRange{cls.type.getResult()}));
     apply.setPrivate();
     symbols.insert(apply);
-    if (cls.targets.empty())
-      return;
     OpBuilder::InsertionGuard guard(builder);
     Block *entry = apply.addEntryBlock();
     builder.setInsertionPointToStart(entry);

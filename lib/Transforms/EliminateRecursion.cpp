@@ -570,22 +570,18 @@ LogicalResult EliminateRecursionPass::buildLoop(func::FuncOp fn,
   return success();
 }
 
-/// A loop that carries a tensor with a dynamic dim: its loop-invariant
-/// arguments (passed back unchanged by every back edge) are replaced by the
-/// function's arguments, and the other tensors are carried as
-/// `!hal.buffer_view`s: boxed before each branch to the header, unboxed at
-/// its start. iree-compile 3.13 packs loop-carried tensors into shared
-/// buffers, and its VM then loses one of two block arguments that receive
-/// the same buffer (at run time: "indirect buffer reference slot 0 is out
-/// of range of the declared binding capacity", or "ref is null"); distinct
-/// buffer views avoid it. Loops over static tensors are left as they are.
+/// A loop's loop-invariant arguments (passed back unchanged by every back
+/// edge) are replaced by the function's arguments; if it carries a tensor
+/// with a dynamic dim, the other tensors are carried as `!hal.buffer_view`s:
+/// boxed before each branch to the header, unboxed at its start.
+/// iree-compile 3.13 packs loop-carried tensors into shared buffers, and its
+/// VM then loses one of two block arguments that receive the same buffer,
+/// or a loop-invariant one (at run time: "indirect buffer reference slot 0
+/// is out of range of the declared binding capacity", "binding table slot
+/// requires a buffer but none was provided", or "ref is null"); distinct
+/// buffer views avoid it. Loops over static tensors carry them as they are.
 void EliminateRecursionPass::boxLoopCarriedTensors(Block *header) {
   auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
-  if (llvm::none_of(header->getArgumentTypes(), [](Type t) {
-        auto rt = dyn_cast<RankedTensorType>(t);
-        return rt && !rt.hasStaticShape();
-      }))
-    return;
   Block *entry = &header->getParent()->front();
   // loop-invariant arguments: every back edge passes the argument itself
   SmallVector<std::pair<BranchOpInterface, unsigned>> edges;
@@ -615,6 +611,11 @@ void EliminateRecursionPass::boxLoopCarriedTensors(Block *header) {
       br.getSuccessorOperands(s).erase(i);
     header->eraseArgument(i);
   }
+  if (llvm::none_of(header->getArgumentTypes(), [](Type t) {
+        auto rt = dyn_cast<RankedTensorType>(t);
+        return rt && !rt.hasStaticShape();
+      }))
+    return;
   Type view = io::getBufferViewType(header->getParent()->getContext());
   SmallVector<unsigned> boxed;
   for (BlockArgument arg : header->getArguments())

@@ -92,6 +92,7 @@ struct HostScalarsPass : relay::impl::RelayHostScalarsBase<HostScalarsPass> {
 
 private:
   void collect(ModuleOp module);
+  void readLoopInvariantsOnce();
   bool depsHostKnown(Value v) const;
   void rewrite(ModuleOp module);
 
@@ -100,6 +101,39 @@ private:
   /// private functions whose every use is a direct call: their calls.
   llvm::DenseMap<func::FuncOp, SmallVector<func::CallOp>> calls;
 };
+
+/// A loop (a self-recursive private function) entered with a 0-d integer
+/// tensor the host does not know (an input, a value read from a tensor) has
+/// it read on the host once, at each call from outside the loop: the loop
+/// then counts and branches on host scalars (no read back per iteration),
+/// and iree-compile 3.13 miscompiles a loop that branches on a device value
+/// it carries unchanged (at run time: "binding table slot requires a buffer
+/// but none was provided").
+void HostScalarsPass::readLoopInvariantsOnce() {
+  for (auto &[fn, sites] : calls) {
+    bool loops = llvm::any_of(sites, [&](func::CallOp call) {
+      return call->getParentOfType<func::FuncOp>() == fn;
+    });
+    if (!loops)
+      continue;
+    for (func::CallOp call : sites) {
+      if (call->getParentOfType<func::FuncOp>() == fn)
+        continue;
+      for (OpOperand &operand : call->getOpOperands()) {
+        Value v = operand.get();
+        if (!isScalarTensor(v.getType()) ||
+            isa_and_nonnull<arith::ConstantOp, tensor::FromElementsOp>(
+                v.getDefiningOp()))
+          continue;
+        OpBuilder b(call);
+        Value scalar =
+            tensor::ExtractOp::create(b, v.getLoc(), v, ValueRange{});
+        operand.set(
+            tensor::FromElementsOp::create(b, v.getLoc(), v.getType(), scalar));
+      }
+    }
+  }
+}
 
 void HostScalarsPass::collect(ModuleOp module) {
   // calls of private functions used only as callees
@@ -122,6 +156,7 @@ void HostScalarsPass::collect(ModuleOp module) {
     if (onlyCalls)
       calls[fn] = std::move(sites);
   }
+  readLoopInvariantsOnce();
   module.walk([&](Operation *op) {
     if (auto fn = dyn_cast<func::FuncOp>(op)) {
       if (fn.isExternal())

@@ -82,3 +82,53 @@ def test_while_loop_growing_a_tensor_from_an_empty_one():
     for k in (0, 1, 4):
         want = xv[None, :] + np.arange(k, dtype=np.float32)[:, None]
         np.testing.assert_array_equal(np.asarray(exe(xv, np.array(k, np.int32))), want)
+
+
+def _rnn_loop(n, w, v, a0, b0):
+    """(a, b) <- (tanh(a @ w.T + b + v), b / 2) while i < n: a loop capturing a weight, a bias
+    and its run-time bound."""
+    i = relay.var("i", shape=(), dtype="int32")
+    a = relay.var("a", shape=(3, 4))
+    b = relay.var("b", shape=(3, 4))
+    loop = relay.loops.while_loop(
+        lambda i, a, b: relay.less(i, n), [i, a, b],
+        lambda i, a, b: [relay.add(i, relay.const(1, "int32")),
+                         relay.tanh(relay.add(relay.add(relay.nn.dense(a, w), b), v)),
+                         relay.multiply(b, relay.const(0.5))])
+    return loop(relay.const(0, "int32"), a0, b0)
+
+
+def _rnn_want(k, w, v, a, b):
+    for _ in range(k):
+        a, b = np.tanh(a @ w.T + b + v), b * np.float32(0.5)
+    return a, b
+
+
+def test_while_loops_capturing_weights_in_a_row():
+    """Two loops in a row, each capturing a weight, a bias and its run-time bound, started on
+    values computed on the device (reductions) and on slices of one input: the closure calls
+    are direct calls (no closure boxed a step), the loop-invariant values are not carried
+    (iree-compile 3.13 failed such loops at run time: "binding table slot requires a buffer
+    but none was provided", "indirect buffer reference slot 0 is out of range"). Each trip
+    count may be 0."""
+    x = relay.var("x", shape=(2, 3, 4))
+    w = relay.var("w", shape=(4, 4))
+    v = relay.var("v", shape=(4,))
+    n1 = relay.var("n1", shape=(), dtype="int32")
+    n2 = relay.var("n2", shape=(), dtype="int32")
+    r1 = _rnn_loop(n1, w, v, relay.sum(x, axis=[0]), relay.max(x, axis=[0]))
+    r2 = _rnn_loop(n2, w, v, relay.take(x, relay.const(0, "int32"), axis=0),
+                   relay.TupleGetItem(r1, 1))
+    f = relay.Function([x, w, v, n1, n2], relay.Tuple(
+        [relay.TupleGetItem(r1, 1), relay.TupleGetItem(r2, 1), relay.TupleGetItem(r2, 2)]))
+    exe = relay.compile(relay.IRModule.from_expr(f))
+    rng = np.random.default_rng(0)
+    xv = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    wv = rng.standard_normal((4, 4)).astype(np.float32)
+    vv = rng.standard_normal(4).astype(np.float32)
+    for k1, k2 in [(0, 0), (0, 2), (3, 0), (2, 5)]:
+        a1, _ = _rnn_want(k1, wv, vv, xv.sum(0), xv.max(0))
+        a2, b2 = _rnn_want(k2, wv, vv, xv[0], a1)
+        got = exe(xv, wv, vv, np.int32(k1), np.int32(k2))
+        for g, want in zip(got, (a1, a2, b2)):
+            np.testing.assert_allclose(np.asarray(g), want, rtol=1e-5, atol=1e-6)

@@ -289,6 +289,19 @@ func.func @no_clause(%x: tensor<f32>) -> tensor<f32> {
 
 // -----
 
+// (no clause is allowed only on an ADT without constructors)
+relay.adt @Opt [] {
+  relay.constructor @Some [tensor<f32>]
+}
+func.func @no_clause_for_values(%x: !relay.adt<@Opt>) -> tensor<f32> {
+  // expected-error @+1 {{needs at least one clause (@Opt has constructors)}}
+  %r = relay.match %x : !relay.adt<@Opt> -> tensor<f32> {
+  }
+  return %r : tensor<f32>
+}
+
+// -----
+
 func.func @not_pattern(%x: tensor<f32>) -> tensor<f32> {
   // expected-error @+1 {{clause #0: 7 : i64 is not a relay pattern}}
   %r = relay.match %x : tensor<f32> -> tensor<f32> {

@@ -65,18 +65,17 @@ func.func @main(%x: tensor<5xf32>, %b: tensor<5xf32>) -> tuple<tensor<5xf32>, te
 
 // -----
 
-// Currying: the function type inside a function type is numbered first;
-// applying the outer closure returns a value of the inner type's ADT.
+// Currying: the outer closure is called where it is built, a direct call
+// of its function (no ADT for the outer function type); the closure it
+// returns flows as a value of the inner type's ADT.
 // CHECK-LABEL: relay.adt @Fn$0 [] {
 // CHECK-NEXT: relay.constructor @curry$fn0 [tensor<2xf32>]
 // CHECK-NEXT: }
-// CHECK-NEXT: relay.adt @Fn$1 [] {
-// CHECK-NEXT: relay.constructor @curry$fn1 []
-// CHECK-NEXT: }
+// CHECK-NOT: relay.adt
 // CHECK-LABEL: func.func @curry
-// CHECK: %[[ADD:.+]] = relay.construct @Fn$1::@curry$fn1() : () -> !relay.adt<@Fn$1>
-// CHECK: %[[ADD1:.+]] = {{(func\.)?}}call @apply$1(%[[ADD]], %{{.*}}) : (!relay.adt<@Fn$1>, tensor<2xf32>) -> !relay.adt<@Fn$0>
-// CHECK: {{(func\.)?}}call @apply$0(%[[ADD1]], %{{.*}}) : (!relay.adt<@Fn$0>, tensor<2xf32>) -> tensor<2xf32>
+// CHECK-SAME: (%[[A:.+]]: tensor<2xf32>)
+// CHECK: %[[ADD1:.+]] = {{(func\.)?}}call @curry$fn1(%[[A]]) : (tensor<2xf32>) -> !relay.adt<@Fn$0>
+// CHECK: {{(func\.)?}}call @apply$0(%[[ADD1]], %[[A]]) : (!relay.adt<@Fn$0>, tensor<2xf32>) -> tensor<2xf32>
 // CHECK-LABEL: func.func private @curry$fn1
 // CHECK-SAME: (%[[OX:.+]]: tensor<2xf32>) -> !relay.adt<@Fn$0>
 // CHECK: relay.construct @Fn$0::@curry$fn0(%[[OX]]) : (tensor<2xf32>) -> !relay.adt<@Fn$0>
@@ -84,11 +83,6 @@ func.func @main(%x: tensor<5xf32>, %b: tensor<5xf32>) -> tuple<tensor<5xf32>, te
 // CHECK-SAME: (%{{.*}}: !relay.adt<@Fn$0>, %{{.*}}: tensor<2xf32>) -> tensor<2xf32>
 // CHECK: case #relay.pat_ctor<@Fn$0::@curry$fn0, [#relay.pat_var]>
 // CHECK: {{(func\.)?}}call @curry$fn0
-// CHECK-LABEL: func.func private @apply$1
-// CHECK-SAME: (%{{.*}}: !relay.adt<@Fn$1>, %{{.*}}: tensor<2xf32>) -> !relay.adt<@Fn$0>
-// CHECK: relay.match %{{.*}} : !relay.adt<@Fn$1> -> !relay.adt<@Fn$0>
-// CHECK: case #relay.pat_ctor<@Fn$1::@curry$fn1, []>
-// CHECK: {{(func\.)?}}call @curry$fn1
 func.func @curry(%a: tensor<2xf32>) -> tensor<2xf32> {
   %adder = relay.fn : !relay.fn<(tensor<2xf32>) -> !relay.fn<(tensor<2xf32>) -> tensor<2xf32>>> {
   ^bb0(%x: tensor<2xf32>):
@@ -163,7 +157,8 @@ func.func @choose(%c: tensor<i1>, %a: tensor<f32>, %b: tensor<f32>, %x: tensor<f
 
 // -----
 
-// A higher-order global as a value: its type takes a function, so its
+// A higher-order global as a value (through a tuple: called where it is
+// built, it would be a direct call): its type takes a function, so its
 // apply function takes the inner type's ADT.
 // CHECK-LABEL: relay.adt @Fn$0 [] {
 // CHECK-NEXT: relay.constructor @neg []
@@ -176,7 +171,9 @@ func.func @choose(%c: tensor<i1>, %a: tensor<f32>, %b: tensor<f32>, %x: tensor<f
 // CHECK-LABEL: func.func @main
 // CHECK: %[[T:.+]] = relay.construct @Fn$1::@twice() : () -> !relay.adt<@Fn$1>
 // CHECK: %[[N:.+]] = relay.construct @Fn$0::@neg() : () -> !relay.adt<@Fn$0>
-// CHECK: {{(func\.)?}}call @apply$1(%[[T]], %[[N]], %{{.*}}) : (!relay.adt<@Fn$1>, !relay.adt<@Fn$0>, tensor<5xf32>) -> tensor<5xf32>
+// CHECK: %[[TT:.+]] = relay.tuple %[[T]]
+// CHECK: %[[T2:.+]] = relay.tuple_get_item %[[TT]][0]
+// CHECK: {{(func\.)?}}call @apply$1(%[[T2]], %[[N]], %{{.*}}) : (!relay.adt<@Fn$1>, !relay.adt<@Fn$0>, tensor<5xf32>) -> tensor<5xf32>
 // CHECK-LABEL: func.func private @apply$1
 // CHECK-SAME: (%{{.*}}: !relay.adt<@Fn$1>, %[[G:.+]]: !relay.adt<@Fn$0>, %[[GX:.+]]: tensor<5xf32>) -> tensor<5xf32>
 // CHECK: {{(func\.)?}}call @twice(%[[G]], %[[GX]]) : (!relay.adt<@Fn$0>, tensor<5xf32>) -> tensor<5xf32>
@@ -192,7 +189,9 @@ func.func @neg(%x: tensor<5xf32>) -> tensor<5xf32> {
 func.func @main(%x: tensor<5xf32>) -> tensor<5xf32> {
   %t = relay.global_fn @twice : !relay.fn<(!relay.fn<(tensor<5xf32>) -> tensor<5xf32>>, tensor<5xf32>) -> tensor<5xf32>>
   %n = relay.global_fn @neg : !relay.fn<(tensor<5xf32>) -> tensor<5xf32>>
-  %r = relay.call %t(%n, %x) : (!relay.fn<(!relay.fn<(tensor<5xf32>) -> tensor<5xf32>>, tensor<5xf32>) -> tensor<5xf32>>, !relay.fn<(tensor<5xf32>) -> tensor<5xf32>>, tensor<5xf32>) -> tensor<5xf32>
+  %tt = relay.tuple %t : (!relay.fn<(!relay.fn<(tensor<5xf32>) -> tensor<5xf32>>, tensor<5xf32>) -> tensor<5xf32>>) -> tuple<!relay.fn<(!relay.fn<(tensor<5xf32>) -> tensor<5xf32>>, tensor<5xf32>) -> tensor<5xf32>>>
+  %t2 = relay.tuple_get_item %tt[0] : (tuple<!relay.fn<(!relay.fn<(tensor<5xf32>) -> tensor<5xf32>>, tensor<5xf32>) -> tensor<5xf32>>>) -> !relay.fn<(!relay.fn<(tensor<5xf32>) -> tensor<5xf32>>, tensor<5xf32>) -> tensor<5xf32>>
+  %r = relay.call %t2(%n, %x) : (!relay.fn<(!relay.fn<(tensor<5xf32>) -> tensor<5xf32>>, tensor<5xf32>) -> tensor<5xf32>>, !relay.fn<(tensor<5xf32>) -> tensor<5xf32>>, tensor<5xf32>) -> tensor<5xf32>
   return %r : tensor<5xf32>
 }
 
@@ -276,22 +275,20 @@ func.func @main(%x: tensor<f32>, %k: tensor<f32>) -> tensor<f32> {
 
 // -----
 
-// A recursive closure: the lifted function rebuilds itself as a
-// constructor and calls itself through apply (apply -> lifted -> apply is
-// a call-graph cycle, removed by a later pass).
-// CHECK-LABEL: relay.adt @Fn$0 [] {
-// CHECK-NEXT: relay.constructor @loop$fn0 [tensor<i32>, tensor<i32>]
-// CHECK-NEXT: }
+// A recursive closure called where it is built (TVM's while_loop): the
+// closure rebuilt for its self call is called directly too, so no ADT is
+// made and the lifted function calls itself (a loop for
+// relay-eliminate-recursion, its captures plain arguments).
 // CHECK-LABEL: func.func @loop
-// CHECK: %[[L:.+]] = relay.construct @Fn$0::@loop$fn0(%{{.*}}, %{{.*}}) : (tensor<i32>, tensor<i32>) -> !relay.adt<@Fn$0>
-// CHECK: {{(func\.)?}}call @apply$0(%[[L]], %{{.*}})
+// CHECK-SAME: (%[[ARG:.+]]: tensor<i32>)
+// CHECK: %[[ONE0:.+]] = relay.ones_like %[[ARG]]
+// CHECK: {{(func\.)?}}call @loop$fn0(%[[ARG]], %[[ONE0]], %{{.*}}) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<i32>
 // CHECK-LABEL: func.func private @loop$fn0
 // CHECK-SAME: (%[[N:.+]]: tensor<i32>, %[[ONE:.+]]: tensor<i32>, %[[I:.+]]: tensor<i32>) -> tensor<i32>
-// CHECK-NEXT: %[[SELF:.+]] = relay.construct @Fn$0::@loop$fn0(%[[N]], %[[ONE]]) : (tensor<i32>, tensor<i32>) -> !relay.adt<@Fn$0>
-// CHECK: {{(func\.)?}}call @apply$0(%[[SELF]], %{{.*}})
-// CHECK-LABEL: func.func private @apply$0
-// CHECK: case #relay.pat_ctor<@Fn$0::@loop$fn0, [#relay.pat_var, #relay.pat_var]> (%[[C0:.+]]: tensor<i32>, %[[C1:.+]]: tensor<i32>)
-// CHECK: {{(func\.)?}}call @loop$fn0(%[[C0]], %[[C1]], %{{.*}})
+// CHECK-NOT: relay.construct
+// CHECK: %[[J:.+]] = relay.add %[[I]], %[[ONE]]
+// CHECK: {{(func\.)?}}call @loop$fn0(%[[N]], %[[ONE]], %[[J]])
+// CHECK-NOT: @apply
 func.func @loop(%n: tensor<i32>) -> tensor<i32> {
   %one = relay.ones_like %n : (tensor<i32>) -> tensor<i32> // (a constant would be copied in, not captured)
   %loop = relay.fn recursive : !relay.fn<(tensor<i32>) -> tensor<i32>> {
@@ -314,14 +311,17 @@ func.func @loop(%n: tensor<i32>) -> tensor<i32> {
 // -----
 
 // A function type no value is ever made of: an ADT without constructors
-// and an apply function without a body (it can never be called).
+// and an apply function matching with no clause (it can never be called
+// with a value; compiled, a call fails at run time).
 // CHECK-LABEL: relay.adt @Fn$0 [] {
 // CHECK-NEXT: }
 // CHECK-LABEL: func.func @takes
 // CHECK-SAME: (%[[TF:.+]]: !relay.adt<@Fn$0>, %[[TX:.+]]: tensor<3xf32>)
 // CHECK: {{(func\.)?}}call @apply$0(%[[TF]], %[[TX]])
-// CHECK: func.func private @apply$0(!relay.adt<@Fn$0>, tensor<3xf32>) -> tensor<3xf32>
-// CHECK-NOT: relay.match
+// CHECK: func.func private @apply$0(%[[AF:.+]]: !relay.adt<@Fn$0>, %{{.*}}: tensor<3xf32>) -> tensor<3xf32>
+// CHECK-NEXT: %[[M:.+]] = relay.match %[[AF]] : !relay.adt<@Fn$0> -> tensor<3xf32> {
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[M]]
 func.func @takes(%f: !relay.fn<(tensor<3xf32>) -> tensor<3xf32>>, %x: tensor<3xf32>) -> tensor<3xf32> {
   %y = relay.call %f(%x) : (!relay.fn<(tensor<3xf32>) -> tensor<3xf32>>, tensor<3xf32>) -> tensor<3xf32>
   return %y : tensor<3xf32>
@@ -367,21 +367,21 @@ func.func @dynamic(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
-// A closure inside a recursive closure captures its self reference: the
-// ADT's constructor has a field of the ADT itself.
+// A closure inside a recursive closure captures its self reference, which
+// flows as a value (a constructor of the ADT); the inner closure, called
+// where it is built, is a direct call taking it.
 // CHECK-LABEL: relay.adt @Fn$0 [] {
 // CHECK-NEXT: relay.constructor @outer$fn1 [tensor<i32>]
-// CHECK-NEXT: relay.constructor @outer$fn0 [!relay.adt<@Fn$0>]
 // CHECK-NEXT: }
 // CHECK-LABEL: func.func private @outer$fn0
 // CHECK-SAME: (%[[S:.+]]: !relay.adt<@Fn$0>, %[[J:.+]]: tensor<i32>) -> tensor<i32>
 // CHECK-NEXT: {{(func\.)?}}call @apply$0(%[[S]], %[[J]])
 // CHECK-LABEL: func.func private @outer$fn1
-// CHECK-SAME: (%[[ON:.+]]: tensor<i32>, %{{.*}}: tensor<i32>) -> tensor<i32>
+// CHECK-SAME: (%[[ON:.+]]: tensor<i32>, %[[OI:.+]]: tensor<i32>) -> tensor<i32>
 // CHECK-NEXT: %[[SELF:.+]] = relay.construct @Fn$0::@outer$fn1(%[[ON]]) : (tensor<i32>) -> !relay.adt<@Fn$0>
-// CHECK-NEXT: relay.construct @Fn$0::@outer$fn0(%[[SELF]]) : (!relay.adt<@Fn$0>) -> !relay.adt<@Fn$0>
+// CHECK: {{(func\.)?}}call @outer$fn0(%[[SELF]], %[[OI]])
 // CHECK-LABEL: func.func private @apply$0
-// CHECK: case #relay.pat_ctor<@Fn$0::@outer$fn0, [#relay.pat_var]> (%{{.*}}: !relay.adt<@Fn$0>)
+// CHECK: case #relay.pat_ctor<@Fn$0::@outer$fn1, [#relay.pat_var]> (%{{.*}}: tensor<i32>)
 func.func @outer(%n: tensor<i32>) -> tensor<i32> {
   %loop = relay.fn recursive : !relay.fn<(tensor<i32>) -> tensor<i32>> {
   ^bb0(%self: !relay.fn<(tensor<i32>) -> tensor<i32>>, %i: tensor<i32>):

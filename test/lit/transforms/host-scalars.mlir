@@ -209,3 +209,49 @@ func.func @divide(%x: tensor<?xf32>, %dev: tensor<i64>) -> (tensor<i64>, tensor<
   } -> tensor<i64>
   return %sel, %byDev : tensor<i64>, tensor<i64>
 }
+
+// -----
+
+#s = affine_map<() -> ()>
+
+// A loop entered with a bound the host does not know (an input) reads it
+// once, before the loop: the loop counts and branches on host scalars.
+// CHECK-LABEL: func.func @bound_from_input
+// CHECK-SAME:    (%[[N:.*]]: tensor<i32>, %[[X:.*]]: tensor<4xf32>)
+// CHECK:         %[[NS:.*]] = tensor.extract %[[N]][] : tensor<i32>
+// CHECK:         call @count(%{{.*}}, %[[NS]], %[[X]]) : (i32, i32, tensor<4xf32>)
+// CHECK-LABEL: func.func private @count
+// CHECK-SAME:    (%[[I:.*]]: i32, %[[M:.*]]: i32, %{{.*}}: tensor<4xf32>)
+// CHECK-NOT:     iterator_types = []
+// CHECK:         arith.cmpi slt, %[[I]], %[[M]] : i32
+func.func @bound_from_input(%n: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = arith.constant dense<0> : tensor<i32>
+  %r = call @count(%zero, %n, %x) : (tensor<i32>, tensor<i32>, tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func private @count(%i: tensor<i32>, %m: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<i32>
+  %eb = tensor.empty() : tensor<i1>
+  %one = arith.constant dense<1> : tensor<i32>
+  %lt = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%i, %m : tensor<i32>, tensor<i32>) outs(%eb : tensor<i1>) {
+  ^bb0(%a: i32, %b: i32, %o: i1):
+    %c = arith.cmpi slt, %a, %b : i32
+    linalg.yield %c : i1
+  } -> tensor<i1>
+  %c = tensor.extract %lt[] : tensor<i1>
+  %r = scf.if %c -> (tensor<4xf32>) {
+    %next = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+        ins(%i, %one : tensor<i32>, tensor<i32>) outs(%e : tensor<i32>) {
+    ^bb0(%a: i32, %b: i32, %o: i32):
+      %s = arith.addi %a, %b : i32
+      linalg.yield %s : i32
+    } -> tensor<i32>
+    %y = arith.addf %x, %x : tensor<4xf32>
+    %z = func.call @count(%next, %m, %y) : (tensor<i32>, tensor<i32>, tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %z : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
