@@ -103,33 +103,41 @@ private:
 };
 
 /// A loop (a self-recursive private function) entered with a 0-d integer
-/// tensor the host does not know (an input, a value read from a tensor) has
-/// it read on the host once, at each call from outside the loop: the loop
-/// then counts and branches on host scalars (no read back per iteration),
-/// and iree-compile 3.13 miscompiles a loop that branches on a device value
-/// it carries unchanged (at run time: "binding table slot requires a buffer
-/// but none was provided").
+/// tensor the host does not know (an input, a value read from a tensor)
+/// that it passes on unchanged (a bound) has it read on the host once, at
+/// each call from outside the loop: the loop then counts and branches on
+/// host scalars (no read back per iteration), and iree-compile 3.13
+/// miscompiles a loop that branches on a device value it carries unchanged
+/// (at run time: "binding table slot requires a buffer but none was
+/// provided"). Booleans stay (a 0-d i1 `tensor.from_elements` reaching a
+/// dispatch fails iree-compile's verifier).
 void HostScalarsPass::readLoopInvariantsOnce() {
   for (auto &[fn, sites] : calls) {
-    bool loops = llvm::any_of(sites, [&](func::CallOp call) {
-      return call->getParentOfType<func::FuncOp>() == fn;
-    });
-    if (!loops)
+    SmallVector<func::CallOp> inside, outside;
+    for (func::CallOp call : sites)
+      (call->getParentOfType<func::FuncOp>() == fn ? inside : outside)
+          .push_back(call);
+    if (inside.empty())
       continue;
-    for (func::CallOp call : sites) {
-      if (call->getParentOfType<func::FuncOp>() == fn)
+    for (BlockArgument arg : fn.getArguments()) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!isScalarTensor(arg.getType()) || type.getElementType().isInteger(1))
         continue;
-      for (OpOperand &operand : call->getOpOperands()) {
-        Value v = operand.get();
-        if (!isScalarTensor(v.getType()) ||
-            isa_and_nonnull<arith::ConstantOp, tensor::FromElementsOp>(
+      unsigned i = arg.getArgNumber();
+      if (!llvm::all_of(inside, [&](func::CallOp call) {
+            return call.getOperand(i) == arg;
+          }))
+        continue;
+      for (func::CallOp call : outside) {
+        Value v = call.getOperand(i);
+        if (isa_and_nonnull<arith::ConstantOp, tensor::FromElementsOp>(
                 v.getDefiningOp()))
           continue;
         OpBuilder b(call);
         Value scalar =
             tensor::ExtractOp::create(b, v.getLoc(), v, ValueRange{});
-        operand.set(
-            tensor::FromElementsOp::create(b, v.getLoc(), v.getType(), scalar));
+        call->setOperand(
+            i, tensor::FromElementsOp::create(b, v.getLoc(), type, scalar));
       }
     }
   }
