@@ -355,11 +355,16 @@ def _keep(n: Node, m, new, old):
     return n.op("where")(m, new, old if old is not None else n.scalar(0.0))
 
 
-#: Steps per iteration of the loop over a run-time sequence length. An iteration costs the
-#: host ~15 us in IREE 3.13 (a command buffer recorded and run, the carried states boxed);
-#: the LSTM LM (hidden 128, batch 1, 32 steps) runs in 0.38 ms with 4, 0.35 ms with 8
-#: (static: 0.25 ms). Up to 7 steps past the end are computed and discarded.
-_UNROLL = 8
+#: Steps per iteration of the loop over a run-time sequence length: an iteration costs the
+#: host ~15 us in IREE 3.13 (a command buffer recorded and run, the carried states boxed),
+#: more than a step's kernels. An iteration runs the most steps of _UNROLLS that remain,
+#: else _UNROLL_LAST steps with those past the end masked (computed and discarded). Each is
+#: a multiple of _UNROLL_LAST (the outputs' rows are T rounded up to it). The LSTM LM of
+#: bench/DYNAMIC.md (hidden 128, batch 1), ms at 1 / 20 / 32 / 64 steps: 8 steps an
+#: iteration, all masked, 0.133 / 0.285 / 0.344 / 0.683; (16), 4: 0.118 / 0.258 / 0.326 /
+#: 0.617; (32), 4: 0.114 / 0.291 / 0.306 / 0.585 (static at 32: 0.255).
+_UNROLLS = (32, 8)
+_UNROLL_LAST = 4
 
 
 def _run_loop(n: Node, cell, n_state: int, c):
@@ -388,11 +393,16 @@ def _run_loop(n: Node, cell, n_state: int, c):
     T = E.var("T", shape=(), dtype="int64")
     n.rnn_bindings.append((T, T_val))
     zeros_bh = n.op("zeros")(elems_expr(n, [b_dim, H], "int64"), "float32")
-    # the outputs so far: [T, B, H], row t written at step t (where over the step index)
-    y0 = n.op("zeros")(elems_expr(n, [Dim(x, time_axis), b_dim, H], "int64"), "float32")
-    rows_val = n.op("reshape")(n.op("arange")(i64(0), T_val, i64(1), dtype="int64"), [-1, 1, 1])
-    rows = _typed_var(n, "rows", rows_val)
-    n.rnn_bindings.append((rows, rows_val))
+    # the outputs: [T_pad, B, H], T rounded up to _UNROLL_LAST steps; an iteration writes its
+    # steps' rows at once (forward: step t at row t; reverse: at row t + pad, so that the last
+    # iteration's rows, like the first's, are in range)
+    T_pad = n.op("multiply")(n.op("divide")(n.op("add")(T_val, i64(_UNROLL_LAST - 1)),
+                                            i64(_UNROLL_LAST)), i64(_UNROLL_LAST))
+    pad_val = n.op("subtract")(T_pad, T_val)
+    pad = E.var("pad", shape=(), dtype="int64")
+    n.rnn_bindings.append((pad, pad_val))
+    y0 = n.op("zeros")(n.op("concatenate")([n.op("reshape")(T_pad, [1]),
+                                            elems_expr(n, [b_dim, H], "int64")], axis=0), "float32")
     # the input, a loop parameter no iteration changes, for its batch size: a branch on it
     # (the few-row dense's) is the same in every iteration (relay-unswitch-loops decides it
     # once, before the loop)
@@ -410,51 +420,79 @@ def _run_loop(n: Node, cell, n_state: int, c):
             init[1] = n.op("full")(n.constant(np.array(-0.0, np.float32)),
                                    elems_expr(n, [b_dim, H], "int64"), "float32")
 
-        def one(t, states, y):
-            """(next states, next outputs) after step ``t``."""
+        def one(t, states):
+            """(next states, this step's output) after step ``t``."""
             new = step(t, list(states))
             m = mask.at(t)
-            y_t = n.op("expand_dims")(_keep(n, m, new[0], None), 0)
-            return ([_keep(n, m, a, b) for a, b in zip(new, states)],
-                    n.op("where")(n.op("equal")(rows, t), y_t, y))
-        # the loop over the step index t: 0 .. T-1 (forward) or T-1 .. 0 (reverse), _UNROLL
-        # steps an iteration (a step past the end keeps the states: each iteration of a loop
-        # with run-time shapes costs a host round trip of tens of microseconds, more than a
-        # step's kernels); the carried values have their initial values' types, and keep
-        # them (_like)
+            return [_keep(n, m, a, b) for a, b in zip(new, states)], _keep(n, m, new[0], None)
+
+        # the loop over the step index t: 0 .. T-1 (forward) or T-1 .. 0 (reverse), a
+        # self-tail-recursive function carrying (t, states, y); the carried values have their
+        # initial values' types, and keep them (_like). Masking a step past the end is a
+        # select, a dispatch a step in IREE: whole iterations have none.
         t = E.var("t", shape=(), dtype="int64")
         s_v = [_typed_var(n, f"s{j}", v) for j, v in enumerate(init)]
         y_v = _typed_var(n, "y", y0)
-        # the body sees one batch size (the input's) and one length (rows')
-        batch = (xs, batch_axis)
+        batch = (xs, batch_axis)   # the body sees one batch size (the input's)
         n.rnn_batch = batch
         states = [_with_dims(n, s, {0: batch}) for s in s_v]
-        y_in = _with_dims(n, y_v, {0: (rows, 0), 1: batch})
-        nxt, y_new = one(t, states, y_in)   # (the loop's condition: step t runs)
-        for j in range(1, _UNROLL):
-            t_j = n.op("subtract" if reverse else "add")(t, i64(j))
-            runs = n.op("greater_equal")(t_j, i64(0)) if reverse else n.op("less")(t_j, T)
-            after, y_new = one(t_j, nxt, y_new)  # (no row of y is t_j past the end)
-            nxt = [n.op("where")(runs, a, b) for a, b in zip(after, nxt)]
-        nxt = [_like(n, v, p) for v, p in zip(nxt, s_v)]
-        y_new = _like(n, y_new, y_v)
-        more = n.op("greater_equal")(t, i64(0)) if reverse else n.op("less")(t, T)
+        y_in = _with_dims(n, y_v, {1: batch})
         gv = n.new_global(f"{n.op_type.lower()}_steps")
+
+        def iteration(unroll: int, masked: bool):
+            """The recursive call after ``unroll`` steps from step t (which runs)."""
+            nxt, hs = states, []
+            for j in range(unroll):
+                t_j = n.op("subtract" if reverse else "add")(t, i64(j)) if j else t
+                after, h = one(t_j, nxt)
+                hs.append(h)
+                if masked and j:
+                    runs = n.op("greater_equal")(t_j, i64(0)) if reverse else n.op("less")(t_j, T)
+                    after = [n.op("where")(runs, a, b) for a, b in zip(after, nxt)]
+                nxt = after
+            # the iteration's outputs, [unroll, B, H], written to y at once (an in-place
+            # update; a write per step would be an operand per step of one dispatch, and IREE
+            # allows a dispatch 64 push constants)
+            if reverse:   # steps t .. t-unroll+1 at rows t+pad-unroll+1 .. t+pad
+                hs.reverse()
+                first_row = n.op("add")(t, n.op("subtract")(pad, i64(unroll - 1)))
+            else:         # steps t .. t+unroll-1 at rows t .. t+unroll-1
+                first_row = t
+            begin = n.op("reshape")(first_row, [1])
+            y_new = n.op("strided_set")(y_in, n.op("stack")(hs, axis=0), begin,
+                                        n.op("add")(begin, i64([unroll])), i64([1]))
+            t_next = n.op("subtract" if reverse else "add")(t, i64(unroll))
+            return [t_next] + [_like(n, v, p) for v, p in zip(nxt, s_v)] + [_like(n, y_new, y_v)]
+
+        def remain(k: int):
+            """Whether steps t .. t +- (k-1) exist."""
+            if reverse:
+                return n.op("greater_equal")(t, i64(k - 1))
+            return n.op("less_equal")(t, n.op("subtract")(T, i64(k)))
+        branches = [(remain(k), iteration(k, masked=False)) for k in _UNROLLS]
+        branches.append((remain(1), iteration(_UNROLL_LAST, masked=True)))
         own = [t] + s_v + [y_v]
-        extra = [v for v in free_vars(E.Tuple(nxt + [y_new, more])) if all(v is not o for o in own)]
-        t_next = n.op("subtract" if reverse else "add")(t, i64(_UNROLL))
-        body = E.If(more, E.Call(gv, [t_next] + nxt + [y_new] + extra), E.Tuple(list(s_v) + [y_v]))
+        extra = [v for v in free_vars(E.Tuple([e for c, args in branches for e in [c] + args]))
+                 if all(v is not o for o in own)]
+        body = E.Tuple(list(s_v) + [y_v])   # no step remains
+        for cond, args in reversed(branches):
+            body = E.If(cond, E.Call(gv, args + extra), body)
         ret = TupleType([v.type_annotation for v in s_v] + [y_v.type_annotation])
         n.add_global(gv, E.Function(own + extra, body, ret, attrs={"private": 1}))
         t0 = n.op("subtract")(T, i64(1)) if reverse else i64(0)
         res = E.Call(gv, [t0] + init + [y0] + extra)
+        first = pad if reverse else i64(0)   # y's rows of steps 0 .. T-1
+        begin = n.op("reshape")(first, [1])
+        y_rows = n.op("strided_slice")(E.TupleGetItem(res, n_state), begin,
+                                       n.op("add")(begin, n.op("reshape")(T, [1])))
+        res = E.Tuple([E.TupleGetItem(res, j) for j in range(n_state)] + [y_rows])
         for v, value in reversed(n.rnn_bindings):
             res = E.Let(v, value, res)
         out = [E.TupleGetItem(res, j) for j in range(n_state + 1)]
         ys.append(out[n_state])
         ne = mask.nonempty()
         finals.append([_keep(n, ne, st, None) for st in out[:n_state]])
-        n.rnn_bindings = n.rnn_bindings[:3]  # T, rows and xs are shared by the directions
+        n.rnn_bindings = n.rnn_bindings[:3]  # T, pad and xs are shared by the directions
     outs = []
     if n.wants_output(0):   # ys[d]: [T, B, H]
         if layout == 0:     # [T, D, B, H]
