@@ -362,8 +362,10 @@ def _keep(n: Node, m, new, old):
 #: a multiple of _UNROLL_LAST (the outputs' rows are T rounded up to it). The LSTM LM of
 #: bench/DYNAMIC.md (hidden 128, batch 1), ms at 1 / 20 / 32 / 64 steps: 8 steps an
 #: iteration, all masked, 0.133 / 0.285 / 0.344 / 0.683; (16), 4: 0.118 / 0.258 / 0.326 /
-#: 0.617; (32), 4: 0.114 / 0.291 / 0.306 / 0.585 (static at 32: 0.255).
-_UNROLLS = (32, 8)
+#: 0.617; (32, 8), 4: 0.114 / 0.264 / 0.302 / 0.577 (static at 32: 0.25), but iree-compile
+#: time grows faster than the code: a model of four bidirectional/forward GRUs compiled in
+#: 196 s with (32, 8), 59 s with (16).
+_UNROLLS = (16,)
 _UNROLL_LAST = 4
 
 
