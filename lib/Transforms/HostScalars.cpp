@@ -28,6 +28,13 @@
 // generic reading a 0-d `tensor.from_elements` takes the scalar into its
 // body instead (IREE passes it to the dispatch as a push constant).
 //
+// Small shape vectors move the same way: a generic over static integer
+// tensors of at most `kMaxHostElements` elements (a slice's `end = begin +
+// 16` as a 1-element tensor, arithmetic on a `shape_of`) whose inputs are
+// host-known is unrolled over its iteration space on the host, each output
+// element a scalar, the result a `tensor.from_elements`; its reads fold
+// into those scalars. Only 0-d values move along edges (arguments, `scf.if`).
+//
 // Only integer and index element types move (the host VM's arithmetic on
 // them is exact and the same as the device's); divisions move only where
 // they cannot trap (`isPure`: a constant non-zero divisor).
@@ -63,16 +70,48 @@ bool isScalarTensor(Type type) {
          isa<IntegerType, IndexType>(t.getElementType());
 }
 
-/// A `linalg.generic` of 0-d operands without loops whose body is pure
-/// `arith` (no reads of other tensors, nothing that may trap).
+/// The most elements of a non-scalar tensor computed on the host (a shape
+/// vector), and of a generic's iteration space unrolled there.
+constexpr int64_t kMaxHostElements = 8;
+
+/// A static integer tensor small enough for the host: a 0-d one or a
+/// shape vector of at most `kMaxHostElements` elements, not of booleans (a
+/// `tensor.from_elements` of i1 that reaches a dispatch, as a `where`'s
+/// condition, fails iree-compile's verifier).
+bool isSmallTensor(Type type) {
+  if (isScalarTensor(type))
+    return true;
+  auto t = dyn_cast<RankedTensorType>(type);
+  return t && t.hasStaticShape() && t.getNumElements() <= kMaxHostElements &&
+         isa<IntegerType, IndexType>(t.getElementType()) &&
+         !t.getElementType().isInteger(1);
+}
+
+/// A tensor with exactly one element, whatever its rank.
+bool isOneElement(Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  return t && t.hasStaticShape() && t.getNumElements() == 1;
+}
+
+/// A `linalg.generic` of small tensors over a small static iteration space
+/// whose body is pure `arith` and `linalg.index` (no reads of other
+/// tensors, nothing that may trap).
 bool isScalarGeneric(linalg::GenericOp op) {
-  if (op.getNumLoops() != 0 || !op.hasPureTensorSemantics())
+  if (!op.hasPureTensorSemantics() ||
+      !llvm::all_of(op->getOperandTypes(), isSmallTensor))
     return false;
-  if (!llvm::all_of(op->getOperandTypes(), isScalarTensor))
-    return false;
+  int64_t points = 1;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return false;
+    points *= range;
+    if (points > kMaxHostElements)
+      return false;
+  }
   for (Operation &inner : op.getBody()->without_terminator())
-    if (!isa<arith::ArithDialect>(inner.getDialect()) || !isPure(&inner) ||
-        inner.getNumRegions() != 0)
+    if (!isa<linalg::IndexOp>(inner) &&
+        (!isa<arith::ArithDialect>(inner.getDialect()) || !isPure(&inner) ||
+         inner.getNumRegions() != 0))
       return false;
   return true;
 }
@@ -224,7 +263,7 @@ void HostScalarsPass::collect(ModuleOp module) {
     }
     if (isa<arith::ConstantOp, tensor::FromElementsOp>(op)) {
       for (Value r : op->getResults())
-        if (isScalarTensor(r.getType()))
+        if (isSmallTensor(r.getType()))
           host.insert(r);
       return;
     }
@@ -254,6 +293,8 @@ bool HostScalarsPass::depsHostKnown(Value v) const {
   }
   return true;
 }
+
+void unrollOnHost(OpBuilder &b, linalg::GenericOp generic);
 
 void HostScalarsPass::rewrite(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
@@ -319,31 +360,111 @@ void HostScalarsPass::rewrite(ModuleOp module) {
   for (func::FuncOp fn : retyped)
     fn.setType(FunctionType::get(ctx, fn.getBody().front().getArgumentTypes(),
                                  fn.getResultTypes()));
-  // 3. generics become their bodies on the host
+  // 3. generics become their bodies on the host, once per point of their
+  //    iteration space (in order: a reduction accumulates along it)
   llvm::SetVector<Operation *> generics;
   for (Value v : host)
     if (auto g = v.getDefiningOp<linalg::GenericOp>())
       generics.insert(g);
-  for (Operation *op : generics) {
-    auto generic = cast<linalg::GenericOp>(op);
+  for (Operation *op : generics)
+    unrollOnHost(b, cast<linalg::GenericOp>(op));
+}
+
+/// Steps `index` to the next point of `shape` in row-major order; false
+/// past the last.
+bool advance(MutableArrayRef<int64_t> index, ArrayRef<int64_t> shape) {
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (++index[d] < shape[d])
+      return true;
+    index[d] = 0;
+  }
+  return false;
+}
+
+/// The row-major position of `index` in a tensor of `shape`.
+int64_t linearize(ArrayRef<int64_t> index, ArrayRef<int64_t> shape) {
+  int64_t at = 0;
+  for (auto [i, n] : llvm::zip(index, shape))
+    at = at * n + i;
+  return at;
+}
+
+void unrollOnHost(OpBuilder &b, linalg::GenericOp generic) {
+  Location loc = generic.getLoc();
+  b.setInsertionPoint(generic);
+  auto indexValues = [&](ArrayRef<int64_t> index) {
+    return llvm::map_to_vector(index, [&](int64_t i) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, i);
+    });
+  };
+  // each output's elements: the init's, then what the body yields there
+  SmallVector<SmallVector<Value>> outs;
+  for (OpOperand &init : generic.getDpsInitsMutable()) {
+    auto type = cast<RankedTensorType>(init.get().getType());
+    SmallVector<Value> elements(type.getNumElements());
+    if (!generic.getMatchingBlockArgument(&init).use_empty()) {
+      SmallVector<int64_t> index(type.getRank(), 0);
+      for (Value &e : elements) {
+        e = tensor::ExtractOp::create(b, loc, init.get(), indexValues(index));
+        advance(index, type.getShape());
+      }
+    }
+    outs.push_back(std::move(elements));
+  }
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  SmallVector<int64_t> point(ranges.size(), 0);
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  for (bool more = !llvm::is_contained(ranges, 0); more;
+       more = advance(point, ranges)) {
     IRMapping map;
     for (OpOperand &operand : generic->getOpOperands()) {
       BlockArgument arg = generic.getMatchingBlockArgument(&operand);
-      if (!arg.use_empty())
-        map.map(arg, extract(operand.get(), generic));
+      if (arg.use_empty())
+        continue;
+      SmallVector<int64_t> at = maps[operand.getOperandNumber()].compose(point);
+      if (generic.isDpsInput(&operand)) {
+        map.map(arg, tensor::ExtractOp::create(b, loc, operand.get(),
+                                               indexValues(at)));
+        continue;
+      }
+      auto type = cast<RankedTensorType>(operand.get().getType());
+      unsigned out = operand.getOperandNumber() - generic.getNumDpsInputs();
+      map.map(arg, outs[out][linearize(at, type.getShape())]);
     }
-    b.setInsertionPoint(generic);
-    for (Operation &inner : generic.getBody()->without_terminator())
+    for (Operation &inner : generic.getBody()->without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        map.map(index.getResult(),
+                arith::ConstantIndexOp::create(b, loc, point[index.getDim()]));
+        continue;
+      }
       b.clone(inner, map);
-    auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
-    SmallVector<Value> results;
-    for (auto [value, result] :
-         llvm::zip(yield.getValues(), generic.getResults()))
-      results.push_back(tensor::FromElementsOp::create(
-          b, generic.getLoc(), result.getType(), map.lookupOrDefault(value)));
-    generic->replaceAllUsesWith(results);
-    generic->erase();
+    }
+    for (auto [i, value] : llvm::enumerate(yield.getValues())) {
+      OpOperand *init = generic.getDpsInitOperand(i);
+      auto type = cast<RankedTensorType>(init->get().getType());
+      SmallVector<int64_t> at = maps[init->getOperandNumber()].compose(point);
+      outs[i][linearize(at, type.getShape())] = map.lookupOrDefault(value);
+    }
   }
+  SmallVector<Value> results;
+  for (auto [elements, result] : llvm::zip(outs, generic.getResults())) {
+    // an element the body never wrote (an empty iteration space) is the
+    // init's
+    auto type = cast<RankedTensorType>(result.getType());
+    SmallVector<int64_t> index(type.getRank(), 0);
+    for (Value &e : elements) {
+      if (!e)
+        e = tensor::ExtractOp::create(
+            b, loc, generic.getDpsInitOperand(result.getResultNumber())->get(),
+            indexValues(index));
+      advance(index, type.getShape());
+    }
+    results.push_back(
+        tensor::FromElementsOp::create(b, loc, result.getType(), elements));
+  }
+  generic->replaceAllUsesWith(results);
+  generic->erase();
 }
 
 /// Drops `input` of `op`, its block argument replaced by `value`.
@@ -361,15 +482,15 @@ void replaceInput(PatternRewriter &rewriter, linalg::GenericOp op,
   });
 }
 
-/// A generic reading a 0-d `tensor.from_elements`: the scalar is used in
-/// its body directly (IREE passes it to the dispatch as a push constant).
+/// A generic reading a one-element `tensor.from_elements`: the scalar is used
+/// in its body directly (IREE passes it to the dispatch as a push constant).
 struct CaptureScalarInput : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
     for (OpOperand *input : op.getDpsInputOperands()) {
       auto from = input->get().getDefiningOp<tensor::FromElementsOp>();
-      if (!from || !isScalarTensor(from.getType()))
+      if (!from || !isOneElement(from.getType()))
         continue;
       replaceInput(rewriter, op, input, from.getElements().front());
       return success();

@@ -255,3 +255,99 @@ func.func private @count(%i: tensor<i32>, %m: tensor<i32>, %x: tensor<4xf32>) ->
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A slice's end as a 1-element tensor (`begin + 2`, the ONNX importer's
+// strided_set): added on the host, no read back of a device value.
+// CHECK-LABEL: func.func @slice_end
+// CHECK-NOT: linalg.generic
+// CHECK: %[[E:.*]] = arith.addi %arg0, %c2_i64 : i64
+// CHECK: %[[I:.*]] = arith.index_cast %[[E]] : i64 to index
+// CHECK: tensor.insert_slice %arg2 into %arg1[%[[I]], 0]
+#m = affine_map<(d0) -> (d0)>
+func.func @slice_end(%b: i64, %y: tensor<?x4xf32>, %v: tensor<2x4xf32>) -> tensor<?x4xf32> {
+  %c = arith.constant dense<2> : tensor<1xi64>
+  %f = tensor.from_elements %b : tensor<1xi64>
+  %e = tensor.empty() : tensor<1xi64>
+  %s = linalg.generic {indexing_maps = [#m, #m, #m], iterator_types = ["parallel"]} ins(%f, %c : tensor<1xi64>, tensor<1xi64>) outs(%e : tensor<1xi64>) {
+  ^bb0(%x: i64, %y2: i64, %o: i64):
+    %a = arith.addi %x, %y2 : i64
+    linalg.yield %a : i64
+  } -> tensor<1xi64>
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %s[%c0] : tensor<1xi64>
+  %i = arith.index_cast %x : i64 to index
+  %r = tensor.insert_slice %v into %y[%i, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<?x4xf32>
+  return %r : tensor<?x4xf32>
+}
+
+// -----
+
+// A reduction over a shape vector (an element count) is unrolled on the
+// host in iteration order, from the init.
+// CHECK-LABEL: func.func @element_count
+// CHECK-NOT: linalg.generic
+// CHECK: %[[A:.*]] = tensor.extract %arg0[%c0]
+// CHECK: %[[B:.*]] = tensor.extract %arg0[%c1]
+// CHECK: %[[P:.*]] = arith.muli %[[B]], %[[A]] : i64
+// CHECK: %[[Q:.*]] = arith.muli %[[A]], %[[P]] : i64
+// CHECK: return %[[Q]]
+#v = affine_map<(d0) -> (d0)>
+#s = affine_map<(d0) -> ()>
+func.func @element_count(%t: tensor<3xi64>) -> i64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tensor.extract %t[%c0] : tensor<3xi64>
+  %b = tensor.extract %t[%c1] : tensor<3xi64>
+  %f = tensor.from_elements %a, %b, %a : tensor<3xi64>
+  %one = arith.constant dense<1> : tensor<i64>
+  %p = linalg.generic {indexing_maps = [#v, #s], iterator_types = ["reduction"]} ins(%f : tensor<3xi64>) outs(%one : tensor<i64>) {
+  ^bb0(%x: i64, %acc: i64):
+    %m = arith.muli %x, %acc : i64
+    linalg.yield %m : i64
+  } -> tensor<i64>
+  %r = tensor.extract %p[] : tensor<i64>
+  return %r : i64
+}
+
+// -----
+
+// Positions from linalg.index become constants; a generic over more than 8
+// points, or over a tensor the host does not know, stays on the device.
+// CHECK-LABEL: func.func @iota
+// CHECK-NOT: linalg.generic
+// CHECK: %[[T:.*]] = tensor.from_elements %{{.*}}, %{{.*}}, %{{.*}} : tensor<3xindex>
+// CHECK: return %[[T]]
+#i = affine_map<(d0) -> (d0)>
+func.func @iota(%k: index) -> tensor<3xindex> {
+  %e = tensor.empty() : tensor<3xindex>
+  %r = linalg.generic {indexing_maps = [#i], iterator_types = ["parallel"]} outs(%e : tensor<3xindex>) {
+  ^bb0(%o: index):
+    %d = linalg.index 0 : index
+    %s = arith.addi %d, %k : index
+    linalg.yield %s : index
+  } -> tensor<3xindex>
+  return %r : tensor<3xindex>
+}
+
+// CHECK-LABEL: func.func @stays
+// CHECK-COUNT-2: linalg.generic
+#j = affine_map<(d0) -> (d0)>
+func.func @stays(%t: tensor<4xi64>) -> (tensor<4xi64>, tensor<9xi64>) {
+  %c = arith.constant dense<1> : tensor<4xi64>
+  %e = tensor.empty() : tensor<4xi64>
+  %r = linalg.generic {indexing_maps = [#j, #j, #j], iterator_types = ["parallel"]} ins(%t, %c : tensor<4xi64>, tensor<4xi64>) outs(%e : tensor<4xi64>) {
+  ^bb0(%x: i64, %y: i64, %o: i64):
+    %a = arith.addi %x, %y : i64
+    linalg.yield %a : i64
+  } -> tensor<4xi64>
+  %e9 = tensor.empty() : tensor<9xi64>
+  %r9 = linalg.generic {indexing_maps = [#j], iterator_types = ["parallel"]} outs(%e9 : tensor<9xi64>) {
+  ^bb0(%o: i64):
+    %d = linalg.index 0 : index
+    %i = arith.index_cast %d : index to i64
+    linalg.yield %i : i64
+  } -> tensor<9xi64>
+  return %r, %r9 : tensor<4xi64>, tensor<9xi64>
+}
