@@ -1,7 +1,8 @@
 """Numerics of the Norm family (dialect/relay/RelayNormOps.td) on llvm-cpu
 against numpy: layer_norm, group_norm, instance_norm, l2_normalize, lrn,
-log_softmax. (The family's batch_norm and softmax have their numeric cases
-in test_ops.py.) Helpers shared with test_nn.py, test_conv.py and
+log_softmax, softmax along a run-time axis (lowered as reductions, not
+linalg.softmax). (The family's batch_norm and static softmax have their
+numeric cases in test_ops.py.) Helpers shared with test_nn.py, test_conv.py and
 test_pool.py are in _nn_common.py.
 
 Every case is one ``func.func`` of ONE module compiled once (``iree-compile``
@@ -9,7 +10,7 @@ runs once for this file); ``Executable.run(name, ...)`` calls each. The
 references below are independent numpy code in float64 (explicit
 mean/variance, window sums for lrn), not the lowering's algorithm.
 
-Tolerances: float32 normalisations rtol 1e-4 / atol 1e-5, lrn and
+Tolerances: float32 normalisations rtol 1e-4 / atol 1e-5, lrn, softmax and
 log_softmax rtol 1e-5 / atol 2e-5, float16 rtol/atol 1e-2.
 Cases whose name ends in ``[?]`` have a ``?`` dim and run at two sizes.
 """
@@ -68,6 +69,12 @@ def np_lrn(x, size, axis, bias, alpha, beta):
     return (x / (bias + alpha / size * acc) ** beta).astype(x.dtype)
 
 
+def np_softmax(x, axis=-1):
+    z = x.astype(np.float64)
+    e = np.exp(z - z.max(axis=axis, keepdims=True))
+    return (e / e.sum(axis=axis, keepdims=True)).astype(x.dtype)
+
+
 def np_log_softmax(x, axis=-1):
     x64 = x.astype(np.float64)
     m = x64.max(axis=axis, keepdims=True)
@@ -117,6 +124,14 @@ case("log_softmax", [x], relay.nn.log_softmax(x), [[rand(3, 7, lo=-5, hi=5)]], n
 x = v("x", (Any(), 4, 3))
 case("log_softmax_axis1[?]", [x], relay.nn.log_softmax(x, axis=1), [[rand(1, 4, 3)], [rand(5, 4, 3)]],
      lambda x: np_log_softmax(x, 1), TRANSC)
+
+x = v("x", (2, Any()))
+# inputs up to 1000: exp overflows float32 unless the maximum is subtracted first
+case("softmax_runtime_axis[?]", [x], relay.nn.softmax(x), [[rand(2, 1)], [rand(2, 70, lo=960, hi=1000)]],
+     lambda x: np_softmax(x, -1), TRANSC)
+x = v("x", (Any(), Any(), 3))
+case("softmax_runtime_axis1[?]", [x], relay.nn.softmax(x, axis=1), [[rand(1, 5, 3)], [rand(3, 17, 3, lo=-9, hi=9)]],
+     lambda x: np_softmax(x, 1), TRANSC)
 
 
 # ---------------------------------------------------------------------------
