@@ -24,8 +24,10 @@ def Relay_TakeOp : Relay_Operator<"take"> {
     The result is `data.shape[:axis] + indices.shape[batch_dims:] +
     data.shape[axis+1:]`; without `axis`, `data` is flattened first and the
     result has the shape of `indices`. `mode` handles out-of-range indices:
-    `clip` clamps to `[0, n-1]`, `wrap` wraps modulo `n`, `fast` assumes
-    they are in range, `nan` gives NaN (float data).
+    `clip` clamps to `[0, n-1]`, `wrap` wraps modulo `n`, `nan` gives NaN
+    (float data), `fast` expects them in range: one out of range is a
+    run-time error, checked at the end of the enclosing block (no wait for
+    the device in between; the take reads clamped indices until then).
 
     ```mlir
     %y = relay.take %w, %i {axis = 0 : i64} : (tensor<10x4xf32>, tensor<2x3xi32>) -> tensor<2x3x4xf32>

@@ -1124,6 +1124,8 @@ def _take(args, attrs):
             return np.where(okb, r, np.array(np.nan, a.dtype))
         if mode == "wrap":
             return np.take(a, np.mod(i, n), axis=ax)
+        if mode == "fast" and ((i < 0) | (i >= n)).any():
+            raise RelayRuntimeError('relay.take: an index is out of range (mode "fast")')
         return np.take(a, np.clip(i, 0, n - 1), axis=ax)  # clip; "fast" (in-range indices) too
     ax = None if axis is None else _axis(axis, data.ndim)
     return _arr(one(data, idx, ax, bd), data.dtype)

@@ -15,6 +15,7 @@
 // one_hot: a parallel linalg.generic comparing the index with the class.
 //
 //===----------------------------------------------------------------------===//
+#include "DynamicUtils.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -46,6 +47,54 @@ Value wrapNegative(OpBuilder &b, Location loc, Value i, Value n) {
                                     cIndex(b, loc, 0));
   return arith::SelectOp::create(b, loc, neg,
                                  arith::AddIOp::create(b, loc, i, n), i);
+}
+
+/// take's mode "fast": the run-time check that every index of `indices`
+/// is in `[0, n)`, a flag reduced over them, read and asserted at the end
+/// of `op`'s block (before its terminator). The host then waits for the
+/// flag when the block's work is done anyway, not between two dispatches:
+/// an ONNX Gather of BERT-tiny's token ids checked before the gather took
+/// the model 0.56 -> 0.74 ms (local-task, batch 1, sequence 64), one host
+/// round trip in the middle. The take itself clamps the indices, so the
+/// work before the check reads in bounds.
+void checkIndicesAtEnd(OpBuilder &b, Location loc, Operation *op, Value indices,
+                       Value n, bool isUnsigned) {
+  auto type = cast<RankedTensorType>(indices.getType());
+  int64_t rank = type.getRank();
+  MLIRContext *ctx = b.getContext();
+  Type i32 = b.getI32Type();
+  auto flagType = RankedTensorType::get({}, i32);
+  Value init =
+      filledTensor(b, loc, flagType, {},
+                   arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::reduction);
+  Value flag =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{flagType}, ValueRange{indices}, ValueRange{init},
+          ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank),
+                              AffineMap::get(rank, 0, {}, ctx)},
+          iterators,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value i = toIndex(nb, l, args[0], isUnsigned);
+            Value out = arith::OrIOp::create(
+                nb, l,
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i,
+                                      cIndex(nb, l, 0)),
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, i, n));
+            Value bit = arith::ExtUIOp::create(nb, l, i32, out);
+            linalg::YieldOp::create(
+                nb, l, ValueRange{arith::OrIOp::create(nb, l, args[1], bit)});
+          })
+          .getResult(0);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op->getBlock()->getTerminator());
+  Value bad = tensor::ExtractOp::create(b, loc, flag, ValueRange{});
+  Value ok = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, bad,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
+  runtimeCheck(b, loc, ok, "relay.take",
+               "an index is out of range (mode \"fast\")");
 }
 
 struct TakePattern : OpConversionPattern<TakeOp> {
@@ -113,7 +162,7 @@ struct TakePattern : OpConversionPattern<TakeOp> {
           Value zero = cIndex(b, l, 0);
           Value nMinus1 = arith::SubIOp::create(b, l, n, cIndex(b, l, 1));
           Value inBounds;
-          if (mode == "clip") {
+          if (mode == "clip" || mode == "fast") {
             i = arith::MinSIOp::create(
                 b, l, arith::MaxSIOp::create(b, l, i, zero), nMinus1);
           } else if (mode == "wrap") {
@@ -142,6 +191,8 @@ struct TakePattern : OpConversionPattern<TakeOp> {
           }
           return v;
         });
+    if (mode == "fast")
+      checkIndicesAtEnd(rewriter, loc, op, indices, n, isUnsigned);
     rewriter.replaceOp(op, result);
     return success();
   }

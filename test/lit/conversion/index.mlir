@@ -30,6 +30,28 @@ func.func @take_flat_wrap(%w: tensor<?x4xf32>, %i: tensor<5xi64>) -> tensor<5xf3
   return %0 : tensor<5xf32>
 }
 
+// CHECK-LABEL: func.func @take_fast_checked_at_end
+func.func @take_fast_checked_at_end(%w: tensor<10x4xf32>, %i: tensor<2x3xi32>) -> tensor<2x3x4xf32> {
+  // mode fast: the take clamps (reads stay in bounds), a reduction flags an
+  // index out of [0, 10), and the host asserts the flag at the end of the
+  // block, after the ops that follow the take.
+  // CHECK: %[[T:.+]] = linalg.generic {{.*}} ins(%{{.+}} : tensor<2x3xi32>) outs(%{{.+}} : tensor<2x3x4xf32>)
+  // CHECK:   arith.maxsi
+  // CHECK:   arith.minsi
+  // CHECK: %[[F:.+]] = linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]{{.*}} ins(%{{.+}} : tensor<2x3xi32>) outs(%{{.+}} : tensor<i32>)
+  // CHECK:   arith.cmpi sge
+  // CHECK:   arith.cmpi slt
+  // CHECK:   arith.ori
+  // CHECK: math.exp
+  // CHECK: %[[B:.+]] = tensor.extract %[[F]][] : tensor<i32>
+  // CHECK: %[[OK:.+]] = arith.cmpi eq, %[[B]], %{{.+}} : i32
+  // CHECK: cf.assert %[[OK]], "relay.take: an index is out of range (mode \22fast\22) [at
+  // CHECK-NEXT: return
+  %0 = relay.take %w, %i {axis = 0 : i64, mode = "fast"} : (tensor<10x4xf32>, tensor<2x3xi32>) -> tensor<2x3x4xf32>
+  %1 = relay.exp %0 : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %1 : tensor<2x3x4xf32>
+}
+
 // CHECK-LABEL: func.func @gather
 func.func @gather(%x: tensor<3x5xf32>, %i: tensor<3x2xi64>) -> tensor<3x2xf32> {
   // CHECK: linalg.generic

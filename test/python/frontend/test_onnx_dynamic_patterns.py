@@ -64,6 +64,26 @@ def test_gather_constant_index_beyond_runtime_dim_is_an_error() -> None:
     r.fails(_f32(1, 2))
 
 
+def test_gather_runtime_indices_out_of_range_is_an_error() -> None:
+    # token ids into an embedding table (static dim) and positions into a run-time dim, int64
+    # and int32, negative ones from the end: an index outside [-dim, dim) is onnxruntime's
+    # error, never a clamped or wrapped row
+    m = _model([oh.make_node("Gather", ["w", "ids"], ["e"], axis=0),
+                oh.make_node("Gather", ["x", "pos"], ["y"], axis=1)],
+               [("w", F32, [5, 3]), ("ids", I64, ["b", "t"]), ("x", F32, ["b", "n", 2]),
+                ("pos", TensorProto.INT32, ["k"])],
+               [("e", F32, None), ("y", F32, None)])
+    r = OrtRunner(m)
+    w = _f32(5, 3)
+    ids = np.array([[0, 4, -5, -1]], np.int64)
+    r.check(w, ids, _f32(1, 3, 2), np.array([2, -3, 0], np.int32))
+    r.check(w, np.array([[3], [-2]], np.int64), _f32(2, 6, 2), np.array([-1, 5], np.int32))
+    for bad in (5, -6, 1 << 40):
+        r.fails(w, np.array([[1, bad]], np.int64), _f32(1, 3, 2), np.array([0], np.int32))
+    for bad in (3, -4):
+        r.fails(w, ids, _f32(1, 3, 2), np.array([bad], np.int32))
+
+
 # -- 2. Slice with negative bounds/steps on a run-time dim -----------------------------------
 def test_slice_negative_bounds_runtime_dim() -> None:
     m = _model([oh.make_node("Slice", ["x", "s1", "e1", "a1"], ["y1"]),            # x[:, 1:-1, 0:3]

@@ -360,6 +360,23 @@ def exe():
     return relay.compile(mod, target="llvm-cpu")
 
 
+def test_take_fast_index_out_of_range_is_a_run_time_error():
+    # mode "fast" expects indices in range: one outside [0, n) is an error after the program's
+    # work (never a clamped read or a read out of bounds), compiled and interpreted alike
+    d, i = v("d", (5, 3)), v("i", (DYN,), "int64")
+    f = relay.Function([d, i], relay.exp(relay.take(d, i, axis=0, mode="fast")))
+    exe = relay.compile(f)
+    data = rand(5, 3)
+    good = np.array([4, 0, 2], np.int64)
+    np.testing.assert_allclose(exe(data, good), np.exp(data[good]), rtol=1e-6)
+    for bad in ([5], [0, -1], [2, 1 << 40]):
+        with pytest.raises(relay.RelayRuntimeError, match="index is out of range"):
+            exe(data, np.array(bad, np.int64))
+        with pytest.raises(relay.RelayRuntimeError, match="index is out of range"):
+            relay.create_executor("debug", mod=relay.IRModule.from_expr(f)).evaluate()(
+                data, np.array(bad, np.int64))
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_index_numerics(exe, name):
     _, _, runs, reference, tol = CASES[name]

@@ -622,9 +622,11 @@ def _gather(n: Node):
             return n.op("take")(n.expr(0), _const_indices_runtime(n, idx, n.expr(0), xs, axis),
                                 axis=axis, mode="clip")
         return n.op("take")(n.expr(0), n.constant(idx.astype(np.int64)), axis=axis, mode="clip")
-    if dim is not None:
-        return n.op("take")(n.expr(0), _normalize_indices(n, 1, dim), axis=axis, mode="clip")
-    return n.op("take")(n.expr(0), n.expr(1), axis=axis, mode="wrap")
+    # run-time indices: negative ones normalized; one out of [-dim, dim) is a run-time error
+    # (onnxruntime's; a clamped or wrapped index would be a silently wrong result), checked by
+    # take's mode "fast" after the program's work, not with a wait for the device before it
+    return n.op("take")(n.expr(0), _normalized_runtime(n, 1, n.expr(0), xs, axis), axis=axis,
+                        mode="fast")
 
 
 def _const_indices_runtime(n: Node, idx: np.ndarray, x, xs, axis: int):
@@ -649,6 +651,21 @@ def _const_indices_runtime(n: Node, idx: np.ndarray, x, xs, axis: int):
     return n.op("add")(norm, zero)
 
 
+def _normalized_runtime(n: Node, i: int, x, xs, axis: int):
+    """Run-time indices (input ``i``, negative ones counting from the end) into the dim ``axis``
+    of ``x`` (its size known at import time or not), made non-negative at run time; those out
+    of ``[-dim, dim)`` stay out of ``[0, dim)``."""
+    dt = n.dtype(i)
+    idx = n.expr(i)
+    if xs[axis] is not None:
+        d = n.scalar(xs[axis], dtype=dt)
+    else:
+        d = D.dim(x, xs, axis)
+        if dt != "int64":
+            d = n.op("cast")(d, dt)
+    return n.op("where")(n.op("less")(idx, n.scalar(0, dtype=dt)), n.op("add")(idx, d), idx)
+
+
 def _runtime_indices(n: Node, i: int, x, xs, axis: int):
     """Run-time indices (input ``i``, negative ones counting from the end) into the dim ``axis``
     of ``x``, unknown at import time: normalized at run time, checked to be in ``[-dim, dim)``."""
@@ -662,8 +679,7 @@ def _runtime_indices(n: Node, i: int, x, xs, axis: int):
     zero = runtime_check(n, n.op("all")(inside))
     if dt != "int64":
         zero = n.op("cast")(zero, dt)
-    norm = n.op("where")(n.op("less")(idx, n.scalar(0, dtype=dt)), n.op("add")(idx, d), idx)
-    return n.op("add")(norm, zero)
+    return n.op("add")(_normalized_runtime(n, i, x, xs, axis), zero)
 
 
 @register("GatherElements", since=11)
