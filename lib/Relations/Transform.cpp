@@ -496,9 +496,13 @@ FailureOr<Type> relay::inferSplit(ErrorSite site, Type dataType,
   SmallVector<int64_t> pieces;
   if (const int64_t *sections = std::get_if<int64_t>(&spec)) {
     int64_t n = *sections;
-    if (n < 1)
+    // a result type per section: a count past any real split is refused
+    // before it is allocated (2^31 sections of a `?` dim ran out of memory)
+    constexpr int64_t kMaxSections = int64_t(1) << 16;
+    if (n < 1 || n > kMaxSections)
       return site.emitError()
-             << "indices_or_sections = " << n << " sections must be >= 1";
+             << "indices_or_sections = " << n
+             << " sections must be >= 1 and <= " << kMaxSections;
     if (!isAny(whole) && whole % n != 0)
       return site.emitError() << n << " sections do not divide the axis "
                               << *axis << " dim " << whole;

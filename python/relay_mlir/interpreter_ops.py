@@ -1131,13 +1131,22 @@ def _take(args, attrs):
     return _arr(one(data, idx, ax, bd), data.dtype)
 
 
+def _check_indices(op: str, i: np.ndarray, n: int) -> None:
+    """Indices outside ``[-n, n)`` are a run-time error (as the compiled program's)."""
+    i = i.astype(np.int64)
+    if ((i < -n) | (i >= n)).any():
+        raise RelayRuntimeError(f"relay.{op}: an index is out of range")
+
+
 @_reg("gather")
 def _gather(args, attrs):
     data, idx = args
     # out[i..] = data[i.. with indices[i..] at axis]: the indices may be smaller than
     # data in every dim (not only along axis), so not np.take_along_axis
+    ax = _axis(attrs["axis"], data.ndim)
+    _check_indices("gather", idx, data.shape[ax])
     grid = list(np.indices(idx.shape, sparse=True))
-    grid[_axis(attrs["axis"], data.ndim)] = idx.astype(np.int64)
+    grid[ax] = idx.astype(np.int64)
     return data[tuple(grid)]
 
 
@@ -1150,6 +1159,8 @@ def _gather_nd(args, attrs):
         if b:
             return np.stack([one(a[k], i[:, k], b - 1) for k in range(a.shape[0])])
         m = i.shape[0]
+        for j in range(m):
+            _check_indices("gather_nd", i[j], a.shape[j])
         return a[tuple(i[j].astype(np.int64) for j in range(m))]
     return _arr(one(data, idx, bd), data.dtype)
 

@@ -49,19 +49,21 @@ Value wrapNegative(OpBuilder &b, Location loc, Value i, Value n) {
                                  arith::AddIOp::create(b, loc, i, n), i);
 }
 
-/// take's mode "fast": the run-time check that every index of `indices`
-/// is in `[0, n)`, a flag reduced over them, read and asserted at the end
-/// of `op`'s block (before its terminator). The host then waits for the
-/// flag when the block's work is done anyway, not between two dispatches:
-/// an ONNX Gather of BERT-tiny's token ids checked before the gather took
-/// the model 0.56 -> 0.74 ms (local-task, batch 1, sequence 64), one host
-/// round trip in the middle. The take itself clamps the indices, so the
-/// work before the check reads in bounds.
-void checkIndicesAtEnd(OpBuilder &b, Location loc, Operation *op, Value indices,
-                       Value n, bool isUnsigned) {
+/// A run-time check on the data's indices: `outOfRange(b, l, index)`, for
+/// each element of `indices` (the body may read its position with
+/// linalg.index), reduced to one flag that is asserted at the end of `op`'s
+/// block (before its terminator). The host then waits for the flag when
+/// the block's work is done anyway, not between two dispatches: an ONNX
+/// Gather of BERT-tiny's token ids checked before the gather took the model
+/// 0.56 -> 0.74 ms (local-task, batch 1, sequence 64), one host round trip
+/// in the middle; at the end, +1.5%. The ops read clamped indices until
+/// then, so nothing reads out of bounds.
+void checkIndicesAtEnd(
+    OpBuilder &b, Location loc, Operation *op, Value indices,
+    function_ref<Value(OpBuilder &, Location, Value)> outOfRange,
+    StringRef what) {
   auto type = cast<RankedTensorType>(indices.getType());
   int64_t rank = type.getRank();
-  MLIRContext *ctx = b.getContext();
   Type i32 = b.getI32Type();
   auto flagType = RankedTensorType::get({}, i32);
   Value init =
@@ -73,16 +75,11 @@ void checkIndicesAtEnd(OpBuilder &b, Location loc, Operation *op, Value indices,
       linalg::GenericOp::create(
           b, loc, TypeRange{flagType}, ValueRange{indices}, ValueRange{init},
           ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank),
-                              AffineMap::get(rank, 0, {}, ctx)},
+                              AffineMap::get(rank, 0, {}, b.getContext())},
           iterators,
           [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value i = toIndex(nb, l, args[0], isUnsigned);
-            Value out = arith::OrIOp::create(
-                nb, l,
-                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i,
-                                      cIndex(nb, l, 0)),
-                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, i, n));
-            Value bit = arith::ExtUIOp::create(nb, l, i32, out);
+            Value bit =
+                arith::ExtUIOp::create(nb, l, i32, outOfRange(nb, l, args[0]));
             linalg::YieldOp::create(
                 nb, l, ValueRange{arith::OrIOp::create(nb, l, args[1], bit)});
           })
@@ -93,8 +90,22 @@ void checkIndicesAtEnd(OpBuilder &b, Location loc, Operation *op, Value indices,
   Value ok = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq, bad,
       arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
-  runtimeCheck(b, loc, ok, "relay.take",
-               "an index is out of range (mode \"fast\")");
+  runtimeCheck(b, loc, ok, op->getName().getStringRef(), what);
+}
+
+/// Whether index `i` is outside `[lo, n)` (`lo` 0, or `-n` where negative
+/// indices count from the end).
+Value outside(OpBuilder &b, Location l, Value i, Value lo, Value n) {
+  return arith::OrIOp::create(
+      b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, lo),
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, n));
+}
+
+/// `i` clamped to `[0, n - 1]`.
+Value clampIndex(OpBuilder &b, Location l, Value i, Value n) {
+  return arith::MinSIOp::create(
+      b, l, arith::MaxSIOp::create(b, l, i, cIndex(b, l, 0)),
+      arith::SubIOp::create(b, l, n, cIndex(b, l, 1)));
 }
 
 struct TakePattern : OpConversionPattern<TakeOp> {
@@ -160,11 +171,9 @@ struct TakePattern : OpConversionPattern<TakeOp> {
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           Value i = toIndex(b, l, args[0], isUnsigned);
           Value zero = cIndex(b, l, 0);
-          Value nMinus1 = arith::SubIOp::create(b, l, n, cIndex(b, l, 1));
           Value inBounds;
           if (mode == "clip" || mode == "fast") {
-            i = arith::MinSIOp::create(
-                b, l, arith::MaxSIOp::create(b, l, i, zero), nMinus1);
+            i = clampIndex(b, l, i, n);
           } else if (mode == "wrap") {
             i = wrapNegative(b, l, arith::RemSIOp::create(b, l, i, n), n);
           } else if (mode == "nan") {
@@ -192,7 +201,13 @@ struct TakePattern : OpConversionPattern<TakeOp> {
           return v;
         });
     if (mode == "fast")
-      checkIndicesAtEnd(rewriter, loc, op, indices, n, isUnsigned);
+      checkIndicesAtEnd(
+          rewriter, loc, op, indices,
+          [&](OpBuilder &b, Location l, Value i) {
+            return outside(b, l, toIndex(b, l, i, isUnsigned), cIndex(b, l, 0),
+                           n);
+          },
+          "an index is out of range (mode \"fast\")");
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -221,10 +236,21 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
           for (int64_t d = 0; d < rank; ++d)
             coords.push_back(
                 d == axis
-                    ? wrapNegative(b, l, toIndex(b, l, args[0], isUnsigned), n)
+                    ? clampIndex(
+                          b, l,
+                          wrapNegative(b, l, toIndex(b, l, args[0], isUnsigned),
+                                       n),
+                          n)
                     : linalg::IndexOp::create(b, l, d).getResult());
           return tensor::ExtractOp::create(b, l, data, coords);
         });
+    checkIndicesAtEnd(
+        rewriter, loc, op, indices,
+        [&](OpBuilder &b, Location l, Value i) {
+          return outside(b, l, toIndex(b, l, i, isUnsigned),
+                         arith::SubIOp::create(b, l, cIndex(b, l, 0), n), n);
+        },
+        "an index is out of range");
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -265,14 +291,33 @@ struct GatherNDPattern : OpConversionPattern<GatherNDOp> {
             SmallVector<Value> at{cIndex(b, l, j)};
             at.append(y);
             Value idx = tensor::ExtractOp::create(b, l, indices, at);
-            coords.push_back(
-                wrapNegative(b, l, toIndex(b, l, idx, isUnsigned), n[j]));
+            coords.push_back(clampIndex(
+                b, l, wrapNegative(b, l, toIndex(b, l, idx, isUnsigned), n[j]),
+                n[j]));
           }
           for (int64_t d = m + batchDims; d < dataRank; ++d)
             coords.push_back(
                 linalg::IndexOp::create(b, l, kdim + d - (m + batchDims)));
           return tensor::ExtractOp::create(b, l, data, coords);
         });
+    // index component j (the position along indices' dim 0) into data's dim
+    // batch_dims + j
+    checkIndicesAtEnd(
+        rewriter, loc, op, indices,
+        [&](OpBuilder &b, Location l, Value i) {
+          Value j = linalg::IndexOp::create(b, l, 0);
+          Value size = n[0];
+          for (int64_t k = 1; k < m; ++k)
+            size = arith::SelectOp::create(
+                b, l,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, j,
+                                      cIndex(b, l, k)),
+                n[k], size);
+          return outside(b, l, toIndex(b, l, i, isUnsigned),
+                         arith::SubIOp::create(b, l, cIndex(b, l, 0), size),
+                         size);
+        },
+        "an index is out of range");
     rewriter.replaceOp(op, result);
     return success();
   }

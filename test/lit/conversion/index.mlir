@@ -58,6 +58,11 @@ func.func @gather(%x: tensor<3x5xf32>, %i: tensor<3x2xi64>) -> tensor<3x2xf32> {
   // CHECK-SAME: ins(%{{.+}} : tensor<3x2xi64>) outs(%{{.+}} : tensor<3x2xf32>)
   // CHECK:   linalg.index 0
   // CHECK:   tensor.extract %{{.+}}[%{{.+}}, %{{.+}}] : tensor<3x5xf32>
+  // An index outside [-5, 5) is a run-time error (negative ones count from
+  // the end), asserted at the end of the block; the read clamps until then.
+  // CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]{{.*}} ins(%{{.+}} : tensor<3x2xi64>) outs(%{{.+}} : tensor<i32>)
+  // CHECK: cf.assert %{{.+}}, "relay.gather: an index is out of range
+  // CHECK-NEXT: return
   %0 = relay.gather %x, %i {axis = 1 : i64} : (tensor<3x5xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
@@ -70,6 +75,12 @@ func.func @gather_nd(%x: tensor<3x4x5xf32>, %i: tensor<2x6xi32>) -> tensor<6x5xf
   // CHECK:   tensor.extract %{{.+}}[%{{.+}}, %{{.+}}] : tensor<2x6xi32>
   // CHECK:   tensor.extract %{{.+}}[%{{.+}}, %{{.+}}] : tensor<2x6xi32>
   // CHECK:   tensor.extract %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] : tensor<3x4x5xf32>
+  // Component j (indices' row j) is checked against data dim j: 3 or 4.
+  // CHECK: linalg.generic {{.*}} ins(%{{.+}} : tensor<2x6xi32>) outs(%{{.+}} : tensor<i32>)
+  // CHECK:   linalg.index 0
+  // CHECK:   arith.select
+  // CHECK: cf.assert %{{.+}}, "relay.gather_nd: an index is out of range
+  // CHECK-NEXT: return
   %0 = relay.gather_nd %x, %i : (tensor<3x4x5xf32>, tensor<2x6xi32>) -> tensor<6x5xf32>
   return %0 : tensor<6x5xf32>
 }

@@ -98,6 +98,16 @@ func.func @split_divide(%x: tensor<5xf32>) {
 
 // -----
 
+// A section count is refused before a result type is made for each
+// (fuzz: 2^31 sections of a `?` dim ran out of memory).
+func.func @split_too_many_sections(%d: tensor<?x6xi32>) {
+  // expected-error @+1 {{indices_or_sections = 2147483648 sections must be >= 1 and <= 65536}}
+  %0 = relay.split %d {indices_or_sections = 2147483648 : i64} : (tensor<?x6xi32>) -> tuple<tensor<?x6xi32>, tensor<?x6xi32>>
+  return
+}
+
+// -----
+
 func.func @split_ascending(%x: tensor<5xf32>) {
   // expected-error @+1 {{indices_or_sections [3, 2] must be ascending and > 0}}
   %0 = relay.split %x {indices_or_sections = array<i64: 3, 2>} : (tensor<5xf32>) -> tuple<tensor<3xf32>, tensor<1xf32>, tensor<3xf32>>

@@ -84,6 +84,16 @@ def test_gather_runtime_indices_out_of_range_is_an_error() -> None:
         r.fails(w, ids, _f32(1, 3, 2), np.array([bad], np.int32))
 
 
+def test_gather_nd_runtime_indices_out_of_range_is_an_error() -> None:
+    m = _model([oh.make_node("GatherND", ["x", "i"], ["y"])],
+               [("x", F32, [4, 3, 2]), ("i", I64, ["k", 2])], [("y", F32, None)])
+    r = OrtRunner(m)
+    x = _f32(4, 3, 2)
+    r.check(x, np.array([[0, 2], [-4, -1], [3, 0]], np.int64))
+    for bad in ([[4, 0]], [[0, 3]], [[-5, 0]], [[1, -4]]):
+        r.fails(x, np.array(bad, np.int64))
+
+
 # -- 2. Slice with negative bounds/steps on a run-time dim -----------------------------------
 def test_slice_negative_bounds_runtime_dim() -> None:
     m = _model([oh.make_node("Slice", ["x", "s1", "e1", "a1"], ["y1"]),            # x[:, 1:-1, 0:3]

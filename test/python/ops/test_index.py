@@ -360,21 +360,42 @@ def exe():
     return relay.compile(mod, target="llvm-cpu")
 
 
-def test_take_fast_index_out_of_range_is_a_run_time_error():
-    # mode "fast" expects indices in range: one outside [0, n) is an error after the program's
-    # work (never a clamped read or a read out of bounds), compiled and interpreted alike
+def _gather_nd_rows(d, i):
+    return d[i[0], i[1]]
+
+
+# (op, its call on data [5, 3] and indices, numpy on valid indices, valid, invalid indices)
+_CHECKED = {
+    # mode "fast": indices in [0, n)
+    "take_fast": (lambda d, i: relay.take(d, i, axis=0, mode="fast"), lambda d, i: d[i],
+                  [4, 0, 2], [[5], [0, -1], [2, 1 << 40]]),
+    # gather and gather_nd: in [-n, n), negative ones from the end
+    "gather": (lambda d, i: relay.gather(d, 1, relay.reshape(i, (1, -1))),
+               lambda d, i: np.take_along_axis(d[:1], i.reshape(1, -1), axis=1),
+               [2, -3, 0], [[3], [0, -4], [1 << 40]]),
+    "gather_nd": (lambda d, i: relay.gather_nd(d, relay.reshape(i, (2, -1))), _gather_nd_rows,
+                  [4, -5, 2, -1], [[5, 0], [0, 3], [-6, 0], [0, -4]]),
+}
+
+
+@pytest.mark.parametrize("op", list(_CHECKED))
+def test_index_out_of_range_is_a_run_time_error(op):
+    # an index out of range is an error after the program's work (never a clamped read or a
+    # read out of bounds), compiled and interpreted alike
+    build, ref, good, bads = _CHECKED[op]
     d, i = v("d", (5, 3)), v("i", (DYN,), "int64")
-    f = relay.Function([d, i], relay.exp(relay.take(d, i, axis=0, mode="fast")))
+    f = relay.Function([d, i], relay.exp(build(d, i)))
     exe = relay.compile(f)
+    interp = relay.create_executor("debug", mod=relay.IRModule.from_expr(f)).evaluate()
     data = rand(5, 3)
-    good = np.array([4, 0, 2], np.int64)
-    np.testing.assert_allclose(exe(data, good), np.exp(data[good]), rtol=1e-6)
-    for bad in ([5], [0, -1], [2, 1 << 40]):
-        with pytest.raises(relay.RelayRuntimeError, match="index is out of range"):
-            exe(data, np.array(bad, np.int64))
-        with pytest.raises(relay.RelayRuntimeError, match="index is out of range"):
-            relay.create_executor("debug", mod=relay.IRModule.from_expr(f)).evaluate()(
-                data, np.array(bad, np.int64))
+    good = np.array(good, np.int64)
+    want = np.exp(ref(data, good.reshape(2, -1) if op == "gather_nd" else good))
+    np.testing.assert_allclose(exe(data, good), want, rtol=1e-6)
+    np.testing.assert_allclose(interp(data, good), want, rtol=1e-6)
+    for bad in bads:
+        for run in (exe, interp):
+            with pytest.raises(relay.RelayRuntimeError, match="index is out of range"):
+                run(data, np.array(bad, np.int64))
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -666,35 +666,18 @@ def _normalized_runtime(n: Node, i: int, x, xs, axis: int):
     return n.op("where")(n.op("less")(idx, n.scalar(0, dtype=dt)), n.op("add")(idx, d), idx)
 
 
-def _runtime_indices(n: Node, i: int, x, xs, axis: int):
-    """Run-time indices (input ``i``, negative ones counting from the end) into the dim ``axis``
-    of ``x``, unknown at import time: normalized at run time, checked to be in ``[-dim, dim)``."""
-    from ._symshape import runtime_check
-    dt = n.dtype(i)
-    idx = n.expr(i)
-    d = D.dim(x, xs, axis)
-    if dt != "int64":
-        d = n.op("cast")(d, dt)
-    inside = n.op("logical_and")(n.op("greater_equal")(idx, n.op("negative")(d)), n.op("less")(idx, d))
-    zero = runtime_check(n, n.op("all")(inside))
-    if dt != "int64":
-        zero = n.op("cast")(zero, dt)
-    return n.op("add")(_normalized_runtime(n, i, x, xs, axis), zero)
-
-
 @register("GatherElements", since=11)
 def _gather_elements(n: Node):
     xs = n.shape(0)
     axis = n.axis("axis", n.rank(0), 0)
+    # relay.gather takes negative indices from the end, as ONNX, and one out of [-dim, dim) is
+    # its run-time error (onnxruntime's too): the indices go in as they are
+    x, idx = n.expr(0), n.expr(1)
     if xs[axis] is not None:
-        return n.op("gather")(n.expr(0), axis, _normalize_indices(n, 1, xs[axis]))
-    # a gathered dim known only at run time: indices normalized and range-checked at run time,
-    # and (as onnxruntime checks) the other dims of the indices at most the data's
-    x = n.expr(0)
-    idx = _const_indices_runtime(n, n.const(1), x, xs, axis) if n.is_const(1) else \
-        _runtime_indices(n, 1, x, xs, axis)
-    idx = _indices_within(n, idx, n.shape(1), x, xs, axis)
-    return n.op("gather")(x, axis, idx)
+        return n.op("gather")(x, axis, idx)
+    # a gathered dim known only at run time: (as onnxruntime checks) the other dims of the
+    # indices at most the data's
+    return n.op("gather")(x, axis, _indices_within(n, idx, n.shape(1), x, xs, axis))
 
 
 def _indices_within(n: Node, idx, isz, x, xs, axis: int):
@@ -727,14 +710,9 @@ def _gather_nd(n: Node):
     k = isz[-1] if isz is not None else None
     if k is None or xs is None or any(d is None for d in xs[bd:bd + k]):
         raise n.unsupported("GatherND needs a static index depth and indexed dims")
-    dims = np.array(xs[bd:bd + k], dtype=n.dtype(1))
-    if n.is_const(1):
-        c = n.const(1)
-        idx = n.constant(np.where(c < 0, c + dims, c))
-    else:
-        x = n.expr(1)
-        idx = n.op("where")(n.op("less")(x, n.scalar(0, like=1)), n.op("add")(x, n.constant(dims)), x)
-    idx = n.op("transpose")(idx, [ir - 1] + list(range(ir - 1)))
+    # relay.gather_nd takes negative indices from the end, as ONNX, and one out of
+    # [-dim, dim) is its run-time error (onnxruntime's too): the indices go in as they are
+    idx = n.op("transpose")(n.expr(1), [ir - 1] + list(range(ir - 1)))
     return n.op("gather_nd")(n.expr(0), idx, batch_dims=bd)
 
 
