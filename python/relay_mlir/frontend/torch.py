@@ -874,7 +874,9 @@ def _softmax(c: _Ctx) -> _TV:
 
 @_register("embedding")
 def _embedding(c: _Ctx) -> _TV:
-    return c.result(op.take(c.ex(c.a["weight"]), c.ex(c.a["indices"]), axis=0))
+    # an index outside [0, rows) is PyTorch's IndexError: take's mode "fast" makes it a run-time
+    # error (checked after the program's work), not a clamped row
+    return c.result(op.take(c.ex(c.a["weight"]), c.ex(c.a["indices"]), axis=0, mode="fast"))
 
 
 @_register("constant_pad_nd", "pad")
@@ -1040,7 +1042,8 @@ def _select(c: _Ctx) -> _TV:
 @_register("index_select")
 def _index_select(c: _Ctx) -> _TV:
     x = c.tv(c.a["self"])
-    return c.result(op.take(x.expr, c.ex(c.a["index"]), axis=_axis(int(c.a["dim"]), x.ndim)))
+    return c.result(op.take(x.expr, c.ex(c.a["index"]), axis=_axis(int(c.a["dim"]), x.ndim),
+                            mode="fast"))
 
 
 @_register("gather")

@@ -123,6 +123,13 @@ def test_module_matches_pytorch(name, decompose):
     exe = relay.compile(mod, target="llvm-cpu")
     got = exe(*[a.numpy() for a in args])
     assert_close(got, want, RTOL, ATOL, f"from_torch {name}{' (core ATen)' if decompose else ''}")
+    if name == "recurrent":   # a token id past the embedding's 11 rows: PyTorch's IndexError
+        bad = [a.numpy().copy() for a in args]
+        bad[0][1, 2] = 11
+        with pytest.raises(IndexError):
+            net(*[torch.from_numpy(b) for b in bad])
+        with pytest.raises(relay.RelayRuntimeError, match="index is out of range"):
+            exe(*bad)
 
 
 # -- errors and metadata (no compile) -------------------------------------------------------
