@@ -1172,6 +1172,7 @@ def _scatter_elements(args, attrs):
     red = attrs.get("reduction", "update")
     out = data.copy()
     n = data.shape[ax]
+    _check_indices("scatter_elements", idx, n)
     for u in np.ndindex(*idx.shape):
         t = list(u)
         t[ax] = int(idx[u]) % n if idx[u] < 0 else int(idx[u])
@@ -1198,6 +1199,8 @@ def _scatter_nd(args, attrs):
     data, idx, upd = args
     mode = attrs.get("mode", "update")
     out = data.copy()
+    for j in range(idx.shape[0]):
+        _check_indices("scatter_nd", idx[j], data.shape[j])
     for y in np.ndindex(*idx.shape[1:]):
         t = tuple(int(v) for v in idx[(slice(None),) + y])
         if mode == "update":

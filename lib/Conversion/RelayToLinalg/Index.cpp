@@ -101,6 +101,31 @@ Value outside(OpBuilder &b, Location l, Value i, Value lo, Value n) {
       arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, n));
 }
 
+/// gather_nd / scatter_nd: index component j (the position along indices'
+/// dim 0) addresses a dim of size `sizes[j]`, negative ones from the end.
+void checkComponentsAtEnd(OpBuilder &b, Location loc, Operation *op,
+                          Value indices, ArrayRef<Value> sizes,
+                          bool isUnsigned) {
+  if (sizes.empty())
+    return;
+  checkIndicesAtEnd(
+      b, loc, op, indices,
+      [&](OpBuilder &nb, Location l, Value i) {
+        Value j = linalg::IndexOp::create(nb, l, 0);
+        Value size = sizes[0];
+        for (size_t k = 1; k < sizes.size(); ++k)
+          size = arith::SelectOp::create(
+              nb, l,
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, j,
+                                    cIndex(nb, l, k)),
+              sizes[k], size);
+        return outside(nb, l, toIndex(nb, l, i, isUnsigned),
+                       arith::SubIOp::create(nb, l, cIndex(nb, l, 0), size),
+                       size);
+      },
+      "an index is out of range");
+}
+
 /// `i` clamped to `[0, n - 1]`.
 Value clampIndex(OpBuilder &b, Location l, Value i, Value n) {
   return arith::MinSIOp::create(
@@ -300,24 +325,7 @@ struct GatherNDPattern : OpConversionPattern<GatherNDOp> {
                 linalg::IndexOp::create(b, l, kdim + d - (m + batchDims)));
           return tensor::ExtractOp::create(b, l, data, coords);
         });
-    // index component j (the position along indices' dim 0) into data's dim
-    // batch_dims + j
-    checkIndicesAtEnd(
-        rewriter, loc, op, indices,
-        [&](OpBuilder &b, Location l, Value i) {
-          Value j = linalg::IndexOp::create(b, l, 0);
-          Value size = n[0];
-          for (int64_t k = 1; k < m; ++k)
-            size = arith::SelectOp::create(
-                b, l,
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, j,
-                                      cIndex(b, l, k)),
-                n[k], size);
-          return outside(b, l, toIndex(b, l, i, isUnsigned),
-                         arith::SubIOp::create(b, l, cIndex(b, l, 0), size),
-                         size);
-        },
-        "an index is out of range");
+    checkComponentsAtEnd(rewriter, loc, op, indices, n, isUnsigned);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -499,6 +507,14 @@ struct ScatterElementsPattern : OpConversionPattern<ScatterElementsOp> {
           Value pos = arith::IndexCastOp::create(b, l, b.getI64Type(), k);
           return std::make_tuple(match, upd, pos);
         });
+    // an index out of [-n, n) would match no element (an update lost)
+    checkIndicesAtEnd(
+        rewriter, loc, op, indices,
+        [&](OpBuilder &b, Location l, Value i) {
+          return outside(b, l, toIndex(b, l, i, isUnsigned),
+                         arith::SubIOp::create(b, l, cIndex(b, l, 0), n), n);
+        },
+        "an index is out of range");
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -524,6 +540,9 @@ struct ScatterNDPattern : OpConversionPattern<ScatterNDOp> {
     SmallVector<Value> ySizes;
     for (int64_t d = 0; d < ky; ++d)
       ySizes.push_back(dimOf(rewriter, loc, indices, d + 1));
+    SmallVector<Value> n; // data's dims the index components address
+    for (int64_t j = 0; j < m; ++j)
+      n.push_back(dimOf(rewriter, loc, data, j));
     // updates[y..., x_M...]
     SmallVector<AffineExpr> updExprs;
     for (int64_t d = 0; d < ky; ++d)
@@ -542,8 +561,11 @@ struct ScatterNDPattern : OpConversionPattern<ScatterNDOp> {
           for (int64_t j = 0; j < m; ++j) {
             SmallVector<Value> at{cIndex(b, l, j)};
             at.append(y);
-            Value idx = toIndex(
-                b, l, tensor::ExtractOp::create(b, l, indices, at), isUnsigned);
+            Value idx = wrapNegative(
+                b, l,
+                toIndex(b, l, tensor::ExtractOp::create(b, l, indices, at),
+                        isUnsigned),
+                n[j]);
             match = arith::AndIOp::create(
                 b, l, match,
                 arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, idx,
@@ -556,6 +578,7 @@ struct ScatterNDPattern : OpConversionPattern<ScatterNDOp> {
           pos = arith::IndexCastOp::create(b, l, b.getI64Type(), pos);
           return std::make_tuple(match, args[0], pos);
         });
+    checkComponentsAtEnd(rewriter, loc, op, indices, n, isUnsigned);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -94,6 +94,21 @@ def test_gather_nd_runtime_indices_out_of_range_is_an_error() -> None:
         r.fails(x, np.array(bad, np.int64))
 
 
+def test_scatter_runtime_indices_out_of_range_is_an_error() -> None:
+    m = _model([oh.make_node("ScatterElements", ["x", "i", "u"], ["y"], axis=1),
+                oh.make_node("ScatterND", ["x", "j", "v"], ["z"])],
+               [("x", F32, [2, 4]), ("i", I64, [2, "k"]), ("u", F32, [2, "k"]),
+                ("j", I64, ["n", 2]), ("v", F32, ["n"])], [("y", F32, None), ("z", F32, None)])
+    r = OrtRunner(m)
+    x = _f32(2, 4)
+    ok_i, ok_j = np.array([[0, -1], [3, -4]], np.int64), np.array([[1, -1], [-2, 2]], np.int64)
+    r.check(x, ok_i, _f32(2, 2), ok_j, _f32(2))
+    for bad in ([[0, 4], [1, 2]], [[0, 1], [-5, 2]]):
+        r.fails(x, np.array(bad, np.int64), _f32(2, 2), ok_j, _f32(2))
+    for bad in ([[2, 0]], [[0, 4]], [[-3, 0]]):
+        r.fails(x, ok_i, _f32(2, 2), np.array(bad, np.int64), _f32(1))
+
+
 # -- 2. Slice with negative bounds/steps on a run-time dim -----------------------------------
 def test_slice_negative_bounds_runtime_dim() -> None:
     m = _model([oh.make_node("Slice", ["x", "s1", "e1", "a1"], ["y1"]),            # x[:, 1:-1, 0:3]

@@ -375,7 +375,29 @@ _CHECKED = {
                [2, -3, 0], [[3], [0, -4], [1 << 40]]),
     "gather_nd": (lambda d, i: relay.gather_nd(d, relay.reshape(i, (2, -1))), _gather_nd_rows,
                   [4, -5, 2, -1], [[5, 0], [0, 3], [-6, 0], [0, -4]]),
+    # scatters: an index out of range would lose its update
+    "scatter_elements": (
+        lambda d, i: relay.scatter_elements(d, relay.reshape(i, (-1, 1)),
+                                            relay.cast(relay.reshape(i, (-1, 1)), "float32"), 0),
+        lambda d, i: _np_scatter_rows(d, i), [4, -1, 0], [[5], [0, -6], [1 << 40]]),
+    "scatter_nd": (
+        lambda d, i: relay.scatter_nd(d, relay.reshape(i, (2, -1)),
+                                      relay.cast(relay.sum(relay.reshape(i, (2, -1)), axis=0),
+                                                 "float32")),
+        lambda d, i: _np_scatter_cells(d, i), [4, -5, 2, -1], [[5, 0], [0, 3], [-6, 0], [0, -4]]),
 }
+
+
+def _np_scatter_rows(d, i):
+    out = d.copy()
+    out[i, 0] = i
+    return out
+
+
+def _np_scatter_cells(d, i):
+    out = d.copy()
+    out[i[0], i[1]] = i[0] + i[1]
+    return out
 
 
 @pytest.mark.parametrize("op", list(_CHECKED))
@@ -389,7 +411,7 @@ def test_index_out_of_range_is_a_run_time_error(op):
     interp = relay.create_executor("debug", mod=relay.IRModule.from_expr(f)).evaluate()
     data = rand(5, 3)
     good = np.array(good, np.int64)
-    want = np.exp(ref(data, good.reshape(2, -1) if op == "gather_nd" else good))
+    want = np.exp(ref(data, good.reshape(2, -1) if op.endswith("_nd") else good))
     np.testing.assert_allclose(exe(data, good), want, rtol=1e-6)
     np.testing.assert_allclose(interp(data, good), want, rtol=1e-6)
     for bad in bads:

@@ -958,21 +958,6 @@ def _einsum(n: Node):
 _REDUCTIONS = {"none": "update", "add": "add", "mul": "mul", "min": "min", "max": "max"}
 
 
-def _normalize_indices(n: Node, i: int, dim: Optional[int]):
-    if n.is_const(i):
-        idx = n.const(i)
-        if dim is not None:
-            idx = np.where(idx < 0, idx + dim, idx)
-        elif (idx < 0).any():
-            raise n.unsupported("negative indices into an unknown dim")
-        return n.constant(idx)
-    if dim is None:
-        raise n.unsupported("run-time indices into an unknown dim")
-    dt = n.dtype(i)
-    x = n.expr(i)
-    return n.op("where")(n.op("less")(x, n.scalar(0, dtype=dt)), n.op("add")(x, n.scalar(dim, dtype=dt)), x)
-
-
 @register("ScatterElements", since=11)
 def _scatter_elements(n: Node):
     xs = n.shape(0)
@@ -982,8 +967,10 @@ def _scatter_elements(n: Node):
     red = n.attr("reduction", "none")
     if red not in _REDUCTIONS:
         raise n.unsupported(f"reduction {red!r}")
-    idx = _normalize_indices(n, 1, xs[axis])
-    return n.op("scatter_elements")(n.expr(0), idx, n.expr(2), axis=axis, reduction=_REDUCTIONS[red])
+    # relay.scatter_elements takes negative indices from the end, as ONNX, and one out of
+    # [-dim, dim) is its run-time error (onnxruntime's too): the indices go in as they are
+    return n.op("scatter_elements")(n.expr(0), n.expr(1), n.expr(2), axis=axis,
+                                    reduction=_REDUCTIONS[red])
 
 
 @register("ScatterND", since=11)
