@@ -101,24 +101,28 @@ Value outside(OpBuilder &b, Location l, Value i, Value lo, Value n) {
       arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, n));
 }
 
-/// gather_nd / scatter_nd: index component j (the position along indices'
-/// dim 0) addresses a dim of size `sizes[j]`, negative ones from the end.
-void checkComponentsAtEnd(OpBuilder &b, Location loc, Operation *op,
-                          Value indices, ArrayRef<Value> sizes,
-                          bool isUnsigned) {
+/// Indices of `indices` (negative ones from the end) into a dim of size
+/// `sizes[0]`; with several sizes (gather_nd, scatter_nd), index component
+/// j (the position along indices' dim 0) into a dim of size `sizes[j]`. One
+/// out of [-size, size) is the run-time error.
+void checkWrappedIndicesAtEnd(OpBuilder &b, Location loc, Operation *op,
+                              Value indices, ArrayRef<Value> sizes,
+                              bool isUnsigned) {
   if (sizes.empty())
     return;
   checkIndicesAtEnd(
       b, loc, op, indices,
       [&](OpBuilder &nb, Location l, Value i) {
-        Value j = linalg::IndexOp::create(nb, l, 0);
         Value size = sizes[0];
-        for (size_t k = 1; k < sizes.size(); ++k)
-          size = arith::SelectOp::create(
-              nb, l,
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, j,
-                                    cIndex(nb, l, k)),
-              sizes[k], size);
+        if (sizes.size() > 1) {
+          Value j = linalg::IndexOp::create(nb, l, 0);
+          for (size_t k = 1; k < sizes.size(); ++k)
+            size = arith::SelectOp::create(
+                nb, l,
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, j,
+                                      cIndex(nb, l, k)),
+                sizes[k], size);
+        }
         return outside(nb, l, toIndex(nb, l, i, isUnsigned),
                        arith::SubIOp::create(nb, l, cIndex(nb, l, 0), size),
                        size);
@@ -269,13 +273,7 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
                     : linalg::IndexOp::create(b, l, d).getResult());
           return tensor::ExtractOp::create(b, l, data, coords);
         });
-    checkIndicesAtEnd(
-        rewriter, loc, op, indices,
-        [&](OpBuilder &b, Location l, Value i) {
-          return outside(b, l, toIndex(b, l, i, isUnsigned),
-                         arith::SubIOp::create(b, l, cIndex(b, l, 0), n), n);
-        },
-        "an index is out of range");
+    checkWrappedIndicesAtEnd(rewriter, loc, op, indices, {n}, isUnsigned);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -325,7 +323,7 @@ struct GatherNDPattern : OpConversionPattern<GatherNDOp> {
                 linalg::IndexOp::create(b, l, kdim + d - (m + batchDims)));
           return tensor::ExtractOp::create(b, l, data, coords);
         });
-    checkComponentsAtEnd(rewriter, loc, op, indices, n, isUnsigned);
+    checkWrappedIndicesAtEnd(rewriter, loc, op, indices, n, isUnsigned);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -508,13 +506,7 @@ struct ScatterElementsPattern : OpConversionPattern<ScatterElementsOp> {
           return std::make_tuple(match, upd, pos);
         });
     // an index out of [-n, n) would match no element (an update lost)
-    checkIndicesAtEnd(
-        rewriter, loc, op, indices,
-        [&](OpBuilder &b, Location l, Value i) {
-          return outside(b, l, toIndex(b, l, i, isUnsigned),
-                         arith::SubIOp::create(b, l, cIndex(b, l, 0), n), n);
-        },
-        "an index is out of range");
+    checkWrappedIndicesAtEnd(rewriter, loc, op, indices, {n}, isUnsigned);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -578,7 +570,7 @@ struct ScatterNDPattern : OpConversionPattern<ScatterNDOp> {
           pos = arith::IndexCastOp::create(b, l, b.getI64Type(), pos);
           return std::make_tuple(match, args[0], pos);
         });
-    checkComponentsAtEnd(rewriter, loc, op, indices, n, isUnsigned);
+    checkWrappedIndicesAtEnd(rewriter, loc, op, indices, n, isUnsigned);
     rewriter.replaceOp(op, result);
     return success();
   }
