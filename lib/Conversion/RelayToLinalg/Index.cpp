@@ -200,17 +200,14 @@ struct TakePattern : OpConversionPattern<TakeOp> {
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           Value i = toIndex(b, l, args[0], isUnsigned);
           Value zero = cIndex(b, l, 0);
-          Value inBounds;
+          Value outOfRange;
           if (mode == "clip" || mode == "fast") {
             i = clampIndex(b, l, i, n);
           } else if (mode == "wrap") {
             i = wrapNegative(b, l, arith::RemSIOp::create(b, l, i, n), n);
           } else if (mode == "nan") {
-            inBounds = arith::AndIOp::create(
-                b, l,
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, zero),
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, n));
-            i = arith::SelectOp::create(b, l, inBounds, i, zero);
+            outOfRange = outside(b, l, i, zero, n);
+            i = arith::SelectOp::create(b, l, outOfRange, zero, i);
           }
           SmallVector<Value> coords;
           for (int64_t d = 0; d < axis; ++d)
@@ -220,12 +217,12 @@ struct TakePattern : OpConversionPattern<TakeOp> {
             coords.push_back(
                 linalg::IndexOp::create(b, l, axis + span + (d - axis - 1)));
           Value v = tensor::ExtractOp::create(b, l, data, coords);
-          if (inBounds) {
+          if (outOfRange) {
             auto ft = cast<FloatType>(elementType);
             Value nan = arith::ConstantOp::create(
                 b, l,
                 b.getFloatAttr(ft, APFloat::getNaN(ft.getFloatSemantics())));
-            v = arith::SelectOp::create(b, l, inBounds, v, nan);
+            v = arith::SelectOp::create(b, l, outOfRange, nan, v);
           }
           return v;
         });
