@@ -94,6 +94,28 @@ def test_gather_nd_runtime_indices_out_of_range_is_an_error() -> None:
         r.fails(x, np.array(bad, np.int64))
 
 
+def test_gather_nd_runtime_data_dims() -> None:
+    # torch's x[mask] / masked_select: NonZero -> Transpose -> GatherND over data whose
+    # indexed dims are only known at run time (a zero-row selection included)
+    m = _model([oh.make_node("Greater", ["x", "zero"], ["m"]),
+                oh.make_node("NonZero", ["m"], ["nz"]),
+                oh.make_node("Transpose", ["nz"], ["i"], perm=[1, 0]),
+                oh.make_node("GatherND", ["x", "i"], ["y"])],
+               [("x", F32, ["b", "s"])], [("y", F32, None)],
+               inits=[oh.make_tensor("zero", F32, [], [0.0])])
+    r = OrtRunner(m)
+    for b, s in [(1, 1), (3, 7), (2, 12)]:
+        r.check(_f32(b, s))
+    r.check(-np.abs(_f32(2, 3)))
+    m = _model([oh.make_node("GatherND", ["x", "i"], ["y"])],
+               [("x", F32, ["n", "c", 2]), ("i", I64, ["k", 2])], [("y", F32, None)])
+    r = OrtRunner(m)
+    r.check(_f32(4, 3, 2), np.array([[0, 2], [-4, -1], [3, 0]], np.int64))
+    r.check(_f32(1, 1, 2), np.array([[0, 0], [-1, -1]], np.int64))
+    for bad in ([[4, 0]], [[0, 3]], [[-5, 0]], [[1, -4]]):
+        r.fails(_f32(4, 3, 2), np.array(bad, np.int64))
+
+
 def test_scatter_runtime_indices_out_of_range_is_an_error() -> None:
     m = _model([oh.make_node("ScatterElements", ["x", "i", "u"], ["y"], axis=1),
                 oh.make_node("ScatterND", ["x", "j", "v"], ["z"])],

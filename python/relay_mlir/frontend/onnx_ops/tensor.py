@@ -708,8 +708,8 @@ def _gather_nd(n: Node):
     ir = n.rank(1)
     xs, isz = n.shape(0), n.shape(1)
     k = isz[-1] if isz is not None else None
-    if k is None or xs is None or any(d is None for d in xs[bd:bd + k]):
-        raise n.unsupported("GatherND needs a static index depth and indexed dims")
+    if k is None or xs is None:
+        raise n.unsupported("GatherND needs a static index depth and data rank")
     # relay.gather_nd takes negative indices from the end, as ONNX, and one out of
     # [-dim, dim) is its run-time error (onnxruntime's too): the indices go in as they are
     idx = n.op("transpose")(n.expr(1), [ir - 1] + list(range(ir - 1)))
