@@ -100,6 +100,21 @@ def test_nonzero_sizes():
     _runs(m, feeds)
 
 
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+def test_compress_sizes(axis):
+    # condition lengths below, at and past the axis (onnxruntime ignores the entries past
+    # it), all-false and empty conditions; one compile serves every size
+    kw = {} if axis is None else {"axis": axis}
+    m = _model([oh.make_node("Compress", ["x", "c"], ["y"], **kw)],
+               [("x", TensorProto.FLOAT, ["A", "B"]), ("c", TensorProto.BOOL, ["N"])],
+               [("y", TensorProto.FLOAT, None)])
+    feeds = []
+    for shape, n in [((3, 4), 2), ((1, 1), 1), ((2, 5), 5), ((4, 3), 7), ((2, 2), 0), ((3, 3), 12)]:
+        feeds.append({"x": _x(*shape), "c": R.uniform(size=n) < 0.5})
+    feeds.append({"x": _x(2, 3), "c": np.zeros(3, bool)})
+    _runs(m, feeds)
+
+
 @pytest.mark.parametrize("sort", [1, 0])
 def test_unique_sizes(sort):
     m = _model([oh.make_node("Unique", ["x"], ["y", "i", "inv", "c"], sorted=sort)],

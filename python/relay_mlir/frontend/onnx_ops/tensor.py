@@ -994,6 +994,33 @@ def _nonzero(n: Node):
     return n.op("transpose")(n.op("cast")(w, "int64"), [1, 0])
 
 
+@register("Compress", since=9)
+def _compress(n: Node):
+    """The slices along ``axis`` (or the elements of the flattened input) whose entry in the
+    1-d ``condition`` is true: ``take`` at the condition's ``argwhere``, a run-time count. A
+    condition shorter than the axis drops the rest; entries past the axis are ignored, as
+    onnxruntime does."""
+    xs, cs = n.shape(0), n.shape(1)
+    if xs is None or cs is None or len(cs) != 1:
+        raise n.unsupported(f"Compress of an input of shape {fmt_shape(xs)} by a condition of "
+                            f"shape {fmt_shape(cs)} (a 1-d condition is needed)")
+    x, c = n.expr(0), n.expr(1)
+    if n.has_attr("axis"):
+        a = n.check_axis(n.attr("axis"), len(xs), "axis")
+    else:
+        x, a = n.op("reshape")(x, [-1]), 0
+        xs = (prod(xs),)
+    if n.dtype(1) != "bool":
+        c = n.op("not_equal")(c, n.constant(np.array(0, n.dtype(1))))
+    idx = n.op("reshape")(n.op("cast")(D.argwhere(c, cs, "bool"), "int64"), [-1])
+    if cs[0] is None or xs[a] is None or cs[0] > xs[a]:
+        # the positions are ascending: keep the prefix inside the axis
+        inside = n.op("sum")(n.op("cast")(n.op("less")(idx, D.dim(x, xs, a)), "int64"), axis=[0])
+        zero, one = n.constant(np.array(0, np.int64)), n.constant(np.array(1, np.int64))
+        idx = n.op("take")(idx, n.op("arange")(zero, inside, one, dtype="int64"), axis=0, mode="clip")
+    return n.op("take")(x, idx, axis=a, mode="fast")
+
+
 @register("Unique", since=11)
 def _unique(n: Node):
     """Unique of the flattened input (``relay.unique``), or of the slices along ``axis``
