@@ -398,26 +398,29 @@ def var(name_hint: str, type_annotation: Optional[Type] = None,
 
 
 def const(value: object, dtype: Optional[str] = None) -> Constant:
-    """Creates a constant tensor, ``relay.const(value, dtype=None)``.
+    """Creates a constant tensor, ``relay.const(value, dtype=None)``, as TVM 0.19 does.
 
-    Python floats default to float32 and ints to int32, as in Relay.
+    Without ``dtype``, numpy's default types become Relay's: Python and numpy ints
+    (int64) become int32 and floats (float64) float32, arrays included
+    (``relay.const(np.random.rand(2, 2))`` is float32); other numpy dtypes and
+    NDArrays keep theirs, and so does ``relay.Constant(array)``.
 
-    >>> import relay_mlir as relay
+    >>> import relay_mlir as relay, numpy as np
     >>> relay.const(1.0).data.dtype
     dtype('float32')
+    >>> relay.const(np.arange(3)).data.dtype
+    dtype('int32')
     >>> relay.const([1, 2], "int64").data.shape
     (2,)
     """
-    if isinstance(value, (np.ndarray, np.generic)):
-        arr = np.asarray(value)
-        if dtype is not None:
-            arr = arr.astype(dtype)
-    else:
-        arr = np.asarray(value)
-        if dtype is not None:
-            arr = arr.astype(dtype)
-        elif arr.dtype == np.float64:
-            arr = arr.astype("float32")
-        elif arr.dtype == np.int64:
-            arr = arr.astype("int32")
+    if not isinstance(value, (np.ndarray, np.generic)) and hasattr(value, "numpy"):
+        arr = value.numpy()  # an NDArray keeps its dtype, as in TVM
+        return Constant(arr if dtype is None else arr.astype(dtype))
+    arr = np.asarray(value)
+    if dtype is not None:
+        arr = arr.astype(dtype)
+    elif arr.dtype == np.float64:
+        arr = arr.astype("float32")
+    elif arr.dtype == np.int64:
+        arr = arr.astype("int32")
     return Constant(arr)

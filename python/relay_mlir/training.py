@@ -64,7 +64,7 @@ class Optimizer:
 
 
 def _c(value: float, like_dtype: str) -> Expr:
-    return const(np.array(value, dtype=like_dtype))
+    return const(value, like_dtype)
 
 
 class _SGD(Optimizer):
@@ -197,7 +197,7 @@ def training_loop(loss: Function, n_params: int, optimizer: Optimizer, steps: in
     after_p = [TupleGetItem(TupleGetItem(out, 0), k) for k in range(len(lp))]
     after_s = [TupleGetItem(TupleGetItem(out, 1), k) for k in range(len(ls))]
     step_loss = op.cast(TupleGetItem(out, 2), hist_dtype)
-    mark = op.one_hot(li, const(np.array(1.0, hist_dtype)), const(np.array(0.0, hist_dtype)),
+    mark = op.one_hot(li, const(1.0, hist_dtype), const(0.0, hist_dtype),
                       steps, -1, hist_dtype)
     new_history = op.add(history, op.multiply(mark, step_loss))
     recurse = Call(loop_gv, [op.add(li, const(np.array(1, "int32")))] + after_p + after_s
@@ -211,6 +211,6 @@ def training_loop(loss: Function, n_params: int, optimizer: Optimizer, steps: in
     ms = [_copy(v, v.name_hint) for v in s]
     msets = [_copy(v, v.name_hint) for v in sets]
     start = Call(loop_gv, [const(np.array(0, "int32"))] + mp + ms
-                 + [const(np.zeros(steps, hist_dtype))] + msets)
+                 + [const(np.zeros(steps), hist_dtype)] + msets)
     mod["main"] = Function(mp + ms + msets, start)
     return mod

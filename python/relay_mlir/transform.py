@@ -69,7 +69,7 @@ class DynamicToStatic(_PipelinePass):
 
         >>> import numpy as np, relay_mlir as relay
         >>> x = relay.var("x", shape=(4, 6))
-        >>> y = relay.op.dyn.tile(x, relay.const(np.array([2, 1], "int64")))
+        >>> y = relay.op.dyn.tile(x, relay.const([2, 1], "int64"))
         >>> mod = relay.transform.DynamicToStatic()(relay.IRModule.from_expr(relay.Function([x], y)))
         >>> mod["main"].body.op.name, mod["main"].body.checked_type
         ('tile', TensorType([8, 6], float32))

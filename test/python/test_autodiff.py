@@ -214,7 +214,7 @@ def test_recursive_rnn_matches_finite_differences():
     xs = relay.var("xs", shape=(3,), dtype="float64")
     hs = relay.var("hs", shape=(3,), dtype="float64")
     loss = relay.Function([ws, xs, hs], relay.sum(relay.Call(step, [ws, xs, hs, relay.const(4, "int32")])
-                                                 * relay.const(np.array([1.0, -2.0, 0.5]))))
+                                                 * relay.const(np.array([1.0, -2.0, 0.5]), "float64")))
     g = relay.transform.gradient(loss, mod=mod)
     full = relay.IRModule()
     full.update(mod)
@@ -240,7 +240,7 @@ def test_recursive_rnn_matches_finite_differences():
 
 def test_forward_mode_through_take():
     x = relay.var("x", shape=(4, 3), dtype="float64")
-    f = relay.Function([x], relay.tanh(relay.take(x, relay.const(np.array([3, 0, 3], "int64")), axis=0)))
+    f = relay.Function([x], relay.tanh(relay.take(x, relay.const([3, 0, 3], "int64"), axis=0)))
     j = relay.transform.jvp(f)
     rng = np.random.default_rng(2)
     xv, tx = rng.normal(size=(4, 3)), rng.normal(size=(4, 3))
@@ -291,7 +291,7 @@ def test_forward_mode_matches_reverse_mode_and_differences(which):
     fd = (run_f(xv + h * tx, wv + h * tw) - run_f(xv - h * tx, wv - h * tw)) / (2 * h)
     np.testing.assert_allclose(tangent, fd, rtol=1e-5, atol=1e-8)
     proj = rng.normal(size=(2, 4))
-    scalar = relay.Function([x, w], relay.sum(body * relay.const(proj)))
+    scalar = relay.Function([x, w], relay.sum(body * relay.const(proj, "float64")))
     _, (gx, gw) = _interpret(relay.transform.gradient(scalar), xv, wv)
     np.testing.assert_allclose(np.sum(tangent * proj), np.sum(gx * tx) + np.sum(gw * tw), rtol=1e-9)
 

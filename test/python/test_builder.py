@@ -26,6 +26,17 @@ def test_const_dtypes():
     assert relay.const([1.0, 2.0], "float64").data.dtype == np.float64
     assert relay.const(np.ones((2, 2), "float16")).data.dtype == np.float16
     assert relay.const(True).data.dtype == np.bool_
+    # numpy's default int64/float64 become int32/float32 without a dtype, as in TVM 0.19
+    # (relay.const(np.random.rand(2, 2)) adds to a float32 tensor); other dtypes stay
+    assert relay.const(np.random.rand(2, 2)).data.dtype == np.float32
+    assert relay.const(np.arange(3)).data.dtype == np.int32
+    assert relay.const(np.float64(0.5)).data.dtype == np.float32
+    assert relay.const(np.arange(3, dtype="uint8")).data.dtype == np.uint8
+    assert relay.const(np.arange(3), "int64").data.dtype == np.int64
+    assert relay.Constant(np.arange(3)).data.dtype == np.int64
+    x = relay.var("x", shape=(2, 2))
+    ok = relay.transform.InferType()(relay.IRModule.from_expr(relay.Function([x], x + relay.const(np.ones((2, 2))))))
+    assert ok["main"].body.checked_type.dtype == "float32"
 
 
 def test_operator_overloads():

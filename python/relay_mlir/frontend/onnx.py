@@ -344,9 +344,9 @@ class _Importer:
                 f, fa = first[name]
                 if f is v:
                     continue
-                sizes = [take(shape_of(f, "int64"), E.const(np.array([fa], np.int64)), axis=0)
+                sizes = [take(shape_of(f, "int64"), E.Constant(np.array([fa], np.int64)), axis=0)
                          if i == axis else
-                         take(shape_of(x, "int64"), E.const(np.array([i], np.int64)), axis=0)
+                         take(shape_of(x, "int64"), E.Constant(np.array([i], np.int64)), axis=0)
                          for i in range(len(shape))]
                 x = reshape(x, concatenate(sizes, axis=0), allowzero=True)
                 x.span = E.Span(f"{self.source}:{vi.name} (dim '{name}' of {f.name_hint})", 0, 0)

@@ -385,7 +385,7 @@ def _round(c: _Ctx) -> _TV:
     x = c.ex(c.a["self"], dtype)
     if not dtype.startswith(("float", "bfloat")):
         return c.result(x)
-    return c.result(round_half_to_even(x, E.const(np.array(0.5, dtype=dtype))))
+    return c.result(round_half_to_even(x, E.Constant(np.array(0.5, dtype=dtype))))
 
 
 @_register("relu_", "relu6", "hardtanh", "hardtanh_", "clamp", "clip")
@@ -416,7 +416,7 @@ def _gelu(c: _Ctx) -> _TV:
     if approx == "none":
         return c.result(nn.gelu(x.expr))
     if approx == "tanh":  # 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-        k = lambda v: E.const(np.array(v, x.dtype))  # noqa: E731
+        k = lambda v: E.Constant(np.array(v, x.dtype))  # noqa: E731
         inner = k(math.sqrt(2.0 / math.pi)) * (x.expr + k(0.044715) * x.expr * x.expr * x.expr)
         return c.result(k(0.5) * x.expr * (k(1.0) + op.tanh(inner)))
     raise c.unsupported(f"approximate='{approx}' is not supported")
@@ -443,7 +443,7 @@ def _binary(relay_fn, compare: bool = False):
         lhs, rhs = c.ex(x, dtype), c.ex(y, dtype)
         alpha = c.a.get("alpha", 1)
         if alpha not in (None, 1):
-            rhs = rhs * E.const(np.array(alpha, dtype))
+            rhs = rhs * E.Constant(np.array(alpha, dtype))
         return c.result(relay_fn(lhs, rhs))
     return conv
 
@@ -486,7 +486,7 @@ def _rsub(c: _Ctx) -> _TV:
     alpha = c.a.get("alpha", 1)
     x = c.ex(c.a["self"], dtype)
     if alpha not in (None, 1):
-        x = x * E.const(np.array(alpha, dtype))
+        x = x * E.Constant(np.array(alpha, dtype))
     return c.result(op.subtract(c.ex(c.a["other"], dtype), x))
 
 
@@ -501,13 +501,13 @@ def _pow(c: _Ctx) -> _TV:
 @_register("log1p")
 def _log1p(c: _Ctx) -> _TV:
     _, dtype = c.out()
-    return c.result(op.log(c.ex(c.a["self"], dtype) + E.const(np.array(1, dtype))))
+    return c.result(op.log(c.ex(c.a["self"], dtype) + E.Constant(np.array(1, dtype))))
 
 
 @_register("expm1")
 def _expm1(c: _Ctx) -> _TV:
     _, dtype = c.out()
-    return c.result(op.exp(c.ex(c.a["self"], dtype)) - E.const(np.array(1, dtype)))
+    return c.result(op.exp(c.ex(c.a["self"], dtype)) - E.Constant(np.array(1, dtype)))
 
 
 @_register("div", "div_")
@@ -535,7 +535,7 @@ def _full_like(c: _Ctx) -> _TV:
     value = {"zeros_like": 0, "ones_like": 1}.get(packet, c.a.get("fill_value"))
     if _has_tv([value]) or _const_np(value) is not None:
         raise c.unsupported("a tensor fill value is not supported")
-    return c.result(E.const(np.full(shape, value, dtype)))
+    return c.result(E.Constant(np.full(shape, value, dtype)))
 
 
 @_register("any", "all")
@@ -549,7 +549,7 @@ def _any_all(c: _Ctx) -> _TV:
 @_register("reciprocal")
 def _reciprocal(c: _Ctx) -> _TV:
     _, dtype = c.out()
-    return c.result(op.divide(E.const(np.array(1, dtype)), c.ex(c.a["self"], dtype)))
+    return c.result(op.divide(E.Constant(np.array(1, dtype)), c.ex(c.a["self"], dtype)))
 
 
 @_register("square")
@@ -606,7 +606,7 @@ def _dense(c: _Ctx, x: _TV, w_t: Any, bias: Any = None) -> E.Expr:
     """``x @ w_t (+ bias)`` with ``w_t`` [k, n]; a constant is transposed in numpy for ``nn.dense``."""
     w_np = _const_np(w_t)
     if w_np is not None:
-        y = nn.dense(x.expr, E.const(np.ascontiguousarray(w_np.T)), units=int(w_np.shape[1]))
+        y = nn.dense(x.expr, E.Constant(np.ascontiguousarray(w_np.T)), units=int(w_np.shape[1]))
     else:
         w = c.tv(w_t)
         y = nn.matmul(x.expr, w.expr, units=int(w.shape[1]))
@@ -621,7 +621,7 @@ def _linear(c: _Ctx) -> _TV:
     x, w = c.tv(c.a["input"]), c.a["weight"]
     w_np = _const_np(w)
     if w_np is not None:
-        y = nn.dense(x.expr, E.const(np.ascontiguousarray(w_np)), units=int(w_np.shape[0]))
+        y = nn.dense(x.expr, E.Constant(np.ascontiguousarray(w_np)), units=int(w_np.shape[0]))
     else:
         wt = c.tv(w)
         y = nn.dense(x.expr, wt.expr, units=int(wt.shape[0]))
@@ -655,10 +655,10 @@ def _baddbmm(c: _Ctx) -> _TV:
     _, dtype = c.out()
     y = nn.batch_matmul(c.ex(c.a["batch1"]), c.ex(c.a["batch2"]), transpose_b=False)
     if alpha != 1:
-        y = y * E.const(np.array(alpha, dtype))
+        y = y * E.Constant(np.array(alpha, dtype))
     s = c.ex(c.a["self"], dtype)
     if beta != 1:
-        s = s * E.const(np.array(beta, dtype))
+        s = s * E.Constant(np.array(beta, dtype))
     return c.result(y + s)
 
 
@@ -747,7 +747,7 @@ def _conv_transpose2d(c: _Ctx) -> _TV:
 def _bn(c: _Ctx, x: Any, w: Any, b: Any, mean: Any, var: Any, eps: float) -> E.Expr:
     xt = c.tv(x)
     ch = xt.shape[1]
-    one = lambda v, fill: c.ex(v) if v is not None else E.const(np.full((ch,), fill, xt.dtype))  # noqa: E731
+    one = lambda v, fill: c.ex(v) if v is not None else E.Constant(np.full((ch,), fill, xt.dtype))  # noqa: E731
     return nn.batch_norm(xt.expr, one(w, 1.0), one(b, 0.0), c.ex(mean), c.ex(var), axis=1,
                          epsilon=float(eps))[0]
 
@@ -778,14 +778,14 @@ def _layer_norm(c: _Ctx) -> Any:
     k = len(norm)
     w, b = a.get("weight"), a.get("bias")
     if k == 1:
-        gamma = c.ex(w) if w is not None else E.const(np.ones(norm, x.dtype))
-        beta = c.ex(b) if b is not None else E.const(np.zeros(norm, x.dtype))
+        gamma = c.ex(w) if w is not None else E.Constant(np.ones(norm, x.dtype))
+        beta = c.ex(b) if b is not None else E.Constant(np.zeros(norm, x.dtype))
         y = nn.layer_norm(x.expr, gamma, beta, axis=-1, epsilon=eps)
     else:  # normalise over the last k dims: flatten them, normalise, unflatten
         flat = int(np.prod(norm))
         xe = op.reshape(x.expr, x.shape[:-k] + (flat,))
-        gamma = op.reshape(c.ex(w), (flat,)) if w is not None else E.const(np.ones(flat, x.dtype))
-        beta = op.reshape(c.ex(b), (flat,)) if b is not None else E.const(np.zeros(flat, x.dtype))
+        gamma = op.reshape(c.ex(w), (flat,)) if w is not None else E.Constant(np.ones(flat, x.dtype))
+        beta = op.reshape(c.ex(b), (flat,)) if b is not None else E.Constant(np.zeros(flat, x.dtype))
         y = op.reshape(nn.layer_norm(xe, gamma, beta, axis=-1, epsilon=eps), x.shape)
     if packet == "layer_norm":
         return c.result(y)
@@ -799,8 +799,8 @@ def _group_norm(c: _Ctx) -> Any:
     a = c.a
     x = c.tv(a["input"])
     ch = x.shape[1]
-    gamma = c.ex(a["weight"]) if a.get("weight") is not None else E.const(np.ones(ch, x.dtype))
-    beta = c.ex(a["bias"]) if a.get("bias") is not None else E.const(np.zeros(ch, x.dtype))
+    gamma = c.ex(a["weight"]) if a.get("weight") is not None else E.Constant(np.ones(ch, x.dtype))
+    beta = c.ex(a["bias"]) if a.get("bias") is not None else E.Constant(np.zeros(ch, x.dtype))
     groups = int(a["num_groups"] if packet == "group_norm" else a["group"])
     y = nn.group_norm(x.expr, gamma, beta, num_groups=groups, axis=1, epsilon=float(a["eps"]))
     if packet == "group_norm":
@@ -892,7 +892,7 @@ def _pad(c: _Ctx) -> _TV:
     if any(v < 0 for w in widths for v in w):
         raise c.unsupported("negative padding is not supported")
     value = c.a.get("value") or 0.0
-    return c.result(nn.pad(x.expr, widths, E.const(np.array(value, x.dtype)),
+    return c.result(nn.pad(x.expr, widths, E.Constant(np.array(value, x.dtype)),
                            pad_mode={"replicate": "edge"}.get(mode, mode)))
 
 
@@ -1159,16 +1159,16 @@ def _sdpa(c: _Ctx) -> _TV:
     qe = op.reshape(q.expr, (nb, lq, d))
     ke = op.reshape(k.expr, (nb, lk, d))
     ve = op.reshape(v.expr, (nb, lk, v.shape[-1]))
-    s = nn.batch_matmul(qe, ke, transpose_b=True) * E.const(np.array(scale, dtype))
+    s = nn.batch_matmul(qe, ke, transpose_b=True) * E.Constant(np.array(scale, dtype))
     s = op.reshape(s, batch + (lq, lk))
     if a.get("is_causal"):
         mask = np.triu(np.full((lq, lk), -np.inf, dtype), 1)
-        s = s + E.const(mask)
+        s = s + E.Constant(mask)
     m = a.get("attn_mask")
     if m is not None:
         mt = c.tv(m)
         if mt.dtype == "bool":
-            neg = E.const(np.array(-np.inf, dtype))
+            neg = E.Constant(np.array(-np.inf, dtype))
             s = op.where(mt.expr, s, neg)
         else:
             s = s + mt.expr
@@ -1228,7 +1228,7 @@ def _lstm(c: _Ctx) -> Tuple[_TV, _TV, _TV]:
     def state(t: _TV, i: int) -> E.Expr:
         arr = _const_np(hx[0] if t is h0 else hx[1])
         if arr is not None:
-            return E.const(np.ascontiguousarray(arr[i]))
+            return E.Constant(np.ascontiguousarray(arr[i]))
         return op.reshape(op.strided_slice(t.expr, begin=[i], end=[i + 1], axes=[0]), (batch, hidden))
 
     hn, cn = [], []

@@ -38,7 +38,7 @@ def resize2d(data: Expr, size: Sequence[int], roi: Optional[Sequence[float]] = N
         roi = roi.data.tolist()
     if isinstance(size, Expr) or isinstance(roi, Expr):
         if not isinstance(size, Expr):
-            size = const(np.array(size, "int64"))
+            size = const(size, "int64")
         return _dyn.resize2d(data, size, roi, _str("layout", layout), _str("method", method),
                              _str("coordinate_transformation_mode", coordinate_transformation_mode),
                              _str("rounding_method", rounding_method), _float("cubic_alpha", cubic_alpha),

@@ -459,7 +459,7 @@ def pad(data: Expr, pad_width: Sequence[Sequence[int]], pad_value: Union[float, 
         pad_width = pad_width.data.tolist()
     if isinstance(pad_width, Expr):
         if not isinstance(pad_value, Expr):
-            pad_value = const(np.array(pad_value, dtype=_dyn.type_of(data)[1]))
+            pad_value = const(pad_value, _dyn.type_of(data)[1])
         return _dyn.pad(data, pad_width, pad_value, _str("pad_mode", pad_mode))
     flat = []
     for pair in pad_width:
@@ -472,7 +472,7 @@ def pad(data: Expr, pad_width: Sequence[Sequence[int]], pad_value: Union[float, 
         ta = getattr(data, "type_annotation", None)
         if ta is not None and getattr(ta, "dtype", None):
             dtype = ta.dtype
-        pad_value = const(np.array(pad_value, dtype=dtype))
+        pad_value = const(pad_value, dtype)
     return _call("nn.pad", [data, pad_value], pad_width=flat, pad_mode=_str("pad_mode", pad_mode))
 
 

@@ -166,7 +166,7 @@ def strided_slice(data: Expr, begin: IntList, end: IntList, strides: Optional[In
     if any(isinstance(v, Expr) for v in (begin, end, strides)):
         if axes is not None:
             raise ValueError("strided_slice: axes with run-time begin/end/strides")
-        vec = lambda v: v if isinstance(v, Expr) or v is None else const(np.array(v, "int64"))  # noqa: E731
+        vec = lambda v: v if isinstance(v, Expr) or v is None else const(v, "int64")  # noqa: E731
         return _dyn.strided_slice(data, vec(begin), vec(end), vec(strides), slice_mode)
     if isinstance(strides, np.ndarray):
         strides = strides.tolist()

@@ -61,7 +61,7 @@ def bert(batch_size: int = 1, seq_len: int = 16, vocab_size: int = 1000, max_pos
     types = E.var("token_type_ids", shape=(b, s), dtype="int64")
     mask = E.var("attention_mask", shape=(b, s), dtype="int64")
 
-    pos = E.const(np.arange(s, dtype="int64"))
+    pos = E.const(np.arange(s), "int64")
     x = pb.embedding(ids, "embeddings.word_embeddings", vocab_size, h)
     x = x + pb.embedding(pos, "embeddings.position_embeddings", max_position, h)
     x = x + pb.embedding(types, "embeddings.token_type_embeddings", type_vocab_size, h)
@@ -69,10 +69,10 @@ def bert(batch_size: int = 1, seq_len: int = 16, vocab_size: int = 1000, max_pos
     x = nn.dropout(x, rate=0.1)
 
     # additive mask [b, 1, 1, s]: 0 where attended, -10000 where masked
-    one = E.const(np.array(1.0, dtype))
-    add_mask = (one - op.cast(mask, dtype)) * E.const(np.array(-10000.0, dtype))
+    one = E.const(1.0, dtype)
+    add_mask = (one - op.cast(mask, dtype)) * E.const(-10000.0, dtype)
     add_mask = op.reshape(add_mask, (b, 1, 1, s))
-    scale = E.const(np.array(1.0 / np.sqrt(d), dtype))
+    scale = E.const(1.0 / np.sqrt(d), dtype)
 
     def heads(t: E.Expr) -> E.Expr:  # [b, s, h] -> [b * nh, s, d]
         t = op.transpose(op.reshape(t, (b, s, nh, d)), (0, 2, 1, 3))

@@ -166,7 +166,7 @@ def test_bad_runtime_values_fail_cleanly(compiled, name, args, match):
 
 def test_constant_arguments_give_static_ops():
     x = relay.var("x", shape=(4, 6))
-    i64 = lambda v: relay.const(np.array(v, "int64"))  # noqa: E731
+    i64 = lambda v: relay.const(v, "int64")  # noqa: E731
     assert relay.strided_slice(x, i64([1, 0]), i64([3, 6]), i64([1, 2])).op.name == "strided_slice"
     assert relay.nn.pad(x, i64([[1, 1], [0, 2]])).op.name == "nn.pad"
     assert relay.tile(x, i64([2, 1])).op.name == "tile"
@@ -201,7 +201,7 @@ def test_constant_arguments_fold_to_static_shapes():
     may) become static operators in DynamicToStatic (relay-dynamic-to-static): static result
     types, and the same values; resize (a composition) folds its index arithmetic."""
     from relay_mlir.op import dyn
-    i64 = lambda v: relay.const(np.array(v, "int64"))  # noqa: E731
+    i64 = lambda v: relay.const(v, "int64")  # noqa: E731
     x = relay.var("x", shape=(4, 6))
     outs = [dyn.strided_slice(x, i64([1, -1]), i64([4, 0]), i64([2, -2])),
             dyn.pad(x, i64([[1, 0], [2, 3]]), relay.const(1.0), "reflect"),

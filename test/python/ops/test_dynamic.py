@@ -151,6 +151,6 @@ def test_types():
 
 def test_dynamic_to_static_keeps_static_models_static():
     x = relay.var("x", shape=(2, 6))
-    y = relay.nn.relu(relay.reshape(x, relay.const(np.array([3, 4], "int64"))))
+    y = relay.nn.relu(relay.reshape(x, relay.const([3, 4], "int64")))
     text = relay.lower_to_iree_input(relay.IRModule.from_expr(relay.Function([x], y)))
     assert "tensor<3x4xf32>" in text and "cf.assert" not in text

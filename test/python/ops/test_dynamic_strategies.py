@@ -174,12 +174,12 @@ def _heads_fn():
     x = relay.var("x", shape=(ANY, 2, ANY, 8))
     s = relay.shape_of(x, "int64")
     take = lambda i: relay.take(s, relay.const([i]))  # noqa: E731
-    flat = relay.reshape(x, relay.concatenate([relay.const(np.array([-1], "int64")), take(2),
-                                               relay.const(np.array([8], "int64"))], 0),
+    flat = relay.reshape(x, relay.concatenate([relay.const([-1], "int64"), take(2),
+                                               relay.const([8], "int64")], 0),
                          allowzero=True)
     back = relay.reshape(relay.multiply(flat, relay.const(2.0)),
-                         relay.concatenate([take(0), relay.const(np.array([2], "int64")), take(2),
-                                            relay.const(np.array([8], "int64"))], 0),
+                         relay.concatenate([take(0), relay.const([2], "int64"), take(2),
+                                            relay.const([8], "int64")], 0),
                          allowzero=True)
     return relay.Function([x], relay.Tuple([flat, back]))
 

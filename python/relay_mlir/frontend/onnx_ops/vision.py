@@ -111,5 +111,5 @@ def _nms(n: Node):
 
 
 def _const(value, dtype):
-    from ...expr import const
-    return const(np.asarray(value, dtype))
+    from ...expr import Constant
+    return Constant(np.asarray(value, dtype))
