@@ -194,6 +194,9 @@ class Executable:
         except ValueError as e:
             # IREE's check of the inputs against the signature (hal.buffer_view.assert)
             m = re.search(r"INVALID_ARGUMENT; (input\d+ [^;]*mismatch[^;]*(?:; [^;]*)*?); while invoking", str(e))
+            n = re.search(r"expected (\d+) arguments but passed (\d+)", str(e))
+            if n is not None:
+                raise InputShapeError(f"{function} takes {n.group(1)} inputs, {n.group(2)} were given") from None
             if m is None:
                 raise
             raise InputShapeError(f"{function}: {m.group(1)}") from None

@@ -120,6 +120,8 @@ def test_dense_checks_the_contraction_size(exe):
     np.testing.assert_array_equal(_run(exe, "dense", d, wt), d @ wt.T)
     with pytest.raises(InputShapeError, match="dense: input0 shape dimension 1 mismatch; expected 4"):
         _run(exe, "dense", np.ones((2, 5), "float32"), wt)
+    with pytest.raises(InputShapeError, match="dense takes 2 inputs, 1 were given"):
+        _run(exe, "dense", d)
 
 
 def test_pool_window_longer_than_the_input():
