@@ -189,6 +189,21 @@ def _consts_program():
     return tvm.IRModule.from_expr(relay.Function([x], out))
 
 
+def _meta_attrs_program():
+    """Operators registered without an attrs type, whose attributes TVM prints to the metadata
+    section (cumsum(%x, meta[relay.attrs.ScanopAttrs][0])), and an arange whose bound is a
+    call (printed again as stop=meta[relay.Call][0])."""
+    x = relay.var("data", shape=(3, 4), dtype="float32")
+    c = relay.add(relay.cumsum(x, axis=1), relay.cumprod(x, axis=0, exclusive=True))
+    s = relay.scatter_nd(c, relay.const(np.array([[0, 2]], "int32")),
+                         relay.const(np.ones((2, 4), "float32")), mode="add")
+    e = relay.scatter_elements(s, relay.const(np.array([[1, 0, 2, 3]] * 3, "int32")), x, axis=1,
+                               reduction="add")
+    n = relay.take(relay.shape_of(x), relay.const(1))
+    r = relay.cast(relay.arange(relay.const(0), n, relay.const(1), dtype="int32"), "float32")
+    return tvm.IRModule.from_expr(relay.Function([x], relay.add(e, r)))
+
+
 TENSOR: Dict[str, Callable[[], Tuple[object, float, float]]] = {
     "mlp": lambda: (testing.mlp.get_workload(batch_size=1)[0], 1e-4, 1e-5),
     "resnet18": lambda: (testing.resnet.get_workload(batch_size=1, num_classes=10, num_layers=18,
@@ -213,6 +228,7 @@ TENSOR: Dict[str, Callable[[], Tuple[object, float, float]]] = {
     "dcgan": lambda: (testing.dcgan.get_workload(batch_size=1, ngf=16, random_len=16)[0], 1e-3, 1e-4),
     "synthetic": lambda: (testing.synthetic.get_workload()[0], 1e-4, 1e-5),
     "consts": lambda: (_consts_program(), 1e-5, 1e-6),
+    "meta_attrs": lambda: (_meta_attrs_program(), 1e-5, 1e-6),
 }
 
 

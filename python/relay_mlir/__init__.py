@@ -57,7 +57,7 @@ from .op.tensor import (abs, acos, asin, atan, bitwise_and, bitwise_not, bitwise
                         power, right_shift, round, rsqrt, sign, sin, sinh, tan, trunc, where)
 from .op.transform import (arange, argwhere, unique, broadcast_to, broadcast_to_like,  # shape transforms
                            collapse_sum_like, einsum, expand_dims, full, full_like,
-                           layout_transform, ndarray_size, ones, ones_like, repeat, reshape_like,
+                           layout_transform, ndarray_size, ones, ones_like, repeat, reshape_like, slice_like,
                            reverse, shape_of, split, squeeze, stack, strided_slice, strided_set, tile, zeros,
                            zeros_like)
 from . import emit
@@ -93,7 +93,7 @@ __all__ = [
     "right_shift", "round", "rsqrt", "sign", "sin", "sinh", "tan", "trunc", "where",
     # shape transforms
     "arange", "broadcast_to", "broadcast_to_like", "collapse_sum_like", "einsum", "expand_dims",
-    "full", "full_like", "layout_transform", "ones", "ones_like", "repeat", "reshape_like",
+    "full", "full_like", "layout_transform", "ones", "ones_like", "repeat", "reshape_like", "slice_like",
     "reverse", "split", "squeeze", "stack", "strided_slice", "strided_set", "tile", "zeros", "zeros_like",
     "shape_of", "ndarray_size", "argwhere", "unique",
     # reductions, indexing, scans, sorting, image

@@ -85,6 +85,63 @@ def encode_ndarray(arr: np.ndarray) -> str:
     return base64.b64encode(head + data).decode("ascii")
 
 
+# Fields TVM 0.19 stores as plain values (int, bool, double) in the attrs objects it prints
+# to the metadata section; other numeric fields there are references to other nodes.
+_POD_FIELDS = {"relay.attrs.UniqueAttrs": {"sorted", "return_counts"},
+               "relay.attrs.TriluAttrs": {"upper"},
+               "relay.attrs.DynExpandDimsAttrs": {"num_newaxis"},
+               "relay.attrs.DilateAttrs": {"dilation_value"}}
+
+
+class AttrsFields(dict):
+    """The fields of an attrs object of the metadata section (``meta[relay.attrs.X][i]``, which
+    TVM prints for operators registered without an attrs type: cumsum, unique, scatter_nd,
+    ...), as Python values; ``type_key`` is the attrs type."""
+
+    def __init__(self, type_key: str, fields: Dict[str, object]) -> None:
+        super().__init__(fields)
+        self.type_key = type_key
+
+
+def _pod(v: str) -> object:
+    for conv in (int, float):
+        try:
+            return conv(v)
+        except ValueError:
+            pass
+    return v
+
+
+def attrs_fields(nodes: List[dict], item: dict) -> AttrsFields:
+    """The Python values of an attrs node's fields: node references are resolved (IntImm,
+    FloatImm, strings, arrays; the null node is None), plain values parsed."""
+    type_key = str(item.get("type_key"))
+    pod = _POD_FIELDS.get(type_key, set())
+
+    def value(v: object, field: str = "") -> object:
+        if not isinstance(v, str) or field in pod or not v.isdigit() or int(v) >= len(nodes):
+            return _pod(v) if isinstance(v, str) and field != "dtype" else v
+        n = nodes[int(v)]
+        tk, a = n.get("type_key", ""), n.get("attrs", {})
+        if tk == "":
+            return None
+        if tk == "IntImm":
+            iv = int(a.get("value", 0))
+            return bool(iv) if a.get("dtype") == "bool" else iv
+        if tk == "FloatImm":
+            return float(a.get("value", 0.0))
+        if tk in ("runtime.String", "runtime.BoxInt", "runtime.BoxFloat", "runtime.BoxBool"):
+            return _pod(n.get("repr_str", "")) if tk != "runtime.String" else n.get("repr_str", "")
+        if tk == "Array":
+            return [value(str(j)) for j in n.get("data", [])]
+        return _pod(v)
+
+    fields = {k: value(v, k) for k, v in item.get("attrs", {}).items() if k != "span"}
+    if fields.get("dtype") == "":
+        fields["dtype"] = None
+    return AttrsFields(type_key, fields)
+
+
 def parse_metadata(text: str) -> Dict[str, List[object]]:
     """``{"relay.Constant": [numpy arrays...], ...}`` from a metadata section's JSON.
 
@@ -124,6 +181,8 @@ def parse_metadata(text: str) -> Dict[str, List[object]]:
                     raise ValueError(f"metadata constant refers to missing tensor data "
                                      f"{attrs.get('data')!r}") from None
                 items.append(decode_ndarray(blob))
+            elif str(item.get("type_key", "")).startswith("relay.attrs."):
+                items.append(attrs_fields(nodes, item))
             else:  # boxed scalars (runtime.BoxInt) carry their value as repr_str
                 items.append(dict(attrs, repr_str=item["repr_str"]) if "repr_str" in item else attrs)
         out[key] = items

@@ -45,7 +45,7 @@ from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCr
 from .module import IRModule
 from .ty import (Any, FuncType, GlobalTypeVar, IncompleteType, RefType, TensorType, TupleType, Type,
                  TypeCall, TypeVar, dtype_to_mlir)
-from ._tvm_ndarray import parse_metadata
+from ._tvm_ndarray import AttrsFields, parse_metadata
 
 __all__ = ["fromtext", "parse", "parse_expr"]
 
@@ -572,7 +572,14 @@ class _Parser:
             else:
                 if attrs:
                     raise self.fail("positional argument after attributes")
-                args.append(self.expr())
+                arg = self.expr()
+                if isinstance(arg, AttrsFields):  # meta[relay.attrs.X][i]: the call's attributes
+                    names = _META_ATTR_NAMES.get(arg.type_key, {})
+                    attrs.update({names.get(k, k): v for k, v in arg.items()})
+                    if not self.at(")"):
+                        raise self.fail(f"meta[{arg.type_key}] must be the last argument")
+                else:
+                    args.append(arg)
             if not self.accept(","):
                 break
         self.expect(")")
@@ -761,6 +768,8 @@ class _Parser:
 
     def meta_ref(self) -> Expr:
         t, kind, item = self.meta_entry()
+        if isinstance(item, AttrsFields):
+            return item  # an operator's attributes (call_args takes them)
         if not isinstance(item, np.ndarray):
             raise self.fail(f"meta[{kind}] entries are not tensors", t)
         return Constant(item)
@@ -771,9 +780,9 @@ class _Parser:
         t, kind, item = self.meta_entry()
         conv = {"runtime.BoxInt": int, "runtime.BoxFloat": float,
                 "runtime.BoxBool": lambda s: s.strip().lower() in ("1", "true")}.get(kind)
-        if kind in ("relay.Var", "relay.Constant"):
+        if kind.startswith("relay.") and not kind.startswith("relay.attrs."):
             # TVM 0.19 prints arange's operands again as attributes
-            # (start=meta[relay.Var][0], ...); the operands are what counts
+            # (start=meta[relay.Var][0], stop=meta[relay.Call][0], ...); the operands count
             return _EXPR_ATTR
         if conv is None or not isinstance(item, dict) or "repr_str" not in item:
             raise self.fail(f"meta[{kind}] is not supported as an attribute value", t)
@@ -898,17 +907,21 @@ class _Parser:
 
 
 _EXPR_ATTR = object()  # an attribute value that is an expression of the metadata section
+# attrs fields whose builder argument has another name (relay.unique(data, is_sorted, ...))
+_META_ATTR_NAMES = {"relay.attrs.UniqueAttrs": {"sorted": "is_sorted"}}
 
 
 def _drop_static_leftovers(builder: Callable[..., object], n_args: int, attrs: dict) -> dict:
     """TVM prints a dyn operator with a placeholder for the static attribute its operand
     replaces (``dyn.reshape(%x, %s, newshape=[])``, ``dyn.topk(%x, %k, k=None)``,
-    ``dyn.one_hot(..., %d, depth=0)``): drop those attributes, the operand is given."""
+    ``dyn.one_hot(..., %d, depth=0)``, ``dyn.strided_slice(..., axes=None)``): drop those
+    attributes, the operand is given (and a None the builder has no parameter for)."""
     try:
-        positional = list(inspect.signature(builder).parameters)[:n_args]
+        params = list(inspect.signature(builder).parameters)
     except (TypeError, ValueError):
         return attrs
-    return {k: v for k, v in attrs.items() if k not in positional}
+    positional = params[:n_args]
+    return {k: v for k, v in attrs.items() if k not in positional and (v is not None or k in params)}
 
 
 def _op_builder(name: str) -> Optional[Callable[..., object]]:

@@ -22,10 +22,13 @@ __all__ = ["InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp"]
 
 def _infer_expr_type(e):
     """(shape with None for ``?`` dims, dtype) of a tensor expression by InferType, or None
-    (the type oracle of the dyn compositions, ``op.dyn.type_of``)."""
+    (the type oracle of the dyn compositions, ``op.dyn.type_of``). An operand that does not
+    type-check is a TypeError saying why (a dtype mismatch inside a shape computation, e.g.)."""
     try:
         InferType()(IRModule.from_expr(e))
-    except (CompileError, ValueError, TypeError):
+    except CompileError as err:
+        raise TypeError(f"the operand does not type-check: {err}") from None
+    except (ValueError, TypeError):
         return None
     t = getattr(e, "_checked_type", None)
     if not isinstance(t, TensorType):

@@ -171,7 +171,7 @@ def test_scalar_constants_of_every_dtype_roundtrip():
                                           ("uint8", 200), ("uint16", 300), ("uint32", 9), ("uint64", 11),
                                           ("bool", True)]]
     mod = relay_mlir.IRModule.from_expr(relay_mlir.Function([], relay_mlir.Tuple(
-        [relay_mlir.const(v) for v in vals])))
+        [relay_mlir.const(v, v.dtype.name) for v in vals])))
     text = mod.astext()
     assert "6i16" in text and "-3i64" in text and "0.5f16" in text
     got = [f.data for f in relay_mlir.fromtext(text)["main"].body.fields]

@@ -213,7 +213,7 @@ def test_bad_metadata_is_a_clean_error():
 def test_constants_go_through_metadata():
     x = relay.var("x", shape=(2, 3))
     w = relay.const(np.arange(6, dtype="float32").reshape(2, 3))
-    i = relay.const(np.array([1, 2], dtype="int64"))
+    i = relay.const([1, 2], "int64")
     mod = relay.IRModule.from_expr(relay.Function([x], relay.Tuple([x + w, i, relay.const(2.5)])))
     text = mod.astext()
     assert "meta[relay.Constant][0]" in text and "meta[relay.Constant][1]" in text and "2.5f" in text

@@ -26,7 +26,7 @@ from . import dyn as _dyn
 from ._make import IntList, _call, _int, _ints, _opt_int, _str
 
 __all__ = [
-    "reshape_like", "squeeze", "expand_dims", "stack", "split", "strided_slice", "strided_set", "tile",
+    "reshape_like", "slice_like", "squeeze", "expand_dims", "stack", "split", "strided_slice", "strided_set", "tile",
     "repeat", "reverse", "broadcast_to", "broadcast_to_like", "collapse_sum_like",
     "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "arange",
     "layout_transform", "einsum", "shape_of", "ndarray_size", "argwhere", "unique",
@@ -88,6 +88,40 @@ def reshape_like(data: Expr, shape_like: Expr, lhs_begin: int = 0, lhs_end: Opti
     return _call("reshape_like", [data, shape_like], lhs_begin=_int("lhs_begin", lhs_begin),
                  lhs_end=_opt_int("lhs_end", lhs_end), rhs_begin=_int("rhs_begin", rhs_begin),
                  rhs_end=_opt_int("rhs_end", rhs_end))
+
+
+def slice_like(data: Expr, shape_like: Expr, axes: Optional[IntList] = None) -> Expr:
+    """``data`` cut from index 0 to the sizes of ``shape_like`` on ``axes`` (every dim the two
+    have in common when None), ``relay.slice_like``. Composed: a ``strided_slice``, static when
+    those sizes of ``shape_like`` are, else a ``dyn.strided_slice`` of its run-time sizes
+    (TVM prints one in front of every ``dyn.strided_slice`` built by ``relay.strided_slice``).
+
+    >>> import relay_mlir as relay
+    >>> x, s = relay.var("x", shape=(4, 6)), relay.var("s", shape=(2, 3))
+    >>> y = relay.slice_like(x, s, axes=[1])
+    >>> y.op.name, y.attrs["end"], y.attrs["axes"]
+    ('strided_slice', [3], [1])
+    """
+    ds, _ = _dyn.type_of(data)
+    ss, _ = _dyn.type_of(shape_like)
+    if not axes:
+        ax = list(range(min(len(ds), len(ss))))
+    else:
+        ax = []
+        for a in _ints(axes, "axes"):
+            if not -len(ds) <= a < len(ds) or (a % len(ds)) >= len(ss):
+                raise ValueError(f"slice_like: axis {a} is out of range for data of rank {len(ds)} "
+                                 f"and shape_like of rank {len(ss)}")
+            ax.append(a % len(ds))
+    for a in ax:
+        if ss[a] is not None and ds[a] is not None and ss[a] > ds[a]:
+            raise ValueError(f"slice_like: shape_like's dim {a} ({ss[a]}) is larger than data's "
+                             f"({ds[a]})")
+    if all(ss[a] is not None for a in ax):
+        return strided_slice(data, [0] * len(ax), [ss[a] for a in ax], axes=ax)
+    ends = [_dyn.dim(shape_like, ss, i) if i in ax else _dyn.dim(data, ds, i) for i in range(len(ds))]
+    return _dyn.strided_slice(data, const([0] * len(ds), "int64"), _dyn._vec(ends),
+                              const([1] * len(ds), "int64"))
 
 
 def squeeze(data: Expr, axis: Optional[IntList] = None) -> Call:
