@@ -572,14 +572,16 @@ class _Parser:
             else:
                 if attrs:
                     raise self.fail("positional argument after attributes")
-                arg = self.expr()
-                if isinstance(arg, AttrsFields):  # meta[relay.attrs.X][i]: the call's attributes
-                    names = _META_ATTR_NAMES.get(arg.type_key, {})
-                    attrs.update({names.get(k, k): v for k, v in arg.items()})
+                if self.at_meta_attrs():  # meta[relay.attrs.X][i]: the call's attributes
+                    t, kind, item = self.meta_entry()
+                    if not isinstance(item, AttrsFields):
+                        raise self.fail(f"meta[{kind}] is not an attributes object", t)
+                    names = _META_ATTR_NAMES.get(kind, {})
+                    attrs.update({names.get(k, k): v for k, v in item.items()})
                     if not self.at(")"):
-                        raise self.fail(f"meta[{arg.type_key}] must be the last argument")
+                        raise self.fail(f"meta[{kind}] must be the last argument")
                 else:
-                    args.append(arg)
+                    args.append(self.expr())
             if not self.accept(","):
                 break
         self.expect(")")
@@ -766,10 +768,14 @@ class _Parser:
         tup = Tuple(items)
         return tup
 
+    def at_meta_attrs(self) -> bool:
+        """At ``meta[relay.attrs....]``: an operator's attributes TVM printed to the metadata
+        section (they can only be a call's last argument)."""
+        return (self.tok.kind == "ident" and self.tok.text == "meta" and self.peek().text == "["
+                and self.peek(2).text == "relay" and self.peek(4).text == "attrs")
+
     def meta_ref(self) -> Expr:
         t, kind, item = self.meta_entry()
-        if isinstance(item, AttrsFields):
-            return item  # an operator's attributes (call_args takes them)
         if not isinstance(item, np.ndarray):
             raise self.fail(f"meta[{kind}] entries are not tensors", t)
         return Constant(item)

@@ -210,6 +210,30 @@ def test_bad_metadata_is_a_clean_error():
         relay.fromtext('def @main() { meta[relay.Constant][0] }\n#[metadata]\n{"nodes": [}')
 
 
+def test_attributes_in_the_metadata_section():
+    """TVM prints the attributes of operators registered without an attrs type to the
+    metadata section (``cumsum(%x, meta[relay.attrs.ScanopAttrs][0])``): read as the call's
+    attributes (node references resolved, the null node None); anywhere else a clean error."""
+    meta = ('#[metadata]\n{"root": 1, "nodes": [{"type_key": ""}, {"type_key": "Map", "keys": '
+            '["relay.attrs.ScanopAttrs"], "data": [2]}, {"type_key": "Array", "data": [3]}, '
+            '{"type_key": "relay.attrs.ScanopAttrs", "attrs": {"axis": "4", "dtype": "", '
+            '"exclusive": "5"}}, {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "1"}}, '
+            '{"type_key": "IntImm", "attrs": {"dtype": "bool", "value": "1"}}], "b64ndarrays": []}')
+    head = 'def @main(%x: Tensor[(2, 3), float32]) { '
+    mod = relay.fromtext(head + "cumsum(%x, meta[relay.attrs.ScanopAttrs][0]) }\n" + meta)
+    call = mod["main"].body
+    assert call.op.name == "cumsum" and call.attrs["axis"] == 1 and call.attrs["exclusive"] is True
+    x = np.arange(6, dtype="float32").reshape(2, 3)
+    got = relay.create_executor("debug", mod=mod).evaluate()(x)
+    np.testing.assert_array_equal(np.asarray(got.numpy() if hasattr(got, "numpy") else got),
+                                  np.cumsum(x, 1) - x)  # exclusive
+    for bad, msg in [("meta[relay.attrs.ScanopAttrs][0]", "not tensors"),
+                     ("add(meta[relay.attrs.ScanopAttrs][0], %x)", "must be the last argument"),
+                     ("let %y = meta[relay.attrs.ScanopAttrs][0]; %y", "not tensors")]:
+        with pytest.raises(CompileError, match=msg):
+            relay.fromtext(head + bad + " }\n" + meta)
+
+
 def test_constants_go_through_metadata():
     x = relay.var("x", shape=(2, 3))
     w = relay.const(np.arange(6, dtype="float32").reshape(2, 3))
