@@ -672,18 +672,29 @@ def _unravel(flat: Expr, dims: Sequence[Expr]) -> List[Expr]:
 def argwhere(condition: Expr, shape: Optional[Sequence[Optional[int]]] = None, dtype: Optional[str] = None
              ) -> Expr:
     """``relay.argwhere``: the (?, rank) int32 coordinates of the non-zero elements of
-    ``condition`` in row-major order. Composed: the flattened mask's stable argsort puts the
-    true positions first, the first ``count`` of them (a run-time arange) are unravelled."""
+    ``condition`` in row-major order. Composed: each true element's place among them is the
+    exclusive cumulative sum of the flattened mask; place j of the ``count`` (a run-time
+    arange) takes the flat position whose place is j (a reduction over the positions), and the
+    positions are unravelled. (Each kernel reads the mask once: a stable argsort of it read the
+    mask twice, element against element, and IREE then gave a fused mask computed from an
+    arange a private copy it could not size.)"""
     xs, dt = type_of(condition) if shape is None or dtype is None else (tuple(shape), dtype)
     r = len(xs)
     if r == 0:
         raise ValueError("argwhere of a 0-d tensor")
     mask = condition if dt == "bool" else _op("not_equal", condition, const(np.array(0, dt), dt))
     flat = _op("reshape", mask, newshape=[-1], allowzero=False)
-    count = _op("sum", _op("cast", flat, dtype="int64"), axis=[0], keepdims=False, exclude=False)
-    order = _op("argsort", _op("cast", _op("logical_not", flat), dtype="int32"), axis=0, is_ascend=True,
-                dtype="int64")
-    sel = _take_range(order, 0, _i64(0), count, _i64(1))
+    ones = _op("cast", flat, dtype="int64")
+    count = _op("sum", ones, axis=[0], keepdims=False, exclude=False)
+    place = _op("cumsum", ones, axis=0, dtype="int64", exclusive=True)
+    row = lambda v: _op("reshape", v, newshape=[1, -1], allowzero=False)  # noqa: E731
+    positions = _op("arange", _i64(0), entry(_op("shape_of", flat, dtype="int64"), 0), _i64(1),
+                    dtype="int64")
+    places = _op("reshape", _op("arange", _i64(0), count, _i64(1), dtype="int64"), newshape=[-1, 1],
+                 allowzero=False)
+    hit = _op("logical_and", _op("equal", row(place), places), row(flat))
+    sel = _op("sum", _op("where", hit, row(positions), _i64(0)), axis=[1], keepdims=False,
+              exclude=False)
     coords = _unravel(sel, [dim(condition, xs, a) for a in range(r)])
     return _op("cast", _op("stack", *coords, axis=1), dtype="int32")
 

@@ -265,3 +265,24 @@ def test_ill_typed_shape_operand_says_why():
                           relay.const(np.array([2, 2])))  # an int32 constant, as in TVM
     with pytest.raises(TypeError, match="(?s)does not type-check.*operand dtypes differ: lhs is 'i64', rhs is 'i32'"):
         relay.image.resize2d(x, size)
+
+
+def test_argwhere_of_a_mask_built_from_an_arange():
+    """argwhere of ``c & (arange(len(c)) < d)`` with d a run-time product of dims: iree-compile
+    failed on it ("exceeded stack allocation limit": the composition read the fused mask twice,
+    element against element, and IREE gave it a private copy of unbounded size)."""
+    A = relay.Any()
+    c = relay.var("c", shape=(A,), dtype="bool")
+    x = relay.var("x", shape=(A, A))
+    n = relay.take(relay.shape_of(c, "int64"), relay.const(0, "int64"))
+    d = relay.take(relay.shape_of(relay.reshape(x, [-1]), "int64"), relay.const(0, "int64"))
+    pos = relay.arange(relay.const(0, "int64"), n, relay.const(1, "int64"), dtype="int64")
+    body = relay.argwhere(relay.logical_and(c, relay.less(pos, d)))
+    exe = relay.compile(relay.IRModule.from_expr(relay.Function([c, x], body)), target="llvm-cpu")
+    rng = np.random.default_rng(5)
+    for length, shape in [(4, (1, 3)), (1, (1, 1)), (9, (2, 2)), (5, (0, 3)), (3, (2, 5))]:
+        cv = rng.uniform(size=length) < 0.6
+        want = np.argwhere(cv & (np.arange(length) < int(np.prod(shape)))).astype("int32")
+        got = np.asarray(exe(cv, np.zeros(shape, "float32")))
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
