@@ -1012,12 +1012,11 @@ def _compress(n: Node):
         xs = (prod(xs),)
     if n.dtype(1) != "bool":
         c = n.op("not_equal")(c, n.constant(np.array(0, n.dtype(1))))
+    if cs[0] is None or xs[a] is None or cs[0] > xs[a]:  # entries past the axis: false
+        pos = n.op("arange")(n.constant(np.array(0, np.int64)), D.dim(c, cs, 0),
+                             n.constant(np.array(1, np.int64)), dtype="int64")
+        c = n.op("logical_and")(c, n.op("less")(pos, D.dim(x, xs, a)))
     idx = n.op("reshape")(n.op("cast")(D.argwhere(c, cs, "bool"), "int64"), [-1])
-    if cs[0] is None or xs[a] is None or cs[0] > xs[a]:
-        # the positions are ascending: keep the prefix inside the axis
-        inside = n.op("sum")(n.op("cast")(n.op("less")(idx, D.dim(x, xs, a)), "int64"), axis=[0])
-        zero, one = n.constant(np.array(0, np.int64)), n.constant(np.array(1, np.int64))
-        idx = n.op("take")(idx, n.op("arange")(zero, inside, one, dtype="int64"), axis=0, mode="clip")
     return n.op("take")(x, idx, axis=a, mode="fast")
 
 
