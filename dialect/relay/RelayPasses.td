@@ -383,7 +383,10 @@ def RelayHostScalars : Pass<"relay-host-scalars", "::mlir::ModuleOp"> {
     or an `scf.if` result whose yields are host-known (the greatest such set:
     a loop counter feeds itself). Such generics become their arith ops on the
     host, such arguments and results become scalars, and a generic reading a
-    0-d `tensor.from_elements` takes the scalar into its body.
+    0-d `tensor.from_elements` takes the scalar into its body. A loop entered
+    with 0-d integers the host does not know reads them once, before it. A
+    host boolean still needed as a tensor is a `linalg.fill` of it (IREE
+    fails on a `tensor.from_elements` of i1 in a dispatch).
 
     ```mlir
     %c = linalg.generic {iterator_types = []} ins(%i, %n : tensor<i64>,
@@ -394,7 +397,8 @@ def RelayHostScalars : Pass<"relay-host-scalars", "::mlir::ModuleOp"> {
     becomes `%b = arith.cmpi slt, %i, %n : i64` with `%i`, `%n` scalars.
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
 }
 
 def RelayUnswitchLoops : Pass<"relay-unswitch-loops", "::mlir::ModuleOp"> {
@@ -457,6 +461,38 @@ def RelayDropSizeReshapes : Pass<"relay-drop-size-reshapes"> {
     in IREE's way (each is a dispatch boundary); each is replaced by its
     source.
   }];
+}
+
+def RelayFoldEmptyIterations : Pass<"relay-fold-empty-iterations"> {
+  let summary = "Replaces linalg ops that iterate over nothing by their "
+                "inits";
+  let description = [{
+    A structured linalg op one of whose loops runs zero times (a static
+    size-0 dim: a `dense` with no contraction elements, a `sum` over an
+    empty axis, a convolution with no input channels) never runs its body:
+    each result is its init (the zeros a contraction accumulates into, a
+    reduction's identity). A destination-style op whose results have no
+    elements (a softmax of an empty tensor) is its inits too. Both are
+    folded: iree-compile 3.13 dies of SIGFPE (AnnotateDispatchesPass) on
+    dispatches over an empty iteration space.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def RelayWidenHostIntegers : Pass<"relay-widen-host-integers",
+                                   "::mlir::ModuleOp"> {
+  let summary = "Carries the host integers of a block or call that also "
+                "carries 64-bit ones as i64";
+  let description = [{
+    IREE 3.13's VM miscompiles branches and internal calls that pass 32-bit
+    and 64-bit integers together: a loop over (i32, i64, i64, i32) scalars
+    read the high word of its third value from its fourth. Where a block's
+    arguments (or a private function's parameters) mix integers of 64 bits
+    (i64, index) with narrower ones, the narrower ones travel as i64:
+    extended before each branch or call, truncated at the start of the
+    block.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def RelayHoistRuntimeChecks : InterfacePass<"relay-hoist-runtime-checks",

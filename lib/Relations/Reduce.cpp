@@ -11,7 +11,9 @@
 // The relations differ in their dtype rule:
 // - Reduce (sum, mean, max, min, prod): the dtype of `data`;
 // - LogicalReduce (all, any): `data` must be bool;
-// - ArgReduce (argmax, argmin): int32; `data` must have rank >= 1;
+// - ArgReduce (argmax, argmin): int32; `data` must have rank >= 1 and no
+//   reduced dim of size 0 (numpy: "attempt to get argmax of an empty
+//   sequence"; a ? dim that is 0 at run time is a run-time error);
 // - Variance: operands (data, mean); `mean` has the rank of `data` and
 //   broadcasts to it, with the same dtype.
 //
@@ -30,28 +32,35 @@ struct ReduceAttrs {
   bool keepdims, exclude;
 };
 
+/// The dims of `data` that `attrs` reduce.
+static FailureOr<llvm::SmallBitVector>
+reducedDims(ErrorSite site, RankedTensorType data, const ReduceAttrs &attrs) {
+  int64_t rank = data.getRank();
+  llvm::SmallBitVector reduced(rank, true);
+  if (!attrs.axis || attrs.axis->empty())
+    return reduced;
+  llvm::SmallBitVector listed(rank, false);
+  for (int64_t axis : *attrs.axis) {
+    FailureOr<int64_t> normalized = normalizeAxis(site, axis, rank);
+    if (failed(normalized))
+      return failure();
+    if (listed.test(*normalized))
+      return site.emitError()
+             << "axis lists dim " << *normalized << " more than once";
+    listed.set(*normalized);
+  }
+  return attrs.exclude ? listed.flip() : listed;
+}
+
 /// The result shape of reducing `data` as `attrs` say.
 static FailureOr<SmallVector<int64_t>>
 reducedShape(ErrorSite site, RankedTensorType data, const ReduceAttrs &attrs) {
-  int64_t rank = data.getRank();
-  llvm::SmallBitVector reduced(rank, true);
-  if (attrs.axis && !attrs.axis->empty()) {
-    llvm::SmallBitVector listed(rank, false);
-    for (int64_t axis : *attrs.axis) {
-      FailureOr<int64_t> normalized = normalizeAxis(site, axis, rank);
-      if (failed(normalized))
-        return failure();
-      if (listed.test(*normalized))
-        return site.emitError()
-               << "axis lists dim " << *normalized << " more than once";
-      listed.set(*normalized);
-    }
-    reduced = attrs.exclude ? listed.flip() : listed;
-  }
-
+  FailureOr<llvm::SmallBitVector> reduced = reducedDims(site, data, attrs);
+  if (failed(reduced))
+    return failure();
   SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!reduced.test(d))
+  for (int64_t d = 0; d < data.getRank(); ++d) {
+    if (!reduced->test(d))
       shape.push_back(data.getDimSize(d));
     else if (attrs.keepdims)
       shape.push_back(1);
@@ -102,8 +111,16 @@ FailureOr<Type> relay::inferArgReduce(ErrorSite site, Type data,
     return site.emitError()
            << "operand 'data' must have rank >= 1 (an index reduction), got "
            << *tensor;
-  return reduce(site, *tensor, {axis, keepdims, exclude},
-                IntegerType::get(data.getContext(), 32));
+  ReduceAttrs attrs{axis, keepdims, exclude};
+  FailureOr<llvm::SmallBitVector> reduced = reducedDims(site, *tensor, attrs);
+  if (failed(reduced))
+    return failure();
+  for (int64_t d : reduced->set_bits())
+    if (tensor->getDimSize(d) == 0)
+      return site.emitError() << "cannot take the index of an extreme over "
+                                 "an empty axis: dim "
+                              << d << " of " << *tensor << " has size 0";
+  return reduce(site, *tensor, attrs, IntegerType::get(data.getContext(), 32));
 }
 
 FailureOr<Type> relay::inferVariance(ErrorSite site, Type data, Type mean,

@@ -571,15 +571,17 @@ LogicalResult EliminateRecursionPass::buildLoop(func::FuncOp fn,
 }
 
 /// A loop's loop-invariant arguments (passed back unchanged by every back
-/// edge) are replaced by the function's arguments; if it carries a tensor
-/// with a dynamic dim, the other tensors are carried as `!hal.buffer_view`s:
-/// boxed before each branch to the header, unboxed at its start.
-/// iree-compile 3.13 packs loop-carried tensors into shared buffers, and its
-/// VM then loses one of two block arguments that receive the same buffer,
-/// or a loop-invariant one (at run time: "indirect buffer reference slot 0
-/// is out of range of the declared binding capacity", "binding table slot
-/// requires a buffer but none was provided", or "ref is null"); distinct
-/// buffer views avoid it. Loops over static tensors carry them as they are.
+/// edge) are replaced by the function's arguments; if it then carries two
+/// tensors or more, or one with a dynamic dim, its tensors are carried as
+/// `!hal.buffer_view`s: boxed before each branch to the header, unboxed at
+/// its start. iree-compile 3.13 packs the tensors one dispatch region
+/// produces into one buffer, and a branch passing two of them to two block
+/// arguments, or passing a loop-invariant one, loses one (at run time:
+/// "indirect buffer reference slot 0 is out of range of the declared
+/// binding capacity", "binding table slot requires a buffer but none was
+/// provided", or "ref is null"; static or dynamic shapes alike: the Relay
+/// paper's loop over three int32 scalars failed so); distinct buffer views
+/// avoid it. A loop carrying one static tensor carries it as it is.
 void EliminateRecursionPass::boxLoopCarriedTensors(Block *header) {
   auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
   Block *entry = &header->getParent()->front();
@@ -611,9 +613,9 @@ void EliminateRecursionPass::boxLoopCarriedTensors(Block *header) {
       br.getSuccessorOperands(s).erase(i);
     header->eraseArgument(i);
   }
-  if (llvm::none_of(header->getArgumentTypes(), [](Type t) {
-        auto rt = dyn_cast<RankedTensorType>(t);
-        return rt && !rt.hasStaticShape();
+  auto tensors = llvm::make_filter_range(header->getArgumentTypes(), isTensor);
+  if (llvm::range_size(tensors) < 2 && llvm::all_of(tensors, [](Type t) {
+        return cast<RankedTensorType>(t).hasStaticShape();
       }))
     return;
   Type view = io::getBufferViewType(header->getParent()->getContext());
@@ -627,7 +629,11 @@ void EliminateRecursionPass::boxLoopCarriedTensors(Block *header) {
         br.getSuccessorOperands(s).getMutableForwardedOperands();
     OpBuilder b(br);
     for (unsigned i : boxed) {
-      Value v = box(b, br->getLoc(), operands[i].get());
+      // behind a barrier: iree-compile folds the export of an imported
+      // tensor (a function argument, the loop's own argument passed back)
+      // to the buffer view it came from, and a branch passing one view to
+      // two arguments loses one ("ref is null")
+      Value v = io::boxTensorBehindBarrier(b, br->getLoc(), operands[i].get());
       // a name per argument: two arguments given the same tensor must get
       // two buffer views (exports of one tensor would otherwise be merged)
       v.getDefiningOp()->setAttr(

@@ -131,7 +131,7 @@ struct HostScalarsPass : relay::impl::RelayHostScalarsBase<HostScalarsPass> {
 
 private:
   void collect(ModuleOp module);
-  void readLoopInvariantsOnce();
+  void readLoopEntriesOnce();
   bool depsHostKnown(Value v) const;
   void rewrite(ModuleOp module);
 
@@ -141,16 +141,15 @@ private:
   llvm::DenseMap<func::FuncOp, SmallVector<func::CallOp>> calls;
 };
 
-/// A loop (a self-recursive private function) entered with a 0-d integer
-/// tensor the host does not know (an input, a value read from a tensor)
-/// that it passes on unchanged (a bound) has it read on the host once, at
-/// each call from outside the loop: the loop then counts and branches on
-/// host scalars (no read back per iteration), and iree-compile 3.13
-/// miscompiles a loop that branches on a device value it carries unchanged
-/// (at run time: "binding table slot requires a buffer but none was
-/// provided"). Booleans stay (a 0-d i1 `tensor.from_elements` reaching a
-/// dispatch fails iree-compile's verifier).
-void HostScalarsPass::readLoopInvariantsOnce() {
+/// A loop (a self-recursive private function) entered with 0-d integer or
+/// boolean tensors the host does not know (inputs, values read from tensors)
+/// has them read on the host once, at each call from outside the loop: its
+/// counters, bounds, flags and the state computed from them (the Relay
+/// paper's loop over three int32 scalars) then live on the host, where each
+/// iteration's arithmetic and branch cost no dispatch and no read back. A
+/// state value the loop computes from device data stays on the device (the
+/// fixpoint drops it); its entry value is then read once for nothing.
+void HostScalarsPass::readLoopEntriesOnce() {
   for (auto &[fn, sites] : calls) {
     SmallVector<func::CallOp> inside, outside;
     for (func::CallOp call : sites)
@@ -160,13 +159,9 @@ void HostScalarsPass::readLoopInvariantsOnce() {
       continue;
     for (BlockArgument arg : fn.getArguments()) {
       auto type = dyn_cast<RankedTensorType>(arg.getType());
-      if (!isScalarTensor(arg.getType()) || type.getElementType().isInteger(1))
+      if (!isScalarTensor(arg.getType()))
         continue;
       unsigned i = arg.getArgNumber();
-      if (!llvm::all_of(inside, [&](func::CallOp call) {
-            return call.getOperand(i) == arg;
-          }))
-        continue;
       for (func::CallOp call : outside) {
         Value v = call.getOperand(i);
         if (isa_and_nonnull<arith::ConstantOp, tensor::FromElementsOp>(
@@ -203,7 +198,7 @@ void HostScalarsPass::collect(ModuleOp module) {
     if (onlyCalls)
       calls[fn] = std::move(sites);
   }
-  readLoopInvariantsOnce();
+  readLoopEntriesOnce();
   module.walk([&](Operation *op) {
     if (auto fn = dyn_cast<func::FuncOp>(op)) {
       if (fn.isExternal())
@@ -520,6 +515,28 @@ struct CaptureConstantInput : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A host boolean a device op still needs as a tensor (a loop argument, an
+/// `if` result, a return value) becomes a `linalg.fill` of it: iree-compile
+/// 3.13 fails on a `tensor.from_elements` of i1 that reaches a dispatch
+/// ("operand types match result element type": its i1 storage is i8).
+void fillBooleanTensorsFromScalars(ModuleOp module) {
+  SmallVector<tensor::FromElementsOp> booleans;
+  module.walk([&](tensor::FromElementsOp op) {
+    if (isOneElement(op.getType()) &&
+        op.getType().getElementType().isInteger(1))
+      booleans.push_back(op);
+  });
+  for (tensor::FromElementsOp op : booleans) {
+    OpBuilder b(op);
+    Value empty =
+        tensor::EmptyOp::create(b, op.getLoc(), op.getType(), ValueRange{});
+    op.replaceAllUsesWith(
+        linalg::FillOp::create(b, op.getLoc(), op.getElements().front(), empty)
+            .getResult(0));
+    op.erase();
+  }
+}
+
 void HostScalarsPass::runOnOperation() {
   ModuleOp module = getOperation();
   {
@@ -537,14 +554,15 @@ void HostScalarsPass::runOnOperation() {
         changed = true;
       }
   }
-  if (host.empty())
-    return;
-  rewrite(module);
-  RewritePatternSet patterns(&getContext());
-  patterns.add<CaptureScalarInput>(&getContext());
-  tensor::ExtractOp::getCanonicalizationPatterns(patterns, &getContext());
-  if (failed(applyPatternsGreedily(module, std::move(patterns))))
-    signalPassFailure();
+  if (!host.empty()) {
+    rewrite(module);
+    RewritePatternSet patterns(&getContext());
+    patterns.add<CaptureScalarInput>(&getContext());
+    tensor::ExtractOp::getCanonicalizationPatterns(patterns, &getContext());
+    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+      return signalPassFailure();
+  }
+  fillBooleanTensorsFromScalars(module);
 }
 
 } // namespace

@@ -60,6 +60,8 @@ void mlir::relay::registerRelayPipelines() {
         // uses (relay.transpose) see them all.
         pm.addPass(createCSEPass());
         pm.addPass(createConvertRelayToLinalg());
+        // iree-compile dies on dispatches over empty iteration spaces.
+        pm.addPass(createRelayFoldEmptyIterations());
         // Loop counters, bounds and branch conditions on the host, not as
         // one-element dispatches read back at every branch.
         pm.addPass(createRelayHostScalars());
@@ -79,6 +81,8 @@ void mlir::relay::registerRelayPipelines() {
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createCSEPass());
         pm.addNestedPass<func::FuncOp>(createRelayHoistRuntimeChecks());
+        // IREE's VM moves mixes of 32- and 64-bit integers wrongly.
+        pm.addPass(createRelayWidenHostIntegers());
         // iree-compile never returns on recursive programs.
         pm.addPass(createRelayCheckNoRecursion());
       });

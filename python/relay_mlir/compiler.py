@@ -25,7 +25,7 @@ import numpy as np
 
 from ._worker import client, diag_from_json, isolate_default, parse_in_child
 from .adt_value import ResultLayout, adt_defs_from_mlir
-from .emit import annotate_result_dtypes, check_tensor_sizes, location_of, new_context, parse_module, run_passes
+from .emit import annotate_result_dtypes, check_entry_tensors, check_tensor_sizes, location_of, new_context, parse_module, run_passes
 from .errors import CompileError, Diagnostic, diagnostics_from_text
 from .expr import Function
 from .module import IRModule
@@ -177,10 +177,13 @@ def lower_parsed(ctx, op, isolate: Optional[bool] = None):
     The public functions' result dtypes are recorded first (in their
     ``iree.reflection``, ``emit.annotate_result_dtypes``): lowering makes
     integers signless, and ``Executable`` gives results back with these dtypes.
-    Tensor types too large to exist are refused (``emit.check_tensor_sizes``).
+    Tensor types too large to exist are refused (``emit.check_tensor_sizes``), and
+    so are public functions taking more tensors than iree-compile handles in
+    reasonable time (``emit.check_entry_tensors``).
     """
     if isolate is None:
         isolate = isolate_default()
+    check_entry_tensors(ctx, op)
     if not isolate:
         dtypes = annotate_result_dtypes(ctx, op)
         check_tensor_sizes(ctx, op)

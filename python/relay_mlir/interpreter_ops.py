@@ -317,8 +317,30 @@ def _mean(x, axes, keep):
 _reduce("sum", lambda x, a, k: np.sum(x, axis=a, keepdims=k), _wide)
 _reduce("prod", lambda x, a, k: np.prod(x, axis=a, keepdims=k), _wide)
 _reduce("mean", _mean, _wide)
-_reduce("max", lambda x, a, k: np.max(x, axis=a, keepdims=k), lambda x: x)
-_reduce("min", lambda x, a, k: np.min(x, axis=a, keepdims=k), lambda x: x)
+def _extreme_identity(dtype, largest: bool):
+    """What max (``largest``) / min of nothing is: the lowest / highest value
+    of ``dtype`` (-inf / inf for floats), as the compiled reductions start from."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return not largest
+    if dtype.kind == "f":
+        return -np.inf if largest else np.inf
+    info = np.iinfo(dtype)
+    return info.min if largest else info.max
+
+
+def _amax(x, axis=None, keepdims=False):
+    """np.max, with an empty reduction giving the lowest value (numpy raises)."""
+    return np.max(x, axis=axis, keepdims=keepdims, initial=_extreme_identity(x.dtype, True))
+
+
+def _amin(x, axis=None, keepdims=False):
+    """np.min, with an empty reduction giving the highest value (numpy raises)."""
+    return np.min(x, axis=axis, keepdims=keepdims, initial=_extreme_identity(x.dtype, False))
+
+
+_reduce("max", lambda x, a, k: _amax(x, axis=a, keepdims=k), lambda x: x)
+_reduce("min", lambda x, a, k: _amin(x, axis=a, keepdims=k), lambda x: x)
 _reduce("all", lambda x, a, k: np.all(x, axis=a, keepdims=k), lambda x: x)
 _reduce("any", lambda x, a, k: np.any(x, axis=a, keepdims=k), lambda x: x)
 
@@ -331,6 +353,10 @@ def _arg_reduce(name: str, fn: Callable) -> None:
         last = bool(attrs.get("select_last_index", False))
         # move the reduced axes to the end, flatten them, reduce over that one axis
         rest = [i for i in range(x.ndim) if i not in axes]
+        empty = [i for i in axes if x.shape[i] == 0]
+        if empty:
+            raise RelayRuntimeError(f"relay.{name}: an empty axis has no index of an extreme "
+                                    f"(dim {empty[0]} is 0)")
         y = np.transpose(x, rest + list(axes)).reshape([x.shape[i] for i in rest] + [-1])
         if last:
             idx = y.shape[-1] - 1 - fn(y[..., ::-1], axis=-1)
@@ -413,7 +439,7 @@ def _softmax(args, attrs):
     (x,) = args
     ax = attrs.get("axis", -1)
     y = _f64(x)
-    e = np.exp(y - y.max(axis=ax, keepdims=True))
+    e = np.exp(y - _amax(y, axis=ax, keepdims=True))
     return _arr(e / e.sum(axis=ax, keepdims=True), x.dtype)
 
 
@@ -422,7 +448,7 @@ def _log_softmax(args, attrs):
     (x,) = args
     ax = attrs.get("axis", -1)
     y = _f64(x)
-    m = y.max(axis=ax, keepdims=True)
+    m = _amax(y, axis=ax, keepdims=True)
     return _arr(y - m - np.log(np.exp(y - m).sum(axis=ax, keepdims=True)), x.dtype)
 
 
@@ -684,7 +710,7 @@ def _global_pool(kind: str, name: str):
         ol = attrs.get("out_layout") or layout
         xc = _to_cf(x, layout, "NCHW")
         if kind == "max":
-            out = xc.max(axis=(2, 3), keepdims=True)
+            out = _amax(xc, axis=(2, 3), keepdims=True)
         else:
             out = _arr(_f64(xc).mean(axis=(2, 3), keepdims=True), x.dtype)
         return _from_cf(out, "NCHW", ol)
@@ -714,7 +740,7 @@ def _adaptive(kind: str, name: str):
             for j in range(ow):
                 w0, w1 = (j * w) // ow, -((-(j + 1) * w) // ow)
                 win = _f64(xc[:, :, h0:h1, w0:w1])
-                out[:, :, i, j] = win.max(axis=(2, 3)) if kind == "max" else win.mean(axis=(2, 3))
+                out[:, :, i, j] = _amax(win, axis=(2, 3)) if kind == "max" else win.mean(axis=(2, 3))
         return _from_cf(_arr(out, x.dtype), "NCHW", ol)
     KERNELS[name] = k
 

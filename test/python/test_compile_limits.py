@@ -46,3 +46,23 @@ def test_reductions_of_nothing_give_the_identity():
             np.zeros(2), np.ones(2)]
     for g, w in zip(got, want):
         np.testing.assert_array_equal(np.asarray(g), w.astype("float32"))
+
+
+def test_a_function_taking_too_many_tensors_is_refused_up_front():
+    """20,000 inputs: iree-compile's time grows faster than linearly with a function's
+    inputs (it did not finish), so compile() refuses above emit.MAX_ENTRY_TENSORS,
+    located at the function, before lowering; tuple parameters count by their fields."""
+    from relay_mlir.emit import MAX_ENTRY_TENSORS
+
+    xs = [relay.var(f"x{i}", shape=(2,)) for i in range(20000)]
+    body = xs[0]
+    for x in xs[1:]:
+        body = relay.add(body, x)
+    with pytest.raises(relay.CompileError) as ei:
+        relay.compile(relay.IRModule.from_expr(relay.Function(xs, body)))
+    msg = str(ei.value)
+    assert f"@main takes 20000 tensors: at most {MAX_ENTRY_TENSORS} are compiled" in msg, msg
+    assert "test_compile_limits.py:" in msg, msg
+    t = relay.var("t", relay.TupleType([relay.TensorType((2,), "float32")] * (MAX_ENTRY_TENSORS + 1)))
+    with pytest.raises(relay.CompileError, match=f"takes {MAX_ENTRY_TENSORS + 1} tensors"):
+        relay.compile(relay.IRModule.from_expr(relay.Function([t], relay.TupleGetItem(t, 0))))

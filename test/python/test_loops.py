@@ -132,3 +132,136 @@ def test_while_loops_capturing_weights_in_a_row():
         got = exe(xv, wv, vv, np.int32(k1), np.int32(k2))
         for g, want in zip(got, (a1, a2, b2)):
             np.testing.assert_allclose(np.asarray(g), want, rtol=1e-5, atol=1e-6)
+
+
+# The Relay paper's Fig. 2 loop (issue 29), as TVM 0.19 prints it: state of three
+# scalars, the recursive call in one branch of an `if`, a tuple of the state in the
+# other; its exit condition reads `i + j`, which is also the next `i`. Compiled, it
+# failed at every call ("indirect buffer reference slot 0 is out range of the declared
+# binding capacity"): iree-compile 3.13 packed the loop's three carried tensors into
+# one buffer and lost one. Loops carrying two tensors or more now carry buffer views
+# (relay-eliminate-recursion); integer state starting from an input is read once
+# and lives on the host (relay-host-scalars), float state stays on the device.
+FIG2 = """#[version = "0.0.5"]
+def @main(%i: {t}, %j: {t}, %k: {t}) -> ({t}, {t}, {t}) {{
+  let %loop = fn (%i1: {t}, %j1: {t}, %k1: {t}) -> ({t}, {t}, {t}) {{
+    %0 = add(%i1, %j1);
+    %1 = less(%0, 10{s});
+    %2 = multiply(%j1, %k1);
+    %3 = less(%2, 100{s});
+    %4 = not_equal(%1, %3);
+    %5 = greater_equal(%k1, %0);
+    %6 = equal(%4, %5);
+    if (%6) {{
+      %7 = add(%j1, %k1);
+      %8 = add(%k1, 1{s});
+      %loop(%0, %7, %8)
+    }} else {{
+      (%i1, %j1, %k1)
+    }}
+  }};
+  %loop(%i, %j, %k)
+}}
+"""
+_SUFFIX = {"int32": "", "int64": "i64", "float32": "f"}
+
+
+def _fig2_reference(i, j, k):
+    while ((i + j < 10) != (j * k < 100)) == (k >= i + j):
+        i, j, k = i + j, j + k, k + 1
+    return i, j, k
+
+
+@pytest.fixture(scope="module", params=["int32", "int64", "float32"])
+def fig2(request):
+    dtype = request.param
+    mod = relay.fromtext(FIG2.format(t=dtype, s=_SUFFIX[dtype]))
+    return dtype, mod, relay.create_executor("vm", mod=mod, target="llvm-cpu").evaluate()
+
+
+@pytest.mark.parametrize("start", [(3, 2, 2), (0, 1, 1), (5, 5, 0), (1, 0, 20), (-4, 3, 2)])
+def test_relay_paper_loop_matches_python(fig2, start):
+    dtype, mod, run = fig2
+    args = [np.array(v, dtype) for v in start]
+    want = _fig2_reference(*start)
+    if start == (3, 2, 2):
+        assert want == (9, 7, 4)  # the paper's example
+    for got in (run(*args), relay.create_executor("debug", mod=mod).evaluate()(*args)):
+        assert [np.asarray(g).dtype for g in got] == [np.dtype(dtype)] * 3
+        assert tuple(np.asarray(g).item() for g in got) == want
+
+
+def test_relay_paper_loop_on_vulkan():
+    from conftest import vulkan_device_reason
+    if vulkan_device_reason():
+        pytest.skip(vulkan_device_reason())
+    mod = relay.fromtext(FIG2.format(t="float32", s="f"))
+    run = relay.create_executor("vm", mod=mod, target="vulkan-spirv").evaluate()
+    got = run(*[np.array(v, "float32") for v in (3, 2, 2)])
+    assert tuple(np.asarray(g).item() for g in got) == (9, 7, 4)
+
+
+# One device value in two loop slots: at entry (`%loop(0, %x, %x)`) and passed back
+# (`%loop(i + 1, %a, %a)`). IREE 3.13 folds the export of an imported tensor to the
+# buffer view it came from, and its VM then loses one of two block arguments given
+# the same view ("ref is null" at every call, found by the loop fuzzer, issue 29).
+SAME_SLOTS = """#[version = "0.0.5"]
+def @main(%x: Tensor[(3), float32], %n: int32) {
+  let %loop = fn (%i: int32, %a: Tensor[(3), float32], %b: Tensor[(3), float32]) {
+    if (less(%i, %n)) {
+      if (equal(floor_mod(%i, 2), 0)) {
+        %loop(add(%i, 1), add(%a, %b), multiply(%b, 2f))
+      } else {
+        %loop(add(%i, 1), %a, %a)
+      }
+    } else {
+      (%a, %b)
+    }
+  };
+  %loop(0, %x, %x)
+}
+"""
+
+
+def test_one_value_in_two_loop_slots():
+    mod = relay.fromtext(SAME_SLOTS)
+    exe = relay.compile(mod)
+    x = np.array([1.0, -0.5, 2.0], np.float32)
+    for n in (0, 1, 2, 5):
+        a, b = x.copy(), x.copy()
+        for i in range(n):
+            a, b = (a + b, b * np.float32(2)) if i % 2 == 0 else (a, a)
+        got = exe(x, np.array(n, np.int32))
+        np.testing.assert_array_equal(got[0], a)
+        np.testing.assert_array_equal(got[1], b)
+
+
+# A loop over int32 and int64 scalars together (found by the loop fuzzer, issue 29):
+# relay-host-scalars keeps them on the host, and IREE 3.13's VM moved a branch's mix
+# of (i32, i64, i64, i32) wrongly (the third value's high word came from the fourth:
+# wrong results, or a loop that never ended). relay-widen-host-integers carries them
+# all as i64.
+MIXED_WIDTHS = """#[version = "0.0.5"]
+def @main(%i0: int32, %u0: int64, %v0: int64, %p0: int32) {
+  let %loop = fn (%i: int32, %u: int64, %v: int64, %p: int32) {
+    if (less(%i, 20)) {
+      %loop(add(%i, 3), add(%u, floor_divide(%v, 3i64)), subtract(%v, 1i64), add(%p, %i))
+    } else {
+      (%i, %u, %v, %p)
+    }
+  };
+  %loop(%i0, %u0, %v0, %p0)
+}
+"""
+
+
+def test_loop_over_int32_and_int64_scalars():
+    mod = relay.fromtext(MIXED_WIDTHS)
+    exe = relay.compile(mod)
+    for start in [(0, 8, -3, 30), (4, 1 << 40, 7, -5), (19, -(1 << 35), -(1 << 33), 0)]:
+        i, u, v, p = start
+        while i < 20:
+            i, u, v, p = i + 3, u + v // 3, v - 1, p + i
+        got = exe(np.array(start[0], np.int32), np.array(start[1], np.int64),
+                  np.array(start[2], np.int64), np.array(start[3], np.int32))
+        assert [np.asarray(g).item() for g in got] == [i, u, v, p], start

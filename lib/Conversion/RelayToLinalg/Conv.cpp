@@ -476,10 +476,10 @@ struct Conv2DRunTimeImage : Conv2DStrategy {
     SmallVector<OpFoldResult> origin(4, b.getIndexAttr(0)),
         ones(4, b.getIndexAttr(1));
     Value image = emptyTensor(b, loc, typeOf(canvas), canvas);
-    image = tensor::InsertSliceOp::create(b, loc, tiled, image, origin,
-                                          dimSizes(b, loc, tiled), ones);
-    image = tensor::InsertSliceOp::create(b, loc, fromMatmul, image, origin,
-                                          {n, rows, ow, o}, ones);
+    image = insertSlice(b, loc, tiled, image, origin, dimSizes(b, loc, tiled),
+                        ones);
+    image =
+        insertSlice(b, loc, fromMatmul, image, origin, {n, rows, ow, o}, ones);
     return tensor::ExtractSliceOp::create(b, loc, c.resultType, image, origin,
                                           c.outSizes, ones);
   }

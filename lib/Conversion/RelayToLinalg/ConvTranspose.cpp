@@ -134,8 +134,8 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
     SmallVector<OpFoldResult> steps = {
         rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
         rewriter.getIndexAttr(strides[0]), rewriter.getIndexAttr(strides[1])};
-    Value stuffed = tensor::InsertSliceOp::create(rewriter, loc, data, big,
-                                                  offsets, dSizes, steps);
+    Value stuffed =
+        insertSlice(rewriter, loc, data, big, offsets, dSizes, steps);
 
     // Kernel [C, F/G, KH, KW] → [F, C, KH, KW] (groups = 1) or
     // [G, F/G, C/G, KH, KW], flipped spatially.

@@ -229,8 +229,8 @@ struct StridedSetPattern : OpConversionPattern<StridedSetOp> {
         int64_t step = a < (int64_t)constStrides.size() ? constStrides[a] : 1;
         steps.push_back(b.getIndexAttr(step));
       }
-      rewriter.replaceOp(op, tensor::InsertSliceOp::create(
-                                 b, loc, v, data, offsets, sizes, steps));
+      rewriter.replaceOp(op,
+                         insertSlice(b, loc, v, data, offsets, sizes, steps));
       return success();
     }
     Value result = buildMap(

@@ -104,16 +104,26 @@ void iree::setListItem(OpBuilder &b, Location loc, Value list, int64_t index,
   setListItem(b, loc, list, indexConst(b, loc, index), value);
 }
 
-Value iree::boxTensor(OpBuilder &b, Location loc, Value tensor) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<Value> operands = {tensor};
+/// hal.tensor.export of `exported`, whose `?` sizes are those of `sized`.
+static Value exportTensor(OpBuilder &b, Location loc, Value exported,
+                          Value sized) {
+  auto type = cast<RankedTensorType>(exported.getType());
+  SmallVector<Value> operands = {exported};
   for (int64_t i = 0; i < type.getRank(); ++i)
     if (type.isDynamicDim(i))
-      operands.push_back(tensor::DimOp::create(b, loc, tensor, i));
+      operands.push_back(tensor::DimOp::create(b, loc, sized, i));
   return createGeneric(b, loc, "hal.tensor.export", operands,
-                       getBufferViewType(b.getContext()),
+                       iree::getBufferViewType(b.getContext()),
                        {b.getNamedAttr("source_encoding", TypeAttr::get(type))})
       ->getResult(0);
+}
+
+Value iree::boxTensor(OpBuilder &b, Location loc, Value tensor) {
+  return exportTensor(b, loc, tensor, tensor);
+}
+
+Value iree::boxTensorBehindBarrier(OpBuilder &b, Location loc, Value tensor) {
+  return exportTensor(b, loc, optimizationBarrier(b, loc, tensor), tensor);
 }
 
 Value iree::unboxTensor(OpBuilder &b, Location loc, Value view,

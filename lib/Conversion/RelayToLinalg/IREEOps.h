@@ -65,6 +65,11 @@ void setListItem(OpBuilder &b, Location loc, Value list, int64_t index,
 
 /// `tensor` (a signless ranked tensor, any `?` dims) as a buffer view.
 Value boxTensor(OpBuilder &b, Location loc, Value tensor);
+/// `tensor` as a buffer view behind a `util.optimization_barrier` (never the
+/// view an imported tensor came from: IREE folds an export of an import);
+/// its `?` sizes are read before the barrier (IREE cannot resolve them
+/// through it).
+Value boxTensorBehindBarrier(OpBuilder &b, Location loc, Value tensor);
 /// The tensor of type `type` (signless, ranked) in buffer view `view`; its
 /// `?` sizes are read from the view.
 Value unboxTensor(OpBuilder &b, Location loc, Value view,

@@ -12,6 +12,7 @@
 // `keepdims` re-inserts unit dims with tensor.expand_shape.
 //
 //===----------------------------------------------------------------------===//
+#include "DynamicUtils.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -160,10 +161,6 @@ Value buildReduce(OpBuilder &b, Location loc, Value input,
       droppedType(b, loc, input, dims, elementType, sizes);
   Value init = filledTensor(b, loc, resultType, sizes,
                             identityOf(b, loc, kind, elementType, isUnsigned));
-  // An input with no elements reduces to the identity (or to nothing):
-  // iree-compile 3.13 dies of SIGFPE on a linalg.reduce over a 0-sized dim.
-  if (llvm::is_contained(inputType.getShape(), 0))
-    return init;
   FillReduction fillKind = kind == Combiner::Sum    ? FillReduction::Sum
                            : kind == Combiner::Prod ? FillReduction::Prod
                                                     : FillReduction::Idempotent;
@@ -267,9 +264,18 @@ struct ArgReducePattern : OpConversionPattern<OpTy> {
       return success();
     }
     SmallVector<Value> reducedSizes;
-    for (int64_t d : dims)
+    for (int64_t d : dims) {
       reducedSizes.push_back(getValueOrCreateConstantIndexOp(
           rewriter, loc, dimSizes(rewriter, loc, data)[d]));
+      // (a static size 0 is refused by the typing rule)
+      if (dataType.isDynamicDim(d))
+        runtimeCheck(rewriter, loc,
+                     cmp(rewriter, loc, arith::CmpIPredicate::ne,
+                         reducedSizes.back(), indexConst(rewriter, loc, 0)),
+                     op->getName().getStringRef(),
+                     "an empty axis has no index of an extreme (dim " +
+                         std::to_string(d) + " is 0)");
+    }
     Value valueInit =
         filledTensor(rewriter, loc, valueType, sizes,
                      isMax ? identityOf(rewriter, loc, Combiner::Max,

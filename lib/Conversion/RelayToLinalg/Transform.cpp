@@ -527,8 +527,8 @@ struct StackPattern : OpConversionPattern<StackOp> {
       Value piece = castTo(rewriter, loc, v, pieceType);
       SmallVector<OpFoldResult> pieceSizes = dimSizes(rewriter, loc, piece);
       pieceSizes.insert(pieceSizes.begin() + pivot, rewriter.getIndexAttr(1));
-      result = tensor::InsertSliceOp::create(rewriter, loc, piece, result,
-                                             offsets, pieceSizes, strides);
+      result = insertSlice(rewriter, loc, piece, result, offsets, pieceSizes,
+                           strides);
     }
     rewriter.replaceOp(op, result);
     return success();

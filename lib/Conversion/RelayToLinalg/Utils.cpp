@@ -150,6 +150,16 @@ Value lowering::filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
   return linalg::FillOp::create(b, loc, value, empty).getResult(0);
 }
 
+Value lowering::insertSlice(OpBuilder &b, Location loc, Value source,
+                            Value dest, ArrayRef<OpFoldResult> offsets,
+                            ArrayRef<OpFoldResult> sizes,
+                            ArrayRef<OpFoldResult> strides) {
+  if (llvm::any_of(sizes, isZeroInteger))
+    return dest;
+  return tensor::InsertSliceOp::create(b, loc, source, dest, offsets, sizes,
+                                       strides);
+}
+
 //===----------------------------------------------------------------------===//
 // linalg builders
 //===----------------------------------------------------------------------===//
@@ -535,6 +545,14 @@ Value lowering::indexToScalar(OpBuilder &b, Location loc, Value index,
 Value lowering::divideByScalar(OpBuilder &b, Location loc, Value input,
                                Value divisor, bool isUnsigned) {
   auto type = cast<RankedTensorType>(input.getType());
+  if (auto intType = dyn_cast<IntegerType>(divisor.getType())) {
+    // an integer mean of nothing is 0 (its sum) as in the interpreter, not
+    // a division by zero (SIGFPE on x86)
+    Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, 1));
+    divisor = isUnsigned
+                  ? arith::MaxUIOp::create(b, loc, divisor, one).getResult()
+                  : arith::MaxSIOp::create(b, loc, divisor, one).getResult();
+  }
   return buildMap(b, loc, type, dimSizes(b, loc, input), ValueRange{input},
                   {b.getMultiDimIdentityMap(type.getRank())},
                   [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {

@@ -126,6 +126,13 @@ SmallVector<Value> dynamicOf(OpBuilder &b, Location loc, RankedTensorType type,
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
                   ArrayRef<OpFoldResult> sizes);
 
+/// tensor.insert_slice of `source` into `dest`, or `dest` itself when a
+/// size is 0 (nothing to write; MLIR's verifier refuses any offset into a
+/// size-0 dim).
+Value insertSlice(OpBuilder &b, Location loc, Value source, Value dest,
+                  ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+                  ArrayRef<OpFoldResult> strides);
+
 /// tensor.empty of `type` filled with `value`.
 Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
                    ArrayRef<OpFoldResult> sizes, Value value);
@@ -223,7 +230,8 @@ Value countOf(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims);
 Value indexToScalar(OpBuilder &b, Location loc, Value index, Type type,
                     bool isUnsigned);
 
-/// Divides every element of `input` by the scalar `divisor`.
+/// Divides every element of `input` by the scalar `divisor` (an integer
+/// divisor of 0, the count of an empty axis, divides as 1).
 Value divideByScalar(OpBuilder &b, Location loc, Value input, Value divisor,
                      bool isUnsigned);
 

@@ -3,16 +3,27 @@
 // Self tail recursion inside scf.if (Relay's while loop) becomes a loop: the
 // old entry block is the loop header, the tail call a branch back to it. No
 // frame stack, no call left. The bound, passed back unchanged, is not
-// carried: the loop reads the function's argument.
+// carried: the loop reads the function's argument. The two tensors it
+// carries travel as distinct buffer views (iree-compile 3.13 packs tensors
+// one region produces into one buffer and loses one of two loop arguments
+// passed from it).
 // CHECK-LABEL: func.func @loop
 // CHECK-SAME:      (%[[I:.+]]: tensor<i32>, %[[N:.+]]: tensor<i32>, %[[ACC:.+]]: tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:    cf.br ^[[HEAD:bb[0-9]+]](%[[I]], %[[ACC]] : tensor<i32>, tensor<4xf32>)
-// CHECK:       ^[[HEAD]](%[[I2:.+]]: tensor<i32>, %[[ACC2:.+]]: tensor<4xf32>):
+// CHECK-NEXT:    %[[OI:.+]] = "util.optimization_barrier"(%[[I]])
+// CHECK-NEXT:    %[[BI:.+]] = "hal.tensor.export"(%[[OI]]) {name = "loop_arg0"
+// CHECK-NEXT:    %[[OACC:.+]] = "util.optimization_barrier"(%[[ACC]])
+// CHECK-NEXT:    %[[BACC:.+]] = "hal.tensor.export"(%[[OACC]]) {name = "loop_arg1"
+// CHECK-NEXT:    cf.br ^[[HEAD:bb[0-9]+]](%[[BI]], %[[BACC]] : !hal.buffer_view, !hal.buffer_view)
+// CHECK:       ^[[HEAD]](%[[VI:.+]]: !hal.buffer_view, %[[VACC:.+]]: !hal.buffer_view):
+// CHECK-NEXT:    "hal.tensor.import"(%[[VI]])
+// CHECK-NEXT:    %[[ACC2:.+]] = "hal.tensor.import"(%[[VACC]])
 // CHECK:         tensor.extract %[[N]][]
 // CHECK:         cf.cond_br %{{.+}}, ^[[BODY:bb[0-9]+]], ^[[DONE:bb[0-9]+]]
 // CHECK:       ^[[BODY]]:
 // CHECK:         %[[NEXT:.+]] = arith.addf %[[ACC2]], %[[ACC2]]
-// CHECK-NEXT:    cf.br ^[[HEAD]](%{{.+}}, %[[NEXT]] : tensor<i32>, tensor<4xf32>)
+// CHECK:         %[[ONEXT:.+]] = "util.optimization_barrier"(%[[NEXT]])
+// CHECK-NEXT:    %[[BNEXT:.+]] = "hal.tensor.export"(%[[ONEXT]]) {name = "loop_arg1"
+// CHECK-NEXT:    cf.br ^[[HEAD]](%{{.+}}, %[[BNEXT]] : !hal.buffer_view, !hal.buffer_view)
 // CHECK:       ^[[DONE]]:
 // CHECK-NOT:     call
 // CHECK-NOT:     util.list
@@ -52,12 +63,16 @@ func.func @main(%n: tensor<i32>, %acc: tensor<4xf32>) -> tensor<4xf32> {
 // A loop carrying a tensor with a dynamic dim: the loop-invariant argument
 // (%n, passed back unchanged) is the function's own argument inside the loop,
 // and the other tensors are carried as !hal.buffer_view (each boxed with an
-// export of its own name, unboxed at the header): iree-compile 3.13's VM
-// loses one of two loop arguments that receive the same buffer.
+// export of its own name behind an optimization barrier, unboxed at the
+// header): iree-compile 3.13's VM loses one of two loop arguments that
+// receive the same buffer, or the same buffer view (an export of an
+// imported tensor folds to the view it came from).
 // CHECK-LABEL: func.func @dynloop
 // CHECK-SAME:      (%[[I:.+]]: tensor<i32>, %[[N:.+]]: tensor<i32>, %[[ACC:.+]]: tensor<?xf32>) -> tensor<?xf32>
-// CHECK:         %[[BI:.+]] = "hal.tensor.export"(%[[I]]) {name = "loop_arg0", source_encoding = tensor<i32>}
-// CHECK:         %[[BA:.+]] = "hal.tensor.export"(%[[ACC]], %{{.+}}) {name = "loop_arg1", source_encoding = tensor<?xf32>}
+// CHECK:         %[[OI:.+]] = "util.optimization_barrier"(%[[I]])
+// CHECK:         %[[BI:.+]] = "hal.tensor.export"(%[[OI]]) {name = "loop_arg0", source_encoding = tensor<i32>}
+// CHECK:         %[[OA:.+]] = "util.optimization_barrier"(%[[ACC]])
+// CHECK:         %[[BA:.+]] = "hal.tensor.export"(%[[OA]], %{{.+}}) {name = "loop_arg1", source_encoding = tensor<?xf32>}
 // CHECK:         cf.br ^[[HEAD:bb[0-9]+]](%[[BI]], %[[BA]] : !hal.buffer_view, !hal.buffer_view)
 // CHECK:       ^[[HEAD]](%[[VI:.+]]: !hal.buffer_view, %[[VA:.+]]: !hal.buffer_view):
 // CHECK:         "hal.tensor.import"(%[[VI]])

@@ -258,6 +258,62 @@ func.func private @count(%i: tensor<i32>, %m: tensor<i32>, %x: tensor<4xf32>) ->
 
 // -----
 
+#s = affine_map<() -> ()>
+
+// A loop whose integer state starts from an input and changes every
+// iteration (the Relay paper's loop) reads the input once, before the loop:
+// the state, its arithmetic and the branch live on the host. A float state
+// stays on the device.
+// CHECK-LABEL: func.func @state_from_input
+// CHECK-SAME:    (%[[I0:.*]]: tensor<i32>, %[[X:.*]]: tensor<f32>)
+// CHECK:         %[[IS:.*]] = tensor.extract %[[I0]][] : tensor<i32>
+// CHECK:         call @step(%[[IS]], %[[X]]) : (i32, tensor<f32>)
+// CHECK-LABEL: func.func private @step
+// CHECK-SAME:    (%[[I:.*]]: i32, %{{.*}}: tensor<f32>)
+// CHECK:         %[[D:.*]] = arith.muli %[[I]], %[[I]] : i32
+// CHECK:         arith.cmpi slt, %[[D]], %{{.*}} : i32
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.*}} : tensor<f32>)
+// CHECK-NOT:     linalg.generic
+func.func @state_from_input(%i0: tensor<i32>, %x: tensor<f32>) -> tensor<f32> {
+  %r = call @step(%i0, %x) : (tensor<i32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func private @step(%i: tensor<i32>, %x: tensor<f32>) -> tensor<f32> {
+  %e = tensor.empty() : tensor<i32>
+  %ef = tensor.empty() : tensor<f32>
+  %eb = tensor.empty() : tensor<i1>
+  %hundred = arith.constant dense<100> : tensor<i32>
+  %sq = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%i, %i : tensor<i32>, tensor<i32>) outs(%e : tensor<i32>) {
+  ^bb0(%a: i32, %b: i32, %o: i32):
+    %m = arith.muli %a, %b : i32
+    linalg.yield %m : i32
+  } -> tensor<i32>
+  %lt = linalg.generic {indexing_maps = [#s, #s, #s], iterator_types = []}
+      ins(%sq, %hundred : tensor<i32>, tensor<i32>) outs(%eb : tensor<i1>) {
+  ^bb0(%a: i32, %b: i32, %o: i1):
+    %c = arith.cmpi slt, %a, %b : i32
+    linalg.yield %c : i1
+  } -> tensor<i1>
+  %c = tensor.extract %lt[] : tensor<i1>
+  %r = scf.if %c -> (tensor<f32>) {
+    %y = linalg.generic {indexing_maps = [#s, #s], iterator_types = []}
+        ins(%x : tensor<f32>) outs(%ef : tensor<f32>) {
+    ^bb0(%a: f32, %o: f32):
+      %d = arith.addf %a, %a : f32
+      linalg.yield %d : f32
+    } -> tensor<f32>
+    %z = func.call @step(%sq, %y) : (tensor<i32>, tensor<f32>) -> tensor<f32>
+    scf.yield %z : tensor<f32>
+  } else {
+    scf.yield %x : tensor<f32>
+  }
+  return %r : tensor<f32>
+}
+
+// -----
+
 // A slice's end as a 1-element tensor (`begin + 2`, the ONNX importer's
 // strided_set): added on the host, no read back of a device value.
 // CHECK-LABEL: func.func @slice_end
@@ -350,4 +406,25 @@ func.func @stays(%t: tensor<4xi64>) -> (tensor<4xi64>, tensor<9xi64>) {
     linalg.yield %i : i64
   } -> tensor<9xi64>
   return %r, %r9 : tensor<4xi64>, tensor<9xi64>
+}
+
+// -----
+
+// A host boolean that leaves as a tensor (returned, passed along a loop's
+// back edge) is a linalg.fill of it, never a tensor.from_elements of i1
+// (iree-compile 3.13 fails on one that reaches a dispatch: "operand types
+// match result element type"); an integer stays a from_elements.
+// CHECK-LABEL: func.func @bool_leaves
+// CHECK-SAME:    (%[[A:.*]]: i32)
+// CHECK:         %[[C:.*]] = arith.cmpi slt, %[[A]]
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<i1>
+// CHECK:         %[[F:.*]] = linalg.fill ins(%[[C]] : i1) outs(%[[E]] : tensor<i1>)
+// CHECK:         %[[I:.*]] = tensor.from_elements %[[A]] : tensor<i32>
+// CHECK:         return %[[F]], %[[I]]
+func.func @bool_leaves(%a: i32) -> (tensor<i1>, tensor<i32>) {
+  %zero = arith.constant 0 : i32
+  %c = arith.cmpi slt, %a, %zero : i32
+  %t = tensor.from_elements %c : tensor<i1>
+  %i = tensor.from_elements %a : tensor<i32>
+  return %t, %i : tensor<i1>, tensor<i32>
 }
