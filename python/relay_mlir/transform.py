@@ -1,13 +1,35 @@
-"""Module passes in Relay's calling style: ``relay_mlir.transform.InferType()(mod)``.
+"""Passes in Relay's calling style, and TVM's pass infrastructure (docs/passes.md).
 
-Example::
+A pass is called on an ``IRModule`` and returns one: ``relay_mlir.transform.InferType()(mod)``.
+A ``Sequential`` runs passes in order under the current ``PassContext``, which decides by opt
+level, ``required_pass`` and ``disabled_pass`` which of them run; ``module_pass`` and
+``function_pass`` turn Python functions or classes into passes::
 
+    >>> import numpy as np
     >>> import relay_mlir as relay
-    >>> x = relay.var("x", shape=(2, 3))
-    >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.sum(x, axis=1)))
-    >>> mod = relay.transform.InferType()(mod)
+    >>> from relay_mlir.transform import PassContext, Sequential
+    >>> x = relay.var("x", shape=(2,))
+    >>> ones = relay.ones_like(relay.const(np.zeros(2, "float32")))     # constant: folds
+    >>> mod = relay.IRModule.from_expr(relay.Function([x], x + ones))
+    >>> seq = Sequential([relay.transform.InferType(), relay.transform.FoldConstant()])
+    >>> with PassContext(opt_level=1):      # FoldConstant is opt level 2: skipped
+    ...     print(type(seq(mod)["main"].body.args[1]).__name__)
+    Call
+    >>> with PassContext(opt_level=3):
+    ...     print(type(seq(mod)["main"].body.args[1]).__name__)
+    Constant
     >>> mod["main"].body.checked_type
     TensorType([2], float32)
+
+Where TVM 0.19 keeps things: ``tvm.relay.transform`` has the passes, ``FunctionPass`` and
+``function_pass``; ``PassContext``, ``PassInfo``, ``Pass``, ``ModulePass``, ``Sequential`` and
+``module_pass`` are ``tvm.transform``'s; ``PassInstrument``, ``pass_instrument``,
+``PassTimingInstrument``, ``PrintBeforeAll``, ``PrintAfterAll`` and ``PassPrintingInstrument`` are
+``tvm.instrument``'s. They live in ``relay_mlir.pass_infra``; this module re-exports them
+all.
+
+TVM's other ``relay.transform`` names (``SimplifyInference``, ``FuseOps``, ...) are not
+implemented yet: reading one is an ``AttributeError`` that says so.
 """
 from __future__ import annotations
 
@@ -15,9 +37,29 @@ from .autodiff import _run_passes, gradient, jvp
 from .errors import CompileError
 from .module import IRModule
 from .op import dyn as _dyn
+from .pass_infra import (FunctionPass, ModulePass, Pass, PassContext, PassInfo, PassInstrument,
+                         PassPrintingInstrument, PassTimingInstrument, PrintAfterAll,
+                         PrintBeforeAll, Sequential, _NOT_YET, _register_pass, _run_pass,
+                         function_pass, module_pass, pass_instrument)
 from .ty import TensorType
 
-__all__ = ["InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp"]
+__all__ = [
+    # the passes (TVM's relay.transform names)
+    "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
+    "FunctionPass", "function_pass",
+    # TVM's tvm.transform
+    "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
+    # TVM's tvm.instrument
+    "PassInstrument", "pass_instrument", "PassTimingInstrument", "PassPrintingInstrument",
+    "PrintAfterAll", "PrintBeforeAll",
+]
+
+
+# -- the passes ----------------------------------------------------------------------------------
+def _infer(mod: IRModule) -> IRModule:
+    """Type inference outside the pass infrastructure (no instruments, no context)."""
+    mod._emitted = mod.to_mlir(infer=True)
+    return mod
 
 
 def _infer_expr_type(e):
@@ -25,7 +67,7 @@ def _infer_expr_type(e):
     (the type oracle of the dyn compositions, ``op.dyn.type_of``). An operand that does not
     type-check is a TypeError saying why (a dtype mismatch inside a shape computation, e.g.)."""
     try:
-        InferType()(IRModule.from_expr(e))
+        _infer(IRModule.from_expr(e))
     except CompileError as err:
         raise TypeError(f"the operand does not type-check: {err}") from None
     except (ValueError, TypeError):
@@ -36,39 +78,46 @@ def _infer_expr_type(e):
     return tuple(d if isinstance(d, int) else None for d in t.shape), t.dtype
 
 
-class InferType:
-    """Runs ``relay-infer-type`` (the C++ relations) on a module.
+@_register_pass
+class InferType(ModulePass):
+    """Runs ``relay-infer-type`` (the C++ relations) on a module (PassInfo: "InferType", opt
+    level 0).
 
     Every expression of the module gets ``checked_type``; ``mod.mlir()``
-    shows the typed MLIR. Type errors raise ``CompileError``.
+    shows the typed MLIR. Type errors raise ``CompileError``. The module is typed in place
+    and returned (TVM returns a typed copy).
     """
 
-    def __call__(self, mod: IRModule) -> IRModule:
-        if not isinstance(mod, IRModule):
-            raise TypeError("InferType() applies to an IRModule")
-        mod._emitted = mod.to_mlir(infer=True)
-        return mod
+    _info = PassInfo(0, "InferType")
+
+    def __init__(self) -> None:
+        pass
+
+    def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        return _infer(mod)
 
 
-class _PipelinePass:
-    """A module pass that runs relay-mlir passes (after relay-infer-type) on the module's
-    MLIR and reads the result back into expressions."""
+class _PipelinePass(FunctionPass):
+    """A pass that runs relay-mlir passes (after relay-infer-type) on the module's MLIR and
+    reads the result back into expressions; as the FunctionPass it is in TVM, InferType runs
+    after."""
 
     passes = ""
 
-    def __call__(self, mod: IRModule) -> IRModule:
-        if not isinstance(mod, IRModule):
-            raise TypeError(f"{type(self).__name__}() applies to an IRModule")
-        out = _run_passes(mod.to_mlir(infer=True).text(), "relay-infer-type," + self.passes,
-                          type(self).__name__, types_of=mod)
-        InferType()(out)
-        return out
+    def __init__(self) -> None:
+        pass
+
+    def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        return _run_passes(mod.to_mlir(infer=True).text(), "relay-infer-type," + self.passes,
+                           self._info.name, types_of=mod)
 
 
+@_register_pass
 class DynamicToStatic(_PipelinePass):
-    """Relay's DynamicToStatic (``relay-dynamic-to-static``): ``dyn.*`` operators whose shape
-    arguments are constants become their static operators, ``shape_of`` of a static shape a
-    constant, and the types after them are inferred again::
+    """Relay's DynamicToStatic (``relay-dynamic-to-static``; PassInfo: "DynamicToStatic", opt
+    level 2): ``dyn.*`` operators whose shape arguments are constants become their static
+    operators, ``shape_of`` of a static shape a constant, and the types after them are inferred
+    again::
 
         >>> import numpy as np, relay_mlir as relay
         >>> x = relay.var("x", shape=(4, 6))
@@ -78,14 +127,25 @@ class DynamicToStatic(_PipelinePass):
         ('tile', TensorType([8, 6], float32))
     """
 
+    _info = PassInfo(2, "DynamicToStatic")
     passes = "relay-dynamic-to-static"
 
 
+@_register_pass
 class FoldConstant(_PipelinePass):
-    """Relay's FoldConstant (``relay-fold-constants``): operators on constants are computed
-    at compile time."""
+    """Relay's FoldConstant (``relay-fold-constants``; PassInfo: "FoldConstant", opt level 2):
+    operators on constants are computed at compile time."""
 
+    _info = PassInfo(2, "FoldConstant")
     passes = "relay-fold-constants"
 
 
 _dyn.set_type_oracle(_infer_expr_type)
+
+
+def __getattr__(name: str):
+    if name in _NOT_YET:
+        raise AttributeError(f"relay_mlir.transform.{name}: TVM's relay.transform.{name} is not "
+                             "implemented yet in relay-mlir (docs/passes.md lists the passes it has)",
+                             name=name, obj=None)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}", name=name, obj=None)

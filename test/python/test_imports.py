@@ -47,7 +47,7 @@ LAYERS = {
     "op.transform": 6, "op": 7,
     "emit": 8, "printer": 8, "visualize": 8,
     "module": 9, "_worker": 9, "runtime": 9, "prelude": 9.5, "parser": 9.5, "mlir_import": 9.5, "_tvm_ndarray": 0,
-    "autodiff": 9.7,
+    "autodiff": 9.7, "pass_infra": 9.8,
     "transform": 10,
     "compiler": 11,
     "executor": 11.5,
