@@ -1320,6 +1320,1241 @@ def _check_shadow(ty, value, op: str) -> None:
 
 
 # ---------------------------------------------------------------------------
+# loops (issue 29): recursive functions over small state (``--kind loops``)
+#
+# A loop is described in a small expression language (``E``: references,
+# constants, ops, tuples, projections, loop calls) that renders to relay and
+# is also simulated in numpy. The simulation decides what the generator keeps:
+# a loop must exit within its call budget, integers stay far from overflow,
+# floats stay small, every float comparison keeps a margin at every iteration
+# where it is evaluated. Float updates are contractions (c1 g1(x) + c2 g2(y) +
+# terms of ints and constants, |c1| + |c2| <= 0.9, g 1-Lipschitz), so float32
+# rounding differences do not grow over the iterations. The interpreter's value
+# of each loop node is then compared with the simulation (a disagreement drops
+# the node and is listed as "sim disagrees" among the refused nodes).
+
+I64 = "int64"
+_INT_LIMIT = {INT: 2 ** 30, I64: 2 ** 60}
+_CMP = ["less", "greater", "less_equal", "greater_equal", "equal", "not_equal"]
+_FCMP = ["less", "greater", "less_equal", "greater_equal"]
+_LIPSCHITZ = ["copy", "tanh", "sin", "atan", "relu", "clip1", "abs", "negative", "sigmoid"]
+
+
+class LoopReject(Exception):
+    """The simulated program leaves the tame region (overflow, a float decision too
+    close to its threshold, a large float, a loop with no exit within its budget)."""
+
+
+def _np(value, dtype) -> np.ndarray:
+    return np.asarray(value, dtype=np.bool_ if dtype == BOOL else dtype)
+
+
+def _hint(name: str) -> str:
+    return name.split(".")[-1]
+
+
+class E:
+    """An expression of the loop language; ``ty`` as ``Val.ty``."""
+    ty: tuple = None
+
+    def free(self) -> set:
+        return set()
+
+
+class Ref(E):
+    def __init__(self, name: str, ty) -> None:
+        self.name, self.ty = name, ty
+
+    def free(self):
+        return {self.name}
+
+    def relay(self, env):
+        return env[self.name]
+
+    def ev(self, env):
+        return env[self.name]
+
+
+class K(E):
+    def __init__(self, value, dtype: str) -> None:
+        self.value = _np(value, dtype)
+        self.ty = ("t", tuple(self.value.shape), dtype)
+
+    def relay(self, env):
+        return _relay().const(self.value, dtype=self.ty[2])
+
+    def ev(self, env):
+        return self.value
+
+
+class Proj(E):
+    def __init__(self, e: E, i: int) -> None:
+        self.e, self.i = e, i
+        self.ty = e.ty[1][i]
+
+    def free(self):
+        return self.e.free()
+
+    def relay(self, env):
+        return _relay().TupleGetItem(self.e.relay(env), self.i)
+
+    def ev(self, env):
+        return self.e.ev(env)[self.i]
+
+
+class Tup(E):
+    def __init__(self, es: List[E]) -> None:
+        self.es = list(es)
+        self.ty = ("tup", [e.ty for e in self.es])
+
+    def free(self):
+        return set().union(*[e.free() for e in self.es]) if self.es else set()
+
+    def relay(self, env):
+        return _relay().Tuple([e.relay(env) for e in self.es])
+
+    def ev(self, env):
+        return tuple(e.ev(env) for e in self.es)
+
+
+def _bshape(*tys) -> tuple:
+    return tuple(np.broadcast_shapes(*[t[1] for t in tys]))
+
+
+class Op(E):
+    ARITH = ("add", "subtract", "multiply", "maximum", "minimum", "floor_mod", "mod", "floor_divide", "divide")
+    LOGIC = ("logical_and", "logical_or", "logical_xor")
+    UNARY = ("copy", "tanh", "sin", "atan", "sigmoid", "relu", "abs", "negative", "clip1", "logical_not")
+    REDUCE = ("sum", "max", "min", "mean", "any", "all")
+
+    def __init__(self, name: str, args: List[E], **attrs) -> None:
+        self.name, self.args, self.attrs = name, list(args), attrs
+        a = self.args
+        if name in self.ARITH:
+            assert a[0].ty[2] == a[1].ty[2], (name, a[0].ty, a[1].ty)
+            self.ty = ("t", _bshape(a[0].ty, a[1].ty), a[0].ty[2])
+        elif name in _CMP or name in self.LOGIC:
+            assert a[0].ty[2] == a[1].ty[2], (name, a[0].ty, a[1].ty)
+            self.ty = ("t", _bshape(a[0].ty, a[1].ty), BOOL)
+        elif name in self.UNARY or name == "clip":
+            self.ty = a[0].ty
+        elif name == "cast":
+            self.ty = ("t", a[0].ty[1], attrs["dtype"])
+        elif name == "where":
+            assert a[0].ty[2] == BOOL and a[1].ty[2] == a[2].ty[2]
+            self.ty = ("t", _bshape(a[0].ty, a[1].ty, a[2].ty), a[1].ty[2])
+        elif name in self.REDUCE:
+            self.ty = ("t", (), a[0].ty[2])
+        else:
+            raise ValueError(name)
+
+    def free(self):
+        return set().union(*[e.free() for e in self.args])
+
+    def relay(self, env):
+        relay = _relay()
+        xs = [e.relay(env) for e in self.args]
+        n = self.name
+        if n == "relu":
+            return relay.nn.relu(xs[0])
+        if n == "clip":
+            return relay.clip(xs[0], self.attrs["lo"], self.attrs["hi"])
+        if n == "clip1":
+            return relay.clip(xs[0], -1.0, 1.0)
+        if n == "cast":
+            return relay.cast(xs[0], self.attrs["dtype"])
+        return getattr(relay, n)(*xs)
+
+    def ev(self, env):
+        vs = [np.asarray(e.ev(env)) for e in self.args]
+        with np.errstate(all="ignore"):
+            out = _op_eval(self.name, vs, self.attrs, self.ty, [e.ty for e in self.args])
+        out = np.asarray(out)
+        dt = self.ty[2]
+        if dt == FLOAT:
+            if not np.all(np.isfinite(out)) or (_maxabs(out) > MAX_MAG and self.name != "cast"):
+                raise LoopReject(f"{self.name}: float out of range")
+            out = out.astype(FLOAT)
+        elif dt in _INT_LIMIT:
+            if out.size and np.max(np.abs(out.astype(object))) >= _INT_LIMIT[dt]:
+                raise LoopReject(f"{self.name}: {dt} overflow")
+            out = out.astype(dt)
+        else:
+            out = out.astype(np.bool_)
+        assert out.shape == self.ty[1], (self.name, out.shape, self.ty)
+        return out
+
+
+def _int_range(name, v, dt) -> None:
+    if v.size and np.max(np.abs(v.astype(object))) >= _INT_LIMIT[dt]:
+        raise LoopReject(f"{name}: {dt} overflow")
+
+
+def _op_eval(n, vs, attrs, ty, arg_tys):
+    dt = ty[2]
+    if n in Op.ARITH and dt in _INT_LIMIT:
+        a, b = (v.astype(object) for v in vs)       # exact integers
+        if n in ("floor_mod", "mod", "floor_divide", "divide") and np.any(vs[1] == 0):
+            raise LoopReject(f"{n}: division by zero")
+        f = {"add": lambda: a + b, "subtract": lambda: a - b, "multiply": lambda: a * b,
+             "maximum": lambda: np.maximum(a, b), "minimum": lambda: np.minimum(a, b),
+             "floor_mod": lambda: a - b * (a // b), "floor_divide": lambda: a // b,
+             "divide": lambda: np.vectorize(lambda x, y: abs(x) // abs(y) * (1 if (x >= 0) == (y > 0) else -1),
+                                            otypes=[object])(a, b),
+             "mod": lambda: np.vectorize(lambda x, y: x - y * (abs(x) // abs(y) * (1 if (x >= 0) == (y > 0)
+                                                                                     else -1)),
+                                         otypes=[object])(a, b)}[n]
+        out = np.asarray(f(), dtype=object)
+        _int_range(n, out, dt)
+        return out.astype(dt)
+    if n in Op.ARITH:
+        a, b = vs
+        return {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "maximum": np.maximum,
+                "minimum": np.minimum}[n](a, b)
+    if n in _CMP:
+        a, b = vs
+        if arg_tys[0][2] == FLOAT:
+            x, y = a.astype("float64"), b.astype("float64")
+            margin = 1e-3 * (1.0 + max(_maxabs(x), _maxabs(y)))
+            if np.any(np.abs(x - y) <= margin):
+                raise LoopReject(f"{n}: float decision within {margin:.2g} of its threshold")
+        return getattr(np, n)(a, b)
+    if n in Op.LOGIC:
+        return getattr(np, n)(vs[0], vs[1])
+    x = vs[0]
+    if n == "logical_not":
+        return np.logical_not(x)
+    if n in ("copy",):
+        return x
+    if n in ("negative", "abs"):
+        if dt in _INT_LIMIT:
+            _int_range(n, x, dt)
+        return np.negative(x) if n == "negative" else np.abs(x)
+    if n in ("tanh", "sin"):
+        return getattr(np, n)(x)
+    if n == "atan":
+        return np.arctan(x)
+    if n == "sigmoid":
+        return (1.0 / (1.0 + np.exp(-x))).astype(x.dtype)
+    if n == "relu":
+        return np.maximum(x, np.zeros((), x.dtype))
+    if n == "clip1":
+        return np.clip(x, -1.0, 1.0).astype(x.dtype)
+    if n == "clip":
+        return np.clip(x, attrs["lo"], attrs["hi"]).astype(x.dtype)
+    if n == "cast":
+        to = attrs["dtype"]
+        if x.dtype.kind in "iu":
+            if to == FLOAT and x.size and np.max(np.abs(x.astype(object))) >= 2 ** 24:
+                raise LoopReject("cast: int not exact in float32")
+            if to in _INT_LIMIT:
+                _int_range("cast", x, to)
+        return x.astype(np.bool_ if to == BOOL else to)
+    if n == "where":
+        c, a, b = vs
+        return np.where(c, a, b)
+    if n in ("sum", "mean") and dt in _INT_LIMIT:
+        out = np.asarray(np.sum(x.astype(object)), dtype=object)
+        _int_range(n, out, dt)
+        return out.astype(dt)
+    if n == "sum":
+        return np.sum(x, dtype=x.dtype)
+    if n == "mean":
+        return np.mean(x, dtype=x.dtype)
+    if n in ("max", "min"):
+        return np.max(x) if n == "max" else np.min(x)
+    if n in ("any", "all"):
+        return np.any(x) if n == "any" else np.all(x)
+    raise ValueError(n)
+
+
+class Call(E):
+    """A call of a loop (its initial state ``inits``, rendered in the caller's scope)."""
+
+    def __init__(self, loop: "Loop", inits: List[E]) -> None:
+        self.loop, self.inits = loop, list(inits)
+        self.ty = loop.ret_ty
+
+    def free(self):
+        return set().union(self.loop.free(), *[e.free() for e in self.inits])
+
+    def relay(self, env):
+        return self.loop.render_call(env, [e.relay(env) for e in self.inits])
+
+    def ev(self, env):
+        return self.loop.run([e.ev(env) for e in self.inits], env)
+
+
+class Loop:
+    """A recursive function over ``slots`` (its state). ``tree`` is its body:
+    ``("exit", E)``, ``("rec", [E])`` (a tail call with the next state),
+    ``("if", E, then, else)``, ``("let", name, E, tree)``, and
+    ``("nontail", [E], name, E)``: ``let name = self(args); E``."""
+
+    def __init__(self, name: str, slots, outer_types: dict, kind: str, max_calls: int,
+                 annotate_ret: bool) -> None:
+        self.name, self.slots, self.outer_types = name, slots, outer_types
+        self.kind = kind            # "let", "global" or "while_loop" (relay.loops.while_loop)
+        self.max_calls = max_calls
+        self.annotate_ret = annotate_ret
+        self.tree = None
+        self.ret_ty = None
+        self.let_types: Dict[str, object] = {}   # let-bound names in the tree -> annotated type or None
+        self.last_calls = 0
+        self._fn = self.gv = self.caps = None
+
+    # -- structure ----------------------------------------------------------
+    def exprs(self, node=None):
+        node = self.tree if node is None else node
+        k = node[0]
+        if k == "exit":
+            return [node[1]]
+        if k == "rec":
+            return list(node[1])
+        if k == "if":
+            return [node[1]] + self.exprs(node[2]) + self.exprs(node[3])
+        if k == "let":
+            return [node[2]] + self.exprs(node[3])
+        return list(node[1]) + [node[3]]          # nontail
+
+    def own(self) -> set:
+        out = {s for s, _ in self.slots}
+
+        def walk(node):
+            if node[0] == "let":
+                out.add(node[1])
+                walk(node[3])
+            elif node[0] == "if":
+                walk(node[2])
+                walk(node[3])
+            elif node[0] == "nontail":
+                out.add(node[2])
+        walk(self.tree)
+        return out
+
+    def free(self) -> set:
+        return set().union(*[e.free() for e in self.exprs()]) - self.own()
+
+    def loops(self):
+        """The loops called in this loop's body, transitively."""
+        out = []
+        for e in self.exprs():
+            out += _loops_in(e)
+        return out
+
+    # -- rendering ----------------------------------------------------------------
+    def _render_tree(self, env, callee):
+        relay = _relay()
+
+        def rt(node, env):
+            k = node[0]
+            if k == "exit":
+                return node[1].relay(env)
+            if k == "rec":
+                return callee([e.relay(env) for e in node[1]])
+            if k == "if":
+                return relay.If(node[1].relay(env), rt(node[2], env), rt(node[3], env))
+            if k == "let":
+                t = self.let_types.get(node[1])
+                v = relay.var(_hint(node[1]), type_annotation=_relay_ty(t) if t is not None else None)
+                value = node[2].relay(env)
+                env2 = dict(env)
+                env2[node[1]] = v
+                return relay.Let(v, value, rt(node[3], env2))
+            v = relay.var(_hint(node[2]))                        # nontail
+            value = callee([e.relay(env) for e in node[1]])
+            env2 = dict(env)
+            env2[node[2]] = v
+            return relay.Let(v, value, node[3].relay(env2))
+        return rt(self.tree, env)
+
+    def _params(self):
+        relay = _relay()
+        return [relay.var(_hint(s), type_annotation=_relay_ty(ty)) for s, ty in self.slots]
+
+    def global_fn(self):
+        if self._fn is None:
+            relay = _relay()
+            self.gv = relay.GlobalVar(self.name)
+            self.caps = sorted(self.free())
+            params = self._params()
+            cparams = [relay.var(_hint(c), type_annotation=_relay_ty(self.outer_types[c])) for c in self.caps]
+            env = dict(zip([s for s, _ in self.slots], params))
+            env.update(zip(self.caps, cparams))
+            body = self._render_tree(env, lambda args: relay.Call(self.gv, list(args) + cparams))
+            self._fn = relay.Function(params + cparams, body,
+                                      ret_type=_relay_ty(self.ret_ty) if self.annotate_ret else None)
+        return self._fn
+
+    def render_call(self, env, inits):
+        relay = _relay()
+        if self.kind == "global":
+            self.global_fn()
+            return relay.Call(self.gv, list(inits) + [env[c] for c in self.caps])
+        names = [s for s, _ in self.slots]
+        if self.kind == "while_loop":
+            _, cond, (_, ups), _ = self.tree
+
+            def scope(vs):
+                e = dict(env)
+                e.update(zip(names, vs))
+                return e
+            loop = relay.loops.while_loop(lambda *vs: cond.relay(scope(vs)), self._params(),
+                                          lambda *vs: [u.relay(scope(vs)) for u in ups])
+            return relay.Call(loop, list(inits))
+        f = relay.var(_hint(self.name))
+        params = self._params()
+        env2 = dict(env)
+        env2.update(zip(names, params))
+        body = self._render_tree(env2, lambda args: relay.Call(f, list(args)))
+        fn = relay.Function(params, body, ret_type=_relay_ty(self.ret_ty) if self.annotate_ret else None)
+        return relay.Let(f, fn, relay.Call(f, list(inits)))
+
+    # -- simulation -----------------------------------------------------------------
+    def run(self, inits, outer_env):
+        calls = [0]
+        names = [s for s, _ in self.slots]
+
+        def call(vals):
+            calls[0] += 1
+            if calls[0] > self.max_calls:
+                raise LoopReject(f"{self.name}: no exit in {self.max_calls} calls")
+            env = dict(outer_env)
+            env.update(zip(names, vals))
+            node = self.tree
+            while True:
+                k = node[0]
+                if k == "exit":
+                    return node[1].ev(env)
+                if k == "rec":
+                    return call([e.ev(env) for e in node[1]])
+                if k == "if":
+                    node = node[2] if bool(node[1].ev(env)) else node[3]
+                elif k == "let":
+                    env = dict(env)
+                    env[node[1]] = node[2].ev(env)
+                    node = node[3]
+                else:
+                    r = call([e.ev(env) for e in node[1]])
+                    env = dict(env)
+                    env[node[2]] = r
+                    return node[3].ev(env)
+        out = call(list(inits))
+        self.last_calls = calls[0]
+        return out
+
+
+def _loops_in(e: E) -> List[Loop]:
+    if isinstance(e, Call):
+        return [e.loop] + e.loop.loops() + [l for a in e.inits for l in _loops_in(a)]
+    if isinstance(e, Op):
+        return [l for a in e.args for l in _loops_in(a)]
+    if isinstance(e, Tup):
+        return [l for a in e.es for l in _loops_in(a)]
+    if isinstance(e, Proj):
+        return _loops_in(e.e)
+    return []
+
+
+def _S(dtype: str) -> tuple:
+    return ("t", (), dtype)
+
+
+class LoopGenerator(Generator):
+    """Programs of recursive loops (issue 29): let-bound and global recursive
+    functions over scalars (int32, int64, float32, bool), tuples of scalars and
+    small tensors, started from the program's inputs; ``if`` bodies returning
+    tuples, recursion in one or both branches, nested exits, conditions mixing
+    comparisons and logic on several state values (the Relay paper's Fig. 2
+    among them), loops in loops, loops in a row, closures capturing outer
+    values, a bound from an input, non-tail recursion of small depth.
+
+    Termination is by construction: a counter slot grows by a constant step
+    toward a bound (the random condition is an extra exit); a loop without the
+    counter's guard (like Fig. 2) is kept only when the simulation sees it exit
+    within its budget on the program's inputs."""
+
+    MAX_ITERS = 40          # outer loops: calls of one invocation (the counter's bound)
+    INNER_ITERS = 8
+
+    def __init__(self, seed: int, index: int, n_ops: int = 4, allow: Optional[set] = None,
+                 verbose: bool = False) -> None:
+        super().__init__(seed, index, n_ops=n_ops, allow=allow, verbose=verbose)
+        self.features: List[str] = []
+        self._feat: List[str] = []
+        self.nloop = 0
+        self.nname = 0
+        self.fig2 = False
+        self.nodes: List[Tuple[int, E]] = []    # (pool index, expression) of each node
+        self.outputs: List[int] = []            # pool indices of main's results
+
+    def _table(self):
+        return [(10, "loop", self.op_loop), (2, "nontail", self.op_nontail), (3, "proj", self.op_proj),
+                (2, "scalar", self.op_scalar)]
+
+    def feat(self, name: str) -> None:
+        self._feat.append(name)
+
+    def name(self, hint: str) -> str:
+        self.nname += 1
+        return f"n{self.nname}.{hint}"
+
+    # -- parameters -----------------------------------------------------------------
+    def make_params(self) -> None:
+        relay = _relay()
+        specs = []
+        self.fig2 = self.coin(0.1)
+        if self.fig2:
+            specs = [(_S(INT), _np(int(self.rng.integers(0, 6)), INT)) for _ in range(3)]
+        for _ in range(self.r(3) + 1):
+            k = self.r(20)
+            if k < 7:
+                ty = _S(INT)
+            elif k < 10:
+                ty = _S(I64)
+            elif k < 14:
+                ty = _S(FLOAT)
+            elif k < 16:
+                ty = _S(BOOL)
+            else:
+                ty = ("t",) + self.choice([((2,), FLOAT), ((3,), FLOAT), ((2, 3), FLOAT), ((3,), INT),
+                                           ((2, 2), INT), ((2,), BOOL)])
+            dt = ty[2]
+            if dt == INT:
+                v = self.rng.integers(-3, 9, size=ty[1])
+            elif dt == I64:
+                v = self.rng.integers(-3, 9, size=ty[1])
+                if self.coin(0.3):      # beyond int32: int64 must stay int64
+                    v = v + int(self.rng.choice([-1, 1])) * int(self.rng.integers(2 ** 32, 2 ** 34))
+            elif dt == FLOAT:
+                v = self.rng.uniform(-2, 2, size=ty[1])
+            else:
+                v = self.rng.random(size=ty[1]) < 0.5
+            specs.append((ty, _np(v, dt)))
+        for i, (ty, v) in enumerate(specs):
+            p = relay.var(f"in{i}", shape=ty[1], dtype=ty[2])
+            self.params.append(p)
+            self.inputs.append(v)
+            self.pool.append(Val(p, ty, v, exact=True))
+
+    # -- scopes and atoms ---------------------------------------------------------------
+    # A scope is a list of (name, type, weight): the state, let-bound values and
+    # the enclosing scopes' names (captured by a closure, parameters of a global).
+    def _atoms(self, sc, pred):
+        out = []
+        for name, t, w in sc:
+            if pred(t):
+                out.append((Ref(name, t), w))
+            if t[0] == "tup":
+                for i, f in enumerate(t[1]):
+                    if pred(f):
+                        out.append((Proj(Ref(name, t), i), w * 0.7))
+        return out
+
+    def atom(self, sc, ty=None, pred=None) -> Optional[E]:
+        a = self._atoms(sc, pred or (lambda t: t == ty))
+        if not a:
+            return None
+        w = np.array([x[1] for x in a], float)
+        return a[int(self.rng.choice(len(a), p=w / w.sum()))][0]
+
+    def k(self, dt: str, shape=()) -> K:
+        if dt == FLOAT:
+            return K(np.round(self.rng.uniform(-1.5, 1.5, size=shape), 2), FLOAT)
+        if dt == BOOL:
+            return K(self.rng.random(size=shape) < 0.5, BOOL)
+        return K(self.rng.integers(-3, 13, size=shape), dt)
+
+    def kc(self, value, dt: str) -> K:
+        return K(value, dt)
+
+    # -- expressions ---------------------------------------------------------------------
+    def g_num(self, sc, dt: str, depth: int) -> E:
+        """A scalar int32/int64/float32 expression."""
+        leaf = self.atom(sc, _S(dt))
+        if depth <= 0 or self.coin(0.3):
+            return leaf if leaf is not None and self.coin(0.85) else self.k(dt)
+        d = depth - 1
+        kk = self.r(9)
+        if dt == FLOAT:
+            t = self.atom(sc, pred=lambda t: t[0] == "t" and t[2] == FLOAT and len(t[1]) > 0)
+            i = self.atom(sc, pred=lambda t: t == _S(INT) or t == _S(I64))
+            if kk == 0:
+                return Op(self.choice(["tanh", "sin", "atan", "abs", "negative", "sigmoid"]), [self.g_num(sc, dt, d)])
+            if kk == 1 and t is not None:
+                return Op(self.choice(["mean", "max", "min"]), [t])
+            if kk == 2 and i is not None:
+                return Op("multiply", [Op("cast", [i], dtype=FLOAT), self.kc(0.25, FLOAT)])
+            if kk == 3:
+                return Op("multiply", [self.g_num(sc, dt, d), self.k(FLOAT)])
+            return Op(self.choice(["add", "subtract", "maximum", "minimum", "multiply"]),
+                      [self.g_num(sc, dt, d), self.g_num(sc, dt, d)])
+        other = I64 if dt == INT else INT
+        if kk == 0:
+            return Op("floor_mod", [self.g_num(sc, dt, d), self.kc(int(self.rng.integers(2, 40)), dt)])
+        if kk == 1:
+            t = self.atom(sc, pred=lambda t: t[0] == "t" and t[2] == dt and len(t[1]) > 0)
+            if t is not None:
+                return Op(self.choice(["sum", "max", "min"]), [t])
+        if kk == 2:
+            o = self.atom(sc, pred=lambda t: t == _S(other) or t == _S(BOOL))
+            if o is not None:
+                if o.ty[2] == other:
+                    o = Op("clip", [o], lo=-1000, hi=1000)
+                return Op("cast", [o], dtype=dt)
+        if kk == 3:
+            return Op("where", [self.g_bool(sc, d), self.g_num(sc, dt, d), self.g_num(sc, dt, d)])
+        if kk == 4:
+            return Op(self.choice(["mod", "floor_divide", "divide"]),
+                      [self.g_num(sc, dt, d), self.kc(int(self.rng.integers(1, 7)), dt)])
+        return Op(self.choice(["add", "add", "subtract", "multiply", "maximum", "minimum"]),
+                  [self.g_num(sc, dt, d), self.g_num(sc, dt, d)])
+
+    def num_dtypes(self, sc) -> List[str]:
+        have = [dt for dt in (INT, I64, FLOAT) if self._atoms(sc, lambda t, dt=dt: t == _S(dt))]
+        return have or [INT]
+
+    def g_cmp(self, sc, depth: int = 1) -> E:
+        dt = self.choice(self.num_dtypes(sc))
+        if dt == FLOAT:
+            self.feat("float_condition")
+        a = self.g_num(sc, dt, depth)
+        b = self.k(dt) if self.coin(0.5) else self.g_num(sc, dt, depth)
+        if dt == INT or dt == I64:
+            b = K(int(self.rng.integers(-4, 40)), dt) if isinstance(b, K) else b
+        return Op(self.choice(_FCMP if dt == FLOAT else _CMP), [a, b])
+
+    def g_bool(self, sc, depth: int) -> E:
+        """A scalar bool expression: comparisons and logic on several values."""
+        if depth <= 0 or self.coin(0.35):
+            kk = self.r(10)
+            b = self.atom(sc, _S(BOOL))
+            if kk < 2 and b is not None:
+                return b
+            t = self.atom(sc, pred=lambda t: t[0] == "t" and len(t[1]) > 0)
+            if kk < 4 and t is not None:
+                if t.ty[2] == BOOL:
+                    return Op(self.choice(["any", "all"]), [t])
+                if t.ty[2] == FLOAT:
+                    return Op(self.choice(["less", "greater"]), [Op(self.choice(["mean", "max", "min"]), [t]),
+                                                                 self.k(FLOAT)])
+                return Op(self.choice(["any", "all"]), [Op(self.choice(["less", "greater", "equal"]),
+                                                           [t, K(int(self.rng.integers(-2, 8)), t.ty[2])])])
+            return self.g_cmp(sc, 1)
+        if self.coin(0.15):
+            return Op("logical_not", [self.g_bool(sc, depth - 1)])
+        op = self.choice(["logical_and", "logical_or", "logical_xor", "equal", "not_equal"])
+        return Op(op, [self.g_bool(sc, depth - 1), self.g_bool(sc, depth - 1)])
+
+    # -- next state -----------------------------------------------------------------------------
+    def u_val(self, sc, ty, cur: Optional[E]) -> E:
+        """A next value of type ``ty`` for a state whose value is ``cur``."""
+        if ty[0] == "tup":
+            return Tup([self.u_val(sc, f, Proj(cur, i) if cur is not None else None) for i, f in enumerate(ty[1])])
+        if cur is not None and self.coin(0.12):
+            self.feat("state_passed_unchanged")
+            return cur
+        if cur is None:
+            cur = self.atom(sc, ty) or self.k(ty[2], ty[1])
+        dt, shape = ty[2], ty[1]
+        if dt == FLOAT:
+            return self.u_float(sc, shape, cur)
+        if dt == BOOL:
+            return self.u_bool(sc, shape, cur)
+        return self.u_int(sc, shape, dt, cur)
+
+    def u_int(self, sc, shape, dt, cur: E) -> E:
+        ty = ("t", shape, dt)
+        if shape == ():
+            kk = self.r(8)
+            if kk == 0:
+                return Op("add", [cur, K(int(self.choice([-2, -1, 1, 1, 2, 3])), dt)])
+            if kk == 1:
+                o = self.atom(sc, ty)
+                if o is not None:
+                    return Op("add", [cur, o])               # Fig. 2's i + j, j + k
+            if kk == 2:
+                return Op("floor_mod", [Op(self.choice(["add", "multiply", "subtract"]),
+                                           [cur, self.g_num(sc, dt, 1)]), K(int(self.rng.integers(2, 50)), dt)])
+            if kk == 3:
+                lo = int(self.rng.integers(-20, 1))
+                return Op("clip", [Op("add", [cur, self.g_num(sc, dt, 1)])], lo=lo, hi=lo + int(self.rng.integers(1, 60)))
+            if kk == 4:
+                return Op("where", [self.g_bool(sc, 1), Op("add", [cur, K(1, dt)]), self.g_num(sc, dt, 1)])
+            if kk == 5:
+                return Op(self.choice(["floor_divide", "divide", "mod"]),
+                          [Op("add", [cur, self.g_num(sc, dt, 0)]), K(int(self.rng.integers(1, 5)), dt)])
+            return self.g_num(sc, dt, 2)
+        other = self.atom(sc, ty) if self.coin(0.5) else None
+        if other is None:
+            other = self.g_num(sc, dt, 1)
+        kk = self.r(4)
+        if kk == 0:
+            return Op("floor_mod", [Op("add", [cur, other]), K(int(self.rng.integers(2, 20)), dt)])
+        if kk == 1:
+            return Op("clip", [Op("add", [cur, K(int(self.rng.integers(-2, 4)), dt)])], lo=-10, hi=10)
+        if kk == 2:
+            return Op("where", [self.g_bool(sc, 1), cur,
+                                Op("floor_mod", [Op("multiply", [cur, K(2, dt)]), K(7, dt)])])
+        return Op(self.choice(["maximum", "minimum"]), [cur, other])
+
+    def _lip(self, e: E) -> E:
+        return Op(self.choice(_LIPSCHITZ), [e])
+
+    def u_float(self, sc, shape, cur: E) -> E:
+        """A contraction: c1 g1(cur) + c2 g2(other) + (a term of ints, bools or constants)."""
+        c1 = float(np.round(self.rng.uniform(0.1, 0.9) * self.choice([-1, 1]), 2))
+        e = Op("multiply", [self._lip(cur), K(c1, FLOAT)])
+        room = 0.9 - abs(c1)
+        if room > 0.05 and self.coin(0.6):
+            o = self.atom(sc, pred=lambda t: t[0] == "t" and t[2] == FLOAT and (t[1] == shape or t[1] == ()))
+            if o is None or self.coin(0.3):
+                t = self.atom(sc, pred=lambda t: t[0] == "t" and t[2] == FLOAT and len(t[1]) > 0)
+                if t is not None:
+                    o = Op(self.choice(["mean", "max", "min"]), [t])
+            if o is not None:
+                c2 = float(np.round(self.rng.uniform(-room, room), 2))
+                e = Op("add", [e, Op("multiply", [self._lip(o), K(c2, FLOAT)])])
+        if self.coin(0.6):
+            kk = self.r(4)
+            i = self.atom(sc, pred=lambda t: t == _S(INT) or t == _S(I64))
+            b = self.atom(sc, _S(BOOL))
+            if kk == 0 and i is not None:
+                add = Op("multiply", [Op("cast", [Op("clip", [i], lo=-100, hi=100)], dtype=FLOAT), K(0.05, FLOAT)])
+            elif kk == 1 and b is not None:
+                add = Op("multiply", [Op("cast", [b], dtype=FLOAT), self.k(FLOAT)])
+            elif kk == 2:
+                add = Op("where", [self.g_bool(sc, 1), self.k(FLOAT), self.k(FLOAT)])
+            else:
+                add = self.k(FLOAT, shape if self.coin(0.3) else ())
+            e = Op("add", [e, add])
+        return e
+
+    def u_bool(self, sc, shape, cur: E) -> E:
+        if shape == ():
+            kk = self.r(5)
+            if kk == 0:
+                return Op("logical_not", [cur])
+            if kk == 1:
+                return Op(self.choice(["logical_xor", "logical_and", "logical_or", "not_equal"]),
+                          [cur, self.g_bool(sc, 1)])
+            return self.g_bool(sc, 2)
+        kk = self.r(4)
+        if kk == 0:
+            return Op("logical_not", [cur])
+        if kk == 1:
+            return Op("logical_xor", [cur, self.g_bool(sc, 1)])
+        t = self.atom(sc, pred=lambda t: t[0] == "t" and t[1] == shape and t[2] in (FLOAT, INT, I64))
+        if t is not None:
+            c = self.k(FLOAT) if t.ty[2] == FLOAT else K(int(self.rng.integers(-2, 6)), t.ty[2])
+            return Op(self.choice(["less", "greater"]), [t, c])
+        return Op("logical_or", [cur, self.g_bool(sc, 1)])
+
+    def like(self, sc, ty) -> E:
+        """Some value of type ``ty`` (an exit of the same type as another)."""
+        if ty[0] == "tup":
+            return Tup([self.like(sc, f) for f in ty[1]])
+        a = self.atom(sc, ty)
+        if a is not None and self.coin(0.6):
+            return a
+        return self.u_val(sc, ty, a)
+
+    # -- the state's types and initial values -------------------------------------------
+    def slot_type(self, sc_out, depth: int):
+        have = [t for _, t, _ in sc_out]
+        if have and self.coin(0.55):
+            t = self.choice(have)
+            if t[0] == "t" or len(t[1]) <= 3:
+                return t
+        k = self.r(20)
+        if k < 6:
+            return _S(INT)
+        if k < 8:
+            return _S(I64)
+        if k < 12:
+            return _S(FLOAT)
+        if k < 14:
+            return _S(BOOL)
+        if k < 16:
+            return ("tup", [self.choice([_S(INT), _S(FLOAT), _S(I64), _S(BOOL)]) for _ in range(2)])
+        return ("t",) + self.choice([((2,), FLOAT), ((3,), FLOAT), ((2, 3), FLOAT), ((3,), INT), ((2,), BOOL)])
+
+    def init_for(self, sc_out, ty) -> E:
+        a = self.atom(sc_out, ty)
+        if a is not None and self.coin(0.85):
+            return a
+        if ty[0] == "tup":
+            return Tup([self.init_for(sc_out, f) for f in ty[1]])
+        if ty == _S(FLOAT) and self.coin(0.5):
+            return Op("tanh", [self.g_num(sc_out, FLOAT, 1)])
+        if ty[1] == () and ty[2] in (INT, I64) and self.coin(0.6):
+            return Op("clip", [self.g_num(sc_out, ty[2], 1)], lo=-20, hi=20)
+        if ty == _S(BOOL) and self.coin(0.6):
+            return self.g_bool(sc_out, 1)
+        return self.k(ty[2], ty[1])
+
+    # -- a loop -----------------------------------------------------------------------------
+    def _slot_names(self, types) -> List[str]:
+        hints = {INT: "ijkm", I64: "uvw", FLOAT: "xyz", BOOL: "bcd"}
+        used = collections.Counter()
+        out = []
+        for t in types:
+            if t[0] == "tup":
+                h = "p"
+            elif t[1] != ():
+                h = "t"
+            else:
+                h = hints[t[2]][used[t[2]] % len(hints[t[2]])]
+                used[t[2]] += 1
+            out.append(self.name(h))
+        return out
+
+    def gen_loop(self, sc_out, depth: int, guardless: bool = False, fig2=None) -> Call:
+        """A tail-recursive loop called with initial values from ``sc_out``."""
+        self.nloop += 1
+        outer_types = {n: t for n, t, _ in sc_out}
+        kind = "global" if self.coin(0.3) else "let"
+        max_iters = self.MAX_ITERS if depth == 0 else self.INNER_ITERS
+        if fig2 is not None:
+            kind = "let"
+        L = Loop(f"loop{self.nloop}" if kind == "global" else self.name("loop"), [], outer_types, kind,
+                 max_calls=(50 if guardless else max_iters + 6), annotate_ret=self.coin(0.6))
+        if fig2 is not None:
+            return self._fig2(L, sc_out, fig2, guardless)
+        # the counter: grows by `step` toward `bound` (the guarantee of termination)
+        cdt = self.choice([INT, INT, I64])
+        step = int(self.choice([1, 1, 1, 2, 3]))
+        c0 = self.atom(sc_out, _S(cdt)) if self.coin(0.4) else None
+        if c0 is not None:
+            self.feat("counter_from_input")
+            cinit = Op("clip", [c0], lo=-4, hi=4 if depth == 0 else 2)
+        else:
+            cinit = K(int(self.rng.integers(-3, 4)), cdt)
+        types, inits = [_S(cdt)], [cinit]
+        bound_slot = depth == 0 and self.coin(0.2)
+        if bound_slot:                                       # a bound passed back unchanged
+            types.append(_S(cdt))
+            b = self.atom(sc_out, _S(cdt))
+            inits.append(Op("add", [Op("clip", [b], lo=0, hi=8), K(int(self.rng.integers(0, 25)), cdt)])
+                         if b is not None else K(int(self.rng.integers(0, 30)), cdt))
+            if b is not None:
+                self.feat("bound_from_input")
+        nstate = self.r(4) + 1 if depth == 0 else self.r(2) + 1
+        for _ in range(nstate):
+            t = self.slot_type(sc_out, depth)
+            types.append(t)
+            if t[0] == "tup":
+                self.feat("tuple_state")
+            elif t[1] != ():
+                self.feat("tensor_state")
+            else:
+                self.feat(f"{t[2]}_state")
+            inits.append(self.init_for(sc_out, t))
+        # the same value for two slots
+        pairs = [(a, b) for a in range(1, len(types)) for b in range(a + 1, len(types)) if types[a] == types[b]]
+        if pairs and self.coin(0.25):
+            a, b = self.choice(pairs)
+            inits[b] = inits[a]
+            self.feat("same_initial_value_twice")
+        names = self._slot_names(types)
+        L.slots = list(zip(names, types))
+        cnt = Ref(names[0], types[0])
+        sc = [(n, t, 3.0) for n, t in L.slots] + [(n, t, 1.0) for n, t, _ in sc_out]
+        if bound_slot:
+            bound = Ref(names[1], types[1])
+        else:
+            b = self.atom(sc_out, _S(cdt)) if self.coin(0.3) else None
+            hi = max_iters - 4
+            if b is not None:                            # captured: a bound computed from an input
+                top = min(8, hi // 2)
+                bound = Op("add", [Op("clip", [b], lo=0, hi=top), K(int(self.rng.integers(0, hi - top + 1)), cdt)])
+                self.feat("bound_from_input")
+            else:
+                bound = K(int(self.rng.integers(1, hi)), cdt)
+        lets = []          # (name, E, annotate) bound before the `if`
+        if self.coin(0.25):                             # a value shared by the condition and the update
+            dt = self.choice(self.num_dtypes(sc))
+            t = self.name("s")
+            lets.append((t, self.g_num(sc, dt, 1)))
+            sc.append((t, _S(dt), 2.0))
+        inner = None
+        if depth < 2 and self.coin(0.3 if depth == 0 else 0.08):
+            inner = self.gen_loop(sc, depth + 1)
+            r = self.name("r")
+            lets.append((r, inner))
+            sc.append((r, inner.ty, 4.0))
+            self.feat("nested_loop")
+        cond = self.g_bool(sc, self.choice([1, 2, 2, 3]))
+        if self.coin(0.3):
+            c = self.name("c")
+            lets.append((c, cond))
+            cond = Ref(c, _S(BOOL))
+            sc.append((c, _S(BOOL), 2.0))
+            self.feat("condition_let_bound")
+
+        def updates(sc):
+            ups = [Op("add", [cnt, K(step, cdt)])]
+            if bound_slot:
+                ups.append(bound)
+            ups += [self.u_val(sc, t, Ref(n, t)) for n, t in L.slots[len(ups):]]
+            pairs = [(a, b) for a in range(1, len(types)) for b in range(a + 1, len(types))
+                     if types[a] == types[b] and not (bound_slot and a == 1)]
+            if pairs and self.coin(0.15):
+                a, b = self.choice(pairs)
+                ups[b] = ups[a]
+                self.feat("same_next_value_twice")
+            if inner is not None:
+                self._use(ups, sc, r)
+            return ups
+
+        def rec(sc):
+            if depth == 0 and self.coin(0.1):             # a loop run only on the way round
+                inner2 = self.gen_loop(sc, depth + 1)
+                r2 = self.name("r")
+                self.feat("nested_loop_in_branch")
+                sc2 = sc + [(r2, inner2.ty, 4.0)]
+                ups = updates(sc2)
+                self._use(ups, sc2, r2)
+                L.let_types[r2] = None
+                return ("let", r2, inner2, ("rec", ups))
+            return ("rec", updates(sc))
+
+        exit1 = self.exit_expr(sc, L.slots, cond if isinstance(cond, Ref) else None)
+        ex1 = ("exit", exit1)
+        ex2 = ("exit", self.like(sc, exit1.ty)) if self.coin(0.6) else ex1
+        guard = Op("less", [cnt, bound]) if self.coin(0.7) else Op("greater", [bound, cnt])
+        stop = Op("greater_equal", [cnt, bound])
+        if guardless:
+            shape = self.choice(["plain", "plain", "both"])
+        else:
+            shape = self.choice(["and", "and", "or_not", "exit_first", "exit_last", "both", "three"])
+        if shape == "plain":
+            tree = ("if", cond, rec(sc), ex1)
+        elif shape == "and":
+            tree = ("if", Op("logical_and", [guard, cond] if self.coin() else [cond, guard]), rec(sc), ex1)
+        elif shape == "or_not":
+            tree = ("if", Op("logical_or", [stop, Op("logical_not", [cond])]), ex1, rec(sc))
+        elif shape == "exit_first":
+            tree = ("if", stop, ex1, ("if", cond, rec(sc), ex2))
+            self.feat("exit_in_nested_if")
+        elif shape == "exit_last":
+            tree = ("if", guard, ("if", cond, rec(sc), ex2), ex1)
+            self.feat("exit_in_nested_if")
+        elif shape == "both" and guardless:
+            tree = ("if", cond, rec(sc), ("if", self.g_bool(sc, 2), rec(sc), ex1))
+            self.feat("recursion_in_both_branches")
+        elif shape == "both":
+            tree = ("if", guard, ("if", cond, rec(sc), rec(sc)), ex1)
+            self.feat("recursion_in_both_branches")
+        else:
+            tree = ("if", stop, ex1, ("if", cond, rec(sc), ("if", self.g_bool(sc, 2), rec(sc), ex2)))
+            self.feat("recursion_in_both_branches")
+            self.feat("exit_in_nested_if")
+        for name, e in reversed(lets):
+            L.let_types[name] = e.ty if self.coin(0.4) else None
+            tree = ("let", name, e, tree)
+        L.tree = tree
+        L.ret_ty = exit1.ty
+        caps = L.free()
+        if caps:                                  # closures (parameters of a global)
+            self.feat("captures_outer_value")
+            if any(outer_types[c][0] == "t" and outer_types[c][1] != () for c in caps):
+                self.feat("captures_tensor")
+        if guardless:
+            self.feat("no_counter_guard")
+        if kind == "let" and not lets and shape in ("and", "plain") and tree[2][0] == "rec" \
+                and isinstance(exit1, Tup) and [getattr(e, "name", None) for e in exit1.es] == names \
+                and self.coin(0.35):
+            L.kind = "while_loop"                        # relay.loops.while_loop builds the same
+        self.feat(f"{L.kind}_loop")
+        if depth > 0:
+            self.feat(f"inner_{L.kind}_loop")
+        if exit1.ty[0] != "tup":
+            self.feat("single_result")
+        return Call(L, inits)
+
+    def _use(self, ups, sc, r: str) -> None:
+        """Makes an update read the inner loop's result ``r`` (the loop feeds the state)."""
+        rty = dict((n, t) for n, t, _ in sc)[r]
+        fields = [(Proj(Ref(r, rty), i), f) for i, f in enumerate(rty[1])] if rty[0] == "tup" else [(Ref(r, rty), rty)]
+        if any(r in u.free() for u in ups):
+            return
+        for j in self.rng.permutation(len(ups)):
+            if j == 0:
+                continue
+            for e, t in fields:
+                if t == ups[j].ty and t[0] == "t":
+                    if t[2] == FLOAT:
+                        ups[j] = Op("add", [Op("multiply", [Op("tanh", [e]), K(0.5, FLOAT)]),
+                                            Op("multiply", [ups[j], K(0.4, FLOAT)])])
+                    elif t[2] in _INT_LIMIT:
+                        ups[j] = Op("floor_mod", [Op("add", [e, ups[j]]), K(97, t[2])])
+                    else:
+                        ups[j] = Op("logical_xor", [e, ups[j]])
+                    return
+
+    def exit_expr(self, sc, slots, cond_ref: Optional[E]) -> E:
+        refs = [Ref(n, t) for n, t in slots]
+        kk = self.r(12)
+        if kk < 5:
+            return Tup(refs)
+        if kk < 8:
+            pick = [refs[i] for i in self.rng.permutation(len(refs))[:self.r(len(refs)) + 1]]
+            if cond_ref is not None and self.coin(0.6):
+                pick.insert(self.r(len(pick) + 1), cond_ref)
+                self.feat("condition_returned")
+            return Tup(pick)
+        if kk == 8:
+            return self.choice(refs[1:] or refs)
+        if kk == 9 and len(refs) >= 3:
+            return Tup([refs[0], Tup(refs[1:3])] + refs[3:])
+        return Tup([self.like(sc, t) for t in [self.choice([t for _, t in slots]) for _ in range(self.r(3) + 1)]])
+
+    def _fig2(self, L: Loop, sc_out, ints, guardless: bool) -> Call:
+        """The Relay paper's Fig. 2: loop(i, j, k) = if (((i + j < c1) != (j * k < c2)) == (k >= i + j))
+        { loop(i + j, j + k, k + 1) } else { (i, j, k) }, (3, 2, 2) -> (9, 7, 4) with c1 = 10, c2 = 100."""
+        names = [self.name(h) for h in "ijk"]
+        L.slots = [(n, _S(INT)) for n in names]
+        i, j, k = (Ref(n, _S(INT)) for n in names)
+        c1 = 10 if self.coin(0.5) else int(self.rng.integers(4, 30))
+        c2 = 100 if self.coin(0.5) else int(self.rng.integers(20, 200))
+        cond = Op("equal", [Op("not_equal", [Op("less", [Op("add", [i, j]), K(c1, INT)]),
+                                             Op("less", [Op("multiply", [j, k]), K(c2, INT)])]),
+                            Op("greater_equal", [k, Op("add", [i, j])])])
+        if not guardless:
+            cond = Op("logical_and", [Op("less", [k, K(40, INT)]), cond])
+        L.tree = ("if", cond, ("rec", [Op("add", [i, j]), Op("add", [j, k]), Op("add", [k, K(1, INT)])]),
+                  ("exit", Tup([i, j, k])))
+        L.ret_ty = ("tup", [_S(INT)] * 3)
+        L.annotate_ret = True
+        self.feat("fig2")
+        self.feat("let_loop")
+        if guardless:
+            self.feat("no_counter_guard")
+        return Call(L, ints)
+
+    # -- non-tail recursion ------------------------------------------------------------------
+    def gen_nontail(self, sc_out) -> Call:
+        """f(n, s) = if n <= 0 then base(s) else g(f(n - 1, s'), n, s) (depth <= 10)."""
+        self.nloop += 1
+        kind = "global" if self.coin(0.5) else "let"
+        L = Loop(f"rec{self.nloop}" if kind == "global" else self.name("rec"), [], {n: t for n, t, _ in sc_out},
+                 kind, max_calls=14, annotate_ret=self.coin(0.6))
+        ndt = self.choice([INT, I64])
+        a = self.atom(sc_out, _S(ndt))
+        ninit = Op("clip", [a], lo=0, hi=10) if a is not None else K(int(self.rng.integers(0, 11)), ndt)
+        if a is not None:
+            self.feat("depth_from_input")
+        types = [_S(ndt)] + [self.choice([_S(INT), _S(FLOAT), _S(I64), ("t", (2,), FLOAT)]) for _ in range(self.r(3))]
+        names = self._slot_names(types)
+        L.slots = list(zip(names, types))
+        n = Ref(names[0], types[0])
+        sc = [(nm, t, 3.0) for nm, t in L.slots] + [(nm, t, 1.0) for nm, t, _ in sc_out]
+        rty = self.choice([_S(INT), _S(FLOAT), ("tup", [_S(INT), _S(FLOAT)]), self.choice(types)])
+        base = self.like(sc, rty)
+        args = [Op("subtract", [n, K(1, ndt)])] + [self.u_val(sc, t, Ref(nm, t)) for nm, t in L.slots[1:]]
+        r = self.name("r")
+        sc2 = sc + [(r, rty, 1.0)]
+        rr = Ref(r, rty)
+
+        def combine(cur, t):
+            if t[0] == "tup":
+                return Tup([combine(Proj(cur, i), f) for i, f in enumerate(t[1])])
+            if t[2] == FLOAT:
+                return self.u_float(sc2, t[1], cur)
+            if t[2] == BOOL:
+                return Op("logical_xor", [cur, self.g_bool(sc2, 1)])
+            if self.coin(0.5):
+                return Op("floor_mod", [Op("add", [Op("multiply", [cur, K(int(self.rng.integers(1, 4)), t[2])]),
+                                                   self.g_num(sc2, t[2], 1)]), K(int(self.rng.integers(5, 1000)), t[2])])
+            return self.u_int(sc2, t[1], t[2], cur)
+        L.tree = ("if", Op(self.choice(["less_equal", "less"]), [n, K(0, ndt)]), ("exit", base),
+                  ("nontail", args, r, combine(rr, rty)))
+        L.ret_ty = rty
+        self.feat("nontail_recursion")
+        self.feat(f"{kind}_loop")
+        return Call(L, [ninit] + [self.init_for(sc_out, t) for t in types[1:]])
+
+    # -- program-level nodes -------------------------------------------------------------------
+    def _outer(self):
+        """The pool as a scope: names a0.. for values (later values weigh more)."""
+        names, sc = {}, []
+        for i, v in enumerate(self.pool):
+            nm = f"a{i}"
+            names[nm] = v
+            sc.append((nm, v.ty, (1.0 + i) * (2.0 if v.uses == 0 else 1.0)))
+        return sc, names
+
+    def add_expr(self, e: E, op: str, names: Dict[str, "Val"], let: Optional[bool] = True) -> Optional[Val]:
+        relay = _relay()
+        fv = sorted(e.free())
+        args = [names[n] for n in fv]
+        try:
+            want = e.ev({n: names[n].value for n in fv})
+        except LoopReject as r:
+            self.rejected.append((op, f"simulation: {r}"))
+            return None
+        loops = _loops_in(e)
+        added = []
+        for L in loops:
+            if L.kind == "global" and L.name not in self.helpers:
+                self.helpers[L.name] = L.global_fn()
+                self.helper_gv[L.name] = L.gv
+                added.append(L.name)
+
+        def drop():
+            for nm in added:
+                del self.helpers[nm]
+                del self.helper_gv[nm]
+
+        def build(*xs):
+            return e.relay(dict(zip(fv, xs)))
+        try:
+            ty, value = self.infer_and_eval(args, build)
+        except CompileRejected as err:
+            drop()
+            self.rejected.append((op, str(err)))
+            if self.verbose:
+                print(f"  rejected {op}: {err}", file=sys.stderr)
+            return None
+        _check_shadow(ty, value, op)
+        try:
+            if ty != e.ty:
+                raise Mismatch(f"type {ty} vs {e.ty}")
+            compare(value, want, "interpreter vs simulation")
+        except Mismatch as err:
+            drop()
+            self.rejected.append((op, f"sim disagrees: {err}"))
+            if self.verbose:
+                print(f"  sim disagrees {op}: {err}", file=sys.stderr)
+            return None
+        expr = build(*[a.expr for a in args])
+        if let is None:
+            let = self.coin(0.35)
+        if let:
+            v = relay.var(self.fresh("x"), type_annotation=_relay_ty(ty) if self.coin(0.5) else None)
+            self.stmts.append((v, expr))
+            expr = v
+        else:
+            self.stmts.append((None, expr))
+        for a in args:
+            a.uses += 1
+        out = Val(expr, ty, value)
+        self.nodes.append((len(self.pool), e))       # for fuzz/reduce_loops.py
+        self.pool.append(out)
+        self.ops_used.append(op)
+        return out
+
+    def _commit(self, val: Optional[Val]) -> Optional[Val]:
+        if val is not None:
+            self.features += self._feat
+        self._feat = []
+        return val
+
+    def op_loop(self):
+        guardless = self.coin(0.2)
+        fig2 = None
+        if self.fig2:
+            self.fig2 = False
+            ints = [Ref(f"a{i}", _S(INT)) for i in range(3)]
+            fig2 = ints
+            guardless = True
+        for attempt in range(6):
+            self._feat = []
+            sc, names = self._outer()
+            top = self.gen_loop(sc, 0, guardless=guardless, fig2=fig2)
+            L = top.loop
+            e = top
+            if top.ty[0] == "tup" and self.coin(0.15):
+                e = Proj(top, self.r(len(top.ty[1])))
+            if any(not n.startswith("a") for n in e.free()):
+                raise AssertionError(f"loop leaks names {e.free()}")
+            try:
+                e.ev({n: names[n].value for n in e.free()})
+            except LoopReject as r:
+                self.rejected.append((f"{L.kind}_loop", f"simulation: {r}"))
+                if "no exit" in str(r) and guardless:
+                    guardless = False
+                continue
+            if L.last_calls <= 2 and attempt < 5 and self.coin(0.6):
+                continue                          # prefer loops that go round a few times
+            self.feat(f"calls_{_bucket(L.last_calls)}")
+            if any(not any(names[n].expr is p for p in self.params) for n in e.free()):
+                self.feat("loop_fed_by_earlier_node")
+            op = "loop_fig2" if fig2 is not None else f"loop_{L.kind}"
+            return self._commit(self.add_expr(e, op, names, let=True))
+        self._feat = []
+        return None
+
+    def op_nontail(self):
+        for attempt in range(4):
+            self._feat = []
+            sc, names = self._outer()
+            e = self.gen_nontail(sc)
+            try:
+                e.ev({n: names[n].value for n in e.free()})
+            except LoopReject as r:
+                self.rejected.append(("nontail", f"simulation: {r}"))
+                continue
+            return self._commit(self.add_expr(e, f"nontail_{e.loop.kind}", names, let=True))
+        self._feat = []
+        return None
+
+    def op_proj(self):
+        sc, names = self._outer()
+        tups = [(n, t) for n, t, _ in sc if t[0] == "tup"]
+        if not tups:
+            return None
+        n, t = self.choice(tups)
+        self._feat = []
+        return self._commit(self.add_expr(Proj(Ref(n, t), self.r(len(t[1]))), "tuple_get_item", names, let=None))
+
+    def op_scalar(self):
+        sc, names = self._outer()
+        self._feat = []
+        kk = self.r(3)
+        if kk == 0:
+            e = self.g_bool(sc, 2)
+        else:
+            e = self.g_num(sc, self.choice(self.num_dtypes(sc)), 2)
+        return self._commit(self.add_expr(e, "scalar", names, let=None))
+
+    def generate(self):
+        self.make_params()
+        tries = 0
+        w = np.array([t[0] for t in self.table], dtype=float)
+        while len(self.ops_used) < self.n_ops and tries < self.n_ops * 8:
+            tries += 1
+            if not any(o.startswith(("loop", "nontail")) for o in self.ops_used) and tries <= self.n_ops * 4:
+                fns = [fn for _, name, fn in self.table if name == "loop"] or [self.table[0][2]]
+                fn = fns[0]                        # a program starts with a loop
+            else:
+                _, name, fn = self.table[int(self.rng.choice(len(self.table), p=w / w.sum()))]
+            fn()
+        return self.finish()
+
+    def finish(self):
+        relay = _relay()
+        if len(self.pool) == len(self.params):
+            raise RuntimeError("no node could be generated")
+        last = self.pool[-1]
+        outs = [last]
+        unused = [v for v in self.pool if v.uses == 0 and v is not last and not any(v.expr is p for p in self.params)]
+        self.rng.shuffle(unused)
+        outs += unused[:self.r(3)]
+        self.outputs = [next(i for i, v in enumerate(self.pool) if v is o) for o in outs]
+        body = outs[0].expr if len(outs) == 1 else relay.Tuple([o.expr for o in outs])
+        for var, value in reversed(self.stmts):
+            if var is not None:
+                body = relay.Let(var, value, body)
+        return self._module(relay.Function(self.params, body)), self.inputs
+
+
+def _bucket(n: int) -> str:
+    return "1" if n <= 1 else "2-4" if n <= 4 else "5-15" if n <= 15 else "16+"
+
+
+# ---------------------------------------------------------------------------
 # running one program
 
 
@@ -1384,16 +2619,22 @@ def _loss_function(mod):
 _GRAD_UNSUPPORTED = ("the gradient of `", "the weight gradient of `", "no gradient rule for `")
 
 
-def run_program(seed: int, index: int, n_ops: int = 12, configs: Sequence[str] = ("default", "no-layout"),
-                grad: bool = True, verbose: bool = False, allow=None) -> dict:
-    """Generates program ``(seed, index)`` and checks it: a dict with ``verdict``,
-    ``detail``, ``text``, ``ops``, ``grad`` (``pass``/``unsupported``/``none``/a
-    finding), ``grad_detail`` and ``rejected``."""
-    relay = _relay()
-    import relay_mlir.compiler as compiler
+KINDS = {"ops": (Generator, 12), "loops": (LoopGenerator, 4)}
+
+
+def run_program(seed: int, index: int, n_ops: Optional[int] = None,
+                configs: Sequence[str] = ("default", "no-layout"), grad: bool = True, verbose: bool = False,
+                allow=None, kind: str = "ops") -> dict:
+    """Generates program ``(seed, index)`` of ``kind`` (``ops``: the op generator;
+    ``loops``: recursive loops, no gradient) and checks it: a dict with ``verdict``,
+    ``detail``, ``text``, ``ops``, ``features``, ``grad`` (``pass``/``unsupported``/
+    ``none``/a finding), ``grad_detail`` and ``rejected``."""
     res = {"seed": seed, "index": index, "verdict": "pass", "detail": "", "text": "", "ops": [],
-           "grad": "none", "rejected": []}
-    gen = Generator(seed, index, n_ops=n_ops, verbose=verbose, allow=allow)
+           "grad": "none", "rejected": [], "kind": kind, "features": []}
+    cls, default_ops = KINDS[kind]
+    gen = cls(seed, index, n_ops=n_ops or default_ops, verbose=verbose, allow=allow)
+    if kind == "loops":
+        grad = False
     try:
         mod, inputs = gen.generate()
     except ShadowMismatch as e:
@@ -1406,6 +2647,7 @@ def run_program(seed: int, index: int, n_ops: int = 12, configs: Sequence[str] =
         res["ops"] = gen.ops_used
         return res
     res["ops"] = gen.ops_used
+    res["features"] = sorted(set(getattr(gen, "features", [])))
     res["rejected"] = gen.rejected
     res["inputs"] = inputs
     try:
@@ -1413,6 +2655,20 @@ def run_program(seed: int, index: int, n_ops: int = 12, configs: Sequence[str] =
     except Exception as e:
         res.update(verdict="exception", detail=f"astext: {type(e).__name__}: {e}")
         return res
+    verdict, detail = check_module(mod, inputs, configs)
+    if verdict != "pass":
+        res.update(verdict=verdict, detail=detail)
+        return res
+    if grad:
+        res["grad"] = _check_gradient(mod, inputs, res)
+    return res
+
+
+def check_module(mod, inputs, configs: Sequence[str] = ("default",)) -> Tuple[str, str]:
+    """(verdict, detail) of ``mod`` on ``inputs``: the interpreter against
+    ``relay.compile`` with each pipeline of ``configs``."""
+    relay = _relay()
+    import relay_mlir.compiler as compiler
     stage = "interpreter"
     try:
         with np.errstate(all="ignore"):
@@ -1429,18 +2685,13 @@ def run_program(seed: int, index: int, n_ops: int = 12, configs: Sequence[str] =
         finally:
             compiler.PIPELINE = saved
     except Mismatch as e:
-        res.update(verdict="mismatch", detail=str(e))
-        return res
+        return "mismatch", str(e)
     except relay.CompileError as e:
-        res.update(verdict="compile_error", detail=f"{stage}: {e}")
-        return res
+        return "compile_error", f"{stage}: {e}"
     except Exception as e:
-        res.update(verdict="interp_error" if stage == "interpreter" else "exception",
-                   detail=f"{stage}: {type(e).__name__}: {e}\n{traceback.format_exc()}")
-        return res
-    if grad:
-        res["grad"] = _check_gradient(mod, inputs, res)
-    return res
+        return ("interp_error" if stage == "interpreter" else "exception",
+                f"{stage}: {type(e).__name__}: {e}\n{traceback.format_exc()}")
+    return "pass", ""
 
 
 def _check_gradient(mod, inputs, res) -> str:
@@ -1503,7 +2754,7 @@ def _worker_main(conn, opts: dict) -> None:
         seed, index = msg
         try:
             r = run_program(seed, index, n_ops=opts["ops"], configs=opts["configs"], grad=opts["grad"],
-                            verbose=opts["verbose"], allow=opts.get("allow"))
+                            verbose=opts["verbose"], allow=opts.get("allow"), kind=opts.get("kind", "ops"))
         except BaseException as e:  # noqa: BLE001 - reported as a finding
             r = {"seed": seed, "index": index, "verdict": "exception", "grad": "none", "ops": [], "text": "",
                  "rejected": [], "detail": f"{type(e).__name__}: {e}\n{traceback.format_exc()}"}
@@ -1570,11 +2821,13 @@ def campaign(seed: int, indices: Sequence[int], opts: dict, timeout: float = 180
         if worker is None or not worker.alive():
             worker = Worker(opts)
         r = worker.run(seed, i, timeout)
+        r.setdefault("kind", opts.get("kind", "ops"))
+        r.setdefault("n_ops", opts.get("ops"))
         if r["verdict"] in ("timeout", "crash"):
             worker = None
         counts[r["verdict"]] += 1
         gcounts[r["grad"]] += 1
-        opcount.update(set(r.get("ops", [])))
+        opcount.update(set(r.get("ops", [])) | {"+" + f for f in r.get("features", [])})
         for op, msg in r.get("rejected", []):
             rejected[(op, msg[:160])] += 1
         if is_finding(r):
@@ -1602,7 +2855,10 @@ def _save_finding(d: str, r: dict) -> None:
         f.write(f"// seed {r['seed']} program {r['index']}: {kind}\n")
         for line in (r.get("detail") or "").splitlines() + (r.get("grad_detail") or "").splitlines():
             f.write(f"// {line}\n")
-        f.write(f"// reproduce: python fuzz/random_programs.py --seed {r['seed']} --only {r['index']} -v\n")
+        extra = "" if r.get("kind", "ops") == "ops" else f" --kind {r['kind']}"
+        if r.get("n_ops"):
+            extra += f" --ops {r['n_ops']}"
+        f.write(f"// reproduce: python fuzz/random_programs.py --seed {r['seed']} --only {r['index']}{extra} -v\n")
         f.write(r.get("text") or "")
     if r.get("inputs") is not None:
         np.savez(base + "_inputs.npz", *r["inputs"])
@@ -1635,7 +2891,9 @@ def main(argv=None) -> int:
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--only", type=int, help="run one program (index) in this process")
-    ap.add_argument("--ops", type=int, default=12, help="nodes per program")
+    ap.add_argument("--kind", choices=sorted(KINDS), default="ops",
+                    help="ops: the op generator; loops: recursive loops over small state (issue 29)")
+    ap.add_argument("--ops", type=int, default=None, help="nodes per program (12; loops: 4)")
     ap.add_argument("--jobs", type=int, default=1, choices=[1], help="(one worker: the machine is shared)")
     ap.add_argument("--configs", default="default,no-layout",
                     help=f"pipelines to compile with, of {', '.join(CONFIGS)}")
@@ -1652,16 +2910,20 @@ def main(argv=None) -> int:
         if c not in CONFIGS:
             ap.error(f"unknown config {c}")
     if a.only is not None:
-        r = run_program(a.seed[0], a.only, n_ops=a.ops, configs=configs, grad=not a.no_grad, verbose=a.verbose)
+        r = run_program(a.seed[0], a.only, n_ops=a.ops, configs=configs, grad=not a.no_grad, verbose=a.verbose,
+                        kind=a.kind)
         if a.print or a.verbose:
             print(r["text"])
             print("nodes:", " ".join(r["ops"]))
+            if r.get("features"):
+                print("features:", " ".join(r["features"]))
         print(f"verdict: {r['verdict']}  gradient: {r['grad']}")
         for k in ("detail", "grad_detail"):
             if r.get(k):
                 print(f"{k}: {r[k]}")
         return 1 if is_finding(r) else 0
-    opts = {"ops": a.ops, "configs": configs, "grad": not a.no_grad, "verbose": a.verbose}
+    opts = {"ops": a.ops, "configs": configs, "grad": not a.no_grad and a.kind == "ops", "verbose": a.verbose,
+            "kind": a.kind}
     results = [campaign(s, range(a.start, a.start + a.count), opts, a.timeout, a.findings_dir,
                         log=(lambda m: print(m, flush=True)) if a.verbose else None) for s in a.seed]
     print(summary_table(results))
@@ -1694,8 +2956,10 @@ def main(argv=None) -> int:
 
 def _write_md(path: str, results, configs, opts, ops, a) -> None:
     lines = [f"## Run of {time.strftime('%Y-%m-%d')} on {_git_commit()}", "",
-             f"`python fuzz/random_programs.py --seed {' '.join(map(str, a.seed))} --count {a.count} "
-             f"--ops {a.ops} --configs {','.join(configs)}" + ("" if opts["grad"] else " --no-grad") + "`", "",
+             f"`python fuzz/random_programs.py" + ("" if a.kind == "ops" else f" --kind {a.kind}")
+             + f" --seed {' '.join(map(str, a.seed))} --count {a.count}"
+             + (f" --ops {a.ops}" if a.ops else "") + f" --configs {','.join(configs)}"
+             + ("" if opts["grad"] or a.kind != "ops" else " --no-grad") + "`", "",
              summary_table(results), "",
              f"Node kinds used ({len(ops)}; programs containing each): "
              + ", ".join(f"{k} {n}" for k, n in sorted(ops.items())), ""]
