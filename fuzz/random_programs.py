@@ -48,11 +48,26 @@ int/bool results exactly, shapes and dtypes exactly. Verdicts:
 A gradient the pass refuses for lack of a rule counts as ``unsupported``
 (not a finding).
 
+``--kind loops`` (issue 29) generates programs of recursive loops instead
+(``LoopGenerator``): let-bound and global recursive functions (and
+``relay.loops.while_loop``) over 0-d int32/int64/float32/bool state, tuples
+of scalars and small tensors, started from the program's inputs; bodies are
+``if``s returning tuples (recursion in one or both branches, exits in nested
+``if``s), conditions mix comparisons and logic on several state values (the
+Relay paper's Fig. 2 among them) and on float state; loops in loops, loops
+in a row, closures capturing outer scalars and tensors, bounds from inputs,
+state passed back unchanged or the same value in two slots, and non-tail
+recursion of depth <= 10. Termination and tameness are by construction and
+checked by a numpy simulation of the loop language (see the section
+"loops"); no gradients. ``fuzz/reduce_loops.py`` shrinks a failing one.
+
 Usage::
 
     python fuzz/random_programs.py --seed 0 --count 200
     python fuzz/random_programs.py --seed 0 --only 17 -v --print   # one program
     python fuzz/random_programs.py --seed 0 --count 1000 --md docs/fuzzing_programs.md
+    python fuzz/random_programs.py --kind loops --seed 1 --count 1000 --configs default
+    python fuzz/random_programs.py --kind loops --seed 0 --only 2 --configs default --print
 
 Findings (program text, inputs, verdict) are written to ``fuzz/findings/``
 (``--findings-dir``). Exit status 1 if any program is not ``pass``.
@@ -1978,7 +1993,8 @@ class LoopGenerator(Generator):
                                            [cur, self.g_num(sc, dt, 1)]), K(int(self.rng.integers(2, 50)), dt)])
             if kk == 3:
                 lo = int(self.rng.integers(-20, 1))
-                return Op("clip", [Op("add", [cur, self.g_num(sc, dt, 1)])], lo=lo, hi=lo + int(self.rng.integers(1, 60)))
+                return Op("clip", [Op("add", [cur, self.g_num(sc, dt, 1)])], lo=lo,
+                          hi=lo + int(self.rng.integers(1, 60)))
             if kk == 4:
                 return Op("where", [self.g_bool(sc, 1), Op("add", [cur, K(1, dt)]), self.g_num(sc, dt, 1)])
             if kk == 5:
@@ -2366,7 +2382,8 @@ class LoopGenerator(Generator):
                 return Op("logical_xor", [cur, self.g_bool(sc2, 1)])
             if self.coin(0.5):
                 return Op("floor_mod", [Op("add", [Op("multiply", [cur, K(int(self.rng.integers(1, 4)), t[2])]),
-                                                   self.g_num(sc2, t[2], 1)]), K(int(self.rng.integers(5, 1000)), t[2])])
+                                                   self.g_num(sc2, t[2], 1)]),
+                                        K(int(self.rng.integers(5, 1000)), t[2])])
             return self.u_int(sc2, t[1], t[2], cur)
         L.tree = ("if", Op(self.choice(["less_equal", "less"]), [n, K(0, ndt)]), ("exit", base),
                   ("nontail", args, r, combine(rr, rty)))
