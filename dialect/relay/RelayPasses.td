@@ -479,6 +479,24 @@ def RelayFoldEmptyIterations : Pass<"relay-fold-empty-iterations"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def RelayFailEndlessLoops : Pass<"relay-fail-endless-loops",
+                                  "::mlir::ModuleOp"> {
+  let summary = "Replaces loops that can never exit by a run-time error";
+  let description = [{
+    A block of a function from which no return can be reached (a loop with
+    no exit, e.g. a recursion's version where its base case is known never
+    to hold again) is replaced by a run-time failure, "this program never
+    terminates: it entered a loop that never exits [at file:line:col]",
+    followed by a return of placeholder results. iree-compile 3.13 cannot
+    compile a function with a path on which its results have no producer,
+    and the program would spin forever there. Blocks that can still return
+    are not changed.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def RelayWidenHostIntegers : Pass<"relay-widen-host-integers",
                                    "::mlir::ModuleOp"> {
   let summary = "Carries the host integers of a block or call that also "

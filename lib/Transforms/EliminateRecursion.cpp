@@ -36,6 +36,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::relay {
@@ -344,31 +345,6 @@ Value unbox(OpBuilder &b, Location loc, Value stored, Type type) {
   return stored;
 }
 
-/// A placeholder value for an argument or result slot that is not used.
-FailureOr<Value> placeholder(OpBuilder &b, Location loc, Type type) {
-  if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
-    if (tensorType.hasStaticShape())
-      if (auto zero = dyn_cast_or_null<TypedAttr>(
-              b.getZeroAttr(tensorType.getElementType())))
-        return arith::ConstantOp::create(
-                   b, loc, DenseElementsAttr::get(tensorType, zero))
-            .getResult();
-    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-    SmallVector<Value> dims(tensorType.getNumDynamicDims(), c0);
-    return tensor::EmptyOp::create(b, loc, tensorType.getShape(),
-                                   tensorType.getElementType(), dims,
-                                   tensorType.getEncoding())
-        .getResult();
-  }
-  if (type.isIntOrIndexOrFloat())
-    return arith::ConstantOp::create(b, loc,
-                                     cast<TypedAttr>(b.getZeroAttr(type)))
-        .getResult();
-  if (isa<OpaqueType>(type))
-    return io::createNull(b, loc, type);
-  return failure();
-}
-
 /// Erases the terminator after a tail call and the call, and branches to
 /// `dest` with the call's operands instead. The results can still be used by
 /// the (now unreachable) blocks of the return chain that saw them by
@@ -382,7 +358,7 @@ LogicalResult replaceTailCallByBranch(func::CallOp call, Block *dest,
   for (Value result : call.getResults()) {
     if (result.use_empty())
       continue;
-    FailureOr<Value> p = placeholder(eb, call.getLoc(), result.getType());
+    FailureOr<Value> p = io::placeholder(eb, call.getLoc(), result.getType());
     if (failed(p))
       return call.emitError("relay-eliminate-recursion: unsupported result "
                             "type ")
@@ -438,7 +414,6 @@ struct EliminateRecursionPass
 
   LogicalResult eliminate(ArrayRef<func::FuncOp> scc, SymbolTable &symbols);
   LogicalResult buildLoop(func::FuncOp fn, ArrayRef<Site> sites);
-  void boxLoopCarriedTensors(Block *header);
   LogicalResult buildDispatcher(ArrayRef<func::FuncOp> scc,
                                 MutableArrayRef<Site> sites,
                                 SymbolTable &symbols);
@@ -552,54 +527,35 @@ LogicalResult EliminateRecursionPass::eliminate(ArrayRef<func::FuncOp> scc,
   return buildDispatcher(scc, sites, symbols);
 }
 
-/// Self tail calls only: the entry block becomes a loop header entered from
-/// a new entry block, and each tail call branches back to it.
-LogicalResult EliminateRecursionPass::buildLoop(func::FuncOp fn,
-                                                ArrayRef<Site> sites) {
-  Block *header = &fn.getBody().front();
-  auto *entry = new Block();
-  fn.getBody().push_front(entry);
-  for (BlockArgument arg : header->getArguments())
-    entry->addArgument(arg.getType(), arg.getLoc());
-  OpBuilder b = OpBuilder::atBlockEnd(entry);
-  cf::BranchOp::create(b, fn.getLoc(), header, entry->getArguments());
-  for (const Site &site : sites)
-    if (failed(replaceTailCallByBranch(site.call, header, entry)))
+/// The branches entering `block`: (terminator, successor index) pairs;
+/// failure if a predecessor's terminator is not a BranchOpInterface.
+FailureOr<SmallVector<std::pair<BranchOpInterface, unsigned>>>
+enteringEdges(Block *block) {
+  SmallVector<std::pair<BranchOpInterface, unsigned>> edges;
+  for (Block *pred : llvm::to_vector(block->getPredecessors())) {
+    auto br = dyn_cast<BranchOpInterface>(pred->getTerminator());
+    if (!br)
       return failure();
-  boxLoopCarriedTensors(header);
-  return success();
+    for (unsigned s = 0; s < br->getNumSuccessors(); ++s)
+      if (br->getSuccessor(s) == block &&
+          !llvm::is_contained(edges, std::make_pair(br, s)))
+        edges.push_back({br, s});
+  }
+  return edges;
 }
 
 /// A loop's loop-invariant arguments (passed back unchanged by every back
-/// edge) are replaced by the function's arguments; if it then carries two
-/// tensors or more, or one with a dynamic dim, its tensors are carried as
-/// `!hal.buffer_view`s: boxed before each branch to the header, unboxed at
-/// its start. iree-compile 3.13 packs the tensors one dispatch region
-/// produces into one buffer, and a branch passing two of them to two block
-/// arguments, or passing a loop-invariant one, loses one (at run time:
-/// "indirect buffer reference slot 0 is out of range of the declared
-/// binding capacity", "binding table slot requires a buffer but none was
-/// provided", or "ref is null"; static or dynamic shapes alike: the Relay
-/// paper's loop over three int32 scalars failed so); distinct buffer views
-/// avoid it. A loop carrying one static tensor carries it as it is.
-void EliminateRecursionPass::boxLoopCarriedTensors(Block *header) {
-  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
+/// edge) are replaced by the value the entry block passes.
+void forwardLoopInvariants(Block *header) {
   Block *entry = &header->getParent()->front();
-  // loop-invariant arguments: every back edge passes the argument itself
-  SmallVector<std::pair<BranchOpInterface, unsigned>> edges;
-  for (Block *pred : llvm::to_vector(header->getPredecessors())) {
-    auto br = dyn_cast<BranchOpInterface>(pred->getTerminator());
-    if (!br)
-      return; // (not a branch we can rewrite: leave the loop as it is)
-    for (unsigned s = 0; s < br->getNumSuccessors(); ++s)
-      if (br->getSuccessor(s) == header)
-        edges.push_back({br, s});
-  }
+  auto edges = enteringEdges(header);
+  if (failed(edges))
+    return; // (not a branch we can rewrite: leave the loop as it is)
   for (int i = header->getNumArguments() - 1; i >= 0; --i) {
     BlockArgument arg = header->getArgument(i);
     Value initial;
     bool invariant = true;
-    for (auto [br, s] : edges) {
+    for (auto [br, s] : *edges) {
       Value passed = br.getSuccessorOperands(s).getForwardedOperands()[i];
       if (br->getBlock() == entry)
         initial = passed;
@@ -609,22 +565,40 @@ void EliminateRecursionPass::boxLoopCarriedTensors(Block *header) {
     if (!invariant || !initial)
       continue;
     arg.replaceAllUsesWith(initial);
-    for (auto [br, s] : edges)
+    for (auto [br, s] : *edges)
       br.getSuccessorOperands(s).erase(i);
     header->eraseArgument(i);
   }
-  auto tensors = llvm::make_filter_range(header->getArgumentTypes(), isTensor);
+}
+
+/// If `block` takes two tensors or more, or one with a dynamic dim, its
+/// tensors are passed as `!hal.buffer_view`s: boxed before each branch to
+/// it, unboxed at its start. iree-compile 3.13 packs the tensors one
+/// dispatch region produces into one buffer, and a branch passing two of
+/// them to two block arguments, or passing a loop-invariant one, loses one
+/// (at run time: "indirect buffer reference slot 0 is out of range of the
+/// declared binding capacity", "binding table slot requires a buffer but
+/// none was provided", or "ref is null"; static or dynamic shapes alike:
+/// the Relay paper's loop over three int32 scalars failed so, and so did a
+/// recursion's frame loop given one constant twice); distinct buffer views
+/// avoid it. A block taking one static tensor takes it as it is.
+void boxBlockTensors(Block *block) {
+  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
+  auto tensors = llvm::make_filter_range(block->getArgumentTypes(), isTensor);
   if (llvm::range_size(tensors) < 2 && llvm::all_of(tensors, [](Type t) {
         return cast<RankedTensorType>(t).hasStaticShape();
       }))
     return;
-  Type view = io::getBufferViewType(header->getParent()->getContext());
+  auto edges = enteringEdges(block);
+  if (failed(edges) || edges->empty())
+    return;
+  Type view = io::getBufferViewType(block->getParent()->getContext());
   SmallVector<unsigned> boxed;
-  for (BlockArgument arg : header->getArguments())
+  for (BlockArgument arg : block->getArguments())
     if (isTensor(arg.getType()))
       boxed.push_back(arg.getArgNumber());
   // predecessors: box the operands they pass
-  for (auto [br, s] : edges) {
+  for (auto [br, s] : *edges) {
     MutableOperandRange operands =
         br.getSuccessorOperands(s).getMutableForwardedOperands();
     OpBuilder b(br);
@@ -641,10 +615,10 @@ void EliminateRecursionPass::boxLoopCarriedTensors(Block *header) {
       operands[i].set(v);
     }
   }
-  // the header: arguments become views, unboxed at its start
-  OpBuilder b = OpBuilder::atBlockBegin(header);
+  // the block: arguments become views, unboxed at its start
+  OpBuilder b = OpBuilder::atBlockBegin(block);
   for (unsigned i : boxed) {
-    BlockArgument arg = header->getArgument(i);
+    BlockArgument arg = block->getArgument(i);
     auto type = cast<RankedTensorType>(arg.getType());
     SmallVector<OpOperand *> uses =
         llvm::map_to_vector(arg.getUses(), [](OpOperand &u) { return &u; });
@@ -653,6 +627,29 @@ void EliminateRecursionPass::boxLoopCarriedTensors(Block *header) {
     for (OpOperand *use : uses)
       use->set(tensor);
   }
+}
+
+/// Self tail calls only: the entry block becomes a loop header entered from
+/// a new entry block, and each tail call branches back to it.
+LogicalResult EliminateRecursionPass::buildLoop(func::FuncOp fn,
+                                                ArrayRef<Site> sites) {
+  Block *header = &fn.getBody().front();
+  auto *entry = new Block();
+  fn.getBody().push_front(entry);
+  for (BlockArgument arg : header->getArguments())
+    entry->addArgument(arg.getType(), arg.getLoc());
+  OpBuilder b = OpBuilder::atBlockEnd(entry);
+  cf::BranchOp::create(b, fn.getLoc(), header, entry->getArguments());
+  for (const Site &site : sites)
+    if (failed(replaceTailCallByBranch(site.call, header, entry)))
+      return failure();
+  forwardLoopInvariants(header);
+  // state no result depends on goes first: boxed, it would look used
+  IRRewriter rewriter(fn.getContext());
+  (void)eraseUnreachableBlocks(rewriter, fn.getBody());
+  (void)runRegionDCE(rewriter, fn.getBody());
+  boxBlockTensors(header);
+  return success();
 }
 
 LogicalResult
@@ -820,7 +817,7 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
         continue;
       }
       for (Type t : other) {
-        FailureOr<Value> p = placeholder(eb, loc, t);
+        FailureOr<Value> p = io::placeholder(eb, loc, t);
         if (failed(p))
           return first.emitError("relay-eliminate-recursion: unsupported "
                                  "result type ")
@@ -891,7 +888,20 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
                          caseValues, caseDests, caseOperands);
   }
 
-  // 6. The original functions call the dispatcher.
+  // 6. Blocks entered from several places with two tensors or more take
+  //    them boxed (see boxBlockTensors): the functions' entries (loop
+  //    headers of tail calls and pushes), the return blocks. (A block
+  //    entered from one place is merged into it by the canonicalizer.)
+  IRRewriter rewriter(ctx);
+  (void)eraseUnreachableBlocks(rewriter, body);
+  (void)runRegionDCE(rewriter, body);
+  for (Block &block : llvm::drop_begin(body.getBlocks())) {
+    auto edges = enteringEdges(&block);
+    if (succeeded(edges) && edges->size() > 1)
+      boxBlockTensors(&block);
+  }
+
+  // 7. The original functions call the dispatcher.
   for (auto [i, fnRef] : llvm::enumerate(scc)) {
     func::FuncOp fn = fnRef;
     Block *wrapper = fn.addEntryBlock();
@@ -905,7 +915,7 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
         continue;
       }
       for (Type t : types) {
-        FailureOr<Value> p = placeholder(wb, fl, t);
+        FailureOr<Value> p = io::placeholder(wb, fl, t);
         if (failed(p))
           return fn.emitError("relay-eliminate-recursion: unsupported "
                               "argument type ")

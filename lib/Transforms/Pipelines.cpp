@@ -74,12 +74,21 @@ void mlir::relay::registerRelayPipelines() {
         pm.addPass(createRelayDropSizeReshapes());
         // iree-compile hangs on call-graph cycles: none may reach it.
         pm.addPass(createRelayEliminateRecursion());
+        // Branches decided by constants reaching a function through all its
+        // call sites, and the code they make unreachable, removed here:
+        // iree-compile's canonicalizer can spin forever on unreachable
+        // loops that its own constant propagation leaves behind.
+        pm.addPass(createSCCPPass());
+        pm.addPass(createSymbolDCEPass());
         // Dims of intermediates in terms of the inputs' dims, so that the
         // run-time shape checks depending only on them run before the
         // first dispatch (each assert between dispatches is a host wait).
         pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
         pm.addPass(createCanonicalizerPass());
         pm.addPass(createCSEPass());
+        // Loops that can never exit (now that branches known from constants
+        // are folded) fail at run time, not in iree-compile.
+        pm.addPass(createRelayFailEndlessLoops());
         pm.addNestedPass<func::FuncOp>(createRelayHoistRuntimeChecks());
         // IREE's VM moves mixes of 32- and 64-bit integers wrongly.
         pm.addPass(createRelayWidenHostIntegers());

@@ -202,9 +202,10 @@ class Executable:
             raise InputShapeError(f"{function}: {m.group(1)}") from None
         except RuntimeError as e:
             # the program stopped itself (util.status.check_ok / cf.assert of the
-            # lowering: an incomplete match, a run-time shape that does not fit)
+            # lowering: an incomplete match, a run-time shape that does not fit,
+            # a loop that never exits)
             msg = str(e)
-            if "relay." in msg:
+            if "relay." in msg or "relay-mlir:" in msg:
                 raise RelayRuntimeError(msg.replace("Error invoking function: ", "").strip()) from None
             raise
         dev = ctx.config.device

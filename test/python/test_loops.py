@@ -265,3 +265,128 @@ def test_loop_over_int32_and_int64_scalars():
         got = exe(np.array(start[0], np.int32), np.array(start[1], np.int64),
                   np.array(start[2], np.int64), np.array(start[3], np.int32))
         assert [np.asarray(g).item() for g in got] == [i, u, v, p], start
+
+
+# A loop that never exits when its loop-invariant input says so (found by the loop
+# fuzzer, issue 29): relay-unswitch-loops gives the `%k > 0` version a body with no
+# exit, which iree-compile could not compile ("'util.call' op function type
+# mismatch"). relay-fail-endless-loops turns that path into a run-time error; the
+# other path runs as before.
+ENDLESS_WHEN = """#[version = "0.0.5"]
+def @main(%n: int32, %k: int32) {
+  let %loop = fn (%i: int32) {
+    if (greater(%k, 0)) {
+      %loop(%i)
+    } else {
+      if (less(%i, 10)) { %loop(add(%i, 3)) } else { %i }
+    }
+  };
+  %loop(%n)
+}
+"""
+
+
+def test_loop_that_never_exits_on_one_path():
+    mod = relay.fromtext(ENDLESS_WHEN)
+    exe = relay.compile(mod)
+    for n in (-4, 0, 12):
+        want = n
+        while want < 10:
+            want += 3
+        assert np.asarray(exe(np.array(n, np.int32), np.array(0, np.int32))).item() == want
+    with pytest.raises(relay.RelayRuntimeError, match="never terminates"):
+        exe(np.array(0, np.int32), np.array(1, np.int32))
+
+
+# Loop state no result depends on (found by the loop fuzzer, issue 29: seed 29,
+# program 11): the loop's result is unused, and in the version relay-unswitch-loops
+# makes for `%in2 + %in2 != 12` two float tensors are carried that nothing reads.
+# Boxed for IREE they looked used, and iree-compile failed ("'util.call' op function
+# type mismatch"); relay-eliminate-recursion drops dead state before boxing.
+DEAD_STATE = """#[version = "0.0.5"]
+def @main(%in0: float32, %in1: int32, %in2: int64) {
+  let %x1 = (
+    let %loop = fn (%i: int32, %x: float32, %j: int32, %y: float32) {
+      if (less(%i, 17)) {
+        if (equal(add(%in2, %in2), 12i64)) {
+          %loop(add(%i, 1), add(multiply(clip(%x, a_min=-1f, a_max=1f), -0.53f), -1.13f),
+                clip(add(%j, multiply(%j, 10)), a_min=-11f, a_max=11f), %y)
+        } else {
+          %loop(add(%i, 1), multiply(clip(%x, a_min=-1f, a_max=1f), -0.84f),
+                floor_mod(subtract(%j, %j), 16),
+                add(multiply(abs(%y), -0.7f), multiply(copy(%y), -0.05f)))
+        }
+      } else {
+        (%j, %i)
+      }
+    };
+    %loop(clip(%in1, a_min=-4f, a_max=4f), %in0, %in1, %in0)
+  );
+  add(%in0, %in0)
+}
+"""
+
+
+def test_loop_carrying_state_no_result_uses():
+    exe = relay.compile(relay.fromtext(DEAD_STATE))
+    for c in (6, 5):
+        got = exe(np.array(1.5, np.float32), np.array(-3, np.int32), np.array(c, np.int64))
+        assert np.asarray(got).item() == 3.0
+
+
+# A non-tail recursion over two tensors started on one constant (found by the loop
+# fuzzer, issue 29, finding L2): its frame loop's entry block took two tensors that
+# IREE 3.13 packed into one buffer, and the module's initializer failed ("indirect
+# buffer reference slot 0 is out range"). The dispatcher now boxes them like loops.
+@pytest.mark.parametrize("start", ["constant", "input", "computed"])
+def test_non_tail_recursion_over_two_tensors(start):
+    c = np.array([-1.27, -1.47], "float32")
+    n = relay.var("n", shape=(), dtype="int32")
+    x = relay.var("x", shape=(2,))
+    i = relay.var("i", shape=(), dtype="int32")
+    t = relay.var("t", shape=(2,))
+    u = relay.var("u", shape=(2,))
+    rec, r = relay.var("rec"), relay.var("r")
+    body = relay.If(relay.less_equal(i, relay.const(0)), t,
+                    relay.Let(r, relay.Call(rec, [relay.subtract(i, relay.const(1)), u, relay.add(u, t)]),
+                              relay.add(r, u)))
+    fn = relay.Function([i, t, u], body, ret_type=relay.TensorType([2], "float32"))
+    s = {"constant": relay.const(c), "input": x, "computed": relay.exp(x)}[start]
+    mod = relay.IRModule.from_expr(relay.Function([n, x], relay.Let(rec, fn, relay.Call(rec, [n, s, s]))))
+    exe = relay.compile(mod)
+    for k in (-3, 0, 1, 4):
+        t0 = {"constant": c, "input": c, "computed": np.exp(c)}[start]
+        # rec(i, t, u) = t if i <= 0 else rec(i - 1, u, u + t) + u
+        def ref(i, t, u):
+            return t if i <= 0 else ref(i - 1, u, u + t) + u
+        np.testing.assert_allclose(exe(np.array(k, np.int32), c), ref(k, t0, t0), rtol=1e-6)
+
+
+# An outer loop that cannot run (its counter starts at -1 and it runs while it is 0)
+# around an inner loop (found by the loop fuzzer, issue 29, finding L1): iree-compile
+# folded the outer condition and then never returned from canonicalizing the dead
+# inner loop. sccp decides such branches before IREE sees them.
+DEAD_INNER = """#[version = "0.0.5"]
+def @main(%a: int32, %b: int32) {
+  let %outer = fn (%u: int32, %x: int32) {
+    if (equal(%u, 0)) {
+      let %r = (
+        let %inner = fn (%i: int32, %j: int32) {
+          if (greater(1, %i)) { %inner(add(%i, 1), %a) } else { (%a, %j) }
+        };
+        %inner(3, %b)
+      );
+      %outer(add(%u, 1), add(%x, %r.1))
+    } else {
+      (%u, %x)
+    }
+  };
+  %outer(-1, %a)
+}
+"""
+
+
+def test_loop_that_cannot_run_around_an_inner_loop():
+    exe = relay.compile(relay.fromtext(DEAD_INNER))
+    got = exe(np.array(4, np.int32), np.array(3, np.int32))
+    assert [np.asarray(g).item() for g in got] == [-1, 4]

@@ -150,6 +150,30 @@ void iree::emitRuntimeFailure(OpBuilder &b, Location loc, StringRef message) {
                 {b.getNamedAttr("message", b.getStringAttr(message))});
 }
 
+FailureOr<Value> iree::placeholder(OpBuilder &b, Location loc, Type type) {
+  if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
+    if (tensorType.hasStaticShape())
+      if (auto zero = dyn_cast_or_null<TypedAttr>(
+              b.getZeroAttr(tensorType.getElementType())))
+        return arith::ConstantOp::create(
+                   b, loc, DenseElementsAttr::get(tensorType, zero))
+            .getResult();
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    SmallVector<Value> dims(tensorType.getNumDynamicDims(), c0);
+    return tensor::EmptyOp::create(b, loc, tensorType.getShape(),
+                                   tensorType.getElementType(), dims,
+                                   tensorType.getEncoding())
+        .getResult();
+  }
+  if (type.isIntOrIndexOrFloat())
+    return arith::ConstantOp::create(b, loc,
+                                     cast<TypedAttr>(b.getZeroAttr(type)))
+        .getResult();
+  if (isa<OpaqueType>(type))
+    return iree::createNull(b, loc, type);
+  return failure();
+}
+
 //===----------------------------------------------------------------------===//
 // Relay values in list slots
 //===----------------------------------------------------------------------===//

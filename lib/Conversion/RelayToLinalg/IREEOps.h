@@ -84,6 +84,10 @@ Value optimizationBarrier(OpBuilder &b, Location loc, Value value);
 /// message). Code after it is never reached but must still be valid IR.
 void emitRuntimeFailure(OpBuilder &b, Location loc, StringRef message);
 
+/// A value of `type` for a slot that is never read: zeros (a tensor with
+/// dynamic dims: an empty one), a null IREE ref; failure for other types.
+FailureOr<Value> placeholder(OpBuilder &b, Location loc, Type type);
+
 //===----------------------------------------------------------------------===//
 // Relay values in list slots (the layout of docs/design.md, "ADT values and
 // references"): a tensor is boxed as a buffer view, an ADT value or a

@@ -11,8 +11,8 @@
 // CHECK-LABEL: func.func @cnn
 // CHECK-SAME: (%[[X:.+]]: tensor<1x3x16x16xf32>, %[[W:.+]]: tensor<8x3x3x3xf32>) -> tensor<1x10xf32>
 // CHECK-NOT: relay.
-// CHECK-DAG: %[[SCALE:.+]] = arith.constant dense<{{.+}}> : tensor<8xf32>
-// CHECK-DAG: %[[SHIFT:.+]] = arith.constant dense<{{.+}}> : tensor<8xf32>
+// CHECK-DAG: %[[SCALE:.+]] = arith.constant dense<[0.99{{.+}}> : tensor<8xf32>
+// CHECK-DAG: %[[SHIFT:.+]] = arith.constant dense<[-9.9{{.+}}> : tensor<8xf32>
 // CHECK-DAG: %[[DW:.+]] = arith.constant dense<{{.+}}> : tensor<10x8xf32>
 // CHECK-DAG: %[[DB:.+]] = arith.constant dense<{{.+}}> : tensor<10xf32>
 // CHECK: %[[P:.+]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
