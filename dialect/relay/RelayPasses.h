@@ -32,6 +32,10 @@ LogicalResult inferModuleTypes(ModuleOp module);
 /// (`resolve-ranked-shaped-type-result-dims` in `relay-to-iree-input`).
 void registerLoweringDialects(DialectRegistry &registry);
 
+/// SimplifyInference's rewrites (relay-simplify-inference): batch_norm,
+/// dropout, layer/group/instance_norm and l2_normalize as elementary ops.
+void populateSimplifyInferencePatterns(RewritePatternSet &patterns);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

@@ -568,4 +568,34 @@ def RelayCheckNoRecursion : Pass<"relay-check-no-recursion", "::mlir::ModuleOp">
   }];
 }
 
+def RelaySimplifyInference
+    : Pass<"relay-simplify-inference", "::mlir::ModuleOp"> {
+  let summary = "Expands the normalisations into elementary ops for inference "
+                "(Relay's SimplifyInference)";
+  let description = [{
+    As TVM 0.19's SimplifyInference, by rewrite patterns
+    (`populateSimplifyInferencePatterns`) on typed IR:
+      * field 0 of `nn.batch_norm` becomes `data * scale + shift` with
+        `scale = 1 / sqrt(moving_var + eps) * gamma` and
+        `shift = -moving_mean * scale + beta` (no gamma / beta when `scale` /
+        `center` are false), both expanded to broadcast along `axis`; the
+        batch_norm stays only if fields 1 or 2 are used;
+      * field 0 of `nn.dropout` is its data;
+      * `nn.layer_norm`, `nn.instance_norm` and `nn.group_norm` become
+        `mean`, `variance(x, mean)`, `subtract`, `add` eps, `sqrt`, `divide`,
+        then `multiply` by gamma and `add` beta (group_norm reshapes the
+        channels into groups and back: only with a static shape);
+      * `nn.l2_normalize` becomes `x / sqrt(max(sum(x * x), eps))`.
+    The arithmetic on the statistics stays as operators (FoldConstant
+    computes it when they are constants). An operand that is not a typed
+    tensor is an error (run relay-infer-type first).
+
+    ```mlir
+    %t = relay.nn.batch_norm %x, %g, %b, %m, %v : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tuple<tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>>
+    %y = relay.tuple_get_item %t[0] : (tuple<tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>>) -> tensor<1x8x4x4xf32>
+    // becomes: add(multiply(%x, expand_dims(scale)), expand_dims(shift))
+    ```
+  }];
+}
+
 #endif // RELAY_PASSES_TD

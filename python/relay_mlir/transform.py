@@ -28,7 +28,7 @@ Where TVM 0.19 keeps things: ``tvm.relay.transform`` has the passes, ``FunctionP
 ``tvm.instrument``'s. They live in ``relay_mlir.pass_infra``; this module re-exports them
 all.
 
-TVM's other ``relay.transform`` names (``SimplifyInference``, ``FuseOps``, ...) are not
+TVM's other ``relay.transform`` names (``FoldScaleAxis``, ``FuseOps``, ...) are not
 implemented yet: reading one is an ``AttributeError`` that says so.
 """
 from __future__ import annotations
@@ -46,6 +46,7 @@ from .ty import TensorType
 __all__ = [
     # the passes (TVM's relay.transform names)
     "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
+    "SimplifyInference",
     "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
@@ -138,6 +139,26 @@ class FoldConstant(_PipelinePass):
 
     _info = PassInfo(2, "FoldConstant")
     passes = "relay-fold-constants"
+
+
+@_register_pass
+class SimplifyInference(_PipelinePass):
+    """Relay's SimplifyInference (``relay-simplify-inference``; PassInfo: "SimplifyInference", opt
+    level 0, requires InferType): field 0 of ``nn.batch_norm`` becomes ``x * scale + shift``,
+    field 0 of ``nn.dropout`` its input, ``nn.layer_norm``/``group_norm``/``instance_norm`` become
+    mean, variance, subtract, sqrt, divide, multiply, add, and ``nn.l2_normalize``
+    ``x / sqrt(max(sum(x * x), eps))``::
+
+        >>> import relay_mlir as relay
+        >>> x, g, b = relay.var("x", shape=(2, 8)), relay.var("g", shape=(8,)), relay.var("b", shape=(8,))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x, g, b], relay.nn.layer_norm(x, g, b)))
+        >>> body = relay.transform.SimplifyInference()(mod)["main"].body
+        >>> body.op.name, body.args[0].op.name
+        ('add', 'multiply')
+    """
+
+    _info = PassInfo(0, "SimplifyInference", ["InferType"])
+    passes = "relay-simplify-inference"
 
 
 _dyn.set_type_oracle(_infer_expr_type)

@@ -117,7 +117,7 @@ def test_names():
         assert hasattr(relay.transform, name)
 
 
-@pytest.mark.parametrize("name", ["SimplifyInference", "FoldScaleAxis", "EliminateCommonSubexpr",
+@pytest.mark.parametrize("name", ["CombineParallelConv2D", "FoldScaleAxis", "EliminateCommonSubexpr",
                                   "DeadCodeElimination", "FuseOps", "ToMixedPrecision", "build_config"])
 def test_tvm_passes_not_implemented_say_so(name):
     assert not hasattr(relay.transform, name)
@@ -236,6 +236,7 @@ BUILTIN = {
     "InferType": ("ModulePass", "InferType", 0, ()),
     "FoldConstant": ("FunctionPass", "FoldConstant", 2, ()),
     "DynamicToStatic": ("FunctionPass", "DynamicToStatic", 2, ()),
+    "SimplifyInference": ("FunctionPass", "SimplifyInference", 0, ("InferType",)),
 }
 
 
