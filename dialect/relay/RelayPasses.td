@@ -479,6 +479,40 @@ def RelayFoldEmptyIterations : Pass<"relay-fold-empty-iterations"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def RelayPrivatizeCallees : Pass<"relay-privatize-callees",
+                                  "::mlir::ModuleOp"> {
+  let summary = "Gives each public function that is called a private twin "
+                "with its body";
+  let description = [{
+    Relay's global functions are public entry points, and some are also
+    called (a global loop calls itself; @main calls it). Passes that
+    specialise a function to its callers (relay-host-scalars, sccp,
+    relay-unswitch-loops) only handle private functions. Each called public
+    `@f` gets a private `@f$body` holding its body; every call goes to it,
+    and `@f` only calls it.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def RelayBoxJoinTensors : Pass<"relay-box-join-tensors", "::mlir::ModuleOp"> {
+  let summary = "Passes tensors into join blocks as buffer views";
+  let description = [{
+    iree-compile 3.13 mishandles tensors passed through the arguments of a
+    block entered from several places (a loop header, the join of an `if` in
+    CFG form, a recursion dispatcher's return block): a branch passing two
+    tensors one dispatch region produced, or one tensor twice, loses one at
+    run time ("indirect buffer reference slot 0 is out of range", "ref is
+    null"). In every function: dead block arguments are removed (region
+    DCE); a 0-d tensor argument that every branch builds from a scalar takes
+    the scalar; a block entered by two branches or more that takes two
+    tensors or more, or one with a dynamic dim, takes them as
+    `!hal.buffer_view`s (a named `hal.tensor.export` behind a
+    `util.optimization_barrier` per argument on each branch, a
+    `hal.tensor.import` at the block's start).
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def RelayFailEndlessLoops : Pass<"relay-fail-endless-loops",
                                   "::mlir::ModuleOp"> {
   let summary = "Replaces loops that can never exit by a run-time error";

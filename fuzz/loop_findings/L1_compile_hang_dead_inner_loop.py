@@ -10,6 +10,10 @@ inner loop as unreachable blocks, and the next pass, iree-flow-canonicalize
 counter 0 (so the outer loop runs) it compiles in under a second.
 
 Run it under a timeout:  timeout 60 python fuzz/loop_findings/L1_compile_hang_dead_inner_loop.py
+
+Fixed (a3198c4): sccp + symbol-dce run after relay-eliminate-recursion and decide the
+outer branch before IREE sees it; regression test
+test/python/test_loops.py::test_loop_that_cannot_run_around_an_inner_loop.
 """
 import numpy as np
 

@@ -13,6 +13,9 @@ the module's initializer fails at run time, "indirect buffer reference slot 0
 is out range of the declared binding capacity of the command buffer 0"
 (bytecode module.__init), issue 29's message. Passing C as program inputs
 instead of constants, or dropping the unused recursive call, passes.
+
+Fixed (a3198c4): the recursion dispatcher's join blocks box their tensors like loop
+headers; regression test test/python/test_loops.py::test_non_tail_recursion_over_two_tensors.
 """
 import numpy as np
 

@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "../Conversion/RelayToLinalg/IREEOps.h"
+#include "BranchEdges.h"
 #include "relay/RelayPasses.h"
 
 #include "mlir/Analysis/Liveness.h"
@@ -36,7 +37,6 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::relay {
@@ -527,23 +527,6 @@ LogicalResult EliminateRecursionPass::eliminate(ArrayRef<func::FuncOp> scc,
   return buildDispatcher(scc, sites, symbols);
 }
 
-/// The branches entering `block`: (terminator, successor index) pairs;
-/// failure if a predecessor's terminator is not a BranchOpInterface.
-FailureOr<SmallVector<std::pair<BranchOpInterface, unsigned>>>
-enteringEdges(Block *block) {
-  SmallVector<std::pair<BranchOpInterface, unsigned>> edges;
-  for (Block *pred : llvm::to_vector(block->getPredecessors())) {
-    auto br = dyn_cast<BranchOpInterface>(pred->getTerminator());
-    if (!br)
-      return failure();
-    for (unsigned s = 0; s < br->getNumSuccessors(); ++s)
-      if (br->getSuccessor(s) == block &&
-          !llvm::is_contained(edges, std::make_pair(br, s)))
-        edges.push_back({br, s});
-  }
-  return edges;
-}
-
 /// A loop's loop-invariant arguments (passed back unchanged by every back
 /// edge) are replaced by the value the entry block passes.
 void forwardLoopInvariants(Block *header) {
@@ -571,64 +554,6 @@ void forwardLoopInvariants(Block *header) {
   }
 }
 
-/// If `block` takes two tensors or more, or one with a dynamic dim, its
-/// tensors are passed as `!hal.buffer_view`s: boxed before each branch to
-/// it, unboxed at its start. iree-compile 3.13 packs the tensors one
-/// dispatch region produces into one buffer, and a branch passing two of
-/// them to two block arguments, or passing a loop-invariant one, loses one
-/// (at run time: "indirect buffer reference slot 0 is out of range of the
-/// declared binding capacity", "binding table slot requires a buffer but
-/// none was provided", or "ref is null"; static or dynamic shapes alike:
-/// the Relay paper's loop over three int32 scalars failed so, and so did a
-/// recursion's frame loop given one constant twice); distinct buffer views
-/// avoid it. A block taking one static tensor takes it as it is.
-void boxBlockTensors(Block *block) {
-  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
-  auto tensors = llvm::make_filter_range(block->getArgumentTypes(), isTensor);
-  if (llvm::range_size(tensors) < 2 && llvm::all_of(tensors, [](Type t) {
-        return cast<RankedTensorType>(t).hasStaticShape();
-      }))
-    return;
-  auto edges = enteringEdges(block);
-  if (failed(edges) || edges->empty())
-    return;
-  Type view = io::getBufferViewType(block->getParent()->getContext());
-  SmallVector<unsigned> boxed;
-  for (BlockArgument arg : block->getArguments())
-    if (isTensor(arg.getType()))
-      boxed.push_back(arg.getArgNumber());
-  // predecessors: box the operands they pass
-  for (auto [br, s] : *edges) {
-    MutableOperandRange operands =
-        br.getSuccessorOperands(s).getMutableForwardedOperands();
-    OpBuilder b(br);
-    for (unsigned i : boxed) {
-      // behind a barrier: iree-compile folds the export of an imported
-      // tensor (a function argument, the loop's own argument passed back)
-      // to the buffer view it came from, and a branch passing one view to
-      // two arguments loses one ("ref is null")
-      Value v = io::boxTensorBehindBarrier(b, br->getLoc(), operands[i].get());
-      // a name per argument: two arguments given the same tensor must get
-      // two buffer views (exports of one tensor would otherwise be merged)
-      v.getDefiningOp()->setAttr(
-          "name", b.getStringAttr("loop_arg" + std::to_string(i)));
-      operands[i].set(v);
-    }
-  }
-  // the block: arguments become views, unboxed at its start
-  OpBuilder b = OpBuilder::atBlockBegin(block);
-  for (unsigned i : boxed) {
-    BlockArgument arg = block->getArgument(i);
-    auto type = cast<RankedTensorType>(arg.getType());
-    SmallVector<OpOperand *> uses =
-        llvm::map_to_vector(arg.getUses(), [](OpOperand &u) { return &u; });
-    arg.setType(view);
-    Value tensor = unbox(b, arg.getLoc(), arg, type);
-    for (OpOperand *use : uses)
-      use->set(tensor);
-  }
-}
-
 /// Self tail calls only: the entry block becomes a loop header entered from
 /// a new entry block, and each tail call branches back to it.
 LogicalResult EliminateRecursionPass::buildLoop(func::FuncOp fn,
@@ -644,11 +569,6 @@ LogicalResult EliminateRecursionPass::buildLoop(func::FuncOp fn,
     if (failed(replaceTailCallByBranch(site.call, header, entry)))
       return failure();
   forwardLoopInvariants(header);
-  // state no result depends on goes first: boxed, it would look used
-  IRRewriter rewriter(fn.getContext());
-  (void)eraseUnreachableBlocks(rewriter, fn.getBody());
-  (void)runRegionDCE(rewriter, fn.getBody());
-  boxBlockTensors(header);
   return success();
 }
 
@@ -888,20 +808,7 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
                          caseValues, caseDests, caseOperands);
   }
 
-  // 6. Blocks entered from several places with two tensors or more take
-  //    them boxed (see boxBlockTensors): the functions' entries (loop
-  //    headers of tail calls and pushes), the return blocks. (A block
-  //    entered from one place is merged into it by the canonicalizer.)
-  IRRewriter rewriter(ctx);
-  (void)eraseUnreachableBlocks(rewriter, body);
-  (void)runRegionDCE(rewriter, body);
-  for (Block &block : llvm::drop_begin(body.getBlocks())) {
-    auto edges = enteringEdges(&block);
-    if (succeeded(edges) && edges->size() > 1)
-      boxBlockTensors(&block);
-  }
-
-  // 7. The original functions call the dispatcher.
+  // 6. The original functions call the dispatcher.
   for (auto [i, fnRef] : llvm::enumerate(scc)) {
     func::FuncOp fn = fnRef;
     Block *wrapper = fn.addEntryBlock();

@@ -62,6 +62,9 @@ void mlir::relay::registerRelayPipelines() {
         pm.addPass(createConvertRelayToLinalg());
         // iree-compile dies on dispatches over empty iteration spaces.
         pm.addPass(createRelayFoldEmptyIterations());
+        // Global functions that are called (global loops) get a private
+        // body, which the passes below can specialise to its callers.
+        pm.addPass(createRelayPrivatizeCallees());
         // Loop counters, bounds and branch conditions on the host, not as
         // one-element dispatches read back at every branch.
         pm.addPass(createRelayHostScalars());
@@ -89,6 +92,8 @@ void mlir::relay::registerRelayPipelines() {
         // Loops that can never exit (now that branches known from constants
         // are folded) fail at run time, not in iree-compile.
         pm.addPass(createRelayFailEndlessLoops());
+        // iree-compile loses tensors passed together into a join block.
+        pm.addPass(createRelayBoxJoinTensors());
         pm.addNestedPass<func::FuncOp>(createRelayHoistRuntimeChecks());
         // IREE's VM moves mixes of 32- and 64-bit integers wrongly.
         pm.addPass(createRelayWidenHostIntegers());

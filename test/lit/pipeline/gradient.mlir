@@ -10,7 +10,7 @@
 // CHECK:         linalg.matmul
 // CHECK:         return
 // CHECK-LABEL: func.func @main(
-// CHECK-NEXT:    call @loss$grad$wrt_1_2(
+// CHECK-NEXT:    call @loss$grad$wrt_1_2$body(
 // CHECK-NOT:     util.list
 // CHECK-NOT:     @apply
 func.func @loss(%x: tensor<2x3xf32>, %w: tensor<4x3xf32>, %b: tensor<4xf32>) -> tensor<f32> {

@@ -3,9 +3,13 @@
 // relay-to-iree-input leaves no call-graph cycle (iree-compile would never
 // return): the while-loop idiom becomes a loop, non-tail recursion a
 // dispatcher with a frame stack, and the canonicalizer/CSE after it keep the
-// stack operations.
+// stack operations. A public function that is called (here: by itself) keeps
+// its signature and calls a private twin with its body
+// (relay-privatize-callees).
 
-// CHECK-LABEL: func.func @loop
+// CHECK-LABEL: func.func @loop(
+// CHECK:         call @loop$body(
+// CHECK-LABEL: func.func private @loop$body
 // CHECK-NOT:     call
 // CHECK:         cf.br ^[[HEAD:bb[0-9]+]](
 // CHECK:       ^[[HEAD]](
@@ -28,13 +32,16 @@ func.func @loop(%i: tensor<i32>, %n: tensor<i32>, %acc: tensor<4xf32>) -> tensor
 }
 
 // CHECK-LABEL: func.func @fact(%{{.+}}: tensor<i64>) -> tensor<i64>
-// CHECK:         call @fact__recursion(
-// CHECK-LABEL: func.func private @fact__recursion
+// CHECK:         call @fact$body(
+// CHECK-LABEL: func.func private @fact$body(
+// CHECK:         call @fact$body__recursion(
+// n lives on the host (relay-host-scalars, now that @fact's body is private):
+// the frames save it as an i64, no tensor is boxed.
+// CHECK-LABEL: func.func private @fact$body__recursion(%{{.+}}: i64, %{{.+}}: i64) -> tensor<i64>
 // CHECK:         "util.list.create"
-// CHECK:         "hal.tensor.export"
-// CHECK:         "util.list.set"
-// CHECK:         "util.list.get"
-// CHECK:         "hal.tensor.import"
+// CHECK-NOT:     "hal.tensor.export"
+// CHECK:         "util.list.set"(%{{.+}}, %{{.+}}, %{{.+}}) : (!util.list<?>, index, i64) -> ()
+// CHECK:         "util.list.get"(%{{.+}}, %{{.+}}) : (!util.list<?>, index) -> i64
 // CHECK:         "util.list.resize"
 // CHECK-NOT:     call @fact
 // CHECK:       }

@@ -1,0 +1,75 @@
+// RUN: relay-mlir-opt %s --allow-unregistered-dialect -relay-box-join-tensors -split-input-file | FileCheck %s
+
+// A join taking two tensors from two branches: each branch exports them
+// (behind a barrier, one name per argument), the join imports them.
+// CHECK-LABEL: func.func @join_two
+// CHECK:         %[[O0:.+]] = "util.optimization_barrier"(%arg1)
+// CHECK-NEXT:    %[[B0:.+]] = "hal.tensor.export"(%[[O0]]) {name = "block_arg0", source_encoding = tensor<2xf32>}
+// CHECK-NEXT:    %[[O1:.+]] = "util.optimization_barrier"(%arg1)
+// CHECK-NEXT:    %[[B1:.+]] = "hal.tensor.export"(%[[O1]]) {name = "block_arg1", source_encoding = tensor<2xf32>}
+// CHECK-NEXT:    cf.br ^[[JOIN:bb[0-9]+]](%[[B0]], %[[B1]] : !hal.buffer_view, !hal.buffer_view)
+// CHECK:         cf.br ^[[JOIN]](%{{.+}}, %{{.+}} : !hal.buffer_view, !hal.buffer_view)
+// CHECK:       ^[[JOIN]](%[[V0:.+]]: !hal.buffer_view, %[[V1:.+]]: !hal.buffer_view):
+// CHECK-NEXT:    %[[T0:.+]] = "hal.tensor.import"(%[[V0]])
+// CHECK-NEXT:    %[[T1:.+]] = "hal.tensor.import"(%[[V1]])
+// CHECK:         arith.addf %[[T0]], %[[T1]]
+func.func @join_two(%c: i1, %x: tensor<2xf32>) -> tensor<2xf32> {
+  cf.cond_br %c, ^a, ^b
+^a:
+  cf.br ^join(%x, %x : tensor<2xf32>, tensor<2xf32>)
+^b:
+  %y = arith.addf %x, %x : tensor<2xf32>
+  cf.br ^join(%y, %x : tensor<2xf32>, tensor<2xf32>)
+^join(%p: tensor<2xf32>, %q: tensor<2xf32>):
+  %r = arith.addf %p, %q : tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+// 0-d tensors every branch builds from a scalar: the join takes the scalars
+// (no boxing, nothing left on the device).
+// CHECK-LABEL: func.func @join_scalars
+// CHECK:         cf.br ^[[JOIN:bb[0-9]+]](%{{.+}}, %{{.+}} : i32, i32)
+// CHECK:         cf.br ^[[JOIN]](%{{.+}}, %{{.+}} : i32, i32)
+// CHECK:       ^[[JOIN]](%[[A:.+]]: i32, %[[B:.+]]: i32):
+// CHECK-NOT:     hal.tensor
+// CHECK:         tensor.from_elements %[[A]] : tensor<i32>
+// CHECK:         tensor.from_elements %[[B]] : tensor<i32>
+func.func @join_scalars(%c: i1, %i: i32, %j: i32) -> (tensor<i32>, tensor<i32>) {
+  cf.cond_br %c, ^a, ^b
+^a:
+  %t0 = tensor.from_elements %i : tensor<i32>
+  %t1 = tensor.from_elements %j : tensor<i32>
+  cf.br ^join(%t0, %t1 : tensor<i32>, tensor<i32>)
+^b:
+  %u0 = tensor.from_elements %j : tensor<i32>
+  %u1 = tensor.from_elements %i : tensor<i32>
+  cf.br ^join(%u0, %u1 : tensor<i32>, tensor<i32>)
+^join(%p: tensor<i32>, %q: tensor<i32>):
+  return %p, %q : tensor<i32>, tensor<i32>
+}
+
+// -----
+
+// Loop state no result uses is dropped first (it would look used boxed); the
+// one static tensor left is carried as it is.
+// CHECK-LABEL: func.func @dead_state
+// CHECK-NOT:     hal.tensor
+// CHECK:         cf.br ^[[HEAD:bb[0-9]+]](%{{.+}}, %{{.+}} : i32, tensor<2xf32>)
+// CHECK:       ^[[HEAD]](%{{.+}}: i32, %{{.+}}: tensor<2xf32>):
+func.func @dead_state(%n: i32, %x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
+  cf.br ^head(%n, %x, %y : i32, tensor<2xf32>, tensor<2xf32>)
+^head(%i: i32, %a: tensor<2xf32>, %dead: tensor<2xf32>):
+  %c0 = arith.constant 0 : i32
+  %stop = arith.cmpi sle, %i, %c0 : i32
+  cf.cond_br %stop, ^done, ^step
+^step:
+  %c1 = arith.constant 1 : i32
+  %i2 = arith.subi %i, %c1 : i32
+  %a2 = arith.addf %a, %a : tensor<2xf32>
+  %d2 = arith.mulf %dead, %dead : tensor<2xf32>
+  cf.br ^head(%i2, %a2, %d2 : i32, tensor<2xf32>, tensor<2xf32>)
+^done:
+  return %a : tensor<2xf32>
+}
