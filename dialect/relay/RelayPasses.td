@@ -632,4 +632,41 @@ def RelaySimplifyInference
   }];
 }
 
+def RelayDeadCodeElimination
+    : Pass<"relay-dead-code-elimination", "::mlir::ModuleOp"> {
+  let summary = "Removes dead lets: unused pure values (Relay's "
+                "DeadCodeElimination)";
+  let description = [{
+    A Relay `let` is an SSA value here: a dead let is an op whose results
+    are unused. It is erased, in every function and nested region, if
+    evaluating it is pure, as TVM 0.19 decides: operators, constants,
+    tuples, closures (`relay.fn`, `relay.closure`, `relay.global_fn`) and
+    `ref_new` are pure; `ref_read` and `ref_write` are not; a call
+    (`func.call`, `relay.call`) is pure if the callee is known (a module
+    function, a `relay.fn` or a recursive closure's self reference) and its
+    body is pure (recursive functions are assumed pure while their body is
+    examined); a function value from a parameter, a tuple field or a
+    reference is assumed impure; `if` and `match` are pure if their regions
+    are. A chain of dead lets goes at once.
+
+    `ignore-impurity` erases every dead op. `inline-once` moves a pure
+    value used exactly once, inside a branch of `if` or a clause of `match`
+    of its block, to just before that use (so it is computed only when the
+    branch runs), as TVM inlines a let used once; a use inside a `relay.fn`
+    is not moved into (the closure may run many times: TVM counts it as two
+    uses). A use in the same block needs nothing: SSA is already inlined.
+
+    ```mlir
+    %a = relay.exp %x : (tensor<2xf32>) -> tensor<2xf32>      // unused: erased
+    %w = relay.ref_write %r, %x : (!relay.ref<tensor<2xf32>>, tensor<2xf32>) -> tuple<>  // kept
+    ```
+  }];
+  let options = [
+    Option<"inlineOnce", "inline-once", "bool", "false",
+           "move pure values used once inside an if/match branch to their use">,
+    Option<"ignoreImpurity", "ignore-impurity", "bool", "false",
+           "erase unused ops even if they have effects">,
+  ];
+}
+
 #endif // RELAY_PASSES_TD

@@ -36,6 +36,18 @@ from .ty import (FuncType, GlobalTypeVar, IncompleteType, RefType, TupleType, Ty
 __all__ = ["from_mlir_text"]
 
 
+# Reads and writes of references keep their order: let-bound where they are.
+_ORDERED = frozenset({"relay.ref_read", "relay.ref_write"})
+# Language ops without effects (an unused one is dropped); relay operators are pure too.
+_DROPPABLE = frozenset({"relay.constant", "relay.tuple", "relay.tuple_get_item", "relay.fn", "relay.grad",
+                        "relay.global_fn", "relay.closure", "relay.construct", "relay.ref_new"})
+_LANGUAGE = frozenset({"relay.if", "relay.call", "relay.match"}) | _ORDERED | _DROPPABLE
+
+
+def _is_operator(name: str) -> bool:
+    return name.startswith("relay.") and name not in _LANGUAGE
+
+
 def _attr_value(name: str, a):
     from . import ir
 
@@ -172,8 +184,13 @@ class _Importer:
             return f"p{i}"
 
     def block(self, block) -> Expr:
-        """The value of a block: its ops in order; the terminator's operand is the value."""
+        """The value of a block: its ops in order; the terminator's operand is the value.
+
+        Ops whose order or effect matters become ``let``s in block order, the rest graph
+        nodes: reference reads and writes, and ops whose results are unused and which may have
+        an effect (calls, ``if``, ``match``; an unused pure op is dropped)."""
         result: Optional[Expr] = None
+        lets: List[tuple] = []
         for op in block.operations:
             op = op.operation
             name = op.name
@@ -183,10 +200,17 @@ class _Importer:
                 result = self.values[op.operands[0]]
                 continue
             e = self.convert(op)
+            unused = all(next(iter(r.uses), None) is None for r in op.results)
+            if name in _ORDERED or (unused and name not in _DROPPABLE and not _is_operator(name)):
+                v = Var("_" if unused else f"v{len(lets)}", self.ty(op.results[0].type) if op.results else None)
+                lets.append((v, e))
+                e = v
             if len(op.results) == 1:
                 self.values[op.results[0]] = e
         if result is None:
             raise self.error(block.owner, "block without a return value")
+        for v, e in reversed(lets):
+            result = Let(v, e, result)
         return result
 
     def convert(self, op) -> Expr:

@@ -62,7 +62,7 @@ _NOT_YET = frozenset("""
     AlterOpLayout AnnotateSpans AnnotateTarget BackwardFoldScaleAxis BatchingOps CanonicalizeCast
     CanonicalizeOps CapturePostDfsIndexInSpans ChangeBatch CollagePartition
     CombineParallelBatchMatmul CombineParallelConv2D CombineParallelDense Conv2dToSparse
-    Conv2dToSparse2 ConvertLayout DeadCodeElimination Defunctionalization DefuseOps
+    Conv2dToSparse2 ConvertLayout Defunctionalization DefuseOps
     DenseToSparse DivToMul EliminateCommonSubexpr EtaExpand FakeQuantizationToInteger FastMath
     FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
     FoldExplicitPadding FoldScaleAxis ForwardFoldScaleAxis FuseOps InferTypeLocal Inline

@@ -46,7 +46,7 @@ from .ty import TensorType
 __all__ = [
     # the passes (TVM's relay.transform names)
     "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
-    "SimplifyInference",
+    "SimplifyInference", "DeadCodeElimination",
     "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
@@ -159,6 +159,36 @@ class SimplifyInference(_PipelinePass):
 
     _info = PassInfo(0, "SimplifyInference", ["InferType"])
     passes = "relay-simplify-inference"
+
+
+@_register_pass
+class DeadCodeElimination(ModulePass):
+    """Relay's DeadCodeElimination(inline_once=False, ignore_impurity=False)
+    (``relay-dead-code-elimination``; PassInfo: "DeadCodeElimination", opt level 1, a module pass
+    requiring InferType): a let whose variable is unused goes if its value is pure (TVM 0.19's
+    purity: reference reads and writes, and calls of functions with them or of unknown function
+    values, are impure), or always with ``ignore_impurity``. With ``inline_once`` a pure value
+    used once inside an ``if`` branch or ``match`` clause is computed there (not moved into a
+    closure, which may run many times)::
+
+        >>> import relay_mlir as relay
+        >>> x, y = relay.var("x", shape=(2,)), relay.var("y")
+        >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.Let(y, relay.exp(x), x + x)))
+        >>> relay.transform.DeadCodeElimination()(mod)["main"].body.op.name
+        'add'
+    """
+
+    _info = PassInfo(1, "DeadCodeElimination", ["InferType"])
+
+    def __init__(self, inline_once: bool = False, ignore_impurity: bool = False) -> None:
+        self.inline_once = bool(inline_once)
+        self.ignore_impurity = bool(ignore_impurity)
+
+    def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        opts = f"inline-once={str(self.inline_once).lower()} ignore-impurity={str(self.ignore_impurity).lower()}"
+        return _run_passes(mod.to_mlir(infer=True).text(),
+                           f"relay-infer-type,relay-dead-code-elimination{{{opts}}}",
+                           self._info.name, types_of=mod)
 
 
 _dyn.set_type_oracle(_infer_expr_type)

@@ -118,7 +118,7 @@ def test_names():
 
 
 @pytest.mark.parametrize("name", ["CombineParallelConv2D", "FoldScaleAxis", "EliminateCommonSubexpr",
-                                  "DeadCodeElimination", "FuseOps", "ToMixedPrecision", "build_config"])
+                                  "CombineParallelDense", "FuseOps", "ToMixedPrecision", "build_config"])
 def test_tvm_passes_not_implemented_say_so(name):
     assert not hasattr(relay.transform, name)
     with pytest.raises(AttributeError, match=f"relay.transform.{name} is not implemented yet in relay-mlir"):
@@ -237,6 +237,7 @@ BUILTIN = {
     "FoldConstant": ("FunctionPass", "FoldConstant", 2, ()),
     "DynamicToStatic": ("FunctionPass", "DynamicToStatic", 2, ()),
     "SimplifyInference": ("FunctionPass", "SimplifyInference", 0, ("InferType",)),
+    "DeadCodeElimination": ("ModulePass", "DeadCodeElimination", 1, ("InferType",)),
 }
 
 
