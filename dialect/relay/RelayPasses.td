@@ -446,6 +446,7 @@ def RelayUnswitchLoops : Pass<"relay-unswitch-loops", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
                            "::mlir::func::FuncDialect"];
 }
 

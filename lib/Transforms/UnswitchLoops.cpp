@@ -39,6 +39,7 @@
 #include "relay/RelayPasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -294,8 +295,8 @@ struct UnswitchLoopsPass
 private:
   void unswitch(func::FuncOp fn);
   func::FuncOp cloneAs(func::FuncOp source, const Twine &name, IRMapping &map);
-  void buildDispatch(OpBuilder &b, func::FuncOp fn, ArrayRef<Version> leaves,
-                     unsigned depth, ValueRange args, Location loc);
+  SmallVector<Block *> buildDispatch(Block *entry, func::FuncOp fn,
+                                     ArrayRef<Version> leaves, Location loc);
 
   FrozenRewritePatternSet patterns;
 };
@@ -420,41 +421,51 @@ void UnswitchLoopsPass::unswitch(func::FuncOp fn) {
   auto *entry = new Block();
   for (BlockArgument arg : fn.getArguments())
     entry->addArgument(arg.getType(), arg.getLoc());
-  OpBuilder b(fn.getContext()); // (`entry` has no region yet)
-  b.setInsertionPointToStart(entry);
-  buildDispatch(b, fn, leaves, 0, entry->getArguments(), loc);
+  SmallVector<Block *> blocks = buildDispatch(entry, fn, leaves, loc);
   fn.getBody().getBlocks().clear();
-  fn.getBody().push_back(entry);
+  for (Block *block : blocks)
+    fn.getBody().push_back(block);
   for (func::FuncOp f : inner)
     f.erase();
 }
 
-/// Calls the version of `leaves` (which agree on their first `depth`
-/// assumptions) whose next assumptions hold.
-void UnswitchLoopsPass::buildDispatch(OpBuilder &b, func::FuncOp fn,
-                                      ArrayRef<Version> leaves, unsigned depth,
-                                      ValueRange args, Location loc) {
-  std::function<SmallVector<Value>(OpBuilder &, ArrayRef<Version>, unsigned)>
-      build = [&](OpBuilder &b, ArrayRef<Version> group,
-                  unsigned d) -> SmallVector<Value> {
-    if (group.size() == 1)
-      return func::CallOp::create(b, loc, group.front().fn, args).getResults();
-    // the group splits on its d-th assumption: the `true` ones come first
-    auto &[cond, where, outcome] = group.front().assumed[d];
-    auto split = llvm::find_if(
-        group, [&](const Version &v) { return !std::get<2>(v.assumed[d]); });
-    ArrayRef<Version> yes(group.begin(), split), no(split, group.end());
-    Value c = recompute(b, cond, where, args);
-    auto ifOp = scf::IfOp::create(b, loc, fn.getResultTypes(), c,
-                                  /*withElseRegion=*/true);
-    for (auto [region, part] : {std::pair{&ifOp.getThenRegion(), yes},
-                                std::pair{&ifOp.getElseRegion(), no}}) {
-      OpBuilder inner = OpBuilder::atBlockBegin(&region->front());
-      scf::YieldOp::create(inner, loc, build(inner, part, d + 1));
-    }
-    return ifOp.getResults();
-  };
-  func::ReturnOp::create(b, loc, build(b, leaves, depth));
+/// The blocks of a body that calls the version of `leaves` whose
+/// assumptions hold, `entry` first: a tree of `cf.cond_br`s on the
+/// assumptions, each leaf block calling its version and returning. (Blocks,
+/// not `scf.if`s: iree-compile 3.13 cannot inline a multi-block callee into
+/// an `scf.if` region, and it miscompiles the calls it keeps, "'util.call'
+/// op function type mismatch".)
+SmallVector<Block *> UnswitchLoopsPass::buildDispatch(Block *entry,
+                                                      func::FuncOp fn,
+                                                      ArrayRef<Version> leaves,
+                                                      Location loc) {
+  SmallVector<Block *> blocks{entry};
+  ValueRange args = entry->getArguments();
+  std::function<void(Block *, ArrayRef<Version>, unsigned)> build =
+      [&](Block *block, ArrayRef<Version> group, unsigned d) {
+        OpBuilder b(fn.getContext()); // (the blocks have no region yet)
+        b.setInsertionPointToEnd(block);
+        if (group.size() == 1) {
+          auto call = func::CallOp::create(b, loc, group.front().fn, args);
+          func::ReturnOp::create(b, loc, call.getResults());
+          return;
+        }
+        // the group splits on its d-th assumption: the `true` ones first
+        auto &[cond, where, outcome] = group.front().assumed[d];
+        auto split = llvm::find_if(group, [&](const Version &v) {
+          return !std::get<2>(v.assumed[d]);
+        });
+        ArrayRef<Version> yes(group.begin(), split), no(split, group.end());
+        Value c = recompute(b, cond, where, args);
+        auto *yesBlock = new Block(), *noBlock = new Block();
+        blocks.append({yesBlock, noBlock});
+        cf::CondBranchOp::create(b, loc, c, yesBlock, ValueRange{}, noBlock,
+                                 ValueRange{});
+        build(yesBlock, yes, d + 1);
+        build(noBlock, no, d + 1);
+      };
+  build(entry, leaves, 0);
+  return blocks;
 }
 
 } // namespace

@@ -26,14 +26,17 @@
 // CHECK-SAME:    %[[I:[^:]*]]: i64, %[[N:[^:]*]]: i64, %[[H:[^:]*]]: tensor<?x4xf32>, %[[W:[^:]*]]: tensor<?x4xf32>
 // CHECK:         %[[R:.*]] = tensor.dim %[[W]], %c0
 // CHECK:         %[[ONE:.*]] = arith.cmpi eq, %[[R]], %c1
-// CHECK:         scf.if %[[ONE]]
-// CHECK:           call @loop__v1(%[[I]], %[[N]], %[[H]], %[[W]])
-// CHECK:         } else {
-// CHECK:           %[[FEW:.*]] = arith.cmpi ule, %{{.*}}, %c8
-// CHECK:           scf.if %[[FEW]]
-// CHECK:             call @loop__v2(%[[I]], %[[N]], %[[H]], %[[W]])
-// CHECK:           } else {
-// CHECK:             call @loop__v3(%[[I]], %[[N]], %[[H]], %[[W]])
+// The dispatch is a tree of blocks (iree-compile cannot inline a loop into
+// an scf.if region), each leaf calling its version and returning:
+// CHECK:         cf.cond_br %[[ONE]], ^[[V1:bb[0-9]+]], ^[[REST:bb[0-9]+]]
+// CHECK:       ^[[V1]]:
+// CHECK-NEXT:    %[[R1:.+]] = call @loop__v1(%[[I]], %[[N]], %[[H]], %[[W]])
+// CHECK-NEXT:    return %[[R1]]
+// CHECK:       ^[[REST]]:
+// CHECK:         %[[FEW:.*]] = arith.cmpi ule, %{{.*}}, %c8
+// CHECK:         cf.cond_br %[[FEW]]
+// CHECK:         call @loop__v2(%[[I]], %[[N]], %[[H]], %[[W]])
+// CHECK:         call @loop__v3(%[[I]], %[[N]], %[[H]], %[[W]])
 // OFF-NOT:     @loop__v
 func.func private @loop(%i: i64, %n: i64, %h: tensor<?x4xf32>, %w: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %c0 = arith.constant 0 : index
@@ -88,7 +91,7 @@ func.func private @loop(%i: i64, %n: i64, %h: tensor<?x4xf32>, %w: tensor<?x4xf3
 // CHECK:         scf.if
 // CHECK:         call @grow__any(
 // CHECK-LABEL: func.func private @grow(
-// CHECK:         scf.if
+// CHECK:         cf.cond_br
 // CHECK:           call @grow__v1(
 // CHECK:           call @grow__v2(
 func.func private @grow(%i: i64, %n: i64, %h: tensor<?x4xf32>) -> tensor<?x4xf32> {
