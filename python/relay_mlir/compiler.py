@@ -25,7 +25,8 @@ import numpy as np
 
 from ._worker import client, diag_from_json, isolate_default, parse_in_child
 from .adt_value import ResultLayout, adt_defs_from_mlir
-from .emit import annotate_result_dtypes, check_entry_tensors, check_tensor_sizes, location_of, new_context, parse_module, run_passes
+from .emit import (annotate_result_dtypes, check_entry_tensors, check_known_ops, check_tensor_sizes, location_of,
+                   new_context, parse_module, run_passes)
 from .errors import CompileError, Diagnostic, diagnostics_from_text
 from .expr import Function
 from .module import IRModule
@@ -183,6 +184,7 @@ def lower_parsed(ctx, op, isolate: Optional[bool] = None):
     """
     if isolate is None:
         isolate = isolate_default()
+    check_known_ops(ctx, op)
     check_entry_tensors(ctx, op)
     if not isolate:
         dtypes = annotate_result_dtypes(ctx, op)

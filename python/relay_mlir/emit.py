@@ -346,6 +346,35 @@ def check_entry_tensors(ctx, module_op) -> None:
             raise CompileError("too many inputs", [Diagnostic("error", msg, f, line, col)])
 
 
+#: Dialects whose ops may appear unregistered in a compiled input: IREE's own,
+#: which the lowering builds as generic ops (docs/design.md) and iree-compile reads.
+IREE_DIALECTS = ("util", "hal", "flow", "stream", "iree_input")
+
+
+def check_known_ops(ctx, module_op) -> None:
+    """Raises ``CompileError`` at the first operation that is neither registered nor one of
+    IREE's (``IREE_DIALECTS``): the parsing context allows unregistered ops for IREE's, and
+    iree-compile crashes on others instead of reporting them."""
+    found = []
+
+    def visit(op):
+        op = op.operation
+        name = op.name
+        if not ctx.is_registered_operation(name) and name.split(".", 1)[0] not in IREE_DIALECTS:
+            found.append(op)
+            return _ir().WalkResult.INTERRUPT
+        return _ir().WalkResult.ADVANCE
+
+    with ctx:
+        module_op.operation.walk(visit)
+    if found:
+        op = found[0]
+        f, line, col = location_of(op.location)
+        msg = (f"unknown operation '{op.name}': not a relay, upstream MLIR or IREE op "
+               "(its dialect is not registered)")
+        raise CompileError("unknown operation", [Diagnostic("error", msg, f, line, col)])
+
+
 #: Tensor types above these sizes are refused before lowering: no device holds
 #: them, and sizes near 2^63 overflow index arithmetic in iree-compile (which
 #: then crashes instead of reporting).
