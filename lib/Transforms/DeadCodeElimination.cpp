@@ -78,25 +78,23 @@ private:
     return false; // from a parameter, a tuple, a reference, a branch...
   }
 
-  bool fnPure(FnOp fn) {
+  /// Whether the body of `fn` (a function or closure op) is pure, memoized.
+  bool bodyPure(Operation *fn, Region &body) {
     auto [it, fresh] = memo.try_emplace(fn, true); // recursion: assume pure
     if (!fresh)
       return it->second;
-    bool pure = regionPure(fn.getBody());
+    bool pure = regionPure(body);
     memo[fn] = pure;
     return pure;
   }
+
+  bool fnPure(FnOp fn) { return bodyPure(fn, fn.getBody()); }
 
   bool functionPure(StringRef name) {
     auto fn = module.lookupSymbol<func::FuncOp>(name);
     if (!fn || fn.isExternal())
       return false;
-    auto [it, fresh] = memo.try_emplace(fn, true); // recursion: assume pure
-    if (!fresh)
-      return it->second;
-    bool pure = regionPure(fn.getBody());
-    memo[fn] = pure;
-    return pure;
+    return bodyPure(fn, fn.getBody());
   }
 
   ModuleOp module;

@@ -7,39 +7,13 @@ DeadCodeElimination on the same programs.
 """
 from __future__ import annotations
 
-import collections
-
 import numpy as np
 
 import relay_mlir as relay
-from relay_mlir.expr import Call, If, Op
-from relay_mlir.expr_functor import ExprVisitor
+from relay_mlir.expr import If
 from relay_mlir.transform import PassContext, Sequential
 
-
-class _Kinds(ExprVisitor):
-    def __init__(self) -> None:
-        super().__init__()
-        self.count: collections.Counter = collections.Counter()
-
-    def visit_call(self, call: Call) -> None:
-        if isinstance(call.op, Op):
-            self.count[call.op.name] += 1
-        super().visit_call(call)
-
-    def visit_ref_write(self, r) -> None:
-        self.count["ref_write"] += 1
-        super().visit_ref_write(r)
-
-    def visit_ref_read(self, r) -> None:
-        self.count["ref_read"] += 1
-        super().visit_ref_read(r)
-
-
-def kinds(mod) -> dict:
-    v = _Kinds()
-    v.visit(mod["main"])
-    return dict(v.count)
+from pass_checks import node_counts as kinds
 
 
 def run(mod, *args):

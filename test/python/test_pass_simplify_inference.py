@@ -8,32 +8,13 @@ same program (relay.analysis.post_order_visit over main, counting Op calls).
 """
 from __future__ import annotations
 
-import collections
-
 import numpy as np
 import pytest
 
 import relay_mlir as relay
-from relay_mlir.expr import Call, Op
-from relay_mlir.expr_functor import ExprVisitor
 from relay_mlir.transform import PassContext, Sequential
 
-
-class _Ops(ExprVisitor):
-    def __init__(self) -> None:
-        super().__init__()
-        self.count: collections.Counter = collections.Counter()
-
-    def visit_call(self, call: Call) -> None:
-        if isinstance(call.op, Op):
-            self.count[call.op.name] += 1
-        super().visit_call(call)
-
-
-def op_counts(mod) -> dict:
-    v = _Ops()
-    v.visit(mod["main"])
-    return dict(sorted(v.count.items()))
+from pass_checks import node_counts as op_counts
 
 
 def run(mod, *args):
