@@ -670,4 +670,33 @@ def RelayDeadCodeElimination
   ];
 }
 
+def RelayEliminateCommonSubexpr
+    : Pass<"relay-eliminate-common-subexpr", "::mlir::ModuleOp"> {
+  let summary = "Merges identical operator calls (Relay's "
+                "EliminateCommonSubexpr)";
+  let description = [{
+    As TVM 0.19's EliminateCommonSubexpr, in each function, in evaluation
+    order: an operator call with at least one operand is replaced by an
+    earlier call of the same operator with the same attributes and result
+    type whose operands are the same values (or equal rank-0 constants); a
+    `tuple_get_item` by an earlier one of the same tuple value and index.
+    Only operators are merged: constants, tuples, closures, calls of
+    functions, constructors, reference reads/writes and `nn.dropout`
+    (stateful in TVM) never are, nor ops that are not free of memory effects
+    or carry the unit attribute `relay.cse_skip` (what Python's `fskip`
+    marks; the pass removes the attribute).
+
+    As in TVM, a call in one `if` branch, `match` clause or closure body
+    merges with an equal one elsewhere (another branch, after the `if`): the
+    kept op moves up to the block that holds both, which is where Relay
+    evaluates a node two branches share (its operands are visible there;
+    equal scalar constants move with it).
+
+    ```mlir
+    %a = relay.exp %x : (tensor<2xf32>) -> tensor<2xf32>
+    %b = relay.exp %x : (tensor<2xf32>) -> tensor<2xf32>   // uses of %b read %a
+    ```
+  }];
+}
+
 #endif // RELAY_PASSES_TD

@@ -34,7 +34,9 @@ implemented yet: reading one is an ``AttributeError`` that says so.
 from __future__ import annotations
 
 from .autodiff import _run_passes, gradient, jvp
+from .emit import _ir
 from .errors import CompileError
+from .expr import Call, Op, TupleGetItem
 from .module import IRModule
 from .op import dyn as _dyn
 from .pass_infra import (FunctionPass, ModulePass, Pass, PassContext, PassInfo, PassInstrument,
@@ -46,7 +48,7 @@ from .ty import TensorType
 __all__ = [
     # the passes (TVM's relay.transform names)
     "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
-    "SimplifyInference", "DeadCodeElimination",
+    "SimplifyInference", "DeadCodeElimination", "EliminateCommonSubexpr",
     "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
@@ -189,6 +191,64 @@ class DeadCodeElimination(ModulePass):
         return _run_passes(mod.to_mlir(infer=True).text(),
                            f"relay-infer-type,relay-dead-code-elimination{{{opts}}}",
                            self._info.name, types_of=mod)
+
+
+@_register_pass
+class EliminateCommonSubexpr(FunctionPass):
+    """Relay's EliminateCommonSubexpr(fskip=None) (``relay-eliminate-common-subexpr``; PassInfo:
+    "EliminateCommonSubexpr", opt level 3, requires InferType): an operator call equal to an
+    earlier one (same operator, attributes and operands: the same expressions, or equal scalar
+    constants) is replaced by it, and so is a ``TupleGetItem`` of the same tuple and index.
+    Calls of functions, reference reads and writes, ``nn.dropout``, constants and tuples are not
+    merged. ``fskip(expr)`` is asked of each operator call and ``TupleGetItem``; those it returns
+    True for are neither merged nor merged into. As in TVM, equal calls in two ``if`` branches
+    (or a branch and after it) merge into one computed before the ``if``::
+
+        >>> import relay_mlir as relay
+        >>> x = relay.var("x", shape=(2,))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.exp(x) + relay.exp(x)))
+        >>> body = relay.transform.EliminateCommonSubexpr()(mod)["main"].body
+        >>> body.args[0] is body.args[1]
+        True
+    """
+
+    _info = PassInfo(3, "EliminateCommonSubexpr", ["InferType"])
+
+    def __init__(self, fskip=None) -> None:
+        if fskip is not None and not callable(fskip):
+            raise TypeError(f"EliminateCommonSubexpr: fskip must be callable, got {type(fskip).__name__}")
+        self.fskip = fskip
+
+    def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        em = mod.to_mlir(infer=True)
+        if self.fskip is not None:
+            _mark_skipped(em, self.fskip)
+        return _run_passes(em.text(), "relay-infer-type,relay-eliminate-common-subexpr",
+                           self._info.name, types_of=mod)
+
+
+def _mark_skipped(em, fskip) -> None:
+    """Sets ``relay.cse_skip`` on the ops computing the operator calls and ``TupleGetItem``s
+    ``fskip`` returns True for (asked once per expression)."""
+    ir = _ir()
+    asked = {}
+    marked = []
+
+    def visit(op):
+        loc = op.location
+        if loc.is_a_name():
+            e = em.keys.get(loc.name_str)
+            if isinstance(e, TupleGetItem) or (isinstance(e, Call) and isinstance(e.op, Op) and e.args):
+                if e not in asked:
+                    asked[e] = bool(fskip(e))
+                if asked[e]:
+                    marked.append(op)
+        return ir.WalkResult.ADVANCE
+
+    with em.ctx:
+        em.operation.walk(visit)
+        for op in marked:
+            op.attributes["relay.cse_skip"] = ir.UnitAttr.get()
 
 
 _dyn.set_type_oracle(_infer_expr_type)

@@ -117,7 +117,7 @@ def test_names():
         assert hasattr(relay.transform, name)
 
 
-@pytest.mark.parametrize("name", ["CombineParallelConv2D", "FoldScaleAxis", "EliminateCommonSubexpr",
+@pytest.mark.parametrize("name", ["CombineParallelConv2D", "FoldScaleAxis", "FoldExplicitPadding",
                                   "CombineParallelDense", "FuseOps", "ToMixedPrecision", "build_config"])
 def test_tvm_passes_not_implemented_say_so(name):
     assert not hasattr(relay.transform, name)
@@ -238,6 +238,7 @@ BUILTIN = {
     "DynamicToStatic": ("FunctionPass", "DynamicToStatic", 2, ()),
     "SimplifyInference": ("FunctionPass", "SimplifyInference", 0, ("InferType",)),
     "DeadCodeElimination": ("ModulePass", "DeadCodeElimination", 1, ("InferType",)),
+    "EliminateCommonSubexpr": ("FunctionPass", "EliminateCommonSubexpr", 3, ("InferType",)),
 }
 
 
