@@ -36,6 +36,10 @@ void registerLoweringDialects(DialectRegistry &registry);
 /// dropout, layer/group/instance_norm and l2_normalize as elementary ops.
 void populateSimplifyInferencePatterns(RewritePatternSet &patterns);
 
+/// DivToMul's rewrite (relay-div-to-mul): division by a float constant as
+/// multiplication by its reciprocal.
+void populateDivToMulPatterns(RewritePatternSet &patterns);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

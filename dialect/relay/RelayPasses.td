@@ -699,4 +699,24 @@ def RelayEliminateCommonSubexpr
   }];
 }
 
+def RelayDivToMul : Pass<"relay-div-to-mul", "::mlir::ModuleOp"> {
+  let summary = "Division by a float constant as multiplication by its "
+                "reciprocal (Relay's DivToMul)";
+  let description = [{
+    As TVM 0.19's DivToMul, by a rewrite pattern (`populateDivToMulPatterns`):
+    `relay.divide %x, %c` with `%c` a `relay.constant` of float16, float32 or
+    float64 becomes `relay.multiply %x, %r` with `%r` the constant `1 / c`,
+    computed element by element (TVM 0.19 inverts only element 0 of a
+    non-scalar constant). A divisor with a zero element, of an integer or
+    bfloat16 type, or not a constant is left alone (FoldConstant makes
+    constant divisors constants first).
+
+    ```mlir
+    %c = relay.constant dense<4.0> : tensor<f32>
+    %y = relay.divide %x, %c : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+    // becomes: relay.multiply %x, (relay.constant dense<0.25> : tensor<f32>)
+    ```
+  }];
+}
+
 #endif // RELAY_PASSES_TD

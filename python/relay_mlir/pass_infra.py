@@ -63,7 +63,7 @@ _NOT_YET = frozenset("""
     CanonicalizeOps CapturePostDfsIndexInSpans ChangeBatch CollagePartition
     CombineParallelBatchMatmul CombineParallelConv2D CombineParallelDense Conv2dToSparse
     Conv2dToSparse2 ConvertLayout Defunctionalization DefuseOps
-    DenseToSparse DivToMul EtaExpand FakeQuantizationToInteger FastMath
+    DenseToSparse EtaExpand FakeQuantizationToInteger FastMath
     FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
     FoldExplicitPadding FoldScaleAxis ForwardFoldScaleAxis FuseOps InferTypeLocal Inline
     InlineCompilerFunctionsBoundTo LambdaLift LayoutConfig LazyGradientInit Legalize

@@ -49,7 +49,7 @@ __all__ = [
     # the passes (TVM's relay.transform names)
     "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
     "SimplifyInference", "DeadCodeElimination", "EliminateCommonSubexpr",
-    "FunctionPass", "function_pass",
+    "DivToMul", "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
     # TVM's tvm.instrument
@@ -249,6 +249,26 @@ def _mark_skipped(em, fskip) -> None:
         em.operation.walk(visit)
         for op in marked:
             op.attributes["relay.cse_skip"] = ir.UnitAttr.get()
+
+
+@_register_pass
+class DivToMul(_PipelinePass):
+    """Relay's DivToMul (``relay-div-to-mul``; PassInfo: "DivToMul", opt level 0, requires
+    InferType and FoldConstant): ``divide(x, c)`` with ``c`` a float16/32/64 constant becomes
+    ``multiply(x, 1 / c)``, every element of ``c`` inverted (TVM 0.19 inverts only the first
+    element of a non-scalar constant). Integer division, a divisor with a zero and a divisor
+    that is not a constant stay::
+
+        >>> import relay_mlir as relay
+        >>> x = relay.var("x", shape=(3,))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x], x / relay.const(4.0)))
+        >>> body = relay.transform.DivToMul()(mod)["main"].body
+        >>> body.op.name, float(body.args[1].data)
+        ('multiply', 0.25)
+    """
+
+    _info = PassInfo(0, "DivToMul", ["InferType", "FoldConstant"])
+    passes = "relay-div-to-mul"
 
 
 _dyn.set_type_oracle(_infer_expr_type)

@@ -239,6 +239,7 @@ BUILTIN = {
     "SimplifyInference": ("FunctionPass", "SimplifyInference", 0, ("InferType",)),
     "DeadCodeElimination": ("ModulePass", "DeadCodeElimination", 1, ("InferType",)),
     "EliminateCommonSubexpr": ("FunctionPass", "EliminateCommonSubexpr", 3, ("InferType",)),
+    "DivToMul": ("FunctionPass", "DivToMul", 0, ("InferType", "FoldConstant")),
 }
 
 
