@@ -40,6 +40,10 @@ void populateSimplifyInferencePatterns(RewritePatternSet &patterns);
 /// multiplication by its reciprocal.
 void populateDivToMulPatterns(RewritePatternSet &patterns);
 
+/// CanonicalizeCast's rewrite (relay-canonicalize-cast): a widening cast
+/// copied for each elementwise/broadcast use after the first.
+void populateCanonicalizeCastPatterns(RewritePatternSet &patterns);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

@@ -719,4 +719,27 @@ def RelayDivToMul : Pass<"relay-div-to-mul", "::mlir::ModuleOp"> {
   }];
 }
 
+def RelayCanonicalizeCast
+    : Pass<"relay-canonicalize-cast", "::mlir::ModuleOp"> {
+  let summary = "A widening cast gets one copy per elementwise consumer "
+                "(Relay's CanonicalizeCast)";
+  let description = [{
+    As TVM 0.19's CanonicalizeCast, by a rewrite pattern
+    (`populateCanonicalizeCastPatterns`): a `relay.cast` to a type of more
+    bits read by several elementwise or broadcast operators (TVM's
+    TOpPattern kElemWise/kBroadcast: unary math, `cast`, `clip`, `nn.relu`,
+    the binary arithmetic and comparisons, `where`, `expand_dims`, `tile`,
+    ...) is copied before each such use after the first (in evaluation
+    order; a consumer reading it twice counts twice), so each consumer can
+    fuse with its own cast. Other consumers keep the original; casts to as
+    many bits or fewer are left alone.
+
+    ```mlir
+    %c = relay.cast %x {dtype = f32} : (tensor<3xi8>) -> tensor<3xf32>
+    %a = relay.add %c, %y : ...        // reads %c
+    %m = relay.multiply %c, %y : ...   // reads a copy of %c
+    ```
+  }];
+}
+
 #endif // RELAY_PASSES_TD

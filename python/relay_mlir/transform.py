@@ -49,7 +49,7 @@ __all__ = [
     # the passes (TVM's relay.transform names)
     "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
     "SimplifyInference", "DeadCodeElimination", "EliminateCommonSubexpr",
-    "DivToMul", "FunctionPass", "function_pass",
+    "DivToMul", "CanonicalizeCast", "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
     # TVM's tvm.instrument
@@ -269,6 +269,26 @@ class DivToMul(_PipelinePass):
 
     _info = PassInfo(0, "DivToMul", ["InferType", "FoldConstant"])
     passes = "relay-div-to-mul"
+
+
+@_register_pass
+class CanonicalizeCast(_PipelinePass):
+    """Relay's CanonicalizeCast (``relay-canonicalize-cast``; PassInfo: "CanonicalizeCast", opt
+    level 3, requires InferType): a widening ``cast`` (to more bits) read by several elementwise
+    or broadcast operators gets a copy for each such use after the first, so each consumer can
+    fuse with its own cast; other consumers share the original::
+
+        >>> import relay_mlir as relay
+        >>> x, y = relay.var("x", shape=(3,), dtype="int8"), relay.var("y", shape=(3,))
+        >>> c = relay.cast(x, "float32")
+        >>> mod = relay.IRModule.from_expr(relay.Function([x, y], relay.Tuple([c + y, c * y])))
+        >>> a, m = relay.transform.CanonicalizeCast()(mod)["main"].body.fields
+        >>> a.args[0].op.name, m.args[0].op.name, a.args[0] is m.args[0]
+        ('cast', 'cast', False)
+    """
+
+    _info = PassInfo(3, "CanonicalizeCast", ["InferType"])
+    passes = "relay-canonicalize-cast"
 
 
 _dyn.set_type_oracle(_infer_expr_type)

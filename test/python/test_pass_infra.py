@@ -240,6 +240,7 @@ BUILTIN = {
     "DeadCodeElimination": ("ModulePass", "DeadCodeElimination", 1, ("InferType",)),
     "EliminateCommonSubexpr": ("FunctionPass", "EliminateCommonSubexpr", 3, ("InferType",)),
     "DivToMul": ("FunctionPass", "DivToMul", 0, ("InferType", "FoldConstant")),
+    "CanonicalizeCast": ("FunctionPass", "CanonicalizeCast", 3, ("InferType",)),
 }
 
 
