@@ -44,6 +44,10 @@ void populateDivToMulPatterns(RewritePatternSet &patterns);
 /// copied for each elementwise/broadcast use after the first.
 void populateCanonicalizeCastPatterns(RewritePatternSet &patterns);
 
+/// SimplifyExpr's rewrites (relay-simplify-expr), one pattern per TVM
+/// sub-rewrite.
+void populateSimplifyExprPatterns(RewritePatternSet &patterns);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

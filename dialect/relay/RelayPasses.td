@@ -742,4 +742,33 @@ def RelayCanonicalizeCast
   }];
 }
 
+def RelaySimplifyExpr : Pass<"relay-simplify-expr", "::mlir::ModuleOp"> {
+  let summary = "Local algebraic and data-movement simplifications (Relay's "
+                "SimplifyExpr)";
+  let description = [{
+    TVM 0.19's SimplifyExpr sub-rewrites, one rewrite pattern each
+    (`populateSimplifyExprPatterns`): consecutive reshapes become one
+    reshape to the static result shape; consecutive transposes one
+    transpose; a transpose keeping every axis, and a cast or cast_like to
+    the data's own dtype, vanish; `cast(cast(x))` casts `x` directly when
+    the first cast loses nothing (TVM's widening order int < uint < float,
+    bfloat16 apart); `x + 0`, `x * 1`, `x - 0`, `x / 1` (zeros/ones(_like)
+    or a scalar constant; only if `x` has the result's type) are `x`;
+    `x / sqrt(y)` is `x * rsqrt(y)`; `x + x` is `x * 2`;
+    `zeros_like`/`ones_like` of a static type become `zeros`/`ones`,
+    `cast_like` a `cast`; a zeros/ones operand of add, subtract, multiply,
+    divide, maximum, minimum or power, whose other operand has the result's
+    type, becomes a scalar constant. Not yet: TVM's SwitchAddMultiply,
+    SimplifyAdjacentMultiplyOrAdd, SimplifyClip(AndConsecutiveCast),
+    SimplifyBinomial, the dequantize-arg rewrites, full_like/reshape_like/
+    broadcast_to_like/collapse_sum_like concretization, layout_transform.
+
+    ```mlir
+    %a = relay.transpose %x {axes = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    %b = relay.transpose %a {axes = array<i64: 1, 0>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+    // becomes: %x
+    ```
+  }];
+}
+
 #endif // RELAY_PASSES_TD

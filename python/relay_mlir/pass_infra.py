@@ -69,7 +69,7 @@ _NOT_YET = frozenset("""
     InlineCompilerFunctionsBoundTo LambdaLift LayoutConfig LazyGradientInit Legalize
     ManifestLifetimes MarkCompilerFunctionsAsExtern MergeCompilerRegions MergeComposite
     OutlineCompilerFunctionsWithExistingGlobalSymbols PartialEvaluate PartitionGraph PlanDevices
-    RemoveUnusedFunctions SimplifyExpr SimplifyFCTranspose SplitArgs
+    RemoveUnusedFunctions SimplifyFCTranspose SplitArgs
     ToANormalForm ToANormalFormExpr ToBasicBlockNormalForm ToCPS ToGraphNormalForm
     ToMixedPrecision build_config fake_quantization_to_integer flexible_shape
     mangle_module_name memory_plan mixed_precision recast to_cps un_cps""".split())

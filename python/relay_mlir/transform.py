@@ -49,7 +49,7 @@ __all__ = [
     # the passes (TVM's relay.transform names)
     "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
     "SimplifyInference", "DeadCodeElimination", "EliminateCommonSubexpr",
-    "DivToMul", "CanonicalizeCast", "FunctionPass", "function_pass",
+    "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
     # TVM's tvm.instrument
@@ -289,6 +289,29 @@ class CanonicalizeCast(_PipelinePass):
 
     _info = PassInfo(3, "CanonicalizeCast", ["InferType"])
     passes = "relay-canonicalize-cast"
+
+
+@_register_pass
+class SimplifyExpr(_PipelinePass):
+    """Relay's SimplifyExpr (``relay-simplify-expr``; PassInfo: "SimplifyExpr", opt level 0,
+    requires InferType): TVM 0.19's sub-rewrites as rewrite patterns: consecutive reshapes and
+    transposes merged, identity transposes and same-dtype casts dropped, a cast after a widening
+    cast made direct, ``x + 0``/``x * 1``/``x - 0``/``x / 1`` → ``x``, ``x / sqrt(y)`` →
+    ``x * rsqrt(y)``, ``x + x`` → ``x * 2``, ``zeros_like``/``ones_like``/``cast_like``
+    concretized, a zeros/ones operand of a broadcast op made a scalar (docs/passes.md lists what
+    is not there yet)::
+
+        >>> import relay_mlir as relay
+        >>> x = relay.var("x", shape=(2, 3))
+        >>> y = relay.transpose(relay.transpose(x, (1, 0)), (1, 0)) * relay.ones_like(x)
+        >>> mod = relay.IRModule.from_expr(relay.Function([x], y))
+        >>> mod = relay.transform.SimplifyExpr()(mod)
+        >>> mod["main"].body is mod["main"].params[0]
+        True
+    """
+
+    _info = PassInfo(0, "SimplifyExpr", ["InferType"])
+    passes = "relay-simplify-expr"
 
 
 _dyn.set_type_oracle(_infer_expr_type)

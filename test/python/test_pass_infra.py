@@ -241,6 +241,7 @@ BUILTIN = {
     "EliminateCommonSubexpr": ("FunctionPass", "EliminateCommonSubexpr", 3, ("InferType",)),
     "DivToMul": ("FunctionPass", "DivToMul", 0, ("InferType", "FoldConstant")),
     "CanonicalizeCast": ("FunctionPass", "CanonicalizeCast", 3, ("InferType",)),
+    "SimplifyExpr": ("FunctionPass", "SimplifyExpr", 0, ("InferType",)),
 }
 
 
