@@ -532,22 +532,6 @@ def RelayFailEndlessLoops : Pass<"relay-fail-endless-loops",
                            "::mlir::func::FuncDialect"];
 }
 
-def RelayWidenHostIntegers : Pass<"relay-widen-host-integers",
-                                   "::mlir::ModuleOp"> {
-  let summary = "Carries the host integers of a block or call that also "
-                "carries 64-bit ones as i64";
-  let description = [{
-    IREE 3.13's VM miscompiles branches and internal calls that pass 32-bit
-    and 64-bit integers together: a loop over (i32, i64, i64, i32) scalars
-    read the high word of its third value from its fourth. Where a block's
-    arguments (or a private function's parameters) mix integers of 64 bits
-    (i64, index) with narrower ones, the narrower ones travel as i64:
-    extended before each branch or call, truncated at the start of the
-    block.
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
-}
-
 def RelayHoistRuntimeChecks : InterfacePass<"relay-hoist-runtime-checks",
                                              "::mlir::FunctionOpInterface"> {
   let summary = "Moves run-time shape checks that depend only on input dims "

@@ -12,13 +12,22 @@
 // the loop fuzzer's joins of three one-element tensors). What we hand IREE
 // therefore never passes such tensors through a join:
 //
+//  0. a function returning tensors from several places returns them from
+//     one block the others branch to: IREE's inliner would otherwise make
+//     the join of those returns itself (an unswitched loop's dispatch tree,
+//     inlined, lost a buffer so: "indirect buffer reference slot 0");
 //  1. block arguments no result depends on are removed (region DCE), so
 //     that dead loop state is not boxed and kept alive;
-//  2. a 0-d tensor argument that every branch builds with
-//     `tensor.from_elements` from a scalar takes the scalar instead (built
-//     again at the block's start): host values stay on the host;
-//  3. a block entered by two branches or more that takes two tensors or
-//     more, or one with a dynamic dim, takes them as `!hal.buffer_view`s:
+//  2. a 0-d tensor argument that every branch builds from a scalar
+//     (`tensor.from_elements`, a boolean's `linalg.fill`), or passes as a
+//     constant, takes
+//     the scalar instead (built again at the block's start): host values
+//     stay on the host;
+//  3. a block entered by two branches or more takes its tensors as
+//     `!hal.buffer_view`s (a loop over one tensor entered with a constant
+//     failed too: "type mismatch for bb argument" in IREE's
+//     iree-stream-refine-usage, the constant's resource not made the
+//     loop's):
 //     each branch exports its tensors behind an optimization barrier (so
 //     that IREE cannot fold an export of an imported view to that view), one
 //     named export per argument (two arguments given one tensor get two
@@ -29,8 +38,12 @@
 #include "BranchEdges.h"
 #include "relay/RelayPasses.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -47,8 +60,29 @@ namespace {
 
 bool isTensor(Type t) { return isa<RankedTensorType>(t); }
 
-/// Step 2: 0-d tensor arguments every branch builds from a scalar take the
-/// scalar.
+/// The scalar a 0-d tensor is built from (`tensor.from_elements`, or the
+/// `linalg.fill` relay-host-scalars builds booleans with), or null.
+Value scalarOf(Value tensor) {
+  if (auto built = tensor.getDefiningOp<tensor::FromElementsOp>())
+    return built.getElements().front();
+  if (auto fill = tensor.getDefiningOp<linalg::FillOp>())
+    if (fill.getOutputs().front().getDefiningOp<tensor::EmptyOp>())
+      return fill.getInputs().front();
+  return nullptr;
+}
+
+/// A 0-d `type` tensor holding `scalar`; booleans by `linalg.fill`
+/// (iree-compile 3.13 fails on a `tensor.from_elements` of i1 in a dispatch).
+Value tensorOf(OpBuilder &b, Location loc, RankedTensorType type,
+               Value scalar) {
+  if (!type.getElementType().isInteger(1))
+    return tensor::FromElementsOp::create(b, loc, type, ValueRange{scalar});
+  Value empty = tensor::EmptyOp::create(b, loc, type, ValueRange{});
+  return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
+}
+
+/// Step 2: 0-d tensor arguments every branch builds from a scalar or passes
+/// as a constant take the scalar.
 void passScalarsInsteadOfTensors(Block &block, ArrayRef<BranchEdge> edges) {
   OpBuilder b = OpBuilder::atBlockBegin(&block);
   for (BlockArgument arg : block.getArguments()) {
@@ -58,36 +92,38 @@ void passScalarsInsteadOfTensors(Block &block, ArrayRef<BranchEdge> edges) {
     unsigned i = arg.getArgNumber();
     bool fromScalars = llvm::all_of(edges, [&](BranchEdge e) {
       Value passed = e.first.getSuccessorOperands(e.second)[i];
-      return isa_and_nonnull<tensor::FromElementsOp>(passed.getDefiningOp());
+      DenseElementsAttr value;
+      return scalarOf(passed) || matchPattern(passed, m_Constant(&value));
     });
     if (!fromScalars)
       continue;
     for (auto [br, s] : edges) {
       MutableOperandRange operands =
           br.getSuccessorOperands(s).getMutableForwardedOperands();
-      auto built = operands[i].get().getDefiningOp<tensor::FromElementsOp>();
-      operands[i].set(built.getElements().front());
-      if (built->use_empty())
-        built->erase();
+      Value passed = operands[i].get();
+      if (Value scalar = scalarOf(passed)) {
+        operands[i].set(scalar);
+        if (passed.use_empty())
+          passed.getDefiningOp()->erase();
+        continue;
+      }
+      DenseElementsAttr value;
+      matchPattern(passed, m_Constant(&value));
+      OpBuilder at(br);
+      operands[i].set(arith::ConstantOp::create(
+          at, br->getLoc(), cast<TypedAttr>(value.getSplatValue<Attribute>())));
     }
     SmallVector<OpOperand *> uses =
         llvm::map_to_vector(arg.getUses(), [](OpOperand &u) { return &u; });
     arg.setType(type.getElementType());
-    Value tensor =
-        tensor::FromElementsOp::create(b, arg.getLoc(), type, ValueRange{arg});
+    Value tensor = tensorOf(b, arg.getLoc(), type, arg);
     for (OpOperand *use : uses)
       use->set(tensor);
   }
 }
 
-/// Step 3: the tensors of a join taking two or more (or a dynamic one) are
-/// passed boxed.
+/// Step 3: the tensors of a join are passed boxed.
 void boxTensors(Block &block, ArrayRef<BranchEdge> edges) {
-  auto tensors = llvm::make_filter_range(block.getArgumentTypes(), isTensor);
-  if (llvm::range_size(tensors) < 2 && llvm::all_of(tensors, [](Type t) {
-        return cast<RankedTensorType>(t).hasStaticShape();
-      }))
-    return;
   SmallVector<unsigned> boxed;
   for (BlockArgument arg : block.getArguments())
     if (isTensor(arg.getType()))
@@ -117,6 +153,28 @@ void boxTensors(Block &block, ArrayRef<BranchEdge> edges) {
   }
 }
 
+/// Step 0: the returns of `fn`, if several return a tensor, become branches
+/// to one return block.
+void returnFromOneBlock(func::FuncOp fn) {
+  SmallVector<func::ReturnOp> all;
+  for (Block &block : fn.getBody())
+    if (auto r = dyn_cast<func::ReturnOp>(block.getTerminator()))
+      all.push_back(r);
+  if (all.size() < 2 || llvm::none_of(fn.getResultTypes(), isTensor))
+    return;
+  Block *exit = new Block();
+  fn.getBody().push_back(exit);
+  SmallVector<Location> locs(fn.getNumResults(), fn.getLoc());
+  exit->addArguments(fn.getResultTypes(), locs);
+  for (func::ReturnOp r : all) {
+    OpBuilder b(r);
+    cf::BranchOp::create(b, r.getLoc(), exit, r.getOperands());
+    r.erase();
+  }
+  OpBuilder b = OpBuilder::atBlockEnd(exit);
+  func::ReturnOp::create(b, fn.getLoc(), exit->getArguments());
+}
+
 struct BoxJoinTensorsPass
     : relay::impl::RelayBoxJoinTensorsBase<BoxJoinTensorsPass> {
   void runOnOperation() override {
@@ -124,6 +182,7 @@ struct BoxJoinTensorsPass
     for (auto fn : getOperation().getOps<func::FuncOp>()) {
       if (fn.isExternal() || fn.getBody().hasOneBlock())
         continue;
+      returnFromOneBlock(fn);
       (void)eraseUnreachableBlocks(rewriter, fn.getBody());
       (void)runRegionDCE(rewriter, fn.getBody());
       for (Block &block : llvm::drop_begin(fn.getBody())) {

@@ -95,8 +95,6 @@ void mlir::relay::registerRelayPipelines() {
         // iree-compile loses tensors passed together into a join block.
         pm.addPass(createRelayBoxJoinTensors());
         pm.addNestedPass<func::FuncOp>(createRelayHoistRuntimeChecks());
-        // IREE's VM moves mixes of 32- and 64-bit integers wrongly.
-        pm.addPass(createRelayWidenHostIntegers());
         // iree-compile never returns on recursive programs.
         pm.addPass(createRelayCheckNoRecursion());
       });

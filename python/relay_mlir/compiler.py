@@ -328,22 +328,21 @@ def _has_run_time_sizes(iree_input: str) -> bool:
 
 
 def _iree_compile(text: str, target: Target, extra_args: Sequence[str]) -> bytes:
-    import iree.compiler as ic
     from iree.compiler.tools.binaries import CompilerToolError
 
     args = list(target.flags) + (target.loop_flags if _has_loop(text) else []) + list(extra_args)
     sized = target.run_time_size_flags if _has_run_time_sizes(text) else []
+    run = _compile_via_vm if _branches_on_host(text) and not _names_phase(extra_args) else _compile
     for speed in [target.speed_flags, *target.fallback_speed_flags]:
         if not speed:
             continue
         speed = [*speed, *sized]
         try:
-            return ic.compile_str(text, target_backends=[target.backend],
-                                  extra_args=args + list(speed))
+            return run(text, target, args + list(speed))
         except CompilerToolError:
             pass  # retried without them below; that error is the one reported
     try:
-        return ic.compile_str(text, target_backends=[target.backend], extra_args=args)
+        return run(text, target, args)
     except CompilerToolError as e:
         import signal
 
@@ -363,6 +362,38 @@ def _iree_compile(text: str, target: Target, extra_args: Sequence[str]) -> bytes
                      if ln.strip() and not ln.startswith(("Error invoking", "Error code", "Diagnostics"))]
             diags = [Diagnostic("error", lines[0] if lines else "iree-compile failed")]
         raise CompileError(f"iree-compile failed for target {target.name}", diags) from None
+
+
+def _compile(text, target: Target, args: Sequence[str]) -> bytes:
+    import iree.compiler as ic
+
+    return ic.compile_str(text, target_backends=[target.backend], extra_args=list(args))
+
+
+def _compile_via_vm(text: str, target: Target, args: Sequence[str]) -> bytes:
+    """iree-compile in two steps, fixing IREE's VM module in between: its
+    branches must move one register width (vm_branch_widths)."""
+    from .vm_branch_widths import fix_vm_module
+
+    vm_module = _compile(text, target, [*args, "--compile-to=vm", "--emit-mlir-bytecode"])
+    fixed, _, left = fix_vm_module(bytes(vm_module))
+    if left:
+        raise CompileError(f"iree-compile for target {target.name}: {left} block(s) of IREE's VM "
+                           "module are entered both by branches and by other operations with "
+                           "32- and 64-bit values mixed, which IREE 3.13 moves wrongly")
+    return _compile(fixed, target, [*args, "--compile-from=vm"])
+
+
+def _branches_on_host(iree_input: str) -> bool:
+    """Whether the lowered program has control flow outside its kernels (the
+    host code IREE's VM runs): loops, and ifs that join values."""
+    return _has_loop(iree_input) or re.search(r"\bscf\.(if|for|index_switch)\b|\bcf\.br\b",
+                                              iree_input) is not None
+
+
+def _names_phase(extra_args: Sequence[str]) -> bool:
+    return any(a.startswith(("--compile-to", "--compile-from", "--output-format"))
+               for a in extra_args)
 
 
 def _has_loop(iree_input: str) -> bool:

@@ -239,8 +239,8 @@ def test_one_value_in_two_loop_slots():
 # A loop over int32 and int64 scalars together (found by the loop fuzzer, issue 29):
 # relay-host-scalars keeps them on the host, and IREE 3.13's VM moved a branch's mix
 # of (i32, i64, i64, i32) wrongly (the third value's high word came from the fourth:
-# wrong results, or a loop that never ended). relay-widen-host-integers carries them
-# all as i64.
+# wrong results, or a loop that never ended). Every VM branch passing both widths now
+# passes the 32-bit ones as i64 (relay_mlir.vm_branch_widths).
 MIXED_WIDTHS = """#[version = "0.0.5"]
 def @main(%i0: int32, %u0: int64, %v0: int64, %p0: int32) {
   let %loop = fn (%i: int32, %u: int64, %v: int64, %p: int32) {

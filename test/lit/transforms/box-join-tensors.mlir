@@ -53,11 +53,14 @@ func.func @join_scalars(%c: i1, %i: i32, %j: i32) -> (tensor<i32>, tensor<i32>) 
 // -----
 
 // Loop state no result uses is dropped first (it would look used boxed); the
-// one static tensor left is carried as it is.
+// one tensor left is boxed.
 // CHECK-LABEL: func.func @dead_state
-// CHECK-NOT:     hal.tensor
-// CHECK:         cf.br ^[[HEAD:bb[0-9]+]](%{{.+}}, %{{.+}} : i32, tensor<2xf32>)
-// CHECK:       ^[[HEAD]](%{{.+}}: i32, %{{.+}}: tensor<2xf32>):
+// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "block_arg1"
+// CHECK-NEXT:    cf.br ^[[HEAD:bb[0-9]+]](%{{.+}}, %{{.+}} : i32, !hal.buffer_view)
+// CHECK:       ^[[HEAD]](%{{.+}}: i32, %{{.+}}: !hal.buffer_view):
+// CHECK-COUNT-1: "hal.tensor.export"
+// CHECK-NOT:     "hal.tensor.export"
+// CHECK:         return
 func.func @dead_state(%n: i32, %x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
   cf.br ^head(%n, %x, %y : i32, tensor<2xf32>, tensor<2xf32>)
 ^head(%i: i32, %a: tensor<2xf32>, %dead: tensor<2xf32>):
@@ -72,4 +75,34 @@ func.func @dead_state(%n: i32, %x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2
   cf.br ^head(%i2, %a2, %d2 : i32, tensor<2xf32>, tensor<2xf32>)
 ^done:
   return %a : tensor<2xf32>
+}
+
+// -----
+
+// Several returns of tensors: they branch to one return block, whose tensors
+// are then boxed like any join's (IREE would otherwise join them itself when
+// it inlines the function). A 0-d tensor every branch passes as a constant
+// or builds from a scalar is passed as the scalar.
+// CHECK-LABEL: func.func @two_returns
+// CHECK:         cf.cond_br %arg0, ^[[A:bb[0-9]+]], ^[[B:bb[0-9]+]]
+// CHECK:       ^[[A]]:
+// CHECK:         %[[K:.+]] = arith.constant 7 : i32
+// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "block_arg0"
+// CHECK-NEXT:    cf.br ^[[EXIT:bb[0-9]+]](%{{.+}}, %[[K]] : !hal.buffer_view, i32)
+// CHECK:       ^[[B]]:
+// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "block_arg0"
+// CHECK-NEXT:    cf.br ^[[EXIT]](%{{.+}}, %arg2 : !hal.buffer_view, i32)
+// CHECK:       ^[[EXIT]](%[[V:.+]]: !hal.buffer_view, %[[S:.+]]: i32):
+// CHECK:         %[[T:.+]] = "hal.tensor.import"(%[[V]])
+// CHECK:         %[[S0:.+]] = tensor.from_elements %[[S]] : tensor<i32>
+// CHECK:         return %[[T]], %[[S0]] : tensor<2xf32>, tensor<i32>
+func.func @two_returns(%c: i1, %x: tensor<2xf32>, %s: i32) -> (tensor<2xf32>, tensor<i32>) {
+  cf.cond_br %c, ^a, ^b
+^a:
+  %k = arith.constant dense<7> : tensor<i32>
+  return %x, %k : tensor<2xf32>, tensor<i32>
+^b:
+  %y = arith.addf %x, %x : tensor<2xf32>
+  %t = tensor.from_elements %s : tensor<i32>
+  return %y, %t : tensor<2xf32>, tensor<i32>
 }

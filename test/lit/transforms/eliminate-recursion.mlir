@@ -191,16 +191,16 @@ func.func @sum(%n: tensor<i64>, %dyn: tensor<?xf32>) -> (tensor<i64>, tensor<?xf
 // CHECK-LABEL: func.func private @even__recursion
 // CHECK-SAME:      (%[[WHICH:.+]]: i32, %[[N:.+]]: i64, %[[X:.+]]: tensor<3xf32>) -> tensor<3xf32>
 // CHECK:         cf.switch %[[WHICH]] : i32, [
-// CHECK-NEXT:      default: ^[[EVEN:bb[0-9]+]](%[[N]], %[[X]] : i64, tensor<3xf32>),
-// CHECK-NEXT:      1: ^[[ODD:bb[0-9]+]](%[[N]], %[[X]] : i64, tensor<3xf32>)
+// CHECK-NEXT:      default: ^[[EVEN:bb[0-9]+]](%[[N]], %{{.+}} : i64, !hal.buffer_view),
+// CHECK-NEXT:      1: ^[[ODD:bb[0-9]+]](%[[N]], %{{.+}} : i64, !hal.buffer_view)
 // CHECK:       ^[[EVEN]](
 // CHECK:         cf.cond_br
 // CHECK:         %[[M:.+]] = arith.subi
-// CHECK-NEXT:    cf.br ^[[ODD]](%[[M]], %{{.+}} : i64, tensor<3xf32>)
+// CHECK:         cf.br ^[[ODD]](%[[M]], %{{.+}} : i64, !hal.buffer_view)
 // CHECK:       ^[[ODD]](
 // CHECK:         "util.list.resize"
 // CHECK:         "util.list.set"(%{{.+}}, %{{.+}}, %{{.+}}) : (!util.list<?>, index, i32) -> ()
-// CHECK-NEXT:    cf.br ^[[EVEN]](
+// CHECK:         cf.br ^[[EVEN]](
 // CHECK:         arith.negf
 // CHECK-NOT:   call @
 // CHECK:       // -----
@@ -331,7 +331,7 @@ func.func @kinds(%n: index, %b: i1, %d: f64, %h: f16, %l: !util.list<?>, %m: ten
 // counter, the bound-free live values and the iter_arg are saved in the
 // frame; the continuation re-enters the loop.
 // CHECK-LABEL: func.func private @tree__recursion
-// CHECK:       ^[[HEADER:bb[0-9]+]](%{{.+}}: index, %{{.+}}: tensor<2xf32>, %{{.+}}: i64):
+// CHECK:       ^[[HEADER:bb[0-9]+]](%{{.+}}: index, %{{.+}}: !hal.buffer_view, %{{.+}}: i64):
 // CHECK:         arith.cmpi slt
 // CHECK:         "hal.tensor.export"
 // CHECK:         arith.index_cast %{{.+}} : index to i64
@@ -374,7 +374,8 @@ func.func @main(%depth: tensor<i64>, %x: tensor<2xf32>) -> tensor<2xf32> {
 // Already in CFG form: the call result reaches the return by dominance.
 // The return chain left without predecessors is erased.
 // CHECK-LABEL: func.func @count
-// CHECK-NEXT:    cf.br ^[[HEAD:bb[0-9]+]](%arg0, %arg1 : i64, tensor<2xf32>)
+// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "block_arg1"
+// CHECK-NEXT:    cf.br ^[[HEAD:bb[0-9]+]](%arg0, %{{.+}} : i64, !hal.buffer_view)
 // CHECK:         cf.br ^[[HEAD]](
 // CHECK-NOT:     no predecessors
 // CHECK-NOT:   call
