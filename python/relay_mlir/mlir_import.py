@@ -48,6 +48,79 @@ def _is_operator(name: str) -> bool:
     return name.startswith("relay.") and name not in _LANGUAGE
 
 
+class _Effects:
+    """Which ops may read or write a reference when evaluated: those keep their place.
+
+    ``ref_read``/``ref_write`` do; a call does if the callee's body may (module functions,
+    closures and ``relay.fn``s known at the call; a function value from a parameter, a tuple, a
+    reference or a branch is assumed to); ``if`` and ``match`` do if one of their regions may.
+    Operators, constants, tuples, closures (creating one) and ``ref_new`` do not. A recursive
+    function is followed until it reaches itself again.
+    """
+
+    def __init__(self, module_op) -> None:
+        from . import ir
+
+        self.funcs = {}
+        for op in module_op.regions[0].blocks[0].operations:
+            if op.operation.name == "func.func":
+                self.funcs[op.operation.attributes["sym_name"].value] = op.operation
+        self.memo: Dict[object, bool] = {}
+        self.active: List[object] = []   # bodies being looked at (the recursion)
+        self.assumed: set = set()        # active bodies assumed without effects by a call inside
+        self._ir = ir
+
+    def op(self, op) -> bool:
+        name = op.name
+        if name in _ORDERED:
+            return True
+        if name == "func.call":
+            return self.function(self._ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
+        if name == "relay.call":
+            return self.call(op.operands[0])
+        if name in ("relay.if", "relay.match"):
+            return any(self.region(r) for r in op.regions)
+        return False  # operators, constants, tuples, closures, ref_new, ...
+
+    def region(self, region) -> bool:
+        return any(self.op(o.operation) for block in region.blocks for o in block.operations)
+
+    def call(self, callee) -> bool:
+        ir = self._ir
+        if isinstance(callee, ir.BlockArgument):
+            owner = callee.owner.owner  # a recursive relay.fn's first argument is itself
+            if owner.name == "relay.fn" and "recursive" in owner.attributes and callee.arg_number == 0:
+                return self.body(owner.results[0], owner.regions[0])
+            return True
+        owner = callee.owner
+        if owner.name == "relay.fn":
+            return self.body(owner.results[0], owner.regions[0])
+        if owner.name in ("relay.global_fn", "relay.closure"):
+            return self.function(ir.FlatSymbolRefAttr(owner.attributes["callee"]).value)
+        return True
+
+    def function(self, name: str) -> bool:
+        fn = self.funcs.get(name)
+        if fn is None or len(fn.regions[0].blocks) == 0:
+            return True
+        return self.body(name, fn.regions[0])
+
+    def body(self, key, region) -> bool:
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.active:
+            self.assumed.add(key)
+            return False
+        self.active.append(key)
+        found = self.region(region)
+        self.active.pop()
+        self.assumed.discard(key)
+        # False is known only when no enclosing body was assumed on the way
+        if found or not self.assumed:
+            self.memo[key] = found
+        return found
+
+
 def _attr_value(name: str, a):
     from . import ir
 
@@ -78,6 +151,7 @@ def _attr_value(name: str, a):
 class _Importer:
     def __init__(self, module_op, types_of: Optional[IRModule] = None) -> None:
         self.module_op = module_op
+        self.effects = _Effects(module_op)
         self.mod = IRModule()
         self.values: Dict[object, Expr] = {}
         self.globals: Dict[str, GlobalVar] = {}
@@ -187,8 +261,11 @@ class _Importer:
         """The value of a block: its ops in order; the terminator's operand is the value.
 
         Ops whose order or effect matters become ``let``s in block order, the rest graph
-        nodes: reference reads and writes, and ops whose results are unused and which may have
-        an effect (calls, ``if``, ``match``; an unused pure op is dropped)."""
+        nodes: ops that may read or write a reference (``_Effects``: reference reads and writes,
+        calls of functions that may, ``if``/``match`` with such ops inside; ``ref_new``, so the
+        reference is made once where it is made), and ops whose
+        results are unused and which may have an effect (calls, ``if``, ``match``; an unused
+        pure op is dropped)."""
         result: Optional[Expr] = None
         lets: List[tuple] = []
         for op in block.operations:
@@ -201,7 +278,10 @@ class _Importer:
                 continue
             e = self.convert(op)
             unused = all(next(iter(r.uses), None) is None for r in op.results)
-            if name in _ORDERED or (unused and name not in _DROPPABLE and not _is_operator(name)):
+            # a reference made once, where it is made (a graph node would be one per use scope)
+            ordered = name in _ORDERED or name == "relay.ref_new" and not unused \
+                or (not _is_operator(name) and self.effects.op(op))
+            if ordered or (unused and name not in _DROPPABLE and not _is_operator(name)):
                 v = Var("_" if unused else f"v{len(lets)}", self.ty(op.results[0].type) if op.results else None)
                 lets.append((v, e))
                 e = v
