@@ -48,6 +48,10 @@ void populateCanonicalizeCastPatterns(RewritePatternSet &patterns);
 /// sub-rewrite.
 void populateSimplifyExprPatterns(RewritePatternSet &patterns);
 
+/// FoldExplicitPadding's rewrites (relay-fold-explicit-padding): an nn.pad
+/// feeding a convolution or a pool folded into its `padding`.
+void populateFoldExplicitPaddingPatterns(RewritePatternSet &patterns);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

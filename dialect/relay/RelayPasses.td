@@ -755,4 +755,31 @@ def RelaySimplifyExpr : Pass<"relay-simplify-expr", "::mlir::ModuleOp"> {
   }];
 }
 
+def RelayFoldExplicitPadding
+    : Pass<"relay-fold-explicit-padding", "::mlir::ModuleOp"> {
+  let summary = "Folds an explicit nn.pad into the padding of the convolution "
+                "or pool it feeds (Relay's FoldExplicitPadding)";
+  let description = [{
+    As TVM 0.19's FoldExplicitPadding, by rewrite patterns
+    (`populateFoldExplicitPaddingPatterns`): `relay.nn.pad` in "constant"
+    mode that pads only the spatial dims (D, H, W of the consumer's layout)
+    and has no other use is dropped and its widths added to the `padding`
+    of the `nn.conv1d/2d/3d` or `nn.avg_pool1d/2d/3d` it feeds if its value
+    is 0, of the `nn.max_pool1d/2d/3d` if its value is the one max pooling
+    pads with (-inf for floats, the lowest integer). An average pool with
+    `count_include_pad = false` takes it only without padding of its own,
+    and then counts its padding. The padding becomes 2n entries (befores,
+    then afters). Other pads (edge/reflect, a non-constant or other value,
+    a padded batch or channel dim, more uses) stay. TVM folds a max pool's
+    pad of the lowest finite float (what its max pools pad with) and not
+    -inf; here max pools pad with -inf, so that is what folds.
+
+    ```mlir
+    %p = relay.nn.pad %x, %zero {pad_width = array<i64: 0, 0, 0, 0, 1, 1, 1, 1>} : (tensor<1x2x5x5xf32>, tensor<f32>) -> tensor<1x2x7x7xf32>
+    %y = relay.nn.conv2d %p, %w : (tensor<1x2x7x7xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x5x5xf32>
+    // becomes: relay.nn.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>}
+    ```
+  }];
+}
+
 #endif // RELAY_PASSES_TD

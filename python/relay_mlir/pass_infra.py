@@ -65,7 +65,7 @@ _NOT_YET = frozenset("""
     Conv2dToSparse2 ConvertLayout Defunctionalization DefuseOps
     DenseToSparse EtaExpand FakeQuantizationToInteger FastMath
     FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
-    FoldExplicitPadding FoldScaleAxis ForwardFoldScaleAxis FuseOps InferTypeLocal Inline
+    FoldScaleAxis ForwardFoldScaleAxis FuseOps InferTypeLocal Inline
     InlineCompilerFunctionsBoundTo LambdaLift LayoutConfig LazyGradientInit Legalize
     ManifestLifetimes MarkCompilerFunctionsAsExtern MergeCompilerRegions MergeComposite
     OutlineCompilerFunctionsWithExistingGlobalSymbols PartialEvaluate PartitionGraph PlanDevices

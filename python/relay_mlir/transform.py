@@ -49,7 +49,8 @@ __all__ = [
     # the passes (TVM's relay.transform names)
     "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
     "SimplifyInference", "DeadCodeElimination", "EliminateCommonSubexpr",
-    "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FunctionPass", "function_pass",
+    "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FoldExplicitPadding",
+    "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
     # TVM's tvm.instrument
@@ -312,6 +313,28 @@ class SimplifyExpr(_PipelinePass):
 
     _info = PassInfo(0, "SimplifyExpr", ["InferType"])
     passes = "relay-simplify-expr"
+
+
+@_register_pass
+class FoldExplicitPadding(_PipelinePass):
+    """Relay's FoldExplicitPadding (``relay-fold-explicit-padding``; PassInfo:
+    " FoldExplicitPadding" with TVM 0.19's leading space, so ``disabled_pass`` must spell it so;
+    opt level 0, requires InferType): an ``nn.pad`` in "constant" mode that pads only spatial
+    dims and has no other use is folded into the ``padding`` of the ``nn.conv1d/2d/3d`` or
+    ``nn.avg_pool1d/2d/3d`` it feeds if its value is 0 (an average pool then counts its padding;
+    one that does not count it takes the pad only without padding of its own), of the
+    ``nn.max_pool1d/2d/3d`` if its value is -inf (floats) or the lowest integer::
+
+        >>> import relay_mlir as relay
+        >>> x, w = relay.var("x", shape=(1, 2, 5, 5)), relay.var("w", shape=(3, 2, 3, 3))
+        >>> y = relay.nn.conv2d(relay.nn.pad(x, ((0, 0), (0, 0), (1, 1), (2, 0))), w)
+        >>> body = relay.transform.FoldExplicitPadding()(relay.IRModule.from_expr(relay.Function([x, w], y)))["main"].body
+        >>> body.op.name, list(body.attrs["padding"]), type(body.args[0]).__name__
+        ('nn.conv2d', [1, 2, 1, 0], 'Var')
+    """
+
+    _info = PassInfo(0, " FoldExplicitPadding", ["InferType"])
+    passes = "relay-fold-explicit-padding"
 
 
 _dyn.set_type_oracle(_infer_expr_type)

@@ -117,7 +117,7 @@ def test_names():
         assert hasattr(relay.transform, name)
 
 
-@pytest.mark.parametrize("name", ["CombineParallelConv2D", "FoldScaleAxis", "FoldExplicitPadding",
+@pytest.mark.parametrize("name", ["CombineParallelConv2D", "FoldScaleAxis", "AlterOpLayout",
                                   "CombineParallelDense", "FuseOps", "ToMixedPrecision", "build_config"])
 def test_tvm_passes_not_implemented_say_so(name):
     assert not hasattr(relay.transform, name)
@@ -242,6 +242,7 @@ BUILTIN = {
     "DivToMul": ("FunctionPass", "DivToMul", 0, ("InferType", "FoldConstant")),
     "CanonicalizeCast": ("FunctionPass", "CanonicalizeCast", 3, ("InferType",)),
     "SimplifyExpr": ("FunctionPass", "SimplifyExpr", 0, ("InferType",)),
+    "FoldExplicitPadding": ("FunctionPass", " FoldExplicitPadding", 0, ("InferType",)),
 }
 
 
