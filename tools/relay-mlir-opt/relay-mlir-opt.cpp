@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -88,6 +89,7 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registry.insert<relay::RelayDialect, bufferization::BufferizationDialect>();
   relay::registerLoweringDialects(registry);
+  func::registerInlinerExtension(registry); // upstream --inline on func.call
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "relay-mlir optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
