@@ -52,6 +52,10 @@ void populateSimplifyExprPatterns(RewritePatternSet &patterns);
 /// feeding a convolution or a pool folded into its `padding`.
 void populateFoldExplicitPaddingPatterns(RewritePatternSet &patterns);
 
+/// CanonicalizeOps's rewrite (relay-canonicalize-ops): nn.bias_add as an
+/// add of the bias expanded to broadcast along its axis.
+void populateCanonicalizeOpsPatterns(RewritePatternSet &patterns);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

@@ -782,4 +782,24 @@ def RelayFoldExplicitPadding
   }];
 }
 
+def RelayCanonicalizeOps : Pass<"relay-canonicalize-ops", "::mlir::ModuleOp"> {
+  let summary = "Special operators as basic ones (Relay's CanonicalizeOps)";
+  let description = [{
+    As TVM 0.19's CanonicalizeOps, by a rewrite pattern
+    (`populateCanonicalizeOpsPatterns`): `relay.nn.bias_add %x, %b {axis}`
+    becomes `relay.add %x, %b'` where `%b'` is
+    `relay.expand_dims %b {axis = 1, num_newaxis = rank - axis - 1}` (just
+    `%b` when `axis` is the last dim), which broadcasts along `axis`. A
+    bias_add whose sizes along the axis are a `?` and a static size stays
+    (the add would have another type). TVM rewrites no other operator.
+
+    ```mlir
+    %y = relay.nn.bias_add %x, %b {axis = 1 : i64} : (tensor<1x8x4x4xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
+    // becomes:
+    %e = relay.expand_dims %b {axis = 1 : i64, num_newaxis = 2 : i64} : (tensor<8xf32>) -> tensor<8x1x1xf32>
+    %y = relay.add %x, %e : (tensor<1x8x4x4xf32>, tensor<8x1x1xf32>) -> tensor<1x8x4x4xf32>
+    ```
+  }];
+}
+
 #endif // RELAY_PASSES_TD

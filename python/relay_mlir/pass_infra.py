@@ -60,7 +60,7 @@ def _fmt_names(names) -> str:
 # not have yet: reading one is an AttributeError that says so, never a pass doing nothing.
 _NOT_YET = frozenset("""
     AlterOpLayout AnnotateSpans AnnotateTarget BackwardFoldScaleAxis BatchingOps
-    CanonicalizeOps CapturePostDfsIndexInSpans ChangeBatch CollagePartition
+    CapturePostDfsIndexInSpans ChangeBatch CollagePartition
     CombineParallelBatchMatmul CombineParallelConv2D CombineParallelDense Conv2dToSparse
     Conv2dToSparse2 ConvertLayout Defunctionalization DefuseOps
     DenseToSparse EtaExpand FakeQuantizationToInteger FastMath

@@ -49,7 +49,7 @@ __all__ = [
     # the passes (TVM's relay.transform names)
     "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
     "SimplifyInference", "DeadCodeElimination", "EliminateCommonSubexpr",
-    "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FoldExplicitPadding",
+    "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FoldExplicitPadding", "CanonicalizeOps",
     "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
@@ -335,6 +335,25 @@ class FoldExplicitPadding(_PipelinePass):
 
     _info = PassInfo(0, " FoldExplicitPadding", ["InferType"])
     passes = "relay-fold-explicit-padding"
+
+
+@_register_pass
+class CanonicalizeOps(_PipelinePass):
+    """Relay's CanonicalizeOps (``relay-canonicalize-ops``; PassInfo: "CanonicalizeOps", opt
+    level 3, requires InferType): ``nn.bias_add(x, b, axis)`` becomes ``add(x, b')`` with ``b'``
+    the bias given unit dims after ``axis`` by ``expand_dims`` (none for the last axis), the
+    one operator TVM 0.19's pass rewrites::
+
+        >>> import relay_mlir as relay
+        >>> x, b = relay.var("x", shape=(1, 3, 4, 4)), relay.var("b", shape=(3,))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x, b], relay.nn.bias_add(x, b)))
+        >>> body = relay.transform.CanonicalizeOps()(mod)["main"].body
+        >>> body.op.name, body.args[1].op.name, body.args[1].checked_type
+        ('add', 'expand_dims', TensorType([3, 1, 1], float32))
+    """
+
+    _info = PassInfo(3, "CanonicalizeOps", ["InferType"])
+    passes = "relay-canonicalize-ops"
 
 
 _dyn.set_type_oracle(_infer_expr_type)

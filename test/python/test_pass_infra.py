@@ -243,6 +243,7 @@ BUILTIN = {
     "CanonicalizeCast": ("FunctionPass", "CanonicalizeCast", 3, ("InferType",)),
     "SimplifyExpr": ("FunctionPass", "SimplifyExpr", 0, ("InferType",)),
     "FoldExplicitPadding": ("FunctionPass", " FoldExplicitPadding", 0, ("InferType",)),
+    "CanonicalizeOps": ("FunctionPass", "CanonicalizeOps", 3, ("InferType",)),
 }
 
 
@@ -347,8 +348,8 @@ def test_unknown_required_pass():
     assert bad(mod) is mod
     with pytest.raises(ValueError, match="pass 'Bad' requires 'NoSuchPass'"):
         Sequential([bad])(mod)
-    with pytest.raises(ValueError, match="'CanonicalizeOps', a TVM pass not implemented yet"):
-        Sequential([Sequential([], required=["CanonicalizeOps"])])(mod)
+    with pytest.raises(ValueError, match="'AlterOpLayout', a TVM pass not implemented yet"):
+        Sequential([Sequential([], required=["AlterOpLayout"])])(mod)
 
 
 def test_sequential_argument_errors():
