@@ -56,6 +56,11 @@ void populateFoldExplicitPaddingPatterns(RewritePatternSet &patterns);
 /// add of the bias expanded to broadcast along its axis.
 void populateCanonicalizeOpsPatterns(RewritePatternSet &patterns);
 
+/// CombineParallelConv2D's rewrite (relay-combine-parallel-conv2d): groups
+/// of at least `minNumBranches` parallel nn.conv2d ops as one.
+void populateCombineParallelConv2DPatterns(RewritePatternSet &patterns,
+                                           uint64_t minNumBranches);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

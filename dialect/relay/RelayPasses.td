@@ -802,4 +802,36 @@ def RelayCanonicalizeOps : Pass<"relay-canonicalize-ops", "::mlir::ModuleOp"> {
   }];
 }
 
+def RelayCombineParallelConv2D
+    : Pass<"relay-combine-parallel-conv2d", "::mlir::ModuleOp"> {
+  let summary = "Combines parallel nn.conv2d ops reading the same data "
+                "(Relay's CombineParallelConv2D)";
+  let description = [{
+    As TVM 0.19's CombineParallelConv2D, by a rewrite pattern
+    (`populateCombineParallelConv2DPatterns`): the `relay.nn.conv2d` ops
+    with groups = 1 reading the same value in one block are grouped (an op
+    joins the first group whose first op has its strides, padding,
+    dilation, layouts, out_dtype and kernel height and width); a group of
+    at least `min-num-branches` (and 2) ops becomes one conv2d of the
+    weights concatenated along O. Elementwise/broadcast ops that follow
+    every branch alike (the only operator reading the value before them;
+    same operator and attributes; other operands with the branch's
+    channels on the channel axis) are combined too, their other operands
+    concatenated along that axis. Each branch's result is a
+    `relay.strided_slice` (`slice_mode = "size"`) of its channels.
+
+    ```mlir
+    %a = relay.nn.conv2d %x, %w1 : (tensor<1x4x8x8xf32>, tensor<2x4x3x3xf32>) -> tensor<1x2x6x6xf32>
+    %b = relay.nn.conv2d %x, %w2 : (tensor<1x4x8x8xf32>, tensor<3x4x3x3xf32>) -> tensor<1x3x6x6xf32>
+    %c = relay.nn.conv2d %x, %w3 : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+    // becomes: %w = concatenate(%w1, %w2, %w3), one conv2d {channels = 9},
+    // strided_slice of channels [0, 2), [2, 5), [5, 9)
+    ```
+  }];
+  let options = [
+    Option<"minNumBranches", "min-num-branches", "uint64_t", "3",
+           "the fewest parallel ops that are combined">
+  ];
+}
+
 #endif // RELAY_PASSES_TD

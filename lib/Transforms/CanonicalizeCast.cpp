@@ -12,10 +12,11 @@
 #include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
 
+#include "TvmOpPattern.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "llvm/ADT/StringSet.h"
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_RELAYCANONICALIZECAST
@@ -26,35 +27,6 @@ using namespace mlir;
 using namespace mlir::relay;
 
 namespace {
-
-/// The operators TVM 0.19 registers with TOpPattern kElemWise or kBroadcast
-/// (those relay-mlir has; as listed by TVM's op registry).
-bool isElementwiseOrBroadcast(Operation *op) {
-  static const llvm::StringSet<> names = {
-      // kElemWise
-      "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_not",
-      "cast", "cast_like", "ceil", "clip", "copy", "cos", "cosh", "erf", "exp",
-      "fast_erf", "fast_exp", "fast_tanh", "fixed_point_multiply", "floor",
-      "full", "full_like", "isfinite", "isinf", "isnan", "log", "log10", "log2",
-      "logical_not", "negative", "nn.leaky_relu", "nn.relu", "ones",
-      "ones_like", "qnn.dequantize", "qnn.quantize", "qnn.requantize",
-      "reinterpret", "round", "rsqrt", "sigmoid", "sign", "sin", "sinh", "sqrt",
-      "tan", "tanh", "trilu", "trunc", "zeros", "zeros_like", "dyn.full",
-      "dyn.ones", "dyn.zeros",
-      // kBroadcast
-      "add", "bitwise_and", "bitwise_or", "bitwise_xor", "broadcast_to",
-      "broadcast_to_like", "divide", "dyn.broadcast_to", "equal", "expand_dims",
-      "fixed_point_multiply_per_axis", "floor_divide", "floor_mod", "greater",
-      "greater_equal", "left_shift", "less", "less_equal", "logical_and",
-      "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply",
-      "nn.bias_add", "nn.prelu", "not_equal", "power", "qnn.add", "qnn.mul",
-      "qnn.subtract", "repeat", "right_shift", "subtract", "tile",
-      "trunc_divide", "trunc_mod", "where"};
-  if (!isa_and_nonnull<RelayDialect>(op->getDialect()))
-    return false;
-  StringRef name = op->getName().getStringRef();
-  return name.consume_front("relay.") && names.contains(name);
-}
 
 unsigned bitWidth(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);

@@ -50,7 +50,7 @@ __all__ = [
     "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
     "SimplifyInference", "DeadCodeElimination", "EliminateCommonSubexpr",
     "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FoldExplicitPadding", "CanonicalizeOps",
-    "FunctionPass", "function_pass",
+    "CombineParallelConv2D", "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
     # TVM's tvm.instrument
@@ -354,6 +354,38 @@ class CanonicalizeOps(_PipelinePass):
 
     _info = PassInfo(3, "CanonicalizeOps", ["InferType"])
     passes = "relay-canonicalize-ops"
+
+
+def _min_branches(min_num_branches) -> int:
+    if isinstance(min_num_branches, bool) or not isinstance(min_num_branches, int) \
+            or min_num_branches < 0:
+        raise TypeError(f"min_num_branches must be a non-negative int, got {min_num_branches!r}")
+    return int(min_num_branches)
+
+
+@_register_pass
+class CombineParallelConv2D(_PipelinePass):
+    """Relay's CombineParallelConv2D (``relay-combine-parallel-conv2d``; PassInfo:
+    "CombineParallelConv2d", opt level 4, requires InferType): at least ``min_num_branches``
+    ``nn.conv2d`` ops (groups 1) reading the same data, with equal strides, padding, dilation,
+    layouts, out_dtype and kernel size, become one conv2d of their concatenated weights; the
+    elementwise/broadcast ops following every branch alike are combined too; each branch's
+    result is a ``strided_slice`` of its channels::
+
+        >>> import relay_mlir as relay
+        >>> x = relay.var("x", shape=(1, 4, 8, 8))
+        >>> ws = [relay.var(f"w{i}", shape=(2, 4, 3, 3)) for i in range(3)]
+        >>> y = relay.Tuple([relay.nn.relu(relay.nn.conv2d(x, w)) for w in ws])
+        >>> mod = relay.transform.CombineParallelConv2D()(relay.IRModule.from_expr(relay.Function([x] + ws, y)))
+        >>> [f.op.name for f in mod["main"].body.fields]
+        ['strided_slice', 'strided_slice', 'strided_slice']
+    """
+
+    _info = PassInfo(4, "CombineParallelConv2d", ["InferType"])
+
+    def __init__(self, min_num_branches: int = 3) -> None:
+        self.min_num_branches = _min_branches(min_num_branches)
+        self.passes = f"relay-combine-parallel-conv2d{{min-num-branches={self.min_num_branches}}}"
 
 
 _dyn.set_type_oracle(_infer_expr_type)

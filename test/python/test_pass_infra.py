@@ -117,7 +117,7 @@ def test_names():
         assert hasattr(relay.transform, name)
 
 
-@pytest.mark.parametrize("name", ["CombineParallelConv2D", "FoldScaleAxis", "AlterOpLayout",
+@pytest.mark.parametrize("name", ["ToANormalForm", "FoldScaleAxis", "AlterOpLayout",
                                   "CombineParallelDense", "FuseOps", "ToMixedPrecision", "build_config"])
 def test_tvm_passes_not_implemented_say_so(name):
     assert not hasattr(relay.transform, name)
@@ -244,6 +244,7 @@ BUILTIN = {
     "SimplifyExpr": ("FunctionPass", "SimplifyExpr", 0, ("InferType",)),
     "FoldExplicitPadding": ("FunctionPass", " FoldExplicitPadding", 0, ("InferType",)),
     "CanonicalizeOps": ("FunctionPass", "CanonicalizeOps", 3, ("InferType",)),
+    "CombineParallelConv2D": ("FunctionPass", "CombineParallelConv2d", 4, ("InferType",)),
 }
 
 
