@@ -61,6 +61,19 @@ void populateCanonicalizeOpsPatterns(RewritePatternSet &patterns);
 void populateCombineParallelConv2DPatterns(RewritePatternSet &patterns,
                                            uint64_t minNumBranches);
 
+/// CombineParallelDense's rewrite (relay-combine-parallel-dense): groups of
+/// at least `minNumBranches` parallel nn.dense ops as one batch_matmul
+/// (`toBatch`) or one dense.
+void populateCombineParallelDensePatterns(RewritePatternSet &patterns,
+                                          uint64_t minNumBranches,
+                                          bool toBatch);
+
+/// CombineParallelBatchMatmul's rewrite
+/// (relay-combine-parallel-batch-matmul): groups of at least
+/// `minNumBranches` parallel nn.batch_matmul ops as one.
+void populateCombineParallelBatchMatmulPatterns(RewritePatternSet &patterns,
+                                                uint64_t minNumBranches);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

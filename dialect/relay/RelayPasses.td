@@ -834,4 +834,52 @@ def RelayCombineParallelConv2D
   ];
 }
 
+def RelayCombineParallelDense
+    : Pass<"relay-combine-parallel-dense", "::mlir::ModuleOp"> {
+  let summary = "Combines parallel nn.dense ops reading the same data "
+                "(Relay's CombineParallelDense)";
+  let description = [{
+    As TVM 0.19's CombineParallelDense, by a rewrite pattern
+    (`populateCombineParallelDensePatterns`, the shared procedure of
+    relay-combine-parallel-conv2d): at least `min-num-branches` (and 2)
+    `relay.nn.dense` ops of rank-2 data reading the same value with the same
+    out_dtype become, with `to-batch` (default), one `relay.nn.batch_matmul`
+    of `stack`ed data and `stack`ed weights (equal weight shapes), each
+    branch's result a `squeeze` of field i of a `split` along axis 0, and
+    followers alike in every branch combined with their other operands
+    stacked (vectors made `[1, n]` first); without `to-batch`, one dense of
+    the weights concatenated along their rows (equal input sizes), each
+    branch's result a `strided_slice` of its units, followers' operands
+    concatenated on the last axis (scalars and size-1 last axes repeated to
+    the branch's units).
+  }];
+  let options = [
+    Option<"minNumBranches", "min-num-branches", "uint64_t", "3",
+           "the fewest parallel ops that are combined">,
+    Option<"toBatch", "to-batch", "bool", "true",
+           "combine into a batch_matmul (else into one dense)">
+  ];
+}
+
+def RelayCombineParallelBatchMatmul
+    : Pass<"relay-combine-parallel-batch-matmul", "::mlir::ModuleOp"> {
+  let summary = "Combines parallel nn.batch_matmul ops reading the same "
+                "data (Relay's CombineParallelBatchMatmul)";
+  let description = [{
+    As TVM 0.19's CombineParallelBatchMatmul, by a rewrite pattern
+    (`populateCombineParallelBatchMatmulPatterns`, the shared procedure of
+    relay-combine-parallel-conv2d): at least `min-num-branches` (and 2)
+    `relay.nn.batch_matmul` ops (transpose_a false, transpose_b true) of the
+    same x, with rank-3 y of the same batch and dtype and the same
+    out_dtype, become one batch_matmul of the y concatenated along axis 1;
+    followers alike in every branch are combined, their other operands
+    (holding the branch's columns on the last axis) concatenated there;
+    each branch's result is a `strided_slice` of its columns.
+  }];
+  let options = [
+    Option<"minNumBranches", "min-num-branches", "uint64_t", "3",
+           "the fewest parallel ops that are combined">
+  ];
+}
+
 #endif // RELAY_PASSES_TD

@@ -61,8 +61,7 @@ def _fmt_names(names) -> str:
 _NOT_YET = frozenset("""
     AlterOpLayout AnnotateSpans AnnotateTarget BackwardFoldScaleAxis BatchingOps
     CapturePostDfsIndexInSpans ChangeBatch CollagePartition
-    CombineParallelBatchMatmul CombineParallelDense Conv2dToSparse
-    Conv2dToSparse2 ConvertLayout Defunctionalization DefuseOps
+    Conv2dToSparse Conv2dToSparse2 ConvertLayout Defunctionalization DefuseOps
     DenseToSparse EtaExpand FakeQuantizationToInteger FastMath
     FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
     FoldScaleAxis ForwardFoldScaleAxis FuseOps InferTypeLocal Inline

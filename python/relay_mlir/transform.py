@@ -50,7 +50,8 @@ __all__ = [
     "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
     "SimplifyInference", "DeadCodeElimination", "EliminateCommonSubexpr",
     "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FoldExplicitPadding", "CanonicalizeOps",
-    "CombineParallelConv2D", "FunctionPass", "function_pass",
+    "CombineParallelConv2D", "CombineParallelDense", "CombineParallelBatchMatmul",
+    "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
     # TVM's tvm.instrument
@@ -386,6 +387,57 @@ class CombineParallelConv2D(_PipelinePass):
     def __init__(self, min_num_branches: int = 3) -> None:
         self.min_num_branches = _min_branches(min_num_branches)
         self.passes = f"relay-combine-parallel-conv2d{{min-num-branches={self.min_num_branches}}}"
+
+
+@_register_pass
+class CombineParallelDense(_PipelinePass):
+    """Relay's CombineParallelDense (``relay-combine-parallel-dense``; PassInfo:
+    "CombineParallelDense", opt level 4, requires InferType): at least ``min_num_branches``
+    ``nn.dense`` ops reading the same data with the same out_dtype become, with ``to_batch``,
+    one ``nn.batch_matmul`` of the stacked data and weights (equal weight shapes; each branch a
+    ``squeeze`` of a ``split``), otherwise one ``nn.dense`` of the concatenated weights (equal
+    input sizes; each branch a ``strided_slice``); elementwise/broadcast ops following every
+    branch alike are combined too::
+
+        >>> import relay_mlir as relay
+        >>> x = relay.var("x", shape=(2, 4))
+        >>> ws = [relay.var(f"w{i}", shape=(3, 4)) for i in range(3)]
+        >>> mod = relay.IRModule.from_expr(relay.Function([x] + ws, relay.Tuple([relay.nn.dense(x, w) for w in ws])))
+        >>> [f.op.name for f in relay.transform.CombineParallelDense()(mod)["main"].body.fields]
+        ['squeeze', 'squeeze', 'squeeze']
+    """
+
+    _info = PassInfo(4, "CombineParallelDense", ["InferType"])
+
+    def __init__(self, min_num_branches: int = 3, to_batch: bool = True) -> None:
+        self.min_num_branches = _min_branches(min_num_branches)
+        self.to_batch = bool(to_batch)
+        self.passes = (f"relay-combine-parallel-dense{{min-num-branches={self.min_num_branches} "
+                       f"to-batch={str(self.to_batch).lower()}}}")
+
+
+@_register_pass
+class CombineParallelBatchMatmul(_PipelinePass):
+    """Relay's CombineParallelBatchMatmul (``relay-combine-parallel-batch-matmul``; PassInfo:
+    "CombineParallelBatchMatmul", opt level 4, requires InferType): at least
+    ``min_num_branches`` ``nn.batch_matmul`` ops (``transpose_b=True``) of the same x, with y of
+    the same batch and dtype, become one batch_matmul of the y concatenated along axis 1; the
+    elementwise/broadcast ops following every branch alike are combined too; each branch's
+    result is a ``strided_slice`` of its columns::
+
+        >>> import relay_mlir as relay
+        >>> x = relay.var("x", shape=(2, 3, 4))
+        >>> ys = [relay.var(f"y{i}", shape=(2, 5, 4)) for i in range(3)]
+        >>> mod = relay.IRModule.from_expr(relay.Function([x] + ys, relay.Tuple([relay.nn.batch_matmul(x, y) for y in ys])))
+        >>> [f.op.name for f in relay.transform.CombineParallelBatchMatmul()(mod)["main"].body.fields]
+        ['strided_slice', 'strided_slice', 'strided_slice']
+    """
+
+    _info = PassInfo(4, "CombineParallelBatchMatmul", ["InferType"])
+
+    def __init__(self, min_num_branches: int = 3) -> None:
+        self.min_num_branches = _min_branches(min_num_branches)
+        self.passes = f"relay-combine-parallel-batch-matmul{{min-num-branches={self.min_num_branches}}}"
 
 
 _dyn.set_type_oracle(_infer_expr_type)

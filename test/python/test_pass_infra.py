@@ -118,7 +118,7 @@ def test_names():
 
 
 @pytest.mark.parametrize("name", ["ToANormalForm", "FoldScaleAxis", "AlterOpLayout",
-                                  "CombineParallelDense", "FuseOps", "ToMixedPrecision", "build_config"])
+                                  "ToGraphNormalForm", "FuseOps", "ToMixedPrecision", "build_config"])
 def test_tvm_passes_not_implemented_say_so(name):
     assert not hasattr(relay.transform, name)
     with pytest.raises(AttributeError, match=f"relay.transform.{name} is not implemented yet in relay-mlir"):
@@ -245,6 +245,8 @@ BUILTIN = {
     "FoldExplicitPadding": ("FunctionPass", " FoldExplicitPadding", 0, ("InferType",)),
     "CanonicalizeOps": ("FunctionPass", "CanonicalizeOps", 3, ("InferType",)),
     "CombineParallelConv2D": ("FunctionPass", "CombineParallelConv2d", 4, ("InferType",)),
+    "CombineParallelDense": ("FunctionPass", "CombineParallelDense", 4, ("InferType",)),
+    "CombineParallelBatchMatmul": ("FunctionPass", "CombineParallelBatchMatmul", 4, ("InferType",)),
 }
 
 
