@@ -7,6 +7,7 @@
 #include "CombineParallel.h"
 #include "TvmOpPattern.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -48,13 +49,14 @@ bool isOperatorCall(Operation *op) {
          op->getNumRegions() == 0 && isa<InferTypeOpInterface>(op);
 }
 
-/// The operators reading `value`, once per operand that reads it; a
-/// supported root counts as a reader of its data operand only.
+/// The calls (of operators or functions, as TVM's Call nodes) reading
+/// `value`, once per operand that reads it; a supported root counts as a
+/// reader of its data operand only.
 SmallVector<Operation *> readers(Value value, const Combiner &combiner) {
   SmallVector<Operation *> result;
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
-    if (!isOperatorCall(user))
+    if (!isOperatorCall(user) && !isa<CallOp, func::CallOp>(user))
       continue;
     if (combiner.isRoot(user) && combiner.isSupported(user) &&
         use.getOperandNumber() != 0)

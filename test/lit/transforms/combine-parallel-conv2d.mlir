@@ -50,3 +50,27 @@ func.func @reader_moves(%x: tensor<1x8x8x4xf32>, %w1: tensor<3x3x4x2xf32>, %w2: 
   %c3 = relay.nn.conv2d %x, %w3 {data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>) -> tensor<1x6x6x2xf32>
   return %r, %c2, %c3, %c4 : tensor<72xf32>, tensor<1x6x6x2xf32>, tensor<1x6x6x2xf32>, tensor<1x3x3x2xf32>
 }
+
+// A branch's conv also read by a function call has two readers, so its
+// branch ends at the conv (as TVM's children of a Call node): the convs
+// combine, the relus stay apart (TVM 0.19: concatenate, conv2d, 3 slices,
+// 3 relus for the same program).
+// CHECK-LABEL: func.func @called(
+// CHECK:         relay.nn.conv2d {{.*}} {channels = 6 : i64}
+// CHECK-COUNT-3: relay.strided_slice
+// CHECK-NEXT:    relay.nn.relu
+// CHECK-NEXT:    call @use
+// CHECK-COUNT-2: relay.nn.relu
+func.func private @use(%a: tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32> {
+  return %a : tensor<1x2x6x6xf32>
+}
+func.func @called(%x: tensor<1x4x8x8xf32>, %w1: tensor<2x4x3x3xf32>, %w2: tensor<2x4x3x3xf32>, %w3: tensor<2x4x3x3xf32>) -> (tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>) {
+  %c1 = relay.nn.conv2d %x, %w1 : (tensor<1x4x8x8xf32>, tensor<2x4x3x3xf32>) -> tensor<1x2x6x6xf32>
+  %r1 = relay.nn.relu %c1 : (tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %u = func.call @use(%c1) : (tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %c2 = relay.nn.conv2d %x, %w2 : (tensor<1x4x8x8xf32>, tensor<2x4x3x3xf32>) -> tensor<1x2x6x6xf32>
+  %r2 = relay.nn.relu %c2 : (tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %c3 = relay.nn.conv2d %x, %w3 : (tensor<1x4x8x8xf32>, tensor<2x4x3x3xf32>) -> tensor<1x2x6x6xf32>
+  %r3 = relay.nn.relu %c3 : (tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  return %r1, %u, %r2, %r3 : tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>
+}
