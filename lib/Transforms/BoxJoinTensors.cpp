@@ -12,26 +12,28 @@
 // the loop fuzzer's joins of three one-element tensors). What we hand IREE
 // therefore never passes such tensors through a join:
 //
-//  0. a function returning tensors from several places returns them from
-//     one block the others branch to: IREE's inliner would otherwise make
-//     the join of those returns itself (an unswitched loop's dispatch tree,
-//     inlined, lost a buffer so: "indirect buffer reference slot 0");
+//  0. a call passing one tensor to several parameters of a function with
+//     joins passes each further occurrence behind its own optimization
+//     barrier (inlined, the parameters were one value and two loop
+//     arguments boxed from it failed: "ref is null", the loop fuzzer's
+//     315:7); a function returning tensors from several places returns
+//     them from one block the others branch to (IREE's inliner would
+//     otherwise make that join itself, unboxed: an unswitched loop's
+//     dispatch tree lost a buffer so, 303:30);
 //  1. block arguments no result depends on are removed (region DCE), so
 //     that dead loop state is not boxed and kept alive;
 //  2. a 0-d tensor argument that every branch builds from a scalar
-//     (`tensor.from_elements`, a boolean's `linalg.fill`), or passes as a
-//     constant, takes
-//     the scalar instead (built again at the block's start): host values
-//     stay on the host;
+//     (`tensor.from_elements`, a boolean's `linalg.fill`) or passes as a
+//     constant takes the scalar instead (built again at the block's
+//     start): host values stay on the host;
 //  3. a block entered by two branches or more takes its tensors as
 //     `!hal.buffer_view`s (a loop over one tensor entered with a constant
 //     failed too: "type mismatch for bb argument" in IREE's
-//     iree-stream-refine-usage, the constant's resource not made the
-//     loop's):
-//     each branch exports its tensors behind an optimization barrier (so
-//     that IREE cannot fold an export of an imported view to that view), one
-//     named export per argument (two arguments given one tensor get two
-//     views), and the block imports them at its start.
+//     iree-stream-refine-usage, 302:32): each branch exports its tensors
+//     behind an optimization barrier (so that IREE cannot fold an export of
+//     an imported view to that view), one named export per argument (two
+//     arguments given one tensor get two views), and the block imports
+//     them at its start.
 //
 //===----------------------------------------------------------------------===//
 #include "../Conversion/RelayToLinalg/IREEOps.h"
@@ -45,6 +47,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::relay {
@@ -122,8 +125,22 @@ void passScalarsInsteadOfTensors(Block &block, ArrayRef<BranchEdge> edges) {
   }
 }
 
+/// Whether IREE's ops (built unregistered, IREEOps.h) can be made here; if
+/// not, an error at `loc` says how to run the pass.
+bool canBuildIREEOps(MLIRContext *ctx, Location loc) {
+  if (ctx->allowsUnregisteredDialects())
+    return true;
+  emitError(loc, "relay-box-join-tensors boxes the tensors this join passes "
+                 "with IREE ops (util, hal), which needs "
+                 "--allow-unregistered-dialect");
+  return false;
+}
+
 /// Step 3: the tensors of a join are passed boxed.
-void boxTensors(Block &block, ArrayRef<BranchEdge> edges) {
+LogicalResult boxTensors(Block &block, ArrayRef<BranchEdge> edges) {
+  if (!canBuildIREEOps(block.getParent()->getContext(),
+                       block.getParentOp()->getLoc()))
+    return failure();
   SmallVector<unsigned> boxed;
   for (BlockArgument arg : block.getArguments())
     if (isTensor(arg.getType()))
@@ -151,6 +168,7 @@ void boxTensors(Block &block, ArrayRef<BranchEdge> edges) {
     for (OpOperand *use : uses)
       use->set(tensor);
   }
+  return success();
 }
 
 /// Step 0: the returns of `fn`, if several return a tensor, become branches
@@ -175,10 +193,37 @@ void returnFromOneBlock(func::FuncOp fn) {
   func::ReturnOp::create(b, fn.getLoc(), exit->getArguments());
 }
 
+/// Step 0: a call passing one tensor to several parameters of a function
+/// with joins passes each further occurrence behind its own barrier.
+LogicalResult distinctTensorOperands(func::CallOp call, SymbolTable &symbols) {
+  auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+  if (!callee || callee.isExternal() || callee.getBody().hasOneBlock())
+    return success(); // no join inside for the values to reach
+  SmallPtrSet<Value, 8> seen;
+  OpBuilder b(call);
+  for (OpOperand &operand : call->getOpOperands()) {
+    Value v = operand.get();
+    if (!isTensor(v.getType()) || seen.insert(v).second)
+      continue;
+    if (!canBuildIREEOps(call.getContext(), call.getLoc()))
+      return failure();
+    operand.set(io::optimizationBarrier(b, call.getLoc(), v));
+  }
+  return success();
+}
+
 struct BoxJoinTensorsPass
     : relay::impl::RelayBoxJoinTensorsBase<BoxJoinTensorsPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
+    SymbolTable symbols(getOperation());
+    WalkResult calls = getOperation().walk([&](func::CallOp call) {
+      return failed(distinctTensorOperands(call, symbols))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (calls.wasInterrupted())
+      return signalPassFailure();
     for (auto fn : getOperation().getOps<func::FuncOp>()) {
       if (fn.isExternal() || fn.getBody().hasOneBlock())
         continue;
@@ -192,8 +237,8 @@ struct BoxJoinTensorsPass
         if (failed(edges) || edges->empty())
           continue;
         passScalarsInsteadOfTensors(block, *edges);
-        if (edges->size() > 1)
-          boxTensors(block, *edges);
+        if (edges->size() > 1 && failed(boxTensors(block, *edges)))
+          return signalPassFailure();
       }
     }
   }

@@ -8,7 +8,9 @@ the dead loop's counter `x + 1` (its block argument replaced by itself) to `x + 
 it makes unreachable."""
 from __future__ import annotations
 
-import multiprocessing as mp
+import os
+import subprocess
+import sys
 
 import numpy as np
 
@@ -44,10 +46,6 @@ func.func @main(%x: tensor<i64>, %n: tensor<i64>) -> tensor<i64> {
 """
 
 
-def _compile(queue):
-    queue.put(bytes(compiler._iree_compile(DEAD_LOOP, compiler.get_target("llvm-cpu"), [])))
-
-
 def test_branches_iree_proves_constant_are_decided_first():
     from iree.compiler import ir
 
@@ -57,18 +55,18 @@ def test_branches_iree_proves_constant_are_decided_first():
     assert "cf.cond_br" not in asm and "arith.addi" not in asm  # the dead loop is gone
 
 
-def test_a_loop_made_unreachable_compiles_and_runs():
+def test_a_loop_made_unreachable_compiles_and_runs(tmp_path):
     # In a child process: a regression would hang, and the guard turns that into a failure.
-    queue = mp.get_context("fork").Queue()
-    child = mp.get_context("fork").Process(target=_compile, args=(queue,))
-    child.start()
+    out = tmp_path / "dead_loop.vmfb"
+    code = ("import sys; from relay_mlir import compiler; from test_iree_dead_loops import "
+            "DEAD_LOOP; open(sys.argv[1], 'wb').write(bytes(compiler._iree_compile("
+            "DEAD_LOOP, compiler.get_target('llvm-cpu'), [])))")
     try:
-        vmfb = queue.get(timeout=600)
-    except Exception:
-        child.kill()
+        subprocess.run([sys.executable, "-c", code, str(out)], check=True, timeout=600,
+                       cwd=os.path.dirname(os.path.abspath(__file__)))
+    except subprocess.TimeoutExpired:
         raise AssertionError("iree-compile did not return") from None
-    child.join()
-    exe = Executable(vmfb, driver="local-sync", target="llvm-cpu")
+    exe = Executable(out.read_bytes(), driver="local-sync", target="llvm-cpu")
     for x in [57, -3, -100]:
         got = exe(np.array(x, np.int64), np.array(5, np.int64))
         assert int(got) == int(np.clip(x, -20, 20))

@@ -390,3 +390,30 @@ def test_loop_that_cannot_run_around_an_inner_loop():
     exe = relay.compile(relay.fromtext(DEAD_INNER))
     got = exe(np.array(4, np.int32), np.array(3, np.int32))
     assert [np.asarray(g).item() for g in got] == [-1, 4]
+
+
+# Loop fuzzer programs that each found a bug of issue 29 in what IREE 3.13 is handed
+# (seed:index of `fuzz/random_programs.py --kind loops`; a program depends on the
+# generator's code: when the generator changes, pick them again):
+#   302:32 a loop over one tensor entered with a constant: iree-compile failed
+#          ("type mismatch for bb argument", iree-stream-refine-usage) -> every join boxed
+#   303:30 an unswitched loop's returns joined by IREE's inliner lost a buffer -> one return
+#   305:38 a loop IREE's range analysis made unreachable hung its canonicalizer
+#   305:39 finding L3, a VM branch moving i64 over i32 (relay_mlir.vm_branch_widths)
+#   315:7  one tensor passed to two loop parameters: "ref is null" -> a barrier per extra use
+#   319:16 MLIR's inliner canonicalized a loop made dead by a call's constants: hung
+LOOP_FINDINGS = ["302:32", "303:30", "305:38", "305:39", "315:7", "319:16"]
+
+
+@pytest.mark.parametrize("finding", LOOP_FINDINGS)
+def test_loop_fuzzer_finding(finding):
+    import os
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, os.path.join(root, "fuzz"))
+    import random_programs
+
+    seed, index = (int(x) for x in finding.split(":"))
+    r = random_programs.run_program(seed, index, configs=("default",), kind="loops")
+    assert r["verdict"] == "pass", f"{finding}: {r['verdict']}: {r['detail'][:500]}"

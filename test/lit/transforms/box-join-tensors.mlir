@@ -106,3 +106,36 @@ func.func @two_returns(%c: i1, %x: tensor<2xf32>, %s: i32) -> (tensor<2xf32>, te
   %t = tensor.from_elements %s : tensor<i32>
   return %y, %t : tensor<2xf32>, tensor<i32>
 }
+
+// -----
+
+// One tensor passed to two parameters of a function with a join: the second
+// occurrence goes behind its own barrier (inlined, the two loop arguments
+// would be boxed from one value). A callee without joins is left alone.
+// CHECK-LABEL: func.func @caller
+// CHECK:         %[[B:.+]] = "util.optimization_barrier"(%arg0)
+// CHECK-NEXT:    call @looping(%arg0, %[[B]], %arg1)
+// CHECK-NEXT:    call @straight(%arg0, %arg0)
+func.func @caller(%x: tensor<2xf32>, %n: i32) -> (tensor<2xf32>, tensor<2xf32>) {
+  %r = call @looping(%x, %x, %n) : (tensor<2xf32>, tensor<2xf32>, i32) -> tensor<2xf32>
+  %s = call @straight(%x, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %r, %s : tensor<2xf32>, tensor<2xf32>
+}
+func.func private @looping(%a: tensor<2xf32>, %b: tensor<2xf32>, %n: i32) -> tensor<2xf32> {
+  cf.br ^head(%a, %b, %n : tensor<2xf32>, tensor<2xf32>, i32)
+^head(%p: tensor<2xf32>, %q: tensor<2xf32>, %i: i32):
+  %c0 = arith.constant 0 : i32
+  %stop = arith.cmpi sle, %i, %c0 : i32
+  cf.cond_br %stop, ^done, ^step
+^step:
+  %c1 = arith.constant 1 : i32
+  %i2 = arith.subi %i, %c1 : i32
+  %s = arith.addf %p, %q : tensor<2xf32>
+  cf.br ^head(%s, %q, %i2 : tensor<2xf32>, tensor<2xf32>, i32)
+^done:
+  return %p : tensor<2xf32>
+}
+func.func private @straight(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+  %s = arith.addf %a, %b : tensor<2xf32>
+  return %s : tensor<2xf32>
+}
