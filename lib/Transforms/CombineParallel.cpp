@@ -22,6 +22,54 @@ std::optional<SmallVector<int64_t>> combine::staticShape(Type type) {
   return SmallVector<int64_t>(tensor.getShape());
 }
 
+Type combine::elementType(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+std::optional<ArgShapes> combine::argShapes(Operation *a, Operation *b,
+                                            unsigned index) {
+  auto ta = staticShape(a->getOperand(index).getType());
+  auto tb = staticShape(b->getOperand(index).getType());
+  auto oa = staticShape(a->getResult(0).getType());
+  auto ob = staticShape(b->getResult(0).getType());
+  if (!ta || !tb || !oa || !ob || ta->size() != tb->size() ||
+      ta->size() > oa->size() ||
+      elementType(a->getOperand(index)) != elementType(b->getOperand(index)))
+    return std::nullopt;
+  return ArgShapes{*ta, *tb, *oa, *ob};
+}
+
+Value combine::combineFollowerOperands(
+    PatternRewriter &rewriter, Value data, const Group &group, unsigned depth,
+    unsigned parent,
+    function_ref<Value(unsigned index, ArrayRef<Value> parts)> combine) {
+  Operation *first = group[0][depth];
+  SmallVector<Value> operands;
+  for (unsigned i = 0; i < first->getNumOperands(); ++i) {
+    if (i == parent) {
+      operands.push_back(data);
+      continue;
+    }
+    SmallVector<Value> parts;
+    for (const Branch &branch : group)
+      parts.push_back(branch[depth]->getOperand(i));
+    operands.push_back(combine(i, parts));
+  }
+  return cloneWith(rewriter, first, operands);
+}
+
+Value combine::sliceSize(PatternRewriter &rewriter, Location loc, Value data,
+                         size_t entries, int64_t axis, int64_t begin,
+                         int64_t size) {
+  SmallVector<int64_t> begins(entries, 0), ends(entries, -1);
+  begins[axis] = begin;
+  ends[axis] = size;
+  return StridedSliceOp::create(
+      rewriter, loc, data, begins, ends,
+      rewriter.getDenseI64ArrayAttr(SmallVector<int64_t>(entries, 1)),
+      DenseI64ArrayAttr(), "size");
+}
+
 Value combine::cloneWith(PatternRewriter &rewriter, Operation *op,
                          ValueRange operands,
                          ArrayRef<NamedAttribute> changed) {

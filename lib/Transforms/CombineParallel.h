@@ -85,6 +85,35 @@ template <typename C> struct CombineParallelPattern : RewritePattern {
 /// Static sizes of a ranked tensor, or none.
 std::optional<SmallVector<int64_t>> staticShape(Type type);
 
+/// The element type of a ranked tensor value.
+Type elementType(Value v);
+
+/// The static shapes of operand `index` of two followers and of their
+/// results.
+struct ArgShapes {
+  SmallVector<int64_t> a, b, outA, outB;
+};
+
+/// The shapes of operand `index` of `a` and `b` and of their results, if all
+/// are static and the operands have one element type and one rank, at most
+/// that of the results; none otherwise.
+std::optional<ArgShapes> argShapes(Operation *a, Operation *b, unsigned index);
+
+/// The followers of `group` at `depth` as one op (`cloneWith` the first)
+/// reading `data` as operand `parent` and, as each other operand `index`,
+/// `combine(index, parts)` of the branches' operands `index` in branch
+/// order.
+Value combineFollowerOperands(
+    PatternRewriter &rewriter, Value data, const Group &group, unsigned depth,
+    unsigned parent,
+    function_ref<Value(unsigned index, ArrayRef<Value> parts)> combine);
+
+/// strided_slice (size mode) of `data` with `entries` begin/end/stride
+/// entries: `size` elements from `begin` along `axis`, all of the other
+/// axes.
+Value sliceSize(PatternRewriter &rewriter, Location loc, Value data,
+                size_t entries, int64_t axis, int64_t begin, int64_t size);
+
 } // namespace mlir::relay::combine
 
 #endif // RELAY_LIB_TRANSFORMS_COMBINEPARALLEL_H

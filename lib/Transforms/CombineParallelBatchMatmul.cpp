@@ -29,10 +29,6 @@ using namespace mlir::relay::combine;
 
 namespace {
 
-Type elementType(Value v) {
-  return cast<RankedTensorType>(v.getType()).getElementType();
-}
-
 class BatchMatmulCombiner : public Combiner {
 public:
   bool isRoot(Operation *op) const override { return isa<BatchMatmulOp>(op); }
@@ -55,18 +51,13 @@ public:
 
   bool argCompatible(Operation *a, Operation *b,
                      unsigned index) const override {
-    auto ta = staticShape(a->getOperand(index).getType());
-    auto tb = staticShape(b->getOperand(index).getType());
-    auto oa = staticShape(a->getResult(0).getType());
-    auto ob = staticShape(b->getResult(0).getType());
-    if (!ta || !tb || !oa || !ob || ta->empty() || ta->size() != tb->size() ||
-        ta->size() > oa->size() ||
-        elementType(a->getOperand(index)) != elementType(b->getOperand(index)))
+    std::optional<ArgShapes> s = argShapes(a, b, index);
+    if (!s || s->a.empty())
       return false;
-    if (ta->back() != oa->back() || tb->back() != ob->back())
+    if (s->a.back() != s->outA.back() || s->b.back() != s->outB.back())
       return false;
-    for (size_t i = 0; i + 1 < ta->size(); ++i)
-      if ((*ta)[i] != (*tb)[i])
+    for (size_t i = 0; i + 1 < s->a.size(); ++i)
+      if (s->a[i] != s->b[i])
         return false;
     return true;
   }
@@ -85,21 +76,13 @@ public:
   Value combineFollowers(PatternRewriter &rewriter, Location loc, Value data,
                          const Group &group, unsigned depth,
                          unsigned parent) override {
-    Operation *first = group[0][depth];
-    SmallVector<Value> operands;
-    for (unsigned i = 0; i < first->getNumOperands(); ++i) {
-      if (i == parent) {
-        operands.push_back(data);
-        continue;
-      }
-      SmallVector<Value> parts;
-      for (const Branch &branch : group)
-        parts.push_back(branch[depth]->getOperand(i));
-      int64_t rank = cast<RankedTensorType>(parts[0].getType()).getRank();
-      operands.push_back(ConcatenateOp::create(
-          rewriter, loc, parts, rewriter.getI64IntegerAttr(rank - 1)));
-    }
-    return cloneWith(rewriter, first, operands);
+    return combineFollowerOperands(
+        rewriter, data, group, depth, parent,
+        [&](unsigned, ArrayRef<Value> parts) -> Value {
+          int64_t rank = cast<RankedTensorType>(parts[0].getType()).getRank();
+          return ConcatenateOp::create(rewriter, loc, parts,
+                                       rewriter.getI64IntegerAttr(rank - 1));
+        });
   }
 
   SmallVector<Value> outputs(PatternRewriter &rewriter, Location loc,
@@ -110,12 +93,8 @@ public:
     for (const Branch &branch : group) {
       int64_t features =
           (*staticShape(cast<BatchMatmulOp>(branch[0]).getY().getType()))[1];
-      SmallVector<int64_t> begin{0, 0, index}, end{-1, -1, features};
+      result.push_back(sliceSize(rewriter, loc, data, 3, 2, index, features));
       index += features;
-      result.push_back(
-          StridedSliceOp::create(rewriter, loc, data, begin, end,
-                                 rewriter.getDenseI64ArrayAttr({1, 1, 1}),
-                                 DenseI64ArrayAttr(), "size"));
     }
     return result;
   }

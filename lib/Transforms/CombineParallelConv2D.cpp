@@ -77,18 +77,16 @@ public:
 
   bool argCompatible(Operation *a, Operation *b,
                      unsigned index) const override {
-    auto ta = staticShape(a->getOperand(index).getType());
-    auto tb = staticShape(b->getOperand(index).getType());
-    auto oa = staticShape(a->getResult(0).getType());
-    auto ob = staticShape(b->getResult(0).getType());
-    if (!ta || !tb || !oa || !ob || ta->size() != tb->size() ||
-        elementType(a->getOperand(index)) != elementType(b->getOperand(index)))
+    // (an operand of higher rank than the result has no channel axis)
+    std::optional<ArgShapes> s = argShapes(a, b, index);
+    if (!s)
       return false;
-    int64_t pos = argChannelPos(oa->size(), ta->size());
-    if (pos < 0 || (*ta)[pos] != (*oa)[channel] || (*tb)[pos] != (*ob)[channel])
+    int64_t pos = argChannelPos(s->outA.size(), s->a.size());
+    if (pos < 0 || s->a[pos] != s->outA[channel] ||
+        s->b[pos] != s->outB[channel])
       return false;
-    for (size_t i = 0; i < ta->size(); ++i)
-      if (static_cast<int64_t>(i) != pos && (*ta)[i] != (*tb)[i])
+    for (size_t i = 0; i < s->a.size(); ++i)
+      if (static_cast<int64_t>(i) != pos && s->a[i] != s->b[i])
         return false;
     return true;
   }
@@ -114,25 +112,18 @@ public:
   Value combineFollowers(PatternRewriter &rewriter, Location loc, Value data,
                          const Group &group, unsigned depth,
                          unsigned parent) override {
-    Operation *first = group[0][depth];
     int64_t rank =
-        cast<RankedTensorType>(first->getResult(0).getType()).getRank();
-    SmallVector<Value> operands;
-    for (unsigned i = 0; i < first->getNumOperands(); ++i) {
-      if (i == parent) {
-        operands.push_back(data);
-        continue;
-      }
-      int64_t argRank =
-          cast<RankedTensorType>(first->getOperand(i).getType()).getRank();
-      SmallVector<Value> parts;
-      for (const Branch &branch : group)
-        parts.push_back(branch[depth]->getOperand(i));
-      operands.push_back(ConcatenateOp::create(
-          rewriter, loc, parts,
-          rewriter.getI64IntegerAttr(argChannelPos(rank, argRank))));
-    }
-    return cloneWith(rewriter, first, operands);
+        cast<RankedTensorType>(group[0][depth]->getResult(0).getType())
+            .getRank();
+    return combineFollowerOperands(
+        rewriter, data, group, depth, parent,
+        [&](unsigned, ArrayRef<Value> parts) -> Value {
+          int64_t argRank =
+              cast<RankedTensorType>(parts[0].getType()).getRank();
+          return ConcatenateOp::create(
+              rewriter, loc, parts,
+              rewriter.getI64IntegerAttr(argChannelPos(rank, argRank)));
+        });
   }
 
   SmallVector<Value> outputs(PatternRewriter &rewriter, Location loc,
@@ -143,14 +134,9 @@ public:
     for (const Branch &branch : group) {
       int64_t channels =
           (*staticShape(branch[0]->getResult(0).getType()))[channel];
-      SmallVector<int64_t> begin(channel, 0), end(channel, -1);
-      begin.push_back(index);
-      end.push_back(channels);
+      result.push_back(sliceSize(rewriter, loc, data, channel + 1, channel,
+                                 index, channels));
       index += channels;
-      result.push_back(StridedSliceOp::create(
-          rewriter, loc, data, begin, end,
-          rewriter.getDenseI64ArrayAttr(SmallVector<int64_t>(channel + 1, 1)),
-          DenseI64ArrayAttr(), "size"));
     }
     return result;
   }
@@ -160,9 +146,6 @@ private:
     StringRef layout = conv.getOutLayout().empty() ? conv.getDataLayout()
                                                    : conv.getOutLayout();
     return letterPos(layout, 'C');
-  }
-  static Type elementType(Value v) {
-    return cast<RankedTensorType>(v.getType()).getElementType();
   }
   /// The channel axis of an operand of rank `argRank` of a follower of rank
   /// `rank` (aligned at the right), or -1.

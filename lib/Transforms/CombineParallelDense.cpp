@@ -35,10 +35,6 @@ using namespace mlir::relay::combine;
 
 namespace {
 
-Type elementType(Value v) {
-  return cast<RankedTensorType>(v.getType()).getElementType();
-}
-
 class DenseCombiner : public Combiner {
 public:
   explicit DenseCombiner(bool toBatch) : toBatch(toBatch) {}
@@ -65,14 +61,11 @@ public:
 
   bool argCompatible(Operation *a, Operation *b,
                      unsigned index) const override {
-    auto ta = staticShape(a->getOperand(index).getType());
-    auto tb = staticShape(b->getOperand(index).getType());
-    auto oa = staticShape(a->getResult(0).getType());
-    auto ob = staticShape(b->getResult(0).getType());
-    if (!ta || !tb || !oa || !ob || ta->size() != tb->size() ||
-        ta->size() > oa->size() ||
-        elementType(a->getOperand(index)) != elementType(b->getOperand(index)))
+    std::optional<ArgShapes> s = argShapes(a, b, index);
+    if (!s)
       return false;
+    const SmallVector<int64_t> *ta = &s->a, *tb = &s->b, *oa = &s->outA,
+                               *ob = &s->outB;
     if (toBatch) {
       // stacked on a new axis 0: a [n] vector ([1, n] first), a [1, n] row
       // or the branch's own shape
@@ -119,47 +112,43 @@ public:
   Value combineFollowers(PatternRewriter &rewriter, Location loc, Value data,
                          const Group &group, unsigned depth,
                          unsigned parent) override {
-    Operation *first = group[0][depth];
-    SmallVector<Value> operands;
-    for (unsigned i = 0; i < first->getNumOperands(); ++i) {
-      if (i == parent) {
-        operands.push_back(data);
-        continue;
-      }
-      int64_t rank =
-          cast<RankedTensorType>(first->getOperand(i).getType()).getRank();
-      SmallVector<Value> parts;
-      for (const Branch &branch : group) {
-        Value arg = branch[depth]->getOperand(i);
-        if (toBatch) {
-          if (rank == 1)
-            arg = ExpandDimsOp::create(rewriter, loc, arg,
-                                       rewriter.getI64IntegerAttr(0),
-                                       rewriter.getI64IntegerAttr(1));
-          parts.push_back(arg);
-          continue;
-        }
-        int64_t units =
-            (*staticShape(branch[depth]->getOperand(parent).getType())).back();
-        bool repeat = rank == 0;
-        if (rank == 0)
-          arg = ExpandDimsOp::create(rewriter, loc, arg,
-                                     rewriter.getI64IntegerAttr(-1),
-                                     rewriter.getI64IntegerAttr(1));
-        else
-          repeat = units > 1 && (*staticShape(arg.getType())).back() == 1;
-        if (repeat)
-          arg = RepeatOp::create(rewriter, loc, arg, units,
-                                 rank == 0 ? 0 : rank - 1);
-        parts.push_back(arg);
-      }
-      operands.push_back(
-          toBatch ? Value(StackOp::create(rewriter, loc, parts, 0))
-                  : Value(ConcatenateOp::create(
-                        rewriter, loc, parts,
-                        rewriter.getI64IntegerAttr(rank == 0 ? 0 : rank - 1))));
-    }
-    return cloneWith(rewriter, first, operands);
+    return combineFollowerOperands(
+        rewriter, data, group, depth, parent,
+        [&](unsigned, ArrayRef<Value> args) -> Value {
+          int64_t rank = cast<RankedTensorType>(args[0].getType()).getRank();
+          SmallVector<Value> parts;
+          for (size_t j = 0; j < group.size(); ++j) {
+            const Branch &branch = group[j];
+            Value arg = args[j];
+            if (toBatch) {
+              if (rank == 1)
+                arg = ExpandDimsOp::create(rewriter, loc, arg,
+                                           rewriter.getI64IntegerAttr(0),
+                                           rewriter.getI64IntegerAttr(1));
+              parts.push_back(arg);
+              continue;
+            }
+            int64_t units =
+                (*staticShape(branch[depth]->getOperand(parent).getType()))
+                    .back();
+            bool repeat = rank == 0;
+            if (rank == 0)
+              arg = ExpandDimsOp::create(rewriter, loc, arg,
+                                         rewriter.getI64IntegerAttr(-1),
+                                         rewriter.getI64IntegerAttr(1));
+            else
+              repeat = units > 1 && (*staticShape(arg.getType())).back() == 1;
+            if (repeat)
+              arg = RepeatOp::create(rewriter, loc, arg, units,
+                                     rank == 0 ? 0 : rank - 1);
+            parts.push_back(arg);
+          }
+          if (toBatch)
+            return StackOp::create(rewriter, loc, parts, 0);
+          return ConcatenateOp::create(
+              rewriter, loc, parts,
+              rewriter.getI64IntegerAttr(rank == 0 ? 0 : rank - 1));
+        });
   }
 
   SmallVector<Value> outputs(PatternRewriter &rewriter, Location loc,
@@ -188,14 +177,9 @@ public:
         --axis;
       if (axis < 0)
         return {};
-      SmallVector<int64_t> begin(out.size(), 0), end(out.size(), -1);
-      begin[axis] = index;
-      end[axis] = units;
+      result.push_back(
+          sliceSize(rewriter, loc, data, out.size(), axis, index, units));
       index += units;
-      result.push_back(StridedSliceOp::create(
-          rewriter, loc, data, begin, end,
-          rewriter.getDenseI64ArrayAttr(SmallVector<int64_t>(out.size(), 1)),
-          DenseI64ArrayAttr(), "size"));
     }
     return result;
   }

@@ -59,6 +59,11 @@ bool isPadValue(Value value, PadValue want) {
   return v.isMinSignedValue();
 }
 
+/// The positions of the n spatial dims (W, HW or DHW) in `layout`.
+FailureOr<SmallVector<int64_t>> spatialDims(StringRef layout, unsigned n) {
+  return findLayoutDims(layout, n == 1 ? "W" : n == 2 ? "HW" : "DHW");
+}
+
 /// The consumer's padding plus that of `pad` (which feeds it), as 2n
 /// entries (befores, then afters in the order D, H, W), or failure if the
 /// pad cannot become the consumer's padding.
@@ -70,10 +75,7 @@ FailureOr<SmallVector<int64_t>> combinedPadding(PadOp pad, StringRef layout,
   ArrayRef<int64_t> width = pad.getPadWidth();
   if (width.size() != 2 * layout.size())
     return failure();
-  FailureOr<SmallVector<int64_t>> spatial =
-      findLayoutDims(layout, n == 1   ? "W"
-                             : n == 2 ? "HW"
-                                      : "DHW");
+  FailureOr<SmallVector<int64_t>> spatial = spatialDims(layout, n);
   FailureOr<SpatialPadding> own = normalizePadding(padding, n);
   if (failed(spatial) || failed(own))
     return failure();
@@ -98,10 +100,7 @@ template <typename Pool>
 bool everyWindowReadsData(Pool op, Value data, unsigned n,
                           ArrayRef<int64_t> padding) {
   auto type = dyn_cast<RankedTensorType>(data.getType());
-  FailureOr<SmallVector<int64_t>> spatial =
-      findLayoutDims(op.getLayout(), n == 1   ? "W"
-                                     : n == 2 ? "HW"
-                                              : "DHW");
+  FailureOr<SmallVector<int64_t>> spatial = spatialDims(op.getLayout(), n);
   ArrayRef<int64_t> pool = op.getPoolSize(), strides = op.getStrides(),
                     dilation = op.getDilation();
   if (!type || failed(spatial) || pool.size() != n || strides.size() != n ||
@@ -134,84 +133,66 @@ PadOp soleUsePad(Value data) {
   return pad;
 }
 
-/// conv{1,2,3}d(pad(x, 0)) -> conv{1,2,3}d(x) with the pad in `padding`.
-template <typename Conv, unsigned N>
-struct FoldPadIntoConv : OpRewritePattern<Conv> {
-  using OpRewritePattern<Conv>::OpRewritePattern;
-  LogicalResult matchAndRewrite(Conv op,
+/// The consumer families that take a pad as their own padding.
+enum class Consumer { Conv, AvgPool, MaxPool };
+
+/// One pattern per family and rank N:
+///  - conv{1,2,3}d(pad(x, 0)) -> conv{1,2,3}d(x) with the pad in `padding`;
+///  - avg_pool{1,2,3}d(pad(x, 0)) -> avg_pool{1,2,3}d(x) with the pad in
+///    `padding`, counting it (only if the pool counts its padding or has
+///    none);
+///  - max_pool{1,2,3}d(pad(x, lowest)) -> max_pool{1,2,3}d(x) with the pad in
+///    `padding`.
+template <typename Op, unsigned N, Consumer K>
+struct FoldPadInto : OpRewritePattern<Op> {
+  using OpRewritePattern<Op>::OpRewritePattern;
+  LogicalResult matchAndRewrite(Op op,
                                 PatternRewriter &rewriter) const override {
     PadOp pad = soleUsePad(op.getData());
-    if (!pad || !isPadValue(pad.getPadValue(), PadValue::Zero))
-      return rewriter.notifyMatchFailure(op, "data is not a zero pad used "
-                                             "only here");
+    if constexpr (K == Consumer::MaxPool) {
+      if (!pad || !isPadValue(pad.getPadValue(), PadValue::Lowest))
+        return rewriter.notifyMatchFailure(op, "data is not a pad with the "
+                                               "lowest value used only here");
+    } else {
+      if (!pad || !isPadValue(pad.getPadValue(), PadValue::Zero))
+        return rewriter.notifyMatchFailure(op, "data is not a zero pad used "
+                                               "only here");
+    }
+    if constexpr (K == Consumer::AvgPool)
+      if (!op.getCountIncludePad() &&
+          llvm::any_of(op.getPadding(), [](int64_t p) { return p != 0; }))
+        return rewriter.notifyMatchFailure(op, "own padding is not counted, "
+                                               "the explicit zeros are");
+    StringRef layout;
+    if constexpr (K == Consumer::Conv)
+      layout = op.getDataLayout();
+    else
+      layout = op.getLayout();
     FailureOr<SmallVector<int64_t>> padding =
-        combinedPadding(pad, op.getDataLayout(), N, op.getPadding());
+        combinedPadding(pad, layout, N, op.getPadding());
     if (failed(padding))
       return rewriter.notifyMatchFailure(op, "pad is not constant-mode on "
                                              "spatial dims only");
+    if constexpr (K == Consumer::MaxPool)
+      if (!everyWindowReadsData(op, pad.getData(), N, *padding))
+        return rewriter.notifyMatchFailure(op, "a window would read padding "
+                                               "alone (or sizes are ?)");
     rewriter.modifyOpInPlace(op, [&] {
       op.getDataMutable().assign(pad.getData());
       op.setPadding(*padding);
+      if constexpr (K == Consumer::AvgPool)
+        op.setCountIncludePad(true);
     });
     return success();
   }
 };
 
-/// avg_pool{1,2,3}d(pad(x, 0)) -> avg_pool{1,2,3}d(x) with the pad in
-/// `padding`, counting it (only if the pool counts its padding or has none).
-template <typename Pool, unsigned N>
-struct FoldPadIntoAvgPool : OpRewritePattern<Pool> {
-  using OpRewritePattern<Pool>::OpRewritePattern;
-  LogicalResult matchAndRewrite(Pool op,
-                                PatternRewriter &rewriter) const override {
-    PadOp pad = soleUsePad(op.getData());
-    if (!pad || !isPadValue(pad.getPadValue(), PadValue::Zero))
-      return rewriter.notifyMatchFailure(op, "data is not a zero pad used "
-                                             "only here");
-    if (!op.getCountIncludePad() &&
-        llvm::any_of(op.getPadding(), [](int64_t p) { return p != 0; }))
-      return rewriter.notifyMatchFailure(op, "own padding is not counted, "
-                                             "the explicit zeros are");
-    FailureOr<SmallVector<int64_t>> padding =
-        combinedPadding(pad, op.getLayout(), N, op.getPadding());
-    if (failed(padding))
-      return rewriter.notifyMatchFailure(op, "pad is not constant-mode on "
-                                             "spatial dims only");
-    rewriter.modifyOpInPlace(op, [&] {
-      op.getDataMutable().assign(pad.getData());
-      op.setPadding(*padding);
-      op.setCountIncludePad(true);
-    });
-    return success();
-  }
-};
-
-/// max_pool{1,2,3}d(pad(x, lowest)) -> max_pool{1,2,3}d(x) with the pad in
-/// `padding`.
-template <typename Pool, unsigned N>
-struct FoldPadIntoMaxPool : OpRewritePattern<Pool> {
-  using OpRewritePattern<Pool>::OpRewritePattern;
-  LogicalResult matchAndRewrite(Pool op,
-                                PatternRewriter &rewriter) const override {
-    PadOp pad = soleUsePad(op.getData());
-    if (!pad || !isPadValue(pad.getPadValue(), PadValue::Lowest))
-      return rewriter.notifyMatchFailure(op, "data is not a pad with the "
-                                             "lowest value used only here");
-    FailureOr<SmallVector<int64_t>> padding =
-        combinedPadding(pad, op.getLayout(), N, op.getPadding());
-    if (failed(padding))
-      return rewriter.notifyMatchFailure(op, "pad is not constant-mode on "
-                                             "spatial dims only");
-    if (!everyWindowReadsData(op, pad.getData(), N, *padding))
-      return rewriter.notifyMatchFailure(op, "a window would read padding "
-                                             "alone (or sizes are ?)");
-    rewriter.modifyOpInPlace(op, [&] {
-      op.getDataMutable().assign(pad.getData());
-      op.setPadding(*padding);
-    });
-    return success();
-  }
-};
+template <typename Op, unsigned N>
+using FoldPadIntoConv = FoldPadInto<Op, N, Consumer::Conv>;
+template <typename Op, unsigned N>
+using FoldPadIntoAvgPool = FoldPadInto<Op, N, Consumer::AvgPool>;
+template <typename Op, unsigned N>
+using FoldPadIntoMaxPool = FoldPadInto<Op, N, Consumer::MaxPool>;
 
 struct FoldExplicitPaddingPass
     : relay::impl::RelayFoldExplicitPaddingBase<FoldExplicitPaddingPass> {

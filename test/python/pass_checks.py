@@ -32,3 +32,35 @@ def node_counts(mod) -> dict:
     v = _NodeCounter()
     v.visit(mod["main"])
     return dict(sorted(v.count.items()))
+
+
+def mod_of(body):
+    """A module whose ``main`` is ``body`` over its free variables."""
+    import relay_mlir as relay
+
+    return relay.IRModule.from_expr(relay.Function(relay.analysis.free_vars(body), body))
+
+
+def outputs(mod, args) -> list:
+    """``mod["main"]``'s outputs on ``args`` (reference interpreter), as arrays."""
+    import numpy as np
+    import relay_mlir as relay
+
+    out = relay.create_executor("debug", mod=mod).evaluate()(*args)
+    return [np.asarray(o) for o in out] if isinstance(out, (list, tuple)) else [np.asarray(out)]
+
+
+def random_args(mod, rng) -> list:
+    """Standard-normal arguments for ``mod["main"]``'s parameters (static shapes)."""
+    return [rng.standard_normal([int(d) for d in p.type_annotation.shape]).astype(p.type_annotation.dtype)
+            for p in mod["main"].params]
+
+
+def assert_same_outputs(mod, out, seed: int = 0) -> None:
+    """``out`` gives ``mod``'s outputs (shapes, dtypes, values to 1e-5) on random arguments."""
+    import numpy as np
+
+    args = random_args(mod, np.random.default_rng(seed))
+    for before, after in zip(outputs(mod, args), outputs(out, args)):
+        assert after.shape == before.shape and after.dtype == before.dtype
+        np.testing.assert_allclose(after, before, rtol=1e-5, atol=1e-5)

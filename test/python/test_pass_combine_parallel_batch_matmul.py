@@ -8,13 +8,12 @@ operator counts TVM 0.19's CombineParallelBatchMatmul leaves for the same progra
 """
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import relay_mlir as relay
 from relay_mlir.transform import PassContext, Sequential
 
-from pass_checks import node_counts
+from pass_checks import assert_same_outputs, mod_of as _mod, node_counts
 
 
 def _programs():
@@ -47,29 +46,12 @@ TVM = {
 TVM_MIN2 = {"concatenate": 1, "nn.batch_matmul": 1, "strided_slice": 2}      # min_num_branches=2
 
 
-def _mod(body):
-    return relay.IRModule.from_expr(relay.Function(relay.analysis.free_vars(body), body))
-
-
-def _outputs(mod, args):
-    out = relay.create_executor("debug", mod=mod).evaluate()(*args)
-    return [np.asarray(o) for o in out] if isinstance(out, (list, tuple)) else [np.asarray(out)]
-
-
-def _args(mod, rng):
-    return [rng.standard_normal([int(d) for d in p.type_annotation.shape]).astype(p.type_annotation.dtype)
-            for p in mod["main"].params]
-
-
 @pytest.mark.parametrize("name", sorted(TVM))
 def test_combined_as_tvm(name):
     mod = _mod(_programs()[name])
     out = relay.transform.CombineParallelBatchMatmul()(mod)
     assert node_counts(out) == TVM[name]
-    args = _args(mod, np.random.default_rng(0))
-    for before, after in zip(_outputs(mod, args), _outputs(out, args)):
-        assert after.shape == before.shape and after.dtype == before.dtype
-        np.testing.assert_allclose(after, before, rtol=1e-5, atol=1e-5)
+    assert_same_outputs(mod, out)
 
 
 def test_pass_info_and_opt_level():

@@ -7,13 +7,12 @@ operator counts TVM 0.19's CombineParallelConv2D leaves for the same programs
 """
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import relay_mlir as relay
 from relay_mlir.transform import PassContext, Sequential
 
-from pass_checks import node_counts
+from pass_checks import assert_same_outputs, mod_of as _mod, node_counts
 
 
 def _programs():
@@ -62,29 +61,12 @@ TVM = {
 }
 
 
-def _mod(body):
-    return relay.IRModule.from_expr(relay.Function(relay.analysis.free_vars(body), body))
-
-
-def _outputs(mod, args):
-    out = relay.create_executor("debug", mod=mod).evaluate()(*args)
-    return [np.asarray(o) for o in out] if isinstance(out, (list, tuple)) else [np.asarray(out)]
-
-
-def _args(mod, rng):
-    return [rng.standard_normal([int(d) for d in p.type_annotation.shape]).astype(p.type_annotation.dtype)
-            for p in mod["main"].params]
-
-
 @pytest.mark.parametrize("name", sorted(TVM))
 def test_combined_as_tvm(name):
     mod = _mod(_programs()[name])
     out = relay.transform.CombineParallelConv2D()(mod)
     assert node_counts(out) == TVM[name]
-    args = _args(mod, np.random.default_rng(0))
-    for before, after in zip(_outputs(mod, args), _outputs(out, args)):
-        assert after.shape == before.shape and after.dtype == before.dtype
-        np.testing.assert_allclose(after, before, rtol=1e-5, atol=1e-5)
+    assert_same_outputs(mod, out)
 
 
 def test_min_num_branches():
@@ -93,9 +75,7 @@ def test_min_num_branches():
     out = relay.transform.CombineParallelConv2D(min_num_branches=2)(mod)
     assert node_counts(out) == {"concatenate": 1, "nn.conv2d": 1, "strided_slice": 2}
     assert node_counts(relay.transform.CombineParallelConv2D(4)(_mod(_programs()["three"]))) == {"nn.conv2d": 3}
-    args = _args(mod, np.random.default_rng(2))
-    for before, after in zip(_outputs(mod, args), _outputs(out, args)):
-        np.testing.assert_allclose(after, before, rtol=1e-5, atol=1e-5)
+    assert_same_outputs(mod, out, seed=2)
     with pytest.raises(TypeError, match="min_num_branches"):
         relay.transform.CombineParallelConv2D(min_num_branches="3")
 
