@@ -64,3 +64,18 @@ def assert_same_outputs(mod, out, seed: int = 0) -> None:
     for before, after in zip(outputs(mod, args), outputs(out, args)):
         assert after.shape == before.shape and after.dtype == before.dtype
         np.testing.assert_allclose(after, before, rtol=1e-5, atol=1e-5)
+
+
+def function_pass_counts(p, mod, name: str, opt_level: int) -> tuple:
+    """Checks that ``p`` is the FunctionPass ``name`` of ``opt_level`` requiring InferType, and
+    returns the ``node_counts`` of ``Sequential([p])(mod)`` in a PassContext of ``opt_level - 1``
+    (the pass is skipped) and of ``opt_level`` (it runs)."""
+    from relay_mlir.transform import FunctionPass, PassContext, Sequential
+
+    assert isinstance(p, FunctionPass)
+    assert (p.info.name, p.info.opt_level, p.info.required) == (name, opt_level, ("InferType",))
+    counts = []
+    for level in (opt_level - 1, opt_level):
+        with PassContext(opt_level=level):
+            counts.append(node_counts(Sequential([p])(mod)))
+    return tuple(counts)

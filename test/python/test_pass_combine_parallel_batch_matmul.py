@@ -11,9 +11,8 @@ from __future__ import annotations
 import pytest
 
 import relay_mlir as relay
-from relay_mlir.transform import PassContext, Sequential
 
-from pass_checks import assert_same_outputs, mod_of as _mod, node_counts
+from pass_checks import assert_same_outputs, function_pass_counts, mod_of as _mod, node_counts
 
 
 def _programs():
@@ -57,11 +56,6 @@ def test_combined_as_tvm(name):
 def test_pass_info_and_opt_level():
     p = relay.transform.CombineParallelBatchMatmul()
     # TVM 0.19: FunctionPass "CombineParallelBatchMatmul", opt level 4, requires InferType.
-    assert isinstance(p, relay.transform.FunctionPass)
-    assert (p.info.name, p.info.opt_level, p.info.required) == ("CombineParallelBatchMatmul", 4, ("InferType",))
-    mod = _mod(_programs()["three"])
-    with PassContext(opt_level=3):
-        assert node_counts(Sequential([p])(mod)) == {"nn.batch_matmul": 3}
-    with PassContext(opt_level=4):
-        assert node_counts(Sequential([p])(mod)) == TVM["three"]
+    skipped, run = function_pass_counts(p, _mod(_programs()["three"]), "CombineParallelBatchMatmul", 4)
+    assert (skipped, run) == ({"nn.batch_matmul": 3}, TVM["three"])
     assert node_counts(relay.transform.CombineParallelBatchMatmul(2)(_mod(_programs()["two"]))) == TVM_MIN2

@@ -11,9 +11,8 @@ from __future__ import annotations
 import pytest
 
 import relay_mlir as relay
-from relay_mlir.transform import PassContext, Sequential
 
-from pass_checks import assert_same_outputs, mod_of as _mod, node_counts
+from pass_checks import assert_same_outputs, function_pass_counts, mod_of as _mod, node_counts
 
 
 def _programs():
@@ -83,12 +82,7 @@ def test_to_dense_as_tvm(name):
 def test_pass_info_and_opt_level():
     p = relay.transform.CombineParallelDense()
     # TVM 0.19: FunctionPass "CombineParallelDense", opt level 4, requires InferType.
-    assert isinstance(p, relay.transform.FunctionPass)
-    assert (p.info.name, p.info.opt_level, p.info.required) == ("CombineParallelDense", 4, ("InferType",))
-    mod = _mod(_programs()["three"])
-    with PassContext(opt_level=3):
-        assert node_counts(Sequential([p])(mod)) == {"nn.dense": 3}
-    with PassContext(opt_level=4):
-        assert node_counts(Sequential([p])(mod)) == TVM_BATCH["three"]
+    skipped, run = function_pass_counts(p, _mod(_programs()["three"]), "CombineParallelDense", 4)
+    assert (skipped, run) == ({"nn.dense": 3}, TVM_BATCH["three"])
     assert node_counts(relay.transform.CombineParallelDense(min_num_branches=2)(_mod(_programs()["two"]))) \
         == TVM_MIN2
