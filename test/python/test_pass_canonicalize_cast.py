@@ -13,7 +13,7 @@ import pytest
 
 import relay_mlir as relay
 
-from pass_checks import function_pass_counts, node_counts
+from pass_checks import function_pass_counts, mod_of as _mod, node_counts, outputs as _outputs
 
 x = relay.var("x", shape=(2, 3), dtype="int8")
 y = relay.var("y", shape=(2, 3))
@@ -65,10 +65,6 @@ TVM = {
 }
 
 
-def _mod(body):
-    return relay.IRModule.from_expr(relay.Function(relay.analysis.free_vars(body), body))
-
-
 def _args(mod, rng):
     out = []
     for param in mod["main"].params:
@@ -81,11 +77,6 @@ def _args(mod, rng):
         else:
             out.append((rng.standard_normal(shape) * 3).astype(t.dtype))
     return out
-
-
-def _outputs(mod, args):
-    out = relay.create_executor("debug", mod=mod).evaluate()(*args)
-    return [np.asarray(o) for o in out] if isinstance(out, (list, tuple)) else [np.asarray(out)]
 
 
 @pytest.mark.parametrize("name", sorted(TVM))

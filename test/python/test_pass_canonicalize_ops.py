@@ -16,7 +16,7 @@ from relay_mlir.expr import Call
 from relay_mlir.expr_functor import ExprVisitor
 from relay_mlir.transform import Sequential
 
-from pass_checks import function_pass_counts, node_counts
+from pass_checks import function_pass_counts, mod_of as _mod, node_counts, outputs as _outputs
 
 
 def _programs():
@@ -69,15 +69,6 @@ def _expand_dims(mod):
     v = _ExpandDims()
     v.visit(mod["main"])
     return v.found
-
-
-def _mod(body):
-    return relay.IRModule.from_expr(relay.Function(relay.analysis.free_vars(body), body))
-
-
-def _outputs(mod, args):
-    out = relay.create_executor("debug", mod=mod).evaluate()(*args)
-    return [np.asarray(o) for o in out] if isinstance(out, (list, tuple)) else [np.asarray(out)]
 
 
 def _args(mod, rng, batch=2):

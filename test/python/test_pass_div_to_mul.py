@@ -14,14 +14,10 @@ import relay_mlir as relay
 from relay_mlir.expr import Constant
 from relay_mlir.transform import PassContext, Sequential
 
-from pass_checks import node_counts
+from pass_checks import mod_of as _mod, node_counts
 
 x = relay.var("x", shape=(2, 3))
 XS = np.arange(6, dtype="float32").reshape(2, 3) + 1
-
-
-def _mod(body):
-    return relay.IRModule.from_expr(relay.Function(relay.analysis.free_vars(body), body))
 
 
 def run(mod, *args):

@@ -14,7 +14,7 @@ import pytest
 import relay_mlir as relay
 from relay_mlir.expr import Call, TupleGetItem
 
-from pass_checks import function_pass_counts, node_counts
+from pass_checks import function_pass_counts, mod_of as _mod, node_counts, outputs as _outputs
 
 ECSE = relay.transform.EliminateCommonSubexpr
 
@@ -64,21 +64,12 @@ TVM = {
 }
 
 
-def _mod(body):
-    return relay.IRModule.from_expr(relay.Function(relay.analysis.free_vars(body), body))
-
-
 def _args(mod, rng):
     out = []
     for param in mod["main"].params:
         t = param.type_annotation
         out.append(np.array(True) if t.dtype == "bool" else rng.standard_normal([int(d) for d in t.shape]).astype(t.dtype))
     return out
-
-
-def _outputs(mod, args):
-    out = relay.create_executor("debug", mod=mod).evaluate()(*args)
-    return [np.asarray(o) for o in out] if isinstance(out, (list, tuple)) else [np.asarray(out)]
 
 
 @pytest.mark.parametrize("name", sorted(TVM))

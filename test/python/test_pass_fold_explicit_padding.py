@@ -16,7 +16,7 @@ from relay_mlir.expr import Call
 from relay_mlir.expr_functor import ExprVisitor
 from relay_mlir.transform import PassContext, Sequential
 
-from pass_checks import node_counts
+from pass_checks import mod_of as _mod, node_counts, outputs as _outputs
 
 FEP = relay.transform.FoldExplicitPadding
 
@@ -140,10 +140,6 @@ _CONSUMERS = {"nn.conv1d", "nn.conv2d", "nn.conv3d", "nn.avg_pool1d", "nn.avg_po
               "nn.max_pool1d", "nn.max_pool2d", "nn.max_pool3d"}
 
 
-def _mod(body):
-    return relay.IRModule.from_expr(relay.Function(relay.analysis.free_vars(body), body))
-
-
 class _Consumers(ExprVisitor):
     def __init__(self) -> None:
         super().__init__()
@@ -175,11 +171,6 @@ def _args(mod, rng):
         a = rng.integers(-100, 100, shape) if t.dtype.startswith("int") else rng.standard_normal(shape)
         args.append(a.astype(t.dtype))
     return args
-
-
-def _outputs(mod, args):
-    out = relay.create_executor("debug", mod=mod).evaluate()(*args)
-    return [np.asarray(o) for o in out] if isinstance(out, (list, tuple)) else [np.asarray(out)]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -13,7 +13,7 @@ import pytest
 import relay_mlir as relay
 from relay_mlir.transform import PassContext, Sequential
 
-from pass_checks import node_counts
+from pass_checks import mod_of as _mod, node_counts, outputs as _outputs
 
 
 def _programs():
@@ -63,15 +63,6 @@ TVM = {
     "mul_zeros": {"multiply": 1},
     "max_ones": {"maximum": 1},
 }
-
-
-def _mod(body):
-    return relay.IRModule.from_expr(relay.Function(relay.analysis.free_vars(body), body))
-
-
-def _outputs(mod, args):
-    out = relay.create_executor("debug", mod=mod).evaluate()(*args)
-    return [np.asarray(o) for o in out] if isinstance(out, (list, tuple)) else [np.asarray(out)]
 
 
 @pytest.mark.parametrize("name", sorted(TVM))
