@@ -13,13 +13,14 @@
 // therefore never passes such tensors through a join:
 //
 //  0. a call passing one tensor to several parameters of a function with
-//     joins passes each further occurrence behind its own optimization
-//     barrier (inlined, the parameters were one value and two loop
-//     arguments boxed from it failed: "ref is null", the loop fuzzer's
-//     315:7); a function returning tensors from several places returns
-//     them from one block the others branch to (IREE's inliner would
-//     otherwise make that join itself, unboxed: an unswitched loop's
-//     dispatch tree lost a buffer so, 303:30);
+//     joins passes each further occurrence reboxed: exported, the view
+//     behind an optimization barrier, imported (inlined, the parameters
+//     were one value and two loop arguments boxed from it failed: "ref is
+//     null", the loop fuzzer's 315:7; a bare barrier's result had sizes
+//     IREE could not resolve); a function returning tensors from several
+//     places returns them from one block the others branch to (IREE's
+//     inliner would otherwise make that join itself, unboxed: an
+//     unswitched loop's dispatch tree lost a buffer so, 303:30);
 //  1. block arguments no result depends on are removed (region DCE), so
 //     that dead loop state is not boxed and kept alive;
 //  2. a 0-d tensor argument that every branch builds from a scalar
@@ -31,9 +32,14 @@
 //     failed too: "type mismatch for bb argument" in IREE's
 //     iree-stream-refine-usage, 302:32): each branch exports its tensors
 //     behind an optimization barrier (so that IREE cannot fold an export of
-//     an imported view to that view), one named export per argument (two
+//     an imported view to that view), one export per argument (two
 //     arguments given one tensor get two views), and the block imports
-//     them at its start.
+//     them at its start. Every edge's exports carry their own names
+//     ("edge<n>_arg<i>"): MLIR's region simplification merges blocks that
+//     differ in operands only, adding block arguments for them, and the
+//     boxing tails of several loop exits so became one block taking the
+//     tensors unboxed again (a dynamic-axes LSTM's unswitched dispatch
+//     tree: "'tensor.dim' op unexpected during shape cleanup").
 //
 //===----------------------------------------------------------------------===//
 #include "../Conversion/RelayToLinalg/IREEOps.h"
@@ -136,8 +142,10 @@ bool canBuildIREEOps(MLIRContext *ctx, Location loc) {
   return false;
 }
 
-/// Step 3: the tensors of a join are passed boxed.
-LogicalResult boxTensors(Block &block, ArrayRef<BranchEdge> edges) {
+/// Step 3: the tensors of a join are passed boxed; `edgeCount` numbers the
+/// edges boxed so far in the module (the exports' names).
+LogicalResult boxTensors(Block &block, ArrayRef<BranchEdge> edges,
+                         unsigned &edgeCount) {
   if (!canBuildIREEOps(block.getParent()->getContext(),
                        block.getParentOp()->getLoc()))
     return failure();
@@ -149,10 +157,11 @@ LogicalResult boxTensors(Block &block, ArrayRef<BranchEdge> edges) {
     MutableOperandRange operands =
         br.getSuccessorOperands(s).getMutableForwardedOperands();
     OpBuilder b(br);
+    std::string edge = "edge" + std::to_string(edgeCount++) + "_arg";
     for (unsigned i : boxed) {
       Value v = io::boxTensorBehindBarrier(b, br->getLoc(), operands[i].get());
-      v.getDefiningOp()->setAttr(
-          "name", b.getStringAttr("block_arg" + std::to_string(i)));
+      v.getDefiningOp()->setAttr("name",
+                                 b.getStringAttr(edge + std::to_string(i)));
       operands[i].set(v);
     }
   }
@@ -194,7 +203,8 @@ void returnFromOneBlock(func::FuncOp fn) {
 }
 
 /// Step 0: a call passing one tensor to several parameters of a function
-/// with joins passes each further occurrence behind its own barrier.
+/// with joins passes each further occurrence reboxed (a bare barrier's
+/// result has sizes IREE cannot resolve once the callee is inlined).
 LogicalResult distinctTensorOperands(func::CallOp call, SymbolTable &symbols) {
   auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
   if (!callee || callee.isExternal() || callee.getBody().hasOneBlock())
@@ -207,7 +217,7 @@ LogicalResult distinctTensorOperands(func::CallOp call, SymbolTable &symbols) {
       continue;
     if (!canBuildIREEOps(call.getContext(), call.getLoc()))
       return failure();
-    operand.set(io::optimizationBarrier(b, call.getLoc(), v));
+    operand.set(io::reboxTensor(b, call.getLoc(), v));
   }
   return success();
 }
@@ -224,6 +234,7 @@ struct BoxJoinTensorsPass
     });
     if (calls.wasInterrupted())
       return signalPassFailure();
+    unsigned edgeCount = 0;
     for (auto fn : getOperation().getOps<func::FuncOp>()) {
       if (fn.isExternal() || fn.getBody().hasOneBlock())
         continue;
@@ -237,7 +248,7 @@ struct BoxJoinTensorsPass
         if (failed(edges) || edges->empty())
           continue;
         passScalarsInsteadOfTensors(block, *edges);
-        if (edges->size() > 1 && failed(boxTensors(block, *edges)))
+        if (edges->size() > 1 && failed(boxTensors(block, *edges, edgeCount)))
           return signalPassFailure();
       }
     }

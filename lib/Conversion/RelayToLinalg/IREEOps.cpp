@@ -126,6 +126,11 @@ Value iree::boxTensorBehindBarrier(OpBuilder &b, Location loc, Value tensor) {
   return exportTensor(b, loc, optimizationBarrier(b, loc, tensor), tensor);
 }
 
+Value iree::reboxTensor(OpBuilder &b, Location loc, Value tensor) {
+  Value view = optimizationBarrier(b, loc, boxTensor(b, loc, tensor));
+  return unboxTensor(b, loc, view, cast<RankedTensorType>(tensor.getType()));
+}
+
 Value iree::unboxTensor(OpBuilder &b, Location loc, Value view,
                         RankedTensorType type) {
   SmallVector<Value> operands = {view};

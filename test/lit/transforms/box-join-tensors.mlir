@@ -1,13 +1,16 @@
 // RUN: relay-mlir-opt %s --allow-unregistered-dialect -relay-box-join-tensors -split-input-file | FileCheck %s
 
 // A join taking two tensors from two branches: each branch exports them
-// (behind a barrier, one name per argument), the join imports them.
+// (behind a barrier, one name per edge and argument), the join imports them.
 // CHECK-LABEL: func.func @join_two
 // CHECK:         %[[O0:.+]] = "util.optimization_barrier"(%arg1)
-// CHECK-NEXT:    %[[B0:.+]] = "hal.tensor.export"(%[[O0]]) {name = "block_arg0", source_encoding = tensor<2xf32>}
+// CHECK-NEXT:    %[[B0:.+]] = "hal.tensor.export"(%[[O0]]) {name = "edge[[E:[0-9]+]]_arg0", source_encoding = tensor<2xf32>}
 // CHECK-NEXT:    %[[O1:.+]] = "util.optimization_barrier"(%arg1)
-// CHECK-NEXT:    %[[B1:.+]] = "hal.tensor.export"(%[[O1]]) {name = "block_arg1", source_encoding = tensor<2xf32>}
+// CHECK-NEXT:    %[[B1:.+]] = "hal.tensor.export"(%[[O1]]) {name = "edge[[E]]_arg1", source_encoding = tensor<2xf32>}
 // CHECK-NEXT:    cf.br ^[[JOIN:bb[0-9]+]](%[[B0]], %[[B1]] : !hal.buffer_view, !hal.buffer_view)
+// CHECK-NOT:     name = "edge[[E]]_
+// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "edge[[F:[0-9]+]]_arg0"
+// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "edge[[F]]_arg1"
 // CHECK:         cf.br ^[[JOIN]](%{{.+}}, %{{.+}} : !hal.buffer_view, !hal.buffer_view)
 // CHECK:       ^[[JOIN]](%[[V0:.+]]: !hal.buffer_view, %[[V1:.+]]: !hal.buffer_view):
 // CHECK-NEXT:    %[[T0:.+]] = "hal.tensor.import"(%[[V0]])
@@ -55,7 +58,7 @@ func.func @join_scalars(%c: i1, %i: i32, %j: i32) -> (tensor<i32>, tensor<i32>) 
 // Loop state no result uses is dropped first (it would look used boxed); the
 // one tensor left is boxed.
 // CHECK-LABEL: func.func @dead_state
-// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "block_arg1"
+// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "edge{{[0-9]+}}_arg1"
 // CHECK-NEXT:    cf.br ^[[HEAD:bb[0-9]+]](%{{.+}}, %{{.+}} : i32, !hal.buffer_view)
 // CHECK:       ^[[HEAD]](%{{.+}}: i32, %{{.+}}: !hal.buffer_view):
 // CHECK-COUNT-1: "hal.tensor.export"
@@ -87,10 +90,10 @@ func.func @dead_state(%n: i32, %x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2
 // CHECK:         cf.cond_br %arg0, ^[[A:bb[0-9]+]], ^[[B:bb[0-9]+]]
 // CHECK:       ^[[A]]:
 // CHECK:         %[[K:.+]] = arith.constant 7 : i32
-// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "block_arg0"
+// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "edge{{[0-9]+}}_arg0"
 // CHECK-NEXT:    cf.br ^[[EXIT:bb[0-9]+]](%{{.+}}, %[[K]] : !hal.buffer_view, i32)
 // CHECK:       ^[[B]]:
-// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "block_arg0"
+// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "edge{{[0-9]+}}_arg0"
 // CHECK-NEXT:    cf.br ^[[EXIT]](%{{.+}}, %arg2 : !hal.buffer_view, i32)
 // CHECK:       ^[[EXIT]](%[[V:.+]]: !hal.buffer_view, %[[S:.+]]: i32):
 // CHECK:         %[[T:.+]] = "hal.tensor.import"(%[[V]])
@@ -110,11 +113,14 @@ func.func @two_returns(%c: i1, %x: tensor<2xf32>, %s: i32) -> (tensor<2xf32>, te
 // -----
 
 // One tensor passed to two parameters of a function with a join: the second
-// occurrence goes behind its own barrier (inlined, the two loop arguments
-// would be boxed from one value). A callee without joins is left alone.
+// occurrence is reboxed (inlined, the two loop arguments would be boxed from
+// one value; a bare barrier's result would have sizes IREE cannot resolve).
+// A callee without joins is left alone.
 // CHECK-LABEL: func.func @caller
-// CHECK:         %[[B:.+]] = "util.optimization_barrier"(%arg0)
-// CHECK-NEXT:    call @looping(%arg0, %[[B]], %arg1)
+// CHECK:         %[[V:.+]] = "hal.tensor.export"(%arg0)
+// CHECK-NEXT:    %[[B:.+]] = "util.optimization_barrier"(%[[V]]) : (!hal.buffer_view) -> !hal.buffer_view
+// CHECK-NEXT:    %[[R:.+]] = "hal.tensor.import"(%[[B]])
+// CHECK-NEXT:    call @looping(%arg0, %[[R]], %arg1)
 // CHECK-NEXT:    call @straight(%arg0, %arg0)
 func.func @caller(%x: tensor<2xf32>, %n: i32) -> (tensor<2xf32>, tensor<2xf32>) {
   %r = call @looping(%x, %x, %n) : (tensor<2xf32>, tensor<2xf32>, i32) -> tensor<2xf32>
@@ -138,4 +144,39 @@ func.func private @looping(%a: tensor<2xf32>, %b: tensor<2xf32>, %n: i32) -> ten
 func.func private @straight(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
   %s = arith.addf %a, %b : tensor<2xf32>
   return %s : tensor<2xf32>
+}
+
+// -----
+
+// Two loop exits that differ only in the tensors they pass: their boxing
+// tails carry different names, so MLIR's block merging (canonicalization
+// with aggressive region simplification, as IREE runs it) cannot fold them
+// into one block taking the tensors unboxed again (a dynamic-axes LSTM's
+// unswitched loops failed so in IREE: "'tensor.dim' op unexpected during
+// shape cleanup"; with one name for both, the exits merge here too).
+// RUN: relay-mlir-opt %s --allow-unregistered-dialect -relay-box-join-tensors -canonicalize=region-simplify=aggressive -split-input-file | FileCheck %s --check-prefix=MERGE
+// MERGE-LABEL: func.func @two_exits
+// MERGE-NOT:     ^bb{{[0-9]+}}(%{{[0-9]+}}: tensor
+// MERGE:         cf.br ^[[EXIT:bb[0-9]+]](%{{[0-9]+}} : !hal.buffer_view)
+// MERGE-NOT:     ^bb{{[0-9]+}}(%{{[0-9]+}}: tensor
+// MERGE:         cf.br ^[[EXIT]](%{{[0-9]+}} : !hal.buffer_view)
+// MERGE:       ^[[EXIT]](%{{.+}}: !hal.buffer_view):
+func.func @two_exits(%c: i1, %x: tensor<?xf32>, %y: tensor<?xf32>, %n: i32) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  cf.cond_br %c, ^h1(%x, %n : tensor<?xf32>, i32), ^h2(%y, %n : tensor<?xf32>, i32)
+^h1(%a: tensor<?xf32>, %i: i32):
+  %s = arith.cmpi sle, %i, %c0 : i32
+  %a2 = arith.addf %a, %a : tensor<?xf32>
+  %i2 = arith.subi %i, %c1 : i32
+  cf.cond_br %s, ^e1, ^h1(%a2, %i2 : tensor<?xf32>, i32)
+^e1:
+  return %a : tensor<?xf32>
+^h2(%b: tensor<?xf32>, %j: i32):
+  %t = arith.cmpi sle, %j, %c0 : i32
+  %b2 = arith.mulf %b, %b : tensor<?xf32>
+  %j2 = arith.subi %j, %c1 : i32
+  cf.cond_br %t, ^e2, ^h2(%b2, %j2 : tensor<?xf32>, i32)
+^e2:
+  return %b : tensor<?xf32>
 }

@@ -13,9 +13,9 @@
 // CHECK-LABEL: func.func @loop
 // CHECK-SAME:      (%[[I:.+]]: tensor<i32>, %[[N:.+]]: tensor<i32>, %[[ACC:.+]]: tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:    %[[OI:.+]] = "util.optimization_barrier"(%[[I]])
-// CHECK-NEXT:    %[[BI:.+]] = "hal.tensor.export"(%[[OI]]) {name = "block_arg0"
+// CHECK-NEXT:    %[[BI:.+]] = "hal.tensor.export"(%[[OI]]) {name = "edge{{[0-9]+}}_arg0"
 // CHECK-NEXT:    %[[OACC:.+]] = "util.optimization_barrier"(%[[ACC]])
-// CHECK-NEXT:    %[[BACC:.+]] = "hal.tensor.export"(%[[OACC]]) {name = "block_arg1"
+// CHECK-NEXT:    %[[BACC:.+]] = "hal.tensor.export"(%[[OACC]]) {name = "edge{{[0-9]+}}_arg1"
 // CHECK-NEXT:    cf.br ^[[HEAD:bb[0-9]+]](%[[BI]], %[[BACC]] : !hal.buffer_view, !hal.buffer_view)
 // CHECK:       ^[[HEAD]](%[[VI:.+]]: !hal.buffer_view, %[[VACC:.+]]: !hal.buffer_view):
 // CHECK-NEXT:    "hal.tensor.import"(%[[VI]])
@@ -25,7 +25,7 @@
 // CHECK:       ^[[BODY]]:
 // CHECK:         %[[NEXT:.+]] = arith.addf %[[ACC2]], %[[ACC2]]
 // CHECK:         %[[ONEXT:.+]] = "util.optimization_barrier"(%[[NEXT]])
-// CHECK-NEXT:    %[[BNEXT:.+]] = "hal.tensor.export"(%[[ONEXT]]) {name = "block_arg1"
+// CHECK-NEXT:    %[[BNEXT:.+]] = "hal.tensor.export"(%[[ONEXT]]) {name = "edge{{[0-9]+}}_arg1"
 // CHECK-NEXT:    cf.br ^[[HEAD]](%{{.+}}, %[[BNEXT]] : !hal.buffer_view, !hal.buffer_view)
 // CHECK:       ^[[DONE]]:
 // CHECK-NOT:     call
@@ -73,9 +73,9 @@ func.func @main(%n: tensor<i32>, %acc: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-LABEL: func.func @dynloop
 // CHECK-SAME:      (%[[I:.+]]: tensor<i32>, %[[N:.+]]: tensor<i32>, %[[ACC:.+]]: tensor<?xf32>) -> tensor<?xf32>
 // CHECK:         %[[OI:.+]] = "util.optimization_barrier"(%[[I]])
-// CHECK:         %[[BI:.+]] = "hal.tensor.export"(%[[OI]]) {name = "block_arg0", source_encoding = tensor<i32>}
+// CHECK:         %[[BI:.+]] = "hal.tensor.export"(%[[OI]]) {name = "edge{{[0-9]+}}_arg0", source_encoding = tensor<i32>}
 // CHECK:         %[[OA:.+]] = "util.optimization_barrier"(%[[ACC]])
-// CHECK:         %[[BA:.+]] = "hal.tensor.export"(%[[OA]], %{{.+}}) {name = "block_arg1", source_encoding = tensor<?xf32>}
+// CHECK:         %[[BA:.+]] = "hal.tensor.export"(%[[OA]], %{{.+}}) {name = "edge{{[0-9]+}}_arg1", source_encoding = tensor<?xf32>}
 // CHECK:         cf.br ^[[HEAD:bb[0-9]+]](%[[BI]], %[[BA]] : !hal.buffer_view, !hal.buffer_view)
 // CHECK:       ^[[HEAD]](%[[VI:.+]]: !hal.buffer_view, %[[VA:.+]]: !hal.buffer_view):
 // CHECK:         "hal.tensor.import"(%[[VI]])
@@ -84,8 +84,8 @@ func.func @main(%n: tensor<i32>, %acc: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK:         tensor.extract %[[N]][]
 // CHECK:         cf.cond_br
 // CHECK:         arith.addf %[[A2]], %[[A2]]
-// CHECK:         "hal.tensor.export"({{.+}}) {name = "block_arg0"
-// CHECK:         "hal.tensor.export"({{.+}}) {name = "block_arg1"
+// CHECK:         "hal.tensor.export"({{.+}}) {name = "edge{{[0-9]+}}_arg0"
+// CHECK:         "hal.tensor.export"({{.+}}) {name = "edge{{[0-9]+}}_arg1"
 // CHECK:         cf.br ^[[HEAD]](%{{.+}}, %{{.+}} : !hal.buffer_view, !hal.buffer_view)
 func.func @dynloop(%i: tensor<i32>, %n: tensor<i32>, %acc: tensor<?xf32>) -> tensor<?xf32> {
   %ii = tensor.extract %i[] : tensor<i32>
@@ -120,8 +120,8 @@ func.func @dynloop(%i: tensor<i32>, %n: tensor<i32>, %acc: tensor<?xf32>) -> ten
 // CHECK:         %[[STACK:.+]] = "util.list.create"(%{{.+}}) : (index) -> !util.list<?>
 // The entry, entered from the wrapper and from each push, takes its tensors
 // boxed (see boxBlockTensors):
-// CHECK:         %[[B0:.+]] = "hal.tensor.export"(%{{.+}}) {name = "block_arg0", source_encoding = tensor<i64>}
-// CHECK:         %[[B1:.+]] = "hal.tensor.export"(%{{.+}}, %{{.+}}) {name = "block_arg1", source_encoding = tensor<?xf32>}
+// CHECK:         %[[B0:.+]] = "hal.tensor.export"(%{{.+}}) {name = "edge{{[0-9]+}}_arg0", source_encoding = tensor<i64>}
+// CHECK:         %[[B1:.+]] = "hal.tensor.export"(%{{.+}}, %{{.+}}) {name = "edge{{[0-9]+}}_arg1", source_encoding = tensor<?xf32>}
 // CHECK:         cf.br ^[[ENTRY:bb[0-9]+]](%[[B0]], %[[B1]] : !hal.buffer_view, !hal.buffer_view)
 // CHECK:       ^[[RET:bb[0-9]+]](%{{.+}}: tensor<i64>, %{{.+}}: tensor<?xf32>):
 // CHECK:         %[[SIZE:.+]] = "util.list.size"(%[[STACK]])
@@ -374,7 +374,7 @@ func.func @main(%depth: tensor<i64>, %x: tensor<2xf32>) -> tensor<2xf32> {
 // Already in CFG form: the call result reaches the return by dominance.
 // The return chain left without predecessors is erased.
 // CHECK-LABEL: func.func @count
-// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "block_arg1"
+// CHECK:         "hal.tensor.export"(%{{.+}}) {name = "edge{{[0-9]+}}_arg1"
 // CHECK-NEXT:    cf.br ^[[HEAD:bb[0-9]+]](%arg0, %{{.+}} : i64, !hal.buffer_view)
 // CHECK:         cf.br ^[[HEAD]](
 // CHECK-NOT:     no predecessors
