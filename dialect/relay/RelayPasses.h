@@ -74,6 +74,10 @@ void populateCombineParallelDensePatterns(RewritePatternSet &patterns,
 void populateCombineParallelBatchMatmulPatterns(RewritePatternSet &patterns,
                                                 uint64_t minNumBranches);
 
+/// FastMath's rewrites (relay-fast-math): exp, tanh and erf as fast_exp,
+/// fast_tanh and fast_erf.
+void populateFastMathPatterns(RewritePatternSet &patterns);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

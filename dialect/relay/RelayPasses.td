@@ -882,4 +882,23 @@ def RelayCombineParallelBatchMatmul
   ];
 }
 
+def RelayFastMath : Pass<"relay-fast-math", "::mlir::ModuleOp"> {
+  let summary = "exp, tanh and erf as their fast approximations (Relay's "
+                "FastMath)";
+  let description = [{
+    As TVM 0.19's FastMath, by rewrite patterns (`populateFastMathPatterns`):
+    `relay.exp`, `relay.tanh` and `relay.erf` become `relay.fast_exp`,
+    `relay.fast_tanh` and `relay.fast_erf` on the same operand. TVM also
+    makes `nn.softmax` an `nn.fast_softmax`, which the relay dialect does
+    not have: softmax stays. The fast operators lower to the math dialect's
+    exp/tanh/erf as the exact ones do (docs/passes.md gives the errors
+    measured on llvm-cpu and those of TVM's approximations).
+
+    ```mlir
+    %y = relay.exp %x : (tensor<3xf32>) -> tensor<3xf32>
+    // becomes: %y = relay.fast_exp %x : (tensor<3xf32>) -> tensor<3xf32>
+    ```
+  }];
+}
+
 #endif // RELAY_PASSES_TD

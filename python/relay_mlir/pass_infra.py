@@ -62,7 +62,7 @@ _NOT_YET = frozenset("""
     AlterOpLayout AnnotateSpans AnnotateTarget BackwardFoldScaleAxis BatchingOps
     CapturePostDfsIndexInSpans ChangeBatch CollagePartition
     Conv2dToSparse Conv2dToSparse2 ConvertLayout Defunctionalization DefuseOps
-    DenseToSparse EtaExpand FakeQuantizationToInteger FastMath
+    DenseToSparse EtaExpand FakeQuantizationToInteger
     FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
     FoldScaleAxis ForwardFoldScaleAxis FuseOps InferTypeLocal Inline
     InlineCompilerFunctionsBoundTo LambdaLift LayoutConfig LazyGradientInit Legalize

@@ -51,6 +51,7 @@ __all__ = [
     "SimplifyInference", "DeadCodeElimination", "EliminateCommonSubexpr",
     "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FoldExplicitPadding", "CanonicalizeOps",
     "CombineParallelConv2D", "CombineParallelDense", "CombineParallelBatchMatmul",
+    "FastMath",
     "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
@@ -438,6 +439,26 @@ class CombineParallelBatchMatmul(_PipelinePass):
     def __init__(self, min_num_branches: int = 3) -> None:
         self.min_num_branches = _min_branches(min_num_branches)
         self.passes = f"relay-combine-parallel-batch-matmul{{min-num-branches={self.min_num_branches}}}"
+
+
+@_register_pass
+class FastMath(_PipelinePass):
+    """Relay's FastMath (``relay-fast-math``; PassInfo: "FastMath", opt level 4, requires
+    InferType): ``exp``, ``tanh`` and ``erf`` become ``fast_exp``, ``fast_tanh`` and
+    ``fast_erf``. TVM 0.19 also makes ``nn.softmax`` an ``nn.fast_softmax``, which relay-mlir
+    does not have: softmax stays. Compiled, the fast operators are the exact ones' math ops
+    (errors measured on llvm-cpu in docs/passes.md, with TVM's)::
+
+        >>> import relay_mlir as relay
+        >>> x = relay.var("x", shape=(3,))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.tanh(relay.exp(x))))
+        >>> body = relay.transform.FastMath()(mod)["main"].body
+        >>> body.op.name, body.args[0].op.name
+        ('fast_tanh', 'fast_exp')
+    """
+
+    _info = PassInfo(4, "FastMath", ["InferType"])
+    passes = "relay-fast-math"
 
 
 _dyn.set_type_oracle(_infer_expr_type)
