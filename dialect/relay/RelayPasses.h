@@ -56,6 +56,15 @@ void populateFoldExplicitPaddingPatterns(RewritePatternSet &patterns);
 /// add of the bias expanded to broadcast along its axis.
 void populateCanonicalizeOpsPatterns(RewritePatternSet &patterns);
 
+/// BackwardFoldScaleAxis's rewrite (relay-backward-fold-scale-axis): a
+/// per-channel multiply after a conv2d/conv3d/dense folded into its weight.
+void populateBackwardFoldScaleAxisPatterns(RewritePatternSet &patterns);
+
+/// ForwardFoldScaleAxis's rewrite (relay-forward-fold-scale-axis): a
+/// per-channel multiply before conv2d/conv3d/dense ops folded into their
+/// weights.
+void populateForwardFoldScaleAxisPatterns(RewritePatternSet &patterns);
+
 /// CombineParallelConv2D's rewrite (relay-combine-parallel-conv2d): groups
 /// of at least `minNumBranches` parallel nn.conv2d ops as one.
 void populateCombineParallelConv2DPatterns(RewritePatternSet &patterns,

@@ -802,6 +802,60 @@ def RelayCanonicalizeOps : Pass<"relay-canonicalize-ops", "::mlir::ModuleOp"> {
   }];
 }
 
+def RelayBackwardFoldScaleAxis
+    : Pass<"relay-backward-fold-scale-axis", "::mlir::ModuleOp"> {
+  let summary = "Folds a per-channel multiply after a conv2d/conv3d/dense "
+                "into its weight (Relay's BackwardFoldScaleAxis)";
+  let description = [{
+    As TVM 0.19's BackwardFoldScaleAxis, by a rewrite pattern
+    (`populateBackwardFoldScaleAxisPatterns`): `relay.multiply %y, %s` (or
+    `%s, %y`) where `%s` broadcasts along the channel axis only (a scalar,
+    `[C]`, `[C, 1, 1]`, `[1, C, 1, 1]` for NCHW) and `%y` comes from
+    `relay.nn.conv2d`/`conv3d` (groups 1 or depthwise; C of its out layout)
+    or `relay.nn.dense` (its last axis) through `nn.relu`/`nn.leaky_relu`
+    (then `%s` must be a non-negative constant), `add`/`subtract` with an
+    operand broadcasting along the channel (multiplied by `%s`) or of two
+    such producers of one type (both scaled), and `nn.bias_add` on the
+    channel axis (the bias multiplied by `%s`), every value on the way used
+    once: the multiply disappears and the weights are multiplied along O
+    (dense: along units). A constant weight and scale give a new constant;
+    otherwise `multiply(w, expand_dims(squeeze(s)))` is built. The weight
+    must have the result's element type. Repeated scales fold in turn.
+
+    ```mlir
+    %y = relay.nn.conv2d %x, %w : (tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32>
+    %z = relay.multiply %y, %s : (tensor<1x3x3x3xf32>, tensor<3x1x1xf32>) -> tensor<1x3x3x3xf32>
+    // becomes: relay.nn.conv2d %x, %w' with %w' = %w * %s along O
+    ```
+  }];
+}
+
+def RelayForwardFoldScaleAxis
+    : Pass<"relay-forward-fold-scale-axis", "::mlir::ModuleOp"> {
+  let summary = "Folds a per-channel multiply before conv2d/conv3d/dense "
+                "ops into their weights (Relay's ForwardFoldScaleAxis)";
+  let description = [{
+    As TVM 0.19's ForwardFoldScaleAxis, by a rewrite pattern
+    (`populateForwardFoldScaleAxisPatterns`): `relay.multiply %x, %s` (or
+    `%s, %x`), `%s` broadcasting along one axis only, whose every use leads
+    to the data of a `relay.nn.conv2d`/`conv3d` (groups 1 or depthwise; the
+    C axis of its data layout) or `relay.nn.dense` (its last axis) through
+    `nn.relu`/`nn.leaky_relu` (then `%s` must be a non-negative constant)
+    and float `add`/`subtract` with an operand broadcasting along that axis
+    (divided by `%s`, which then must not have a zero if it is a constant):
+    the multiply disappears, the weights are multiplied along I (O for a
+    depthwise conv; dense: along the input axis). Any other use, or uses
+    disagreeing on the axis, leave it. A constant weight and scale give a
+    new constant; otherwise ops are built.
+
+    ```mlir
+    %m = relay.multiply %x, %s : (tensor<1x2x5x5xf32>, tensor<2x1x1xf32>) -> tensor<1x2x5x5xf32>
+    %y = relay.nn.conv2d %m, %w : (tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32>
+    // becomes: relay.nn.conv2d %x, %w' with %w' = %w * %s along I
+    ```
+  }];
+}
+
 def RelayCombineParallelConv2D
     : Pass<"relay-combine-parallel-conv2d", "::mlir::ModuleOp"> {
   let summary = "Combines parallel nn.conv2d ops reading the same data "

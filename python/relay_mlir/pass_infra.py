@@ -59,12 +59,12 @@ def _fmt_names(names) -> str:
 # TVM 0.19's tvm.relay.transform names (dir(), less the modules it imports) that relay-mlir does
 # not have yet: reading one is an AttributeError that says so, never a pass doing nothing.
 _NOT_YET = frozenset("""
-    AlterOpLayout AnnotateSpans AnnotateTarget BackwardFoldScaleAxis BatchingOps
+    AlterOpLayout AnnotateSpans AnnotateTarget BatchingOps
     CapturePostDfsIndexInSpans ChangeBatch CollagePartition
     Conv2dToSparse Conv2dToSparse2 ConvertLayout Defunctionalization DefuseOps
     DenseToSparse EtaExpand FakeQuantizationToInteger
     FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
-    FoldScaleAxis ForwardFoldScaleAxis FuseOps InferTypeLocal Inline
+    FuseOps InferTypeLocal Inline
     InlineCompilerFunctionsBoundTo LambdaLift LayoutConfig LazyGradientInit Legalize
     ManifestLifetimes MarkCompilerFunctionsAsExtern MergeCompilerRegions MergeComposite
     OutlineCompilerFunctionsWithExistingGlobalSymbols PartialEvaluate PartitionGraph PlanDevices

@@ -28,7 +28,7 @@ Where TVM 0.19 keeps things: ``tvm.relay.transform`` has the passes, ``FunctionP
 ``tvm.instrument``'s. They live in ``relay_mlir.pass_infra``; this module re-exports them
 all.
 
-TVM's other ``relay.transform`` names (``FoldScaleAxis``, ``FuseOps``, ...) are not
+TVM's other ``relay.transform`` names (``FuseOps``, ``AlterOpLayout``, ...) are not
 implemented yet: reading one is an ``AttributeError`` that says so.
 """
 from __future__ import annotations
@@ -48,6 +48,7 @@ from .ty import TensorType
 __all__ = [
     # the passes (TVM's relay.transform names)
     "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
+    "ForwardFoldScaleAxis", "BackwardFoldScaleAxis", "FoldScaleAxis",
     "SimplifyInference", "DeadCodeElimination", "EliminateCommonSubexpr",
     "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FoldExplicitPadding", "CanonicalizeOps",
     "CombineParallelConv2D", "CombineParallelDense", "CombineParallelBatchMatmul",
@@ -363,6 +364,75 @@ def _min_branches(min_num_branches) -> int:
             or min_num_branches < 0:
         raise TypeError(f"min_num_branches must be a non-negative int, got {min_num_branches!r}")
     return int(min_num_branches)
+
+
+@_register_pass
+class BackwardFoldScaleAxis(_PipelinePass):
+    """Relay's BackwardFoldScaleAxis (``relay-backward-fold-scale-axis``; PassInfo:
+    "BackwardFoldScaleAxis", opt level 3, requires InferType): a ``multiply`` by a scale along
+    the channel axis alone (a scalar, ``[C]``, ``[C, 1, 1]``, ...) after an ``nn.conv2d`` /
+    ``nn.conv3d`` (groups 1 or depthwise) or ``nn.dense``, maybe through ``nn.relu`` /
+    ``nn.leaky_relu`` (then a non-negative constant scale), ``add`` / ``subtract`` of a
+    per-channel operand and ``nn.bias_add`` (those operands are scaled too), each value used
+    once, is folded into the weight (along O); a constant weight and scale become a new
+    constant::
+
+        >>> import numpy as np, relay_mlir as relay
+        >>> x = relay.var("x", shape=(1, 2, 5, 5))
+        >>> w = relay.const(np.ones((3, 2, 3, 3), "float32"))
+        >>> s = relay.const(np.array([1, 2, 3], "float32").reshape(3, 1, 1))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.nn.conv2d(x, w) * s))
+        >>> body = relay.transform.BackwardFoldScaleAxis()(mod)["main"].body
+        >>> body.op.name, body.args[1].data[:, 0, 0, 0].tolist()
+        ('nn.conv2d', [1.0, 2.0, 3.0])
+    """
+
+    _info = PassInfo(3, "BackwardFoldScaleAxis", ["InferType"])
+    passes = "relay-backward-fold-scale-axis"
+
+
+@_register_pass
+class ForwardFoldScaleAxis(_PipelinePass):
+    """Relay's ForwardFoldScaleAxis (``relay-forward-fold-scale-axis``; PassInfo:
+    "ForwardFoldScaleAxis", opt level 3, requires InferType): a ``multiply`` by a scale along
+    one axis whose every use reaches the data of ``nn.conv2d`` / ``nn.conv3d`` (groups 1 or
+    depthwise; their C axis) or ``nn.dense`` (the last axis), maybe through ``nn.relu`` /
+    ``nn.leaky_relu`` (then a non-negative constant scale) and float ``add`` / ``subtract`` of
+    an operand along that axis (divided by the scale), is folded into their weights (along I)::
+
+        >>> import numpy as np, relay_mlir as relay
+        >>> x = relay.var("x", shape=(1, 2, 5, 5))
+        >>> w = relay.const(np.ones((3, 2, 3, 3), "float32"))
+        >>> s = relay.const(np.array([2, 4], "float32").reshape(2, 1, 1))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.nn.conv2d(x * s, w)))
+        >>> out = relay.transform.ForwardFoldScaleAxis()(mod)
+        >>> body = out["main"].body
+        >>> body.args[0] is out["main"].params[0], body.args[1].data[0, :, 0, 0].tolist()
+        (True, [2.0, 4.0])
+    """
+
+    _info = PassInfo(3, "ForwardFoldScaleAxis", ["InferType"])
+    passes = "relay-forward-fold-scale-axis"
+
+
+def FoldScaleAxis() -> Sequential:
+    """Relay's FoldScaleAxis: as in TVM 0.19, ``Sequential([BackwardFoldScaleAxis(),
+    ForwardFoldScaleAxis(), FoldConstant()], name="FoldScaleAxis")`` (PassInfo "FoldScaleAxis",
+    opt level 0). The folds are opt level 3: under the default context (opt level 2) only
+    FoldConstant runs::
+
+        >>> import numpy as np, relay_mlir as relay
+        >>> x = relay.var("x", shape=(1, 2, 5, 5))
+        >>> w = relay.const(np.ones((3, 2, 3, 3), "float32"))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.nn.conv2d(x, w) * relay.const(2.0)))
+        >>> relay.transform.FoldScaleAxis()(mod)["main"].body.op.name
+        'multiply'
+        >>> with relay.transform.PassContext(opt_level=3):
+        ...     relay.transform.FoldScaleAxis()(mod)["main"].body.op.name
+        'nn.conv2d'
+    """
+    return Sequential([BackwardFoldScaleAxis(), ForwardFoldScaleAxis(), FoldConstant()],
+                      name="FoldScaleAxis")
 
 
 @_register_pass
