@@ -33,7 +33,6 @@
 #include "relay/RelayPasses.h"
 #include "relay/Utils/LayoutUtils.h"
 
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -221,13 +220,14 @@ Value applyScale(PatternRewriter &rewriter, Location loc, Value operand,
   return MultiplyOp::create(rewriter, loc, operand, factor);
 }
 
-/// A clone of `op` (at the insertion point) reading `to` for each `from`.
+/// A clone of `op` (at the insertion point) with operand i replaced by v for
+/// each (i, v): by position, as a value may be two operands (dense(x, x)).
 Operation *cloneWith(PatternRewriter &rewriter, Operation *op,
-                     ArrayRef<std::pair<Value, Value>> replace) {
-  IRMapping map;
-  for (auto [from, to] : replace)
-    map.map(from, to);
-  return rewriter.clone(*op, map);
+                     ArrayRef<std::pair<unsigned, Value>> replace) {
+  Operation *clone = rewriter.clone(*op);
+  for (auto [i, v] : replace)
+    clone->setOperand(i, v);
+  return clone;
 }
 
 //===----------------------------------------------------------------------===//
@@ -372,7 +372,7 @@ Value pushScale(PatternRewriter &rewriter, Value v, Scale scale, int64_t axis,
   Location loc = op->getLoc();
   auto scaleWeight = [&](Value weight, int64_t weightAxis) {
     Value w = applyScale(rewriter, loc, weight, scale, weightAxis, false);
-    return cloneWith(rewriter, op, {{weight, w}})->getResult(0);
+    return cloneWith(rewriter, op, {{1, w}})->getResult(0);
   };
   if (auto conv = dyn_cast<Conv2DOp>(op))
     return scaleWeight(conv.getWeight(), convAxes(conv)->weightO);
@@ -382,14 +382,12 @@ Value pushScale(PatternRewriter &rewriter, Value v, Scale scale, int64_t axis,
     return scaleWeight(dense.getWeight(), 0);
   if (isa<ReluOp, LeakyReluOp>(op)) {
     Value in = pushScale(rewriter, op->getOperand(0), scale, axis, dead);
-    return cloneWith(rewriter, op, {{op->getOperand(0), in}})->getResult(0);
+    return cloneWith(rewriter, op, {{0, in}})->getResult(0);
   }
   if (auto bias = dyn_cast<BiasAddOp>(op)) {
     Value data = pushScale(rewriter, bias.getData(), scale, axis, dead);
     Value b = applyScale(rewriter, loc, bias.getBias(), scale, 0, false);
-    return cloneWith(rewriter, op,
-                     {{bias.getData(), data}, {bias.getBias(), b}})
-        ->getResult(0);
+    return cloneWith(rewriter, op, {{0, data}, {1, b}})->getResult(0);
   }
   // add/subtract, the cases of backwardDemand in its order.
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
@@ -405,7 +403,7 @@ Value pushScale(PatternRewriter &rewriter, Value v, Scale scale, int64_t axis,
   };
   Value newLhs = side(lhs, rhs, pushLhs);
   Value newRhs = side(rhs, lhs, pushRhs);
-  return cloneWith(rewriter, op, {{lhs, newLhs}, {rhs, newRhs}})->getResult(0);
+  return cloneWith(rewriter, op, {{0, newLhs}, {1, newRhs}})->getResult(0);
 }
 
 /// multiply(y, s) with y made by conv/dense through single-use relu/add/
@@ -506,10 +504,11 @@ void pullScale(PatternRewriter &rewriter, Value old, Value unscaled,
   for (OpOperand &use : llvm::make_early_inc_range(old.getUses())) {
     Operation *user = use.getOwner();
     Location loc = user->getLoc();
+    unsigned k = use.getOperandNumber();
     rewriter.setInsertionPoint(user);
     auto scaleWeight = [&](Value weight, int64_t weightAxis) {
       Value w = applyScale(rewriter, loc, weight, scale, weightAxis, false);
-      Operation *c = cloneWith(rewriter, user, {{old, unscaled}, {weight, w}});
+      Operation *c = cloneWith(rewriter, user, {{k, unscaled}, {1, w}});
       rewriter.replaceOp(user, c->getResults());
     };
     if (auto conv = dyn_cast<Conv2DOp>(user)) {
@@ -521,16 +520,16 @@ void pullScale(PatternRewriter &rewriter, Value old, Value unscaled,
     } else if (auto dense = dyn_cast<DenseOp>(user)) {
       scaleWeight(dense.getWeight(), 1);
     } else if (isa<ReluOp, LeakyReluOp>(user)) {
-      Operation *c = cloneWith(rewriter, user, {{old, unscaled}});
+      Operation *c = cloneWith(rewriter, user, {{k, unscaled}});
       pullScale(rewriter, user->getResult(0), c->getResult(0), scale, axis);
       rewriter.eraseOp(user);
     } else { // add/subtract
-      Value other = user->getOperand(1 - use.getOperandNumber());
+      Value other = user->getOperand(1 - k);
       int64_t base = rankedType(old).getRank() - rankedType(other).getRank();
       Value divided = applyScale(rewriter, loc, other, scale, axis - base,
                                  /*divide=*/true);
       Operation *c =
-          cloneWith(rewriter, user, {{old, unscaled}, {other, divided}});
+          cloneWith(rewriter, user, {{k, unscaled}, {1 - k, divided}});
       pullScale(rewriter, user->getResult(0), c->getResult(0), scale, axis);
       rewriter.eraseOp(user);
     }

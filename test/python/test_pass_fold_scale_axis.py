@@ -91,6 +91,8 @@ def _programs():
         "f_weight_scaled": conv(x, w_var * c(4, 1, 1)),
         "f_zero_scale_add": conv(x * zero4 + c(4, 1, 1), w),
         "f_dense_rank3": dense(relay.var("x3d", shape=(2, 3, 8)) * c(8), wd),
+        # the dense's data is its weight: only the weight operand takes the scale
+        "b_dense_same_operand": dense(xd, xd) * c(2),
     }
 
 
@@ -139,6 +141,7 @@ TVM_BACKWARD = {
     "f_weight_scaled": {"multiply": 1, "nn.conv2d": 1},
     "f_zero_scale_add": {"add": 1, "multiply": 1, "nn.conv2d": 1},
     "f_dense_rank3": {"multiply": 1, "nn.dense": 1},
+    "b_dense_same_operand": {"multiply": 1, "nn.dense": 1},
 }
 # TVM 0.19, Sequential([ForwardFoldScaleAxis(), FoldConstant()]) at opt level 3.
 TVM_FORWARD = {
@@ -185,6 +188,7 @@ TVM_FORWARD = {
     "f_weight_scaled": {"multiply": 1, "nn.conv2d": 1},
     "f_zero_scale_add": {"add": 1, "nn.conv2d": 1},
     "f_dense_rank3": {"multiply": 1, "nn.dense": 1},
+    "b_dense_same_operand": {"multiply": 1, "nn.dense": 1},
 }
 
 # Where relay-mlir differs on purpose: (pass, program) -> our counts, and why.

@@ -106,3 +106,17 @@ func.func @forward_two_convs(%x: tensor<1x2x3x3xf32>) -> (tensor<1x1x3x3xf32>, t
   %z = relay.nn.conv2d %m, %d {groups = 2 : i64} : (tensor<1x2x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
   return %y, %z : tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>
 }
+
+// The dense's data is its weight: only the weight operand is scaled.
+// CHECK-LABEL: func.func @backward_dense_same_operand(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<2x2xf32>
+// CHECK:         %[[S:.*]] = relay.constant dense<{{\[}}[2.000000e+00], [3.000000e+00]]> : tensor<2x1xf32>
+// CHECK:         %[[W:.*]] = relay.multiply %[[X]], %[[S]] : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x2xf32>
+// CHECK:         %[[Y:.*]] = relay.nn.dense %[[X]], %[[W]]
+// CHECK-NEXT:    return %[[Y]]
+func.func @backward_dense_same_operand(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %s = relay.constant dense<[2.0, 3.0]> : tensor<2xf32>
+  %y = relay.nn.dense %x, %x : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %z = relay.multiply %y, %s : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+  return %z : tensor<2x2xf32>
+}
