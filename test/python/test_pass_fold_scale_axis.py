@@ -21,7 +21,7 @@ import pytest
 import relay_mlir as relay
 from relay_mlir.transform import PassContext, Sequential
 
-from pass_checks import assert_same_outputs, function_pass_counts, mod_of as _mod, node_counts
+from pass_checks import assert_same_outputs, function_pass_counts, mod_of as _mod, node_counts, outputs
 
 
 def _programs():
@@ -308,3 +308,20 @@ def test_fold_scale_axis_at_opt_level_3_as_tvm(name):
         out = relay.transform.FoldScaleAxis()(mod)
     assert node_counts(out) == (TVM_BACKWARD if name[0] == "b" else TVM_FORWARD)[name]
     assert_same_outputs(mod, out, seed=3)
+
+
+def test_float16_scale_through_relu():
+    # TVM 0.19 leaves relu(conv(x, w)) * s in float16 alone (its non-negative check knows
+    # float32/64, int8/32, uint8/32 only: FoldScaleAxis at opt level 3 keeps the multiply);
+    # the scale is non-negative, so it folds here, the weight computed in float16.
+    x = relay.var("x", shape=(1, 2, 4, 4), dtype="float16")
+    w = np.arange(6, dtype="float16").reshape(3, 2, 1, 1)
+    s = np.array([1, 2, 3], "float16").reshape(3, 1, 1)
+    mod = _mod(relay.nn.relu(relay.nn.conv2d(x, relay.const(w))) * relay.const(s))
+    out = relay.transform.BackwardFoldScaleAxis()(mod)
+    assert node_counts(out) == {"nn.conv2d": 1, "nn.relu": 1}
+    folded = _weight(out)
+    assert folded.dtype == np.float16
+    np.testing.assert_array_equal(folded, w * s.reshape(3, 1, 1, 1))
+    args = [np.linspace(-1, 1, 32, dtype="float16").reshape(1, 2, 4, 4)]
+    np.testing.assert_allclose(outputs(out, args)[0], outputs(mod, args)[0], rtol=1e-3)
