@@ -40,6 +40,15 @@
 //     boxing tails of several loop exits so became one block taking the
 //     tensors unboxed again (a dynamic-axes LSTM's unswitched dispatch
 //     tree: "'tensor.dim' op unexpected during shape cleanup").
+//  4. the scalars a loop's back edges pass go behind optimization barriers.
+//     When IREE proves a loop unreachable (its range analysis after
+//     inlining and global optimization decides the branch into it), MLIR's
+//     canonicalizer replaces the header's arguments by what the back edge
+//     passes: a counter `x + 1` becomes `x = x + 1`, which it rewrites to
+//     `x + 2`, `x + 4`, ... and never returns (issue 29's 305:38, 319:16,
+//     321:25). Every cycle through the loop now crosses a barrier, which no
+//     pattern folds through; IREE drops the barriers after its flow-level
+//     canonicalizations, so the loop runs as before.
 //
 //===----------------------------------------------------------------------===//
 #include "../Conversion/RelayToLinalg/IREEOps.h"
@@ -51,6 +60,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
@@ -180,6 +190,27 @@ LogicalResult boxTensors(Block &block, ArrayRef<BranchEdge> edges,
   return success();
 }
 
+/// Step 4: the integer, index and float values the back edges into `block`
+/// (branches from blocks it dominates) pass go behind barriers.
+LogicalResult guardBackEdgeScalars(Block &block, ArrayRef<BranchEdge> edges,
+                                   DominanceInfo &dominance) {
+  for (auto [br, s] : edges) {
+    if (!dominance.dominates(&block, br->getBlock()))
+      continue; // entering the loop, not going round it
+    MutableOperandRange operands =
+        br.getSuccessorOperands(s).getMutableForwardedOperands();
+    OpBuilder b(br);
+    for (OpOperand &operand : operands) {
+      if (!operand.get().getType().isIntOrIndexOrFloat())
+        continue;
+      if (!canBuildIREEOps(br->getContext(), br->getLoc()))
+        return failure();
+      operand.set(io::optimizationBarrier(b, br->getLoc(), operand.get()));
+    }
+  }
+  return success();
+}
+
 /// Step 0: the returns of `fn`, if several return a tensor, become branches
 /// to one return block.
 void returnFromOneBlock(func::FuncOp fn) {
@@ -241,14 +272,19 @@ struct BoxJoinTensorsPass
       returnFromOneBlock(fn);
       (void)eraseUnreachableBlocks(rewriter, fn.getBody());
       (void)runRegionDCE(rewriter, fn.getBody());
+      DominanceInfo dominance(fn);
       for (Block &block : llvm::drop_begin(fn.getBody())) {
-        if (llvm::none_of(block.getArgumentTypes(), isTensor))
+        if (block.args_empty())
           continue;
         auto edges = enteringEdges(&block);
         if (failed(edges) || edges->empty())
           continue;
-        passScalarsInsteadOfTensors(block, *edges);
-        if (edges->size() > 1 && failed(boxTensors(block, *edges, edgeCount)))
+        if (llvm::any_of(block.getArgumentTypes(), isTensor)) {
+          passScalarsInsteadOfTensors(block, *edges);
+          if (edges->size() > 1 && failed(boxTensors(block, *edges, edgeCount)))
+            return signalPassFailure();
+        }
+        if (failed(guardBackEdgeScalars(block, *edges, dominance)))
           return signalPassFailure();
       }
     }

@@ -372,46 +372,16 @@ def _compile(text, target: Target, args: Sequence[str]) -> bytes:
 
 def _compile_via_vm(text: str, target: Target, args: Sequence[str]) -> bytes:
     """iree-compile in two steps, fixing IREE's VM module in between: its
-    branches must move one register width (vm_branch_widths). A program with
-    loops first has the branches IREE would find constant decided (not yet
-    with `?` dims: inlined before IREE's own passes, a loop's dynamic result
-    reached a join unboxed and IREE failed, "'tensor.dim' op unexpected
-    during shape cleanup")."""
+    branches must move one register width (vm_branch_widths)."""
     from .vm_branch_widths import fix_vm_module
 
-    decide = _has_loop(text) and not _has_run_time_sizes(text)
-    source = _decide_constant_branches(text) if decide else text
-    vm_module = _compile(source, target, [*args, "--compile-to=vm", "--emit-mlir-bytecode"])
+    vm_module = _compile(text, target, [*args, "--compile-to=vm", "--emit-mlir-bytecode"])
     fixed, _, left = fix_vm_module(bytes(vm_module))
     if left:
         raise CompileError(f"iree-compile for target {target.name}: {left} block(s) of IREE's VM "
                            "module are entered both by branches and by other operations with "
                            "32- and 64-bit values mixed, which IREE 3.13 moves wrongly")
     return _compile(fixed, target, [*args, "--compile-from=vm"])
-
-
-def _decide_constant_branches(text: str) -> bytes:
-    """`text` with the branches IREE's integer range analysis proves constant
-    taken, and the code they make unreachable erased (MLIR bytecode).
-
-    iree-compile 3.13 inlines, runs that analysis
-    (iree-util-optimize-int-arithmetic) and then canonicalizes; when a loop
-    became unreachable, MLIR's canonicalizer folds a counter `x + 1` whose
-    block argument it replaced by `x + 1` itself into `x + 2`, `x + 4`, ...
-    and never returns (issue 29's findings 305:38 and 305:44; upstream MLIR 22
-    does the same on a five-line loop after a `cond_br false`). Here the same
-    analysis runs first, then only the folding of constant branches and the
-    erasure of unreachable blocks, which cannot loop so. The inlining that
-    precedes it must not canonicalize either (MLIR's inliner does by default:
-    it hung so on 319:16, constants of a call made a loop in the callee
-    dead)."""
-    from iree.compiler.tools.binaries import find_tool, invoke_immediate
-
-    return invoke_immediate([find_tool("iree-opt"), "-", "--inline=default-pipeline=",
-                             "--iree-util-optimize-int-arithmetic",
-                             "--canonicalize=enable-patterns=SimplifyConstCondBranchPred",
-                             "--mlir-print-debuginfo", "--emit-bytecode"],
-                            immediate_input=text.encode() if isinstance(text, str) else text)
 
 
 def _branches_on_host(iree_input: str) -> bool:

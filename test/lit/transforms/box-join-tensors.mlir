@@ -180,3 +180,31 @@ func.func @two_exits(%c: i1, %x: tensor<?xf32>, %y: tensor<?xf32>, %n: i32) -> t
 ^e2:
   return %b : tensor<?xf32>
 }
+
+// -----
+
+// The scalars a back edge passes go behind barriers (the entry edge's do
+// not): if IREE proves the loop unreachable, MLIR's canonicalizer would
+// otherwise rewrite the counter `i = i + 1` it is left with forever.
+// CHECK-LABEL: func.func @count
+// CHECK:         cf.br ^[[HEAD:bb[0-9]+]](%arg0, %arg1 : i64, f32)
+// CHECK:       ^[[HEAD]](%[[I:.+]]: i64, %[[S:.+]]: f32):
+// CHECK:         %[[NEXT:.+]] = arith.addi %[[I]]
+// CHECK:         %[[SUM:.+]] = arith.addf %[[S]]
+// CHECK-NEXT:    %[[GI:.+]] = "util.optimization_barrier"(%[[NEXT]]) : (i64) -> i64
+// CHECK-NEXT:    %[[GS:.+]] = "util.optimization_barrier"(%[[SUM]]) : (f32) -> f32
+// CHECK-NEXT:    cf.br ^[[HEAD]](%[[GI]], %[[GS]] : i64, f32)
+// CHECK:         return %[[S]]
+func.func @count(%n: i64, %s0: f32, %limit: i64) -> f32 {
+  cf.br ^head(%n, %s0 : i64, f32)
+^head(%i: i64, %s: f32):
+  %stop = arith.cmpi sge, %i, %limit : i64
+  cf.cond_br %stop, ^done, ^latch
+^latch:
+  %c1 = arith.constant 1 : i64
+  %next = arith.addi %i, %c1 : i64
+  %sum = arith.addf %s, %s : f32
+  cf.br ^head(%next, %sum : i64, f32)
+^done:
+  return %s : f32
+}
