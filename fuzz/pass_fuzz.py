@@ -115,21 +115,32 @@ VARIANTS = {
 
 def discover_passes() -> Dict[str, Tuple[str, dict]]:
     """{name: (class name in relay_mlir.transform, kwargs)}: every registered pass class of
-    the module that can be built without arguments (not InferType), then the variants of
-    those present."""
+    the module that can be built without arguments (not InferType) and every function of
+    the module named like a pass that returns one when called without arguments
+    (``FoldScaleAxis``), then the variants of those present."""
     import relay_mlir.transform as T
     from relay_mlir import pass_infra
     registered = set(pass_infra._PASSES.values())
     out = {}
     for name in sorted(dir(T)):
         obj = getattr(T, name, None)
-        if not (isinstance(obj, type) and issubclass(obj, T.Pass) and obj in registered):
+        if name == "InferType" or not name[:1].isupper():
             continue
-        if name == "InferType":
-            continue
-        try:
-            obj()
-        except TypeError:
+        if isinstance(obj, type):
+            if not (issubclass(obj, T.Pass) and obj in registered):
+                continue
+            try:
+                obj()
+            except TypeError:
+                continue
+        elif callable(obj) and getattr(obj, "__module__", None) == T.__name__:
+            # a function building a pass (FoldScaleAxis() is a Sequential, as in TVM)
+            try:
+                if not isinstance(obj(), T.Pass):
+                    continue
+            except Exception:  # noqa: BLE001 - needs arguments, or is not a pass factory
+                continue
+        else:
             continue
         out[name] = (name, {})
     for v, (cls, kw) in VARIANTS.items():
@@ -147,27 +158,35 @@ SEQ_ORDER = ["SimplifyInference", "DynamicToStatic", "FoldConstant", "SimplifyEx
              "CombineParallelDense", "CombineParallelBatchMatmul", "FastMath", "DeadCodeElimination"]
 
 
-def with_sequential(table: dict, names: Sequence[str]) -> dict:
-    """``table`` plus SEQUENTIAL: one Sequential (opt level 4 context) of the passes of
-    ``names`` that are not variants, in SEQ_ORDER."""
-    members = [n for n in names if n in table and "(" not in n and n != SEQUENTIAL]
-    if not members:
-        members = [n for n in table if "(" not in n and n != SEQUENTIAL]
+def with_sequential(table: dict) -> dict:
+    """``table`` plus SEQUENTIAL: one Sequential (opt level 4 context) of every pass of
+    ``table`` that is not a variant, in SEQ_ORDER."""
+    members = [n for n in table if "(" not in n and n != SEQUENTIAL]
     members.sort(key=lambda n: (SEQ_ORDER.index(n) if n in SEQ_ORDER else len(SEQ_ORDER), n))
     return {**table, SEQUENTIAL: ("__seq__", {"members": members})}
 
 
 def make_pass(name: str, table: Optional[dict] = None):
+    """A callable running pass ``name`` on a module, in a PassContext of opt level 4 (a
+    pass called directly always runs; the members of a Sequential such as FoldScaleAxis()
+    run if the context's opt level allows)."""
     import relay_mlir.transform as T
     table = table or discover_passes()
     cls, kw = table[name]
     if cls == "__seq__":
-        seq = T.Sequential([make_pass(m, table) for m in kw["members"]], opt_level=0, name=SEQUENTIAL)
+        p = T.Sequential([_pass_object(m, table) for m in kw["members"]], opt_level=0, name=SEQUENTIAL)
+    else:
+        p = getattr(T, cls)(**kw)
 
-        def run(mod):
-            with T.PassContext(opt_level=4):
-                return seq(mod)
-        return run
+    def run(mod):
+        with T.PassContext(opt_level=4):
+            return p(mod)
+    return run
+
+
+def _pass_object(name: str, table: dict):
+    import relay_mlir.transform as T
+    cls, kw = table[name]
     return getattr(T, cls)(**kw)
 
 
@@ -278,15 +297,17 @@ class PassGenerator(rp.Generator):
         if v is None:
             return None
         n, c, h, w = v.shape
-        if self.coin(0.3):         # input scaled per channel (backward/forward folding)
-            s = self.cval((c, 1, 1), positive=self.coin(0.8))
+        if self.coin(0.5):         # input scaled per channel (forward folding)
+            s = self.cval(self.choice([(c, 1, 1), (1, c, 1, 1), ()]), positive=self.coin(0.8))
             v = self.add(Node([v, s], lambda a, b: relay.multiply(a, b), "in_scale"), let=False)
             if v is None:
                 return None
             if self.coin(0.4):
                 v = self.add(Node([v], lambda a: relay.nn.relu(a), "relu", exact=True), let=False)
-                if v is None:
-                    return None
+            elif self.coin(0.3):
+                v = self.add(Node([v, self.cval((c, 1, 1))], lambda a, b: relay.add(a, b), "in_scale_add"), let=False)
+            if v is None:
+                return None
         o = self.ri(1, 4)
         kh, kw = self.ri(1, min(h, 3)), self.ri(1, min(w, 3))
         pad = [self.ri(0, 1), self.ri(0, 1)]
@@ -366,7 +387,12 @@ class PassGenerator(rp.Generator):
             if v is None:
                 return None
         m, k = v.shape
-        nb = self.ri(2, 4)
+        if self.coin(0.3):         # data scaled along its last axis (ForwardFoldScaleAxis into dense)
+            v = self.add(Node([v, self.cval((k,), positive=self.coin(0.8))], lambda a, b: relay.multiply(a, b),
+                              "in_scale_dense"), let=False)
+            if v is None:
+                return None
+        nb = self.ri(1, 4)
         same = self.coin(0.6)
         units = self.ri(1, 4)
         chain = [self.choice(["relu", "add", "multiply", "scalar_mul"]) for _ in range(self.r(3))]
@@ -1291,7 +1317,7 @@ def main(argv=None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     table = discover_passes()
-    table = with_sequential(table, a.passes or list(table))
+    table = with_sequential(table)
     if a.list:
         print("\n".join(table))
         return 0

@@ -21,7 +21,7 @@ import pass_fuzz  # noqa: E402
 import relay_mlir as relay  # noqa: E402
 
 SEED, COUNT, OPS = 31, 20, 8
-TABLE = pass_fuzz.with_sequential(pass_fuzz.discover_passes(), [])
+TABLE = pass_fuzz.with_sequential(pass_fuzz.discover_passes())
 
 
 @functools.lru_cache(maxsize=None)
