@@ -955,4 +955,46 @@ def RelayFastMath : Pass<"relay-fast-math", "::mlir::ModuleOp"> {
   }];
 }
 
+def RelayToMixedPrecision
+    : Pass<"relay-to-mixed-precision", "::mlir::ModuleOp"> {
+  let summary = "Operators compute in float16/bfloat16 where safe (Relay's "
+                "ToMixedPrecision)";
+  let description = [{
+    As TVM 0.19's ToMixedPrecision with its default op lists: ALWAYS
+    operators (`nn.conv1d/2d/3d`, their transposes, `nn.dense`,
+    `nn.batch_matmul`) cast their float operands to `mixed-precision-type`
+    and accumulate in it (`out_dtype`); FOLLOW operators (data movement,
+    simple arithmetic and activations, pools, `clip`, `cast`, ...) do so
+    when every float operand has that type or is a function parameter or a
+    constant, else compute in float32; NEVER operators (`exp`, `power`,
+    `nn.softmax`, `erf`, `sum`, `mean`, `variance`, `nn.layer_norm`,
+    `nn.global_avg_pool2d`, ...) get float16/bfloat16 operands cast back to
+    float32. An operator on no list is FOLLOW and reported:
+    `missing-op-mode` 0 is an error, 1 a warning, 2 silent. zeros/ones/full
+    create the low type; a clip with bounds the type cannot hold stays
+    float32. Constants are converted at compile time. Values read by
+    anything but operators, tuples and the function's return (if/match,
+    yields, calls, references) are cast back to their types, so closures,
+    branches and callees keep theirs. Function results take the low type
+    unless `keep-orig-output-dtype` (or the function is used as a value).
+
+    ```mlir
+    %y = relay.nn.dense %x, %w : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
+    // becomes:
+    %a = relay.cast %x {dtype = f16} : (tensor<2x4xf32>) -> tensor<2x4xf16>
+    %b = relay.cast %w {dtype = f16} : (tensor<3x4xf32>) -> tensor<3x4xf16>
+    %y = relay.nn.dense %a, %b {out_dtype = f16} : (tensor<2x4xf16>, tensor<3x4xf16>) -> tensor<2x3xf16>
+    ```
+  }];
+  let options = [
+    Option<"mixedPrecisionType", "mixed-precision-type", "std::string",
+           "\"float16\"", "the low type: float16 or bfloat16 (float32, "
+           "float64 accepted)">,
+    Option<"missingOpMode", "missing-op-mode", "int", "1",
+           "operators on no list: 0 error, 1 warning, 2 silent">,
+    Option<"keepOrigOutputDtype", "keep-orig-output-dtype", "bool", "false",
+           "function results keep their types">
+  ];
+}
+
 #endif // RELAY_PASSES_TD

@@ -140,8 +140,9 @@ class DiagnosticCollector:
             self._handler = None
 
 
-def run_passes(ctx, module_op, pipeline: str, what: str, trace_passes: bool = False) -> None:
-    """Runs a textual pipeline on ``module_op``; failures raise ``CompileError``.
+def run_passes(ctx, module_op, pipeline: str, what: str, trace_passes: bool = False) -> List[Diagnostic]:
+    """Runs a textual pipeline on ``module_op``; failures raise ``CompileError``. Returns
+    the diagnostics of a successful run (warnings, remarks).
 
     ``trace_passes`` prints ``IR Dump Before <pass>`` headers (and elided IR)
     to stderr, to name the pass that crashed a worker process.
@@ -165,6 +166,7 @@ def run_passes(ctx, module_op, pipeline: str, what: str, trace_passes: bool = Fa
         errors = [d for d in coll.diagnostics if d.severity == "error"]
         if errors:
             raise CompileError(f"{what} failed", errors)
+        return coll.diagnostics
 
 
 def _dedupe(diags: Sequence[Diagnostic]) -> List[Diagnostic]:

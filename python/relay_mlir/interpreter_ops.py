@@ -66,7 +66,7 @@ def _arr(x, dtype=None) -> np.ndarray:
 
 
 def _is_float(a: np.ndarray) -> bool:
-    return a.dtype.kind == "f"
+    return a.dtype.kind == "f" or a.dtype.name == "bfloat16"   # ml_dtypes' kind is "V"
 
 
 def _f64(a: np.ndarray) -> np.ndarray:

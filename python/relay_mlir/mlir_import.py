@@ -18,6 +18,7 @@ by the inverse of ``emit.to_attribute``; ``relay.adt`` definitions, tuples,
 """
 from __future__ import annotations
 
+import re
 from typing import Dict, List, Optional
 
 import numpy as np
@@ -146,6 +147,23 @@ def _attr_value(name: str, a):
     if isinstance(a, ir.UnitAttr):
         return True
     raise CompileError(f"cannot convert attribute '{name}' = {a} to a Relay value")
+
+
+def _bfloat16_array(text: str, shape) -> np.ndarray:
+    """The values of a bf16 ``dense<...>`` attribute printed as ``text`` (decimal or hex
+    elements, or one hex string of little-endian bits), as an ml_dtypes bfloat16 array."""
+    import ml_dtypes  # a dependency of iree-base-runtime
+
+    body = text[text.index("dense<") + len("dense<"):text.rindex("> :")]
+    if body.startswith('"0x'):
+        bits = np.frombuffer(bytes.fromhex(body[3:body.index('"', 1)]), dtype="<u2")
+    else:
+        tokens = re.findall(r"0x[0-9A-Fa-f]+|[-+]?(?:inf|nan|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)", body)
+        bits = np.array([int(t, 16) if t.startswith("0x") else
+                         np.array(float(t), "float32").astype(ml_dtypes.bfloat16).view("uint16")
+                         for t in tokens], "uint16")
+    arr = bits.view(ml_dtypes.bfloat16)
+    return np.full(shape, arr[0]) if arr.size == 1 else arr.reshape(shape)
 
 
 class _Importer:
@@ -305,7 +323,10 @@ class _Importer:
             if arr is None:
                 raise self.error(op, "resource constants are not supported")
             dtype = from_mlir(op.results[0].type).dtype
-            return Constant(np.asarray(arr).astype(dtype).reshape(from_mlir(op.results[0].type).concrete_shape))
+            shape = from_mlir(op.results[0].type).concrete_shape
+            if dtype == "bfloat16":   # no buffer protocol for bf16: read the printed values
+                return Constant(_bfloat16_array(str(attr), shape))
+            return Constant(np.asarray(arr).astype(dtype).reshape(shape))
         if name == "relay.tuple":
             return Tuple(args)
         if name == "relay.tuple_get_item":

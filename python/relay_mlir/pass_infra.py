@@ -70,7 +70,7 @@ _NOT_YET = frozenset("""
     OutlineCompilerFunctionsWithExistingGlobalSymbols PartialEvaluate PartitionGraph PlanDevices
     RemoveUnusedFunctions SimplifyFCTranspose SplitArgs
     ToANormalForm ToANormalFormExpr ToBasicBlockNormalForm ToCPS ToGraphNormalForm
-    ToMixedPrecision build_config fake_quantization_to_integer flexible_shape
+    build_config fake_quantization_to_integer flexible_shape
     mangle_module_name memory_plan mixed_precision recast to_cps un_cps""".split())
 
 

@@ -33,10 +33,13 @@ implemented yet: reading one is an ``AttributeError`` that says so.
 """
 from __future__ import annotations
 
+import warnings
+
 from .autodiff import _run_passes, gradient, jvp
-from .emit import _ir
+from .emit import _ir, new_context, parse_module, run_passes
 from .errors import CompileError
 from .expr import Call, Op, TupleGetItem
+from .mlir_import import from_mlir_text
 from .module import IRModule
 from .op import dyn as _dyn
 from .pass_infra import (FunctionPass, ModulePass, Pass, PassContext, PassInfo, PassInstrument,
@@ -52,7 +55,7 @@ __all__ = [
     "SimplifyInference", "DeadCodeElimination", "EliminateCommonSubexpr",
     "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FoldExplicitPadding", "CanonicalizeOps",
     "CombineParallelConv2D", "CombineParallelDense", "CombineParallelBatchMatmul",
-    "FastMath",
+    "FastMath", "ToMixedPrecision",
     "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
@@ -529,6 +532,57 @@ class FastMath(_PipelinePass):
 
     _info = PassInfo(4, "FastMath", ["InferType"])
     passes = "relay-fast-math"
+
+
+@_register_pass
+class ToMixedPrecision(FunctionPass):
+    """Relay's ToMixedPrecision (``relay-to-mixed-precision``; PassInfo: "ToMixedPrecision", opt
+    level 0): operators compute in ``mixed_precision_type`` ("float16" or "bfloat16") by TVM
+    0.19's lists: convolutions, ``nn.dense`` and ``nn.batch_matmul`` always (accumulating in it,
+    ``out_dtype``), data movement and simple arithmetic/activations when their inputs are in it
+    (or parameters or constants), ``exp``, ``softmax``, ``sum``, ``mean``, ``erf``, ... never
+    (their inputs cast back to float32). An operator on no list follows its inputs and is
+    reported: ``missing_op_mode`` 0 is a ``CompileError``, 1 a ``UserWarning``, 2 silent.
+    Constants are converted at compile time. ``main`` returns the low type unless the
+    PassContext config ``relay.ToMixedPrecision.keep_orig_output_dtype`` is true::
+
+        >>> import numpy as np, relay_mlir as relay
+        >>> x = relay.var("x", shape=(2, 4))
+        >>> w = relay.const(np.ones((3, 4), "float32"))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.nn.softmax(relay.nn.dense(x, w))))
+        >>> out = relay.transform.ToMixedPrecision()(mod)
+        >>> dense = out["main"].body.args[0].args[0]
+        >>> dense.op.name, dense.checked_type.dtype, dense.args[1].data.dtype
+        ('nn.dense', 'float16', dtype('float16'))
+        >>> out["main"].body.checked_type      # softmax: never in float16
+        TensorType([2, 3], float32)
+    """
+
+    _info = PassInfo(0, "ToMixedPrecision")
+
+    def __init__(self, mixed_precision_type: str = "float16", missing_op_mode: int = 1) -> None:
+        if missing_op_mode not in (0, 1, 2) or isinstance(missing_op_mode, bool):
+            raise ValueError(f"ToMixedPrecision: missing_op_mode is 0, 1 or 2, got {missing_op_mode!r}")
+        if mixed_precision_type not in ("float16", "bfloat16", "float32", "float64"):
+            raise ValueError("ToMixedPrecision: mixed_precision_type is 'float16' or 'bfloat16' "
+                             f"('float32', 'float64' accepted), got {mixed_precision_type!r}")
+        self.mixed_precision_type = mixed_precision_type
+        self.missing_op_mode = int(missing_op_mode)
+
+    def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        keep = bool(ctx.config.get("relay.ToMixedPrecision.keep_orig_output_dtype", False))
+        passes = (f"relay-infer-type,relay-to-mixed-precision{{mixed-precision-type="
+                  f"{self.mixed_precision_type} missing-op-mode={self.missing_op_mode} "
+                  f"keep-orig-output-dtype={str(keep).lower()}}}")
+        what = self._info.name
+        mctx = new_context()
+        holder = parse_module(mctx, mod.to_mlir(infer=True).text(), f"<{what}>")
+        for d in run_passes(mctx, holder.operation, f"builtin.module({passes})", what):
+            if d.severity == "warning":
+                warnings.warn(f"{what}: {d.message}", UserWarning, stacklevel=4)
+        with mctx:
+            out = holder.operation.get_asm()
+        return from_mlir_text(out, f"<{what}>", trusted=True, types_of=mod)
 
 
 _dyn.set_type_oracle(_infer_expr_type)

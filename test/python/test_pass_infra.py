@@ -118,7 +118,7 @@ def test_names():
 
 
 @pytest.mark.parametrize("name", ["ToANormalForm", "Legalize", "AlterOpLayout",
-                                  "ToGraphNormalForm", "FuseOps", "ToMixedPrecision", "build_config"])
+                                  "ToGraphNormalForm", "FuseOps", "ToCPS", "build_config"])
 def test_tvm_passes_not_implemented_say_so(name):
     assert not hasattr(relay.transform, name)
     with pytest.raises(AttributeError, match=f"relay.transform.{name} is not implemented yet in relay-mlir"):
