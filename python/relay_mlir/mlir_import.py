@@ -318,7 +318,7 @@ class _Importer:
         args = [self.values[v] for v in op.operands]
         if name == "relay.constant":
             attr = op.attributes["value"]
-            arr = np.array(ir.DenseElementsAttr(attr)) if not isinstance(attr, ir.DenseResourceElementsAttr) \
+            arr = _dense_elements(ir.DenseElementsAttr(attr)) if not isinstance(attr, ir.DenseResourceElementsAttr) \
                 else None
             if arr is None:
                 raise self.error(op, "resource constants are not supported")
@@ -451,3 +451,13 @@ def from_mlir_text(text: str, source_name: str = "<input>", trusted: bool = Fals
     holder = parse_module(ctx, text, source_name)
     with ctx:
         return _Importer(holder.operation, types_of).run()
+
+
+def _dense_elements(attr) -> np.ndarray:
+    """The elements of a ``DenseElementsAttr``, in its shape. A splat is made from its one
+    value: the bindings' buffer of an ``i1`` splat holds one byte of bits, and numpy read the
+    whole shape from it, past its end (a bool ``zeros``/``zeros_like`` of more than 8
+    elements folded by FoldConstant came back with random trues: pass_fuzz 32:376)."""
+    if attr.is_splat:
+        return np.full(tuple(attr.type.shape), attr.get_splat_value().value)
+    return np.array(attr)

@@ -125,3 +125,65 @@ def test_findings_are_reduced_and_saved(tmp_path) -> None:
     assert (doc["seed"], doc["index"], doc["pass"], doc["verdict"]) == (SEED, prog.index, "ExpToSinh", "mismatch")
     assert "exp(" in doc["reduced"] and len(doc["reduced"]) <= len(doc["program"])
     assert len(doc["inputs"]) == len(prog.inputs)
+
+
+# -- regressions of the findings (docs/fuzzing_programs.md, "Passes (issue 31)") --------------
+FINDINGS_DIR = ROOT / "fuzz" / "pass_findings"
+
+
+@pytest.mark.parametrize("shape", [(9,), (18,), (1, 3, 6, 1), (4, 33)])
+@pytest.mark.parametrize("make", ["zeros_like", "ones_like", "zeros", "ones"])
+def test_regression_bool_splats_fold_to_their_value(make: str, shape) -> None:
+    """32:376: FoldConstant made a bool ``zeros_like`` of more than 8 elements a constant with
+    random trues: reading the i1 splat ``dense<false>`` back, numpy read the whole shape from
+    the bindings' one-byte buffer (mlir_import._dense_elements)."""
+    x = relay.var("x", shape=shape)
+    b = relay.cast(x, "bool")
+    e = {"zeros_like": lambda: relay.zeros_like(b), "ones_like": lambda: relay.ones_like(b),
+         "zeros": lambda: relay.zeros(shape, "bool"), "ones": lambda: relay.ones(shape, "bool")}[make]()
+    mod = relay.transform.FoldConstant()(relay.IRModule.from_expr(relay.Function([x], e)))
+    body = mod["main"].body
+    assert isinstance(body, relay.Constant), mod.astext()
+    want = np.full(shape, make.startswith("ones"))
+    for _ in range(3):        # the bad read gave whatever followed the buffer
+        np.testing.assert_array_equal(pass_fuzz._run(mod, [np.ones(shape, "float32")]), want)
+
+
+def test_regression_splat_constants_read_back() -> None:
+    """Splat constants of every kind read back from MLIR in their shape and value."""
+    from relay_mlir.mlir_import import from_mlir_text
+    text = """func.func @main() -> tuple<tensor<18xi1>, tensor<3x4xf32>, tensor<2xi8>, tensor<5xui8>, tensor<i32>, tensor<2x0xi64>> {
+  %0 = relay.constant dense<true> : tensor<18xi1>
+  %1 = relay.constant dense<1.5> : tensor<3x4xf32>
+  %2 = relay.constant dense<-1> : tensor<2xi8>
+  %3 = relay.constant dense<255> : tensor<5xui8>
+  %4 = relay.constant dense<7> : tensor<i32>
+  %5 = relay.constant dense<3> : tensor<2x0xi64>
+  %6 = relay.tuple %0, %1, %2, %3, %4, %5 : (tensor<18xi1>, tensor<3x4xf32>, tensor<2xi8>, tensor<5xui8>, tensor<i32>, tensor<2x0xi64>) -> tuple<tensor<18xi1>, tensor<3x4xf32>, tensor<2xi8>, tensor<5xui8>, tensor<i32>, tensor<2x0xi64>>
+  return %6 : tuple<tensor<18xi1>, tensor<3x4xf32>, tensor<2xi8>, tensor<5xui8>, tensor<i32>, tensor<2x0xi64>>
+}"""
+    mod = from_mlir_text(text)
+    got = [np.asarray(f.data) for f in mod["main"].body.fields]
+    want = [np.ones(18, bool), np.full((3, 4), 1.5, "float32"), np.full(2, -1, "int8"), np.full(5, 255, "uint8"),
+            np.array(7, "int32"), np.zeros((2, 0), "int64")]
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape, (g, w)
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("path", sorted(FINDINGS_DIR.glob("*.json")), ids=lambda p: p.stem)
+def test_fixed_findings_pass(path) -> None:
+    """Every finding recorded as fixed in fuzz/pass_findings/ passes its pass now (its reduced
+    program, its inputs)."""
+    import json
+    doc = json.loads(path.read_text())
+    if not doc.get("status", "").startswith("fixed"):
+        pytest.skip(f"open: {doc.get('status', '')[:200]}")
+    if doc["pass"] not in TABLE:
+        pytest.skip(f"{doc['pass']} is not a pass here")
+    mod = relay.fromtext(doc["reduced"])
+    inputs = [np.array([np.nan if x is None else x for x in a["data"]] if a["dtype"].startswith("float")
+                       else a["data"], a["dtype"]).reshape(a["shape"]) for a in doc["inputs"]]
+    want = pass_fuzz._run(mod, inputs)
+    r = pass_fuzz.check_pass(mod, inputs, want, doc["pass"], TABLE)
+    assert r["verdict"] == "pass", r["detail"]
