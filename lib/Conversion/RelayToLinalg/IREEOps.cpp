@@ -127,7 +127,11 @@ Value iree::boxTensorBehindBarrier(OpBuilder &b, Location loc, Value tensor) {
 }
 
 Value iree::reboxTensor(OpBuilder &b, Location loc, Value tensor) {
-  Value view = optimizationBarrier(b, loc, boxTensor(b, loc, tensor));
+  // barriers on both sides of the export: IREE folds an export of an
+  // imported tensor to the view it came from, and an import of an export
+  // to the exported tensor
+  Value view =
+      optimizationBarrier(b, loc, boxTensorBehindBarrier(b, loc, tensor));
   return unboxTensor(b, loc, view, cast<RankedTensorType>(tensor.getType()));
 }
 

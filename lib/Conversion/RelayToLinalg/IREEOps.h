@@ -75,8 +75,9 @@ Value boxTensorBehindBarrier(OpBuilder &b, Location loc, Value tensor);
 Value unboxTensor(OpBuilder &b, Location loc, Value view,
                   RankedTensorType type);
 
-/// `tensor` as a value IREE cannot identify with `tensor` (boxed, the view
-/// behind a barrier, unboxed): unlike a barrier's result, whose `?` sizes
+/// `tensor` as a value IREE cannot identify with `tensor` (boxed behind a
+/// barrier, the view behind another, unboxed): unlike a barrier's result,
+/// whose `?` sizes
 /// IREE cannot resolve ("'tensor.dim' op unexpected during shape cleanup"),
 /// its sizes are read from the view.
 Value reboxTensor(OpBuilder &b, Location loc, Value tensor);
