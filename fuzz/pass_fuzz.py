@@ -160,8 +160,9 @@ SEQ_ORDER = ["SimplifyInference", "DynamicToStatic", "FoldConstant", "SimplifyEx
 
 def with_sequential(table: dict) -> dict:
     """``table`` plus SEQUENTIAL: one Sequential (opt level 4 context) of every pass of
-    ``table`` that is not a variant, in SEQ_ORDER."""
-    members = [n for n in table if "(" not in n and n != SEQUENTIAL]
+    ``table`` that is not a variant, in SEQ_ORDER; not those that change main's types on
+    purpose (``DTYPE_MAY_CHANGE``: ToMixedPrecision, fuzzed alone with its tolerance)."""
+    members = [n for n in table if "(" not in n and n != SEQUENTIAL and n not in DTYPE_MAY_CHANGE]
     members.sort(key=lambda n: (SEQ_ORDER.index(n) if n in SEQ_ORDER else len(SEQ_ORDER), n))
     return {**table, SEQUENTIAL: ("__seq__", {"members": members})}
 
