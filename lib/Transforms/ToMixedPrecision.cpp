@@ -14,7 +14,8 @@
 // op's float `out_dtype` (the accumulation type of the convolutions, dense
 // and batch_matmul: TVM accumulates in the low type too) and the float
 // `dtype` of zeros/ones/full become the low type; a clip whose bounds the
-// low type cannot hold stays in float32.
+// low type cannot hold, and an operator whose typing rule refuses the low
+// type (one_hot with a float32 dtype), stay in float32.
 //
 // Where TVM leaves a type error or loses precision, this pass differs:
 // constants are converted at compile time (TVM keeps `cast` ops); float64
@@ -253,23 +254,57 @@ struct Converter {
     return it == original.end() ? value : convert(value, it->second);
   }
 
-  /// Re-infers `op`'s result type, remembering the one it had.
-  LogicalResult reinfer(Operation *op) {
+  /// `op`'s result types on its current operands and attributes; failure
+  /// without diagnostics when its typing rule refuses them.
+  FailureOr<SmallVector<Type>> inferTypes(Operation *op, bool quiet) {
     SmallVector<Type> types;
+    std::optional<Location> loc;
+    if (!quiet)
+      loc = op->getLoc();
     if (failed(cast<InferTypeOpInterface>(op).inferReturnTypes(
-            op->getContext(), op->getLoc(), op->getOperands(),
+            op->getContext(), loc, op->getOperands(),
             op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
             op->getRegions(), types)) ||
         types.size() != op->getNumResults())
-      return op->emitError("relay-to-mixed-precision: cannot type ")
-             << op->getName() << " on the converted operands";
+      return failure();
+    return types;
+  }
+
+  /// Gives `op` the result `types`, remembering the ones it had.
+  void setTypes(Operation *op, ArrayRef<Type> types) {
     for (auto [result, type] : llvm::zip(op->getResults(), types)) {
       if (result.getType() == type)
         continue;
       original.try_emplace(result, result.getType());
       result.setType(type);
     }
+  }
+
+  /// Re-infers `op`'s result types, remembering the ones it had.
+  LogicalResult reinfer(Operation *op) {
+    FailureOr<SmallVector<Type>> types = inferTypes(op, /*quiet=*/false);
+    if (failed(types))
+      return op->emitError("relay-to-mixed-precision: cannot type ")
+             << op->getName() << " on the converted operands";
+    setTypes(op, *types);
     return success();
+  }
+
+  /// Erases a conversion made for nothing (its reader went back).
+  void forget(Value value) {
+    Operation *def = value.getDefiningOp();
+    if (!def || !value.use_empty() || !isa<CastOp, ConstantOp, TupleOp>(def))
+      return;
+    for (auto it = converted.begin(); it != converted.end();) {
+      auto next = std::next(it);
+      if (it->first.first == value || it->second == value)
+        converted.erase(it);
+      it = next;
+    }
+    for (auto &[block, last] : atStart)
+      if (last == def)
+        last = def->getPrevNode();
+    def->erase();
   }
 
   /// The bounds of a clip fit in the low type (TVM's
@@ -307,28 +342,51 @@ struct Converter {
       category = lowInputs ? Category::Always : Category::Never;
     }
     bool inLow = category == Category::Always && attrsFit(op);
+    if (inLow) {
+      // In the low type if the operator's typing rule takes it (one_hot
+      // with a float32 dtype does not: it then computes in float32).
+      SmallVector<Value> before(op->getOperands());
+      StringRef dtypeAttr = hasAccumulationDtype(name) ? "out_dtype"
+                            : isInitOp(name)           ? "dtype"
+                                                       : "";
+      Attribute attrBefore =
+          dtypeAttr.empty() ? Attribute() : op->getAttr(dtypeAttr);
+      castOperands(op, [&](FloatType) -> Type { return low; });
+      if (!dtypeAttr.empty()) {
+        auto type = dyn_cast_or_null<TypeAttr>(attrBefore);
+        if (!type || isFloat(type.getValue()))
+          op->setAttr(dtypeAttr, TypeAttr::get(low));
+      }
+      FailureOr<SmallVector<Type>> types = inferTypes(op, /*quiet=*/true);
+      if (succeeded(types)) {
+        setTypes(op, *types);
+        return success();
+      }
+      SmallVector<Value> tried(op->getOperands());
+      op->setOperands(before);
+      if (!dtypeAttr.empty()) {
+        if (attrBefore)
+          op->setAttr(dtypeAttr, attrBefore);
+        else
+          op->removeAttr(dtypeAttr);
+      }
+      for (Value value : tried)
+        forget(value);
+    }
+    castOperands(op, [&](FloatType element) -> Type {
+      return element.getWidth() < 32 ? builder.getF32Type() : element;
+    });
+    return reinfer(op);
+  }
+
+  /// Converts `op`'s operands, float element types mapped by `map`.
+  void castOperands(Operation *op, function_ref<Type(FloatType)> map) {
     for (OpOperand &operand : op->getOpOperands()) {
       Value value = operand.get();
-      Type want = mapFloats(value.getType(), [&](FloatType element) -> Type {
-        if (inLow)
-          return low;
-        return element.getWidth() < 32 ? builder.getF32Type() : element;
-      });
+      Type want = mapFloats(value.getType(), map);
       if (want != value.getType())
         operand.set(convert(value, want));
     }
-    if (inLow) {
-      auto setFloatType = [&](StringRef attr) {
-        auto type = op->getAttrOfType<TypeAttr>(attr);
-        if (!type || isFloat(type.getValue()))
-          op->setAttr(attr, TypeAttr::get(low));
-      };
-      if (hasAccumulationDtype(name))
-        setFloatType("out_dtype");
-      if (isInitOp(name))
-        setFloatType("dtype");
-    }
-    return reinfer(op);
   }
 
   /// Converts the operators of `func`; `keepResults`: its results keep

@@ -105,3 +105,18 @@ func.func @caller(%x: tensor<3xf32>) -> tensor<3xf32> {
   %e = relay.exp %c : (tensor<3xf32>) -> tensor<3xf32>
   return %e : tensor<3xf32>
 }
+
+// An operator whose typing rule refuses the low type (one_hot's values must
+// have its float32 dtype) computes in float32; the conversions tried for it
+// are dropped.
+// CHECK-LABEL: func.func @refused(
+// CHECK-NEXT:    %[[ON:.*]] = relay.constant dense<1.500000e+00> : tensor<f32>
+// CHECK-NEXT:    %[[OFF:.*]] = relay.constant dense<-5.000000e-01> : tensor<f32>
+// CHECK-NEXT:    %[[H:.*]] = relay.one_hot %{{.*}}, %[[ON]], %[[OFF]] {axis = 1 : i64, depth = 5 : i64, dtype = f32} : (tensor<1x3xi32>, tensor<f32>, tensor<f32>) -> tensor<1x5x3xf32>
+// CHECK-NEXT:    return %[[H]] : tensor<1x5x3xf32>
+func.func @refused(%i: tensor<1x3xi32>) -> tensor<1x5x3xf32> {
+  %on = relay.constant dense<1.5> : tensor<f32>
+  %off = relay.constant dense<-0.5> : tensor<f32>
+  %h = relay.one_hot %i, %on, %off {axis = 1 : i64, depth = 5 : i64, dtype = f32} : (tensor<1x3xi32>, tensor<f32>, tensor<f32>) -> tensor<1x5x3xf32>
+  return %h : tensor<1x5x3xf32>
+}
