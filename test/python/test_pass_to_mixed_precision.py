@@ -321,14 +321,19 @@ def test_keep_orig_output_dtype_config():
         PassContext(config={KEEP: "yes"})
 
 
-def test_branches_and_closures_keep_their_types():
-    # TVM 0.19 leaves a branch reading a converted value as it is; here an if yields its type.
+@pytest.mark.parametrize("other", ["closure", "exp"])
+def test_branches_and_closures_keep_their_types(other):
+    # TVM 0.19 (side venv): if (c) relu(a) else f(a) becomes a float16 if whose closure f returns
+    # float16; if (c) relu(a) else exp(a) fails its type check (float16 vs float32 branches).
+    # Here branches yield, and closures return, the types they had.
     a, c = relay.var("a", shape=(2, 3)), relay.var("c", shape=(), dtype="bool")
     p = relay.var("p", shape=(2, 3))
     f = relay.Function([p], relay.nn.relu(p) * p)
-    mod = relay.IRModule.from_expr(relay.Function([a, c], relay.If(c, relay.nn.relu(a), f(a))))
+    second = f(a) if other == "closure" else relay.exp(a)
+    mod = relay.IRModule.from_expr(relay.Function([a, c], relay.If(c, relay.nn.relu(a), second)))
     out = _amp(mod)
     assert _dtypes(out["main"].body.checked_type) == ["float32"]
+    assert ("nn.relu", "float16") in summary(out)[0]
     xs = np.linspace(-1, 1, 6, dtype="float32").reshape(2, 3)
     for flag in (True, False):
         _close(outputs(mod, [xs, np.array(flag)]), outputs(out, [xs, np.array(flag)]), 1e-2)
