@@ -49,7 +49,8 @@ def test_the_passes_are_discovered() -> None:
 @pytest.mark.parametrize("name", list(TABLE))
 def test_pass_agrees_with_the_interpreter(name: str) -> None:
     bad = []
-    for prog in _programs():
+    # Sequential(all) runs all the passes: half the programs keep the test short
+    for prog in _programs()[:COUNT // 2] if name == pass_fuzz.SEQUENTIAL else _programs():
         r = prog.check(name, TABLE)
         if r["verdict"] in pass_fuzz.FINDINGS:
             bad.append(f"{SEED}:{prog.index} {r['verdict']}: {r['detail'][:500]}")
