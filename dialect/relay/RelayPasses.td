@@ -79,20 +79,49 @@ def RelayGradient : Pass<"relay-gradient", "::mlir::ModuleOp"> {
 }
 
 def RelayFoldConstants : Pass<"relay-fold-constants", "::mlir::ModuleOp"> {
-  let summary = "Folds splat constants and algebraic identities";
+  let summary = "Evaluates operators on constants (Relay's FoldConstant), "
+                "folds splats and algebraic identities";
   let description = [{
-    A cleanup for generated code (the gradient's seeds and zeros), useful
-    on its own: `zeros_like`/`ones_like`/`full_like` of a static shape
-    become splat constants; shape and indexing ops (`expand_dims`,
-    `reshape`, `squeeze`, `broadcast_to(_like)`, `transpose`, `take`,
-    `gather(_nd)`, `strided_slice`, `tile`, `repeat`, `reverse`) of a splat
-    constant become the splat of their result type; `x * 1`, `1 * x`,
-    `x / 1`, `x + 0`, `0 + x`, `x - 0` become `x` when the result has `x`'s
-    type; `collapse_sum_like` of a float constant is computed; a
-    `relay.tuple_get_item` of a `relay.tuple` is the field. Values
-    are never changed: `x * 0` is not folded (it is NaN for an infinite x).
+    Relay's FoldConstant, by rewrite patterns. An operator whose operands
+    are all `relay.constant`s (dense, static shapes, f16/bf16/f32/f64 or
+    integers up to 64 bits) is evaluated at compile time into a constant,
+    by a table from op name to a small C++ evaluator
+    (lib/Transforms/FoldConstants.cpp, `EvaluateConstantOp`): elementwise
+    unary/binary ops with broadcasting (float and integer, comparisons,
+    logical/bitwise ops, shifts), `where`, `cast`/`cast_like`, `clip`,
+    `nn.relu`/`leaky_relu`/`bias_add`, `reshape`/`reshape_like`/`squeeze`/
+    `expand_dims`/`nn.batch_flatten`, `transpose`, `concatenate`, `stack`,
+    `split` (a `relay.tuple` of constants), `take`, `strided_slice`,
+    `broadcast_to(_like)`, `tile`, `repeat`, `reverse`, `full`/`full_like`,
+    `sum`/`mean`/`max`/`min`/`prod`/`all`/`any`, `nn.softmax`/
+    `log_softmax`, `nn.pad`, `arange` (of a static result type), `nn.dense`,
+    `nn.batch_matmul`, `nn.conv2d`. `*_like` operands are read for their
+    type only. Values are the reference interpreter's
+    (python/relay_mlir/interpreter_ops.py): integers bit-exact (wrap-around,
+    Relay's `x / 0 = 0`, truncating `divide`/`mod`), float arithmetic in the
+    dtype's precision step by step, transcendentals and accumulations in
+    double rounded once. What would be undefined or an error is left: a
+    float-to-int cast of NaN or out of range, a "fast" `take` out of range.
+    No result above 2^22 elements is built (nor a product above 2^28
+    multiply-adds; TVM 0.19 has no limit). `shape_of`/`ndarray_size` of
+    static shapes and `tuple_get_item` of a `relay.tuple` fold (the ops'
+    folders). Ops with effects (`nn.dropout`, references) are not in the
+    table.
+
+    Also, as a cleanup for generated code (the gradient's seeds and zeros):
+    `zeros`/`ones`/`zeros_like`/`ones_like` of a static shape become splat
+    constants; shape and indexing ops (`expand_dims`, `reshape`, `squeeze`,
+    `broadcast_to(_like)`, `transpose`, `take`, `gather(_nd)`,
+    `strided_slice`, `tile`, `repeat`, `reverse`) of a splat constant become
+    the splat of their result type; `x * 1`, `1 * x`, `x / 1`, `x + 0`,
+    `0 + x`, `x - 0` become `x` when the result has `x`'s type;
+    `collapse_sum_like` of a float constant is computed. Values are never
+    changed: `x * 0` is not folded (it is NaN for an infinite x).
 
     ```mlir
+    %c = relay.constant dense<[0.0, 1.0]> : tensor<2xf32>
+    %e = relay.exp %c : (tensor<2xf32>) -> tensor<2xf32>
+    // becomes: relay.constant dense<[1.000000e+00, 2.71828175]> : tensor<2xf32>
     %o = relay.ones_like %s : (tensor<f32>) -> tensor<f32>
     %b = relay.broadcast_to_like %o, %w : (tensor<f32>, tensor<2x3xf32>) -> tensor<2x3xf32>
     %y = relay.multiply %b, %w : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
