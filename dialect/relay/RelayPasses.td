@@ -93,7 +93,7 @@ def RelayFoldConstants : Pass<"relay-fold-constants", "::mlir::ModuleOp"> {
     `expand_dims`/`nn.batch_flatten`, `transpose`, `concatenate`, `stack`,
     `split` (a `relay.tuple` of constants), `take`, `strided_slice`,
     `broadcast_to(_like)`, `tile`, `repeat`, `reverse`, `full`/`full_like`,
-    `sum`/`mean`/`max`/`min`/`prod`/`all`/`any`, `nn.softmax`/
+    `sum`/`mean`/`max`/`min`/`prod`/`all`/`any`, `argmax`/`argmin`, `nn.softmax`/
     `log_softmax`, `nn.pad`, `arange` (of a static result type), `nn.dense`,
     `nn.batch_matmul`, `nn.conv2d`. `*_like` operands are read for their
     type only. Values are the reference interpreter's

@@ -1221,34 +1221,51 @@ Result evalFull(const EvalContext &c, unsigned fillOperand) {
 
 //===--- reductions ---------------------------------------------------===//
 
-/// sum/mean/max/min/prod/all/any over `axis` (none or empty: all; with
-/// `exclude` the other axes). Floats accumulate in double, rounded once.
-Result evalReduce(const EvalContext &c, StringRef kind) {
-  const Values &x = c.args[0];
-  int64_t rank = x.shape.size();
+/// For each element of data of `shape`, the flat index of the reduction
+/// result it goes into (axes as the reduce ops' `axis`/`exclude`); `count`
+/// is the number of results.
+LogicalResult reductionMap(Operation *op, ArrayRef<int64_t> shape,
+                           std::vector<int64_t> &into, int64_t &count) {
+  int64_t rank = shape.size();
   SmallVector<bool> reduced(rank, false);
-  std::optional<SmallVector<int64_t>> axes = arrayAttr(c.op, "axis");
+  std::optional<SmallVector<int64_t>> axes = arrayAttr(op, "axis");
   if (!axes || axes->empty()) {
     reduced.assign(rank, true);
   } else {
-    for (int64_t a : *axes)
-      reduced[normalizeAxis(a, rank)] = true;
-    if (boolAttr(c.op, "exclude", false))
+    for (int64_t a : *axes) {
+      int64_t d = normalizeAxis(a, rank);
+      if (d < 0 || d >= rank)
+        return failure();
+      reduced[d] = true;
+    }
+    if (boolAttr(op, "exclude", false))
       for (int64_t d = 0; d < rank; ++d)
         reduced[d] = !reduced[d];
   }
   SmallVector<int64_t> kept;
   for (int64_t d = 0; d < rank; ++d)
     if (!reduced[d])
-      kept.push_back(x.shape[d]);
+      kept.push_back(shape[d]);
   SmallVector<int64_t> keptStrides = stridesOf(kept), steps(rank, 0);
   for (int64_t d = 0, j = 0; d < rank; ++d)
     if (!reduced[d])
       steps[d] = keptStrides[j++];
-  std::vector<int64_t> into = affineMap(x.shape, steps);
+  into = affineMap(shape, steps);
+  count = product(kept);
+  return success();
+}
+
+/// sum/mean/max/min/prod/all/any over `axis` (none or empty: all; with
+/// `exclude` the other axes). Floats accumulate in double, rounded once.
+Result evalReduce(const EvalContext &c, StringRef kind) {
+  const Values &x = c.args[0];
+  std::vector<int64_t> into;
+  int64_t kept = 0;
+  if (failed(reductionMap(c.op, x.shape, into, kept)))
+    return failure();
   RankedTensorType type = c.results[0];
   int64_t n = type.getNumElements();
-  if (n != product(kept) || type.getElementType() != x.element)
+  if (n != kept || type.getElementType() != x.element)
     return failure();
   int64_t count = n == 0 ? 0 : x.size() / n;
   Values out = makeValues(type);
@@ -1315,6 +1332,56 @@ Result evalReduce(const EvalContext &c, StringRef kind) {
     }
     out.i[k] = wrapTo(t, r);
   }
+  return one(std::move(out));
+}
+
+/// argmax/argmin (int32): the first extreme along the reduced axes (their
+/// row-major order), the last with `select_last_index`; NaN is the extreme
+/// (numpy's). An empty reduction is a run-time error: not folded.
+Result evalArgReduce(const EvalContext &c, bool largest) {
+  const Values &x = c.args[0];
+  std::vector<int64_t> into;
+  int64_t n = 0;
+  if (failed(reductionMap(c.op, x.shape, into, n)) ||
+      c.results[0].getNumElements() != n)
+    return failure();
+  if (n == 0 || x.size() % n != 0 || x.size() == 0)
+    return failure();
+  bool last = boolAttr(c.op, "select_last_index", false);
+  std::vector<int64_t> best(n, -1), seen(n, 0);
+  std::vector<double> bestF(n, 0.0);
+  std::vector<int64_t> bestI(n, 0);
+  for (int64_t k = 0, e = x.size(); k < e; ++k) {
+    int64_t o = into[k], pos = seen[o]++;
+    bool take;
+    if (best[o] < 0) {
+      take = true;
+    } else if (x.isFloat()) {
+      double v = x.f[k], b = bestF[o];
+      if (std::isnan(b))
+        take = last && std::isnan(v);
+      else if (std::isnan(v))
+        take = true;
+      else
+        take = largest ? (last ? v >= b : v > b) : (last ? v <= b : v < b);
+    } else {
+      int64_t v = x.i[k], b = bestI[o];
+      bool less = intLess(v, b, x.element), more = intLess(b, v, x.element);
+      take = largest ? (last ? !less : more) : (last ? !more : less);
+    }
+    if (take) {
+      best[o] = pos;
+      if (x.isFloat())
+        bestF[o] = x.f[k];
+      else
+        bestI[o] = x.i[k];
+    }
+  }
+  Values out = makeValues(c.results[0]);
+  if (out.isFloat())
+    return failure();
+  for (int64_t o = 0; o < n; ++o)
+    out.i[o] = wrapTo(out.element, best[o]);
   return one(std::move(out));
 }
 
@@ -1680,6 +1747,10 @@ const llvm::StringMap<EvalEntry> &evaluators() {
     for (StringRef kind : {"sum", "mean", "max", "min", "prod", "all", "any"})
       t[("relay." + kind).str()] = {
           [kind](const EvalContext &c) { return evalReduce(c, kind); }};
+    t["relay.argmax"] = {
+        [](const EvalContext &c) { return evalArgReduce(c, true); }};
+    t["relay.argmin"] = {
+        [](const EvalContext &c) { return evalArgReduce(c, false); }};
     t["relay.nn.dense"] = {evalDense};
     t["relay.nn.batch_matmul"] = {evalBatchMatmul};
     t["relay.nn.conv2d"] = {evalConv2D};

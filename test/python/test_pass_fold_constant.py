@@ -226,6 +226,19 @@ def test_reductions(name, dtype):
         check_folds(fn(c(x), **kw), exact=False)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint8"])
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+def test_arg_reductions(name, dtype):
+    x = rand((3, 4, 5), dtype, -2, 2)
+    x.flat[7] = x.flat[8]                    # a tie
+    if dtype == "float32":
+        x.flat[20] = x.flat[22] = np.nan     # NaN is the extreme (numpy)
+    fn = getattr(relay, name)
+    for kw in [{}, {"axis": [1]}, {"axis": [0, 2], "keepdims": True}, {"axis": [2], "exclude": True},
+               {"axis": [-1], "select_last_index": True}]:
+        check_folds(fn(c(x), **kw))
+
+
 def test_all_any():
     x = rand((3, 4), "bool")
     check_folds(relay.all(c(x), axis=[1]))
