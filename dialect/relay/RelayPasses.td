@@ -89,13 +89,13 @@ def RelayFoldConstants : Pass<"relay-fold-constants", "::mlir::ModuleOp"> {
     (lib/Transforms/FoldConstants.cpp, `EvaluateConstantOp`): elementwise
     unary/binary ops with broadcasting (float and integer, comparisons,
     logical/bitwise ops, shifts), `where`, `cast`/`cast_like`, `clip`,
-    `nn.relu`/`leaky_relu`/`bias_add`, `reshape`/`reshape_like`/`squeeze`/
+    `nn.relu`/`leaky_relu`/`prelu`/`gelu`/`bias_add`, `reshape`/`reshape_like`/`squeeze`/
     `expand_dims`/`nn.batch_flatten`, `transpose`, `concatenate`, `stack`,
     `split` (a `relay.tuple` of constants), `take`, `strided_slice`,
     `broadcast_to(_like)`, `tile`, `repeat`, `reverse`, `full`/`full_like`,
     `sum`/`mean`/`max`/`min`/`prod`/`all`/`any`, `argmax`/`argmin`, `nn.softmax`/
     `log_softmax`, `nn.pad`, `arange` (of a static result type), `nn.dense`,
-    `nn.batch_matmul`, `nn.conv2d`. `*_like` operands are read for their
+    `nn.matmul`, `nn.batch_matmul`, `nn.conv2d`. `*_like` operands are read for their
     type only. Values are the reference interpreter's
     (python/relay_mlir/interpreter_ops.py): integers bit-exact (wrap-around,
     Relay's `x / 0 = 0`, truncating `divide`/`mod`), float arithmetic in the

@@ -1705,6 +1705,53 @@ Result evalArange(const EvalContext &c) {
   return one(std::move(out));
 }
 
+Result evalMatmul(const EvalContext &c) {
+  const Values &a = c.args[0], &b = c.args[1];
+  bool ta = boolAttr(c.op, "transpose_a", false);
+  bool tb = boolAttr(c.op, "transpose_b", false);
+  if (b.shape.size() != 2 || a.shape.size() < (ta ? 2u : 1u))
+    return failure();
+  int64_t rank = a.shape.size();
+  int64_t depth = ta ? a.shape[rank - 2] : a.shape[rank - 1];
+  int64_t units = tb ? b.shape[0] : b.shape[1];
+  if ((tb ? b.shape[1] : b.shape[0]) != depth || depth == 0)
+    return failure();
+  int64_t m = ta ? a.shape[rank - 1] : 1;
+  int64_t batch = a.size() / (depth * m);
+  if (!ta) {
+    m = batch;
+    batch = 1;
+  }
+  return matmulValues(
+      a, b, c.results[0], batch, m, units, depth,
+      [&](int64_t bi, int64_t r, int64_t k) {
+        return ta ? (bi * depth + k) * m + r : r * depth + k;
+      },
+      [&](int64_t, int64_t k, int64_t n) {
+        return tb ? n * depth + k : k * units + n;
+      });
+}
+
+Result evalPRelu(const EvalContext &c) {
+  const Values &x = c.args[0], &alpha = c.args[1];
+  if (!x.isFloat() || x.element != alpha.element || alpha.shape.size() != 1 ||
+      x.shape.empty())
+    return failure();
+  int64_t axis = normalizeAxis(intAttr(c.op, "axis", 1), x.shape.size());
+  SmallVector<int64_t> steps(x.shape.size(), 0);
+  steps[axis] = 1;
+  std::vector<int64_t> ma = affineMap(x.shape, steps);
+  Values out = makeValues(c.results[0]);
+  for (int64_t k = 0, n = out.size(); k < n; ++k)
+    out.f[k] =
+        roundTo(out.element, x.f[k] > 0 ? x.f[k] : x.f[k] * alpha.f[ma[k]]);
+  return one(std::move(out));
+}
+
+double geluFn(double x) {
+  return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+}
+
 //===--- the table -----------------------------------------------------===//
 
 struct EvalEntry {
@@ -1752,6 +1799,9 @@ const llvm::StringMap<EvalEntry> &evaluators() {
     t["relay.argmin"] = {
         [](const EvalContext &c) { return evalArgReduce(c, false); }};
     t["relay.nn.dense"] = {evalDense};
+    t["relay.nn.matmul"] = {evalMatmul};
+    t["relay.nn.prelu"] = {evalPRelu};
+    t["relay.nn.gelu"] = {floatUnary(geluFn)};
     t["relay.nn.batch_matmul"] = {evalBatchMatmul};
     t["relay.nn.conv2d"] = {evalConv2D};
     t["relay.nn.pad"] = {evalPad};

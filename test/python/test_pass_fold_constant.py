@@ -288,8 +288,19 @@ def test_arange():
     check_folds(relay.arange(c(np.int32(10)), c(np.int32(-3)), c(np.int32(-3)), dtype="int32"))
 
 
-def test_leaky_relu():
+def test_leaky_relu_prelu_gelu():
     check_folds(relay.nn.leaky_relu(c(rand((3, 4), "float32")), alpha=0.2))
+    check_folds(relay.nn.prelu(c(rand((2, 3, 4), "float32")), c(rand((3,), "float32"))))
+    check_folds(relay.nn.gelu(c(rand((3, 4), "float32"))), exact=False)
+
+
+@pytest.mark.parametrize("ta,tb", [(False, False), (False, True), (True, False), (True, True)])
+def test_matmul(ta, tb):
+    a = rand((2, 5, 3) if ta else (2, 3, 5), "float32")
+    b = rand((4, 5) if tb else (5, 4), "float32")
+    check_folds(relay.nn.matmul(c(a), c(b), transpose_a=ta, transpose_b=tb), exact=False)
+    check_folds(relay.nn.matmul(c(a.astype("int32")), c(b.astype("int32")), transpose_a=ta,
+                                transpose_b=tb))
 
 
 def test_chains_lets_and_tuples():
