@@ -126,24 +126,36 @@ def _isolate(isolate: Optional[bool]) -> bool:
 
 
 def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
-                        source_name: Optional[str] = None, isolate: Optional[bool] = None) -> str:
-    """Runs ``relay-to-iree-input`` and returns the lowered MLIR text (with locations).
+                        source_name: Optional[str] = None, isolate: Optional[bool] = None,
+                        opt_level: Optional[int] = None) -> str:
+    """Runs Relay's optimizer (at ``opt_level``, as ``compile``) and ``relay-to-iree-input``
+    and returns the lowered MLIR text (with locations).
 
     ``source`` is an ``IRModule``, MLIR text, or a path to a ``.mlir`` file.
     With ``isolate`` (default; ``RELAY_MLIR_ISOLATE=0`` turns it off) the
     lowering runs in a child process, so a crash in C++ code becomes a
     ``CompileError`` instead of ending the interpreter.
     """
-    return _lower(source, params, source_name, isolate)[0]
+    return _lower(source, params, source_name, isolate, opt_level)[0]
 
 
 def _lower(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
-           source_name: Optional[str] = None, isolate: Optional[bool] = None
+           source_name: Optional[str] = None, isolate: Optional[bool] = None,
+           opt_level: Optional[int] = None
            ) -> Tuple[str, Dict[str, List[str]], Optional[ResultLayout]]:
     """``(lowered text, {function: [result dtype, ...]}, main's ResultLayout)``
-    (see ``lower_to_iree_input``)."""
+    (see ``lower_to_iree_input``), after Relay's optimizer at ``opt_level``
+    (``optimizer.context_for``: None is the current PassContext's, or 3 outside any)."""
+    from . import optimizer
+
     if isinstance(source, Function):
         source = IRModule.from_expr(source)  # as relay.build does with a bare function
+    opt_ctx = optimizer.context_for(opt_level)
+    if opt_ctx.instruments and isinstance(source, IRModule):
+        source = optimizer.optimizer()(source)  # pass by pass, for the instruments to see
+        passes = []
+    else:
+        passes = optimizer.pipeline_elements(opt_ctx)
     if not isinstance(source, (IRModule, str, os.PathLike)):
         raise TypeError("expected an IRModule, a relay Function, MLIR text or a path to a .mlir "
                         f"file, got {type(source).__name__}")
@@ -168,12 +180,13 @@ def _lower(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
             keep = parse_module(ctx, source, source_name or "<input>")
         op = keep.operation
     layout = _main_layout(ctx, op, inferred=isinstance(source, IRModule))
-    text, dtypes = lower_parsed(ctx, op, isolate)
+    text, dtypes = lower_parsed(ctx, op, isolate, passes)
     return text, dtypes, layout
 
 
-def lower_parsed(ctx, op, isolate: Optional[bool] = None):
-    """Lowers a parsed (or emitted) relay module: ``(text, {function: [result dtype, ...]})``.
+def lower_parsed(ctx, op, isolate: Optional[bool] = None, passes: Sequence[str] = ()):
+    """Lowers a parsed (or emitted) relay module: ``(text, {function: [result dtype, ...]})``,
+    running the relay passes ``passes`` (pipeline elements: Relay's optimizer) first.
 
     The public functions' result dtypes are recorded first (in their
     ``iree.reflection``, ``emit.annotate_result_dtypes``): lowering makes
@@ -184,12 +197,13 @@ def lower_parsed(ctx, op, isolate: Optional[bool] = None):
     """
     if isolate is None:
         isolate = isolate_default()
+    pipeline = _with_passes(PIPELINE, passes)
     check_known_ops(ctx, op)
     check_entry_tensors(ctx, op)
     if not isolate:
         dtypes = annotate_result_dtypes(ctx, op)
         check_tensor_sizes(ctx, op)
-        run_passes(ctx, op, PIPELINE, "lowering to IREE input")
+        run_passes(ctx, op, pipeline, "lowering to IREE input")
         with ctx:
             return op.get_asm(enable_debug_info=True), dtypes
     # here too: the worker's parser refuses a type whose element count
@@ -197,7 +211,16 @@ def lower_parsed(ctx, op, isolate: Optional[bool] = None):
     check_tensor_sizes(ctx, op)
     with ctx:
         text = op.get_asm(enable_debug_info=True)
-    return _lower_in_child(text, ctx, op)
+    return _lower_in_child(text, ctx, op, pipeline)
+
+
+def _with_passes(pipeline: str, passes: Sequence[str]) -> str:
+    """``pipeline`` (``builtin.module(...)``) with ``passes`` run first."""
+    head = "builtin.module("
+    if not passes:
+        return pipeline
+    assert pipeline.startswith(head), pipeline
+    return head + ",".join(passes) + "," + pipeline[len(head):]
 
 
 def _has(t: Type, kinds) -> bool:
@@ -303,11 +326,11 @@ def _crash_diagnostics(stderr: str, ctx, op, crashed_pass: Optional[str] = None)
     return diags
 
 
-def _lower_in_child(text: str, ctx, op):
+def _lower_in_child(text: str, ctx, op, pipeline: str):
     """``(lowered text, result dtypes)`` from the worker process."""
     import re
 
-    req = {"text": text, "source_name": "<input>", "pipeline": PIPELINE, "what": "lowering to IREE input",
+    req = {"text": text, "source_name": "<input>", "pipeline": pipeline, "what": "lowering to IREE input",
            "annotate": True}
     out, rc, _ = client().request(req)
     if out is None:
@@ -405,7 +428,7 @@ def _has_loop(iree_input: str) -> bool:
 def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A001
             params: Optional[Mapping[str, np.ndarray]] = None,
             extra_args: Sequence[str] = (), source_name: Optional[str] = None,
-            driver: Optional[str] = None) -> Executable:
+            driver: Optional[str] = None, opt_level: Optional[int] = None) -> Executable:
     """Compiles a relay program for ``target`` and returns an ``Executable``.
 
     Args:
@@ -424,6 +447,13 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
         3.13's local-task such loops (a device-computed condition read by the
         host each iteration) fail intermittently, with "transient buffer has
         not been committed" or wrong values (docs/autodiff.md).
+      opt_level: Relay's optimizer runs first, as ``relay.build`` runs it
+        (``relay_mlir.optimizer``: SimplifyInference, EliminateCommonSubexpr,
+        CombineParallel*, FoldConstant, FoldScaleAxis, SimplifyExpr,
+        CanonicalizeCast, CanonicalizeOps, FastMath, FoldConstant, each if
+        the context enables it) under the current ``PassContext`` at this
+        opt level; by default the context's inside ``with PassContext(...)``,
+        else 3. Its ``required_pass``/``disabled_pass`` apply.
 
     Raises ``CompileError`` (with located diagnostics) on any failure.
 
@@ -438,7 +468,8 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
     """
     tgt = get_target(target)
     t0 = time.perf_counter()
-    text, dtypes, layout = _lower(source, params=params, source_name=source_name)
+    text, dtypes, layout = _lower(source, params=params, source_name=source_name,
+                                  opt_level=opt_level)
     t1 = time.perf_counter()
     vmfb = _iree_compile(text, tgt, extra_args)
     t2 = time.perf_counter()
