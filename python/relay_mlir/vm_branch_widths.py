@@ -1,4 +1,5 @@
-"""One register width per branch in IREE's VM: a fix for IREE 3.13's branch moves.
+"""Branches IREE 3.13's VM moves wrongly, fixed in its VM module: one register width per
+branch, and one register per ref passed.
 
 IREE's VM keeps 32-bit values (i32, f32) in single registers and 64-bit ones
 (i64, f64) in aligned register pairs. When a branch passes its arguments, the
@@ -17,9 +18,18 @@ values takes its 32-bit ones as i64 (each predecessor sign-extends what it
 passes, an f32 by its bits; the block truncates back), so every branch moves
 one width and the emitter's ordering is right.
 
-``compile_via_vm`` runs iree-compile to the VM phase, applies this, and
-finishes from there; ``compiler._iree_compile`` uses it for programs with
-host control flow.
+The emitter's moves of refs have a kin: a branch passing one ref to two
+arguments of a block, when one of them lives in the ref's own register (no
+move needed) and the other takes it by a move, moves the ref out from under
+the first: "ref is null" in the next ``hal.buffer_view.create`` (the loop
+fuzzer's 336:56: IREE merged loop tails into a block taking three buffers,
+and one branch passed the same buffer twice). ``distinct_branch_refs`` gives
+each further occurrence its own SSA value (``vm.select.ref`` of the ref on
+its own non-nullness, which is the same ref), so each is retained or moved
+from its own register.
+
+``compiler._compile_via_vm`` runs iree-compile to the VM phase, applies both,
+and finishes from there, for programs with host control flow.
 """
 from __future__ import annotations
 
@@ -133,18 +143,59 @@ def uniform_branch_widths(module) -> Tuple[int, int]:
     return widened, left
 
 
+def distinct_branch_refs(module) -> int:
+    """Every ref a branch passes more than once to one successor: each
+    further occurrence becomes its own value (the same ref). Returns how many
+    operands were replaced."""
+    from iree.compiler import ir
+
+    branches = []
+
+    def visit(op):
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    visit(inner.operation)
+        if _successor_operands(op) is not None:
+            branches.append(op)
+
+    visit(module.operation)
+    replaced = 0
+    with module.context:
+        i32 = ir.IntegerType.get_signless(32)
+        for br in branches:
+            for edge in _successor_operands(br).values():
+                seen: List[object] = []
+                for index, value in edge:
+                    if not str(value.type).startswith("!vm.ref"):
+                        continue
+                    if not any(value == s for s in seen):
+                        seen.append(value)
+                        continue
+                    with ir.InsertionPoint(br), br.location:
+                        nonnull = ir.Operation.create("vm.cmp.nz.ref", results=[i32],
+                                                      operands=[value]).result
+                        null = ir.Operation.create("vm.const.ref.zero", results=[value.type]).result
+                        same = ir.Operation.create("vm.select.ref", results=[value.type],
+                                                   operands=[nonnull, value, null]).result
+                    br.operands[index] = same
+                    replaced += 1
+    return replaced
+
+
 def fix_vm_module(vm_module: bytes) -> Tuple[bytes, int, int]:
     """`vm_module` (iree-compile's ``--compile-to=vm`` output, MLIR bytecode
-    or text) with one register width per branch; also the counts of
-    ``uniform_branch_widths``."""
+    or text) with one register width per branch and one register per ref a
+    branch passes; also the counts of ``uniform_branch_widths``."""
     import io
 
     from iree.compiler import ir
 
     with ir.Context() as ctx:
         module = ir.Module.parse(vm_module, ctx)
+        distinct = distinct_branch_refs(module)
         widened, left = uniform_branch_widths(module)
-        if not widened:
+        if not widened and not distinct:
             return vm_module, widened, left
         out = io.BytesIO()
         module.operation.write_bytecode(out)
