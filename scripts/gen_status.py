@@ -74,13 +74,17 @@ MAX_NAMES = 4  # converter names listed per cell before "+N"
 # "Next:" paragraphs of the former status log (docs/history.md).
 KNOWN_GAPS: List[Tuple[int, str, str]] = [
     (29, "Wrong at run time: loops IREE 3.13 miscompiles or never finishes compiling (worked "
-         "around in the pipeline, one finding at a time; loop-fuzzer campaigns go on) and "
-         "hostile inputs that still reach IREE", "fuzzing_programs.md"),
+         "around in the pipeline and in IREE's VM module, one root cause at a time; loop-fuzzer "
+         "campaigns go on); float16/bfloat16 programs on vulkan-spirv compute wrong values with "
+         "IREE's default Vulkan target on lavapipe (reproduced with IREE alone; see passes.md, "
+         "ToMixedPrecision)", "fuzzing_programs.md"),
     (30, "Speed on CPU: some models are slower than onnxruntime or TVM 0.19 (Winograd/blocked "
          "convolutions, small-model fixed costs, batch-1 RNNs, external weights)",
      "../bench/RESULTS.md"),
-    (31, "Relay's optimizer: TVM's relay.transform pass catalog as MLIR rewrite patterns is "
-         "partly done (PassContext, Sequential, opt levels; more passes to come)",
+    (31, "Relay's optimizer: compile() runs relay.build's pass sequence at opt level 3 with the "
+         "passes relay-mlir has; still missing: ConvertLayout/AlterOpLayout, the normal forms, "
+         "Inline, LambdaLift, PartialEvaluate, RemoveUnusedFunctions, EtaExpand, FuseOps/DefuseOps, "
+         "Legalize, relay-mlir-opt's opt pipeline, bench/OPTIMIZER.md",
      "passes.md"),
     (32, "No `relay_mlir.tvm` stand-in yet: TVM scripts (relay.build, graph_executor, the VM, "
          "export_library, relay.testing) do not port by changing their imports", ""),
