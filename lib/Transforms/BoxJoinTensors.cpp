@@ -141,15 +141,10 @@ void passScalarsInsteadOfTensors(Block &block, ArrayRef<BranchEdge> edges) {
   }
 }
 
-/// Whether IREE's ops (built unregistered, IREEOps.h) can be made here; if
-/// not, an error at `loc` says how to run the pass.
+/// Whether IREE's ops can be made here (else a located error).
 bool canBuildIREEOps(MLIRContext *ctx, Location loc) {
-  if (ctx->allowsUnregisteredDialects())
-    return true;
-  emitError(loc, "relay-box-join-tensors boxes the tensors this join passes "
-                 "with IREE ops (util, hal), which needs "
-                 "--allow-unregistered-dialect");
-  return false;
+  return io::canBuildOps(ctx, loc, "relay-box-join-tensors",
+                         "boxes the tensors this join passes");
 }
 
 /// Step 3: the tensors of a join are passed boxed; `edgeCount` numbers the

@@ -115,6 +115,12 @@ struct FailEndlessLoopsPass
       }
       // every value used in the endless part is defined there or before it
       // (a use dominated by a definition reaches no return either)
+      if (!entered.empty() &&
+          !relay::iree::canBuildOps(&getContext(), fn.getLoc(),
+                                    "relay-fail-endless-loops",
+                                    "turns a loop of this function that never "
+                                    "exits into a run-time error"))
+        return signalPassFailure();
       for (Block *block : entered)
         if (!replaceByFailure(*block, fn)) {
           fn.emitWarning("relay-fail-endless-loops: a loop of this function "

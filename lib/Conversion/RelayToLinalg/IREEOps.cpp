@@ -153,6 +153,16 @@ Value iree::unboxTensor(OpBuilder &b, Location loc, Value view,
       ->getResult(0);
 }
 
+bool iree::canBuildOps(MLIRContext *ctx, Location loc, StringRef pass,
+                       StringRef what) {
+  if (ctx->allowsUnregisteredDialects())
+    return true;
+  emitError(loc) << pass << " " << what
+                 << " with IREE ops (util, hal), which needs "
+                    "--allow-unregistered-dialect";
+  return false;
+}
+
 void iree::emitRuntimeFailure(OpBuilder &b, Location loc, StringRef message) {
   Value status = arith::ConstantIntOp::create(b, loc, kFailedPrecondition, 32);
   createGeneric(b, loc, "util.status.check_ok", status, {},

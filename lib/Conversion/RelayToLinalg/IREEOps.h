@@ -86,6 +86,12 @@ Value reboxTensor(OpBuilder &b, Location loc, Value tensor);
 /// nothing across it.
 Value optimizationBarrier(OpBuilder &b, Location loc, Value value);
 
+/// Whether IREE's ops (built unregistered) can be made in `ctx`; if not, an
+/// error at `loc` says that `pass` needs --allow-unregistered-dialect to
+/// `what` (instead of the abort creating an unregistered op would be).
+bool canBuildOps(MLIRContext *ctx, Location loc, StringRef pass,
+                 StringRef what);
+
 /// Aborts the invocation at run time with `message` (a failing
 /// util.status.check_ok: the caller sees FAILED_PRECONDITION and the
 /// message). Code after it is never reached but must still be valid IR.
