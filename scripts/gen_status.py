@@ -84,7 +84,7 @@ KNOWN_GAPS: List[Tuple[int, str, str]] = [
     (31, "Relay's optimizer: compile() runs relay.build's pass sequence at opt level 3 with the "
          "passes relay-mlir has; still missing: ConvertLayout/AlterOpLayout, the normal forms, "
          "Inline, LambdaLift, PartialEvaluate, RemoveUnusedFunctions, EtaExpand, FuseOps/DefuseOps, "
-         "Legalize, relay-mlir-opt's opt pipeline, bench/OPTIMIZER.md",
+         "Legalize, bench/OPTIMIZER.md",
      "passes.md"),
     (32, "No `relay_mlir.tvm` stand-in yet: TVM scripts (relay.build, graph_executor, the VM, "
          "export_library, relay.testing) do not port by changing their imports", ""),

@@ -24,6 +24,42 @@ struct IREEInputOptions : public PassPipelineOptions<IREEInputOptions> {
                      "(NHWC or NCHW)"),
       llvm::cl::init("NHWC")};
 };
+
+struct OptPipelineOptions : public PassPipelineOptions<OptPipelineOptions> {
+  Option<int> optLevel{*this, "opt-level",
+                       llvm::cl::desc("TVM's opt level: the passes up to it "
+                                      "run (0-4)"),
+                       llvm::cl::init(3)};
+};
+
+/// One pass of relay.build's optimization sequence: its TVM opt level and
+/// the relay-mlir-opt pass that implements it.
+struct OptStep {
+  int level;
+  const char *pass;
+};
+
+/// TVM 0.19's relay.build sequence (recorded with a PassInstrument), the
+/// passes relay-mlir has, in TVM's order; FoldScaleAxis is its three members.
+/// python/relay_mlir/optimizer.py builds the same sequence from the Python
+/// passes (with the PassContext's required/disabled passes);
+/// test_optimizer.py checks the two agree at every level.
+constexpr OptStep kRelayBuildSequence[] = {
+    {0, "relay-simplify-inference"},
+    {3, "relay-eliminate-common-subexpr"},
+    {4, "relay-combine-parallel-conv2d"},
+    {4, "relay-combine-parallel-dense"},
+    {4, "relay-combine-parallel-batch-matmul"},
+    {2, "relay-fold-constants"},
+    {3, "relay-backward-fold-scale-axis"},
+    {3, "relay-forward-fold-scale-axis"},
+    {2, "relay-fold-constants"},
+    {0, "relay-simplify-expr"},
+    {3, "relay-canonicalize-cast"},
+    {3, "relay-canonicalize-ops"},
+    {4, "relay-fast-math"},
+    {2, "relay-fold-constants"},
+};
 } // namespace
 
 void mlir::relay::registerLoweringDialects(DialectRegistry &registry) {
@@ -34,6 +70,20 @@ void mlir::relay::registerLoweringDialects(DialectRegistry &registry) {
 }
 
 void mlir::relay::registerRelayPipelines() {
+  PassPipelineRegistration<OptPipelineOptions>(
+      "relay-opt-pipeline",
+      "Relay's optimizer as relay.build runs it at `opt-level` (TVM 0.19's "
+      "pass order and opt levels, the passes relay-mlir has), types "
+      "inferred before each pass",
+      [](OpPassManager &pm, const OptPipelineOptions &options) {
+        for (const OptStep &step : kRelayBuildSequence) {
+          if (step.level > options.optLevel)
+            continue;
+          pm.addPass(createRelayInferType());
+          if (failed(parsePassPipeline(step.pass, pm)))
+            llvm::report_fatal_error("relay-opt-pipeline: unknown pass");
+        }
+      });
   PassPipelineRegistration<IREEInputOptions>(
       "relay-to-iree-input",
       "Infers types and lowers relay to linalg/tensor/arith/math/scf/func "

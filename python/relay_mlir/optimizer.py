@@ -15,7 +15,8 @@ under the current ``PassContext`` as in a ``Sequential``: its opt level against 
 relay-mlir has (the others are listed in ``MISSING``); ``compile(..., opt_level=3)`` runs it
 inside the lowering pipeline (``pipeline_elements``: the MLIR passes of the passes the context
 lets run), or, when the context has instruments that must see each pass, as a ``Sequential``
-on the module first.
+on the module first. ``relay-mlir-opt``'s ``relay-opt-pipeline{opt-level=N}`` is the same
+sequence in C++ (test_optimizer.py checks they agree).
 """
 from __future__ import annotations
 

@@ -105,3 +105,19 @@ def test_instruments_see_each_pass_compile_runs():
     np.testing.assert_allclose(exe(xs), want, rtol=1e-5, atol=1e-5)
     ran = [n for n in seen if n not in ("InferType", "FoldScaleAxis", "RelayOptimizer")]
     assert ran == TVM_BUILD_PASSES[3], seen
+
+
+@pytest.mark.parametrize("level", sorted(TVM_BUILD_PASSES))
+def test_relay_mlir_opt_pipeline_runs_the_same_passes(level):
+    import subprocess
+
+    from conftest import cli_command
+
+    out = subprocess.run(cli_command("relay-mlir-opt") + [
+        "-", f"--pass-pipeline=builtin.module(relay-opt-pipeline{{opt-level={level}}})",
+        "--dump-pass-pipeline", "-o", "/dev/null"], input="module {}\n", capture_output=True,
+        text=True, check=True)
+    dumped = [ln.strip().rstrip(",").split("{")[0] for ln in out.stderr.splitlines()
+              if ln.strip().startswith("relay-") and not ln.strip().startswith("relay-infer-type")]
+    python = [e.split(",")[1].split("{")[0] for e in optimizer.pipeline_elements(PassContext(opt_level=level))]
+    assert dumped == python == [MLIR_NAME[n] for n in TVM_BUILD_PASSES[level]]
