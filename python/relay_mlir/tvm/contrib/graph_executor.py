@@ -1,0 +1,89 @@
+"""``tvm.contrib.graph_executor``: ``GraphModule`` over ``lib["default"](dev)``.
+
+TVM 0.19::
+
+    gmod = graph_executor.GraphModule(lib["default"](dev))
+    gmod.set_input("data", x)          # an unknown name raises
+    gmod.set_input(**params)           # names that are not inputs are skipped
+    gmod.run()                         # or gmod.run(data=x)
+    y = gmod.get_output(0).numpy()
+    gmod.benchmark(dev, number=10, repeat=3)  # BenchmarkResult (.results/.mean/...)
+
+``set_input(**params)`` skips what is not an input, so params bound at build time
+are ignored and params left unbound stay run-time inputs that can be swapped
+without building again. ``create(graph_json, lib, dev)`` is refused: relay-mlir has
+no graph JSON (see ``__getattr__``).
+"""
+from __future__ import annotations
+
+from typing import Dict, Optional, Tuple, Union
+
+from ..runtime.benchmark import BenchmarkResult, time_calls
+from ..runtime.device import Device
+from ..runtime.graph_runtime import GraphExecutorModule
+from ..runtime.ndarray import NDArray
+
+__all__ = ["GraphModule"]
+
+
+class GraphModule:
+    """TVM's wrapper of a graph executor module (``self.module``)."""
+
+    def __init__(self, module: GraphExecutorModule) -> None:
+        if not isinstance(module, GraphExecutorModule):
+            raise TypeError('GraphModule expects the module lib["default"](dev) returns, got '
+                            f"{type(module).__name__}")
+        self.module = module
+
+    def set_input(self, key: Union[str, int, None] = None, value: object = None, **params: object) -> None:
+        """Sets input ``key`` to ``value``, then each of ``params`` that is an input."""
+        if key is not None:
+            self.module.set_input(key, value)
+        for name, v in params.items():
+            if self.module.get_input_index(name) >= 0:
+                self.module.set_input(name, v)
+
+    def run(self, **input_dict: object) -> None:
+        if input_dict:
+            self.set_input(**input_dict)
+        self.module.run()
+
+    def get_num_outputs(self) -> int:
+        return self.module.get_num_outputs()
+
+    def get_num_inputs(self) -> int:
+        return self.module.get_num_inputs()
+
+    def get_input(self, index: Union[str, int], out: Optional[NDArray] = None) -> NDArray:
+        return self.module.get_input(index, out)
+
+    def get_input_index(self, name: str) -> int:
+        return self.module.get_input_index(name)
+
+    def get_input_info(self) -> Tuple[Dict[str, tuple], Dict[str, str]]:
+        return self.module.get_input_info()
+
+    def get_output(self, index: int, out: Optional[NDArray] = None) -> NDArray:
+        return self.module.get_output(index, out)
+
+    def benchmark(self, device: Device, func_name: str = "run", repeat: int = 5, number: int = 5,
+                  min_repeat_ms: Optional[float] = None, limit_zero_time_iterations: int = 100,
+                  end_to_end: bool = False, cooldown_interval_ms: float = 0,
+                  repeats_to_cooldown: int = 1, **kwargs: object) -> BenchmarkResult:
+        """Times ``func_name`` (``run``) after setting ``kwargs`` as inputs: ``repeat`` means
+        of ``number`` calls, in seconds. Every run copies inputs in and results out, so
+        ``end_to_end`` changes nothing."""
+        if kwargs:
+            self.set_input(**kwargs)
+        func = self.module.get_function(func_name)
+        return time_calls(func, number, repeat, min_repeat_ms, cooldown_interval_ms, repeats_to_cooldown)
+
+    def __getitem__(self, key: str):
+        return self.module[key]
+
+
+def __getattr__(name: str):
+    if name in ("create", "GraphExecutor"):
+        raise AttributeError(f"graph_executor.{name} is not part of relay-mlir: there is no graph "
+                             "JSON; build with relay.build and use GraphModule(lib['default'](dev))")
+    raise AttributeError(f"module 'relay_mlir.tvm.contrib.graph_executor' has no attribute '{name}'")

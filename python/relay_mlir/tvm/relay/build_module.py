@@ -1,0 +1,127 @@
+"""``relay.build`` and ``relay.create_executor``, TVM 0.19's way.
+
+``build(ir_mod, target=None, target_host=None, executor=..., runtime=...,
+workspace_memory_pools=None, constant_memory_pools=None, params=None,
+mod_name="default")`` optimizes and compiles ``main`` inside the current
+``PassContext`` (its opt level — 2 outside any, as TVM — and its
+``required_pass``/``disabled_pass``; names of passes relay-mlir does not have are
+accepted) and returns a ``GraphExecutorFactoryModule``. ``params`` (numpy arrays or
+NDArrays; names that are not parameters of ``main`` are ignored, as TVM's
+``bind_params_by_name``) become constants; the other parameters stay run-time inputs.
+``target`` is a string, a ``Target``, a one-device dict, or None for
+``Target.current()``; ``target_host``, ``executor`` and ``runtime`` are accepted and
+have no effect (IREE's runtime is both).
+
+``create_executor(kind="debug", mod=None, device=None, target="llvm", params=None)``:
+``evaluate()`` gives a function taking NDArrays or numpy arrays (by position or
+parameter name) and returning NDArrays; a tuple result is a list for ``"graph"``
+and ``"aot"`` and an ``ADT`` for ``"vm"`` and ``"debug"``, as in TVM.
+"""
+from __future__ import annotations
+
+from typing import Dict, Mapping, Optional, Tuple
+
+import numpy as np
+
+from ...compiler import compile as _compile, get_target
+from ...executor import create_executor as _create_executor
+from ...expr import Function
+from ...module import IRModule
+from ...pass_infra import PassContext
+from ...ty import TensorType, TupleType
+from ..runtime.container import from_relay_value, to_relay_value
+from ..runtime.graph_factory import (GraphExecutorFactoryModule, GraphSpec, TensorSpec, flat_outputs,
+                                     spec_dims)
+from ..runtime.ndarray import NDArray
+from ..target import Target, as_target
+
+__all__ = ["build", "create_executor", "prepare"]
+
+
+def prepare(ir_mod: object, target: object, params: Optional[Mapping[str, object]]
+            ) -> Tuple[IRModule, Target, Dict[str, np.ndarray]]:
+    """``(module, target, params of main as numpy)`` for ``build`` and ``vm.compile``."""
+    if isinstance(ir_mod, Function):
+        ir_mod = IRModule.from_expr(ir_mod)
+    if not isinstance(ir_mod, IRModule):
+        raise ValueError(f"expected an IRModule (or a relay Function), got {type(ir_mod).__name__}")
+    if "main" not in ir_mod:
+        raise ValueError("the module has no 'main' function to build")
+    tgt = as_target(target)
+    names = {p.name_hint for p in ir_mod["main"].params}
+    bound = {k: np.asarray(v._data if isinstance(v, NDArray) else v)
+             for k, v in (params or {}).items() if k in names}
+    return ir_mod, tgt, bound
+
+
+def _tensor(t: object, what: str) -> TensorType:
+    if not isinstance(t, TensorType):
+        raise ValueError(f"relay.build's graph executor takes and returns tensors (and tuples "
+                         f"of them); {what} has type {t}: use relay.vm.compile instead")
+    return t
+
+
+def _flat(t: object):
+    return [f for x in t.fields for f in _flat(x)] if isinstance(t, TupleType) else [t]
+
+
+def _graph_spec(mod: IRModule, bound: Mapping[str, np.ndarray], tgt: Target) -> GraphSpec:
+    from ... import transform
+
+    main = transform.InferType()(mod)["main"]
+    inputs = []
+    for p in main.params:
+        if p.name_hint not in bound:
+            t = _tensor(p.checked_type, f"input '{p.name_hint}'")
+            inputs.append(TensorSpec(p.name_hint, spec_dims(t.shape), t.dtype))
+    outs = [_tensor(t, f"output {i}") for i, t in enumerate(_flat(main.checked_type.ret_type))]
+    target = get_target(tgt.iree_target)
+    return GraphSpec(tuple(inputs), tuple(TensorSpec(f"output{i}", spec_dims(t.shape), t.dtype)
+                                          for i, t in enumerate(outs)),
+                     target.name, target.driver, tuple(bound))
+
+
+def build(ir_mod, target=None, target_host=None, executor=None, runtime=None,
+          workspace_memory_pools=None, constant_memory_pools=None, params=None,
+          mod_name: str = "default") -> GraphExecutorFactoryModule:
+    """Compiles ``main`` for the graph executor (see the module docstring)."""
+    mod, tgt, bound = prepare(ir_mod, target, params)
+    spec = _graph_spec(mod, bound, tgt)
+    exe = _compile(mod, target=spec.target, params=bound or None,
+                   opt_level=PassContext.current().opt_level)
+    return GraphExecutorFactoryModule(exe, spec, bound, ir_mod=mod, libmod_name=mod_name)
+
+
+class _TvmExecutor:
+    """An executor whose ``evaluate`` takes and returns TVM's values."""
+
+    def __init__(self, inner, kind: str) -> None:
+        self._inner = inner
+        self.kind = kind
+        self.mod = inner.mod
+
+    def _result(self, value: object) -> object:
+        if self.kind in ("graph", "aot") and isinstance(value, (tuple, list)):
+            return [NDArray(a) for a in flat_outputs(value)]
+        return from_relay_value(value)
+
+    def evaluate(self, expr=None, binds=None):
+        out = self._inner.evaluate(expr, binds)
+        if not callable(out):
+            return self._result(out)
+
+        def run(*args, **kwargs):
+            return self._result(out(*[to_relay_value(a) for a in args],
+                                    **{k: to_relay_value(v) for k, v in kwargs.items()}))
+        return run
+
+
+def create_executor(kind: str = "debug", mod: Optional[IRModule] = None, device=None,
+                    target="llvm", params: Optional[Mapping[str, object]] = None) -> _TvmExecutor:
+    """TVM's ``relay.create_executor`` (see the module docstring)."""
+    tgt = target.iree_target if isinstance(target, Target) else Target(target or "llvm").iree_target
+    numpy_params = {k: to_relay_value(v) for k, v in (params or {}).items()}
+    return _TvmExecutor(_create_executor(kind, mod, device, tgt, numpy_params), kind)
+
+
+

@@ -1,0 +1,16 @@
+"""``tvm.runtime``: ``Device``, ``NDArray``, ``Module``, ``load_module``, ``vm``, ``container``.
+
+    >>> import relay_mlir.tvm as tvm
+    >>> tvm.runtime.device("cpu"), tvm.runtime.ndarray.empty((2,)).dtype
+    (cpu(0), 'float32')
+"""
+from __future__ import annotations
+
+from .device import Device, cpu, cuda, device, gpu, rocm, vulkan
+from .ndarray import NDArray
+from . import ndarray, container, vm
+from .module import Module, load_module
+from .benchmark import BenchmarkResult
+
+__all__ = ["Device", "NDArray", "Module", "BenchmarkResult", "load_module", "ndarray", "container",
+           "vm", "cpu", "cuda", "gpu", "vulkan", "rocm", "device"]

@@ -1,0 +1,159 @@
+"""``GraphExecutorFactoryModule``: what ``relay.build`` returns and ``load_module`` loads.
+
+TVM 0.19: ``lib = relay.build(mod, target, params=params)``; ``lib["default"](dev)``
+makes a graph executor module for ``graph_executor.GraphModule``;
+``lib.get_params()`` gives the constants the build bound (TVM names them ``p0, p1,
+...`` after lifting them out of the graph; here they keep the names they were bound
+by); ``lib.export_library(path)`` writes one file (see ``package``).
+
+The factory holds one IREE ``Executable`` (the graph's ``main``) and ``GraphSpec``:
+the run-time inputs (``main``'s parameters not bound at build time, in order) and the
+flattened outputs, each with shape (``None`` for a run-time size) and dtype.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ...runtime import Executable
+from .device import _KINDS, Device
+from .module import Module
+from .ndarray import NDArray
+
+__all__ = ["TensorSpec", "GraphSpec", "GraphExecutorFactoryModule"]
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """A named tensor of the graph: ``shape`` (``None`` entries: any size) and ``dtype``."""
+
+    name: str
+    shape: Tuple[Optional[int], ...]
+    dtype: str
+
+    def to_json(self) -> Dict[str, object]:
+        return {"name": self.name, "shape": list(self.shape), "dtype": self.dtype}
+
+    @staticmethod
+    def from_json(d: Dict[str, object]) -> "TensorSpec":
+        return TensorSpec(str(d["name"]), tuple(None if s is None else int(s) for s in d["shape"]),
+                          str(d["dtype"]))
+
+
+@dataclass(frozen=True)
+class GraphSpec:
+    """The run-time inputs and flattened outputs of a built graph."""
+
+    inputs: Tuple[TensorSpec, ...]
+    outputs: Tuple[TensorSpec, ...]
+    target: str
+    driver: str
+    bound_params: Tuple[str, ...] = ()
+
+
+def _one_device(dev: object) -> Device:
+    if isinstance(dev, (list, tuple)) and len(dev) == 1:
+        dev = dev[0]
+    if not isinstance(dev, Device):
+        raise ValueError(f'lib["default"] expects a Device such as tvm.cpu(0), got {dev!r}')
+    return dev
+
+
+class GraphExecutorFactoryModule(Module):
+    """``lib["default"](dev)``, ``get_params()``, ``export_library(path)``."""
+
+    type_key = "GraphExecutorFactory"
+    _functions = ("default", "get_params")
+
+    def __init__(self, exe: Executable, spec: GraphSpec, params: Optional[Dict[str, np.ndarray]] = None,
+                 ir_mod: object = None, libmod_name: str = "default") -> None:
+        self.executable = exe
+        self.spec = spec
+        self.params = {k: NDArray(np.asarray(v)) for k, v in (params or {}).items()}
+        self.ir_mod = ir_mod
+        self.libmod_name = libmod_name
+
+    def default(self, dev: object):
+        """A graph executor module running on ``dev`` (which must suit the build target)."""
+        from .graph_runtime import GraphExecutorModule
+
+        dev = _one_device(dev)
+        if dev.target != self.spec.target:
+            want = next(n for n, t, _ in _KINDS.values() if t == self.spec.target)
+            raise ValueError(f"this library was built for target {self.spec.target} (a {want} "
+                             f"device) and cannot run on {dev}: pass tvm.{want}(), or build it "
+                             f"for target '{dev.kind if dev.kind != 'cpu' else 'llvm'}'")
+        return GraphExecutorModule(self, dev)
+
+    def get_function(self, name: str, query_imports: bool = False):
+        if name == self.libmod_name:
+            return self.default
+        return super().get_function(name, query_imports)
+
+    def get_params(self) -> Dict[str, NDArray]:
+        """The params bound at build time, by name (empty for a loaded library: its
+        constants are inside the compiled code)."""
+        return dict(self.params)
+
+    def export_library(self, file_name: "os.PathLike[str] | str", fcompile=None, addons=None,
+                       workspace_dir=None, **kwargs) -> None:
+        """Writes the library as one file (``package``) for ``tvm.runtime.load_module``."""
+        from .package import write_package
+
+        meta = {"kind": "graph", "target": self.spec.target, "driver": self.spec.driver,
+                "inputs": [t.to_json() for t in self.spec.inputs],
+                "outputs": [t.to_json() for t in self.spec.outputs],
+                "bound_params": list(self.spec.bound_params),
+                "result_dtypes": self.executable.result_dtypes}
+        write_package(file_name, self.executable.vmfb, meta)
+
+    @staticmethod
+    def from_package(vmfb: bytes, meta: Dict[str, object], path: str) -> "GraphExecutorFactoryModule":
+        """The factory of a loaded library (``load_module``)."""
+        from ...compiler import TARGETS
+
+        target = meta.get("target")
+        if target not in TARGETS:
+            raise ValueError(f"load_module: '{path}' was built for target {target!r}, which this "
+                             f"relay-mlir does not know (it knows {', '.join(TARGETS)})")
+        try:
+            spec = GraphSpec(tuple(TensorSpec.from_json(t) for t in meta["inputs"]),
+                             tuple(TensorSpec.from_json(t) for t in meta["outputs"]),
+                             str(target), str(meta["driver"]), tuple(meta.get("bound_params", ())))
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"load_module: '{path}' has incomplete metadata ({e!r})") from None
+        _check_driver(spec.driver, spec.target, path)
+        exe = Executable(vmfb, driver=spec.driver, target=spec.target,
+                         result_dtypes=meta.get("result_dtypes") or {})
+        return GraphExecutorFactoryModule(exe, spec)
+
+    def __getattr__(self, name: str):
+        if name in ("get_graph_json", "get_lib", "graph_json", "lib", "get_executor_config"):
+            raise AttributeError(f"relay-mlir's build has no separate {name.replace('get_', '')}: the "
+                                 "graph and its kernels are one IREE module; use export_library(path) "
+                                 "and tvm.runtime.load_module(path) to save and load it")
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def _check_driver(driver: str, target: str, path: str) -> None:
+    import iree.runtime as rt
+
+    have = rt.query_available_drivers()
+    if driver not in have:
+        raise ValueError(f"load_module: '{path}' was built for target {target}, whose IREE "
+                         f"driver '{driver}' this process does not have (it has: {', '.join(have)})")
+
+
+def flat_outputs(value: object) -> List[np.ndarray]:
+    """A result of ``main`` (array or nested tuples) as its flattened list of arrays."""
+    if isinstance(value, (tuple, list)):
+        return [a for v in value for a in flat_outputs(v)]
+    return [np.asarray(value)]
+
+
+def spec_dims(shape: Sequence[object]) -> Tuple[Optional[int], ...]:
+    """A relay shape (ints and ``Any``) as spec dims (``None`` for ``Any``)."""
+    return tuple(d if isinstance(d, int) else None for d in shape)

@@ -1,0 +1,73 @@
+"""The one-file format of ``export_library`` / ``tvm.runtime.load_module``.
+
+TVM 0.19's ``export_library(path)`` writes a shared library that ``load_module``
+reads in another process. relay-mlir's compiled code is an IREE ``.vmfb``; the
+library file is that ``.vmfb`` with what the executors need appended::
+
+    [.vmfb bytes][metadata: UTF-8 JSON][u64 little endian: JSON byte length][b"RMTVMLIB"]
+
+The ``.vmfb`` comes first and unchanged, so ``iree-run-module --module=PATH
+--function=main`` runs the file as it is (IREE ignores the bytes after its archive).
+The metadata (``format_version`` 1) holds ``kind`` (``"graph"``), ``target`` (the
+relay-mlir target: ``llvm-cpu``, ``vulkan-spirv``, ``cuda``, ``rocm``), ``driver``,
+``inputs`` (run-time inputs in order: ``name``, ``shape`` with ``null`` for a
+run-time size, ``dtype``), ``outputs`` (flattened: ``shape``, ``dtype``),
+``bound_params`` (names of the params bound into the code at build time) and
+``result_dtypes`` (the relay dtypes of the results).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "lib.so")
+    >>> write_package(path, b"vmfb", {"kind": "graph", "target": "llvm-cpu"})
+    >>> read_package(path)[0], read_package(path)[1]["format_version"]
+    (b'vmfb', 1)
+"""
+from __future__ import annotations
+
+import json
+import os
+import struct
+from typing import Dict, Tuple
+
+__all__ = ["FORMAT_VERSION", "MAGIC", "write_package", "read_package"]
+
+FORMAT_VERSION = 1
+MAGIC = b"RMTVMLIB"
+_TAIL = struct.Struct("<Q8s")
+
+
+def write_package(path: "os.PathLike[str] | str", vmfb: bytes, meta: Dict[str, object]) -> None:
+    """Writes ``vmfb`` and ``meta`` (plus the format version) to ``path``."""
+    text = json.dumps(dict(meta, format_version=FORMAT_VERSION), sort_keys=True).encode("utf-8")
+    with open(path, "wb") as f:
+        f.write(bytes(vmfb))
+        f.write(text)
+        f.write(_TAIL.pack(len(text), MAGIC))
+
+
+def read_package(path: "os.PathLike[str] | str") -> Tuple[bytes, Dict[str, object]]:
+    """``(vmfb, metadata)`` of a file ``write_package`` wrote; ``ValueError`` naming what
+    was expected for anything else (a TVM ``.so``, a bare ``.vmfb``, a truncated file,
+    another format version)."""
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"load_module: no file '{path}'")
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < _TAIL.size or data[-len(MAGIC):] != MAGIC:
+        raise ValueError(f"load_module: '{path}' is not a library written by relay_mlir.tvm's "
+                         "export_library (it does not end with b'RMTVMLIB'); a TVM .so cannot be "
+                         "loaded: build the model again with relay_mlir.tvm.relay.build")
+    size, _ = _TAIL.unpack(data[-_TAIL.size:])
+    start = len(data) - _TAIL.size - size
+    if start < 0:
+        raise ValueError(f"load_module: '{path}' is truncated (its metadata claims {size} bytes)")
+    try:
+        meta = json.loads(data[start:len(data) - _TAIL.size].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"load_module: '{path}' has unreadable metadata: {e}") from None
+    version = meta.get("format_version") if isinstance(meta, dict) else None
+    if version != FORMAT_VERSION:
+        raise ValueError(f"load_module: '{path}' has library format version {version!r}; this "
+                         f"relay-mlir reads version {FORMAT_VERSION}: export it again with this "
+                         "version's export_library")
+    return data[:start], meta
