@@ -7,7 +7,9 @@ library file is that ``.vmfb`` with what the executors need appended::
     [.vmfb bytes][metadata: UTF-8 JSON][u64 little endian: JSON byte length][b"RMTVMLIB"]
 
 The ``.vmfb`` comes first and unchanged, so ``iree-run-module --module=PATH
---function=main`` runs the file as it is (IREE ignores the bytes after its archive).
+--function=main`` runs the file as it is (IREE ignores the bytes after its archive),
+except that iree-run-module loads a file named ``*.so`` as a system library: copy
+or name it ``*.vmfb`` for that tool.
 The metadata (``format_version`` 1) holds ``kind`` (``"graph"``), ``target`` (the
 relay-mlir target: ``llvm-cpu``, ``vulkan-spirv``, ``cuda``, ``rocm``), ``driver``,
 ``inputs`` (run-time inputs in order: ``name``, ``shape`` with ``null`` for a
