@@ -1,6 +1,6 @@
-"""torch.nn twin of the demo CNN (``relay_mlir.testing.resnet.get_workload()``), bench only.
+"""torch.nn twin of the demo CNN (``relay_mlir.models.resnet.get_workload()``), bench only.
 
-``relay_mlir.testing.torch_models`` has twins of the zoo models; the
+``relay_mlir.models.torch_models`` has twins of the zoo models; the
 ``relay-mlir demo`` network has none. ``demo_resnet(params)`` builds it with
 the builder's weights, so every system computes the same function and
 outputs can be compared across systems. The classes are module-level so the

@@ -96,7 +96,7 @@ def _models(config, only=None):
             out.append((name, size, m.twin(params), names, m.outputs, inputs,
                         _axes(name, names, m.outputs)))
         return out
-    from relay_mlir.testing import torch_models
+    from relay_mlir.models import torch_models
     zoo = cases()
     small = [("bert_tiny", "batch 1, seq 16", _bert_inputs(rng, 1, 16)),
              ("lstm", "batch 1, seq 16", [rng.integers(0, 50, size=(1, 16)).astype("int64")]),

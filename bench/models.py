@@ -85,7 +85,7 @@ def _image(shape) -> List[dict]:
 
 def _zoo_twin(make: Callable[[object], object]) -> Callable[[dict], object]:
     def twin(params: dict):
-        from relay_mlir.testing import torch_models as tm
+        from relay_mlir.models import torch_models as tm
         net = make(tm)
         tm.load_params(net, params)
         return net.eval()
@@ -102,7 +102,7 @@ BERT_SEQ, LSTM_SEQ = 64, 32
 
 def models() -> Dict[str, Model]:
     """The benchmarked models (``relay_mlir.testing`` workloads at batch 1), in table order."""
-    from relay_mlir.testing import bert, dqn, lstm, mobilenet_v2, resnet, vgg
+    from relay_mlir.models import bert, dqn, lstm, mobilenet_v2, resnet, vgg
 
     ids = {"dtype": "int64", "shape": [1, BERT_SEQ]}
     table = [
@@ -142,7 +142,7 @@ def child_export(model: Model, wd: Path) -> dict:
     """The twin with the builder's weights -> wd/twin.pt (pickled module) and wd/model.onnx."""
     import onnx
     import torch
-    from relay_mlir.testing import torch_models as tm
+    from relay_mlir.models import torch_models as tm
 
     _, params = model.workload()
     net = model.twin(params)

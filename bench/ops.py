@@ -206,21 +206,21 @@ def iree_callable(exe, inputs: Sequence[np.ndarray]) -> Callable[[], np.ndarray]
 # ---------------------------------------------------------------------------
 
 def resnet18(image: int = 224):
-    """ResNet-18 of the model zoo (``relay_mlir.testing.resnet``), batch 1, NCHW."""
-    from relay_mlir.testing import resnet
+    """ResNet-18 of the model zoo (``relay_mlir.models.resnet``), batch 1, NCHW."""
+    from relay_mlir.models import resnet
     mod, params = resnet.get_workload(num_layers=18, image_shape=(3, image, image))
     return mod, params, (1, 3, image, image)
 
 
 def mobilenet_v2(image: int = 224):
     """MobileNetV2 of the model zoo (depthwise convolutions), batch 1, NCHW."""
-    from relay_mlir.testing import mobilenet_v2 as mnv2
+    from relay_mlir.models import mobilenet_v2 as mnv2
     mod, params = mnv2.get_workload(image_shape=(3, image, image))
     return mod, params, (1, 3, image, image)
 
 
 def demo_resnet():
-    from relay_mlir.testing import resnet
+    from relay_mlir.models import resnet
     mod, params = resnet.get_workload(batch_size=1, image_shape=(3, 32, 32))
     return mod, params, (1, 3, 32, 32)
 

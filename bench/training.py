@@ -4,7 +4,7 @@ eager and torch.compile, for the digits MLP and CNN, interleaved in one run.
 
     python bench/training.py [--steps 200] [--rounds 3] [--md bench/RESULTS.md]
 
-Every system trains the same model (relay_mlir.testing.digits) from the same
+Every system trains the same model (relay_mlir.models.digits) from the same
 weights on the same mini-batches (batch 64, SGD with momentum) for
 ``--steps`` steps; the time per step is the run's wall time / steps, the
 median over interleaved rounds. relay-mlir runs ``training_loop`` as one
@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 import relay_mlir as relay
-from relay_mlir.testing import digits as D
+from relay_mlir.models import digits as D
 from relay_mlir.training import sgd_momentum, training_loop
 
 BATCH = 64

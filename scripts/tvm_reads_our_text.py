@@ -160,9 +160,9 @@ def _language_programs(relay):
 
 def _zoo(relay):
     """name -> ((IRModule, params), description)."""
-    from relay_mlir import testing as t
+    from relay_mlir import models as t
     return {
-        "zoo_resnet_demo": (t.resnet.get_workload(), "relay_mlir.testing.resnet (demo CNN)"),
+        "zoo_resnet_demo": (t.resnet.get_workload(), "relay_mlir.models.resnet (demo CNN)"),
         "zoo_resnet18": (t.resnet.get_workload(num_layers=18, num_classes=10), "ResNet-18, 32x32"),
         "zoo_mobilenet_v2": (t.mobilenet_v2.get_workload(num_classes=10, image_shape=(3, 32, 32),
                                                          width_mult=0.25), "MobileNetV2 x0.25, 32x32"),

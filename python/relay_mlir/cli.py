@@ -365,7 +365,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .testing import numpy_ref, resnet  # model zoo: only the demo needs it
+    from .testing import numpy_ref
+    from .models import resnet  # model zoo: only the demo needs it
 
     image = (3, args.image_size, args.image_size)
     mod, params = resnet.get_workload(batch_size=args.batch, image_shape=image, seed=args.seed)

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
-from relay_mlir.testing import numpy_ref, resnet
+from relay_mlir.testing import numpy_ref
+from relay_mlir.models import resnet
 
 from conftest import iree_tool, vulkan_device_reason
 

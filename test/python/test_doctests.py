@@ -11,7 +11,7 @@ MODULES = ["relay_mlir", "relay_mlir.ty", "relay_mlir.expr", "relay_mlir.op.tens
            "relay_mlir.op._make", "relay_mlir.op.dyn", "relay_mlir.op.transform", "relay_mlir.expr_functor", "relay_mlir.analysis",
            "relay_mlir.module", "relay_mlir.errors", "relay_mlir.emit", "relay_mlir.transform",
            "relay_mlir.compiler", "relay_mlir.runtime", "relay_mlir.adt_value", "relay_mlir.testing.numpy_ref",
-           "relay_mlir.testing.resnet", "relay_mlir.adt", "relay_mlir.scope_builder",
+           "relay_mlir.models.resnet", "relay_mlir.adt", "relay_mlir.scope_builder",
            "relay_mlir.prelude", "relay_mlir.parser", "relay_mlir.printer", "relay_mlir.mlir_import",
            "relay_mlir._tvm_ndarray", "relay_mlir.interpreter", "relay_mlir.interpreter_ops",
            "relay_mlir.executor", "relay_mlir.autodiff", "relay_mlir.visualize"]

@@ -17,7 +17,8 @@ import relay_mlir as relay
 from relay_mlir import cli, visualize
 from relay_mlir.errors import CompileError
 from relay_mlir.prelude import Prelude
-from relay_mlir.testing import programs, resnet
+from relay_mlir.testing import programs
+from relay_mlir.models import resnet
 
 from conftest import cli_command
 

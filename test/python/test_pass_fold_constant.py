@@ -406,7 +406,7 @@ def test_resnet18_batch_norm_arithmetic_folds():
     add, expand_dims on the statistics) becomes plain constants; 20 batch norms leave one
     multiply and one add each on the data (plus the 8 residual adds). Outputs are those of
     the unfolded program, bit for bit."""
-    from relay_mlir.testing import resnet
+    from relay_mlir.models import resnet
 
     mod, params = resnet.get_workload(num_layers=18, batch_size=1, image_shape=(3, 32, 32))
     simplified = relay.transform.Sequential([relay.transform.InferType(),

@@ -191,7 +191,7 @@ def test_scalar_constants_of_every_dtype_roundtrip():
 def test_zoo_text_roundtrip(name, kwargs):
     """Our own models (the ones scripts/tvm_reads_our_text.py hands to TVM) print and reparse
     to the same relay MLIR."""
-    from relay_mlir import testing
-    mod, _ = getattr(testing, name).get_workload(**kwargs)
+    from relay_mlir import models
+    mod, _ = getattr(models, name).get_workload(**kwargs)
     again = relay_mlir.fromtext(mod.astext())
     assert again.to_mlir(infer=False).text() == mod.to_mlir(infer=False).text()

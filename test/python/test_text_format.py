@@ -251,7 +251,7 @@ def test_constants_go_through_metadata():
 def test_zoo_round_trips(name):
     import importlib
 
-    m = importlib.import_module(f"relay_mlir.testing.{name}")
+    m = importlib.import_module(f"relay_mlir.models.{name}")
     out = m.get_workload()
     mod = out[0] if isinstance(out, tuple) else out
     _roundtrip(mod, infer=True)

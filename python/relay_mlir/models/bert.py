@@ -17,12 +17,12 @@ tables cheap (BERT's are 30522/512).
 ``[batch, seq_len]`` each) returns ``(sequence_output [batch, seq_len,
 hidden], pooled_output [batch, hidden])``. Dropout is the identity
 (inference). Weights are named like the ``state_dict`` of
-``relay_mlir.testing.torch_models.Bert`` - which are also the names of the
+``relay_mlir.models.torch_models.Bert`` - which are also the names of the
 Hugging Face ``BertModel`` weights without the ``bert.`` prefix.
 
 Example::
 
-    >>> from relay_mlir.testing import bert
+    >>> from relay_mlir.models import bert
     >>> mod, params = bert.get_workload(batch_size=1, seq_len=8)
     >>> [p.name_hint for p in mod["main"].params][:3]
     ['input_ids', 'token_type_ids', 'attention_mask']

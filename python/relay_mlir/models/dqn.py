@@ -5,11 +5,11 @@ conv 8x8/4 -> relu -> conv 4x4/2 -> relu -> conv 3x3/1 -> relu -> flatten
 paper's input is 4 stacked 84x84 frames; ``channels`` scales the convs.
 
 Weights are named like the ``state_dict`` of
-``relay_mlir.testing.torch_models.DQN``.
+``relay_mlir.models.torch_models.DQN``.
 
 Example::
 
-    >>> from relay_mlir.testing import dqn
+    >>> from relay_mlir.models import dqn
     >>> mod, params = dqn.get_workload(num_actions=6)
     >>> params["fc1.weight"].shape, params["fc2.weight"].shape
     ((512, 3136), (6, 512))

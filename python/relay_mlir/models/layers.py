@@ -7,7 +7,7 @@ inputs followed by its weights, in creation order; ``get_workload`` returns
 params=params)`` bakes the weights in as constants.
 
 Weights are named exactly like the ``state_dict`` keys of the model's
-PyTorch twin in ``relay_mlir.testing.torch_models`` (``layer1.0.conv1.weight``,
+PyTorch twin in ``relay_mlir.models.torch_models`` (``layer1.0.conv1.weight``,
 ``bn1.running_mean``, ...), so one ``params`` dict serves both:
 ``torch_models.load_params(module, params)`` and
 ``torch_models.params_from_torch(module)`` convert between them.
@@ -15,7 +15,7 @@ PyTorch twin in ``relay_mlir.testing.torch_models`` (``layer1.0.conv1.weight``,
 Example::
 
     >>> import relay_mlir as relay
-    >>> from relay_mlir.testing.layers import ParamBuilder
+    >>> from relay_mlir.models.layers import ParamBuilder
     >>> pb = ParamBuilder()
     >>> x = relay.var("x", shape=(1, 8))
     >>> y = pb.dense(x, "fc", 8, 4)

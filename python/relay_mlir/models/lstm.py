@@ -11,12 +11,12 @@ and output gates (PyTorch's order), and
 ``c = σ(f)·c + σ(i)·tanh(g)``, ``h = σ(o)·tanh(c)``, from zero states.
 
 Weights are named like the ``state_dict`` of
-``relay_mlir.testing.torch_models.LSTMLanguageModel`` (an ``nn.LSTM`` called
+``relay_mlir.models.torch_models.LSTMLanguageModel`` (an ``nn.LSTM`` called
 ``rnn``: ``rnn.weight_ih_l0``, ...).
 
 Example::
 
-    >>> from relay_mlir.testing import lstm
+    >>> from relay_mlir.models import lstm
     >>> mod, params = lstm.get_workload(vocab_size=50, embed=16, hidden=32, seq_len=4)
     >>> params["rnn.weight_hh_l0"].shape, params["decoder.weight"].shape
     ((128, 32), (50, 32))

@@ -7,11 +7,11 @@ depthwise 3x3 - 1x1 linear projection, identity shortcut when shapes allow)
 ``last_channel`` is 1280 unless given.
 
 Weights are named like the ``state_dict`` of
-``relay_mlir.testing.torch_models.MobileNetV2``.
+``relay_mlir.models.torch_models.MobileNetV2``.
 
 Example::
 
-    >>> from relay_mlir.testing import mobilenet_v2
+    >>> from relay_mlir.models import mobilenet_v2
     >>> mod, params = mobilenet_v2.get_workload(num_classes=10, width_mult=0.25, last_channel=64)
     >>> params["features.1.depthwise.conv.weight"].shape   # depthwise: one input channel per group
     (8, 1, 3, 3)

@@ -13,11 +13,11 @@ Two families share ``get_workload``:
   global average pool, fully connected), returning logits. ``width`` is the
   channel count of the first stage (64 in the paper; 8 keeps CI cheap).
   Weights are named like the ``state_dict`` of
-  ``relay_mlir.testing.torch_models.ResNet`` (``layer1.0.conv1.weight``).
+  ``relay_mlir.models.torch_models.ResNet`` (``layer1.0.conv1.weight``).
 
 Example::
 
-    >>> from relay_mlir.testing import resnet
+    >>> from relay_mlir.models import resnet
     >>> mod, params = resnet.get_workload(batch_size=1, image_shape=(3, 16, 16))
     >>> [p.name_hint for p in mod["main"].params][:2]
     ['data', 'stem_weight']

@@ -19,7 +19,7 @@ return logits of NCHW images; ``DQN`` Q-values; ``Bert`` the pair
 Example::
 
     >>> import numpy as np, torch
-    >>> from relay_mlir.testing import dqn, torch_models
+    >>> from relay_mlir.models import dqn, torch_models
     >>> mod, params = dqn.get_workload(num_actions=4, hidden=16)
     >>> net = torch_models.DQN(num_actions=4, hidden=16)
     >>> torch_models.load_params(net, params)

@@ -8,12 +8,12 @@ first stage's channel count (64 in the paper), ``hidden`` the width of the
 classifier (4096).
 
 Weights are named like the ``state_dict`` of
-``relay_mlir.testing.torch_models.VGG`` (``features.0.weight``,
+``relay_mlir.models.torch_models.VGG`` (``features.0.weight``,
 ``classifier.6.bias``: the indices of an ``nn.Sequential``).
 
 Example::
 
-    >>> from relay_mlir.testing import vgg
+    >>> from relay_mlir.models import vgg
     >>> mod, params = vgg.get_workload(num_classes=10, image_shape=(3, 32, 32), width=4, hidden=32, pool_size=1)
     >>> params["features.28.weight"].shape, params["classifier.0.weight"].shape
     ((32, 32, 3, 3), (32, 32))

@@ -49,7 +49,7 @@ def _export(module, args, names, outs, dyn):
 
 
 def _twin(name):
-    from relay_mlir.testing import torch_models
+    from relay_mlir.models import torch_models
     case = CASES[name]
     _, params = case.workload()
     twin = case.twin()

@@ -32,7 +32,7 @@ class _Model:
     """One zoo model: the twin with the zoo weights, inputs, and lazily built references."""
 
     def __init__(self, case: Case) -> None:
-        from relay_mlir.testing import torch_models
+        from relay_mlir.models import torch_models
         self.case = case
         self.mod, self.params = case.workload()
         self.twin = case.twin()
@@ -55,7 +55,7 @@ class _Model:
         return self.cached("torch", run)
 
     def onnx_model(self):
-        from relay_mlir.testing import torch_models
+        from relay_mlir.models import torch_models
         return self.cached("onnx", lambda: torch_models.export_onnx(
             self.twin, self.targs, self.case.input_names, self.case.output_names))
 

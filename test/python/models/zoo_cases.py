@@ -45,10 +45,10 @@ def _bert_inputs(rng: np.random.Generator) -> List[np.ndarray]:
 
 
 def cases() -> Dict[str, Case]:
-    from relay_mlir.testing import bert, dqn, lstm, mobilenet_v2, resnet, vgg
+    from relay_mlir.models import bert, dqn, lstm, mobilenet_v2, resnet, vgg
 
     def tm():
-        from relay_mlir.testing import torch_models
+        from relay_mlir.models import torch_models
         return torch_models
 
     img = ["data"]
