@@ -47,7 +47,7 @@ def test_factory_and_params(bound_lib):
     # not a parameter of main and is ignored, as TVM's bind_params_by_name does)
     assert list(params) == ["w"] and isinstance(params["w"], tvm.nd.NDArray)
     np.testing.assert_array_equal(params["w"].numpy(), W)
-    with pytest.raises(AttributeError, match="no separate graph_json"):
+    with pytest.raises(AttributeError, match="get_graph_json is not part of relay-mlir: there is no graph JSON"):
         bound_lib.get_graph_json()
 
 
@@ -188,3 +188,17 @@ def test_create_executor_debug_gives_tvm_values():
     res = relay.create_executor("debug", mod=mod).evaluate()(tvm.nd.array(np.array([1, 3], "float32")))
     assert len(res) == 2 and res.tag == 0
     np.testing.assert_array_equal(res[1].numpy(), [1, 9])
+
+
+def test_graph_executor_takes_any_dims_at_any_size():
+    # TVM 0.19's graph executor refuses relay.Any() dims; relay-mlir's runs them (docs/porting-from-tvm.md)
+    x = relay.var("x", shape=(relay.Any(), 3))
+    lib = relay.build(tvm.IRModule.from_expr(relay.Function([x], relay.sum(x, axis=1))), "llvm")
+    m = graph_executor.GraphModule(lib["default"](tvm.cpu()))
+    assert m.get_input_info()[0] == {"x": (None, 3)}
+    for n in (1, 4):
+        xs = np.arange(3 * n, dtype="float32").reshape(n, 3)
+        m.run(x=xs)
+        np.testing.assert_allclose(m.get_output(0).numpy(), xs.sum(axis=1), **TOL)
+    with pytest.raises(ValueError, match=r"expects shape \(\?, 3\), got \(2, 2\)"):
+        m.set_input("x", np.zeros((2, 2), "float32"))

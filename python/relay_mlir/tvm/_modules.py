@@ -28,7 +28,7 @@ import os
 import sys
 from typing import Optional
 
-__all__ = ["REFUSED", "refusal", "install"]
+__all__ = ["REFUSED", "refusal", "refused_attribute", "install"]
 
 _KERNELS = ("relay-mlir writes no kernels by hand: Relay operators are lowered through linalg "
             "and IREE generates the code. Express the computation with relay ops "
@@ -67,6 +67,15 @@ def refusal(dotted: str) -> Optional[str]:
     if parts[0] == "contrib" and len(parts) > 1 and parts[1] not in CONTRIB:
         return f"tvm.contrib.{parts[1]} is not part of relay-mlir: {_CONTRIB_WHY}"
     return None
+
+
+def refused_attribute(owner: object, name: str, refused: tuple, why: str) -> AttributeError:
+    """The ``AttributeError`` for ``owner.name``: saying why (``why``) if TVM has ``name``
+    there (``refused``) and relay-mlir refuses it, else Python's usual message."""
+    cls = type(owner).__name__
+    if name in refused:
+        return AttributeError(f"{cls}.{name} is not part of relay-mlir: {why}")
+    return AttributeError(f"'{cls}' object has no attribute '{name}'")
 
 
 def _own_relay_module(name: str) -> bool:

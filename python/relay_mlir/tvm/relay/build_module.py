@@ -65,17 +65,16 @@ def _flat(t: object):
     return [f for x in t.fields for f in _flat(x)] if isinstance(t, TupleType) else [t]
 
 
-def _graph_spec(mod: IRModule, bound: Mapping[str, np.ndarray], tgt: Target) -> GraphSpec:
-    from ... import transform
-
-    main = transform.InferType()(mod)["main"]
-    inputs = []
-    for p in main.params:
-        if p.name_hint not in bound:
-            t = _tensor(p.checked_type, f"input '{p.name_hint}'")
-            inputs.append(TensorSpec(p.name_hint, spec_dims(t.shape), t.dtype))
-    outs = [_tensor(t, f"output {i}") for i, t in enumerate(_flat(main.checked_type.ret_type))]
-    target = get_target(tgt.iree_target)
+def _graph_spec(mod: IRModule, bound: Mapping[str, np.ndarray], exe) -> GraphSpec:
+    """Inputs and flattened outputs from the types ``compile`` recorded for ``main``."""
+    layout = exe.result_layout
+    names = [p.name_hint for p in mod["main"].params if p.name_hint not in bound]
+    if layout is None or len(layout.params) != len(names):
+        raise ValueError("relay.build: main's signature could not be read back after compiling")
+    inputs = [TensorSpec(n, spec_dims(_tensor(t, f"input '{n}'").shape), t.dtype)
+              for n, t in zip(names, layout.params)]
+    outs = [_tensor(t, f"output {i}") for i, t in enumerate(_flat(layout.result))]
+    target = get_target(exe.target)
     return GraphSpec(tuple(inputs), tuple(TensorSpec(f"output{i}", spec_dims(t.shape), t.dtype)
                                           for i, t in enumerate(outs)),
                      target.name, target.driver, tuple(bound))
@@ -86,9 +85,9 @@ def build(ir_mod, target=None, target_host=None, executor=None, runtime=None,
           mod_name: str = "default") -> GraphExecutorFactoryModule:
     """Compiles ``main`` for the graph executor (see the module docstring)."""
     mod, tgt, bound = prepare(ir_mod, target, params)
-    spec = _graph_spec(mod, bound, tgt)
-    exe = _compile(mod, target=spec.target, params=bound or None,
+    exe = _compile(mod, target=tgt.iree_target, params=bound or None,
                    opt_level=PassContext.current().opt_level)
+    spec = _graph_spec(mod, bound, exe)
     return GraphExecutorFactoryModule(exe, spec, bound, ir_mod=mod, libmod_name=mod_name)
 
 

@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ...runtime import Executable
+from .._modules import refused_attribute
 from .device import _KINDS, Device
 from .module import Module
 from .ndarray import NDArray
@@ -131,11 +132,10 @@ class GraphExecutorFactoryModule(Module):
         return GraphExecutorFactoryModule(exe, spec)
 
     def __getattr__(self, name: str):
-        if name in ("get_graph_json", "get_lib", "graph_json", "lib", "get_executor_config"):
-            raise AttributeError(f"relay-mlir's build has no separate {name.replace('get_', '')}: the "
-                                 "graph and its kernels are one IREE module; use export_library(path) "
-                                 "and tvm.runtime.load_module(path) to save and load it")
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        raise refused_attribute(self, name, ("get_graph_json", "get_lib", "get_executor_config"),
+                                "there is no graph JSON or separate kernel library: the graph and its "
+                                "kernels are one IREE module; export_library(path) and "
+                                "tvm.runtime.load_module(path) save and load it")
 
 
 def _check_driver(driver: str, target: str, path: str) -> None:

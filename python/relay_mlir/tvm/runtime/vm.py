@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ...runtime import Executable as _IreeExecutable
+from .._modules import refused_attribute
 from .benchmark import BenchmarkResult, time_calls
 from .container import from_relay_value, to_relay_value
 from .device import Device
@@ -39,11 +40,9 @@ class Executable:
         return list(self._params)
 
     def __getattr__(self, name: str):
-        if name in ("save", "load_exec", "bytecode", "lib", "move_late_bound_consts"):
-            raise AttributeError(f"Executable.{name} is not part of relay-mlir: there is no VM "
-                                 "bytecode; to ship a model, build it with relay.build and "
-                                 "write it with export_library")
-        raise AttributeError(f"'Executable' object has no attribute '{name}'")
+        raise refused_attribute(self, name, ("save", "load_exec", "bytecode", "lib", "move_late_bound_consts"),
+                                "there is no VM bytecode; to ship a model, build it with relay.build "
+                                "and write it with export_library")
 
 
 class VirtualMachine:
