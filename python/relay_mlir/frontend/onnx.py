@@ -109,6 +109,9 @@ class _Importer:
         self.shape_memo: Dict[int, tuple] = {}  # id(expr) -> (expr, shape_of(expr))
         self.spanned: set = set()
         self.current: Optional[tuple] = None  # (index, NodeProto) being converted
+        # initializer name -> Var when weights are parameters of main, not constants
+        # (``import_with_params``); None: every initializer is a constant
+        self.param_vars: Optional[Dict[str, E.Var]] = None
 
     def _opset(self) -> int:
         opset = None
@@ -251,8 +254,12 @@ class _Importer:
             raise UnsupportedError(f"ONNX model '{self.source}': sparse initializer "
                                    f"'{sp.values.name}' is not supported")
         params: List[E.Var] = []
+        if self.param_vars is not None:
+            self.param_arrays = self._make_param_vars(g)
         for vi in g.input:
             if vi.name in self.values:
+                if vi.name in (self.param_vars or {}):  # TVM: an initializer listed as an input stays one
+                    params.append(self.param_vars[vi.name])
                 continue  # an initializer listed as an input: a constant
             t = _value_type(vi)
             if t is None:
@@ -299,12 +306,36 @@ class _Importer:
         body = outs[0] if len(outs) == 1 else E.Tuple(outs)
         if len(outs) > 1:
             body.span = E.Span(f"{self.source}:outputs", 0, 0)
+        if self.param_vars is not None:
+            params = params + self._used_param_vars(g, body, params)
         fn = E.Function(params, body)
         fn.span = E.Span(self.source, 0, 0)
         mod = IRModule.from_expr(fn)
         for gv, g in self.globals:
             mod[gv] = g
         return mod
+
+    def _make_param_vars(self, g) -> Dict[str, np.ndarray]:
+        """The main graph's floating-point initializers become Vars named after them, which
+        converters see as values known at run time (TVM's freeze_params=False); integer ones
+        (shapes, axes, indices) stay constants. Returns every initializer's value."""
+        arrays = {}
+        for init in g.initializer:
+            arr = arrays[init.name] = self.values[init.name]
+            if arr.dtype.kind != "f" and arr.dtype.name != "bfloat16":
+                continue
+            v = E.var(init.name, shape=arr.shape, dtype=arr.dtype.name)
+            v.span = E.Span(f"{self.source}:{init.name}", 0, 0)
+            self.param_vars[init.name] = self.values[init.name] = v
+        return arrays
+
+    def _used_param_vars(self, g, body: E.Expr, params: List[E.Var]) -> List[E.Var]:
+        """The initializers' Vars ``body`` uses that are not graph inputs, in initializer order
+        (TVM 0.19: graph inputs, then the used initializers in the order the graph lists them)."""
+        from ..analysis import free_vars
+        used = set(free_vars(body))
+        taken = set(params)
+        return [v for v in (self.param_vars.get(i.name) for i in g.initializer) if v in used and v not in taken]
 
     def _load_initializers(self, g, clash) -> None:
         """The initializers of graph ``g`` as numpy values; ``clash(name)`` is the error raised
@@ -703,6 +734,25 @@ def from_onnx(model: Union[str, "os.PathLike[str]", object],
     Any other exception from a converter is an importer bug; it is raised
     as ``UnexpectedImportError`` (a ``CompileError`` naming the node).
     """
+    return _import(model, shapes, dtypes, fold_constants, None)[0]
+
+
+def import_with_params(model, shapes: Optional[Mapping[str, Sequence[object]]] = None,
+                       dtypes: Optional[Mapping[str, str]] = None) -> Tuple[IRModule, Dict[str, np.ndarray]]:
+    """``from_onnx`` with the weights as parameters, as TVM 0.19's ``freeze_params=False``.
+
+    ``main`` takes the graph inputs (an initializer the graph also lists as an input
+    stays in its place), then one Var per other initializer the program uses, named
+    after it, in the graph's initializer order; the second result maps every
+    initializer's name to its value. Integer initializers (shapes, axes, indices) stay
+    constants that the importer reads (TVM makes them Vars too and reads their values).
+    """
+    mod, imp = _import(model, shapes, dtypes, True, {})
+    return mod, imp.param_arrays
+
+
+def _import(model, shapes, dtypes, fold_constants: bool, param_vars: Optional[dict]):
+    """Runs the importer; ``param_vars`` ({} or None) is ``_Importer.param_vars``."""
     import onnx
     if isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
@@ -713,8 +763,9 @@ def from_onnx(model: Union[str, "os.PathLike[str]", object],
             raise TypeError(f"from_onnx takes a path or an onnx.ModelProto, got {type(model).__name__}")
         source = model.graph.name or "model.onnx"
     imp = _Importer(model, shapes, dtypes, source, fold_constants)
+    imp.param_vars = param_vars
     try:
-        return imp.run()
+        return imp.run(), imp
     except CompileError:
         raise
     except (Exception, RecursionError) as e:  # noqa: BLE001 - last resort: see UnexpectedImportError

@@ -1,0 +1,158 @@
+"""``from_torchscript``: a TorchScript module (``torch.jit.trace`` or ``torch.jit.script``)
+to Relay, as TVM 0.19's ``relay.frontend.from_pytorch`` imports it.
+
+* The graph is prepared as TVM prepares it (calls inlined, tuples lowered when no
+  input is a tuple or list), then walked node by node (``_importer``): ATen
+  operators on run-time tensors are converted by the converters of
+  ``relay_mlir.frontend.torch`` (the torch.export importer; one converter per op);
+  everything known at import time is evaluated, including a scripted module's
+  ``if`` on ``self.training`` or on shapes, and loops with a known trip count
+  (unrolled).
+* ``main`` takes the inputs named by ``input_infos`` (``[(name, shape)]`` or
+  ``[(name, (shape, dtype))]``; the dtype defaults to the traced graph's, else
+  ``default_dtype``), then the module's weights as TVM orders them: in the order the
+  program first uses them. Weights are named as TVM names them (``_names``):
+  ``aten::_convolution_0.weight`` for a traced conv, ``aten::linear_1.bias``;
+  ``use_parser_friendly_name=True`` gives ``aten___convolution_0_weight``.
+* The second result maps those names to the weights (numpy arrays; the TVM-shaped
+  ``from_pytorch`` makes them NDArrays).
+* Operators without a converter are reported together, as TVM does: ``The
+  following operators are not implemented: ['aten::foo', ...]`` (an
+  ``UnsupportedError``). A branch or a loop on a value known only at run time is an
+  ``UnsupportedError`` naming the node.
+
+Differences from TVM 0.19: scripted modules work (TVM 0.19 lacks ``aten::conv2d``,
+``aten::dim`` and ``aten::format`` for them); input dims must be static (TVM accepts
+``relay.Any()``); quantized models are not supported (``keep_quantized_weight`` is
+accepted and has no effect on float models); ``preserve_pytorch_scopes`` does not
+change weight names here.
+
+Example::
+
+    >>> import torch
+    >>> net = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU()).eval()
+    >>> mod, params = from_torchscript(torch.jit.trace(net, torch.zeros(2, 4)), [("x", (2, 4))])
+    >>> [p.name_hint for p in mod["main"].params]
+    ['x', 'aten::linear_0.weight', 'aten::linear_0.bias']
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ... import expr as E
+from ...analysis import free_vars
+from ...module import IRModule
+from ..common import UnsupportedError
+from ..torch import _TV
+from ._importer import TorchScriptImporter
+from ._names import weight_names
+
+__all__ = ["from_torchscript"]
+
+
+def _prepare(graph):
+    """TVM's ``_run_jit_passes`` on a copy: inline calls; lower tuples unless an input is a
+    tuple or list. Where PyTorch cannot lower them (a scripted LSTM's ``prim::TupleIndex``,
+    where TVM fails) the tuples stay: the importer handles them."""
+    import torch
+    graph = graph.copy()
+    torch._C._jit_pass_onnx_function_substitution(graph)
+    if any(v.type().kind() in ("TupleType", "ListType") for v in graph.inputs()):
+        return graph
+    lowered = graph.copy()
+    try:
+        torch._C._jit_pass_lower_all_tuples(lowered)
+    except RuntimeError:
+        return graph
+    return lowered
+
+
+def _input_info(info: Any, graph_input, default_dtype: str) -> Tuple[str, Tuple[int, ...], str]:
+    """(name, shape, dtype) of one ``input_infos`` entry."""
+    if not isinstance(info, (tuple, list)) or len(info) != 2 or not isinstance(info[0], str):
+        raise ValueError(f"from_pytorch: an input_infos entry must be (name, shape) or "
+                         f"(name, (shape, dtype)), got {info!r}")
+    name, spec = info
+    dtype = None
+    if isinstance(spec, (tuple, list)) and len(spec) == 2 and isinstance(spec[1], str):
+        spec, dtype = spec
+    try:
+        shape = tuple(int(d) for d in spec)
+    except (TypeError, ValueError):
+        raise ValueError(f"from_pytorch: input '{name}' has shape {spec!r}; expected a sequence of ints "
+                         "(the TorchScript importer needs static shapes)") from None
+    if any(d < 0 for d in shape):
+        raise ValueError(f"from_pytorch: input '{name}' has shape {shape}; dims must be >= 0 "
+                         "(the TorchScript importer needs static shapes)")
+    if dtype is None:
+        st = graph_input.type().scalarType() if graph_input.type().kind() == "TensorType" else None
+        dtype = _SCALAR_TYPES.get(st, default_dtype)
+    return name, shape, str(dtype)
+
+
+_SCALAR_TYPES = {"Float": "float32", "Double": "float64", "Half": "float16", "Long": "int64",
+                 "Int": "int32", "Short": "int16", "Char": "int8", "Byte": "uint8", "Bool": "bool"}
+
+
+def _result(imp: TorchScriptImporter, value: Any) -> E.Expr:
+    """A graph output as a Relay expression (lists and tuples become tuples)."""
+    import torch
+    if isinstance(value, _TV):
+        return value.expr
+    if isinstance(value, (list, tuple)):
+        return E.Tuple([_result(imp, v) for v in value])
+    if isinstance(value, torch.Tensor):
+        arr = value.detach().cpu().contiguous().numpy()
+        return E.const(arr, arr.dtype.name)
+    raise UnsupportedError(f"TorchScript model '{imp.source}': an output is a {type(value).__name__}; "
+                           "outputs must be tensors (or tuples/lists of tensors)")
+
+
+def from_torchscript(script_module, input_infos: Sequence[Any], custom_convert_map=None,
+                     default_dtype: str = "float32", use_parser_friendly_name: bool = False,
+                     keep_quantized_weight: bool = False, export_renamed_c_graph_path: Optional[str] = None,
+                     preserve_pytorch_scopes: bool = False) -> Tuple[IRModule, Dict[str, np.ndarray]]:
+    """Imports a ``torch.jit.ScriptModule``/``ScriptFunction`` as ``(IRModule, {name: array})``."""
+    import torch
+    if not isinstance(script_module, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):
+        raise TypeError(f"from_pytorch takes a TorchScript module (torch.jit.trace or torch.jit.script), "
+                        f"got {type(script_module).__name__}")
+    is_module = isinstance(script_module, torch.jit.ScriptModule)
+    source = getattr(script_module, "original_name", None) or type(script_module).__name__
+    graph = _prepare(script_module.graph)
+    graph_inputs = list(graph.inputs())[1 if is_module else 0:]
+    infos = list(input_infos)
+    if len(infos) != len(graph_inputs):
+        raise ValueError(f"from_pytorch: the model takes {len(graph_inputs)} input(s) "
+                         f"({', '.join(v.debugName() for v in graph_inputs)}), input_infos gives {len(infos)}")
+    state = {k: v for k, v in script_module.state_dict().items()} if is_module else {}
+    by_value, by_name = weight_names(graph, state.keys(), use_parser_friendly_name)
+    imp = TorchScriptImporter(graph, source, by_value, {n: state[k] for n, k in by_name.items()},
+                              custom_convert_map)
+    imp.grad_enabled = torch.is_grad_enabled()
+    if is_module:
+        self_value = list(graph.inputs())[0]
+        imp.put(self_value, script_module, script_module)
+    params: List[E.Var] = []
+    for info, gi in zip(infos, graph_inputs):
+        name, shape, dtype = _input_info(info, gi, default_dtype)
+        v = E.var(name, shape=shape, dtype=dtype)
+        params.append(v)
+        imp.put(gi, _TV(v, shape, dtype), torch.zeros(shape, dtype=getattr(torch, dtype)))
+    outs = imp.run_block(graph, [])
+    if imp.missing:
+        raise UnsupportedError(f"TorchScript model '{source}': the following operators are not implemented: "
+                               f"{sorted(imp.missing)} (first at "
+                               f"{', '.join('%' + imp.missing[k] for k in sorted(imp.missing))})",
+                               sorted(imp.missing)[0], None, None)
+    body = _result(imp, outs[0][0]) if len(outs) == 1 else E.Tuple([_result(imp, o[0]) for o in outs])
+    weights = [v for v in free_vars(body) if v not in params]
+    mod = IRModule.from_expr(E.Function(params + weights, body))
+    if export_renamed_c_graph_path:
+        with open(export_renamed_c_graph_path, "w") as f:
+            f.write(str(graph))
+    # TVM's params: every weight a GetAttr reads, in the order TorchScript lists those nodes
+    arrays = {n: t.detach().cpu().contiguous().numpy() for n, t in imp.state.items()}
+    return mod, arrays

@@ -1,0 +1,358 @@
+"""Walks a TorchScript graph and builds Relay, reusing the torch.export converters.
+
+Every TorchScript value is held as a pair (value, example):
+
+* value: a Python value known at import time (an int, a list, None, a constant
+  tensor, a submodule) or a ``_TV`` (a Relay expression with its shape and dtype)
+  for a tensor known only at run time (an input, a weight that is a parameter,
+  anything computed from them), or a list/tuple holding some;
+* example: a concrete stand-in (a tensor of the right shape and dtype for each
+  ``_TV``), on which each node is also run in PyTorch. Its results give the
+  converters the output types they read (``node.meta["val"]`` in torch.export),
+  and they answer the metadata operators (``aten::size``, ``prim::dtype``, ...).
+
+A node with no run-time input is evaluated (``_eval.evaluate``), so a scripted
+module's ``if`` on ``self.training`` or on a shape takes its branch at import time;
+an ATen operator on run-time tensors goes to the converter ``frontend.torch``
+registered for its name (an in-place ``aten::relu_`` to that of ``relu``).
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ... import expr as E
+from ..common import UnsupportedError
+from ..torch import _CONVERTERS, _Ctx, _Importer as _ExportImporter, _TV, _has_tv, _packet
+from . import _eval
+
+_NO_FOLD = {"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout", "aten::rand",
+            "aten::randn", "aten::rand_like", "aten::randn_like", "aten::bernoulli", "aten::normal"}
+
+
+class _Node:
+    """What a converter of ``frontend.torch`` reads of its node: target, name, meta["val"]."""
+
+    def __init__(self, target, name: str, val: Any, kind: str) -> None:
+        self.target, self.name, self.meta, self.kind = target, name, {"val": val}, kind
+
+
+def _functional(target):
+    """``aten.relu_.default`` -> ``aten.relu.default`` (the converter of the pure op)."""
+    import torch
+    packet, ov = _packet(target)
+    if not packet.endswith("_") or packet.endswith("__"):
+        return None
+    try:
+        return getattr(getattr(torch.ops.aten, packet[:-1]), ov)
+    except (AttributeError, RuntimeError):
+        return None
+
+
+class TorchScriptImporter(_ExportImporter):
+    """Converts one TorchScript graph; see the module docstring."""
+
+    def __init__(self, graph, source: str, weight_names: Dict[int, str], state: Dict[str, Any],
+                 custom_convert_map: Optional[Dict[str, Any]] = None) -> None:
+        super().__init__(None, source)
+        self.graph = graph
+        self.weight_names = weight_names  # GetAttr output id -> TVM name
+        self.state = state                # TVM name -> torch tensor
+        self.weights: Dict[str, E.Var] = {}
+        self.custom = dict(custom_convert_map or {})
+        self.vals: Dict[int, Tuple[Any, Any]] = {}
+        self.missing: Dict[str, str] = {}  # op -> where it was first met
+        self.grad_enabled = True
+
+    # -- errors and locations ----------------------------------------------------------
+    def where(self, node) -> str:
+        return getattr(node, "name", "?")
+
+    def span_of(self, node, idx: int) -> E.Span:
+        return E.Span(f"{self.source}:{getattr(node, 'name', '')}", idx + 1, 1)
+
+    def unsupported(self, node, why: str) -> UnsupportedError:
+        kind = getattr(node, "kind", None)
+        kind = kind() if callable(kind) else kind
+        name = node.name if isinstance(getattr(node, "name", None), str) else _label(node)
+        return UnsupportedError(f"TorchScript {kind} (value '%{name}' of '{self.source}'): {why}",
+                                kind, name, None)
+
+    # -- values ------------------------------------------------------------------------
+    def get(self, v) -> Tuple[Any, Any]:
+        return self.vals[v.unique()]
+
+    def put(self, v, value: Any, example: Any) -> None:
+        self.vals[v.unique()] = (value, example)
+
+    def run_block(self, block, args: Sequence[Tuple[Any, Any]]) -> List[Tuple[Any, Any]]:
+        for v, pair in zip(block.inputs(), args):
+            self.put(v, *pair)
+        for idx, node in enumerate(block.nodes()):
+            self.run_node(idx, node)
+        return [self.get(o) for o in block.outputs()]
+
+    def run_node(self, idx: int, node) -> None:
+        kind = node.kind()
+        handler = _PRIM.get(kind)
+        if handler is not None:
+            handler(self, node)
+            return
+        ins = [self.get(v) for v in node.inputs()]
+        values = [p[0] for p in ins]
+        examples = [p[1] for p in ins]
+        if kind in self.custom:
+            return self.run_custom(node, values, examples)
+        if kind in _eval.METADATA_OPS:  # shapes, dtypes, devices: the examples have them
+            return self.put_outputs(node, [(o, o) for o in self.evaluate(node, examples)])
+        if not _has_tv(values) and kind not in _NO_FOLD:
+            return self.put_outputs(node, [(o, o) for o in self.evaluate(node, values)])
+        self.convert(idx, node, values, examples)
+
+    def evaluate(self, node, values: Sequence[Any]) -> List[Any]:
+        import torch
+        try:
+            with torch.no_grad():
+                out = _eval.evaluate(node, values)
+        except LookupError:
+            raise self.unsupported(node, "cannot be evaluated at import time") from None
+        except Exception as e:  # noqa: BLE001 - PyTorch's own error on these values
+            raise self.unsupported(node, f"PyTorch raised {type(e).__name__}: {str(e)[:300]}") from None
+        n = node.outputsSize()
+        if n == 0:
+            return []
+        if n == 1:
+            return [out]
+        if node.kind() == "prim::Uninitialized":  # a tuple placeholder, lowered to n values
+            return [None] * n
+        if not isinstance(out, (list, tuple)) or len(out) != n:
+            raise self.unsupported(node, f"evaluated to {type(out).__name__}, expected {n} values")
+        return list(out)
+
+    def put_outputs(self, node, pairs: Sequence[Tuple[Any, Any]]) -> None:
+        for v, pair in zip(node.outputs(), pairs):
+            self.put(v, *pair)
+
+    # -- ATen operators on run-time tensors ------------------------------------------------
+    def convert(self, idx: int, node, values: List[Any], examples: List[Any]) -> None:
+        import torch
+        kind = node.kind()
+        target = _eval.overload(node)
+        if target is None:
+            return self.missing_op(node, "no schema")
+        name = _label(node)
+        args, kwargs = _eval.call_args(target, [_clone(e) for e in examples])
+        try:
+            with torch.no_grad():
+                out_example = target(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001
+            raise self.unsupported(node, f"PyTorch raised {type(e).__name__} on tensors of the given "
+                                         f"shapes: {str(e)[:300]}") from None
+        conv_target = target
+        packet, ov = _packet(target)
+        conv = _CONVERTERS.get(f"{packet}.{ov}") or _CONVERTERS.get(packet)
+        if conv is None and _functional(target) is not None:
+            conv_target = _functional(target)
+            p2, ov2 = _packet(conv_target)
+            conv = _CONVERTERS.get(f"{p2}.{ov2}") or _CONVERTERS.get(p2)
+        fake = _Node(conv_target, name, out_example, kind)
+        if conv is None:
+            return self.missing_op(node, "no converter", fake)
+        a = {arg.name: v for arg, v in zip(target._schema.arguments, values)}
+        result = conv(_Ctx(self, fake, a))
+        self.set_span(result, self.span_of(fake, idx))
+        outs = [(result, out_example)] if node.outputsSize() == 1 else list(zip(result, out_example))
+        self.put_outputs(node, outs)
+        if conv_target is not target and isinstance(values[0], _TV) and node.outputsSize() == 1:
+            self.put(node.inputsAt(0), result, out_example)  # in place: the input is the result now
+
+    def run_custom(self, node, values: List[Any], examples: List[Any]) -> None:
+        """A ``custom_convert_map`` entry, called as TVM calls it: ``fn(inputs, input_types)``."""
+        import torch
+        target = _eval.overload(node)
+        if target is None:
+            raise self.unsupported(node, "a custom converter needs an operator with a schema")
+        args, kwargs = _eval.call_args(target, [_clone(e) for e in examples])
+        with torch.no_grad():
+            out_example = target(*args, **kwargs)
+        inputs = [v.expr if isinstance(v, _TV) else v for v in values]
+        types = [v.dtype if isinstance(v, _TV) else type(v).__name__ for v in values]
+        expr = self.custom[node.kind()](inputs, types)
+        if not isinstance(out_example, torch.Tensor) or not isinstance(expr, E.Expr):
+            raise self.unsupported(node, "a custom converter must return one Relay expression for "
+                                         "an operator with one tensor result")
+        shape, dtype = self.tensor_type(out_example, _Node(target, _label(node), out_example, node.kind()))
+        self.put_outputs(node, [(_TV(expr, shape, dtype), out_example)])
+
+    def missing_op(self, node, why: str, fake=None) -> None:
+        """Records an operator without a converter; conversion goes on with a stand-in so that
+        every missing operator is reported at once (as TVM 0.19 does)."""
+        import torch
+        self.missing.setdefault(node.kind(), _label(node))
+        for v in node.outputs():
+            val = fake.meta["val"] if fake is not None and node.outputsSize() == 1 else None
+            if isinstance(val, torch.Tensor):
+                shape, dtype = tuple(val.shape), str(val.dtype).replace("torch.", "")
+                self.put(v, _TV(E.var("missing", shape=shape, dtype=dtype), shape, dtype), val)
+            else:
+                self.put(v, None, None)
+
+
+def _label(node) -> str:
+    return node.outputsAt(0).debugName() if node.outputsSize() else node.kind()
+
+
+def _clone(e: Any) -> Any:
+    """Examples are cloned before an operator runs on them (in-place operators)."""
+    import torch
+    if isinstance(e, torch.Tensor):
+        return e.detach().clone()
+    if isinstance(e, list):
+        return [_clone(x) for x in e]
+    if isinstance(e, tuple):
+        return tuple(_clone(x) for x in e)
+    return e
+
+
+# ---------------------------------------------------------------------------
+# prim:: nodes with their own rules
+# ---------------------------------------------------------------------------
+def _constant(imp: TorchScriptImporter, node) -> None:
+    out = node.outputsAt(0)
+    try:
+        v = out.toIValue()
+    except RuntimeError:
+        v = None  # a function or class constant: only used by nodes inlining removed
+    imp.put(out, v, v)
+
+
+def _get_attr(imp: TorchScriptImporter, node) -> None:
+    import torch
+    obj, _ = imp.get(node.inputsAt(0))
+    attr = getattr(obj, node.s("name"))
+    out = node.outputsAt(0)
+    name = imp.weight_names.get(out.unique())
+    if name is not None:
+        var = imp.weights.get(name)
+        t = imp.state[name]
+        if var is None:
+            dtype = str(t.dtype).replace("torch.", "")
+            var = imp.weights[name] = E.var(name, shape=tuple(t.shape), dtype=dtype)
+        # (the example is the module's own tensor: requires_grad, read by scripted fast-path checks)
+        imp.put(out, _TV(var, tuple(t.shape), var.type_annotation.dtype), attr)
+    elif isinstance(attr, torch.Tensor):
+        imp.put(out, attr.detach(), attr.detach())
+    else:
+        imp.put(out, attr, attr)
+
+
+def _construct(kind):
+    def run(imp: TorchScriptImporter, node) -> None:
+        ins = [imp.get(v) for v in node.inputs()]
+        values, examples = [p[0] for p in ins], [p[1] for p in ins]
+        if kind is tuple:
+            imp.put(node.outputsAt(0), tuple(values), tuple(examples))
+        else:
+            imp.put(node.outputsAt(0), values, examples)
+    return run
+
+
+def _unpack(imp: TorchScriptImporter, node) -> None:
+    value, example = imp.get(node.inputsAt(0))
+    if len(value) != node.outputsSize():
+        raise imp.unsupported(node, f"unpacks {node.outputsSize()} values from {len(value)}")
+    imp.put_outputs(node, list(zip(value, example)))
+
+
+def _if(imp: TorchScriptImporter, node) -> None:
+    cond, _ = imp.get(node.inputsAt(0))
+    if isinstance(cond, _TV) or not isinstance(cond, (bool, int, np.bool_)) and cond is not None \
+            and not hasattr(cond, "item"):
+        raise imp.unsupported(node, "a branch on a value known only at run time is not supported "
+                                    "(trace the model, or make the condition depend on shapes only)")
+    blocks = list(node.blocks())
+    outs = imp.run_block(blocks[0] if bool(cond) else blocks[1], [])
+    imp.put_outputs(node, outs)
+
+
+def _loop(imp: TorchScriptImporter, node) -> None:
+    ins = [imp.get(v) for v in node.inputs()]
+    trip, cond = ins[0][0], ins[1][0]
+    if isinstance(trip, _TV) or isinstance(cond, _TV):
+        raise imp.unsupported(node, "a loop whose trip count or condition is known only at run time "
+                                    "is not supported")
+    carried = ins[2:]
+    body = list(node.blocks())[0]
+    i = 0
+    while bool(cond) and i < int(trip):
+        outs = imp.run_block(body, [(i, i)] + carried)
+        cond = outs[0][0]
+        if isinstance(cond, _TV):
+            raise imp.unsupported(node, "a loop condition known only at run time is not supported")
+        carried = outs[1:]
+        i += 1
+    imp.put_outputs(node, carried)
+
+
+def _raise(imp: TorchScriptImporter, node) -> None:
+    msg, _ = imp.get(node.inputsAt(0))
+    raise imp.unsupported(node, f"the model raises an exception for these inputs: {msg}")
+
+
+def _num_to_tensor(imp: TorchScriptImporter, node) -> None:
+    import torch
+    v, _ = imp.get(node.inputsAt(0))
+    if isinstance(v, _TV):
+        raise imp.unsupported(node, "a number known only at run time")
+    t = torch.tensor(v)
+    imp.put(node.outputsAt(0), t, t)
+
+
+def _to_number(imp: TorchScriptImporter, node) -> None:
+    v, _ = imp.get(node.inputsAt(0))
+    if isinstance(v, _TV):
+        raise imp.unsupported(node, "converts a tensor known only at run time to a Python number "
+                                    "(data-dependent control flow or shapes are not supported)")
+    out = imp.evaluate(node, [v])[0]
+    imp.put(node.outputsAt(0), out, out)
+
+
+def _container(imp: TorchScriptImporter, node) -> None:
+    """A builtin on lists/tuples (indexing, append, ...) runs on the values and on the examples."""
+    ins = [imp.get(v) for v in node.inputs()]
+    fn = _eval.PY_OPS[node.kind()]
+    if any(isinstance(p[0], _TV) for p in ins[1:]) and node.kind() != "aten::append":
+        raise imp.unsupported(node, "an index known only at run time")
+    out = fn(*[p[0] for p in ins])
+    ex = fn(*[p[1] for p in ins]) if ins and ins[0][1] is not ins[0][0] else out
+    if node.outputsSize():
+        imp.put(node.outputsAt(0), out, ex)
+
+
+def _grad_enabled(imp: TorchScriptImporter, node) -> None:
+    imp.put(node.outputsAt(0), imp.grad_enabled, imp.grad_enabled)
+
+
+_PRIM = {
+    "prim::Constant": _constant,
+    "prim::GetAttr": _get_attr,
+    "prim::ListConstruct": _construct(list),
+    "prim::TupleConstruct": _construct(tuple),
+    "prim::ListUnpack": _unpack,
+    "prim::TupleUnpack": _unpack,
+    "prim::If": _if,
+    "prim::Loop": _loop,
+    "prim::RaiseException": _raise,
+    "prim::NumToTensor": _num_to_tensor,
+    "aten::Int": _to_number,
+    "aten::Float": _to_number,
+    "aten::Bool": _to_number,
+    "aten::ScalarImplicit": _to_number,
+    "aten::item": _to_number,
+    "aten::is_grad_enabled": _grad_enabled,
+    "aten::__getitem__": _container,
+    "prim::TupleIndex": _container,
+    "aten::append": _container,
+    "prim::unchecked_cast": _container,
+}
