@@ -22,11 +22,12 @@ from __future__ import annotations
 import base64
 import json
 import struct
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 import numpy as np
 
-__all__ = ["encode_ndarray", "decode_ndarray", "parse_metadata", "write_metadata"]
+__all__ = ["encode_ndarray", "decode_ndarray", "ndarray_to_bytes", "ndarray_from_bytes", "parse_metadata",
+           "write_metadata"]
 
 _MAGIC = 0xDD5E40F096B4A13F
 _CODES = {0: "int", 1: "uint", 2: "float", 4: "bfloat"}
@@ -38,15 +39,21 @@ def decode_ndarray(b64: str) -> np.ndarray:
         raw = base64.b64decode(b64, validate=False)
     except Exception as e:  # binascii.Error
         raise ValueError(f"metadata tensor is not valid base64: {e}") from None
+    return ndarray_from_bytes(raw)[0]
+
+
+def ndarray_from_bytes(raw: bytes, offset: int = 0) -> Tuple[np.ndarray, int]:
+    """``(array, end offset)`` of the TVM NDArray blob at ``offset`` of ``raw`` (``NDArray::Save``
+    layout); raises ValueError on a malformed one."""
     try:
-        magic, _reserved, _dev_type, _dev_id, ndim = struct.unpack_from("<QQiii", raw, 0)
+        magic, _reserved, _dev_type, _dev_id, ndim = struct.unpack_from("<QQiii", raw, offset)
         if magic != _MAGIC:
             raise ValueError("metadata tensor has a wrong magic number")
         if not 0 <= ndim <= 32:
             raise ValueError(f"metadata tensor has rank {ndim}")
-        code, bits, lanes = struct.unpack_from("<BBH", raw, 28)
-        shape = struct.unpack_from(f"<{ndim}q", raw, 32)
-        off = 32 + 8 * ndim
+        code, bits, lanes = struct.unpack_from("<BBH", raw, offset + 28)
+        shape = struct.unpack_from(f"<{ndim}q", raw, offset + 32)
+        off = offset + 32 + 8 * ndim
         (nbytes,) = struct.unpack_from("<q", raw, off)
         off += 8
     except struct.error:
@@ -65,12 +72,17 @@ def decode_ndarray(b64: str) -> np.ndarray:
     if nbytes != count * dtype.itemsize or off + nbytes > len(raw):
         raise ValueError(f"metadata tensor of shape {list(shape)} and dtype {dtype} claims {nbytes} "
                          f"bytes, holds {max(0, len(raw) - off)}")
-    return np.frombuffer(raw, dtype=dtype.newbyteorder("<"), count=count, offset=off) \
-        .astype(dtype).reshape(shape)
+    arr = np.frombuffer(raw, dtype=dtype.newbyteorder("<"), count=count, offset=off)
+    return arr.astype(dtype).reshape(shape), off + nbytes
 
 
 def encode_ndarray(arr: np.ndarray) -> str:
     """The base64 TVM NDArray blob of ``arr``."""
+    return base64.b64encode(ndarray_to_bytes(arr)).decode("ascii")
+
+
+def ndarray_to_bytes(arr: np.ndarray) -> bytes:
+    """The TVM NDArray blob (``NDArray::Save`` layout, on cpu(0)) of ``arr``."""
     arr = np.asarray(arr)
     arr = np.ascontiguousarray(arr).reshape(arr.shape)  # ascontiguousarray makes 0-d arrays 1-d
     if arr.dtype == np.bool_:
@@ -82,7 +94,7 @@ def encode_ndarray(arr: np.ndarray) -> str:
     data = arr.astype(arr.dtype.newbyteorder("<")).tobytes()
     head = struct.pack("<QQiii", _MAGIC, 0, 1, 0, arr.ndim) + struct.pack("<BBH", code, bits, 1)
     head += struct.pack(f"<{arr.ndim}q", *arr.shape) + struct.pack("<q", len(data))
-    return base64.b64encode(head + data).decode("ascii")
+    return head + data
 
 
 # Fields TVM 0.19 stores as plain values (int, bool, double) in the attrs objects it prints

@@ -209,11 +209,52 @@ def test_benchmark_result_statistics():
         time_calls(lambda: None, number=0, repeat=1)
 
 
+# relay.save_param_dict({"w": arange(6, float32).reshape(2, 3)}) in TVM 0.19, as hex
+TVM_PARAMS_W = ("b79c04054f8de5f7000000000000000001000000000000000100000000000000770100000000000000"
+                "3fa1b496f0405edd000000000000000001000000000000000200000002200100020000000000000003"
+                "000000000000001800000000000000000000000000803f0000004000004040000080400000a040")
+# tvm.runtime.save_param_dict({"w": (as above), "bias": int64 [1, -2], "flag": bool [True, False]})
+TVM_PARAMS_3 = ("b79c04054f8de5f700000000000000000300000000000000040000000000000062696173040000000000"
+                "0000666c616701000000000000007703000000000000003fa1b496f0405edd00000000000000000100"
+                "0000000000000100000000400100020000000000000010000000000000000100000000000000feffff"
+                "ffffffffff3fa1b496f0405edd00000000000000000100000000000000010000000101010002000000"
+                "00000000020000000000000001003fa1b496f0405edd0000000000000000010000000000000002000000"
+                "02200100020000000000000003000000000000001800000000000000000000000000803f0000004000"
+                "004040000080400000a040")
+W6 = np.arange(6, dtype="float32").reshape(2, 3)
+
+
+def test_save_param_dict_writes_tvms_bytes():
+    assert relay.save_param_dict({"w": W6}) == bytearray.fromhex(TVM_PARAMS_W)
+    three = {"w": tvm.nd.array(W6), "bias": tvm.nd.array(np.array([1, -2], "int64")),
+             "flag": np.array([True, False])}
+    assert tvm.runtime.save_param_dict(three) == bytearray.fromhex(TVM_PARAMS_3)
+
+
+def test_load_param_dict_reads_tvms_bytes(tmp_path):
+    loaded = tvm.runtime.load_param_dict(bytes.fromhex(TVM_PARAMS_3))
+    assert sorted(loaded) == ["bias", "flag", "w"]
+    assert all(isinstance(v, tvm.nd.NDArray) for v in loaded.values())
+    assert (loaded["bias"].dtype, loaded["bias"].numpy().tolist()) == ("int64", [1, -2])
+    assert (loaded["flag"].dtype, loaded["flag"].numpy().tolist()) == ("bool", [True, False])
+    np.testing.assert_array_equal(loaded["w"].numpy(), W6)
+    path = tmp_path / "params.bin"
+    tvm.runtime.save_param_dict_to_file(loaded, str(path))
+    assert path.read_bytes() == bytes.fromhex(TVM_PARAMS_3)
+    assert sorted(tvm.runtime.load_param_dict_from_file(str(path))) == ["bias", "flag", "w"]
+    with pytest.raises(ValueError, match="wrong magic number"):
+        relay.load_param_dict(b"\0" * 32)
+    with pytest.raises(ValueError, match="param 'w': .* claims 24 bytes, holds 14"):
+        relay.load_param_dict(bytes.fromhex(TVM_PARAMS_3)[:-10])
+    with pytest.raises(ValueError, match="truncated or malformed"):
+        relay.load_param_dict(bytes.fromhex(TVM_PARAMS_3)[:30])
+
+
 TVM_MODULES = ["relay_mlir.tvm", "relay_mlir.tvm._modules", "relay_mlir.tvm.target",
                "relay_mlir.tvm.transform", "relay_mlir.tvm.relay", "relay_mlir.tvm.runtime",
                "relay_mlir.tvm.runtime.device", "relay_mlir.tvm.runtime.ndarray",
                "relay_mlir.tvm.runtime.container", "relay_mlir.tvm.runtime.package",
-               "relay_mlir.tvm.contrib.utils"]
+               "relay_mlir.tvm.contrib.utils", "relay_mlir.tvm.runtime.params"]
 
 
 @pytest.mark.parametrize("name", TVM_MODULES)

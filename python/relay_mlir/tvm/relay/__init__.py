@@ -9,7 +9,8 @@ looked up in ``relay_mlir``, and ``relay_mlir.tvm.relay.X`` imports as
   (NDArray results; ``"graph"`` gives a list for tuples) — ``build_module``, ``vm``;
 - ``frontend`` (``from_onnx`` / ``from_pytorch`` returning ``(mod, params)``),
   imported when first used;
-- ``testing``: ``relay_mlir.testing`` (TVM's workloads, ``get_workload``).
+- ``testing``: ``relay_mlir.testing`` (TVM's workloads, ``get_workload``);
+- ``save_param_dict`` / ``load_param_dict`` (TVM's params format).
 
 It is a package of its own, not ``relay_mlir`` itself, because those names already
 mean something else in ``relay_mlir`` (``relay_mlir.create_executor`` returns numpy,
@@ -29,9 +30,10 @@ from relay_mlir import __all__ as _base_all
 
 from .build_module import build, create_executor  # noqa: E402
 from . import vm  # noqa: E402
+from ..runtime.params import load_param_dict, save_param_dict  # noqa: E402
 
 __all__ = [n for n in _base_all if n not in ("compile", "create_executor")] + [
-    "build", "create_executor", "vm", "frontend", "testing"]
+    "build", "create_executor", "vm", "frontend", "testing", "save_param_dict", "load_param_dict"]
 
 
 def __getattr__(name: str):

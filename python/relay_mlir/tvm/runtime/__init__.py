@@ -1,4 +1,5 @@
-"""``tvm.runtime``: ``Device``, ``NDArray``, ``Module``, ``load_module``, ``vm``, ``container``.
+"""``tvm.runtime``: ``Device``, ``NDArray``, ``Module``, ``load_module``, ``vm``, ``container``,
+``save_param_dict``/``load_param_dict`` (TVM's params format).
 
     >>> import relay_mlir.tvm as tvm
     >>> tvm.runtime.device("cpu"), tvm.runtime.ndarray.empty((2,)).dtype
@@ -11,6 +12,9 @@ from .ndarray import NDArray
 from . import ndarray, container, vm
 from .module import Module, load_module
 from .benchmark import BenchmarkResult
+from .params import (load_param_dict, load_param_dict_from_file, save_param_dict,
+                     save_param_dict_to_file)
 
 __all__ = ["Device", "NDArray", "Module", "BenchmarkResult", "load_module", "ndarray", "container",
-           "vm", "cpu", "cuda", "gpu", "vulkan", "rocm", "device"]
+           "vm", "cpu", "cuda", "gpu", "vulkan", "rocm", "device", "save_param_dict", "load_param_dict",
+           "save_param_dict_to_file", "load_param_dict_from_file"]
