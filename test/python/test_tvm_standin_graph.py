@@ -202,3 +202,12 @@ def test_graph_executor_takes_any_dims_at_any_size():
         np.testing.assert_allclose(m.get_output(0).numpy(), xs.sum(axis=1), **TOL)
     with pytest.raises(ValueError, match=r"expects shape \(\?, 3\), got \(2, 2\)"):
         m.set_input("x", np.zeros((2, 2), "float32"))
+
+
+def test_create_executor_vm_gives_an_adt():
+    # TVM 0.19: the VM executor returns a tuple result as an ADT of NDArrays
+    ex = relay.create_executor("vm", mod=_mod(), device=tvm.cpu(0), target="llvm").evaluate()
+    res = ex(X, W, b=tvm.nd.array(B))
+    assert type(res).__name__ == "ADT" and len(res) == 2
+    for got, ref in zip(res, _ref()):
+        np.testing.assert_allclose(got.numpy(), ref, **TOL)

@@ -250,11 +250,30 @@ def test_load_param_dict_reads_tvms_bytes(tmp_path):
         relay.load_param_dict(bytes.fromhex(TVM_PARAMS_3)[:30])
 
 
+def test_testing_assert_allclose_is_tvms():
+    tvm.testing.assert_allclose(tvm.nd.array(np.array([1.0, 2.0])), [1.0, 2.0 + 1e-7])
+    # TVM 0.19 compares shapes first: (2, 1) vs (2,) fails although numpy would broadcast
+    with pytest.raises(AssertionError, match=r"shapes differ: actual \(2, 1\), desired \(2,\)"):
+        tvm.testing.assert_allclose(np.ones((2, 1)), np.ones(2))
+    with pytest.raises(AssertionError, match="Not equal to tolerance rtol=1e-07, atol=1e-07"):
+        tvm.testing.assert_allclose([1.0], [1.001])
+    with pytest.raises(AttributeError, match="tvm.testing.parametrize_targets is not part of relay-mlir"):
+        tvm.testing.parametrize_targets
+
+
+def test_runtime_enabled():
+    import iree.runtime as rt
+
+    assert tvm.runtime.enabled("llvm") and tvm.runtime.enabled("cpu")
+    assert tvm.runtime.enabled("vulkan") == ("vulkan" in rt.query_available_drivers())
+    assert not tvm.runtime.enabled("opencl") and not tvm.runtime.enabled("")
+
+
 TVM_MODULES = ["relay_mlir.tvm", "relay_mlir.tvm._modules", "relay_mlir.tvm.target",
                "relay_mlir.tvm.transform", "relay_mlir.tvm.relay", "relay_mlir.tvm.runtime",
                "relay_mlir.tvm.runtime.device", "relay_mlir.tvm.runtime.ndarray",
                "relay_mlir.tvm.runtime.container", "relay_mlir.tvm.runtime.package",
-               "relay_mlir.tvm.contrib.utils", "relay_mlir.tvm.runtime.params"]
+               "relay_mlir.tvm.contrib.utils", "relay_mlir.tvm.runtime.params", "relay_mlir.tvm.testing"]
 
 
 @pytest.mark.parametrize("name", TVM_MODULES)

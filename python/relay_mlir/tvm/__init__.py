@@ -10,7 +10,8 @@ changing its imports::
 Provided: ``relay``, ``transform`` (``PassContext``, ``Sequential``), ``IRModule``, ``ir``,
 ``cpu``/``cuda``/``vulkan``/``rocm``/``device``, ``nd`` (``array``, ``empty``,
 ``NDArray``), ``target`` (``Target``), ``runtime`` (``load_module``, ``vm``,
-``Device``, ``NDArray``), ``contrib`` (``graph_executor``, ``utils``). The parts of
+``Device``, ``NDArray``), ``contrib`` (``graph_executor``, ``utils``),
+``testing.assert_allclose``. The parts of
 TVM that make kernels, tune them or deploy them remotely (te, topi, tir, autotvm,
 auto_scheduler, meta_schedule, rpc, micro, relax, ...) are refused with an
 ``ImportError``/``AttributeError`` saying what to use instead (``_modules``).
@@ -33,14 +34,14 @@ _install()
 from . import runtime  # noqa: E402
 from .runtime.device import Device, cpu, cuda, device, gpu, rocm, vulkan  # noqa: E402
 from .runtime import ndarray as nd  # noqa: E402
-from . import target, transform, instrument, ir, contrib  # noqa: E402
+from . import target, transform, instrument, ir, contrib, testing  # noqa: E402
 from .ir import IRModule  # noqa: E402
 from . import relay  # noqa: E402
 from ..errors import CompileError as TVMError  # noqa: E402
 
 __version__ = "0.19.0-relay-mlir"
 
-__all__ = ["relay", "transform", "IRModule", "ir", "nd", "target", "runtime", "contrib",
+__all__ = ["relay", "transform", "IRModule", "ir", "nd", "target", "runtime", "contrib", "testing",
            "Device", "cpu", "cuda", "gpu", "vulkan", "rocm", "device", "TVMError"]
 
 

@@ -7,7 +7,7 @@
 """
 from __future__ import annotations
 
-from .device import Device, cpu, cuda, device, gpu, rocm, vulkan
+from .device import Device, cpu, cuda, device, enabled, gpu, rocm, vulkan
 from .ndarray import NDArray
 from . import ndarray, container, vm
 from .module import Module, load_module
@@ -16,5 +16,5 @@ from .params import (load_param_dict, load_param_dict_from_file, save_param_dict
                      save_param_dict_to_file)
 
 __all__ = ["Device", "NDArray", "Module", "BenchmarkResult", "load_module", "ndarray", "container",
-           "vm", "cpu", "cuda", "gpu", "vulkan", "rocm", "device", "save_param_dict", "load_param_dict",
+           "vm", "cpu", "cuda", "gpu", "vulkan", "rocm", "device", "enabled", "save_param_dict", "load_param_dict",
            "save_param_dict_to_file", "load_param_dict_from_file"]

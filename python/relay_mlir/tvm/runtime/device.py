@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Dict, Tuple, Union
 
-__all__ = ["Device", "cpu", "cuda", "gpu", "vulkan", "rocm", "device"]
+__all__ = ["Device", "cpu", "cuda", "gpu", "vulkan", "rocm", "device", "enabled"]
 
 #: device_type code -> (TVM's name, relay-mlir target, IREE driver)
 _KINDS: Dict[int, Tuple[str, str, str]] = {
@@ -111,3 +111,10 @@ def vulkan(dev_id: int = 0) -> Device:
 
 def rocm(dev_id: int = 0) -> Device:
     return Device(10, dev_id)
+
+
+def enabled(target: str) -> bool:
+    """``tvm.runtime.enabled(target)``: whether this process can run code for ``target`` (a
+    device or target name): relay-mlir supports its kind and IREE's runtime has its driver."""
+    word = target.strip().split()[0] if isinstance(target, str) and target.strip() else ""
+    return word in _NAMES and Device(_NAMES[word]).exist
