@@ -141,7 +141,9 @@ def test_files_of_another_kind_version_or_target_are_clear_errors(exported, tmp_
         tvm.runtime.load_module(str(newer))
     with pytest.raises(ValueError, match="built for target 'opencl', which this relay-mlir does not know"):
         tvm.runtime.load_module(_rewrite(exported, tmp_path / "opencl.so", target="opencl"))
-    with pytest.raises(ValueError, match="holds a 'vm' module"):
+    with pytest.raises(ValueError, match="holds a 'tflite' module; this relay-mlir loads graph and vm"):
+        tvm.runtime.load_module(_rewrite(exported, tmp_path / "tflite.so", kind="tflite"))
+    with pytest.raises(ValueError, match="incomplete metadata"):  # a graph's metadata as a VM's
         tvm.runtime.load_module(_rewrite(exported, tmp_path / "vm.so", kind="vm"))
     with pytest.raises(ValueError, match="incomplete metadata"):
         tvm.runtime.load_module(_rewrite(exported, tmp_path / "noinputs.so", inputs=None))
@@ -149,7 +151,7 @@ def test_files_of_another_kind_version_or_target_are_clear_errors(exported, tmp_
     import iree.runtime as rt
     monkeypatch.setattr(rt, "query_available_drivers", lambda: ["local-sync", "local-task"])
     with pytest.raises(ValueError, match="built for target cuda, whose IREE driver 'cuda' this "
-                                         "process does not have"):
+                                         "process does not have \\(it has: local-sync, local-task\\)"):
         tvm.runtime.load_module(cuda)
 
 

@@ -23,7 +23,7 @@ from typing import Dict, Mapping, Optional, Tuple
 
 import numpy as np
 
-from ...compiler import compile as _compile, get_target
+from ...compiler import compile as _compile
 from ...executor import create_executor as _create_executor
 from ...expr import Function
 from ...module import IRModule
@@ -74,10 +74,8 @@ def _graph_spec(mod: IRModule, bound: Mapping[str, np.ndarray], exe) -> GraphSpe
     inputs = [TensorSpec(n, spec_dims(_tensor(t, f"input '{n}'").shape), t.dtype)
               for n, t in zip(names, layout.params)]
     outs = [_tensor(t, f"output {i}") for i, t in enumerate(_flat(layout.result))]
-    target = get_target(exe.target)
     return GraphSpec(tuple(inputs), tuple(TensorSpec(f"output{i}", spec_dims(t.shape), t.dtype)
-                                          for i, t in enumerate(outs)),
-                     target.name, target.driver, tuple(bound))
+                                          for i, t in enumerate(outs)), tuple(bound))
 
 
 def build(ir_mod, target=None, target_host=None, executor=None, runtime=None,

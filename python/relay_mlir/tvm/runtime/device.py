@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Dict, Tuple, Union
 
-__all__ = ["Device", "cpu", "cuda", "gpu", "vulkan", "rocm", "device", "enabled"]
+__all__ = ["Device", "cpu", "cuda", "gpu", "vulkan", "rocm", "device", "enabled", "check_device"]
 
 #: device_type code -> (TVM's name, relay-mlir target, IREE driver)
 _KINDS: Dict[int, Tuple[str, str, str]] = {
@@ -118,3 +118,14 @@ def enabled(target: str) -> bool:
     device or target name): relay-mlir supports its kind and IREE's runtime has its driver."""
     word = target.strip().split()[0] if isinstance(target, str) and target.strip() else ""
     return word in _NAMES and Device(_NAMES[word]).exist
+
+
+def check_device(dev: Device, target: str, what: str) -> Device:
+    """``dev`` if code built for relay-mlir target ``target`` runs on it, else a ``ValueError``
+    naming the device it needs."""
+    if dev.target != target:
+        want = next(n for n, t, _ in _KINDS.values() if t == target)
+        raise ValueError(f"{what} was built for target {target} (a {want} device) and cannot "
+                         f"run on {dev}: pass tvm.{want}(), or build it for target "
+                         f"'{dev.kind if dev.kind != 'cpu' else 'llvm'}'")
+    return dev

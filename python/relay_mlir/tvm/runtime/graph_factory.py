@@ -20,8 +20,9 @@ import numpy as np
 
 from ...runtime import Executable
 from .._modules import refused_attribute
-from .device import _KINDS, Device
+from .device import Device, check_device
 from .module import Module
+from .package import write_library
 from .ndarray import NDArray
 
 __all__ = ["TensorSpec", "GraphSpec", "GraphExecutorFactoryModule"]
@@ -50,8 +51,6 @@ class GraphSpec:
 
     inputs: Tuple[TensorSpec, ...]
     outputs: Tuple[TensorSpec, ...]
-    target: str
-    driver: str
     bound_params: Tuple[str, ...] = ()
 
 
@@ -81,12 +80,7 @@ class GraphExecutorFactoryModule(Module):
         """A graph executor module running on ``dev`` (which must suit the build target)."""
         from .graph_runtime import GraphExecutorModule
 
-        dev = _one_device(dev)
-        if dev.target != self.spec.target:
-            want = next(n for n, t, _ in _KINDS.values() if t == self.spec.target)
-            raise ValueError(f"this library was built for target {self.spec.target} (a {want} "
-                             f"device) and cannot run on {dev}: pass tvm.{want}(), or build it "
-                             f"for target '{dev.kind if dev.kind != 'cpu' else 'llvm'}'")
+        dev = check_device(_one_device(dev), self.executable.target, "this library")
         return GraphExecutorModule(self, dev)
 
     def get_function(self, name: str, query_imports: bool = False):
@@ -102,33 +96,17 @@ class GraphExecutorFactoryModule(Module):
     def export_library(self, file_name: "os.PathLike[str] | str", fcompile=None, addons=None,
                        workspace_dir=None, **kwargs) -> None:
         """Writes the library as one file (``package``) for ``tvm.runtime.load_module``."""
-        from .package import write_package
-
-        meta = {"kind": "graph", "target": self.spec.target, "driver": self.spec.driver,
-                "inputs": [t.to_json() for t in self.spec.inputs],
-                "outputs": [t.to_json() for t in self.spec.outputs],
-                "bound_params": list(self.spec.bound_params),
-                "result_dtypes": self.executable.result_dtypes}
-        write_package(file_name, self.executable.vmfb, meta)
+        write_library(file_name, self.executable, "graph",
+                      {"inputs": [t.to_json() for t in self.spec.inputs],
+                       "outputs": [t.to_json() for t in self.spec.outputs],
+                       "bound_params": list(self.spec.bound_params)})
 
     @staticmethod
-    def from_package(vmfb: bytes, meta: Dict[str, object], path: str) -> "GraphExecutorFactoryModule":
+    def from_library(exe: Executable, meta: Dict[str, object]) -> "GraphExecutorFactoryModule":
         """The factory of a loaded library (``load_module``)."""
-        from ...compiler import TARGETS
-
-        target = meta.get("target")
-        if target not in TARGETS:
-            raise ValueError(f"load_module: '{path}' was built for target {target!r}, which this "
-                             f"relay-mlir does not know (it knows {', '.join(TARGETS)})")
-        try:
-            spec = GraphSpec(tuple(TensorSpec.from_json(t) for t in meta["inputs"]),
-                             tuple(TensorSpec.from_json(t) for t in meta["outputs"]),
-                             str(target), str(meta["driver"]), tuple(meta.get("bound_params", ())))
-        except (KeyError, TypeError, ValueError) as e:
-            raise ValueError(f"load_module: '{path}' has incomplete metadata ({e!r})") from None
-        _check_driver(spec.driver, spec.target, path)
-        exe = Executable(vmfb, driver=spec.driver, target=spec.target,
-                         result_dtypes=meta.get("result_dtypes") or {})
+        spec = GraphSpec(tuple(TensorSpec.from_json(t) for t in meta["inputs"]),
+                         tuple(TensorSpec.from_json(t) for t in meta["outputs"]),
+                         tuple(meta.get("bound_params", ())))
         return GraphExecutorFactoryModule(exe, spec)
 
     def __getattr__(self, name: str):
@@ -136,15 +114,6 @@ class GraphExecutorFactoryModule(Module):
                                 "there is no graph JSON or separate kernel library: the graph and its "
                                 "kernels are one IREE module; export_library(path) and "
                                 "tvm.runtime.load_module(path) save and load it")
-
-
-def _check_driver(driver: str, target: str, path: str) -> None:
-    import iree.runtime as rt
-
-    have = rt.query_available_drivers()
-    if driver not in have:
-        raise ValueError(f"load_module: '{path}' was built for target {target}, whose IREE "
-                         f"driver '{driver}' this process does not have (it has: {', '.join(have)})")
 
 
 def flat_outputs(value: object) -> List[np.ndarray]:

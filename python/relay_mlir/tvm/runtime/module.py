@@ -48,16 +48,17 @@ class Module:
 
 
 def load_module(path: "os.PathLike[str] | str", fmt: str = "") -> Module:
-    """``tvm.runtime.load_module(path)``: the module ``export_library`` wrote to ``path``
-    (a graph executor factory: ``mod["default"](dev)``). Raises ``ValueError`` naming what
-    was expected for any other file, another format version, or a target this process
-    cannot run."""
+    """``tvm.runtime.load_module(path)``: the module ``export_library`` wrote to ``path``: a
+    graph executor factory (``mod["default"](dev)``) or a VM executable (for
+    ``VirtualMachine``). Raises ``ValueError`` naming what was expected for any other file,
+    another format version, or a target this process cannot run."""
     from .graph_factory import GraphExecutorFactoryModule
-    from .package import read_package
+    from .package import read_library
+    from .vm import VMExecutableModule
 
-    vmfb, meta = read_package(path)
-    if meta.get("kind") != "graph":
-        raise ValueError(f"load_module: '{os.fspath(path)}' holds a {meta.get('kind')!r} module; "
-                         "this relay-mlir loads graph executor libraries ('graph')")
-    return GraphExecutorFactoryModule.from_package(vmfb, meta, os.fspath(path))
-
+    exe, meta = read_library(path)
+    load = GraphExecutorFactoryModule.from_library if meta["kind"] == "graph" else VMExecutableModule.from_library
+    try:
+        return load(exe, meta)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"load_module: '{os.fspath(path)}' has incomplete metadata ({e!r})") from None

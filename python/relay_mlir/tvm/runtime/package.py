@@ -10,12 +10,14 @@ The ``.vmfb`` comes first and unchanged, so ``iree-run-module --module=PATH
 --function=main`` runs the file as it is (IREE ignores the bytes after its archive),
 except that iree-run-module loads a file named ``*.so`` as a system library: copy
 or name it ``*.vmfb`` for that tool.
-The metadata (``format_version`` 1) holds ``kind`` (``"graph"``), ``target`` (the
+The metadata (``format_version`` 1) holds ``kind`` (``"graph"`` or ``"vm"``), ``target`` (the
 relay-mlir target: ``llvm-cpu``, ``vulkan-spirv``, ``cuda``, ``rocm``), ``driver``,
 ``inputs`` (run-time inputs in order: ``name``, ``shape`` with ``null`` for a
 run-time size, ``dtype``), ``outputs`` (flattened: ``shape``, ``dtype``),
 ``bound_params`` (names of the params bound into the code at build time) and
-``result_dtypes`` (the relay dtypes of the results).
+``result_dtypes`` (the relay dtypes of the results); a VM library has ``params`` (``main``'s
+run-time parameter names) and ``result_nesting`` (``main``'s result: ``null`` for a tensor,
+a list of its fields' nestings for a tuple) instead of inputs and outputs.
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "lib.so")
@@ -30,10 +32,14 @@ import os
 import struct
 from typing import Dict, Tuple
 
-__all__ = ["FORMAT_VERSION", "MAGIC", "write_package", "read_package"]
+__all__ = ["FORMAT_VERSION", "MAGIC", "KINDS", "write_package", "read_package", "write_library",
+           "read_library"]
 
 FORMAT_VERSION = 1
 MAGIC = b"RMTVMLIB"
+#: what a library holds: a graph executor factory (``relay.build``) or a VM executable
+#: (``relay.vm.compile``)
+KINDS = ("graph", "vm")
 _TAIL = struct.Struct("<Q8s")
 
 
@@ -73,3 +79,36 @@ def read_package(path: "os.PathLike[str] | str") -> Tuple[bytes, Dict[str, objec
                          f"relay-mlir reads version {FORMAT_VERSION}: export it again with this "
                          "version's export_library")
     return data[:start], meta
+
+
+def write_library(path: "os.PathLike[str] | str", exe, kind: str, fields: Dict[str, object]) -> None:
+    """Writes relay-mlir ``Executable`` ``exe`` as a library of ``kind`` with metadata ``fields``."""
+    assert kind in KINDS, kind
+    write_package(path, exe.vmfb, dict(fields, kind=kind, target=exe.target, driver=exe.driver,
+                                       result_dtypes=exe.result_dtypes))
+
+
+def read_library(path: "os.PathLike[str] | str"):
+    """``(Executable, metadata)`` of a library file, checked: its kind, a target this relay-mlir
+    knows and whose IREE driver this process has (``ValueError`` naming them otherwise)."""
+    import iree.runtime as rt
+
+    from ...compiler import TARGETS
+    from ...runtime import Executable
+
+    vmfb, meta = read_package(path)
+    path = os.fspath(path)
+    if meta.get("kind") not in KINDS:
+        raise ValueError(f"load_module: '{path}' holds a {meta.get('kind')!r} module; this "
+                         f"relay-mlir loads {' and '.join(KINDS)} libraries")
+    target, driver = meta.get("target"), meta.get("driver")
+    if target not in TARGETS:
+        raise ValueError(f"load_module: '{path}' was built for target {target!r}, which this "
+                         f"relay-mlir does not know (it knows {', '.join(TARGETS)})")
+    have = rt.query_available_drivers()
+    if driver not in have:
+        raise ValueError(f"load_module: '{path}' was built for target {target}, whose IREE "
+                         f"driver {driver!r} this process does not have (it has: {', '.join(have)})")
+    exe = Executable(vmfb, driver=str(driver), target=str(target),
+                     result_dtypes=meta.get("result_dtypes") or {})
+    return exe, meta

@@ -1,5 +1,9 @@
 """``tvm.runtime.vm``: ``Executable`` (what ``relay.vm.compile`` returns) and ``VirtualMachine``.
 
+TVM 0.19 ships a VM program with ``exe.mod.export_library(path)``; ``tvm.runtime.load_module
+(path)`` gives a module ``VirtualMachine(module, dev)`` runs (``VMExecutableModule`` here; the
+file format is ``package``'s, kind ``"vm"``).
+
 TVM 0.19::
 
     exe = relay.vm.compile(mod, target="llvm", params=params)
@@ -14,24 +18,32 @@ from the compiled code's own check (``relay_mlir.InputShapeError``).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+import os
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ...runtime import Executable as _IreeExecutable
 from .._modules import refused_attribute
 from .benchmark import BenchmarkResult, time_calls
 from .container import from_relay_value, to_relay_value
-from .device import Device
+from .device import Device, check_device
+from .module import Module
+from .package import write_library
 
-__all__ = ["Executable", "VirtualMachine"]
+__all__ = ["Executable", "VirtualMachine", "VMExecutableModule"]
 
 
 class Executable:
-    """A module compiled for the VM: the IREE executable and ``main``'s run-time parameters."""
+    """A module compiled for the VM: the IREE executable and ``main``'s run-time parameters.
 
-    def __init__(self, exe: _IreeExecutable, params: Sequence[str], target: str) -> None:
+    ``nesting`` is ``main``'s result structure (``None`` a tensor, a list per tuple), needed
+    only when the IREE executable has no relay types of its own (a loaded library)."""
+
+    def __init__(self, exe: _IreeExecutable, params: Sequence[str], target: str,
+                 nesting: object = None) -> None:
         self.executable = exe
         self.target = target
         self._params = tuple(params)
+        self._nesting = nesting
 
     def get_function_params(self, func_name: str) -> List[str]:
         """The names of ``main``'s parameters that are not bound to constants."""
@@ -39,27 +51,85 @@ class Executable:
             raise ValueError(f"relay-mlir's VM executables export 'main' only, not '{func_name}'")
         return list(self._params)
 
+    @property
+    def mod(self) -> "VMExecutableModule":
+        """The runtime module (``exe.mod.export_library(path)``)."""
+        return VMExecutableModule(self)
+
+    def result_nesting(self) -> object:
+        """``main``'s result structure: ``None`` for a tensor, a list of fields for a tuple."""
+        layout = self.executable.result_layout
+        if layout is None:
+            return self._nesting
+        return _nesting(layout.result)
+
+    def run(self, func_name: str, args: Tuple[object, ...]) -> object:
+        """``func_name``'s result on relay-mlir values (nested as ``main`` returns it)."""
+        out = self.executable.run(func_name, *args)
+        if self.executable.result_layout is None and self._nesting is not None:
+            flat = iter(out if isinstance(out, tuple) else (out,))
+            out = _renest(flat, self._nesting)
+        return out
+
     def __getattr__(self, name: str):
         raise refused_attribute(self, name, ("save", "load_exec", "bytecode", "lib", "move_late_bound_consts"),
-                                "there is no VM bytecode; to ship a model, build it with relay.build "
-                                "and write it with export_library")
+                                "there is no VM bytecode: exe.mod.export_library(path) writes the "
+                                "program as one file that tvm.runtime.load_module(path) loads")
+
+
+def _nesting(t: object) -> object:
+    from ...ty import TensorType, TupleType
+
+    if isinstance(t, TupleType):
+        return [_nesting(f) for f in t.fields]
+    if isinstance(t, TensorType):
+        return None
+    raise ValueError(f"export_library: main returns {t}; a VM library can return tensors and "
+                     "tuples of them (run programs returning ADT values in the process that "
+                     "compiled them)")
+
+
+def _renest(flat: Iterator[object], nesting: object) -> object:
+    if nesting is None:
+        return next(flat)
+    return tuple(_renest(flat, n) for n in nesting)
+
+
+class VMExecutableModule(Module):
+    """``exe.mod``: a VM executable as a runtime module, written by ``export_library`` and
+    read back by ``tvm.runtime.load_module``."""
+
+    type_key = "VMExecutable"
+
+    def __init__(self, exe: Executable) -> None:
+        self.executable = exe
+
+    def export_library(self, file_name: "os.PathLike[str] | str", fcompile=None, addons=None,
+                       workspace_dir=None, **kwargs) -> None:
+        write_library(file_name, self.executable.executable, "vm",
+                      {"params": self.executable.get_function_params("main"),
+                       "result_nesting": self.executable.result_nesting()})
+
+    @staticmethod
+    def from_library(exe: _IreeExecutable, meta: Dict[str, object]) -> "VMExecutableModule":
+        params = [str(p) for p in meta["params"]]
+        return VMExecutableModule(Executable(exe, params, exe.target, meta["result_nesting"]))
 
 
 class VirtualMachine:
     """Runs an ``Executable`` on a device (whose kind must be the target's)."""
 
     def __init__(self, exe: Executable, device: Device, memory_cfg: object = None) -> None:
+        if isinstance(exe, VMExecutableModule):
+            exe = exe.executable
         if not isinstance(exe, Executable):
-            raise TypeError(f"VirtualMachine expects the Executable relay.vm.compile returns, "
-                            f"got {type(exe).__name__}")
+            raise TypeError(f"VirtualMachine expects the Executable relay.vm.compile returns (or "
+                            f"the module load_module gives for it), got {type(exe).__name__}")
         devs = device if isinstance(device, (list, tuple)) else [device]
         if not devs or not all(isinstance(d, Device) for d in devs):
             raise TypeError(f"VirtualMachine expects a Device such as tvm.cpu(), got {device!r}")
-        if devs[0].target != exe.target:
-            raise ValueError(f"the executable was compiled for target {exe.target} and cannot "
-                             f"run on {devs[0]}")
         self._exec = exe
-        self.device = devs[0]
+        self.device = check_device(devs[0], exe.target, "the executable")
         self._inputs: Dict[str, Tuple[object, ...]] = {}
 
     def _arguments(self, func_name: str, args: Tuple[object, ...], kwargs: Dict[str, object]):
@@ -89,7 +159,7 @@ class VirtualMachine:
         """Runs ``func_name`` on these arguments (or the ones ``set_input`` stored)."""
         if args or kwargs or func_name not in self._inputs:
             self.set_input(func_name, *args, **kwargs)
-        return from_relay_value(self._exec.executable.run(func_name, *self._inputs[func_name]))
+        return from_relay_value(self._exec.run(func_name, self._inputs[func_name]))
 
     def run(self, *args: object, **kwargs: object) -> object:
         return self.invoke("main", *args, **kwargs)
