@@ -102,3 +102,70 @@ def test_bad_input_infos_name_what_was_expected():
         from_torchscript(torch.nn.Linear(3, 2), [("a", (1, 3))])
     with pytest.raises(UnsupportedError, match=r"aten::linear.*PyTorch raised"):
         from_torchscript(sm, [("a", (1, 4))])  # 4 features into Linear(3, 2)
+
+
+class _SelfAttention(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mha = torch.nn.MultiheadAttention(16, 4, batch_first=True)
+
+    def forward(self, q):
+        return self.mha(q, q, q)
+
+
+@pytest.mark.parametrize("how", ["trace", "script"])
+@pytest.mark.parametrize("norm_first,activation", [(False, "relu"), (True, "gelu")])
+def test_fused_encoder_layer_matches_torch(how, norm_first, activation):
+    """Under torch.no_grad() an eval TransformerEncoderLayer takes PyTorch's fast path: one
+    aten::_transformer_encoder_layer_fwd node (traced, and at run time in scripted code)."""
+    torch.manual_seed(0)
+    m = torch.nn.TransformerEncoderLayer(16, 2, 32, batch_first=True, norm_first=norm_first,
+                                         activation=activation).eval()
+    x = torch.randn(2, 5, 16)
+    with torch.no_grad():
+        sm = torch.jit.trace(m, x, check_trace=False) if how == "trace" else torch.jit.script(m)
+        if how == "trace":
+            assert "aten::_transformer_encoder_layer_fwd" in str(sm.inlined_graph)
+        mod, params = from_torchscript(sm, [("src", (2, 5, 16))])
+        want = m(x)
+    got = relay.create_executor("debug", mod=mod).evaluate()(*_args(mod, params, x))
+    _close(_outputs(got)[0], want)
+
+
+def test_fused_multi_head_attention_matches_torch():
+    """Self-attention through aten::_native_multi_head_attention: the output and the
+    head-averaged attention weights."""
+    torch.manual_seed(0)
+    m = _SelfAttention().eval()
+    q = torch.randn(2, 3, 16)
+    with torch.no_grad():
+        sm = torch.jit.trace(m, q, check_trace=False)
+        assert "aten::_native_multi_head_attention" in str(sm.inlined_graph)
+        mod, params = from_torchscript(sm, [("q", (2, 3, 16))])
+        want = m(q)
+    got = _outputs(relay.create_executor("debug", mod=mod).evaluate()(*_args(mod, params, q)))
+    assert len(got) == 2
+    for g, w in zip(got, want):
+        _close(g, w)
+
+
+def test_weights_tvm_would_merge_stay_apart():
+    """TVM 0.19 names a weight after its first user and attribute: the fused encoder layer
+    reads linear1.weight, linear2.weight, norm1.weight, ... all as
+    'aten::_transformer_encoder_layer_fwd_0.weight', one parameter (wrong results). Here
+    the first TVM visits (linear2's) keeps that name and the others their attribute path."""
+    torch.manual_seed(0)
+    m = torch.nn.TransformerEncoderLayer(16, 2, 32, batch_first=True).eval()
+    with torch.no_grad():
+        sm = torch.jit.trace(m, torch.zeros(1, 4, 16), check_trace=False)
+    _, params = from_torchscript(sm, [("src", (1, 4, 16))])
+    src = "aten::_transformer_encoder_layer_fwd_0"
+    want = {f"{src}.weight": "linear2.weight", f"{src}.bias": "linear2.bias",
+            f"{src}.in_proj_weight": "self_attn.in_proj_weight", f"{src}.in_proj_bias": "self_attn.in_proj_bias"}
+    for key in ("linear1", "norm1", "norm2", "self_attn.out_proj"):
+        for attr in ("weight", "bias"):
+            want[f"{src}.{key}.{attr}"] = f"{key}.{attr}"
+    assert sorted(params) == sorted(want)
+    state = m.state_dict()
+    for name, key in want.items():
+        np.testing.assert_array_equal(params[name], state[key].numpy())

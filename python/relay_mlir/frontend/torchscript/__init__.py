@@ -10,7 +10,8 @@ to Relay, as TVM 0.19's ``relay.frontend.from_pytorch`` imports it.
   (unrolled).
 * ``main`` takes the inputs named by ``input_infos`` (``[(name, shape)]`` or
   ``[(name, (shape, dtype))]``; the dtype defaults to the traced graph's, else
-  ``default_dtype``), then the module's weights as TVM orders them: in the order the
+  ``default_dtype``; trailing inputs of a scripted ``forward`` with defaults, such as
+  ``src_mask=None``, may be left out and take them), then the module's weights as TVM orders them: in the order the
   program first uses them. Weights are named as TVM names them (``_names``):
   ``aten::_convolution_0.weight`` for a traced conv, ``aten::linear_1.bias``;
   ``use_parser_friendly_name=True`` gives ``aten___convolution_0_weight``.
@@ -69,6 +70,20 @@ def _prepare(graph):
     return lowered
 
 
+def _defaults(script_module, n: int) -> List[Any]:
+    """The default values of the trailing inputs of ``forward`` that have one (scripted)."""
+    try:
+        args = list(script_module.forward.schema.arguments)[-n:] if n else []
+    except AttributeError:
+        return []
+    out: List[Any] = []
+    for a in reversed(args):
+        if not a.has_default_value():
+            break
+        out.insert(0, a.default_value)
+    return out
+
+
 def _input_info(info: Any, graph_input, default_dtype: str) -> Tuple[str, Tuple[int, ...], str]:
     """(name, shape, dtype) of one ``input_infos`` entry."""
     if not isinstance(info, (tuple, list)) or len(info) != 2 or not isinstance(info[0], str):
@@ -124,9 +139,11 @@ def from_torchscript(script_module, input_infos: Sequence[Any], custom_convert_m
     graph = _prepare(script_module.graph)
     graph_inputs = list(graph.inputs())[1 if is_module else 0:]
     infos = list(input_infos)
-    if len(infos) != len(graph_inputs):
+    defaults = _defaults(script_module, len(graph_inputs))
+    if not len(graph_inputs) - len(defaults) <= len(infos) <= len(graph_inputs):
         raise ValueError(f"from_pytorch: the model takes {len(graph_inputs)} input(s) "
-                         f"({', '.join(v.debugName() for v in graph_inputs)}), input_infos gives {len(infos)}")
+                         f"({', '.join(v.debugName() for v in graph_inputs)}; the last {len(defaults)} "
+                         f"with defaults), input_infos gives {len(infos)}")
     state = {k: v for k, v in script_module.state_dict().items()} if is_module else {}
     by_value, by_name = weight_names(graph, state.keys(), use_parser_friendly_name)
     imp = TorchScriptImporter(graph, source, by_value, {n: state[k] for n, k in by_name.items()},
@@ -141,6 +158,8 @@ def from_torchscript(script_module, input_infos: Sequence[Any], custom_convert_m
         v = E.var(name, shape=shape, dtype=dtype)
         params.append(v)
         imp.put(gi, _TV(v, shape, dtype), torch.zeros(shape, dtype=getattr(torch, dtype)))
+    for gi, value in zip(graph_inputs[len(infos):], defaults[len(defaults) - (len(graph_inputs) - len(infos)):]):
+        imp.put(gi, value, value)  # an input left out takes its default (a scripted mask=None)
     outs = imp.run_block(graph, [])
     if imp.missing:
         raise UnsupportedError(f"TorchScript model '{source}': the following operators are not implemented: "

@@ -26,6 +26,7 @@ from ... import expr as E
 from ..common import UnsupportedError
 from ..torch import _CONVERTERS, _Ctx, _Importer as _ExportImporter, _TV, _has_tv, _packet
 from . import _eval
+from ._transformer import CONVERTERS as FUSED
 
 _NO_FOLD = {"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout", "aten::rand",
             "aten::randn", "aten::rand_like", "aten::randn_like", "aten::bernoulli", "aten::normal"}
@@ -36,6 +37,12 @@ class _Node:
 
     def __init__(self, target, name: str, val: Any, kind: str) -> None:
         self.target, self.name, self.meta, self.kind = target, name, {"val": val}, kind
+
+
+def _converter(target):
+    """The converter of an OpOverload: this package's fused-kernel ones, else frontend.torch's."""
+    packet, ov = _packet(target)
+    return FUSED.get(packet) or _CONVERTERS.get(f"{packet}.{ov}") or _CONVERTERS.get(packet)
 
 
 def _functional(target):
@@ -149,13 +156,10 @@ class TorchScriptImporter(_ExportImporter):
         except Exception as e:  # noqa: BLE001
             raise self.unsupported(node, f"PyTorch raised {type(e).__name__} on tensors of the given "
                                          f"shapes: {str(e)[:300]}") from None
-        conv_target = target
-        packet, ov = _packet(target)
-        conv = _CONVERTERS.get(f"{packet}.{ov}") or _CONVERTERS.get(packet)
+        conv_target, conv = target, _converter(target)
         if conv is None and _functional(target) is not None:
             conv_target = _functional(target)
-            p2, ov2 = _packet(conv_target)
-            conv = _CONVERTERS.get(f"{p2}.{ov2}") or _CONVERTERS.get(p2)
+            conv = _converter(conv_target)
         fake = _Node(conv_target, name, out_example, kind)
         if conv is None:
             return self.missing_op(node, "no converter", fake)

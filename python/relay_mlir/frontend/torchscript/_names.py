@@ -8,8 +8,10 @@ weight reached by a chain of ``prim::GetAttr`` is named after the first user of 
 chain's last node and the attribute: ``aten::_convolution_0.weight``; friendly names
 join with ``_`` and keep only what follows the attribute's last ``_``
 (``running_mean`` -> ``aten__batch_norm_0_mean``); an attribute path ending in a
-number (a ``ParameterList`` entry) keeps its last two parts (``weights.1``). Weights
-with equal names are one parameter.
+number (a ``ParameterList`` entry) keeps its last two parts (``weights.1``). A weight
+read again (by another GetAttr) is the same parameter. Where TVM would give two
+different weights one name (and so one parameter: wrong results), the second keeps
+its whole attribute path (``aten::_transformer_encoder_layer_fwd_0.linear2.weight``).
 """
 from __future__ import annotations
 
@@ -95,5 +97,10 @@ def _name_weight(node, sep: str, keys: Dict[str, str], sources: Dict[int, str],
     parts = full.split(sep)
     attr = parts[-2:] if re.search(re.escape(sep) + r"\d+$", full) else parts[-1:]
     name = sep.join([sources[user.outputsAt(0).unique()]] + attr)
+    if by_name.get(name, keys[full]) != keys[full]:
+        # another weight has this name (one node reading several modules' weights, e.g. the
+        # fused aten::_transformer_encoder_layer_fwd): TVM 0.19 would make them one parameter,
+        # giving wrong results; this one keeps its whole attribute path
+        name = sep.join([sources[user.outputsAt(0).unique()], full])
     by_value[node.outputsAt(0).unique()] = name
     by_name.setdefault(name, keys[full])
