@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Writes test/data/relay_testing/: what TVM 0.19's ``relay.testing`` workloads are.
+
+Runs in the TVM 0.19 side venv (relay-mlir never depends on TVM; ``tvm.relay.testing``
+needs pytest installed there)::
+
+    TOPHUB_LOCATION=NONE /path/to/tvm-venv/bin/python scripts/tvm_testing_workloads.py
+
+For each case (a workload module and ``get_workload`` keyword arguments) ``workloads.json``
+records, from TVM's ``(mod, params)``: ``main``'s parameters (name and type, in order), the
+params (name, shape, dtype, in dict order, and the float64 sum and sum of absolute values
+of each value: TVM draws them with numpy seeded 0), and how many times each operator is
+called in ``main``. For the cases in ``RUN`` it also runs the workload with its params in
+TVM's graph executor (llvm) on a fixed input and writes ``<case>.npz`` (``data``,
+``output``). test/python/test_relay_testing_tvm.py builds the same cases with
+``relay_mlir.testing`` and compares.
+"""
+from __future__ import annotations
+
+import collections
+import json
+import os
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "test", "data", "relay_testing")
+
+CASES = {
+    "resnet_default": ("resnet", {}),
+    "resnet50": ("resnet", {"num_layers": 50}),
+    "resnet34": ("resnet", {"num_layers": 34}),
+    "resnet18_b4_cifar": ("resnet", {"num_layers": 18, "batch_size": 4, "image_shape": [3, 32, 32],
+                                     "num_classes": 10}),
+    "resnet18_fp16": ("resnet", {"num_layers": 18, "dtype": "float16", "image_shape": [3, 32, 32]}),
+    "resnet20_28px": ("resnet", {"num_layers": 20, "image_shape": [3, 28, 28], "num_classes": 10}),
+    "resnet18_nhwc": ("resnet", {"num_layers": 18, "layout": "NHWC", "image_shape": [32, 32, 3]}),
+    "resnet18_small": ("resnet", {"num_layers": 18, "image_shape": [3, 32, 32], "num_classes": 10}),
+    "mobilenet_default": ("mobilenet", {}),
+    "mobilenet_nhwc_b2": ("mobilenet", {"batch_size": 2, "layout": "NHWC", "image_shape": [224, 224, 3]}),
+    "mlp_b1": ("mlp", {"batch_size": 1}),
+    "mlp_b8_fp16": ("mlp", {"batch_size": 8, "dtype": "float16", "num_classes": 5}),
+    "dqn_b1": ("dqn", {"batch_size": 1}),
+    "dqn_nhwc_b2": ("dqn", {"batch_size": 2, "layout": "NHWC", "image_shape": [84, 84, 4]}),
+    "lstm_3x8": ("lstm", {"iterations": 3, "num_hidden": 8}),
+    "lstm_2x16_b2": ("lstm", {"iterations": 2, "num_hidden": 16, "batch_size": 2}),
+    "vgg_b1": ("vgg", {"batch_size": 1}),
+    "vgg16_bn": ("vgg", {"batch_size": 1, "num_layers": 16, "batch_norm": True}),
+    "inception_v3_default": ("inception_v3", {}),
+    "squeezenet_default": ("squeezenet", {}),
+    "squeezenet_1_1": ("squeezenet", {"version": "1.1"}),
+    "densenet_default": ("densenet", {}),
+    "densenet169_b1": ("densenet", {"densenet_size": 169, "batch_size": 1}),
+    "synthetic_default": ("synthetic", {}),
+    "synthetic_2x4x16x8": ("synthetic", {"input_shape": [2, 4, 16, 8]}),
+}
+RUN = ["mlp_b1", "dqn_b1", "resnet18_small"]
+
+
+def type_repr(t):
+    """A type as JSON: {"shape", "dtype"} or {"tuple": [...]}."""
+    from tvm import relay
+    if isinstance(t, relay.TupleType):
+        return {"tuple": [type_repr(f) for f in t.fields]}
+    return {"shape": [int(d) for d in t.shape], "dtype": str(t.dtype)}
+
+
+def op_counts(expr):
+    from tvm import relay
+    counts = collections.Counter()
+
+    def visit(node):
+        if isinstance(node, relay.Call) and isinstance(node.op, tvm_ir_op()):
+            counts[node.op.name] += 1
+    relay.analysis.post_order_visit(expr, visit)
+    return dict(sorted(counts.items()))
+
+
+def tvm_ir_op():
+    import tvm
+    return tvm.ir.Op
+
+
+def fixed_input(shape, dtype):
+    """The input both sides feed: uniform [0, 1) from numpy's default_rng(2026)."""
+    return np.random.default_rng(2026).random(shape).astype(dtype)
+
+
+def run(mod, params):
+    import tvm
+    from tvm import relay
+    ty = mod["main"].params[0].checked_type
+    data = fixed_input(tuple(int(d) for d in ty.shape), str(ty.dtype))
+    with tvm.transform.PassContext(opt_level=3):
+        f = relay.create_executor("graph", mod=mod, device=tvm.cpu(0), target="llvm",
+                                  params=params).evaluate()
+    return data, f(data).numpy()
+
+
+def main() -> None:
+    import importlib
+
+    from tvm import relay
+    os.makedirs(OUT, exist_ok=True)
+    table = {}
+    for case, (module, kwargs) in CASES.items():
+        m = importlib.import_module(f"tvm.relay.testing.{module}")
+        args = {k: tuple(v) if isinstance(v, list) else v for k, v in kwargs.items()}
+        mod, params = m.get_workload(**args)
+        mod = relay.transform.InferType()(mod)
+        main_fn = mod["main"]
+        table[case] = {
+            "module": module, "kwargs": kwargs,
+            "main_params": [[p.name_hint, type_repr(p.checked_type)] for p in main_fn.params],
+            "params": [[k, list(v.shape), str(v.dtype),
+                        float(v.numpy().astype("float64").sum()), float(np.abs(v.numpy().astype("float64")).sum())]
+                       for k, v in params.items()],
+            "ops": op_counts(main_fn),
+        }
+        if case in RUN:
+            data, out = run(mod, params)
+            np.savez(os.path.join(OUT, f"{case}.npz"), data=data, output=out)
+        print(case, len(params), "params", sum(table[case]["ops"].values()), "calls")
+    with open(os.path.join(OUT, "workloads.json"), "w") as f:
+        json.dump(table, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

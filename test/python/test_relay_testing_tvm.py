@@ -1,0 +1,62 @@
+"""relay_mlir.testing workloads against TVM 0.19's relay.testing.
+
+TVM's side comes from scripts/tvm_testing_workloads.py (TVM 0.19 side venv), recorded in
+test/data/relay_testing/workloads.json: for every case (each workload at its default
+arguments, resnet at 18/34/50 layers, CIFAR sizes, NHWC, float16, other batch sizes...)
+``main``'s parameters (names and types in order), the params (names, shapes, dtypes in
+order, and the float64 sum and absolute sum of each: the same numpy draws give the same
+values), and the operator histogram of ``main``. Three workloads (mlp, dqn, a CIFAR-size
+ResNet-18) are compiled for llvm-cpu with their params and compared with TVM's graph
+executor output on the same input (``<case>.npz``), rtol 1e-4, atol 1e-6.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import relay_mlir
+from relay_mlir import testing
+from relay_mlir.ty import TupleType
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "relay_testing"
+TVM = json.loads((DATA / "workloads.json").read_text())
+RUN = sorted(p.stem for p in DATA.glob("*.npz"))
+
+
+def _type_repr(t):
+    if isinstance(t, TupleType):
+        return {"tuple": [_type_repr(f) for f in t.fields]}
+    return {"shape": [int(d) for d in t.shape], "dtype": str(t.dtype)}
+
+
+def _workload(case):
+    want = TVM[case]
+    kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in want["kwargs"].items()}
+    return importlib.import_module(f"relay_mlir.testing.{want['module']}").get_workload(**kwargs)
+
+
+@pytest.mark.parametrize("case", sorted(TVM))
+def test_workload_is_tvms(case):
+    """Same main signature, params (order, shapes, dtypes, values' sums) and op histogram."""
+    want = TVM[case]
+    mod, params = _workload(case)
+    main = mod["main"]
+    assert [[p.name_hint, _type_repr(p.checked_type)] for p in main.params] == want["main_params"]
+    assert [[k, list(v.shape), v.dtype] for k, v in params.items()] == [w[:3] for w in want["params"]]
+    got_sums = np.array([[v.numpy().astype("float64").sum(), np.abs(v.numpy().astype("float64")).sum()]
+                         for v in params.values()])
+    np.testing.assert_allclose(got_sums, np.array([w[3:] for w in want["params"]]), rtol=1e-9, atol=1e-9)
+    assert dict(sorted(testing.count_ops(main).items())) == want["ops"]
+
+
+@pytest.mark.parametrize("case", RUN)
+def test_workload_runs_like_tvm(case):
+    """Compiled for llvm-cpu with its params: TVM's graph-executor output on the same input."""
+    ref = np.load(DATA / f"{case}.npz")
+    mod, params = _workload(case)
+    exe = relay_mlir.compile(mod, target="llvm-cpu", params={k: v.numpy() for k, v in params.items()})
+    np.testing.assert_allclose(np.asarray(exe(ref["data"])), ref["output"], rtol=1e-4, atol=1e-6)
