@@ -14,7 +14,7 @@ import relay_mlir as relay  # noqa: E402
 from relay_mlir.tvm.relay.frontend import from_onnx, from_pytorch  # noqa: E402
 from relay_mlir.tvm.runtime.ndarray import NDArray  # noqa: E402
 from test_torchscript_models import _script  # noqa: E402
-from test_tvm_frontend_recorded import ONNX, TORCH  # noqa: E402
+from test_tvm_frontend_recorded import ONNX, RENAMED, TORCH, TORCH_SCOPES  # noqa: E402
 
 
 def small_onnx_model(inits_as_inputs=False):
@@ -130,3 +130,35 @@ def test_from_pytorch_structure_is_tvms(name, friendly):
     for v in params.values():
         assert isinstance(v, NDArray)
         assert any(s.shape == v.shape and np.array_equal(s, v.numpy()) for s in state.values())
+
+
+@pytest.mark.parametrize("name", ["resnet", "mlp"])
+@pytest.mark.parametrize("friendly", [False, True])
+def test_from_pytorch_scope_names_are_tvms(name, friendly):
+    """preserve_pytorch_scopes=True: weights named after their module path, as TVM names them
+    (friendly: layer2_1_bn2_var, TVM's cut of 'running_var' after its last '_')."""
+    m, x, sm = _script(name, "trace")
+    mod, params = from_pytorch(sm, [("input0", tuple(x.shape))], use_parser_friendly_name=friendly,
+                               preserve_pytorch_scopes=True)
+    want = TORCH_SCOPES[f"{name} friendly={friendly} scopes=True"]
+    assert _signature(mod) == want["main"]
+    assert list(params) == want["params"]
+
+
+@pytest.mark.parametrize("scopes", [False, True])
+def test_from_pytorch_exports_the_renamed_graph_as_tvm(tmp_path, scopes):
+    """export_renamed_c_graph_path: a directory holding tvm_exported_c_graph_<time>.txt, the
+    graph with its values renamed as TVM renames them (aten::linear_0_0, fc1_0_0)."""
+    import re
+    m, x, sm = _script("mlp", "trace")
+    from_pytorch(sm, [("x", tuple(x.shape))], export_renamed_c_graph_path=str(tmp_path),
+                 preserve_pytorch_scopes=scopes)
+    (saved,) = list(tmp_path.glob("tvm_exported_c_graph_*.txt"))
+    assert re.findall(r"^\s+%(\S+) :", saved.read_text(), re.M) == RENAMED["scopes" if scopes else "default"]
+
+
+def test_tvm_standin_imports():
+    """The ported import line: ``from relay_mlir.tvm import relay`` -> relay.frontend.*."""
+    from relay_mlir.tvm import relay as tvm_relay
+    mod, params = tvm_relay.frontend.from_onnx(small_onnx_model(), {"x": (1, 3, 6, 6)})
+    assert params == {} and _signature(mod) == [("x", (1, 3, 6, 6), "float32")]

@@ -14,7 +14,10 @@ to Relay, as TVM 0.19's ``relay.frontend.from_pytorch`` imports it.
   ``src_mask=None``, may be left out and take them), then the module's weights as TVM orders them: in the order the
   program first uses them. Weights are named as TVM names them (``_names``):
   ``aten::_convolution_0.weight`` for a traced conv, ``aten::linear_1.bias``;
-  ``use_parser_friendly_name=True`` gives ``aten___convolution_0_weight``.
+  ``use_parser_friendly_name=True`` gives ``aten___convolution_0_weight``;
+  ``preserve_pytorch_scopes=True`` names them after the module path
+  (``layer1.0.conv1.weight``). ``export_renamed_c_graph_path`` is a directory where
+  the renamed graph is written (``tvm_exported_c_graph_<time>.txt``), as TVM does.
 * The second result maps those names to the weights (numpy arrays; the TVM-shaped
   ``from_pytorch`` makes them NDArrays).
 * Operators without a converter are reported together, as TVM does: ``The
@@ -25,8 +28,8 @@ to Relay, as TVM 0.19's ``relay.frontend.from_pytorch`` imports it.
 Differences from TVM 0.19: scripted modules work (TVM 0.19 lacks ``aten::conv2d``,
 ``aten::dim`` and ``aten::format`` for them); input dims must be static (TVM accepts
 ``relay.Any()``); quantized models are not supported (``keep_quantized_weight`` is
-accepted and has no effect on float models); ``preserve_pytorch_scopes`` does not
-change weight names here.
+accepted and has no effect on float models). Weight names TVM would give two
+different weights (and so merge them) are kept apart (``_names``).
 
 Example::
 
@@ -48,7 +51,7 @@ from ...module import IRModule
 from ..common import UnsupportedError
 from ..torch import _TV
 from ._importer import TorchScriptImporter
-from ._names import weight_names
+from ._names import source_names, weight_names
 
 __all__ = ["from_torchscript"]
 
@@ -68,6 +71,17 @@ def _prepare(graph):
     except RuntimeError:
         return graph
     return lowered
+
+
+def _export_graph(graph, directory: str) -> None:
+    """TVM's ``export_renamed_c_graph_path``: the renamed graph's text in
+    ``<directory>/tvm_exported_c_graph_<time>.txt``."""
+    import datetime
+    import os
+    os.makedirs(directory, exist_ok=True)
+    stamp = datetime.datetime.now().strftime("%m_%d_%Y_%H_%M_%S")
+    with open(os.path.join(directory, f"tvm_exported_c_graph_{stamp}.txt"), "w") as f:
+        f.write(str(graph))
 
 
 def _defaults(script_module, n: int) -> List[Any]:
@@ -145,7 +159,8 @@ def from_torchscript(script_module, input_infos: Sequence[Any], custom_convert_m
                          f"({', '.join(v.debugName() for v in graph_inputs)}; the last {len(defaults)} "
                          f"with defaults), input_infos gives {len(infos)}")
     state = {k: v for k, v in script_module.state_dict().items()} if is_module else {}
-    by_value, by_name = weight_names(graph, state.keys(), use_parser_friendly_name)
+    sources = source_names(graph, use_parser_friendly_name, preserve_pytorch_scopes)
+    by_value, by_name = weight_names(graph, state.keys(), sources, use_parser_friendly_name)
     imp = TorchScriptImporter(graph, source, by_value, {n: state[k] for n, k in by_name.items()},
                               custom_convert_map)
     imp.grad_enabled = torch.is_grad_enabled()
@@ -170,8 +185,7 @@ def from_torchscript(script_module, input_infos: Sequence[Any], custom_convert_m
     weights = [v for v in free_vars(body) if v not in params]
     mod = IRModule.from_expr(E.Function(params + weights, body))
     if export_renamed_c_graph_path:
-        with open(export_renamed_c_graph_path, "w") as f:
-            f.write(str(graph))
+        _export_graph(graph, export_renamed_c_graph_path)
     # TVM's params: every weight a GetAttr reads, in the order TorchScript lists those nodes
     arrays = {n: t.detach().cpu().contiguous().numpy() for n, t in imp.state.items()}
     return mod, arrays

@@ -21,10 +21,17 @@ from typing import Dict, List, Tuple
 _BLOCK_KINDS = ("prim::If", "prim::Loop")
 
 
-def source_names(graph, friendly: bool) -> Dict[int, str]:
-    """``id`` of each node's first output (``Value.unique()``) -> the node's TVM source name."""
+def source_names(graph, friendly: bool, scopes: bool = False) -> Dict[int, str]:
+    """``id`` of each node's first output (``Value.unique()``) -> the node's TVM source name;
+    the outputs are renamed as TVM renames them (``aten::linear_0_0``: source name, output
+    index). With ``scopes`` (``preserve_pytorch_scopes``) the source name is the module
+    path of the node's scope (``layer1.0.conv1``) and outputs get a count per path."""
     counts: Dict[str, int] = {}
     names: Dict[int, str] = {}
+
+    def count(key: str) -> int:
+        counts[key] = counts.get(key, -1) + 1
+        return counts[key]
 
     def walk(nodes) -> None:
         for node in nodes:
@@ -35,9 +42,13 @@ def source_names(graph, friendly: bool) -> Dict[int, str]:
                     walk(block.nodes())
             if node.kind() == "prim::GetAttr":
                 continue
-            n = counts.get(node.kind(), -1) + 1
-            counts[node.kind()] = n
-            name = f"{node.kind()}_{n}"
+            if scopes:
+                name = ".".join(p for p in (part.split("::")[-1] for part in node.scopeName().split("/")) if p)
+                outs = f"{name}_{count(name)}"
+            else:
+                name = outs = f"{node.kind()}_{count(node.kind())}"
+            for i, v in enumerate(node.outputs()):
+                v.setDebugName(f"{outs}_{i}")
             names[node.outputsAt(0).unique()] = re.sub(r":|\.", "_", name) if friendly else name
     walk(graph.nodes())
     return names
@@ -52,12 +63,13 @@ def attr_path(node) -> List[str]:
     return path[::-1]
 
 
-def weight_names(graph, state_dict_keys, friendly: bool) -> Tuple[Dict[int, str], Dict[str, str]]:
+def weight_names(graph, state_dict_keys, sources: Dict[int, str],
+                 friendly: bool) -> Tuple[Dict[int, str], Dict[str, str]]:
     """(GetAttr output id -> TVM weight name, TVM weight name -> state_dict key) for each
-    GetAttr that reads a tensor of the module's state dict (in TVM's order)."""
+    GetAttr that reads a tensor of the module's state dict (in TVM's order); ``sources``
+    are the nodes' source names (``source_names``)."""
     sep = "_" if friendly else "."
     keys = {k.replace(".", sep): k for k in state_dict_keys}
-    sources = source_names(graph, friendly)
     by_value: Dict[int, str] = {}
     by_name: Dict[str, str] = {}
     seen: set = set()
