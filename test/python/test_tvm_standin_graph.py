@@ -146,6 +146,11 @@ def test_build_needs_a_target():
         relay.build("not a module", "llvm")
     with pytest.raises(ValueError, match="target kind 'metal' is not supported"):
         relay.build(_mod(), "metal")
+    # TVM 0.19 binds a (3, 3) w to the (2, 3) parameter as it is and builds another program
+    with pytest.raises(ValueError, match=r"param 'w' expects shape \(2, 3\), got \(3, 3\)"):
+        relay.build(_mod(), "llvm", params={"w": np.ones((3, 3), "float32")})
+    with pytest.raises(ValueError, match="param 'w' expects dtype float32, got an NDArray of dtype int32"):
+        relay.vm.compile(_mod(), "llvm", params={"w": tvm.nd.array(np.ones((2, 3), "int32"))})
 
 
 def test_build_runs_relays_optimizer_at_the_contexts_level():

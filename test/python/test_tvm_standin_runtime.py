@@ -58,6 +58,13 @@ def test_nd_array_attributes_are_tvms():
     assert (e.dtype, e.shape) == ("float32", (2, 3))
 
 
+def test_nd_refuses_non_numeric_data():
+    with pytest.raises(ValueError, match="tvm.nd.array expects numeric or bool data, got str of dtype <U3"):
+        tvm.nd.array("abc")
+    with pytest.raises(ValueError, match="tvm.nd.empty: unknown or non-numeric dtype 'flaot32'"):
+        tvm.nd.empty((2,), "flaot32")
+
+
 def test_nd_copyto_and_copyfrom():
     a = tvm.nd.array(np.arange(6, dtype="float32").reshape(2, 3))
     b = tvm.nd.empty((2, 3), "float32")

@@ -8,6 +8,8 @@ mod_name="default")`` optimizes and compiles ``main`` inside the current
 accepted) and returns a ``GraphExecutorFactoryModule``. ``params`` (numpy arrays or
 NDArrays; names that are not parameters of ``main`` are ignored, as TVM's
 ``bind_params_by_name``) become constants; the other parameters stay run-time inputs.
+A param must fit its parameter's type as ``set_input`` values must (TVM 0.19 binds one
+of another shape as it is and builds another program; here a ``ValueError``).
 ``target`` is a string, a ``Target``, a one-device dict, or None for
 ``Target.current()``; ``target_host``, ``executor`` and ``runtime`` are accepted and
 have no effect (IREE's runtime is both).
@@ -32,7 +34,7 @@ from ...ty import TensorType, TupleType
 from ..runtime.container import from_relay_value, to_relay_value
 from ..runtime.graph_factory import (GraphExecutorFactoryModule, GraphSpec, TensorSpec, flat_outputs,
                                      spec_dims)
-from ..runtime.ndarray import NDArray
+from ..runtime.ndarray import NDArray, coerce
 from ..target import Target, as_target
 
 __all__ = ["build", "create_executor", "prepare"]
@@ -48,10 +50,21 @@ def prepare(ir_mod: object, target: object, params: Optional[Mapping[str, object
     if "main" not in ir_mod:
         raise ValueError("the module has no 'main' function to build")
     tgt = as_target(target)
-    names = {p.name_hint for p in ir_mod["main"].params}
-    bound = {k: np.asarray(v._data if isinstance(v, NDArray) else v)
-             for k, v in (params or {}).items() if k in names}
+    bound = {}
+    for p in ir_mod["main"].params:
+        if p.name_hint in (params or {}):
+            bound[p.name_hint] = _param_value(p, params[p.name_hint])
     return ir_mod, tgt, bound
+
+
+def _param_value(var, value: object) -> np.ndarray:
+    """``value`` bound to parameter ``var``: checked against its type annotation as
+    ``set_input`` checks inputs (TVM 0.19 binds a value of another shape or dtype as it is,
+    giving another program)."""
+    t = var.type_annotation
+    if isinstance(t, TensorType):
+        return coerce(value, spec_dims(t.shape), t.dtype, f"param '{var.name_hint}'")
+    return np.asarray(value._data if isinstance(value, NDArray) else value)
 
 
 def _tensor(t: object, what: str) -> TensorType:

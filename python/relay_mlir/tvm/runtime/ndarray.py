@@ -123,12 +123,19 @@ def array(arr: object, device: Device = cpu(0), mem_scope: Optional[str] = None)
     if isinstance(arr, NDArray):
         return NDArray(arr.numpy(), device)
     data = np.array(arr, copy=True)
-    if data.dtype == object:
-        raise ValueError(f"tvm.nd.array expects numeric data, got {type(arr).__name__}")
+    if data.dtype.kind not in "biuf":
+        raise ValueError(f"tvm.nd.array expects numeric or bool data, got {type(arr).__name__} "
+                         f"of dtype {data.dtype}")
     return NDArray(data, device)
 
 
 def empty(shape: Sequence[int], dtype: str = "float32", device: Device = cpu(0),
           mem_scope: Optional[str] = None) -> NDArray:
     """``tvm.nd.empty(shape, dtype="float32", device=cpu(0))`` (zero-filled here)."""
-    return NDArray(np.zeros(tuple(int(d) for d in shape), dtype=np.dtype(dtype)), device)
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        dt = None
+    if dt is None or dt.kind not in "biuf":
+        raise ValueError(f"tvm.nd.empty: unknown or non-numeric dtype {dtype!r}")
+    return NDArray(np.zeros(tuple(int(d) for d in shape), dtype=dt), device)
