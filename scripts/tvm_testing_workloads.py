@@ -121,9 +121,14 @@ def main() -> None:
             data, out = run(mod, params)
             np.savez(os.path.join(OUT, f"{case}.npz"), data=data, output=out)
         print(case, len(params), "params", sum(table[case]["ops"].values()), "calls")
-    with open(os.path.join(OUT, "workloads.json"), "w") as f:
-        json.dump(table, f, indent=1)
-        f.write("\n")
+    write_table(table, os.path.join(OUT, "workloads.json"))
+
+
+def write_table(table, path) -> None:
+    """One line per case (compact JSON)."""
+    lines = [f" {json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}" for k, v in table.items()]
+    with open(path, "w") as f:
+        f.write("{\n" + ",\n".join(lines) + "\n}\n")
 
 
 if __name__ == "__main__":

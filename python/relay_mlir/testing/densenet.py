@@ -11,7 +11,7 @@ the transition's width is half the *paper's* feature count: the network is TVM's
 
     >>> mod, params = get_workload(batch_size=1, image_shape=(3, 224, 224), classes=10)
     >>> list(params)[:2], len(params)
-    (['conv1_weight', 'batch1_gamma'], 727)
+    (['conv1_weight', 'batch1_gamma'], 606)
 """
 import relay_mlir as relay
 
