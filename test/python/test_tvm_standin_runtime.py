@@ -177,6 +177,14 @@ def test_refused_contrib_modules():
         graph_executor.create
 
 
+def test_tvm_error_catches_relay_mlirs_errors():
+    for err in (relay_mlir.CompileError("c"), relay_mlir.RelayRuntimeError("r"),
+                relay_mlir.InputShapeError("s")):
+        with pytest.raises(tvm.TVMError):
+            raise err
+    assert not isinstance(ValueError("v"), tvm.TVMError)
+
+
 def test_tempdir():
     from relay_mlir.tvm.contrib import utils
     import os

@@ -37,7 +37,12 @@ from .runtime import ndarray as nd  # noqa: E402
 from . import target, transform, instrument, ir, contrib, testing  # noqa: E402
 from .ir import IRModule  # noqa: E402
 from . import relay  # noqa: E402
-from ..errors import CompileError as TVMError  # noqa: E402
+from ..errors import CompileError, RelayRuntimeError  # noqa: E402
+
+#: what ``except tvm.TVMError`` catches: relay-mlir's compile and run-time errors (TVM has one
+#: class for both; relay-mlir has two, so this is a tuple: it works in ``except`` and
+#: ``isinstance`` and ``pytest.raises``, not in ``raise``)
+TVMError = (CompileError, RelayRuntimeError)
 
 __version__ = "0.19.0-relay-mlir"
 
