@@ -61,7 +61,7 @@ def _fmt_names(names) -> str:
 _NOT_YET = frozenset("""
     AlterOpLayout AnnotateSpans AnnotateTarget BatchingOps
     CapturePostDfsIndexInSpans ChangeBatch CollagePartition
-    Conv2dToSparse Conv2dToSparse2 ConvertLayout Defunctionalization DefuseOps
+    Conv2dToSparse Conv2dToSparse2 Defunctionalization DefuseOps
     DenseToSparse EtaExpand FakeQuantizationToInteger
     FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
     FuseOps InferTypeLocal Inline
@@ -69,7 +69,7 @@ _NOT_YET = frozenset("""
     ManifestLifetimes MarkCompilerFunctionsAsExtern MergeCompilerRegions MergeComposite
     OutlineCompilerFunctionsWithExistingGlobalSymbols PartialEvaluate PartitionGraph PlanDevices
     RemoveUnusedFunctions SimplifyFCTranspose SplitArgs
-    ToANormalForm ToANormalFormExpr ToBasicBlockNormalForm ToCPS ToGraphNormalForm
+    ToANormalFormExpr ToCPS
     build_config fake_quantization_to_integer flexible_shape
     mangle_module_name memory_plan mixed_precision recast to_cps un_cps""".split())
 

@@ -38,7 +38,7 @@ import warnings
 from .autodiff import _run_passes, gradient, jvp
 from .emit import _ir, new_context, parse_module, run_passes
 from .errors import CompileError
-from .expr import Call, Op, TupleGetItem
+from .expr import Call, Function, Op, TupleGetItem
 from .mlir_import import from_mlir_text
 from .module import IRModule
 from .op import dyn as _dyn
@@ -56,6 +56,7 @@ __all__ = [
     "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FoldExplicitPadding", "CanonicalizeOps",
     "CombineParallelConv2D", "CombineParallelDense", "CombineParallelBatchMatmul",
     "FastMath", "ToMixedPrecision",
+    "ToANormalForm", "ToBasicBlockNormalForm", "ToGraphNormalForm", "ConvertLayout",
     "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
@@ -592,6 +593,143 @@ class ToMixedPrecision(FunctionPass):
         with mctx:
             out = holder.operation.get_asm()
         return from_mlir_text(out, f"<{what}>", trusted=True, types_of=mod)
+
+
+def _each_function(mod: IRModule, form) -> IRModule:
+    """A copy of ``mod`` with ``form`` applied to each of its functions."""
+    from .pass_infra import _shallow_copy
+
+    new = _shallow_copy(mod)
+    for gv, fn in list(mod.functions.items()):
+        if isinstance(fn, Function):
+            new[gv] = form(fn)
+    return new
+
+
+@_register_pass
+class ToANormalForm(ModulePass):
+    """Relay's ToANormalForm (PassInfo: "ToANormalForm", opt level 1, a module pass): every
+    expression but variables, global functions, operators and constructors is bound by a
+    ``let`` (constants, closures and ``if``s too), in the innermost scope (function body,
+    branch, clause) holding all its uses, as TVM 0.19 places them (relay_mlir.normal_form; a
+    form of the expressions: the MLIR is SSA). Unlike TVM, a function ending in a let variable
+    does not bind it again (TVM adds ``let %x_1 = %b; let %x_2 = %x_1``)::
+
+        >>> import relay_mlir as relay
+        >>> from relay_mlir.normal_form import count_lets
+        >>> mod = relay.fromtext("def @main(%x: Tensor[(2), float32]) -> Tensor[(2), float32] {"
+        ...                      " %0 = exp(add(%x, 1f)); multiply(%0, %0) }")
+        >>> count_lets(relay.transform.ToANormalForm()(mod)["main"])
+        4
+    """
+
+    _info = PassInfo(1, "ToANormalForm")
+
+    def __init__(self) -> None:
+        pass
+
+    def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        from .normal_form import to_a_normal_form
+
+        return _each_function(mod, to_a_normal_form)
+
+
+@_register_pass
+class ToBasicBlockNormalForm(ModulePass):
+    """Relay's ToBasicBlockNormalForm (PassInfo: "ToBasicBlockNormalForm", opt level 1, a
+    module pass): an expression used from a scope other than its own (inside an ``if`` branch,
+    ``match`` clause or closure and outside it, or in two branches) is let-bound in the
+    innermost scope holding all its uses, as TVM 0.19 does; the rest stays a graph
+    (relay_mlir.normal_form). relay.build's sequence inside ``compile()`` has no need of it:
+    MLIR regions are in that form by construction::
+
+        >>> import relay_mlir as relay
+        >>> from relay_mlir.normal_form import count_lets
+        >>> mod = relay.fromtext("def @main(%x: Tensor[(2), float32], %c: bool) -> Tensor[(2), float32] {"
+        ...                      " %0 = exp(%x); if (%c) { %0 } else { negative(%0) } }")
+        >>> count_lets(relay.transform.ToBasicBlockNormalForm()(mod)["main"])
+        1
+    """
+
+    _info = PassInfo(1, "ToBasicBlockNormalForm")
+
+    def __init__(self) -> None:
+        pass
+
+    def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        from .normal_form import to_basic_block_normal_form
+
+        return _each_function(mod, to_basic_block_normal_form)
+
+
+@_register_pass
+class ToGraphNormalForm(FunctionPass):
+    """Relay's ToGraphNormalForm (PassInfo: "ToGraphNormalForm", opt level 1, a function pass):
+    lets become graph nodes, except a recursive closure's, one whose value has a reference
+    operation, and an unused one whose value calls a function (TVM 0.19 removes those too,
+    losing effects); relay_mlir.normal_form::
+
+        >>> import relay_mlir as relay
+        >>> from relay_mlir.normal_form import count_lets
+        >>> mod = relay.fromtext("def @main(%x: Tensor[(2), float32]) -> Tensor[(2), float32] {"
+        ...                      " let %a = exp(%x); let %b = add(%a, %a); %b }")
+        >>> count_lets(relay.transform.ToGraphNormalForm()(mod)["main"])
+        0
+    """
+
+    _info = PassInfo(1, "ToGraphNormalForm")
+
+    def __init__(self) -> None:
+        from .normal_form import to_graph_normal_form
+
+        self._pass_func = lambda fn, mod, ctx: to_graph_normal_form(fn)
+
+
+@_register_pass
+class ConvertLayout(_PipelinePass):
+    """Relay's ConvertLayout(desired_layouts) (``relay-convert-layout``; PassInfo:
+    "ConvertLayout", opt level 3, requires InferType and CanonicalizeOps, a function pass).
+    ``desired_layouts`` is TVM's dict ``{"nn.conv2d": [data_layout, kernel_layout]}``:
+    ``["NHWC", "default"]`` (kernel HWIO) or ``["NCHW", "default"]`` (kernel OIHW), the kernel
+    layout also spelled out. Every ``nn.conv2d`` gets those layouts, with ``transpose``s of its
+    data and weight before it and back after it (TVM: ``layout_transform``s), and the
+    transposes are moved through the ops that can take the new layout (elementwise and
+    broadcast ops, ``nn.bias_add``, pools, reductions, ``concatenate``), so they cancel between
+    convolutions. Other operators' layouts (``nn.conv2d_transpose``, ``qnn.conv2d``, ...) and
+    other kernel layouts are not converted: asking for them is a ``ValueError``::
+
+        >>> import relay_mlir as relay
+        >>> x, w = relay.var("x", shape=(1, 3, 8, 8)), relay.var("w", shape=(4, 3, 3, 3))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x, w], relay.nn.relu(relay.nn.conv2d(x, w))))
+        >>> out = relay.transform.ConvertLayout({"nn.conv2d": ["NHWC", "default"]})(mod)
+        >>> body = out["main"].body        # the transpose back to NCHW after the relu
+        >>> body.op.name, body.args[0].args[0].attrs["data_layout"]
+        ('transpose', 'NHWC')
+    """
+
+    _info = PassInfo(3, "ConvertLayout", ["InferType", "CanonicalizeOps"])
+    _KERNELS = {"NHWC": "HWIO", "NCHW": "OIHW"}
+
+    def __init__(self, desired_layouts) -> None:
+        if not isinstance(desired_layouts, dict):
+            raise TypeError("ConvertLayout: desired_layouts is a dict such as "
+                            f"{{'nn.conv2d': ['NHWC', 'default']}}, got {desired_layouts!r}")
+        others = sorted(k for k in desired_layouts if k != "nn.conv2d")
+        if others:
+            raise ValueError(f"ConvertLayout: relay-mlir converts the layout of nn.conv2d only, "
+                             f"not of {', '.join(map(str, others))}")
+        layouts = list(desired_layouts.get("nn.conv2d", ()))
+        if not layouts:
+            raise ValueError("ConvertLayout: desired_layouts needs 'nn.conv2d': "
+                             "[data_layout, kernel_layout]")
+        data = layouts[0]
+        kernel = layouts[1] if len(layouts) > 1 else "default"
+        if data not in self._KERNELS or kernel not in ("default", self._KERNELS[data]) \
+                or len(layouts) > 2:
+            raise ValueError("ConvertLayout: nn.conv2d layouts are ['NHWC', 'default'|'HWIO'] or "
+                             f"['NCHW', 'default'|'OIHW'], got {layouts!r}")
+        self.desired_layouts = {"nn.conv2d": [data, kernel]}
+        self.passes = f"relay-convert-layout{{desired-layout={data} constant-weights-only=false}}"
 
 
 _dyn.set_type_oracle(_infer_expr_type)

@@ -14,7 +14,8 @@ MODULES = ["relay_mlir", "relay_mlir.ty", "relay_mlir.expr", "relay_mlir.op.tens
            "relay_mlir.models.resnet", "relay_mlir.adt", "relay_mlir.scope_builder",
            "relay_mlir.prelude", "relay_mlir.parser", "relay_mlir.printer", "relay_mlir.mlir_import",
            "relay_mlir._tvm_ndarray", "relay_mlir.interpreter", "relay_mlir.interpreter_ops",
-           "relay_mlir.executor", "relay_mlir.autodiff", "relay_mlir.visualize"]
+           "relay_mlir.executor", "relay_mlir.autodiff", "relay_mlir.visualize",
+           "relay_mlir.normal_form"]
 
 
 @pytest.mark.parametrize("name", MODULES)

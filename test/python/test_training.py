@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
-from relay_mlir.testing import digits as D
+from relay_mlir.models import digits as D
 from relay_mlir.training import adam, sgd_momentum, training_loop
 
 pytest.importorskip("sklearn", reason="the digits data set ships with scikit-learn (the test extra)")
