@@ -20,13 +20,13 @@ __all__ = ["TempDirectory", "tempdir"]
 class TempDirectory:
     """A directory removed with the object (or by ``remove()``)."""
 
-    def __init__(self, custom_path: Optional[str] = None, keep_for_debug: bool = False) -> None:
+    def __init__(self, custom_path: Optional[str] = None, keep_for_debug: Optional[bool] = None) -> None:
         if custom_path is not None:
             os.makedirs(custom_path, exist_ok=True)
             self.temp_dir = os.path.abspath(custom_path)
         else:
             self.temp_dir = tempfile.mkdtemp()
-        self._keep = keep_for_debug or custom_path is not None
+        self._keep = bool(keep_for_debug) or custom_path is not None
 
     def relpath(self, name: str) -> str:
         return os.path.join(self.temp_dir, name)
@@ -43,5 +43,5 @@ class TempDirectory:
             self.remove()
 
 
-def tempdir(custom_path: Optional[str] = None, keep_for_debug: bool = False) -> TempDirectory:
+def tempdir(custom_path: Optional[str] = None, keep_for_debug: Optional[bool] = None) -> TempDirectory:
     return TempDirectory(custom_path, keep_for_debug)
