@@ -164,3 +164,11 @@ def test_check_grad_passes_and_fails():
 def test_rand_is_an_ndarray():
     a = testing.rand("float16", 2, 3)
     assert a.shape == (2, 3) and a.dtype == "float16" and 0 <= a.numpy().min() and a.numpy().max() < 1
+
+
+def test_tvm_members_not_provided_say_so():
+    with pytest.raises(AttributeError, match="relay.testing.dcgan .* is not part of relay-mlir: build"):
+        testing.dcgan  # noqa: B018
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_thing'"):
+        testing.no_such_thing  # noqa: B018
+    assert testing.gradient is relay.transform.gradient
