@@ -34,35 +34,31 @@ def _outputs(out):
     return [out.numpy() if hasattr(out, "numpy") else np.asarray(out)]
 
 
-@pytest.mark.parametrize("name", sorted(MODELS))
-def test_scripted_matches_torch(name):
-    """torch.jit.script modules (if on shapes/self.training, scripted transformer code)
-    through the reference interpreter."""
-    m, x, sm = _script(name, "script")
+def _import_and_run(name, how, run):
+    """Imports model ``name`` (traced or scripted) and checks ``run(mod)(*args)`` against torch."""
+    m, x, sm = _script(name, how)
     mod, params = from_torchscript(sm, [("input0", (tuple(x.shape), str(x.dtype).replace("torch.", "")))])
-    run = relay.create_executor("debug", mod=mod).evaluate()
-    got = _outputs(run(*_args(mod, params, x)))
+    got = _outputs(run(mod)(*_args(mod, params, x)))
     with torch.no_grad():
         want = m(x)
     want = list(want) if isinstance(want, tuple) else [want]
     assert len(got) == len(want)
     for g, w in zip(got, want):
         _close(g, w)
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_scripted_matches_torch(name):
+    """torch.jit.script modules (if on shapes/self.training, scripted transformer code)
+    through the reference interpreter."""
+    _import_and_run(name, "script", lambda mod: relay.create_executor("debug", mod=mod).evaluate())
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_traced_compiled_matches_torch(name):
     """torch.jit.trace modules imported with their weights as parameters, compiled with IREE
     (llvm-cpu, one compile per model) and run with the imported params."""
-    m, x, sm = _script(name, "trace")
-    mod, params = from_torchscript(sm, [("input0", (tuple(x.shape), str(x.dtype).replace("torch.", "")))])
-    got = _outputs(relay.compile(mod, target="llvm-cpu")(*_args(mod, params, x)))
-    with torch.no_grad():
-        want = m(x)
-    want = list(want) if isinstance(want, tuple) else [want]
-    assert len(got) == len(want)
-    for g, w in zip(got, want):
-        _close(g, w)
+    _import_and_run(name, "trace", lambda mod: relay.compile(mod, target="llvm-cpu"))
 
 
 class _TwoMissing(torch.nn.Module):
