@@ -18,7 +18,7 @@ import pytest
 import relay_mlir.tvm as tvm
 from relay_mlir.tvm.runtime import package
 
-from conftest import iree_tool
+from conftest import iree_tool, vulkan_device_reason
 
 TVM_IMPORTS = "import tvm\nfrom tvm import relay\nfrom tvm.contrib import graph_executor\n"
 PORTED_IMPORTS = ("import relay_mlir.tvm as tvm\nfrom relay_mlir.tvm import relay\n"
@@ -160,3 +160,22 @@ def test_loaded_library_checks_the_device(exported):
     with pytest.raises(ValueError, match=r"built for target llvm-cpu \(a cpu device\) and cannot run on vulkan\(0\)"):
         lib["default"](tvm.vulkan(0))
     assert lib.get_params() == {}  # the constants are inside the compiled code
+
+
+def test_vulkan_library_runs_on_the_vulkan_device(tmp_path):
+    reason = vulkan_device_reason()
+    if reason:
+        pytest.skip(reason)
+    from relay_mlir.tvm import relay
+    from relay_mlir.tvm.contrib import graph_executor
+
+    x = relay.var("x", shape=(2, 3))
+    f = relay.Function([x], relay.nn.relu(x) * relay.const(2.0))
+    relay.build(tvm.IRModule.from_expr(f), "vulkan").export_library(str(tmp_path / "vk.so"))
+    lib = tvm.runtime.load_module(str(tmp_path / "vk.so"))
+    with pytest.raises(ValueError, match=r"built for target vulkan-spirv \(a vulkan device\) and cannot run on cpu\(0\)"):
+        lib["default"](tvm.cpu())
+    m = graph_executor.GraphModule(lib["default"](tvm.vulkan(0)))
+    xs = np.array([[1, -2, 3], [-4, 5, -6]], "float32")
+    m.run(x=tvm.nd.array(xs, tvm.vulkan(0)))
+    np.testing.assert_array_equal(m.get_output(0).numpy(), np.maximum(xs, 0) * 2)  # exact in f32
