@@ -916,6 +916,12 @@ class _Emitter(ExprFunctor):
                  "function_type": ir.TypeAttr.get(ftype)}
         if not is_main and fn.attrs.get("private"):  # a helper only main calls (not exported)
             attrs["sym_visibility"] = ir.StringAttr.get("private")
+        tvm_attrs = {k: v for k, v in fn.attrs.items() if k != "private"
+                     and isinstance(v, (int, str)) and not isinstance(v, bool)}
+        if tvm_attrs:  # Function.with_attr's (Inline=1, ...): relay.attrs
+            attrs["relay.attrs"] = ir.DictAttr.get({
+                k: ir.StringAttr.get(v) if isinstance(v, str) else
+                ir.IntegerAttr.get(ir.IntegerType.get_signless(32), v) for k, v in tvm_attrs.items()})
         if fn.type_params:  # a generic function: monomorphised before lowering
             self._check_type_params(fn)
             attrs["relay.type_params"] = ir.ArrayAttr.get(

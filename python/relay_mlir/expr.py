@@ -311,6 +311,19 @@ class Function(Expr):
                 raise TypeError(f"Function type_params must be TypeVars, got {tp!r}")
         self.attrs = dict(attrs or {})
 
+    def with_attr(self, attr_key_or_dict, attr_value=None) -> "Function":
+        """A copy with the attribute set (TVM 0.19's ``Function.with_attr(key, value)`` or
+        ``with_attr({key: value, ...})``), e.g. ``Inline=1`` (relay.transform.Inline) or
+        ``Primitive=1``; module functions keep them through passes (``relay.attrs`` in MLIR)."""
+        new = dict(attr_key_or_dict) if isinstance(attr_key_or_dict, dict) \
+            else {attr_key_or_dict: attr_value}
+        for k, v in new.items():
+            if not isinstance(k, str) or isinstance(v, bool) or not isinstance(v, (int, str)):
+                raise TypeError(f"Function.with_attr: a str key and an int or str value, got "
+                                f"{k!r}: {v!r}")
+        return Function(self.params, self.body, self.ret_type, self.type_params,
+                        {**self.attrs, **new})
+
 
 class If(Expr):
     """``relay.If(cond, true_branch, false_branch)``; ``cond`` is a bool scalar."""

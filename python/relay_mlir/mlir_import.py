@@ -166,6 +166,22 @@ def _bfloat16_array(text: str, shape) -> np.ndarray:
     return np.full(shape, arr[0]) if arr.size == 1 else arr.reshape(shape)
 
 
+def _closure_captures(module_op) -> Dict[str, int]:
+    """{lifted function: how many captures its ``relay.closure``s pass} (relay-lambda-lift's
+    functions take the captures first, then the closure's parameters)."""
+    from . import ir
+
+    found: Dict[str, int] = {}
+
+    def visit(op):
+        if op.name == "relay.closure":
+            found[ir.FlatSymbolRefAttr(op.attributes["callee"]).value] = len(op.operands)
+        return ir.WalkResult.ADVANCE
+
+    module_op.walk(visit)
+    return found
+
+
 class _Importer:
     def __init__(self, module_op, types_of: Optional[IRModule] = None) -> None:
         self.module_op = module_op
@@ -219,6 +235,7 @@ class _Importer:
             if name == "func.func":
                 sym = op.operation.attributes["sym_name"].value
                 self.globals[sym] = GlobalVar(sym)
+        self.captures = _closure_captures(self.module_op)
         for op in body.operations:
             if op.operation.name == "func.func":
                 self.func(op.operation)
@@ -260,7 +277,16 @@ class _Importer:
         params = [self.param(a, i) for i, a in enumerate(block.arguments)]
         ret = self.ty(ftype.results[0]) if len(ftype.results) == 1 else None
         body = self.block(block)
-        self.mod[self.globals[sym]] = Function(params, body, ret, tparams)
+        attrs = {}
+        if "relay.attrs" in op.attributes:  # Function.with_attr's
+            for a in ir.DictAttr(op.attributes["relay.attrs"]):
+                v = a.attr
+                attrs[a.name] = ir.StringAttr(v).value if ir.StringAttr.isinstance(v) else ir.IntegerAttr(v).value
+        n = self.captures.get(sym, 0)
+        if n:  # a lifted closure (relay-lambda-lift), as TVM's LambdaLift makes it
+            body = Function(params[n:], body, ret)
+            params, ret, attrs = params[:n], None, {**attrs, "Closure": 1}
+        self.mod[self.globals[sym]] = Function(params, body, ret, tparams, attrs)
 
     def param(self, arg, i: int) -> Var:
         v = Var(f"p{i}" if not hasattr(arg, "get_name") else self._arg_name(arg, i), self.ty(arg.type))
@@ -342,6 +368,9 @@ class _Importer:
             return Call(args[0], args[1:])
         if name == "relay.fn":
             return self.closure(op)
+        if name == "relay.closure":  # TVM's LambdaLift: @lifted(captures), or @lifted
+            gv = self.globals[ir.FlatSymbolRefAttr(op.attributes["callee"]).value]
+            return Call(gv, args) if args else gv
         if name == "relay.ref_new":
             return RefCreate(args[0])
         if name == "relay.ref_read":

@@ -65,9 +65,9 @@ _NOT_YET = frozenset("""
     DenseToSparse EtaExpand FakeQuantizationToInteger
     FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
     FuseOps InferTypeLocal Inline
-    InlineCompilerFunctionsBoundTo LambdaLift LayoutConfig LazyGradientInit Legalize
+    InlineCompilerFunctionsBoundTo LayoutConfig LazyGradientInit Legalize
     ManifestLifetimes MarkCompilerFunctionsAsExtern MergeCompilerRegions MergeComposite
-    OutlineCompilerFunctionsWithExistingGlobalSymbols PartialEvaluate PartitionGraph PlanDevices
+    OutlineCompilerFunctionsWithExistingGlobalSymbols PartitionGraph PlanDevices
     RemoveUnusedFunctions SimplifyFCTranspose SplitArgs
     ToANormalFormExpr ToCPS
     build_config fake_quantization_to_integer flexible_shape

@@ -57,6 +57,7 @@ __all__ = [
     "CombineParallelConv2D", "CombineParallelDense", "CombineParallelBatchMatmul",
     "FastMath", "ToMixedPrecision",
     "ToANormalForm", "ToBasicBlockNormalForm", "ToGraphNormalForm", "ConvertLayout",
+    "LambdaLift", "PartialEvaluate",
     "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
@@ -593,6 +594,79 @@ class ToMixedPrecision(FunctionPass):
         with mctx:
             out = holder.operation.get_asm()
         return from_mlir_text(out, f"<{what}>", trusted=True, types_of=mod)
+
+
+# -- passes over the module's functions (issue 31) ------------------------------------------
+class _ModulePipelinePass(ModulePass):
+    """A module pass that runs relay-mlir passes (after relay-infer-type) on the module's MLIR
+    and reads the result back, typed."""
+
+    def _mlir_passes(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def passes(self) -> str:
+        """The relay-mlir-opt pass (what ``optimizer.mlir_passes`` runs inside compile())."""
+        return self._mlir_passes()
+
+    def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        return _run_passes(mod.to_mlir(infer=True).text(),
+                           "relay-infer-type," + self._mlir_passes() + ",relay-infer-type",
+                           self._info.name, types_of=mod)
+
+
+@_register_pass
+class LambdaLift(_ModulePipelinePass):
+    """Relay's LambdaLift (``relay-lambda-lift``; PassInfo: "LambdaLift", opt level 1, a module
+    pass): every closure (``fn`` inside a function) becomes a module function, innermost first.
+    As TVM 0.19 writes the result: a closure that captures values becomes
+    ``def @f(captures..., Closure=1) { fn (params) { body } }`` and ``@f(captures)`` where it
+    was; one without captures becomes ``def @f(params) { body }`` and ``@f``. The names are
+    ``@<function>$fn<N>`` (TVM: ``@lifted_name<hash>``)::
+
+        >>> import relay_mlir as relay
+        >>> mod = relay.fromtext(
+        ...     "def @main(%x: Tensor[(2), float32], %b: Tensor[(2), float32]) -> Tensor[(2), float32] {"
+        ...     " let %f = fn (%p: Tensor[(2), float32]) { add(%p, %b) }; %f(%x) }")
+        >>> out = relay.transform.LambdaLift()(mod)
+        >>> [g.name_hint for g in out.get_global_vars()], out["main$fn0"].attrs
+        (['main', 'main$fn0'], {'Closure': 1})
+    """
+
+    _info = PassInfo(1, "LambdaLift")
+
+    def __init__(self) -> None:
+        pass
+
+    def _mlir_passes(self) -> str:
+        return "relay-lambda-lift"
+
+
+@_register_pass
+class PartialEvaluate(_ModulePipelinePass):
+    """Relay's PartialEvaluate (``relay-partial-eval`` and ``relay-fold-constants``, twice;
+    PassInfo: "PartialEval", opt level 1, a module pass): calls of non-recursive module
+    functions and of closures known where they are called are inlined, operators on constants
+    are computed, and an ``if`` whose condition became a constant is its chosen branch (the
+    second round inlines and folds what the first one made static). Unlike TVM 0.19, calls of
+    recursive functions stay calls even when their arguments are static (TVM runs them at
+    compile time), and the result is in graph form, not TVM's A-normal form of lets::
+
+        >>> import relay_mlir as relay
+        >>> mod = relay.fromtext(
+        ...     "def @main(%x: Tensor[(2), float32]) -> Tensor[(2), float32] {"
+        ...     " if (less(1, 2)) { exp(%x) } else { negative(%x) } }")
+        >>> relay.transform.PartialEvaluate()(mod)["main"].body.op.name
+        'exp'
+    """
+
+    _info = PassInfo(1, "PartialEval")
+
+    def __init__(self) -> None:
+        pass
+
+    def _mlir_passes(self) -> str:
+        return "relay-partial-eval,relay-fold-constants,relay-partial-eval,relay-fold-constants"
 
 
 def _each_function(mod: IRModule, form) -> IRModule:
