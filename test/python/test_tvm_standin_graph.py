@@ -64,7 +64,7 @@ def test_graph_module_runs_and_matches_numpy(bound_lib):
     out = m.get_output(0)
     assert isinstance(out, tvm.nd.NDArray) and out.shape == (1, 2) and out.dtype == "float32"
     for i, ref in enumerate(_ref()):
-        np.testing.assert_allclose(m.get_output(i).numpy(), ref, **TOL)
+        np.testing.assert_allclose(m.get_output(np.int64(i)).numpy(), ref, **TOL)
     # TVM 0.19: get_output(i) is the executor's buffer, overwritten by the next run
     m.run(x=np.zeros((1, 3), "float32"))
     np.testing.assert_allclose(out.numpy(), _ref(x=np.zeros((1, 3), "float32"))[0], **TOL)

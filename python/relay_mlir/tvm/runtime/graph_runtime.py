@@ -16,6 +16,7 @@ TVM 0.19's functions, which ``graph_executor.GraphModule`` calls:
 """
 from __future__ import annotations
 
+import numbers
 from typing import Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -52,7 +53,8 @@ class GraphExecutorModule(Module):
 
     def _input_name(self, key: Union[str, int]) -> str:
         names = [t.name for t in self._spec.inputs]
-        if isinstance(key, int) and not isinstance(key, bool):
+        if isinstance(key, numbers.Integral) and not isinstance(key, bool):
+            key = int(key)
             if not 0 <= key < len(names):
                 raise IndexError(f"input index {key} out of range: the graph has {len(names)} inputs")
             return names[key]
@@ -99,8 +101,8 @@ class GraphExecutorModule(Module):
             buf._data = arr  # the same NDArray object sees each run's value, as in TVM
 
     def get_output(self, index: int, out: Optional[NDArray] = None) -> NDArray:
-        if not isinstance(index, int) or not 0 <= index < len(self._outputs):
+        if not isinstance(index, numbers.Integral) or not 0 <= index < len(self._outputs):
             raise IndexError(f"output index {index!r} out of range: the graph has "
                              f"{len(self._outputs)} outputs")
-        buf = self._outputs[index]
+        buf = self._outputs[int(index)]
         return buf.copyto(out) if out is not None else buf
