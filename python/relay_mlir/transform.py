@@ -47,6 +47,7 @@ from .pass_infra import (FunctionPass, ModulePass, Pass, PassContext, PassInfo, 
                          PrintBeforeAll, Sequential, _NOT_YET, _register_pass, _run_pass,
                          function_pass, module_pass, pass_instrument)
 from .ty import TensorType
+from .byoc import AnnotateTarget, MergeCompilerRegions, MergeComposite, PartitionGraph  # BYOC (docs/byoc.md)
 
 __all__ = [
     # the passes (TVM's relay.transform names)
@@ -65,6 +66,7 @@ __all__ = [
     "PassInstrument", "pass_instrument", "PassTimingInstrument", "PassPrintingInstrument",
     "PrintAfterAll", "PrintBeforeAll",
 ]
+__all__ += ["MergeComposite", "AnnotateTarget", "MergeCompilerRegions", "PartitionGraph"]
 
 
 # -- the passes ----------------------------------------------------------------------------------

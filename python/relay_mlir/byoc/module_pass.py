@@ -1,0 +1,43 @@
+"""The pass shape the BYOC passes share: map the module's functions (not external ones).
+
+TVM 0.19 runs ``MergeComposite``, ``AnnotateTarget`` and ``MergeCompilerRegions`` as
+function passes, which leave functions with a ``Compiler`` attribute alone; the input module
+is not changed.
+"""
+from __future__ import annotations
+
+
+
+from ..expr import Function
+from ..module import IRModule
+from ..pass_infra import ModulePass, PassContext, PassInfo, _shallow_copy
+
+__all__ = ["FunctionMapPass"]
+
+
+class FunctionMapPass(ModulePass):
+    """A module pass applying ``self.transform(fn, gv_name)`` to each non-external function."""
+
+    def __init__(self, name: str) -> None:
+        self._info = PassInfo(0, name)
+
+    def transform(self, fn: Function, name: str) -> Function:
+        raise NotImplementedError
+
+    def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        out = _shallow_copy(mod)
+        for gv, fn in list(out.functions.items()):
+            if isinstance(fn, Function) and fn.attrs.get("Compiler") is None:
+                out.functions[gv] = self.transform(fn, gv.name_hint)
+        return out
+
+
+def with_body(fn: Function, body) -> Function:
+    """``fn`` with another body (params, types and attributes kept)."""
+    if body is fn.body:
+        return fn
+    new = Function(fn.params, body, fn.ret_type, fn.type_params, fn.attrs)
+    new.span = fn.span
+    return new
+
+

@@ -1,0 +1,159 @@
+"""BYOC passes against TVM 0.19 (MergeComposite, AnnotateTarget, MergeCompilerRegions,
+PartitionGraph): the programs of test_byoc_programs.py give TVM's recorded module dumps
+(test_byoc_tvm019.json), region numbering and cycle avoidance included. A partitioned
+network (conv2d+bias+relu composite, dense+bias composite, an add, relu) compiles through
+relay-mlir's own lowering with no codegen registered and matches numpy. Bad input: clear
+errors."""
+from __future__ import annotations
+
+import json
+import types
+
+import numpy as np
+import pytest
+
+import relay_mlir as relay
+from relay_mlir import dataflow_pattern as dfp
+from relay_mlir.op import register_op_attr
+from relay_mlir.op.contrib import get_pattern_table, register_pattern_table
+
+import test_byoc_programs as programs
+
+with open(programs.DATA_FILE) as _f:
+    TVM = json.load(_f)
+
+ENV = types.SimpleNamespace(relay=relay, dfp=dfp, transform=relay.transform,
+                            register_op_attr=register_op_attr, IRModule=relay.IRModule)
+programs.setup_targets(ENV)
+
+BYOC_CASES = sorted(k for k in programs.cases() if k.startswith("b_"))
+
+
+def test_every_case_was_recorded():
+    assert sorted(k for k in TVM if k.startswith("b_")) == BYOC_CASES
+
+
+@pytest.mark.parametrize("name", BYOC_CASES)
+def test_same_as_tvm(name):
+    expected = TVM[name]
+    assert not isinstance(expected, dict), f"TVM failed on {name}: {expected}"
+    got = programs.result_text(programs.cases()[name](ENV))
+    assert got == expected
+
+
+# -- a partitioned module runs through relay-mlir's own lowering ------------------------------------
+def _np_reference(x, skip, consts):
+    w, b, dw, db = consts
+    n, c, h, wd = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    conv = np.zeros((1, w.shape[0], h, wd), "float32")
+    for i in range(h):
+        for j in range(wd):
+            conv[0, :, i, j] = np.tensordot(w, xp[0, :, i:i + 3, j:j + 3], axes=([1, 2, 3], [0, 1, 2]))
+    h1 = np.maximum(conv + b[None, :, None, None], 0).reshape(1, -1)
+    return np.maximum(h1 @ dw.T + db + skip, 0)
+
+
+@pytest.fixture(scope="module")
+def partitioned_net():
+    mod = programs.b_pipeline_net(ENV)
+    consts = [c.data for c in _constants(programs._net(ENV, True)["main"])]  # w, b, dw, db
+    return mod, consts
+
+
+def _constants(fn):
+    out = []
+
+    class Collect(relay.ExprVisitor):
+        def visit_constant(self, c):
+            out.append(c)
+    Collect().visit(fn)
+    return out
+
+
+def test_partitioned_module_has_external_functions(partitioned_net):
+    mod, _ = partitioned_net
+    externals = {gv.name_hint: fn.attrs for gv, fn in mod.functions.items() if "Compiler" in fn.attrs}
+    assert externals == {
+        name: {"global_symbol": name, "Primitive": 1, "Compiler": "ext_a", "Inline": 1}
+        for name in ("tvmgen_default_ext_a_main_0", "tvmgen_default_ext_a_main_3")}
+    # typed: the external functions' parameters carry the region inputs' types
+    params = mod["tvmgen_default_ext_a_main_3"].params
+    assert [p.type_annotation for p in params] == [relay.TensorType((1, 144)), relay.TensorType((1, 10))]
+
+
+def test_partitioned_module_compiles_and_matches_numpy(partitioned_net):
+    mod, consts = partitioned_net
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((1, 3, 6, 6)).astype("float32")
+    skip = rng.standard_normal((1, 10)).astype("float32")
+    out = relay.compile(mod, target="llvm-cpu")(x, skip)
+    want = _np_reference(x, skip, consts)
+    np.testing.assert_allclose(np.asarray(out), want, rtol=1e-4, atol=1e-4)
+
+
+def test_partitioned_text_round_trips(partitioned_net):
+    mod, _ = partitioned_net
+    text = mod.astext()
+    assert 'Compiler="ext_a"' in text and 'Composite="ext_a.conv_bias_relu"' in text
+    assert relay.fromtext(text).astext() == text
+
+
+# -- registries and bad input -----------------------------------------------------------------------
+def test_pattern_table_registry_feeds_merge_composite():
+    @register_pattern_table("test_byoc_tbl")
+    def _table():
+        return [("test_byoc_tbl.relu", dfp.is_op("nn.relu")(dfp.wildcard()))]
+
+    x = relay.var("x", shape=(2,))
+    mod = relay.IRModule.from_expr(relay.nn.relu(x))
+    out = relay.transform.MergeComposite(get_pattern_table("test_byoc_tbl"))(mod)
+    assert out["main"].body.op.attrs["Composite"] == "test_byoc_tbl.relu"
+    assert mod["main"].body.op.name == "nn.relu"  # the input module is unchanged
+
+
+def test_unknown_pattern_table_is_a_clear_error():
+    assert get_pattern_table("no_such_compiler") is None
+    with pytest.raises(ValueError, match="pattern table is None.*registered"):
+        relay.transform.MergeComposite(get_pattern_table("no_such_compiler"))
+
+
+@pytest.mark.parametrize("table, words", [
+    ([("a", "not a pattern")], "entry 0"),
+    ([("a",)], "entry 0"),
+    ("nn.relu", "list of"),
+])
+def test_bad_pattern_table_is_a_clear_error(table, words):
+    with pytest.raises(TypeError, match=words):
+        relay.transform.MergeComposite(table)
+
+
+def test_register_op_attr_levels_as_tvm():
+    from relay_mlir.op.op_attr import get_op_attr, reset_op_attr
+    register_op_attr("nn.softmax", "test_byoc_key", "low", level=5)
+    try:
+        register_op_attr("nn.softmax", "test_byoc_key", "high", level=20)
+        register_op_attr("nn.softmax", "test_byoc_key", "lower", level=1)
+        assert get_op_attr("nn.softmax", "test_byoc_key") == "high"
+        with pytest.raises(ValueError, match="already registered with same plevel=20"):
+            register_op_attr("nn.softmax", "test_byoc_key", "again", level=20)
+    finally:
+        reset_op_attr("nn.softmax", "test_byoc_key")
+
+
+def test_annotate_target_bad_targets_and_raising_checker():
+    with pytest.raises(TypeError, match="target name"):
+        relay.transform.AnnotateTarget([])
+    register_op_attr("nn.softmax", "target.test_byoc_raises", lambda call: 1 / 0)
+    x = relay.var("x", shape=(2,))
+    mod = relay.IRModule.from_expr(relay.nn.softmax(x))
+    with pytest.raises(RuntimeError, match="target.test_byoc_raises.*nn.softmax.*ZeroDivisionError"):
+        relay.transform.AnnotateTarget(["test_byoc_raises"])(mod)
+
+
+def test_partition_graph_rejects_a_dangling_compiler_end():
+    from relay_mlir.byoc import compiler_end
+    x = relay.var("x", shape=(2,))
+    mod = relay.IRModule.from_expr(relay.Function([x], compiler_end(relay.exp(x), "ext_a")))
+    with pytest.raises(relay.CompileError, match="compiler_end\\[ext_a\\].*no compiler_begin"):
+        relay.transform.PartitionGraph()(mod)
