@@ -48,6 +48,10 @@ TVM_SIGNATURES = {
     'Sequential.__init__': [["passes", "POSITIONAL_OR_KEYWORD", None], ["opt_level", "POSITIONAL_OR_KEYWORD", 0], ["name", "POSITIONAL_OR_KEYWORD", "sequential"], ["required", "POSITIONAL_OR_KEYWORD", None], ["traceable", "POSITIONAL_OR_KEYWORD", False]],
     'runtime.enabled': [["target", "POSITIONAL_OR_KEYWORD"]],
     'utils.tempdir': [["custom_path", "POSITIONAL_OR_KEYWORD", None], ["keep_for_debug", "POSITIONAL_OR_KEYWORD", None]],
+    'VirtualMachine.invoke_stateful': [["func_name", "POSITIONAL_OR_KEYWORD"], ["args", "VAR_POSITIONAL"], ["kwargs", "VAR_KEYWORD"]],
+    'VirtualMachine.get_outputs': [],
+    'VirtualMachine.get_input_index': [["input_name", "POSITIONAL_OR_KEYWORD"], ["func_name", "POSITIONAL_OR_KEYWORD", "main"]],
+    'VirtualMachine.set_one_input': [["func_name", "POSITIONAL_OR_KEYWORD"], ["args", "VAR_POSITIONAL"], ["kwargs", "VAR_KEYWORD"]],
 }
 # relay_mlir.pass_infra implements PassContext's first five parameters (TVM's tracing and tuning
 # parameters after them are not part of relay-mlir)
@@ -69,6 +73,10 @@ OURS = {
     "VirtualMachine.invoke": vm_rt.VirtualMachine.invoke,
     "VirtualMachine.set_input": vm_rt.VirtualMachine.set_input,
     "VirtualMachine.benchmark": vm_rt.VirtualMachine.benchmark,
+    "VirtualMachine.invoke_stateful": vm_rt.VirtualMachine.invoke_stateful,
+    "VirtualMachine.get_outputs": vm_rt.VirtualMachine.get_outputs,
+    "VirtualMachine.get_input_index": vm_rt.VirtualMachine.get_input_index,
+    "VirtualMachine.set_one_input": vm_rt.VirtualMachine.set_one_input,
     "NDArray.copyto": tvm.nd.NDArray.copyto, "NDArray.copyfrom": tvm.nd.NDArray.copyfrom,
     "save_param_dict": tvm.runtime.save_param_dict, "load_param_dict": tvm.runtime.load_param_dict,
     "testing.assert_allclose": tvm.testing.assert_allclose, "Target.__init__": tvm.target.Target.__init__,

@@ -75,6 +75,24 @@ def test_results_are_adts_of_ndarrays(ported):
     assert ported["exe"].get_function_params("main") == ["x"]  # w was bound by params
 
 
+def test_stateful_calls_and_single_inputs(ported):
+    # TVM 0.19: invoke_stateful returns None; get_outputs() lists the tuple's fields as NDArrays;
+    # get_input_index('x') 0, unknown -1; set_one_input by name or index
+    vm, tvm = ported["vm"], ported["tvm"]
+    xb = np.array([[1.0, 0.0, -1.0, 2.0]], "float32")
+    vm._inputs.clear()
+    vm.set_one_input("main", "x", tvm.nd.array(xb))
+    assert vm.invoke_stateful("main") is None
+    outs = vm.get_outputs()
+    assert len(outs) == 2 and all(isinstance(o, tvm.nd.NDArray) for o in outs)
+    np.testing.assert_allclose(outs[0].numpy(), np.maximum(xb @ ported["w_np"].T, 0), rtol=1e-6)
+    assert (vm.get_input_index("x"), vm.get_input_index("y")) == (0, -1)
+    vm.set_one_input("main", 0, xb * 2)
+    np.testing.assert_allclose(vm.invoke("main")[0].numpy(), 2 * outs[0].numpy(), rtol=1e-6)
+    with pytest.raises(IndexError, match="main has 1 parameters, no index 3"):
+        vm.set_one_input("main", 3, xb)
+
+
 def test_set_input_then_invoke(ported):
     vm = ported["vm"]
     xb = np.full((1, 4), 0.5, "float32")

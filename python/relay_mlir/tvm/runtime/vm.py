@@ -24,7 +24,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 from ...runtime import Executable as _IreeExecutable
 from .._modules import refused_attribute
 from .benchmark import BenchmarkResult, time_calls
-from .container import from_relay_value, to_relay_value
+from .container import ADT, from_relay_value, to_relay_value
 from .device import Device, check_device
 from .module import Module
 from .package import write_library
@@ -130,7 +130,8 @@ class VirtualMachine:
             raise TypeError(f"VirtualMachine expects a Device such as tvm.cpu(), got {device!r}")
         self._exec = exe
         self.device = check_device(devs[0], exe.target, "the executable")
-        self._inputs: Dict[str, Tuple[object, ...]] = {}
+        self._inputs: Dict[str, Dict[str, object]] = {}
+        self._outputs: List[object] = []
 
     def _arguments(self, func_name: str, args: Tuple[object, ...], kwargs: Dict[str, object]):
         names = self._exec.get_function_params(func_name)
@@ -146,20 +147,52 @@ class VirtualMachine:
             if k in values:
                 raise TypeError(f"{func_name}: argument '{k}' given by position and by name")
             values[k] = v
-        missing = [n for n in names if n not in values]
-        if missing:
-            raise TypeError(f"{func_name}: missing arguments {', '.join(missing)}")
-        return tuple(to_relay_value(values[n]) for n in names)
+        return {n: to_relay_value(v) for n, v in values.items()}
 
     def set_input(self, func_name: str, *args: object, **kwargs: object) -> None:
         """Stores the arguments of ``func_name`` for a later ``invoke(func_name)``."""
-        self._inputs[func_name] = self._arguments(func_name, args, kwargs)
+        values = self._arguments(func_name, args, kwargs)
+        missing = [n for n in self._exec.get_function_params(func_name) if n not in values]
+        if missing:
+            raise TypeError(f"{func_name}: missing arguments {', '.join(missing)}")
+        self._inputs[func_name] = values
+
+    def set_one_input(self, func_name: str, *args: object, **kwargs: object) -> None:
+        """Stores one argument: ``(name or index, value)`` or ``name=value``."""
+        if len(args) + len(kwargs) * 2 != 2:
+            raise TypeError("set_one_input takes (func_name, name or index, value) or (func_name, name=value)")
+        key, value = args if args else next(iter(kwargs.items()))
+        names = self._exec.get_function_params(func_name)
+        if not isinstance(key, str):
+            if not 0 <= int(key) < len(names):
+                raise IndexError(f"{func_name} has {len(names)} parameters, no index {key}")
+            key = names[int(key)]
+        self._inputs.setdefault(func_name, {}).update(self._arguments(func_name, (), {key: value}))
+
+    def get_input_index(self, input_name: str, func_name: str = "main") -> int:
+        """The position of parameter ``input_name`` of ``func_name``, or -1."""
+        names = self._exec.get_function_params(func_name)
+        return names.index(input_name) if input_name in names else -1
 
     def invoke(self, func_name: str, *args: object, **kwargs: object) -> object:
         """Runs ``func_name`` on these arguments (or the ones ``set_input`` stored)."""
         if args or kwargs or func_name not in self._inputs:
             self.set_input(func_name, *args, **kwargs)
-        return from_relay_value(self._exec.run(func_name, self._inputs[func_name]))
+        stored = self._inputs[func_name]
+        names = self._exec.get_function_params(func_name)
+        missing = [n for n in names if n not in stored]
+        if missing:
+            raise TypeError(f"{func_name}: missing arguments {', '.join(missing)}")
+        return from_relay_value(self._exec.run(func_name, tuple(stored[n] for n in names)))
+
+    def invoke_stateful(self, func_name: str, *args: object, **kwargs: object) -> None:
+        """Runs ``func_name`` and keeps its outputs for ``get_outputs`` (returns None, as TVM)."""
+        result = self.invoke(func_name, *args, **kwargs)
+        self._outputs = list(result) if isinstance(result, ADT) else [result]
+
+    def get_outputs(self) -> List[object]:
+        """The outputs of the last ``invoke_stateful``: the result's fields (or the result)."""
+        return list(self._outputs)
 
     def run(self, *args: object, **kwargs: object) -> object:
         return self.invoke("main", *args, **kwargs)
