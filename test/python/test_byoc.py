@@ -35,10 +35,7 @@ def test_every_case_was_recorded():
 
 @pytest.mark.parametrize("name", BYOC_CASES)
 def test_same_as_tvm(name):
-    expected = TVM[name]
-    assert not isinstance(expected, dict), f"TVM failed on {name}: {expected}"
-    got = programs.result_text(programs.cases()[name](ENV))
-    assert got == expected
+    programs.check_against_tvm(name, ENV, TVM)
 
 
 # -- a partitioned module runs through relay-mlir's own lowering ------------------------------------

@@ -583,6 +583,53 @@ def b_pipeline_net_vars(env):
     return t.PartitionGraph()(mod)
 
 
+def b_composite_check(env):
+    relay, dfp, t = env.relay, env.dfp, env.transform
+    a, b, c = _vars(relay, "a", "b", "c")
+    add = dfp.is_op("add")(dfp.wildcard(), dfp.wildcard())
+    table = [("ext_a.add_from_a", add, lambda root: root.args[0].name_hint == "a")]
+    mod = env.IRModule.from_expr(relay.Function([a, b, c], (a + b) * (c + b)))
+    return t.MergeComposite(table)(mod)
+
+
+def b_batch_norm_composite(env):
+    relay, dfp, t = env.relay, env.dfp, env.transform
+    x = relay.var("x", shape=(1, 4, 3, 3))
+    g, be, m, v = [relay.var(n, shape=(4,)) for n in ("g", "be", "m", "v")]
+    e = relay.nn.relu(relay.nn.batch_norm(x, g, be, m, v)[0])
+    bn = dfp.is_op("nn.batch_norm")(*[dfp.wildcard() for _ in range(5)])
+    table = [("ext_a.bn_relu", dfp.is_op("nn.relu")(dfp.is_tuple_get_item(bn, 0)))]
+    mod = t.MergeComposite(table)(env.IRModule.from_expr(relay.Function([x, g, be, m, v], e)))
+    mod = t.MergeCompilerRegions()(t.AnnotateTarget(["ext_a"])(mod))
+    return t.PartitionGraph()(mod)
+
+
+def b_composite_other_target(env):
+    relay, dfp, t = env.relay, env.dfp, env.transform
+    a, b = _vars(relay, "a", "b")
+    table = [("ext_b.add", dfp.is_op("add")(dfp.wildcard(), dfp.wildcard()))]
+    mod = t.MergeComposite(table)(env.IRModule.from_expr(relay.Function([a, b], relay.exp(a + b))))
+    return [t.AnnotateTarget(["ext_a"])(mod), t.AnnotateTarget(["ext_a", "ext_b"])(mod)]
+
+
+def b_annotate_twice(env):
+    t = env.transform
+    once = t.AnnotateTarget(["ext_b"])(_mixed(env))
+    return t.AnnotateTarget(["ext_a"])(once)
+
+
+def b_let_if(env):
+    relay, t = env.relay, env.transform
+    a, b = _vars(relay, "a", "b")
+    c = relay.var("c", shape=(), dtype="bool")
+    v = relay.var("v", shape=(2, 2))
+    body = relay.If(c, relay.exp(v), relay.subtract(v, b))
+    e = relay.Let(v, relay.add(a, b), body)
+    mod = env.IRModule.from_expr(relay.Function([a, b, c], e))
+    ann = t.AnnotateTarget(["ext_a", "ext_b"])(mod)
+    return ann
+
+
 def cases() -> Dict[str, Callable]:
     """Every case by name (m_: match tables, p_: partition, r_: rewrite, b_: BYOC passes)."""
     g = globals()
@@ -593,6 +640,13 @@ def result_text(value) -> object:
     if isinstance(value, list):
         return [result_text(v) for v in value]
     return dump(value)
+
+
+def check_against_tvm(name: str, env, recorded: dict) -> None:
+    """Asserts that case ``name`` run with ``env`` gives TVM's recorded result."""
+    expected = recorded[name]
+    assert not isinstance(expected, dict), f"TVM failed on {name}: {expected}"
+    assert result_text(cases()[name](env)) == expected
 
 
 class TVMEnv:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from ..adt import Match
-from ..expr import (Call, Expr, Function, If, Let, RefCreate, RefRead, RefWrite, Tuple,
-                    TupleGetItem, TupleWrapper)
+from ..expr import Call, Expr, Function, If, Let, TupleWrapper
+from ..expr_functor import dataflow_children
 
 __all__ = ["GraphNode", "IndexedGraph", "expr_inputs"]
 
@@ -27,10 +27,6 @@ def expr_inputs(e: Expr) -> List[Expr]:
     """The sub-expressions ``e`` uses, in TVM's visiting order."""
     if isinstance(e, Call):
         return [e.op] + list(e.args)
-    if isinstance(e, Tuple):
-        return list(e.fields)
-    if isinstance(e, TupleGetItem):
-        return [e.tuple_value]
     if isinstance(e, Function):
         return list(e.params) + [e.body]
     if isinstance(e, Let):
@@ -39,13 +35,7 @@ def expr_inputs(e: Expr) -> List[Expr]:
         return [e.cond, e.true_branch, e.false_branch]
     if isinstance(e, Match):
         return [e.data] + [c.rhs for c in e.clauses]
-    if isinstance(e, RefCreate):
-        return [e.value]
-    if isinstance(e, RefRead):
-        return [e.ref]
-    if isinstance(e, RefWrite):
-        return [e.ref, e.value]
-    return []
+    return dataflow_children(e)  # tuples, projections, references
 
 
 class GraphNode:

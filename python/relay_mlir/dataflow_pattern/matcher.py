@@ -259,12 +259,18 @@ def _handler(cls: type) -> str:
     raise TypeError(f"{cls.__name__} is not a dataflow pattern")
 
 
-def match(pattern: DFPattern, expr: Expr) -> bool:
-    """Whether ``expr`` matches ``pattern`` (``tvm.relay.dataflow_pattern.match``)."""
+def checked_args(what: str, pattern: object, expr: object) -> Expr:
+    """``expr`` (a TupleWrapper unwrapped) after checking the two arguments of ``what``."""
     if not isinstance(pattern, DFPattern):
-        raise TypeError(f"match expects a dataflow pattern, got {pattern!r}")
+        raise TypeError(f"{what} expects a dataflow pattern, got {pattern!r}")
     if isinstance(expr, TupleWrapper):
         expr = expr.astuple()
     if not isinstance(expr, Expr):
-        raise TypeError(f"match expects a relay expression, got {expr!r}")
+        raise TypeError(f"{what} expects a relay expression, got {expr!r}")
+    return expr
+
+
+def match(pattern: DFPattern, expr: Expr) -> bool:
+    """Whether ``expr`` matches ``pattern`` (``tvm.relay.dataflow_pattern.match``)."""
+    expr = checked_args("match", pattern, expr)
     return DFPatternMatcher(expr).match(pattern, expr)

@@ -19,9 +19,10 @@ from __future__ import annotations
 import warnings
 from typing import Callable, Dict, Optional
 
-from ..expr import Call, Expr, Function, TupleWrapper
+from ..expr import Call, Expr, Function
 from ..expr_functor import ExprMutator
 from .grouper import Group, PatternGrouper
+from .matcher import checked_args
 from .pattern import DFPattern, FunctionPattern
 
 __all__ = ["partition", "GroupRewriter"]
@@ -68,12 +69,7 @@ def partition(pattern: DFPattern, expr: Expr, attrs: Optional[Dict[str, object]]
               check: Callable[[Expr], bool] = lambda x: True) -> Expr:
     """``tvm.relay.dataflow_pattern.partition``: ``expr`` with each match of ``pattern``
     replaced by a call of a function literal computing it."""
-    if not isinstance(pattern, DFPattern):
-        raise TypeError(f"partition expects a dataflow pattern, got {pattern!r}")
-    if isinstance(expr, TupleWrapper):
-        expr = expr.astuple()
-    if not isinstance(expr, Expr):
-        raise TypeError(f"partition expects a relay expression, got {expr!r}")
+    expr = checked_args("partition", pattern, expr)
     if attrs is not None and not isinstance(attrs, dict):
         raise TypeError(f"partition's attrs must be a dict of attribute values, got {attrs!r}")
     if not callable(check):
