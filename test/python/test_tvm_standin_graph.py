@@ -87,6 +87,13 @@ def test_unbound_params_are_inputs_swapped_without_rebuilding(free_lib):
     m.run()
     np.testing.assert_allclose(m.get_output(0).numpy(), _ref(w=w2)[0], **TOL)
     assert free_lib.get_params() == {}
+    # TVM 0.19's deployment idiom: params saved with save_param_dict, loaded into the module
+    m.load_params(relay.save_param_dict({"w": W, "b": B, "not_an_input": np.zeros(1)}))
+    m.run()
+    np.testing.assert_allclose(m.get_output(0).numpy(), _ref()[0], **TOL)
+    m.set_input_zero_copy("x", np.zeros((1, 3), "float32"))
+    m.run()
+    np.testing.assert_allclose(m.get_output(0).numpy(), _ref(x=np.zeros((1, 3), "float32"))[0], **TOL)
 
 
 @pytest.mark.parametrize("key, value, error, message", [

@@ -52,6 +52,8 @@ TVM_SIGNATURES = {
     'VirtualMachine.get_outputs': [],
     'VirtualMachine.get_input_index': [["input_name", "POSITIONAL_OR_KEYWORD"], ["func_name", "POSITIONAL_OR_KEYWORD", "main"]],
     'VirtualMachine.set_one_input': [["func_name", "POSITIONAL_OR_KEYWORD"], ["args", "VAR_POSITIONAL"], ["kwargs", "VAR_KEYWORD"]],
+    'GraphModule.load_params': [["params_bytes", "POSITIONAL_OR_KEYWORD"]],
+    'GraphModule.set_input_zero_copy': [["key", "POSITIONAL_OR_KEYWORD", None], ["value", "POSITIONAL_OR_KEYWORD", None], ["params", "VAR_KEYWORD"]],
 }
 # relay_mlir.pass_infra implements PassContext's first five parameters (TVM's tracing and tuning
 # parameters after them are not part of relay-mlir)
@@ -68,6 +70,8 @@ OURS = {
     "GraphModule.get_input": graph_executor.GraphModule.get_input,
     "GraphModule.get_input_index": graph_executor.GraphModule.get_input_index,
     "GraphModule.benchmark": graph_executor.GraphModule.benchmark,
+    "GraphModule.load_params": graph_executor.GraphModule.load_params,
+    "GraphModule.set_input_zero_copy": graph_executor.GraphModule.set_input_zero_copy,
     "Module.time_evaluator": tvm.runtime.Module.time_evaluator,
     "VirtualMachine.__init__": vm_rt.VirtualMachine.__init__, "VirtualMachine.run": vm_rt.VirtualMachine.run,
     "VirtualMachine.invoke": vm_rt.VirtualMachine.invoke,

@@ -22,6 +22,7 @@ from ..runtime.benchmark import BenchmarkResult, time_calls
 from ..runtime.device import Device
 from ..runtime.graph_runtime import GraphExecutorModule
 from ..runtime.ndarray import NDArray
+from ..runtime.params import load_param_dict
 
 __all__ = ["GraphModule"]
 
@@ -42,6 +43,17 @@ class GraphModule:
         for name, v in params.items():
             if self.module.get_input_index(name) >= 0:
                 self.module.set_input(name, v)
+
+    def set_input_zero_copy(self, key: Union[str, int, None] = None, value: object = None,
+                            **params: object) -> None:
+        """``set_input``: relay-mlir copies inputs at every call anyway (IREE moves them to
+        the device), so there is no copy to save."""
+        self.set_input(key, value, **params)
+
+    def load_params(self, params_bytes: bytes) -> None:
+        """Sets the inputs named in ``params_bytes`` (``save_param_dict``'s format, TVM's);
+        names that are not inputs are skipped, as TVM skips them."""
+        self.set_input(**load_param_dict(params_bytes))
 
     def run(self, **input_dict: object) -> None:
         if input_dict:
