@@ -26,7 +26,8 @@ from ... import expr as E
 from ..common import UnsupportedError
 from ..torch import _CONVERTERS, _Ctx, _Importer as _ExportImporter, _TV, _has_tv, _packet
 from . import _eval
-from ._transformer import CONVERTERS as FUSED
+from . import _activations, _tensor, _transformer  # noqa: F401 - they register converters
+from ._registry import CONVERTERS as OWN
 
 _NO_FOLD = {"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout", "aten::rand",
             "aten::randn", "aten::rand_like", "aten::randn_like", "aten::bernoulli", "aten::normal"}
@@ -40,9 +41,9 @@ class _Node:
 
 
 def _converter(target):
-    """The converter of an OpOverload: this package's fused-kernel ones, else frontend.torch's."""
+    """The converter of an OpOverload: this package's (``_registry``), else frontend.torch's."""
     packet, ov = _packet(target)
-    return FUSED.get(packet) or _CONVERTERS.get(f"{packet}.{ov}") or _CONVERTERS.get(packet)
+    return OWN.get(packet) or _CONVERTERS.get(f"{packet}.{ov}") or _CONVERTERS.get(packet)
 
 
 def _functional(target):

@@ -25,7 +25,7 @@ Masks (``mask`` not None) are refused with an ``UnsupportedError``.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
@@ -33,15 +33,7 @@ from ... import expr as E
 from ... import op
 from ...op import nn
 from ..torch import _Ctx, _TV
-
-CONVERTERS: Dict[str, Callable] = {}
-
-
-def _register(name: str):
-    def deco(fn):
-        CONVERTERS[name] = fn
-        return fn
-    return deco
+from ._registry import register
 
 
 def _linear(x: E.Expr, w: E.Expr, b: E.Expr, units: int) -> E.Expr:
@@ -79,7 +71,7 @@ def _no_mask(c: _Ctx) -> None:
         raise c.unsupported("attention masks are not supported in the fused kernel")
 
 
-@_register("_native_multi_head_attention")
+@register("_native_multi_head_attention")
 def _mha(c: _Ctx) -> Tuple[_TV, Optional[_TV]]:
     a = c.a
     _no_mask(c)
@@ -97,7 +89,7 @@ def _mha(c: _Ctx) -> Tuple[_TV, Optional[_TV]]:
     return _TV(out, s0, d0), _TV(probs, s1, d1)
 
 
-@_register("_transformer_encoder_layer_fwd")
+@register("_transformer_encoder_layer_fwd")
 def _encoder_layer(c: _Ctx) -> _TV:
     a = c.a
     _no_mask(c)
