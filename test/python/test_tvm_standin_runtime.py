@@ -113,6 +113,12 @@ def test_target_strings():
         assert tvm.target.Target.current() is t
     with pytest.raises(ValueError, match="target kind 'opencl' is not supported by relay-mlir"):
         tvm.target.Target("opencl")
+    # TVM 0.19's helpers (relay quick start: target = tvm.target.cuda())
+    t = tvm.target.cuda(arch="sm_80")
+    assert (t.kind.name, t.attrs["arch"], t.iree_target) == ("cuda", "sm_80", "cuda")
+    assert tvm.target.rocm().kind.name == "rocm"
+    with pytest.raises(AttributeError, match="tvm.target.arm_cpu is not part of relay-mlir"):
+        tvm.target.arm_cpu
 
 
 def test_transform_is_relay_mlirs_pass_infrastructure():
@@ -131,6 +137,7 @@ def test_relay_is_the_builder_api_plus_tvm_names():
             assert getattr(relay, name) is getattr(relay_mlir, name), name
     assert relay.create_executor is not relay_mlir.create_executor
     assert callable(relay.build) and callable(relay.vm.compile)
+    assert relay.build_module.create_executor is relay.create_executor  # TVM's tutorials use both
     assert relay.testing is relay_mlir.testing
     from relay_mlir.tvm.relay import testing
     assert testing is relay_mlir.testing

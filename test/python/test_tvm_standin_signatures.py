@@ -54,6 +54,8 @@ TVM_SIGNATURES = {
     'VirtualMachine.set_one_input': [["func_name", "POSITIONAL_OR_KEYWORD"], ["args", "VAR_POSITIONAL"], ["kwargs", "VAR_KEYWORD"]],
     'GraphModule.load_params': [["params_bytes", "POSITIONAL_OR_KEYWORD"]],
     'GraphModule.set_input_zero_copy': [["key", "POSITIONAL_OR_KEYWORD", None], ["value", "POSITIONAL_OR_KEYWORD", None], ["params", "VAR_KEYWORD"]],
+    'target.cuda': [["model", "POSITIONAL_OR_KEYWORD", "unknown"], ["arch", "POSITIONAL_OR_KEYWORD", None], ["options", "POSITIONAL_OR_KEYWORD", None]],
+    'target.rocm': [["model", "POSITIONAL_OR_KEYWORD", "unknown"], ["options", "POSITIONAL_OR_KEYWORD", None]],
 }
 # relay_mlir.pass_infra implements PassContext's first five parameters (TVM's tracing and tuning
 # parameters after them are not part of relay-mlir)
@@ -86,7 +88,7 @@ OURS = {
     "testing.assert_allclose": tvm.testing.assert_allclose, "Target.__init__": tvm.target.Target.__init__,
     "PassContext.__init__": tvm.transform.PassContext.__init__,
     "Sequential.__init__": tvm.transform.Sequential.__init__, "runtime.enabled": tvm.runtime.enabled,
-    "utils.tempdir": utils.tempdir,
+    "utils.tempdir": utils.tempdir, "target.cuda": tvm.target.cuda, "target.rocm": tvm.target.rocm,
 }
 
 

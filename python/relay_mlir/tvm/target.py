@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Union
 
-__all__ = ["Target", "TargetKind"]
+__all__ = ["Target", "TargetKind", "cuda", "rocm"]
 
 #: TVM target kind -> relay-mlir (IREE) target
 _KINDS = {"llvm": "llvm-cpu", "c": "llvm-cpu", "cuda": "cuda", "nvptx": "cuda",
@@ -113,3 +113,25 @@ def as_target(target: Union[str, Dict[str, object], Target, None]) -> Target:
                              "relay-mlir builds for one target; pass it alone")
         target = next(iter(target.values()))
     return Target(target)
+
+
+def _options(options: object) -> List[str]:
+    if options is None:
+        return []
+    return options.split() if isinstance(options, str) else [str(o) for o in options]
+
+
+def cuda(model: str = "unknown", arch: Optional[str] = None, options: object = None) -> Target:
+    """``tvm.target.cuda(model="unknown", arch=None, options=None)``: a ``cuda`` target."""
+    return Target(" ".join(["cuda", f"-model={model}"] + ([f"-arch={arch}"] if arch else [])
+                           + _options(options)))
+
+
+def rocm(model: str = "unknown", options: object = None) -> Target:
+    """``tvm.target.rocm(model="unknown", options=None)``: a ``rocm`` target."""
+    return Target(" ".join(["rocm", f"-model={model}"] + _options(options)))
+
+
+def __getattr__(name: str):
+    raise AttributeError(f"tvm.target.{name} is not part of relay-mlir: its targets are "
+                         "Target('llvm') (the host CPU), Target('vulkan'), cuda() and rocm()")
