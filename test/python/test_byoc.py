@@ -148,6 +148,17 @@ def test_annotate_target_bad_targets_and_raising_checker():
         relay.transform.AnnotateTarget(["test_byoc_raises"])(mod)
 
 
+def test_annotate_target_functions_can_read_checked_type():
+    register_op_attr("nn.softmax", "target.test_byoc_f32",
+                     lambda call: call.args[0].checked_type.dtype == "float32")
+    x, i = relay.var("x", shape=(2,)), relay.var("i", shape=(2,), dtype="int32")
+    mod = relay.IRModule.from_expr(relay.Function([x, i], relay.Tuple([
+        relay.nn.softmax(x), relay.nn.softmax(relay.cast(i, "float16"))])))
+    out = relay.transform.AnnotateTarget(["test_byoc_f32"])(mod)
+    ends = [f.args[0].attrs["compiler"] for f in out["main"].body.args[0].fields]  # begin(end(softmax))
+    assert ends == ["test_byoc_f32", "default"]
+
+
 def test_partition_graph_rejects_a_dangling_compiler_end():
     from relay_mlir.byoc import compiler_end
     x = relay.var("x", shape=(2,))

@@ -195,11 +195,12 @@ def _target_list(targets: object) -> List[str]:
 
 class AnnotateTarget(FunctionMapPass):
     """``relay.transform.AnnotateTarget(targets, include_non_call_ops=True)`` (PassInfo
-    "AnnotateTarget", level 0). The result is not typed: the annotations are Relay-level
-    markers that ``PartitionGraph`` removes."""
+    "AnnotateTarget", level 0). The input is typed first (the ``target.<name>`` functions may
+    read ``checked_type``); the result is not: the annotations are Relay-level markers that
+    ``PartitionGraph`` removes."""
 
     def __init__(self, targets: Union[str, Sequence[str]], include_non_call_ops: bool = True) -> None:
-        super().__init__("AnnotateTarget")
+        super().__init__("AnnotateTarget", typed_first=True)
         self.targets = _target_list(targets)
         self.include_non_call_ops = bool(include_non_call_ops)
 

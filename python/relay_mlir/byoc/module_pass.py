@@ -15,17 +15,32 @@ from ..pass_infra import ModulePass, PassContext, PassInfo, _shallow_copy
 __all__ = ["FunctionMapPass"]
 
 
-class FunctionMapPass(ModulePass):
-    """A module pass applying ``self.transform(fn, gv_name)`` to each non-external function."""
+def type_if_possible(mod: IRModule) -> None:
+    """Types ``mod``'s expressions in place if it type-checks (annotated modules do not)."""
+    from ..errors import CompileError
+    from ..transform import _infer
+    try:
+        _infer(mod)
+    except (CompileError, ValueError, TypeError):
+        mod._emitted = None
 
-    def __init__(self, name: str) -> None:
+
+class FunctionMapPass(ModulePass):
+    """A module pass applying ``self.transform(fn, gv_name)`` to each non-external function;
+    with ``typed_first`` the module is typed first (TVM's pass requires InferType), so
+    functions it calls can read ``checked_type``."""
+
+    def __init__(self, name: str, typed_first: bool = False) -> None:
         self._info = PassInfo(0, name)
+        self.typed_first = typed_first
 
     def transform(self, fn: Function, name: str) -> Function:
         raise NotImplementedError
 
     def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
         out = _shallow_copy(mod)
+        if self.typed_first:
+            type_if_possible(out)
         for gv, fn in list(out.functions.items()):
             if isinstance(fn, Function) and fn.attrs.get("Compiler") is None:
                 out.functions[gv] = self.transform(fn, gv.name_hint)

@@ -27,7 +27,7 @@ from ..module import IRModule
 from ..pass_infra import ModulePass, PassContext, PassInfo, _shallow_copy
 from .annotations import (DEFAULT_TARGET, annotation_target, compiler_end, is_compiler_begin,
                           is_compiler_end)
-from .module_pass import with_body
+from .module_pass import type_if_possible, with_body
 from .regions import AnnotatedRegion, AnnotatedRegionSet
 
 __all__ = ["PartitionGraph", "mangled_name"]
@@ -228,13 +228,5 @@ class PartitionGraph(ModulePass):
             body = _Partitioner(out, regions, types, self.bind_constants).visit(fn.body)
             out.functions[gv] = with_body(fn, body)
         out = _mangle(out, self.mod_name)
-        _type_if_possible(out)
+        type_if_possible(out)
         return out
-
-
-def _type_if_possible(mod: IRModule) -> None:
-    from ..transform import _infer
-    try:
-        _infer(mod)
-    except (CompileError, ValueError, TypeError):
-        mod._emitted = None
