@@ -49,6 +49,8 @@ def test_factory_and_params(bound_lib):
     np.testing.assert_array_equal(params["w"].numpy(), W)
     with pytest.raises(AttributeError, match="get_graph_json is not part of relay-mlir: there is no graph JSON"):
         bound_lib.get_graph_json()
+    with pytest.raises(TypeError, match="the legacy unpacking 'graph, lib, params = relay.build"):
+        graph, lib, params = bound_lib
 
 
 def test_graph_module_runs_and_matches_numpy(bound_lib):

@@ -131,6 +131,14 @@ def test_transform_is_relay_mlirs_pass_infrastructure():
     assert tvm.instrument.PassInstrument is pass_infra.PassInstrument
 
 
+def test_build_config_is_a_pass_context():
+    # TVM 0.19: relay.build_config(opt_level=2, ...) warns and returns a PassContext
+    with pytest.warns(DeprecationWarning, match="relay.build_config will be deprecated"):
+        ctx = relay.build_config(opt_level=3, disabled_pass=["FoldConstant"])
+    assert isinstance(ctx, tvm.transform.PassContext)
+    assert ctx.opt_level == 3 and "FoldConstant" in ctx.disabled_pass
+
+
 def test_relay_is_the_builder_api_plus_tvm_names():
     for name in relay_mlir.__all__:
         if name not in ("compile", "create_executor"):

@@ -37,7 +37,7 @@ from ..runtime.graph_factory import (GraphExecutorFactoryModule, GraphSpec, Tens
 from ..runtime.ndarray import NDArray, coerce
 from ..target import Target, as_target
 
-__all__ = ["build", "create_executor", "prepare"]
+__all__ = ["build", "build_config", "create_executor", "prepare"]
 
 
 def prepare(ir_mod: object, target: object, params: Optional[Mapping[str, object]]
@@ -100,6 +100,16 @@ def build(ir_mod, target=None, target_host=None, executor=None, runtime=None,
                    opt_level=PassContext.current().opt_level)
     spec = _graph_spec(mod, bound, exe)
     return GraphExecutorFactoryModule(exe, spec, bound, ir_mod=mod, libmod_name=mod_name)
+
+
+def build_config(opt_level: int = 2, required_pass=None, disabled_pass=None, trace=None) -> PassContext:
+    """TVM 0.19's deprecated ``relay.build_config``: a ``PassContext`` (with TVM's
+    ``DeprecationWarning``); ``trace`` is ignored."""
+    import warnings
+
+    warnings.warn("relay.build_config will be deprecated. Please use tvm.transform.PassContext "
+                  "directly", DeprecationWarning, stacklevel=2)
+    return PassContext(opt_level=opt_level, required_pass=required_pass, disabled_pass=disabled_pass)
 
 
 class _TvmExecutor:

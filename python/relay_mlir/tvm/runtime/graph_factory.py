@@ -109,6 +109,11 @@ class GraphExecutorFactoryModule(Module):
                          tuple(meta.get("bound_params", ())))
         return GraphExecutorFactoryModule(exe, spec)
 
+    def __iter__(self):
+        raise TypeError("relay.build returns a factory module; the legacy unpacking "
+                        "'graph, lib, params = relay.build(...)' is not part of relay-mlir (there is "
+                        "no graph JSON): use graph_executor.GraphModule(lib['default'](dev))")
+
     def __getattr__(self, name: str):
         raise refused_attribute(self, name, ("get_graph_json", "get_lib", "get_executor_config"),
                                 "there is no graph JSON or separate kernel library: the graph and its "
