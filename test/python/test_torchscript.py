@@ -165,3 +165,39 @@ def test_weights_tvm_would_merge_stay_apart():
     state = m.state_dict()
     for name, key in want.items():
         np.testing.assert_array_equal(params[name], state[key].numpy())
+
+
+class _ErfInv(torch.nn.Module):
+    def forward(self, x):
+        return torch.special.erfinv(torch.tanh(x)) * 2.0
+
+
+def test_custom_convert_map_is_called_as_tvm_calls_it():
+    """custom_convert_map[op](inputs, input_types) -> Relay expr replaces the op (here
+    aten::erfinv, which has no converter, by sqrt(|x|)); the result is numpy's."""
+    seen = []
+
+    def sqrt_abs(inputs, input_types):
+        seen.append(list(input_types))
+        return relay.sqrt(relay.abs(inputs[0]))
+
+    sm = torch.jit.trace(_ErfInv(), torch.zeros(2, 3))
+    mod, _ = from_torchscript(sm, [("x", (2, 3))], custom_convert_map={"aten::erfinv": sqrt_abs})
+    assert seen == [["float32"]]
+    x = np.random.default_rng(0).standard_normal((2, 3)).astype("float32")
+    got = relay.create_executor("debug", mod=mod).evaluate()(x)
+    np.testing.assert_allclose(got.numpy() if hasattr(got, "numpy") else got,
+                               np.sqrt(np.abs(np.tanh(x))) * 2.0, rtol=1e-5)
+
+
+def test_input_dtypes_follow_tvm():
+    """The traced graph's dtype wins (as TVM); a scripted graph takes the given dtype,
+    in TVM's or PyTorch's spelling; an unknown name is refused naming the known ones."""
+    sm = torch.jit.script(torch.nn.Embedding(5, 2))
+    mod, _ = from_torchscript(sm, [("i", ((3,), "long"))])
+    assert mod["main"].params[0].type_annotation.dtype == "int64"
+    traced = torch.jit.trace(torch.nn.Embedding(5, 2), torch.zeros(3, dtype=torch.int64))
+    mod, _ = from_torchscript(traced, [("i", ((3,), "int32"))])
+    assert mod["main"].params[0].type_annotation.dtype == "int64"
+    with pytest.raises(ValueError, match=r"dtype 'int65'; expected one of \[.*'int64'"):
+        from_torchscript(sm, [("i", ((3,), "int65"))])

@@ -9,8 +9,8 @@ to Relay, as TVM 0.19's ``relay.frontend.from_pytorch`` imports it.
   ``if`` on ``self.training`` or on shapes, and loops with a known trip count
   (unrolled).
 * ``main`` takes the inputs named by ``input_infos`` (``[(name, shape)]`` or
-  ``[(name, (shape, dtype))]``; the dtype defaults to the traced graph's, else
-  ``default_dtype``; trailing inputs of a scripted ``forward`` with defaults, such as
+  ``[(name, (shape, dtype))]``; as in TVM the traced graph's dtype wins, then the
+  given one (TVM's or PyTorch's names: ``"int64"``, ``"long"``), then ``default_dtype``; trailing inputs of a scripted ``forward`` with defaults, such as
   ``src_mask=None``, may be left out and take them), then the module's weights as TVM orders them: in the order the
   program first uses them. Weights are named as TVM names them (``_names``):
   ``aten::_convolution_0.weight`` for a traced conv, ``aten::linear_1.bias``;
@@ -115,14 +115,21 @@ def _input_info(info: Any, graph_input, default_dtype: str) -> Tuple[str, Tuple[
     if any(d < 0 for d in shape):
         raise ValueError(f"from_pytorch: input '{name}' has shape {shape}; dims must be >= 0 "
                          "(the TorchScript importer needs static shapes)")
-    if dtype is None:
-        st = graph_input.type().scalarType() if graph_input.type().kind() == "TensorType" else None
-        dtype = _SCALAR_TYPES.get(st, default_dtype)
-    return name, shape, str(dtype)
+    # TVM 0.19: the graph's own type (a traced input's) wins over the given one
+    st = graph_input.type().scalarType() if graph_input.type().kind() == "TensorType" else None
+    dtype = st or dtype or default_dtype
+    canonical = _DTYPE_NAMES.get(str(dtype).lower().replace("torch.", ""))
+    if canonical is None:
+        raise ValueError(f"from_pytorch: input '{name}' has dtype {dtype!r}; expected one of "
+                         f"{sorted(set(_DTYPE_NAMES.values()))} (or PyTorch's names: float, long, int, ...)")
+    return name, shape, canonical
 
 
-_SCALAR_TYPES = {"Float": "float32", "Double": "float64", "Half": "float16", "Long": "int64",
-                 "Int": "int32", "Short": "int16", "Char": "int8", "Byte": "uint8", "Bool": "bool"}
+# TVM's _convert_data_type: PyTorch's scalar type names and TVM's
+_DTYPE_NAMES = {"double": "float64", "float64": "float64", "float": "float32", "float32": "float32",
+                "half": "float16", "float16": "float16", "long": "int64", "int64": "int64",
+                "int": "int32", "int32": "int32", "short": "int16", "int16": "int16", "char": "int8",
+                "int8": "int8", "byte": "uint8", "uint8": "uint8", "bool": "bool"}
 
 
 def _result(imp: TorchScriptImporter, value: Any) -> E.Expr:

@@ -13,8 +13,11 @@ Every TorchScript value is held as a pair (value, example):
 
 A node with no run-time input is evaluated (``_eval.evaluate``), so a scripted
 module's ``if`` on ``self.training`` or on a shape takes its branch at import time;
-an ATen operator on run-time tensors goes to the converter ``frontend.torch``
-registered for its name (an in-place ``aten::relu_`` to that of ``relu``).
+an ATen operator on run-time tensors goes to its converter: this package's
+(``_registry``: fused kernels, ops torch.export decomposes), else the one
+``frontend.torch`` registered for its name (an in-place ``aten::relu_`` to that of
+``relu``, and its input is the result from then on). ``custom_convert_map`` entries
+are called as TVM calls them: ``fn(inputs, input_types)`` -> a Relay expression.
 """
 from __future__ import annotations
 
