@@ -165,3 +165,18 @@ def test_partition_graph_rejects_a_dangling_compiler_end():
     mod = relay.IRModule.from_expr(relay.Function([x], compiler_end(relay.exp(x), "ext_a")))
     with pytest.raises(relay.CompileError, match="compiler_end\\[ext_a\\].*no compiler_begin"):
         relay.transform.PartitionGraph()(mod)
+
+
+@pytest.mark.parametrize("name", [
+    "relay_mlir.dataflow_pattern", "relay_mlir.dataflow_pattern.pattern",
+    "relay_mlir.dataflow_pattern.matcher", "relay_mlir.dataflow_pattern.partition",
+    "relay_mlir.dataflow_pattern.rewrite", "relay_mlir.dataflow_pattern.visitor",
+    "relay_mlir.dataflow_pattern.structural", "relay_mlir.dataflow_pattern.attrs",
+    "relay_mlir.byoc.annotate_target", "relay_mlir.byoc.annotations",
+    "relay_mlir.byoc.merge_composite", "relay_mlir.op.op_attr", "relay_mlir.op.contrib.register"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name),
+                             optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

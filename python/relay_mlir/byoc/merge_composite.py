@@ -21,6 +21,7 @@ from typing import Callable, List, Sequence, Tuple
 
 from ..dataflow_pattern import DFPattern, partition
 from ..expr import Expr, Function
+from ..op.contrib.register import registered_pattern_tables
 from .module_pass import FunctionMapPass, with_body
 
 __all__ = ["MergeComposite"]
@@ -32,7 +33,6 @@ def _always(_: Expr) -> bool:
 
 def _entries(pattern_table: object) -> List[Tuple[str, DFPattern, Callable[[Expr], bool]]]:
     if pattern_table is None:
-        from ..op.contrib.register import registered_pattern_tables
         known = ", ".join(registered_pattern_tables()) or "none"
         raise ValueError("MergeComposite: the pattern table is None; get_pattern_table(name) "
                          f"returns None for a compiler with no registered table (registered: {known})")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 
 
+from ..errors import CompileError
 from ..expr import Function
 from ..module import IRModule
 from ..pass_infra import ModulePass, PassContext, PassInfo, _shallow_copy
@@ -17,10 +18,8 @@ __all__ = ["FunctionMapPass"]
 
 def type_if_possible(mod: IRModule) -> None:
     """Types ``mod``'s expressions in place if it type-checks (annotated modules do not)."""
-    from ..errors import CompileError
-    from ..transform import _infer
     try:
-        _infer(mod)
+        mod._emitted = mod.to_mlir(infer=True)
     except (CompileError, ValueError, TypeError):
         mod._emitted = None
 

@@ -72,14 +72,13 @@ def _strip_all(pre: Call, post: Expr) -> Expr:
 def _input_types(mod: IRModule) -> Dict[Expr, object]:
     """The type of each annotation's value, by typing the module without annotations (empty
     if it does not type-check: the external functions' parameters stay untyped)."""
-    from ..transform import _infer
     stripped = _shallow_copy(mod)
     rewriters = {}
     for gv, fn in mod.functions.items():
         rw = rewriters[gv] = _Rewrite(_strip_all)
         stripped.functions[gv] = rw.visit(fn)
     try:
-        _infer(stripped)
+        stripped.to_mlir(infer=True)
     except (CompileError, ValueError, TypeError):
         return {}
     types = {}

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Set
 
-from ..expr import Call, Constant, Expr, Function, Op, TupleGetItem, Var
+from ..adt import Match
+from ..expr import Call, Constant, Expr, Function, If, Let, Op, Tuple, TupleGetItem, Var
 from ..expr_functor import ExprMutator
 from .graph import expr_inputs
 from .matcher import DFPatternMatcher
@@ -53,8 +54,6 @@ class _Extractor(ExprMutator):
 
 
 def _node_name(e: Expr) -> str:
-    from ..adt import Match
-    from ..expr import If, Let, Tuple
     if isinstance(e, Call):
         return e.op.name + "_" if isinstance(e.op, Op) else "Call_"
     if isinstance(e, Tuple):

@@ -19,6 +19,8 @@ from typing import Dict, List, Optional
 
 from ..expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, Tuple, TupleGetItem,
                     TupleWrapper, Var)
+from ..module import IRModule
+from ..op.op_attr import get_op_attr
 from ..ty import TensorType, Type
 from .attrs import MISSING, tvm_call_attr
 from .graph import IndexedGraph
@@ -35,9 +37,7 @@ def type_of(expr: Expr) -> Type:
     """``expr``'s checked type, running type inference on it first if it has none (TVM's
     matcher types the expression it is given the same way)."""
     if getattr(expr, "_checked_type", None) is None:
-        from ..module import IRModule
-        from ..transform import _infer
-        _infer(IRModule.from_expr(expr))
+        IRModule.from_expr(expr).to_mlir(infer=True)  # types the expression's nodes
         if getattr(expr, "_checked_type", None) is None:  # a function: its type is main's
             raise TypeError(f"cannot infer the type of {expr!r} to match a type pattern")
     return expr.checked_type
@@ -153,7 +153,6 @@ class DFPatternMatcher:
         if not self.visit(p.pattern, e):
             return False
         if isinstance(e, Op):
-            from ..op.op_attr import get_op_attr
             return all(attr_equal(get_op_attr(e.name, k, MISSING), v) for k, v in p.attrs.items())
         if isinstance(e, Call):
             return all(attr_equal(tvm_call_attr(e, k), v) for k, v in p.attrs.items())
@@ -274,3 +273,6 @@ def match(pattern: DFPattern, expr: Expr) -> bool:
     """Whether ``expr`` matches ``pattern`` (``tvm.relay.dataflow_pattern.match``)."""
     expr = checked_args("match", pattern, expr)
     return DFPatternMatcher(expr).match(pattern, expr)
+
+
+DFPattern.match = match  # ``pattern.match(expr)``, as in TVM

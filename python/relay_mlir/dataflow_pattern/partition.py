@@ -81,3 +81,6 @@ def partition(pattern: DFPattern, expr: Expr, attrs: Optional[Dict[str, object]]
     grouper = PatternGrouper()
     grouper.group_matches(pattern, expr)
     return _Partitioner(grouper, dict(attrs or {}), check).visit(expr)
+
+
+DFPattern.partition = partition  # ``pattern.partition(expr, attrs, check)``, as in TVM

@@ -42,7 +42,9 @@ def _pattern_list(ps: Optional[Sequence[object]], what: str) -> Optional[List["D
 
 class DFPattern:
     """Base class of patterns: call one (``p(a, b)``) to match a call of it, ``p | q`` for
-    either, ``p + q`` / ``-`` / ``*`` / ``/`` for the arithmetic operators' calls."""
+    either, ``p + q`` / ``-`` / ``*`` / ``/`` for the arithmetic operators' calls.
+    ``p.match(expr)`` and ``p.partition(expr, attrs, check)`` are added by matcher.py and
+    partition.py (they build on this module)."""
 
     __hash__ = object.__hash__
 
@@ -80,17 +82,6 @@ class DFPattern:
 
     def has_shape(self, shape: Sequence[int]) -> "ShapePattern":
         return has_shape(shape, self)
-
-    def match(self, expr: Expr) -> bool:
-        """Whether ``expr`` matches this pattern."""
-        from .matcher import match
-        return match(self, expr)
-
-    def partition(self, expr: Expr, attrs: Optional[Dict[str, object]] = None,
-                  check: Callable[[Expr], bool] = lambda x: True) -> Expr:
-        """Each match becomes a function literal called in place (see ``partition``)."""
-        from .partition import partition
-        return partition(self, expr, attrs, check)
 
     def dominates(self, parent: "DFPattern", path: Optional["DFPattern"] = None) -> "DominatorPattern":
         """This pattern (the child) dominates ``parent`` through nodes matching ``path``."""

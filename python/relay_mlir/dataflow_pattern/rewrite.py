@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Sequence, Union
 
 from ..expr import Expr, TupleWrapper
+from ..module import IRModule
 from .grouper import Group, PatternGrouper
 from .partition import GroupRewriter
 from .pattern import DFPattern
@@ -82,9 +83,7 @@ def _checked(callbacks: Union[DFPatternCallback, Sequence[DFPatternCallback]]) -
 
 
 def _typed(expr: Expr) -> Expr:
-    from ..module import IRModule
-    from ..transform import _infer
-    _infer(IRModule.from_expr(expr))
+    IRModule.from_expr(expr).to_mlir(infer=True)  # types the expression's nodes
     return expr
 
 
