@@ -61,10 +61,10 @@ def _fmt_names(names) -> str:
 _NOT_YET = frozenset("""
     AlterOpLayout AnnotateSpans AnnotateTarget BatchingOps
     CapturePostDfsIndexInSpans ChangeBatch CollagePartition
-    Conv2dToSparse Conv2dToSparse2 Defunctionalization DefuseOps
+    Conv2dToSparse Conv2dToSparse2 Defunctionalization
     DenseToSparse EtaExpand FakeQuantizationToInteger
     FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
-    FuseOps InferTypeLocal Inline
+    InferTypeLocal Inline
     InlineCompilerFunctionsBoundTo LayoutConfig LazyGradientInit Legalize
     ManifestLifetimes MarkCompilerFunctionsAsExtern MergeCompilerRegions MergeComposite
     OutlineCompilerFunctionsWithExistingGlobalSymbols PartitionGraph PlanDevices

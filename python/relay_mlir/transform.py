@@ -58,7 +58,7 @@ __all__ = [
     "CombineParallelConv2D", "CombineParallelDense", "CombineParallelBatchMatmul",
     "FastMath", "ToMixedPrecision",
     "ToANormalForm", "ToBasicBlockNormalForm", "ToGraphNormalForm", "ConvertLayout",
-    "LambdaLift", "PartialEvaluate",
+    "LambdaLift", "PartialEvaluate", "FuseOps", "DefuseOps",
     "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
@@ -806,6 +806,59 @@ class ConvertLayout(_PipelinePass):
                              f"['NCHW', 'default'|'OIHW'], got {layouts!r}")
         self.desired_layouts = {"nn.conv2d": [data, kernel]}
         self.passes = f"relay-convert-layout{{desired-layout={data} constant-weights-only=false}}"
+
+
+@_register_pass
+class FuseOps(FunctionPass):
+    """Relay's FuseOps(fuse_opt_level=-1) (PassInfo: "FuseOps", opt level 0, requires
+    InferType, a function pass): operators are grouped into ``Primitive=1`` functions called in
+    place, as TVM 0.19 groups them (relay_mlir.fuse_ops: TVM's operator patterns and fusion
+    rules; at ``fuse_opt_level`` 0 each operator alone, -1 the PassContext's opt level). A form
+    of the expressions for users who inspect fusion: relay-mlir's lowering ignores it (IREE
+    fuses on its own), and a fused module compiles as it is (or after ``DefuseOps``)::
+
+        >>> import relay_mlir as relay
+        >>> from relay_mlir.fuse_ops import primitive_groups
+        >>> x, w = relay.var("x", shape=(2, 8)), relay.var("w", shape=(4, 8))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x, w], relay.nn.softmax(relay.nn.relu(relay.nn.dense(x, w)))))
+        >>> primitive_groups(relay.transform.FuseOps()(mod)["main"])
+        [['nn.softmax'], ['nn.dense', 'nn.relu']]
+    """
+
+    _info = PassInfo(0, "FuseOps", ["InferType"])
+
+    def __init__(self, fuse_opt_level: int = -1) -> None:
+        if isinstance(fuse_opt_level, bool) or not isinstance(fuse_opt_level, int):
+            raise TypeError(f"FuseOps: fuse_opt_level is an int, got {fuse_opt_level!r}")
+        self.fuse_opt_level = fuse_opt_level
+
+    def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        from .fuse_ops import fuse_ops
+
+        level = ctx.opt_level if self.fuse_opt_level == -1 else self.fuse_opt_level
+        self._pass_func = lambda fn, m, c: fuse_ops(fn, level)
+        return super()._transform_functions(_infer(mod), ctx)
+
+
+@_register_pass
+class DefuseOps(FunctionPass):
+    """Relay's DefuseOps (PassInfo: "DefuseOps", opt level 3, requires InferType, a function
+    pass): every call of a ``Primitive=1`` function becomes the function's body on its
+    arguments (relay_mlir.fuse_ops), undoing FuseOps::
+
+        >>> import relay_mlir as relay
+        >>> x = relay.var("x", shape=(2,))
+        >>> mod = relay.transform.FuseOps()(relay.IRModule.from_expr(relay.Function([x], relay.exp(x))))
+        >>> relay.transform.DefuseOps()(mod)["main"].body.op.name
+        'exp'
+    """
+
+    _info = PassInfo(3, "DefuseOps", ["InferType"])
+
+    def __init__(self) -> None:
+        from .fuse_ops import defuse_ops
+
+        self._pass_func = lambda fn, mod, ctx: defuse_ops(fn)
 
 
 _dyn.set_type_oracle(_infer_expr_type)
