@@ -53,6 +53,8 @@ CASES = {
     "densenet169_b1": ("densenet", {"densenet_size": 169, "batch_size": 1}),
     "synthetic_default": ("synthetic", {}),
     "synthetic_2x4x16x8": ("synthetic", {"input_shape": [2, 4, 16, 8]}),
+    "dcgan_b1": ("dcgan", {"batch_size": 1}),
+    "dcgan_nhwc_b2": ("dcgan", {"batch_size": 2, "ngf": 16, "random_len": 20, "layout": "NHWC"}),
 }
 RUN = ["mlp_b1", "dqn_b1", "resnet18_small"]
 

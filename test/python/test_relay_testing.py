@@ -15,7 +15,7 @@ from relay_mlir import testing
 from relay_mlir.testing import init, layers
 from relay_mlir.testing.param_types import solve_param_types
 
-MODULES = ["", ".checks", ".densenet", ".dqn", ".inception_v3", ".init", ".layers", ".lstm", ".mlp",
+MODULES = ["", ".checks", ".dcgan", ".densenet", ".dqn", ".inception_v3", ".init", ".layers", ".lstm", ".mlp",
            ".mobilenet", ".param_types", ".resnet", ".squeezenet", ".synthetic", ".vgg"]
 
 
@@ -105,6 +105,21 @@ def test_solved_conv_weight_follows_kernel_layout(layout, kernel_layout, shape, 
     assert fn.params[1].type_annotation == relay.TensorType(want, "float16")
 
 
+def test_solved_conv3d_and_conv2d_transpose_weights():
+    """conv3d: OIDHW = (channels, C, kd, kh, kw) as TVM's Conv3DRel; conv2d_transpose (IOHW
+    default): (C, channels, kh, kw) (also checked against TVM through dcgan)."""
+    x = relay.var("data", shape=(1, 3, 4, 9, 9))
+    y = layers.conv3d(x, channels=8, kernel_size=(1, 3, 5), name="c3")
+    fn = relay.Function(relay.analysis.free_vars(y), y)
+    solve_param_types(fn)
+    assert fn.params[1].type_annotation == relay.TensorType([8, 3, 1, 3, 5], "float32")
+    x = relay.var("data", shape=(1, 6, 5, 5))
+    y = layers.conv2d_transpose(x, channels=2, kernel_size=(3, 3), name="t")
+    fn = relay.Function(relay.analysis.free_vars(y), y)
+    solve_param_types(fn)
+    assert fn.params[1].type_annotation == relay.TensorType([6, 2, 3, 3], "float32")
+
+
 def test_unsolvable_weights_are_named():
     x = relay.var("data", shape=(1, 4))
     w = relay.var("scale")
@@ -125,6 +140,8 @@ def test_unsolvable_weights_are_named():
     ("vgg", {"batch_size": 1, "num_layers": 12}, "Choices are 11,13,16,19"),
     ("squeezenet", {"version": "2.0"}, "1.0 or 1.1 expected"),
     ("densenet", {"densenet_size": 100}, "must be one of"),
+    ("dcgan", {"batch_size": 1, "oshape": (3, 32, 32)}, "Only support 64x64 image"),
+    ("dcgan", {"batch_size": 1, "layout": "NCDHW"}, "Invalid layout: NCDHW"),
 ])
 def test_bad_workload_arguments(module, kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -167,8 +184,8 @@ def test_rand_is_an_ndarray():
 
 
 def test_tvm_members_not_provided_say_so():
-    with pytest.raises(AttributeError, match="relay.testing.dcgan .* is not part of relay-mlir: build"):
-        testing.dcgan  # noqa: B018
+    with pytest.raises(AttributeError, match="relay.testing.resnet_3d .* is not part of relay-mlir: .*global_avg_pool3d"):
+        testing.resnet_3d  # noqa: B018
     with pytest.raises(AttributeError, match="has no attribute 'no_such_thing'"):
         testing.no_such_thing  # noqa: B018
     assert testing.gradient is relay.transform.gradient

@@ -6,10 +6,10 @@ architecture, parameter names, order, shapes and dtypes; ``params`` maps every n
 ``data`` to an NDArray (``relay_mlir.tvm.nd``) initialized as TVM does (Xavier uniform,
 numpy seeded with 0: the same values as TVM's). Workloads: ``resnet`` (v2,
 pre-activation), ``mobilenet``, ``mlp``, ``dqn``, ``lstm``, ``vgg``, ``inception_v3``,
-``squeezenet``, ``densenet``, ``synthetic``. Also ``layers`` (TVM's layer wrappers),
-``init`` (``Xavier``, ``Constant``, ``create_workload``) and TVM's helpers
+``squeezenet``, ``densenet``, ``synthetic``, ``dcgan``. Also ``layers`` (TVM's layer
+wrappers), ``init`` (``Xavier``, ``Constant``, ``create_workload``) and TVM's helpers
 ``run_opt_pass``, ``run_infer_type``, ``check_grad``, ``rand``, ``count_ops``,
-``enabled_targets``, ``gradient``. TVM's other members (dcgan, resnet_3d, yolo_detection,
+``enabled_targets``, ``gradient``. TVM's other members (resnet_3d, yolo_detection,
 darknet, tf, tflite, byoc, nat, py_converter, temp_op_attr) are AttributeErrors saying so.
 
 Not TVM's, kept here: ``numpy_ref`` (numpy references of the operators),
@@ -21,20 +21,19 @@ torchvision-style networks are ``relay_mlir.models``.
     >>> [p.name_hint for p in mod["main"].params][:3]
     ['data', 'fc1_weight', 'fc1_bias']
 """
-from . import (densenet, dqn, inception_v3, init, layers, lstm, mlp, mobilenet, numpy_ref,  # noqa: F401
-               resnet, squeezenet, synthetic, vgg)
+from . import (dcgan, densenet, dqn, inception_v3, init, layers, lstm, mlp,  # noqa: F401
+               mobilenet, numpy_ref, resnet, squeezenet, synthetic, vgg)
 from .checks import check_grad, count_ops, enabled_targets, rand, run_infer_type, run_opt_pass  # noqa: F401
 from .init import create_workload  # noqa: F401
 from ..autodiff import gradient  # noqa: F401  (TVM's relay.testing re-exports it)
 
-__all__ = ["densenet", "dqn", "inception_v3", "init", "layers", "lstm", "mlp", "mobilenet", "numpy_ref",
-           "resnet", "squeezenet", "synthetic", "vgg", "create_workload", "check_grad", "count_ops",
+__all__ = ["dcgan", "densenet", "dqn", "inception_v3", "init", "layers", "lstm", "mlp", "mobilenet",
+           "numpy_ref", "resnet", "squeezenet", "synthetic", "vgg", "create_workload", "check_grad", "count_ops",
            "enabled_targets", "gradient", "rand", "run_infer_type", "run_opt_pass"]
 
 # TVM 0.19 relay.testing members relay-mlir does not provide, and what to use instead
 _NOT_PROVIDED = {
-    "dcgan": "build the generator with relay.nn.conv2d_transpose and testing.layers",
-    "resnet_3d": "use testing.resnet (2-D) or build the network with relay.nn.conv3d",
+    "resnet_3d": "relay-mlir has no nn.global_avg_pool3d yet; use testing.resnet (2-D)",
     "yolo_detection": "import a YOLO model with relay_mlir.frontend.from_onnx",
     "darknet": "import the model with relay_mlir.frontend.from_onnx",
     "tf": "import TensorFlow models through ONNX (relay_mlir.frontend.from_onnx)",

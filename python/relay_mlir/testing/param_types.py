@@ -2,14 +2,15 @@
 
 TVM 0.19's workloads create their weights without types (``relay.var("conv0_weight")``)
 and let ``InferType`` solve them: the conv2d relation gives an unannotated weight the
-shape ``channels × in_channels/groups × kernel_size`` (permuted to ``kernel_layout``),
-dense gives ``units × in_features``, bias_add and batch_norm give ``(C,)`` with ``C``
-the data's size on ``axis``, all of the data's dtype. relay-mlir's ``relay-infer-type``
-does not solve a *function parameter* from its use yet, so ``create_workload`` runs
-:func:`solve_param_types` first: it walks the body in post order and, at each call that
-takes an unannotated parameter, types that parameter from the call's attributes and
-its data operand's type (computed by relay-mlir's own type inference, a few new nodes
-at a time).
+shape ``channels × in_channels/groups × kernel_size`` (OIHW, permuted to ``kernel_layout``;
+conv3d likewise in OIDHW), conv2d_transpose ``in_channels × channels/groups × kernel_size``
+(IOHW, permuted), dense ``units × in_features``, bias_add and batch_norm ``(C,)`` with
+``C`` the data's size on ``axis``, all of the data's dtype. relay-mlir's
+``relay-infer-type`` does not solve a *function parameter* from its use yet, so
+``create_workload`` runs :func:`solve_param_types` first: it walks the body in post
+order and, at each call that takes an unannotated parameter, types that parameter from
+the call's attributes and its data operand's type (computed by relay-mlir's own type
+inference, a few new nodes at a time).
 
     >>> import relay_mlir as relay
     >>> x = relay.var("data", shape=(1, 3, 8, 8))
@@ -37,22 +38,21 @@ def _channels(data: TensorType, layout: str, what: str) -> int:
     return int(data.shape[layout.index("C")])
 
 
-def _conv_weight(call: Call, data: TensorType, *, transpose: bool) -> TensorType:
-    """conv2d: OIHW = (channels, C/groups, kh, kw); conv2d_transpose: IOHW = (C, channels/groups, kh, kw)."""
+def _conv_weight(call: Call, data: TensorType) -> TensorType:
+    """conv2d, conv3d and conv2d_transpose alike: I = the data's channels, O = ``channels``,
+    (D,) H, W = ``kernel_size``, in ``kernel_layout``'s order."""
     a, op = call.attrs, call.op.name
     if not a.get("channels") or not a.get("kernel_size"):
         raise TypeError(f"{op}: an unannotated weight needs `channels` and `kernel_size`")
     if int(a.get("groups", 1)) != 1:
         raise TypeError(f"{op}: an unannotated weight needs groups == 1 (TVM 0.19: 'Weight shape "
                         f"must be specified when groups is greater than 1'); got groups={a['groups']}")
-    in_c = _channels(data, a["data_layout"], op)
-    kh, kw = (int(k) for k in a["kernel_size"])
-    dims = {"O": int(a["channels"]), "I": in_c, "H": kh, "W": kw}
-    if transpose:
-        dims["O"], dims["I"] = in_c, int(a["channels"])
+    spatial = "DHW"[-len(a["kernel_size"]):]
+    dims = dict(zip(spatial, (int(k) for k in a["kernel_size"])))
+    dims.update(O=int(a["channels"]), I=_channels(data, a["data_layout"], op))
     layout = a["kernel_layout"]
-    if sorted(layout) != sorted("OIHW"):
-        raise TypeError(f"{op}: kernel_layout {layout!r} is not a permutation of OIHW")
+    if sorted(layout) != sorted(dims):
+        raise TypeError(f"{op}: kernel_layout {layout!r} is not a permutation of OI{spatial}")
     return TensorType([dims[c] for c in layout], data.dtype)
 
 
@@ -72,8 +72,9 @@ def _axis_vector(call: Call, data: TensorType) -> TensorType:
 
 
 _RULES: Dict[str, Callable[[Call, TensorType], TensorType]] = {
-    "nn.conv2d": lambda c, d: _conv_weight(c, d, transpose=False),
-    "nn.conv2d_transpose": lambda c, d: _conv_weight(c, d, transpose=True),
+    "nn.conv2d": _conv_weight,
+    "nn.conv2d_transpose": _conv_weight,
+    "nn.conv3d": _conv_weight,
     "nn.dense": _dense_weight,
     "nn.bias_add": _axis_vector,
     "nn.batch_norm": _axis_vector,
