@@ -303,6 +303,20 @@ def m_function(env):
             dfp.wildcard().has_attr({"Composite": "ext_a.relu"})(dfp.wildcard()).match(fn(y))]
 
 
+def m_op_pattern_kind(env):
+    relay, dfp = env.relay, env.dfp
+    x, w, _ = _conv_inputs(relay)
+    c = relay.nn.conv2d(x, w, padding=(1, 1))
+    elemwise = dfp.wildcard().has_attr({"TOpPattern": 0})(dfp.wildcard())
+    diamond = dfp.dominates(dfp.is_op("nn.conv2d")(dfp.wildcard(), dfp.wildcard()), elemwise,
+                            dfp.is_op("add")(dfp.wildcard(), dfp.wildcard()))
+    return [elemwise.match(relay.nn.relu(x)), elemwise.match(relay.nn.softmax(x)),
+            dfp.is_op("add").has_attr({"TOpPattern": 1})(dfp.wildcard(), dfp.wildcard()).match(x + x),
+            dfp.is_op("nn.conv2d").has_attr({"TOpPattern": 4})(None).match(c),
+            diamond.match(relay.nn.relu(c) + relay.sigmoid(relay.exp(c))),
+            diamond.match(relay.nn.relu(c) + relay.nn.softmax(c))]
+
+
 # -- partition cases -------------------------------------------------------------------------------
 def p_conv_chain(env):
     relay, dfp = env.relay, env.dfp

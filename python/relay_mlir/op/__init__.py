@@ -17,7 +17,7 @@ from .index import *  # noqa: F401,F403
 from .index import __all__ as _index_all
 from .transform import *  # noqa: F401,F403
 from .transform import __all__ as _transform_all
-from .op_attr import register_op_attr
+from .op_attr import OpPattern, register_op_attr
 from . import contrib
 
 
