@@ -73,6 +73,11 @@ class _DataBranch(torch.nn.Module):
         return x - 1.0
 
 
+class _DataShape(torch.nn.Module):
+    def forward(self, x):
+        return x[: int(x.sum())]
+
+
 def test_missing_operators_are_listed_together():
     """As TVM: one error listing every ATen operator without a converter (sorted)."""
     sm = torch.jit.trace(_TwoMissing(), torch.zeros(2, 3))
@@ -80,9 +85,22 @@ def test_missing_operators_are_listed_together():
         from_torchscript(sm, [("x", (2, 3))])
 
 
-def test_branch_on_run_time_value_is_refused():
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_branch_on_run_time_value_is_a_relay_if(sign):
+    """A scripted ``if bool(x.sum() > 0)`` becomes a Relay If on the run-time condition
+    (TVM 0.19 does the same): both inputs' signs take their branch."""
     sm = torch.jit.script(_DataBranch())
-    with pytest.raises(UnsupportedError, match=r"aten::Bool.*known only at run time"):
+    mod, _ = from_torchscript(sm, [("x", (2, 3))])
+    assert "if (" in mod.astext()
+    x = (np.abs(np.random.default_rng(0).standard_normal((2, 3))) * sign).astype("float32")
+    got = relay.create_executor("debug", mod=mod).evaluate()(x)
+    want = _DataBranch()(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(got.numpy() if hasattr(got, "numpy") else got, want, rtol=1e-6)
+
+
+def test_run_time_number_is_refused():
+    sm = torch.jit.script(_DataShape())
+    with pytest.raises(UnsupportedError, match=r"aten::Int.*known only at run time"):
         from_torchscript(sm, [("x", (2, 3))])
 
 

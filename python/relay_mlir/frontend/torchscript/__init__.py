@@ -22,8 +22,10 @@ to Relay, as TVM 0.19's ``relay.frontend.from_pytorch`` imports it.
   ``from_pytorch`` makes them NDArrays).
 * Operators without a converter are reported together, as TVM does: ``The
   following operators are not implemented: ['aten::foo', ...]`` (an
-  ``UnsupportedError``). A branch or a loop on a value known only at run time is an
-  ``UnsupportedError`` naming the node.
+  ``UnsupportedError``). An ``if`` on a run-time boolean (``bool(x.sum() > 0)``)
+  becomes a Relay ``If`` of both branches (as in TVM); a loop whose trip count or
+  condition is known only at run time, or a run-time number used as a size
+  (``int(x.sum())``), is an ``UnsupportedError`` naming the node.
 
 Differences from TVM 0.19: scripted modules work (TVM 0.19 lacks ``aten::conv2d``,
 ``aten::dim`` and ``aten::format`` for them); input dims must be static (TVM accepts

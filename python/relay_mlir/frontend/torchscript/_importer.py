@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ... import expr as E
+from ... import op
 from ..common import UnsupportedError
 from ..torch import _CONVERTERS, _Ctx, _Importer as _ExportImporter, _TV, _has_tv, _packet
 from . import _eval
@@ -274,14 +275,44 @@ def _unpack(imp: TorchScriptImporter, node) -> None:
 
 
 def _if(imp: TorchScriptImporter, node) -> None:
+    """An ``if`` on a value known at import time takes its branch; on a run-time boolean
+    (``aten::Bool`` of a one-element tensor) both branches become a Relay ``If``."""
     cond, _ = imp.get(node.inputsAt(0))
-    if isinstance(cond, _TV) or not isinstance(cond, (bool, int, np.bool_)) and cond is not None \
-            and not hasattr(cond, "item"):
-        raise imp.unsupported(node, "a branch on a value known only at run time is not supported "
-                                    "(trace the model, or make the condition depend on shapes only)")
     blocks = list(node.blocks())
-    outs = imp.run_block(blocks[0] if bool(cond) else blocks[1], [])
+    if not isinstance(cond, _TV):
+        imp.put_outputs(node, imp.run_block(blocks[0] if bool(cond) else blocks[1], []))
+        return
+    then_outs, else_outs = imp.run_block(blocks[0], []), imp.run_block(blocks[1], [])
+    fields: List[Tuple[E.Expr, E.Expr]] = []
+    for i, ((t, t_ex), (f, f_ex)) in enumerate(zip(then_outs, else_outs)):
+        if not isinstance(t, _TV) and not isinstance(f, _TV) and _same(t, f):
+            continue
+        tt, ft = imp.as_tv(t, None, node), imp.as_tv(f, None, node)
+        if (tt.shape, tt.dtype) != (ft.shape, ft.dtype):
+            raise imp.unsupported(node, f"output {i} of the branches differs in type: "
+                                        f"{list(tt.shape)} {tt.dtype} vs {list(ft.shape)} {ft.dtype}")
+        fields.append((tt.expr, ft.expr))
+    branch = E.If(cond.expr, E.Tuple([f[0] for f in fields]), E.Tuple([f[1] for f in fields]))
+    outs, k = [], 0
+    for (t, t_ex), (f, _) in zip(then_outs, else_outs):
+        if not isinstance(t, _TV) and not isinstance(f, _TV) and _same(t, f):
+            outs.append((t, t_ex))
+            continue
+        tv = imp.as_tv(t, None, node)
+        outs.append((_TV(E.TupleGetItem(branch, k), tv.shape, tv.dtype), t_ex))
+        k += 1
     imp.put_outputs(node, outs)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Two import-time values are the same (an output both branches of an ``if`` agree on)."""
+    import torch
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        return isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a is b
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - values without a plain equality
+        return a is b
 
 
 def _loop(imp: TorchScriptImporter, node) -> None:
@@ -318,10 +349,16 @@ def _num_to_tensor(imp: TorchScriptImporter, node) -> None:
 
 
 def _to_number(imp: TorchScriptImporter, node) -> None:
-    v, _ = imp.get(node.inputsAt(0))
+    """``aten::Int``/``Float``/``Bool``/``item``: evaluated when the tensor is known at import
+    time; ``aten::Bool`` of a one-element run-time tensor is a run-time boolean (for ``if``)."""
+    v, ex = imp.get(node.inputsAt(0))
     if isinstance(v, _TV):
+        if node.kind() == "aten::Bool" and int(np.prod(v.shape)) == 1:
+            flag = op.cast(op.reshape(v.expr, ()), "bool")
+            imp.put(node.outputsAt(0), _TV(flag, (), "bool"), bool(ex.reshape(()).item()))
+            return
         raise imp.unsupported(node, "converts a tensor known only at run time to a Python number "
-                                    "(data-dependent control flow or shapes are not supported)")
+                                    "(data-dependent shapes are not supported)")
     out = imp.evaluate(node, [v])[0]
     imp.put(node.outputsAt(0), out, out)
 
