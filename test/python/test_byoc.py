@@ -180,3 +180,29 @@ def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name),
                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+def _softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+# (case, inputs, numpy reference of the unpartitioned program)
+RUNS = {
+    "b_partition_cycle": (2, lambda a, b: np.maximum(a + b, 0) * ((a + b) - b)),
+    "b_partition_multi_output": (2, lambda a, b: _softmax(np.exp(a + 3)) + _softmax((a + 3) * b)),
+    "b_split_outputs": (1, lambda a: np.exp(a)[:2] * np.exp(a)[2:]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_partitioned_regions_run_and_match_numpy(name):
+    n_in, ref = RUNS[name]
+    mod = programs.cases()[name](ENV)
+    assert any("Compiler" in fn.attrs for fn in mod.functions.values())
+    shapes = [p.type_annotation.shape for p in mod["main"].params]
+    rng = np.random.default_rng(2)
+    args = [rng.standard_normal(tuple(s)).astype("float32") for s in shapes]
+    assert len(args) == n_in
+    out = relay.compile(mod, target="llvm-cpu")(*args)
+    np.testing.assert_allclose(np.asarray(out), ref(*args), rtol=1e-5, atol=1e-5)

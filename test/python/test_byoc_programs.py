@@ -644,6 +644,56 @@ def b_let_if(env):
     return ann
 
 
+def _duplicate_outputs(env):
+    """one ext_a value used by three consumers outside the region, and a returned tuple"""
+    relay = env.relay
+    a, = _vars(relay, "a")
+    s = relay.exp(a)
+    return env.IRModule.from_expr(relay.Function([a], relay.Tuple([
+        relay.nn.softmax(s), relay.nn.softmax(relay.nn.relu(s)), relay.tanh(s)])))
+
+
+def b_partition_duplicate_outputs(env):
+    t = env.transform
+    mod = t.MergeCompilerRegions()(t.AnnotateTarget(["ext_a"])(_duplicate_outputs(env)))
+    return t.PartitionGraph()(mod)
+
+
+def b_partition_tuple_output(env):
+    relay, t = env.relay, env.transform
+    a, b = _vars(relay, "a", "b")
+    mod = env.IRModule.from_expr(relay.Function([a, b], relay.Tuple([relay.exp(a), a + b])))
+    return t.PartitionGraph()(t.MergeCompilerRegions()(t.AnnotateTarget(["ext_a"])(mod)))
+
+
+def b_partition_options(env):
+    t = env.transform
+    mod = t.MergeCompilerRegions()(t.AnnotateTarget(["ext_a"])(_multi_output(env)))
+    return [t.PartitionGraph(bind_constants=False)(mod), t.PartitionGraph("mymod")(mod)]
+
+
+def b_diamond_regions(env):
+    """ext_a: exp at the top and the add at the bottom, ext_b on one side of the diamond,
+    nothing on the other: the add cannot join the exp's region through the ext_b branch."""
+    relay, t = env.relay, env.transform
+    a, = _vars(relay, "a")
+    top = relay.exp(a)
+    left = relay.subtract(top, a)           # ext_b
+    right = relay.nn.relu(top)              # ext_a
+    out = relay.add(left, right)            # ext_a (and ext_b: first target wins)
+    mod = env.IRModule.from_expr(relay.Function([a], relay.multiply(out, top)))
+    mod = t.MergeCompilerRegions()(t.AnnotateTarget(["ext_a", "ext_b"])(mod))
+    return [mod, t.PartitionGraph()(mod)]
+
+
+def b_split_outputs(env):
+    relay, t = env.relay, env.transform
+    a = relay.var("a", shape=(4, 2))
+    parts = relay.split(relay.exp(a), 2, axis=0)
+    mod = env.IRModule.from_expr(relay.Function([a], relay.multiply(parts[0], parts[1])))
+    return t.PartitionGraph()(t.MergeCompilerRegions()(t.AnnotateTarget(["ext_a"])(mod)))
+
+
 def cases() -> Dict[str, Callable]:
     """Every case by name (m_: match tables, p_: partition, r_: rewrite, b_: BYOC passes)."""
     g = globals()
