@@ -9,7 +9,7 @@ returns a function timing it (``BenchmarkResult``, see ``benchmark``).
 from __future__ import annotations
 
 import os
-from typing import Callable, Dict
+from typing import Callable
 
 from .benchmark import BenchmarkResult, time_calls
 from .device import Device
