@@ -694,6 +694,80 @@ def b_split_outputs(env):
     return t.PartitionGraph()(t.MergeCompilerRegions()(t.AnnotateTarget(["ext_a"])(mod)))
 
 
+# -- random programs: the whole pipeline on 60 seeded DAGs, partition on 48 --------------------------------------
+_UNARY = ("exp", "nn.relu", "tanh", "negative", "sigmoid")
+_BINARY = ("add", "multiply", "subtract", "maximum")
+
+
+def _random_program(env, seed: int):
+    """A DAG of 4-11 elementwise operations on 2-3 (2, 2) inputs; values are reused at random,
+    some are returned in a tuple."""
+    import random
+    relay = env.relay
+    rng = random.Random(seed)
+    params = _vars(relay, *"abc"[:rng.choice((2, 3))])
+    values = list(params)
+    for _ in range(rng.randint(4, 11)):
+        if rng.random() < 0.4:
+            name = rng.choice(_UNARY)
+            args = [rng.choice(values[-4:])]
+        else:
+            name = rng.choice(_BINARY)
+            args = [rng.choice(values[-4:]), rng.choice(values)]
+        fn = {"nn.relu": relay.nn.relu}.get(name) or getattr(relay, name)
+        values.append(fn(*args))
+    outs = [values[-1]] + [v for v in values[len(params):-1] if rng.random() < 0.2]
+    body = outs[0] if len(outs) == 1 else relay.Tuple(outs)
+    return env.IRModule.from_expr(relay.Function(params, body))
+
+
+def _random_table(dfp):
+    w = dfp.wildcard
+    return [("ext_a.add_relu", dfp.is_op("nn.relu")(dfp.is_op("add")(w(), w()))),
+            ("ext_b.mul_exp", dfp.is_op("exp")(dfp.is_op("multiply")(w(), w()))),
+            ("ext_a.tanh_any", dfp.is_op("tanh")(w()(w(), w())))]
+
+
+def _random_case(seed: int) -> Callable:
+    def case(env):
+        t = env.transform
+        mod = t.MergeComposite(_random_table(env.dfp))(_random_program(env, seed))
+        targets = ["ext_a", "ext_b"] if seed % 2 else ["ext_b", "ext_a"]
+        mod = t.MergeCompilerRegions()(t.AnnotateTarget(targets)(mod))
+        return t.PartitionGraph()(mod)
+    return case
+
+
+def _random_patterns(dfp):
+    w = dfp.wildcard
+    x = w()
+    elem = w().has_attr({"TOpPattern": 0})(w())
+    return [
+        dfp.is_op("nn.relu")(dfp.is_op("add")(w(), w())),
+        dfp.is_op("add")(x, x),
+        (dfp.is_op("exp") | dfp.is_op("tanh"))(dfp.is_op("multiply")(w(), w())),
+        dfp.is_op("add")(w(), w()).optional(lambda p: dfp.is_op("nn.relu")(p)),
+        dfp.dominates(w()(w(), w()), elem, dfp.is_op("add")(w(), w())),
+        dfp.dominates(dfp.is_op("subtract")(w(), w()), w(), dfp.is_op("maximum")(w(), w())),
+        dfp.is_op("multiply")(dfp.is_var("a"), w()),
+        elem(elem(w())),
+    ]
+
+
+def _random_partition(seed: int) -> Callable:
+    def case(env):
+        main = _random_program(env, seed)["main"]
+        pattern = _random_patterns(env.dfp)[seed % 8]
+        return pattern.partition(main.body, {"Composite": f"p{seed % 8}"})
+    return case
+
+
+for _seed in range(60):
+    globals()[f"b_random_{_seed:02d}"] = _random_case(_seed)
+for _seed in range(48):
+    globals()[f"p_random_{_seed:02d}"] = _random_partition(_seed)
+
+
 def cases() -> Dict[str, Callable]:
     """Every case by name (m_: match tables, p_: partition, r_: rewrite, b_: BYOC passes)."""
     g = globals()

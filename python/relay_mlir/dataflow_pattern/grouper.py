@@ -130,8 +130,8 @@ class PatternGrouper:
         params: List[Var] = []
 
         def make_input(e: Expr, p: DFPattern) -> None:
-            if e in fuzzy or isinstance(e, (Op, Function)) or self._embed_const(e, p):
-                return
+            if e in inputs or e in fuzzy or isinstance(e, (Op, Function)) or self._embed_const(e, p):
+                return  # an expression two leaves matched is one parameter
             inputs[e] = Var(f"FunctionVar_{self._graph_number}_{len(params)}")
             group.args.append(e)
             params.append(inputs[e])
