@@ -219,3 +219,17 @@ def test_input_dtypes_follow_tvm():
     assert mod["main"].params[0].type_annotation.dtype == "int64"
     with pytest.raises(ValueError, match=r"dtype 'int65'; expected one of \[.*'int64'"):
         from_torchscript(sm, [("i", ((3,), "int65"))])
+
+
+def _scripted_fn(a, b):
+    return torch.relu(a @ b.t()) + b.sum()
+
+
+def test_script_function():
+    """A torch.jit.script function (no module, no weights): main takes its two inputs."""
+    fn = torch.jit.script(_scripted_fn)
+    mod, params = from_torchscript(fn, [("a", (2, 3)), ("b", (4, 3))])
+    assert params == {} and [p.name_hint for p in mod["main"].params] == ["a", "b"]
+    a, b = torch.randn(2, 3), torch.randn(4, 3)
+    got = relay.create_executor("debug", mod=mod).evaluate()(a.numpy(), b.numpy())
+    _close(got.numpy() if hasattr(got, "numpy") else got, _scripted_fn(a, b))

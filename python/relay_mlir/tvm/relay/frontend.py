@@ -77,9 +77,14 @@ def _onnx_dims(name: str, dims: Sequence[object]) -> list:
 
 
 def _with_opset(model, opset: int):
+    """``model`` converted as opset ``opset`` (TVM warns when that is below the model's)."""
+    import warnings
     m = copy.deepcopy(model)
     for imp in m.opset_import:
         if imp.domain in ("", "ai.onnx"):
+            if int(opset) < imp.version:
+                warnings.warn(f"You are overwritting original opset ver = {imp.version} by lower ver = "
+                              f"{opset}. That might cause model conversion errors.")
             imp.version = int(opset)
     return m
 
