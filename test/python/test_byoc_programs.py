@@ -762,6 +762,21 @@ def _random_partition(seed: int) -> Callable:
     return case
 
 
+def _random_rewrite(seed: int) -> Callable:
+    def case(env):
+        relay, dfp = env.relay, env.dfp
+        cls = _callback_class(env)
+        x, y, z, u = dfp.wildcard(), dfp.wildcard(), dfp.wildcard(), dfp.wildcard()
+        add_to_mul = cls(dfp.is_op("add")(x, y), lambda pre, post, m: relay.multiply(m[x][0], m[y][0]))
+        exp_mul = cls(dfp.is_op("exp")(dfp.is_op("multiply")(z, u)),
+                      lambda pre, post, m: relay.tanh(relay.subtract(m[z][0], m[u][0])))
+        main = _random_program(env, seed)["main"]
+        return dfp.rewrite([add_to_mul, exp_mul] if seed % 2 else [exp_mul, add_to_mul], main.body)
+    return case
+
+
+for _seed in range(24):
+    globals()[f"r_random_{_seed:02d}"] = _random_rewrite(_seed)
 for _seed in range(60):
     globals()[f"b_random_{_seed:02d}"] = _random_case(_seed)
 for _seed in range(48):
