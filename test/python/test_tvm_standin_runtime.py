@@ -139,6 +139,28 @@ def test_build_config_is_a_pass_context():
     assert ctx.opt_level == 3 and "FoldConstant" in ctx.disabled_pass
 
 
+def test_bind_params_by_name_is_tvms():
+    from relay_mlir.tvm.relay.build_module import bind_params_by_name
+
+    x, w = relay.var("x", shape=(1, 3)), relay.var("w", shape=(2, 3))
+    f = relay.Function([x, w], relay.nn.dense(x, w) + relay.const(1.0))
+    wv = np.array([[1, 2, 3], [4, 5, 6]], "float32")
+    # TVM 0.19: w becomes a constant, 'zz' (not a parameter) is ignored, x stays
+    g = bind_params_by_name(f, {"w": tvm.nd.array(wv), "zz": np.ones(1)})
+    assert [p.name_hint for p in g.params] == ["x"]
+    xv = np.array([[1, 0, -1]], "float32")
+    run = relay.create_executor("debug", mod=tvm.IRModule.from_expr(g)).evaluate()
+    np.testing.assert_array_equal(run(xv).numpy(), xv @ wv.T + 1)  # small integers: exact
+    assert bind_params_by_name(f, {}) is f
+    # TVM 0.19: "Multiple args in the function have name x"
+    x2 = relay.var("x", shape=(1, 3))
+    with pytest.raises(ValueError, match="Multiple args in the function have name x"):
+        bind_params_by_name(relay.Function([x, x2], x + x2), {"x": xv})
+    # TVM 0.19 binds a (3, 3) value to the (2, 3) parameter as it is; here it is refused
+    with pytest.raises(ValueError, match=r"param 'w' expects shape \(2, 3\), got \(3, 3\)"):
+        bind_params_by_name(f, {"w": np.ones((3, 3), "float32")})
+
+
 def test_relay_is_the_builder_api_plus_tvm_names():
     for name in relay_mlir.__all__:
         if name not in ("compile", "create_executor"):
@@ -303,7 +325,8 @@ TVM_MODULES = ["relay_mlir.tvm", "relay_mlir.tvm._modules", "relay_mlir.tvm.targ
                "relay_mlir.tvm.transform", "relay_mlir.tvm.relay", "relay_mlir.tvm.runtime",
                "relay_mlir.tvm.runtime.device", "relay_mlir.tvm.runtime.ndarray",
                "relay_mlir.tvm.runtime.container", "relay_mlir.tvm.runtime.package",
-               "relay_mlir.tvm.contrib.utils", "relay_mlir.tvm.runtime.params", "relay_mlir.tvm.testing"]
+               "relay_mlir.tvm.contrib.utils", "relay_mlir.tvm.runtime.params", "relay_mlir.tvm.testing",
+               "relay_mlir.tvm.relay.bind_params"]
 
 
 @pytest.mark.parametrize("name", TVM_MODULES)

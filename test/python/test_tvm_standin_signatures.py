@@ -57,13 +57,15 @@ TVM_SIGNATURES = {
     'target.cuda': [["model", "POSITIONAL_OR_KEYWORD", "unknown"], ["arch", "POSITIONAL_OR_KEYWORD", None], ["options", "POSITIONAL_OR_KEYWORD", None]],
     'target.rocm': [["model", "POSITIONAL_OR_KEYWORD", "unknown"], ["options", "POSITIONAL_OR_KEYWORD", None]],
     'relay.build_config': [["opt_level", "POSITIONAL_OR_KEYWORD", 2], ["required_pass", "POSITIONAL_OR_KEYWORD", None], ["disabled_pass", "POSITIONAL_OR_KEYWORD", None], ["trace", "POSITIONAL_OR_KEYWORD", None]],
+    'build_module.bind_params_by_name': [["func", "POSITIONAL_OR_KEYWORD"], ["params", "POSITIONAL_OR_KEYWORD"]],
 }
 # relay_mlir.pass_infra implements PassContext's first five parameters (TVM's tracing and tuning
 # parameters after them are not part of relay-mlir)
 PREFIX_ONLY = {"PassContext.__init__": 5}
 
 OURS = {
-    "relay.build": relay.build, "relay.build_config": relay.build_config, "relay.vm.compile": relay.vm.compile,
+    "relay.build": relay.build, "relay.build_config": relay.build_config,
+    "build_module.bind_params_by_name": relay.build_module.bind_params_by_name, "relay.vm.compile": relay.vm.compile,
     "relay.create_executor": relay.create_executor, "nd.array": tvm.nd.array, "nd.empty": tvm.nd.empty,
     "cpu": tvm.cpu, "cuda": tvm.cuda, "vulkan": tvm.vulkan, "device": tvm.device,
     "runtime.load_module": tvm.runtime.load_module, "ir.register_op_attr": tvm.ir.register_op_attr,

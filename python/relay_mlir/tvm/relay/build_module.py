@@ -34,10 +34,11 @@ from ...ty import TensorType, TupleType
 from ..runtime.container import from_relay_value, to_relay_value
 from ..runtime.graph_factory import (GraphExecutorFactoryModule, GraphSpec, TensorSpec, flat_outputs,
                                      spec_dims)
-from ..runtime.ndarray import NDArray, coerce
+from ..runtime.ndarray import NDArray
+from .bind_params import bind_params_by_name, param_value  # noqa: F401  (TVM's place for it)
 from ..target import Target, as_target
 
-__all__ = ["build", "build_config", "create_executor", "prepare"]
+__all__ = ["build", "build_config", "create_executor", "prepare", "bind_params_by_name"]
 
 
 def prepare(ir_mod: object, target: object, params: Optional[Mapping[str, object]]
@@ -53,18 +54,8 @@ def prepare(ir_mod: object, target: object, params: Optional[Mapping[str, object
     bound = {}
     for p in ir_mod["main"].params:
         if p.name_hint in (params or {}):
-            bound[p.name_hint] = _param_value(p, params[p.name_hint])
+            bound[p.name_hint] = param_value(p, params[p.name_hint])
     return ir_mod, tgt, bound
-
-
-def _param_value(var, value: object) -> np.ndarray:
-    """``value`` bound to parameter ``var``: checked against its type annotation as
-    ``set_input`` checks inputs (TVM 0.19 binds a value of another shape or dtype as it is,
-    giving another program)."""
-    t = var.type_annotation
-    if isinstance(t, TensorType):
-        return coerce(value, spec_dims(t.shape), t.dtype, f"param '{var.name_hint}'")
-    return np.asarray(value._data if isinstance(value, NDArray) else value)
 
 
 def _tensor(t: object, what: str) -> TensorType:
