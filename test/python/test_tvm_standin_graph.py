@@ -131,6 +131,8 @@ def test_run_and_output_errors(bound_lib):
         bound_lib["default"](tvm.vulkan(0))
     with pytest.raises(ValueError, match='expects a Device such as tvm.cpu'):
         bound_lib["default"]("cpu")
+    with pytest.raises(AttributeError, match="GraphModule.debug_get_output is not part of relay-mlir"):
+        m.debug_get_output(0, tvm.nd.empty((1,)))
     with pytest.raises(TypeError, match='GraphModule expects the module lib\\["default"\\]'):
         graph_executor.GraphModule(bound_lib)
 

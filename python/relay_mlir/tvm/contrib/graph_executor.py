@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Tuple, Union
 
+from .._modules import refused_attribute
 from ..runtime.benchmark import BenchmarkResult, time_calls
 from ..runtime.device import Device
 from ..runtime.graph_runtime import GraphExecutorModule
@@ -92,6 +93,12 @@ class GraphModule:
 
     def __getitem__(self, key: str):
         return self.module[key]
+
+    def __getattr__(self, name: str):
+        raise refused_attribute(self, name, ("debug_get_output", "share_params", "set_output_zero_copy"),
+                                "relay-mlir's graph is one compiled IREE function: there are no "
+                                "per-node outputs or shared parameter buffers; use "
+                                "relay.create_executor('debug') to look at intermediate values")
 
 
 def __getattr__(name: str):
