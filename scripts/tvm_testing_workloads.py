@@ -9,8 +9,8 @@ needs pytest installed there)::
 For each case (a workload module and ``get_workload`` keyword arguments) ``workloads.json``
 records, from TVM's ``(mod, params)``: ``main``'s parameters (name and type, in order), the
 params (name, shape, dtype, in dict order, and the float64 sum and sum of absolute values
-of each value: TVM draws them with numpy seeded 0), and how many times each operator is
-called in ``main``. For the cases in ``RUN`` it also runs the workload with its params in
+of each value: TVM draws them with numpy seeded 0), how many times each operator is
+called in ``main``, and each operator call's result type in post order. For the cases in ``RUN`` it also runs the workload with its params in
 TVM's graph executor (llvm) on a fixed input and writes ``<case>.npz`` (``data``,
 ``output``). test/python/test_relay_testing_tvm.py builds the same cases with
 ``relay_mlir.testing`` and compares.
@@ -78,6 +78,26 @@ def op_counts(expr):
     return dict(sorted(counts.items()))
 
 
+def type_str(t):
+    """A type as a short string: ``1x64x56x56:float32``, tuples in parentheses."""
+    from tvm import relay
+    if isinstance(t, relay.TupleType):
+        return "(" + ",".join(type_str(f) for f in t.fields) + ")"
+    return "x".join(str(int(d)) for d in t.shape) + ":" + str(t.dtype)
+
+
+def call_sequence(expr):
+    """``"<op> <result type>"`` of every operator call, in post order (arguments left to right)."""
+    from tvm import relay
+    seq = []
+
+    def visit(node):
+        if isinstance(node, relay.Call) and isinstance(node.op, tvm_ir_op()):
+            seq.append(f"{node.op.name} {type_str(node.checked_type)}")
+    relay.analysis.post_order_visit(expr, visit)
+    return seq
+
+
 def tvm_ir_op():
     import tvm
     return tvm.ir.Op
@@ -118,6 +138,7 @@ def main() -> None:
                         float(v.numpy().astype("float64").sum()), float(np.abs(v.numpy().astype("float64")).sum())]
                        for k, v in params.items()],
             "ops": op_counts(main_fn),
+            "calls": call_sequence(main_fn),
         }
         if case in RUN:
             data, out = run(mod, params)

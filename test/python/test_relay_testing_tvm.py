@@ -5,7 +5,8 @@ test/data/relay_testing/workloads.json: for every case (each workload at its def
 arguments, resnet at 18/34/50 layers, CIFAR sizes, NHWC, float16, other batch sizes...)
 ``main``'s parameters (names and types in order), the params (names, shapes, dtypes in
 order, and the float64 sum and absolute sum of each: the same numpy draws give the same
-values), and the operator histogram of ``main``. Three workloads (mlp, dqn, a CIFAR-size
+values), the operator histogram of ``main`` and every operator call's result type in post
+order (so strides, paddings, channels and pools agree too). Three workloads (mlp, dqn, a CIFAR-size
 ResNet-18) are compiled for llvm-cpu with their params and compared with TVM's graph
 executor output on the same input (``<case>.npz``), rtol 1e-4, atol 1e-6.
 """
@@ -20,6 +21,8 @@ import pytest
 
 import relay_mlir
 from relay_mlir import testing
+from relay_mlir.expr import Op
+from relay_mlir.expr_functor import ExprVisitor
 from relay_mlir.ty import TupleType
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "relay_testing"
@@ -31,6 +34,25 @@ def _type_repr(t):
     if isinstance(t, TupleType):
         return {"tuple": [_type_repr(f) for f in t.fields]}
     return {"shape": [int(d) for d in t.shape], "dtype": str(t.dtype)}
+
+
+def _type_str(t):
+    if isinstance(t, TupleType):
+        return "(" + ",".join(_type_str(f) for f in t.fields) + ")"
+    return "x".join(str(int(d)) for d in t.shape) + ":" + str(t.dtype)
+
+
+class _CallSequence(ExprVisitor):
+    """``"<op> <result type>"`` of every operator call, arguments before users."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seq = []
+
+    def visit_call(self, call):
+        super().visit_call(call)
+        if isinstance(call.op, Op):
+            self.seq.append(f"{call.op.name} {_type_str(call.checked_type)}")
 
 
 def _workload(case):
@@ -51,6 +73,9 @@ def test_workload_is_tvms(case):
                          for v in params.values()])
     np.testing.assert_allclose(got_sums, np.array([w[3:] for w in want["params"]]), rtol=1e-9, atol=1e-9)
     assert dict(sorted(testing.count_ops(main).items())) == want["ops"]
+    calls = _CallSequence()
+    calls.visit(main)
+    assert calls.seq == want["calls"]
 
 
 @pytest.mark.parametrize("case", RUN)
