@@ -54,6 +54,9 @@ __all__ = ["EmittedModule", "emit_module", "to_attribute", "location_of", "mlir_
 _KEY_PREFIX = "relay_mlir.e"
 
 
+# annotation.compiler_begin/compiler_end (relay_mlir.byoc): PartitionGraph removes them
+_REGION_MARKERS = ("annotation.compiler_begin", "annotation.compiler_end")
+
 # The MLIR bindings (a ~15 MB native library) are imported on first use, not
 # when relay_mlir is imported: building expressions must not load them. No
 # module of this package imports emit.py's importers, so this hides no cycle.
@@ -686,6 +689,9 @@ class _TypeReader(ExprVisitor):
     def visit_call(self, call: E.Call) -> None:
         super().visit_call(call)
         self._from_result(call)
+        if isinstance(call.op, E.Op) and call.op.name in _REGION_MARKERS:  # typed as their value
+            arg = call.args[0]  # (a parameter's type is read after its function's body)
+            call._checked_type = arg._checked_type or getattr(arg, "type_annotation", None)
 
     def visit_tuple(self, tup: E.Tuple) -> None:
         super().visit_tuple(tup)
@@ -965,6 +971,8 @@ class _Emitter(ExprFunctor):
 
     def visit_call(self, ex: E.Call):
         ir = self.ir
+        if isinstance(ex.op, E.Op) and ex.op.name in _REGION_MARKERS and len(ex.args) == 1:
+            return self._operand(ex.args[0])  # BYOC's region markers are their value (issue 34)
         if isinstance(ex.op, E.Op):
             args = [self._operand(a) for a in ex.args]
             attrs = {}

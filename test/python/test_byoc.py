@@ -159,6 +159,14 @@ def test_annotate_target_functions_can_read_checked_type():
     assert ends == ["test_byoc_f32", "default"]
 
 
+def test_annotated_modules_are_typed_as_in_tvm():
+    mod = programs.b_merge_regions(ENV)         # AnnotateTarget + MergeCompilerRegions
+    body = mod["main"].body                     # compiler_end[default] of the returned tuple
+    t = relay.TensorType((2, 2))
+    assert body.checked_type == relay.TupleType([t, t])
+    assert relay.transform.InferType()(mod)["main"].body.args[0].fields[0].checked_type == t
+
+
 def test_partition_graph_rejects_a_dangling_compiler_end():
     from relay_mlir.byoc import compiler_end
     x = relay.var("x", shape=(2,))

@@ -196,8 +196,7 @@ def _target_list(targets: object) -> List[str]:
 class AnnotateTarget(FunctionMapPass):
     """``relay.transform.AnnotateTarget(targets, include_non_call_ops=True)`` (PassInfo
     "AnnotateTarget", level 0). The input is typed first (the ``target.<name>`` functions may
-    read ``checked_type``); the result is not: the annotations are Relay-level markers that
-    ``PartitionGraph`` removes."""
+    read ``checked_type``), and so is the result."""
 
     def __init__(self, targets: Union[str, Sequence[str]], include_non_call_ops: bool = True) -> None:
         super().__init__("AnnotateTarget", typed_first=True)

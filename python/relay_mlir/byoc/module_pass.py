@@ -27,7 +27,8 @@ def type_if_possible(mod: IRModule) -> None:
 class FunctionMapPass(ModulePass):
     """A module pass applying ``self.transform(fn, gv_name)`` to each non-external function;
     with ``typed_first`` the module is typed first (TVM's pass requires InferType), so
-    functions it calls can read ``checked_type``."""
+    functions it calls can read ``checked_type``. The result is typed when it type-checks
+    (the region annotations are typed as their value)."""
 
     def __init__(self, name: str, typed_first: bool = False) -> None:
         self._info = PassInfo(0, name)
@@ -43,6 +44,7 @@ class FunctionMapPass(ModulePass):
         for gv, fn in list(out.functions.items()):
             if isinstance(fn, Function) and fn.attrs.get("Compiler") is None:
                 out.functions[gv] = self.transform(fn, gv.name_hint)
+        type_if_possible(out)  # TVM's passes leave the module typed
         return out
 
 
