@@ -35,11 +35,6 @@ def bound_lib():
         return relay.build(_mod(), "llvm", params={"w": tvm.nd.array(W), "unused": np.zeros(1)})
 
 
-@pytest.fixture(scope="module")
-def free_lib():
-    return relay.build(_mod(), target=tvm.target.Target("llvm"))
-
-
 def test_factory_and_params(bound_lib):
     assert type(bound_lib).__name__ == "GraphExecutorFactoryModule"
     params = bound_lib.get_params()
@@ -76,6 +71,15 @@ def test_graph_module_runs_and_matches_numpy(bound_lib):
     np.testing.assert_allclose(into.numpy(), out.numpy())
     shapes, dtypes = m.get_input_info()
     assert shapes == {"x": (1, 3), "b": (1, 2)} and dtypes == {"x": "float32", "b": "float32"}
+
+
+@pytest.fixture(scope="module")
+def free_lib():
+    from relay_mlir.tvm.relay.backend import Executor, Runtime
+
+    # TVM 0.19 scripts that spell out the executor and runtime
+    return relay.build(_mod(), target=tvm.target.Target("llvm"), executor=Executor("graph", {"link-params": True}),
+                       runtime=Runtime("cpp"))
 
 
 def test_unbound_params_are_inputs_swapped_without_rebuilding(free_lib):
@@ -157,6 +161,11 @@ def test_build_needs_a_target():
         relay.build("not a module", "llvm")
     with pytest.raises(ValueError, match="target kind 'metal' is not supported"):
         relay.build(_mod(), "metal")
+    from relay_mlir.tvm.relay.backend import Executor, Runtime
+    with pytest.raises(ValueError, match="executor 'aot' is not part of relay-mlir"):
+        relay.build(_mod(), "llvm", executor=Executor("aot"), runtime=Runtime("crt"))
+    with pytest.raises(ValueError, match='Executor "foo" is not defined'):  # TVM 0.19's message
+        Executor("foo")
     # TVM 0.19 binds a (3, 3) w to the (2, 3) parameter as it is and builds another program
     with pytest.raises(ValueError, match=r"param 'w' expects shape \(2, 3\), got \(3, 3\)"):
         relay.build(_mod(), "llvm", params={"w": np.ones((3, 3), "float32")})

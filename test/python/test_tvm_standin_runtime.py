@@ -326,7 +326,7 @@ TVM_MODULES = ["relay_mlir.tvm", "relay_mlir.tvm._modules", "relay_mlir.tvm.targ
                "relay_mlir.tvm.runtime.device", "relay_mlir.tvm.runtime.ndarray",
                "relay_mlir.tvm.runtime.container", "relay_mlir.tvm.runtime.package",
                "relay_mlir.tvm.contrib.utils", "relay_mlir.tvm.runtime.params", "relay_mlir.tvm.testing",
-               "relay_mlir.tvm.relay.bind_params"]
+               "relay_mlir.tvm.relay.bind_params", "relay_mlir.tvm.relay.backend"]
 
 
 @pytest.mark.parametrize("name", TVM_MODULES)

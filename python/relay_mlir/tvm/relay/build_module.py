@@ -11,8 +11,9 @@ NDArrays; names that are not parameters of ``main`` are ignored, as TVM's
 A param must fit its parameter's type as ``set_input`` values must (TVM 0.19 binds one
 of another shape as it is and builds another program; here a ``ValueError``).
 ``target`` is a string, a ``Target``, a one-device dict, or None for
-``Target.current()``; ``target_host``, ``executor`` and ``runtime`` are accepted and
-have no effect (IREE's runtime is both).
+``Target.current()``; ``target_host`` and ``runtime`` are accepted and have no effect
+(IREE's runtime is both executor and runtime); ``executor`` may be ``Executor("graph")``
+(``backend``), not ``"aot"``.
 
 ``create_executor(kind="debug", mod=None, device=None, target="llvm", params=None)``:
 ``evaluate()`` gives a function taking NDArrays or numpy arrays (by position or
@@ -86,6 +87,10 @@ def build(ir_mod, target=None, target_host=None, executor=None, runtime=None,
           workspace_memory_pools=None, constant_memory_pools=None, params=None,
           mod_name: str = "default") -> GraphExecutorFactoryModule:
     """Compiles ``main`` for the graph executor (see the module docstring)."""
+    if executor is not None and getattr(executor, "name", "graph") != "graph":
+        raise ValueError(f"relay.build with executor '{executor.name}' is not part of relay-mlir: "
+                         "it builds for the graph executor (Executor('graph'), the default); run "
+                         "the result with graph_executor.GraphModule(lib['default'](dev))")
     mod, tgt, bound = prepare(ir_mod, target, params)
     exe = _compile(mod, target=tgt.iree_target, params=bound or None,
                    opt_level=PassContext.current().opt_level)
