@@ -12,6 +12,7 @@ import pytest
 
 import relay_mlir as relay
 from relay_mlir import testing
+from relay_mlir.errors import CompileError
 from relay_mlir.testing import init, layers
 from relay_mlir.testing.param_types import solve_param_types
 
@@ -156,9 +157,12 @@ def test_mobilenet_bad_layout():
 # -- helpers ------------------------------------------------------------------------------
 def test_run_opt_pass_and_infer_type():
     x = relay.var("data", shape=(1, 3, 4, 4))
+    conv = testing.run_infer_type(layers.conv2d(x, channels=5, kernel_size=(3, 3), name="c"))
+    assert conv.checked_type == relay.TensorType([1, 5, 2, 2], "float32")  # its weight solved as TVM does
+    with pytest.raises(CompileError, match="cannot infer the type of argument"):
+        testing.run_infer_type(relay.add(x, relay.var("s")))  # no rule: InferType's own error
     y = layers.batch_norm_infer(x, name="bn")
     fn = relay.Function(relay.analysis.free_vars(y), y)
-    solve_param_types(fn)
     typed = testing.run_infer_type(fn)
     assert isinstance(typed, relay.Function)
     assert typed.body.checked_type == relay.TensorType([1, 3, 4, 4], "float32")

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List
 
+from ..errors import CompileError
 from ..expr import Call, Constant, Expr, Function, Tuple, TupleGetItem, Var
 from ..module import IRModule
 from ..transform import InferType
@@ -157,10 +158,19 @@ def _post_order_nodes(expr: Expr, stop: Dict[int, object]) -> List[Expr]:
     return out
 
 
-def solve_param_types(fn: Function) -> None:
+def solve_param_types(fn: Function, strict: bool = True) -> None:
     """Annotates ``fn``'s unannotated parameters in place with the types TVM 0.19's
-    InferType gives them (see the module docstring); a parameter no rule solves is a
-    ``TypeError`` naming it and the operator that uses it."""
+    InferType gives them (see the module docstring). A parameter no rule solves is a
+    ``TypeError`` naming it and the operator that uses it; with ``strict=False`` solving
+    stops there instead, leaving the rest to InferType (and its error)."""
+    try:
+        _solve(fn)
+    except (TypeError, CompileError):
+        if strict:
+            raise
+
+
+def _solve(fn: Function) -> None:
     untyped = {id(p): p for p in fn.params if p.type_annotation is None}
     if not untyped:
         return
