@@ -103,6 +103,8 @@ class DFPatternMatcher:
         return True if p.redirect is None else self.visit(p.redirect, e)
 
     def _expr(self, p: ExprPattern, e: Expr) -> bool:
+        if isinstance(p.expr, Op):  # the common case, is_op(name)
+            return isinstance(e, Op) and e.name == p.expr.name
         return structural_equal(p.expr, e)
 
     def _var(self, p: VarPattern, e: Expr) -> bool:
