@@ -22,8 +22,10 @@ passes over the nodes, operands first:
 
 Nothing joins a tuple before phase 3, and nothing joins a reduction's, opaque operator's or
 the function result's consumers. At opt level 0 every operator is its own group. Groups
-without operators (a returned tuple) stay as they are; scalar constants are inlined into
-their group; groups of reshapes only get ``relay.reshape_only=1`` as in TVM.
+without operators (a returned tuple) stay as they are; groups of reshapes only get
+``relay.reshape_only=1`` as in TVM. Constants an operator of a group reads are inside its
+function (TVM makes non-scalar ones parameters: a ``dyn.*`` operator's constant shape is
+then a parameter, and the result type loses its static shape).
 
     >>> import relay_mlir as relay
     >>> from relay_mlir.fuse_ops import fuse_ops, primitive_groups
@@ -320,8 +322,10 @@ class _Fuser(ExprMutator):
             if e in body_memo:
                 return body_memo[e]
             n = self.graph.nodes.get(e)
-            if n is not None and n.root() is grp and (_is_dataflow(e) or _node_pattern(e) == ELEMWISE):
-                out = e if isinstance(e, Constant) else self._rebuild(e, inside)
+            if isinstance(e, Constant):  # inside the function (TVM: a parameter unless scalar)
+                out = e
+            elif n is not None and n.root() is grp and _is_dataflow(e):
+                out = self._rebuild(e, inside)
             else:
                 if e not in params:
                     params[e] = Var(f"p{len(params)}", getattr(e, "_checked_type", None))
