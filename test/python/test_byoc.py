@@ -167,8 +167,17 @@ def test_annotated_modules_are_typed_as_in_tvm():
     assert relay.transform.InferType()(mod)["main"].body.args[0].fields[0].checked_type == t
 
 
+def test_annotated_text_round_trips():
+    mod = programs.b_merge_no_cycle(ENV)
+    text = mod.astext()
+    assert 'annotation.compiler_begin(%a, compiler="ext_a")' in text  # as TVM prints it
+    again = relay.fromtext(text)
+    assert again.astext() == text
+    assert programs.dump(relay.transform.PartitionGraph()(again)) == TVM["b_partition_cycle"]
+
+
 def test_partition_graph_rejects_a_dangling_compiler_end():
-    from relay_mlir.byoc import compiler_end
+    from relay_mlir.op.annotation import compiler_end
     x = relay.var("x", shape=(2,))
     mod = relay.IRModule.from_expr(relay.Function([x], compiler_end(relay.exp(x), "ext_a")))
     with pytest.raises(relay.CompileError, match="compiler_end\\[ext_a\\].*no compiler_begin"):
@@ -181,7 +190,8 @@ def test_partition_graph_rejects_a_dangling_compiler_end():
     "relay_mlir.dataflow_pattern.rewrite", "relay_mlir.dataflow_pattern.visitor",
     "relay_mlir.dataflow_pattern.structural", "relay_mlir.dataflow_pattern.attrs",
     "relay_mlir.byoc.annotate_target", "relay_mlir.byoc.annotations",
-    "relay_mlir.byoc.merge_composite", "relay_mlir.op.op_attr", "relay_mlir.op.contrib.register"])
+    "relay_mlir.byoc.merge_composite", "relay_mlir.op.op_attr", "relay_mlir.op.contrib.register",
+    "relay_mlir.op.annotation"])
 def test_docstring_examples(name):
     import doctest
     import importlib

@@ -1,8 +1,9 @@
 """The region annotations of BYOC: ``annotation.compiler_begin`` / ``annotation.compiler_end``.
 
-TVM 0.19's ``relay.op.annotation.compiler_begin(data, compiler)`` marks where a value enters
-a region that ``compiler`` will compile, ``compiler_end`` where it leaves one. ``AnnotateTarget``
-inserts them, ``MergeCompilerRegions`` removes those inside merged regions and
+The builders are ``relay_mlir.op.annotation``'s (TVM 0.19's
+``relay.op.annotation.compiler_begin(data, compiler)``), re-exported here with the tests the
+passes use. ``compiler_begin`` marks where a value enters a region that ``compiler`` will
+compile, ``compiler_end`` where it leaves one. ``AnnotateTarget`` inserts them, ``MergeCompilerRegions`` removes those inside merged regions and
 ``PartitionGraph`` turns each region into an external function; they never reach code
 generation. The target ``"default"`` means relay-mlir's own lowering.
 
@@ -16,30 +17,13 @@ from __future__ import annotations
 from typing import Optional
 
 from ..expr import Call, Expr, Op
+from ..op.annotation import compiler_begin, compiler_end
 
 __all__ = ["compiler_begin", "compiler_end", "is_compiler_begin", "is_compiler_end",
            "annotation_target", "DEFAULT_TARGET"]
 
 DEFAULT_TARGET = "default"
 BEGIN, END = "annotation.compiler_begin", "annotation.compiler_end"
-
-
-def _annotate(name: str, data: Expr, compiler: str) -> Call:
-    if not isinstance(compiler, str) or not compiler:
-        raise TypeError(f"{name}: the compiler must be a non-empty string, got {compiler!r}")
-    out = Call(Op.get(name), [data], {"compiler": compiler})
-    out._checked_type = getattr(data, "_checked_type", None)
-    return out
-
-
-def compiler_begin(data: Expr, compiler: str) -> Call:
-    """``data`` entering a region of ``compiler``."""
-    return _annotate(BEGIN, data, compiler)
-
-
-def compiler_end(data: Expr, compiler: str) -> Call:
-    """``data`` leaving a region of ``compiler``."""
-    return _annotate(END, data, compiler)
 
 
 def _is(e: object, name: str) -> bool:

@@ -19,6 +19,7 @@ from .transform import *  # noqa: F401,F403
 from .transform import __all__ as _transform_all
 from .op_attr import OpPattern, register_op_attr
 from . import contrib
+from . import annotation
 
 
 def get(name: str) -> Op:
