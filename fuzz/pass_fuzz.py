@@ -110,6 +110,8 @@ VARIANTS = {
     "CombineParallelDense(min_num_branches=2, to_batch=False)":
         ("CombineParallelDense", {"min_num_branches": 2, "to_batch": False}),
     "CombineParallelBatchMatmul(min_num_branches=2)": ("CombineParallelBatchMatmul", {"min_num_branches": 2}),
+    "ConvertLayout(NHWC)": ("ConvertLayout", {"desired_layouts": {"nn.conv2d": ["NHWC", "default"]}}),
+    "EtaExpand(expand_global_var=True)": ("EtaExpand", {"expand_global_var": True}),
 }
 
 
@@ -131,7 +133,7 @@ def discover_passes() -> Dict[str, Tuple[str, dict]]:
                 continue
             try:
                 obj()
-            except TypeError:
+            except (TypeError, ValueError):  # needs arguments (EtaExpand: a flag)
                 continue
         elif callable(obj) and getattr(obj, "__module__", None) == T.__name__:
             # a function building a pass (FoldScaleAxis() is a Sequential, as in TVM)
@@ -144,7 +146,7 @@ def discover_passes() -> Dict[str, Tuple[str, dict]]:
             continue
         out[name] = (name, {})
     for v, (cls, kw) in VARIANTS.items():
-        if cls in out:
+        if cls in out or isinstance(getattr(T, cls, None), type):  # some need arguments
             out[v] = (cls, kw)
     return out
 
