@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
+import relay_mlir.byoc  # noqa: F401  (relay.byoc)
 from relay_mlir import dataflow_pattern as dfp
 from relay_mlir.op import register_op_attr
 from relay_mlir.op.contrib import get_pattern_table, register_pattern_table
@@ -70,7 +71,7 @@ def _constants(fn):
 
 def test_partitioned_module_has_external_functions(partitioned_net):
     mod, _ = partitioned_net
-    externals = {gv.name_hint: fn.attrs for gv, fn in mod.functions.items() if "Compiler" in fn.attrs}
+    externals = {gv.name_hint: fn.attrs for gv, fn in relay.byoc.external_functions(mod)}
     assert externals == {
         name: {"global_symbol": name, "Primitive": 1, "Compiler": "ext_a", "Inline": 1}
         for name in ("tvmgen_default_ext_a_main_0", "tvmgen_default_ext_a_main_3")}

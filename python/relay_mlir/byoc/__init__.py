@@ -9,8 +9,9 @@ from .annotate_target import AnnotateTarget
 from .annotations import compiler_begin, compiler_end
 from .merge_compiler_regions import MergeCompilerRegions
 from .merge_composite import MergeComposite
-from .partition_graph import PartitionGraph
+from .partition_graph import PartitionGraph, external_functions
 from .regions import AnnotatedRegion, AnnotatedRegionSet
 
 __all__ = ["MergeComposite", "AnnotateTarget", "MergeCompilerRegions", "PartitionGraph",
-           "compiler_begin", "compiler_end", "AnnotatedRegion", "AnnotatedRegionSet"]
+           "compiler_begin", "compiler_end", "AnnotatedRegion", "AnnotatedRegionSet",
+           "external_functions"]

@@ -30,7 +30,7 @@ from .annotations import (DEFAULT_TARGET, annotation_target, compiler_end, is_co
 from .module_pass import type_if_possible, with_body
 from .regions import AnnotatedRegion, AnnotatedRegionSet
 
-__all__ = ["PartitionGraph", "mangled_name"]
+__all__ = ["PartitionGraph", "mangled_name", "external_functions"]
 
 
 def mangled_name(mod_name: str, name: str) -> str:
@@ -229,3 +229,13 @@ class PartitionGraph(ModulePass):
         out = _mangle(out, self.mod_name)
         type_if_possible(out)
         return out
+
+
+def external_functions(mod: IRModule) -> List[PyTuple[GlobalVar, Function]]:
+    """The module's external functions (those with a ``Compiler`` attribute), in module order:
+    what a code generator registered for that compiler name is to receive (the hook of the
+    codegen part of issue 34; until then relay-mlir lowers them itself)."""
+    if not isinstance(mod, IRModule):
+        raise TypeError(f"external_functions expects an IRModule, got {mod!r}")
+    return [(gv, fn) for gv, fn in mod.functions.items()
+            if isinstance(fn, Function) and fn.attrs.get("Compiler") is not None]
