@@ -161,6 +161,20 @@ def test_bind_params_by_name_is_tvms():
         bind_params_by_name(f, {"w": np.ones((3, 3), "float32")})
 
 
+def test_optimize_binds_and_folds():
+    # TVM 0.19 on this module at opt level 3: main keeps only x, w * 2 is one constant, params {}
+    x, w = relay.var("x", shape=(1, 3)), relay.var("w", shape=(2, 3))
+    mod = tvm.IRModule.from_expr(relay.Function([x, w], relay.nn.dense(x, w * relay.const(2.0))))
+    wv = np.array([[1, 2, 3], [4, 5, 6]], "float32")
+    with tvm.transform.PassContext(opt_level=3):
+        opt, params = relay.optimize(mod, "llvm", params={"w": wv})
+    assert params == {} and [p.name_hint for p in opt["main"].params] == ["x"]
+    assert "multiply" not in opt.astext()
+    xv = np.array([[1, 0, -1]], "float32")
+    out = relay.create_executor("debug", mod=opt).evaluate()(xv)
+    np.testing.assert_array_equal(out.numpy(), xv @ (2 * wv).T)  # small integers: exact
+
+
 def test_relay_is_the_builder_api_plus_tvm_names():
     for name in relay_mlir.__all__:
         if name not in ("compile", "create_executor"):

@@ -58,13 +58,14 @@ TVM_SIGNATURES = {
     'target.rocm': [["model", "POSITIONAL_OR_KEYWORD", "unknown"], ["options", "POSITIONAL_OR_KEYWORD", None]],
     'relay.build_config': [["opt_level", "POSITIONAL_OR_KEYWORD", 2], ["required_pass", "POSITIONAL_OR_KEYWORD", None], ["disabled_pass", "POSITIONAL_OR_KEYWORD", None], ["trace", "POSITIONAL_OR_KEYWORD", None]],
     'build_module.bind_params_by_name': [["func", "POSITIONAL_OR_KEYWORD"], ["params", "POSITIONAL_OR_KEYWORD"]],
+    'relay.optimize': [["mod", "POSITIONAL_OR_KEYWORD"], ["target", "POSITIONAL_OR_KEYWORD", None], ["params", "POSITIONAL_OR_KEYWORD", None]],
 }
 # relay_mlir.pass_infra implements PassContext's first five parameters (TVM's tracing and tuning
 # parameters after them are not part of relay-mlir)
 PREFIX_ONLY = {"PassContext.__init__": 5}
 
 OURS = {
-    "relay.build": relay.build, "relay.build_config": relay.build_config,
+    "relay.build": relay.build, "relay.build_config": relay.build_config, "relay.optimize": relay.optimize,
     "build_module.bind_params_by_name": relay.build_module.bind_params_by_name, "relay.vm.compile": relay.vm.compile,
     "relay.create_executor": relay.create_executor, "nd.array": tvm.nd.array, "nd.empty": tvm.nd.empty,
     "cpu": tvm.cpu, "cuda": tvm.cuda, "vulkan": tvm.vulkan, "device": tvm.device,

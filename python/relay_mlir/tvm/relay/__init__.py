@@ -28,12 +28,12 @@ import relay_mlir as _base
 from relay_mlir import *  # noqa: F401,F403  (the builder API)
 from relay_mlir import __all__ as _base_all
 
-from .build_module import build, build_config, create_executor  # noqa: E402
+from .build_module import build, build_config, create_executor, optimize  # noqa: E402
 from . import vm  # noqa: E402
 from ..runtime.params import load_param_dict, save_param_dict  # noqa: E402
 
 __all__ = [n for n in _base_all if n not in ("compile", "create_executor")] + [
-    "build", "build_config", "create_executor", "vm", "frontend", "testing", "save_param_dict", "load_param_dict"]
+    "build", "build_config", "create_executor", "optimize", "vm", "frontend", "testing", "save_param_dict", "load_param_dict"]
 
 
 def __getattr__(name: str):

@@ -39,7 +39,7 @@ from ..runtime.ndarray import NDArray
 from .bind_params import bind_params_by_name, param_value  # noqa: F401  (TVM's place for it)
 from ..target import Target, as_target
 
-__all__ = ["build", "build_config", "create_executor", "prepare", "bind_params_by_name"]
+__all__ = ["build", "build_config", "create_executor", "optimize", "prepare", "bind_params_by_name"]
 
 
 def prepare(ir_mod: object, target: object, params: Optional[Mapping[str, object]]
@@ -96,6 +96,33 @@ def build(ir_mod, target=None, target_host=None, executor=None, runtime=None,
                    opt_level=PassContext.current().opt_level)
     spec = _graph_spec(mod, bound, exe)
     return GraphExecutorFactoryModule(exe, spec, bound, ir_mod=mod, libmod_name=mod_name)
+
+
+def optimize(mod, target=None, params=None) -> Tuple[IRModule, Dict[str, object]]:
+    """TVM 0.19's ``relay.optimize(mod, target=None, params=None)`` -> ``(mod, params)``: ``main``
+    with ``params`` bound, after relay.build's optimizer at the current context's opt level.
+    TVM's result is also fused into primitive functions and its params are ``{}``; here the
+    module is not fused (IREE fuses when it compiles) and params are ``{}`` too."""
+    from ...optimizer import optimize as _optimize
+
+    mod, _, bound = prepare(mod, target if target is not None else "llvm", params)
+    if bound:
+        mod = _with_main(mod, bind_params_by_name(mod["main"], bound))
+    names = [p.name_hint for p in mod["main"].params]
+    out = _optimize(mod, PassContext.current().opt_level)
+    # relay_mlir.optimizer.optimize's round trip through MLIR names main's parameters x0, x1, ...;
+    # they are new Vars, named back here as TVM keeps them
+    if len(out["main"].params) == len(names):
+        for p, name in zip(out["main"].params, names):
+            p.name_hint = name
+    return out, {}
+
+
+def _with_main(mod: IRModule, main: Function) -> IRModule:
+    out = IRModule()
+    out.update(mod)
+    out["main"] = main
+    return out
 
 
 def build_config(opt_level: int = 2, required_pass=None, disabled_pass=None, trace=None) -> PassContext:
