@@ -12,6 +12,7 @@ from __future__ import annotations
 from .common import ImportError_, UnsupportedError
 from .onnx import from_onnx, supported_ops
 from .torch import from_torch  # noqa: F401  (PyTorch importer; imports torch only when called)
+from .torchscript import from_torchscript  # noqa: F401  (TorchScript, TVM's from_pytorch; likewise)
 
 OnnxImportError = ImportError_
 

@@ -39,6 +39,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .. import expr as E
+from ..analysis import free_vars
 from ..module import IRModule
 from ..ty import TensorType
 from ..errors import CompileError
@@ -332,7 +333,6 @@ class _Importer:
     def _used_param_vars(self, g, body: E.Expr, params: List[E.Var]) -> List[E.Var]:
         """The initializers' Vars ``body`` uses that are not graph inputs, in initializer order
         (TVM 0.19: graph inputs, then the used initializers in the order the graph lists them)."""
-        from ..analysis import free_vars
         used = set(free_vars(body))
         taken = set(params)
         return [v for v in (self.param_vars.get(i.name) for i in g.initializer) if v in used and v not in taken]

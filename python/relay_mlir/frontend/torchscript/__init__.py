@@ -170,7 +170,7 @@ def from_torchscript(script_module, input_infos: Sequence[Any], custom_convert_m
     state = {k: v for k, v in script_module.state_dict().items()} if is_module else {}
     sources = source_names(graph, use_parser_friendly_name, preserve_pytorch_scopes)
     by_value, by_name = weight_names(graph, state.keys(), sources, use_parser_friendly_name)
-    imp = TorchScriptImporter(graph, source, by_value, {n: state[k] for n, k in by_name.items()},
+    imp = TorchScriptImporter(source, by_value, {n: state[k] for n, k in by_name.items()},
                               custom_convert_map)
     imp.grad_enabled = torch.is_grad_enabled()
     if is_module:

@@ -65,10 +65,9 @@ def _functional(target):
 class TorchScriptImporter(_ExportImporter):
     """Converts one TorchScript graph; see the module docstring."""
 
-    def __init__(self, graph, source: str, weight_names: Dict[int, str], state: Dict[str, Any],
+    def __init__(self, source: str, weight_names: Dict[int, str], state: Dict[str, Any],
                  custom_convert_map: Optional[Dict[str, Any]] = None) -> None:
         super().__init__(None, source)
-        self.graph = graph
         self.weight_names = weight_names  # GetAttr output id -> TVM name
         self.state = state                # TVM name -> torch tensor
         self.weights: Dict[str, E.Var] = {}
