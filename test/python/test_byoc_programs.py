@@ -455,6 +455,68 @@ def r_rewrite_once(env):
     return dfp.rewrite(cb, relay.exp(a))
 
 
+def _bn_pieces(relay):
+    x = relay.var("x", shape=(1, 4, 3, 3))
+    g, b, m, v = [relay.var(n, shape=(4, 1, 1)) for n in ("gamma", "beta", "mean", "var")]
+    eps = relay.const(1e-5)
+    return x, g, b, m, v, eps
+
+
+def _bn_callback(env):
+    relay, dfp = env.relay, env.dfp
+    x, var, mean, beta, gamma, eps = [dfp.wildcard() for _ in range(6)]
+    pattern = gamma * (x - mean) / dfp.is_op("sqrt")(var + eps) + beta
+
+    def fuse(pre, post, m):
+        return relay.nn.batch_norm(m[x][0], relay.squeeze(m[gamma][0]), relay.squeeze(m[beta][0]),
+                                   relay.squeeze(m[mean][0]), relay.squeeze(m[var][0]),
+                                   epsilon=float(m[eps][0].data.numpy() if hasattr(m[eps][0].data, "numpy") else m[eps][0].data))[0]
+    return _callback_class(env)(pattern, fuse)
+
+
+def r_fuse_batchnorm(env):
+    """TVM's test_fuse_batchnorm / test_partial_fuse_batchnorm shapes: the same batch norm
+    written three ways (commuted, reassociated); the rewrite finds each."""
+    relay, dfp = env.relay, env.dfp
+    x, g, b, m, v, eps = _bn_pieces(relay)
+    plain = g * (x - m) / relay.sqrt(v + eps) + b
+    commuted = b + (x - m) * g / relay.sqrt(v + eps)
+    reassoc = (x - m) / relay.sqrt(v + eps) * g + b
+    cb = _bn_callback(env)
+    return relay.Tuple([dfp.rewrite(cb, e) for e in (plain, commuted, reassoc)])
+
+
+def m_function_pattern(env):
+    relay, dfp = env.relay, env.dfp
+    x, y = _vars(relay, "x", "y")
+    fn = relay.Function([x, y], relay.add(x, y))
+    a, b = _vars(relay, "a", "b")
+    fp = dfp.FunctionPattern([dfp.wildcard(), dfp.wildcard()],
+                             dfp.is_op("add")(dfp.wildcard(), dfp.wildcard()))
+    return [fp.match(fn), fp(dfp.wildcard(), dfp.wildcard()).match(fn(a, b)),
+            dfp.FunctionPattern(None, dfp.wildcard()).match(fn),
+            dfp.FunctionPattern([dfp.wildcard()], dfp.wildcard()).match(fn)]
+
+
+def p_function_callee(env):
+    relay, dfp = env.relay, env.dfp
+    x, y = _vars(relay, "x", "y")
+    fn = relay.Function([x, y], relay.add(x, y))
+    a, b = _vars(relay, "a", "b")
+    fp = dfp.FunctionPattern([dfp.wildcard(), dfp.wildcard()],
+                             dfp.is_op("add")(dfp.wildcard(), dfp.wildcard()))
+    return dfp.is_op("nn.relu")(fp(dfp.wildcard(), dfp.wildcard())).partition(relay.nn.relu(fn(a, b)))
+
+
+def p_composite_not_reentered(env):
+    """partition does not look into functions already partitioned from a pattern"""
+    relay, dfp = env.relay, env.dfp
+    a, b = _vars(relay, "a", "b")
+    p = dfp.is_op("add")(dfp.wildcard(), dfp.wildcard())
+    once = p.partition(relay.nn.relu(a + b), {"Composite": "one"})
+    return p.partition(relay.exp(once) + b, {"Composite": "two"})
+
+
 # -- BYOC cases ------------------------------------------------------------------------------------
 def setup_targets(env):
     """ext_a takes add, multiply, nn.relu, exp; ext_b takes add and subtract (once per process)."""
