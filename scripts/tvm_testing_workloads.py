@@ -12,7 +12,8 @@ params (name, shape, dtype, in dict order, and the float64 sum and sum of absolu
 of each value: TVM draws them with numpy seeded 0), how many times each operator is
 called in ``main``, and each operator call's result type in post order. For the cases in ``RUN`` it also runs the workload with its params in
 TVM's graph executor (llvm) on a fixed input and writes ``<case>.npz`` (``data``,
-``output``). test/python/test_relay_testing_tvm.py builds the same cases with
+``output``). ``signatures.json`` holds the signatures of the public functions (``API``).
+test/python/test_relay_testing_tvm.py builds the same cases with
 ``relay_mlir.testing`` and compares.
 """
 from __future__ import annotations
@@ -57,6 +58,23 @@ CASES = {
     "dcgan_nhwc_b2": ("dcgan", {"batch_size": 2, "ngf": 16, "random_len": 20, "layout": "NHWC"}),
 }
 RUN = ["mlp_b1", "dqn_b1", "resnet18_small"]
+# module -> the public functions whose signatures relay_mlir.testing mirrors
+API = {
+    "": ["run_opt_pass", "run_infer_type", "check_grad", "rand", "count_ops", "create_workload"],
+    "init": ["create_workload", "Xavier", "Constant", "Initializer"],
+    "layers": ["batch_norm_infer", "conv2d", "conv3d", "conv2d_transpose", "dense_add_bias", "conv_kernel_layout"],
+    "resnet": ["get_workload", "get_net", "resnet", "residual_unit"],
+    "mobilenet": ["get_workload", "mobile_net", "conv_block", "separable_conv_block"],
+    "mlp": ["get_workload", "get_net"],
+    "dqn": ["get_workload", "get_net"],
+    "lstm": ["get_workload", "get_net", "lstm_cell"],
+    "vgg": ["get_workload", "get_net", "get_feature", "get_classifier"],
+    "inception_v3": ["get_workload", "get_net", "Conv", "Pooling"],
+    "squeezenet": ["get_workload", "get_net"],
+    "densenet": ["get_workload"],
+    "synthetic": ["get_workload", "get_net"],
+    "dcgan": ["get_workload", "get_net", "deconv2d", "deconv2d_bn_relu"],
+}
 
 
 def type_repr(t):
@@ -145,6 +163,19 @@ def main() -> None:
             np.savez(os.path.join(OUT, f"{case}.npz"), data=data, output=out)
         print(case, len(params), "params", sum(table[case]["ops"].values()), "calls")
     write_table(table, os.path.join(OUT, "workloads.json"))
+    write_table(signatures(), os.path.join(OUT, "signatures.json"))
+
+
+def signatures():
+    """``{"<module>.<function>": str(inspect.signature)}`` of the API above."""
+    import importlib
+    import inspect
+    out = {}
+    for module, names in API.items():
+        m = importlib.import_module("tvm.relay.testing" + ("." + module if module else ""))
+        for name in names:
+            out[f"{module}.{name}" if module else name] = str(inspect.signature(getattr(m, name)))
+    return out
 
 
 def write_table(table, path) -> None:

@@ -13,6 +13,7 @@ executor output on the same input (``<case>.npz``), rtol 1e-4, atol 1e-6.
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 from pathlib import Path
 
@@ -86,3 +87,17 @@ def test_workload_runs_like_tvm(case):
     mod, params = _workload(case)
     exe = relay_mlir.compile(mod, target="llvm-cpu", params=params)
     np.testing.assert_allclose(np.asarray(exe(ref["data"])), ref["output"], rtol=1e-4, atol=1e-6)
+
+
+SIGNATURES = json.loads((DATA / "signatures.json").read_text())
+
+
+@pytest.mark.parametrize("qualname", sorted(SIGNATURES))
+def test_signature_is_tvms(qualname):
+    """Parameter names, kinds and defaults equal TVM 0.19's (type annotations aside)."""
+    module, _, name = qualname.rpartition(".")
+    fn = getattr(importlib.import_module("relay_mlir.testing" + ("." + module if module else "")), name)
+    sig = inspect.signature(fn)
+    plain = sig.replace(parameters=[p.replace(annotation=inspect.Parameter.empty) for p in sig.parameters.values()],
+                        return_annotation=inspect.Signature.empty)
+    assert str(plain) == SIGNATURES[qualname]
