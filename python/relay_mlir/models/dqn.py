@@ -1,4 +1,4 @@
-"""The Nature DQN (Mnih et al. 2015) built with the Relay-style API, like ``relay.testing.dqn``.
+"""The Nature DQN (Mnih et al. 2015), relay-mlir's own (TVM's is ``relay_mlir.testing.dqn``).
 
 conv 8x8/4 -> relu -> conv 4x4/2 -> relu -> conv 3x3/1 -> relu -> flatten
 -> dense ``hidden`` -> relu -> dense ``num_actions`` (Q-values). The

@@ -1,4 +1,4 @@
-"""Building blocks of the model zoo (like ``tvm.relay.testing.layers``).
+"""Building blocks of relay-mlir's own model zoo (TVM's are ``relay_mlir.testing.layers``).
 
 Every zoo model is a Relay ``Function`` whose parameters are the model
 inputs followed by its weights, in creation order; ``get_workload`` returns

@@ -1,4 +1,4 @@
-"""An LSTM language model built with the Relay-style API (cf. ``relay.testing.lstm``).
+"""An LSTM language model, relay-mlir's own (TVM's unrolled cell is ``relay_mlir.testing.lstm``).
 
 ``input_ids [batch, seq_len]`` (int64) -> embedding (``take``) ->
 ``num_layers`` stacked LSTMs unrolled over the fixed ``seq_len`` -> decoder

@@ -1,4 +1,4 @@
-"""ResNets built with the Relay-style API (like ``relay.testing.resnet``).
+"""relay-mlir's own torchvision-style ResNets (TVM's v2 ResNet is ``relay_mlir.testing.resnet``).
 
 Two families share ``get_workload``:
 
@@ -164,7 +164,7 @@ def get_workload(batch_size: int = 1, num_classes: Optional[int] = None,
                  image_shape: Sequence[int] = (3, 32, 32), width: Optional[int] = None,
                  dtype: str = "float32", seed: int = 0,
                  num_layers: Optional[int] = None) -> Tuple[IRModule, Dict[str, np.ndarray]]:
-    """``(mod, params)`` like ``relay.testing.resnet.get_workload``.
+    """``(mod, params)``, shaped like ``relay.testing``'s ``get_workload`` results.
 
     ``mod["main"]`` takes ``data`` and every weight; pass ``params`` to
     ``relay_mlir.compile(mod, params=params)`` to bake the weights in.

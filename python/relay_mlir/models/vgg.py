@@ -1,4 +1,4 @@
-"""VGG (Simonyan & Zisserman 2014) built with the Relay-style API, like ``relay.testing.vgg``.
+"""VGG (Simonyan & Zisserman 2014), relay-mlir's own (TVM's is ``relay_mlir.testing.vgg``).
 
 ``num_layers`` 11, 13, 16 or 19 conv+dense layers: stacks of conv3x3-relu
 (optionally with batch norm) separated by max_pool 2x2/2, then
