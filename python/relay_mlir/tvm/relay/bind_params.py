@@ -17,12 +17,12 @@ fit the parameter's type as ``GraphModule.set_input`` values must (``ndarray.coe
 """
 from __future__ import annotations
 
-from typing import Dict, Mapping
+from typing import Mapping
 
 import numpy as np
 
-from ...expr import Constant, Expr, Function, Var
-from ...expr_functor import ExprMutator
+from ...expr import Constant, Function, Var
+from ...fuse_ops import _Substitute  # the variable substitution DefuseOps uses
 from ...ty import TensorType
 from ..runtime.graph_factory import spec_dims
 from ..runtime.ndarray import NDArray, coerce
@@ -37,15 +37,6 @@ def param_value(var: Var, value: object) -> np.ndarray:
     if isinstance(t, TensorType):
         return coerce(value, spec_dims(t.shape), t.dtype, f"param '{var.name_hint}'")
     return np.asarray(value._data if isinstance(value, NDArray) else value)
-
-
-class _Substitute(ExprMutator):
-    def __init__(self, values: Dict[Var, Expr]) -> None:
-        super().__init__()
-        self.values = values
-
-    def visit_var(self, var: Var) -> Expr:
-        return self.values.get(var, var)
 
 
 def bind_params_by_name(func: Function, params: Mapping[str, object]) -> Function:
