@@ -682,8 +682,22 @@ def _each_function(mod: IRModule, form) -> IRModule:
     return new
 
 
+class _FormPass(ModulePass):
+    """A module pass putting each function in a form of relay_mlir.normal_form (``_form``)."""
+
+    _form = ""
+
+    def __init__(self) -> None:
+        pass
+
+    def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        from . import normal_form
+
+        return _each_function(mod, getattr(normal_form, self._form))
+
+
 @_register_pass
-class ToANormalForm(ModulePass):
+class ToANormalForm(_FormPass):
     """Relay's ToANormalForm (PassInfo: "ToANormalForm", opt level 1, a module pass): every
     expression but variables, global functions, operators and constructors is bound by a
     ``let`` (constants, closures and ``if``s too), in the innermost scope (function body,
@@ -700,18 +714,11 @@ class ToANormalForm(ModulePass):
     """
 
     _info = PassInfo(1, "ToANormalForm")
-
-    def __init__(self) -> None:
-        pass
-
-    def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
-        from .normal_form import to_a_normal_form
-
-        return _each_function(mod, to_a_normal_form)
+    _form = "to_a_normal_form"
 
 
 @_register_pass
-class ToBasicBlockNormalForm(ModulePass):
+class ToBasicBlockNormalForm(_FormPass):
     """Relay's ToBasicBlockNormalForm (PassInfo: "ToBasicBlockNormalForm", opt level 1, a
     module pass): an expression used from a scope other than its own (inside an ``if`` branch,
     ``match`` clause or closure and outside it, or in two branches) is let-bound in the
@@ -728,14 +735,7 @@ class ToBasicBlockNormalForm(ModulePass):
     """
 
     _info = PassInfo(1, "ToBasicBlockNormalForm")
-
-    def __init__(self) -> None:
-        pass
-
-    def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
-        from .normal_form import to_basic_block_normal_form
-
-        return _each_function(mod, to_basic_block_normal_form)
+    _form = "to_basic_block_normal_form"
 
 
 @_register_pass
