@@ -95,6 +95,16 @@ def test_has_attr_on_operator_reads_registered_op_attrs():
         reset_op_attr("nn.relu", "TestPatternKind")
 
 
+def test_is_op_accepts_tvm_operators_relay_mlir_lacks_and_registered_ones():
+    dfp.is_op("vision.yolo_reorg")              # TVM registers it (TOpPattern)
+    register_op_attr("my.custom_op", "target.test_dfp", True)
+    try:
+        dfp.is_op("my.custom_op")
+    finally:
+        from relay_mlir.op.op_attr import reset_op_attr
+        reset_op_attr("my.custom_op", "target.test_dfp")
+
+
 def test_deep_chain_does_not_hit_recursion_limit():
     x = relay.var("x", shape=(2,))
     e = x
@@ -108,6 +118,7 @@ def test_deep_chain_does_not_hit_recursion_limit():
 @pytest.mark.parametrize("make, words", [
     (lambda: dfp.is_op("add")(relay.var("x")), "dataflow pattern"),
     (lambda: dfp.is_op(3), "operator name"),
+    (lambda: dfp.is_op("nn.conv2dd"), "operator nn.conv2dd is not registered"),
     (lambda: dfp.has_shape("2x2"), "list of integers"),
     (lambda: dfp.has_attr(["padding"]), "dict"),
     (lambda: dfp.match(dfp.wildcard(), 3), "relay expression"),

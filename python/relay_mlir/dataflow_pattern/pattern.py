@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional, Sequence
 
+from .. import op as _op_package
 from ..expr import Expr, Op
+from ..op.op_attr import op_has_attrs
 from ..ty import Type
 
 __all__ = [
@@ -249,10 +251,28 @@ def is_expr(expr: Expr) -> ExprPattern:
     return ExprPattern(expr)
 
 
+def _has_builder(op_name: str) -> bool:
+    ns = _op_package
+    *path, leaf = op_name.split(".")
+    for part in path:
+        ns = getattr(ns, part, None)
+        if ns is None:
+            return False
+    return callable(getattr(ns, leaf, None))
+
+
 def is_op(op_name: str) -> ExprPattern:
-    """The operator called ``op_name``: ``is_op("nn.conv2d")(wildcard(), wildcard())``."""
+    """The operator called ``op_name``: ``is_op("nn.conv2d")(wildcard(), wildcard())``.
+
+    As in TVM, the name must be an operator's (one relay-mlir builds, one TVM 0.19 registers,
+    or one given attributes with ``register_op_attr``): a misspelt name is an error, not a
+    pattern that never matches.
+    """
     if not isinstance(op_name, str):
         raise TypeError(f"is_op expects an operator name, got {op_name!r}")
+    if not (op_has_attrs(op_name) or _has_builder(op_name)):
+        raise ValueError(f"is_op: operator {op_name} is not registered (no relay-mlir builder "
+                         "and no TVM 0.19 operator of that name)")
     return ExprPattern(Op.get(op_name))
 
 

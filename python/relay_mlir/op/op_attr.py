@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional, Tuple
 
-__all__ = ["register_op_attr", "get_op_attr", "reset_op_attr", "has_op_attr_key", "OpPattern"]
+__all__ = ["register_op_attr", "get_op_attr", "reset_op_attr", "has_op_attr_key", "op_has_attrs",
+           "OpPattern"]
 
 # (op name, attribute key) -> (value, level)
 _ATTRS: Dict[Tuple[str, str], Tuple[Any, int]] = {}
@@ -62,6 +63,12 @@ def get_op_attr(op_name: str, attr_key: str, default: Any = None) -> Any:
     """The value registered as ``op_name``'s ``attr_key``, or ``default``."""
     entry = _ATTRS.get((op_name, attr_key))
     return default if entry is None else entry[0]
+
+
+def op_has_attrs(op_name: str) -> bool:
+    """Whether any attribute is registered for ``op_name`` (every operator TVM 0.19 knows has
+    ``TOpPattern`` or another attribute)."""
+    return any(name == op_name for name, _ in _ATTRS)
 
 
 def has_op_attr_key(attr_key: str) -> bool:
