@@ -206,6 +206,17 @@ class Op(Expr):
         return f"Op({self.name})"
 
 
+class CallAttrs(dict):
+    """A call's attributes: a dict that also reads as TVM's ``Attrs`` (``call.attrs.padding``)."""
+
+    def __getattr__(self, name: str) -> object:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"the call has no attribute '{name}' (it has: "
+                                 f"{', '.join(self) or 'none'})") from None
+
+
 class Call(Expr):
     """``relay.Call(op, args, attrs=None)``: an operator, closure or global call."""
 
@@ -219,7 +230,7 @@ class Call(Expr):
                                 "wrap numbers with relay_mlir.const")
         self.op = op
         self.args = list(args)
-        self.attrs = dict(attrs or {})
+        self.attrs = CallAttrs(attrs or {})
 
     def __repr__(self) -> str:
         return f"Call({self.op!r}, {len(self.args)} args)"

@@ -668,6 +668,19 @@ def b_composite_check(env):
     return t.MergeComposite(table)(mod)
 
 
+def b_composite_check_attrs(env):
+    """a vendor's check reading the matched calls' attributes as TVM's Attrs objects"""
+    relay, dfp, t = env.relay, env.dfp, env.transform
+    x, w, _ = _conv_inputs(relay)
+    w2 = relay.var("w2", shape=(4, 2, 3, 3))
+    grouped = relay.nn.conv2d(relay.nn.conv2d(x, w, padding=(1, 1)), w2, padding=(1, 1), groups=2)
+
+    def plain_nchw(root):
+        return root.attrs.data_layout == "NCHW" and int(root.attrs.groups) == 1
+    table = [("ext_a.conv", dfp.is_op("nn.conv2d")(dfp.wildcard(), dfp.wildcard()), plain_nchw)]
+    return t.MergeComposite(table)(env.IRModule.from_expr(relay.Function([x, w, w2], grouped)))
+
+
 def b_batch_norm_composite(env):
     relay, dfp, t = env.relay, env.dfp, env.transform
     x = relay.var("x", shape=(1, 4, 3, 3))
