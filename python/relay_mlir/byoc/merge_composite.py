@@ -57,7 +57,7 @@ class MergeComposite(FunctionMapPass):
     """``relay.transform.MergeComposite(pattern_table)`` (PassInfo "MergeComposite", level 0)."""
 
     def __init__(self, pattern_table: Sequence) -> None:
-        super().__init__("MergeComposite")
+        super().__init__("MergeComposite", typed_first=True)  # checks may read checked_type
         self.entries = _entries(pattern_table)
 
     def transform(self, fn: Function, name: str) -> Function:
