@@ -385,6 +385,15 @@ def p_tuple_get_item(env):
     return p.partition(e)
 
 
+def p_inner_use_dominated(env):
+    """an inner node feeding an input that only feeds the root: TVM still partitions"""
+    relay, dfp = env.relay, env.dfp
+    a, = _vars(relay, "a")
+    r = relay.nn.relu(a)
+    p = dfp.is_op("add")(dfp.is_op("nn.relu")(dfp.wildcard()), dfp.wildcard())
+    return p.partition(relay.add(r, relay.exp(r)))
+
+
 # -- rewrite cases ---------------------------------------------------------------------------------
 def _callback_class(env):
     class Callback(env.dfp.DFPatternCallback):
@@ -515,6 +524,16 @@ def p_composite_not_reentered(env):
     p = dfp.is_op("add")(dfp.wildcard(), dfp.wildcard())
     once = p.partition(relay.nn.relu(a + b), {"Composite": "one"})
     return p.partition(relay.exp(once) + b, {"Composite": "two"})
+
+
+def r_tuple_result(env):
+    relay, dfp = env.relay, env.dfp
+    a, b = _vars(relay, "a", "b")
+    x, y = dfp.wildcard(), dfp.wildcard()
+    cb = _callback_class(env)(dfp.is_op("add")(x, y),
+                              lambda pre, post, m: relay.TupleGetItem(
+                                  relay.Tuple([relay.subtract(m[x][0], m[y][0]), m[x][0]]), 0))
+    return dfp.rewrite(cb, relay.exp(a + b))
 
 
 # -- BYOC cases ------------------------------------------------------------------------------------
@@ -856,6 +875,16 @@ for _seed in range(60):
     globals()[f"b_random_{_seed:02d}"] = _random_case(_seed)
 for _seed in range(48):
     globals()[f"p_random_{_seed:02d}"] = _random_partition(_seed)
+
+
+def b_annotate_tuple_get_item(env):
+    relay, t = env.relay, env.transform
+    x = relay.var("x", shape=(1, 4, 3, 3))
+    g, be, m, v = [relay.var(n, shape=(4,)) for n in ("g", "be", "m", "v")]
+    bn = relay.nn.batch_norm(relay.exp(x), g, be, m, v)
+    mod = env.IRModule.from_expr(relay.Function([x, g, be, m, v], relay.Tuple([relay.nn.relu(bn[0]), bn[1]])))
+    return [t.AnnotateTarget(["ext_a"])(mod), t.AnnotateTarget(["ext_a"], False)(mod),
+            t.PartitionGraph()(t.MergeCompilerRegions()(t.AnnotateTarget(["ext_a"])(mod)))]
 
 
 def cases() -> Dict[str, Callable]:
