@@ -233,3 +233,73 @@ def test_script_function():
     a, b = torch.randn(2, 3), torch.randn(4, 3)
     got = relay.create_executor("debug", mod=mod).evaluate()(a.numpy(), b.numpy())
     _close(got.numpy() if hasattr(got, "numpy") else got, _scripted_fn(a, b))
+
+
+class _Loops(torch.nn.Module):
+    """Scripted control flow the importer unrolls: a ModuleList loop with list appends, a
+    range over a size, a while loop; and element writes (acc[i] = ...)."""
+
+    def __init__(self):
+        super().__init__()
+        self.layers = torch.nn.ModuleList([torch.nn.Linear(4, 4) for _ in range(3)])
+
+    def forward(self, x):
+        outs = []
+        for layer in self.layers:
+            x = torch.relu(layer(x))
+            outs.append(x)
+        acc = torch.zeros_like(x)
+        for i in range(x.size(0)):
+            acc[i] = x[i] * 2.0
+        k = 0
+        while k < 2:
+            acc = acc + 1.0
+            k += 1
+        return torch.cat(outs, 1), acc
+
+
+class _ViewWrites(torch.nn.Module):
+    def forward(self, x):
+        y = x.clone()
+        y[:, 1:3] = 0.0                      # fill_ of a slice
+        y.transpose(0, 1)[0].mul_(3.0)        # in place through a view of a view
+        z = x * 1.0
+        z[0, ::2] += 10.0                     # add_ into a strided slice
+        return y, z
+
+
+def test_scripted_loops_and_element_writes():
+    torch.manual_seed(0)
+    m = _Loops().eval()
+    sm = torch.jit.script(m)
+    mod, params = from_torchscript(sm, [("x", (2, 4))])
+    x = torch.randn(2, 4)
+    got = _outputs(relay.create_executor("debug", mod=mod).evaluate()(*_args(mod, params, x)))
+    with torch.no_grad():
+        want = m(x)
+    for g, w in zip(got, want):
+        _close(g, w)
+
+
+@pytest.mark.parametrize("how", ["trace", "script"])
+def test_writes_through_views(how):
+    """In-place ops on views change the tensor viewed (TorchScript's aliasing)."""
+    m, x = _ViewWrites(), torch.randn(3, 5)
+    sm = torch.jit.trace(m, x) if how == "trace" else torch.jit.script(m)
+    mod, _ = from_torchscript(sm, [("x", (3, 5))])
+    got = _outputs(relay.create_executor("debug", mod=mod).evaluate()(x.numpy()))
+    for g, w in zip(got, m(x)):
+        _close(g, w)
+
+
+class _SplitWrite(torch.nn.Module):
+    def forward(self, x):
+        a, b = x.split(2, dim=1)
+        a.mul_(2.0)
+        return x
+
+
+def test_write_into_split_piece_is_refused():
+    sm = torch.jit.script(_SplitWrite())
+    with pytest.raises(UnsupportedError, match=r"aten::mul_.*view made by aten::split"):
+        from_torchscript(sm, [("x", (2, 4))])

@@ -164,26 +164,6 @@ def test_tvm_standin_imports():
     assert params == {} and _signature(mod) == [("x", (1, 3, 6, 6), "float32")]
 
 
-def test_ported_tvm_pytorch_script_runs():
-    """The usual TVM script, only its imports changed: trace, from_pytorch, relay.build with
-    the params inside a PassContext, graph_executor; the output is PyTorch's (1e-4 relative)."""
-    import relay_mlir.tvm as tvm
-    from relay_mlir.tvm import relay as tvm_relay
-    from relay_mlir.tvm.contrib import graph_executor
-
-    model, x, scripted = _script("resnet", "trace")
-    mod, params = tvm_relay.frontend.from_pytorch(scripted, [("input0", x.shape)])
-    with tvm.transform.PassContext(opt_level=3):
-        lib = tvm_relay.build(mod, target="llvm", params=params)
-    m = graph_executor.GraphModule(lib["default"](tvm.cpu(0)))
-    m.set_input("input0", tvm.nd.array(x.numpy()))
-    m.run()
-    out = m.get_output(0).numpy()
-    with torch.no_grad():
-        want = model(x).numpy()
-    assert float(np.abs(out - want).max()) <= 1e-4 * float(np.abs(want).max())
-
-
 def test_from_onnx_opset_override():
     """opset replaces the model's (TVM's warning when lower); the ops convert as that opset:
     Softmax over axis 1 of a 3-D input is one softmax at opset 13, softmax of the flattened

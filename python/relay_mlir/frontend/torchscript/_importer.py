@@ -29,7 +29,7 @@ from ... import expr as E
 from ... import op
 from ..common import UnsupportedError
 from ..torch import _CONVERTERS, _Ctx, _Importer as _ExportImporter, _TV, _has_tv, _packet
-from . import _eval
+from . import _eval, _views
 from . import _activations, _tensor, _transformer  # noqa: F401 - they register converters
 from ._registry import CONVERTERS as OWN
 
@@ -75,6 +75,7 @@ class TorchScriptImporter(_ExportImporter):
         self.vals: Dict[int, Tuple[Any, Any]] = {}
         self.missing: Dict[str, str] = {}  # op -> where it was first met
         self.grad_enabled = True
+        self.views = _views.Views()
 
     # -- errors and locations ----------------------------------------------------------
     def where(self, node) -> str:
@@ -172,8 +173,12 @@ class TorchScriptImporter(_ExportImporter):
         self.set_span(result, self.span_of(fake, idx))
         outs = [(result, out_example)] if node.outputsSize() == 1 else list(zip(result, out_example))
         self.put_outputs(node, outs)
-        if conv_target is not target and isinstance(values[0], _TV) and node.outputsSize() == 1:
-            self.put(node.inputsAt(0), result, out_example)  # in place: the input is the result now
+        if not isinstance(values[0], _TV):
+            return
+        if _views.writes_self(target) and isinstance(result, _TV):
+            self.views.write(self, node, result, out_example)  # the input (and its base) is the result now
+        elif _views.returns_view(target) or _views.returns_views(target):
+            self.views.record(self, node, target, examples, values[0])
 
     def run_custom(self, node, values: List[Any], examples: List[Any]) -> None:
         """A ``custom_convert_map`` entry, called as TVM calls it: ``fn(inputs, input_types)``."""
@@ -271,6 +276,7 @@ def _unpack(imp: TorchScriptImporter, node) -> None:
     if len(value) != node.outputsSize():
         raise imp.unsupported(node, f"unpacks {node.outputsSize()} values from {len(value)}")
     imp.put_outputs(node, list(zip(value, example)))
+    imp.views.inherit(node)
 
 
 def _if(imp: TorchScriptImporter, node) -> None:
@@ -372,6 +378,7 @@ def _container(imp: TorchScriptImporter, node) -> None:
     ex = fn(*[p[1] for p in ins]) if ins and ins[0][1] is not ins[0][0] else out
     if node.outputsSize():
         imp.put(node.outputsAt(0), out, ex)
+        imp.views.inherit(node)
 
 
 def _grad_enabled(imp: TorchScriptImporter, node) -> None:

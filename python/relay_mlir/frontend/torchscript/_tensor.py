@@ -8,7 +8,8 @@
 * ``new_zeros`` / ``new_ones`` / ``new_full`` / ``new_empty`` (zeros): constants;
 * ``linalg_vector_norm(x, ord, dim, keepdim)`` for ord 1, 2, inf;
 * ``instance_norm`` with the input's statistics (batch norm with running ones otherwise);
-* ``einsum(equation, tensors)``; ``pixel_shuffle`` (``depth_to_space``, CRD order).
+* ``einsum(equation, tensors)``; ``pixel_shuffle`` (``depth_to_space``, CRD order);
+* ``copy_``/``fill_``: the values written (``_views`` writes them into the target).
 """
 from __future__ import annotations
 
@@ -113,3 +114,19 @@ def _pixel_shuffle(c: _Ctx) -> _TV:
     if x.ndim != 4:
         raise c.unsupported("only 4-D inputs are supported")
     return c.result(nn.depth_to_space(x.expr, int(c.a["upscale_factor"]), mode="CRD"))
+
+
+@register("copy_", "copy")
+def _copy(c: _Ctx) -> _TV:
+    """``self.copy_(src)``: ``src`` broadcast to ``self``'s shape in ``self``'s dtype (the
+    write into ``self`` is the importer's, ``_views``)."""
+    shape, dtype = c.out()
+    src = c.tv(c.a["src"], dtype)
+    return c.result(src.expr if src.shape == shape else op.broadcast_to(src.expr, shape))
+
+
+@register("fill_", "fill")
+def _fill(c: _Ctx) -> _TV:
+    shape, dtype = c.out()
+    value = c.tv(c.a["value"], dtype)
+    return c.result(op.broadcast_to(value.expr, shape))
