@@ -26,6 +26,10 @@ DATA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_byoc_
 
 
 # -- a canonical dump that reads TVM's and relay-mlir's objects alike -------------------------------
+# operators TVM gives one tuple argument; relay-mlir's calls have the fields as arguments
+_TUPLE_ARG_OPS = ("concatenate", "stack", "einsum")
+
+
 def _kind(e) -> str:
     return type(e).__name__
 
@@ -49,6 +53,7 @@ def _fn_attrs(fn) -> str:
 class _Dumper:
     def __init__(self) -> None:
         self.ids: Dict[int, str] = {}
+        self.extra = []  # the tuples shown for relay-mlir's flattened tuple-argument calls
         self.lines = []
         self.keep = []
 
@@ -69,8 +74,14 @@ class _Dumper:
             text = f"const({list(data.shape)}, {data.dtype})"
         else:
             text = self.node(e, k)
-        name = f"%{len(self.ids)}"
+        name = f"%{len(self.ids) + len(self.extra)}"
         self.ids[key] = name
+        self.lines.append(f"{name} = {text}")
+        return name
+
+    def line(self, text: str) -> str:
+        name = f"%{len(self.ids) + len(self.extra)}"
+        self.extra.append(name)
         self.lines.append(f"{name} = {text}")
         return name
 
@@ -78,6 +89,8 @@ class _Dumper:
         if k == "Call":
             callee = self.ref(e.op)
             args = ", ".join(self.ref(a) for a in e.args)
+            if callee in _TUPLE_ARG_OPS and not (len(e.args) == 1 and _kind(e.args[0]) == "Tuple"):
+                args = self.line("(" + args + ")")  # relay-mlir's flattened form, as TVM's
             extra = ""
             if _kind(e.op) == "Op" and e.op.name.startswith("annotation.compiler_"):
                 attrs = e.attrs
@@ -91,6 +104,7 @@ class _Dumper:
             params = ", ".join(self.ref(p) for p in e.params)
             sub = _Dumper()
             sub.ids = dict(self.ids)
+            sub.extra = list(self.extra)
             body = sub.ref(e.body)
             inner = [ln for ln in sub.lines]
             self.keep.extend(sub.keep)
@@ -375,6 +389,39 @@ def p_tuple_fields(env):
     e = relay.exp(relay.TupleGetItem(relay.Tuple([x, relay.exp(y), z]), 1))
     p = dfp.is_op("exp")(dfp.is_tuple_get_item(dfp.is_tuple(None), 1))
     return p.partition(e)
+
+
+def m_tuple_argument_ops(env):
+    relay, dfp = env.relay, env.dfp
+    x, y = _vars(relay, "x", "y")
+    cat = relay.concatenate(relay.Tuple([x, relay.exp(y)]), axis=0)
+    w = dfp.wildcard()
+    return [dfp.is_op("concatenate")(dfp.is_tuple(None)).match(cat),
+            dfp.is_op("concatenate")(dfp.wildcard()).match(cat),
+            dfp.is_op("concatenate")(dfp.is_tuple([w, dfp.is_op("exp")(w)])).match(cat),
+            dfp.is_op("concatenate")(dfp.is_tuple([dfp.wildcard()])).match(cat),
+            dfp.is_op("stack")(dfp.is_tuple([dfp.wildcard(), dfp.wildcard()])).match(
+                relay.stack(relay.Tuple([x, y]), axis=0)),
+            dfp.is_op("concatenate")(dfp.wildcard(), dfp.wildcard()).match(cat)]
+
+
+def p_concatenate(env):
+    relay, dfp = env.relay, env.dfp
+    x, y, z = _vars(relay, "x", "y", "z")
+    e = relay.nn.relu(relay.concatenate(relay.Tuple([x, relay.exp(y), z]), axis=1))
+    p = dfp.is_op("nn.relu")(dfp.is_op("concatenate")(dfp.is_tuple(None)))
+    q = dfp.is_op("concatenate")(dfp.is_tuple([dfp.wildcard(), dfp.is_op("exp")(dfp.wildcard()),
+                                                dfp.wildcard()]))
+    return relay.Tuple([p.partition(e, {"Composite": "cat_relu"}), q.partition(e)])
+
+
+def r_concatenate(env):
+    relay, dfp = env.relay, env.dfp
+    x, y = _vars(relay, "x", "y")
+    t = dfp.is_tuple(None)
+    cb = _callback_class(env)(dfp.is_op("concatenate")(t),
+                              lambda pre, post, m: relay.stack(m[t][0], axis=0))
+    return dfp.rewrite(cb, relay.exp(relay.concatenate(relay.Tuple([relay.exp(x), y]), axis=0)))
 
 
 def p_tuple_get_item(env):

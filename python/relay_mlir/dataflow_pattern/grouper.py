@@ -17,7 +17,7 @@ from ..adt import Match
 from ..expr import Call, Constant, Expr, Function, If, Let, Op, Tuple, TupleGetItem, Var
 from ..expr_functor import ExprMutator
 from .graph import expr_inputs
-from .matcher import DFPatternMatcher
+from .matcher import TUPLE_ARG_OPS, DFPatternMatcher, FieldsTuple
 from .pattern import (AltPattern, CallPattern, ConstantPattern, DFPattern, DominatorPattern,
                       ExprPattern, FunctionPattern, TuplePattern)
 from .pattern_graph import pattern_inputs, pattern_post_order
@@ -42,13 +42,17 @@ class _Extractor(ExprMutator):
     """Rebuilds the match with its inputs replaced by the new parameters and records the
     names TVM's ``MatchExtractor`` gives the visited nodes."""
 
-    def __init__(self, inputs: Dict[Expr, Var]) -> None:
+    def __init__(self, inputs: Dict[Expr, Var], tuple_inputs: Set[Call]) -> None:
         super().__init__()
         self.memo_map.update(inputs)
+        self.tuple_inputs = tuple_inputs
         self.name = ""
 
     def _dispatch(self, expr: Expr) -> Expr:
         out = super()._dispatch(expr)
+        if isinstance(expr, Call) and isinstance(expr.op, Op) and expr.op.name in TUPLE_ARG_OPS \
+                and expr not in self.tuple_inputs:
+            self.name += "Tuple_"  # TVM's tuple argument, inside the match
         self.name += _node_name(expr)
         return out
 
@@ -128,8 +132,14 @@ class PatternGrouper:
         group = Group(root, memo)
         inputs: Dict[Expr, Var] = {}
         params: List[Var] = []
+        tuple_inputs: Set[Call] = set()
 
         def make_input(e: Expr, p: DFPattern) -> None:
+            if isinstance(e, FieldsTuple):  # relay-mlir's call has the fields as arguments
+                tuple_inputs.add(e.call)
+                for f in e.fields:
+                    make_input(f, p)
+                return
             if e in inputs or e in fuzzy or isinstance(e, (Op, Function)) or self._embed_const(e, p):
                 return  # an expression two leaves matched is one parameter
             inputs[e] = Var(f"FunctionVar_{self._graph_number}_{len(params)}")
@@ -149,7 +159,7 @@ class PatternGrouper:
                 for m in memo.get(p, []):
                     make_input(m, p)
         self._graph_number += 1
-        extractor = _Extractor(inputs)
+        extractor = _Extractor(inputs, tuple_inputs)
         body = extractor.visit(root)
         group.function = Function(params, body)
         group.name = extractor.name

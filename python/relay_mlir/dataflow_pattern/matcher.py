@@ -46,6 +46,20 @@ def type_of(expr: Expr) -> Type:
 _LEAVES = (Var, Constant, GlobalVar, Op)
 
 
+# Operators TVM 0.19 gives one tuple argument, whose relay-mlir builders take the fields as
+# the call's arguments: patterns see TVM's form (``is_op("concatenate")(is_tuple(None))``).
+TUPLE_ARG_OPS = frozenset(("concatenate", "stack", "einsum"))
+
+
+class FieldsTuple(Tuple):
+    """The tuple TVM would pass to a ``TUPLE_ARG_OPS`` call ``call``: its arguments."""
+
+    def __init__(self, call: Call) -> None:
+        super().__init__(call.args)
+        self.span = call.span
+        self.call = call
+
+
 def _op_name(p: DFPattern) -> Optional[str]:
     if isinstance(p, ExprPattern) and isinstance(p.expr, Op):
         return p.expr.name
@@ -63,6 +77,7 @@ class DFPatternMatcher:
         self.root = root
         self._graph: Optional[IndexedGraph] = None
         self.memo: Dict[DFPattern, List[Expr]] = {}
+        self.fields_tuples: Dict[Call, FieldsTuple] = {}
         self.matched: List[DFPattern] = []
         self.memoize = True
 
@@ -162,15 +177,25 @@ class DFPatternMatcher:
             return all(k in e.attrs and attr_equal(e.attrs[k], v) for k, v in p.attrs.items())
         return False
 
+    def tvm_args(self, e: Call) -> List[Expr]:
+        """``e``'s arguments as TVM has them (one tuple for ``TUPLE_ARG_OPS``, the same
+        object each time, so a pattern node keeps matching one node)."""
+        if isinstance(e.op, Op) and e.op.name in TUPLE_ARG_OPS:
+            if e not in self.fields_tuples:
+                self.fields_tuples[e] = FieldsTuple(e)
+            return [self.fields_tuples[e]]
+        return e.args
+
     def _call(self, p: CallPattern, e: Expr) -> bool:
         if not isinstance(e, Call):
             return False
         watermark = len(self.matched)
         if self.visit(p.op, e.op):
-            if self._call_args(p.args, e.args):
+            args = self.tvm_args(e)
+            if self._call_args(p.args, args):
                 return True
             if _op_name(p.op) in ("add", "multiply") and p.args is not None:
-                return self._call_args(list(reversed(p.args)), e.args)
+                return self._call_args(list(reversed(p.args)), args)
             return False
         self.clear(watermark)
         return self._reassociated(p, e, watermark)

@@ -19,10 +19,10 @@ from __future__ import annotations
 import warnings
 from typing import Callable, Dict, Optional
 
-from ..expr import Call, Expr, Function
+from ..expr import Call, Expr, Function, Tuple
 from ..expr_functor import ExprMutator
 from .grouper import Group, PatternGrouper
-from .matcher import checked_args
+from .matcher import FieldsTuple, checked_args
 from .pattern import DFPattern, FunctionPattern
 
 __all__ = ["partition", "GroupRewriter"]
@@ -46,6 +46,8 @@ class GroupRewriter(ExprMutator):
         raise NotImplementedError
 
     def rewritten(self, e: Expr) -> Expr:
+        if isinstance(e, FieldsTuple):  # TVM's tuple argument: the call's rewritten arguments
+            return Tuple([self.rewritten(f) for f in e.fields])
         return self.memo_map.get(e, e)
 
 
