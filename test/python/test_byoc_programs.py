@@ -89,7 +89,7 @@ class _Dumper:
         if k == "Call":
             callee = self.ref(e.op)
             args = ", ".join(self.ref(a) for a in e.args)
-            if callee in _TUPLE_ARG_OPS and not (len(e.args) == 1 and _kind(e.args[0]) == "Tuple"):
+            if callee in _TUPLE_ARG_OPS and not hasattr(e, "handle"):
                 args = self.line("(" + args + ")")  # relay-mlir's flattened form, as TVM's
             extra = ""
             if _kind(e.op) == "Op" and e.op.name.startswith("annotation.compiler_"):
