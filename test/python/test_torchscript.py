@@ -303,3 +303,27 @@ def test_write_into_split_piece_is_refused():
     sm = torch.jit.script(_SplitWrite())
     with pytest.raises(UnsupportedError, match=r"aten::mul_.*view made by aten::split"):
         from_torchscript(sm, [("x", (2, 4))])
+
+
+class _GRU(torch.nn.Module):
+    def __init__(self, **kw):
+        super().__init__()
+        self.gru = torch.nn.GRU(5, 6, **kw)
+
+    def forward(self, x):
+        return self.gru(x)
+
+
+@pytest.mark.parametrize("kw", [{}, {"num_layers": 2, "bidirectional": True, "batch_first": True},
+                                {"bias": False}], ids=["plain", "2layer_bidir_batchfirst", "nobias"])
+def test_gru_matches_torch(kw):
+    """aten::gru unrolled (output sequence and final states)."""
+    torch.manual_seed(0)
+    m, x = _GRU(**kw).eval(), torch.randn(3, 4, 5)
+    mod, params = from_torchscript(torch.jit.trace(m, x), [("x", (3, 4, 5))])
+    got = _outputs(relay.create_executor("debug", mod=mod).evaluate()(*_args(mod, params, x)))
+    with torch.no_grad():
+        want = m(x)
+    assert len(got) == 2
+    for g, w in zip(got, want):
+        _close(g, w)

@@ -30,7 +30,7 @@ from ... import op
 from ..common import UnsupportedError
 from ..torch import _CONVERTERS, _Ctx, _Importer as _ExportImporter, _TV, _has_tv, _packet
 from . import _eval, _views
-from . import _activations, _tensor, _transformer  # noqa: F401 - they register converters
+from . import _activations, _recurrent, _tensor, _transformer  # noqa: F401 - they register converters
 from ._registry import CONVERTERS as OWN
 
 _NO_FOLD = {"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout", "aten::rand",
