@@ -542,13 +542,18 @@ def r_fuse_batchnorm(env):
     return relay.Tuple([dfp.rewrite(cb, e) for e in (plain, commuted, reassoc)])
 
 
-def m_function_pattern(env):
+def _adder_and_pattern(env):
+    """fn(x, y) { x + y }, variables a and b, and a FunctionPattern matching the function"""
     relay, dfp = env.relay, env.dfp
-    x, y = _vars(relay, "x", "y")
-    fn = relay.Function([x, y], relay.add(x, y))
-    a, b = _vars(relay, "a", "b")
+    x, y, a, b = _vars(relay, "x", "y", "a", "b")
     fp = dfp.FunctionPattern([dfp.wildcard(), dfp.wildcard()],
                              dfp.is_op("add")(dfp.wildcard(), dfp.wildcard()))
+    return relay.Function([x, y], relay.add(x, y)), a, b, fp
+
+
+def m_function_pattern(env):
+    dfp = env.dfp
+    fn, a, b, fp = _adder_and_pattern(env)
     return [fp.match(fn), fp(dfp.wildcard(), dfp.wildcard()).match(fn(a, b)),
             dfp.FunctionPattern(None, dfp.wildcard()).match(fn),
             dfp.FunctionPattern([dfp.wildcard()], dfp.wildcard()).match(fn)]
@@ -556,11 +561,7 @@ def m_function_pattern(env):
 
 def p_function_callee(env):
     relay, dfp = env.relay, env.dfp
-    x, y = _vars(relay, "x", "y")
-    fn = relay.Function([x, y], relay.add(x, y))
-    a, b = _vars(relay, "a", "b")
-    fp = dfp.FunctionPattern([dfp.wildcard(), dfp.wildcard()],
-                             dfp.is_op("add")(dfp.wildcard(), dfp.wildcard()))
+    fn, a, b, fp = _adder_and_pattern(env)
     return dfp.is_op("nn.relu")(fp(dfp.wildcard(), dfp.wildcard())).partition(relay.nn.relu(fn(a, b)))
 
 
