@@ -59,15 +59,15 @@ def _fmt_names(names) -> str:
 # TVM 0.19's tvm.relay.transform names (dir(), less the modules it imports) that relay-mlir does
 # not have yet: reading one is an AttributeError that says so, never a pass doing nothing.
 _NOT_YET = frozenset("""
-    AlterOpLayout AnnotateSpans AnnotateTarget BatchingOps
+    AlterOpLayout AnnotateSpans BatchingOps
     CapturePostDfsIndexInSpans ChangeBatch CollagePartition
     Conv2dToSparse Conv2dToSparse2 Defunctionalization
     DenseToSparse EtaExpand FakeQuantizationToInteger
     FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
     InferTypeLocal Inline
     InlineCompilerFunctionsBoundTo LayoutConfig LazyGradientInit Legalize
-    ManifestLifetimes MarkCompilerFunctionsAsExtern MergeCompilerRegions MergeComposite
-    OutlineCompilerFunctionsWithExistingGlobalSymbols PartitionGraph PlanDevices
+    ManifestLifetimes MarkCompilerFunctionsAsExtern
+    OutlineCompilerFunctionsWithExistingGlobalSymbols PlanDevices
     RemoveUnusedFunctions SimplifyFCTranspose SplitArgs
     ToANormalFormExpr ToCPS
     build_config fake_quantization_to_integer flexible_shape
