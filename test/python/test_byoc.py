@@ -177,6 +177,18 @@ def test_annotated_text_round_trips():
     assert programs.dump(relay.transform.PartitionGraph()(again)) == TVM["b_partition_cycle"]
 
 
+def test_untyped_input_is_partitioned_with_untyped_parameters():
+    a, b = relay.var("a"), relay.var("b")       # no types: TVM's InferType would refuse it
+    mod = relay.IRModule.from_expr(relay.Function([a, b], relay.nn.softmax(relay.exp(a) + b)))
+    t = relay.transform
+    out = t.PartitionGraph()(t.MergeCompilerRegions()(t.AnnotateTarget(["ext_a"])(mod)))
+    (gv, fn), = relay.byoc.external_functions(out)
+    assert gv.name_hint == "tvmgen_default_ext_a_main_0"
+    assert [p.name_hint for p in fn.params] == ["ext_a_0_i0", "ext_a_0_i1"]
+    assert all(p.type_annotation is None for p in fn.params)
+    assert out["main"].body.op.name == "nn.softmax"
+
+
 def test_partition_graph_rejects_a_dangling_compiler_end():
     from relay_mlir.op.annotation import compiler_end
     x = relay.var("x", shape=(2,))
