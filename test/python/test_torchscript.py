@@ -327,3 +327,15 @@ def test_gru_matches_torch(kw):
     assert len(got) == 2
     for g, w in zip(got, want):
         _close(g, w)
+
+
+def test_scripted_lstm_weights_are_parameters():
+    """A scripted nn.LSTM reads its weights through the list attribute _flat_weights: they
+    are parameters of main too, named by their state-dict keys."""
+    m, x, sm = _script("lstm", "script")
+    mod, params = from_torchscript(sm, [("input0", tuple(x.shape))])
+    lstm_keys = [k for k in m.state_dict() if k.startswith("lstm.")]
+    assert sorted(k for k in params if k.startswith("lstm.")) == sorted(lstm_keys)
+    for k in lstm_keys:
+        np.testing.assert_array_equal(params[k], m.state_dict()[k].numpy())
+    assert "lstm.weight_ih_l0" in [p.name_hint for p in mod["main"].params]

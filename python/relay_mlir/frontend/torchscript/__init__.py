@@ -16,7 +16,9 @@ to Relay, as TVM 0.19's ``relay.frontend.from_pytorch`` imports it.
   ``aten::_convolution_0.weight`` for a traced conv, ``aten::linear_1.bias``;
   ``use_parser_friendly_name=True`` gives ``aten___convolution_0_weight``;
   ``preserve_pytorch_scopes=True`` names them after the module path
-  (``layer1.0.conv1.weight``). ``export_renamed_c_graph_path`` is a directory where
+  (``layer1.0.conv1.weight``). Weights a scripted module reads through a list
+  attribute (``nn.LSTM``'s ``_flat_weights``) are named by their state-dict key.
+  ``export_renamed_c_graph_path`` is a directory where
   the renamed graph is written (``tvm_exported_c_graph_<time>.txt``), as TVM does.
 * The second result maps those names to the weights (numpy arrays; the TVM-shaped
   ``from_pytorch`` makes them NDArrays).
@@ -173,6 +175,8 @@ def from_torchscript(script_module, input_infos: Sequence[Any], custom_convert_m
     imp = TorchScriptImporter(source, by_value, {n: state[k] for n, k in by_name.items()},
                               custom_convert_map)
     imp.grad_enabled = torch.is_grad_enabled()
+    imp.state_tensors = state
+    imp.state_keys = {t.data_ptr(): k for k, t in state.items() if t.numel()}
     if is_module:
         self_value = list(graph.inputs())[0]
         imp.put(self_value, script_module, script_module)

@@ -76,6 +76,8 @@ class TorchScriptImporter(_ExportImporter):
         self.missing: Dict[str, str] = {}  # op -> where it was first met
         self.grad_enabled = True
         self.views = _views.Views()
+        self.state_tensors: Dict[str, Any] = {}  # state-dict key -> tensor
+        self.state_keys: Dict[int, str] = {}     # data_ptr -> state-dict key
 
     # -- errors and locations ----------------------------------------------------------
     def where(self, node) -> str:
@@ -90,6 +92,14 @@ class TorchScriptImporter(_ExportImporter):
         name = node.name if isinstance(getattr(node, "name", None), str) else _label(node)
         return UnsupportedError(f"TorchScript {kind} (value '%{name}' of '{self.source}'): {why}",
                                 kind, name, None)
+
+    def weight_var(self, name: str, t) -> _TV:
+        """The parameter ``name`` of ``main`` holding the module tensor ``t`` (made once)."""
+        var = self.weights.get(name)
+        if var is None:
+            self.state.setdefault(name, t)
+            var = self.weights[name] = E.var(name, shape=tuple(t.shape), dtype=str(t.dtype).replace("torch.", ""))
+        return _TV(var, tuple(t.shape), var.type_annotation.dtype)
 
     # -- values ------------------------------------------------------------------------
     def get(self, v) -> Tuple[Any, Any]:
@@ -247,17 +257,23 @@ def _get_attr(imp: TorchScriptImporter, node) -> None:
     out = node.outputsAt(0)
     name = imp.weight_names.get(out.unique())
     if name is not None:
-        var = imp.weights.get(name)
-        t = imp.state[name]
-        if var is None:
-            dtype = str(t.dtype).replace("torch.", "")
-            var = imp.weights[name] = E.var(name, shape=tuple(t.shape), dtype=dtype)
         # (the example is the module's own tensor: requires_grad, read by scripted fast-path checks)
-        imp.put(out, _TV(var, tuple(t.shape), var.type_annotation.dtype), attr)
+        imp.put(out, imp.weight_var(name, imp.state[name]), attr)
     elif isinstance(attr, torch.Tensor):
         imp.put(out, attr.detach(), attr.detach())
+    elif isinstance(attr, list) and attr and all(_state_key(imp, t) for t in attr):
+        imp.put(out, [imp.weight_var(_state_key(imp, t), t) for t in attr], list(attr))
     else:
         imp.put(out, attr, attr)
+
+
+def _state_key(imp: TorchScriptImporter, t: Any) -> Optional[str]:
+    """The state-dict key of a module tensor (by storage and shape), else None."""
+    import torch
+    if not isinstance(t, torch.Tensor):
+        return None
+    key = imp.state_keys.get(t.data_ptr())
+    return key if key is not None and tuple(imp.state_tensors[key].shape) == tuple(t.shape) else None
 
 
 def _construct(kind):
