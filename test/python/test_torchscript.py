@@ -339,3 +339,41 @@ def test_scripted_lstm_weights_are_parameters():
     for k in lstm_keys:
         np.testing.assert_array_equal(params[k], m.state_dict()[k].numpy())
     assert "lstm.weight_ih_l0" in [p.name_hint for p in mod["main"].params]
+
+
+class _MaskedMHA(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mha = torch.nn.MultiheadAttention(16, 4, batch_first=True)
+
+    def forward(self, q, key_padding_mask, attn_mask):
+        return self.mha(q, q, q, key_padding_mask=key_padding_mask, attn_mask=attn_mask)
+
+
+@pytest.mark.parametrize("masks", ["key_padding", "attn", "both"])
+def test_fused_attention_masks(masks):
+    """Masks through aten::_native_multi_head_attention (mask_type 1, 0, 2): True entries
+    are left out of the softmax."""
+    torch.manual_seed(0)
+    m = _MaskedMHA().eval()
+    q = torch.randn(2, 5, 16)
+    kpm = torch.tensor([[False] * 5, [False] * 3 + [True] * 2]) if masks != "attn" else None
+    am = torch.triu(torch.ones(5, 5, dtype=torch.bool), 1) if masks != "key_padding" else None
+
+    class Bound(torch.nn.Module):  # the masks as constants, q the input
+        def __init__(self):
+            super().__init__()
+            self.m = m
+
+        def forward(self, q):
+            return self.m(q, kpm, am)
+
+    with torch.no_grad():
+        b = Bound().eval()
+        sm = torch.jit.trace(b, q, check_trace=False)
+        assert "aten::_native_multi_head_attention" in str(sm.inlined_graph)
+        mod, params = from_torchscript(sm, [("q", (2, 5, 16))])
+        want = b(q)
+    got = _outputs(relay.create_executor("debug", mod=mod).evaluate()(*_args(mod, params, q)))
+    for g, w in zip(got, want):
+        _close(g, w)

@@ -9,7 +9,7 @@ converter; these are written from the ops' documented semantics (batch-first inp
 * ``aten::_native_multi_head_attention(query, key, value, embed_dim, num_head,
   qkv_weight, qkv_bias, proj_weight, proj_bias, mask, need_weights,
   average_attn_weights, mask_type) -> (out, weights)``: ``qkv_weight`` stacks the
-  q, k, v projections ([3E, E]); each head attends with softmax(q kᵀ / √d) v; the
+  q, k, v projections ([3E, E]); each head attends with softmax(q kᵀ / √d + mask) v; the
   heads are concatenated and projected; ``weights`` are the attention
   probabilities, averaged over heads if ``average_attn_weights`` (None unless
   ``need_weights``).
@@ -20,7 +20,8 @@ converter; these are written from the ops' documented semantics (batch-first inp
   then x + FF(LN2(x)); otherwise LN1(x + SA(x)) then LN2(x + FF(x)); FF is
   linear, ReLU (GELU if ``use_gelu``), linear.
 
-Masks (``mask`` not None) are refused with an ``UnsupportedError``.
+``mask`` (with ``mask_type``, see ``_masked``): True/-inf entries are left out of the
+softmax; a row with every key left out is NaN, as in PyTorch.
 """
 from __future__ import annotations
 
@@ -46,10 +47,33 @@ def _heads(x: E.Expr, batch: int, length: int, heads: int, dim: int) -> E.Expr:
     return op.reshape(x, (batch * heads, length, dim))
 
 
-def _attention(c: _Ctx, q: _TV, k: _TV, v: _TV, heads: int, qkv_w: Any, qkv_b: Any,
-               proj_w: Any, proj_b: Any) -> Tuple[E.Expr, E.Expr]:
-    """Multi-head self/cross attention on batch-first [B, L, E] inputs.
+def _masked(c: _Ctx, scores: E.Expr, mask: Optional[_TV], mask_type: Optional[int],
+            dims: Tuple[int, int, int, int]) -> E.Expr:
+    """``scores`` [B, H, L, S] with ``mask`` applied: True (bool) is -inf, a float mask is
+    added. Its layout by ``mask_type`` (MultiheadAttention.merge_masks): 0 an attn_mask
+    [L, S], 1 a key_padding_mask [B, S], 2 merged [B, H, L, S]; without a type, by rank."""
+    if mask is None:
+        return scores
+    batch, heads, lq, ls = dims
+    if mask_type == 1 or (mask_type is None and mask.shape == (batch, ls) and mask.shape != (lq, ls)):
+        m = op.reshape(mask.expr, (batch, 1, 1, ls))
+    elif mask.ndim == 3:
+        m = op.reshape(mask.expr, (mask.shape[0], 1, lq, ls))
+    elif mask.ndim in (2, 4):
+        m = mask.expr
+    else:
+        raise c.unsupported(f"an attention mask of shape {list(mask.shape)}")
+    if mask.dtype == "bool":
+        return op.where(m, E.Constant(np.array(-np.inf, "float32")), scores)
+    return scores + m
+
+
+def _attention(c: _Ctx, q: _TV, k: _TV, v: _TV, heads: int, w: Tuple[Any, Any, Any, Any],
+               mask: Optional[_TV] = None, mask_type: Optional[int] = None) -> Tuple[E.Expr, E.Expr]:
+    """Multi-head self/cross attention on batch-first [B, L, E] inputs; ``w`` the qkv weight
+    and bias and the output projection's weight and bias.
     Returns (output [B, L, E], probabilities [B, heads, L, S])."""
+    qkv_w, qkv_b, proj_w, proj_b = w
     (batch, lq, embed), ls = q.shape, k.shape[1]
     dim = embed // heads
     ws, bs = op.split(c.ex(qkv_w), 3, axis=0), op.split(c.ex(qkv_b), 3, axis=0)
@@ -59,27 +83,31 @@ def _attention(c: _Ctx, q: _TV, k: _TV, v: _TV, heads: int, qkv_w: Any, qkv_b: A
     kh = _heads(proj[1], batch, ls, heads, dim)
     vh = _heads(proj[2], batch, ls, heads, dim)
     scale = E.Constant(np.array(1.0 / math.sqrt(dim), q.dtype))
-    probs = nn.softmax(nn.batch_matmul(qh, kh, transpose_b=True) * scale, axis=-1)
+    scores = op.reshape(nn.batch_matmul(qh, kh, transpose_b=True) * scale, (batch, heads, lq, ls))
+    scores = _masked(c, scores, mask, mask_type, (batch, heads, lq, ls))
+    probs = op.reshape(nn.softmax(scores, axis=-1), (batch * heads, lq, ls))
     out = nn.batch_matmul(probs, vh, transpose_b=False)  # [B*H, L, D]
     out = op.reshape(op.transpose(op.reshape(out, (batch, heads, lq, dim)), (0, 2, 1, 3)), (batch * lq, embed))
     out = op.reshape(_linear(out, c.ex(proj_w), c.ex(proj_b), embed), (batch, lq, embed))
     return out, op.reshape(probs, (batch, heads, lq, ls))
 
 
-def _no_mask(c: _Ctx) -> None:
-    if c.a.get("mask") is not None:
-        raise c.unsupported("attention masks are not supported in the fused kernel")
+def _mask(c: _Ctx) -> Tuple[Optional[_TV], Optional[int]]:
+    m, t = c.a.get("mask"), c.a.get("mask_type")
+    return (None if m is None else c.tv(m)), (None if t is None else int(t))
+
+
+def _weights(a) -> Tuple[Any, Any, Any, Any]:
+    return a["qkv_weight"], a["qkv_bias"], a["proj_weight"], a["proj_bias"]
 
 
 @register("_native_multi_head_attention")
 def _mha(c: _Ctx) -> Tuple[_TV, Optional[_TV]]:
     a = c.a
-    _no_mask(c)
     q, k, v = c.tv(a["query"]), c.tv(a["key"]), c.tv(a["value"])
     if q.ndim != 3:
         raise c.unsupported("only batched (3-D) inputs are supported")
-    out, probs = _attention(c, q, k, v, int(a["num_head"]), a["qkv_weight"], a["qkv_bias"],
-                            a["proj_weight"], a["proj_bias"])
+    out, probs = _attention(c, q, k, v, int(a["num_head"]), _weights(a), *_mask(c))
     s0, d0 = c.out(0)
     if not a.get("need_weights"):
         return _TV(out, s0, d0), None
@@ -92,7 +120,6 @@ def _mha(c: _Ctx) -> Tuple[_TV, Optional[_TV]]:
 @register("_transformer_encoder_layer_fwd")
 def _encoder_layer(c: _Ctx) -> _TV:
     a = c.a
-    _no_mask(c)
     x = c.tv(a["src"])
     if x.ndim != 3:
         raise c.unsupported("only batched (3-D) inputs are supported")
@@ -103,8 +130,7 @@ def _encoder_layer(c: _Ctx) -> _TV:
 
     def self_attention(e: E.Expr) -> E.Expr:
         t = _TV(e, x.shape, x.dtype)
-        return _attention(c, t, t, t, int(a["num_heads"]), a["qkv_weight"], a["qkv_bias"],
-                          a["proj_weight"], a["proj_bias"])[0]
+        return _attention(c, t, t, t, int(a["num_heads"]), _weights(a), *_mask(c))[0]
 
     def feed_forward(e: E.Expr) -> E.Expr:
         hidden = c.tv(a["ffn_weight_1"]).shape[0]
