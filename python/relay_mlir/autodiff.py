@@ -185,7 +185,7 @@ def jvp(expr: Function, mod: Optional[IRModule] = None) -> Function:
 
 def _partial_eval(fn: Function, mod: Optional[IRModule]) -> Function:
     """``fn`` with its known calls and closures inlined (relay-partial-eval), typed."""
-    back = _run_passes(_emit_as_target(fn, mod).text(),
+    back = _run_passes(_emit_as_target(fn, mod).text(debug_info=True),
                        "relay-partial-eval,relay-fold-constants,canonicalize,cse",
                        "partial evaluation", types_of=mod)
     result = back[_TARGET]
@@ -211,7 +211,7 @@ def _run_passes(text: str, passes: str, what: str, types_of: Optional[IRModule] 
     holder = parse_module(ctx, text, f"<{what}>")
     run_passes(ctx, holder.operation, f"builtin.module({passes})", what)
     with ctx:
-        out = holder.operation.get_asm()
+        out = holder.operation.get_asm(enable_debug_info=True)
     return from_mlir_text(out, f"<{what}>", trusted=True, types_of=types_of)
 
 

@@ -52,6 +52,8 @@ __all__ = ["EmittedModule", "emit_module", "to_attribute", "location_of", "mlir_
            "new_context", "run_passes", "parse_module"]
 
 _KEY_PREFIX = "relay_mlir.e"
+# block arguments are located by the name of the variable they bind
+VAR_LOC_PREFIX = "relay_mlir.var:"
 
 
 # annotation.compiler_begin/compiler_end (relay_mlir.byoc): PartitionGraph removes them
@@ -782,6 +784,11 @@ class _Emitter(ExprFunctor):
             return self.ir.Location.unknown()
         return self.ir.Location.file(span.filename, span.line, span.col)
 
+    def var_loc(self, v):
+        """The location of a block argument binding ``v``: its name (read back as the
+        variable's name, so passes run through MLIR keep TVM's parameter names) around its span."""
+        return self.ir.Location.name(f"{VAR_LOC_PREFIX}{v.name_hint}", childLoc=self.file_loc(v))
+
     def loc(self, ex):
         """The location of the op computing ``ex``: a key (read back after inference) around its span."""
         key = f"{_KEY_PREFIX}{len(self.keys) + 1}"
@@ -933,7 +940,7 @@ class _Emitter(ExprFunctor):
             attrs["relay.type_params"] = ir.ArrayAttr.get(
                 [ir.StringAttr.get(tp.name_hint) for tp in fn.type_params])
         op = self.build(fn, "func.func", attrs=attrs, results=[])
-        block = op.regions[0].blocks.append(*arg_types, arg_locs=[self.file_loc(p) for p in free_params])
+        block = op.regions[0].blocks.append(*arg_types, arg_locs=[self.var_loc(p) for p in free_params])
         self.ip = ir.InsertionPoint(block)
         self.memo_map.stack.append({})
         try:
@@ -1083,12 +1090,12 @@ class _Emitter(ExprFunctor):
         if ex.ret_type is not None and all(p.type_annotation is not None for p in ex.params):
             rtype = [self.mlir_type(FuncType([p.type_annotation for p in ex.params], ex.ret_type))]
         op = self.build(ex, "relay.fn", results=rtype)
-        params, locs = list(ex.params), [self.file_loc(p) for p in ex.params]
+        params, locs = list(ex.params), [self.var_loc(p) for p in ex.params]
         if self_var is not None:
             op.attributes["recursive"] = self.ir.UnitAttr.get()
             arg_types.insert(0, op.results[0].type)
             params.insert(0, self_var)
-            locs.insert(0, self.file_loc(self_var))
+            locs.insert(0, self.var_loc(self_var))
         block = op.regions[0].blocks.append(*arg_types, arg_locs=locs)
         self.memo_map.stack.append({})  # the parameters' scope, around the body's
         try:
@@ -1160,7 +1167,7 @@ class _Emitter(ExprFunctor):
         for region, clause in zip(op.regions, ex.clauses):
             bound = pattern_vars(clause.lhs)
             block = region.blocks.append(*[self.mlir_type(v.type_annotation) for v in bound],
-                                         arg_locs=[self.file_loc(v) for v in bound])
+                                         arg_locs=[self.var_loc(v) for v in bound])
             self.memo_map.stack.append({})
             try:
                 for i, (v, a) in enumerate(zip(bound, block.arguments)):

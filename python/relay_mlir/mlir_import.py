@@ -26,7 +26,7 @@ import numpy as np
 from .adt import (Clause, Constructor, Match, Pattern, PatternConstructor, PatternTuple,
                   PatternVar, PatternWildcard, TypeData)
 from ._worker import isolate_default, parse_in_child
-from .emit import location_of, new_context, parse_module
+from .emit import VAR_LOC_PREFIX, location_of, new_context, parse_module
 from .errors import CompileError, Diagnostic
 from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
                    RefWrite, Tuple, TupleGetItem, Var)
@@ -295,6 +295,9 @@ class _Importer:
 
     @staticmethod
     def _arg_name(arg, i: int) -> str:
+        loc = arg.location
+        if loc.is_a_name() and loc.name_str.startswith(VAR_LOC_PREFIX):
+            return loc.name_str[len(VAR_LOC_PREFIX):] or f"p{i}"
         try:
             n = arg.get_name()
             return n.lstrip("%").replace("arg", "x") or f"p{i}"

@@ -103,5 +103,5 @@ def optimize(mod, opt_level: Optional[int] = None):
     elements = pipeline_elements(context_for(opt_level))
     if not elements:
         return mod
-    return _run_passes(mod.to_mlir(infer=True).text(), ",".join(elements), "RelayOptimizer",
+    return _run_passes(mod.to_mlir(infer=True).text(debug_info=True), ",".join(elements), "RelayOptimizer",
                        types_of=mod)

@@ -122,7 +122,7 @@ class _PipelinePass(FunctionPass):
         pass
 
     def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
-        return _run_passes(mod.to_mlir(infer=True).text(), "relay-infer-type," + self.passes,
+        return _run_passes(mod.to_mlir(infer=True).text(debug_info=True), "relay-infer-type," + self.passes,
                            self._info.name, types_of=mod)
 
 
@@ -208,7 +208,7 @@ class DeadCodeElimination(ModulePass):
 
     def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
         opts = f"inline-once={str(self.inline_once).lower()} ignore-impurity={str(self.ignore_impurity).lower()}"
-        return _run_passes(mod.to_mlir(infer=True).text(),
+        return _run_passes(mod.to_mlir(infer=True).text(debug_info=True),
                            f"relay-infer-type,relay-dead-code-elimination{{{opts}}}",
                            self._info.name, types_of=mod)
 
@@ -243,7 +243,7 @@ class EliminateCommonSubexpr(FunctionPass):
         em = mod.to_mlir(infer=True)
         if self.fskip is not None:
             _mark_skipped(em, self.fskip)
-        return _run_passes(em.text(), "relay-infer-type,relay-eliminate-common-subexpr",
+        return _run_passes(em.text(debug_info=True), "relay-infer-type,relay-eliminate-common-subexpr",
                            self._info.name, types_of=mod)
 
 
@@ -589,12 +589,12 @@ class ToMixedPrecision(FunctionPass):
                   f"keep-orig-output-dtype={str(keep).lower()}}}")
         what = self._info.name
         mctx = new_context()
-        holder = parse_module(mctx, mod.to_mlir(infer=True).text(), f"<{what}>")
+        holder = parse_module(mctx, mod.to_mlir(infer=True).text(debug_info=True), f"<{what}>")
         for d in run_passes(mctx, holder.operation, f"builtin.module({passes})", what):
             if d.severity == "warning":
                 warnings.warn(f"{what}: {d.message}", UserWarning, stacklevel=4)
         with mctx:
-            out = holder.operation.get_asm()
+            out = holder.operation.get_asm(enable_debug_info=True)
         return from_mlir_text(out, f"<{what}>", trusted=True, types_of=mod)
 
 
@@ -612,7 +612,7 @@ class _ModulePipelinePass(ModulePass):
         return self._mlir_passes()
 
     def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
-        return _run_passes(mod.to_mlir(infer=True).text(),
+        return _run_passes(mod.to_mlir(infer=True).text(debug_info=True),
                            "relay-infer-type," + self._mlir_passes() + ",relay-infer-type",
                            self._info.name, types_of=mod)
 

@@ -121,3 +121,17 @@ def test_relay_mlir_opt_pipeline_runs_the_same_passes(level):
               if ln.strip().startswith("relay-") and not ln.strip().startswith("relay-infer-type")]
     python = [e.split(",")[1].split("{")[0] for e in optimizer.pipeline_elements(PassContext(opt_level=level))]
     assert dumped == python == [MLIR_NAME[n] for n in TVM_BUILD_PASSES[level]]
+
+
+def test_passes_through_mlir_keep_variable_names():
+    # TVM's passes keep the names of parameters (graph_executor's set_input("data") after
+    # relay.optimize / FoldConstant depends on it); passes that run as MLIR read the names back
+    # from the block arguments' locations.
+    x, w = relay.var("data", shape=(1, 4)), relay.var("weight", shape=(3, 4))
+    y = relay.var("inner", shape=(1, 3))
+    inner = relay.Function([y], relay.nn.relu(y))
+    mod = relay.IRModule.from_expr(relay.Function([x, w], relay.Call(inner, [relay.nn.dense(x, w)])))
+    for out in (optimizer.optimize(mod, 3), relay.transform.FoldConstant()(mod),
+                relay.transform.EliminateCommonSubexpr()(mod), relay.transform.DeadCodeElimination()(mod)):
+        assert [p.name_hint for p in out["main"].params] == ["data", "weight"]
+        assert "%inner" in out.astext() or "fn (" not in out.astext()
