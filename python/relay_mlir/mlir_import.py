@@ -281,7 +281,7 @@ class _Importer:
         if "relay.attrs" in op.attributes:  # Function.with_attr's
             for a in ir.DictAttr(op.attributes["relay.attrs"]):
                 v = a.attr
-                attrs[a.name] = ir.StringAttr(v).value if ir.StringAttr.isinstance(v) else ir.IntegerAttr(v).value
+                attrs[a.name] = v.value if isinstance(v, (ir.StringAttr, ir.IntegerAttr)) else str(v)
         n = self.captures.get(sym, 0)
         if n:  # a lifted closure (relay-lambda-lift), as TVM's LambdaLift makes it
             body = Function(params[n:], body, ret)

@@ -94,3 +94,12 @@ def test_lifted_capture_is_called_with_the_captures():
 def test_info():
     p = LambdaLift()
     assert (p.info.name, p.info.opt_level, p.info.required) == ("LambdaLift", 1, ())
+
+
+def test_function_attributes_survive_a_pass():
+    """Function.with_attr's attributes (relay.attrs on func.func) read back after an MLIR pass."""
+    mod = relay.fromtext("""
+def @g(%x: Tensor[(2), float32], Inline=1, Compiler="ccompiler") -> Tensor[(2), float32] { exp(%x) }
+def @main(%a: Tensor[(2), float32]) -> Tensor[(2), float32] { @g(%a) }""")
+    out = LambdaLift()(mod)
+    assert out["g"].attrs == {"Inline": 1, "Compiler": "ccompiler"} and out["main"].attrs == {}
