@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 #include "relay/RelayOps.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::relay {
 
@@ -86,6 +87,15 @@ void populateCombineParallelBatchMatmulPatterns(RewritePatternSet &patterns,
 /// FastMath's rewrites (relay-fast-math): exp, tanh and erf as fast_exp,
 /// fast_tanh and fast_erf.
 void populateFastMathPatterns(RewritePatternSet &patterns);
+
+/// Inline's rewrite (relay-inline): each `func.call` of a function in
+/// `inlinable` is replaced by a copy of its body.
+void populateInlinePatterns(RewritePatternSet &patterns,
+                            const llvm::DenseSet<Operation *> &inlinable);
+
+/// EtaExpand's rewrite (relay-eta-expand{expand-global-var}): a
+/// `relay.global_fn` used as a value becomes a closure calling it.
+void populateEtaExpandPatterns(RewritePatternSet &patterns);
 
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();

@@ -1026,4 +1026,99 @@ def RelayToMixedPrecision
   ];
 }
 
+def RelayRemoveUnusedFunctions
+    : Pass<"relay-remove-unused-functions", "::mlir::ModuleOp"> {
+  let summary = "Erases the module functions no entry function reaches "
+                "(Relay's RemoveUnusedFunctions)";
+  let description = [{
+    As TVM 0.19's RemoveUnusedFunctions(entry_functions): the functions
+    named by `entry-functions` (`main` when the option is not given) and
+    every function they reach through symbol uses (`func.call`,
+    `relay.global_fn`, `relay.closure`, transitively) stay; the other
+    `func.func`s are erased. With `public-entries` every public function
+    is an entry as well (relay.build's sequence inside `compile()`, whose
+    executables export every public function). Type definitions (`relay.adt`) stay. An entry
+    name that is no function of the module is an error naming it and the
+    functions there are.
+
+    ```mlir
+    func.func @unused(%x: tensor<2xf32>) -> tensor<2xf32> { ... }
+    func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> { ... }
+    // becomes: only @main
+    ```
+  }];
+  let options = [
+    ListOption<"entryFunctions", "entry-functions", "std::string",
+               "the functions kept with what they reach (default: main)">,
+    Option<"publicEntries", "public-entries", "bool", "false",
+           "every public function is an entry too (what compile() builds: "
+           "each public function is exported)">,
+  ];
+}
+
+def RelayInline : Pass<"relay-inline", "::mlir::ModuleOp"> {
+  let summary = "Inlines the calls of module functions marked Inline=1 "
+                "(Relay's Inline)";
+  let description = [{
+    As TVM 0.19's Inline: a `func.func` whose `relay.attrs` dictionary has
+    a non-zero `Inline` and which is not recursive (directly or through
+    other functions) and has no `Compiler` attribute is inlined at every
+    `func.call` of it (rewrite patterns: `populateInlinePatterns`; bodies
+    inlined into are inlined into in turn). Afterwards an inlined function
+    nothing refers to any more is erased, unless nothing referred to it
+    before (an entry such as `main` stays). Unlike TVM 0.19: a function
+    called twice by one caller is inlined at both calls (TVM crashes), an
+    Inline function calling functions that are not Inline is inlined (TVM
+    crashes: "marked as inline but not inlined"), and one used as a value
+    (`relay.global_fn`) stays a function that the value refers to (TVM
+    crashes: parameter count mismatch).
+
+    ```mlir
+    func.func @g(%x: tensor<2xf32>) -> tensor<2xf32> attributes {relay.attrs = {Inline = 1 : i32}} {
+      %y = relay.exp %x : (tensor<2xf32>) -> tensor<2xf32>
+      return %y : tensor<2xf32>
+    }
+    func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+      %r = call @g(%a) : (tensor<2xf32>) -> tensor<2xf32>
+      return %r : tensor<2xf32>
+    }
+    // becomes: @main computes relay.exp %a; @g is erased
+    ```
+  }];
+}
+
+def RelayEtaExpand : Pass<"relay-eta-expand", "::mlir::ModuleOp"> {
+  let summary = "Module functions used as values become closures calling "
+                "them (Relay's EtaExpand)";
+  let description = [{
+    As TVM 0.19's EtaExpand(expand_constructor, expand_global_var), by a
+    rewrite pattern (`populateEtaExpandPatterns`): with
+    `expand-global-var`, each `relay.global_fn @g` used other than as the
+    callee of a `relay.call` is, at those uses, a `relay.fn` of its type
+    whose body calls `@g` with the closure's parameters. Constructors used
+    as values are closures already in the relay dialect (the Python
+    builder writes `fn (fields) { C(fields) }`), so `expand-constructor`
+    changes nothing here. At least one of the two options must be given
+    (as in TVM).
+
+    ```mlir
+    %f = relay.global_fn @g : !relay.fn<(tensor<2xf32>) -> tensor<2xf32>>
+    %t = relay.tuple %f : (!relay.fn<(tensor<2xf32>) -> tensor<2xf32>>) -> ...
+    // becomes
+    %f = relay.fn : !relay.fn<(tensor<2xf32>) -> tensor<2xf32>> {
+    ^bb0(%p: tensor<2xf32>):
+      %y = func.call @g(%p) : (tensor<2xf32>) -> tensor<2xf32>
+      relay.yield %y : tensor<2xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"expandConstructor", "expand-constructor", "bool", "false",
+           "expand constructors used as values (they already are closures)">,
+    Option<"expandGlobalVar", "expand-global-var", "bool", "false",
+           "expand module functions used as values">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // RELAY_PASSES_TD

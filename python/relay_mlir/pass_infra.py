@@ -62,13 +62,13 @@ _NOT_YET = frozenset("""
     AlterOpLayout AnnotateSpans BatchingOps
     CapturePostDfsIndexInSpans ChangeBatch CollagePartition
     Conv2dToSparse Conv2dToSparse2 Defunctionalization
-    DenseToSparse EtaExpand FakeQuantizationToInteger
+    DenseToSparse FakeQuantizationToInteger
     FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
-    InferTypeLocal Inline
+    InferTypeLocal
     InlineCompilerFunctionsBoundTo LayoutConfig LazyGradientInit Legalize
     ManifestLifetimes MarkCompilerFunctionsAsExtern
     OutlineCompilerFunctionsWithExistingGlobalSymbols PlanDevices
-    RemoveUnusedFunctions SimplifyFCTranspose SplitArgs
+    SimplifyFCTranspose SplitArgs
     ToANormalFormExpr ToCPS
     build_config fake_quantization_to_integer flexible_shape
     mangle_module_name memory_plan mixed_precision recast to_cps un_cps""".split())

@@ -59,6 +59,7 @@ __all__ = [
     "FastMath", "ToMixedPrecision",
     "ToANormalForm", "ToBasicBlockNormalForm", "ToGraphNormalForm", "ConvertLayout",
     "LambdaLift", "PartialEvaluate", "FuseOps", "DefuseOps",
+    "RemoveUnusedFunctions", "Inline", "EtaExpand",
     "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
@@ -615,6 +616,107 @@ class _ModulePipelinePass(ModulePass):
         return _run_passes(mod.to_mlir(infer=True).text(debug_info=True),
                            "relay-infer-type," + self._mlir_passes() + ",relay-infer-type",
                            self._info.name, types_of=mod)
+
+
+@_register_pass
+class RemoveUnusedFunctions(_ModulePipelinePass):
+    """Relay's RemoveUnusedFunctions(entry_functions=None) (``relay-remove-unused-functions``;
+    PassInfo: "RemoveUnusedFunctions", opt level 1, a module pass): the functions named by
+    ``entry_functions`` (``["main"]`` when None) and the functions they reach (calls, functions
+    used as values) stay, the others go; type definitions stay. A name that is no function of
+    the module is a ``CompileError`` naming it (TVM 0.19: an InternalError "candidates are")::
+
+        >>> import relay_mlir as relay
+        >>> mod = relay.fromtext(
+        ...     "def @unused(%x: Tensor[(2), float32]) -> Tensor[(2), float32] { %x }\\n"
+        ...     "def @main(%x: Tensor[(2), float32]) -> Tensor[(2), float32] { negative(%x) }")
+        >>> [g.name_hint for g in relay.transform.RemoveUnusedFunctions()(mod).get_global_vars()]
+        ['main']
+    """
+
+    _info = PassInfo(1, "RemoveUnusedFunctions")
+
+    def __init__(self, entry_functions=None) -> None:
+        names = ["main"] if entry_functions is None else list(entry_functions)
+        for n in names:
+            if not isinstance(n, str) or not n.replace("_", "a").replace(".", "a").isalnum():
+                raise TypeError(f"RemoveUnusedFunctions: entry_functions are function names, got {n!r}")
+        self.entry_functions = names
+        self._public = False
+
+    @classmethod
+    def _exported(cls) -> "RemoveUnusedFunctions":
+        """The pass as ``compile()`` runs it in relay.build's sequence: every public function
+        is an entry too (the executable exports them all; TVM builds main alone)."""
+        p = cls([])
+        p._public = True
+        return p
+
+    def _mlir_passes(self) -> str:
+        if self._public:
+            return "relay-remove-unused-functions{public-entries=true}"
+        return f"relay-remove-unused-functions{{entry-functions={','.join(self.entry_functions)}}}"
+
+
+@_register_pass
+class Inline(_ModulePipelinePass):
+    """Relay's Inline (``relay-inline``; PassInfo: "InlineGlobals", opt level 1, a module pass):
+    every call of a module function with the attribute ``Inline=1``
+    (``Function.with_attr("Inline", 1)``) becomes the function's body, unless the function is
+    recursive (alone or with others) or has a ``Compiler`` attribute; inlined functions then
+    unreferenced go, entries (functions nothing called, such as ``main``) stay. Unlike TVM 0.19,
+    which crashes on them: a function called twice by one caller is inlined at both calls, one
+    calling functions without ``Inline`` is inlined, and one used as a value stays a function::
+
+        >>> import relay_mlir as relay
+        >>> mod = relay.fromtext(
+        ...     "def @g(%x: Tensor[(2), float32], Inline=1) -> Tensor[(2), float32] { exp(%x) }\\n"
+        ...     "def @main(%a: Tensor[(2), float32]) -> Tensor[(2), float32] { add(@g(%a), @g(%a)) }")
+        >>> out = relay.transform.Inline()(mod)
+        >>> [g.name_hint for g in out.get_global_vars()], out["main"].body.args[0].op.name
+        (['main'], 'exp')
+    """
+
+    _info = PassInfo(1, "InlineGlobals")
+
+    def __init__(self) -> None:
+        pass
+
+    def _mlir_passes(self) -> str:
+        return "relay-inline"
+
+
+@_register_pass
+class EtaExpand(_ModulePipelinePass):
+    """Relay's EtaExpand(expand_constructor=False, expand_global_var=False)
+    (``relay-eta-expand``; PassInfo: "EtaExpand", opt level 1, a module pass): with
+    ``expand_global_var`` a module function used as a value (not called) becomes
+    ``fn (params) { @g(params) }``. Constructors used as values are such functions already in
+    relay-mlir (the builder makes ``fn (fields) { C(fields) }`` of them, so they read back so
+    with or without ``expand_constructor``). Neither flag is a ``ValueError`` (TVM: "must expand
+    at least one language feature")::
+
+        >>> import relay_mlir as relay
+        >>> mod = relay.fromtext(
+        ...     "def @g(%x: Tensor[(2), float32]) -> Tensor[(2), float32] { exp(%x) }\\n"
+        ...     "def @main() -> fn (Tensor[(2), float32]) -> Tensor[(2), float32] { @g }")
+        >>> body = relay.transform.EtaExpand(expand_global_var=True)(mod)["main"].body
+        >>> type(body).__name__, body.body.op.name_hint
+        ('Function', 'g')
+    """
+
+    _info = PassInfo(1, "EtaExpand")
+
+    def __init__(self, expand_constructor: bool = False, expand_global_var: bool = False) -> None:
+        if not expand_constructor and not expand_global_var:
+            raise ValueError("EtaExpand: expand at least one of constructors (expand_constructor) "
+                             "and global functions (expand_global_var)")
+        self.expand_constructor = bool(expand_constructor)
+        self.expand_global_var = bool(expand_global_var)
+
+    def _mlir_passes(self) -> str:
+        return (f"relay-eta-expand{{expand-constructor={str(self.expand_constructor).lower()} "
+                f"expand-global-var={str(self.expand_global_var).lower()}}}")
 
 
 @_register_pass
