@@ -377,3 +377,28 @@ def test_fused_attention_masks(masks):
     got = _outputs(relay.create_executor("debug", mod=mod).evaluate()(*_args(mod, params, q)))
     for g, w in zip(got, want):
         _close(g, w)
+
+
+class _Aliases(torch.nn.Module):
+    def forward(self, x):
+        acc = torch.zeros(3, 4)               # known at import time, written with run-time rows
+        for i in range(3):
+            acc[i] = x[i] * float(i + 1)
+        row = acc[1]                          # a view read after its base is written again
+        acc.add_(1.0)
+        first = x[0]
+        x.mul_(2.0)                           # an input written in place: its views follow
+        return acc, row + 0.0, first + 0.0
+
+
+@pytest.mark.parametrize("how", ["trace", "script"])
+def test_aliases_follow_writes(how):
+    m = _Aliases()
+    x = torch.randn(3, 4)
+    sm = torch.jit.trace(m, x.clone()) if how == "trace" else torch.jit.script(m)
+    mod, _ = from_torchscript(sm, [("x", (3, 4))])
+    got = _outputs(relay.create_executor("debug", mod=mod).evaluate()(x.numpy()))
+    want = m(x.clone())
+    assert len(got) == 3
+    for g, w in zip(got, want):
+        _close(g, w)

@@ -100,6 +100,8 @@ class TorchScriptImporter(_ExportImporter):
 
     # -- values ------------------------------------------------------------------------
     def get(self, v) -> Tuple[Any, Any]:
+        if v.unique() in self.views.of:
+            self.views.current(self, v)
         return self.vals[v.unique()]
 
     def put(self, v, value: Any, example: Any) -> None:
@@ -113,6 +115,7 @@ class TorchScriptImporter(_ExportImporter):
         return [self.get(o) for o in block.outputs()]
 
     def run_node(self, idx: int, node) -> None:
+        import torch
         kind = node.kind()
         handler = RULES.get(kind)
         if handler is not None:
@@ -126,7 +129,13 @@ class TorchScriptImporter(_ExportImporter):
         if kind in _eval.METADATA_OPS:  # shapes, dtypes, devices: the examples have them
             return self.put_outputs(node, [(o, o) for o in self.evaluate(node, examples)])
         if not _has_tv(values) and kind not in _NO_FOLD:
-            return self.put_outputs(node, [(o, o) for o in self.evaluate(node, values)])
+            outs = self.evaluate(node, values)
+            self.put_outputs(node, [(o, o) for o in outs])
+            target = _eval.overload(node)
+            if target is not None and isinstance(values[0] if values else None, torch.Tensor) \
+                    and (_views.returns_view(target) or _views.returns_views(target)):
+                self.views.record(node, target, values, tuple(values[0].shape))
+            return
         self.convert(idx, node, values, examples)
 
     def evaluate(self, node, values: Sequence[Any]) -> List[Any]:
@@ -180,12 +189,13 @@ class TorchScriptImporter(_ExportImporter):
         self.set_span(result, self.span_of(fake, idx))
         outs = [(result, out_example)] if node.outputsSize() == 1 else list(zip(result, out_example))
         self.put_outputs(node, outs)
-        if not isinstance(values[0], _TV):
+        first = values[0] if values else None
+        if not isinstance(first, (_TV, torch.Tensor)):
             return
         if _views.writes_self(target) and isinstance(result, _TV):
             self.views.write(self, node, result, out_example)  # the input (and its base) is the result now
         elif _views.returns_view(target) or _views.returns_views(target):
-            self.views.record(self, node, target, examples, values[0])
+            self.views.record(node, target, examples, tuple(first.shape))
 
     def run_custom(self, node, values: List[Any], examples: List[Any]) -> None:
         """A ``custom_convert_map`` entry, called as TVM calls it: ``fn(inputs, input_types)``."""

@@ -13,10 +13,11 @@ immutable, so the importer follows it:
   view covers are replaced by the result's (one ``take`` from the base's and the
   result's elements with a constant index map).
 
+A view read after a write into its base through another alias is read again from
+the new base. Views of tensors known at import time are followed too
+(``acc = torch.zeros(n); acc[i] = x``).
 Views an op returns several of (``split``, ``unbind``, ``chunk``) are not followed:
-writing into one is refused. Other views of a base written later keep the values
-they had (reading a view after writing its base through another alias is not
-followed).
+writing into one is refused.
 """
 from __future__ import annotations
 
@@ -55,24 +56,29 @@ class Views:
     """Which base elements each tracked view covers (see the module docstring)."""
 
     def __init__(self) -> None:
-        self.of: Dict[int, Tuple[Any, Any]] = {}  # view value id -> (base Value, index tensor)
-        self.untracked: Dict[int, str] = {}     # value id -> the op that made it
+        self.of: Dict[int, Tuple[Any, Any, Any]] = {}  # view id -> (view Value, base Value, indices)
+        self.untracked: Dict[int, str] = {}          # value id -> the op that made it
+        self.version: Dict[int, int] = {}            # base id -> number of writes into it
+        self.seen: Dict[int, int] = {}               # view id -> the base version its value reflects
 
-    def record(self, imp, node, target, examples, in_tv: _TV) -> None:
-        """Notes ``node``'s output as a view of its first input (or of that input's base)."""
+    def record(self, node, target, examples, shape: Tuple[int, ...]) -> None:
+        """Notes ``node``'s output as a view of its first input (of ``shape``) or of that
+        input's base."""
         import torch
         src = node.inputsAt(0)
-        out = node.outputsAt(0).unique()
+        out = node.outputsAt(0)
         if returns_views(target):
-            self.untracked[out] = node.kind()
+            self.untracked[out.unique()] = node.kind()
             return
-        base, idx = self.of.get(src.unique(), (src, None))
+        _, base, idx = self.of.get(src.unique(), (src, src, None))
         if idx is None:
-            idx = torch.arange(int(np.prod(in_tv.shape)), dtype=torch.int64).reshape(in_tv.shape)
+            idx = torch.arange(int(np.prod(shape)), dtype=torch.int64).reshape(shape)
         args, kwargs = _call_args(target, [idx] + list(examples[1:]))
         with torch.no_grad():
             view_idx = target(*args, **kwargs)
-        self.of[out] = (base, view_idx)
+        if isinstance(view_idx, torch.Tensor):
+            self.of[out.unique()] = (out, base, view_idx)
+            self.seen[out.unique()] = self.version.get(base.unique(), 0)
 
     def inherit(self, node) -> None:
         """Values taken out of a list of views (ListUnpack, indexing) are untracked views too."""
@@ -82,16 +88,25 @@ class Views:
                 self.untracked[v.unique()] = made_by
 
     def write(self, imp, node, result: _TV, example: Any) -> None:
-        """``node`` wrote ``result`` into its first input: that value, and its base, change."""
+        """``node`` wrote ``result`` into its first input: that value, its base and the base's
+        other views change."""
         target = node.inputsAt(0)
         if target.unique() in self.untracked:
             raise imp.unsupported(node, f"writes into a view made by {self.untracked[target.unique()]} "
                                         "(a list of views), which the importer does not follow")
         imp.put(target, result, example)
-        if target.unique() not in self.of:
-            return
-        base, idx = self.of[target.unique()]
-        base_tv, base_ex = imp.get(base)
+        base = target
+        if target.unique() in self.of:
+            _, base, idx = self.of[target.unique()]
+            self._write_base(imp, base, idx, result)
+        self.version[base.unique()] = self.version.get(base.unique(), 0) + 1
+        if target.unique() in self.of:
+            self.seen[target.unique()] = self.version[base.unique()]
+
+    def _write_base(self, imp, base, idx, result: _TV) -> None:
+        """The base with the elements ``idx`` covers replaced by ``result``'s."""
+        base_value, base_ex = imp.get(base)
+        base_tv = imp.as_tv(base_value, None, None)
         n, covered = int(np.prod(base_tv.shape)), idx.reshape(-1).numpy()
         gather = np.arange(n, dtype=np.int64)
         gather[covered] = n + np.arange(covered.size, dtype=np.int64)
@@ -100,3 +115,16 @@ class Views:
         both = op.concatenate([op.reshape(base_tv.expr, (n,)), op.reshape(value, (covered.size,))], axis=0)
         new = op.reshape(op.take(both, E.const(gather, "int64"), axis=0, mode="fast"), base_tv.shape)
         imp.put(base, _TV(new, base_tv.shape, base_tv.dtype), base_ex)
+
+    def current(self, imp, value) -> None:
+        """A view read after a write into its base (through another alias) is read again
+        from the base's new elements."""
+        u = value.unique()
+        view, base, idx = self.of[u]
+        if self.seen[u] == self.version.get(base.unique(), 0):
+            return
+        base_tv = imp.as_tv(imp.get(base)[0], None, None)
+        flat = op.reshape(base_tv.expr, (int(np.prod(base_tv.shape)),))
+        taken = op.take(flat, E.const(idx.reshape(-1).numpy(), "int64"), axis=0, mode="fast")
+        imp.vals[u] = (_TV(op.reshape(taken, tuple(idx.shape)), tuple(idx.shape), base_tv.dtype), imp.vals[u][1])
+        self.seen[u] = self.version[base.unique()]
