@@ -402,3 +402,18 @@ def test_aliases_follow_writes(how):
     assert len(got) == 3
     for g, w in zip(got, want):
         _close(g, w)
+
+
+class _Forever(torch.nn.Module):
+    def forward(self, x):
+        k = 0
+        while k >= 0:
+            x = x + 1.0
+            k += 1
+        return x
+
+
+def test_endless_loop_is_refused():
+    sm = torch.jit.script(_Forever())
+    with pytest.raises(UnsupportedError, match=r"prim::Loop.*more than 10000 iterations"):
+        from_torchscript(sm, [("x", (2,))])

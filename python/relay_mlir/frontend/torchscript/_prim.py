@@ -17,6 +17,9 @@ from ..torch import _TV
 from . import _eval
 from ._importer import TorchScriptImporter
 
+MAX_UNROLL = 10000  # loop iterations unrolled at import time, at most
+
+
 def _constant(imp: TorchScriptImporter, node) -> None:
     out = node.outputsAt(0)
     try:
@@ -113,6 +116,8 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _loop(imp: TorchScriptImporter, node) -> None:
+    """``prim::Loop(max_trip_count, initial_condition, *carried)``: the body runs while the
+    condition holds and fewer than max_trip_count iterations ran, unrolled."""
     ins = [imp.get(v) for v in node.inputs()]
     trip, cond = ins[0][0], ins[1][0]
     if isinstance(trip, _TV) or isinstance(cond, _TV):
@@ -122,6 +127,9 @@ def _loop(imp: TorchScriptImporter, node) -> None:
     body = list(node.blocks())[0]
     i = 0
     while bool(cond) and i < int(trip):
+        if i == MAX_UNROLL:
+            raise imp.unsupported(node, f"the loop runs more than {MAX_UNROLL} iterations at import time "
+                                        "(it is unrolled)")
         outs = imp.run_block(body, [(i, i)] + carried)
         cond = outs[0][0]
         if isinstance(cond, _TV):
