@@ -180,3 +180,25 @@ def test_from_onnx_opset_override():
     got = got.numpy() if hasattr(got, "numpy") else got
     np.testing.assert_allclose(got, _ort(model(11), x), rtol=1e-5, atol=1e-6)
     assert not np.allclose(got, _ort(model(13), x), atol=1e-3)
+
+
+def test_from_onnx_unfrozen_operands_operators_read_at_run_time():
+    """freeze_params=False: float initializers that are operands, not weights (Resize's
+    scales, Clip's bounds), are parameters too, as in TVM 0.19 (main recorded: x, scales,
+    lo, hi, w), and the result is onnxruntime's."""
+    inits = [numpy_helper.from_array(np.array([1, 1, 2, 2], "float32"), "scales"),
+             numpy_helper.from_array(np.array(-0.5, "float32"), "lo"),
+             numpy_helper.from_array(np.array(0.5, "float32"), "hi"),
+             numpy_helper.from_array(np.full((1, 3, 1, 1), 0.25, "float32"), "w")]
+    nodes = [helper.make_node("Resize", ["x", "", "scales"], ["r"], mode="nearest"),
+             helper.make_node("Clip", ["r", "lo", "hi"], ["c"]),
+             helper.make_node("Mul", ["c", "w"], ["y"])]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 2, 2])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 4, 4])], inits)
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+    mod, params = from_onnx(model, freeze_params=False)
+    assert [p.name_hint for p in mod["main"].params] == ["x", "scales", "lo", "hi", "w"]
+    assert list(params) == ["scales", "lo", "hi", "w"]
+    x = np.random.default_rng(2).standard_normal((1, 3, 2, 2)).astype("float32")
+    got = relay.create_executor("debug", mod=mod).evaluate()(x, *[params[n].numpy() for n in list(params)])
+    np.testing.assert_allclose(got.numpy() if hasattr(got, "numpy") else got, _ort(model, x), rtol=1e-6)
