@@ -3,26 +3,30 @@ to Relay, as TVM 0.19's ``relay.frontend.from_pytorch`` imports it.
 
 * The graph is prepared as TVM prepares it (calls inlined, tuples lowered when no
   input is a tuple or list), then walked node by node (``_importer``): ATen
-  operators on run-time tensors are converted by the converters of
-  ``relay_mlir.frontend.torch`` (the torch.export importer; one converter per op);
-  everything known at import time is evaluated, including a scripted module's
-  ``if`` on ``self.training`` or on shapes, and loops with a known trip count
-  (unrolled).
+  operators on run-time tensors are converted by this package's converters
+  (``_registry``: fused attention kernels, GRU, ops torch.export decomposes) or
+  else those of ``relay_mlir.frontend.torch`` (the torch.export importer; one
+  converter per op); everything known at import time is evaluated, including a
+  scripted module's ``if`` on ``self.training`` or on shapes, and loops with a
+  known trip count (unrolled, at most 10000 iterations). In-place writes follow
+  TorchScript's aliasing (``_views``: ``acc[i] = x`` changes ``acc``).
 * ``main`` takes the inputs named by ``input_infos`` (``[(name, shape)]`` or
   ``[(name, (shape, dtype))]``; as in TVM the traced graph's dtype wins, then the
-  given one (TVM's or PyTorch's names: ``"int64"``, ``"long"``), then ``default_dtype``; trailing inputs of a scripted ``forward`` with defaults, such as
-  ``src_mask=None``, may be left out and take them), then the module's weights as TVM orders them: in the order the
-  program first uses them. Weights are named as TVM names them (``_names``):
-  ``aten::_convolution_0.weight`` for a traced conv, ``aten::linear_1.bias``;
-  ``use_parser_friendly_name=True`` gives ``aten___convolution_0_weight``;
-  ``preserve_pytorch_scopes=True`` names them after the module path
-  (``layer1.0.conv1.weight``). Weights a scripted module reads through a list
-  attribute (``nn.LSTM``'s ``_flat_weights``) are named by their state-dict key.
-  ``export_renamed_c_graph_path`` is a directory where
-  the renamed graph is written (``tvm_exported_c_graph_<time>.txt``), as TVM does.
-* The second result maps those names to the weights (numpy arrays; the TVM-shaped
-  ``from_pytorch`` makes them NDArrays).
-* Operators without a converter are reported together, as TVM does: ``The
+  given one (TVM's or PyTorch's names: ``"int64"``, ``"long"``), then
+  ``default_dtype``; trailing inputs of a scripted ``forward`` with defaults, such
+  as ``src_mask=None``, may be left out and take them), then the module's weights
+  as TVM orders them: in the order the program first uses them.
+* Weights are named as TVM names them (``_names``): ``aten::_convolution_0.weight``
+  for a traced conv, ``aten::linear_1.bias``; ``use_parser_friendly_name=True``
+  gives ``aten___convolution_0_weight``; ``preserve_pytorch_scopes=True`` names them
+  after the module path (``layer1.0.conv1.weight``). Weights a scripted module
+  reads through a list attribute (``nn.LSTM``'s ``_flat_weights``) are named by
+  their state-dict key. ``export_renamed_c_graph_path`` is a directory where the
+  renamed graph is written (``tvm_exported_c_graph_<time>.txt``), as TVM does.
+* The second result maps the weights' names to their values (numpy arrays; the
+  TVM-shaped ``from_pytorch`` makes them NDArrays), every weight a GetAttr reads,
+  in TVM's order.
+* Operators without a converter are reported together, as TVM does: ``the
   following operators are not implemented: ['aten::foo', ...]`` (an
   ``UnsupportedError``). An ``if`` on a run-time boolean (``bool(x.sum() > 0)``)
   becomes a Relay ``If`` of both branches (as in TVM); a loop whose trip count or
@@ -33,7 +37,7 @@ Differences from TVM 0.19: scripted modules work (TVM 0.19 lacks ``aten::conv2d`
 ``aten::dim`` and ``aten::format`` for them); input dims must be static (TVM accepts
 ``relay.Any()``); quantized models are not supported (``keep_quantized_weight`` is
 accepted and has no effect on float models). Weight names TVM would give two
-different weights (and so merge them) are kept apart (``_names``).
+different weights (and so merge them, giving wrong results) are kept apart.
 
 Example::
 
