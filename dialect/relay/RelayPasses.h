@@ -97,6 +97,10 @@ void populateInlinePatterns(RewritePatternSet &patterns,
 /// `relay.global_fn` used as a value becomes a closure calling it.
 void populateEtaExpandPatterns(RewritePatternSet &patterns);
 
+/// Legalize's rewrites (relay-legalize): float16 erf in float32,
+/// nn.conv2d_transpose in NCHW / IOHW.
+void populateLegalizePatterns(RewritePatternSet &patterns);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

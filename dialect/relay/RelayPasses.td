@@ -1121,4 +1121,26 @@ def RelayEtaExpand : Pass<"relay-eta-expand", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def RelayLegalize : Pass<"relay-legalize", "::mlir::ModuleOp"> {
+  let summary = "The operator legalizations TVM 0.19 applies for the llvm "
+                "target (Relay's Legalize)";
+  let description = [{
+    By rewrite patterns (`populateLegalizePatterns`), what TVM 0.19's
+    Legalize does on `llvm` to the operators relay-mlir has: `relay.erf` of
+    float16 is computed in float32 (two casts around it), and
+    `relay.nn.conv2d_transpose` gets NCHW data and an IOHW kernel (NHWC data
+    transposed to NCHW and the result back, other kernel layouts transposed
+    to IOHW). TVM's int8 dense/conv2d/batch_matmul rewrites for VNNI and
+    AVX-512 targets are not done.
+
+    ```mlir
+    %y = relay.erf %x : (tensor<4xf16>) -> tensor<4xf16>
+    // becomes
+    %a = relay.cast %x {dtype = f32} : (tensor<4xf16>) -> tensor<4xf32>
+    %b = relay.erf %a : (tensor<4xf32>) -> tensor<4xf32>
+    %y = relay.cast %b {dtype = f16} : (tensor<4xf32>) -> tensor<4xf16>
+    ```
+  }];
+}
+
 #endif // RELAY_PASSES_TD

@@ -65,7 +65,7 @@ _NOT_YET = frozenset("""
     DenseToSparse FakeQuantizationToInteger
     FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
     InferTypeLocal
-    InlineCompilerFunctionsBoundTo LayoutConfig LazyGradientInit Legalize
+    InlineCompilerFunctionsBoundTo LayoutConfig LazyGradientInit
     ManifestLifetimes MarkCompilerFunctionsAsExtern
     OutlineCompilerFunctionsWithExistingGlobalSymbols PlanDevices
     SimplifyFCTranspose SplitArgs

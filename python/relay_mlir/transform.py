@@ -59,7 +59,7 @@ __all__ = [
     "FastMath", "ToMixedPrecision",
     "ToANormalForm", "ToBasicBlockNormalForm", "ToGraphNormalForm", "ConvertLayout",
     "LambdaLift", "PartialEvaluate", "FuseOps", "DefuseOps",
-    "RemoveUnusedFunctions", "Inline", "EtaExpand",
+    "RemoveUnusedFunctions", "Inline", "EtaExpand", "Legalize",
     "FunctionPass", "function_pass",
     # TVM's tvm.transform
     "PassInfo", "PassContext", "Pass", "ModulePass", "Sequential", "module_pass",
@@ -961,6 +961,34 @@ class DefuseOps(FunctionPass):
         from .fuse_ops import defuse_ops
 
         self._pass_func = lambda fn, mod, ctx: defuse_ops(fn)
+
+
+@_register_pass
+class Legalize(_PipelinePass):
+    """Relay's Legalize(legalize_map_attr_name="FTVMLegalize") (``relay-legalize``; PassInfo:
+    "Legalize", opt level 1, requires InferType, a function pass): what TVM 0.19's Legalize
+    does for the llvm target to the operators relay-mlir has: ``erf`` of float16 is computed
+    in float32 (casts around it) and ``nn.conv2d_transpose`` gets NCHW data and an IOHW kernel
+    (transposes around it). TVM's int8 dense/conv2d/batch_matmul rewrites for VNNI/AVX-512
+    targets are not done; another ``legalize_map_attr_name`` (``FTVMQnnLegalize`` is
+    relay.qnn.transform.Legalize's) is a ``ValueError``::
+
+        >>> import relay_mlir as relay
+        >>> x = relay.var("x", shape=(4,), dtype="float16")
+        >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.erf(x)))
+        >>> body = relay.transform.Legalize()(mod)["main"].body
+        >>> body.op.name, body.args[0].op.name, body.args[0].checked_type.dtype
+        ('cast', 'erf', 'float32')
+    """
+
+    _info = PassInfo(1, "Legalize", ["InferType"])
+    passes = "relay-legalize"
+
+    def __init__(self, legalize_map_attr_name: str = "FTVMLegalize") -> None:
+        if legalize_map_attr_name != "FTVMLegalize":
+            raise ValueError("Legalize: relay-mlir has the legalizations of 'FTVMLegalize' "
+                             f"(TVM's for llvm), not {legalize_map_attr_name!r}")
+        self.legalize_map_attr_name = legalize_map_attr_name
 
 
 _dyn.set_type_oracle(_infer_expr_type)
