@@ -417,3 +417,27 @@ def test_endless_loop_is_refused():
     sm = torch.jit.script(_Forever())
     with pytest.raises(UnsupportedError, match=r"prim::Loop.*more than 10000 iterations"):
         from_torchscript(sm, [("x", (2,))])
+
+
+class _Functional(torch.nn.Module):
+    """torch.nn.functional code that scripting keeps as TorchScript (list slicing and shape
+    arithmetic in interpolate, layer_norm's x.shape[-1:], pad's lists)."""
+
+    def forward(self, x):
+        f = torch.nn.functional
+        a = f.interpolate(x, scale_factor=2.0, mode="nearest")
+        b = f.interpolate(x, size=(5, 7), mode="bilinear", align_corners=False)
+        c = f.hardswish(f.layer_norm(x, x.shape[-1:]))
+        return a, b, c, f.pad(x, [1, 1]), torch.flatten(x, 1).softmax(-1), x.view(-1, x.size(-1)).t()
+
+
+@pytest.mark.parametrize("how", ["trace", "script"])
+def test_functional_code_matches_torch(how):
+    m, x = _Functional(), torch.randn(2, 3, 4, 6)
+    sm = torch.jit.trace(m, x) if how == "trace" else torch.jit.script(m)
+    mod, _ = from_torchscript(sm, [("x", (2, 3, 4, 6))])
+    got = _outputs(relay.create_executor("debug", mod=mod).evaluate()(x.numpy()))
+    want = m(x)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        _close(g, w)

@@ -16,7 +16,7 @@ tensors have them).
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 # operators whose result depends only on the shape/dtype/device of their tensor inputs
 METADATA_OPS = frozenset({
@@ -67,6 +67,60 @@ PY_OPS: Dict[str, Callable[..., Any]] = {
 }
 
 
+def _set_item(lst: List[Any], i: int, v: Any) -> List[Any]:
+    lst[i] = v
+    return lst
+
+
+def _insert(lst: List[Any], i: int, v: Any) -> None:
+    lst.insert(i, v)
+
+
+def _extend(lst: List[Any], other: List[Any]) -> None:
+    lst.extend(other)
+
+
+def _reverse(lst: List[Any]) -> None:
+    lst.reverse()
+
+
+# builtins on lists whose schemas take generic lists (t[]), which torch.ops cannot be
+# called with: by qualified name, since aten::slice/add/mul are also tensor operators
+LIST_OPS: Dict[str, Callable[..., Any]] = {
+    "aten::slice.t": lambda lst, start, end, step: lst[start:end:step],
+    "aten::add.t": lambda a, b: a + b,
+    "aten::mul.left_t": lambda lst, n: lst * n,
+    "aten::mul.right_": lambda n, lst: n * lst,
+    "aten::_set_item.t": _set_item,
+    "aten::insert.t": _insert,
+    "aten::extend.t": _extend,
+    "aten::pop.t": lambda lst, i=-1: lst.pop(i),
+    "aten::reverse.t": _reverse,
+    "aten::copy.t": list,
+}
+
+# the builtins that move values (possibly run-time tensors) in and out of containers
+CONTAINER_OPS = frozenset({"aten::__getitem__", "prim::TupleIndex", "aten::append",
+                           "prim::unchecked_cast", "aten::list"})
+
+
+def qualified(node) -> str:
+    """``aten::slice.t`` for a node with a schema, else its kind."""
+    try:
+        schema = node.schema()
+    except RuntimeError:
+        return node.kind()
+    return node.kind() if schema == "(no schema)" else schema.partition("(")[0]
+
+
+def container_builtin(node) -> Optional[Callable[..., Any]]:
+    """The Python implementation of a list/tuple builtin ``node`` calls, if it is one."""
+    fn = LIST_OPS.get(qualified(node))
+    if fn is None and node.kind() in CONTAINER_OPS:
+        fn = PY_OPS[node.kind()]
+    return fn
+
+
 def overload(node):
     """The ``torch.ops`` OpOverload of a node with a schema (``aten::add.Tensor``), else None."""
     import torch
@@ -100,7 +154,7 @@ def call_args(target, values: Sequence[Any]):
 
 def evaluate(node, values: Sequence[Any]) -> Any:
     """Runs ``node`` on known ``values``; raises ``LookupError`` when it cannot."""
-    fn = PY_OPS.get(node.kind())
+    fn = LIST_OPS.get(qualified(node)) or PY_OPS.get(node.kind())
     if fn is not None:
         return fn(*values)
     target = overload(node)

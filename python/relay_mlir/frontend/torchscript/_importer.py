@@ -121,6 +121,9 @@ class TorchScriptImporter(_ExportImporter):
         if handler is not None:
             handler(self, node)
             return
+        builtin = _eval.container_builtin(node)
+        if builtin is not None:
+            return container(self, node, builtin)
         ins = [self.get(v) for v in node.inputs()]
         values = [p[0] for p in ins]
         examples = [p[1] for p in ins]
@@ -245,4 +248,4 @@ def _clone(e: Any) -> Any:
     return e
 
 
-from ._prim import RULES  # noqa: E402 - the prim:: rules take the importer as an argument
+from ._prim import RULES, container  # noqa: E402 - the prim:: rules take the importer as an argument

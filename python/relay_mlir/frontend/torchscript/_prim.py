@@ -168,12 +168,18 @@ def _to_number(imp: TorchScriptImporter, node) -> None:
     imp.put(node.outputsAt(0), out, out)
 
 
-def _container(imp: TorchScriptImporter, node) -> None:
-    """A builtin on lists/tuples (indexing, append, ...) runs on the values and on the examples."""
+def container(imp: TorchScriptImporter, node, fn) -> None:
+    """A builtin on lists/tuples (indexing, append, slicing, ...: ``fn``) runs on the values
+    and on the examples; an index must be known at import time."""
+    import torch
     ins = [imp.get(v) for v in node.inputs()]
-    fn = _eval.PY_OPS[node.kind()]
-    if any(isinstance(p[0], _TV) for p in ins[1:]) and node.kind() != "aten::append":
-        raise imp.unsupported(node, "an index known only at run time")
+    try:
+        args = torch._C.parse_schema(node.schema()).arguments
+    except RuntimeError:
+        args = []
+    for a, (value, _) in zip(args, ins):
+        if isinstance(value, _TV) and str(a.type) in ("int", "Optional[int]", "SymInt"):
+            raise imp.unsupported(node, "an index known only at run time")
     out = fn(*[p[0] for p in ins])
     ex = fn(*[p[1] for p in ins]) if ins and ins[0][1] is not ins[0][0] else out
     if node.outputsSize():
@@ -202,8 +208,4 @@ RULES = {
     "aten::ScalarImplicit": _to_number,
     "aten::item": _to_number,
     "aten::is_grad_enabled": _grad_enabled,
-    "aten::__getitem__": _container,
-    "prim::TupleIndex": _container,
-    "aten::append": _container,
-    "prim::unchecked_cast": _container,
 }

@@ -2,7 +2,8 @@
 
 * ``upsample_nearest2d``: ``out[i] = in[floor(i * in_size / out_size)]``;
   ``upsample_bilinear2d``: half-pixel centres, or corners aligned with
-  ``align_corners`` (the output size is the op's, computed by PyTorch);
+  ``align_corners`` (the output size is the op's, computed by PyTorch); scripted
+  ``F.interpolate`` (``aten::__interpolate``) with mode nearest or bilinear;
 * ``index`` with one index tensor (``x[:, idx]``): ``take`` along that dim;
 * ``topk(x, k, dim, largest, sorted)`` -> (values, int64 indices);
 * ``new_zeros`` / ``new_ones`` / ``new_full`` / ``new_empty`` (zeros): constants;
@@ -25,17 +26,22 @@ from ..torch import _Ctx, _TV, _axis
 from ._registry import register
 
 
-@register("upsample_nearest2d", "upsample_bilinear2d")
+@register("upsample_nearest2d", "upsample_bilinear2d", "__interpolate")
 def _upsample(c: _Ctx) -> _TV:
+    """``aten::__interpolate`` is what scripted ``F.interpolate`` becomes after TVM's graph
+    preparation (``_jit_pass_onnx_function_substitution``); its ``mode`` picks the kernel."""
     x = c.tv(c.a["input"])
     shape, _ = c.out()
     packet = c.node.target._schema.name.split("::")[-1]
-    if packet == "upsample_nearest2d":
+    mode = {"upsample_nearest2d": "nearest", "upsample_bilinear2d": "bilinear"}.get(packet, c.a.get("mode"))
+    if x.ndim != 4 or mode not in ("nearest", "bilinear"):
+        raise c.unsupported(f"mode '{mode}' on a {x.ndim}-d input (nearest and bilinear on 4-d are supported)")
+    if mode == "nearest":
         y = op.image.resize2d(x.expr, shape[2:], method="nearest_neighbor",
                               coordinate_transformation_mode="asymmetric", rounding_method="floor")
     else:
-        mode = "align_corners" if c.a.get("align_corners") else "half_pixel"
-        y = op.image.resize2d(x.expr, shape[2:], method="linear", coordinate_transformation_mode=mode)
+        cmode = "align_corners" if c.a.get("align_corners") else "half_pixel"
+        y = op.image.resize2d(x.expr, shape[2:], method="linear", coordinate_transformation_mode=cmode)
     return c.result(y)
 
 
