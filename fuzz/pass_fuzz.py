@@ -214,6 +214,16 @@ class PassGenerator(rp.Generator):
         super().__init__(seed, index, n_ops=n_ops, allow=allow, verbose=verbose)
         self.stmt_vals: List[Tuple[int, Val]] = []    # (index in stmts, the Val it made)
 
+    def op_global_call(self):
+        """random_programs' global function call; every other new function (helper0,
+        helper2, ...) is marked Inline=1 for Inline (no random choice: the programs'
+        operators and values stay those of the seed)."""
+        node = super().op_global_call()
+        name = f"helper{len(self.helpers) - 1}"
+        if node is not None and node.op == "global_call_new" and len(self.helpers) % 2 == 1:
+            self.helpers[name] = self.helpers[name].with_attr("Inline", 1)
+        return node
+
     def _table(self):
         base = [(w, name, fn) for (w, name, fn) in super()._table()]
         return base + [
