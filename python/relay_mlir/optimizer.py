@@ -24,7 +24,10 @@ from typing import List, Optional
 
 from .pass_infra import Pass, PassContext, Sequential, _required_pass
 
-# relay.build's passes relay-mlir does not have yet (issue 31), in TVM's order.
+# relay.build's passes compile() does not run (issue 31), in TVM's order: qnn.Legalize,
+# FlattenAtrousConv, AlterOpLayout and SimplifyExprPostAlterOp are not in relay-mlir yet;
+# RemoveUnusedFunctions and Legalize are (relay.transform), not yet in this sequence;
+# ToBasicBlockNormalForm is a form of the expressions (MLIR regions are in it already).
 MISSING = ("RemoveUnusedFunctions", "ToBasicBlockNormalForm", "qnn.Legalize", "Legalize",
            "FlattenAtrousConv", "AlterOpLayout", "SimplifyExprPostAlterOp")
 

@@ -28,7 +28,7 @@ Where TVM 0.19 keeps things: ``tvm.relay.transform`` has the passes, ``FunctionP
 ``tvm.instrument``'s. They live in ``relay_mlir.pass_infra``; this module re-exports them
 all.
 
-TVM's other ``relay.transform`` names (``FuseOps``, ``AlterOpLayout``, ...) are not
+TVM's other ``relay.transform`` names (``AlterOpLayout``, ``FlattenAtrousConv``, ...) are not
 implemented yet: reading one is an ``AttributeError`` that says so.
 """
 from __future__ import annotations
