@@ -10,6 +10,7 @@
 * ``linalg_vector_norm(x, ord, dim, keepdim)`` for ord 1, 2, inf;
 * ``instance_norm`` with the input's statistics (batch norm with running ones otherwise);
 * ``einsum(equation, tensors)``; ``pixel_shuffle`` (``depth_to_space``, CRD order);
+* ``adaptive_avg_pool1d``, ``cosine_similarity``, ``pairwise_distance``, ``bilinear``;
 * ``copy_``/``fill_``: the values written (``_views`` writes them into the target).
 """
 from __future__ import annotations
@@ -136,3 +137,58 @@ def _fill(c: _Ctx) -> _TV:
     shape, dtype = c.out()
     value = c.tv(c.a["value"], dtype)
     return c.result(op.broadcast_to(value.expr, shape))
+
+
+@register("adaptive_avg_pool1d")
+def _adaptive_avg_pool1d(c: _Ctx) -> _TV:
+    """[N, C, L] pooled as [N, C, 1, L] to (1, out) by ``adaptive_avg_pool2d``."""
+    x = c.tv(c.a["self"])
+    shape, _ = c.out()
+    if x.ndim != 3:
+        raise c.unsupported("only 3-D inputs are supported")
+    y = nn.adaptive_avg_pool2d(op.reshape(x.expr, (x.shape[0], x.shape[1], 1, x.shape[2])),
+                               output_size=(1, shape[-1]))
+    return c.result(op.reshape(y, shape))
+
+
+@register("cosine_similarity")
+def _cosine_similarity(c: _Ctx) -> _TV:
+    """``sum(x1 / max(|x1|, eps) * x2 / max(|x2|, eps), dim)`` (ATen 2.x: each norm clamped)."""
+    _, dtype = c.out()
+    x1, x2 = c.tv(c.a["x1"], dtype), c.tv(c.a["x2"], dtype)
+    shape = np.broadcast_shapes(x1.shape, x2.shape)
+    dim = _axis(int(c.a.get("dim", 1)), len(shape))
+    eps = E.Constant(np.array(float(c.a.get("eps", 1e-8)), dtype))
+
+    def unit(t: _TV) -> E.Expr:
+        norm = op.sqrt(op.sum(t.expr * t.expr, axis=[_axis(dim - (len(shape) - t.ndim), t.ndim)], keepdims=True))
+        return t.expr / op.maximum(norm, eps)
+    return c.result(op.sum(unit(x1) * unit(x2), axis=[dim]))
+
+
+@register("pairwise_distance")
+def _pairwise_distance(c: _Ctx) -> _TV:
+    """``norm(x1 - x2 + eps, p, dim=-1)`` for p = 1, 2, inf or any p > 0."""
+    _, dtype = c.out()
+    d = c.ex(c.a["x1"], dtype) - c.ex(c.a["x2"], dtype) + E.Constant(np.array(float(c.a.get("eps", 1e-6)), dtype))
+    p, keep = float(c.a.get("p", 2.0)), bool(c.a.get("keepdim", False))
+    if p == math.inf:
+        return c.result(op.max(op.abs(d), axis=[-1], keepdims=keep))
+    if p <= 0:
+        raise c.unsupported(f"p={p} is not supported (p > 0 is)")
+    powered = op.sum(op.power(op.abs(d), E.Constant(np.array(p, dtype))), axis=[-1], keepdims=keep)
+    return c.result(op.power(powered, E.Constant(np.array(1.0 / p, dtype))))
+
+
+@register("bilinear")
+def _bilinear(c: _Ctx) -> _TV:
+    """``y[..., k] = x1[..., i] W[k, i, j] x2[..., j] + b[k]``."""
+    shape, dtype = c.out()
+    x1, x2, w = c.tv(c.a["input1"]), c.tv(c.a["input2"]), c.tv(c.a["weight"])
+    rows = int(np.prod(x1.shape[:-1]))
+    a = op.reshape(x1.expr, (rows, x1.shape[-1]))
+    b = op.reshape(x2.expr, (rows, x2.shape[-1]))
+    y = op.einsum([a, w.expr, b], "bi,kij,bj->bk")
+    if c.a.get("bias") is not None:
+        y = nn.bias_add(y, c.ex(c.a["bias"]), axis=-1)
+    return c.result(op.reshape(y, shape))
