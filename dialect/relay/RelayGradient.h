@@ -90,10 +90,15 @@ std::vector<std::string> gradientRuleNames();
 
 // The rules, by family (lib/Gradient/<Family>Gradients.cpp).
 void addElementwiseGradients(GradientRules &rules);
-void addNNGradients(GradientRules &rules);
 void addReduceGradients(GradientRules &rules);
+void addNNGradients(GradientRules &rules);
+void addConvGradients(GradientRules &rules);
+void addPoolGradients(GradientRules &rules);
+void addNormGradients(GradientRules &rules);
 void addTransformGradients(GradientRules &rules);
-void addConvPoolGradients(GradientRules &rules);
+void addIndexGradients(GradientRules &rules);
+void addImageGradients(GradientRules &rules);
+void addDynamicGradients(GradientRules &rules);
 
 /// What one `relay.grad` asks for (DLVM-style declarations).
 struct GradSpec {

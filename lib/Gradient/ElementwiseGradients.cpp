@@ -105,24 +105,6 @@ LogicalResult relu(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   out.push_back(rb.select(positive, g));
   return success();
 }
-Value dGelu(RuleBuilder &rb, Value x, Value) {
-  // Φ(x) + x φ(x) with Φ(x) = (1 + erf(x/√2))/2, φ(x) = exp(-x²/2)/√(2π).
-  Value erf = ErfOp::create(rb.b, rb.loc, rb.mul(x, rb.scalar(M_SQRT1_2, x)));
-  Value cdf = rb.mul(rb.scalar(0.5, x), rb.add(rb.scalar(1.0, x), erf));
-  Value pdf = rb.mul(
-      rb.scalar(1.0 / std::sqrt(2.0 * M_PI), x),
-      ExpOp::create(rb.b, rb.loc, rb.mul(rb.scalar(-0.5, x), rb.mul(x, x))));
-  return rb.add(cdf, rb.mul(x, pdf));
-}
-
-LogicalResult leakyRelu(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
-  auto op = cast<LeakyReluOp>(rb.op);
-  Value x = op.getData();
-  Value positive = GreaterOp::create(rb.b, rb.loc, x, rb.scalar(0.0, x));
-  Value alpha = rb.scalar(op.getAlpha().convertToDouble(), x);
-  out.push_back(WhereOp::create(rb.b, rb.loc, positive, g, rb.mul(g, alpha)));
-  return success();
-}
 
 LogicalResult clip(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<ClipOp>(rb.op);
@@ -259,14 +241,12 @@ void gradient::addElementwiseGradients(GradientRules &rules) {
   reg("fast_erf", unary<dErf>);
   reg("abs", unary<dAbs>);
   reg("nn.relu", relu);
-  reg("nn.gelu", unary<dGelu>);
-  reg("nn.leaky_relu", leakyRelu);
   reg("clip", clip);
   reg("cast", castRule);
   reg("cast_like", castRule);
   // Piecewise constant: zero almost everywhere.
-  for (StringRef name : {"sign", "ceil", "floor", "round", "trunc",
-                         "floor_divide", "zeros_like", "ones_like"})
+  for (StringRef name :
+       {"sign", "ceil", "floor", "round", "trunc", "floor_divide"})
     reg(name, zero);
   reg("add", addRule);
   reg("subtract", subtractRule);

@@ -13,10 +13,15 @@ const GradientRules &table() {
   static const GradientRules rules = [] {
     GradientRules r;
     addElementwiseGradients(r);
-    addNNGradients(r);
     addReduceGradients(r);
+    addNNGradients(r);
+    addConvGradients(r);
+    addPoolGradients(r);
+    addNormGradients(r);
     addTransformGradients(r);
-    addConvPoolGradients(r);
+    addIndexGradients(r);
+    addImageGradients(r);
+    addDynamicGradients(r);
     return r;
   }();
   return rules;

@@ -1,4 +1,10 @@
-//===- NNGradients.cpp - dense, matmul, softmax, norms --------------------===//
+//===- NormGradients.cpp - norms, softmax, lrn ----------------------------===//
+//
+// The normalisations' adjoints (batch/layer/instance/group norm through one
+// helper, l2_normalize, lrn) and softmax / log_softmax's.
+//
+//===----------------------------------------------------------------------===//
+#include "SharedRules.h"
 #include "relay/RelayGradient.h"
 #include "relay/RelayOps.h"
 
@@ -9,132 +15,6 @@ using namespace mlir::relay;
 using namespace mlir::relay::gradient;
 
 namespace {
-
-int64_t rankOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getRank();
-}
-
-/// `x` as a matrix `[-1, last dim]`.
-Value flatten2d(RuleBuilder &rb, Value x) {
-  if (rankOf(x) == 2)
-    return x;
-  int64_t last = cast<RankedTensorType>(x.getType()).getShape().back();
-  return ReshapeOp::create(rb.b, rb.loc, x,
-                           rb.b.getDenseI64ArrayAttr({-1, last}),
-                           rb.b.getBoolAttr(false));
-}
-
-Value matmul(RuleBuilder &rb, Value a, Value c, bool ta, bool tb) {
-  return MatmulOp::create(rb.b, rb.loc, a, c, IntegerAttr(), TypeAttr(),
-                          rb.b.getBoolAttr(ta), rb.b.getBoolAttr(tb));
-}
-
-/// The adjoints of `op(a) · op(c)` (op = transpose when flagged), built with
-/// `mm(lhs, rhs, transposeLhs, transposeRhs)`.
-template <typename MM>
-void productGrads(Value g, Value a, Value c, bool ta, bool tb, MM mm, Value &da,
-                  Value &dc) {
-  if (!ta && !tb) {
-    da = mm(g, c, false, true);
-    dc = mm(a, g, true, false);
-  } else if (!ta && tb) {
-    da = mm(g, c, false, false);
-    dc = mm(g, a, true, false);
-  } else if (ta && !tb) {
-    da = mm(c, g, false, true);
-    dc = mm(a, g, false, false);
-  } else {
-    da = mm(c, g, true, true);
-    dc = mm(g, a, true, true);
-  }
-}
-
-LogicalResult dense(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
-  auto op = cast<DenseOp>(rb.op);
-  Value x = op.getData(), w = op.getWeight();
-  // y = x wᵀ: dx = g w, dw = gᵀ x (batch dims flattened).
-  Value dx = matmul(rb, g, w, false, false);
-  Value dw = matmul(rb, flatten2d(rb, g), flatten2d(rb, x), true, false);
-  out.push_back(rb.reshapeLike(dx, x));
-  out.push_back(dw);
-  return success();
-}
-
-LogicalResult matmulRule(RuleBuilder &rb, Value g,
-                         SmallVectorImpl<Value> &out) {
-  auto op = cast<MatmulOp>(rb.op);
-  Value a = op.getTensorA(), c = op.getTensorB();
-  if (rankOf(a) != 2 || rankOf(c) != 2)
-    return rb.emitError() << "the gradient of `nn.matmul` is implemented for "
-                             "2-d operands only";
-  Value da, dc;
-  productGrads(
-      g, a, c, op.getTransposeA(), op.getTransposeB(),
-      [&](Value l, Value r, bool tl, bool tr) {
-        return matmul(rb, l, r, tl, tr);
-      },
-      da, dc);
-  out.push_back(da);
-  out.push_back(dc);
-  return success();
-}
-
-LogicalResult batchMatmul(RuleBuilder &rb, Value g,
-                          SmallVectorImpl<Value> &out) {
-  auto op = cast<BatchMatmulOp>(rb.op);
-  Value a = op.getX(), c = op.getY();
-  Value da, dc;
-  productGrads(
-      g, a, c, op.getTransposeA(), op.getTransposeB(),
-      [&](Value l, Value r, bool tl, bool tr) -> Value {
-        return BatchMatmulOp::create(rb.b, rb.loc, l, r, TypeAttr(),
-                                     rb.b.getBoolAttr(tl),
-                                     rb.b.getBoolAttr(tr));
-      },
-      da, dc);
-  // A batch of one broadcast against the other operand's batch.
-  out.push_back(rb.unbroadcast(da, a));
-  out.push_back(rb.unbroadcast(dc, c));
-  return success();
-}
-
-/// Sums over every axis but `axis`.
-Value sumExcept(RuleBuilder &rb, Value x, int64_t axis) {
-  return SumOp::create(rb.b, rb.loc, x, rb.b.getDenseI64ArrayAttr({axis}),
-                       /*keepdims=*/false, /*exclude=*/true);
-}
-
-/// A per-channel vector `[C]` shaped to broadcast against a rank-`rank`
-/// tensor whose channel axis is `axis`.
-Value channelwise(RuleBuilder &rb, Value v, int64_t axis, int64_t rank) {
-  int64_t trailing = rank - 1 - axis;
-  if (trailing == 0)
-    return v;
-  return ExpandDimsOp::create(rb.b, rb.loc, v, rb.b.getI64IntegerAttr(1),
-                              rb.b.getI64IntegerAttr(trailing));
-}
-
-LogicalResult biasAdd(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
-  auto op = cast<BiasAddOp>(rb.op);
-  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()), rankOf(g));
-  out.push_back(g);
-  out.push_back(sumExcept(rb, g, axis));
-  return success();
-}
-
-LogicalResult prelu(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
-  auto op = cast<PReluOp>(rb.op);
-  Value x = op.getData();
-  int64_t rank = rankOf(x);
-  int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
-  Value alpha = channelwise(rb, op.getAlpha(), axis, rank);
-  Value positive = GreaterOp::create(rb.b, rb.loc, x, rb.scalar(0.0, x));
-  Value zeros = rb.zerosLike(g);
-  out.push_back(WhereOp::create(rb.b, rb.loc, positive, g, rb.mul(g, alpha)));
-  out.push_back(sumExcept(
-      rb, WhereOp::create(rb.b, rb.loc, positive, zeros, rb.mul(g, x)), axis));
-  return success();
-}
 
 LogicalResult softmax(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   auto op = cast<SoftmaxOp>(rb.op);
@@ -349,26 +229,14 @@ LogicalResult lrn(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   return success();
 }
 
-LogicalResult dropout(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
-  // Compiled for inference: the output is the data.
-  out.push_back(TupleGetItemOp::create(rb.b, rb.loc, g, 0));
-  return success();
-}
-
 } // namespace
 
-void gradient::addNNGradients(GradientRules &rules) {
-  rules["relay.nn.dense"] = dense;
-  rules["relay.nn.matmul"] = matmulRule;
-  rules["relay.nn.batch_matmul"] = batchMatmul;
-  rules["relay.nn.bias_add"] = biasAdd;
-  rules["relay.nn.prelu"] = prelu;
+void gradient::addNormGradients(GradientRules &rules) {
   rules["relay.nn.softmax"] = softmax;
   rules["relay.nn.log_softmax"] = logSoftmax;
   rules["relay.nn.layer_norm"] = layerNorm;
   rules["relay.nn.instance_norm"] = instanceNorm;
   rules["relay.nn.batch_norm"] = batchNorm;
-  rules["relay.nn.dropout"] = dropout;
   rules["relay.nn.group_norm"] = groupNorm;
   rules["relay.nn.l2_normalize"] = l2Normalize;
   rules["relay.nn.lrn"] = lrn;

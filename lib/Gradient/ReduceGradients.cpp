@@ -128,78 +128,6 @@ LogicalResult variance(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   return success();
 }
 
-/// cumsum: each input element reaches every later output (and itself unless
-/// exclusive), so its adjoint is the reversed scan of the reversed adjoint.
-LogicalResult cumsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
-  auto op = cast<CumsumOp>(rb.op);
-  // Without an axis the scan runs over the flattened data (g is 1-d).
-  int64_t axisValue = op.getAxis() ? static_cast<int64_t>(*op.getAxis()) : 0;
-  auto axis = rb.b.getI64IntegerAttr(axisValue);
-  Value reversed = ReverseOp::create(rb.b, rb.loc, g, axis);
-  Value scan = CumsumOp::create(rb.b, rb.loc, reversed, axis, TypeAttr(),
-                                rb.b.getBoolAttr(op.getExclusive()));
-  out.push_back(rb.reshapeLike(ReverseOp::create(rb.b, rb.loc, scan, axis),
-                               op.getData()));
-  return success();
-}
-
-/// cumprod: y_j = Π_{k ≤ j} x_k (k < j when exclusive), so
-/// dy_j/dx_i = Π_{k ≤ j, k ≠ i} x_k for i ≤ j (i < j). Built without
-/// dividing by x (exact at zeros): an [n, n] copy of the scanned axis per
-/// element with x_i replaced by 1 in row i, scanned, masked to j ≥ i
-/// (j > i) and contracted with the adjoint. O(n²) in the scanned length.
-LogicalResult cumprod(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
-  auto op = cast<CumprodOp>(rb.op);
-  Value x = op.getData();
-  auto type = cast<RankedTensorType>(x.getType());
-  if (!type.hasStaticShape())
-    return rb.emitError() << "the gradient of `cumprod` needs static shapes";
-  Value data = x;
-  int64_t axis = 0;
-  if (auto a = op.getAxis())
-    axis = normalizeAxis(static_cast<int64_t>(*a), type.getRank());
-  else
-    data = rb.reshapeLike(x, g); // flattened
-  auto dtype = cast<RankedTensorType>(data.getType());
-  int64_t rank = dtype.getRank(), n = dtype.getShape()[axis];
-  SmallVector<int64_t> perm;
-  for (int64_t i = 0; i < rank; ++i)
-    if (i != axis)
-      perm.push_back(i);
-  perm.push_back(axis);
-  SmallVector<int64_t> inverse(rank);
-  for (int64_t i = 0; i < rank; ++i)
-    inverse[perm[i]] = i;
-  Type element = dtype.getElementType();
-  auto constant = [&](auto entry) -> Value {
-    SmallVector<Attribute> values;
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        values.push_back(rb.b.getFloatAttr(element, entry(i, j) ? 1.0 : 0.0));
-    auto t = RankedTensorType::get({n, n}, element);
-    return ConstantOp::create(
-        rb.b, rb.loc, cast<ElementsAttr>(DenseElementsAttr::get(t, values)));
-  };
-  bool exclusive = op.getExclusive();
-  Value eye = constant([](int64_t i, int64_t j) { return i == j; });
-  Value offEye = constant([](int64_t i, int64_t j) { return i != j; });
-  Value reach = constant(
-      [&](int64_t i, int64_t j) { return exclusive ? j > i : j >= i; });
-  auto rows = [&](Value v) -> Value { // [..., n] -> [..., 1, n]
-    return ExpandDimsOp::create(rb.b, rb.loc, rb.transpose(v, perm),
-                                rb.b.getI64IntegerAttr(rank - 1),
-                                rb.b.getI64IntegerAttr(1));
-  };
-  Value lifted = rb.add(rb.mul(rows(data), offEye), eye); // [..., i, j]
-  Value scanned =
-      CumprodOp::create(rb.b, rb.loc, lifted, rb.b.getI64IntegerAttr(rank),
-                        TypeAttr(), rb.b.getBoolAttr(exclusive));
-  Value terms = rb.mul(rb.mul(scanned, reach), rows(g));
-  Value dx = rb.transpose(rb.sum(terms, {rank}, /*keepdims=*/false), inverse);
-  out.push_back(rb.reshapeLike(dx, x));
-  return success();
-}
-
 } // namespace
 
 void gradient::addReduceGradients(GradientRules &rules) {
@@ -209,6 +137,4 @@ void gradient::addReduceGradients(GradientRules &rules) {
   rules["relay.min"] = extremum<MinOp>;
   rules["relay.prod"] = prod;
   rules["relay.variance"] = variance;
-  rules["relay.cumsum"] = cumsum;
-  rules["relay.cumprod"] = cumprod;
 }
