@@ -67,17 +67,21 @@ void populateImageToLinalgPatterns(const TypeConverter &typeConverter,
 void populateLanguageToLinalgPatterns(const TypeConverter &typeConverter,
                                       RewritePatternSet &patterns);
 
-/// relay.construct, relay.match and references (ref_new/read/write) on
-/// IREE run-time lists (`!util.list<?>`, see ADT.cpp for the layout); needs
-/// a TypeConverter mapping `!relay.adt`/`!relay.ref` to that list type, and
-/// a context that allows unregistered dialects (the IREE ops are built in
-/// generic form).
+/// relay.construct and relay.match on IREE run-time lists (`!util.list<?>`,
+/// see ADT.cpp for the layout); needs a TypeConverter mapping `!relay.adt`
+/// to that list type, and a context that allows unregistered dialects (the
+/// IREE ops are built in generic form).
 void populateADTToLinalgPatterns(const TypeConverter &typeConverter,
                                  RewritePatternSet &patterns);
 
 /// All of the above.
 void populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
                                    RewritePatternSet &patterns);
+/// References (ref_new/read/write) as one-slot run-time lists
+/// (LanguageRef.cpp); the same needs as populateADTToLinalgPatterns, with
+/// `!relay.ref` mapped to the list type.
+void populateRefToLinalgPatterns(const TypeConverter &typeConverter,
+                                 RewritePatternSet &patterns);
 
 /// The target of convert-relay-to-linalg: the relay dialect illegal except
 /// the ADT definitions (relay.adt/relay.constructor, which the ADT patterns

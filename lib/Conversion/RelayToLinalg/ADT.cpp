@@ -1,12 +1,11 @@
-//===- ADT.cpp - algebraic data types, match and references ---------------===//
+//===- ADT.cpp - algebraic data types and match ---------------------------===//
 //
 // Run-time layout (docs/design.md, "ADT values and references"; the boxing
 // helpers are in IREEOps.h): an ADT value is a `!util.list<?>` [tag: i32,
 // field0, field1, ...] where the tag is the constructor's index in its
 // relay.adt and every field is *boxed*: a tensor as a `!hal.buffer_view`,
-// an ADT or reference as its list, a tuple as a list of its boxed fields. A
-// reference is a one-slot list holding its boxed value (ref_write mutates that
-// list, so every alias sees the write).
+// an ADT or reference as its list, a tuple as a list of its boxed fields
+// (references: LanguageRef.cpp).
 //
 // relay.construct builds the list; relay.match becomes a chain of scf.if,
 // one per clause, testing the clause's pattern (the tags of the value and
@@ -392,71 +391,9 @@ struct MatchPattern : OpConversionPattern<MatchOp> {
   }
 };
 
-//===----------------------------------------------------------------------===//
-// References
-//===----------------------------------------------------------------------===//
-
-struct RefNewPattern : OpConversionPattern<RefNewOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(RefNewOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    FailureOr<Value> boxed =
-        iree::boxValue(rewriter, loc, *getTypeConverter(),
-                       op.getValue().getType(), adaptor.getValue());
-    if (failed(boxed))
-      return op.emitError() << "cannot store a value of type "
-                            << op.getValue().getType() << " in a reference";
-    Value cell = iree::createList(rewriter, loc, 1);
-    iree::setListItem(rewriter, loc, cell, 0, *boxed);
-    rewriter.replaceOp(op, cell);
-    return success();
-  }
-};
-
-struct RefReadPattern : OpConversionPattern<RefReadOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(RefReadOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type type = op.getType();
-    Value item = iree::getListItem(rewriter, loc, adaptor.getRef().front(), 0,
-                                   iree::boxedTypeOf(type));
-    SmallVector<Value> leaves;
-    if (failed(iree::unboxValue(rewriter, loc, *getTypeConverter(), type, item,
-                                leaves)))
-      return op.emitError()
-             << "cannot read a value of type " << type << " from a reference";
-    rewriter.replaceOpWithMultiple(op, {leaves});
-    return success();
-  }
-};
-
-struct RefWritePattern : OpConversionPattern<RefWriteOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(RefWriteOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    FailureOr<Value> boxed =
-        iree::boxValue(rewriter, loc, *getTypeConverter(),
-                       op.getValue().getType(), adaptor.getValue());
-    if (failed(boxed))
-      return op.emitError() << "cannot store a value of type "
-                            << op.getValue().getType() << " in a reference";
-    iree::setListItem(rewriter, loc, adaptor.getRef().front(), 0, *boxed);
-    // The result is () : no values.
-    rewriter.replaceOpWithMultiple(op, {ValueRange{}});
-    return success();
-  }
-};
-
 } // namespace
 
 void relay::populateADTToLinalgPatterns(const TypeConverter &tc,
                                         RewritePatternSet &patterns) {
-  patterns.add<ConstructPattern, MatchPattern, RefNewPattern, RefReadPattern,
-               RefWritePattern>(tc, patterns.getContext());
+  patterns.add<ConstructPattern, MatchPattern>(tc, patterns.getContext());
 }

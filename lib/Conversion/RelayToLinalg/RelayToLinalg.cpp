@@ -45,6 +45,7 @@ void relay::populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
   populateLanguageToLinalgPatterns(typeConverter, patterns);
   populateADTToLinalgPatterns(typeConverter, patterns);
 }
+  populateRefToLinalgPatterns(typeConverter, patterns);
 
 void relay::configureRelayToLinalgTarget(ConversionTarget &target,
                                          const TypeConverter &typeConverter) {
