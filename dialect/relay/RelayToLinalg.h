@@ -74,14 +74,15 @@ void populateLanguageToLinalgPatterns(const TypeConverter &typeConverter,
 void populateADTToLinalgPatterns(const TypeConverter &typeConverter,
                                  RewritePatternSet &patterns);
 
-/// All of the above.
-void populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
-                                   RewritePatternSet &patterns);
 /// References (ref_new/read/write) as one-slot run-time lists
 /// (LanguageRef.cpp); the same needs as populateADTToLinalgPatterns, with
 /// `!relay.ref` mapped to the list type.
 void populateRefToLinalgPatterns(const TypeConverter &typeConverter,
                                  RewritePatternSet &patterns);
+
+/// All of the above.
+void populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
+                                   RewritePatternSet &patterns);
 
 /// The target of convert-relay-to-linalg: the relay dialect illegal except
 /// the ADT definitions (relay.adt/relay.constructor, which the ADT patterns
