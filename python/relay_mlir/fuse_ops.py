@@ -38,8 +38,9 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from .adt import Constructor
-from .expr import Call, Constant, Expr, Function, GlobalVar, If, Let, Op, Tuple, TupleGetItem, Var
+from .adt import Clause, Constructor, Match
+from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
+                   RefWrite, Tuple, TupleGetItem, Var)
 from .expr_functor import ExprMutator, ExprVisitor
 
 __all__ = ["fuse_ops", "defuse_ops", "primitive_groups", "OP_PATTERNS"]
@@ -143,6 +144,7 @@ class _Graph:
 
     @staticmethod
     def _operands(e: Expr) -> List[Expr]:
+        """Operands, and the parts of control flow and closures (behind opaque edges)."""
         if isinstance(e, Call):
             callee = [] if isinstance(e.op, (Op, GlobalVar, Constructor)) else [e.op]
             return callee + list(e.args)
@@ -150,6 +152,20 @@ class _Graph:
             return list(e.fields)
         if isinstance(e, TupleGetItem):
             return [e.tuple_value]
+        if isinstance(e, If):
+            return [e.cond, e.true_branch, e.false_branch]
+        if isinstance(e, Let):
+            return [e.value, e.body]
+        if isinstance(e, Function):
+            return [] if e.attrs.get("Primitive") else [e.body]
+        if isinstance(e, Match):
+            return [e.data] + [c.rhs for c in e.clauses]
+        if isinstance(e, RefCreate):
+            return [e.value]
+        if isinstance(e, RefRead):
+            return [e.ref]
+        if isinstance(e, RefWrite):
+            return [e.ref, e.value]
         return []
 
     def _link(self, n: _Node) -> None:
@@ -261,57 +277,58 @@ class _Partitioner:
                 self._commit(n, dom)
 
 
-class _Fuser(ExprMutator):
-    """Rebuilds a region with each group of operators as a called primitive function; regions
-    inside (closures, branches, let values) are fused on their own."""
+class _Fuser:
+    """Rebuilds one function body, operands first, each group of operators as a called
+    primitive function (closures' bodies, branches and let values are in the same graph,
+    behind opaque edges, as in TVM)."""
 
-    def __init__(self, opt_level: int) -> None:
-        super().__init__()
-        self.opt_level = opt_level
-        self.graph: Optional[_Graph] = None
-        self.params: Dict[_Node, Dict[Expr, Var]] = {}
-        self.inner: Dict[Expr, Expr] = {}
-        self.with_ops: set = set()
-
-    def region(self, body: Expr) -> Expr:
-        saved = (self.graph, self.params, self.inner, self.with_ops)
-        self.graph, self.params, self.inner = _Graph(body), {}, {}
-        if self.opt_level > 0:
+    def __init__(self, body: Expr, opt_level: int) -> None:
+        self.graph = _Graph(body)
+        if opt_level > 0:
             _Partitioner(self.graph).run()
         self.with_ops = {n.root() for n in self.graph.order
                          if isinstance(n.expr, Call) and isinstance(n.expr.op, Op)}
-        try:
-            return self._value(body)
-        finally:
-            self.graph, self.params, self.inner, self.with_ops = saved
+        self.new: Dict[Expr, Expr] = {}
 
-    def visit_function(self, fn: Function) -> Expr:
-        if fn.attrs.get("Primitive"):
-            return fn
-        return Function(fn.params, self.region(fn.body), fn.ret_type, fn.type_params, fn.attrs)
+    def run(self, body: Expr) -> Expr:
+        for n in self.graph.order:            # operands before their users
+            grp = n.root()
+            if grp in self.with_ops and _is_dataflow(n.expr):
+                if grp is n:
+                    self.new[n.expr] = self._group_call(grp)
+                continue                       # (members are used inside their group only)
+            self.new[n.expr] = self._rebuild_any(n.expr)
+        return self.new[body]
 
     def _value(self, e: Expr) -> Expr:
-        """``e`` as the region's code outside any group: a group's root is its call."""
-        if e in self.inner:
-            return self.inner[e]
-        node = self.graph.nodes.get(e)
-        if isinstance(e, Call) and not isinstance(e.op, Op):        # a call of a function
-            op = e.op if isinstance(e.op, (GlobalVar, Constructor)) else self._value(e.op)
-            out = Call(op, [self._value(a) for a in e.args], e.attrs)
-        elif node is None or not _is_dataflow(e):
-            out = e if isinstance(e, (Var, GlobalVar, Op, Constructor)) else self.visit(e)
-        elif node.root() in self.with_ops:
-            out = self._group_call(node.root())
-        else:                           # a tuple / get-item of no group: stays as it is
-            out = self._rebuild(e, self._value)
-        self.inner[e] = out
-        return out
+        return self.new[e]
 
-    def visit_if(self, ite: If) -> Expr:
-        return If(self.region(ite.cond), self.region(ite.true_branch), self.region(ite.false_branch))
-
-    def visit_let(self, let: Let) -> Expr:
-        return Let(let.var, self.region(let.value), self.region(let.body))
+    def _rebuild_any(self, e: Expr) -> Expr:
+        v = self.new
+        if isinstance(e, (Var, GlobalVar, Op, Constructor, Constant)):
+            return e
+        if isinstance(e, Call):
+            op = e.op if isinstance(e.op, (Op, GlobalVar, Constructor)) else v[e.op]
+            return Call(op, [v[a] for a in e.args], e.attrs)
+        if isinstance(e, (Tuple, TupleGetItem)):
+            return self._rebuild(e, self._value)
+        if isinstance(e, If):
+            return If(v[e.cond], v[e.true_branch], v[e.false_branch])
+        if isinstance(e, Let):
+            return Let(e.var, v[e.value], v[e.body])
+        if isinstance(e, Function):
+            if e.attrs.get("Primitive"):
+                return e
+            return Function(e.params, v[e.body], e.ret_type, e.type_params, e.attrs)
+        if isinstance(e, Match):
+            return Match(v[e.data], [Clause(c.lhs, v[c.rhs]) for c in e.clauses], e.complete)
+        if isinstance(e, RefCreate):
+            return RefCreate(v[e.value])
+        if isinstance(e, RefRead):
+            return RefRead(v[e.ref])
+        if isinstance(e, RefWrite):
+            return RefWrite(v[e.ref], v[e.value])
+        raise TypeError(f"fuse_ops: unexpected {type(e).__name__}")
 
     def _group_call(self, grp: _Node) -> Expr:
         params: Dict[Expr, Var] = {}
@@ -357,7 +374,10 @@ def fuse_ops(fn: Function, opt_level: int = 2) -> Function:
     decide which broadcast edges are elementwise)."""
     if not isinstance(fn, Function):
         raise TypeError(f"fuse_ops: a Function, got {type(fn).__name__}")
-    return _Fuser(int(opt_level)).visit_function(fn)
+    if fn.attrs.get("Primitive"):
+        return fn
+    return Function(fn.params, _Fuser(fn.body, int(opt_level)).run(fn.body), fn.ret_type,
+                    fn.type_params, fn.attrs)
 
 
 class _Defuser(ExprMutator):

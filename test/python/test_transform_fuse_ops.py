@@ -56,6 +56,33 @@ def @main(%x: Tensor[(2, 3, 4), float32], %y: Tensor[(4, 3, 2), float32]) {
   (%8, %5)
 }""",
 }
+CONTROL = {  # one graph across branches, lets and closures (opaque edges), as TVM's
+    "if": """
+def @main(%x: Tensor[(2, 3), float32], %c: bool) {
+  %0 = exp(%x);
+  %1 = if (%c) { %2 = add(%0, 1f); nn.relu(%2) } else { %3 = negative(%0); multiply(%3, %0) };
+  sum(%1, axis=[1])
+}""",
+    "let": """
+def @main(%x: Tensor[(2, 3), float32]) {
+  let %a = exp(%x);
+  let %b = add(%a, 1f);
+  %4 = nn.relu(%b);
+  multiply(%4, %a)
+}""",
+    "closure": """
+def @main(%x: Tensor[(2, 3), float32]) {
+  %0 = exp(%x);
+  %1 = fn (%y: Tensor[(2, 3), float32]) { %5 = add(%y, %0); nn.relu(%5) };
+  %2 = %1(%x);
+  negative(%2)
+}""",
+}
+TVM_CONTROL_GROUPS = {  # TVM 0.19, FuseOps() in the default context (opt level 2)
+    "if": [["sum"], ["add", "nn.relu"], ["exp"], ["negative", "multiply"]],
+    "let": [["exp"], ["add"], ["nn.relu", "multiply"]],
+    "closure": [["negative"], ["exp", "add", "nn.relu"]],
+}
 TVM_GROUPS = {  # (opt level 0, opt levels 1-3)
     "conv": ([["exp"], ["sum"], ["nn.batch_flatten"], ["nn.max_pool2d"], ["add"], ["nn.conv2d"],
               ["nn.relu"], ["nn.bias_add"], ["nn.conv2d"]],
@@ -80,6 +107,20 @@ def test_fuse_ops_groups_as_tvm(name, level):
         out = FuseOps()(mod)
     assert primitive_groups(out["main"]) == TVM_GROUPS[name][min(level, 1)]
     assert_same_outputs(mod, out)
+
+
+@pytest.mark.parametrize("name", sorted(CONTROL))
+def test_fuse_ops_across_control_flow_as_tvm(name):
+    """exp shared by both branches stays its own group outside the if; exp used only in a
+    closure joins the closure's group; a let-bound value is a group's end."""
+    mod = relay.fromtext(CONTROL[name])
+    out = FuseOps()(mod)
+    assert primitive_groups(out["main"]) == TVM_CONTROL_GROUPS[name]
+    rng = np.random.default_rng(2)
+    for c in ([np.array(True), np.array(False)] if name == "if" else [None]):
+        args = [rng.standard_normal((2, 3)).astype("float32")] + ([c] if c is not None else [])
+        run = lambda m: np.asarray(relay.create_executor("debug", mod=m).evaluate()(*args))  # noqa: E731
+        np.testing.assert_allclose(run(out), run(mod), rtol=1e-6)
 
 
 def test_fuse_opt_level_overrides_the_context():
