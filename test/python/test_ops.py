@@ -203,30 +203,6 @@ def _flatten():
     return relay.Function([x], relay.nn.batch_flatten(x)), [rand(2, 3, 2, 2)]
 
 
-@case("nn.softmax", tol=dict(rtol=1e-5, atol=1e-6))
-@with_ref(ref.softmax)
-def _softmax():
-    x = relay.var("x", shape=(3, 7))
-    return relay.Function([x], relay.nn.softmax(x)), [rand(3, 7, lo=-5, hi=5)]
-
-
-@case("nn.softmax(axis=1)", tol=dict(rtol=1e-5, atol=1e-6))
-@with_ref(lambda x: ref.softmax(x, axis=1))
-def _softmax1():
-    x = relay.var("x", shape=(2, 4, 3))
-    return relay.Function([x], relay.nn.softmax(x, axis=1)), [rand(2, 4, 3, lo=-5, hi=5)]
-
-
-@case("nn.batch_norm")
-@with_ref(lambda x, g, b, m, v: ref.batch_norm(x, g, b, m, v, epsilon=1e-3))
-def _bn():
-    x = relay.var("x", shape=(2, 3, 4, 4))
-    g, b, m, v = (relay.var(n, shape=(3,)) for n in ("gamma", "beta", "mean", "var"))
-    y = relay.nn.batch_norm(x, g, b, m, v, epsilon=1e-3)[0]
-    return relay.Function([x, g, b, m, v], y), \
-        [rand(2, 3, 4, 4), rand(3), rand(3), rand(3), rand(3, lo=0.5, hi=2.0)]
-
-
 @case("sum(axis=1,keepdims)")
 @with_ref(lambda x: ref.reduce(np.sum, x, axis=1, keepdims=True))
 def _sum():

@@ -1,9 +1,8 @@
 """Numerics of the Norm family (dialect/relay/RelayNormOps.td) on llvm-cpu
 against numpy: layer_norm, group_norm, instance_norm, l2_normalize, lrn,
-log_softmax, softmax along a run-time axis (lowered as reductions, not
-linalg.softmax). (The family's batch_norm and static softmax have their
-numeric cases in test_ops.py.) Helpers shared with test_nn.py, test_conv.py and
-test_pool.py are in _nn_common.py.
+log_softmax, softmax (static axes, and along a run-time axis: lowered as
+reductions, not linalg.softmax), batch_norm. Helpers shared with test_nn.py,
+test_conv.py and test_pool.py are in _nn_common.py.
 
 Every case is one ``func.func`` of ONE module compiled once (``iree-compile``
 runs once for this file); ``Executable.run(name, ...)`` calls each. The
@@ -11,7 +10,10 @@ references below are independent numpy code in float64 (explicit
 mean/variance, window sums for lrn), not the lowering's algorithm.
 
 Tolerances: float32 normalisations rtol 1e-4 / atol 1e-5, lrn, softmax and
-log_softmax rtol 1e-5 / atol 2e-5, float16 rtol/atol 1e-2.
+log_softmax rtol 1e-5 / atol 2e-5 (static softmax rtol 1e-5 / atol 1e-6),
+float16 rtol/atol 1e-2. batch_norm and the static softmax cases are checked
+against relay_mlir.testing.numpy_ref (the references they had in
+test_ops.py, whence they moved).
 Cases whose name ends in ``[?]`` have a ``?`` dim and run at two sizes.
 """
 from __future__ import annotations
@@ -20,7 +22,8 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
-from _nn_common import F16, TRANSC, Any, Cases, check_case, compile_cases, make_case, make_rand, v
+from relay_mlir.testing import numpy_ref as ref
+from _nn_common import ACCUM, F16, TRANSC, Any, Cases, check_case, compile_cases, make_case, make_rand, v
 
 rand = make_rand(11)
 
@@ -125,6 +128,17 @@ x = v("x", (Any(), 4, 3))
 case("log_softmax_axis1[?]", [x], relay.nn.log_softmax(x, axis=1), [[rand(1, 4, 3)], [rand(5, 4, 3)]],
      lambda x: np_log_softmax(x, 1), TRANSC)
 
+x = v("x", (3, 7))
+case("nn.softmax", [x], relay.nn.softmax(x), [[rand(3, 7, lo=-5, hi=5)]], ref.softmax,
+     dict(rtol=1e-5, atol=1e-6))
+x = v("x", (2, 4, 3))
+case("nn.softmax(axis=1)", [x], relay.nn.softmax(x, axis=1), [[rand(2, 4, 3, lo=-5, hi=5)]],
+     lambda x: ref.softmax(x, axis=1), dict(rtol=1e-5, atol=1e-6))
+x = v("x", (2, 3, 4, 4))
+g, b, m, var = (v(n, (3,)) for n in ("gamma", "beta", "mean", "var"))
+case("nn.batch_norm", [x, g, b, m, var], relay.nn.batch_norm(x, g, b, m, var, epsilon=1e-3)[0],
+     [[rand(2, 3, 4, 4), rand(3), rand(3), rand(3), rand(3, lo=0.5, hi=2.0)]],
+     lambda x, g, b, m, v: ref.batch_norm(x, g, b, m, v, epsilon=1e-3), ACCUM)
 x = v("x", (2, Any()))
 # inputs up to 1000: exp overflows float32 unless the maximum is subtracted first
 case("softmax_runtime_axis[?]", [x], relay.nn.softmax(x), [[rand(2, 1)], [rand(2, 70, lo=960, hi=1000)]],
