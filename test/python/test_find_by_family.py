@@ -1,0 +1,150 @@
+"""Every op is found by its family's name (issue 35, "family names everywhere").
+
+An op's family is the ODS file defining it (``dialect/relay/Relay<Family>Ops.td``).
+A newcomer looking for ``nn.batch_norm`` (RelayNormOps.td) must find its
+typing rule in ``lib/Relations/Norm*.cpp``, its lowering in
+``lib/Conversion/RelayToLinalg/Norm*.cpp`` and its gradient rule in
+``lib/Gradient/NormGradients.cpp``. Where each piece lives is found the way
+``scripts/gen_status.py`` finds it for docs/status.md (the same functions:
+the ``infer*`` definition the op's ``typeRule`` names, the pattern rooted at
+the op's C++ class, the ``add*Gradients`` table registering its name), so
+the status page and this test cannot disagree.
+
+A typing rule shared by ops of several families (``inferIdentity`` types
+elementwise ops and ``nn.gelu``, ``reverse``, ...) lives in one of those
+families' files: that is allowed. Everything else that is not where the
+family name says is listed in ``EXCEPTIONS`` with its reason, or is a miss.
+Fast: no compilation (llvm-tblgen reads the ODS files).
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Dict, List, Set
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "scripts" / "gen_status.py"
+
+_AXIS_IDENTITY = ("typed by inferAxisIdentity (an axis attribute checked, the type kept), shared "
+                  "by Norm and Transform ops and kept beside the identity rules in "
+                  "Relations/Elementwise.cpp")
+_SHAPE_VALUES = ("besides its family's lowering, a higher-benefit pattern for shape values "
+                 "(the op applied to shape_of's result, kept as index arithmetic so sizes stay "
+                 "known) lives with shape_of in RelayToLinalg/Dynamic.cpp")
+# (op, piece) -> why it is not (only) in its family's file.
+EXCEPTIONS: Dict[tuple, str] = {
+    ("relay.strided_set", "relation"):
+        "strided_set's begin/end/strides are tensors (run-time data), so it is typed "
+        "by the dyn.strided_slice rule in Relations/Dynamic.cpp",
+    ("relay.strided_set", "lowering"):
+        "lowered with the run-time-index ops in RelayToLinalg/DynamicOps.cpp "
+        "(its begin/end/strides are tensors)",
+    **{(op, "relation"): _AXIS_IDENTITY
+       for op in ("relay.nn.softmax", "relay.nn.log_softmax", "relay.nn.lrn", "relay.reverse")},
+    **{(op, "lowering"): _SHAPE_VALUES
+       for op in ("relay.take", "relay.concatenate", "relay.reshape", "relay.expand_dims",
+                  "relay.squeeze")},
+}
+
+
+@pytest.fixture(scope="module")
+def gen_status():
+    spec = importlib.util.spec_from_file_location("gen_status", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # (dataclasses look their module up)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def ops(gen_status):
+    """Every op with its family: the stem of its ODS file, Relay<Family>Ops.td."""
+    family_of_title = {title.split(":")[0].split(" (")[0]: file[len("Relay"):-len("Ops.td")]
+                       for file, title in gen_status.gen_ops_doc.FAMILIES}
+    found = gen_status.read_ops()
+    for op in found:
+        op.family = family_of_title[op.family]
+    return found
+
+
+def _linked_stems(cell: str, directory: str) -> List[str]:
+    """The file stems a status-page cell links to in `directory`."""
+    return re.findall(r"\(\.\./" + re.escape(directory) + r"/(\w+)\.cpp\)", cell)
+
+
+def _named_by(family: str, stem: str) -> bool:
+    """`stem` is a file of `family`: Norm.cpp, TransformEinsum.cpp, NormGradients.cpp."""
+    return stem == family or stem.startswith(family) and stem[len(family)].isupper()
+
+
+def _misses(ops, piece: str, where, exceptions=EXCEPTIONS) -> List[str]:
+    """Ops whose `piece` is found outside their family's files, exceptions aside."""
+    misses = []
+    for op in ops:
+        stems, allowed = where(op)
+        if not stems or (op.name, piece) in exceptions:
+            continue
+        if not all(any(_named_by(f, s) for f in allowed) for s in stems):
+            misses.append(f"{op.name} ({op.family}): {piece} in {', '.join(stems)}")
+    return misses
+
+
+@pytest.fixture(scope="module")
+def where(gen_status, ops):
+    """piece -> (op -> (file stems holding the op's piece, families allowed to hold it))."""
+    relations = gen_status._texts(gen_status.RELATIONS.glob("*.cpp"))
+    lowering = gen_status._texts(gen_status.LOWERING.glob("*.cpp"))
+    gradients = gen_status.gradient_table()
+    families_of_rule: Dict[str, Set[str]] = defaultdict(set)
+    for op in ops:
+        if op.rule:
+            families_of_rule[op.rule].add(op.family)
+
+    def relation(op):
+        cell, _ = gen_status.typing_cell(op, relations)
+        allowed = families_of_rule[op.rule] if op.rule else {op.family}
+        return _linked_stems(cell, "lib/Relations"), allowed
+
+    def lowered(op):
+        cell, _ = gen_status.lowering_cell(op, lowering)
+        return _linked_stems(cell, "lib/Conversion/RelayToLinalg"), {op.family}
+
+    def gradient(op):
+        path = gradients.get(op.name)
+        return ([path.stem] if path else []), {op.family}
+
+    return {"relation": relation, "lowering": lowered, "gradient": gradient}
+
+
+@pytest.mark.parametrize("piece", ["relation", "lowering", "gradient"])
+def test_piece_is_in_its_family_file(ops, where, piece) -> None:
+    misses = _misses(ops, piece, where[piece])
+    assert not misses, "\n".join(misses)
+
+
+def test_each_gradient_file_registers_its_family(gen_status) -> None:
+    """<Family>Gradients.cpp holds add<Family>Gradients, the family's rule table."""
+    files = set(gen_status.gradient_table().values())
+    assert len(files) >= 9, files
+    for path in files:
+        family = path.stem[: -len("Gradients")]
+        assert f"void gradient::add{family}Gradients(" in path.read_text(), path
+
+
+def test_every_family_names_a_lowering_file(ops) -> None:
+    families = {op.family for op in ops}
+    lowering = {p.stem for p in (ROOT / "lib" / "Conversion" / "RelayToLinalg").glob("*.cpp")}
+    assert {f for f in families if not any(_named_by(f, s) for s in lowering)} == set()
+
+
+def test_exceptions_are_still_needed(ops, where) -> None:
+    """An exception whose op now sits in its family's file must be removed."""
+    for op_name, piece in EXCEPTIONS:
+        misses = _misses(ops, piece, where[piece], exceptions={})
+        assert any(m.startswith(op_name + " ") for m in misses), \
+            f"{op_name}'s {piece} is in its family file now: drop its exception"
