@@ -45,3 +45,22 @@ func.func @transpose_read_both_ways_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf
   %r = relay.add %y, %t : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// The transpose that makes a convolution's data layout (relay-convert-layout's
+// NCHW -> NHWC) is materialized: IREE 3.13 fuses it into an unpadded
+// convolution's dispatch, which then reads its input through the permutation
+// (40x slower on 56x56x64 3x3; a padded convolution has the tensor.pad
+// between them). Its other users do not matter; a transpose of the weight
+// is left to IREE (it folds into the constant).
+// CHECK-LABEL: func.func @transpose_into_convolution
+// CHECK: %[[T:.*]] = linalg.transpose
+// CHECK: %[[B:.*]] = "util.optimization_barrier"(%[[T]])
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[B]],
+// CHECK-NOT: util.optimization_barrier
+// CHECK: return
+func.func @transpose_into_convolution(%x: tensor<1x4x84x84xf32>, %w: tensor<32x4x8x8xf32>) -> tensor<1x20x20x32xf32> {
+  %t = relay.transpose %x {axes = array<i64: 0, 2, 3, 1>} : (tensor<1x4x84x84xf32>) -> tensor<1x84x84x4xf32>
+  %k = relay.transpose %w {axes = array<i64: 2, 3, 1, 0>} : (tensor<32x4x8x8xf32>) -> tensor<8x8x4x32xf32>
+  %y = relay.nn.conv2d %t, %k {strides = array<i64: 4, 4>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x84x84x4xf32>, tensor<8x8x4x32xf32>) -> tensor<1x20x20x32xf32>
+  return %y : tensor<1x20x20x32xf32>
+}
