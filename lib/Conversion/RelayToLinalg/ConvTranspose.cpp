@@ -54,58 +54,43 @@ getConv2DTransposeLayout(Conv2DTransposeOp op) {
   return Conv2DTransposeLayout{*dl, *kl, *ol};
 }
 
-/// Strategies: `grouped` false (groups = 1): linalg.conv_2d_nchw_fchw with
-/// the kernel [F, C, KH, KW]; `grouped` true (the general fallback, any
-/// groups, static input channels): groupedConvGeneric over [N, G, C/G, ...]
-/// with the kernel [G, F/G, C/G, KH, KW]. Both flip the kernel with a
-/// gather (a map with negated dims would not tile in IREE) and need static
-/// kernel sizes. Other layouts (any permutation of NCHW data/out and IOHW
-/// kernel, e.g. NHWC with HWOI) are transposed to NCHW/IOHW and back.
-template <bool grouped>
-struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(Conv2DTransposeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    std::optional<Conv2DTransposeLayout> layout = getConv2DTransposeLayout(op);
-    if (!layout)
-      return rewriter.notifyMatchFailure(op, "layouts not lowered");
-    int64_t groups = op.getGroups();
-    if (!grouped && groups != 1)
-      return rewriter.notifyMatchFailure(op, "groups > 1");
-    // The kernel's I, KH and KW dims in its own layout.
-    auto kernelType = cast<RankedTensorType>(adaptor.getWeight().getType());
-    if (kernelType.isDynamicDim(layout->kernel[2]) ||
-        kernelType.isDynamicDim(layout->kernel[3]))
-      return rewriter.notifyMatchFailure(op, "`?` kernel size");
-    if (grouped && kernelType.isDynamicDim(layout->kernel[0]))
-      return rewriter.notifyMatchFailure(op, "`?` input channels");
+/// The phases of one conv2d_transpose lowering, in NCHW data and IOHW
+/// kernel: the input zero-stuffed and padded, the kernel flipped (and split
+/// by group), a stride-1 convolution, the crop to the result.
+struct ConvTransposeLowering {
+  ConversionPatternRewriter &rewriter;
+  Location loc;
+  Conv2DTransposeOp op;
+  bool grouped;
+  int64_t groups;
+  ArrayRef<int64_t> strides, dilation, outPad;
+  // Verified by the relation: (top, left), (bottom, right).
+  SpatialPadding pad;
+  int64_t k[2];
+  // Set by stuffInput: the input's sizes, the stuffed input's, the crop.
+  SmallVector<OpFoldResult> dSizes, bigSizes;
+  SmallVector<int64_t> bigShape;
+  int64_t crop[2];
+  // Set by flipKernel: the IOHW kernel's sizes, C/G (grouped) and F/G.
+  SmallVector<OpFoldResult> kSizes;
+  int64_t cg = 0, fg = 0;
 
-    Location loc = op.getLoc();
-    Value data = transposeDims(rewriter, loc, adaptor.getData(), layout->data);
-    Value weight =
-        transposeDims(rewriter, loc, adaptor.getWeight(), layout->kernel);
+  ConvTransposeLowering(ConversionPatternRewriter &rewriter,
+                        Conv2DTransposeOp op, bool grouped, int64_t kh,
+                        int64_t kw)
+      : rewriter(rewriter), loc(op.getLoc()), op(op), grouped(grouped),
+        groups(op.getGroups()), strides(op.getStrides()),
+        dilation(op.getDilation()), outPad(op.getOutputPadding()),
+        pad(*normalizePadding(op.getPadding(), 2)), k{kh, kw} {}
+
+  /// Zero-stuffed input, padded: [N, C, (H-1)*s + 1 + lo + hi, ...] with
+  /// lo = d(k-1) - pad_before, hi = d(k-1) - pad_after + output_padding;
+  /// negative amounts crop the output instead.
+  Value stuffInput(Value data) {
     auto dataType = cast<RankedTensorType>(data.getType());
-    auto weightType = cast<RankedTensorType>(weight.getType());
-    // The result in NCHW, then permuted into the out layout.
-    RankedTensorType finalType = resultTensorType(op);
-    auto resultType = RankedTensorType::get(
-        applyPermutation(finalType.getShape(), layout->out),
-        finalType.getElementType());
-    Type inElem = dataType.getElementType(),
-         outElem = resultType.getElementType();
-    bool isUnsigned = isUnsignedInt(elementTypeOf(op.getData().getType()));
-    ArrayRef<int64_t> strides = op.getStrides(), dilation = op.getDilation();
-    ArrayRef<int64_t> outPad = op.getOutputPadding();
-    // Verified by the relation: (top, left), (bottom, right).
-    SpatialPadding pad = *normalizePadding(op.getPadding(), 2);
-    int64_t k[2] = {weightType.getDimSize(2), weightType.getDimSize(3)};
-
-    // Zero-stuffed input, padded: [N, C, (H-1)*s + 1 + lo + hi, ...] with
-    // lo = d(k-1) - pad_before, hi = d(k-1) - pad_after + output_padding;
-    // negative amounts crop the output instead.
-    SmallVector<OpFoldResult> dSizes = dimSizes(rewriter, loc, data);
-    int64_t lo[2], hi[2], crop[2];
+    Type inElem = dataType.getElementType();
+    dSizes = dimSizes(rewriter, loc, data);
+    int64_t lo[2], hi[2];
     for (int i = 0; i < 2; ++i) {
       int64_t span = dilation[i] * (k[i] - 1);
       lo[i] = span - pad.before[i];
@@ -114,9 +99,8 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
       lo[i] = std::max<int64_t>(lo[i], 0);
       hi[i] = std::max<int64_t>(hi[i], 0);
     }
-    SmallVector<OpFoldResult> bigSizes = {dSizes[0], dSizes[1]};
-    SmallVector<int64_t> bigShape = {dataType.getDimSize(0),
-                                     dataType.getDimSize(1)};
+    bigSizes = {dSizes[0], dSizes[1]};
+    bigShape = {dataType.getDimSize(0), dataType.getDimSize(1)};
     for (int i = 0; i < 2; ++i) {
       bigSizes.push_back(affineSize(rewriter, loc, dSizes[2 + i], strides[i],
                                     1 - strides[i] + lo[i] + hi[i]));
@@ -134,13 +118,17 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
     SmallVector<OpFoldResult> steps = {
         rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
         rewriter.getIndexAttr(strides[0]), rewriter.getIndexAttr(strides[1])};
-    Value stuffed =
-        insertSlice(rewriter, loc, data, big, offsets, dSizes, steps);
+    return insertSlice(rewriter, loc, data, big, offsets, dSizes, steps);
+  }
 
-    // Kernel [C, F/G, KH, KW] → [F, C, KH, KW] (groups = 1) or
-    // [G, F/G, C/G, KH, KW], flipped spatially.
-    SmallVector<OpFoldResult> kSizes = dimSizes(rewriter, loc, weight);
-    int64_t cg = grouped ? weightType.getDimSize(0) / groups : 0;
+  /// Kernel [C, F/G, KH, KW] → [F, C, KH, KW] (groups = 1) or
+  /// [G, F/G, C/G, KH, KW], flipped spatially with a gather (a map with
+  /// negated dims would not tile in IREE).
+  Value flipKernel(Value weight) {
+    auto weightType = cast<RankedTensorType>(weight.getType());
+    kSizes = dimSizes(rewriter, loc, weight);
+    cg = grouped ? weightType.getDimSize(0) / groups : 0;
+    fg = weightType.getDimSize(1);
     RankedTensorType wType;
     SmallVector<OpFoldResult> wSizes;
     if (!grouped) {
@@ -155,7 +143,7 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
       wSizes = {rewriter.getIndexAttr(groups), kSizes[1],
                 rewriter.getIndexAttr(cg), kSizes[2], kSizes[3]};
     }
-    Value w = buildMap(
+    return buildMap(
         rewriter, loc, wType, wSizes, {}, {},
         [&](OpBuilder &b, Location l, ValueRange) -> Value {
           auto idx = [&](int64_t d) {
@@ -180,72 +168,134 @@ struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
           return tensor::ExtractOp::create(
               b, l, weight, ValueRange{c, idx(1), flip(0), flip(1)});
         });
+  }
 
-    // Stride-1 convolution, then the crop.
-    SmallVector<OpFoldResult> convSizes = {
-        dSizes[0],
-        !grouped ? kSizes[1] : affineSize(rewriter, loc, kSizes[1], groups, 0)};
-    SmallVector<int64_t> convShape = {resultType.getDimSize(0),
-                                      resultType.getDimSize(1)};
-    for (int i = 0; i < 2; ++i) {
-      int64_t span = dilation[i] * (k[i] - 1);
-      convSizes.push_back(affineSize(rewriter, loc, bigSizes[2 + i], 1, -span));
-      convShape.push_back(ShapedType::isDynamic(bigShape[2 + i])
-                              ? ShapedType::kDynamic
-                              : bigShape[2 + i] - span);
-    }
-    auto convType = RankedTensorType::get(convShape, outElem);
+  /// [N, C, ...] → [N, G, C/G, ...]: `perGroup` channels per group, or
+  /// (when 0) `channels`, of static size F/G.
+  Value splitGroups(Value x, OpFoldResult channels, int64_t perGroup) {
+    auto t = cast<RankedTensorType>(x.getType());
+    SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, x);
+    sizes[1] = rewriter.getIndexAttr(groups);
+    sizes.insert(sizes.begin() + 2,
+                 perGroup ? OpFoldResult(rewriter.getIndexAttr(perGroup))
+                          : channels);
+    SmallVector<int64_t> shape(t.getShape());
+    shape[1] = groups;
+    shape.insert(shape.begin() + 2, perGroup ? perGroup : fg);
+    return expandTo(rewriter, loc, x,
+                    RankedTensorType::get(shape, t.getElementType()),
+                    {{0}, {1, 2}, {3}, {4}}, sizes);
+  }
+
+  /// The stride-1 convolution of the stuffed input with the flipped kernel
+  /// `w` into a zero `convType` of `convSizes`.
+  Value convolve(Value stuffed, Value w, RankedTensorType convType,
+                 ArrayRef<OpFoldResult> convSizes) {
+    Type outElem = convType.getElementType();
+    bool isUnsigned = isUnsignedInt(elementTypeOf(op.getData().getType()));
     Value out = filledTensor(rewriter, loc, convType, convSizes,
                              scalarConst(rewriter, loc, outElem, 0.0));
-    Value result;
-    if constexpr (!grouped) {
+    if (!grouped) {
       auto conv = linalg::Conv2DNchwFchwOp::create(
           rewriter, loc, TypeRange{convType}, ValueRange{stuffed, w},
           ValueRange{out}, windowAttrs(rewriter, {1, 1}, dilation));
       setUnsignedCast(conv, isUnsigned);
-      result = conv->getResult(0);
-    } else {
-      // [N, C, ...] → [N, G, C/G, ...] and back for the output channels.
-      auto split = [&](Value x, OpFoldResult channels, int64_t perGroup) {
-        auto t = cast<RankedTensorType>(x.getType());
-        SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, x);
-        sizes[1] = rewriter.getIndexAttr(groups);
-        sizes.insert(sizes.begin() + 2,
-                     perGroup ? OpFoldResult(rewriter.getIndexAttr(perGroup))
-                              : channels);
-        SmallVector<int64_t> shape(t.getShape());
-        shape[1] = groups;
-        shape.insert(shape.begin() + 2,
-                     perGroup ? perGroup : weightType.getDimSize(1));
-        return expandTo(rewriter, loc, x,
-                        RankedTensorType::get(shape, t.getElementType()),
-                        {{0}, {1, 2}, {3}, {4}}, sizes);
-      };
-      Value in = split(stuffed, OpFoldResult(), cg);
-      Value acc = split(out, kSizes[1], 0);
-      Value g = groupedConvGeneric(rewriter, loc, in, w, acc, {1, 1}, dilation,
-                                   isUnsigned);
-      result = tensor::CollapseShapeOp::create(
-          rewriter, loc, convType, g,
-          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+      return conv->getResult(0);
     }
-    if (convType != resultType || crop[0] || crop[1]) {
-      SmallVector<OpFoldResult> rSizes =
-          resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
-            if (d < 2)
-              return convSizes[d];
-            int i = d - 2;
-            int64_t full = dilation[i] * (k[i] - 1) - pad.before[i] -
-                           pad.after[i] + outPad[i] + 1 - strides[i];
-            return affineSize(rewriter, loc, dSizes[d], strides[i], full);
-          });
-      result = tensor::ExtractSliceOp::create(
-          rewriter, loc, resultType, result,
-          SmallVector<OpFoldResult>{
-              rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-              rewriter.getIndexAttr(crop[0]), rewriter.getIndexAttr(crop[1])},
-          rSizes, SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
+    Value in = splitGroups(stuffed, OpFoldResult(), cg);
+    Value acc = splitGroups(out, kSizes[1], 0);
+    Value g = groupedConvGeneric(rewriter, loc, in, w, acc, {1, 1}, dilation,
+                                 isUnsigned);
+    return tensor::CollapseShapeOp::create(
+        rewriter, loc, convType, g,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  }
+
+  /// The convolution's [N, F, ...] sizes and type, before the crop.
+  RankedTensorType convShape(RankedTensorType resultType,
+                             SmallVectorImpl<OpFoldResult> &convSizes) {
+    convSizes.assign({dSizes[0], !grouped ? kSizes[1]
+                                          : affineSize(rewriter, loc, kSizes[1],
+                                                       groups, 0)});
+    SmallVector<int64_t> shape = {resultType.getDimSize(0),
+                                  resultType.getDimSize(1)};
+    for (int i = 0; i < 2; ++i) {
+      int64_t span = dilation[i] * (k[i] - 1);
+      convSizes.push_back(affineSize(rewriter, loc, bigSizes[2 + i], 1, -span));
+      shape.push_back(ShapedType::isDynamic(bigShape[2 + i])
+                          ? ShapedType::kDynamic
+                          : bigShape[2 + i] - span);
     }
+    return RankedTensorType::get(shape, resultType.getElementType());
+  }
+
+  /// The convolution cropped to the result (when the sizes differ).
+  Value cropTo(Value conv, RankedTensorType resultType,
+               ArrayRef<OpFoldResult> convSizes) {
+    if (conv.getType() == resultType && !crop[0] && !crop[1])
+      return conv;
+    SmallVector<OpFoldResult> rSizes =
+        resultSizes(rewriter, resultType, [&](int64_t d) -> OpFoldResult {
+          if (d < 2)
+            return convSizes[d];
+          int i = d - 2;
+          int64_t full = dilation[i] * (k[i] - 1) - pad.before[i] -
+                         pad.after[i] + outPad[i] + 1 - strides[i];
+          return affineSize(rewriter, loc, dSizes[d], strides[i], full);
+        });
+    return tensor::ExtractSliceOp::create(
+        rewriter, loc, resultType, conv,
+        SmallVector<OpFoldResult>{
+            rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+            rewriter.getIndexAttr(crop[0]), rewriter.getIndexAttr(crop[1])},
+        rSizes, SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
+  }
+};
+
+/// Strategies: `grouped` false (groups = 1): linalg.conv_2d_nchw_fchw with
+/// the kernel [F, C, KH, KW]; `grouped` true (the general fallback, any
+/// groups, static input channels): groupedConvGeneric over [N, G, C/G, ...]
+/// with the kernel [G, F/G, C/G, KH, KW]. Both flip the kernel with a
+/// gather and need static kernel sizes. Other layouts (any permutation of
+/// NCHW data/out and IOHW kernel, e.g. NHWC with HWOI) are transposed to
+/// NCHW/IOHW and back.
+template <bool grouped>
+struct Conv2DTransposePattern : OpConversionPattern<Conv2DTransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Conv2DTransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<Conv2DTransposeLayout> layout = getConv2DTransposeLayout(op);
+    if (!layout)
+      return rewriter.notifyMatchFailure(op, "layouts not lowered");
+    if (!grouped && op.getGroups() != 1)
+      return rewriter.notifyMatchFailure(op, "groups > 1");
+    // The kernel's I, KH and KW dims in its own layout.
+    auto kernelType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    if (kernelType.isDynamicDim(layout->kernel[2]) ||
+        kernelType.isDynamicDim(layout->kernel[3]))
+      return rewriter.notifyMatchFailure(op, "`?` kernel size");
+    if (grouped && kernelType.isDynamicDim(layout->kernel[0]))
+      return rewriter.notifyMatchFailure(op, "`?` input channels");
+
+    Location loc = op.getLoc();
+    Value data = transposeDims(rewriter, loc, adaptor.getData(), layout->data);
+    Value weight =
+        transposeDims(rewriter, loc, adaptor.getWeight(), layout->kernel);
+    auto weightType = cast<RankedTensorType>(weight.getType());
+    // The result in NCHW, then permuted into the out layout.
+    RankedTensorType finalType = resultTensorType(op);
+    auto resultType = RankedTensorType::get(
+        applyPermutation(finalType.getShape(), layout->out),
+        finalType.getElementType());
+    ConvTransposeLowering lower(rewriter, op, grouped, weightType.getDimSize(2),
+                                weightType.getDimSize(3));
+    Value stuffed = lower.stuffInput(data);
+    Value w = lower.flipKernel(weight);
+    SmallVector<OpFoldResult> convSizes;
+    RankedTensorType convType = lower.convShape(resultType, convSizes);
+    Value conv = lower.convolve(stuffed, w, convType, convSizes);
+    Value result = lower.cropTo(conv, resultType, convSizes);
     rewriter.replaceOp(op, transposeDims(rewriter, loc, result,
                                          invertPermutationVector(layout->out)));
     return success();
