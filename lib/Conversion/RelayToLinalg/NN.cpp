@@ -321,6 +321,144 @@ Value cstIdx(OpBuilder &b, Location loc, int64_t v) {
 /// B's transpose is always in its indexing map.
 enum class MatmulForm { Matmul2D, TransposedA2D, TransposedABatch };
 
+/// What every form of one nn.matmul reads: the operands, the result, the
+/// leading dims of A (all but the last one, or two with transpose_a) that
+/// collapse into M (without transpose_a) or a batch (with it).
+struct MatmulParts {
+  Location loc;
+  MLIRContext *ctx;
+  bool ta, tb, isUnsigned;
+  Value a, bm, zero;
+  RankedTensorType aType, bType, resultType;
+  int64_t rank, leadDim;
+  ReassociationIndices leadGroup;
+  SmallVector<OpFoldResult> aSizes;
+  OpFoldResult units;
+
+  /// The map of B with the contraction dim `k` and column dim `n`.
+  AffineMap bMap(unsigned numDims, AffineExpr n, AffineExpr k) const {
+    return tb ? AffineMap::get(numDims, 0, {n, k}, ctx)
+              : AffineMap::get(numDims, 0, {k, n}, ctx);
+  }
+  /// The size of the collapsed leading dims of `lhs` (dim 0).
+  OpFoldResult leadSize(OpBuilder &b, Value lhs) const {
+    return ShapedType::isDynamic(leadDim)
+               ? OpFoldResult(tensor::DimOp::create(b, loc, lhs, 0).getResult())
+               : b.getIndexAttr(leadDim);
+  }
+};
+
+/// Matmul2D with A a vector: matvec / vecmat (no unit dim: IREE 3.13 folds
+/// a slice + expand_shape into a rank-increasing extract_slice that fails
+/// to verify; the gradient of a dense of a vector, random-program fuzzer
+/// seed 5 program 224).
+Value lowerVectorMatmul(OpBuilder &b, const MatmulParts &p) {
+  Value init = filledTensor(b, p.loc, p.resultType, {p.units}, p.zero);
+  if (p.tb)
+    return linalg::MatvecOp::create(b, p.loc, TypeRange{p.resultType},
+                                    ValueRange{p.bm, p.a}, ValueRange{init})
+        .getResult(0);
+  return linalg::VecmatOp::create(b, p.loc, TypeRange{p.resultType},
+                                  ValueRange{p.a, p.bm}, ValueRange{init})
+      .getResult(0);
+}
+
+/// Matmul2D (no transpose_a): the leading dims of A collapse into M (or a
+/// unit M is added), linalg.matmul, then expanded back.
+Value lowerMatmul2D(OpBuilder &b, const MatmulParts &p) {
+  if (p.rank == 1 && !p.isUnsigned)
+    return lowerVectorMatmul(b, p);
+  Location loc = p.loc;
+  int64_t rank = p.rank, k = p.aType.getDimSize(rank - 1);
+  auto lhsType =
+      RankedTensorType::get({p.leadDim, k}, p.aType.getElementType());
+  Value lhs = p.a;
+  if (rank == 1)
+    lhs = expandTo(b, loc, p.a, lhsType, {{0, 1}},
+                   {b.getIndexAttr(1), p.aSizes[0]});
+  else if (rank > 2)
+    lhs = tensor::CollapseShapeOp::create(
+        b, loc, lhsType, p.a,
+        ArrayRef<ReassociationIndices>{p.leadGroup, {rank - 1}});
+  OpFoldResult m = p.leadSize(b, lhs);
+  auto mmType =
+      RankedTensorType::get({p.leadDim, p.bType.getDimSize(p.tb ? 0 : 1)},
+                            p.resultType.getElementType());
+  Value init = filledTensor(b, loc, mmType, {m, p.units}, p.zero);
+  auto mm = linalg::MatmulOp::create(b, loc, TypeRange{mmType},
+                                     ValueRange{lhs, p.bm}, ValueRange{init});
+  AffineExpr d0, d1, d2;
+  bindDims(p.ctx, d0, d1, d2); // (m, n, k)
+  mm.setIndexingMapsAttr(b.getAffineMapArrayAttr(
+      {AffineMap::get(3, 0, {d0, d2}, p.ctx), p.bMap(3, d1, d2),
+       AffineMap::get(3, 0, {d0, d1}, p.ctx)}));
+  setUnsignedCast(mm, p.isUnsigned);
+  Value result = mm.getResult(0);
+  if (rank == 1)
+    return tensor::CollapseShapeOp::create(
+        b, loc, p.resultType, result, ArrayRef<ReassociationIndices>{{0, 1}});
+  if (rank <= 2)
+    return result;
+  SmallVector<OpFoldResult> outSizes(p.aSizes.begin(), p.aSizes.end() - 1);
+  outSizes.push_back(p.units);
+  return expandTo(b, loc, result, p.resultType, {p.leadGroup, {rank - 1}},
+                  outSizes);
+}
+
+/// MatmulTransposedA2D (transpose_a, A [K, M]): linalg.matmul reading A
+/// through a transposed map.
+Value lowerTransposedA2D(OpBuilder &b, const MatmulParts &p) {
+  Value init =
+      filledTensor(b, p.loc, p.resultType, {p.aSizes[1], p.units}, p.zero);
+  auto mm = linalg::MatmulOp::create(b, p.loc, TypeRange{p.resultType},
+                                     ValueRange{p.a, p.bm}, ValueRange{init});
+  AffineExpr d0, d1, d2;
+  bindDims(p.ctx, d0, d1, d2); // (m, n, k)
+  mm.setIndexingMapsAttr(b.getAffineMapArrayAttr(
+      {AffineMap::get(3, 0, {d2, d0}, p.ctx), p.bMap(3, d1, d2),
+       AffineMap::get(3, 0, {d0, d1}, p.ctx)}));
+  setUnsignedCast(mm, p.isUnsigned);
+  return mm.getResult(0);
+}
+
+/// MatmulTransposedABatch (transpose_a, A [d..., K, M]): the leading dims
+/// as a batch, linalg.batch_matmul with B broadcast (a map without the
+/// batch dim).
+Value lowerTransposedABatch(OpBuilder &b, const MatmulParts &p) {
+  Location loc = p.loc;
+  int64_t rank = p.rank;
+  int64_t k = p.aType.getDimSize(rank - 2), mdim = p.aType.getDimSize(rank - 1);
+  auto lhsType =
+      RankedTensorType::get({p.leadDim, k, mdim}, p.aType.getElementType());
+  Value lhs = p.a;
+  if (rank > 3)
+    lhs = tensor::CollapseShapeOp::create(
+        b, loc, lhsType, p.a,
+        ArrayRef<ReassociationIndices>{p.leadGroup, {rank - 2}, {rank - 1}});
+  OpFoldResult batch = p.leadSize(b, lhs);
+  auto bmmType =
+      RankedTensorType::get({p.leadDim, mdim, p.bType.getDimSize(p.tb ? 0 : 1)},
+                            p.resultType.getElementType());
+  Value init = filledTensor(b, loc, bmmType,
+                            {batch, p.aSizes[rank - 1], p.units}, p.zero);
+  auto bmm = linalg::BatchMatmulOp::create(
+      b, loc, TypeRange{bmmType}, ValueRange{lhs, p.bm}, ValueRange{init});
+  AffineExpr d0, d1, d2, d3;
+  bindDims(p.ctx, d0, d1, d2, d3); // (b, m, n, k)
+  bmm.setIndexingMapsAttr(b.getAffineMapArrayAttr(
+      {AffineMap::get(4, 0, {d0, d3, d1}, p.ctx), p.bMap(4, d2, d3),
+       AffineMap::get(4, 0, {d0, d1, d2}, p.ctx)}));
+  setUnsignedCast(bmm, p.isUnsigned);
+  Value result = bmm.getResult(0);
+  if (rank <= 3)
+    return result;
+  SmallVector<OpFoldResult> outSizes(p.aSizes.begin(), p.aSizes.end() - 2);
+  outSizes.push_back(p.aSizes[rank - 1]);
+  outSizes.push_back(p.units);
+  return expandTo(b, loc, result, p.resultType,
+                  {p.leadGroup, {rank - 2}, {rank - 1}}, outSizes);
+}
+
 template <MatmulForm form>
 struct MatmulPattern : OpConversionPattern<MatmulOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -339,139 +477,44 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
           op, "another form (transpose_a and the rank of A decide)");
 
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
-    auto bType = cast<RankedTensorType>(bm.getType());
     RankedTensorType resultType = resultTensorType(op);
-    Type outElem = resultType.getElementType();
-    bool isUnsigned = isUnsignedInt(op.getTensorA().getType());
     SmallVector<OpFoldResult> aSizes = dimSizes(rewriter, loc, a);
     SmallVector<OpFoldResult> bSizes = dimSizes(rewriter, loc, bm);
-    OpFoldResult units = bSizes[tb ? 0 : 1];
     checkSameSize(rewriter, loc, a, ta ? rank - 2 : rank - 1, bm, tb ? 1 : 0,
                   op->getName().getStringRef(), "the contraction sizes differ");
-    Value zero = scalarConst(rewriter, loc, outElem, 0.0);
-    AffineExpr d0, d1, d2, d3;
-    bindDims(ctx, d0, d1, d2, d3);
-
-    // Leading dims (all but the last one, or two with transpose_a)
-    // collapse into M (without transpose_a) or a batch (with it).
+    Value zero = scalarConst(rewriter, loc, resultType.getElementType(), 0.0);
     int64_t lead = ta ? rank - 2 : rank - 1;
     int64_t leadDim = 1;
-    for (int64_t d = 0; d < lead; ++d)
+    ReassociationIndices leadGroup;
+    for (int64_t d = 0; d < lead; ++d) {
       leadDim = ShapedType::isDynamic(leadDim) || aType.isDynamicDim(d)
                     ? ShapedType::kDynamic
                     : leadDim * aType.getDimSize(d);
-    ReassociationIndices leadGroup;
-    for (int64_t d = 0; d < lead; ++d)
       leadGroup.push_back(d);
-    Value result;
-    if constexpr (form == MatmulForm::Matmul2D) {
-      // A vector: matvec / vecmat (no unit dim: IREE 3.13 folds a slice +
-      // expand_shape into a rank-increasing extract_slice that fails to
-      // verify; the gradient of a dense of a vector, random-program fuzzer
-      // seed 5 program 224)
-      if (rank == 1 && !isUnsigned) {
-        Value init = filledTensor(rewriter, loc, resultType, {units}, zero);
-        Value r =
-            tb ? linalg::MatvecOp::create(rewriter, loc, TypeRange{resultType},
-                                          ValueRange{bm, a}, ValueRange{init})
-                     .getResult(0)
-               : linalg::VecmatOp::create(rewriter, loc, TypeRange{resultType},
-                                          ValueRange{a, bm}, ValueRange{init})
-                     .getResult(0);
-        rewriter.replaceOp(op, r);
-        return success();
-      }
-      int64_t k = aType.getDimSize(rank - 1);
-      auto lhsType =
-          RankedTensorType::get({leadDim, k}, aType.getElementType());
-      Value lhs = a;
-      if (rank == 1)
-        lhs = expandTo(rewriter, loc, a, lhsType, {{0, 1}},
-                       {rewriter.getIndexAttr(1), aSizes[0]});
-      else if (rank > 2)
-        lhs = tensor::CollapseShapeOp::create(
-            rewriter, loc, lhsType, a,
-            ArrayRef<ReassociationIndices>{leadGroup, {rank - 1}});
-      OpFoldResult m =
-          ShapedType::isDynamic(leadDim)
-              ? OpFoldResult(
-                    tensor::DimOp::create(rewriter, loc, lhs, 0).getResult())
-              : rewriter.getIndexAttr(leadDim);
-      auto mmType = RankedTensorType::get(
-          {leadDim, bType.getDimSize(tb ? 0 : 1)}, outElem);
-      Value init = filledTensor(rewriter, loc, mmType, {m, units}, zero);
-      auto mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{mmType},
-                                         ValueRange{lhs, bm}, ValueRange{init});
-      // (m, n, k)
-      mm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
-          {AffineMap::get(3, 0, {d0, d2}, ctx),
-           tb ? AffineMap::get(3, 0, {d1, d2}, ctx)
-              : AffineMap::get(3, 0, {d2, d1}, ctx),
-           AffineMap::get(3, 0, {d0, d1}, ctx)}));
-      setUnsignedCast(mm, isUnsigned);
-      result = mm.getResult(0);
-      if (rank == 1) {
-        result = tensor::CollapseShapeOp::create(
-            rewriter, loc, resultType, result,
-            ArrayRef<ReassociationIndices>{{0, 1}});
-      } else if (rank > 2) {
-        SmallVector<OpFoldResult> outSizes(aSizes.begin(), aSizes.end() - 1);
-        outSizes.push_back(units);
-        result = expandTo(rewriter, loc, result, resultType,
-                          {leadGroup, {rank - 1}}, outSizes);
-      }
-    } else if constexpr (form == MatmulForm::TransposedA2D) {
-      // A is [K, M].
-      Value init =
-          filledTensor(rewriter, loc, resultType, {aSizes[1], units}, zero);
-      auto mm = linalg::MatmulOp::create(rewriter, loc, TypeRange{resultType},
-                                         ValueRange{a, bm}, ValueRange{init});
-      mm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
-          {AffineMap::get(3, 0, {d2, d0}, ctx),
-           tb ? AffineMap::get(3, 0, {d1, d2}, ctx)
-              : AffineMap::get(3, 0, {d2, d1}, ctx),
-           AffineMap::get(3, 0, {d0, d1}, ctx)}));
-      setUnsignedCast(mm, isUnsigned);
-      result = mm.getResult(0);
-    } else {
-      // A is [d..., K, M]: the leading dims as a batch, B broadcast.
-      int64_t k = aType.getDimSize(rank - 2), mdim = aType.getDimSize(rank - 1);
-      auto lhsType =
-          RankedTensorType::get({leadDim, k, mdim}, aType.getElementType());
-      Value lhs = a;
-      if (rank > 3)
-        lhs = tensor::CollapseShapeOp::create(
-            rewriter, loc, lhsType, a,
-            ArrayRef<ReassociationIndices>{leadGroup, {rank - 2}, {rank - 1}});
-      OpFoldResult batch =
-          ShapedType::isDynamic(leadDim)
-              ? OpFoldResult(
-                    tensor::DimOp::create(rewriter, loc, lhs, 0).getResult())
-              : rewriter.getIndexAttr(leadDim);
-      auto bmmType = RankedTensorType::get(
-          {leadDim, mdim, bType.getDimSize(tb ? 0 : 1)}, outElem);
-      Value init = filledTensor(rewriter, loc, bmmType,
-                                {batch, aSizes[rank - 1], units}, zero);
-      // (b, m, n, k)
-      auto bmm =
-          linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{bmmType},
-                                        ValueRange{lhs, bm}, ValueRange{init});
-      bmm.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(
-          {AffineMap::get(4, 0, {d0, d3, d1}, ctx),
-           tb ? AffineMap::get(4, 0, {d2, d3}, ctx)
-              : AffineMap::get(4, 0, {d3, d2}, ctx),
-           AffineMap::get(4, 0, {d0, d1, d2}, ctx)}));
-      setUnsignedCast(bmm, isUnsigned);
-      result = bmm.getResult(0);
-      if (rank > 3) {
-        SmallVector<OpFoldResult> outSizes(aSizes.begin(), aSizes.end() - 2);
-        outSizes.push_back(aSizes[rank - 1]);
-        outSizes.push_back(units);
-        result = expandTo(rewriter, loc, result, resultType,
-                          {leadGroup, {rank - 2}, {rank - 1}}, outSizes);
-      }
     }
+    MatmulParts parts{loc,
+                      rewriter.getContext(),
+                      ta,
+                      tb,
+                      isUnsignedInt(op.getTensorA().getType()),
+                      a,
+                      bm,
+                      zero,
+                      aType,
+                      cast<RankedTensorType>(bm.getType()),
+                      resultType,
+                      rank,
+                      leadDim,
+                      leadGroup,
+                      aSizes,
+                      bSizes[tb ? 0 : 1]};
+    Value result;
+    if constexpr (form == MatmulForm::Matmul2D)
+      result = lowerMatmul2D(rewriter, parts);
+    else if constexpr (form == MatmulForm::TransposedA2D)
+      result = lowerTransposedA2D(rewriter, parts);
+    else
+      result = lowerTransposedABatch(rewriter, parts);
     rewriter.replaceOp(op, result);
     return success();
   }
