@@ -572,23 +572,48 @@ LogicalResult EliminateRecursionPass::buildLoop(func::FuncOp fn,
   return success();
 }
 
-LogicalResult
-EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
-                                        MutableArrayRef<Site> sites,
-                                        SymbolTable &symbols) {
-  MLIRContext *ctx = &getContext();
-  func::FuncOp first = scc.front();
-  Location loc = first.getLoc();
-
-  // 1. Every block of every function gets its live values as arguments,
-  //    then blocks are split after each non-tail call.
-  for (func::FuncOp fn : scc)
-    if (failed(passLiveValuesAsBlockArguments(fn)))
-      return failure();
+/// Builds the dispatcher of one recursive component, phase by phase (each
+/// method one numbered step of docs/design.md's "Recursion" section):
+/// `<first>__recursion(%which, slots...)` holding every function's blocks,
+/// with an explicit stack of frames for the non-tail calls.
+struct DispatcherBuilder {
+  MLIRContext *ctx;
+  ArrayRef<func::FuncOp> scc;
+  MutableArrayRef<Site> sites;
+  Location loc;
+  Type i32;
   unsigned numTags = 0;
-  for (Site &site : sites) {
-    if (site.tail)
-      continue;
+  SlotGroups args, results;
+  SmallVector<unsigned> argGroup, resultGroup;
+  func::FuncOp dispatcher;
+  Block *entry = nullptr;
+  Value stack;
+  SmallVector<Block *> entries, returnBlocks;
+
+  DispatcherBuilder(MLIRContext *ctx, ArrayRef<func::FuncOp> scc,
+                    MutableArrayRef<Site> sites)
+      : ctx(ctx), scc(scc), sites(sites),
+        loc(func::FuncOp(scc.front()).getLoc()),
+        i32(IntegerType::get(ctx, 32)) {}
+
+  Region &body() { return dispatcher.getBody(); }
+
+  /// 1. Every block of every function gets its live values as arguments,
+  ///    then blocks are split after each non-tail call.
+  LogicalResult splitAtCalls() {
+    for (func::FuncOp fn : scc)
+      if (failed(passLiveValuesAsBlockArguments(fn)))
+        return failure();
+    for (Site &site : sites)
+      if (!site.tail && failed(splitAfter(site)))
+        return failure();
+    return success();
+  }
+
+  /// The block after a non-tail call becomes its continuation: the call's
+  /// results and the values live across it (saved in the frame) as
+  /// arguments.
+  LogicalResult splitAfter(Site &site) {
     func::CallOp call = site.call;
     Block *block = call->getBlock();
     Block *cont = block->splitBlock(call->getNextNode());
@@ -621,65 +646,66 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
     }
     site.continuation = cont;
     site.tag = numTags++;
+    return success();
   }
 
-  // 2. The dispatcher's signature: %which, then one slot group per distinct
-  //    argument list; one result slot group per distinct result list.
-  SlotGroups args, results;
-  SmallVector<unsigned> argGroup, resultGroup;
-  for (func::FuncOp fn : scc) {
-    argGroup.push_back(args.add(fn.getArgumentTypes()));
-    resultGroup.push_back(results.add(fn.getResultTypes()));
-  }
-  Type i32 = IntegerType::get(ctx, 32);
-  SmallVector<Type> inputs{i32};
-  inputs.append(args.allTypes());
-  auto dispatcher =
-      func::FuncOp::create(loc, (first.getName() + "__recursion").str(),
-                           FunctionType::get(ctx, inputs, results.allTypes()));
-  dispatcher.setPrivate();
-  symbols.insert(dispatcher, std::next(scc.back()->getIterator()));
-  Region &body = dispatcher.getBody();
-  Block *entry = dispatcher.addEntryBlock();
-  OpBuilder b = OpBuilder::atBlockEnd(entry);
-  // The frame stack (only tail calls between the functions: none needed).
-  Value stack;
-  if (numTags > 0)
-    stack =
-        io::createEmptyList(b, loc, arith::ConstantIndexOp::create(b, loc, 64));
-
-  // 3. Move the functions' blocks in; returns go to their result group's
-  //    return block.
-  SmallVector<Block *> entries;
-  SmallVector<Block *> returnBlocks;
-  for (auto [g, types] : llvm::enumerate(results.groups)) {
-    Block *ret = new Block();
-    body.push_back(ret);
-    for (Type t : types)
-      ret->addArgument(t, loc);
-    returnBlocks.push_back(ret);
-  }
-  for (auto [i, fnRef] : llvm::enumerate(scc)) {
-    func::FuncOp fn = fnRef;
-    entries.push_back(&fn.getBody().front());
-    SmallVector<func::ReturnOp> returns;
-    fn.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
-    for (func::ReturnOp ret : returns) {
-      OpBuilder rb(ret);
-      cf::BranchOp::create(rb, ret.getLoc(), returnBlocks[resultGroup[i]],
-                           ret.getOperands());
-      ret.erase();
+  /// 2. The dispatcher's signature: %which, then one slot group per
+  ///    distinct argument list; one result slot group per distinct result
+  ///    list. Its entry block creates the frame stack (none when only tail
+  ///    calls link the functions).
+  void createDispatcher(SymbolTable &symbols) {
+    for (func::FuncOp fn : scc) {
+      argGroup.push_back(args.add(fn.getArgumentTypes()));
+      resultGroup.push_back(results.add(fn.getResultTypes()));
     }
-    body.getBlocks().splice(body.end(), fn.getBody().getBlocks());
+    SmallVector<Type> inputs{i32};
+    inputs.append(args.allTypes());
+    dispatcher = func::FuncOp::create(
+        loc, (func::FuncOp(scc.front()).getName() + "__recursion").str(),
+        FunctionType::get(ctx, inputs, results.allTypes()));
+    dispatcher.setPrivate();
+    symbols.insert(dispatcher, std::next(scc.back()->getIterator()));
+    entry = dispatcher.addEntryBlock();
+    OpBuilder b = OpBuilder::atBlockEnd(entry);
+    if (numTags > 0)
+      stack = io::createEmptyList(b, loc,
+                                  arith::ConstantIndexOp::create(b, loc, 64));
   }
-  auto argSlots = [&](unsigned fn) {
+
+  ValueRange argSlots(unsigned fn) {
     unsigned g = argGroup[fn];
     return entry->getArguments().slice(1 + args.offsets[g],
                                        args.groups[g].size());
-  };
-  if (scc.size() == 1) {
-    cf::BranchOp::create(b, loc, entries[0], argSlots(0));
-  } else {
+  }
+
+  /// 3. Move the functions' blocks in; returns go to their result group's
+  ///    return block; the entry switches on %which.
+  void moveBodies() {
+    for (auto [g, types] : llvm::enumerate(results.groups)) {
+      Block *ret = new Block();
+      body().push_back(ret);
+      for (Type t : types)
+        ret->addArgument(t, loc);
+      returnBlocks.push_back(ret);
+    }
+    for (auto [i, fnRef] : llvm::enumerate(scc)) {
+      func::FuncOp fn = fnRef;
+      entries.push_back(&fn.getBody().front());
+      SmallVector<func::ReturnOp> returns;
+      fn.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
+      for (func::ReturnOp ret : returns) {
+        OpBuilder rb(ret);
+        cf::BranchOp::create(rb, ret.getLoc(), returnBlocks[resultGroup[i]],
+                             ret.getOperands());
+        ret.erase();
+      }
+      body().getBlocks().splice(body().end(), fn.getBody().getBlocks());
+    }
+    OpBuilder b = OpBuilder::atBlockEnd(entry);
+    if (scc.size() == 1) {
+      cf::BranchOp::create(b, loc, entries[0], argSlots(0));
+      return;
+    }
     SmallVector<int32_t> caseValues;
     SmallVector<Block *> caseDests;
     SmallVector<ValueRange> caseOperands;
@@ -692,43 +718,80 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
                          caseValues, caseDests, caseOperands);
   }
 
-  // 4. Calls: tail calls jump, the others push a frame and jump.
-  for (Site &site : sites) {
-    if (site.tail) {
-      if (failed(
-              replaceTailCallByBranch(site.call, entries[site.callee], entry)))
-        return failure();
-      continue;
+  /// 4. Calls: tail calls jump, the others push a frame (the saved values,
+  ///    then the site's tag) and jump.
+  LogicalResult rewriteCalls() {
+    for (Site &site : sites) {
+      if (site.tail) {
+        if (failed(replaceTailCallByBranch(site.call, entries[site.callee],
+                                           entry)))
+          return failure();
+        continue;
+      }
+      func::CallOp call = site.call;
+      Location cl = call.getLoc();
+      OpBuilder cb(call);
+      Value size = io::getListSize(cb, cl, stack);
+      unsigned frame = site.saved.size() + 1;
+      Value newSize = arith::AddIOp::create(
+          cb, cl, size, arith::ConstantIndexOp::create(cb, cl, frame));
+      io::resizeList(cb, cl, stack, newSize);
+      for (auto [i, v] : llvm::enumerate(site.saved)) {
+        Value at = arith::AddIOp::create(
+            cb, cl, size, arith::ConstantIndexOp::create(cb, cl, i));
+        io::setListItem(cb, cl, stack, at, box(cb, cl, v));
+      }
+      Value tagAt = arith::AddIOp::create(
+          cb, cl, size, arith::ConstantIndexOp::create(cb, cl, frame - 1));
+      io::setListItem(cb, cl, stack, tagAt,
+                      arith::ConstantIntOp::create(cb, cl, site.tag, 32));
+      cf::BranchOp::create(cb, cl, entries[site.callee], call.getOperands());
+      call.erase();
     }
-    func::CallOp call = site.call;
-    Location cl = call.getLoc();
-    OpBuilder cb(call);
-    Value size = io::getListSize(cb, cl, stack);
-    unsigned frame = site.saved.size() + 1;
-    Value newSize = arith::AddIOp::create(
-        cb, cl, size, arith::ConstantIndexOp::create(cb, cl, frame));
-    io::resizeList(cb, cl, stack, newSize);
-    for (auto [i, v] : llvm::enumerate(site.saved)) {
-      Value at = arith::AddIOp::create(
-          cb, cl, size, arith::ConstantIndexOp::create(cb, cl, i));
-      io::setListItem(cb, cl, stack, at, box(cb, cl, v));
-    }
-    Value tagAt = arith::AddIOp::create(
-        cb, cl, size, arith::ConstantIndexOp::create(cb, cl, frame - 1));
-    io::setListItem(cb, cl, stack, tagAt,
-                    arith::ConstantIntOp::create(cb, cl, site.tag, 32));
-    cf::BranchOp::create(cb, cl, entries[site.callee], call.getOperands());
-    call.erase();
+    return success();
   }
 
-  // 5. Returns: leave when the stack is empty, else pop the top frame and
-  //    continue after the call that pushed it.
-  for (auto [g, types] : llvm::enumerate(results.groups)) {
-    Block *ret = returnBlocks[g];
-    auto *exit = new Block();
-    body.push_back(exit);
+  /// 5. Returns: leave when the stack is empty, else pop the top frame and
+  ///    continue after the call that pushed it.
+  LogicalResult buildReturns() {
+    for (auto [g, types] : llvm::enumerate(results.groups)) {
+      FailureOr<Block *> exit = exitBlock(g, types);
+      if (failed(exit))
+        return failure();
+      SmallVector<Site *> returning;
+      for (Site &site : sites)
+        if (!site.tail && resultGroup[site.callee] == g)
+          returning.push_back(&site);
+      Block *ret = returnBlocks[g];
+      OpBuilder rb = OpBuilder::atBlockEnd(ret);
+      if (returning.empty()) {
+        cf::BranchOp::create(rb, loc, *exit, ret->getArguments());
+        continue;
+      }
+      Block *pop = newBlock(types);
+      Value size = io::getListSize(rb, loc, stack);
+      Value empty =
+          arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::eq, size,
+                                arith::ConstantIndexOp::create(rb, loc, 0));
+      cf::CondBranchOp::create(rb, loc, empty, *exit, ret->getArguments(), pop,
+                               ret->getArguments());
+      popFrame(pop, types, returning);
+    }
+    return success();
+  }
+
+  Block *newBlock(ArrayRef<Type> types) {
+    auto *block = new Block();
+    body().push_back(block);
     for (Type t : types)
-      exit->addArgument(t, loc);
+      block->addArgument(t, loc);
+    return block;
+  }
+
+  /// The dispatcher's return of result group `g`: its values in their
+  /// slots, placeholders in the other groups'.
+  FailureOr<Block *> exitBlock(unsigned g, ArrayRef<Type> types) {
+    Block *exit = newBlock(types);
     OpBuilder eb = OpBuilder::atBlockEnd(exit);
     SmallVector<Value> resultValues;
     for (auto [h, other] : llvm::enumerate(results.groups)) {
@@ -739,34 +802,21 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
       for (Type t : other) {
         FailureOr<Value> p = io::placeholder(eb, loc, t);
         if (failed(p))
-          return first.emitError("relay-eliminate-recursion: unsupported "
-                                 "result type ")
+          return func::FuncOp(scc.front())
+                     .emitError("relay-eliminate-recursion: "
+                                "unsupported result type ")
                  << t;
         resultValues.push_back(*p);
       }
     }
     func::ReturnOp::create(eb, loc, resultValues);
+    return exit;
+  }
 
-    SmallVector<Site *> returning;
-    for (Site &site : sites)
-      if (!site.tail && resultGroup[site.callee] == g)
-        returning.push_back(&site);
-    OpBuilder rb = OpBuilder::atBlockEnd(ret);
-    if (returning.empty()) {
-      cf::BranchOp::create(rb, loc, exit, ret->getArguments());
-      continue;
-    }
-    auto *pop = new Block();
-    body.push_back(pop);
-    for (Type t : types)
-      pop->addArgument(t, loc);
-    Value size = io::getListSize(rb, loc, stack);
-    Value empty =
-        arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::eq, size,
-                              arith::ConstantIndexOp::create(rb, loc, 0));
-    cf::CondBranchOp::create(rb, loc, empty, exit, ret->getArguments(), pop,
-                             ret->getArguments());
-
+  /// `pop` switches on the top frame's tag to one restore block per
+  /// returning site: it reloads the saved values, drops the frame and
+  /// continues after the call.
+  void popFrame(Block *pop, ArrayRef<Type> types, ArrayRef<Site *> returning) {
     OpBuilder pb = OpBuilder::atBlockEnd(pop);
     Value popSize = io::getListSize(pb, loc, stack);
     Value top = arith::SubIOp::create(
@@ -774,10 +824,7 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
     Value tag = io::getListItem(pb, loc, stack, top, i32);
     SmallVector<Block *> restores;
     for (Site *site : returning) {
-      auto *restore = new Block();
-      body.push_back(restore);
-      for (Type t : types)
-        restore->addArgument(t, loc);
+      Block *restore = newBlock(types);
       restores.push_back(restore);
       Location sl = site->loc;
       OpBuilder sb = OpBuilder::atBlockEnd(restore);
@@ -808,35 +855,52 @@ EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
                          caseValues, caseDests, caseOperands);
   }
 
-  // 6. The original functions call the dispatcher.
-  for (auto [i, fnRef] : llvm::enumerate(scc)) {
-    func::FuncOp fn = fnRef;
-    Block *wrapper = fn.addEntryBlock();
-    OpBuilder wb = OpBuilder::atBlockEnd(wrapper);
-    Location fl = fn.getLoc();
-    SmallVector<Value> operands{
-        arith::ConstantIntOp::create(wb, fl, i, 32).getResult()};
-    for (auto [g, types] : llvm::enumerate(args.groups)) {
-      if (g == argGroup[i]) {
-        operands.append(wrapper->args_begin(), wrapper->args_end());
-        continue;
+  /// 6. The original functions call the dispatcher (placeholders in the
+  ///    other functions' argument slots).
+  LogicalResult callDispatcher() {
+    for (auto [i, fnRef] : llvm::enumerate(scc)) {
+      func::FuncOp fn = fnRef;
+      Block *wrapper = fn.addEntryBlock();
+      OpBuilder wb = OpBuilder::atBlockEnd(wrapper);
+      Location fl = fn.getLoc();
+      SmallVector<Value> operands{
+          arith::ConstantIntOp::create(wb, fl, i, 32).getResult()};
+      for (auto [g, types] : llvm::enumerate(args.groups)) {
+        if (g == argGroup[i]) {
+          operands.append(wrapper->args_begin(), wrapper->args_end());
+          continue;
+        }
+        for (Type t : types) {
+          FailureOr<Value> p = io::placeholder(wb, fl, t);
+          if (failed(p))
+            return fn.emitError("relay-eliminate-recursion: unsupported "
+                                "argument type ")
+                   << t;
+          operands.push_back(*p);
+        }
       }
-      for (Type t : types) {
-        FailureOr<Value> p = io::placeholder(wb, fl, t);
-        if (failed(p))
-          return fn.emitError("relay-eliminate-recursion: unsupported "
-                              "argument type ")
-                 << t;
-        operands.push_back(*p);
-      }
+      auto call = func::CallOp::create(wb, fl, dispatcher, operands);
+      unsigned g = resultGroup[i];
+      func::ReturnOp::create(wb, fl,
+                             call.getResults().slice(results.offsets[g],
+                                                     results.groups[g].size()));
     }
-    auto call = func::CallOp::create(wb, fl, dispatcher, operands);
-    unsigned g = resultGroup[i];
-    func::ReturnOp::create(
-        wb, fl,
-        call.getResults().slice(results.offsets[g], results.groups[g].size()));
+    return success();
   }
-  return success();
+};
+
+LogicalResult
+EliminateRecursionPass::buildDispatcher(ArrayRef<func::FuncOp> scc,
+                                        MutableArrayRef<Site> sites,
+                                        SymbolTable &symbols) {
+  DispatcherBuilder d(&getContext(), scc, sites);
+  if (failed(d.splitAtCalls()))
+    return failure();
+  d.createDispatcher(symbols);
+  d.moveBodies();
+  if (failed(d.rewriteCalls()) || failed(d.buildReturns()))
+    return failure();
+  return d.callDispatcher();
 }
 
 } // namespace
