@@ -13,6 +13,7 @@ import copy
 import functools
 import inspect
 import operator
+import warnings
 import threading
 import time
 from types import MappingProxyType
@@ -149,6 +150,19 @@ def _register_config(name: str, kind: str) -> None:
     _CONFIGS[name] = kind
 
 
+# Of _TVM_CONFIGS, the options that only tune how TVM generates code (TIR lowering, TE
+# scheduling, parameter linking, spans in its frontends): a ported script that sets one runs
+# the same program here, so they are accepted with a warning that they have no effect. The
+# others (relax.*, collage, device fallback) change what a TVM build does and stay errors.
+_IGNORED_PREFIXES = ("tir.", "te.")
+_IGNORED_CONFIGS = frozenset({"relay.FuseOps.link_params", "relay.frontend.fill_span",
+                              "relay.backend.tir_converter", "relay.remove_standalone_reshapes.enable"})
+
+
+def _ignored_tvm_option(key: str) -> bool:
+    return key in _TVM_CONFIGS and (key.startswith(_IGNORED_PREFIXES) or key in _IGNORED_CONFIGS)
+
+
 def _check_config(config) -> Dict[str, object]:
     if not config:
         return {}
@@ -159,6 +173,12 @@ def _check_config(config) -> Dict[str, object]:
         if not isinstance(key, str):
             raise TypeError(f"PassContext: config option names are str, got {type(key).__name__} {key!r}")
         kind = _CONFIGS.get(key)
+        if kind is None and _ignored_tvm_option(key):
+            warnings.warn(f"PassContext: config option '{key}' tunes TVM's own code generation; "
+                          "it has no effect in relay-mlir (IREE generates the code)", UserWarning,
+                          stacklevel=3)
+            out[key] = value
+            continue
         if kind is None:
             why = (" (a TVM 0.19 option relay-mlir does not use)" if key in _TVM_CONFIGS else "")
             # AttributeError, as TVM raises for an unknown option.

@@ -193,7 +193,12 @@ def test_config_options():
     with pytest.raises(AttributeError, match="Invalid config option 'relay.Nope.x'"):
         PassContext(config={"relay.Nope.x": 1})
     with pytest.raises(AttributeError, match="TVM 0.19 option relay-mlir does not use"):
-        PassContext(config={"tir.disable_vectorize": True})
+        PassContext(config={"relay.fallback_device_type": 2})
+    # TVM's code-generation knobs (tir.*, te.*, link_params, ...): kept, with a warning that they
+    # have no effect (IREE generates the code), so ported scripts run unchanged.
+    with pytest.warns(UserWarning, match="'tir.disable_vectorize' tunes TVM's own code generation"):
+        ctx = PassContext(config={"tir.disable_vectorize": True})
+    assert ctx.config["tir.disable_vectorize"] is True
     for bad in ("abc", 2.5):
         with pytest.raises(TypeError, match="relay.FuseOps.max_depth"):
             PassContext(config={"relay.FuseOps.max_depth": bad})
