@@ -17,18 +17,28 @@ using namespace mlir::relay;
 
 namespace {
 
+/// `value` (converted: `converted`) boxed for a reference's slot; an error
+/// at `op` when its type cannot be stored.
+FailureOr<Value> boxForCell(OpBuilder &b, const TypeConverter &tc,
+                            Operation *op, Value value, ValueRange converted) {
+  FailureOr<Value> boxed =
+      iree::boxValue(b, op->getLoc(), tc, value.getType(), converted);
+  if (failed(boxed))
+    op->emitError() << "cannot store a value of type " << value.getType()
+                    << " in a reference";
+  return boxed;
+}
+
 struct RefNewPattern : OpConversionPattern<RefNewOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(RefNewOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FailureOr<Value> boxed =
-        iree::boxValue(rewriter, loc, *getTypeConverter(),
-                       op.getValue().getType(), adaptor.getValue());
+    FailureOr<Value> boxed = boxForCell(rewriter, *getTypeConverter(), op,
+                                        op.getValue(), adaptor.getValue());
     if (failed(boxed))
-      return op.emitError() << "cannot store a value of type "
-                            << op.getValue().getType() << " in a reference";
+      return failure();
     Value cell = iree::createList(rewriter, loc, 1);
     iree::setListItem(rewriter, loc, cell, 0, *boxed);
     rewriter.replaceOp(op, cell);
@@ -61,12 +71,10 @@ struct RefWritePattern : OpConversionPattern<RefWriteOp> {
   matchAndRewrite(RefWriteOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FailureOr<Value> boxed =
-        iree::boxValue(rewriter, loc, *getTypeConverter(),
-                       op.getValue().getType(), adaptor.getValue());
+    FailureOr<Value> boxed = boxForCell(rewriter, *getTypeConverter(), op,
+                                        op.getValue(), adaptor.getValue());
     if (failed(boxed))
-      return op.emitError() << "cannot store a value of type "
-                            << op.getValue().getType() << " in a reference";
+      return failure();
     iree::setListItem(rewriter, loc, adaptor.getRef().front(), 0, *boxed);
     // The result is () : no values.
     rewriter.replaceOpWithMultiple(op, {ValueRange{}});

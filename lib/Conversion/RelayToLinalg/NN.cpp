@@ -363,6 +363,24 @@ Value lowerVectorMatmul(OpBuilder &b, const MatmulParts &p) {
       .getResult(0);
 }
 
+/// linalg.matmul of `lhs` ([M, K], or [K, M] when `transposedA`) and B
+/// into a zero `type` of `sizes`; B's transpose is in its map.
+Value matmulInto(OpBuilder &b, const MatmulParts &p, Value lhs,
+                 RankedTensorType type, ArrayRef<OpFoldResult> sizes,
+                 bool transposedA) {
+  Value init = filledTensor(b, p.loc, type, sizes, p.zero);
+  auto mm = linalg::MatmulOp::create(b, p.loc, TypeRange{type},
+                                     ValueRange{lhs, p.bm}, ValueRange{init});
+  AffineExpr d0, d1, d2;
+  bindDims(p.ctx, d0, d1, d2); // (m, n, k)
+  AffineMap aMap = transposedA ? AffineMap::get(3, 0, {d2, d0}, p.ctx)
+                               : AffineMap::get(3, 0, {d0, d2}, p.ctx);
+  mm.setIndexingMapsAttr(b.getAffineMapArrayAttr(
+      {aMap, p.bMap(3, d1, d2), AffineMap::get(3, 0, {d0, d1}, p.ctx)}));
+  setUnsignedCast(mm, p.isUnsigned);
+  return mm.getResult(0);
+}
+
 /// Matmul2D (no transpose_a): the leading dims of A collapse into M (or a
 /// unit M is added), linalg.matmul, then expanded back.
 Value lowerMatmul2D(OpBuilder &b, const MatmulParts &p) {
@@ -384,16 +402,7 @@ Value lowerMatmul2D(OpBuilder &b, const MatmulParts &p) {
   auto mmType =
       RankedTensorType::get({p.leadDim, p.bType.getDimSize(p.tb ? 0 : 1)},
                             p.resultType.getElementType());
-  Value init = filledTensor(b, loc, mmType, {m, p.units}, p.zero);
-  auto mm = linalg::MatmulOp::create(b, loc, TypeRange{mmType},
-                                     ValueRange{lhs, p.bm}, ValueRange{init});
-  AffineExpr d0, d1, d2;
-  bindDims(p.ctx, d0, d1, d2); // (m, n, k)
-  mm.setIndexingMapsAttr(b.getAffineMapArrayAttr(
-      {AffineMap::get(3, 0, {d0, d2}, p.ctx), p.bMap(3, d1, d2),
-       AffineMap::get(3, 0, {d0, d1}, p.ctx)}));
-  setUnsignedCast(mm, p.isUnsigned);
-  Value result = mm.getResult(0);
+  Value result = matmulInto(b, p, lhs, mmType, {m, p.units}, false);
   if (rank == 1)
     return tensor::CollapseShapeOp::create(
         b, loc, p.resultType, result, ArrayRef<ReassociationIndices>{{0, 1}});
@@ -408,17 +417,7 @@ Value lowerMatmul2D(OpBuilder &b, const MatmulParts &p) {
 /// MatmulTransposedA2D (transpose_a, A [K, M]): linalg.matmul reading A
 /// through a transposed map.
 Value lowerTransposedA2D(OpBuilder &b, const MatmulParts &p) {
-  Value init =
-      filledTensor(b, p.loc, p.resultType, {p.aSizes[1], p.units}, p.zero);
-  auto mm = linalg::MatmulOp::create(b, p.loc, TypeRange{p.resultType},
-                                     ValueRange{p.a, p.bm}, ValueRange{init});
-  AffineExpr d0, d1, d2;
-  bindDims(p.ctx, d0, d1, d2); // (m, n, k)
-  mm.setIndexingMapsAttr(b.getAffineMapArrayAttr(
-      {AffineMap::get(3, 0, {d2, d0}, p.ctx), p.bMap(3, d1, d2),
-       AffineMap::get(3, 0, {d0, d1}, p.ctx)}));
-  setUnsignedCast(mm, p.isUnsigned);
-  return mm.getResult(0);
+  return matmulInto(b, p, p.a, p.resultType, {p.aSizes[1], p.units}, true);
 }
 
 /// MatmulTransposedABatch (transpose_a, A [d..., K, M]): the leading dims
