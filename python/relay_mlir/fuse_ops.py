@@ -38,10 +38,9 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from .adt import Clause, Constructor, Match
-from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
-                   RefWrite, Tuple, TupleGetItem, Var)
+from .expr import Call, Constant, Expr, Function, Op, Tuple, TupleGetItem, Var
 from .expr_functor import ExprMutator, ExprVisitor
+from .expr_parts import parts, rebuild
 
 __all__ = ["fuse_ops", "defuse_ops", "primitive_groups", "OP_PATTERNS"]
 
@@ -144,29 +143,11 @@ class _Graph:
 
     @staticmethod
     def _operands(e: Expr) -> List[Expr]:
-        """Operands, and the parts of control flow and closures (behind opaque edges)."""
-        if isinstance(e, Call):
-            callee = [] if isinstance(e.op, (Op, GlobalVar, Constructor)) else [e.op]
-            return callee + list(e.args)
-        if isinstance(e, Tuple):
-            return list(e.fields)
-        if isinstance(e, TupleGetItem):
-            return [e.tuple_value]
-        if isinstance(e, If):
-            return [e.cond, e.true_branch, e.false_branch]
-        if isinstance(e, Let):
-            return [e.value, e.body]
-        if isinstance(e, Function):
-            return [] if e.attrs.get("Primitive") else [e.body]
-        if isinstance(e, Match):
-            return [e.data] + [c.rhs for c in e.clauses]
-        if isinstance(e, RefCreate):
-            return [e.value]
-        if isinstance(e, RefRead):
-            return [e.ref]
-        if isinstance(e, RefWrite):
-            return [e.ref, e.value]
-        return []
+        """Operands, and the parts of control flow and closures (behind opaque edges); not
+        the body of a primitive function already there."""
+        if isinstance(e, Function) and e.attrs.get("Primitive"):
+            return []
+        return parts(e)
 
     def _link(self, n: _Node) -> None:
         e = n.expr
@@ -300,35 +281,10 @@ class _Fuser:
             self.new[n.expr] = self._rebuild_any(n.expr)
         return self.new[body]
 
-    def _value(self, e: Expr) -> Expr:
-        return self.new[e]
-
     def _rebuild_any(self, e: Expr) -> Expr:
-        v = self.new
-        if isinstance(e, (Var, GlobalVar, Op, Constructor, Constant)):
+        if isinstance(e, Function) and e.attrs.get("Primitive"):
             return e
-        if isinstance(e, Call):
-            op = e.op if isinstance(e.op, (Op, GlobalVar, Constructor)) else v[e.op]
-            return Call(op, [v[a] for a in e.args], e.attrs)
-        if isinstance(e, (Tuple, TupleGetItem)):
-            return self._rebuild(e, self._value)
-        if isinstance(e, If):
-            return If(v[e.cond], v[e.true_branch], v[e.false_branch])
-        if isinstance(e, Let):
-            return Let(e.var, v[e.value], v[e.body])
-        if isinstance(e, Function):
-            if e.attrs.get("Primitive"):
-                return e
-            return Function(e.params, v[e.body], e.ret_type, e.type_params, e.attrs)
-        if isinstance(e, Match):
-            return Match(v[e.data], [Clause(c.lhs, v[c.rhs]) for c in e.clauses], e.complete)
-        if isinstance(e, RefCreate):
-            return RefCreate(v[e.value])
-        if isinstance(e, RefRead):
-            return RefRead(v[e.ref])
-        if isinstance(e, RefWrite):
-            return RefWrite(v[e.ref], v[e.value])
-        raise TypeError(f"fuse_ops: unexpected {type(e).__name__}")
+        return rebuild(e, [self.new[p] for p in parts(e)])
 
     def _group_call(self, grp: _Node) -> Expr:
         params: Dict[Expr, Var] = {}
@@ -342,11 +298,11 @@ class _Fuser:
             if isinstance(e, Constant):  # inside the function (TVM: a parameter unless scalar)
                 out = e
             elif n is not None and n.root() is grp and _is_dataflow(e):
-                out = self._rebuild(e, inside)
+                out = rebuild(e, [inside(p) for p in parts(e)])
             else:
                 if e not in params:
                     params[e] = Var(f"p{len(params)}", getattr(e, "_checked_type", None))
-                    args.append(self._value(e))
+                    args.append(self.new[e])
                 out = params[e]
             body_memo[e] = out
             return out
@@ -358,14 +314,6 @@ class _Fuser:
         if ops and all(o in _RESHAPES for o in ops):
             attrs["relay.reshape_only"] = 1
         return Call(Function(list(params.values()), body, attrs=attrs), args)
-
-    @staticmethod
-    def _rebuild(e: Expr, sub) -> Expr:
-        if isinstance(e, Call):
-            return Call(e.op, [sub(a) for a in e.args], e.attrs)
-        if isinstance(e, Tuple):
-            return Tuple([sub(f) for f in e.fields])
-        return TupleGetItem(sub(e.tuple_value), e.index)
 
 
 def fuse_ops(fn: Function, opt_level: int = 2) -> Function:

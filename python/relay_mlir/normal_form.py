@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from .adt import Clause, Constructor, Match, pattern_vars
-from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
-                   RefWrite, Tuple, TupleGetItem, TupleWrapper, Var)
-from .expr_functor import ExprMutator, ExprVisitor, dataflow_children
+from .adt import Constructor, Match
+from .expr import Expr, Function, GlobalVar, If, Let, Op, TupleWrapper, Var
+from .expr_functor import ExprMutator, ExprVisitor
+from .expr_parts import parts, rebuild
 
 __all__ = ["to_a_normal_form", "to_basic_block_normal_form", "to_graph_normal_form",
            "count_lets"]
@@ -69,18 +69,19 @@ class _Scope:
         return result
 
 
-def _children(e: Expr) -> List[tuple]:
-    """(child, index of the scope it opens or None): Let value/body, If branches, Function body
-    and Match clauses by scope, dataflow operands plain."""
-    if isinstance(e, Let):
-        return [(_u(e.value), None), (_u(e.body), None)]
-    if isinstance(e, If):
-        return [(_u(e.cond), None), (_u(e.true_branch), 0), (_u(e.false_branch), 1)]
+def _scope_index(e: Expr, i: int) -> Optional[int]:
+    """Which scope part ``i`` of ``e`` (``expr_parts.parts`` order) opens: an if's branches,
+    a function's body and a match's clauses do; operands and a let's parts do not."""
+    if isinstance(e, (If, Match)):
+        return i - 1 if i >= 1 else None
     if isinstance(e, Function):
-        return [(_u(e.body), 0)]
-    if isinstance(e, Match):
-        return [(_u(e.data), None)] + [(c.rhs, i) for i, c in enumerate(e.clauses)]
-    return [(c, None) for c in dataflow_children(e)]
+        return 0
+    return None
+
+
+def _children(e: Expr) -> List[tuple]:
+    """(part, index of the scope it opens or None) for each part of ``e``."""
+    return [(c, _scope_index(e, i)) for i, c in enumerate(parts(e))]
 
 
 class _Placement:
@@ -166,34 +167,10 @@ class _Binder:
         return self.p.opened[(e, i)].close(self.new[part])
 
     def _rebuild(self, e: Expr) -> Expr:
-        n = self.new
-        if isinstance(e, _ATOMS) or isinstance(e, Constant):
-            return e
-        if isinstance(e, Let):
-            return n[_u(e.body)]
-        if isinstance(e, If):
-            return If(n[_u(e.cond)], self._scope(e, 0, _u(e.true_branch)),
-                      self._scope(e, 1, _u(e.false_branch)))
-        if isinstance(e, Function):
-            return Function(e.params, self._scope(e, 0, _u(e.body)), e.ret_type, e.type_params,
-                            e.attrs)
-        if isinstance(e, Match):
-            return Match(n[_u(e.data)], [Clause(c.lhs, self._scope(e, i, c.rhs))
-                                         for i, c in enumerate(e.clauses)], e.complete)
-        if isinstance(e, Call):
-            op = e.op if isinstance(e.op, (Op, GlobalVar, Constructor)) else n[_u(e.op)]
-            return Call(op, [n[_u(a)] for a in e.args], e.attrs)
-        if isinstance(e, Tuple):
-            return Tuple([n[_u(f)] for f in e.fields])
-        if isinstance(e, TupleGetItem):
-            return TupleGetItem(n[_u(e.tuple_value)], e.index)
-        if isinstance(e, RefCreate):
-            return RefCreate(n[e.value])
-        if isinstance(e, RefRead):
-            return RefRead(n[e.ref])
-        if isinstance(e, RefWrite):
-            return RefWrite(n[e.ref], n[e.value])
-        raise TypeError(f"normal forms: unexpected {type(e).__name__}")
+        if isinstance(e, Let):                 # its variable is bound in its scope already
+            return self.new[_u(e.body)]
+        return rebuild(e, [self.new[c] if i is None else self.p.opened[(e, i)].close(self.new[c])
+                           for c, i in _children(e)])
 
 
 def _by_function(fn: Function, anf: bool) -> Function:
