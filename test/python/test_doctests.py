@@ -15,7 +15,7 @@ MODULES = ["relay_mlir", "relay_mlir.ty", "relay_mlir.expr", "relay_mlir.op.tens
            "relay_mlir.prelude", "relay_mlir.parser", "relay_mlir.printer", "relay_mlir.mlir_import",
            "relay_mlir._tvm_ndarray", "relay_mlir.interpreter", "relay_mlir.interpreter_ops",
            "relay_mlir.executor", "relay_mlir.autodiff", "relay_mlir.visualize",
-           "relay_mlir.normal_form", "relay_mlir.fuse_ops",
+           "relay_mlir.normal_form", "relay_mlir.fuse_ops", "relay_mlir.expr_parts",
            "relay_mlir.frontend.torchscript", "relay_mlir.tvm.relay.frontend"]
 
 
