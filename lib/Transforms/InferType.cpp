@@ -11,7 +11,10 @@
 //   3. every op with a typing rule (InferTypeOpInterface) runs it as soon as
 //      its operand types are complete, and its declared results are unified
 //      with the rule's; this repeats until nothing changes (a rule is re-run
-//      when its operands got refined, e.g. `?` became static);
+//      when its operands got refined, e.g. `?` became static). An op whose
+//      operands are not all known yet types the unknown ones its operator
+//      implies (inferOperandTypes: an untyped conv2d weight from `channels`
+//      and `kernel_size`, as TVM's relations assign operand types);
 //   4. the solution is written back; a type still unknown is an error.
 //
 // Generic functions (`relay.type_params`): their `!relay.tvar` parameters
@@ -22,6 +25,7 @@
 // until the relations have run and its signature is complete.
 //
 //===----------------------------------------------------------------------===//
+#include "relay/RelayImpliedOperands.h"
 #include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
 
@@ -382,8 +386,13 @@ private:
         SmallVector<Type> operandTypes;
         for (Value v : op->getOperands())
           operandTypes.push_back(solver.resolve(v.getType()));
-        if (!llvm::all_of(operandTypes, isComplete))
-          continue; // deferred until its operands are known
+        if (!llvm::all_of(operandTypes, isComplete)) {
+          FailureOr<bool> typed = typeUnknownOperands(op, operandTypes);
+          if (failed(typed))
+            return failure();
+          progress |= *typed;
+          continue; // the rule runs once its operands are known
+        }
         auto it = lastOperands.find(op);
         if (it != lastOperands.end() && it->second == operandTypes)
           continue; // nothing new since the last run
@@ -408,6 +417,32 @@ private:
       }
     }
     return success();
+  }
+
+  /// Unifies `op`'s unknown operands with the types its operator implies
+  /// for them (inferOperandTypes: TVM's relations typing an untyped weight
+  /// from the data and the attributes); true if it implied any. An operator
+  /// that cannot type them says why in reportUnresolved, if nothing else
+  /// types them.
+  FailureOr<bool> typeUnknownOperands(Operation *op,
+                                      ArrayRef<Type> operandTypes) {
+    FailureOr<SmallVector<Type>> implied =
+        inferOperandTypes(ErrorSite(std::nullopt, op->getName().getStringRef()),
+                          op, operandTypes);
+    if (failed(implied))
+      return false;
+    bool any = false;
+    for (auto [i, pair] :
+         llvm::enumerate(llvm::zip(op->getOperandTypes(), *implied))) {
+      auto [declared, type] = pair;
+      if (!type)
+        continue;
+      any = true;
+      if (failed(unifyAt(op, declared, solver.instantiate(type),
+                         "operand #" + Twine(i) + " (" + ruleName(op) + ")")))
+        return failure();
+    }
+    return any;
   }
 
   //===--------------------------------------------------------------------===//
@@ -448,8 +483,27 @@ private:
     return s;
   }
 
-  LogicalResult reportUnresolved() {
+  /// Reports the operators that would type an unknown operand but cannot
+  /// (nn.conv2d's untyped weight without `channels`, ...), saying what
+  /// would let them; their operands are not reported again.
+  bool explainUntypedOperands() {
     bool ok = true;
+    for (Operation *op : relOps) {
+      SmallVector<Type> operandTypes;
+      for (Value v : op->getOperands())
+        operandTypes.push_back(solver.resolve(v.getType()));
+      if (llvm::all_of(operandTypes, isComplete) ||
+          succeeded(inferOperandTypes(ErrorSite(op), op, operandTypes)))
+        continue;
+      ok = false;
+      for (Type t : op->getOperandTypes())
+        (void)takeUnresolved(t);
+    }
+    return ok;
+  }
+
+  LogicalResult reportUnresolved() {
+    bool ok = explainUntypedOperands();
     // Parameters first (the usual root of an unknown), then op results,
     // then function signatures; each unknown variable is reported once.
     module.walk([&](Operation *op) {

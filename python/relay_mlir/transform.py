@@ -46,7 +46,8 @@ from .pass_infra import (FunctionPass, ModulePass, Pass, PassContext, PassInfo, 
                          PassPrintingInstrument, PassTimingInstrument, PrintAfterAll,
                          PrintBeforeAll, Sequential, _NOT_YET, _register_pass, _run_pass,
                          function_pass, module_pass, pass_instrument)
-from .ty import TensorType
+from .expr_functor import ExprVisitor
+from .ty import FuncType, TensorType
 from .byoc import AnnotateTarget, MergeCompilerRegions, MergeComposite, PartitionGraph  # BYOC (docs/byoc.md)
 
 __all__ = [
@@ -74,7 +75,25 @@ __all__ += ["MergeComposite", "AnnotateTarget", "MergeCompilerRegions", "Partiti
 def _infer(mod: IRModule) -> IRModule:
     """Type inference outside the pass infrastructure (no instruments, no context)."""
     mod._emitted = mod.to_mlir(infer=True)
+    _fill_return_types(mod)
     return mod
+
+
+class _ReturnTypeFiller(ExprVisitor):
+    """Sets ``ret_type`` of each function without one to its inferred return type."""
+
+    def visit_function(self, fn: Function) -> None:
+        if fn.ret_type is None and isinstance(fn._checked_type, FuncType):
+            fn.ret_type = fn._checked_type.ret_type
+        super().visit_function(fn)
+
+
+def _fill_return_types(mod: IRModule) -> None:
+    """TVM 0.19's InferType gives every function, global or local, its ``ret_type`` (its
+    typed copy of the module has them); here the functions are typed in place."""
+    for fn in mod.functions.values():
+        if isinstance(fn, Function):
+            _ReturnTypeFiller().visit(fn)
 
 
 def _infer_expr_type(e):
