@@ -87,6 +87,7 @@ class _Node:
         self.group: "_Node" = self
         self.group_pattern = pattern
         self.anchor = pattern == OUT_EWISE_FUSABLE
+        self.num_nodes = 1                    # as a group: its nodes when it was last a root
 
     def root(self) -> "_Node":
         g = self
@@ -192,8 +193,22 @@ class _Graph:
 
 
 class _Partitioner:
-    def __init__(self, graph: _Graph) -> None:
+    def __init__(self, graph: _Graph, max_depth: int = 256) -> None:
         self.g = graph
+        self.max_depth = max_depth
+
+    def _count_with(self, src: _Node, sink: _Node) -> int:
+        """The nodes ``sink``'s group would have with ``src`` and the nodes up to ``sink``
+        (each node's own group count, as TVM counts them)."""
+        total, seen, stack = sink.root().num_nodes, set(), [src]
+        while stack:
+            n = stack.pop()
+            if n is sink or n.index in seen:
+                continue
+            seen.add(n.index)
+            total += n.num_nodes
+            stack.extend(out for out, _ in n.outputs)
+        return total
 
     def _check_path(self, src: _Node, sink: _Node, fcond) -> bool:
         seen, stack = set(), [out for out, _ in src.outputs]
@@ -218,6 +233,7 @@ class _Partitioner:
             child = n.root()
             if child is not target:
                 child.group = target
+                target.num_nodes += child.num_nodes
                 if child.anchor:
                     target.anchor = True
                     target.group_pattern = max(child.group_pattern, target.group_pattern)
@@ -230,7 +246,7 @@ class _Partitioner:
 
     def _try(self, n: _Node, phase: int) -> None:
         grp, dom = n.root(), n.dom
-        if grp.group_pattern == OPAQUE or dom is None:
+        if grp.group_pattern == OPAQUE or dom is None or self._count_with(n, dom) > self.max_depth:
             return
         if phase == 2:
             droot = dom.root()
@@ -263,10 +279,10 @@ class _Fuser:
     primitive function (closures' bodies, branches and let values are in the same graph,
     behind opaque edges, as in TVM)."""
 
-    def __init__(self, body: Expr, opt_level: int) -> None:
+    def __init__(self, body: Expr, opt_level: int, max_depth: int) -> None:
         self.graph = _Graph(body)
         if opt_level > 0:
-            _Partitioner(self.graph).run()
+            _Partitioner(self.graph, max_depth).run()
         self.with_ops = {n.root() for n in self.graph.order
                          if isinstance(n.expr, Call) and isinstance(n.expr.op, Op)}
         self.new: Dict[Expr, Expr] = {}
@@ -316,16 +332,17 @@ class _Fuser:
         return Call(Function(list(params.values()), body, attrs=attrs), args)
 
 
-def fuse_ops(fn: Function, opt_level: int = 2) -> Function:
+def fuse_ops(fn: Function, opt_level: int = 2, max_depth: int = 256) -> Function:
     """``fn`` with its operators grouped into ``Primitive=1`` functions as TVM 0.19's FuseOps
-    groups them at ``opt_level`` (0: each operator alone). ``fn`` should be typed (shapes
-    decide which broadcast edges are elementwise)."""
+    groups them at ``opt_level`` (0: each operator alone), no fusion making a group of more
+    than ``max_depth`` nodes (TVM's ``relay.FuseOps.max_depth``). ``fn`` should be typed
+    (shapes decide which broadcast edges are elementwise)."""
     if not isinstance(fn, Function):
         raise TypeError(f"fuse_ops: a Function, got {type(fn).__name__}")
     if fn.attrs.get("Primitive"):
         return fn
-    return Function(fn.params, _Fuser(fn.body, int(opt_level)).run(fn.body), fn.ret_type,
-                    fn.type_params, fn.attrs)
+    return Function(fn.params, _Fuser(fn.body, int(opt_level), max_depth).run(fn.body),
+                    fn.ret_type, fn.type_params, fn.attrs)
 
 
 class _Defuser(ExprMutator):

@@ -957,7 +957,8 @@ class FuseOps(FunctionPass):
         from .fuse_ops import fuse_ops
 
         level = ctx.opt_level if self.fuse_opt_level == -1 else self.fuse_opt_level
-        self._pass_func = lambda fn, m, c: fuse_ops(fn, level)
+        depth = int(ctx.config.get("relay.FuseOps.max_depth", 256))
+        self._pass_func = lambda fn, m, c: fuse_ops(fn, level, depth)
         return super()._transform_functions(_infer(mod), ctx)
 
 

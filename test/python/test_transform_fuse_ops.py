@@ -123,6 +123,28 @@ def test_fuse_ops_across_control_flow_as_tvm(name):
         np.testing.assert_allclose(run(out), run(mod), rtol=1e-6)
 
 
+# TVM 0.19 with PassContext(opt_level=2, config={"relay.FuseOps.max_depth": d})
+TVM_MAX_DEPTH = {
+    1: {"conv": TVM_GROUPS["conv"][0], "mlp": TVM_GROUPS["mlp"][0]},
+    2: {"conv": [["exp"], ["sum"], ["nn.batch_flatten"], ["nn.max_pool2d"], ["nn.conv2d", "add"],
+                 ["nn.relu"], ["nn.conv2d", "nn.bias_add"]],
+        "mlp": [["multiply"], ["reshape"], ["nn.softmax"], ["nn.dense", "add"], ["nn.relu"],
+                ["nn.dense", "nn.bias_add"]]},
+    3: {"conv": TVM_GROUPS["conv"][1], "mlp": TVM_GROUPS["mlp"][1]},
+}
+
+
+@pytest.mark.parametrize("depth", sorted(TVM_MAX_DEPTH))
+@pytest.mark.parametrize("name", ["conv", "mlp"])
+def test_max_depth_as_tvm(name, depth):
+    """relay.FuseOps.max_depth: no fusion makes a group of more nodes. (On the injective net
+    TVM differs at depths 2 and 3: its concatenate reads a tuple node, relay-mlir's the
+    tensors, so the tuple rules apply in TVM only.)"""
+    mod = relay.fromtext(NETS[name])
+    with PassContext(opt_level=2, config={"relay.FuseOps.max_depth": depth}):
+        assert primitive_groups(FuseOps()(mod)["main"]) == TVM_MAX_DEPTH[depth][name]
+
+
 def test_fuse_opt_level_overrides_the_context():
     mod = relay.fromtext(NETS["mlp"])
     with PassContext(opt_level=3):
