@@ -23,7 +23,6 @@ from ..module import IRModule
 from ..pass_infra import Pass
 from ..prelude import Prelude
 from ..transform import InferType
-from .param_types import solve_param_types
 
 __all__ = ["run_opt_pass", "run_infer_type", "check_grad", "rand", "count_ops", "enabled_targets"]
 
@@ -31,13 +30,11 @@ __all__ = ["run_opt_pass", "run_infer_type", "check_grad", "rand", "count_ops", 
 def run_opt_pass(expr: Expr, opt_pass: Pass, import_prelude: bool = False) -> Expr:
     """Runs InferType then ``opt_pass`` on a module whose ``main`` is ``expr`` (wrapped in a
     function of its free variables unless it is one); returns ``main`` for a Function,
-    else ``main``'s body, as TVM does. Untyped weights of conv/dense/bias_add/batch_norm
-    are typed first as TVM's InferType types them (``param_types``)."""
+    else ``main``'s body, as TVM does (InferType types the untyped weights that
+    ``testing.layers`` makes from their operators, as TVM's)."""
     if not isinstance(opt_pass, Pass):
         raise TypeError(f"run_opt_pass expects a pass (relay_mlir.transform.*), got {type(opt_pass).__name__}")
     mod = IRModule.from_expr(expr)
-    if isinstance(mod["main"], Function):  # weights made by testing.layers, as TVM solves them
-        solve_param_types(mod["main"], strict=False)
     if import_prelude:
         Prelude(mod)
     mod = opt_pass(InferType()(mod))

@@ -9,10 +9,10 @@ in / out) fan of the weight's shape (``shape[1] * prod(shape[2:])`` in,
 ``shape[0] * prod(shape[2:])`` out), or ``prod(shape[2:])`` when the name contains
 "depthwise". ``Constant()`` fills every weight with ``1 / size``.
 
-``create_workload(net, initializer=None, seed=0)`` types ``net`` (solving untyped weights,
-see ``param_types``), seeds numpy's global generator with ``seed`` and initializes every
-parameter but ``data`` in parameter order, like TVM: the same numpy calls in the same
-order, so the values equal TVM 0.19's for the same network.
+``create_workload(net, initializer=None, seed=0)`` types ``net`` (InferType solves untyped
+weights from their operators, as TVM's), seeds numpy's global generator with ``seed`` and
+initializes every parameter but ``data`` in parameter order, like TVM: the same numpy calls
+in the same order, so the values equal TVM 0.19's for the same network.
 
     >>> import numpy as np
     >>> w = np.zeros((4, 2, 3, 3), "float32")
@@ -29,7 +29,6 @@ import numpy as np
 from ..expr import Function
 from ..module import IRModule
 from ..transform import InferType
-from .param_types import solve_param_types
 
 __all__ = ["Initializer", "Xavier", "Constant", "create_workload"]
 
@@ -112,7 +111,6 @@ def create_workload(net: Function, initializer: Optional[Initializer] = None,
 
     if not isinstance(net, Function):
         raise TypeError(f"create_workload expects a relay Function, got {type(net).__name__}")
-    solve_param_types(net)
     mod = InferType()(IRModule.from_expr(net))
     np.random.seed(seed)
     initializer = initializer if initializer else Xavier()

@@ -2,7 +2,7 @@
 
 Each wrapper takes ``name=`` (required) and makes the missing weights as *untyped*
 variables named ``<name>_weight``, ``<name>_bias``, ``<name>_gamma`` ... exactly as TVM
-does; ``create_workload`` solves their types from the operator (``param_types``).
+does; InferType (``create_workload``) solves their types from the operator, as TVM's.
 
     >>> import relay_mlir as relay
     >>> x = relay.var("data", shape=(1, 3, 8, 8))
