@@ -265,21 +265,29 @@ LogicalResult layoutTransform(RuleBuilder &rb, Value g,
   return success();
 }
 
-/// einsum is linear in each operand: operand k's adjoint is the einsum of
-/// the output adjoint with the other operands, written to k's subscripts.
-/// Letters of k found nowhere else (summed over k alone) enter as a tensor
-/// of ones. The terms are contracted pairwise. An ellipsis is spelled out
-/// in fresh letters; repeated letters within an operand (diagonals) and
-/// ellipses that broadcast are not implemented.
-LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
-  auto op = cast<EinsumOp>(rb.op);
+/// An einsum's equation spelled out: every operand's subscripts with the
+/// ellipsis replaced by fresh capital letters (aligned from the right
+/// across operands, as numpy broadcasts them), the result's (implicit
+/// results: the ellipsis' letters, then the letters used once, sorted), and
+/// the size of every letter.
+struct EinsumSubscripts {
+  SmallVector<std::string> inputs;
+  std::string result;
+  std::map<char, int64_t> sizes;
+};
+
+/// The subscripts of `op`; an error for what the rule does not implement
+/// (dims an ellipsis broadcasts from size 1, a letter repeated within one
+/// operand) or a rank the subscripts do not match.
+FailureOr<EinsumSubscripts> spellOut(RuleBuilder &rb, EinsumOp op) {
+  EinsumSubscripts s;
   StringRef equation = op.getEquation();
   std::string eq;
   for (char ch : equation)
     if (ch != ' ')
       eq.push_back(ch);
   StringRef lhs = eq;
-  std::string result;
+  std::string &result = s.result;
   size_t arrow = StringRef(eq).find("->");
   if (arrow != StringRef::npos) {
     lhs = StringRef(eq).substr(0, arrow);
@@ -299,7 +307,7 @@ LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   for (char ch = 'A'; ch <= 'Z'; ++ch)
     if (!used.count(ch))
       fresh.push_back(ch);
-  SmallVector<std::string> inputs;
+  SmallVector<std::string> &inputs = s.inputs;
   SmallVector<int64_t> ellipsisSizes; // from the right
   for (auto [subs, v] : llvm::zip(pieces, data)) {
     if (failed(requireStaticShape(rb, v)))
@@ -330,7 +338,8 @@ LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
   std::string allEllipsis = fresh.substr(fresh.size() - ellipsisSizes.size());
   if (size_t dots = result.find("..."); dots != std::string::npos)
     result.replace(dots, 3, allEllipsis);
-  std::map<char, int64_t> sizes, counts;
+  std::map<char, int64_t> &sizes = s.sizes;
+  std::map<char, int64_t> counts;
   for (auto [subs, v] : llvm::zip(inputs, data)) {
     ArrayRef<int64_t> shape = tensorTypeOf(v).getShape();
     if (subs.size() != shape.size())
@@ -353,56 +362,76 @@ LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
       if (count == 1 && allEllipsis.find(ch) == std::string::npos)
         result.push_back(ch);
   }
+  return s;
+}
+
+/// Operand k's adjoint: the terms g, the other operands, ones for k's
+/// letters found only in k, contracted pairwise left to right (each step
+/// keeps the letters later terms or k need), which IREE compiles where one
+/// n-ary einsum can fail to vectorize.
+Value einsumAdjoint(RuleBuilder &rb, const EinsumSubscripts &s, ValueRange data,
+                    Value g, size_t k) {
+  const SmallVector<std::string> &inputs = s.inputs;
+  const std::string &result = s.result;
   Type element = tensorTypeOf(g).getElementType();
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    // The terms: g, the other operands, ones for k's letters found only in
-    // k; contracted pairwise left to right (each step keeps the letters
-    // later terms or k need), which IREE compiles where one n-ary einsum
-    // can fail to vectorize.
-    SmallVector<std::pair<std::string, Value>> terms = {{result, g}};
-    std::set<char> present(result.begin(), result.end());
-    for (size_t j = 0; j < inputs.size(); ++j) {
-      if (j == k)
-        continue;
-      terms.push_back({inputs[j], data[j]});
-      present.insert(inputs[j].begin(), inputs[j].end());
-    }
-    std::string missing;
-    SmallVector<int64_t> missingShape;
-    for (char ch : inputs[k])
-      if (!present.count(ch)) {
-        missing.push_back(ch);
-        missingShape.push_back(sizes[ch]);
-      }
-    if (!missing.empty()) {
-      auto type = RankedTensorType::get(missingShape, element);
-      terms.push_back(
-          {missing,
-           ConstantOp::create(rb.b, rb.loc,
-                              cast<ElementsAttr>(DenseElementsAttr::get(
-                                  type, rb.b.getFloatAttr(element, 1.0))))});
-    }
-    std::string target = inputs[k];
-    std::string subs = terms.front().first;
-    Value acc = terms.front().second;
-    for (size_t t = 1; t < terms.size(); ++t) {
-      std::set<char> needed(target.begin(), target.end());
-      for (size_t u = t + 1; u < terms.size(); ++u)
-        needed.insert(terms[u].first.begin(), terms[u].first.end());
-      std::string kept;
-      for (char ch : subs + terms[t].first)
-        if (needed.count(ch) && kept.find(ch) == std::string::npos)
-          kept.push_back(ch);
-      acc = EinsumOp::create(
-          rb.b, rb.loc, ValueRange{acc, terms[t].second},
-          rb.b.getStringAttr(subs + "," + terms[t].first + "->" + kept));
-      subs = kept;
-    }
-    if (subs != target)
-      acc = EinsumOp::create(rb.b, rb.loc, ValueRange{acc},
-                             rb.b.getStringAttr(subs + "->" + target));
-    out.push_back(acc);
+  SmallVector<std::pair<std::string, Value>> terms = {{result, g}};
+  std::set<char> present(result.begin(), result.end());
+  for (size_t j = 0; j < inputs.size(); ++j) {
+    if (j == k)
+      continue;
+    terms.push_back({inputs[j], data[j]});
+    present.insert(inputs[j].begin(), inputs[j].end());
   }
+  std::string missing;
+  SmallVector<int64_t> missingShape;
+  for (char ch : inputs[k])
+    if (!present.count(ch)) {
+      missing.push_back(ch);
+      missingShape.push_back(s.sizes.find(ch)->second);
+    }
+  if (!missing.empty()) {
+    auto type = RankedTensorType::get(missingShape, element);
+    terms.push_back(
+        {missing,
+         ConstantOp::create(rb.b, rb.loc,
+                            cast<ElementsAttr>(DenseElementsAttr::get(
+                                type, rb.b.getFloatAttr(element, 1.0))))});
+  }
+  std::string target = inputs[k];
+  std::string subs = terms.front().first;
+  Value acc = terms.front().second;
+  for (size_t t = 1; t < terms.size(); ++t) {
+    std::set<char> needed(target.begin(), target.end());
+    for (size_t u = t + 1; u < terms.size(); ++u)
+      needed.insert(terms[u].first.begin(), terms[u].first.end());
+    std::string kept;
+    for (char ch : subs + terms[t].first)
+      if (needed.count(ch) && kept.find(ch) == std::string::npos)
+        kept.push_back(ch);
+    acc = EinsumOp::create(
+        rb.b, rb.loc, ValueRange{acc, terms[t].second},
+        rb.b.getStringAttr(subs + "," + terms[t].first + "->" + kept));
+    subs = kept;
+  }
+  if (subs != target)
+    acc = EinsumOp::create(rb.b, rb.loc, ValueRange{acc},
+                           rb.b.getStringAttr(subs + "->" + target));
+  return acc;
+}
+
+/// einsum is linear in each operand: operand k's adjoint is the einsum of
+/// the output adjoint with the other operands, written to k's subscripts.
+/// Letters of k found nowhere else (summed over k alone) enter as a tensor
+/// of ones. The terms are contracted pairwise. An ellipsis is spelled out
+/// in fresh letters; repeated letters within an operand (diagonals) and
+/// ellipses that broadcast are not implemented.
+LogicalResult einsum(RuleBuilder &rb, Value g, SmallVectorImpl<Value> &out) {
+  auto op = cast<EinsumOp>(rb.op);
+  FailureOr<EinsumSubscripts> s = spellOut(rb, op);
+  if (failed(s))
+    return failure();
+  for (size_t k = 0; k < s->inputs.size(); ++k)
+    out.push_back(einsumAdjoint(rb, *s, op.getData(), g, k));
   return success();
 }
 
