@@ -883,6 +883,150 @@ struct PadPattern : OpConversionPattern<PadOp> {
 // nn.upsampling (topi resize2d: "asymmetric" or "align_corners")
 //===----------------------------------------------------------------------===//
 
+/// nn.upsampling's sizes: per spatial dim (`sp`), the output size
+/// round(in * scale) (static when the result type says), the last input
+/// index, and the factor from output to input coordinates ((in-1)/(out-1)
+/// with align_corners, else in/out).
+struct UpSamplingGeometry {
+  int64_t sp[2];
+  SmallVector<OpFoldResult> outSizes;
+  SmallVector<Value> inLast = SmallVector<Value>(2);
+  SmallVector<Value> coordScale = SmallVector<Value>(2);
+};
+
+UpSamplingGeometry upSamplingGeometry(OpBuilder &rewriter, Location loc,
+                                      UpSamplingOp op, Value data,
+                                      RankedTensorType resultType) {
+  bool nchw = op.getLayout() == "NCHW";
+  UpSamplingGeometry geo;
+  geo.sp[0] = nchw ? 2 : 1;
+  geo.sp[1] = nchw ? 3 : 2;
+  double scales[2] = {op.getScaleH().convertToDouble(),
+                      op.getScaleW().convertToDouble()};
+  SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, data);
+  Type f32 = rewriter.getF32Type();
+  geo.outSizes = inSizes;
+  for (int i = 0; i < 2; ++i) {
+    int64_t d = geo.sp[i];
+    Value in = getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[d]);
+    Value inF = arith::UIToFPOp::create(
+        rewriter, loc, f32,
+        arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(), in));
+    Value outF = math::RoundOp::create(
+        rewriter, loc,
+        arith::MulFOp::create(
+            rewriter, loc, inF,
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getF32FloatAttr(scales[i]))));
+    Value out = arith::IndexCastUIOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        arith::FPToUIOp::create(rewriter, loc, rewriter.getI64Type(), outF));
+    if (!resultType.isDynamicDim(d)) {
+      geo.outSizes[d] = rewriter.getIndexAttr(resultType.getDimSize(d));
+      outF = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getF32FloatAttr(resultType.getDimSize(d)));
+    } else {
+      geo.outSizes[d] = out;
+    }
+    geo.inLast[i] =
+        arith::SubIOp::create(rewriter, loc, in, cstIdx(rewriter, loc, 1));
+    if (op.getAlignCorners()) {
+      Value one = arith::ConstantOp::create(rewriter, loc,
+                                            rewriter.getF32FloatAttr(1.0));
+      Value den = arith::MaximumFOp::create(
+          rewriter, loc, arith::SubFOp::create(rewriter, loc, outF, one), one);
+      geo.coordScale[i] = arith::DivFOp::create(
+          rewriter, loc, arith::SubFOp::create(rewriter, loc, inF, one), den);
+    } else {
+      geo.coordScale[i] = arith::DivFOp::create(rewriter, loc, inF, outF);
+    }
+  }
+  return geo;
+}
+
+/// The body of one output element of nn.upsampling: its input coordinates
+/// (f32) and reads of the input at clamped indices.
+struct UpSamplingBody {
+  OpBuilder &b;
+  Location l;
+  Value data;
+  const UpSamplingGeometry &geo;
+  Value zero;
+  SmallVector<Value> base, coords;
+
+  UpSamplingBody(OpBuilder &b, Location l, Value data,
+                 const UpSamplingGeometry &geo, int64_t rank)
+      : b(b), l(l), data(data), geo(geo) {
+    zero = cstIdx(b, l, 0);
+    for (int i = 0; i < 2; ++i) {
+      Value o = linalg::IndexOp::create(b, l, geo.sp[i]);
+      Value oF = arith::SIToFPOp::create(
+          b, l, b.getF32Type(),
+          arith::IndexCastOp::create(b, l, b.getI64Type(), o));
+      coords.push_back(arith::MulFOp::create(b, l, oF, geo.coordScale[i]));
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      base.push_back(linalg::IndexOp::create(b, l, d));
+  }
+
+  Value clampIdx(Value i, int d) {
+    return arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, i, zero),
+                                  geo.inLast[d]);
+  }
+  Value toIdx(Value f) {
+    return arith::IndexCastOp::create(
+        b, l, b.getIndexType(),
+        arith::FPToSIOp::create(b, l, b.getI64Type(), f));
+  }
+  /// The input at (y, x) in the spatial dims, the output's other indices.
+  Value at(Value y, Value x) {
+    SmallVector<Value> idx = base;
+    idx[geo.sp[0]] = y;
+    idx[geo.sp[1]] = x;
+    return tensor::ExtractOp::create(b, l, data, idx);
+  }
+
+  /// nearest_neighbor: coordinates rounded (align_corners) or floored.
+  Value nearest(bool alignCorners) {
+    SmallVector<Value> idx(2);
+    for (int i = 0; i < 2; ++i) {
+      Value c = coords[i];
+      Value r =
+          alignCorners
+              ? math::RoundOp::create(b, l, c).getResult()
+              : math::FloorOp::create(
+                    b, l,
+                    arith::AddFOp::create(b, l, c,
+                                          arith::ConstantOp::create(
+                                              b, l, b.getF32FloatAttr(1e-5))))
+                    .getResult();
+      idx[i] = clampIdx(toIdx(r), i);
+    }
+    return at(idx[0], idx[1]);
+  }
+
+  /// bilinear: the 2x2 neighbours interpolated along x, then y.
+  Value bilinear(Type elem) {
+    SmallVector<Value> i0(2), i1(2), frac(2);
+    for (int i = 0; i < 2; ++i) {
+      Value fl = math::FloorOp::create(b, l, coords[i]);
+      frac[i] = arith::SubFOp::create(b, l, coords[i], fl);
+      Value ii = toIdx(fl);
+      i0[i] = clampIdx(ii, i);
+      i1[i] = clampIdx(arith::AddIOp::create(b, l, ii, cstIdx(b, l, 1)), i);
+    }
+    auto lerp = [&](Value p, Value q, Value t) -> Value {
+      Value tf = convertScalar(b, l, t, elem, false);
+      return arith::AddFOp::create(
+          b, l, p,
+          arith::MulFOp::create(b, l, arith::SubFOp::create(b, l, q, p), tf));
+    };
+    Value top = lerp(at(i0[0], i0[1]), at(i0[0], i1[1]), frac[1]);
+    Value bottom = lerp(at(i1[0], i0[1]), at(i1[0], i1[1]), frac[1]);
+    return lerp(top, bottom, frac[0]);
+  }
+};
+
 struct UpSamplingPattern : OpConversionPattern<UpSamplingOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -896,125 +1040,18 @@ struct UpSamplingPattern : OpConversionPattern<UpSamplingOp> {
     Value data = adaptor.getData();
     if (failed(requireFloatData(op, data)))
       return failure();
-    bool nchw = layout == "NCHW";
-    int64_t sp[2] = {nchw ? 2 : 1, nchw ? 3 : 2};
     RankedTensorType resultType = resultTensorType(op);
+    UpSamplingGeometry geo =
+        upSamplingGeometry(rewriter, loc, op, data, resultType);
     bool bilinear = op.getMethod() == "bilinear";
-    bool alignCorners = op.getAlignCorners();
-    double scales[2] = {op.getScaleH().convertToDouble(),
-                        op.getScaleW().convertToDouble()};
-    SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, data);
-    Type f32 = rewriter.getF32Type();
-    // Output sizes round(in * scale) and the coordinate scale per dim.
-    SmallVector<Value> inLast(2), coordScale(2);
-    SmallVector<OpFoldResult> outSizes = inSizes;
-    for (int i = 0; i < 2; ++i) {
-      Value in = getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[sp[i]]);
-      Value inF = arith::UIToFPOp::create(
-          rewriter, loc, f32,
-          arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(),
-                                       in));
-      Value outF = math::RoundOp::create(
-          rewriter, loc,
-          arith::MulFOp::create(
-              rewriter, loc, inF,
-              arith::ConstantOp::create(rewriter, loc,
-                                        rewriter.getF32FloatAttr(scales[i]))));
-      Value out = arith::IndexCastUIOp::create(
-          rewriter, loc, rewriter.getIndexType(),
-          arith::FPToUIOp::create(rewriter, loc, rewriter.getI64Type(), outF));
-      if (!resultType.isDynamicDim(sp[i])) {
-        outSizes[sp[i]] = rewriter.getIndexAttr(resultType.getDimSize(sp[i]));
-        outF = arith::ConstantOp::create(
-            rewriter, loc,
-            rewriter.getF32FloatAttr(resultType.getDimSize(sp[i])));
-      } else {
-        outSizes[sp[i]] = out;
-      }
-      inLast[i] =
-          arith::SubIOp::create(rewriter, loc, in, cstIdx(rewriter, loc, 1));
-      if (alignCorners) {
-        Value one = arith::ConstantOp::create(rewriter, loc,
-                                              rewriter.getF32FloatAttr(1.0));
-        Value den = arith::MaximumFOp::create(
-            rewriter, loc, arith::SubFOp::create(rewriter, loc, outF, one),
-            one);
-        coordScale[i] = arith::DivFOp::create(
-            rewriter, loc, arith::SubFOp::create(rewriter, loc, inF, one), den);
-      } else {
-        coordScale[i] = arith::DivFOp::create(rewriter, loc, inF, outF);
-      }
-    }
     rewriter.replaceOp(
         op,
-        buildMap(
-            rewriter, loc, resultType, outSizes, {}, {},
-            [&](OpBuilder &b, Location l, ValueRange) -> Value {
-              Value zero = cstIdx(b, l, 0);
-              auto clampIdx = [&](Value i, int d) {
-                return arith::MinSIOp::create(
-                    b, l, arith::MaxSIOp::create(b, l, i, zero), inLast[d]);
-              };
-              auto toIdx = [&](Value f) {
-                return arith::IndexCastOp::create(
-                    b, l, b.getIndexType(),
-                    arith::FPToSIOp::create(b, l, b.getI64Type(), f));
-              };
-              SmallVector<Value> coords(2);
-              for (int i = 0; i < 2; ++i) {
-                Value o = linalg::IndexOp::create(b, l, sp[i]);
-                Value oF = arith::SIToFPOp::create(
-                    b, l, f32,
-                    arith::IndexCastOp::create(b, l, b.getI64Type(), o));
-                coords[i] = arith::MulFOp::create(b, l, oF, coordScale[i]);
-              }
-              SmallVector<Value> base;
-              for (int64_t d = 0; d < resultType.getRank(); ++d)
-                base.push_back(linalg::IndexOp::create(b, l, d));
-              auto at = [&](Value y, Value x) -> Value {
-                SmallVector<Value> idx = base;
-                idx[sp[0]] = y;
-                idx[sp[1]] = x;
-                return tensor::ExtractOp::create(b, l, data, idx);
-              };
-              if (!bilinear) {
-                SmallVector<Value> idx(2);
-                for (int i = 0; i < 2; ++i) {
-                  Value c = coords[i];
-                  Value r = alignCorners
-                                ? math::RoundOp::create(b, l, c).getResult()
-                                : math::FloorOp::create(
-                                      b, l,
-                                      arith::AddFOp::create(
-                                          b, l, c,
-                                          arith::ConstantOp::create(
-                                              b, l, b.getF32FloatAttr(1e-5))))
-                                      .getResult();
-                  idx[i] = clampIdx(toIdx(r), i);
-                }
-                return at(idx[0], idx[1]);
-              }
-              SmallVector<Value> i0(2), i1(2), frac(2);
-              for (int i = 0; i < 2; ++i) {
-                Value fl = math::FloorOp::create(b, l, coords[i]);
-                frac[i] = arith::SubFOp::create(b, l, coords[i], fl);
-                Value ii = toIdx(fl);
-                i0[i] = clampIdx(ii, i);
-                i1[i] = clampIdx(
-                    arith::AddIOp::create(b, l, ii, cstIdx(b, l, 1)), i);
-              }
-              Type elem = resultType.getElementType();
-              auto lerp = [&](Value p, Value q, Value t) -> Value {
-                Value tf = convertScalar(b, l, t, elem, false);
-                return arith::AddFOp::create(
-                    b, l, p,
-                    arith::MulFOp::create(
-                        b, l, arith::SubFOp::create(b, l, q, p), tf));
-              };
-              Value top = lerp(at(i0[0], i0[1]), at(i0[0], i1[1]), frac[1]);
-              Value bottom = lerp(at(i1[0], i0[1]), at(i1[0], i1[1]), frac[1]);
-              return lerp(top, bottom, frac[0]);
-            }));
+        buildMap(rewriter, loc, resultType, geo.outSizes, {}, {},
+                 [&](OpBuilder &b, Location l, ValueRange) -> Value {
+                   UpSamplingBody body(b, l, data, geo, resultType.getRank());
+                   return bilinear ? body.bilinear(resultType.getElementType())
+                                   : body.nearest(op.getAlignCorners());
+                 }));
     return success();
   }
 };
