@@ -1,4 +1,5 @@
-"""Analyses of expressions (``tvm.relay.analysis``): ``free_vars``, ``bound_vars``, ``all_vars``.
+"""Analyses of expressions (``tvm.relay.analysis``): ``free_vars``, ``bound_vars``, ``all_vars``,
+``post_order_visit``.
 
 Built on ``ExprVisitor``, so they take time linear in the number of distinct
 nodes and work on arbitrarily deep programs.
@@ -20,7 +21,7 @@ from .adt import Match, pattern_vars
 from .expr import Expr, Function, Let, Var
 from .expr_functor import ExprVisitor
 
-__all__ = ["free_vars", "bound_vars", "all_vars"]
+__all__ = ["free_vars", "bound_vars", "all_vars", "post_order_visit"]
 
 
 class _VarVisitor(ExprVisitor):
@@ -82,3 +83,60 @@ def all_vars(expr: Expr) -> List[Var]:
     """Variables used or bound in ``expr``."""
     v = _collect(expr)
     return list(v.bound) + [x for x in v.used if x not in v.bound]
+
+
+def _visit_order_parts(e: Expr) -> List[Expr]:
+    """What TVM 0.19's ExprVisitor visits of ``e``, in its order: a function's parameters
+    then body, a call's operator (``Op``, global, constructor or value) then arguments, a
+    let's value, variable, body, an if's condition and branches, a match's data and clause
+    bodies, the fields / tuple / reference operands of the rest."""
+    from .adt import Match as _Match
+    from .expr import Call, If, RefCreate, RefRead, RefWrite, Tuple, TupleGetItem
+
+    if isinstance(e, Function):
+        return list(e.params) + [e.body]
+    if isinstance(e, Call):
+        return [e.op] + list(e.args)
+    if isinstance(e, Let):
+        return [e.value, e.var, e.body]
+    if isinstance(e, If):
+        return [e.cond, e.true_branch, e.false_branch]
+    if isinstance(e, _Match):
+        return [e.data] + [c.rhs for c in e.clauses]
+    if isinstance(e, Tuple):
+        return list(e.fields)
+    if isinstance(e, TupleGetItem):
+        return [e.tuple_value]
+    if isinstance(e, RefCreate):
+        return [e.value]
+    if isinstance(e, RefRead):
+        return [e.ref]
+    if isinstance(e, RefWrite):
+        return [e.ref, e.value]
+    return []
+
+
+def post_order_visit(expr: Expr, fvisit) -> None:
+    """TVM 0.19's ``relay.analysis.post_order_visit(expr, fvisit)``: ``fvisit(node)`` once for
+    every node of ``expr`` (operators, variables and constants included), after the nodes it
+    contains, in the order TVM's visitor reaches them; iterative, so deep programs are fine::
+
+        >>> import relay_mlir as relay
+        >>> x = relay.var("x", shape=(2,))
+        >>> names = []
+        >>> post_order_visit(relay.Function([x], relay.exp(x) + x),
+        ...                  lambda e: names.append(getattr(e, "name", type(e).__name__)))
+        >>> names
+        ['Var', 'add', 'exp', 'Call', 'Call', 'Function']
+    """
+    seen = {expr}
+    stack = [(expr, iter(_visit_order_parts(expr)))]
+    while stack:
+        e, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            stack.pop()
+            fvisit(e)
+        elif nxt not in seen:
+            seen.add(nxt)
+            stack.append((nxt, iter(_visit_order_parts(nxt))))
