@@ -42,6 +42,7 @@ from . import loops
 from .analysis import free_vars
 from . import op
 from .op import nn
+from . import qnn
 from .op import image
 from .op.reduce import (all, any, argmax, argmin, logsumexp, max, mean_std,  # reductions
                         mean_variance, min, prod, std, variance)

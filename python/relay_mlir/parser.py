@@ -934,6 +934,9 @@ def _op_builder(name: str) -> Optional[Callable[..., object]]:
     """The builder-API function of the operator ``name`` (``nn.conv2d`` -> ``op.nn.conv2d``)."""
     *path, leaf = name.split(".")
     ns = _op
+    if path[:1] == ["qnn"]:  # qnn.conv2d -> relay.qnn.op.conv2d
+        from .qnn import op as ns
+        path = path[1:]
     for p in path:
         ns = getattr(ns, p, None)
         if ns is None:

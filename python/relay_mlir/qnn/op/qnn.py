@@ -1,0 +1,164 @@
+"""Builders of the qnn operators, with TVM 0.19's signatures and defaults
+(python/tvm/relay/qnn/op/qnn.py).
+
+Scales and zero points are Relay expressions: a 0-d constant for the whole
+tensor, or a 1-D constant with one entry per channel along ``axis``. Scales
+are float32, zero points int32; plain Python numbers and numpy arrays are
+made constants of those dtypes (TVM wants ``relay.const``).
+
+    >>> import relay_mlir as relay
+    >>> q = relay.qnn.op.requantize(relay.var("x", shape=(2,), dtype="int32"),
+    ...                             relay.const(0.25), relay.const(0), relay.const(0.5), relay.const(1))
+    >>> q.attrs["rounding"], q.attrs["out_dtype"]
+    ('None', 'int8')
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence, Union
+
+import numpy as np
+
+from ...expr import Call, Expr, const
+from ...op import nn as _nn
+from ...op._make import _call, _int, _opt_int, _str
+
+Param = Union[Expr, float, int, np.ndarray]
+
+_ROUNDINGS = ("None", "UPWARD", "TONEAREST")
+_COMPUTE_DTYPES = ("None", "int64", "float32", "float64")
+
+
+def _param(name: str, v: Param, dtype: str) -> Expr:
+    """A scale (``float32``) or zero point (``int32``) operand."""
+    if isinstance(v, Expr):
+        return v
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number, np.ndarray, list, tuple)):
+        raise TypeError(f"'{name}' must be a relay expression or a number, got {v!r}")
+    return const(np.asarray(v, dtype=dtype))
+
+
+def _choice(name: str, v: object, allowed) -> str:
+    s = _str(name, v)
+    if s not in allowed:
+        raise ValueError(f"'{name}' must be one of {', '.join(allowed)}, got {s!r}")
+    return s
+
+
+def quantize(data: Expr, output_scale: Param, output_zero_point: Param, axis: int = -1,
+             out_dtype: str = "int8") -> Call:
+    """``clip(round(data / output_scale) + output_zero_point)`` (``relay.qnn.op.quantize``).
+
+    float32 in; rounds half away from zero; ``out_dtype`` int8, uint8, int16,
+    uint16 or int32.
+    """
+    return _call("qnn.quantize", [data, _param("output_scale", output_scale, "float32"),
+                                  _param("output_zero_point", output_zero_point, "int32")],
+                 axis=_int("axis", axis), out_dtype=_str("out_dtype", out_dtype))
+
+
+def dequantize(data: Expr, input_scale: Param, input_zero_point: Param, axis: int = -1,
+               out_dtype: str = "float32") -> Call:
+    """``float32(int32(data) - input_zero_point) * input_scale`` (``relay.qnn.op.dequantize``)."""
+    return _call("qnn.dequantize", [data, _param("input_scale", input_scale, "float32"),
+                                    _param("input_zero_point", input_zero_point, "int32")],
+                 axis=_int("axis", axis), out_dtype=_str("out_dtype", out_dtype))
+
+
+def requantize(data: Expr, input_scale: Param, input_zero_point: Param, output_scale: Param,
+               output_zero_point: Param, axis: int = -1, rounding: str = "None",
+               compute_dtype: str = "None", out_dtype: str = "int8") -> Call:
+    """Integers with one (scale, zero point) to another's (``relay.qnn.op.requantize``).
+
+    TVM 0.19's fixed-point arithmetic: the multiplier ``input_scale /
+    output_scale`` as a Q31 mantissa and a shift, in int64; ``rounding``
+    "None" (TVM's requantize_config default) and "UPWARD" round ties to
+    +inf, "TONEAREST" away from zero. ``input_scale``/``input_zero_point``
+    may be per channel along ``axis``; the scales must be constants.
+    """
+    return _call("qnn.requantize",
+                 [data, _param("input_scale", input_scale, "float32"),
+                  _param("input_zero_point", input_zero_point, "int32"),
+                  _param("output_scale", output_scale, "float32"),
+                  _param("output_zero_point", output_zero_point, "int32")],
+                 axis=_int("axis", axis), rounding=_choice("rounding", rounding, _ROUNDINGS),
+                 compute_dtype=_choice("compute_dtype", compute_dtype, _COMPUTE_DTYPES),
+                 out_dtype=_str("out_dtype", out_dtype))
+
+
+def dense(data: Expr, weight: Expr, input_zero_point: Param, kernel_zero_point: Param,
+          input_scale: Param, kernel_scale: Param, units: Optional[int],
+          out_dtype: str = "int32") -> Call:
+    """Exact int32 ``(data - input_zp) · (weight - kernel_zp)ᵀ`` (``relay.qnn.op.dense``).
+
+    ``kernel_zero_point`` / ``kernel_scale`` are 0-d or per output unit.
+    """
+    return _call("qnn.dense", [data, weight, _param("input_zero_point", input_zero_point, "int32"),
+                               _param("kernel_zero_point", kernel_zero_point, "int32"),
+                               _param("input_scale", input_scale, "float32"),
+                               _param("kernel_scale", kernel_scale, "float32")],
+                 units=_opt_int("units", units), out_dtype=_str("out_dtype", out_dtype))
+
+
+def batch_matmul(x: Expr, y: Expr, x_zero_point: Param, y_zero_point: Param, x_scale: Param,
+                 y_scale: Param, out_dtype: str = "int32") -> Call:
+    """Exact int32 batched ``(x - x_zp) · (y - y_zp)ᵀ`` (``relay.qnn.op.batch_matmul``)."""
+    return _call("qnn.batch_matmul", [x, y, _param("x_zero_point", x_zero_point, "int32"),
+                                      _param("y_zero_point", y_zero_point, "int32"),
+                                      _param("x_scale", x_scale, "float32"),
+                                      _param("y_scale", y_scale, "float32")],
+                 out_dtype=_str("out_dtype", out_dtype))
+
+
+def conv2d(data: Expr, kernel: Expr, input_zero_point: Param, kernel_zero_point: Param,
+           input_scale: Param, kernel_scale: Param, kernel_size: Sequence[int], channels: int,
+           strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups: int = 1,
+           data_layout: str = "NCHW", kernel_layout: str = "OIHW", out_layout: str = "",
+           out_dtype: str = "int32") -> Call:
+    """Exact int32 2-D convolution of ``data - input_zp`` and ``kernel - kernel_zp``
+    (``relay.qnn.op.conv2d``); ``nn.conv2d``'s attributes, padding with the input
+    zero point; the kernel's parameters 0-d or per output channel."""
+    attrs = _nn.conv2d(data, kernel, strides=strides, padding=padding, dilation=dilation,
+                       groups=groups, channels=channels, kernel_size=kernel_size,
+                       data_layout=data_layout, kernel_layout=kernel_layout,
+                       out_layout=out_layout, out_dtype=out_dtype).attrs
+    return _call("qnn.conv2d", [data, kernel, _param("input_zero_point", input_zero_point, "int32"),
+                                _param("kernel_zero_point", kernel_zero_point, "int32"),
+                                _param("input_scale", input_scale, "float32"),
+                                _param("kernel_scale", kernel_scale, "float32")], **attrs)
+
+
+def _binary(name: str, lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point,
+            output_scale, output_zero_point, lhs_axis, rhs_axis) -> Call:
+    return _call(name, [lhs, rhs, _param("lhs_scale", lhs_scale, "float32"),
+                        _param("lhs_zero_point", lhs_zero_point, "int32"),
+                        _param("rhs_scale", rhs_scale, "float32"),
+                        _param("rhs_zero_point", rhs_zero_point, "int32"),
+                        _param("output_scale", output_scale, "float32"),
+                        _param("output_zero_point", output_zero_point, "int32")],
+                 lhs_axis=_int("lhs_axis", lhs_axis), rhs_axis=_int("rhs_axis", rhs_axis))
+
+
+def add(lhs: Expr, rhs: Expr, lhs_scale: Param, lhs_zero_point: Param, rhs_scale: Param,
+        rhs_zero_point: Param, output_scale: Param, output_zero_point: Param,
+        lhs_axis: int = -1, rhs_axis: int = -1) -> Call:
+    """Quantized ``lhs + rhs`` (``relay.qnn.op.add``): each operand requantized to the
+    output scale (UPWARD), added in int32, plus the output zero point, clipped."""
+    return _binary("qnn.add", lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point,
+                   output_scale, output_zero_point, lhs_axis, rhs_axis)
+
+
+def subtract(lhs: Expr, rhs: Expr, lhs_scale: Param, lhs_zero_point: Param, rhs_scale: Param,
+             rhs_zero_point: Param, output_scale: Param, output_zero_point: Param,
+             lhs_axis: int = -1, rhs_axis: int = -1) -> Call:
+    """Quantized ``lhs - rhs`` (``relay.qnn.op.subtract``), as :func:`add`."""
+    return _binary("qnn.subtract", lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale,
+                   rhs_zero_point, output_scale, output_zero_point, lhs_axis, rhs_axis)
+
+
+def mul(lhs: Expr, rhs: Expr, lhs_scale: Param, lhs_zero_point: Param, rhs_scale: Param,
+        rhs_zero_point: Param, output_scale: Param, output_zero_point: Param,
+        lhs_axis: int = -1, rhs_axis: int = -1) -> Call:
+    """Quantized ``lhs * rhs`` (``relay.qnn.op.mul``): ``(lhs - zp)(rhs - zp)`` in int32
+    at the scale ``float32(lhs_scale * rhs_scale)``, requantized to the output's."""
+    return _binary("qnn.mul", lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point,
+                   output_scale, output_zero_point, lhs_axis, rhs_axis)

@@ -1,0 +1,82 @@
+"""The qnn operators' builders and debug-interpreter kernels, bit-exact with TVM 0.19.
+
+Reference values were recorded from TVM 0.19 (side venv, ``relay.build`` for
+llvm at opt_level 3, graph executor) by record_qnn_tvm.py on the cases of
+qnn_cases.py (seeded random inputs; constant scales and zero points, per
+tensor and per channel) into qnn_tvm_results.json. The interpreter must
+match them EXACTLY (tolerance 0, integer and float results) for
+relay.qnn.op.quantize, dequantize, requantize, dense, batch_matmul, conv2d,
+add, subtract and mul. The compiled (llvm-cpu) side is test_qnn_lowering.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import relay_mlir as relay
+from _qnn_common import RECORDED, assert_bit_exact, case_function, recorded
+from qnn_cases import CASES, PROGRAM_TEXT, inputs, program_inputs
+
+QNN_OPS = ("qnn.quantize", "qnn.dequantize", "qnn.requantize", "qnn.dense", "qnn.batch_matmul",
+           "qnn.conv2d", "qnn.add", "qnn.subtract", "qnn.mul")
+
+
+def test_every_qnn_op_has_tvm_cases():
+    assert sorted({"qnn." + c["op"] for c in CASES.values()}) == sorted(QNN_OPS)
+    assert sorted(RECORDED) == sorted(list(CASES) + ["program"])
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_interpreter_matches_tvm(name):
+    mod = relay.IRModule.from_expr(case_function(name))
+    run = relay.create_executor("debug", mod=mod).evaluate()
+    assert_bit_exact(run(*inputs(name)), recorded(name))
+
+
+def test_tvm_text_parses_and_interprets_as_tvm():
+    """TVM's own text of a quantized program (quantize, conv2d, per-channel
+    requantize, add, mul, dequantize) parses, and the interpreter gives TVM's
+    float32 results exactly."""
+    mod = relay.fromtext(PROGRAM_TEXT)
+    assert mod["main"].body.op.name == "qnn.dequantize"
+    assert_bit_exact(relay.create_executor("debug", mod=mod).evaluate()(*program_inputs()),
+                     recorded("program"))
+
+
+X = relay.var("x", shape=(2, 3), dtype="float32")
+Q = relay.var("q", shape=(2, 3), dtype="int8")
+
+
+def test_builders_mirror_tvm_defaults():
+    """TVM 0.19's defaults (python/tvm/relay/qnn/op/qnn.py); numbers become constants."""
+    assert relay.qnn.op.quantize(X, 0.5, 0).attrs == {"axis": -1, "out_dtype": "int8"}
+    assert relay.qnn.op.dequantize(Q, 0.5, 0).attrs == {"axis": -1, "out_dtype": "float32"}
+    assert relay.qnn.op.requantize(Q, 0.5, 0, 0.25, 0).attrs == {
+        "axis": -1, "rounding": "None", "compute_dtype": "None", "out_dtype": "int8"}
+    assert relay.qnn.op.dense(Q, Q, 0, 0, 0.5, 0.5, None).attrs["out_dtype"] == "int32"
+    assert relay.qnn.op.batch_matmul(Q, Q, 0, 0, 0.5, 0.5).attrs == {"out_dtype": "int32"}
+    conv = relay.qnn.op.conv2d(Q, Q, 0, 0, 0.5, 0.5, (3, 3), 4)
+    assert conv.attrs["padding"] == [0, 0] and conv.attrs["out_dtype"] == "int32"
+    assert relay.qnn.op.add(Q, Q, 0.5, 0, 0.5, 0, 0.5, 0).attrs == {"lhs_axis": -1, "rhs_axis": -1}
+    scale = relay.qnn.op.quantize(X, 0.5, 3).args[1]
+    assert isinstance(scale, relay.Constant) and scale.data.dtype == np.float32
+    with pytest.raises(ValueError, match="'rounding' must be one of None, UPWARD, TONEAREST"):
+        relay.qnn.op.requantize(Q, 0.5, 0, 0.25, 0, rounding="DOWN")
+    with pytest.raises(TypeError, match="'output_scale' must be a relay expression or a number"):
+        relay.qnn.op.quantize(X, "0.5", 0)
+
+
+def test_interpreter_refuses_float_compute_dtype():
+    mod = relay.IRModule.from_expr(relay.Function(
+        [Q], relay.qnn.op.requantize(Q, 0.5, 0, 0.25, 0, compute_dtype="float32")))
+    with pytest.raises(relay.RelayRuntimeError, match="compute_dtype 'float32' is not supported"):
+        relay.create_executor("debug", mod=mod).evaluate()(np.zeros((2, 3), "int8"))
+
+
+@pytest.mark.parametrize("name", ["relay_mlir.qnn", "relay_mlir.qnn.op.qnn", "relay_mlir.qnn.fixed_point",
+                                  "relay_mlir.qnn.kernels"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
