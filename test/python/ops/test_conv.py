@@ -1,7 +1,6 @@
 """Numerics of the Conv family (dialect/relay/RelayConvOps.td) on llvm-cpu
-against numpy: conv1d, conv3d, conv2d_transpose. (The family's conv2d has
-its numeric cases in test_ops.py.) Helpers shared with test_nn.py,
-test_pool.py and test_norm.py are in _nn_common.py.
+against numpy: conv1d, conv2d, conv3d, conv2d_transpose. Helpers shared
+with test_nn.py, test_pool.py and test_norm.py are in _nn_common.py.
 
 Every case is one ``func.func`` of ONE module compiled once (``iree-compile``
 runs once for this file); ``Executable.run(name, ...)`` calls each. The
@@ -10,7 +9,8 @@ offsets of strided windows; transposed convolution by scattering each input
 pixel, or by explicit loops for groups and other layouts), not the
 lowering's algorithm.
 
-Tolerances: float32 contractions rtol 1e-4 / atol 1e-5.
+Tolerances: float32 contractions rtol 1e-4 / atol 1e-5 (also for the conv2d
+cases checked against relay_mlir.testing.numpy_ref, moved from test_ops.py).
 Cases whose name ends in ``[?]`` have a ``?`` dim and run at two sizes.
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
+from relay_mlir.testing import numpy_ref as ref
 from _nn_common import Any, Cases, check_case, compile_cases, make_case, make_rand, v
 
 rand = make_rand(11)
@@ -171,6 +172,42 @@ case("conv2d_transpose[?]", [x, w], relay.nn.conv2d_transpose(x, w, strides=2),
      [[rand(1, 2, 3, 3), rand(2, 2, 3, 3)], [rand(3, 2, 3, 3), rand(2, 2, 3, 3)]],
      lambda x, w: np_conv2d_transpose(x, w, (2, 2), (0, 0, 0, 0), (1, 1), (0, 0)))
 
+
+# conv2d, against relay_mlir.testing.numpy_ref (moved from test_ops.py)
+x, w = v("x", (1, 3, 8, 8)), v("w", (4, 3, 3, 3))
+case("nn.conv2d", [x, w], relay.nn.conv2d(x, w, padding=(1, 1), channels=4, kernel_size=(3, 3)),
+     [[rand(1, 3, 8, 8), rand(4, 3, 3, 3)]], lambda x, w: ref.conv2d(x, w, padding=(1, 1)))
+x, w = v("x", (2, 4, 9, 7)), v("w", (6, 2, 3, 2))
+case("nn.conv2d(strides,dilation,groups,pad4)", [x, w],
+     relay.nn.conv2d(x, w, strides=(2, 1), padding=(1, 0, 2, 1), dilation=(2, 1), groups=2),
+     [[rand(2, 4, 9, 7), rand(6, 2, 3, 2)]],
+     lambda x, w: ref.conv2d(x, w, strides=(2, 1), padding=(1, 0, 2, 1), dilation=(2, 1), groups=2))
+x, w = v("x", (1, 8, 8, 3)), v("w", (3, 3, 3, 5))
+case("nn.conv2d(NHWC,HWIO)", [x, w],
+     relay.nn.conv2d(x, w, strides=(2, 2), padding=(1, 1), data_layout="NHWC", kernel_layout="HWIO"),
+     [[rand(1, 8, 8, 3), rand(3, 3, 3, 5)]],
+     lambda x, w: ref.conv2d(x, w, strides=(2, 2), padding=(1, 1), data_layout="NHWC", kernel_layout="HWIO"))
+# Static NHWC/HWIO convolutions with <= 256 output pixels lower as im2col +
+# matmul; these two cover strides, dilation, asymmetric padding, a strided
+# 1x1 kernel and batch 2 on that path, and one just above the threshold
+# (17x16 = 272 pixels) on the direct linalg.conv_2d_nhwc_hwcf path.
+x, w = v("x", (2, 9, 8, 6)), v("w", (3, 2, 6, 7))
+case("nn.conv2d(NHWC,im2col,dilation,pad4,batch2)", [x, w],
+     relay.nn.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
+                     data_layout="NHWC", kernel_layout="HWIO"),
+     [[rand(2, 9, 8, 6), rand(3, 2, 6, 7)]],
+     lambda x, w: ref.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
+                             data_layout="NHWC", kernel_layout="HWIO"))
+x, w = v("x", (1, 11, 11, 8)), v("w", (1, 1, 8, 16))
+case("nn.conv2d(NHWC,im2col,1x1 stride 2)", [x, w],
+     relay.nn.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"),
+     [[rand(1, 11, 11, 8), rand(1, 1, 8, 16)]],
+     lambda x, w: ref.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"))
+x, w = v("x", (1, 17, 16, 3)), v("w", (3, 3, 3, 4))
+case("nn.conv2d(NHWC,direct,272 pixels)", [x, w],
+     relay.nn.conv2d(x, w, padding=(1, 1), data_layout="NHWC", kernel_layout="HWIO"),
+     [[rand(1, 17, 16, 3), rand(3, 3, 3, 4)]],
+     lambda x, w: ref.conv2d(x, w, padding=(1, 1), data_layout="NHWC", kernel_layout="HWIO"))
 
 # ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")

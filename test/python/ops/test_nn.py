@@ -1,7 +1,7 @@
 """Numerics of the NN family (dialect/relay/RelayNNOps.td) on llvm-cpu
 against numpy: matmul, batch_matmul, leaky_relu, prelu, gelu, dropout, pad,
-upsampling, depth_to_space, space_to_depth. (The family's dense, bias_add
-and batch_flatten have their numeric cases in test_ops.py.) Convolutions,
+upsampling, depth_to_space, space_to_depth, dense, bias_add, batch_flatten.
+Convolutions,
 pooling and normalisation are in test_conv.py, test_pool.py, test_norm.py;
 the helpers the four files share are in _nn_common.py.
 
@@ -13,7 +13,9 @@ float64 accumulation), not the lowering's algorithm.
 Tolerances: float32 contractions and bilinear upsampling rtol 1e-4 /
 atol 1e-5, gelu rtol 1e-5 / atol 2e-5, leaky_relu/prelu rtol 1e-6 / atol 0,
 data movement (pad, nearest upsampling, depth/space), dropout and integers
-exact, float16 rtol/atol 1e-2.
+exact, float16 rtol/atol 1e-2; dense and bias_add (checked against
+relay_mlir.testing.numpy_ref, moved from test_ops.py) rtol 1e-4 / atol 1e-5,
+batch_flatten rtol 1e-5 / atol 1e-6.
 Cases whose name ends in ``[?]`` have a ``?`` dim and run at two sizes.
 """
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
+from relay_mlir.testing import numpy_ref as ref
 from _nn_common import ACCUM, EXACT, F16, TRANSC, Any, Cases, check_case, compile_cases, make_case, make_rand, v
 
 rand = make_rand(11)
@@ -229,6 +232,20 @@ x = v("x", (Any(), 4, 6, 2))
 case("space_to_depth_nhwc[?]", [x], relay.nn.space_to_depth(x, 2, layout="NHWC"),
      [[rand(1, 4, 6, 2)], [rand(3, 4, 6, 2)]], lambda x: np_space_to_depth(x, 2, nchw=False), EXACT)
 
+
+# dense, bias_add, batch_flatten, against relay_mlir.testing.numpy_ref (moved
+# from test_ops.py, with its tolerances).
+x, w = v("x", (2, 8)), v("w", (5, 8))
+case("nn.dense", [x, w], relay.nn.dense(x, w, units=5), [[rand(2, 8), rand(5, 8)]], ref.dense)
+x, b = v("x", (1, 4, 3, 3)), v("b", (4,))
+case("nn.bias_add", [x, b], relay.nn.bias_add(x, b), [[rand(1, 4, 3, 3), rand(4)]],
+     lambda x, b: ref.bias_add(x, b, axis=1))
+x, b = v("x", (2, 6)), v("b", (6,))
+case("nn.bias_add(axis=-1)", [x, b], relay.nn.bias_add(x, b, axis=-1), [[rand(2, 6), rand(6)]],
+     lambda x, b: ref.bias_add(x, b, axis=-1))
+x = v("x", (2, 3, 2, 2))
+case("nn.batch_flatten", [x], relay.nn.batch_flatten(x), [[rand(2, 3, 2, 2)]], ref.batch_flatten,
+     dict(rtol=1e-5, atol=1e-6))
 
 # ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")

@@ -1,8 +1,7 @@
 """Numerics of the Pool family (dialect/relay/RelayPoolOps.td) on llvm-cpu
-against numpy: max/avg pooling in 1-3 d, global max pooling, adaptive
-max/avg pooling. (The family's 2-d max/avg and global average pooling have
-their numeric cases in test_ops.py.) Helpers shared with test_nn.py,
-test_conv.py and test_norm.py are in _nn_common.py.
+against numpy: max/avg pooling in 1-3 d, global max/avg pooling, adaptive
+max/avg pooling. Helpers shared with test_nn.py, test_conv.py and
+test_norm.py are in _nn_common.py.
 
 Every case is one ``func.func`` of ONE module compiled once (``iree-compile``
 runs once for this file); ``Executable.run(name, ...)`` calls each. The
@@ -11,7 +10,8 @@ topi's padding counts, explicit adaptive cell bounds), not the lowering's
 algorithm.
 
 Tolerances: max pooling and integers exact, average pooling rtol 1e-4 /
-atol 1e-5.
+atol 1e-5; the cases checked against relay_mlir.testing.numpy_ref (moved
+from test_ops.py) keep its rtol 1e-5 / atol 1e-6 (global average: 1e-4 / 1e-5).
 Cases whose name ends in ``[?]`` have a ``?`` dim and run at two sizes.
 """
 from __future__ import annotations
@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
+from relay_mlir.testing import numpy_ref as ref
 from _nn_common import EXACT, Any, Cases, check_case, compile_cases, make_case, make_rand, v
 
 rand = make_rand(11)
@@ -174,6 +175,29 @@ x = v("x", (Any(), 2, 2, 2))
 case("adaptive_avg_pool2d_2x2_1x1[?]", [x], relay.nn.adaptive_avg_pool2d(x, output_size=(1, 1)),
      [[rand(1, 2, 2, 2)], [rand(3, 2, 2, 2)]], lambda x: np_adaptive(x, (1, 1), "avg"))
 
+
+# 2-d max/avg and global average pooling, against relay_mlir.testing.numpy_ref
+# (moved from test_ops.py, with its tolerances: rtol 1e-5 / atol 1e-6, and
+# rtol 1e-4 / atol 1e-5 for the global average).
+NUMPY_REF_TOL = dict(rtol=1e-5, atol=1e-6)
+x = v("x", (1, 2, 7, 7))
+case("nn.max_pool2d", [x], relay.nn.max_pool2d(x, pool_size=(3, 3), strides=(2, 2), padding=(1, 1)),
+     [[rand(1, 2, 7, 7, lo=-5, hi=-1)]],  # all negative: a padded 0 must never win
+     lambda x: ref.max_pool2d(x, (3, 3), (2, 2), padding=(1, 1)), NUMPY_REF_TOL)
+x = v("x", (1, 2, 5, 5))
+case("nn.max_pool2d(ceil_mode)", [x], relay.nn.max_pool2d(x, pool_size=2, strides=2, ceil_mode=True),
+     [[rand(1, 2, 5, 5)]], lambda x: ref.max_pool2d(x, (2, 2), (2, 2), ceil_mode=True), NUMPY_REF_TOL)
+x = v("x", (1, 2, 5, 5))
+case("nn.avg_pool2d", [x], relay.nn.avg_pool2d(x, pool_size=(3, 3), padding=(1, 1)), [[rand(1, 2, 5, 5)]],
+     lambda x: ref.avg_pool2d(x, (3, 3), (1, 1), padding=(1, 1)), NUMPY_REF_TOL)
+x = v("x", (1, 2, 6, 6))
+case("nn.avg_pool2d(count_include_pad)", [x],
+     relay.nn.avg_pool2d(x, pool_size=(3, 3), strides=(2, 2), padding=(1, 1), count_include_pad=True),
+     [[rand(1, 2, 6, 6)]],
+     lambda x: ref.avg_pool2d(x, (3, 3), (2, 2), padding=(1, 1), count_include_pad=True), NUMPY_REF_TOL)
+x = v("x", (2, 3, 5, 4))
+case("nn.global_avg_pool2d", [x], relay.nn.global_avg_pool2d(x), [[rand(2, 3, 5, 4)]],
+     ref.global_avg_pool2d)
 
 # ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")
