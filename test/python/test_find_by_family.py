@@ -18,17 +18,15 @@ Fast: no compilation (llvm-tblgen reads the ODS files).
 """
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Dict, List, Set
 
 import pytest
+from test_status_page import _gen as load_gen_status
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "gen_status.py"
 
 _AXIS_IDENTITY = ("typed by inferAxisIdentity (an axis attribute checked, the type kept), shared "
                   "by Norm and Transform ops and kept beside the identity rules in "
@@ -54,11 +52,8 @@ EXCEPTIONS: Dict[tuple, str] = {
 
 @pytest.fixture(scope="module")
 def gen_status():
-    spec = importlib.util.spec_from_file_location("gen_status", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # (dataclasses look their module up)
-    spec.loader.exec_module(mod)
-    return mod
+    """scripts/gen_status.py, loaded as test_status_page.py loads it."""
+    return load_gen_status()
 
 
 @pytest.fixture(scope="module")
