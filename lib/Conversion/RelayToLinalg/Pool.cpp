@@ -380,6 +380,128 @@ struct GlobalMaxPool2DPattern : OpConversionPattern<GlobalMaxPool2DOp> {
 // nn.adaptive_avg_pool2d / nn.adaptive_max_pool2d
 //===----------------------------------------------------------------------===//
 
+/// The cells of an adaptive pool over the two spatial dims (`spatial`):
+/// output cell o of a dim from `in` to `out` covers
+/// [floor(o in / out), floor(((o + 1) in + out - 1) / out)), at most `kmax`
+/// wide.
+struct AdaptiveCells {
+  int64_t spatial[2], in[2], out[2], kmax[2];
+
+  AdaptiveCells(bool nchw, RankedTensorType dataType,
+                RankedTensorType resultType)
+      : spatial{nchw ? 2 : 1, nchw ? 3 : 2} {
+    for (int i = 0; i < 2; ++i) {
+      in[i] = dataType.getDimSize(spatial[i]);
+      out[i] = resultType.getDimSize(spatial[i]);
+      kmax[i] = 1;
+      for (int64_t o = 0; o < out[i]; ++o) {
+        int64_t start = o * in[i] / out[i];
+        int64_t end = ((o + 1) * in[i] + out[i] - 1) / out[i];
+        kmax[i] = std::max(kmax[i], end - start);
+      }
+    }
+  }
+
+  /// (k < end(o) - start(o), end(o) - start(o)) in dim i.
+  std::pair<Value, Value> inWindow(OpBuilder &b, Location l, Value o, Value k,
+                                   int i) const {
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, l, v);
+    };
+    Value start = arith::DivUIOp::create(
+        b, l, arith::MulIOp::create(b, l, o, cst(in[i])), cst(out[i]));
+    Value end = arith::DivUIOp::create(
+        b, l,
+        arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, o, cst(in[i])),
+                              cst(in[i] + out[i] - 1)),
+        cst(out[i]));
+    return std::make_pair(
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, k,
+                              arith::SubIOp::create(b, l, end, start))
+            .getResult(),
+        Value(arith::SubIOp::create(b, l, end, start)));
+  }
+};
+
+/// The max (or sum) of every cell: a generic over the output and a
+/// [kmax0, kmax1] window reading data[start(o) + k] (clamped to the data;
+/// masked when k is past the cell's end: a gather, as the start is
+/// o * n / m), accumulated into `init`.
+Value reduceCells(OpBuilder &rewriter, Location loc, const AdaptiveCells &c,
+                  Value data, Value init, bool isMax, bool isUnsigned) {
+  MLIRContext *ctx = rewriter.getContext();
+  int64_t rank = 4;
+  auto resultType = cast<RankedTensorType>(init.getType());
+  Value window = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{c.kmax[0], c.kmax[1]},
+      resultType.getElementType());
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  iters.append(2, utils::IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{resultType}, ValueRange{window},
+      ValueRange{init},
+      ArrayRef<AffineMap>{AffineMap::get(rank + 2, 0,
+                                         {getAffineDimExpr(rank, ctx),
+                                          getAffineDimExpr(rank + 1, ctx)},
+                                         ctx),
+                          AffineMap::getMultiDimIdentityMap(rank + 2, ctx)
+                              .getMajorSubMap(rank)},
+      iters, [&](OpBuilder &b, Location l, ValueRange args) {
+        Value ok;
+        SmallVector<Value> idx;
+        for (int64_t d = 0; d < rank; ++d)
+          idx.push_back(linalg::IndexOp::create(b, l, d));
+        for (int i = 0; i < 2; ++i) {
+          Value o = idx[c.spatial[i]];
+          Value k = linalg::IndexOp::create(b, l, rank + i);
+          Value inside = c.inWindow(b, l, o, k, i).first;
+          ok =
+              ok ? arith::AndIOp::create(b, l, ok, inside).getResult() : inside;
+          Value start = arith::DivUIOp::create(
+              b, l,
+              arith::MulIOp::create(
+                  b, l, o, arith::ConstantIndexOp::create(b, l, c.in[i])),
+              arith::ConstantIndexOp::create(b, l, c.out[i]));
+          idx[c.spatial[i]] = arith::MinUIOp::create(
+              b, l, arith::AddIOp::create(b, l, start, k),
+              arith::ConstantIndexOp::create(b, l, c.in[i] - 1));
+        }
+        Value x = tensor::ExtractOp::create(b, l, data, idx);
+        Value r = isMax ? maxScalars(b, l, x, args[1], isUnsigned)
+                        : addScalars2(b, l, x, args[1]);
+        linalg::YieldOp::create(
+            b, l, arith::SelectOp::create(b, l, ok, r, args[1]).getResult());
+      });
+  return generic.getResult(0);
+}
+
+/// The cell sums divided by the cells' sizes (adaptive avg).
+Value divideByCellSize(OpBuilder &rewriter, Location loc,
+                       const AdaptiveCells &c, Value sums,
+                       ArrayRef<OpFoldResult> outSizes, bool isUnsigned) {
+  auto resultType = cast<RankedTensorType>(sums.getType());
+  Type elem = resultType.getElementType();
+  return buildMap(
+      rewriter, loc, resultType, outSizes, {sums},
+      {rewriter.getMultiDimIdentityMap(4)},
+      [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+        Value zero = arith::ConstantIndexOp::create(b, l, 0);
+        Value n0 = c.inWindow(b, l, linalg::IndexOp::create(b, l, c.spatial[0]),
+                              zero, 0)
+                       .second;
+        Value n1 = c.inWindow(b, l, linalg::IndexOp::create(b, l, c.spatial[1]),
+                              zero, 1)
+                       .second;
+        Value count = arith::MulIOp::create(b, l, n0, n1);
+        Value divisor = indexToScalar(b, l, count, elem, isUnsigned);
+        if (isa<FloatType>(elem))
+          return arith::DivFOp::create(b, l, args[0], divisor);
+        if (isUnsigned)
+          return arith::DivUIOp::create(b, l, args[0], divisor);
+        return arith::DivSIOp::create(b, l, args[0], divisor);
+      });
+}
+
 template <typename OpTy, bool isMax>
 struct AdaptivePool2DPattern : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -394,118 +516,28 @@ struct AdaptivePool2DPattern : OpConversionPattern<OpTy> {
       return op.emitError()
              << "not supported yet: " << op->getName() << " with layout "
              << layout << " (NCHW and NHWC are)";
-    bool nchw = layout == "NCHW";
-    int64_t spatial[2] = {nchw ? 2 : 1, nchw ? 3 : 2};
     Value data = adaptor.getData();
     auto dataType = cast<RankedTensorType>(data.getType());
     RankedTensorType resultType = resultTensorType(op);
-    if (dataType.isDynamicDim(spatial[0]) || dataType.isDynamicDim(spatial[1]))
+    bool nchw = layout == "NCHW";
+    if (dataType.isDynamicDim(nchw ? 2 : 1) ||
+        dataType.isDynamicDim(nchw ? 3 : 2))
       return op.emitError() << "not supported yet: " << op->getName()
                             << " with a `?` spatial dim";
+    AdaptiveCells cells(nchw, dataType, resultType);
     Type elem = resultType.getElementType();
     bool isUnsigned = isUnsignedInt(op.getData().getType());
-    int64_t in[2], out[2], kmax[2];
-    for (int i = 0; i < 2; ++i) {
-      in[i] = dataType.getDimSize(spatial[i]);
-      out[i] = resultType.getDimSize(spatial[i]);
-      kmax[i] = 1;
-      for (int64_t o = 0; o < out[i]; ++o) {
-        int64_t start = o * in[i] / out[i];
-        int64_t end = ((o + 1) * in[i] + out[i] - 1) / out[i];
-        kmax[i] = std::max(kmax[i], end - start);
-      }
-    }
     Value padValue = isMax ? lowestConst(rewriter, loc, elem, isUnsigned)
                            : scalarConst(rewriter, loc, elem, 0.0);
-    MLIRContext *ctx = rewriter.getContext();
-    int64_t rank = 4;
-    SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
-    SmallVector<OpFoldResult> outSizes = sizes;
+    SmallVector<OpFoldResult> outSizes = dimSizes(rewriter, loc, data);
     for (int i = 0; i < 2; ++i)
-      outSizes[spatial[i]] = rewriter.getIndexAttr(out[i]);
+      outSizes[cells.spatial[i]] = rewriter.getIndexAttr(cells.out[i]);
     Value init = filledTensor(rewriter, loc, resultType, outSizes, padValue);
-    Value window = tensor::EmptyOp::create(
-        rewriter, loc, ArrayRef<int64_t>{kmax[0], kmax[1]}, elem);
-    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-    iters.append(2, utils::IteratorType::reduction);
-    // k < end(o) - start(o), with start = floor(o n / m) and
-    // end = floor(((o + 1) n + m - 1) / m).
-    auto inWindow = [&](OpBuilder &b, Location l, Value o, Value k, int i) {
-      auto cst = [&](int64_t v) {
-        return arith::ConstantIndexOp::create(b, l, v);
-      };
-      Value start = arith::DivUIOp::create(
-          b, l, arith::MulIOp::create(b, l, o, cst(in[i])), cst(out[i]));
-      Value end = arith::DivUIOp::create(
-          b, l,
-          arith::AddIOp::create(b, l,
-                                arith::MulIOp::create(b, l, o, cst(in[i])),
-                                cst(in[i] + out[i] - 1)),
-          cst(out[i]));
-      return std::make_pair(
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, k,
-                                arith::SubIOp::create(b, l, end, start))
-              .getResult(),
-          Value(arith::SubIOp::create(b, l, end, start)));
-    };
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, ValueRange{window},
-        ValueRange{init},
-        ArrayRef<AffineMap>{AffineMap::get(rank + 2, 0,
-                                           {getAffineDimExpr(rank, ctx),
-                                            getAffineDimExpr(rank + 1, ctx)},
-                                           ctx),
-                            AffineMap::getMultiDimIdentityMap(rank + 2, ctx)
-                                .getMajorSubMap(rank)},
-        iters, [&](OpBuilder &b, Location l, ValueRange args) {
-          // Reads data[start(o) + k] (clamped to the data; masked when k is
-          // past the cell's end): a gather, as the start is o * n / m.
-          Value ok;
-          SmallVector<Value> idx;
-          for (int64_t d = 0; d < rank; ++d)
-            idx.push_back(linalg::IndexOp::create(b, l, d));
-          for (int i = 0; i < 2; ++i) {
-            Value o = idx[spatial[i]];
-            Value k = linalg::IndexOp::create(b, l, rank + i);
-            Value c = inWindow(b, l, o, k, i).first;
-            ok = ok ? arith::AndIOp::create(b, l, ok, c).getResult() : c;
-            Value start = arith::DivUIOp::create(
-                b, l,
-                arith::MulIOp::create(
-                    b, l, o, arith::ConstantIndexOp::create(b, l, in[i])),
-                arith::ConstantIndexOp::create(b, l, out[i]));
-            idx[spatial[i]] = arith::MinUIOp::create(
-                b, l, arith::AddIOp::create(b, l, start, k),
-                arith::ConstantIndexOp::create(b, l, in[i] - 1));
-          }
-          Value x = tensor::ExtractOp::create(b, l, data, idx);
-          Value r = isMax ? maxScalars(b, l, x, args[1], isUnsigned)
-                          : addScalars2(b, l, x, args[1]);
-          linalg::YieldOp::create(
-              b, l, arith::SelectOp::create(b, l, ok, r, args[1]).getResult());
-        });
-    Value result = generic.getResult(0);
-    if constexpr (!isMax) {
-      result = buildMap(
-          rewriter, loc, resultType, outSizes, {result},
-          {rewriter.getMultiDimIdentityMap(rank)},
-          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            Value zero = arith::ConstantIndexOp::create(b, l, 0);
-            Value n0 = inWindow(b, l, linalg::IndexOp::create(b, l, spatial[0]),
-                                zero, 0)
-                           .second;
-            Value n1 = inWindow(b, l, linalg::IndexOp::create(b, l, spatial[1]),
-                                zero, 1)
-                           .second;
-            Value count = arith::MulIOp::create(b, l, n0, n1);
-            Value divisor = indexToScalar(b, l, count, elem, isUnsigned);
-            if (isa<FloatType>(elem))
-              return arith::DivFOp::create(b, l, args[0], divisor);
-            if (isUnsigned)
-              return arith::DivUIOp::create(b, l, args[0], divisor);
-            return arith::DivSIOp::create(b, l, args[0], divisor);
-          });
-    }
+    Value result =
+        reduceCells(rewriter, loc, cells, data, init, isMax, isUnsigned);
+    if constexpr (!isMax)
+      result =
+          divideByCellSize(rewriter, loc, cells, result, outSizes, isUnsigned);
     rewriter.replaceOp(op, result);
     return success();
   }
