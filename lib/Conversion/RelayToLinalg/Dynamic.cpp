@@ -357,6 +357,112 @@ static bool isProductOfDims(Value v) {
 /// dyn.reshape: the requested dims (0 copies the input dim unless
 /// `allowzero`, one -1 takes the remaining elements), checked to hold the
 /// input's element count, then collapse to 1-d and expand to the result.
+/// dyn.reshape's newshape read entry by entry: the requested sizes (a `0`
+/// entry replaced by the input's dim unless allowzero), and the facts the
+/// checks need: the product of the non-(-1) entries, how many are -1,
+/// whether one is negative otherwise; and the one entry that is -1 at
+/// compile time when every other entry is a size (a constant or a product
+/// of dims, never -1): its size is then `total / known`, which the
+/// reshape's symbolic regrouping can read.
+struct NewShape {
+  Value zero, one, minusOne; // index constants
+  SmallVector<Value> req;
+  Value known, wildcards, negative;
+  int64_t wildAt = -1;
+  bool othersAreSizes = true;
+};
+
+NewShape readNewShape(OpBuilder &rewriter, Location loc, DynReshapeOp op,
+                      Value data, Value newshape,
+                      ArrayRef<OpFoldResult> inSizes, int64_t rank) {
+  int64_t inRank = cast<RankedTensorType>(data.getType()).getRank();
+  NewShape s;
+  s.zero = indexConst(rewriter, loc, 0);
+  s.one = indexConst(rewriter, loc, 1);
+  s.minusOne = indexConst(rewriter, loc, -1);
+  Value zero = s.zero, one = s.one, minusOne = s.minusOne;
+  s.known = one;
+  s.wildcards = zero;
+  s.negative = rewriter.createOrFold<arith::ConstantOp>(
+      loc, rewriter.getBoolAttr(false));
+  for (int64_t i = 0; i < rank; ++i) {
+    Value v = shapeEntry(rewriter, loc, newshape, i);
+    std::optional<int64_t> c = getConstantIntValue(v);
+    if (c && *c == -1) {
+      s.othersAreSizes &= s.wildAt < 0;
+      s.wildAt = i;
+    } else if (c) {
+      s.othersAreSizes &= *c >= 0;
+    } else {
+      s.othersAreSizes &= isProductOfDims(v);
+    }
+    // (an entry that is this very dim of the input needs no `0` check)
+    auto dim = v.getDefiningOp<tensor::DimOp>();
+    bool sameDim = dim && dim.getSource() == data &&
+                   dim.getConstantIndex() == std::optional<int64_t>(i);
+    if (!op.getAllowzero() && i < inRank && !sameDim)
+      v = arith::SelectOp::create(
+          rewriter, loc, cmp(rewriter, loc, arith::CmpIPredicate::eq, v, zero),
+          getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[i]), v);
+    Value isWild = cmp(rewriter, loc, arith::CmpIPredicate::eq, v, minusOne);
+    s.wildcards = arith::AddIOp::create(
+        rewriter, loc, s.wildcards,
+        arith::SelectOp::create(rewriter, loc, isWild, one, zero));
+    s.negative = arith::OrIOp::create(
+        rewriter, loc, s.negative,
+        arith::AndIOp::create(
+            rewriter, loc,
+            cmp(rewriter, loc, arith::CmpIPredicate::slt, v, zero),
+            arith::XOrIOp::create(rewriter, loc, isWild,
+                                  rewriter.createOrFold<arith::ConstantOp>(
+                                      loc, rewriter.getBoolAttr(true)))));
+    s.known = arith::MulIOp::create(
+        rewriter, loc, s.known,
+        arith::SelectOp::create(rewriter, loc, isWild, one, v));
+    s.req.push_back(v);
+  }
+  return s;
+}
+
+/// The requested sizes with the -1 entry resolved: the elements left (0
+/// when nothing else is known); for a -1 known at compile time beside
+/// sizes, `total / (product of the others)`, asserting that product is not
+/// 0 (with a 0 entry beside it, -1 could be any size: an error, as in numpy
+/// and onnxruntime).
+SmallVector<OpFoldResult> resolveNewShape(OpBuilder &rewriter, Location loc,
+                                          const NewShape &s, Value total) {
+  Value zero = s.zero, one = s.one, minusOne = s.minusOne;
+  Value safeKnown = arith::SelectOp::create(
+      rewriter, loc,
+      cmp(rewriter, loc, arith::CmpIPredicate::eq, s.known, zero), one,
+      s.known);
+  Value inferred = arith::DivSIOp::create(rewriter, loc, total, safeKnown);
+  SmallVector<OpFoldResult> outSizes;
+  for (Value v : s.req)
+    outSizes.push_back(
+        isProductOfDims(v) // (never -1)
+            ? v
+            : arith::SelectOp::create(
+                  rewriter, loc,
+                  cmp(rewriter, loc, arith::CmpIPredicate::eq, v, minusOne),
+                  inferred, v)
+                  .getResult());
+  if (s.wildAt >= 0 && s.othersAreSizes) {
+    SmallVector<OpFoldResult> others(s.req.begin(), s.req.end());
+    others.erase(others.begin() + s.wildAt);
+    Value knownSizes = product(rewriter, loc, others);
+    cf::AssertOp::create(
+        rewriter, loc,
+        cmp(rewriter, loc, arith::CmpIPredicate::ne, knownSizes, zero),
+        ("relay.dyn.reshape: newshape has -1 beside a 0 entry (the -1 is "
+         "ambiguous)" +
+         sourceSuffix(loc)));
+    outSizes[s.wildAt] =
+        arith::DivSIOp::create(rewriter, loc, total, knownSizes).getResult();
+  }
+  return outSizes;
+}
+
 struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -364,102 +470,24 @@ struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value data = adaptor.getData();
-    auto inType = cast<RankedTensorType>(data.getType());
     auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
-    int64_t inRank = inType.getRank(), rank = resultType.getRank();
     SmallVector<OpFoldResult> inSizes = dimSizes(rewriter, loc, data);
     Value total = product(rewriter, loc, inSizes);
-    Value zero = indexConst(rewriter, loc, 0),
-          one = indexConst(rewriter, loc, 1);
-    Value minusOne = indexConst(rewriter, loc, -1);
-    SmallVector<Value> req;
-    Value known = one, wildcards = zero,
-          negative = rewriter.createOrFold<arith::ConstantOp>(
-              loc, rewriter.getBoolAttr(false));
-    // the one entry that is -1 at compile time, when every other entry is a
-    // size (a constant or a product of dims, never -1): its size is then
-    // `total / known`, which the reshape's symbolic regrouping can read
-    int64_t wildAt = -1;
-    bool othersAreSizes = true;
-    for (int64_t i = 0; i < rank; ++i) {
-      Value v = shapeEntry(rewriter, loc, adaptor.getNewshape(), i);
-      std::optional<int64_t> c = getConstantIntValue(v);
-      if (c && *c == -1) {
-        othersAreSizes &= wildAt < 0;
-        wildAt = i;
-      } else if (c) {
-        othersAreSizes &= *c >= 0;
-      } else {
-        othersAreSizes &= isProductOfDims(v);
-      }
-      // (an entry that is this very dim of the input needs no `0` check)
-      auto dim = v.getDefiningOp<tensor::DimOp>();
-      bool sameDim = dim && dim.getSource() == data &&
-                     dim.getConstantIndex() == std::optional<int64_t>(i);
-      if (!op.getAllowzero() && i < inRank && !sameDim)
-        v = arith::SelectOp::create(
-            rewriter, loc,
-            cmp(rewriter, loc, arith::CmpIPredicate::eq, v, zero),
-            getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[i]), v);
-      Value isWild = cmp(rewriter, loc, arith::CmpIPredicate::eq, v, minusOne);
-      wildcards = arith::AddIOp::create(
-          rewriter, loc, wildcards,
-          arith::SelectOp::create(rewriter, loc, isWild, one, zero));
-      negative = arith::OrIOp::create(
-          rewriter, loc, negative,
-          arith::AndIOp::create(
-              rewriter, loc,
-              cmp(rewriter, loc, arith::CmpIPredicate::slt, v, zero),
-              arith::XOrIOp::create(rewriter, loc, isWild,
-                                    rewriter.createOrFold<arith::ConstantOp>(
-                                        loc, rewriter.getBoolAttr(true)))));
-      known = arith::MulIOp::create(
-          rewriter, loc, known,
-          arith::SelectOp::create(rewriter, loc, isWild, one, v));
-      req.push_back(v);
-    }
-    // the -1 dim: the elements left (0 when nothing else is known)
-    Value safeKnown = arith::SelectOp::create(
-        rewriter, loc,
-        cmp(rewriter, loc, arith::CmpIPredicate::eq, known, zero), one, known);
-    Value inferred = arith::DivSIOp::create(rewriter, loc, total, safeKnown);
-    SmallVector<OpFoldResult> outSizes;
-    for (Value v : req)
-      outSizes.push_back(
-          isProductOfDims(v) // (never -1)
-              ? v
-              : arith::SelectOp::create(
-                    rewriter, loc,
-                    cmp(rewriter, loc, arith::CmpIPredicate::eq, v, minusOne),
-                    inferred, v)
-                    .getResult());
-    if (wildAt >= 0 && othersAreSizes) {
-      // (with a 0 entry beside it, -1 could be any size: an error, as in
-      // numpy and onnxruntime)
-      SmallVector<OpFoldResult> others(req.begin(), req.end());
-      others.erase(others.begin() + wildAt);
-      Value knownSizes = product(rewriter, loc, others);
-      cf::AssertOp::create(
-          rewriter, loc,
-          cmp(rewriter, loc, arith::CmpIPredicate::ne, knownSizes, zero),
-          ("relay.dyn.reshape: newshape has -1 beside a 0 entry (the -1 is "
-           "ambiguous)" +
-           sourceSuffix(loc)));
-      outSizes[wildAt] =
-          arith::DivSIOp::create(rewriter, loc, total, knownSizes).getResult();
-    }
-    SmallVector<OpFoldResult> requested = outSizes;
+    NewShape s = readNewShape(rewriter, loc, op, data, adaptor.getNewshape(),
+                              inSizes, resultType.getRank());
+    SmallVector<OpFoldResult> requested =
+        resolveNewShape(rewriter, loc, s, total);
     // (first: the element count's product may not overflow, e.g. [2^62, 4]
     // for an empty input)
     checkRequestedShape(rewriter, loc, requested, "relay.dyn.reshape");
     Value ok = arith::AndIOp::create(
         rewriter, loc,
         cmp(rewriter, loc, arith::CmpIPredicate::eq,
-            product(rewriter, loc, outSizes), total),
+            product(rewriter, loc, requested), total),
         arith::AndIOp::create(
             rewriter, loc,
-            cmp(rewriter, loc, arith::CmpIPredicate::ule, wildcards, one),
-            arith::XOrIOp::create(rewriter, loc, negative,
+            cmp(rewriter, loc, arith::CmpIPredicate::ule, s.wildcards, s.one),
+            arith::XOrIOp::create(rewriter, loc, s.negative,
                                   rewriter.createOrFold<arith::ConstantOp>(
                                       loc, rewriter.getBoolAttr(true)))));
     cf::AssertOp::create(
@@ -467,9 +495,8 @@ struct DynReshapePattern : OpConversionPattern<DynReshapeOp> {
         ("relay.dyn.reshape: newshape does not fit the input's element count "
          "(or has more than one -1 or a negative entry)" +
          sourceSuffix(loc)));
-    outSizes =
+    SmallVector<OpFoldResult> outSizes =
         checkedSizes(rewriter, loc, resultType, requested, "relay.dyn.reshape");
-
     rewriter.replaceOp(
         op, reshapeToSizes(rewriter, loc, data, resultType, outSizes));
     return success();
