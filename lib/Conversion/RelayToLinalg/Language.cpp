@@ -4,8 +4,9 @@
 // leaves (1:N), `relay.tuple` and `relay.tuple_get_item` just regroup
 // those values, and func.func/call/return signatures are rewritten by the
 // upstream 1:N function conversion patterns. `relay.if` becomes `scf.if`.
-// ADTs, match and references are in ADT.cpp. Closures and `grad` are
-// rejected up front by `checkLowerable`, with one located error each.
+// ADTs and match are in ADT.cpp, references in LanguageRef.cpp. Closures
+// and `grad` are rejected up front by `checkLowerable`, with one located
+// error each.
 //
 //===----------------------------------------------------------------------===//
 #include "Utils.h"
