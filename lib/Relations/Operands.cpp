@@ -35,8 +35,10 @@ struct ConvWeightAttrs {
 template <typename ConvOp>
 ConvWeightAttrs convAttrs(ConvOp op, unsigned spatialRank, bool transposed,
                           bool groupsNeedWeight) {
-  return {spatialRank,        transposed,          groupsNeedWeight,
-          op.getGroups(),     op.getChannels(),    op.getKernelSize(),
+  // I64 attributes read back as uint64_t; negative values come back intact.
+  return {spatialRank,        transposed,
+          groupsNeedWeight,   static_cast<int64_t>(op.getGroups()),
+          op.getChannels(),   op.getKernelSize(),
           op.getDataLayout(), op.getKernelLayout()};
 }
 

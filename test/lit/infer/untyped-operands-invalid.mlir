@@ -42,3 +42,12 @@ func.func @data_unknown(%x: !relay.incomplete, %w: !relay.incomplete) -> !relay.
   %0 = relay.nn.dense %x, %w {units = 3 : i64} : (!relay.incomplete, !relay.incomplete) -> !relay.incomplete
   return %0 : !relay.incomplete
 }
+
+// -----
+
+// The weight per group needs the input channels divisible by groups.
+func.func @indivisible(%x: tensor<1x4x10xf32>, %w: !relay.incomplete) -> !relay.incomplete {
+  // expected-error @+1 {{input channels 4 are not divisible by groups 3}}
+  %0 = relay.nn.conv1d %x, %w {channels = 6 : i64, kernel_size = array<i64: 3>, groups = 3 : i64} : (tensor<1x4x10xf32>, !relay.incomplete) -> !relay.incomplete
+  return %0 : !relay.incomplete
+}
