@@ -46,7 +46,6 @@ from .pass_infra import (FunctionPass, ModulePass, Pass, PassContext, PassInfo, 
                          PassPrintingInstrument, PassTimingInstrument, PrintAfterAll,
                          PrintBeforeAll, Sequential, _NOT_YET, _register_pass, _run_pass,
                          function_pass, module_pass, pass_instrument)
-from .expr_functor import ExprVisitor
 from .ty import FuncType, TensorType
 from .byoc import AnnotateTarget, MergeCompilerRegions, MergeComposite, PartitionGraph  # BYOC (docs/byoc.md)
 
@@ -79,21 +78,20 @@ def _infer(mod: IRModule) -> IRModule:
     return mod
 
 
-class _ReturnTypeFiller(ExprVisitor):
-    """Sets ``ret_type`` of each function without one to its inferred return type."""
-
-    def visit_function(self, fn: Function) -> None:
-        if fn.ret_type is None and isinstance(fn._checked_type, FuncType):
-            fn.ret_type = fn._checked_type.ret_type
-        super().visit_function(fn)
-
-
 def _fill_return_types(mod: IRModule) -> None:
-    """TVM 0.19's InferType gives every function, global or local, its ``ret_type`` (its
-    typed copy of the module has them); here the functions are typed in place."""
-    for fn in mod.functions.values():
-        if isinstance(fn, Function):
-            _ReturnTypeFiller().visit(fn)
+    """TVM 0.19's InferType returns a typed copy of the module whose functions have their
+    ``ret_type``; here each global function without one is replaced, in ``mod``, by a copy
+    with its inferred return type (the function object itself, which other modules may
+    share, is left as it was)."""
+    for gv, fn in list(mod.functions.items()):
+        if not isinstance(fn, Function) or fn.ret_type is not None:
+            continue
+        checked = fn._checked_type
+        if not isinstance(checked, FuncType):
+            continue
+        typed = Function(fn.params, fn.body, checked.ret_type, fn.type_params, fn.attrs)
+        typed._checked_type, typed.span = checked, fn.span
+        mod.functions[gv] = typed
 
 
 def _infer_expr_type(e):
