@@ -38,7 +38,7 @@ import warnings
 from .autodiff import _run_passes, gradient, jvp
 from .emit import _ir, new_context, parse_module, run_passes
 from .errors import CompileError
-from .expr import Call, Function, Op, TupleGetItem
+from .expr import Call, Expr, Function, Op, TupleGetItem
 from .mlir_import import from_mlir_text
 from .module import IRModule
 from .op import dyn as _dyn
@@ -46,6 +46,7 @@ from .pass_infra import (FunctionPass, ModulePass, Pass, PassContext, PassInfo, 
                          PassPrintingInstrument, PassTimingInstrument, PrintAfterAll,
                          PrintBeforeAll, Sequential, _NOT_YET, _register_pass, _run_pass,
                          function_pass, module_pass, pass_instrument)
+from .expr_functor import ExprMutator
 from .ty import FuncType, TensorType
 from .byoc import AnnotateTarget, MergeCompilerRegions, MergeComposite, PartitionGraph  # BYOC (docs/byoc.md)
 
@@ -78,20 +79,38 @@ def _infer(mod: IRModule) -> IRModule:
     return mod
 
 
-def _fill_return_types(mod: IRModule) -> None:
-    """TVM 0.19's InferType returns a typed copy of the module whose functions have their
-    ``ret_type``; here each global function without one is replaced, in ``mod``, by a copy
-    with its inferred return type (the function object itself, which other modules may
-    share, is left as it was)."""
-    for gv, fn in list(mod.functions.items()):
-        if not isinstance(fn, Function) or fn.ret_type is not None:
-            continue
+class _ReturnTypeFiller(ExprMutator):
+    """Gives each function without a ``ret_type`` its inferred return type, in a copy: the
+    functions and the nodes enclosing them are rebuilt (with their checked types), the
+    rest is shared."""
+
+    iterative_scopes = True
+
+    def _dispatch(self, expr: Expr):
+        new = super()._dispatch(expr)
+        if new is not expr and new._checked_type is None:
+            new._checked_type = expr._checked_type
+        return new
+
+    def visit_function(self, fn: Function) -> Expr:
+        new = super().visit_function(fn)
         checked = fn._checked_type
-        if not isinstance(checked, FuncType):
-            continue
-        typed = Function(fn.params, fn.body, checked.ret_type, fn.type_params, fn.attrs)
-        typed._checked_type, typed.span = checked, fn.span
-        mod.functions[gv] = typed
+        if fn.ret_type is not None or not isinstance(checked, FuncType):
+            return new
+        if new is fn:
+            new = Function(fn.params, fn.body, None, fn.type_params, fn.attrs)
+            new.span = fn.span
+        new.ret_type = checked.ret_type
+        return new
+
+
+def _fill_return_types(mod: IRModule) -> None:
+    """TVM 0.19's InferType returns a typed copy of the module whose functions, global and
+    local, have their ``ret_type``; here ``mod``'s functions are replaced by such copies (the
+    Function objects given, which other modules may share, are left as they were)."""
+    for gv, fn in list(mod.functions.items()):
+        if isinstance(fn, Function):
+            mod.functions[gv] = _ReturnTypeFiller().visit(fn)
 
 
 def _infer_expr_type(e):

@@ -186,18 +186,23 @@ def test_every_program_has_tvm_data():
     assert set(PROGRAMS) == set(TVM_0_19) and set(ERRORS) == {n for n, v in TVM_0_19.items() if v is None}
 
 
-def test_ret_type_of_global_functions():
-    """TVM 0.19: the module InferType returns has main's ret_type (Tensor[(1, 3), float32]
-    for this program) and its parameter types; the function given to it is not changed
-    (TVM returns a typed copy), and a declared ret_type is kept."""
+def test_ret_type_of_every_function():
+    """TVM 0.19: in the module InferType returns, main and the closure inside it have their
+    ret_type (Tensor[(1, 3), float32] both, for this program) and main's parameters their
+    types; the functions given to it are not changed (TVM returns a typed copy), and a
+    declared ret_type is kept."""
     x = relay.var("data", shape=(1, 4))
     w = relay.var("weight")
-    fn = relay.Function([x, w], relay.nn.relu(relay.nn.dense(x, w, units=3)))
-    mod = relay.transform.InferType()(relay.IRModule.from_expr(fn))
-    assert _as_tuple(mod["main"].ret_type) == ((1, 3), F32)
-    assert _as_tuple(mod["main"].checked_type.ret_type) == ((1, 3), F32)
-    assert _as_tuple(mod["main"].params[1].checked_type) == ((3, 4), F32)
-    assert fn.ret_type is None
+    y = relay.var("y")
+    inner = relay.Function([y], relay.nn.relu(y))
+    fn = relay.Function([x, w], inner(relay.nn.dense(x, w, units=3)))
+    main = relay.transform.InferType()(relay.IRModule.from_expr(fn))["main"]
+    assert _as_tuple(main.ret_type) == ((1, 3), F32)
+    assert _as_tuple(main.checked_type.ret_type) == ((1, 3), F32)
+    assert _as_tuple(main.params[1].checked_type) == ((3, 4), F32)
+    assert _as_tuple(main.body.op.ret_type) == ((1, 3), F32)
+    assert _as_tuple(main.body.checked_type) == ((1, 3), F32)
+    assert fn.ret_type is None and inner.ret_type is None
     declared = relay.TensorType((1, 3), "float32")
     w2 = relay.var("w2")
     g = relay.Function([x, w2], relay.nn.relu(relay.nn.dense(x, w2, units=3)), declared)
