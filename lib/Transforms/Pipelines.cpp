@@ -45,6 +45,7 @@ struct OptStep {
 /// passes (with the PassContext's required/disabled passes);
 /// test_optimizer.py checks the two agree at every level.
 constexpr OptStep kRelayBuildSequence[] = {
+    {1, "relay-remove-unused-functions{public-entries=true}"},
     {0, "relay-simplify-inference"},
     {3, "relay-eliminate-common-subexpr"},
     {4, "relay-combine-parallel-conv2d"},

@@ -12,7 +12,9 @@ TVM 0.19's ``relay.build`` optimizes a module with one pass sequence before lowe
 (then SplitArgs, PlanDevices and FuseOps, which prepare TVM's own code generation). Each runs
 under the current ``PassContext`` as in a ``Sequential``: its opt level against the context's,
 ``required_pass``, ``disabled_pass``. ``optimizer()`` is that sequence with the passes
-relay-mlir has (the others are listed in ``MISSING``); ``compile(..., opt_level=3)`` runs it
+relay-mlir has (the others are listed in ``MISSING``; RemoveUnusedFunctions keeps every
+public function as well as main, since an executable exports them all);
+``compile(..., opt_level=3)`` runs it
 inside the lowering pipeline (``pipeline_elements``: the MLIR passes of the passes the context
 lets run), or, when the context has instruments that must see each pass, as a ``Sequential``
 on the module first. ``relay-mlir-opt``'s ``relay-opt-pipeline{opt-level=N}`` is the same
@@ -26,9 +28,9 @@ from .pass_infra import Pass, PassContext, Sequential, _required_pass
 
 # relay.build's passes compile() does not run (issue 31), in TVM's order: qnn.Legalize,
 # FlattenAtrousConv, AlterOpLayout and SimplifyExprPostAlterOp are not in relay-mlir yet;
-# RemoveUnusedFunctions and Legalize are (relay.transform), not yet in this sequence;
-# ToBasicBlockNormalForm is a form of the expressions (MLIR regions are in it already).
-MISSING = ("RemoveUnusedFunctions", "ToBasicBlockNormalForm", "qnn.Legalize", "Legalize",
+# Legalize is (relay.transform), not yet in this sequence; ToBasicBlockNormalForm is a form
+# of the expressions (MLIR regions are in it already).
+MISSING = ("ToBasicBlockNormalForm", "qnn.Legalize", "Legalize",
            "FlattenAtrousConv", "AlterOpLayout", "SimplifyExprPostAlterOp")
 
 
@@ -36,8 +38,9 @@ def optimizer() -> Sequential:
     """relay.build's optimization sequence, the passes relay-mlir has, in TVM 0.19's order."""
     from . import transform as t
 
-    return Sequential([t.SimplifyInference(), t.EliminateCommonSubexpr(),
-                       t.CombineParallelConv2D(3), t.CombineParallelDense(3),
+    return Sequential([t.RemoveUnusedFunctions._exported(), t.SimplifyInference(),
+                       t.EliminateCommonSubexpr(), t.CombineParallelConv2D(3),
+                       t.CombineParallelDense(3),
                        t.CombineParallelBatchMatmul(3), t.FoldConstant(), t.FoldScaleAxis(),
                        t.SimplifyExpr(), t.CanonicalizeCast(), t.CanonicalizeOps(), t.FastMath(),
                        t.FoldConstant()], name="RelayOptimizer")
