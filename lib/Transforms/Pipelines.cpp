@@ -46,6 +46,7 @@ struct OptStep {
 /// test_optimizer.py checks the two agree at every level.
 constexpr OptStep kRelayBuildSequence[] = {
     {1, "relay-remove-unused-functions{public-entries=true}"},
+    {1, "relay-legalize"},
     {0, "relay-simplify-inference"},
     {3, "relay-eliminate-common-subexpr"},
     {4, "relay-combine-parallel-conv2d"},

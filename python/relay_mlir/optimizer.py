@@ -28,9 +28,8 @@ from .pass_infra import Pass, PassContext, Sequential, _required_pass
 
 # relay.build's passes compile() does not run (issue 31), in TVM's order: qnn.Legalize,
 # FlattenAtrousConv, AlterOpLayout and SimplifyExprPostAlterOp are not in relay-mlir yet;
-# Legalize is (relay.transform), not yet in this sequence; ToBasicBlockNormalForm is a form
-# of the expressions (MLIR regions are in it already).
-MISSING = ("ToBasicBlockNormalForm", "qnn.Legalize", "Legalize",
+# ToBasicBlockNormalForm is a form of the expressions (MLIR regions are in it already).
+MISSING = ("ToBasicBlockNormalForm", "qnn.Legalize",
            "FlattenAtrousConv", "AlterOpLayout", "SimplifyExprPostAlterOp")
 
 
@@ -38,7 +37,7 @@ def optimizer() -> Sequential:
     """relay.build's optimization sequence, the passes relay-mlir has, in TVM 0.19's order."""
     from . import transform as t
 
-    return Sequential([t.RemoveUnusedFunctions._exported(), t.SimplifyInference(),
+    return Sequential([t.RemoveUnusedFunctions._exported(), t.Legalize(), t.SimplifyInference(),
                        t.EliminateCommonSubexpr(), t.CombineParallelConv2D(3),
                        t.CombineParallelDense(3),
                        t.CombineParallelBatchMatmul(3), t.FoldConstant(), t.FoldScaleAxis(),
