@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import Dict, List
 
 from .adt import Match, pattern_vars
-from .expr import Expr, Function, Let, Var
+from .expr import (Call, Expr, Function, If, Let, RefCreate, RefRead, RefWrite, Tuple,
+                   TupleGetItem, Var)
 from .expr_functor import ExprVisitor
 
 __all__ = ["free_vars", "bound_vars", "all_vars", "post_order_visit"]
@@ -90,9 +91,6 @@ def _visit_order_parts(e: Expr) -> List[Expr]:
     then body, a call's operator (``Op``, global, constructor or value) then arguments, a
     let's value, variable, body, an if's condition and branches, a match's data and clause
     bodies, the fields / tuple / reference operands of the rest."""
-    from .adt import Match as _Match
-    from .expr import Call, If, RefCreate, RefRead, RefWrite, Tuple, TupleGetItem
-
     if isinstance(e, Function):
         return list(e.params) + [e.body]
     if isinstance(e, Call):
@@ -101,7 +99,7 @@ def _visit_order_parts(e: Expr) -> List[Expr]:
         return [e.value, e.var, e.body]
     if isinstance(e, If):
         return [e.cond, e.true_branch, e.false_branch]
-    if isinstance(e, _Match):
+    if isinstance(e, Match):
         return [e.data] + [c.rhs for c in e.clauses]
     if isinstance(e, Tuple):
         return list(e.fields)

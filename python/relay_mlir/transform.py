@@ -45,7 +45,7 @@ from .op import dyn as _dyn
 from .pass_infra import (FunctionPass, ModulePass, Pass, PassContext, PassInfo, PassInstrument,
                          PassPrintingInstrument, PassTimingInstrument, PrintAfterAll,
                          PrintBeforeAll, Sequential, _NOT_YET, _register_pass, _run_pass,
-                         function_pass, module_pass, pass_instrument)
+                         _shallow_copy, function_pass, module_pass, pass_instrument)
 from .expr_functor import ExprMutator
 from .ty import FuncType, TensorType
 from .byoc import AnnotateTarget, MergeCompilerRegions, MergeComposite, PartitionGraph  # BYOC (docs/byoc.md)
@@ -811,8 +811,6 @@ class PartialEvaluate(_ModulePipelinePass):
 
 def _each_function(mod: IRModule, form) -> IRModule:
     """A copy of ``mod`` with ``form`` applied to each of its functions."""
-    from .pass_infra import _shallow_copy
-
     new = _shallow_copy(mod)
     for gv, fn in list(mod.functions.items()):
         if isinstance(fn, Function):
