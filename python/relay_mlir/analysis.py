@@ -18,8 +18,7 @@ from __future__ import annotations
 from typing import Dict, List
 
 from .adt import Match, pattern_vars
-from .expr import (Call, Expr, Function, If, Let, RefCreate, RefRead, RefWrite, Tuple,
-                   TupleGetItem, Var)
+from .expr import Call, Expr, Function, Let, Var
 from .expr_functor import ExprVisitor
 
 __all__ = ["free_vars", "bound_vars", "all_vars", "post_order_visit"]
@@ -87,31 +86,18 @@ def all_vars(expr: Expr) -> List[Var]:
 
 
 def _visit_order_parts(e: Expr) -> List[Expr]:
-    """What TVM 0.19's ExprVisitor visits of ``e``, in its order: a function's parameters
-    then body, a call's operator (``Op``, global, constructor or value) then arguments, a
-    let's value, variable, body, an if's condition and branches, a match's data and clause
-    bodies, the fields / tuple / reference operands of the rest."""
+    """What TVM 0.19's ExprVisitor visits of ``e``, in its order: ``expr_parts.parts`` with
+    a function's parameters before its body, a call's operator (``Op``, global or
+    constructor too) before its arguments, a let's variable between its value and body."""
+    from .expr_parts import parts
+
     if isinstance(e, Function):
         return list(e.params) + [e.body]
     if isinstance(e, Call):
         return [e.op] + list(e.args)
     if isinstance(e, Let):
         return [e.value, e.var, e.body]
-    if isinstance(e, If):
-        return [e.cond, e.true_branch, e.false_branch]
-    if isinstance(e, Match):
-        return [e.data] + [c.rhs for c in e.clauses]
-    if isinstance(e, Tuple):
-        return list(e.fields)
-    if isinstance(e, TupleGetItem):
-        return [e.tuple_value]
-    if isinstance(e, RefCreate):
-        return [e.value]
-    if isinstance(e, RefRead):
-        return [e.ref]
-    if isinstance(e, RefWrite):
-        return [e.ref, e.value]
-    return []
+    return parts(e)
 
 
 def post_order_visit(expr: Expr, fvisit) -> None:
