@@ -44,8 +44,8 @@ void relay::populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
   populateDynamicToLinalgPatterns(typeConverter, patterns);
   populateLanguageToLinalgPatterns(typeConverter, patterns);
   populateADTToLinalgPatterns(typeConverter, patterns);
-}
   populateRefToLinalgPatterns(typeConverter, patterns);
+}
 
 void relay::configureRelayToLinalgTarget(ConversionTarget &target,
                                          const TypeConverter &typeConverter) {
