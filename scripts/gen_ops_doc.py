@@ -43,6 +43,7 @@ FAMILIES: List[Tuple[str, str]] = [
     ("RelayIndexOps.td", "Indexing, scans and sorting"),
     ("RelayImageOps.td", "Image"),
     ("RelayDynamicOps.td", "Shapes known at run time (shape_of, ndarray_size, dyn.*)"),
+    ("RelayQnnOps.td", "Quantized (qnn.*)"),
 ]
 
 

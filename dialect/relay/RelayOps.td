@@ -14,5 +14,6 @@ include "relay/RelayIndexOps.td"
 include "relay/RelayImageOps.td"
 include "relay/RelayTransformOps.td"
 include "relay/RelayDynamicOps.td"
+include "relay/RelayQnnOps.td"
 
 #endif // RELAY_OPS_TD

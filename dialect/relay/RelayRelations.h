@@ -490,4 +490,6 @@ FailureOr<Type> inferResize2D(ErrorSite site, Type data, ArrayRef<int64_t> size,
 
 } // namespace mlir::relay
 
+#include "relay/RelayQnnRelations.h"
+
 #endif // RELAY_RELAYRELATIONS_H

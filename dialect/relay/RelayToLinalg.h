@@ -47,6 +47,11 @@ void populatePoolToLinalgPatterns(const TypeConverter &typeConverter,
 /// log_softmax.
 void populateNormToLinalgPatterns(const TypeConverter &typeConverter,
                                   RewritePatternSet &patterns);
+/// The qnn.* operators (quantize, dequantize, requantize, dense,
+/// batch_matmul, conv2d, add, subtract, mul): integer arithmetic, bit-exact
+/// with TVM 0.19's canonical forms.
+void populateQnnToLinalgPatterns(const TypeConverter &typeConverter,
+                                 RewritePatternSet &patterns);
 /// Reductions (sum, max, mean, variance, argmax, ...).
 void populateReduceToLinalgPatterns(const TypeConverter &typeConverter,
                                     RewritePatternSet &patterns);

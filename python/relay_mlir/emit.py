@@ -473,7 +473,8 @@ def to_attribute(name: str, value: PyAny):
       ``float`` -> ``f64`` ``FloatAttr``; ``str`` -> ``StringAttr``;
     * a list/tuple of ints -> ``DenseI64ArrayAttr``;
     * a list/tuple of floats -> ``DenseF64ArrayAttr``;
-    * names ending in ``dtype`` -> ``TypeAttr`` of the dtype's element type;
+    * names ending in ``dtype`` -> ``TypeAttr`` of the dtype's element type
+      (not ``compute_dtype``, a string);
     * ``None`` and ``""`` return ``None`` (the attribute is omitted).
 
     Must be called with an active Context::
@@ -488,7 +489,7 @@ def to_attribute(name: str, value: PyAny):
         return None
     if isinstance(value, ir.Attribute):
         return value
-    if name.endswith("dtype"):
+    if name.endswith("dtype") and name != "compute_dtype":  # qnn.requantize's is a string
         return ir.TypeAttr.get(ir.Type.parse(dtype_to_mlir(value)))
     if isinstance(value, (bool, np.bool_)):
         return ir.BoolAttr.get(bool(value))

@@ -36,6 +36,7 @@ void relay::populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
   populateNNToLinalgPatterns(typeConverter, patterns);
   populateConvToLinalgPatterns(typeConverter, patterns);
   populatePoolToLinalgPatterns(typeConverter, patterns);
+  populateQnnToLinalgPatterns(typeConverter, patterns);
   populateNormToLinalgPatterns(typeConverter, patterns);
   populateReduceToLinalgPatterns(typeConverter, patterns);
   populateTransformToLinalgPatterns(typeConverter, patterns);

@@ -1,0 +1,512 @@
+//===- Qnn.cpp - qnn.* operators to integer linalg ------------------------===//
+//
+// Each op is one parallel linalg.generic whose body is TVM 0.19's
+// canonicalisation of the op (src/relay/qnn/op/*.cc), with the same integer
+// widths so the results are bit-exact:
+//   qnn.quantize    round(data / scale) + zp in float32 (half away from
+//                   zero), clipped to out_dtype in float (an overflow
+//                   saturates), then converted; one scale multiplies by
+//                   its float32 reciprocal (what TVM's compiled code does
+//                   with a constant scale), per-channel scales divide
+//   qnn.dequantize  float32(int32(data) - zp) * scale (for float16, clipped
+//                   to +-65504 and rounded)
+//   qnn.requantize  int32(data) - zp_in; the fixed-point multiply of
+//                   double(scale_in) / double(scale_out) (a Q31 mantissa and
+//                   a shift, computed here from the constant scales) in
+//                   int64 with UPWARD or TONEAREST rounding; int32 + zp_out;
+//                   clipped to out_dtype unless it is int32
+// Per-channel parameters are 1-D operands read at the channel index
+// (`axis`); a 0-d parameter is read everywhere.
+//
+// The others become relay integer ops that this conversion lowers in turn:
+//   qnn.dense / qnn.batch_matmul / qnn.conv2d  the nn op of the operands
+//                   shifted by their zero points (int32 or int64); zero
+//                   padding of the shifted data is the zero point's padding
+//   qnn.add / qnn.subtract  each operand requantized (UPWARD) to the output
+//                   scale with zero point 0 in int32, combined, + zp_out,
+//                   clipped and cast
+//   qnn.mul         (lhs - zp)(rhs - zp) in int32, requantized from the scale
+//                   float32(lhs_scale * rhs_scale), + zp_out, clipped, cast
+//
+//===----------------------------------------------------------------------===//
+#include "Utils.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::lowering;
+
+namespace {
+
+/// The map reading a quantization parameter: nothing for a 0-d one, the
+/// `axis` dim for a per-channel one.
+AffineMap paramMap(OpBuilder &b, Value param, int64_t rank, int64_t axis) {
+  if (cast<RankedTensorType>(param.getType()).getRank() == 0)
+    return AffineMap::get(rank, 0, b.getContext());
+  return AffineMap::get(rank, 0, b.getAffineDimExpr(axis));
+}
+
+/// The dim the parameters of an op on a rank-`rank` tensor run along.
+int64_t channelAxis(int64_t axis, int64_t rank) {
+  if (rank == 0)
+    return 0;
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// The values a (relay) integer element type holds.
+std::pair<int64_t, int64_t> rangeOf(Type relayElement) {
+  auto it = cast<IntegerType>(relayElement);
+  unsigned w = it.getWidth();
+  if (it.isUnsigned())
+    return {0, (int64_t(1) << w) - 1};
+  return {-(int64_t(1) << (w - 1)), (int64_t(1) << (w - 1)) - 1};
+}
+
+/// An integer `x` of relay element type `from` widened or narrowed to the
+/// signless `to` (zero-extended when `from` is unsigned).
+Value resizeInt(OpBuilder &b, Location loc, Value x, Type from, IntegerType to) {
+  unsigned w = cast<IntegerType>(x.getType()).getWidth();
+  if (w == to.getWidth())
+    return x;
+  if (w > to.getWidth())
+    return arith::TruncIOp::create(b, loc, to, x);
+  if (isUnsignedInt(from))
+    return arith::ExtUIOp::create(b, loc, to, x);
+  return arith::ExtSIOp::create(b, loc, to, x);
+}
+
+/// A parallel linalg.generic over `op`'s result reading `data` and the
+/// parameters `params` (0-d or along `axis`).
+Value mapWithParams(OpBuilder &b, Operation *op, Value data,
+                    ArrayRef<Value> params, int64_t axis,
+                    const ScalarBody &body) {
+  Location loc = op->getLoc();
+  RankedTensorType type = resultTensorType(op);
+  int64_t rank = type.getRank();
+  int64_t channel = channelAxis(axis, rank);
+  SmallVector<Value> inputs = {data};
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  for (Value p : params) {
+    inputs.push_back(p);
+    maps.push_back(paramMap(b, p, rank, channel));
+  }
+  return buildMap(b, loc, type, dimSizes(b, loc, data), inputs, maps, body);
+}
+
+//===----------------------------------------------------------------------===//
+// qnn.quantize / qnn.dequantize
+//===----------------------------------------------------------------------===//
+
+struct QuantizePattern : OpConversionPattern<QnnQuantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QnnQuantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type out = elementTypeOf(op.getType());
+    auto [lo, hi] = rangeOf(out);
+    auto signless = IntegerType::get(op.getContext(),
+                                     cast<IntegerType>(out).getWidth());
+    bool perChannel =
+        cast<RankedTensorType>(op.getOutputScale().getType()).getRank() == 1;
+    Value result = mapWithParams(
+        rewriter, op, adaptor.getData(),
+        {adaptor.getOutputScale(), adaptor.getOutputZeroPoint()}, op.getAxis(),
+        [&, lo = lo, hi = hi](OpBuilder &b, Location l, ValueRange a) -> Value {
+          Type f32 = b.getF32Type();
+          Value scaled =
+              perChannel ? arith::DivFOp::create(b, l, a[0], a[1]).getResult()
+                         : arith::MulFOp::create(
+                               b, l, a[0],
+                               arith::DivFOp::create(
+                                   b, l, scalarConst(b, l, f32, 1.0), a[1]))
+                               .getResult();
+          Value zp = arith::SIToFPOp::create(b, l, f32, a[2]);
+          Value r = arith::AddFOp::create(
+              b, l, math::RoundOp::create(b, l, scaled), zp);
+          // Clipped in float first (NaN becomes the lowest value), so the
+          // conversion never overflows; then exactly in int64.
+          r = arith::MaxNumFOp::create(b, l, r, scalarConst(b, l, f32, lo));
+          r = arith::MinNumFOp::create(b, l, r, scalarConst(b, l, f32, hi));
+          Type i64 = b.getI64Type();
+          Value i = arith::FPToSIOp::create(b, l, i64, r);
+          i = arith::MinSIOp::create(
+              b, l, i, arith::ConstantIntOp::create(b, l, i64, hi));
+          return arith::TruncIOp::create(b, l, signless, i);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct DequantizePattern : OpConversionPattern<QnnDequantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QnnDequantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type in = elementTypeOf(op.getData().getType());
+    Type out = elementTypeOf(op.getType());
+    Value result = mapWithParams(
+        rewriter, op, adaptor.getData(),
+        {adaptor.getInputScale(), adaptor.getInputZeroPoint()}, op.getAxis(),
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          Value x = resizeInt(b, l, a[0], in, b.getI32Type());
+          Value shifted = arith::SubIOp::create(b, l, x, a[2]);
+          Value f = arith::SIToFPOp::create(b, l, b.getF32Type(), shifted);
+          Value y = arith::MulFOp::create(b, l, f, a[1]);
+          if (out.isF32())
+            return y;
+          // float16: clipped to its finite range first, as TVM does.
+          Type f32 = b.getF32Type();
+          y = arith::MaxNumFOp::create(b, l, y, scalarConst(b, l, f32, -65504));
+          y = arith::MinNumFOp::create(b, l, y, scalarConst(b, l, f32, 65504));
+          return arith::TruncFOp::create(b, l, out, y);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// qnn.requantize
+//===----------------------------------------------------------------------===//
+
+/// TVM's fixed-point form of a multiplier: a Q31 mantissa in [2^30, 2^31)
+/// (0 for 0) and a power-of-two shift, `m = mantissa * 2^(shift - 31)`.
+struct FixedPoint {
+  int64_t mantissa;
+  int64_t shift;
+};
+
+FixedPoint fixedPointOf(double multiplier) {
+  if (multiplier == 0)
+    return {0, 0};
+  int shift = 0;
+  double significand = std::frexp(multiplier, &shift);
+  // std::round: ties away from zero, as TVM's GetFixedPointMultiplierShift.
+  auto q31 = static_cast<int64_t>(std::round(significand * (1ll << 31)));
+  if (q31 == (1ll << 31)) {
+    q31 /= 2;
+    ++shift;
+  }
+  return {q31, shift};
+}
+
+/// The float32 values of a constant 0-d or 1-D scale, or nothing.
+std::optional<SmallVector<float>> constantScales(Value scale) {
+  auto cst = scale.getDefiningOp<ConstantOp>();
+  auto dense = cst ? dyn_cast<DenseFPElementsAttr>(cst.getValue())
+                   : DenseFPElementsAttr();
+  if (!dense)
+    return std::nullopt;
+  SmallVector<float> values;
+  for (const APFloat &v : dense.getValues<APFloat>())
+    values.push_back(v.convertToFloat());
+  return values;
+}
+
+/// A 1-D i64 constant tensor.
+Value i64Vector(OpBuilder &b, Location loc, ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get({int64_t(values.size())}, b.getI64Type());
+  return arith::ConstantOp::create(b, loc, type,
+                                   DenseIntElementsAttr::get(type, values));
+}
+
+/// The per-channel (or single) fixed-point constants of a requantize:
+/// mantissas, left shifts and total right shifts, as 1-D i64 tensors.
+struct RequantizeConstants {
+  Value mantissa, leftShift, rightShift;
+};
+
+RequantizeConstants requantizeConstants(OpBuilder &b, Location loc,
+                                        ArrayRef<float> inScales,
+                                        float outScale) {
+  SmallVector<int64_t> mantissas, lefts, rights;
+  for (float s : inScales) {
+    FixedPoint fp =
+        fixedPointOf(static_cast<double>(s) / static_cast<double>(outScale));
+    mantissas.push_back(fp.mantissa);
+    lefts.push_back(fp.shift > 0 ? fp.shift : 0);
+    rights.push_back(31 + (fp.shift > 0 ? 0 : -fp.shift));
+  }
+  return {i64Vector(b, loc, mantissas), i64Vector(b, loc, lefts),
+          i64Vector(b, loc, rights)};
+}
+
+/// ((x << left) * mantissa + rounding) >> right in int64, truncated to
+/// int32: TVM's FixedPointMultiply. UPWARD adds 2^(right-1); TONEAREST
+/// adds one less for negative products (ties away from zero).
+Value fixedPointMultiply(OpBuilder &b, Location l, Value x32, Value mantissa,
+                         Value left, Value right, bool upward) {
+  Type i64 = b.getI64Type();
+  Value one = arith::ConstantIntOp::create(b, l, i64, 1);
+  Value x = arith::ExtSIOp::create(b, l, i64, x32);
+  x = arith::ShLIOp::create(b, l, x, left);
+  x = arith::MulIOp::create(b, l, x, mantissa);
+  Value half = arith::ShLIOp::create(
+      b, l, one, arith::SubIOp::create(b, l, right, one));
+  Value rounding = half;
+  if (!upward) {
+    Value zero = arith::ConstantIntOp::create(b, l, i64, 0);
+    Value negative =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, zero);
+    rounding = arith::SelectOp::create(
+        b, l, negative, arith::SubIOp::create(b, l, half, one), half);
+  }
+  x = arith::ShRSIOp::create(b, l, arith::AddIOp::create(b, l, x, rounding),
+                             right);
+  return arith::TruncIOp::create(b, l, b.getI32Type(), x);
+}
+
+/// int32 `v` clipped to relay integer type `out`'s range and narrowed to
+/// it (int32 is not clipped: TVM does not).
+Value clipToDtype(OpBuilder &b, Location l, Value v, Type out) {
+  unsigned w = cast<IntegerType>(out).getWidth();
+  if (w == 32)
+    return v;
+  auto [lo, hi] = rangeOf(out);
+  Type i32 = b.getI32Type();
+  v = arith::MaxSIOp::create(b, l, v, arith::ConstantIntOp::create(b, l, i32, lo));
+  v = arith::MinSIOp::create(b, l, v, arith::ConstantIntOp::create(b, l, i32, hi));
+  return arith::TruncIOp::create(b, l, b.getIntegerType(w), v);
+}
+
+struct RequantizePattern : OpConversionPattern<QnnRequantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QnnRequantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef compute = op.getComputeDtype();
+    if (compute != "None" && compute != "int64")
+      return op.emitOpError()
+             << "compute_dtype \"" << compute
+             << "\" is not supported (the int64 fixed-point form is: "
+                "\"None\" or \"int64\")";
+    std::optional<SmallVector<float>> inScales =
+        constantScales(op.getInputScale());
+    std::optional<SmallVector<float>> outScale =
+        constantScales(op.getOutputScale());
+    if (!inScales || !outScale)
+      return op.emitOpError() << "needs constant input_scale and output_scale "
+                                 "(the fixed-point multiplier is computed at "
+                                 "compile time, as in TVM)";
+    Location loc = op.getLoc();
+    RequantizeConstants k =
+        requantizeConstants(rewriter, loc, *inScales, (*outScale)[0]);
+    Value data = adaptor.getData();
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+    int64_t channel = channelAxis(op.getAxis(), rank);
+    // A single multiplier is read at index 0 everywhere.
+    AffineMap kMap = AffineMap::get(
+        rank, 0,
+        inScales->size() == 1 ? rewriter.getAffineConstantExpr(0)
+                              : rewriter.getAffineDimExpr(channel));
+    Type in = elementTypeOf(op.getData().getType());
+    Type out = elementTypeOf(op.getType());
+    bool upward = op.getRounding() != "TONEAREST";
+    RankedTensorType type = resultTensorType(op);
+    Value inZp = adaptor.getInputZeroPoint(), outZp = adaptor.getOutputZeroPoint();
+    Value result = buildMap(
+        rewriter, loc, type, dimSizes(rewriter, loc, data),
+        {data, inZp, outZp, k.mantissa, k.leftShift, k.rightShift},
+        {rewriter.getMultiDimIdentityMap(rank),
+         paramMap(rewriter, inZp, rank, channel),
+         paramMap(rewriter, outZp, rank, channel), kMap, kMap, kMap},
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          Value x = resizeInt(b, l, a[0], in, b.getI32Type());
+          x = arith::SubIOp::create(b, l, x, a[1]);
+          Value scaled = fixedPointMultiply(b, l, x, a[3], a[4], a[5], upward);
+          return clipToDtype(b, l, arith::AddIOp::create(b, l, scaled, a[2]),
+                             out);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Ops written as relay integer ops (which this conversion then lowers): the
+// contractions, add, subtract, mul. They read the original operands.
+//===----------------------------------------------------------------------===//
+
+/// A 0-d relay.constant.
+Value relayScalar(OpBuilder &b, Location loc, Type element, Attribute value) {
+  auto type = RankedTensorType::get({}, element);
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
+}
+
+/// `param` (0-d, or 1-D along `axis`) shaped to broadcast against a
+/// rank-`rank` tensor.
+Value alongAxis(OpBuilder &b, Location loc, Value param, int64_t rank,
+                int64_t axis) {
+  auto t = cast<RankedTensorType>(param.getType());
+  if (t.getRank() == 0)
+    return param;
+  SmallVector<int64_t> shape(rank, 1);
+  shape[channelAxis(axis, rank)] = t.getDimSize(0);
+  return ReshapeOp::create(b, loc, param, b.getDenseI64ArrayAttr(shape),
+                           b.getBoolAttr(false));
+}
+
+/// `element`(x) - zp (zp 0-d or along `axis`), as relay ops.
+Value shifted(OpBuilder &b, Location loc, Value x, Value zp, int64_t axis,
+              Type element) {
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  Value wide = CastOp::create(b, loc, x, TypeAttr::get(element));
+  Value z = alongAxis(b, loc, zp, rank, axis);
+  if (element != b.getI32Type())
+    z = CastOp::create(b, loc, z, TypeAttr::get(element));
+  return SubtractOp::create(b, loc, wide, z);
+}
+
+/// An int32 `v` clipped to relay integer dtype `out` (not int32) and cast.
+Value clipCast(OpBuilder &b, Location loc, Value v, Type out) {
+  if (out == b.getI32Type())
+    return v;
+  auto [lo, hi] = rangeOf(out);
+  Value clipped = ClipOp::create(b, loc, v, b.getF64FloatAttr(double(lo)),
+                                 b.getF64FloatAttr(double(hi)));
+  return CastOp::create(b, loc, clipped, TypeAttr::get(out));
+}
+
+/// `q` requantized to `outScale` with zero point 0, in int32 (UPWARD).
+Value rescaled(OpBuilder &b, Location loc, Value q, Value scale, Value zp,
+               Value outScale, int64_t axis) {
+  Type i32 = b.getI32Type();
+  Value zero = relayScalar(b, loc, i32, b.getI32IntegerAttr(0));
+  return QnnRequantizeOp::create(
+      b, loc, q, scale, zp, outScale, zero, b.getI64IntegerAttr(axis),
+      b.getStringAttr("UPWARD"), b.getStringAttr("None"), TypeAttr::get(i32));
+}
+
+/// The accumulator type of a contraction (its result element type).
+Type accumulatorOf(Operation *op) {
+  return cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+}
+
+struct DenseQnnPattern : OpConversionPattern<QnnDenseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QnnDenseOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type acc = accumulatorOf(op);
+    Value x = shifted(rewriter, loc, op.getData(), op.getInputZeroPoint(), 0, acc);
+    Value w =
+        shifted(rewriter, loc, op.getWeight(), op.getKernelZeroPoint(), 0, acc);
+    rewriter.replaceOp(op, DenseOp::create(rewriter, loc, x, w, op.getUnitsAttr(),
+                                           TypeAttr::get(acc)));
+    return success();
+  }
+};
+
+struct BatchMatmulQnnPattern : OpConversionPattern<QnnBatchMatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QnnBatchMatmulOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type acc = accumulatorOf(op);
+    Value x = shifted(rewriter, loc, op.getX(), op.getXZeroPoint(), 0, acc);
+    Value y = shifted(rewriter, loc, op.getY(), op.getYZeroPoint(), 0, acc);
+    rewriter.replaceOp(op, BatchMatmulOp::create(
+                               rewriter, loc, x, y, TypeAttr::get(acc),
+                               rewriter.getBoolAttr(false),
+                               rewriter.getBoolAttr(true)));
+    return success();
+  }
+};
+
+/// nn.conv2d of the shifted operands: its zero padding is the input zero
+/// point's padding of the original data.
+struct Conv2DQnnPattern : OpConversionPattern<QnnConv2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QnnConv2DOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type acc = accumulatorOf(op);
+    Value x =
+        shifted(rewriter, loc, op.getData(), op.getInputZeroPoint(), 0, acc);
+    int64_t outAxis = op.getKernelLayout().find('O');
+    Value w = shifted(rewriter, loc, op.getWeight(), op.getKernelZeroPoint(),
+                      outAxis, acc);
+    rewriter.replaceOp(
+        op, Conv2DOp::create(rewriter, loc, x, w, op.getStridesAttr(),
+                             op.getPaddingAttr(), op.getDilationAttr(),
+                             op.getGroupsAttr(), op.getChannelsAttr(),
+                             op.getKernelSizeAttr(), op.getDataLayoutAttr(),
+                             op.getKernelLayoutAttr(), op.getOutLayoutAttr(),
+                             TypeAttr::get(acc)));
+    return success();
+  }
+};
+
+/// qnn.add / qnn.subtract: each operand requantized to the output scale
+/// (zero point 0, int32), combined, plus the output zero point, clipped.
+template <typename QnnOp, typename CombineOp>
+struct AddLikeQnnPattern : OpConversionPattern<QnnOp> {
+  using OpConversionPattern<QnnOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QnnOp op, typename OpConversionPattern<QnnOp>::OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value lhs = rescaled(rewriter, loc, op.getLhs(), op.getLhsScale(),
+                         op.getLhsZeroPoint(), op.getOutputScale(),
+                         op.getLhsAxis());
+    Value rhs = rescaled(rewriter, loc, op.getRhs(), op.getRhsScale(),
+                         op.getRhsZeroPoint(), op.getOutputScale(),
+                         op.getRhsAxis());
+    Value sum = AddOp::create(rewriter, loc,
+                              CombineOp::create(rewriter, loc, lhs, rhs),
+                              op.getOutputZeroPoint());
+    rewriter.replaceOp(op, clipCast(rewriter, loc, sum,
+                                    elementTypeOf(op.getLhs().getType())));
+    return success();
+  }
+};
+
+/// qnn.mul: (lhs - zp)(rhs - zp) in int32 at the scale float32(lhs_scale *
+/// rhs_scale), requantized to the output's.
+struct MulQnnPattern : OpConversionPattern<QnnMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QnnMulOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<SmallVector<float>> ls = constantScales(op.getLhsScale());
+    std::optional<SmallVector<float>> rs = constantScales(op.getRhsScale());
+    if (!ls || !rs || ls->size() != 1 || rs->size() != 1)
+      return op.emitOpError() << "needs constant 0-d lhs_scale and rhs_scale "
+                                 "(per-channel scales are not supported yet)";
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value lhs = shifted(rewriter, loc, op.getLhs(), op.getLhsZeroPoint(),
+                        op.getLhsAxis(), i32);
+    Value rhs = shifted(rewriter, loc, op.getRhs(), op.getRhsZeroPoint(),
+                        op.getRhsAxis(), i32);
+    Value product = MultiplyOp::create(rewriter, loc, lhs, rhs);
+    float scale = (*ls)[0] * (*rs)[0]; // in float32, as TVM folds it
+    Value productScale = relayScalar(rewriter, loc, rewriter.getF32Type(),
+                                     rewriter.getF32FloatAttr(scale));
+    Value zero = relayScalar(rewriter, loc, i32, rewriter.getI32IntegerAttr(0));
+    Value r = rescaled(rewriter, loc, product, productScale, zero,
+                       op.getOutputScale(), -1);
+    Value sum = AddOp::create(rewriter, loc, r, op.getOutputZeroPoint());
+    rewriter.replaceOp(op, clipCast(rewriter, loc, sum,
+                                    elementTypeOf(op.getLhs().getType())));
+    return success();
+  }
+};
+
+} // namespace
+
+void relay::populateQnnToLinalgPatterns(const TypeConverter &tc,
+                                        RewritePatternSet &patterns) {
+  patterns.add<QuantizePattern, DequantizePattern, RequantizePattern,
+               DenseQnnPattern, BatchMatmulQnnPattern, Conv2DQnnPattern,
+               AddLikeQnnPattern<QnnAddOp, AddOp>,
+               AddLikeQnnPattern<QnnSubtractOp, SubtractOp>, MulQnnPattern>(
+      tc, patterns.getContext());
+}
