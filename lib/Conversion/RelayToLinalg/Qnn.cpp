@@ -19,8 +19,12 @@
 // (`axis`); a 0-d parameter is read everywhere.
 //
 // The others become relay integer ops that this conversion lowers in turn:
-//   qnn.dense / qnn.batch_matmul / qnn.conv2d  the nn op of the operands
-//                   shifted by their zero points (int32 or int64); zero
+//   qnn.dense / qnn.batch_matmul  TVM's form: the nn op of the raw integer
+//                   operands (i8 x i8 -> i32, the shape IREE's kernels take)
+//                   minus zb·Σa and za·Σb plus k·za·zb; with mixed
+//                   signedness (uint8 x int8) or a dynamic k, the nn op of
+//                   operands shifted by their zero points
+//   qnn.conv2d      nn.conv2d of the shifted operands (int32 or int64); zero
 //                   padding of the shifted data is the zero point's padding
 //   qnn.add / qnn.subtract  each operand requantized (UPWARD) to the output
 //                   scale with zero point 0 in int32, combined, + zp_out,
@@ -386,6 +390,68 @@ Type accumulatorOf(Operation *op) {
   return cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
 }
 
+/// True if two relay integer element types extend alike (both signed or
+/// both unsigned), so one nn contraction of the raw operands can take them.
+bool sameSignedness(Value a, Value b) {
+  return isUnsignedInt(elementTypeOf(a.getType())) ==
+         isUnsignedInt(elementTypeOf(b.getType()));
+}
+
+/// Σ over `axis` of `x` as `acc`.
+Value sumAs(OpBuilder &b, Location loc, Value x, int64_t axis, bool keepdims,
+            Type acc) {
+  return SumOp::create(b, loc, CastOp::create(b, loc, x, TypeAttr::get(acc)),
+                       b.getDenseI64ArrayAttr({axis}), keepdims);
+}
+
+/// A 0-d or 1-D int32 zero point as `acc`.
+Value zeroPointAs(OpBuilder &b, Location loc, Value zp, Type acc) {
+  if (acc == b.getI32Type())
+    return zp;
+  return CastOp::create(b, loc, zp, TypeAttr::get(acc));
+}
+
+/// TVM's form of a quantized contraction over `k` terms (the raw integer
+/// contraction keeps its i8 x i8 -> i32 shape for IREE's kernels):
+///   Σ(a - za)(b - zb) = main - zb·Σa - za·Σb + k·za·zb
+/// with `aSum` and `zb` (`bSum` and `za`) shaped to broadcast against `main`.
+Value withZeroPoints(OpBuilder &b, Location loc, Value main, Value aSum,
+                     Value bSum, Value za, Value zb, int64_t k, Type acc) {
+  Value kc = relayScalar(b, loc, acc, b.getIntegerAttr(acc, k));
+  Value r = SubtractOp::create(b, loc, main, MultiplyOp::create(b, loc, zb, aSum));
+  r = SubtractOp::create(b, loc, r, MultiplyOp::create(b, loc, za, bSum));
+  Value zz = MultiplyOp::create(b, loc, kc, MultiplyOp::create(b, loc, za, zb));
+  return AddOp::create(b, loc, r, zz);
+}
+
+/// The reduction size of `x` along its last dim, if static.
+std::optional<int64_t> staticLastDim(Value x) {
+  auto t = cast<RankedTensorType>(x.getType());
+  int64_t k = t.getDimSize(t.getRank() - 1);
+  return ShapedType::isDynamic(k) ? std::nullopt : std::optional<int64_t>(k);
+}
+
+/// `contract(a, b)` (an nn contraction over the last dim of `a`, with
+/// accumulator `acc`) of quantized operands: TVM's corrected form of the raw
+/// operands when both extend alike and k is static (`bSum(b)` shapes Σb to
+/// broadcast against the result), else the contraction of the operands
+/// shifted by their zero points (`zb` along dim 0 of `b`).
+Value quantizedContraction(OpBuilder &b, Location loc, Value x, Value w,
+                           Value zx, Value zw, Type acc,
+                           function_ref<Value(Value, Value)> contract,
+                           function_ref<Value(Value)> wSum) {
+  std::optional<int64_t> k = staticLastDim(x);
+  if (!sameSignedness(x, w) || !k)
+    return contract(shifted(b, loc, x, zx, 0, acc),
+                    shifted(b, loc, w, zw, 0, acc));
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  return withZeroPoints(b, loc, contract(x, w),
+                        sumAs(b, loc, x, rank - 1, true, acc), wSum(w),
+                        zeroPointAs(b, loc, zx, acc),
+                        zeroPointAs(b, loc, zw, acc), *k, acc);
+}
+
+/// qnn.dense (data [d..., k] · weight [n, k]ᵀ): Σweight is [n].
 struct DenseQnnPattern : OpConversionPattern<QnnDenseOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -393,15 +459,20 @@ struct DenseQnnPattern : OpConversionPattern<QnnDenseOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type acc = accumulatorOf(op);
-    Value x = shifted(rewriter, loc, op.getData(), op.getInputZeroPoint(), 0, acc);
-    Value w =
-        shifted(rewriter, loc, op.getWeight(), op.getKernelZeroPoint(), 0, acc);
-    rewriter.replaceOp(op, DenseOp::create(rewriter, loc, x, w, op.getUnitsAttr(),
-                                           TypeAttr::get(acc)));
+    rewriter.replaceOp(
+        op, quantizedContraction(
+                rewriter, loc, op.getData(), op.getWeight(),
+                op.getInputZeroPoint(), op.getKernelZeroPoint(), acc,
+                [&](Value a, Value b) -> Value {
+                  return DenseOp::create(rewriter, loc, a, b,
+                                         op.getUnitsAttr(), TypeAttr::get(acc));
+                },
+                [&](Value w) { return sumAs(rewriter, loc, w, 1, false, acc); }));
     return success();
   }
 };
 
+/// qnn.batch_matmul (x [b, m, k] · y [b, n, k]ᵀ): Σy reshaped to [b, 1, n].
 struct BatchMatmulQnnPattern : OpConversionPattern<QnnBatchMatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -409,12 +480,21 @@ struct BatchMatmulQnnPattern : OpConversionPattern<QnnBatchMatmulOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type acc = accumulatorOf(op);
-    Value x = shifted(rewriter, loc, op.getX(), op.getXZeroPoint(), 0, acc);
-    Value y = shifted(rewriter, loc, op.getY(), op.getYZeroPoint(), 0, acc);
-    rewriter.replaceOp(op, BatchMatmulOp::create(
-                               rewriter, loc, x, y, TypeAttr::get(acc),
-                               rewriter.getBoolAttr(false),
-                               rewriter.getBoolAttr(true)));
+    rewriter.replaceOp(
+        op, quantizedContraction(
+                rewriter, loc, op.getX(), op.getY(), op.getXZeroPoint(),
+                op.getYZeroPoint(), acc,
+                [&](Value a, Value b) -> Value {
+                  return BatchMatmulOp::create(
+                      rewriter, loc, a, b, TypeAttr::get(acc),
+                      rewriter.getBoolAttr(false), rewriter.getBoolAttr(true));
+                },
+                [&](Value y) -> Value {
+                  return ReshapeOp::create(
+                      rewriter, loc, sumAs(rewriter, loc, y, 2, true, acc),
+                      rewriter.getDenseI64ArrayAttr({0, 1, -1}),
+                      rewriter.getBoolAttr(false));
+                }));
     return success();
   }
 };

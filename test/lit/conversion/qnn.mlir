@@ -25,7 +25,7 @@ func.func @dequantize_per_channel(%q: tensor<2x3xui8>) -> tensor<2x3xf32> {
   %s = relay.constant dense<[0.5, 0.25, 1.0]> : tensor<3xf32>
   %z = relay.constant dense<[0, 128, 255]> : tensor<3xi32>
   // CHECK: linalg.generic
-  // CHECK: arith.extui {{.*}} : i8 to i32
+  // CHECK-DAG: arith.extui {{.*}} : i8 to i32
   // CHECK: arith.subi
   // CHECK: arith.sitofp
   // CHECK: arith.mulf
@@ -54,24 +54,40 @@ func.func @requantize(%x: tensor<2x3xi32>) -> tensor<2x3xi8> {
   return %y : tensor<2x3xi8>
 }
 
-// Contractions: integers only, accumulating in int32.
+// Contractions: integers only, accumulating in int32. Operands that extend
+// alike keep the raw i8 x i8 -> i32 contraction (zero points as corrections).
 // CHECK-LABEL: func.func @dense
+// CHECK-SAME: (%[[X:.+]]: tensor<2x8xi8>, %[[W:.+]]: tensor<4x8xi8>)
 func.func @dense(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>) -> tensor<2x4xi32> {
   %zx = relay.constant dense<3> : tensor<i32>
   %zw = relay.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
   %s = relay.constant dense<0.5> : tensor<f32>
   %sw = relay.constant dense<[0.5, 0.5, 0.5, 0.5]> : tensor<4xf32>
   // CHECK-NOT: arith.sitofp
-  // CHECK: linalg.matmul {{.*}} outs({{.*}} : tensor<2x4xi32>)
+  // CHECK: linalg.matmul {{.*}} ins(%[[X]], %[[W]] : tensor<2x8xi8>, tensor<4x8xi8>) outs({{.*}} : tensor<2x4xi32>)
   %y = relay.qnn.dense %x, %w, %zx, %zw, %s, %sw {units = 4 : i64} : (tensor<2x8xi8>, tensor<4x8xi8>, tensor<i32>, tensor<4xi32>, tensor<f32>, tensor<4xf32>) -> tensor<2x4xi32>
   return %y : tensor<2x4xi32>
 }
 
+// uint8 x int8 extend differently: the shifted operands' int32 contraction.
+// CHECK-LABEL: func.func @dense_mixed_signedness
+func.func @dense_mixed_signedness(%x: tensor<2x8xui8>, %w: tensor<4x8xi8>) -> tensor<2x4xi32> {
+  %zx = relay.constant dense<128> : tensor<i32>
+  %zw = relay.constant dense<0> : tensor<i32>
+  %s = relay.constant dense<0.5> : tensor<f32>
+  // CHECK-DAG: arith.extui {{.*}} : i8 to i32
+  // CHECK-DAG: arith.extsi {{.*}} : i8 to i32
+  // CHECK: linalg.matmul {{.*}} ins({{.*}} : tensor<2x8xi32>, tensor<4x8xi32>) outs({{.*}} : tensor<2x4xi32>)
+  %y = relay.qnn.dense %x, %w, %zx, %zw, %s, %s : (tensor<2x8xui8>, tensor<4x8xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<2x4xi32>
+  return %y : tensor<2x4xi32>
+}
+
 // CHECK-LABEL: func.func @batch_matmul
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3x4xi8>, %[[Y:.+]]: tensor<2x5x4xi8>)
 func.func @batch_matmul(%x: tensor<2x3x4xi8>, %y: tensor<2x5x4xi8>) -> tensor<2x3x5xi32> {
   %z = relay.constant dense<1> : tensor<i32>
   %s = relay.constant dense<0.5> : tensor<f32>
-  // CHECK: linalg.batch_matmul
+  // CHECK: linalg.batch_matmul {{.*}} ins(%[[X]], %[[Y]] : tensor<2x3x4xi8>, tensor<2x5x4xi8>)
   // CHECK-SAME: tensor<2x3x5xi32>
   %r = relay.qnn.batch_matmul %x, %y, %z, %z, %s, %s : (tensor<2x3x4xi8>, tensor<2x5x4xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<2x3x5xi32>
   return %r : tensor<2x3x5xi32>
