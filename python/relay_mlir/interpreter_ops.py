@@ -1610,7 +1610,3 @@ def _dyn_topk(args, attrs):
     vals = np.take_along_axis(x, idx, axis=ax)
     idx = _arr(idx, attrs.get("dtype") or "int32")
     return {"both": (vals, idx), "values": vals, "indices": idx}[attrs.get("ret_type", "both")]
-
-
-# The qnn.* kernels live with the qnn package and register themselves here.
-from .qnn import kernels as _qnn_kernels  # noqa: E402,F401  (registers into KERNELS)

@@ -37,6 +37,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple as PyTuple
 import numpy as np
 
 from . import op as _op
+from .qnn import op as _qnn_op
 from .adt import (Clause, Constructor, Match, Pattern, PatternConstructor, PatternTuple,
                   PatternVar, PatternWildcard, TypeData)
 from .errors import CompileError, Diagnostic
@@ -935,8 +936,7 @@ def _op_builder(name: str) -> Optional[Callable[..., object]]:
     *path, leaf = name.split(".")
     ns = _op
     if path[:1] == ["qnn"]:  # qnn.conv2d -> relay.qnn.op.conv2d
-        from .qnn import op as ns
-        path = path[1:]
+        ns, path = _qnn_op, path[1:]
     for p in path:
         ns = getattr(ns, p, None)
         if ns is None:

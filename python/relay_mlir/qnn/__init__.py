@@ -1,14 +1,14 @@
 """Relay's quantized operators, ``relay.qnn`` (TVM 0.19's ``tvm.relay.qnn``).
 
-``relay.qnn.op.quantize / dequantize / requantize`` build calls of the
+``relay.qnn.op.quantize / dequantize / requantize / ...`` build calls of the
 ``qnn.*`` dialect ops; the debug interpreter's kernels are in
-``relay_mlir.qnn.kernels``.
+``relay_mlir.qnn.kernels`` (registered into ``interpreter_ops.KERNELS`` on import).
 
     >>> import relay_mlir as relay
     >>> x = relay.var("x", shape=(4,))
     >>> relay.qnn.op.quantize(x, relay.const(0.5), relay.const(3)).op.name
     'qnn.quantize'
 """
-from . import op
+from . import kernels, op  # kernels: registers the interpreter's qnn.* kernels
 
 __all__ = ["op"]

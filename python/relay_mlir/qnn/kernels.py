@@ -16,6 +16,7 @@ from typing import Tuple
 
 import numpy as np
 
+from ..errors import RelayRuntimeError
 from ..interpreter_ops import KERNELS, _reg
 from .fixed_point import requantize_int32
 
@@ -93,7 +94,6 @@ def _dequantize(args, attrs):
 def _requantize(args, attrs):
     q, si, zi, so, zo = args
     if attrs.get("compute_dtype", "None") not in ("None", "int64"):
-        from ..errors import RelayRuntimeError
         raise RelayRuntimeError("qnn.requantize: compute_dtype "
                                 f"{attrs['compute_dtype']!r} is not supported (\"None\" or \"int64\")")
     axis = _axis(attrs, "axis", q.ndim)
@@ -167,7 +167,6 @@ def _mul(args, attrs):
         prod = xa * xb
     scale = np.float32(np.asarray(sa, np.float32).reshape(-1)[0] * np.asarray(sb, np.float32).reshape(-1)[0])
     if np.size(sa) > 1 or np.size(sb) > 1:
-        from ..errors import RelayRuntimeError
         raise RelayRuntimeError("qnn.mul: per-channel scales are not supported by the debug interpreter")
     v = requantize_int32(prod, scale, np.int32(0), float(so), 0, "UPWARD")
     with np.errstate(over="ignore"):

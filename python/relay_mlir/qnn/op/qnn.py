@@ -19,7 +19,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from ...expr import Call, Expr, const
-from ...op import nn as _nn
+from ...op.nn import conv2d as _nn_conv2d
 from ...op._make import _call, _int, _opt_int, _str
 
 Param = Union[Expr, float, int, np.ndarray]
@@ -117,7 +117,7 @@ def conv2d(data: Expr, kernel: Expr, input_zero_point: Param, kernel_zero_point:
     """Exact int32 2-D convolution of ``data - input_zp`` and ``kernel - kernel_zp``
     (``relay.qnn.op.conv2d``); ``nn.conv2d``'s attributes, padding with the input
     zero point; the kernel's parameters 0-d or per output channel."""
-    attrs = _nn.conv2d(data, kernel, strides=strides, padding=padding, dilation=dilation,
+    attrs = _nn_conv2d(data, kernel, strides=strides, padding=padding, dilation=dilation,
                        groups=groups, channels=channels, kernel_size=kernel_size,
                        data_layout=data_layout, kernel_layout=kernel_layout,
                        out_layout=out_layout, out_dtype=out_dtype).attrs
