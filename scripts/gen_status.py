@@ -79,23 +79,28 @@ KNOWN_GAPS: List[Tuple[int, str, str]] = [
          "IREE's default Vulkan target on lavapipe (reproduced with IREE alone; see passes.md, "
          "ToMixedPrecision)", "fuzzing_programs.md"),
     (30, "Speed on CPU: some models are slower than onnxruntime or TVM 0.19 (Winograd/blocked "
-         "convolutions, small-model fixed costs, batch-1 RNNs, external weights)",
-     "../bench/RESULTS.md"),
+         "convolutions, small-model fixed costs, batch-1 RNNs, external weights); the DQN's "
+         "unpadded convolutions no longer read through a fused layout transpose (3-5x), the zoo "
+         "is to be re-measured on a quiet machine", "../bench/RESULTS.md"),
     (31, "Relay's optimizer: compile() runs relay.build's pass sequence at opt level 3 with the "
-         "passes relay-mlir has; still missing: ConvertLayout/AlterOpLayout, the normal forms, "
-         "Inline, LambdaLift, PartialEvaluate, RemoveUnusedFunctions, EtaExpand, FuseOps/DefuseOps, "
-         "Legalize, bench/OPTIMIZER.md",
-     "passes.md"),
-    (32, "No `relay_mlir.tvm` stand-in yet: TVM scripts (relay.build, graph_executor, the VM, "
-         "export_library, relay.testing) do not port by changing their imports", ""),
-    (33, "No quantization: Relay's qnn operators, relay.quantize, quantized ONNX/TFLite "
-         "models, int4/float8 types", "onnx-conformance.md"),
-    (34, "No BYOC: dataflow patterns, partitioning to external codegens, heterogeneous "
-         "devices in one .vmfb", ""),
-    (35, "The house: this page; one data path with each step once (typing and size checks "
-         "run in the caller and again in the worker, user text is parsed three times, Python "
-         "passes run outside the worker); family names in lib/Gradient, the torch importer and "
-         "the numeric tests; functions over 100 lines; tests that can pass silently",
+         "passes relay-mlir has; still missing: AlterOpLayout (TVM's NCHWc conv2d), qnn.Legalize, "
+         "FlattenAtrousConv, SimplifyExprPostAlterOp, Legalize's int8 rewrites, PartialEvaluate of "
+         "recursive calls, bench/OPTIMIZER.md", "passes.md"),
+    (32, "TVM stand-in (`relay_mlir.tvm`): relay.build, graph_executor, the VM, export_library, "
+         "relay.testing, from_onnx/from_pytorch are in; missing: from_pytorch with `Any` dims and "
+         "run-time loops, quantized TorchScript, AOT executor modules, exporting a VM program "
+         "returning ADTs", "porting-from-tvm.md"),
+    (33, "Quantization: qnn quantize/dequantize/requantize/dense/batch_matmul/conv2d/add/"
+         "subtract/mul are in (bit-exact with TVM 0.19); missing: the other qnn ops, "
+         "relay.quantize, quantized ONNX/TFLite importers, int4/float8 types, int8 speed",
+     "onnx-conformance.md"),
+    (34, "BYOC: dataflow patterns and MergeComposite/AnnotateTarget/MergeCompilerRegions/"
+         "PartitionGraph are in (Python, checked against TVM 0.19); missing: external codegens on "
+         "IREE, the reference accelerator, heterogeneous devices in one .vmfb", "byoc.md"),
+    (35, "The house: one data path with each step once (typing and size checks run in the "
+         "caller and again in the worker, user text is parsed three times, Python passes run "
+         "outside the worker); the torch importer split by family; 9 C++ and 3 Python functions "
+         "over 100 lines (scripts/long_functions.py); tests that can pass silently",
      "design.md#data-path"),
 ]
 
