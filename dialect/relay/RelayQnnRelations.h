@@ -38,17 +38,13 @@ FailureOr<Type> inferQnnDense(ErrorSite site, Value data, Value weight,
 /// qnn.conv2d: nn.conv2d's shapes (inferConv); `data`/`weight` int8, uint8
 /// or int16; `outDtype` int32 (default) or int64; the kernel's parameters
 /// 0-d or per output channel.
-FailureOr<Type> inferQnnConv2D(ErrorSite site, Value data, Value weight,
-                               Value inputZeroPoint, Value kernelZeroPoint,
-                               Value inputScale, Value kernelScale,
-                               ArrayRef<int64_t> strides,
-                               ArrayRef<int64_t> padding,
-                               ArrayRef<int64_t> dilation, int64_t groups,
-                               std::optional<int64_t> channels,
-                               std::optional<ArrayRef<int64_t>> kernelSize,
-                               StringRef dataLayout, StringRef kernelLayout,
-                               StringRef outLayout,
-                               std::optional<Type> outDtype);
+FailureOr<Type> inferQnnConv2D(
+    ErrorSite site, Value data, Value weight, Value inputZeroPoint,
+    Value kernelZeroPoint, Value inputScale, Value kernelScale,
+    ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> dilation, int64_t groups, std::optional<int64_t> channels,
+    std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
+    StringRef kernelLayout, StringRef outLayout, std::optional<Type> outDtype);
 /// qnn.add, qnn.subtract, qnn.mul: `lhs` and `rhs` of one integer dtype,
 /// broadcast; their parameters 0-d or per channel along `lhsAxis` /
 /// `rhsAxis`, the output's 0-d.

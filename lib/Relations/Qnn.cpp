@@ -55,8 +55,8 @@ static std::pair<int64_t, int64_t> dtypeRange(IntegerType t) {
 /// Checks the values of a constant parameter (nothing to check otherwise).
 static LogicalResult checkConstantParam(ErrorSite site, const QnnParam &p) {
   auto cst = p.value.getDefiningOp<ConstantOp>();
-  auto dense = cst ? dyn_cast<DenseElementsAttr>(cst.getValue())
-                   : DenseElementsAttr();
+  auto dense =
+      cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : DenseElementsAttr();
   if (!dense)
     return success();
   int64_t i = 0;
@@ -66,9 +66,9 @@ static LogicalResult checkConstantParam(ErrorSite site, const QnnParam &p) {
       if (!std::isfinite(d) || d <= 0) {
         char text[32];
         std::snprintf(text, sizeof(text), "%g", d);
-        return site.emitError() << "operand '" << p.name
-                                << "' must be positive and finite, got " << text
-                                << " at index " << i;
+        return site.emitError()
+               << "operand '" << p.name << "' must be positive and finite, got "
+               << text << " at index " << i;
       }
       ++i;
     }
@@ -97,9 +97,9 @@ static LogicalResult checkParam(ErrorSite site, const QnnParam &p,
   Type elt = t->getElementType();
   bool dtypeOk = p.isScale ? elt.isF32() : elt.isSignlessInteger(32);
   if (!dtypeOk)
-    return site.emitError() << "operand '" << p.name << "' must be "
-                            << (p.isScale ? "float32" : "int32") << ", got "
-                            << elt;
+    return site.emitError()
+           << "operand '" << p.name << "' must be "
+           << (p.isScale ? "float32" : "int32") << ", got " << elt;
   if (t->getRank() == 0)
     return checkConstantParam(site, p);
   if (!channels)
@@ -123,8 +123,8 @@ static FailureOr<RankedTensorType> dataOfDtype(ErrorSite site, Value data,
   if (failed(t))
     return failure();
   if (!isOneOf(t->getElementType(), allowed))
-    return site.emitError() << "operand 'data' must be " << expected
-                            << ", got " << t->getElementType();
+    return site.emitError() << "operand 'data' must be " << expected << ", got "
+                            << t->getElementType();
   return t;
 }
 
@@ -134,8 +134,8 @@ static FailureOr<Type> outDtypeOf(ErrorSite site, std::optional<Type> outDtype,
                                   StringRef expected) {
   Type t = outDtype ? *outDtype : fallback;
   if (!isOneOf(t, allowed))
-    return site.emitError() << "out_dtype must be " << expected << ", got "
-                            << t;
+    return site.emitError()
+           << "out_dtype must be " << expected << ", got " << t;
   return t;
 }
 
@@ -153,9 +153,8 @@ channelsAlong(ErrorSite site, RankedTensorType data, int64_t axis) {
 
 static const StringRef kQuantizedOut[] = {"i8", "ui8", "i16", "ui16", "i32"};
 
-FailureOr<Type> relay::inferQnnQuantize(ErrorSite site, Value data,
-                                        Value scale, Value zeroPoint,
-                                        int64_t axis,
+FailureOr<Type> relay::inferQnnQuantize(ErrorSite site, Value data, Value scale,
+                                        Value zeroPoint, int64_t axis,
                                         std::optional<Type> outDtype) {
   FailureOr<RankedTensorType> t = dataOfDtype(site, data, {"f32"}, "float32");
   if (failed(t))
@@ -166,7 +165,8 @@ FailureOr<Type> relay::inferQnnQuantize(ErrorSite site, Value data,
                  "int8, uint8, int16, uint16 or int32");
   FailureOr<std::optional<int64_t>> channels = channelsAlong(site, *t, axis);
   if (failed(out) || failed(channels) ||
-      failed(checkParam(site, {scale, "output_scale", true, *out}, *channels)) ||
+      failed(
+          checkParam(site, {scale, "output_scale", true, *out}, *channels)) ||
       failed(checkParam(site, {zeroPoint, "output_zero_point", false, *out},
                         *channels)))
     return failure();
@@ -205,9 +205,9 @@ FailureOr<Type> relay::inferQnnRequantize(ErrorSite site, Value data,
                   "int8, uint8, int16, int32 or int64");
   if (failed(t))
     return failure();
-  FailureOr<Type> out = outDtypeOf(
-      site, outDtype, IntegerType::get(data.getContext(), 8),
-      {"i8", "ui8", "i16", "i32"}, "int8, uint8, int16 or int32");
+  FailureOr<Type> out =
+      outDtypeOf(site, outDtype, IntegerType::get(data.getContext(), 8),
+                 {"i8", "ui8", "i16", "i32"}, "int8, uint8, int16 or int32");
   FailureOr<std::optional<int64_t>> channels = channelsAlong(site, *t, axis);
   Type quantized = t->getElementType();
   if (failed(out) || failed(channels) ||
@@ -262,8 +262,8 @@ FailureOr<Type> relay::inferQnnDense(ErrorSite site, Value data, Value weight,
                                      std::optional<Type> outDtype) {
   if (failed(checkDtype(site, data, "data", {"i8", "ui8", "i16", "ui16"},
                         "int8, uint8, int16 or uint16")) ||
-      failed(checkDtype(site, weight, "weight", {"i8", "ui8"},
-                        "int8 or uint8")))
+      failed(
+          checkDtype(site, weight, "weight", {"i8", "ui8"}, "int8 or uint8")))
     return failure();
   FailureOr<Type> acc = accumulatorOf(site, data, outDtype);
   if (failed(acc))
@@ -280,7 +280,8 @@ FailureOr<Type> relay::inferQnnDense(ErrorSite site, Value data, Value weight,
                         unitsDim)) ||
       failed(checkParam(site, {inputScale, "input_scale", true, x},
                         std::nullopt)) ||
-      failed(checkParam(site, {kernelScale, "kernel_scale", true, w}, unitsDim)))
+      failed(
+          checkParam(site, {kernelScale, "kernel_scale", true, w}, unitsDim)))
     return failure();
   return result;
 }
@@ -314,10 +315,9 @@ FailureOr<Type> relay::inferQnnConv2D(
     ErrorSite site, Value data, Value weight, Value inputZeroPoint,
     Value kernelZeroPoint, Value inputScale, Value kernelScale,
     ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
-    ArrayRef<int64_t> dilation, int64_t groups,
-    std::optional<int64_t> channels, std::optional<ArrayRef<int64_t>> kernelSize,
-    StringRef dataLayout, StringRef kernelLayout, StringRef outLayout,
-    std::optional<Type> outDtype) {
+    ArrayRef<int64_t> dilation, int64_t groups, std::optional<int64_t> channels,
+    std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
+    StringRef kernelLayout, StringRef outLayout, std::optional<Type> outDtype) {
   if (failed(checkDtype(site, data, "data", {"i8", "ui8", "i16"},
                         "int8, uint8 or int16")) ||
       failed(checkDtype(site, weight, "weight", {"i8", "ui8", "i16"},
@@ -326,10 +326,10 @@ FailureOr<Type> relay::inferQnnConv2D(
   FailureOr<Type> acc = accumulatorOf(site, data, outDtype);
   if (failed(acc))
     return failure();
-  FailureOr<Type> result = inferConv(
-      site, data.getType(), weight.getType(), 2, /*depthwise=*/true, strides,
-      padding, dilation, groups, channels, kernelSize, dataLayout,
-      kernelLayout, outLayout, *acc);
+  FailureOr<Type> result =
+      inferConv(site, data.getType(), weight.getType(), 2, /*depthwise=*/true,
+                strides, padding, dilation, groups, channels, kernelSize,
+                dataLayout, kernelLayout, outLayout, *acc);
   if (failed(result))
     return failure();
   StringRef layout = outLayout.empty() ? dataLayout : outLayout;

@@ -71,7 +71,8 @@ std::pair<int64_t, int64_t> rangeOf(Type relayElement) {
 
 /// An integer `x` of relay element type `from` widened or narrowed to the
 /// signless `to` (zero-extended when `from` is unsigned).
-Value resizeInt(OpBuilder &b, Location loc, Value x, Type from, IntegerType to) {
+Value resizeInt(OpBuilder &b, Location loc, Value x, Type from,
+                IntegerType to) {
   unsigned w = cast<IntegerType>(x.getType()).getWidth();
   if (w == to.getWidth())
     return x;
@@ -111,8 +112,8 @@ struct QuantizePattern : OpConversionPattern<QnnQuantizeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Type out = elementTypeOf(op.getType());
     auto [lo, hi] = rangeOf(out);
-    auto signless = IntegerType::get(op.getContext(),
-                                     cast<IntegerType>(out).getWidth());
+    auto signless =
+        IntegerType::get(op.getContext(), cast<IntegerType>(out).getWidth());
     bool perChannel =
         cast<RankedTensorType>(op.getOutputScale().getType()).getRank() == 1;
     Value result = mapWithParams(
@@ -249,8 +250,8 @@ Value fixedPointMultiply(OpBuilder &b, Location l, Value x32, Value mantissa,
   Value x = arith::ExtSIOp::create(b, l, i64, x32);
   x = arith::ShLIOp::create(b, l, x, left);
   x = arith::MulIOp::create(b, l, x, mantissa);
-  Value half = arith::ShLIOp::create(
-      b, l, one, arith::SubIOp::create(b, l, right, one));
+  Value half =
+      arith::ShLIOp::create(b, l, one, arith::SubIOp::create(b, l, right, one));
   Value rounding = half;
   if (!upward) {
     Value zero = arith::ConstantIntOp::create(b, l, i64, 0);
@@ -272,8 +273,10 @@ Value clipToDtype(OpBuilder &b, Location l, Value v, Type out) {
     return v;
   auto [lo, hi] = rangeOf(out);
   Type i32 = b.getI32Type();
-  v = arith::MaxSIOp::create(b, l, v, arith::ConstantIntOp::create(b, l, i32, lo));
-  v = arith::MinSIOp::create(b, l, v, arith::ConstantIntOp::create(b, l, i32, hi));
+  v = arith::MaxSIOp::create(b, l, v,
+                             arith::ConstantIntOp::create(b, l, i32, lo));
+  v = arith::MinSIOp::create(b, l, v,
+                             arith::ConstantIntOp::create(b, l, i32, hi));
   return arith::TruncIOp::create(b, l, b.getIntegerType(w), v);
 }
 
@@ -303,15 +306,16 @@ struct RequantizePattern : OpConversionPattern<QnnRequantizeOp> {
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
     int64_t channel = channelAxis(op.getAxis(), rank);
     // A single multiplier is read at index 0 everywhere.
-    AffineMap kMap = AffineMap::get(
-        rank, 0,
-        inScales->size() == 1 ? rewriter.getAffineConstantExpr(0)
-                              : rewriter.getAffineDimExpr(channel));
+    AffineMap kMap = AffineMap::get(rank, 0,
+                                    inScales->size() == 1
+                                        ? rewriter.getAffineConstantExpr(0)
+                                        : rewriter.getAffineDimExpr(channel));
     Type in = elementTypeOf(op.getData().getType());
     Type out = elementTypeOf(op.getType());
     bool upward = op.getRounding() != "TONEAREST";
     RankedTensorType type = resultTensorType(op);
-    Value inZp = adaptor.getInputZeroPoint(), outZp = adaptor.getOutputZeroPoint();
+    Value inZp = adaptor.getInputZeroPoint(),
+          outZp = adaptor.getOutputZeroPoint();
     Value result = buildMap(
         rewriter, loc, type, dimSizes(rewriter, loc, data),
         {data, inZp, outZp, k.mantissa, k.leftShift, k.rightShift},
@@ -418,7 +422,8 @@ Value zeroPointAs(OpBuilder &b, Location loc, Value zp, Type acc) {
 Value withZeroPoints(OpBuilder &b, Location loc, Value main, Value aSum,
                      Value bSum, Value za, Value zb, int64_t k, Type acc) {
   Value kc = relayScalar(b, loc, acc, b.getIntegerAttr(acc, k));
-  Value r = SubtractOp::create(b, loc, main, MultiplyOp::create(b, loc, zb, aSum));
+  Value r =
+      SubtractOp::create(b, loc, main, MultiplyOp::create(b, loc, zb, aSum));
   r = SubtractOp::create(b, loc, r, MultiplyOp::create(b, loc, za, bSum));
   Value zz = MultiplyOp::create(b, loc, kc, MultiplyOp::create(b, loc, za, zb));
   return AddOp::create(b, loc, r, zz);
@@ -445,10 +450,9 @@ Value quantizedContraction(OpBuilder &b, Location loc, Value x, Value w,
     return contract(shifted(b, loc, x, zx, 0, acc),
                     shifted(b, loc, w, zw, 0, acc));
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-  return withZeroPoints(b, loc, contract(x, w),
-                        sumAs(b, loc, x, rank - 1, true, acc), wSum(w),
-                        zeroPointAs(b, loc, zx, acc),
-                        zeroPointAs(b, loc, zw, acc), *k, acc);
+  return withZeroPoints(
+      b, loc, contract(x, w), sumAs(b, loc, x, rank - 1, true, acc), wSum(w),
+      zeroPointAs(b, loc, zx, acc), zeroPointAs(b, loc, zw, acc), *k, acc);
 }
 
 /// qnn.dense (data [d..., k] · weight [n, k]ᵀ): Σweight is [n].
@@ -460,14 +464,15 @@ struct DenseQnnPattern : OpConversionPattern<QnnDenseOp> {
     Location loc = op.getLoc();
     Type acc = accumulatorOf(op);
     rewriter.replaceOp(
-        op, quantizedContraction(
-                rewriter, loc, op.getData(), op.getWeight(),
-                op.getInputZeroPoint(), op.getKernelZeroPoint(), acc,
-                [&](Value a, Value b) -> Value {
-                  return DenseOp::create(rewriter, loc, a, b,
-                                         op.getUnitsAttr(), TypeAttr::get(acc));
-                },
-                [&](Value w) { return sumAs(rewriter, loc, w, 1, false, acc); }));
+        op,
+        quantizedContraction(
+            rewriter, loc, op.getData(), op.getWeight(), op.getInputZeroPoint(),
+            op.getKernelZeroPoint(), acc,
+            [&](Value a, Value b) -> Value {
+              return DenseOp::create(rewriter, loc, a, b, op.getUnitsAttr(),
+                                     TypeAttr::get(acc));
+            },
+            [&](Value w) { return sumAs(rewriter, loc, w, 1, false, acc); }));
     return success();
   }
 };
@@ -533,17 +538,17 @@ struct AddLikeQnnPattern : OpConversionPattern<QnnOp> {
   matchAndRewrite(QnnOp op, typename OpConversionPattern<QnnOp>::OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value lhs = rescaled(rewriter, loc, op.getLhs(), op.getLhsScale(),
-                         op.getLhsZeroPoint(), op.getOutputScale(),
-                         op.getLhsAxis());
-    Value rhs = rescaled(rewriter, loc, op.getRhs(), op.getRhsScale(),
-                         op.getRhsZeroPoint(), op.getOutputScale(),
-                         op.getRhsAxis());
-    Value sum = AddOp::create(rewriter, loc,
-                              CombineOp::create(rewriter, loc, lhs, rhs),
-                              op.getOutputZeroPoint());
-    rewriter.replaceOp(op, clipCast(rewriter, loc, sum,
-                                    elementTypeOf(op.getLhs().getType())));
+    Value lhs =
+        rescaled(rewriter, loc, op.getLhs(), op.getLhsScale(),
+                 op.getLhsZeroPoint(), op.getOutputScale(), op.getLhsAxis());
+    Value rhs =
+        rescaled(rewriter, loc, op.getRhs(), op.getRhsScale(),
+                 op.getRhsZeroPoint(), op.getOutputScale(), op.getRhsAxis());
+    Value sum =
+        AddOp::create(rewriter, loc, CombineOp::create(rewriter, loc, lhs, rhs),
+                      op.getOutputZeroPoint());
+    rewriter.replaceOp(
+        op, clipCast(rewriter, loc, sum, elementTypeOf(op.getLhs().getType())));
     return success();
   }
 };
@@ -574,8 +579,8 @@ struct MulQnnPattern : OpConversionPattern<QnnMulOp> {
     Value r = rescaled(rewriter, loc, product, productScale, zero,
                        op.getOutputScale(), -1);
     Value sum = AddOp::create(rewriter, loc, r, op.getOutputZeroPoint());
-    rewriter.replaceOp(op, clipCast(rewriter, loc, sum,
-                                    elementTypeOf(op.getLhs().getType())));
+    rewriter.replaceOp(
+        op, clipCast(rewriter, loc, sum, elementTypeOf(op.getLhs().getType())));
     return success();
   }
 };
