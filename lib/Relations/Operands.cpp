@@ -21,6 +21,19 @@ using namespace mlir::relay::rel;
 
 namespace {
 
+/// The implied operand type `shape` x `elem`, or an error at `site` when an
+/// attribute gave a negative size (`units = -1`: fuzz_mlir mutant 14:43
+/// aborted in RankedTensorType::get).
+static FailureOr<Type> impliedTensor(ErrorSite site, StringRef what,
+                                     ArrayRef<int64_t> shape, Type elem) {
+  for (int64_t d : shape)
+    if (d < 0 && !ShapedType::isDynamic(d))
+      return site.emitError()
+             << "cannot infer the type of the untyped operand '" << what
+             << "': its size " << d << " from the attributes is negative";
+  return Type(RankedTensorType::get(shape, elem));
+}
+
 /// A convolution's attributes that decide its weight's type.
 struct ConvWeightAttrs {
   unsigned spatialRank;
@@ -95,7 +108,7 @@ static FailureOr<Type> convWeight(ErrorSite site, RankedTensorType data,
   SmallVector<int64_t> shape(canon.size());
   for (auto [d, pos] : llvm::enumerate(*kl))
     shape[pos] = canon[d];
-  return Type(RankedTensorType::get(shape, data.getElementType()));
+  return impliedTensor(site, "weight", shape, data.getElementType());
 }
 
 /// nn.dense's weight [units, k] (DenseRel), nn.matmul's tensor_b [k, units]
@@ -118,7 +131,7 @@ static FailureOr<Type> matmulWeight(ErrorSite site, RankedTensorType data,
   int64_t k = data.getDimSize(data.getRank() - (transposeA ? 2 : 1));
   SmallVector<int64_t> shape = transposeB ? SmallVector<int64_t>{*units, k}
                                           : SmallVector<int64_t>{k, *units};
-  return Type(RankedTensorType::get(shape, data.getElementType()));
+  return impliedTensor(site, what, shape, data.getElementType());
 }
 
 /// A 1-D vector of data's size on `axis`, of data's dtype: nn.bias_add's

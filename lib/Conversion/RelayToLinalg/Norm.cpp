@@ -258,12 +258,24 @@ struct LRNPattern : OpConversionPattern<LRNOp> {
     if (failed(axisOr))
       return rewriter.notifyMatchFailure(op, "axis out of range");
     int64_t axis = *axisOr;
-    // the window pads the axis by size - 1
+    // the window pads the axis by size - 1; the padded tensor's element
+    // count must fit int64 too (a size of 2^62 on a 2x7 input: fuzz_mlir
+    // mutant 14:97 aborted in ShapedType::getNumElements)
     if (!type.isDynamicDim(axis) &&
         !llvm::checkedAdd(type.getDimSize(axis), size - 1))
       return op.emitError()
              << "nn.lrn size " << size << " pads dim " << axis << " (size "
              << type.getDimSize(axis) << ") beyond int64";
+    std::optional<int64_t> elements = 1;
+    for (int64_t i = 0; i < rank && elements; ++i)
+      if (!type.isDynamicDim(i))
+        elements = llvm::checkedMul(*elements,
+                                    i == axis ? type.getDimSize(i) + size - 1
+                                              : type.getDimSize(i));
+    if (!elements)
+      return op.emitError()
+             << "nn.lrn size " << size << " pads dim " << axis << " (size "
+             << type.getDimSize(axis) << ") to more elements than int64 counts";
     SmallVector<OpFoldResult> sizes = dimSizes(rewriter, loc, data);
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     Value sq = buildMap(rewriter, loc, type, sizes, {data}, {id},

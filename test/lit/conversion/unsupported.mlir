@@ -175,3 +175,14 @@ func.func @lrn_huge_size(%x: tensor<2x7xf32>) -> tensor<2x7xf32> {
   %y = relay.nn.lrn %x {size = 9223372036854775807 : i64} : (tensor<2x7xf32>) -> tensor<2x7xf32>
   return %y : tensor<2x7xf32>
 }
+
+// -----
+
+// A window of 2^62 rows fits int64 but the padded 2 x (2^62 + 6) tensor's
+// element count does not (fuzz_mlir mutant 14:97: ShapedType's assertion).
+func.func @lrn_huge_padded_tensor(%x: tensor<2x7xf32>) -> tensor<2x7xf32> {
+  // expected-error @+2 {{nn.lrn size 4611686018427387904 pads dim 1 (size 7) to more elements than int64 counts}}
+  // expected-error @+1 {{failed to legalize operation 'relay.nn.lrn'}}
+  %y = relay.nn.lrn %x {size = 4611686018427387904 : i64} : (tensor<2x7xf32>) -> tensor<2x7xf32>
+  return %y : tensor<2x7xf32>
+}

@@ -51,3 +51,12 @@ func.func @indivisible(%x: tensor<1x4x10xf32>, %w: !relay.incomplete) -> !relay.
   %0 = relay.nn.conv1d %x, %w {channels = 6 : i64, kernel_size = array<i64: 3>, groups = 3 : i64} : (tensor<1x4x10xf32>, !relay.incomplete) -> !relay.incomplete
   return %0 : !relay.incomplete
 }
+
+// -----
+
+// A negative `units` (fuzz_mlir mutant 14:43 aborted creating the type).
+func.func @dense_negative_units(%x: tensor<2x7xf32>, %w: !relay.incomplete) -> !relay.incomplete {
+  // expected-error @+1 {{cannot infer the type of the untyped operand 'weight': its size -1 from the attributes is negative}}
+  %0 = relay.nn.dense %x, %w {units = -1 : i64} : (tensor<2x7xf32>, !relay.incomplete) -> !relay.incomplete
+  return %0 : !relay.incomplete
+}
