@@ -57,7 +57,7 @@ from ... import expr as E
 from ...analysis import free_vars
 from ...module import IRModule
 from ..common import UnsupportedError
-from ..torch import _TV
+from ..torch_ops._base import _TV
 from ._importer import TorchScriptImporter
 from ._names import source_names, weight_names
 

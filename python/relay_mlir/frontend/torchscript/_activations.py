@@ -13,7 +13,7 @@ import numpy as np
 
 from ... import expr as E
 from ... import op
-from ..torch import _Ctx, _TV
+from ..torch_ops._base import _Ctx, _TV
 from ._registry import register
 
 

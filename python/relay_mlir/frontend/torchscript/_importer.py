@@ -25,7 +25,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ... import expr as E
 from ..common import UnsupportedError
-from ..torch import _CONVERTERS, _Ctx, _Importer as _ExportImporter, _TV, _has_tv, _packet
+from ..torch import _Importer as _ExportImporter
+from ..torch_ops._base import _CONVERTERS, _Ctx, _TV, _has_tv, _packet
 from . import _eval, _views
 from . import _activations, _recurrent, _tensor, _transformer  # noqa: F401 - they register converters
 from ._registry import CONVERTERS as OWN

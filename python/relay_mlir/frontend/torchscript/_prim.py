@@ -13,7 +13,7 @@ import numpy as np
 
 from ... import expr as E
 from ... import op
-from ..torch import _TV
+from ..torch_ops._base import _TV
 from . import _eval
 from ._importer import TorchScriptImporter
 

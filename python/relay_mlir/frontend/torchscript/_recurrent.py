@@ -19,7 +19,7 @@ from typing import Any, List, Optional, Tuple
 from ... import expr as E
 from ... import op
 from ...op import nn
-from ..torch import _Ctx, _TV
+from ..torch_ops._base import _Ctx, _TV
 from ._registry import register
 
 

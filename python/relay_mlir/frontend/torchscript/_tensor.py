@@ -23,7 +23,7 @@ import numpy as np
 from ... import expr as E
 from ... import op
 from ...op import nn
-from ..torch import _Ctx, _TV, _axis
+from ..torch_ops._base import _Ctx, _TV, _axis
 from ._registry import register
 
 

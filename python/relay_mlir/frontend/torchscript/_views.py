@@ -27,7 +27,7 @@ import numpy as np
 
 from ... import expr as E
 from ... import op
-from ..torch import _TV
+from ..torch_ops._base import _TV
 from ._eval import call_args as _call_args
 
 
