@@ -102,7 +102,7 @@ BERT_SEQ, LSTM_SEQ = 64, 32
 
 def models() -> Dict[str, Model]:
     """The benchmarked models (``relay_mlir.testing`` workloads at batch 1), in table order."""
-    from relay_mlir.models import bert, dqn, lstm, mobilenet_v2, resnet, vgg
+    from relay_mlir.models import bert, dqn, lstm, mobilenet_v2, resnet, vgg, vit
 
     ids = {"dtype": "int64", "shape": [1, BERT_SEQ]}
     table = [
@@ -124,6 +124,8 @@ def models() -> Dict[str, Model]:
         Model("lstm", lambda: lstm.get_workload(seq_len=LSTM_SEQ), _zoo_twin(lambda tm: tm.LSTMLanguageModel()),
               [{"name": "input_ids", "shape": [1, LSTM_SEQ], "dtype": "int64", "high": 1000}], ["logits"],
               f"LSTM LM, hidden 128, sequence {LSTM_SEQ}"),
+        Model("vit_tiny", lambda: vit.get_workload(), _zoo_twin(lambda tm: tm.ViT()), _image((3, 224, 224)),
+              ["logits"], "ViT-Tiny/16, 224×224"),
     ]
     return {m.name: m for m in table}
 

@@ -15,7 +15,8 @@ Sizes are configurable; the defaults are the published architectures
 * ``vgg`` - VGG-11/13/16/19 (``num_layers=16`` by default);
 * ``dqn`` - the Nature DQN;
 * ``bert`` - a BERT-tiny-style transformer encoder;
-* ``lstm`` - an LSTM language model unrolled over a fixed sequence length.
+* ``lstm`` - an LSTM language model unrolled over a fixed sequence length;
+* ``vit`` - a Vision Transformer (ViT-Tiny/16 by default).
 
 Every zoo model has a plain ``torch.nn`` twin in ``torch_models`` (imported
 on demand: PyTorch is an optional dependency) whose ``state_dict`` keys are
@@ -26,6 +27,6 @@ Also ``layers`` (the shared building blocks); independent numpy
 implementations of the operators and of the demo CNN are
 ``relay_mlir.testing.numpy_ref``.
 """
-from . import bert, dqn, layers, lstm, mobilenet_v2, resnet, vgg  # noqa: F401
+from . import bert, dqn, layers, lstm, mobilenet_v2, resnet, vgg, vit  # noqa: F401
 
-__all__ = ["bert", "dqn", "layers", "lstm", "mobilenet_v2", "resnet", "vgg"]
+__all__ = ["bert", "dqn", "layers", "lstm", "mobilenet_v2", "resnet", "vgg", "vit"]

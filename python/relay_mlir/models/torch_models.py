@@ -14,7 +14,7 @@ outputs are those of the zoo models (``ResNet``/``MobileNetV2``/``VGG``
 return logits of NCHW images; ``DQN`` Q-values; ``Bert`` the pair
 ``(sequence_output, pooled_output)`` of int64 ``input_ids``,
 ``token_type_ids``, ``attention_mask``; ``LSTMLanguageModel`` logits of int64
-``input_ids``).
+``input_ids``; ``ViT`` logits of NCHW images).
 
 Example::
 
@@ -41,7 +41,7 @@ from .mobilenet_v2 import INVERTED_RESIDUAL_SETTING, make_divisible
 from .resnet import RESNET_SPECS
 from .vgg import VGG_CONFIGS
 
-__all__ = ["ResNet", "MobileNetV2", "VGG", "DQN", "Bert", "LSTMLanguageModel",
+__all__ = ["ResNet", "MobileNetV2", "VGG", "DQN", "Bert", "LSTMLanguageModel", "ViT",
            "load_params", "params_from_torch", "export_onnx"]
 
 
@@ -414,3 +414,68 @@ class LSTMLanguageModel(nn.Module):
     def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
         out, _ = self.rnn(self.encoder(input_ids))
         return self.decoder(out)
+
+
+# -- Vision Transformer ------------------------------------------------------------------------
+class _ViTAttention(nn.Module):
+    def __init__(self, width: int, heads: int) -> None:
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(width, 3 * width)
+        self.proj = nn.Linear(width, width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, n, w = x.shape
+        q, k, v = self.qkv(x).view(b, n, 3, self.heads, w // self.heads).permute(2, 0, 3, 1, 4)
+        probs = torch.softmax(torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(w // self.heads), dim=-1)
+        return self.proj(torch.matmul(probs, v).permute(0, 2, 1, 3).reshape(b, n, w))
+
+
+class _ViTMlp(nn.Module):
+    def __init__(self, width: int, hidden: int) -> None:
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(width, hidden), nn.Linear(hidden, width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc2(torch.nn.functional.gelu(self.fc1(x)))
+
+
+class _ViTBlock(nn.Module):
+    def __init__(self, width: int, heads: int, mlp: int, eps: float) -> None:
+        super().__init__()
+        self.norm1, self.attn = nn.LayerNorm(width, eps=eps), _ViTAttention(width, heads)
+        self.norm2, self.mlp = nn.LayerNorm(width, eps=eps), _ViTMlp(width, mlp)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x + self.attn(self.norm1(x))
+        return x + self.mlp(self.norm2(x))
+
+
+class _PatchEmbed(nn.Module):
+    def __init__(self, in_channels: int, width: int, patch: int) -> None:
+        super().__init__()
+        self.proj = nn.Conv2d(in_channels, width, patch, stride=patch)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.proj(x).flatten(2).transpose(1, 2)
+
+
+class ViT(nn.Module):
+    """Pre-norm Vision Transformer (``vit.get_workload``; timm's weight names)."""
+
+    def __init__(self, image_size: int = 224, patch: int = 16, width: int = 192, depth: int = 12,
+                 heads: int = 3, mlp: int = 768, num_classes: int = 1000, in_channels: int = 3,
+                 eps: float = 1e-6) -> None:
+        super().__init__()
+        n = (image_size // patch) ** 2 + 1
+        self.patch_embed = _PatchEmbed(in_channels, width, patch)
+        self.cls_token = nn.Parameter(torch.zeros(1, 1, width))
+        self.pos_embed = nn.Parameter(torch.zeros(1, n, width))
+        self.blocks = nn.Sequential(*[_ViTBlock(width, heads, mlp, eps) for _ in range(depth)])
+        self.norm = nn.LayerNorm(width, eps=eps)
+        self.head = nn.Linear(width, num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.patch_embed(x)
+        x = torch.cat([self.cls_token.expand(x.shape[0], -1, -1), x], dim=1) + self.pos_embed
+        return self.head(self.norm(self.blocks(x))[:, 0])

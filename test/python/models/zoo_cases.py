@@ -45,7 +45,7 @@ def _bert_inputs(rng: np.random.Generator) -> List[np.ndarray]:
 
 
 def cases() -> Dict[str, Case]:
-    from relay_mlir.models import bert, dqn, lstm, mobilenet_v2, resnet, vgg
+    from relay_mlir.models import bert, dqn, lstm, mobilenet_v2, resnet, vgg, vit
 
     def tm():
         from relay_mlir.models import torch_models
@@ -83,6 +83,11 @@ def cases() -> Dict[str, Case]:
                                        num_layers=2),
              lambda: tm().LSTMLanguageModel(vocab_size=50, embed=16, hidden=32, num_layers=2),
              lambda rng: [rng.integers(0, 50, size=(2, 6)).astype("int64")], ["input_ids"], ["logits"]),
+        Case("vit",
+             lambda: vit.get_workload(image_size=32, patch=8, width=16, depth=1, heads=2, mlp=32,
+                                      num_classes=10),
+             lambda: tm().ViT(image_size=32, patch=8, width=16, depth=1, heads=2, mlp=32, num_classes=10),
+             _image((1, 3, 32, 32)), img, ["logits"]),
     ]}
 
 
