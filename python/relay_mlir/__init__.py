@@ -72,6 +72,9 @@ from . import interpreter
 from .executor import create_executor
 from . import dataflow_pattern
 
+from . import annotation  # devices (issue 34 section 3)
+from .annotation import device_copy
+from .devices import config as target
 _sys.modules.setdefault(__name__ + ".nn", nn)
 _sys.modules.setdefault(__name__ + ".image", image)
 

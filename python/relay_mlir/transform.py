@@ -69,6 +69,8 @@ __all__ = [
     "PrintAfterAll", "PrintBeforeAll",
 ]
 __all__ += ["MergeComposite", "AnnotateTarget", "MergeCompilerRegions", "PartitionGraph"]
+from .devices.plan import PlanDevices  # noqa: E402 (devices, docs/byoc.md)
+__all__ += ["PlanDevices"]
 
 
 # -- the passes ----------------------------------------------------------------------------------

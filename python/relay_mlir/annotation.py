@@ -1,0 +1,92 @@
+"""Device annotations: ``relay_mlir.annotation`` (``tvm.relay.annotation``) and ``device_copy``.
+
+``on_device(body, device, constrain_result=False)`` says ``body`` runs on ``device``;
+``device_copy(data, src_device, dst_device)`` moves a value between devices. TVM 0.19 keeps
+them as calls of the operators ``on_device`` and ``device_copy`` with the attributes
+``virtual_device``/``constrain_result``/``constrain_body`` and
+``src_virtual_device``/``dst_virtual_device``; so does relay-mlir, with devices named by
+strings (``"cpu"``, ``"cuda"``, ``"vulkan"``; TVM ``Device`` objects such as ``tvm.cpu()`` are
+read by their device type). ``relay.transform.PlanDevices`` (``relay_mlir.devices``) places
+every expression and inserts the copies. Outside it, both are their value: the reference
+interpreter and a single-target ``compile`` ignore them.
+
+>>> import relay_mlir as relay
+>>> x = relay.var("x", shape=(2,))
+>>> a = on_device(relay.exp(x), "cuda")
+>>> a.op.name, a.attrs["virtual_device"], a.attrs["constrain_result"]
+('on_device', 'cuda', False)
+>>> device_copy(x, "cpu", "cuda").attrs["dst_virtual_device"]
+'cuda'
+"""
+from __future__ import annotations
+
+from .expr import Call, Expr, Op, TupleWrapper
+
+__all__ = ["on_device", "device_copy", "device_name", "ON_DEVICE", "DEVICE_COPY"]
+
+ON_DEVICE = "on_device"
+DEVICE_COPY = "device_copy"
+
+# TVM's DLDeviceType numbers for the devices IREE has targets for
+_DEVICE_TYPES = {1: "cpu", 2: "cuda", 7: "vulkan", 10: "rocm"}
+_ALIASES = {"llvm": "cpu", "llvm-cpu": "cpu", "gpu": "cuda", "vulkan-spirv": "vulkan", "hip": "rocm"}
+
+
+def device_name(device: object, what: str = "device") -> str:
+    """The device called ``device``: a name (``"cpu"``, ``"vulkan"``; ``"llvm"`` is ``"cpu"``)
+    or an object with TVM's ``device_type`` number (``tvm.cpu()``: 1 → ``"cpu"``)."""
+    if isinstance(device, str) and device.strip():
+        name = device.strip().split()[0].lower()
+        return _ALIASES.get(name, name)
+    kind = getattr(device, "device_type", None)
+    if isinstance(kind, int) and kind in _DEVICE_TYPES:
+        return _DEVICE_TYPES[kind]
+    raise TypeError(f"{what}: expected a device name such as 'cpu' or 'vulkan' (or a TVM Device), "
+                    f"got {device!r}")
+
+
+def _value(name: str, data: object) -> Expr:
+    if isinstance(data, TupleWrapper):
+        data = data.astuple()
+    if not isinstance(data, Expr):
+        raise TypeError(f"{name}: the annotated value must be a relay expression, got {data!r}")
+    return data
+
+
+def _typed_as(call: Call, data: Expr) -> Call:
+    call._checked_type = getattr(data, "_checked_type", None)
+    return call
+
+
+def on_device(body: Expr, device: object, constrain_result: bool = False,
+              constrain_body: bool = True) -> Call:
+    """``body`` placed on ``device`` (TVM 0.19's ``relay.annotation.on_device``).
+
+    With ``constrain_result=False`` (the default) only ``body`` is constrained: its users may
+    be elsewhere, and ``PlanDevices`` copies the value to them. With ``True`` the result is
+    on ``device`` too.
+    """
+    body = _value("on_device", body)
+    dev = device_name(device, "on_device")
+    attrs = {"virtual_device": dev, "constrain_result": bool(constrain_result),
+             "constrain_body": bool(constrain_body)}
+    return _typed_as(Call(Op.get(ON_DEVICE), [body], attrs), body)
+
+
+def device_copy(data: Expr, src_device: object, dst_device: object) -> Call:
+    """``data`` (on ``src_device``) copied to ``dst_device`` (TVM 0.19's ``relay.device_copy``)."""
+    data = _value("device_copy", data)
+    attrs = {"src_virtual_device": device_name(src_device, "device_copy source"),
+             "dst_virtual_device": device_name(dst_device, "device_copy destination")}
+    return _typed_as(Call(Op.get(DEVICE_COPY), [data], attrs), data)
+
+
+def _register_identity_kernels() -> None:
+    """The reference interpreter evaluates both as their value (one address space)."""
+    from .interpreter_ops import KERNELS
+
+    for name in (ON_DEVICE, DEVICE_COPY):
+        KERNELS.setdefault(name, lambda args, attrs: args[0])
+
+
+_register_identity_kernels()

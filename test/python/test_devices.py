@@ -1,0 +1,80 @@
+"""Heterogeneous devices (issue 34 §3): on_device/device_copy, PlanDevices against TVM 0.19's
+plans (recorded by test_devices_programs.py as test_devices_tvm019.json), bad input."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import relay_mlir as relay
+from relay_mlir.devices.plan import param_devices, result_device
+
+import test_devices_programs as programs
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(_HERE, "test_devices_tvm019.json")) as _f:
+    TVM = json.load(_f)["plans"]
+
+
+def _config(**kw):
+    ctx = relay.transform.PassContext(config={"relay.fallback_device_type": 1})
+    return relay.target.make_compilation_config(ctx, {"cpu": "llvm", "cuda": "cuda"}, **kw)
+
+
+def _plan(fn):
+    mod = relay.IRModule.from_expr(fn)
+    return relay.transform.PlanDevices(_config())(mod)["main"]
+
+
+@pytest.mark.parametrize("name", sorted(TVM))
+def test_plan_matches_tvm(name):
+    planned = _plan(programs.cases(relay)[name])
+    assert programs.dump(relay, planned) == TVM[name]
+
+
+def test_recorded_plans_cover_the_rules():
+    copies = {n: sum("device_copy" in line for line in p["body"]) for n, p in TVM.items()}
+    assert copies == {"cross_edges": 2, "explicit_copy": 1, "join_neighbours": 0, "tuple": 1,
+                      "unconstrained": 0, "used_twice": 2}
+
+
+def test_devices_recorded_on_the_function():
+    planned = _plan(programs.cases(relay)["cross_edges"])
+    assert param_devices(planned) == ["cuda", "cpu"] and result_device(planned) == "cpu"
+    assert [p.virtual_device_ for p in planned.params] == ["cuda", "cpu"]
+
+
+def test_planned_module_runs_in_the_interpreter():
+    fn = programs.cases(relay)["cross_edges"]
+    planned = relay.IRModule.from_expr(_plan(fn))
+    x = np.array([[1, 2], [3, 4]], "float32")
+    y = np.array([[0.5, -1], [2, 0]], "float32")
+    got = relay.create_executor("debug", mod=planned).evaluate()(x, y)
+    np.testing.assert_allclose(got, np.exp(x + y) - y, rtol=1e-6)
+
+
+def test_config():
+    cfg = relay.target.make_compilation_config(None, {"cpu": "llvm-cpu", "vulkan": "vulkan-spirv"})
+    assert cfg.devices == {"cpu": "llvm-cpu", "vulkan": "vulkan-spirv"}
+    assert cfg.default_device == "cpu"
+    ctx = relay.transform.PassContext(config={"relay.fallback_device_type": 7})
+    assert relay.target.make_compilation_config(
+        ctx, {"cpu": "llvm", "vulkan": "vulkan"}).default_device == "vulkan"
+
+
+def test_unknown_device_is_a_located_error():
+    x = relay.var("x", shape=(2,))
+    fn = relay.Function([x], relay.annotation.on_device(relay.exp(x), "vulkan"))
+    with pytest.raises(ValueError, match=r"function 'main': on_device: device 'vulkan' has no "
+                                         r"target \(the targets are for cpu, cuda\)"):
+        _plan(fn)
+
+
+def test_bad_arguments():
+    x = relay.var("x", shape=(2,))
+    with pytest.raises(TypeError, match="on_device: expected a device name"):
+        relay.annotation.on_device(x, 3.5)
+    with pytest.raises(TypeError, match="device_copy: the annotated value must be a relay"):
+        relay.device_copy(np.zeros(2), "cpu", "cuda")
+    with pytest.raises(TypeError, match="PlanDevices: expected the CompilationConfig"):
+        relay.transform.PlanDevices({"cpu": "llvm"})
