@@ -43,6 +43,7 @@ from .analysis import free_vars
 from . import op
 from .op import nn
 from . import qnn
+from . import quantize
 from .op import image
 from .op.reduce import (all, any, argmax, argmin, logsumexp, max, mean_std,  # reductions
                         mean_variance, min, prod, std, variance)
@@ -71,10 +72,10 @@ from .runtime import Executable
 from . import interpreter
 from .executor import create_executor
 from . import dataflow_pattern
-
 from . import annotation  # devices (issue 34 section 3)
 from .annotation import device_copy
 from .devices import config as target
+
 _sys.modules.setdefault(__name__ + ".nn", nn)
 _sys.modules.setdefault(__name__ + ".image", image)
 

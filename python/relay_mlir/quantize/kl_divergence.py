@@ -1,0 +1,72 @@
+"""The KL-divergence threshold search of TVM 0.19's ``kl_divergence`` calibration.
+
+TVM (``_find_scale_by_kl`` + ``MinimizeKL`` in src/relay/quantize/calibrate.cc, after
+MXNet/TensorRT's entropy calibration): histogram ``|x|``'s symmetric range into 8001 bins;
+for each candidate window of ``2i + 1`` central bins (i = 127 .. 4000) fold the outer
+counts into the window's two end bins (p), merge the window's inner counts into 255
+quantized bins and spread each back evenly over the nonzero bins it covers (q), smooth
+both (zeros get 1e-4, the rest give it back), and keep the window edge whose
+``KL(p || q)`` is smallest. The result is that threshold (not yet divided into a scale).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["find_threshold_by_kl"]
+
+
+def _smooth(p: np.ndarray, eps: float = 1e-4):
+    zeros = p == 0
+    n_zeros = int(zeros.sum())
+    n_nonzeros = p.size - n_zeros
+    if n_nonzeros == 0:
+        return None
+    eps1 = eps * n_zeros / n_nonzeros
+    if eps1 >= 1.0:
+        return None
+    return np.where(zeros, p + eps, p - eps1)
+
+
+def _kl(p: np.ndarray, q: np.ndarray) -> float:
+    p, q = p / p.sum(), q / q.sum()
+    return float(np.sum(p * np.log(p / q)))
+
+
+def _divergence(hist: np.ndarray, zero: int, i: int, n_quantized: int) -> float:
+    start, stop = zero - i, zero + i + 1
+    length = stop - start
+    inner = hist[start:stop].astype(np.float64)
+    inner[0] = 0.0  # the window's first bin is counted with the outliers below it
+    p = inner.copy()
+    p[0] = hist[:start + 1].sum()
+    p[-1] += hist[stop:].sum()
+    merged = length // n_quantized
+    group = np.minimum(np.arange(length) // merged, n_quantized - 1)
+    totals = np.bincount(group, weights=inner, minlength=n_quantized)
+    nonzero = np.bincount(group, weights=inner != 0, minlength=n_quantized)
+    spread = np.divide(totals, nonzero, out=np.zeros(n_quantized), where=nonzero > 0)[group]
+    q = np.where((p != 0) & (nonzero[group] > 0), spread, 0.0)
+    p, q = _smooth(p), _smooth(q)
+    if p is None or q is None:
+        return float("inf")
+    return _kl(p, q)
+
+
+def find_threshold_by_kl(values: np.ndarray, num_bins: int = 8001,
+                         num_quantized_bins: int = 255) -> float:
+    """The clipping threshold minimising the KL divergence (TVM's 8001 / 255 bins).
+
+    >>> x = np.linspace(-1, 1, 1001, dtype="float32")
+    >>> 0.9 < find_threshold_by_kl(x) <= 1.0
+    True
+    """
+    values = np.asarray(values, dtype="float32").reshape(-1)
+    if values.size == 0:
+        raise ValueError("relay.quantize: kl_divergence calibration got an empty tensor")
+    thres = max(abs(values.min()), abs(values.max()))
+    hist, edges = np.histogram(values, bins=num_bins, range=(-thres, thres))
+    zero, half = num_bins // 2, num_quantized_bins // 2
+    candidates = range(half, zero + 1)
+    divergence = [_divergence(hist, zero, i, num_quantized_bins) for i in candidates]
+    best = int(np.argmin(divergence))
+    return float(edges[zero + candidates[best] + 1])
