@@ -1,0 +1,132 @@
+"""relay.quantize (issue 33 section 2) against TVM 0.19's automatic quantization.
+
+TVM_RESULTS were recorded in TVM 0.19 (side venv, TOPHUB_LOCATION=NONE) by quantizing the
+same networks (weights from the same numpy seeds) with ``relay.quantize.quantize(mod,
+params={}, dataset=...)`` under each qconfig, then counting the realized module's operator
+calls by name and result dtype (``annotation.stop_fusion`` left out: a fusion hint this
+compiler drops) and running it with TVM's graph executor on the input below.
+TVM_FIXED_POINT lists TVM's ``fixed_point_multiply`` calls (operand dtype, shift), which
+realize here as the int64 arithmetic of relay_mlir/quantize/fixed_point_multiply.py.
+"""
+import collections
+import json
+
+import numpy as np
+import pytest
+
+import relay_mlir as relay
+from relay_mlir.quantize import calls, current_qconfig, qconfig, quantize
+
+TVM_RESULTS = {
+    'cnn:{}': {
+        "counts": {"add:int32": 3, "cast:float32": 2, "cast:int32": 3, "cast:int8": 5, "clip:float32": 2, "clip:int32": 3, "multiply:float32": 4, "nn.batch_flatten:int32": 1, "nn.bias_add:float32": 3, "nn.conv2d:float32": 1, "nn.conv2d:int32": 2, "nn.dense:float32": 1, "nn.global_avg_pool2d:int32": 1, "nn.max_pool2d:float32": 1, "nn.relu:float32": 2, "nn.relu:int32": 1, "right_shift:int32": 2, "round:float32": 2},
+        "out": [[2.16859, 1.83237, 1.27017, 1.22308, -0.099812, -0.936406, 2.91701, 0.405686, 0.342924, -1.20507]]},
+    'cnn:{"calibrate_mode": "percentile"}': {
+        "counts": {"add:int32": 1, "cast:float32": 2, "cast:int32": 7, "cast:int64": 3, "cast:int8": 5, "clip:float32": 2, "clip:int64": 3, "fixed_point_multiply:int32": 1, "fixed_point_multiply:int64": 3, "multiply:float32": 4, "nn.batch_flatten:int32": 1, "nn.bias_add:float32": 3, "nn.conv2d:float32": 1, "nn.conv2d:int32": 2, "nn.dense:float32": 1, "nn.global_avg_pool2d:int32": 1, "nn.max_pool2d:float32": 1, "nn.relu:float32": 2, "nn.relu:int32": 1, "round:float32": 2},
+        "out": [[2.18011, 1.83354, 1.25413, 1.24802, -0.106131, -0.966171, 2.90026, 0.420663, 0.322689, -1.20254]]},
+    'mlp:{"skip_dense_layer": false}': {
+        "counts": {"cast:float32": 2, "cast:int8": 2, "clip:float32": 2, "multiply:float32": 4, "nn.bias_add:float32": 1, "nn.dense:int32": 2, "nn.relu:float32": 1, "round:float32": 2},
+        "out": [[-0.84082, -0.209473, -0.390137, 0.305664], [-0.313477, -0.558106, 0.053223, -0.865234]]},
+}
+
+TVM_FIXED_POINT = {'cnn:{"calibrate_mode": "percentile"}': [("int64", -7), ("int64", -7),
+                                                            ("int32", 1), ("int64", -1)]}
+
+
+def _conv(x, w):
+    return relay.nn.conv2d(x, w, padding=(1, 1), channels=8, kernel_size=(3, 3))
+
+
+def cnn():
+    """3 convolutions (the first skipped by default), bias_add, max_pool, a residual add,
+    global_avg_pool and a dense layer."""
+    rng = np.random.default_rng(0)
+    x = relay.var("data", shape=(1, 3, 8, 8))
+    c = [relay.const(rng.normal(0, s, shape).astype("float32")) for s, shape in
+         [(0.3, (8, 3, 3, 3)), (0.1, (8,)), (0.2, (8, 8, 3, 3)), (0.1, (8,)), (0.2, (8, 8, 3, 3)),
+          (0.3, (10, 8)), (0.1, (10,))]]
+    y = relay.nn.relu(relay.nn.bias_add(_conv(x, c[0]), c[1]))
+    y = relay.nn.relu(relay.nn.bias_add(_conv(y, c[2]), c[3]))
+    y = relay.nn.max_pool2d(y, pool_size=(2, 2), strides=(2, 2))
+    y = relay.add(y, relay.nn.relu(_conv(y, c[4])))
+    y = relay.nn.batch_flatten(relay.nn.global_avg_pool2d(y))
+    return relay.Function([x], relay.nn.bias_add(relay.nn.dense(y, c[5]), c[6]))
+
+
+def mlp():
+    rng = np.random.default_rng(1)
+    x = relay.var("data", shape=(2, 16))
+    w1 = relay.const(rng.normal(0, 0.3, (12, 16)).astype("float32"))
+    b1 = relay.const(rng.normal(0, 0.1, (12,)).astype("float32"))
+    w2 = relay.const(rng.normal(0, 0.3, (4, 12)).astype("float32"))
+    return relay.Function([x], relay.nn.dense(relay.nn.relu(relay.nn.bias_add(relay.nn.dense(x, w1), b1)), w2))
+
+
+NETS = {"cnn": (cnn, (1, 3, 8, 8)), "mlp": (mlp, (2, 16))}
+
+
+def _expanded(counts, fixed_point):
+    """TVM's counts with each fixed_point_multiply replaced by its integer arithmetic."""
+    out = collections.Counter(counts)
+    for dtype, shift in fixed_point:
+        out["fixed_point_multiply:" + dtype] -= 1
+        if dtype != "int64":
+            out["cast:int64"] += 1
+            out["cast:" + dtype] += 1
+        for op in ["multiply", "add", "right_shift"] + (["left_shift"] if shift > 0 else []):
+            out[op + ":int64"] += 1
+    return {k: v for k, v in out.items() if v}
+
+
+def _inputs(shape):
+    rng = np.random.default_rng(7)
+    x = rng.normal(0, 1, shape).astype("float32")
+    return x, [{"data": rng.normal(0, 1, shape).astype("float32")} for _ in range(4)]
+
+
+@pytest.mark.parametrize("key", list(TVM_RESULTS))
+def test_realized_module_matches_tvm(key):
+    name, cfg = key.split(":", 1)
+    fn, shape = NETS[name]
+    x, dataset = _inputs(shape)
+    with qconfig(**json.loads(cfg)):
+        q = quantize(relay.IRModule.from_expr(fn()), params={}, dataset=dataset)
+    counts = collections.Counter(f"{c.op.name}:{c.checked_type.dtype}" for c in calls(q["main"]))
+    assert dict(counts) == _expanded(TVM_RESULTS[key]["counts"], TVM_FIXED_POINT.get(key, []))
+    out = relay.create_executor("debug", q).evaluate()(x)
+    # TVM's outputs are recorded to 6 significant digits.
+    np.testing.assert_allclose(np.asarray(out), TVM_RESULTS[key]["out"], rtol=1e-5, atol=1e-6)
+
+
+def test_qconfig_defaults_and_scope():
+    cfg = current_qconfig()
+    assert (cfg.nbit_input, cfg.nbit_weight, cfg.nbit_activation) == (8, 8, 32)
+    assert (cfg.dtype_input, cfg.dtype_weight, cfg.dtype_activation) == ("int8", "int8", "int32")
+    assert (cfg.calibrate_mode, cfg.global_scale, cfg.weight_scale) == ("global_scale", 8.0, "power2")
+    assert (cfg.skip_conv_layers, cfg.skip_dense_layer, cfg.do_simulation) == ([0], True, False)
+    assert (cfg.round_for_shift, cfg.debug_enabled_ops, cfg.rounding) == (True, None, "UPWARD")
+    assert cfg.partition_conversions == "disabled"
+    with qconfig(global_scale=4.0) as outer:
+        with qconfig(rounding="TONEAREST"):
+            assert current_qconfig().global_scale == 8.0
+        assert current_qconfig() is outer
+    assert current_qconfig().global_scale == 8.0
+    with pytest.raises(AttributeError, match="cannot set attribute 'global_scale'"):
+        cfg.global_scale = 2.0
+    with pytest.raises(TypeError, match="unknown field.*nbits"):
+        qconfig(nbits=4)
+    with pytest.raises(ValueError, match="calibrate_mode must be one of"):
+        qconfig(calibrate_mode="minmax")
+
+
+def test_calibration_dataset_errors():
+    mod = relay.IRModule.from_expr(mlp())
+    with qconfig(skip_dense_layer=False, calibrate_mode="percentile"):
+        with pytest.raises(ValueError, match=r"batch 1, input 'data': expected a float32 array "
+                                             r"of shape \(2, 16\), got float32 \(3, 16\)"):
+            quantize(mod, dataset=[{"data": np.zeros((2, 16), "float32")},
+                                   {"data": np.zeros((3, 16), "float32")}])
+        with pytest.raises(ValueError, match="batch 0 has no input 'data'"):
+            quantize(mod, dataset=[{"x": np.zeros((2, 16), "float32")}])
+        with pytest.raises(ValueError, match="needs a dataset"):
+            quantize(mod)
