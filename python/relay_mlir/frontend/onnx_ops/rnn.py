@@ -369,6 +369,154 @@ _UNROLLS = (16,)
 _UNROLL_LAST = 4
 
 
+class _LoopSetup:
+    """What the directions of a run-time-length loop share: the number of steps ``T`` and the
+    output padding ``pad`` (0-d int64 variables bound before the loop, with the input ``xs``,
+    in ``n.rnn_bindings``), the zero outputs ``y0`` [T_pad, B, H], a zero state ``zeros_bh``."""
+
+    def __init__(self, n: Node, c) -> None:
+        from ... import expr as E
+        from ._symshape import Dim, elems_expr, runtime_check
+        self.n, self.H = n, c["H"]
+        self.time_axis = 0 if c["layout"] == 0 else 1
+        self.batch_axis = 1 - self.time_axis
+        self.x = x = n.expr(0)
+        xs = n.shape(0)
+        self.b_dim = xs[self.batch_axis] if xs[self.batch_axis] is not None else Dim(x, self.batch_axis)
+        i64 = self.i64
+        n.rnn_bindings = []
+        T_val = n.op("reshape")(elems_expr(n, [Dim(x, self.time_axis)], "int64"), [])
+        T_val = n.op("add")(T_val, runtime_check(n, n.op("greater_equal")(T_val, i64(1))))  # T >= 1
+        self.T = E.var("T", shape=(), dtype="int64")
+        n.rnn_bindings.append((self.T, T_val))
+        self.zeros_bh = n.op("zeros")(self.bh_shape(), "float32")
+        # the outputs: [T_pad, B, H], T rounded up to _UNROLL_LAST steps; an iteration writes its
+        # steps' rows at once (forward: step t at row t; reverse: at row t + pad, so that the last
+        # iteration's rows, like the first's, are in range)
+        T_pad = n.op("multiply")(n.op("divide")(n.op("add")(T_val, i64(_UNROLL_LAST - 1)),
+                                                i64(_UNROLL_LAST)), i64(_UNROLL_LAST))
+        self.pad = E.var("pad", shape=(), dtype="int64")
+        n.rnn_bindings.append((self.pad, n.op("subtract")(T_pad, T_val)))
+        self.y0 = n.op("zeros")(n.op("concatenate")([n.op("reshape")(T_pad, [1]), self.bh_shape()],
+                                                    axis=0), "float32")
+        # the input, a loop parameter no iteration changes, for its batch size: a branch on it
+        # (the few-row dense's) is the same in every iteration (relay-unswitch-loops decides it
+        # once, before the loop)
+        self.xs = _typed_var(n, "xs", x)
+        n.rnn_bindings.append((self.xs, x))
+
+    def i64(self, v):
+        return self.n.constant(np.array(v, np.int64))
+
+    def bh_shape(self):
+        from ._symshape import elems_expr
+        return elems_expr(self.n, [self.b_dim, self.H], "int64")
+
+
+class _DirectionLoop:
+    """One direction's loop over the step index t: 0 .. T-1 (forward) or T-1 .. 0 (reverse), a
+    self-tail-recursive global function carrying (t, states, y); the carried values have their
+    initial values' types, and keep them (_like). Masking a step past the end is a select, a
+    dispatch a step in IREE: whole iterations have none."""
+
+    def __init__(self, n: Node, s: _LoopSetup, step, mask: _Mask, init, reverse: bool) -> None:
+        from ... import expr as E
+        self.n, self.s, self.step, self.mask, self.reverse = n, s, step, mask, reverse
+        self.t = E.var("t", shape=(), dtype="int64")
+        self.s_v = [_typed_var(n, f"s{j}", v) for j, v in enumerate(init)]
+        self.y_v = _typed_var(n, "y", s.y0)
+        batch = (s.xs, s.batch_axis)   # the body sees one batch size (the input's)
+        n.rnn_batch = batch
+        self.states = [_with_dims(n, st, {0: batch}) for st in self.s_v]
+        self.y_in = _with_dims(n, self.y_v, {1: batch})
+
+    def one(self, t, states):
+        """(next states, this step's output) after step ``t``."""
+        n = self.n
+        new = self.step(t, list(states))
+        m = self.mask.at(t)
+        return [_keep(n, m, a, b) for a, b in zip(new, states)], _keep(n, m, new[0], None)
+
+    def iteration(self, unroll: int, masked: bool):
+        """The recursive call's arguments after ``unroll`` steps from step t (which runs)."""
+        n, s, t, i64 = self.n, self.s, self.t, self.s.i64
+        nxt, hs = self.states, []
+        for j in range(unroll):
+            t_j = n.op("subtract" if self.reverse else "add")(t, i64(j)) if j else t
+            after, h = self.one(t_j, nxt)
+            hs.append(h)
+            if masked and j:
+                runs = n.op("greater_equal")(t_j, i64(0)) if self.reverse else n.op("less")(t_j, s.T)
+                after = [n.op("where")(runs, a, b) for a, b in zip(after, nxt)]
+            nxt = after
+        # the iteration's outputs, [unroll, B, H], written to y at once (an in-place
+        # update; a write per step would be an operand per step of one dispatch, and IREE
+        # allows a dispatch 64 push constants)
+        if self.reverse:   # steps t .. t-unroll+1 at rows t+pad-unroll+1 .. t+pad
+            hs.reverse()
+            first_row = n.op("add")(t, n.op("subtract")(s.pad, i64(unroll - 1)))
+        else:              # steps t .. t+unroll-1 at rows t .. t+unroll-1
+            first_row = t
+        begin = n.op("reshape")(first_row, [1])
+        y_new = n.op("strided_set")(self.y_in, n.op("stack")(hs, axis=0), begin,
+                                    n.op("add")(begin, i64([unroll])), i64([1]))
+        t_next = n.op("subtract" if self.reverse else "add")(t, i64(unroll))
+        return [t_next] + [_like(n, v, p) for v, p in zip(nxt, self.s_v)] + [_like(n, y_new, self.y_v)]
+
+    def remain(self, k: int):
+        """Whether steps t .. t +- (k-1) exist."""
+        n, i64 = self.n, self.s.i64
+        if self.reverse:
+            return n.op("greater_equal")(self.t, i64(k - 1))
+        return n.op("less_equal")(self.t, n.op("subtract")(self.s.T, i64(k)))
+
+    def function(self, gv):
+        """The loop function: the widest iteration whose steps remain, else the last one masked."""
+        from ... import expr as E
+        from ...analysis import free_vars
+        from ...ty import TupleType
+        branches = [(self.remain(k), self.iteration(k, masked=False)) for k in _UNROLLS]
+        branches.append((self.remain(1), self.iteration(_UNROLL_LAST, masked=True)))
+        own = [self.t] + self.s_v + [self.y_v]
+        extra = [v for v in free_vars(E.Tuple([e for c, args in branches for e in [c] + args]))
+                 if all(v is not o for o in own)]
+        body = E.Tuple(list(self.s_v) + [self.y_v])   # no step remains
+        for cond, args in reversed(branches):
+            body = E.If(cond, E.Call(gv, args + extra), body)
+        ret = TupleType([v.type_annotation for v in self.s_v] + [self.y_v.type_annotation])
+        return E.Function(own + extra, body, ret, attrs={"private": 1}), extra
+
+
+def _loop_direction(n: Node, cell, n_state: int, c, ins: _Inputs, mask: _Mask, s: _LoopSetup, d: int):
+    """(y [T, B, H], final states) of direction ``d``, run by a loop function over the steps."""
+    from ... import expr as E
+    reverse = c["direction"] == "reverse" or d == 1
+    step = cell(n, c, ins, d, s.x, s.time_axis)
+    init = [ins.state(5, d)] + ([ins.state(6, d)] if n_state == 2 else [])
+    init = [st if st is not None else s.zeros_bh for st in init]
+    if n_state == 2 and init[0] is init[1]:
+        # two zero states: two different values (a -0.0 fill), which iree-compile cannot
+        # merge: its VM loses one of two loop arguments given the same buffer
+        init[1] = n.op("full")(n.constant(np.array(-0.0, np.float32)), s.bh_shape(), "float32")
+    loop = _DirectionLoop(n, s, step, mask, init, reverse)
+    gv = n.new_global(f"{n.op_type.lower()}_steps")
+    fn, extra = loop.function(gv)
+    n.add_global(gv, fn)
+    t0 = n.op("subtract")(s.T, s.i64(1)) if reverse else s.i64(0)
+    res = E.Call(gv, [t0] + init + [s.y0] + extra)
+    first = s.pad if reverse else s.i64(0)   # y's rows of steps 0 .. T-1
+    begin = n.op("reshape")(first, [1])
+    y_rows = n.op("strided_slice")(E.TupleGetItem(res, n_state), begin,
+                                   n.op("add")(begin, n.op("reshape")(s.T, [1])))
+    res = E.Tuple([E.TupleGetItem(res, j) for j in range(n_state)] + [y_rows])
+    for v, value in reversed(n.rnn_bindings):
+        res = E.Let(v, value, res)
+    out = [E.TupleGetItem(res, j) for j in range(n_state + 1)]
+    ne = mask.nonempty()
+    n.rnn_bindings = n.rnn_bindings[:3]  # T, pad and xs are shared by the directions
+    return out[n_state], [_keep(n, ne, st, None) for st in out[:n_state]]
+
+
 def _run_loop(n: Node, cell, n_state: int, c):
     """A sequence length known only at run time: each direction is a self-tail-recursive global
     function over the steps (compiled to a loop), carrying the step index, the states and the
@@ -376,125 +524,15 @@ def _run_loop(n: Node, cell, n_state: int, c):
     ...) are its parameters, computed once before the loop.
 
     A sequence length of 0 is a run-time error."""
-    from ... import expr as E
-    from ...analysis import free_vars
-    from ...ty import TupleType
-    from ._symshape import Dim, elems_expr, runtime_check
-    H, layout, num_dir = c["H"], c["layout"], c["num_dir"]
+    layout, num_dir = c["layout"], c["num_dir"]
     ins = _Inputs(n, num_dir, layout)
     mask = _Mask(n, 1 << 62)
-    time_axis = 0 if layout == 0 else 1
-    x = n.expr(0)
-    xs = n.shape(0)
-    batch_axis = 1 - time_axis
-    b_dim = xs[batch_axis] if xs[batch_axis] is not None else Dim(x, batch_axis)
-    i64 = lambda v: n.constant(np.array(v, np.int64))  # noqa: E731
-    n.rnn_bindings = []
-    T_val = n.op("reshape")(elems_expr(n, [Dim(x, time_axis)], "int64"), [])
-    T_val = n.op("add")(T_val, runtime_check(n, n.op("greater_equal")(T_val, i64(1))))  # T >= 1
-    T = E.var("T", shape=(), dtype="int64")
-    n.rnn_bindings.append((T, T_val))
-    zeros_bh = n.op("zeros")(elems_expr(n, [b_dim, H], "int64"), "float32")
-    # the outputs: [T_pad, B, H], T rounded up to _UNROLL_LAST steps; an iteration writes its
-    # steps' rows at once (forward: step t at row t; reverse: at row t + pad, so that the last
-    # iteration's rows, like the first's, are in range)
-    T_pad = n.op("multiply")(n.op("divide")(n.op("add")(T_val, i64(_UNROLL_LAST - 1)),
-                                            i64(_UNROLL_LAST)), i64(_UNROLL_LAST))
-    pad_val = n.op("subtract")(T_pad, T_val)
-    pad = E.var("pad", shape=(), dtype="int64")
-    n.rnn_bindings.append((pad, pad_val))
-    y0 = n.op("zeros")(n.op("concatenate")([n.op("reshape")(T_pad, [1]),
-                                            elems_expr(n, [b_dim, H], "int64")], axis=0), "float32")
-    # the input, a loop parameter no iteration changes, for its batch size: a branch on it
-    # (the few-row dense's) is the same in every iteration (relay-unswitch-loops decides it
-    # once, before the loop)
-    xs = _typed_var(n, "xs", x)
-    n.rnn_bindings.append((xs, x))
+    s = _LoopSetup(n, c)
     ys, finals = [], []
     for d in range(num_dir):
-        reverse = c["direction"] == "reverse" or d == 1
-        step = cell(n, c, ins, d, x, time_axis)
-        init = [ins.state(5, d)] + ([ins.state(6, d)] if n_state == 2 else [])
-        init = [st if st is not None else zeros_bh for st in init]
-        if n_state == 2 and init[0] is init[1]:
-            # two zero states: two different values (a -0.0 fill), which iree-compile cannot
-            # merge: its VM loses one of two loop arguments given the same buffer
-            init[1] = n.op("full")(n.constant(np.array(-0.0, np.float32)),
-                                   elems_expr(n, [b_dim, H], "int64"), "float32")
-
-        def one(t, states):
-            """(next states, this step's output) after step ``t``."""
-            new = step(t, list(states))
-            m = mask.at(t)
-            return [_keep(n, m, a, b) for a, b in zip(new, states)], _keep(n, m, new[0], None)
-
-        # the loop over the step index t: 0 .. T-1 (forward) or T-1 .. 0 (reverse), a
-        # self-tail-recursive function carrying (t, states, y); the carried values have their
-        # initial values' types, and keep them (_like). Masking a step past the end is a
-        # select, a dispatch a step in IREE: whole iterations have none.
-        t = E.var("t", shape=(), dtype="int64")
-        s_v = [_typed_var(n, f"s{j}", v) for j, v in enumerate(init)]
-        y_v = _typed_var(n, "y", y0)
-        batch = (xs, batch_axis)   # the body sees one batch size (the input's)
-        n.rnn_batch = batch
-        states = [_with_dims(n, s, {0: batch}) for s in s_v]
-        y_in = _with_dims(n, y_v, {1: batch})
-        gv = n.new_global(f"{n.op_type.lower()}_steps")
-
-        def iteration(unroll: int, masked: bool):
-            """The recursive call after ``unroll`` steps from step t (which runs)."""
-            nxt, hs = states, []
-            for j in range(unroll):
-                t_j = n.op("subtract" if reverse else "add")(t, i64(j)) if j else t
-                after, h = one(t_j, nxt)
-                hs.append(h)
-                if masked and j:
-                    runs = n.op("greater_equal")(t_j, i64(0)) if reverse else n.op("less")(t_j, T)
-                    after = [n.op("where")(runs, a, b) for a, b in zip(after, nxt)]
-                nxt = after
-            # the iteration's outputs, [unroll, B, H], written to y at once (an in-place
-            # update; a write per step would be an operand per step of one dispatch, and IREE
-            # allows a dispatch 64 push constants)
-            if reverse:   # steps t .. t-unroll+1 at rows t+pad-unroll+1 .. t+pad
-                hs.reverse()
-                first_row = n.op("add")(t, n.op("subtract")(pad, i64(unroll - 1)))
-            else:         # steps t .. t+unroll-1 at rows t .. t+unroll-1
-                first_row = t
-            begin = n.op("reshape")(first_row, [1])
-            y_new = n.op("strided_set")(y_in, n.op("stack")(hs, axis=0), begin,
-                                        n.op("add")(begin, i64([unroll])), i64([1]))
-            t_next = n.op("subtract" if reverse else "add")(t, i64(unroll))
-            return [t_next] + [_like(n, v, p) for v, p in zip(nxt, s_v)] + [_like(n, y_new, y_v)]
-
-        def remain(k: int):
-            """Whether steps t .. t +- (k-1) exist."""
-            if reverse:
-                return n.op("greater_equal")(t, i64(k - 1))
-            return n.op("less_equal")(t, n.op("subtract")(T, i64(k)))
-        branches = [(remain(k), iteration(k, masked=False)) for k in _UNROLLS]
-        branches.append((remain(1), iteration(_UNROLL_LAST, masked=True)))
-        own = [t] + s_v + [y_v]
-        extra = [v for v in free_vars(E.Tuple([e for c, args in branches for e in [c] + args]))
-                 if all(v is not o for o in own)]
-        body = E.Tuple(list(s_v) + [y_v])   # no step remains
-        for cond, args in reversed(branches):
-            body = E.If(cond, E.Call(gv, args + extra), body)
-        ret = TupleType([v.type_annotation for v in s_v] + [y_v.type_annotation])
-        n.add_global(gv, E.Function(own + extra, body, ret, attrs={"private": 1}))
-        t0 = n.op("subtract")(T, i64(1)) if reverse else i64(0)
-        res = E.Call(gv, [t0] + init + [y0] + extra)
-        first = pad if reverse else i64(0)   # y's rows of steps 0 .. T-1
-        begin = n.op("reshape")(first, [1])
-        y_rows = n.op("strided_slice")(E.TupleGetItem(res, n_state), begin,
-                                       n.op("add")(begin, n.op("reshape")(T, [1])))
-        res = E.Tuple([E.TupleGetItem(res, j) for j in range(n_state)] + [y_rows])
-        for v, value in reversed(n.rnn_bindings):
-            res = E.Let(v, value, res)
-        out = [E.TupleGetItem(res, j) for j in range(n_state + 1)]
-        ys.append(out[n_state])
-        ne = mask.nonempty()
-        finals.append([_keep(n, ne, st, None) for st in out[:n_state]])
-        n.rnn_bindings = n.rnn_bindings[:3]  # T, pad and xs are shared by the directions
+        y, final = _loop_direction(n, cell, n_state, c, ins, mask, s, d)
+        ys.append(y)
+        finals.append(final)
     outs = []
     if n.wants_output(0):   # ys[d]: [T, B, H]
         if layout == 0:     # [T, D, B, H]
@@ -503,12 +541,13 @@ def _run_loop(n: Node, cell, n_state: int, c):
             outs.append(n.op("transpose")(n.op("stack")(ys, axis=1), [2, 0, 1, 3]))
     else:
         outs.append(None)
-    for j in range(n_state):
-        if n.wants_output(1 + j):
-            outs.append(n.op("stack")([finals[d][j] for d in range(num_dir)], axis=0 if layout == 0 else 1))
-        else:
-            outs.append(None)
-    return outs
+    return outs + _final_states(n, finals, n_state, num_dir, layout)
+
+
+def _final_states(n: Node, finals, n_state: int, num_dir: int, layout: int):
+    """Outputs Y_h (and Y_c): the directions' final states stacked, or None when not wanted."""
+    return [n.op("stack")([finals[d][j] for d in range(num_dir)], axis=0 if layout == 0 else 1)
+            if n.wants_output(1 + j) else None for j in range(n_state)]
 
 
 def _run(n: Node, cell, n_state: int):
@@ -516,7 +555,7 @@ def _run(n: Node, cell, n_state: int):
     c = _rnn_common(n)
     if c["T"] is None:
         return _run_loop(n, cell, n_state, c)
-    T, H, layout, num_dir = c["T"], c["H"], c["layout"], c["num_dir"]
+    T, layout, num_dir = c["T"], c["layout"], c["num_dir"]
     ins = _Inputs(n, num_dir, layout)
     mask = _Mask(n, T)
     time_axis = 0 if layout == 0 else 1
@@ -546,12 +585,7 @@ def _run(n: Node, cell, n_state: int):
             outs.append(n.op("stack")(per_t, axis=1))
     else:
         outs.append(None)
-    for k in range(n_state):
-        if n.wants_output(1 + k):
-            outs.append(n.op("stack")([finals[d][k] for d in range(num_dir)], axis=0 if layout == 0 else 1))
-        else:
-            outs.append(None)
-    return outs
+    return outs + _final_states(n, finals, n_state, num_dir, layout)
 
 
 def _project(n: Node, c, ins: _Inputs, d: int, x, time_axis: int, lo: int, hi: int, with_r: bool = True):
