@@ -466,6 +466,9 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
     >>> exe(np.zeros(3, "float32"))                             # doctest: +SKIP
     array([1., 1., 1.], dtype=float32)
     """
+    if isinstance(target, Mapping):  # several devices: relay_mlir.devices (docs/byoc.md)
+        from .devices.build import compile_for_devices
+        return compile_for_devices(source, target, params, extra_args, opt_level)
     tgt = get_target(target)
     t0 = time.perf_counter()
     text, dtypes, layout = _lower(source, params=params, source_name=source_name,

@@ -1,0 +1,76 @@
+"""``MultiDeviceExecutable``: one ``.vmfb`` whose stages run on several IREE devices.
+
+The module declares one IREE device per relay device; each stage function carries its
+device's affinity. IREE 3.13's Python runtime cannot put a Vulkan device in one device group
+with another device ("Vulkan queue frontier already assigned"), and its runtime moves data
+between a local and a Vulkan device only if their memory is shared (measured: docs/byoc.md).
+So the module is loaded once per device, in a context holding only that device (each device
+global falls back to the device present, and every dispatch is compiled for every target), a
+stage is run in its device's context, and the host carries the values that cross devices —
+each ``device_copy`` is a download from one device and an upload to the other.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Sequence, Tuple as PyTuple, Union
+
+import numpy as np
+
+from ..runtime import Executable
+from .stages import Stage, ValueRef
+
+__all__ = ["MultiDeviceExecutable"]
+
+
+class MultiDeviceExecutable:
+    """Call it like ``Executable``: ``exe(*numpy_arrays)`` runs ``main``'s stages in order.
+
+    Attributes: ``vmfb`` (bytes), ``devices`` (``{device: target}``), ``stages``
+    (``[(name, device)]``), ``iree_input`` (the MLIR handed to iree-compile).
+    """
+
+    def __init__(self, vmfb: bytes, stages: Sequence[Stage], results: Sequence[ValueRef],
+                 tuple_result: bool, n_params: int, devices: Dict[str, str],
+                 drivers: Dict[str, str]) -> None:
+        self.vmfb = vmfb
+        self._stages = [(s.name, s.device, list(s.inputs), list(s.outputs)) for s in stages]
+        self._results = list(results)
+        self._tuple_result = tuple_result
+        self._n_params = n_params
+        self.devices = dict(devices)
+        self.drivers = dict(drivers)
+        self._exes: Dict[str, Executable] = {}
+        self.iree_input = None
+        self.compile_time_s = 0.0
+
+    @property
+    def stages(self) -> List[PyTuple[str, str]]:
+        return [(name, dev) for name, dev, _, _ in self._stages]
+
+    def executable(self, device: str) -> Executable:
+        """The module loaded in a context of ``device`` alone."""
+        exe = self._exes.get(device)
+        if exe is None:
+            exe = self._exes[device] = Executable(self.vmfb, driver=self.drivers[device],
+                                                  target=self.devices[device])
+        return exe
+
+    def __call__(self, *inputs: object) -> Union[np.ndarray, PyTuple[np.ndarray, ...]]:
+        if len(inputs) != self._n_params:
+            from ..errors import InputShapeError
+            raise InputShapeError(f"main takes {self._n_params} inputs, {len(inputs)} were given")
+        env = {ValueRef("param", i): np.asarray(x) for i, x in enumerate(inputs)}
+        for name, device, ins, outs in self._stages:
+            got = self.executable(device).run(name, *[env[r] for r in ins])
+            got = got if isinstance(got, tuple) else (got,)
+            env.update(zip(outs, got))
+        res = tuple(env[r] for r in self._results)
+        return res if self._tuple_result else res[0]
+
+    def save(self, path) -> None:
+        """Writes the ``.vmfb`` (``iree-dump-module`` lists both devices' executables)."""
+        with open(path, "wb") as f:
+            f.write(self.vmfb)
+
+    def __repr__(self) -> str:
+        return (f"MultiDeviceExecutable(devices={self.devices!r}, stages={self.stages!r}, "
+                f"{len(self.vmfb)} bytes)")

@@ -1,0 +1,72 @@
+"""One .vmfb for two IREE devices (issue 34 §3): compile(mod, target={"cpu": ..., "vulkan": ...})
+and create_executor with a target dict, run here on local-task + Vulkan (lavapipe) and compared
+with numpy (float32, rtol 1e-5). One module-scoped compile of a three-stage program."""
+import numpy as np
+import pytest
+
+import relay_mlir as relay
+
+TARGETS = {"cpu": "llvm-cpu", "vulkan": "vulkan-spirv"}
+on = relay.annotation.on_device
+
+
+def _three_stage():
+    """exp(x + y) on vulkan, minus y on cpu, times the exp back on vulkan; both returned."""
+    x, y = relay.var("x", shape=(2, 3)), relay.var("y", shape=(2, 3))
+    a = on(relay.exp(relay.add(x, y)), "vulkan")
+    c = on(relay.subtract(a, y), "cpu")
+    d = on(relay.multiply(relay.device_copy(c, "cpu", "vulkan"), a), "vulkan")
+    return relay.IRModule.from_expr(relay.Function([x, y], relay.Tuple([c, d])))
+
+
+@pytest.fixture(scope="module")
+def exe():
+    return relay.compile(_three_stage(), target=TARGETS)
+
+
+def test_runs_on_both_devices_and_matches_numpy(exe):
+    x = np.linspace(-1, 1, 6, dtype="float32").reshape(2, 3)
+    y = np.full((2, 3), 0.5, "float32")
+    c, d = exe(x, y)
+    a = np.exp(x + y)
+    np.testing.assert_allclose(c, a - y, rtol=1e-5)
+    np.testing.assert_allclose(d, (a - y) * a, rtol=1e-5)
+
+
+def test_stages_and_their_devices(exe):
+    assert exe.stages == [("stage0_vulkan", "vulkan"), ("stage1_cpu", "cpu"),
+                          ("stage2_vulkan", "vulkan")]
+    # each stage ran in a context holding only its device
+    assert "vulkan" in repr(exe.executable("vulkan").device)
+    assert "local" in repr(exe.executable("cpu").device)
+
+
+def test_one_module_with_both_devices(exe):
+    assert b"embedded-elf-x86_64" in exe.vmfb and b"vulkan-spirv-fb" in exe.vmfb
+    text = exe.iree_input
+    assert "util.global private @cpu = #hal.device.select" in text
+    assert "util.global private @vulkan = #hal.device.select" in text
+    assert text.count("stream.affinity = #hal.device.affinity<@vulkan>") == 2
+    assert text.count("stream.affinity = #hal.device.affinity<@cpu>") == 1
+
+
+def test_create_executor_with_a_target_dict():
+    x = relay.var("x", shape=(4,))
+    f = relay.Function([x], on(relay.negative(on(relay.exp(x), "vulkan")), "cpu"))
+    run = relay.create_executor("vm", mod=relay.IRModule.from_expr(f),
+                                target={"cpu": "llvm", "vulkan": "vulkan"}).evaluate()
+    v = np.arange(4, dtype="float32")
+    np.testing.assert_allclose(run(v), -np.exp(v), rtol=1e-5)
+
+
+def test_device_without_target_is_an_error():
+    x = relay.var("x", shape=(4,))
+    f = relay.Function([x], on(relay.exp(x), "cuda"))
+    with pytest.raises(ValueError, match=r"function 'main': on_device: device 'cuda' has no target "
+                                         r"\(the targets are for cpu, vulkan\)"):
+        relay.compile(relay.IRModule.from_expr(f), target=TARGETS)
+
+
+def test_wrong_number_of_inputs(exe):
+    with pytest.raises(relay.InputShapeError, match="main takes 2 inputs, 1 were given"):
+        exe(np.zeros((2, 3), "float32"))
