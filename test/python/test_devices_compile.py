@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
+from relay_mlir.devices.stages import split_stages
 
 TARGETS = {"cpu": "llvm-cpu", "vulkan": "vulkan-spirv"}
 on = relay.annotation.on_device
@@ -50,13 +51,34 @@ def test_one_module_with_both_devices(exe):
     assert text.count("stream.affinity = #hal.device.affinity<@cpu>") == 1
 
 
-def test_create_executor_with_a_target_dict():
-    x = relay.var("x", shape=(4,))
-    f = relay.Function([x], on(relay.negative(on(relay.exp(x), "vulkan")), "cpu"))
-    run = relay.create_executor("vm", mod=relay.IRModule.from_expr(f),
-                                target={"cpu": "llvm", "vulkan": "vulkan"}).evaluate()
+def test_offloaded_external_function_through_create_executor():
+    """A BYOC region of kind (c): the external function runs on vulkan, main's rest on cpu."""
+    from relay_mlir.devices.offload import offload_calls
+
+    x, y = relay.var("x", shape=(4,)), relay.var("y", shape=(4,))
+    mod = relay.IRModule()
+    ext = relay.GlobalVar("tvmgen_default_myacc_main_0")
+    mod[ext] = relay.Function([x], relay.exp(x), attrs={
+        "Compiler": "myacc", "global_symbol": ext.name_hint, "Primitive": 1, "Inline": 1})
+    mod["main"] = relay.Function([y], relay.negative(relay.Call(ext, [y])))
+    mod = offload_calls(mod, {ext.name_hint: "vulkan"})
+    cfg = relay.target.make_compilation_config(None, TARGETS)
+    stages = split_stages(relay.transform.PlanDevices(cfg)(mod)["main"])
+    names = [(s.device, [getattr(n.op, "name_hint", None) or n.op.name for n in s.nodes])
+             for s in stages]  # the region on vulkan, negative on cpu
+    assert names == [("vulkan", [ext.name_hint, "on_device"]), ("cpu", ["negative"])]
+    run = relay.create_executor("vm", mod=mod, target={"cpu": "llvm", "vulkan": "vulkan"})
+    f = run.evaluate()
     v = np.arange(4, dtype="float32")
-    np.testing.assert_allclose(run(v), -np.exp(v), rtol=1e-5)
+    np.testing.assert_allclose(f(v), -np.exp(v), rtol=1e-5)
+
+
+def test_offload_of_an_unknown_global():
+    from relay_mlir.devices.offload import offload_calls
+
+    x = relay.var("x", shape=(4,))
+    with pytest.raises(ValueError, match="offload_calls: no global function nope in the module"):
+        offload_calls(relay.IRModule.from_expr(relay.Function([x], x)), {"nope": "vulkan"})
 
 
 def test_device_without_target_is_an_error():

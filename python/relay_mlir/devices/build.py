@@ -16,7 +16,7 @@ import time
 from typing import Dict, Mapping, Optional, Sequence, Tuple as PyTuple
 
 from ..compiler import _KEEP_F64, get_target, lower_to_iree_input
-from ..errors import CompileError
+from ..errors import CompileError, Diagnostic, diagnostics_from_text
 from ..expr import Function, Tuple
 from ..module import IRModule
 from ..pass_infra import PassContext
@@ -66,7 +66,8 @@ def _staged_module(planned: IRModule) -> PyTuple[IRModule, list]:
     return out, stages
 
 
-def device_affinities(text: str, stages: Sequence[Stage], devices: Dict[str, str]) -> str:
+def device_affinities(text: str, stages: Sequence[Stage], devices: Dict[str, str],
+                      default: str) -> str:
     """The lowered module ``text`` with a device global per device (each falling back to the
     others, so a context with one device loads it) and each stage's ``stream.affinity``."""
     lines = text.splitlines()
@@ -78,6 +79,9 @@ def device_affinities(text: str, stages: Sequence[Stage], devices: Dict[str, str
         sel = ", ".join(f'#hal.device.alias<"{k}"> : !hal.device' for k in order)
         globals_.append(f"  util.global private @{dev} = #hal.device.select<[{sel}]> : !hal.device")
     lines[head + 1:head + 1] = globals_
+    if lines[head] == "module {":  # functions that are no stage (called ones) on the default
+        lines[head] = (f"module attributes {{stream.affinity.default = "
+                       f"#hal.device.affinity<@{default}>}} {{")
     for st in stages:
         aff = f"stream.affinity = #hal.device.affinity<@{st.device}>"
         pat = re.compile(rf"^(\s*func\.func (?:public )?@{re.escape(st.name)}\()")
@@ -116,15 +120,15 @@ def compile_for_devices(source, targets: Mapping, params: Optional[Mapping] = No
     planned, config = _planned(source, targets)
     staged, stages = _staged_module(planned)
     text = lower_to_iree_input(staged, opt_level=opt_level)
-    text = device_affinities(text, stages, config.devices)
+    text = device_affinities(text, stages, config.devices, config.default_device)
     import iree.compiler as ic
     from iree.compiler.tools.binaries import CompilerToolError
 
     try:
         vmfb = ic.compile_str(text, extra_args=_flags(config.devices, extra_args))
     except CompilerToolError as e:
-        raise CompileError(f"iree-compile failed for devices {config.devices}: "
-                           f"{str(e).strip().splitlines()[-1] if str(e).strip() else e}") from None
+        diags = diagnostics_from_text(str(e)) or [Diagnostic("error", str(e).strip()[:2000])]
+        raise CompileError(f"iree-compile failed for devices {config.devices}", diags) from None
     main = planned["main"]
     exe = MultiDeviceExecutable(
         bytes(vmfb), stages, result_refs(main), isinstance(main.body, Tuple), len(main.params),
