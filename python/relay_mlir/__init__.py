@@ -72,6 +72,7 @@ from .runtime import Executable
 from . import interpreter
 from .executor import create_executor
 from . import dataflow_pattern
+from .byoc.codegen import register_codegen  # BYOC external codegens (docs/byoc.md)
 from . import annotation  # devices (issue 34 section 3)
 from .annotation import device_copy
 from .devices import config as target
@@ -109,5 +110,5 @@ __all__ = [
     "Any", "FuncType", "GlobalTypeVar", "IncompleteType", "RefType", "TensorType", "TupleType",
     "Type", "TypeCall", "TypeKind", "TypeVar",
     "Target", "compile", "lower_to_iree_input", "Executable", "fromtext", "parse", "parse_expr",
-    "prelude",
+    "prelude", "register_codegen",
 ]

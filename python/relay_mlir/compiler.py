@@ -25,6 +25,7 @@ import numpy as np
 
 from ._worker import client, diag_from_json, isolate_default, parse_in_child
 from .adt_value import ResultLayout, adt_defs_from_mlir
+from .byoc.external_code import attach_external_code
 from .emit import (annotate_result_dtypes, check_entry_tensors, check_known_ops, check_tensor_sizes, location_of,
                    new_context, parse_module, run_passes)
 from .errors import CompileError, Diagnostic, diagnostics_from_text
@@ -473,6 +474,7 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
     t0 = time.perf_counter()
     text, dtypes, layout = _lower(source, params=params, source_name=source_name,
                                   opt_level=opt_level)
+    text = attach_external_code(source, text, tgt.name)  # BYOC codegens (docs/byoc.md)
     t1 = time.perf_counter()
     vmfb = _iree_compile(text, tgt, extra_args)
     t2 = time.perf_counter()

@@ -60,6 +60,8 @@ LAYERS = {
     "byoc.annotations": 9.81, "byoc.regions": 9.82, "byoc.module_pass": 9.82,
     "byoc.merge_composite": 9.83, "byoc.annotate_target": 9.83,
     "byoc.merge_compiler_regions": 9.83, "byoc.partition_graph": 9.83, "byoc": 9.9,
+    "byoc.codegen": 0, "byoc.c_compiler": 0.1, "byoc.c_dispatch": 0, "byoc.mlir_check": 0.1,
+    "byoc.signature": 1.1, "byoc.external_code": 10.5,
     "transform": 10,
     "compiler": 11,
     "executor": 11.5,

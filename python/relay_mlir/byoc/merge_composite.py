@@ -22,7 +22,8 @@ from typing import Callable, List, Sequence, Tuple
 from ..dataflow_pattern import DFPattern, partition
 from ..expr import Expr, Function
 from ..op.contrib.register import registered_pattern_tables
-from .module_pass import FunctionMapPass, with_body
+from ..pass_infra import _shallow_copy
+from .module_pass import FunctionMapPass, type_if_possible, with_body
 
 __all__ = ["MergeComposite"]
 
@@ -63,5 +64,13 @@ class MergeComposite(FunctionMapPass):
     def transform(self, fn: Function, name: str) -> Function:
         body = fn.body
         for comp_name, pattern, check in self.entries:
-            body = partition(pattern, body, {"Composite": comp_name}, check)
+            new = partition(pattern, body, {"Composite": comp_name}, check)
+            if new is not body:  # typed again, as TVM does, for the next entry's checks
+                self._type(with_body(fn, new), name)
+            body = new
         return with_body(fn, body)
+
+    def _type(self, fn: Function, name: str) -> None:
+        mod = _shallow_copy(self.module)
+        mod[name] = fn
+        type_if_possible(mod)

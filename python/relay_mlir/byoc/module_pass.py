@@ -41,6 +41,7 @@ class FunctionMapPass(ModulePass):
         out = _shallow_copy(mod)
         if self.typed_first:
             type_if_possible(out)
+        self.module = out  # the module being transformed, for passes that type as they go
         for gv, fn in list(out.functions.items()):
             if isinstance(fn, Function) and fn.attrs.get("Compiler") is None:
                 out.functions[gv] = self.transform(fn, gv.name_hint)

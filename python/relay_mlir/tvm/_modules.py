@@ -46,8 +46,6 @@ REFUSED = {
     "autotvm": _TUNING, "auto_scheduler": _TUNING, "meta_schedule": _TUNING, "dlight": _TUNING,
     "rpc": _DEVICES, "micro": _DEVICES, "hexagon": _DEVICES,
     "relax": "Relax is TVM's successor IR; relay-mlir is Relay only (relay_mlir.tvm.relay)",
-    "register_func": "relay-mlir has no packed-function registry: call Python functions directly",
-    "get_global_func": "relay-mlir has no packed-function registry: call Python functions directly",
 }
 #: the parts of tvm.contrib relay-mlir provides
 CONTRIB = ("graph_executor", "utils")
