@@ -210,3 +210,12 @@ def test_register_codegen_rules():
         assert relay.register_codegen is byoc.register_codegen
     finally:
         byoc.unregister_codegen("cg_rules")
+
+
+@pytest.mark.parametrize("name", ["relay_mlir.byoc.codegen", "relay_mlir.byoc.signature",
+                                  "relay_mlir.byoc.refacc.patterns", "relay_mlir.tvm.global_funcs"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

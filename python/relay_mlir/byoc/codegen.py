@@ -24,7 +24,7 @@ external function of that compiler and ``fn`` returns what IREE is to run for it
   compile; not available yet, an error says so).
 - ``None``: relay-mlir lowers the function itself, as it does when no codegen is registered.
 
->>> register_codegen("doc_example", lambda func: None)
+>>> _ = register_codegen("doc_example", lambda func: None)
 >>> get_codegen("doc_example") is not None, "doc_example" in registered_codegens()
 (True, True)
 >>> unregister_codegen("doc_example")

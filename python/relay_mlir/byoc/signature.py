@@ -7,7 +7,7 @@ integers, as relay-mlir's lowering makes them) and as C element types.
 
 >>> import relay_mlir as relay
 >>> a, b = relay.var("a", shape=(2, 3)), relay.var("b", shape=(2, 3))
->>> f = relay.Function([a, b], a + b).with_attr("global_symbol", "ext_add")
+>>> f = relay.Function([a, b], a + b, relay.TensorType((2, 3))).with_attr("global_symbol", "ext_add")
 >>> sig = signature(f)
 >>> sig.symbol, [p.c_type for p in sig.params], sig.mlir_type
 ('ext_add', ['float', 'float'], '(tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>')
