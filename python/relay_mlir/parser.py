@@ -44,6 +44,7 @@ from .errors import CompileError, Diagnostic
 from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
                    RefWrite, Tuple, TupleGetItem, TupleWrapper, Var)
 from .module import IRModule
+from .text_forms import TEXT_FORMS, TUPLE_OPERAND_OPS
 from .ty import (Any, FuncType, GlobalTypeVar, IncompleteType, RefType, TensorType, TupleType, Type,
                  TypeCall, TypeVar, dtype_to_mlir)
 from ._tvm_ndarray import AttrsFields, parse_metadata
@@ -165,6 +166,7 @@ class _Parser:
         self.type_params: List[Dict[str, TypeVar]] = []
         self.scope = _Scope()
         self.free_vars: List[Var] = []
+        self.let_values: Dict[int, Expr] = {}   # id(let-bound variable) -> its value
 
     # -- token helpers --------------------------------------------------------------
     @property
@@ -505,6 +507,7 @@ class _Parser:
                     value = self.expr()
                     self.expect(";", "after a let binding")
                     lets.append((var, value))
+                    self.let_values[id(var)] = value
                     continue
                 if self.tok.kind == "local" and self.peek().text == "=" and self.peek().kind == "punct":
                     name = self.next().text[1:]
@@ -899,9 +902,11 @@ class _Parser:
                 raise self.fail(f"'{name}': attribute(s) {', '.join(exprs)} refer to expressions "
                                 "in the metadata section, which only arange's are", t)
             attrs = {k: v for k, v in attrs.items() if v is not _EXPR_ATTR}
-        builder = _op_builder(name)
+        builder = TEXT_FORMS.get(name) or _op_builder(name)
         if builder is None:
             raise self.fail(f"unknown operator '{name}'", t)
+        if name in TUPLE_OPERAND_OPS and args and not isinstance(args[0], Tuple):
+            args = [self.tuple_fields(args[0], name, t)] + args[1:]
         if name.startswith("dyn."):
             attrs = _drop_static_leftovers(builder, len(args), attrs)
         try:
@@ -911,6 +916,30 @@ class _Parser:
         if isinstance(out, TupleWrapper):
             out = out.astuple()
         return out
+
+    def tuple_fields(self, e: Expr, op_name: str, t: _Tok) -> List[Expr]:
+        """The fields of the tuple value ``e`` that an operator taking a tuple reads (TVM
+        prints ``concatenate(%x_0)`` for a let-bound tuple ``%x_0`` after ToANormalForm):
+        ``TupleGetItem``s of ``e``, as many as its annotated tuple type or let-bound tuple
+        value has fields."""
+        n = self.tuple_arity(e)
+        if n is None:
+            raise self.fail(f"'{op_name}' takes a tuple: its operand is neither a tuple nor a "
+                            "variable of a tuple type or bound to a tuple", t)
+        return [TupleGetItem(e, i) for i in range(n)]
+
+    def tuple_arity(self, e: Expr) -> Optional[int]:
+        """Fields of ``e``: a tuple, or a variable annotated with a tuple type or let-bound
+        to one (through other let-bound variables); None if not known."""
+        seen = set()
+        while isinstance(e, Var) and id(e) not in seen:
+            seen.add(id(e))
+            if isinstance(e.type_annotation, TupleType):
+                return len(e.type_annotation.fields)
+            e = self.let_values.get(id(e))
+        if isinstance(e, Tuple):
+            return len(e.fields)
+        return None
 
 
 _EXPR_ATTR = object()  # an attribute value that is an expression of the metadata section
