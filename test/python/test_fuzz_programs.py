@@ -54,18 +54,6 @@ def test_random_programs_agree(tmp_path: Path) -> None:
     assert r["grad"].get("pass", 0) > 0          # gradients were compared, not only skipped
 
 
-def test_random_loop_programs_agree(tmp_path: Path) -> None:
-    """10 programs of the loop generator (``--kind loops``, seed 13): recursive loops over
-    scalar and tuple state, ifs returning tuples, loops in loops, one value in two slots
-    (issue 29), interpreter == compiled (default pipeline)."""
-    results, proc = _run(tmp_path, ["--seed", "13", "--count", "10", "--kind", "loops",
-                                    "--configs", "default"])
-    (r,) = results
-    assert r["counts"]["pass"] == 10, (
-        f"{proc.stdout}\nreproduce with: python fuzz/random_programs.py --seed 13 --kind loops "
-        f"--only N -v (programs in {tmp_path / 'findings'})")
-
-
 @pytest.mark.parametrize("seed,index", _corpus(), ids=[f"{s}:{i}" for s, i in _corpus()])
 def test_corpus_program(seed: int, index: int) -> None:
     """The committed seed list (programs that once found a bug or cover rare nodes),

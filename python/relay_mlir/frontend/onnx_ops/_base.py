@@ -10,7 +10,7 @@ from ... import expr as E
 from ...ty import Any
 from ..common import ImportError_, UnsupportedError
 
-__all__ = ["register", "lookup", "registry", "Node", "relay_op", "have_op", "tensor_to_array",
+__all__ = ["register", "lookup", "registry", "Node", "have_op", "tensor_to_array",
            "check_shape_size"]
 
 Converter = Callable[["Node"], object]
