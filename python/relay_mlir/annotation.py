@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from .expr import Call, Expr, Op, TupleWrapper
 
-__all__ = ["on_device", "device_copy", "device_name", "ON_DEVICE", "DEVICE_COPY"]
+__all__ = ["on_device", "device_copy", "device_name", "is_call_of", "ON_DEVICE", "DEVICE_COPY"]
 
 ON_DEVICE = "on_device"
 DEVICE_COPY = "device_copy"
@@ -43,6 +43,11 @@ def device_name(device: object, what: str = "device") -> str:
         return _DEVICE_TYPES[kind]
     raise TypeError(f"{what}: expected a device name such as 'cpu' or 'vulkan' (or a TVM Device), "
                     f"got {device!r}")
+
+
+def is_call_of(e: Expr, op_name: str) -> bool:
+    """Whether ``e`` is a call of the operator ``op_name`` (``ON_DEVICE``, ``DEVICE_COPY``)."""
+    return isinstance(e, Call) and isinstance(e.op, Op) and e.op.name == op_name
 
 
 def _value(name: str, data: object) -> Expr:

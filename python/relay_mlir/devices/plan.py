@@ -25,20 +25,16 @@ places first-order programs only.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set, Tuple as PyTuple
+from typing import Dict, List, Optional, Set
 
-from ..annotation import DEVICE_COPY, ON_DEVICE, device_copy, on_device
+from ..annotation import DEVICE_COPY, ON_DEVICE, device_copy, is_call_of as _is, on_device
+from ..interpreter import _children  # the sub-expressions of an expression
 from ..byoc.module_pass import FunctionMapPass
 from ..errors import CompileError
-from ..expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, Tuple, TupleGetItem,
-                    TupleWrapper, Var)
+from ..expr import Call, Expr, Function, GlobalVar, If, Let, Op, Tuple, TupleGetItem, Var
 from .config import CompilationConfig
 
 __all__ = ["PlanDevices", "plan_devices", "param_devices", "result_device"]
-
-
-def _is(e: Expr, name: str) -> bool:
-    return isinstance(e, Call) and isinstance(e.op, Op) and e.op.name == name
 
 
 class _Domains:
@@ -82,20 +78,6 @@ class _Domains:
         self.parent[rb] = ra
         self.device[ra] = da or db
         return True
-
-
-def _children(e: Expr) -> List[Expr]:
-    if isinstance(e, Call):
-        return list(e.args)
-    if isinstance(e, Tuple):
-        return list(e.fields)
-    if isinstance(e, TupleGetItem):
-        return [e.tuple_value]
-    if isinstance(e, If):
-        return [e.cond, e.true_branch, e.false_branch]
-    if isinstance(e, Let):
-        return [e.value, e.body]
-    return []
 
 
 class _Planner:

@@ -20,15 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple as PyTuple
 
-from ..annotation import DEVICE_COPY, ON_DEVICE
+from ..annotation import DEVICE_COPY, ON_DEVICE, is_call_of as _is
+from ..interpreter import _children
 from ..errors import CompileError
 from ..expr import Call, Constant, Expr, Function, GlobalVar, Op, Tuple, TupleGetItem, Var
 
 __all__ = ["Stage", "ValueRef", "split_stages", "result_refs", "stage_function"]
-
-
-def _is(e: Expr, name: str) -> bool:
-    return isinstance(e, Call) and isinstance(e.op, Op) and e.op.name == name
 
 
 @dataclass(frozen=True)
@@ -71,15 +68,11 @@ def _post_order(body: Expr) -> List[Expr]:
 
 
 def _kids(e: Expr) -> List[Expr]:
-    if isinstance(e, Call):
-        if not isinstance(e.op, (Op, GlobalVar)):
-            raise CompileError("compiling for several devices: main calls a function value; only "
-                               "first-order dataflow (operator and global calls, tuples) is staged")
-        return list(e.args)
-    if isinstance(e, Tuple):
-        return list(e.fields)
-    if isinstance(e, TupleGetItem):
-        return [e.tuple_value]
+    if isinstance(e, Call) and not isinstance(e.op, (Op, GlobalVar)):
+        raise CompileError("compiling for several devices: main calls a function value; only "
+                           "first-order dataflow (operator and global calls, tuples) is staged")
+    if isinstance(e, (Call, Tuple, TupleGetItem)):
+        return _children(e)
     if isinstance(e, (Var, Constant, GlobalVar)):
         return []
     raise CompileError(f"compiling for several devices: main contains a {type(e).__name__}; only "
