@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
-from relay_mlir.quantize import calls, current_qconfig, qconfig, quantize
+from relay_mlir.quantize import calls, current_qconfig, find_threshold_by_kl, qconfig, quantize
 
 TVM_RESULTS = {
     'cnn:{}': {
@@ -27,10 +27,15 @@ TVM_RESULTS = {
     'mlp:{"skip_dense_layer": false}': {
         "counts": {"cast:float32": 2, "cast:int8": 2, "clip:float32": 2, "multiply:float32": 4, "nn.bias_add:float32": 1, "nn.dense:int32": 2, "nn.relu:float32": 1, "round:float32": 2},
         "out": [[-0.84082, -0.209473, -0.390137, 0.305664], [-0.313477, -0.558106, 0.053223, -0.865234]]},
+    'cnn:{"calibrate_mode": "kl_divergence", "skip_conv_layers": []}': {
+        "counts": {"add:int32": 1, "cast:float32": 3, "cast:int32": 8, "cast:int64": 4, "cast:int8": 7, "clip:float32": 3, "clip:int64": 4, "fixed_point_multiply:int32": 1, "fixed_point_multiply:int64": 4, "multiply:float32": 6, "nn.batch_flatten:int32": 1, "nn.bias_add:float32": 3, "nn.conv2d:int32": 3, "nn.dense:float32": 1, "nn.global_avg_pool2d:int32": 1, "nn.max_pool2d:float32": 1, "nn.relu:float32": 2, "nn.relu:int32": 1, "round:float32": 3},
+        "out": [[2.19088, 1.78179, 1.29341, 1.26829, -0.102316, -0.951473, 2.95581, 0.41787, 0.32795, -1.17307]]},
 }
 
 TVM_FIXED_POINT = {'cnn:{"calibrate_mode": "percentile"}': [("int64", -7), ("int64", -7),
-                                                            ("int32", 1), ("int64", -1)]}
+                                                            ("int32", 1), ("int64", -1)],
+                   'cnn:{"calibrate_mode": "kl_divergence", "skip_conv_layers": []}':
+                       [("int64", -7)] * 3 + [("int32", 1), ("int64", -1)]}
 
 
 def _conv(x, w):
@@ -96,6 +101,14 @@ def test_realized_module_matches_tvm(key):
     out = relay.create_executor("debug", q).evaluate()(x)
     # TVM's outputs are recorded to 6 significant digits.
     np.testing.assert_allclose(np.asarray(out), TVM_RESULTS[key]["out"], rtol=1e-5, atol=1e-6)
+
+
+def test_kl_threshold_matches_tvm():
+    """TVM 0.19's ``_find_scale_by_kl`` on this array (seeded) returned 3.0691192150115967."""
+    rng = np.random.default_rng(0)
+    rng.normal(0, 1, 1000)
+    values = np.maximum(rng.normal(0, 1, 5000), 0).astype("float32")
+    assert find_threshold_by_kl(values) == 3.0691192150115967
 
 
 def test_qconfig_defaults_and_scope():
