@@ -26,16 +26,33 @@ def _plan(fn):
     return relay.transform.PlanDevices(_config())(mod)["main"]
 
 
-@pytest.mark.parametrize("name", sorted(TVM))
+@pytest.mark.parametrize("name", sorted(n for n, p in TVM.items() if "tvm_error" not in p))
 def test_plan_matches_tvm(name):
     planned = _plan(programs.cases(relay)[name])
     assert programs.dump(relay, planned) == TVM[name]
 
 
+def test_let_tvm_refuses_is_planned():
+    """TVM 0.19 refuses a let-bound cuda value read on cpu ("Function parameters and result
+    VirtualDevices do not match those of call"); relay-mlir copies it once and runs it."""
+    assert TVM["let"]["tvm_error"].startswith("TVMError: Function parameters and result")
+    fn = programs.cases(relay)["let"]
+    got = programs.dump(relay, _plan(fn))
+    assert got["body"] == ["%0 = exp(%x)", "%1 = on_device[cuda,1](%0)",
+                           "%2 = device_copy[cuda->cpu](%v)", "%3 = subtract(%2, %y)",
+                           "%4 = let %v = %1 in %3"]
+    assert (got["params"], got["result"]) == (["cuda", "cpu"], "cpu")
+    x = np.array([[1, 2], [3, 4]], "float32") / 4
+    y = np.ones((2, 2), "float32")
+    run = relay.create_executor("debug", mod=relay.IRModule.from_expr(_plan(fn))).evaluate()
+    np.testing.assert_allclose(run(x, y), np.exp(x) - y, rtol=1e-6)
+
+
 def test_recorded_plans_cover_the_rules():
-    copies = {n: sum("device_copy" in line for line in p["body"]) for n, p in TVM.items()}
-    assert copies == {"cross_edges": 2, "explicit_copy": 1, "join_neighbours": 0, "tuple": 1,
-                      "unconstrained": 0, "used_twice": 2}
+    copies = {n: sum("device_copy" in line for line in p.get("body", [])) for n, p in TVM.items()}
+    del copies["let"]  # TVM refuses it (test_let_tvm_refuses_is_planned)
+    assert copies == {"cross_edges": 2, "explicit_copy": 1, "if": 2, "join_neighbours": 0,
+                      "tuple": 1, "unconstrained": 0, "used_twice": 2}
 
 
 def test_devices_recorded_on_the_function():

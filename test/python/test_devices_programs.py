@@ -36,7 +36,9 @@ def dump(relay, fn):
             names[e] = "const"
             continue
         kids = (list(e.args) if isinstance(e, relay.Call) else list(e.fields)
-                if isinstance(e, relay.Tuple) else [e.tuple_value])
+                if isinstance(e, relay.Tuple) else [e.value, e.body] if isinstance(e, relay.Let)
+                else [e.cond, e.true_branch, e.false_branch] if isinstance(e, relay.If)
+                else [e.tuple_value])
         if not ready:
             stack.append((e, True))
             stack.extend((k, False) for k in reversed(kids))
@@ -51,6 +53,10 @@ def dump(relay, fn):
             line = f"{op}({args})"
         elif isinstance(e, relay.Tuple):
             line = f"({args})"
+        elif isinstance(e, relay.Let):
+            line = f"let %{e.var.name_hint} = {names[kids[0]]} in {names[kids[1]]}"
+        elif isinstance(e, relay.If):
+            line = f"if({args})"
         else:
             line = f"{args}.{e.index}"
         names[e] = f"%{len(out)}"
@@ -86,6 +92,15 @@ def cases(relay):
     t = relay.Tuple([on(relay.exp(x), "cuda"), relay.log(y)])
     out["tuple"] = relay.Function([x, y], on(relay.add(relay.TupleGetItem(t, 0),
                                                        relay.TupleGetItem(t, 1)), "cpu"))
+    # a let-bound value on cuda read on cpu
+    v = relay.var("v", shape=(2, 2))
+    out["let"] = relay.Function([x, y], relay.Let(v, on(relay.exp(x), "cuda"),
+                                                 on(relay.subtract(v, y), "cpu")))
+    # an if on cpu whose branches read a cuda value
+    p = relay.var("p", shape=(), dtype="bool")
+    e = on(relay.exp(x), "cuda")
+    out["if"] = relay.Function([p, x, y], on(relay.If(p, relay.add(e, y), relay.subtract(e, y)),
+                                             "cpu"))
     return out
 
 
@@ -101,7 +116,8 @@ def _record() -> None:
         try:
             planned = relay.transform.PlanDevices(config)(mod)["main"]
         except tvm.TVMError as e:  # TVM refuses it: recorded, not compared
-            got[name] = {"tvm_error": str(e).strip().splitlines()[0]}
+            lines = [ln for ln in str(e).splitlines() if ln.startswith("TVMError:")]
+            got[name] = {"tvm_error": (lines or [str(e).strip()])[-1]}
             continue
         got[name] = dump(relay, planned)
         got[name]["params"] = [_dev(p.virtual_device_) for p in planned.params]

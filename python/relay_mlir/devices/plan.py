@@ -165,22 +165,26 @@ class _Rewriter:
         self.memo: Dict[int, Expr] = {}
 
     def edge(self, child: Expr, dst: str) -> Expr:
-        """``child`` rewritten, copied to ``dst`` if it is elsewhere (one copy per edge)."""
+        """``child`` rewritten, copied to ``dst`` if it is elsewhere (one copy per edge: an
+        annotation read by several users is copied for each, as TVM does)."""
+        while _is(child, ON_DEVICE):
+            child = child.args[0]
         src = self.p.device_of(child, dst)
         new = self.visit(child, src)
         return new if src == dst else device_copy(_wrap(new, src), src, dst)
 
     def visit(self, e: Expr, context: str) -> Expr:
+        """``e`` rewritten (annotations dropped: the copies and wrappers say it all)."""
+        while _is(e, ON_DEVICE):
+            e = e.args[0]
         out = self.memo.get(id(e))
         if out is None:
             out = self.memo[id(e)] = self.rewrite(e, self.p.device_of(e, context))
         return out
 
     def rewrite(self, e: Expr, here: str) -> Expr:
-        if _is(e, ON_DEVICE):
-            return self.edge(e.args[0], here)
         if _is(e, DEVICE_COPY):
-            src = self.p.device_of(e.args[0], e.attrs["src_virtual_device"])
+            src = e.attrs["src_virtual_device"]
             arg = self.visit(e.args[0], src)
             return arg if src == here else device_copy(_wrap(arg, src), src, here)
         if isinstance(e, Call):
