@@ -21,8 +21,10 @@ interpreter and a single-target ``compile`` ignore them.
 from __future__ import annotations
 
 from .expr import Call, Expr, Op, TupleWrapper
+from .op.annotation import compiler_begin, compiler_end  # TVM's relay.annotation has them too
 
-__all__ = ["on_device", "device_copy", "device_name", "is_call_of", "ON_DEVICE", "DEVICE_COPY"]
+__all__ = ["on_device", "device_copy", "device_name", "is_call_of", "VirtualDevice", "ON_DEVICE",
+           "DEVICE_COPY", "compiler_begin", "compiler_end"]
 
 ON_DEVICE = "on_device"
 DEVICE_COPY = "device_copy"
@@ -32,15 +34,35 @@ _DEVICE_TYPES = {1: "cpu", 2: "cuda", 7: "vulkan", 10: "rocm"}
 _ALIASES = {"llvm": "cpu", "llvm-cpu": "cpu", "gpu": "cuda", "vulkan-spirv": "vulkan", "hip": "rocm"}
 
 
-def device_name(device: object, what: str = "device") -> str:
-    """The device called ``device``: a name (``"cpu"``, ``"vulkan"``; ``"llvm"`` is ``"cpu"``)
-    or an object with TVM's ``device_type`` number (``tvm.cpu()``: 1 → ``"cpu"``)."""
+class VirtualDevice(str):
+    """A device name that also reads as TVM's ``VirtualDevice``: ``device_type`` (TVM's
+    DLDeviceType number, -1 for a device TVM has no number for here), ``virtual_device_id``.
+
+    >>> d = device_name("vulkan"); d == "vulkan", d.device_type
+    (True, 7)
+    """
+
+    @property
+    def device_type(self) -> int:
+        return _TYPE_NUMBERS.get(str(self), -1)
+
+    device_type_int = device_type
+    virtual_device_id = 0
+    target = None
+
+
+_TYPE_NUMBERS = {name: num for num, name in _DEVICE_TYPES.items()}
+
+
+def device_name(device: object, what: str = "device") -> VirtualDevice:
+    """The device called ``device``: a name (``"cpu"``, ``"vulkan"``; ``"llvm"`` is ``"cpu"``),
+    TVM's device type number, or an object with one (``tvm.cpu()``: 1 → ``"cpu"``)."""
     if isinstance(device, str) and device.strip():
         name = device.strip().split()[0].lower()
-        return _ALIASES.get(name, name)
-    kind = getattr(device, "device_type", None)
+        return VirtualDevice(_ALIASES.get(name, name))
+    kind = device if isinstance(device, int) else getattr(device, "device_type", None)
     if isinstance(kind, int) and kind in _DEVICE_TYPES:
-        return _DEVICE_TYPES[kind]
+        return VirtualDevice(_DEVICE_TYPES[kind])
     raise TypeError(f"{what}: expected a device name such as 'cpu' or 'vulkan' (or a TVM Device), "
                     f"got {device!r}")
 

@@ -95,3 +95,24 @@ def test_bad_arguments():
         relay.device_copy(np.zeros(2), "cpu", "cuda")
     with pytest.raises(TypeError, match="PlanDevices: expected the CompilationConfig"):
         relay.transform.PlanDevices({"cpu": "llvm"})
+
+
+def test_through_the_tvm_standin():
+    """TVM 0.19's spelling: tvm.target.make_compilation_config, tvm.cpu(), attrs read as
+    VirtualDevices (device_type 1 = cpu, 7 = vulkan)."""
+    from relay_mlir import tvm
+    from relay_mlir.tvm import relay as trelay
+
+    ctx = tvm.transform.PassContext(config={"relay.fallback_device_type": 1})
+    config = tvm.target.make_compilation_config(ctx, {"cpu": "llvm", "vulkan": "vulkan"})
+    x, y = trelay.var("x", shape=(2, 2)), trelay.var("y", shape=(2, 2))
+    b = trelay.annotation.on_device(trelay.exp(trelay.add(x, y)), "vulkan")
+    body = trelay.annotation.on_device(trelay.subtract(b, y), tvm.cpu())
+    mod = trelay.transform.InferType()(tvm.IRModule.from_expr(trelay.Function([x, y], body)))
+    copies = []
+    trelay.analysis.post_order_visit(
+        trelay.transform.PlanDevices(config)(mod)["main"],
+        lambda e: copies.append(e) if isinstance(e, trelay.Call) and e.op.name == "device_copy"
+        else None)
+    assert [(c.attrs.src_virtual_device.device_type, c.attrs.dst_virtual_device.device_type)
+            for c in copies] == [(1, 7), (7, 1)]

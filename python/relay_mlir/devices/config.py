@@ -42,7 +42,7 @@ class CompilationConfig:
 def _target_name(target: object) -> str:
     from ..executor import normalize_target
 
-    name = normalize_target(target)
+    name = normalize_target(getattr(target, "iree_target", target))  # a tvm.target.Target too
     return name if isinstance(name, str) else name.name
 
 
@@ -75,4 +75,4 @@ def _fallback(ctx: object) -> Optional[str]:
     if int(kind) not in _DEVICE_TYPES:
         raise ValueError(f"relay.fallback_device_type: unknown device type {kind} "
                          f"(known: {_DEVICE_TYPES})")
-    return _DEVICE_TYPES[int(kind)]
+    return device_name(int(kind))

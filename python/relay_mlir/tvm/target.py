@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Union
 
-__all__ = ["Target", "TargetKind", "cuda", "rocm"]
+__all__ = ["Target", "TargetKind", "cuda", "rocm", "make_compilation_config"]
 
 #: TVM target kind -> relay-mlir (IREE) target
 _KINDS = {"llvm": "llvm-cpu", "c": "llvm-cpu", "cuda": "cuda", "nvptx": "cuda",
@@ -130,6 +130,14 @@ def cuda(model: str = "unknown", arch: Optional[str] = None, options: object = N
 def rocm(model: str = "unknown", options: object = None) -> Target:
     """``tvm.target.rocm(model="unknown", options=None)``: a ``rocm`` target."""
     return Target(" ".join(["rocm", f"-model={model}"] + _options(options)))
+
+
+def make_compilation_config(ctx: object, targets: object, target_host: object = None):
+    """``tvm.target.make_compilation_config(ctx, targets)``: the devices of a heterogeneous
+    build, for ``relay.transform.PlanDevices`` (``relay_mlir.devices.config``)."""
+    from ..devices.config import make_compilation_config as make
+
+    return make(ctx, targets, target_host)
 
 
 def __getattr__(name: str):
