@@ -201,6 +201,14 @@ class FoldConstant(_PipelinePass):
     _info = PassInfo(2, "FoldConstant")
     passes = "relay-fold-constants"
 
+    def __init__(self, fold_qnn: bool = False) -> None:
+        """``fold_qnn`` as in TVM 0.19 (default False: ``qnn.*`` operators on constants stay,
+        as they do here); True (TVM: lower them to integer ops and fold those) is refused."""
+        if fold_qnn:
+            raise ValueError("FoldConstant(fold_qnn=True) is not supported yet: qnn.* operators "
+                             "are not folded; use fold_qnn=False (the default)")
+        self.fold_qnn = False
+
 
 @_register_pass
 class SimplifyInference(_PipelinePass):

@@ -420,3 +420,20 @@ def test_resnet18_batch_norm_arithmetic_folds():
     x = np.random.default_rng(0).standard_normal((1, 3, 32, 32)).astype("float32")
     np.testing.assert_array_equal(outputs(folded, [x])[0], outputs(simplified, [x])[0])
     assert_same_outputs(simplified, folded)
+
+
+def test_fold_qnn_default_leaves_qnn_operators():
+    """TVM 0.19's ``FoldConstant(fold_qnn=False)`` (the default) leaves ``qnn.*`` operators
+    on constants; so does relay-mlir's, and the value is unchanged."""
+    from relay_mlir import qnn
+
+    x = relay.const(np.array([0.5, -1.25, 3.0], "float32"))
+    mod = mod_of(qnn.op.quantize(x, relay.const(0.25), relay.const(0, "int32")))
+    out = relay.transform.FoldConstant()(mod)
+    assert node_counts(out) == {"qnn.quantize": 1}
+    np.testing.assert_array_equal(outputs(out, [])[0], np.array([2, -5, 12], "int8"))
+
+
+def test_fold_qnn_true_is_refused():
+    with pytest.raises(ValueError, match="fold_qnn=True"):
+        relay.transform.FoldConstant(fold_qnn=True)
