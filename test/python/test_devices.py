@@ -2,6 +2,7 @@
 plans (recorded by test_devices_programs.py as test_devices_tvm019.json), bad input."""
 import json
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -81,10 +82,13 @@ def test_config():
 
 def test_unknown_device_is_a_located_error():
     x = relay.var("x", shape=(2,))
+    line = sys._getframe().f_lineno + 1
     fn = relay.Function([x], relay.annotation.on_device(relay.exp(x), "vulkan"))
-    with pytest.raises(ValueError, match=r"function 'main': on_device: device 'vulkan' has no "
-                                         r"target \(the targets are for cpu, cuda\)"):
+    with pytest.raises(relay.CompileError, match=r"function 'main': on_device: device 'vulkan' "
+                                                 r"has no target \(the targets are for cpu, cuda\)") as err:
         _plan(fn)
+    d = err.value.diagnostics[0]
+    assert (os.path.basename(d.file), d.line) == ("test_devices.py", line)
 
 
 def test_bad_arguments():

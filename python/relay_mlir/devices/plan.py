@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Set
 from ..annotation import DEVICE_COPY, ON_DEVICE, device_copy, is_call_of as _is, on_device
 from ..interpreter import _children  # the sub-expressions of an expression
 from ..byoc.module_pass import FunctionMapPass
-from ..errors import CompileError
+from ..errors import CompileError, Diagnostic
 from ..expr import Call, Expr, Function, GlobalVar, If, Let, Op, Tuple, TupleGetItem, Var
 from .config import CompilationConfig
 
@@ -88,8 +88,15 @@ class _Planner:
         self.annotations: List[Call] = []  # on_device calls, in visiting order
 
     def device(self, attr: str, call: Call) -> str:
+        """The device ``call`` names in ``attr``; a device without a target is a
+        ``CompileError`` located where the annotation was built."""
         where = f"PlanDevices: function '{self.name}': {call.op.name}"
-        return self.config.check(call.attrs[attr], where)
+        try:
+            return self.config.check(call.attrs[attr], where)
+        except ValueError as e:
+            span = getattr(call, "span", None)
+            loc = (span.filename, span.line, span.col) if span is not None else (None, 0, 0)
+            raise CompileError(str(e), [Diagnostic("error", str(e), *loc)]) from None
 
     def refuse(self, e: Expr, why: str) -> None:
         raise CompileError(f"PlanDevices: function '{self.name}': {why} "
