@@ -168,7 +168,9 @@ def child_compile(system: str, model: Model, wd: Path) -> dict:
             from relay_mlir.frontend import from_onnx
             mod, params = from_onnx(str(wd / "model.onnx")), None
         t1 = time.perf_counter()
-        exe = relay.compile(mod, target="llvm-cpu", params=params)
+        opt_level, disabled = _optimizer_settings()
+        with relay.transform.PassContext(opt_level=opt_level, disabled_pass=disabled):
+            exe = relay.compile(mod, target="llvm-cpu", params=params)
         exe.save(str(wd / f"{_slug(system)}.vmfb"))
         from relay_mlir._worker import client
         client().close()  # waited for: its peak RSS counts
@@ -188,6 +190,17 @@ def child_compile(system: str, model: Model, wd: Path) -> dict:
         t2 = time.perf_counter()
         return {"compile_s": t2 - t0, "import_s": t1 - t0, "iree_s": t2 - t1}
     raise ValueError(system)
+
+
+# Relay's optimizer settings for the relay-mlir systems (--opt-level, --disabled-pass), passed
+# from the parent to its compile children through the environment
+_OPT_ENV, _DISABLED_ENV = "RELAY_MLIR_BENCH_OPT_LEVEL", "RELAY_MLIR_BENCH_DISABLED_PASS"
+
+
+def _optimizer_settings() -> Tuple[int, List[str]]:
+    """(opt level, disabled PassInfo names) relay.compile runs under (default 3, none: relay.build's)."""
+    disabled = [n for n in os.environ.get(_DISABLED_ENV, "").split(",") if n]
+    return int(os.environ.get(_OPT_ENV, "3")), disabled
 
 
 def _slug(system: str) -> str:
@@ -566,7 +579,9 @@ def write_markdown(path: Path, results: List[dict], systems: Sequence[str], meta
             f"Batch 1, {THREADS} threads per system, {meta['rounds']} interleaved rounds; "
             f"1-min load average during the timed rounds: "
             + (f"{min(l for l, _ in loads):.1f}–{max(h for _, h in loads):.1f}" if loads else "n/a")
-            + f" (the machine has {os.cpu_count()} cores; other jobs were running).",
+            + f" (the machine has {os.cpu_count()} cores; other jobs were running).  ",
+            f"relay-mlir's Relay optimizer: opt level {meta.get('relay_opt_level', 3)}"
+            + (f", disabled {meta['relay_disabled_pass']}" if meta.get("relay_disabled_pass") else "") + ".",
             "", table(results, systems), "", "![latency chart](results.png)", "", END]
     text = "\n".join(body)
     if path.exists():
@@ -653,8 +668,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--workdir", default=None, help="where artifacts go (default: a temp dir)")
     ap.add_argument("--keep", action="store_true", help="keep the artifacts (vmfb, onnx, tvm .so)")
     ap.add_argument("--from-json", metavar="RESULTS.json", help="only re-render the report of an earlier run")
+    ap.add_argument("--opt-level", type=int, default=3, choices=range(5),
+                    help="Relay optimizer level for the relay-mlir systems (default 3, as relay.build)")
+    ap.add_argument("--disabled-pass", default="",
+                    help="comma-separated PassInfo names the relay-mlir systems' optimizer skips "
+                         "(e.g. FoldScaleAxis,CombineParallelConv2d)")
     ap.add_argument("--nice", type=int, default=-5, help="niceness increment for the run (default -5, if allowed)")
     args = ap.parse_args(argv)
+    os.environ[_OPT_ENV], os.environ[_DISABLED_ENV] = str(args.opt_level), args.disabled_pass
     try:
         os.nice(args.nice)
     except OSError:
@@ -681,7 +702,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     meta = {"date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "machine": machine_line(), "versions": versions(), "rounds": args.rounds,
-            "threads": THREADS, "flags": _cpu_flags()}
+            "threads": THREADS, "flags": _cpu_flags(),
+            "relay_opt_level": args.opt_level, "relay_disabled_pass": args.disabled_pass}
     log(f"machine: {meta['machine']}; load average {os.getloadavg()}")
     results = []
     for n in names:
