@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
+from relay_mlir.tvm import relay as tvm_relay
 from relay_mlir.quantize import calls, current_qconfig, find_threshold_by_kl, qconfig, quantize
 
 TVM_RESULTS = {
@@ -165,3 +166,23 @@ def test_calibration_dataset_errors():
             quantize(mod, dataset=[{"x": np.zeros((2, 16), "float32")}])
         with pytest.raises(ValueError, match="needs a dataset"):
             quantize(mod)
+
+
+def test_tvm_stage_passes_compose_to_quantize():
+    """A TVM script's own pipeline (stages as passes, through the relay_mlir.tvm stand-in)
+    gives the same module as ``quantize``: same operators, same output."""
+    rq = tvm_relay.quantize
+    key = 'mlp:{"skip_dense_layer": false}'
+    expected, x = _quantized(key)
+    _, dataset = _inputs((2, 16))
+    with rq.qconfig(skip_dense_layer=False):
+        mod = rq.prerequisite_optimize(relay.IRModule.from_expr(mlp()))
+        calibrate = relay.transform.module_pass(rq.calibrate(dataset), opt_level=1,
+                                                name="QuantizeCalibrate")
+        seq = relay.transform.Sequential([rq.partition(), rq.annotate(), calibrate, rq.realize(),
+                                          relay.transform.FoldConstant()])
+        with relay.transform.PassContext(opt_level=3):
+            got = relay.transform.InferType()(seq(mod))
+    assert [c.op.name for c in calls(got["main"])] == [c.op.name for c in calls(expected["main"])]
+    run = [relay.create_executor("debug", m).evaluate()(x) for m in (got, expected)]
+    np.testing.assert_array_equal(np.asarray(run[0]), np.asarray(run[1]))

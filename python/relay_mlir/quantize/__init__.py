@@ -5,17 +5,16 @@
 layers with int32 accumulation, shifts or fixed-point multiplications between layers, and
 float where TVM keeps float; ``prerequisite_optimize`` runs its preparatory passes. The
 stages are ``partition``, ``annotate``, ``calibrate`` and ``realize`` (functions on a
-``main`` function). See docs/quantization.md.
+``main``: TVM's passes, ``calibrate(dataset)`` a module-pass function). See
+docs/quantization.md.
 """
 from ..expr import Call, Op
-from .annotate import annotate
-from .calibrate import calibrate, collect_stats
+from .calibration import collect_stats
 from .config import QAnnotateKind, QConfig, current_qconfig, qconfig
 from .forward_rewrite import post_order
 from .kl_divergence import find_threshold_by_kl
-from .partition import partition
-from .quantize import prerequisite_optimize, quantize
-from .realize import realize
+from .passes import annotate, calibrate, partition, realize
+from .pipeline import prerequisite_optimize, quantize
 
 __all__ = ["QAnnotateKind", "QConfig", "annotate", "calibrate", "calls", "collect_stats",
            "current_qconfig", "find_threshold_by_kl", "partition", "prerequisite_optimize",

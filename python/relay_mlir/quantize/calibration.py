@@ -66,7 +66,8 @@ def _checked_input(n: int, p: Var, batch: Mapping) -> np.ndarray:
     if p.name_hint not in batch:
         raise ValueError(f"relay.quantize: calibration batch {n} has no input '{p.name_hint}' "
                          f"(it has: {', '.join(map(str, batch)) or 'none'})")
-    value = np.asarray(batch[p.name_hint])
+    value = batch[p.name_hint]
+    value = np.asarray(value.numpy() if hasattr(value, "numpy") else value)  # NDArray or numpy
     t = p.type_annotation
     shape, dtype = tuple(int(d) for d in t.shape), t.dtype
     if value.shape != shape or value.dtype != np.dtype(dtype):

@@ -25,7 +25,7 @@ from ..expr import Call, Expr, Function, var
 from .config import QAnnotateKind, current_qconfig
 from .forward_rewrite import TempExpr, Value, forward_rewrite, realized
 from .hints import is_simulated_quantize, simulated_quantize
-from .partition import is_constant
+from .partitioning import is_constant
 
 __all__ = ["annotate"]
 

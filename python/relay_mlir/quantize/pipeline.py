@@ -7,7 +7,8 @@ FoldScaleAxis and CanonicalizeOps — opt level 3 — do not run unless the call
 ``nn.bias_add`` then stays, and stays float, as in TVM).
 ``quantize(mod, params=None, dataset=None)`` then partitions, annotates, calibrates (on
 ``dataset``: a list of ``{input name: array}``) and realizes ``main`` under the current
-``qconfig``, and folds constants. ``do_simulation=True`` stops before realize: the result
+``qconfig``, and folds constants: TVM's Sequential of passes, in a PassContext of opt
+level 3 that requires them. ``do_simulation=True`` stops before realize: the result
 computes in float32 with the quantization error simulated.
 """
 from __future__ import annotations
@@ -18,16 +19,11 @@ import numpy as np
 
 from ..expr import Expr, Function, Var, const
 from ..module import IRModule
-from ..pass_infra import Sequential
+from ..pass_infra import PassContext, Sequential, module_pass
 from ..transform import (CanonicalizeOps, FoldConstant, FoldScaleAxis, InferType,
                          SimplifyInference)
-from .annotate import annotate
-from .calibrate import calibrate
-from .config import current_qconfig
 from .forward_rewrite import forward_rewrite
-from .hints import drop_hints, simulate
-from .partition import partition
-from .realize import realize
+from .passes import annotate, calibrate, partition, realize_or_simulate
 
 __all__ = ["prerequisite_optimize", "quantize"]
 
@@ -70,10 +66,11 @@ def quantize(mod: IRModule, params: Optional[Mapping[str, object]] = None,
     >>> sorted({c.op.name for c in relay.quantize.calls(q["main"])})
     ['cast', 'clip', 'multiply', 'nn.dense', 'round']
     """
-    cfg = current_qconfig()
     mod = prerequisite_optimize(mod, params)
-    fn = annotate(partition(mod["main"]))
-    fn = calibrate(fn, dataset)
-    fn = simulate(fn) if cfg.do_simulation else realize(fn)
-    out = IRModule.from_expr(drop_hints(fn))
-    return InferType()(FoldConstant()(out))
+    calibrate_pass = module_pass(calibrate(dataset), opt_level=1, name="QuantizeCalibrate")
+    stages = Sequential([partition(), annotate(), calibrate_pass, realize_or_simulate(),
+                         FoldConstant()])
+    with PassContext(opt_level=3, required_pass=["QuantizeAnnotate", "QuantizeCalibrate",
+                                                 "QuantizeRealize"]):
+        mod = stages(mod)
+    return InferType()(mod)
