@@ -1039,7 +1039,19 @@ class Legalize(_PipelinePass):
 _dyn.set_type_oracle(_infer_expr_type)
 
 
+# TVM passes relay-mlir leaves out on purpose (docs/optimizer.md says why)
+_LEFT_OUT = {
+    "AlterOpLayout": "TVM 0.19 blocks conv2d as NCHW{n}c for its own x86 schedules; for IREE, "
+                     "relay-to-iree-input chooses the conv layouts (NHWC, im2col + matmul, IREE's "
+                     "data tiling). A program TVM printed after AlterOpLayout reads back with "
+                     "relay.fromtext",
+}
+
+
 def __getattr__(name: str):
+    if name in _LEFT_OUT:
+        raise AttributeError(f"relay_mlir.transform.{name} is left out on purpose: {_LEFT_OUT[name]} "
+                             "(docs/optimizer.md)", name=name, obj=None)
     if name in _NOT_YET:
         raise AttributeError(f"relay_mlir.transform.{name}: TVM's relay.transform.{name} is not "
                              "implemented yet in relay-mlir (docs/passes.md lists the passes it has)",

@@ -117,8 +117,7 @@ def test_names():
         assert hasattr(relay.transform, name)
 
 
-@pytest.mark.parametrize("name", ["FlattenAtrousConv", "PlanDevices", "AlterOpLayout",
-                                  "ToCPS", "SplitArgs", "build_config"])
+@pytest.mark.parametrize("name", ["FlattenAtrousConv", "ToCPS", "SplitArgs", "build_config"])
 def test_tvm_passes_not_implemented_say_so(name):
     assert not hasattr(relay.transform, name)
     with pytest.raises(AttributeError, match=f"relay.transform.{name} is not implemented yet in relay-mlir"):
@@ -193,7 +192,7 @@ def test_config_options():
     with pytest.raises(AttributeError, match="Invalid config option 'relay.Nope.x'"):
         PassContext(config={"relay.Nope.x": 1})
     with pytest.raises(AttributeError, match="TVM 0.19 option relay-mlir does not use"):
-        PassContext(config={"relay.fallback_device_type": 2})
+        PassContext(config={"relay.collage.byoc_max_depth": 2})
     # TVM's code-generation knobs (tir.*, te.*, link_params, ...): kept, with a warning that they
     # have no effect (IREE generates the code), so ported scripts run unchanged.
     with pytest.warns(UserWarning, match="'tir.disable_vectorize' tunes TVM's own code generation"):

@@ -249,3 +249,8 @@ def test_tuple_operand_that_is_not_a_tuple():
             "def @main(%t: Tensor[(2, 3), float32]) { let %u = exp(%t); concatenate(%u) }")
     with pytest.raises(CompileError, match="concatenate.*takes a tuple"):
         relay.fromtext(text)
+
+
+def test_alter_op_layout_says_why_it_is_left_out():
+    with pytest.raises(AttributeError, match="AlterOpLayout is left out on purpose.*optimizer.md"):
+        relay.transform.AlterOpLayout()
