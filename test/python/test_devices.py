@@ -120,3 +120,17 @@ def test_through_the_tvm_standin():
         else None)
     assert [(c.attrs.src_virtual_device.device_type, c.attrs.dst_virtual_device.device_type)
             for c in copies] == [(1, 7), (7, 1)]
+
+
+def test_let_program_stages():
+    """A planned main with a let is cut into stages with the let-bound value inlined."""
+    from relay_mlir.devices.stages import inline_lets, split_stages
+
+    cfg = relay.target.make_compilation_config(None, {"cpu": "llvm", "vulkan": "vulkan"})
+    x, y, v = (relay.var(n, shape=(2, 2)) for n in "xyv")
+    on = relay.annotation.on_device
+    fn = relay.Function([x, y], relay.Let(v, on(relay.exp(x), "vulkan"), on(relay.subtract(v, y), "cpu")))
+    planned = relay.transform.PlanDevices(cfg)(relay.IRModule.from_expr(fn))["main"]
+    stages = split_stages(inline_lets(planned))
+    assert [(s.name, [str(r) for r in s.inputs], [str(r) for r in s.outputs]) for s in stages] == [
+        ("stage0_vulkan", ["param:0"], ["node:2"]), ("stage1_cpu", ["node:2", "param:1"], ["node:5"])]

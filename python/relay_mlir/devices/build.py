@@ -19,11 +19,11 @@ from ..compiler import _KEEP_F64, get_target, lower_to_iree_input
 from ..errors import CompileError, Diagnostic, diagnostics_from_text
 from ..expr import Function, Tuple
 from ..module import IRModule
-from ..pass_infra import PassContext
+from ..pass_infra import PassContext, _shallow_copy
 from .config import make_compilation_config
 from .executable import MultiDeviceExecutable
 from .plan import PlanDevices
-from .stages import Stage, result_refs, split_stages, stage_function
+from .stages import Stage, inline_lets, result_refs, split_stages, stage_function
 
 __all__ = ["compile_for_devices", "device_affinities"]
 
@@ -41,13 +41,16 @@ def _planned(source, targets: Mapping) -> PyTuple:
     for dev, tgt in config.devices.items():
         if get_target(tgt).backend not in _IREE_DEVICE:
             raise ValueError(f"device '{dev}': target '{tgt}' has no IREE device")
-    planned = PlanDevices(config)(source)
-    planned.to_mlir(infer=True)  # types every expression (in place) for the stage parameters
-    return planned, config
+    return PlanDevices(config)(source), config
 
 
-def _staged_module(planned: IRModule) -> PyTuple[IRModule, list]:
-    main = planned["main"]
+def _staged_module(planned: IRModule) -> PyTuple[IRModule, list, Function]:
+    """The stages as globals of one module (with ``main``'s callees), the stages, and the
+    ``main`` they were cut from."""
+    main = inline_lets(planned["main"])
+    typed = _shallow_copy(planned)
+    typed["main"] = main
+    typed.to_mlir(infer=True)  # types every expression (in place) for the stage parameters
     stages = split_stages(main)
     out = IRModule()
     for gv, fn in planned.functions.items():
@@ -63,7 +66,7 @@ def _staged_module(planned: IRModule) -> PyTuple[IRModule, list]:
     for st in stages:
         st.fn = stage_function(st, main, type_of)
         out[st.name] = st.fn
-    return out, stages
+    return out, stages, main
 
 
 def device_affinities(text: str, stages: Sequence[Stage], devices: Dict[str, str],
@@ -118,7 +121,7 @@ def compile_for_devices(source, targets: Mapping, params: Optional[Mapping] = No
                          "(relay.build_module.bind_params_by_name)")
     t0 = time.perf_counter()
     planned, config = _planned(source, targets)
-    staged, stages = _staged_module(planned)
+    staged, stages, main = _staged_module(planned)
     text = lower_to_iree_input(staged, opt_level=opt_level)
     text = device_affinities(text, stages, config.devices, config.default_device)
     import iree.compiler as ic
@@ -129,7 +132,6 @@ def compile_for_devices(source, targets: Mapping, params: Optional[Mapping] = No
     except CompilerToolError as e:
         diags = diagnostics_from_text(str(e)) or [Diagnostic("error", str(e).strip()[:2000])]
         raise CompileError(f"iree-compile failed for devices {config.devices}", diags) from None
-    main = planned["main"]
     exe = MultiDeviceExecutable(
         bytes(vmfb), stages, result_refs(main), isinstance(main.body, Tuple), len(main.params),
         config.devices, {d: get_target(t).driver for d, t in config.devices.items()})

@@ -23,9 +23,10 @@ from typing import Dict, List, Optional, Tuple as PyTuple
 from ..annotation import DEVICE_COPY, ON_DEVICE, is_call_of as _is
 from ..interpreter import _children
 from ..errors import CompileError
+from ..expr_functor import ExprMutator
 from ..expr import Call, Constant, Expr, Function, GlobalVar, Op, Tuple, TupleGetItem, Var
 
-__all__ = ["Stage", "ValueRef", "split_stages", "result_refs", "stage_function"]
+__all__ = ["Stage", "ValueRef", "split_stages", "result_refs", "stage_function", "inline_lets"]
 
 
 @dataclass(frozen=True)
@@ -220,3 +221,26 @@ def stage_function(st: Stage, fn: Function, type_of) -> Function:
         new[id(e)] = out
     outs = [get(by_ref[r]) for r in st.outputs]
     return Function(params, outs[0] if len(outs) == 1 else Tuple(outs))
+
+
+class _InlineLets(ExprMutator):
+    def __init__(self) -> None:
+        super().__init__()
+        self.bound: Dict[int, Expr] = {}
+
+    def visit_let(self, let):
+        self.bound[id(let.var)] = self.visit(let.value)
+        return self.visit(let.body)
+
+    def visit_var(self, v: Var) -> Expr:
+        return self.bound.get(id(v), v)
+
+
+def inline_lets(fn: Function) -> Function:
+    """``fn`` with its let-bound values substituted for their variables (first-order dataflow
+    is pure, so this changes no result), keeping ``PlanDevices``' devices."""
+    out = Function(fn.params, _InlineLets().visit(fn.body), fn.ret_type, fn.type_params, fn.attrs)
+    for attr in ("virtual_device_", "param_virtual_devices"):
+        if hasattr(fn, attr):
+            setattr(out, attr, getattr(fn, attr))
+    return out
