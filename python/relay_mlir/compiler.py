@@ -25,6 +25,7 @@ import numpy as np
 
 from ._worker import client, diag_from_json, isolate_default, parse_in_child
 from .adt_value import ResultLayout, adt_defs_from_mlir
+from .byoc.device_route import place_external_functions
 from .byoc.external_code import attach_external_code
 from .emit import (annotate_result_dtypes, check_entry_tensors, check_known_ops, check_tensor_sizes, location_of,
                    new_context, parse_module, run_passes)
@@ -467,6 +468,7 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
     >>> exe(np.zeros(3, "float32"))                             # doctest: +SKIP
     array([1., 1., 1.], dtype=float32)
     """
+    source, target = place_external_functions(source, target)  # BYOC codegens' devices
     if isinstance(target, Mapping):  # several devices: relay_mlir.devices (docs/byoc.md)
         from .devices.build import compile_for_devices
         return compile_for_devices(source, target, params, extra_args, opt_level)

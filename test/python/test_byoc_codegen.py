@@ -2,12 +2,13 @@
 to the codegen registered for its ``Compiler``, whose code then runs instead of relay-mlir's.
 
 One partitioned module, built as a TVM script builds it (``relay.build``, ``graph_executor``), has
-four external functions, one per route: ``cg_mlir`` returns linalg
+four external functions: ``cg_mlir`` returns linalg
 MLIR, ``cg_c`` C source (linked through IREE's custom dispatch), ``cg_tvm`` is registered with
 TVM's spelling (``tvm.register_func("relay.ext.cg_tvm")``) and ``cg_none`` declines (relay-mlir
 lowers it). To show whose code runs, the codegens deliberately compute something other than the
 Relay operator they replace (add -> a - b, multiply -> a * b + 1, subtract -> a + b); numpy
-gives the expected values (float32, rtol 1e-6). Bad codegens are located ``CompileError``s that
+gives the expected values (float32, rtol 1e-6). Route (c), ``Device("vulkan")``, runs a function
+on Vulkan (lavapipe) in a two-device module. Bad codegens are located ``CompileError``s that
 name the function and the codegen.
 """
 from __future__ import annotations
@@ -176,7 +177,7 @@ BAD = [
     ("no entry", lambda f: byoc.CSource("void other(void) {}"), "llvm-cpu",
      "does not define the entry point 'tvmgen_default_cg_bad_main_0'"),
     ("not ELF", lambda f: byoc.ObjectFile(b"not an object"), "llvm-cpu", "not an ELF object"),
-    ("device", lambda f: byoc.Device("vulkan"), "llvm-cpu", "multi-device compile of issue 34"),
+    ("device", lambda f: byoc.Device("vulkan"), "llvm-cpu", "which only relay_mlir.compile does"),
     ("wrong kind", lambda f: 42, "llvm-cpu", "returned int; expected relay_mlir.byoc.MLIR"),
 ]
 
@@ -199,6 +200,52 @@ def test_compile_reports_a_raising_codegen(lowered):
     byoc.register_codegen("cg_bad", _raise, override=True)
     with pytest.raises(relay.CompileError, match=f"codegen 'cg_bad' for function {NAME} raised"):
         relay.compile(mod)
+
+
+def test_device_route_runs_the_function_on_another_iree_device():
+    """Route (c): the codegen answers Device("vulkan"); compile for llvm-cpu gives one .vmfb
+    for both devices, the external function's stage on vulkan (lavapipe here), main's rest
+    on the CPU."""
+    asked = []
+    register_op_attr("exp", "target.cg_gpu", lambda call: True)
+    byoc.register_codegen("cg_gpu", lambda f: asked.append(f) or byoc.Device("vulkan"))
+    try:
+        x = relay.var("x", shape=_SHAPE)
+        mod = relay.IRModule.from_expr(relay.Function([x], relay.negative(relay.exp(x))))
+        mod = relay.transform.Sequential([relay.transform.AnnotateTarget(["cg_gpu"]),
+                                          relay.transform.PartitionGraph()])(mod)
+        exe = relay.compile(mod, target="llvm-cpu")
+    finally:
+        reset_op_attr("exp", "target.cg_gpu")
+        byoc.unregister_codegen("cg_gpu")
+    assert len(asked) == 1  # once per compile
+    assert [dev for _, dev in exe.stages] == ["vulkan", "cpu"]
+    v = np.linspace(-1, 1, 6, dtype="float32").reshape(_SHAPE)
+    np.testing.assert_allclose(exe(v), -np.exp(v), rtol=1e-5)
+
+
+def test_device_route_with_code_or_a_bad_device_is_a_located_error(lowered):
+    from relay_mlir.byoc.device_route import place_external_functions
+
+    mod, _ = lowered
+    byoc.register_codegen("cg_bad", lambda f: byoc.Device(42), override=True)
+    with pytest.raises(relay.CompileError, match=f"codegen 'cg_bad' for function {NAME} returned "
+                       "Device\\(target=42\\): .*expected a device name"):
+        place_external_functions(mod, "llvm-cpu")
+    register_op_attr("exp", "target.cg_dev", lambda call: True)
+    try:  # one codegen asks for a device, another returns code
+        a, b = relay.var("a", shape=_SHAPE), relay.var("b", shape=_SHAPE)
+        two = relay.transform.Sequential([relay.transform.AnnotateTarget(["cg_bad", "cg_dev"]),
+                                          relay.transform.PartitionGraph()])(
+            relay.IRModule.from_expr(relay.Function([a, b], relay.exp(a + b))))
+        byoc.register_codegen("cg_dev", lambda f: byoc.Device("vulkan"))
+        byoc.register_codegen("cg_bad", _c_multiply_plus_one, override=True)
+        with pytest.raises(relay.CompileError, match="codegen 'cg_bad' for function '\\w+' returned "
+                           "code, and another codegen asked for a device"):
+            place_external_functions(two, "llvm-cpu")
+    finally:
+        reset_op_attr("exp", "target.cg_dev")
+        byoc.unregister_codegen("cg_dev")
 
 
 def test_no_c_compiler_is_a_clear_error(monkeypatch, tmp_path):

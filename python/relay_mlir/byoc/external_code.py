@@ -2,9 +2,10 @@
 
 After relay-mlir has lowered the whole module (external functions included, so a function
 whose codegen declines still runs), each external function whose ``Compiler`` has a
-registered codegen (``codegen.register_codegen``) is handed to it, as TVM 0.19 hands it to
-``relay.ext.<compiler>`` at build time. What the codegen returns (``codegen.MLIR``,
-``CSource``/``ObjectFile``, ``Device``, None) becomes the definition of the function's
+registered codegen (``codegen.register_codegen``) is handed to it (once per compile:
+``generate``), as TVM 0.19 hands it to ``relay.ext.<compiler>`` at build time. What the
+codegen returns (``codegen.MLIR``, ``CSource``/``ObjectFile``, or None; ``Device`` answers
+were dealt with before lowering: ``device_route``) becomes the definition of the function's
 symbol in the lowered program:
 
 - relay-mlir's own definition is renamed ``@<f>$relay`` and made private, and the calls
@@ -30,18 +31,12 @@ from ..module import IRModule
 from .c_compiler import compile_c
 from .c_dispatch import c_dispatch
 from .codegen import MLIR, CSource, Device, ObjectFile, get_codegen
+from .generate import Generated, forget, generated
 from .mlir_check import checked_ops
 from .partition_graph import external_functions
 from .signature import signature
 
 __all__ = ["attach_external_code"]
-
-
-def _located(message: str, fn: Function) -> Diagnostic:
-    span = getattr(fn.body, "span", None) or getattr(fn, "span", None)
-    if span is None:
-        return Diagnostic("error", message)
-    return Diagnostic("error", message, span.filename, span.line, span.col)
 
 
 def _lowered_types(lowered: str, name: str) -> Tuple[List[str], List[str]]:
@@ -57,18 +52,18 @@ def _lowered_types(lowered: str, name: str) -> Tuple[List[str], List[str]]:
     return params, outs
 
 
-def _call_count(mod: IRModule, gv: GlobalVar) -> int:
-    """How many calls of ``gv`` the module's other functions make."""
+def _call_count(mod: IRModule, name: str) -> int:
+    """How many calls of global ``name`` the module's other functions make."""
     count = [0]
 
     class _Calls(ExprVisitor):
         def visit_call(self, call: Call) -> None:
-            if isinstance(call.op, GlobalVar) and call.op.name_hint == gv.name_hint:
+            if isinstance(call.op, GlobalVar) and call.op.name_hint == name:
                 count[0] += 1
             super().visit_call(call)
 
     for other, fn in mod.functions.items():
-        if other.name_hint != gv.name_hint and isinstance(fn, Function):
+        if other.name_hint != name and isinstance(fn, Function):
             _Calls().visit(fn)
     return count[0]
 
@@ -126,7 +121,7 @@ def _c_route(result, name: str, types: Tuple[List[str], List[str]], target: str,
         raise CompileError(f"{what}: {e}", [where]) from None
 
 
-def _definition(result, fn: Function, name: str, types, target: str, what: str,
+def _definition(result, name: str, types, target: str, what: str,
                 where: Diagnostic) -> Tuple[str, List[str]]:
     """The MLIR defining ``@<name>`` for codegen ``result`` and the symbols it defines."""
     expected = f"({', '.join(types[0])}) -> " + (types[1][0] if len(types[1]) == 1
@@ -136,21 +131,11 @@ def _definition(result, fn: Function, name: str, types, target: str, what: str,
     if isinstance(result, (CSource, ObjectFile)):
         text = _c_route(result, name, types, target, what, where)
         return checked_ops(text, name, expected, what, where)
-    if isinstance(result, Device):
-        raise CompileError(f"{what} asked to run the function on IREE device '{result.target}': "
-                           "offloading to another device needs the multi-device compile of "
-                           "issue 34 (section 3), which is not available yet", [where])
+    if isinstance(result, Device):  # compile() offloads these first (device_route)
+        raise CompileError(f"{what} asked to run the function on IREE device '{result.target}', "
+                           "which only relay_mlir.compile does (device_route)", [where])
     raise CompileError(f"{what} returned {type(result).__name__}; expected relay_mlir.byoc.MLIR, "
                        "CSource, ObjectFile, Device or None", [where])
-
-
-def _generate(codegen, fn: Function, what: str, where: Diagnostic):
-    try:
-        return codegen(fn)
-    except CompileError as e:
-        raise CompileError(f"{what} failed: {e.message}", [where, *e.diagnostics]) from e
-    except Exception as e:  # a vendor's codegen may raise anything: report it located
-        raise CompileError(f"{what} raised {type(e).__name__}: {e}", [where]) from e
 
 
 def _insert(lowered: str, pieces: Sequence[str]) -> str:
@@ -170,37 +155,35 @@ def attach_external_code(source, lowered, target: str):
     if not isinstance(source, IRModule) or not any(
             get_codegen(fn.attrs["Compiler"]) for _, fn in external_functions(source)):
         return lowered
+    try:
+        answers = generated(source)
+    finally:
+        forget(source)
     if isinstance(lowered, str):
-        return _attach(source, lowered, target)
-    lowered.path.write_text(_attach(source, lowered.text(), target), encoding="utf-8")
+        return _attach(source, answers, lowered, target)
+    lowered.path.write_text(_attach(source, answers, lowered.text(), target), encoding="utf-8")
     return lowered
 
 
-def _attach(source: IRModule, lowered: str, target: str) -> str:
+def _attach(source: IRModule, answers: List[Generated], lowered: str, target: str) -> str:
     pieces: List[str] = []
     owner = {}  # top-level symbol -> the external function whose codegen defined it
-    for gv, fn in external_functions(source):
-        compiler, name = fn.attrs["Compiler"], gv.name_hint
-        codegen = get_codegen(compiler)
-        if codegen is None:
-            continue
-        what = f"codegen '{compiler}' for function '{name}'"
-        where = _located(f"external function '{name}' (Compiler=\"{compiler}\")", fn)
-        result = _generate(codegen, fn, what, where)
-        if result is None:
+    for g in answers:
+        if g.result is None:
             continue  # declined: relay-mlir's lowering stays
+        name, what, where = g.name, g.what, g.where
         types = _lowered_types(lowered, name)
-        sig = signature(fn)
+        sig = signature(g.fn)
         if [p.mlir_type for p in sig.params] != types[0]:
             raise CompileError(f"internal error: @{name}'s lowered parameters {types[0]} differ "
                                f"from its signature {sig.mlir_type}", [where])
-        text, symbols = _definition(result, fn, name, types, target, what, where)
+        text, symbols = _definition(g.result, name, types, target, what, where)
         for s in symbols:
             if s in owner or (s != name and re.search(r"@" + re.escape(s) + r"\(", lowered)):
                 raise CompileError(f"{what} defines @{s}, which {owner.get(s, 'the program')} "
                                    "also defines: prefix a codegen's symbols with the global symbol",
                                    [where])
             owner[s] = f"the codegen for '{name}'"
-        lowered = _redirect(lowered, name, _call_count(source, gv), where)
+        lowered = _redirect(lowered, name, _call_count(source, name), where)
         pieces.append(text)
     return _insert(lowered, pieces) if pieces else lowered
