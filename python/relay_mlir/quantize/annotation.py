@@ -100,12 +100,18 @@ class _Annotator:
             return None
         return self.conv(call, args)
 
-    def add(self, call: Call, args: List[Value]) -> Optional[Value]:
+    def _binary(self, call: Call, args: List[Value]):
+        """The operands and their kinds, or None if the call stays float."""
         if self.skip(call):
             return None
         (lhs, lk), (rhs, rk) = _split(args[0]), _split(args[1])
-        if lk is None and rk is None:
+        return None if lk is None and rk is None else (lhs, lk, rhs, rk)
+
+    def add(self, call: Call, args: List[Value]) -> Optional[Value]:
+        operands = self._binary(call, args)
+        if operands is None:
             return None
+        lhs, lk, rhs, rk = operands
         if lk is None:
             lhs = self.attach(lhs, K.INPUT)
         elif rk is None:
@@ -115,11 +121,10 @@ class _Annotator:
         return _Annotated(_forward(call, [lhs, rhs]), K.ACTIVATION)
 
     def multiply(self, call: Call, args: List[Value]) -> Optional[Value]:
-        if self.skip(call):
+        operands = self._binary(call, args)
+        if operands is None:
             return None
-        (lhs, lk), (rhs, rk) = _split(args[0]), _split(args[1])
-        if lk is None and rk is None:
-            return None
+        lhs, lk, rhs, rk = operands
         if lk is not None and rk is not None:
             raise ValueError("relay.quantize: multiply of two quantized values is not supported "
                              "(as in TVM 0.19)")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Callable, Dict, List, Optional, Union
 
 from ..expr import Call, Constant, Expr, Function, Op, Tuple, TupleGetItem, Var
+from ..expr_functor import dataflow_children
 
 __all__ = ["TempExpr", "forward_rewrite", "post_order", "realized", "scalar_of"]
 
@@ -43,14 +44,8 @@ def scalar_of(e: Expr, what: str) -> float:
 
 
 def _operands(e: Expr) -> List[Expr]:
-    if isinstance(e, Call):
-        return list(e.args)
-    if isinstance(e, Tuple):
-        return list(e.fields)
-    if isinstance(e, TupleGetItem):
-        return [e.tuple_value]
-    if isinstance(e, (Var, Constant, Op)):
-        return []
+    if isinstance(e, (Call, Tuple, TupleGetItem, Var, Constant, Op)):
+        return dataflow_children(e)
     raise ValueError(f"relay.quantize: the function must be a dataflow graph of operator calls, "
                      f"tuples and projections (run it through InferType/inlining first); "
                      f"found {type(e).__name__}")
@@ -114,8 +109,9 @@ def forward_rewrite(fn: Function, rules: Dict[str, Rule],
             fields = [realized(post[id(f)]) for f in e.fields]
             post[id(e)] = e if all(a is b for a, b in zip(fields, e.fields)) else Tuple(fields)
         elif isinstance(e, TupleGetItem):
-            value = realized(post[id(e.tuple_value)])
-            post[id(e)] = e if value is e.tuple_value else TupleGetItem(value, e.index)
+            (tup,) = _operands(e)
+            value = realized(post[id(tup)])
+            post[id(e)] = e if value is tup else TupleGetItem(value, e.index)
         else:
             post[id(e)] = leaf(e) if leaf is not None else e
     return Function(list(fn.params), realized(post[id(fn.body)]), None, fn.type_params, fn.attrs)
