@@ -52,8 +52,9 @@ def test_let_tvm_refuses_is_planned():
 def test_recorded_plans_cover_the_rules():
     copies = {n: sum("device_copy" in line for line in p.get("body", [])) for n, p in TVM.items()}
     del copies["let"]  # TVM refuses it (test_let_tvm_refuses_is_planned)
-    assert copies == {"cross_edges": 2, "explicit_copy": 1, "if": 2, "join_neighbours": 0,
-                      "tuple": 1, "unconstrained": 0, "used_twice": 2}
+    assert copies == {"constrained_result": 0, "cross_edges": 2, "explicit_copy": 1, "if": 2,
+                      "join_neighbours": 0, "param_annotated": 1, "tuple": 1, "two_sources": 2,
+                      "unconstrained": 0, "used_twice": 2}
 
 
 def test_devices_recorded_on_the_function():

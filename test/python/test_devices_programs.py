@@ -101,6 +101,16 @@ def cases(relay):
     e = on(relay.exp(x), "cuda")
     out["if"] = relay.Function([p, x, y], on(relay.If(p, relay.add(e, y), relay.subtract(e, y)),
                                              "cpu"))
+    # an annotated parameter and a constant operand
+    out["param_annotated"] = relay.Function(
+        [x, y], relay.add(on(x, "cuda"), relay.multiply(y, relay.const(2.0))))
+    # a constrained result feeding an unconstrained chain
+    s = on(relay.sigmoid(x), "cuda", constrain_result=True)
+    out["constrained_result"] = relay.Function([x], relay.tanh(relay.negative(s)))
+    # two independent cuda computations joined on cpu
+    u = on(relay.exp(x), "cuda")
+    w = on(relay.log(y), "cuda")
+    out["two_sources"] = relay.Function([x, y], on(relay.add(u, w), "cpu"))
     return out
 
 

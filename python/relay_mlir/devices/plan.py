@@ -11,9 +11,12 @@ TVM 0.19's rules, mirrored:
   Constraints are applied from the function's result down (pre-order, arguments left to right);
   an operand already placed on another device keeps its place and that argument edge gets its
   own copy (a value used twice on the other device is copied twice).
-- Defaults: an annotation's free result stays on its body's device (unconstrained neighbours
-  join the annotated device); the result of what is wholly unconstrained goes to the default
-  device, unplaced parameters to the result's device.
+- Defaults, in TVM's order: an unplaced result (with everything joined to it) goes to the
+  default device, unplaced parameters to the result's device, an annotation's still-free
+  result stays on its body's device. Unconstrained neighbours join an annotated device through
+  the values they share (``subtract(on_device(exp(add(x, y)), "cuda"), y)`` is all on cuda:
+  ``y`` is read on cuda), not through the annotation itself (``add(on_device(x, "cuda"), y)``
+  adds on the default device, after copying ``x``).
 - Output: ``device_copy(on_device(e, s, constrain_result=True), s, t)`` at each crossing (the
   ``on_device`` is left out around variables), annotations that no longer say anything are
   dropped, and the devices are recorded as TVM does: ``param.virtual_device_`` and
@@ -145,14 +148,17 @@ class _Planner:
 
     # -- phase 3: defaults -------------------------------------------------------------
     def default(self) -> str:
-        for a in self.annotations:  # a free annotation result stays on its body's device
-            if self.dom.of(a) is None:
-                self.dom.bind(a, self.dom.of(a.args[0]) or a.attrs["virtual_device"])
+        """TVM's defaults, in its order: the result (and what is joined to it) on the default
+        device, then free parameters on the result's device, then a free annotation result on
+        its body's device."""
         result = self.dom.of(self.fn.body) or self.config.default_device
         self.dom.bind(self.fn.body, result)
         for p in self.fn.params:
             if self.dom.of(p) is None:
                 self.dom.bind(p, result)
+        for a in self.annotations:
+            if self.dom.of(a) is None:
+                self.dom.bind(a, self.dom.of(a.args[0]) or a.attrs["virtual_device"])
         return result
 
     def device_of(self, e: Expr, context: str) -> str:
