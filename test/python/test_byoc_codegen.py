@@ -232,6 +232,10 @@ def test_device_route_with_code_or_a_bad_device_is_a_located_error(lowered):
     with pytest.raises(relay.CompileError, match=f"codegen 'cg_bad' for function {NAME} returned "
                        "Device\\(target=42\\): .*expected a device name"):
         place_external_functions(mod, "llvm-cpu")
+    byoc.register_codegen("cg_bad", _c_multiply_plus_one, override=True)
+    with pytest.raises(relay.CompileError, match=f"codegen 'cg_bad' for function {NAME} returned "
+                       "code, and the target is a target dict"):
+        place_external_functions(mod, {"cpu": "llvm-cpu", "vulkan": "vulkan-spirv"})
     register_op_attr("exp", "target.cg_dev", lambda call: True)
     try:  # one codegen asks for a device, another returns code
         a, b = relay.var("a", shape=_SHAPE), relay.var("b", shape=_SHAPE)

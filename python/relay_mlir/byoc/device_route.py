@@ -16,7 +16,7 @@ from typing import Mapping
 from ..errors import CompileError
 from ..module import IRModule
 from .codegen import Device, get_codegen
-from .generate import generated
+from .generate import forget, generated
 from .partition_graph import external_functions
 
 __all__ = ["place_external_functions"]
@@ -43,21 +43,27 @@ def place_external_functions(source, target):
             get_codegen(fn.attrs["Compiler"]) for _, fn in external_functions(source)):
         return source, target
     answers = generated(source)
+    several = isinstance(target, Mapping)
     placed = {a.name: _device(a) for a in answers if isinstance(a.result, Device)}
-    if not placed:
-        return source, target
+    if not placed and not several:
+        return source, target  # the answers are kept for compile's code step
+    forget(source)  # a multi-device build: no code step
     code = [a for a in answers if a.result is not None and not isinstance(a.result, Device)]
     if code:
-        raise CompileError(f"{code[0].what} returned code, and another codegen asked for a device: "
-                           "relay-mlir cannot yet combine a codegen's code with a multi-device "
-                           "build", [code[0].where])
+        why = "another codegen asked for a device" if placed else "the target is a target dict"
+        raise CompileError(f"{code[0].what} returned code, and {why}: relay-mlir cannot yet "
+                           "combine a codegen's code with a multi-device build", [code[0].where])
+    if not placed:
+        return source, target
     from ..devices.config import make_compilation_config  # imported here: devices imports compiler
     from ..devices.offload import offload_calls
 
-    targets = dict(target) if isinstance(target, Mapping) else {_device_name(target): getattr(target, "name", target)}
+    if several:
+        targets = dict(target)
+    else:
+        targets = {_device_name(target): getattr(target, "name", target)}
     for a in answers:
         if isinstance(a.result, Device):
             targets.setdefault(placed[a.name], a.result.target)
-    rest = make_compilation_config(None, targets).default_device if isinstance(target, Mapping) \
-        else _device_name(target)
+    rest = make_compilation_config(None, targets).default_device if several else _device_name(target)
     return offload_calls(source, placed, rest), targets
