@@ -9,6 +9,8 @@ TVM_FIXED_POINT lists TVM's ``fixed_point_multiply`` calls (operand dtype, shift
 realize here as the int64 arithmetic of relay_mlir/quantize/fixed_point_multiply.py.
 """
 import collections
+import doctest
+import importlib
 import json
 
 import numpy as np
@@ -186,3 +188,9 @@ def test_tvm_stage_passes_compose_to_quantize():
     assert [c.op.name for c in calls(got["main"])] == [c.op.name for c in calls(expected["main"])]
     run = [relay.create_executor("debug", m).evaluate()(x) for m in (got, expected)]
     np.testing.assert_array_equal(np.asarray(run[0]), np.asarray(run[1]))
+
+
+@pytest.mark.parametrize("name", ["relay_mlir.quantize.config", "relay_mlir.quantize.pipeline"])
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
