@@ -19,6 +19,7 @@ import hashlib
 import os
 import platform
 import re
+import tempfile
 from typing import List, Sequence
 
 __all__ = ["c_dispatch", "object_target"]
@@ -46,7 +47,11 @@ def stored_object(obj: bytes) -> str:
     (``$XDG_CACHE_HOME/relay-mlir/objects``), so a lowered program stays compilable later."""
     cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.join(cache, "relay-mlir", "objects")
-    os.makedirs(folder, exist_ok=True)
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:  # no writable home: the temporary directory
+        folder = os.path.join(tempfile.gettempdir(), "relay-mlir-objects")
+        os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, hashlib.sha256(obj).hexdigest()[:32] + ".o")
     if not os.path.isfile(path):
         tmp = f"{path}.{os.getpid()}.tmp"
