@@ -34,9 +34,12 @@ to Relay, as TVM 0.19's ``relay.frontend.from_pytorch`` imports it.
   (``int(x.sum())``), is an ``UnsupportedError`` naming the node.
 
 Differences from TVM 0.19: scripted modules work (TVM 0.19 lacks ``aten::conv2d``,
-``aten::dim`` and ``aten::format`` for them); input dims must be static (TVM accepts
-``relay.Any()``); quantized models are not supported (``keep_quantized_weight`` is
-accepted and has no effect on float models). Weight names TVM would give two
+``aten::dim`` and ``aten::format`` for them); input dims may be ``relay.Any()`` (TVM 0.19
+refuses them: "Shape for Tensors must be lists of ints"): the graph is imported with two
+example sizes for them and must give the same program (so ``flatten``, ``view(x.size(0),
+-1)`` pass, ``view(2, -1)`` or ``torch.zeros(x.shape[0])`` are refused); quantized
+models are not supported (``keep_quantized_weight`` is accepted and has no effect on float
+models). Weight names TVM would give two
 different weights (and so merge them, giving wrong results) are kept apart.
 
 Example::
@@ -55,7 +58,9 @@ import numpy as np
 
 from ... import expr as E
 from ...analysis import free_vars
+from ...dataflow_pattern.structural import structural_equal
 from ...module import IRModule
+from ...ty import Any as AnyDim
 from ..common import UnsupportedError
 from ..torch_ops._base import _TV
 from ._importer import TorchScriptImporter
@@ -106,8 +111,8 @@ def _defaults(script_module, n: int) -> List[Any]:
     return out
 
 
-def _input_info(info: Any, graph_input, default_dtype: str) -> Tuple[str, Tuple[int, ...], str]:
-    """(name, shape, dtype) of one ``input_infos`` entry."""
+def _input_info(info: Any, graph_input, default_dtype: str) -> Tuple[str, Tuple[Any, ...], str]:
+    """(name, shape, dtype) of one ``input_infos`` entry; ``relay.Any()`` dims stay ``Any``."""
     if not isinstance(info, (tuple, list)) or len(info) != 2 or not isinstance(info[0], str):
         raise ValueError(f"from_pytorch: an input_infos entry must be (name, shape) or "
                          f"(name, (shape, dtype)), got {info!r}")
@@ -116,13 +121,13 @@ def _input_info(info: Any, graph_input, default_dtype: str) -> Tuple[str, Tuple[
     if isinstance(spec, (tuple, list)) and len(spec) == 2 and isinstance(spec[1], str):
         spec, dtype = spec
     try:
-        shape = tuple(int(d) for d in spec)
+        shape = tuple(d if isinstance(d, AnyDim) else int(d) for d in spec)
     except (TypeError, ValueError):
         raise ValueError(f"from_pytorch: input '{name}' has shape {spec!r}; expected a sequence of ints "
-                         "(the TorchScript importer needs static shapes)") from None
-    if any(d < 0 for d in shape):
+                         "and relay.Any()") from None
+    if any(not isinstance(d, AnyDim) and d < 0 for d in shape):
         raise ValueError(f"from_pytorch: input '{name}' has shape {shape}; dims must be >= 0 "
-                         "(the TorchScript importer needs static shapes)")
+                         "(or relay.Any() for a size known at run time)")
     # TVM 0.19: the graph's own type (a traced input's) wins over the given one
     st = graph_input.type().scalarType() if graph_input.type().kind() == "TensorType" else None
     dtype = st or dtype or default_dtype
@@ -131,6 +136,16 @@ def _input_info(info: Any, graph_input, default_dtype: str) -> Tuple[str, Tuple[
         raise ValueError(f"from_pytorch: input '{name}' has dtype {dtype!r}; expected one of "
                          f"{sorted(set(_DTYPE_NAMES.values()))} (or PyTorch's names: float, long, int, ...)")
     return name, shape, canonical
+
+
+def _standin(shape: Tuple[Any, ...], which: int) -> Tuple[int, ...]:
+    """The example size of each ``relay.Any()`` dim for import number ``which`` (0 or 1):
+    a batch dim (the first) 2 or 3, any other 33 or 35 (big enough for pooling)."""
+    return tuple((_STANDINS[0 if i == 0 else 1][which] if isinstance(d, AnyDim) else d)
+                 for i, d in enumerate(shape))
+
+
+_STANDINS = ((2, 3), (33, 35))
 
 
 # TVM's _convert_data_type: PyTorch's scalar type names and TVM's
@@ -158,11 +173,40 @@ def from_torchscript(script_module, input_infos: Sequence[Any], custom_convert_m
                      default_dtype: str = "float32", use_parser_friendly_name: bool = False,
                      keep_quantized_weight: bool = False, export_renamed_c_graph_path: Optional[str] = None,
                      preserve_pytorch_scopes: bool = False) -> Tuple[IRModule, Dict[str, np.ndarray]]:
-    """Imports a ``torch.jit.ScriptModule``/``ScriptFunction`` as ``(IRModule, {name: array})``."""
+    """Imports a ``torch.jit.ScriptModule``/``ScriptFunction`` as ``(IRModule, {name: array})``.
+
+    ``relay.Any()`` dims (TVM 0.19 accepts them): the graph is imported twice with
+    different example sizes for them (``_standin``); the two programs must be the same
+    (``structural_equal`` and the same text), which proves that no example size was
+    baked into the program, else an ``UnsupportedError`` says so."""
     import torch
     if not isinstance(script_module, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):
         raise TypeError(f"from_pytorch takes a TorchScript module (torch.jit.trace or torch.jit.script), "
                         f"got {type(script_module).__name__}")
+    options = dict(custom_convert_map=custom_convert_map, default_dtype=default_dtype,
+                   use_parser_friendly_name=use_parser_friendly_name,
+                   preserve_pytorch_scopes=preserve_pytorch_scopes)
+    mod, arrays, dynamic = _import_once(script_module, input_infos, 0, export_renamed_c_graph_path, **options)
+    if dynamic:
+        other, _, _ = _import_once(script_module, input_infos, 1, None, **options)
+        if not (structural_equal(mod["main"], other["main"]) and mod.astext() == other.astext()):
+            raise UnsupportedError(
+                f"from_pytorch: the model uses the size of a relay.Any() dim of input(s) "
+                f"{', '.join(dynamic)} as a number at import time (e.g. x.view(x.size(0), -1), "
+                "torch.zeros(x.shape[0], ...)), so its Relay program would hold one size; give "
+                "static shapes, or write the model with size-free operators (torch.flatten(x, 1), "
+                "reshape with -1)", "aten::size", None, None)
+    return mod, arrays
+
+
+def _import_once(script_module, input_infos: Sequence[Any], which: int, export_path: Optional[str],
+                 custom_convert_map=None,
+                 default_dtype: str = "float32", use_parser_friendly_name: bool = False,
+                 preserve_pytorch_scopes: bool = False) -> Tuple[IRModule, Dict[str, np.ndarray], List[str]]:
+    """One import, ``relay.Any()`` dims given example sizes number ``which`` (``_standin``);
+    also returns the names of the inputs with such dims. ``export_path``: see
+    ``export_renamed_c_graph_path``."""
+    import torch
     is_module = isinstance(script_module, torch.jit.ScriptModule)
     source = getattr(script_module, "original_name", None) or type(script_module).__name__
     graph = _prepare(script_module.graph)
@@ -185,11 +229,16 @@ def from_torchscript(script_module, input_infos: Sequence[Any], custom_convert_m
         self_value = list(graph.inputs())[0]
         imp.put(self_value, script_module, script_module)
     params: List[E.Var] = []
+    dynamic: List[str] = []
     for info, gi in zip(infos, graph_inputs):
         name, shape, dtype = _input_info(info, gi, default_dtype)
+        example = _standin(shape, which)
+        if example != shape:
+            dynamic.append(name)
         v = E.var(name, shape=shape, dtype=dtype)
         params.append(v)
-        imp.put(gi, _TV(v, shape, dtype), torch.zeros(shape, dtype=getattr(torch, dtype)))
+        imp.put(gi, _TV(v, example, dtype), torch.zeros(example, dtype=getattr(torch, dtype)))
+    imp.any_dims = bool(dynamic)
     for gi, value in zip(graph_inputs[len(infos):], defaults[len(defaults) - (len(graph_inputs) - len(infos)):]):
         imp.put(gi, value, value)  # an input left out takes its default (a scripted mask=None)
     outs = imp.run_block(graph, [])
@@ -201,8 +250,8 @@ def from_torchscript(script_module, input_infos: Sequence[Any], custom_convert_m
     body = _result(imp, outs[0][0]) if len(outs) == 1 else E.Tuple([_result(imp, o[0]) for o in outs])
     weights = [v for v in free_vars(body) if v not in params]
     mod = IRModule.from_expr(E.Function(params + weights, body))
-    if export_renamed_c_graph_path:
-        _export_graph(graph, export_renamed_c_graph_path)
+    if export_path:
+        _export_graph(graph, export_path)
     # TVM's params: every weight a GetAttr reads, in the order TorchScript lists those nodes
     arrays = {n: t.detach().cpu().contiguous().numpy() for n, t in imp.state.items()}
-    return mod, arrays
+    return mod, arrays, dynamic

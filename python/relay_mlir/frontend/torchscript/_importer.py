@@ -29,6 +29,7 @@ from ..torch import _Importer as _ExportImporter
 from ..torch_ops._base import _CONVERTERS, _Ctx, _TV, _has_tv, _packet
 from . import _eval, _views
 from . import _activations, _recurrent, _tensor, _transformer  # noqa: F401 - they register converters
+from ._prim import RULES, container
 from ._registry import CONVERTERS as OWN
 
 _NO_FOLD = {"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout", "aten::rand",
@@ -73,6 +74,7 @@ class TorchScriptImporter(_ExportImporter):
         self.vals: Dict[int, Tuple[Any, Any]] = {}
         self.missing: Dict[str, str] = {}  # op -> where it was first met
         self.grad_enabled = True
+        self.any_dims = False  # an input has relay.Any() dims (size-free reshapes: _tensor)
         self.views = _views.Views()
         self.state_tensors: Dict[str, Any] = {}  # state-dict key -> tensor
         self.state_keys: Dict[int, str] = {}     # data_ptr -> state-dict key
@@ -248,5 +250,3 @@ def _clone(e: Any) -> Any:
         return tuple(_clone(x) for x in e)
     return e
 
-
-from ._prim import RULES, container  # noqa: E402 - the prim:: rules take the importer as an argument

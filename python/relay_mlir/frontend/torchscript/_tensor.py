@@ -11,7 +11,8 @@
 * ``instance_norm`` with the input's statistics (batch norm with running ones otherwise);
 * ``einsum(equation, tensors)``; ``pixel_shuffle`` (``depth_to_space``, CRD order);
 * ``adaptive_avg_pool1d``, ``cosine_similarity``, ``pairwise_distance``, ``bilinear``;
-* ``copy_``/``fill_``: the values written (``_views`` writes them into the target).
+* ``copy_``/``fill_``: the values written (``_views`` writes them into the target);
+* ``flatten``/``view``/``reshape`` holding no example size (``relay.Any()`` dims).
 """
 from __future__ import annotations
 
@@ -192,3 +193,27 @@ def _bilinear(c: _Ctx) -> _TV:
     if c.a.get("bias") is not None:
         y = nn.bias_add(y, c.ex(c.a["bias"]), axis=-1)
     return c.result(op.reshape(y, shape))
+
+
+@register("flatten", "view", "reshape")
+def _size_free_reshape(c: _Ctx) -> _TV:
+    """With ``relay.Any()`` input dims (``imp.any_dims``), ``flatten``/``view``/``reshape`` as a
+    Relay ``reshape`` holding no example size: flatten keeps the dims before ``start``
+    (``0``: copy) and infers the merged one (``-1``); view/reshape keep the model's sizes,
+    a size equal to the input's at that position (``x.view(x.size(0), -1)``) as ``0`` (copy).
+    ``from_torchscript`` checks that no example size got in. Static inputs, or a size 0
+    (PyTorch: empty; Relay: copy): the result's shape, as ``frontend.torch``."""
+    x = c.tv(c.a["self"])
+    shape, _ = c.out()
+    packet = c.node.target._schema.name.split("::")[-1]
+    sizes = c.a.get("size", c.a.get("shape"))
+    newshape = list(shape)
+    if not c.imp.any_dims or x.ndim == 0:
+        return c.result(op.reshape(x.expr, newshape))
+    if packet == "flatten":
+        start = _axis(int(c.a.get("start_dim", 0)), x.ndim)
+        if _axis(int(c.a.get("end_dim", -1)), x.ndim) >= start:
+            newshape = [0] * start + [-1] + list(shape[start + 1:])
+    elif isinstance(sizes, (list, tuple)) and all(isinstance(s, int) and s != 0 for s in sizes):
+        newshape = [0 if i < x.ndim and s == x.shape[i] else s for i, s in enumerate(sizes)]
+    return c.result(op.reshape(x.expr, newshape))
