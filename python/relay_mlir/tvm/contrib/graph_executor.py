@@ -16,34 +16,30 @@ no graph JSON (see ``__getattr__``).
 """
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple, Union
+from typing import Optional, Union
 
 from .._modules import refused_attribute
+from ..runtime.aot_runtime import is_aot
 from ..runtime.benchmark import BenchmarkResult, time_calls
 from ..runtime.device import Device
+from ..runtime.executor import ExecutorWrapper
 from ..runtime.graph_runtime import GraphExecutorModule
-from ..runtime.ndarray import NDArray
 from ..runtime.params import load_param_dict
 
 __all__ = ["GraphModule"]
 
 
-class GraphModule:
+class GraphModule(ExecutorWrapper):
     """TVM's wrapper of a graph executor module (``self.module``)."""
 
     def __init__(self, module: GraphExecutorModule) -> None:
         if not isinstance(module, GraphExecutorModule):
             raise TypeError('GraphModule expects the module lib["default"](dev) returns, got '
                             f"{type(module).__name__}")
-        self.module = module
-
-    def set_input(self, key: Union[str, int, None] = None, value: object = None, **params: object) -> None:
-        """Sets input ``key`` to ``value``, then each of ``params`` that is an input."""
-        if key is not None:
-            self.module.set_input(key, value)
-        for name, v in params.items():
-            if self.module.get_input_index(name) >= 0:
-                self.module.set_input(name, v)
+        if is_aot(module):  # TVM 0.19: "Module has no function 'get_input_info'"
+            raise AttributeError("Module has no function 'get_input_info': this is an AOT build "
+                                 "(Executor('aot')); run it with tvm.runtime.executor.AotModule")
+        super().__init__(module)
 
     def set_input_zero_copy(self, key: Union[str, int, None] = None, value: object = None,
                             **params: object) -> None:
@@ -55,29 +51,6 @@ class GraphModule:
         """Sets the inputs named in ``params_bytes`` (``save_param_dict``'s format, TVM's);
         names that are not inputs are skipped, as TVM skips them."""
         self.set_input(**load_param_dict(params_bytes))
-
-    def run(self, **input_dict: object) -> None:
-        if input_dict:
-            self.set_input(**input_dict)
-        self.module.run()
-
-    def get_num_outputs(self) -> int:
-        return self.module.get_num_outputs()
-
-    def get_num_inputs(self) -> int:
-        return self.module.get_num_inputs()
-
-    def get_input(self, index: Union[str, int], out: Optional[NDArray] = None) -> NDArray:
-        return self.module.get_input(index, out)
-
-    def get_input_index(self, name: str) -> int:
-        return self.module.get_input_index(name)
-
-    def get_input_info(self) -> Tuple[Dict[str, tuple], Dict[str, str]]:
-        return self.module.get_input_info()
-
-    def get_output(self, index: int, out: Optional[NDArray] = None) -> NDArray:
-        return self.module.get_output(index, out)
 
     def benchmark(self, device: Device, func_name: str = "run", repeat: int = 5, number: int = 5,
                   min_repeat_ms: Optional[float] = None, limit_zero_time_iterations: int = 100,

@@ -5,7 +5,7 @@ TVM 0.19: ``Executor(name, options=None)`` names ``"graph"`` or ``"aot"`` (other
 ``relay.build(..., executor=Executor("graph"), runtime=Runtime("cpp"))``. relay-mlir's build
 makes a graph executor factory running on IREE's runtime, so ``relay.build`` accepts
 ``Executor("graph")`` (its options, e.g. ``link-params``, change nothing: constants are always
-in the code) and any ``Runtime``; ``Executor("aot")`` is refused there with what to use.
+in the code) and any ``Runtime``; ``Executor("aot")`` builds for ``tvm.runtime.executor.AotModule``.
 
     >>> Executor("graph", {"link-params": True}).name, Runtime("cpp").name
     ('graph', 'cpp')

@@ -12,8 +12,9 @@ A param must fit its parameter's type as ``set_input`` values must (TVM 0.19 bin
 of another shape as it is and builds another program; here a ``ValueError``).
 ``target`` is a string, a ``Target``, a one-device dict, or None for
 ``Target.current()``; ``target_host`` and ``runtime`` are accepted and have no effect
-(IREE's runtime is both executor and runtime); ``executor`` may be ``Executor("graph")``
-(``backend``), not ``"aot"``.
+(IREE's runtime is both executor and runtime); ``executor=Executor("aot")`` gives TVM's
+``AOTExecutorFactoryModule`` (run with ``tvm.runtime.executor.AotModule``), else the graph
+executor factory.
 
 ``create_executor(kind="debug", mod=None, device=None, target="llvm", params=None)``:
 ``evaluate()`` gives a function taking NDArrays or numpy arrays (by position or
@@ -32,6 +33,7 @@ from ...expr import Function
 from ...module import IRModule
 from ...pass_infra import PassContext
 from ...ty import TensorType, TupleType
+from ..runtime.aot_runtime import AOTExecutorFactoryModule
 from ..runtime.container import from_relay_value, to_relay_value
 from ..runtime.graph_factory import (GraphExecutorFactoryModule, GraphSpec, TensorSpec, flat_outputs,
                                      spec_dims)
@@ -87,15 +89,12 @@ def build(ir_mod, target=None, target_host=None, executor=None, runtime=None,
           workspace_memory_pools=None, constant_memory_pools=None, params=None,
           mod_name: str = "default") -> GraphExecutorFactoryModule:
     """Compiles ``main`` for the graph executor (see the module docstring)."""
-    if executor is not None and getattr(executor, "name", "graph") != "graph":
-        raise ValueError(f"relay.build with executor '{executor.name}' is not part of relay-mlir: "
-                         "it builds for the graph executor (Executor('graph'), the default); run "
-                         "the result with graph_executor.GraphModule(lib['default'](dev))")
     mod, tgt, bound = prepare(ir_mod, target, params)
     exe = _compile(mod, target=tgt.iree_target, params=bound or None,
                    opt_level=PassContext.current().opt_level)
     spec = _graph_spec(mod, bound, exe)
-    return GraphExecutorFactoryModule(exe, spec, bound, ir_mod=mod, libmod_name=mod_name)
+    factory = AOTExecutorFactoryModule if getattr(executor, "name", "graph") == "aot" else GraphExecutorFactoryModule
+    return factory(exe, spec, bound, ir_mod=mod, libmod_name=mod_name)
 
 
 def optimize(mod, target=None, params=None) -> Tuple[IRModule, Dict[str, object]]:

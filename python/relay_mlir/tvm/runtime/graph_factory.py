@@ -96,10 +96,13 @@ class GraphExecutorFactoryModule(Module):
     def export_library(self, file_name: "os.PathLike[str] | str", fcompile=None, addons=None,
                        workspace_dir=None, **kwargs) -> None:
         """Writes the library as one file (``package``) for ``tvm.runtime.load_module``."""
+        self._export(file_name, {})
+
+    def _export(self, file_name: "os.PathLike[str] | str", extra: Dict[str, object]) -> None:
         write_library(file_name, self.executable, "graph",
-                      {"inputs": [t.to_json() for t in self.spec.inputs],
-                       "outputs": [t.to_json() for t in self.spec.outputs],
-                       "bound_params": list(self.spec.bound_params)})
+                      dict(extra, inputs=[t.to_json() for t in self.spec.inputs],
+                           outputs=[t.to_json() for t in self.spec.outputs],
+                           bound_params=list(self.spec.bound_params)))
 
     @staticmethod
     def from_library(exe: Executable, meta: Dict[str, object]) -> "GraphExecutorFactoryModule":

@@ -39,6 +39,7 @@ class GraphExecutorModule(Module):
     """A built graph bound to a device, with its input and output buffers."""
 
     type_key = "GraphExecutor"
+    _WHOSE = "graph's"  # in TVM's message for an unknown input name
     _functions = ("set_input", "run", "get_output", "get_input", "get_input_index",
                   "get_num_inputs", "get_num_outputs", "get_input_info")
 
@@ -59,7 +60,7 @@ class GraphExecutorModule(Module):
                 raise IndexError(f"input index {key} out of range: the graph has {len(names)} inputs")
             return names[key]
         if key not in self._inputs:
-            raise UnknownInputError(f"Could not find '{key}' in graph's inputs; the inputs are: "
+            raise UnknownInputError(f"Could not find '{key}' in {self._WHOSE} inputs; the inputs are: "
                            f"{', '.join(names) or '(none)'}")
         return key
 

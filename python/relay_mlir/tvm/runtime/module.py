@@ -52,12 +52,15 @@ def load_module(path: "os.PathLike[str] | str", fmt: str = "") -> Module:
     graph executor factory (``mod["default"](dev)``) or a VM executable (for
     ``VirtualMachine``). Raises ``ValueError`` naming what was expected for any other file,
     another format version, or a target this process cannot run."""
+    from .aot_runtime import AOTExecutorFactoryModule
     from .graph_factory import GraphExecutorFactoryModule
     from .package import read_library
     from .vm import VMExecutableModule
 
     exe, meta = read_library(path)
     load = GraphExecutorFactoryModule.from_library if meta["kind"] == "graph" else VMExecutableModule.from_library
+    if meta.get("executor") == "aot":
+        load = AOTExecutorFactoryModule.from_library
     try:
         return load(exe, meta)
     except (KeyError, TypeError, ValueError) as e:

@@ -43,6 +43,11 @@ KINDS = ("graph", "vm")
 _TAIL = struct.Struct("<Q8s")
 
 
+class LibraryNotFoundError(FileNotFoundError, ValueError):
+    """``load_module`` of a path with no file: TVM 0.19 raises ``ValueError`` ("cannot find
+    file"); this is also the ``FileNotFoundError`` Python code expects."""
+
+
 def write_package(path: "os.PathLike[str] | str", vmfb: bytes, meta: Dict[str, object]) -> None:
     """Writes ``vmfb`` and ``meta`` (plus the format version) to ``path``."""
     text = json.dumps(dict(meta, format_version=FORMAT_VERSION), sort_keys=True).encode("utf-8")
@@ -58,7 +63,7 @@ def read_package(path: "os.PathLike[str] | str") -> Tuple[bytes, Dict[str, objec
     another format version)."""
     path = os.fspath(path)
     if not os.path.isfile(path):
-        raise FileNotFoundError(f"load_module: no file '{path}'")
+        raise LibraryNotFoundError(f"load_module: cannot find file '{path}'")
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < _TAIL.size or data[-len(MAGIC):] != MAGIC:
