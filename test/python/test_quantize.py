@@ -33,6 +33,12 @@ TVM_RESULTS = {
     'cnn:{"calibrate_mode": "kl_divergence", "skip_conv_layers": []}': {
         "counts": {"add:int32": 1, "cast:float32": 3, "cast:int32": 8, "cast:int64": 4, "cast:int8": 7, "clip:float32": 3, "clip:int64": 4, "fixed_point_multiply:int32": 1, "fixed_point_multiply:int64": 4, "multiply:float32": 6, "nn.batch_flatten:int32": 1, "nn.bias_add:float32": 3, "nn.conv2d:int32": 3, "nn.dense:float32": 1, "nn.global_avg_pool2d:int32": 1, "nn.max_pool2d:float32": 1, "nn.relu:float32": 2, "nn.relu:int32": 1, "round:float32": 3},
         "out": [[2.19088, 1.78179, 1.29341, 1.26829, -0.102316, -0.951473, 2.95581, 0.41787, 0.32795, -1.17307]]},
+    'bn:{"skip_conv_layers": [], "skip_dense_layer": false}': {
+        "counts": {"add:int32": 4, "cast:float32": 1, "cast:int32": 2, "cast:int8": 5, "clip:float32": 1, "clip:int32": 4, "multiply:float32": 2, "multiply:int32": 1, "nn.avg_pool2d:int32": 1, "nn.conv2d:int32": 2, "nn.dense:int32": 1, "nn.relu:int32": 1, "reshape:int8": 1, "right_shift:int32": 3, "round:float32": 1},
+        "out": [[-1.05615, -0.384766, -1.12646, 0.364258, 0.364746]]},
+    'bn:{"calibrate_mode": "percentile", "skip_conv_layers": [], "skip_dense_layer": false}': {
+        "counts": {"add:int32": 1, "cast:float32": 1, "cast:int32": 5, "cast:int64": 3, "cast:int8": 5, "clip:float32": 1, "clip:int32": 1, "clip:int64": 3, "fixed_point_multiply:int64": 3, "multiply:float32": 2, "multiply:int32": 1, "nn.avg_pool2d:int32": 1, "nn.conv2d:int32": 2, "nn.dense:int32": 1, "nn.relu:int32": 1, "reshape:int8": 1, "round:float32": 1},
+        "out": [[-1.1732, -0.396785, -1.10541, 0.454061, 0.334251]]},
 }
 
 # TVM 0.19's outputs where the realized form differs from TVM's by construction: TONEAREST's
@@ -48,7 +54,9 @@ TVM_OUTPUTS_ONLY = {
 TVM_FIXED_POINT = {'cnn:{"calibrate_mode": "percentile"}': [("int64", -7), ("int64", -7),
                                                             ("int32", 1), ("int64", -1)],
                    'cnn:{"calibrate_mode": "kl_divergence", "skip_conv_layers": []}':
-                       [("int64", -7)] * 3 + [("int32", 1), ("int64", -1)]}
+                       [("int64", -7)] * 3 + [("int32", 1), ("int64", -1)],
+                   'bn:{"calibrate_mode": "percentile", "skip_conv_layers": [], "skip_dense_layer": false}':
+                       [("int64", -8), ("int64", -5), ("int64", -5)]}
 
 
 def _conv(x, w):
@@ -80,7 +88,22 @@ def mlp():
     return relay.Function([x], relay.nn.dense(relay.nn.relu(relay.nn.bias_add(relay.nn.dense(x, w1), b1)), w2))
 
 
-NETS = {"cnn": (cnn, (1, 3, 8, 8)), "mlp": (mlp, (2, 16))}
+def bn_net():
+    """Batch-norm-like multiply/add by per-channel constants, clip, avg_pool2d, reshape."""
+    rng = np.random.default_rng(2)
+    x = relay.var("data", shape=(1, 4, 8, 8))
+    w1 = relay.const(rng.normal(0, 0.3, (8, 4, 3, 3)).astype("float32"))
+    g = relay.const(rng.uniform(0.5, 1.5, (8, 1, 1)).astype("float32"))
+    b = relay.const(rng.normal(0, 0.2, (8, 1, 1)).astype("float32"))
+    w2 = relay.const(rng.normal(0, 0.2, (8, 8, 3, 3)).astype("float32"))
+    wd = relay.const(rng.normal(0, 0.3, (5, 128)).astype("float32"))
+    y = relay.clip(relay.add(relay.multiply(_conv(x, w1), g), b), 0.0, 6.0)
+    y = relay.nn.avg_pool2d(y, pool_size=(2, 2), strides=(2, 2))
+    y = relay.reshape(relay.nn.relu(_conv(y, w2)), (1, 128))
+    return relay.Function([x], relay.nn.dense(y, wd))
+
+
+NETS = {"cnn": (cnn, (1, 3, 8, 8)), "mlp": (mlp, (2, 16)), "bn": (bn_net, (1, 4, 8, 8))}
 
 
 def _expanded(counts, fixed_point):
