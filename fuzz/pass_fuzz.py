@@ -30,6 +30,7 @@ safe) extended by ``PassGenerator`` with the patterns the passes look for:
   const_fold    constant subtrees, x*ones, x+zeros, full/ones/zeros
                 (FoldConstant)
   dyn_const     dyn.* ops with constant shape arguments (DynamicToStatic)
+  unused_global a global function main does not call (RemoveUnusedFunctions)
   simplify      reshape/transpose chains, identity ops, x/sqrt(y), x+x,
                 *_like (SimplifyExpr)
   bias_add      nn.bias_add on any axis (CanonicalizeOps)
@@ -245,6 +246,7 @@ class PassGenerator(rp.Generator):
             (4, "int_simplify", self.pat_int_simplify),
             (4, "cse_branches", self.pat_cse_branches),
             (3, "const_struct", self.pat_const_struct),
+            (2, "unused_global", self.pat_unused_global),
         ]
 
     def infer_and_eval(self, args, build):
@@ -879,6 +881,19 @@ class PassGenerator(rp.Generator):
             t = relay.split(a, 1 if n == 1 else [1], axis=axis).astuple()
             return relay.add(relay.TupleGetItem(t, 0), relay.TupleGetItem(t, 0))
         return Node([v], build3, "cse_tuple_get_item", exact=True)
+
+    def pat_unused_global(self):
+        """A new global function that main does not call (RemoveUnusedFunctions drops it;
+        a later global_call may still call it), beside a relu of a float value."""
+        relay = _relay()
+        v = self.pick_float()
+        if v is None:
+            return None
+        name = f"helper{len(self.helpers)}"
+        p = relay.var("a", shape=v.shape)
+        self.helpers[name] = relay.Function([p], self.chain(p, [], self.r(3) + 1))
+        self.helper_gv[name] = relay.GlobalVar(name)
+        return Node([v], lambda a: relay.nn.relu(a), "unused_global", exact=True)
 
     def pat_const_struct(self):
         """Constant tuples, projections, concatenations, splits and ifs on constant conditions
