@@ -1,6 +1,6 @@
 """One .vmfb for two IREE devices (issue 34 §3): compile(mod, target={"cpu": ..., "vulkan": ...})
 and create_executor with a target dict, run here on local-task + Vulkan (lavapipe) and compared
-with numpy (float32, rtol 1e-5). One module-scoped compile of a three-stage program."""
+with numpy (float32, rtol 1e-5). One module-scoped compile of a four-stage program."""
 import numpy as np
 import pytest
 
@@ -11,32 +11,38 @@ TARGETS = {"cpu": "llvm-cpu", "vulkan": "vulkan-spirv"}
 on = relay.annotation.on_device
 
 
-def _three_stage():
-    """exp(x + y) on vulkan, minus y on cpu, times the exp back on vulkan; both returned."""
+def _four_stage():
+    """exp(x + y) on vulkan, minus y on cpu, times the exp back on vulkan and split there (a
+    tuple crossing devices), the halves added on cpu; a constant result too."""
     x, y = relay.var("x", shape=(2, 3)), relay.var("y", shape=(2, 3))
     a = on(relay.exp(relay.add(x, y)), "vulkan")
     c = on(relay.subtract(a, y), "cpu")
     d = on(relay.multiply(relay.device_copy(c, "cpu", "vulkan"), a), "vulkan")
-    return relay.IRModule.from_expr(relay.Function([x, y], relay.Tuple([c, d])))
+    s = on(relay.split(d, 2, axis=0).astuple(), "vulkan")
+    e = on(relay.add(relay.TupleGetItem(s, 0), relay.TupleGetItem(s, 1)), "cpu")
+    out = relay.Tuple([c, d, e, relay.const(np.float32(3.0))])
+    return relay.IRModule.from_expr(relay.Function([x, y], out))
 
 
 @pytest.fixture(scope="module")
 def exe():
-    return relay.compile(_three_stage(), target=TARGETS)
+    return relay.compile(_four_stage(), target=TARGETS)
 
 
 def test_runs_on_both_devices_and_matches_numpy(exe):
     x = np.linspace(-1, 1, 6, dtype="float32").reshape(2, 3)
     y = np.full((2, 3), 0.5, "float32")
-    c, d = exe(x, y)
+    c, d, e, three = exe(x, y)
     a = np.exp(x + y)
     np.testing.assert_allclose(c, a - y, rtol=1e-5)
     np.testing.assert_allclose(d, (a - y) * a, rtol=1e-5)
+    np.testing.assert_allclose(e, d[:1] + d[1:], rtol=1e-5)
+    assert three == np.float32(3.0)
 
 
 def test_stages_and_their_devices(exe):
     assert exe.stages == [("stage0_vulkan", "vulkan"), ("stage1_cpu", "cpu"),
-                          ("stage2_vulkan", "vulkan")]
+                          ("stage2_vulkan", "vulkan"), ("stage3_cpu", "cpu")]
     # each stage ran in a context holding only its device
     assert "vulkan" in repr(exe.executable("vulkan").device)
     assert "local" in repr(exe.executable("cpu").device)
@@ -48,7 +54,7 @@ def test_one_module_with_both_devices(exe):
     assert "util.global private @cpu = #hal.device.select" in text
     assert "util.global private @vulkan = #hal.device.select" in text
     assert text.count("stream.affinity = #hal.device.affinity<@vulkan>") == 2
-    assert text.count("stream.affinity = #hal.device.affinity<@cpu>") == 1
+    assert text.count("stream.affinity = #hal.device.affinity<@cpu>") == 2
 
 
 def test_offloaded_external_function_through_create_executor():

@@ -23,7 +23,8 @@ from ..pass_infra import PassContext, _shallow_copy
 from .config import make_compilation_config
 from .executable import MultiDeviceExecutable
 from .plan import PlanDevices
-from .stages import Stage, inline_lets, result_refs, split_stages, stage_function
+from .stages import (Stage, constant_results, inline_lets, result_refs, split_stages,
+                     stage_function)
 
 __all__ = ["compile_for_devices", "device_affinities"]
 
@@ -134,7 +135,8 @@ def compile_for_devices(source, targets: Mapping, params: Optional[Mapping] = No
         raise CompileError(f"iree-compile failed for devices {config.devices}", diags) from None
     exe = MultiDeviceExecutable(
         bytes(vmfb), stages, result_refs(main), isinstance(main.body, Tuple), len(main.params),
-        config.devices, {d: get_target(t).driver for d, t in config.devices.items()})
+        config.devices, {d: get_target(t).driver for d, t in config.devices.items()},
+        constant_results(main))
     exe.iree_input = text
     exe.compile_time_s = time.perf_counter() - t0
     return exe

@@ -21,6 +21,12 @@ from .stages import Stage, ValueRef
 __all__ = ["MultiDeviceExecutable"]
 
 
+def _tensors(x: object) -> tuple:
+    if isinstance(x, (tuple, list)):
+        return tuple(a for f in x for a in _tensors(f))
+    return (np.asarray(x),)
+
+
 class MultiDeviceExecutable:
     """Call it like ``Executable``: ``exe(*numpy_arrays)`` runs ``main``'s stages in order.
 
@@ -30,10 +36,12 @@ class MultiDeviceExecutable:
 
     def __init__(self, vmfb: bytes, stages: Sequence[Stage], results: Sequence[ValueRef],
                  tuple_result: bool, n_params: int, devices: Dict[str, str],
-                 drivers: Dict[str, str]) -> None:
+                 drivers: Dict[str, str], constants: Dict[ValueRef, object] = None) -> None:
         self.vmfb = vmfb
-        self._stages = [(s.name, s.device, list(s.inputs), list(s.outputs)) for s in stages]
+        self._stages = [(s.name, s.device, list(s.inputs), list(zip(s.outputs, s.output_sizes)))
+                        for s in stages]
         self._results = list(results)
+        self._constants = {r: (np.asarray(v),) for r, v in (constants or {}).items()}
         self._tuple_result = tuple_result
         self._n_params = n_params
         self.devices = dict(devices)
@@ -58,12 +66,15 @@ class MultiDeviceExecutable:
         if len(inputs) != self._n_params:
             from ..errors import InputShapeError
             raise InputShapeError(f"main takes {self._n_params} inputs, {len(inputs)} were given")
-        env = {ValueRef("param", i): np.asarray(x) for i, x in enumerate(inputs)}
+        # every value as its tensors (a tuple-typed value: its fields, flattened)
+        env = {ValueRef("param", i): _tensors(x) for i, x in enumerate(inputs)}
+        env.update(self._constants)
         for name, device, ins, outs in self._stages:
-            got = self.executable(device).run(name, *[env[r] for r in ins])
-            got = got if isinstance(got, tuple) else (got,)
-            env.update(zip(outs, got))
-        res = tuple(env[r] for r in self._results)
+            got = self.executable(device).run(name, *[a for r in ins for a in env[r]])
+            got = list(got) if isinstance(got, tuple) else [got]
+            for ref, size in outs:
+                env[ref], got = tuple(got[:size]), got[size:]
+        res = tuple(env[r][0] if len(env[r]) == 1 else env[r] for r in self._results)
         return res if self._tuple_result else res[0]
 
     def save(self, path) -> None:

@@ -25,15 +25,17 @@ from ..interpreter import _children
 from ..errors import CompileError
 from ..expr_functor import ExprMutator
 from ..expr import Call, Constant, Expr, Function, GlobalVar, Op, Tuple, TupleGetItem, Var
+from ..ty import TupleType
 
-__all__ = ["Stage", "ValueRef", "split_stages", "result_refs", "stage_function", "inline_lets"]
+__all__ = ["Stage", "ValueRef", "split_stages", "result_refs", "constant_results", "stage_function",
+           "inline_lets"]
 
 
 @dataclass(frozen=True)
 class ValueRef:
     """A value passed between stages: ``main``'s parameter ``index`` or node ``index``."""
 
-    kind: str  # "param" or "node"
+    kind: str  # "param", "node" or "const" (a constant result)
     index: int
 
     def __str__(self) -> str:
@@ -51,6 +53,8 @@ class Stage:
     outputs: List[ValueRef] = field(default_factory=list)
     nodes: List[Expr] = field(default_factory=list)
     fn: Optional[Function] = None
+    input_sizes: List[int] = field(default_factory=list)   # tensors per input value
+    output_sizes: List[int] = field(default_factory=list)  # tensors per output value
 
 
 def _post_order(body: Expr) -> List[Expr]:
@@ -112,16 +116,24 @@ class _Placement:
 
 
 def result_refs(fn: Function) -> List[ValueRef]:
-    """``main``'s results as values (the fields of a result tuple)."""
+    """``main``'s results as values (the fields of a result tuple); a constant result is
+    ``ValueRef("const", node index)`` (no stage computes it: see ``constant_results``)."""
     order = _post_order(fn.body)
     index = {id(e): i for i, e in enumerate(order)}
     parts = list(fn.body.fields) if isinstance(fn.body, Tuple) else [fn.body]
     refs = []
     for p in parts:
         p = _strip(p)
-        refs.append(ValueRef("param", fn.params.index(p)) if isinstance(p, Var)
-                    else ValueRef("node", index[id(p)]))
+        kind = "param" if isinstance(p, Var) else "const" if isinstance(p, Constant) else "node"
+        refs.append(ValueRef("param", fn.params.index(p)) if kind == "param"
+                    else ValueRef(kind, index[id(p)]))
     return refs
+
+
+def constant_results(fn: Function) -> Dict[ValueRef, object]:
+    """The constants among ``main``'s results, by their ``ValueRef``."""
+    order = _post_order(fn.body)
+    return {r: order[r.index].data for r in result_refs(fn) if r.kind == "const"}
 
 
 def split_stages(fn: Function) -> List[Stage]:
@@ -187,19 +199,44 @@ def _mark_result(body: Expr, home, ref) -> None:
             st.outputs.append(r)
 
 
+def _flat(expr: Expr, t) -> PyTuple[List[Expr], List[object]]:
+    """The tensors of a value of type ``t`` (a tuple's fields, depth first) as projections of
+    ``expr``, with their types: values cross stages as flat tensors (IREE's ABI)."""
+    if not isinstance(t, TupleType):
+        return [expr], [t]
+    exprs, types = [], []
+    for i, ft in enumerate(t.fields):
+        e, ty = _flat(TupleGetItem(expr, i), ft)
+        exprs += e
+        types += ty
+    return exprs, types
+
+
+def _unflat(params: List[Var], t) -> Expr:
+    """The value of type ``t`` rebuilt from its flat tensors (consumed from ``params``)."""
+    if not isinstance(t, TupleType):
+        return params.pop(0)
+    return Tuple([_unflat(params, ft) for ft in t.fields])
+
+
 def stage_function(st: Stage, fn: Function, type_of) -> Function:
-    """``st`` as a relay function: its inputs become parameters typed by ``type_of(expr)``,
-    ``on_device`` marks are dropped, its outputs are the result (a tuple if several)."""
+    """``st`` as a relay function: its inputs become parameters typed by ``type_of(expr)``
+    (a tuple-typed input one parameter per tensor), ``on_device`` marks are dropped, its
+    outputs' tensors are the result (a tuple if several). Sets ``st.input_sizes`` /
+    ``st.output_sizes``: how many tensors each input / output value is."""
     order = _post_order(fn.body)
     by_ref = {ValueRef("node", i): e for i, e in enumerate(order)}
     by_ref.update({ValueRef("param", i): p for i, p in enumerate(fn.params)})
     params, new = [], {}
+    st.input_sizes, st.output_sizes = [], []
     for r in st.inputs:
         src = by_ref[r]
         name = src.name_hint if isinstance(src, Var) else f"v{r.index}"
-        v = Var(name, type_of(src))
-        params.append(v)
-        new[id(src)] = v
+        types = _flat(src, type_of(src))[1]
+        vs = [Var(name if len(types) == 1 else f"{name}_{k}", t) for k, t in enumerate(types)]
+        params += vs
+        st.input_sizes.append(len(vs))
+        new[id(src)] = _unflat(list(vs), type_of(src))
 
     def get(e: Expr) -> Expr:
         e = _strip(e)
@@ -219,7 +256,11 @@ def stage_function(st: Stage, fn: Function, type_of) -> Function:
         else:
             out = TupleGetItem(get(e.tuple_value), e.index)
         new[id(e)] = out
-    outs = [get(by_ref[r]) for r in st.outputs]
+    outs = []
+    for r in st.outputs:
+        tensors = _flat(get(by_ref[r]), type_of(_strip(by_ref[r])))[0]
+        outs += tensors
+        st.output_sizes.append(len(tensors))
     return Function(params, outs[0] if len(outs) == 1 else Tuple(outs))
 
 
