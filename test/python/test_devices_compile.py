@@ -98,3 +98,10 @@ def test_device_without_target_is_an_error():
 def test_wrong_number_of_inputs(exe):
     with pytest.raises(relay.InputShapeError, match="main takes 2 inputs, 1 were given"):
         exe(np.zeros((2, 3), "float32"))
+
+
+def test_run_main_only(exe):
+    x = np.zeros((2, 3), "float32")
+    np.testing.assert_allclose(exe.run("main", x, x)[0], np.ones((2, 3)), rtol=1e-6)  # exp(0) - 0
+    with pytest.raises(ValueError, match="a multi-device executable runs 'main'"):
+        exe.run("stage0_vulkan", x, x)

@@ -77,6 +77,17 @@ class MultiDeviceExecutable:
         res = tuple(env[r][0] if len(env[r]) == 1 else env[r] for r in self._results)
         return res if self._tuple_result else res[0]
 
+    def run(self, function: str, *inputs: object):
+        """``Executable.run``'s form: only ``main`` (the stages are its parts)."""
+        if function != "main":
+            raise ValueError(f"a multi-device executable runs 'main' (its stages: "
+                             f"{', '.join(n for n, _ in self.stages)}), not '{function}'")
+        return self(*inputs)
+
+    # timing as Executable's (they only call ``self(*inputs)``)
+    benchmark = Executable.benchmark
+    median_latency_s = Executable.median_latency_s
+
     def save(self, path) -> None:
         """Writes the ``.vmfb`` (``iree-dump-module`` lists both devices' executables)."""
         with open(path, "wb") as f:
