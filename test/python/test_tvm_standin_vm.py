@@ -172,3 +172,24 @@ def test_loaded_vm_library_keeps_nested_tuples(tmp_path):
     assert len(res) == 2 and len(res[1]) == 1
     assert res[1][0].numpy().tolist() == [3.0, 7.0, 11.0]
     assert res[0].numpy().tolist() == [[2.0, 4.0], [6.0, 8.0], [10.0, 12.0]]
+
+
+def test_loaded_vm_library_returns_adt_values(tmp_path):
+    # A Prelude List and Option in a tuple: the library keeps main's relay types (the ADTs'
+    # constructors included), so the loaded program decodes them as the compiling process does
+    import relay_mlir.tvm as tvm
+    from relay_mlir.prelude import Prelude
+    from relay_mlir.tvm import relay
+    from relay_mlir.tvm.runtime import vm as vm_rt
+
+    mod = tvm.IRModule()
+    p = Prelude(mod)
+    x = relay.var("x", shape=(2,))
+    mod["main"] = relay.Function([x], relay.Tuple([p.cons(x, p.cons(x * x, p.nil())), p.some(x)]))
+    relay.vm.compile(mod, target="llvm").mod.export_library(str(tmp_path / "adt.so"))
+    res = vm_rt.VirtualMachine(tvm.runtime.load_module(str(tmp_path / "adt.so")), tvm.cpu()).run(
+        np.array([3, 4], "float32"))
+    lst, opt = res
+    assert (lst.tag, lst[1].tag, lst[1][1].tag, opt.tag) == (0, 0, 1, 0)  # Cons, Cons, Nil, Some
+    assert lst[0].numpy().tolist() == [3.0, 4.0] and lst[1][0].numpy().tolist() == [9.0, 16.0]
+    assert opt[0].numpy().tolist() == [3.0, 4.0] and len(lst[1][1]) == 0

@@ -13,6 +13,8 @@ import statistics
 import time
 from typing import Callable, Optional, Sequence
 
+import numpy as np
+
 __all__ = ["BenchmarkResult", "time_calls"]
 
 
@@ -23,11 +25,12 @@ class BenchmarkResult:
         self.results = tuple(float(r) for r in results)
         if not self.results:
             raise ValueError("a BenchmarkResult needs at least one result")
-        self.mean = statistics.fmean(self.results)
-        self.median = statistics.median(self.results)
-        self.max = max(self.results)
-        self.min = min(self.results)
-        self.std = statistics.pstdev(self.results)
+        # numpy float64s, as TVM 0.19's np.mean/np.median/... give
+        self.mean = np.float64(statistics.fmean(self.results))
+        self.median = np.float64(statistics.median(self.results))
+        self.max = np.float64(max(self.results))
+        self.min = np.float64(min(self.results))
+        self.std = np.float64(statistics.pstdev(self.results))
 
     def __str__(self) -> str:
         heads = ["mean (ms)", "median (ms)", "max (ms)", "min (ms)", "std (ms)"]

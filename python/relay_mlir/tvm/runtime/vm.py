@@ -21,7 +21,9 @@ from __future__ import annotations
 import os
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
+from ...adt_value import ADTDef, ResultLayout
 from ...runtime import Executable as _IreeExecutable
+from ...ty import parse_mlir_type
 from .._modules import refused_attribute
 from .benchmark import BenchmarkResult, time_calls
 from .container import ADT, from_relay_value, to_relay_value
@@ -84,9 +86,7 @@ def _nesting(t: object) -> object:
         return [_nesting(f) for f in t.fields]
     if isinstance(t, TensorType):
         return None
-    raise ValueError(f"export_library: main returns {t}; a VM library can return tensors and "
-                     "tuples of them (run programs returning ADT values in the process that "
-                     "compiled them)")
+    raise ValueError(f"main returns {t}: only tensors and tuples of them have a nesting")
 
 
 def _renest(flat: Iterator[object], nesting: object) -> object:
@@ -106,14 +106,37 @@ class VMExecutableModule(Module):
 
     def export_library(self, file_name: "os.PathLike[str] | str", fcompile=None, addons=None,
                        workspace_dir=None, **kwargs) -> None:
-        write_library(file_name, self.executable.executable, "vm",
-                      {"params": self.executable.get_function_params("main"),
-                       "result_nesting": self.executable.result_nesting()})
+        layout = self.executable.executable.result_layout
+        fields = {"params": self.executable.get_function_params("main")}
+        if layout is not None:
+            fields["result_layout"] = layout_to_json(layout)
+        else:
+            fields["result_nesting"] = self.executable.result_nesting()
+        write_library(file_name, self.executable.executable, "vm", fields)
 
     @staticmethod
     def from_library(exe: _IreeExecutable, meta: Dict[str, object]) -> "VMExecutableModule":
         params = [str(p) for p in meta["params"]]
-        return VMExecutableModule(Executable(exe, params, exe.target, meta["result_nesting"]))
+        if meta.get("result_layout") is not None:
+            exe.result_layout = layout_from_json(meta["result_layout"])
+        return VMExecutableModule(Executable(exe, params, exe.target, meta.get("result_nesting")))
+
+
+def layout_to_json(layout: ResultLayout) -> Dict[str, object]:
+    """``main``'s relay types (parameters, result, the ADTs they use) as JSON: types as their
+    MLIR text, each ADT as its type parameters and constructors' field types."""
+    return {"params": [t.to_mlir() for t in layout.params], "result": layout.result.to_mlir(),
+            "adts": {name: {"type_params": d.type_params,
+                            "constructors": [[c, [f.to_mlir() for f in fields]] for c, fields in d.constructors]}
+                     for name, d in layout.adts.items()}}
+
+
+def layout_from_json(d: Dict[str, object]) -> ResultLayout:
+    """The inverse of ``layout_to_json``."""
+    adts = {name: ADTDef(name, a["type_params"], [(c, [parse_mlir_type(f) for f in fields])
+                                                   for c, fields in a["constructors"]])
+            for name, a in d["adts"].items()}
+    return ResultLayout([parse_mlir_type(t) for t in d["params"]], parse_mlir_type(d["result"]), adts)
 
 
 class VirtualMachine:
