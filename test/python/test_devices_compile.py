@@ -40,6 +40,12 @@ def test_runs_on_both_devices_and_matches_numpy(exe):
     assert three == np.float32(3.0)
 
 
+def test_signature_recorded(exe):
+    layout = exe.result_layout
+    assert [str(t) for t in layout.params] == [str(relay.TensorType((2, 3)))] * 2
+    assert len(layout.result.fields) == 4
+
+
 def test_stages_and_their_devices(exe):
     assert exe.stages == [("stage0_vulkan", "vulkan"), ("stage1_cpu", "cpu"),
                           ("stage2_vulkan", "vulkan"), ("stage3_cpu", "cpu")]

@@ -70,6 +70,17 @@ def _staged_module(planned: IRModule) -> PyTuple[IRModule, list, Function]:
     return out, stages, main
 
 
+def _layout(main: Function):
+    """``main``'s relay parameter and result types (``Executable.result_layout``'s form, for
+    callers that read the signature back, e.g. the TVM stand-in's graph executor)."""
+    from ..adt_value import ResultLayout
+
+    def ty(e):
+        return getattr(e, "_checked_type", None) or getattr(e, "type_annotation", None)
+
+    return ResultLayout([ty(p) for p in main.params], ty(main.body), {})
+
+
 def device_affinities(text: str, stages: Sequence[Stage], devices: Dict[str, str],
                       default: str) -> str:
     """The lowered module ``text`` with a device global per device (each falling back to the
@@ -137,6 +148,7 @@ def compile_for_devices(source, targets: Mapping, params: Optional[Mapping] = No
         bytes(vmfb), stages, result_refs(main), isinstance(main.body, Tuple), len(main.params),
         config.devices, {d: get_target(t).driver for d, t in config.devices.items()},
         constant_results(main))
+    exe.result_layout = _layout(main)
     exe.iree_input = text
     exe.compile_time_s = time.perf_counter() - t0
     return exe

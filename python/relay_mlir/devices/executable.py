@@ -48,6 +48,7 @@ class MultiDeviceExecutable:
         self.drivers = dict(drivers)
         self._exes: Dict[str, Executable] = {}
         self.iree_input = None
+        self.result_layout = None  # main's relay types (set by compile_for_devices)
         self.compile_time_s = 0.0
 
     @property
