@@ -13,15 +13,17 @@ on = relay.annotation.on_device
 
 def _four_stage():
     """exp(x + y) on vulkan, minus y on cpu, times the exp back on vulkan and split there (a
-    tuple crossing devices), the halves added on cpu; a constant result too."""
+    tuple crossing devices), the halves added or subtracted (an if) on cpu; a constant result."""
     x, y = relay.var("x", shape=(2, 3)), relay.var("y", shape=(2, 3))
+    p = relay.var("p", shape=(), dtype="bool")
     a = on(relay.exp(relay.add(x, y)), "vulkan")
     c = on(relay.subtract(a, y), "cpu")
     d = on(relay.multiply(relay.device_copy(c, "cpu", "vulkan"), a), "vulkan")
     s = on(relay.split(d, 2, axis=0).astuple(), "vulkan")
-    e = on(relay.add(relay.TupleGetItem(s, 0), relay.TupleGetItem(s, 1)), "cpu")
+    h0, h1 = relay.TupleGetItem(s, 0), relay.TupleGetItem(s, 1)
+    e = on(relay.If(p, relay.add(h0, h1), relay.subtract(h0, h1)), "cpu")
     out = relay.Tuple([c, d, e, relay.const(np.float32(3.0))])
-    return relay.IRModule.from_expr(relay.Function([x, y], out))
+    return relay.IRModule.from_expr(relay.Function([x, y, p], out))
 
 
 @pytest.fixture(scope="module")
@@ -32,17 +34,19 @@ def exe():
 def test_runs_on_both_devices_and_matches_numpy(exe):
     x = np.linspace(-1, 1, 6, dtype="float32").reshape(2, 3)
     y = np.full((2, 3), 0.5, "float32")
-    c, d, e, three = exe(x, y)
-    a = np.exp(x + y)
-    np.testing.assert_allclose(c, a - y, rtol=1e-5)
-    np.testing.assert_allclose(d, (a - y) * a, rtol=1e-5)
-    np.testing.assert_allclose(e, d[:1] + d[1:], rtol=1e-5)
-    assert three == np.float32(3.0)
+    for p in (True, False):
+        c, d, e, three = exe(x, y, np.array(p))
+        a = np.exp(x + y)
+        np.testing.assert_allclose(c, a - y, rtol=1e-5)
+        np.testing.assert_allclose(d, (a - y) * a, rtol=1e-5)
+        np.testing.assert_allclose(e, d[:1] + d[1:] if p else d[:1] - d[1:], rtol=1e-5)
+        assert three == np.float32(3.0)
 
 
 def test_signature_recorded(exe):
     layout = exe.result_layout
-    assert [str(t) for t in layout.params] == [str(relay.TensorType((2, 3)))] * 2
+    assert [str(t) for t in layout.params] == [str(relay.TensorType((2, 3)))] * 2 + [
+        str(relay.TensorType((), "bool"))]
     assert len(layout.result.fields) == 4
 
 
@@ -102,12 +106,13 @@ def test_device_without_target_is_an_error():
 
 
 def test_wrong_number_of_inputs(exe):
-    with pytest.raises(relay.InputShapeError, match="main takes 2 inputs, 1 were given"):
+    with pytest.raises(relay.InputShapeError, match="main takes 3 inputs, 1 were given"):
         exe(np.zeros((2, 3), "float32"))
 
 
 def test_run_main_only(exe):
     x = np.zeros((2, 3), "float32")
-    np.testing.assert_allclose(exe.run("main", x, x)[0], np.ones((2, 3)), rtol=1e-6)  # exp(0) - 0
+    p = np.array(True)
+    np.testing.assert_allclose(exe.run("main", x, x, p)[0], np.ones((2, 3)), rtol=1e-6)  # exp(0) - 0
     with pytest.raises(ValueError, match="a multi-device executable runs 'main'"):
-        exe.run("stage0_vulkan", x, x)
+        exe.run("stage0_vulkan", x, x, p)

@@ -24,7 +24,7 @@ from ..annotation import DEVICE_COPY, ON_DEVICE, is_call_of as _is
 from ..interpreter import _children
 from ..errors import CompileError
 from ..expr_functor import ExprMutator
-from ..expr import Call, Constant, Expr, Function, GlobalVar, Op, Tuple, TupleGetItem, Var
+from ..expr import Call, Constant, Expr, Function, GlobalVar, If, Op, Tuple, TupleGetItem, Var
 from ..ty import TupleType
 
 __all__ = ["Stage", "ValueRef", "split_stages", "result_refs", "constant_results", "stage_function",
@@ -75,13 +75,35 @@ def _post_order(body: Expr) -> List[Expr]:
 def _kids(e: Expr) -> List[Expr]:
     if isinstance(e, Call) and not isinstance(e.op, (Op, GlobalVar)):
         raise CompileError("compiling for several devices: main calls a function value; only "
-                           "first-order dataflow (operator and global calls, tuples) is staged")
+                           "first-order dataflow (operator and global calls, tuples, ifs) is staged")
     if isinstance(e, (Call, Tuple, TupleGetItem)):
         return _children(e)
+    if isinstance(e, If):
+        return _if_inputs(e)
     if isinstance(e, (Var, Constant, GlobalVar)):
         return []
     raise CompileError(f"compiling for several devices: main contains a {type(e).__name__}; only "
-                       "first-order dataflow (operator and global calls, tuples) is staged")
+                       "first-order dataflow (operator and global calls, tuples, ifs) is staged")
+
+
+def _if_inputs(e: If) -> List[Expr]:
+    """What an ``if`` reads from outside: an ``if`` is staged whole, on one device, so its
+    inputs are the parameters and the copies from other devices it reads (what else it reads
+    is computed inside its stage)."""
+    found, seen, stack = [], set(), [e.cond, e.true_branch, e.false_branch]
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        if isinstance(x, Var) or _is(x, DEVICE_COPY):
+            found.append(x)
+        elif isinstance(x, (Call, Tuple, TupleGetItem, If)):
+            stack.extend(reversed(_kids(x) if not isinstance(x, If) else
+                                  [x.cond, x.true_branch, x.false_branch]))
+        elif not isinstance(x, (Constant, GlobalVar)):
+            _kids(x)  # refuses what is not staged
+    return found
 
 
 class _Placement:
@@ -246,16 +268,26 @@ def stage_function(st: Stage, fn: Function, type_of) -> Function:
             return e
         raise CompileError(f"{st.name}: a value of another stage is not among its inputs")
 
-    for e in st.nodes:
+    def rebuild(e: Expr) -> Expr:
+        """``e`` with the stage's values (an ``if``'s branches are rebuilt whole)."""
+        e = _strip(e) if not _is(e, ON_DEVICE) else e
+        if id(e) in new or isinstance(e, (Constant, GlobalVar, Var)):
+            return get(e)
         if _is(e, ON_DEVICE):
-            out = get(e.args[0])
+            out = rebuild(e.args[0])
         elif isinstance(e, Call):
-            out = Call(e.op, [get(a) for a in e.args], dict(e.attrs))
+            out = Call(e.op, [rebuild(a) for a in e.args], dict(e.attrs))
         elif isinstance(e, Tuple):
-            out = Tuple([get(f) for f in e.fields])
+            out = Tuple([rebuild(f) for f in e.fields])
+        elif isinstance(e, If):
+            out = If(rebuild(e.cond), rebuild(e.true_branch), rebuild(e.false_branch))
         else:
-            out = TupleGetItem(get(e.tuple_value), e.index)
+            out = TupleGetItem(rebuild(e.tuple_value), e.index)
         new[id(e)] = out
+        return out
+
+    for e in st.nodes:
+        rebuild(e)
     outs = []
     for r in st.outputs:
         tensors = _flat(get(by_ref[r]), type_of(_strip(by_ref[r])))[0]
