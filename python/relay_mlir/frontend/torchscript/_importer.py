@@ -28,7 +28,7 @@ from ..common import UnsupportedError
 from ..torch import _Importer as _ExportImporter
 from ..torch_ops._base import _CONVERTERS, _Ctx, _TV, _has_tv, _packet
 from . import _eval, _views
-from . import _activations, _recurrent, _tensor, _transformer  # noqa: F401 - they register converters
+from . import _activations, _embedding, _recurrent, _tensor, _transformer  # noqa: F401 - they register converters
 from ._prim import RULES, container
 from ._registry import CONVERTERS as OWN
 
@@ -75,6 +75,7 @@ class TorchScriptImporter(_ExportImporter):
         self.missing: Dict[str, str] = {}  # op -> where it was first met
         self.grad_enabled = True
         self.any_dims = False  # an input has relay.Any() dims (size-free reshapes: _tensor)
+        self.jit_node = None   # the TorchScript node being converted (its outputs' uses)
         self.views = _views.Views()
         self.state_tensors: Dict[str, Any] = {}  # state-dict key -> tensor
         self.state_keys: Dict[int, str] = {}     # data_ptr -> state-dict key
@@ -191,6 +192,7 @@ class TorchScriptImporter(_ExportImporter):
         if conv is None:
             return self.missing_op(node, "no converter", fake)
         a = {arg.name: v for arg, v in zip(target._schema.arguments, values)}
+        self.jit_node = node
         result = conv(_Ctx(self, fake, a))
         self.set_span(result, self.span_of(fake, idx))
         outs = [(result, out_example)] if node.outputsSize() == 1 else list(zip(result, out_example))
