@@ -39,6 +39,12 @@ TVM_RESULTS = {
     'bn:{"calibrate_mode": "percentile", "skip_conv_layers": [], "skip_dense_layer": false}': {
         "counts": {"add:int32": 1, "cast:float32": 1, "cast:int32": 5, "cast:int64": 3, "cast:int8": 5, "clip:float32": 1, "clip:int32": 1, "clip:int64": 3, "fixed_point_multiply:int64": 3, "multiply:float32": 2, "multiply:int32": 1, "nn.avg_pool2d:int32": 1, "nn.conv2d:int32": 2, "nn.dense:int32": 1, "nn.relu:int32": 1, "reshape:int8": 1, "round:float32": 1},
         "out": [[-1.1732, -0.396785, -1.10541, 0.454061, 0.334251]]},
+    'bmm:{}': {
+        "counts": {"add:int32": 1, "cast:float32": 1, "cast:int8": 3, "clip:float32": 1, "clip:int32": 1, "multiply:float32": 2, "nn.batch_matmul:int32": 2, "nn.relu:int32": 1, "reshape:int32": 1, "right_shift:int32": 1, "round:float32": 1},
+        "out": [[0.664062, 0.0, 0.21875, 0.082031, 0.0, 0.035156, 0.09375, 0.1875, 0.21875, 0.09375, 1.37891, 1.17969, 0.082031, 0.1875, 1.17969, 1.42578]]},
+    'bmm:{"calibrate_mode": "percentile"}': {
+        "counts": {"cast:float32": 1, "cast:int32": 1, "cast:int64": 1, "cast:int8": 3, "clip:float32": 1, "clip:int64": 1, "fixed_point_multiply:int64": 1, "multiply:float32": 2, "nn.batch_matmul:int32": 2, "nn.relu:int32": 1, "reshape:int32": 1, "round:float32": 1},
+        "out": [[0.71887, 0.0, 0.214482, 0.091921, 0.0, 0.035649, 0.097224, 0.194448, 0.214482, 0.097224, 1.45335, 1.20028, 0.091921, 0.194448, 1.20028, 1.44363]]},
 }
 
 # TVM 0.19's outputs where the realized form differs from TVM's by construction: TONEAREST's
@@ -56,7 +62,8 @@ TVM_FIXED_POINT = {'cnn:{"calibrate_mode": "percentile"}': [("int64", -7), ("int
                    'cnn:{"calibrate_mode": "kl_divergence", "skip_conv_layers": []}':
                        [("int64", -7)] * 3 + [("int32", 1), ("int64", -1)],
                    'bn:{"calibrate_mode": "percentile", "skip_conv_layers": [], "skip_dense_layer": false}':
-                       [("int64", -8), ("int64", -5), ("int64", -5)]}
+                       [("int64", -8), ("int64", -5), ("int64", -5)],
+                   'bmm:{"calibrate_mode": "percentile"}': [("int64", -6)]}
 
 
 def _conv(x, w):
@@ -103,7 +110,17 @@ def bn_net():
     return relay.Function([x], relay.nn.dense(y, wd))
 
 
-NETS = {"cnn": (cnn, (1, 3, 8, 8)), "mlp": (mlp, (2, 16)), "bn": (bn_net, (1, 4, 8, 8))}
+def bmm_net():
+    """batch_matmul by a constant, then of an activation with itself."""
+    rng = np.random.default_rng(3)
+    x = relay.var("data", shape=(1, 4, 8))
+    w = relay.const(rng.normal(0, 0.3, (1, 6, 8)).astype("float32"))
+    y = relay.nn.relu(relay.nn.batch_matmul(x, w))
+    return relay.Function([x], relay.reshape(relay.nn.batch_matmul(y, y), (1, 16)))
+
+
+NETS = {"cnn": (cnn, (1, 3, 8, 8)), "mlp": (mlp, (2, 16)), "bn": (bn_net, (1, 4, 8, 8)),
+        "bmm": (bmm_net, (1, 4, 8))}
 
 
 def _expanded(counts, fixed_point):

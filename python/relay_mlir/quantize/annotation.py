@@ -8,7 +8,8 @@ A value is tracked with its annotation kind: INPUT (about to be an int8 operand)
   the weight WEIGHT; the result is ACTIVATION.
 - ``add``: with one annotated operand, a constant other operand is a WEIGHT, anything else
   an INPUT; two ACTIVATIONs: the right one becomes INPUT. ``multiply`` likewise (one operand
-  must be unannotated).
+  must be unannotated). ``nn.batch_matmul``: each unannotated or ACTIVATION operand becomes
+  WEIGHT if constant, else INPUT; the result is ACTIVATION.
 - ``reshape``, ``clip``, ``nn.relu``, ``strided_slice``, ``nn.avg_pool2d``,
   ``nn.batch_flatten``, ``transpose``, ``annotation.stop_fusion`` keep their operand's kind;
   ``nn.max_pool2d``/``nn.max_pool1d`` and ``annotation.cast_hint`` make it INPUT.
@@ -134,6 +135,15 @@ class _Annotator:
             lhs, rhs = self.other(lhs), self.operand(args[1])
         return _Annotated(_forward(call, [lhs, rhs]), K.ACTIVATION)
 
+    def batch_matmul(self, call: Call, args: List[Value]) -> Optional[Value]:
+        if self.skip(call):
+            return None
+        operands = []
+        for v in args:
+            expr, kind = _split(v)
+            operands.append(self.other(expr) if kind in (None, K.ACTIVATION) else expr)
+        return _Annotated(_forward(call, operands), K.ACTIVATION)
+
     def identity(self, call: Call, args: List[Value]) -> Optional[Value]:
         if self.skip(call):
             return None
@@ -167,6 +177,7 @@ class _Annotator:
 
     def rules(self):
         table = {"nn.conv2d": self.conv, "nn.conv1d": self.conv, "nn.dense": self.dense,
+                 "nn.batch_matmul": self.batch_matmul,
                  "add": self.add, "multiply": self.multiply,
                  "nn.max_pool2d": self.to_input, "nn.max_pool1d": self.to_input,
                  "annotation.cast_hint": self.cast_hint,
