@@ -208,6 +208,9 @@ def test_calibration_dataset_errors():
             quantize(mod, dataset=[{"x": np.zeros((2, 16), "float32")}])
         with pytest.raises(ValueError, match="needs a dataset"):
             quantize(mod)
+    with qconfig(partition_conversions="enabled"):
+        with pytest.raises(NotImplementedError, match="partition_conversions='enabled'"):
+            quantize(mod)
 
 
 def test_tvm_stage_passes_compose_to_quantize():

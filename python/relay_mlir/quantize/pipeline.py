@@ -22,6 +22,7 @@ from ..module import IRModule
 from ..pass_infra import PassContext, Sequential, module_pass
 from ..transform import (CanonicalizeOps, FoldConstant, FoldScaleAxis, InferType,
                          SimplifyInference)
+from .config import current_qconfig
 from .forward_rewrite import forward_rewrite
 from .passes import annotate, calibrate, partition, realize_or_simulate
 
@@ -66,6 +67,11 @@ def quantize(mod: IRModule, params: Optional[Mapping[str, object]] = None,
     >>> sorted({c.op.name for c in relay.quantize.calls(q["main"])})
     ['cast', 'clip', 'multiply', 'nn.dense', 'round']
     """
+    if current_qconfig().partition_conversions != "disabled":
+        raise NotImplementedError(
+            "relay.quantize: partition_conversions="
+            f"{current_qconfig().partition_conversions!r} (TVM's prefix/middle/suffix split) is "
+            "not supported yet; use 'disabled'")
     mod = prerequisite_optimize(mod, params)
     calibrate_pass = module_pass(calibrate(dataset), opt_level=1, name="QuantizeCalibrate")
     stages = Sequential([partition(), annotate(), calibrate_pass, realize_or_simulate(),
