@@ -30,8 +30,9 @@ to Relay, as TVM 0.19's ``relay.frontend.from_pytorch`` imports it.
   following operators are not implemented: ['aten::foo', ...]`` (an
   ``UnsupportedError``). An ``if`` on a run-time boolean (``bool(x.sum() > 0)``)
   becomes a Relay ``If`` of both branches (as in TVM); a loop whose trip count or
-  condition is known only at run time, or a run-time number used as a size
-  (``int(x.sum())``), is an ``UnsupportedError`` naming the node.
+  condition is known only at run time a Relay loop (a private global function
+  ``loop<n>`` calling itself, carrying tensors of a fixed type); a run-time number used
+  as a size (``int(x.sum())``) is an ``UnsupportedError`` naming the node.
 
 Differences from TVM 0.19: scripted modules work (TVM 0.19 lacks ``aten::conv2d``,
 ``aten::dim`` and ``aten::format`` for them); input dims may be ``relay.Any()`` (TVM 0.19
@@ -250,6 +251,8 @@ def _import_once(script_module, input_infos: Sequence[Any], which: int, export_p
     body = _result(imp, outs[0][0]) if len(outs) == 1 else E.Tuple([_result(imp, o[0]) for o in outs])
     weights = [v for v in free_vars(body) if v not in params]
     mod = IRModule.from_expr(E.Function(params + weights, body))
+    for gv, fn in imp.loops:
+        mod[gv] = fn
     if export_path:
         _export_graph(graph, export_path)
     # TVM's params: every weight a GetAttr reads, in the order TorchScript lists those nodes

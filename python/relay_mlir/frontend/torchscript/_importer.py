@@ -76,6 +76,7 @@ class TorchScriptImporter(_ExportImporter):
         self.grad_enabled = True
         self.any_dims = False  # an input has relay.Any() dims (size-free reshapes: _tensor)
         self.jit_node = None   # the TorchScript node being converted (its outputs' uses)
+        self.loops: List[Tuple[E.GlobalVar, E.Function]] = []  # run-time loops (_prim)
         self.views = _views.Views()
         self.state_tensors: Dict[str, Any] = {}  # state-dict key -> tensor
         self.state_keys: Dict[int, str] = {}     # data_ptr -> state-dict key
@@ -119,12 +120,16 @@ class TorchScriptImporter(_ExportImporter):
         return [self.get(o) for o in block.outputs()]
 
     def run_node(self, idx: int, node) -> None:
-        import torch
-        kind = node.kind()
-        handler = RULES.get(kind)
+        handler = RULES.get(node.kind())
         if handler is not None:
             handler(self, node)
             return
+        self.run_node_default(node, idx)
+
+    def run_node_default(self, node, idx: int = 0) -> None:
+        """``run_node`` without the ``prim::`` rules (a rule hands back what it does not take)."""
+        import torch
+        kind = node.kind()
         builtin = _eval.container_builtin(node)
         if builtin is not None:
             return container(self, node, builtin)

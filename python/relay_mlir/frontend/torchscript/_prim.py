@@ -1,21 +1,26 @@
 """The TorchScript nodes with their own rules (``prim::*`` and a few ``aten::`` builtins):
 constants, module attributes (weights become parameters of ``main``), lists and tuples,
 ``if`` (a branch taken at import time, or a Relay ``If`` on a run-time boolean),
-loops (unrolled: trip count and condition known at import time), exceptions raised
+loops (unrolled while trip count and condition are known at import time, else a Relay
+loop: a private global function calling itself), exceptions raised
 for the given shapes, and conversions between tensors and Python numbers.
 Each rule is ``rule(importer, node)`` and stores the node's outputs in the importer.
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 import numpy as np
 
 from ... import expr as E
 from ... import op
+from ...analysis import free_vars
+from ...ty import TupleType
 from ..torch_ops._base import _TV
 from . import _eval
-from ._importer import TorchScriptImporter
+
+if TYPE_CHECKING:  # the importer imports these rules, which only name its type
+    from ._importer import TorchScriptImporter
 
 MAX_UNROLL = 10000  # loop iterations unrolled at import time, at most
 
@@ -117,26 +122,95 @@ def _same(a: Any, b: Any) -> bool:
 
 def _loop(imp: TorchScriptImporter, node) -> None:
     """``prim::Loop(max_trip_count, initial_condition, *carried)``: the body runs while the
-    condition holds and fewer than max_trip_count iterations ran, unrolled."""
+    condition holds and fewer than max_trip_count iterations ran. Unrolled while the trip
+    count and condition are known at import time; from the first that is not, a Relay loop
+    (``_run_time_loop``), as TVM 0.19 converts such loops."""
     ins = [imp.get(v) for v in node.inputs()]
     trip, cond = ins[0][0], ins[1][0]
-    if isinstance(trip, _TV) or isinstance(cond, _TV):
-        raise imp.unsupported(node, "a loop whose trip count or condition is known only at run time "
-                                    "is not supported")
     carried = ins[2:]
     body = list(node.blocks())[0]
     i = 0
-    while bool(cond) and i < int(trip):
+    while isinstance(trip, _TV) or isinstance(cond, _TV) or (bool(cond) and i < int(trip)):
+        if isinstance(trip, _TV) or isinstance(cond, _TV):
+            imp.put_outputs(node, _run_time_loop(imp, node, i, trip, cond, carried))
+            return
         if i == MAX_UNROLL:
             raise imp.unsupported(node, f"the loop runs more than {MAX_UNROLL} iterations at import time "
                                         "(it is unrolled)")
         outs = imp.run_block(body, [(i, i)] + carried)
         cond = outs[0][0]
-        if isinstance(cond, _TV):
-            raise imp.unsupported(node, "a loop condition known only at run time is not supported")
         carried = outs[1:]
         i += 1
     imp.put_outputs(node, carried)
+
+
+def _run_time_loop(imp: TorchScriptImporter, node, start: int, trip: Any, cond: Any,
+                   carried: List[Tuple[Any, Any]]) -> List[Tuple[Any, Any]]:
+    """The rest of a loop from iteration ``start`` as a private global function
+    ``loop(i, cond, *carried, *free) = if (i < trip && cond) loop(i + 1, body...) else carried``
+    (the body converted once, on variables; the weights and inputs it reads passed along).
+    The carried values must be tensors of a fixed type; the body's results are checked."""
+    import torch
+    state = []
+    for j, (v, ex) in enumerate(carried):
+        if not isinstance(v, (_TV, torch.Tensor)):
+            raise imp.unsupported(node, f"a loop run at run time carries value {j}, a {type(v).__name__}; "
+                                        "it can carry tensors only")
+        state.append((imp.as_tv(v, None, node), ex))
+    i = E.var("i", shape=(), dtype="int64")
+    c = E.var("cond", shape=(), dtype="bool")
+    cvars = [E.var(f"carried{j}", shape=tv.shape, dtype=tv.dtype) for j, (tv, _) in enumerate(state)]
+    outs = imp.run_block(list(node.blocks())[0], [(_TV(i, (), "int64"), start)]
+                         + [(_TV(v, tv.shape, tv.dtype), ex) for v, (tv, ex) in zip(cvars, state)])
+    nxt = []
+    for j, ((o, _), (tv, _)) in enumerate(zip(outs[1:], state)):
+        ot = imp.as_tv(o, None, node)
+        if (ot.shape, ot.dtype) != (tv.shape, tv.dtype):
+            raise imp.unsupported(node, f"loop-carried value {j} changes type in the body: "
+                                        f"{list(tv.shape)} {tv.dtype} -> {list(ot.shape)} {ot.dtype}")
+        nxt.append(ot.expr)
+    more = op.logical_and(op.less(i, _scalar(imp, node, trip, "int64")), c)
+    step = [i + E.Constant(np.array(1, "int64")), _scalar(imp, node, outs[0][0], "bool")] + nxt
+    own = [i, c] + cvars
+    extra = [v for v in free_vars(E.Tuple(step + [more])) if all(v is not o for o in own)]
+    gv = E.GlobalVar(f"loop{len(imp.loops)}")
+    ret = TupleType([v.type_annotation for v in cvars])
+    imp.loops.append((gv, E.Function(own + extra, E.If(more, E.Call(gv, step + extra), E.Tuple(cvars)),
+                                     ret, attrs={"private": 1})))
+    res = E.Call(gv, [E.Constant(np.array(start, "int64")), _scalar(imp, node, cond, "bool")]
+                 + [tv.expr for tv, _ in state] + extra)
+    return [(_TV(E.TupleGetItem(res, j), tv.shape, tv.dtype), ex) for j, (tv, ex) in enumerate(state)]
+
+
+def _scalar(imp: TorchScriptImporter, node, v: Any, dtype: str) -> E.Expr:
+    """A loop's trip count or condition (a number or a one-element run-time tensor) as a
+    0-d Relay expression of ``dtype``."""
+    if not isinstance(v, _TV):
+        return E.Constant(np.array(min(int(v), np.iinfo(np.int64).max) if dtype == "int64" else bool(v), dtype))
+    if int(np.prod(v.shape)) != 1:
+        raise imp.unsupported(node, f"a loop's trip count or condition has shape {list(v.shape)}")
+    e = op.reshape(v.expr, ()) if v.shape else v.expr
+    return e if v.dtype == dtype else op.cast(e, dtype)
+
+
+def _bool_op(imp: TorchScriptImporter, node) -> None:
+    """``aten::__and__``/``__or__``/``__not__`` on Python booleans (a loop's ``break`` flags):
+    evaluated when known at import time, else Relay's ``logical_and``/``or``/``not``; on
+    tensors, the bitwise operators' converters."""
+    ins = [imp.get(v) for v in node.inputs()]
+    flags = [v for v, _ in ins]
+    if not any(isinstance(v, _TV) for v in flags) or not all(
+            isinstance(v, (bool, _TV)) and (not isinstance(v, _TV) or v.shape == ()) for v in flags):
+        imp.run_node_default(node)
+        return
+    exprs = [_scalar(imp, node, v, "bool") for v in flags]
+    kind = node.kind()
+    out = op.logical_not(exprs[0]) if kind == "aten::__not__" else \
+        (op.logical_and if kind == "aten::__and__" else op.logical_or)(exprs[0], exprs[1])
+    examples = [ex for _, ex in ins]
+    example = (not examples[0]) if kind == "aten::__not__" else \
+        (all(examples) if kind == "aten::__and__" else any(examples))
+    imp.put(node.outputsAt(0), _TV(out, (), "bool"), bool(example))
 
 
 def _raise(imp: TorchScriptImporter, node) -> None:
@@ -200,6 +274,9 @@ RULES = {
     "prim::TupleUnpack": _unpack,
     "prim::If": _if,
     "prim::Loop": _loop,
+    "aten::__and__": _bool_op,
+    "aten::__or__": _bool_op,
+    "aten::__not__": _bool_op,
     "prim::RaiseException": _raise,
     "prim::NumToTensor": _num_to_tensor,
     "aten::Int": _to_number,
