@@ -45,6 +45,9 @@ TVM_RESULTS = {
     'bmm:{"calibrate_mode": "percentile"}': {
         "counts": {"cast:float32": 1, "cast:int32": 1, "cast:int64": 1, "cast:int8": 3, "clip:float32": 1, "clip:int64": 1, "fixed_point_multiply:int64": 1, "multiply:float32": 2, "nn.batch_matmul:int32": 2, "nn.relu:int32": 1, "reshape:int32": 1, "round:float32": 1},
         "out": [[0.71887, 0.0, 0.214482, 0.091921, 0.0, 0.035649, 0.097224, 0.194448, 0.214482, 0.097224, 1.45335, 1.20028, 0.091921, 0.194448, 1.20028, 1.44363]]},
+    'mlp:{"calibrate_mode": "percentile", "skip_dense_layer": false, "weight_scale": "max"}': {
+        "counts": {"cast:float32": 2, "cast:int8": 2, "clip:float32": 2, "multiply:float32": 4, "nn.bias_add:float32": 1, "nn.dense:int32": 2, "nn.relu:float32": 1, "round:float32": 2},
+        "out": [[-0.850137, -0.203983, -0.389862, 0.307935], [-0.248784, -0.526517, -0.018771, -0.873413]]},
 }
 
 # TVM 0.19's outputs where the realized form differs from TVM's by construction: TONEAREST's
@@ -166,6 +169,19 @@ def test_quantized_outputs_match_tvm(key):
     q, x = _quantized(key)
     out = relay.create_executor("debug", q).evaluate()(x)
     np.testing.assert_allclose(np.asarray(out), TVM_OUTPUTS_ONLY[key], rtol=1e-5, atol=1e-6)
+
+
+def test_debug_enabled_ops_limits_quantization():
+    """Only the listed operators' rules run: each conv2d is int8, nothing is requantized and
+    the residual add is float (TVM 0.19's own debug_enabled_ops raises AttributeError:
+    'String' object has no attribute 'value')."""
+    with qconfig(debug_enabled_ops=["nn.conv2d"], skip_conv_layers=[]):
+        q = quantize(relay.IRModule.from_expr(cnn()))
+    dtypes = collections.defaultdict(set)
+    for c in calls(q["main"]):
+        dtypes[c.op.name].add(c.checked_type.dtype)
+    assert dtypes["nn.conv2d"] == {"int32"} and dtypes["add"] == {"float32"}
+    assert "right_shift" not in dtypes and "int64" not in dtypes["cast"]
 
 
 def test_kl_threshold_matches_tvm():
