@@ -13,6 +13,12 @@ using namespace mlir;
 
 namespace {
 struct IREEInputOptions : public PassPipelineOptions<IREEInputOptions> {
+  Option<bool> inferType{
+      *this, "infer-type",
+      llvm::cl::desc("run relay-infer-type first; relay_mlir.compile turns it "
+                     "off for modules its caller has just typed, so that "
+                     "types are inferred once per compile"),
+      llvm::cl::init(true)};
   Option<bool> convertLayout{
       *this, "convert-layout",
       llvm::cl::desc("run relay-convert-layout (convolutions in "
@@ -94,7 +100,8 @@ void mlir::relay::registerRelayPipelines() {
       "refuses any left); convolutions become NHWC (relay-convert-layout) "
       "unless `convert-layout=false`",
       [](OpPassManager &pm, const IREEInputOptions &options) {
-        pm.addPass(createRelayInferType());
+        if (options.inferType)
+          pm.addPass(createRelayInferType());
         pm.addPass(createRelayMonomorphize());
         pm.addPass(createRelayGradient());
         pm.addPass(createRelayFoldConstants());

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from ._worker import run_pipeline
 from .analysis import free_vars
-from .emit import new_context, parse_module, run_passes
 from .errors import CompileError
 from .expr import Call, Function, GlobalVar, TupleGetItem, Tuple, Var
 from .mlir_import import from_mlir_text
@@ -205,13 +205,10 @@ def _emit_as_target(fn: Function, mod: Optional[IRModule]):
 
 
 def _run_passes(text: str, passes: str, what: str, types_of: Optional[IRModule] = None) -> IRModule:
-    """``passes`` (a comma-separated pipeline) run on relay MLIR ``text``, read back (with
-    the ADTs of ``types_of``)."""
-    ctx = new_context()
-    holder = parse_module(ctx, text, f"<{what}>")
-    run_passes(ctx, holder.operation, f"builtin.module({passes})", what)
-    with ctx:
-        out = holder.operation.get_asm(enable_debug_info=True)
+    """``passes`` (a comma-separated pipeline) run on relay MLIR ``text`` in the worker
+    process (``_worker.run_pipeline``: a crash in C++ is a ``CompileError``), read back
+    (with the ADTs of ``types_of``)."""
+    out, _ = run_pipeline(text, f"builtin.module({passes})", what)
     return from_mlir_text(out, f"<{what}>", trusted=True, types_of=types_of)
 
 

@@ -17,18 +17,20 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._worker import client, diag_from_json, isolate_default, parse_in_child
+from ._worker import client, decode_layout, failed, how_it_died, isolate_default, parser_crash
 from .adt_value import ResultLayout, adt_defs_from_mlir
 from .byoc.device_route import place_external_functions
 from .byoc.external_code import attach_external_code
-from .emit import (annotate_result_dtypes, check_entry_tensors, check_known_ops, check_tensor_sizes, location_of,
-                   new_context, parse_module, run_passes)
+from .emit import (check_entry_tensors, check_known_ops, check_tensor_sizes, location_of, new_context,
+                   parse_module, run_passes)
 from .errors import CompileError, Diagnostic, diagnostics_from_text
 from .expr import Function
 from .module import IRModule
@@ -57,7 +59,7 @@ class Target:
     fallback_speed_flags: List[List[str]] = field(default_factory=list)
     #: Speed flags added for programs with run-time sizes (a `?` dim).
     run_time_size_flags: List[str] = field(default_factory=list)
-    #: Flags for programs with loops (`_has_loop`).
+    #: Flags for programs with loops (`Lowered.has_loop`).
     loop_flags: List[str] = field(default_factory=list)
 
 
@@ -138,16 +140,46 @@ def lower_to_iree_input(source: Source, params: Optional[Mapping[str, np.ndarray
     lowering runs in a child process, so a crash in C++ code becomes a
     ``CompileError`` instead of ending the interpreter.
     """
-    return _lower(source, params, source_name, isolate, opt_level)[0]
+    return _lower_source(source, params, source_name, isolate, opt_level).text()
+
+
+@dataclass
+class Lowered:
+    """A program lowered by ``relay-to-iree-input``: the file holding its text (which
+    iree-compile reads) and what the compiler needs to know about it, as the process that
+    lowered it reported it (``_worker.lowered_facts``)."""
+
+    path: Path
+    result_dtypes: Dict[str, List[str]]
+    layout: Optional[ResultLayout]
+    has_loop: bool
+    host_branches: bool
+    run_time_sizes: bool
+    workdir: Optional[tempfile.TemporaryDirectory] = field(default=None, repr=False)
+
+    def text(self) -> str:
+        return self.path.read_text(encoding="utf-8")
 
 
 def _lower(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
            source_name: Optional[str] = None, isolate: Optional[bool] = None,
            opt_level: Optional[int] = None
            ) -> Tuple[str, Dict[str, List[str]], Optional[ResultLayout]]:
-    """``(lowered text, {function: [result dtype, ...]}, main's ResultLayout)``
-    (see ``lower_to_iree_input``), after Relay's optimizer at ``opt_level``
-    (``optimizer.context_for``: None is the current PassContext's, or 3 outside any)."""
+    """``(lowered text, {function: [result dtype, ...]}, main's ResultLayout)`` (``_lower_source``)."""
+    low = _lower_source(source, params, source_name, isolate, opt_level)
+    return low.text(), low.result_dtypes, low.layout
+
+
+def _lower_source(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
+                  source_name: Optional[str] = None, isolate: Optional[bool] = None,
+                  opt_level: Optional[int] = None) -> Lowered:
+    """``source`` lowered (see ``lower_to_iree_input``) after Relay's optimizer at ``opt_level``
+    (``optimizer.context_for``: None is the current PassContext's, or 3 outside any).
+
+    An ``IRModule`` is emitted and typed here (its typing rules run as it is
+    built) and crosses to the worker as bytecode; MLIR text from a user (or
+    a file) goes to the worker as it is, which parses it once and checks it.
+    Either way the worker does not infer types the caller inferred."""
     from . import optimizer
 
     if isinstance(source, Function):
@@ -163,66 +195,106 @@ def _lower(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
                         f"file, got {type(source).__name__}")
     if isinstance(source, IRModule):
         em = source.to_mlir(params=params, infer=True)  # types inferred (and checked) here
-        ctx, op, keep = em.ctx, em.operation, em
+        layout, _ = main_layout(em.ctx, em.operation, inferred=True)
+        return lower_parsed_module(em.ctx, em.operation, isolate, passes, typed=True, layout=layout)
+    if params:
+        raise ValueError("params can only be bound when compiling an IRModule")
+    req = {"source_name": source_name or "<input>", "checks": True}
+    if isinstance(source, os.PathLike):
+        path = os.fspath(source)
+        if not os.path.isfile(path):
+            raise CompileError(f"cannot read '{path}'")
+        req.update(input=path, source_name=path)
     else:
-        if params:
-            raise ValueError("params can only be bound when compiling an IRModule")
-        ctx = new_context()
-        if isinstance(source, os.PathLike):
-            path = os.fspath(source)
-            if not os.path.isfile(path):
-                raise CompileError(f"cannot read '{path}'")
-            if _isolate(isolate):
-                with open(path, "rb") as f:
-                    parse_in_child(f.read().decode("utf-8", errors="replace"), path)
-            keep = parse_module(ctx, None, path, path=path)
-        else:
-            if _isolate(isolate):
-                parse_in_child(source, source_name or "<input>")
-            keep = parse_module(ctx, source, source_name or "<input>")
-        op = keep.operation
-    layout = _main_layout(ctx, op, inferred=isinstance(source, IRModule))
-    text, dtypes = lower_parsed(ctx, op, isolate, passes)
-    return text, dtypes, layout
+        req["text"] = source
+    return _lower_request(req, passes, isolate)
 
 
 def lower_parsed(ctx, op, isolate: Optional[bool] = None, passes: Sequence[str] = ()):
     """Lowers a parsed (or emitted) relay module: ``(text, {function: [result dtype, ...]})``,
-    running the relay passes ``passes`` (pipeline elements: Relay's optimizer) first.
+    running the relay passes ``passes`` (pipeline elements: Relay's optimizer) first
+    (``lower_parsed_module``)."""
+    low = lower_parsed_module(ctx, op, isolate, passes)
+    return low.text(), low.result_dtypes
+
+
+def lower_parsed_module(ctx, op, isolate: Optional[bool] = None, passes: Sequence[str] = (),
+                        typed: bool = False, layout: Optional[ResultLayout] = None) -> Lowered:
+    """Lowers a parsed (or emitted) relay module, ``typed`` if its types are inferred already.
 
     The public functions' result dtypes are recorded first (in their
     ``iree.reflection``, ``emit.annotate_result_dtypes``): lowering makes
     integers signless, and ``Executable`` gives results back with these dtypes.
     Tensor types too large to exist are refused (``emit.check_tensor_sizes``), and
     so are public functions taking more tensors than iree-compile handles in
-    reasonable time (``emit.check_entry_tensors``).
+    reasonable time (``emit.check_entry_tensors``): here, before the module
+    crosses to the worker (whose bytecode reader would refuse a type whose element
+    count overflows int64 before a check could name the op).
     """
-    if isolate is None:
-        isolate = isolate_default()
-    pipeline = _with_passes(PIPELINE, passes)
     check_known_ops(ctx, op)
     check_entry_tensors(ctx, op)
-    if not isolate:
-        dtypes = annotate_result_dtypes(ctx, op)
-        check_tensor_sizes(ctx, op)
-        run_passes(ctx, op, pipeline, "lowering to IREE input")
-        with ctx:
-            return op.get_asm(enable_debug_info=True), dtypes
-    # here too: the worker's parser refuses a type whose element count
-    # overflows int64 before its own size check could name the op
     check_tensor_sizes(ctx, op)
+    req = {"typed": typed, "source_name": "<input>"}
+    if not _isolate(isolate):
+        return _lower_request(req, passes, isolate, (ctx, op), layout)
     with ctx:
-        text = op.get_asm(enable_debug_info=True)
-    return _lower_in_child(text, ctx, op, pipeline)
+        work = tempfile.TemporaryDirectory(prefix="relay-mlir-")
+        req.update(input=os.path.join(work.name, "input.mlirbc"), bytecode=True)
+        with open(req["input"], "wb") as f:
+            op.write_bytecode(f)
+    return _lower_request(req, passes, isolate, (ctx, op), layout, work)
 
 
-def _with_passes(pipeline: str, passes: Sequence[str]) -> str:
-    """``pipeline`` (``builtin.module(...)``) with ``passes`` run first."""
-    head = "builtin.module("
-    if not passes:
-        return pipeline
-    assert pipeline.startswith(head), pipeline
-    return head + ",".join(passes) + "," + pipeline[len(head):]
+def lowering_pipeline(lowering: str, passes: Sequence[str], typed: bool) -> str:
+    """The pipeline ``compile`` runs: Relay's optimizer ``passes`` (pipeline elements, each
+    ``relay-infer-type,<pass>``: a pass's input re-typed, as TVM's pass infrastructure does),
+    then ``lowering`` (``PIPELINE``, ``builtin.module(relay-to-iree-input...)``). A module
+    the caller has ``typed`` is not typed again first: the first optimizer pass's
+    ``relay-infer-type`` is dropped, or with no optimizer pass, relay-to-iree-input's own
+    (``infer-type=false``).
+
+    >>> lowering_pipeline(PIPELINE, [], typed=True)
+    'builtin.module(relay-to-iree-input{infer-type=false})'
+    >>> lowering_pipeline(PIPELINE, ["relay-infer-type,relay-fold-constants"], typed=True)
+    'builtin.module(relay-fold-constants,relay-to-iree-input)'
+    """
+    head, infer = "builtin.module(", "relay-infer-type,"
+    assert lowering.startswith(head) and lowering.endswith(")"), lowering
+    inner = lowering[len(head):-1]
+    passes = list(passes)
+    if typed and passes and passes[0].startswith(infer):
+        passes[0] = passes[0][len(infer):]
+    elif typed and not passes and inner.startswith("relay-to-iree-input"):
+        if inner.endswith("}"):
+            inner = inner[:-1] + " infer-type=false}"
+        else:
+            inner += "{infer-type=false}"
+    return head + ",".join([*passes, inner]) + ")"
+
+
+def _lower_request(req: dict, passes: Sequence[str], isolate: Optional[bool], parsed=None,
+                   layout: Optional[ResultLayout] = None, work=None) -> Lowered:
+    """Runs the lowering request ``req`` (``_worker.lower_module``) in the worker, or on the
+    caller's ``parsed`` ``(ctx, op)`` in this process if isolation is off; the lowered text
+    goes to a file in ``work`` (a new temporary directory if None)."""
+    from ._worker import lower_module, run_request
+
+    work = work or tempfile.TemporaryDirectory(prefix="relay-mlir-")
+    req.update(lowering=PIPELINE, passes=list(passes), what="lowering to IREE input", annotate=True,
+               facts=True, output=os.path.join(work.name, "iree_input.mlir"))
+    if not _isolate(isolate):
+        answer = lower_module(*parsed, req) if parsed is not None else run_request(req)
+    else:
+        reply = client().request(req)
+        if reply.answer is None:
+            raise _worker_crash(req, reply, parsed)
+        answer = reply.answer
+    if not answer["ok"]:
+        raise failed(answer)
+    if "layout" in answer:
+        layout = decode_layout(answer["layout"])
+    return Lowered(Path(req["output"]), answer.get("result_dtypes") or {}, layout, workdir=work,
+                   **answer["facts"])
 
 
 def _has(t: Type, kinds) -> bool:
@@ -234,9 +306,10 @@ def _has(t: Type, kinds) -> bool:
     return any(_has(p, kinds) for p in parts)
 
 
-def _main_layout(ctx, op, inferred: bool) -> Optional[ResultLayout]:
-    """``main``'s relay parameter and result types (to nest tuple results, give them their
-    relay dtypes and decode ADT values and references).
+def main_layout(ctx, op, inferred: bool) -> Tuple[Optional[ResultLayout], bool]:
+    """``(layout, typed)``: ``main``'s relay parameter and result types (to nest tuple results,
+    give them their relay dtypes and decode ADT values and references), and whether the
+    module's types are inferred (``inferred``, or inferred here).
 
     A ``main`` whose signature is left to inference in a module with ADTs or
     references is inferred here (in process, as ``IRModule.to_mlir`` does),
@@ -257,13 +330,13 @@ def _main_layout(ctx, op, inferred: bool) -> Optional[ResultLayout]:
 
     sig = signature()
     if sig is None:
-        return None
+        return None, inferred
     kinds = (TypeCall, RefType)
     if not any(_has(t, kinds) for t in [*sig[0], sig[1]]):
         if inferred or not any(_has(t, IncompleteType) for t in [*sig[0], sig[1]]):
             # tensors and tuples only: the layout nests tuple results and gives
             # each result its relay dtype
-            return ResultLayout(sig[0], sig[1], {})
+            return ResultLayout(sig[0], sig[1], {}), inferred
         found = []
 
         def look(o):
@@ -275,14 +348,15 @@ def _main_layout(ctx, op, inferred: bool) -> Optional[ResultLayout]:
         with ctx:
             op.walk(look, ir.WalkOrder.PRE_ORDER)
         if not found:
-            return None
+            return None, inferred
         run_passes(ctx, op, "builtin.module(relay-infer-type)", "type inference")
+        inferred = True
         sig = signature()
         if not any(_has(t, kinds) for t in [*sig[0], sig[1]]):
-            return None
+            return None, inferred
     with ctx:
         adts = adt_defs_from_mlir(op)
-    return ResultLayout(sig[0], sig[1], adts)
+    return ResultLayout(sig[0], sig[1], adts), inferred
 
 
 def _crash_diagnostics(stderr: str, ctx, op, crashed_pass: Optional[str] = None) -> List[Diagnostic]:
@@ -328,79 +402,105 @@ def _crash_diagnostics(stderr: str, ctx, op, crashed_pass: Optional[str] = None)
     return diags
 
 
-def _lower_in_child(text: str, ctx, op, pipeline: str):
-    """``(lowered text, result dtypes)`` from the worker process."""
-    import re
-
-    req = {"text": text, "source_name": "<input>", "pipeline": pipeline, "what": "lowering to IREE input",
-           "annotate": True}
-    out, rc, _ = client().request(req)
-    if out is None:
-        how = f"signal {-rc}" if rc < 0 else f"exit status {rc}"
-        # run again printing pass headers, to name the pass that crashed
-        _, _, trace = client().request(dict(req, trace_passes=True))
-        passes = re.findall(r"IR Dump Before (\S+)", trace)
-        raise CompileError(f"lowering to IREE input crashed ({how})",
-                           _crash_diagnostics(trace, ctx, op, passes[-1] if passes else None))
-    if not out["ok"]:
-        raise CompileError(out["message"], [diag_from_json(d) for d in out["diagnostics"]])
-    return out["text"], out.get("result_dtypes") or {}
-
-
-def _has_run_time_sizes(iree_input: str) -> bool:
-    """Whether the lowered program has a tensor with a `?` dim."""
-    return re.search(r"tensor<[0-9x]*\?x", iree_input) is not None
+def _worker_crash(req: dict, reply, parsed) -> CompileError:
+    """The ``CompileError`` for a worker that died on the lowering request ``req``: while
+    parsing user text (the parser's errors, from relay-mlir-opt), or in a pass (run again
+    printing pass headers, to name the pass; ``_crash_diagnostics`` locates the op)."""
+    if reply.stage is None and "text" in req:
+        return parser_crash(req["text"], req["source_name"], reply)
+    if reply.stage is None and not req.get("bytecode"):
+        with open(req["input"], "rb") as f:
+            return parser_crash(f.read().decode("utf-8", errors="replace"), req["source_name"], reply)
+    trace = client().request(dict(req, trace_passes=True)).stderr
+    passes = re.findall(r"IR Dump Before (\S+)", trace)
+    if parsed is None:  # user text the worker parsed without crashing: parsed here to locate
+        ctx = new_context()
+        keep = parse_module(ctx, req.get("text"), req["source_name"],
+                            path=None if "text" in req else req["input"])
+        parsed = (ctx, keep.operation)
+    return CompileError(f"lowering to IREE input crashed ({how_it_died(reply)})",
+                        _crash_diagnostics(trace, *parsed, passes[-1] if passes else None))
 
 
-def _iree_compile(text: str, target: Target, extra_args: Sequence[str]) -> bytes:
+def _iree_compile(source: Union[str, Lowered], target: Target, extra_args: Sequence[str]) -> bytes:
+    """iree-compile of a lowered program (a ``Lowered``, or its text: then its facts are
+    read by parsing it in the worker)."""
     from iree.compiler.tools.binaries import CompilerToolError
 
-    args = list(target.flags) + (target.loop_flags if _has_loop(text) else []) + list(extra_args)
-    sized = target.run_time_size_flags if _has_run_time_sizes(text) else []
-    run = _compile_via_vm if _branches_on_host(text) and not _names_phase(extra_args) else _compile
+    low = source if isinstance(source, Lowered) else _lowered_from_text(source)
+    args = list(target.flags) + (target.loop_flags if low.has_loop else []) + list(extra_args)
+    sized = target.run_time_size_flags if low.run_time_sizes else []
+    run = _compile_via_vm if low.host_branches and not _names_phase(extra_args) else _compile
     for speed in [target.speed_flags, *target.fallback_speed_flags]:
         if not speed:
             continue
         speed = [*speed, *sized]
         try:
-            return run(text, target, args + list(speed))
+            return run(low.path, target, args + list(speed))
         except CompilerToolError:
             pass  # retried without them below; that error is the one reported
     try:
-        return run(text, target, args)
+        return run(low.path, target, args)
     except CompilerToolError as e:
-        import signal
-
-        msg = str(e)
-        diags = diagnostics_from_text(msg)
-        m = re.search(r"^Error code: (-?\d+)", msg, re.M)
-        code = int(m.group(1)) if m else None
-        if code is not None and code < 0:  # killed by a signal: a crash inside IREE
-            try:
-                sig = signal.Signals(-code).name
-            except ValueError:
-                sig = f"signal {-code}"
-            raise CompileError(f"iree-compile crashed ({sig}) for target {target.name}: an internal "
-                               "compiler error in IREE", diags) from None
-        if not diags:
-            lines = [ln for ln in msg.strip().splitlines()
-                     if ln.strip() and not ln.startswith(("Error invoking", "Error code", "Diagnostics"))]
-            diags = [Diagnostic("error", lines[0] if lines else "iree-compile failed")]
-        raise CompileError(f"iree-compile failed for target {target.name}", diags) from None
+        raise _iree_compile_error(e, target) from None
 
 
-def _compile(text, target: Target, args: Sequence[str]) -> bytes:
+def _lowered_from_text(text: str) -> Lowered:
+    """A ``Lowered`` for lowered MLIR ``text`` (e.g. the CLI's), its facts from the worker."""
+    work = tempfile.TemporaryDirectory(prefix="relay-mlir-")
+    path = Path(work.name) / "iree_input.mlir"
+    path.write_text(text, encoding="utf-8")
+    req = {"input": str(path), "facts": True}
+    if _isolate(None):
+        reply = client().request(req)
+        if reply.answer is None:
+            raise CompileError(f"reading the lowered program crashed ({how_it_died(reply)})")
+        answer = reply.answer
+    else:
+        from ._worker import run_request
+        answer = run_request(req)
+    if not answer["ok"]:
+        raise failed(answer)
+    return Lowered(path, {}, None, workdir=work, **answer["facts"])
+
+
+def _iree_compile_error(e, target: Target) -> CompileError:
+    """The ``CompileError`` for iree-compile's last failure ``e`` (a ``CompilerToolError``)."""
+    import signal
+
+    msg = str(e)
+    diags = diagnostics_from_text(msg)
+    m = re.search(r"^Error code: (-?\d+)", msg, re.M)
+    code = int(m.group(1)) if m else None
+    if code is not None and code < 0:  # killed by a signal: a crash inside IREE
+        try:
+            sig = signal.Signals(-code).name
+        except ValueError:
+            sig = f"signal {-code}"
+        return CompileError(f"iree-compile crashed ({sig}) for target {target.name}: an internal "
+                            "compiler error in IREE", diags)
+    if not diags:
+        lines = [ln for ln in msg.strip().splitlines()
+                 if ln.strip() and not ln.startswith(("Error invoking", "Error code", "Diagnostics"))]
+        diags = [Diagnostic("error", lines[0] if lines else "iree-compile failed")]
+    return CompileError(f"iree-compile failed for target {target.name}", diags)
+
+
+def _compile(src: Union[str, bytes, Path], target: Target, args: Sequence[str]) -> bytes:
+    """One iree-compile run on MLIR text or bytecode, or on the file ``src``."""
     import iree.compiler as ic
 
-    return ic.compile_str(text, target_backends=[target.backend], extra_args=list(args))
+    if isinstance(src, Path):
+        return ic.compile_file(str(src), target_backends=[target.backend], extra_args=list(args))
+    return ic.compile_str(src, target_backends=[target.backend], extra_args=list(args))
 
 
-def _compile_via_vm(text: str, target: Target, args: Sequence[str]) -> bytes:
+def _compile_via_vm(src: Union[str, bytes, Path], target: Target, args: Sequence[str]) -> bytes:
     """iree-compile in two steps, fixing IREE's VM module in between: its
     branches must move one register width (vm_branch_widths)."""
     from .vm_branch_widths import fix_vm_module
 
-    vm_module = _compile(text, target, [*args, "--compile-to=vm", "--emit-mlir-bytecode"])
+    vm_module = _compile(src, target, [*args, "--compile-to=vm", "--emit-mlir-bytecode"])
     fixed, _, left = fix_vm_module(bytes(vm_module))
     if left:
         raise CompileError(f"iree-compile for target {target.name}: {left} block(s) of IREE's VM "
@@ -409,22 +509,9 @@ def _compile_via_vm(text: str, target: Target, args: Sequence[str]) -> bytes:
     return _compile(fixed, target, [*args, "--compile-from=vm"])
 
 
-def _branches_on_host(iree_input: str) -> bool:
-    """Whether the lowered program has control flow outside its kernels (the
-    host code IREE's VM runs): loops, and ifs that join values."""
-    return _has_loop(iree_input) or re.search(r"\bscf\.(if|for|index_switch)\b|\bcf\.br\b",
-                                              iree_input) is not None
-
-
 def _names_phase(extra_args: Sequence[str]) -> bool:
     return any(a.startswith(("--compile-to", "--compile-from", "--output-format"))
                for a in extra_args)
-
-
-def _has_loop(iree_input: str) -> bool:
-    """Whether the lowered program loops (relay-eliminate-recursion's loops are
-    unstructured control flow, `cf.cond_br` back edges; `scf.while` otherwise)."""
-    return "cf.cond_br" in iree_input or "scf.while" in iree_input
 
 
 def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A001
@@ -461,7 +548,7 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
 
     >>> import numpy as np, relay_mlir as relay
     >>> exe = relay.compile('''
-    ... func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+    ... func.func @main(%x: tensor<3xf32>) -> !relay.incomplete {
     ...   %y = relay.exp %x : (tensor<3xf32>) -> !relay.incomplete
     ...   return %y : !relay.incomplete
     ... }''')                                                   # doctest: +SKIP
@@ -474,20 +561,20 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
         return compile_for_devices(source, target, params, extra_args, opt_level)
     tgt = get_target(target)
     t0 = time.perf_counter()
-    text, dtypes, layout = _lower(source, params=params, source_name=source_name,
-                                  opt_level=opt_level)
-    text = attach_external_code(source, text, tgt.name)  # BYOC codegens (docs/byoc.md)
+    low = _lower_source(source, params=params, source_name=source_name, opt_level=opt_level)
+    low = attach_external_code(source, low, tgt.name)  # BYOC codegens (docs/byoc.md)
     t1 = time.perf_counter()
-    vmfb = _iree_compile(text, tgt, extra_args)
+    vmfb = _iree_compile(low, tgt, extra_args)
     t2 = time.perf_counter()
     if driver is None:
         driver = tgt.driver
-        if driver == "local-task" and _has_loop(text):
+        if driver == "local-task" and low.has_loop:
             driver = "local-sync"
-    exe = Executable(bytes(vmfb), driver=driver, target=tgt.name, result_dtypes=dtypes,
-                     result_layout=layout)
+    exe = Executable(bytes(vmfb), driver=driver, target=tgt.name, result_dtypes=low.result_dtypes,
+                     result_layout=low.layout)
     exe.compile_time_s = t2 - t0
     exe.lower_time_s = t1 - t0
     exe.iree_time_s = t2 - t1
-    exe.iree_input = text
+    exe.iree_input = low.text()
+    low.workdir.cleanup()
     return exe

@@ -270,6 +270,23 @@ def _flat_result_dtypes(fn_type) -> Optional[List[str]]:
     return out
 
 
+def _funcs(ctx, module_op) -> list:
+    with ctx:
+        body = module_op.regions[0].blocks[0]
+        return [op for op in body.operations if op.operation.name == "func.func"]
+
+
+def results_incomplete(ctx, module_op) -> bool:
+    """Whether a ``func.func``'s result type is still ``!relay.incomplete`` (left to inference)."""
+    ir = _ir()
+    with ctx:
+        for f in _funcs(ctx, module_op):
+            for t in ir.FunctionType(ir.TypeAttr(f.operation.attributes["function_type"]).value).results:
+                if "relay.incomplete" in str(t):
+                    return True
+    return False
+
+
 def annotate_result_dtypes(ctx, module_op) -> Dict[str, List[str]]:
     """Records each public ``func.func``'s result dtypes in its ``iree.reflection`` attribute.
 
@@ -279,25 +296,11 @@ def annotate_result_dtypes(ctx, module_op) -> Dict[str, List[str]]:
     ``{function: [dtype, ...]}`` for the functions annotated.
     """
     ir = _ir()
-
-    def funcs():
-        with ctx:
-            body = module_op.regions[0].blocks[0]
-            return [op for op in body.operations if op.operation.name == "func.func"]
-
-    def incomplete() -> bool:
-        with ctx:
-            for f in funcs():
-                for t in ir.FunctionType(ir.TypeAttr(f.operation.attributes["function_type"]).value).results:
-                    if "relay.incomplete" in str(t):
-                        return True
-        return False
-
-    if incomplete():
+    if results_incomplete(ctx, module_op):
         run_passes(ctx, module_op, "builtin.module(relay-infer-type)", "type inference")
     found: Dict[str, List[str]] = {}
     with ctx:
-        for f in funcs():
+        for f in _funcs(ctx, module_op):
             attrs = f.operation.attributes
             if "sym_visibility" in attrs and ir.StringAttr(attrs["sym_visibility"]).value != "public":
                 continue

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import warnings
 
+from ._worker import run_pipeline
 from .autodiff import _run_passes, gradient, jvp
-from .emit import _ir, new_context, parse_module, run_passes
+from .emit import _ir
 from .errors import CompileError
 from .expr import Call, Expr, Function, Op, TupleGetItem
 from .mlir_import import from_mlir_text
@@ -635,13 +636,11 @@ class ToMixedPrecision(FunctionPass):
                   f"{self.mixed_precision_type} missing-op-mode={self.missing_op_mode} "
                   f"keep-orig-output-dtype={str(keep).lower()}}}")
         what = self._info.name
-        mctx = new_context()
-        holder = parse_module(mctx, mod.to_mlir(infer=True).text(debug_info=True), f"<{what}>")
-        for d in run_passes(mctx, holder.operation, f"builtin.module({passes})", what):
+        out, diags = run_pipeline(mod.to_mlir(infer=True).text(debug_info=True), f"builtin.module({passes})",
+                                  what)  # in the worker, as autodiff._run_passes
+        for d in diags:
             if d.severity == "warning":
                 warnings.warn(f"{what}: {d.message}", UserWarning, stacklevel=4)
-        with mctx:
-            out = holder.operation.get_asm(enable_debug_info=True)
         return from_mlir_text(out, f"<{what}>", trusted=True, types_of=mod)
 
 
