@@ -134,3 +134,66 @@ def test_building_expressions_does_not_load_mlir():
         "print('ok')")], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "ok"
+
+
+# -- the frontends import one way ----------------------------------------------------
+def _frontend_imports():
+    """``{module: [(imported frontend module, line, inside a function?)]}`` for every module of
+    relay_mlir/frontend (packages as their ``__init__``)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "python" / "relay_mlir"   # the sources
+    front = root / "frontend"
+    files = sorted(front.rglob("*.py"))
+    names = {}
+    for p in files:
+        rel = p.relative_to(root).with_suffix("").parts
+        names[".".join(rel[:-1] if rel[-1] == "__init__" else rel)] = p
+    graph = {}
+    for module, path in names.items():
+        edges = []
+        typing_only = _type_checking_lines(path)
+        for target, line, in_function in _imports(path, module):
+            if line in typing_only:
+                continue  # `if TYPE_CHECKING:` imports never run
+            while target and target not in names:
+                target = target.rsplit(".", 1)[0] if "." in target else ""
+            if target.startswith("frontend") and target != module:
+                edges.append((target, line, in_function))
+        graph[module] = edges
+    return graph
+
+
+def _type_checking_lines(path):
+    """Lines of the imports under ``if TYPE_CHECKING:``."""
+    import ast
+
+    tree = ast.parse(path.read_text())
+    return {n.lineno for block in ast.walk(tree)
+            if isinstance(block, ast.If) and getattr(block.test, "id", None) == "TYPE_CHECKING"
+            for n in ast.walk(block) if isinstance(n, ast.ImportFrom)}
+
+
+def test_frontend_imports_flow_one_way():
+    """No import cycle among the frontend modules (ONNX, its op families, torch.export,
+    TorchScript), and no function-local import of one frontend module by another: a local
+    import is how a cycle hides (issue 35: {onnx, onnx_loop}, onnx_ops through _symshape)."""
+    graph = _frontend_imports()
+    assert len(graph) > 30 and "frontend.onnx_ops._symshape" in graph and "frontend.torch_ops.nn" in graph
+    problems = [f"{m}:{line}: function-local import of {t}"
+                for m, edges in graph.items() for t, line, local in edges if local]
+    state = {}
+
+    def visit(m, path):
+        state[m] = "open"
+        for t, line, _ in graph.get(m, ()):
+            if state.get(t) == "open":
+                problems.append("import cycle: " + " -> ".join(path[path.index(t):] + [t]))
+            elif t not in state:
+                visit(t, path + [t])
+        state[m] = "done"
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+    assert not problems, "\n".join(problems)

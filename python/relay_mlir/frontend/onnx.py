@@ -41,12 +41,12 @@ import numpy as np
 from .. import expr as E
 from ..analysis import free_vars
 from ..module import IRModule
-from ..ty import TensorType
 from ..errors import CompileError
 from .common import ImportError_, UnexpectedImportError, UnsupportedError
+from .onnx_loop import convert_loop, convert_scan
 from .onnx_ops import Node, lookup, registry
 from .onnx_ops._symshape import SYM_CONVERTERS, Sym
-from .onnx_ops._base import (_schema_inputs, check_dtype, check_shape_size, fmt_shape, tensor_to_array,
+from .onnx_ops._base import (_value_type, _schema_inputs, check_dtype, check_shape_size, fmt_shape, tensor_to_array,
                               to_relay_shape)
 
 __all__ = ["from_onnx", "supported_ops", "OnnxSpan"]
@@ -68,29 +68,6 @@ class OnnxSpan(E.Span):
     def __init__(self, source: str, node_name: str, op_type: str, index: int) -> None:
         super().__init__(f"{source}:{node_name}", index + 1, 1)
         self.node_name, self.op_type = node_name, op_type
-
-
-def _np_dtype(elem_type: int) -> Optional[str]:
-    from onnx import helper
-    try:
-        return np.dtype(helper.tensor_dtype_to_np_dtype(elem_type)).name
-    except Exception:
-        return None
-
-
-def _value_type(vi) -> Optional[Tuple[Optional[Tuple[Optional[int], ...]], Optional[str]]]:
-    """(shape with None for unknown dims | None, dtype | None) of a ValueInfoProto; None if not a tensor."""
-    t = vi.type
-    if t.WhichOneof("value") != "tensor_type":
-        return None
-    tt = t.tensor_type
-    dtype = _np_dtype(tt.elem_type) if tt.elem_type else None
-    if not tt.HasField("shape"):
-        return (None, dtype)
-    dims = []
-    for d in tt.shape.dim:
-        dims.append(d.dim_value if d.HasField("dim_value") and d.dim_value >= 0 else None)
-    return (tuple(dims), dtype)
 
 
 class _Importer:
@@ -234,7 +211,6 @@ class _Importer:
 
     # -- graph -----------------------------------------------------------------
     def run(self) -> IRModule:
-        from onnx import numpy_helper
         import onnx.defs
         if self.opset < MIN_OPSET:
             raise UnsupportedError(f"ONNX model '{self.source}' uses opset {self.opset}; "
@@ -439,7 +415,6 @@ class _Importer:
         elif node.op_type == "If":
             results = self._runtime_if(idx, node, ctx)
         elif node.op_type in ("Loop", "Scan"):
-            from .onnx_loop import convert_loop, convert_scan
             results = (convert_loop if node.op_type == "Loop" else convert_scan)(self, idx, node, ctx)
         else:
             conv = lookup(node.op_type, self.opset)

@@ -41,7 +41,8 @@ from .. import expr as E
 from ..analysis import free_vars
 from ..ty import TupleType
 from .onnx_ops import Node
-from .onnx_ops._base import fmt_shape, relay_type, to_relay_shape
+from .onnx_ops._base import _value_type, fmt_shape, relay_type, to_relay_shape
+from .onnx_ops._symshape import depend, runtime_check
 
 def _body_graph(node, ctx: Node):
     attrs = {a.name: a for a in node.attribute}
@@ -97,7 +98,6 @@ def _carry(ctx: Node, nxt: E.Expr, param: E.Var, ptype, what: str) -> E.Expr:
     ntype = _type_of(ctx, nxt, what)
     if all(b is None or a == b for a, b in zip(ntype[0], shape)):
         return nxt
-    from .onnx_ops._symshape import depend, runtime_check
     want = ctx.op("shape_of")(param, dtype="int64")
     same = ctx.op("all")(ctx.op("equal")(ctx.op("shape_of")(nxt, dtype="int64"), want))
     nxt = depend(ctx, nxt, runtime_check(ctx, same))
@@ -109,8 +109,6 @@ def _carry(ctx: Node, nxt: E.Expr, param: E.Var, ptype, what: str) -> E.Expr:
 def _declared_slice(ctx: Node, s: E.Expr, shape, vi, k: int):
     """A scan output slice whose inferred shape has run-time dims, given the static shape the
     body declares for it (checked at run time: a slice of another shape is an error)."""
-    from .onnx import _value_type
-    from .onnx_ops._symshape import depend, runtime_check
     decl = _value_type(vi)
     want = decl[0] if decl is not None else None
     if want is None or len(want) != len(shape) or any(d is None for d in want) or any(
@@ -315,7 +313,6 @@ def _scan(imp, idx, node, ctx: Node, g, in_axes, in_dirs, out_axes, out_dirs, in
     length = _i64(ctx, static[0]) if static else lengths[0]
     dynamic = [d for d in lengths if not isinstance(d, int)]
     if dynamic and (static or len(dynamic) > 1):
-        from .onnx_ops._symshape import depend, runtime_check
         ok = None
         for d in dynamic:
             eq = ctx.op("equal")(d, length)

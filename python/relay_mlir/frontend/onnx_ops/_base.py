@@ -614,3 +614,26 @@ def check_dtype(node: Optional[Node], dtype: str) -> str:
 
 def to_relay_shape(shape) -> list:
     return [Any() if d is None else int(d) for d in shape]
+
+
+def _np_dtype(elem_type: int) -> Optional[str]:
+    from onnx import helper
+    try:
+        return np.dtype(helper.tensor_dtype_to_np_dtype(elem_type)).name
+    except Exception:
+        return None
+
+
+def _value_type(vi) -> Optional[Tuple[Optional[Tuple[Optional[int], ...]], Optional[str]]]:
+    """(shape with None for unknown dims | None, dtype | None) of a ValueInfoProto; None if not a tensor."""
+    t = vi.type
+    if t.WhichOneof("value") != "tensor_type":
+        return None
+    tt = t.tensor_type
+    dtype = _np_dtype(tt.elem_type) if tt.elem_type else None
+    if not tt.HasField("shape"):
+        return (None, dtype)
+    dims = []
+    for d in tt.shape.dim:
+        dims.append(d.dim_value if d.HasField("dim_value") and d.dim_value >= 0 else None)
+    return (tuple(dims), dtype)

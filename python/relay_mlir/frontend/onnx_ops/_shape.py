@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from ._base import Node, fmt_shape
+from ._base import fmt_shape, have_op, Node
+from ._symshape import Dim, elems_expr
 
 
 def reshape(n: Node, x, target: Sequence[Optional[int]], src: Optional[Sequence[Optional[int]]] = None):
@@ -47,7 +48,6 @@ def unsqueeze(n: Node, x, shape: Sequence[Optional[int]], axes: Sequence[int]):
         target.append(1 if i in axes else next(it))
     if sum(1 for d in shape if d is None) > 1 or (any(d is None for d in shape) and
                                                  not _reshape_ok(shape, target)):
-        from ._base import have_op
         if have_op("expand_dims"):
             for a in axes:
                 x = n.op("expand_dims")(x, a, 1)
@@ -63,7 +63,6 @@ def squeeze(n: Node, x, shape: Sequence[Optional[int]], axes: Sequence[int]):
             raise n.unsupported(f"cannot squeeze axis {a} of size {shape[a]}")
     target = [d for i, d in enumerate(shape) if i not in axes]
     if sum(1 for d in shape if d is None) > 1:
-        from ._base import have_op
         if have_op("squeeze"):
             return n.op("squeeze")(x, axes)
     return reshape(n, x, target, shape)
@@ -84,7 +83,6 @@ def prod(ds) -> Optional[int]:
 
 def dims_of(x, shape: Sequence[Optional[int]]) -> list:
     """The dims of ``x`` (static shape ``shape``): ints where static, else ``Dim(x, i)``."""
-    from ._symshape import Dim
     return [d if d is not None else Dim(x, i) for i, d in enumerate(shape)]
 
 
@@ -93,7 +91,6 @@ def reshape_dims(n: Node, x, elems) -> object:
     tensors known at run time) for reshapes the importer itself makes (the element count
     agrees by construction): Relay's static codes when at most one entry is unknown (0 for
     ``x``'s own dim at its position), else ``dyn.reshape`` on the run-time shape."""
-    from ._symshape import Dim, elems_expr
     codes, unknown = [], 0
     for i, e in enumerate(elems):
         if isinstance(e, Dim):

@@ -24,6 +24,8 @@ import numpy as np
 
 from ... import expr as E
 from ...op import dyn as D
+from .elementwise import _onnx_dtype
+from ._base import lookup, relay_type
 
 __all__ = ["Dim", "Sym", "SYM_CONVERTERS", "sym_of", "elems_expr", "shape_sym", "checked_nonneg",
            "runtime_check", "depend", "axes_are_one_of"]
@@ -265,7 +267,6 @@ def _slice(n):
 @_sym_conv("Cast")
 def _cast(n):
     s = n.syms[0]
-    from .elementwise import _onnx_dtype
     dst = _onnx_dtype(n, n.attr("to"))
     n.ignore("saturate", "round_mode")
     if np.dtype(dst).kind not in "iu" or dst in ("int8", "uint8", "int16", "uint16"):
@@ -297,7 +298,6 @@ def _arith(fn):
         for i in range(k):
             x, y = a.elems[0 if la == 1 else i], b.elems[0 if lb == 1 else i]
             elems.append(fn(x, y))
-        from . import lookup
         expr = lookup(n.op_type, n.opset)(n)  # the ordinary converter on the run-time values
         if not isinstance(expr, E.Expr):
             return None
@@ -363,7 +363,6 @@ def _equal(n):
             return int(e)
         if isinstance(e, Dim):
             if id(e.of) not in typed:
-                from ._base import relay_type
                 typed[id(e.of)] = relay_type(e.of)
             t = typed[id(e.of)]
             if t is not None and e.axis < len(t[0]) and t[0][e.axis] is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Node, fmt_shape, register
-from .elementwise import _float_only
+from .elementwise import _float_only, _onnx_dtype
 from .nn import _batched_matmul
 
 
@@ -26,7 +26,6 @@ def _check_attributes(n: Node, dt: str) -> None:
             raise n.unsupported(f"{a} is not supported")
     sp = n.attr("softmax_precision", None)
     if sp is not None:
-        from .elementwise import _onnx_dtype
         if _onnx_dtype(n, sp) != dt:
             raise n.unsupported("softmax_precision different from the input type")
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from ... import expr as E
 from ..common import round_half_to_even
-from ._base import Node, have_op, register
+from ._base import check_dtype, have_op, Node, register
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -249,7 +249,6 @@ def _onnx_dtype(n: Node, to: int) -> str:
         dt = np.dtype(helper.tensor_dtype_to_np_dtype(to)).name
     except Exception:
         raise n.unsupported(f"cast to ONNX element type {to}") from None
-    from ._base import check_dtype
     return check_dtype(n, dt)
 
 

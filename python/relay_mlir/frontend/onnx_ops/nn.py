@@ -1,7 +1,6 @@
 """Neural-network ONNX ops: Conv, pooling, Gemm/MatMul, normalizations, Softmax, Flatten, Dropout."""
 from __future__ import annotations
 
-import math
 from typing import List, Optional, Sequence
 
 import numpy as np
@@ -9,6 +8,7 @@ import numpy as np
 from ._base import Node, fmt_shape, have_op, register
 from ._shape import dims_of, reshape_dims, prod, reshape, squeeze, unsqueeze
 from .elementwise import _float_only
+from ._symshape import depend, runtime_check
 
 
 # -- padding ---------------------------------------------------------------------
@@ -758,7 +758,6 @@ def _blocks_runtime(n: Node, x, xs, axes, b: int, what: str):
     """``x``, made to depend on a run-time check that its dims ``axes`` unknown at import time
     are multiples of ``b`` (static ones are checked now)."""
     from ...op import dyn as D
-    from ._symshape import depend, runtime_check
     ok = None
     for a in axes:
         if xs[a] is not None:

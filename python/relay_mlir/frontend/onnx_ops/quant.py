@@ -1,10 +1,10 @@
 """Quantization ONNX ops: QuantizeLinear, DequantizeLinear (per-tensor and per-axis)."""
 from __future__ import annotations
 
-import numpy as np
 
 from ..common import round_half_to_even
 from ._base import Node, register
+from .elementwise import _onnx_dtype
 
 _RANGES = {"uint8": (0, 255), "int8": (-128, 127), "uint16": (0, 65535), "int16": (-32768, 32767)}
 
@@ -38,7 +38,6 @@ def _quantize(n: Node):
         n.expect("saturate", 1, default=1)
     out_dt = n.dtype(2) if n.has(2) else "uint8"
     if n.opset >= 23 and n.has_attr("output_dtype") and not n.has(2):
-        from .elementwise import _onnx_dtype
         out_dt = _onnx_dtype(n, n.attr("output_dtype"))
     n.ignore("output_dtype", "precision")
     if out_dt not in _RANGES:

@@ -1,13 +1,12 @@
 """Reductions and index-producing ONNX ops: Reduce*, ArgMax/ArgMin, TopK, CumSum."""
 from __future__ import annotations
 
-from typing import List, Optional
 
-import numpy as np
 
 from ...op import dyn as D
 from ._base import Node, fmt_shape, register
 from .elementwise import _float_only
+from ._symshape import runtime_check
 
 
 def _axes(n: Node, input_since: int):
@@ -75,7 +74,6 @@ def _runtime_axes(n: Node):
         return out
     # the run-time axes must be one of the candidates (checked: a clear run-time error, never a
     # reduction over other axes than asked); the selection depends on the checked value
-    from ._symshape import runtime_check
     ok = None
     for cond in conds(norm):
         ok = cond if ok is None else n.op("logical_or")(ok, cond)

@@ -30,7 +30,11 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ._base import Node, fmt_shape, register
+from ... import expr as E
+from ...analysis import free_vars
+from ...ty import TupleType
+from ._base import Node, fmt_shape, register, relay_type, to_relay_shape
+from ._symshape import Dim, elems_expr, runtime_check
 
 # gates per cell, default activations per direction
 _GATES = {"LSTM": 4, "GRU": 3, "RNN": 1}
@@ -302,8 +306,6 @@ class _RuntimeSteps:
 def _typed_var(n: Node, name: str, value):
     """A variable of ``value``'s Relay type (the loop functions' parameters must have the exact
     types of their arguments)."""
-    from ... import expr as E
-    from ._base import relay_type, to_relay_shape
     t = relay_type(value, n.globals)
     if t is None:  # pragma: no cover - the values are tensors the importer built
         raise n.unsupported(f"cannot type the loop value '{name}'")
@@ -316,7 +318,6 @@ def _with_dims(n: Node, v, dims):
     ``dyn.reshape`` per dim: its element-count check is the equality check). Inside a loop
     the parameters' run-time sizes are unrelated as far as the compiler sees; rebound to one
     parameter's, the ops combining them need no run-time broadcast (docs/design.md)."""
-    from ._base import relay_type
     rank = len(relay_type(v, n.globals)[0])
     for axis, ref in dims.items():
         if isinstance(ref, tuple):  # (tensor, axis of it)
@@ -375,8 +376,6 @@ class _LoopSetup:
     in ``n.rnn_bindings``), the zero outputs ``y0`` [T_pad, B, H], a zero state ``zeros_bh``."""
 
     def __init__(self, n: Node, c) -> None:
-        from ... import expr as E
-        from ._symshape import Dim, elems_expr, runtime_check
         self.n, self.H = n, c["H"]
         self.time_axis = 0 if c["layout"] == 0 else 1
         self.batch_axis = 1 - self.time_axis
@@ -409,7 +408,6 @@ class _LoopSetup:
         return self.n.constant(np.array(v, np.int64))
 
     def bh_shape(self):
-        from ._symshape import elems_expr
         return elems_expr(self.n, [self.b_dim, self.H], "int64")
 
 
@@ -420,7 +418,6 @@ class _DirectionLoop:
     dispatch a step in IREE: whole iterations have none."""
 
     def __init__(self, n: Node, s: _LoopSetup, step, mask: _Mask, init, reverse: bool) -> None:
-        from ... import expr as E
         self.n, self.s, self.step, self.mask, self.reverse = n, s, step, mask, reverse
         self.t = E.var("t", shape=(), dtype="int64")
         self.s_v = [_typed_var(n, f"s{j}", v) for j, v in enumerate(init)]
@@ -472,9 +469,6 @@ class _DirectionLoop:
 
     def function(self, gv):
         """The loop function: the widest iteration whose steps remain, else the last one masked."""
-        from ... import expr as E
-        from ...analysis import free_vars
-        from ...ty import TupleType
         branches = [(self.remain(k), self.iteration(k, masked=False)) for k in _UNROLLS]
         branches.append((self.remain(1), self.iteration(_UNROLL_LAST, masked=True)))
         own = [self.t] + self.s_v + [self.y_v]
@@ -489,7 +483,6 @@ class _DirectionLoop:
 
 def _loop_direction(n: Node, cell, n_state: int, c, ins: _Inputs, mask: _Mask, s: _LoopSetup, d: int):
     """(y [T, B, H], final states) of direction ``d``, run by a loop function over the steps."""
-    from ... import expr as E
     reverse = c["direction"] == "reverse" or d == 1
     step = cell(n, c, ins, d, s.x, s.time_axis)
     init = [ins.state(5, d)] + ([ins.state(6, d)] if n_state == 2 else [])

@@ -9,8 +9,9 @@ import numpy as np
 from ... import expr as E
 from ...op import dyn as D
 from ._base import Node, fmt_shape, have_op, register
-from ._shape import prod, squeeze, unsqueeze
-from ._symshape import Dim, Sym, checked_nonneg, elems_expr, shape_sym, sym_of
+from ._shape import dims_of, prod, squeeze, unsqueeze
+from ._symshape import axes_are_one_of, checked_nonneg, depend, Dim, elems_expr, runtime_check, shape_sym, Sym, sym_of
+from .elementwise import _onnx_dtype
 
 
 # -- constants and shapes -------------------------------------------------------------
@@ -144,7 +145,6 @@ def _eye_like(n: Node):
     if dt is None:
         dtype = n.dtype(0)
     else:
-        from .elementwise import _onnx_dtype
         dtype = _onnx_dtype(n, dt)
     return np.eye(shp[0], shp[1], k=k, dtype=dtype)
 
@@ -255,7 +255,6 @@ def _squeeze_unsqueeze_runtime(n: Node, s, squeeze: bool):
     declares (or ONNX infers) gives the result, and the axes are checked at run time to be ones
     that give that shape (a clear run-time error otherwise, never a silently different shape)."""
     import itertools
-    from ._symshape import axes_are_one_of, depend
     out = n.out_shape(0)
     ls = n.shape(1)
     if out is None or ls is None or len(ls) != 1 or ls[0] is None:
@@ -450,7 +449,6 @@ def _slice_runtime(n: Node, xs):
     """starts/ends/steps known only at run time (axes must be constant: they decide which dims
     change): per axis, ONNX's clamping computed at run time and ``take`` at
     ``arange(start, end, step)`` (a step of 0 is a run-time error)."""
-    from ._shape import dims_of
     r = len(xs)
     x = n.expr(0)
     lens = [n.shape(i) for i in (1, 2)]
@@ -484,7 +482,6 @@ def _slice_runtime(n: Node, xs):
             def pick(v, default, m=m, has=has):
                 return n.op("where")(has, n.op("sum")(n.op("where")(m, v, i64(0)), axis=[0]), i64(default))
             plan.append((a, pick(starts, 0), pick(ends, _BIG), pick(steps, 1)))
-        from ._symshape import runtime_check
         zero = runtime_check(n, check)
         plan = [(a, n.op("add")(st, zero), en, sp) for a, st, en, sp in plan]
     else:
@@ -633,7 +630,6 @@ def _const_indices_runtime(n: Node, idx: np.ndarray, x, xs, axis: int):
     """Constant indices (negative ones counting from the end) into the dim ``axis`` of ``x``,
     unknown at import time: normalized at run time, with a run-time check that every index
     is in ``[-dim, dim)`` (onnxruntime's error, never a clamped or wrapped index)."""
-    from ._symshape import runtime_check
     idx = idx.astype(np.int64)
     if idx.size == 0:
         return n.constant(idx)
@@ -683,7 +679,6 @@ def _gather_elements(n: Node):
 def _indices_within(n: Node, idx, isz, x, xs, axis: int):
     """``idx`` made to depend on a run-time check that its dims other than ``axis`` are at most
     ``x``'s (GatherElements: onnxruntime refuses larger ones)."""
-    from ._symshape import depend, runtime_check
     if isz is None:
         raise n.unsupported("the rank of input 1 (indices) is unknown")
     if len(isz) != len(xs):
@@ -751,8 +746,6 @@ def _pad_runtime(n: Node, mode: str):
     input index i - before, wrapped by the mode (constant: out of range gives the pad value;
     edge: clamped; reflect: mirrored; wrap: modulo), gathered with ``take``; a negative output
     size is a run-time error."""
-    from ._shape import dims_of
-    from ._symshape import checked_nonneg
     xs = n.shape(0)
     if xs is None:
         raise n.unsupported("the input rank is unknown")
@@ -780,7 +773,6 @@ def _pad_runtime(n: Node, mode: str):
     if runtime_axes:
         # every dim is padded by the entry whose axis is its own (or not at all); an axis given
         # twice is a run-time error
-        from ._symshape import runtime_check
         ax = n.expr(3)
         if n.dtype(3) != "int64":
             ax = n.op("cast")(ax, "int64")
@@ -934,7 +926,6 @@ def _one_hot_runtime(n: Node, axis: int):
     depth = n.op("reshape")(depth, [1])
     one = n.constant(np.array([1], np.int64))
     # depth >= 1, and the result (indices x depth) at most 2^40 elements, checked at run time
-    from ._shape import dims_of
     idims = dims_of(n.expr(0), n.shape(0))
     req = n.op("concatenate")([elems_expr(n, idims, "int64"), n.op("subtract")(depth, one)], axis=0) \
         if idims else n.op("subtract")(depth, one)
