@@ -222,6 +222,76 @@ _MISSING = object()
  _RESTORE, _MEMO) = range(13)
 
 
+def _read(forms, env: dict, got) -> List[PyAny]:
+    """The operand values of a call: simple forms (``Interpreter._simple``) computed here,
+    complex ones taken in order from ``got`` (their values, already evaluated)."""
+    out = []
+    j = 0
+    for f in forms:
+        if f is None:
+            out.append(got[j])
+            j += 1
+            continue
+        c = f[0]
+        if c == 0:
+            out.append(_lookup(env, f[1]))
+        elif c == 1:
+            out.append(f[1])
+        else:
+            out.append(f[1]([_lookup(env, g[1]) if g[0] == 0 else g[1] for g in f[2]], f[3]))
+    return out
+
+
+def _lookup(env: dict, var: Var) -> PyAny:
+    v = env.get(var, _MISSING)
+    if v is _MISSING:
+        raise RelayRuntimeError(f"unbound variable '{var.name_hint}'")
+    return v
+
+
+def _bind(env: dict, var: Var, value: PyAny, push) -> None:
+    """``env[var] = value``, pushing a frame that restores an older binding of ``var``."""
+    old = env.get(var, _MISSING)
+    if old is not _MISSING:
+        push((_RESTORE, env, var, old))
+    env[var] = value
+
+
+def _condition(c: PyAny) -> bool:
+    """An If's condition value, which must be a 0-d bool tensor (TVM's interpreter checks it)."""
+    if type(c) is not np.ndarray or c.shape != () or c.dtype != np.bool_:
+        raise RelayRuntimeError(f"If: the condition must be a 0-d bool tensor, got {_show(c)}")
+    return bool(c)
+
+
+def _pop_values(vals: List[PyAny], n: int) -> List[PyAny]:
+    """The top ``n`` values of the value stack, removed, in push order."""
+    if not n:
+        return []
+    got = vals[-n:]
+    del vals[-n:]
+    return got
+
+
+def _resume_ref(k: int, vals: List[PyAny]) -> None:
+    """RefCreate, RefRead and RefWrite with their operands' values on the value stack."""
+    if k == _REFNEW:
+        vals.append(RefValue(vals.pop()))
+        return
+    if k == _REFREAD:
+        r = vals.pop()
+        if type(r) is not RefValue:
+            raise RelayRuntimeError(f"RefRead of a non-reference value {_show(r)}")
+        vals.append(r.value)
+        return
+    v = vals.pop()
+    r = vals.pop()
+    if type(r) is not RefValue:
+        raise RelayRuntimeError(f"RefWrite to a non-reference value {_show(r)}")
+    r.value = v
+    vals.append(())
+
+
 def _children(e: Expr) -> List[Expr]:
     """The sub-expressions of ``e`` (for the sharing analysis)."""
     te = type(e)
@@ -473,251 +543,190 @@ class Interpreter:
             return self._machine(tasks, [] if vals is None else vals)
 
     def _machine(self, tasks: List[tuple], vals: List[PyAny]) -> PyAny:
-        push, pop = tasks.append, tasks.pop
-        vpush, vpop = vals.append, vals.pop
-        infos = self._infos
-        memo_nodes = self._memo_nodes
-        simple_of = self._simple_forms
+        """Runs the work stack ``tasks`` until it is empty; the value stack ``vals`` then holds
+        the result. An ``_EVAL`` frame evaluates an expression (``_eval``); every other frame
+        continues a node whose operands are on the value stack (``_resume``)."""
+        pop = tasks.pop
+        evaluate, resume = self._eval, self._resume
         steps = 0
-
-        def read(forms, env, got):
-            """The operand values: simple ones computed here, complex ones from ``got``."""
-            out = []
-            j = 0
-            for f in forms:
-                if f is None:
-                    out.append(got[j])
-                    j += 1
-                    continue
-                c = f[0]
-                if c == 0:
-                    v = env.get(f[1], _MISSING)
-                    if v is _MISSING:
-                        raise RelayRuntimeError(f"unbound variable '{f[1].name_hint}'")
-                    out.append(v)
-                elif c == 1:
-                    out.append(f[1])
-                else:
-                    kargs = []
-                    for g in f[2]:
-                        if g[0] == 0:
-                            v = env.get(g[1], _MISSING)
-                            if v is _MISSING:
-                                raise RelayRuntimeError(f"unbound variable '{g[1].name_hint}'")
-                            kargs.append(v)
-                        else:
-                            kargs.append(g[1])
-                    out.append(f[1](kargs, f[3]))
-            return out
-
         try:
             while tasks:
                 t = pop()
                 steps += 1
-                k = t[0]
-                if k == _EVAL:
-                    e = t[1]
-                    env = t[2]
-                    while True:  # expressions in tail position continue here, without the stack
-                        if e in memo_nodes:
-                            v = env.get(e, _MISSING)
-                            if v is not _MISSING:
-                                vpush(v)
-                                break
-                            push((_MEMO, env, e))
-                        te = type(e)
-                        if te is Var:
-                            v = env.get(e, _MISSING)
-                            if v is _MISSING:
-                                raise RelayRuntimeError(f"unbound variable '{e.name_hint}'")
-                            vpush(v)
-                            break
-                        if te is Constant:
-                            vpush(e.data)
-                            break
-                        if te is Call:
-                            info = infos.get(e)
-                            if info is None:
-                                info = infos[e] = self._call_info(e)
-                            cplx = info[3]
-                            if cplx:
-                                push((_CALL, info, env))
-                                for i in range(len(cplx) - 1, -1, -1):
-                                    push((_EVAL, cplx[i], env))
-                                break
-                            args = read(info[2], env, ())
-                            nxt = self._dispatch(info, args, vpush)
-                            if nxt is None:
-                                break
-                            e, env = nxt
-                            steps += 1
-                            continue
-                        if te is Let:
-                            val = e.value
-                            var = e.var
-                            if type(val) is Function:  # a recursive binding
-                                v = self._closure(val, env, var)
-                            else:
-                                f = simple_of.get(val, _MISSING)
-                                if f is _MISSING:
-                                    f = simple_of[val] = self._simple(val)
-                                if f is None:
-                                    push((_LET, e, env))
-                                    e = val
-                                    continue
-                                v = read((f,), env, ())[0]
-                            old = env.get(var, _MISSING)
-                            if old is not _MISSING:
-                                push((_RESTORE, env, var, old))
-                            env[var] = v
-                            e = e.body
-                            steps += 1
-                            continue
-                        if te is If:
-                            cond = e.cond
-                            f = simple_of.get(cond, _MISSING)
-                            if f is _MISSING:
-                                f = simple_of[cond] = self._simple(cond)
-                            if f is None:
-                                push((_IF, e, env))
-                                e = cond
-                                continue
-                            c = read((f,), env, ())[0]
-                            if type(c) is not np.ndarray or c.shape != () or c.dtype != np.bool_:
-                                raise RelayRuntimeError(
-                                    f"If: the condition must be a 0-d bool tensor, got {_show(c)}")
-                            e = e.true_branch if c else e.false_branch
-                            steps += 1
-                            continue
-                        if te is Tuple:
-                            fields = e.fields
-                            push((_TUPLE, len(fields)))
-                            for i in range(len(fields) - 1, -1, -1):
-                                push((_EVAL, fields[i], env))
-                            break
-                        if te is TupleGetItem:
-                            push((_TGI, e.index))
-                            e = e.tuple_value
-                            continue
-                        if te is Match:
-                            push((_MATCH, e, env))
-                            e = e.data
-                            continue
-                        if te is Function:
-                            vpush(self._closure(e, env))
-                            break
-                        if te is GlobalVar:
-                            vpush(self.global_closure(e))
-                            break
-                        if te is RefCreate:
-                            push((_REFNEW,))
-                            e = e.value
-                            continue
-                        if te is RefRead:
-                            push((_REFREAD,))
-                            e = e.ref
-                            continue
-                        if te is RefWrite:
-                            push((_REFWRITE,))
-                            push((_EVAL, e.value, env))
-                            e = e.ref
-                            continue
-                        if te is Constructor or te is Op:
-                            vpush(e)  # an uncalled constructor or operator: a function value
-                            break
-                        raise RelayRuntimeError(f"the debug interpreter cannot evaluate {e!r}")
-                elif k == _CALL:
-                    info = t[1]
-                    n = len(info[3])
-                    got = vals[-n:]
-                    del vals[-n:]
-                    nxt = self._dispatch(info, read(info[2], t[2], got), vpush)
-                    if nxt is not None:
-                        push((_EVAL, nxt[0], nxt[1]))
-                elif k == _APPLY:
-                    n = t[1]
-                    f = vpop()
-                    if n:
-                        args = vals[-n:]
-                        del vals[-n:]
-                    else:
-                        args = []
-                    nxt = self._dispatch((3, None), args + [f], vpush)
-                    if nxt is not None:
-                        push((_EVAL, nxt[0], nxt[1]))
-                elif k == _LET:
-                    e = t[1]
-                    env = t[2]
-                    var = e.var
-                    old = env.get(var, _MISSING)
-                    if old is not _MISSING:
-                        push((_RESTORE, env, var, old))
-                    env[var] = vpop()
-                    push((_EVAL, e.body, env))
-                elif k == _IF:
-                    c = vpop()
-                    if type(c) is not np.ndarray or c.shape != () or c.dtype != np.bool_:
-                        raise RelayRuntimeError(f"If: the condition must be a 0-d bool tensor, got {_show(c)}")
-                    e = t[1]
-                    push((_EVAL, e.true_branch if c else e.false_branch, t[2]))
-                elif k == _TUPLE:
-                    n = t[1]
-                    if n:
-                        tup = tuple(vals[-n:])
-                        del vals[-n:]
-                    else:
-                        tup = ()
-                    vpush(tup)
-                elif k == _TGI:
-                    tup = vpop()
-                    if type(tup) is not tuple:
-                        raise RelayRuntimeError(f"TupleGetItem of a non-tuple value {_show(tup)}")
-                    i = t[1]
-                    if not -len(tup) <= i < len(tup):
-                        raise RelayRuntimeError(f"TupleGetItem index {i} out of range for a "
-                                                f"{len(tup)}-tuple")
-                    vpush(tup[i])
-                elif k == _MATCH:
-                    e = t[1]
-                    env = t[2]
-                    data = vpop()
-                    for clause in e.clauses:
-                        binds: List[PyAny] = []
-                        if self._match(clause.lhs, data, binds):
-                            for var, v in binds:
-                                old = env.get(var, _MISSING)
-                                if old is not _MISSING:
-                                    push((_RESTORE, env, var, old))
-                                env[var] = v
-                            push((_EVAL, clause.rhs, env))
-                            break
-                    else:
-                        raise RelayRuntimeError(f"match failed: no clause matches value {_show(data)}")
-                elif k == _REFNEW:
-                    vpush(RefValue(vpop()))
-                elif k == _REFREAD:
-                    r = vpop()
-                    if type(r) is not RefValue:
-                        raise RelayRuntimeError(f"RefRead of a non-reference value {_show(r)}")
-                    vpush(r.value)
-                elif k == _REFWRITE:
-                    v = vpop()
-                    r = vpop()
-                    if type(r) is not RefValue:
-                        raise RelayRuntimeError(f"RefWrite to a non-reference value {_show(r)}")
-                    r.value = v
-                    vpush(())
-                elif k == _RESTORE:
-                    t[1][t[2]] = t[3]
-                elif k == _MEMO:
-                    t[1][t[2]] = vals[-1]
-                else:  # pragma: no cover
-                    raise AssertionError(f"bad frame {t!r}")
+                if t[0] == _EVAL:
+                    steps += evaluate(t[1], t[2], tasks, vals)
+                else:
+                    resume(t, tasks, vals)
         finally:
             self.steps += steps
         if len(vals) != 1:  # pragma: no cover - a bug in the machine
             raise AssertionError(f"the value stack ends with {len(vals)} values")
         return vals[0]
+
+    def _eval(self, e: Expr, env: dict, tasks: List[tuple], vals: List[PyAny]) -> int:
+        """Evaluates ``e`` in ``env``: pushes its value, or the frames that compute it.
+        Expressions in tail position (a let body, an if branch, a closure's body) continue here,
+        without the stack; returns how many such steps it took."""
+        push, vpush = tasks.append, vals.append
+        memo_nodes = self._memo_nodes
+        steps = 0
+        while True:
+            if e in memo_nodes:
+                v = env.get(e, _MISSING)
+                if v is not _MISSING:
+                    vpush(v)
+                    return steps
+                push((_MEMO, env, e))
+            te = type(e)
+            if te is Var:
+                v = env.get(e, _MISSING)
+                if v is _MISSING:
+                    raise RelayRuntimeError(f"unbound variable '{e.name_hint}'")
+                vpush(v)
+                return steps
+            if te is Constant:
+                vpush(e.data)
+                return steps
+            if te is Call:
+                info = self._infos.get(e)
+                if info is None:
+                    info = self._infos[e] = self._call_info(e)
+                cplx = info[3]
+                if cplx:
+                    push((_CALL, info, env))
+                    for i in range(len(cplx) - 1, -1, -1):
+                        push((_EVAL, cplx[i], env))
+                    return steps
+                nxt = self._dispatch(info, _read(info[2], env, ()), vpush)
+                if nxt is None:
+                    return steps
+                e, env = nxt
+            elif te is Let:
+                val = e.value
+                if type(val) is Function:  # a recursive binding
+                    v = self._closure(val, env, e.var)
+                else:
+                    f = self._simple_form(val)
+                    if f is None:
+                        push((_LET, e, env))
+                        e = val
+                        continue
+                    v = _read((f,), env, ())[0]
+                _bind(env, e.var, v, push)
+                e = e.body
+            elif te is If:
+                f = self._simple_form(e.cond)
+                if f is None:
+                    push((_IF, e, env))
+                    e = e.cond
+                    continue
+                e = e.true_branch if _condition(_read((f,), env, ())[0]) else e.false_branch
+            else:
+                e = self._eval_structure(e, env, push, vpush)
+                if e is None:
+                    return steps
+                continue
+            steps += 1
+
+    def _simple_form(self, e: Expr) -> Optional[tuple]:
+        """``_simple(e)``, memoised."""
+        f = self._simple_forms.get(e, _MISSING)
+        if f is _MISSING:
+            f = self._simple_forms[e] = self._simple(e)
+        return f
+
+    def _eval_structure(self, e: Expr, env: dict, push, vpush) -> Optional[Expr]:
+        """Tuples, projections, matches, functions and references: pushes the value or the
+        frames that finish the node, and returns the sub-expression to evaluate next (None when
+        there is none)."""
+        te = type(e)
+        if te is Tuple:
+            fields = e.fields
+            push((_TUPLE, len(fields)))
+            for i in range(len(fields) - 1, -1, -1):
+                push((_EVAL, fields[i], env))
+            return None
+        if te is TupleGetItem:
+            push((_TGI, e.index))
+            return e.tuple_value
+        if te is Match:
+            push((_MATCH, e, env))
+            return e.data
+        if te is Function:
+            vpush(self._closure(e, env))
+            return None
+        if te is GlobalVar:
+            vpush(self.global_closure(e))
+            return None
+        if te is RefCreate:
+            push((_REFNEW,))
+            return e.value
+        if te is RefRead:
+            push((_REFREAD,))
+            return e.ref
+        if te is RefWrite:
+            push((_REFWRITE,))
+            push((_EVAL, e.value, env))
+            return e.ref
+        if te is Constructor or te is Op:
+            vpush(e)  # an uncalled constructor or operator: a function value
+            return None
+        raise RelayRuntimeError(f"the debug interpreter cannot evaluate {e!r}")
+
+    def _resume(self, t: tuple, tasks: List[tuple], vals: List[PyAny]) -> None:
+        """Continues the node of frame ``t`` (any kind but ``_EVAL``) with the values its
+        operands left on the value stack."""
+        push, vpush, vpop = tasks.append, vals.append, vals.pop
+        k = t[0]
+        if k == _CALL:
+            info = t[1]
+            nxt = self._dispatch(info, _read(info[2], t[2], _pop_values(vals, len(info[3]))), vpush)
+            if nxt is not None:
+                push((_EVAL, nxt[0], nxt[1]))
+        elif k == _APPLY:
+            f = vpop()
+            nxt = self._dispatch((3, None), _pop_values(vals, t[1]) + [f], vpush)
+            if nxt is not None:
+                push((_EVAL, nxt[0], nxt[1]))
+        elif k == _LET:
+            e, env = t[1], t[2]
+            _bind(env, e.var, vpop(), push)
+            push((_EVAL, e.body, env))
+        elif k == _IF:
+            e = t[1]
+            push((_EVAL, e.true_branch if _condition(vpop()) else e.false_branch, t[2]))
+        elif k == _TUPLE:
+            vpush(tuple(_pop_values(vals, t[1])))
+        elif k == _TGI:
+            tup = vpop()
+            if type(tup) is not tuple:
+                raise RelayRuntimeError(f"TupleGetItem of a non-tuple value {_show(tup)}")
+            i = t[1]
+            if not -len(tup) <= i < len(tup):
+                raise RelayRuntimeError(f"TupleGetItem index {i} out of range for a "
+                                        f"{len(tup)}-tuple")
+            vpush(tup[i])
+        elif k == _MATCH:
+            self._resume_match(t[1], t[2], vpop(), push)
+        elif k in (_REFNEW, _REFREAD, _REFWRITE):
+            _resume_ref(k, vals)
+        elif k == _RESTORE:
+            t[1][t[2]] = t[3]
+        elif k == _MEMO:
+            t[1][t[2]] = vals[-1]
+        else:  # pragma: no cover
+            raise AssertionError(f"bad frame {t!r}")
+
+    def _resume_match(self, e: Match, env: dict, data: PyAny, push) -> None:
+        """Binds the first clause whose pattern matches ``data`` and evaluates its body next."""
+        for clause in e.clauses:
+            binds: List[PyAny] = []
+            if self._match(clause.lhs, data, binds):
+                for var, v in binds:
+                    _bind(env, var, v, push)
+                push((_EVAL, clause.rhs, env))
+                return
+        raise RelayRuntimeError(f"match failed: no clause matches value {_show(data)}")
 
     def _dispatch(self, info: tuple, args: List[PyAny], vpush) -> Optional[tuple]:
         """Makes a call with its operand values. Pushes the result of an
