@@ -65,6 +65,11 @@ LAYERS = {
     "transform": 10,
     "compiler": 11,
     "executor": 11.5,
+    # issue 33: relay.quantize (TVM's automatic quantization)
+    "quantize.config": 0, "quantize.kl_divergence": 0, "quantize.forward_rewrite": 2.5,
+    "quantize.hints": 11.6, "quantize.fixed_point_multiply": 11.6, "quantize.partitioning": 11.65,
+    "quantize.annotation": 11.7, "quantize.realization": 11.7, "quantize.calibration": 11.7,
+    "quantize.passes": 11.8, "quantize.pipeline": 11.85, "quantize": 11.9,
     "cli": 12,
     "": 13,  # relay_mlir/__init__.py
 }
