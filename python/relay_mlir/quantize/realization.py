@@ -8,7 +8,7 @@ A realized value is an integer tensor with a float32 scale (``value = data * dom
   ``left_shift``; any other ratio is ``cast`` int64 + ``fixed_point_multiply``, clip, cast back.
 - ``nn.conv2d``/``nn.conv1d``/``nn.dense``: operands cast to ``dtype_input``/``dtype_weight``
   (int8), ``out_dtype=dtype_activation`` (int32); scale = product of the operands' scales;
-  ``nn.batch_matmul`` likewise when both operands are quantized (casting only what differs).
+  ``nn.batch_matmul`` likewise (each operand cast only if its dtype differs).
 - ``multiply``: both operands in int32, scales multiply. ``add``/``concatenate``: operands
   brought to the smaller scale (shift left, integer multiply or fixed-point multiply), in
   int32 for add; a float32 operand of ``add`` gets a ``stop_fusion``.
@@ -115,17 +115,6 @@ def _contraction(call: Call, args: List[Value]) -> Optional[Value]:
         return None
     cfg = current_qconfig()
     lhs, rhs = both
-    out = _forward(call, [_cast_to(lhs, cfg.dtype_input), tensor.cast(rhs.data, cfg.dtype_weight)],
-                   out_dtype=cfg.dtype_activation)
-    return _Int(out, f32(lhs.dom_scale * rhs.dom_scale), cfg.dtype_activation)
-
-
-def _batch_matmul(call: Call, args: List[Value]) -> Optional[Value]:
-    both = _both_int(call, args)
-    if both is None:
-        return None
-    cfg = current_qconfig()
-    lhs, rhs = both
     out = _forward(call, [_cast_to(lhs, cfg.dtype_input), _cast_to(rhs, cfg.dtype_weight)],
                    out_dtype=cfg.dtype_activation)
     return _Int(out, f32(lhs.dom_scale * rhs.dom_scale), cfg.dtype_activation)
@@ -211,7 +200,7 @@ def _cast_hint(call: Call, args: List[Value]) -> Optional[Value]:
 
 def _rules():
     table = {SIMULATED_QUANTIZE: _simulated_quantize, "nn.conv2d": _contraction,
-             "nn.conv1d": _contraction, "nn.dense": _contraction, "nn.batch_matmul": _batch_matmul,
+             "nn.conv1d": _contraction, "nn.dense": _contraction, "nn.batch_matmul": _contraction,
              "multiply": _multiply,
              "add": _add, "concatenate": _concatenate, "clip": _clip,
              "annotation.cast_hint": _cast_hint}
