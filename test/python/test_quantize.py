@@ -48,6 +48,23 @@ TVM_RESULTS = {
     'mlp:{"calibrate_mode": "percentile", "skip_dense_layer": false, "weight_scale": "max"}': {
         "counts": {"cast:float32": 2, "cast:int8": 2, "clip:float32": 2, "multiply:float32": 4, "nn.bias_add:float32": 1, "nn.dense:int32": 2, "nn.relu:float32": 1, "round:float32": 2},
         "out": [[-0.850137, -0.203983, -0.389862, 0.307935], [-0.248784, -0.526517, -0.018771, -0.873413]]},
+    'cat:{"skip_conv_layers": []}': {
+        "counts": {"add:int32": 3, "cast:float32": 1, "cast:int8": 5, "clip:float32": 1, "clip:int32": 3, "clip:int8": 1, "concatenate:int8": 1, "multiply:float32": 2, "nn.conv2d:int32": 3, "nn.relu:int32": 2, "right_shift:int32": 3, "round:float32": 1},
+        "out":
+        [-0.0625, 2.9375, 1.5, 0.875, 3, -0.0625, 1.6875, -0.6875, 2.1875, 3.0625, 0.75, 1,
+         -0.625, 3.875, 2.625, 3.4375, 0.625, 1.8125, 2, 2.25, 1.4375, 1.875, 1.3125, 0.375,
+         0.5625, 3.1875, -0.1875, 2.5, 0.875, 0.8125, 0.9375, 1.75, 2.625, 0.75, 0.3125,
+         1.125, 0.625, 1.0625, 0.6875, 1.4375, 1, 1.125, 0, 0, 3.6875, -0.9375, 1.0625,
+         1.375, -1.25, 1.125, 3.1875, 3.3125, -0.1875, 1.375, 1.625, 1, 0.125, 0.6875, 0,
+         -0.25, 1.75, 3.875, 2.125, -1.3125, 0.1875, 0.6875, -0.125, 1.875, -0.9375, 0.125,
+         1.0625, 0, 0.125, 0.0625, -2.375, 0.25, 0.3125, -0.1875, -1.25, -4.625, -2.25,
+         -0.3125, -3.25, 0.6875, -0.8125, -4.1875, -3.125, -3.1875, -4.3125, -0.625, -2.25,
+         -4.125, -2.125, 0.3125, -1.8125, -2.375, -2.5, -3.5, -2.4375, -4.375, -0.25,
+         -1.6875, -1, -2.5625, -0.3125, -1.4375, -1.25, -0.625, -0.6875, 0.5, -1.1875,
+         -1.0625, 0.5, -0.75, -0.625, -2.125, -2.75, -0.8125, -0.625, 0.25, 0.5625, -4,
+         -4.4375, 3.4375, -0.5625, -0.125, -0.3125, -2.875, -0.75, -1.6875, -2.5625, -0.125,
+         -1.75, -0.875, -2.0625, 0.0625, -1.875, -0.6875, -1.25, -3.5625, 0.5, 1.25, -1.5,
+         -0.0625]},
 }
 
 # TVM 0.19's outputs where the realized form differs from TVM's by construction: TONEAREST's
@@ -122,8 +139,20 @@ def bmm_net():
     return relay.Function([x], relay.reshape(relay.nn.batch_matmul(y, y), (1, 16)))
 
 
+def cat_net():
+    """Two quantized conv branches concatenated, then a conv."""
+    rng = np.random.default_rng(4)
+    x = relay.var("data", shape=(1, 3, 6, 6))
+    w = [relay.const(rng.normal(0, s, shape).astype("float32")) for s, shape in
+         [(0.3, (4, 3, 3, 3)), (0.3, (4, 3, 3, 3)), (0.2, (4, 8, 3, 3))]]
+    conv = lambda data, weight: relay.nn.conv2d(data, weight, padding=(1, 1),  # noqa: E731
+                                                channels=4, kernel_size=(3, 3))
+    y = relay.concatenate([relay.nn.relu(conv(x, w[0])), relay.nn.relu(conv(x, w[1]))], axis=1)
+    return relay.Function([x], conv(y, w[2]))
+
+
 NETS = {"cnn": (cnn, (1, 3, 8, 8)), "mlp": (mlp, (2, 16)), "bn": (bn_net, (1, 4, 8, 8)),
-        "bmm": (bmm_net, (1, 4, 8))}
+        "bmm": (bmm_net, (1, 4, 8)), "cat": (cat_net, (1, 3, 6, 6))}
 
 
 def _expanded(counts, fixed_point):
@@ -160,8 +189,9 @@ def test_realized_module_matches_tvm(key):
     counts = collections.Counter(f"{c.op.name}:{c.checked_type.dtype}" for c in calls(q["main"]))
     assert dict(counts) == _expanded(TVM_RESULTS[key]["counts"], TVM_FIXED_POINT.get(key, []))
     out = relay.create_executor("debug", q).evaluate()(x)
-    # TVM's outputs are recorded to 6 significant digits.
-    np.testing.assert_allclose(np.asarray(out), TVM_RESULTS[key]["out"], rtol=1e-5, atol=1e-6)
+    # TVM's outputs are recorded to 6 significant digits (flattened for the conv output).
+    np.testing.assert_allclose(np.asarray(out).ravel(), np.ravel(TVM_RESULTS[key]["out"]),
+                               rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("key", list(TVM_OUTPUTS_ONLY))

@@ -9,7 +9,8 @@ A value is tracked with its annotation kind: INPUT (about to be an int8 operand)
 - ``add``: with one annotated operand, a constant other operand is a WEIGHT, anything else
   an INPUT; two ACTIVATIONs: the right one becomes INPUT. ``multiply`` likewise (one operand
   must be unannotated). ``nn.batch_matmul``: each unannotated or ACTIVATION operand becomes
-  WEIGHT if constant, else INPUT; the result is ACTIVATION.
+  WEIGHT if constant, else INPUT; the result is ACTIVATION. ``concatenate`` with an annotated
+  input: the unannotated inputs become ACTIVATION; the result is ACTIVATION.
 - ``reshape``, ``clip``, ``nn.relu``, ``strided_slice``, ``nn.avg_pool2d``,
   ``nn.batch_flatten``, ``transpose``, ``annotation.stop_fusion`` keep their operand's kind;
   ``nn.max_pool2d``/``nn.max_pool1d`` and ``annotation.cast_hint`` make it INPUT.
@@ -144,6 +145,13 @@ class _Annotator:
             operands.append(self.other(expr) if kind in (None, K.ACTIVATION) else expr)
         return _Annotated(_forward(call, operands), K.ACTIVATION)
 
+    def concatenate(self, call: Call, args: List[Value]) -> Optional[Value]:
+        fields = [_split(v) for v in args]
+        if self.skip(call) or all(k is None for _, k in fields):
+            return None
+        exprs = [self.attach(e, K.ACTIVATION) if k is None else e for e, k in fields]
+        return _Annotated(_forward(call, exprs), K.ACTIVATION)
+
     def identity(self, call: Call, args: List[Value]) -> Optional[Value]:
         if self.skip(call):
             return None
@@ -177,7 +185,7 @@ class _Annotator:
 
     def rules(self):
         table = {"nn.conv2d": self.conv, "nn.conv1d": self.conv, "nn.dense": self.dense,
-                 "nn.batch_matmul": self.batch_matmul,
+                 "nn.batch_matmul": self.batch_matmul, "concatenate": self.concatenate,
                  "add": self.add, "multiply": self.multiply,
                  "nn.max_pool2d": self.to_input, "nn.max_pool1d": self.to_input,
                  "annotation.cast_hint": self.cast_hint,

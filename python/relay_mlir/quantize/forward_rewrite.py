@@ -6,7 +6,8 @@ a call of an operator that has a rule is given its rewritten arguments, which ma
 *temporary expressions* (values that carry extra facts, such as "this is an int8 tensor at
 scale 1/16"). The rule returns a new expression or temporary, or ``None`` to keep the call.
 Where a temporary meets a call without a rule (or a rule that returns ``None``), a tuple, a
-tuple projection or the function's result, it is ``realize()``d into a plain expression.
+tuple projection or the function's result, it is ``realize()``d into a plain expression
+(``concatenate`` takes its inputs as operands here, not as a tuple).
 ``multi_ref`` (annotate's trigger) is applied to an argument used more than once.
 """
 from __future__ import annotations

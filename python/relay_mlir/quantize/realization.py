@@ -25,7 +25,7 @@ from typing import List, Optional
 
 import numpy as np
 
-from ..expr import Call, Expr, Function, Tuple, const
+from ..expr import Call, Expr, Function, const
 from ..op import tensor
 from .config import QAnnotateKind, current_qconfig
 from .fixed_point_multiply import fixed_point_multiply
@@ -161,12 +161,11 @@ def _add(call: Call, args: List[Value]) -> Optional[Value]:
 
 
 def _concatenate(call: Call, args: List[Value]) -> Optional[Value]:
-    fields = args[0].fields if isinstance(args[0], Tuple) else None
-    ref_fields = call.args[0].fields if isinstance(call.args[0], Tuple) else None
-    if fields is None or ref_fields is None or not fields or not isinstance(fields[0], _Int):
+    fields = _both_int(call, args)
+    if fields is None:
         return None
-    data, scale, dtype = _unify(ref_fields, list(fields), None)
-    return _Int(_forward(call, [Tuple(data)]), scale, dtype)
+    data, scale, dtype = _unify(call.args, fields, None)
+    return _Int(_forward(call, data), scale, dtype)
 
 
 def _clip(call: Call, args: List[Value]) -> Optional[Value]:
