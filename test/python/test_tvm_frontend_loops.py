@@ -1,9 +1,9 @@
 """``prim::Loop`` whose condition is known only at run time (a scripted ``while`` on a tensor)
-through the TorchScript importer (``from_pytorch``): a Relay loop (a private global function
-calling itself), as TVM 0.19 converts such loops (a recursive ``while_loop`` function).
-Checked against torch on the reference interpreter at inputs that run 0, 4 and 7
-iterations; a carried value that changes type, or a carried number (the counter of a
-``for`` with a run-time ``break``), is refused.
+and a ``for`` with a data-dependent ``break`` (TorchScript carries an int counter) through the
+TorchScript importer (``from_pytorch``): a Relay loop (a private global function calling
+itself), as TVM 0.19 converts such loops (a recursive ``while_loop`` function). Checked
+against torch on the reference interpreter at inputs that run 0, some and all iterations;
+a carried value that changes type, or a carried float, is refused.
 """
 from __future__ import annotations
 
@@ -43,6 +43,15 @@ class _Accumulate(torch.nn.Module):
         return x
 
 
+class _Threshold(torch.nn.Module):
+    def forward(self, x):
+        t = 0.0
+        while bool(x.sum() > t):
+            t = t + 1.5
+            x = x * 0.5
+        return x
+
+
 class _Grow(torch.nn.Module):
     def forward(self, x):
         while bool(x.sum() < 10.0):
@@ -67,11 +76,19 @@ def test_while_on_a_run_time_condition_matches_torch():
             np.testing.assert_allclose(np.asarray(g), w.numpy(), rtol=1e-6)
 
 
-def test_a_loop_carrying_numbers_is_refused():
-    # a ``for`` with a run-time ``break`` carries TorchScript's own int counter; relay-mlir's
-    # run-time loops carry tensors only (TVM 0.19 converts it)
-    with pytest.raises(UnsupportedError, match="carries value 1, a int; it can carry tensors only"):
-        from_torchscript(torch.jit.script(_Accumulate().eval()), [("x", (2, 3))])
+def test_for_with_a_run_time_break_matches_torch():
+    # TorchScript carries its own int counter through such a loop: a 0-d int64 tensor here
+    torch.manual_seed(0)
+    sm, run = _import_and_run(_Accumulate().eval(), (2, 3))
+    for x in (torch.zeros(2, 3), torch.full((2, 3), 5.0), torch.randn(2, 3)):  # 6 steps, 0, some
+        with torch.no_grad():
+            want = sm(x).numpy()
+        np.testing.assert_allclose(np.asarray(run(x.numpy())), want, rtol=1e-5, atol=1e-6)
+
+
+def test_a_loop_carrying_a_float_is_refused():
+    with pytest.raises(UnsupportedError, match="carries value 1, a float; it can carry tensors, ints and bools"):
+        from_torchscript(torch.jit.script(_Threshold()), [("x", (3,))])
 
 
 def test_a_carried_value_that_changes_type_is_refused():

@@ -153,10 +153,10 @@ def _run_time_loop(imp: TorchScriptImporter, node, start: int, trip: Any, cond: 
     import torch
     state = []
     for j, (v, ex) in enumerate(carried):
-        if not isinstance(v, (_TV, torch.Tensor)):
+        if not isinstance(v, (_TV, torch.Tensor, bool, int)):
             raise imp.unsupported(node, f"a loop run at run time carries value {j}, a {type(v).__name__}; "
-                                        "it can carry tensors only")
-        state.append((imp.as_tv(v, None, node), ex))
+                                        "it can carry tensors, ints and bools")
+        state.append((imp.as_tv(v, None, node), ex))  # an int: a 0-d int64 tensor
     i = E.var("i", shape=(), dtype="int64")
     c = E.var("cond", shape=(), dtype="bool")
     cvars = [E.var(f"carried{j}", shape=tv.shape, dtype=tv.dtype) for j, (tv, _) in enumerate(state)]
@@ -211,6 +211,27 @@ def _bool_op(imp: TorchScriptImporter, node) -> None:
     example = (not examples[0]) if kind == "aten::__not__" else \
         (all(examples) if kind == "aten::__and__" else any(examples))
     imp.put(node.outputsAt(0), _TV(out, (), "bool"), bool(example))
+
+
+_NUMBER_OPS = {"aten::add": op.add, "aten::sub": op.subtract, "aten::mul": op.multiply,
+               "aten::lt": op.less, "aten::le": op.less_equal, "aten::gt": op.greater,
+               "aten::ge": op.greater_equal, "aten::eq": op.equal, "aten::ne": op.not_equal}
+
+
+def _number_op(imp: TorchScriptImporter, node) -> None:
+    """Arithmetic and comparisons of Python ints (``int + int``, ``int < int``) where one is
+    known only at run time (a run-time loop's counter): the Relay op on 0-d int64 tensors.
+    On tensors, or on numbers known at import time, the usual conversion."""
+    ins = [imp.get(v) for v in node.inputs()]
+    kind_out = node.outputsAt(0).type().kind()
+    if kind_out not in ("IntType", "BoolType") or len(ins) != 2 or not any(isinstance(v, _TV) for v, _ in ins) \
+            or not all(isinstance(v, int) or (isinstance(v, _TV) and v.shape == ()) for v, _ in ins):
+        imp.run_node_default(node)
+        return
+    a, b = (imp.as_tv(v, "int64", node).expr for v, _ in ins)
+    dtype = "int64" if kind_out == "IntType" else "bool"
+    example = imp.evaluate(node, [ex for _, ex in ins])[0]
+    imp.put(node.outputsAt(0), _TV(_NUMBER_OPS[node.kind()](a, b), (), dtype), example)
 
 
 def _raise(imp: TorchScriptImporter, node) -> None:
@@ -277,6 +298,7 @@ RULES = {
     "aten::__and__": _bool_op,
     "aten::__or__": _bool_op,
     "aten::__not__": _bool_op,
+    **{kind: _number_op for kind in _NUMBER_OPS},
     "prim::RaiseException": _raise,
     "prim::NumToTensor": _num_to_tensor,
     "aten::Int": _to_number,
