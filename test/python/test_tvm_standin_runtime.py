@@ -348,3 +348,19 @@ def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name),
                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_ir_structural_equal():
+    # TVM 0.19 (side venv), the same calls: True, False, True, True, False; assert -> ValueError
+
+    x, y = relay.var("x", shape=(1, 4)), relay.var("x", shape=(1, 4))
+    m1 = tvm.IRModule.from_expr(relay.Function([x], relay.exp(x)))
+    m2 = tvm.IRModule.from_expr(relay.Function([y], relay.exp(y)))
+    m3 = tvm.IRModule.from_expr(relay.Function([y], relay.log(y)))
+    got = [tvm.ir.structural_equal(m1["main"], m1["main"]), tvm.ir.structural_equal(relay.exp(x), relay.exp(y)),
+           tvm.ir.structural_equal(relay.exp(x), relay.exp(y), map_free_vars=True),
+           tvm.ir.structural_equal(m1, m2), tvm.ir.structural_equal(m1, m3)]
+    assert got == [True, False, True, True, False]
+    tvm.ir.assert_structural_equal(m1, m2)
+    with pytest.raises(ValueError, match="StructuralEqual check failed"):
+        tvm.ir.assert_structural_equal(m1, m3)
