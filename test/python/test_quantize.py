@@ -254,6 +254,13 @@ def test_calibration_dataset_errors():
             quantize(mod, dataset=[{"x": np.zeros((2, 16), "float32")}])
         with pytest.raises(ValueError, match="needs a dataset"):
             quantize(mod)
+    x = relay.var("data", shape=(relay.Any(), 16))  # a dynamic dim accepts any size
+    w = relay.const(np.ones((4, 16), "float32"))
+    dyn = relay.IRModule.from_expr(relay.Function([x], relay.nn.dense(x, w)))
+    with qconfig(skip_dense_layer=False, calibrate_mode="percentile"):
+        with pytest.raises(ValueError, match=r"expected a float32 array of shape \(\?, 16\), "
+                                             r"got float32 \(3, 15\)"):
+            quantize(dyn, dataset=[{"data": np.zeros((3, 15), "float32")}])
     with qconfig(partition_conversions="enabled"):
         with pytest.raises(NotImplementedError, match="partition_conversions='enabled'"):
             quantize(mod)

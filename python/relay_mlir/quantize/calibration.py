@@ -19,6 +19,7 @@ import numpy as np
 from ..expr import Call, Constant, Expr, Function, Tuple, Var, const
 from ..executor import create_executor
 from ..module import IRModule
+from ..ty import TensorType
 from .config import QAnnotateKind, current_qconfig
 from .forward_rewrite import forward_rewrite, post_order
 from .hints import HINT_RULES, SIMULATED_QUANTIZE, is_simulated_quantize
@@ -68,11 +69,15 @@ def _checked_input(n: int, p: Var, batch: Mapping) -> np.ndarray:
                          f"(it has: {', '.join(map(str, batch)) or 'none'})")
     value = batch[p.name_hint]
     value = np.asarray(value.numpy() if hasattr(value, "numpy") else value)  # NDArray or numpy
-    t = p.type_annotation
-    shape, dtype = tuple(int(d) for d in t.shape), t.dtype
-    if value.shape != shape or value.dtype != np.dtype(dtype):
+    t = p.type_annotation if p.type_annotation is not None else p._checked_type
+    if not isinstance(t, TensorType):
+        return value  # an untyped input: the float graph's run checks it
+    dims = tuple(d if isinstance(d, int) else None for d in t.shape)  # None: a dynamic dim
+    fits = value.ndim == len(dims) and all(d is None or d == g for d, g in zip(dims, value.shape))
+    if not fits or value.dtype != np.dtype(t.dtype):
+        shape = str(tuple(dims)).replace("None", "?")
         raise ValueError(f"relay.quantize: calibration batch {n}, input '{p.name_hint}': "
-                         f"expected a {dtype} array of shape {shape}, got {value.dtype} "
+                         f"expected a {t.dtype} array of shape {shape}, got {value.dtype} "
                          f"{value.shape}")
     return value
 
