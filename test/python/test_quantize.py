@@ -215,11 +215,13 @@ def test_debug_enabled_ops_limits_quantization():
 
 
 def test_kl_threshold_matches_tvm():
-    """TVM 0.19's ``_find_scale_by_kl`` on this array (seeded) returned 3.0691192150115967."""
+    """TVM 0.19's ``_find_scale_by_kl`` returned 3.0691192150115967 on this array (seeded)
+    and 0.015935508534312248 on zeros (a dead ReLU: numpy's ±0.5 histogram range)."""
     rng = np.random.default_rng(0)
     rng.normal(0, 1, 1000)
     values = np.maximum(rng.normal(0, 1, 5000), 0).astype("float32")
     assert find_threshold_by_kl(values) == 3.0691192150115967
+    assert find_threshold_by_kl(np.zeros(100, "float32")) == 0.015935508534312248
 
 
 def test_qconfig_defaults_and_scope():

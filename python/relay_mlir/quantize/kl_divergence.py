@@ -68,8 +68,9 @@ def find_threshold_by_kl(values: np.ndarray, num_bins: int = 8001,
         raise ValueError("relay.quantize: kl_divergence calibration got an empty tensor")
     thres = max(abs(values.min()), abs(values.max()))
     # The edges TVM 0.19's numpy (1.26) makes for a float32 range: computed in float64,
-    # rounded to float32 (numpy 2's float32 linspace differs in the last bit).
-    t = np.float64(thres)
+    # rounded to float32 (numpy 2's float32 linspace differs in the last bit); an all-zero
+    # tensor gets numpy's range for an empty one, ±0.5.
+    t = np.float64(thres) if thres > 0 else 0.5
     edges = (-t + np.arange(num_bins + 1) * (2 * t / num_bins)).astype(F32)
     hist, _ = np.histogram(values, bins=edges)
     zero, half = num_bins // 2, num_quantized_bins // 2
