@@ -1,0 +1,168 @@
+"""Quantized ONNX: the integer and QLinear operators against onnxruntime and the ONNX node tests.
+
+* Six of the quantized ONNX node tests (one per operator and dtype family:
+  QLinearConv, QLinearMatMul uint8 3-D and int8 with float16 scales, ConvInteger,
+  MatMulInteger, DynamicQuantizeLinear), each output equal to the test's expected
+  output (the tests' own tolerances; the integer outputs exactly). All 18 quantized
+  node tests of onnx 1.23 pass (scripts/onnx_conformance.py -k
+  'qlinear|integer|dynamicquantize'); six keep the suite's time down.
+* A tiny CNN (Conv + Relu + MatMul), made here from a seed, quantized by
+  ``onnxruntime.quantization`` — ``quantize_static`` in the QOperator format
+  (QLinearConv, QLinearMatMul, per-channel int8 weights, uint8 activations) and in
+  the QDQ format, and ``quantize_dynamic`` (DynamicQuantizeLinear, ConvInteger,
+  MatMulInteger) — against onnxruntime's CPU results on one input: exactly for the
+  static models (onnxruntime rounds half to even in float32, as the importer),
+  within 1e-6 for the dynamic one (float scale products in another order).
+* Bad quantization parameters are import errors naming the node and the input.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+quantization = pytest.importorskip("onnxruntime.quantization")
+
+from onnx import TensorProto, numpy_helper  # noqa: E402
+from onnx import helper as oh  # noqa: E402
+
+import relay_mlir as relay  # noqa: E402
+from relay_mlir.frontend import from_onnx  # noqa: E402
+from relay_mlir.frontend.common import ImportError_  # noqa: E402
+
+QUANTIZED_NODE_TESTS = ("test_qlinearconv", "test_qlinearmatmul_3D_uint8_float32",
+                        "test_qlinearmatmul_2D_int8_float16", "test_convinteger_with_padding",
+                        "test_matmulinteger", "test_dynamicquantizelinear_min_adjusted")
+
+
+def _node_cases():
+    from onnx.backend.test.case.node import collect_testcases
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {c.name: c for c in collect_testcases() if c.kind == "node" and c.name in QUANTIZED_NODE_TESTS}
+
+
+@pytest.fixture(scope="module")
+def compiled(quantized_models):
+    """The node tests and the three quantized CNNs as functions of ONE module, compiled once."""
+    cases = _node_cases()
+    funcs = {name: from_onnx(c.model)["main"] for name, c in cases.items()}
+    funcs.update({kind: from_onnx(str(path))["main"] for kind, path in quantized_models.items()})
+    return cases, relay.compile(relay.IRModule(funcs), target="llvm-cpu")
+
+
+def _arrays(values):
+    return [numpy_helper.to_array(v) if isinstance(v, onnx.TensorProto) else np.asarray(v) for v in values]
+
+
+@pytest.mark.parametrize("name", QUANTIZED_NODE_TESTS)
+def test_quantized_node_test(compiled, name):
+    cases, exe = compiled
+    if name not in cases:
+        pytest.skip(f"{name} is not a node test of onnx {onnx.__version__}")
+    case = cases[name]
+    for inputs, outputs in case.data_sets:
+        got = exe.run(name, *_arrays(inputs))
+        got = got if isinstance(got, tuple) else (got,)
+        want = _arrays(outputs)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            g = np.asarray(g)
+            assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, g.dtype, w.shape, w.dtype)
+            np.testing.assert_allclose(g, w, rtol=case.rtol, atol=case.atol)
+
+
+# -- models quantized by onnxruntime.quantization ---------------------------------------------
+def _float_cnn() -> onnx.ModelProto:
+    rng = np.random.RandomState(33)
+    inits = [numpy_helper.from_array((rng.randn(4, 3, 3, 3) * 0.3).astype("float32"), "w1"),
+             numpy_helper.from_array((rng.randn(4) * 0.1).astype("float32"), "b1"),
+             numpy_helper.from_array((rng.randn(64, 5) * 0.2).astype("float32"), "w2"),
+             numpy_helper.from_array(np.array([1, 64], "int64"), "shape")]
+    nodes = [oh.make_node("Conv", ["x", "w1", "b1"], ["c"], pads=[1, 1, 1, 1], strides=[2, 2]),
+             oh.make_node("Relu", ["c"], ["r"]),
+             oh.make_node("Reshape", ["r", "shape"], ["f"]),
+             oh.make_node("MatMul", ["f", "w2"], ["y"])]
+    g = oh.make_graph(nodes, "cnn", [oh.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                      [oh.make_tensor_value_info("y", TensorProto.FLOAT, [1, 5])], inits)
+    m = oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)])
+    m.ir_version = 8
+    return m
+
+
+class _Calibration(quantization.CalibrationDataReader):
+    def __init__(self):
+        rng = np.random.RandomState(7)
+        self.batches = iter([{"x": rng.randn(1, 3, 8, 8).astype("float32")} for _ in range(4)])
+
+    def get_next(self):
+        return next(self.batches, None)
+
+
+@pytest.fixture(scope="module")
+def quantized_models(tmp_path_factory):
+    d = tmp_path_factory.mktemp("quant")
+    onnx.save(_float_cnn(), d / "float.onnx")
+    paths = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for fmt in (quantization.QuantFormat.QOperator, quantization.QuantFormat.QDQ):
+            paths[fmt.name] = d / f"{fmt.name}.onnx"
+            quantization.quantize_static(d / "float.onnx", paths[fmt.name], _Calibration(), quant_format=fmt,
+                                         per_channel=True, activation_type=quantization.QuantType.QUInt8,
+                                         weight_type=quantization.QuantType.QInt8,
+                                         op_types_to_quantize=["Conv", "MatMul"])
+        paths["dynamic"] = d / "dynamic.onnx"
+        quantization.quantize_dynamic(d / "float.onnx", paths["dynamic"],
+                                      weight_type=quantization.QuantType.QInt8)
+    return paths
+
+
+@pytest.mark.parametrize("kind, ops, atol", [
+    ("QOperator", {"QLinearConv", "QLinearMatMul"}, 0.0),
+    ("QDQ", {"QuantizeLinear", "DequantizeLinear", "Conv", "MatMul"}, 0.0),
+    ("dynamic", {"DynamicQuantizeLinear", "ConvInteger", "MatMulInteger"}, 1e-6),
+])
+def test_onnxruntime_quantized_cnn(quantized_models, compiled, kind, ops, atol):
+    model = onnx.load(quantized_models[kind])
+    assert ops <= {n.op_type for n in model.graph.node}
+    x = np.random.RandomState(11).randn(1, 3, 8, 8).astype("float32")
+    want = ort.InferenceSession(str(quantized_models[kind]),
+                                providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    got = compiled[1].run(kind, x)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=0, atol=atol)
+
+
+# -- bad quantization parameters ---------------------------------------------------------------
+def _qlinear_matmul(a_scale, b_scale, b_zero_point, y_zero_point=np.uint8(0)) -> onnx.ModelProto:
+    inits = [numpy_helper.from_array(np.asarray(a_scale, "float32"), "as"),
+             numpy_helper.from_array(np.asarray(1, "uint8"), "az"),
+             numpy_helper.from_array(np.ones((3, 2), "int8"), "b"),
+             numpy_helper.from_array(np.asarray(b_scale, "float32"), "bs"),
+             numpy_helper.from_array(np.asarray(b_zero_point), "bz"),
+             numpy_helper.from_array(np.asarray(0.5, "float32"), "ys"),
+             numpy_helper.from_array(np.asarray(y_zero_point), "yz")]
+    node = oh.make_node("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"], name="qmm")
+    g = oh.make_graph([node], "g", [oh.make_tensor_value_info("a", TensorProto.UINT8, [2, 3])],
+                      [oh.make_tensor_value_info("y", TensorProto.UINT8, [2, 2])], inits)
+    return oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)])
+
+
+@pytest.mark.parametrize("model, message", [
+    (lambda: _qlinear_matmul(0.0, 0.5, np.int8(0)), "input 1 (a_scale) must be positive and finite, got 0"),
+    (lambda: _qlinear_matmul(0.5, [0.5, -1.0], np.array([0, 0], "int8")),
+     "input 4 (b_scale) must be positive and finite, got -1 at index 1"),
+    (lambda: _qlinear_matmul(0.5, [0.5, 0.5, 0.5], np.array([0, 0, 0], "int8")),
+     "input 4 (b_scale) must have 1 element or one per channel (2), got 3"),
+    (lambda: _qlinear_matmul(0.5, 0.5, np.uint8(3)),
+     "input 5 (b_zero_point) must be int8 like the data it describes, got uint8"),
+    (lambda: _qlinear_matmul(0.5, np.nan, np.int8(0)), "input 4 (b_scale) must be positive and finite, got nan"),
+])
+def test_bad_quantization_parameters_are_located_errors(model, message):
+    with pytest.raises(ImportError_) as e:
+        from_onnx(model())
+    assert "QLinearMatMul" in str(e.value) and "qmm" in str(e.value) and message in str(e.value)
