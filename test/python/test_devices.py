@@ -135,3 +135,13 @@ def test_let_program_stages():
     stages = split_stages(inline_lets(planned))
     assert [(s.name, [str(r) for r in s.inputs], [str(r) for r in s.outputs]) for s in stages] == [
         ("stage0_vulkan", ["param:0"], ["node:2"]), ("stage1_cpu", ["node:2", "param:1"], ["node:5"])]
+
+
+@pytest.mark.parametrize("name", ["relay_mlir.annotation", "relay_mlir.devices.config",
+                                  "relay_mlir.devices.stages", "relay_mlir.devices.offload"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
