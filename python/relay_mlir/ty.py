@@ -14,7 +14,7 @@ Example::
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence, Union
+from typing import Iterable, Sequence, SupportsInt, Union, cast
 
 import numpy as np
 
@@ -104,7 +104,7 @@ def _dim(d: object) -> Dim:
     if isinstance(d, str) and d == "?":
         return Any()
     try:
-        v = int(d)  # numpy ints
+        v = int(cast(SupportsInt, d))  # numpy ints
     except (TypeError, ValueError):
         raise TypeError(f"a shape dimension must be an int or relay_mlir.Any(), got {d!r}") from None
     if v < 0:
@@ -129,7 +129,7 @@ class TensorType(Type):
         """The shape as ints; raises if any dim is ``?``."""
         if any(isinstance(d, Any) for d in self.shape):
             raise ValueError(f"{self} has unknown dims")
-        return tuple(int(d) for d in self.shape)
+        return tuple(int(cast(int, d)) for d in self.shape)
 
     def to_mlir(self) -> str:
         dims = "".join(("?" if isinstance(d, Any) else str(d)) + "x" for d in self.shape)

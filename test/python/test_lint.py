@@ -1,8 +1,9 @@
 """The Python sources pass ``ruff check`` with the rules chosen in pyproject.toml
 (``[tool.ruff.lint]``: syntax errors, undefined names and ``__all__`` entries, a name
-redefined before use such as a test shadowed by a second one of the same name).
+redefined before use such as a test shadowed by a second one of the same name), and the
+public-API modules listed in ``[tool.mypy]`` type-check.
 
-Run ``ruff check .`` at the repository root to see a failure.
+Run ``ruff check .`` or ``mypy`` at the repository root to see a failure.
 """
 from __future__ import annotations
 
@@ -14,11 +15,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _ruff() -> str:
-    exe = Path(sys.executable).parent / "ruff"
-    found = str(exe) if exe.exists() else shutil.which("ruff")
-    assert found, "ruff is a test dependency (pip install '.[test]')"
+def _tool(name: str) -> str:
+    exe = Path(sys.executable).parent / name
+    found = str(exe) if exe.exists() else shutil.which(name)
+    assert found, f"{name} is a test dependency (pip install '.[test]')"
     return found
+
+
+def _ruff() -> str:
+    return _tool("ruff")
 
 
 def test_python_sources_pass_ruff() -> None:
@@ -37,3 +42,9 @@ def test_ruff_finds_a_shadowed_test(tmp_path: Path) -> None:
                           cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "F811" in proc.stdout and "F821" in proc.stdout, proc.stdout
+
+
+def test_public_api_type_checks(tmp_path: Path) -> None:
+    proc = subprocess.run([_tool("mypy"), "--cache-dir", str(tmp_path / "cache")], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
