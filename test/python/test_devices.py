@@ -145,3 +145,31 @@ def test_docstring_examples(name):
 
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_deep_program():
+    """2000 operators in a chain: planning is iterative (no recursion limit)."""
+    x = relay.var("x", shape=(2,))
+    e = x
+    for _ in range(2000):
+        e = relay.negative(e)
+    fn = relay.Function([x], relay.annotation.on_device(relay.exp(e), "cuda"))
+    planned = _plan(fn)
+    assert param_devices(planned) == ["cuda"] and result_device(planned) == "cuda"
+
+
+def test_long_let_chain_is_inlined_iteratively():
+    """An ANF main of 1500 lets is staged (let-bound values inlined without recursion)."""
+    from relay_mlir.devices.stages import inline_lets, split_stages
+
+    x = relay.var("x", shape=(2,))
+    body, vars_ = x, []
+    for i in range(1500):
+        vars_.append((relay.var(f"v{i}", shape=(2,)), relay.negative(body)))
+        body = vars_[-1][0]
+    for v, value in reversed(vars_):
+        body = relay.Let(v, value, body)
+    fn = relay.Function([x], body)
+    fn.virtual_device_, x.virtual_device_ = "cpu", "cpu"
+    stages = split_stages(inline_lets(fn))
+    assert [(s.device, len(s.nodes)) for s in stages] == [("cpu", 1500)]

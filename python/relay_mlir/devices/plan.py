@@ -218,12 +218,30 @@ class _Rewriter:
         return e
 
 
+def _post_order(body: Expr) -> List[Expr]:
+    """The sub-expressions of ``body``, each after its operands (iteratively: deep programs
+    do not meet Python's recursion limit)."""
+    order, seen, stack = [], set(), [(body, False)]
+    while stack:
+        e, ready = stack.pop()
+        if ready:
+            order.append(e)
+        elif id(e) not in seen:
+            seen.add(id(e))
+            stack.append((e, True))
+            stack.extend((k, False) for k in reversed(_children(e)))
+    return order
+
+
 def plan_devices(fn: Function, config: CompilationConfig, name: str = "main") -> Function:
     """``fn`` with its devices planned (see the module doc)."""
     planner = _Planner(fn, name, config)
     planner.analyze()
     result = planner.default()
-    body = _Rewriter(planner).edge(fn.body, result)
+    rewriter = _Rewriter(planner)
+    for e in _post_order(fn.body):  # operands first, so the rewrite below never nests deeply
+        rewriter.visit(e, result)
+    body = rewriter.edge(fn.body, result)
     out = Function(fn.params, body, fn.ret_type, fn.type_params, fn.attrs)
     out.span = getattr(fn, "span", None)
     for p in fn.params:
