@@ -215,6 +215,23 @@ class PassGenerator(rp.Generator):
         super().__init__(seed, index, n_ops=n_ops, allow=allow, verbose=verbose)
         self.stmt_vals: List[Tuple[int, Val]] = []    # (index in stmts, the Val it made)
 
+    def make_params(self) -> None:
+        """random_programs' parameters, their float values made float16-exact: an input is an
+        exact value (rounding, comparisons and the other discontinuous ops may read it at any
+        distance from their discontinuities), and ToMixedPrecision casts parameters to float16,
+        which must not move them (seed 92:975: round(-1.4997413) is -1, of its float16 cast -2)."""
+        self._f16_exact_inputs = True
+        try:
+            super().make_params()
+        finally:
+            self._f16_exact_inputs = False
+
+    def rand_value(self, shape, dtype, lo=-2.0, hi=2.0) -> np.ndarray:
+        v = super().rand_value(shape, dtype, lo, hi)
+        if dtype == FLOAT and getattr(self, "_f16_exact_inputs", False):
+            v = v.astype(np.float16).astype(FLOAT)
+        return v
+
     def op_global_call(self):
         """random_programs' global function call; every other new function (helper0,
         helper2, ...) is marked Inline=1 for Inline (no random choice: the programs'

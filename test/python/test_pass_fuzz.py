@@ -39,6 +39,15 @@ def test_programs_are_deterministic_and_cover_the_patterns() -> None:
         assert any(op.startswith(pattern) for op in used), (pattern, sorted(used))
 
 
+def test_float_inputs_are_float16_exact() -> None:
+    """Inputs are exact values the generator lets discontinuous ops read anywhere; ToMixedPrecision
+    casts parameters to float16, which must not move them (seed 92:975, round(-1.4997413))."""
+    floats = [x for p in _programs() for x in p.inputs if x.dtype == np.float32]
+    assert floats
+    for x in floats:
+        np.testing.assert_array_equal(x.astype(np.float16).astype(np.float32), x)
+
+
 def test_the_passes_are_discovered() -> None:
     for name in ("FoldConstant", "SimplifyExpr", "DeadCodeElimination", "CombineParallelConv2D",
                  "CombineParallelDense(min_num_branches=2, to_batch=False)"):
