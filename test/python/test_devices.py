@@ -173,3 +173,25 @@ def test_long_let_chain_is_inlined_iteratively():
     fn.virtual_device_, x.virtual_device_ = "cpu", "cpu"
     stages = split_stages(inline_lets(fn))
     assert [(s.device, len(s.nodes)) for s in stages] == [("cpu", 1500)]
+
+
+@pytest.mark.parametrize("head", ["module {", "module attributes {foo = 1} {"])
+def test_device_affinities_text(head):
+    """The lowered module gets one select-with-fallback device global per device, the default
+    affinity, and each stage function its device's affinity (with or without attributes)."""
+    from relay_mlir.devices.build import device_affinities
+    from relay_mlir.devices.stages import Stage
+
+    text = (f"{head}\n  func.func @stage0_cpu(%a: tensor<2xf32>) -> tensor<2xf32> {{\n"
+            "    return %a : tensor<2xf32>\n  }\n"
+            "  func.func @stage1_vulkan(%a: tensor<2xf32>) -> tensor<2xf32> attributes {x = 1} {\n"
+            "    return %a : tensor<2xf32>\n  }\n}\n")
+    out = device_affinities(text, [Stage("stage0_cpu", "cpu", 0), Stage("stage1_vulkan", "vulkan", 1)],
+                            {"cpu": "llvm-cpu", "vulkan": "vulkan-spirv"}, "cpu").splitlines()
+    assert out[0].startswith("module attributes {stream.affinity.default = "
+                             "#hal.device.affinity<@cpu>")
+    assert out[1] == ('  util.global private @cpu = #hal.device.select<[#hal.device.alias<"local"> '
+                      ': !hal.device, #hal.device.alias<"vulkan"> : !hal.device]> : !hal.device')
+    assert out[2].startswith('  util.global private @vulkan = #hal.device.select<[#hal.device.alias<"vulkan">')
+    assert out[3].endswith("attributes {stream.affinity = #hal.device.affinity<@cpu>} {")
+    assert out[5].endswith("attributes {stream.affinity = #hal.device.affinity<@vulkan>, x = 1} {")

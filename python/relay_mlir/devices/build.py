@@ -94,9 +94,12 @@ def device_affinities(text: str, stages: Sequence[Stage], devices: Dict[str, str
         sel = ", ".join(f'#hal.device.alias<"{k}"> : !hal.device' for k in order)
         globals_.append(f"  util.global private @{dev} = #hal.device.select<[{sel}]> : !hal.device")
     lines[head + 1:head + 1] = globals_
-    if lines[head] == "module {":  # functions that are no stage (called ones) on the default
-        lines[head] = (f"module attributes {{stream.affinity.default = "
-                       f"#hal.device.affinity<@{default}>}} {{")
+    # functions that are no stage (the ones stages call) on the default device
+    affinity = f"stream.affinity.default = #hal.device.affinity<@{default}>"
+    if lines[head] == "module {":
+        lines[head] = f"module attributes {{{affinity}}} {{"
+    elif lines[head].startswith("module attributes {"):
+        lines[head] = lines[head].replace("module attributes {", f"module attributes {{{affinity}, ", 1)
     for st in stages:
         aff = f"stream.affinity = #hal.device.affinity<@{st.device}>"
         pat = re.compile(rf"^(\s*func\.func (?:public )?@{re.escape(st.name)}\()")
