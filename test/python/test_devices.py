@@ -194,4 +194,4 @@ def test_device_affinities_text(head):
                       ': !hal.device, #hal.device.alias<"vulkan"> : !hal.device]> : !hal.device')
     assert out[2].startswith('  util.global private @vulkan = #hal.device.select<[#hal.device.alias<"vulkan">')
     assert out[3].endswith("attributes {stream.affinity = #hal.device.affinity<@cpu>} {")
-    assert out[5].endswith("attributes {stream.affinity = #hal.device.affinity<@vulkan>, x = 1} {")
+    assert out[6].endswith("attributes {stream.affinity = #hal.device.affinity<@vulkan>, x = 1} {")
