@@ -125,7 +125,8 @@ def test_through_the_tvm_standin():
 
 def test_let_program_stages():
     """A planned main with a let is cut into stages with the let-bound value inlined."""
-    from relay_mlir.devices.stages import inline_lets, split_stages
+    from relay_mlir.devices.inline_lets import inline_lets
+    from relay_mlir.devices.stages import split_stages
 
     cfg = relay.target.make_compilation_config(None, {"cpu": "llvm", "vulkan": "vulkan"})
     x, y, v = (relay.var(n, shape=(2, 2)) for n in "xyv")
@@ -160,7 +161,8 @@ def test_deep_program():
 
 def test_long_let_chain_is_inlined_iteratively():
     """An ANF main of 1500 lets is staged (let-bound values inlined without recursion)."""
-    from relay_mlir.devices.stages import inline_lets, split_stages
+    from relay_mlir.devices.inline_lets import inline_lets
+    from relay_mlir.devices.stages import split_stages
 
     x = relay.var("x", shape=(2,))
     body, vars_ = x, []

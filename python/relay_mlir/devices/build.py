@@ -23,8 +23,8 @@ from ..pass_infra import PassContext, _shallow_copy
 from .config import make_compilation_config
 from .executable import MultiDeviceExecutable
 from .plan import PlanDevices
-from .stages import (Stage, constant_results, inline_lets, result_refs, split_stages,
-                     stage_function)
+from .inline_lets import inline_lets
+from .stages import Stage, constant_results, result_refs, split_stages, stage_function
 
 __all__ = ["compile_for_devices", "device_affinities"]
 
