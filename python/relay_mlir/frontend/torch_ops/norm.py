@@ -11,6 +11,15 @@ from ...op import nn
 from ._base import _Ctx, _TV, _packet, _register
 
 
+def _with_statistics(c: _Ctx, y, native: bool) -> Any:
+    """The op's result: ``y``; for the ``native_*`` forms the triple (y, mean, rstd), whose
+    statistics are not converted (None)."""
+    if not native:
+        return c.result(y)
+    shape, dtype = c.out(0)
+    return (_TV(y, shape, dtype), None, None)
+
+
 def _bn(c: _Ctx, x: Any, w: Any, b: Any, mean: Any, var: Any, eps: float) -> E.Expr:
     xt = c.tv(x)
     ch = xt.shape[1]
@@ -29,10 +38,7 @@ def _batch_norm(c: _Ctx) -> Any:
         raise c.unsupported("batch norm in training mode (batch statistics); call model.eval() "
                             "before importing")
     y = _bn(c, a["input"], a.get("weight"), a.get("bias"), a["running_mean"], a["running_var"], a["eps"])
-    if packet == "batch_norm":
-        return c.result(y)
-    shape, dtype = c.out(0)
-    return (_TV(y, shape, dtype), None, None)
+    return _with_statistics(c, y, packet != "batch_norm")
 
 
 @_register("layer_norm", "native_layer_norm")
@@ -54,10 +60,7 @@ def _layer_norm(c: _Ctx) -> Any:
         gamma = op.reshape(c.ex(w), (flat,)) if w is not None else E.Constant(np.ones(flat, x.dtype))
         beta = op.reshape(c.ex(b), (flat,)) if b is not None else E.Constant(np.zeros(flat, x.dtype))
         y = op.reshape(nn.layer_norm(xe, gamma, beta, axis=-1, epsilon=eps), x.shape)
-    if packet == "layer_norm":
-        return c.result(y)
-    shape, dtype = c.out(0)
-    return (_TV(y, shape, dtype), None, None)
+    return _with_statistics(c, y, packet != "layer_norm")
 
 
 @_register("group_norm", "native_group_norm")
@@ -70,10 +73,7 @@ def _group_norm(c: _Ctx) -> Any:
     beta = c.ex(a["bias"]) if a.get("bias") is not None else E.Constant(np.zeros(ch, x.dtype))
     groups = int(a["num_groups"] if packet == "group_norm" else a["group"])
     y = nn.group_norm(x.expr, gamma, beta, num_groups=groups, axis=1, epsilon=float(a["eps"]))
-    if packet == "group_norm":
-        return c.result(y)
-    shape, dtype = c.out(0)
-    return (_TV(y, shape, dtype), None, None)
+    return _with_statistics(c, y, packet != "group_norm")
 
 
 @_register("softmax", "_softmax", "log_softmax", "_log_softmax")
