@@ -13,6 +13,12 @@
   MatMulInteger) — against onnxruntime's CPU results on one input: exactly for the
   static models (onnxruntime rounds half to even in float32, as the importer),
   within 1e-6 for the dynamic one (float scale products in another order).
+* A second model (Conv, LeakyRelu, Sigmoid, Add, Mul, Concat, AveragePool,
+  GlobalAveragePool, Gemm) quantized by ``quantize_static`` (QOperator) into
+  onnxruntime's ``com.microsoft`` QLinearLeakyRelu, QLinearSigmoid, QLinearAdd,
+  QLinearMul, QLinearConcat, QLinearAveragePool, QLinearGlobalAveragePool and
+  QGemm, with every quantized intermediate tensor an output: each equal to
+  onnxruntime's exactly.
 * Bad quantization parameters are import errors naming the node and the input.
 """
 from __future__ import annotations
@@ -93,6 +99,39 @@ def _float_cnn() -> onnx.ModelProto:
     return m
 
 
+def _float_msft_model() -> onnx.ModelProto:
+    """Ops ``quantize_static`` turns into com.microsoft QLinear ops (and QGemm)."""
+    rng = np.random.RandomState(5)
+    inits = [numpy_helper.from_array((rng.randn(4, 3, 3, 3) * 0.3).astype("float32"), "w1"),
+             numpy_helper.from_array((rng.randn(4) * 0.1).astype("float32"), "b1"),
+             numpy_helper.from_array((rng.randn(5, 8) * 0.3).astype("float32"), "w2"),
+             numpy_helper.from_array((rng.randn(5) * 0.1).astype("float32"), "b2")]
+    nodes = [oh.make_node("Conv", ["x", "w1", "b1"], ["c"], pads=[1, 1, 1, 1]),
+             oh.make_node("LeakyRelu", ["c"], ["l"], alpha=0.2),
+             oh.make_node("Sigmoid", ["c"], ["s"]),
+             oh.make_node("Add", ["l", "s"], ["a"]),
+             oh.make_node("Mul", ["a", "l"], ["m"]),
+             oh.make_node("Concat", ["m", "s"], ["cat"], axis=1),
+             oh.make_node("AveragePool", ["cat"], ["p"], kernel_shape=[2, 2], strides=[2, 2]),
+             oh.make_node("GlobalAveragePool", ["p"], ["g"]),
+             oh.make_node("Flatten", ["g"], ["f"]),
+             oh.make_node("Gemm", ["f", "w2", "b2"], ["y"], transB=1)]
+    g = oh.make_graph(nodes, "m", [oh.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                      [oh.make_tensor_value_info("y", TensorProto.FLOAT, [1, 5])], inits)
+    m = oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)])
+    m.ir_version = 8
+    return m
+
+
+def _with_quantized_outputs(path) -> None:
+    """Makes every quantized tensor of the model at ``path`` a graph output (uint8)."""
+    m = onnx.load(path)
+    names = [n.output[0] for n in m.graph.node if n.op_type != "DequantizeLinear"]
+    del m.graph.output[:]
+    m.graph.output.extend(oh.make_tensor_value_info(o, TensorProto.UINT8, None) for o in names)
+    onnx.save(m, path)
+
+
 class _Calibration(quantization.CalibrationDataReader):
     def __init__(self):
         rng = np.random.RandomState(7)
@@ -106,6 +145,7 @@ class _Calibration(quantization.CalibrationDataReader):
 def quantized_models(tmp_path_factory):
     d = tmp_path_factory.mktemp("quant")
     onnx.save(_float_cnn(), d / "float.onnx")
+    onnx.save(_float_msft_model(), d / "float_msft.onnx")
     paths = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -115,6 +155,12 @@ def quantized_models(tmp_path_factory):
                                          per_channel=True, activation_type=quantization.QuantType.QUInt8,
                                          weight_type=quantization.QuantType.QInt8,
                                          op_types_to_quantize=["Conv", "MatMul"])
+        paths["msft"] = d / "msft.onnx"
+        quantization.quantize_static(d / "float_msft.onnx", paths["msft"], _Calibration(),
+                                     quant_format=quantization.QuantFormat.QOperator, per_channel=True,
+                                     activation_type=quantization.QuantType.QUInt8,
+                                     weight_type=quantization.QuantType.QInt8)
+        _with_quantized_outputs(paths["msft"])
         paths["dynamic"] = d / "dynamic.onnx"
         quantization.quantize_dynamic(d / "float.onnx", paths["dynamic"],
                                       weight_type=quantization.QuantType.QInt8)
@@ -135,6 +181,23 @@ def test_onnxruntime_quantized_cnn(quantized_models, compiled, kind, ops, atol):
     got = compiled[1].run(kind, x)
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=0, atol=atol)
+
+
+def test_onnxruntime_com_microsoft_ops(quantized_models, compiled):
+    model = onnx.load(quantized_models["msft"])
+    ops = {(n.domain, n.op_type) for n in model.graph.node}
+    assert {("com.microsoft", op) for op in ("QLinearLeakyRelu", "QLinearSigmoid", "QLinearAdd", "QLinearMul",
+                                              "QLinearConcat", "QLinearAveragePool",
+                                              "QLinearGlobalAveragePool", "QGemm")} <= ops
+    x = np.random.RandomState(12).randn(1, 3, 8, 8).astype("float32")
+    want = ort.InferenceSession(str(quantized_models["msft"]),
+                                providers=["CPUExecutionProvider"]).run(None, {"x": x})
+    got = compiled[1].run("msft", x)
+    assert len(got) == len(want) == 11
+    for name, g, w in zip([o.name for o in model.graph.output], got, want):
+        g = np.asarray(g)
+        assert g.dtype == w.dtype and g.shape == w.shape, name
+        assert np.array_equal(g, w), (name, int(np.abs(g.astype(int) - w.astype(int)).max()))
 
 
 # -- bad quantization parameters ---------------------------------------------------------------

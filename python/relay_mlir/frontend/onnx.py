@@ -376,7 +376,7 @@ class _Importer:
 
     def _convert(self, idx: int, node) -> None:
         label = self._label(idx, node)
-        if node.domain not in _DEFAULT_DOMAINS:
+        if node.domain not in _DEFAULT_DOMAINS and lookup(f"{node.domain}.{node.op_type}", 1) is None:
             raise UnsupportedError(
                 f"ONNX {node.op_type} node '{label}' (opset {self.opset}): operator domain "
                 f"'{node.domain}' is not supported", node.op_type, label, self.opset)
@@ -417,7 +417,8 @@ class _Importer:
         elif node.op_type in ("Loop", "Scan"):
             results = (convert_loop if node.op_type == "Loop" else convert_scan)(self, idx, node, ctx)
         else:
-            conv = lookup(node.op_type, self.opset)
+            conv = lookup(node.op_type if node.domain in _DEFAULT_DOMAINS  # com.microsoft.X: issue 33
+                          else f"{node.domain}.{node.op_type}", self.opset)
             if conv is None:
                 known = registry().get(node.op_type)
                 why = (f"supported from opset {known[0]}" if known else "no converter for this operator")

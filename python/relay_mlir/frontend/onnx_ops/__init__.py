@@ -11,6 +11,6 @@ from __future__ import annotations
 
 from ._base import Node, lookup, register, registry  # noqa: F401
 from . import elementwise, nn, reduce, tensor, image, loss, quant, attention, rnn, vision  # noqa: F401  (registers converters)
-from . import quant_linear  # noqa: F401,E402  (ONNX's integer/QLinear ops)
+from . import quant_linear, quant_msft  # noqa: F401,E402  (ONNX's integer/QLinear ops)
 
 __all__ = ["Node", "lookup", "register", "registry"]
