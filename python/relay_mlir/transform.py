@@ -39,7 +39,7 @@ from ._worker import run_pipeline
 from .autodiff import _run_passes, gradient, jvp
 from .emit import _ir
 from .errors import CompileError
-from .expr import Call, Expr, Function, Op, TupleGetItem
+from .expr import Call, Expr, Function, Op, TupleGetItem, Var
 from .mlir_import import from_mlir_text
 from .module import IRModule
 from .op import dyn as _dyn
@@ -48,7 +48,7 @@ from .pass_infra import (FunctionPass, ModulePass, Pass, PassContext, PassInfo, 
                          PrintBeforeAll, Sequential, _NOT_YET, _register_pass, _run_pass,
                          _shallow_copy, function_pass, module_pass, pass_instrument)
 from .expr_functor import ExprMutator
-from .ty import FuncType, TensorType
+from .ty import FuncType, IncompleteType, TensorType
 from .byoc import AnnotateTarget, MergeCompilerRegions, MergeComposite, PartitionGraph  # BYOC (docs/byoc.md)
 
 __all__ = [
@@ -83,9 +83,9 @@ def _infer(mod: IRModule) -> IRModule:
 
 
 class _ReturnTypeFiller(ExprMutator):
-    """Gives each function without a ``ret_type`` its inferred return type, in a copy: the
-    functions and the nodes enclosing them are rebuilt (with their checked types), the
-    rest is shared."""
+    """Gives each function without a ``ret_type`` its inferred return type and each untyped
+    variable its inferred type (a new Var), in a copy: the functions and the nodes enclosing
+    them are rebuilt (with their checked types), the rest is shared."""
 
     iterative_scopes = True
 
@@ -94,6 +94,16 @@ class _ReturnTypeFiller(ExprMutator):
         if new is not expr and new._checked_type is None:
             new._checked_type = expr._checked_type
         return new
+
+    def visit_var(self, var: Var) -> Expr:
+        """An untyped variable becomes one annotated with its inferred type, as in TVM 0.19's
+        typed copy (``relay.var("w").type_annotation`` is ``None`` before, the type after)."""
+        checked = var._checked_type
+        if var.type_annotation is not None or checked is None or isinstance(checked, IncompleteType):
+            return var
+        typed = Var(var.name_hint, checked)
+        typed._checked_type, typed.span = checked, var.span
+        return typed
 
     def visit_function(self, fn: Function) -> Expr:
         new = super().visit_function(fn)

@@ -364,3 +364,19 @@ def test_ir_structural_equal():
     tvm.ir.assert_structural_equal(m1, m2)
     with pytest.raises(ValueError, match="StructuralEqual check failed"):
         tvm.ir.assert_structural_equal(m1, m3)
+
+
+def test_infer_type_annotates_untyped_params():
+    # TVM 0.19 (side venv), the same calls: an untyped weight's type_annotation is None in the
+    # given function and TensorType([2, 3], float32) in InferType's (and create_workload's) copy
+    from relay_mlir.tvm.relay import testing
+
+    d, w = relay.var("data", shape=(1, 3)), relay.var("fc_weight")
+    func = relay.Function([d, w], relay.nn.dense(d, w, units=2))
+    typed = relay.transform.InferType()(tvm.IRModule.from_expr(func))["main"]
+    mod, params = testing.create_workload(func)
+    for f in (typed, mod["main"]):
+        t = f.params[1].type_annotation
+        assert [int(x) for x in t.shape] == [2, 3] and t.dtype == "float32"
+        assert f.params[1].name_hint == "fc_weight"
+    assert func.params[1].type_annotation is None and params["fc_weight"].shape == (2, 3)
