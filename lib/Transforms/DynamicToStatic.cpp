@@ -1,7 +1,8 @@
 //===- DynamicToStatic.cpp - relay-dynamic-to-static ----------------------===//
 //
 // Relay's DynamicToStatic: a dyn.* op whose shape operand is a constant is
-// its static op; shape_of of a static shape is a constant. After each round
+// its static op; shape_of of a static shape is a constant (one rewrite
+// pattern per op, `populateDynamicToStaticPatterns`). After each round
 // of rewrites the types downstream of the replaced values are reset to
 // `!relay.incomplete` and inferred again (relay-infer-type), which may make
 // more shapes static and more dyn.* ops rewritable; rounds repeat until
@@ -10,10 +11,14 @@
 //===----------------------------------------------------------------------===//
 #include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
+#include "relay/RelayRewritePatterns.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_RELAYDYNAMICTOSTATIC
@@ -46,129 +51,201 @@ Value staticOp(OpBuilder &b, Location loc, StringRef name, ValueRange operands,
   return succeeded(op) ? (*op)->getResult(0) : Value();
 }
 
-/// The static replacement of `op`, or null.
-Value staticForm(OpBuilder &b, Operation *op) {
-  Location loc = op->getLoc();
-  auto named = [&](StringRef attr, Attribute value) {
-    return b.getNamedAttr(attr, value);
-  };
-  if (auto shapeOf = dyn_cast<ShapeOfOp>(op)) {
-    OpFoldResult folded = shapeOf.fold(ShapeOfOp::FoldAdaptor({}, shapeOf));
+NamedAttribute named(OpBuilder &b, StringRef attr, Attribute value) {
+  return b.getNamedAttr(attr, value);
+}
+
+/// The rewrites' base: `staticForm` builds the static replacement, or returns
+/// null when a shape operand is not a constant (or the static op's typing
+/// rule rejects it: the dyn op stays, checked at run time). An op with an
+/// operand whose type is not inferred yet waits for the next round.
+template <typename OpT> struct ToStatic : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  virtual Value staticForm(OpT op, OpBuilder &b) const = 0;
+
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const final {
+    if (llvm::any_of(op->getOperandTypes(),
+                     [](Type t) { return isa<IncompleteType>(t); }))
+      return rewriter.notifyMatchFailure(op, "an operand type is incomplete");
+    Value replacement = staticForm(op, rewriter);
+    if (!replacement)
+      return rewriter.notifyMatchFailure(op, "no static form");
+    rewriter.replaceOp(op, replacement);
+    return success();
+  }
+};
+
+/// shape_of / ndarray_size of a static shape: its folded constant.
+template <typename OpT> struct FoldToConstant : ToStatic<OpT> {
+  using ToStatic<OpT>::ToStatic;
+  Value staticForm(OpT op, OpBuilder &b) const override {
+    OpFoldResult folded = op.fold(typename OpT::FoldAdaptor({}, op));
     if (auto attr = dyn_cast_if_present<Attribute>(folded))
-      return ConstantOp::create(b, loc, cast<ElementsAttr>(attr));
+      return ConstantOp::create(b, op.getLoc(), cast<ElementsAttr>(attr));
     return {};
   }
-  if (auto size = dyn_cast<NdarraySizeOp>(op)) {
-    OpFoldResult folded = size.fold(NdarraySizeOp::FoldAdaptor({}, size));
-    if (auto attr = dyn_cast_if_present<Attribute>(folded))
-      return ConstantOp::create(b, loc, cast<ElementsAttr>(attr));
-    return {};
+};
+
+struct ReshapeToStatic : ToStatic<DynReshapeOp> {
+  using ToStatic::ToStatic;
+  Value staticForm(DynReshapeOp op, OpBuilder &b) const override {
+    auto shape = constantShape(op.getNewshape());
+    if (!shape)
+      return {};
+    return staticOp(b, op.getLoc(), ReshapeOp::getOperationName(),
+                    {op.getData()},
+                    {named(b, "newshape", b.getDenseI64ArrayAttr(*shape)),
+                     named(b, "allowzero", b.getBoolAttr(op.getAllowzero()))});
   }
-  if (auto reshape = dyn_cast<DynReshapeOp>(op)) {
-    if (auto shape = constantShape(reshape.getNewshape()))
-      return staticOp(
-          b, loc, ReshapeOp::getOperationName(), {reshape.getData()},
-          {named("newshape", b.getDenseI64ArrayAttr(*shape)),
-           named("allowzero", b.getBoolAttr(reshape.getAllowzero()))});
-    return {};
+};
+
+struct BroadcastToToStatic : ToStatic<DynBroadcastToOp> {
+  using ToStatic::ToStatic;
+  Value staticForm(DynBroadcastToOp op, OpBuilder &b) const override {
+    auto shape = constantShape(op.getShape());
+    if (!shape)
+      return {};
+    return staticOp(b, op.getLoc(), BroadcastToOp::getOperationName(),
+                    {op.getData()},
+                    {named(b, "shape", b.getDenseI64ArrayAttr(*shape))});
   }
-  if (auto bcast = dyn_cast<DynBroadcastToOp>(op)) {
-    if (auto shape = constantShape(bcast.getShape()))
-      return staticOp(b, loc, BroadcastToOp::getOperationName(),
-                      {bcast.getData()},
-                      {named("shape", b.getDenseI64ArrayAttr(*shape))});
-    return {};
+};
+
+/// dyn.zeros / dyn.ones as zeros / ones.
+template <typename DynOpT, typename StaticOpT>
+struct FillToStatic : ToStatic<DynOpT> {
+  using ToStatic<DynOpT>::ToStatic;
+  Value staticForm(DynOpT op, OpBuilder &b) const override {
+    auto shape = constantShape(op->getOperand(0));
+    if (!shape)
+      return {};
+    return staticOp(b, op.getLoc(), StaticOpT::getOperationName(), {},
+                    {named(b, "shape", b.getDenseI64ArrayAttr(*shape)),
+                     named(b, "dtype", op->getAttr("dtype"))});
   }
-  if (isa<DynZerosOp, DynOnesOp>(op)) {
-    if (auto shape = constantShape(op->getOperand(0)))
-      return staticOp(b, loc,
-                      isa<DynZerosOp>(op) ? ZerosOp::getOperationName()
-                                          : OnesOp::getOperationName(),
-                      {},
-                      {named("shape", b.getDenseI64ArrayAttr(*shape)),
-                       named("dtype", op->getAttr("dtype"))});
-    return {};
+};
+
+struct FullToStatic : ToStatic<DynFullOp> {
+  using ToStatic::ToStatic;
+  Value staticForm(DynFullOp op, OpBuilder &b) const override {
+    auto shape = constantShape(op.getShape());
+    if (!shape)
+      return {};
+    SmallVector<NamedAttribute> attrs = {
+        named(b, "shape", b.getDenseI64ArrayAttr(*shape))};
+    if (op.getDtypeAttr())
+      attrs.push_back(named(b, "dtype", op.getDtypeAttr()));
+    return staticOp(b, op.getLoc(), FullOp::getOperationName(),
+                    {op.getFillValue()}, attrs);
   }
-  if (auto full = dyn_cast<DynFullOp>(op)) {
-    if (auto shape = constantShape(full.getShape())) {
-      SmallVector<NamedAttribute> attrs = {
-          named("shape", b.getDenseI64ArrayAttr(*shape))};
-      if (full.getDtypeAttr())
-        attrs.push_back(named("dtype", full.getDtypeAttr()));
-      return staticOp(b, loc, FullOp::getOperationName(), {full.getFillValue()},
-                      attrs);
-    }
-    return {};
-  }
-  if (auto slice = dyn_cast<DynStridedSliceOp>(op)) {
-    auto begin = constantShape(slice.getBegin());
-    auto end = constantShape(slice.getEnd());
-    auto strides = constantShape(slice.getStrides());
+};
+
+struct StridedSliceToStatic : ToStatic<DynStridedSliceOp> {
+  using ToStatic::ToStatic;
+  Value staticForm(DynStridedSliceOp op, OpBuilder &b) const override {
+    auto begin = constantShape(op.getBegin());
+    auto end = constantShape(op.getEnd());
+    auto strides = constantShape(op.getStrides());
     if (!begin || !end || !strides)
       return {};
-    return staticOp(b, loc, StridedSliceOp::getOperationName(),
-                    {slice.getData()},
-                    {named("begin", b.getDenseI64ArrayAttr(*begin)),
-                     named("end", b.getDenseI64ArrayAttr(*end)),
-                     named("strides", b.getDenseI64ArrayAttr(*strides)),
-                     named("slice_mode", slice.getSliceModeAttr())});
+    return staticOp(b, op.getLoc(), StridedSliceOp::getOperationName(),
+                    {op.getData()},
+                    {named(b, "begin", b.getDenseI64ArrayAttr(*begin)),
+                     named(b, "end", b.getDenseI64ArrayAttr(*end)),
+                     named(b, "strides", b.getDenseI64ArrayAttr(*strides)),
+                     named(b, "slice_mode", op.getSliceModeAttr())});
   }
-  if (auto tile = dyn_cast<DynTileOp>(op)) {
-    if (auto reps = constantShape(tile.getReps()))
-      return staticOp(b, loc, TileOp::getOperationName(), {tile.getData()},
-                      {named("reps", b.getDenseI64ArrayAttr(*reps))});
-    return {};
+};
+
+struct TileToStatic : ToStatic<DynTileOp> {
+  using ToStatic::ToStatic;
+  Value staticForm(DynTileOp op, OpBuilder &b) const override {
+    auto reps = constantShape(op.getReps());
+    if (!reps)
+      return {};
+    return staticOp(b, op.getLoc(), TileOp::getOperationName(), {op.getData()},
+                    {named(b, "reps", b.getDenseI64ArrayAttr(*reps))});
   }
-  if (auto pad = dyn_cast<DynPadOp>(op)) {
-    if (auto width = constantShape(pad.getPadWidth()))
-      return staticOp(b, loc, PadOp::getOperationName(),
-                      {pad.getData(), pad.getPadValue()},
-                      {named("pad_width", b.getDenseI64ArrayAttr(*width)),
-                       named("pad_mode", pad.getPadModeAttr())});
-    return {};
+};
+
+struct PadToStatic : ToStatic<DynPadOp> {
+  using ToStatic::ToStatic;
+  Value staticForm(DynPadOp op, OpBuilder &b) const override {
+    auto width = constantShape(op.getPadWidth());
+    if (!width)
+      return {};
+    return staticOp(b, op.getLoc(), PadOp::getOperationName(),
+                    {op.getData(), op.getPadValue()},
+                    {named(b, "pad_width", b.getDenseI64ArrayAttr(*width)),
+                     named(b, "pad_mode", op.getPadModeAttr())});
   }
-  if (auto oneHot = dyn_cast<DynOneHotOp>(op)) {
-    if (auto depth = constantShape(oneHot.getDepth()))
-      return staticOp(
-          b, loc, OneHotOp::getOperationName(),
-          {oneHot.getIndices(), oneHot.getOnValue(), oneHot.getOffValue()},
-          {named("depth", b.getI64IntegerAttr((*depth)[0])),
-           named("axis", oneHot.getAxisAttr()),
-           named("dtype", oneHot.getDtypeAttr())});
-    return {};
+};
+
+struct OneHotToStatic : ToStatic<DynOneHotOp> {
+  using ToStatic::ToStatic;
+  Value staticForm(DynOneHotOp op, OpBuilder &b) const override {
+    auto depth = constantShape(op.getDepth());
+    if (!depth)
+      return {};
+    return staticOp(b, op.getLoc(), OneHotOp::getOperationName(),
+                    {op.getIndices(), op.getOnValue(), op.getOffValue()},
+                    {named(b, "depth", b.getI64IntegerAttr((*depth)[0])),
+                     named(b, "axis", op.getAxisAttr()),
+                     named(b, "dtype", op.getDtypeAttr())});
   }
-  if (auto squeeze = dyn_cast<DynSqueezeOp>(op)) {
-    if (auto axis = constantShape(squeeze.getAxis()))
-      return staticOp(b, loc, SqueezeOp::getOperationName(),
-                      {squeeze.getData()},
-                      {named("axis", b.getDenseI64ArrayAttr(*axis))});
-    return {};
+};
+
+struct SqueezeToStatic : ToStatic<DynSqueezeOp> {
+  using ToStatic::ToStatic;
+  Value staticForm(DynSqueezeOp op, OpBuilder &b) const override {
+    auto axis = constantShape(op.getAxis());
+    if (!axis)
+      return {};
+    return staticOp(b, op.getLoc(), SqueezeOp::getOperationName(),
+                    {op.getData()},
+                    {named(b, "axis", b.getDenseI64ArrayAttr(*axis))});
   }
-  if (auto expand = dyn_cast<DynExpandDimsOp>(op)) {
-    if (auto axis = constantShape(expand.getAxis()))
-      return staticOp(b, loc, ExpandDimsOp::getOperationName(),
-                      {expand.getData()},
-                      {named("axis", b.getI64IntegerAttr((*axis)[0])),
-                       named("num_newaxis", expand.getNumNewaxisAttr())});
-    return {};
+};
+
+struct ExpandDimsToStatic : ToStatic<DynExpandDimsOp> {
+  using ToStatic::ToStatic;
+  Value staticForm(DynExpandDimsOp op, OpBuilder &b) const override {
+    auto axis = constantShape(op.getAxis());
+    if (!axis)
+      return {};
+    return staticOp(b, op.getLoc(), ExpandDimsOp::getOperationName(),
+                    {op.getData()},
+                    {named(b, "axis", b.getI64IntegerAttr((*axis)[0])),
+                     named(b, "num_newaxis", op.getNumNewaxisAttr())});
   }
-  if (auto topk = dyn_cast<DynTopKOp>(op)) {
+};
+
+struct TopKToStatic : ToStatic<DynTopKOp> {
+  using ToStatic::ToStatic;
+  Value staticForm(DynTopKOp op, OpBuilder &b) const override {
     // (the static op reads k < 1 as the whole axis: only k >= 1 carries over)
-    auto k = constantShape(topk.getK());
+    auto k = constantShape(op.getK());
     if (!k || (*k)[0] < 1)
       return {};
     SmallVector<NamedAttribute> attrs = {
-        named("k", b.getI64IntegerAttr((*k)[0])),
-        named("axis", topk.getAxisAttr()),
-        named("ret_type", topk.getRetTypeAttr()),
-        named("is_ascend", topk.getIsAscendAttr())};
-    if (topk.getDtypeAttr())
-      attrs.push_back(named("dtype", topk.getDtypeAttr()));
-    return staticOp(b, loc, TopKOp::getOperationName(), {topk.getData()},
+        named(b, "k", b.getI64IntegerAttr((*k)[0])),
+        named(b, "axis", op.getAxisAttr()),
+        named(b, "ret_type", op.getRetTypeAttr()),
+        named(b, "is_ascend", op.getIsAscendAttr())};
+    if (op.getDtypeAttr())
+      attrs.push_back(named(b, "dtype", op.getDtypeAttr()));
+    return staticOp(b, op.getLoc(), TopKOp::getOperationName(), {op.getData()},
                     attrs);
   }
-  return {};
-}
+};
+
+/// Collects the values that replaced ops (the roots of the types to reset).
+struct ReplacementListener : RewriterBase::Listener {
+  SmallVector<Value> replacements;
+  void notifyOperationReplaced(Operation *, ValueRange values) override {
+    replacements.append(values.begin(), values.end());
+  }
+};
 
 /// Sets every type that depends on `roots` to `!relay.incomplete`: results
 /// of their users (transitively), the results of the op a `relay.yield`
@@ -216,31 +293,25 @@ struct DynamicToStaticPass
     : relay::impl::RelayDynamicToStaticBase<DynamicToStaticPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    RewritePatternSet set(&getContext());
+    populateDynamicToStaticPatterns(set);
+    FrozenRewritePatternSet patterns(std::move(set));
+    PatternApplicator applicator(patterns);
+    applicator.applyDefaultCostModel();
+    ReplacementListener listener;
+    PatternRewriter rewriter(&getContext());
+    rewriter.setListener(&listener);
     for (int round = 0; round < 64; ++round) {
-      SmallVector<Operation *> candidates;
-      module.walk([&](Operation *op) {
-        if (isa<ShapeOfOp, NdarraySizeOp, DynReshapeOp, DynBroadcastToOp,
-                DynZerosOp, DynOnesOp, DynFullOp, DynStridedSliceOp, DynTileOp,
-                DynPadOp, DynOneHotOp, DynSqueezeOp, DynExpandDimsOp,
-                DynTopKOp>(op))
-          candidates.push_back(op);
-      });
-      SmallVector<Value> changed;
-      for (Operation *op : candidates) {
-        if (llvm::any_of(op->getOperandTypes(),
-                         [](Type t) { return isa<IncompleteType>(t); }))
-          continue;
-        OpBuilder b(op);
-        Value replacement = staticForm(b, op);
-        if (!replacement)
-          continue;
-        op->getResult(0).replaceAllUsesWith(replacement);
-        op->erase();
-        changed.push_back(replacement);
+      SmallVector<Operation *> ops;
+      module.walk([&](Operation *op) { ops.push_back(op); });
+      listener.replacements.clear();
+      for (Operation *op : ops) {
+        rewriter.setInsertionPoint(op);
+        (void)applicator.matchAndRewrite(op, rewriter);
       }
-      if (changed.empty())
+      if (listener.replacements.empty())
         return;
-      resetDownstream(module, changed);
+      resetDownstream(module, listener.replacements);
       if (failed(inferModuleTypes(module)))
         return signalPassFailure();
     }
@@ -248,3 +319,13 @@ struct DynamicToStaticPass
 };
 
 } // namespace
+
+void mlir::relay::populateDynamicToStaticPatterns(RewritePatternSet &patterns) {
+  patterns
+      .add<FoldToConstant<ShapeOfOp>, FoldToConstant<NdarraySizeOp>,
+           ReshapeToStatic, BroadcastToToStatic,
+           FillToStatic<DynZerosOp, ZerosOp>, FillToStatic<DynOnesOp, OnesOp>,
+           FullToStatic, StridedSliceToStatic, TileToStatic, PadToStatic,
+           OneHotToStatic, SqueezeToStatic, ExpandDimsToStatic, TopKToStatic>(
+          patterns.getContext());
+}

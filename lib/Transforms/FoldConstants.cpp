@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
+#include "relay/RelayRewritePatterns.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -629,187 +630,211 @@ double identityFn(double x) { return x; }
 double negateFn(double x) { return -x; }
 double reluFn(double x) { return floatMax(x, 0.0); }
 
+/// Transcendental unaries: floats only, computed in double and rounded to the
+/// dtype.
+void addFloatUnaryEvaluators(llvm::StringMap<Evaluator> &t) {
+  auto exact = [](double (*fn)(double)) { return floatUnary(fn); };
+  t["relay.exp"] = exact([](double x) { return std::exp(x); });
+  t["relay.fast_exp"] = t["relay.exp"];
+  t["relay.log"] = exact([](double x) { return std::log(x); });
+  t["relay.log2"] = exact([](double x) { return std::log2(x); });
+  t["relay.log10"] = exact([](double x) { return std::log10(x); });
+  t["relay.sqrt"] = exact([](double x) { return std::sqrt(x); });
+  t["relay.rsqrt"] = exact(rsqrtFn);
+  t["relay.tanh"] = exact([](double x) { return std::tanh(x); });
+  t["relay.fast_tanh"] = t["relay.tanh"];
+  t["relay.sigmoid"] = exact(sigmoidFn);
+  t["relay.sin"] = exact([](double x) { return std::sin(x); });
+  t["relay.cos"] = exact([](double x) { return std::cos(x); });
+  t["relay.tan"] = exact([](double x) { return std::tan(x); });
+  t["relay.asin"] = exact([](double x) { return std::asin(x); });
+  t["relay.acos"] = exact([](double x) { return std::acos(x); });
+  t["relay.atan"] = exact([](double x) { return std::atan(x); });
+  t["relay.sinh"] = exact([](double x) { return std::sinh(x); });
+  t["relay.cosh"] = exact([](double x) { return std::cosh(x); });
+  t["relay.erf"] = exact(erfFn);
+  t["relay.fast_erf"] = t["relay.erf"];
+}
+
+/// Unaries on floats and integers (integers wrap), and the float tests.
+void addNumericUnaryEvaluators(llvm::StringMap<Evaluator> &t) {
+  auto keepInt = [](int64_t x, Type) { return x; };
+  t["relay.negative"] =
+      numericUnary(negateFn, [](int64_t x, Type) { return wrapSub(0, x); });
+  t["relay.abs"] =
+      numericUnary([](double x) { return std::fabs(x); },
+                   [](int64_t x, Type ty) {
+                     return isUnsignedInt(ty) || x >= 0 ? x : wrapSub(0, x);
+                   });
+  t["relay.sign"] = numericUnary(signFn, [](int64_t x, Type ty) -> int64_t {
+    if (isUnsignedInt(ty))
+      return x != 0;
+    return x > 0 ? 1 : (x < 0 ? -1 : 0);
+  });
+  t["relay.ceil"] =
+      numericUnary([](double x) { return std::ceil(x); }, keepInt);
+  t["relay.floor"] =
+      numericUnary([](double x) { return std::floor(x); }, keepInt);
+  t["relay.round"] = numericUnary(roundHalfAway, keepInt);
+  t["relay.trunc"] =
+      numericUnary([](double x) { return std::trunc(x); }, keepInt);
+  t["relay.copy"] = numericUnary(identityFn, keepInt, /*boolOk=*/true);
+  t["relay.nn.relu"] = numericUnary(reluFn, [](int64_t x, Type ty) {
+    return isUnsignedInt(ty) || x > 0 ? x : int64_t(0);
+  });
+  t["relay.bitwise_not"] = numericUnary(
+      nullptr, [](int64_t x, Type) { return ~x; }, /*boolOk=*/true);
+  t["relay.logical_not"] = numericUnary(
+      nullptr, [](int64_t x, Type) -> int64_t { return x == 0; },
+      /*boolOk=*/true);
+  t["relay.isnan"] = floatTest([](double x) { return std::isnan(x); });
+  t["relay.isinf"] = floatTest([](double x) { return std::isinf(x); });
+  t["relay.isfinite"] = floatTest([](double x) { return std::isfinite(x); });
+}
+
+/// add, subtract, multiply, divide, floor_divide, mod, floor_mod, power.
+void addArithmeticEvaluators(llvm::StringMap<Evaluator> &t) {
+  // Float binaries: every step rounded to the dtype (numpy computes
+  // `a - floor(a / b) * b` in float32 for float32 operands).
+  t["relay.add"] = binary([](double a, double b, Type) { return a + b; },
+                          [](int64_t a, int64_t b, Type) {
+                            return std::optional<int64_t>(wrapAdd(a, b));
+                          });
+  t["relay.subtract"] = binary([](double a, double b, Type) { return a - b; },
+                               [](int64_t a, int64_t b, Type) {
+                                 return std::optional<int64_t>(wrapSub(a, b));
+                               });
+  t["relay.multiply"] = binary([](double a, double b, Type) { return a * b; },
+                               [](int64_t a, int64_t b, Type) {
+                                 return std::optional<int64_t>(wrapMul(a, b));
+                               });
+  t["relay.divide"] =
+      binary([](double a, double b, Type) { return a / b; }, intTruncDiv);
+  t["relay.floor_divide"] =
+      binary([](double a, double b,
+                Type ty) { return std::floor(roundTo(ty, a / b)); },
+             intFloorDiv);
+  t["relay.mod"] = binary(
+      [](double a, double b, Type) { return std::fmod(a, b); }, intTruncMod);
+  t["relay.floor_mod"] = binary(
+      [](double a, double b, Type ty) {
+        double q = std::floor(roundTo(ty, a / b));
+        return a - roundTo(ty, q * b);
+      },
+      intFloorMod);
+  t["relay.power"] = binary(
+      [](double a, double b, Type ty) {
+        // numpy: powf for float32 (and float16/bfloat16, via float32).
+        if (ty.isF64())
+          return std::pow(a, b);
+        return static_cast<double>(
+            std::pow(static_cast<float>(a), static_cast<float>(b)));
+      },
+      nullptr);
+}
+
+/// maximum, minimum and the comparisons (bool results).
+void addComparisonEvaluators(llvm::StringMap<Evaluator> &t) {
+  t["relay.maximum"] =
+      binary([](double a, double b, Type) { return floatMax(a, b); },
+             [](int64_t a, int64_t b, Type ty) {
+               return std::optional<int64_t>(intLess(a, b, ty) ? b : a);
+             },
+             /*boolOk=*/true);
+  t["relay.minimum"] =
+      binary([](double a, double b, Type) { return floatMin(a, b); },
+             [](int64_t a, int64_t b, Type ty) {
+               return std::optional<int64_t>(intLess(a, b, ty) ? a : b);
+             },
+             /*boolOk=*/true);
+  t["relay.equal"] =
+      binary([](double a, double b, Type) -> double { return a == b; },
+             [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
+               return a == b;
+             },
+             true);
+  t["relay.not_equal"] =
+      binary([](double a, double b, Type) -> double { return a != b; },
+             [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
+               return a != b;
+             },
+             true);
+  t["relay.less"] =
+      binary([](double a, double b, Type) -> double { return a < b; },
+             [](int64_t a, int64_t b, Type ty) -> std::optional<int64_t> {
+               return intLess(a, b, ty);
+             },
+             true);
+  t["relay.less_equal"] =
+      binary([](double a, double b, Type) -> double { return a <= b; },
+             [](int64_t a, int64_t b, Type ty) -> std::optional<int64_t> {
+               return !intLess(b, a, ty);
+             },
+             true);
+  t["relay.greater"] =
+      binary([](double a, double b, Type) -> double { return a > b; },
+             [](int64_t a, int64_t b, Type ty) -> std::optional<int64_t> {
+               return intLess(b, a, ty);
+             },
+             true);
+  t["relay.greater_equal"] =
+      binary([](double a, double b, Type) -> double { return a >= b; },
+             [](int64_t a, int64_t b, Type ty) -> std::optional<int64_t> {
+               return !intLess(a, b, ty);
+             },
+             true);
+}
+
+/// The logical and bitwise binaries and the shifts.
+void addLogicalEvaluators(llvm::StringMap<Evaluator> &t) {
+  t["relay.logical_and"] =
+      binary([](double a, double b, Type) -> double { return a && b; },
+             [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
+               return a && b;
+             },
+             true);
+  t["relay.logical_or"] =
+      binary([](double a, double b, Type) -> double { return a || b; },
+             [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
+               return a || b;
+             },
+             true);
+  t["relay.logical_xor"] = binary(
+      [](double a, double b, Type) -> double { return (a != 0) != (b != 0); },
+      [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
+        return (a != 0) != (b != 0);
+      },
+      true);
+  t["relay.bitwise_and"] = binary(
+      nullptr,
+      [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
+        return a & b;
+      },
+      true);
+  t["relay.bitwise_or"] = binary(
+      nullptr,
+      [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
+        return a | b;
+      },
+      true);
+  t["relay.bitwise_xor"] = binary(
+      nullptr,
+      [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
+        return a ^ b;
+      },
+      true);
+  t["relay.left_shift"] = binary(nullptr, intShiftLeft);
+  t["relay.right_shift"] = binary(nullptr, intShiftRight);
+}
+
 const llvm::StringMap<Evaluator> &elementwiseEvaluators() {
   static const llvm::StringMap<Evaluator> table = [] {
     llvm::StringMap<Evaluator> t;
-    auto exact = [](double (*fn)(double)) { return floatUnary(fn); };
-    t["relay.exp"] = exact([](double x) { return std::exp(x); });
-    t["relay.fast_exp"] = t["relay.exp"];
-    t["relay.log"] = exact([](double x) { return std::log(x); });
-    t["relay.log2"] = exact([](double x) { return std::log2(x); });
-    t["relay.log10"] = exact([](double x) { return std::log10(x); });
-    t["relay.sqrt"] = exact([](double x) { return std::sqrt(x); });
-    t["relay.rsqrt"] = exact(rsqrtFn);
-    t["relay.tanh"] = exact([](double x) { return std::tanh(x); });
-    t["relay.fast_tanh"] = t["relay.tanh"];
-    t["relay.sigmoid"] = exact(sigmoidFn);
-    t["relay.sin"] = exact([](double x) { return std::sin(x); });
-    t["relay.cos"] = exact([](double x) { return std::cos(x); });
-    t["relay.tan"] = exact([](double x) { return std::tan(x); });
-    t["relay.asin"] = exact([](double x) { return std::asin(x); });
-    t["relay.acos"] = exact([](double x) { return std::acos(x); });
-    t["relay.atan"] = exact([](double x) { return std::atan(x); });
-    t["relay.sinh"] = exact([](double x) { return std::sinh(x); });
-    t["relay.cosh"] = exact([](double x) { return std::cosh(x); });
-    t["relay.erf"] = exact(erfFn);
-    t["relay.fast_erf"] = t["relay.erf"];
-
-    auto keepInt = [](int64_t x, Type) { return x; };
-    t["relay.negative"] =
-        numericUnary(negateFn, [](int64_t x, Type) { return wrapSub(0, x); });
-    t["relay.abs"] =
-        numericUnary([](double x) { return std::fabs(x); },
-                     [](int64_t x, Type ty) {
-                       return isUnsignedInt(ty) || x >= 0 ? x : wrapSub(0, x);
-                     });
-    t["relay.sign"] = numericUnary(signFn, [](int64_t x, Type ty) -> int64_t {
-      if (isUnsignedInt(ty))
-        return x != 0;
-      return x > 0 ? 1 : (x < 0 ? -1 : 0);
-    });
-    t["relay.ceil"] =
-        numericUnary([](double x) { return std::ceil(x); }, keepInt);
-    t["relay.floor"] =
-        numericUnary([](double x) { return std::floor(x); }, keepInt);
-    t["relay.round"] = numericUnary(roundHalfAway, keepInt);
-    t["relay.trunc"] =
-        numericUnary([](double x) { return std::trunc(x); }, keepInt);
-    t["relay.copy"] = numericUnary(identityFn, keepInt, /*boolOk=*/true);
-    t["relay.nn.relu"] = numericUnary(reluFn, [](int64_t x, Type ty) {
-      return isUnsignedInt(ty) || x > 0 ? x : int64_t(0);
-    });
-    t["relay.bitwise_not"] = numericUnary(
-        nullptr, [](int64_t x, Type) { return ~x; }, /*boolOk=*/true);
-    t["relay.logical_not"] = numericUnary(
-        nullptr, [](int64_t x, Type) -> int64_t { return x == 0; },
-        /*boolOk=*/true);
-    t["relay.isnan"] = floatTest([](double x) { return std::isnan(x); });
-    t["relay.isinf"] = floatTest([](double x) { return std::isinf(x); });
-    t["relay.isfinite"] = floatTest([](double x) { return std::isfinite(x); });
-
-    // Float binaries: every step rounded to the dtype (numpy computes
-    // `a - floor(a / b) * b` in float32 for float32 operands).
-    t["relay.add"] = binary([](double a, double b, Type) { return a + b; },
-                            [](int64_t a, int64_t b, Type) {
-                              return std::optional<int64_t>(wrapAdd(a, b));
-                            });
-    t["relay.subtract"] = binary([](double a, double b, Type) { return a - b; },
-                                 [](int64_t a, int64_t b, Type) {
-                                   return std::optional<int64_t>(wrapSub(a, b));
-                                 });
-    t["relay.multiply"] = binary([](double a, double b, Type) { return a * b; },
-                                 [](int64_t a, int64_t b, Type) {
-                                   return std::optional<int64_t>(wrapMul(a, b));
-                                 });
-    t["relay.divide"] =
-        binary([](double a, double b, Type) { return a / b; }, intTruncDiv);
-    t["relay.floor_divide"] =
-        binary([](double a, double b,
-                  Type ty) { return std::floor(roundTo(ty, a / b)); },
-               intFloorDiv);
-    t["relay.mod"] = binary(
-        [](double a, double b, Type) { return std::fmod(a, b); }, intTruncMod);
-    t["relay.floor_mod"] = binary(
-        [](double a, double b, Type ty) {
-          double q = std::floor(roundTo(ty, a / b));
-          return a - roundTo(ty, q * b);
-        },
-        intFloorMod);
-    t["relay.power"] = binary(
-        [](double a, double b, Type ty) {
-          // numpy: powf for float32 (and float16/bfloat16, via float32).
-          if (ty.isF64())
-            return std::pow(a, b);
-          return static_cast<double>(
-              std::pow(static_cast<float>(a), static_cast<float>(b)));
-        },
-        nullptr);
-    t["relay.maximum"] =
-        binary([](double a, double b, Type) { return floatMax(a, b); },
-               [](int64_t a, int64_t b, Type ty) {
-                 return std::optional<int64_t>(intLess(a, b, ty) ? b : a);
-               },
-               /*boolOk=*/true);
-    t["relay.minimum"] =
-        binary([](double a, double b, Type) { return floatMin(a, b); },
-               [](int64_t a, int64_t b, Type ty) {
-                 return std::optional<int64_t>(intLess(a, b, ty) ? a : b);
-               },
-               /*boolOk=*/true);
-    t["relay.equal"] =
-        binary([](double a, double b, Type) -> double { return a == b; },
-               [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
-                 return a == b;
-               },
-               true);
-    t["relay.not_equal"] =
-        binary([](double a, double b, Type) -> double { return a != b; },
-               [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
-                 return a != b;
-               },
-               true);
-    t["relay.less"] =
-        binary([](double a, double b, Type) -> double { return a < b; },
-               [](int64_t a, int64_t b, Type ty) -> std::optional<int64_t> {
-                 return intLess(a, b, ty);
-               },
-               true);
-    t["relay.less_equal"] =
-        binary([](double a, double b, Type) -> double { return a <= b; },
-               [](int64_t a, int64_t b, Type ty) -> std::optional<int64_t> {
-                 return !intLess(b, a, ty);
-               },
-               true);
-    t["relay.greater"] =
-        binary([](double a, double b, Type) -> double { return a > b; },
-               [](int64_t a, int64_t b, Type ty) -> std::optional<int64_t> {
-                 return intLess(b, a, ty);
-               },
-               true);
-    t["relay.greater_equal"] =
-        binary([](double a, double b, Type) -> double { return a >= b; },
-               [](int64_t a, int64_t b, Type ty) -> std::optional<int64_t> {
-                 return !intLess(a, b, ty);
-               },
-               true);
-    t["relay.logical_and"] =
-        binary([](double a, double b, Type) -> double { return a && b; },
-               [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
-                 return a && b;
-               },
-               true);
-    t["relay.logical_or"] =
-        binary([](double a, double b, Type) -> double { return a || b; },
-               [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
-                 return a || b;
-               },
-               true);
-    t["relay.logical_xor"] = binary(
-        [](double a, double b, Type) -> double { return (a != 0) != (b != 0); },
-        [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
-          return (a != 0) != (b != 0);
-        },
-        true);
-    t["relay.bitwise_and"] = binary(
-        nullptr,
-        [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
-          return a & b;
-        },
-        true);
-    t["relay.bitwise_or"] = binary(
-        nullptr,
-        [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
-          return a | b;
-        },
-        true);
-    t["relay.bitwise_xor"] = binary(
-        nullptr,
-        [](int64_t a, int64_t b, Type) -> std::optional<int64_t> {
-          return a ^ b;
-        },
-        true);
-    t["relay.left_shift"] = binary(nullptr, intShiftLeft);
-    t["relay.right_shift"] = binary(nullptr, intShiftRight);
+    addFloatUnaryEvaluators(t);
+    addNumericUnaryEvaluators(t);
+    addArithmeticEvaluators(t);
+    addComparisonEvaluators(t);
+    addLogicalEvaluators(t);
     return t;
   }();
   return table;
@@ -1886,14 +1911,8 @@ struct EvaluateConstantOp : RewritePattern {
 struct FoldConstantsPass
     : relay::impl::RelayFoldConstantsBase<FoldConstantsPass> {
   void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
-    RewritePatternSet patterns(ctx);
-    patterns.add<
-        FillLikeToSplat<ZerosLikeOp, 0>, FillLikeToSplat<OnesLikeOp, 1>,
-        FillLikeToSplat<ZerosOp, 0>, FillLikeToSplat<OnesOp, 1>, ShapeOpOfSplat,
-        DropIdentity<MultiplyOp, 1, true>, DropIdentity<DivideOp, 1, false>,
-        DropIdentity<AddOp, 0, true>, DropIdentity<SubtractOp, 0, false>,
-        CollapseSumOfConstant, EvaluateConstantOp>(ctx);
+    RewritePatternSet patterns(&getContext());
+    populateFoldConstantsPatterns(patterns);
     // Folders (tuple_get_item of a tuple, constants) run with the patterns.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
@@ -1901,3 +1920,12 @@ struct FoldConstantsPass
 };
 
 } // namespace
+
+void mlir::relay::populateFoldConstantsPatterns(RewritePatternSet &patterns) {
+  patterns.add<FillLikeToSplat<ZerosLikeOp, 0>, FillLikeToSplat<OnesLikeOp, 1>,
+               FillLikeToSplat<ZerosOp, 0>, FillLikeToSplat<OnesOp, 1>,
+               ShapeOpOfSplat, DropIdentity<MultiplyOp, 1, true>,
+               DropIdentity<DivideOp, 1, false>, DropIdentity<AddOp, 0, true>,
+               DropIdentity<SubtractOp, 0, false>, CollapseSumOfConstant,
+               EvaluateConstantOp>(patterns.getContext());
+}
