@@ -38,6 +38,47 @@ static Type inLayout(ArrayRef<int64_t> canon, ArrayRef<int64_t> outDims,
   return RankedTensorType::get(shape, dtype);
 }
 
+/// The output channels of a convolution whose data has `c` channels and
+/// whose weight (in canonical order) has `o` out- and `i` in-channels,
+/// checked against `groups` and the optional `channels` attribute.
+static FailureOr<int64_t> convOutChannels(ErrorSite site, int64_t c, int64_t o,
+                                          int64_t i, int64_t groups,
+                                          std::optional<int64_t> channels,
+                                          bool hasKernelSize,
+                                          bool depthwiseConvention) {
+  // Relay's depthwise convention: with groups = input channels = weight
+  // out-channels and both `channels` and `kernel_size` given, the weight
+  // (read in canonical order) is [C, channels / C, spatial...], e.g.
+  // TensorFlow's depthwise kernels in HWOI.
+  bool depthwise =
+      depthwiseConvention && groups > 1 && c == groups && o == groups;
+  if (depthwise && channels && hasKernelSize) {
+    if (*channels % c != 0)
+      return site.emitError()
+             << "channels " << *channels
+             << " must be a multiple of the input channels " << c
+             << " for a depthwise convolution (groups = " << groups << ")";
+    if (failed(unifyDim(i, *channels / c)))
+      return site.emitError()
+             << "weight in-channels " << i << " ≠ channels / input channels ("
+             << *channels << " / " << c << ") for a depthwise convolution";
+    return *channels;
+  }
+  if (!isAny(c) && !isAny(i) && c != i * groups)
+    return site.emitError()
+           << "input channels " << c << " ≠ weight in-channels × groups (" << i
+           << " × " << groups << ")";
+  if (!isAny(o) && o % groups != 0)
+    return site.emitError() << "weight out-channels " << o
+                            << " are not divisible by groups " << groups;
+  if (!channels)
+    return o;
+  if (failed(unifyDim(*channels, o)))
+    return site.emitError() << "channels attribute " << *channels
+                            << " ≠ weight out-channels " << o;
+  return *channels;
+}
+
 //===----------------------------------------------------------------------===//
 // Conv: N-d convolution (nn.conv1d, nn.conv2d, nn.conv3d)
 //===----------------------------------------------------------------------===//
@@ -92,46 +133,17 @@ relay::inferConv(ErrorSite site, Type dataType, Type weightType, unsigned n,
   if (!isAny(c) && c % groups != 0)
     return site.emitError() << "input channels " << c
                             << " are not divisible by groups " << groups;
-  int64_t outChannels;
-  // Relay's depthwise convention: with groups = input channels = weight
-  // out-channels and both `channels` and `kernel_size` given, the weight
-  // (read in canonical order) is [C, channels / C, spatial...], e.g.
-  // TensorFlow's depthwise kernels in HWOI.
-  bool depthwise =
-      depthwiseConvention && groups > 1 && c == groups && o == groups;
-  if (depthwise && channels && kernelSize) {
-    if (*channels % c != 0)
-      return site.emitError()
-             << "channels " << *channels
-             << " must be a multiple of the input channels " << c
-             << " for a depthwise convolution (groups = " << groups << ")";
-    if (failed(unifyDim(i, *channels / c)))
-      return site.emitError()
-             << "weight in-channels " << i << " ≠ channels / input channels ("
-             << *channels << " / " << c << ") for a depthwise convolution";
-    outChannels = *channels;
-  } else {
-    if (!isAny(c) && !isAny(i) && c != i * groups)
-      return site.emitError()
-             << "input channels " << c << " ≠ weight in-channels × groups ("
-             << i << " × " << groups << ")";
-    if (!isAny(o) && o % groups != 0)
-      return site.emitError() << "weight out-channels " << o
-                              << " are not divisible by groups " << groups;
-    outChannels = o;
-    if (channels) {
-      if (failed(unifyDim(*channels, o)))
-        return site.emitError() << "channels attribute " << *channels
-                                << " ≠ weight out-channels " << o;
-      outChannels = *channels;
-    }
-  }
+  FailureOr<int64_t> outChannels =
+      convOutChannels(site, c, o, i, groups, channels, kernelSize.has_value(),
+                      depthwiseConvention);
+  if (failed(outChannels))
+    return failure();
   SmallVector<int64_t, 3> kernel;
   for (unsigned d = 0; d < n; ++d)
     kernel.push_back(weightDim(2 + d));
   if (failed(applyKernelSize(site, kernelSize, kernel, kernelLayout)))
     return failure();
-  SmallVector<int64_t> canon = {batch, outChannels};
+  SmallVector<int64_t> canon = {batch, *outChannels};
   for (unsigned d = 0; d < n; ++d) {
     int64_t in = dataDim(2 + d);
     int64_t out = windowOutputSize(in, kernel[d], strides[d], dilation[d],

@@ -33,6 +33,74 @@ inline bool isLabel(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+/// The letters of `term` and where its `...` is (`ellipsisAt`: the number
+/// of letters before it, -1 without one); `what` names the term in `error`.
+inline bool scanTerm(llvm::StringRef term, llvm::SmallVector<int> &letters,
+                     int &ellipsisAt, llvm::StringRef what,
+                     std::string &error) {
+  ellipsisAt = -1;
+  for (size_t i = 0; i < term.size(); ++i) {
+    if (term[i] == '.') {
+      if (ellipsisAt >= 0 || !term.substr(i).starts_with("...")) {
+        error = what.str() + " \"" + term.str() +
+                "\" has a '.' that is not a single '...'";
+        return false;
+      }
+      ellipsisAt = letters.size();
+      i += 2;
+      continue;
+    }
+    if (!isLabel(term[i])) {
+      error = what.str() + " \"" + term.str() + "\" has '" +
+              std::string(1, term[i]) + "', which is not a letter";
+      return false;
+    }
+    letters.push_back(term[i]);
+  }
+  return true;
+}
+
+/// The output labels of an explicit output term `rhs`: its letters, each at
+/// most once and found in an input (`counts`), and the `...` dims where it
+/// has `...` (required when an input has one).
+inline bool parseOutputTerm(llvm::StringRef rhs, llvm::ArrayRef<int> counts,
+                            Equation &eq, std::string &error) {
+  llvm::SmallVector<int> letters;
+  int ellipsisAt;
+  if (!scanTerm(rhs, letters, ellipsisAt, "output term", error))
+    return false;
+  llvm::SmallVector<bool> seen(128, false);
+  for (int l : letters) {
+    if (seen[l]) {
+      error = "output term \"" + rhs.str() + "\" repeats '" +
+              std::string(1, static_cast<char>(l)) + "'";
+      return false;
+    }
+    seen[l] = true;
+    if (!counts[l]) {
+      error = "output term \"" + rhs.str() + "\" has '" +
+              std::string(1, static_cast<char>(l)) +
+              "', which no input term has";
+      return false;
+    }
+  }
+  for (int i = 0; i <= static_cast<int>(letters.size()); ++i) {
+    if (i == ellipsisAt)
+      for (int j = 0; j < eq.ellipsisRank; ++j)
+        eq.output.push_back(kEllipsisBase + j);
+    if (i < static_cast<int>(letters.size()))
+      eq.output.push_back(letters[i]);
+  }
+  if (ellipsisAt < 0 && eq.ellipsisRank > 0) {
+    // numpy: `...` dims must appear in an explicit output unless they are
+    // all summed; Relay/numpy reject dropping them silently.
+    error = "output term \"" + rhs.str() +
+            "\" must contain '...' because an input term does";
+    return false;
+  }
+  return true;
+}
+
 /// Parses `equation` for operands of ranks `ranks`; on failure returns false
 /// and sets `error` to the rule broken.
 inline bool parse(llvm::StringRef equation, llvm::ArrayRef<int64_t> ranks,
@@ -58,36 +126,13 @@ inline bool parse(llvm::StringRef equation, llvm::ArrayRef<int64_t> ranks,
             std::to_string(ranks.size()) + " operands";
     return false;
   }
-  // Letters of a term and whether it has `...` (and where).
-  auto scan = [&](llvm::StringRef term, llvm::SmallVector<int> &letters,
-                  int &ellipsisAt, llvm::StringRef what) -> bool {
-    ellipsisAt = -1;
-    for (size_t i = 0; i < term.size(); ++i) {
-      if (term[i] == '.') {
-        if (ellipsisAt >= 0 || !term.substr(i).starts_with("...")) {
-          error = what.str() + " \"" + term.str() +
-                  "\" has a '.' that is not a single '...'";
-          return false;
-        }
-        ellipsisAt = letters.size();
-        i += 2;
-        continue;
-      }
-      if (!isLabel(term[i])) {
-        error = what.str() + " \"" + term.str() + "\" has '" +
-                std::string(1, term[i]) + "', which is not a letter";
-        return false;
-      }
-      letters.push_back(term[i]);
-    }
-    return true;
-  };
   eq = Equation();
   llvm::SmallVector<int> counts(128, 0);
   for (size_t t = 0; t < terms.size(); ++t) {
     llvm::SmallVector<int> letters;
     int ellipsisAt;
-    if (!scan(terms[t], letters, ellipsisAt, "input term " + std::to_string(t)))
+    if (!scanTerm(terms[t], letters, ellipsisAt,
+                  "input term " + std::to_string(t), error))
       return false;
     int64_t rank = ranks[t];
     int64_t covered = rank - static_cast<int64_t>(letters.size());
@@ -120,39 +165,8 @@ inline bool parse(llvm::StringRef equation, llvm::ArrayRef<int64_t> ranks,
       if (l < 0)
         l = kEllipsisBase + eq.ellipsisRank + (l + 1);
   if (explicitOutput) {
-    llvm::SmallVector<int> letters;
-    int ellipsisAt;
-    if (!scan(rhs, letters, ellipsisAt, "output term"))
+    if (!parseOutputTerm(rhs, counts, eq, error))
       return false;
-    llvm::SmallVector<bool> seen(128, false);
-    for (int l : letters) {
-      if (seen[l]) {
-        error = "output term \"" + rhs.str() + "\" repeats '" +
-                std::string(1, static_cast<char>(l)) + "'";
-        return false;
-      }
-      seen[l] = true;
-      if (!counts[l]) {
-        error = "output term \"" + rhs.str() + "\" has '" +
-                std::string(1, static_cast<char>(l)) +
-                "', which no input term has";
-        return false;
-      }
-    }
-    for (int i = 0; i <= static_cast<int>(letters.size()); ++i) {
-      if (i == ellipsisAt)
-        for (int j = 0; j < eq.ellipsisRank; ++j)
-          eq.output.push_back(kEllipsisBase + j);
-      if (i < static_cast<int>(letters.size()))
-        eq.output.push_back(letters[i]);
-    }
-    if (ellipsisAt < 0 && eq.ellipsisRank > 0) {
-      // numpy: `...` dims must appear in an explicit output unless they are
-      // all summed; Relay/numpy reject dropping them silently.
-      error = "output term \"" + rhs.str() +
-              "\" must contain '...' because an input term does";
-      return false;
-    }
   } else {
     for (int j = 0; j < eq.ellipsisRank; ++j)
       eq.output.push_back(kEllipsisBase + j);

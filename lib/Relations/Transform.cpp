@@ -54,6 +54,160 @@ tensorOperands(ErrorSite site, TypeRange operands) {
 // 0/-2/-3/-4, divided by the product of the other output dims not produced
 // by them; it is `?` if that depends on a `?` dim.
 
+namespace {
+/// Reads `newshape` left to right: the output dims so far, which of them (and
+/// which input dims) 0/-2/-3/-4 took, the input cursor and the -1 entry.
+struct ReshapeReader {
+  ErrorSite site;
+  ArrayRef<int64_t> in, newshape;
+  bool allowZero;
+  SmallVector<int64_t> out;
+  SmallVector<bool> outFromInput;
+  llvm::SmallBitVector inUsed;
+  size_t src = 0;
+  std::optional<size_t> inferAt, inferEntry;
+
+  ReshapeReader(ErrorSite site, ArrayRef<int64_t> in,
+                ArrayRef<int64_t> newshape, bool allowZero)
+      : site(site), in(in), newshape(newshape), allowZero(allowZero),
+        inUsed(in.size(), false) {}
+
+  void push(int64_t dim, bool fromInput) {
+    out.push_back(dim);
+    outFromInput.push_back(fromInput);
+  }
+  LogicalResult readEntry(size_t &i);
+  LogicalResult readSplit(size_t i);
+  LogicalResult inferDim();
+};
+} // namespace
+
+/// Entry `i` (and, for -4, the two after it: `i` moves past them).
+LogicalResult ReshapeReader::readEntry(size_t &i) {
+  size_t rank = in.size();
+  int64_t code = newshape[i];
+  if (code > 0 || (code == 0 && allowZero)) {
+    push(code, false);
+    ++src;
+  } else if (code == 0) {
+    if (src >= rank)
+      return site.emitError() << "newshape[" << i << "] = 0 copies input dim "
+                              << src << ", but data has rank " << rank;
+    inUsed.set(src);
+    push(in[src++], true);
+  } else if (code == -1) {
+    if (inferEntry)
+      return site.emitError() << "newshape has more than one -1 (entries "
+                              << *inferEntry << " and " << i << ")";
+    inferEntry = i;
+    inferAt = out.size();
+    push(1, false);
+    ++src;
+  } else if (code == -2) {
+    for (; src < rank; ++src) {
+      inUsed.set(src);
+      push(in[src], true);
+    }
+  } else if (code == -3) {
+    if (src + 1 >= rank)
+      return site.emitError()
+             << "newshape[" << i << "] = -3 merges input dims " << src
+             << " and " << src + 1 << ", but data has rank " << rank;
+    inUsed.set(src);
+    inUsed.set(src + 1);
+    FailureOr<int64_t> merged =
+        mulDims(site, in[src], in[src + 1], "the merged dim");
+    if (failed(merged))
+      return failure();
+    push(*merged, true);
+    src += 2;
+  } else if (code == -4) {
+    if (failed(readSplit(i)))
+      return failure();
+    i += 2;
+  } else {
+    return site.emitError() << "newshape[" << i << "] = " << code
+                            << " is not a valid entry (expected > 0, 0, "
+                               "-1, -2, -3 or -4)";
+  }
+  return success();
+}
+
+/// -4 a b at entry `i`: the input dim at the cursor split into a × b.
+LogicalResult ReshapeReader::readSplit(size_t i) {
+  if (i + 2 >= newshape.size())
+    return site.emitError()
+           << "newshape[" << i << "] = -4 must be followed by two values";
+  if (src >= in.size())
+    return site.emitError() << "newshape[" << i << "] = -4 splits input dim "
+                            << src << ", but data has rank " << in.size();
+  int64_t whole = in[src];
+  int64_t a = newshape[i + 1], b = newshape[i + 2];
+  if (a == 0 || a < -1 || b == 0 || b < -1)
+    return site.emitError()
+           << "the two values after newshape[" << i
+           << "] = -4 must be positive or -1, got " << a << ", " << b;
+  if (a == -1 && b == -1)
+    return site.emitError() << "the two values after newshape[" << i
+                            << "] = -4 cannot both be -1";
+  int64_t known = a == -1 ? b : a;
+  if (a == -1 || b == -1) {
+    if (!isAny(whole) && whole % known != 0)
+      return site.emitError()
+             << "newshape[" << i << "] = -4 cannot split input dim " << src
+             << " of size " << whole << " by " << known;
+    int64_t rest = isAny(whole) ? kAny : whole / known;
+    (a == -1 ? a : b) = rest;
+  } else if (!isAny(whole) && a * b != whole) {
+    return site.emitError()
+           << "newshape[" << i << "] = -4 splits input dim " << src
+           << " of size " << whole << " into " << a << " × " << b;
+  }
+  inUsed.set(src++);
+  push(a, true);
+  push(b, true);
+  return success();
+}
+
+/// The -1 dim: the input dims not taken by 0/-2/-3/-4 over the other output
+/// dims not produced by them (products of attribute values: checked).
+LogicalResult ReshapeReader::inferDim() {
+  int64_t elements = 1;
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (inUsed.test(d))
+      continue;
+    FailureOr<int64_t> product =
+        mulDims(site, elements, in[d], "the element count");
+    if (failed(product))
+      return failure();
+    elements = *product;
+  }
+  int64_t others = 1;
+  for (size_t d = 0; d < out.size(); ++d) {
+    if (outFromInput[d])
+      continue;
+    FailureOr<int64_t> product =
+        mulDims(site, others, out[d], "the new dims' product");
+    if (failed(product))
+      return failure();
+    others = *product;
+  }
+  int64_t inferred = kAny;
+  if (!isAny(elements)) {
+    if (others == 0)
+      return site.emitError()
+             << "cannot infer the -1 dim (newshape[" << *inferEntry
+             << "]): the other new dims have 0 elements";
+    if (elements % others != 0)
+      return site.emitError() << "cannot infer the -1 dim (newshape["
+                              << *inferEntry << "]): " << elements
+                              << " elements are not divisible by " << others;
+    inferred = elements / others;
+  }
+  out[*inferAt] = inferred;
+  return success();
+}
+
 FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
                                     ArrayRef<int64_t> newshape,
                                     bool allowZero) {
@@ -61,134 +215,13 @@ FailureOr<Type> relay::inferReshape(ErrorSite site, Type dataType,
   if (failed(data))
     return failure();
   ArrayRef<int64_t> in = data->getShape();
-  size_t rank = in.size();
-
-  SmallVector<int64_t> out;
-  // Output dims taken from input dims (0, -2, -3, -4), and the input dims
-  // they took: both are left out of the -1 inference.
-  SmallVector<bool> outFromInput;
-  llvm::SmallBitVector inUsed(rank, false);
-  size_t src = 0;
-  std::optional<size_t> inferAt, inferEntry;
-  auto push = [&](int64_t dim, bool fromInput) {
-    out.push_back(dim);
-    outFromInput.push_back(fromInput);
-  };
-
-  for (size_t i = 0; i < newshape.size(); ++i) {
-    int64_t code = newshape[i];
-    if (code > 0 || (code == 0 && allowZero)) {
-      push(code, false);
-      ++src;
-    } else if (code == 0) {
-      if (src >= rank)
-        return site.emitError() << "newshape[" << i << "] = 0 copies input dim "
-                                << src << ", but data has rank " << rank;
-      inUsed.set(src);
-      push(in[src++], true);
-    } else if (code == -1) {
-      if (inferEntry)
-        return site.emitError() << "newshape has more than one -1 (entries "
-                                << *inferEntry << " and " << i << ")";
-      inferEntry = i;
-      inferAt = out.size();
-      push(1, false);
-      ++src;
-    } else if (code == -2) {
-      for (; src < rank; ++src) {
-        inUsed.set(src);
-        push(in[src], true);
-      }
-    } else if (code == -3) {
-      if (src + 1 >= rank)
-        return site.emitError()
-               << "newshape[" << i << "] = -3 merges input dims " << src
-               << " and " << src + 1 << ", but data has rank " << rank;
-      inUsed.set(src);
-      inUsed.set(src + 1);
-      FailureOr<int64_t> merged =
-          mulDims(site, in[src], in[src + 1], "the merged dim");
-      if (failed(merged))
-        return failure();
-      push(*merged, true);
-      src += 2;
-    } else if (code == -4) {
-      if (i + 2 >= newshape.size())
-        return site.emitError()
-               << "newshape[" << i << "] = -4 must be followed by two values";
-      if (src >= rank)
-        return site.emitError()
-               << "newshape[" << i << "] = -4 splits input dim " << src
-               << ", but data has rank " << rank;
-      int64_t whole = in[src];
-      int64_t a = newshape[i + 1], b = newshape[i + 2];
-      if (a == 0 || a < -1 || b == 0 || b < -1)
-        return site.emitError()
-               << "the two values after newshape[" << i
-               << "] = -4 must be positive or -1, got " << a << ", " << b;
-      if (a == -1 && b == -1)
-        return site.emitError() << "the two values after newshape[" << i
-                                << "] = -4 cannot both be -1";
-      int64_t known = a == -1 ? b : a;
-      if (a == -1 || b == -1) {
-        if (!isAny(whole) && whole % known != 0)
-          return site.emitError()
-                 << "newshape[" << i << "] = -4 cannot split input dim " << src
-                 << " of size " << whole << " by " << known;
-        int64_t rest = isAny(whole) ? kAny : whole / known;
-        (a == -1 ? a : b) = rest;
-      } else if (!isAny(whole) && a * b != whole) {
-        return site.emitError()
-               << "newshape[" << i << "] = -4 splits input dim " << src
-               << " of size " << whole << " into " << a << " × " << b;
-      }
-      inUsed.set(src++);
-      push(a, true);
-      push(b, true);
-      i += 2;
-    } else {
-      return site.emitError() << "newshape[" << i << "] = " << code
-                              << " is not a valid entry (expected > 0, 0, "
-                                 "-1, -2, -3 or -4)";
-    }
-  }
-
-  if (inferAt) {
-    // (products of attribute values: checked)
-    int64_t elements = 1;
-    for (size_t d = 0; d < rank; ++d) {
-      if (inUsed.test(d))
-        continue;
-      FailureOr<int64_t> product =
-          mulDims(site, elements, in[d], "the element count");
-      if (failed(product))
-        return failure();
-      elements = *product;
-    }
-    int64_t others = 1;
-    for (size_t d = 0; d < out.size(); ++d) {
-      if (outFromInput[d])
-        continue;
-      FailureOr<int64_t> product =
-          mulDims(site, others, out[d], "the new dims' product");
-      if (failed(product))
-        return failure();
-      others = *product;
-    }
-    int64_t inferred = kAny;
-    if (!isAny(elements)) {
-      if (others == 0)
-        return site.emitError()
-               << "cannot infer the -1 dim (newshape[" << *inferEntry
-               << "]): the other new dims have 0 elements";
-      if (elements % others != 0)
-        return site.emitError() << "cannot infer the -1 dim (newshape["
-                                << *inferEntry << "]): " << elements
-                                << " elements are not divisible by " << others;
-      inferred = elements / others;
-    }
-    out[*inferAt] = inferred;
-  }
+  ReshapeReader reader(site, in, newshape, allowZero);
+  for (size_t i = 0; i < newshape.size(); ++i)
+    if (failed(reader.readEntry(i)))
+      return failure();
+  if (reader.inferAt && failed(reader.inferDim()))
+    return failure();
+  ArrayRef<int64_t> out = reader.out;
 
   // The static dims alone may overflow when the input's count is unknown
   // (a `?` input reshaped to a constant shape).
