@@ -126,6 +126,86 @@ FailureOr<Type> TypeSolver::unifyVar(unsigned root, Type other) {
   return var(root);
 }
 
+/// Two types that are not type variables: equal if they have the same
+/// constructor (tensor, tuple, function, reference, ADT) and their children
+/// unify (`unify`); a tensor's `?` dims take the other's sizes. `mismatch`
+/// reports a clash.
+static FailureOr<Type>
+unifyStructure(MLIRContext *ctx, Type a, Type b,
+               function_ref<FailureOr<Type>(Type, Type)> unify,
+               function_ref<FailureOr<Type>()> mismatch) {
+  if (auto ta = dyn_cast<RankedTensorType>(a)) {
+    auto tb = dyn_cast<RankedTensorType>(b);
+    if (!tb || ta.getElementType() != tb.getElementType() ||
+        ta.getRank() != tb.getRank())
+      return mismatch();
+    SmallVector<int64_t> dims;
+    for (auto [da, db] : llvm::zip(ta.getShape(), tb.getShape())) {
+      if (ShapedType::isDynamic(da))
+        dims.push_back(db);
+      else if (ShapedType::isDynamic(db) || da == db)
+        dims.push_back(da);
+      else
+        return mismatch();
+    }
+    return Type(
+        RankedTensorType::get(dims, ta.getElementType(), ta.getEncoding()));
+  }
+  auto unifyAll = [&](TypeRange xs, TypeRange ys,
+                      SmallVectorImpl<Type> &out) -> LogicalResult {
+    if (xs.size() != ys.size())
+      return failure();
+    for (auto [x, y] : llvm::zip(xs, ys)) {
+      FailureOr<Type> t = unify(x, y);
+      if (failed(t))
+        return failure();
+      out.push_back(*t);
+    }
+    return success();
+  };
+  if (auto ta = dyn_cast<TupleType>(a)) {
+    auto tb = dyn_cast<TupleType>(b);
+    if (!tb || ta.size() != tb.size())
+      return mismatch();
+    SmallVector<Type> fields;
+    if (failed(unifyAll(ta.getTypes(), tb.getTypes(), fields)))
+      return failure();
+    return Type(TupleType::get(ctx, fields));
+  }
+  if (auto fa = dyn_cast<FuncType>(a)) {
+    auto fb = dyn_cast<FuncType>(b);
+    if (!fb || fa.getInputs().size() != fb.getInputs().size())
+      return mismatch();
+    SmallVector<Type> inputs;
+    if (failed(unifyAll(fa.getInputs(), fb.getInputs(), inputs)))
+      return failure();
+    FailureOr<Type> result = unify(fa.getResult(), fb.getResult());
+    if (failed(result))
+      return failure();
+    return Type(FuncType::get(ctx, inputs, *result));
+  }
+  if (auto ra = dyn_cast<RefType>(a)) {
+    auto rb = dyn_cast<RefType>(b);
+    if (!rb)
+      return mismatch();
+    FailureOr<Type> elem = unify(ra.getElementType(), rb.getElementType());
+    if (failed(elem))
+      return failure();
+    return Type(RefType::get(ctx, *elem));
+  }
+  if (auto aa = dyn_cast<ADTType>(a)) {
+    auto ab = dyn_cast<ADTType>(b);
+    if (!ab || aa.getName() != ab.getName() ||
+        aa.getArgs().size() != ab.getArgs().size())
+      return mismatch();
+    SmallVector<Type> args;
+    if (failed(unifyAll(aa.getArgs(), ab.getArgs(), args)))
+      return failure();
+    return Type(ADTType::get(ctx, aa.getName(), args));
+  }
+  return mismatch();
+}
+
 FailureOr<Type> TypeSolver::unifyImpl(Type a, Type b) {
   if (a == b)
     return a;
@@ -171,76 +251,9 @@ FailureOr<Type> TypeSolver::unifyImpl(Type a, Type b) {
     return unifyVar(find(vb.getId()), a);
 
   // Two non-variables: same constructor, children unified.
-  if (auto ta = dyn_cast<RankedTensorType>(a)) {
-    auto tb = dyn_cast<RankedTensorType>(b);
-    if (!tb || ta.getElementType() != tb.getElementType() ||
-        ta.getRank() != tb.getRank())
-      return fail(a, b);
-    SmallVector<int64_t> dims;
-    for (auto [da, db] : llvm::zip(ta.getShape(), tb.getShape())) {
-      if (ShapedType::isDynamic(da))
-        dims.push_back(db);
-      else if (ShapedType::isDynamic(db) || da == db)
-        dims.push_back(da);
-      else
-        return fail(a, b);
-    }
-    return Type(
-        RankedTensorType::get(dims, ta.getElementType(), ta.getEncoding()));
-  }
-  auto unifyAll = [&](TypeRange xs, TypeRange ys,
-                      SmallVectorImpl<Type> &out) -> LogicalResult {
-    if (xs.size() != ys.size())
-      return failure();
-    for (auto [x, y] : llvm::zip(xs, ys)) {
-      FailureOr<Type> t = unifyImpl(x, y);
-      if (failed(t))
-        return failure();
-      out.push_back(*t);
-    }
-    return success();
-  };
-  if (auto ta = dyn_cast<TupleType>(a)) {
-    auto tb = dyn_cast<TupleType>(b);
-    if (!tb || ta.size() != tb.size())
-      return fail(a, b);
-    SmallVector<Type> fields;
-    if (failed(unifyAll(ta.getTypes(), tb.getTypes(), fields)))
-      return failure();
-    return Type(TupleType::get(ctx, fields));
-  }
-  if (auto fa = dyn_cast<FuncType>(a)) {
-    auto fb = dyn_cast<FuncType>(b);
-    if (!fb || fa.getInputs().size() != fb.getInputs().size())
-      return fail(a, b);
-    SmallVector<Type> inputs;
-    if (failed(unifyAll(fa.getInputs(), fb.getInputs(), inputs)))
-      return failure();
-    FailureOr<Type> result = unifyImpl(fa.getResult(), fb.getResult());
-    if (failed(result))
-      return failure();
-    return Type(FuncType::get(ctx, inputs, *result));
-  }
-  if (auto ra = dyn_cast<RefType>(a)) {
-    auto rb = dyn_cast<RefType>(b);
-    if (!rb)
-      return fail(a, b);
-    FailureOr<Type> elem = unifyImpl(ra.getElementType(), rb.getElementType());
-    if (failed(elem))
-      return failure();
-    return Type(RefType::get(ctx, *elem));
-  }
-  if (auto aa = dyn_cast<ADTType>(a)) {
-    auto ab = dyn_cast<ADTType>(b);
-    if (!ab || aa.getName() != ab.getName() ||
-        aa.getArgs().size() != ab.getArgs().size())
-      return fail(a, b);
-    SmallVector<Type> args;
-    if (failed(unifyAll(aa.getArgs(), ab.getArgs(), args)))
-      return failure();
-    return Type(ADTType::get(ctx, aa.getName(), args));
-  }
-  return fail(a, b);
+  return unifyStructure(
+      ctx, a, b, [&](Type x, Type y) { return unifyImpl(x, y); },
+      [&] { return fail(a, b); });
 }
 
 void TypeSolver::explainClash(Diagnostic &diag, Type a, Type b,
