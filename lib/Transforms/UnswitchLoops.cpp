@@ -294,6 +294,7 @@ struct UnswitchLoopsPass
 
 private:
   void unswitch(func::FuncOp fn);
+  void guardSelfCalls(Version &leaf, func::FuncOp any);
   func::FuncOp cloneAs(func::FuncOp source, const Twine &name, IRMapping &map);
   SmallVector<Block *> buildDispatch(Block *entry, func::FuncOp fn,
                                      ArrayRef<Version> leaves, Location loc);
@@ -384,36 +385,8 @@ void UnswitchLoopsPass::unswitch(func::FuncOp fn) {
   func::FuncOp any = anyGuard ? cloneAs(fn, fn.getSymName() + "__any", unused)
                               : func::FuncOp();
   // guarded self calls: still the same outcomes, or the unversioned loop
-  for (Version &leaf : leaves) {
-    bool guarded = llvm::any_of(
-        leaf.assumed, [](auto &a) { return std::get<0>(a).needsGuard; });
-    if (!guarded)
-      continue;
-    for (func::CallOp call : selfCalls(leaf.fn)) {
-      OpBuilder b(call);
-      Location loc = call.getLoc();
-      Value ok;
-      for (auto &[cond, where, outcome] : leaf.assumed) {
-        Value now = recompute(b, cond, where, call.getOperands());
-        if (!outcome)
-          now = arith::XOrIOp::create(
-              b, loc, now,
-              arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
-        ok = ok ? arith::AndIOp::create(b, loc, ok, now).getResult() : now;
-      }
-      auto ifOp = scf::IfOp::create(b, loc, call.getResultTypes(), ok,
-                                    /*withElseRegion=*/true);
-      for (auto [region, callee] : {std::pair{&ifOp.getThenRegion(), leaf.fn},
-                                    std::pair{&ifOp.getElseRegion(), any}}) {
-        OpBuilder inner = OpBuilder::atBlockBegin(&region->front());
-        auto again =
-            func::CallOp::create(inner, loc, callee, call.getOperands());
-        scf::YieldOp::create(inner, loc, again.getResults());
-      }
-      call.replaceAllUsesWith(ifOp.getResults());
-      call.erase();
-    }
-  }
+  for (Version &leaf : leaves)
+    guardSelfCalls(leaf, any);
 
   // the original function decides once and calls its version (the
   // conditions are computed from the old body's ops: built first)
@@ -427,6 +400,39 @@ void UnswitchLoopsPass::unswitch(func::FuncOp fn) {
     fn.getBody().push_back(block);
   for (func::FuncOp f : inner)
     f.erase();
+}
+
+/// Each self call of `leaf` whose assumptions need a guard (a condition that
+/// may change between iterations) calls `leaf` again only while they still
+/// hold, else `any` (the unversioned loop).
+void UnswitchLoopsPass::guardSelfCalls(Version &leaf, func::FuncOp any) {
+  bool guarded = llvm::any_of(
+      leaf.assumed, [](auto &a) { return std::get<0>(a).needsGuard; });
+  if (!guarded)
+    return;
+  for (func::CallOp call : selfCalls(leaf.fn)) {
+    OpBuilder b(call);
+    Location loc = call.getLoc();
+    Value ok;
+    for (auto &[cond, where, outcome] : leaf.assumed) {
+      Value now = recompute(b, cond, where, call.getOperands());
+      if (!outcome)
+        now = arith::XOrIOp::create(
+            b, loc, now,
+            arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+      ok = ok ? arith::AndIOp::create(b, loc, ok, now).getResult() : now;
+    }
+    auto ifOp = scf::IfOp::create(b, loc, call.getResultTypes(), ok,
+                                  /*withElseRegion=*/true);
+    for (auto [region, callee] : {std::pair{&ifOp.getThenRegion(), leaf.fn},
+                                  std::pair{&ifOp.getElseRegion(), any}}) {
+      OpBuilder inner = OpBuilder::atBlockBegin(&region->front());
+      auto again = func::CallOp::create(inner, loc, callee, call.getOperands());
+      scf::YieldOp::create(inner, loc, again.getResults());
+    }
+    call.replaceAllUsesWith(ifOp.getResults());
+    call.erase();
+  }
 }
 
 /// The blocks of a body that calls the version of `leaves` whose
