@@ -615,6 +615,90 @@ struct SplitPattern : OpConversionPattern<SplitOp> {
   }
 };
 
+/// What a strided_slice reads, per dim: an extract_slice's offsets, sizes and
+/// (positive) strides, and for a gather the first element read and the
+/// signed stride; `reversed` lists the dims read backwards.
+struct SliceWindow {
+  SmallVector<OpFoldResult> offsets, sizes, strides, starts;
+  SmallVector<int64_t> steps, reversed;
+};
+
+/// A sliced dim of static extent: the window from Relay's canonical indices.
+static void sliceStaticDim(OpBuilder &b, const rel::SliceDim &d, int64_t extent,
+                           SliceWindow &w) {
+  int64_t step = d.stride > 0 ? d.stride : -d.stride;
+  int64_t begin = rel::canonicalSliceIndex(d.begin, extent, d.stride);
+  int64_t first = d.stride > 0 ? begin : begin - (d.size - 1) * step;
+  w.offsets[d.axis] = b.getIndexAttr(d.size == 0 ? 0 : first);
+  w.starts[d.axis] = b.getIndexAttr(d.size == 0 ? 0 : begin);
+  w.steps[d.axis] = d.stride;
+  w.sizes[d.axis] = b.getIndexAttr(d.size);
+  // A stride over at most one element is none: IREE 3.13 fails to
+  // bufferize an expand_shape of a slice with a stride on a unit dim
+  // ("mismatch of result layout"; random-program fuzzer, seed 3
+  // programs 330, 490).
+  if (d.size <= 1)
+    w.strides[d.axis] = b.getIndexAttr(1);
+}
+
+/// A sliced `?` dim: Relay's canonicalisation of begin/end at run time.
+static void sliceDynamicDim(OpBuilder &b, Location loc, const rel::SliceDim &d,
+                            Value extent, SliceWindow &w) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t step = d.stride > 0 ? d.stride : -d.stride;
+  auto canon = [&](int64_t v) -> Value {
+    Value x = v < 0 ? arith::AddIOp::create(b, loc, cst(v), extent).getResult()
+                    : cst(v);
+    Value lo = cst(d.stride < 0 ? -1 : 0);
+    Value hi = d.stride < 0
+                   ? arith::SubIOp::create(b, loc, extent, cst(1)).getResult()
+                   : extent;
+    x = arith::MinSIOp::create(b, loc, x, hi);
+    return arith::MaxSIOp::create(b, loc, x, lo);
+  };
+  Value begin = canon(d.begin), end = canon(d.end);
+  Value interval = d.stride > 0 ? arith::SubIOp::create(b, loc, end, begin)
+                                : arith::SubIOp::create(b, loc, begin, end);
+  interval = arith::MaxSIOp::create(b, loc, interval, cst(0));
+  Value n = arith::CeilDivSIOp::create(b, loc, interval, cst(step));
+  Value first = begin;
+  if (d.stride < 0) {
+    Value back = arith::MulIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, n, cst(1)), cst(step));
+    first = arith::SubIOp::create(b, loc, begin, back);
+    first = arith::MaxSIOp::create(b, loc, first, cst(0));
+  }
+  w.offsets[d.axis] = first;
+  w.sizes[d.axis] = n;
+  w.starts[d.axis] = begin;
+  w.steps[d.axis] = d.stride;
+}
+
+/// A slice with a negative stride: one gather reading
+/// data[start + stride * i] (IREE cannot gather from a strided slice).
+static Value gatherSlice(OpBuilder &b, Location loc, Value data,
+                         RankedTensorType resultType, const SliceWindow &w) {
+  int64_t rank = resultType.getRank();
+  SmallVector<Value> startValues;
+  for (OpFoldResult st : w.starts)
+    startValues.push_back(idx(b, loc, st));
+  return buildMap(
+      b, loc, resultType, w.sizes, {}, {},
+      [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+        SmallVector<Value> at;
+        for (int64_t d = 0; d < rank; ++d) {
+          Value i = linalg::IndexOp::create(nb, l, d);
+          if (w.steps[d] != 1)
+            i = arith::MulIOp::create(
+                nb, l, i, arith::ConstantIndexOp::create(nb, l, w.steps[d]));
+          at.push_back(arith::AddIOp::create(nb, l, startValues[d], i));
+        }
+        return tensor::ExtractOp::create(nb, l, data, at);
+      });
+}
+
 struct StridedSlicePattern : OpConversionPattern<StridedSliceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -631,97 +715,32 @@ struct StridedSlicePattern : OpConversionPattern<StridedSliceOp> {
     if (failed(dims))
       return failure();
     SmallVector<OpFoldResult> extents = dimSizes(rewriter, loc, data);
-    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes(extents);
-    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-    SmallVector<int64_t> reversed;
-    // Per dim: the first element read and the signed stride (for a gather).
-    SmallVector<OpFoldResult> starts(rank, rewriter.getIndexAttr(0));
-    SmallVector<int64_t> steps(rank, 1);
-    auto cst = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(rewriter, loc, v);
-    };
+    SliceWindow w;
+    w.offsets.assign(rank, rewriter.getIndexAttr(0));
+    w.sizes.assign(extents.begin(), extents.end());
+    w.strides.assign(rank, rewriter.getIndexAttr(1));
+    w.starts.assign(rank, rewriter.getIndexAttr(0));
+    w.steps.assign(rank, 1);
     for (const rel::SliceDim &d : *dims) {
-      int64_t step = d.stride > 0 ? d.stride : -d.stride;
-      strides[d.axis] = rewriter.getIndexAttr(step);
+      w.strides[d.axis] =
+          rewriter.getIndexAttr(d.stride > 0 ? d.stride : -d.stride);
       if (d.stride < 0)
-        reversed.push_back(d.axis);
-      if (!type.isDynamicDim(d.axis)) {
-        int64_t extent = type.getDimSize(d.axis);
-        int64_t b = rel::canonicalSliceIndex(d.begin, extent, d.stride);
-        int64_t first = d.stride > 0 ? b : b - (d.size - 1) * step;
-        offsets[d.axis] = rewriter.getIndexAttr(d.size == 0 ? 0 : first);
-        starts[d.axis] = rewriter.getIndexAttr(d.size == 0 ? 0 : b);
-        steps[d.axis] = d.stride;
-        sizes[d.axis] = rewriter.getIndexAttr(d.size);
-        // A stride over at most one element is none: IREE 3.13 fails to
-        // bufferize an expand_shape of a slice with a stride on a unit dim
-        // ("mismatch of result layout"; random-program fuzzer, seed 3
-        // programs 330, 490).
-        if (d.size <= 1)
-          strides[d.axis] = rewriter.getIndexAttr(1);
-        continue;
-      }
-      // `?` dim: Relay's canonicalisation at run time.
-      Value extent = idx(rewriter, loc, extents[d.axis]);
-      auto canon = [&](int64_t v) -> Value {
-        Value x = v < 0 ? arith::AddIOp::create(rewriter, loc, cst(v), extent)
-                              .getResult()
-                        : cst(v);
-        Value lo = cst(d.stride < 0 ? -1 : 0);
-        Value hi = d.stride < 0
-                       ? arith::SubIOp::create(rewriter, loc, extent, cst(1))
-                             .getResult()
-                       : extent;
-        x = arith::MinSIOp::create(rewriter, loc, x, hi);
-        return arith::MaxSIOp::create(rewriter, loc, x, lo);
-      };
-      Value b = canon(d.begin), e = canon(d.end);
-      Value interval = d.stride > 0
-                           ? arith::SubIOp::create(rewriter, loc, e, b)
-                           : arith::SubIOp::create(rewriter, loc, b, e);
-      interval = arith::MaxSIOp::create(rewriter, loc, interval, cst(0));
-      Value n = arith::CeilDivSIOp::create(rewriter, loc, interval, cst(step));
-      Value first = b;
-      if (d.stride < 0) {
-        Value back = arith::MulIOp::create(
-            rewriter, loc, arith::SubIOp::create(rewriter, loc, n, cst(1)),
-            cst(step));
-        first = arith::SubIOp::create(rewriter, loc, b, back);
-        first = arith::MaxSIOp::create(rewriter, loc, first, cst(0));
-      }
-      offsets[d.axis] = first;
-      sizes[d.axis] = n;
-      starts[d.axis] = b;
-      steps[d.axis] = d.stride;
+        w.reversed.push_back(d.axis);
+      if (!type.isDynamicDim(d.axis))
+        sliceStaticDim(rewriter, d, type.getDimSize(d.axis), w);
+      else
+        sliceDynamicDim(rewriter, loc, d, idx(rewriter, loc, extents[d.axis]),
+                        w);
     }
     for (int64_t d = 0; d < rank; ++d)
       if (!resultType.isDynamicDim(d))
-        sizes[d] = rewriter.getIndexAttr(resultType.getDimSize(d));
-    if (reversed.empty()) {
+        w.sizes[d] = rewriter.getIndexAttr(resultType.getDimSize(d));
+    if (w.reversed.empty()) {
       rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-          op, resultType, data, offsets, sizes, strides);
+          op, resultType, data, w.offsets, w.sizes, w.strides);
       return success();
     }
-    // A negative stride: one gather reading data[start + stride * i] (IREE
-    // cannot gather from a strided slice).
-    SmallVector<Value> startValues;
-    for (OpFoldResult st : starts)
-      startValues.push_back(idx(rewriter, loc, st));
-    Value result = buildMap(
-        rewriter, loc, resultType, sizes, {}, {},
-        [&](OpBuilder &b, Location l, ValueRange) -> Value {
-          SmallVector<Value> at;
-          for (int64_t d = 0; d < rank; ++d) {
-            Value i = linalg::IndexOp::create(b, l, d);
-            if (steps[d] != 1)
-              i = arith::MulIOp::create(
-                  b, l, i, arith::ConstantIndexOp::create(b, l, steps[d]));
-            at.push_back(arith::AddIOp::create(b, l, startValues[d], i));
-          }
-          return tensor::ExtractOp::create(b, l, data, at);
-        });
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, gatherSlice(rewriter, loc, data, resultType, w));
     return success();
   }
 };
@@ -1225,6 +1244,36 @@ Value arangeOfSize(Value start, Value stop, Value step) {
   return cast.getIn();
 }
 
+/// The length of a float arange, ceil((stop - start) / step) clamped at 0, as
+/// i64, computed in f32 at least (16-bit floats: no host arithmetic in IREE's
+/// VM, and 2^40 is not an f16); a step of 0, a NaN or more than 2^40
+/// elements fail the assertion `badRange`.
+static Value floatArangeLength(OpBuilder &b, Location loc, Value start,
+                               Value stop, Value step, StringRef badRange) {
+  Type elt = start.getType();
+  Type ct = elt.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : elt;
+  auto widen = [&](Value v) -> Value {
+    return ct == elt ? v : arith::ExtFOp::create(b, loc, ct, v);
+  };
+  Value q = arith::DivFOp::create(
+      b, loc, arith::SubFOp::create(b, loc, widen(stop), widen(start)),
+      widen(step));
+  q = math::CeilOp::create(b, loc, q);
+  Value limit = arith::ConstantOp::create(
+      b, loc, ct, b.getFloatAttr(ct, double(1LL << 40)));
+  Value zeroF = arith::ConstantOp::create(b, loc, ct, b.getFloatAttr(ct, 0));
+  cf::AssertOp::create(
+      b, loc,
+      arith::AndIOp::create(
+          b, loc,
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, widen(step),
+                                zeroF),
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, q, limit)),
+      badRange);
+  q = arith::MaximumFOp::create(b, loc, q, zeroF);
+  return arith::FPToSIOp::create(b, loc, b.getI64Type(), q);
+}
+
 struct ArangePattern : OpConversionPattern<ArangeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -1277,33 +1326,7 @@ struct ArangePattern : OpConversionPattern<ArangeOp> {
                              "elements" +
                              sourceSuffix(loc);
       if (isFloat) {
-        // the length in f32 at least (16-bit floats: no host arithmetic in
-        // IREE's VM, and 2^40 is not an f16)
-        Type ct =
-            elt.getIntOrFloatBitWidth() < 32 ? rewriter.getF32Type() : elt;
-        auto widen = [&](Value v) -> Value {
-          return ct == elt ? v : arith::ExtFOp::create(rewriter, loc, ct, v);
-        };
-        Value q = arith::DivFOp::create(
-            rewriter, loc,
-            arith::SubFOp::create(rewriter, loc, widen(stop), widen(start)),
-            widen(step));
-        q = math::CeilOp::create(rewriter, loc, q);
-        Value limit = arith::ConstantOp::create(
-            rewriter, loc, ct, rewriter.getFloatAttr(ct, double(1LL << 40)));
-        Value zeroF = arith::ConstantOp::create(rewriter, loc, ct,
-                                                rewriter.getFloatAttr(ct, 0));
-        cf::AssertOp::create(
-            rewriter, loc,
-            arith::AndIOp::create(
-                rewriter, loc,
-                arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::ONE,
-                                      widen(step), zeroF),
-                arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLE,
-                                      q, limit)),
-            badRange);
-        q = arith::MaximumFOp::create(rewriter, loc, q, zeroF);
-        n = arith::FPToSIOp::create(rewriter, loc, rewriter.getI64Type(), q);
+        n = floatArangeLength(rewriter, loc, start, stop, step, badRange);
       } else {
         Value zeroI = arith::ConstantOp::create(
             rewriter, loc, elt, rewriter.getIntegerAttr(elt, 0));
