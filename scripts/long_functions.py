@@ -139,7 +139,7 @@ def long_functions(limit: int = LIMIT) -> Tuple[List[Function], List[Function]]:
     """(C++, Python) functions over `limit` lines, longest first."""
     cpp = [f for p in sorted(CPP_ROOT.rglob("*")) if p.suffix in (".cpp", ".h")
            for f in cpp_functions(p) if f.length > limit]
-    py = [f for p in sorted(PY_ROOT.rglob("*.py"))
+    py = [f for p in sorted(PY_ROOT.rglob("*.py")) if not p.is_symlink()  # sources, not links
           for f in py_functions(p) if f.length > limit]
     key = lambda f: (-f.length, str(f.path), f.line)  # noqa: E731
     return sorted(cpp, key=key), sorted(py, key=key)
