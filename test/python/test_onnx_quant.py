@@ -9,7 +9,8 @@
 * A tiny CNN (Conv + Relu + MatMul), made here from a seed, quantized by
   ``onnxruntime.quantization`` — ``quantize_static`` in the QOperator format
   (QLinearConv, QLinearMatMul, per-channel int8 weights, uint8 activations) and in
-  the QDQ format, and ``quantize_dynamic`` (DynamicQuantizeLinear, ConvInteger,
+  the QDQ format (fused by the importer into QLinearConv and QLinearMatMul, as
+  onnxruntime fuses them), and ``quantize_dynamic`` (DynamicQuantizeLinear, ConvInteger,
   MatMulInteger) — against onnxruntime's CPU results on one input: exactly for the
   static models (onnxruntime rounds half to even in float32, as the importer),
   within 1e-6 for the dynamic one (float scale products in another order).
@@ -38,6 +39,7 @@ from onnx import helper as oh  # noqa: E402
 import relay_mlir as relay  # noqa: E402
 from relay_mlir.frontend import from_onnx  # noqa: E402
 from relay_mlir.frontend.common import ImportError_  # noqa: E402
+from relay_mlir.frontend.onnx_ops.quant_qdq import fuse_qdq  # noqa: E402
 
 QUANTIZED_NODE_TESTS = ("test_qlinearconv", "test_qlinearmatmul_3D_uint8_float32",
                         "test_qlinearmatmul_2D_int8_float16", "test_convinteger_with_padding",
@@ -183,6 +185,17 @@ def test_onnxruntime_quantized_cnn(quantized_models, compiled, kind, ops, atol):
     np.testing.assert_allclose(got, want, rtol=0, atol=atol)
 
 
+def test_qdq_groups_become_qlinear_ops(quantized_models):
+    """Every DequantizeLinear -> Conv/MatMul -> QuantizeLinear group of the QDQ CNN is one
+    QLinear op (per-channel int8 weights, int32 bias); no float Conv or MatMul is left."""
+    fused = fuse_qdq(onnx.load(quantized_models["QDQ"]))
+    ops = [n.op_type for n in fused.graph.node]
+    assert ops.count("QLinearConv") == 1 and ops.count("QLinearMatMul") == 1
+    assert "Conv" not in ops and "MatMul" not in ops
+    conv = next(n for n in fused.graph.node if n.op_type == "QLinearConv")
+    assert len(conv.input) == 9  # with the int32 bias
+
+
 def test_onnxruntime_com_microsoft_ops(quantized_models, compiled):
     model = onnx.load(quantized_models["msft"])
     ops = {(n.domain, n.op_type) for n in model.graph.node}
@@ -229,3 +242,12 @@ def test_bad_quantization_parameters_are_located_errors(model, message):
     with pytest.raises(ImportError_) as e:
         from_onnx(model())
     assert "QLinearMatMul" in str(e.value) and "qmm" in str(e.value) and message in str(e.value)
+
+
+@pytest.mark.parametrize("name", ["relay_mlir.frontend.onnx_ops.quant_linear",
+                                  "relay_mlir.frontend.onnx_ops.quant_qdq"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

@@ -738,6 +738,8 @@ def _import(model, shapes, dtypes, fold_constants: bool, param_vars: Optional[di
         if not isinstance(model, onnx.ModelProto):
             raise TypeError(f"from_onnx takes a path or an onnx.ModelProto, got {type(model).__name__}")
         source = model.graph.name or "model.onnx"
+    from .onnx_ops.quant_qdq import fuse_qdq
+    model = fuse_qdq(model) or model  # QDQ groups -> QLinear ops, as onnxruntime (issue 33)
     imp = _Importer(model, shapes, dtypes, source, fold_constants)
     imp.param_vars = param_vars
     try:

@@ -17,8 +17,11 @@ dtype, per-channel lengths equal to the channel count.
     ...                                    helper.make_tensor_value_info("b", TensorProto.INT8, [3, 2])],
     ...                       [helper.make_tensor_value_info("y", TensorProto.INT32, [2, 2])])
     >>> mod = from_onnx(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]))
-    >>> str(mod["main"].ret_type) if mod["main"].ret_type else "Tensor[(2, 2), int32]"
-    'Tensor[(2, 2), int32]'
+    >>> import relay_mlir as relay
+    >>> run = relay.create_executor("debug", mod=mod).evaluate()
+    >>> run(np.array([[1, 2, 3], [4, 5, 6]], "uint8"), np.array([[1, -1], [2, 0], [-3, 1]], "int8"))
+    array([[-4,  2],
+           [-4,  2]], dtype=int32)
 """
 from __future__ import annotations
 
