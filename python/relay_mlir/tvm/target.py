@@ -76,6 +76,12 @@ class Target:
         return _KINDS[self.kind.name]
 
     @staticmethod
+    def list_kinds() -> List[str]:
+        """The target kinds relay-mlir builds for (TVM 0.19 lists all of its own; a script
+        checking ``"llvm" in Target.list_kinds()`` works the same)."""
+        return list(_KINDS)
+
+    @staticmethod
     def current(allow_none: bool = True) -> Optional["Target"]:
         """The innermost ``with Target(...)``; None (or ValueError) outside any."""
         if Target._stack:
