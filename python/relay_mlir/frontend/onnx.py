@@ -46,6 +46,7 @@ from .common import ImportError_, UnexpectedImportError, UnsupportedError
 from .onnx_loop import convert_loop, convert_scan
 from .onnx_ops import Node, lookup, registry
 from .onnx_ops._symshape import SYM_CONVERTERS, Sym
+from .onnx_ops.quant_qdq import fuse_qdq
 from .onnx_ops._base import (_value_type, _schema_inputs, check_dtype, check_shape_size, fmt_shape, tensor_to_array,
                               to_relay_shape)
 
@@ -738,7 +739,6 @@ def _import(model, shapes, dtypes, fold_constants: bool, param_vars: Optional[di
         if not isinstance(model, onnx.ModelProto):
             raise TypeError(f"from_onnx takes a path or an onnx.ModelProto, got {type(model).__name__}")
         source = model.graph.name or "model.onnx"
-    from .onnx_ops.quant_qdq import fuse_qdq
     model = fuse_qdq(model) or model  # QDQ groups -> QLinear ops, as onnxruntime (issue 33)
     imp = _Importer(model, shapes, dtypes, source, fold_constants)
     imp.param_vars = param_vars
