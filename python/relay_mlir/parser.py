@@ -361,8 +361,9 @@ class _Parser:
         params: List[Var] = []
         attrs: Dict[str, object] = {}
         while not self.at(")"):
-            if self.tok.kind == "ident" and self.peek().text == "=":
-                key = self.next().text
+            n = self.attr_key_length()
+            if n:
+                key = "".join(self.next().text for _ in range(n))   # Primitive, relay.reshape_only
                 self.next()
                 attrs[key] = self.attr_value()
             else:
@@ -387,6 +388,18 @@ class _Parser:
         fn = Function(params, body, ret, tparams, attrs)
         fn.span = None
         return fn
+
+    def attr_key_length(self) -> int:
+        """Tokens in the function attribute name at the cursor if ``=`` follows it (a name, or
+        a dotted one as FuseOps' ``relay.reshape_only=1``), else 0."""
+        k = 0
+        while self.peek(k).kind == "ident":
+            if self.peek(k + 1).text == "=":
+                return k + 1
+            if self.peek(k + 1).text != "." or self.peek(k + 1).kind != "punct":
+                return 0
+            k += 2
+        return 0
 
     # -- types ------------------------------------------------------------------------
     def lookup_type_param(self, name: str) -> Optional[TypeVar]:

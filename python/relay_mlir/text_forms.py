@@ -14,7 +14,8 @@ its passes):
   ``kernel_layout="OIHW4i4o"``, ``out_layout="NCHW4c"``; depthwise ``OIHW1i4o``).
   relay-mlir has no blocked convolution operator (docs/optimizer.md, "AlterOpLayout"):
   such a call reads as its definition, ``layout_transform``s to NCHW/OIHW around an
-  ``nn.conv2d`` and back to ``out_layout``, so TVM's program runs with TVM's values.
+  ``nn.conv2d`` and back to ``out_layout``, so TVM's program runs with TVM's values;
+- ``nn.fast_softmax`` (FastMath): read as ``nn.softmax``.
 
 Each entry takes the printed operands positionally and the attributes by name.
 """
@@ -88,10 +89,18 @@ def depthwise_conv2d_nchwc(data: Expr, kernel: Expr, **attrs) -> Expr:
     return _conv2d_nchwc("nn.contrib_depthwise_conv2d_NCHWc", data, kernel, **attrs)
 
 
+def fast_softmax(data: Expr, axis: int = -1) -> Expr:
+    """``nn.fast_softmax`` (TVM 0.19's FastMath makes ``nn.softmax`` one: softmax through
+    ``fast_exp``). relay-mlir has no such operator (its FastMath leaves softmax): read as the
+    ``nn.softmax`` it approximates."""
+    return _op.nn.softmax(data, axis)
+
+
 TEXT_FORMS: Dict[str, Callable[..., Expr]] = {
     "variance": variance, "stack": stack, "nn.pad": pad,
     "nn.contrib_conv2d_NCHWc": conv2d_nchwc,
     "nn.contrib_depthwise_conv2d_NCHWc": depthwise_conv2d_nchwc,
+    "nn.fast_softmax": fast_softmax,
 }
 # operators whose first operand is a tuple (the parser reads a tuple variable field by field)
 TUPLE_OPERAND_OPS = frozenset({"concatenate", "stack", "einsum", "meshgrid"})

@@ -3,7 +3,9 @@
 The texts in test_pass_printed_text_tvm019.json are what TVM 0.19 printed in the side venv:
 SimplifyInference of ``nn.layer_norm`` (two-operand ``variance(%x, %mean)``), CombineParallelDense(3) with
 ``to_batch`` (``stack`` without an axis), ``nn.pad`` with its value as an operand,
-ToANormalForm of a ``concatenate`` (of a let-bound tuple variable), and AlterOpLayout under
+ToANormalForm of a ``concatenate`` (of a let-bound tuple variable), FuseOps (primitive
+functions with ``relay.reshape_only=1``), FastMath (``nn.fast_softmax``, read as
+``nn.softmax``), and AlterOpLayout under
 ``tvm.target.Target(...)`` at opt level 3 after CanonicalizeOps: ``llvm`` (untuned x86:
 NCHW4c blocks), ``llvm -mcpu=skylake-avx512`` (NCHW16c, then NCHW8c for 8 output channels),
 a depthwise conv (``nn.contrib_depthwise_conv2d_NCHWc``, kernel OIHW1i4o) and 6 channels
@@ -81,6 +83,30 @@ def test_concatenate_of_a_let_bound_tuple():
     mod = relay.fromtext(TVM_TEXT["concatenate_anf"])
     (t,) = _args(mod)
     np.testing.assert_allclose(outputs(mod, [t])[0], np.concatenate([t, np.exp(t)], 0), **TOL)
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def test_fuse_ops_primitive_functions_with_dotted_attributes():
+    mod = relay.fromtext(TVM_TEXT["fuse_ops"])  # fn (..., Primitive=1, relay.reshape_only=1)
+    fns = []
+    relay.analysis.post_order_visit(mod["main"], lambda e: fns.append(e) if isinstance(e, relay.Function) else None)
+    attrs = [dict(f.attrs or {}) for f in fns if f is not mod["main"]]
+    assert len(attrs) == 3 and all(a.get("Primitive") == 1 for a in attrs)
+    assert sum(a.get("relay.reshape_only") == 1 for a in attrs) == 1
+    x, w = _args(mod)
+    want = _softmax(np.maximum(ref.conv2d(x, w, padding=(1, 1)), 0).reshape(1, -1))
+    np.testing.assert_allclose(outputs(mod, [x, w])[0], want, **TOL)
+
+
+def test_fast_math_fast_softmax():
+    mod = relay.fromtext(TVM_TEXT["fast_math"])
+    assert node_counts(mod) == {"fast_exp": 1, "fast_tanh": 1, "multiply": 1, "nn.softmax": 1}
+    (a,) = _args(mod)
+    np.testing.assert_allclose(outputs(mod, [a])[0], _softmax(np.exp(a) * np.tanh(a)), **TOL)
 
 
 def _conv_chain(x, w, b, w2, groups: int = 1) -> np.ndarray:
