@@ -59,6 +59,7 @@ def compiled(quantized_models):
     cases = _node_cases()
     funcs = {name: from_onnx(c.model)["main"] for name, c in cases.items()}
     funcs.update({kind: from_onnx(str(path))["main"] for kind, path in quantized_models.items()})
+    funcs["softmax"] = from_onnx(_qlinear_softmax())["main"]
     return cases, relay.compile(relay.IRModule(funcs), target="llvm-cpu")
 
 
@@ -211,6 +212,28 @@ def test_onnxruntime_com_microsoft_ops(quantized_models, compiled):
         g = np.asarray(g)
         assert g.dtype == w.dtype and g.shape == w.shape, name
         assert np.array_equal(g, w), (name, int(np.abs(g.astype(int) - w.astype(int)).max()))
+
+
+def _qlinear_softmax() -> onnx.ModelProto:
+    inits = [numpy_helper.from_array(np.array(0.05, "float32"), "xs"),
+             numpy_helper.from_array(np.array(128, "uint8"), "xz"),
+             numpy_helper.from_array(np.array(1 / 256, "float32"), "ys"),
+             numpy_helper.from_array(np.array(0, "uint8"), "yz")]
+    node = oh.make_node("QLinearSoftmax", ["x", "xs", "xz", "ys", "yz"], ["y"], domain="com.microsoft",
+                        axis=-1, opset=13)
+    g = oh.make_graph([node], "g", [oh.make_tensor_value_info("x", TensorProto.UINT8, [4, 16])],
+                      [oh.make_tensor_value_info("y", TensorProto.UINT8, [4, 16])], inits)
+    return oh.make_model(g, opset_imports=[oh.make_opsetid("", 13), oh.make_opsetid("com.microsoft", 1)])
+
+
+def test_qlinear_softmax_matches_onnxruntime(compiled):
+    """com.microsoft QLinearSoftmax (uint8, last axis): softmax of the dequantized input
+    in float32, quantized half to even — equal to onnxruntime's table-based kernel here."""
+    x = np.random.RandomState(1).randint(0, 256, size=(4, 16)).astype("uint8")
+    want = ort.InferenceSession(_qlinear_softmax().SerializeToString(),
+                                providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    got = compiled[1].run("softmax", x)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
 # -- bad quantization parameters ---------------------------------------------------------------

@@ -174,3 +174,14 @@ def _qgemm(n: Node):
     if not n.has(7):
         return n.op("multiply")(n.op("cast")(acc, "float32"), ab)
     return requantize_ort(n, acc, n.op("divide")(ab, _f32(n, 7)), 8, y_dt)
+
+
+@_ms("QLinearSoftmax")
+def _qlinear_softmax(n: Node):
+    """softmax of the dequantized input along ``axis`` in float32, quantized (onnxruntime
+    builds it from a table of exponentials: up to 1 step apart)."""
+    dt = _unary_checks(n)
+    axis = n.axis("axis", n.rank(0), -1)
+    if int(n.attr("opset", 13)) < 13 and axis != n.rank(0) - 1:  # Softmax-1..11: coerced to 2-D
+        raise n.unsupported("opset < 13 with an axis other than the last")
+    return quantized(n, n.op("nn.softmax")(dequantized(n, 0, 1, 2), axis=axis), 3, 4, dt)
