@@ -6,6 +6,7 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -17,6 +18,9 @@ void relayRegisterAllPasses(void) {
   static bool once = [] {
     registerAllRelayPasses();
     registerTransformsPasses();
+    // relay-to-iree-input runs it: registered so that the pipeline's passes
+    // can each be run on their own (the worker names a crashed pass so).
+    memref::registerResolveRankedShapeTypeResultDimsPass();
     return true;
   }();
   (void)once;

@@ -26,7 +26,8 @@ caller wrote, ``"bytecode": true``), and what to do (``lower_module``):
   there), else return it as ``"text"``.
 
 While it works, the worker writes ``{"stage": "parsed"}`` once the module is
-parsed; then one answer line: ``{"ok": true, "text"?, "result_dtypes"?,
+parsed (and, with ``pass_by_pass``, ``{"stage": "pass <name>"}`` before each
+pass: a request sent again after a crash, to name the pass); then one answer line: ``{"ok": true, "text"?, "result_dtypes"?,
 "layout"?, "facts"?, "diagnostics": [warnings]}`` or ``{"ok": false,
 "message": ..., "diagnostics": [...]}``. A request with ``"parse_only": true``
 only parses and verifies (``parse_in_child``: text from users, parsed here
@@ -153,9 +154,40 @@ def _check_user_module(ctx, op, what: str):
     return layout
 
 
-def lower_module(ctx, op, req: dict) -> dict:
+def top_level_passes(pipeline: str) -> List[str]:
+    """The elements of ``builtin.module(...)``, nested pipelines and options kept whole.
+
+    >>> top_level_passes("builtin.module(a{x=1 y=2},func.func(b,c),d)")
+    ['a{x=1 y=2}', 'func.func(b,c)', 'd']
+    """
+    inner = pipeline[pipeline.index("(") + 1:pipeline.rindex(")")]
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(inner):
+        depth += (ch in "({") - (ch in ")}")
+        if ch == "," and depth == 0:
+            out.append(inner[start:i])
+            start = i + 1
+    return [p for p in [*out, inner[start:]] if p]
+
+
+def _run_pass_by_pass(ctx, op, pipeline: str, what: str, progress: Callable[[str], None]) -> List[Diagnostic]:
+    """``pipeline`` (expanded: registered pipelines become their passes) one pass at a time,
+    each announced as stage ``pass <name>`` first: after a crash, the stage names the pass."""
+    from .passmanager import PassManager  # the MLIR bindings (loaded by new_context)
+
+    with ctx:
+        expanded = str(PassManager.parse(pipeline, context=ctx))
+    diags: List[Diagnostic] = []
+    for p in top_level_passes(expanded):
+        progress(f"pass {p.split('{')[0]}")
+        diags += run_passes(ctx, op, f"builtin.module({p})", what)
+    return diags
+
+
+def lower_module(ctx, op, req: dict, progress: Callable[[str], None] = lambda stage: None) -> dict:
     """Runs ``req`` (see the module docstring) on the parsed module ``op``: the worker's work,
-    also run in the caller when isolation is off (``RELAY_MLIR_ISOLATE=0``)."""
+    also run in the caller when isolation is off (``RELAY_MLIR_ISOLATE=0``). With
+    ``"pass_by_pass"`` (after a crash) each pass is announced to ``progress`` first."""
     out: dict = {"ok": True}
     typed = bool(req.get("typed"))
     if req.get("checks"):
@@ -171,8 +203,9 @@ def lower_module(ctx, op, req: dict) -> dict:
         from .compiler import lowering_pipeline
         pipeline = lowering_pipeline(req["lowering"], req.get("passes", ()), typed)
     if pipeline:
-        diags = run_passes(ctx, op, pipeline, req.get("what", "pass pipeline"),
-                           trace_passes=bool(req.get("trace_passes")))
+        what = req.get("what", "pass pipeline")
+        diags = (_run_pass_by_pass(ctx, op, pipeline, what, progress) if req.get("pass_by_pass")
+                 else run_passes(ctx, op, pipeline, what))
         out["diagnostics"] = [diag_to_json(d) for d in diags]
     if req.get("facts"):
         out["facts"] = lowered_facts(ctx, op)
@@ -193,7 +226,7 @@ def run_request(req: dict, progress: Callable[[str], None] = lambda stage: None)
         progress("parsed")
         if req.get("parse_only"):
             return {"ok": True}
-        return lower_module(ctx, holder.operation, req)
+        return lower_module(ctx, holder.operation, req, progress)
     except CompileError as e:
         return {"ok": False, "message": e.message, "diagnostics": [diag_to_json(d) for d in e.diagnostics]}
     except Exception as e:  # a bug in relay-mlir's Python: reported, the worker lives on

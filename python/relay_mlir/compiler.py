@@ -405,21 +405,23 @@ def _crash_diagnostics(stderr: str, ctx, op, crashed_pass: Optional[str] = None)
 def _worker_crash(req: dict, reply, parsed) -> CompileError:
     """The ``CompileError`` for a worker that died on the lowering request ``req``: while
     parsing user text (the parser's errors, from relay-mlir-opt), or in a pass (run again
-    printing pass headers, to name the pass; ``_crash_diagnostics`` locates the op)."""
+    pass by pass, the last stage the worker reported naming the pass; ``_crash_diagnostics``
+    locates the op from the stack dump)."""
     if reply.stage is None and "text" in req:
         return parser_crash(req["text"], req["source_name"], reply)
     if reply.stage is None and not req.get("bytecode"):
         with open(req["input"], "rb") as f:
             return parser_crash(f.read().decode("utf-8", errors="replace"), req["source_name"], reply)
-    trace = client().request(dict(req, trace_passes=True)).stderr
-    passes = re.findall(r"IR Dump Before (\S+)", trace)
+    again = client().request(dict(req, pass_by_pass=True))
+    stage = again.stage or ""
+    crashed = stage[len("pass "):] if again.answer is None and stage.startswith("pass ") else None
     if parsed is None:  # user text the worker parsed without crashing: parsed here to locate
         ctx = new_context()
         keep = parse_module(ctx, req.get("text"), req["source_name"],
                             path=None if "text" in req else req["input"])
         parsed = (ctx, keep.operation)
     return CompileError(f"lowering to IREE input crashed ({how_it_died(reply)})",
-                        _crash_diagnostics(trace, *parsed, passes[-1] if passes else None))
+                        _crash_diagnostics(again.stderr, *parsed, crashed))
 
 
 def _iree_compile(source: Union[str, Lowered], target: Target, extra_args: Sequence[str]) -> bytes:

@@ -219,3 +219,21 @@ def test_a_crash_in_a_python_pass_pipeline_is_a_compile_error() -> None:
     text, _ = _worker.run_pipeline("func.func @g(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
                                    "  return %a : tensor<2xf32>\n}", "builtin.module(canonicalize)", "canon")
     assert "func.func @g" in text
+
+
+def test_pass_by_pass_names_each_pass_as_a_stage() -> None:
+    """After a crash the request is sent again pass by pass (``pass_by_pass``): each pass of
+    the expanded pipeline is announced before it runs, so the last stage names the one that
+    crashed. Here nothing crashes: every pass is announced, in order, and the result is the
+    same as the pipeline's in one run."""
+    text = "func.func @g(%a: tensor<2xf32>) -> tensor<2xf32> {\n  return %a : tensor<2xf32>\n}"
+    req = {"text": text, "lowering": compiler.PIPELINE, "passes": [], "typed": False, "facts": True}
+    stages: list = []
+    by_pass = _worker.run_request(dict(req, pass_by_pass=True), stages.append)
+    whole = _worker.run_request(req)
+    assert by_pass["ok"] and by_pass["text"] == whole["text"]
+    passes = [s[len("pass "):] for s in stages[1:]]
+    assert stages[0] == "parsed" and passes[:3] == ["relay-infer-type", "relay-monomorphize", "relay-gradient"]
+    assert passes[-1] == "relay-check-no-recursion" and "convert-relay-to-linalg" in passes
+    assert _worker.top_level_passes("builtin.module(a{x=1 y=2},func.func(b,c),d)") == [
+        "a{x=1 y=2}", "func.func(b,c)", "d"]

@@ -54,8 +54,9 @@ def test_run_time_rows_get_the_smaller_matmul_tile_budget(monkeypatch):
     static ones IREE's default."""
     import iree.compiler as ic
     seen = []
-    real = ic.compile_str
-    monkeypatch.setattr(ic, "compile_str", lambda *a, **k: seen.append(k["extra_args"]) or real(*a, **k))
+    for entry in ("compile_str", "compile_file"):  # compile() hands iree-compile a file
+        real = getattr(ic, entry)
+        monkeypatch.setattr(ic, entry, lambda *a, real=real, **k: seen.append(k["extra_args"]) or real(*a, **k))
     flag = "--iree-llvmcpu-matmul-tile-bytes=131072"
     _compile(_dense_fn())
     assert flag in seen[-1]
