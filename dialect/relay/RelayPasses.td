@@ -493,6 +493,23 @@ def RelayDropSizeReshapes : Pass<"relay-drop-size-reshapes"> {
   }];
 }
 
+def RelayReshapeBeforeSlice : Pass<"relay-reshape-before-slice"> {
+  let summary = "Reshapes a tensor before slicing it, not the slice, so IREE "
+                "reads the slice inside its consumer's dispatch";
+  let description = [{
+    `tensor.expand_shape` / `tensor.collapse_shape` of a static
+    `tensor.extract_slice` becomes the slice of the reshaped source, where
+    the slice stays a box of the reshaped source: a split dimension's offset
+    and size are multiples of its inner factors; a merged group takes its
+    inner dimensions whole. IREE folds a slice of a dispatch operand into
+    the dispatch's load, but not a reshape of a slice: before, each was a
+    copy dispatch (`slow_memcpy`) of its own - attention's query, key and
+    value, sliced from one fused projection and split into heads, cost
+    three copies per layer.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def RelayFoldEmptyIterations : Pass<"relay-fold-empty-iterations"> {
   let summary = "Replaces linalg ops that iterate over nothing by their "
                 "inits";

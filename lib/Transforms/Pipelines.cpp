@@ -134,6 +134,8 @@ void mlir::relay::registerRelayPipelines() {
         pm.addPass(createCSEPass());
         pm.addPass(createRelayUnswitchLoops());
         pm.addPass(createRelayDropSizeReshapes());
+        // Slices read inside their consumers' dispatches, not copied.
+        pm.addPass(createRelayReshapeBeforeSlice());
         // iree-compile hangs on call-graph cycles: none may reach it.
         pm.addPass(createRelayEliminateRecursion());
         // Branches decided by constants reaching a function through all its
