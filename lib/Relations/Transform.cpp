@@ -172,26 +172,28 @@ LogicalResult ReshapeReader::readSplit(size_t i) {
 /// The -1 dim: the input dims not taken by 0/-2/-3/-4 over the other output
 /// dims not produced by them (products of attribute values: checked).
 LogicalResult ReshapeReader::inferDim() {
-  int64_t elements = 1;
-  for (size_t d = 0; d < in.size(); ++d) {
-    if (inUsed.test(d))
-      continue;
-    FailureOr<int64_t> product =
-        mulDims(site, elements, in[d], "the element count");
-    if (failed(product))
-      return failure();
-    elements = *product;
-  }
-  int64_t others = 1;
-  for (size_t d = 0; d < out.size(); ++d) {
-    if (outFromInput[d])
-      continue;
-    FailureOr<int64_t> product =
-        mulDims(site, others, out[d], "the new dims' product");
-    if (failed(product))
-      return failure();
-    others = *product;
-  }
+  auto product = [&](ArrayRef<int64_t> dims, function_ref<bool(size_t)> skip,
+                     StringRef what) -> FailureOr<int64_t> {
+    int64_t result = 1;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (skip(d))
+        continue;
+      FailureOr<int64_t> next = mulDims(site, result, dims[d], what);
+      if (failed(next))
+        return failure();
+      result = *next;
+    }
+    return result;
+  };
+  FailureOr<int64_t> elementsOr = product(
+      in, [&](size_t d) { return inUsed.test(d); }, "the element count");
+  if (failed(elementsOr))
+    return failure();
+  FailureOr<int64_t> othersOr = product(
+      out, [&](size_t d) { return outFromInput[d]; }, "the new dims' product");
+  if (failed(othersOr))
+    return failure();
+  int64_t elements = *elementsOr, others = *othersOr;
   int64_t inferred = kAny;
   if (!isAny(elements)) {
     if (others == 0)
