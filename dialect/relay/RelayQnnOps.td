@@ -244,4 +244,193 @@ def Relay_QnnBatchMatmulOp : Relay_Operator<"qnn.batch_matmul"> {
                  "adaptor.getOutDtype())";
 }
 
+//===----------------------------------------------------------------------===//
+// qnn.concatenate, qnn.avg_pool2d, qnn.conv2d_transpose, the unary qnn ops,
+// qnn.leaky_relu, qnn.softmax (issue 33, section 1). Typed by
+// lib/Relations/Qnn.cpp, lowered by lib/Conversion/RelayToLinalg/
+// QnnComposite.cpp (integer relay ops) and QnnLookup.cpp (the tables).
+//===----------------------------------------------------------------------===//
+
+def Relay_QnnConcatenateOp : Relay_Operator<"qnn.concatenate"> {
+  let summary = "joins quantized tensors along `axis`, requantizing those "
+                "whose parameters differ from the output's";
+  let description = [{
+    Relay passes three tuples (the tensors, their scales, their zero points)
+    and the output's scale and zero point; here the operands are the `n`
+    tensors, then their `n` scales, then their `n` zero points, then the
+    output scale and zero point (`3n + 2` operands). As TVM 0.19, a tensor
+    whose constant (scale, zero point) equal the output's is taken as is;
+    the others are requantized (UPWARD) to the output's parameters. Tensors
+    of one dtype (int8, uint8 or int32); every parameter 0-d.
+
+    ```mlir
+    %y = relay.qnn.concatenate %a, %b, %sa, %sb, %za, %zb, %so, %zo {axis = 1 : i64} : (tensor<1x2xi8>, tensor<1x3xi8>, tensor<f32>, tensor<f32>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<1x5xi8>
+    ```
+  }];
+  let arguments = (ins Variadic<Relay_AnyTensorOrIncomplete>:$inputs,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+  let typeRule = "inferQnnConcatenate(site, adaptor.getInputs(), "
+                 "adaptor.getAxis())";
+}
+
+def Relay_QnnAvgPool2DOp : Relay_Operator<"qnn.avg_pool2d"> {
+  let summary = "quantized 2-D average pooling (layout NHWC by default)";
+  let description = [{
+    As TVM 0.19: `data` (int8 or uint8) is requantized to the output's
+    parameters in int32 (or only widened when they are equal), averaged by
+    `nn.avg_pool2d` in int32 (the sum divided by the count, truncating toward
+    zero), then clipped to the dtype and cast. Parameters 0-d.
+
+    ```mlir
+    %y = relay.qnn.avg_pool2d %x, %si, %zi, %so, %zo {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x4x3xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<1x2x2x3xi8>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$input_scale,
+                       Relay_AnyTensorOrIncomplete:$input_zero_point,
+                       Relay_AnyTensorOrIncomplete:$output_scale,
+                       Relay_AnyTensorOrIncomplete:$output_zero_point,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$pool_size,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+                       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+                       DefaultValuedAttr<BoolAttr, "true">:$count_include_pad,
+                       DefaultValuedAttr<StrAttr, "\"NHWC\"">:$layout,
+                       DefaultValuedAttr<StrAttr, "\"\"">:$out_layout);
+  let typeRule = "inferQnnAvgPool2D(site, adaptor.getData(), "
+                 "adaptor.getInputScale(), adaptor.getInputZeroPoint(), "
+                 "adaptor.getOutputScale(), adaptor.getOutputZeroPoint(), "
+                 "adaptor.getPoolSize(), adaptor.getStrides(), "
+                 "adaptor.getDilation(), adaptor.getPadding(), "
+                 "adaptor.getLayout(), adaptor.getOutLayout(), "
+                 "adaptor.getCeilMode())";
+}
+
+def Relay_QnnConv2DTransposeOp : Relay_Operator<"qnn.conv2d_transpose"> {
+  let summary = "exact int32 transposed convolution of (data - zp) and (weight - zp)";
+  let description = [{
+    `nn.conv2d_transpose`'s attributes and shapes (kernel layout IOHW by
+    default); `data` and `weight` int8 or uint8; the result (`out_dtype`,
+    int32 by default, or int16) is `nn.conv2d_transpose` of the operands
+    minus their zero points (TVM 0.19's legalization). Zero points 0-d;
+    `kernel_scale` 0-d or per output channel.
+
+    ```mlir
+    %y = relay.qnn.conv2d_transpose %x, %w, %zx, %zw, %sx, %sw {strides = array<i64: 2, 2>} : (tensor<1x4x5x5xi8>, tensor<4x2x3x3xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<1x2x11x11xi32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$weight,
+                       Relay_AnyTensorOrIncomplete:$input_zero_point,
+                       Relay_AnyTensorOrIncomplete:$kernel_zero_point,
+                       Relay_AnyTensorOrIncomplete:$input_scale,
+                       Relay_AnyTensorOrIncomplete:$kernel_scale,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedAttr<StrAttr, "\"NCHW\"">:$data_layout,
+                       DefaultValuedAttr<StrAttr, "\"IOHW\"">:$kernel_layout,
+                       DefaultValuedAttr<StrAttr, "\"\"">:$out_layout,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$output_padding,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+  let typeRule = "inferQnnConv2DTranspose(site, adaptor.getData(), "
+                 "adaptor.getWeight(), adaptor.getInputZeroPoint(), "
+                 "adaptor.getKernelZeroPoint(), adaptor.getInputScale(), "
+                 "adaptor.getKernelScale(), adaptor.getStrides(), "
+                 "adaptor.getPadding(), adaptor.getDilation(), "
+                 "adaptor.getGroups(), adaptor.getChannels(), "
+                 "adaptor.getKernelSize(), adaptor.getDataLayout(), "
+                 "adaptor.getKernelLayout(), adaptor.getOutLayout(), "
+                 "adaptor.getOutputPadding(), adaptor.getOutDtype())";
+}
+
+// The unary qnn ops: `x` (int8 or uint8) with its 0-d scale and zero point,
+// the output's 0-d scale and zero point; the result has x's type. As TVM
+// 0.19 (qnn.Legalize's create_integer_lookup_op), every possible input value
+// is dequantized, the float32 function applied and the result quantized
+// into a table of 2^bits entries read at each input's bit pattern.
+class Relay_QnnUnaryOp<string mnemonic, string f>
+    : Relay_Operator<"qnn." # mnemonic> {
+  let summary = "quantized " # f # " (a lookup table, as TVM 0.19)";
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$x,
+                       Relay_AnyTensorOrIncomplete:$scale,
+                       Relay_AnyTensorOrIncomplete:$zero_point,
+                       Relay_AnyTensorOrIncomplete:$output_scale,
+                       Relay_AnyTensorOrIncomplete:$output_zero_point);
+  let typeRule = "inferQnnUnary(site, adaptor.getX(), adaptor.getScale(), "
+                 "adaptor.getZeroPoint(), adaptor.getOutputScale(), "
+                 "adaptor.getOutputZeroPoint(), {\"i8\", \"ui8\"}, "
+                 "\"int8 or uint8\")";
+  let description = [{
+    ```mlir
+    %y = relay.qnn.}] # mnemonic # [{ %x, %s, %z, %so, %zo : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+    ```
+  }];
+}
+
+def Relay_QnnAbsOp : Relay_QnnUnaryOp<"abs", "|x|">;
+def Relay_QnnExpOp : Relay_QnnUnaryOp<"exp", "e^x">;
+def Relay_QnnLogOp : Relay_QnnUnaryOp<"log", "natural logarithm">;
+def Relay_QnnSigmoidOp : Relay_QnnUnaryOp<"sigmoid", "1 / (1 + e^-x)">;
+def Relay_QnnTanhOp : Relay_QnnUnaryOp<"tanh", "hyperbolic tangent">;
+def Relay_QnnErfOp : Relay_QnnUnaryOp<"erf", "Gauss error function">;
+def Relay_QnnSqrtOp : Relay_QnnUnaryOp<"sqrt", "square root">;
+def Relay_QnnRsqrtOp : Relay_QnnUnaryOp<"rsqrt", "1 / sqrt(x)">;
+def Relay_QnnHardswishOp
+    : Relay_QnnUnaryOp<"hardswish", "x * clip(x + 3, 0, 6) / 6">;
+
+def Relay_QnnLeakyReluOp : Relay_Operator<"qnn.leaky_relu"> {
+  let summary = "quantized leaky relu in fixed point";
+  let description = [{
+    As TVM 0.19: `x` (int8 or uint8) is requantized to the output's
+    parameters in int32 (widened only, when they are equal); below the input
+    zero point the result is `alpha * q' + (1 - alpha) * zp_out`, each a
+    fixed-point multiply (UPWARD) by the double `alpha` / `1 - alpha`; at or
+    above it `q'`; clipped to the dtype (measured in TVM 0.19) and cast.
+    Parameters 0-d.
+
+    ```mlir
+    %y = relay.qnn.leaky_relu %x, %s, %z, %so, %zo {alpha = 0.1 : f64} : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$x,
+                       Relay_AnyTensorOrIncomplete:$scale,
+                       Relay_AnyTensorOrIncomplete:$zero_point,
+                       Relay_AnyTensorOrIncomplete:$output_scale,
+                       Relay_AnyTensorOrIncomplete:$output_zero_point,
+                       DefaultValuedAttr<F64Attr, "0.01">:$alpha);
+  let typeRule = "inferQnnUnary(site, adaptor.getX(), adaptor.getScale(), "
+                 "adaptor.getZeroPoint(), adaptor.getOutputScale(), "
+                 "adaptor.getOutputZeroPoint(), {\"i8\", \"ui8\"}, "
+                 "\"int8 or uint8\")";
+}
+
+def Relay_QnnSoftmaxOp : Relay_Operator<"qnn.softmax"> {
+  let summary = "integer softmax (TVM 0.19's shift-based algorithm)";
+  let description = [{
+    TVM 0.19's integer-only softmax (arXiv 2207.01405, Algorithm 1) on int8
+    `x` along `axis`: `x - zp - max` in int32, exponentials by shifts with
+    `x0 = int(round(1 / scale))`, normalised by `2^30 / Σ` and shifted to a
+    scale of 1/128, then requantized (UPWARD) to the output's int8
+    parameters. Parameters 0-d.
+
+    ```mlir
+    %y = relay.qnn.softmax %x, %s, %z, %so, %zo {axis = -1 : i64} : (tensor<2x4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<2x4xi8>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$x,
+                       Relay_AnyTensorOrIncomplete:$scale,
+                       Relay_AnyTensorOrIncomplete:$zero_point,
+                       Relay_AnyTensorOrIncomplete:$output_scale,
+                       Relay_AnyTensorOrIncomplete:$output_zero_point,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let typeRule = "inferQnnUnary(site, adaptor.getX(), adaptor.getScale(), "
+                 "adaptor.getZeroPoint(), adaptor.getOutputScale(), "
+                 "adaptor.getOutputZeroPoint(), {\"i8\"}, \"int8\")";
+}
+
 #endif // RELAY_QNN_OPS_TD

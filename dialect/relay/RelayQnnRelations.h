@@ -61,6 +61,36 @@ FailureOr<Type> inferQnnBatchMatmul(ErrorSite site, Value x, Value y,
                                     Value xScale, Value yScale,
                                     std::optional<Type> outDtype);
 
+/// qnn.concatenate: `operands` are n tensors (one dtype: int8, uint8,
+/// int32), their n scales, n zero points, the output scale and zero point
+/// (all 0-d); concatenate's shape rule along `axis`.
+FailureOr<Type> inferQnnConcatenate(ErrorSite site, ValueRange operands,
+                                    int64_t axis);
+/// qnn.avg_pool2d: int8/uint8 `data`, 0-d parameters; nn.avg_pool2d's shape.
+FailureOr<Type>
+inferQnnAvgPool2D(ErrorSite site, Value data, Value inScale, Value inZeroPoint,
+                  Value outScale, Value outZeroPoint,
+                  ArrayRef<int64_t> poolSize, ArrayRef<int64_t> strides,
+                  ArrayRef<int64_t> dilation, ArrayRef<int64_t> padding,
+                  StringRef layout, StringRef outLayout, bool ceilMode);
+/// qnn.conv2d_transpose: nn.conv2d_transpose's shapes; int8/uint8 operands;
+/// `outDtype` int32 (default) or int16; zero points 0-d, `kernelScale` 0-d
+/// or per output channel.
+FailureOr<Type> inferQnnConv2DTranspose(
+    ErrorSite site, Value data, Value weight, Value inputZeroPoint,
+    Value kernelZeroPoint, Value inputScale, Value kernelScale,
+    ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> dilation, int64_t groups, std::optional<int64_t> channels,
+    std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
+    StringRef kernelLayout, StringRef outLayout,
+    ArrayRef<int64_t> outputPadding, std::optional<Type> outDtype);
+/// The unary qnn ops, qnn.leaky_relu, qnn.softmax: `x` of one of `allowed`
+/// dtypes, four 0-d parameters; the result has x's type.
+FailureOr<Type> inferQnnUnary(ErrorSite site, Value x, Value scale,
+                              Value zeroPoint, Value outScale,
+                              Value outZeroPoint, ArrayRef<StringRef> allowed,
+                              StringRef expected);
+
 } // namespace mlir::relay
 
 #endif // RELAY_RELAYQNNRELATIONS_H

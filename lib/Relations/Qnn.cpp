@@ -311,6 +311,28 @@ FailureOr<Type> relay::inferQnnBatchMatmul(ErrorSite site, Value x, Value y,
   return result;
 }
 
+/// The parameters of a quantized convolution: the input's 0-d, the
+/// kernel's zero point and scale 0-d or one per output channel where
+/// `zpChannels` / `scaleChannels` are set.
+static LogicalResult checkConvParams(ErrorSite site, Value data, Value weight,
+                                     Value inputZeroPoint,
+                                     Value kernelZeroPoint, Value inputScale,
+                                     Value kernelScale,
+                                     std::optional<int64_t> zpChannels,
+                                     std::optional<int64_t> scaleChannels) {
+  Type x = elementOf(data), w = elementOf(weight);
+  return success(
+      succeeded(checkParam(site, {inputZeroPoint, "input_zero_point", false, x},
+                           std::nullopt)) &&
+      succeeded(checkParam(site,
+                           {kernelZeroPoint, "kernel_zero_point", false, w},
+                           zpChannels)) &&
+      succeeded(checkParam(site, {inputScale, "input_scale", true, x},
+                           std::nullopt)) &&
+      succeeded(checkParam(site, {kernelScale, "kernel_scale", true, w},
+                           scaleChannels)));
+}
+
 FailureOr<Type> relay::inferQnnConv2D(
     ErrorSite site, Value data, Value weight, Value inputZeroPoint,
     Value kernelZeroPoint, Value inputScale, Value kernelScale,
@@ -335,15 +357,9 @@ FailureOr<Type> relay::inferQnnConv2D(
   StringRef layout = outLayout.empty() ? dataLayout : outLayout;
   int64_t outChannels =
       cast<RankedTensorType>(*result).getDimSize(layout.find('C'));
-  Type x = elementOf(data), w = elementOf(weight);
-  if (failed(checkParam(site, {inputZeroPoint, "input_zero_point", false, x},
-                        std::nullopt)) ||
-      failed(checkParam(site, {kernelZeroPoint, "kernel_zero_point", false, w},
-                        outChannels)) ||
-      failed(checkParam(site, {inputScale, "input_scale", true, x},
-                        std::nullopt)) ||
-      failed(checkParam(site, {kernelScale, "kernel_scale", true, w},
-                        outChannels)))
+  if (failed(checkConvParams(site, data, weight, inputZeroPoint,
+                             kernelZeroPoint, inputScale, kernelScale,
+                             outChannels, outChannels)))
     return failure();
   return result;
 }
@@ -387,4 +403,130 @@ FailureOr<Type> relay::inferQnnBinary(ErrorSite site, Value lhs, Value rhs,
                         std::nullopt)))
     return failure();
   return result;
+}
+
+//===----------------------------------------------------------------------===//
+// qnn.concatenate, qnn.avg_pool2d, qnn.conv2d_transpose, the unary ops
+//===----------------------------------------------------------------------===//
+
+/// Four 0-d parameters: an input's scale and zero point (of `quantized`)
+/// and the output's.
+static LogicalResult checkScalarParams(ErrorSite site, Type quantized,
+                                       Value scale, Value zeroPoint,
+                                       Value outScale, Value outZeroPoint,
+                                       StringRef scaleName,
+                                       StringRef zeroPointName) {
+  return success(
+      succeeded(checkParam(site, {scale, scaleName, true, quantized},
+                           std::nullopt)) &&
+      succeeded(checkParam(site, {zeroPoint, zeroPointName, false, quantized},
+                           std::nullopt)) &&
+      succeeded(checkParam(site, {outScale, "output_scale", true, quantized},
+                           std::nullopt)) &&
+      succeeded(checkParam(
+          site, {outZeroPoint, "output_zero_point", false, quantized},
+          std::nullopt)));
+}
+
+FailureOr<Type> relay::inferQnnConcatenate(ErrorSite site, ValueRange operands,
+                                           int64_t axis) {
+  size_t total = operands.size();
+  if (total < 5 || (total - 2) % 3 != 0)
+    return site.emitError()
+           << "takes n tensors, their n scales, their n zero points, the "
+              "output scale and zero point (3n + 2 operands, n >= 1), got "
+           << total << " operands";
+  size_t n = (total - 2) / 3;
+  static const StringRef allowed[] = {"i8", "ui8", "i32"};
+  SmallVector<Type> types;
+  for (size_t i = 0; i < n; ++i) {
+    std::string name = "data[" + std::to_string(i) + "]";
+    if (failed(checkDtype(site, operands[i], name, allowed,
+                          "int8, uint8 or int32")))
+      return failure();
+    types.push_back(operands[i].getType());
+  }
+  Type dtype = elementOf(operands[0]);
+  for (size_t i = 1; i < n; ++i)
+    if (elementOf(operands[i]) != dtype)
+      return site.emitError() << "operands 'data[0]' and 'data[" << i
+                              << "]' must have one dtype, got " << dtype
+                              << " and " << elementOf(operands[i]);
+  for (size_t i = 0; i < n; ++i) {
+    std::string s = "input_scales[" + std::to_string(i) + "]";
+    std::string z = "input_zero_points[" + std::to_string(i) + "]";
+    if (failed(checkParam(site, {operands[n + i], s, true, dtype},
+                          std::nullopt)) ||
+        failed(checkParam(site, {operands[2 * n + i], z, false, dtype},
+                          std::nullopt)))
+      return failure();
+  }
+  if (failed(checkParam(site, {operands[3 * n], "output_scale", true, dtype},
+                        std::nullopt)) ||
+      failed(checkParam(
+          site, {operands[3 * n + 1], "output_zero_point", false, dtype},
+          std::nullopt)))
+    return failure();
+  return inferConcatenate(site, types, axis);
+}
+
+FailureOr<Type>
+relay::inferQnnAvgPool2D(ErrorSite site, Value data, Value inScale,
+                         Value inZeroPoint, Value outScale, Value outZeroPoint,
+                         ArrayRef<int64_t> poolSize, ArrayRef<int64_t> strides,
+                         ArrayRef<int64_t> dilation, ArrayRef<int64_t> padding,
+                         StringRef layout, StringRef outLayout, bool ceilMode) {
+  if (failed(checkDtype(site, data, "data", {"i8", "ui8"}, "int8 or uint8")) ||
+      failed(checkScalarParams(site, elementOf(data), inScale, inZeroPoint,
+                               outScale, outZeroPoint, "input_scale",
+                               "input_zero_point")))
+    return failure();
+  return inferPool(site, data.getType(), 2, poolSize, strides, dilation,
+                   padding, layout, outLayout, ceilMode);
+}
+
+FailureOr<Type> relay::inferQnnConv2DTranspose(
+    ErrorSite site, Value data, Value weight, Value inputZeroPoint,
+    Value kernelZeroPoint, Value inputScale, Value kernelScale,
+    ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> dilation, int64_t groups, std::optional<int64_t> channels,
+    std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
+    StringRef kernelLayout, StringRef outLayout,
+    ArrayRef<int64_t> outputPadding, std::optional<Type> outDtype) {
+  if (failed(checkDtype(site, data, "data", {"i8", "ui8"}, "int8 or uint8")) ||
+      failed(
+          checkDtype(site, weight, "weight", {"i8", "ui8"}, "int8 or uint8")))
+    return failure();
+  FailureOr<Type> acc =
+      outDtypeOf(site, outDtype, IntegerType::get(data.getContext(), 32),
+                 {"i32", "i16"}, "int32 or int16");
+  if (failed(acc))
+    return failure();
+  FailureOr<Type> result = inferConv2DTranspose(
+      site, data.getType(), weight.getType(), strides, padding, dilation,
+      groups, channels, kernelSize, dataLayout, kernelLayout, outLayout,
+      outputPadding, *acc);
+  if (failed(result))
+    return failure();
+  StringRef layout = outLayout.empty() ? dataLayout : outLayout;
+  int64_t outChannels =
+      cast<RankedTensorType>(*result).getDimSize(layout.find('C'));
+  // TVM 0.19: the kernel zero point is 0-d, its scale 0-d or per channel.
+  if (failed(checkConvParams(site, data, weight, inputZeroPoint,
+                             kernelZeroPoint, inputScale, kernelScale,
+                             std::nullopt, outChannels)))
+    return failure();
+  return result;
+}
+
+FailureOr<Type> relay::inferQnnUnary(ErrorSite site, Value x, Value scale,
+                                     Value zeroPoint, Value outScale,
+                                     Value outZeroPoint,
+                                     ArrayRef<StringRef> allowed,
+                                     StringRef expected) {
+  if (failed(checkDtype(site, x, "x", allowed, expected)) ||
+      failed(checkScalarParams(site, elementOf(x), scale, zeroPoint, outScale,
+                               outZeroPoint, "scale", "zero_point")))
+    return failure();
+  return x.getType();
 }

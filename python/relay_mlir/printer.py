@@ -290,6 +290,10 @@ class _Printer:
             callee = c.op.name
             if callee in _TUPLE_OPERAND_OPS:  # one tuple operand in Relay, its fields here
                 args = ["(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"]
+            elif callee == "qnn.concatenate":  # three tuples in Relay (tensors, scales, zero points)
+                k = (len(args) - 2) // 3
+                args = ["(" + ", ".join(args[i * k:(i + 1) * k]) + ("," if k == 1 else "") + ")"
+                        for i in range(3)] + args[3 * k:]
             for k, v in c.attrs.items():  # None too: TVM requires e.g. units=None, axes=None
                 args.append(f"{k}={self.attr_text(v)}")
         elif isinstance(c.op, (GlobalVar, Constructor)):

@@ -33,7 +33,7 @@
 //                   float32(lhs_scale * rhs_scale), + zp_out, clipped, cast
 //
 //===----------------------------------------------------------------------===//
-#include "Utils.h"
+#include "QnnUtils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 
@@ -43,7 +43,9 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::lowering;
 
-namespace {
+// Helpers shared with QnnComposite.cpp / QnnLookup.cpp (QnnUtils.h) and
+// this file's patterns.
+namespace mlir::relay::qnn_lowering {
 
 /// The map reading a quantization parameter: nothing for a 0-d one, the
 /// `axis` dim for a per-channel one.
@@ -178,13 +180,8 @@ struct DequantizePattern : OpConversionPattern<QnnDequantizeOp> {
 // qnn.requantize
 //===----------------------------------------------------------------------===//
 
-/// TVM's fixed-point form of a multiplier: a Q31 mantissa in [2^30, 2^31)
-/// (0 for 0) and a power-of-two shift, `m = mantissa * 2^(shift - 31)`.
-struct FixedPoint {
-  int64_t mantissa;
-  int64_t shift;
-};
-
+// FixedPoint (QnnUtils.h): a Q31 mantissa in [2^30, 2^31) (0 for 0) and a
+// power-of-two shift, `m = mantissa * 2^(shift - 31)`.
 FixedPoint fixedPointOf(double multiplier) {
   if (multiplier == 0)
     return {0, 0};
@@ -585,7 +582,9 @@ struct MulQnnPattern : OpConversionPattern<QnnMulOp> {
   }
 };
 
-} // namespace
+} // namespace mlir::relay::qnn_lowering
+
+using namespace mlir::relay::qnn_lowering;
 
 void relay::populateQnnToLinalgPatterns(const TypeConverter &tc,
                                         RewritePatternSet &patterns) {
@@ -594,4 +593,6 @@ void relay::populateQnnToLinalgPatterns(const TypeConverter &tc,
                AddLikeQnnPattern<QnnAddOp, AddOp>,
                AddLikeQnnPattern<QnnSubtractOp, SubtractOp>, MulQnnPattern>(
       tc, patterns.getContext());
+  populateQnnCompositePatterns(tc, patterns);
+  populateQnnLookupPatterns(tc, patterns);
 }

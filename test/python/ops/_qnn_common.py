@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 import relay_mlir as relay
-from qnn_cases import CASES, inputs, params
+from qnn_cases import call, inputs, params
 
 RECORDED = json.loads((Path(__file__).parent / "qnn_tvm_results.json").read_text())
 
@@ -21,10 +21,9 @@ def recorded(name: str) -> np.ndarray:
 
 def case_function(name: str) -> relay.Function:
     """The case as a function of its tensor inputs (parameters are constants)."""
-    case = CASES[name]
     xs = [relay.var(f"t{i}", shape=x.shape, dtype=str(x.dtype)) for i, x in enumerate(inputs(name))]
     cs = [relay.const(p) for p in params(name)]
-    return relay.Function(xs, getattr(relay.qnn.op, case["op"])(*xs, *cs, **case["attrs"]))
+    return relay.Function(xs, call(relay.qnn.op, name, xs, cs))
 
 
 def assert_bit_exact(got, want: np.ndarray) -> None:

@@ -131,7 +131,88 @@ CASES: Dict[str, dict] = {
     "mul_uint8_broadcast": dict(op="mul", tensors=[T((3, 8), "uint8"), T((1, 8), "uint8")],
                                 params=[P(0.03, F), P(128, I), P(0.011, F), P(0, I), P(0.02, F), P(10, I)],
                                 attrs={}),
+    # concatenate(data, input_scales, input_zero_points, output_scale, output_zero_point, axis):
+    # params are the n scales, the n zero points, then the output's
+    "concatenate_requantize_some": dict(op="concatenate", tensors=[T((2, 3), "int8"), T((2, 4), "int8"),
+                                                                   T((2, 2), "int8")],
+                                        params=[P(0.5, F), P(0.25, F), P(0.3, F), P(1, I), P(0, I), P(-2, I),
+                                                P(0.5, F), P(1, I)], attrs={"axis": 1}),
+    "concatenate_uint8_axis0": dict(op="concatenate", tensors=[T((1, 4), "uint8"), T((3, 4), "uint8")],
+                                    params=[P(0.1, F), P(0.2, F), P(128, I), P(120, I), P(0.15, F), P(125, I)],
+                                    attrs={"axis": 0}),
+    # avg_pool2d(data, input_scale, input_zp, output_scale, output_zp, pool_size, strides, padding,
+    # dilation, ceil_mode, count_include_pad, layout, out_layout)
+    "avg_pool2d_nhwc_requantize": dict(op="avg_pool2d", tensors=[T((1, 5, 5, 3), "uint8")],
+                                       params=[P(0.1, F), P(128, I), P(0.2, F), P(120, I)],
+                                       attrs={"pool_size": [2, 2], "strides": [2, 2], "padding": [0, 0],
+                                              "dilation": [1, 1]}),
+    "avg_pool2d_nchw_same_params": dict(op="avg_pool2d", tensors=[T((1, 2, 6, 6), "int8")],
+                                        params=[P(0.5, F), P(-3, I), P(0.5, F), P(-3, I)],
+                                        attrs={"pool_size": [3, 3], "strides": [2, 2], "padding": [1, 1],
+                                               "dilation": [1, 1], "ceil_mode": True,
+                                               "count_include_pad": False, "layout": "NCHW"}),
+    "avg_pool2d_include_pad": dict(op="avg_pool2d", tensors=[T((1, 4, 4, 2), "int8")],
+                                   params=[P(0.3, F), P(5, I), P(0.25, F), P(-1, I)],
+                                   attrs={"pool_size": [3, 3], "strides": [1, 1], "padding": [1, 1],
+                                          "dilation": [1, 1]}),
+    # conv2d_transpose(data, weight, input_zp, kernel_zp, input_scale, kernel_scale, ...)
+    "conv2d_transpose_int8": dict(op="conv2d_transpose", tensors=[T((1, 4, 5, 5), "int8"),
+                                                                  T((4, 2, 3, 3), "int8")],
+                                  params=[P(3, I), P(-2, I), P(0.5, F), P(0.25, F)],
+                                  attrs={"strides": [2, 2], "padding": [1, 1], "output_padding": [1, 1],
+                                         "kernel_size": [3, 3], "channels": 2}),
+    "conv2d_transpose_uint8_per_channel": dict(op="conv2d_transpose",
+                                               tensors=[T((2, 3, 4, 3), "uint8"), T((3, 3, 2, 2), "uint8")],
+                                               params=[P(128, I), P(120, I), P(0.1, F), P([0.1, 0.2, 0.3], F)],
+                                               attrs={"kernel_size": [2, 2], "channels": 3,
+                                                      "padding": [0, 1, 1, 0], "strides": [1, 2]}),
+    # the unary ops (x, scale, zero_point, output_scale, output_zero_point): TVM's lookup tables
+    "abs_int8": dict(op="abs", tensors=[T((4, 64), "int8")], params=[P(0.05, F), P(-3, I), P(0.04, F), P(-128, I)],
+                     attrs={}),
+    "exp_int8": dict(op="exp", tensors=[T((4, 64), "int8")], params=[P(0.02, F), P(10, I), P(0.05, F), P(-128, I)],
+                     attrs={}),
+    "log_uint8": dict(op="log", tensors=[T((4, 64), "uint8")], params=[P(0.1, F), P(20, I), P(0.03, F), P(100, I)],
+                      attrs={}),
+    "sigmoid_int8": dict(op="sigmoid", tensors=[T((4, 64), "int8")],
+                         params=[P(0.0625, F), P(0, I), P(1 / 256, F), P(-128, I)], attrs={}),
+    "sigmoid_uint8": dict(op="sigmoid", tensors=[T((4, 64), "uint8")],
+                          params=[P(0.05, F), P(128, I), P(1 / 256, F), P(0, I)], attrs={}),
+    "tanh_int8": dict(op="tanh", tensors=[T((4, 64), "int8")], params=[P(0.025, F), P(2, I), P(1 / 128, F), P(0, I)],
+                      attrs={}),
+    "erf_int8": dict(op="erf", tensors=[T((4, 64), "int8")], params=[P(0.02, F), P(-1, I), P(1 / 128, F), P(0, I)],
+                     attrs={}),
+    "sqrt_uint8": dict(op="sqrt", tensors=[T((4, 64), "uint8")], params=[P(0.5, F), P(0, I), P(0.1, F), P(0, I)],
+                       attrs={}),
+    "rsqrt_int8": dict(op="rsqrt", tensors=[T((4, 64), "int8")], params=[P(0.1, F), P(-128, I), P(0.02, F), P(-128, I)],
+                       attrs={}),
+    "hardswish_int8": dict(op="hardswish", tensors=[T((4, 64), "int8")],
+                           params=[P(0.05, F), P(3, I), P(0.04, F), P(-20, I)], attrs={}),
+    # leaky_relu(x, alpha, input_scale, input_zp, output_scale, output_zp)
+    "leaky_relu_same_params": dict(op="leaky_relu", tensors=[T((4, 64), "int8")],
+                                   params=[P(0.1, F), P(3, I), P(0.1, F), P(3, I)], attrs={"alpha": 0.1}),
+    "leaky_relu_uint8_requantize": dict(op="leaky_relu", tensors=[T((4, 64), "uint8")],
+                                        params=[P(0.05, F), P(128, I), P(0.04, F), P(100, I)],
+                                        attrs={"alpha": 0.2}),
+    # softmax(x, scale, zero_point, output_scale, output_zero_point, axis); int8 only
+    "softmax_int8": dict(op="softmax", tensors=[T((3, 8), "int8")],
+                         params=[P(0.02, F), P(0, I), P(1 / 256, F), P(-128, I)], attrs={}),
+    "softmax_axis0": dict(op="softmax", tensors=[T((6, 5), "int8", -60, 60)],
+                          params=[P(0.05, F), P(2, I), P(1 / 128, F), P(0, I)], attrs={"axis": 0}),
 }
+
+
+def call(ops, name: str, xs, cs):
+    """The case's call of ``ops.<op>`` (``relay.qnn.op`` of relay_mlir or TVM) on the tensor
+    expressions ``xs`` and parameter constants ``cs``, in the op's own argument order."""
+    case = CASES[name]
+    attrs = dict(case["attrs"])
+    f = getattr(ops, case["op"])
+    if case["op"] == "concatenate":
+        n = len(xs)
+        return f(list(xs), cs[:n], cs[n:2 * n], cs[2 * n], cs[2 * n + 1], **attrs)
+    if case["op"] == "leaky_relu":
+        return f(xs[0], attrs.pop("alpha"), *cs, **attrs)
+    return f(*xs, *cs, **attrs)
 
 
 def inputs(name: str) -> List[np.ndarray]:

@@ -18,15 +18,14 @@ from tvm import relay
 from tvm.contrib import graph_executor
 
 sys.path.insert(0, str(Path(__file__).parent))
-from qnn_cases import CASES, PROGRAM_TEXT, inputs, params, program_inputs  # noqa: E402
+from qnn_cases import CASES, PROGRAM_TEXT, call, inputs, params, program_inputs  # noqa: E402
 
 
 def run(name: str) -> np.ndarray:
-    case = CASES[name]
     xs = inputs(name)
     vs = [relay.var(f"t{i}", shape=x.shape, dtype=str(x.dtype)) for i, x in enumerate(xs)]
     cs = [relay.const(p) for p in params(name)]
-    y = getattr(relay.qnn.op, case["op"])(*vs, *cs, **case["attrs"])
+    y = call(relay.qnn.op, name, vs, cs)
     mod = tvm.IRModule.from_expr(relay.Function(vs, y))
     with tvm.transform.PassContext(opt_level=3):
         lib = relay.build(mod, target="llvm")

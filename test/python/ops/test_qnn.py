@@ -6,7 +6,9 @@ qnn_cases.py (seeded random inputs; constant scales and zero points, per
 tensor and per channel) into qnn_tvm_results.json. The interpreter must
 match them EXACTLY (tolerance 0, integer and float results) for
 relay.qnn.op.quantize, dequantize, requantize, dense, batch_matmul, conv2d,
-add, subtract and mul. The compiled (llvm-cpu) side is test_qnn_lowering.py.
+add, subtract, mul, concatenate, avg_pool2d, conv2d_transpose, the unary ops
+(abs, exp, log, sigmoid, tanh, erf, sqrt, rsqrt, hardswish: TVM's lookup
+tables), leaky_relu and softmax. The compiled (llvm-cpu) side is test_qnn_lowering.py.
 """
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ from _qnn_common import RECORDED, assert_bit_exact, case_function, recorded
 from qnn_cases import CASES, PROGRAM_TEXT, inputs, program_inputs
 
 QNN_OPS = ("qnn.quantize", "qnn.dequantize", "qnn.requantize", "qnn.dense", "qnn.batch_matmul",
-           "qnn.conv2d", "qnn.add", "qnn.subtract", "qnn.mul")
+           "qnn.conv2d", "qnn.add", "qnn.subtract", "qnn.mul", "qnn.concatenate", "qnn.avg_pool2d",
+           "qnn.conv2d_transpose", "qnn.abs", "qnn.exp", "qnn.log", "qnn.sigmoid", "qnn.tanh",
+           "qnn.erf", "qnn.sqrt", "qnn.rsqrt", "qnn.hardswish", "qnn.leaky_relu", "qnn.softmax")
 
 
 def test_every_qnn_op_has_tvm_cases():
@@ -66,6 +70,23 @@ def test_builders_mirror_tvm_defaults():
         relay.qnn.op.quantize(X, "0.5", 0)
 
 
+def test_builders_of_the_other_ops_mirror_tvm_defaults():
+    """concatenate / avg_pool2d / conv2d_transpose / unary / leaky_relu / softmax:
+    TVM 0.19's argument order and defaults (avg_pool2d NHWC, count_include_pad)."""
+    cat = relay.qnn.op.concatenate([Q, Q], [0.5, 0.25], [0, 1], 0.5, 0, axis=1)
+    assert len(cat.args) == 8 and cat.attrs == {"axis": 1}
+    pool = relay.qnn.op.avg_pool2d(Q, 0.5, 0, 0.5, 0, (2, 2), (1, 1), (0, 0), (1, 1))
+    assert pool.attrs["layout"] == "NHWC" and pool.attrs["count_include_pad"] is True
+    assert pool.attrs["ceil_mode"] is False
+    tconv = relay.qnn.op.conv2d_transpose(Q, Q, 0, 0, 0.5, 0.5)
+    assert tconv.attrs["kernel_layout"] == "IOHW" and tconv.attrs["out_dtype"] == "int32"
+    assert relay.qnn.op.sigmoid(Q, 0.5, 0, 0.5, 0).op.name == "qnn.sigmoid"
+    assert relay.qnn.op.leaky_relu(Q, 0.1, 0.5, 0, 0.5, 0).attrs == {"alpha": 0.1}
+    assert relay.qnn.op.softmax(Q, 0.5, 0, 0.5, 0).attrs == {"axis": -1}
+    with pytest.raises(ValueError, match="2 tensors need as many input_scales and input_zero_points"):
+        relay.qnn.op.concatenate([Q, Q], [0.5], [0, 1], 0.5, 0, axis=1)
+
+
 def test_interpreter_refuses_float_compute_dtype():
     mod = relay.IRModule.from_expr(relay.Function(
         [Q], relay.qnn.op.requantize(Q, 0.5, 0, 0.25, 0, compute_dtype="float32")))
@@ -74,7 +95,7 @@ def test_interpreter_refuses_float_compute_dtype():
 
 
 @pytest.mark.parametrize("name", ["relay_mlir.qnn", "relay_mlir.qnn.op.qnn", "relay_mlir.qnn.fixed_point",
-                                  "relay_mlir.qnn.kernels"])
+                                  "relay_mlir.qnn.kernels", "relay_mlir.qnn.more_kernels"])
 def test_docstring_examples(name):
     import doctest
     import importlib

@@ -1,5 +1,8 @@
 """``relay.qnn.op``: the builders of the qnn operators (TVM 0.19's names and defaults)."""
-from .qnn import add, batch_matmul, conv2d, dense, dequantize, mul, quantize, requantize, subtract
+from .qnn import (abs, add, avg_pool2d, batch_matmul, concatenate, conv2d, conv2d_transpose, dense,
+                  dequantize, erf, exp, hardswish, leaky_relu, log, mul, quantize, requantize, rsqrt,
+                  sigmoid, softmax, sqrt, subtract, tanh)
 
-__all__ = ["add", "batch_matmul", "conv2d", "dense", "dequantize", "mul", "quantize", "requantize",
-           "subtract"]
+__all__ = ["abs", "add", "avg_pool2d", "batch_matmul", "concatenate", "conv2d", "conv2d_transpose",
+           "dense", "dequantize", "erf", "exp", "hardswish", "leaky_relu", "log", "mul", "quantize",
+           "requantize", "rsqrt", "sigmoid", "softmax", "sqrt", "subtract", "tanh"]

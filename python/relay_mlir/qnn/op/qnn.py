@@ -18,8 +18,9 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from ...expr import Call, Expr, const
+from ...expr import Call, Expr, Tuple, const
 from ...op.nn import conv2d as _nn_conv2d
+from ...op.nn import conv2d_transpose as _nn_conv2d_transpose
 from ...op._make import _call, _int, _opt_int, _str
 
 Param = Union[Expr, float, int, np.ndarray]
@@ -162,3 +163,116 @@ def mul(lhs: Expr, rhs: Expr, lhs_scale: Param, lhs_zero_point: Param, rhs_scale
     at the scale ``float32(lhs_scale * rhs_scale)``, requantized to the output's."""
     return _binary("qnn.mul", lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point,
                    output_scale, output_zero_point, lhs_axis, rhs_axis)
+
+
+def concatenate(data, input_scales: Sequence[Param], input_zero_points: Sequence[Param],
+                output_scale: Param, output_zero_point: Param, axis: int) -> Call:
+    """Joins quantized tensors along ``axis`` (``relay.qnn.op.concatenate``).
+
+    As TVM 0.19: a tensor whose constant (scale, zero point) equal the
+    output's is taken as is, the others are requantized to the output's.
+    ``data`` is a list/tuple or a ``relay.Tuple``; the call's arguments are
+    the tensors, their scales, their zero points, then the output's scale and
+    zero point (the dialect op's operands).
+    """
+    fields = list(data.fields) if isinstance(data, Tuple) else list(data)
+    scales = list(input_scales.fields) if isinstance(input_scales, Tuple) else list(input_scales)
+    zps = (list(input_zero_points.fields) if isinstance(input_zero_points, Tuple)
+           else list(input_zero_points))
+    if not fields or len(scales) != len(fields) or len(zps) != len(fields):
+        raise ValueError(f"qnn.concatenate: {len(fields)} tensors need as many input_scales and "
+                         f"input_zero_points, got {len(scales)} and {len(zps)}")
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise ValueError("For now, we only support integer axis")
+    args = fields + [_param(f"input_scales[{i}]", s, "float32") for i, s in enumerate(scales)]
+    args += [_param(f"input_zero_points[{i}]", z, "int32") for i, z in enumerate(zps)]
+    args += [_param("output_scale", output_scale, "float32"),
+             _param("output_zero_point", output_zero_point, "int32")]
+    return _call("qnn.concatenate", args, axis=_int("axis", axis))
+
+
+def _pair(name: str, v) -> list:
+    vals = [v, v] if isinstance(v, (int, np.integer)) else list(v)
+    return [_int(name, x) for x in vals]
+
+
+def avg_pool2d(data: Expr, input_scale: Param, input_zero_point: Param, output_scale: Param,
+               output_zero_point: Param, pool_size, strides, padding, dilation,
+               ceil_mode: bool = False, count_include_pad: bool = True, layout: str = "NHWC",
+               out_layout: str = "") -> Call:
+    """Quantized 2-D average pooling (``relay.qnn.op.avg_pool2d``; NHWC by default).
+
+    TVM 0.19: requantized to the output's parameters in int32 (only widened
+    when they are equal), ``nn.avg_pool2d`` in int32 (truncating), clipped, cast.
+    """
+    return _call("qnn.avg_pool2d", [data, _param("input_scale", input_scale, "float32"),
+                                    _param("input_zero_point", input_zero_point, "int32"),
+                                    _param("output_scale", output_scale, "float32"),
+                                    _param("output_zero_point", output_zero_point, "int32")],
+                 pool_size=_pair("pool_size", pool_size), strides=_pair("strides", strides),
+                 padding=_pair("padding", padding), dilation=_pair("dilation", dilation),
+                 ceil_mode=bool(ceil_mode), count_include_pad=bool(count_include_pad),
+                 layout=_str("layout", layout), out_layout=_str("out_layout", out_layout))
+
+
+def conv2d_transpose(data: Expr, weight: Expr, input_zero_point: Param, kernel_zero_point: Param,
+                     input_scale: Param, kernel_scale: Param, strides=(1, 1), padding=(0, 0),
+                     dilation=(1, 1), groups: int = 1, channels: Optional[int] = None,
+                     kernel_size=None, data_layout: str = "NCHW", kernel_layout: str = "IOHW",
+                     out_layout: str = "", output_padding=(0, 0), out_dtype: str = "int32") -> Call:
+    """Exact integer transposed convolution of ``data - input_zp`` and ``weight -
+    kernel_zp`` (``relay.qnn.op.conv2d_transpose``; TVM 0.19's legalization)."""
+    attrs = _nn_conv2d_transpose(data, weight, strides=strides, padding=padding,
+                                 dilation=dilation, groups=groups, channels=channels,
+                                 kernel_size=kernel_size, data_layout=data_layout,
+                                 kernel_layout=kernel_layout, out_layout=out_layout,
+                                 output_padding=output_padding, out_dtype=out_dtype).attrs
+    return _call("qnn.conv2d_transpose",
+                 [data, weight, _param("input_zero_point", input_zero_point, "int32"),
+                  _param("kernel_zero_point", kernel_zero_point, "int32"),
+                  _param("input_scale", input_scale, "float32"),
+                  _param("kernel_scale", kernel_scale, "float32")], **attrs)
+
+
+def _unary(name: str, x, scale, zero_point, output_scale, output_zero_point, **attrs) -> Call:
+    return _call(name, [x, _param("scale", scale, "float32"),
+                        _param("zero_point", zero_point, "int32"),
+                        _param("output_scale", output_scale, "float32"),
+                        _param("output_zero_point", output_zero_point, "int32")], **attrs)
+
+
+def _lookup_op(fn: str, what: str):
+    def build(x: Expr, scale: Param, zero_point: Param, output_scale: Param,
+              output_zero_point: Param) -> Call:
+        return _unary("qnn." + fn, x, scale, zero_point, output_scale, output_zero_point)
+    build.__name__ = build.__qualname__ = fn
+    build.__doc__ = (f"Quantized {what} (``relay.qnn.op.{fn}``): as TVM 0.19, a lookup table of "
+                     "every input value dequantized, the float32 function applied, quantized.")
+    return build
+
+
+abs = _lookup_op("abs", "|x|")  # noqa: A001 - TVM's name
+exp = _lookup_op("exp", "e^x")
+log = _lookup_op("log", "natural logarithm")
+sigmoid = _lookup_op("sigmoid", "1 / (1 + e^-x)")
+tanh = _lookup_op("tanh", "hyperbolic tangent")
+erf = _lookup_op("erf", "Gauss error function")
+sqrt = _lookup_op("sqrt", "square root")
+rsqrt = _lookup_op("rsqrt", "1 / sqrt(x)")
+hardswish = _lookup_op("hardswish", "x * clip(x + 3, 0, 6) / 6")
+
+
+def leaky_relu(x: Expr, alpha: float, input_scale: Param, input_zero_point: Param,
+               output_scale: Param, output_zero_point: Param) -> Call:
+    """Quantized leaky relu in fixed point (``relay.qnn.op.leaky_relu``, TVM 0.19's form)."""
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.number)):
+        raise TypeError(f"'alpha' must be a number, got {alpha!r}")
+    return _unary("qnn.leaky_relu", x, input_scale, input_zero_point, output_scale,
+                  output_zero_point, alpha=float(alpha))
+
+
+def softmax(x: Expr, scale: Param, zero_point: Param, output_scale: Param,
+            output_zero_point: Param, axis: int = -1) -> Call:
+    """TVM 0.19's integer softmax of int8 ``x`` (``relay.qnn.op.softmax``)."""
+    return _unary("qnn.softmax", x, scale, zero_point, output_scale, output_zero_point,
+                  axis=_int("axis", axis))
