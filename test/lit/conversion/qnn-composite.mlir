@@ -77,3 +77,21 @@ func.func @conv2d_transpose(%x: tensor<1x4x5x5xi8>, %w: tensor<4x2x3x3xi8>) -> t
   %y = relay.qnn.conv2d_transpose %x, %w, %zx, %zw, %sx, %sw {strides = array<i64: 2, 2>} : (tensor<1x4x5x5xi8>, tensor<4x2x3x3xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<1x2x11x11xi32>
   return %y : tensor<1x2x11x11xi32>
 }
+
+// Every unary op is one table (256 entries for i8) read at the input's bit pattern.
+// CHECK-LABEL: func.func @lookup_ops
+// CHECK-NOT: relay.
+// CHECK-COUNT-8: tensor.extract
+func.func @lookup_ops(%x: tensor<4xi8>) -> tensor<4xi8> {
+  %s = relay.constant dense<0.05> : tensor<f32>
+  %z = relay.constant dense<3> : tensor<i32>
+  %0 = relay.qnn.abs %x, %s, %z, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  %1 = relay.qnn.exp %0, %s, %z, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  %2 = relay.qnn.log %1, %s, %z, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  %3 = relay.qnn.tanh %2, %s, %z, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  %4 = relay.qnn.erf %3, %s, %z, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  %5 = relay.qnn.sqrt %4, %s, %z, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  %6 = relay.qnn.rsqrt %5, %s, %z, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  %7 = relay.qnn.hardswish %6, %s, %z, %s, %z : (tensor<4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<4xi8>
+  return %7 : tensor<4xi8>
+}
