@@ -749,7 +749,9 @@ class Generator:
         begin, end, strides = [], [], []
         for d in v.shape:
             s = self.choice([1, 1, 1, 2, -1])
-            if s > 0:
+            if d == 0:  # an empty dim (seed 94:431 of pass_fuzz drew a bound from range(0))
+                b, e = 0, 0
+            elif s > 0:
                 b = self.r(d)
                 e = int(self.rng.integers(b + 1, d + 2))  # may exceed d: clamped
             else:

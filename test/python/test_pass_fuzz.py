@@ -48,6 +48,14 @@ def test_float_inputs_are_float16_exact() -> None:
         np.testing.assert_array_equal(x.astype(np.float16).astype(np.float32), x)
 
 
+def test_strided_slice_of_an_empty_dim_is_generated() -> None:
+    """Seed 94:431 sliced a tensor with a 0-sized dim and the generator drew a bound from
+    range(0) (an interp_error in every pass's row); it now builds and runs."""
+    prog = pass_fuzz.Program(94, 431, n_ops=10)
+    assert prog.error is None, prog.error
+    assert any(op.startswith("strided_slice") for op in prog.gen.ops_used)
+
+
 def test_the_passes_are_discovered() -> None:
     for name in ("FoldConstant", "SimplifyExpr", "DeadCodeElimination", "CombineParallelConv2D",
                  "CombineParallelDense(min_num_branches=2, to_batch=False)"):
