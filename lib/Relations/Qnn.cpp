@@ -311,15 +311,20 @@ FailureOr<Type> relay::inferQnnBatchMatmul(ErrorSite site, Value x, Value y,
   return result;
 }
 
-/// The parameters of a quantized convolution: the input's 0-d, the
-/// kernel's zero point and scale 0-d or one per output channel where
-/// `zpChannels` / `scaleChannels` are set.
-static LogicalResult checkConvParams(ErrorSite site, Value data, Value weight,
-                                     Value inputZeroPoint,
-                                     Value kernelZeroPoint, Value inputScale,
-                                     Value kernelScale,
-                                     std::optional<int64_t> zpChannels,
-                                     std::optional<int64_t> scaleChannels) {
+/// The parameters of a quantized convolution whose result type is `result`:
+/// the input's 0-d, the kernel's scale 0-d or one per output channel, its
+/// zero point too when `perChannelZeroPoint` (else 0-d).
+static LogicalResult
+checkConvParams(ErrorSite site, Type result, StringRef dataLayout,
+                StringRef outLayout, Value data, Value weight,
+                Value inputZeroPoint, Value kernelZeroPoint, Value inputScale,
+                Value kernelScale, bool perChannelZeroPoint) {
+  StringRef layout = outLayout.empty() ? dataLayout : outLayout;
+  int64_t channels =
+      cast<RankedTensorType>(result).getDimSize(layout.find('C'));
+  std::optional<int64_t> zpChannels;
+  if (perChannelZeroPoint)
+    zpChannels = channels;
   Type x = elementOf(data), w = elementOf(weight);
   return success(
       succeeded(checkParam(site, {inputZeroPoint, "input_zero_point", false, x},
@@ -329,8 +334,8 @@ static LogicalResult checkConvParams(ErrorSite site, Value data, Value weight,
                            zpChannels)) &&
       succeeded(checkParam(site, {inputScale, "input_scale", true, x},
                            std::nullopt)) &&
-      succeeded(checkParam(site, {kernelScale, "kernel_scale", true, w},
-                           scaleChannels)));
+      succeeded(
+          checkParam(site, {kernelScale, "kernel_scale", true, w}, channels)));
 }
 
 FailureOr<Type> relay::inferQnnConv2D(
@@ -354,12 +359,10 @@ FailureOr<Type> relay::inferQnnConv2D(
                 dataLayout, kernelLayout, outLayout, *acc);
   if (failed(result))
     return failure();
-  StringRef layout = outLayout.empty() ? dataLayout : outLayout;
-  int64_t outChannels =
-      cast<RankedTensorType>(*result).getDimSize(layout.find('C'));
-  if (failed(checkConvParams(site, data, weight, inputZeroPoint,
-                             kernelZeroPoint, inputScale, kernelScale,
-                             outChannels, outChannels)))
+  if (failed(checkConvParams(site, *result, dataLayout, outLayout, data, weight,
+                             inputZeroPoint, kernelZeroPoint, inputScale,
+                             kernelScale,
+                             /*perChannelZeroPoint=*/true)))
     return failure();
   return result;
 }
@@ -508,13 +511,11 @@ FailureOr<Type> relay::inferQnnConv2DTranspose(
       outputPadding, *acc);
   if (failed(result))
     return failure();
-  StringRef layout = outLayout.empty() ? dataLayout : outLayout;
-  int64_t outChannels =
-      cast<RankedTensorType>(*result).getDimSize(layout.find('C'));
   // TVM 0.19: the kernel zero point is 0-d, its scale 0-d or per channel.
-  if (failed(checkConvParams(site, data, weight, inputZeroPoint,
-                             kernelZeroPoint, inputScale, kernelScale,
-                             std::nullopt, outChannels)))
+  if (failed(checkConvParams(site, *result, dataLayout, outLayout, data, weight,
+                             inputZeroPoint, kernelZeroPoint, inputScale,
+                             kernelScale,
+                             /*perChannelZeroPoint=*/false)))
     return failure();
   return result;
 }
