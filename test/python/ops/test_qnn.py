@@ -47,6 +47,44 @@ def test_tvm_text_parses_and_interprets_as_tvm():
                      recorded("program"))
 
 
+# TVM 0.19's text of avg_pool2d -> leaky_relu -> sigmoid -> concatenate -> softmax and a
+# conv2d_transpose (mod.astext()), and its results (relay.build, llvm, opt_level 3) on
+# _more_text_inputs(): recorded by hand with the side venv, as data.
+MORE_TEXT = """#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 4, 4, 2), int8], %d: Tensor[(1, 2, 3, 3), int8], %w: Tensor[(2, 3, 2, 2), int8]) {
+  %0 = qnn.avg_pool2d(%x, 0.5f, 1, 0.25f, 0, pool_size=[2, 2], strides=[2, 2], layout="NHWC", count_include_pad=True);
+  %1 = qnn.leaky_relu(%0, 0.25f, 0, 0.25f, 0, alpha=0.1f);
+  %2 = qnn.sigmoid(%1, 0.25f, 0, 0.00390625f, -128);
+  %3 = (%2, %2);
+  %4 = (0.00390625f, 0.00390625f);
+  %5 = (-128, -128);
+  %6 = qnn.concatenate(%3, %4, %5, 0.0078125f, 0, axis=3);
+  %7 = qnn.softmax(%6, 0.0078125f, 0, 0.00390625f, -128);
+  %8 = qnn.conv2d_transpose(%d, %w, 0, 0, 0.5f, 0.5f, channels=3, kernel_size=[2, 2], padding=[0, 0, 0, 0], out_dtype="int32");
+  (%7, %8)
+}
+"""
+MORE_TEXT_Y = [-64, -66, -64, -66, -64, -66, -64, -66, -64, -64, -64, -64, -64, -64, -64, -64]
+MORE_TEXT_T = [4960, -2273, -14625, -13296, 11526, 24948, 10595, -9105, -3066, -3020, 13152, 17224, 4390, 3200, -9586, -3657, 4732, 2962, -15631, -5505, 5738, 19897, 3436, 4956, -9074, 1144, 5791, 2233, 2331, -5027, -3190, -214, -6536, -7698, 12326, 12804, -1422, -18080, -4260, 8028, 118, -12209, 40, 7740, 4853, -1892, -6491, -446]
+
+
+def _more_text_inputs():
+    rng = np.random.RandomState(3)
+    return [rng.randint(-128, 128, size=(1, 4, 4, 2)).astype("int8"),
+            rng.randint(-128, 128, size=(1, 2, 3, 3)).astype("int8"),
+            rng.randint(-128, 128, size=(2, 3, 2, 2)).astype("int8")]
+
+
+def test_tvm_text_of_the_other_ops_parses_and_interprets_as_tvm():
+    """TVM's printed forms (avg_pool2d's omitted window attributes, leaky_relu's alpha
+    after the parameters, concatenate's three tuples) parse; the interpreter gives TVM's
+    results exactly."""
+    mod = relay.fromtext(MORE_TEXT)
+    y, t = relay.create_executor("debug", mod=mod).evaluate()(*_more_text_inputs())
+    assert_bit_exact(y, np.array(MORE_TEXT_Y, "int8").reshape(1, 2, 2, 4))
+    assert_bit_exact(t, np.array(MORE_TEXT_T, "int32").reshape(1, 3, 4, 4))
+
+
 X = relay.var("x", shape=(2, 3), dtype="float32")
 Q = relay.var("q", shape=(2, 3), dtype="int8")
 

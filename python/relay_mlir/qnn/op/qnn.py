@@ -197,13 +197,15 @@ def _pair(name: str, v) -> list:
 
 
 def avg_pool2d(data: Expr, input_scale: Param, input_zero_point: Param, output_scale: Param,
-               output_zero_point: Param, pool_size, strides, padding, dilation,
-               ceil_mode: bool = False, count_include_pad: bool = True, layout: str = "NHWC",
-               out_layout: str = "") -> Call:
+               output_zero_point: Param, pool_size=(1, 1), strides=(1, 1), padding=(0, 0),
+               dilation=(1, 1), ceil_mode: bool = False, count_include_pad: bool = True,
+               layout: str = "NHWC", out_layout: str = "") -> Call:
     """Quantized 2-D average pooling (``relay.qnn.op.avg_pool2d``; NHWC by default).
 
     TVM 0.19: requantized to the output's parameters in int32 (only widened
     when they are equal), ``nn.avg_pool2d`` in int32 (truncating), clipped, cast.
+    TVM's Python requires the window attributes; its text omits those at their
+    defaults, which are the defaults here.
     """
     return _call("qnn.avg_pool2d", [data, _param("input_scale", input_scale, "float32"),
                                     _param("input_zero_point", input_zero_point, "int32"),
@@ -262,9 +264,24 @@ rsqrt = _lookup_op("rsqrt", "1 / sqrt(x)")
 hardswish = _lookup_op("hardswish", "x * clip(x + 3, 0, 6) / 6")
 
 
-def leaky_relu(x: Expr, alpha: float, input_scale: Param, input_zero_point: Param,
-               output_scale: Param, output_zero_point: Param) -> Call:
-    """Quantized leaky relu in fixed point (``relay.qnn.op.leaky_relu``, TVM 0.19's form)."""
+def leaky_relu(x: Expr, *args, **kwargs) -> Call:
+    """Quantized leaky relu in fixed point (``relay.qnn.op.leaky_relu``, TVM 0.19's form).
+
+    ``leaky_relu(x, alpha, input_scale, input_zero_point, output_scale,
+    output_zero_point)`` as TVM's Python; TVM's text prints ``alpha`` as an
+    attribute after the four parameters, which is accepted too.
+    """
+    if "alpha" in kwargs and len(args) == 4 and len(kwargs) == 1:
+        alpha, params = kwargs["alpha"], list(args)
+    else:
+        names = ["alpha", "input_scale", "input_zero_point", "output_scale", "output_zero_point"]
+        bound = dict(zip(names, args), **kwargs)
+        missing = [n for n in names if n not in bound]
+        if missing or len(bound) != len(names):
+            raise TypeError(f"leaky_relu takes x, {', '.join(names)}; got {len(args)} positional and "
+                            f"{sorted(kwargs)} keyword arguments")
+        alpha, params = bound["alpha"], [bound[n] for n in names[1:]]
+    input_scale, input_zero_point, output_scale, output_zero_point = params
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.number)):
         raise TypeError(f"'alpha' must be a number, got {alpha!r}")
     return _unary("qnn.leaky_relu", x, input_scale, input_zero_point, output_scale,
