@@ -236,6 +236,18 @@ def test_qlinear_softmax_matches_onnxruntime(compiled):
     assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
+def test_dynamic_quantize_linear_of_zeros_has_scale_one():
+    """onnxruntime's guard: max == min == 0 gives scale 1 (not 0 and a NaN quotient)."""
+    node = oh.make_node("DynamicQuantizeLinear", ["x"], ["y", "s", "z"])
+    g = oh.make_graph([node], "g", [oh.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+                      [oh.make_tensor_value_info("y", TensorProto.UINT8, [4]),
+                       oh.make_tensor_value_info("s", TensorProto.FLOAT, []),
+                       oh.make_tensor_value_info("z", TensorProto.UINT8, [])])
+    mod = from_onnx(oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)]))
+    y, s, z = relay.create_executor("debug", mod=mod).evaluate()(np.zeros(4, "float32"))
+    assert np.array_equal(y, np.zeros(4, "uint8")) and float(s) == 1.0 and int(z) == 0
+
+
 # -- bad quantization parameters ---------------------------------------------------------------
 def _qlinear_matmul(a_scale, b_scale, b_zero_point, y_zero_point=np.uint8(0)) -> onnx.ModelProto:
     inits = [numpy_helper.from_array(np.asarray(a_scale, "float32"), "as"),

@@ -239,7 +239,8 @@ def _qlinear_matmul(n: Node):
 
 @register("DynamicQuantizeLinear", since=11)
 def _dynamic_quantize_linear(n: Node):
-    """uint8 always: scale = (max(0, max x) - min(0, min x)) / 255, zero point
+    """uint8 always: scale = (max(0, max x) - min(0, min x)) / 255 (1 for an all-zero x, as
+    onnxruntime), zero point
     round_half_even(-min / scale) saturated, y = saturate(round_half_even(x / scale) + zp)."""
     if n.dtype(0) != "float32":
         raise n.unsupported(f"DynamicQuantizeLinear of {n.dtype(0)} (float32 is)")
@@ -249,6 +250,8 @@ def _dynamic_quantize_linear(n: Node):
     lo = n.op("minimum")(n.op("min")(x), zero)
     hi = n.op("maximum")(n.op("max")(x), zero)
     scale = n.op("divide")(n.op("subtract")(hi, lo), n.constant(np.float32(255)))
+    # onnxruntime: an all-zero input (max == min == 0) gets the scale 1
+    scale = n.op("where")(n.op("equal")(hi, lo), n.constant(np.float32(1)), scale)
     zp = round_half_to_even(n.op("subtract")(zero, n.op("divide")(lo, scale)), half)
     zp = n.op("clip")(zp, 0.0, 255.0)
     q = round_half_to_even(n.op("divide")(x, scale), half)
