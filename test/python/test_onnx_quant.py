@@ -58,7 +58,8 @@ def compiled(quantized_models):
     """The node tests and the three quantized CNNs as functions of ONE module, compiled once."""
     cases = _node_cases()
     funcs = {name: from_onnx(c.model)["main"] for name, c in cases.items()}
-    funcs.update({kind: from_onnx(str(path))["main"] for kind, path in quantized_models.items()})
+    funcs.update({kind: from_onnx(str(path))["main"] for kind, path in quantized_models.items()
+                  if kind != "msft_qdq"})
     funcs["softmax"] = from_onnx(_qlinear_softmax())["main"]
     return cases, relay.compile(relay.IRModule(funcs), target="llvm-cpu")
 
@@ -164,6 +165,11 @@ def quantized_models(tmp_path_factory):
                                      activation_type=quantization.QuantType.QUInt8,
                                      weight_type=quantization.QuantType.QInt8)
         _with_quantized_outputs(paths["msft"])
+        paths["msft_qdq"] = d / "msft_qdq.onnx"
+        quantization.quantize_static(d / "float_msft.onnx", paths["msft_qdq"], _Calibration(),
+                                     quant_format=quantization.QuantFormat.QDQ, per_channel=True,
+                                     activation_type=quantization.QuantType.QUInt8,
+                                     weight_type=quantization.QuantType.QInt8)
         paths["dynamic"] = d / "dynamic.onnx"
         quantization.quantize_dynamic(d / "float.onnx", paths["dynamic"],
                                       weight_type=quantization.QuantType.QInt8)
@@ -195,6 +201,16 @@ def test_qdq_groups_become_qlinear_ops(quantized_models):
     assert "Conv" not in ops and "MatMul" not in ops
     conv = next(n for n in fused.graph.node if n.op_type == "QLinearConv")
     assert len(conv.input) == 9  # with the int32 bias
+
+
+def test_qdq_add_and_mul_become_com_microsoft_ops(quantized_models):
+    """The QDQ form of the second model: its Add and Mul groups become QLinearAdd and
+    QLinearMul (com.microsoft, as onnxruntime fuses them), its Conv a QLinearConv."""
+    fused = fuse_qdq(onnx.load(quantized_models["msft_qdq"]))
+    ops = {(n.domain, n.op_type) for n in fused.graph.node}
+    assert {("com.microsoft", "QLinearAdd"), ("com.microsoft", "QLinearMul"), ("", "QLinearConv")} <= ops
+    assert ("", "Add") not in ops and ("", "Mul") not in ops
+    assert any(o.domain == "com.microsoft" for o in fused.opset_import)
 
 
 def test_onnxruntime_com_microsoft_ops(quantized_models, compiled):
