@@ -46,6 +46,7 @@ from typing import Callable, Dict, List, Optional
 from .emit import (_cast_type, _ir, annotate_result_dtypes, check_entry_tensors, check_known_ops, check_tensor_sizes,
                    new_context, parse_module, results_incomplete, run_passes)
 from .errors import CompileError, Diagnostic, diagnostics_from_text
+from .lowering_request import lowering_pipeline, main_layout
 
 
 def diag_to_json(d: Diagnostic) -> dict:
@@ -142,7 +143,6 @@ def _check_user_module(ctx, op, what: str):
     inferred once (the failure named as the lowering would name it, or as type inference if
     a function's result type is left to it); the tensor sizes are checked on the inferred
     types. Returns the layout."""
-    from .compiler import main_layout
 
     layout, typed = main_layout(ctx, op, inferred=False)
     check_known_ops(ctx, op)
@@ -200,7 +200,6 @@ def lower_module(ctx, op, req: dict, progress: Callable[[str], None] = lambda st
         out["result_dtypes"] = annotate_result_dtypes(ctx, op)
     pipeline = req.get("pipeline")
     if "lowering" in req:
-        from .compiler import lowering_pipeline
         pipeline = lowering_pipeline(req["lowering"], req.get("passes", ()), typed)
     if pipeline:
         what = req.get("what", "pass pipeline")

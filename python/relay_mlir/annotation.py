@@ -21,6 +21,7 @@ interpreter and a single-target ``compile`` ignore them.
 from __future__ import annotations
 
 from .expr import Call, Expr, Op, TupleWrapper
+from .interpreter_ops import KERNELS
 from .op.annotation import compiler_begin, compiler_end  # TVM's relay.annotation has them too
 
 __all__ = ["on_device", "device_copy", "device_name", "is_call_of", "VirtualDevice", "ON_DEVICE",
@@ -110,8 +111,6 @@ def device_copy(data: Expr, src_device: object, dst_device: object) -> Call:
 
 def _register_identity_kernels() -> None:
     """The reference interpreter evaluates both as their value (one address space)."""
-    from .interpreter_ops import KERNELS
-
     for name in (ON_DEVICE, DEVICE_COPY):
         KERNELS.setdefault(name, lambda args, attrs: args[0])
 

@@ -25,104 +25,28 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._worker import client, decode_layout, failed, how_it_died, isolate_default, parser_crash
-from .adt_value import ResultLayout, adt_defs_from_mlir
+from ._worker import (client, decode_layout, failed, how_it_died, isolate_default, lower_module, parser_crash,
+                      run_request)
+from .adt_value import ResultLayout
 from .byoc.device_route import place_external_functions
+from .devices.build import compile_for_devices
 from .byoc.external_code import attach_external_code
 from .emit import (check_entry_tensors, check_known_ops, check_tensor_sizes, location_of, new_context,
-                   parse_module, run_passes)
+                   parse_module)
 from .errors import CompileError, Diagnostic, diagnostics_from_text
 from .expr import Function
+from .lowering_request import PIPELINE, lowering_pipeline, main_layout  # noqa: F401  (compiler's API)
 from .module import IRModule
 from .runtime import Executable
-from .ty import IncompleteType, RefType, TupleType, Type, TypeCall, from_mlir
+from .targets import (_DATA_TILING, _GLOBAL_DATA_TILING, _GPU_LOOPS, _KEEP_F64, _RUN_TIME_ROWS,  # noqa: F401
+                      TARGETS, Target, get_target)
 
 __all__ = ["Target", "TARGETS", "get_target", "lower_to_iree_input", "compile"]
-
-
-@dataclass(frozen=True)
-class Target:
-    """An IREE target: compiler backend, runtime driver and extra compiler flags."""
-
-    name: str
-    backend: str
-    driver: str
-    flags: List[str] = field(default_factory=list)
-    #: Flags that only make the code faster. IREE 3.13 rejects some valid
-    #: programs with them (data tiling fails on i1 tensors that meet a
-    #: matmul, "linalg.pack op expected padding_value has 'i8' but got
-    #: 'i1'"), so a failed compile is retried with `fallback_speed_flags`,
-    #: then without any.
-    speed_flags: List[str] = field(default_factory=list)
-    #: Alternatives to `speed_flags`, tried in order when a compile with
-    #: them fails.
-    fallback_speed_flags: List[List[str]] = field(default_factory=list)
-    #: Speed flags added for programs with run-time sizes (a `?` dim).
-    run_time_size_flags: List[str] = field(default_factory=list)
-    #: Flags for programs with loops (`Lowered.has_loop`).
-    loop_flags: List[str] = field(default_factory=list)
-
-
-# iree-compile demotes f64 to f32 by default, which would silently change a
-# program's result dtype; targets with f64 support keep it.
-_KEEP_F64 = ["--iree-input-demote-f64-to-f32=false"]
-
-# Data tiling (packed matmul operands, weights packed once at compile time)
-# is off by default in IREE 3.13; with it the matmuls we emit (dense,
-# batch_matmul, im2col convolutions) run 1.6-3x faster on llvm-cpu
-# (ResNet-18: 93 -> 60 ms, bench/RESULTS.md).
-_DATA_TILING = ["--iree-dispatch-creation-data-tiling"]
-# The same, started in global optimization: slightly slower on static
-# programs, but it compiles the dynamic-shape attention that the
-# dispatch-creation path rejects (a transposed, collapsed batch_matmul
-# operand with a run-time batch: "'affine.delinearize_index' op no basis
-# element may be statically non-positive"); on BERT with dynamic axes it
-# halves the matmuls' time against no data tiling (bench/DYNAMIC.md).
-_GLOBAL_DATA_TILING = ["--iree-global-opt-data-tiling"]
-# IREE 3.13 picks a data-tiled matmul's workgroup tiles for its row count,
-# taking a `?` row count as 1024 rows: at the default tile budget (256 KiB)
-# the 64-row matmuls of BERT-tiny at batch 1, sequence 64 are one workgroup,
-# one thread. Half the budget splits them: BERT-tiny with dynamic axes 0.72
-# -> 0.61 ms at 1x64 on 2 threads; ResNet-18, the LSTM LM and large matmuls
-# unchanged (bench/DYNAMIC.md, session 13).
-_RUN_TIME_ROWS = ["--iree-llvmcpu-matmul-tile-bytes=131072"]
-# IREE 3.13's reusable (indirect) command buffers race in a loop on Vulkan
-# (lavapipe): a loop adding an input to its one carried tensor 1000 times
-# gave 1002-1187 additions' worth, varying run to run
-# (test_recursion.py::test_non_tail_recursion_on_vulkan). Programs with loops
-# record their command buffers directly on the GPU targets.
-_GPU_LOOPS = ["--iree-hal-indirect-command-buffers=false"]
-
-TARGETS = {
-    "llvm-cpu": Target("llvm-cpu", "llvm-cpu", "local-task",
-                       ["--iree-llvmcpu-target-cpu=host", *_KEEP_F64], _DATA_TILING,
-                       [_GLOBAL_DATA_TILING], _RUN_TIME_ROWS),
-    "vulkan-spirv": Target("vulkan-spirv", "vulkan-spirv", "vulkan", [], loop_flags=_GPU_LOOPS),
-    "cuda": Target("cuda", "cuda", "cuda", [*_KEEP_F64], loop_flags=_GPU_LOOPS),
-    "rocm": Target("rocm", "rocm", "hip", ["--iree-rocm-target=gfx942", *_KEEP_F64],
-                   loop_flags=_GPU_LOOPS),
-}
-_ALIASES = {"cpu": "llvm-cpu", "llvm": "llvm-cpu", "vulkan": "vulkan-spirv", "hip": "rocm"}
-
-
-def get_target(name: Union[str, Target]) -> Target:
-    """The ``Target`` called ``name`` (``llvm-cpu``, ``vulkan-spirv``, ``cuda``, ``rocm``).
-
-    >>> get_target("vulkan").driver
-    'vulkan'
-    """
-    if isinstance(name, Target):
-        return name
-    key = _ALIASES.get(name, name)
-    if key not in TARGETS:
-        raise ValueError(f"unknown target '{name}' (choose from {', '.join(TARGETS)})")
-    return TARGETS[key]
 
 
 Source = Union[IRModule, "Function", str, "os.PathLike[str]"]
 
 
-PIPELINE = "builtin.module(relay-to-iree-input)"
 
 
 def _isolate(isolate: Optional[bool]) -> bool:
@@ -245,39 +169,11 @@ def lower_parsed_module(ctx, op, isolate: Optional[bool] = None, passes: Sequenc
     return _lower_request(req, passes, isolate, (ctx, op), layout, work)
 
 
-def lowering_pipeline(lowering: str, passes: Sequence[str], typed: bool) -> str:
-    """The pipeline ``compile`` runs: Relay's optimizer ``passes`` (pipeline elements, each
-    ``relay-infer-type,<pass>``: a pass's input re-typed, as TVM's pass infrastructure does),
-    then ``lowering`` (``PIPELINE``, ``builtin.module(relay-to-iree-input...)``). A module
-    the caller has ``typed`` is not typed again first: the first optimizer pass's
-    ``relay-infer-type`` is dropped, or with no optimizer pass, relay-to-iree-input's own
-    (``infer-type=false``).
-
-    >>> lowering_pipeline(PIPELINE, [], typed=True)
-    'builtin.module(relay-to-iree-input{infer-type=false})'
-    >>> lowering_pipeline(PIPELINE, ["relay-infer-type,relay-fold-constants"], typed=True)
-    'builtin.module(relay-fold-constants,relay-to-iree-input)'
-    """
-    head, infer = "builtin.module(", "relay-infer-type,"
-    assert lowering.startswith(head) and lowering.endswith(")"), lowering
-    inner = lowering[len(head):-1]
-    passes = list(passes)
-    if typed and passes and passes[0].startswith(infer):
-        passes[0] = passes[0][len(infer):]
-    elif typed and not passes and inner.startswith("relay-to-iree-input"):
-        if inner.endswith("}"):
-            inner = inner[:-1] + " infer-type=false}"
-        else:
-            inner += "{infer-type=false}"
-    return head + ",".join([*passes, inner]) + ")"
-
-
 def _lower_request(req: dict, passes: Sequence[str], isolate: Optional[bool], parsed=None,
                    layout: Optional[ResultLayout] = None, work=None) -> Lowered:
     """Runs the lowering request ``req`` (``_worker.lower_module``) in the worker, or on the
     caller's ``parsed`` ``(ctx, op)`` in this process if isolation is off; the lowered text
     goes to a file in ``work`` (a new temporary directory if None)."""
-    from ._worker import lower_module, run_request
 
     work = work or tempfile.TemporaryDirectory(prefix="relay-mlir-")
     req.update(lowering=PIPELINE, passes=list(passes), what="lowering to IREE input", annotate=True,
@@ -295,68 +191,6 @@ def _lower_request(req: dict, passes: Sequence[str], isolate: Optional[bool], pa
         layout = decode_layout(answer["layout"])
     return Lowered(Path(req["output"]), answer.get("result_dtypes") or {}, layout, workdir=work,
                    **answer["facts"])
-
-
-def _has(t: Type, kinds) -> bool:
-    """True if ``t`` is or contains (in tuples, ADT arguments, references) one of ``kinds``."""
-    if isinstance(t, kinds):
-        return True
-    parts = (t.fields if isinstance(t, TupleType) else t.args if isinstance(t, TypeCall)
-             else [t.value] if isinstance(t, RefType) else [])
-    return any(_has(p, kinds) for p in parts)
-
-
-def main_layout(ctx, op, inferred: bool) -> Tuple[Optional[ResultLayout], bool]:
-    """``(layout, typed)``: ``main``'s relay parameter and result types (to nest tuple results,
-    give them their relay dtypes and decode ADT values and references), and whether the
-    module's types are inferred (``inferred``, or inferred here).
-
-    A ``main`` whose signature is left to inference in a module with ADTs or
-    references is inferred here (in process, as ``IRModule.to_mlir`` does),
-    so the executable knows which constructor each returned tag names.
-    """
-    from . import ir
-
-    def signature():
-        with ctx:
-            for o in op.regions[0].blocks[0].operations:
-                o = o.operation
-                if o.name == "func.func" and ir.StringAttr(o.attributes["sym_name"]).value == "main":
-                    ftype = ir.FunctionType(ir.TypeAttr(o.attributes["function_type"]).value)
-                    res = [from_mlir(t) for t in ftype.results]
-                    return ([from_mlir(t) for t in ftype.inputs],
-                            res[0] if len(res) == 1 else TupleType(res))
-        return None
-
-    sig = signature()
-    if sig is None:
-        return None, inferred
-    kinds = (TypeCall, RefType)
-    if not any(_has(t, kinds) for t in [*sig[0], sig[1]]):
-        if inferred or not any(_has(t, IncompleteType) for t in [*sig[0], sig[1]]):
-            # tensors and tuples only: the layout nests tuple results and gives
-            # each result its relay dtype
-            return ResultLayout(sig[0], sig[1], {}), inferred
-        found = []
-
-        def look(o):
-            if o.name in ("relay.adt", "relay.ref_new"):
-                found.append(o)
-                return ir.WalkResult.INTERRUPT
-            return ir.WalkResult.ADVANCE
-
-        with ctx:
-            op.walk(look, ir.WalkOrder.PRE_ORDER)
-        if not found:
-            return None, inferred
-        run_passes(ctx, op, "builtin.module(relay-infer-type)", "type inference")
-        inferred = True
-        sig = signature()
-        if not any(_has(t, kinds) for t in [*sig[0], sig[1]]):
-            return None, inferred
-    with ctx:
-        adts = adt_defs_from_mlir(op)
-    return ResultLayout(sig[0], sig[1], adts), inferred
 
 
 def _crash_diagnostics(stderr: str, ctx, op, crashed_pass: Optional[str] = None) -> List[Diagnostic]:
@@ -459,7 +293,6 @@ def _lowered_from_text(text: str) -> Lowered:
             raise CompileError(f"reading the lowered program crashed ({how_it_died(reply)})")
         answer = reply.answer
     else:
-        from ._worker import run_request
         answer = run_request(req)
     if not answer["ok"]:
         raise failed(answer)
@@ -559,8 +392,8 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
     """
     source, target = place_external_functions(source, target)  # BYOC codegens' devices
     if isinstance(target, Mapping):  # several devices: relay_mlir.devices (docs/byoc.md)
-        from .devices.build import compile_for_devices
-        return compile_for_devices(source, target, params, extra_args, opt_level)
+        return compile_for_devices(source, target, params, extra_args, opt_level,
+                                   lower=lower_to_iree_input)
     tgt = get_target(target)
     t0 = time.perf_counter()
     low = _lower_source(source, params=params, source_name=source_name, opt_level=opt_level)

@@ -27,30 +27,12 @@ from typing import Any as PyAny, Callable, Dict, Mapping, Optional, Union
 import numpy as np
 
 from . import expr as E
+from .targets import normalize_target  # noqa: F401  (executor's API)
 from .compiler import Target, compile as _compile
 from .interpreter import Closure, Interpreter
 from .module import IRModule
 
 __all__ = ["create_executor", "Executor", "DebugExecutor", "CompiledExecutor", "normalize_target"]
-
-_TVM_TARGETS = {"llvm": "llvm-cpu", "c": "llvm-cpu", "cpu": "llvm-cpu", "cuda": "cuda",
-                "nvptx": "cuda", "rocm": "rocm", "vulkan": "vulkan-spirv", "spirv": "vulkan-spirv"}
-
-
-def normalize_target(target: Union[str, Target, None]) -> Union[str, Target]:
-    """Maps TVM target strings (``"llvm"``, ``"llvm -mcpu=skylake"``, ``"cuda"``,
-    ``"vulkan"``) to this project's targets; others pass through.
-
-    >>> normalize_target("llvm -mcpu=core-avx2"), normalize_target("vulkan"), normalize_target(None)
-    ('llvm-cpu', 'vulkan-spirv', 'llvm-cpu')
-    """
-    if target is None:
-        return "llvm-cpu"
-    if isinstance(target, str):
-        kind = target.strip().split()[0] if target.strip() else "llvm"
-        return _TVM_TARGETS.get(kind, kind)
-    return target
-
 
 class Executor:
     """The common interface: ``evaluate(expr=None, binds=None)``."""

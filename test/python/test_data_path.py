@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
-from relay_mlir import _worker, compiler, emit, optimizer
+from relay_mlir import _worker, compiler, emit, lowering_request, optimizer
 from relay_mlir.errors import CompileError
 
 
@@ -79,7 +79,7 @@ def _count_inference(monkeypatch, capfd, lower) -> int:
     def traced(ctx, op, pipeline, what, trace_passes=False):
         return real(ctx, op, pipeline, what, trace_passes=True)
 
-    for module in (emit, _worker, compiler):
+    for module in (emit, _worker, lowering_request):
         monkeypatch.setattr(module, "run_passes", traced)
     capfd.readouterr()
     lower()

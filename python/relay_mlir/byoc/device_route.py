@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from ..annotation import device_name
+from ..devices.config import make_compilation_config
+from ..devices.offload import offload_calls
 from ..errors import CompileError
 from ..module import IRModule
 from .codegen import Device, get_codegen
@@ -23,8 +26,6 @@ __all__ = ["place_external_functions"]
 
 
 def _device_name(target) -> str:
-    from ..annotation import device_name  # devices/annotation have no import layer yet
-
     return device_name(getattr(target, "name", target))
 
 
@@ -55,8 +56,6 @@ def place_external_functions(source, target):
                            "combine a codegen's code with a multi-device build", [code[0].where])
     if not placed:
         return source, target
-    from ..devices.config import make_compilation_config  # imported here: devices imports compiler
-    from ..devices.offload import offload_calls
 
     if several:
         targets = dict(target)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Dict, Mapping, Optional, Sequence, Tuple as PyTuple
+from typing import Callable, Dict, Mapping, Optional, Sequence, Tuple as PyTuple
 
-from ..compiler import _KEEP_F64, get_target, lower_to_iree_input
+from ..adt_value import ResultLayout
+from ..targets import _KEEP_F64, get_target
 from ..errors import CompileError, Diagnostic, diagnostics_from_text
 from ..expr import Function, Tuple
 from ..module import IRModule
@@ -73,8 +74,6 @@ def _staged_module(planned: IRModule) -> PyTuple[IRModule, list, Function]:
 def _layout(main: Function):
     """``main``'s relay parameter and result types (``Executable.result_layout``'s form, for
     callers that read the signature back, e.g. the TVM stand-in's graph executor)."""
-    from ..adt_value import ResultLayout
-
     def ty(e):
         return getattr(e, "_checked_type", None) or getattr(e, "type_annotation", None)
 
@@ -128,16 +127,18 @@ def _flags(devices: Dict[str, str], extra_args: Sequence[str]) -> list:
 
 
 def compile_for_devices(source, targets: Mapping, params: Optional[Mapping] = None,
-                        extra_args: Sequence[str] = (), opt_level: Optional[int] = None
-                        ) -> MultiDeviceExecutable:
-    """One ``.vmfb`` running ``main`` on the devices of ``targets`` (see the module doc)."""
+                        extra_args: Sequence[str] = (), opt_level: Optional[int] = None, *,
+                        lower: Callable[..., str]) -> MultiDeviceExecutable:
+    """One ``.vmfb`` running ``main`` on the devices of ``targets`` (see the module doc).
+    ``lower`` is ``compiler.lower_to_iree_input`` (passed in: ``compile`` calls this module
+    for a target dict, so it sits below the compiler)."""
     if params:
         raise ValueError("compile with a target dict: bind params into the module first "
                          "(relay.build_module.bind_params_by_name)")
     t0 = time.perf_counter()
     planned, config = _planned(source, targets)
     staged, stages, main = _staged_module(planned)
-    text = lower_to_iree_input(staged, opt_level=opt_level)
+    text = lower(staged, opt_level=opt_level)
     text = device_affinities(text, stages, config.devices, config.default_device)
     import iree.compiler as ic
     from iree.compiler.tools.binaries import CompilerToolError

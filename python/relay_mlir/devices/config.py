@@ -18,6 +18,7 @@ from typing import Dict, Mapping, Optional, Union
 
 from ..annotation import _DEVICE_TYPES, device_name
 from ..pass_infra import _register_config
+from ..targets import normalize_target
 
 __all__ = ["CompilationConfig", "make_compilation_config"]
 
@@ -40,8 +41,6 @@ class CompilationConfig:
 
 
 def _target_name(target: object) -> str:
-    from ..executor import normalize_target
-
     name = normalize_target(getattr(target, "iree_target", target))  # a tvm.target.Target too
     return name if isinstance(name, str) else name.name
 

@@ -15,6 +15,7 @@ from typing import Dict, List, Sequence, Tuple as PyTuple, Union
 
 import numpy as np
 
+from ..errors import InputShapeError
 from ..runtime import Executable
 from .stages import Stage, ValueRef
 
@@ -65,7 +66,6 @@ class MultiDeviceExecutable:
 
     def __call__(self, *inputs: object) -> Union[np.ndarray, PyTuple[np.ndarray, ...]]:
         if len(inputs) != self._n_params:
-            from ..errors import InputShapeError
             raise InputShapeError(f"main takes {self._n_params} inputs, {len(inputs)} were given")
         # every value as its tensors (a tuple-typed value: its fields, flattened)
         env = {ValueRef("param", i): _tensors(x) for i, x in enumerate(inputs)}
