@@ -79,29 +79,22 @@ KNOWN_GAPS: List[Tuple[int, str, str]] = [
          "IREE's default Vulkan target on lavapipe (reproduced with IREE alone; see passes.md, "
          "ToMixedPrecision)", "fuzzing_programs.md"),
     (30, "Speed on CPU: some models are slower than onnxruntime or TVM 0.19 (Winograd/blocked "
-         "convolutions, small-model fixed costs, batch-1 RNNs, external weights); the DQN's "
-         "unpadded convolutions no longer read through a fused layout transpose (3-5x), the zoo "
-         "is to be re-measured on a quiet machine", "../bench/RESULTS.md"),
-    (31, "Relay's optimizer: compile() runs relay.build's pass sequence at opt level 3 with the "
-         "passes relay-mlir has; still missing: AlterOpLayout (TVM's NCHWc conv2d), qnn.Legalize, "
-         "FlattenAtrousConv, SimplifyExprPostAlterOp, Legalize's int8 rewrites, PartialEvaluate of "
-         "recursive calls, bench/OPTIMIZER.md", "passes.md"),
-    (32, "TVM stand-in (`relay_mlir.tvm`): relay.build, graph_executor, the VM, export_library, "
-         "relay.testing, from_onnx/from_pytorch are in; missing: from_pytorch with `Any` dims and "
-         "run-time loops, quantized TorchScript, AOT executor modules, exporting a VM program "
-         "returning ADTs", "porting-from-tvm.md"),
-    (33, "Quantization: qnn quantize/dequantize/requantize/dense/batch_matmul/conv2d/add/"
-         "subtract/mul are in (bit-exact with TVM 0.19); missing: the other qnn ops, "
-         "relay.quantize, quantized ONNX/TFLite importers, int4/float8 types, int8 speed",
-     "onnx-conformance.md"),
-    (34, "BYOC: dataflow patterns and MergeComposite/AnnotateTarget/MergeCompilerRegions/"
-         "PartitionGraph are in (Python, checked against TVM 0.19); missing: external codegens on "
-         "IREE, the reference accelerator, heterogeneous devices in one .vmfb", "byoc.md"),
-    (35, "The house: one data path with each step once (typing and size checks run in the "
-         "caller and again in the worker, user text is parsed three times, Python passes run "
-         "outside the worker); the torch importer split by family; 9 C++ and 3 Python functions "
-         "over 100 lines (scripts/long_functions.py); tests that can pass silently",
-     "design.md#data-path"),
+         "convolutions, small-model fixed costs, batch-1 RNNs, external weights); ViT-Tiny joined "
+         "the zoo, reshapes of slices no longer cost a copy dispatch; the zoo is to be re-measured "
+         "on a quiet machine", "../bench/RESULTS.md"),
+    (31, "Relay's optimizer: every pass of the issue but AlterOpLayout (refused with a message: "
+         "IREE picks conv layouts) and FlattenAtrousConv/SimplifyExprPostAlterOp/qnn Legalize; "
+         "bench/OPTIMIZER.md (O0..O3 and O3 minus each pass) is still to be measured",
+     "optimizer.md"),
+    (33, "Quantization: the qnn operators, relay.quantize and quantized ONNX (QDQ and QOperator) "
+         "are in; missing: TFLite, int4/float8 element types, i8 x i8 contractions for ONNX's "
+         "integer ops, int8 speed (bench/QUANT.md)", "quantization.md"),
+    (34, "BYOC: patterns, partitioning, external codegens (MLIR, C objects, IREE devices; the "
+         "refacc reference accelerator) and two-device modules are in; values crossing devices "
+         "travel through the host (IREE 3.13 cannot move local<->Vulkan buffers); relay.build "
+         "with a target dict is not yet wired to it", "byoc.md"),
+    (35, "The house: bench/RESULTS.md's compile column after the one-pass data path; ruff "
+         "checks only bug-finding rules (unused names not yet)", "design.md#data-path"),
 ]
 
 
