@@ -10,8 +10,11 @@ NDArrays; names that are not parameters of ``main`` are ignored, as TVM's
 ``bind_params_by_name``) become constants; the other parameters stay run-time inputs.
 A param must fit its parameter's type as ``set_input`` values must (TVM 0.19 binds one
 of another shape as it is and builds another program; here a ``ValueError``).
-``target`` is a string, a ``Target``, a one-device dict, or None for
-``Target.current()``; ``target_host`` and ``runtime`` are accepted and have no effect
+``target`` is a string, a ``Target``, a dict of devices' targets, or None for
+``Target.current()``: a dict of two or more (``{"cpu": "llvm", "vulkan": "vulkan"}``,
+TVM's heterogeneous build) places ``main`` by its ``on_device`` annotations
+(``relay_mlir.devices``: PlanDevices, one ``.vmfb`` for both IREE devices), and
+``lib["default"](tvm.cpu(), tvm.vulkan())`` runs it; ``target_host`` and ``runtime`` are accepted and have no effect
 (IREE's runtime is both executor and runtime); ``executor=Executor("aot")`` gives TVM's
 ``AOTExecutorFactoryModule`` (run with ``tvm.runtime.executor.AotModule``), else the graph
 executor factory.
@@ -89,12 +92,30 @@ def build(ir_mod, target=None, target_host=None, executor=None, runtime=None,
           workspace_memory_pools=None, constant_memory_pools=None, params=None,
           mod_name: str = "default") -> GraphExecutorFactoryModule:
     """Compiles ``main`` for the graph executor (see the module docstring)."""
-    mod, tgt, bound = prepare(ir_mod, target, params)
-    exe = _compile(mod, target=tgt.iree_target, params=bound or None,
-                   opt_level=PassContext.current().opt_level)
+    devices = _device_targets(target)
+    if devices is not None:  # heterogeneous: one module for several IREE devices
+        mod, _, bound = prepare(ir_mod, next(iter(devices.values())), params)
+        built = _with_main(mod, bind_params_by_name(mod["main"], bound)) if bound else mod
+        exe = _compile(built, target={d: t.iree_target for d, t in devices.items()},
+                       opt_level=PassContext.current().opt_level)
+    else:
+        mod, tgt, bound = prepare(ir_mod, target, params)
+        exe = _compile(mod, target=tgt.iree_target, params=bound or None,
+                       opt_level=PassContext.current().opt_level)
     spec = _graph_spec(mod, bound, exe)
     factory = AOTExecutorFactoryModule if getattr(executor, "name", "graph") == "aot" else GraphExecutorFactoryModule
     return factory(exe, spec, bound, ir_mod=mod, libmod_name=mod_name)
+
+
+def _device_targets(target: object) -> Optional[Dict[str, Target]]:
+    """``{device name: Target}`` for TVM's heterogeneous target dict of two or more devices
+    (``{"cpu": "llvm", "vulkan": "vulkan"}``; keys may be device names, TVM device-type
+    numbers or devices), else None."""
+    if not isinstance(target, dict) or "kind" in target or len(target) < 2:
+        return None
+    from ...annotation import device_name
+
+    return {str(device_name(k, "relay.build target key")): as_target(v) for k, v in target.items()}
 
 
 def optimize(mod, target=None, params=None) -> Tuple[IRModule, Dict[str, object]]:

@@ -76,11 +76,24 @@ class GraphExecutorFactoryModule(Module):
         self.ir_mod = ir_mod
         self.libmod_name = libmod_name
 
-    def default(self, dev: object):
-        """A graph executor module running on ``dev`` (which must suit the build target)."""
+    def default(self, *devs: object):
+        """A graph executor module running on ``dev`` (which must suit the build target); a
+        heterogeneous build takes a device for each of its targets (``lib["default"](tvm.cpu(),
+        tvm.vulkan())``, or one list), as TVM's."""
         from .graph_runtime import GraphExecutorModule
 
-        dev = check_device(_one_device(dev), self.executable.target, "this library")
+        targets = getattr(self.executable, "devices", None)  # a MultiDeviceExecutable's
+        if isinstance(targets, dict):
+            given = [_one_device(d) for x in devs for d in (x if isinstance(x, (list, tuple)) else [x])]
+            missing = sorted(f"{name} ({t})" for name, t in targets.items()
+                             if t not in {d.target for d in given})
+            if missing:
+                raise ValueError(f"this library was built for several devices and needs one for "
+                                 f"each: none given for {', '.join(missing)}")
+            return GraphExecutorModule(self, given[0])
+        if len(devs) != 1:
+            raise ValueError(f'lib["default"] takes one device, got {len(devs)}')
+        dev = check_device(_one_device(devs[0]), self.executable.target, "this library")
         return GraphExecutorModule(self, dev)
 
     def get_function(self, name: str, query_imports: bool = False):
@@ -96,6 +109,9 @@ class GraphExecutorFactoryModule(Module):
     def export_library(self, file_name: "os.PathLike[str] | str", fcompile=None, addons=None,
                        workspace_dir=None, **kwargs) -> None:
         """Writes the library as one file (``package``) for ``tvm.runtime.load_module``."""
+        if isinstance(getattr(self.executable, "devices", None), dict):
+            raise NotImplementedError("export_library of a heterogeneous build (a target per "
+                                      "device) is not supported yet: build for one target to export")
         self._export(file_name, {})
 
     def _export(self, file_name: "os.PathLike[str] | str", extra: Dict[str, object]) -> None:

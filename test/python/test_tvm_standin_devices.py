@@ -1,0 +1,44 @@
+"""relay.build with TVM's heterogeneous target dict (``{"cpu": "llvm", "vulkan": "vulkan"}``):
+``main`` placed by its ``on_device`` annotations into one module for two IREE devices
+(relay_mlir.devices), run through graph_executor.GraphModule; values checked with numpy."""
+import numpy as np
+import pytest
+
+import relay_mlir.tvm as tvm
+from relay_mlir.tvm import relay
+from relay_mlir.tvm.contrib import graph_executor
+
+
+def _program():
+    x = relay.var("x", shape=(2, 3), dtype="float32")
+    w = relay.var("w", shape=(2, 3), dtype="float32")
+    on_gpu = relay.annotation.on_device(relay.nn.relu(relay.add(x, w)), tvm.vulkan())
+    return tvm.IRModule.from_expr(relay.Function([x, w], relay.multiply(on_gpu, relay.const(3.0))))
+
+
+@pytest.fixture(scope="module")
+def lib():
+    w = np.arange(6, dtype="float32").reshape(2, 3) - 2.5
+    with tvm.transform.PassContext(opt_level=3):
+        built = relay.build(_program(), target={"cpu": "llvm", "vulkan": "vulkan"}, params={"w": w})
+    return built, w
+
+
+def test_heterogeneous_build_runs_on_both_devices(lib):
+    built, w = lib
+    assert sorted(set(built.executable.devices.values())) == ["llvm-cpu", "vulkan-spirv"]
+    assert {dev for _, dev in built.executable.stages} == {"cpu", "vulkan"}
+    m = graph_executor.GraphModule(built["default"](tvm.cpu(0), tvm.vulkan(0)))
+    x = np.linspace(-3, 3, 6, dtype="float32").reshape(2, 3)
+    m.set_input("x", x)
+    m.run()
+    np.testing.assert_allclose(m.get_output(0).numpy(), np.maximum(x + w, 0) * 3, rtol=1e-6)
+    assert m.get_num_inputs() == 1  # the bound param is a constant
+
+
+def test_heterogeneous_build_needs_a_device_per_target_and_cannot_export(lib, tmp_path):
+    built, _ = lib
+    with pytest.raises(ValueError, match=r"none given for vulkan \(vulkan-spirv\)"):
+        built["default"](tvm.cpu(0))
+    with pytest.raises(NotImplementedError, match="heterogeneous build"):
+        built.export_library(str(tmp_path / "lib.so"))
