@@ -66,7 +66,7 @@ struct ExpandOfSlice : OpRewritePattern<tensor::ExpandShapeOp> {
                                 PatternRewriter &rewriter) const override {
     auto slice = op.getSrc().getDefiningOp<tensor::ExtractSliceOp>();
     std::optional<StaticBox> box = slice ? staticBox(slice) : std::nullopt;
-    if (!box || !op.getResultType().hasStaticShape())
+    if (!box || !op.getResultType().hasStaticShape() || box->sizes.empty())
       return rewriter.notifyMatchFailure(op, "not a static box slice");
     ArrayRef<int64_t> out = op.getResultType().getShape();
     StaticBox expanded;
@@ -102,7 +102,8 @@ struct CollapseOfSlice : OpRewritePattern<tensor::CollapseShapeOp> {
                                 PatternRewriter &rewriter) const override {
     auto slice = op.getSrc().getDefiningOp<tensor::ExtractSliceOp>();
     std::optional<StaticBox> box = slice ? staticBox(slice) : std::nullopt;
-    if (!box)
+    // (a collapse to rank 0 has no groups to carry the offsets)
+    if (!box || op.getReassociationIndices().empty())
       return rewriter.notifyMatchFailure(op, "not a static box slice");
     StaticBox collapsed;
     for (ReassociationIndices group : op.getReassociationIndices()) {

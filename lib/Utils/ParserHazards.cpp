@@ -234,6 +234,25 @@ static std::optional<ParserHazard> checkFromElements(Scanner s) {
                           .str()};
 }
 
+/// After `tensor.concat`: a negative `dim(-N)`. The op's verifier indexes
+/// the result type with it (ShapedType::getDimSize asserts "invalid index
+/// for shaped type"); a dim past the rank is diagnosed.
+static std::optional<ParserHazard> checkConcatDim(Scanner s) {
+  s.skipTrivia();
+  if (!s.src.substr(s.pos).starts_with("dim"))
+    return std::nullopt;
+  s.pos += strlen("dim");
+  s.skipTrivia();
+  if (s.peek() != '(')
+    return std::nullopt;
+  ++s.pos;
+  s.skipTrivia();
+  if (s.peek() != '-')
+    return std::nullopt;
+  return ParserHazard{s.pos, "tensor.concat's dim must be non-negative (MLIR's "
+                             "verifier would abort on it)"};
+}
+
 std::optional<ParserHazard> mlir::relay::findParserHazard(StringRef source) {
   Scanner s{source};
   NameScopes names;
@@ -310,6 +329,11 @@ std::optional<ParserHazard> mlir::relay::findParserHazard(StringRef source) {
     }
     if (id == "tensor.from_elements") {
       if (std::optional<ParserHazard> hazard = checkFromElements(s))
+        return hazard;
+      continue;
+    }
+    if (id == "tensor.concat") {
+      if (std::optional<ParserHazard> hazard = checkConcatDim(s))
         return hazard;
       continue;
     }

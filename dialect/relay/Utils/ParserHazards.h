@@ -44,6 +44,8 @@ struct ParserHazard {
 ///   * a `tensor`/`memref`/`vector` type whose element count overflows
 ///     int64 (`tensor<2x4611686018427387904xf32>`): asking for its element
 ///     count asserts, e.g. while parsing a `dense<...>` of it.
+///   * `tensor.concat dim(-N)`: the verifier indexes the result type with the
+///     negative dim (ShapedType::getDimSize asserts).
 std::optional<ParserHazard> findParserHazard(StringRef source);
 
 } // namespace mlir::relay

@@ -45,3 +45,20 @@ func.func @unchanged(%a: tensor<8x12xf32>, %b: tensor<4x6xf32>, %c: tensor<8xf32
   %7 = tensor.expand_shape %6 [[0], [1, 2]] output_shape [%n, 2, 2] : tensor<?x4xf32> into tensor<?x2x2xf32>
   return %1, %3, %5, %7 : tensor<8x2x2xf32>, tensor<8xf32>, tensor<2x2xf32>, tensor<?x2x2xf32>
 }
+
+// -----
+
+// Left alone: a slice collapsed to rank 0 (no groups carry its offset) and
+// a rank-0 slice expanded (it folds away; fuzz program 13:5's gradient made
+// the first).
+// CHECK-LABEL: func.func @rank_zero
+// CHECK: %[[S:.*]] = tensor.extract_slice %arg0[1] [1] [1]
+// CHECK: tensor.collapse_shape %[[S]] [] : tensor<1xf32> into tensor<f32>
+// CHECK: tensor.expand_shape %arg1 []
+func.func @rank_zero(%a: tensor<2xf32>, %b: tensor<f32>) -> (tensor<f32>, tensor<1x1xf32>) {
+  %0 = tensor.extract_slice %a[1] [1] [1] : tensor<2xf32> to tensor<1xf32>
+  %1 = tensor.collapse_shape %0 [] : tensor<1xf32> into tensor<f32>
+  %2 = tensor.extract_slice %b[] [] [] : tensor<f32> to tensor<f32>
+  %3 = tensor.expand_shape %2 [] output_shape [1, 1] : tensor<f32> into tensor<1x1xf32>
+  return %1, %3 : tensor<f32>, tensor<1x1xf32>
+}
