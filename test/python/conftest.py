@@ -85,3 +85,22 @@ def gradient_runners(mod, g):
     exe = relay.compile(full, target="llvm-cpu")
     return interp, lambda *a: exe.run("main", *a)
 
+
+# MLIR text whose parse aborts the process (a block redefined in a region that a forward
+# reference reaches; the pre-parse scan does not look at sibling regions): the tests of crash
+# isolation feed it to the worker (test_robustness, test_data_path).
+PARSER_ABORTING_MLIR = """\
+func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %f1 = relay.fn : !relay.fn<(tensor<2xf32>) -> tensor<2xf32>> {
+  ^bb0(%x: tensor<2xf32>):
+    relay.yield %s : tensor<2xf32>
+  }
+  %f2 = relay.fn : !relay.fn<(tensor<2xf32>) -> tensor<2xf32>> {
+  ^bb0(%y: tensor<2xf32>):
+    %s = relay.add %y, %y : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  ^bb0(%z: tensor<2xf32>):
+    relay.yield %s : tensor<2xf32>
+  }
+  return %a : tensor<2xf32>
+}
+"""

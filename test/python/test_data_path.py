@@ -16,6 +16,7 @@ import pytest
 import relay_mlir as relay
 from relay_mlir import _worker, compiler, emit, lowering_request, optimizer
 from relay_mlir.errors import CompileError
+from conftest import PARSER_ABORTING_MLIR
 
 
 def _relu_module() -> relay.IRModule:
@@ -192,28 +193,13 @@ def test_python_pass_runs_in_the_worker(monkeypatch) -> None:
     np.testing.assert_allclose(out, [8.0, -5.0])
 
 
-# The parser aborts on a block redefined in a region that a forward reference reaches
-# (test_robustness.py): here inside a Python pass's round trip, so the worker dies.
-_ABORTS_THE_PARSER = """\
-func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
-  %f1 = relay.fn : !relay.fn<(tensor<2xf32>) -> tensor<2xf32>> {
-  ^bb0(%x: tensor<2xf32>):
-    relay.yield %s : tensor<2xf32>
-  }
-  %f2 = relay.fn : !relay.fn<(tensor<2xf32>) -> tensor<2xf32>> {
-  ^bb0(%y: tensor<2xf32>):
-    %s = relay.add %y, %y : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
-  ^bb0(%z: tensor<2xf32>):
-    relay.yield %s : tensor<2xf32>
-  }
-  return %a : tensor<2xf32>
-}
-"""
+# PARSER_ABORTING_MLIR (conftest) makes the parser abort; here inside a Python pass's round
+# trip, so the worker dies.
 
 
 def test_a_crash_in_a_python_pass_pipeline_is_a_compile_error() -> None:
     with pytest.raises(CompileError) as ei:
-        _worker.run_pipeline(_ABORTS_THE_PARSER, "builtin.module(relay-fold-constants)", "FoldConstant")
+        _worker.run_pipeline(PARSER_ABORTING_MLIR, "builtin.module(relay-fold-constants)", "FoldConstant")
     assert "FoldConstant crashed" in ei.value.message and "relay-fold-constants" in ei.value.message
     # this process lives on, and so does the next request's worker
     text, _ = _worker.run_pipeline("func.func @g(%a: tensor<2xf32>) -> tensor<2xf32> {\n"

@@ -12,6 +12,7 @@ import pytest
 
 import relay_mlir as relay
 from relay_mlir import CompileError
+from conftest import PARSER_ABORTING_MLIR
 
 # A subprocess with a deadline: iree-compile (3.13) never returns on a
 # recursive module, so a regression must fail the test, not hang the suite.
@@ -125,29 +126,13 @@ _USED_TO_ABORT = {
     """, "'%s' is used before its definition (line 7), which is inside a nested region", 4),
 }
 
-# The same abort with the definition in a sibling region, which the scan does
-# not look for: the text is parsed in the worker process first, so the parser
-# dies there and the errors it printed come back as a CompileError.
-_SIBLING_FORWARD_REF = """\
-func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
-  %f1 = relay.fn : !relay.fn<(tensor<2xf32>) -> tensor<2xf32>> {
-  ^bb0(%x: tensor<2xf32>):
-    relay.yield %s : tensor<2xf32>
-  }
-  %f2 = relay.fn : !relay.fn<(tensor<2xf32>) -> tensor<2xf32>> {
-  ^bb0(%y: tensor<2xf32>):
-    %s = relay.add %y, %y : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
-  ^bb0(%z: tensor<2xf32>):
-    relay.yield %s : tensor<2xf32>
-  }
-  return %a : tensor<2xf32>
-}
-"""
-
-
+# The same abort with the definition in a sibling region (conftest's
+# PARSER_ABORTING_MLIR), which the scan does not look for: the text is parsed in
+# the worker process first, so the parser dies there and the errors it printed
+# come back as a CompileError.
 def test_parser_abort_in_the_worker_is_a_compile_error() -> None:
     with pytest.raises(CompileError) as ei:
-        relay.compile(_SIBLING_FORWARD_REF, source_name="sibling.mlir")
+        relay.compile(PARSER_ABORTING_MLIR, source_name="sibling.mlir")
     assert "MLIR's parser crashed" in ei.value.message
     assert any("redefinition of block '^bb0'" in d.message and (d.file, d.line, d.col) == ("sibling.mlir", 9, 3)
                for d in ei.value.diagnostics), str(ei.value)
