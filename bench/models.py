@@ -597,7 +597,11 @@ def write_markdown(path: Path, results: List[dict], systems: Sequence[str], meta
 
 def write_png(path: Path, results: List[dict], systems: Sequence[str], meta: dict) -> None:
     """Two panels, median and 10th-percentile latency, each as a ratio to the row's fastest system."""
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:  # the tables are written already; the plot is optional
+        print(f"matplotlib is not installed: {path} not drawn (pip install matplotlib)")
+        return
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import matplotlib.ticker  # noqa: F401
