@@ -19,7 +19,6 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections import defaultdict
 from pathlib import Path
 from typing import Dict, List, Tuple
 

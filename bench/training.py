@@ -21,7 +21,6 @@ import platform
 import statistics
 import time
 
-import numpy as np
 
 import relay_mlir as relay
 from relay_mlir.models import digits as D

@@ -115,7 +115,6 @@ def node_test_corpus(cache: Path = CACHE) -> List[Tuple[str, bytes]]:
 def tiny_models() -> List[Tuple[str, bytes]]:
     """A few hand-built models exercising initializers, Constant nodes and string attributes."""
     import numpy as np
-    import onnx
     from onnx import TensorProto as TP, helper as oh, numpy_helper as nh
 
     def model(name, nodes, inputs, outputs, inits=(), opset=17):

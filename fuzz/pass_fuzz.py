@@ -86,7 +86,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import random_programs as rp  # noqa: E402
-from random_programs import BOOL, FLOAT, INT, Node, Val, _relay, _replay  # noqa: E402
+from random_programs import BOOL, FLOAT, INT, Node, Val, _relay  # noqa: E402
 
 VERDICTS = ["pass", "mismatch", "pass_error", "verify_error", "interp_error", "timeout"]
 FINDINGS = ("mismatch", "pass_error", "verify_error", "timeout")

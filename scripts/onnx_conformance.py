@@ -73,7 +73,6 @@ IREE_FLAGS = ["--iree-input-demote-f64-to-f32=false"]
 def generate(cache: Path) -> Path:
     """Writes the node tests of the installed onnx into ``cache/<version>``; returns that dir."""
     import onnx
-    from onnx import numpy_helper
     from onnx.backend.test.case.node import collect_testcases
 
     out = cache / onnx.__version__
@@ -132,7 +131,6 @@ def _save_value(path: Path, value, name: str, vi) -> None:
 
 def load_case(d: Path):
     """(model, [(inputs, outputs)]) with numpy arrays; None entries for non-tensor values."""
-    import numpy as np
     import onnx
     from onnx import numpy_helper
     model = onnx.load(str(d / "model.onnx"))

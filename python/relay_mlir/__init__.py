@@ -111,4 +111,5 @@ __all__ = [
     "Type", "TypeCall", "TypeKind", "TypeVar",
     "Target", "compile", "lower_to_iree_input", "Executable", "fromtext", "parse", "parse_expr",
     "prelude", "register_codegen",
+    "loops", "qnn", "quantize", "dataflow_pattern", "annotation", "device_copy", "target",
 ]

@@ -46,7 +46,7 @@ from .adt import (Constructor, Match, Pattern, PatternConstructor, PatternTuple,
 from .errors import CompileError, Diagnostic
 from .analysis import free_vars
 from .expr_functor import ExprFunctor, ExprVisitor, _unwrap
-from .ty import FuncType, TensorType, TupleType, Type, TypeVar, dtype_to_mlir, from_mlir
+from .ty import FuncType, TensorType, TupleType, Type, dtype_to_mlir, from_mlir
 
 __all__ = ["EmittedModule", "emit_module", "to_attribute", "location_of", "mlir_diagnostics",
            "new_context", "run_passes", "parse_module"]

@@ -19,11 +19,11 @@ from __future__ import annotations
 import itertools
 import os
 import sys
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple as PyTuple, Union
+from typing import Dict, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
-from .ty import IncompleteType, TensorType, Type, TypeVar
+from .ty import TensorType, Type, TypeVar
 
 __all__ = [
     "Span", "Expr", "Var", "Constant", "Op", "Call", "Tuple", "TupleGetItem",

@@ -415,7 +415,6 @@ class _Importer:
         return fn
 
     def pattern(self, op, attr, bound: List[Var]) -> Pattern:
-        from . import ir
 
         text = str(attr)
         if text == "#relay.pat_wildcard":

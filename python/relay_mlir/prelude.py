@@ -19,14 +19,14 @@ uses.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List as PyList, Optional
+from typing import Callable, Optional
 
 from .adt import (Clause, Constructor, Match, PatternConstructor, PatternTuple, PatternVar,
                   PatternWildcard, TypeData)
 from .expr import Function, GlobalVar, If, Let, Tuple, TupleGetItem, Var, const
 from .module import IRModule
 from .op.tensor import add, equal, subtract
-from .ty import FuncType, GlobalTypeVar, TensorType, TupleType, Type, TypeVar
+from .ty import FuncType, GlobalTypeVar, TensorType, TupleType, TypeVar
 
 __all__ = ["Prelude"]
 

@@ -23,7 +23,6 @@ nested blocks — function bodies, branches, clauses — nest).
 """
 from __future__ import annotations
 
-import math
 import re
 from typing import Dict, List, Optional
 

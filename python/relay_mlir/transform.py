@@ -45,8 +45,8 @@ from .module import IRModule
 from .op import dyn as _dyn
 from .pass_infra import (FunctionPass, ModulePass, Pass, PassContext, PassInfo, PassInstrument,
                          PassPrintingInstrument, PassTimingInstrument, PrintAfterAll,
-                         PrintBeforeAll, Sequential, _NOT_YET, _register_pass, _run_pass,
-                         _shallow_copy, function_pass, module_pass, pass_instrument)
+                         PrintBeforeAll, Sequential, _NOT_YET, _register_pass, _shallow_copy,
+                         function_pass, module_pass, pass_instrument)
 from .expr_functor import ExprMutator
 from .ty import FuncType, IncompleteType, TensorType
 from .byoc import AnnotateTarget, MergeCompilerRegions, MergeComposite, PartitionGraph  # BYOC (docs/byoc.md)

@@ -18,7 +18,7 @@ import os
 import subprocess
 import zlib
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional
 
 import numpy as np
 import pytest

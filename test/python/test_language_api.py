@@ -1,6 +1,5 @@
 """The language half of the builder API (TVM 0.19 names): ADTs, match, refs, type vars,
 ScopeBuilder, the Prelude; emission to the relay dialect and type inference."""
-import numpy as np
 import pytest
 
 import relay_mlir as relay

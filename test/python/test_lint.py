@@ -1,6 +1,7 @@
 """The Python sources pass ``ruff check`` with the rules chosen in pyproject.toml
 (``[tool.ruff.lint]``: syntax errors, undefined names and ``__all__`` entries, a name
-redefined before use such as a test shadowed by a second one of the same name), and the
+redefined before use such as a test shadowed by a second one of the same name, an unused
+import), and the
 public-API modules listed in ``[tool.mypy]`` type-check.
 
 Run ``ruff check .`` or ``mypy`` at the repository root to see a failure.
@@ -33,15 +34,15 @@ def test_python_sources_pass_ruff() -> None:
 
 
 def test_ruff_finds_a_shadowed_test(tmp_path: Path) -> None:
-    """The rule set catches what it is there for: a test redefined (the first never runs)
-    and an undefined name."""
+    """The rule set catches what it is there for: a test redefined (the first never runs),
+    an undefined name and an unused import."""
     bad = tmp_path / "test_bad.py"
-    bad.write_text("def test_a():\n    pass\n\n\ndef test_a():\n    return undefined_name\n")
+    bad.write_text("import os\n\n\ndef test_a():\n    pass\n\n\ndef test_a():\n    return undefined_name\n")
     proc = subprocess.run([_ruff(), "check", "--no-cache", "--output-format", "concise",
                            "--config", str(ROOT / "pyproject.toml"), str(bad)],
                           cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "F811" in proc.stdout and "F821" in proc.stdout, proc.stdout
+    assert all(code in proc.stdout for code in ("F811", "F821", "F401")), proc.stdout
 
 
 def test_public_api_type_checks(tmp_path: Path) -> None:

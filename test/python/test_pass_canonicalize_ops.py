@@ -14,7 +14,6 @@ import pytest
 import relay_mlir as relay
 from relay_mlir.expr import Call
 from relay_mlir.expr_functor import ExprVisitor
-from relay_mlir.transform import Sequential
 
 from pass_checks import function_pass_counts, mod_of as _mod, node_counts, outputs as _outputs
 

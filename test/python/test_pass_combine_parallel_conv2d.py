@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 import relay_mlir as relay
-from relay_mlir.transform import Sequential
 
 from pass_checks import assert_same_outputs, function_pass_counts, mod_of as _mod, node_counts
 

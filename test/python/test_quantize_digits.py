@@ -3,7 +3,6 @@ trained in the test from a seed with PyTorch's Adam), quantized to int8 — ever
 dense layer (skip_conv_layers=[], skip_dense_layer=False), percentile calibration on 360
 training images — and compiled for llvm-cpu, stay within 1 point of the float model's
 top-1 (PyTorch's) on the 360 held-out images."""
-import numpy as np
 import pytest
 
 import relay_mlir as relay

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import List, Sequence, Tuple
+from typing import List, Tuple
 
 import numpy as np
 import pytest

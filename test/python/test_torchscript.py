@@ -8,7 +8,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import relay_mlir as relay  # noqa: E402
-from test_torchscript_models import MODELS, _input, _script  # noqa: E402
+from test_torchscript_models import MODELS, _script  # noqa: E402
 from relay_mlir.frontend.common import UnsupportedError  # noqa: E402
 from relay_mlir.frontend.torchscript import from_torchscript  # noqa: E402
 

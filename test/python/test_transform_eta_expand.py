@@ -42,7 +42,6 @@ def field_summary(e) -> tuple:
 
 def calls_of(e, name: str) -> list:
     """The calls of global ``name`` in ``e``."""
-    from relay_mlir.expr import Call
     from relay_mlir.expr_functor import ExprVisitor
 
     found = []

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from ..adt import Match
 from ..errors import CompileError
-from ..expr import Call, Expr, Function, If, Let, RefCreate, RefRead, RefWrite, Tuple, TupleGetItem
+from ..expr import Call, Expr, If, Let, RefCreate, RefRead, RefWrite, Tuple, TupleGetItem
 from ..expr_functor import ExprVisitor
 from .annotations import annotation_target, is_compiler_begin, is_compiler_end
 

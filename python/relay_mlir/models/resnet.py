@@ -34,7 +34,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import expr as E
-from .. import op
 from ..analysis import free_vars
 from ..module import IRModule
 from ..op import nn

@@ -27,4 +27,5 @@ def get(name: str) -> Op:
     return Op.get(name)
 
 
-__all__ = list(_tensor_all) + list(_transform_all) + list(_reduce_all) + list(_index_all) + ["nn", "image", "dyn", "get"]
+__all__ = list(_tensor_all) + list(_transform_all) + list(_reduce_all) + list(_index_all) + ["nn", "image", "dyn", "get",
+    "OpPattern", "register_op_attr", "contrib", "annotation"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-import numpy as np
 
 from ..expr import Call, Constant, Expr, const
 from . import dyn as _dyn

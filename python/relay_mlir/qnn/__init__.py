@@ -9,6 +9,6 @@
     >>> relay.qnn.op.quantize(x, relay.const(0.5), relay.const(3)).op.name
     'qnn.quantize'
 """
-from . import kernels, more_kernels, op  # kernels: register the interpreter's qnn.* kernels
+from . import kernels, more_kernels, op  # noqa: F401  (imported to register the interpreter's qnn.* kernels)
 
 __all__ = ["op"]

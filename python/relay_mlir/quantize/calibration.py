@@ -12,7 +12,7 @@ to ±(2^(nbit-1) − 1) (float32 scalars).
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Mapping, Sequence
+from typing import Dict, List, Mapping
 
 import numpy as np
 

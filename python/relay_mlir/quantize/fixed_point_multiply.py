@@ -12,7 +12,6 @@ spelled with ``cast``/``left_shift``/``multiply``/``add``/``right_shift`` (and
 """
 from __future__ import annotations
 
-import numpy as np
 
 from ..expr import Expr, const
 from ..op import tensor

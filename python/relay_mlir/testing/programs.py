@@ -14,7 +14,7 @@ compare both with the expectation; the benchmarks reuse ``tree_lstm`` and
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence
+from typing import Callable, Dict, List, NamedTuple, Optional
 
 import numpy as np
 

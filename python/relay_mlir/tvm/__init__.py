@@ -50,7 +50,7 @@ __version__ = "0.19.0-relay-mlir"
 
 __all__ = ["relay", "transform", "IRModule", "ir", "nd", "target", "runtime", "contrib", "testing",
            "Device", "cpu", "cuda", "gpu", "vulkan", "rocm", "device", "TVMError", "register_func",
-           "get_global_func"]
+           "get_global_func", "instrument"]
 
 
 def __getattr__(name: str):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import inspect
 
-import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install 'relay-mlir[torch]')")

@@ -22,7 +22,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install 'relay-mlir[torch]')")
 
 import relay_mlir as relay  # noqa: E402
-from zoo_cases import Case, as_list, assert_close, cases  # noqa: E402
+from zoo_cases import Case, assert_close, cases  # noqa: E402
 
 CASES = cases()
 NAMES = list(CASES)

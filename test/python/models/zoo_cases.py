@@ -12,7 +12,7 @@ deep network's accumulated rounding is judged relative to its output size.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence
 
 import numpy as np
 

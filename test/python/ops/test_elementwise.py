@@ -22,7 +22,7 @@ The `?`-dim cases are functions of the same module run at two sizes.
 from __future__ import annotations
 
 import math
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, Tuple
 
 import numpy as np
 import pytest

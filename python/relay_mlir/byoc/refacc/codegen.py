@@ -16,7 +16,7 @@ from typing import Dict, List
 
 import numpy as np
 
-from ...expr import Call, Constant, Expr, Function, Tuple, Var
+from ...expr import Call, Constant, Expr, Function, Tuple
 from ..codegen import CSource
 from ..signature import signature
 from .kernels import KERNELS

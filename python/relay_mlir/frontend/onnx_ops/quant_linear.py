@@ -26,7 +26,7 @@ dtype, per-channel lengths equal to the channel count.
 from __future__ import annotations
 
 import copy
-from typing import Optional, Tuple
+from typing import Optional
 
 import numpy as np
 

@@ -17,7 +17,6 @@ from ... import op
 from ...analysis import free_vars
 from ...ty import TupleType
 from ..torch_ops._base import _TV
-from . import _eval
 
 if TYPE_CHECKING:  # the importer imports these rules, which only name its type
     from ._importer import TorchScriptImporter
