@@ -340,6 +340,37 @@ def _short_error(text: str) -> str:
     return (keep[0] if keep else "failed")[:240]
 
 
+def time_interleaved(kids: Dict[str, "RunChild"], res: dict, args) -> None:
+    """Times the loaded ``kids`` in interleaved rounds, quits them, and fills ``res["systems"][s]``
+    (median/p10/p90 ms, runs, CPU ms, run peak MB) and ``res["loadavg"]``."""
+    # interleaved timing: bursts sized from a first estimate so each system gets ~budget s per round
+    burst: Dict[str, int] = {}
+    for s, k in kids.items():
+        t = k.ask({"cmd": "run", "n": 2}).get("times", [1.0])
+        burst[s] = int(max(1, min(args.max_burst, round(args.budget / max(min(t), 1e-6)))))
+    times: Dict[str, List[float]] = {s: [] for s in kids}
+    cpu: Dict[str, List[float]] = {s: [] for s in kids}
+    load = []
+    for rnd in range(args.rounds):
+        order = list(kids) if rnd % 2 == 0 else list(reversed(list(kids)))
+        for s in order:
+            ans = kids[s].ask({"cmd": "run", "n": burst[s]})
+            times[s] += ans.get("times", [])
+            cpu[s] += ans.get("cpu", [])
+        load.append(os.getloadavg()[0])
+    for s, k in kids.items():
+        r = res["systems"][s]
+        r["run_peak_mb"] = k.quit()
+        if times[s]:
+            ts = sorted(times[s])
+            r["median_ms"] = statistics.median(ts) * 1e3
+            r["p10_ms"] = ts[len(ts) // 10] * 1e3
+            r["p90_ms"] = ts[(len(ts) * 9) // 10] * 1e3
+            r["runs"] = len(ts)
+            r["cpu_ms"] = statistics.median(cpu[s]) * 1e3  # CPU time of the process per run (all threads)
+    res["loadavg"] = [min(load), max(load)] if load else None
+
+
 def bench_model(name: str, systems: Sequence[str], args, log) -> dict:
     model = models()[name]
     res: dict = {"model": name, "note": model.note, "inputs": model.inputs, "systems": {}}
@@ -405,32 +436,7 @@ def bench_model(name: str, systems: Sequence[str], args, log) -> dict:
         else:
             res["systems"][s]["max_abs_diff"] = f"shape {a.shape} vs {b.shape}"
     res["reference"] = ref
-    # interleaved timing: bursts sized from a first estimate so each system gets ~budget s per round
-    burst: Dict[str, int] = {}
-    for s, k in kids.items():
-        t = k.ask({"cmd": "run", "n": 2}).get("times", [1.0])
-        burst[s] = int(max(1, min(args.max_burst, round(args.budget / max(min(t), 1e-6)))))
-    times: Dict[str, List[float]] = {s: [] for s in kids}
-    cpu: Dict[str, List[float]] = {s: [] for s in kids}
-    load = []
-    for rnd in range(args.rounds):
-        order = list(kids) if rnd % 2 == 0 else list(reversed(list(kids)))
-        for s in order:
-            ans = kids[s].ask({"cmd": "run", "n": burst[s]})
-            times[s] += ans.get("times", [])
-            cpu[s] += ans.get("cpu", [])
-        load.append(os.getloadavg()[0])
-    for s, k in kids.items():
-        r = res["systems"][s]
-        r["run_peak_mb"] = k.quit()
-        if times[s]:
-            ts = sorted(times[s])
-            r["median_ms"] = statistics.median(ts) * 1e3
-            r["p10_ms"] = ts[len(ts) // 10] * 1e3
-            r["p90_ms"] = ts[(len(ts) * 9) // 10] * 1e3
-            r["runs"] = len(ts)
-            r["cpu_ms"] = statistics.median(cpu[s]) * 1e3  # CPU time of the process per run (all threads)
-    res["loadavg"] = [min(load), max(load)] if load else None
+    time_interleaved(kids, res, args)
     if not args.keep:
         shutil.rmtree(wd, ignore_errors=True)
     else:

@@ -127,6 +127,35 @@ def _float_msft_model() -> onnx.ModelProto:
     return m
 
 
+def _float_convnet() -> onnx.ModelProto:
+    """Strided and depthwise padded Convs, a 1x1 Conv, and a MatMul of 3-D activations."""
+    rng = np.random.RandomState(21)
+    inits = [numpy_helper.from_array((rng.randn(8, 3, 3, 3) * 0.3).astype("float32"), "w1"),
+             numpy_helper.from_array((rng.randn(8) * 0.1).astype("float32"), "b1"),
+             numpy_helper.from_array((rng.randn(8, 1, 3, 3) * 0.3).astype("float32"), "w2"),
+             numpy_helper.from_array((rng.randn(8) * 0.1).astype("float32"), "b2"),
+             numpy_helper.from_array((rng.randn(8, 8, 1, 1) * 0.3).astype("float32"), "w3"),
+             numpy_helper.from_array((rng.randn(16, 6) * 0.3).astype("float32"), "w4"),
+             numpy_helper.from_array(np.array([1, 8, 16], "int64"), "shape")]
+    nodes = [oh.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], strides=[2, 2]),
+             oh.make_node("Relu", ["c1"], ["r1"]),
+             oh.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1], group=8),
+             oh.make_node("Relu", ["c2"], ["r2"]),
+             oh.make_node("Conv", ["r2", "w3"], ["c3"]),
+             oh.make_node("Reshape", ["c3", "shape"], ["f"]),
+             oh.make_node("MatMul", ["f", "w4"], ["y"])]
+    g = oh.make_graph(nodes, "convnet", [oh.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                      [oh.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 6])], inits)
+    m = oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)])
+    m.ir_version = 8
+    return m
+
+
+# QDQ variants of _float_convnet: activation and weight types (per-channel weights are symmetric:
+# zero point 0 for int8, 128 for uint8)
+I8_VARIANTS = {"i8_u8s8": ("QUInt8", "QInt8"), "i8_s8s8": ("QInt8", "QInt8"), "i8_u8u8": ("QUInt8", "QUInt8")}
+
+
 def _with_quantized_outputs(path) -> None:
     """Makes every quantized tensor of the model at ``path`` a graph output (uint8)."""
     m = onnx.load(path)
@@ -170,6 +199,13 @@ def quantized_models(tmp_path_factory):
                                      quant_format=quantization.QuantFormat.QDQ, per_channel=True,
                                      activation_type=quantization.QuantType.QUInt8,
                                      weight_type=quantization.QuantType.QInt8)
+        onnx.save(_float_convnet(), d / "float_convnet.onnx")
+        for kind, (act, weight) in I8_VARIANTS.items():
+            paths[kind] = d / f"{kind}.onnx"
+            quantization.quantize_static(d / "float_convnet.onnx", paths[kind], _Calibration(),
+                                         quant_format=quantization.QuantFormat.QDQ, per_channel=True,
+                                         activation_type=getattr(quantization.QuantType, act),
+                                         weight_type=getattr(quantization.QuantType, weight))
         paths["dynamic"] = d / "dynamic.onnx"
         quantization.quantize_dynamic(d / "float.onnx", paths["dynamic"],
                                       weight_type=quantization.QuantType.QInt8)
@@ -190,6 +226,34 @@ def test_onnxruntime_quantized_cnn(quantized_models, compiled, kind, ops, atol):
     got = compiled[1].run(kind, x)
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=0, atol=atol)
+
+
+def _contractions(mod):
+    """(operand dtypes, out_dtype) of every nn.conv2d / nn.dense of ``mod``'s main."""
+    from relay_mlir.analysis import post_order_visit
+    from relay_mlir.expr import Call
+    mod = relay.transform.InferType()(mod)
+    found = []
+
+    def visit(e):
+        if isinstance(e, Call) and getattr(e.op, "name", "") in ("nn.conv2d", "nn.dense"):
+            found.append((e.op.name, tuple(a.checked_type.dtype for a in e.args[:2]), e.attrs.out_dtype))
+    post_order_visit(mod["main"].body, visit)
+    return found
+
+
+@pytest.mark.parametrize("kind", list(I8_VARIANTS))
+def test_qdq_contractions_are_int8_and_exact(quantized_models, compiled, kind):
+    """The fused QLinearConv/QLinearMatMul contract int8 x int8 -> int32 (uint8 activations
+    shifted by -128, uint8 weights by their zero point 128; a strided, a depthwise and a 1x1
+    Conv, a MatMul of 3-D activations), and the output equals onnxruntime's exactly."""
+    found = _contractions(from_onnx(str(quantized_models[kind])))
+    assert found == [(op, ("int8", "int8"), "int32") for op in ["nn.conv2d"] * 3 + ["nn.dense"]], found
+    x = np.random.RandomState(13).randn(1, 3, 8, 8).astype("float32")
+    want = ort.InferenceSession(str(quantized_models[kind]), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    got = compiled[1].run(kind, x)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.array_equal(got, want), np.abs(got - want).max()
 
 
 def test_qdq_groups_become_qlinear_ops(quantized_models):
@@ -296,7 +360,8 @@ def test_bad_quantization_parameters_are_located_errors(model, message):
 
 
 @pytest.mark.parametrize("name", ["relay_mlir.frontend.onnx_ops.quant_linear",
-                                  "relay_mlir.frontend.onnx_ops.quant_qdq"])
+                                  "relay_mlir.frontend.onnx_ops.quant_qdq",
+                                  "relay_mlir.frontend.onnx_ops.quant_contract"])
 def test_docstring_examples(name):
     import doctest
     import importlib

@@ -33,6 +33,7 @@ import numpy as np
 from ..common import round_half_to_even
 from . import nn as _nn
 from ._base import Node, register
+from .quant_contract import conv_i8, matmul_i8
 
 _RANGES = {"uint8": (0, 255), "int8": (-128, 127)}
 
@@ -115,7 +116,10 @@ def _int32_type(n: Node, i: int):
 def integer_conv(n: Node, x: int, xz: Optional[int], w: int, wz: Optional[int],
                  bias: Optional[int] = None):
     """int32 Conv of ``(x - xz)`` and ``(w - wz)`` (per output channel), plus input
-    ``bias`` (int32) when given."""
+    ``bias`` (int32) when given: int8 x int8 -> int32 where quant_contract applies."""
+    y = conv_i8(n, x, xz, w, wz, bias)
+    if y is not None:
+        return y
     inputs = [shifted(n, x, xz), shifted(n, w, wz, 0)]
     types = [_int32_type(n, x), _int32_type(n, w)]
     if bias is not None:
@@ -125,7 +129,11 @@ def integer_conv(n: Node, x: int, xz: Optional[int], w: int, wz: Optional[int],
 
 
 def integer_matmul(n: Node, a: int, az: Optional[int], b: int, bz: Optional[int]):
-    """int32 MatMul of ``(a - az)`` and ``(b - bz)`` (bz per column of b)."""
+    """int32 MatMul of ``(a - az)`` and ``(b - bz)`` (bz per column of b): int8 x int8 -> int32
+    where quant_contract applies."""
+    y = matmul_i8(n, a, az, b, bz)
+    if y is not None:
+        return y
     rb = n.rank(b)
     inputs = [shifted(n, a, az), shifted(n, b, bz, rb - 1)]
     return _nn._matmul(_sub_node(n, inputs, [_int32_type(n, a), _int32_type(n, b)]))
