@@ -559,6 +559,13 @@ def _op_classes() -> Dict[str, type]:
     return out
 
 
+def _defined_at_emission() -> Dict[str, PyAny]:
+    """Operators of the expression tree with no dialect op, emitted as their definition."""
+    from .blocked_conv import DEFINED_AT_EMISSION
+
+    return DEFINED_AT_EMISSION
+
+
 @functools.lru_cache(maxsize=None)
 def _builder(name: str) -> Optional[_Builder]:
     cls = _op_classes().get(name)
@@ -984,6 +991,11 @@ class _Emitter(ExprFunctor):
         ir = self.ir
         if isinstance(ex.op, E.Op) and ex.op.name in _REGION_MARKERS and len(ex.args) == 1:
             return self._operand(ex.args[0])  # BYOC's region markers are their value (issue 34)
+        if isinstance(ex.op, E.Op) and ex.op.name in _defined_at_emission():
+            defn = _defined_at_emission()[ex.op.name](ex)  # relay_mlir.blocked_conv
+            value = self.visit(defn)
+            self.key_of[ex] = self.key_of[defn]
+            return value
         if isinstance(ex.op, E.Op):
             args = [self._operand(a) for a in ex.args]
             attrs = {}

@@ -60,7 +60,7 @@ def _fmt_names(names) -> str:
 # TVM 0.19's tvm.relay.transform names (dir(), less the modules it imports) that relay-mlir does
 # not have yet: reading one is an AttributeError that says so, never a pass doing nothing.
 _NOT_YET = frozenset("""
-    AlterOpLayout AnnotateSpans BatchingOps
+    AnnotateSpans BatchingOps
     CapturePostDfsIndexInSpans ChangeBatch CollagePartition
     Conv2dToSparse Conv2dToSparse2 Defunctionalization
     DenseToSparse FakeQuantizationToInteger

@@ -28,7 +28,7 @@ Where TVM 0.19 keeps things: ``tvm.relay.transform`` has the passes, ``FunctionP
 ``tvm.instrument``'s. They live in ``relay_mlir.pass_infra``; this module re-exports them
 all.
 
-TVM's other ``relay.transform`` names (``AlterOpLayout``, ``FlattenAtrousConv``, ...) are not
+TVM's other ``relay.transform`` names (``FlattenAtrousConv``, ...) are not
 implemented yet: reading one is an ``AttributeError`` that says so.
 """
 from __future__ import annotations
@@ -59,7 +59,7 @@ __all__ = [
     "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FoldExplicitPadding", "CanonicalizeOps",
     "CombineParallelConv2D", "CombineParallelDense", "CombineParallelBatchMatmul",
     "FastMath", "ToMixedPrecision",
-    "ToANormalForm", "ToBasicBlockNormalForm", "ToGraphNormalForm", "ConvertLayout",
+    "ToANormalForm", "ToBasicBlockNormalForm", "ToGraphNormalForm", "ConvertLayout", "AlterOpLayout",
     "LambdaLift", "PartialEvaluate", "FuseOps", "DefuseOps",
     "RemoveUnusedFunctions", "Inline", "EtaExpand", "Legalize",
     "FunctionPass", "function_pass",
@@ -964,6 +964,43 @@ class ConvertLayout(_PipelinePass):
 
 
 @_register_pass
+class AlterOpLayout(FunctionPass):
+    """Relay's AlterOpLayout() (PassInfo: "AlterOpLayout", opt level 3, requires InferType, a
+    function pass): under a CPU ``tvm.target.Target`` (``llvm``), TVM 0.19's x86 blocking of
+    NCHW ``nn.conv2d`` into ``nn.contrib_conv2d_NCHWc`` / ``nn.contrib_depthwise_conv2d_NCHWc``
+    with NCHW{n}c blocks from the target's SIMD lanes, ``layout_transform``s at the edges and
+    elementwise ops running blocked (relay_mlir.alter_op_layout says what is and is not
+    done); with no target or another kind, the module is unchanged. ``compile()`` never runs
+    it, but a module it produced compiles and runs with the same values::
+
+        >>> import relay_mlir as relay
+        >>> from relay_mlir.tvm.target import Target
+        >>> x, w = relay.var("x", shape=(1, 8, 5, 5)), relay.var("w", shape=(8, 8, 3, 3))
+        >>> mod = relay.IRModule.from_expr(relay.Function([x, w], relay.nn.relu(relay.nn.conv2d(x, w))))
+        >>> with Target("llvm"):
+        ...     body = relay.transform.AlterOpLayout()(mod)["main"].body
+        >>> body.attrs["src_layout"], body.args[0].op.name, body.args[0].args[0].op.name
+        ('NCHW4c', 'nn.relu', 'nn.contrib_conv2d_NCHWc')
+    """
+
+    _info = PassInfo(3, "AlterOpLayout", ["InferType"])
+
+    def __init__(self) -> None:
+        pass
+
+    def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        from .alter_op_layout import alter_op_layout, simd_32bit_lanes
+        from .tvm.target import Target
+
+        target = Target.current()
+        if target is None or "cpu" not in target.keys:
+            return mod
+        lanes = simd_32bit_lanes(target)
+        self._pass_func = lambda fn, m, c: alter_op_layout(fn, lanes)
+        return super()._transform_functions(_infer(mod), ctx)
+
+
+@_register_pass
 class FuseOps(FunctionPass):
     """Relay's FuseOps(fuse_opt_level=-1) (PassInfo: "FuseOps", opt level 0, requires
     InferType, a function pass): operators are grouped into ``Primitive=1`` functions called in
@@ -1049,12 +1086,7 @@ _dyn.set_type_oracle(_infer_expr_type)
 
 
 # TVM passes relay-mlir leaves out on purpose (docs/optimizer.md says why)
-_LEFT_OUT = {
-    "AlterOpLayout": "TVM 0.19 blocks conv2d as NCHW{n}c for its own x86 schedules; for IREE, "
-                     "relay-to-iree-input chooses the conv layouts (NHWC, im2col + matmul, IREE's "
-                     "data tiling). A program TVM printed after AlterOpLayout reads back with "
-                     "relay.fromtext",
-}
+_LEFT_OUT: dict = {}
 
 
 def __getattr__(name: str):

@@ -10,8 +10,8 @@ functions with ``relay.reshape_only=1``), FastMath (``nn.fast_softmax``, read as
 NCHW4c blocks), ``llvm -mcpu=skylake-avx512`` (NCHW16c, then NCHW8c for 8 output channels),
 a depthwise conv (``nn.contrib_depthwise_conv2d_NCHWc``, kernel OIHW1i4o) and 6 channels
 (NCHW3c: the block is the largest divisor of the channels up to the SIMD width).
-``nn.contrib_conv2d_NCHWc`` reads as ``nn.conv2d`` between ``layout_transform``s
-(relay_mlir.text_forms); every program's outputs (reference interpreter; one compiled for
+``nn.contrib_conv2d_NCHWc`` reads as that operator (relay_mlir.blocked_conv; relay-mlir's own
+AlterOpLayout is test_pass_alter_op_layout.py); every program's outputs (reference interpreter; one compiled for
 llvm-cpu) equal numpy's, rtol 1e-5, atol 1e-5.
 """
 from __future__ import annotations
@@ -156,8 +156,3 @@ def test_tuple_operand_that_is_not_a_tuple():
             "def @main(%t: Tensor[(2, 3), float32]) { let %u = exp(%t); concatenate(%u) }")
     with pytest.raises(CompileError, match="concatenate.*takes a tuple"):
         relay.fromtext(text)
-
-
-def test_alter_op_layout_says_why_it_is_left_out():
-    with pytest.raises(AttributeError, match="AlterOpLayout is left out on purpose.*optimizer.md"):
-        relay.transform.AlterOpLayout()

@@ -506,3 +506,9 @@ def space_to_depth(data: Expr, block_size: int, layout: str = "NCHW") -> Call:
     """Spatial blocks to channels (``relay.nn.space_to_depth``)."""
     return _call("nn.space_to_depth", [data], block_size=_int("block_size", block_size),
                  layout=_str("layout", layout))
+
+
+# TVM 0.19's x86 AlterOpLayout convolutions (relay_mlir.blocked_conv)
+from ..blocked_conv import contrib_conv2d_nchwc, contrib_depthwise_conv2d_nchwc  # noqa: E402
+
+__all__ += ["contrib_conv2d_nchwc", "contrib_depthwise_conv2d_nchwc"]

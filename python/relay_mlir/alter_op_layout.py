@@ -1,0 +1,196 @@
+"""TVM 0.19's AlterOpLayout on its x86 (``llvm``) targets: NCHW convolutions blocked as NCHW{n}c.
+
+What TVM does (measured in the side venv, untuned: AutoTVM's fallback configuration;
+python/tvm/topi/x86/conv2d_alter_op.py and the ``_fallback_schedule`` of
+conv2d_avx_common.py / depthwise_conv2d.py):
+
+- With no current ``tvm.target.Target``, or one that is not a CPU, nothing changes.
+- Each ``nn.conv2d`` with ``NCHW`` data and an ``OIHW`` kernel, ``groups`` 1 or depthwise
+  (groups = input channels = output channels), becomes ``nn.contrib_conv2d_NCHWc``
+  (depthwise: ``nn.contrib_depthwise_conv2d_NCHWc``) with data ``NCHW{ic}c``, kernel
+  ``OIHW{ic}i{oc}o`` (depthwise ``OIHW1i{oc}o``) and result ``NCHW{oc}c``: ``oc`` is the
+  largest divisor of the output channels not above the target's 32-bit SIMD lanes
+  (``simd_32bit_lanes``), ``ic`` the largest divisor of the input channels not above ``oc``.
+  Grouped (not depthwise) convolutions, a depthwise channel multiplier above 1 and NHWC
+  convolutions stay ``nn.conv2d``.
+- ``layout_transform``s go at the edges: the data into the blocked layout (from a blocked
+  producer with another block: ``NCHW{a}c -> NCHW{b}c``), each kernel into its layout, and a
+  blocked value back to NCHW where an operator needs NCHW (and for the function's result).
+- Elementwise operators run blocked, and so do binary broadcast operators whose other
+  operand is a scalar, an NCHW tensor of the same channels (``layout_transform`` of it) or a
+  ``[C, 1, 1]`` tensor (CanonicalizeOps' bias: ``expand_dims(axis=0)``, then
+  ``layout_transform``).
+
+Not done here (TVM also runs these blocked; here they get the NCHW value): pools
+(``nn.max_pool2d(layout="NCHW4c")``), ``concatenate`` on the channel axis, reductions
+(``mean`` to ``NC4c``), ``nn.bias_add`` without CanonicalizeOps first; TVM's int8
+``OIHW{n}i{m}o4i`` kernels of VNNI targets (int8 convolutions on a target with more than 4
+lanes stay ``nn.conv2d``).
+
+Why a Python pass: the rewrite needs the current Target and produces operators that exist in
+the expression tree only (relay_mlir.blocked_conv); ``compile()`` never runs it (the layouts
+for IREE are chosen in relay-to-iree-input, docs/optimizer.md).
+"""
+from __future__ import annotations
+
+from typing import Dict, Optional, Tuple
+
+from .blocked_conv import contrib_conv2d_nchwc, contrib_depthwise_conv2d_nchwc
+from .expr import Call, Expr, Op
+from .expr_functor import ExprMutator
+from .op.op_attr import OpPattern, get_op_attr
+from .op.transform import expand_dims, layout_transform
+
+__all__ = ["simd_32bit_lanes", "conv_blocks", "alter_op_layout"]
+
+# TVM 0.19's get_simd_32bit_lanes() under Target("llvm -mcpu=X"), measured in the side venv
+# (16: avx512f and avx512bw, 8: avx2, else 4)
+_LANES_BY_MCPU = {
+    **dict.fromkeys(["", "generic", "x86-64", "sandybridge", "ivybridge", "nehalem", "westmere",
+                     "core2", "corei7", "corei7-avx", "core-avx-i"], 4),
+    **dict.fromkeys(["core-avx2", "haswell", "broadwell", "skylake", "znver1", "znver2",
+                     "znver3", "alderlake", "knl", "knm", "x86-64-v3"], 8),
+    **dict.fromkeys(["skylake-avx512", "cascadelake", "cooperlake", "icelake-server",
+                     "icelake-client", "tigerlake", "sapphirerapids", "cannonlake", "rocketlake",
+                     "znver4", "x86-64-v4", "graniterapids", "emeraldrapids"], 16),
+}
+
+Block = Optional[int]  # the c-block of an NCHW{n}c value, None for a value in its own layout
+
+
+def simd_32bit_lanes(target) -> int:
+    """TVM's x86 ``get_simd_32bit_lanes`` for ``target``: 16 with avx512f+avx512bw, 8 with
+    avx2, else 4 (``-mattr=+avx512f,+avx512bw`` / ``+avx2`` count as in TVM)."""
+    mattr = str(target.attrs.get("mattr", "") or "")
+    feats = {f.strip().lstrip("+") for f in mattr.split(",") if f.strip().startswith("+")}
+    mcpu = str(target.attrs.get("mcpu", "") or "")
+    if mcpu not in _LANES_BY_MCPU:
+        raise ValueError(f"AlterOpLayout: unknown -mcpu={mcpu!r} (known: "
+                         f"{', '.join(sorted(k for k in _LANES_BY_MCPU if k))})")
+    lanes = _LANES_BY_MCPU[mcpu]
+    if {"avx512f", "avx512bw"} <= feats:
+        return 16
+    return max(lanes, 8) if "avx2" in feats else lanes
+
+
+def _largest_divisor(n: int, limit: int) -> int:
+    return next(b for b in range(limit, 0, -1) if n % b == 0)
+
+
+def conv_blocks(in_channels: int, out_channels: int, lanes: int) -> Tuple[int, int]:
+    """TVM's fallback tiles (ic, oc): oc the largest divisor of the output channels up to
+    ``lanes``, ic the largest divisor of the input channels up to oc."""
+    oc = _largest_divisor(out_channels, lanes)
+    return _largest_divisor(in_channels, oc), oc
+
+
+def _shape(e: Expr):
+    """``e``'s static shape and dtype (ValueError for another type)."""
+    t = e.checked_type
+    shape = getattr(t, "shape", None)
+    if shape is None or not all(isinstance(d, int) or str(d).isdigit() for d in shape):
+        raise ValueError(f"not a tensor of static shape: {t}")
+    return [int(d) for d in shape], str(t.dtype)
+
+
+def _to_block(e: Expr, have: Block, want: int) -> Expr:
+    if have == want:
+        return e
+    return layout_transform(e, "NCHW" if have is None else f"NCHW{have}c", f"NCHW{want}c")
+
+
+# binary broadcast ops that TVM runs blocked (2 operands, no attributes)
+_NOT_BLOCKED_BINARY = frozenset({"broadcast_to_like", "nn.bias_add", "nn.prelu"})
+
+
+class _Blocker(ExprMutator):
+    """Rewrites calls; ``visit`` of a call returns its value in its own layout, and
+    ``blocked`` keeps the blocked form of each call that has one."""
+
+    def __init__(self, lanes: int) -> None:
+        super().__init__()
+        self.lanes = lanes
+        self.blocked: Dict[Expr, Tuple[Expr, int]] = {}
+
+    def _arg(self, e: Expr) -> Tuple[Expr, Block]:
+        v = self.visit(e)
+        return self.blocked.get(e, (v, None))
+
+    def visit_call(self, call: Call) -> Expr:
+        got = None
+        if isinstance(call.op, Op):
+            name = call.op.name
+            if name == "nn.conv2d":
+                got = self._conv2d(call)
+            elif len(call.args) == 1 and get_op_attr(name, "TOpPattern") == OpPattern.ELEMWISE:
+                got = self._elementwise(call)
+            elif len(call.args) == 2 and not call.attrs and name not in _NOT_BLOCKED_BINARY \
+                    and get_op_attr(name, "TOpPattern") == OpPattern.BROADCAST:
+                got = self._binary(call)
+        if got is None:
+            return super().visit_call(call)
+        self.blocked[call] = got
+        return layout_transform(got[0], f"NCHW{got[1]}c", "NCHW")
+
+    def _conv2d(self, call: Call) -> Optional[Tuple[Expr, int]]:
+        a = call.attrs
+        if a.get("data_layout", "NCHW") != "NCHW" or a.get("kernel_layout", "OIHW") != "OIHW" \
+                or a.get("out_layout", "") not in ("", "NCHW"):
+            return None
+        try:
+            (_, c, _, _), dtype = _shape(call.args[0])
+            (o, i, _, _), _ = _shape(call.args[1])
+        except ValueError:
+            return None  # dynamic shapes: TVM's x86 schedules need static ones
+        groups = int(a.get("groups", 1))
+        depthwise = groups > 1 and groups == c == o and i == 1
+        if (groups != 1 and not depthwise) or (dtype in ("int8", "uint8") and self.lanes > 4):
+            return None
+        ic, oc = conv_blocks(c, o, self.lanes)
+        data, have = self._arg(call.args[0])
+        weight = self.visit(call.args[1])
+        kernel_layout = f"OIHW1i{oc}o" if depthwise else f"OIHW{ic}i{oc}o"
+        make = contrib_depthwise_conv2d_nchwc if depthwise else contrib_conv2d_nchwc
+        out = make(_to_block(data, have, ic), layout_transform(weight, "OIHW", kernel_layout),
+                   strides=a["strides"], padding=a["padding"], dilation=a["dilation"],
+                   groups=groups, channels=o, kernel_size=a.get("kernel_size"),
+                   data_layout=f"NCHW{ic}c", kernel_layout=kernel_layout,
+                   out_layout=f"NCHW{oc}c", out_dtype=a.get("out_dtype") or "")
+        return out, oc
+
+    def _elementwise(self, call: Call) -> Optional[Tuple[Expr, int]]:
+        x, block = self._arg(call.args[0])
+        if block is None:
+            return None
+        return Call(call.op, [x], dict(call.attrs)), block
+
+    def _binary(self, call: Call) -> Optional[Tuple[Expr, int]]:
+        (x, bx), (y, by) = self._arg(call.args[0]), self._arg(call.args[1])
+        if bx is None and by is None:
+            return None
+        block = bx if bx is not None else by
+        channels = _shape(call.args[0] if bx is not None else call.args[1])[0][1]
+        args = []
+        for e, orig, b in ((x, call.args[0], bx), (y, call.args[1], by)):
+            args.append(_to_block(e, b, block) if b is not None else
+                        self._broadcast_operand(e, _shape(orig)[0], channels, block))
+        if any(a is None for a in args):
+            return None
+        return Call(call.op, args, dict(call.attrs)), block
+
+    @staticmethod
+    def _broadcast_operand(e: Expr, shape, channels: int, block: int) -> Optional[Expr]:
+        """An NCHW-side operand of a blocked binary op, in the blocked layout (None: it
+        cannot be: the op then runs in NCHW)."""
+        if not shape:
+            return e  # a scalar broadcasts in any layout
+        if len(shape) == 3 and shape[0] == channels and shape[1:] == [1, 1]:
+            e, shape = expand_dims(e, axis=0), [1] + shape
+        if len(shape) == 4 and shape[1] == channels:
+            return layout_transform(e, "NCHW", f"NCHW{block}c")
+        return None
+
+
+def alter_op_layout(fn, lanes: int):
+    """``fn`` (typed) with its NCHW convolutions blocked for ``lanes`` 32-bit SIMD lanes."""
+    return _Blocker(lanes).visit(fn)

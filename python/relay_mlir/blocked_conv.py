@@ -1,0 +1,136 @@
+"""TVM's blocked convolutions ``nn.contrib_conv2d_NCHWc`` / ``nn.contrib_depthwise_conv2d_NCHWc``.
+
+TVM 0.19's AlterOpLayout turns an NCHW ``nn.conv2d`` into one of these on its x86 targets
+(python/tvm/topi/x86/conv2d_alter_op.py): the data is ``NCHW{ic}c`` (channels split into
+blocks of ``ic``, the block innermost), the kernel ``OIHW{ic}i{oc}o`` (depthwise:
+``OIHW1i{oc}o``) and the result ``out_layout`` (``NCHW{oc}c``). The attributes are
+``nn.conv2d``'s: ``channels`` is the whole number of output channels, ``groups`` the whole
+group count (the input channels for a depthwise conv).
+
+In relay-mlir they are operators of the expression tree: users see, count, print and parse
+them as TVM's, and the reference interpreter runs them (``layout_transform`` to NCHW/OIHW,
+``nn.conv2d``, ``layout_transform`` to ``out_layout``). They have no dialect operator yet:
+the emitter writes each call as that same definition (``DEFINED_AT_EMISSION``), so a module
+holding them types, compiles and runs with TVM's values.
+
+    >>> import relay_mlir as relay
+    >>> x = relay.var("x", shape=(1, 2, 5, 5, 4))
+    >>> w = relay.var("w", shape=(2, 2, 3, 3, 4, 4))
+    >>> y = relay.nn.contrib_conv2d_nchwc(x, w, padding=(1, 1), channels=8, kernel_size=(3, 3),
+    ...                                   data_layout="NCHW4c", kernel_layout="OIHW4i4o",
+    ...                                   out_layout="NCHW4c")
+    >>> y.op.name, relay.transform.InferType()(relay.IRModule.from_expr(y))["main"].body.checked_type
+    ('nn.contrib_conv2d_NCHWc', TensorType([1, 2, 5, 5, 4], float32))
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Dict, Optional, Sequence
+
+from .expr import Call, Expr
+from .interpreter_ops import KERNELS
+
+__all__ = ["contrib_conv2d_nchwc", "contrib_depthwise_conv2d_nchwc", "definition",
+           "DEFINED_AT_EMISSION", "CONV2D_NCHWC", "DEPTHWISE_CONV2D_NCHWC"]
+
+CONV2D_NCHWC = "nn.contrib_conv2d_NCHWc"
+DEPTHWISE_CONV2D_NCHWC = "nn.contrib_depthwise_conv2d_NCHWc"
+
+_NCHWC = re.compile(r"^NCHW([0-9]+)c$")
+_OIHWIO = re.compile(r"^OIHW([0-9]+)i([0-9]+)o$")
+
+
+def _check_layouts(name: str, data_layout: str, kernel_layout: str, out_layout: str) -> str:
+    """TVM's ``NCHW{n}c`` / ``OIHW{n}i{m}o`` layouts (a located error otherwise); the output
+    layout (``out_layout``, or ``data_layout`` when empty, as in TVM)."""
+    if not isinstance(data_layout, str) or not _NCHWC.match(data_layout):
+        raise ValueError(f"{name}: data_layout must be NCHW<n>c (e.g. NCHW4c), got {data_layout!r}")
+    if not isinstance(kernel_layout, str) or not _OIHWIO.match(kernel_layout):
+        raise ValueError(f"{name}: kernel_layout must be OIHW<n>i<m>o (e.g. OIHW4i4o), "
+                         f"got {kernel_layout!r}")
+    out_layout = out_layout or data_layout
+    if not isinstance(out_layout, str) or not _NCHWC.match(out_layout):
+        raise ValueError(f"{name}: out_layout must be NCHW<n>c (e.g. NCHW4c), got {out_layout!r}")
+    return out_layout
+
+
+def _blocked_call(name: str, data: Expr, kernel: Expr, strides=(1, 1), padding=(0, 0),
+                  dilation=(1, 1), groups: int = 1, channels: Optional[int] = None,
+                  kernel_size: Optional[Sequence[int]] = None, data_layout: str = "NCHW1c",
+                  kernel_layout: str = "OIHW1i1o", out_layout: str = "",
+                  out_dtype: str = "") -> Call:
+    """The call, its attributes checked the way ``nn.conv2d``'s builder checks them."""
+    from .op import nn
+
+    _check_layouts(name, data_layout, kernel_layout, out_layout)
+    # nn.conv2d's builder validates and normalises the shared attributes
+    attrs = dict(nn.conv2d(data, kernel, strides=strides, padding=padding, dilation=dilation,
+                           groups=groups, channels=channels, kernel_size=kernel_size,
+                           out_dtype=out_dtype).attrs)
+    attrs.update(data_layout=data_layout, kernel_layout=kernel_layout, out_layout=out_layout)
+    from .op._make import _call
+
+    return _call(name, [data, kernel], **attrs)
+
+
+def contrib_conv2d_nchwc(data: Expr, kernel: Expr, strides=(1, 1), padding=(0, 0),
+                         dilation=(1, 1), groups: int = 1, channels: Optional[int] = None,
+                         kernel_size: Optional[Sequence[int]] = None, data_layout: str = "NCHW1c",
+                         kernel_layout: str = "OIHW1i1o", out_layout: str = "",
+                         out_dtype: str = "") -> Call:
+    """``relay.nn.contrib_conv2d_nchwc``: ``nn.contrib_conv2d_NCHWc``, TVM 0.19's signature
+    and defaults (python/tvm/relay/op/nn/nn.py)."""
+    return _blocked_call(CONV2D_NCHWC, data, kernel, strides, padding, dilation, groups,
+                         channels, kernel_size, data_layout, kernel_layout, out_layout, out_dtype)
+
+
+def contrib_depthwise_conv2d_nchwc(data: Expr, kernel: Expr, strides=(1, 1), padding=(0, 0),
+                                   dilation=(1, 1), groups: int = 1,
+                                   channels: Optional[int] = None,
+                                   kernel_size: Optional[Sequence[int]] = None,
+                                   data_layout: str = "NCHW1c", kernel_layout: str = "OIHW1i1o",
+                                   out_layout: str = "", out_dtype: str = "") -> Call:
+    """``relay.nn.contrib_depthwise_conv2d_nchwc``: ``nn.contrib_depthwise_conv2d_NCHWc``
+    (kernel ``OIHW1i{n}o``, ``groups`` = the input channels), TVM 0.19's signature."""
+    return _blocked_call(DEPTHWISE_CONV2D_NCHWC, data, kernel, strides, padding, dilation,
+                         groups, channels, kernel_size, data_layout, kernel_layout, out_layout,
+                         out_dtype)
+
+
+def definition(call: Call) -> Expr:
+    """The call in ordinary operators: ``layout_transform`` of the data to NCHW and of the
+    kernel to OIHW, ``nn.conv2d`` with the call's attributes, ``layout_transform`` of the
+    result to ``out_layout``."""
+    from .op import nn
+    from .op.transform import layout_transform
+
+    a = call.attrs
+    out_layout = _check_layouts(call.op.name, a["data_layout"], a["kernel_layout"],
+                                a.get("out_layout", ""))
+    x = layout_transform(call.args[0], a["data_layout"], "NCHW")
+    w = layout_transform(call.args[1], a["kernel_layout"], "OIHW")
+    y = nn.conv2d(x, w, strides=a["strides"], padding=a["padding"], dilation=a["dilation"],
+                  groups=a["groups"], channels=a.get("channels"),
+                  kernel_size=a.get("kernel_size"), out_dtype=a.get("out_dtype") or "")
+    return layout_transform(y, "NCHW", out_layout)
+
+
+def _kernel(args, attrs):
+    """The interpreter's kernel: the definition's three steps with its own kernels."""
+    out_layout = _check_layouts("blocked conv2d", attrs["data_layout"], attrs["kernel_layout"],
+                                attrs.get("out_layout", ""))
+    lt = KERNELS["layout_transform"]
+    x = lt([args[0]], {"src_layout": attrs["data_layout"], "dst_layout": "NCHW"})
+    w = lt([args[1]], {"src_layout": attrs["kernel_layout"], "dst_layout": "OIHW"})
+    conv_attrs = {k: v for k, v in attrs.items() if k not in ("data_layout", "kernel_layout",
+                                                               "out_layout")}
+    y = KERNELS["nn.conv2d"]([x, w], conv_attrs)
+    return lt([y], {"src_layout": "NCHW", "dst_layout": out_layout})
+
+
+KERNELS[CONV2D_NCHWC] = KERNELS[DEPTHWISE_CONV2D_NCHWC] = _kernel
+
+#: operators of the expression tree that the emitter writes as their definition
+DEFINED_AT_EMISSION: Dict[str, Callable[[Call], Expr]] = {
+    CONV2D_NCHWC: definition, DEPTHWISE_CONV2D_NCHWC: definition,
+}

@@ -1,0 +1,160 @@
+"""AlterOpLayout (issue 31): TVM 0.19's x86 NCHW{n}c blocking, checked against TVM's output.
+
+test_pass_alter_op_layout_tvm019.json holds modules TVM 0.19 printed (side venv,
+scripts/tvm_alter_op_layout.py): each input, and its result after CanonicalizeOps and
+AlterOpLayout at opt level 3 under a ``tvm.target.Target``. Each input is read with
+``relay.fromtext`` and transformed by relay-mlir under the same target; the result has TVM's
+operators (``node_counts``), TVM's ``layout_transform``s and TVM's blocked-convolution
+layouts, and computes what the input computes (reference interpreter, rtol/atol 1e-5; one
+module compiled for llvm-cpu, rtol 1e-4). test_pass_printed_text_tvm019.json's ``alter_*``
+texts (TVM's results for conv + bias + relu + conv programs, incl. skylake-avx512 and a
+depthwise conv) are checked the same way from programs built here.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import relay_mlir as relay
+from relay_mlir.alter_op_layout import conv_blocks, simd_32bit_lanes
+from relay_mlir.transform import PassContext, Sequential
+from relay_mlir.tvm.target import Target
+
+from pass_checks import function_pass_counts, node_counts, outputs, random_args
+
+HERE = Path(__file__).parent
+CASES = json.loads((HERE / "test_pass_alter_op_layout_tvm019.json").read_text())["cases"]
+PRINTED = json.loads((HERE / "test_pass_printed_text_tvm019.json").read_text())["texts"]
+TOL = dict(rtol=1e-5, atol=1e-5)
+_BLOCKED = ("nn.contrib_conv2d_NCHWc", "nn.contrib_depthwise_conv2d_NCHWc")
+
+
+def _structure(mod) -> dict:
+    """What a user inspecting the result sees: operator counts, the layout_transforms
+    (src, dst) and each blocked convolution's layouts, channels and groups."""
+    transforms, convs = [], []
+
+    def visit(e):
+        if isinstance(e, relay.Call) and isinstance(e.op, relay.Op):
+            a = e.attrs
+            if e.op.name == "layout_transform":
+                transforms.append((a["src_layout"], a["dst_layout"]))
+            elif e.op.name in _BLOCKED:
+                convs.append((e.op.name, a["data_layout"], a["kernel_layout"], a["out_layout"],
+                              a["channels"], a["groups"]))
+    relay.analysis.post_order_visit(mod["main"], visit)
+    return {"ops": node_counts(mod), "layout_transforms": sorted(transforms),
+            "convs": sorted(convs)}
+
+
+def _alter(mod, target):
+    with PassContext(opt_level=3):
+        seq = Sequential([relay.transform.CanonicalizeOps(), relay.transform.AlterOpLayout()])
+        if target is None:
+            return seq(mod)
+        with Target(target):
+            return seq(mod)
+
+
+def _same_values(before, after, seed: int = 0) -> None:
+    args = random_args(before, np.random.default_rng(seed))
+    for want, got in zip(outputs(before, args), outputs(after, args)):
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, **TOL)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_tvm_recorded_cases(name):
+    case = CASES[name]
+    mod = relay.fromtext(case["input"])
+    out = _alter(mod, case["target"])
+    assert _structure(out) == _structure(relay.fromtext(case["output"]))
+    _same_values(mod, out)
+
+
+def _conv_bias_relu_conv(c: int, out2: int, depthwise: bool = False):
+    """The programs behind test_pass_printed_text_tvm019.json's alter_* texts."""
+    x, b = relay.var("x", shape=(1, c, 5, 5)), relay.var("b", shape=(c,))
+    w = relay.var("w", shape=(c, 1 if depthwise else c, 3, 3))
+    w2 = relay.var("w2", shape=(out2, c, 1, 1))
+    y = relay.nn.conv2d(x, w, padding=(1, 1), channels=c, kernel_size=(3, 3),
+                        groups=c if depthwise else 1)
+    y = relay.nn.relu(relay.nn.bias_add(y, b))
+    y = relay.nn.conv2d(y, w2, strides=(2, 2), channels=out2, kernel_size=(1, 1))
+    return relay.IRModule.from_expr(relay.Function([x, w, b, w2], y))
+
+
+@pytest.mark.parametrize("name,program,target", [
+    ("alter_llvm", (8, 4), "llvm"),
+    ("alter_avx512", (16, 8), "llvm -mcpu=skylake-avx512"),
+    ("alter_depthwise", (8, 4, True), "llvm"),
+    ("alter_6_channels", (6, 3), "llvm"),
+])
+def test_tvm_printed_programs(name, program, target):
+    mod = _conv_bias_relu_conv(*program)
+    out = _alter(mod, target)
+    assert _structure(out) == _structure(relay.fromtext(PRINTED[name]))
+    _same_values(mod, out, seed=1)
+
+
+def test_pass_info_and_opt_level():
+    skipped, ran = function_pass_counts(relay.transform.AlterOpLayout(),
+                                        _conv_bias_relu_conv(8, 4), "AlterOpLayout", 3)
+    assert skipped == ran  # no Target: nothing to alter
+    with Target("llvm"):
+        skipped, ran = function_pass_counts(relay.transform.AlterOpLayout(),
+                                            _conv_bias_relu_conv(8, 4), "AlterOpLayout", 3)
+    assert "nn.contrib_conv2d_NCHWc" not in skipped and ran["nn.contrib_conv2d_NCHWc"] == 2
+
+
+@pytest.mark.parametrize("target,lanes", [
+    ("llvm", 4), ("llvm -mcpu=haswell", 8), ("llvm -mcpu=znver4", 16),
+    ("llvm -mattr=+avx2", 8), ("llvm -mattr=+avx512f", 4), ("llvm -mattr=+avx512f,+avx512bw", 16),
+])
+def test_simd_lanes_of_targets(target, lanes):
+    # TVM 0.19's get_simd_32bit_lanes() under each target, measured in the side venv
+    assert simd_32bit_lanes(Target(target)) == lanes
+
+
+def test_blocks_are_tvms_fallback_tiles():
+    # (in, out, lanes) -> (ic, oc): TVM's _fallback_schedule loops, worked by hand
+    assert conv_blocks(12, 16, 8) == (6, 8)
+    assert conv_blocks(3, 5, 4) == (1, 1)
+    assert conv_blocks(16, 8, 16) == (8, 8)
+    assert conv_blocks(7, 14, 16) == (7, 14)
+
+
+def test_unknown_cpu_is_a_clear_error():
+    with Target("llvm -mcpu=pentium-mmx-9000"), pytest.raises(ValueError, match="unknown -mcpu"):
+        relay.transform.AlterOpLayout()(_conv_bias_relu_conv(8, 4))
+
+
+def test_altered_module_compiles_to_the_same_values():
+    mod = _conv_bias_relu_conv(8, 4)
+    out = _alter(mod, "llvm")
+    args = random_args(mod, np.random.default_rng(2))
+    got = relay.compile(out, target="llvm-cpu")(*args)
+    np.testing.assert_allclose(np.asarray(got), outputs(mod, args)[0], rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("attrs,expected", [
+    (dict(data_layout="NHWC4c"), "data_layout must be NCHW<n>c"),
+    (dict(kernel_layout="OIHW4o4i"), "kernel_layout must be OIHW<n>i<m>o"),
+    (dict(out_layout="NC4HWc"), "out_layout must be NCHW<n>c"),
+])
+def test_blocked_conv_builder_names_bad_layouts(attrs, expected):
+    x, w = relay.var("x", shape=(1, 2, 5, 5, 4)), relay.var("w", shape=(2, 2, 3, 3, 4, 4))
+    kw = dict(data_layout="NCHW4c", kernel_layout="OIHW4i4o", out_layout="NCHW4c")
+    kw.update(attrs)
+    with pytest.raises(ValueError, match=expected):
+        relay.nn.contrib_conv2d_nchwc(x, w, **kw)
+
+
+def test_blocked_conv_shapes_are_checked_by_type_inference():
+    x, w = relay.var("x", shape=(1, 2, 5, 5, 4)), relay.var("w", shape=(2, 3, 3, 3, 4, 4))
+    y = relay.nn.contrib_conv2d_nchwc(x, w, data_layout="NCHW4c", kernel_layout="OIHW4i4o")
+    with pytest.raises(relay.CompileError, match="input channels 8"):
+        relay.transform.InferType()(relay.IRModule.from_expr(y))
