@@ -1,0 +1,123 @@
+"""CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and BATCH_MATMUL.
+
+Float: ``nn.conv2d`` in NHWC (the OHWI filter transposed to HWIO, a depthwise
+``[1, H, W, C*M]`` filter reshaped to HWOI with ``groups = C``), ``nn.dense``,
+``nn.batch_matmul``, then the bias and the fused activation.
+Quantized (TFLite's int8 scheme): ``qnn.conv2d`` / ``qnn.dense`` — exact int32 sums of
+``(x - x_zp)(w - w_zp)``, the input padded with its zero point — plus the int32
+bias, ``qnn.requantize`` by ``x_scale * w_scale / y_scale`` (per output channel for
+per-channel weights, which TFLite's converter makes for all three ops; TVM 0.19
+rejects them for FULLY_CONNECTED), then the activation's integer clamp.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import expr as _expr
+from ... import op as _op
+from ...qnn import op as _qnn
+from ._base import Op, register
+from ._quant import check_bias, fused_activation, requantize_accumulator, window_padding
+
+
+def _weight_params(op: Op, channels: int):
+    """(zero point expr, scale expr) of the filter (input 1), per channel or per tensor."""
+    wq = op.qparams(1, "weight")
+    if wq.per_channel and wq.scale.size != channels:
+        raise op.invalid(f"the filter has {wq.scale.size} per-channel scales for {channels} output "
+                         "channels", op.inputs[1])
+    return wq.zp_expr(), wq.scale_expr()
+
+
+def _conv(op: Op, weight: np.ndarray, kernel_layout: str, groups: int, channels: int, opts) -> _expr.Expr:
+    """The convolution of input 0 with ``weight`` (already HWIO / HWOI), bias, activation."""
+    n, h, w, _ = op.shape(0)
+    kh, kw = weight.shape[0], weight.shape[1]
+    strides = (opts.StrideH(), opts.StrideW())
+    dil = (opts.DilationHFactor(), opts.DilationWFactor())
+    pads = window_padding(op, opts.Padding(), (h, w), (kh, kw), strides, dil)
+    attrs = dict(strides=strides, padding=pads, dilation=dil, groups=groups, channels=channels,
+                 kernel_size=(kh, kw), data_layout="NHWC", kernel_layout=kernel_layout)
+    x, wc = op.expr(0), _expr.const(weight)
+    act = opts.FusedActivationFunction()
+    if not op.quantized:
+        y = _op.nn.conv2d(x, wc, **attrs)
+        if op.has(2):
+            y = _op.nn.bias_add(y, op.expr(2), axis=3)
+        return fused_activation(op, y, act)
+    xq = op.qparams(0)
+    wzp, wscale = _weight_params(op, channels)
+    acc = _qnn.conv2d(x, wc, xq.zp_expr(), wzp, xq.scale_expr(), wscale, out_dtype="int32", **attrs)
+    if op.has(2):
+        acc = _op.nn.bias_add(acc, _expr.const(check_bias(op, 2, channels)), axis=3)
+    return requantize_accumulator(op, acc, 4, 3, act)
+
+
+@register("CONV_2D")
+def conv2d(op: Op) -> _expr.Expr:
+    """TFLite CONV_2D: OHWI filter; a filter with fewer input channels is a grouped convolution."""
+    opts = op.options("Conv2DOptions")
+    w = op.const(1)
+    cin = op.shape(0)[3]
+    if w.ndim != 4 or cin % w.shape[3]:
+        raise op.invalid(f"filter of shape {list(w.shape)} does not fit an input of {cin} channels",
+                         op.inputs[1])
+    return _conv(op, np.ascontiguousarray(w.transpose(1, 2, 3, 0)), "HWIO", cin // w.shape[3],
+                 w.shape[0], opts)
+
+
+@register("DEPTHWISE_CONV_2D")
+def depthwise_conv2d(op: Op) -> _expr.Expr:
+    """TFLite DEPTHWISE_CONV_2D: filter ``[1, H, W, C * multiplier]``, output channel
+    ``c * multiplier + m`` reads input channel ``c``."""
+    opts = op.options("DepthwiseConv2DOptions")
+    w = op.const(1)
+    cin = op.shape(0)[3]
+    if w.ndim != 4 or w.shape[0] != 1 or w.shape[3] % cin:
+        raise op.invalid(f"depthwise filter of shape {list(w.shape)} does not fit an input of {cin} "
+                         "channels", op.inputs[1])
+    mult = w.shape[3] // cin
+    hwoi = np.ascontiguousarray(w.reshape(w.shape[1], w.shape[2], cin, mult))
+    return _conv(op, hwoi, "HWOI", cin, w.shape[3], opts)
+
+
+@register("FULLY_CONNECTED")
+def fully_connected(op: Op) -> _expr.Expr:
+    """TFLite FULLY_CONNECTED: ``x`` flattened to ``[-1, in]`` times the ``[units, in]``
+    weights, shaped as the output tensor (``keep_num_dims`` decides it)."""
+    opts = op.options("FullyConnectedOptions")
+    if opts is not None and opts.WeightsFormat() != 0:
+        raise op.unsupported("shuffled weights formats are not supported (DEFAULT only)")
+    act = opts.FusedActivationFunction() if opts is not None else 0
+    wshape = op.shape(1)
+    if len(wshape) != 2:
+        raise op.invalid(f"weights must be 2-D [units, in], got shape {wshape}", op.inputs[1])
+    units, k = wshape
+    x = _op.reshape(op.expr(0), [-1, k])
+    w = _expr.const(op.const(1)) if op.is_const(1) else op.expr(1)
+    if not op.quantized:
+        y = _op.nn.dense(x, w, units=units)
+        if op.has(2):
+            y = _op.nn.bias_add(y, op.expr(2), axis=1)
+        y = fused_activation(op, y, act)
+    else:
+        xq = op.qparams(0)
+        wzp, wscale = _weight_params(op, units)
+        acc = _qnn.dense(x, w, xq.zp_expr(), wzp, xq.scale_expr(), wscale, units=units)
+        if op.has(2):
+            acc = _op.nn.bias_add(acc, _expr.const(check_bias(op, 2, units)), axis=1)
+        y = requantize_accumulator(op, acc, 2, 1, act)
+    return _op.reshape(y, op.out_shape())
+
+
+@register("BATCH_MATMUL")
+def batch_matmul(op: Op) -> _expr.Expr:
+    """TFLite BATCH_MATMUL of two rank-3 float tensors (``adj_x`` / ``adj_y`` transpose them)."""
+    if op.quantized:
+        raise op.unsupported("quantized BATCH_MATMUL is not supported yet (float only)")
+    opts = op.options("BatchMatMulOptions")
+    adj_x, adj_y = (bool(opts.AdjX()), bool(opts.AdjY())) if opts is not None else (False, False)
+    if len(op.shape(0)) != 3 or len(op.shape(1)) != 3:
+        raise op.unsupported(f"BATCH_MATMUL of ranks {len(op.shape(0))} and {len(op.shape(1))} "
+                             "is not supported (rank 3 only)")
+    return _op.nn.batch_matmul(op.expr(0), op.expr(1), transpose_a=adj_x, transpose_b=adj_y)

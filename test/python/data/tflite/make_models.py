@@ -1,0 +1,87 @@
+"""Makes the small .tflite models of test/python/test_tflite.py (not run by CI).
+
+Run with TensorFlow (2.21 here, in a side venv):
+    /work/tfvenv/bin/python test/python/data/tflite/make_models.py
+Writes, next to this file, for each network (``cnn``: conv / depthwise conv / pooling / dense /
+softmax; ``mbblock``: a MobileNetV2-like inverted residual block with hard-swish, concatenation,
+mean, pad and more):
+  <net>_float.tflite   the float32 model
+  <net>_int8.tflite    full-integer post-training quantization (int8 in and out, per-channel
+                       CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED weights), calibrated on a
+                       seeded representative dataset
+  <net>_uint8.tflite   the same with uint8 input and output (QUANTIZE ops at both ends)
+The weights are seeded, so a rerun makes the same networks.
+"""
+import os
+
+import numpy as np
+import tensorflow as tf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+L = tf.keras.layers
+
+
+def cnn() -> tf.keras.Model:
+    x = L.Input((16, 16, 3), batch_size=1, name="image")
+    y = L.Conv2D(8, 3, strides=2, padding="same", activation="relu")(x)
+    y = L.DepthwiseConv2D(3, padding="same", activation="relu6")(y)
+    y = L.Conv2D(12, 1, padding="valid")(y)
+    y = L.AveragePooling2D(2)(y)
+    y = L.MaxPooling2D(2, strides=1, padding="same")(y)
+    y = L.Reshape((4 * 4 * 12,))(y)
+    y = L.Dense(10)(y)
+    y = L.Activation("tanh")(y)
+    y = L.Dense(5)(y)
+    y = L.Softmax()(y)
+    return tf.keras.Model(x, y)
+
+
+def mbblock() -> tf.keras.Model:
+    x = L.Input((8, 8, 8), batch_size=1, name="image")
+    y = L.ZeroPadding2D(((1, 0), (0, 1)))(x)
+    y = L.Conv2D(16, 2, padding="valid")(y)
+    y = L.Activation("hard_swish")(y)
+    y = L.DepthwiseConv2D(3, padding="same", depth_multiplier=1)(y)
+    y = L.LeakyReLU(0.1)(y)
+    y = L.Conv2D(8, 1)(y)
+    y = L.Add()([y, x])
+    s = L.Activation("sigmoid")(y)
+    y = L.Multiply()([y, s])
+    z = L.Subtract()([y, x])
+    y = L.Concatenate(axis=-1)([y, z])
+    g = L.GlobalAveragePooling2D()(y)
+    g = L.Dense(16, activation="relu")(g)
+    return tf.keras.Model(x, [g])
+
+
+def convert(model: tf.keras.Model, mode: str) -> bytes:
+    conv = tf.lite.TFLiteConverter.from_keras_model(model)
+    if mode != "float":
+        rng = np.random.default_rng(7)
+        shape = [1] + list(model.input_shape[1:])
+
+        def data():
+            for _ in range(32):
+                yield [rng.uniform(-1.0, 1.0, shape).astype("float32")]
+        conv.optimizations = [tf.lite.Optimize.DEFAULT]
+        conv.representative_dataset = data
+        conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+        conv.inference_input_type = tf.int8 if mode == "int8" else tf.uint8
+        conv.inference_output_type = tf.int8 if mode == "int8" else tf.uint8
+    return conv.convert()
+
+
+def main() -> None:
+    for name, make in (("cnn", cnn), ("mbblock", mbblock)):
+        tf.keras.utils.set_random_seed(3)
+        model = make()
+        for mode in ("float", "int8", "uint8"):
+            data = convert(model, mode)
+            path = os.path.join(HERE, f"{name}_{mode}.tflite")
+            with open(path, "wb") as f:
+                f.write(data)
+            print(path, len(data), "bytes")
+
+
+if __name__ == "__main__":
+    main()
