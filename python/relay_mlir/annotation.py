@@ -109,6 +109,18 @@ def device_copy(data: Expr, src_device: object, dst_device: object) -> Call:
     return _typed_as(Call(Op.get(DEVICE_COPY), [data], attrs), data)
 
 
+def on_device_text_form(data: Expr, virtual_device: object, constrain_result: bool = False,
+                        constrain_body: bool = True) -> Call:
+    """``on_device(%x, virtual_device="cuda", constrain_result=.., constrain_body=..)``: the
+    form relay-mlir's text printer writes, read back by the parser."""
+    return on_device(data, virtual_device, constrain_result, constrain_body)
+
+
+def device_copy_text_form(data: Expr, src_virtual_device: object, dst_virtual_device: object) -> Call:
+    """``device_copy(%x, src_virtual_device="cpu", dst_virtual_device="cuda")`` (the printed form)."""
+    return device_copy(data, src_virtual_device, dst_virtual_device)
+
+
 def _register_identity_kernels() -> None:
     """The reference interpreter evaluates both as their value (one address space)."""
     for name in (ON_DEVICE, DEVICE_COPY):

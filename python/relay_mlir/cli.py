@@ -10,6 +10,7 @@
     relay-mlir graph model.onnx -o model.svg          (.png, .pdf; .dot without Graphviz)
     relay-mlir run model.vmfb --input x.npy
     relay-mlir demo --runs 20
+    relay-mlir transform model.relay -p AnnotateTarget=refacc -p PartitionGraph   (cli_transform)
 
 ``.onnx`` models are imported with ``relay_mlir.frontend.from_onnx``; ``.mlir``
 files hold relay MLIR; ``.relay``/``.rly`` files hold Relay's text format
@@ -36,7 +37,7 @@ from typing import Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tu
 
 import numpy as np
 
-from . import compiler, transform
+from . import cli_transform, compiler, transform
 from .compiler import TARGETS, Target, compile as compile_program, get_target
 from .errors import CompileError
 from .runtime import Executable
@@ -505,6 +506,7 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--seed", type=int, default=0)
     d.add_argument("--tolerance", type=float, default=1e-4, help="max abs error allowed (default 1e-4)")
     d.set_defaults(func=cmd_demo)
+    cli_transform.add_parser(sub)
     return p
 
 

@@ -41,7 +41,7 @@ from .qnn import op as _qnn_op
 from .adt import (Clause, Constructor, Match, Pattern, PatternConstructor, PatternTuple,
                   PatternVar, PatternWildcard, TypeData)
 from .errors import CompileError, Diagnostic
-from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
+from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead, Span,
                    RefWrite, Tuple, TupleGetItem, TupleWrapper, Var)
 from .module import IRModule
 from .text_forms import TEXT_FORMS, TUPLE_OPERAND_OPS
@@ -371,7 +371,7 @@ class _Parser:
                 if p.kind != "local":
                     raise self.fail("expected a parameter (%name)", p)
                 ann = self.type() if self.accept(":") else None
-                params.append(Var(p.text[1:], ann))
+                params.append(self.located(Var(p.text[1:], ann), p))
             if not self.accept(","):
                 break
         self.expect(")")
@@ -928,7 +928,12 @@ class _Parser:
             raise self.fail(f"'{name}': {e}", t) from None
         if isinstance(out, TupleWrapper):
             out = out.astuple()
-        return out
+        return out if any(out is a for a in args) else self.located(out, t)
+
+    def located(self, e: Expr, t: _Tok) -> Expr:
+        """``e`` with its span at token ``t`` of this text (errors then point into the file)."""
+        e.span = Span(self.source, t.line, t.col)
+        return e
 
     def tuple_fields(self, e: Expr, op_name: str, t: _Tok) -> List[Expr]:
         """The fields of the tuple value ``e`` that an operator taking a tuple reads (TVM

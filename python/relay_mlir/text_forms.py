@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Callable, Dict
 
 from . import op as _op
+from .annotation import DEVICE_COPY, ON_DEVICE, device_copy_text_form, on_device_text_form
 from .blocked_conv import (CONV2D_NCHWC, DEPTHWISE_CONV2D_NCHWC, contrib_conv2d_nchwc,
                            contrib_depthwise_conv2d_nchwc)
 from .expr import Expr
@@ -58,6 +59,7 @@ TEXT_FORMS: Dict[str, Callable[..., Expr]] = {
     "variance": variance, "stack": stack, "nn.pad": pad,
     CONV2D_NCHWC: contrib_conv2d_nchwc, DEPTHWISE_CONV2D_NCHWC: contrib_depthwise_conv2d_nchwc,
     "nn.fast_softmax": fast_softmax,
+    ON_DEVICE: on_device_text_form, DEVICE_COPY: device_copy_text_form,  # devices (docs/byoc.md)
 }
 # operators whose first operand is a tuple (the parser reads a tuple variable field by field)
 TUPLE_OPERAND_OPS = frozenset({"concatenate", "stack", "einsum", "meshgrid"})

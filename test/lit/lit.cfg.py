@@ -13,7 +13,7 @@ import lit.formats
 
 config.name = "relay-mlir"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".relay"]  # .relay: Relay text for `relay-mlir transform` (test/lit/byoc)
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 site_exec_root = getattr(config, "relay_mlir_lit_exec_root", None)
@@ -42,3 +42,10 @@ for tool in ("relay-mlir-opt", "FileCheck", "not"):
     if not shutil.which(tool, path=config.environment["PATH"]):
         lit_config.fatal(f"lit: cannot find '{tool}' (install the package or "
                          "set RELAY_MLIR_BIN_DIR)")
+
+# `%relay-mlir` runs the relay-mlir command line (its `transform` subcommand applies the BYOC and
+# device passes, test/lit/byoc) with the Python running lit, which sees the package under test.
+config.substitutions.append(("%relay-mlir", f'"{__import__("sys").executable}" -m relay_mlir.cli'))
+for var in ("PYTHONPATH", "RELAY_MLIR_BIN_DIR", "CC"):
+    if os.environ.get(var):
+        config.environment[var] = os.environ[var]

@@ -77,7 +77,7 @@ LAYERS = {
     "quantize.hints": 11.6, "quantize.fixed_point_multiply": 11.6, "quantize.partitioning": 11.65,
     "quantize.annotation": 11.7, "quantize.realization": 11.7, "quantize.calibration": 11.7,
     "quantize.passes": 11.8, "quantize.pipeline": 11.85, "quantize": 11.9,
-    "cli": 12,
+    "cli_transform": 11.95, "cli": 12,  # cli_transform: `relay-mlir transform` (issue 34)
     "": 13,  # relay_mlir/__init__.py
 }
 BINDINGS = ("ir", "passmanager", "dialects", "_context", "_mlir_libs")

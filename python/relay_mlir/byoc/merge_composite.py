@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Callable, List, Sequence, Tuple
 
 from ..dataflow_pattern import DFPattern, partition
+from ..errors import CompileError
 from ..expr import Expr, Function
 from ..op.contrib.register import registered_pattern_tables
 from ..pass_infra import _shallow_copy
@@ -64,11 +65,26 @@ class MergeComposite(FunctionMapPass):
     def transform(self, fn: Function, name: str) -> Function:
         body = fn.body
         for comp_name, pattern, check in self.entries:
-            new = partition(pattern, body, {"Composite": comp_name}, check)
+            new = partition(pattern, body, {"Composite": comp_name}, self._typed_check(comp_name, check))
             if new is not body:  # typed again, as TVM does, for the next entry's checks
                 self._type(with_body(fn, new), name)
             body = new
         return with_body(fn, body)
+
+    def _typed_check(self, comp_name: str, check: Callable[[Expr], bool]) -> Callable[[Expr], bool]:
+        """``check``, whose failure on a module that does not type-check is that type error
+        (TVM's MergeComposite types the module first and stops at its type error)."""
+        def run(root: Expr) -> bool:
+            try:
+                return check(root)
+            except ValueError as e:
+                if self.type_error is None:
+                    raise
+                msg = getattr(self.type_error, "message", str(self.type_error))
+                raise CompileError(f"MergeComposite: the check of pattern '{comp_name}' failed ({e}); "
+                                   f"the module does not type-check: {msg}",
+                                   list(getattr(self.type_error, "diagnostics", None) or [])) from None
+        return run
 
     def _type(self, fn: Function, name: str) -> None:
         mod = _shallow_copy(self.module)

@@ -6,7 +6,7 @@ is not changed.
 """
 from __future__ import annotations
 
-
+from typing import Optional
 
 from ..errors import CompileError
 from ..expr import Function
@@ -16,12 +16,14 @@ from ..pass_infra import ModulePass, PassContext, PassInfo, _shallow_copy
 __all__ = ["FunctionMapPass"]
 
 
-def type_if_possible(mod: IRModule) -> None:
-    """Types ``mod``'s expressions in place if it type-checks (annotated modules do not)."""
+def type_if_possible(mod: IRModule) -> Optional[Exception]:
+    """Types ``mod``'s expressions in place if it type-checks; else returns the type error."""
     try:
         mod._emitted = mod.to_mlir(infer=True)
-    except (CompileError, ValueError, TypeError):
+    except (CompileError, ValueError, TypeError) as e:
         mod._emitted = None
+        return e
+    return None
 
 
 class FunctionMapPass(ModulePass):
@@ -39,8 +41,7 @@ class FunctionMapPass(ModulePass):
 
     def _apply(self, mod: IRModule, ctx: PassContext) -> IRModule:
         out = _shallow_copy(mod)
-        if self.typed_first:
-            type_if_possible(out)
+        self.type_error = type_if_possible(out) if self.typed_first else None
         self.module = out  # the module being transformed, for passes that type as they go
         for gv, fn in list(out.functions.items()):
             if isinstance(fn, Function) and fn.attrs.get("Compiler") is None:

@@ -18,7 +18,7 @@ from typing import Dict, Mapping, Optional, Union
 
 from ..annotation import _DEVICE_TYPES, device_name
 from ..pass_infra import _register_config
-from ..targets import normalize_target
+from ..targets import get_target, normalize_target
 
 __all__ = ["CompilationConfig", "make_compilation_config"]
 
@@ -41,8 +41,12 @@ class CompilationConfig:
 
 
 def _target_name(target: object) -> str:
+    """The relay-mlir target of ``target`` (TVM 0.19's Target() also refuses an unknown kind)."""
     name = normalize_target(getattr(target, "iree_target", target))  # a tvm.target.Target too
-    return name if isinstance(name, str) else name.name
+    try:
+        return get_target(name).name
+    except ValueError as e:
+        raise ValueError(f"make_compilation_config: {e}") from None
 
 
 def make_compilation_config(ctx: object, targets: Union[str, Mapping[object, object]],
