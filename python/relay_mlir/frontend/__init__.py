@@ -13,6 +13,7 @@ from .common import ImportError_, UnsupportedError
 from .onnx import from_onnx, supported_ops
 from .torch import from_torch  # noqa: F401  (PyTorch importer; imports torch only when called)
 from .torchscript import from_torchscript  # noqa: F401  (TorchScript, TVM's from_pytorch; likewise)
+from .tflite import from_tflite  # noqa: F401  (TFLite importer; needs the tflite package when called)
 
 OnnxImportError = ImportError_
 

@@ -109,8 +109,13 @@ class Op:
 
     @property
     def quantized(self) -> bool:
-        """True when the first output is an integer tensor with quantization parameters."""
-        return self.out_dtype() in ("int8", "uint8", "int16") and self.graph.qparams(self.outputs[0]) is not None
+        """True when the first output is an int8/uint8/int16 tensor: TFLite's quantized form
+        of an arithmetic operator, which needs quantization parameters (their absence is
+        an error naming the tensor, never integer arithmetic on the raw values)."""
+        if self.out_dtype() not in ("int8", "uint8", "int16"):
+            return False
+        self.out_qparams()
+        return True
 
     def qparams(self, i: int, what: str = "input") -> QParams:
         return self._qparams(self.inputs[i], f"{what} {i}")

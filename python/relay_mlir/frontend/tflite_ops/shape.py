@@ -36,7 +36,7 @@ def pad(op: Op) -> _expr.Expr:
     widths = op.const(1).reshape(-1, 2).tolist()
     if op.has(2):
         value = op.const(2).reshape(-1)[0].item()
-    elif op.quantized:
+    elif op.graph.qparams(op.inputs[0]) is not None:
         value = op.qparams(0).zp
     else:
         value = 0.0

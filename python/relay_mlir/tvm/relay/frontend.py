@@ -49,7 +49,7 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ["from_onnx", "from_pytorch"]
+__all__ = ["from_onnx", "from_pytorch", "from_tflite"]
 
 
 def _as_ndarrays(params: Mapping[str, np.ndarray]) -> Dict[str, Any]:
@@ -155,4 +155,17 @@ def from_pytorch(script_module, input_infos, custom_convert_map=None, default_dt
         use_parser_friendly_name=use_parser_friendly_name, keep_quantized_weight=keep_quantized_weight,
         export_renamed_c_graph_path=export_renamed_c_graph_path,
         preserve_pytorch_scopes=preserve_pytorch_scopes)
+    return mod, _as_ndarrays(params)
+
+
+def from_tflite(model, shape_dict=None, dtype_dict=None, op_converter=None) -> Tuple[Any, Dict[str, Any]]:
+    """TVM 0.19's ``relay.frontend.from_tflite``: ``model`` a ``tflite.Model`` (also
+    accepted here: the ``.tflite`` bytes or path); ``shape_dict`` / ``dtype_dict`` by input
+    tensor name. Weights are constants, so ``params`` is ``{}`` (TVM returns them as
+    ``_param_N``; its ``op_converter`` hook is not supported). See
+    ``relay_mlir.frontend.tflite``."""
+    from ...frontend.tflite import from_tflite as _from_tflite
+    if op_converter is not None:
+        raise NotImplementedError("from_tflite: a custom op_converter is not supported")
+    mod, params = _from_tflite(model, shape_dict, dtype_dict)
     return mod, _as_ndarrays(params)

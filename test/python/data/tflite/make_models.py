@@ -4,7 +4,8 @@ Run with TensorFlow (2.21 here, in a side venv):
     /work/tfvenv/bin/python test/python/data/tflite/make_models.py
 Writes, next to this file, for each network (``cnn``: conv / depthwise conv / pooling / dense /
 softmax; ``mbblock``: a MobileNetV2-like inverted residual block with hard-swish, concatenation,
-mean, pad and more):
+mean, pad and more; ``ops``: transpose, strided slice, squeeze, relu, relu6; ``matmul``:
+batch matmul, float only; ``unsupported``: CUMSUM, float only, for the error test):
   <net>_float.tflite   the float32 model
   <net>_int8.tflite    full-integer post-training quantization (int8 in and out, per-channel
                        CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED weights), calibrated on a
@@ -54,6 +55,31 @@ def mbblock() -> tf.keras.Model:
     return tf.keras.Model(x, [g])
 
 
+def ops() -> tf.keras.Model:
+    """TRANSPOSE, RELU, STRIDED_SLICE (with shrink_axis_mask), SQUEEZE, RELU6, plus
+    BATCH_MATMUL in the float model only (see main)."""
+    x = L.Input((6, 4, 4), batch_size=1, name="image")
+    y = L.Permute((2, 1, 3))(x)
+    y = L.ReLU()(y)
+    y = L.Lambda(lambda t: t[:, 1:4, ::2, 1])(y)
+    y = L.Reshape((1, 3, 3))(y)
+    y = L.Lambda(lambda t: tf.squeeze(t, axis=1))(y)
+    y = L.ReLU(max_value=6.0)(y)
+    return tf.keras.Model(x, y)
+
+
+def ops_matmul() -> tf.keras.Model:
+    x = L.Input((3, 4), batch_size=2, name="a")
+    w = L.Input((4, 5), batch_size=2, name="b")
+    return tf.keras.Model([x, w], L.Lambda(lambda t: tf.matmul(t[0], t[1]))([x, w]))
+
+
+def unsupported() -> tf.keras.Model:
+    """CUMSUM, which the importer does not convert (an error test)."""
+    x = L.Input((4,), batch_size=1, name="x")
+    return tf.keras.Model(x, L.Lambda(lambda t: tf.math.cumsum(t, axis=1))(x))
+
+
 def convert(model: tf.keras.Model, mode: str) -> bytes:
     conv = tf.lite.TFLiteConverter.from_keras_model(model)
     if mode != "float":
@@ -72,10 +98,13 @@ def convert(model: tf.keras.Model, mode: str) -> bytes:
 
 
 def main() -> None:
-    for name, make in (("cnn", cnn), ("mbblock", mbblock)):
+    nets = (("cnn", cnn, ("float", "int8", "uint8")), ("mbblock", mbblock, ("float", "int8", "uint8")),
+            ("ops", ops, ("float", "int8")), ("matmul", ops_matmul, ("float",)),
+            ("unsupported", unsupported, ("float",)))
+    for name, make, modes in nets:
         tf.keras.utils.set_random_seed(3)
         model = make()
-        for mode in ("float", "int8", "uint8"):
+        for mode in modes:
             data = convert(model, mode)
             path = os.path.join(HERE, f"{name}_{mode}.tflite")
             with open(path, "wb") as f:
