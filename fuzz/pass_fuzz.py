@@ -35,6 +35,7 @@ safe) extended by ``PassGenerator`` with the patterns the passes look for:
                 *_like (SimplifyExpr)
   bias_add      nn.bias_add on any axis (CanonicalizeOps)
   fast_math     exp/tanh/erf/softmax (FastMath)
+  atrous        space_to_batch_nd + NHWC conv2d + batch_to_space_nd (FlattenAtrousConv)
 
 Program ``i`` of seed ``S`` depends only on ``(S, i)`` and this code; every
 pass sees the same program. For each (program, pass):
@@ -113,7 +114,12 @@ VARIANTS = {
     "CombineParallelBatchMatmul(min_num_branches=2)": ("CombineParallelBatchMatmul", {"min_num_branches": 2}),
     "ConvertLayout(NHWC)": ("ConvertLayout", {"desired_layouts": {"nn.conv2d": ["NHWC", "default"]}}),
     "EtaExpand(expand_global_var=True)": ("EtaExpand", {"expand_global_var": True}),
+    "AlterOpLayout(llvm)": ("AlterOpLayout", {}),
+    "AlterOpLayout(llvm -mcpu=skylake-avx512)": ("AlterOpLayout", {}),
 }
+# variants run under a current tvm.target.Target (AlterOpLayout asks it for the SIMD lanes)
+VARIANT_TARGETS = {"AlterOpLayout(llvm)": "llvm",
+                   "AlterOpLayout(llvm -mcpu=skylake-avx512)": "llvm -mcpu=skylake-avx512"}
 
 
 def discover_passes() -> Dict[str, Tuple[str, dict]]:
@@ -183,8 +189,12 @@ def make_pass(name: str, table: Optional[dict] = None):
         p = getattr(T, cls)(**kw)
 
     def run(mod):
+        from relay_mlir.tvm.target import Target
         with T.PassContext(opt_level=4):
-            return p(mod)
+            if name not in VARIANT_TARGETS:
+                return p(mod)
+            with Target(VARIANT_TARGETS[name]):
+                return p(mod)
     return run
 
 
@@ -264,6 +274,7 @@ class PassGenerator(rp.Generator):
             (4, "cse_branches", self.pat_cse_branches),
             (3, "const_struct", self.pat_const_struct),
             (2, "unused_global", self.pat_unused_global),
+            (4, "atrous", self.pat_atrous),
         ]
 
     def infer_and_eval(self, args, build):
@@ -610,6 +621,33 @@ class PassGenerator(rp.Generator):
         cip = self.coin()
         return Node(args, lambda *xs: relay.nn.avg_pool2d(f(*xs), ks, st, padding=own, count_include_pad=cip,
                                                           ceil_mode=ceil, layout=layout), "pad+avg_pool2d")
+
+    def pat_atrous(self):
+        """space_to_batch_nd, an NHWC conv2d, batch_to_space_nd (FlattenAtrousConv): SAME- and
+        VALID-like paddings, crops within them and (sometimes) beyond, a conv padding of its
+        own or a pad value of 0.5 now and then (those must stay)."""
+        relay = _relay()
+        v = self._nchw(4)
+        if v is None:
+            return None
+        _, c, h, w = v.shape
+        block, ks, pads, crops = [self.ri(1, 3), self.ri(1, 3)], [self.ri(1, 3), self.ri(1, 3)], [], []
+        own = [1, 1] if self.coin(0.1) else [0, 0]
+        for d, b, k, o in zip((h, w), block, ks, own):
+            before = self.ri(0, 3)
+            after = (-(d + before)) % b
+            while (d + before + after) // b + 2 * o < k:
+                after += b
+            full = (d + before + after) // b * b + 2 * o * b - (k - 1) * b
+            c0 = self.ri(0, min(before + (1 if self.coin(0.1) else 0), full - 1))
+            c1 = self.ri(0, min(after, full - 1 - c0))
+            pads.append([before, after])
+            crops.append([c0, c1])
+        pv = 0.5 if self.coin(0.1) else 0.0
+        wt = self._weight((ks[0], ks[1], c, self.ri(1, 3)))
+        return Node([v, wt], lambda a, k: relay.nn.batch_to_space_nd(relay.nn.conv2d(
+            relay.nn.space_to_batch_nd(relay.transpose(a, [0, 2, 3, 1]), block, pads, pad_value=pv),
+            k, padding=own, data_layout="NHWC", kernel_layout="HWIO"), block, crops), "atrous")
 
     def pat_div_const(self):
         relay = _relay()

@@ -10,7 +10,7 @@ group count (the input channels for a depthwise conv).
 In relay-mlir they are operators of the expression tree: users see, count, print and parse
 them as TVM's, and the reference interpreter runs them (``layout_transform`` to NCHW/OIHW,
 ``nn.conv2d``, ``layout_transform`` to ``out_layout``). They have no dialect operator yet:
-the emitter writes each call as that same definition (``DEFINED_AT_EMISSION``), so a module
+the emitter writes each call as that same definition (relay_mlir.defined_ops), so a module
 holding them types, compiles and runs with TVM's values.
 
     >>> import relay_mlir as relay
@@ -25,13 +25,13 @@ holding them types, compiles and runs with TVM's values.
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, Optional, Sequence
+from typing import Optional, Sequence
 
 from .expr import Call, Expr
 from .interpreter_ops import KERNELS
 
 __all__ = ["contrib_conv2d_nchwc", "contrib_depthwise_conv2d_nchwc", "definition",
-           "DEFINED_AT_EMISSION", "CONV2D_NCHWC", "DEPTHWISE_CONV2D_NCHWC"]
+           "DEFINITIONS", "CONV2D_NCHWC", "DEPTHWISE_CONV2D_NCHWC"]
 
 CONV2D_NCHWC = "nn.contrib_conv2d_NCHWc"
 DEPTHWISE_CONV2D_NCHWC = "nn.contrib_depthwise_conv2d_NCHWc"
@@ -97,7 +97,7 @@ def contrib_depthwise_conv2d_nchwc(data: Expr, kernel: Expr, strides=(1, 1), pad
                          out_dtype)
 
 
-def definition(call: Call) -> Expr:
+def definition(call: Call, shape_of=None) -> Expr:
     """The call in ordinary operators: ``layout_transform`` of the data to NCHW and of the
     kernel to OIHW, ``nn.conv2d`` with the call's attributes, ``layout_transform`` of the
     result to ``out_layout``."""
@@ -130,7 +130,5 @@ def _kernel(args, attrs):
 
 KERNELS[CONV2D_NCHWC] = KERNELS[DEPTHWISE_CONV2D_NCHWC] = _kernel
 
-#: operators of the expression tree that the emitter writes as their definition
-DEFINED_AT_EMISSION: Dict[str, Callable[[Call], Expr]] = {
-    CONV2D_NCHWC: definition, DEPTHWISE_CONV2D_NCHWC: definition,
-}
+#: name -> definition(call, shape_of) for the emitter (relay_mlir.defined_ops)
+DEFINITIONS = {CONV2D_NCHWC: definition, DEPTHWISE_CONV2D_NCHWC: definition}

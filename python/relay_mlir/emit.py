@@ -561,7 +561,7 @@ def _op_classes() -> Dict[str, type]:
 
 def _defined_at_emission() -> Dict[str, PyAny]:
     """Operators of the expression tree with no dialect op, emitted as their definition."""
-    from .blocked_conv import DEFINED_AT_EMISSION
+    from .defined_ops import DEFINED_AT_EMISSION
 
     return DEFINED_AT_EMISSION
 
@@ -992,8 +992,8 @@ class _Emitter(ExprFunctor):
         if isinstance(ex.op, E.Op) and ex.op.name in _REGION_MARKERS and len(ex.args) == 1:
             return self._operand(ex.args[0])  # BYOC's region markers are their value (issue 34)
         if isinstance(ex.op, E.Op) and ex.op.name in _defined_at_emission():
-            defn = _defined_at_emission()[ex.op.name](ex)  # relay_mlir.blocked_conv
-            value = self.visit(defn)
+            defn = _defined_at_emission()[ex.op.name](ex, lambda e: self._static_shape(ex, e))
+            value = self.visit(defn)  # relay_mlir.defined_ops
             self.key_of[ex] = self.key_of[defn]
             return value
         if isinstance(ex.op, E.Op):
@@ -1047,6 +1047,17 @@ class _Emitter(ExprFunctor):
     def _global_fn(self, ex: E.GlobalVar, gv: E.GlobalVar):
         return self.build(ex, "relay.global_fn", attrs={
             "callee": self.ir.FlatSymbolRefAttr.get(gv.name_hint)}).result
+
+    def _static_shape(self, ex: E.Call, e: E.Expr) -> List[int]:
+        """The static shape of ``ex``'s operand ``e`` as emitted (a located error otherwise)."""
+        t = self._operand(e).type
+        try:
+            shape = list(self.ir.RankedTensorType(t).shape)
+        except ValueError:  # not a ranked tensor (!relay.incomplete, a tuple)
+            shape = [-1]
+        if all(d >= 0 for d in shape):
+            return shape
+        raise self.error(ex, f"'{ex.op.name}' needs an operand of static shape, got {t}")
 
     def _operand(self, e: E.Expr):
         """``visit(e)`` as an operand: a generic global function becomes its

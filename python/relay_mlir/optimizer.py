@@ -26,11 +26,13 @@ from typing import List, Optional
 
 from .pass_infra import Pass, PassContext, Sequential, _required_pass
 
-# relay.build's passes compile() does not run (issue 31), in TVM's order: qnn.Legalize,
-# FlattenAtrousConv and SimplifyExprPostAlterOp are not in relay-mlir yet; AlterOpLayout (TVM's
-# x86 NCHW{n}c blocking, relay_mlir.transform.AlterOpLayout) is left out of compile() on purpose
-# (docs/optimizer.md: the layouts for IREE are chosen in relay-to-iree-input);
-# ToBasicBlockNormalForm is a form of the expressions (MLIR regions are in it already).
+# relay.build's passes compile() does not run (issue 31), in TVM's order: qnn.Legalize and
+# SimplifyExprPostAlterOp are not in relay-mlir yet; FlattenAtrousConv is a Python pass (its
+# operators exist in the expression tree only, relay_mlir.defined_ops) with no MLIR form for
+# compile()'s pipeline; AlterOpLayout (TVM's x86 NCHW{n}c blocking) is left out of
+# compile() on purpose (docs/optimizer.md: the layouts for IREE are chosen in
+# relay-to-iree-input); ToBasicBlockNormalForm is a form of the expressions (MLIR regions are
+# in it already).
 MISSING = ("ToBasicBlockNormalForm", "qnn.Legalize",
            "FlattenAtrousConv", "AlterOpLayout", "SimplifyExprPostAlterOp")
 

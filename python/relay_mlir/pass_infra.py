@@ -64,7 +64,7 @@ _NOT_YET = frozenset("""
     CapturePostDfsIndexInSpans ChangeBatch CollagePartition
     Conv2dToSparse Conv2dToSparse2 Defunctionalization
     DenseToSparse FakeQuantizationToInteger
-    FirstOrderGradient FlattenAtrousConv FlexibleShapeDispatch FoldConstantExpr
+    FirstOrderGradient FlexibleShapeDispatch FoldConstantExpr
     InferTypeLocal
     InlineCompilerFunctionsBoundTo LayoutConfig LazyGradientInit
     ManifestLifetimes MarkCompilerFunctionsAsExtern

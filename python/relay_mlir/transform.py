@@ -28,7 +28,7 @@ Where TVM 0.19 keeps things: ``tvm.relay.transform`` has the passes, ``FunctionP
 ``tvm.instrument``'s. They live in ``relay_mlir.pass_infra``; this module re-exports them
 all.
 
-TVM's other ``relay.transform`` names (``FlattenAtrousConv``, ...) are not
+TVM's other ``relay.transform`` names (``FakeQuantizationToInteger``, ...) are not
 implemented yet: reading one is an ``AttributeError`` that says so.
 """
 from __future__ import annotations
@@ -60,6 +60,7 @@ __all__ = [
     "CombineParallelConv2D", "CombineParallelDense", "CombineParallelBatchMatmul",
     "FastMath", "ToMixedPrecision",
     "ToANormalForm", "ToBasicBlockNormalForm", "ToGraphNormalForm", "ConvertLayout", "AlterOpLayout",
+    "FlattenAtrousConv",
     "LambdaLift", "PartialEvaluate", "FuseOps", "DefuseOps",
     "RemoveUnusedFunctions", "Inline", "EtaExpand", "Legalize",
     "FunctionPass", "function_pass",
@@ -998,6 +999,32 @@ class AlterOpLayout(FunctionPass):
         lanes = simd_32bit_lanes(target)
         self._pass_func = lambda fn, m, c: alter_op_layout(fn, lanes)
         return super()._transform_functions(_infer(mod), ctx)
+
+
+@_register_pass
+class FlattenAtrousConv(FunctionPass):
+    """Relay's FlattenAtrousConv() (PassInfo: "FlattenAtrousConv", opt level 0, requires
+    InferType, a function pass): ``batch_to_space_nd(conv2d(space_to_batch_nd(x)))`` with an
+    NHWC conv2d becomes one ``nn.conv2d`` of ``x`` with ``dilation = block_shape``; the padding
+    is the paddings minus the crops (TVM 0.19 always uses SAME padding, which breaks a VALID
+    atrous conv; relay_mlir.flatten_atrous_conv)::
+
+        >>> import relay_mlir as relay
+        >>> x, w = relay.var("x", shape=(1, 10, 10, 3)), relay.var("w", shape=(3, 3, 3, 4))
+        >>> y = relay.nn.space_to_batch_nd(x, [2, 2], [[2, 2], [2, 2]])
+        >>> y = relay.nn.conv2d(y, w, data_layout="NHWC", kernel_layout="HWIO")
+        >>> y = relay.nn.batch_to_space_nd(y, [2, 2], [[0, 0], [0, 0]])
+        >>> body = relay.transform.FlattenAtrousConv()(relay.IRModule.from_expr(relay.Function([x, w], y)))["main"].body
+        >>> body.op.name, body.attrs["dilation"], body.attrs["padding"]
+        ('nn.conv2d', [2, 2], [2, 2, 2, 2])
+    """
+
+    _info = PassInfo(0, "FlattenAtrousConv", ["InferType"])
+
+    def __init__(self) -> None:
+        from .flatten_atrous_conv import flatten_atrous_conv
+
+        self._pass_func = lambda fn, mod, ctx: flatten_atrous_conv(fn)
 
 
 @_register_pass

@@ -355,8 +355,8 @@ def test_unknown_required_pass():
     assert bad(mod) is mod
     with pytest.raises(ValueError, match="pass 'Bad' requires 'NoSuchPass'"):
         Sequential([bad])(mod)
-    with pytest.raises(ValueError, match="'FlattenAtrousConv', a TVM pass not implemented yet"):
-        Sequential([Sequential([], required=["FlattenAtrousConv"])])(mod)
+    with pytest.raises(ValueError, match="'FakeQuantizationToInteger', a TVM pass not implemented yet"):
+        Sequential([Sequential([], required=["FakeQuantizationToInteger"])])(mod)
 
 
 def test_sequential_argument_errors():

@@ -508,7 +508,10 @@ def space_to_depth(data: Expr, block_size: int, layout: str = "NCHW") -> Call:
                  layout=_str("layout", layout))
 
 
-# TVM 0.19's x86 AlterOpLayout convolutions (relay_mlir.blocked_conv)
+# operators with no dialect op yet (relay_mlir.defined_ops): TVM 0.19's x86 AlterOpLayout
+# convolutions and the space/batch pair
 from ..blocked_conv import contrib_conv2d_nchwc, contrib_depthwise_conv2d_nchwc  # noqa: E402
+from ..space_batch import batch_to_space_nd, space_to_batch_nd  # noqa: E402
 
-__all__ += ["contrib_conv2d_nchwc", "contrib_depthwise_conv2d_nchwc"]
+__all__ += ["contrib_conv2d_nchwc", "contrib_depthwise_conv2d_nchwc", "space_to_batch_nd",
+            "batch_to_space_nd"]
