@@ -17,15 +17,28 @@ interpreter and a single-target ``compile`` ignore them.
 ('on_device', 'cuda', False)
 >>> device_copy(x, "cpu", "cuda").attrs["dst_virtual_device"]
 'cuda'
+
+``compiler_begin(data, compiler)`` marks where a value enters a region that ``compiler`` will
+compile, ``compiler_end(data, compiler)`` where it leaves one (BYOC: ``AnnotateTarget`` inserts
+them, ``PartitionGraph`` turns each region into an external function; docs/byoc.md). They are
+markers, not computations: emission and type inference treat each as its value. Relay's text
+format prints and parses them as TVM does (``annotation.compiler_begin(%x, compiler="dnnl")``).
+
+>>> b = compiler_begin(x, "dnnl")
+>>> b.op.name, b.attrs["compiler"]
+('annotation.compiler_begin', 'dnnl')
+
+TVM 0.19 spells these ``relay.annotation.*`` and ``relay.op.annotation.*`` (one module), and
+``device_copy`` also ``relay.device_copy`` and ``relay.op.device_copy``; relay-mlir has every
+spelling (``relay_mlir.op.annotation`` re-exports this module's functions).
 """
 from __future__ import annotations
 
-from .expr import Call, Expr, Op, TupleWrapper
+from .expr import Call, Expr, Function, Op, TupleWrapper
 from .interpreter_ops import KERNELS
-from .op.annotation import compiler_begin, compiler_end  # TVM's relay.annotation has them too
 
 __all__ = ["on_device", "device_copy", "device_name", "is_call_of", "VirtualDevice", "ON_DEVICE",
-           "DEVICE_COPY", "compiler_begin", "compiler_end"]
+           "DEVICE_COPY", "compiler_begin", "compiler_end", "function_on_device"]
 
 ON_DEVICE = "on_device"
 DEVICE_COPY = "device_copy"
@@ -119,6 +132,33 @@ def on_device_text_form(data: Expr, virtual_device: object, constrain_result: bo
 def device_copy_text_form(data: Expr, src_virtual_device: object, dst_virtual_device: object) -> Call:
     """``device_copy(%x, src_virtual_device="cpu", dst_virtual_device="cuda")`` (the printed form)."""
     return device_copy(data, src_virtual_device, dst_virtual_device)
+
+
+def _annotate(name: str, data: Expr, compiler: str) -> Call:
+    data = _value(name, data)
+    if not isinstance(compiler, str) or not compiler:
+        raise TypeError(f"{name}: the compiler must be a non-empty string, got {compiler!r}")
+    return _typed_as(Call(Op.get(name), [data], {"compiler": compiler}), data)
+
+
+def compiler_begin(data: Expr, compiler: str) -> Call:
+    """``data`` entering a region of ``compiler`` (``annotation.compiler_begin``)."""
+    return _annotate("annotation.compiler_begin", data, compiler)
+
+
+def compiler_end(data: Expr, compiler: str) -> Call:
+    """``data`` leaving a region of ``compiler`` (``annotation.compiler_end``)."""
+    return _annotate("annotation.compiler_end", data, compiler)
+
+
+def function_on_device(function: Function, param_devices: object, result_device: object) -> Function:
+    """TVM 0.19's ``relay.annotation.function_on_device`` exists but cannot run: it calls
+    ``_make.FunctionOnDevice``, which TVM 0.19 no longer has (AttributeError). relay-mlir says
+    so, with what to write instead."""
+    raise NotImplementedError(
+        "function_on_device: TVM 0.19 removed FunctionOnDevice (its function_on_device raises "
+        "AttributeError); place the parameters and the result with on_device(param, device) and "
+        "on_device(body, device, constrain_result=True) instead")
 
 
 def _register_identity_kernels() -> None:

@@ -52,7 +52,7 @@ LAYERS = {
     "module": 9, "_worker": 9, "runtime": 9, "prelude": 9.5, "parser": 9.5, "mlir_import": 9.5, "_tvm_ndarray": 0,
     "autodiff": 9.7, "pass_infra": 9.8,
     # issue 34: the pattern language and the BYOC passes
-    "op.op_attr": 0, "op.contrib.register": 0, "op.contrib": 0.1, "op.annotation": 4,
+    "op.op_attr": 0, "op.contrib.register": 0, "op.contrib": 0.1, "op.annotation": 4.6,
     "dataflow_pattern.pattern": 9.11, "dataflow_pattern.structural": 9.11,
     "dataflow_pattern.attrs": 9.11, "dataflow_pattern.graph": 9.12,
     "dataflow_pattern.pattern_graph": 9.12, "dataflow_pattern.visitor": 9.13,

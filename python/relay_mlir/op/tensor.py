@@ -18,6 +18,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
+from ..annotation import device_copy  # TVM 0.19's relay.op.device_copy (relay.op.tensor)
 from ..expr import Call, Constant, Expr, Tuple
 from . import dyn as _dyn
 from ._make import IntList, _bool, _call, _float, _int, _ints
@@ -27,6 +28,7 @@ __all__ = [
     "negative", "exp", "log", "sqrt", "tanh", "sigmoid",
     "reshape", "transpose", "concatenate", "sum", "mean",
 ]
+__all__ += ["device_copy"]
 # elementwise
 __all__ += [
     "abs", "ceil", "floor", "round", "trunc", "sign", "log2", "log10", "rsqrt",
