@@ -22,6 +22,9 @@ caller wrote, ``"bytecode": true``), and what to do (``lower_module``):
   run that pipeline;
 - ``facts``: give back what the compiler needs to know about the lowered
   program (``lowered_facts``: loops, host branches, run-time sizes);
+- ``parameters``: move the constants of at least ``parameter_min_bytes`` into a
+  parameter archive at that path (``weight_parameters``; the answer's
+  ``"parameters"`` says how many moved);
 - ``output``: write the result text to that file (iree-compile reads it
   there), else return it as ``"text"``.
 
@@ -47,6 +50,7 @@ from .emit import (_cast_type, _ir, annotate_result_dtypes, check_entry_tensors,
                    new_context, parse_module, results_incomplete, run_passes)
 from .errors import CompileError, Diagnostic, diagnostics_from_text
 from .lowering_request import lowering_pipeline, main_layout
+from .weight_parameters import move_large_constants
 
 
 def diag_to_json(d: Diagnostic) -> dict:
@@ -208,6 +212,8 @@ def lower_module(ctx, op, req: dict, progress: Callable[[str], None] = lambda st
         out["diagnostics"] = [diag_to_json(d) for d in diags]
     if req.get("facts"):
         out["facts"] = lowered_facts(ctx, op)
+    if req.get("parameters"):
+        out["parameters"] = move_large_constants(ctx, op, req["parameters"], req["parameter_min_bytes"])
     with ctx:
         if req.get("output"):
             with open(req["output"], "wb") as f:

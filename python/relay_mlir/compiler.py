@@ -1,8 +1,9 @@
 """``relay_mlir.compile``: relay MLIR (or a builder ``IRModule``) to an IREE ``Executable``.
 
 The program is type-inferred and lowered by the ``relay-to-iree-input``
-pipeline, printed as MLIR *text* (IREE rejects MLIR 22 bytecode) and handed
-to ``iree.compiler.compile_str``.
+pipeline, printed as MLIR *text* (IREE rejects MLIR 22 bytecode), its large
+constants in a parameter archive beside it (``weight_parameters``), and handed
+to ``iree.compiler.compile_file``.
 
 Example::
 
@@ -38,6 +39,7 @@ from .expr import Function
 from .lowering_request import PIPELINE, lowering_pipeline, main_layout  # noqa: F401  (compiler's API)
 from .module import IRModule
 from .runtime import Executable
+from . import weight_parameters
 from .targets import (_DATA_TILING, _GLOBAL_DATA_TILING, _GPU_LOOPS, _KEEP_F64, _RUN_TIME_ROWS,  # noqa: F401
                       TARGETS, Target, get_target)
 
@@ -80,6 +82,7 @@ class Lowered:
     host_branches: bool
     run_time_sizes: bool
     workdir: Optional[tempfile.TemporaryDirectory] = field(default=None, repr=False)
+    parameters: Optional[Path] = None  # the archive of its large constants (weight_parameters)
 
     def text(self) -> str:
         return self.path.read_text(encoding="utf-8")
@@ -96,9 +99,10 @@ def _lower(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
 
 def _lower_source(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
                   source_name: Optional[str] = None, isolate: Optional[bool] = None,
-                  opt_level: Optional[int] = None) -> Lowered:
+                  opt_level: Optional[int] = None, parameters: bool = False) -> Lowered:
     """``source`` lowered (see ``lower_to_iree_input``) after Relay's optimizer at ``opt_level``
-    (``optimizer.context_for``: None is the current PassContext's, or 3 outside any).
+    (``optimizer.context_for``: None is the current PassContext's, or 3 outside any); with
+    ``parameters``, its large constants moved to a parameter archive (``weight_parameters``).
 
     An ``IRModule`` is emitted and typed here (its typing rules run as it is
     built) and crosses to the worker as bytecode; MLIR text from a user (or
@@ -120,7 +124,8 @@ def _lower_source(source: Source, params: Optional[Mapping[str, np.ndarray]] = N
     if isinstance(source, IRModule):
         em = source.to_mlir(params=params, infer=True)  # types inferred (and checked) here
         layout, _ = main_layout(em.ctx, em.operation, inferred=True)
-        return lower_parsed_module(em.ctx, em.operation, isolate, passes, typed=True, layout=layout)
+        return lower_parsed_module(em.ctx, em.operation, isolate, passes, typed=True, layout=layout,
+                                   parameters=parameters)
     if params:
         raise ValueError("params can only be bound when compiling an IRModule")
     req = {"source_name": source_name or "<input>", "checks": True}
@@ -131,7 +136,7 @@ def _lower_source(source: Source, params: Optional[Mapping[str, np.ndarray]] = N
         req.update(input=path, source_name=path)
     else:
         req["text"] = source
-    return _lower_request(req, passes, isolate)
+    return _lower_request(req, passes, isolate, parameters=parameters)
 
 
 def lower_parsed(ctx, op, isolate: Optional[bool] = None, passes: Sequence[str] = ()):
@@ -143,7 +148,8 @@ def lower_parsed(ctx, op, isolate: Optional[bool] = None, passes: Sequence[str] 
 
 
 def lower_parsed_module(ctx, op, isolate: Optional[bool] = None, passes: Sequence[str] = (),
-                        typed: bool = False, layout: Optional[ResultLayout] = None) -> Lowered:
+                        typed: bool = False, layout: Optional[ResultLayout] = None,
+                        parameters: bool = False) -> Lowered:
     """Lowers a parsed (or emitted) relay module, ``typed`` if its types are inferred already.
 
     The public functions' result dtypes are recorded first (in their
@@ -160,24 +166,28 @@ def lower_parsed_module(ctx, op, isolate: Optional[bool] = None, passes: Sequenc
     check_tensor_sizes(ctx, op)
     req = {"typed": typed, "source_name": "<input>"}
     if not _isolate(isolate):
-        return _lower_request(req, passes, isolate, (ctx, op), layout)
+        return _lower_request(req, passes, isolate, (ctx, op), layout, parameters=parameters)
     with ctx:
         work = tempfile.TemporaryDirectory(prefix="relay-mlir-")
         req.update(input=os.path.join(work.name, "input.mlirbc"), bytecode=True)
         with open(req["input"], "wb") as f:
             op.write_bytecode(f)
-    return _lower_request(req, passes, isolate, (ctx, op), layout, work)
+    return _lower_request(req, passes, isolate, (ctx, op), layout, work, parameters)
 
 
 def _lower_request(req: dict, passes: Sequence[str], isolate: Optional[bool], parsed=None,
-                   layout: Optional[ResultLayout] = None, work=None) -> Lowered:
+                   layout: Optional[ResultLayout] = None, work=None, parameters: bool = False) -> Lowered:
     """Runs the lowering request ``req`` (``_worker.lower_module``) in the worker, or on the
     caller's ``parsed`` ``(ctx, op)`` in this process if isolation is off; the lowered text
-    goes to a file in ``work`` (a new temporary directory if None)."""
+    goes to a file in ``work`` (a new temporary directory if None), and with ``parameters``
+    its large constants to the archive ``weights.irpa`` beside it."""
 
     work = work or tempfile.TemporaryDirectory(prefix="relay-mlir-")
     req.update(lowering=PIPELINE, passes=list(passes), what="lowering to IREE input", annotate=True,
                facts=True, output=os.path.join(work.name, "iree_input.mlir"))
+    if parameters:
+        req.update(parameters=os.path.join(work.name, "weights.irpa"),
+                   parameter_min_bytes=weight_parameters.MIN_BYTES)
     if not _isolate(isolate):
         answer = lower_module(*parsed, req) if parsed is not None else run_request(req)
     else:
@@ -190,6 +200,7 @@ def _lower_request(req: dict, passes: Sequence[str], isolate: Optional[bool], pa
     if "layout" in answer:
         layout = decode_layout(answer["layout"])
     return Lowered(Path(req["output"]), answer.get("result_dtypes") or {}, layout, workdir=work,
+                   parameters=Path(req["parameters"]) if answer.get("parameters") else None,
                    **answer["facts"])
 
 
@@ -265,6 +276,8 @@ def _iree_compile(source: Union[str, Lowered], target: Target, extra_args: Seque
 
     low = source if isinstance(source, Lowered) else _lowered_from_text(source)
     args = list(target.flags) + (target.loop_flags if low.has_loop else []) + list(extra_args)
+    if low.parameters is not None:  # its large constants, imported back into the program
+        args += weight_parameters.import_flags(str(low.parameters))
     sized = target.run_time_size_flags if low.run_time_sizes else []
     run = _compile_via_vm if low.host_branches and not _names_phase(extra_args) else _compile
     for speed in [target.speed_flags, *target.fallback_speed_flags]:
@@ -396,7 +409,8 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
                                    lower=lower_to_iree_input)
     tgt = get_target(target)
     t0 = time.perf_counter()
-    low = _lower_source(source, params=params, source_name=source_name, opt_level=opt_level)
+    low = _lower_source(source, params=params, source_name=source_name, opt_level=opt_level,
+                        parameters=True)
     low = attach_external_code(source, low, tgt.name)  # BYOC codegens (docs/byoc.md)
     t1 = time.perf_counter()
     vmfb = _iree_compile(low, tgt, extra_args)
