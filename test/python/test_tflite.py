@@ -123,10 +123,20 @@ def _operator_results(name: str, resolver: OpResolverType):
         yield i, op.name, relay.create_executor("debug", mod=mod).evaluate()(), it.get_tensor(op.outputs[0])
 
 
-@pytest.mark.parametrize("name", ["cnn_float", "cnn_int8", "mbblock_float", "mbblock_int8", "ops_int8"])
+@pytest.mark.parametrize("name", ["cnn_float", "cnn_int8", "mbblock_float", "mbblock_int8", "ops_int8",
+                                  "cnn_int8_floatio"])
 def test_each_operator_equals_reference_kernel(name):
     for i, opcode, got, ref in _operator_results(name, OpResolverType.BUILTIN_REF):
         _check(got, ref, f"{name} operator #{i} {opcode}")
+
+
+def test_float_io_quantized_model_in_the_interpreter():
+    """int8 inside, float32 at the ends (QUANTIZE float -> int8, DEQUANTIZE int8 -> float):
+    the whole model in relay-mlir's reference interpreter equals TFLite's."""
+    mod, _ = T.from_tflite(_path("cnn_int8_floatio"))
+    xs = _inputs("cnn_int8_floatio", 5)
+    got = relay.create_executor("debug", mod=mod).evaluate()(*xs)
+    _check(got, _run(_interpreter("cnn_int8_floatio", OpResolverType.BUILTIN_REF), xs), "cnn_int8_floatio")
 
 
 def test_optimized_kernels_differ_only_in_conv_rounding():
@@ -182,9 +192,20 @@ def test_quantized_tensor_without_parameters_is_an_error():
         T.from_tflite(_single_op_model("ADD", 9, quantized=False))
 
 
-def _single_op_model(opcode: str, ttype: int, quantized: bool) -> bytes:
+@pytest.mark.parametrize("scale, zero_point, message", [
+    ([0.0], [1], r"tensor 'a' has scale 0; scales must be positive and finite"),
+    ([float("nan")], [1], r"tensor 'a' has scale nan"),
+    ([0.5], [200], r"tensor 'a' \(int8\) has zero point 200, outside int8's range \[-128, 127\]"),
+    ([0.5, 0.5, 0.5], [0], r"tensor 'a' of shape \[1, 2, 2\] has 3 per-channel scales along dimension 0"),
+])
+def test_bad_quantization_parameters_are_located_errors(scale, zero_point, message):
+    with pytest.raises(ImportError_, match=r"TFLite operator #0 \(ADD, tensor 'a'\): " + message):
+        T.from_tflite(_single_op_model("ADD", 9, quantized=True, scale=scale, zero_point=zero_point))
+
+
+def _single_op_model(opcode: str, ttype: int, quantized: bool, scale=(0.5,), zero_point=(1,)) -> bytes:
     """A flatbuffer of one builtin operator ``y = opcode(a, b)`` on [1, 2, 2] tensors of
-    TFLite type ``ttype`` (scale 0.5, zero point 1 when ``quantized``)."""
+    TFLite type ``ttype`` (with ``scale`` / ``zero_point`` when ``quantized``)."""
     import flatbuffers
     import tflite
     b = flatbuffers.Builder(1024)
@@ -196,11 +217,11 @@ def _single_op_model(opcode: str, ttype: int, quantized: bool) -> bytes:
         return b.EndVector()
 
     def quant():
-        scale = vector(tflite.QuantizationParametersStartScaleVector, [0.5], b.PrependFloat32)
-        zp = vector(tflite.QuantizationParametersStartZeroPointVector, [1], b.PrependInt64)
+        scales = vector(tflite.QuantizationParametersStartScaleVector, list(scale), b.PrependFloat32)
+        zps = vector(tflite.QuantizationParametersStartZeroPointVector, list(zero_point), b.PrependInt64)
         tflite.QuantizationParametersStart(b)
-        tflite.QuantizationParametersAddScale(b, scale)
-        tflite.QuantizationParametersAddZeroPoint(b, zp)
+        tflite.QuantizationParametersAddScale(b, scales)
+        tflite.QuantizationParametersAddZeroPoint(b, zps)
         return tflite.QuantizationParametersEnd(b)
 
     tensors = []

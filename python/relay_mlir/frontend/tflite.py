@@ -113,14 +113,31 @@ class _Graph:
         return _expr.const(data)
 
 
+_ZP_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
+
+
 def _check_qparams(graph: _Graph, t: int, where: str) -> None:
+    """Scales positive and finite, zero points inside the tensor's dtype, per-channel
+    parameters one per channel along the quantized dimension."""
     q = graph.qparams(t)
     if q is None:
         return
+    name, dtype, shape = graph.tensor_name(t), graph.tensor_dtype(t), graph.tensor_shape(t)
     bad = ~np.isfinite(q.scale) | (q.scale <= 0)
     if bad.any():
-        raise ImportError_(f"{where}: tensor '{graph.tensor_name(t)}' has scale {q.scale[bad][0]:g}; "
+        raise ImportError_(f"{where}: tensor '{name}' has scale {q.scale[bad][0]:g}; "
                            "scales must be positive and finite")
+    lo, hi = _ZP_RANGES.get(dtype, (-(2 ** 31), 2 ** 31 - 1))
+    out = (q.zero_point < lo) | (q.zero_point > hi)
+    if out.any():
+        raise ImportError_(f"{where}: tensor '{name}' ({dtype}) has zero point {q.zero_point[out][0]}, "
+                           f"outside {dtype}'s range [{lo}, {hi}]")
+    if q.zero_point.size not in (1, q.scale.size):
+        raise ImportError_(f"{where}: tensor '{name}' has {q.scale.size} scales and "
+                           f"{q.zero_point.size} zero points; expected as many (or one zero point)")
+    if q.per_channel and (not 0 <= q.axis < len(shape) or shape[q.axis] != q.scale.size):
+        raise ImportError_(f"{where}: tensor '{name}' of shape {shape} has {q.scale.size} per-channel "
+                           f"scales along dimension {q.axis}; expected one per channel")
 
 
 def _convert(graph: _Graph, names: Dict[int, str], outputs: Optional[Sequence[str]]) -> _expr.Expr:

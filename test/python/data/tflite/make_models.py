@@ -11,6 +11,7 @@ batch matmul, float only; ``unsupported``: CUMSUM, float only, for the error tes
                        CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED weights), calibrated on a
                        seeded representative dataset
   <net>_uint8.tflite   the same with uint8 input and output (QUANTIZE ops at both ends)
+  cnn_int8_floatio.tflite  int8 inside, float32 input and output (QUANTIZE / DEQUANTIZE)
 The weights are seeded, so a rerun makes the same networks.
 """
 import os
@@ -92,13 +93,14 @@ def convert(model: tf.keras.Model, mode: str) -> bytes:
         conv.optimizations = [tf.lite.Optimize.DEFAULT]
         conv.representative_dataset = data
         conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-        conv.inference_input_type = tf.int8 if mode == "int8" else tf.uint8
-        conv.inference_output_type = tf.int8 if mode == "int8" else tf.uint8
+        if mode != "int8_floatio":  # float input and output: QUANTIZE / DEQUANTIZE at the ends
+            conv.inference_input_type = tf.int8 if mode == "int8" else tf.uint8
+            conv.inference_output_type = tf.int8 if mode == "int8" else tf.uint8
     return conv.convert()
 
 
 def main() -> None:
-    nets = (("cnn", cnn, ("float", "int8", "uint8")), ("mbblock", mbblock, ("float", "int8", "uint8")),
+    nets = (("cnn", cnn, ("float", "int8", "uint8", "int8_floatio")), ("mbblock", mbblock, ("float", "int8", "uint8")),
             ("ops", ops, ("float", "int8")), ("matmul", ops_matmul, ("float",)),
             ("unsupported", unsupported, ("float",)))
     for name, make, modes in nets:
