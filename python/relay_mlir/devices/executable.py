@@ -11,6 +11,8 @@ each ``device_copy`` is a download from one device and an upload to the other.
 """
 from __future__ import annotations
 
+import base64
+import io
 from typing import Dict, List, Sequence, Tuple as PyTuple, Union
 
 import numpy as np
@@ -20,6 +22,21 @@ from ..runtime import Executable
 from .stages import Stage, ValueRef
 
 __all__ = ["MultiDeviceExecutable"]
+
+
+def _ref(text: str) -> ValueRef:
+    kind, _, index = text.partition(":")
+    return ValueRef(kind, int(index))
+
+
+def _array_text(a: np.ndarray) -> str:
+    buf = io.BytesIO()
+    np.save(buf, np.asarray(a), allow_pickle=False)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _text_array(text: str) -> np.ndarray:
+    return np.load(io.BytesIO(base64.b64decode(text)), allow_pickle=False)
 
 
 def _tensors(x: object) -> tuple:
@@ -93,6 +110,27 @@ class MultiDeviceExecutable:
         """Writes the ``.vmfb`` (``iree-dump-module`` lists both devices' executables)."""
         with open(path, "wb") as f:
             f.write(self.vmfb)
+
+    def describe(self) -> Dict[str, object]:
+        """Everything but the ``.vmfb`` as JSON values (what ``export_library`` stores and
+        ``restore`` reads back): the stages with their inputs and outputs, the results, the
+        constant results (``.npy`` in base64), and the devices with their targets and drivers."""
+        return {"stages": [[name, dev, [str(r) for r in ins], [[str(r), n] for r, n in outs]]
+                           for name, dev, ins, outs in self._stages],
+                "results": [str(r) for r in self._results],
+                "constants": {str(r): _array_text(v[0]) for r, v in self._constants.items()},
+                "tuple_result": self._tuple_result, "n_params": self._n_params,
+                "devices": self.devices, "drivers": self.drivers}
+
+    @classmethod
+    def restore(cls, vmfb: bytes, desc: Dict[str, object]) -> "MultiDeviceExecutable":
+        """The executable ``describe`` described (``KeyError``/``ValueError`` if incomplete)."""
+        stages = [Stage(name, dev, 0, [_ref(r) for r in ins], [_ref(r) for r, _ in outs],
+                        output_sizes=[int(n) for _, n in outs])
+                  for name, dev, ins, outs in desc["stages"]]
+        constants = {_ref(r): _text_array(v) for r, v in desc["constants"].items()}
+        return cls(vmfb, stages, [_ref(r) for r in desc["results"]], bool(desc["tuple_result"]),
+                   int(desc["n_params"]), dict(desc["devices"]), dict(desc["drivers"]), constants)
 
     def __repr__(self) -> str:
         return (f"MultiDeviceExecutable(devices={self.devices!r}, stages={self.stages!r}, "

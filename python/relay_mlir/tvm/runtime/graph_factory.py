@@ -108,10 +108,8 @@ class GraphExecutorFactoryModule(Module):
 
     def export_library(self, file_name: "os.PathLike[str] | str", fcompile=None, addons=None,
                        workspace_dir=None, **kwargs) -> None:
-        """Writes the library as one file (``package``) for ``tvm.runtime.load_module``."""
-        if isinstance(getattr(self.executable, "devices", None), dict):
-            raise NotImplementedError("export_library of a heterogeneous build (a target per "
-                                      "device) is not supported yet: build for one target to export")
+        """Writes the library as one file (``package``) for ``tvm.runtime.load_module``; a
+        heterogeneous build's file holds its one ``.vmfb`` for all devices and its stages."""
         self._export(file_name, {})
 
     def _export(self, file_name: "os.PathLike[str] | str", extra: Dict[str, object]) -> None:

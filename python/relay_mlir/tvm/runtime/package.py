@@ -15,7 +15,10 @@ relay-mlir target: ``llvm-cpu``, ``vulkan-spirv``, ``cuda``, ``rocm``), ``driver
 ``inputs`` (run-time inputs in order: ``name``, ``shape`` with ``null`` for a
 run-time size, ``dtype``), ``outputs`` (flattened: ``shape``, ``dtype``),
 ``bound_params`` (names of the params bound into the code at build time) and
-``result_dtypes`` (the relay dtypes of the results); a VM library has ``params`` (``main``'s
+``result_dtypes`` (the relay dtypes of the results); a heterogeneous build's library has
+``target`` ``"multi-device"`` and ``multi_device`` (``MultiDeviceExecutable.describe()``: its
+devices with their targets and drivers, its stages, results and constant results) instead of
+``driver`` and ``result_dtypes``; a VM library has ``params`` (``main``'s
 run-time parameter names) and ``result_nesting`` (``main``'s result: ``null`` for a tensor,
 a list of its fields' nestings for a tuple) instead of inputs and outputs.
 
@@ -32,10 +35,12 @@ import os
 import struct
 from typing import Dict, Tuple
 
-__all__ = ["FORMAT_VERSION", "MAGIC", "KINDS", "write_package", "read_package", "write_library",
+__all__ = ["FORMAT_VERSION", "MULTI_DEVICE", "MAGIC", "KINDS", "write_package", "read_package", "write_library",
            "read_library"]
 
 FORMAT_VERSION = 1
+#: the ``target`` of a heterogeneous build's library (its devices and stages: ``multi_device``)
+MULTI_DEVICE = "multi-device"
 MAGIC = b"RMTVMLIB"
 #: what a library holds: a graph executor factory (``relay.build``) or a VM executable
 #: (``relay.vm.compile``)
@@ -87,10 +92,28 @@ def read_package(path: "os.PathLike[str] | str") -> Tuple[bytes, Dict[str, objec
 
 
 def write_library(path: "os.PathLike[str] | str", exe, kind: str, fields: Dict[str, object]) -> None:
-    """Writes relay-mlir ``Executable`` ``exe`` as a library of ``kind`` with metadata ``fields``."""
+    """Writes relay-mlir ``Executable`` ``exe`` as a library of ``kind`` with metadata ``fields``
+    (a ``MultiDeviceExecutable``: its ``describe()`` as ``multi_device``)."""
     assert kind in KINDS, kind
-    write_package(path, exe.vmfb, dict(fields, kind=kind, target=exe.target, driver=exe.driver,
-                                       result_dtypes=exe.result_dtypes))
+    if hasattr(exe, "describe"):
+        meta = dict(fields, kind=kind, target=MULTI_DEVICE, multi_device=exe.describe())
+    else:
+        meta = dict(fields, kind=kind, target=exe.target, driver=exe.driver,
+                    result_dtypes=exe.result_dtypes)
+    write_package(path, exe.vmfb, meta)
+
+
+def _read_multi_device(path: str, vmfb: bytes, meta: Dict[str, object], have: list):
+    """The ``MultiDeviceExecutable`` of a heterogeneous build's library (every device's driver
+    must be in this process)."""
+    from ...devices.executable import MultiDeviceExecutable
+
+    desc = meta["multi_device"]
+    missing = sorted(f"{d} ({drv})" for d, drv in desc["drivers"].items() if drv not in have)
+    if missing:
+        raise ValueError(f"load_module: '{path}' was built for devices {desc['devices']}; this "
+                         f"process has no IREE driver for {', '.join(missing)} (it has: {', '.join(have)})")
+    return MultiDeviceExecutable.restore(vmfb, desc)
 
 
 def read_library(path: "os.PathLike[str] | str"):
@@ -107,6 +130,8 @@ def read_library(path: "os.PathLike[str] | str"):
         raise ValueError(f"load_module: '{path}' holds a {meta.get('kind')!r} module; this "
                          f"relay-mlir loads {' and '.join(KINDS)} libraries")
     target, driver = meta.get("target"), meta.get("driver")
+    if target == MULTI_DEVICE:
+        return _read_multi_device(path, vmfb, meta, rt.query_available_drivers()), meta
     if target not in TARGETS:
         raise ValueError(f"load_module: '{path}' was built for target {target!r}, which this "
                          f"relay-mlir does not know (it knows {', '.join(TARGETS)})")
