@@ -54,11 +54,28 @@ def case_avx2_chain():
     y = relay.nn.relu(conv(x, w, padding=(1, 1), channels=16, kernel_size=(3, 3)))
     return [x, w, w2], conv(y, w2, padding=(1, 1), channels=16, kernel_size=(3, 3))
 
+def case_concat_same_blocks():
+    x = relay.var("x", shape=(1, 8, 6, 6)); w = relay.var("w", shape=(8, 8, 3, 3)); w2 = relay.var("w2", shape=(8, 8, 3, 3))
+    c = conv(x, w, padding=(1, 1), channels=8, kernel_size=(3, 3))
+    return [x, w, w2], relay.concatenate([c, conv(x, w2, padding=(1, 1), channels=8, kernel_size=(3, 3))], axis=1)
+
+def case_concat_with_plain():
+    x = relay.var("x", shape=(1, 8, 6, 6)); w = relay.var("w", shape=(8, 8, 3, 3))
+    return [x, w], relay.concatenate([conv(x, w, padding=(1, 1), channels=8, kernel_size=(3, 3)), x], axis=1)
+
+def case_concat_other_blocks():
+    x = relay.var("x", shape=(1, 8, 6, 6)); w = relay.var("w", shape=(8, 8, 3, 3)); w2 = relay.var("w2", shape=(12, 8, 3, 3))
+    c = conv(x, w, padding=(1, 1), channels=8, kernel_size=(3, 3))
+    return [x, w, w2], relay.concatenate([c, conv(x, w2, padding=(1, 1), channels=12, kernel_size=(3, 3))], axis=1)
+
 CASES = [("dilated", case_dilated, "llvm"), ("scalar_sigmoid", case_scalar_sigmoid, "llvm"),
          ("add_full", case_add_full, "llvm"), ("softmax", case_softmax, "llvm"),
          ("groups2", case_groups2, "llvm"), ("nhwc", case_nhwc, "llvm"),
          ("depth_multiplier2", case_depth_multiplier2, "llvm"), ("odd_channels", case_odd_channels, "llvm"),
          ("int8", case_int8, "llvm"), ("avx2_chain", case_avx2_chain, "llvm -mcpu=core-avx2"),
+         ("concat_same_blocks", case_concat_same_blocks, "llvm"),
+         ("concat_with_plain", case_concat_with_plain, "llvm"),
+         ("concat_other_blocks", case_concat_other_blocks, "llvm -mcpu=skylake-avx512"),
          ("cuda_unchanged", case_dilated, "cuda"), ("no_target_unchanged", case_dilated, None)]
 
 out = {"about": "TVM 0.19 (side venv /work/tvmvenv, TOPHUB_LOCATION=NONE, untuned) printed each "

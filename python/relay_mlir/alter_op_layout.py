@@ -19,10 +19,11 @@ conv2d_avx_common.py / depthwise_conv2d.py):
 - Elementwise operators run blocked, and so do binary broadcast operators whose other
   operand is a scalar, an NCHW tensor of the same channels (``layout_transform`` of it) or a
   ``[C, 1, 1]`` tensor (CanonicalizeOps' bias: ``expand_dims(axis=0)``, then
-  ``layout_transform``).
+  ``layout_transform``), and ``concatenate`` on the channel axis of fields all blocked
+  alike (otherwise each field goes back to NCHW, as in TVM).
 
 Not done here (TVM also runs these blocked; here they get the NCHW value): pools
-(``nn.max_pool2d(layout="NCHW4c")``), ``concatenate`` on the channel axis, reductions
+(``nn.max_pool2d(layout="NCHW4c")``: the dialect's pools take no blocked layout), reductions
 (``mean`` to ``NC4c``), ``nn.bias_add`` without CanonicalizeOps first; TVM's int8
 ``OIHW{n}i{m}o4i`` kernels of VNNI targets (int8 convolutions on a target with more than 4
 lanes stay ``nn.conv2d``).
@@ -39,6 +40,7 @@ from .blocked_conv import contrib_conv2d_nchwc, contrib_depthwise_conv2d_nchwc
 from .expr import Call, Expr, Op
 from .expr_functor import ExprMutator
 from .op.op_attr import OpPattern, get_op_attr
+from .op.tensor import concatenate
 from .op.transform import expand_dims, layout_transform
 
 __all__ = ["simd_32bit_lanes", "conv_blocks", "alter_op_layout"]
@@ -93,12 +95,6 @@ def _shape(e: Expr):
     return [int(d) for d in shape], str(t.dtype)
 
 
-def _to_block(e: Expr, have: Block, want: int) -> Expr:
-    if have == want:
-        return e
-    return layout_transform(e, "NCHW" if have is None else f"NCHW{have}c", f"NCHW{want}c")
-
-
 # binary broadcast ops that TVM runs blocked (2 operands, no attributes)
 _NOT_BLOCKED_BINARY = frozenset({"broadcast_to_like", "nn.bias_add", "nn.prelu"})
 
@@ -111,6 +107,20 @@ class _Blocker(ExprMutator):
         super().__init__()
         self.lanes = lanes
         self.blocked: Dict[Expr, Tuple[Expr, int]] = {}
+        self.transforms: Dict[Tuple[Expr, str, str], Expr] = {}
+
+    def _transform(self, e: Expr, src: str, dst: str) -> Expr:
+        """``layout_transform(e, src, dst)``, one node per value and layouts (TVM shares it
+        between the consumers)."""
+        key = (e, src, dst)
+        if key not in self.transforms:
+            self.transforms[key] = layout_transform(e, src, dst)
+        return self.transforms[key]
+
+    def _to_block(self, e: Expr, have: Block, want: int) -> Expr:
+        if have == want:
+            return e
+        return self._transform(e, "NCHW" if have is None else f"NCHW{have}c", f"NCHW{want}c")
 
     def _arg(self, e: Expr) -> Tuple[Expr, Block]:
         v = self.visit(e)
@@ -127,10 +137,12 @@ class _Blocker(ExprMutator):
             elif len(call.args) == 2 and not call.attrs and name not in _NOT_BLOCKED_BINARY \
                     and get_op_attr(name, "TOpPattern") == OpPattern.BROADCAST:
                 got = self._binary(call)
+            elif name == "concatenate":  # its operands are the fields
+                got = self._concatenate(call)
         if got is None:
             return super().visit_call(call)
         self.blocked[call] = got
-        return layout_transform(got[0], f"NCHW{got[1]}c", "NCHW")
+        return self._transform(got[0], f"NCHW{got[1]}c", "NCHW")
 
     def _conv2d(self, call: Call) -> Optional[Tuple[Expr, int]]:
         a = call.attrs
@@ -151,7 +163,7 @@ class _Blocker(ExprMutator):
         weight = self.visit(call.args[1])
         kernel_layout = f"OIHW1i{oc}o" if depthwise else f"OIHW{ic}i{oc}o"
         make = contrib_depthwise_conv2d_nchwc if depthwise else contrib_conv2d_nchwc
-        out = make(_to_block(data, have, ic), layout_transform(weight, "OIHW", kernel_layout),
+        out = make(self._to_block(data, have, ic), self._transform(weight, "OIHW", kernel_layout),
                    strides=a["strides"], padding=a["padding"], dilation=a["dilation"],
                    groups=groups, channels=o, kernel_size=a.get("kernel_size"),
                    data_layout=f"NCHW{ic}c", kernel_layout=kernel_layout,
@@ -172,14 +184,22 @@ class _Blocker(ExprMutator):
         channels = _shape(call.args[0] if bx is not None else call.args[1])[0][1]
         args = []
         for e, orig, b in ((x, call.args[0], bx), (y, call.args[1], by)):
-            args.append(_to_block(e, b, block) if b is not None else
+            args.append(self._to_block(e, b, block) if b is not None else
                         self._broadcast_operand(e, _shape(orig)[0], channels, block))
         if any(a is None for a in args):
             return None
         return Call(call.op, args, dict(call.attrs)), block
 
-    @staticmethod
-    def _broadcast_operand(e: Expr, shape, channels: int, block: int) -> Optional[Expr]:
+    def _concatenate(self, call: Call) -> Optional[Tuple[Expr, int]]:
+        """On the channel axis of fields all blocked alike, blocked (TVM: otherwise every
+        field goes back to NCHW)."""
+        fields = [self._arg(f) for f in call.args]
+        blocks = {b for _, b in fields}
+        if len(blocks) != 1 or None in blocks or int(call.attrs["axis"]) not in (1, -4):
+            return None
+        return concatenate([e for e, _ in fields], axis=1), blocks.pop()
+
+    def _broadcast_operand(self, e: Expr, shape, channels: int, block: int) -> Optional[Expr]:
         """An NCHW-side operand of a blocked binary op, in the blocked layout (None: it
         cannot be: the op then runs in NCHW)."""
         if not shape:
@@ -187,7 +207,7 @@ class _Blocker(ExprMutator):
         if len(shape) == 3 and shape[0] == channels and shape[1:] == [1, 1]:
             e, shape = expand_dims(e, axis=0), [1] + shape
         if len(shape) == 4 and shape[1] == channels:
-            return layout_transform(e, "NCHW", f"NCHW{block}c")
+            return self._transform(e, "NCHW", f"NCHW{block}c")
         return None
 
 

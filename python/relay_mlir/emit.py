@@ -1057,6 +1057,14 @@ class _Emitter(ExprFunctor):
             shape = [-1]
         if all(d >= 0 for d in shape):
             return shape
+        try:  # not typed yet where it is emitted: its type on its own (InferType)
+            from .op.dyn import type_of
+
+            shape = list(type_of(e)[0])
+        except TypeError:
+            shape = [None]
+        if all(d is not None for d in shape):
+            return shape
         raise self.error(ex, f"'{ex.op.name}' needs an operand of static shape, got {t}")
 
     def _operand(self, e: E.Expr):
