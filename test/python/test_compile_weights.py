@@ -117,3 +117,18 @@ def test_nothing_to_move_writes_no_archive(tmp_path):
     path = tmp_path / "w.irpa"
     assert weight_parameters.move_large_constants(ctx, mod.operation, str(path), min_bytes=1 << 20) == 0
     assert not path.exists()
+
+
+def test_host_branches_take_the_vm_path_with_the_archive(dense_program):
+    """A program with control flow on the host compiles in two iree-compile steps
+    (``compiler._compile_via_vm``); the archive is imported in the first."""
+    _, w, _, xv = dense_program
+    x = relay.var("x", shape=(2, 8))
+    cond = relay.greater(relay.sum(x), relay.const(0.0))
+    y = relay.If(cond, relay.nn.dense(x, relay.const(w)), relay.zeros((2, 16), "float32"))
+    with threshold(256):
+        exe = relay.compile(relay.IRModule.from_expr(relay.Function([x], y)))
+    assert "parameter.named" in exe.iree_input and "scf.if" in exe.iree_input
+    pos = np.abs(xv)  # sum > 0: the dense branch
+    np.testing.assert_allclose(exe(pos), pos @ w.T, rtol=1e-5, atol=1e-5)
+    assert np.array_equal(exe(-pos), np.zeros((2, 16), "float32"))
