@@ -128,7 +128,7 @@ def _float_msft_model() -> onnx.ModelProto:
 
 
 def _float_convnet() -> onnx.ModelProto:
-    """Strided and depthwise padded Convs, a 1x1 Conv, and a MatMul of 3-D activations."""
+    """Strided and depthwise padded Convs, a padded MaxPool, a 1x1 Conv, a MatMul of 3-D activations."""
     rng = np.random.RandomState(21)
     inits = [numpy_helper.from_array((rng.randn(8, 3, 3, 3) * 0.3).astype("float32"), "w1"),
              numpy_helper.from_array((rng.randn(8) * 0.1).astype("float32"), "b1"),
@@ -139,7 +139,8 @@ def _float_convnet() -> onnx.ModelProto:
              numpy_helper.from_array(np.array([1, 8, 16], "int64"), "shape")]
     nodes = [oh.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], strides=[2, 2]),
              oh.make_node("Relu", ["c1"], ["r1"]),
-             oh.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1], group=8),
+             oh.make_node("MaxPool", ["r1"], ["p1"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             oh.make_node("Conv", ["p1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1], group=8),
              oh.make_node("Relu", ["c2"], ["r2"]),
              oh.make_node("Conv", ["r2", "w3"], ["c3"]),
              oh.make_node("Reshape", ["c3", "shape"], ["f"]),
@@ -246,7 +247,11 @@ def _contractions(mod):
 def test_qdq_contractions_are_int8_and_exact(quantized_models, compiled, kind):
     """The fused QLinearConv/QLinearMatMul contract int8 x int8 -> int32 (uint8 activations
     shifted by -128, uint8 weights by their zero point 128; a strided, a depthwise and a 1x1
-    Conv, a MatMul of 3-D activations), and the output equals onnxruntime's exactly."""
+    Conv, a MatMul of 3-D activations), the MaxPool between them runs on the integers, and the
+    output equals onnxruntime's exactly."""
+    fused = fuse_qdq(onnx.load(quantized_models[kind]))
+    pool = next(n for n in fused.graph.node if n.op_type == "MaxPool")
+    assert next(n for n in fused.graph.node if pool.input[0] in n.output).op_type == "QLinearConv"
     found = _contractions(from_onnx(str(quantized_models[kind])))
     assert found == [(op, ("int8", "int8"), "int32") for op in ["nn.conv2d"] * 3 + ["nn.dense"]], found
     x = np.random.RandomState(13).randn(1, 3, 8, 8).astype("float32")

@@ -78,9 +78,29 @@ def _bias(g: _Graph, name: str) -> Optional[str]:
     return dq.input[0] if not np.any(g.array(dq.input[2])) else None
 
 
+_DROP_QDQ = {"MaxPool", "Flatten", "Reshape", "Transpose", "Squeeze", "Unsqueeze"}
+
+
+def _same_params(g: _Graph, dq, q) -> bool:
+    return all(np.array_equal(g.array(a), g.array(b)) and g.array(a).dtype == g.array(b).dtype
+               for a, b in zip(dq.input[1:3], q.input[1:3]))
+
+
+def _integer_node(g: _Graph, node, q, onnx_helper):
+    """``node`` reading the DequantizeLinear's integer input and writing the QuantizeLinear's
+    output (same scale and zero point on both sides), or None."""
+    dq = g.dq(node.input[0]) if node.input else None
+    if dq is None or len(node.output) != 1 or not _per_tensor(g, dq) or not _same_params(g, dq, q):
+        return None
+    attrs = {at.name: onnx_helper.get_attribute_value(at) for at in node.attribute}
+    return onnx_helper.make_node(node.op_type, [dq.input[0], *node.input[1:]], [q.output[0]], name=node.name,
+                                 **attrs)
+
+
 def _fused_node(g: _Graph, node, onnx_helper):
     """The QLinear node replacing ``node`` and the QuantizeLinear after it, or None."""
-    if node.op_type not in _FUSED or node.domain not in ("", "ai.onnx") or node.output[0] in g.outputs:
+    if (node.op_type not in _FUSED and node.op_type not in _DROP_QDQ) or node.domain not in ("", "ai.onnx") \
+            or node.output[0] in g.outputs:
         return None, None
     users = g.consumers.get(node.output[0], [])
     if len(users) != 1 or users[0].op_type != "QuantizeLinear" or len(users[0].input) < 3 \
@@ -89,6 +109,9 @@ def _fused_node(g: _Graph, node, onnx_helper):
     q = users[0]
     if not _per_tensor(g, q):
         return None, None
+    if node.op_type in _DROP_QDQ:
+        fused = _integer_node(g, node, q, onnx_helper)
+        return (fused, q) if fused is not None else (None, None)
     a, b = g.dq(node.input[0]), g.dq(node.input[1]) if len(node.input) > 1 else None
     if a is None or b is None or not _per_tensor(g, a):
         return None, None
