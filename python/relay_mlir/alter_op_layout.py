@@ -10,7 +10,7 @@ conv2d_avx_common.py / depthwise_conv2d.py):
   (depthwise: ``nn.contrib_depthwise_conv2d_NCHWc``) with data ``NCHW{ic}c``, kernel
   ``OIHW{ic}i{oc}o`` (depthwise ``OIHW1i{oc}o``) and result ``NCHW{oc}c``: ``oc`` is the
   largest divisor of the output channels not above the target's 32-bit SIMD lanes
-  (``simd_32bit_lanes``), ``ic`` the largest divisor of the input channels not above ``oc``.
+  (relay_mlir.x86_target), ``ic`` the largest divisor of the input channels not above ``oc``.
   Grouped (not depthwise) convolutions, a depthwise channel multiplier above 1 and NHWC
   convolutions stay ``nn.conv2d``.
 - ``layout_transform``s go at the edges: the data into the blocked layout (from a blocked
@@ -43,36 +43,9 @@ from .op.op_attr import OpPattern, get_op_attr
 from .op.tensor import concatenate
 from .op.transform import expand_dims, layout_transform
 
-__all__ = ["simd_32bit_lanes", "conv_blocks", "alter_op_layout"]
-
-# TVM 0.19's get_simd_32bit_lanes() under Target("llvm -mcpu=X"), measured in the side venv
-# (16: avx512f and avx512bw, 8: avx2, else 4)
-_LANES_BY_MCPU = {
-    **dict.fromkeys(["", "generic", "x86-64", "sandybridge", "ivybridge", "nehalem", "westmere",
-                     "core2", "corei7", "corei7-avx", "core-avx-i"], 4),
-    **dict.fromkeys(["core-avx2", "haswell", "broadwell", "skylake", "znver1", "znver2",
-                     "znver3", "alderlake", "knl", "knm", "x86-64-v3"], 8),
-    **dict.fromkeys(["skylake-avx512", "cascadelake", "cooperlake", "icelake-server",
-                     "icelake-client", "tigerlake", "sapphirerapids", "cannonlake", "rocketlake",
-                     "znver4", "x86-64-v4", "graniterapids", "emeraldrapids"], 16),
-}
+__all__ = ["conv_blocks", "alter_op_layout"]
 
 Block = Optional[int]  # the c-block of an NCHW{n}c value, None for a value in its own layout
-
-
-def simd_32bit_lanes(target) -> int:
-    """TVM's x86 ``get_simd_32bit_lanes`` for ``target``: 16 with avx512f+avx512bw, 8 with
-    avx2, else 4 (``-mattr=+avx512f,+avx512bw`` / ``+avx2`` count as in TVM)."""
-    mattr = str(target.attrs.get("mattr", "") or "")
-    feats = {f.strip().lstrip("+") for f in mattr.split(",") if f.strip().startswith("+")}
-    mcpu = str(target.attrs.get("mcpu", "") or "")
-    if mcpu not in _LANES_BY_MCPU:
-        raise ValueError(f"AlterOpLayout: unknown -mcpu={mcpu!r} (known: "
-                         f"{', '.join(sorted(k for k in _LANES_BY_MCPU if k))})")
-    lanes = _LANES_BY_MCPU[mcpu]
-    if {"avx512f", "avx512bw"} <= feats:
-        return 16
-    return max(lanes, 8) if "avx2" in feats else lanes
 
 
 def _largest_divisor(n: int, limit: int) -> int:

@@ -990,8 +990,9 @@ class AlterOpLayout(FunctionPass):
         pass
 
     def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
-        from .alter_op_layout import alter_op_layout, simd_32bit_lanes
+        from .alter_op_layout import alter_op_layout
         from .tvm.target import Target
+        from .x86_target import simd_32bit_lanes
 
         target = Target.current()
         if target is None or "cpu" not in target.keys:

@@ -19,9 +19,10 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
-from relay_mlir.alter_op_layout import conv_blocks, simd_32bit_lanes
+from relay_mlir.alter_op_layout import conv_blocks
 from relay_mlir.transform import PassContext, Sequential
 from relay_mlir.tvm.target import Target
+from relay_mlir.x86_target import has_fast_int8, simd_32bit_lanes
 
 from pass_checks import function_pass_counts, node_counts, outputs, random_args
 
@@ -117,6 +118,15 @@ def test_pass_info_and_opt_level():
 def test_simd_lanes_of_targets(target, lanes):
     # TVM 0.19's get_simd_32bit_lanes() under each target, measured in the side venv
     assert simd_32bit_lanes(Target(target)) == lanes
+
+
+@pytest.mark.parametrize("target,fast", [
+    ("llvm", False), ("llvm -mcpu=core2", False), ("llvm -mcpu=nehalem", True),
+    ("llvm -mcpu=skylake-avx512", True), ("llvm -mattr=+avx2", True), ("llvm -mattr=+sse4.2", True),
+])
+def test_fast_int8_of_targets(target, fast):
+    # TVM 0.19's is_fast_int8_on_intel() under each target, measured in the side venv
+    assert has_fast_int8(Target(target)) == fast
 
 
 def test_blocks_are_tvms_fallback_tiles():
