@@ -151,6 +151,47 @@ def test_optimized_kernels_differ_only_in_conv_rounding():
     assert differing <= {"CONV_2D", "DEPTHWISE_CONV_2D"}, differing
 
 
+INT8, UINT8, FLOAT32 = 9, 3, 0
+_SINGLE_OPS = [  # (opcode, [(name, type, shape, qparams)], inputs): operators the test models lack
+    ("QUANTIZE", [("x", INT8, [2, 8, 8], ([0.05], [3])), ("y", UINT8, [2, 8, 8], ([0.037], [120]))], 1),
+    ("QUANTIZE", [("x", FLOAT32, [2, 8, 8], None), ("y", INT8, [2, 8, 8], ([0.01], [-5]))], 1),
+    ("DEQUANTIZE", [("x", UINT8, [2, 8, 8], ([0.02], [130])), ("y", FLOAT32, [2, 8, 8], None)], 1),
+    ("RELU", [("x", INT8, [2, 8, 8], ([0.05], [3])), ("y", INT8, [2, 8, 8], ([0.03], [-128]))], 1),
+    ("RELU6", [("x", UINT8, [2, 8, 8], ([0.05], [128])), ("y", UINT8, [2, 8, 8], ([0.05], [128]))], 1),
+    ("SQUEEZE", [("x", INT8, [2, 1, 8], ([0.05], [3])), ("y", INT8, [2, 8], ([0.05], [3]))], 1),
+    ("SUB", [("a", INT8, [2, 8, 8], ([0.05], [3])), ("b", INT8, [2, 8, 8], ([0.02], [-7])),
+             ("y", INT8, [2, 8, 8], ([0.06], [1]))], 2),
+    ("ADD", [("a", UINT8, [2, 8, 8], ([0.013], [100])), ("b", UINT8, [2, 8, 8], ([0.07], [140])),
+             ("y", UINT8, [2, 8, 8], ([0.05], [128]))], 2),
+    ("MUL", [("a", INT8, [2, 8, 8], ([0.05], [3])), ("b", INT8, [2, 8, 8], ([0.02], [-7])),
+             ("y", INT8, [2, 8, 8], ([0.011], [2]))], 2),
+    ("LOGISTIC", [("x", INT8, [2, 8, 16], ([0.06], [5])), ("y", INT8, [2, 8, 16], ([1 / 256], [-128]))], 1),
+    ("TANH", [("x", INT8, [2, 8, 16], ([0.03], [-4])), ("y", INT8, [2, 8, 16], ([1 / 128], [0]))], 1),
+    ("HARD_SWISH", [("x", INT8, [2, 8, 16], ([0.05], [10])), ("y", INT8, [2, 8, 16], ([0.03], [-90]))], 1),
+    ("HARD_SWISH", [("x", UINT8, [2, 8, 16], ([0.005], [128])), ("y", UINT8, [2, 8, 16], ([0.004], [60]))], 1),
+]
+
+
+@pytest.mark.parametrize("opcode, tensors, n_inputs", _SINGLE_OPS, ids=lambda v: v if isinstance(v, str) else "")
+def test_single_operator_equals_reference_kernel(opcode, tensors, n_inputs):
+    """One operator on every value of its input type (int8/uint8) or on floats spanning
+    the output's range, in the reference interpreter, against TFLite's reference kernel."""
+    model = _op_model(opcode, tensors, n_inputs)
+    it = Interpreter(model_content=model, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    it.allocate_tensors()
+    rng = np.random.default_rng(3)
+    xs = []
+    for d in it.get_input_details():
+        if d["dtype"] == np.float32:
+            xs.append(rng.uniform(-2.0, 2.0, d["shape"]).astype("float32"))
+        else:
+            info = np.iinfo(d["dtype"])
+            xs.append(rng.permutation(np.resize(np.arange(info.min, info.max + 1), d["shape"])).astype(d["dtype"]))
+    mod, _ = T.from_tflite(model)
+    got = relay.create_executor("debug", mod=mod).evaluate()(*xs)
+    _check(got, _run(it, xs), opcode)
+
+
 def test_input_forms_and_stand_in():
     """A path, the bytes, a ``tflite.Model`` and TVM's ``relay.frontend.from_tflite`` give
     the same module; main's parameter is the input tensor, named and typed as in the model."""
@@ -204,8 +245,17 @@ def test_bad_quantization_parameters_are_located_errors(scale, zero_point, messa
 
 
 def _single_op_model(opcode: str, ttype: int, quantized: bool, scale=(0.5,), zero_point=(1,)) -> bytes:
-    """A flatbuffer of one builtin operator ``y = opcode(a, b)`` on [1, 2, 2] tensors of
-    TFLite type ``ttype`` (with ``scale`` / ``zero_point`` when ``quantized``)."""
+    """``y = opcode(a, b)`` on [1, 2, 2] tensors of TFLite type ``ttype`` (with ``scale`` /
+    ``zero_point`` on all three when ``quantized``)."""
+    q = (list(scale), list(zero_point)) if quantized else None
+    return _op_model(opcode, [("a", ttype, [1, 2, 2], q), ("b", ttype, [1, 2, 2], q),
+                              ("y", ttype, [1, 2, 2], q)], n_inputs=2)
+
+
+def _op_model(opcode: str, tensors, n_inputs: int) -> bytes:
+    """A flatbuffer of one builtin operator without options: ``tensors`` are ``(name,
+    TFLite type, shape, (scales, zero points) or None)``, the first ``n_inputs`` its inputs
+    (and the subgraph's), the rest its outputs."""
     import flatbuffers
     import tflite
     b = flatbuffers.Builder(1024)
@@ -216,19 +266,19 @@ def _single_op_model(opcode: str, ttype: int, quantized: bool, scale=(0.5,), zer
             prepend(v)
         return b.EndVector()
 
-    def quant():
-        scales = vector(tflite.QuantizationParametersStartScaleVector, list(scale), b.PrependFloat32)
-        zps = vector(tflite.QuantizationParametersStartZeroPointVector, list(zero_point), b.PrependInt64)
+    def quant(scale, zero_point):
+        scales = vector(tflite.QuantizationParametersStartScaleVector, scale, b.PrependFloat32)
+        zps = vector(tflite.QuantizationParametersStartZeroPointVector, zero_point, b.PrependInt64)
         tflite.QuantizationParametersStart(b)
         tflite.QuantizationParametersAddScale(b, scales)
         tflite.QuantizationParametersAddZeroPoint(b, zps)
         return tflite.QuantizationParametersEnd(b)
 
-    tensors = []
-    for name in ("a", "b", "y"):
-        q = quant() if quantized else None
+    offsets = []
+    for name, ttype, dims, qp in tensors:
+        q = quant(*qp) if qp is not None else None
         n = b.CreateString(name)
-        shape = vector(tflite.TensorStartShapeVector, [1, 2, 2], b.PrependInt32)
+        shape = vector(tflite.TensorStartShapeVector, dims, b.PrependInt32)
         tflite.TensorStart(b)
         tflite.TensorAddName(b, n)
         tflite.TensorAddShape(b, shape)
@@ -236,17 +286,18 @@ def _single_op_model(opcode: str, ttype: int, quantized: bool, scale=(0.5,), zer
         tflite.TensorAddBuffer(b, 0)
         if q is not None:
             tflite.TensorAddQuantization(b, q)
-        tensors.append(tflite.TensorEnd(b))
-    ops_in = vector(tflite.OperatorStartInputsVector, [0, 1], b.PrependInt32)
-    ops_out = vector(tflite.OperatorStartOutputsVector, [2], b.PrependInt32)
+        offsets.append(tflite.TensorEnd(b))
+    ins, outs = list(range(n_inputs)), list(range(n_inputs, len(tensors)))
+    ops_in = vector(tflite.OperatorStartInputsVector, ins, b.PrependInt32)
+    ops_out = vector(tflite.OperatorStartOutputsVector, outs, b.PrependInt32)
     tflite.OperatorStart(b)
     tflite.OperatorAddOpcodeIndex(b, 0)
     tflite.OperatorAddInputs(b, ops_in)
     tflite.OperatorAddOutputs(b, ops_out)
     op = tflite.OperatorEnd(b)
-    sg_tensors = vector(tflite.SubGraphStartTensorsVector, tensors, b.PrependUOffsetTRelative)
-    sg_in = vector(tflite.SubGraphStartInputsVector, [0, 1], b.PrependInt32)
-    sg_out = vector(tflite.SubGraphStartOutputsVector, [2], b.PrependInt32)
+    sg_tensors = vector(tflite.SubGraphStartTensorsVector, offsets, b.PrependUOffsetTRelative)
+    sg_in = vector(tflite.SubGraphStartInputsVector, ins, b.PrependInt32)
+    sg_out = vector(tflite.SubGraphStartOutputsVector, outs, b.PrependInt32)
     sg_ops = vector(tflite.SubGraphStartOperatorsVector, [op], b.PrependUOffsetTRelative)
     tflite.SubGraphStart(b)
     tflite.SubGraphAddTensors(b, sg_tensors)
@@ -258,6 +309,7 @@ def _single_op_model(opcode: str, ttype: int, quantized: bool, scale=(0.5,), zer
     tflite.OperatorCodeStart(b)
     tflite.OperatorCodeAddDeprecatedBuiltinCode(b, min(code, 127))
     tflite.OperatorCodeAddBuiltinCode(b, code)
+    tflite.OperatorCodeAddVersion(b, 1)
     opcode_t = tflite.OperatorCodeEnd(b)
     tflite.BufferStart(b)
     buffer = tflite.BufferEnd(b)

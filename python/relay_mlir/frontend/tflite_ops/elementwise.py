@@ -1,13 +1,13 @@
 """ADD, SUB, MUL, the activations (RELU, RELU6, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU,
 SOFTMAX) and QUANTIZE / DEQUANTIZE.
 
-Quantized ADD / SUB / MUL are ``qnn.add`` / ``qnn.subtract`` / ``qnn.mul`` (integer
-rescaling of each operand; TFLite's kernels rescale with their own fixed-point
-multipliers, so the two can differ by one step at a rounding tie). LOGISTIC, TANH
-and HARD_SWISH are the qnn lookup-table ops (every int8 value dequantized, the float
-function applied, quantized: TFLite's int8 LUT kernels are built the same way);
-LEAKY_RELU is ``qnn.leaky_relu``; RELU/RELU6 with equal input and output parameters
-are integer clamps; SOFTMAX goes through float.
+Quantized ADD / SUB / MUL, LEAKY_RELU, QUANTIZE (integer to integer) are TFLite's
+integer kernels, every rescale TFLite's fixed-point multiply (``_quant.py``): TVM's
+``qnn.add`` / ``qnn.mul`` / ``qnn.leaky_relu`` round differently and land a step away
+on some values. LOGISTIC and TANH are the qnn lookup-table ops (every int8 value
+dequantized, the float function applied, quantized: equal to TFLite's int8 kernels
+on every input tested); HARD_SWISH a table of TFLite's own kernel (hard_swish.py); RELU / RELU6 with equal input and output parameters
+are integer clamps, otherwise (like SOFTMAX) dequantize -> float -> quantize.
 """
 from __future__ import annotations
 
@@ -17,39 +17,52 @@ from ... import expr as _expr
 from ... import op as _op
 from ...qnn import op as _qnn
 from ._base import ACT_RELU, ACT_RELU6, Op, register
+from .hard_swish import quantized_hard_swish
 from ._quant import (RANGES, activation_range, fused_activation, multiply_by_quantized_multiplier,
                      quantized_output, saturate, via_float)
 
-_BINARY = {"ADD": (_op.add, _qnn.add, "AddOptions"),
-           "SUB": (_op.subtract, _qnn.subtract, "SubOptions"),
-           "MUL": (_op.multiply, None, "MulOptions")}
+_FLOAT = {"ADD": _op.add, "SUB": _op.subtract, "MUL": _op.multiply}
 
 
 @register("ADD", "SUB", "MUL")
 def binary(op: Op) -> _expr.Expr:
     """Broadcasting ``lhs (+|-|*) rhs`` with the fused activation."""
-    float_fn, qnn_fn, opts_name = _BINARY[op.name]
-    opts = op.options(opts_name)
+    opts = op.options({"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}[op.name])
     act = opts.FusedActivationFunction() if opts is not None else 0
     if not op.quantized:
-        return fused_activation(op, float_fn(op.expr(0), op.expr(1)), act)
-    a, b, y = op.qparams(0), op.qparams(1), op.out_qparams()
+        return fused_activation(op, _FLOAT[op.name](op.expr(0), op.expr(1)), act)
+    a, b = op.qparams(0), op.qparams(1)
     for q, i in ((a, 0), (b, 1)):
         if q.per_channel:
             raise op.unsupported(f"per-channel quantization of input {i} is not supported", op.inputs[i])
-        if op.dtype(i) != op.out_dtype():
+        if op.dtype(i) != op.out_dtype() or op.out_dtype() == "int16":
             raise op.unsupported(f"input {i} is {op.dtype(i)} and the output {op.out_dtype()}; "
-                                 "mixed dtypes are not supported", op.inputs[i])
-    if qnn_fn is None:
+                                 "int8 or uint8 throughout is supported", op.inputs[i])
+    if op.name == "MUL":
         return _quantized_mul(op, a, b, act)
-    z = qnn_fn(op.expr(0), op.expr(1), a.scale_expr(), a.zp_expr(), b.scale_expr(), b.zp_expr(),
-               y.scale_expr(), y.zp_expr())
-    return fused_activation(op, z, act)
+    return _quantized_add(op, a, b, act)
 
 
 def _minus_zp(op: Op, i: int, zp: int) -> _expr.Expr:
     """int32 ``input_i - zp``."""
     return _op.subtract(_op.cast(op.expr(i), "int32"), _expr.const(np.int32(zp)))
+
+
+def _quantized_add(op: Op, a, b, act: int) -> _expr.Expr:
+    """TFLite's integer ADD / SUB (int8, uint8): each ``x - zp`` shifted left by 20 and
+    rescaled by ``scale / (2 * max scale)``, added (subtracted), rescaled by
+    ``2 * max scale / (2^20 * out_scale)``, plus the output zero point, clamped; every
+    rescale a fixed-point multiply. (TVM's ``qnn.add`` rescales each operand straight to
+    the output scale and lands a step away on ~7% of values when the scales differ.)"""
+    y = op.out_qparams()
+    rank = len(op.out_shape())
+    twice_max = 2.0 * max(np.float64(a.scale[0]), np.float64(b.scale[0]))
+    shifted = [_op.multiply(_minus_zp(op, i, q.zp), _expr.const(np.int32(1 << 20))) for i, q in ((0, a), (1, b))]
+    lhs = multiply_by_quantized_multiplier(op, shifted[0], np.float64(a.scale[0]) / twice_max, rank)
+    rhs = multiply_by_quantized_multiplier(op, shifted[1], np.float64(b.scale[0]) / twice_max, rank)
+    total = _op.add(lhs, rhs) if op.name == "ADD" else _op.subtract(lhs, rhs)
+    out = multiply_by_quantized_multiplier(op, total, twice_max / ((1 << 20) * np.float64(y.scale[0])), rank)
+    return saturate(op, _op.add(out, _expr.const(np.int32(y.zp))), act)
 
 
 def _quantized_mul(op: Op, a, b, act: int) -> _expr.Expr:
@@ -85,7 +98,7 @@ def fused_activation_float(x: _expr.Expr, act: int) -> _expr.Expr:
 
 
 _LOOKUP = {"LOGISTIC": (_op.sigmoid, _qnn.sigmoid), "TANH": (_op.tanh, _qnn.tanh),
-           "HARD_SWISH": (None, _qnn.hardswish)}
+           "HARD_SWISH": (None, None)}
 
 
 def _hard_swish(x: _expr.Expr) -> _expr.Expr:
@@ -102,6 +115,8 @@ def lookup(op: Op) -> _expr.Expr:
         return (float_fn or _hard_swish)(op.expr(0))
     if op.out_dtype() not in ("int8", "uint8"):
         raise op.unsupported(f"{op.out_dtype()} {op.name} is not supported (int8, uint8)")
+    if qnn_fn is None:
+        return quantized_hard_swish(op)
     a, y = op.qparams(0), op.out_qparams()
     return qnn_fn(op.expr(0), a.scale_expr(), a.zp_expr(), y.scale_expr(), y.zp_expr())
 
@@ -141,15 +156,19 @@ def softmax(op: Op) -> _expr.Expr:
 @register("QUANTIZE")
 def quantize(op: Op) -> _expr.Expr:
     """float -> integers (``round(x / scale) + zp``), or integers -> integers of other
-    parameters (``qnn.requantize``, e.g. a uint8 model input to the int8 graph)."""
+    parameters (e.g. a uint8 model input to the int8 graph) as TFLite's ``Requantize``:
+    ``x - x_zp`` times the fixed-point ``x_scale / y_scale``, plus ``y_zp``, saturated."""
     y = op.out_qparams()
     if op.out_dtype() not in RANGES:
         raise op.unsupported(f"QUANTIZE to {op.out_dtype()} is not supported (int8, uint8, int16)")
     if op.dtype(0) == "float32":
         return quantized_output(op, op.expr(0))
     a = op.qparams(0)
-    return _qnn.requantize(op.expr(0), a.scale_expr(), a.zp_expr(), y.scale_expr(), y.zp_expr(),
-                           axis=a.axis, rounding="TONEAREST", out_dtype=op.out_dtype())
+    if a.per_channel or y.per_channel:
+        raise op.unsupported("per-channel QUANTIZE of an integer tensor is not supported")
+    real = np.float64(a.scale[0]) / np.float64(y.scale[0])
+    z = multiply_by_quantized_multiplier(op, _minus_zp(op, 0, a.zp), real, len(op.out_shape()))
+    return saturate(op, _op.add(z, _expr.const(np.int32(y.zp))))
 
 
 @register("DEQUANTIZE")
