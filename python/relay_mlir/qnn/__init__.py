@@ -10,5 +10,6 @@
     'qnn.quantize'
 """
 from . import kernels, more_kernels, op  # noqa: F401  (imported to register the interpreter's qnn.* kernels)
+from . import transform  # relay.qnn.transform.Legalize
 
-__all__ = ["op"]
+__all__ = ["op", "transform"]
