@@ -234,7 +234,8 @@ def test_device_route_with_code_or_a_bad_device_is_a_located_error(lowered):
         place_external_functions(mod, "llvm-cpu")
     byoc.register_codegen("cg_bad", _c_multiply_plus_one, override=True)
     with pytest.raises(relay.CompileError, match=f"codegen 'cg_bad' for function {NAME} returned "
-                       "code, and the target is a target dict"):
+                       "a C kernel, and the target is a target dict: a C kernel cannot join a "
+                       "multi-device build"):
         place_external_functions(mod, {"cpu": "llvm-cpu", "vulkan": "vulkan-spirv"})
     register_op_attr("exp", "target.cg_dev", lambda call: True)
     try:  # one codegen asks for a device, another returns code
@@ -245,11 +246,30 @@ def test_device_route_with_code_or_a_bad_device_is_a_located_error(lowered):
         byoc.register_codegen("cg_dev", lambda f: byoc.Device("vulkan"))
         byoc.register_codegen("cg_bad", _c_multiply_plus_one, override=True)
         with pytest.raises(relay.CompileError, match="codegen 'cg_bad' for function '\\w+' returned "
-                           "code, and another codegen asked for a device"):
+                           "a C kernel, and another codegen asked for a device"):
             place_external_functions(two, "llvm-cpu")
     finally:
         reset_op_attr("exp", "target.cg_dev")
         byoc.unregister_codegen("cg_dev")
+
+
+def test_mlir_route_joins_a_two_device_build(codegens):
+    """Route (a) in a multi-device build: cg_mlir's linalg (add -> a - b) is compiled for both
+    devices and runs in the Vulkan stage (lavapipe here), relay-mlir's multiply on the CPU."""
+    a, b = relay.var("a", shape=_SHAPE), relay.var("b", shape=_SHAPE)
+    on_gpu = relay.annotation.on_device(relay.exp(a + b), "vulkan")
+    out = relay.annotation.on_device(relay.multiply(on_gpu, b), "cpu")
+    mod = relay.IRModule.from_expr(relay.Function([a, b], out))
+    mod = relay.transform.Sequential([relay.transform.AnnotateTarget(["cg_mlir"]),
+                                      relay.transform.PartitionGraph()])(mod)
+    SEEN.clear()
+    exe = relay.compile(mod, target={"cpu": "llvm-cpu", "vulkan": "vulkan-spirv"})
+    assert [name for name, _ in SEEN] == ["cg_mlir"]  # asked once
+    assert exe.stages == [("stage0_vulkan", "vulkan"), ("stage1_cpu", "cpu")]
+    assert "arith.subf" in exe.iree_input and "stream.affinity = #hal.device.affinity<@vulkan>" in exe.iree_input
+    av = np.linspace(-1, 1, 6, dtype="float32").reshape(_SHAPE)
+    bv = av[::-1].copy() + 0.5
+    np.testing.assert_allclose(exe(av, bv), np.exp(av - bv) * bv, rtol=1e-5)
 
 
 def test_no_c_compiler_is_a_clear_error(monkeypatch, tmp_path):

@@ -6,8 +6,11 @@ codegen answers ``codegen.Device("vulkan")`` for its function, the calls of that
 ``main``'s result on the device of the requested target) and the target becomes a target dict
 with both devices (``{"cpu": "llvm-cpu", "vulkan": "vulkan-spirv"}``), so ``compile`` builds
 one ``.vmfb`` for the two IREE devices (docs/byoc.md section 7) in which relay-mlir lowers
-the external function for its device. Code of routes (a) and (b) cannot join such a
-multi-device build yet: asking for both is a located error.
+the external function for its device. MLIR of route (a) joins such a build (the multi-device
+build's code step, ``compile_for_devices``, attaches it; it is compiled for every device). A C
+kernel of route (b) cannot: IREE 3.13 compiles every dispatch of a multi-device module for
+every device (each device global falls back to the others, docs/byoc.md section 7), and the
+C dispatch has no GPU form; asking for both is a located error.
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from ..devices.config import make_compilation_config
 from ..devices.offload import offload_calls
 from ..errors import CompileError
 from ..module import IRModule
-from .codegen import Device, get_codegen
+from .codegen import CSource, Device, ObjectFile, get_codegen
 from .generate import forget, generated
 from .partition_graph import external_functions
 
@@ -48,12 +51,15 @@ def place_external_functions(source, target):
     placed = {a.name: _device(a) for a in answers if isinstance(a.result, Device)}
     if not placed and not several:
         return source, target  # the answers are kept for compile's code step
-    forget(source)  # a multi-device build: no code step
-    code = [a for a in answers if a.result is not None and not isinstance(a.result, Device)]
-    if code:
+    c_code = [a for a in answers if isinstance(a.result, (CSource, ObjectFile))]
+    if c_code:
+        forget(source)
         why = "another codegen asked for a device" if placed else "the target is a target dict"
-        raise CompileError(f"{code[0].what} returned code, and {why}: relay-mlir cannot yet "
-                           "combine a codegen's code with a multi-device build", [code[0].where])
+        raise CompileError(f"{c_code[0].what} returned a C kernel, and {why}: a C kernel cannot "
+                           "join a multi-device build (IREE 3.13 compiles each dispatch of such a "
+                           "module for every device, and C runs on the CPU only); return MLIR, or "
+                           "build for llvm-cpu alone", [c_code[0].where])
+    # the answers stay kept for the multi-device build's code step (attach_external_code)
     if not placed:
         return source, target
 

@@ -147,11 +147,12 @@ def _insert(lowered: str, pieces: Sequence[str]) -> str:
     return lowered[:at] + "".join(p.rstrip() + "\n" for p in pieces) + lowered[at:]
 
 
-def attach_external_code(source, lowered, target: str):
+def attach_external_code(source, lowered, target: str, placed: bool = False):
     """``lowered`` (relay-mlir's lowering of ``source``: its text, or ``compiler.Lowered``,
     whose file is rewritten) with each external function that a registered codegen takes
     defined by that codegen's code, for IREE target ``target``. Sources other than an
-    ``IRModule`` (MLIR text) are left as they are."""
+    ``IRModule`` (MLIR text) are left as they are. ``placed``: the build is a multi-device one
+    in which ``Device`` answers were placed already (``device_route``)."""
     if not isinstance(source, IRModule) or not any(
             get_codegen(fn.attrs["Compiler"]) for _, fn in external_functions(source)):
         return lowered
@@ -160,17 +161,18 @@ def attach_external_code(source, lowered, target: str):
     finally:
         forget(source)
     if isinstance(lowered, str):
-        return _attach(source, answers, lowered, target)
-    lowered.path.write_text(_attach(source, answers, lowered.text(), target), encoding="utf-8")
+        return _attach(source, answers, lowered, target, placed)
+    lowered.path.write_text(_attach(source, answers, lowered.text(), target, placed), encoding="utf-8")
     return lowered
 
 
-def _attach(source: IRModule, answers: List[Generated], lowered: str, target: str) -> str:
+def _attach(source: IRModule, answers: List[Generated], lowered: str, target: str,
+            placed: bool) -> str:
     pieces: List[str] = []
     owner = {}  # top-level symbol -> the external function whose codegen defined it
     for g in answers:
-        if g.result is None:
-            continue  # declined: relay-mlir's lowering stays
+        if g.result is None or (placed and isinstance(g.result, Device)):
+            continue  # declined, or placed on its device (device_route): relay-mlir's lowering stays
         name, what, where = g.name, g.what, g.where
         types = _lowered_types(lowered, name)
         sig = signature(g.fn)

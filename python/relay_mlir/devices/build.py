@@ -16,6 +16,7 @@ import time
 from typing import Callable, Dict, Mapping, Optional, Sequence, Tuple as PyTuple
 
 from ..adt_value import ResultLayout
+from ..byoc.external_code import attach_external_code
 from ..targets import _KEEP_F64, get_target
 from ..errors import CompileError, Diagnostic, diagnostics_from_text
 from ..expr import Function, Tuple
@@ -139,6 +140,8 @@ def compile_for_devices(source, targets: Mapping, params: Optional[Mapping] = No
     planned, config = _planned(source, targets)
     staged, stages, main = _staged_module(planned)
     text = lower(staged, opt_level=opt_level)
+    text = attach_external_code(staged, text, config.devices[config.default_device],  # route (a)
+                                placed=True)
     text = device_affinities(text, stages, config.devices, config.default_device)
     import iree.compiler as ic
     from iree.compiler.tools.binaries import CompilerToolError
