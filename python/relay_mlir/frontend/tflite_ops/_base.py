@@ -26,10 +26,12 @@ ACT_NAMES = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6", 4: "TANH", 5: 
 
 
 def register(*names: str):
-    """Registers a converter under TFLite builtin operator names."""
+    """Registers a converter under TFLite builtin operator names (each name once)."""
     def deco(fn):
-        for n in names:
-            CONVERTERS[n] = fn
+        taken = sorted(set(names) & set(CONVERTERS))
+        if taken:
+            raise ValueError(f"TFLite operators {taken} already have a converter")
+        CONVERTERS.update(dict.fromkeys(names, fn))
         return fn
     return deco
 
