@@ -155,6 +155,8 @@ class _Blocker(ExprMutator):
             return None
         block = bx if bx is not None else by
         channels = _shape(call.args[0] if bx is not None else call.args[1])[0][1]
+        if bx is not None and by is not None and _shape(call.args[1])[0][1] != channels:
+            return None  # one broadcasts over the channels: in NCHW
         args = []
         for e, orig, b in ((x, call.args[0], bx), (y, call.args[1], by)):
             args.append(self._to_block(e, b, block) if b is not None else

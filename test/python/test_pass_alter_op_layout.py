@@ -168,3 +168,16 @@ def test_blocked_conv_shapes_are_checked_by_type_inference():
     y = relay.nn.contrib_conv2d_nchwc(x, w, data_layout="NCHW4c", kernel_layout="OIHW4i4o")
     with pytest.raises(relay.CompileError, match="input channels 8"):
         relay.transform.InferType()(relay.IRModule.from_expr(y))
+
+
+def test_channel_broadcast_between_blocked_values_runs_in_nchw():
+    # fuzz finding s35:404 (pass_fuzz.py): conv outputs of 4 and of 1 channel multiplied; the
+    # 1-channel one cannot be blocked by 4, so the multiply takes both in NCHW
+    x = relay.var("x", shape=(1, 2, 4, 4))
+    w4, w1 = relay.var("w4", shape=(4, 2, 1, 1)), relay.var("w1", shape=(1, 2, 1, 1))
+    y = relay.multiply(relay.nn.relu(relay.nn.conv2d(x, w4)), relay.ceil(relay.nn.conv2d(x, w1)))
+    mod = relay.IRModule.from_expr(relay.Function([x, w4, w1], y))
+    out = _alter(mod, "llvm")
+    body = out["main"].body
+    assert body.op.name == "multiply" and all(a.op.name == "layout_transform" for a in body.args)
+    _same_values(mod, out)
