@@ -3,8 +3,10 @@
 An op's family is the ODS file defining it (``dialect/relay/Relay<Family>Ops.td``).
 A newcomer looking for ``nn.batch_norm`` (RelayNormOps.td) must find its
 typing rule in ``lib/Relations/Norm*.cpp``, its lowering in
-``lib/Conversion/RelayToLinalg/Norm*.cpp`` and its gradient rule in
-``lib/Gradient/NormGradients.cpp``. Where each piece lives is found the way
+``lib/Conversion/RelayToLinalg/Norm*.cpp``, its gradient rule in
+``lib/Gradient/NormGradients.cpp`` and its numeric tests in
+``test/python/ops/test_norm*.py`` (some test file of the family refers to
+the op; others may use it to build inputs). Where each piece lives is found the way
 ``scripts/gen_status.py`` finds it for docs/status.md (the same functions:
 the ``infer*`` definition the op's ``typeRule`` names, the pattern rooted at
 the op's C++ class, the ``add*Gradients`` table registering its name), so
@@ -34,6 +36,8 @@ _AXIS_IDENTITY = ("typed by inferAxisIdentity (an axis attribute checked, the ty
 _SHAPE_VALUES = ("besides its family's lowering, a higher-benefit pattern for shape values "
                  "(the op applied to shape_of's result, kept as index arithmetic so sizes stay "
                  "known) lives with shape_of in RelayToLinalg/Dynamic.cpp")
+_IN_TEST_OPS = ("numeric tests still in test/python/test_ops.py, whose elementwise, reduction "
+                "and shape cases are not yet moved to test/python/ops/test_<family>.py")
 # (op, piece) -> why it is not (only) in its family's file.
 EXCEPTIONS: Dict[tuple, str] = {
     ("relay.strided_set", "relation"):
@@ -47,6 +51,10 @@ EXCEPTIONS: Dict[tuple, str] = {
     **{(op, "lowering"): _SHAPE_VALUES
        for op in ("relay.take", "relay.concatenate", "relay.reshape", "relay.expand_dims",
                   "relay.squeeze")},
+    **{(op, "numeric"): _IN_TEST_OPS
+       for op in ("relay.divide", "relay.log", "relay.maximum", "relay.minimum", "relay.multiply",
+                  "relay.sigmoid", "relay.subtract", "relay.mean", "relay.sum",
+                  "relay.concatenate", "relay.transpose")},
 }
 
 
@@ -73,19 +81,27 @@ def _linked_stems(cell: str, directory: str) -> List[str]:
 
 
 def _named_by(family: str, stem: str) -> bool:
-    """`stem` is a file of `family`: Norm.cpp, TransformEinsum.cpp, NormGradients.cpp."""
+    """`stem` is a file of `family`: Norm.cpp, TransformEinsum.cpp, NormGradients.cpp; test
+    files by the family's lower-case name: test_norm.py, test_dynamic_strategies.py."""
+    if stem.startswith("test_"):
+        family, stem = family.lower(), stem[len("test_"):]
+        return stem == family or stem.startswith(family + "_")
     return stem == family or stem.startswith(family) and stem[len(family)].isupper()
 
 
-def _misses(ops, piece: str, where, exceptions=EXCEPTIONS) -> List[str]:
-    """Ops whose `piece` is found outside their family's files, exceptions aside."""
-    misses = []
+PIECES = ("relation", "lowering", "gradient", "numeric")
+
+
+def _misses(ops, piece: str, where) -> Dict[str, str]:
+    """op name -> where its `piece` is, for the ops whose `piece` is found outside their
+    family's files: any file holding a rule, lowering or gradient; every test file referring
+    to the op but the family's."""
+    misses = {}
     for op in ops:
         stems, allowed = where(op)
-        if not stems or (op.name, piece) in exceptions:
-            continue
-        if not all(any(_named_by(f, s) for f in allowed) for s in stems):
-            misses.append(f"{op.name} ({op.family}): {piece} in {', '.join(stems)}")
+        found = any if piece == "numeric" else all
+        if stems and not found(any(_named_by(f, s) for f in allowed) for s in stems):
+            misses[op.name] = f"{op.name} ({op.family}): {piece} in {', '.join(stems)}"
     return misses
 
 
@@ -113,13 +129,25 @@ def where(gen_status, ops):
         path = gradients.get(op.name)
         return ([path.stem] if path else []), {op.family}
 
-    return {"relation": relation, "lowering": lowered, "gradient": gradient}
+    def numeric(op):
+        pattern = gen_status.numeric_op_re(op.name)
+        stems = [p.stem for p, text in numeric_texts.items() if pattern.search(text)]
+        return ([] if op.language else stems), {op.family}
+
+    numeric_texts = gen_status._texts(gen_status.NUMERIC_FILES)
+    return {"relation": relation, "lowering": lowered, "gradient": gradient, "numeric": numeric}
 
 
-@pytest.mark.parametrize("piece", ["relation", "lowering", "gradient"])
-def test_piece_is_in_its_family_file(ops, where, piece) -> None:
-    misses = _misses(ops, piece, where[piece])
-    assert not misses, "\n".join(misses)
+@pytest.fixture(scope="module")
+def misses(ops, where):
+    """piece -> its misses, exceptions included (each op's pieces looked up once)."""
+    return {piece: _misses(ops, piece, where[piece]) for piece in PIECES}
+
+
+@pytest.mark.parametrize("piece", PIECES)
+def test_piece_is_in_its_family_file(misses, piece) -> None:
+    left = [text for op, text in misses[piece].items() if (op, piece) not in EXCEPTIONS]
+    assert not left, "\n".join(left)
 
 
 def test_each_gradient_file_registers_its_family(gen_status) -> None:
@@ -137,9 +165,8 @@ def test_every_family_names_a_lowering_file(ops) -> None:
     assert {f for f in families if not any(_named_by(f, s) for s in lowering)} == set()
 
 
-def test_exceptions_are_still_needed(ops, where) -> None:
+def test_exceptions_are_still_needed(misses) -> None:
     """An exception whose op now sits in its family's file must be removed."""
     for op_name, piece in EXCEPTIONS:
-        misses = _misses(ops, piece, where[piece], exceptions={})
-        assert any(m.startswith(op_name + " ") for m in misses), \
+        assert op_name in misses[piece], \
             f"{op_name}'s {piece} is in its family file now: drop its exception"
