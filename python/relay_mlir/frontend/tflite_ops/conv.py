@@ -17,7 +17,8 @@ from ... import expr as _expr
 from ... import op as _op
 from ...qnn import op as _qnn
 from ._base import Op, register
-from ._quant import check_bias, fused_activation, requantize_accumulator, window_padding
+from ._quant import (check_bias, fused_activation, multiply_by_quantized_multiplier,
+                     requantize_accumulator, saturate, window_padding)
 
 
 def _weight_params(op: Op, channels: int):
@@ -112,12 +113,25 @@ def fully_connected(op: Op) -> _expr.Expr:
 
 @register("BATCH_MATMUL")
 def batch_matmul(op: Op) -> _expr.Expr:
-    """TFLite BATCH_MATMUL of two rank-3 float tensors (``adj_x`` / ``adj_y`` transpose them)."""
-    if op.quantized:
-        raise op.unsupported("quantized BATCH_MATMUL is not supported yet (float only)")
+    """TFLite BATCH_MATMUL of two rank-3 tensors (``adj_x`` / ``adj_y`` transpose them).
+    Quantized: ``qnn.batch_matmul`` (exact int32 sums of ``(x - x_zp)(y - y_zp)``), then
+    TFLite's rescale by ``x_scale * y_scale / out_scale`` plus the output zero point."""
     opts = op.options("BatchMatMulOptions")
     adj_x, adj_y = (bool(opts.AdjX()), bool(opts.AdjY())) if opts is not None else (False, False)
     if len(op.shape(0)) != 3 or len(op.shape(1)) != 3:
         raise op.unsupported(f"BATCH_MATMUL of ranks {len(op.shape(0))} and {len(op.shape(1))} "
                              "is not supported (rank 3 only)")
-    return _op.nn.batch_matmul(op.expr(0), op.expr(1), transpose_a=adj_x, transpose_b=adj_y)
+    x, y = op.expr(0), op.expr(1)
+    if not op.quantized:
+        return _op.nn.batch_matmul(x, y, transpose_a=adj_x, transpose_b=adj_y)
+    xq, yq, oq = op.qparams(0), op.qparams(1), op.out_qparams()
+    if xq.per_channel or yq.per_channel:
+        raise op.unsupported("per-channel quantized BATCH_MATMUL operands are not supported")
+    if adj_x:
+        x = _op.transpose(x, [0, 2, 1])
+    if not adj_y:  # qnn.batch_matmul multiplies by the second operand transposed
+        y = _op.transpose(y, [0, 2, 1])
+    acc = _qnn.batch_matmul(x, y, xq.zp_expr(), yq.zp_expr(), xq.scale_expr(), yq.scale_expr())
+    real = np.float64(xq.scale[0]) * np.float64(yq.scale[0]) / np.float64(oq.scale[0])
+    z = multiply_by_quantized_multiplier(op, acc, real, 3)
+    return saturate(op, _op.add(z, _expr.const(np.int32(oq.zp))))

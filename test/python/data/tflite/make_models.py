@@ -5,7 +5,7 @@ Run with TensorFlow (2.21 here, in a side venv):
 Writes, next to this file, for each network (``cnn``: conv / depthwise conv / pooling / dense /
 softmax; ``mbblock``: a MobileNetV2-like inverted residual block with hard-swish, concatenation,
 mean, pad and more; ``ops``: transpose, strided slice, squeeze, relu, relu6; ``matmul``:
-batch matmul, float only; ``unsupported``: CUMSUM, float only, for the error test):
+batch matmul of two inputs, float and int8; ``unsupported``: CUMSUM, float only, for the error test):
   <net>_float.tflite   the float32 model
   <net>_int8.tflite    full-integer post-training quantization (int8 in and out, per-channel
                        CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED weights), calibrated on a
@@ -57,8 +57,7 @@ def mbblock() -> tf.keras.Model:
 
 
 def ops() -> tf.keras.Model:
-    """TRANSPOSE, RELU, STRIDED_SLICE (with shrink_axis_mask), SQUEEZE, RELU6, plus
-    BATCH_MATMUL in the float model only (see main)."""
+    """TRANSPOSE, RELU, STRIDED_SLICE (with shrink_axis_mask), SQUEEZE, RELU6."""
     x = L.Input((6, 4, 4), batch_size=1, name="image")
     y = L.Permute((2, 1, 3))(x)
     y = L.ReLU()(y)
@@ -85,11 +84,12 @@ def convert(model: tf.keras.Model, mode: str) -> bytes:
     conv = tf.lite.TFLiteConverter.from_keras_model(model)
     if mode != "float":
         rng = np.random.default_rng(7)
-        shape = [1] + list(model.input_shape[1:])
 
-        def data():
+        shapes = {t.name.split(":")[0]: list(t.shape) for t in model.inputs}
+
+        def data():  # by input name: the converter's own input order need not be Keras's
             for _ in range(32):
-                yield [rng.uniform(-1.0, 1.0, shape).astype("float32")]
+                yield {n: rng.uniform(-1.0, 1.0, sh).astype("float32") for n, sh in shapes.items()}
         conv.optimizations = [tf.lite.Optimize.DEFAULT]
         conv.representative_dataset = data
         conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
@@ -101,7 +101,7 @@ def convert(model: tf.keras.Model, mode: str) -> bytes:
 
 def main() -> None:
     nets = (("cnn", cnn, ("float", "int8", "uint8", "int8_floatio")), ("mbblock", mbblock, ("float", "int8", "uint8")),
-            ("ops", ops, ("float", "int8")), ("matmul", ops_matmul, ("float",)),
+            ("ops", ops, ("float", "int8")), ("matmul", ops_matmul, ("float", "int8")),
             ("unsupported", unsupported, ("float",)))
     for name, make, modes in nets:
         tf.keras.utils.set_random_seed(3)
