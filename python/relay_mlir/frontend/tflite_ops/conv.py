@@ -21,6 +21,15 @@ from ._quant import (check_bias, fused_activation, multiply_by_quantized_multipl
                      requantize_accumulator, saturate, window_padding)
 
 
+def _check_hybrid(op: Op) -> None:
+    """A float operator needs float weights: TFLite's hybrid (dynamic-range) kernels, float
+    input with int8 weights quantized at run time, are refused by name."""
+    if op.dtype(1) != op.out_dtype():
+        raise op.unsupported(f"{op.dtype(0)} input with {op.dtype(1)} weights and a {op.out_dtype()} "
+                             "output is not supported (hybrid / dynamic-range or 16x8 quantization; the "
+                             "weights must have the output's type)", op.inputs[1])
+
+
 def _weight_params(op: Op, channels: int):
     """(zero point expr, scale expr) of the filter (input 1), per channel or per tensor."""
     wq = op.qparams(1, "weight")
@@ -41,6 +50,7 @@ def _conv(op: Op, weight: np.ndarray, kernel_layout: str, groups: int, channels:
                  kernel_size=(kh, kw), data_layout="NHWC", kernel_layout=kernel_layout)
     x, wc = op.expr(0), _expr.const(weight)
     act = opts.FusedActivationFunction()
+    _check_hybrid(op)
     if not op.quantized:
         y = _op.nn.conv2d(x, wc, **attrs)
         if op.has(2):
@@ -96,6 +106,7 @@ def fully_connected(op: Op) -> _expr.Expr:
     units, k = wshape
     x = _op.reshape(op.expr(0), [-1, k])
     w = _expr.const(op.const(1)) if op.is_const(1) else op.expr(1)
+    _check_hybrid(op)
     if not op.quantized:
         y = _op.nn.dense(x, w, units=units)
         if op.has(2):

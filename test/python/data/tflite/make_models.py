@@ -5,7 +5,8 @@ Run with TensorFlow (2.21 here, in a side venv):
 Writes, next to this file, for each network (``cnn``: conv / depthwise conv / pooling / dense /
 softmax; ``mbblock``: a MobileNetV2-like inverted residual block with hard-swish, concatenation,
 mean, pad and more; ``ops``: transpose, strided slice, squeeze, relu, relu6; ``matmul``:
-batch matmul of two inputs, float and int8; ``unsupported``: CUMSUM, float only, for the error test):
+batch matmul of two inputs, float and int8; ``dense_dynamic``: dynamic-range
+quantization (int8 weights, float activations), for an error test; ``unsupported``: CUMSUM, float only, for the error test):
   <net>_float.tflite   the float32 model
   <net>_int8.tflite    full-integer post-training quantization (int8 in and out, per-channel
                        CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED weights), calibrated on a
@@ -80,9 +81,18 @@ def unsupported() -> tf.keras.Model:
     return tf.keras.Model(x, L.Lambda(lambda t: tf.math.cumsum(t, axis=1))(x))
 
 
+def dense() -> tf.keras.Model:
+    """FULLY_CONNECTED for dynamic-range quantization (int8 weights, float activations:
+    TFLite's hybrid kernel, which the importer refuses; an error test)."""
+    x = L.Input((64,), batch_size=1, name="x")
+    return tf.keras.Model(x, L.Dense(64)(x))
+
+
 def convert(model: tf.keras.Model, mode: str) -> bytes:
     conv = tf.lite.TFLiteConverter.from_keras_model(model)
-    if mode != "float":
+    if mode == "dynamic":
+        conv.optimizations = [tf.lite.Optimize.DEFAULT]
+    elif mode != "float":
         rng = np.random.default_rng(7)
 
         shapes = {t.name.split(":")[0]: list(t.shape) for t in model.inputs}
@@ -102,7 +112,7 @@ def convert(model: tf.keras.Model, mode: str) -> bytes:
 def main() -> None:
     nets = (("cnn", cnn, ("float", "int8", "uint8", "int8_floatio")), ("mbblock", mbblock, ("float", "int8", "uint8")),
             ("ops", ops, ("float", "int8")), ("matmul", ops_matmul, ("float", "int8")),
-            ("unsupported", unsupported, ("float",)))
+            ("unsupported", unsupported, ("float",)), ("dense", dense, ("dynamic",)))
     for name, make, modes in nets:
         tf.keras.utils.set_random_seed(3)
         model = make()
