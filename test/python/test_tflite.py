@@ -172,11 +172,28 @@ _SINGLE_OPS = [  # (opcode, [(name, type, shape, qparams)], inputs): operators t
 ]
 
 
-@pytest.mark.parametrize("opcode, tensors, n_inputs", _SINGLE_OPS, ids=lambda v: v if isinstance(v, str) else "")
-def test_single_operator_equals_reference_kernel(opcode, tensors, n_inputs):
+_SINGLE_OPS_WITH_OPTIONS = [
+    ("SOFTMAX", [("x", INT8, [4, 64], ([0.1], [4])), ("y", INT8, [4, 64], ([1 / 256], [-128]))], 1,
+     ("SoftmaxOptions", {"Beta": 1.0})),
+    ("SOFTMAX", [("x", UINT8, [4, 64], ([0.03], [120])), ("y", UINT8, [4, 64], ([1 / 256], [0]))], 1,
+     ("SoftmaxOptions", {"Beta": 0.7})),
+    ("LEAKY_RELU", [("x", UINT8, [2, 8, 16], ([0.02], [100])), ("y", UINT8, [2, 8, 16], ([0.015], [70]))], 1,
+     ("LeakyReluOptions", {"Alpha": 0.3})),
+    ("CONCATENATION", [("a", INT8, [2, 8, 8], ([0.05], [3])), ("b", INT8, [2, 8, 8], ([0.05], [3])),
+                       ("y", INT8, [2, 16, 8], ([0.05], [3]))], 2,  # TFLite wants equal parameters
+     ("ConcatenationOptions", {"Axis": 1})),
+    ("MUL", [("a", UINT8, [2, 8, 8], ([0.05], [128])), ("b", UINT8, [2, 8, 8], ([0.02], [100])),
+             ("y", UINT8, [2, 8, 8], ([0.011], [20]))], 2, ("MulOptions", {"FusedActivationFunction": 3})),
+]
+
+
+@pytest.mark.parametrize("opcode, tensors, n_inputs, options",
+                         [op + (None,) for op in _SINGLE_OPS] + _SINGLE_OPS_WITH_OPTIONS,
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_single_operator_equals_reference_kernel(opcode, tensors, n_inputs, options):
     """One operator on every value of its input type (int8/uint8) or on floats spanning
     the output's range, in the reference interpreter, against TFLite's reference kernel."""
-    model = _op_model(opcode, tensors, n_inputs)
+    model = _op_model(opcode, tensors, n_inputs, _options(options[0], **options[1]) if options else None)
     it = Interpreter(model_content=model, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
     it.allocate_tensors()
     rng = np.random.default_rng(3)
@@ -255,10 +272,23 @@ def _single_op_model(opcode: str, ttype: int, quantized: bool, scale=(0.5,), zer
                               ("y", ttype, [1, 2, 2], q)], n_inputs=2)
 
 
-def _op_model(opcode: str, tensors, n_inputs: int) -> bytes:
-    """A flatbuffer of one builtin operator without options: ``tensors`` are ``(name,
-    TFLite type, shape, (scales, zero points) or None)``, the first ``n_inputs`` its inputs
-    (and the subgraph's), the rest its outputs."""
+def _options(kind: str, **fields):
+    """``options`` for :func:`_op_model`: the ``tflite`` package's ``<kind>`` table with
+    ``fields`` (``Beta=0.5`` calls ``SoftmaxOptionsAddBeta``)."""
+    import tflite
+
+    def build(b):
+        getattr(tflite, f"{kind}Start")(b)
+        for name, value in fields.items():
+            getattr(tflite, f"{kind}Add{name}")(b, value)
+        return getattr(tflite.BuiltinOptions, kind), getattr(tflite, f"{kind}End")(b)
+    return build
+
+
+def _op_model(opcode: str, tensors, n_inputs: int, options=None) -> bytes:
+    """A flatbuffer of one builtin operator: ``tensors`` are ``(name, TFLite type, shape,
+    (scales, zero points) or None)``, the first ``n_inputs`` its inputs (and the
+    subgraph's), the rest its outputs; ``options`` a :func:`_options` builder or None."""
     import flatbuffers
     import tflite
     b = flatbuffers.Builder(1024)
@@ -293,7 +323,11 @@ def _op_model(opcode: str, tensors, n_inputs: int) -> bytes:
     ins, outs = list(range(n_inputs)), list(range(n_inputs, len(tensors)))
     ops_in = vector(tflite.OperatorStartInputsVector, ins, b.PrependInt32)
     ops_out = vector(tflite.OperatorStartOutputsVector, outs, b.PrependInt32)
+    opts = options(b) if options is not None else None
     tflite.OperatorStart(b)
+    if opts is not None:
+        tflite.OperatorAddBuiltinOptionsType(b, opts[0])
+        tflite.OperatorAddBuiltinOptions(b, opts[1])
     tflite.OperatorAddOpcodeIndex(b, 0)
     tflite.OperatorAddInputs(b, ops_in)
     tflite.OperatorAddOutputs(b, ops_out)
