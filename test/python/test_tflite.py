@@ -124,19 +124,21 @@ def _operator_results(name: str, resolver: OpResolverType):
 
 
 @pytest.mark.parametrize("name", ["cnn_float", "cnn_int8", "mbblock_float", "mbblock_int8", "ops_int8",
-                                  "cnn_int8_floatio", "matmul_int8"])
+                                  "cnn_int8_floatio", "matmul_int8", "cnn_float16"])
 def test_each_operator_equals_reference_kernel(name):
     for i, opcode, got, ref in _operator_results(name, OpResolverType.BUILTIN_REF):
         _check(got, ref, f"{name} operator #{i} {opcode}")
 
 
-def test_float_io_quantized_model_in_the_interpreter():
-    """int8 inside, float32 at the ends (QUANTIZE float -> int8, DEQUANTIZE int8 -> float):
-    the whole model in relay-mlir's reference interpreter equals TFLite's."""
-    mod, _ = T.from_tflite(_path("cnn_int8_floatio"))
-    xs = _inputs("cnn_int8_floatio", 5)
+@pytest.mark.parametrize("name", ["cnn_int8_floatio", "cnn_float16"])
+def test_whole_model_in_the_interpreter(name):
+    """int8 inside with float32 ends (QUANTIZE float -> int8, DEQUANTIZE int8 -> float), and
+    float16 weights (DEQUANTIZE'd constants, folded at import): the whole model in
+    relay-mlir's reference interpreter equals TFLite's."""
+    mod, _ = T.from_tflite(_path(name))
+    xs = _inputs(name, 5)
     got = relay.create_executor("debug", mod=mod).evaluate()(*xs)
-    _check(got, _run(_interpreter("cnn_int8_floatio", OpResolverType.BUILTIN_REF), xs), "cnn_int8_floatio")
+    _check(got, _run(_interpreter(name, OpResolverType.BUILTIN_REF), xs), name)
 
 
 def test_optimized_kernels_differ_only_in_conv_rounding():

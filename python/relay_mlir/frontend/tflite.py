@@ -70,6 +70,7 @@ class _Graph:
         self.model, self.sg = model, model.Subgraphs(0)
         self.shape_dict, self.dtype_dict = dict(shape_dict), dict(dtype_dict)
         self.values: Dict[int, _expr.Expr] = {}
+        self.folded: Dict[int, np.ndarray] = {}  # outputs of operators on constants (DEQUANTIZE)
 
     def tensor_name(self, t: int) -> str:
         name = self.sg.Tensors(t).Name()
@@ -90,6 +91,9 @@ class _Graph:
         return [int(d) for d in tensor.ShapeAsNumpy()] if tensor.ShapeLength() else []
 
     def constant(self, t: int) -> Optional[np.ndarray]:
+        """The tensor's data when it is a constant (or computed from constants at import)."""
+        if t in self.folded:
+            return self.folded[t]
         buf = self.model.Buffers(self.sg.Tensors(t).Buffer())
         if buf is None or buf.DataLength() == 0:
             return None

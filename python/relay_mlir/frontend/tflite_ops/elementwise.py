@@ -173,8 +173,22 @@ def quantize(op: Op) -> _expr.Expr:
 
 @register("DEQUANTIZE")
 def dequantize(op: Op) -> _expr.Expr:
-    """integers -> float32 (``scale * (q - zp)``); float16 constants -> float32."""
+    """integers -> float32 (``scale * (q - zp)``, per channel along the quantized
+    dimension); float16 -> float32. A constant input (float16 or int8 weights of a
+    float model) is converted at import, so the weights stay constants."""
     if op.dtype(0) == "float16":
+        if op.is_const(0):
+            return _folded(op, op.const(0).astype(np.float32))
         return _op.cast(op.expr(0), "float32")
     a = op.qparams(0)
+    if op.is_const(0):
+        q = op.const(0).astype(np.int32)
+        shape = [-1 if d == a.axis % max(q.ndim, 1) else 1 for d in range(q.ndim)] if a.per_channel else [1]
+        zp, scale = a.zero_point.reshape(shape), a.scale.reshape(shape)
+        return _folded(op, ((q - zp).astype(np.float32) * scale).astype(np.float32))
     return _qnn.dequantize(op.expr(0), a.scale_expr(), a.zp_expr(), axis=a.axis)
+
+
+def _folded(op: Op, value: np.ndarray) -> _expr.Expr:
+    op.graph.folded[op.outputs[0]] = value
+    return _expr.const(value)

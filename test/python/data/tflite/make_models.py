@@ -13,6 +13,7 @@ quantization (int8 weights, float activations), for an error test; ``unsupported
                        seeded representative dataset
   <net>_uint8.tflite   the same with uint8 input and output (QUANTIZE ops at both ends)
   cnn_int8_floatio.tflite  int8 inside, float32 input and output (QUANTIZE / DEQUANTIZE)
+  cnn_float16.tflite       float16 weights DEQUANTIZE'd to float32
 The weights are seeded, so a rerun makes the same networks.
 """
 import os
@@ -92,6 +93,9 @@ def convert(model: tf.keras.Model, mode: str) -> bytes:
     conv = tf.lite.TFLiteConverter.from_keras_model(model)
     if mode == "dynamic":
         conv.optimizations = [tf.lite.Optimize.DEFAULT]
+    elif mode == "float16":  # float16 weights, DEQUANTIZE'd to float32 in the graph
+        conv.optimizations = [tf.lite.Optimize.DEFAULT]
+        conv.target_spec.supported_types = [tf.float16]
     elif mode != "float":
         rng = np.random.default_rng(7)
 
@@ -110,7 +114,7 @@ def convert(model: tf.keras.Model, mode: str) -> bytes:
 
 
 def main() -> None:
-    nets = (("cnn", cnn, ("float", "int8", "uint8", "int8_floatio")), ("mbblock", mbblock, ("float", "int8", "uint8")),
+    nets = (("cnn", cnn, ("float", "int8", "uint8", "int8_floatio", "float16")), ("mbblock", mbblock, ("float", "int8", "uint8")),
             ("ops", ops, ("float", "int8")), ("matmul", ops_matmul, ("float", "int8")),
             ("unsupported", unsupported, ("float",)), ("dense", dense, ("dynamic",)))
     for name, make, modes in nets:
