@@ -115,6 +115,33 @@ def definition(call: Call, shape_of=None) -> Expr:
     return layout_transform(y, "NCHW", out_layout)
 
 
+def _unblocked_source(e: Expr, layout: str, plain: str) -> Optional[Expr]:
+    """The value the definition's ``layout_transform(value, layout -> plain)`` read, after an
+    MLIR round trip (None if a pass changed that transform)."""
+    from .expr import Op
+
+    if isinstance(e, Call) and isinstance(e.op, Op) and e.op.name == "layout_transform" \
+            and e.attrs.get("src_layout") == layout and e.attrs.get("dst_layout") == plain:
+        return e.args[0]
+    return None
+
+
+def regroup(name: str, attrs: dict, final: Call) -> Optional[Expr]:
+    """The call again from its definition read back from MLIR (``final``: the last
+    ``layout_transform``), if the definition's chain is intact; else None (it then stays
+    the ordinary operators it computes with)."""
+    from .expr import Op
+
+    conv = final.args[0] if final.args else None
+    if not (isinstance(conv, Call) and isinstance(conv.op, Op) and conv.op.name == "nn.conv2d"):
+        return None
+    data = _unblocked_source(conv.args[0], attrs["data_layout"], "NCHW")
+    kernel = _unblocked_source(conv.args[1], attrs["kernel_layout"], "OIHW")
+    if data is None or kernel is None:
+        return None
+    return Call(Op.get(name), [data, kernel], attrs)
+
+
 def _kernel(args, attrs):
     """The interpreter's kernel: the definition's three steps with its own kernels."""
     out_layout = _check_layouts("blocked conv2d", attrs["data_layout"], attrs["kernel_layout"],
@@ -132,3 +159,5 @@ KERNELS[CONV2D_NCHWC] = KERNELS[DEPTHWISE_CONV2D_NCHWC] = _kernel
 
 #: name -> definition(call, shape_of) for the emitter (relay_mlir.defined_ops)
 DEFINITIONS = {CONV2D_NCHWC: definition, DEPTHWISE_CONV2D_NCHWC: definition}
+#: name -> regroup(name, attrs, final) for the MLIR importer (relay_mlir.defined_ops)
+REGROUPS = {CONV2D_NCHWC: regroup, DEPTHWISE_CONV2D_NCHWC: regroup}

@@ -992,8 +992,11 @@ class _Emitter(ExprFunctor):
         if isinstance(ex.op, E.Op) and ex.op.name in _REGION_MARKERS and len(ex.args) == 1:
             return self._operand(ex.args[0])  # BYOC's region markers are their value (issue 34)
         if isinstance(ex.op, E.Op) and ex.op.name in _defined_at_emission():
+            from .defined_ops import DEFINED_MARK, mark
+
             defn = _defined_at_emission()[ex.op.name](ex, lambda e: self._static_shape(ex, e))
             value = self.visit(defn)  # relay_mlir.defined_ops
+            value.owner.attributes[DEFINED_MARK] = self.ir.StringAttr.get(mark(ex))
             self.key_of[ex] = self.key_of[defn]
             return value
         if isinstance(ex.op, E.Op):

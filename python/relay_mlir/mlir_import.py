@@ -28,6 +28,7 @@ from .adt import (Clause, Constructor, Match, Pattern, PatternConstructor, Patte
 from ._worker import isolate_default, parse_in_child
 from .emit import VAR_LOC_PREFIX, location_of, new_context, parse_module
 from .errors import CompileError, Diagnostic
+from .defined_ops import DEFINED_MARK, regroup
 from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
                    RefWrite, Tuple, TupleGetItem, Var)
 from .module import IRModule
@@ -389,7 +390,9 @@ class _Importer:
             for key in op.attributes:
                 key = getattr(key, "name", key)
                 attrs[key] = _attr_value(key, op.attributes[key])
-            return Call(Op.get(name[len("relay."):]), args, attrs)
+            marked = attrs.pop(DEFINED_MARK, None)  # the last op of a defined op's definition
+            call = Call(Op.get(name[len("relay."):]), args, attrs)
+            return call if marked is None else regroup(marked, call)
         raise self.error(op, f"cannot convert '{name}' to Relay")
 
     def ctor(self, op, ref) -> Constructor:

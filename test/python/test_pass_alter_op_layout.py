@@ -181,3 +181,15 @@ def test_channel_broadcast_between_blocked_values_runs_in_nchw():
     body = out["main"].body
     assert body.op.name == "multiply" and all(a.op.name == "layout_transform" for a in body.args)
     _same_values(mod, out)
+
+
+def test_blocked_convs_survive_an_mlir_pass_after_alter_op_layout():
+    # FoldConstant and SimplifyExpr run in MLIR: the blocked conv's definition goes out and
+    # comes back as the operator (relay_mlir.defined_ops.regroup), with the same values
+    mod = _conv_bias_relu_conv(8, 4)
+    with Target("llvm"), PassContext(opt_level=3):
+        seq = Sequential([relay.transform.CanonicalizeOps(), relay.transform.AlterOpLayout(),
+                          relay.transform.FoldConstant(), relay.transform.SimplifyExpr()])
+        out = seq(mod)
+    assert _structure(out) == _structure(relay.fromtext(PRINTED["alter_llvm"]))
+    _same_values(mod, out)
