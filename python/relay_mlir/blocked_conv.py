@@ -135,6 +135,13 @@ def regroup(name: str, attrs: dict, final: Call) -> Optional[Expr]:
     conv = final.args[0] if final.args else None
     if not (isinstance(conv, Call) and isinstance(conv.op, Op) and conv.op.name == "nn.conv2d"):
         return None
+    out_layout = attrs.get("out_layout") or attrs["data_layout"]
+    if (final.attrs.get("src_layout"), final.attrs.get("dst_layout")) != ("NCHW", out_layout):
+        return None
+    a = conv.attrs  # the conv must still compute what the call's attributes say
+    if (a.get("data_layout", "NCHW"), a.get("kernel_layout", "OIHW")) != ("NCHW", "OIHW") or \
+            any(a.get(k) != attrs.get(k) for k in ("strides", "padding", "dilation", "groups")):
+        return None
     data = _unblocked_source(conv.args[0], attrs["data_layout"], "NCHW")
     kernel = _unblocked_source(conv.args[1], attrs["kernel_layout"], "OIHW")
     if data is None or kernel is None:
