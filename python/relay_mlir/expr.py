@@ -169,12 +169,33 @@ class Var(Expr):
         return f"Var({self.name_hint!r}, {self.type_annotation!r})"
 
 
+class ConstantData(np.ndarray):
+    """A constant's array: a numpy array that also reads as TVM 0.19's ``NDArray``
+    (``constant.data.numpy()``, ``.asnumpy()``: a copy as a plain ndarray, as TVM's), so pattern
+    callbacks written for TVM run. Arithmetic on it gives plain ndarrays.
+
+    >>> d = Constant(np.ones(2, "float32")).data
+    >>> type(d.numpy()).__name__, type(d + 1).__name__
+    ('ndarray', 'ndarray')
+    """
+
+    def numpy(self) -> np.ndarray:
+        return np.array(self.view(np.ndarray), copy=True)
+
+    asnumpy = numpy
+
+    def __array_wrap__(self, arr, context=None, return_scalar=False):
+        arr = arr.view(np.ndarray)
+        return arr[()] if return_scalar else arr
+
+
 class Constant(Expr):
-    """A tensor constant, ``relay.Constant(data)`` with ``data`` a numpy array."""
+    """A tensor constant, ``relay.Constant(data)`` with ``data`` a numpy array (``ConstantData``)."""
 
     def __init__(self, data: np.ndarray) -> None:
         super().__init__()
-        self.data = np.asarray(data, order="C")  # (ascontiguousarray would make 0-d 1-d)
+        # (ascontiguousarray would make 0-d 1-d)
+        self.data = np.asarray(data, order="C").view(ConstantData)
 
     def __repr__(self) -> str:
         return f"Constant({self.data.shape}, {self.data.dtype})"

@@ -15,11 +15,11 @@ registers an attribute of an operator (``"target.<compiler>"`` functions for BYO
 from __future__ import annotations
 
 from ..dataflow_pattern.structural import structural_equal as _expr_equal
-from ..expr import Expr
+from ..expr import Expr, Op  # Op: tvm.ir.Op (isinstance(call.op, tvm.ir.Op) in visitors)
 from ..module import IRModule
 from . import transform
 
-__all__ = ["IRModule", "register_op_attr", "transform", "structural_equal", "assert_structural_equal"]
+__all__ = ["IRModule", "Op", "register_op_attr", "transform", "structural_equal", "assert_structural_equal"]
 
 
 def structural_equal(lhs: object, rhs: object, map_free_vars: bool = False) -> bool:
