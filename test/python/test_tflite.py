@@ -171,7 +171,13 @@ _SINGLE_OPS = [  # (opcode, [(name, type, shape, qparams)], inputs): operators t
     ("TANH", [("x", INT8, [2, 8, 16], ([0.03], [-4])), ("y", INT8, [2, 8, 16], ([1 / 128], [0]))], 1),
     ("HARD_SWISH", [("x", INT8, [2, 8, 16], ([0.05], [10])), ("y", INT8, [2, 8, 16], ([0.03], [-90]))], 1),
     ("HARD_SWISH", [("x", UINT8, [2, 8, 16], ([0.005], [128])), ("y", UINT8, [2, 8, 16], ([0.004], [60]))], 1),
-]
+    ("MAXIMUM", [("a", INT8, [2, 8, 16], ([0.05], [3])), ("b", INT8, [2, 8, 16], ([0.05], [3])),
+                 ("y", INT8, [2, 8, 16], ([0.05], [3]))], 2),
+] + [(op, [("x", FLOAT32, [3, 17], None), ("y", FLOAT32, [3, 17], None)], 1)
+     for op in ("EXP", "LOG", "SQRT", "RSQRT", "ABS", "NEG", "FLOOR", "SQUARE")] + [
+    (op, [("a", FLOAT32, [3, 17], None), ("b", FLOAT32, [1, 17], None), ("y", FLOAT32, [3, 17], None)], 2)
+    for op in ("MAXIMUM", "MINIMUM", "DIV", "POW", "SQUARED_DIFFERENCE")]
+_POSITIVE = ("LOG", "SQRT", "RSQRT", "POW", "DIV")  # float inputs in [0.05, 2] (else [-2, 2])
 
 
 _SINGLE_OPS_WITH_OPTIONS = [
@@ -202,7 +208,7 @@ def test_single_operator_equals_reference_kernel(opcode, tensors, n_inputs, opti
     xs = []
     for d in it.get_input_details():
         if d["dtype"] == np.float32:
-            xs.append(rng.uniform(-2.0, 2.0, d["shape"]).astype("float32"))
+            xs.append(rng.uniform(0.05 if opcode in _POSITIVE else -2.0, 2.0, d["shape"]).astype("float32"))
         else:
             info = np.iinfo(d["dtype"])
             xs.append(rng.permutation(np.resize(np.arange(info.min, info.max + 1), d["shape"])).astype(d["dtype"]))

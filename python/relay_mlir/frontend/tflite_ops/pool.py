@@ -2,7 +2,7 @@
 
 TFLite averages quantized windows over the valid (unpadded) pixels only and rounds
 the mean of the raw integers half away from zero (``(sum ± count/2) / count``); TVM
-0.19's importer truncates and is off by up to a few steps. Here the integer sum is
+0.19's importer averages in int32, truncating. Here the integer sum is
 averaged in float32 (exact for these magnitudes) and rounded half away from zero.
 """
 from __future__ import annotations
