@@ -26,8 +26,9 @@ from typing import List, Optional
 
 from .pass_infra import Pass, PassContext, Sequential, _required_pass
 
-# relay.build's passes compile() does not run (issue 31), in TVM's order: qnn.Legalize and
-# SimplifyExprPostAlterOp are not in relay-mlir yet; FlattenAtrousConv is a Python pass (its
+# relay.build's passes compile() does not run (issue 31), in TVM's order: qnn.Legalize
+# (relay.qnn.transform.Legalize, TVM's x86 int16/uint8 rewrite: the qnn ops are lowered exactly
+# as they are) and SimplifyExprPostAlterOp (not in relay-mlir yet); FlattenAtrousConv is a Python pass (its
 # operators exist in the expression tree only, relay_mlir.defined_ops) with no MLIR form for
 # compile()'s pipeline; AlterOpLayout (TVM's x86 NCHW{n}c blocking) is left out of
 # compile() on purpose (docs/optimizer.md: the layouts for IREE are chosen in
