@@ -177,6 +177,16 @@ _SINGLE_OPS = [  # (opcode, [(name, type, shape, qparams)], inputs): operators t
      for op in ("EXP", "LOG", "SQRT", "RSQRT", "ABS", "NEG", "FLOOR", "SQUARE")] + [
     (op, [("a", FLOAT32, [3, 17], None), ("b", FLOAT32, [1, 17], None), ("y", FLOAT32, [3, 17], None)], 2)
     for op in ("MAXIMUM", "MINIMUM", "DIV", "POW", "SQUARED_DIFFERENCE")]
+INT32 = 2
+_SINGLE_OPS += [
+    ("SLICE", [("x", INT8, [4, 6, 5], ([0.05], [3])), ("begin", INT32, [3], None, np.array([1, 0, 2], "int32")),
+               ("size", INT32, [3], None, np.array([2, -1, 3], "int32")), ("y", INT8, [2, 6, 3], ([0.05], [3]))], 3),
+    ("TILE", [("x", FLOAT32, [2, 3], None), ("m", INT32, [2], None, np.array([2, 3], "int32")),
+              ("y", FLOAT32, [4, 9], None)], 2),
+    ("GATHER", [("x", UINT8, [5, 4], ([0.05], [3])), ("i", INT32, [3], None, np.array([4, 0, 2], "int32")),
+                ("y", UINT8, [3, 4], ([0.05], [3]))], 2),
+    ("CAST", [("x", FLOAT32, [4, 9], None), ("y", INT32, [4, 9], None)], 1),
+]
 _POSITIVE = ("LOG", "SQRT", "RSQRT", "POW", "DIV")  # float inputs in [0.05, 2] (else [-2, 2])
 
 
@@ -192,6 +202,19 @@ _SINGLE_OPS_WITH_OPTIONS = [
      ("ConcatenationOptions", {"Axis": 1})),
     ("MUL", [("a", UINT8, [2, 8, 8], ([0.05], [128])), ("b", UINT8, [2, 8, 8], ([0.02], [100])),
              ("y", UINT8, [2, 8, 8], ([0.011], [20]))], 2, ("MulOptions", {"FusedActivationFunction": 3})),
+    ("SPLIT", [("axis", INT32, [], None, np.array(1, "int32")), ("x", INT8, [2, 6, 4], ([0.05], [3])),
+               ("y0", INT8, [2, 2, 4], ([0.05], [3])), ("y1", INT8, [2, 2, 4], ([0.05], [3])),
+               ("y2", INT8, [2, 2, 4], ([0.05], [3]))], 2, ("SplitOptions", {"NumSplits": 3})),
+    ("PACK", [("a", FLOAT32, [3, 4], None), ("b", FLOAT32, [3, 4], None), ("y", FLOAT32, [3, 2, 4], None)], 2,
+     ("PackOptions", {"ValuesCount": 2, "Axis": 1})),
+    ("ARG_MAX", [("x", INT8, [3, 7, 5], ([0.05], [3])), ("axis", INT32, [1], None, np.array([1], "int32")),
+                 ("y", INT32, [3, 5], None)], 2, ("ArgMaxOptions", {"OutputType": 2})),
+    ("SUM", [("x", FLOAT32, [3, 7, 5], None), ("axis", INT32, [2], None, np.array([0, 2], "int32")),
+             ("y", FLOAT32, [1, 7, 1], None)], 2, ("ReducerOptions", {"KeepDims": True})),
+    ("REDUCE_MAX", [("x", INT8, [3, 7, 5], ([0.05], [3])), ("axis", INT32, [1], None, np.array([-1], "int32")),
+                    ("y", INT8, [3, 7], ([0.05], [3]))], 2, ("ReducerOptions", {"KeepDims": False})),
+    ("GATHER", [("x", FLOAT32, [5, 4], None), ("i", INT32, [2, 3], None, np.array([[1, 3, 0], [3, 2, 2]], "int32")),
+                ("y", FLOAT32, [5, 2, 3], None)], 2, ("GatherOptions", {"Axis": 1})),
 ]
 
 
@@ -214,7 +237,10 @@ def test_single_operator_equals_reference_kernel(opcode, tensors, n_inputs, opti
             xs.append(rng.permutation(np.resize(np.arange(info.min, info.max + 1), d["shape"])).astype(d["dtype"]))
     mod, _ = T.from_tflite(model)
     got = relay.create_executor("debug", mod=mod).evaluate()(*xs)
-    _check(got, _run(it, xs), opcode)
+    _run(it, xs)
+    refs = [it.get_tensor(d["index"]) for d in it.get_output_details()]
+    for k, (g, ref) in enumerate(zip(got if len(refs) > 1 else [got], refs)):
+        _check(g, ref, f"{opcode} output {k}")
 
 
 def test_input_forms_and_stand_in():
@@ -295,8 +321,9 @@ def _options(kind: str, **fields):
 
 def _op_model(opcode: str, tensors, n_inputs: int, options=None) -> bytes:
     """A flatbuffer of one builtin operator: ``tensors`` are ``(name, TFLite type, shape,
-    (scales, zero points) or None)``, the first ``n_inputs`` its inputs (and the
-    subgraph's), the rest its outputs; ``options`` a :func:`_options` builder or None."""
+    (scales, zero points) or None[, constant data])``, the first ``n_inputs`` its inputs
+    (those without data also the subgraph's), the rest its outputs; ``options`` a
+    :func:`_options` builder or None."""
     import flatbuffers
     import tflite
     b = flatbuffers.Builder(1024)
@@ -315,20 +342,23 @@ def _op_model(opcode: str, tensors, n_inputs: int, options=None) -> bytes:
         tflite.QuantizationParametersAddZeroPoint(b, zps)
         return tflite.QuantizationParametersEnd(b)
 
-    offsets = []
-    for name, ttype, dims, qp in tensors:
+    offsets, datas = [], []
+    for name, ttype, dims, qp, *data in tensors:
         q = quant(*qp) if qp is not None else None
         n = b.CreateString(name)
         shape = vector(tflite.TensorStartShapeVector, dims, b.PrependInt32)
+        if data:
+            datas.append(b.CreateNumpyVector(np.frombuffer(np.ascontiguousarray(data[0]).tobytes(), np.uint8)))
         tflite.TensorStart(b)
         tflite.TensorAddName(b, n)
         tflite.TensorAddShape(b, shape)
         tflite.TensorAddType(b, ttype)
-        tflite.TensorAddBuffer(b, 0)
+        tflite.TensorAddBuffer(b, len(datas) if data else 0)
         if q is not None:
             tflite.TensorAddQuantization(b, q)
         offsets.append(tflite.TensorEnd(b))
     ins, outs = list(range(n_inputs)), list(range(n_inputs, len(tensors)))
+    graph_ins = [i for i in ins if len(tensors[i]) < 5]
     ops_in = vector(tflite.OperatorStartInputsVector, ins, b.PrependInt32)
     ops_out = vector(tflite.OperatorStartOutputsVector, outs, b.PrependInt32)
     opts = options(b) if options is not None else None
@@ -341,7 +371,7 @@ def _op_model(opcode: str, tensors, n_inputs: int, options=None) -> bytes:
     tflite.OperatorAddOutputs(b, ops_out)
     op = tflite.OperatorEnd(b)
     sg_tensors = vector(tflite.SubGraphStartTensorsVector, offsets, b.PrependUOffsetTRelative)
-    sg_in = vector(tflite.SubGraphStartInputsVector, ins, b.PrependInt32)
+    sg_in = vector(tflite.SubGraphStartInputsVector, graph_ins, b.PrependInt32)
     sg_out = vector(tflite.SubGraphStartOutputsVector, outs, b.PrependInt32)
     sg_ops = vector(tflite.SubGraphStartOperatorsVector, [op], b.PrependUOffsetTRelative)
     tflite.SubGraphStart(b)
@@ -356,11 +386,15 @@ def _op_model(opcode: str, tensors, n_inputs: int, options=None) -> bytes:
     tflite.OperatorCodeAddBuiltinCode(b, code)
     tflite.OperatorCodeAddVersion(b, 1)
     opcode_t = tflite.OperatorCodeEnd(b)
-    tflite.BufferStart(b)
-    buffer = tflite.BufferEnd(b)
+    buffers_t = []
+    for data in [None] + datas:
+        tflite.BufferStart(b)
+        if data is not None:
+            tflite.BufferAddData(b, data)
+        buffers_t.append(tflite.BufferEnd(b))
     codes = vector(tflite.ModelStartOperatorCodesVector, [opcode_t], b.PrependUOffsetTRelative)
     subgraphs = vector(tflite.ModelStartSubgraphsVector, [subgraph], b.PrependUOffsetTRelative)
-    buffers = vector(tflite.ModelStartBuffersVector, [buffer], b.PrependUOffsetTRelative)
+    buffers = vector(tflite.ModelStartBuffersVector, buffers_t, b.PrependUOffsetTRelative)
     tflite.ModelStart(b)
     tflite.ModelAddVersion(b, 3)
     tflite.ModelAddOperatorCodes(b, codes)
