@@ -116,10 +116,14 @@ VARIANTS = {
     "EtaExpand(expand_global_var=True)": ("EtaExpand", {"expand_global_var": True}),
     "AlterOpLayout(llvm)": ("AlterOpLayout", {}),
     "AlterOpLayout(llvm -mcpu=skylake-avx512)": ("AlterOpLayout", {}),
+    # MLIR passes after it: the blocked convs go out as their definition and come back
+    "AlterOpLayout(llvm)+FoldConstant+SimplifyExpr":
+        ("__seq__", {"members": ["AlterOpLayout", "FoldConstant", "SimplifyExpr"]}),
 }
 # variants run under a current tvm.target.Target (AlterOpLayout asks it for the SIMD lanes)
 VARIANT_TARGETS = {"AlterOpLayout(llvm)": "llvm",
-                   "AlterOpLayout(llvm -mcpu=skylake-avx512)": "llvm -mcpu=skylake-avx512"}
+                   "AlterOpLayout(llvm -mcpu=skylake-avx512)": "llvm -mcpu=skylake-avx512",
+                   "AlterOpLayout(llvm)+FoldConstant+SimplifyExpr": "llvm"}
 
 
 def discover_passes() -> Dict[str, Tuple[str, dict]]:
@@ -153,7 +157,8 @@ def discover_passes() -> Dict[str, Tuple[str, dict]]:
             continue
         out[name] = (name, {})
     for v, (cls, kw) in VARIANTS.items():
-        if cls in out or isinstance(getattr(T, cls, None), type):  # some need arguments
+        if cls in out or isinstance(getattr(T, cls, None), type) or \
+                (cls == "__seq__" and all(m in out for m in kw["members"])):  # some need arguments
             out[v] = (cls, kw)
     return out
 
