@@ -9,9 +9,9 @@ which compute TFLite's quantized arithmetic as its reference code defines it
 (gemmlowp's double-rounding ``MultiplyByQuantizedMultiplier``). Against them every
 quantized result is bit-exact and every float one within 1e-4 relative. The
 interpreter's optimized kernels differ from its own reference kernels by one step
-on a few CONV_2D / DEPTHWISE_CONV_2D outputs (their output stage rounds
-``acc * multiplier`` once, ties upward, instead of twice), and so does the XNNPACK
-delegate that the default interpreter uses: against those the tests allow one step
+on a few CONV_2D / DEPTHWISE_CONV_2D outputs (their output stage rescales the
+accumulators differently), and so does the XNNPACK delegate that the default
+interpreter uses (a single rounding of ``acc * multiplier``, ties upward): against those the tests allow one step
 and check that the difference is there only where TFLite's own kernels disagree.
 """
 from __future__ import annotations
@@ -143,8 +143,8 @@ def test_whole_model_in_the_interpreter(name):
 
 def test_optimized_kernels_differ_only_in_conv_rounding():
     """The interpreter's optimized kernels against ours: equal except one step on some
-    CONV_2D / DEPTHWISE_CONV_2D outputs (measured: 1 of 1024 and 3 of 1024 here), which
-    are also where they differ from TFLite's reference kernels."""
+    CONV_2D / DEPTHWISE_CONV_2D outputs (measured: 1 of 1024 and 3 of 1024 here), where
+    they also differ from TFLite's own reference kernels, which ours equal."""
     differing = set()
     for i, opcode, got, ref in _operator_results("mbblock_int8", OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES):
         _check(got, ref, f"operator #{i} {opcode}", steps=1)
