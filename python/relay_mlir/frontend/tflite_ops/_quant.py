@@ -1,7 +1,7 @@
 """TFLite's arithmetic around an operator: fused activations (float clamps, or the
-integer clamp of ``CalculateActivationRangeQuantized``), rescaling int32
-accumulators, and the float round trip for operators TFLite computes with its
-own fixed-point tables.
+integer clamp of ``CalculateActivationRangeQuantized``), TFLite's fixed-point
+``MultiplyByQuantizedMultiplier`` that rescales integers, and the float round trip
+(dequantize -> float -> quantize) for the few quantized operators mapped that way.
 """
 from __future__ import annotations
 
@@ -56,8 +56,8 @@ def multiply_by_quantized_multiplier(op: Op, x: _expr.Expr, real: np.ndarray, nd
                                      axis: int = -1) -> _expr.Expr:
     """int32 ``x`` times the real multipliers ``real`` (float64; one, or one per channel
     along ``axis`` of the rank-``ndim`` ``x``) as TFLite's ``MultiplyByQuantizedMultiplier``
-    (the double rounding of gemmlowp, which the TFLite interpreter's builtin kernels use:
-    measured on ai-edge-litert 2.3): each multiplier a Q31 mantissa ``M`` and a shift
+    (the double rounding of gemmlowp, which the TFLite interpreter's reference kernels
+    use, and its optimized kernels except conv: measured on ai-edge-litert 2.3): each multiplier a Q31 mantissa ``M`` and a shift
     (``frexp``, the mantissa rounded half away from zero); ``x << max(shift, 0)`` times
     ``M``, the high half rounded (``(p + (p >= 0 ? 2^30 : 1 - 2^30)) / 2^31``, truncating),
     then divided by ``2^max(-shift, 0)`` rounding half away from zero. In int64."""
@@ -139,9 +139,9 @@ def quantized_output(op: Op, y: _expr.Expr) -> _expr.Expr:
 
 
 def via_float(op: Op, fn, inputs=(0,)) -> _expr.Expr:
-    """A quantized operator as dequantize -> the float operator -> quantize (used where
-    TFLite's integer kernel is its own fixed-point approximation; results agree to one
-    quantization step)."""
+    """A quantized operator as dequantize -> the float operator -> quantize (SOFTMAX, and
+    RELU / RELU6 with differing parameters: equal to TFLite's kernels on every input
+    tested, not proven bit-exact in general)."""
     if not op.quantized:
         return fn(*[op.expr(i) for i in inputs])
     return quantized_output(op, fn(*[dequantized(op, i) for i in inputs]))

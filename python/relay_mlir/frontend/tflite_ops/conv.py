@@ -5,9 +5,10 @@ Float: ``nn.conv2d`` in NHWC (the OHWI filter transposed to HWIO, a depthwise
 ``nn.batch_matmul``, then the bias and the fused activation.
 Quantized (TFLite's int8 scheme): ``qnn.conv2d`` / ``qnn.dense`` — exact int32 sums of
 ``(x - x_zp)(w - w_zp)``, the input padded with its zero point — plus the int32
-bias, ``qnn.requantize`` by ``x_scale * w_scale / y_scale`` (per output channel for
-per-channel weights, which TFLite's converter makes for all three ops; TVM 0.19
-rejects them for FULLY_CONNECTED), then the activation's integer clamp.
+bias, then TFLite's fixed-point rescale by ``x_scale * w_scale / y_scale`` (per
+output channel for per-channel weights, which TFLite's converter makes for all three
+ops; TVM 0.19 rejects them for FULLY_CONNECTED; see ``_quant.requantize_accumulator``),
+plus the output zero point and the activation's integer clamp.
 """
 from __future__ import annotations
 
