@@ -265,7 +265,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--nice", type=int, default=-5)
     args = ap.parse_args(argv)
     if args.tvm_python:
-        M.TVM_VENV = Path(args.tvm_python).resolve().parent.parent
+        M.TVM_VENV = Path(args.tvm_python).absolute().parent.parent  # not resolved: a venv's python is a link
     try:
         os.nice(args.nice)
     except OSError:

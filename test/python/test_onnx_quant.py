@@ -261,6 +261,23 @@ def test_qdq_contractions_are_int8_and_exact(quantized_models, compiled, kind):
     assert np.array_equal(got, want), np.abs(got - want).max()
 
 
+def test_requantize_rounds_ties_to_even_like_onnxruntime():
+    """QLinearMatMul with a multiplier of 0.5: accumulators ±1, ±3, ±5, ±7 are exact ties,
+    rounded half to even (0, ±2, ±2, ±4) by the layout-friendly rounding, as onnxruntime."""
+    inits = [numpy_helper.from_array(np.float32(1), "as"), numpy_helper.from_array(np.int8(0), "az"),
+             numpy_helper.from_array(np.array([[1, -1]], "int8"), "b"),
+             numpy_helper.from_array(np.float32(1), "bs"), numpy_helper.from_array(np.int8(0), "bz"),
+             numpy_helper.from_array(np.float32(2), "ys"), numpy_helper.from_array(np.int8(0), "yz")]
+    node = oh.make_node("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"])
+    g = oh.make_graph([node], "g", [oh.make_tensor_value_info("a", TensorProto.INT8, [6, 1])],
+                      [oh.make_tensor_value_info("y", TensorProto.INT8, [6, 2])], inits)
+    model = oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)])
+    a = np.array([[1], [3], [5], [7], [2], [0]], "int8")
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"a": a})[0]
+    got = relay.create_executor("debug", mod=from_onnx(model)).evaluate()(a)
+    assert np.array_equal(want[:4, 0], [0, 2, 2, 4]) and np.array_equal(got, want), (got, want)
+
+
 def test_qdq_groups_become_qlinear_ops(quantized_models):
     """Every DequantizeLinear -> Conv/MatMul -> QuantizeLinear group of the QDQ CNN is one
     QLinear op (per-channel int8 weights, int32 bias); no float Conv or MatMul is left."""

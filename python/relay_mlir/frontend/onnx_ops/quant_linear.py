@@ -30,6 +30,7 @@ from typing import Optional
 
 import numpy as np
 
+from ...expr import Constant
 from ..common import round_half_to_even
 from . import nn as _nn
 from ._base import Node, register
@@ -170,11 +171,25 @@ def multiplier(n: Node, x_scale: int, w_scale: int, y_scale: int, channel_axis: 
     return n.op("divide")(n.op("multiply")(xs_, ws_), ys_)
 
 
+def _round_half_even_finite(n: Node, x, half):
+    """``round_half_to_even`` of a finite ``x`` (an int32 accumulator times a constant,
+    checked multiplier) without ``where``: ``y + (trunc(x) - y) * [tie and y odd]`` with
+    ``y = round(x)``, exact for finite values. Only elementwise unary and binary ops, so
+    relay-convert-layout sinks the NHWC convolution's transposes through the requantize
+    epilogue (``where`` is ternary: it stopped them, a float transpose per convolution)."""
+    y, t = n.op("round")(x), n.op("trunc")(x)
+    tie = n.op("equal")(n.op("abs")(n.op("subtract")(x, t)), half)
+    y_half = n.op("multiply")(y, half)
+    fix = n.op("logical_and")(tie, n.op("not_equal")(n.op("floor")(y_half), y_half))
+    return n.op("add")(y, n.op("multiply")(n.op("subtract")(t, y), n.op("cast")(fix, "float32")))
+
+
 def requantize_ort(n: Node, acc, mult, zp_index: Optional[int], out_dtype: str):
     """onnxruntime's requantize: ``float32(acc) * mult`` rounded half to even, plus the
     zero point (input ``zp_index``, 0 if absent), saturated to ``out_dtype``."""
     f = n.op("multiply")(n.op("cast")(acc, "float32"), mult)
-    r = round_half_to_even(f, n.constant(np.float32(0.5)))
+    half = n.constant(np.float32(0.5))
+    r = _round_half_even_finite(n, f, half) if isinstance(mult, Constant) else round_half_to_even(f, half)
     if zp_index is not None and n.has(zp_index):
         z = n.const(zp_index).astype(np.float32).reshape(()) if n.is_const(zp_index) else None
         zexpr = n.constant(z) if z is not None else n.op("reshape")(n.op("cast")(n.expr(zp_index), "float32"), [])

@@ -18,8 +18,8 @@ import numpy as np
 from ..common import round_half_to_even
 from . import nn as _nn
 from ._base import Node, register
-from .quant_linear import (_RANGES, _check_params, _param_f32, _quantized_dtype, _sub_node,
-                           integer_matmul, requantize_ort)
+from .quant_linear import (_RANGES, _check_params, _param_f32, _quantized_dtype, _round_half_even_finite,
+                           _sub_node, integer_matmul, requantize_ort)
 
 
 def _ms(op_type: str):
@@ -55,8 +55,21 @@ def quantized(n: Node, f, scale: int, zp: Optional[int], dtype: str):
     return n.op("cast")(n.op("clip")(n.op("add")(r, _zp_f32(n, zp)), float(lo), float(hi)), dtype)
 
 
-def _rounded(n: Node, f, zp: Optional[int], dtype: str):
-    r = round_half_to_even(f, n.constant(np.float32(0.5)))
+def _finite_multipliers(n: Node, *ratios) -> bool:
+    """Whether every ``(numerators, denominator)`` scale ratio is constant and, times the
+    largest 8-bit magnitude product (255 * 255), finite in float32."""
+    if not all(n.is_const(i) for num, den in ratios for i in (*num, den)):
+        return False
+    with np.errstate(over="ignore"):
+        return all(np.isfinite(np.prod([_param_f32(n, i)[0] for i in num], dtype=np.float32)
+                               / _param_f32(n, den)[0] * np.float32(65025)) for num, den in ratios)
+
+
+def _rounded(n: Node, f, zp: Optional[int], dtype: str, finite: bool = False):
+    """``f`` rounded half to even plus the zero point, saturated; ``finite``: ``f`` is known to
+    be finite (the layout-friendly rounding of quant_linear)."""
+    half = n.constant(np.float32(0.5))
+    r = _round_half_even_finite(n, f, half) if finite else round_half_to_even(f, half)
     lo, hi = _RANGES[dtype]
     return n.op("cast")(n.op("clip")(n.op("add")(r, _zp_f32(n, zp)), float(lo), float(hi)), dtype)
 
@@ -77,7 +90,7 @@ def _qlinear_add(n: Node):
     ratio_b = n.op("divide")(_f32(n, 4), _f32(n, 6))
     f = n.op("add")(n.op("multiply")(_centered(n, 0, 2), ratio_a),
                     n.op("multiply")(_centered(n, 3, 5), ratio_b))
-    return _rounded(n, f, 7, dt)
+    return _rounded(n, f, 7, dt, _finite_multipliers(n, ((1,), 6), ((4,), 6)))
 
 
 @_ms("QLinearMul")
@@ -87,7 +100,7 @@ def _qlinear_mul(n: Node):
                   [(2, "A_zero_point", dt, None), (5, "B_zero_point", dt, None), (7, "C_zero_point", dt, None)])
     m = n.op("divide")(n.op("multiply")(_f32(n, 1), _f32(n, 4)), _f32(n, 6))
     f = n.op("multiply")(n.op("multiply")(_centered(n, 0, 2), _centered(n, 3, 5)), m)
-    return _rounded(n, f, 7, dt)
+    return _rounded(n, f, 7, dt, _finite_multipliers(n, ((1, 4), 6)))
 
 
 @_ms("QLinearSigmoid")
