@@ -79,7 +79,12 @@ _SINGLE_OPS_WITH_OPTIONS = [
                     ("y", INT8, [3, 7], ([0.05], [3]))], 2, ("ReducerOptions", {"KeepDims": False})),
     ("GATHER", [("x", FLOAT32, [5, 4], None), ("i", INT32, [2, 3], None, np.array([[1, 3, 0], [3, 2, 2]], "int32")),
                 ("y", FLOAT32, [5, 2, 3], None)], 2, ("GatherOptions", {"Axis": 1})),
-]
+] + [(op, [("x", ty, [1, 5, 7, 3], qp), ("size", INT32, [2], None, np.array(size, "int32")),
+           ("y", ty, [1] + size + [3], qp)], 2, (kind, flags))
+     for op, kind, ty, qp in (("RESIZE_BILINEAR", "ResizeBilinearOptions", FLOAT32, None),
+                              ("RESIZE_NEAREST_NEIGHBOR", "ResizeNearestNeighborOptions", INT8, ([0.05], [3])))
+     for size in ([9, 4], [10, 14])
+     for flags in ({}, {"AlignCorners": True}, {"HalfPixelCenters": True})]
 
 
 @pytest.mark.parametrize("opcode, tensors, n_inputs, options",
