@@ -19,6 +19,9 @@ Record again with TVM 0.19's Python::
   evaluated with the debug executor.
 - TUPLE_TARGETS: two targets sharing an operator, a tuple between regions, AnnotateTarget in
   both orders and with include_non_call_ops=False.
+- EXPECTED_MODULE: bind_params_by_name, composites with has_attr and is_tuple_get_item, a
+  checked op attribute, AnnotateTarget of one name, PartitionGraph("mymod") (names and
+  ret_types), structural_equal of hand-built composites, rewrite_once.
 
 Not kept here (docs/byoc.md "Differences"): the same TUPLE_TARGETS program with a
 ``concatenate`` of the tuple: relay-mlir's concatenate takes the fields as arguments, so its
@@ -265,8 +268,79 @@ for targets, non_call in [(["acc_a", "acc_b"], True), (["acc_b", "acc_a"], True)
 RESULT = results
 '''
 
+EXPECTED_MODULE = '''import numpy as np
+import tvm
+from tvm import relay
+from tvm.relay.build_module import bind_params_by_name
+from tvm.relay.dataflow_pattern import is_op, wildcard, is_constant, is_tuple_get_item, rewrite, DFPatternCallback
+from tvm.relay.op.contrib.register import get_pattern_table, register_pattern_table
+{summary}
+@tvm.ir.register_op_attr("nn.relu", "target.zacc")
+def _relu(expr):
+    return expr.args[0].checked_type.dtype == "float32"
+
+def bn_relu():
+    bn = is_op("nn.batch_norm")(wildcard(), wildcard(), wildcard(), wildcard(), wildcard())
+    return is_op("nn.relu")(is_tuple_get_item(bn, 0))
+
+def conv_nchw():
+    return is_op("nn.conv2d")(wildcard(), wildcard()).has_attr({"data_layout": "NCHW"})
+
+register_pattern_table("zacc", lambda: [("zacc.conv", conv_nchw()), ("zacc.bn_relu", bn_relu())])
+
+x = relay.var("x", shape=(1, 2, 4, 4))
+w = relay.var("w", shape=(2, 2, 3, 3))
+g, b, m, v = [relay.var(n, shape=(2,)) for n in ("g", "b", "m", "v")]
+y = relay.nn.conv2d(x, w, padding=(1, 1))
+y = relay.nn.relu(relay.nn.batch_norm(y, g, b, m, v)[0])
+y = relay.nn.relu(relay.nn.max_pool2d(y))
+f = relay.Function([x, w, g, b, m, v], y)
+rng = np.random.default_rng(3)
+params = {"w": rng.standard_normal((2, 2, 3, 3)).astype("float32"),
+          "g": np.ones(2, "float32"), "b": np.zeros(2, "float32"),
+          "m": np.zeros(2, "float32"), "v": np.ones(2, "float32")}
+f = bind_params_by_name(f, params)
+mod = tvm.IRModule.from_expr(f)
+mod = relay.transform.InferType()(mod)
+mod = relay.transform.MergeComposite(get_pattern_table("zacc"))(mod)
+mod = relay.transform.AnnotateTarget("zacc")(mod)
+mod = relay.transform.MergeCompilerRegions()(mod)
+mod = relay.transform.PartitionGraph("mymod")(mod)
+RESULT = {"summary": summary(mod)}
+names = sorted(gv.name_hint for gv in mod.get_global_vars())
+RESULT["names"] = names
+ext = [mod[n] for n in names if n != "main"]
+RESULT["ret"] = [list(map(int, fn.ret_type.shape)) if fn.ret_type is not None else None for fn in ext]
+
+# a hand-built expected module, compared structurally (TVM's BYOC tests do this)
+a = relay.var("a", shape=(2, 2))
+fa = relay.Function([a], relay.nn.relu(a))
+fa = fa.with_attr("Composite", "zacc.relu")
+c = relay.var("c", shape=(2, 2))
+e1 = relay.Function([c], fa(c))
+c2 = relay.var("c", shape=(2, 2))
+a2 = relay.var("a", shape=(2, 2))
+fa2 = relay.Function([a2], relay.nn.relu(a2)).with_attr("Composite", "zacc.relu")
+e2 = relay.Function([c2], fa2(c2))
+RESULT["struct_eq"] = bool(tvm.ir.structural_equal(e1, e2))
+RESULT["struct_ne"] = bool(tvm.ir.structural_equal(e1, relay.Function([c2], relay.nn.relu(c2))))
+
+class DropZero(DFPatternCallback):
+    def __init__(self):
+        super().__init__(rewrite_once=True)
+        self.x = wildcard()
+        self.pattern = is_op("add")(self.x, is_constant())
+
+    def callback(self, pre, post, node_map):
+        return node_map[self.x][0]
+
+z = relay.var("z", shape=(3,))
+out = rewrite(DropZero(), relay.add(relay.add(z, relay.const(0.0)), relay.const(0.0)))
+RESULT["rewrite_once"] = summary(tvm.IRModule.from_expr(relay.Function([z], out)))
+'''
+
 SCRIPTS = {"byoc_cnn": BYOC_CNN, "plan_devices": PLAN_DEVICES, "dominator": DOMINATOR,
-           "rewrite": REWRITE, "tuple_targets": TUPLE_TARGETS}
+           "rewrite": REWRITE, "tuple_targets": TUPLE_TARGETS, "expected_module": EXPECTED_MODULE}
 
 
 def ported(script: str) -> str:

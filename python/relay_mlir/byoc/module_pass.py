@@ -10,6 +10,7 @@ from typing import Optional
 
 from ..errors import CompileError
 from ..expr import Function
+from ..ty import IncompleteType
 from ..module import IRModule
 from ..pass_infra import ModulePass, PassContext, PassInfo, _shallow_copy
 
@@ -59,3 +60,15 @@ def with_body(fn: Function, body) -> Function:
     return new
 
 
+
+
+def with_return_types(mod: IRModule) -> None:
+    """Gives each of ``mod``'s typed functions without a ``ret_type`` its body's type (a copy
+    of the function), as TVM 0.19's passes that end with InferType leave them."""
+    for gv, fn in list(mod.functions.items()):
+        t = getattr(fn.body, "_checked_type", None) if isinstance(fn, Function) else None
+        if t is None or fn.ret_type is not None or isinstance(t, IncompleteType):
+            continue
+        new = Function(fn.params, fn.body, t, fn.type_params, fn.attrs)
+        new.span, new._checked_type = fn.span, fn._checked_type
+        mod.functions[gv] = new

@@ -27,7 +27,7 @@ from ..module import IRModule
 from ..pass_infra import ModulePass, PassContext, PassInfo, _shallow_copy
 from .annotations import (DEFAULT_TARGET, annotation_target, compiler_end, is_compiler_begin,
                           is_compiler_end)
-from .module_pass import type_if_possible, with_body
+from .module_pass import type_if_possible, with_body, with_return_types
 from .regions import AnnotatedRegion, AnnotatedRegionSet
 
 __all__ = ["PartitionGraph", "mangled_name", "external_functions"]
@@ -227,7 +227,8 @@ class PartitionGraph(ModulePass):
             body = _Partitioner(out, regions, types, self.bind_constants).visit(fn.body)
             out.functions[gv] = with_body(fn, body)
         out = _mangle(out, self.mod_name)
-        type_if_possible(out)
+        if type_if_possible(out) is None:
+            with_return_types(out)  # TVM's PartitionGraph ends typed: every ret_type is set
         return out
 
 
