@@ -31,7 +31,7 @@ from relay_mlir.frontend.tflite_ops import CONVERTERS, Op
 
 DATA = Path(__file__).parent / "data" / "tflite"
 MODELS = ["cnn_float", "cnn_int8", "cnn_uint8", "mbblock_float", "mbblock_int8", "mbblock_uint8",
-          "ops_float", "ops_int8", "matmul_float", "matmul_int8"]
+          "ops_float", "ops_int8", "matmul_float", "matmul_int8", "deconv_float", "deconv_int8"]
 
 
 def _path(name: str) -> str:
@@ -124,7 +124,7 @@ def _operator_results(name: str, resolver: OpResolverType):
 
 
 @pytest.mark.parametrize("name", ["cnn_float", "cnn_int8", "mbblock_float", "mbblock_int8", "ops_int8",
-                                  "cnn_int8_floatio", "matmul_int8", "cnn_float16"])
+                                  "cnn_int8_floatio", "matmul_int8", "cnn_float16", "deconv_int8"])
 def test_each_operator_equals_reference_kernel(name):
     for i, opcode, got, ref in _operator_results(name, OpResolverType.BUILTIN_REF):
         _check(got, ref, f"{name} operator #{i} {opcode}")

@@ -93,15 +93,16 @@ def saturate(op: Op, y32: _expr.Expr, act: int = ACT_NONE) -> _expr.Expr:
     return _op.cast(_op.clip(y32, lo, hi), op.out_dtype())
 
 
-def requantize_accumulator(op: Op, acc: _expr.Expr, ndim: int, axis: int, act: int) -> _expr.Expr:
-    """An int32 ``sum (x - x_zp)(w - w_zp) + bias`` (rank ``ndim``; input 0 is ``x``,
-    input 1 the weight ``w``) to the output's integers, as TFLite's conv / depthwise
-    conv / fully-connected kernels: times ``double(x_scale) * double(w_scale) /
+def requantize_accumulator(op: Op, acc: _expr.Expr, ndim: int, axis: int, act: int,
+                           data: int = 0) -> _expr.Expr:
+    """An int32 ``sum (x - x_zp)(w - w_zp) + bias`` (rank ``ndim``; input ``data`` is
+    ``x``, input 1 the weight ``w``) to the output's integers, as TFLite's conv /
+    depthwise conv / transpose conv / fully-connected kernels: times ``double(x_scale) * double(w_scale) /
     double(y_scale)`` (per channel along ``axis`` for a per-channel weight; see
     :func:`multiply_by_quantized_multiplier`), plus the output zero point, clamped to
     the fused activation's range. (``qnn.requantize`` takes float32 scales, so the
     product ``x_scale * w_scale`` would be rounded to float32 first.)"""
-    xq, wq, yq = op.qparams(0), op.qparams(1, "weight"), op.out_qparams()
+    xq, wq, yq = op.qparams(data), op.qparams(1, "weight"), op.out_qparams()
     real = (np.float64(xq.scale[0]) * wq.scale.astype(np.float64)) / np.float64(yq.scale[0])
     y = multiply_by_quantized_multiplier(op, acc, real, ndim, axis)
     return saturate(op, _op.add(y, _expr.const(np.int32(yq.zp))), act)

@@ -1,4 +1,4 @@
-"""CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and BATCH_MATMUL.
+"""CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, FULLY_CONNECTED and BATCH_MATMUL.
 
 Float: ``nn.conv2d`` in NHWC (the OHWI filter transposed to HWIO, a depthwise
 ``[1, H, W, C*M]`` filter reshaped to HWOI with ``groups = C``), ``nn.dense``,
@@ -91,6 +91,47 @@ def depthwise_conv2d(op: Op) -> _expr.Expr:
     mult = w.shape[3] // cin
     hwoi = np.ascontiguousarray(w.reshape(w.shape[1], w.shape[2], cin, mult))
     return _conv(op, hwoi, "HWOI", cin, w.shape[3], opts)
+
+
+def _transpose_padding(op: Op, padding: int, in_size: int, out_size: int, k: int, stride: int):
+    """(before, after, output_padding) of one spatial dim: TFLite pads as the forward
+    convolution from ``out_size`` to ``in_size`` would, and crops to ``out_size``."""
+    before = window_padding(op, padding, (out_size, 1), (k, 1), (stride, 1))[0]
+    full = (in_size - 1) * stride + k
+    after = full - before - out_size
+    return (before, after, 0) if after >= 0 else (before, 0, -after)
+
+
+@register("TRANSPOSE_CONV")
+def transpose_conv(op: Op) -> _expr.Expr:
+    """TFLite TRANSPOSE_CONV: inputs (output shape, ``[O, H, W, I]`` filter, x[, bias])."""
+    opts = op.options("TransposeConvOptions")
+    out_shape, w = [int(v) for v in op.const(0).reshape(-1)], op.const(1)
+    _, h, wd, cin = op.shape(2)
+    if w.ndim != 4 or w.shape[3] != cin or len(out_shape) != 4:
+        raise op.invalid(f"filter of shape {list(w.shape)} and output shape {out_shape} do not fit an input "
+                         f"of {cin} channels", op.inputs[1])
+    strides = (opts.StrideH(), opts.StrideW())
+    (t, b, oph), (le, r, opw) = (_transpose_padding(op, opts.Padding(), n, o, k, s) for n, o, k, s in
+                                 zip((h, wd), out_shape[1:3], w.shape[1:3], strides))
+    attrs = dict(strides=strides, padding=(t, le, b, r), output_padding=(oph, opw), channels=w.shape[0],
+                 kernel_size=tuple(w.shape[1:3]), data_layout="NHWC", kernel_layout="OHWI")
+    act = opts.FusedActivationFunction() if hasattr(opts, "FusedActivationFunction") else 0
+    x, wc = op.expr(2), _expr.const(w)
+    if not op.quantized:
+        y = _op.nn.conv2d_transpose(x, wc, **attrs)
+        if op.has(3):
+            y = _op.nn.bias_add(y, op.expr(3), axis=3)
+        return fused_activation(op, y, act)
+    xq, wq = op.qparams(2), op.qparams(1, "weight")
+    if wq.per_channel and wq.scale.size != w.shape[0]:
+        raise op.invalid(f"the filter has {wq.scale.size} per-channel scales for {w.shape[0]} output "
+                         "channels", op.inputs[1])
+    acc = _qnn.conv2d_transpose(x, wc, xq.zp_expr(), wq.zp_expr(), xq.scale_expr(), wq.scale_expr(),
+                                out_dtype="int32", **attrs)
+    if op.has(3):
+        acc = _op.nn.bias_add(acc, _expr.const(check_bias(op, 3, w.shape[0])), axis=3)
+    return requantize_accumulator(op, acc, 4, 3, act, data=2)
 
 
 @register("FULLY_CONNECTED")

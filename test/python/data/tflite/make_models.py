@@ -5,7 +5,7 @@ Run with TensorFlow (2.21 here, in a side venv):
 Writes, next to this file, for each network (``cnn``: conv / depthwise conv / pooling / dense /
 softmax; ``mbblock``: a MobileNetV2-like inverted residual block with hard-swish, concatenation,
 mean, pad and more; ``ops``: transpose, strided slice, squeeze, relu, relu6; ``matmul``:
-batch matmul of two inputs, float and int8; ``dense_dynamic``: dynamic-range
+batch matmul of two inputs, float and int8; ``deconv``: transposed convolutions, float and int8; ``dense_dynamic``: dynamic-range
 quantization (int8 weights, float activations), for an error test; ``unsupported``: CUMSUM, float only, for the error test):
   <net>_float.tflite   the float32 model
   <net>_int8.tflite    full-integer post-training quantization (int8 in and out, per-channel
@@ -82,6 +82,14 @@ def unsupported() -> tf.keras.Model:
     return tf.keras.Model(x, L.Lambda(lambda t: tf.math.cumsum(t, axis=1))(x))
 
 
+def deconv() -> tf.keras.Model:
+    """TRANSPOSE_CONV with SAME and VALID padding (strides 2)."""
+    x = L.Input((5, 6, 4), batch_size=1, name="image")
+    y = L.Conv2DTranspose(6, 3, strides=2, padding="same", activation="relu")(x)
+    y = L.Conv2DTranspose(3, 2, strides=2, padding="valid")(y)
+    return tf.keras.Model(x, y)
+
+
 def dense() -> tf.keras.Model:
     """FULLY_CONNECTED for dynamic-range quantization (int8 weights, float activations:
     TFLite's hybrid kernel, which the importer refuses; an error test)."""
@@ -116,7 +124,8 @@ def convert(model: tf.keras.Model, mode: str) -> bytes:
 def main() -> None:
     nets = (("cnn", cnn, ("float", "int8", "uint8", "int8_floatio", "float16")), ("mbblock", mbblock, ("float", "int8", "uint8")),
             ("ops", ops, ("float", "int8")), ("matmul", ops_matmul, ("float", "int8")),
-            ("unsupported", unsupported, ("float",)), ("dense", dense, ("dynamic",)))
+            ("unsupported", unsupported, ("float",)), ("dense", dense, ("dynamic",)),
+            ("deconv", deconv, ("float", "int8")))
     for name, make, modes in nets:
         tf.keras.utils.set_random_seed(3)
         model = make()
