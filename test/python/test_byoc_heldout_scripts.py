@@ -22,6 +22,8 @@ Record again with TVM 0.19's Python::
 - EXPECTED_MODULE: bind_params_by_name, composites with has_attr and is_tuple_get_item, a
   checked op attribute, AnnotateTarget of one name, PartitionGraph("mymod") (names and
   ret_types), structural_equal of hand-built composites, rewrite_once.
+- DEVICES_CONFIG: make_compilation_config with tvm.target.Target values under both
+  relay.fallback_device_type settings, devices as strings and tvm.device, a tuple and an if.
 
 Not kept here (docs/byoc.md "Differences"): the same TUPLE_TARGETS program with a
 ``concatenate`` of the tuple: relay-mlir's concatenate takes the fields as arguments, so its
@@ -339,8 +341,44 @@ out = rewrite(DropZero(), relay.add(relay.add(z, relay.const(0.0)), relay.const(
 RESULT["rewrite_once"] = summary(tvm.IRModule.from_expr(relay.Function([z], out)))
 '''
 
+DEVICES_CONFIG = '''import numpy as np
+import tvm
+from tvm import relay
+{summary}
+def plan(mod, fallback):
+    with tvm.transform.PassContext(config={"relay.fallback_device_type": fallback}):
+        ctx = tvm.transform.PassContext.current()
+        cfg = tvm.target.make_compilation_config(
+            ctx, {"cpu": tvm.target.Target("llvm"), "cuda": tvm.target.Target("cuda")})
+        return relay.transform.PlanDevices(cfg)(mod)
+
+x = relay.var("x", shape=(3,))
+y = relay.var("y", shape=(3,))
+p = relay.var("p", shape=(), dtype="bool")
+u = relay.annotation.on_device(relay.exp(x), "cuda")
+v = relay.annotation.on_device(relay.log(y), tvm.device("cpu"), constrain_result=True)
+t = relay.Tuple([u, v])
+w = relay.If(p, relay.add(relay.TupleGetItem(t, 0), v), relay.negative(relay.TupleGetItem(t, 1)))
+mod = tvm.IRModule.from_expr(relay.Function([p, x, y], relay.sqrt(w)))
+RESULT = {}
+for fallback in (1, 2):
+    planned = plan(mod, fallback)
+    main = planned["main"]
+    copies = []
+
+    def count(e):
+        if isinstance(e, relay.Call) and isinstance(e.op, tvm.ir.Op) and e.op.name == "device_copy":
+            copies.append((e.attrs.src_virtual_device.device_type_int,
+                           e.attrs.dst_virtual_device.device_type_int))
+    relay.analysis.post_order_visit(main.body, count)
+    RESULT[str(fallback)] = {"summary": summary(planned), "copies": sorted(copies),
+                             "params": [q.virtual_device_.device_type_int for q in main.params],
+                             "result": main.virtual_device_.device_type_int}
+'''
+
 SCRIPTS = {"byoc_cnn": BYOC_CNN, "plan_devices": PLAN_DEVICES, "dominator": DOMINATOR,
-           "rewrite": REWRITE, "tuple_targets": TUPLE_TARGETS, "expected_module": EXPECTED_MODULE}
+           "rewrite": REWRITE, "tuple_targets": TUPLE_TARGETS, "expected_module": EXPECTED_MODULE,
+           "devices_config": DEVICES_CONFIG}
 
 
 def ported(script: str) -> str:
