@@ -38,10 +38,13 @@ from .expr import Call, Expr, Function, Op, TupleWrapper
 from .interpreter_ops import KERNELS
 
 __all__ = ["on_device", "device_copy", "device_name", "is_call_of", "VirtualDevice", "ON_DEVICE",
-           "DEVICE_COPY", "compiler_begin", "compiler_end", "function_on_device"]
+           "DEVICE_COPY", "STOP_FUSION", "CHECKPOINT", "compiler_begin", "compiler_end",
+           "function_on_device", "stop_fusion", "checkpoint"]
 
 ON_DEVICE = "on_device"
 DEVICE_COPY = "device_copy"
+STOP_FUSION = "annotation.stop_fusion"
+CHECKPOINT = "annotation.checkpoint"
 
 # TVM's DLDeviceType numbers for the devices IREE has targets for
 _DEVICE_TYPES = {1: "cpu", 2: "cuda", 7: "vulkan", 10: "rocm"}
@@ -151,6 +154,21 @@ def compiler_end(data: Expr, compiler: str) -> Call:
     return _annotate("annotation.compiler_end", data, compiler)
 
 
+def stop_fusion(data: Expr) -> Call:
+    """``annotation.stop_fusion(data)`` (TVM 0.19's): in TVM a fusion boundary for FuseOps. IREE
+    forms relay-mlir's dispatches, so here it is a marker that is its value (interpreter,
+    type inference and lowering alike)."""
+    data = _value("stop_fusion", data)
+    return _typed_as(Call(Op.get(STOP_FUSION), [data], {}), data)
+
+
+def checkpoint(data: Expr) -> Call:
+    """``annotation.checkpoint(data)`` (TVM 0.19's): in TVM a rematerialization hint for the
+    gradient pass; here a marker that is its value."""
+    data = _value("checkpoint", data)
+    return _typed_as(Call(Op.get(CHECKPOINT), [data], {}), data)
+
+
 def function_on_device(function: Function, param_devices: object, result_device: object) -> Function:
     """TVM 0.19's ``relay.annotation.function_on_device`` exists but cannot run: it calls
     ``_make.FunctionOnDevice``, which TVM 0.19 no longer has (AttributeError). relay-mlir says
@@ -163,7 +181,7 @@ def function_on_device(function: Function, param_devices: object, result_device:
 
 def _register_identity_kernels() -> None:
     """The reference interpreter evaluates both as their value (one address space)."""
-    for name in (ON_DEVICE, DEVICE_COPY):
+    for name in (ON_DEVICE, DEVICE_COPY, STOP_FUSION, CHECKPOINT):
         KERNELS.setdefault(name, lambda args, attrs: args[0])
 
 

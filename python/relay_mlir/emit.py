@@ -57,7 +57,8 @@ VAR_LOC_PREFIX = "relay_mlir.var:"
 
 
 # annotation.compiler_begin/compiler_end (relay_mlir.byoc): PartitionGraph removes them
-_REGION_MARKERS = ("annotation.compiler_begin", "annotation.compiler_end", "on_device", "device_copy")
+_REGION_MARKERS = ("annotation.compiler_begin", "annotation.compiler_end", "on_device", "device_copy",
+                   "annotation.stop_fusion", "annotation.checkpoint")  # (relay_mlir.annotation)
 
 # The MLIR bindings (a ~15 MB native library) are imported on first use, not
 # when relay_mlir is imported: building expressions must not load them. No

@@ -19,6 +19,8 @@ SPELLINGS = {
     "annotation.compiler_end": "compiler_end", "op.annotation.compiler_end": "compiler_end",
     "annotation.function_on_device": "function_on_device",
     "op.annotation.function_on_device": "function_on_device",
+    "annotation.stop_fusion": "stop_fusion", "op.annotation.stop_fusion": "stop_fusion",
+    "annotation.checkpoint": "checkpoint", "op.annotation.checkpoint": "checkpoint",
 }
 # and where TVM 0.19 has none (AttributeError there); relay_mlir.annotation also defines
 # device_copy, so relay.annotation.device_copy is an extra spelling TVM lacks
@@ -68,3 +70,21 @@ def test_bad_device_in_text_is_a_located_error():
     with pytest.raises(relay.CompileError) as err:
         relay.fromtext(text, source_name="m.relay")
     assert "m.relay:2:3" in str(err.value) and "on_device" in str(err.value)
+
+
+def test_stop_fusion_and_checkpoint_are_their_value():
+    """TVM 0.19 prints them as below; here they are markers that are their value (IREE forms
+    the dispatches; no gradient rematerialization reads checkpoint)."""
+    import numpy as np
+
+    x = relay.var("x", shape=(2,))
+    body = relay.annotation.checkpoint(relay.annotation.stop_fusion(relay.exp(x)))
+    mod = relay.IRModule.from_expr(relay.Function([x], body))
+    text = mod.astext()
+    assert "%1 = annotation.stop_fusion(%0);\n  annotation.checkpoint(%1)" in text  # TVM's text
+    assert relay.fromtext(text).astext() == text
+    v = np.array([0.0, 1.0], "float32")
+    np.testing.assert_allclose(relay.create_executor("debug", mod=mod).evaluate()(v), np.exp(v),
+                               rtol=1e-6)
+    lowered = mod.to_mlir(infer=True).text()
+    assert "stop_fusion" not in lowered and "relay.exp" in lowered

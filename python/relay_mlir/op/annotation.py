@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import sys
 
-from ..annotation import compiler_begin, compiler_end, function_on_device, on_device
+from ..annotation import (checkpoint, compiler_begin, compiler_end, function_on_device, on_device,
+                          stop_fusion)
 
-__all__ = ["compiler_begin", "compiler_end", "on_device", "function_on_device", "annotation"]
+__all__ = ["compiler_begin", "compiler_end", "on_device", "function_on_device", "stop_fusion",
+           "checkpoint", "annotation"]
 
 annotation = sys.modules[__name__]  # tvm.relay.op.annotation.annotation
