@@ -36,9 +36,9 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Tuple
 
-from .blocked_conv import contrib_conv2d_nchwc, contrib_depthwise_conv2d_nchwc
 from .expr import Call, Expr, Op
 from .expr_functor import ExprMutator
+from .op.nn import contrib_conv2d_nchwc, contrib_depthwise_conv2d_nchwc
 from .op.op_attr import OpPattern, get_op_attr
 from .op.tensor import concatenate
 from .op.transform import expand_dims, layout_transform

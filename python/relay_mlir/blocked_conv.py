@@ -7,7 +7,8 @@ blocks of ``ic``, the block innermost), the kernel ``OIHW{ic}i{oc}o`` (depthwise
 ``nn.conv2d``'s: ``channels`` is the whole number of output channels, ``groups`` the whole
 group count (the input channels for a depthwise conv).
 
-In relay-mlir they are operators of the expression tree: users see, count, print and parse
+In relay-mlir they are operators of the expression tree (builders ``relay.nn.contrib_conv2d_nchwc``
+/ ``contrib_depthwise_conv2d_nchwc`` in relay_mlir.op.nn): users see, count, print and parse
 them as TVM's, and the reference interpreter runs them (``layout_transform`` to NCHW/OIHW,
 ``nn.conv2d``, ``layout_transform`` to ``out_layout``). They have no dialect operator yet:
 the emitter writes each call as that same definition (relay_mlir.defined_ops), so a module
@@ -24,92 +25,26 @@ holding them types, compiles and runs with TVM's values.
 """
 from __future__ import annotations
 
-import re
-from typing import Optional, Sequence
+from typing import Optional
 
-from .expr import Call, Expr
+from .expr import Call, Expr, Op
 from .interpreter_ops import KERNELS
+from .op.nn import CONV2D_NCHWC, DEPTHWISE_CONV2D_NCHWC, blocked_out_layout, conv2d
+from .op.transform import layout_transform
 
-__all__ = ["contrib_conv2d_nchwc", "contrib_depthwise_conv2d_nchwc", "definition",
-           "DEFINITIONS", "CONV2D_NCHWC", "DEPTHWISE_CONV2D_NCHWC"]
-
-CONV2D_NCHWC = "nn.contrib_conv2d_NCHWc"
-DEPTHWISE_CONV2D_NCHWC = "nn.contrib_depthwise_conv2d_NCHWc"
-
-_NCHWC = re.compile(r"^NCHW([0-9]+)c$")
-_OIHWIO = re.compile(r"^OIHW([0-9]+)i([0-9]+)o$")
-
-
-def _check_layouts(name: str, data_layout: str, kernel_layout: str, out_layout: str) -> str:
-    """TVM's ``NCHW{n}c`` / ``OIHW{n}i{m}o`` layouts (a located error otherwise); the output
-    layout (``out_layout``, or ``data_layout`` when empty, as in TVM)."""
-    if not isinstance(data_layout, str) or not _NCHWC.match(data_layout):
-        raise ValueError(f"{name}: data_layout must be NCHW<n>c (e.g. NCHW4c), got {data_layout!r}")
-    if not isinstance(kernel_layout, str) or not _OIHWIO.match(kernel_layout):
-        raise ValueError(f"{name}: kernel_layout must be OIHW<n>i<m>o (e.g. OIHW4i4o), "
-                         f"got {kernel_layout!r}")
-    out_layout = out_layout or data_layout
-    if not isinstance(out_layout, str) or not _NCHWC.match(out_layout):
-        raise ValueError(f"{name}: out_layout must be NCHW<n>c (e.g. NCHW4c), got {out_layout!r}")
-    return out_layout
-
-
-def _blocked_call(name: str, data: Expr, kernel: Expr, strides=(1, 1), padding=(0, 0),
-                  dilation=(1, 1), groups: int = 1, channels: Optional[int] = None,
-                  kernel_size: Optional[Sequence[int]] = None, data_layout: str = "NCHW1c",
-                  kernel_layout: str = "OIHW1i1o", out_layout: str = "",
-                  out_dtype: str = "") -> Call:
-    """The call, its attributes checked the way ``nn.conv2d``'s builder checks them."""
-    from .op import nn
-
-    _check_layouts(name, data_layout, kernel_layout, out_layout)
-    # nn.conv2d's builder validates and normalises the shared attributes
-    attrs = dict(nn.conv2d(data, kernel, strides=strides, padding=padding, dilation=dilation,
-                           groups=groups, channels=channels, kernel_size=kernel_size,
-                           out_dtype=out_dtype).attrs)
-    attrs.update(data_layout=data_layout, kernel_layout=kernel_layout, out_layout=out_layout)
-    from .op._make import _call
-
-    return _call(name, [data, kernel], **attrs)
-
-
-def contrib_conv2d_nchwc(data: Expr, kernel: Expr, strides=(1, 1), padding=(0, 0),
-                         dilation=(1, 1), groups: int = 1, channels: Optional[int] = None,
-                         kernel_size: Optional[Sequence[int]] = None, data_layout: str = "NCHW1c",
-                         kernel_layout: str = "OIHW1i1o", out_layout: str = "",
-                         out_dtype: str = "") -> Call:
-    """``relay.nn.contrib_conv2d_nchwc``: ``nn.contrib_conv2d_NCHWc``, TVM 0.19's signature
-    and defaults (python/tvm/relay/op/nn/nn.py)."""
-    return _blocked_call(CONV2D_NCHWC, data, kernel, strides, padding, dilation, groups,
-                         channels, kernel_size, data_layout, kernel_layout, out_layout, out_dtype)
-
-
-def contrib_depthwise_conv2d_nchwc(data: Expr, kernel: Expr, strides=(1, 1), padding=(0, 0),
-                                   dilation=(1, 1), groups: int = 1,
-                                   channels: Optional[int] = None,
-                                   kernel_size: Optional[Sequence[int]] = None,
-                                   data_layout: str = "NCHW1c", kernel_layout: str = "OIHW1i1o",
-                                   out_layout: str = "", out_dtype: str = "") -> Call:
-    """``relay.nn.contrib_depthwise_conv2d_nchwc``: ``nn.contrib_depthwise_conv2d_NCHWc``
-    (kernel ``OIHW1i{n}o``, ``groups`` = the input channels), TVM 0.19's signature."""
-    return _blocked_call(DEPTHWISE_CONV2D_NCHWC, data, kernel, strides, padding, dilation,
-                         groups, channels, kernel_size, data_layout, kernel_layout, out_layout,
-                         out_dtype)
+__all__ = ["definition", "regroup", "DEFINITIONS", "REGROUPS"]
 
 
 def definition(call: Call, shape_of=None) -> Expr:
     """The call in ordinary operators: ``layout_transform`` of the data to NCHW and of the
     kernel to OIHW, ``nn.conv2d`` with the call's attributes, ``layout_transform`` of the
     result to ``out_layout``."""
-    from .op import nn
-    from .op.transform import layout_transform
-
     a = call.attrs
-    out_layout = _check_layouts(call.op.name, a["data_layout"], a["kernel_layout"],
-                                a.get("out_layout", ""))
+    out_layout = blocked_out_layout(call.op.name, a["data_layout"], a["kernel_layout"],
+                                    a.get("out_layout", ""))
     x = layout_transform(call.args[0], a["data_layout"], "NCHW")
     w = layout_transform(call.args[1], a["kernel_layout"], "OIHW")
-    y = nn.conv2d(x, w, strides=a["strides"], padding=a["padding"], dilation=a["dilation"],
+    y = conv2d(x, w, strides=a["strides"], padding=a["padding"], dilation=a["dilation"],
                   groups=a["groups"], channels=a.get("channels"),
                   kernel_size=a.get("kernel_size"), out_dtype=a.get("out_dtype") or "")
     return layout_transform(y, "NCHW", out_layout)
@@ -118,8 +53,6 @@ def definition(call: Call, shape_of=None) -> Expr:
 def _unblocked_source(e: Expr, layout: str, plain: str) -> Optional[Expr]:
     """The value the definition's ``layout_transform(value, layout -> plain)`` read, after an
     MLIR round trip (None if a pass changed that transform)."""
-    from .expr import Op
-
     if isinstance(e, Call) and isinstance(e.op, Op) and e.op.name == "layout_transform" \
             and e.attrs.get("src_layout") == layout and e.attrs.get("dst_layout") == plain:
         return e.args[0]
@@ -130,8 +63,6 @@ def regroup(name: str, attrs: dict, final: Call) -> Optional[Expr]:
     """The call again from its definition read back from MLIR (``final``: the last
     ``layout_transform``), if the definition's chain is intact; else None (it then stays
     the ordinary operators it computes with)."""
-    from .expr import Op
-
     conv = final.args[0] if final.args else None
     if not (isinstance(conv, Call) and isinstance(conv.op, Op) and conv.op.name == "nn.conv2d"):
         return None
@@ -151,8 +82,8 @@ def regroup(name: str, attrs: dict, final: Call) -> Optional[Expr]:
 
 def _kernel(args, attrs):
     """The interpreter's kernel: the definition's three steps with its own kernels."""
-    out_layout = _check_layouts("blocked conv2d", attrs["data_layout"], attrs["kernel_layout"],
-                                attrs.get("out_layout", ""))
+    out_layout = blocked_out_layout("blocked conv2d", attrs["data_layout"],
+                                    attrs["kernel_layout"], attrs.get("out_layout", ""))
     lt = KERNELS["layout_transform"]
     x = lt([args[0]], {"src_layout": attrs["data_layout"], "dst_layout": "NCHW"})
     w = lt([args[1]], {"src_layout": attrs["kernel_layout"], "dst_layout": "OIHW"})

@@ -45,7 +45,9 @@ from .adt import (Constructor, Match, Pattern, PatternConstructor, PatternTuple,
                   PatternWildcard, pattern_vars)
 from .errors import CompileError, Diagnostic
 from .analysis import free_vars
+from .defined_ops import DEFINED_AT_EMISSION, DEFINED_MARK, mark
 from .expr_functor import ExprFunctor, ExprVisitor, _unwrap
+from .op.dyn import type_of
 from .ty import FuncType, TensorType, TupleType, Type, dtype_to_mlir, from_mlir
 
 __all__ = ["EmittedModule", "emit_module", "to_attribute", "location_of", "mlir_diagnostics",
@@ -560,13 +562,6 @@ def _op_classes() -> Dict[str, type]:
     return out
 
 
-def _defined_at_emission() -> Dict[str, PyAny]:
-    """Operators of the expression tree with no dialect op, emitted as their definition."""
-    from .defined_ops import DEFINED_AT_EMISSION
-
-    return DEFINED_AT_EMISSION
-
-
 @functools.lru_cache(maxsize=None)
 def _builder(name: str) -> Optional[_Builder]:
     cls = _op_classes().get(name)
@@ -992,10 +987,8 @@ class _Emitter(ExprFunctor):
         ir = self.ir
         if isinstance(ex.op, E.Op) and ex.op.name in _REGION_MARKERS and len(ex.args) == 1:
             return self._operand(ex.args[0])  # BYOC's region markers are their value (issue 34)
-        if isinstance(ex.op, E.Op) and ex.op.name in _defined_at_emission():
-            from .defined_ops import DEFINED_MARK, mark
-
-            defn = _defined_at_emission()[ex.op.name](ex, lambda e: self._static_shape(ex, e))
+        if isinstance(ex.op, E.Op) and ex.op.name in DEFINED_AT_EMISSION:
+            defn = DEFINED_AT_EMISSION[ex.op.name](ex, lambda e: self._static_shape(ex, e))
             value = self.visit(defn)  # relay_mlir.defined_ops
             value.owner.attributes[DEFINED_MARK] = self.ir.StringAttr.get(mark(ex))
             self.key_of[ex] = self.key_of[defn]
@@ -1062,8 +1055,6 @@ class _Emitter(ExprFunctor):
         if all(d >= 0 for d in shape):
             return shape
         try:  # not typed yet where it is emitted: its type on its own (InferType)
-            from .op.dyn import type_of
-
             shape = list(type_of(e)[0])
         except TypeError:
             shape = [None]

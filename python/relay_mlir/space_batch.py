@@ -10,8 +10,8 @@ For data of shape ``[N, S1..SM, rest...]`` and ``block_shape = [b1..bM]``:
 - ``batch_to_space_nd(data, block_shape, crops)`` is its inverse: batch ``b1*..*bM*N`` back to
   ``N``, spatial dims ``Si*bi``, then ``crops[i] = [begin, end]`` removed from each.
 
-They are operators of the expression tree (builders with TVM's signatures, an interpreter
-kernel); with no dialect operator yet, the emitter writes each call as its definition
+They are operators of the expression tree (builders with TVM's signatures in relay_mlir.op.nn,
+an interpreter kernel here); with no dialect operator yet, the emitter writes each call as its definition
 (``nn.pad``, ``reshape``, ``transpose``, ``reshape``, and ``strided_slice`` for the crops),
 which needs the data's static shape (relay_mlir.defined_ops).
 
@@ -29,43 +29,14 @@ import numpy as np
 
 from .expr import Call, Expr
 from .interpreter_ops import KERNELS
-from .op._make import _call, _float, _ints
+from .op.nn import pad
+from .op.tensor import reshape, transpose
+from .op.transform import strided_slice
 
-__all__ = ["space_to_batch_nd", "batch_to_space_nd", "DEFINITIONS"]
+__all__ = ["DEFINITIONS"]
 
 SPACE_TO_BATCH = "nn.space_to_batch_nd"
 BATCH_TO_SPACE = "nn.batch_to_space_nd"
-
-
-def _pairs(name: str, op: str, v, m: int) -> List[List[int]]:
-    pairs = [_ints(p, name) for p in v] if isinstance(v, (list, tuple)) else None
-    if pairs is None or len(pairs) != m or any(len(p) != 2 or min(p) < 0 for p in pairs):
-        raise ValueError(f"{op}: {name} must be {m} [before, after] pairs of integers >= 0 "
-                         f"(one per block_shape entry), got {v!r}")
-    return pairs
-
-
-def _block(op: str, block_shape) -> List[int]:
-    block = _ints(block_shape, "block_shape")
-    if not block or min(block) < 1:
-        raise ValueError(f"{op}: block_shape must be a non-empty list of integers >= 1, "
-                         f"got {block_shape!r}")
-    return block
-
-
-def space_to_batch_nd(data: Expr, block_shape: Sequence[int], paddings, pad_value=0) -> Call:
-    """``relay.nn.space_to_batch_nd`` (TVM 0.19's signature)."""
-    block = _block(SPACE_TO_BATCH, block_shape)
-    return _call(SPACE_TO_BATCH, [data], block_shape=block,
-                 paddings=_pairs("paddings", SPACE_TO_BATCH, paddings, len(block)),
-                 pad_value=_float("pad_value", pad_value))
-
-
-def batch_to_space_nd(data: Expr, block_shape: Sequence[int], crops) -> Call:
-    """``relay.nn.batch_to_space_nd`` (TVM 0.19's signature)."""
-    block = _block(BATCH_TO_SPACE, block_shape)
-    return _call(BATCH_TO_SPACE, [data], block_shape=block,
-                 crops=_pairs("crops", BATCH_TO_SPACE, crops, len(block)))
 
 
 def _space_to_batch_shapes(op: str, shape: Sequence[int], block: List[int], paddings):
@@ -109,22 +80,16 @@ def _batch_to_space_shapes(op: str, shape: Sequence[int], block: List[int]):
 
 
 def _space_to_batch_definition(call: Call, shape_of: Callable[[Expr], List[int]]) -> Expr:
-    from .op import nn
-    from .op.tensor import reshape, transpose
-
     a = call.attrs
     block, pads = list(a["block_shape"]), [list(p) for p in a["paddings"]]
     shape = shape_of(call.args[0])
     _, split, perm, result = _space_to_batch_shapes(SPACE_TO_BATCH, shape, block, pads)
     width = [[0, 0]] + pads + [[0, 0]] * (len(shape) - len(block) - 1)
-    padded = nn.pad(call.args[0], width, float(a["pad_value"]))
+    padded = pad(call.args[0], width, float(a["pad_value"]))
     return reshape(transpose(reshape(padded, split), perm), result)
 
 
 def _batch_to_space_definition(call: Call, shape_of: Callable[[Expr], List[int]]) -> Expr:
-    from .op.tensor import reshape, transpose
-    from .op.transform import strided_slice
-
     a = call.attrs
     block, crops = list(a["block_shape"]), [list(c) for c in a["crops"]]
     shape = shape_of(call.args[0])

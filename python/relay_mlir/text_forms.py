@@ -12,7 +12,7 @@ its passes):
 - ``nn.contrib_conv2d_NCHWc`` / ``nn.contrib_depthwise_conv2d_NCHWc``: AlterOpLayout's
   blocked convolutions on TVM's x86 targets (``data_layout="NCHW4c"``,
   ``kernel_layout="OIHW4i4o"``, ``out_layout="NCHW4c"``; depthwise ``OIHW1i4o``): the
-  builders are TVM's ``relay.nn.contrib_conv2d_nchwc`` names (relay_mlir.blocked_conv);
+  builders are TVM's ``relay.nn.contrib_conv2d_nchwc`` names (relay_mlir.op.nn);
 - ``nn.fast_softmax`` (FastMath): read as ``nn.softmax``.
 
 Each entry takes the printed operands positionally and the attributes by name.
@@ -23,8 +23,6 @@ from typing import Callable, Dict
 
 from . import op as _op
 from .annotation import DEVICE_COPY, ON_DEVICE, device_copy_text_form, on_device_text_form
-from .blocked_conv import (CONV2D_NCHWC, DEPTHWISE_CONV2D_NCHWC, contrib_conv2d_nchwc,
-                           contrib_depthwise_conv2d_nchwc)
 from .expr import Expr
 
 def variance(data: Expr, mean: Expr, **attrs) -> Expr:
@@ -57,7 +55,8 @@ def fast_softmax(data: Expr, axis: int = -1) -> Expr:
 
 TEXT_FORMS: Dict[str, Callable[..., Expr]] = {
     "variance": variance, "stack": stack, "nn.pad": pad,
-    CONV2D_NCHWC: contrib_conv2d_nchwc, DEPTHWISE_CONV2D_NCHWC: contrib_depthwise_conv2d_nchwc,
+    _op.nn.CONV2D_NCHWC: _op.nn.contrib_conv2d_nchwc,
+    _op.nn.DEPTHWISE_CONV2D_NCHWC: _op.nn.contrib_depthwise_conv2d_nchwc,
     "nn.fast_softmax": fast_softmax,
     ON_DEVICE: on_device_text_form, DEVICE_COPY: device_copy_text_form,  # devices (docs/byoc.md)
 }

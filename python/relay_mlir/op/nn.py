@@ -13,6 +13,7 @@ Example::
 """
 from __future__ import annotations
 
+import re
 from typing import Optional, Sequence, Union
 
 import numpy as np
@@ -508,10 +509,94 @@ def space_to_depth(data: Expr, block_size: int, layout: str = "NCHW") -> Call:
                  layout=_str("layout", layout))
 
 
-# operators with no dialect op yet (relay_mlir.defined_ops): TVM 0.19's x86 AlterOpLayout
-# convolutions and the space/batch pair
-from ..blocked_conv import contrib_conv2d_nchwc, contrib_depthwise_conv2d_nchwc  # noqa: E402
-from ..space_batch import batch_to_space_nd, space_to_batch_nd  # noqa: E402
+# -- operators with no dialect op yet (relay_mlir.defined_ops writes them as their definition)
+
+CONV2D_NCHWC = "nn.contrib_conv2d_NCHWc"
+DEPTHWISE_CONV2D_NCHWC = "nn.contrib_depthwise_conv2d_NCHWc"
+_NCHWC = re.compile(r"^NCHW([0-9]+)c$")
+_OIHWIO = re.compile(r"^OIHW([0-9]+)i([0-9]+)o$")
+
+
+def blocked_out_layout(name: str, data_layout: str, kernel_layout: str, out_layout: str) -> str:
+    """Checks TVM's ``NCHW{n}c`` / ``OIHW{n}i{m}o`` layouts of a blocked convolution (a
+    ValueError naming the expected form); returns the output layout (``out_layout``, or
+    ``data_layout`` when empty, as in TVM)."""
+    if not isinstance(data_layout, str) or not _NCHWC.match(data_layout):
+        raise ValueError(f"{name}: data_layout must be NCHW<n>c (e.g. NCHW4c), got {data_layout!r}")
+    if not isinstance(kernel_layout, str) or not _OIHWIO.match(kernel_layout):
+        raise ValueError(f"{name}: kernel_layout must be OIHW<n>i<m>o (e.g. OIHW4i4o), "
+                         f"got {kernel_layout!r}")
+    out_layout = out_layout or data_layout
+    if not isinstance(out_layout, str) or not _NCHWC.match(out_layout):
+        raise ValueError(f"{name}: out_layout must be NCHW<n>c (e.g. NCHW4c), got {out_layout!r}")
+    return out_layout
+
+
+def _blocked_conv(name: str, data: Expr, kernel: Expr, strides, padding, dilation, groups,
+                  channels, kernel_size, data_layout, kernel_layout, out_layout, out_dtype) -> Call:
+    blocked_out_layout(name, data_layout, kernel_layout, out_layout)
+    # nn.conv2d's builder checks and normalises the shared attributes
+    attrs = dict(conv2d(data, kernel, strides=strides, padding=padding, dilation=dilation,
+                        groups=groups, channels=channels, kernel_size=kernel_size,
+                        out_dtype=out_dtype).attrs)
+    attrs.update(data_layout=data_layout, kernel_layout=kernel_layout, out_layout=out_layout)
+    return _call(name, [data, kernel], **attrs)
+
+
+def contrib_conv2d_nchwc(data: Expr, kernel: Expr, strides: Pair = (1, 1), padding: Pair = (0, 0),
+                         dilation: Pair = (1, 1), groups: int = 1, channels: Optional[int] = None,
+                         kernel_size: Optional[Pair] = None, data_layout: str = "NCHW1c",
+                         kernel_layout: str = "OIHW1i1o", out_layout: str = "",
+                         out_dtype: str = "") -> Call:
+    """``nn.contrib_conv2d_NCHWc``: TVM 0.19's x86 AlterOpLayout convolution (data
+    ``NCHW{n}c``, kernel ``OIHW{n}i{m}o``; relay_mlir.blocked_conv), TVM's signature."""
+    return _blocked_conv(CONV2D_NCHWC, data, kernel, strides, padding, dilation, groups,
+                         channels, kernel_size, data_layout, kernel_layout, out_layout, out_dtype)
+
+
+def contrib_depthwise_conv2d_nchwc(data: Expr, kernel: Expr, strides: Pair = (1, 1),
+                                   padding: Pair = (0, 0), dilation: Pair = (1, 1),
+                                   groups: int = 1, channels: Optional[int] = None,
+                                   kernel_size: Optional[Pair] = None,
+                                   data_layout: str = "NCHW1c", kernel_layout: str = "OIHW1i1o",
+                                   out_layout: str = "", out_dtype: str = "") -> Call:
+    """``nn.contrib_depthwise_conv2d_NCHWc`` (kernel ``OIHW1i{n}o``, ``groups`` = the input
+    channels), TVM 0.19's signature."""
+    return _blocked_conv(DEPTHWISE_CONV2D_NCHWC, data, kernel, strides, padding, dilation,
+                         groups, channels, kernel_size, data_layout, kernel_layout, out_layout,
+                         out_dtype)
+
+
+def _pairs(name: str, op: str, v, m: int) -> list:
+    pairs = [_ints(p, name) for p in v] if isinstance(v, (list, tuple)) else None
+    if pairs is None or len(pairs) != m or any(len(p) != 2 or min(p) < 0 for p in pairs):
+        raise ValueError(f"{op}: {name} must be {m} [before, after] pairs of integers >= 0 "
+                         f"(one per block_shape entry), got {v!r}")
+    return pairs
+
+
+def _block_shape(op: str, block_shape) -> list:
+    block = _ints(block_shape, "block_shape")
+    if not block or min(block) < 1:
+        raise ValueError(f"{op}: block_shape must be a non-empty list of integers >= 1, "
+                         f"got {block_shape!r}")
+    return block
+
+
+def space_to_batch_nd(data: Expr, block_shape: Sequence[int], paddings, pad_value=0) -> Call:
+    """``relay.nn.space_to_batch_nd`` (TVM 0.19's signature; relay_mlir.space_batch)."""
+    block = _block_shape("nn.space_to_batch_nd", block_shape)
+    return _call("nn.space_to_batch_nd", [data], block_shape=block,
+                 paddings=_pairs("paddings", "nn.space_to_batch_nd", paddings, len(block)),
+                 pad_value=_float("pad_value", pad_value))
+
+
+def batch_to_space_nd(data: Expr, block_shape: Sequence[int], crops) -> Call:
+    """``relay.nn.batch_to_space_nd`` (TVM 0.19's signature; relay_mlir.space_batch)."""
+    block = _block_shape("nn.batch_to_space_nd", block_shape)
+    return _call("nn.batch_to_space_nd", [data], block_shape=block,
+                 crops=_pairs("crops", "nn.batch_to_space_nd", crops, len(block)))
+
 
 __all__ += ["contrib_conv2d_nchwc", "contrib_depthwise_conv2d_nchwc", "space_to_batch_nd",
             "batch_to_space_nd"]

@@ -10,6 +10,14 @@
     'qnn.quantize'
 """
 from . import kernels, more_kernels, op  # noqa: F401  (imported to register the interpreter's qnn.* kernels)
-from . import transform  # relay.qnn.transform.Legalize
 
 __all__ = ["op", "transform"]
+
+
+def __getattr__(name: str):
+    """``relay.qnn.transform`` (its passes sit above the core layers: loaded when first used)."""
+    if name == "transform":
+        import importlib
+
+        return importlib.import_module(".transform", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
