@@ -237,3 +237,36 @@ def test_partitioned_regions_run_and_match_numpy(name):
     assert len(args) == n_in
     out = relay.compile(mod, target="llvm-cpu")(*args)
     np.testing.assert_allclose(np.asarray(out), ref(*args), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("non_call", [True, False])
+def test_concatenate_of_a_tuple_between_regions_runs(non_call):
+    """The fields' tuple of a concatenate is annotated as TVM annotates its tuple operand (the
+    structures are TVM's: test_byoc_heldout_scripts CONCATENATE_TARGETS); the partitioned module
+    gives numpy's values in the reference interpreter."""
+    for op in ("add", "subtract", "multiply"):
+        if op not in _CAT_REGISTERED:
+            register_op_attr(op, "target.cat_a", lambda call: True)
+    for op in ("exp", "concatenate"):
+        if op not in _CAT_REGISTERED:
+            register_op_attr(op, "target.cat_b", lambda call: True)
+    _CAT_REGISTERED.update(("add", "subtract", "multiply", "exp", "concatenate"))
+    a, b = relay.var("a", shape=(2, 3)), relay.var("b", shape=(2, 3))
+    s = a + b
+    d = relay.exp(s * b) - s
+    out = relay.Tuple([relay.nn.relu(relay.concatenate(relay.Tuple([s, d]), axis=0)), relay.exp(d)])
+    mod = relay.IRModule.from_expr(relay.Function([a, b], out))
+    t = relay.transform
+    part = t.PartitionGraph()(t.MergeCompilerRegions()(t.AnnotateTarget(["cat_a", "cat_b"], non_call)(mod)))
+    cat = [fn for _, fn in relay.byoc.external_functions(part) if "concatenate" in fn.astext()]
+    assert len(cat) == 1 and len(cat[0].params) == 1  # one tuple operand, as TVM's
+    av = np.linspace(-1, 1, 6, dtype="float32").reshape(2, 3)
+    bv = av[::-1].copy()
+    got = relay.create_executor("debug", mod=part).evaluate()(av, bv)
+    sv = av + bv
+    dv = np.exp(sv * bv) - sv
+    np.testing.assert_allclose(got[0], np.maximum(np.concatenate([sv, dv]), 0), rtol=1e-5)
+    np.testing.assert_allclose(got[1], np.exp(dv), rtol=1e-5)
+
+
+_CAT_REGISTERED: set = set()

@@ -9,7 +9,10 @@ anything else to ``"default"`` (relay-mlir's own lowering). Every argument then 
 ``compiler_begin[<this call's target>]``. With ``include_non_call_ops`` tuples, projections
 and reference operations are annotated too (with their arguments' common target, else
 ``"default"``); without, they only close their arguments' regions. The function's result gets
-a ``compiler_end``. Running it again keeps the non-default annotations already there.
+a ``compiler_end``. Running it again keeps the non-default annotations already there. A
+``concatenate``/``stack``/``einsum`` has one tuple operand in TVM and its fields as arguments
+here: the fields' tuple is annotated as TVM annotates that operand, and the call reads the
+fields of its one annotated operand, so the regions are TVM's.
 
 >>> import relay_mlir as relay
 >>> from relay_mlir.op import register_op_attr
@@ -36,6 +39,8 @@ from .module_pass import FunctionMapPass
 __all__ = ["AnnotateTarget"]
 
 _NON_CALL = (RefWrite, RefCreate, RefRead, Tuple, TupleGetItem)
+# operators whose operand is one tuple in TVM's Relay; relay-mlir's calls have its fields
+_TUPLE_OPERAND = ("concatenate", "stack", "einsum")
 
 
 def _supports(fn: object, call: Call, target: str) -> bool:
@@ -120,12 +125,30 @@ class _Annotator(ExprMutator):
         target = self.call_target(pre)
         if isinstance(pre.op, Var) and not self.non_call:
             return Call(post.op, [self.close(a) for a in post.args], post.attrs)
-        _, args = self.annotate_args(post.args, target)
+        if isinstance(pre.op, Op) and pre.op.name in _TUPLE_OPERAND and post.args:
+            args = self.tuple_operand(post.args, target)
+        else:
+            _, args = self.annotate_args(post.args, target)
         new = Call(post.op, args, post.attrs)
         new._checked_type = pre._checked_type
         new.span = pre.span
         self.target_of[new] = target
         return new
+
+    def tuple_operand(self, fields: List[Expr], target: str) -> List[Expr]:
+        """The arguments of a call whose one operand is a tuple in TVM's Relay (relay-mlir's
+        call has the fields as arguments): the fields' tuple is annotated as TVM annotates that
+        tuple, and the call reads the fields of its one annotated operand."""
+        src = fields[0].tuple_value if isinstance(fields[0], TupleGetItem) else None
+        if src is not None and all(isinstance(f, TupleGetItem) and f.tuple_value is src
+                                   and f.index == i for i, f in enumerate(fields)):
+            tup = src  # the fields of a tuple value (concatenate(%t) in Relay's text)
+        elif self.non_call:
+            tup = self._grouped(None, fields, Tuple)
+        else:
+            tup = Tuple([self.close(f) for f in fields])
+        _, (arg,) = self.annotate_args([tup], target)
+        return [TupleGetItem(arg, i) for i in range(len(fields))]
 
     def _grouped(self, post: Expr, args: List[Expr], make) -> Expr:
         target, new_args = self.annotate_args(args)
