@@ -49,3 +49,9 @@ config.substitutions.append(("%relay-mlir", f'"{__import__("sys").executable}" -
 for var in ("PYTHONPATH", "RELAY_MLIR_BIN_DIR", "CC"):
     if os.environ.get(var):
         config.environment[var] = os.environ[var]
+# a build tree's package (bin/../python_packages) comes first, as its tools do
+site_bin = getattr(config, "relay_mlir_bin_dir", None)
+site_pkgs = os.path.join(os.path.dirname(site_bin), "python_packages") if site_bin else ""
+if site_pkgs and os.path.isdir(os.path.join(site_pkgs, "relay_mlir")):
+    config.environment["PYTHONPATH"] = os.pathsep.join(
+        [site_pkgs] + ([config.environment["PYTHONPATH"]] if config.environment.get("PYTHONPATH") else []))
