@@ -964,8 +964,30 @@ class ConvertLayout(_PipelinePass):
         self.passes = f"relay-convert-layout{{desired-layout={data} constant-weights-only=false}}"
 
 
+class _CPUTargetPass(FunctionPass):
+    """A function pass of TVM's x86 target hooks: it asks the current ``tvm.target.Target``
+    and changes nothing without one or under a target that is not a CPU (TVM's generic
+    functions do nothing there); ``_for_target(target)`` gives the function rewrite."""
+
+    def __init__(self) -> None:
+        pass
+
+    def _for_target(self, target):
+        raise NotImplementedError
+
+    def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        from .tvm.target import Target
+
+        target = Target.current()
+        if target is None or "cpu" not in target.keys:
+            return mod
+        rewrite = self._for_target(target)
+        self._pass_func = lambda fn, m, c: rewrite(fn)
+        return super()._transform_functions(_infer(mod), ctx)
+
+
 @_register_pass
-class AlterOpLayout(FunctionPass):
+class AlterOpLayout(_CPUTargetPass):
     """Relay's AlterOpLayout() (PassInfo: "AlterOpLayout", opt level 3, requires InferType, a
     function pass): under a CPU ``tvm.target.Target`` (``llvm``), TVM 0.19's x86 blocking of
     NCHW ``nn.conv2d`` into ``nn.contrib_conv2d_NCHWc`` / ``nn.contrib_depthwise_conv2d_NCHWc``
@@ -986,20 +1008,12 @@ class AlterOpLayout(FunctionPass):
 
     _info = PassInfo(3, "AlterOpLayout", ["InferType"])
 
-    def __init__(self) -> None:
-        pass
-
-    def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
+    def _for_target(self, target):
         from .alter_op_layout import alter_op_layout
-        from .tvm.target import Target
         from .x86_target import simd_32bit_lanes
 
-        target = Target.current()
-        if target is None or "cpu" not in target.keys:
-            return mod
         lanes = simd_32bit_lanes(target)
-        self._pass_func = lambda fn, m, c: alter_op_layout(fn, lanes)
-        return super()._transform_functions(_infer(mod), ctx)
+        return lambda fn: alter_op_layout(fn, lanes)
 
 
 @_register_pass

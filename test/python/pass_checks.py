@@ -79,3 +79,16 @@ def function_pass_counts(p, mod, name: str, opt_level: int) -> tuple:
         with PassContext(opt_level=level):
             counts.append(node_counts(Sequential([p])(mod)))
     return tuple(counts)
+
+
+def under_target(p, mod, target, opt_level: int = 3):
+    """``p(mod)`` in a PassContext of ``opt_level`` under ``tvm.target.Target(target)`` (none
+    if ``target`` is None): how TVM scripts run its target-dependent passes."""
+    from relay_mlir.transform import PassContext
+    from relay_mlir.tvm.target import Target
+
+    with PassContext(opt_level=opt_level):
+        if target is None:
+            return p(mod)
+        with Target(target):
+            return p(mod)

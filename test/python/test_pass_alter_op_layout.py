@@ -24,7 +24,7 @@ from relay_mlir.transform import PassContext, Sequential
 from relay_mlir.tvm.target import Target
 from relay_mlir.x86_target import has_fast_int8, simd_32bit_lanes
 
-from pass_checks import function_pass_counts, node_counts, outputs, random_args
+from pass_checks import function_pass_counts, node_counts, outputs, random_args, under_target
 
 HERE = Path(__file__).parent
 CASES = json.loads((HERE / "test_pass_alter_op_layout_tvm019.json").read_text())["cases"]
@@ -52,12 +52,8 @@ def _structure(mod) -> dict:
 
 
 def _alter(mod, target):
-    with PassContext(opt_level=3):
-        seq = Sequential([relay.transform.CanonicalizeOps(), relay.transform.AlterOpLayout()])
-        if target is None:
-            return seq(mod)
-        with Target(target):
-            return seq(mod)
+    seq = Sequential([relay.transform.CanonicalizeOps(), relay.transform.AlterOpLayout()])
+    return under_target(seq, mod, target)
 
 
 def _same_values(before, after, seed: int = 0) -> None:

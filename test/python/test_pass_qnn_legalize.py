@@ -17,10 +17,8 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
-from relay_mlir.transform import PassContext
-from relay_mlir.tvm.target import Target
 
-from pass_checks import node_counts, outputs
+from pass_checks import node_counts, outputs, under_target
 
 CASES = json.loads((Path(__file__).parent / "test_pass_qnn_legalize_tvm019.json")
                    .read_text())["cases"]
@@ -37,11 +35,7 @@ def _args(mod, seed: int = 0) -> list:
 
 
 def _legalize(mod, target):
-    with PassContext(opt_level=3):
-        if target is None:
-            return relay.qnn.transform.Legalize()(mod)
-        with Target(target):
-            return relay.qnn.transform.Legalize()(mod)
+    return under_target(relay.qnn.transform.Legalize(), mod, target)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

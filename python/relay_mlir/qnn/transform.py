@@ -12,13 +12,13 @@
 """
 from __future__ import annotations
 
-from ..module import IRModule
-from ..pass_infra import FunctionPass, PassContext, PassInfo
+from ..pass_infra import PassInfo
+from ..transform import _CPUTargetPass
 
 __all__ = ["Legalize"]
 
 
-class Legalize(FunctionPass):
+class Legalize(_CPUTargetPass):
     """``relay.qnn.transform.Legalize()`` (TVM: ``relay.transform.Legalize("FTVMQnnLegalize")``;
     PassInfo "Legalize", opt level 1, requires InferType, a function pass): under a CPU
     ``tvm.target.Target``, TVM 0.19's rewrite of ``qnn.conv2d`` / ``qnn.dense`` for its x86
@@ -27,18 +27,9 @@ class Legalize(FunctionPass):
 
     _info = PassInfo(1, "Legalize", ["InferType"])
 
-    def __init__(self) -> None:
-        pass
-
-    def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
+    def _for_target(self, target):
         from ..qnn_legalize import legalize_qnn
-        from ..transform import _infer
-        from ..tvm.target import Target
         from ..x86_target import has_fast_int8
 
-        target = Target.current()
-        if target is None or "cpu" not in target.keys:
-            return mod
         fast = has_fast_int8(target)
-        self._pass_func = lambda fn, m, c: legalize_qnn(fn, fast)
-        return super()._transform_functions(_infer(mod), ctx)
+        return lambda fn: legalize_qnn(fn, fast)
