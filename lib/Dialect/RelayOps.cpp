@@ -24,7 +24,7 @@ LogicalResult mlir::relay::addResult(SmallVectorImpl<Type> &results,
 }
 
 /// Relay's dtypes: bool (i1), int8-64 (i8-i64), uint8-64 (ui8-ui64), float16,
-/// bfloat16, float32, float64. Other element types (index, si32, i3, f8,
+/// bfloat16, float32, float64. Other element types (index, si32, i3,
 /// complex, ...) have no Relay meaning and no lowering.
 static bool isRelayDtype(Type element) {
   if (auto integer = dyn_cast<IntegerType>(element)) {
@@ -38,12 +38,52 @@ static bool isRelayDtype(Type element) {
          element.isF64();
 }
 
+/// The narrow dtypes beyond TVM 0.19 (int4/uint4/int2/uint2, i4/ui4/i2/ui2,
+/// and the float8 family): storage types that only the ops of
+/// `kNarrowDtypeOps` take or give; arithmetic casts them to a wider dtype.
+static bool isNarrowDtype(Type element) {
+  if (auto integer = dyn_cast<IntegerType>(element))
+    return !integer.isSigned() &&
+           (integer.getWidth() == 2 || integer.getWidth() == 4);
+  return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+             Float8E5M2FNUZType, Float8E8M0FNUType>(element);
+}
+
+/// The operators that take narrow dtypes, beside the language constructs.
+static constexpr StringLiteral kNarrowDtypeOps[] = {
+    "relay.cast",    "relay.cast_like",   "relay.reshape", "relay.transpose",
+    "relay.squeeze", "relay.expand_dims", "relay.copy"};
+
+/// The language constructs (RelayLanguageOps.td, RelayADTOps.td) carry values
+/// of any dtype; `relay.grad` differentiates, so it is not one of them here.
+static constexpr StringLiteral kLanguageOps[] = {
+    "relay.constant",  "relay.tuple",    "relay.tuple_get_item",
+    "relay.yield",     "relay.if",       "relay.fn",
+    "relay.global_fn", "relay.closure",  "relay.call",
+    "relay.ref_new",   "relay.ref_read", "relay.ref_write",
+    "relay.construct", "relay.match",    "relay.constructor"};
+
+static bool takesNarrowDtypes(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return llvm::is_contained(kNarrowDtypeOps, name) ||
+         llvm::is_contained(kLanguageOps, name);
+}
+
 LogicalResult mlir::relay::verifyRelayDtypes(Operation *op, TypeRange types,
                                              StringRef what) {
   for (auto [i, type] : llvm::enumerate(types)) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || isRelayDtype(tensor.getElementType()))
       continue;
+    if (isNarrowDtype(tensor.getElementType())) {
+      if (takesNarrowDtypes(op))
+        continue;
+      return op->emitOpError()
+             << what << " #" << i << " has the narrow element type "
+             << tensor.getElementType()
+             << ", which only cast, cast_like, reshape, transpose, squeeze, "
+                "expand_dims and copy take (cast it to a wider dtype first)";
+    }
     return op->emitOpError()
            << what << " #" << i << " has element type "
            << tensor.getElementType()

@@ -26,6 +26,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .narrow_dtypes import NARROW_DTYPES, from_storage, to_storage
 from .ty import Any, RefType, TensorType, TupleType, Type, TypeCall, TypeVar, from_mlir
 
 __all__ = ["ADT", "RefValue", "ADTDef", "ResultLayout", "adt_defs_from_mlir"]
@@ -185,6 +186,8 @@ def _as_dtype(arr, t: Type):
     """``arr`` with the dtype of tensor type ``t`` (the lowering makes integers signless)."""
     if not isinstance(t, TensorType) or not isinstance(arr, np.ndarray):
         return arr
+    if t.dtype in NARROW_DTYPES:
+        return from_storage(arr, t.dtype)
     want = np.dtype("bool" if t.dtype == "bool" else t.dtype)
     if arr.dtype == want:
         return arr
@@ -227,7 +230,7 @@ class ResultLayout:
         if len(inputs) != len(leaves):
             raise TypeError(f"main takes {len(leaves)} argument(s), got {len(inputs)}")
         return [self._encode(v, t, f"argument #{i}") if isinstance(t, (TypeCall, RefType))
-                else np.asarray(v, order="C") for i, (v, t) in enumerate(zip(inputs, leaves))]
+                else to_storage(np.asarray(v, order="C")) for i, (v, t) in enumerate(zip(inputs, leaves))]
 
     def _encode(self, v: object, t: Type, where: str) -> object:
         """``v`` as nested lists, iteratively: a List of 100,000 elements is as deep."""

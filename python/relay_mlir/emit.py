@@ -46,6 +46,7 @@ from .adt import (Constructor, Match, Pattern, PatternConstructor, PatternTuple,
 from .errors import CompileError, Diagnostic
 from .analysis import free_vars
 from .defined_ops import DEFINED_AT_EMISSION, DEFINED_MARK, mark
+from .narrow_dtypes import NARROW_DTYPES, NARROW_INTS, to_storage
 from .expr_functor import ExprFunctor, ExprVisitor, _unwrap
 from .op.dyn import type_of
 from .ty import FuncType, TensorType, TupleType, Type, dtype_to_mlir, from_mlir
@@ -976,6 +977,8 @@ class _Emitter(ExprFunctor):
             body = np.array2string(arr, separator=", ", threshold=sys.maxsize).replace("True", "true").replace("False", "false")
             attr = ir.Attribute.parse(f"dense<{body}> : {ttype}")
         else:
+            if arr.dtype.name in NARROW_DTYPES:  # int4 from its int8 storage, float8 from its bits
+                arr = to_storage(arr) if arr.dtype.name in NARROW_INTS else arr.view(np.uint8)
             attr = ir.DenseElementsAttr.get(arr, signless=not elt.startswith("ui"), type=ir.Type.parse(elt),
                                             shape=list(arr.shape))
         return self.build(ex, "relay.constant", attrs={"value": attr}, results=[ttype]).result

@@ -21,6 +21,7 @@ import numpy as np
 
 from .adt_value import ResultLayout
 from .errors import InputShapeError, RelayRuntimeError
+from .narrow_dtypes import NARROW_DTYPES, from_storage, to_storage
 
 __all__ = ["Executable", "to_numpy", "as_dtype"]
 
@@ -108,6 +109,8 @@ def as_dtype(arr: np.ndarray, dtype: str) -> np.ndarray:
     a bool result stored as bytes becomes ``arr != 0``; a result a target
     narrowed (f64 kept as f32) is widened. Anything else is returned as is.
     """
+    if dtype in NARROW_DTYPES:
+        return from_storage(arr, dtype)
     want = np.dtype(dtype) if dtype != "bfloat16" else None
     if want is None or arr.dtype == want:
         return arr
@@ -188,7 +191,7 @@ class Executable:
         layout = self.result_layout if function == "main" else None
         args = layout.encode_inputs(inputs) if layout is not None else None
         if args is None:
-            args = [np.asarray(a, order="C") for a in inputs]  # (ascontiguousarray makes 0-d 1-d)
+            args = [to_storage(np.asarray(a, order="C")) for a in inputs]  # (ascontiguousarray makes 0-d 1-d)
         try:
             res = fn(*args)
         except ValueError as e:

@@ -30,6 +30,11 @@ _DTYPES = {
     "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
     "uint8": "ui8", "uint16": "ui16", "uint32": "ui32", "uint64": "ui64",
     "bool": "i1",
+    # narrow types beyond TVM 0.19 (ONNX INT4/UINT4/INT2/UINT2 and the float8 family; numpy
+    # arrays of them are ml_dtypes'): see docs/quantization.md "Narrow element types"
+    "int4": "i4", "uint4": "ui4", "int2": "i2", "uint2": "ui2",
+    "float8_e4m3fn": "f8E4M3FN", "float8_e4m3fnuz": "f8E4M3FNUZ", "float8_e5m2": "f8E5M2",
+    "float8_e5m2fnuz": "f8E5M2FNUZ", "float8_e8m0fnu": "f8E8M0FNU",
 }
 _MLIR_TO_DTYPE = {v: k for k, v in _DTYPES.items()}
 
@@ -326,6 +331,8 @@ def _dtype_of(elt) -> str:
                       (ir.F64Type, "float64")):
         if isinstance(elt, cls):
             return name
+    if str(elt) in _MLIR_TO_DTYPE:  # the float8 types (no dedicated Python classes needed)
+        return _MLIR_TO_DTYPE[str(elt)]
     raise ValueError(f"unsupported MLIR element type '{elt}'")
 
 

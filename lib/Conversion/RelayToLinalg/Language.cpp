@@ -20,6 +20,17 @@ using namespace mlir::relay::lowering;
 
 namespace {
 
+/// The elements of a narrow-integer constant (int4, uint4, int2, uint2) in
+/// their i8 storage `type` (signlessTensorType): sign- or zero-extended.
+DenseElementsAttr widenNarrowInts(DenseElementsAttr dense,
+                                  RankedTensorType type) {
+  bool isUnsigned = isUnsignedInt(dense.getElementType());
+  SmallVector<APInt> bytes;
+  for (const APInt &v : dense.getValues<APInt>())
+    bytes.push_back(isUnsigned ? v.zext(8) : v.sext(8));
+  return DenseElementsAttr::get(type, bytes);
+}
+
 struct ConstantPattern : OpConversionPattern<ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -31,7 +42,10 @@ struct ConstantPattern : OpConversionPattern<ConstantOp> {
       auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
       if (!dense)
         return rewriter.notifyMatchFailure(op, "non-dense signed constant");
-      value = dense.bitcast(type.getElementType());
+      bool widened = dense.getElementType().getIntOrFloatBitWidth() !=
+                     type.getElementType().getIntOrFloatBitWidth();
+      value = widened ? widenNarrowInts(dense, type)
+                      : dense.bitcast(type.getElementType());
     }
     // A bool constant that is not a splat is stored as i8 and truncated:
     // large i1 constants print as hex data, which MLIR 22 and IREE 3.13's

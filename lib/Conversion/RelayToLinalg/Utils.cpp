@@ -28,8 +28,21 @@ bool lowering::isUnsignedInt(Type t) {
   return intType && (intType.isUnsigned() || intType.getWidth() == 1);
 }
 
+/// Whether a relay element type is a narrow integer (int4, uint4, int2,
+/// uint2).
+static bool isNarrowInt(Type t) {
+  auto intType = dyn_cast<IntegerType>(t);
+  return intType && intType.getWidth() > 1 && intType.getWidth() < 8;
+}
+
+/// Signless storage: uint8 -> i8, ...; the narrow integers (int4, uint4,
+/// int2, uint2) live in i8 (sign- or zero-extended values): IREE 3.13 has no
+/// tensors of them whose byte size is not whole.
 static Type signless(Type t) {
-  if (auto intType = dyn_cast<IntegerType>(t); intType && !intType.isSignless())
+  auto intType = dyn_cast<IntegerType>(t);
+  if (intType && isNarrowInt(t))
+    return IntegerType::get(t.getContext(), 8);
+  if (intType && !intType.isSignless())
     return IntegerType::get(t.getContext(), intType.getWidth());
   return t;
 }
@@ -69,14 +82,70 @@ Value lowering::scalarConst(OpBuilder &b, Location loc, Type type,
       b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
 }
 
+/// A float8 value extended to f32 (the float8 types are storage: IREE 3.13
+/// converts them to and from wider floats, nothing else); others unchanged.
+static Value widenFloat8(OpBuilder &b, Location loc, Value x) {
+  auto f = dyn_cast<FloatType>(x.getType());
+  if (!f || f.getWidth() != 8)
+    return x;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+}
+
+/// `x` (a number) cast to the narrow integer `toRelay` (int4, uint4, int2,
+/// uint2), in its i8 storage. As ml_dtypes (and ONNX's reference Cast): a
+/// float truncates towards zero and becomes 0 outside the type's range
+/// (NaN too); an integer wraps to the low bits.
+static Value castToNarrowInt(OpBuilder &b, Location loc, Value x,
+                             bool srcUnsigned, IntegerType toRelay) {
+  Type i8 = b.getI8Type();
+  unsigned width = toRelay.getWidth();
+  bool dstUnsigned = toRelay.isUnsigned();
+  if (auto f = dyn_cast<FloatType>(x.getType())) {
+    double lo = dstUnsigned ? 0.0 : -double(1 << (width - 1));
+    double hi =
+        dstUnsigned ? double((1 << width) - 1) : double((1 << (width - 1)) - 1);
+    // (separate statements: the IR order must not depend on argument order)
+    Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                        scalarConst(b, loc, f, lo - 1.0));
+    Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                        scalarConst(b, loc, f, hi + 1.0));
+    Value inRange = arith::AndIOp::create(b, loc, above, below);
+    Value safe = arith::SelectOp::create(b, loc, inRange, x,
+                                         scalarConst(b, loc, f, 0.0));
+    return arith::FPToSIOp::create(b, loc, i8, safe);
+  }
+  Value wide = lowering::convertScalar(b, loc, x, i8, srcUnsigned);
+  Value shift = scalarConst(b, loc, i8, 8 - width);
+  Value high = arith::ShLIOp::create(b, loc, wide, shift);
+  return dstUnsigned ? arith::ShRUIOp::create(b, loc, high, shift).getResult()
+                     : arith::ShRSIOp::create(b, loc, high, shift).getResult();
+}
+
 Value lowering::castScalar(OpBuilder &b, Location loc, Value x, Type from,
                            Type toRelay) {
-  Type src = x.getType();
-  Type to = toRelay;
-  if (auto intType = dyn_cast<IntegerType>(toRelay))
-    to = b.getIntegerType(intType.getWidth());
   bool srcUnsigned = isUnsignedInt(from);
+  if (isNarrowInt(toRelay))
+    return castToNarrowInt(b, loc, widenFloat8(b, loc, x), srcUnsigned,
+                           cast<IntegerType>(toRelay));
+  Type to = signless(toRelay);
   bool dstUnsigned = isUnsignedInt(toRelay);
+  if (x.getType() == to)
+    return x;
+  auto toFloat = dyn_cast<FloatType>(to);
+  // To float8 only from f32 (IREE 3.13 has no other truncf to f8): integers
+  // and f16/bf16 (exactly) or f64 (rounded twice) go through f32, behind
+  // math.copysign(w, w) == w, which keeps canonicalization from folding
+  // truncf(extf(x)) back into the truncf from f16 that IREE cannot lower.
+  auto fromFloat = dyn_cast<FloatType>(x.getType());
+  if (toFloat && toFloat.getWidth() == 8 &&
+      (!fromFloat || (fromFloat.getWidth() != 8 && !fromFloat.isF32()))) {
+    Value wide = castScalar(b, loc, x, from, b.getF32Type());
+    wide = math::CopySignOp::create(b, loc, wide, wide);
+    return arith::TruncFOp::create(b, loc, to, wide);
+  }
+  if (!toFloat || toFloat.getWidth() != 8)
+    x = widenFloat8(b, loc, x);
+  Type src = x.getType();
   if (src == to)
     return x;
   if (to.isInteger(1)) {

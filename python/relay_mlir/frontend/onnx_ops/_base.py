@@ -8,6 +8,7 @@ import numpy as np
 
 from ... import expr as E
 from ...ty import Any
+from ...narrow_dtypes import NARROW_DTYPES
 from ..common import ImportError_, UnsupportedError
 
 __all__ = ["register", "lookup", "registry", "Node", "have_op", "tensor_to_array",
@@ -435,7 +436,11 @@ def _allowed_types(sch) -> List[Optional[set]]:
 #: numpy/relay dtype name -> ONNX type-constraint name
 _ONNX_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "float16", "bfloat16": "bfloat16",
                     "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8",
-                    "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "bool": "bool"}
+                    "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "bool": "bool",
+                    "int4": "int4", "uint4": "uint4", "int2": "int2", "uint2": "uint2",
+                    "float8_e4m3fn": "float8e4m3fn", "float8_e4m3fnuz": "float8e4m3fnuz",
+                    "float8_e5m2": "float8e5m2", "float8_e5m2fnuz": "float8e5m2fnuz",
+                    "float8_e8m0fnu": "float8e8m0"}
 
 
 def _kind_name(t: int) -> str:
@@ -600,7 +605,7 @@ def fmt_shape(s) -> str:
 
 
 _RELAY_DTYPES = {"float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
-                 "uint8", "uint16", "uint32", "uint64", "bool"}
+                 "uint8", "uint16", "uint32", "uint64", "bool", *NARROW_DTYPES}
 
 
 def check_dtype(node: Optional[Node], dtype: str) -> str:

@@ -5,7 +5,9 @@ import numpy as np
 
 from ... import expr as E
 from ..common import round_half_to_even
+from ...narrow_dtypes import NARROW_DTYPES
 from ._base import check_dtype, have_op, Node, register
+from .narrow_cast import cast_to_narrow
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -252,9 +254,13 @@ def _onnx_dtype(n: Node, to: int) -> str:
     return check_dtype(n, dt)
 
 
-def _cast_to(n: Node, x: E.Expr, src: str, dst: str):
+def _cast_to(n: Node, x: E.Expr, src: str, dst: str, saturate: bool = True):
     if src == dst:
         return x
+    if dst in NARROW_DTYPES:
+        return cast_to_narrow(n, x, src, dst, saturate)
+    if src in NARROW_DTYPES and dst == "bool":  # (narrow types only cast; compare in float32)
+        x, src = n.op("cast")(x, "float32"), "float32"
     if dst == "bool":
         # ONNX: nonzero -> true
         return n.op("not_equal")(x, n.scalar(0, dtype=src))
@@ -264,18 +270,16 @@ def _cast_to(n: Node, x: E.Expr, src: str, dst: str):
 @register("Cast", since=6)
 def _cast(n: Node):
     dst = _onnx_dtype(n, n.attr("to"))
-    if n.opset >= 19:
-        sat = n.attr("saturate", 1)  # only matters for float8 types
-        del sat
+    saturate = bool(n.attr("saturate", 1)) if n.opset >= 19 else True  # only matters for float8
     if n.opset >= 24:
         n.ignore("round_mode")
-    return _cast_to(n, n.expr(0), n.dtype(0), dst)
+    return _cast_to(n, n.expr(0), n.dtype(0), dst, saturate)
 
 
 @register("CastLike", since=15)
 def _castlike(n: Node):
-    n.ignore("saturate", "round_mode")
-    return _cast_to(n, n.expr(0), n.dtype(0), n.dtype(1))
+    n.ignore("round_mode")
+    return _cast_to(n, n.expr(0), n.dtype(0), n.dtype(1), bool(n.attr("saturate", 1)))
 
 
 # -- Clip ------------------------------------------------------------------------

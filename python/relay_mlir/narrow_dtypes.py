@@ -1,0 +1,56 @@
+"""The narrow element types beyond TVM 0.19: int4, uint4, int2, uint2 and the float8 family.
+
+Relay dtype names follow ml_dtypes (the numpy types ONNX 1.23's ``numpy_helper``
+gives for ``INT4``, ``FLOAT8E4M3FN``, ...): ``"int4"``, ``"uint4"``, ``"int2"``,
+``"uint2"``, ``"float8_e4m3fn"``, ``"float8_e4m3fnuz"``, ``"float8_e5m2"``,
+``"float8_e5m2fnuz"``, ``"float8_e8m0fnu"`` (MLIR ``i4``, ``ui4``, ``i2``, ``ui2``,
+``f8E4M3FN``, ``f8E4M3FNUZ``, ``f8E5M2``, ``f8E5M2FNUZ``, ``f8E8M0FNU``). They are
+storage types: only ``cast``, ``cast_like`` and data movement (reshape,
+transpose, squeeze, expand_dims, copy) take them; arithmetic casts to a wider
+dtype first (the dialect's verifier says so).
+
+At the IREE boundary a float8 tensor is itself (IREE 3.13 maps it to the
+ml_dtypes array); a narrow integer is stored one value per byte in int8/uint8
+(IREE holds no int4 tensor whose byte size is not whole), so inputs are
+widened here and results narrowed back to the ml_dtypes type.
+
+Example::
+
+    >>> import numpy as np
+    >>> a = np.array([-8, 7], numpy_dtype("int4"))
+    >>> to_storage(a).dtype.name, from_storage(to_storage(a), "int4").tolist()
+    ('int8', [-8, 7])
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import ml_dtypes
+import numpy as np
+
+NARROW_INTS = ("int4", "uint4", "int2", "uint2")
+FLOAT8S = ("float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu")
+NARROW_DTYPES = NARROW_INTS + FLOAT8S
+
+
+def numpy_dtype(dtype: str) -> Optional[np.dtype]:
+    """The ml_dtypes numpy dtype of a narrow relay dtype; None for any other name."""
+    if dtype not in NARROW_DTYPES:
+        return None
+    return np.dtype(getattr(ml_dtypes, dtype))
+
+
+def to_storage(arr: np.ndarray) -> np.ndarray:
+    """A narrow-integer array as the int8/uint8 array IREE takes; any other array unchanged."""
+    name = arr.dtype.name
+    if name not in NARROW_INTS:
+        return arr
+    return arr.astype(np.uint8 if name.startswith("u") else np.int8)
+
+
+def from_storage(arr: np.ndarray, dtype: str) -> np.ndarray:
+    """An int8/uint8 storage array (values in range) as the narrow integer ``dtype``."""
+    want = numpy_dtype(dtype)
+    if want is None or arr.dtype == want:
+        return arr
+    return arr.astype(want)
