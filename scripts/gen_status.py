@@ -362,7 +362,7 @@ def fill(ops: List[Op]) -> None:
             k = kernels.get(op.short)
             h["kernel"] = k is not None
             c["kernel"] = "—" if k is None else (
-                "✓" if k.__module__ == "relay_mlir.interpreter_ops" else f"✓ ({k.__module__})")
+                "✓" if k.__module__.startswith("relay_mlir.interpreter_ops.") else f"✓ ({k.__module__})")
         pat = lit_op_re(op.name)
         dirs = [letter for d, letter in LIT_DIRS if pat.search(lits[d])]
         c["lit"], h["lit"] = (" ".join(dirs) or "—"), bool(dirs)

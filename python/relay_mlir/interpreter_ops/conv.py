@@ -1,0 +1,84 @@
+"""The debug interpreter's numpy kernels of the Conv ops (``dialect/relay/RelayConvOps.td``)."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ._common import _arr, _f64, _is_float
+from ._layout import _from_cf, _pads, _SPATIAL, _to_cf
+from ._registry import KERNELS, _reg
+
+
+def _conv_nd(x: np.ndarray, w: np.ndarray, strides, lo, hi, dilation, groups: int) -> np.ndarray:
+    """x [N, C, S...], w [O, C/groups, K...] -> float64/int64 [N, O, S'...]."""
+    n = x.ndim - 2
+    acc = np.float64 if (_is_float(x) or _is_float(w)) else np.int64
+    xp = np.pad(x.astype(acc), [(0, 0), (0, 0)] + list(zip(lo, hi)))
+    ks = w.shape[2:]
+    outs = [(xp.shape[2 + i] - dilation[i] * (ks[i] - 1) - 1) // strides[i] + 1 for i in range(n)]
+    o, cg = w.shape[0], w.shape[1]
+    og = o // groups
+    out = np.zeros((x.shape[0], o) + tuple(outs), acc)
+    wa = w.astype(acc)
+    for kpos in itertools.product(*[range(k) for k in ks]):
+        sl = tuple(slice(kpos[i] * dilation[i], kpos[i] * dilation[i] + strides[i] * (outs[i] - 1) + 1,
+                         strides[i]) for i in range(n))
+        xs = xp[(slice(None), slice(None)) + sl]
+        for g in range(groups):
+            wk = wa[(slice(g * og, (g + 1) * og), slice(None)) + kpos]
+            out[:, g * og:(g + 1) * og] += np.einsum("nc...,oc->no...", xs[:, g * cg:(g + 1) * cg], wk)
+    return out
+
+
+def _conv_kernel(n: int, name: str):
+    sp = _SPATIAL[n]
+
+    def k(args, attrs):
+        x, w = args
+        dl = attrs.get("data_layout") or "NC" + sp
+        kl = attrs.get("kernel_layout") or "OI" + sp
+        ol = attrs.get("out_layout") or dl
+        xc = _to_cf(x, dl, "NC" + sp)
+        wc = _to_cf(w, kl, "OI" + sp)
+        lo, hi = _pads(attrs.get("padding"), n)
+        strides = attrs.get("strides") or [1] * n
+        dil = attrs.get("dilation") or [1] * n
+        out = _conv_nd(xc, wc, strides, lo, hi, dil, int(attrs.get("groups", 1)))
+        dt = attrs.get("out_dtype") or x.dtype
+        return _arr(_from_cf(out, "NC" + sp, ol), dt)
+    KERNELS[name] = k
+
+
+_conv_kernel(1, "nn.conv1d")
+_conv_kernel(2, "nn.conv2d")
+_conv_kernel(3, "nn.conv3d")
+
+
+@_reg("nn.conv2d_transpose")
+def _conv2d_transpose(args, attrs):
+    x, w = args
+    dl = attrs.get("data_layout") or "NCHW"
+    kl = attrs.get("kernel_layout") or "IOHW"
+    ol = attrs.get("out_layout") or dl
+    xc = _f64(_to_cf(x, dl, "NCHW"))
+    wc = _f64(_to_cf(w, kl, "IOHW"))
+    s = attrs.get("strides") or [1, 1]
+    d = attrs.get("dilation") or [1, 1]
+    op = attrs.get("output_padding") or [0, 0]
+    groups = int(attrs.get("groups", 1))
+    lo, hi = _pads(attrs.get("padding"), 2)
+    n, c, h, wd = xc.shape
+    ci, og, kh, kw = wc.shape
+    cg = c // groups
+    full_h = (h - 1) * s[0] + d[0] * (kh - 1) + 1 + op[0]
+    full_w = (wd - 1) * s[1] + d[1] * (kw - 1) + 1 + op[1]
+    full = np.zeros((n, og * groups, full_h, full_w))
+    for i in range(kh):
+        for j in range(kw):
+            for g in range(groups):
+                contrib = np.einsum("nchw,co->nohw", xc[:, g * cg:(g + 1) * cg], wc[g * cg:(g + 1) * cg, :, i, j])
+                full[:, g * og:(g + 1) * og, i * d[0]:i * d[0] + s[0] * (h - 1) + 1:s[0],
+                     j * d[1]:j * d[1] + s[1] * (wd - 1) + 1:s[1]] += contrib
+    out = full[:, :, lo[0]:full_h - hi[0], lo[1]:full_w - hi[1]]
+    return _arr(_from_cf(out, "NCHW", ol), attrs.get("out_dtype") or x.dtype)

@@ -1,0 +1,167 @@
+"""The debug interpreter's numpy kernels of the NN ops (``dialect/relay/RelayNNOps.td``)."""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import numpy as np
+
+from ..errors import RelayRuntimeError
+from ._common import _arr, _axis, _f64, _is_float
+from ._layout import _from_cf, _to_cf
+from ._registry import _reg
+from .elementwise import _erf, _round_half_away
+
+
+@_reg("nn.gelu")
+def _gelu(args, attrs):
+    """TVM's exact gelu, ``x/2 * (1 + erf(x / sqrt(2)))``; float inputs in float64, rounded
+    once to the input dtype (as the wide elementwise unary kernels)."""
+    (x,) = args
+    xw = _f64(x) if _is_float(x) else x
+    return _arr(0.5 * xw * (1.0 + _erf(xw / math.sqrt(2.0))), x.dtype)
+
+
+@_reg("nn.leaky_relu")
+def _leaky_relu(args, attrs):
+    (x,) = args
+    a = float(attrs.get("alpha", 0.01))
+    return _arr(np.where(x > 0, _f64(x), _f64(x) * a), x.dtype)
+
+
+@_reg("nn.prelu")
+def _prelu(args, attrs):
+    x, alpha = args
+    ax = _axis(attrs.get("axis", 1), x.ndim)
+    shape = [1] * x.ndim
+    shape[ax] = -1
+    return _arr(np.where(x > 0, _f64(x), _f64(x) * _f64(alpha).reshape(shape)), x.dtype)
+
+
+# -- nn: dense / matmul ------------------------------------------------------------------
+def _acc_matmul(a: np.ndarray, b: np.ndarray, out_dtype: Optional[str]) -> np.ndarray:
+    dt = np.dtype(out_dtype) if out_dtype else a.dtype
+    if _is_float(a) or _is_float(b):
+        return _arr(np.matmul(_f64(a), _f64(b)), dt)
+    return _arr(np.matmul(a.astype(np.int64), b.astype(np.int64)), dt)
+
+
+@_reg("nn.dense")
+def _dense(args, attrs):
+    x, w = args
+    return _acc_matmul(x, w.T, attrs.get("out_dtype") or None)
+
+
+@_reg("nn.matmul")
+def _matmul(args, attrs):
+    a, b = args
+    if attrs.get("transpose_a"):
+        a = np.swapaxes(a, -1, -2)
+    if attrs.get("transpose_b"):
+        b = b.T
+    return _acc_matmul(a, b, attrs.get("out_dtype") or None)
+
+
+@_reg("nn.batch_matmul")
+def _batch_matmul(args, attrs):
+    x, y = args
+    if attrs.get("transpose_a", False):
+        x = np.swapaxes(x, 1, 2)
+    if attrs.get("transpose_b", True):
+        y = np.swapaxes(y, 1, 2)
+    return _acc_matmul(x, y, attrs.get("out_dtype") or None)
+
+
+@_reg("nn.bias_add")
+def _bias_add(args, attrs):
+    x, b = args
+    ax = _axis(attrs.get("axis", 1), x.ndim)
+    shape = [1] * x.ndim
+    shape[ax] = -1
+    return _arr(x + b.reshape(shape), x.dtype)
+
+
+@_reg("nn.batch_flatten")
+def _batch_flatten(args, attrs):
+    (x,) = args
+    return x.reshape(x.shape[0], -1)
+
+
+@_reg("nn.dropout")
+def _dropout(args, attrs):
+    (x,) = args  # inference: the identity, and a mask of ones
+    return (x.copy(), np.ones_like(x))
+
+
+# -- nn: pad, upsampling, depth/space ---------------------------------------------------------
+@_reg("nn.pad")
+def _pad(args, attrs):
+    x, value = args
+    flat = list(attrs["pad_width"])
+    width = [(flat[2 * i], flat[2 * i + 1]) for i in range(len(flat) // 2)]
+    mode = attrs.get("pad_mode", "constant")
+    if mode == "constant":
+        return np.pad(x, width, mode="constant", constant_values=value.astype(x.dtype))
+    if mode in ("edge", "reflect"):
+        return np.pad(x, width, mode=mode)
+    raise RelayRuntimeError(f"nn.pad: unknown pad_mode '{mode}'")
+
+
+@_reg("nn.upsampling")
+def _upsampling(args, attrs):
+    (x,) = args
+    layout = attrs.get("layout", "NCHW")
+    xc = _to_cf(x, layout, "NCHW")
+    h, w = xc.shape[2:]
+    oh, ow = int(round(h * attrs.get("scale_h", 1.0))), int(round(w * attrs.get("scale_w", 1.0)))
+    align = bool(attrs.get("align_corners", False))
+
+    def coords(n_in, n_out):
+        o = np.arange(n_out, dtype=np.float32)
+        if align:
+            return o * np.float32((n_in - 1) / max(n_out - 1, 1))
+        return o * np.float32(n_in / n_out)
+    cy, cx = coords(h, oh), coords(w, ow)
+    if attrs.get("method", "nearest_neighbor") == "nearest_neighbor":
+        iy = _round_half_away(cy) if align else np.floor(cy + np.float32(1e-5))
+        ix = _round_half_away(cx) if align else np.floor(cx + np.float32(1e-5))
+        iy, ix = np.clip(iy.astype(int), 0, h - 1), np.clip(ix.astype(int), 0, w - 1)
+        out = xc[:, :, iy][:, :, :, ix]
+    else:
+        y0, x0 = np.floor(cy).astype(int), np.floor(cx).astype(int)
+        fy, fx = (cy - y0)[:, None].astype(np.float64), (cx - x0)[None, :].astype(np.float64)
+        y1, x1 = np.clip(y0 + 1, 0, h - 1), np.clip(x0 + 1, 0, w - 1)
+        y0, x0 = np.clip(y0, 0, h - 1), np.clip(x0, 0, w - 1)
+
+        def g(a, b):
+            return _f64(xc[:, :, a][:, :, :, b])
+        top = g(y0, x0) * (1 - fx) + g(y0, x1) * fx
+        bot = g(y1, x0) * (1 - fx) + g(y1, x1) * fx
+        out = _arr(top * (1 - fy) + bot * fy, x.dtype)
+    return _from_cf(out, "NCHW", layout)
+
+
+@_reg("nn.depth_to_space")
+def _depth_to_space(args, attrs):
+    (x,) = args
+    layout = attrs.get("layout", "NCHW")
+    b = int(attrs["block_size"])
+    xc = _to_cf(x, layout, "NCHW")
+    n, c, h, w = xc.shape
+    oc = c // (b * b)
+    if attrs.get("mode", "DCR") == "DCR":
+        y = xc.reshape(n, b, b, oc, h, w).transpose(0, 3, 4, 1, 5, 2)
+    else:
+        y = xc.reshape(n, oc, b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+    return _from_cf(y.reshape(n, oc, h * b, w * b), "NCHW", layout)
+
+
+@_reg("nn.space_to_depth")
+def _space_to_depth(args, attrs):
+    (x,) = args
+    layout = attrs.get("layout", "NCHW")
+    b = int(attrs["block_size"])
+    xc = _to_cf(x, layout, "NCHW")
+    n, c, h, w = xc.shape
+    y = xc.reshape(n, c, h // b, b, w // b, b).transpose(0, 3, 5, 1, 2, 4)
+    return _from_cf(y.reshape(n, c * b * b, h // b, w // b), "NCHW", layout)

@@ -1,0 +1,341 @@
+"""The debug interpreter's numpy kernels of the Transform ops (``dialect/relay/RelayTransformOps.td``)."""
+from __future__ import annotations
+
+import math
+from typing import List, Sequence
+
+import numpy as np
+
+from ..errors import RelayRuntimeError
+from ._common import _arr, _axis, _f64, _is_float, _same_dtype
+from ._registry import _reg
+from ._run_time import _run_time_shape, _slice_indices
+from .elementwise import _cast
+from .reduce import _wide
+
+
+def _reshape_shape(shape: Sequence[int], newshape: Sequence[int], allowzero: bool) -> List[int]:
+    """Relay's ``newshape`` codes: 0 copy a dim (unless ``allowzero``), -1 infer,
+    -2 copy the remaining dims, -3 merge two dims, -4 split a dim in two."""
+    out: List[int] = []
+    i = 0  # index into shape
+    j = 0
+    infer = -1
+    while j < len(newshape):
+        s = newshape[j]
+        if s == 0 and not allowzero:
+            out.append(shape[i])
+            i += 1
+        elif s > 0 or s == 0:
+            out.append(s)
+            i += 1
+        elif s == -1:
+            if infer >= 0:
+                raise RelayRuntimeError("reshape: more than one -1 in newshape")
+            infer = len(out)
+            out.append(1)
+            i += 1
+        elif s == -2:
+            out.extend(shape[i:])
+            i = len(shape)
+        elif s == -3:
+            out.append(shape[i] * shape[i + 1])
+            i += 2
+        elif s == -4:
+            a, b = newshape[j + 1], newshape[j + 2]
+            if a == -1:
+                a = shape[i] // b
+            elif b == -1:
+                b = shape[i] // a
+            out.extend([a, b])
+            i += 1
+            j += 2
+        else:
+            raise RelayRuntimeError(f"reshape: bad newshape entry {s}")
+        j += 1
+    if infer >= 0:
+        total = int(np.prod(shape))
+        rest = int(np.prod([d for k, d in enumerate(out) if k != infer]))
+        out[infer] = total // rest if rest else 0
+    return out
+
+
+@_reg("reshape")
+def _reshape(args, attrs):
+    (x,) = args
+    shape = _reshape_shape(x.shape, attrs["newshape"], bool(attrs.get("allowzero", False)))
+    return x.reshape(shape)
+
+
+@_reg("reshape_like")
+def _reshape_like(args, attrs):
+    x, like = args
+    lb, le = attrs.get("lhs_begin", 0), attrs.get("lhs_end")
+    rb, re_ = attrs.get("rhs_begin", 0), attrs.get("rhs_end")
+    xs, ls = list(x.shape), list(like.shape)
+    lb, rb = lb % (len(xs) + 1) if lb < 0 else lb, rb % (len(ls) + 1) if rb < 0 else rb
+    le = len(xs) if le is None else (le + len(xs) if le < 0 else le)
+    re_ = len(ls) if re_ is None else (re_ + len(ls) if re_ < 0 else re_)
+    return x.reshape(xs[:lb] + ls[rb:re_] + xs[le:])
+
+
+@_reg("transpose")
+def _transpose(args, attrs):
+    (x,) = args
+    axes = attrs.get("axes")
+    return np.transpose(x, None if not axes else [_axis(a, x.ndim) for a in axes])
+
+
+def _fields(args) -> list:
+    if len(args) == 1 and isinstance(args[0], tuple):
+        return list(args[0])
+    return list(args)
+
+
+@_reg("concatenate")
+def _concatenate(args, attrs):
+    fields = _fields(args)
+    _same_dtype("concatenate", *fields)
+    return np.concatenate(fields, axis=_axis(attrs.get("axis", 0), fields[0].ndim))
+
+
+@_reg("stack")
+def _stack(args, attrs):
+    fields = _fields(args)
+    _same_dtype("stack", *fields)
+    return np.stack(fields, axis=_axis(attrs.get("axis", 0), fields[0].ndim + 1))
+
+
+@_reg("einsum")
+def _einsum(args, attrs):
+    fields = _fields(args)
+    dt = fields[0].dtype
+    wide = [(_f64(f) if _is_float(f) else f.astype(np.int64)) for f in fields]
+    return _arr(np.einsum(attrs["equation"], *wide), dt)
+
+
+@_reg("squeeze")
+def _squeeze(args, attrs):
+    (x,) = args
+    axis = attrs.get("axis")
+    if axis is None:
+        return x.reshape([d for d in x.shape if d != 1])
+    axes = {_axis(a, x.ndim) for a in axis}
+    for a in axes:
+        if x.shape[a] != 1:
+            raise RelayRuntimeError(f"squeeze: dim {a} has size {x.shape[a]}, not 1")
+    return x.reshape([d for i, d in enumerate(x.shape) if i not in axes])
+
+
+@_reg("expand_dims")
+def _expand_dims(args, attrs):
+    (x,) = args
+    axis = attrs["axis"]
+    k = int(attrs.get("num_newaxis", 1))
+    a = axis + x.ndim + 1 if axis < 0 else axis
+    return x.reshape(list(x.shape[:a]) + [1] * k + list(x.shape[a:]))
+
+
+@_reg("split")
+def _split(args, attrs):
+    (x,) = args
+    ax = _axis(attrs.get("axis", 0), x.ndim)
+    spec = attrs["indices_or_sections"]
+    if isinstance(spec, int):
+        if x.shape[ax] % spec:
+            raise RelayRuntimeError(f"split: dim {x.shape[ax]} is not divisible into {spec} sections")
+        return tuple(np.split(x, spec, axis=ax))
+    return tuple(np.split(x, list(spec), axis=ax))
+
+
+@_reg("strided_slice")
+def _strided_slice(args, attrs):
+    (x,) = args
+    begin, end = list(attrs["begin"]), list(attrs["end"])
+    strides = list(attrs.get("strides") or [1])
+    given_axes = attrs.get("axes")
+    size_mode = attrs.get("slice_mode", "end") == "size"
+    axes = list(range(len(begin))) if given_axes is None else [_axis(a, x.ndim) for a in given_axes]
+    sl = [slice(None)] * x.ndim
+    for k, ax in enumerate(axes):
+        n = x.shape[ax]
+        if size_mode:
+            st = 1
+        elif k < len(strides):
+            st = strides[k]
+        else:
+            st = strides[0] if given_axes is not None and len(strides) == 1 else 1
+        if st == 0:
+            raise RelayRuntimeError("strided_slice: stride 0")
+        b = begin[k]
+        b = b + n if b < 0 else b
+        e = end[k] if k < len(end) else n
+        if size_mode:
+            e = n if e < 0 else b + e
+        elif e < 0:
+            e = e + n
+        if st > 0:
+            b, e = min(max(b, 0), n), min(max(e, 0), n)
+            sl[ax] = slice(b, e, st)
+        else:
+            b, e = min(max(b, -1), n - 1), min(max(e, -1), n - 1)
+            sl[ax] = slice(b, e, st) if b >= 0 and e >= 0 else (slice(b, None, st) if b >= 0 else slice(0, 0))
+    return np.array(x[tuple(sl)])
+
+
+@_reg("tile")
+def _tile(args, attrs):
+    return np.tile(args[0], attrs["reps"])
+
+
+@_reg("repeat")
+def _repeat(args, attrs):
+    (x,) = args
+    return np.repeat(x, int(attrs["repeats"]), axis=_axis(attrs["axis"], x.ndim))
+
+
+@_reg("reverse")
+def _reverse(args, attrs):
+    (x,) = args
+    return np.flip(x, axis=_axis(attrs["axis"], x.ndim)).copy()
+
+
+@_reg("broadcast_to")
+def _broadcast_to(args, attrs):
+    return np.broadcast_to(args[0], attrs["shape"]).copy()
+
+
+@_reg("broadcast_to_like")
+def _broadcast_to_like(args, attrs):
+    return np.broadcast_to(args[0], args[1].shape).copy()
+
+
+@_reg("collapse_sum_like")
+def _collapse_sum_like(args, attrs):
+    x, like = args
+    shape = like.shape
+    lead = x.ndim - len(shape)
+    axes = list(range(lead)) + [lead + i for i, d in enumerate(shape) if d == 1 and x.shape[lead + i] != 1]
+    s = np.sum(_wide(x), axis=tuple(axes), keepdims=True)
+    return _arr(s.reshape(shape), x.dtype)
+
+
+@_reg("zeros")
+def _zeros(args, attrs):
+    return np.zeros(attrs["shape"], attrs["dtype"])
+
+
+@_reg("ones")
+def _ones(args, attrs):
+    return np.ones(attrs["shape"], attrs["dtype"])
+
+
+@_reg("zeros_like")
+def _zeros_like(args, attrs):
+    return np.zeros_like(args[0])
+
+
+@_reg("ones_like")
+def _ones_like(args, attrs):
+    return np.ones_like(args[0])
+
+
+@_reg("full")
+def _full(args, attrs):
+    (v,) = args
+    dt = attrs.get("dtype") or v.dtype
+    return np.full(attrs["shape"], _cast(v, dt), dt)
+
+
+@_reg("full_like")
+def _full_like(args, attrs):
+    x, v = args
+    return np.full(x.shape, _cast(v, x.dtype), x.dtype)
+
+
+@_reg("arange")
+def _arange(args, attrs):
+    start, stop, step = (a.item() for a in args)
+    dt = np.dtype(attrs.get("dtype") or args[0].dtype)
+    if step == 0:
+        raise RelayRuntimeError("arange: step is 0")
+    n = max(int(math.ceil((stop - start) / step)), 0)
+    if dt.kind == "f":
+        return _arr(start + np.arange(n, dtype=np.float64) * step, dt)
+    return _arr(start + np.arange(n, dtype=np.int64) * step, dt)
+
+
+def _parse_layout(layout: str):
+    """``"NCHW4c"`` -> [('N', None), ('C', None), ('H', None), ('W', None), ('c', 4)]."""
+    out, num = [], ""
+    for ch in layout:
+        if ch.isdigit():
+            num += ch
+        else:
+            out.append((ch, int(num) if num else None))
+            num = ""
+    return out
+
+
+@_reg("layout_transform")
+def _layout_transform(args, attrs):
+    (x,) = args
+    src, dst = _parse_layout(attrs["src_layout"]), _parse_layout(attrs["dst_layout"])
+    # to the primal layout: merge each sub-axis into its primal axis
+    primal = [c for c, _ in src if c.isupper()]
+    factors = {c.upper(): f for c, f in src if c.islower()}
+    y = x
+    letters = [c for c, _ in src]
+    # order: the primal axes in src order, each followed by its sub-axis
+    perm = []
+    for c in primal:
+        perm.append(letters.index(c))
+        if c in factors:
+            perm.append(letters.index(c.lower()))
+    y = np.transpose(y, perm)
+    shape = []
+    k = 0
+    for c in primal:
+        if c in factors:
+            shape.append(y.shape[k] * y.shape[k + 1])
+            k += 2
+        else:
+            shape.append(y.shape[k])
+            k += 1
+    y = y.reshape(shape)
+    # split for dst and permute
+    dfactors = {c.upper(): f for c, f in dst if c.islower()}
+    split_shape, split_names = [], []
+    for c, d in zip(primal, y.shape):
+        if c in dfactors:
+            f = dfactors[c]
+            split_shape += [d // f, f]
+            split_names += [c, c.lower()]
+        else:
+            split_shape.append(d)
+            split_names.append(c)
+    y = y.reshape(split_shape)
+    return np.ascontiguousarray(np.transpose(y, [split_names.index(c) for c, _ in dst]))
+
+
+@_reg("strided_set")
+def _strided_set(args, attrs):
+    x, v, b, e, s = args
+    op = "relay.strided_set"
+    begin, end = _run_time_shape(op, b), _run_time_shape(op, e)
+    strides = _run_time_shape(op, s)
+    index = []
+    for a in range(x.ndim):
+        if a >= len(begin):
+            index.append(np.arange(x.shape[a]))
+            continue
+        stride = strides[a] if a < len(strides) else 1
+        if stride == 0:
+            raise RelayRuntimeError(f"{op}: a stride is 0")
+        index.append(_slice_indices(x.shape[a], begin[a], end[a], stride))
+    if tuple(len(i) for i in index) != v.shape:
+        raise RelayRuntimeError(f"{op}: v's shape {v.shape} is not the slice's "
+                                f"{tuple(len(i) for i in index)}")
+    out = x.copy()
+    out[np.ix_(*index)] = v
+    return out
