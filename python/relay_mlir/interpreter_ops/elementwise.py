@@ -7,6 +7,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from ..errors import RelayRuntimeError
+from ..narrow_dtypes import FLOAT8S, NARROW_DTYPES, numpy_dtype
 from ._common import _arr, _f64, _is_float, _same_dtype
 from ._registry import KERNELS, _reg
 
@@ -154,7 +155,12 @@ def _clip(args, attrs):
 
 
 def _cast(x: np.ndarray, dtype: str) -> np.ndarray:
-    dt = np.dtype(dtype)
+    """relay.cast; to a narrow type (int4, float8, ...) as ml_dtypes converts (float8 from
+    float rounds to nearest even without saturating; int4 from float truncates and is 0
+    out of range, from int wraps), the lowering's rules too."""
+    dt = numpy_dtype(dtype) if isinstance(dtype, str) and dtype in NARROW_DTYPES else np.dtype(dtype)
+    if x.dtype.name in FLOAT8S:
+        x = x.astype(np.float32)  # exact; then as from float32
     if dt == np.bool_:
         return _arr(x != 0)
     if _is_float(x) and dt.kind in "iu":
