@@ -76,7 +76,7 @@ LAYERS = {
     "devices.executable": 9.1, "devices.config": 9.84, "devices.plan": 9.85, "devices.offload": 9.85,
     "devices": 9.86,
     "transform": 10,
-    "lowering_request": 8.5,
+    "lowering_request": 8.5, "weight_parameters": 8.5,
     "devices.build": 10.9,
     "compiler": 11,
     "executor": 11.5,
