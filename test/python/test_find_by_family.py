@@ -4,13 +4,16 @@ An op's family is the ODS file defining it (``dialect/relay/Relay<Family>Ops.td`
 A newcomer looking for ``nn.batch_norm`` (RelayNormOps.td) must find its
 typing rule in ``lib/Relations/Norm*.cpp``, its lowering in
 ``lib/Conversion/RelayToLinalg/Norm*.cpp``, its gradient rule in
-``lib/Gradient/NormGradients.cpp`` and its numeric tests in
+``lib/Gradient/NormGradients.cpp``, its interpreter kernel in
+``python/relay_mlir/interpreter_ops/norm.py`` (a module of a package named by the
+family: the Qnn kernels are in ``relay_mlir/qnn/``) and its numeric tests in
 ``test/python/ops/test_norm*.py`` (some test file of the family refers to
 the op; others may use it to build inputs). Where each piece lives is found the way
 ``scripts/gen_status.py`` finds it for docs/status.md (the same functions:
 the ``infer*`` definition the op's ``typeRule`` names, the pattern rooted at
-the op's C++ class, the ``add*Gradients`` table registering its name), so
-the status page and this test cannot disagree.
+the op's C++ class, the ``add*Gradients`` table registering its name; the
+kernel's module in ``relay_mlir.interpreter_ops.KERNELS``), so the status page
+and this test cannot disagree.
 
 A typing rule shared by ops of several families (``inferIdentity`` types
 elementwise ops and ``nn.gelu``, ``reverse``, ...) lives in one of those
@@ -20,6 +23,7 @@ Fast: no compilation (llvm-tblgen reads the ODS files).
 """
 from __future__ import annotations
 
+import importlib
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -82,14 +86,18 @@ def _linked_stems(cell: str, directory: str) -> List[str]:
 
 def _named_by(family: str, stem: str) -> bool:
     """`stem` is a file of `family`: Norm.cpp, TransformEinsum.cpp, NormGradients.cpp; test
-    files by the family's lower-case name: test_norm.py, test_dynamic_strategies.py."""
+    files by the family's lower-case name: test_norm.py, test_dynamic_strategies.py; Python
+    modules (dotted) by a part of that name: interpreter_ops.norm, qnn.more_kernels."""
+    if "." in stem:
+        return any(part == family.lower() or part.startswith(family.lower() + "_")
+                   for part in stem.split("."))
     if stem.startswith("test_"):
         family, stem = family.lower(), stem[len("test_"):]
         return stem == family or stem.startswith(family + "_")
     return stem == family or stem.startswith(family) and stem[len(family)].isupper()
 
 
-PIECES = ("relation", "lowering", "gradient", "numeric")
+PIECES = ("relation", "lowering", "gradient", "kernel", "numeric")
 
 
 def _misses(ops, piece: str, where) -> Dict[str, str]:
@@ -111,6 +119,8 @@ def where(gen_status, ops):
     relations = gen_status._texts(gen_status.RELATIONS.glob("*.cpp"))
     lowering = gen_status._texts(gen_status.LOWERING.glob("*.cpp"))
     gradients = gen_status.gradient_table()
+    importlib.import_module("relay_mlir")  # registers the kernels defined outside interpreter_ops (qnn)
+    kernels = importlib.import_module("relay_mlir.interpreter_ops").KERNELS
     families_of_rule: Dict[str, Set[str]] = defaultdict(set)
     for op in ops:
         if op.rule:
@@ -129,13 +139,18 @@ def where(gen_status, ops):
         path = gradients.get(op.name)
         return ([path.stem] if path else []), {op.family}
 
+    def kernel(op):
+        k = None if op.language else kernels.get(op.short)
+        return ([k.__module__[len("relay_mlir."):]] if k else []), {op.family}
+
     def numeric(op):
         pattern = gen_status.numeric_op_re(op.name)
         stems = [p.stem for p, text in numeric_texts.items() if pattern.search(text)]
         return ([] if op.language else stems), {op.family}
 
     numeric_texts = gen_status._texts(gen_status.NUMERIC_FILES)
-    return {"relation": relation, "lowering": lowered, "gradient": gradient, "numeric": numeric}
+    return {"relation": relation, "lowering": lowered, "gradient": gradient, "kernel": kernel,
+            "numeric": numeric}
 
 
 @pytest.fixture(scope="module")
@@ -163,6 +178,13 @@ def test_every_family_names_a_lowering_file(ops) -> None:
     families = {op.family for op in ops}
     lowering = {p.stem for p in (ROOT / "lib" / "Conversion" / "RelayToLinalg").glob("*.cpp")}
     assert {f for f in families if not any(_named_by(f, s) for s in lowering)} == set()
+
+
+def test_kernel_modules_are_named_by_their_family() -> None:
+    """A kernel in another family's module, or in a module no family names, is a miss."""
+    assert _named_by("Norm", "interpreter_ops.norm") and _named_by("Qnn", "qnn.more_kernels")
+    assert not _named_by("Norm", "interpreter_ops.nn") and not _named_by("NN", "interpreter_ops.norm")
+    assert not _named_by("Elementwise", "interpreter_ops")
 
 
 def test_exceptions_are_still_needed(misses) -> None:
