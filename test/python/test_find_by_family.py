@@ -40,8 +40,6 @@ _AXIS_IDENTITY = ("typed by inferAxisIdentity (an axis attribute checked, the ty
 _SHAPE_VALUES = ("besides its family's lowering, a higher-benefit pattern for shape values "
                  "(the op applied to shape_of's result, kept as index arithmetic so sizes stay "
                  "known) lives with shape_of in RelayToLinalg/Dynamic.cpp")
-_IN_TEST_OPS = ("numeric tests still in test/python/test_ops.py, whose elementwise, reduction "
-                "and shape cases are not yet moved to test/python/ops/test_<family>.py")
 # (op, piece) -> why it is not (only) in its family's file.
 EXCEPTIONS: Dict[tuple, str] = {
     ("relay.strided_set", "relation"):
@@ -55,10 +53,6 @@ EXCEPTIONS: Dict[tuple, str] = {
     **{(op, "lowering"): _SHAPE_VALUES
        for op in ("relay.take", "relay.concatenate", "relay.reshape", "relay.expand_dims",
                   "relay.squeeze")},
-    **{(op, "numeric"): _IN_TEST_OPS
-       for op in ("relay.divide", "relay.log", "relay.maximum", "relay.minimum", "relay.multiply",
-                  "relay.sigmoid", "relay.subtract", "relay.mean", "relay.sum",
-                  "relay.concatenate", "relay.transpose")},
 }
 
 

@@ -8,6 +8,7 @@ of the lowering. Tolerances:
 * exact (``assert_array_equal``): integer and bool results, rounding, abs,
   sign, clip, casts, comparisons, selects, float floor_divide/mod on
   exactly representable inputs;
+* float32 subtract, multiply, divide, maximum, minimum: rtol 1e-5, atol 1e-6;
 * float32 math functions: rtol 1e-5, atol 1e-5 (IREE uses polynomial
   approximations; the fast_* variants rtol 1e-4, atol 1e-4);
 * float16: rtol 2e-3, atol 2e-3 against the float32 result rounded to
@@ -333,6 +334,18 @@ case("dyn_int", [("a", (A, 3), "int32"), ("b", (A, 3), "int32")], _dyn_int,
      [[randint((2, 3), -50, 50), randint((2, 3), 0, 6)], [randint((6, 3), -50, 50), randint((6, 3), 0, 6)]],
      lambda a, b: (np.floor_divide((a << b) ^ (a >> b), np.array([3, -4, 5], "int32")),
                    np.logical_and(a != 0, a <= b), np.sign(a).astype("float32")))
+
+# -- float32 log, sigmoid and broadcast arithmetic (from test_ops.py, its tolerances) ----------
+ROUNDED = dict(rtol=1e-5, atol=1e-6)
+unary("log_f32", relay.log, np.log, lo=0.1, hi=4.0, tol=MATH)
+unary("sigmoid_f32", relay.sigmoid,
+      lambda x: (1.0 / (1.0 + np.exp(-x.astype(np.float64)))).astype(x.dtype), lo=-6.0, hi=6.0, tol=MATH)
+for _name, _op, _ref, _lo, _hi in [("subtract", relay.subtract, np.subtract, -2.0, 2.0),
+                                   ("multiply", relay.multiply, np.multiply, -2.0, 2.0),
+                                   ("divide", relay.divide, np.divide, 0.5, 2.0),
+                                   ("maximum", relay.maximum, np.maximum, -2.0, 2.0),
+                                   ("minimum", relay.minimum, np.minimum, -2.0, 2.0)]:
+    binary(f"{_name}_f32", _op, _ref, rand((4, 1)), rand((3,), _lo, _hi), tol=ROUNDED)
 
 
 # ---------------------------------------------------------------------------

@@ -4,7 +4,8 @@ Every case is one function of ONE module, compiled once for the file
 (`Executable.run(name, ...)`); cases with a `?` dim run at two sizes.
 References are plain numpy in float64 (integer/bool ops exact).
 Tolerances: max/min/argmax/argmin/all/any exact; sum-like (prod, variance,
-std, logsumexp) float32 rtol 1e-5 / atol 1e-5; float16 (accumulated in
+std, logsumexp) float32 rtol 1e-5 / atol 1e-5; sum and mean float32 rtol 1e-4 /
+atol 1e-5; float16 (accumulated in
 float16, as the op computes) rtol 1e-2 / atol 1e-2.
 """
 from __future__ import annotations
@@ -179,6 +180,26 @@ dyn("dyn_variance", (DYN, 6), "float32", relay.variance, npvar, F32, (2, 5), axi
     unbiased=True)
 dyn("dyn_std_axis1", (4, DYN), "float32", relay.std, npstd, F32, (3, 10), axis=1)
 dyn("dyn_logsumexp", (DYN, 5), "float32", relay.logsumexp, nplogsumexp, F32, (1, 4), axis=0)
+
+# -- sum / mean (float32, accumulated: rtol 1e-4 / atol 1e-5) ---------------------------------
+ACCUM = dict(rtol=1e-4, atol=1e-5)
+add("sum_axis1_keepdims", (2, 3, 4), "float32", relay.sum, lambda a, **k: npreduce(np.sum, a, **k), ACCUM,
+    axis=1, keepdims=True)
+add("sum_all", (3, 5), "float32", relay.sum, lambda a, **k: npreduce(np.sum, a, **k), ACCUM)
+add("mean_axes02", (2, 3, 4), "float32", relay.mean, lambda a, **k: npreduce(np.mean, a, **k), ACCUM,
+    axis=(0, 2))
+add("mean_exclude", (2, 3, 4), "float32", relay.mean, lambda a, **k: npreduce(np.mean, a, **k), ACCUM,
+    axis=1, exclude=True)
+
+
+def _dyn_sum_mean_case():
+    x = relay.var("x", shape=(DYN, 5))
+    CASES["dyn_sum_mean"] = (
+        [x], relay.Tuple([relay.sum(x, axis=1), relay.mean(x, axis=0, keepdims=True)]),
+        [[rand(2, 5)], [rand(9, 5)]], lambda a: (a.sum(axis=1), a.mean(axis=0, keepdims=True)), ACCUM)
+
+
+_dyn_sum_mean_case()
 
 
 @pytest.fixture(scope="module")

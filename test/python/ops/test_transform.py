@@ -321,6 +321,18 @@ einsum_case("einsum_dyn bij,bjk->bik", "bij,bjk->bik", [(ANY, 3, 4), (ANY, 4, 2)
 einsum_case("einsum_dyn ij,jk->ik", "ij,jk->ik", [(ANY, 4), (4, 3)],
             runs=[[rand(2, 4), rand(4, 3)], [rand(5, 4), rand(4, 3)]])
 
+# -- transpose, concatenate ---------------------------------------------------------------------
+one("transpose", (2, 3, 4), "float32", lambda x: relay.transpose(x), lambda x: x.transpose())
+one("transpose(axes)", (2, 3, 4), "float32", lambda x: relay.transpose(x, axes=(1, 0, 2)),
+    lambda x: x.transpose(1, 0, 2))
+case("concatenate", [("a", (2, 1), "float32"), ("b", (2, 3), "float32"), ("c", (2, 2), "float32")],
+     lambda a, b, c: relay.concatenate((a, b, c), axis=1), [[rand(2, 1), rand(2, 3), rand(2, 2)]],
+     lambda a, b, c: np.concatenate([a, b, c], axis=1))
+one("concatenate_dyn(transpose)", (ANY, 3, 4), "float32",
+    lambda x: relay.concatenate([relay.transpose(relay.reshape(x, (0, -1)))] * 2, axis=1),
+    lambda x: np.concatenate([x.reshape(x.shape[0], -1).T] * 2, axis=1),
+    runs=[[rand(2, 3, 4)], [rand(5, 3, 4)]])
+
 
 # -- compile once ---------------------------------------------------------------------------------
 def _fn_name(i: int) -> str:
