@@ -54,3 +54,11 @@ def from_storage(arr: np.ndarray, dtype: str) -> np.ndarray:
     if want is None or arr.dtype == want:
         return arr
     return arr.astype(want)
+
+
+def float8_e8m0_down(x: np.ndarray) -> np.ndarray:
+    """``relay.cast(x, "float8_e8m0fnu")``: the exponent of ``|x|`` in float32 (the power of two
+    at or below it, NaN for inf/NaN), as IREE 3.13's ``arith.truncf`` to f8E8M0FNU and ONNX's
+    ``round_mode="down"`` give it (ml_dtypes rounds to nearest instead)."""
+    bits = np.asarray(x, np.float32).view(np.uint32)
+    return ((bits >> 23) & 0xFF).astype(np.uint8).view(ml_dtypes.float8_e8m0fnu)

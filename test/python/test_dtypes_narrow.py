@@ -42,7 +42,8 @@ def _narrow_rule(x: np.ndarray, dtype: str) -> np.ndarray:
 
 def _cast_program():
     """main(x: f32[12], i: i32[8]) -> the four float8 casts of x (as f32), the four
-    narrow-integer casts of x and of i (as int8 and as themselves), and float8 -> int8."""
+    narrow-integer casts of x and of i (as int8 and as themselves), float8_e8m0 (as f32)
+    and float8 -> int8."""
     x = relay.var("x", shape=X.shape, dtype="float32")
     i = relay.var("i", shape=INTS.shape, dtype="int32")
     outs = []
@@ -51,6 +52,7 @@ def _cast_program():
     for dt in NARROW_INTS:
         outs.append(relay.cast(relay.cast(x, dt), "int8"))
         outs.append(relay.cast(i, dt))
+    outs.append(relay.cast(relay.cast(x, "float8_e8m0fnu"), "float32"))
     outs.append(relay.cast(relay.reshape(relay.cast(x, "float8_e5m2"), (3, 4)), "int8"))
     return relay.IRModule.from_expr(relay.Function([x, i], relay.Tuple(outs)))
 
@@ -92,6 +94,16 @@ def test_narrow_int_casts_follow_the_rule(cast_outputs):
     want = np.trunc(X.astype(ml_dtypes.float8_e5m2).astype(np.float32))
     ok = np.abs(want) < 128
     _assert_same(got[ok], want[ok])
+
+
+def test_float8_e8m0_cast_is_the_exponent(cast_outputs):
+    """relay.cast to float8_e8m0fnu: the power of two at or below |x| (NaN for inf/NaN), as
+    ONNX's reference ``to_float8e8m0(x, round_mode="down")`` (IREE's truncf; ml_dtypes would
+    round to nearest)."""
+    from onnx.numpy_helper import to_float8e8m0
+
+    want = to_float8e8m0(X, saturate=True, round_mode="down").astype(np.float32)
+    _assert_same(cast_outputs[len(FLOAT8_TORCH) + 2 * len(NARROW_INTS)], want)
 
 
 def test_interpreter_agrees_with_compiled(cast_outputs):

@@ -88,7 +88,15 @@ static Value widenFloat8(OpBuilder &b, Location loc, Value x) {
   auto f = dyn_cast<FloatType>(x.getType());
   if (!f || f.getWidth() != 8)
     return x;
-  return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+  Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+  if (!isa<Float8E8M0FNUType>(f))
+    return wide;
+  // IREE 3.13 extends the e8m0 byte 0 (2^-127, a float32 subnormal) to 0
+  Value bits = arith::BitcastOp::create(b, loc, b.getI8Type(), x);
+  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, bits,
+                                       scalarConst(b, loc, b.getI8Type(), 0));
+  return arith::SelectOp::create(
+      b, loc, isZero, scalarConst(b, loc, b.getF32Type(), 0x1p-127), wide);
 }
 
 /// `x` (a number) cast to the narrow integer `toRelay` (int4, uint4, int2,

@@ -7,7 +7,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from ..errors import RelayRuntimeError
-from ..narrow_dtypes import FLOAT8S, NARROW_DTYPES, numpy_dtype
+from ..narrow_dtypes import FLOAT8S, NARROW_DTYPES, float8_e8m0_down, numpy_dtype
 from ._common import _arr, _f64, _is_float, _same_dtype
 from ._registry import KERNELS, _reg
 
@@ -161,6 +161,8 @@ def _cast(x: np.ndarray, dtype: str) -> np.ndarray:
     dt = numpy_dtype(dtype) if isinstance(dtype, str) and dtype in NARROW_DTYPES else np.dtype(dtype)
     if x.dtype.name in FLOAT8S:
         x = x.astype(np.float32)  # exact; then as from float32
+    if dt.name == "float8_e8m0fnu":
+        return _arr(float8_e8m0_down(x))
     if dt == np.bool_:
         return _arr(x != 0)
     if _is_float(x) and dt.kind in "iu":

@@ -80,3 +80,19 @@ func.func @narrow_data_movement(%x: tensor<2x3xi4>) -> tensor<3x2xi4> {
   %y = relay.transpose %x {axes = array<i64: 1, 0>} : (tensor<2x3xi4>) -> tensor<3x2xi4>
   return %y : tensor<3x2xi4>
 }
+
+// CHECK-LABEL: func.func @float8_e8m0
+func.func @float8_e8m0(%x: tensor<4xf32>, %y: tensor<4xf8E8M0FNU>) -> (tensor<4xf8E8M0FNU>, tensor<4xf32>) {
+  // to e8m0: arith.truncf (IREE takes the exponent of |x|: rounds down)
+  // CHECK: arith.truncf %{{.+}} : f32 to f8E8M0FNU
+  %a = relay.cast %x {dtype = f8E8M0FNU} : (tensor<4xf32>) -> tensor<4xf8E8M0FNU>
+  // from e8m0: the byte 0 is 2^-127 (IREE's extf gives 0)
+  // CHECK: ^bb0(%[[E:.+]]: f8E8M0FNU, %{{.+}}: f32):
+  // CHECK: %[[W:.+]] = arith.extf %[[E]] : f8E8M0FNU to f32
+  // CHECK: %[[B:.+]] = arith.bitcast %[[E]] : f8E8M0FNU to i8
+  // CHECK: %[[Z:.+]] = arith.cmpi eq, %[[B]], %{{.+}} : i8
+  // CHECK: %[[T:.+]] = arith.constant 5.87747175E-39 : f32
+  // CHECK: arith.select %[[Z]], %[[T]], %[[W]] : f32
+  %b = relay.cast %y {dtype = f32} : (tensor<4xf8E8M0FNU>) -> tensor<4xf32>
+  return %a, %b : tensor<4xf8E8M0FNU>, tensor<4xf32>
+}

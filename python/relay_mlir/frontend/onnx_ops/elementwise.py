@@ -254,11 +254,11 @@ def _onnx_dtype(n: Node, to: int) -> str:
     return check_dtype(n, dt)
 
 
-def _cast_to(n: Node, x: E.Expr, src: str, dst: str, saturate: bool = True):
+def _cast_to(n: Node, x: E.Expr, src: str, dst: str, saturate: bool = True, round_mode: str = "up"):
     if src == dst:
         return x
     if dst in NARROW_DTYPES:
-        return cast_to_narrow(n, x, src, dst, saturate)
+        return cast_to_narrow(n, x, src, dst, saturate, round_mode)
     if src in NARROW_DTYPES and dst == "bool":  # (narrow types only cast; compare in float32)
         x, src = n.op("cast")(x, "float32"), "float32"
     if dst == "bool":
@@ -271,15 +271,14 @@ def _cast_to(n: Node, x: E.Expr, src: str, dst: str, saturate: bool = True):
 def _cast(n: Node):
     dst = _onnx_dtype(n, n.attr("to"))
     saturate = bool(n.attr("saturate", 1)) if n.opset >= 19 else True  # only matters for float8
-    if n.opset >= 24:
-        n.ignore("round_mode")
-    return _cast_to(n, n.expr(0), n.dtype(0), dst, saturate)
+    round_mode = n.attr("round_mode", "up") if n.opset >= 24 else "up"  # (float8_e8m0 only)
+    return _cast_to(n, n.expr(0), n.dtype(0), dst, saturate, round_mode)
 
 
 @register("CastLike", since=15)
 def _castlike(n: Node):
-    n.ignore("round_mode")
-    return _cast_to(n, n.expr(0), n.dtype(0), n.dtype(1), bool(n.attr("saturate", 1)))
+    return _cast_to(n, n.expr(0), n.dtype(0), n.dtype(1), bool(n.attr("saturate", 1)),
+                    n.attr("round_mode", "up"))
 
 
 # -- Clip ------------------------------------------------------------------------
