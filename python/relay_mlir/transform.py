@@ -206,7 +206,7 @@ class FoldConstant(_PipelinePass):
         >>> import numpy as np, relay_mlir as relay
         >>> w = relay.const(np.arange(6, dtype="float32").reshape(2, 3))
         >>> mod = relay.IRModule.from_expr(relay.Function([], relay.sum(relay.transpose(w), axis=1)))
-        >>> relay.transform.FoldConstant()(mod)["main"].body.data
+        >>> relay.transform.FoldConstant()(mod)["main"].body.data.numpy()
         array([3., 5., 7.], dtype=float32)
     """
 
