@@ -278,6 +278,26 @@ def test_requantize_rounds_ties_to_even_like_onnxruntime():
     assert np.array_equal(want[:4, 0], [0, 2, 2, 4]) and np.array_equal(got, want), (got, want)
 
 
+def test_qdq_matmul_of_two_activations_is_qlinear_matmul():
+    """DequantizeLinear(a) · DequantizeLinear(b) -> QuantizeLinear with b computed at run time
+    (attention's Q·Kᵀ) becomes QLinearMatMul, as onnxruntime fuses it: equal results."""
+    p = [numpy_helper.from_array(np.float32(v), k) for k, v in (("sa", 0.05), ("sb", 0.03), ("sy", 0.4))]
+    p += [numpy_helper.from_array(np.uint8(z), k) for k, z in (("za", 120), ("zb", 131), ("zy", 128))]
+    nodes = [oh.make_node("DequantizeLinear", ["a", "sa", "za"], ["fa"]),
+             oh.make_node("DequantizeLinear", ["b", "sb", "zb"], ["fb"]),
+             oh.make_node("MatMul", ["fa", "fb"], ["f"]), oh.make_node("QuantizeLinear", ["f", "sy", "zy"], ["y"])]
+    g = oh.make_graph(nodes, "g", [oh.make_tensor_value_info("a", TensorProto.UINT8, [2, 4, 16]),
+                                   oh.make_tensor_value_info("b", TensorProto.UINT8, [2, 16, 4])],
+                      [oh.make_tensor_value_info("y", TensorProto.UINT8, [2, 4, 4])], p)
+    model = oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)])
+    assert [n.op_type for n in fuse_qdq(model).graph.node if n.op_type != "DequantizeLinear"] == ["QLinearMatMul"]
+    rng = np.random.RandomState(3)
+    a, b = (rng.randint(0, 256, size=s).astype("uint8") for s in ((2, 4, 16), (2, 16, 4)))
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"a": a, "b": b})[0]
+    got = relay.create_executor("debug", mod=from_onnx(model)).evaluate()(a, b)
+    assert np.array_equal(got, want), np.abs(got.astype(int) - want.astype(int)).max()
+
+
 def test_qdq_groups_become_qlinear_ops(quantized_models):
     """Every DequantizeLinear -> Conv/MatMul -> QuantizeLinear group of the QDQ CNN is one
     QLinear op (per-channel int8 weights, int32 bias); no float Conv or MatMul is left."""

@@ -8,7 +8,7 @@ A group is fused when the quantization parameters of its DequantizeLinear and
 QuantizeLinear nodes are initializers (zero points given), the float op's output
 feeds only that QuantizeLinear (and is not a graph output), the weight of a Conv
 is per tensor or per output channel (``axis`` 0), the B of a MatMul per tensor or
-per column (its last axis), and a Conv's bias, if any, is the DequantizeLinear of
+per column (its last axis; a B computed at run time per tensor), and a Conv's bias, if any, is the DequantizeLinear of
 an int32 initializer with zero point 0. The DequantizeLinear nodes stay (unused
 ones import to nothing a caller sees); other nodes are untouched.
 
@@ -121,7 +121,11 @@ def _fused_node(g: _Graph, node, onnx_helper):
             return None, None
         inputs = list(a.input[:3]) + list(b.input[:3]) + list(q.input[1:3])
         return onnx_helper.make_node(fused, inputs, [q.output[0]], name=node.name, domain=domain), q
-    if not g.is_init(b.input[0]) or not _weight_ok(g, node.op_type, b, g.array(b.input[0]).ndim):
+    if not g.is_init(b.input[0]):
+        # a MatMul of two activations (attention's Q·Kᵀ): per-tensor B, as onnxruntime fuses it
+        if node.op_type != "MatMul" or not _per_tensor(g, b):
+            return None, None
+    elif not _weight_ok(g, node.op_type, b, g.array(b.input[0]).ndim):
         return None, None
     inputs = list(a.input[:3]) + list(b.input[:3]) + list(q.input[1:3])
     attrs = {}
