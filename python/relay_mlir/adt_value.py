@@ -215,6 +215,11 @@ class ResultLayout:
         """True if the result holds ADT values or references (needs decoding)."""
         return _contains(self.result, (TypeCall, RefType))
 
+    def param_dtypes(self) -> List[Optional[str]]:
+        """The relay dtype of each flattened parameter leaf of ``main`` (None if not a tensor)."""
+        return [leaf.dtype if isinstance(leaf, TensorType) else None
+                for p in self.params for leaf in _leaves(p)]
+
     def encode_inputs(self, inputs: Sequence[object]) -> Optional[List[object]]:
         """``main``'s arguments for IREE when it takes ADT values or references, else None.
 

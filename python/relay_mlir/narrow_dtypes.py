@@ -48,6 +48,17 @@ def to_storage(arr: np.ndarray) -> np.ndarray:
     return arr.astype(np.uint8 if name.startswith("u") else np.int8)
 
 
+def check_narrow_inputs(values, dtypes, function: str) -> None:
+    """Refuses an argument for a narrow-integer parameter that is not of that ml_dtypes type:
+    its int8 storage would hold values outside the type's range (a wrong result later).
+    ``dtypes``: each parameter's relay dtype (None where it is not a tensor)."""
+    for i, (v, dt) in enumerate(zip(values, dtypes)):
+        have = getattr(v, "dtype", None)
+        if dt in NARROW_INTS and (have is None or np.dtype(have).name != dt):
+            raise TypeError(f"{function}: argument #{i} must be a {dt} array (ml_dtypes.{dt}), "
+                            f"got {'a ' + np.dtype(have).name + ' array' if have is not None else type(v).__name__}")
+
+
 def from_storage(arr: np.ndarray, dtype: str) -> np.ndarray:
     """An int8/uint8 storage array (values in range) as the narrow integer ``dtype``."""
     want = numpy_dtype(dtype)

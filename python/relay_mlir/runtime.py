@@ -21,7 +21,7 @@ import numpy as np
 
 from .adt_value import ResultLayout
 from .errors import InputShapeError, RelayRuntimeError
-from .narrow_dtypes import NARROW_DTYPES, from_storage, to_storage
+from .narrow_dtypes import NARROW_DTYPES, check_narrow_inputs, from_storage, to_storage
 
 __all__ = ["Executable", "to_numpy", "as_dtype"]
 
@@ -189,6 +189,8 @@ class Executable:
         ctx = self._load()
         fn = ctx.modules[self._module_name][function]
         layout = self.result_layout if function == "main" else None
+        if layout is not None:
+            check_narrow_inputs(inputs, layout.param_dtypes(), function)
         args = layout.encode_inputs(inputs) if layout is not None else None
         if args is None:
             args = [to_storage(np.asarray(a, order="C")) for a in inputs]  # (ascontiguousarray makes 0-d 1-d)

@@ -15,7 +15,7 @@ import pytest
 import torch
 
 import relay_mlir as relay
-from relay_mlir.errors import CompileError
+from relay_mlir.errors import CompileError, InputShapeError
 
 X = np.array([0.3, -1000.0, 3.3, np.inf, 7.9, -2.6, -8.7, 1e-3, 250.0, np.nan, -0.0, 0.1015625],
              np.float32)
@@ -127,6 +127,11 @@ def test_narrow_inputs_and_constants_round_trip():
     assert ta.dtype == av.dtype and ta.tolist() == av.tolist()
     _assert_same(ff, fv.astype(np.float32))
     _assert_same(s, av.astype(np.int32) + np.array([-8, 7, 1, 0, -1]))
+    # int8 values for an int4 parameter would break its storage's range: refused by name
+    with pytest.raises(TypeError, match=r"argument #0 must be a int4 array \(ml_dtypes.int4\), got a int8"):
+        exe(np.array([100, 0, 0, 0, 0], np.int8), fv)
+    with pytest.raises(InputShapeError, match="input1 element type mismatch; expected f8E4M3FN"):
+        exe(av, np.zeros(5, np.float32))  # IREE checks the float8 parameter's element type
 
 
 def test_arithmetic_on_narrow_types_is_refused():
