@@ -230,14 +230,14 @@ def test_onnxruntime_quantized_cnn(quantized_models, compiled, kind, ops, atol):
 
 
 def _contractions(mod):
-    """(operand dtypes, out_dtype) of every nn.conv2d / nn.dense of ``mod``'s main."""
+    """(operand dtypes, out_dtype) of every nn.conv2d / nn.dense / nn.batch_matmul of ``mod``'s main."""
     from relay_mlir.analysis import post_order_visit
     from relay_mlir.expr import Call
     mod = relay.transform.InferType()(mod)
     found = []
 
     def visit(e):
-        if isinstance(e, Call) and getattr(e.op, "name", "") in ("nn.conv2d", "nn.dense"):
+        if isinstance(e, Call) and getattr(e.op, "name", "") in ("nn.conv2d", "nn.dense", "nn.batch_matmul"):
             found.append((e.op.name, tuple(a.checked_type.dtype for a in e.args[:2]), e.attrs.out_dtype))
     post_order_visit(mod["main"].body, visit)
     return found
@@ -280,7 +280,8 @@ def test_requantize_rounds_ties_to_even_like_onnxruntime():
 
 def test_qdq_matmul_of_two_activations_is_qlinear_matmul():
     """DequantizeLinear(a) · DequantizeLinear(b) -> QuantizeLinear with b computed at run time
-    (attention's Q·Kᵀ) becomes QLinearMatMul, as onnxruntime fuses it: equal results."""
+    (attention's Q·Kᵀ) becomes QLinearMatMul, as onnxruntime fuses it, an int8 x int8 -> int32
+    batch_matmul with the zero-point sums: equal results."""
     p = [numpy_helper.from_array(np.float32(v), k) for k, v in (("sa", 0.05), ("sb", 0.03), ("sy", 0.4))]
     p += [numpy_helper.from_array(np.uint8(z), k) for k, z in (("za", 120), ("zb", 131), ("zy", 128))]
     nodes = [oh.make_node("DequantizeLinear", ["a", "sa", "za"], ["fa"]),
@@ -291,6 +292,7 @@ def test_qdq_matmul_of_two_activations_is_qlinear_matmul():
                       [oh.make_tensor_value_info("y", TensorProto.UINT8, [2, 4, 4])], p)
     model = oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)])
     assert [n.op_type for n in fuse_qdq(model).graph.node if n.op_type != "DequantizeLinear"] == ["QLinearMatMul"]
+    assert _contractions(from_onnx(model)) == [("nn.batch_matmul", ("int8", "int8"), "int32")]
     rng = np.random.RandomState(3)
     a, b = (rng.randint(0, 256, size=s).astype("uint8") for s in ((2, 4, 16), (2, 16, 4)))
     want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"a": a, "b": b})[0]

@@ -15,9 +15,13 @@ data tiling and its VNNI mmt4d kernels take) plus a constant per output channel:
   is padded with ``zx'`` first, so a padded position contributes ``(zx' - zx')·w' = 0``
   as onnxruntime's padding with the zero point does.
 
-Anything else (a weight computed at run time, a zero point that is not a constant,
-``w - zw`` outside int8, 1-D/3-D convolutions, batched MatMul weights) returns None and
-the caller uses the int32 form of the shifted operands; both are exact.
+A MatMul of two 3-D activations (attention's Q·Kᵀ: B computed at run time, per-tensor
+constant zero points) is ``nn.batch_matmul`` of the int8 operands with TVM's qnn
+correction ``Σa'b' - zb'·Σa' - za'·Σb' + k·za'·zb'`` (row and column sums in int32).
+
+Anything else (a zero point that is not a constant, ``w - zw`` outside int8, 1-D/3-D
+convolutions, batched MatMul weights, other ranks) returns None and the caller uses the
+int32 form of the shifted operands; both are exact.
 
     >>> import numpy as np
     >>> w = np.array([[1, -2], [3, 4]], np.int8)
@@ -112,10 +116,39 @@ def conv_i8(n: Node, x: int, xz: Optional[int], w: int, wz: Optional[int], bias:
     return n.op("add")(y, n.constant(shift.astype(np.int32).reshape(1, -1, 1, 1)))
 
 
-def matmul_i8(n: Node, a: int, az: Optional[int], b: int, bz: Optional[int]):
-    """The int32 MatMul of the module doc (a 2-D constant B, zero point per column), or None."""
+def _batch_matmul_i8(n: Node, a: int, az: Optional[int], b: int, bz: Optional[int]):
+    """[batch, m, k] · [batch, k, n] of two activations with 0-d constant zero points, or None."""
     sa, sb = n.shape(a), n.shape(b)
-    if sa is None or sb is None or len(sb) != 2 or len(sa) < 2:
+    ok_a, za = _const_or_none(n, az)
+    ok_b, zb = _const_or_none(n, bz)
+    if not (ok_a and ok_b) or any(z is not None and z.size != 1 for z in (za, zb)) \
+            or len(sa) != 3 or len(sb) != 3 or sa[2] is None or n.dtype(b) not in ("uint8", "int8"):
+        return None
+    (x, zx), (y, zy) = _signed_data(n, a, za), _signed_data(n, b, zb)
+    mm = n.op("nn.batch_matmul")(x, y, out_dtype="int32", transpose_b=False)
+
+    def total(v, axis):
+        return n.op("sum")(n.op("cast")(v, "int32"), axis=[axis], keepdims=True)
+
+    r = mm
+    if zy:
+        r = n.op("subtract")(r, n.op("multiply")(total(x, 2), n.constant(np.int32(zy))))
+    if zx:
+        r = n.op("subtract")(r, n.op("multiply")(total(y, 1), n.constant(np.int32(zx))))
+    if zx and zy:
+        r = n.op("add")(r, n.constant(np.int32(int(sa[2]) * zx * zy)))
+    return r
+
+
+def matmul_i8(n: Node, a: int, az: Optional[int], b: int, bz: Optional[int]):
+    """The int32 MatMul of the module doc (a 2-D constant B, zero point per column; or two
+    3-D activations), or None."""
+    sa, sb = n.shape(a), n.shape(b)
+    if sa is None or sb is None:
+        return None
+    if not n.is_const(b) and n.dtype(a) in ("uint8", "int8"):
+        return _batch_matmul_i8(n, a, az, b, bz)
+    if len(sb) != 2 or len(sa) < 2:
         return None
     ops = _operands(n, a, az, b, bz, 1)
     if ops is None:
