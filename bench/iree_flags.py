@@ -53,18 +53,23 @@ def _tool(name: str) -> str:
     return shutil.which(name) or str(Path(sys.executable).parent / name)
 
 
+def bench_inputs(model: str, wd: Path) -> List[Path]:
+    """The bench inputs of ``model`` (bench/models.py's) as .npy files in ``wd``."""
+    import models as M
+    files = []
+    for i, a in enumerate(P.make_inputs(M.models()[model].inputs)):
+        files.append(wd / f"{model}.in{i}.npy")
+        np.save(files[-1], a)
+    return files
+
+
 def lower(model: str, wd: Path) -> List[Path]:
     """``model`` lowered to ``wd/<model>.mlir``; its bench inputs as .npy files."""
     import models as M
     from relay_mlir.compiler import lower_to_iree_input
-    m = M.models()[model]
-    mod, params = m.workload()
+    mod, params = M.models()[model].workload()
     (wd / f"{model}.mlir").write_text(lower_to_iree_input(mod, params=params, opt_level=3))
-    files = []
-    for i, a in enumerate(P.make_inputs(m.inputs)):
-        files.append(wd / f"{model}.in{i}.npy")
-        np.save(files[-1], a)
-    return files
+    return bench_inputs(model, wd)
 
 
 def cpu_ms(vmfb: Path, inputs: List[Path]) -> float:
