@@ -280,21 +280,21 @@ def test_requantize_rounds_ties_to_even_like_onnxruntime():
 
 def test_qdq_matmul_of_two_activations_is_qlinear_matmul():
     """DequantizeLinear(a) · DequantizeLinear(b) -> QuantizeLinear with b computed at run time
-    (attention's Q·Kᵀ) becomes QLinearMatMul, as onnxruntime fuses it, an int8 x int8 -> int32
-    batch_matmul with the zero-point sums: equal results."""
+    (attention's Q·Kᵀ, [batch, heads, m, k]) becomes QLinearMatMul, as onnxruntime fuses it, an
+    int8 x int8 -> int32 batch_matmul with the zero-point sums: equal results."""
     p = [numpy_helper.from_array(np.float32(v), k) for k, v in (("sa", 0.05), ("sb", 0.03), ("sy", 0.4))]
     p += [numpy_helper.from_array(np.uint8(z), k) for k, z in (("za", 120), ("zb", 131), ("zy", 128))]
     nodes = [oh.make_node("DequantizeLinear", ["a", "sa", "za"], ["fa"]),
              oh.make_node("DequantizeLinear", ["b", "sb", "zb"], ["fb"]),
              oh.make_node("MatMul", ["fa", "fb"], ["f"]), oh.make_node("QuantizeLinear", ["f", "sy", "zy"], ["y"])]
-    g = oh.make_graph(nodes, "g", [oh.make_tensor_value_info("a", TensorProto.UINT8, [2, 4, 16]),
-                                   oh.make_tensor_value_info("b", TensorProto.UINT8, [2, 16, 4])],
-                      [oh.make_tensor_value_info("y", TensorProto.UINT8, [2, 4, 4])], p)
+    g = oh.make_graph(nodes, "g", [oh.make_tensor_value_info("a", TensorProto.UINT8, [1, 2, 4, 16]),
+                                   oh.make_tensor_value_info("b", TensorProto.UINT8, [1, 2, 16, 4])],
+                      [oh.make_tensor_value_info("y", TensorProto.UINT8, [1, 2, 4, 4])], p)
     model = oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)])
     assert [n.op_type for n in fuse_qdq(model).graph.node if n.op_type != "DequantizeLinear"] == ["QLinearMatMul"]
     assert _contractions(from_onnx(model)) == [("nn.batch_matmul", ("int8", "int8"), "int32")]
     rng = np.random.RandomState(3)
-    a, b = (rng.randint(0, 256, size=s).astype("uint8") for s in ((2, 4, 16), (2, 16, 4)))
+    a, b = (rng.randint(0, 256, size=s).astype("uint8") for s in ((1, 2, 4, 16), (1, 2, 16, 4)))
     want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"a": a, "b": b})[0]
     got = relay.create_executor("debug", mod=from_onnx(model)).evaluate()(a, b)
     assert np.array_equal(got, want), np.abs(got.astype(int) - want.astype(int)).max()

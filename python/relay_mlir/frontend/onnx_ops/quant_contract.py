@@ -15,7 +15,7 @@ data tiling and its VNNI mmt4d kernels take) plus a constant per output channel:
   is padded with ``zx'`` first, so a padded position contributes ``(zx' - zx')·w' = 0``
   as onnxruntime's padding with the zero point does.
 
-A MatMul of two 3-D activations (attention's Q·Kᵀ: B computed at run time, per-tensor
+A MatMul of two activations of rank 3 or more (attention's Q·Kᵀ: B computed at run time, per-tensor
 constant zero points) is ``nn.batch_matmul`` of the int8 operands with TVM's qnn
 correction ``Σa'b' - zb'·Σa' - za'·Σb' + k·za'·zb'`` (row and column sums in int32).
 
@@ -117,14 +117,18 @@ def conv_i8(n: Node, x: int, xz: Optional[int], w: int, wz: Optional[int], bias:
 
 
 def _batch_matmul_i8(n: Node, a: int, az: Optional[int], b: int, bz: Optional[int]):
-    """[batch, m, k] · [batch, k, n] of two activations with 0-d constant zero points, or None."""
+    """[..., m, k] · [..., k, n] (the same static leading dims) of two activations with 0-d
+    constant zero points, or None."""
     sa, sb = n.shape(a), n.shape(b)
     ok_a, za = _const_or_none(n, az)
     ok_b, zb = _const_or_none(n, bz)
     if not (ok_a and ok_b) or any(z is not None and z.size != 1 for z in (za, zb)) \
-            or len(sa) != 3 or len(sb) != 3 or sa[2] is None or n.dtype(b) not in ("uint8", "int8"):
+            or len(sa) < 3 or list(sa[:-2]) != list(sb[:-2]) or None in (*sa, *sb) \
+            or n.dtype(b) not in ("uint8", "int8"):
         return None
     (x, zx), (y, zy) = _signed_data(n, a, za), _signed_data(n, b, zb)
+    if len(sa) > 3:  # [..., m, k]: the leading dims as one batch
+        x, y = n.op("reshape")(x, [-1, *sa[-2:]]), n.op("reshape")(y, [-1, *sb[-2:]])
     mm = n.op("nn.batch_matmul")(x, y, out_dtype="int32", transpose_b=False)
 
     def total(v, axis):
@@ -136,8 +140,8 @@ def _batch_matmul_i8(n: Node, a: int, az: Optional[int], b: int, bz: Optional[in
     if zx:
         r = n.op("subtract")(r, n.op("multiply")(total(y, 1), n.constant(np.int32(zx))))
     if zx and zy:
-        r = n.op("add")(r, n.constant(np.int32(int(sa[2]) * zx * zy)))
-    return r
+        r = n.op("add")(r, n.constant(np.int32(int(sa[-1]) * zx * zy)))
+    return n.op("reshape")(r, [*sa[:-1], sb[-1]]) if len(sa) > 3 else r
 
 
 def matmul_i8(n: Node, a: int, az: Optional[int], b: int, bz: Optional[int]):
