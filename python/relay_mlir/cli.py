@@ -232,22 +232,25 @@ def _parse_shapes(specs: Sequence[str]) -> Dict[str, List[Optional[int]]]:
 # -- compiling -----------------------------------------------------------------
 def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
                  shapes: Optional[Mapping[str, Sequence[Optional[int]]]] = None,
-                 progress: Optional[Progress] = None):
+                 progress: Optional[Progress] = None, inline_weights: bool = False):
     """Compiles a ``.onnx`` or relay ``.mlir`` file to an ``Executable`` (``iree_input``: the lowered MLIR).
 
     ``progress`` times the stages: import, infer, lower, iree-compile for ONNX;
-    infer+lower (one pipeline) and iree-compile for relay MLIR.
+    infer+lower (one pipeline) and iree-compile for relay MLIR. Large weights reach
+    iree-compile in a parameter archive, as ``relay.compile`` sends them
+    (``weight_parameters``), unless ``inline_weights``: then ``iree_input`` is the whole
+    program, every constant in its text (``--emit-iree-input``).
     """
     prog = progress or Progress(enabled=False)
     t0 = time.perf_counter()
-    layout = None
+    parameters = not inline_weights
     if _is_relay_text(path):
         if shapes:
             raise CLIError("--shape applies to .onnx models only")
         with prog.stage("parse"):
             mod = _load_relay_text(path)
         with prog.stage("infer+lower"):
-            lowered, dtypes, layout = compiler._lower(mod, source_name=path)
+            low = compiler._lower_source(mod, source_name=path, parameters=parameters)
     elif _is_onnx(path):
         from .frontend import from_onnx
 
@@ -256,21 +259,23 @@ def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
         with prog.stage("infer"):
             em = mod.to_mlir(infer=True)
         with prog.stage("lower"):
-            lowered, dtypes = compiler.lower_parsed(em.ctx, em.operation)
+            low = compiler.lower_parsed_module(em.ctx, em.operation, typed=True, parameters=parameters)
     else:
         if shapes:
             raise CLIError("--shape applies to .onnx models only")
         _read_text(path)  # a readable file, or a clean error
         with prog.stage("infer+lower"):
-            lowered, dtypes, layout = compiler._lower(Path(path))
+            low = compiler._lower_source(Path(path), parameters=parameters)
     t1 = time.perf_counter()
     with prog.stage("iree-compile"):
-        vmfb = compiler._iree_compile(lowered, target, extra_args)
+        vmfb = compiler._iree_compile(low, target, extra_args)
     t2 = time.perf_counter()
-    exe = Executable(bytes(vmfb), driver=target.driver, target=target.name, result_dtypes=dtypes,
-                     result_layout=layout)
+    exe = Executable(bytes(vmfb), driver=target.driver, target=target.name,
+                     result_dtypes=low.result_dtypes, result_layout=low.layout)
     exe.compile_time_s, exe.lower_time_s, exe.iree_time_s = t2 - t0, t1 - t0, t2 - t1
-    exe.iree_input = lowered
+    exe.iree_input = low.text()
+    if low.workdir is not None:
+        low.workdir.cleanup()
     return exe
 
 
@@ -283,7 +288,8 @@ def cmd_compile(args: argparse.Namespace) -> int:
     if _is_onnx(args.input):
         _onnx_io_names(args.input)  # a readable ONNX model, or a clean error
     with Progress.for_stderr(args.quiet) as prog:
-        exe = compile_file(args.input, target, args.iree_flag, _parse_shapes(args.shape), prog)
+        exe = compile_file(args.input, target, args.iree_flag, _parse_shapes(args.shape), prog,
+                           inline_weights=bool(args.emit_iree_input))
     if args.emit_iree_input:
         with open(args.emit_iree_input, "w", encoding="utf-8") as f:
             f.write(exe.iree_input)

@@ -132,3 +132,28 @@ def test_host_branches_take_the_vm_path_with_the_archive(dense_program):
     pos = np.abs(xv)  # sum > 0: the dense branch
     np.testing.assert_allclose(exe(pos), pos @ w.T, rtol=1e-5, atol=1e-5)
     assert np.array_equal(exe(-pos), np.zeros((2, 16), "float32"))
+
+
+def test_cli_compile_sends_weights_in_the_archive(tmp_path, dense_program):
+    """``relay-mlir compile`` (cli.compile_file) takes the same path; ``--emit-iree-input``
+    (``inline_weights``) asks for the whole program as text instead."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper as oh, numpy_helper
+
+    from relay_mlir.cli import compile_file
+    from relay_mlir.targets import get_target
+
+    _, w, b, x = dense_program
+    graph = oh.make_graph([oh.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1)], "dense",
+                          [oh.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8])],
+                          [oh.make_tensor_value_info("y", TensorProto.FLOAT, [2, 16])],
+                          [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    path = tmp_path / "dense.onnx"
+    onnx.save(oh.make_model(graph, opset_imports=[oh.make_opsetid("", 13)]), str(path))
+    with threshold(256):
+        archived = compile_file(str(path), get_target("llvm-cpu"))
+        inline = compile_file(str(path), get_target("llvm-cpu"), inline_weights=True)
+    assert archived.iree_input.count('#flow.parameter.named<"relay"::') == 1
+    assert "util.global" not in inline.iree_input
+    np.testing.assert_allclose(archived(x), x @ w.T + b, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(archived(x), inline(x))
