@@ -41,12 +41,13 @@ from .qnn import op as _qnn_op
 from .adt import (Clause, Constructor, Match, Pattern, PatternConstructor, PatternTuple,
                   PatternVar, PatternWildcard, TypeData)
 from .errors import CompileError, Diagnostic
+from .narrow_dtypes import NARROW_DTYPES
 from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead, Span,
                    RefWrite, Tuple, TupleGetItem, TupleWrapper, Var)
 from .module import IRModule
 from .text_forms import TEXT_FORMS, TUPLE_OPERAND_OPS
 from .ty import (Any, FuncType, GlobalTypeVar, IncompleteType, RefType, TensorType, TupleType, Type,
-                 TypeCall, TypeVar, dtype_to_mlir)
+                 TypeCall, TypeVar, TVM_DTYPE_ALIASES, dtype_to_mlir)
 from ._tvm_ndarray import AttrsFields, parse_metadata
 
 __all__ = ["fromtext", "parse", "parse_expr"]
@@ -77,7 +78,7 @@ _SUFFIX_DTYPES = {"f": "float32", "f16": "float16", "f32": "float32", "f64": "fl
                   "u": "uint32", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
                   "b": "bool"}
 _DTYPE_NAMES = {"float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64",
-                "uint8", "uint16", "uint32", "uint64", "bool"}
+                "uint8", "uint16", "uint32", "uint64", "bool", *NARROW_DTYPES, *TVM_DTYPE_ALIASES}
 # infix operators: (precedence, relay op)
 _BINARY = {"*": (4, "multiply"), "/": (4, "divide"), "+": (3, "add"), "-": (3, "subtract"),
            "<": (2, "less"), ">": (2, "greater"), "<=": (2, "less_equal"), ">=": (2, "greater_equal"),

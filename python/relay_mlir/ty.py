@@ -21,7 +21,7 @@ import numpy as np
 __all__ = [
     "Type", "Any", "TensorType", "scalar_type", "TupleType", "FuncType", "IncompleteType",
     "RefType", "OpaqueType", "TypeVar", "TypeKind", "GlobalTypeVar", "TypeCall", "dtype_to_mlir", "mlir_to_dtype",
-    "from_mlir", "parse_mlir_type",
+    "from_mlir", "parse_mlir_type", "canonical_dtype", "TVM_DTYPE_ALIASES",
 ]
 
 # Relay dtype name <-> MLIR element type.
@@ -37,6 +37,14 @@ _DTYPES = {
     "float8_e5m2fnuz": "f8E5M2FNUZ", "float8_e8m0fnu": "f8E8M0FNU",
 }
 _MLIR_TO_DTYPE = {v: k for k, v in _DTYPES.items()}
+#: TVM 0.19's spellings of the float8 types (``tvm.DataType("e4m3_float8")``), accepted as input
+TVM_DTYPE_ALIASES = {"e4m3_float8": "float8_e4m3fn", "e5m2_float8": "float8_e5m2"}
+
+
+def canonical_dtype(dtype: str) -> str:
+    """``dtype`` with TVM's float8 spellings replaced by ml_dtypes' (``"e4m3_float8"`` ->
+    ``"float8_e4m3fn"``, ``"e5m2_float8"`` -> ``"float8_e5m2"``); other names unchanged."""
+    return TVM_DTYPE_ALIASES.get(dtype, dtype)
 
 
 def dtype_to_mlir(dtype: str) -> str:
@@ -48,7 +56,7 @@ def dtype_to_mlir(dtype: str) -> str:
     if not isinstance(dtype, str):
         dtype = np.dtype(dtype).name
     try:
-        return _DTYPES[dtype]
+        return _DTYPES[canonical_dtype(dtype)]
     except KeyError:
         raise ValueError(f"unsupported dtype '{dtype}' (known: {', '.join(_DTYPES)})") from None
 
@@ -126,7 +134,7 @@ class TensorType(Type):
 
     def __init__(self, shape: Iterable[object] = (), dtype: str = "float32") -> None:
         self.shape = tuple(_dim(d) for d in shape)
-        self.dtype = dtype
+        self.dtype = canonical_dtype(dtype) if isinstance(dtype, str) else dtype
         dtype_to_mlir(dtype)  # validate early
 
     @property

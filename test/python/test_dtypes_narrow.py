@@ -141,3 +141,20 @@ def test_arithmetic_on_narrow_types_is_refused():
         relay.compile(mod, target="llvm")
     assert "narrow element type 'f8E4M3FN'" in str(info.value)
     assert "cast it to a wider dtype first" in str(info.value)
+
+
+def test_tvm_float8_spellings_are_accepted():
+    """TVM 0.19 spells the float8 types e4m3_float8 / e5m2_float8 (``tvm.DataType``); its text and
+    ``relay.cast(x, "e4m3_float8")`` port, naming ml_dtypes' types (float8_e4m3fn, float8_e5m2)."""
+    mod = relay.fromtext('#[version = "0.0.5"]\n'
+                         'def @main(%x: Tensor[(4), float32], %y: Tensor[(4), e5m2_float8]) {\n'
+                         '  (cast(%x, dtype="e4m3_float8"), cast(%y, dtype="float32"))\n}')
+    assert mod["main"].params[1].type_annotation == relay.TensorType((4,), "float8_e5m2")
+    assert relay.cast(relay.var("v", shape=(1,)), "e4m3_float8").attrs["dtype"] == "float8_e4m3fn"
+    x = np.array([0.3, 500.0, -2.6, 1.0], np.float32)
+    y = np.array([1.5, -3.0, 0.25, 57344.0], ml_dtypes.float8_e5m2)
+    a, b = relay.create_executor("debug", mod).evaluate()(x, y)
+    assert a.dtype == np.dtype(ml_dtypes.float8_e4m3fn)
+    # 500 is past e4m3fn's max + half an ulp (464): NaN; the rest to nearest (torch agrees)
+    _assert_same(a, np.array([0.3125, np.nan, -2.5, 1.0]))
+    _assert_same(b, y.astype(np.float32))

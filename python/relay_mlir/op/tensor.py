@@ -20,6 +20,7 @@ import numpy as np
 
 from ..annotation import device_copy  # TVM 0.19's relay.op.device_copy (relay.op.tensor)
 from ..expr import Call, Constant, Expr, Tuple
+from ..ty import canonical_dtype
 from . import dyn as _dyn
 from ._make import IntList, _bool, _call, _float, _int, _ints
 
@@ -191,7 +192,7 @@ def cast(data: Expr, dtype: str) -> Call:
     """
     if not isinstance(dtype, str):
         dtype = np.dtype(dtype).name
-    return _call("cast", [data], dtype=dtype)
+    return _call("cast", [data], dtype=canonical_dtype(dtype))  # (TVM's "e4m3_float8" too)
 
 
 def cast_like(data: Expr, dtype_like: Expr) -> Call:
