@@ -350,15 +350,22 @@ LogicalResult checkStaticKernelNhwc(Conv2DOp op, Conv2DOp::Adaptor adaptor,
   if (!cast<ShapedType>(adaptor.getWeight().getType()).hasStaticShape() ||
       dataType.isDynamicDim(l.cDim))
     return rewriter.notifyMatchFailure(op, "needs a static kernel");
-  if (!isa<FloatType>(resultTensorType(op).getElementType()))
-    return rewriter.notifyMatchFailure(op, "needs a float result");
+  // integers as linalg.matmul/conv read them: signed (sign-extended)
+  Type resultElem = resultTensorType(op).getElementType();
+  bool signedIntegers = isa<IntegerType>(resultElem) &&
+                        !isUnsignedInt(op.getData().getType()) &&
+                        !isUnsignedInt(op.getWeight().getType());
+  if (!isa<FloatType>(resultElem) && !signedIntegers)
+    return rewriter.notifyMatchFailure(
+        op, "needs a float result or signed integer operands");
   return success();
 }
 
-/// NHWC/HWIO float convolutions with a static kernel: a 1x1 kernel at
-/// stride 1 (a matmul over the pixels), or a static image size whose maps
-/// are small (<= kIm2colMaxPixels output pixels, per image when the batch
-/// is known only at run time): the patch matmul.
+/// NHWC/HWIO float or signed integer convolutions with a static kernel: a
+/// 1x1 kernel at stride 1 (a matmul over the pixels), an integer one with a
+/// static image size, or a float one whose maps are small (<=
+/// kIm2colMaxPixels output pixels, per image when the batch is known only
+/// at run time): the patch matmul.
 struct Conv2DIm2colMatmul : Conv2DStrategy {
   using Conv2DStrategy::Conv2DStrategy;
   LogicalResult
@@ -373,6 +380,13 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
     if (dataType.isDynamicDim(l.hDim) || dataType.isDynamicDim(l.wDim))
       return rewriter.notifyMatchFailure(
           op, "run-time image size (Conv2DRunTimeImage)");
+    // Integer convolutions (int8 x int8 -> int32 from quantized models) take
+    // the patch matmul at every size: IREE 3.13's direct integer convolution
+    // runs ~2x slower than the float one, while its data-tiled i8 matmuls
+    // of ResNet-18's patch shapes run 1.2-3.6x faster than f32
+    // (bench/QUANT.md).
+    if (isa<IntegerType>(resultType.getElementType()))
+      return success();
     // a run-time batch: IREE's direct convolution is as fast as at a static
     // size (only the spatial dims need to be static), so the choice is made
     // on one image's pixels

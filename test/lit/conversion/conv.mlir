@@ -235,3 +235,22 @@ func.func @conv_grouped_nhwc(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x2x6xf32>) -
   %y = relay.nn.conv2d %x, %w {groups = 2 : i64, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x8x8x4xf32>, tensor<3x3x2x6xf32>) -> tensor<1x6x6x6xf32>
   return %y : tensor<1x6x6x6xf32>
 }
+
+// A signed integer convolution (int8 x int8 -> int32, as quantized models
+// have them) takes the patch matmul at any map size (here 32x32 = 1024
+// output pixels, where a float one is a direct convolution); an unsigned one
+// stays a direct convolution (linalg.matmul would sign-extend its operands).
+// CHECK-LABEL: func.func @conv_int8_im2col
+// CHECK-NOT: linalg.conv_2d
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<1024x36xi8>, tensor<36x8xi8>) outs(%{{.+}} : tensor<1024x8xi32>)
+func.func @conv_int8_im2col(%x: tensor<1x32x32x4xi8>, %w: tensor<3x3x4x8xi8>) -> tensor<1x32x32x8xi32> {
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x32x32x4xi8>, tensor<3x3x4x8xi8>) -> tensor<1x32x32x8xi32>
+  return %y : tensor<1x32x32x8xi32>
+}
+// CHECK-LABEL: func.func @conv_uint8_direct
+// CHECK-NOT: linalg.matmul
+// CHECK: linalg.conv_2d_nhwc_hwcf
+func.func @conv_uint8_direct(%x: tensor<1x32x32x4xui8>, %w: tensor<3x3x4x8xi8>) -> tensor<1x32x32x8xi32> {
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x32x32x4xui8>, tensor<3x3x4x8xi8>) -> tensor<1x32x32x8xi32>
+  return %y : tensor<1x32x32x8xi32>
+}
