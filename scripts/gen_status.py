@@ -78,23 +78,18 @@ KNOWN_GAPS: List[Tuple[int, str, str]] = [
          "campaigns go on); float16/bfloat16 programs on vulkan-spirv compute wrong values with "
          "IREE's default Vulkan target on lavapipe (reproduced with IREE alone; see passes.md, "
          "ToMixedPrecision)", "fuzzing_programs.md"),
-    (30, "Speed on CPU: some models are slower than onnxruntime or TVM 0.19 (Winograd/blocked "
-         "convolutions, small-model fixed costs, batch-1 RNNs, external weights); ViT-Tiny joined "
-         "the zoo, reshapes of slices no longer cost a copy dispatch; the zoo is to be re-measured "
-         "on a quiet machine", "../bench/RESULTS.md"),
-    (31, "Relay's optimizer: every pass of the issue but AlterOpLayout (refused with a message: "
-         "IREE picks conv layouts) and FlattenAtrousConv/SimplifyExprPostAlterOp/qnn Legalize; "
-         "bench/OPTIMIZER.md (O0..O3 and O3 minus each pass) is still to be measured",
-     "optimizer.md"),
-    (33, "Quantization: the qnn operators, relay.quantize and quantized ONNX (QDQ and QOperator) "
-         "are in; missing: TFLite, int4/float8 element types, i8 x i8 contractions for ONNX's "
-         "integer ops, int8 speed (bench/QUANT.md)", "quantization.md"),
-    (34, "BYOC: patterns, partitioning, external codegens (MLIR, C objects, IREE devices; the "
-         "refacc reference accelerator) and two-device modules are in; values crossing devices "
-         "travel through the host (IREE 3.13 cannot move local<->Vulkan buffers); relay.build "
-         "with a target dict is not yet wired to it", "byoc.md"),
-    (35, "The house: bench/RESULTS.md's compile column after the one-pass data path; ruff "
-         "checks only bug-finding rules (unused names not yet)", "design.md#data-path"),
+    (30, "Speed on CPU: CNNs ~1.4-1.5x onnxruntime, DQN and the LSTM ~2x (fixed costs), ViT-Tiny "
+         "~1.2x; no IREE flag, im2col threshold or linalg Winograd tried in session 23 pays "
+         "(bench/PARTIAL.md); weights travel in a parameter archive (compile time and memory below "
+         "IREE's ONNX path)", "../bench/RESULTS.md"),
+    (31, "Relay's optimizer: every pass of the issue is in but SimplifyExprPostAlterOp; "
+         "AlterOpLayout, FlattenAtrousConv and their blocked-conv and space/batch operators are "
+         "Python (no dialect ops yet); on IREE the optimizer changes no run time measurably "
+         "(bench/OPTIMIZER.md)", "optimizer.md"),
+    (33, "Quantization: qnn, relay.quantize, quantized ONNX, TFLite (54 builtins) and the "
+         "int4/float8 element types are in; int8 speed: ResNet-18 3.9x onnxruntime int8, "
+         "MobileNetV2's int8 slower than our float32 (bench/QUANT.md); TFLite hybrid and 16x8 "
+         "models refused", "quantization.md"),
 ]
 
 
