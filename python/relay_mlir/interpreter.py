@@ -257,6 +257,12 @@ def _bind(env: dict, var: Var, value: PyAny, push) -> None:
     env[var] = value
 
 
+def _constant_value(c: Constant) -> np.ndarray:
+    """A constant's array as a value: a plain ndarray (``Constant.data`` is a ``ConstantData``,
+    which also reads as TVM's NDArray; values are checked by ``type(v) is np.ndarray``)."""
+    return c.data.view(np.ndarray)
+
+
 def _condition(c: PyAny) -> bool:
     """An If's condition value, which must be a 0-d bool tensor (TVM's interpreter checks it)."""
     if type(c) is not np.ndarray or c.shape != () or c.dtype != np.bool_:
@@ -515,10 +521,10 @@ class Interpreter:
         if te is Var:
             return (0, e)
         if te is Constant:
-            return (1, e.data)
+            return (1, _constant_value(e))
         if te is Call and type(e.op) is Op and all(type(a) is Var or type(a) is Constant for a in e.args):
-            return (2, get_kernel(e.op.name), [(0, a) if type(a) is Var else (1, a.data) for a in e.args],
-                    e.attrs)
+            return (2, get_kernel(e.op.name),
+                    [(0, a) if type(a) is Var else (1, _constant_value(a)) for a in e.args], e.attrs)
         return None
 
     def _call_info(self, e: Call) -> tuple:
@@ -585,7 +591,7 @@ class Interpreter:
                 vpush(v)
                 return steps
             if te is Constant:
-                vpush(e.data)
+                vpush(_constant_value(e))
                 return steps
             if te is Call:
                 info = self._infos.get(e)
