@@ -286,6 +286,40 @@ static std::optional<ParserHazard> checkReassociation(Scanner s) {
   return std::nullopt;
 }
 
+/// After `array`: a dense array of `index` (`array<index: ...>`), which
+/// MLIR's parser aborts on.
+static std::optional<ParserHazard> checkDenseArray(Scanner s) {
+  s.skipTrivia();
+  if (s.peek() != '<')
+    return std::nullopt;
+  ++s.pos;
+  s.skipTrivia();
+  size_t typePos = s.pos;
+  if (!llvm::isAlpha(s.peek()) || s.readId() != "index")
+    return std::nullopt;
+  return ParserHazard{
+      typePos, "dense arrays of 'index' are not supported (MLIR's parser "
+               "would abort on them); use array<i64: ...>"};
+}
+
+/// The hazard, if any, after the keyword or op name `id` (the scanner just
+/// past it).
+static std::optional<ParserHazard> checkAfterKeyword(StringRef id,
+                                                     const Scanner &s) {
+  if (id == "tensor" || id == "memref" || id == "vector")
+    return checkShapedType(s);
+  if (id == "tensor.from_elements")
+    return checkFromElements(s);
+  if (id == "tensor.concat")
+    return checkConcatDim(s);
+  if (id == "tensor.collapse_shape" || id == "tensor.expand_shape" ||
+      id == "memref.collapse_shape" || id == "memref.expand_shape")
+    return checkReassociation(s);
+  if (id == "array")
+    return checkDenseArray(s);
+  return std::nullopt;
+}
+
 std::optional<ParserHazard> mlir::relay::findParserHazard(StringRef source) {
   Scanner s{source};
   NameScopes names;
@@ -355,40 +389,7 @@ std::optional<ParserHazard> mlir::relay::findParserHazard(StringRef source) {
       continue;
     }
     StringRef id = s.readId();
-    if (id == "tensor" || id == "memref" || id == "vector") {
-      if (std::optional<ParserHazard> hazard = checkShapedType(s))
-        return hazard;
-      continue;
-    }
-    if (id == "tensor.from_elements") {
-      if (std::optional<ParserHazard> hazard = checkFromElements(s))
-        return hazard;
-      continue;
-    }
-    if (id == "tensor.concat") {
-      if (std::optional<ParserHazard> hazard = checkConcatDim(s))
-        return hazard;
-      continue;
-    }
-    if (id == "tensor.collapse_shape" || id == "tensor.expand_shape" ||
-        id == "memref.collapse_shape" || id == "memref.expand_shape") {
-      if (std::optional<ParserHazard> hazard = checkReassociation(s))
-        return hazard;
-      continue;
-    }
-    if (id != "array")
-      continue;
-    s.skipTrivia();
-    if (s.peek() != '<')
-      continue;
-    ++s.pos;
-    s.skipTrivia();
-    size_t typePos = s.pos;
-    if (!llvm::isAlpha(s.peek()))
-      continue;
-    if (s.readId() == "index")
-      return ParserHazard{
-          typePos, "dense arrays of 'index' are not supported (MLIR's parser "
-                   "would abort on them); use array<i64: ...>"};
+    if (std::optional<ParserHazard> hazard = checkAfterKeyword(id, s))
+      return hazard;
   }
 }
