@@ -27,6 +27,16 @@ struct Scanner {
     return pos + ahead < src.size() ? src[pos + ahead] : '\0';
   }
 
+  /// Past a `<` (and the trivia around it), if that is what comes next.
+  bool enterAngle() {
+    skipTrivia();
+    if (peek() != '<')
+      return false;
+    ++pos;
+    skipTrivia();
+    return true;
+  }
+
   /// Skips whitespace and `//` comments.
   void skipTrivia() {
     while (!done()) {
@@ -167,11 +177,8 @@ static bool isDefinition(Scanner s, bool inParens, size_t &listEnd,
 /// count, which asserts (ShapedType::getNumElements), e.g. while parsing a
 /// `dense<...>` of it.
 static std::optional<ParserHazard> checkShapedType(Scanner s) {
-  s.skipTrivia();
-  if (s.peek() != '<')
+  if (!s.enterAngle())
     return std::nullopt;
-  ++s.pos;
-  s.skipTrivia();
   size_t typePos = s.pos;
   int64_t count = 1;
   bool overflow = false;
@@ -289,11 +296,8 @@ static std::optional<ParserHazard> checkReassociation(Scanner s) {
 /// After `array`: a dense array of `index` (`array<index: ...>`), which
 /// MLIR's parser aborts on.
 static std::optional<ParserHazard> checkDenseArray(Scanner s) {
-  s.skipTrivia();
-  if (s.peek() != '<')
+  if (!s.enterAngle())
     return std::nullopt;
-  ++s.pos;
-  s.skipTrivia();
   size_t typePos = s.pos;
   if (!llvm::isAlpha(s.peek()) || s.readId() != "index")
     return std::nullopt;
