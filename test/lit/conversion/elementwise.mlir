@@ -1,21 +1,44 @@
 // RUN: relay-mlir-opt %s -convert-relay-to-linalg | FileCheck %s
 
 // CHECK-DAG: #[[ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-DAG: #[[COL:.+]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-DAG: #[[COL:.+]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-DAG: #[[ROW:.+]] = affine_map<(d0, d1) -> (d1)>
 
 // CHECK-LABEL: func.func @add_broadcast
 // CHECK-SAME: (%[[X:.+]]: tensor<4x1xf32>, %[[Y:.+]]: tensor<3xf32>)
 func.func @add_broadcast(%x: tensor<4x1xf32>, %y: tensor<3xf32>) -> tensor<4x3xf32> {
+  // A broadcast operand's size-1 dims are collapsed away: every map is a
+  // projected permutation (a map reading index 0 fuses worse in IREE).
+  // CHECK: %[[XC:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1]] : tensor<4x1xf32> into tensor<4xf32>
   // CHECK: %[[E:.+]] = tensor.empty() : tensor<4x3xf32>
   // CHECK: %[[R:.+]] = linalg.generic {indexing_maps = [#[[COL]], #[[ROW]], #[[ID2]]], iterator_types = ["parallel", "parallel"]}
-  // CHECK-SAME: ins(%[[X]], %[[Y]] : tensor<4x1xf32>, tensor<3xf32>) outs(%[[E]] : tensor<4x3xf32>)
+  // CHECK-SAME: ins(%[[XC]], %[[Y]] : tensor<4xf32>, tensor<3xf32>) outs(%[[E]] : tensor<4x3xf32>)
   // CHECK: ^bb0(%[[A:.+]]: f32, %[[B:.+]]: f32, %{{.+}}: f32):
   // CHECK:   %[[S:.+]] = arith.addf %[[A]], %[[B]] : f32
   // CHECK:   linalg.yield %[[S]] : f32
   %z = relay.add %x, %y : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xf32>
   // CHECK: return %[[R]]
   return %z : tensor<4x3xf32>
+}
+
+// A bias folded to 1x1x1xC (CanonicalizeOps' expand_dims + FoldConstant) reads
+// as the plain bias_add's (C) operand; a size-1 result dim does not keep it.
+// CHECK-LABEL: func.func @add_bias_nhwc
+func.func @add_bias_nhwc(%x: tensor<1x5x5x8xf32>, %b: tensor<1x1x1x8xf32>) -> tensor<1x5x5x8xf32> {
+  // CHECK: %[[BC:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1, 2, 3]] : tensor<1x1x1x8xf32> into tensor<8xf32>
+  // CHECK: linalg.generic
+  // CHECK-SAME: ins(%{{.+}}, %[[BC]] : tensor<1x5x5x8xf32>, tensor<8xf32>)
+  %z = relay.add %x, %b : (tensor<1x5x5x8xf32>, tensor<1x1x1x8xf32>) -> tensor<1x5x5x8xf32>
+  return %z : tensor<1x5x5x8xf32>
+}
+
+// Every dim broadcasts: a rank-0 operand.
+// CHECK-LABEL: func.func @add_unit_tensor
+func.func @add_unit_tensor(%x: tensor<2x3xf32>, %s: tensor<1x1xf32>) -> tensor<2x3xf32> {
+  // CHECK: %[[SC:.+]] = tensor.collapse_shape %{{.+}} [] : tensor<1x1xf32> into tensor<f32>
+  // CHECK: linalg.generic {{.+}} ins(%{{.+}}, %[[SC]] : tensor<2x3xf32>, tensor<f32>)
+  %z = relay.add %x, %s : (tensor<2x3xf32>, tensor<1x1xf32>) -> tensor<2x3xf32>
+  return %z : tensor<2x3xf32>
 }
 
 // CHECK-LABEL: func.func @binary_float
@@ -295,7 +318,7 @@ func.func @float_tests(%x: tensor<?xf32>) -> (tensor<?xi1>, tensor<?xi1>, tensor
 func.func @compare(%x: tensor<4x1xf32>, %y: tensor<3xf32>, %i: tensor<3xi32>, %u: tensor<3xui8>) -> (tensor<4x3xi1>, tensor<3xi1>, tensor<3xi1>) {
   // CHECK: %[[E:.+]] = tensor.empty() : tensor<4x3xi1>
   // CHECK: linalg.generic {indexing_maps = [#[[COL]], #[[ROW]], #[[ID2]]], iterator_types = ["parallel", "parallel"]}
-  // CHECK-SAME: ins(%[[X]], %[[Y]] : tensor<4x1xf32>, tensor<3xf32>) outs(%[[E]] : tensor<4x3xi1>)
+  // CHECK-SAME: ins(%{{.+}}, %[[Y]] : tensor<4xf32>, tensor<3xf32>) outs(%[[E]] : tensor<4x3xi1>)
   // CHECK: arith.cmpf olt
   %0 = relay.less %x, %y : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
   // CHECK: arith.cmpi sge
@@ -432,7 +455,7 @@ func.func @cast(%x: tensor<?x4xf32>, %i: tensor<4xi8>, %u: tensor<4xui8>, %b: te
 func.func @where(%c: tensor<4x1xi1>, %x: tensor<3xf32>, %y: tensor<f32>, %d: tensor<?x1xi32>) -> (tensor<4x3xf32>, tensor<?x3xf32>) {
   // CHECK: %[[E:.+]] = tensor.empty() : tensor<4x3xf32>
   // CHECK: linalg.generic {indexing_maps = [#[[COL]], #[[ROW]], #{{.+}}, #[[ID2]]]
-  // CHECK-SAME: ins(%[[C]], %[[X]], %[[Y]] : tensor<4x1xi1>, tensor<3xf32>, tensor<f32>) outs(%[[E]] : tensor<4x3xf32>)
+  // CHECK-SAME: ins(%{{.+}}, %[[X]], %[[Y]] : tensor<4xi1>, tensor<3xf32>, tensor<f32>) outs(%[[E]] : tensor<4x3xf32>)
   // CHECK: ^bb0(%[[P:.+]]: i1, %[[A:.+]]: f32, %[[B:.+]]: f32, %{{.+}}: f32):
   // CHECK: arith.select %[[P]], %[[A]], %[[B]] : f32
   %0 = relay.where %c, %x, %y : (tensor<4x1xi1>, tensor<3xf32>, tensor<f32>) -> tensor<4x3xf32>
