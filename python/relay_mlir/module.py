@@ -26,7 +26,7 @@ from .ty import GlobalTypeVar
 from .analysis import free_vars
 from .emit import EmittedModule, emit_module
 from .errors import CompileError
-from .printer import astext
+from .printer import astext, type_text
 from .visualize import chosen_functions, output_format, render, to_dot
 
 __all__ = ["IRModule", "Module", "free_vars"]
@@ -276,7 +276,23 @@ def _expr_astext(self: E.Expr, show_meta_data: bool = True) -> str:
     return astext(self, show_meta_data)
 
 
-# ``Expr.astext()``/``TupleWrapper.astext()`` need the printer, which is
+def _expr_str(self: E.Expr) -> str:
+    """``str(expr)`` / ``print(expr)``: the text as TVM prints an expression — without the
+    version line and meta data, its free variables declared first
+    (``free_var %x: Tensor[(2), float32];``)."""
+    if isinstance(self, (E.Op, E.GlobalVar)):  # TVM prints these as their repr
+        return repr(self)
+    body = astext(self, show_meta_data=False).split("\n", 1)[1].rstrip("\n")
+    if isinstance(self, E.Function):
+        return body
+    free = [f"free_var %{v.name_hint}: {type_text(v.type_annotation)};"
+            if v.type_annotation is not None else f"free_var %{v.name_hint};"
+            for v in free_vars(self)]
+    return "\n".join(free + [body])
+
+
+# ``Expr.astext()``/``TupleWrapper.astext()`` and ``str(expr)`` need the printer, which is
 # layered above expr.py, so this layer adds them.
 E.Expr.astext = _expr_astext  # type: ignore[attr-defined]
 E.TupleWrapper.astext = _expr_astext  # type: ignore[attr-defined]
+E.Expr.__str__ = _expr_str  # type: ignore[method-assign]

@@ -298,3 +298,15 @@ def test_cli_convert_and_compile(tmp_path):
     assert r.returncode == 1
     assert f"{bad}:2:11: error: unbound variable '%y'" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_str_of_an_expression_is_tvms_text():
+    """``print(expr)`` prints the text as TVM 0.19 does (recorded there): free variables
+    declared first, no version line; a function as its text; Op and GlobalVar as their repr."""
+    x = relay.var("x", shape=(2,))
+    assert str(x) == "free_var %x: Tensor[(2), float32];\n%x"
+    assert str(relay.exp(x)) == "free_var %x: Tensor[(2), float32];\nexp(%x)"
+    assert str(relay.Tuple([x, x])) == "free_var %x: Tensor[(2), float32];\n(%x, %x)"
+    assert str(relay.Function([x], relay.exp(x))) == "fn (%x: Tensor[(2), float32]) {\n  exp(%x)\n}"
+    assert str(relay.exp(x).op) == "Op(exp)"
+    assert "Call(Op(exp)" in repr(relay.exp(x))  # repr stays short (TVM: CallNode(...))
