@@ -13,7 +13,8 @@ its shadow evaluation keeping values finite and small, its operands made
 safe) extended by ``PassGenerator`` with the patterns the passes look for:
 
   conv_scale    conv2d followed by per-channel multiply/add/bias_add/relu
-                chains (and input scaled per channel before the conv)
+                chains (and input scaled per channel before the conv), now and
+                then a pool or spatial reduction after (AlterOpLayout)
   par_conv2d    2-4 conv2d branches reading one value, alike or not, with
                 alike or different followers (CombineParallelConv2D)
   par_dense     2-4 dense branches of one value (CombineParallelDense)
@@ -25,6 +26,8 @@ safe) extended by ``PassGenerator`` with the patterns the passes look for:
   div_const     division by float / int constants (DivToMul)
   cast_chain    cast chains and widened casts read by several ops
                 (CanonicalizeCast, SimplifyExpr)
+  clip_cast     clip (bounds in or beyond the dtype's range) then 0-3 casts
+                and a cast back (SimplifyExpr, SimplifyExprPostAlterOp)
   norm          batch_norm (all fields), layer/instance/group_norm,
                 l2_normalize, dropout (SimplifyInference)
   const_fold    constant subtrees, x*ones, x+zeros, full/ones/zeros
@@ -269,6 +272,7 @@ class PassGenerator(rp.Generator):
             (7, "pad_consumer", self.pat_pad_consumer),
             (5, "div_const", self.pat_div_const),
             (6, "cast_chain", self.pat_cast_chain),
+            (5, "clip_cast", self.pat_clip_cast),
             (6, "norm2", self.pat_norm),
             (6, "const_fold", self.pat_const_fold),
             (6, "dyn_const", self.pat_dyn_const),
@@ -377,7 +381,30 @@ class PassGenerator(rp.Generator):
                               "conv_" + f), let=self.coin(0.15))
             if e is None:
                 return None
+        if self.coin(0.4):  # a pool or a reduction of the result (AlterOpLayout: blocked too)
+            self.add(self.conv_pool(e), let=self.coin(0.15))
         return None
+
+    def conv_pool(self, v: Val) -> Node:
+        """A pool or spatial reduction of an NCHW value (a conv's result)."""
+        relay = _relay()
+        h, w = v.shape[2:]
+        win = (min(2, h), min(2, w))
+        k = self.choice(["max_pool2d", "avg_pool2d", "global_avg_pool2d", "global_max_pool2d",
+                         "adaptive_avg_pool2d", "mean", "sum", "max", "mean_nokeep"])
+        axis = self.choice([[2, 3], [3], [-2, -1]])
+        make = {
+            "max_pool2d": lambda a: relay.nn.max_pool2d(a, win, win),
+            "avg_pool2d": lambda a: relay.nn.avg_pool2d(a, win, (1, 1), padding=(1, 1)),
+            "global_avg_pool2d": lambda a: relay.nn.global_avg_pool2d(a),
+            "global_max_pool2d": lambda a: relay.nn.global_max_pool2d(a),
+            "adaptive_avg_pool2d": lambda a: relay.nn.adaptive_avg_pool2d(a, (max(1, h // 2), w)),
+            "mean": lambda a: relay.mean(a, axis=axis, keepdims=True),
+            "sum": lambda a: relay.sum(a, axis=axis, keepdims=True),
+            "max": lambda a: relay.max(a, axis=axis, keepdims=True),
+            "mean_nokeep": lambda a: relay.mean(a, axis=axis),
+        }[k]
+        return Node([v], make, "conv_" + k, exact=k in ("max_pool2d", "global_max_pool2d", "max"))
 
     def pat_par_conv2d(self):
         relay = _relay()
@@ -700,6 +727,40 @@ class PassGenerator(rp.Generator):
             if not self.robust(v, lambda x: x - np.trunc(x)):
                 return None
         return Node([v], build, f"cast_chain{kind}", exact=v.dtype != FLOAT or (wide == "float64" and kind != 1))
+
+    def pat_clip_cast(self):
+        """clip, then casts through narrower and wider dtypes, and back to the data's dtype
+        (SimplifyClip / SimplifyClipAndConsecutiveCast: which casts change no value)."""
+        relay = _relay()
+        v = self.pick(self.tensors((FLOAT, INT)))
+        if v is None:
+            return None
+        lo, hi = self.choice([(0.0, 255.0), (-100.0, 100.0), (0.0, 1000.0), (-3.5, 7.25),
+                              (0.0, 1.0), (-1e10, 1e10), (-float("inf"), float("inf")),
+                              (-2147483648.0, 2147483647.0)])
+        chain = [self.choice(["int8", "uint8", "int16", "int32", "int64", "float16", "float32",
+                              "float64", "bool"]) for _ in range(self.r(4))]
+        ranges = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767),
+                  "int32": (-2 ** 31, 2 ** 31 - 1), "float16": (-65504, 65504)}
+
+        def holds(d):  # d holds every clipped value (truncated for an int d)
+            r = ranges.get(d)
+            return r is None or (r[0] <= np.trunc(lo) and np.trunc(hi) <= r[1])
+        # a value out of a narrow dtype's range wraps (int) or is undefined (float -> int)
+        chain = [d if holds(d) else self.choice(["int64", "float32", "float64"]) for d in chain]
+        if v.dtype == FLOAT and any(d.startswith(("int", "uint")) for d in chain) and \
+                not (-1e9 < lo and hi < 1e9):
+            lo, hi = -100.0, 100.0  # float -> int64 of 1e10 holds, of inf is undefined
+        if v.dtype == FLOAT and any(d.startswith(("int", "uint")) for d in chain) and \
+                not self.robust(v, lambda x: x - np.trunc(x)):
+            return None  # a value near an integer: float32 noise could change its truncation
+
+        def build(a):
+            e = relay.clip(a, lo, hi)
+            for d in chain:
+                e = relay.cast(e, d)
+            return relay.cast(e, v.dtype)
+        return Node([v], build, f"clip_cast{len(chain)}", exact=v.dtype != FLOAT or not chain)
 
     def pat_norm(self):
         relay = _relay()

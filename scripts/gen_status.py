@@ -82,7 +82,7 @@ KNOWN_GAPS: List[Tuple[int, str, str]] = [
          "~1.2x; no IREE flag, im2col threshold or linalg Winograd tried in session 23 pays "
          "(bench/PARTIAL.md); weights travel in a parameter archive (compile time and memory below "
          "IREE's ONNX path)", "../bench/RESULTS.md"),
-    (31, "Relay's optimizer: every pass of the issue is in but SimplifyExprPostAlterOp; "
+    (31, "Relay's optimizer: every pass of the issue is in; "
          "AlterOpLayout, FlattenAtrousConv and their blocked-conv and space/batch operators are "
          "Python (no dialect ops yet); on IREE the optimizer changes no run time measurably "
          "(bench/OPTIMIZER.md)", "optimizer.md"),

@@ -49,6 +49,14 @@ void populateCanonicalizeCastPatterns(RewritePatternSet &patterns);
 /// sub-rewrite.
 void populateSimplifyExprPatterns(RewritePatternSet &patterns);
 
+/// SimplifyExprPostAlterOp's rewrites (relay-simplify-expr-post-alter-op):
+/// SimplifyExpr's identity, reshape, cast and clip patterns only.
+void populateSimplifyExprPostAlterOpPatterns(RewritePatternSet &patterns);
+
+/// A clip that clips nothing, and the casts after a clip that change no
+/// value (part of both patterns sets above).
+void populateSimplifyClipPatterns(RewritePatternSet &patterns);
+
 /// FoldExplicitPadding's rewrites (relay-fold-explicit-padding): an nn.pad
 /// feeding a convolution or a pool folded into its `padding`.
 void populateFoldExplicitPaddingPatterns(RewritePatternSet &patterns);

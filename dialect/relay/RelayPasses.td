@@ -788,8 +788,11 @@ def RelaySimplifyExpr : Pass<"relay-simplify-expr", "::mlir::ModuleOp"> {
     `zeros_like`/`ones_like` of a static type become `zeros`/`ones`,
     `cast_like` a `cast`; a zeros/ones operand of add, subtract, multiply,
     divide, maximum, minimum or power, whose other operand has the result's
-    type, becomes a scalar constant. Not yet: TVM's SwitchAddMultiply,
-    SimplifyAdjacentMultiplyOrAdd, SimplifyClip(AndConsecutiveCast),
+    type, becomes a scalar constant; a clip whose bounds hold every value of
+    its dtype vanishes, and so does a cast after a clip that changes none of
+    the clipped values (`populateSimplifyClipPatterns`; exact where TVM
+    only compares the bounds with the dtype's range, see SimplifyClip.cpp).
+    Not yet: TVM's SwitchAddMultiply, SimplifyAdjacentMultiplyOrAdd,
     SimplifyBinomial, the dequantize-arg rewrites, full_like/reshape_like/
     broadcast_to_like/collapse_sum_like concretization, layout_transform.
 
@@ -797,6 +800,31 @@ def RelaySimplifyExpr : Pass<"relay-simplify-expr", "::mlir::ModuleOp"> {
     %a = relay.transpose %x {axes = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
     %b = relay.transpose %a {axes = array<i64: 1, 0>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
     // becomes: %x
+    ```
+  }];
+}
+
+def RelaySimplifyExprPostAlterOp
+    : Pass<"relay-simplify-expr-post-alter-op", "::mlir::ModuleOp"> {
+  let summary = "SimplifyExpr's identity, reshape, cast and clip rewrites "
+                "(Relay's SimplifyExprPostAlterOp)";
+  let description = [{
+    TVM 0.19's SimplifyExprPostAlterOp, which relay.build runs after
+    AlterOpLayout at every opt level: of relay-simplify-expr's patterns
+    only `x + 0`, `x * 1`, `x - 0`, `x / 1` → `x` [EliminateIdentity],
+    consecutive reshapes [SimplifyReshape], casts to the data's own dtype
+    [SimplifySameCast], a cast after a widening cast [SimplifyConsecutive
+    Cast], the casts after a clip that change no value [SimplifyClipAnd
+    ConsecutiveCast] and a clip that clips nothing [SimplifyClip]
+    (`populateSimplifyExprPostAlterOpPatterns`). Transposes,
+    layout_transforms, `x + x`, `x / sqrt(y)` and the `*_like` operators
+    stay.
+
+    ```mlir
+    %c = relay.clip %x {a_min = 0.0 : f64, a_max = 255.0 : f64} : (tensor<4xi32>) -> tensor<4xi32>
+    %u = relay.cast %c {dtype = ui8} : (tensor<4xi32>) -> tensor<4xui8>
+    %i = relay.cast %u {dtype = i32} : (tensor<4xui8>) -> tensor<4xi32>
+    // becomes: %c
     ```
   }];
 }

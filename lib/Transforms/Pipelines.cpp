@@ -65,6 +65,7 @@ constexpr OptStep kRelayBuildSequence[] = {
     {0, "relay-simplify-expr"},
     {3, "relay-canonicalize-cast"},
     {3, "relay-canonicalize-ops"},
+    {0, "relay-simplify-expr-post-alter-op"},
     {4, "relay-fast-math"},
     {2, "relay-fold-constants"},
 };

@@ -9,10 +9,14 @@
 // Cast], x + 0, x * 1, x - 0, x / 1 [EliminateIdentityRewrite], x / sqrt(y)
 // [SimplifyRSqrt], x + x [SimplifyAdd], zeros_like/ones_like/cast_like of a
 // static type [ConcretizeZerosLike/OnesLike/CastLike], a fill operand of a
-// broadcast op as a scalar [FullElementwise]. Ops are built by their typed
-// builders.
+// broadcast op as a scalar [FullElementwise]; a clip that clips nothing and
+// the casts after a clip that change no value [SimplifyClip, SimplifyClip
+// AndConsecutiveCast: SimplifyClip.cpp]. relay-simplify-expr-post-alter-op
+// is TVM's SimplifyExprPostAlterOp: the identity, reshape, cast and clip
+// rewrites only. Ops are built by their typed builders.
 //
 //===----------------------------------------------------------------------===//
+#include "CastValues.h"
 #include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
 
@@ -21,6 +25,7 @@
 
 namespace mlir::relay {
 #define GEN_PASS_DEF_RELAYSIMPLIFYEXPR
+#define GEN_PASS_DEF_RELAYSIMPLIFYEXPRPOSTALTEROP
 #include "relay/RelayPasses.h.inc"
 } // namespace mlir::relay
 
@@ -163,47 +168,25 @@ template <typename Cast> struct SameCast : OpRewritePattern<Cast> {
   }
 };
 
-/// TVM's type code order: int < uint < float; bfloat apart.
-enum class Code { Int, UInt, Float, BFloat, Other };
-
-Code codeOf(Type t) {
-  if (t.isBF16())
-    return Code::BFloat;
-  if (isa<FloatType>(t))
-    return Code::Float;
-  if (auto i = dyn_cast<IntegerType>(t))
-    return i.isUnsigned() || i.getWidth() == 1 ? Code::UInt : Code::Int;
-  return Code::Other;
-}
-
-/// Casting `from` to `to` keeps every value (TVM's IsWidenCast).
-bool isWidening(Type from, Type to) {
-  Code a = codeOf(from), b = codeOf(to);
-  if (a == Code::Other || b == Code::Other)
-    return false;
-  unsigned fromBits = from.getIntOrFloatBitWidth();
-  unsigned toBits = to.getIntOrFloatBitWidth();
-  if (a == b && fromBits <= toBits)
-    return true;
-  if (a == Code::BFloat || b == Code::BFloat)
-    return false;
-  return a < b && fromBits <= toBits;
-}
-
-/// cast(cast(x, t1), t2) -> cast(x, t2) when the first cast loses nothing.
-struct ConsecutiveCasts : OpRewritePattern<CastOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(CastOp op,
+/// cast(cast(x, t1), t2) -> cast(x, t2) when the first cast loses nothing
+/// (either cast may be a cast_like; castKeepsEveryValue: exact where TVM's
+/// IsWidenCast is not).
+template <typename Cast> struct ConsecutiveCasts : OpRewritePattern<Cast> {
+  using OpRewritePattern<Cast>::OpRewritePattern;
+  LogicalResult matchAndRewrite(Cast op,
                                 PatternRewriter &rewriter) const override {
-    auto inner = op.getData().getDefiningOp<CastOp>();
-    if (!inner)
+    Operation *inner = op.getData().getDefiningOp();
+    if (!isa_and_nonnull<CastOp, CastLikeOp>(inner))
       return rewriter.notifyMatchFailure(op, "not cast of a cast");
-    RankedTensorType from = tensorType(inner.getData());
-    RankedTensorType mid = tensorType(inner.getResult());
-    if (!from || !mid ||
-        !isWidening(from.getElementType(), mid.getElementType()))
+    Value data = inner->getOperand(0);
+    RankedTensorType from = tensorType(data);
+    RankedTensorType mid = tensorType(inner->getResult(0));
+    RankedTensorType to = tensorType(op.getResult());
+    if (!from || !mid || !to ||
+        !castKeepsEveryValue(from.getElementType(), mid.getElementType()))
       return rewriter.notifyMatchFailure(op, "the first cast narrows");
-    rewriter.replaceOpWithNewOp<CastOp>(op, inner.getData(), op.getDtypeAttr());
+    rewriter.replaceOpWithNewOp<CastOp>(op, data,
+                                        TypeAttr::get(to.getElementType()));
     return success();
   }
 };
@@ -318,31 +301,56 @@ struct FillOperandAsScalar : OpRewritePattern<Binary> {
   }
 };
 
-struct SimplifyExprPass : relay::impl::RelaySimplifyExprBase<SimplifyExprPass> {
+/// Applies `populate`'s patterns greedily to the module.
+template <typename Base, void (*populate)(RewritePatternSet &)>
+struct GreedyPass : Base {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    populateSimplifyExprPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    RewritePatternSet patterns(&this->getContext());
+    populate(patterns);
+    if (failed(applyPatternsGreedily(this->getOperation(), std::move(patterns))))
+      return this->signalPassFailure();
   }
 };
+
+struct SimplifyExprPass
+    : GreedyPass<relay::impl::RelaySimplifyExprBase<SimplifyExprPass>,
+                 populateSimplifyExprPatterns> {};
+
+struct SimplifyExprPostAlterOpPass
+    : GreedyPass<relay::impl::RelaySimplifyExprPostAlterOpBase<
+                     SimplifyExprPostAlterOpPass>,
+                 populateSimplifyExprPostAlterOpPatterns> {};
+
+/// The identities (benefit 2: before the other rewrites, as TVM) and the
+/// reshape and cast rewrites, shared by both passes.
+void populateIdentityReshapeCastPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<EliminateIdentity<AddOp, 0, true>,
+               EliminateIdentity<MultiplyOp, 1, true>,
+               EliminateIdentity<SubtractOp, 0, false>,
+               EliminateIdentity<DivideOp, 1, false>>(ctx, /*benefit=*/2);
+  patterns.add<ConsecutiveReshapes, SameCast<CastOp>, SameCast<CastLikeOp>,
+               ConsecutiveCasts<CastOp>, ConsecutiveCasts<CastLikeOp>>(ctx);
+  populateSimplifyClipPatterns(patterns);
+}
 
 } // namespace
 
 void mlir::relay::populateSimplifyExprPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  // Identities first (benefit 2), as TVM runs EliminateIdentity before
-  // FullElementwise: x * ones(..) is x, not x * 1.
-  patterns.add<EliminateIdentity<AddOp, 0, true>,
-               EliminateIdentity<MultiplyOp, 1, true>,
-               EliminateIdentity<SubtractOp, 0, false>,
-               EliminateIdentity<DivideOp, 1, false>>(ctx, /*benefit=*/2);
-  patterns.add<ConsecutiveReshapes, ConsecutiveTransposes, NoOpTranspose,
-               SameCast<CastOp>, SameCast<CastLikeOp>, ConsecutiveCasts,
-               DivideBySqrt, AddSelf, ConcretizeFillLike<ZerosLikeOp, ZerosOp>,
+  // Identities first: TVM runs EliminateIdentity before FullElementwise, so
+  // x * ones(..) is x, not x * 1.
+  populateIdentityReshapeCastPatterns(patterns);
+  patterns.add<ConsecutiveTransposes, NoOpTranspose, DivideBySqrt, AddSelf,
+               ConcretizeFillLike<ZerosLikeOp, ZerosOp>,
                ConcretizeFillLike<OnesLikeOp, OnesOp>, ConcretizeCastLike,
                FillOperandAsScalar<AddOp>, FillOperandAsScalar<SubtractOp>,
                FillOperandAsScalar<MultiplyOp>, FillOperandAsScalar<DivideOp>,
                FillOperandAsScalar<MaximumOp>, FillOperandAsScalar<MinimumOp>,
                FillOperandAsScalar<PowerOp>>(ctx);
+}
+
+void mlir::relay::populateSimplifyExprPostAlterOpPatterns(
+    RewritePatternSet &patterns) {
+  populateIdentityReshapeCastPatterns(patterns);
 }

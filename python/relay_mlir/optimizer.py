@@ -28,14 +28,14 @@ from .pass_infra import Pass, PassContext, Sequential, _required_pass
 
 # relay.build's passes compile() does not run (issue 31), in TVM's order: qnn.Legalize
 # (relay.qnn.transform.Legalize, TVM's x86 int16/uint8 rewrite: the qnn ops are lowered exactly
-# as they are) and SimplifyExprPostAlterOp (not in relay-mlir yet); FlattenAtrousConv is a Python pass (its
+# as they are); FlattenAtrousConv is a Python pass (its
 # operators exist in the expression tree only, relay_mlir.defined_ops) with no MLIR form for
 # compile()'s pipeline; AlterOpLayout (TVM's x86 NCHW{n}c blocking) is left out of
 # compile() on purpose (docs/optimizer.md: the layouts for IREE are chosen in
 # relay-to-iree-input); ToBasicBlockNormalForm is a form of the expressions (MLIR regions are
 # in it already).
 MISSING = ("ToBasicBlockNormalForm", "qnn.Legalize",
-           "FlattenAtrousConv", "AlterOpLayout", "SimplifyExprPostAlterOp")
+           "FlattenAtrousConv", "AlterOpLayout")
 
 
 def optimizer() -> Sequential:
@@ -46,7 +46,8 @@ def optimizer() -> Sequential:
                        t.EliminateCommonSubexpr(), t.CombineParallelConv2D(3),
                        t.CombineParallelDense(3),
                        t.CombineParallelBatchMatmul(3), t.FoldConstant(), t.FoldScaleAxis(),
-                       t.SimplifyExpr(), t.CanonicalizeCast(), t.CanonicalizeOps(), t.FastMath(),
+                       t.SimplifyExpr(), t.CanonicalizeCast(), t.CanonicalizeOps(),
+                       t.SimplifyExprPostAlterOp(), t.FastMath(),
                        t.FoldConstant()], name="RelayOptimizer")
 
 

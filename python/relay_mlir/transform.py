@@ -56,7 +56,7 @@ __all__ = [
     "InferType", "DynamicToStatic", "FoldConstant", "gradient", "jvp",
     "ForwardFoldScaleAxis", "BackwardFoldScaleAxis", "FoldScaleAxis",
     "SimplifyInference", "DeadCodeElimination", "EliminateCommonSubexpr",
-    "DivToMul", "CanonicalizeCast", "SimplifyExpr", "FoldExplicitPadding", "CanonicalizeOps",
+    "DivToMul", "CanonicalizeCast", "SimplifyExpr", "SimplifyExprPostAlterOp", "FoldExplicitPadding", "CanonicalizeOps",
     "CombineParallelConv2D", "CombineParallelDense", "CombineParallelBatchMatmul",
     "FastMath", "ToMixedPrecision",
     "ToANormalForm", "ToBasicBlockNormalForm", "ToGraphNormalForm", "ConvertLayout", "AlterOpLayout",
@@ -391,6 +391,29 @@ class SimplifyExpr(_PipelinePass):
 
     _info = PassInfo(0, "SimplifyExpr", ["InferType"])
     passes = "relay-simplify-expr"
+
+
+@_register_pass
+class SimplifyExprPostAlterOp(_PipelinePass):
+    """Relay's SimplifyExprPostAlterOp (``relay-simplify-expr-post-alter-op``; PassInfo:
+    "SimplifyExprPostAlterOp", opt level 0, requires InferType; TVM 0.19 has it as
+    ``relay._transform.SimplifyExprPostAlterOp`` and ``relay.build`` runs it after
+    AlterOpLayout at every opt level): of SimplifyExpr's rewrites only ``x + 0``/``x * 1``/
+    ``x - 0``/``x / 1`` → ``x``, consecutive reshapes merged, same-dtype casts dropped, a cast
+    after a widening cast made direct, the casts after a ``clip`` that change no value dropped
+    and a ``clip`` that clips nothing dropped (transposes, ``layout_transform`` pairs and the
+    ``*_like`` operators stay)::
+
+        >>> import relay_mlir as relay
+        >>> x = relay.var("x", shape=(4,), dtype="int32")
+        >>> c = relay.clip(x, 0, 255)
+        >>> mod = relay.IRModule.from_expr(relay.Function([x], relay.cast(relay.cast(c, "uint8"), "int32")))
+        >>> relay.transform.SimplifyExprPostAlterOp()(mod)["main"].body.op.name
+        'clip'
+    """
+
+    _info = PassInfo(0, "SimplifyExprPostAlterOp", ["InferType"])
+    passes = "relay-simplify-expr-post-alter-op"
 
 
 @_register_pass

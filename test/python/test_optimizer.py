@@ -18,19 +18,21 @@ from relay_mlir.transform import PassContext, PassInstrument
 from pass_checks import node_counts
 
 TVM_BUILD_PASSES = {
-    0: ["SimplifyInference", "SimplifyExpr"],
-    1: ["RemoveUnusedFunctions", "Legalize", "SimplifyInference", "SimplifyExpr"],
+    0: ["SimplifyInference", "SimplifyExpr", "SimplifyExprPostAlterOp"],
+    1: ["RemoveUnusedFunctions", "Legalize", "SimplifyInference", "SimplifyExpr",
+        "SimplifyExprPostAlterOp"],
     2: ["RemoveUnusedFunctions", "Legalize", "SimplifyInference", "FoldConstant", "FoldConstant",
-        "SimplifyExpr", "FoldConstant"],
+        "SimplifyExpr", "SimplifyExprPostAlterOp", "FoldConstant"],
     3: ["RemoveUnusedFunctions", "Legalize", "SimplifyInference", "EliminateCommonSubexpr",
         "FoldConstant", "BackwardFoldScaleAxis",
         "ForwardFoldScaleAxis", "FoldConstant", "SimplifyExpr", "CanonicalizeCast",
-        "CanonicalizeOps", "FoldConstant"],
+        "CanonicalizeOps", "SimplifyExprPostAlterOp", "FoldConstant"],
     4: ["RemoveUnusedFunctions", "Legalize", "SimplifyInference", "EliminateCommonSubexpr",
         "CombineParallelConv2d",
         "CombineParallelDense", "CombineParallelBatchMatmul", "FoldConstant",
         "BackwardFoldScaleAxis", "ForwardFoldScaleAxis", "FoldConstant", "SimplifyExpr",
-        "CanonicalizeCast", "CanonicalizeOps", "FastMath", "FoldConstant"],
+        "CanonicalizeCast", "CanonicalizeOps", "SimplifyExprPostAlterOp", "FastMath",
+        "FoldConstant"],
 }
 MLIR_NAME = {"RemoveUnusedFunctions": "relay-remove-unused-functions", "Legalize": "relay-legalize",
              "SimplifyInference": "relay-simplify-inference", "SimplifyExpr": "relay-simplify-expr",
@@ -42,7 +44,8 @@ MLIR_NAME = {"RemoveUnusedFunctions": "relay-remove-unused-functions", "Legalize
              "CombineParallelConv2d": "relay-combine-parallel-conv2d",
              "CombineParallelDense": "relay-combine-parallel-dense",
              "CombineParallelBatchMatmul": "relay-combine-parallel-batch-matmul",
-             "FastMath": "relay-fast-math"}
+             "FastMath": "relay-fast-math",
+             "SimplifyExprPostAlterOp": "relay-simplify-expr-post-alter-op"}
 
 
 @pytest.mark.parametrize("level", sorted(TVM_BUILD_PASSES))
