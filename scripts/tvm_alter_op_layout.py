@@ -68,7 +68,48 @@ def case_concat_other_blocks():
     c = conv(x, w, padding=(1, 1), channels=8, kernel_size=(3, 3))
     return [x, w, w2], relay.concatenate([c, conv(x, w2, padding=(1, 1), channels=12, kernel_size=(3, 3))], axis=1)
 
-CASES = [("dilated", case_dilated, "llvm"), ("scalar_sigmoid", case_scalar_sigmoid, "llvm"),
+def case_resnet_stem():
+    # ResNet's stem: 7x7/2 conv, relu, 3x3/2 max pool, then a 3x3 conv
+    x = relay.var("x", shape=(1, 3, 32, 32)); w = relay.var("w", shape=(16, 3, 7, 7)); w2 = relay.var("w2", shape=(16, 16, 3, 3))
+    y = relay.nn.relu(conv(x, w, strides=(2, 2), padding=(3, 3), channels=16, kernel_size=(7, 7)))
+    y = relay.nn.max_pool2d(y, pool_size=(3, 3), strides=(2, 2), padding=(1, 1))
+    return [x, w, w2], relay.nn.relu(conv(y, w2, padding=(1, 1), channels=16, kernel_size=(3, 3)))
+
+# (a classifier's head: TVM 0.19 also packs a dense after these, nn.contrib_dense_pack with
+# NC{n}n weights, which relay-mlir's AlterOpLayout does not do: softmax stands for it)
+def case_global_pool_head():
+    x = relay.var("x", shape=(1, 8, 6, 6)); w = relay.var("w", shape=(16, 8, 3, 3))
+    y = relay.nn.global_avg_pool2d(relay.nn.relu(conv(x, w, padding=(1, 1), channels=16, kernel_size=(3, 3))))
+    return [x, w], relay.nn.softmax(relay.nn.batch_flatten(y))
+
+def case_mean_head():
+    x = relay.var("x", shape=(1, 8, 6, 6)); w = relay.var("w", shape=(16, 8, 3, 3))
+    y = relay.mean(relay.nn.relu(conv(x, w, padding=(1, 1), channels=16, kernel_size=(3, 3))), axis=[2, 3])
+    return [x, w], relay.nn.softmax(y)
+
+def case_pools_reductions():
+    # avg pool, adaptive avg / max pool, global max pool, sum/max keepdims, mean over W only
+    x = relay.var("x", shape=(1, 8, 8, 8)); w = relay.var("w", shape=(8, 8, 3, 3))
+    c = conv(x, w, padding=(1, 1), channels=8, kernel_size=(3, 3))
+    return [x, w], relay.Tuple([relay.nn.avg_pool2d(c, pool_size=(2, 2), strides=(2, 2), count_include_pad=True),
+                                relay.nn.adaptive_avg_pool2d(c, output_size=(3, 3)),
+                                relay.nn.adaptive_max_pool2d(c, output_size=(2, 2)),
+                                relay.nn.global_max_pool2d(c),
+                                relay.sum(c, axis=[2, 3], keepdims=True),
+                                relay.max(c, axis=[-1], keepdims=True),
+                                relay.mean(c, axis=[3])])
+
+def case_pool_nhwc_unchanged():
+    # a pool in NHWC after a blocked conv: the conv's result goes back to NCHW, then transposed
+    x = relay.var("x", shape=(1, 8, 6, 6)); w = relay.var("w", shape=(8, 8, 3, 3))
+    c = relay.transpose(conv(x, w, padding=(1, 1), channels=8, kernel_size=(3, 3)), (0, 2, 3, 1))
+    return [x, w], relay.nn.max_pool2d(c, pool_size=(2, 2), layout="NHWC")
+
+CASES = [("resnet_stem", case_resnet_stem, "llvm"), ("global_pool_head", case_global_pool_head, "llvm"),
+         ("mean_head", case_mean_head, "llvm"), ("pools_reductions", case_pools_reductions, "llvm"),
+         ("pool_nhwc_unchanged", case_pool_nhwc_unchanged, "llvm"),
+         ("resnet_stem_avx512", case_resnet_stem, "llvm -mcpu=skylake-avx512"),
+("dilated", case_dilated, "llvm"), ("scalar_sigmoid", case_scalar_sigmoid, "llvm"),
          ("add_full", case_add_full, "llvm"), ("softmax", case_softmax, "llvm"),
          ("groups2", case_groups2, "llvm"), ("nhwc", case_nhwc, "llvm"),
          ("depth_multiplier2", case_depth_multiplier2, "llvm"), ("odd_channels", case_odd_channels, "llvm"),

@@ -3,8 +3,9 @@
 // Pooling: windowed, global and adaptive (lowered by
 // lib/Conversion/RelayToLinalg/Pool.cpp, typed by lib/Relations/Pool.cpp).
 // Attribute names and defaults are Relay's (python/tvm/relay/op/nn/nn.py).
-// `layout` is any arrangement of the canonical letters (NCHW, ...), checked
-// by the typing rule; `out_layout` is empty or equal to it, as in Relay.
+// `layout` is any arrangement of the canonical letters (NCHW, ...), possibly
+// with the channels blocked (NCHW8c), checked by the typing rule;
+// `out_layout` is empty or equal to it, as in Relay.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RELAY_POOL_OPS_TD

@@ -2,29 +2,80 @@
 //
 // Pool (nn.{max,avg}_pool{1,2,3}d), GlobalPool2D and AdaptivePool2D, with
 // Relay's semantics (src/relay/op/nn/pooling.cc): the same attributes,
-// defaults and output-size formulas; `?` dims propagate.
+// defaults and output-size formulas; `?` dims propagate. Layouts may block
+// the channels (NCHW8c: what AlterOpLayout leaves after a blocked conv).
 //
 //===----------------------------------------------------------------------===//
 #include "NNUtils.h"
+#include "TransformUtils.h"
 
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::rel;
 
-/// The data of a pool over `n` spatial dims in `layout` (an arrangement of
-/// NC + spatial letters) and the position of each canonical dim in it.
+/// The data of a pool over `n` spatial dims in `layout` and the position of
+/// each canonical dim (N, C, then the spatial ones) in it. `layout` is an
+/// arrangement of NC + spatial letters, possibly with the channels blocked
+/// (TVM's NCHW8c: one `{k}c` sub-axis, of extent k, that the pool keeps).
 static FailureOr<std::pair<RankedTensorType, SmallVector<int64_t>>>
 poolData(ErrorSite site, Type dataType, unsigned n, StringRef layout,
          StringRef outLayout) {
   std::string canonical = ("NC" + spatialLetters(n)).str();
-  FailureOr<SmallVector<int64_t>> l =
-      layoutDims(site, layout, canonical, "layout");
-  if (failed(l) || failed(checkPoolOutLayout(site, layout, outLayout)))
+  if (failed(checkPoolOutLayout(site, layout, outLayout)))
     return failure();
+  if (llvm::all_of(layout, llvm::isUpper)) { // no sub-axis
+    FailureOr<SmallVector<int64_t>> l =
+        layoutDims(site, layout, canonical, "layout");
+    if (failed(l))
+      return failure();
+    FailureOr<RankedTensorType> data =
+        tensorTypeOfRank(site, dataType, "data", n + 2);
+    if (failed(data))
+      return failure();
+    return std::make_pair(*data, *l);
+  }
+  FailureOr<SmallVector<LayoutAxis>> axes =
+      parseBlockedLayout(site, layout, "layout");
+  if (failed(axes))
+    return failure();
+  std::string primal;
+  std::optional<int64_t> subPos;
+  for (auto [i, a] : llvm::enumerate(*axes)) {
+    if (!a.isSub()) {
+      primal += a.primal;
+      continue;
+    }
+    if (a.primal != 'C')
+      return site.emitError()
+             << "layout \"" << layout << "\": only the channels may be "
+             << "blocked in a pool (" << a.factor
+             << static_cast<char>(a.primal - 'A' + 'a') << " splits "
+             << a.primal << ")";
+    subPos = i;
+  }
+  FailureOr<SmallVector<int64_t>> l =
+      layoutDims(site, primal, canonical, "layout");
+  if (failed(l))
+    return failure();
+  // positions in the primal letters -> positions in the whole layout
+  SmallVector<int64_t> positions;
+  for (auto [i, a] : llvm::enumerate(*axes))
+    if (!a.isSub())
+      positions.push_back(i);
+  for (int64_t &p : *l)
+    p = positions[p];
   FailureOr<RankedTensorType> data =
-      tensorTypeOfRank(site, dataType, "data", n + 2);
+      tensorTypeOfRank(site, dataType, "data", axes->size());
   if (failed(data))
     return failure();
+  if (subPos) {
+    int64_t factor = (*axes)[*subPos].factor;
+    int64_t got = data->getDimSize(*subPos);
+    if (!isAny(got) && got != factor)
+      return site.emitError()
+             << "data dim " << *subPos << " is " << got << ", but layout \""
+             << layout << "\" blocks the channels by " << factor;
+  }
   return std::make_pair(*data, *l);
 }
 

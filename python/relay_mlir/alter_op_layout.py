@@ -22,9 +22,17 @@ conv2d_avx_common.py / depthwise_conv2d.py):
   ``layout_transform``), and ``concatenate`` on the channel axis of fields all blocked
   alike (otherwise each field goes back to NCHW, as in TVM).
 
-Not done here (TVM also runs these blocked; here they get the NCHW value): pools
-(``nn.max_pool2d(layout="NCHW4c")``: the dialect's pools take no blocked layout), reductions
-(``mean`` to ``NC4c``), ``nn.bias_add`` without CanonicalizeOps first; TVM's int8
+- Pools of a blocked value run blocked: ``nn.max_pool2d`` / ``avg_pool2d`` /
+  ``global_avg_pool2d`` / ``global_max_pool2d`` / ``adaptive_avg_pool2d`` /
+  ``adaptive_max_pool2d`` with ``layout="NCHW{n}c"``; so do ``sum`` / ``mean`` / ``max`` /
+  ``min`` / ``prod`` over spatial axes only (``axis=[2, 3]`` keeps its meaning in NCHW{n}c):
+  with ``keepdims`` the result stays blocked, without it the result (``NC{n}c`` when both
+  spatial axes go) is brought back to its primal layout (``NC{n}c -> NC``) at once.
+
+Not done here (TVM also runs these blocked; here they get the NCHW value): reductions over
+the channels (TVM: ``axis=[1, 4]`` to ``NCHW1c``) or without an axis, an elementwise op
+after a reduction without keepdims (TVM keeps ``NC{n}c``), ``nn.bias_add`` without
+CanonicalizeOps first; TVM's int8
 ``OIHW{n}i{m}o4i`` kernels of VNNI targets (int8 convolutions on a target with more than 4
 lanes stay ``nn.conv2d``).
 
@@ -70,6 +78,10 @@ def _shape(e: Expr):
 
 # binary broadcast ops that TVM runs blocked (2 operands, no attributes)
 _NOT_BLOCKED_BINARY = frozenset({"broadcast_to_like", "nn.bias_add", "nn.prelu"})
+# pools that run blocked with layout="NCHW{n}c", and reductions blocked over H/W
+_POOLS = frozenset({"nn.max_pool2d", "nn.avg_pool2d", "nn.global_avg_pool2d",
+                    "nn.global_max_pool2d", "nn.adaptive_avg_pool2d", "nn.adaptive_max_pool2d"})
+_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod"})
 
 
 class _Blocker(ExprMutator):
@@ -112,6 +124,13 @@ class _Blocker(ExprMutator):
                 got = self._binary(call)
             elif name == "concatenate":  # its operands are the fields
                 got = self._concatenate(call)
+            elif name in _POOLS:
+                got = self._pool(call)
+            elif name in _REDUCTIONS:
+                reduced = self._reduce(call)
+                if isinstance(reduced, Expr):  # no keepdims: back to the primal layout
+                    return reduced
+                got = reduced
         if got is None:
             return super().visit_call(call)
         self.blocked[call] = got
@@ -173,6 +192,34 @@ class _Blocker(ExprMutator):
         if len(blocks) != 1 or None in blocks or int(call.attrs["axis"]) not in (1, -4):
             return None
         return concatenate([e for e, _ in fields], axis=1), blocks.pop()
+
+    def _pool(self, call: Call) -> Optional[Tuple[Expr, int]]:
+        x, block = self._arg(call.args[0])
+        attrs = dict(call.attrs)
+        if block is None or (attrs.get("layout") or "NCHW") != "NCHW":
+            return None
+        attrs["layout"] = f"NCHW{block}c"
+        if attrs.get("out_layout"):
+            attrs["out_layout"] = attrs["layout"]
+        return Call(call.op, [x], attrs), block
+
+    def _reduce(self, call: Call):
+        """A reduction over H and/or W of a blocked value: blocked (keepdims), or the
+        result brought back to its primal layout (an Expr); None: in NCHW."""
+        x, block = self._arg(call.args[0])
+        attrs = dict(call.attrs)
+        axis = attrs.get("axis")
+        if block is None or not axis or attrs.get("exclude"):
+            return None
+        axes = sorted({int(a) % 4 for a in axis})
+        if not set(axes) <= {2, 3}:
+            return None
+        attrs["axis"] = axes
+        out = Call(call.op, [x], attrs)
+        if attrs.get("keepdims"):
+            return out, block
+        primal = "".join(c for i, c in enumerate("NCHW") if i not in axes)
+        return self._transform(out, f"{primal}{block}c", primal)
 
     def _broadcast_operand(self, e: Expr, shape, channels: int, block: int) -> Optional[Expr]:
         """An NCHW-side operand of a blocked binary op, in the blocked layout (None: it

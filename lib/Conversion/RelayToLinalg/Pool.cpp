@@ -16,6 +16,9 @@
 // nn.global_avg_pool2d / nn.global_max_pool2d: linalg.reduce over the
 // spatial dims.
 //
+// Any pool with blocked channels (NCHW8c, AlterOpLayout's): the plain pool
+// between relay.layout_transforms (BlockedPool).
+//
 // nn.adaptive_{avg,max}_pool2d: output cell i of an input extent n and
 // output extent m covers [floor(i n / m), ceil((i + 1) n / m)); one
 // linalg.generic with the largest window as reduction dims gathers
@@ -543,6 +546,50 @@ struct AdaptivePool2DPattern : OpConversionPattern<OpTy> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Blocked channels (NCHW8c, from AlterOpLayout): the plain pool between
+// layout_transforms
+//===----------------------------------------------------------------------===//
+
+/// A pool (any of them) whose layout blocks the channels runs as the pool
+/// in the layout's primal letters (NCHW8c -> NCHW) between two
+/// relay.layout_transforms, which the conversion then lowers.
+template <typename OpTy> struct BlockedPool : OpConversionPattern<OpTy> {
+  BlockedPool(const TypeConverter &tc, MLIRContext *ctx)
+      : OpConversionPattern<OpTy>(tc, ctx, kSpecialisedBenefit) {}
+  LogicalResult
+  matchAndRewrite(OpTy op,
+                  typename OpConversionPattern<OpTy>::OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef layout = op.getLayout();
+    if (llvm::all_of(layout, llvm::isUpper))
+      return rewriter.notifyMatchFailure(op, "channels not blocked");
+    std::string primal;
+    llvm::copy_if(layout, std::back_inserter(primal), llvm::isUpper);
+    Location loc = op.getLoc();
+    Value data = LayoutTransformOp::create(rewriter, loc, adaptor.getData(),
+                                           rewriter.getStringAttr(layout),
+                                           rewriter.getStringAttr(primal));
+    Operation *plain = rewriter.clone(*op);
+    plain->setOperand(0, data);
+    plain->setAttr("layout", rewriter.getStringAttr(primal));
+    if (!op.getOutLayout().empty())
+      plain->setAttr("out_layout", rewriter.getStringAttr(primal));
+    SmallVector<Type> types;
+    if (failed(cast<InferTypeOpInterface>(plain).inferReturnTypes(
+            plain->getContext(), loc, plain->getOperands(),
+            plain->getRawDictionaryAttrs(), plain->getPropertiesStorage(),
+            plain->getRegions(), types)))
+      return op.emitError() << "not supported yet: " << op->getName()
+                            << " with layout " << layout;
+    plain->getResult(0).setType(types[0]);
+    rewriter.replaceOpWithNewOp<LayoutTransformOp>(
+        op, plain->getResult(0), rewriter.getStringAttr(primal),
+        rewriter.getStringAttr(layout));
+    return success();
+  }
+};
+
 } // namespace
 
 void relay::populatePoolToLinalgPatterns(const TypeConverter &tc,
@@ -550,6 +597,12 @@ void relay::populatePoolToLinalgPatterns(const TypeConverter &tc,
   addPoolPatterns<MaxPool1DOp, AvgPool1DOp, 1>(tc, patterns);
   addPoolPatterns<MaxPool2DOp, AvgPool2DOp, 2>(tc, patterns);
   addPoolPatterns<MaxPool3DOp, AvgPool3DOp, 3>(tc, patterns);
+  patterns.add<BlockedPool<MaxPool1DOp>, BlockedPool<AvgPool1DOp>,
+               BlockedPool<MaxPool2DOp>, BlockedPool<AvgPool2DOp>,
+               BlockedPool<MaxPool3DOp>, BlockedPool<AvgPool3DOp>,
+               BlockedPool<GlobalAvgPool2DOp>, BlockedPool<GlobalMaxPool2DOp>,
+               BlockedPool<AdaptiveAvgPool2DOp>,
+               BlockedPool<AdaptiveMaxPool2DOp>>(tc, patterns.getContext());
   patterns.add<GlobalAvgPool2DPattern, GlobalMaxPool2DPattern,
                AdaptivePool2DPattern<AdaptiveAvgPool2DOp, false>,
                AdaptivePool2DPattern<AdaptiveMaxPool2DOp, true>>(

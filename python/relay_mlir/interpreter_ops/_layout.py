@@ -8,8 +8,22 @@ import numpy as np
 from ..errors import RelayRuntimeError
 
 
+def _blocked(layout: str) -> bool:
+    """``layout`` has a sub-axis (NCHW8c: channels blocked, as AlterOpLayout leaves pools)."""
+    return not layout.isupper()
+
+
+def _primal(layout: str) -> str:
+    return "".join(c for c in layout if c.isupper())
+
+
 def _to_cf(x: np.ndarray, layout: str, canon: str) -> np.ndarray:
-    """``x`` (in ``layout``) transposed to the canonical layout ``canon`` (same letters)."""
+    """``x`` (in ``layout``) transposed to the canonical layout ``canon`` (same letters; a
+    blocked ``layout`` is first unblocked, as layout_transform does)."""
+    if _blocked(layout):
+        from .transform import _layout_transform
+        x = _layout_transform([x], {"src_layout": layout, "dst_layout": _primal(layout)})
+        layout = _primal(layout)
     if layout == canon:
         return x
     if sorted(layout) != sorted(canon):
@@ -18,6 +32,10 @@ def _to_cf(x: np.ndarray, layout: str, canon: str) -> np.ndarray:
 
 
 def _from_cf(x: np.ndarray, canon: str, layout: str) -> np.ndarray:
+    if _blocked(layout):
+        from .transform import _layout_transform
+        return _layout_transform([_from_cf(x, canon, _primal(layout))],
+                                 {"src_layout": _primal(layout), "dst_layout": layout})
     if layout == canon:
         return x
     return np.transpose(x, [canon.index(c) for c in layout])

@@ -154,3 +154,39 @@ func.func @adaptive_output_size_value(%x: tensor<1x2x5x5xf32>) {
   %0 = relay.nn.adaptive_max_pool2d %x {output_size = array<i64: 0>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x0x0xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Blocked layouts (NCHW4c)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @pool_blocked_extent(%x: tensor<1x2x8x8x3xf32>) {
+  // expected-error @+1 {{data dim 4 is 3, but layout "NCHW4c" blocks the channels by 4}}
+  %0 = relay.nn.max_pool2d %x {layout = "NCHW4c"} : (tensor<1x2x8x8x3xf32>) -> tensor<1x2x8x8x3xf32>
+  return
+}
+
+// -----
+
+func.func @pool_blocked_spatial(%x: tensor<1x8x2x8x4xf32>) {
+  // expected-error @+1 {{layout "NCHW4h": only the channels may be blocked in a pool (4h splits H)}}
+  %0 = relay.nn.global_max_pool2d %x {layout = "NCHW4h"} : (tensor<1x8x2x8x4xf32>) -> tensor<1x8x1x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_blocked_rank(%x: tensor<1x8x8x8xf32>) {
+  // expected-error @+1 {{operand 'data' must have rank 5, got 'tensor<1x8x8x8xf32>'}}
+  %0 = relay.nn.avg_pool2d %x {layout = "NCHW4c"} : (tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @pool_blocked_malformed(%x: tensor<1x2x8x8x4xf32>) {
+  // expected-error @+1 {{layout "NCHW4" ends in a number}}
+  %0 = relay.nn.adaptive_max_pool2d %x {layout = "NCHW4"} : (tensor<1x2x8x8x4xf32>) -> tensor<1x2x1x1x4xf32>
+  return
+}
