@@ -240,12 +240,26 @@ func.func @conv_grouped_nhwc(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x2x6xf32>) -
 // have them) takes the patch matmul at any map size (here 32x32 = 1024
 // output pixels, where a float one is a direct convolution); an unsigned one
 // stays a direct convolution (linalg.matmul would sign-extend its operands).
+// The integer patch matrix is one strided slice per kernel tap,
+// concatenated (no linalg.generic window copy, which IREE does not
+// vectorize).
 // CHECK-LABEL: func.func @conv_int8_im2col
 // CHECK-NOT: linalg.conv_2d
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.extract_slice %{{.+}}[0, 2, 2, 0] [1, 32, 32, 4] [1, 1, 1, 1] : tensor<1x34x34x4xi8> to tensor<1x32x32x4xi8>
+// CHECK: tensor.concat dim(3) {{.+}} -> tensor<1x32x32x36xi8>
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<1024x36xi8>, tensor<36x8xi8>) outs(%{{.+}} : tensor<1024x8xi32>)
 func.func @conv_int8_im2col(%x: tensor<1x32x32x4xi8>, %w: tensor<3x3x4x8xi8>) -> tensor<1x32x32x8xi32> {
   %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x32x32x4xi8>, tensor<3x3x4x8xi8>) -> tensor<1x32x32x8xi32>
   return %y : tensor<1x32x32x8xi32>
+}
+// CHECK-LABEL: func.func @conv_int8_im2col_strided
+// CHECK: tensor.extract_slice %{{.+}}[0, 1, 1, 0] [1, 8, 8, 4] [1, 2, 2, 1] : tensor<1x17x17x4xi8> to tensor<1x8x8x4xi8>
+// CHECK: tensor.concat dim(3) {{.+}} -> tensor<1x8x8x36xi8>
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<64x36xi8>, tensor<36x8xi8>) outs(%{{.+}} : tensor<64x8xi32>)
+func.func @conv_int8_im2col_strided(%x: tensor<1x16x16x4xi8>, %w: tensor<3x3x4x8xi8>) -> tensor<1x8x8x8xi32> {
+  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x16x16x4xi8>, tensor<3x3x4x8xi8>) -> tensor<1x8x8x8xi32>
+  return %y : tensor<1x8x8x8xi32>
 }
 // CHECK-LABEL: func.func @conv_uint8_direct
 // CHECK-NOT: linalg.matmul

@@ -22,7 +22,7 @@ import pytest
 
 import relay_mlir as relay
 from relay_mlir.testing import numpy_ref as ref
-from _nn_common import Any, Cases, check_case, compile_cases, make_case, make_rand, v
+from _nn_common import EXACT, Any, Cases, check_case, compile_cases, make_case, make_rand, v
 
 rand = make_rand(11)
 
@@ -203,6 +203,25 @@ case("nn.conv2d(NHWC,im2col,1x1 stride 2)", [x, w],
      relay.nn.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"),
      [[rand(1, 11, 11, 8), rand(1, 1, 8, 16)]],
      lambda x, w: ref.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"))
+
+
+def np_conv2d_nhwc_int(x, w, strides, pad, dilation):
+    """int8 NHWC/HWIO -> int32, exact (int64 sums); pad is (top, left, bottom, right)."""
+    out = np_conv(x.transpose(0, 3, 1, 2).astype(np.int64), w.transpose(3, 2, 0, 1).astype(np.int64),
+                  strides, pad[:2], pad[2:], dilation)
+    return out.transpose(0, 2, 3, 1).astype(np.int32)
+
+
+# Signed integer convolutions take im2col at every size, their patch matrix
+# built from one strided slice per kernel tap: strides, dilation in H or W,
+# asymmetric padding, batch 2, the full int8 range; exact against int64 sums.
+for dil in [(2, 1), (1, 2)]:
+    x, w = v("x", (2, 9, 8, 6), "int8"), v("w", (3, 2, 6, 7), "int8")
+    case(f"nn.conv2d(NHWC,int8 im2col,dilation {dil},pad4,batch2)", [x, w],
+         relay.nn.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=dil,
+                         data_layout="NHWC", kernel_layout="HWIO", out_dtype="int32"),
+         [[rand(2, 9, 8, 6, lo=-128, hi=127, dtype="int8"), rand(3, 2, 6, 7, lo=-128, hi=127, dtype="int8")]],
+         lambda x, w, dil=dil: np_conv2d_nhwc_int(x, w, (1, 2), (0, 1, 2, 1), dil), EXACT)
 x, w = v("x", (1, 17, 16, 3)), v("w", (3, 3, 3, 4))
 case("nn.conv2d(NHWC,direct,272 pixels)", [x, w],
      relay.nn.conv2d(x, w, padding=(1, 1), data_layout="NHWC", kernel_layout="HWIO"),
