@@ -282,7 +282,8 @@ def _expr_str(self: E.Expr) -> str:
     (``free_var %x: Tensor[(2), float32];``)."""
     if isinstance(self, (E.Op, E.GlobalVar)):  # TVM prints these as their repr
         return repr(self)
-    body = astext(self, show_meta_data=False).split("\n", 1)[1].rstrip("\n")
+    body = astext(self, show_meta_data=False).split("\n", 1)[1]
+    body = body.split("\n/* For debugging purposes", 1)[0].rstrip("\n")
     if isinstance(self, E.Function):
         return body
     free = [f"free_var %{v.name_hint}: {type_text(v.type_annotation)};"

@@ -84,8 +84,10 @@ def _has_ref(t: Optional[Type]) -> bool:
     return False
 
 
-def _float_text(v: float) -> str:
-    s = repr(float(v))
+def _float_text(v: float, dtype: str = "float64") -> str:
+    """The shortest text that reads back as the same ``dtype`` value (``0.1f`` for a float32
+    0.1, as TVM prints it, not its float64 expansion); ``ValueError`` for inf/nan."""
+    s = str(np.dtype(dtype).type(v)) if dtype in ("float16", "float32") else repr(float(v))
     if "inf" in s or "nan" in s:
         raise ValueError
     return s
@@ -162,7 +164,7 @@ class _Printer:
                 return "True" if bool(d) else "False"
             if dt in _SCALAR_SUFFIX:
                 try:
-                    body = _float_text(d) if dt.startswith("float") else str(int(d))
+                    body = _float_text(d, dt) if dt.startswith("float") else str(int(d))
                     return body + _SCALAR_SUFFIX[dt]
                 except ValueError:
                     pass
