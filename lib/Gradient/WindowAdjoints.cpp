@@ -135,6 +135,10 @@ std::optional<LogicalResult> viaCanonicalLayout(RuleBuilder &rb, Value g,
   SmallVector<NamedAttribute> overrides;
   for (auto [i, spec] : llvm::enumerate(specs)) {
     StringRef layout = layoutOf(op, spec.first, spec.second);
+    if (!llvm::all_of(layout, llvm::isUpper)) // NCHW4c (AlterOpLayout's)
+      return rb.emitError() << "the gradient of `" << op->getName()
+                            << "` is not implemented for blocked layouts, got "
+                            << spec.first << " = \"" << layout << "\"";
     auto perm = layoutPerm(layout, spec.second);
     if (!perm)
       return rb.emitError()

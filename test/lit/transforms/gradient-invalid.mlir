@@ -110,6 +110,20 @@ func.func @main() -> !relay.fn<(tensor<3x4xf32>, tensor<2x4xf32>, tensor<2x4xi32
 
 // -----
 
+// A pool with blocked channels (AlterOpLayout's NCHW4c): no gradient yet.
+func.func @f(%x: tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x4xf32> {
+  // expected-error @+1 {{the gradient of `relay.nn.max_pool2d` is not implemented for blocked layouts, got layout = "NCHW4c"}}
+  %y = relay.nn.max_pool2d %x {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>, layout = "NCHW4c"} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x4xf32>
+  return %y : tensor<1x2x2x2x4xf32>
+}
+func.func @main() -> !relay.fn<(tensor<1x2x4x4x4xf32>) -> tuple<tensor<1x2x2x2x4xf32>, tuple<tensor<1x2x4x4x4xf32>>>> {
+  %f = relay.global_fn @f : !relay.fn<(tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x4xf32>>
+  %g = relay.grad %f : (!relay.fn<(tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x4xf32>>) -> !relay.fn<(tensor<1x2x4x4x4xf32>) -> tuple<tensor<1x2x2x2x4xf32>, tuple<tensor<1x2x4x4x4xf32>>>>
+  return %g : !relay.fn<(tensor<1x2x4x4x4xf32>) -> tuple<tensor<1x2x2x2x4xf32>, tuple<tensor<1x2x4x4x4xf32>>>>
+}
+
+// -----
+
 // A function argument rebuilt at every recursive call (a new closure around
 // the last) would need a new specialisation per level: refused.
 func.func @loop(%f: !relay.fn<(tensor<f32>) -> tensor<f32>>, %x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {
