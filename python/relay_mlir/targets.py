@@ -41,6 +41,13 @@ _KEEP_F64 = ["--iree-input-demote-f64-to-f32=false"]
 # batch_matmul, im2col convolutions) run 1.6-3x faster on llvm-cpu
 # (ResNet-18: 93 -> 60 ms, bench/RESULTS.md).
 _DATA_TILING = ["--iree-dispatch-creation-data-tiling"]
+# A zero padding fused into the window op that reads it instead of a padded
+# copy of the input: depthwise convolutions read their windows from the
+# unpadded input (MobileNetV2 0.93-0.95x CPU time, bench/PARTIAL.md). IREE
+# 3.13's direct conv_2d_nhwc_hwcf is slower with it (ResNet-18 1.14x), so
+# the lowering puts the padded input of a direct convolution behind a
+# util.optimization_barrier (Conv.cpp, directConvInput).
+_PAD_INTO_CONSUMER = ["--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops"]
 # The same, started in global optimization: slightly slower on static
 # programs, but it compiles the dynamic-shape attention that the
 # dispatch-creation path rejects (a transposed, collapsed batch_matmul
@@ -64,7 +71,8 @@ _GPU_LOOPS = ["--iree-hal-indirect-command-buffers=false"]
 
 TARGETS = {
     "llvm-cpu": Target("llvm-cpu", "llvm-cpu", "local-task",
-                       ["--iree-llvmcpu-target-cpu=host", *_KEEP_F64], _DATA_TILING,
+                       ["--iree-llvmcpu-target-cpu=host", *_KEEP_F64],
+                       [*_DATA_TILING, *_PAD_INTO_CONSUMER],
                        [_GLOBAL_DATA_TILING], _RUN_TIME_ROWS),
     "vulkan-spirv": Target("vulkan-spirv", "vulkan-spirv", "vulkan", [], loop_flags=_GPU_LOOPS),
     "cuda": Target("cuda", "cuda", "cuda", [*_KEEP_F64], loop_flags=_GPU_LOOPS),

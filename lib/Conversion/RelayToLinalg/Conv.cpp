@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DynamicUtils.h"
+#include "IREEOps.h"
 #include "Window.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -519,8 +520,30 @@ struct Conv2DRunTimeImage : Conv2DStrategy {
   }
 };
 
+/// The input of a direct (non-depthwise) float convolution: `c.padded`,
+/// behind a util.optimization_barrier when it is zero-padded (static
+/// shapes, and only where the context allows IREE's ops, built
+/// unregistered). relay-mlir's llvm-cpu flags let IREE fuse a tensor.pad
+/// into its consumer, which pays for depthwise convolutions (they read
+/// their windows from the unpadded input: MobileNetV2's padded copies go)
+/// but makes IREE 3.13's conv_2d_nhwc_hwcf 1.14x slower on ResNet-18
+/// (bench/PARTIAL.md, session 23); the barrier keeps their padded input a
+/// tensor of its own, as without the flag.
+Value directConvInput(const Conv2DOperands &c, OpBuilder &b, Location loc) {
+  Value in = c.padded;
+  if (auto slice = in.getDefiningOp<tensor::ExtractSliceOp>())
+    in = slice.getSource();
+  auto type = cast<RankedTensorType>(c.padded.getType());
+  if (!in.getDefiningOp<tensor::PadOp>() || !type.hasStaticShape() ||
+      !isa<FloatType>(type.getElementType()) ||
+      !b.getContext()->allowsUnregisteredDialects())
+    return c.padded;
+  return iree::optimizationBarrier(b, loc, c.padded);
+}
+
 /// groups = 1, NHWC: linalg.conv_2d_nhwc_hwcf (an HWOI kernel is
-/// transposed to HWIO first).
+/// transposed to HWIO first; a padded float input behind a barrier,
+/// directConvInput).
 struct Conv2DNhwcHwcf : Conv2DStrategy {
   using Conv2DStrategy::Conv2DStrategy;
   LogicalResult
@@ -539,12 +562,13 @@ struct Conv2DNhwcHwcf : Conv2DStrategy {
     Value w = c.layout.hwio ? c.weight
                             : transposeDims(b, loc, c.weight, {0, 1, 3, 2});
     return c.result(linalg::Conv2DNhwcHwcfOp::create(
-        b, loc, TypeRange{c.resultType}, ValueRange{c.padded, w},
-        ValueRange{out}, c.attrs));
+        b, loc, TypeRange{c.resultType},
+        ValueRange{directConvInput(c, b, loc), w}, ValueRange{out}, c.attrs));
   }
 };
 
-/// groups = 1, NCHW: linalg.conv_2d_nchw_fchw.
+/// groups = 1, NCHW: linalg.conv_2d_nchw_fchw (a padded float input behind
+/// a barrier, directConvInput).
 struct Conv2DNchwFchw : Conv2DStrategy {
   using Conv2DStrategy::Conv2DStrategy;
   LogicalResult
@@ -561,8 +585,9 @@ struct Conv2DNchwFchw : Conv2DStrategy {
     Location loc = op.getLoc();
     Value out = c.init(b, loc, c.resultType, c.outSizes);
     return c.result(linalg::Conv2DNchwFchwOp::create(
-        b, loc, TypeRange{c.resultType}, ValueRange{c.padded, c.weight},
-        ValueRange{out}, c.attrs));
+        b, loc, TypeRange{c.resultType},
+        ValueRange{directConvInput(c, b, loc), c.weight}, ValueRange{out},
+        c.attrs));
   }
 };
 

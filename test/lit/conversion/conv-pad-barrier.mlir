@@ -1,0 +1,60 @@
+// RUN: relay-mlir-opt %s --allow-unregistered-dialect -convert-relay-to-linalg | FileCheck %s
+// Without unregistered dialects allowed (IREE's util ops are built in
+// generic form) the barrier is left out:
+// RUN: relay-mlir-opt %s -convert-relay-to-linalg | FileCheck %s --check-prefix=NOBARRIER
+// NOBARRIER-NOT: util.optimization_barrier
+
+// relay-mlir's llvm-cpu flags let IREE fuse a tensor.pad into the window op
+// that reads it (depthwise convolutions gain); the padded input of a direct
+// float convolution stays a tensor of its own behind a barrier (IREE 3.13's
+// conv_2d_nhwc_hwcf is slower with the pad fused into it).
+
+// CHECK-LABEL: func.func @direct_nhwc_padded
+// CHECK: %[[P:.+]] = tensor.pad
+// CHECK: %[[B:.+]] = "util.optimization_barrier"(%[[P]]) : (tensor<1x34x34x8xf32>) -> tensor<1x34x34x8xf32>
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[B]], %{{.+}} : tensor<1x34x34x8xf32>, tensor<3x3x8x16xf32>)
+func.func @direct_nhwc_padded(%x: tensor<1x32x32x8xf32>, %w: tensor<3x3x8x16xf32>) -> tensor<1x32x32x16xf32> {
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x32x32x8xf32>, tensor<3x3x8x16xf32>) -> tensor<1x32x32x16xf32>
+  return %y : tensor<1x32x32x16xf32>
+}
+
+// A cropped padding (stride 2: the last padded row is read by no window):
+// the crop is what goes behind the barrier.
+// CHECK-LABEL: func.func @direct_nchw_padded_cropped
+// CHECK: %[[P:.+]] = tensor.pad
+// CHECK: %[[C:.+]] = tensor.extract_slice %[[P]]
+// CHECK: %[[B:.+]] = "util.optimization_barrier"(%[[C]]) : (tensor<1x3x65x65xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[B]], %{{.+}} :
+func.func @direct_nchw_padded_cropped(%x: tensor<1x3x64x64xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x32x32xf32> {
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x64x64xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x32x32xf32>
+  return %y : tensor<1x8x32x32xf32>
+}
+
+// No padding: nothing to keep apart.
+// CHECK-LABEL: func.func @direct_unpadded
+// CHECK-NOT: util.optimization_barrier
+// CHECK: linalg.conv_2d_nhwc_hwcf
+func.func @direct_unpadded(%x: tensor<1x32x32x8xf32>, %w: tensor<3x3x8x16xf32>) -> tensor<1x30x30x16xf32> {
+  %y = relay.nn.conv2d %x, %w {data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x32x32x8xf32>, tensor<3x3x8x16xf32>) -> tensor<1x30x30x16xf32>
+  return %y : tensor<1x30x30x16xf32>
+}
+
+// Depthwise convolutions take the fused padding: no barrier.
+// CHECK-LABEL: func.func @depthwise_padded
+// CHECK: %[[P:.+]] = tensor.pad
+// CHECK-NOT: util.optimization_barrier
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%[[P]],
+func.func @depthwise_padded(%x: tensor<1x32x32x8xf32>, %w: tensor<3x3x8x1xf32>) -> tensor<1x32x32x8xf32> {
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, groups = 8 : i64, data_layout = "NHWC", kernel_layout = "HWOI"} : (tensor<1x32x32x8xf32>, tensor<3x3x8x1xf32>) -> tensor<1x32x32x8xf32>
+  return %y : tensor<1x32x32x8xf32>
+}
+
+// Not for run-time sizes (IREE cannot resolve the dims of a barrier's
+// dynamically shaped result).
+// CHECK-LABEL: func.func @direct_dynamic_batch
+// CHECK-NOT: util.optimization_barrier
+// CHECK: return
+func.func @direct_dynamic_batch(%x: tensor<?x4x32x32xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<?x8x32x32xf32> {
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>} : (tensor<?x4x32x32xf32>, tensor<8x4x3x3xf32>) -> tensor<?x8x32x32xf32>
+  return %y : tensor<?x8x32x32xf32>
+}

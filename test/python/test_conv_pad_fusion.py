@@ -1,0 +1,94 @@
+"""Padded window ops under relay-mlir's llvm-cpu flags, against numpy.
+
+The llvm-cpu target lets IREE fuse a zero padding into the window op that
+reads it (``--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops``:
+depthwise convolutions read their windows from the unpadded input), and the
+lowering keeps the padded input of a direct float convolution behind a
+``util.optimization_barrier`` (IREE 3.13's direct convolution is slower with
+the pad fused; test/lit/conversion/conv-pad-barrier.mlir). These programs put
+padded convolutions (direct, depthwise, both layouts, strides, dilation,
+uneven padding) and pools after elementwise producers, as in MobileNetV2
+and ResNet, and compare the compiled results with numpy's (float64
+reference; tolerance rtol 1e-4, atol 1e-5 for float32 sums of up to 72 terms).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import relay_mlir as relay
+from relay_mlir.compiler import get_target
+from relay_mlir.testing import numpy_ref as ref
+
+TOL = dict(rtol=1e-4, atol=1e-5)
+R = np.random.default_rng(30)
+
+
+def rand(*shape):
+    return R.uniform(-2.0, 2.0, size=shape).astype("float32")
+
+
+def test_the_cpu_target_fuses_paddings_into_consumers():
+    assert "--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops" in \
+        get_target("llvm-cpu").speed_flags
+
+
+# (layout, input shape, kernel shape (in the layout's kernel layout), conv attrs)
+CONVS = {
+    # direct, > 256 output pixels (not im2col): the padded input behind a barrier
+    "direct_nhwc": ("NHWC", (1, 20, 20, 8), (3, 3, 8, 16), dict(padding=(1, 1))),
+    "direct_nhwc_stride2_uneven": ("NHWC", (1, 41, 39, 3), (3, 3, 3, 8),
+                                   dict(padding=(0, 1, 2, 1), strides=(2, 2))),
+    "direct_nchw_dilated": ("NCHW", (1, 4, 24, 24), (8, 4, 3, 3),
+                            dict(padding=(2, 2), dilation=(2, 2))),
+    # depthwise: the padding fused into the convolution
+    "depthwise_nhwc": ("NHWC", (1, 21, 21, 16), (3, 3, 16, 1), dict(padding=(1, 1), groups=16)),
+    "depthwise_nhwc_stride2": ("NHWC", (1, 28, 28, 8), (3, 3, 8, 1),
+                               dict(padding=(1, 1), strides=(2, 2), groups=8)),
+    "depthwise_nchw_uneven": ("NCHW", (1, 6, 17, 15), (6, 1, 5, 5),
+                              dict(padding=(2, 1, 0, 3), groups=6)),
+}
+
+
+@pytest.mark.parametrize("name", CONVS)
+def test_padded_convolution_after_relu(name):
+    layout, xs, ws, attrs = CONVS[name]
+    kernel_layout = ("HWOI" if attrs.get("groups", 1) > 1 else "HWIO") if layout == "NHWC" else "OIHW"
+    x, w = relay.var("x", shape=xs), relay.var("w", shape=ws)
+    y = relay.nn.conv2d(relay.nn.relu(x), w, data_layout=layout, kernel_layout=kernel_layout, **attrs)
+    mod = relay.IRModule.from_expr(relay.Function([x, w], relay.clip(y, 0.0, 6.0)))
+    x0, w0 = rand(*xs), rand(*ws)
+    got = relay.compile(mod, target="llvm-cpu")(x0, w0)
+    want = np.clip(ref.conv2d(np.maximum(x0, 0), w0, data_layout=layout, kernel_layout=kernel_layout,
+                              **attrs), 0.0, 6.0)
+    np.testing.assert_allclose(np.asarray(got), want, **TOL)
+
+
+def test_depthwise_after_pointwise_as_in_mobilenet():
+    """1x1 expansion, relu6, padded stride-2 depthwise, relu6, 1x1 projection."""
+    x = relay.var("x", shape=(1, 16, 30, 30))
+    w1, wd, w2 = rand(48, 16, 1, 1), rand(48, 1, 3, 3), rand(8, 48, 1, 1)
+    h = relay.clip(relay.nn.conv2d(x, relay.const(w1)), 0.0, 6.0)
+    h = relay.clip(relay.nn.conv2d(h, relay.const(wd), padding=(1, 1), strides=(2, 2), groups=48), 0.0, 6.0)
+    y = relay.nn.conv2d(h, relay.const(w2))
+    x0 = rand(1, 16, 30, 30)
+    got = relay.compile(relay.IRModule.from_expr(relay.Function([x], y)), target="llvm-cpu")(x0)
+    h0 = np.clip(ref.conv2d(x0, w1), 0, 6)
+    h0 = np.clip(ref.conv2d(h0, wd, padding=(1, 1), strides=(2, 2), groups=48), 0, 6)
+    np.testing.assert_allclose(np.asarray(got), ref.conv2d(h0, w2), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("pool", ["max", "avg"])
+def test_padded_pools(pool):
+    x = relay.var("x", shape=(1, 8, 19, 19))
+    pre = relay.nn.relu(x) - relay.const(1.0)  # negative values: max padding is -inf, not 0
+    if pool == "max":
+        y = relay.nn.max_pool2d(pre, pool_size=(3, 3), strides=(2, 2), padding=(1, 1))
+    else:
+        y = relay.nn.avg_pool2d(pre, pool_size=(3, 3), strides=(2, 2), padding=(1, 1))
+    x0 = rand(1, 8, 19, 19)
+    got = relay.compile(relay.IRModule.from_expr(relay.Function([x], y)), target="llvm-cpu")(x0)
+    p0 = np.maximum(x0, 0) - 1.0
+    want = (ref.max_pool2d(p0, (3, 3), (2, 2), padding=(1, 1)) if pool == "max"
+            else ref.avg_pool2d(p0, (3, 3), (2, 2), padding=(1, 1)))
+    np.testing.assert_allclose(np.asarray(got), want, **TOL)
