@@ -2,7 +2,7 @@
 //
 // nn.batch_norm (scale and shift folded at compile time for constant
 // parameters), nn.layer_norm, nn.group_norm, nn.instance_norm,
-// nn.l2_normalize, nn.lrn, nn.softmax (linalg.softmax) and nn.log_softmax.
+// nn.l2_normalize, nn.lrn, nn.softmax and nn.log_softmax.
 // Statistics are linalg.reduce sums (Utils' buildSum) and parallel
 // linalg.generics that read the reduced tensors through projected maps (nothing
 // is broadcast into a materialised tensor); the variance is the mean of squared
@@ -409,12 +409,14 @@ struct LogSoftmaxPattern : OpConversionPattern<LogSoftmaxOp> {
 // nn.softmax
 //===----------------------------------------------------------------------===//
 
-/// nn.softmax: `linalg.softmax` (max-subtracted when IREE decomposes it)
-/// along a static axis; along a run-time axis exp(x - max) / Σ exp(x - max)
-/// as reductions and maps, which IREE 3.13 compiles 2.5x faster than its
-/// `linalg.softmax` with a dynamic reduction (BERT-tiny with dynamic axes at
-/// sequence 64: the attention's softmax 32 -> 13 us; with a static axis
-/// the two are the same speed, bench/DYNAMIC.md).
+/// nn.softmax: exp(x - max) / sum(exp(x - max)) along `axis`, as reductions
+/// and maps (not `linalg.softmax`, which IREE 3.13 makes one dispatch of its
+/// own that nothing fuses into). The maps fuse: the scale before it into the
+/// max's dispatch, the division into the packing of the next matmul's
+/// operand. ViT-tiny's attention (3x197x197, 12 layers): 0.94x the CPU time
+/// of the whole model; along a run-time axis 2.5x faster than
+/// `linalg.softmax` with a dynamic reduction (BERT-tiny with dynamic axes:
+/// 32 -> 13 us; bench/DYNAMIC.md, bench/PARTIAL.md session 24).
 struct SoftmaxPattern : OpConversionPattern<SoftmaxOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -425,21 +427,13 @@ struct SoftmaxPattern : OpConversionPattern<SoftmaxOp> {
     FailureOr<int64_t> axis = normalizeAxis(op.getAxis(), type.getRank());
     if (failed(axis))
       return rewriter.notifyMatchFailure(op, "axis out of range");
-    Value data = adaptor.getData();
-    if (type.isDynamicDim(*axis)) {
-      ShiftedExp p = buildShiftedExp(rewriter, loc, data, *axis);
-      rewriter.replaceOp(
-          op, buildMap(rewriter, loc, type, p.sizes, {p.exp, p.sum},
-                       {p.identity, p.reduced},
-                       [](OpBuilder &b, Location l, ValueRange args) -> Value {
-                         return arith::DivFOp::create(b, l, args[0], args[1]);
-                       }));
-      return success();
-    }
-    Value init =
-        emptyTensor(rewriter, loc, type, dimSizes(rewriter, loc, data));
-    rewriter.replaceOpWithNewOp<linalg::SoftmaxOp>(
-        op, TypeRange{type}, data, init, static_cast<uint64_t>(*axis));
+    ShiftedExp p = buildShiftedExp(rewriter, loc, adaptor.getData(), *axis);
+    rewriter.replaceOp(
+        op, buildMap(rewriter, loc, type, p.sizes, {p.exp, p.sum},
+                     {p.identity, p.reduced},
+                     [](OpBuilder &b, Location l, ValueRange args) -> Value {
+                       return arith::DivFOp::create(b, l, args[0], args[1]);
+                     }));
     return success();
   }
 };

@@ -39,7 +39,8 @@
 // IREE: linalg.pooling_nhwc_max
 // IREE: linalg.matmul
 // IREE: linalg.matmul
-// IREE: linalg.softmax
+// IREE: math.exp
+// IREE: arith.divf
 
 // NCHW-LABEL: func.func @resnet
 // NCHW-NOT: linalg.transpose

@@ -1,7 +1,7 @@
 """Numerics of the Norm family (dialect/relay/RelayNormOps.td) on llvm-cpu
 against numpy: layer_norm, group_norm, instance_norm, l2_normalize, lrn,
-log_softmax, softmax (static axes, and along a run-time axis: lowered as
-reductions, not linalg.softmax), batch_norm. Helpers shared with test_nn.py,
+log_softmax, softmax (static axes, an attention block, and along a run-time
+axis; lowered as reductions and maps, not linalg.softmax), batch_norm. Helpers shared with test_nn.py,
 test_conv.py and test_pool.py are in _nn_common.py.
 
 Every case is one ``func.func`` of ONE module compiled once (``iree-compile``
@@ -10,7 +10,8 @@ references below are independent numpy code in float64 (explicit
 mean/variance, window sums for lrn), not the lowering's algorithm.
 
 Tolerances: float32 normalisations rtol 1e-4 / atol 1e-5, lrn, softmax and
-log_softmax rtol 1e-5 / atol 2e-5 (static softmax rtol 1e-5 / atol 1e-6),
+log_softmax rtol 1e-5 / atol 2e-5 (static softmax rtol 1e-5 / atol 1e-6; the
+attention block, sums of 64 and 197 products, rtol 1e-4 / atol 1e-5),
 float16 rtol/atol 1e-2. batch_norm and the static softmax cases are checked
 against relay_mlir.testing.numpy_ref (the references they had in
 test_ops.py, whence they moved).
@@ -134,6 +135,19 @@ case("nn.softmax", [x], relay.nn.softmax(x), [[rand(3, 7, lo=-5, hi=5)]], ref.so
 x = v("x", (2, 4, 3))
 case("nn.softmax(axis=1)", [x], relay.nn.softmax(x, axis=1), [[rand(2, 4, 3, lo=-5, hi=5)]],
      lambda x: ref.softmax(x, axis=1), dict(rtol=1e-5, atol=1e-6))
+# static axis, inputs up to 1000 (the maximum subtracted first)
+x = v("x", (4, 37))
+case("nn.softmax(large)", [x], relay.nn.softmax(x), [[rand(4, 37, lo=960, hi=1000)]], ref.softmax,
+     dict(rtol=1e-5, atol=1e-6))
+# ViT-tiny's attention (3 heads, 197 tokens): the scale fuses into the max's
+# dispatch, the division into the packing of the second batch_matmul's operand
+q, k, val = v("q", (3, 197, 64)), v("k", (3, 197, 64)), v("val", (3, 197, 64))
+case("attention(softmax)", [q, k, val],
+     relay.nn.batch_matmul(relay.nn.softmax(relay.nn.batch_matmul(q, k) * relay.const(0.125)), val,
+                           transpose_b=False),
+     [[rand(3, 197, 64), rand(3, 197, 64), rand(3, 197, 64)]],
+     lambda q, k, val: (np_softmax(q.astype("float64") @ k.transpose(0, 2, 1) * 0.125) @ val)
+     .astype("float32"), ACCUM)
 x = v("x", (2, 3, 4, 4))
 g, b, m, var = (v(n, (3,)) for n in ("gamma", "beta", "mean", "var"))
 case("nn.batch_norm", [x, g, b, m, var], relay.nn.batch_norm(x, g, b, m, var, epsilon=1e-3)[0],
