@@ -7,8 +7,9 @@ lowering keeps the padded input of a direct float convolution behind a
 ``util.optimization_barrier`` (IREE 3.13's direct convolution is slower with
 the pad fused; test/lit/conversion/conv-pad-barrier.mlir). These programs put
 padded convolutions (direct, depthwise, both layouts, strides, dilation,
-uneven padding) and pools after elementwise producers, as in MobileNetV2
-and ResNet, and compare the compiled results with numpy's (float64
+uneven padding, padding and rows no window reads) and pools (ceil mode,
+count_include_pad) after elementwise producers, as in MobileNetV2 and
+ResNet, and compare the compiled results with numpy's (float64
 reference; tolerance rtol 1e-4, atol 1e-5 for float32 sums of up to 72 terms).
 """
 from __future__ import annotations
@@ -41,6 +42,8 @@ CONVS = {
                                    dict(padding=(0, 1, 2, 1), strides=(2, 2))),
     "direct_nchw_dilated": ("NCHW", (1, 4, 24, 24), (8, 4, 3, 3),
                             dict(padding=(2, 2), dilation=(2, 2))),
+    "direct_nchw_stride4_cropped": ("NCHW", (1, 3, 67, 67), (8, 3, 3, 3),
+                                    dict(padding=(1, 1), strides=(4, 4))),
     # depthwise: the padding fused into the convolution
     "depthwise_nhwc": ("NHWC", (1, 21, 21, 16), (3, 3, 16, 1), dict(padding=(1, 1), groups=16)),
     "depthwise_nhwc_stride2": ("NHWC", (1, 28, 28, 8), (3, 3, 8, 1),
@@ -78,17 +81,26 @@ def test_depthwise_after_pointwise_as_in_mobilenet():
     np.testing.assert_allclose(np.asarray(got), ref.conv2d(h0, w2), rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("pool", ["max", "avg"])
-def test_padded_pools(pool):
-    x = relay.var("x", shape=(1, 8, 19, 19))
+# (pool, ceil_mode, count_include_pad): padding that no window reads is left out of the
+# padded input, which must not change an average's divisor
+POOLS = [("max", False, False), ("max", True, False), ("avg", False, False),
+         ("avg", False, True), ("avg", True, False), ("avg", True, True)]
+
+
+@pytest.mark.parametrize("pool,ceil_mode,count_include_pad", POOLS)
+def test_padded_pools(pool, ceil_mode, count_include_pad):
+    x = relay.var("x", shape=(1, 8, 20, 19))
     pre = relay.nn.relu(x) - relay.const(1.0)  # negative values: max padding is -inf, not 0
+    attrs = dict(pool_size=(3, 3), strides=(2, 2), padding=(1, 1), ceil_mode=ceil_mode)
     if pool == "max":
-        y = relay.nn.max_pool2d(pre, pool_size=(3, 3), strides=(2, 2), padding=(1, 1))
+        y = relay.nn.max_pool2d(pre, **attrs)
     else:
-        y = relay.nn.avg_pool2d(pre, pool_size=(3, 3), strides=(2, 2), padding=(1, 1))
-    x0 = rand(1, 8, 19, 19)
+        y = relay.nn.avg_pool2d(pre, count_include_pad=count_include_pad, **attrs)
+    x0 = rand(1, 8, 20, 19)
     got = relay.compile(relay.IRModule.from_expr(relay.Function([x], y)), target="llvm-cpu")(x0)
     p0 = np.maximum(x0, 0) - 1.0
-    want = (ref.max_pool2d(p0, (3, 3), (2, 2), padding=(1, 1)) if pool == "max"
-            else ref.avg_pool2d(p0, (3, 3), (2, 2), padding=(1, 1)))
+    want = (ref.max_pool2d(p0, (3, 3), (2, 2), padding=(1, 1), ceil_mode=ceil_mode) if pool == "max"
+            else ref.avg_pool2d(p0, (3, 3), (2, 2), padding=(1, 1), ceil_mode=ceil_mode,
+                                count_include_pad=count_include_pad))
+    assert np.asarray(got).shape == want.shape
     np.testing.assert_allclose(np.asarray(got), want, **TOL)

@@ -63,6 +63,18 @@ Value lowering::padAndCropToWindows(OpBuilder &b, Location loc, Value input,
   SmallVector<int64_t, 3> after(padding.after);
   for (auto [i, extra] : llvm::enumerate(extraAfter))
     after[i] += extra;
+  // Padding no window reads is not added (a crop after the pad would keep
+  // IREE from fusing the pad into the window op: MobileNetV2's stride-2
+  // depthwise convolutions); what is left to crop is input rows.
+  auto type = cast<RankedTensorType>(input.getType());
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    if (kernel[i] < 0 || type.isDynamicDim(d))
+      continue;
+    int64_t padded = type.getDimSize(d) + padding.before[i] + after[i];
+    int64_t unused =
+        padded - windowInputExtent(padded, kernel[i], strides[i], dilation[i]);
+    after[i] -= std::clamp<int64_t>(unused, 0, after[i]);
+  }
   return cropToWindows(
       b, loc, padDims(b, loc, input, dims, padding.before, after, value), dims,
       kernel, strides, dilation);

@@ -18,16 +18,27 @@ func.func @direct_nhwc_padded(%x: tensor<1x32x32x8xf32>, %w: tensor<3x3x8x16xf32
   return %y : tensor<1x32x32x16xf32>
 }
 
-// A cropped padding (stride 2: the last padded row is read by no window):
-// the crop is what goes behind the barrier.
-// CHECK-LABEL: func.func @direct_nchw_padded_cropped
-// CHECK: %[[P:.+]] = tensor.pad
-// CHECK: %[[C:.+]] = tensor.extract_slice %[[P]]
-// CHECK: %[[B:.+]] = "util.optimization_barrier"(%[[C]]) : (tensor<1x3x65x65xf32>)
+// Padding no window reads is left out (stride 2: high 0); the pad goes
+// behind the barrier.
+// CHECK-LABEL: func.func @direct_nchw_padded_stride2
+// CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 0, 0]
+// CHECK: %[[B:.+]] = "util.optimization_barrier"(%[[P]]) : (tensor<1x3x65x65xf32>)
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[B]], %{{.+}} :
-func.func @direct_nchw_padded_cropped(%x: tensor<1x3x64x64xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x32x32xf32> {
+func.func @direct_nchw_padded_stride2(%x: tensor<1x3x64x64xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x32x32xf32> {
   %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x64x64xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x32x32xf32>
   return %y : tensor<1x8x32x32xf32>
+}
+
+// Input rows no window reads (stride 4) are cropped after the pad: the crop
+// goes behind the barrier.
+// CHECK-LABEL: func.func @direct_nchw_padded_cropped
+// CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 0, 0]
+// CHECK: %[[C:.+]] = tensor.extract_slice %[[P]]
+// CHECK: %[[B:.+]] = "util.optimization_barrier"(%[[C]]) : (tensor<1x3x67x67xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[B]], %{{.+}} :
+func.func @direct_nchw_padded_cropped(%x: tensor<1x3x67x67xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x17x17xf32> {
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, strides = array<i64: 4, 4>} : (tensor<1x3x67x67xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x17x17xf32>
+  return %y : tensor<1x8x17x17xf32>
 }
 
 // No padding: nothing to keep apart.

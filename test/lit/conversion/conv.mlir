@@ -8,9 +8,10 @@
 
 // CHECK-LABEL: func.func @conv_nchw
 func.func @conv_nchw(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x16x16xf32> {
-  // CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 1, 1]
-  // CHECK: } : tensor<1x3x32x32xf32> to tensor<1x3x34x34xf32>
-  // CHECK: %[[C:.+]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 3, 33, 33] [1, 1, 1, 1]
+  // (the last row and column of padding would be read by no window: not added)
+  // CHECK: %[[C:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 0, 0]
+  // CHECK: } : tensor<1x3x32x32xf32> to tensor<1x3x33x33xf32>
+  // CHECK-NOT: tensor.extract_slice
   // CHECK: %[[F:.+]] = linalg.fill
   // CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[C]], %{{.+}} : tensor<1x3x33x33xf32>, tensor<8x3x3x3xf32>) outs(%[[F]] : tensor<1x8x16x16xf32>)
   %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x16x16xf32>
@@ -105,17 +106,29 @@ func.func @conv_grouped_nchw(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>) -
 
 // A window op reads its input only up to the last window: a 3x3 stride-2
 // convolution over a 2x2 map padded to 4x4 has one output pixel and reads
-// 3x3 of the padded map, so the input is cropped to exactly that (IREE
-// rejects a conv whose input extent disagrees with the one linalg infers
-// from its output once unit dims are folded).
+// 3x3 of the padded map, so the input is exactly that (IREE rejects a conv
+// whose input extent disagrees with the one linalg infers from its output
+// once unit dims are folded): the padding after is left out (no crop after
+// the pad, which would keep IREE from fusing the pad into its consumer).
 // (NCHW data: the direct convolution, not the im2col path)
 // CHECK-LABEL: func.func @conv2d_crop_to_windows
-// CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 1, 1]
-// CHECK: %[[C:.+]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [%{{.+}}, 4, 3, 3] [1, 1, 1, 1] : tensor<?x4x4x4xf32> to tensor<?x4x3x3xf32>
+// CHECK: %[[C:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 0, 0]
+// CHECK-NOT: tensor.extract_slice
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[C]], %{{.+}} : tensor<?x4x3x3xf32>, tensor<8x4x3x3xf32>)
 func.func @conv2d_crop_to_windows(%x: tensor<?x4x2x2xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<?x8x1x1xf32> {
   %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>} : (tensor<?x4x2x2xf32>, tensor<8x4x3x3xf32>) -> tensor<?x8x1x1xf32>
   return %y : tensor<?x8x1x1xf32>
+}
+
+// Padding beyond what the windows read and input rows: the padding is left
+// out, the rows cropped.
+// CHECK-LABEL: func.func @conv2d_crop_padding_and_rows
+// CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 0, 0]
+// CHECK: %[[C:.+]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 4, 3, 3] [1, 1, 1, 1] : tensor<1x4x4x4xf32> to tensor<1x4x3x3xf32>
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[C]], %{{.+}} : tensor<1x4x3x3xf32>, tensor<8x4x3x3xf32>)
+func.func @conv2d_crop_padding_and_rows(%x: tensor<1x4x3x3xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x1x1xf32> {
+  %y = relay.nn.conv2d %x, %w {strides = array<i64: 3, 3>, padding = array<i64: 1, 1>} : (tensor<1x4x3x3xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x1x1xf32>
+  return %y : tensor<1x8x1x1xf32>
 }
 
 // Static NHWC/HWIO float convolutions with at most 256 output pixels are
@@ -137,9 +150,9 @@ func.func @conv2d_im2col(%x: tensor<1x9x9x4xf32>, %w: tensor<3x3x4x8xf32>) -> te
 }
 
 // CHECK-LABEL: func.func @conv1d
-// CHECK: tensor.pad %{{.*}} low[0, 0, 1] high[0, 0, 1]
-// (the last padded element is read by no window: the input is cropped to 17)
-// CHECK: %[[C1D:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0] [%{{.+}}, 3, 17] [1, 1, 1] : tensor<?x3x18xf32> to tensor<?x3x17xf32>
+// (the last padded element would be read by no window: not added)
+// CHECK: %[[C1D:.+]] = tensor.pad %{{.*}} low[0, 0, 1] high[0, 0, 0]
+// CHECK-NOT: tensor.extract_slice
 // CHECK: linalg.conv_1d_ncw_fcw {dilations = dense<1> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>} ins(%[[C1D]], %{{.*}} : tensor<?x3x17xf32>, tensor<8x3x3xf32>) outs(%{{.*}} : tensor<?x8x8xf32>)
 func.func @conv1d(%x: tensor<?x3x16xf32>, %w: tensor<8x3x3xf32>) -> tensor<?x8x8xf32> {
   %y = relay.nn.conv1d %x, %w {padding = array<i64: 1>, strides = array<i64: 2>} : (tensor<?x3x16xf32>, tensor<8x3x3xf32>) -> tensor<?x8x8xf32>
