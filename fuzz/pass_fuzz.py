@@ -391,8 +391,9 @@ class PassGenerator(rp.Generator):
         h, w = v.shape[2:]
         win = (min(2, h), min(2, w))
         k = self.choice(["max_pool2d", "avg_pool2d", "global_avg_pool2d", "global_max_pool2d",
-                         "adaptive_avg_pool2d", "mean", "sum", "max", "mean_nokeep"])
-        axis = self.choice([[2, 3], [3], [-2, -1]])
+                         "adaptive_avg_pool2d", "mean", "sum", "max", "mean_nokeep", "sum_exclude"])
+        axis = self.choice([[2, 3], [3], [-2, -1], [1], [1, 2, 3], [0]])
+        keep = self.coin()
         make = {
             "max_pool2d": lambda a: relay.nn.max_pool2d(a, win, win),
             "avg_pool2d": lambda a: relay.nn.avg_pool2d(a, win, (1, 1), padding=(1, 1)),
@@ -403,6 +404,7 @@ class PassGenerator(rp.Generator):
             "sum": lambda a: relay.sum(a, axis=axis, keepdims=True),
             "max": lambda a: relay.max(a, axis=axis, keepdims=True),
             "mean_nokeep": lambda a: relay.mean(a, axis=axis),
+            "sum_exclude": lambda a: relay.sum(a, axis=axis, exclude=True, keepdims=keep),
         }[k]
         return Node([v], make, "conv_" + k, exact=k in ("max_pool2d", "global_max_pool2d", "max"))
 

@@ -99,6 +99,15 @@ def case_pools_reductions():
                                 relay.max(c, axis=[-1], keepdims=True),
                                 relay.mean(c, axis=[3])])
 
+def case_reductions_channels():
+    # reductions over C (TVM: its block too, axis [1, 4]), N, with exclude, no axis
+    x = relay.var("x", shape=(1, 8, 6, 6)); w = relay.var("w", shape=(8, 8, 3, 3))
+    c = conv(x, w, padding=(1, 1), channels=8, kernel_size=(3, 3))
+    return [x, w], relay.Tuple([relay.mean(c, axis=[1], keepdims=True), relay.mean(c, axis=[1]),
+                                relay.sum(c, axis=[1, 2, 3], keepdims=True), relay.sum(c),
+                                relay.max(c, axis=[0], keepdims=True),
+                                relay.sum(c, axis=[1], exclude=True, keepdims=True)])
+
 def case_pool_nhwc_unchanged():
     # a pool in NHWC after a blocked conv: the conv's result goes back to NCHW, then transposed
     x = relay.var("x", shape=(1, 8, 6, 6)); w = relay.var("w", shape=(8, 8, 3, 3))
@@ -108,6 +117,7 @@ def case_pool_nhwc_unchanged():
 CASES = [("resnet_stem", case_resnet_stem, "llvm"), ("global_pool_head", case_global_pool_head, "llvm"),
          ("mean_head", case_mean_head, "llvm"), ("pools_reductions", case_pools_reductions, "llvm"),
          ("pool_nhwc_unchanged", case_pool_nhwc_unchanged, "llvm"),
+         ("reductions_channels", case_reductions_channels, "llvm"),
          ("resnet_stem_avx512", case_resnet_stem, "llvm -mcpu=skylake-avx512"),
 ("dilated", case_dilated, "llvm"), ("scalar_sigmoid", case_scalar_sigmoid, "llvm"),
          ("add_full", case_add_full, "llvm"), ("softmax", case_softmax, "llvm"),

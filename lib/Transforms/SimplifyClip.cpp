@@ -167,7 +167,9 @@ struct ClipThenCasts : OpRewritePattern<CastOp> {
       if (castIsExact(values, to)) {
         // trunc to an integer type, then a cast that holds the result: one
         // trunc to the wider type (the values are the same integers).
-        if (!kept.empty() && kept.back().second && isa<IntegerType>(to)) {
+        // (not to bool: that is x != 0, not a truncation)
+        if (!kept.empty() && kept.back().second && isa<IntegerType>(to) &&
+            to.getIntOrFloatBitWidth() > 1) {
           kept.back().first = to;
           values.dtype = to;
         }

@@ -25,13 +25,16 @@ conv2d_avx_common.py / depthwise_conv2d.py):
 - Pools of a blocked value run blocked: ``nn.max_pool2d`` / ``avg_pool2d`` /
   ``global_avg_pool2d`` / ``global_max_pool2d`` / ``adaptive_avg_pool2d`` /
   ``adaptive_max_pool2d`` with ``layout="NCHW{n}c"``; so do ``sum`` / ``mean`` / ``max`` /
-  ``min`` / ``prod`` over spatial axes only (``axis=[2, 3]`` keeps its meaning in NCHW{n}c):
-  with ``keepdims`` the result stays blocked, without it the result (``NC{n}c`` when both
-  spatial axes go) is brought back to its primal layout (``NC{n}c -> NC``) at once.
+  ``min`` / ``prod`` with an axis: N, H, W keep their positions,
+  reducing C reduces its block too (``axis=[1, 4]``; ``exclude`` alike); with ``keepdims``
+  the result stays blocked (``NCHW1c`` once C is reduced), without it the result is brought
+  back to its primal layout at once (``NC{n}c -> NC``; none needed once C is reduced).
+  Without an axis a reduction gets the NCHW value, as in TVM.
 
-Not done here (TVM also runs these blocked; here they get the NCHW value): reductions over
-the channels (TVM: ``axis=[1, 4]`` to ``NCHW1c``) or without an axis, an elementwise op
-after a reduction without keepdims (TVM keeps ``NC{n}c``), ``nn.bias_add`` without
+Not done here (TVM also runs these blocked; here they get the NCHW value): ``argmax`` /
+``argmin`` (blocked after a blocked conv, the module failed in iree-compile: a linalg.yield
+count error, not investigated yet), an elementwise op after a reduction without keepdims
+(TVM keeps ``NC{n}c``), ``nn.bias_add`` without
 CanonicalizeOps first; TVM's int8
 ``OIHW{n}i{m}o4i`` kernels of VNNI targets (int8 convolutions on a target with more than 4
 lanes stay ``nn.conv2d``).
@@ -189,7 +192,7 @@ class _Blocker(ExprMutator):
         field goes back to NCHW)."""
         fields = [self._arg(f) for f in call.args]
         blocks = {b for _, b in fields}
-        if len(blocks) != 1 or None in blocks or int(call.attrs["axis"]) not in (1, -4):
+        if len(blocks) != 1 or None in blocks or int(call.attrs["axis"]) not in (1, -3):
             return None
         return concatenate([e for e, _ in fields], axis=1), blocks.pop()
 
@@ -204,21 +207,25 @@ class _Blocker(ExprMutator):
         return Call(call.op, [x], attrs), block
 
     def _reduce(self, call: Call):
-        """A reduction over H and/or W of a blocked value: blocked (keepdims), or the
-        result brought back to its primal layout (an Expr); None: in NCHW."""
+        """A reduction (with an axis) of a blocked value, blocked as TVM's
+        ReduceInferCorrectLayout: the axes of NCHW keep their positions and reducing C
+        reduces its block too (axis 4). Returns (expr, block) for a blocked result (keepdims:
+        the block, or 1 once C is reduced), an Expr for a result in its primal layout (no
+        keepdims: NC{n}c -> NC at once; C reduced: plain already), None: in NCHW."""
         x, block = self._arg(call.args[0])
         attrs = dict(call.attrs)
         axis = attrs.get("axis")
-        if block is None or not axis or attrs.get("exclude"):
+        if block is None or not axis:
             return None
-        axes = sorted({int(a) % 4 for a in axis})
-        if not set(axes) <= {2, 3}:
-            return None
-        attrs["axis"] = axes
+        given = sorted({int(a) % 4 for a in axis})
+        reduced = set(range(4)) - set(given) if attrs.get("exclude") else set(given)
+        attrs["axis"] = given + ([4] if 1 in given else [])
         out = Call(call.op, [x], attrs)
         if attrs.get("keepdims"):
-            return out, block
-        primal = "".join(c for i, c in enumerate("NCHW") if i not in axes)
+            return out, (1 if 1 in reduced else block)
+        if 1 in reduced:
+            return out
+        primal = "".join(c for i, c in enumerate("NCHW") if i not in reduced)
         return self._transform(out, f"{primal}{block}c", primal)
 
     def _broadcast_operand(self, e: Expr, shape, channels: int, block: int) -> Optional[Expr]:

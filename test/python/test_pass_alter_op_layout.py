@@ -6,7 +6,7 @@ AlterOpLayout at opt level 3 under a ``tvm.target.Target``. Each input is read w
 ``relay.fromtext`` and transformed by relay-mlir under the same target; the result has TVM's
 operators (``node_counts``), TVM's ``layout_transform``s and TVM's blocked-convolution
 layouts, TVM's pool layouts and reduction axes, and computes what the input computes
-(reference interpreter, rtol/atol 1e-5; three modules compiled for llvm-cpu, rtol 1e-4).
+(reference interpreter, rtol/atol 1e-5; four modules compiled for llvm-cpu, rtol 1e-4).
 test_pass_printed_text_tvm019.json's ``alter_*`` texts (TVM's results for conv + bias + relu
 + conv programs, incl. skylake-avx512 and a depthwise conv) are checked the same way from
 programs built here. TVM also packs a dense after a pool (``nn.contrib_dense_pack``), which
@@ -57,7 +57,9 @@ def _structure(mod) -> dict:
             elif e.op.name in _POOLS:
                 pools.append((e.op.name, a.get("layout") or "NCHW"))
             elif e.op.name in _REDUCTIONS:
-                pools.append((e.op.name, str([int(x) for x in a["axis"]]), bool(a.get("keepdims"))))
+                axis = a.get("axis")
+                pools.append((e.op.name, str(axis if axis is None else [int(x) for x in axis]),
+                              bool(a.get("keepdims")), bool(a.get("exclude"))))
     relay.analysis.post_order_visit(mod["main"], visit)
     return {"ops": node_counts(mod), "layout_transforms": sorted(transforms),
             "convs": sorted(convs), "pools_and_reductions": sorted(pools)}
@@ -158,7 +160,7 @@ def test_altered_module_compiles_to_the_same_values():
     np.testing.assert_allclose(np.asarray(got), outputs(mod, args)[0], rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("name", ["resnet_stem", "pools_reductions"])
+@pytest.mark.parametrize("name", ["resnet_stem", "pools_reductions", "reductions_channels"])
 def test_blocked_pools_compile_to_the_same_values(name):
     # the blocked pools and reductions lowered through IREE (llvm-cpu), against the
     # reference interpreter on the unaltered module (rtol 1e-4; atol 1e-6 of the largest
@@ -202,6 +204,19 @@ def test_channel_broadcast_between_blocked_values_runs_in_nchw():
     out = _alter(mod, "llvm")
     body = out["main"].body
     assert body.op.name == "multiply" and all(a.op.name == "layout_transform" for a in body.args)
+    _same_values(mod, out)
+
+
+@pytest.mark.parametrize("axis,blocked", [(-3, True), (1, True), (-4, False), (0, False)])
+def test_concatenate_of_blocked_values_only_on_the_channels(axis, blocked):
+    # fuzz finding s43:81 (pass_fuzz.py): concatenate(axis=-4) of two blocked conv outputs was
+    # taken for the channel axis (it is N in NCHW) and joined the blocks on C: a type error
+    x, w = relay.var("x", shape=(2, 3, 3, 3)), relay.var("w", shape=(4, 3, 3, 3))
+    c = relay.nn.relu(relay.nn.conv2d(x, w, padding=(1, 1)))
+    mod = relay.IRModule.from_expr(relay.Function([x, w], relay.concatenate([c, c * relay.const(2.0)], axis=axis)))
+    out = _alter(mod, "llvm")
+    body = out["main"].body
+    assert (body.op.name == "layout_transform") == blocked, body.op.name
     _same_values(mod, out)
 
 

@@ -78,3 +78,32 @@ func.func @clips(%u: tensor<4xui8>, %s: tensor<4xi8>, %f: tensor<4xf32>) -> tupl
   %r = relay.tuple %a, %b, %c : (tensor<4xui8>, tensor<4xi8>, tensor<4xf32>) -> tuple<tensor<4xui8>, tensor<4xi8>, tensor<4xf32>>
   return %r : tuple<tensor<4xui8>, tensor<4xi8>, tensor<4xf32>>
 }
+
+// clip(float32, 0, 1) -> int32 -> bool -> float32: the truncated values are
+// 0 and 1, which bool and float32 keep: one truncation to int32, then
+// float32. (The bool cast is no truncation: merged into the first cast it
+// made 0.5 true; pass_fuzz.py finding s43:999.)
+// CHECK-LABEL: func.func @trunc_then_bool(
+// CHECK:         %[[C:.*]] = relay.clip
+// CHECK-NEXT:    %[[I:.*]] = relay.cast %[[C]] {dtype = i32}
+// CHECK-NEXT:    %[[F:.*]] = relay.cast %[[I]] {dtype = f32}
+// CHECK-NEXT:    return %[[F]]
+func.func @trunc_then_bool(%f: tensor<4xf32>) -> tensor<4xf32> {
+  %c = relay.clip %f {a_min = 0.0 : f64, a_max = 1.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  %i = relay.cast %c {dtype = i32} : (tensor<4xf32>) -> tensor<4xi32>
+  %b = relay.cast %i {dtype = i1} : (tensor<4xi32>) -> tensor<4xi1>
+  %r = relay.cast %b {dtype = f32} : (tensor<4xi1>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// clip(float32, 0, 1) -> bool -> int32: bool is x != 0, kept.
+// CHECK-LABEL: func.func @bool_not_trunc(
+// CHECK:         relay.clip
+// CHECK-NEXT:    relay.cast {{.*}}dtype = i1
+// CHECK-NEXT:    relay.cast {{.*}}dtype = i32
+func.func @bool_not_trunc(%f: tensor<4xf32>) -> tensor<4xi32> {
+  %c = relay.clip %f {a_min = 0.0 : f64, a_max = 1.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  %b = relay.cast %c {dtype = i1} : (tensor<4xf32>) -> tensor<4xi1>
+  %i = relay.cast %b {dtype = i32} : (tensor<4xi1>) -> tensor<4xi32>
+  return %i : tensor<4xi32>
+}
