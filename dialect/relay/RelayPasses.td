@@ -344,6 +344,12 @@ def RelayConvertLayout : Pass<"relay-convert-layout", "::mlir::ModuleOp"> {
            "convert only convolutions whose weight is a constant (its "
            "transpose folds); a run-time weight would be transposed on "
            "every call">,
+    Option<"layoutTransforms", "layout-transforms", "bool", "false",
+           "write the NCHW<->NHWC (and OIHW<->HWIO) transposes the pass "
+           "leaves as "
+           "relay.layout_transform, as TVM's ConvertLayout prints them "
+           "(relay.transform.ConvertLayout sets it; the lowering keeps "
+           "transposes)">,
   ];
 }
 

@@ -823,10 +823,47 @@ struct ConvertLayoutPass
     GreedyRewriteConfig config;
     config.setMaxIterations(64);
     config.setMaxNumRewrites(64 * numOps + 1024);
+    // The program's own transposes stay transposes (marked while rewriting).
+    auto ownMark = StringAttr::get(ctx, "relay.convert_layout.own");
+    if (layoutTransforms)
+      getOperation()->walk(
+          [&](TransposeOp t) { t->setAttr(ownMark, UnitAttr::get(ctx)); });
     if (failed(
             applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       getOperation().emitWarning()
           << "relay-convert-layout: rewriting did not converge";
+    if (layoutTransforms)
+      writeLayoutTransforms(ownMark);
+  }
+
+  /// The pass's NCHW<->NHWC transposes of data (OIHW<->HWIO of run-time
+  /// weights) as TVM spells them.
+  void writeLayoutTransforms(StringAttr ownMark) {
+    SmallVector<TransposeOp> transposes;
+    getOperation()->walk([&](TransposeOp t) { transposes.push_back(t); });
+    for (TransposeOp t : transposes) {
+      if (t->removeAttr(ownMark))
+        continue;
+      std::optional<ArrayRef<int64_t>> axes = t.getAxes();
+      if (!axes)
+        continue;
+      ArrayRef<int64_t> perm = *axes;
+      StringRef src, dst;
+      if (perm == ArrayRef<int64_t>{0, 2, 3, 1})
+        std::tie(src, dst) = std::make_pair("NCHW", "NHWC");
+      else if (perm == ArrayRef<int64_t>{0, 3, 1, 2})
+        std::tie(src, dst) = std::make_pair("NHWC", "NCHW");
+      else if (perm == ArrayRef<int64_t>{2, 3, 1, 0}) // a run-time weight
+        std::tie(src, dst) = std::make_pair("OIHW", "HWIO");
+      else if (perm == ArrayRef<int64_t>{3, 2, 0, 1})
+        std::tie(src, dst) = std::make_pair("HWIO", "OIHW");
+      else
+        continue;
+      OpBuilder b(t);
+      auto lt = LayoutTransformOp::create(b, t.getLoc(), t.getData(), src, dst);
+      t.getResult().replaceAllUsesWith(lt.getResult());
+      t.erase();
+    }
   }
 };
 

@@ -946,9 +946,9 @@ class ConvertLayout(_PipelinePass):
     "ConvertLayout", opt level 3, requires InferType and CanonicalizeOps, a function pass).
     ``desired_layouts`` is TVM's dict ``{"nn.conv2d": [data_layout, kernel_layout]}``:
     ``["NHWC", "default"]`` (kernel HWIO) or ``["NCHW", "default"]`` (kernel OIHW), the kernel
-    layout also spelled out. Every ``nn.conv2d`` gets those layouts, with ``transpose``s of its
-    data and weight before it and back after it (TVM: ``layout_transform``s), and the
-    transposes are moved through the ops that can take the new layout (elementwise and
+    layout also spelled out. Every ``nn.conv2d`` gets those layouts, with a ``layout_transform``
+    of its data (and a transposed weight) before it and back after it, as TVM writes them, and
+    the layout changes are moved through the ops that can take the new layout (elementwise and
     broadcast ops, ``nn.bias_add``, pools, reductions, ``concatenate``), so they cancel between
     convolutions. Other operators' layouts (``nn.conv2d_transpose``, ``qnn.conv2d``, ...) and
     other kernel layouts are not converted: asking for them is a ``ValueError``::
@@ -957,9 +957,9 @@ class ConvertLayout(_PipelinePass):
         >>> x, w = relay.var("x", shape=(1, 3, 8, 8)), relay.var("w", shape=(4, 3, 3, 3))
         >>> mod = relay.IRModule.from_expr(relay.Function([x, w], relay.nn.relu(relay.nn.conv2d(x, w))))
         >>> out = relay.transform.ConvertLayout({"nn.conv2d": ["NHWC", "default"]})(mod)
-        >>> body = out["main"].body        # the transpose back to NCHW after the relu
-        >>> body.op.name, body.args[0].args[0].attrs["data_layout"]
-        ('transpose', 'NHWC')
+        >>> body = out["main"].body        # back to NCHW after the relu
+        >>> body.op.name, body.attrs["src_layout"], body.args[0].args[0].attrs["data_layout"]
+        ('layout_transform', 'NHWC', 'NHWC')
     """
 
     _info = PassInfo(3, "ConvertLayout", ["InferType", "CanonicalizeOps"])
@@ -984,7 +984,8 @@ class ConvertLayout(_PipelinePass):
             raise ValueError("ConvertLayout: nn.conv2d layouts are ['NHWC', 'default'|'HWIO'] or "
                              f"['NCHW', 'default'|'OIHW'], got {layouts!r}")
         self.desired_layouts = {"nn.conv2d": [data, kernel]}
-        self.passes = f"relay-convert-layout{{desired-layout={data} constant-weights-only=false}}"
+        self.passes = (f"relay-convert-layout{{desired-layout={data} constant-weights-only=false "
+                       "layout-transforms=true}")
 
 
 class _CPUTargetPass(FunctionPass):
