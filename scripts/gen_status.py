@@ -78,14 +78,16 @@ KNOWN_GAPS: List[Tuple[int, str, str]] = [
          "campaigns go on); float16/bfloat16 programs on vulkan-spirv compute wrong values with "
          "IREE's default Vulkan target on lavapipe (reproduced with IREE alone; see passes.md, "
          "ToMixedPrecision)", "fuzzing_programs.md"),
-    (30, "Speed on CPU: CNNs ~1.4-1.5x onnxruntime, DQN and the LSTM ~2x (fixed costs), ViT-Tiny "
-         "~1.2x; no IREE flag, im2col threshold or linalg Winograd tried in session 23 pays "
-         "(bench/PARTIAL.md); weights travel in a parameter archive (compile time and memory below "
-         "IREE's ONNX path)", "../bench/RESULTS.md"),
-    (31, "Relay's optimizer: every pass of the issue is in; "
-         "AlterOpLayout, FlattenAtrousConv and their blocked-conv and space/batch operators are "
-         "Python (no dialect ops yet); on IREE the optimizer changes no run time measurably "
-         "(bench/OPTIMIZER.md)", "optimizer.md"),
+    (30, "Speed on CPU: CNNs ~1.4-1.8x onnxruntime in the last quiet run (session 23), DQN and "
+         "the LSTM ~1.1-1.2x, ViT-Tiny ~1.4x; since then zero paddings fuse into window ops and "
+         "softmax is maps (MobileNetV2 0.79x, ViT-Tiny 0.95x one-thread CPU time, session 24; no "
+         "quiet wall-clock run yet, bench/PARTIAL.md); weights travel in a parameter archive "
+         "(compile time and memory below IREE's ONNX path)", "../bench/RESULTS.md"),
+    (31, "Relay's optimizer: every pass of the issue is in (SimplifyExprPostAlterOp since "
+         "session 24); AlterOpLayout, FlattenAtrousConv and qnn Legalize are Python passes and their "
+         "blocked-conv and space/batch operators have no dialect ops yet; on IREE the optimizer "
+         "changes no run time measurably, and O3 lowers DQN to O0's program since session 24 "
+         "(bench/OPTIMIZER.md; no quiet rerun yet)", "optimizer.md"),
     (33, "Quantization: qnn, relay.quantize, quantized ONNX, TFLite (54 builtins) and the "
          "int4/float8 element types are in; int8 speed (one thread CPU time): ResNet-18 2.3x "
          "onnxruntime int8 and 2.1x faster than our float32, MobileNetV2 2.6x onnxruntime int8 and "
