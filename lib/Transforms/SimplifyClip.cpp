@@ -103,8 +103,7 @@ bool castIsExact(const Values &v, Type to) {
     return v.lo >= min && v.hi <= max;
   }
   if (toFloat)
-    return std::max(std::fabs(v.lo), std::fabs(v.hi)) <=
-           exactIntegers(toFloat);
+    return std::max(std::fabs(v.lo), std::fabs(v.hi)) <= exactIntegers(toFloat);
   return false;
 }
 

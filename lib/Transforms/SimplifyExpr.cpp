@@ -307,7 +307,8 @@ struct GreedyPass : Base {
   void runOnOperation() override {
     RewritePatternSet patterns(&this->getContext());
     populate(patterns);
-    if (failed(applyPatternsGreedily(this->getOperation(), std::move(patterns))))
+    if (failed(
+            applyPatternsGreedily(this->getOperation(), std::move(patterns))))
       return this->signalPassFailure();
   }
 };

@@ -597,12 +597,13 @@ void relay::populatePoolToLinalgPatterns(const TypeConverter &tc,
   addPoolPatterns<MaxPool1DOp, AvgPool1DOp, 1>(tc, patterns);
   addPoolPatterns<MaxPool2DOp, AvgPool2DOp, 2>(tc, patterns);
   addPoolPatterns<MaxPool3DOp, AvgPool3DOp, 3>(tc, patterns);
-  patterns.add<BlockedPool<MaxPool1DOp>, BlockedPool<AvgPool1DOp>,
-               BlockedPool<MaxPool2DOp>, BlockedPool<AvgPool2DOp>,
-               BlockedPool<MaxPool3DOp>, BlockedPool<AvgPool3DOp>,
-               BlockedPool<GlobalAvgPool2DOp>, BlockedPool<GlobalMaxPool2DOp>,
-               BlockedPool<AdaptiveAvgPool2DOp>,
-               BlockedPool<AdaptiveMaxPool2DOp>>(tc, patterns.getContext());
+  patterns
+      .add<BlockedPool<MaxPool1DOp>, BlockedPool<AvgPool1DOp>,
+           BlockedPool<MaxPool2DOp>, BlockedPool<AvgPool2DOp>,
+           BlockedPool<MaxPool3DOp>, BlockedPool<AvgPool3DOp>,
+           BlockedPool<GlobalAvgPool2DOp>, BlockedPool<GlobalMaxPool2DOp>,
+           BlockedPool<AdaptiveAvgPool2DOp>, BlockedPool<AdaptiveMaxPool2DOp>>(
+          tc, patterns.getContext());
   patterns.add<GlobalAvgPool2DPattern, GlobalMaxPool2DPattern,
                AdaptivePool2DPattern<AdaptiveAvgPool2DOp, false>,
                AdaptivePool2DPattern<AdaptiveMaxPool2DOp, true>>(

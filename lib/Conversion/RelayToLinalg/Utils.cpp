@@ -416,8 +416,8 @@ dropBroadcastUnitDims(OpBuilder &b, Location loc, Value input, int64_t offset,
   if (static_cast<int64_t>(shape.size()) == type.getRank())
     return {input, map};
   // every dim broadcasts: `groups` is empty, a collapse to rank 0
-  auto collapsed = RankedTensorType::get(shape, type.getElementType(),
-                                         type.getEncoding());
+  auto collapsed =
+      RankedTensorType::get(shape, type.getElementType(), type.getEncoding());
   return {tensor::CollapseShapeOp::create(b, loc, collapsed, input, groups),
           map};
 }

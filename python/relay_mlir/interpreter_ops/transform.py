@@ -8,6 +8,7 @@ import numpy as np
 
 from ..errors import RelayRuntimeError
 from ._common import _arr, _axis, _f64, _is_float, _same_dtype
+from ._layout import layout_transform
 from ._registry import _reg
 from ._run_time import _run_time_shape, _slice_indices
 from .elementwise import _cast
@@ -265,57 +266,10 @@ def _arange(args, attrs):
     return _arr(start + np.arange(n, dtype=np.int64) * step, dt)
 
 
-def _parse_layout(layout: str):
-    """``"NCHW4c"`` -> [('N', None), ('C', None), ('H', None), ('W', None), ('c', 4)]."""
-    out, num = [], ""
-    for ch in layout:
-        if ch.isdigit():
-            num += ch
-        else:
-            out.append((ch, int(num) if num else None))
-            num = ""
-    return out
-
-
 @_reg("layout_transform")
 def _layout_transform(args, attrs):
     (x,) = args
-    src, dst = _parse_layout(attrs["src_layout"]), _parse_layout(attrs["dst_layout"])
-    # to the primal layout: merge each sub-axis into its primal axis
-    primal = [c for c, _ in src if c.isupper()]
-    factors = {c.upper(): f for c, f in src if c.islower()}
-    y = x
-    letters = [c for c, _ in src]
-    # order: the primal axes in src order, each followed by its sub-axis
-    perm = []
-    for c in primal:
-        perm.append(letters.index(c))
-        if c in factors:
-            perm.append(letters.index(c.lower()))
-    y = np.transpose(y, perm)
-    shape = []
-    k = 0
-    for c in primal:
-        if c in factors:
-            shape.append(y.shape[k] * y.shape[k + 1])
-            k += 2
-        else:
-            shape.append(y.shape[k])
-            k += 1
-    y = y.reshape(shape)
-    # split for dst and permute
-    dfactors = {c.upper(): f for c, f in dst if c.islower()}
-    split_shape, split_names = [], []
-    for c, d in zip(primal, y.shape):
-        if c in dfactors:
-            f = dfactors[c]
-            split_shape += [d // f, f]
-            split_names += [c, c.lower()]
-        else:
-            split_shape.append(d)
-            split_names.append(c)
-    y = y.reshape(split_shape)
-    return np.ascontiguousarray(np.transpose(y, [split_names.index(c) for c, _ in dst]))
+    return layout_transform(x, attrs["src_layout"], attrs["dst_layout"])
 
 
 @_reg("strided_set")
