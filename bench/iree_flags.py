@@ -37,6 +37,7 @@ VARIANTS: Dict[str, List[str]] = {
     "ukernels": ["--iree-llvmcpu-enable-ukernels=all"],
     "O3": ["--iree-opt-level=O3"],
     "aggressive-fusion": ["--iree-dispatch-creation-enable-aggressive-fusion"],
+    "no-pad-into-consumer": ["--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops=false"],
     "pad-into-consumer": ["--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops"],
     "pad-into-producer": ["--iree-dispatch-creation-enable-fuse-padding-into-linalg-producer-ops"],
     "pad-handling": ["--iree-flow-enable-pad-handling"],
@@ -46,6 +47,11 @@ VARIANTS: Dict[str, List[str]] = {
                          "--iree-dispatch-creation-experimental-set-data-tiling-ops=convolution"],
     "tile-bytes-64k": ["--iree-llvmcpu-matmul-tile-bytes=65536"],
     "tile-bytes-512k": ["--iree-llvmcpu-matmul-tile-bytes=524288"],
+    "threads-2": ["--iree-llvmcpu-number-of-threads=2"],
+    "threads-4": ["--iree-llvmcpu-number-of-threads=4"],
+    "threads-16": ["--iree-llvmcpu-number-of-threads=16"],
+    "distribution-16": ["--iree-llvmcpu-distribution-size=16"],
+    "distribution-64": ["--iree-llvmcpu-distribution-size=64"],
 }
 
 
@@ -72,14 +78,18 @@ def lower(model: str, wd: Path) -> List[Path]:
     return bench_inputs(model, wd)
 
 
-def cpu_ms(vmfb: Path, inputs: List[Path]) -> float:
-    """Fastest CPU time per call (ms) of 5 repetitions of ``main`` on local-sync."""
-    out = subprocess.run([_tool("iree-benchmark-module"), f"--module={vmfb}", "--device=local-sync",
+def cpu_ms(vmfb: Path, inputs: List[Path], threads: int = 0) -> float:
+    """Fastest time per call (ms) of 5 repetitions of ``main``: with ``threads`` = 0 the CPU
+    time on local-sync (one thread); otherwise the wall time on local-task with that many
+    workers (only meaningful on a quiet machine)."""
+    device = (["--device=local-sync"] if not threads else
+              ["--device=local-task", f"--task_topology_group_count={threads}"])
+    out = subprocess.run([_tool("iree-benchmark-module"), f"--module={vmfb}", *device,
                           "--function=main", *[f"--input=@{f}" for f in inputs],
                           "--benchmark_repetitions=5", "--benchmark_min_time=0.3s"],
                          capture_output=True, text=True, check=True).stdout
-    cpu = re.findall(r"^BM_main\S*real_time\s+[\d.]+ ms\s+([\d.]+) ms", out, re.M)
-    return min(float(x) for x in cpu)
+    times = re.findall(r"^BM_main\S*real_time\s+([\d.]+) ms\s+([\d.]+) ms", out, re.M)
+    return min(float(t[1] if not threads else t[0]) for t in times)
 
 
 def main(argv=None) -> int:
@@ -89,6 +99,9 @@ def main(argv=None) -> int:
                     help="comma-separated, from: " + ", ".join(VARIANTS))
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--workdir", help="keep the lowered programs and .vmfb files here")
+    ap.add_argument("--wall-threads", type=int, default=0,
+                    help="time the wall clock on local-task with this many workers instead of "
+                         "one thread's CPU time (quiet machine only)")
     a = ap.parse_args(argv)
     from relay_mlir.compiler import get_target
     tgt = get_target("llvm-cpu")
@@ -112,8 +125,10 @@ def main(argv=None) -> int:
             runs[(model, v)] = (vmfb, inputs, [])
     for _ in range(a.rounds):  # interleaved: every variant once per round
         for vmfb, inputs, times in runs.values():
-            times.append(cpu_ms(vmfb, inputs))
-    print(f"CPU ms per call, local-sync, min of {a.rounds} rounds (x base)\n")
+            times.append(cpu_ms(vmfb, inputs, a.wall_threads))
+    what = (f"wall ms per call, local-task with {a.wall_threads} workers" if a.wall_threads
+            else "CPU ms per call, local-sync")
+    print(f"{what}, min of {a.rounds} rounds (x base)\n")
     print("| model | " + " | ".join(variants) + " |")
     print("|---|" + "---:|" * len(variants))
     for model in a.models.split(","):
