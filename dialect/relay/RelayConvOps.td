@@ -76,6 +76,60 @@ def Relay_Conv3DOp : Relay_ConvNDOp<"nn.conv3d", 3, 0, "{1, 1, 1}",
   }];
 }
 
+// TVM's blocked convolutions (AlterOpLayout on x86, python/tvm/topi/x86/
+// conv2d_alter_op.py): nn.conv2d's attributes with the data `NCHW{n}c`, the
+// kernel `OIHW{n}i{m}o` (depthwise `OIHW1i{m}o`) and the result `out_layout`
+// (`NCHW{m}c`; empty: `data_layout`). `channels` and `groups` count whole
+// channels. Typed by `inferBlockedConv2D`: nn.conv2d's rule on the unblocked
+// operands, the result blocked as `out_layout` says.
+class Relay_BlockedConv2DOp<string mnemonic> : Relay_Operator<mnemonic> {
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$weight,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       StrAttr:$data_layout,
+                       StrAttr:$kernel_layout,
+                       DefaultValuedAttr<StrAttr, "\"\"">:$out_layout,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+  let typeRule = "inferBlockedConv2D(site, adaptor.getData().getType(), "
+                 "adaptor.getWeight().getType(), adaptor.getStrides(), "
+                 "adaptor.getPadding(), adaptor.getDilation(), "
+                 "adaptor.getGroups(), adaptor.getChannels(), "
+                 "adaptor.getKernelSize(), adaptor.getDataLayout(), "
+                 "adaptor.getKernelLayout(), adaptor.getOutLayout(), "
+                 "adaptor.getOutDtype())";
+}
+
+def Relay_Conv2DNCHWcOp : Relay_BlockedConv2DOp<"nn.contrib_conv2d_NCHWc"> {
+  let summary = "2-D convolution of channel-blocked data (TVM's x86 layout)";
+  let description = [{
+    `[N, C/n, H, W, n]` data, `[O/m, I/n, KH, KW, n, m]` kernel
+    (`OIHW{n}i{m}o`), result `[N, O/m', OH, OW, m']` for `out_layout`
+    `NCHW{m'}c`: nn.conv2d on the unblocked operands.
+
+    ```mlir
+    %y = relay.nn.contrib_conv2d_NCHWc %x, %w {data_layout = "NCHW4c", kernel_layout = "OIHW4i4o", out_layout = "NCHW4c", padding = array<i64: 1, 1>} : (tensor<1x2x5x5x4xf32>, tensor<2x2x3x3x4x4xf32>) -> tensor<1x2x5x5x4xf32>
+    ```
+  }];
+}
+
+def Relay_DepthwiseConv2DNCHWcOp
+    : Relay_BlockedConv2DOp<"nn.contrib_depthwise_conv2d_NCHWc"> {
+  let summary = "depthwise 2-D convolution of channel-blocked data";
+  let description = [{
+    As `nn.contrib_conv2d_NCHWc` with `groups` = the input channels and the
+    kernel `OIHW1i{m}o`: `[O/m, 1, KH, KW, 1, m]`.
+
+    ```mlir
+    %y = relay.nn.contrib_depthwise_conv2d_NCHWc %x, %w {data_layout = "NCHW4c", groups = 8 : i64, kernel_layout = "OIHW1i4o", out_layout = "NCHW4c"} : (tensor<1x2x5x5x4xf32>, tensor<2x1x3x3x1x4xf32>) -> tensor<1x2x3x3x4xf32>
+    ```
+  }];
+}
+
 def Relay_Conv2DTransposeOp : Relay_Operator<"nn.conv2d_transpose"> {
   let summary = "2-D transposed convolution (Relay's `nn.conv2d_transpose`)";
   let description = [{

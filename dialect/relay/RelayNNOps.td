@@ -230,4 +230,45 @@ def Relay_SpaceToDepthOp : Relay_Operator<"nn.space_to_depth"> {
                  "adaptor.getBlockSize(), adaptor.getLayout())";
 }
 
+// TVM's nn.space_to_batch_nd / nn.batch_to_space_nd (topi semantics): data
+// [N, S1..SM, rest...] and `block_shape` [b1..bM]; `paddings` / `crops` are
+// (before, after) per spatial dim, flattened ([b1, a1, b2, a2, ...]) as
+// nn.pad's `pad_width`.
+def Relay_SpaceToBatchNDOp : Relay_Operator<"nn.space_to_batch_nd"> {
+  let summary = "moves spatial blocks into the batch";
+  let description = [{
+    Pads each `Si` to `Pi` (a multiple of `bi`) with `pad_value`; the result
+    is `[b1*..*bM*N, P1/b1, .., PM/bM, rest...]`, the block offsets outermost
+    in the batch.
+
+    ```mlir
+    %y = relay.nn.space_to_batch_nd %x {block_shape = array<i64: 2, 2>, paddings = array<i64: 0, 0, 0, 0>} : (tensor<1x4x4x3xf32>) -> tensor<4x2x2x3xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       DenseI64ArrayAttr:$block_shape,
+                       DenseI64ArrayAttr:$paddings,
+                       DefaultValuedAttr<F64Attr, "0.0">:$pad_value);
+  let typeRule = "inferSpaceToBatchND(site, adaptor.getData().getType(), "
+                 "adaptor.getBlockShape(), adaptor.getPaddings())";
+}
+
+def Relay_BatchToSpaceNDOp : Relay_Operator<"nn.batch_to_space_nd"> {
+  let summary = "moves batch blocks back into the spatial dims";
+  let description = [{
+    The inverse of `nn.space_to_batch_nd`: `[B, S1..SM, rest...]` to
+    `[B/(b1*..*bM), S1*b1 - c1, .., SM*bM - cM, rest...]`, `ci` the crops of
+    dim `i` (begin + end).
+
+    ```mlir
+    %y = relay.nn.batch_to_space_nd %x {block_shape = array<i64: 2, 2>, crops = array<i64: 0, 0, 1, 1>} : (tensor<4x2x2x3xf32>) -> tensor<1x4x2x3xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       DenseI64ArrayAttr:$block_shape,
+                       DenseI64ArrayAttr:$crops);
+  let typeRule = "inferBatchToSpaceND(site, adaptor.getData().getType(), "
+                 "adaptor.getBlockShape(), adaptor.getCrops())";
+}
+
 #endif // RELAY_NN_OPS_TD

@@ -205,6 +205,17 @@ FailureOr<Type> inferDepthToSpace(ErrorSite site, Type data, int64_t blockSize,
 FailureOr<Type> inferSpaceToDepth(ErrorSite site, Type data, int64_t blockSize,
                                   StringRef layout);
 
+/// nn.space_to_batch_nd: [N, S.., rest..] -> [N * prod(b), (Si + pads) / bi,
+/// rest..]; `paddings` flattened (before, after) pairs, >= 0.
+FailureOr<Type> inferSpaceToBatchND(ErrorSite site, Type data,
+                                    ArrayRef<int64_t> blockShape,
+                                    ArrayRef<int64_t> paddings);
+/// nn.batch_to_space_nd: [B, S.., rest..] -> [B / prod(b), Si * bi - crops,
+/// rest..]; `crops` flattened (begin, end) pairs, >= 0.
+FailureOr<Type> inferBatchToSpaceND(ErrorSite site, Type data,
+                                    ArrayRef<int64_t> blockShape,
+                                    ArrayRef<int64_t> crops);
+
 //===----------------------------------------------------------------------===//
 // Conv: N-d and transposed convolutions (lib/Relations/Conv.cpp)
 //===----------------------------------------------------------------------===//
@@ -221,6 +232,15 @@ FailureOr<Type> inferConv(ErrorSite site, Type data, Type weight,
                           std::optional<ArrayRef<int64_t>> kernelSize,
                           StringRef dataLayout, StringRef kernelLayout,
                           StringRef outLayout, std::optional<Type> outDtype);
+/// nn.contrib_conv2d_NCHWc / nn.contrib_depthwise_conv2d_NCHWc: data
+/// `NCHW{n}c`, kernel `OIHW{n}i{m}o`, result `out_layout` (`NCHW{k}c`, empty:
+/// `dataLayout`); nn.conv2d's rule on the unblocked operands.
+FailureOr<Type> inferBlockedConv2D(
+    ErrorSite site, Type data, Type weight, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, int64_t groups,
+    std::optional<int64_t> channels,
+    std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
+    StringRef kernelLayout, StringRef outLayout, std::optional<Type> outDtype);
 /// nn.conv2d_transpose (weight canonically IOHW).
 FailureOr<Type> inferConv2DTranspose(
     ErrorSite site, Type data, Type weight, ArrayRef<int64_t> strides,

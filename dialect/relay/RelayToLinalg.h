@@ -34,10 +34,11 @@ public:
 void populateElementwiseToLinalgPatterns(const TypeConverter &typeConverter,
                                          RewritePatternSet &patterns);
 /// dense, bias_add, matmul, batch_matmul, activations, dropout, pad,
-/// upsampling, depth_to_space/space_to_depth, batch_flatten.
+/// upsampling, depth_to_space/space_to_depth, space_to_batch_nd/
+/// batch_to_space_nd, batch_flatten.
 void populateNNToLinalgPatterns(const TypeConverter &typeConverter,
                                 RewritePatternSet &patterns);
-/// conv1d/2d/3d, conv2d_transpose.
+/// conv1d/2d/3d, conv2d_transpose, the blocked contrib_*conv2d_NCHWc.
 void populateConvToLinalgPatterns(const TypeConverter &typeConverter,
                                   RewritePatternSet &patterns);
 /// Every pool: max/avg 1-D/2-D/3-D, global and adaptive.

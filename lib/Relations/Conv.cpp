@@ -1,6 +1,7 @@
 //===- Conv.cpp - typing rules of the convolutions ------------------------===//
 //
-// Conv (nn.conv1d, nn.conv2d, nn.conv3d) and Conv2DTranspose, with Relay's
+// Conv (nn.conv1d, nn.conv2d, nn.conv3d), Conv2DTranspose and the blocked
+// 2-D convolutions of TVM's x86 AlterOpLayout (nn.contrib_*_NCHWc), with Relay's
 // semantics (src/relay/op/nn/convolution.cc): the same attributes, defaults
 // and output-size formulas; `?` dims propagate.
 //
@@ -253,4 +254,110 @@ FailureOr<Type> relay::inferConv2DTranspose(
   if (failed(dtype))
     return failure();
   return inLayout(canon, *ol, *dtype);
+}
+
+//===----------------------------------------------------------------------===//
+// BlockedConv2D: nn.contrib_conv2d_NCHWc, nn.contrib_depthwise_conv2d_NCHWc
+//===----------------------------------------------------------------------===//
+
+/// The block factor `n` of a data layout `NCHW{n}c` (`what` names the
+/// attribute).
+static FailureOr<int64_t> channelBlock(ErrorSite site, StringRef layout,
+                                       StringRef what) {
+  StringRef digits = layout;
+  int64_t n = 0;
+  if (!digits.consume_front("NCHW") || !digits.consume_back("c") ||
+      digits.getAsInteger(10, n) || n < 1)
+    return site.emitError() << what << " \"" << layout
+                            << "\" is not supported (expected NCHW<n>c with "
+                               "n >= 1, e.g. NCHW8c)";
+  return n;
+}
+
+/// The block factors (in, out) of a kernel layout `OIHW{n}i{m}o`.
+static FailureOr<std::pair<int64_t, int64_t>>
+kernelBlocks(ErrorSite site, StringRef layout) {
+  StringRef rest = layout;
+  int64_t in = 0, out = 0;
+  bool ok = rest.consume_front("OIHW") && rest.consume_back("o");
+  auto [inDigits, outDigits] = rest.split('i');
+  if (!ok || inDigits.getAsInteger(10, in) || outDigits.getAsInteger(10, out) ||
+      in < 1 || out < 1)
+    return site.emitError() << "kernel_layout \"" << layout
+                            << "\" is not supported (expected OIHW<n>i<m>o "
+                               "with n, m >= 1, e.g. OIHW8i8o)";
+  return std::make_pair(in, out);
+}
+
+/// Checks that the inner block dims (the last `blocks.size()`) of `type` are
+/// `blocks`, as `layout` (of the operand `what`) says.
+static LogicalResult checkInnerBlocks(ErrorSite site, RankedTensorType type,
+                                      ArrayRef<int64_t> blocks, StringRef what,
+                                      StringRef layout) {
+  int64_t first = type.getRank() - static_cast<int64_t>(blocks.size());
+  for (auto [k, block] : llvm::enumerate(blocks)) {
+    int64_t dim = type.getDimSize(first + k);
+    if (!isAny(dim) && dim != block)
+      return site.emitError() << what << " dim " << first + k << " is " << dim
+                              << ", but its layout " << layout << " says "
+                              << block;
+  }
+  return success();
+}
+
+FailureOr<Type> relay::inferBlockedConv2D(
+    ErrorSite site, Type dataType, Type weightType, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, int64_t groups,
+    std::optional<int64_t> channels,
+    std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
+    StringRef kernelLayout, StringRef outLayout, std::optional<Type> outDtype) {
+  if (outLayout.empty())
+    outLayout = dataLayout;
+  FailureOr<int64_t> c = channelBlock(site, dataLayout, "data_layout");
+  if (failed(c))
+    return failure();
+  FailureOr<std::pair<int64_t, int64_t>> io = kernelBlocks(site, kernelLayout);
+  if (failed(io))
+    return failure();
+  FailureOr<int64_t> oc = channelBlock(site, outLayout, "out_layout");
+  if (failed(oc))
+    return failure();
+  FailureOr<RankedTensorType> data =
+      tensorTypeOfRank(site, dataType, "data", 5);
+  if (failed(data))
+    return failure();
+  FailureOr<RankedTensorType> weight =
+      tensorTypeOfRank(site, weightType, "weight", 6);
+  if (failed(weight))
+    return failure();
+  if (failed(checkInnerBlocks(site, *data, {*c}, "data", dataLayout)) ||
+      failed(checkInnerBlocks(site, *weight, {io->first, io->second},
+                              "weight", kernelLayout)))
+    return failure();
+  // nn.conv2d's rule on the unblocked operands (NCHW, OIHW).
+  ArrayRef<int64_t> d = data->getShape(), w = weight->getShape();
+  FailureOr<int64_t> inChannels = mulDims(site, d[1], *c, "data channels");
+  FailureOr<int64_t> outs = mulDims(site, w[0], io->second, "weight O");
+  FailureOr<int64_t> ins = mulDims(site, w[1], io->first, "weight I");
+  if (failed(inChannels) || failed(outs) || failed(ins))
+    return failure();
+  auto plainData = RankedTensorType::get({d[0], *inChannels, d[2], d[3]},
+                                         data->getElementType());
+  auto plainWeight = RankedTensorType::get({*outs, *ins, w[2], w[3]},
+                                           weight->getElementType());
+  FailureOr<Type> plain =
+      inferConv(site, plainData, plainWeight, 2, /*depthwise=*/true, strides,
+                padding, dilation, groups, channels, kernelSize, "NCHW",
+                "OIHW", "NCHW", outDtype);
+  if (failed(plain))
+    return failure();
+  auto result = cast<RankedTensorType>(*plain);
+  ArrayRef<int64_t> r = result.getShape();
+  if (!isAny(r[1]) && r[1] % *oc != 0)
+    return site.emitError() << "output channels " << r[1]
+                            << " do not split into blocks of " << *oc
+                            << " (out_layout " << outLayout << ")";
+  int64_t blocks = isAny(r[1]) ? kAny : r[1] / *oc;
+  return Type(RankedTensorType::get({r[0], blocks, r[2], r[3], *oc},
+                                    result.getElementType()));
 }

@@ -39,9 +39,11 @@ CanonicalizeOps first; TVM's int8
 ``OIHW{n}i{m}o4i`` kernels of VNNI targets (int8 convolutions on a target with more than 4
 lanes stay ``nn.conv2d``).
 
-Why a Python pass: the rewrite needs the current Target and produces operators that exist in
-the expression tree only (relay_mlir.blocked_conv); ``compile()`` never runs it (the layouts
-for IREE are chosen in relay-to-iree-input, docs/optimizer.md).
+Why a Python pass: the rewrite needs the current Target; ``compile()`` never runs it (the
+layouts for IREE are chosen in relay-to-iree-input, docs/optimizer.md). Its blocked
+convolutions are dialect operators (``relay.nn.contrib_conv2d_NCHWc``, lowered as
+``layout_transform`` + ``nn.conv2d`` + ``layout_transform``), so its result compiles and
+survives MLIR passes as it is.
 """
 from __future__ import annotations
 

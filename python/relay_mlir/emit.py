@@ -45,10 +45,9 @@ from .adt import (Constructor, Match, Pattern, PatternConstructor, PatternTuple,
                   PatternWildcard, pattern_vars)
 from .errors import CompileError, Diagnostic
 from .analysis import free_vars
-from .defined_ops import DEFINED_AT_EMISSION, DEFINED_MARK, mark
 from .narrow_dtypes import NARROW_DTYPES, NARROW_INTS, to_storage
 from .expr_functor import ExprFunctor, ExprVisitor, _unwrap
-from .op.dyn import type_of
+from .op.nn import PAIRED_ATTRS
 from .ty import FuncType, TensorType, TupleType, Type, dtype_to_mlir, from_mlir
 
 __all__ = ["EmittedModule", "emit_module", "to_attribute", "location_of", "mlir_diagnostics",
@@ -990,16 +989,12 @@ class _Emitter(ExprFunctor):
         ir = self.ir
         if isinstance(ex.op, E.Op) and ex.op.name in _REGION_MARKERS and len(ex.args) == 1:
             return self._operand(ex.args[0])  # BYOC's region markers are their value (issue 34)
-        if isinstance(ex.op, E.Op) and ex.op.name in DEFINED_AT_EMISSION:
-            defn = DEFINED_AT_EMISSION[ex.op.name](ex, lambda e: self._static_shape(ex, e))
-            value = self.visit(defn)  # relay_mlir.defined_ops
-            value.owner.attributes[DEFINED_MARK] = self.ir.StringAttr.get(mark(ex))
-            self.key_of[ex] = self.key_of[defn]
-            return value
         if isinstance(ex.op, E.Op):
             args = [self._operand(a) for a in ex.args]
             attrs = {}
             for k, val in ex.attrs.items():
+                if k in PAIRED_ATTRS:  # (before, after) pairs, flattened as the dialect has them
+                    val = [v for pair in val for v in pair]
                 try:
                     a = to_attribute(k, val)
                 except (TypeError, ValueError) as err:
@@ -1047,23 +1042,6 @@ class _Emitter(ExprFunctor):
     def _global_fn(self, ex: E.GlobalVar, gv: E.GlobalVar):
         return self.build(ex, "relay.global_fn", attrs={
             "callee": self.ir.FlatSymbolRefAttr.get(gv.name_hint)}).result
-
-    def _static_shape(self, ex: E.Call, e: E.Expr) -> List[int]:
-        """The static shape of ``ex``'s operand ``e`` as emitted (a located error otherwise)."""
-        t = self._operand(e).type
-        try:
-            shape = list(self.ir.RankedTensorType(t).shape)
-        except ValueError:  # not a ranked tensor (!relay.incomplete, a tuple)
-            shape = [-1]
-        if all(d >= 0 for d in shape):
-            return shape
-        try:  # not typed yet where it is emitted: its type on its own (InferType)
-            shape = list(type_of(e)[0])
-        except TypeError:
-            shape = [None]
-        if all(d is not None for d in shape):
-            return shape
-        raise self.error(ex, f"'{ex.op.name}' needs an operand of static shape, got {t}")
 
     def _operand(self, e: E.Expr):
         """``visit(e)`` as an operand: a generic global function becomes its

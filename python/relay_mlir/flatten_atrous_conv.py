@@ -14,8 +14,9 @@ padding is what the three operators compute: ``before = paddings[i][0] - crops[i
 rewrite needs a 2-entry ``block_shape``, ``pad_value`` 0, a conv2d with strides 1, dilation
 1 and no padding of its own, and paddings at least the crops; otherwise the three stay.
 
-Why a Python pass: ``nn.space_to_batch_nd`` / ``nn.batch_to_space_nd`` are operators of the
-expression tree only (relay_mlir.space_batch), so the pattern exists only there.
+Why a Python pass: it was written when ``nn.space_to_batch_nd`` / ``nn.batch_to_space_nd``
+were operators of the expression tree only; they are dialect operators now (issue 31), so a
+rewrite pattern in lib/Transforms could replace this pass (not done yet).
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from typing import Optional
 from .expr import Call, Expr, Op
 from .expr_functor import ExprMutator
 from .op import nn
-from .space_batch import BATCH_TO_SPACE, SPACE_TO_BATCH
+from .op.nn import BATCH_TO_SPACE, SPACE_TO_BATCH
 
 __all__ = ["flatten_atrous_conv"]
 

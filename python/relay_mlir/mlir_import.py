@@ -28,10 +28,10 @@ from .adt import (Clause, Constructor, Match, Pattern, PatternConstructor, Patte
 from ._worker import isolate_default, parse_in_child
 from .emit import VAR_LOC_PREFIX, location_of, new_context, parse_module
 from .errors import CompileError, Diagnostic
-from .defined_ops import DEFINED_MARK, regroup
 from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
                    RefWrite, Tuple, TupleGetItem, Var)
 from .module import IRModule
+from .op.nn import PAIRED_ATTRS
 from .ty import (FuncType, GlobalTypeVar, IncompleteType, RefType, TupleType, Type, TypeCall,
                  TypeVar, from_mlir, mlir_to_dtype)
 
@@ -390,9 +390,9 @@ class _Importer:
             for key in op.attributes:
                 key = getattr(key, "name", key)
                 attrs[key] = _attr_value(key, op.attributes[key])
-            marked = attrs.pop(DEFINED_MARK, None)  # the last op of a defined op's definition
-            call = Call(Op.get(name[len("relay."):]), args, attrs)
-            return call if marked is None else regroup(marked, call)
+                if key in PAIRED_ATTRS:  # the dialect's flattened (before, after) pairs
+                    attrs[key] = [attrs[key][i:i + 2] for i in range(0, len(attrs[key]), 2)]
+            return Call(Op.get(name[len("relay."):]), args, attrs)
         raise self.error(op, f"cannot convert '{name}' to Relay")
 
     def ctor(self, op, ref) -> Constructor:

@@ -51,8 +51,6 @@ LAYERS = {
     "interpreter": 3.5,
     "op._make": 4, "op.dyn": 4.5, "op.tensor": 5, "op.nn": 6, "op.image": 6, "op.index": 6, "op.reduce": 6,
     "op.transform": 6, "op": 7, "text_forms": 7.5,
-    # issue 31: operators with no dialect op yet, written as their definition by the emitter
-    "blocked_conv": 6.3, "space_batch": 6.3, "defined_ops": 6.5,
     # issue 33: relay.qnn (fixed point arithmetic, interpreter kernels, builders)
     "qnn.fixed_point": 0, "qnn.kernels": 1.2, "qnn.more_kernels": 1.3, "qnn.op.qnn": 6.5, "qnn.op": 6.6,
     "qnn": 6.7,

@@ -4,8 +4,9 @@ The reference is the element formula (TVM's topi, TensorFlow's definition), writ
 with numpy slicing: ``out[(i1*b2 + i2)*N + n, y1, y2, ...] = padded[n, y1*b1 + i1,
 y2*b2 + i2, ...]`` (checked against TVM 0.19's outputs in the side venv for a (2, 5, 6, 3)
 input, block [2, 3], paddings [[1, 0], [0, 3]], pad_value 0.5: equal). Outputs of the
-reference interpreter and of one llvm-cpu compile are compared exactly (data movement), the
-batch_to_space_nd of an ``exp`` of it to rtol 1e-6 (``exp``'s rounding).
+reference interpreter and of one llvm-cpu compile (the dialect operators' lowering) are compared
+exactly (data movement), the batch_to_space_nd of an ``exp`` of it to
+rtol 1e-6 (``exp``'s rounding).
 """
 from __future__ import annotations
 
@@ -70,6 +71,8 @@ def test_interpreter_matches_the_formula(roundtrip, case):
 
 
 def test_compiled_matches_the_formula(roundtrip):
+    # the dialect ops' lowering (lib/Conversion/RelayToLinalg/SpaceBatch.cpp; more cases,
+    # int8 and a 3-D block, in ops/test_nn.py)
     shape, block, pads, crops, value = CASES[0]
     x = np.random.default_rng(7).standard_normal(shape).astype("float32")
     s, b = relay.compile(roundtrip[0], target="llvm-cpu")(x)
@@ -77,6 +80,13 @@ def test_compiled_matches_the_formula(roundtrip):
     np.testing.assert_array_equal(np.asarray(s), want)
     np.testing.assert_allclose(np.asarray(b), _batch_to_space_ref(np.exp(want), block, crops),
                                rtol=1e-6)
+
+
+def test_emitted_as_the_dialect_operators(roundtrip):
+    from relay_mlir.emit import emit_module
+    text = emit_module(roundtrip[0]).text()
+    assert "relay.nn.space_to_batch_nd" in text and "relay.nn.batch_to_space_nd" in text
+    assert "paddings = array<i64: 1, 0, 0, 3>" in text and "crops = array<i64: 1, 0, 0, 3>" in text
 
 
 def test_text_round_trip():
@@ -107,7 +117,7 @@ def test_bad_attributes_are_named(make, expected):
 def test_shapes_that_do_not_divide_are_errors(make, expected):
     x = relay.var("x", shape=(4, 4, 4, 2))
     mod = relay.IRModule.from_expr(relay.Function([x], make(x)))
-    with pytest.raises(ValueError, match=expected):
+    with pytest.raises(ValueError, match=expected):  # the interpreter's kernel
         outputs(mod, [np.zeros((4, 4, 4, 2), "float32")])
-    with pytest.raises(ValueError, match=expected):
+    with pytest.raises(relay.CompileError, match=expected):  # the typing rule (SpaceBatch.cpp)
         relay.transform.InferType()(mod)

@@ -221,8 +221,8 @@ def test_concatenate_of_blocked_values_only_on_the_channels(axis, blocked):
 
 
 def test_blocked_convs_survive_an_mlir_pass_after_alter_op_layout():
-    # FoldConstant and SimplifyExpr run in MLIR: the blocked conv's definition goes out and
-    # comes back as the operator (relay_mlir.defined_ops.regroup), with the same values
+    # FoldConstant and SimplifyExpr run in MLIR: the blocked convs go out as the dialect's
+    # relay.nn.contrib_conv2d_NCHWc and come back as the same operators, with the same values
     mod = _conv_bias_relu_conv(8, 4)
     with Target("llvm"), PassContext(opt_level=3):
         seq = Sequential([relay.transform.CanonicalizeOps(), relay.transform.AlterOpLayout(),
@@ -230,26 +230,3 @@ def test_blocked_convs_survive_an_mlir_pass_after_alter_op_layout():
         out = seq(mod)
     assert _structure(out) == _structure(relay.fromtext(PRINTED["alter_llvm"]))
     _same_values(mod, out)
-
-
-def test_a_rewritten_definition_stays_the_operators_it_computes_with():
-    # the importer rebuilds a blocked conv only from its intact definition: here the marked
-    # last layout_transform reads a conv whose data transform is not the definition's
-    from relay_mlir.defined_ops import DEFINED_MARK, mark, regroup
-
-    x, w = relay.var("x", shape=(1, 2, 5, 5, 4)), relay.var("w", shape=(2, 2, 3, 3, 4, 4))
-    call = relay.nn.contrib_conv2d_nchwc(x, w, padding=(1, 1), data_layout="NCHW4c",
-                                         kernel_layout="OIHW4i4o", out_layout="NCHW4c")
-    assert DEFINED_MARK == "relay_mlir.defined"
-    plain = relay.var("p", shape=(1, 8, 5, 5))
-    conv = relay.nn.conv2d(plain, relay.layout_transform(w, "OIHW4i4o", "OIHW"), padding=(1, 1))
-    final = relay.layout_transform(conv, "NCHW", "NCHW4c")
-    assert regroup(mark(call), final) is final
-    intact = relay.layout_transform(relay.nn.conv2d(
-        relay.layout_transform(x, "NCHW4c", "NCHW"), relay.layout_transform(w, "OIHW4i4o", "OIHW"),
-        padding=(1, 1)), "NCHW", "NCHW4c")
-    assert regroup(mark(call), intact).op.name == "nn.contrib_conv2d_NCHWc"
-    strided = relay.layout_transform(relay.nn.conv2d(
-        relay.layout_transform(x, "NCHW4c", "NCHW"), relay.layout_transform(w, "OIHW4i4o", "OIHW"),
-        padding=(1, 1), strides=(2, 2)), "NCHW", "NCHW4c")
-    assert regroup(mark(call), strided) is strided

@@ -10,7 +10,7 @@ functions with ``relay.reshape_only=1``), FastMath (``nn.fast_softmax``, read as
 NCHW4c blocks), ``llvm -mcpu=skylake-avx512`` (NCHW16c, then NCHW8c for 8 output channels),
 a depthwise conv (``nn.contrib_depthwise_conv2d_NCHWc``, kernel OIHW1i4o) and 6 channels
 (NCHW3c: the block is the largest divisor of the channels up to the SIMD width).
-``nn.contrib_conv2d_NCHWc`` reads as that operator (relay_mlir.blocked_conv; relay-mlir's own
+``nn.contrib_conv2d_NCHWc`` reads as that operator (the dialect's, issue 31; relay-mlir's own
 AlterOpLayout is test_pass_alter_op_layout.py); every program's outputs (reference interpreter; one compiled for
 llvm-cpu) equal numpy's, rtol 1e-5, atol 1e-5.
 """

@@ -771,4 +771,5 @@ void relay::populateConvToLinalgPatterns(const TypeConverter &tc,
   patterns.add<ReportUnsupported<Conv2DOp>>(tc, ctx, conv2DUnsupported);
   populateConvNDPatterns(tc, patterns);
   populateConvTransposePatterns(tc, patterns);
+  populateBlockedConvPatterns(tc, patterns);
 }

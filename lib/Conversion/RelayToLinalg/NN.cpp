@@ -1189,4 +1189,5 @@ void relay::populateNNToLinalgPatterns(const TypeConverter &tc,
                LeakyReluPattern, PReluPattern, GeluPattern, DropoutPattern,
                PadPattern, UpSamplingPattern, DepthToSpacePattern,
                SpaceToDepthPattern>(tc, patterns.getContext());
+  populateSpaceBatchPatterns(tc, patterns);
 }

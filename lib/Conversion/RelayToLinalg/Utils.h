@@ -72,6 +72,14 @@ void populateConvNDPatterns(const TypeConverter &tc,
                             RewritePatternSet &patterns);
 void populateConvTransposePatterns(const TypeConverter &tc,
                                    RewritePatternSet &patterns);
+/// The blocked convolutions nn.contrib_*conv2d_NCHWc (BlockedConv.cpp, added
+/// by populateConvToLinalgPatterns) and nn.space_to_batch_nd /
+/// nn.batch_to_space_nd (SpaceBatch.cpp, added by populateNNToLinalgPatterns):
+/// relay-level decompositions this conversion then lowers.
+void populateBlockedConvPatterns(const TypeConverter &tc,
+                                 RewritePatternSet &patterns);
+void populateSpaceBatchPatterns(const TypeConverter &tc,
+                                RewritePatternSet &patterns);
 
 /// An N-d grouped convolution in channel-first layout as a linalg.generic:
 /// in [N, G, C/G, S...], w [G, F/G, C/G, K...], out [N, G, F/G, O...]

@@ -82,3 +82,28 @@ def _conv2d_transpose(args, attrs):
                      j * d[1]:j * d[1] + s[1] * (wd - 1) + 1:s[1]] += contrib
     out = full[:, :, lo[0]:full_h - hi[0], lo[1]:full_w - hi[1]]
     return _arr(_from_cf(out, "NCHW", ol), attrs.get("out_dtype") or x.dtype)
+
+
+def _block_factor(layout: str, prefix: str, suffix: str) -> int:
+    return int(layout[len(prefix):-len(suffix)])
+
+
+def _blocked_conv2d(args, attrs):
+    """``nn.contrib_conv2d_NCHWc`` / ``nn.contrib_depthwise_conv2d_NCHWc``: the data
+    ``[N, C/c, H, W, c]`` and the kernel ``[O/o, I/i, KH, KW, i, o]`` unblocked to NCHW / OIHW,
+    ``nn.conv2d``'s kernel, the result blocked as ``out_layout`` (``NCHW{k}c``) says."""
+    x, w = args
+    out_layout = attrs.get("out_layout") or attrs["data_layout"]
+    k = _block_factor(out_layout, "NCHW", "c")
+    n, c1, h, wd, c = x.shape
+    xc = x.transpose(0, 1, 4, 2, 3).reshape(n, c1 * c, h, wd)
+    o1, i1, kh, kw, i, o = w.shape
+    wc = w.transpose(0, 5, 1, 4, 2, 3).reshape(o1 * o, i1 * i, kh, kw)
+    conv_attrs = {key: v for key, v in attrs.items()
+                  if key not in ("data_layout", "kernel_layout", "out_layout")}
+    y = KERNELS["nn.conv2d"]([xc, wc], conv_attrs)
+    yn, yc, oh, ow = y.shape
+    return np.ascontiguousarray(y.reshape(yn, yc // k, k, oh, ow).transpose(0, 1, 3, 4, 2))
+
+
+KERNELS["nn.contrib_conv2d_NCHWc"] = KERNELS["nn.contrib_depthwise_conv2d_NCHWc"] = _blocked_conv2d

@@ -165,3 +165,66 @@ def _space_to_depth(args, attrs):
     n, c, h, w = xc.shape
     y = xc.reshape(n, c, h // b, b, w // b, b).transpose(0, 3, 5, 1, 2, 4)
     return _from_cf(y.reshape(n, c * b * b, h // b, w // b), "NCHW", layout)
+
+
+# -- nn.space_to_batch_nd / nn.batch_to_space_nd (TVM 0.19's topi semantics) ------------------
+# data [N, S1..SM, rest...], block_shape [b1..bM]; paddings / crops as (before, after) pairs
+
+def _space_to_batch_shapes(op: str, shape, block, paddings):
+    """(the split shape [N, P1/b1, b1, .., rest], the permutation putting the blocks first,
+    the result shape)."""
+    m = len(block)
+    if len(shape) < m + 1:
+        raise ValueError(f"{op}: data of rank {len(shape)} has no {m} spatial dims after the batch")
+    padded = [shape[0]] + [s + p[0] + p[1] for s, p in zip(shape[1:m + 1], paddings)] + \
+        list(shape[m + 1:])
+    for i, b in enumerate(block):
+        if padded[1 + i] % b:
+            raise ValueError(f"{op}: padded spatial dim {i} ({padded[1 + i]}) is not a multiple "
+                             f"of block_shape[{i}] = {b}")
+    split = [padded[0]]
+    for i, b in enumerate(block):
+        split += [padded[1 + i] // b, b]
+    split += padded[m + 1:]
+    perm = [2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)] + \
+        list(range(2 * m + 1, len(split)))
+    result = [int(np.prod(block)) * padded[0]] + [padded[1 + i] // b for i, b in enumerate(block)] \
+        + padded[m + 1:]
+    return split, perm, result
+
+
+def _batch_to_space_shapes(op: str, shape, block):
+    """(the split shape [b1..bM, N, S1..SM, rest], the permutation interleaving each Si with
+    its bi, the uncropped result shape)."""
+    m, nb = len(block), int(np.prod(block))
+    if len(shape) < m + 1:
+        raise ValueError(f"{op}: data of rank {len(shape)} has no {m} spatial dims after the batch")
+    if shape[0] % nb:
+        raise ValueError(f"{op}: batch {shape[0]} is not a multiple of the block size {nb}")
+    split = list(block) + [shape[0] // nb] + list(shape[1:])
+    perm = [m]
+    for i in range(m):
+        perm += [m + 1 + i, i]
+    perm += list(range(2 * m + 1, len(split)))
+    result = [shape[0] // nb] + [s * b for s, b in zip(shape[1:m + 1], block)] + list(shape[m + 1:])
+    return split, perm, result
+
+
+@_reg("nn.space_to_batch_nd")
+def _space_to_batch_nd(args, attrs):
+    (x,) = args
+    block, pads = list(attrs["block_shape"]), [list(p) for p in attrs["paddings"]]
+    split, perm, result = _space_to_batch_shapes("nn.space_to_batch_nd", x.shape, block, pads)
+    width = [(0, 0)] + [tuple(p) for p in pads] + [(0, 0)] * (x.ndim - len(block) - 1)
+    padded = np.pad(x, width, constant_values=np.asarray(attrs["pad_value"]).astype(x.dtype))
+    return np.ascontiguousarray(padded.reshape(split).transpose(perm)).reshape(result)
+
+
+@_reg("nn.batch_to_space_nd")
+def _batch_to_space_nd(args, attrs):
+    (x,) = args
+    block, crops = list(attrs["block_shape"]), [list(c) for c in attrs["crops"]]
+    split, perm, full = _batch_to_space_shapes("nn.batch_to_space_nd", x.shape, block)
+    y = np.ascontiguousarray(x.reshape(split).transpose(perm)).reshape(full)
+    index = (slice(None),) + tuple(slice(c[0], s - c[1]) for s, c in zip(full[1:], crops))
+    return np.ascontiguousarray(y[index])

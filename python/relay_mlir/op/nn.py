@@ -509,7 +509,7 @@ def space_to_depth(data: Expr, block_size: int, layout: str = "NCHW") -> Call:
                  layout=_str("layout", layout))
 
 
-# -- operators with no dialect op yet (relay_mlir.defined_ops writes them as their definition)
+# -- TVM's blocked convolutions (x86 AlterOpLayout) and space/batch block moves (FlattenAtrousConv)
 
 CONV2D_NCHWC = "nn.contrib_conv2d_NCHWc"
 DEPTHWISE_CONV2D_NCHWC = "nn.contrib_depthwise_conv2d_NCHWc"
@@ -548,8 +548,22 @@ def contrib_conv2d_nchwc(data: Expr, kernel: Expr, strides: Pair = (1, 1), paddi
                          kernel_size: Optional[Pair] = None, data_layout: str = "NCHW1c",
                          kernel_layout: str = "OIHW1i1o", out_layout: str = "",
                          out_dtype: str = "") -> Call:
-    """``nn.contrib_conv2d_NCHWc``: TVM 0.19's x86 AlterOpLayout convolution (data
-    ``NCHW{n}c``, kernel ``OIHW{n}i{m}o``; relay_mlir.blocked_conv), TVM's signature."""
+    """``nn.contrib_conv2d_NCHWc``: TVM 0.19's x86 AlterOpLayout convolution
+    (python/tvm/topi/x86/conv2d_alter_op.py), TVM's signature: the data ``NCHW{n}c``
+    (channels split into blocks of ``n``, the block innermost), the kernel ``OIHW{n}i{m}o``,
+    the result ``out_layout`` (``NCHW{m}c``; empty: ``data_layout``); ``channels`` and
+    ``groups`` count whole channels. The dialect's ``relay.nn.contrib_conv2d_NCHWc``
+    (typed as nn.conv2d of the unblocked operands, lowered through it).
+
+    >>> import relay_mlir as relay
+    >>> x = relay.var("x", shape=(1, 2, 5, 5, 4))
+    >>> w = relay.var("w", shape=(2, 2, 3, 3, 4, 4))
+    >>> y = relay.nn.contrib_conv2d_nchwc(x, w, padding=(1, 1), channels=8, kernel_size=(3, 3),
+    ...                                   data_layout="NCHW4c", kernel_layout="OIHW4i4o",
+    ...                                   out_layout="NCHW4c")
+    >>> relay.transform.InferType()(relay.IRModule.from_expr(y))["main"].body.checked_type
+    TensorType([1, 2, 5, 5, 4], float32)
+    """
     return _blocked_conv(CONV2D_NCHWC, data, kernel, strides, padding, dilation, groups,
                          channels, kernel_size, data_layout, kernel_layout, out_layout, out_dtype)
 
@@ -583,8 +597,25 @@ def _block_shape(op: str, block_shape) -> list:
     return block
 
 
+SPACE_TO_BATCH = "nn.space_to_batch_nd"
+BATCH_TO_SPACE = "nn.batch_to_space_nd"
+#: attributes of (before, after) pairs, which the dialect holds flattened (as nn.pad's pad_width)
+PAIRED_ATTRS = frozenset({"paddings", "crops"})
+
+
 def space_to_batch_nd(data: Expr, block_shape: Sequence[int], paddings, pad_value=0) -> Call:
-    """``relay.nn.space_to_batch_nd`` (TVM 0.19's signature; relay_mlir.space_batch)."""
+    """``relay.nn.space_to_batch_nd`` (TVM 0.19's signature and topi semantics): for data
+    ``[N, S1..SM, rest...]`` and ``block_shape = [b1..bM]``, pads each ``Si`` by
+    ``paddings[i] = [before, after]`` (with ``pad_value``) to ``Pi`` (a multiple of ``bi``)
+    and moves the blocks into the batch: ``[b1*..*bM*N, P1/b1, .., PM/bM, rest...]`` with
+    ``out[(i1*b2*..*bM + .. + iM)*N + n, y1, .., yM, ...] = padded[n, y1*b1 + i1, .., yM*bM + iM, ...]``.
+
+    >>> import relay_mlir as relay
+    >>> x = relay.var("x", shape=(1, 4, 4, 3))
+    >>> y = relay.nn.space_to_batch_nd(x, block_shape=[2, 2], paddings=[[0, 0], [0, 0]])
+    >>> relay.transform.InferType()(relay.IRModule.from_expr(y))["main"].body.checked_type
+    TensorType([4, 2, 2, 3], float32)
+    """
     block = _block_shape("nn.space_to_batch_nd", block_shape)
     return _call("nn.space_to_batch_nd", [data], block_shape=block,
                  paddings=_pairs("paddings", "nn.space_to_batch_nd", paddings, len(block)),
@@ -592,7 +623,8 @@ def space_to_batch_nd(data: Expr, block_shape: Sequence[int], paddings, pad_valu
 
 
 def batch_to_space_nd(data: Expr, block_shape: Sequence[int], crops) -> Call:
-    """``relay.nn.batch_to_space_nd`` (TVM 0.19's signature; relay_mlir.space_batch)."""
+    """``relay.nn.batch_to_space_nd`` (TVM 0.19's signature): the inverse of
+    ``space_to_batch_nd``, then ``crops[i] = [begin, end]`` removed from each spatial dim."""
     block = _block_shape("nn.batch_to_space_nd", block_shape)
     return _call("nn.batch_to_space_nd", [data], block_shape=block,
                  crops=_pairs("crops", "nn.batch_to_space_nd", crops, len(block)))

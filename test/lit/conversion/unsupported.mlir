@@ -186,3 +186,22 @@ func.func @lrn_huge_padded_tensor(%x: tensor<2x7xf32>) -> tensor<2x7xf32> {
   %y = relay.nn.lrn %x {size = 4611686018427387904 : i64} : (tensor<2x7xf32>) -> tensor<2x7xf32>
   return %y : tensor<2x7xf32>
 }
+
+// -----
+
+// The space/batch decompositions reshape to static shapes (SpaceBatch.cpp).
+func.func @space_to_batch_run_time_shape(%x: tensor<?x4x3xf32>) -> tensor<?x2x3xf32> {
+  // expected-error @+2 {{not supported yet: nn.space_to_batch_nd of a run-time shape}}
+  // expected-error @+1 {{failed to legalize operation 'relay.nn.space_to_batch_nd'}}
+  %y = relay.nn.space_to_batch_nd %x {block_shape = array<i64: 2>, paddings = array<i64: 0, 0>} : (tensor<?x4x3xf32>) -> tensor<?x2x3xf32>
+  return %y : tensor<?x2x3xf32>
+}
+
+// -----
+
+func.func @batch_to_space_run_time_shape(%x: tensor<4x?x3xf32>) -> tensor<2x?x3xf32> {
+  // expected-error @+2 {{not supported yet: nn.batch_to_space_nd of a run-time shape}}
+  // expected-error @+1 {{failed to legalize operation 'relay.nn.batch_to_space_nd'}}
+  %y = relay.nn.batch_to_space_nd %x {block_shape = array<i64: 2>, crops = array<i64: 0, 0>} : (tensor<4x?x3xf32>) -> tensor<2x?x3xf32>
+  return %y : tensor<2x?x3xf32>
+}

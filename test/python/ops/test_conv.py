@@ -22,7 +22,7 @@ import pytest
 
 import relay_mlir as relay
 from relay_mlir.testing import numpy_ref as ref
-from _nn_common import EXACT, Any, Cases, check_case, compile_cases, make_case, make_rand, v
+from _nn_common import EXACT, Any, Cases, check_case, compile_cases, fn_name, make_case, make_rand, v
 
 rand = make_rand(11)
 
@@ -228,6 +228,42 @@ case("nn.conv2d(NHWC,direct,272 pixels)", [x, w],
      [[rand(1, 17, 16, 3), rand(3, 3, 3, 4)]],
      lambda x, w: ref.conv2d(x, w, padding=(1, 1), data_layout="NHWC", kernel_layout="HWIO"))
 
+# TVM's blocked convolutions (nn.contrib_conv2d_NCHWc / nn.contrib_depthwise_conv2d_NCHWc,
+# issue 31), against a reference reading the blocked arrays by index arithmetic (whole
+# channel c is x[n, c // cb, h, w, c % cb]; w[o, i] is w[o // ob, i // ib, .., i % ib, o % ob]),
+# independent of the lowering (layout_transform + nn.conv2d + layout_transform)
+def np_blocked_conv2d(x, w, strides, padding, dilation, groups, out_block):
+    c = np.arange(x.shape[1] * x.shape[4])
+    xw = np.moveaxis(x[:, c // x.shape[4], :, :, c % x.shape[4]], 0, 1)  # advanced indices first
+    o = np.arange(w.shape[0] * w.shape[5])[:, None]
+    i = np.arange(w.shape[1] * w.shape[4])[None, :]
+    ww = w[o // w.shape[5], i // w.shape[4], :, :, i % w.shape[4], o % w.shape[5]]
+    out = np_conv(xw, ww, strides, padding[:2], padding[2:], dilation, groups)
+    k = np.arange(out.shape[1])
+    blocked = np.zeros((out.shape[0], out.shape[1] // out_block) + out.shape[2:] + (out_block,), x.dtype)
+    blocked[:, k // out_block, :, :, k % out_block] = np.moveaxis(out, 1, 0)
+    return blocked
+
+
+for name, xs, ws, strides, padding, dilation, groups, (dl, kl, ol) in [
+        ("nn.contrib_conv2d_NCHWc", (1, 2, 7, 5, 4), (2, 2, 3, 3, 4, 4), (1, 1), (1, 1, 1, 1), (1, 1), 1,
+         ("NCHW4c", "OIHW4i4o", "NCHW4c")),
+        ("nn.contrib_conv2d_NCHWc(strides,dilation,pad4,out 6c)", (2, 3, 9, 6, 2), (3, 3, 3, 2, 2, 4),
+         (2, 1), (0, 2, 1, 0), (1, 2), 1, ("NCHW2c", "OIHW2i4o", "NCHW6c")),
+        ("nn.contrib_conv2d_NCHWc(groups 2)", (1, 2, 6, 7, 4), (4, 1, 3, 3, 4, 2), (1, 2), (1, 0, 1, 2),
+         (1, 1), 2, ("NCHW4c", "OIHW4i2o", "NCHW2c")),
+        ("nn.contrib_depthwise_conv2d_NCHWc", (1, 2, 7, 7, 4), (2, 1, 3, 3, 1, 4), (2, 2), (1, 1, 1, 1),
+         (1, 1), 8, ("NCHW4c", "OIHW1i4o", "NCHW4c")),
+        ("nn.contrib_depthwise_conv2d_NCHWc(dilation,out 3c)", (1, 3, 5, 6, 2), (6, 1, 3, 1, 1, 1),
+         (1, 1), (2, 0, 2, 0), (2, 1), 6, ("NCHW2c", "OIHW1i1o", "NCHW3c"))]:
+    x, w = v("x", xs), v("w", ws)
+    build = relay.nn.contrib_conv2d_nchwc if "depthwise" not in name else \
+        relay.nn.contrib_depthwise_conv2d_nchwc
+    case(name, [x, w], build(x, w, strides=strides, padding=padding, dilation=dilation, groups=groups,
+                             data_layout=dl, kernel_layout=kl, out_layout=ol),
+         [[rand(*xs), rand(*ws)]],
+         lambda x, w, a=(strides, padding, dilation, groups, int(ol[4:-1])): np_blocked_conv2d(x, w, *a))
+
 # ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def exe():
@@ -237,3 +273,11 @@ def exe():
 @pytest.mark.parametrize("name", list(CASES))
 def test_conv_op(exe, name):
     check_case(exe, CASES, name)
+
+
+def test_blocked_convs_are_emitted_as_dialect_operators():
+    # issue 31: no longer written as their definition (layout_transform + nn.conv2d) by the emitter
+    from relay_mlir.emit import emit_module
+    text = emit_module(relay.IRModule({fn_name(n): CASES[n][0] for n in CASES if "NCHWc" in n})).text()
+    assert "relay.nn.contrib_conv2d_NCHWc" in text and "relay.nn.contrib_depthwise_conv2d_NCHWc" in text
+    assert "relay.layout_transform" not in text and "relay.nn.conv2d " not in text

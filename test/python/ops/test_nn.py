@@ -247,6 +247,33 @@ x = v("x", (2, 3, 2, 2))
 case("nn.batch_flatten", [x], relay.nn.batch_flatten(x), [[rand(2, 3, 2, 2)]], ref.batch_flatten,
      dict(rtol=1e-5, atol=1e-6))
 
+# nn.space_to_batch_nd / nn.batch_to_space_nd (issue 31): TVM's topi formula with numpy
+# strided slicing (block offsets major in the batch), exact (data movement)
+def np_space_to_batch(x, block, paddings, pad_value):
+    p = np.pad(x, [(0, 0)] + [tuple(q) for q in paddings] + [(0, 0)] * (x.ndim - 1 - len(block)),
+               constant_values=pad_value)
+    return np.concatenate([p[(slice(None),) + tuple(slice(o, None, b) for o, b in zip(at, block))]
+                           for at in np.ndindex(*block)])
+
+
+def np_batch_to_space(x, block, crops):
+    n = x.shape[0] // int(np.prod(block))
+    out = np.zeros([n] + [s * b for s, b in zip(x.shape[1:], block)] + list(x.shape[1 + len(block):]),
+                   x.dtype)
+    for k, at in enumerate(np.ndindex(*block)):
+        out[(slice(None),) + tuple(slice(o, None, b) for o, b in zip(at, block))] = x[k * n:(k + 1) * n]
+    return out[(slice(None),) + tuple(slice(c0, s - c1) for (c0, c1), s in zip(crops, out.shape[1:]))]
+
+
+x = v("x", (2, 5, 3, 7, 2), "int8")
+case("nn.space_to_batch_nd(3-D block,int8)", [x],
+     relay.nn.space_to_batch_nd(x, [3, 1, 2], [[1, 0], [0, 2], [0, 1]], pad_value=-3),
+     [[rand(2, 5, 3, 7, 2, lo=-100, hi=100, dtype="int8")]],
+     lambda x: np_space_to_batch(x, [3, 1, 2], [[1, 0], [0, 2], [0, 1]], -3), EXACT)
+x = v("x", (12, 3, 3, 3))
+case("nn.batch_to_space_nd", [x], relay.nn.batch_to_space_nd(x, [2, 3], [[1, 0], [0, 3]]),
+     [[rand(12, 3, 3, 3)]], lambda x: np_batch_to_space(x, [2, 3], [[1, 0], [0, 3]]), EXACT)
+
 # ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def exe():
