@@ -11,6 +11,7 @@
 // No fold changes a value.
 //
 //===----------------------------------------------------------------------===//
+#include "../Relations/TransformUtils.h"
 #include "relay/RelayOps.h"
 #include "relay/RelayPasses.h"
 #include "relay/RelayRewritePatterns.h"
@@ -1018,6 +1019,45 @@ Result evalTranspose(const EvalContext &c) {
       gatherValues(x, c.results[0], affineMap(c.results[0].getShape(), steps)));
 }
 
+/// layout_transform (e.g. OIHW -> OIHW4i4o, AlterOpLayout's weights): each
+/// output element's whole index per primal axis (outer * block + inner in
+/// dst), split again by the src blocks, is its input element.
+Result evalLayoutTransform(const EvalContext &c) {
+  auto src = rel::parseBlockedLayout(
+      c.op, stringAttr(c.op, "src_layout", ""), "src_layout");
+  auto dst = rel::parseBlockedLayout(
+      c.op, stringAttr(c.op, "dst_layout", ""), "dst_layout");
+  if (failed(src) || failed(dst))
+    return failure();
+  auto block = [](ArrayRef<rel::LayoutAxis> axes, char primal) -> int64_t {
+    for (const rel::LayoutAxis &a : axes)
+      if (a.primal == primal && a.isSub())
+        return a.factor;
+    return 1;
+  };
+  const Values &x = c.args[0];
+  ArrayRef<int64_t> out = c.results[0].getShape();
+  SmallVector<int64_t> inStrides = stridesOf(x.shape), index(out.size(), 0);
+  std::vector<int64_t> map(product(out));
+  for (int64_t &from : map) {
+    int64_t whole[26] = {};
+    for (auto [d, a] : llvm::enumerate(*dst))
+      whole[a.primal - 'A'] +=
+          a.isSub() ? index[d] : index[d] * block(*dst, a.primal);
+    from = 0;
+    for (auto [d, a] : llvm::enumerate(*src)) {
+      int64_t w = whole[a.primal - 'A'], b = block(*src, a.primal);
+      from += (a.isSub() ? w % b : w / b) * inStrides[d];
+    }
+    for (int64_t d = static_cast<int64_t>(out.size()) - 1; d >= 0; --d) {
+      if (++index[d] < out[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return one(gatherValues(x, c.results[0], map));
+}
+
 Result evalBroadcastTo(const EvalContext &c) {
   return one(
       gatherValues(c.args[0], c.results[0],
@@ -1801,6 +1841,7 @@ const llvm::StringMap<EvalEntry> &evaluators() {
       t[name] = {evalSameElements};
     t["relay.reshape_like"] = {evalSameElements, 0b10};
     t["relay.transpose"] = {evalTranspose};
+    t["relay.layout_transform"] = {evalLayoutTransform};
     t["relay.broadcast_to"] = {evalBroadcastTo};
     t["relay.broadcast_to_like"] = {evalBroadcastTo, 0b10};
     t["relay.reverse"] = {evalReverse};

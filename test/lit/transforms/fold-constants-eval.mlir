@@ -153,3 +153,18 @@ func.func @conv_pad() -> (tensor<1x1x2x2xf32>, tensor<2x3xi32>) {
   %p = relay.nn.pad %a, %z {pad_width = array<i64: 1, 0, 1, 0>} : (tensor<1x2xi32>, tensor<i32>) -> tensor<2x3xi32>
   return %y, %p : tensor<1x1x2x2xf32>, tensor<2x3xi32>
 }
+
+// layout_transform of a constant (TVM folds AlterOpLayout's weight
+// transforms): OIHW -> OIHW2i2o, out[ob, ib, h, w, ii, oi] =
+// w[ob*2 + oi, ib*2 + ii, h, w]; NCHW2c -> NCHW, x[n, c/2, h, w, c%2].
+// CHECK-LABEL: func.func @layout_transform(
+// CHECK-DAG:     relay.constant dense<{{\[\[\[\[\[\[}}0, 2], [1, 3]]]]], {{\[\[\[\[\[}}4, 6], [5, 7]]]]]]> : tensor<2x1x1x1x2x2xi32>
+// CHECK-DAG:     relay.constant dense<{{\[\[\[\[}}0.000000e+00, 2.000000e+00]], {{\[\[}}1.000000e+00, 3.000000e+00]], {{\[\[}}4.000000e+00, 6.000000e+00]], {{\[\[}}5.000000e+00, 7.000000e+00]]]]> : tensor<1x4x1x2xf32>
+// CHECK-NOT:     relay.layout_transform
+func.func @layout_transform() -> (tensor<2x1x1x1x2x2xi32>, tensor<1x4x1x2xf32>) {
+  %w = relay.constant dense<[[[[0]], [[1]]], [[[2]], [[3]]], [[[4]], [[5]]], [[[6]], [[7]]]]> : tensor<4x2x1x1xi32>
+  %b = relay.layout_transform %w {src_layout = "OIHW", dst_layout = "OIHW2i2o"} : (tensor<4x2x1x1xi32>) -> tensor<2x1x1x1x2x2xi32>
+  %x = relay.constant dense<[[[[[0.0, 1.0], [2.0, 3.0]]], [[[4.0, 5.0], [6.0, 7.0]]]]]> : tensor<1x2x1x2x2xf32>
+  %p = relay.layout_transform %x {src_layout = "NCHW2c", dst_layout = "NCHW"} : (tensor<1x2x1x2x2xf32>) -> tensor<1x4x1x2xf32>
+  return %b, %p : tensor<2x1x1x1x2x2xi32>, tensor<1x4x1x2xf32>
+}
