@@ -1,9 +1,9 @@
 //===- Conv.cpp - typing rules of the convolutions ------------------------===//
 //
 // Conv (nn.conv1d, nn.conv2d, nn.conv3d), Conv2DTranspose and the blocked
-// 2-D convolutions of TVM's x86 AlterOpLayout (nn.contrib_*_NCHWc), with Relay's
-// semantics (src/relay/op/nn/convolution.cc): the same attributes, defaults
-// and output-size formulas; `?` dims propagate.
+// 2-D convolutions of TVM's x86 AlterOpLayout (nn.contrib_*_NCHWc), with
+// Relay's semantics (src/relay/op/nn/convolution.cc): the same attributes,
+// defaults and output-size formulas; `?` dims propagate.
 //
 //===----------------------------------------------------------------------===//
 #include "NNUtils.h"
@@ -275,8 +275,8 @@ static FailureOr<int64_t> channelBlock(ErrorSite site, StringRef layout,
 }
 
 /// The block factors (in, out) of a kernel layout `OIHW{n}i{m}o`.
-static FailureOr<std::pair<int64_t, int64_t>>
-kernelBlocks(ErrorSite site, StringRef layout) {
+static FailureOr<std::pair<int64_t, int64_t>> kernelBlocks(ErrorSite site,
+                                                           StringRef layout) {
   StringRef rest = layout;
   int64_t in = 0, out = 0;
   bool ok = rest.consume_front("OIHW") && rest.consume_back("o");
@@ -298,9 +298,9 @@ static LogicalResult checkInnerBlocks(ErrorSite site, RankedTensorType type,
   for (auto [k, block] : llvm::enumerate(blocks)) {
     int64_t dim = type.getDimSize(first + k);
     if (!isAny(dim) && dim != block)
-      return site.emitError() << what << " dim " << first + k << " is " << dim
-                              << ", but its layout " << layout << " says "
-                              << block;
+      return site.emitError()
+             << what << " dim " << first + k << " is " << dim
+             << ", but its layout " << layout << " says " << block;
   }
   return success();
 }
@@ -331,8 +331,8 @@ FailureOr<Type> relay::inferBlockedConv2D(
   if (failed(weight))
     return failure();
   if (failed(checkInnerBlocks(site, *data, {*c}, "data", dataLayout)) ||
-      failed(checkInnerBlocks(site, *weight, {io->first, io->second},
-                              "weight", kernelLayout)))
+      failed(checkInnerBlocks(site, *weight, {io->first, io->second}, "weight",
+                              kernelLayout)))
     return failure();
   // nn.conv2d's rule on the unblocked operands (NCHW, OIHW).
   ArrayRef<int64_t> d = data->getShape(), w = weight->getShape();
@@ -345,18 +345,17 @@ FailureOr<Type> relay::inferBlockedConv2D(
                                          data->getElementType());
   auto plainWeight = RankedTensorType::get({*outs, *ins, w[2], w[3]},
                                            weight->getElementType());
-  FailureOr<Type> plain =
-      inferConv(site, plainData, plainWeight, 2, /*depthwise=*/true, strides,
-                padding, dilation, groups, channels, kernelSize, "NCHW",
-                "OIHW", "NCHW", outDtype);
+  FailureOr<Type> plain = inferConv(
+      site, plainData, plainWeight, 2, /*depthwise=*/true, strides, padding,
+      dilation, groups, channels, kernelSize, "NCHW", "OIHW", "NCHW", outDtype);
   if (failed(plain))
     return failure();
   auto result = cast<RankedTensorType>(*plain);
   ArrayRef<int64_t> r = result.getShape();
   if (!isAny(r[1]) && r[1] % *oc != 0)
-    return site.emitError() << "output channels " << r[1]
-                            << " do not split into blocks of " << *oc
-                            << " (out_layout " << outLayout << ")";
+    return site.emitError()
+           << "output channels " << r[1] << " do not split into blocks of "
+           << *oc << " (out_layout " << outLayout << ")";
   int64_t blocks = isAny(r[1]) ? kAny : r[1] / *oc;
   return Type(RankedTensorType::get({r[0], blocks, r[2], r[3], *oc},
                                     result.getElementType()));

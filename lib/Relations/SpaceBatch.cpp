@@ -14,12 +14,20 @@ using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::rel;
 
+namespace {
+/// The operand of a block move and the product of its `block_shape`.
+struct BlockMove {
+  RankedTensorType data;
+  int64_t count;
+};
+} // namespace
+
 /// The data (rank >= M + 1) of a block move with `blockShape` (M entries >= 1)
-/// and `pairs` (`what`: paddings or crops; 2M entries >= 0).
-static FailureOr<RankedTensorType> blockMoveData(ErrorSite site, Type dataType,
-                                                 ArrayRef<int64_t> blockShape,
-                                                 ArrayRef<int64_t> pairs,
-                                                 StringRef what) {
+/// and `pairs` (`what`: paddings or crops; 2M entries >= 0), and the product
+/// of `blockShape` (an overflow is an error).
+static FailureOr<BlockMove> blockMove(ErrorSite site, Type dataType,
+                                      ArrayRef<int64_t> blockShape,
+                                      ArrayRef<int64_t> pairs, StringRef what) {
   FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
   if (failed(data))
     return failure();
@@ -31,20 +39,15 @@ static FailureOr<RankedTensorType> blockMoveData(ErrorSite site, Type dataType,
       return site.emitError() << "block_shape entries must be >= 1, got " << b;
   if (static_cast<int64_t>(pairs.size()) != 2 * m)
     return site.emitError()
-           << what << " must have 2 entries (a pair) per block_shape entry: "
-           << 2 * m << ", got " << pairs.size();
+           << what
+           << " must have 2 entries (a pair) per block_shape entry: " << 2 * m
+           << ", got " << pairs.size();
   for (int64_t p : pairs)
     if (p < 0)
       return site.emitError() << what << " entries must be >= 0, got " << p;
   if (data->getRank() < m + 1)
     return site.emitError() << "data of rank " << data->getRank() << " has no "
                             << m << " spatial dims after the batch";
-  return data;
-}
-
-/// The product of `blockShape`, or an overflow error.
-static FailureOr<int64_t> blockCount(ErrorSite site,
-                                     ArrayRef<int64_t> blockShape) {
   int64_t count = 1;
   for (int64_t b : blockShape) {
     FailureOr<int64_t> next = mulDims(site, count, b, "block_shape product");
@@ -52,21 +55,18 @@ static FailureOr<int64_t> blockCount(ErrorSite site,
       return failure();
     count = *next;
   }
-  return count;
+  return BlockMove{*data, count};
 }
 
 FailureOr<Type> relay::inferSpaceToBatchND(ErrorSite site, Type dataType,
                                            ArrayRef<int64_t> blockShape,
                                            ArrayRef<int64_t> paddings) {
-  FailureOr<RankedTensorType> data =
-      blockMoveData(site, dataType, blockShape, paddings, "paddings");
-  if (failed(data))
+  FailureOr<BlockMove> move =
+      blockMove(site, dataType, blockShape, paddings, "paddings");
+  if (failed(move))
     return failure();
-  FailureOr<int64_t> count = blockCount(site, blockShape);
-  if (failed(count))
-    return failure();
-  SmallVector<int64_t> shape(data->getShape());
-  FailureOr<int64_t> batch = mulDims(site, shape[0], *count, "the batch");
+  SmallVector<int64_t> shape(move->data.getShape());
+  FailureOr<int64_t> batch = mulDims(site, shape[0], move->count, "the batch");
   if (failed(batch))
     return failure();
   shape[0] = *batch;
@@ -85,26 +85,23 @@ FailureOr<Type> relay::inferSpaceToBatchND(ErrorSite site, Type dataType,
              << ") is not a multiple of block_shape[" << i << "] = " << b;
     shape[1 + i] = *padded / b;
   }
-  return Type(RankedTensorType::get(shape, data->getElementType()));
+  return Type(RankedTensorType::get(shape, move->data.getElementType()));
 }
 
 FailureOr<Type> relay::inferBatchToSpaceND(ErrorSite site, Type dataType,
                                            ArrayRef<int64_t> blockShape,
                                            ArrayRef<int64_t> crops) {
-  FailureOr<RankedTensorType> data =
-      blockMoveData(site, dataType, blockShape, crops, "crops");
-  if (failed(data))
+  FailureOr<BlockMove> move =
+      blockMove(site, dataType, blockShape, crops, "crops");
+  if (failed(move))
     return failure();
-  FailureOr<int64_t> count = blockCount(site, blockShape);
-  if (failed(count))
-    return failure();
-  SmallVector<int64_t> shape(data->getShape());
+  SmallVector<int64_t> shape(move->data.getShape());
   if (!isAny(shape[0])) {
-    if (shape[0] % *count != 0)
-      return site.emitError() << "batch " << shape[0]
-                              << " is not a multiple of the block size "
-                              << *count << " (the product of block_shape)";
-    shape[0] /= *count;
+    if (shape[0] % move->count != 0)
+      return site.emitError()
+             << "batch " << shape[0] << " is not a multiple of the block size "
+             << move->count << " (the product of block_shape)";
+    shape[0] /= move->count;
   }
   for (auto [i, b] : llvm::enumerate(blockShape)) {
     FailureOr<int64_t> full =
@@ -122,5 +119,5 @@ FailureOr<Type> relay::inferBatchToSpaceND(ErrorSite site, Type dataType,
              << " exceed its uncropped size " << *full;
     shape[1 + i] = *full - begin - end;
   }
-  return Type(RankedTensorType::get(shape, data->getElementType()));
+  return Type(RankedTensorType::get(shape, move->data.getElementType()));
 }

@@ -1023,10 +1023,10 @@ Result evalTranspose(const EvalContext &c) {
 /// output element's whole index per primal axis (outer * block + inner in
 /// dst), split again by the src blocks, is its input element.
 Result evalLayoutTransform(const EvalContext &c) {
-  auto src = rel::parseBlockedLayout(
-      c.op, stringAttr(c.op, "src_layout", ""), "src_layout");
-  auto dst = rel::parseBlockedLayout(
-      c.op, stringAttr(c.op, "dst_layout", ""), "dst_layout");
+  auto src = rel::parseBlockedLayout(c.op, stringAttr(c.op, "src_layout", ""),
+                                     "src_layout");
+  auto dst = rel::parseBlockedLayout(c.op, stringAttr(c.op, "dst_layout", ""),
+                                     "dst_layout");
   if (failed(src) || failed(dst))
     return failure();
   auto block = [](ArrayRef<rel::LayoutAxis> axes, char primal) -> int64_t {

@@ -37,14 +37,13 @@ struct BlockedConv2DDecomposition : OpConversionPattern<OpTy> {
                                         op.getDataLayoutAttr(), str("NCHW"));
     Value w = LayoutTransformOp::create(rewriter, loc, op.getWeight(),
                                         op.getKernelLayoutAttr(), str("OIHW"));
-    Value y = Conv2DOp::create(
-        rewriter, loc, x, w, op.getStridesAttr(), op.getPaddingAttr(),
-        op.getDilationAttr(), op.getGroupsAttr(), op.getChannelsAttr(),
-        op.getKernelSizeAttr(), str("NCHW"), str("OIHW"), str(""),
-        op.getOutDtypeAttr());
-    rewriter.replaceOp(op, LayoutTransformOp::create(rewriter, loc, y,
-                                                     str("NCHW"),
-                                                     str(outLayout)));
+    Value y = Conv2DOp::create(rewriter, loc, x, w, op.getStridesAttr(),
+                               op.getPaddingAttr(), op.getDilationAttr(),
+                               op.getGroupsAttr(), op.getChannelsAttr(),
+                               op.getKernelSizeAttr(), str("NCHW"), str("OIHW"),
+                               str(""), op.getOutDtypeAttr());
+    rewriter.replaceOp(op, LayoutTransformOp::create(
+                               rewriter, loc, y, str("NCHW"), str(outLayout)));
     return success();
   }
 };

@@ -67,21 +67,20 @@ struct SpaceToBatchNDDecomposition : OpConversionPattern<SpaceToBatchNDOp> {
       split.push_back((*in)[d]);
       perm.push_back(static_cast<int64_t>(split.size()) - 1);
     }
-    Type element = cast<RankedTensorType>(op.getData().getType())
-                       .getElementType();
+    Type element =
+        cast<RankedTensorType>(op.getData().getType()).getElementType();
     auto zeroD = RankedTensorType::get({}, element);
     double value = op.getPadValue().convertToDouble();
-    Attribute fill =
-        isa<FloatType>(element)
-            ? Attribute(rewriter.getFloatAttr(element, value))
-            : Attribute(rewriter.getIntegerAttr(element,
-                                                static_cast<int64_t>(value)));
+    Attribute fill = isa<FloatType>(element)
+                         ? Attribute(rewriter.getFloatAttr(element, value))
+                         : Attribute(rewriter.getIntegerAttr(
+                               element, static_cast<int64_t>(value)));
     Value padValue = ConstantOp::create(
         rewriter, loc, cast<ElementsAttr>(DenseElementsAttr::get(zeroD, fill)));
-    Value padded = PadOp::create(rewriter, loc, op.getData(), padValue, width,
-                                 "constant");
-    rewriter.replaceOp(op, regroupBlocks(rewriter, loc, padded, split, perm,
-                                         *out));
+    Value padded =
+        PadOp::create(rewriter, loc, op.getData(), padValue, width, "constant");
+    rewriter.replaceOp(op,
+                       regroupBlocks(rewriter, loc, padded, split, perm, *out));
     return success();
   }
 };
