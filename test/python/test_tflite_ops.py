@@ -112,6 +112,96 @@ def test_single_operator_equals_reference_kernel(opcode, tensors, n_inputs, opti
         _check(g, ref, f"{opcode} output {k}")
 
 
+def _hybrid_model(opcode: str, x_shape, w, w_scale, options, y_shape, w_zero_point=0, w_type=INT8,
+                  x_type=FLOAT32) -> bytes:
+    """One hybrid operator: float32 ``x``, constant int8 weights ``w`` (scales ``w_scale``),
+    a float32 bias, float32 ``y``."""
+    channels = w.shape[-1] if opcode == "DEPTHWISE_CONV_2D" else w.shape[0]
+    bias = np.random.default_rng(5).uniform(-0.5, 0.5, channels).astype("float32")
+    scales = list(np.atleast_1d(w_scale))
+    return _op_model(opcode, [("x", x_type, list(x_shape), None if x_type == FLOAT32 else ([0.01], [0])),
+                              ("w", w_type, list(w.shape), (scales, [w_zero_point] * len(scales),
+                                                            3 if opcode == "DEPTHWISE_CONV_2D" else 0), w),
+                              ("b", FLOAT32, [channels], None, bias),
+                              ("y", x_type, list(y_shape), None if x_type == FLOAT32 else ([0.02], [0]))],
+                     3, _options(options[0], **options[1]))
+
+
+_W = np.random.default_rng(4).integers(-127, 128, (24, 3, 3, 3)).astype("int8")
+_W_FC = np.random.default_rng(4).integers(-127, 128, (24, 43)).astype("int8")
+_HYBRID_SINGLE_OPS = {  # rows / images of 43 and 147 values: TFLite's x86 quantizer rounds
+    # the last size % 8 of them with std::round, the others 8 at a time
+    "fc_symmetric_per_channel_relu": ("FULLY_CONNECTED", [3, 43], _W_FC,
+                                      np.linspace(0.002, 0.01, 24), ("FullyConnectedOptions", {
+                                          "AsymmetricQuantizeInputs": False, "FusedActivationFunction": 1}),
+                                      [3, 24]),
+    "fc_asymmetric_per_tensor": ("FULLY_CONNECTED", [3, 43], _W_FC, 0.004,
+                                 ("FullyConnectedOptions", {"AsymmetricQuantizeInputs": True}), [3, 24]),
+    "conv_per_channel_dilated": ("CONV_2D", [2, 7, 7, 3], _W, np.linspace(0.002, 0.01, 24),
+                                 ("Conv2DOptions", {"Padding": 0, "StrideH": 1, "StrideW": 1,
+                                                    "DilationHFactor": 2, "DilationWFactor": 2,
+                                                    "FusedActivationFunction": 3}), [2, 7, 7, 24]),
+    "conv_per_tensor_strided": ("CONV_2D", [2, 7, 7, 3], _W, 0.004,
+                                ("Conv2DOptions", {"Padding": 0, "StrideH": 2, "StrideW": 2,
+                                                   "DilationHFactor": 1, "DilationWFactor": 1}), [2, 4, 4, 24]),
+    "depthwise_multiplier_valid": ("DEPTHWISE_CONV_2D", [2, 7, 7, 3], _W.reshape(1, 3, 3, 72)[..., :6],
+                                   np.linspace(0.002, 0.01, 6),
+                                   ("DepthwiseConv2DOptions", {"Padding": 1, "StrideH": 1, "StrideW": 2,
+                                                               "DepthMultiplier": 2, "DilationHFactor": 1,
+                                                               "DilationWFactor": 1}), [2, 5, 3, 6]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_HYBRID_SINGLE_OPS))
+def test_hybrid_operator_bit_exact(name):
+    """Hybrid (float input, int8 weights) variants the converter's models lack — symmetric
+    FULLY_CONNECTED inputs (``asymmetric_quantize_inputs`` false: older converters),
+    dilation, strides, VALID padding, a channel multiplier — bit-exact with TFLite's
+    reference kernels in the reference interpreter."""
+    opcode, x_shape, w, scale, options, y_shape = _HYBRID_SINGLE_OPS[name]
+    model = _hybrid_model(opcode, x_shape, w, scale, options, y_shape)
+    it = Interpreter(model_content=model, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    it.allocate_tensors()
+    x = np.random.default_rng(6).uniform(-1.0, 1.0, x_shape).astype("float32")
+    x[0] = 0.0  # a zero row / image: scale 1, TFLite's shortcut to the bias
+    ref = _run(it, [x])
+    got = relay.create_executor("debug", mod=T.from_tflite(model)[0]).evaluate()(x)
+    np.testing.assert_array_equal(np.asarray(got), ref)
+
+
+@pytest.mark.parametrize("w_type, w_scale, zero_point, options, message", [
+    (INT8, 0.004, 0, ("DepthwiseConv2DOptions", {"Padding": 1, "StrideH": 1, "StrideW": 1, "DepthMultiplier": 2}),
+     r"a hybrid DEPTHWISE_CONV_2D with one weight scale for 6 output channels is not supported"),
+    (INT8, [0.004] * 6, 3, ("DepthwiseConv2DOptions", {"Padding": 1, "StrideH": 1, "StrideW": 1,
+                                                        "DepthMultiplier": 2}),
+     r"hybrid weights with zero point 3 are not supported"),
+    (INT8, [0.004, 0.005] * 3, 0, ("DepthwiseConv2DOptions", {"Padding": 1, "StrideH": 1, "StrideW": 1,
+                                                                "DepthMultiplier": 2, "FusedActivationFunction": 4}),
+     r"fused activation TANH on a hybrid DEPTHWISE_CONV_2D is not supported"),
+    (UINT8, [0.004] * 6, 0, ("DepthwiseConv2DOptions", {"Padding": 1, "StrideH": 1, "StrideW": 1,
+                                                         "DepthMultiplier": 2}),
+     r"float32 input with uint8 weights is not supported \(hybrid kernels with int8 weights only\)"),
+])
+def test_refused_hybrid_variants_are_located_errors(w_type, w_scale, zero_point, options, message):
+    """Per-tensor hybrid depthwise weights (TFLite's kernel reads one scale per channel past
+    the single one: undefined), weights with a zero point (TFLite ignores it), activations
+    TFLite's hybrid convolutions do not apply (TANH), uint8 weights."""
+    w = _W.reshape(1, 3, 3, 72)[..., :6]
+    model = _hybrid_model("DEPTHWISE_CONV_2D", [1, 5, 5, 3], w.astype("uint8") if w_type == UINT8 else w,
+                          w_scale, options, [1, 3, 3, 6], w_zero_point=zero_point, w_type=w_type)
+    with pytest.raises(UnsupportedError, match=r"TFLite operator #0 \(DEPTHWISE_CONV_2D, tensor '[wy]'\): " + message):
+        T.from_tflite(model)
+
+
+def test_16x8_fully_connected_is_refused():
+    """int16 activations with int8 weights (16x8 quantization): refused by name."""
+    model = _hybrid_model("FULLY_CONNECTED", [3, 43], _W_FC, 0.004,
+                          ("FullyConnectedOptions", {}), [3, 24], x_type=7)
+    with pytest.raises(UnsupportedError, match=r"operator #0 \(FULLY_CONNECTED, tensor 'w'\): int16 input with "
+                                               r"int8 weights and a int16 output is not supported \(16x8 quantization"):
+        T.from_tflite(model)
+
+
 def test_quantized_tensor_without_parameters_is_an_error():
     """An int8 ADD whose tensors carry no scale / zero point: the error names the operator,
     its opcode and the tensor (never integer arithmetic on the raw values)."""
@@ -159,7 +249,8 @@ def _options(kind: str, **fields):
 
 def _op_model(opcode: str, tensors, n_inputs: int, options=None) -> bytes:
     """A flatbuffer of one builtin operator: ``tensors`` are ``(name, TFLite type, shape,
-    (scales, zero points) or None[, constant data])``, the first ``n_inputs`` its inputs
+    (scales, zero points[, quantized dimension]) or None[, constant data])``, the first
+    ``n_inputs`` its inputs
     (those without data also the subgraph's), the rest its outputs; ``options`` a
     :func:`_options` builder or None."""
     import flatbuffers
@@ -172,12 +263,13 @@ def _op_model(opcode: str, tensors, n_inputs: int, options=None) -> bytes:
             prepend(v)
         return b.EndVector()
 
-    def quant(scale, zero_point):
+    def quant(scale, zero_point, axis=0):
         scales = vector(tflite.QuantizationParametersStartScaleVector, scale, b.PrependFloat32)
         zps = vector(tflite.QuantizationParametersStartZeroPointVector, zero_point, b.PrependInt64)
         tflite.QuantizationParametersStart(b)
         tflite.QuantizationParametersAddScale(b, scales)
         tflite.QuantizationParametersAddZeroPoint(b, zps)
+        tflite.QuantizationParametersAddQuantizedDimension(b, axis)
         return tflite.QuantizationParametersEnd(b)
 
     offsets, datas = [], []

@@ -41,10 +41,16 @@ def _conv_kernel(n: int, name: str):
         ol = attrs.get("out_layout") or dl
         xc = _to_cf(x, dl, "NC" + sp)
         wc = _to_cf(w, kl, "OI" + sp)
+        groups = int(attrs.get("groups", 1))
+        if groups > 1 and xc.shape[1] == groups and wc.shape[0] == groups and wc.shape[1] != 1:
+            # a depthwise kernel with a channel multiplier M in a layout whose "O" is the
+            # input channel and "I" the multiplier (TVM's HWOI [kh, kw, C, M]): output
+            # channel c * M + m
+            wc = wc.reshape((-1, 1) + wc.shape[2:])
         lo, hi = _pads(attrs.get("padding"), n)
         strides = attrs.get("strides") or [1] * n
         dil = attrs.get("dilation") or [1] * n
-        out = _conv_nd(xc, wc, strides, lo, hi, dil, int(attrs.get("groups", 1)))
+        out = _conv_nd(xc, wc, strides, lo, hi, dil, groups)
         dt = attrs.get("out_dtype") or x.dtype
         return _arr(_from_cf(out, "NC" + sp, ol), dt)
     KERNELS[name] = k

@@ -1,7 +1,9 @@
 """CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, FULLY_CONNECTED and BATCH_MATMUL.
 
 Float: ``nn.conv2d`` in NHWC (the OHWI filter transposed to HWIO, a depthwise
-``[1, H, W, C*M]`` filter reshaped to HWOI with ``groups = C``), ``nn.dense``,
+``[1, H, W, C*M]`` filter reshaped to HWOI with ``groups = C`` — or to the grouped HWIO
+``[H, W, 1, C*M]`` for a multiplier M > 1: the HWOI form of one does not lower for
+llvm-cpu), ``nn.dense``,
 ``nn.batch_matmul``, then the bias and the fused activation.
 Quantized (TFLite's int8 scheme): ``qnn.conv2d`` / ``qnn.dense`` — exact int32 sums of
 ``(x - x_zp)(w - w_zp)``, the input padded with its zero point — plus the int32
@@ -9,6 +11,9 @@ bias, then TFLite's fixed-point rescale by ``x_scale * w_scale / y_scale`` (per
 output channel for per-channel weights, which TFLite's converter makes for all three
 ops; TVM 0.19 rejects them for FULLY_CONNECTED; see ``_quant.requantize_accumulator``),
 plus the output zero point and the activation's integer clamp.
+Hybrid (dynamic-range: float32 input and output, int8 weights) FULLY_CONNECTED, CONV_2D
+and DEPTHWISE_CONV_2D: TFLite's run-time quantization of the input and integer
+contraction, see ``_hybrid``.
 """
 from __future__ import annotations
 
@@ -17,18 +22,20 @@ import numpy as np
 from ... import expr as _expr
 from ... import op as _op
 from ...qnn import op as _qnn
+from . import _hybrid
 from ._base import Op, register
 from ._quant import (check_bias, fused_activation, multiply_by_quantized_multiplier,
                      requantize_accumulator, saturate, window_padding)
 
 
-def _check_hybrid(op: Op) -> None:
-    """A float operator needs float weights: TFLite's hybrid (dynamic-range) kernels, float
-    input with int8 weights quantized at run time, are refused by name."""
-    if op.dtype(1) != op.out_dtype():
+def _check_weights(op: Op) -> None:
+    """The weights have the output's type (float, int8 or uint8), or the operator is hybrid
+    (float32 input and output, int8 weights: see _hybrid); anything else (16x8
+    quantization: int16 activations, int8 weights) is refused by name."""
+    if op.dtype(1) != op.out_dtype() and not _hybrid.is_hybrid(op):
         raise op.unsupported(f"{op.dtype(0)} input with {op.dtype(1)} weights and a {op.out_dtype()} "
-                             "output is not supported (hybrid / dynamic-range or 16x8 quantization; the "
-                             "weights must have the output's type)", op.inputs[1])
+                             "output is not supported (16x8 quantization; the weights must have the "
+                             "output's type, or be int8 with float32 input and output: hybrid)", op.inputs[1])
 
 
 def _weight_params(op: Op, channels: int):
@@ -40,8 +47,11 @@ def _weight_params(op: Op, channels: int):
     return wq.zp_expr(), wq.scale_expr()
 
 
-def _conv(op: Op, weight: np.ndarray, kernel_layout: str, groups: int, channels: int, opts) -> _expr.Expr:
-    """The convolution of input 0 with ``weight`` (already HWIO / HWOI), bias, activation."""
+def _conv(op: Op, weight: np.ndarray, kernel_layout: str, groups: int, channels: int, opts,
+          w_hwo: np.ndarray) -> _expr.Expr:
+    """The convolution of input 0 with ``weight`` (already HWIO / HWOI), bias, activation;
+    ``w_hwo`` (``[kh, kw, channels]``, each tap summed over input channels) serves the
+    hybrid kernels."""
     n, h, w, _ = op.shape(0)
     kh, kw = weight.shape[0], weight.shape[1]
     strides = (opts.StrideH(), opts.StrideW())
@@ -51,7 +61,9 @@ def _conv(op: Op, weight: np.ndarray, kernel_layout: str, groups: int, channels:
                  kernel_size=(kh, kw), data_layout="NHWC", kernel_layout=kernel_layout)
     x, wc = op.expr(0), _expr.const(weight)
     act = opts.FusedActivationFunction()
-    _check_hybrid(op)
+    _check_weights(op)
+    if _hybrid.is_hybrid(op):
+        return _hybrid.conv(op, weight, w_hwo, attrs, act, depthwise=op.name == "DEPTHWISE_CONV_2D")
     if not op.quantized:
         y = _op.nn.conv2d(x, wc, **attrs)
         if op.has(2):
@@ -75,7 +87,7 @@ def conv2d(op: Op) -> _expr.Expr:
         raise op.invalid(f"filter of shape {list(w.shape)} does not fit an input of {cin} channels",
                          op.inputs[1])
     return _conv(op, np.ascontiguousarray(w.transpose(1, 2, 3, 0)), "HWIO", cin // w.shape[3],
-                 w.shape[0], opts)
+                 w.shape[0], opts, w.astype(np.int64).sum(axis=3).transpose(1, 2, 0))
 
 
 @register("DEPTHWISE_CONV_2D")
@@ -89,8 +101,12 @@ def depthwise_conv2d(op: Op) -> _expr.Expr:
         raise op.invalid(f"depthwise filter of shape {list(w.shape)} does not fit an input of {cin} "
                          "channels", op.inputs[1])
     mult = w.shape[3] // cin
-    hwoi = np.ascontiguousarray(w.reshape(w.shape[1], w.shape[2], cin, mult))
-    return _conv(op, hwoi, "HWOI", cin, w.shape[3], opts)
+    if mult == 1:
+        return _conv(op, np.ascontiguousarray(w.reshape(w.shape[1:])[:, :, :, None]), "HWOI", cin, cin, opts, w[0])
+    # a channel multiplier: the grouped HWIO form [H, W, 1, C * M] (the llvm-cpu lowering
+    # of HWOI [H, W, C, M] with M > 1 emits an invalid grouped linalg convolution)
+    return _conv(op, np.ascontiguousarray(w.reshape(w.shape[1:3] + (1, w.shape[3]))), "HWIO", cin,
+                 w.shape[3], opts, w[0])
 
 
 def _transpose_padding(op: Op, padding: int, in_size: int, out_size: int, k: int, stride: int):
@@ -147,8 +163,11 @@ def fully_connected(op: Op) -> _expr.Expr:
         raise op.invalid(f"weights must be 2-D [units, in], got shape {wshape}", op.inputs[1])
     units, k = wshape
     x = _op.reshape(op.expr(0), [-1, k])
+    _check_weights(op)
+    if _hybrid.is_hybrid(op):
+        asym = bool(opts.AsymmetricQuantizeInputs()) if opts is not None else False
+        return _op.reshape(_hybrid.fully_connected(op, x, op.const(1), units, act, asym), op.out_shape())
     w = _expr.const(op.const(1)) if op.is_const(1) else op.expr(1)
-    _check_hybrid(op)
     if not op.quantized:
         y = _op.nn.dense(x, w, units=units)
         if op.has(2):

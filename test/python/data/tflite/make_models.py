@@ -5,8 +5,9 @@ Run with TensorFlow (2.21 here, in a side venv):
 Writes, next to this file, for each network (``cnn``: conv / depthwise conv / pooling / dense /
 softmax; ``mbblock``: a MobileNetV2-like inverted residual block with hard-swish, concatenation,
 mean, pad and more; ``ops``: transpose, strided slice, squeeze, relu, relu6; ``matmul``:
-batch matmul of two inputs, float and int8; ``deconv``: transposed convolutions, float and int8; ``dense_dynamic``: dynamic-range
-quantization (int8 weights, float activations), for an error test; ``unsupported``: CUMSUM, float only, for the error test):
+batch matmul of two inputs, float and int8; ``deconv``: transposed convolutions, float and int8;
+``dense``, ``mlp``, ``hybrid_cnn``, ``hybrid_convs``: dynamic-range quantization (int8 weights, float activations,
+TFLite's hybrid kernels); ``unsupported``: CUMSUM, float only, for the error test):
   <net>_float.tflite   the float32 model
   <net>_int8.tflite    full-integer post-training quantization (int8 in and out, per-channel
                        CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED weights), calibrated on a
@@ -14,6 +15,9 @@ quantization (int8 weights, float activations), for an error test; ``unsupported
   <net>_uint8.tflite   the same with uint8 input and output (QUANTIZE ops at both ends)
   cnn_int8_floatio.tflite  int8 inside, float32 input and output (QUANTIZE / DEQUANTIZE)
   cnn_float16.tflite       float16 weights DEQUANTIZE'd to float32
+  <net>_dynamic.tflite     dynamic-range quantization (``optimizations=[DEFAULT]`` without a
+                           representative dataset): int8 weights (per channel), float32 activations
+  hybrid_convs_dynamic_pertensor.tflite  the same with per-tensor weights
 The weights are seeded, so a rerun makes the same networks.
 """
 import os
@@ -97,10 +101,48 @@ def dense() -> tf.keras.Model:
     return tf.keras.Model(x, L.Dense(64)(x))
 
 
+def mlp() -> tf.keras.Model:
+    """Dynamic-range FULLY_CONNECTED (hybrid kernels): a 3-D input (6 rows of 32, each
+    quantized on its own at run time), a fused RELU, then TANH; the last layer's 384
+    weights stay float (the converter quantizes weights of 1024 elements or more)."""
+    x = L.Input((3, 32), batch_size=2, name="x")
+    y = L.Dense(32, activation="relu", bias_initializer="random_uniform")(x)
+    y = L.Dense(32, activation="tanh", bias_initializer="random_uniform")(y)
+    return tf.keras.Model(x, L.Dense(4)(L.Flatten()(y)))
+
+
+def hybrid_cnn() -> tf.keras.Model:
+    """Dynamic-range CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED, batch 2 (each image
+    quantized on its own at run time); every weight tensor has at least 1024 elements, the
+    converter's threshold for quantizing it; biases random, not zero."""
+    b = "random_uniform"
+    x = L.Input((6, 6, 16), batch_size=2, name="image")
+    y = L.Conv2D(8, 3, strides=2, padding="same", activation="relu", bias_initializer=b)(x)  # 1152 weights
+    y = L.DepthwiseConv2D(3, padding="same", depth_multiplier=16, activation="relu6",
+                          bias_initializer=b)(y)                                 # 1152
+    y = L.Conv2D(8, 1, padding="valid", bias_initializer=b)(y)                   # 1024
+    y = L.Reshape((3 * 3 * 8,))(y)
+    return tf.keras.Model(x, L.Dense(16, bias_initializer=b)(y))                 # 1152
+
+
+def hybrid_convs() -> tf.keras.Model:
+    """Dynamic-range CONV_2D and FULLY_CONNECTED for per-tensor weights (TFLite's
+    symmetric hybrid conv; its per-tensor hybrid depthwise conv reads past its one scale).
+    Images of 5 * 5 * 15 values: not a multiple of 8 (TFLite's x86 quantizer rounds the
+    last 375 % 8 values another way)."""
+    b = "random_uniform"
+    x = L.Input((5, 5, 15), batch_size=2, name="image")
+    y = L.Conv2D(8, 3, strides=2, padding="same", activation="relu6", bias_initializer=b)(x)  # 1080 weights
+    y = L.Conv2D(16, 3, padding="same", bias_initializer=b)(y)                  # 1152
+    y = L.Reshape((3 * 3 * 16,))(y)
+    return tf.keras.Model(x, L.Dense(8, activation="relu", bias_initializer=b)(y))  # 1152
+
+
 def convert(model: tf.keras.Model, mode: str) -> bytes:
     conv = tf.lite.TFLiteConverter.from_keras_model(model)
-    if mode == "dynamic":
+    if mode in ("dynamic", "dynamic_pertensor"):  # int8 weights, float activations
         conv.optimizations = [tf.lite.Optimize.DEFAULT]
+        conv._experimental_disable_per_channel = mode == "dynamic_pertensor"
     elif mode == "float16":  # float16 weights, DEQUANTIZE'd to float32 in the graph
         conv.optimizations = [tf.lite.Optimize.DEFAULT]
         conv.target_spec.supported_types = [tf.float16]
@@ -125,7 +167,8 @@ def main() -> None:
     nets = (("cnn", cnn, ("float", "int8", "uint8", "int8_floatio", "float16")), ("mbblock", mbblock, ("float", "int8", "uint8")),
             ("ops", ops, ("float", "int8")), ("matmul", ops_matmul, ("float", "int8")),
             ("unsupported", unsupported, ("float",)), ("dense", dense, ("dynamic",)),
-            ("deconv", deconv, ("float", "int8")))
+            ("deconv", deconv, ("float", "int8")), ("mlp", mlp, ("dynamic",)),
+            ("hybrid_cnn", hybrid_cnn, ("dynamic",)), ("hybrid_convs", hybrid_convs, ("dynamic_pertensor",)))
     for name, make, modes in nets:
         tf.keras.utils.set_random_seed(3)
         model = make()
