@@ -34,16 +34,19 @@ from relay_mlir.frontend.tflite_ops import CONVERTERS, Op
 DATA = Path(__file__).parent / "data" / "tflite"
 MODELS = ["cnn_float", "cnn_int8", "cnn_uint8", "mbblock_float", "mbblock_int8", "mbblock_uint8",
           "ops_float", "ops_int8", "matmul_float", "matmul_int8", "deconv_float", "deconv_int8",
-          "dense_dynamic", "mlp_dynamic", "hybrid_cnn_dynamic", "hybrid_convs_dynamic_pertensor"]
-# Dynamic-range (hybrid) models, compiled, against the reference kernels: the largest
-# absolute difference allowed. Their hybrid operators mirror TFLite's arithmetic, so
+          "dense_dynamic", "mlp_dynamic", "hybrid_cnn_dynamic", "hybrid_convs_dynamic_pertensor",
+          "cnn16_int16x8", "cnn16_int16x8_bias32"]
+# Dynamic-range (hybrid) and 16x8 models, compiled, against the reference kernels: the
+# largest absolute difference allowed. Their hybrid operators mirror TFLite's arithmetic, so
 # dense_dynamic (one FULLY_CONNECTED), hybrid_cnn_dynamic (CONV_2D, DEPTHWISE_CONV_2D,
 # CONV_2D, FULLY_CONNECTED; per-channel weights) and hybrid_convs_dynamic_pertensor
 # (CONV_2D, CONV_2D, FULLY_CONNECTED; per-tensor) are bit-exact; mlp_dynamic's two hybrid FULLY_CONNECTED are
 # too, but its float TANH (IREE's tanh, one ulp away on ~70% of the values) and float
 # FULLY_CONNECTED (another summation order) are not: 2.4e-7 measured, outputs up to 1.2.
-HYBRID_TOLERANCE = {"dense_dynamic": 0.0, "hybrid_cnn_dynamic": 0.0, "hybrid_convs_dynamic_pertensor": 0.0,
-                    "mlp_dynamic": 1e-6}
+# The 16x8 models (int16 activations, int8 weights, float32 ends) are integers inside:
+# bit-exact too.
+BIT_CLOSE = {"dense_dynamic": 0.0, "hybrid_cnn_dynamic": 0.0, "hybrid_convs_dynamic_pertensor": 0.0,
+             "mlp_dynamic": 1e-6, "cnn16_int16x8": 0.0, "cnn16_int16x8_bias32": 0.0}
 
 
 def _path(name: str) -> str:
@@ -112,10 +115,10 @@ def test_model_equals_reference_kernels(compiled, name):
     _check(outs[name], _run(_interpreter(name, OpResolverType.BUILTIN_REF), xs[name]), name)
 
 
-@pytest.mark.parametrize("name", sorted(HYBRID_TOLERANCE))
-def test_hybrid_model_bit_close_to_reference_kernels(compiled, name):
-    """Float input, int8 weights quantized at run time: compiled for llvm-cpu, within
-    HYBRID_TOLERANCE of TFLite (0: bit-exact). A one-ulp difference before a hybrid
+@pytest.mark.parametrize("name", sorted(BIT_CLOSE))
+def test_model_bit_close_to_reference_kernels(compiled, name):
+    """Float input, int8 weights quantized at run time (hybrid), or 16x8 quantization:
+    compiled for llvm-cpu, within BIT_CLOSE of TFLite (0: bit-exact). A one-ulp difference before a hybrid
     operator can move a value across a rounding boundary of its run-time quantization
     (a step of the weights' scale, ~1e-3 here), so the hybrid arithmetic is mirrored
     exactly, down to the float32 roundings (no FMA contraction)."""
@@ -124,7 +127,7 @@ def test_hybrid_model_bit_close_to_reference_kernels(compiled, name):
     got = np.asarray(outs[name])
     assert got.dtype == ref.dtype and got.shape == ref.shape
     diff = float(np.abs(got - ref).max())
-    assert diff <= HYBRID_TOLERANCE[name], f"{name}: max abs diff {diff} (outputs up to {np.abs(ref).max()})"
+    assert diff <= BIT_CLOSE[name], f"{name}: max abs diff {diff} (outputs up to {np.abs(ref).max()})"
 
 
 @pytest.mark.parametrize("name", [m for m in MODELS if "8" in m])
@@ -151,7 +154,8 @@ def _operator_results(name: str, resolver: OpResolverType):
 
 
 @pytest.mark.parametrize("name", ["cnn_float", "cnn_int8", "mbblock_float", "mbblock_int8", "ops_int8",
-                                  "cnn_int8_floatio", "matmul_int8", "cnn_float16", "deconv_int8"])
+                                  "cnn_int8_floatio", "matmul_int8", "cnn_float16", "deconv_int8",
+                                  "cnn16_int16x8", "cnn16_int16x8_bias32"])
 def test_each_operator_equals_reference_kernel(name):
     for i, opcode, got, ref in _operator_results(name, OpResolverType.BUILTIN_REF):
         _check(got, ref, f"{name} operator #{i} {opcode}")

@@ -193,12 +193,24 @@ def test_refused_hybrid_variants_are_located_errors(w_type, w_scale, zero_point,
         T.from_tflite(model)
 
 
-def test_16x8_fully_connected_is_refused():
-    """int16 activations with int8 weights (16x8 quantization): refused by name."""
-    model = _hybrid_model("FULLY_CONNECTED", [3, 43], _W_FC, 0.004,
-                          ("FullyConnectedOptions", {}), [3, 24], x_type=7)
-    with pytest.raises(UnsupportedError, match=r"operator #0 \(FULLY_CONNECTED, tensor 'w'\): int16 input with "
-                                               r"int8 weights and a int16 output is not supported \(16x8 quantization"):
+@pytest.mark.parametrize("opcode, options, message", [
+    ("DEPTHWISE_CONV_2D", ("DepthwiseConv2DOptions", {"Padding": 1, "StrideH": 1, "StrideW": 1, "DepthMultiplier": 2}),
+     r"16x8 quantization \(int16 activations, int8 weights\) of DEPTHWISE_CONV_2D is not supported"),
+    ("FULLY_CONNECTED", ("FullyConnectedOptions", {}),  # no quantized_bias_type: TFLite reads int64
+     r"a 16x8 bias \(input 2\) must be an int64 constant of 24 elements .*got int32"),
+])
+def test_refused_16x8_variants_are_located_errors(opcode, options, message):
+    """int16 activations with int8 weights: DEPTHWISE_CONV_2D is refused by name, and an
+    int32 bias that the options do not declare (TFLite would read it as int64)."""
+    w = _W.reshape(1, 3, 3, 72)[..., :6] if opcode == "DEPTHWISE_CONV_2D" else _W_FC
+    x_shape, y_shape = ([1, 5, 5, 3], [1, 3, 3, 6]) if opcode == "DEPTHWISE_CONV_2D" else ([3, 43], [3, 24])
+    model = _hybrid_model(opcode, x_shape, w, 0.004, options, y_shape, x_type=7)
+    if opcode == "FULLY_CONNECTED":  # an int32 bias
+        model = _op_model(opcode, [("x", 7, x_shape, ([0.01], [0])), ("w", INT8, list(w.shape), ([0.004], [0]), w),
+                                   ("b", INT32, [24], ([0.00004], [0]), np.arange(24, dtype="int32")),
+                                   ("y", 7, y_shape, ([0.02], [0]))], 3, _options(options[0], **options[1]))
+    with pytest.raises((UnsupportedError, ImportError_), match=rf"TFLite operator #0 \({opcode}, tensor '[wb]'\): "
+                                                               + message):
         T.from_tflite(model)
 
 

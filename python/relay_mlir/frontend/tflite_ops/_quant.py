@@ -82,6 +82,25 @@ def multiply_by_quantized_multiplier(op: Op, x: _expr.Expr, real: np.ndarray, nd
     return _op.cast(_op.add(quot, up), "int32")
 
 
+def multiply_by_quantized_multiplier_int64(op: Op, x: _expr.Expr, real: np.ndarray, ndim: int,
+                                           axis: int = -1) -> _expr.Expr:
+    """int64 ``x`` times the real multipliers ``real`` (as in
+    :func:`multiply_by_quantized_multiplier`) as TFLite's int64
+    ``MultiplyByQuantizedMultiplier`` (its 16x8 kernels with int64 accumulators): the Q31
+    mantissa ``M`` reduced to 16 bits (``(M + 2^15) >> 16``, 0x7FFF from 0x7FFF0000 on),
+    then a single rounding, ``(x * reduced + 2^(14 - shift)) >> (15 - shift)`` (an
+    arithmetic shift: ties upward). Returns int32."""
+    real = np.asarray(real, np.float64).reshape(-1)
+    fps = [fixed_point(float(m)) for m in real]
+    if any(s < -31 or s > 7 for _, s in fps):
+        raise op.unsupported(f"the rescale factor {real.max():g} is out of the range TFLite's 16x8 "
+                             "fixed point represents", op.outputs[0])
+    reduced = [(m + (1 << 15)) >> 16 if m < 0x7FFF0000 else 0x7FFF for m, _ in fps]
+    total = [15 - s for _, s in fps]
+    p = _op.add(_op.multiply(x, _along(reduced, ndim, axis)), _along([1 << (t - 1) for t in total], ndim, axis))
+    return _op.cast(_op.right_shift(p, _along(total, ndim, axis)), "int32")
+
+
 def _i64(v: int) -> _expr.Expr:
     return _expr.const(int(v), "int64")
 

@@ -25,17 +25,93 @@ from ...qnn import op as _qnn
 from . import _hybrid
 from ._base import Op, register
 from ._quant import (check_bias, fused_activation, multiply_by_quantized_multiplier,
-                     requantize_accumulator, saturate, window_padding)
+                     multiply_by_quantized_multiplier_int64, requantize_accumulator, saturate,
+                     window_padding)
+
+
+def _is_16x8(op: Op) -> bool:
+    """16x8 quantization: int16 input and output, int8 weights."""
+    return op.dtype(0) == "int16" and op.out_dtype() == "int16" and op.dtype(1) == "int8"
 
 
 def _check_weights(op: Op) -> None:
     """The weights have the output's type (float, int8 or uint8), or the operator is hybrid
-    (float32 input and output, int8 weights: see _hybrid); anything else (16x8
-    quantization: int16 activations, int8 weights) is refused by name."""
-    if op.dtype(1) != op.out_dtype() and not _hybrid.is_hybrid(op):
-        raise op.unsupported(f"{op.dtype(0)} input with {op.dtype(1)} weights and a {op.out_dtype()} "
-                             "output is not supported (16x8 quantization; the weights must have the "
-                             "output's type, or be int8 with float32 input and output: hybrid)", op.inputs[1])
+    (float32 input and output, int8 weights: see _hybrid) or a 16x8 CONV_2D /
+    FULLY_CONNECTED (int16 input and output, int8 weights); anything else is refused by
+    name."""
+    if op.dtype(1) == op.out_dtype() or _hybrid.is_hybrid(op):
+        return
+    if _is_16x8(op):
+        if op.name in ("CONV_2D", "FULLY_CONNECTED"):
+            return
+        raise op.unsupported(f"16x8 quantization (int16 activations, int8 weights) of {op.name} is not "
+                             "supported (CONV_2D and FULLY_CONNECTED only)", op.inputs[1])
+    raise op.unsupported(f"{op.dtype(0)} input with {op.dtype(1)} weights and a {op.out_dtype()} "
+                         "output is not supported (the weights must have the output's type; or be int8 "
+                         "with float32 input and output: hybrid; or with int16 ones: 16x8)", op.inputs[1])
+
+
+def _params_16x8(op: Op, channels: int, opts):
+    """A 16x8 operator's bias (an int32 or int64 constant, or None), its parameters
+    checked: TFLite's 16x8 kernels take zero points 0 everywhere, and read the bias as the
+    options' ``quantized_bias_type`` says (int64 when it is unset)."""
+    for i, what in ((0, "input 0"), (1, "weight 1")):
+        if (op.qparams(i).zero_point != 0).any():
+            raise op.invalid(f"16x8 quantization needs zero point 0 on {what}, got "
+                             f"{int(op.qparams(i).zero_point.reshape(-1)[0])}", op.inputs[i])
+    if op.out_qparams().zp != 0:
+        raise op.invalid(f"16x8 quantization needs zero point 0 on the output, got {op.out_qparams().zp}")
+    _weight_params(op, channels)
+    if not op.has(2):
+        return None
+    b = op.const(2)
+    declared = {2: np.int32, 4: np.int64}.get(getattr(opts, "QuantizedBiasType", lambda: 0)(), np.int64)
+    if b.dtype != declared or b.size != channels:
+        raise op.invalid(f"a 16x8 bias (input 2) must be an {np.dtype(declared).name} constant of {channels} "
+                         f"elements (TFLite reads it as the options' quantized_bias_type says, int64 when "
+                         f"unset), got {b.dtype} of shape {list(b.shape)}", op.inputs[2])
+    return b.reshape(-1)
+
+
+def _real_multipliers(op: Op) -> np.ndarray:
+    """``double(x_scale) * double(w_scale) / double(y_scale)``, per weight channel."""
+    xq, wq, yq = op.qparams(0), op.qparams(1, "weight"), op.out_qparams()
+    return (np.float64(xq.scale[0]) * wq.scale.astype(np.float64)) / np.float64(yq.scale[0])
+
+
+def _conv_16x8(op: Op, wc: _expr.Expr, attrs: dict, channels: int, opts) -> _expr.Expr:
+    """TFLite's 16x8 CONV_2D (reference ``ConvPerChannel``): with an int64 bias, int64 sums
+    of ``x * w`` plus the bias, rescaled by the int64 ``MultiplyByQuantizedMultiplier``
+    (16-bit multiplier, one rounding); with an int32 bias, int32 sums and the int8 path's
+    rescale; then the activation's clamp to int16."""
+    bias = _params_16x8(op, channels, opts)
+    act = opts.FusedActivationFunction()
+    xq, wq = op.qparams(0), op.qparams(1, "weight")
+    acc_dtype = "int64" if bias is None or bias.dtype == np.int64 else "int32"
+    acc = _qnn.conv2d(op.expr(0), wc, _expr.const(0), _expr.const(0), xq.scale_expr(), wq.scale_expr(),
+                      out_dtype=acc_dtype, **attrs)
+    if bias is not None:
+        acc = _op.nn.bias_add(acc, _expr.const(bias, acc_dtype), axis=3)
+    if acc_dtype == "int32":
+        return requantize_accumulator(op, acc, 4, 3, act)
+    return saturate(op, multiply_by_quantized_multiplier_int64(op, acc, _real_multipliers(op), 4, 3), act)
+
+
+def _dense_16x8(op: Op, x: _expr.Expr, w: _expr.Expr, units: int, act: int, opts) -> _expr.Expr:
+    """TFLite's 16x8 FULLY_CONNECTED (reference ``FullyConnected[PerChannel]``, which the
+    interpreter runs for int64 biases, and for int32 ones in its reference kernels; its
+    optimized kernel rescales int32 sums in fixed point): int64 sums of ``x * w`` plus the
+    bias, times ``double(x_scale) * double(w_scale) / double(y_scale)`` in float64, rounded
+    half away from zero, clamped to the activation's int16 range."""
+    bias = _params_16x8(op, units, opts)
+    xq, wq = op.qparams(0), op.qparams(1, "weight")
+    acc = _qnn.dense(x, w, _expr.const(0), _expr.const(0), xq.scale_expr(), wq.scale_expr(), units=units,
+                     out_dtype="int64")
+    if bias is not None:
+        acc = _op.nn.bias_add(acc, _expr.const(bias.astype(np.int64), "int64"), axis=1)
+    real = _real_multipliers(op)
+    scaled = _op.multiply(_op.cast(acc, "float64"), _expr.const(real if real.size > 1 else real[0], "float64"))
+    return saturate(op, _op.cast(_op.round(scaled), "int32"), act)
 
 
 def _weight_params(op: Op, channels: int):
@@ -69,6 +145,8 @@ def _conv(op: Op, weight: np.ndarray, kernel_layout: str, groups: int, channels:
         if op.has(2):
             y = _op.nn.bias_add(y, op.expr(2), axis=3)
         return fused_activation(op, y, act)
+    if _is_16x8(op):
+        return _conv_16x8(op, wc, attrs, channels, opts)
     xq = op.qparams(0)
     wzp, wscale = _weight_params(op, channels)
     acc = _qnn.conv2d(x, wc, xq.zp_expr(), wzp, xq.scale_expr(), wscale, out_dtype="int32", **attrs)
@@ -173,6 +251,8 @@ def fully_connected(op: Op) -> _expr.Expr:
         if op.has(2):
             y = _op.nn.bias_add(y, op.expr(2), axis=1)
         y = fused_activation(op, y, act)
+    elif _is_16x8(op):
+        y = _dense_16x8(op, x, w, units, act, opts)
     else:
         xq = op.qparams(0)
         wzp, wscale = _weight_params(op, units)

@@ -6,6 +6,7 @@ Writes, next to this file, for each network (``cnn``: conv / depthwise conv / po
 softmax; ``mbblock``: a MobileNetV2-like inverted residual block with hard-swish, concatenation,
 mean, pad and more; ``ops``: transpose, strided slice, squeeze, relu, relu6; ``matmul``:
 batch matmul of two inputs, float and int8; ``deconv``: transposed convolutions, float and int8;
+``cnn16``: conv and dense for 16x8 quantization;
 ``dense``, ``mlp``, ``hybrid_cnn``, ``hybrid_convs``: dynamic-range quantization (int8 weights, float activations,
 TFLite's hybrid kernels); ``unsupported``: CUMSUM, float only, for the error test):
   <net>_float.tflite   the float32 model
@@ -18,6 +19,8 @@ TFLite's hybrid kernels); ``unsupported``: CUMSUM, float only, for the error tes
   <net>_dynamic.tflite     dynamic-range quantization (``optimizations=[DEFAULT]`` without a
                            representative dataset): int8 weights (per channel), float32 activations
   hybrid_convs_dynamic_pertensor.tflite  the same with per-tensor weights
+  cnn16_int16x8.tflite     16x8 quantization (int16 activations, int8 weights, int64 biases),
+                           float32 ends; cnn16_int16x8_bias32.tflite the same with int32 biases
 The weights are seeded, so a rerun makes the same networks.
 """
 import os
@@ -138,6 +141,17 @@ def hybrid_convs() -> tf.keras.Model:
     return tf.keras.Model(x, L.Dense(8, activation="relu", bias_initializer=b)(y))  # 1152
 
 
+def cnn16() -> tf.keras.Model:
+    """CONV_2D (3x3 strided, 1x1) and FULLY_CONNECTED for 16x8 quantization."""
+    b = "random_uniform"
+    x = L.Input((6, 6, 4), batch_size=2, name="image")
+    y = L.Conv2D(8, 3, strides=2, padding="same", activation="relu", bias_initializer=b)(x)
+    y = L.Conv2D(6, 1, bias_initializer=b)(y)
+    y = L.Reshape((3 * 3 * 6,))(y)
+    y = L.Dense(10, activation="relu", bias_initializer=b)(y)
+    return tf.keras.Model(x, L.Dense(5, bias_initializer=b)(y))
+
+
 def convert(model: tf.keras.Model, mode: str) -> bytes:
     conv = tf.lite.TFLiteConverter.from_keras_model(model)
     if mode in ("dynamic", "dynamic_pertensor"):  # int8 weights, float activations
@@ -157,7 +171,11 @@ def convert(model: tf.keras.Model, mode: str) -> bytes:
         conv.optimizations = [tf.lite.Optimize.DEFAULT]
         conv.representative_dataset = data
         conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-        if mode != "int8_floatio":  # float input and output: QUANTIZE / DEQUANTIZE at the ends
+        if mode.startswith("int16x8"):  # int16 activations, int8 weights, float ends
+            conv.target_spec.supported_ops = [tf.lite.OpsSet.EXPERIMENTAL_TFLITE_BUILTINS_ACTIVATIONS_INT16_WEIGHTS_INT8]
+            if mode == "int16x8_bias32":  # int32 biases (int64 by default)
+                conv._experimental_full_integer_quantization_bias_type = tf.int32
+        elif mode != "int8_floatio":  # float input and output: QUANTIZE / DEQUANTIZE at the ends
             conv.inference_input_type = tf.int8 if mode == "int8" else tf.uint8
             conv.inference_output_type = tf.int8 if mode == "int8" else tf.uint8
     return conv.convert()
@@ -168,7 +186,8 @@ def main() -> None:
             ("ops", ops, ("float", "int8")), ("matmul", ops_matmul, ("float", "int8")),
             ("unsupported", unsupported, ("float",)), ("dense", dense, ("dynamic",)),
             ("deconv", deconv, ("float", "int8")), ("mlp", mlp, ("dynamic",)),
-            ("hybrid_cnn", hybrid_cnn, ("dynamic",)), ("hybrid_convs", hybrid_convs, ("dynamic_pertensor",)))
+            ("hybrid_cnn", hybrid_cnn, ("dynamic",)), ("hybrid_convs", hybrid_convs, ("dynamic_pertensor",)),
+            ("cnn16", cnn16, ("int16x8", "int16x8_bias32")))
     for name, make, modes in nets:
         tf.keras.utils.set_random_seed(3)
         model = make()
