@@ -71,7 +71,7 @@ def test_interpreter_matches_the_formula(roundtrip, case):
 
 
 def test_compiled_matches_the_formula(roundtrip):
-    # the dialect ops' lowering (lib/Conversion/RelayToLinalg/SpaceBatch.cpp; more cases,
+    # the dialect ops' lowering (lib/Conversion/RelayToLinalg/NNSpaceBatch.cpp; more cases,
     # int8 and a 3-D block, in ops/test_nn.py)
     shape, block, pads, crops, value = CASES[0]
     x = np.random.default_rng(7).standard_normal(shape).astype("float32")
@@ -119,5 +119,5 @@ def test_shapes_that_do_not_divide_are_errors(make, expected):
     mod = relay.IRModule.from_expr(relay.Function([x], make(x)))
     with pytest.raises(ValueError, match=expected):  # the interpreter's kernel
         outputs(mod, [np.zeros((4, 4, 4, 2), "float32")])
-    with pytest.raises(relay.CompileError, match=expected):  # the typing rule (SpaceBatch.cpp)
+    with pytest.raises(relay.CompileError, match=expected):  # the typing rule (NNSpaceBatch.cpp)
         relay.transform.InferType()(mod)

@@ -74,8 +74,9 @@ void populateConvTransposePatterns(const TypeConverter &tc,
                                    RewritePatternSet &patterns);
 /// The blocked convolutions nn.contrib_*conv2d_NCHWc (BlockedConv.cpp, added
 /// by populateConvToLinalgPatterns) and nn.space_to_batch_nd /
-/// nn.batch_to_space_nd (SpaceBatch.cpp, added by populateNNToLinalgPatterns):
-/// relay-level decompositions this conversion then lowers.
+/// nn.batch_to_space_nd (NNSpaceBatch.cpp, added by
+/// populateNNToLinalgPatterns): relay-level decompositions this conversion then
+/// lowers.
 void populateBlockedConvPatterns(const TypeConverter &tc,
                                  RewritePatternSet &patterns);
 void populateSpaceBatchPatterns(const TypeConverter &tc,

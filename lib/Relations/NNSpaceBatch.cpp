@@ -1,4 +1,4 @@
-//===- SpaceBatch.cpp - typing rules of the space/batch block moves -------===//
+//===- NNSpaceBatch.cpp - typing rules of the space/batch block moves -----===//
 //
 // nn.space_to_batch_nd and nn.batch_to_space_nd with TVM 0.19's semantics
 // (src/relay/op/nn/nn.cc, topi/nn/space_to_batch_nd.h): data [N, S1..SM,

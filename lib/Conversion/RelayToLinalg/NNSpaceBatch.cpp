@@ -1,4 +1,4 @@
-//===- SpaceBatch.cpp - nn.space_to_batch_nd / nn.batch_to_space_nd -------===//
+//===- NNSpaceBatch.cpp - nn.space_to_batch_nd / nn.batch_to_space_nd -----===//
 //
 // Rewritten at the relay level into the data movement they are (topi's
 // definition), which this conversion then lowers:
