@@ -47,6 +47,7 @@ VARIANTS: Dict[str, List[str]] = {
                          "--iree-dispatch-creation-experimental-set-data-tiling-ops=convolution"],
     "tile-bytes-64k": ["--iree-llvmcpu-matmul-tile-bytes=65536"],
     "tile-bytes-512k": ["--iree-llvmcpu-matmul-tile-bytes=524288"],
+    "iree-im2col": ["--iree-global-opt-use-im2col-for-convs"],
     "threads-2": ["--iree-llvmcpu-number-of-threads=2"],
     "threads-4": ["--iree-llvmcpu-number-of-threads=4"],
     "threads-16": ["--iree-llvmcpu-number-of-threads=16"],

@@ -50,6 +50,14 @@ namespace {
 /// 2x faster than im2col (measured 2026-11-22, bench/RESULTS.md).
 constexpr int64_t kIm2colMaxPixels = 256;
 
+/// Float input channels from which im2col copies the windows as one
+/// strided slice per kernel tap (each pixel's C values one contiguous run
+/// per tap) instead of a window-gathering linalg.generic over W and C
+/// collapsed (runs of KW*C). Below a 64-byte cache line per pixel and tap
+/// (an RGB stem: 3 floats) the slices would move runs too short to pay for
+/// their copies.
+constexpr int64_t kSlicedPatchMinFloatChannels = 16;
+
 /// A convolution whose image size is known only at run time: IREE 3.13
 /// vectorizes linalg.conv_2d_nhwc_hwcf only along static dims, and runs it
 /// 5-10x slower than at a static size. Cut into kConvTile x kConvTile
@@ -186,8 +194,9 @@ bool isPixelMatmul(Conv2DOp op) {
 /// The patch matrix [N*OH*OW, KH*KW*C] of a convolution (NHWC/HWIO, static
 /// kernel) over the windows of `padded` (c.padded, or an extension of it at
 /// the bottom and right) for the output pixels [N, OH, OW] `pixelSizes`
-/// (known at run time or not): one linalg.generic copy of the windows
-/// (floats) or one strided slice per kernel tap, concatenated (integers).
+/// (known at run time or not): one strided slice per kernel tap,
+/// concatenated, or, for floats with few channels, one linalg.generic copy
+/// of the windows.
 Value buildPatchRows(Conv2DOp op, const Conv2DOperands &c, Value padded,
                      ArrayRef<OpFoldResult> pixelSizes, OpBuilder &b) {
   Location loc = op.getLoc();
@@ -200,14 +209,16 @@ Value buildPatchRows(Conv2DOp op, const Conv2DOperands &c, Value padded,
   Type inElem = cast<RankedTensorType>(padded.getType()).getElementType();
 
   Value patches = padded;
-  if (!isPixelMatmul(op) && isa<IntegerType>(inElem)) {
-    // Integers: one strided slice [N, OH, OW, C] per kernel tap,
-    // concatenated along C (same patch order). IREE 3.13 does not vectorize
-    // the window copy below (its input map is not a permutation): on i8
-    // that copy, fused with the data-tiling pack of the patch matrix, ran
-    // at ~1.2 GB/s and took 40% of ResNet-18 int8 (12.9 of 31.9 ms, one
-    // thread); as slices and a concat the model took 23.5 ms instead of
-    // 33.5 (bench/QUANT.md, 2026-12-06).
+  if (!isPixelMatmul(op) &&
+      (isa<IntegerType>(inElem) || ch >= kSlicedPatchMinFloatChannels)) {
+    // One strided slice [N, OH, OW, C] per kernel tap, concatenated along C
+    // (same patch order). IREE 3.13 does not vectorize the window copy
+    // below (its input map is not a permutation): on i8 that copy, fused
+    // with the data-tiling pack of the patch matrix, ran at ~1.2 GB/s and
+    // took 40% of ResNet-18 int8 (12.9 of 31.9 ms, one thread); as slices
+    // and a concat the model took 23.5 ms instead of 33.5 (bench/QUANT.md,
+    // 2026-12-06). Floats: DQN 0.91x, ResNet-18 0.98x (bench/PARTIAL.md,
+    // session 25).
     SmallVector<Value> taps;
     auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
     for (int64_t i = 0; i < kh; ++i)

@@ -132,9 +132,9 @@ func.func @conv2d_crop_padding_and_rows(%x: tensor<1x4x3x3xf32>, %w: tensor<8x4x
 }
 
 // Static NHWC/HWIO float convolutions with at most 256 output pixels are
-// lowered as im2col + linalg.matmul: one linalg.generic gathers the
-// [N, OH, OW, KH, KW, C] patches (strides and dilation in its map), the
-// weight collapses to [KH*KW*C, O] for free.
+// lowered as im2col + linalg.matmul. With fewer than 16 input channels one
+// linalg.generic gathers the [N, OH, OW, KH, KW, C] patches (strides and
+// dilation in its map); the weight collapses to [KH*KW*C, O] for free.
 // CHECK-LABEL: func.func @conv2d_im2col
 // CHECK-SAME: (%[[X:.+]]: tensor<1x9x9x4xf32>, %[[W:.+]]: tensor<3x3x4x8xf32>)
 // CHECK: %[[E:.+]] = tensor.empty() : tensor<1x3x3x3x3x4xf32>
@@ -146,6 +146,21 @@ func.func @conv2d_crop_padding_and_rows(%x: tensor<1x4x3x3xf32>, %w: tensor<8x4x
 // CHECK: tensor.expand_shape %[[M]] {{\[}}[0, 1, 2], [3]] output_shape [1, 3, 3, 8] : tensor<9x8xf32> into tensor<1x3x3x8xf32>
 func.func @conv2d_im2col(%x: tensor<1x9x9x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x3x3x8xf32> {
   %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, dilation = array<i64: 2, 2>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x9x9x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x3x3x8xf32>
+  return %y : tensor<1x3x3x8xf32>
+}
+
+// With 16 channels or more, one strided slice per kernel tap (offsets
+// from the dilation, strides from the convolution's), concatenated along C
+// in (kh, kw, c) order: copies IREE vectorizes.
+// CHECK-LABEL: func.func @conv2d_im2col_sliced
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.extract_slice %{{.+}}[0, 0, 0, 0] [1, 3, 3, 16] [1, 2, 2, 1] : tensor<1x9x9x16xf32> to tensor<1x3x3x16xf32>
+// CHECK: tensor.extract_slice %{{.+}}[0, 0, 2, 0] [1, 3, 3, 16] [1, 2, 2, 1]
+// CHECK: tensor.extract_slice %{{.+}}[0, 4, 4, 0] [1, 3, 3, 16] [1, 2, 2, 1]
+// CHECK: tensor.concat dim(3) {{.+}} -> tensor<1x3x3x144xf32>
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<9x144xf32>, tensor<144x8xf32>) outs(%{{.+}} : tensor<9x8xf32>)
+func.func @conv2d_im2col_sliced(%x: tensor<1x9x9x16xf32>, %w: tensor<3x3x16x8xf32>) -> tensor<1x3x3x8xf32> {
+  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, dilation = array<i64: 2, 2>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x9x9x16xf32>, tensor<3x3x16x8xf32>) -> tensor<1x3x3x8xf32>
   return %y : tensor<1x3x3x8xf32>
 }
 
