@@ -5,6 +5,8 @@
 // general grouped fallback, then a report of what is not supported):
 //
 // nn.conv2d (NCHW/OIHW or NHWC/HWIO|HWOI):
+//   Conv2DDepthwiseConventionWeight  Relay's depthwise weight [C, M, ...]
+//                        rewritten (relay level) to the grouped [C*M, 1, ...]
 //   Conv2DIm2colMatmul   NHWC/HWIO float, static kernel, static image
 //                        size, small maps: im2col + linalg.matmul
 //   Conv2DRunTimeImage   the same with a run-time image size: per call,
@@ -769,11 +771,55 @@ std::string conv2DUnsupported(Conv2DOp op) {
       .str();
 }
 
+/// Relay's depthwise weight convention (inferConv): with groups = input
+/// channels C = weight out-channels and `channels` = C*M, M > 1, the weight
+/// is [C, M, KH, KW] in OIHW order (TVM's TFLite importer writes HWOI
+/// [KH, KW, C, M]). Output channel c*M + m reads weight[c, m]: the weight
+/// is rewritten at the relay level into the grouped form [C*M, 1, KH, KW]
+/// (a reshape in OIHW order, layout_transforms around it, folded for a
+/// constant weight), which the strategies above lower.
+struct Conv2DDepthwiseConventionWeight : OpConversionPattern<Conv2DOp> {
+  using OpConversionPattern<Conv2DOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Conv2DOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<Conv2DLayout> l = getConv2DLayout(op);
+    auto data = dyn_cast<RankedTensorType>(op.getData().getType());
+    auto weight = dyn_cast<RankedTensorType>(op.getWeight().getType());
+    if (!l || !data || !weight || !weight.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static weight");
+    int64_t groups = op.getGroups(), c = data.getDimSize(l->cDim);
+    int64_t o = weight.getDimSize(l->oDim), m = weight.getDimSize(l->iDim);
+    if (groups == 1 || c != groups || o != groups || m == 1 ||
+        op.getChannels() != std::optional<uint64_t>(c * m))
+      return rewriter.notifyMatchFailure(op, "not the depthwise convention");
+    Location loc = op.getLoc();
+    auto str = [&](StringRef s) { return rewriter.getStringAttr(s); };
+    Value w = LayoutTransformOp::create(rewriter, loc, op.getWeight(),
+                                        op.getKernelLayoutAttr(), str("OIHW"));
+    w = ReshapeOp::create(
+        rewriter, loc, w,
+        rewriter.getDenseI64ArrayAttr({c * m, 1, weight.getDimSize(l->khDim),
+                                       weight.getDimSize(l->kwDim)}));
+    w = LayoutTransformOp::create(rewriter, loc, w, str("OIHW"),
+                                  op.getKernelLayoutAttr());
+    rewriter.replaceOp(
+        op, Conv2DOp::create(rewriter, loc, op.getData(), w,
+                             op.getStridesAttr(), op.getPaddingAttr(),
+                             op.getDilationAttr(), op.getGroupsAttr(),
+                             op.getChannelsAttr(), op.getKernelSizeAttr(),
+                             op.getDataLayoutAttr(), op.getKernelLayoutAttr(),
+                             op.getOutLayoutAttr(), op.getOutDtypeAttr()));
+    return success();
+  }
+};
+
 } // namespace
 
 void relay::populateConvToLinalgPatterns(const TypeConverter &tc,
                                          RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
+  patterns.add<Conv2DDepthwiseConventionWeight>(tc, ctx, kNormalizeBenefit);
   patterns.add<Conv2DIm2colMatmul, Conv2DRunTimeImage>(tc, ctx,
                                                        kSpecialisedBenefit);
   patterns.add<Conv2DNhwcHwcf, Conv2DNchwFchw, Conv2DDepthwise<false>,

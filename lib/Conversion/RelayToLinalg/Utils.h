@@ -41,6 +41,9 @@ enum LoweringBenefit : unsigned {
   kNamedOpBenefit = 3,
   /// A faster rewrite of a sub-case of a named form (im2col + matmul).
   kSpecialisedBenefit = 4,
+  /// A relay-level rewrite into the form the other strategies take, tried
+  /// before them (Relay's depthwise weight convention).
+  kNormalizeBenefit = 5,
 };
 
 /// The last pattern of an op with several strategies: when none applies it

@@ -296,3 +296,19 @@ func.func @conv_uint8_direct(%x: tensor<1x32x32x4xui8>, %w: tensor<3x3x4x8xi8>) 
   %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x32x32x4xui8>, tensor<3x3x4x8xi8>) -> tensor<1x32x32x8xi32>
   return %y : tensor<1x32x32x8xi32>
 }
+
+// Relay's depthwise weight convention (groups = C = 3 = weight out-channels,
+// channels = 12 = C*M with M = 4, kernel_size given; TFLite's HWOI
+// [KH, KW, C, M]): the weight is rewritten to the grouped [KH, KW, 12, 1]
+// (through OIHW [3, 4, 3, 3] -> [12, 1, 3, 3]) and lowered as a grouped
+// convolution of 12 output channels.
+// CHECK-LABEL: func.func @conv_depthwise_convention_hwoi
+// CHECK: linalg.transpose ins(%{{.+}} : tensor<3x3x3x4xf32>) outs(%{{.+}} : tensor<3x4x3x3xf32>) permutation = [2, 3, 0, 1]
+// CHECK: tensor.expand_shape {{.+}} output_shape [12, 1, 3, 3] : tensor<108xf32> into tensor<12x1x3x3xf32>
+// CHECK: linalg.transpose ins(%{{.+}} : tensor<12x1x3x3xf32>) outs(%{{.+}} : tensor<3x3x12x1xf32>) permutation = [2, 3, 0, 1]
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwcm {{.+}} outs(%{{.+}} : tensor<1x5x5x3x4xf32>)
+// CHECK-NOT: relay.
+func.func @conv_depthwise_convention_hwoi(%x: tensor<1x7x7x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<1x5x5x12xf32> {
+  %y = relay.nn.conv2d %x, %w {groups = 3 : i64, channels = 12 : i64, kernel_size = array<i64: 3, 3>, data_layout = "NHWC", kernel_layout = "HWOI"} : (tensor<1x7x7x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x5x5x12xf32>
+  return %y : tensor<1x5x5x12xf32>
+}

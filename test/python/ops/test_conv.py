@@ -264,6 +264,26 @@ for name, xs, ws, strides, padding, dilation, groups, (dl, kl, ol) in [
          [[rand(*xs), rand(*ws)]],
          lambda x, w, a=(strides, padding, dilation, groups, int(ol[4:-1])): np_blocked_conv2d(x, w, *a))
 
+# Relay's depthwise weight convention (TVM 0.19 accepts it; its TFLite importer writes HWOI
+# [KH, KW, C, M]): groups = C, channels = C*M, kernel_size given, the weight [C, M, KH, KW] in
+# OIHW order; output channel c*M + m reads weight[c, m] (values checked against TVM 0.19 too).
+for name, xs, ws, dl, kl, to_oihw in [
+        ("conv2d_depthwise_convention_oihw", (2, 3, 7, 7), (3, 4, 3, 3), "NCHW", "OIHW", (0, 1, 2, 3)),
+        ("conv2d_depthwise_convention_hwoi", (1, 7, 7, 3), (3, 3, 3, 4), "NHWC", "HWOI", (2, 3, 0, 1)),
+        ("conv2d_depthwise_convention_hwio", (1, 7, 7, 3), (3, 3, 4, 3), "NHWC", "HWIO", (3, 2, 0, 1))]:
+    x, w = v("x", xs), v("w", ws)
+    nhwc = dl == "NHWC"
+
+    def np_depthwise_convention(x, w, to_oihw=to_oihw, nhwc=nhwc):
+        wo = np.transpose(w, to_oihw)  # [C, M, KH, KW]
+        c, m = wo.shape[:2]
+        xc = np.moveaxis(x, -1, 1) if nhwc else x
+        y = np_conv(xc, wo.reshape(c * m, 1, *wo.shape[2:]), [2, 1], [1, 0], [1, 0], [1, 1], groups=c)
+        return np.moveaxis(y, 1, -1) if nhwc else y
+    case(name, [x, w], relay.nn.conv2d(x, w, strides=(2, 1), padding=(1, 0), groups=3, channels=12,
+                                       kernel_size=(3, 3), data_layout=dl, kernel_layout=kl),
+         [[rand(*xs), rand(*ws)]], np_depthwise_convention)
+
 # ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def exe():

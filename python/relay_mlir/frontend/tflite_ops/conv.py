@@ -2,8 +2,8 @@
 
 Float: ``nn.conv2d`` in NHWC (the OHWI filter transposed to HWIO, a depthwise
 ``[1, H, W, C*M]`` filter reshaped to HWOI with ``groups = C`` — or to the grouped HWIO
-``[H, W, 1, C*M]`` for a multiplier M > 1: the HWOI form of one does not lower for
-llvm-cpu), ``nn.dense``,
+``[H, W, 1, C*M]`` for a multiplier M > 1, the standard grouped form; TVM's importer writes
+Relay's depthwise convention HWOI ``[H, W, C, M]``, which relay-mlir also lowers), ``nn.dense``,
 ``nn.batch_matmul``, then the bias and the fused activation.
 Quantized (TFLite's int8 scheme): ``qnn.conv2d`` / ``qnn.dense`` — exact int32 sums of
 ``(x - x_zp)(w - w_zp)``, the input padded with its zero point — plus the int32
