@@ -7,6 +7,8 @@
 // nn.conv2d (NCHW/OIHW or NHWC/HWIO|HWOI):
 //   Conv2DDepthwiseConventionWeight  Relay's depthwise weight [C, M, ...]
 //                        rewritten (relay level) to the grouped [C*M, 1, ...]
+//   Conv2DKernelLayoutNormalize  other kernel layouts (OHWI, ...): the weight
+//                        layout_transformed to OIHW (NCHW) or HWIO (NHWC)
 //   Conv2DIm2colMatmul   NHWC/HWIO float, static kernel, static image
 //                        size, small maps: im2col + linalg.matmul
 //   Conv2DRunTimeImage   the same with a run-time image size: per call,
@@ -767,7 +769,8 @@ struct Conv2DGrouped : Conv2DStrategy {
 
 std::string conv2DUnsupported(Conv2DOp op) {
   return ("nn.conv2d with layouts " + op.getDataLayout() + "/" +
-          op.getKernelLayout() + " (NCHW/OIHW and NHWC/HWIO are)")
+          op.getKernelLayout() +
+          " (NCHW or NHWC data with a kernel layout of O, I, H, W are)")
       .str();
 }
 
@@ -814,12 +817,44 @@ struct Conv2DDepthwiseConventionWeight : OpConversionPattern<Conv2DOp> {
   }
 };
 
+/// A kernel layout the strategies do not take (OHWI, TFLite's; IHWO, ...;
+/// any order of O, I, H, W): the weight is layout_transformed at the relay
+/// level to the data layout's kernel (NCHW: OIHW, NHWC: HWIO; folded for a
+/// constant weight).
+struct Conv2DKernelLayoutNormalize : OpConversionPattern<Conv2DOp> {
+  using OpConversionPattern<Conv2DOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Conv2DOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef data = op.getDataLayout(), kernel = op.getKernelLayout();
+    if ((data != "NCHW" && data != "NHWC") || getConv2DLayout(op))
+      return rewriter.notifyMatchFailure(op, "lowered as it is");
+    StringRef target = data == "NCHW" ? "OIHW" : "HWIO";
+    if (kernel.size() != 4 ||
+        !llvm::all_of(target, [&](char c) { return kernel.count(c) == 1; }))
+      return rewriter.notifyMatchFailure(op, "kernel layout not of O, I, H, W");
+    Location loc = op.getLoc();
+    auto str = [&](StringRef s) { return rewriter.getStringAttr(s); };
+    Value w = LayoutTransformOp::create(rewriter, loc, op.getWeight(),
+                                        op.getKernelLayoutAttr(), str(target));
+    rewriter.replaceOp(
+        op, Conv2DOp::create(rewriter, loc, op.getData(), w,
+                             op.getStridesAttr(), op.getPaddingAttr(),
+                             op.getDilationAttr(), op.getGroupsAttr(),
+                             op.getChannelsAttr(), op.getKernelSizeAttr(),
+                             op.getDataLayoutAttr(), str(target),
+                             op.getOutLayoutAttr(), op.getOutDtypeAttr()));
+    return success();
+  }
+};
+
 } // namespace
 
 void relay::populateConvToLinalgPatterns(const TypeConverter &tc,
                                          RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<Conv2DDepthwiseConventionWeight>(tc, ctx, kNormalizeBenefit);
+  patterns.add<Conv2DDepthwiseConventionWeight, Conv2DKernelLayoutNormalize>(
+      tc, ctx, kNormalizeBenefit);
   patterns.add<Conv2DIm2colMatmul, Conv2DRunTimeImage>(tc, ctx,
                                                        kSpecialisedBenefit);
   patterns.add<Conv2DNhwcHwcf, Conv2DNchwFchw, Conv2DDepthwise<false>,

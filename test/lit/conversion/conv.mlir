@@ -312,3 +312,20 @@ func.func @conv_depthwise_convention_hwoi(%x: tensor<1x7x7x3xf32>, %w: tensor<3x
   %y = relay.nn.conv2d %x, %w {groups = 3 : i64, channels = 12 : i64, kernel_size = array<i64: 3, 3>, data_layout = "NHWC", kernel_layout = "HWOI"} : (tensor<1x7x7x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x5x5x12xf32>
   return %y : tensor<1x5x5x12xf32>
 }
+
+// Kernel layouts the strategies do not take are layout_transformed to the
+// data layout's kernel: OIHW for NCHW data, HWIO for NHWC (TFLite's OHWI).
+// CHECK-LABEL: func.func @conv_nchw_hwio
+// CHECK: linalg.transpose ins(%{{.+}} : tensor<3x3x3x8xf32>) outs(%{{.+}} : tensor<8x3x3x3xf32>) permutation = [3, 2, 0, 1]
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @conv_nchw_hwio(%x: tensor<1x3x8x8xf32>, %w: tensor<3x3x3x8xf32>) -> tensor<1x8x6x6xf32> {
+  %y = relay.nn.conv2d %x, %w {kernel_layout = "HWIO"} : (tensor<1x3x8x8xf32>, tensor<3x3x3x8xf32>) -> tensor<1x8x6x6xf32>
+  return %y : tensor<1x8x6x6xf32>
+}
+// CHECK-LABEL: func.func @conv_nhwc_ohwi
+// CHECK: linalg.transpose ins(%{{.+}} : tensor<8x3x2x4xf32>) outs(%{{.+}} : tensor<3x2x4x8xf32>) permutation = [1, 2, 3, 0]
+// CHECK-NOT: relay.
+func.func @conv_nhwc_ohwi(%x: tensor<1x9x8x4xf32>, %w: tensor<8x3x2x4xf32>) -> tensor<1x7x7x8xf32> {
+  %y = relay.nn.conv2d %x, %w {data_layout = "NHWC", kernel_layout = "OHWI"} : (tensor<1x9x8x4xf32>, tensor<8x3x2x4xf32>) -> tensor<1x7x7x8xf32>
+  return %y : tensor<1x7x7x8xf32>
+}

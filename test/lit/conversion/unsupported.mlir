@@ -134,13 +134,13 @@ func.func @conv2d_transpose_groups_dyn_channels(%x: tensor<1x?x3x3xf32>, %w: ten
 
 // -----
 
-// No nn.conv2d strategy takes NCHW data with an HWIO kernel: the last
-// pattern reports it (relay-convert-layout picks lowerable layouts).
-func.func @conv2d_nchw_hwio(%x: tensor<1x3x8x8xf32>, %w: tensor<3x3x3x8xf32>) -> tensor<1x8x6x6xf32> {
-  // expected-error @+2 {{not supported yet: nn.conv2d with layouts NCHW/HWIO (NCHW/OIHW and NHWC/HWIO are)}}
+// No nn.conv2d strategy takes data in a layout other than NCHW and NHWC:
+// the last pattern reports it (relay-convert-layout picks lowerable layouts).
+func.func @conv2d_chwn(%x: tensor<3x8x8x1xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<8x6x6x1xf32> {
+  // expected-error @+2 {{not supported yet: nn.conv2d with layouts CHWN/OIHW (NCHW or NHWC data with a kernel layout of O, I, H, W are)}}
   // expected-error @+1 {{failed to legalize operation 'relay.nn.conv2d'}}
-  %y = relay.nn.conv2d %x, %w {kernel_layout = "HWIO"} : (tensor<1x3x8x8xf32>, tensor<3x3x3x8xf32>) -> tensor<1x8x6x6xf32>
-  return %y : tensor<1x8x6x6xf32>
+  %y = relay.nn.conv2d %x, %w {data_layout = "CHWN"} : (tensor<3x8x8x1xf32>, tensor<8x3x3x3xf32>) -> tensor<8x6x6x1xf32>
+  return %y : tensor<8x6x6x1xf32>
 }
 
 // -----

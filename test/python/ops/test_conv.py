@@ -264,6 +264,20 @@ for name, xs, ws, strides, padding, dilation, groups, (dl, kl, ol) in [
          [[rand(*xs), rand(*ws)]],
          lambda x, w, a=(strides, padding, dilation, groups, int(ol[4:-1])): np_blocked_conv2d(x, w, *a))
 
+# kernel layouts no strategy takes directly (TFLite's OHWI with NHWC data, HWIO with NCHW):
+# the weight is layout_transformed to HWIO / OIHW first (values checked against TVM 0.19 too,
+# which is wrong on NHWC/OHWI depthwise with asymmetric padding)
+x, w = v("x", (2, 9, 8, 4)), v("w", (8, 3, 2, 2))
+case("conv2d_nhwc_ohwi_groups", [x, w],
+     relay.nn.conv2d(x, w, strides=(2, 2), padding=(0, 1, 1, 0), groups=2, data_layout="NHWC", kernel_layout="OHWI"),
+     [[rand(2, 9, 8, 4), rand(8, 3, 2, 2)]],
+     lambda x, w: np.moveaxis(np_conv(np.moveaxis(x, -1, 1), np.transpose(w, (0, 3, 1, 2)), [2, 2], [0, 1], [1, 0],
+                                      [1, 1], groups=2), 1, -1))
+x, w = v("x", (1, 4, 7, 6)), v("w", (3, 3, 4, 5))
+case("conv2d_nchw_hwio", [x, w], relay.nn.conv2d(x, w, padding=(1, 1), dilation=(2, 1), kernel_layout="HWIO"),
+     [[rand(1, 4, 7, 6), rand(3, 3, 4, 5)]],
+     lambda x, w: np_conv(x, np.transpose(w, (3, 2, 0, 1)), [1, 1], [1, 1], [1, 1], [2, 1]))
+
 # Relay's depthwise weight convention (TVM 0.19 accepts it; its TFLite importer writes HWOI
 # [KH, KW, C, M]): groups = C, channels = C*M, kernel_size given, the weight [C, M, KH, KW] in
 # OIHW order; output channel c*M + m reads weight[c, m] (values checked against TVM 0.19 too).
