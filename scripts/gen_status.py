@@ -86,8 +86,9 @@ KNOWN_GAPS: List[Tuple[str, str, str]] = [
          "quiet wall-clock run yet, bench/PARTIAL.md); weights travel in a parameter archive "
          "(compile time and memory below IREE's ONNX path)", "../bench/RESULTS.md"),
     ("Issue 31", "Relay's optimizer: every pass of the issue is in (SimplifyExprPostAlterOp since "
-         "session 24); AlterOpLayout, FlattenAtrousConv and qnn Legalize are Python passes (the "
-         "blocked convolutions and space/batch moves they write are dialect ops since session 25); on IREE the optimizer "
+         "session 24); AlterOpLayout and qnn Legalize are Python passes (the blocked convolutions "
+         "AlterOpLayout writes are dialect ops since session 25), FlattenAtrousConv an MLIR "
+         "pattern pass since session 25; on IREE the optimizer "
          "changes no run time measurably, and O3 lowers DQN to O0's program since session 24 "
          "(bench/OPTIMIZER.md; no quiet rerun yet)", "optimizer.md"),
     ("Issue 33", "Quantization: qnn, relay.quantize, quantized ONNX, TFLite (54 builtins) and the "

@@ -61,6 +61,10 @@ void populateSimplifyClipPatterns(RewritePatternSet &patterns);
 /// feeding a convolution or a pool folded into its `padding`.
 void populateFoldExplicitPaddingPatterns(RewritePatternSet &patterns);
 
+/// FlattenAtrousConv's rewrite (relay-flatten-atrous-conv):
+/// batch_to_space_nd(conv2d(space_to_batch_nd(x))) as one dilated conv2d.
+void populateFlattenAtrousConvPatterns(RewritePatternSet &patterns);
+
 /// CanonicalizeOps's rewrite (relay-canonicalize-ops): nn.bias_add as an
 /// add of the bias expanded to broadcast along its axis.
 void populateCanonicalizeOpsPatterns(RewritePatternSet &patterns);

@@ -862,6 +862,33 @@ def RelayFoldExplicitPadding
   }];
 }
 
+def RelayFlattenAtrousConv
+    : Pass<"relay-flatten-atrous-conv", "::mlir::ModuleOp"> {
+  let summary = "TensorFlow's atrous convolution as one dilated nn.conv2d "
+                "(Relay's FlattenAtrousConv)";
+  let description = [{
+    As TVM 0.19's FlattenAtrousConv, by a rewrite pattern
+    (`populateFlattenAtrousConvPatterns`): `relay.nn.batch_to_space_nd` of
+    an NHWC `relay.nn.conv2d` of `relay.nn.space_to_batch_nd %x` becomes
+    one `relay.nn.conv2d %x` with `dilation = block_shape` and the padding
+    the three ops compute: paddings minus crops per spatial dim
+    ([top, left, bottom, right]). TVM gives the conv SAME padding computed
+    from `%x`'s size whatever the paddings and crops, which is wrong for a
+    VALID atrous conv (its type checker rejects the result); both agree on
+    TensorFlow's SAME pattern. The three stay unless a dilated conv equals
+    them: a block_shape of 2 entries equal in both block moves, `pad_value`
+    0, a conv2d in NHWC with strides [1, 1], dilation [1, 1] and no padding
+    of its own, and crops no larger than the paddings.
+
+    ```mlir
+    %s = relay.nn.space_to_batch_nd %x {block_shape = array<i64: 2, 2>, paddings = array<i64: 2, 2, 2, 2>} : (tensor<1x10x10x3xf32>) -> tensor<4x7x7x3xf32>
+    %c = relay.nn.conv2d %s, %w {data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<4x7x7x3xf32>, tensor<3x3x3x4xf32>) -> tensor<4x5x5x4xf32>
+    %y = relay.nn.batch_to_space_nd %c {block_shape = array<i64: 2, 2>, crops = array<i64: 0, 0, 0, 0>} : (tensor<4x5x5x4xf32>) -> tensor<1x10x10x4xf32>
+    // becomes: relay.nn.conv2d %x, %w {data_layout = "NHWC", dilation = array<i64: 2, 2>, kernel_layout = "HWIO", padding = array<i64: 2, 2, 2, 2>}
+    ```
+  }];
+}
+
 def RelayCanonicalizeOps : Pass<"relay-canonicalize-ops", "::mlir::ModuleOp"> {
   let summary = "Special operators as basic ones (Relay's CanonicalizeOps)";
   let description = [{

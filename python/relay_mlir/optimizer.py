@@ -28,9 +28,8 @@ from .pass_infra import Pass, PassContext, Sequential, _required_pass
 
 # relay.build's passes compile() does not run (issue 31), in TVM's order: qnn.Legalize
 # (relay.qnn.transform.Legalize, TVM's x86 int16/uint8 rewrite: the qnn ops are lowered exactly
-# as they are); FlattenAtrousConv is a Python pass (written when its operators were
-# expression-tree only; they are dialect ops now, a rewrite pattern could replace it) with no
-# MLIR form for compile()'s pipeline; AlterOpLayout (TVM's x86 NCHW{n}c blocking) is left out of
+# as they are); FlattenAtrousConv (relay-flatten-atrous-conv, a pattern pass since session 25)
+# is not in compile()'s pipeline yet; AlterOpLayout (TVM's x86 NCHW{n}c blocking) is left out of
 # compile() on purpose (docs/optimizer.md: the layouts for IREE are chosen in
 # relay-to-iree-input); ToBasicBlockNormalForm is a form of the expressions (MLIR regions are
 # in it already).

@@ -1041,12 +1041,14 @@ class AlterOpLayout(_CPUTargetPass):
 
 
 @_register_pass
-class FlattenAtrousConv(FunctionPass):
-    """Relay's FlattenAtrousConv() (PassInfo: "FlattenAtrousConv", opt level 0, requires
-    InferType, a function pass): ``batch_to_space_nd(conv2d(space_to_batch_nd(x)))`` with an
-    NHWC conv2d becomes one ``nn.conv2d`` of ``x`` with ``dilation = block_shape``; the padding
-    is the paddings minus the crops (TVM 0.19 always uses SAME padding, which breaks a VALID
-    atrous conv; relay_mlir.flatten_atrous_conv)::
+class FlattenAtrousConv(_PipelinePass):
+    """Relay's FlattenAtrousConv() (``relay-flatten-atrous-conv``; PassInfo:
+    "FlattenAtrousConv", opt level 0, requires InferType, a function pass):
+    ``batch_to_space_nd(conv2d(space_to_batch_nd(x)))`` with an NHWC conv2d becomes one
+    ``nn.conv2d`` of ``x`` with ``dilation = block_shape``; the padding is the paddings minus
+    the crops (TVM 0.19 always uses SAME padding, which breaks a VALID atrous conv). The three
+    stay unless a dilated conv equals them (2-entry block shapes equal in both, pad value 0, a
+    conv2d with strides 1, dilation 1 and no padding of its own, crops within the paddings)::
 
         >>> import relay_mlir as relay
         >>> x, w = relay.var("x", shape=(1, 10, 10, 3)), relay.var("w", shape=(3, 3, 3, 4))
@@ -1059,11 +1061,7 @@ class FlattenAtrousConv(FunctionPass):
     """
 
     _info = PassInfo(0, "FlattenAtrousConv", ["InferType"])
-
-    def __init__(self) -> None:
-        from .flatten_atrous_conv import flatten_atrous_conv
-
-        self._pass_func = lambda fn, mod, ctx: flatten_atrous_conv(fn)
+    passes = "relay-flatten-atrous-conv"
 
 
 @_register_pass
