@@ -80,11 +80,14 @@ KNOWN_GAPS: List[Tuple[str, str, str]] = [
          "campaigns go on); float16/bfloat16 programs on vulkan-spirv compute wrong values with "
          "IREE's default Vulkan target on lavapipe (reproduced with IREE alone; see passes.md, "
          "ToMixedPrecision)", "fuzzing_programs.md"),
-    ("Issue 30", "Speed on CPU: CNNs ~1.4-1.8x onnxruntime in the last quiet run (session 23), DQN and "
-         "the LSTM ~1.1-1.2x, ViT-Tiny ~1.4x; since then zero paddings fuse into window ops and "
-         "softmax is maps (MobileNetV2 0.79x, ViT-Tiny 0.95x one-thread CPU time, session 24; no "
-         "quiet wall-clock run yet, bench/PARTIAL.md); weights travel in a parameter archive "
-         "(compile time and memory below IREE's ONNX path)", "../bench/RESULTS.md"),
+    ("Issue 30", "Speed on CPU (quiet run of session 25, median latency vs the fastest peer): "
+         "ResNet-18 1.44x (onnxruntime and TVM 0.19 17.7 ms), MobileNetV2 1.71x (10th percentile "
+         "1.31x), ViT-Tiny 1.15x, BERT-tiny the fastest; DQN and the LSTM 1.7-2.8x in a six-system "
+         "run whose tiny-model rows swing 2x with the other systems present (DQN 2.3x onnxruntime "
+         "alone). ResNet-18's dispatches run near the core's FMA peak: the loss is layer 4's 49-row "
+         "patch matmuls costing 64 rows and ~3 ms between dispatches (bench/PARTIAL.md); weights "
+         "travel in a parameter archive (compile time and memory below IREE's ONNX path)",
+     "../bench/RESULTS.md"),
     ("Issue 31", "Relay's optimizer: every pass of the issue is in (SimplifyExprPostAlterOp since "
          "session 24); AlterOpLayout and qnn Legalize are Python passes (the blocked convolutions "
          "AlterOpLayout writes are dialect ops since session 25), FlattenAtrousConv an MLIR "
@@ -95,8 +98,9 @@ KNOWN_GAPS: List[Tuple[str, str, str]] = [
          "int4/float8 element types are in; int8 speed (one thread CPU time): ResNet-18 2.3x "
          "onnxruntime int8 and 2.1x faster than our float32, MobileNetV2 2.6x onnxruntime int8 and "
          "1.1x our float32 (bench/QUANT.md; IREE's i8 kernels use vpdpwssd, half of vpdpbusd's "
-         "MACs); TFLite hybrid and 16x8 "
-         "models refused", "quantization.md"),
+         "MACs); TFLite hybrid (dynamic-range) models and 16x8 CONV_2D / "
+         "FULLY_CONNECTED import bit-exact against TFLite's reference kernels (16x8 depthwise and "
+         "Keras LSTMs, a WHILE loop, are refused)", "quantization.md"),
 ]
 
 

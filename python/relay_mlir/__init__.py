@@ -68,6 +68,8 @@ from . import transform
 from .compiler import Target, compile, lower_to_iree_input
 from .parser import fromtext, parse, parse_expr
 from . import prelude
+from .prelude import Prelude
+from .expr_api import astext, bind, pretty_print
 from .runtime import Executable
 from . import interpreter
 from .executor import create_executor
@@ -88,7 +90,8 @@ __all__ = [
     "adt", "Clause", "Constructor", "Match", "PatternConstructor", "PatternTuple", "PatternVar",
     "PatternWildcard", "TypeData", "ScopeBuilder", "scalar_type",
     "ExprFunctor", "ExprMutator", "ExprVisitor", "analysis", "emit",
-    "IRModule", "Module", "free_vars", "nn", "op", "transform",
+    "IRModule", "Module", "free_vars", "nn", "op", "transform", "Prelude", "astext", "bind",
+    "pretty_print",
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "negative", "exp", "log",
     "sqrt", "tanh", "sigmoid", "reshape", "transpose", "concatenate", "sum", "mean",
     # elementwise

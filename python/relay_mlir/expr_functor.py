@@ -44,7 +44,7 @@ from .adt import Clause, Constructor, Match, pattern_vars
 from .expr import (Call, Constant, Expr, Function, GlobalVar, If, Let, Op, RefCreate, RefRead,
                    RefWrite, Tuple, TupleGetItem, TupleWrapper, Var)
 
-__all__ = ["ExprFunctor", "ExprVisitor", "ExprMutator"]
+__all__ = ["ExprFunctor", "ExprVisitor", "ExprMutator", "Substitute"]
 
 _METHODS = {
     Var: "visit_var", Call: "visit_call", Function: "visit_function", Let: "visit_let",
@@ -396,3 +396,14 @@ class ExprMutator(ExprFunctor):
 ExprMutator._PURE_HANDLERS = {"visit_let": ExprMutator.visit_let, "visit_if": ExprMutator.visit_if,
                               "visit_function": ExprMutator.visit_function,
                               "visit_match": ExprMutator.visit_match}
+
+
+class Substitute(ExprMutator):
+    """Replaces the variables of ``values`` (Var -> Expr) wherever they occur."""
+
+    def __init__(self, values: Dict[Var, Expr]) -> None:
+        super().__init__()
+        self.values = values
+
+    def visit_var(self, var: Var) -> Expr:
+        return self.values.get(var, var)

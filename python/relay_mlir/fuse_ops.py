@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from .expr import Call, Constant, Expr, Function, Op, Tuple, TupleGetItem, Var
-from .expr_functor import ExprMutator, ExprVisitor
+from .expr_functor import ExprMutator, ExprVisitor, Substitute
 from .expr_parts import parts, rebuild
 
 __all__ = ["fuse_ops", "defuse_ops", "primitive_groups", "OP_PATTERNS"]
@@ -352,17 +352,8 @@ class _Defuser(ExprMutator):
         op = call.op
         if isinstance(op, Function) and op.attrs.get("Primitive"):
             args = [self.visit(a) for a in call.args]
-            return _Substitute(dict(zip(op.params, args))).visit(op.body)
+            return Substitute(dict(zip(op.params, args))).visit(op.body)
         return super().visit_call(call)
-
-
-class _Substitute(ExprMutator):
-    def __init__(self, values: Dict[Var, Expr]) -> None:
-        super().__init__()
-        self.values = values
-
-    def visit_var(self, var: Var) -> Expr:
-        return self.values.get(var, var)
 
 
 def defuse_ops(fn: Function) -> Function:

@@ -90,6 +90,11 @@ def _float_text(v: float, dtype: str = "float64") -> str:
     s = str(np.dtype(dtype).type(v)) if dtype in ("float16", "float32") else repr(float(v))
     if "inf" in s or "nan" in s:
         raise ValueError
+    if s.endswith(".0"):
+        # an integral value: TVM's C++ printer writes ``1f``, ``-2f``, ``1e+06f`` (%g); the
+        # same when that reads back exactly, else the digits without ".0"
+        g = f"{float(v):g}"
+        s = g if float(g) == float(v) else s[:-2]
     return s
 
 

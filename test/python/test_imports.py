@@ -46,7 +46,7 @@ LAYERS = {
     "interpreter_ops.norm": 0.4, "interpreter_ops.pool": 0.4, "interpreter_ops.transform": 0.4,
     "interpreter_ops.index": 0.3, "interpreter_ops.dynamic": 0.5,
     "adt": 1.5, "scope_builder": 1.5, "loops": 1.7,
-    "expr_functor": 2,
+    "expr_functor": 2, "expr_api": 2.5,
     "analysis": 3,
     "interpreter": 3.5,
     "op._make": 4, "op.dyn": 4.5, "op.tensor": 5, "op.nn": 6, "op.image": 6, "op.index": 6, "op.reduce": 6,

@@ -22,7 +22,7 @@ from typing import Mapping
 import numpy as np
 
 from ...expr import Constant, Function, Var
-from ...fuse_ops import _Substitute  # the variable substitution DefuseOps uses
+from ...expr_functor import Substitute
 from ...ty import TensorType
 from ..runtime.graph_factory import spec_dims
 from ..runtime.ndarray import NDArray, coerce
@@ -51,6 +51,6 @@ def bind_params_by_name(func: Function, params: Mapping[str, object]) -> Functio
               if p.name_hint in params}
     if not values:
         return func
-    body = _Substitute(values).visit(func.body)
+    body = Substitute(values).visit(func.body)
     return Function([p for p in func.params if p not in values], body, func.ret_type,
                     func.type_params, func.attrs)
