@@ -113,6 +113,11 @@ void populateEtaExpandPatterns(RewritePatternSet &patterns);
 /// nn.conv2d_transpose in NCHW / IOHW.
 void populateLegalizePatterns(RewritePatternSet &patterns);
 
+/// qnn Legalize's rewrites (relay-qnn-legalize): qnn.conv2d / qnn.dense as
+/// TVM 0.19 legalizes them for x86, with (`fastInt8`, sse4.2) or without
+/// fast int8 arithmetic.
+void populateQnnLegalizePatterns(RewritePatternSet &patterns, bool fastInt8);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

@@ -1221,4 +1221,40 @@ def RelayLegalize : Pass<"relay-legalize", "::mlir::ModuleOp"> {
   }];
 }
 
+def RelayQnnLegalize : Pass<"relay-qnn-legalize", "::mlir::ModuleOp"> {
+  let summary = "TVM 0.19's x86 rewrites of qnn.conv2d and qnn.dense "
+                "(relay.qnn.transform.Legalize)";
+  let description = [{
+    By rewrite patterns (`populateQnnLegalizePatterns`), what TVM 0.19's
+    qnn Legalize does to `relay.qnn.conv2d` and `relay.qnn.dense` for an
+    x86 target; `fast-int8` says whether the target has sse4.2 (the Python
+    pass reads it from the current tvm Target and does not run this pass
+    without a CPU target). Without fast int8 the op becomes `relay.nn.conv2d`
+    / `relay.nn.dense` (its attributes, out_dtype int32 unless given) of
+    `cast(data, int16) - cast(input_zero_point, int16)` and
+    `cast(weight, int16) - cast(kernel_zero_point, int16)` (a per-channel
+    kernel zero point: `relay.nn.bias_add` of its negation on the kernel's
+    O axis); the scales are dropped. With fast int8, int8 data becomes
+    uint8 (`cast(cast(data, int32) + 128, uint8)`, the input zero point
+    + 128: a new constant when it is a 0-d constant) and a uint8 weight int8
+    (- 128); uint8 data with an int8 weight stay. Other qnn ops stay.
+
+    ```mlir
+    %y = relay.qnn.dense %x, %w, %zx, %zw, %sx, %sw {units = 4 : i64} : (tensor<2x8xi8>, tensor<4x8xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<2x4xi32>
+    // becomes (fast-int8=false)
+    %a = relay.cast %x {dtype = i16} : (tensor<2x8xi8>) -> tensor<2x8xi16>
+    %b = relay.cast %zx {dtype = i16} : (tensor<i32>) -> tensor<i16>
+    %d = relay.subtract %a, %b : (tensor<2x8xi16>, tensor<i16>) -> tensor<2x8xi16>
+    // ... %k likewise from %w and %zw
+    %y = relay.nn.dense %d, %k {out_dtype = i32, units = 4 : i64} : (tensor<2x8xi16>, tensor<4x8xi16>) -> tensor<2x4xi32>
+    ```
+  }];
+  let options = [
+    Option<"fastInt8", "fast-int8", "bool", /*default=*/"false",
+           "The target has fast int8 arithmetic (x86 sse4.2): shift int8 "
+           "data to uint8 and a uint8 kernel to int8 instead of widening "
+           "to int16">,
+  ];
+}
+
 #endif // RELAY_PASSES_TD

@@ -39,8 +39,10 @@ CanonicalizeOps first; TVM's int8
 ``OIHW{n}i{m}o4i`` kernels of VNNI targets (int8 convolutions on a target with more than 4
 lanes stay ``nn.conv2d``).
 
-Why a Python pass: the rewrite needs the current Target; ``compile()`` never runs it (the
-layouts for IREE are chosen in relay-to-iree-input, docs/optimizer.md). Its blocked
+Why a Python pass: it was written so when it needed the current Target; qnn Legalize now
+hands the Target's answer to a C++ pass as an option (``relay-qnn-legalize{fast-int8=..}``),
+and the SIMD lanes could be handed here the same way (not done yet). ``compile()`` never runs
+it (the layouts for IREE are chosen in relay-to-iree-input, docs/optimizer.md). Its blocked
 convolutions are dialect operators (``relay.nn.contrib_conv2d_NCHWc``, lowered as
 ``layout_transform`` + ``nn.conv2d`` + ``layout_transform``), so its result compiles and
 survives MLIR passes as it is.

@@ -991,12 +991,13 @@ class ConvertLayout(_PipelinePass):
 class _CPUTargetPass(FunctionPass):
     """A function pass of TVM's x86 target hooks: it asks the current ``tvm.target.Target``
     and changes nothing without one or under a target that is not a CPU (TVM's generic
-    functions do nothing there); ``_for_target(target)`` gives the function rewrite."""
+    functions do nothing there); ``_on_cpu(mod, ctx, target)`` transforms the module under a
+    CPU target."""
 
     def __init__(self) -> None:
         pass
 
-    def _for_target(self, target):
+    def _on_cpu(self, mod: IRModule, ctx: PassContext, target) -> IRModule:
         raise NotImplementedError
 
     def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
@@ -1005,9 +1006,7 @@ class _CPUTargetPass(FunctionPass):
         target = Target.current()
         if target is None or "cpu" not in target.keys:
             return mod
-        rewrite = self._for_target(target)
-        self._pass_func = lambda fn, m, c: rewrite(fn)
-        return super()._transform_functions(_infer(mod), ctx)
+        return self._on_cpu(mod, ctx, target)
 
 
 @_register_pass
@@ -1032,12 +1031,13 @@ class AlterOpLayout(_CPUTargetPass):
 
     _info = PassInfo(3, "AlterOpLayout", ["InferType"])
 
-    def _for_target(self, target):
+    def _on_cpu(self, mod: IRModule, ctx: PassContext, target) -> IRModule:
         from .alter_op_layout import alter_op_layout
         from .x86_target import simd_32bit_lanes
 
         lanes = simd_32bit_lanes(target)
-        return lambda fn: alter_op_layout(fn, lanes)
+        self._pass_func = lambda fn, m, c: alter_op_layout(fn, lanes)
+        return FunctionPass._transform_functions(self, _infer(mod), ctx)
 
 
 @_register_pass

@@ -12,7 +12,9 @@
 """
 from __future__ import annotations
 
-from ..pass_infra import PassInfo
+from ..autodiff import _run_passes
+from ..module import IRModule
+from ..pass_infra import PassContext, PassInfo
 from ..transform import _CPUTargetPass
 
 __all__ = ["Legalize"]
@@ -22,14 +24,17 @@ class Legalize(_CPUTargetPass):
     """``relay.qnn.transform.Legalize()`` (TVM: ``relay.transform.Legalize("FTVMQnnLegalize")``;
     PassInfo "Legalize", opt level 1, requires InferType, a function pass): under a CPU
     ``tvm.target.Target``, TVM 0.19's rewrite of ``qnn.conv2d`` / ``qnn.dense`` for its x86
-    targets (relay_mlir.qnn_legalize says which); with no target or another kind, the module
-    is unchanged."""
+    targets, ``relay-qnn-legalize{fast-int8=..}`` with fast int8 when the target has sse4.2
+    (``relay_mlir.x86_target.has_fast_int8``): without it int16 ``nn.conv2d`` / ``nn.dense`` of
+    the operands minus their zero points, with it int8 data shifted to uint8 and a uint8 kernel
+    to int8. With no target or another kind, the module is unchanged."""
 
     _info = PassInfo(1, "Legalize", ["InferType"])
 
-    def _for_target(self, target):
-        from ..qnn_legalize import legalize_qnn
+    def _on_cpu(self, mod: IRModule, ctx: PassContext, target) -> IRModule:
         from ..x86_target import has_fast_int8
 
-        fast = has_fast_int8(target)
-        return lambda fn: legalize_qnn(fn, fast)
+        fast = str(has_fast_int8(target)).lower()
+        return _run_passes(mod.to_mlir(infer=True).text(debug_info=True),
+                           f"relay-infer-type,relay-qnn-legalize{{fast-int8={fast}}}",
+                           self._info.name, types_of=mod)
