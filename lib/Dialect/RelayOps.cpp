@@ -69,10 +69,25 @@ static bool takesNarrowDtypes(Operation *op) {
          llvm::is_contained(kLanguageOps, name);
 }
 
+/// Whether the static dims of `shape` multiply past int64: such a type
+/// asserts wherever its element count is asked for (a typing rule can make
+/// one from an attribute, e.g. nn.matmul's `units`, when it types an
+/// operand it infers).
+static bool elementCountOverflows(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    if (!ShapedType::isDynamic(dim) && llvm::MulOverflow(count, dim, count))
+      return true;
+  return false;
+}
+
 LogicalResult mlir::relay::verifyRelayDtypes(Operation *op, TypeRange types,
                                              StringRef what) {
   for (auto [i, type] : llvm::enumerate(types)) {
     auto tensor = dyn_cast<RankedTensorType>(type);
+    if (tensor && elementCountOverflows(tensor.getShape()))
+      return op->emitOpError() << what << " #" << i << " has type " << tensor
+                               << ", whose element count overflows int64";
     if (!tensor || isRelayDtype(tensor.getElementType()))
       continue;
     if (isNarrowDtype(tensor.getElementType())) {

@@ -60,3 +60,14 @@ func.func @dense_negative_units(%x: tensor<2x7xf32>, %w: !relay.incomplete) -> !
   %0 = relay.nn.dense %x, %w {units = -1 : i64} : (tensor<2x7xf32>, !relay.incomplete) -> !relay.incomplete
   return %0 : !relay.incomplete
 }
+
+// -----
+
+// A `units` whose inferred weight has more elements than int64 counts
+// (fuzz_mlir mutant 14:100 aborted in relay-fold-constants): every relay op
+// refuses operand and result types whose element count overflows.
+func.func @matmul_huge_units(%x: tensor<7x2xf32>, %w: !relay.incomplete) -> !relay.incomplete {
+  // expected-error @+1 {{'relay.nn.matmul' op operand #1 has type 'tensor<7x4611686018427387904xf32>', whose element count overflows int64}}
+  %0 = relay.nn.matmul %x, %w {units = 4611686018427387904 : i64, transpose_a = true} : (tensor<7x2xf32>, !relay.incomplete) -> !relay.incomplete
+  return %0 : !relay.incomplete
+}
