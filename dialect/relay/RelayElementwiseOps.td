@@ -63,6 +63,34 @@ def Relay_AcosOp : Relay_FloatUnaryOp<"acos", "arc cosine">;
 def Relay_AtanOp : Relay_FloatUnaryOp<"atan", "arc tangent">;
 def Relay_SinhOp : Relay_FloatUnaryOp<"sinh", "hyperbolic sine">;
 def Relay_CoshOp : Relay_FloatUnaryOp<"cosh", "hyperbolic cosine">;
+def Relay_AcoshOp : Relay_FloatUnaryOp<"acosh", "inverse hyperbolic cosine"> {
+  let description = [{
+    `log(x + sqrt(x * x - 1))`; NaN for `x < 1`, as in TVM.
+
+    ```mlir
+    %y = relay.acosh %x : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+}
+def Relay_AsinhOp : Relay_FloatUnaryOp<"asinh", "inverse hyperbolic sine"> {
+  let description = [{
+    `sign(x) * log(|x| + sqrt(x * x + 1))`.
+
+    ```mlir
+    %y = relay.asinh %x : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+}
+def Relay_AtanhOp
+    : Relay_FloatUnaryOp<"atanh", "inverse hyperbolic tangent"> {
+  let description = [{
+    `0.5 * log((1 + x) / (1 - x))`; +-inf at +-1, NaN beyond.
+
+    ```mlir
+    %y = relay.atanh %x : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+}
 def Relay_ErfOp : Relay_FloatUnaryOp<"erf", "Gauss error function">;
 def Relay_FastExpOp : Relay_FloatUnaryOp<"fast_exp", "e^x (fast approximation)">;
 def Relay_FastTanhOp
@@ -179,6 +207,30 @@ def Relay_ModOp : Relay_TypedBinaryOp<"mod", Relay_NumericOperands,
 def Relay_FloorModOp : Relay_TypedBinaryOp<"floor_mod",
     Relay_NumericOperands,
     "remainder of floor division (sign of rhs), with broadcasting">;
+def Relay_TruncDivideOp : Relay_TypedBinaryOp<"trunc_divide",
+    Relay_NumericOperands, "lhs / rhs rounded towards zero, with broadcasting"> {
+  let description = [{
+    TVM's `truncdiv`: `trunc(lhs / rhs)` on floats, C's integer division on
+    integers (`-7 / 2 = -3`; an integer division by zero gives 0 in the
+    interpreter and is undefined compiled, as `divide`).
+
+    ```mlir
+    %z = relay.trunc_divide %x, %y : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+    ```
+  }];
+}
+def Relay_TruncModOp : Relay_TypedBinaryOp<"trunc_mod",
+    Relay_NumericOperands,
+    "remainder of truncated division (sign of lhs), with broadcasting"> {
+  let description = [{
+    TVM's `truncmod`: `lhs - trunc(lhs / rhs) * rhs`, the sign of `lhs`
+    (C's `%`, `fmod` on floats); the same values as `mod`.
+
+    ```mlir
+    %z = relay.trunc_mod %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+}
 def Relay_PowerOp : Relay_TypedBinaryOp<"power", Relay_FloatOperands,
     "lhs ** rhs with broadcasting">;
 

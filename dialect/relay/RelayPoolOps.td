@@ -98,7 +98,7 @@ class Relay_AdaptivePool2DOp<string mnemonic> : Relay_Operator<mnemonic> {
                        DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$output_size,
                        DefaultValuedAttr<StrAttr, "\"NCHW\"">:$layout,
                        DefaultValuedAttr<StrAttr, "\"\"">:$out_layout);
-  let typeRule = "inferAdaptivePool2D(site, adaptor.getData().getType(), "
+  let typeRule = "inferAdaptivePool(site, adaptor.getData().getType(), 2, "
                  "adaptor.getOutputSize(), adaptor.getLayout(), "
                  "adaptor.getOutLayout())";
 }
@@ -118,6 +118,62 @@ def Relay_AdaptiveAvgPool2DOp
 def Relay_AdaptiveMaxPool2DOp
     : Relay_AdaptivePool2DOp<"nn.adaptive_max_pool2d"> {
   let summary = "max pooling to a fixed `output_size`";
+}
+
+// Relay's AdaptivePool1DAttrs / AdaptivePool3DAttrs, typed by the rule of
+// the 2-D ones over `n` spatial dims (inferAdaptivePool). TVM 0.19's
+// global_{avg,max}_pool{1,3}d build these with `output_size` all ones.
+class Relay_AdaptivePoolNDOp<string mnemonic, int n, string l>
+    : Relay_Operator<mnemonic> {
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$output_size,
+                       DefaultValuedAttr<StrAttr, "\"" # l # "\"">:$layout,
+                       DefaultValuedAttr<StrAttr, "\"\"">:$out_layout);
+  let typeRule = "inferAdaptivePool(site, adaptor.getData().getType(), " # n #
+                 ", adaptor.getOutputSize(), adaptor.getLayout(), "
+                 "adaptor.getOutLayout())";
+}
+def Relay_AdaptiveAvgPool1DOp
+    : Relay_AdaptivePoolNDOp<"nn.adaptive_avg_pool1d", 1, "NCW"> {
+  let summary = "1-D average pooling to a fixed `output_size` (NCW or NWC)";
+  let description = [{
+    The cells of `nn.adaptive_avg_pool2d` over the one spatial dim;
+    `output_size` has 0 (keep the input size) or 1 entry.
+
+    ```mlir
+    %y = relay.nn.adaptive_avg_pool1d %x {output_size = array<i64: 3>} : (tensor<1x8x7xf32>) -> tensor<1x8x3xf32>
+    ```
+  }];
+}
+def Relay_AdaptiveMaxPool1DOp
+    : Relay_AdaptivePoolNDOp<"nn.adaptive_max_pool1d", 1, "NCW"> {
+  let summary = "1-D max pooling to a fixed `output_size` (NCW or NWC)";
+  let description = [{
+    ```mlir
+    %y = relay.nn.adaptive_max_pool1d %x {output_size = array<i64: 1>, layout = "NWC"} : (tensor<1x7x8xf32>) -> tensor<1x1x8xf32>
+    ```
+  }];
+}
+def Relay_AdaptiveAvgPool3DOp
+    : Relay_AdaptivePoolNDOp<"nn.adaptive_avg_pool3d", 3, "NCDHW"> {
+  let summary = "3-D average pooling to a fixed `output_size` (NCDHW or NDHWC)";
+  let description = [{
+    The cells of `nn.adaptive_avg_pool2d` over the three spatial dims;
+    `output_size` has 0 (keep), 1 (cube) or 3 entries.
+
+    ```mlir
+    %y = relay.nn.adaptive_avg_pool3d %x {output_size = array<i64: 2, 3, 4>} : (tensor<1x8x5x6x7xf32>) -> tensor<1x8x2x3x4xf32>
+    ```
+  }];
+}
+def Relay_AdaptiveMaxPool3DOp
+    : Relay_AdaptivePoolNDOp<"nn.adaptive_max_pool3d", 3, "NCDHW"> {
+  let summary = "3-D max pooling to a fixed `output_size` (NCDHW or NDHWC)";
+  let description = [{
+    ```mlir
+    %y = relay.nn.adaptive_max_pool3d %x {output_size = array<i64: 1>} : (tensor<1x8x5x6x7xf32>) -> tensor<1x8x1x1x1xf32>
+    ```
+  }];
 }
 
 #endif // RELAY_POOL_OPS_TD

@@ -262,11 +262,12 @@ FailureOr<Type> inferPool(ErrorSite site, Type data, unsigned spatialRank,
 /// nn.global_{avg,max}_pool2d: H and W become 1.
 FailureOr<Type> inferGlobalPool2D(ErrorSite site, Type data, StringRef layout,
                                   StringRef outLayout);
-/// nn.adaptive_{avg,max}_pool2d: H and W become `outputSize` (0 entries:
-/// unchanged, 1: square, 2: [h, w]).
-FailureOr<Type> inferAdaptivePool2D(ErrorSite site, Type data,
-                                    ArrayRef<int64_t> outputSize,
-                                    StringRef layout, StringRef outLayout);
+/// nn.adaptive_{avg,max}_pool{1,2,3}d: the `n` spatial dims become
+/// `outputSize` (0 entries: unchanged, 1: the same size for all, n: one
+/// each).
+FailureOr<Type> inferAdaptivePool(ErrorSite site, Type data, unsigned n,
+                                  ArrayRef<int64_t> outputSize,
+                                  StringRef layout, StringRef outLayout);
 
 //===----------------------------------------------------------------------===//
 // Norm: normalisations (lib/Relations/Norm.cpp; softmax, log_softmax and

@@ -92,6 +92,17 @@ Value dSinh(RuleBuilder &rb, Value x, Value) {
 Value dCosh(RuleBuilder &rb, Value x, Value) {
   return SinhOp::create(rb.b, rb.loc, x);
 }
+/// acosh' = 1 / sqrt(x^2 - 1), asinh' = 1 / sqrt(x^2 + 1),
+/// atanh' = 1 / (1 - x^2).
+Value dAcosh(RuleBuilder &rb, Value x, Value) {
+  return RsqrtOp::create(rb.b, rb.loc, rb.sub(rb.mul(x, x), rb.scalar(1.0, x)));
+}
+Value dAsinh(RuleBuilder &rb, Value x, Value) {
+  return RsqrtOp::create(rb.b, rb.loc, rb.add(rb.mul(x, x), rb.scalar(1.0, x)));
+}
+Value dAtanh(RuleBuilder &rb, Value x, Value) {
+  return rb.div(rb.scalar(1.0, x), oneMinusSquare(rb, x));
+}
 Value dErf(RuleBuilder &rb, Value x, Value) {
   Value e = ExpOp::create(rb.b, rb.loc, rb.neg(rb.mul(x, x)));
   return rb.mul(rb.scalar(2.0 / std::sqrt(M_PI), x), e);
@@ -237,6 +248,9 @@ void gradient::addElementwiseGradients(GradientRules &rules) {
   reg("atan", unary<dAtan>);
   reg("sinh", unary<dSinh>);
   reg("cosh", unary<dCosh>);
+  reg("acosh", unary<dAcosh>);
+  reg("asinh", unary<dAsinh>);
+  reg("atanh", unary<dAtanh>);
   reg("erf", unary<dErf>);
   reg("fast_erf", unary<dErf>);
   reg("abs", unary<dAbs>);
@@ -245,8 +259,8 @@ void gradient::addElementwiseGradients(GradientRules &rules) {
   reg("cast", castRule);
   reg("cast_like", castRule);
   // Piecewise constant: zero almost everywhere.
-  for (StringRef name :
-       {"sign", "ceil", "floor", "round", "trunc", "floor_divide"})
+  for (StringRef name : {"sign", "ceil", "floor", "round", "trunc",
+                         "floor_divide", "trunc_divide"})
     reg(name, zero);
   reg("add", addRule);
   reg("subtract", subtractRule);
@@ -257,5 +271,6 @@ void gradient::addElementwiseGradients(GradientRules &rules) {
   reg("minimum", extremum<false>);
   reg("floor_mod", remainder<true>);
   reg("mod", remainder<false>);
+  reg("trunc_mod", remainder<false>);
   reg("where", whereRule);
 }

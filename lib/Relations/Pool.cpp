@@ -1,6 +1,6 @@
 //===- Pool.cpp - typing rules of the pools -------------------------------===//
 //
-// Pool (nn.{max,avg}_pool{1,2,3}d), GlobalPool2D and AdaptivePool2D, with
+// Pool (nn.{max,avg}_pool{1,2,3}d), GlobalPool2D and AdaptivePool (1-3d), with
 // Relay's semantics (src/relay/op/nn/pooling.cc): the same attributes,
 // defaults and output-size formulas; `?` dims propagate. Layouts may block
 // the channels (NCHW8c: what AlterOpLayout leaves after a blocked conv).
@@ -133,27 +133,28 @@ FailureOr<Type> relay::inferGlobalPool2D(ErrorSite site, Type dataType,
 }
 
 //===----------------------------------------------------------------------===//
-// AdaptivePool2D: the spatial dims become output_size
+// AdaptivePool: the spatial dims become output_size
 //===----------------------------------------------------------------------===//
 
-FailureOr<Type> relay::inferAdaptivePool2D(ErrorSite site, Type dataType,
-                                           ArrayRef<int64_t> size,
-                                           StringRef layout,
-                                           StringRef outLayout) {
-  auto dataAndLayout = poolData(site, dataType, 2, layout, outLayout);
+FailureOr<Type> relay::inferAdaptivePool(ErrorSite site, Type dataType,
+                                         unsigned n, ArrayRef<int64_t> size,
+                                         StringRef layout,
+                                         StringRef outLayout) {
+  auto dataAndLayout = poolData(site, dataType, n, layout, outLayout);
   if (failed(dataAndLayout))
     return failure();
   auto &[data, l] = *dataAndLayout;
-  if (size.size() > 2)
-    return site.emitError()
-           << "output_size must have 0, 1 or 2 entries, got " << size.size();
+  if (size.size() > 1 && size.size() != n) {
+    std::string counts = n > 1 ? "0, 1 or " + std::to_string(n) : "0 or 1";
+    return site.emitError() << "output_size must have " << counts
+                            << " entries, got " << size.size();
+  }
   for (int64_t s : size)
     if (s < 1)
       return site.emitError() << "output_size entries must be >= 1, got " << s;
   SmallVector<int64_t> shape(data.getShape());
-  if (!size.empty()) {
-    shape[l[2]] = size[0];
-    shape[l[3]] = size.back();
-  }
+  if (!size.empty())
+    for (unsigned d = 0; d < n; ++d)
+      shape[l[2 + d]] = size.size() == 1 ? size[0] : size[d];
   return Type(RankedTensorType::get(shape, data.getElementType()));
 }

@@ -653,6 +653,9 @@ void addFloatUnaryEvaluators(llvm::StringMap<Evaluator> &t) {
   t["relay.atan"] = exact([](double x) { return std::atan(x); });
   t["relay.sinh"] = exact([](double x) { return std::sinh(x); });
   t["relay.cosh"] = exact([](double x) { return std::cosh(x); });
+  t["relay.acosh"] = exact([](double x) { return std::acosh(x); });
+  t["relay.asinh"] = exact([](double x) { return std::asinh(x); });
+  t["relay.atanh"] = exact([](double x) { return std::atanh(x); });
   t["relay.erf"] = exact(erfFn);
   t["relay.fast_erf"] = t["relay.erf"];
 }
@@ -693,7 +696,8 @@ void addNumericUnaryEvaluators(llvm::StringMap<Evaluator> &t) {
   t["relay.isfinite"] = floatTest([](double x) { return std::isfinite(x); });
 }
 
-/// add, subtract, multiply, divide, floor_divide, mod, floor_mod, power.
+/// add, subtract, multiply, divide, floor_divide, trunc_divide, mod,
+/// trunc_mod, floor_mod, power.
 void addArithmeticEvaluators(llvm::StringMap<Evaluator> &t) {
   // Float binaries: every step rounded to the dtype (numpy computes
   // `a - floor(a / b) * b` in float32 for float32 operands).
@@ -715,8 +719,13 @@ void addArithmeticEvaluators(llvm::StringMap<Evaluator> &t) {
       binary([](double a, double b,
                 Type ty) { return std::floor(roundTo(ty, a / b)); },
              intFloorDiv);
+  t["relay.trunc_divide"] =
+      binary([](double a, double b,
+                Type ty) { return std::trunc(roundTo(ty, a / b)); },
+             intTruncDiv);
   t["relay.mod"] = binary(
       [](double a, double b, Type) { return std::fmod(a, b); }, intTruncMod);
+  t["relay.trunc_mod"] = t["relay.mod"];
   t["relay.floor_mod"] = binary(
       [](double a, double b, Type ty) {
         double q = std::floor(roundTo(ty, a / b));

@@ -51,6 +51,7 @@ from .op.index import (argsort, cumprod, cumsum, gather, gather_nd, one_hot,  # 
                        scatter_elements, scatter_nd, sort, take, topk)
 from .op.tensor import (add, concatenate, divide, exp, log, maximum, mean, minimum, multiply,
                         negative, reshape, sigmoid, sqrt, subtract, sum, tanh, transpose)
+from .op.tensor import (acosh, asinh, atanh, trunc_divide, trunc_mod)  # elementwise (TVM 0.19's)
 from .op.tensor import (abs, acos, asin, atan, bitwise_and, bitwise_not, bitwise_or,  # elementwise
                         bitwise_xor, cast, cast_like, ceil, clip, copy, cos, cosh, equal, erf,
                         fast_erf, fast_exp, fast_tanh, floor, floor_divide, floor_mod, greater,
@@ -101,6 +102,7 @@ __all__ = [
     "isfinite", "isinf", "isnan", "left_shift", "less", "less_equal", "log2", "log10",
     "logical_and", "logical_not", "logical_or", "logical_xor", "mod", "not_equal", "power",
     "right_shift", "round", "rsqrt", "sign", "sin", "sinh", "tan", "trunc", "where",
+    "acosh", "asinh", "atanh", "trunc_divide", "trunc_mod",
     # shape transforms
     "arange", "broadcast_to", "broadcast_to_like", "collapse_sum_like", "einsum", "expand_dims",
     "full", "full_like", "layout_transform", "ones", "ones_like", "repeat", "reshape_like", "slice_like",

@@ -48,7 +48,7 @@ __all__ = ["fuse_ops", "defuse_ops", "primitive_groups", "OP_PATTERNS"]
 ELEMWISE, BROADCAST, INJECTIVE, COMM_REDUCE, OUT_EWISE_FUSABLE, TUPLE, OPAQUE = 0, 1, 2, 3, 4, 7, 8
 
 _BY_PATTERN = {
-    ELEMWISE: """abs acos asin atan bitwise_not cast cast_like ceil clip copy cos cosh dyn.full
+    ELEMWISE: """abs acos acosh asin asinh atan atanh bitwise_not cast cast_like ceil clip copy cos cosh dyn.full
         dyn.ones dyn.zeros erf exp fast_erf fast_exp fast_tanh floor full full_like isfinite isinf
         isnan log log10 log2 logical_not negative nn.leaky_relu nn.relu ones ones_like
         qnn.dequantize qnn.quantize qnn.requantize round rsqrt sigmoid sign sin sinh sqrt tan tanh
@@ -56,14 +56,16 @@ _BY_PATTERN = {
     BROADCAST: """add bitwise_and bitwise_or bitwise_xor broadcast_to broadcast_to_like divide
         dyn.broadcast_to equal expand_dims floor_divide floor_mod greater greater_equal left_shift
         less less_equal logical_and logical_or logical_xor maximum minimum mod multiply
-        nn.bias_add nn.prelu not_equal power repeat right_shift subtract tile where""",
+        nn.bias_add nn.prelu not_equal power repeat right_shift subtract tile trunc_divide
+        trunc_mod where""",
     INJECTIVE: """concatenate dyn.expand_dims dyn.nn.pad dyn.reshape dyn.squeeze dyn.strided_slice
         dyn.tile einsum gather gather_nd image.resize2d layout_transform ndarray_size
         nn.batch_flatten nn.batch_to_space_nd nn.depth_to_space nn.pad nn.space_to_batch_nd
         nn.space_to_depth nn.upsampling reshape reshape_like reverse split squeeze stack strided_set
         strided_slice take transpose""",
     COMM_REDUCE: "all any argmax argmin collapse_sum_like max mean min prod sum variance",
-    OUT_EWISE_FUSABLE: """dyn.one_hot nn.adaptive_avg_pool2d nn.adaptive_max_pool2d nn.avg_pool1d
+    OUT_EWISE_FUSABLE: """dyn.one_hot nn.adaptive_avg_pool1d nn.adaptive_avg_pool2d nn.adaptive_avg_pool3d
+        nn.adaptive_max_pool1d nn.adaptive_max_pool2d nn.adaptive_max_pool3d nn.avg_pool1d
         nn.avg_pool2d nn.avg_pool3d nn.batch_matmul nn.batch_norm nn.contrib_conv2d_NCHWc
         nn.contrib_depthwise_conv2d_NCHWc nn.conv1d nn.conv2d
         nn.conv2d_transpose nn.conv3d nn.dense nn.global_avg_pool2d nn.global_max_pool2d

@@ -111,8 +111,73 @@ Value log10F(OpBuilder &b, Location loc, Value x) {
                                scalarConst(b, loc, x.getType(), 1.0 / M_LN10));
 }
 
+/// log(1 + u), accurate for small u (Kahan: log(w) * u / (w - 1) with
+/// w = 1 + u, u itself when w rounds to 1, w when it is +inf); only
+/// math.log, which IREE expands for f32 and f64 alike.
+Value log1pF(OpBuilder &b, Location loc, Value u) {
+  Type t = u.getType();
+  Value w = arith::AddFOp::create(b, loc, scalarConst(b, loc, t, 1.0), u);
+  Value wm1 = arith::SubFOp::create(b, loc, w, scalarConst(b, loc, t, 1.0));
+  Value r = arith::MulFOp::create(b, loc, math::LogOp::create(b, loc, w),
+                                  arith::DivFOp::create(b, loc, u, wm1));
+  Value isOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, w,
+                                      scalarConst(b, loc, t, 1.0));
+  Value isInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, w,
+                                      infOf(b, loc, t));
+  return arith::SelectOp::create(b, loc, isOne, u,
+                                 arith::SelectOp::create(b, loc, isInf, w, r));
+}
+/// For a >= 1e8 (where a * a + 1 rounds to a * a in f32 and f64),
+/// log(a + sqrt(a * a +- 1)) = log(a) + ln 2 without overflowing a * a.
+Value selectLargeArg(OpBuilder &b, Location loc, Value a, Value small) {
+  Type t = a.getType();
+  Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, a,
+                                    scalarConst(b, loc, t, 1e8));
+  Value logA = arith::AddFOp::create(b, loc, math::LogOp::create(b, loc, a),
+                                     scalarConst(b, loc, t, M_LN2));
+  return arith::SelectOp::create(b, loc, big, logA, small);
+}
+/// acosh(x) = log1p(t + sqrt(t * (x + 1))), t = x - 1 (NaN for x < 1).
+Value acoshF(OpBuilder &b, Location loc, Value x) {
+  Type ty = x.getType();
+  Value t = arith::SubFOp::create(b, loc, x, scalarConst(b, loc, ty, 1.0));
+  Value xp1 = arith::AddFOp::create(b, loc, x, scalarConst(b, loc, ty, 1.0));
+  Value root =
+      math::SqrtOp::create(b, loc, arith::MulFOp::create(b, loc, t, xp1));
+  Value small = log1pF(b, loc, arith::AddFOp::create(b, loc, t, root));
+  return selectLargeArg(b, loc, x, small);
+}
+/// asinh(x) = sign(x) * log1p(a + a^2 / (1 + sqrt(a^2 + 1))), a = |x|.
+Value asinhF(OpBuilder &b, Location loc, Value x) {
+  Type ty = x.getType();
+  Value one = scalarConst(b, loc, ty, 1.0);
+  Value a = math::AbsFOp::create(b, loc, x);
+  Value a2 = arith::MulFOp::create(b, loc, a, a);
+  Value root =
+      math::SqrtOp::create(b, loc, arith::AddFOp::create(b, loc, a2, one));
+  Value frac = arith::DivFOp::create(b, loc, a2,
+                                     arith::AddFOp::create(b, loc, one, root));
+  Value small = log1pF(b, loc, arith::AddFOp::create(b, loc, a, frac));
+  return math::CopySignOp::create(b, loc, selectLargeArg(b, loc, a, small), x);
+}
+/// atanh(x) = sign(x) * 0.5 * log1p(2a / (1 - a)), a = |x| (1 - a is exact
+/// near 1; +-inf at +-1, NaN beyond).
+Value atanhF(OpBuilder &b, Location loc, Value x) {
+  Type ty = x.getType();
+  Value a = math::AbsFOp::create(b, loc, x);
+  Value oneMinus =
+      arith::SubFOp::create(b, loc, scalarConst(b, loc, ty, 1.0), a);
+  Value twoA = arith::AddFOp::create(b, loc, a, a);
+  Value l = log1pF(b, loc, arith::DivFOp::create(b, loc, twoA, oneMinus));
+  Value half = arith::MulFOp::create(b, loc, l, scalarConst(b, loc, ty, 0.5));
+  return math::CopySignOp::create(b, loc, half, x);
+}
+
 Value floorDivF(OpBuilder &b, Location loc, Value x, Value y) {
   return math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, x, y));
+}
+Value truncDivF(OpBuilder &b, Location loc, Value x, Value y) {
+  return math::TruncOp::create(b, loc, arith::DivFOp::create(b, loc, x, y));
 }
 /// Relay's float floor_mod: x - floor(x / y) * y.
 Value floorModF(OpBuilder &b, Location loc, Value x, Value y) {
@@ -180,6 +245,10 @@ const Row<UnaryFn> kUnary[] = {
      nullptr},
     {SinhOp::getOperationName(), un<math::SinhOp>, nullptr, nullptr},
     {CoshOp::getOperationName(), un<math::CoshOp>, nullptr, nullptr},
+    // Expanded to log/sqrt (IREE's llvm-cpu has no acosh/asinh/atanh).
+    {AcoshOp::getOperationName(), acoshF, nullptr, nullptr},
+    {AsinhOp::getOperationName(), asinhF, nullptr, nullptr},
+    {AtanhOp::getOperationName(), atanhF, nullptr, nullptr},
     {ErfOp::getOperationName(), unOrF64<math::ErfOp, erfF64>, nullptr, nullptr},
     // The fast_* approximations are left to the backend's math lowering.
     {FastExpOp::getOperationName(), un<math::ExpOp>, nullptr, nullptr},
@@ -205,8 +274,9 @@ const Row<UnaryFn> kUnary[] = {
 };
 
 // Relay's integer `divide` truncates (C semantics), as arith.divsi does;
-// `mod` is the truncated remainder (fmod on floats), `floor_mod` the floored
-// one. Bool operands take the unsigned column.
+// `mod` (and TVM's `trunc_mod`) is the truncated remainder (fmod on
+// floats), `floor_mod` the floored one; `trunc_divide` is `divide` with
+// the float quotient truncated. Bool operands take the unsigned column.
 const Row<BinaryFn> kBinary[] = {
     {AddOp::getOperationName(), bin<arith::AddFOp>, bin<arith::AddIOp>,
      bin<arith::AddIOp>},
@@ -222,7 +292,11 @@ const Row<BinaryFn> kBinary[] = {
      bin<arith::MinUIOp>},
     {FloorDivideOp::getOperationName(), floorDivF, bin<arith::FloorDivSIOp>,
      bin<arith::DivUIOp>},
+    {TruncDivideOp::getOperationName(), truncDivF, bin<arith::DivSIOp>,
+     bin<arith::DivUIOp>},
     {ModOp::getOperationName(), bin<arith::RemFOp>, bin<arith::RemSIOp>,
+     bin<arith::RemUIOp>},
+    {TruncModOp::getOperationName(), bin<arith::RemFOp>, bin<arith::RemSIOp>,
      bin<arith::RemUIOp>},
     {FloorModOp::getOperationName(), floorModF, floorModS, bin<arith::RemUIOp>},
     {PowerOp::getOperationName(), bin<math::PowFOp>, nullptr, nullptr},

@@ -26,6 +26,12 @@
 // and masks the k beyond the cell's end. The spatial input dims must be
 // static.
 //
+// nn.adaptive_{avg,max}_pool{1,3}d (and so TVM's global_*_pool{1,3}d) are
+// relay-level rewrites into the 2-D one (AdaptivePoolAs2DPattern): 1-D
+// on a unit W; 3-D as H, W with C and D merged, then D with H and W merged
+// (the cells are products of per-dim ranges, so max of maxes and - for
+// floats - mean of equal-sized means are the cell's max and mean).
+//
 //===----------------------------------------------------------------------===//
 #include "Window.h"
 
@@ -547,6 +553,104 @@ struct AdaptivePool2DPattern : OpConversionPattern<OpTy> {
 };
 
 //===----------------------------------------------------------------------===//
+// Adaptive 1-D and 3-D: relay-level rewrites into the 2-D pool
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+LogicalResult checkAdaptiveLayout(OpTy op, StringRef channelsFirst,
+                                  StringRef channelsLast) {
+  StringRef layout = op.getLayout();
+  if (layout == channelsFirst || layout == channelsLast)
+    return success();
+  return op.emitError() << "not supported yet: " << op->getName()
+                        << " with layout " << layout << " (" << channelsFirst
+                        << " and " << channelsLast << " are)";
+}
+
+template <typename Pool2D>
+Value adaptive2D(OpBuilder &b, Location loc, Value x,
+                 ArrayRef<int64_t> outputSize, StringRef layout) {
+  return Pool2D::create(b, loc, x, b.getDenseI64ArrayAttr(outputSize),
+                        b.getStringAttr(layout), b.getStringAttr(""));
+}
+
+/// NCW [N, C, W] -> [N, C, W, 1] (NCHW), NWC [N, W, C] -> [N, W, 1, C]
+/// (NHWC); the pool to [w, 1]; the unit dim squeezed away.
+template <typename Pool2D>
+Value adaptive1DAs2D(OpBuilder &b, Location loc, Value data, bool ncw,
+                     RankedTensorType resultType) {
+  int64_t unit = ncw ? 3 : 2;
+  int64_t w = resultType.getDimSize(ncw ? 2 : 1);
+  Value x = ExpandDimsOp::create(b, loc, data, b.getI64IntegerAttr(unit),
+                                 b.getI64IntegerAttr(1));
+  Value y = adaptive2D<Pool2D>(b, loc, x, {w, 1}, ncw ? "NCHW" : "NHWC");
+  return SqueezeOp::create(b, loc, y, b.getDenseI64ArrayAttr({unit}));
+}
+
+/// NCDHW [N, C, D, H, W]: [N, C*D, H, W] pooled to [h, w], then
+/// [N, C, D, h*w] pooled to [d, h*w] (an identity on the merged dim),
+/// then [N, C, d, h, w]. NDHWC: the same between transposes.
+template <typename Pool2D>
+Value adaptive3DAs2D(OpBuilder &b, Location loc, Value data, bool ncdhw,
+                     RankedTensorType resultType) {
+  auto dataType = cast<RankedTensorType>(data.getType());
+  int64_t first = ncdhw ? 2 : 1;
+  int64_t inD = dataType.getDimSize(first);
+  int64_t d = resultType.getDimSize(first),
+          h = resultType.getDimSize(first + 1),
+          w = resultType.getDimSize(first + 2);
+  auto reshape = [&](Value v, ArrayRef<int64_t> codes) -> Value {
+    return ReshapeOp::create(b, loc, v, b.getDenseI64ArrayAttr(codes),
+                             b.getBoolAttr(false));
+  };
+  auto transpose = [&](Value v, ArrayRef<int64_t> perm) -> Value {
+    return TransposeOp::create(b, loc, v, b.getDenseI64ArrayAttr(perm));
+  };
+  Value x = ncdhw ? data : transpose(data, {0, 4, 1, 2, 3});
+  x = reshape(x, {0, -3, 0, 0}); // [N, C*D, H, W]
+  x = adaptive2D<Pool2D>(b, loc, x, {h, w}, "NCHW");
+  x = reshape(x, {0, -4, -1, inD, -3}); // [N, C, D, h*w]
+  x = adaptive2D<Pool2D>(b, loc, x, {d, h * w}, "NCHW");
+  x = reshape(x, {0, 0, 0, -4, h, w}); // [N, C, d, h, w]
+  return ncdhw ? x : transpose(x, {0, 2, 3, 4, 1});
+}
+
+/// nn.adaptive_{avg,max}_pool{1,3}d as the 2-D pool `Pool2D` (N = 1, 3).
+template <typename OpTy, typename Pool2D, int N, bool IsAvg>
+struct AdaptivePoolAs2DPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op,
+                  typename OpConversionPattern<OpTy>::OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef channelsFirst = N == 1 ? "NCW" : "NCDHW";
+    if (failed(
+            checkAdaptiveLayout(op, channelsFirst, N == 1 ? "NWC" : "NDHWC")))
+      return failure();
+    bool cf = op.getLayout() == channelsFirst;
+    Value data = adaptor.getData();
+    auto dataType = cast<RankedTensorType>(data.getType());
+    RankedTensorType resultType = resultTensorType(op);
+    if (N == 1) {
+      rewriter.replaceOp(op, adaptive1DAs2D<Pool2D>(rewriter, op.getLoc(), data,
+                                                    cf, resultType));
+      return success();
+    }
+    // Mean of equal-sized means is the mean in exact arithmetic only.
+    if (IsAvg && !isa<FloatType>(dataType.getElementType()))
+      return op.emitError() << "not supported yet: " << op->getName()
+                            << " on integer tensors (float ones are)";
+    if (llvm::any_of(dataType.getShape().slice(cf ? 2 : 1, 3),
+                     ShapedType::isDynamic))
+      return op.emitError() << "not supported yet: " << op->getName()
+                            << " with a `?` spatial dim";
+    rewriter.replaceOp(op, adaptive3DAs2D<Pool2D>(rewriter, op.getLoc(), data,
+                                                  cf, resultType));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // Blocked channels (NCHW8c, from AlterOpLayout): the plain pool between
 // layout_transforms
 //===----------------------------------------------------------------------===//
@@ -602,10 +706,19 @@ void relay::populatePoolToLinalgPatterns(const TypeConverter &tc,
            BlockedPool<MaxPool2DOp>, BlockedPool<AvgPool2DOp>,
            BlockedPool<MaxPool3DOp>, BlockedPool<AvgPool3DOp>,
            BlockedPool<GlobalAvgPool2DOp>, BlockedPool<GlobalMaxPool2DOp>,
-           BlockedPool<AdaptiveAvgPool2DOp>, BlockedPool<AdaptiveMaxPool2DOp>>(
+           BlockedPool<AdaptiveAvgPool2DOp>, BlockedPool<AdaptiveMaxPool2DOp>,
+           BlockedPool<AdaptiveAvgPool1DOp>, BlockedPool<AdaptiveMaxPool1DOp>,
+           BlockedPool<AdaptiveAvgPool3DOp>, BlockedPool<AdaptiveMaxPool3DOp>>(
           tc, patterns.getContext());
   patterns.add<GlobalAvgPool2DPattern, GlobalMaxPool2DPattern,
                AdaptivePool2DPattern<AdaptiveAvgPool2DOp, false>,
-               AdaptivePool2DPattern<AdaptiveMaxPool2DOp, true>>(
-      tc, patterns.getContext());
+               AdaptivePool2DPattern<AdaptiveMaxPool2DOp, true>,
+               AdaptivePoolAs2DPattern<AdaptiveAvgPool1DOp, AdaptiveAvgPool2DOp,
+                                       1, true>,
+               AdaptivePoolAs2DPattern<AdaptiveMaxPool1DOp, AdaptiveMaxPool2DOp,
+                                       1, false>,
+               AdaptivePoolAs2DPattern<AdaptiveAvgPool3DOp, AdaptiveAvgPool2DOp,
+                                       3, true>,
+               AdaptivePoolAs2DPattern<AdaptiveMaxPool3DOp, AdaptiveMaxPool2DOp,
+                                       3, false>>(tc, patterns.getContext());
 }

@@ -35,6 +35,13 @@ def _floor_divide(a, b):
     return np.where(b == 0, 0, np.floor_divide(a, np.where(b == 0, 1, b)))
 
 
+def _trunc_divide(a, b):
+    """TVM's ``truncdiv``: ``trunc(a / b)`` on floats, C's division on integers (x / 0 is 0)."""
+    if _is_float(a):
+        return np.trunc(a / b)
+    return _trunc_div(a, b)
+
+
 def _mod(a, b):
     if _is_float(a):
         return np.fmod(a, b)
@@ -52,7 +59,9 @@ _binary("subtract", np.subtract)
 _binary("multiply", np.multiply)
 _binary("divide", _trunc_div)
 _binary("floor_divide", _floor_divide)
+_binary("trunc_divide", _trunc_divide)
 _binary("mod", _mod)
+_binary("trunc_mod", _mod)
 _binary("floor_mod", _floor_mod)
 _binary("power", np.power)
 _binary("maximum", np.maximum)
@@ -126,6 +135,9 @@ _unary("acos", np.arccos, wide=True)
 _unary("atan", np.arctan, wide=True)
 _unary("sinh", np.sinh, wide=True)
 _unary("cosh", np.cosh, wide=True)
+_unary("acosh", np.arccosh, wide=True)
+_unary("asinh", np.arcsinh, wide=True)
+_unary("atanh", np.arctanh, wide=True)
 _unary("erf", _erf, wide=True)
 _unary("fast_erf", _erf, wide=True)
 _unary("isnan", np.isnan, "bool")

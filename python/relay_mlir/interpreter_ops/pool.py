@@ -85,29 +85,32 @@ _global_pool("avg", "nn.global_avg_pool2d")
 _global_pool("max", "nn.global_max_pool2d")
 
 
-def _adaptive(kind: str, name: str):
+def _adaptive(kind: str, n: int, name: str):
+    """Output cell ``i`` of a dim of input size ``s`` and output size ``m`` covers
+    ``[floor(i s / m), ceil((i + 1) s / m))`` (per spatial dim; 1-3 of them)."""
+    sp = "NC" + _SPATIAL[n]
+
     def k(args, attrs):
         (x,) = args
-        layout = attrs.get("layout") or "NCHW"
+        layout = attrs.get("layout") or sp
         ol = attrs.get("out_layout") or layout
-        xc = _to_cf(x, layout, "NCHW")
-        h, w = xc.shape[2:]
+        xc = _to_cf(x, layout, sp)
+        ins = xc.shape[2:]
         size = list(attrs.get("output_size") or [])
         if not size:
-            size = [h, w]
+            size = list(ins)
         elif len(size) == 1:
-            size = size * 2
-        oh, ow = size
-        out = np.zeros(xc.shape[:2] + (oh, ow), np.float64)
-        for i in range(oh):
-            h0, h1 = (i * h) // oh, -((-(i + 1) * h) // oh)
-            for j in range(ow):
-                w0, w1 = (j * w) // ow, -((-(j + 1) * w) // ow)
-                win = _f64(xc[:, :, h0:h1, w0:w1])
-                out[:, :, i, j] = _amax(win, axis=(2, 3)) if kind == "max" else win.mean(axis=(2, 3))
-        return _from_cf(_arr(out, x.dtype), "NCHW", ol)
+            size = size * n
+        out = np.zeros(xc.shape[:2] + tuple(size), np.float64)
+        for idx in itertools.product(*[range(m) for m in size]):
+            cell = tuple(slice((i * s) // m, -((-(i + 1) * s) // m)) for i, s, m in zip(idx, ins, size))
+            win = _f64(xc[(slice(None), slice(None)) + cell])
+            axes = tuple(range(2, 2 + n))
+            out[(slice(None), slice(None)) + idx] = _amax(win, axis=axes) if kind == "max" else win.mean(axis=axes)
+        return _from_cf(_arr(out, x.dtype), sp, ol)
     KERNELS[name] = k
 
 
-_adaptive("avg", "nn.adaptive_avg_pool2d")
-_adaptive("max", "nn.adaptive_max_pool2d")
+for _n in (1, 2, 3):
+    _adaptive("avg", _n, f"nn.adaptive_avg_pool{_n}d")
+    _adaptive("max", _n, f"nn.adaptive_max_pool{_n}d")

@@ -28,6 +28,8 @@ __all__ = [
     "matmul", "batch_matmul", "conv1d", "conv3d", "conv2d_transpose",
     "max_pool1d", "avg_pool1d", "max_pool3d", "avg_pool3d", "global_max_pool2d",
     "adaptive_avg_pool2d", "adaptive_max_pool2d", "layer_norm", "group_norm",
+    "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
+    "global_avg_pool1d", "global_max_pool1d", "global_avg_pool3d", "global_max_pool3d",
     "instance_norm", "l2_normalize", "lrn", "log_softmax", "leaky_relu", "prelu",
     "gelu", "dropout", "dropout_raw", "pad", "upsampling", "depth_to_space",
     "space_to_depth",
@@ -330,6 +332,11 @@ def _output_size(v) -> list:
     return _ints(v, "output_size")
 
 
+def _adaptive_pool(name: str, data: Expr, output_size, layout: str, out_layout: str) -> Call:
+    return _call(name, [data], output_size=_output_size(output_size), layout=_str("layout", layout),
+                 out_layout=_str("out_layout", out_layout))
+
+
 def adaptive_avg_pool2d(data: Expr, output_size: Optional[Pair] = None, layout: str = "NCHW",
                         out_layout: str = "") -> Call:
     """Average pooling to ``output_size`` (``relay.nn.adaptive_avg_pool2d``).
@@ -340,15 +347,70 @@ def adaptive_avg_pool2d(data: Expr, output_size: Optional[Pair] = None, layout: 
     >>> relay.nn.adaptive_avg_pool2d(relay.var("x", shape=(1, 2, 7, 7)), output_size=3).attrs["output_size"]
     [3]
     """
-    return _call("nn.adaptive_avg_pool2d", [data], output_size=_output_size(output_size),
-                 layout=_str("layout", layout), out_layout=_str("out_layout", out_layout))
+    return _adaptive_pool("nn.adaptive_avg_pool2d", data, output_size, layout, out_layout)
 
 
 def adaptive_max_pool2d(data: Expr, output_size: Optional[Pair] = None, layout: str = "NCHW",
                         out_layout: str = "") -> Call:
     """Max pooling to ``output_size`` (``relay.nn.adaptive_max_pool2d``)."""
-    return _call("nn.adaptive_max_pool2d", [data], output_size=_output_size(output_size),
-                 layout=_str("layout", layout), out_layout=_str("out_layout", out_layout))
+    return _adaptive_pool("nn.adaptive_max_pool2d", data, output_size, layout, out_layout)
+
+
+def adaptive_avg_pool1d(data: Expr, output_size: Optional[Pair] = None, layout: str = "NCW",
+                        out_layout: str = "") -> Call:
+    """1-D average pooling to ``output_size`` (``relay.nn.adaptive_avg_pool1d``), layout ``NCW``
+    or ``NWC``; ``None`` keeps the input size.
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.adaptive_avg_pool1d(relay.var("x", shape=(1, 2, 7)), output_size=3).attrs["output_size"]
+    [3]
+    """
+    return _adaptive_pool("nn.adaptive_avg_pool1d", data, output_size, layout, out_layout)
+
+
+def adaptive_max_pool1d(data: Expr, output_size: Optional[Pair] = None, layout: str = "NCW",
+                        out_layout: str = "") -> Call:
+    """1-D max pooling to ``output_size`` (``relay.nn.adaptive_max_pool1d``)."""
+    return _adaptive_pool("nn.adaptive_max_pool1d", data, output_size, layout, out_layout)
+
+
+def adaptive_avg_pool3d(data: Expr, output_size: Optional[Pair] = None, layout: str = "NCDHW",
+                        out_layout: str = "") -> Call:
+    """3-D average pooling to ``output_size`` (``relay.nn.adaptive_avg_pool3d``), layout
+    ``NCDHW`` or ``NDHWC``; ``None`` keeps the input size, an int gives a cube."""
+    return _adaptive_pool("nn.adaptive_avg_pool3d", data, output_size, layout, out_layout)
+
+
+def adaptive_max_pool3d(data: Expr, output_size: Optional[Pair] = None, layout: str = "NCDHW",
+                        out_layout: str = "") -> Call:
+    """3-D max pooling to ``output_size`` (``relay.nn.adaptive_max_pool3d``)."""
+    return _adaptive_pool("nn.adaptive_max_pool3d", data, output_size, layout, out_layout)
+
+
+# TVM 0.19's global_{avg,max}_pool{1,3}d are these adaptive pools to size 1 (not ops of their own).
+def global_avg_pool1d(data: Expr, layout: str = "NCW", out_layout: str = "") -> Call:
+    """Mean over W, kept as size 1: ``adaptive_avg_pool1d(data, [1])``, as TVM builds it.
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.global_avg_pool1d(relay.var("x", shape=(1, 2, 7))).op.name
+    'nn.adaptive_avg_pool1d'
+    """
+    return adaptive_avg_pool1d(data, [1], layout, out_layout)
+
+
+def global_max_pool1d(data: Expr, layout: str = "NCW", out_layout: str = "") -> Call:
+    """Max over W, kept as size 1: ``adaptive_max_pool1d(data, [1])``, as TVM builds it."""
+    return adaptive_max_pool1d(data, [1], layout, out_layout)
+
+
+def global_avg_pool3d(data: Expr, layout: str = "NCDHW", out_layout: str = "") -> Call:
+    """Mean over D, H, W, kept as size 1: ``adaptive_avg_pool3d(data, [1, 1, 1])``, as TVM."""
+    return adaptive_avg_pool3d(data, [1, 1, 1], layout, out_layout)
+
+
+def global_max_pool3d(data: Expr, layout: str = "NCDHW", out_layout: str = "") -> Call:
+    """Max over D, H, W, kept as size 1: ``adaptive_max_pool3d(data, [1, 1, 1])``, as TVM."""
+    return adaptive_max_pool3d(data, [1, 1, 1], layout, out_layout)
 
 
 def layer_norm(data: Expr, gamma: Expr, beta: Expr, axis: int = -1, epsilon: float = 1e-5,

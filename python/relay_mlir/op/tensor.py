@@ -33,10 +33,10 @@ __all__ += ["device_copy"]
 # elementwise
 __all__ += [
     "abs", "ceil", "floor", "round", "trunc", "sign", "log2", "log10", "rsqrt",
-    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "erf",
+    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "acosh", "asinh", "atanh", "erf",
     "fast_exp", "fast_tanh", "fast_erf", "logical_not", "bitwise_not",
     "isnan", "isinf", "isfinite", "copy", "clip", "cast", "cast_like",
-    "floor_divide", "mod", "floor_mod", "power",
+    "floor_divide", "trunc_divide", "mod", "trunc_mod", "floor_mod", "power",
     "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
     "logical_and", "logical_or", "logical_xor",
     "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift",
@@ -145,6 +145,9 @@ acos = _unary("acos", "Elementwise arc cosine")
 atan = _unary("atan", "Elementwise arc tangent")
 sinh = _unary("sinh", "Elementwise hyperbolic sine")
 cosh = _unary("cosh", "Elementwise hyperbolic cosine")
+acosh = _unary("acosh", "Elementwise inverse hyperbolic cosine (NaN below 1)")
+asinh = _unary("asinh", "Elementwise inverse hyperbolic sine")
+atanh = _unary("atanh", "Elementwise inverse hyperbolic tangent (+-inf at +-1)")
 erf = _unary("erf", "Elementwise Gauss error function")
 logical_not = _unary("logical_not", "Elementwise ``not data`` on bool tensors")
 bitwise_not = _unary("bitwise_not", "Elementwise ``~data`` on integer or bool tensors")
@@ -210,7 +213,10 @@ def _binary(name: str, doc: str):
 
 
 floor_divide = _binary("floor_divide", "Elementwise ``floor(lhs / rhs)``")
+trunc_divide = _binary("trunc_divide", "Elementwise ``trunc(lhs / rhs)`` (C's integer division)")
 mod = _binary("mod", "Elementwise remainder of truncated division (sign of ``lhs``)")
+trunc_mod = _binary("trunc_mod", "Elementwise remainder of truncated division (sign of ``lhs``; C's ``%``, "
+                    "``fmod``)")
 floor_mod = _binary("floor_mod", "Elementwise remainder of floor division (sign of ``rhs``)")
 power = _binary("power", "Elementwise ``lhs ** rhs`` on floats")
 equal = _binary("equal", "Elementwise ``lhs == rhs`` (bool result)")

@@ -407,6 +407,50 @@ func.func @binary_float_more(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf
   return %3 : tensor<4xf32>
 }
 
+// TVM's trunc_divide / trunc_mod: C's division and remainder on integers,
+// trunc(x / y) and fmod on floats.
+// CHECK-LABEL: func.func @trunc_div_mod
+func.func @trunc_div_mod(%x: tensor<4xi32>, %y: tensor<4xi32>, %u: tensor<4xui8>, %f: tensor<4xf32>) -> (tensor<4xi32>, tensor<4xui8>, tensor<4xf32>) {
+  // CHECK: arith.divsi
+  %0 = relay.trunc_divide %x, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.remsi
+  %1 = relay.trunc_mod %0, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // CHECK: arith.divui
+  %2 = relay.trunc_divide %u, %u : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  // CHECK: arith.remui
+  %3 = relay.trunc_mod %2, %u : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  // CHECK: ^bb0(%[[A:.+]]: f32, %[[B:.+]]: f32, %{{.+}}: f32):
+  // CHECK: %[[Q:.+]] = arith.divf %[[A]], %[[B]]
+  // CHECK: math.trunc %[[Q]]
+  %4 = relay.trunc_divide %f, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: arith.remf
+  %5 = relay.trunc_mod %4, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %1, %3, %5 : tensor<4xi32>, tensor<4xui8>, tensor<4xf32>
+}
+
+// acosh, asinh, atanh: log/sqrt expansions through an accurate log1p (no
+// math.acosh/asinh/atanh, which IREE's llvm-cpu cannot lower).
+// CHECK-LABEL: func.func @inverse_hyperbolic
+func.func @inverse_hyperbolic(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // CHECK-NOT: math.{{acosh|asinh|atanh}}
+  // CHECK: math.sqrt
+  // CHECK: math.log
+  %0 = relay.acosh %x : (tensor<4xf64>) -> tensor<4xf64>
+  // CHECK: math.copysign
+  %1 = relay.asinh %0 : (tensor<4xf64>) -> tensor<4xf64>
+  // atanh(x) = sign(x) * 0.5 * log1p(2a / (1 - a)), a = |x|
+  // CHECK: ^bb0(%[[X:.+]]: f64, %{{.+}}: f64):
+  // CHECK: %[[A:.+]] = math.absf %[[X]] : f64
+  // CHECK: %[[OM:.+]] = arith.subf %{{.+}}, %[[A]] : f64
+  // CHECK: %[[TWO:.+]] = arith.addf %[[A]], %[[A]] : f64
+  // CHECK: arith.divf %[[TWO]], %[[OM]] : f64
+  // CHECK: math.log
+  // CHECK: math.copysign %{{.+}}, %[[X]] : f64
+  // CHECK-NOT: math.{{acosh|asinh|atanh}}
+  %2 = relay.atanh %1 : (tensor<4xf64>) -> tensor<4xf64>
+  return %2 : tensor<4xf64>
+}
+
 // clip: max(min(x, a_max), a_min); integer bounds truncate towards zero.
 // CHECK-LABEL: func.func @clip
 func.func @clip(%x: tensor<4xf32>, %i: tensor<4xi8>) -> (tensor<4xf32>, tensor<4xi8>) {

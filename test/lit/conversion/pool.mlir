@@ -117,6 +117,43 @@ func.func @adaptive_2x2_to_1x1(%x: tensor<1x4x2x2xf32>) -> tensor<1x4x1x1xf32> {
   return %y : tensor<1x4x1x1xf32>
 }
 
+// adaptive_*_pool1d: the 2-D pool on a unit W (NCW -> NCHW [N, C, W, 1]).
+// CHECK-LABEL: func.func @adaptive1d
+// CHECK: tensor.expand_shape %{{.*}} : tensor<2x3x7xf32> into tensor<2x3x7x1xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3x3x1xf32>)
+// CHECK: arith.divf
+// CHECK: tensor.collapse_shape %{{.*}} : tensor<2x3x3x1xf32> into tensor<2x3x3xf32>
+func.func @adaptive1d(%x: tensor<2x3x7xf32>) -> tensor<2x3x3xf32> {
+  %y = relay.nn.adaptive_avg_pool1d %x {output_size = array<i64: 3>} : (tensor<2x3x7xf32>) -> tensor<2x3x3xf32>
+  return %y : tensor<2x3x3xf32>
+}
+
+// adaptive_*_pool3d: [N, C*D, H, W] pooled to [h, w], [N, C, D, h*w] to
+// [d, h*w], then [N, C, d, h, w].
+// CHECK-LABEL: func.func @adaptive3d
+// CHECK: tensor.collapse_shape %{{.*}} : tensor<2x3x5x6x7xf32> into tensor<2x15x6x7xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x15x4x3xf32>)
+// CHECK: tensor.expand_shape {{.*}} into tensor<2x3x5x12xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3x2x12xf32>)
+// CHECK: tensor.expand_shape %{{.*}} : tensor<2x3x2x12xf32> into tensor<2x3x2x4x3xf32>
+func.func @adaptive3d(%x: tensor<2x3x5x6x7xf32>) -> tensor<2x3x2x4x3xf32> {
+  %y = relay.nn.adaptive_max_pool3d %x {output_size = array<i64: 2, 4, 3>} : (tensor<2x3x5x6x7xf32>) -> tensor<2x3x2x4x3xf32>
+  return %y : tensor<2x3x2x4x3xf32>
+}
+
+// NWC: [N, W, 1, C] in NHWC; NDHWC: the NCDHW rewrite between transposes.
+// CHECK-LABEL: func.func @adaptive1d_nwc_3d_ndhwc
+// CHECK: tensor.expand_shape %{{.*}} : tensor<2x7x3xf32> into tensor<2x7x1x3xf32>
+// CHECK: arith.maximumf
+// CHECK: linalg.transpose
+// CHECK: arith.divf
+// CHECK: linalg.transpose
+func.func @adaptive1d_nwc_3d_ndhwc(%x: tensor<2x7x3xf32>, %z: tensor<1x5x6x7x2xf32>) -> (tensor<2x1x3xf32>, tensor<1x1x1x1x2xf32>) {
+  %y = relay.nn.adaptive_max_pool1d %x {output_size = array<i64: 1>, layout = "NWC"} : (tensor<2x7x3xf32>) -> tensor<2x1x3xf32>
+  %g = relay.nn.adaptive_avg_pool3d %z {output_size = array<i64: 1, 1, 1>, layout = "NDHWC"} : (tensor<1x5x6x7x2xf32>) -> tensor<1x1x1x1x2xf32>
+  return %y, %g : tensor<2x1x3xf32>, tensor<1x1x1x1x2xf32>
+}
+
 // avg_pool1d without padding: a sum pool over the 8 elements its windows
 // read, then a division by the window size.
 // CHECK-LABEL: func.func @avg_pool1d

@@ -75,6 +75,12 @@ func.func @unary_float(%x: tensor<2x?xf32>, %h: tensor<3xf16>) {
   %16 = relay.isinf %h : (tensor<3xf16>) -> tensor<3xi1>
   // CHECK: relay.isfinite
   %17 = relay.isfinite %x : (tensor<2x?xf32>) -> tensor<2x?xi1>
+  // CHECK: relay.acosh %{{.*}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  %18 = relay.acosh %x : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: relay.asinh %{{.*}} : (tensor<3xf16>) -> tensor<3xf16>
+  %19 = relay.asinh %h : (tensor<3xf16>) -> tensor<3xf16>
+  // CHECK: relay.atanh
+  %20 = relay.atanh %x : (tensor<2x?xf32>) -> tensor<2x?xf32>
   return
 }
 
@@ -132,6 +138,10 @@ func.func @binary_more(%a: tensor<4x1xi32>, %b: tensor<3xi32>, %f: tensor<?x3xf3
   %1 = relay.mod %a, %b : (tensor<4x1xi32>, tensor<3xi32>) -> tensor<4x3xi32>
   // CHECK: relay.floor_mod %{{.*}}, %{{.*}} : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xf32>
   %2 = relay.floor_mod %f, %g : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xf32>
+  // CHECK: relay.trunc_divide %{{.*}}, %{{.*}} : (tensor<4x1xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  %t0 = relay.trunc_divide %a, %b : (tensor<4x1xi32>, tensor<3xi32>) -> tensor<4x3xi32>
+  // CHECK: relay.trunc_mod %{{.*}}, %{{.*}} : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xf32>
+  %t1 = relay.trunc_mod %f, %g : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xf32>
   // CHECK: relay.power
   %3 = relay.power %f, %g : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x3xf32>
   // CHECK: relay.bitwise_and

@@ -51,5 +51,15 @@ func.func @pools_nd(%x1: tensor<1x2x9xf32>, %x3: tensor<1x2x5x5x5xf32>, %x2: ten
   %6 = relay.nn.adaptive_max_pool2d %x2 {output_size = array<i64: 1>} : (tensor<?x3x7x7xf32>) -> tensor<?x3x1x1xf32>
   // CHECK: relay.nn.adaptive_avg_pool2d %{{.*}} : (tensor<?x3x7x7xf32>) -> tensor<?x3x7x7xf32>
   %7 = relay.nn.adaptive_avg_pool2d %x2 : (tensor<?x3x7x7xf32>) -> tensor<?x3x7x7xf32>
+  // CHECK: relay.nn.adaptive_avg_pool1d %{{.*}} {output_size = array<i64: 4>} : (tensor<1x2x9xf32>) -> tensor<1x2x4xf32>
+  %8 = relay.nn.adaptive_avg_pool1d %x1 {output_size = array<i64: 4>} : (tensor<1x2x9xf32>) -> tensor<1x2x4xf32>
+  // CHECK: relay.nn.adaptive_max_pool1d %{{.*}} {layout = "NWC", output_size = array<i64: 1>} : (tensor<1x2x9xf32>) -> tensor<1x1x9xf32>
+  %9 = relay.nn.adaptive_max_pool1d %x1 {output_size = array<i64: 1>, layout = "NWC"} : (tensor<1x2x9xf32>) -> tensor<1x1x9xf32>
+  // CHECK: relay.nn.adaptive_avg_pool3d %{{.*}} {output_size = array<i64: 2, 3, 4>} : (tensor<1x2x5x5x5xf32>) -> tensor<1x2x2x3x4xf32>
+  %10 = relay.nn.adaptive_avg_pool3d %x3 {output_size = array<i64: 2, 3, 4>} : (tensor<1x2x5x5x5xf32>) -> tensor<1x2x2x3x4xf32>
+  // CHECK: relay.nn.adaptive_max_pool3d %{{.*}} {layout = "NDHWC", output_size = array<i64: 1>} : (tensor<1x2x5x5x5xf32>) -> tensor<1x1x1x1x5xf32>
+  %11 = relay.nn.adaptive_max_pool3d %x3 {output_size = array<i64: 1>, layout = "NDHWC"} : (tensor<1x2x5x5x5xf32>) -> tensor<1x1x1x1x5xf32>
+  // CHECK: relay.nn.adaptive_max_pool3d %{{.*}} : (tensor<1x2x5x5x5xf32>) -> tensor<1x2x5x5x5xf32>
+  %12 = relay.nn.adaptive_max_pool3d %x3 : (tensor<1x2x5x5x5xf32>) -> tensor<1x2x5x5x5xf32>
   return
 }

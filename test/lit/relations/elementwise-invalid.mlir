@@ -52,6 +52,38 @@ func.func @float_operand_exp(%x: tensor<4xi32>) {
 
 // -----
 
+func.func @float_operand_acosh(%x: tensor<4xi32>) {
+  // expected-error @+1 {{operand 'data' must be a float tensor, got 'i32'}}
+  %0 = relay.acosh %x : (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @float_operand_atanh_result(%x: tensor<4xf32>) {
+  // expected-error @+1 {{result #0 has type 'tensor<4xf16>' but its typing rule gives 'tensor<4xf32>'}}
+  %0 = relay.atanh %x : (tensor<4xf32>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @numeric_operand_trunc_mod(%x: tensor<4xi1>) {
+  // expected-error @+1 {{operands must be float or integer tensors, got 'i1'}}
+  %0 = relay.trunc_mod %x, %x : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @trunc_divide_broadcast(%a: tensor<4x3xi32>, %b: tensor<2xi32>) {
+  // expected-error @+1 {{operands are not broadcastable: dim 1 of the result would need 3 = 2}}
+  %0 = relay.trunc_divide %a, %b : (tensor<4x3xi32>, tensor<2xi32>) -> tensor<4x3xi32>
+  return
+}
+
+// -----
+
 func.func @numeric_operand(%x: tensor<4xi1>) {
   // expected-error @+1 {{operand 'data' must be a float or integer tensor, got 'i1'}}
   %0 = relay.abs %x : (tensor<4xi1>) -> tensor<4xi1>

@@ -155,6 +155,38 @@ func.func @adaptive_output_size_value(%x: tensor<1x2x5x5xf32>) {
   return
 }
 
+func.func @adaptive1d_output_size(%x: tensor<1x2x5xf32>) {
+  // expected-error @+1 {{output_size must have 0 or 1 entries, got 2}}
+  %0 = relay.nn.adaptive_avg_pool1d %x {output_size = array<i64: 1, 2>} : (tensor<1x2x5xf32>) -> tensor<1x2x1xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive3d_output_size(%x: tensor<1x2x5x5x5xf32>) {
+  // expected-error @+1 {{output_size must have 0, 1 or 3 entries, got 2}}
+  %0 = relay.nn.adaptive_max_pool3d %x {output_size = array<i64: 1, 2>} : (tensor<1x2x5x5x5xf32>) -> tensor<1x2x1x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive3d_rank(%x: tensor<1x2x5x5xf32>) {
+  // expected-error @+1 {{operand 'data' must have rank 5}}
+  %0 = relay.nn.adaptive_avg_pool3d %x : (tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive1d_layout(%x: tensor<1x2x5xf32>) {
+  // expected-error @+1 {{layout}}
+  %0 = relay.nn.adaptive_max_pool1d %x {layout = "NCHW"} : (tensor<1x2x5xf32>) -> tensor<1x2x5xf32>
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Blocked layouts (NCHW4c)
 //===----------------------------------------------------------------------===//

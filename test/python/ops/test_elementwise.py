@@ -347,6 +347,56 @@ for _name, _op, _ref, _lo, _hi in [("subtract", relay.subtract, np.subtract, -2.
                                    ("minimum", relay.minimum, np.minimum, -2.0, 2.0)]:
     binary(f"{_name}_f32", _op, _ref, rand((4, 1)), rand((3,), _lo, _hi), tol=ROUNDED)
 
+# -- TVM 0.19's acosh/asinh/atanh (log/sqrt expansions) and trunc_divide/trunc_mod -----------
+# Their own generator, so the values of the cases above stay as they were.
+_T = np.random.default_rng(19)
+_F64_LOG = dict(rtol=2e-15 * 8, atol=0)  # a few ulp: log1p through log, then a multiply
+_hyp32 = {"acosh": (np.arccosh, 1.0, 8.0), "asinh": (np.arcsinh, -8.0, 8.0), "atanh": (np.arctanh, -0.99, 0.99)}
+for _name, (_ref, _lo, _hi) in _hyp32.items():
+    _x = _T.uniform(_lo, _hi, size=(3, 5)).astype("float32")
+    unary(f"{_name}_f32", getattr(relay, _name), _ref, x=_x, shape=_x.shape, tol=MATH)
+# float64 over many magnitudes: tiny (asinh/atanh keep x), near 1 (acosh, atanh), huge (log(x) + ln 2)
+_mags = np.exp(_T.uniform(np.log(1e-300), np.log(1e300), 200))
+_x = np.concatenate([_mags, -_mags, _T.uniform(-3, 3, 100), [0.0, -0.0, np.inf, -np.inf, 1e8, 9.99e7]])
+unary("asinh_f64", relay.asinh, np.arcsinh, x=_x, shape=_x.shape, tol=_F64_LOG)
+_x = np.concatenate([1 + np.exp(_T.uniform(np.log(1e-15), np.log(1e300), 200)), _T.uniform(1, 3, 100),
+                     [1.0, np.inf, 1e8, 9.99e7]])
+unary("acosh_f64", relay.acosh, np.arccosh, x=_x, shape=_x.shape, tol=_F64_LOG)
+_near1 = 1 - np.exp(_T.uniform(np.log(1e-15), np.log(0.5), 100))
+_x = np.concatenate([np.exp(_T.uniform(np.log(1e-300), np.log(0.5), 100)), _near1, -_near1,
+                     _T.uniform(-1, 1, 100), [0.0, -0.0]])
+unary("atanh_f64", relay.atanh, np.arctanh, x=_x, shape=_x.shape, tol=_F64_LOG)
+_edge = np.array([0.5, 1.0, -1.0, 1.5, -1.5, np.nan], "float32")
+unary("hyperbolic_edges_f32", lambda x: relay.Tuple([relay.acosh(x), relay.asinh(x), relay.atanh(x)]),
+      quiet(lambda x: (np.arccosh(x), np.arcsinh(x), np.arctanh(x))), x=_edge, shape=_edge.shape, tol=MATH)
+# Truncation towards zero, the remainder with the sign of lhs (TVM 0.19: -7.5 / 2 -> -3, fmod -1.5).
+_ta, _tb = _T.integers(-30, 30, size=(4, 1)).astype("int32"), nonzero_int((3,))
+_ta[:2, 0] = [-7, 7]
+_tb[:3] = [2, -2, 3]
+_tfa = (np.array([[7.5], [-7.5], [-6.0], [5.0]]) + _T.uniform(-0.4, 0.4, (4, 1))).astype("float32")
+_tfb = np.array([2.0, -2.0, 0.75], "float32")
+
+
+def _trunc_div_ref(a, b):
+    q = np.abs(a) // np.abs(b)
+    return (np.sign(a) * np.sign(b) * q).astype(a.dtype)
+
+
+binary("trunc_divide_i32", relay.trunc_divide, _trunc_div_ref, _ta, _tb)
+binary("trunc_divide_i8", relay.trunc_divide, _trunc_div_ref, _ta.astype("int8"), _tb.astype("int8"))
+binary("trunc_divide_u8", relay.trunc_divide, np.floor_divide, np.array([[7], [200], [255], [0]], "uint8"),
+       np.array([2, 3, 254], "uint8"))
+binary("trunc_divide_f32", relay.trunc_divide, lambda a, b: np.trunc(a / b), _tfa, _tfb)
+binary("trunc_divide_f64", relay.trunc_divide, lambda a, b: np.trunc(a / b), _tfa.astype("float64"),
+       _tfb.astype("float64"))
+binary("trunc_mod_i32", relay.trunc_mod, np.fmod, _ta, _tb)
+binary("trunc_mod_i64", relay.trunc_mod, np.fmod, _ta.astype("int64"), _tb.astype("int64"))
+binary("trunc_mod_u8", relay.trunc_mod, np.fmod, np.array([[7], [200], [255], [0]], "uint8"),
+       np.array([2, 3, 254], "uint8"))
+binary("trunc_mod_f32", relay.trunc_mod, np.fmod, _tfa, _tfb, tol=MATH)
+# (no float64 trunc_mod / mod: arith.remf on f64 becomes a call to fmod, which IREE's llvm-cpu
+# cannot link)
+
 
 # ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")

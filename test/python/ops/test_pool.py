@@ -199,6 +199,66 @@ x = v("x", (2, 3, 5, 4))
 case("nn.global_avg_pool2d", [x], relay.nn.global_avg_pool2d(x), [[rand(2, 3, 5, 4)]],
      ref.global_avg_pool2d)
 
+
+# adaptive pooling in 1-d and 3-d (TVM 0.19's adaptive_*_pool{1,3}d; its global_*_pool{1,3}d
+# are these with output_size 1), channels first and last, against loops over the cells
+def np_adaptive_nd(x, out_size, kind, cf=True):
+    if not cf:
+        x = np.moveaxis(x, -1, 1)
+    ins = x.shape[2:]
+    out = np.zeros(x.shape[:2] + tuple(out_size), dtype=np.float64)
+    for idx in itertools.product(*[range(m) for m in out_size]):
+        cell = tuple(slice((i * n) // m, -((-(i + 1) * n) // m)) for i, n, m in zip(idx, ins, out_size))
+        win = x[(slice(None), slice(None)) + cell].astype(np.float64).reshape(x.shape[:2] + (-1,))
+        out[(slice(None), slice(None)) + idx] = win.max(-1) if kind == "max" else win.mean(-1)
+    out = out.astype(x.dtype)
+    return out if cf else np.moveaxis(out, 1, -1)
+
+
+AVG_TOL = dict(rtol=1e-5, atol=1e-6)
+x = v("x", (2, 3, 7))
+case("adaptive_avg_pool1d", [x], relay.nn.adaptive_avg_pool1d(x, output_size=3), [[rand(2, 3, 7)]],
+     lambda x: np_adaptive_nd(x, (3,), "avg"), AVG_TOL)
+x = v("x", (2, 7, 3))
+case("adaptive_max_pool1d_nwc", [x], relay.nn.adaptive_max_pool1d(x, output_size=(4,), layout="NWC"),
+     [[rand(2, 7, 3)]], lambda x: np_adaptive_nd(x, (4,), "max", cf=False), EXACT)
+x = v("x", (Any(), 3, 9))
+case("global_avg_pool1d[?]", [x], relay.nn.global_avg_pool1d(x), [[rand(1, 3, 9)], [rand(4, 3, 9)]],
+     lambda x: x.mean(axis=2, keepdims=True), AVG_TOL)
+x = v("x", (2, 9, 3), "int8")
+case("global_max_pool1d_nwc_i8", [x], relay.nn.global_max_pool1d(x, layout="NWC"),
+     [[rand(2, 9, 3, lo=-100, hi=100, dtype="int8")]], lambda x: x.max(axis=1, keepdims=True), EXACT)
+x = v("x", (1, 3, 6))
+case("adaptive_max_pool1d_keep", [x], relay.nn.adaptive_max_pool1d(x), [[rand(1, 3, 6)]], lambda x: x, EXACT)
+x = v("x", (2, 3, 5, 6, 7))
+case("adaptive_avg_pool3d", [x], relay.nn.adaptive_avg_pool3d(x, output_size=(2, 4, 3)),
+     [[rand(2, 3, 5, 6, 7)]], lambda x: np_adaptive_nd(x, (2, 4, 3), "avg"), AVG_TOL)
+x = v("x", (1, 5, 4, 7, 2))
+case("adaptive_max_pool3d_ndhwc", [x], relay.nn.adaptive_max_pool3d(x, output_size=3, layout="NDHWC"),
+     [[rand(1, 5, 4, 7, 2)]], lambda x: np_adaptive_nd(x, (3, 3, 3), "max", cf=False), EXACT)
+x = v("x", (Any(), 2, 3, 4, 5))
+case("global_avg_pool3d[?]", [x], relay.nn.global_avg_pool3d(x), [[rand(1, 2, 3, 4, 5)], [rand(3, 2, 3, 4, 5)]],
+     lambda x: x.mean(axis=(2, 3, 4), keepdims=True), AVG_TOL)
+x = v("x", (1, 3, 4, 5, 2), "int32")
+case("global_max_pool3d_ndhwc_i32", [x], relay.nn.global_max_pool3d(x, layout="NDHWC"),
+     [[rand(1, 3, 4, 5, 2, lo=-1000, hi=1000, dtype="int32")]], lambda x: x.max(axis=(1, 2, 3), keepdims=True),
+     EXACT)
+
+
+def test_global_pools_1d_3d_are_tvms_adaptive_pools():
+    """TVM 0.19 builds global_*_pool{1,3}d as adaptive_*_pool{1,3}d with output_size all ones."""
+    x1, x3 = relay.var("x", shape=(1, 2, 5)), relay.var("x", shape=(1, 2, 5, 3, 3))
+    g1, g3 = relay.nn.global_avg_pool1d(x1), relay.nn.global_max_pool3d(x3, layout="NDHWC")
+    assert (g1.op.name, g1.attrs["output_size"]) == ("nn.adaptive_avg_pool1d", [1])
+    assert (g3.op.name, g3.attrs["output_size"], g3.attrs["layout"]) == ("nn.adaptive_max_pool3d", [1, 1, 1], "NDHWC")
+
+
+def test_adaptive_avg_pool3d_integer_refused():
+    x = relay.var("x", shape=(1, 2, 4, 4, 4), dtype="int32")
+    mod = relay.IRModule.from_expr(relay.Function([x], relay.nn.adaptive_avg_pool3d(x, 2)))
+    with pytest.raises(relay.CompileError, match="adaptive_avg_pool3d on integer tensors"):
+        relay.compile(mod, target="llvm-cpu")
+
 # ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def exe():
