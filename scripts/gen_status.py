@@ -79,7 +79,9 @@ KNOWN_GAPS: List[Tuple[str, str, str]] = [
      "around in the pipeline and in IREE's VM module, one root cause at a time; loop-fuzzer "
          "campaigns go on); float16/bfloat16 programs on vulkan-spirv compute wrong values with "
          "IREE's default Vulkan target on lavapipe (reproduced with IREE alone; see passes.md, "
-         "ToMixedPrecision)", "fuzzing_programs.md"),
+         "ToMixedPrecision); float64 `mod` / `trunc_mod` do not compile for llvm-cpu (IREE 3.13 "
+         "cannot link the fmod its remainder becomes: a located compile error)",
+     "fuzzing_programs.md"),
     ("Issue 30", "Speed on CPU (quiet run of session 25, median latency vs the fastest peer): "
          "ResNet-18 1.44x (onnxruntime and TVM 0.19 17.7 ms), MobileNetV2 1.71x (10th percentile "
          "1.31x), ViT-Tiny 1.15x, BERT-tiny the fastest; DQN and the LSTM 1.7-2.8x in a six-system "
