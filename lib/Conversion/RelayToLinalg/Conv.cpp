@@ -774,6 +774,17 @@ std::string conv2DUnsupported(Conv2DOp op) {
       .str();
 }
 
+/// `op` with `weight` (laid out as `kernelLayout`) in place of its own, every
+/// other attribute kept: what the relay-level weight rewrites below build.
+Value withWeight(OpBuilder &b, Conv2DOp op, Value weight,
+                 StringAttr kernelLayout) {
+  return Conv2DOp::create(
+      b, op.getLoc(), op.getData(), weight, op.getStridesAttr(),
+      op.getPaddingAttr(), op.getDilationAttr(), op.getGroupsAttr(),
+      op.getChannelsAttr(), op.getKernelSizeAttr(), op.getDataLayoutAttr(),
+      kernelLayout, op.getOutLayoutAttr(), op.getOutDtypeAttr());
+}
+
 /// Relay's depthwise weight convention (inferConv): with groups = input
 /// channels C = weight out-channels and `channels` = C*M, M > 1, the weight
 /// is [C, M, KH, KW] in OIHW order (TVM's TFLite importer writes HWOI
@@ -806,13 +817,8 @@ struct Conv2DDepthwiseConventionWeight : OpConversionPattern<Conv2DOp> {
                                        weight.getDimSize(l->kwDim)}));
     w = LayoutTransformOp::create(rewriter, loc, w, str("OIHW"),
                                   op.getKernelLayoutAttr());
-    rewriter.replaceOp(
-        op, Conv2DOp::create(rewriter, loc, op.getData(), w,
-                             op.getStridesAttr(), op.getPaddingAttr(),
-                             op.getDilationAttr(), op.getGroupsAttr(),
-                             op.getChannelsAttr(), op.getKernelSizeAttr(),
-                             op.getDataLayoutAttr(), op.getKernelLayoutAttr(),
-                             op.getOutLayoutAttr(), op.getOutDtypeAttr()));
+    rewriter.replaceOp(op,
+                       withWeight(rewriter, op, w, op.getKernelLayoutAttr()));
     return success();
   }
 };
@@ -837,13 +843,7 @@ struct Conv2DKernelLayoutNormalize : OpConversionPattern<Conv2DOp> {
     auto str = [&](StringRef s) { return rewriter.getStringAttr(s); };
     Value w = LayoutTransformOp::create(rewriter, loc, op.getWeight(),
                                         op.getKernelLayoutAttr(), str(target));
-    rewriter.replaceOp(
-        op, Conv2DOp::create(rewriter, loc, op.getData(), w,
-                             op.getStridesAttr(), op.getPaddingAttr(),
-                             op.getDilationAttr(), op.getGroupsAttr(),
-                             op.getChannelsAttr(), op.getKernelSizeAttr(),
-                             op.getDataLayoutAttr(), str(target),
-                             op.getOutLayoutAttr(), op.getOutDtypeAttr()));
+    rewriter.replaceOp(op, withWeight(rewriter, op, w, str(target)));
     return success();
   }
 };
