@@ -10,7 +10,18 @@ import relay_mlir as relay
 
 
 @pytest.mark.parametrize("shape", [(2 ** 62, 2), (2 ** 21, 2 ** 21, 2 ** 21)])
+def test_types_whose_element_count_overflows_are_refused_by_the_verifier(shape):
+    x = relay.var("x", shape=shape, dtype="float32")
+    with pytest.raises(relay.CompileError) as ei:
+        relay.compile(relay.IRModule.from_expr(relay.Function([x], relay.nn.relu(x))))
+    msg = str(ei.value)
+    assert "element count overflows int64" in msg and "'relay.nn.relu' op" in msg, msg
+    assert "test_compile_limits.py:" in msg, msg  # located at the builder call
+
+
+@pytest.mark.parametrize("shape", [(2 ** 41, 2), (2 ** 20, 2 ** 20, 2 ** 4)])
 def test_huge_tensor_types_are_refused(shape):
+    """Counts that fit int64 but no device: refused before lowering (2^40 bytes)."""
     x = relay.var("x", shape=shape, dtype="float32")
     with pytest.raises(relay.CompileError) as ei:
         relay.compile(relay.IRModule.from_expr(relay.Function([x], relay.nn.relu(x))))
