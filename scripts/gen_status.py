@@ -91,9 +91,9 @@ KNOWN_GAPS: List[Tuple[str, str, str]] = [
          "travel in a parameter archive (compile time and memory below IREE's ONNX path)",
      "../bench/RESULTS.md"),
     ("Issue 31", "Relay's optimizer: every pass of the issue is in (SimplifyExprPostAlterOp since "
-         "session 24); AlterOpLayout is a Python pass (the blocked convolutions it writes are "
-         "dialect ops since session 25), FlattenAtrousConv and qnn Legalize are MLIR pattern passes "
-         "since session 25; on IREE the optimizer "
+         "session 24); AlterOpLayout, FlattenAtrousConv and qnn Legalize are MLIR pattern passes "
+         "(the Target's answers handed to them as options); FlattenAtrousConv and (under a CPU "
+         "tvm Target) qnn.Legalize run in compile() at TVM's places; on IREE the optimizer "
          "changes no run time measurably: O3 within 2 % of O0 on the zoo in session 25's rerun, "
          "which ran under load and whose noise bound is 5 % (bench/OPTIMIZER.md)", "optimizer.md"),
     ("Issue 33", "Quantization: qnn, relay.quantize, quantized ONNX, TFLite (54 builtins) and the "

@@ -118,6 +118,12 @@ void populateLegalizePatterns(RewritePatternSet &patterns);
 /// fast int8 arithmetic.
 void populateQnnLegalizePatterns(RewritePatternSet &patterns, bool fastInt8);
 
+/// AlterOpLayout's rewrites (relay-alter-op-layout): NCHW convolutions
+/// blocked as TVM 0.19 blocks them for an x86 target of `simdLanes` 32-bit
+/// SIMD lanes, and the operators after them running blocked.
+void populateAlterOpLayoutPatterns(RewritePatternSet &patterns,
+                                   int64_t simdLanes);
+
 /// Registers the named pipelines (e.g. `relay-to-iree-input`).
 void registerRelayPipelines();
 

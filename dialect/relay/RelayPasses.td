@@ -1221,6 +1221,52 @@ def RelayLegalize : Pass<"relay-legalize", "::mlir::ModuleOp"> {
   }];
 }
 
+def RelayAlterOpLayout : Pass<"relay-alter-op-layout", "::mlir::ModuleOp"> {
+  let summary = "TVM 0.19's x86 NCHW{n}c blocking of NCHW convolutions "
+                "(Relay's AlterOpLayout)";
+  let description = [{
+    By rewrite patterns (`populateAlterOpLayoutPatterns`), what TVM 0.19's
+    AlterOpLayout does on an x86 target (untuned: AutoTVM's fallback
+    tiles); `simd-lanes` is the target's 32-bit SIMD lanes (the Python pass
+    reads it from the current tvm Target, `relay_mlir.x86_target`, and does
+    not run this pass without a CPU target). Each `relay.nn.conv2d` with
+    NCHW data, an OIHW kernel and static shapes, `groups` 1 or depthwise
+    (groups = input channels = output channels), becomes
+    `relay.nn.contrib_conv2d_NCHWc` (`relay.nn.contrib_depthwise_conv2d_NCHWc`)
+    with data `NCHW{ic}c`, kernel `OIHW{ic}i{oc}o` (`OIHW1i{oc}o`) and
+    result `NCHW{oc}c`: `oc` the largest divisor of the output channels up
+    to the lanes, `ic` the largest divisor of the input channels up to `oc`
+    (int8 convolutions stay when the lanes are above 4). Its result goes
+    back to NCHW with a `relay.layout_transform`, and the operators that
+    TVM runs blocked take the blocked value instead: elementwise operators,
+    binary broadcast operators whose other operand is a scalar, an NCHW
+    tensor of the same channels or a `[C, 1, 1]` bias (`relay.expand_dims`
+    first), `relay.concatenate` on the channels of values blocked alike,
+    2-D pools (`layout = "NCHW{n}c"`) and sum / mean / max / min / prod with
+    an axis (reducing C reduces its block, axis 4; without keepdims the
+    result goes back to its primal layout at once). One
+    `relay.layout_transform` per value and layouts, shared by its users.
+    Functions with a `Compiler` or `SkipOptimization` attribute stay.
+
+    ```mlir
+    %c = relay.nn.conv2d %x, %w : (tensor<1x8x5x5xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x3x3xf32>
+    %r = relay.nn.relu %c : (tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32>
+    // becomes (simd-lanes=4)
+    %d = relay.layout_transform %x {dst_layout = "NCHW4c", src_layout = "NCHW"} : (tensor<1x8x5x5xf32>) -> tensor<1x2x5x5x4xf32>
+    %k = relay.layout_transform %w {dst_layout = "OIHW4i4o", src_layout = "OIHW"} : (tensor<8x8x3x3xf32>) -> tensor<2x2x3x3x4x4xf32>
+    %b = relay.nn.contrib_conv2d_NCHWc %d, %k {channels = 8 : i64, data_layout = "NCHW4c", kernel_layout = "OIHW4i4o", out_layout = "NCHW4c"} : (tensor<1x2x5x5x4xf32>, tensor<2x2x3x3x4x4xf32>) -> tensor<1x2x3x3x4xf32>
+    %br = relay.nn.relu %b : (tensor<1x2x3x3x4xf32>) -> tensor<1x2x3x3x4xf32>
+    %r = relay.layout_transform %br {dst_layout = "NCHW", src_layout = "NCHW4c"} : (tensor<1x2x3x3x4xf32>) -> tensor<1x8x3x3xf32>
+    ```
+  }];
+  let options = [
+    Option<"simdLanes", "simd-lanes", "int64_t", /*default=*/"4",
+           "The target's 32-bit SIMD lanes (TVM's get_simd_32bit_lanes: 16 "
+           "with avx512f and avx512bw, 8 with avx2, else 4), the largest "
+           "channel block">,
+  ];
+}
+
 def RelayQnnLegalize : Pass<"relay-qnn-legalize", "::mlir::ModuleOp"> {
   let summary = "TVM 0.19's x86 rewrites of qnn.conv2d and qnn.dense "
                 "(relay.qnn.transform.Legalize)";

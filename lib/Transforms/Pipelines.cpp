@@ -31,11 +31,26 @@ struct IREEInputOptions : public PassPipelineOptions<IREEInputOptions> {
       llvm::cl::init("NHWC")};
 };
 
+/// What qnn.Legalize does: TVM's rewrite depends on the target.
+enum class QnnLegalize { None, Int16, FastInt8 };
+
 struct OptPipelineOptions : public PassPipelineOptions<OptPipelineOptions> {
   Option<int> optLevel{*this, "opt-level",
                        llvm::cl::desc("TVM's opt level: the passes up to it "
                                       "run (0-4)"),
                        llvm::cl::init(3)};
+  Option<QnnLegalize> qnnLegalize{
+      *this, "qnn-legalize",
+      llvm::cl::desc("qnn.Legalize as under a tvm Target (TVM's x86 rewrite; "
+                     "the int32 results are the same)"),
+      llvm::cl::init(QnnLegalize::None),
+      llvm::cl::values(
+          clEnumValN(QnnLegalize::None, "none",
+                     "no CPU target: it rewrites nothing (the default)"),
+          clEnumValN(QnnLegalize::Int16, "int16",
+                     "an x86 target without sse4.2: int16 operands"),
+          clEnumValN(QnnLegalize::FastInt8, "fast-int8",
+                     "an x86 target with sse4.2: uint8 data, int8 kernel"))};
 };
 
 /// One pass of relay.build's optimization sequence: its TVM opt level and
@@ -46,12 +61,15 @@ struct OptStep {
 };
 
 /// TVM 0.19's relay.build sequence (recorded with a PassInstrument), the
-/// passes relay-mlir has, in TVM's order; FoldScaleAxis is its three members.
+/// passes relay-mlir has, in TVM's order; FoldScaleAxis is its three members,
+/// qnn.Legalize its QnnLegalize (TVM's x86 rewrite, which depends on the
+/// target; its QnnCanonicalize is relay-mlir's lowering of the qnn ops).
 /// python/relay_mlir/optimizer.py builds the same sequence from the Python
 /// passes (with the PassContext's required/disabled passes);
 /// test_optimizer.py checks the two agree at every level.
 constexpr OptStep kRelayBuildSequence[] = {
     {1, "relay-remove-unused-functions{public-entries=true}"},
+    {1, "relay-qnn-legalize"}, // the target's form: qnn-legalize option
     {1, "relay-legalize"},
     {0, "relay-simplify-inference"},
     {3, "relay-eliminate-common-subexpr"},
@@ -65,6 +83,7 @@ constexpr OptStep kRelayBuildSequence[] = {
     {0, "relay-simplify-expr"},
     {3, "relay-canonicalize-cast"},
     {3, "relay-canonicalize-ops"},
+    {0, "relay-flatten-atrous-conv"},
     {0, "relay-simplify-expr-post-alter-op"},
     {4, "relay-fast-math"},
     {2, "relay-fold-constants"},
@@ -86,10 +105,18 @@ void mlir::relay::registerRelayPipelines() {
       "inferred before each pass",
       [](OpPassManager &pm, const OptPipelineOptions &options) {
         for (const OptStep &step : kRelayBuildSequence) {
+          std::string pass = step.pass;
+          if (pass == "relay-qnn-legalize") {
+            if (options.qnnLegalize == QnnLegalize::None)
+              continue;
+            pass += options.qnnLegalize == QnnLegalize::FastInt8
+                        ? "{fast-int8=true}"
+                        : "{fast-int8=false}";
+          }
           if (step.level > options.optLevel)
             continue;
           pm.addPass(createRelayInferType());
-          if (failed(parsePassPipeline(step.pass, pm)))
+          if (failed(parsePassPipeline(pass, pm)))
             llvm::report_fatal_error("relay-opt-pipeline: unknown pass");
         }
       });

@@ -2,7 +2,7 @@
 //
 // Which relay operators TVM 0.19 registers as elementwise or broadcast
 // (TOpPattern kElemWise / kBroadcast), as its passes ask (CanonicalizeCast,
-// the CombineParallel* passes).
+// the CombineParallel* passes, AlterOpLayout).
 //
 //===----------------------------------------------------------------------===//
 #ifndef RELAY_LIB_TRANSFORMS_TVMOPPATTERN_H
@@ -14,11 +14,21 @@
 
 namespace mlir::relay {
 
-/// The operators TVM 0.19 registers with TOpPattern kElemWise or kBroadcast
-/// (those relay-mlir has; as listed by TVM's op registry).
-inline bool isElementwiseOrBroadcast(Operation *op) {
+/// `op`'s name without the `relay.` prefix, or "" for an op of another
+/// dialect.
+inline StringRef tvmOpName(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  if (!isa_and_nonnull<RelayDialect>(op->getDialect()) ||
+      !name.consume_front("relay."))
+    return "";
+  return name;
+}
+
+// clang-format off
+/// The operators TVM 0.19 registers with TOpPattern kElemWise (those
+/// relay-mlir has; as listed by TVM's op registry).
+inline bool isTvmElementwise(Operation *op) {
   static const llvm::StringSet<> names = {
-      // kElemWise
       "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_not",
       "cast", "cast_like", "ceil", "clip", "copy", "cos", "cosh", "erf", "exp",
       "fast_erf", "fast_exp", "fast_tanh", "fixed_point_multiply", "floor",
@@ -27,8 +37,13 @@ inline bool isElementwiseOrBroadcast(Operation *op) {
       "ones_like", "qnn.dequantize", "qnn.quantize", "qnn.requantize",
       "reinterpret", "round", "rsqrt", "sigmoid", "sign", "sin", "sinh", "sqrt",
       "tan", "tanh", "trilu", "trunc", "zeros", "zeros_like", "dyn.full",
-      "dyn.ones", "dyn.zeros",
-      // kBroadcast
+      "dyn.ones", "dyn.zeros"};
+  return names.contains(tvmOpName(op));
+}
+
+/// The operators TVM 0.19 registers with TOpPattern kBroadcast.
+inline bool isTvmBroadcast(Operation *op) {
+  static const llvm::StringSet<> names = {
       "add", "bitwise_and", "bitwise_or", "bitwise_xor", "broadcast_to",
       "broadcast_to_like", "divide", "dyn.broadcast_to", "equal", "expand_dims",
       "fixed_point_multiply_per_axis", "floor_divide", "floor_mod", "greater",
@@ -37,10 +52,14 @@ inline bool isElementwiseOrBroadcast(Operation *op) {
       "nn.bias_add", "nn.prelu", "not_equal", "power", "qnn.add", "qnn.mul",
       "qnn.subtract", "repeat", "right_shift", "subtract", "tile",
       "trunc_divide", "trunc_mod", "where"};
-  if (!isa_and_nonnull<RelayDialect>(op->getDialect()))
-    return false;
-  StringRef name = op->getName().getStringRef();
-  return name.consume_front("relay.") && names.contains(name);
+  return names.contains(tvmOpName(op));
+}
+// clang-format on
+
+/// kElemWise or kBroadcast (what TVM's CanonicalizeCast and CombineParallel*
+/// passes ask).
+inline bool isElementwiseOrBroadcast(Operation *op) {
+  return isTvmElementwise(op) || isTvmBroadcast(op);
 }
 
 } // namespace mlir::relay

@@ -12,7 +12,8 @@ TVM 0.19's ``relay.build`` optimizes a module with one pass sequence before lowe
 (then SplitArgs, PlanDevices and FuseOps, which prepare TVM's own code generation). Each runs
 under the current ``PassContext`` as in a ``Sequential``: its opt level against the context's,
 ``required_pass``, ``disabled_pass``. ``optimizer()`` is that sequence with the passes
-relay-mlir has (the others are listed in ``MISSING``; RemoveUnusedFunctions keeps every
+relay-mlir has (the others are listed in ``MISSING``; qnn.Legalize rewrites only under a CPU
+``tvm.target.Target``, as in TVM; RemoveUnusedFunctions keeps every
 public function as well as main, since an executable exports them all);
 ``compile(..., opt_level=3)`` runs it
 inside the lowering pipeline (``pipeline_elements``: the MLIR passes of the passes the context
@@ -26,27 +27,40 @@ from typing import List, Optional
 
 from .pass_infra import Pass, PassContext, Sequential, _required_pass
 
-# relay.build's passes compile() does not run (issue 31), in TVM's order: qnn.Legalize
-# (relay.qnn.transform.Legalize, TVM's x86 int16/uint8 rewrite: the qnn ops are lowered exactly
-# as they are); FlattenAtrousConv (relay-flatten-atrous-conv, a pattern pass since session 25)
-# is not in compile()'s pipeline yet; AlterOpLayout (TVM's x86 NCHW{n}c blocking) is left out of
-# compile() on purpose (docs/optimizer.md: the layouts for IREE are chosen in
-# relay-to-iree-input); ToBasicBlockNormalForm is a form of the expressions (MLIR regions are
-# in it already).
-MISSING = ("ToBasicBlockNormalForm", "qnn.Legalize",
-           "FlattenAtrousConv", "AlterOpLayout")
+# relay.build's passes compile() does not run (issue 31), in TVM's order: ToBasicBlockNormalForm
+# is a form of the expressions (MLIR regions are in it already); AlterOpLayout (TVM's x86
+# NCHW{n}c blocking, the MLIR pass relay-alter-op-layout) is left out of compile() on purpose
+# (docs/optimizer.md: the layouts for IREE are chosen in relay-to-iree-input).
+MISSING = ("ToBasicBlockNormalForm", "AlterOpLayout")
+
+
+def _qnn_legalize() -> Sequential:
+    """relay.build's qnn.Legalize: a Sequential (opt level 0) around TVM's QnnLegalize (opt
+    level 1; its QnnCanonicalize is relay-mlir's lowering of the qnn ops). The rewrite is TVM's
+    x86 one (relay-qnn-legalize) under a current CPU ``tvm.target.Target`` and nothing without
+    one, as relay.build's target decides in TVM; ``compile``'s own target is IREE's and implies
+    none. It changes no value: qnn.conv2d / qnn.dense compile to the same int32 results, bit for
+    bit, with and without it (and to TVM 0.19's on ``llvm``), measured for int8/uint8 operand
+    pairs under ``llvm`` and ``llvm -mcpu=skylake-avx512``."""
+    from .pass_infra import PassInfo
+    from .qnn.transform import Legalize
+
+    member = Legalize()
+    member._info = PassInfo(1, "QnnLegalize", ["InferType"])
+    return Sequential([member], opt_level=0, name="qnn.Legalize")
 
 
 def optimizer() -> Sequential:
     """relay.build's optimization sequence, the passes relay-mlir has, in TVM 0.19's order."""
     from . import transform as t
 
-    return Sequential([t.RemoveUnusedFunctions._exported(), t.Legalize(), t.SimplifyInference(),
+    return Sequential([t.RemoveUnusedFunctions._exported(), _qnn_legalize(), t.Legalize(),
+                       t.SimplifyInference(),
                        t.EliminateCommonSubexpr(), t.CombineParallelConv2D(3),
                        t.CombineParallelDense(3),
                        t.CombineParallelBatchMatmul(3), t.FoldConstant(), t.FoldScaleAxis(),
                        t.SimplifyExpr(), t.CanonicalizeCast(), t.CanonicalizeOps(),
-                       t.SimplifyExprPostAlterOp(), t.FastMath(),
+                       t.FlattenAtrousConv(), t.SimplifyExprPostAlterOp(), t.FastMath(),
                        t.FoldConstant()], name="RelayOptimizer")
 
 
@@ -58,6 +72,8 @@ def mlir_passes(p: Pass) -> str:
         return "relay-infer-type"
     if isinstance(p, t.EliminateCommonSubexpr) and p.fskip is None:
         return "relay-eliminate-common-subexpr"
+    if isinstance(p, t._CPUTargetPass):
+        return p.target_passes()  # "" without a CPU tvm Target: nothing runs
     passes = getattr(p, "passes", None)
     if isinstance(passes, str) and passes:
         return passes
@@ -83,7 +99,7 @@ def pipeline_elements(ctx: PassContext, seq: Optional[Sequential] = None) -> Lis
 
     walk(seq if seq is not None else optimizer())
     # types inferred again before each pass, as running the pass on its own does
-    return [f"relay-infer-type,{e}" for e in out if e != "relay-infer-type"]
+    return [f"relay-infer-type,{e}" for e in out if e and e != "relay-infer-type"]
 
 
 DEFAULT_OPT_LEVEL = 3

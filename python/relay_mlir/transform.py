@@ -991,33 +991,44 @@ class ConvertLayout(_PipelinePass):
 class _CPUTargetPass(FunctionPass):
     """A function pass of TVM's x86 target hooks: it asks the current ``tvm.target.Target``
     and changes nothing without one or under a target that is not a CPU (TVM's generic
-    functions do nothing there); ``_on_cpu(mod, ctx, target)`` transforms the module under a
-    CPU target."""
+    functions do nothing there); under a CPU target it runs the MLIR passes
+    ``_cpu_passes(target)`` names (the target's answers as pass options)."""
 
     def __init__(self) -> None:
         pass
 
-    def _on_cpu(self, mod: IRModule, ctx: PassContext, target) -> IRModule:
+    def _cpu_passes(self, target) -> str:
         raise NotImplementedError
 
-    def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
+    def target_passes(self) -> str:
+        """The relay-mlir-opt passes this pass runs under the current Target ("": none)."""
         from .tvm.target import Target
 
         target = Target.current()
         if target is None or "cpu" not in target.keys:
+            return ""
+        return self._cpu_passes(target)
+
+    def _transform_functions(self, mod: IRModule, ctx: PassContext) -> IRModule:
+        passes = self.target_passes()
+        if not passes:
             return mod
-        return self._on_cpu(mod, ctx, target)
+        return _run_passes(mod.to_mlir(infer=True).text(debug_info=True),
+                           "relay-infer-type," + passes, self._info.name, types_of=mod)
 
 
 @_register_pass
 class AlterOpLayout(_CPUTargetPass):
-    """Relay's AlterOpLayout() (PassInfo: "AlterOpLayout", opt level 3, requires InferType, a
-    function pass): under a CPU ``tvm.target.Target`` (``llvm``), TVM 0.19's x86 blocking of
-    NCHW ``nn.conv2d`` into ``nn.contrib_conv2d_NCHWc`` / ``nn.contrib_depthwise_conv2d_NCHWc``
-    with NCHW{n}c blocks from the target's SIMD lanes, ``layout_transform``s at the edges and
-    elementwise ops running blocked (relay_mlir.alter_op_layout says what is and is not
-    done); with no target or another kind, the module is unchanged. ``compile()`` never runs
-    it, but a module it produced compiles and runs with the same values::
+    """Relay's AlterOpLayout() (``relay-alter-op-layout{simd-lanes=N}``; PassInfo:
+    "AlterOpLayout", opt level 3, requires InferType, a function pass): under a CPU
+    ``tvm.target.Target`` (``llvm``), TVM 0.19's x86 blocking of NCHW ``nn.conv2d`` into
+    ``nn.contrib_conv2d_NCHWc`` / ``nn.contrib_depthwise_conv2d_NCHWc`` with NCHW{n}c blocks
+    from the target's SIMD lanes (``relay_mlir.x86_target.simd_32bit_lanes``, handed to the
+    MLIR pass as ``simd-lanes``), ``layout_transform``s at the edges and elementwise ops,
+    binary broadcasts, channel concatenates, pools and reductions running blocked
+    (relay_mlir.alter_op_layout says what is and is not done); with no target or another
+    kind, the module is unchanged. ``compile()`` never runs it, but a module it produced
+    compiles and runs with the same values::
 
         >>> import relay_mlir as relay
         >>> from relay_mlir.tvm.target import Target
@@ -1031,13 +1042,10 @@ class AlterOpLayout(_CPUTargetPass):
 
     _info = PassInfo(3, "AlterOpLayout", ["InferType"])
 
-    def _on_cpu(self, mod: IRModule, ctx: PassContext, target) -> IRModule:
-        from .alter_op_layout import alter_op_layout
+    def _cpu_passes(self, target) -> str:
         from .x86_target import simd_32bit_lanes
 
-        lanes = simd_32bit_lanes(target)
-        self._pass_func = lambda fn, m, c: alter_op_layout(fn, lanes)
-        return FunctionPass._transform_functions(self, _infer(mod), ctx)
+        return f"relay-alter-op-layout{{simd-lanes={simd_32bit_lanes(target)}}}"
 
 
 @_register_pass

@@ -12,9 +12,7 @@
 """
 from __future__ import annotations
 
-from ..autodiff import _run_passes
-from ..module import IRModule
-from ..pass_infra import PassContext, PassInfo
+from ..pass_infra import PassInfo
 from ..transform import _CPUTargetPass
 
 __all__ = ["Legalize"]
@@ -31,10 +29,7 @@ class Legalize(_CPUTargetPass):
 
     _info = PassInfo(1, "Legalize", ["InferType"])
 
-    def _on_cpu(self, mod: IRModule, ctx: PassContext, target) -> IRModule:
+    def _cpu_passes(self, target) -> str:
         from ..x86_target import has_fast_int8
 
-        fast = str(has_fast_int8(target)).lower()
-        return _run_passes(mod.to_mlir(infer=True).text(debug_info=True),
-                           f"relay-infer-type,relay-qnn-legalize{{fast-int8={fast}}}",
-                           self._info.name, types_of=mod)
+        return f"relay-qnn-legalize{{fast-int8={str(has_fast_int8(target)).lower()}}}"
