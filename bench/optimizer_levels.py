@@ -31,10 +31,10 @@ import iree_flags as F  # noqa: E402
 
 def settings() -> List[Tuple[str, int, List[str]]]:
     """(label, opt level, disabled passes): O0-O3, then O3 without each optimization that runs
-    at O3 (RemoveUnusedFunctions and Legalize are not optimizations: left in)."""
+    at O3 (RemoveUnusedFunctions, qnn.Legalize and Legalize are not optimizations: left in)."""
     from relay_mlir.optimizer import optimizer
     out = [(f"O{n}", n, []) for n in range(4)]
-    seen = {"RemoveUnusedFunctions", "Legalize"}
+    seen = {"RemoveUnusedFunctions", "qnn.Legalize", "Legalize"}
     for p in optimizer().passes:
         name = p.info.name
         if p.info.opt_level <= 3 and name not in seen:

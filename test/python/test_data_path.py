@@ -88,7 +88,7 @@ def _count_inference(monkeypatch, capfd, lower) -> int:
 
 
 _NO_OPTIMIZER = dict(opt_level=0, disabled_pass=["SimplifyInference", "SimplifyExpr",
-                                                 "SimplifyExprPostAlterOp"])
+                                                 "FlattenAtrousConv", "SimplifyExprPostAlterOp"])
 
 
 @pytest.mark.parametrize("source", [_relu_module, lambda: _USER_TEXT], ids=["irmodule", "text"])
@@ -102,11 +102,11 @@ def test_types_are_inferred_once(monkeypatch, capfd, source) -> None:
 
 
 def test_optimizer_passes_are_each_retyped_once(monkeypatch, capfd) -> None:
-    """At opt level 0 (SimplifyInference, SimplifyExpr, SimplifyExprPostAlterOp): the caller's
-    typing, then each pass's output typed once (before the next pass, and first in
-    relay-to-iree-input)."""
+    """At opt level 0 (SimplifyInference, SimplifyExpr, FlattenAtrousConv,
+    SimplifyExprPostAlterOp): the caller's typing, then each pass's output typed once (before
+    the next pass, and first in relay-to-iree-input)."""
     passes = optimizer.pipeline_elements(optimizer.context_for(0))
-    assert len(passes) == 3
+    assert len(passes) == 4
     n = _count_inference(monkeypatch, capfd, lambda: relay.lower_to_iree_input(_relu_module(), opt_level=0))
     assert n == 1 + len(passes)
 
