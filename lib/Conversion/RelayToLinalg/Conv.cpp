@@ -9,6 +9,9 @@
 //                        rewritten (relay level) to the grouped [C*M, 1, ...]
 //   Conv2DKernelLayoutNormalize  other kernel layouts (OHWI, ...): the weight
 //                        layout_transformed to OIHW (NCHW) or HWIO (NHWC)
+//   Conv2DWinograd       NHWC/HWIO float32 3x3 at stride 1, static sizes,
+//                        a constant kernel: Winograd F(4x4, 3x3) or
+//                        F(2x2, 3x3) (ConvWinograd.cpp)
 //   Conv2DIm2colMatmul   NHWC/HWIO float, static kernel, static image
 //                        size, small maps: im2col + linalg.matmul
 //   Conv2DRunTimeImage   the same with a run-time image size: per call,
@@ -448,6 +451,101 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
   }
 };
 
+/// Input and output channels from which a 3x3 convolution is computed by
+/// Winograd's algorithm: its transforms cost O(C + F) per tile, its
+/// products save a share of O(C * F). One thread, 3x3 same-padded,
+/// against the direct or im2col form: 28x28x16 -> 16 1.19x slower with
+/// F(4x4), 14x14x32 -> 32 0.56x (2026-12-06).
+constexpr int64_t kWinogradMinChannels = 32;
+
+/// The most bytes the transformed input and products (n*n*T*C and
+/// n*n*T*F floats) may take: beyond, they leave the last-level cache
+/// between the transforms and the products, which then run at memory
+/// speed. One thread, F(4x4), against the direct form: 7.2 MB each
+/// (112x112x64, 56x56x256, 28x28x128 batch 8) 0.43-0.66x, 14.4 MB each
+/// (112x112x128, 56x56x64 batch 8) 1.16x and 1.91x slower, on a 32 MB L3
+/// (2026-12-06).
+constexpr int64_t kWinogradMaxTransformBytes = 16 << 20;
+
+/// F(4x4, 3x3) takes 36 multiplications per 16 outputs, F(2x2, 3x3) 16 per
+/// 4, but its transformed filter is 36/16 larger. With fewer tiles than
+/// kWinogradMinTiles (rows of the products) and a transformed filter
+/// larger than kWinogradCachedFilterBytes, the products stream the filter
+/// from memory for few rows and F(2x2) is the faster: 7x7x512 -> 512
+/// F(2x2) 1.55 ms, F(4x4) 1.73, direct 2.83; 7x7x64 -> 64 (a filter in the
+/// 2 MB L2) F(4x4) 0.026, F(2x2) 0.035 (one thread, 2026-12-06).
+constexpr int64_t kWinogradMinTiles = 16;
+constexpr int64_t kWinogradCachedFilterBytes = 2 << 20;
+
+/// The Winograd output tile m (4 or 2) for a 3x3 convolution of `batch`
+/// images of `oh` x `ow` outputs with `ch` input and `f` output channels
+/// (floats of `bytes`), or 0 when its transforms would not fit the cache.
+int64_t winogradTile(int64_t batch, int64_t oh, int64_t ow, int64_t ch,
+                     int64_t f, int64_t bytes) {
+  auto tiles = [&](int64_t m) {
+    return batch * llvm::divideCeil(oh, m) * llvm::divideCeil(ow, m);
+  };
+  // F(4x4) has the smaller transformed input and products of the two
+  if (36 * tiles(4) * (ch + f) * bytes > kWinogradMaxTransformBytes)
+    return 0;
+  if (tiles(4) < kWinogradMinTiles &&
+      36 * ch * f * bytes > kWinogradCachedFilterBytes)
+    return 2;
+  return 4;
+}
+
+/// NHWC/HWIO float32 3x3 convolutions at stride 1 without dilation, with
+/// a constant kernel, a static image size and batch, at least
+/// kWinogradMinChannels in and out, and transforms that fit the cache
+/// (winogradTile): Winograd F(4x4, 3x3) or F(2x2, 3x3)
+/// (winogradConv2D). Float32 results differ from the direct form's by
+/// rounding: measured max error / max |result| 5.7e-7 with F(2x2), 3e-6
+/// to 5e-6 with F(4x4) (entries up to 8 and fractions of 24), the direct
+/// form 5e-7 to 1.2e-6 (test_conv_winograd.py).
+struct Conv2DWinograd : Conv2DStrategy {
+  using Conv2DStrategy::Conv2DStrategy;
+  LogicalResult
+  checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &l,
+               ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticKernelNhwc(op, adaptor, l, rewriter)))
+      return failure();
+    auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    RankedTensorType resultType = resultTensorType(op);
+    if (weightType.getDimSize(0) != 3 || weightType.getDimSize(1) != 3 ||
+        llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }) ||
+        llvm::any_of(op.getDilation(), [](int64_t d) { return d != 1; }))
+      return rewriter.notifyMatchFailure(op, "not 3x3 at stride 1");
+    if (!resultType.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "not float32");
+    if (!resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "run-time image size or batch");
+    DenseElementsAttr weight;
+    if (!matchPattern(adaptor.getWeight(), m_Constant(&weight)))
+      return rewriter.notifyMatchFailure(
+          op, "weight not a constant (its transform is folded)");
+    if (weightType.getDimSize(2) < kWinogradMinChannels ||
+        weightType.getDimSize(3) < kWinogradMinChannels)
+      return rewriter.notifyMatchFailure(op, "fewer channels than "
+                                             "kWinogradMinChannels");
+    if (!tile(resultType, weightType))
+      return rewriter.notifyMatchFailure(
+          op, "transforms larger than kWinogradMaxTransformBytes");
+    return success();
+  }
+  Value lower(Conv2DOp op, const Conv2DOperands &c,
+              ConversionPatternRewriter &b) const override {
+    DenseElementsAttr weight;
+    matchPattern(c.weight, m_Constant(&weight)); // checked by checkApplies
+    return winogradConv2D(b, op.getLoc(), c.padded, weight, c.resultType,
+                          c.outSizes, tile(c.resultType, c.weightType));
+  }
+  static int64_t tile(RankedTensorType result, RankedTensorType weight) {
+    ArrayRef<int64_t> r = result.getShape();
+    return winogradTile(r[0], r[1], r[2], weight.getDimSize(2), r[3],
+                        result.getElementTypeBitWidth() / 8);
+  }
+};
+
 /// NHWC/HWIO float convolutions with a static kernel whose image size is
 /// known only at run time (not 1x1 at stride 1): tiledDirectConv when an
 /// image has at least kTiledMinPixels output pixels, else the patch matmul
@@ -855,6 +953,7 @@ void relay::populateConvToLinalgPatterns(const TypeConverter &tc,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<Conv2DDepthwiseConventionWeight, Conv2DKernelLayoutNormalize>(
       tc, ctx, kNormalizeBenefit);
+  patterns.add<Conv2DWinograd>(tc, ctx, kFastAlgorithmBenefit);
   patterns.add<Conv2DIm2colMatmul, Conv2DRunTimeImage>(tc, ctx,
                                                        kSpecialisedBenefit);
   patterns.add<Conv2DNhwcHwcf, Conv2DNchwFchw, Conv2DDepthwise<false>,

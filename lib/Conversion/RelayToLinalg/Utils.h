@@ -41,9 +41,12 @@ enum LoweringBenefit : unsigned {
   kNamedOpBenefit = 3,
   /// A faster rewrite of a sub-case of a named form (im2col + matmul).
   kSpecialisedBenefit = 4,
+  /// A fast algorithm for a narrower sub-case, preferred to the specialised
+  /// forms where it applies (Winograd for 3x3 convolutions).
+  kFastAlgorithmBenefit = 5,
   /// A relay-level rewrite into the form the other strategies take, tried
   /// before them (Relay's depthwise weight convention).
-  kNormalizeBenefit = 5,
+  kNormalizeBenefit = 6,
 };
 
 /// The last pattern of an op with several strategies: when none applies it
@@ -75,6 +78,13 @@ void populateConvNDPatterns(const TypeConverter &tc,
                             RewritePatternSet &patterns);
 void populateConvTransposePatterns(const TypeConverter &tc,
                                    RewritePatternSet &patterns);
+/// nn.conv2d (NHWC data `padded`, already padded and cropped to the windows;
+/// a constant 3x3 HWIO `weight`; stride and dilation 1) by Winograd
+/// F(m x m, 3 x 3), m = 2 or 4, as linalg (ConvWinograd.cpp): the result of
+/// `resultType` (float, static H and W) whose sizes are `outSizes`.
+Value winogradConv2D(OpBuilder &b, Location loc, Value padded,
+                     DenseElementsAttr weight, RankedTensorType resultType,
+                     ArrayRef<OpFoldResult> outSizes, int64_t m);
 /// The blocked convolutions nn.contrib_*conv2d_NCHWc (BlockedConv.cpp, added
 /// by populateConvToLinalgPatterns) and nn.space_to_batch_nd /
 /// nn.batch_to_space_nd (NNSpaceBatch.cpp, added by

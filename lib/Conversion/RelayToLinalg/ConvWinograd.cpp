@@ -1,0 +1,320 @@
+//===- ConvWinograd.cpp - nn.conv2d 3x3 by Winograd's minimal filtering ---===//
+//
+// A 3x3, stride-1 convolution as Winograd F(m x m, 3 x 3) (Lavin & Gray,
+// "Fast Algorithms for Convolutional Neural Networks", 2016): every
+// m x m block of output pixels is computed from an n x n input tile
+// (n = m + 2) with n*n multiplications per input and output channel pair
+// instead of 9*m*m. In linalg:
+//
+//   input transform   V[ab, t, c] = (B^T d_t B)[a, b]   one linalg.generic per
+//                     group of rows a, reading the n*n strided slices of the
+//                     padded input (a tile's (i, j) elements for every tile)
+//   filter transform  U[ab, c, f] = (G g_cf G^T)[a, b]  folded here (the
+//                     weight is a constant: as a linalg.generic IREE 3.13
+//                     leaves it in every call, its result being larger than
+//                     its input, and runs it slowly)
+//   products          M = linalg.batch_matmul(V, U)     the n*n independent
+//                     [T, C] x [C, F] matmuls that carry the FLOPs
+//   output transform  Y[pq, t, f] = (A^T M_t A)[p, q]   one linalg.generic,
+//                     then the m x m blocks put in place and the padding to
+//                     whole tiles cropped
+//
+// The transforms' matrices are sparse with small integer or power-of-two
+// entries: their bodies are straight-line adds, subtractions and a few
+// multiplications (zero entries skipped), not reductions.
+//
+//===----------------------------------------------------------------------===//
+#include "DynamicUtils.h"
+#include "Utils.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::relay;
+using namespace mlir::relay::lowering;
+
+namespace {
+
+/// The three matrices of F(m x m, 3 x 3), row-major: B^T (n x n),
+/// G (n x 3), A^T (m x n).
+struct WinogradMatrices {
+  int64_t m, n;
+  ArrayRef<double> bt, g, at;
+  double bT(int64_t r, int64_t c) const { return bt[r * n + c]; }
+  double aT(int64_t r, int64_t c) const { return at[r * n + c]; }
+};
+
+// F(2x2, 3x3): interpolation points 0, 1, -1 (and infinity).
+constexpr double kBt2[] = {1, 0, -1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1, 0, -1};
+constexpr double kG2[] = {1, 0, 0, .5, .5, .5, .5, -.5, .5, 0, 0, 1};
+constexpr double kAt2[] = {1, 1, 1, 0, 0, 1, -1, -1};
+// F(4x4, 3x3): points 0, 1, -1, 2, -2 (and infinity).
+constexpr double kBt4[] = {4, 0, -5, 0,  1, 0, 0, -4, -4, 1,  1, 0,
+                           0, 4, -4, -1, 1, 0, 0, -2, -1, 2,  1, 0,
+                           0, 2, -1, -2, 1, 0, 0, 4,  0,  -5, 0, 1};
+constexpr double kG4[] = {1. / 4,  0,        0,       -1. / 6, -1. / 6, -1. / 6,
+                          -1. / 6, 1. / 6,   -1. / 6, 1. / 24, 1. / 12, 1. / 6,
+                          1. / 24, -1. / 12, 1. / 6,  0,       0,       1};
+constexpr double kAt4[] = {1, 1, 1, 1, 1, 0, 0, 1, -1, 2, -2, 0,
+                           0, 1, 1, 4, 4, 0, 0, 1, -1, 8, -8, 1};
+
+WinogradMatrices winogradMatrices(int64_t m) {
+  if (m == 4)
+    return {4, 6, kBt4, kG4, kAt4};
+  assert(m == 2 && "F(2x2,3x3) or F(4x4,3x3)");
+  return {2, 4, kBt2, kG2, kAt2};
+}
+
+/// Outputs one multi-result linalg.generic computes at most: IREE 3.13
+/// refuses dispatches with more than 32 buffer bindings.
+constexpr int64_t kMaxTransformResults = 16;
+
+/// sum_k coefs[k] * xs[k] (zero coefficients skipped, +-1 as an add or a
+/// subtraction).
+Value linearCombination(OpBuilder &b, Location loc, ArrayRef<double> coefs,
+                        ArrayRef<Value> xs) {
+  Value sum;
+  for (auto [coef, x] : llvm::zip_equal(coefs, xs)) {
+    if (coef == 0)
+      continue;
+    if (coef == 1 || coef == -1) {
+      if (!sum)
+        sum = coef == 1 ? x : arith::NegFOp::create(b, loc, x).getResult();
+      else if (coef == 1)
+        sum = arith::AddFOp::create(b, loc, sum, x);
+      else
+        sum = arith::SubFOp::create(b, loc, sum, x);
+      continue;
+    }
+    Value term = arith::MulFOp::create(b, loc, x,
+                                       scalarConst(b, loc, x.getType(), coef));
+    sum = sum ? arith::AddFOp::create(b, loc, sum, term).getResult() : term;
+  }
+  return sum ? sum : scalarConst(b, loc, xs.front().getType(), 0.0);
+}
+
+/// A parallel linalg.generic over `type`'s iteration space (all maps the
+/// identity) reading `inputs` and computing one result per `body` value.
+SmallVector<Value> multiResultMap(
+    OpBuilder &b, Location loc, RankedTensorType type,
+    ArrayRef<OpFoldResult> sizes, ValueRange inputs, int64_t results,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Value> inits;
+  for (int64_t k = 0; k < results; ++k)
+    inits.push_back(
+        tensor::EmptyOp::create(b, loc, sizes, type.getElementType()));
+  SmallVector<AffineMap> maps(inputs.size() + results,
+                              b.getMultiDimIdentityMap(type.getRank()));
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  SmallVector<Type> types(results, type);
+  auto generic = linalg::GenericOp::create(
+      b, loc, types, inputs, inits, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc,
+                                body(nb, nloc, args.take_front(inputs.size())));
+      });
+  return llvm::to_vector_of<Value>(generic.getResults());
+}
+
+/// `parts` (each of `type`) stacked along a new leading dim of size
+/// parts.size().
+Value stackParts(OpBuilder &b, Location loc, ArrayRef<Value> parts,
+                 RankedTensorType type, ArrayRef<OpFoldResult> sizes) {
+  SmallVector<int64_t> shape = {1};
+  llvm::append_range(shape, type.getShape());
+  SmallVector<OpFoldResult> unitSizes = {b.getIndexAttr(1)};
+  llvm::append_range(unitSizes, sizes);
+  auto unitType = RankedTensorType::get(shape, type.getElementType());
+  SmallVector<Value> units;
+  for (Value part : parts)
+    units.push_back(expandTo(b, loc, part, unitType,
+                             unitDimReassociation(shape.size(), {0}),
+                             unitSizes));
+  return tensor::ConcatOp::create(b, loc, /*dim=*/0, units);
+}
+
+/// The constant filter transform U [n*n, C, F] of a 3x3 HWIO float
+/// `weight` (computed in double, rounded once to `elem`).
+DenseElementsAttr transformedFilter(DenseElementsAttr weight,
+                                    const WinogradMatrices &w, FloatType elem) {
+  auto type = cast<RankedTensorType>(weight.getType());
+  int64_t n = w.n, cf = type.getDimSize(2) * type.getDimSize(3);
+  SmallVector<double> g; // g[(i*3 + j)*cf + k]
+  g.reserve(9 * cf);
+  for (APFloat x : weight.getValues<APFloat>())
+    g.push_back(x.convertToDouble());
+  // rows: r[(a*3 + j)*cf + k] = sum_i G[a][i] g[i][j][k]
+  SmallVector<double> r(n * 3 * cf, 0.0), u(n * n * cf, 0.0);
+  for (int64_t a = 0; a < n; ++a)
+    for (int64_t i = 0; i < 3; ++i)
+      if (double c = w.g[a * 3 + i])
+        for (int64_t j = 0; j < 3; ++j)
+          for (int64_t k = 0; k < cf; ++k)
+            r[(a * 3 + j) * cf + k] += c * g[(i * 3 + j) * cf + k];
+  for (int64_t a = 0; a < n; ++a)
+    for (int64_t bb = 0; bb < n; ++bb)
+      for (int64_t j = 0; j < 3; ++j)
+        if (double c = w.g[bb * 3 + j])
+          for (int64_t k = 0; k < cf; ++k)
+            u[(a * n + bb) * cf + k] += c * r[(a * 3 + j) * cf + k];
+  SmallVector<APFloat> values;
+  values.reserve(u.size());
+  for (double x : u) {
+    APFloat v(x);
+    bool lost;
+    v.convert(elem.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    values.push_back(v);
+  }
+  return DenseElementsAttr::get(
+      RankedTensorType::get({n * n, type.getDimSize(2), type.getDimSize(3)},
+                            elem),
+      values);
+}
+
+} // namespace
+
+Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
+                               DenseElementsAttr weight,
+                               RankedTensorType resultType,
+                               ArrayRef<OpFoldResult> outSizes, int64_t m) {
+  WinogradMatrices w = winogradMatrices(m);
+  const int64_t n = w.n;
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  auto elem = cast<FloatType>(resultType.getElementType());
+  int64_t ch = weightType.getDimSize(2), f = weightType.getDimSize(3);
+  int64_t oh = resultType.getDimSize(1), ow = resultType.getDimSize(2);
+  int64_t th = llvm::divideCeil(oh, m), tw = llvm::divideCeil(ow, m);
+  int64_t batch = resultType.getDimSize(0);
+  OpFoldResult batchSize = outSizes[0];
+  auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+
+  // the input extended with zeros to whole tiles: [N, m*TH + 2, m*TW + 2, C]
+  auto paddedType = cast<RankedTensorType>(padded.getType());
+  int64_t extraH = m * th + 2 - paddedType.getDimSize(1),
+          extraW = m * tw + 2 - paddedType.getDimSize(2);
+  Value input = padded;
+  if (extraH || extraW) {
+    auto extendedType = RankedTensorType::get(
+        {batch, m * th + 2, m * tw + 2, ch}, paddedType.getElementType());
+    input = tensor::PadOp::create(
+        b, loc, extendedType, padded,
+        ArrayRef<OpFoldResult>{index(0), index(0), index(0), index(0)},
+        ArrayRef<OpFoldResult>{index(0), index(extraH), index(extraW),
+                               index(0)},
+        scalarConst(b, loc, elem, 0.0));
+  }
+
+  // input transform: d[i][j] = the (i, j) element of every tile, [N, TH, TW, C]
+  auto tileType = RankedTensorType::get({batch, th, tw, ch}, elem);
+  SmallVector<OpFoldResult> tileSizes = {batchSize, index(th), index(tw),
+                                         index(ch)};
+  SmallVector<Value> d;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      d.push_back(tensor::ExtractSliceOp::create(
+          b, loc, tileType, input, {index(0), index(i), index(j), index(0)},
+          tileSizes, {index(1), index(m), index(m), index(1)}));
+  SmallVector<Value> v; // V[a][b] in row-major order
+  int64_t rowsPerGeneric = std::max<int64_t>(1, kMaxTransformResults / n);
+  for (int64_t a0 = 0; a0 < n; a0 += rowsPerGeneric) {
+    int64_t rows = std::min(rowsPerGeneric, n - a0);
+    llvm::append_range(
+        v, multiResultMap(b, loc, tileType, tileSizes, d, rows * n,
+                          [&](OpBuilder &nb, Location nl, ValueRange x) {
+                            SmallVector<Value> out;
+                            for (int64_t a = a0; a < a0 + rows; ++a) {
+                              // E[a][j] = sum_i B^T[a][i] d[i][j]
+                              SmallVector<Value> e;
+                              for (int64_t j = 0; j < n; ++j) {
+                                SmallVector<Value> column;
+                                for (int64_t i = 0; i < n; ++i)
+                                  column.push_back(x[i * n + j]);
+                                e.push_back(linearCombination(
+                                    nb, nl, w.bt.slice(a * n, n), column));
+                              }
+                              // V[a][c] = sum_j B^T[c][j] E[a][j]
+                              for (int64_t c = 0; c < n; ++c)
+                                out.push_back(linearCombination(
+                                    nb, nl, w.bt.slice(c * n, n), e));
+                            }
+                            return out;
+                          }));
+  }
+  int64_t tileCount =
+      ShapedType::isDynamic(batch) ? ShapedType::kDynamic : batch * th * tw;
+  OpFoldResult tiles =
+      ShapedType::isDynamic(batch)
+          ? OpFoldResult(product(b, loc, {batchSize, index(th), index(tw)}))
+          : index(tileCount);
+  Value vStacked = stackParts(b, loc, v, tileType, tileSizes);
+  Value vMatrix = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({n * n, tileCount, ch}, elem), vStacked,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4}});
+
+  // filter transform, folded: U[a][b] = sum_ij G[a][i] G[b][j] g[i][j]
+  Value uMatrix =
+      arith::ConstantOp::create(b, loc, transformedFilter(weight, w, elem));
+
+  // the n*n products [T, C] x [C, F]
+  auto productType = RankedTensorType::get({n * n, tileCount, f}, elem);
+  Value productInit =
+      filledTensor(b, loc, productType, {index(n * n), tiles, index(f)},
+                   scalarConst(b, loc, elem, 0.0));
+  Value products = linalg::BatchMatmulOp::create(b, loc, TypeRange{productType},
+                                                 ValueRange{vMatrix, uMatrix},
+                                                 ValueRange{productInit})
+                       .getResult(0);
+
+  // output transform: Y[p][q] = sum_ab A^T[p][a] A^T[q][b] M[a][b]
+  auto blockType = RankedTensorType::get({batch, th, tw, f}, elem);
+  SmallVector<OpFoldResult> blockSizes = {batchSize, index(th), index(tw),
+                                          index(f)};
+  auto perTileType = RankedTensorType::get({n * n, batch, th, tw, f}, elem);
+  Value perTile =
+      expandTo(b, loc, products, perTileType,
+               ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4}},
+               {index(n * n), batchSize, index(th), index(tw), index(f)});
+  SmallVector<Value> mParts;
+  for (int64_t k = 0; k < n * n; ++k)
+    mParts.push_back(tensor::ExtractSliceOp::create(
+        b, loc, blockType, perTile,
+        {index(k), index(0), index(0), index(0), index(0)},
+        {index(1), batchSize, index(th), index(tw), index(f)},
+        {index(1), index(1), index(1), index(1), index(1)}));
+  SmallVector<Value> y = multiResultMap(
+      b, loc, blockType, blockSizes, mParts, m * m,
+      [&](OpBuilder &nb, Location nl, ValueRange x) {
+        SmallVector<Value> out;
+        for (int64_t p = 0; p < m; ++p) {
+          // Z[p][c] = sum_a A^T[p][a] M[a][c]
+          SmallVector<Value> z;
+          for (int64_t c = 0; c < n; ++c) {
+            SmallVector<Value> column;
+            for (int64_t a = 0; a < n; ++a)
+              column.push_back(x[a * n + c]);
+            z.push_back(
+                linearCombination(nb, nl, w.at.slice(p * n, n), column));
+          }
+          for (int64_t q = 0; q < m; ++q)
+            out.push_back(linearCombination(nb, nl, w.at.slice(q * n, n), z));
+        }
+        return out;
+      });
+
+  // the m x m blocks in place: [m, m, N, TH, TW, F] -> [N, TH, m, TW, m, F]
+  Value yStacked = stackParts(b, loc, y, blockType, blockSizes);
+  Value blocks = expandTo(
+      b, loc, yStacked, RankedTensorType::get({m, m, batch, th, tw, f}, elem),
+      ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}, {5}},
+      {index(m), index(m), batchSize, index(th), index(tw), index(f)});
+  Value placed = transposeDims(b, loc, blocks, {2, 3, 0, 4, 1, 5});
+  Value image = tensor::CollapseShapeOp::create(
+      b, loc, placed, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3, 4}, {5}});
+  if (m * th == oh && m * tw == ow)
+    return image;
+  return tensor::ExtractSliceOp::create(
+      b, loc, resultType, image, {index(0), index(0), index(0), index(0)},
+      outSizes, {index(1), index(1), index(1), index(1)});
+}
