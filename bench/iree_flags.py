@@ -53,6 +53,8 @@ VARIANTS: Dict[str, List[str]] = {
     "threads-16": ["--iree-llvmcpu-number-of-threads=16"],
     "distribution-16": ["--iree-llvmcpu-distribution-size=16"],
     "distribution-64": ["--iree-llvmcpu-distribution-size=64"],
+    "iree-winograd": ["--iree-preprocessing-pass-pipeline=builtin.module(util.func("
+                      "iree-linalg-ext-convert-conv2d-to-winograd{replace-all-convs=true}))"],
 }
 
 
