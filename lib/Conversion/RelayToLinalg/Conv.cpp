@@ -459,13 +459,12 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
 constexpr int64_t kWinogradMinChannels = 32;
 
 /// The most bytes the transformed input and products (n*n*T*C and
-/// n*n*T*F floats) may take: beyond, they leave the last-level cache
-/// between the transforms and the products, which then run at memory
-/// speed. One thread, F(4x4), against the direct form: 7.2 MB each
-/// (112x112x64, 56x56x256, 28x28x128 batch 8) 0.43-0.66x, 14.4 MB each
-/// (112x112x128, 56x56x64 batch 8) 1.16x and 1.91x slower, on a 32 MB L3
-/// (2026-12-06).
-constexpr int64_t kWinogradMaxTransformBytes = 16 << 20;
+/// n*n*T*F floats) of a whole convolution may take. winogradConv2D
+/// computes those beyond 16 MB in chunks of about 4 MB (or the transformed
+/// filter's size) whose intermediates stay in the last-level cache
+/// (kWinogradChunkBytes, ConvWinograd.cpp), one unrolled copy of the
+/// transforms and products each: this bounds the copies at about 32.
+constexpr int64_t kWinogradMaxTransformBytes = 128 << 20;
 
 /// F(4x4, 3x3) takes 36 multiplications per 16 outputs, F(2x2, 3x3) 16 per
 /// 4, but its transformed filter is 36/16 larger. With fewer tiles than
@@ -479,7 +478,8 @@ constexpr int64_t kWinogradCachedFilterBytes = 2 << 20;
 
 /// The Winograd output tile m (4 or 2) for a 3x3 convolution of `batch`
 /// images of `oh` x `ow` outputs with `ch` input and `f` output channels
-/// (floats of `bytes`), or 0 when its transforms would not fit the cache.
+/// (floats of `bytes`), or 0 when its transforms exceed
+/// kWinogradMaxTransformBytes.
 int64_t winogradTile(int64_t batch, int64_t oh, int64_t ow, int64_t ch,
                      int64_t f, int64_t bytes) {
   auto tiles = [&](int64_t m) {
@@ -496,9 +496,9 @@ int64_t winogradTile(int64_t batch, int64_t oh, int64_t ow, int64_t ch,
 
 /// NHWC/HWIO float32 3x3 convolutions at stride 1 without dilation, with
 /// a constant kernel, a static image size and batch, at least
-/// kWinogradMinChannels in and out, and transforms that fit the cache
-/// (winogradTile): Winograd F(4x4, 3x3) or F(2x2, 3x3)
-/// (winogradConv2D). Float32 results differ from the direct form's by
+/// kWinogradMinChannels in and out, and transforms within
+/// kWinogradMaxTransformBytes (winogradTile): Winograd F(4x4, 3x3) or F(2x2,
+/// 3x3) (winogradConv2D). Float32 results differ from the direct form's by
 /// rounding: measured max error / max |result| 5.7e-7 with F(2x2), 3e-6
 /// to 5e-6 with F(4x4) (entries up to 8 and fractions of 24), the direct
 /// form 5e-7 to 1.2e-6 (test_conv_winograd.py).

@@ -12,12 +12,12 @@
 func.func @f4(%x: tensor<1x14x14x32xf32>) -> tensor<1x14x14x32xf32> {
   // CHECK: tensor.pad %{{.+}} low[0, 1, 1, 0] high[0, 1, 1, 0]
   // CHECK: %[[IN:.+]] = tensor.pad %{{.+}} low[0, 0, 0, 0] high[0, 2, 2, 0]
+  // CHECK: %[[U:.+]] = arith.constant dense_resource<__elided__> : tensor<36x32x32xf32>
   // CHECK: tensor.extract_slice %[[IN]][0, 0, 0, 0] [1, 4, 4, 32] [1, 4, 4, 1] : tensor<1x18x18x32xf32> to tensor<1x4x4x32xf32>
   // CHECK: tensor.extract_slice %[[IN]][0, 5, 5, 0] [1, 4, 4, 32] [1, 4, 4, 1]
   // CHECK-COUNT-3: %{{.+}}:12 = linalg.generic
   // CHECK: %[[V:.+]] = tensor.concat dim(0) {{.+}} -> tensor<36x1x4x4x32xf32>
   // CHECK: %[[VM:.+]] = tensor.collapse_shape %[[V]] {{\[}}[0], [1, 2, 3], [4]] : tensor<36x1x4x4x32xf32> into tensor<36x16x32xf32>
-  // CHECK: %[[U:.+]] = arith.constant dense_resource<__elided__> : tensor<36x32x32xf32>
   // CHECK: %[[M:.+]] = linalg.batch_matmul ins(%[[VM]], %[[U]] : tensor<36x16x32xf32>, tensor<36x32x32xf32>) outs(%{{.+}} : tensor<36x16x32xf32>)
   // CHECK: %{{.+}}:16 = linalg.generic
   // CHECK: tensor.concat dim(0) {{.+}} -> tensor<16x1x4x4x32xf32>
@@ -46,18 +46,69 @@ func.func @f2_few_tiles(%x: tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32> {
   return %y : tensor<1x7x7x128xf32>
 }
 
+// Transforms beyond kWinogradWholeBytes (16 MB) are computed in chunks of
+// at most kWinogradChunkBytes (4 MB): one image of 170x170x32 -> 32 (43x43
+// tiles of 4x4, 2 x 8.5 MB) in 5 bands of 9, 9, 9, 9 and 7 tile rows, each
+// reading 4*rows + 2 rows of the input extended to 174x174, its whole-tile
+// outputs cropped (to 170 columns, and 26 rows in the last band) and
+// inserted into the result.
+// CHECK-LABEL: func.func @bands
+func.func @bands(%x: tensor<1x170x170x32xf32>) -> tensor<1x170x170x32xf32> {
+  // CHECK: %[[IN:.+]] = tensor.pad %{{.+}} low[0, 0, 0, 0] high[0, 2, 2, 0]
+  // CHECK: %[[U:.+]] = arith.constant dense_resource<__elided__> : tensor<36x32x32xf32>
+  // CHECK: %[[E:.+]] = tensor.empty() : tensor<1x170x170x32xf32>
+  // CHECK: tensor.extract_slice %[[IN]][0, 0, 0, 0] [1, 38, 174, 32] [1, 1, 1, 1] : tensor<1x174x174x32xf32> to tensor<1x38x174x32xf32>
+  // CHECK: linalg.batch_matmul ins(%{{.+}}, %[[U]] : tensor<36x387x32xf32>, tensor<36x32x32xf32>)
+  // CHECK: %[[C0:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 0] [1, 36, 170, 32] [1, 1, 1, 1] : tensor<1x36x172x32xf32> to tensor<1x36x170x32xf32>
+  // CHECK: %[[R0:.+]] = tensor.insert_slice %[[C0]] into %[[E]][0, 0, 0, 0] [1, 36, 170, 32]
+  // CHECK: tensor.extract_slice %[[IN]][0, 36, 0, 0] [1, 38, 174, 32]
+  // CHECK: linalg.batch_matmul ins(%{{.+}}, %[[U]] : tensor<36x387x32xf32>, tensor<36x32x32xf32>)
+  // CHECK: %[[R1:.+]] = tensor.insert_slice %{{.+}} into %[[R0]][0, 36, 0, 0] [1, 36, 170, 32]
+  // CHECK-COUNT-2: tensor.insert_slice
+  // CHECK: tensor.extract_slice %[[IN]][0, 144, 0, 0] [1, 30, 174, 32] [1, 1, 1, 1] : tensor<1x174x174x32xf32> to tensor<1x30x174x32xf32>
+  // CHECK: linalg.batch_matmul ins(%{{.+}}, %[[U]] : tensor<36x301x32xf32>, tensor<36x32x32xf32>)
+  // CHECK: tensor.extract_slice %{{.+}}[0, 0, 0, 0] [1, 26, 170, 32] [1, 1, 1, 1] : tensor<1x28x172x32xf32> to tensor<1x26x170x32xf32>
+  // CHECK: %[[R:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 144, 0, 0] [1, 26, 170, 32]
+  // CHECK-NOT: linalg.batch_matmul
+  // CHECK: return %[[R]]
+  %w = relay.constant dense<0.5> : tensor<3x3x32x32xf32>
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x170x170x32xf32>, tensor<3x3x32x32xf32>) -> tensor<1x170x170x32xf32>
+  return %y : tensor<1x170x170x32xf32>
+}
+
+// Images (1.8 MB of transforms each) are grouped first: a batch of 10
+// 56x56x32 -> 32 (2 x 9 MB) in 5 chunks of 2 images, whole tiles, nothing
+// to crop.
+// CHECK-LABEL: func.func @images
+func.func @images(%x: tensor<10x56x56x32xf32>) -> tensor<10x56x56x32xf32> {
+  // CHECK: %[[IN:.+]] = tensor.pad %{{.+}} low[0, 1, 1, 0] high[0, 1, 1, 0]
+  // CHECK: %[[E:.+]] = tensor.empty() : tensor<10x56x56x32xf32>
+  // CHECK: tensor.extract_slice %[[IN]][0, 0, 0, 0] [2, 58, 58, 32] [1, 1, 1, 1] : tensor<10x58x58x32xf32> to tensor<2x58x58x32xf32>
+  // CHECK: linalg.batch_matmul ins(%{{.+}}, %{{.+}} : tensor<36x392x32xf32>, tensor<36x32x32xf32>)
+  // CHECK: %[[R0:.+]] = tensor.insert_slice %{{.+}} into %[[E]][0, 0, 0, 0] [2, 56, 56, 32]
+  // CHECK: tensor.extract_slice %[[IN]][2, 0, 0, 0] [2, 58, 58, 32]
+  // CHECK: tensor.insert_slice %{{.+}} into %[[R0]][2, 0, 0, 0] [2, 56, 56, 32]
+  // CHECK-COUNT-3: linalg.batch_matmul
+  // CHECK: %[[R:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[8, 0, 0, 0] [2, 56, 56, 32]
+  // CHECK-NOT: linalg.batch_matmul
+  // CHECK: return %[[R]]
+  %w = relay.constant dense<0.5> : tensor<3x3x32x32xf32>
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<10x56x56x32xf32>, tensor<3x3x32x32xf32>) -> tensor<10x56x56x32xf32>
+  return %y : tensor<10x56x56x32xf32>
+}
+
 // Left to the other strategies: a weight known only at run time, a stride
-// of 2, 16 channels, a float16 result, and a map whose transforms (2 x
-// 14.4 MB) would not fit the cache.
+// of 2, 16 channels, a float16 result, and maps whose transforms (2 x
+// 231 MB) exceed kWinogradMaxTransformBytes (128 MB: unrolled chunks).
 // CHECK-LABEL: func.func @not_winograd
-func.func @not_winograd(%x: tensor<1x14x14x32xf32>, %w: tensor<3x3x32x32xf32>, %h: tensor<1x14x14x16xf32>, %x16: tensor<1x14x14x32xf16>, %big: tensor<1x112x112x128xf32>) -> (tensor<1x14x14x32xf32>, tensor<1x7x7x32xf32>, tensor<1x14x14x16xf32>, tensor<1x14x14x32xf16>, tensor<1x112x112x128xf32>) {
+func.func @not_winograd(%x: tensor<1x14x14x32xf32>, %w: tensor<3x3x32x32xf32>, %h: tensor<1x14x14x16xf32>, %x16: tensor<1x14x14x32xf16>, %big: tensor<4x224x224x128xf32>) -> (tensor<1x14x14x32xf32>, tensor<1x7x7x32xf32>, tensor<1x14x14x16xf32>, tensor<1x14x14x32xf16>, tensor<4x224x224x128xf32>) {
   // CHECK-NOT: linalg.batch_matmul
   // (small maps: the patch matmul)
   // CHECK: linalg.matmul {{.+}} -> tensor<196x32xf32>
   // CHECK: linalg.matmul {{.+}} -> tensor<49x32xf32>
   // CHECK: linalg.matmul {{.+}} -> tensor<196x16xf32>
   // CHECK: linalg.matmul {{.+}} -> tensor<196x32xf16>
-  // CHECK: linalg.conv_2d_nhwc_hwcf {{.+}} -> tensor<1x112x112x128xf32>
+  // CHECK: linalg.conv_2d_nhwc_hwcf {{.+}} -> tensor<4x224x224x128xf32>
   // CHECK-NOT: linalg.batch_matmul
   %c = relay.constant dense<0.5> : tensor<3x3x32x32xf32>
   %c16 = relay.constant dense<0.5> : tensor<3x3x16x16xf32>
@@ -67,6 +118,6 @@ func.func @not_winograd(%x: tensor<1x14x14x32xf32>, %w: tensor<3x3x32x32xf32>, %
   %1 = relay.nn.conv2d %x, %c {padding = array<i64: 1, 1>, strides = array<i64: 2, 2>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x14x14x32xf32>, tensor<3x3x32x32xf32>) -> tensor<1x7x7x32xf32>
   %2 = relay.nn.conv2d %h, %c16 {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x14x14x16xf32>, tensor<3x3x16x16xf32>) -> tensor<1x14x14x16xf32>
   %3 = relay.nn.conv2d %x16, %ch {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x14x14x32xf16>, tensor<3x3x32x32xf16>) -> tensor<1x14x14x32xf16>
-  %4 = relay.nn.conv2d %big, %cb {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x112x112x128xf32>, tensor<3x3x128x128xf32>) -> tensor<1x112x112x128xf32>
-  return %0, %1, %2, %3, %4 : tensor<1x14x14x32xf32>, tensor<1x7x7x32xf32>, tensor<1x14x14x16xf32>, tensor<1x14x14x32xf16>, tensor<1x112x112x128xf32>
+  %4 = relay.nn.conv2d %big, %cb {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<4x224x224x128xf32>, tensor<3x3x128x128xf32>) -> tensor<4x224x224x128xf32>
+  return %0, %1, %2, %3, %4 : tensor<1x14x14x32xf32>, tensor<1x7x7x32xf32>, tensor<1x14x14x16xf32>, tensor<1x14x14x32xf16>, tensor<4x224x224x128xf32>
 }
