@@ -30,6 +30,14 @@ class Relay_StrEnumAttr<list<string> values>
 
 // nn.pad: how the border is filled.
 def Relay_PadModeAttr : Relay_StrEnumAttr<["constant", "edge", "reflect"]>;
+// nn.mirror_pad: REFLECT leaves the border out, SYMMETRIC repeats it.
+def Relay_MirrorPadModeAttr : Relay_StrEnumAttr<["REFLECT", "SYMMETRIC"]>;
+// nn.upsampling3d: the interpolation and the coordinate mappings its
+// separable lowering supports.
+def Relay_UpSampling3DMethodAttr
+    : Relay_StrEnumAttr<["nearest_neighbor", "trilinear"]>;
+def Relay_UpSampling3DCoordinateModeAttr
+    : Relay_StrEnumAttr<["half_pixel", "align_corners", "asymmetric"]>;
 // nn.upsampling: the interpolation.
 def Relay_UpSamplingMethodAttr
     : Relay_StrEnumAttr<["nearest_neighbor", "bilinear"]>;

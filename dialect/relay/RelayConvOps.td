@@ -155,13 +155,68 @@ def Relay_Conv2DTransposeOp : Relay_Operator<"nn.conv2d_transpose"> {
                        DefaultValuedAttr<StrAttr, "\"\"">:$out_layout,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">:$output_padding,
                        OptionalAttr<TypeAttr>:$out_dtype);
-  let typeRule = "inferConv2DTranspose(site, adaptor.getData().getType(), "
+  let typeRule = "inferConvTranspose(site, 2, adaptor.getData().getType(), "
                  "adaptor.getWeight().getType(), adaptor.getStrides(), "
                  "adaptor.getPadding(), adaptor.getDilation(), "
                  "adaptor.getGroups(), adaptor.getChannels(), "
                  "adaptor.getKernelSize(), adaptor.getDataLayout(), "
                  "adaptor.getKernelLayout(), adaptor.getOutLayout(), "
                  "adaptor.getOutputPadding(), adaptor.getOutDtype())";
+}
+
+// Relay's Conv1DTransposeAttrs / Conv3DTransposeAttrs: nn.conv2d_transpose's
+// attributes over `n` spatial dims, typed by the same rule; lowered as a
+// stride-1 nn.conv1d / nn.conv3d over the zero-stuffed input with the
+// flipped kernel (ConvTransposeND.cpp).
+class Relay_ConvTransposeNDOp<string mnemonic, int n, string ones,
+                              string zeros, string dl, string kl>
+    : Relay_Operator<mnemonic> {
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$weight,
+                       DefaultValuedAttr<DenseI64ArrayAttr, ones>:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, zeros>:$padding,
+                       DefaultValuedAttr<DenseI64ArrayAttr, ones>:$dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$groups,
+                       OptionalAttr<I64Attr>:$channels,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_size,
+                       DefaultValuedAttr<StrAttr, "\"" # dl # "\"">:$data_layout,
+                       DefaultValuedAttr<StrAttr, "\"" # kl # "\"">:$kernel_layout,
+                       DefaultValuedAttr<StrAttr, "\"\"">:$out_layout,
+                       DefaultValuedAttr<DenseI64ArrayAttr, zeros>:$output_padding,
+                       OptionalAttr<TypeAttr>:$out_dtype);
+  let typeRule = "inferConvTranspose(site, " # n # ", "
+                 "adaptor.getData().getType(), "
+                 "adaptor.getWeight().getType(), adaptor.getStrides(), "
+                 "adaptor.getPadding(), adaptor.getDilation(), "
+                 "adaptor.getGroups(), adaptor.getChannels(), "
+                 "adaptor.getKernelSize(), adaptor.getDataLayout(), "
+                 "adaptor.getKernelLayout(), adaptor.getOutLayout(), "
+                 "adaptor.getOutputPadding(), adaptor.getOutDtype())";
+}
+
+def Relay_Conv1DTransposeOp : Relay_ConvTransposeNDOp<"nn.conv1d_transpose",
+    1, "{1}", "{0}", "NCW", "IOW"> {
+  let summary = "1-D transposed convolution (Relay's `nn.conv1d_transpose`)";
+  let description = [{
+    `nn.conv2d_transpose` over one spatial dim: data `NCW` (or `NWC`),
+    weight `IOW`, `[in_channels, channels / groups, K]`.
+
+    ```mlir
+    %y = relay.nn.conv1d_transpose %x, %w {strides = array<i64: 2>, output_padding = array<i64: 1>} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x12xf32>
+    ```
+  }];
+}
+def Relay_Conv3DTransposeOp : Relay_ConvTransposeNDOp<"nn.conv3d_transpose",
+    3, "{1, 1, 1}", "{0, 0, 0}", "NCDHW", "IODHW"> {
+  let summary = "3-D transposed convolution (Relay's `nn.conv3d_transpose`)";
+  let description = [{
+    `nn.conv2d_transpose` over three spatial dims: data `NCDHW` (or
+    `NDHWC`), weight `IODHW`, `[in_channels, channels / groups, KD, KH, KW]`.
+
+    ```mlir
+    %y = relay.nn.conv3d_transpose %x, %w {strides = array<i64: 2, 2, 2>} : (tensor<1x4x3x3x3xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x2x7x7x7xf32>
+    ```
+  }];
 }
 
 #endif // RELAY_CONV_OPS_TD

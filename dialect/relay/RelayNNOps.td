@@ -195,8 +195,54 @@ def Relay_UpSamplingOp : Relay_Operator<"nn.upsampling"> {
                                          "\"nearest_neighbor\"">:$method,
                        DefaultValuedAttr<BoolAttr, "false">:$align_corners);
   let typeRule = "inferUpSampling(site, adaptor.getData().getType(), "
+                 "{adaptor.getScaleH().convertToDouble(), "
+                 "adaptor.getScaleW().convertToDouble()}, adaptor.getLayout())";
+}
+
+def Relay_UpSampling3DOp : Relay_Operator<"nn.upsampling3d"> {
+  let summary = "3-D upsampling by `scale_d`, `scale_h`, `scale_w`";
+  let description = [{
+    Output size `round(d * scale_d)`, `round(h * scale_h)`,
+    `round(w * scale_w)`; `method` `nearest_neighbor` or `trilinear`, with
+    topi's resize3d coordinate mapping `coordinate_transformation_mode`.
+
+    ```mlir
+    %y = relay.nn.upsampling3d %x {scale_d = 2.0 : f64, scale_h = 2.0 : f64, scale_w = 2.0 : f64} : (tensor<1x2x3x3x3xf32>) -> tensor<1x2x6x6x6xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       DefaultValuedAttr<F64Attr, "1.0">:$scale_d,
+                       DefaultValuedAttr<F64Attr, "1.0">:$scale_h,
+                       DefaultValuedAttr<F64Attr, "1.0">:$scale_w,
+                       DefaultValuedAttr<StrAttr, "\"NCDHW\"">:$layout,
+                       DefaultValuedAttr<Relay_UpSampling3DMethodAttr,
+                                         "\"nearest_neighbor\"">:$method,
+                       DefaultValuedAttr<Relay_UpSampling3DCoordinateModeAttr,
+                                         "\"half_pixel\"">:
+                           $coordinate_transformation_mode);
+  let typeRule = "inferUpSampling(site, adaptor.getData().getType(), "
+                 "{adaptor.getScaleD().convertToDouble(), "
                  "adaptor.getScaleH().convertToDouble(), "
-                 "adaptor.getScaleW().convertToDouble(), adaptor.getLayout())";
+                 "adaptor.getScaleW().convertToDouble()}, adaptor.getLayout())";
+}
+
+def Relay_MirrorPadOp : Relay_Operator<"nn.mirror_pad"> {
+  let summary = "pads each dim with its mirror image (Relay's `nn.mirror_pad`)";
+  let description = [{
+    `pad_width` as `nn.pad`'s, `[b0, a0, b1, a1, ...]`. `REFLECT` mirrors
+    without repeating the border (pads < the dim), `SYMMETRIC` repeats it
+    (pads <= the dim), as numpy's `reflect` / `symmetric`.
+
+    ```mlir
+    %y = relay.nn.mirror_pad %x {pad_width = array<i64: 0, 0, 2, 1>, mode = "SYMMETRIC"} : (tensor<2x3xf32>) -> tensor<2x6xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       DenseI64ArrayAttr:$pad_width,
+                       DefaultValuedAttr<Relay_MirrorPadModeAttr,
+                                         "\"SYMMETRIC\"">:$mode);
+  let typeRule = "inferMirrorPad(site, adaptor.getData().getType(), "
+                 "adaptor.getPadWidth(), adaptor.getMode())";
 }
 
 def Relay_DepthToSpaceOp : Relay_Operator<"nn.depth_to_space"> {

@@ -195,9 +195,14 @@ FailureOr<Type> inferDropout(ErrorSite site, Type data, double rate);
 /// nn.pad: each dim grows by its (before, after) entries of `padWidth`.
 FailureOr<Type> inferPad(ErrorSite site, Type data, Type padValue,
                          ArrayRef<int64_t> padWidth, StringRef padMode);
-/// nn.upsampling: H, W (of the 4-D `layout`) scaled and rounded.
-FailureOr<Type> inferUpSampling(ErrorSite site, Type data, double scaleH,
-                                double scaleW, StringRef layout);
+/// nn.upsampling / nn.upsampling3d: the spatial dims (H, W or D, H, W of
+/// the 4-/5-D `layout`) scaled by `scales` and rounded.
+FailureOr<Type> inferUpSampling(ErrorSite site, Type data,
+                                ArrayRef<double> scales, StringRef layout);
+/// nn.mirror_pad: nn.pad's widths without a pad value; REFLECT pads < the
+/// dim, SYMMETRIC pads <= the dim.
+FailureOr<Type> inferMirrorPad(ErrorSite site, Type data,
+                               ArrayRef<int64_t> padWidth, StringRef mode);
 /// nn.depth_to_space: C / b², H * b, W * b in the 4-D `layout`.
 FailureOr<Type> inferDepthToSpace(ErrorSite site, Type data, int64_t blockSize,
                                   StringRef layout);
@@ -241,11 +246,12 @@ FailureOr<Type> inferBlockedConv2D(
     std::optional<int64_t> channels,
     std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
     StringRef kernelLayout, StringRef outLayout, std::optional<Type> outDtype);
-/// nn.conv2d_transpose (weight canonically IOHW).
-FailureOr<Type> inferConv2DTranspose(
-    ErrorSite site, Type data, Type weight, ArrayRef<int64_t> strides,
-    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, int64_t groups,
-    std::optional<int64_t> channels,
+/// nn.conv{1,2,3}d_transpose over `n` spatial dims (weight canonically
+/// IOW / IOHW / IODHW).
+FailureOr<Type> inferConvTranspose(
+    ErrorSite site, unsigned n, Type data, Type weight,
+    ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> dilation, int64_t groups, std::optional<int64_t> channels,
     std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
     StringRef kernelLayout, StringRef outLayout,
     ArrayRef<int64_t> outputPadding, std::optional<Type> outDtype);

@@ -165,43 +165,45 @@ relay::inferConv(ErrorSite site, Type dataType, Type weightType, unsigned n,
 // Conv2DTranspose
 //===----------------------------------------------------------------------===//
 
-FailureOr<Type> relay::inferConv2DTranspose(
-    ErrorSite site, Type dataType, Type weightType, ArrayRef<int64_t> strides,
-    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation, int64_t groups,
-    std::optional<int64_t> channels,
+FailureOr<Type> relay::inferConvTranspose(
+    ErrorSite site, unsigned n, Type dataType, Type weightType,
+    ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> dilation, int64_t groups, std::optional<int64_t> channels,
     std::optional<ArrayRef<int64_t>> kernelSize, StringRef dataLayout,
     StringRef kernelLayout, StringRef outLayout, ArrayRef<int64_t> outPad,
     std::optional<Type> outDtype) {
+  StringRef sp = spatialLetters(n);
+  std::string dataCanon = ("NC" + sp).str(), kernelCanon = ("IO" + sp).str();
   if (outLayout.empty())
     outLayout = dataLayout;
-  auto dl = layoutDims(site, dataLayout, "NCHW", "data_layout");
+  auto dl = layoutDims(site, dataLayout, dataCanon, "data_layout");
   if (failed(dl))
     return failure();
-  // Canonical order I, O, H, W (Relay's default kernel layout IOHW).
-  auto kl = layoutDims(site, kernelLayout, "IOHW", "kernel_layout");
+  // Canonical order I, O, spatial (Relay's default kernel layout IOHW).
+  auto kl = layoutDims(site, kernelLayout, kernelCanon, "kernel_layout");
   if (failed(kl))
     return failure();
-  auto ol = layoutDims(site, outLayout, "NCHW", "out_layout");
+  auto ol = layoutDims(site, outLayout, dataCanon, "out_layout");
   if (failed(ol))
     return failure();
   FailureOr<RankedTensorType> data =
-      tensorTypeOfRank(site, dataType, "data", 4);
+      tensorTypeOfRank(site, dataType, "data", n + 2);
   if (failed(data))
     return failure();
   FailureOr<RankedTensorType> weight =
-      tensorTypeOfRank(site, weightType, "weight", 4);
+      tensorTypeOfRank(site, weightType, "weight", n + 2);
   if (failed(weight))
     return failure();
-  if (failed(checkArray(site, "strides", strides, 2)) ||
-      failed(checkArray(site, "dilation", dilation, 2)) ||
-      failed(checkArray(site, "output_padding", outPad, 2, 0)))
+  if (failed(checkArray(site, "strides", strides, n)) ||
+      failed(checkArray(site, "dilation", dilation, n)) ||
+      failed(checkArray(site, "output_padding", outPad, n, 0)))
     return failure();
-  FailureOr<SpatialPadding> pad = spatialPadding(site, padding, 2);
+  FailureOr<SpatialPadding> pad = spatialPadding(site, padding, n);
   if (failed(pad))
     return failure();
   if (groups < 1)
     return site.emitError() << "groups must be >= 1, got " << groups;
-  for (int d = 0; d < 2; ++d)
+  for (unsigned d = 0; d < n; ++d)
     if (outPad[d] >= std::max(strides[d], dilation[d]))
       return site.emitError()
              << "output_padding " << shapeStr(outPad)
@@ -214,11 +216,15 @@ FailureOr<Type> relay::inferConv2DTranspose(
   if (!isAny(c) && c % groups != 0)
     return site.emitError() << "input channels " << c
                             << " are not divisible by groups " << groups;
-  if (failed(unifyDim(c, wi)))
+  if (failed(unifyDim(c, wi))) {
+    std::string kernelDims;
+    for (char l : sp)
+      kernelDims += (kernelDims.empty() ? "K" : ", K") + std::string(1, l);
     return site.emitError()
            << "input channels " << c << " ≠ weight in-channels " << wi
-           << " (weight is [in, out / groups, KH, KW] in " << kernelLayout
-           << ")";
+           << " (weight is [in, out / groups, " << kernelDims << "] in "
+           << kernelLayout << ")";
+  }
   FailureOr<int64_t> outChannelsOr =
       mulDims(site, wo, groups, "weight out-channels × groups:");
   if (failed(outChannelsOr))
@@ -233,11 +239,13 @@ FailureOr<Type> relay::inferConv2DTranspose(
                               << dimStr(wo) << " × " << groups << ")";
     outChannels = *channels;
   }
-  SmallVector<int64_t, 3> kernel = {weightDim(2), weightDim(3)};
+  SmallVector<int64_t, 3> kernel;
+  for (unsigned d = 0; d < n; ++d)
+    kernel.push_back(weightDim(2 + d));
   if (failed(applyKernelSize(site, kernelSize, kernel, kernelLayout)))
     return failure();
   SmallVector<int64_t> canon = {batch, outChannels};
-  for (int d = 0; d < 2; ++d) {
+  for (unsigned d = 0; d < n; ++d) {
     int64_t in = dataDim(2 + d);
     int64_t out = kAny;
     if (!isAny(in) && !isAny(kernel[d]))
@@ -245,8 +253,7 @@ FailureOr<Type> relay::inferConv2DTranspose(
             dilation[d] * (kernel[d] - 1) + outPad[d] + 1;
     if (!isAny(out) && out < 1)
       return site.emitError()
-             << "output size along " << StringRef("HW").substr(d, 1)
-             << " would be " << out
+             << "output size along " << sp.substr(d, 1) << " would be " << out
              << ": the padding exceeds the transposed window";
     canon.push_back(out);
   }

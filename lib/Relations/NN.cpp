@@ -211,33 +211,31 @@ FailureOr<Type> relay::inferDropout(ErrorSite site, Type dataType,
 // Pad: data [d...] -> [d + before + after ...]
 //===----------------------------------------------------------------------===//
 
-FailureOr<Type> relay::inferPad(ErrorSite site, Type dataType, Type padValue,
-                                ArrayRef<int64_t> width, StringRef mode) {
-  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
-  if (failed(data))
-    return failure();
-  FailureOr<RankedTensorType> value =
-      tensorTypeOfRank(site, padValue, "pad_value", 0);
-  if (failed(value))
-    return failure();
-  if (value->getElementType() != data->getElementType())
-    return site.emitError() << "pad_value dtype " << value->getElementType()
-                            << " ≠ data dtype " << data->getElementType();
-  int64_t rank = data->getRank();
+/// `data` padded by `width` (before, after per dim, >= 0); "reflect" /
+/// "REFLECT" pads must be smaller than their dim, "SYMMETRIC" ones at most
+/// the dim.
+static FailureOr<Type> paddedType(ErrorSite site, RankedTensorType data,
+                                  ArrayRef<int64_t> width, StringRef mode) {
+  int64_t rank = data.getRank();
   if (static_cast<int64_t>(width.size()) != 2 * rank)
     return site.emitError() << "pad_width must have 2 entries (before, "
                                "after) per data dim: "
                             << 2 * rank << ", got " << width.size();
+  bool reflect = mode.equals_insensitive("reflect");
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t before = width[2 * d], after = width[2 * d + 1];
     if (before < 0 || after < 0)
       return site.emitError() << "pad_width entries must be >= 0, got "
                               << std::min(before, after) << " for dim " << d;
-    int64_t in = data->getDimSize(d);
-    if (mode == "reflect" && !isAny(in) && (before >= in || after >= in))
+    int64_t in = data.getDimSize(d);
+    if (reflect && !isAny(in) && (before >= in || after >= in))
       return site.emitError() << "reflect padding of dim " << d << " (size "
                               << in << ") must be smaller than the dim, got ("
+                              << before << ", " << after << ")";
+    if (mode == "SYMMETRIC" && !isAny(in) && (before > in || after > in))
+      return site.emitError() << "symmetric padding of dim " << d << " (size "
+                              << in << ") must be at most the dim, got ("
                               << before << ", " << after << ")";
     std::optional<int64_t> out = kAny;
     if (!isAny(in)) {
@@ -251,7 +249,30 @@ FailureOr<Type> relay::inferPad(ErrorSite site, Type dataType, Type padValue,
              << ", " << after << ") overflows int64";
     shape.push_back(*out);
   }
-  return Type(RankedTensorType::get(shape, data->getElementType()));
+  return Type(RankedTensorType::get(shape, data.getElementType()));
+}
+
+FailureOr<Type> relay::inferPad(ErrorSite site, Type dataType, Type padValue,
+                                ArrayRef<int64_t> width, StringRef mode) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  if (failed(data))
+    return failure();
+  FailureOr<RankedTensorType> value =
+      tensorTypeOfRank(site, padValue, "pad_value", 0);
+  if (failed(value))
+    return failure();
+  if (value->getElementType() != data->getElementType())
+    return site.emitError() << "pad_value dtype " << value->getElementType()
+                            << " ≠ data dtype " << data->getElementType();
+  return paddedType(site, *data, width, mode);
+}
+
+FailureOr<Type> relay::inferMirrorPad(ErrorSite site, Type dataType,
+                                      ArrayRef<int64_t> width, StringRef mode) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  if (failed(data))
+    return failure();
+  return paddedType(site, *data, width, mode);
 }
 
 //===----------------------------------------------------------------------===//
@@ -259,32 +280,34 @@ FailureOr<Type> relay::inferPad(ErrorSite site, Type dataType, Type padValue,
 //===----------------------------------------------------------------------===//
 
 FailureOr<Type> relay::inferUpSampling(ErrorSite site, Type dataType,
-                                       double scaleH, double scaleW,
+                                       ArrayRef<double> scales,
                                        StringRef layout) {
+  unsigned n = scales.size();
+  StringRef sp = spatialLetters(n);
   FailureOr<SmallVector<int64_t>> l =
-      layoutDims(site, layout, "NCHW", "layout");
+      layoutDims(site, layout, ("NC" + sp).str(), "layout");
   if (failed(l))
     return failure();
   FailureOr<RankedTensorType> data =
-      tensorTypeOfRank(site, dataType, "data", 4);
+      tensorTypeOfRank(site, dataType, "data", n + 2);
   if (failed(data))
     return failure();
   SmallVector<int64_t> shape(data->getShape());
-  const char *names[] = {"scale_h", "scale_w"};
-  double scales[] = {scaleH, scaleW};
-  for (int i = 0; i < 2; ++i) {
+  for (unsigned i = 0; i < n; ++i) {
     double scale = scales[i];
+    std::string name = ("scale_" + sp.substr(i, 1).lower());
     if (!(scale > 0.0))
-      return site.emitError() << names[i] << " must be > 0, got " << scale;
+      return site.emitError() << name << " must be > 0, got " << scale;
     int64_t pos = (*l)[2 + i];
     int64_t in = shape[pos];
     if (isAny(in))
       continue;
-    int64_t out = static_cast<int64_t>(std::round(in * scale));
+    // TVM rounds the scaled size half to even (tir round, nearbyint).
+    int64_t out = static_cast<int64_t>(std::nearbyint(in * scale));
     if (out < 1)
       return site.emitError()
-             << "output size along " << StringRef("HW").substr(i, 1)
-             << " would be " << out << " (" << in << " × " << scale << ")";
+             << "output size along " << sp.substr(i, 1) << " would be " << out
+             << " (" << in << " × " << scale << ")";
     shape[pos] = out;
   }
   return Type(RankedTensorType::get(shape, data->getElementType()));

@@ -505,8 +505,8 @@ FailureOr<Type> relay::inferQnnConv2DTranspose(
                  {"i32", "i16"}, "int32 or int16");
   if (failed(acc))
     return failure();
-  FailureOr<Type> result = inferConv2DTranspose(
-      site, data.getType(), weight.getType(), strides, padding, dilation,
+  FailureOr<Type> result = inferConvTranspose(
+      site, 2, data.getType(), weight.getType(), strides, padding, dilation,
       groups, channels, kernelSize, dataLayout, kernelLayout, outLayout,
       outputPadding, *acc);
   if (failed(result))

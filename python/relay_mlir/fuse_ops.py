@@ -60,16 +60,16 @@ _BY_PATTERN = {
         trunc_mod where""",
     INJECTIVE: """concatenate dyn.expand_dims dyn.nn.pad dyn.reshape dyn.squeeze dyn.strided_slice
         dyn.tile einsum gather gather_nd image.resize2d layout_transform ndarray_size
-        nn.batch_flatten nn.batch_to_space_nd nn.depth_to_space nn.pad nn.space_to_batch_nd
-        nn.space_to_depth nn.upsampling reshape reshape_like reverse split squeeze stack strided_set
-        strided_slice take transpose""",
+        nn.batch_flatten nn.batch_to_space_nd nn.depth_to_space nn.mirror_pad nn.pad
+        nn.space_to_batch_nd nn.space_to_depth nn.upsampling nn.upsampling3d reshape reshape_like
+        reverse split squeeze stack strided_set strided_slice take transpose""",
     COMM_REDUCE: "all any argmax argmin collapse_sum_like max mean min prod sum variance",
     OUT_EWISE_FUSABLE: """dyn.one_hot nn.adaptive_avg_pool1d nn.adaptive_avg_pool2d nn.adaptive_avg_pool3d
         nn.adaptive_max_pool1d nn.adaptive_max_pool2d nn.adaptive_max_pool3d nn.avg_pool1d
         nn.avg_pool2d nn.avg_pool3d nn.batch_matmul nn.batch_norm nn.contrib_conv2d_NCHWc
-        nn.contrib_depthwise_conv2d_NCHWc nn.conv1d nn.conv2d
-        nn.conv2d_transpose nn.conv3d nn.dense nn.global_avg_pool2d nn.global_max_pool2d
-        nn.log_softmax nn.matmul nn.max_pool1d nn.max_pool2d nn.max_pool3d nn.softmax one_hot""",
+        nn.contrib_depthwise_conv2d_NCHWc nn.conv1d nn.conv1d_transpose nn.conv2d
+        nn.conv2d_transpose nn.conv3d nn.conv3d_transpose nn.dense nn.global_avg_pool2d
+        nn.global_max_pool2d nn.log_softmax nn.matmul nn.max_pool1d nn.max_pool2d nn.max_pool3d nn.softmax one_hot""",
 }
 #: TVM 0.19's TOpPattern of the operators relay-mlir has (recorded from its registry); the
 #: others (arange, sort, topk, cumsum, shape_of, nn.dropout, nn.layer_norm, ...) are opaque.

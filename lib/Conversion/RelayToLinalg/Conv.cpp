@@ -962,5 +962,6 @@ void relay::populateConvToLinalgPatterns(const TypeConverter &tc,
   patterns.add<ReportUnsupported<Conv2DOp>>(tc, ctx, conv2DUnsupported);
   populateConvNDPatterns(tc, patterns);
   populateConvTransposePatterns(tc, patterns);
+  populateConvTransposeNDPatterns(tc, patterns);
   populateBlockedConvPatterns(tc, patterns);
 }

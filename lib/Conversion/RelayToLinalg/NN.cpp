@@ -1190,4 +1190,5 @@ void relay::populateNNToLinalgPatterns(const TypeConverter &tc,
                PadPattern, UpSamplingPattern, DepthToSpacePattern,
                SpaceToDepthPattern>(tc, patterns.getContext());
   populateSpaceBatchPatterns(tc, patterns);
+  populateNNCompositePatterns(tc, patterns);
 }

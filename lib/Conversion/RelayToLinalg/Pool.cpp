@@ -587,34 +587,6 @@ Value adaptive1DAs2D(OpBuilder &b, Location loc, Value data, bool ncw,
   return SqueezeOp::create(b, loc, y, b.getDenseI64ArrayAttr({unit}));
 }
 
-/// NCDHW [N, C, D, H, W]: [N, C*D, H, W] pooled to [h, w], then
-/// [N, C, D, h*w] pooled to [d, h*w] (an identity on the merged dim),
-/// then [N, C, d, h, w]. NDHWC: the same between transposes.
-template <typename Pool2D>
-Value adaptive3DAs2D(OpBuilder &b, Location loc, Value data, bool ncdhw,
-                     RankedTensorType resultType) {
-  auto dataType = cast<RankedTensorType>(data.getType());
-  int64_t first = ncdhw ? 2 : 1;
-  int64_t inD = dataType.getDimSize(first);
-  int64_t d = resultType.getDimSize(first),
-          h = resultType.getDimSize(first + 1),
-          w = resultType.getDimSize(first + 2);
-  auto reshape = [&](Value v, ArrayRef<int64_t> codes) -> Value {
-    return ReshapeOp::create(b, loc, v, b.getDenseI64ArrayAttr(codes),
-                             b.getBoolAttr(false));
-  };
-  auto transpose = [&](Value v, ArrayRef<int64_t> perm) -> Value {
-    return TransposeOp::create(b, loc, v, b.getDenseI64ArrayAttr(perm));
-  };
-  Value x = ncdhw ? data : transpose(data, {0, 4, 1, 2, 3});
-  x = reshape(x, {0, -3, 0, 0}); // [N, C*D, H, W]
-  x = adaptive2D<Pool2D>(b, loc, x, {h, w}, "NCHW");
-  x = reshape(x, {0, -4, -1, inD, -3}); // [N, C, D, h*w]
-  x = adaptive2D<Pool2D>(b, loc, x, {d, h * w}, "NCHW");
-  x = reshape(x, {0, 0, 0, -4, h, w}); // [N, C, d, h, w]
-  return ncdhw ? x : transpose(x, {0, 2, 3, 4, 1});
-}
-
 /// nn.adaptive_{avg,max}_pool{1,3}d as the 2-D pool `Pool2D` (N = 1, 3).
 template <typename OpTy, typename Pool2D, int N, bool IsAvg>
 struct AdaptivePoolAs2DPattern : OpConversionPattern<OpTy> {
@@ -644,8 +616,13 @@ struct AdaptivePoolAs2DPattern : OpConversionPattern<OpTy> {
                      ShapedType::isDynamic))
       return op.emitError() << "not supported yet: " << op->getName()
                             << " with a `?` spatial dim";
-    rewriter.replaceOp(op, adaptive3DAs2D<Pool2D>(rewriter, op.getLoc(), data,
-                                                  cf, resultType));
+    Location loc = op.getLoc();
+    rewriter.replaceOp(op,
+                       separable3DAs2D(rewriter, loc, data, cf, resultType,
+                                       [&](Value x, ArrayRef<int64_t> size) {
+                                         return adaptive2D<Pool2D>(
+                                             rewriter, loc, x, size, "NCHW");
+                                       }));
     return success();
   }
 };

@@ -849,3 +849,33 @@ std::string lowering::sourceSuffix(Location loc) {
   });
   return out;
 }
+
+Value lowering::relayTranspose(OpBuilder &b, Location loc, Value x,
+                               ArrayRef<int64_t> perm) {
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return x;
+  return TransposeOp::create(b, loc, x, b.getDenseI64ArrayAttr(perm));
+}
+
+Value lowering::separable3DAs2D(
+    OpBuilder &b, Location loc, Value data, bool ncdhw,
+    RankedTensorType resultType,
+    function_ref<Value(Value, ArrayRef<int64_t>)> op2D) {
+  auto dataType = cast<RankedTensorType>(data.getType());
+  int64_t first = ncdhw ? 2 : 1;
+  int64_t inD = dataType.getDimSize(first);
+  int64_t d = resultType.getDimSize(first),
+          h = resultType.getDimSize(first + 1),
+          w = resultType.getDimSize(first + 2);
+  auto reshape = [&](Value v, ArrayRef<int64_t> codes) -> Value {
+    return ReshapeOp::create(b, loc, v, b.getDenseI64ArrayAttr(codes),
+                             b.getBoolAttr(false));
+  };
+  Value x = ncdhw ? data : relayTranspose(b, loc, data, {0, 4, 1, 2, 3});
+  x = reshape(x, {0, -3, 0, 0}); // [N, C*D, H, W]
+  x = op2D(x, {h, w});
+  x = reshape(x, {0, -4, -1, inD, -3}); // [N, C, D, h*w]
+  x = op2D(x, {d, h * w});
+  x = reshape(x, {0, 0, 0, -4, h, w}); // [N, C, d, h, w]
+  return ncdhw ? x : relayTranspose(b, loc, x, {0, 2, 3, 4, 1});
+}

@@ -76,6 +76,8 @@ void populateIndexSortPatterns(const TypeConverter &tc,
 /// added by populateConvToLinalgPatterns (Conv.cpp: nn.conv2d).
 void populateConvNDPatterns(const TypeConverter &tc,
                             RewritePatternSet &patterns);
+void populateConvTransposeNDPatterns(const TypeConverter &tc,
+                                     RewritePatternSet &patterns);
 void populateConvTransposePatterns(const TypeConverter &tc,
                                    RewritePatternSet &patterns);
 /// nn.conv2d (NHWC data `padded`, already padded and cropped to the windows;
@@ -94,6 +96,10 @@ void populateBlockedConvPatterns(const TypeConverter &tc,
                                  RewritePatternSet &patterns);
 void populateSpaceBatchPatterns(const TypeConverter &tc,
                                 RewritePatternSet &patterns);
+/// nn.mirror_pad and nn.upsampling3d as relay ops that lower (NNComposite.cpp,
+/// added by populateNNToLinalgPatterns).
+void populateNNCompositePatterns(const TypeConverter &tc,
+                                 RewritePatternSet &patterns);
 
 /// An N-d grouped convolution in channel-first layout as a linalg.generic:
 /// in [N, G, C/G, S...], w [G, F/G, C/G, K...], out [N, G, F/G, O...]
@@ -316,6 +322,25 @@ void setUnsignedCast(Operation *op, bool isUnsigned);
 /// `x`) as a linalg.transpose; `x` itself for the identity.
 Value transposeDims(OpBuilder &b, Location loc, Value x,
                     ArrayRef<int64_t> perm);
+
+//===----------------------------------------------------------------------===//
+// Relay-level rewrites (ops that lower as other relay ops)
+//===----------------------------------------------------------------------===//
+
+/// relay.transpose of `x` by `perm`; `x` itself for the identity.
+Value relayTranspose(OpBuilder &b, Location loc, Value x,
+                     ArrayRef<int64_t> perm);
+
+/// A 3-D window op over the static D, H, W of `data` (NCDHW, or NDHWC when
+/// `ncdhw` is false) as two runs of the NCHW 2-D op `op2D(x, {h, w})`
+/// whose cells are separable per dim: [N, C*D, H, W] to [h, w], then
+/// [N, C, D, h*w] to [d, h*w] (an identity on the merged dim), then
+/// [N, C, d, h, w]; NDHWC between relay.transposes. d, h, w are the
+/// spatial sizes of `resultType` (Pool.cpp's adaptive 3-D pools,
+/// NNComposite.cpp's upsampling3d).
+Value separable3DAs2D(OpBuilder &b, Location loc, Value data, bool ncdhw,
+                      RankedTensorType resultType,
+                      function_ref<Value(Value, ArrayRef<int64_t>)> op2D);
 
 //===----------------------------------------------------------------------===//
 // Builders shared by a static op and its dyn form

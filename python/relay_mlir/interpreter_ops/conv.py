@@ -7,7 +7,7 @@ import numpy as np
 
 from ._common import _arr, _f64, _is_float
 from ._layout import _from_cf, _pads, _SPATIAL, _to_cf
-from ._registry import KERNELS, _reg
+from ._registry import KERNELS
 
 
 def _conv_nd(x: np.ndarray, w: np.ndarray, strides, lo, hi, dilation, groups: int) -> np.ndarray:
@@ -61,33 +61,39 @@ _conv_kernel(2, "nn.conv2d")
 _conv_kernel(3, "nn.conv3d")
 
 
-@_reg("nn.conv2d_transpose")
-def _conv2d_transpose(args, attrs):
-    x, w = args
-    dl = attrs.get("data_layout") or "NCHW"
-    kl = attrs.get("kernel_layout") or "IOHW"
-    ol = attrs.get("out_layout") or dl
-    xc = _f64(_to_cf(x, dl, "NCHW"))
-    wc = _f64(_to_cf(w, kl, "IOHW"))
-    s = attrs.get("strides") or [1, 1]
-    d = attrs.get("dilation") or [1, 1]
-    op = attrs.get("output_padding") or [0, 0]
-    groups = int(attrs.get("groups", 1))
-    lo, hi = _pads(attrs.get("padding"), 2)
-    n, c, h, wd = xc.shape
-    ci, og, kh, kw = wc.shape
-    cg = c // groups
-    full_h = (h - 1) * s[0] + d[0] * (kh - 1) + 1 + op[0]
-    full_w = (wd - 1) * s[1] + d[1] * (kw - 1) + 1 + op[1]
-    full = np.zeros((n, og * groups, full_h, full_w))
-    for i in range(kh):
-        for j in range(kw):
+def _conv_transpose_kernel(n: int, name: str):
+    """Every input position scatters its weighted kernel into the full output at
+    ``position * stride + k * dilation``; the padding is then cropped away."""
+    sp = _SPATIAL[n]
+
+    def k(args, attrs):
+        x, w = args
+        dl = attrs.get("data_layout") or "NC" + sp
+        ol = attrs.get("out_layout") or dl
+        xc = _f64(_to_cf(x, dl, "NC" + sp))
+        wc = _f64(_to_cf(w, attrs.get("kernel_layout") or "IO" + sp, "IO" + sp))
+        s = attrs.get("strides") or [1] * n
+        d = attrs.get("dilation") or [1] * n
+        op = attrs.get("output_padding") or [0] * n
+        groups = int(attrs.get("groups", 1))
+        lo, hi = _pads(attrs.get("padding"), n)
+        ins, ks = xc.shape[2:], wc.shape[2:]
+        cg, og = xc.shape[1] // groups, wc.shape[1]
+        full_sizes = [(ins[i] - 1) * s[i] + d[i] * (ks[i] - 1) + 1 + op[i] for i in range(n)]
+        full = np.zeros((xc.shape[0], og * groups) + tuple(full_sizes))
+        for kpos in itertools.product(*[range(kk) for kk in ks]):
+            sl = tuple(slice(kpos[i] * d[i], kpos[i] * d[i] + s[i] * (ins[i] - 1) + 1, s[i]) for i in range(n))
             for g in range(groups):
-                contrib = np.einsum("nchw,co->nohw", xc[:, g * cg:(g + 1) * cg], wc[g * cg:(g + 1) * cg, :, i, j])
-                full[:, g * og:(g + 1) * og, i * d[0]:i * d[0] + s[0] * (h - 1) + 1:s[0],
-                     j * d[1]:j * d[1] + s[1] * (wd - 1) + 1:s[1]] += contrib
-    out = full[:, :, lo[0]:full_h - hi[0], lo[1]:full_w - hi[1]]
-    return _arr(_from_cf(out, "NCHW", ol), attrs.get("out_dtype") or x.dtype)
+                contrib = np.einsum("nc...,co->no...", xc[:, g * cg:(g + 1) * cg],
+                                    wc[(slice(g * cg, (g + 1) * cg), slice(None)) + kpos])
+                full[(slice(None), slice(g * og, (g + 1) * og)) + sl] += contrib
+        out = full[(slice(None), slice(None)) + tuple(slice(lo[i], full_sizes[i] - hi[i]) for i in range(n))]
+        return _arr(_from_cf(out, "NC" + sp, ol), attrs.get("out_dtype") or x.dtype)
+    KERNELS[name] = k
+
+
+for _n in (1, 2, 3):
+    _conv_transpose_kernel(_n, f"nn.conv{_n}d_transpose")
 
 
 def _block_factor(layout: str, prefix: str, suffix: str) -> int:

@@ -107,6 +107,55 @@ def _pad(args, attrs):
     raise RelayRuntimeError(f"nn.pad: unknown pad_mode '{mode}'")
 
 
+@_reg("nn.mirror_pad")
+def _mirror_pad(args, attrs):
+    (x,) = args
+    flat = list(attrs["pad_width"])
+    width = [(flat[2 * i], flat[2 * i + 1]) for i in range(len(flat) // 2)]
+    return np.pad(x, width, mode=attrs.get("mode", "SYMMETRIC").lower())
+
+
+def _resample_axis(x: np.ndarray, axis: int, n_out: int, linear: bool, mode: str) -> np.ndarray:
+    """``x`` resized along ``axis`` to ``n_out`` by topi's resize coordinate ``mode``: the
+    nearest sample (round for align_corners, else floor(c + 1e-5)) or the two-tap linear mix;
+    coordinates and weights in float32, indices clamped to the axis."""
+    f32 = np.float32
+    n_in = x.shape[axis]
+    o = np.arange(n_out, dtype=f32)
+    if mode == "align_corners":
+        c = o * f32((n_in - 1) / (n_out - 1)) if n_out > 1 else np.zeros_like(o)
+    elif mode == "half_pixel":
+        c = (o + f32(0.5)) * (f32(n_in) / f32(n_out)) - f32(0.5)
+    else:
+        c = o * (f32(n_in) / f32(n_out))
+
+    def at(i):
+        return np.take(x, np.clip(i, 0, n_in - 1), axis=axis)
+    if not linear:
+        return at((_round_half_away(c) if mode == "align_corners" else np.floor(c + f32(1e-5))).astype(int))
+    lo = np.floor(c)
+    shape = [1] * x.ndim
+    shape[axis] = n_out
+    frac = (c - lo).reshape(shape)
+    lo = lo.astype(int)
+    return at(lo) * (1 - frac) + at(lo + 1) * frac
+
+
+@_reg("nn.upsampling3d")
+def _upsampling3d(args, attrs):
+    """topi's resize3d: nearest and trilinear both factor into one resample per spatial dim."""
+    (x,) = args
+    layout = attrs.get("layout", "NCDHW")
+    linear = attrs.get("method", "nearest_neighbor") == "trilinear"
+    mode = attrs.get("coordinate_transformation_mode", "half_pixel")
+    y = _to_cf(x, layout, "NCDHW")
+    y = y.astype(np.float64 if x.dtype == np.float64 else np.float32) if linear else y
+    for axis, a in zip((2, 3, 4), "dhw"):
+        # round() is half to even, as TVM sizes the output
+        y = _resample_axis(y, axis, int(round(y.shape[axis] * attrs.get(f"scale_{a}", 1.0))), linear, mode)
+    return _arr(_from_cf(y, "NCDHW", layout), x.dtype)
+
+
 @_reg("nn.upsampling")
 def _upsampling(args, attrs):
     (x,) = args

@@ -25,14 +25,15 @@ from ._make import _bool, _call, _int, _ints, _opt_int, _str
 __all__ = [
     "relu", "dense", "bias_add", "conv2d", "max_pool2d", "avg_pool2d",
     "global_avg_pool2d", "batch_flatten", "softmax", "batch_norm",
-    "matmul", "batch_matmul", "conv1d", "conv3d", "conv2d_transpose",
+    "matmul", "batch_matmul", "conv1d", "conv3d", "conv2d_transpose", "conv1d_transpose",
+    "conv3d_transpose",
     "max_pool1d", "avg_pool1d", "max_pool3d", "avg_pool3d", "global_max_pool2d",
     "adaptive_avg_pool2d", "adaptive_max_pool2d", "layer_norm", "group_norm",
     "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
     "global_avg_pool1d", "global_max_pool1d", "global_avg_pool3d", "global_max_pool3d",
     "instance_norm", "l2_normalize", "lrn", "log_softmax", "leaky_relu", "prelu",
     "gelu", "dropout", "dropout_raw", "pad", "upsampling", "depth_to_space",
-    "space_to_depth",
+    "space_to_depth", "mirror_pad", "upsampling3d",
 ]
 
 Pair = Union[int, Sequence[int]]
@@ -212,14 +213,15 @@ def batch_matmul(tensor_a: Expr, tensor_b: Expr, out_dtype: str = "", transpose_
 
 
 def _conv_nd(name: str, n: int, data, weight, strides, padding, dilation, groups, channels,
-             kernel_size, data_layout, kernel_layout, out_layout, out_dtype) -> Call:
+             kernel_size, data_layout, kernel_layout, out_layout, out_dtype, **extra) -> Call:
     return _call(name, [data, weight], strides=_tuple_n(strides, "strides", n),
                  padding=_tuple_n(padding, "padding", n), dilation=_tuple_n(dilation, "dilation", n),
                  groups=_int("groups", groups), channels=_opt_int("channels", channels),
                  kernel_size=_tuple_n(kernel_size, "kernel_size", n),
                  data_layout=_str("data_layout", data_layout),
                  kernel_layout=_str("kernel_layout", kernel_layout),
-                 out_layout=_str("out_layout", out_layout), out_dtype=_dtype("out_dtype", out_dtype))
+                 out_layout=_str("out_layout", out_layout), out_dtype=_dtype("out_dtype", out_dtype),
+                 **extra)
 
 
 def conv1d(data: Expr, weight: Expr, strides: Pair = 1, padding: Pair = 0, dilation: Pair = 1,
@@ -272,6 +274,35 @@ def conv2d_transpose(data: Expr, weight: Expr, strides: Pair = (1, 1), padding: 
                  out_layout=_str("out_layout", out_layout),
                  output_padding=_pair(output_padding, "output_padding"),
                  out_dtype=_dtype("out_dtype", out_dtype))
+
+
+def conv1d_transpose(data: Expr, weight: Expr, strides: Pair = (1,), padding: Pair = (0,),
+                     dilation: Pair = (1,), groups: int = 1, channels: Optional[int] = None,
+                     kernel_size: Optional[Pair] = None, data_layout: str = "NCW",
+                     kernel_layout: str = "IOW", out_layout: str = "",
+                     output_padding: Pair = (0,), out_dtype: str = "") -> Call:
+    """1-D transposed convolution (``relay.nn.conv1d_transpose``); the weight is ``IOW``:
+    ``[in_channels, channels // groups, k]``.
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.conv1d_transpose(relay.var("x", shape=(1, 4, 5)), relay.var("w", shape=(4, 2, 3)), strides=2).attrs["strides"]
+    [2]
+    """
+    return _conv_nd("nn.conv1d_transpose", 1, data, weight, strides, padding, dilation, groups, channels,
+                    kernel_size, data_layout, kernel_layout, out_layout, out_dtype,
+                    output_padding=_tuple_n(output_padding, "output_padding", 1))
+
+
+def conv3d_transpose(data: Expr, weight: Expr, strides: Pair = (1, 1, 1), padding: Pair = (0, 0, 0),
+                     dilation: Pair = (1, 1, 1), groups: int = 1, channels: Optional[int] = None,
+                     kernel_size: Optional[Pair] = None, data_layout: str = "NCDHW",
+                     kernel_layout: str = "IODHW", out_layout: str = "",
+                     output_padding: Pair = (0, 0, 0), out_dtype: str = "") -> Call:
+    """3-D transposed convolution (``relay.nn.conv3d_transpose``); the weight is ``IODHW``:
+    ``[in_channels, channels // groups, kd, kh, kw]``."""
+    return _conv_nd("nn.conv3d_transpose", 3, data, weight, strides, padding, dilation, groups, channels,
+                    kernel_size, data_layout, kernel_layout, out_layout, out_dtype,
+                    output_padding=_tuple_n(output_padding, "output_padding", 3))
 
 
 def _pool_nd(name: str, n: int, data, pool_size, strides, dilation, padding, layout, out_layout,
@@ -411,6 +442,32 @@ def global_avg_pool3d(data: Expr, layout: str = "NCDHW", out_layout: str = "") -
 def global_max_pool3d(data: Expr, layout: str = "NCDHW", out_layout: str = "") -> Call:
     """Max over D, H, W, kept as size 1: ``adaptive_max_pool3d(data, [1, 1, 1])``, as TVM."""
     return adaptive_max_pool3d(data, [1, 1, 1], layout, out_layout)
+
+
+def mirror_pad(data: Expr, pad_width: Sequence[Sequence[int]], mode: str = "SYMMETRIC") -> Call:
+    """Pads each dim with its mirror image (``relay.nn.mirror_pad``): ``REFLECT`` leaves the
+    border out (pads < the dim), ``SYMMETRIC`` repeats it (pads <= the dim). ``pad_width``
+    is ``((before, after), ...)``, one pair per dim (or flattened).
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.mirror_pad(relay.var("x", shape=(2, 3)), ((0, 0), (2, 1))).attrs["pad_width"]
+    [0, 0, 2, 1]
+    """
+    flat = [int(p) for p in pad_width] if all(isinstance(p, (int, np.integer)) for p in pad_width) \
+        else [int(v) for pair in pad_width for v in pair]
+    return _call("nn.mirror_pad", [data], pad_width=flat, mode=_str("mode", mode))
+
+
+def upsampling3d(data: Expr, scale_d: float = 1, scale_h: float = 1, scale_w: float = 1,
+                 layout: str = "NCDHW", method: str = "nearest_neighbor",
+                 coordinate_transformation_mode: str = "half_pixel") -> Call:
+    """3-D upsampling (``relay.nn.upsampling3d``): sizes ``round(d * scale_d)``, ...; ``method``
+    ``nearest_neighbor`` or ``trilinear`` with topi's resize3d coordinate mapping."""
+    return _call("nn.upsampling3d", [data], scale_d=_float("scale_d", scale_d),
+                 scale_h=_float("scale_h", scale_h), scale_w=_float("scale_w", scale_w),
+                 layout=_str("layout", layout), method=_str("method", method),
+                 coordinate_transformation_mode=_str("coordinate_transformation_mode",
+                                                     coordinate_transformation_mode))
 
 
 def layer_norm(data: Expr, gamma: Expr, beta: Expr, axis: int = -1, epsilon: float = 1e-5,

@@ -1,5 +1,5 @@
 // RUN: relay-mlir-opt %s -convert-relay-to-linalg | FileCheck %s
-// Lowering of nn.conv1d/2d/3d and nn.conv2d_transpose: one pattern per
+// Lowering of nn.conv1d/2d/3d and nn.conv{1,2,3}d_transpose: one pattern per
 // strategy (im2col + matmul, named NHWC/NCHW, depthwise, grouped).
 // (The im2col patch map of @conv2d_im2col: module-level maps print first.)
 
@@ -328,4 +328,34 @@ func.func @conv_nchw_hwio(%x: tensor<1x3x8x8xf32>, %w: tensor<3x3x3x8xf32>) -> t
 func.func @conv_nhwc_ohwi(%x: tensor<1x9x8x4xf32>, %w: tensor<8x3x2x4xf32>) -> tensor<1x7x7x8xf32> {
   %y = relay.nn.conv2d %x, %w {data_layout = "NHWC", kernel_layout = "OHWI"} : (tensor<1x9x8x4xf32>, tensor<8x3x2x4xf32>) -> tensor<1x7x7x8xf32>
   return %y : tensor<1x7x7x8xf32>
+}
+
+// nn.conv1d_transpose is nn.conv2d_transpose on a unit H: NWC data -> NHWC
+// at expand_dims, the 2-D lowering (here NHWC/IOHW, transposed to NCHW),
+// the unit H squeezed away; `?` data dims go through.
+// CHECK-LABEL: func.func @conv1d_transpose
+// CHECK: tensor.expand_shape %arg1 {{.*}} into tensor<4x2x1x3xf32>
+// CHECK: tensor.expand_shape %arg0 {{.*}} into tensor<?x1x?x4xf32>
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x4x1x?xf32>, tensor<2x4x1x3xf32>) outs(%{{.*}} : tensor<?x2x1x?xf32>)
+// CHECK: %[[Y:.+]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2], [3]] : tensor<?x1x?x2xf32> into tensor<?x?x2xf32>
+// CHECK: return %[[Y]]
+func.func @conv1d_transpose(%x: tensor<?x?x4xf32>, %w: tensor<4x2x3xf32>) -> tensor<?x?x2xf32> {
+  %y = relay.nn.conv1d_transpose %x, %w {strides = array<i64: 2>, padding = array<i64: 1, 0>, output_padding = array<i64: 1>, data_layout = "NWC"} : (tensor<?x?x4xf32>, tensor<4x2x3xf32>) -> tensor<?x?x2xf32>
+  return %y : tensor<?x?x2xf32>
+}
+
+// nn.conv3d_transpose is the data adjoint of nn.conv3d: the input
+// zero-stuffed by the strides (pad + reshape), the flipped kernel, a
+// stride-1 grouped convolution.
+// CHECK-LABEL: func.func @conv3d_transpose
+// CHECK: tensor.pad %{{.*}} low[0, 0, 0, 0, 0, 0, 0, 0] high[0, 0, 0, 1, 0, 1, 0, 0]
+// CHECK: } : tensor<1x4x3x1x3x1x3x1xf32> to tensor<1x4x3x2x3x2x3x1xf32>
+// CHECK: tensor.pad %{{.*}} low[0, 0, 1, 1, 1] high[0, 0, 1, 1, 1]
+// CHECK: } : tensor<1x4x5x5x3xf32> to tensor<1x4x7x7x5xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x7x7x5xf32>, tensor<2x1x2x2x2x2xf32>) outs(%{{.*}} : tensor<1x2x1x6x6x4xf32>)
+// CHECK: %[[Y:.+]] = tensor.collapse_shape {{.*}} into tensor<1x2x6x6x4xf32>
+// CHECK: return %[[Y]]
+func.func @conv3d_transpose(%x: tensor<1x4x3x3x3xf32>, %w: tensor<4x1x2x2x2xf32>) -> tensor<1x2x6x6x4xf32> {
+  %y = relay.nn.conv3d_transpose %x, %w {strides = array<i64: 2, 2, 1>, padding = array<i64: 0, 0, 0, 0, 1, 0>, output_padding = array<i64: 0, 1, 0>, groups = 2 : i64} : (tensor<1x4x3x3x3xf32>, tensor<4x1x2x2x2xf32>) -> tensor<1x2x6x6x4xf32>
+  return %y : tensor<1x2x6x6x4xf32>
 }

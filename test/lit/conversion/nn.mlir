@@ -295,3 +295,30 @@ func.func private @dense_rows_in_loop(%c: tensor<i1>, %x: tensor<?x16xf32>, %w: 
   }
   return %r : tensor<?x16xf32>
 }
+
+// nn.mirror_pad REFLECT is nn.pad "reflect"; SYMMETRIC concatenates the
+// reversed border slices around the data, one padded dim at a time.
+// CHECK-LABEL: func.func @mirror_pad
+// CHECK: %[[R:.+]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x5xf32>)
+// CHECK: %[[D0:.+]] = tensor.concat dim(0) %{{.*}}, %arg0 : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+// CHECK: %[[D1:.+]] = tensor.concat dim(1) %{{.*}}, %[[D0]], %{{.*}} : (tensor<?x2xf32>, tensor<?x3xf32>, tensor<?x1xf32>) -> tensor<?x6xf32>
+// CHECK: return %[[R]], %[[D1]]
+func.func @mirror_pad(%x: tensor<?x3xf32>) -> (tensor<?x5xf32>, tensor<?x6xf32>) {
+  %0 = relay.nn.mirror_pad %x {pad_width = array<i64: 0, 0, 1, 1>, mode = "REFLECT"} : (tensor<?x3xf32>) -> tensor<?x5xf32>
+  %1 = relay.nn.mirror_pad %x {pad_width = array<i64: 1, 0, 2, 1>} : (tensor<?x3xf32>) -> tensor<?x6xf32>
+  return %0, %1 : tensor<?x5xf32>, tensor<?x6xf32>
+}
+
+// nn.upsampling3d is separable: image.resize2d over (H, W) with C and D
+// merged, then over (D, h*w) (an identity on the merged dim).
+// CHECK-LABEL: func.func @upsampling3d
+// CHECK: tensor.collapse_shape %arg0 {{.*}} into tensor<?x6x4x5xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x6x6x10xf32>)
+// CHECK: tensor.expand_shape {{.*}} into tensor<?x2x3x60xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x2x6x60xf32>)
+// CHECK: %[[Y:.+]] = tensor.expand_shape {{.*}} into tensor<?x2x6x6x10xf32>
+// CHECK: return %[[Y]]
+func.func @upsampling3d(%x: tensor<?x2x3x4x5xf32>) -> tensor<?x2x6x6x10xf32> {
+  %y = relay.nn.upsampling3d %x {scale_d = 2.0 : f64, scale_h = 1.5 : f64, scale_w = 2.0 : f64, method = "trilinear"} : (tensor<?x2x3x4x5xf32>) -> tensor<?x2x6x6x10xf32>
+  return %y : tensor<?x2x6x6x10xf32>
+}

@@ -205,3 +205,30 @@ func.func @batch_to_space_run_time_shape(%x: tensor<4x?x3xf32>) -> tensor<2x?x3x
   %y = relay.nn.batch_to_space_nd %x {block_shape = array<i64: 2>, crops = array<i64: 0, 0>} : (tensor<4x?x3xf32>) -> tensor<2x?x3xf32>
   return %y : tensor<2x?x3xf32>
 }
+
+// -----
+
+func.func @conv3d_transpose_dyn(%x: tensor<?x4x3x3x3xf32>, %w: tensor<4x2x2x2x2xf32>) -> tensor<?x2x4x4x4xf32> {
+  // expected-error @+2 {{not supported yet: relay.nn.conv3d_transpose with `?` dims}}
+  // expected-error @+1 {{failed to legalize operation 'relay.nn.conv3d_transpose'}}
+  %y = relay.nn.conv3d_transpose %x, %w : (tensor<?x4x3x3x3xf32>, tensor<4x2x2x2x2xf32>) -> tensor<?x2x4x4x4xf32>
+  return %y : tensor<?x2x4x4x4xf32>
+}
+
+// -----
+
+func.func @upsampling3d_dyn_spatial(%x: tensor<1x2x?x4x4xf32>) -> tensor<1x2x?x8x8xf32> {
+  // expected-error @+2 {{not supported yet: relay.nn.upsampling3d with a `?` spatial dim}}
+  // expected-error @+1 {{failed to legalize operation 'relay.nn.upsampling3d'}}
+  %y = relay.nn.upsampling3d %x {scale_h = 2.0 : f64, scale_w = 2.0 : f64} : (tensor<1x2x?x4x4xf32>) -> tensor<1x2x?x8x8xf32>
+  return %y : tensor<1x2x?x8x8xf32>
+}
+
+// -----
+
+func.func @upsampling3d_layout(%x: tensor<1x2x3x4x5xf32>) -> tensor<1x2x3x4x5xf32> {
+  // expected-error @+2 {{not supported yet: relay.nn.upsampling3d with layout NCWHD (NCDHW and NDHWC are)}}
+  // expected-error @+1 {{failed to legalize operation 'relay.nn.upsampling3d'}}
+  %y = relay.nn.upsampling3d %x {layout = "NCWHD"} : (tensor<1x2x3x4x5xf32>) -> tensor<1x2x3x4x5xf32>
+  return %y : tensor<1x2x3x4x5xf32>
+}

@@ -1,5 +1,5 @@
 // RUN: relay-mlir-opt %s | relay-mlir-opt | FileCheck %s
-// Round-trip of the convolutions (static and `?` dims).
+// Round-trip of the convolutions and transposed convolutions (static and `?` dims).
 
 // CHECK-LABEL: func.func @conv2d
 func.func @conv2d(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>,
@@ -62,5 +62,29 @@ func.func @convs(%x1: tensor<1x3x16xf32>, %w1: tensor<8x3x3xf32>, %x1d: tensor<?
   %4 = relay.nn.conv2d_transpose %xt, %wt {strides = array<i64: 2, 2>} : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x11x11xf32>
   // CHECK: relay.nn.conv2d_transpose %{{.*}}, %{{.*}} {output_padding = array<i64: 1, 1>, padding = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x10x10xf32>
   %5 = relay.nn.conv2d_transpose %xt, %wt {strides = array<i64: 2, 2>, padding = array<i64: 1, 1>, output_padding = array<i64: 1, 1>} : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x10x10xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @conv_transpose_nd
+func.func @conv_transpose_nd(%x1: tensor<1x4x5xf32>, %w1: tensor<4x2x3xf32>, %x1g: tensor<1x4x7xf32>,
+                             %w1g: tensor<4x3x3xf32>, %x1d: tensor<?x4x?xf32>, %x1l: tensor<1x5x4xi8>,
+                             %w1l: tensor<4x2x3xi8>, %x3: tensor<1x4x3x3x3xf32>, %w3: tensor<4x2x3x3x3xf32>,
+                             %x3l: tensor<1x3x4x5x4xf32>, %w3g: tensor<4x1x2x2x2xf32>, %x3d: tensor<?x4x3x?x3xf32>) {
+  // (5 - 1) * 2 + 2 + 1 + output_padding 1 = 12
+  // CHECK: relay.nn.conv1d_transpose %{{.*}}, %{{.*}} {output_padding = array<i64: 1>, strides = array<i64: 2>} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x12xf32>
+  %0 = relay.nn.conv1d_transpose %x1, %w1 {strides = array<i64: 2>, output_padding = array<i64: 1>} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x12xf32>
+  // groups 2: 2 × 3 out channels; (7 - 1) - 1 - 2 + 2 * 2 + 1 = 8
+  // CHECK: relay.nn.conv1d_transpose %{{.*}}, %{{.*}} {channels = 6 : i64, dilation = array<i64: 2>, groups = 2 : i64, kernel_size = array<i64: 3>, padding = array<i64: 1, 2>} : (tensor<1x4x7xf32>, tensor<4x3x3xf32>) -> tensor<1x6x8xf32>
+  %1 = relay.nn.conv1d_transpose %x1g, %w1g {padding = array<i64: 1, 2>, dilation = array<i64: 2>, groups = 2 : i64, channels = 6 : i64, kernel_size = array<i64: 3>} : (tensor<1x4x7xf32>, tensor<4x3x3xf32>) -> tensor<1x6x8xf32>
+  // CHECK: relay.nn.conv1d_transpose %{{.*}}, %{{.*}} {strides = array<i64: 3>} : (tensor<?x4x?xf32>, tensor<4x2x3xf32>) -> tensor<?x2x?xf32>
+  %2 = relay.nn.conv1d_transpose %x1d, %w1 {strides = array<i64: 3>} : (tensor<?x4x?xf32>, tensor<4x2x3xf32>) -> tensor<?x2x?xf32>
+  // CHECK: relay.nn.conv1d_transpose %{{.*}}, %{{.*}} {data_layout = "NWC", out_dtype = i32} : (tensor<1x5x4xi8>, tensor<4x2x3xi8>) -> tensor<1x7x2xi32>
+  %3 = relay.nn.conv1d_transpose %x1l, %w1l {data_layout = "NWC", out_dtype = i32} : (tensor<1x5x4xi8>, tensor<4x2x3xi8>) -> tensor<1x7x2xi32>
+  // CHECK: relay.nn.conv3d_transpose %{{.*}}, %{{.*}} {strides = array<i64: 2, 2, 2>} : (tensor<1x4x3x3x3xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x2x7x7x7xf32>
+  %4 = relay.nn.conv3d_transpose %x3, %w3 {strides = array<i64: 2, 2, 2>} : (tensor<1x4x3x3x3xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x2x7x7x7xf32>
+  // CHECK: relay.nn.conv3d_transpose %{{.*}}, %{{.*}} {data_layout = "NDHWC", groups = 4 : i64} : (tensor<1x3x4x5x4xf32>, tensor<4x1x2x2x2xf32>) -> tensor<1x4x5x6x4xf32>
+  %5 = relay.nn.conv3d_transpose %x3l, %w3g {groups = 4 : i64, data_layout = "NDHWC"} : (tensor<1x3x4x5x4xf32>, tensor<4x1x2x2x2xf32>) -> tensor<1x4x5x6x4xf32>
+  // CHECK: relay.nn.conv3d_transpose %{{.*}}, %{{.*}} {output_padding = array<i64: 0, 0, 1>, padding = array<i64: 1, 0, 1>, strides = array<i64: 1, 1, 2>} : (tensor<?x4x3x?x3xf32>, tensor<4x2x3x3x3xf32>) -> tensor<?x2x3x?x6xf32>
+  %6 = relay.nn.conv3d_transpose %x3d, %w3 {padding = array<i64: 1, 0, 1>, output_padding = array<i64: 0, 0, 1>, strides = array<i64: 1, 1, 2>} : (tensor<?x4x3x?x3xf32>, tensor<4x2x3x3x3xf32>) -> tensor<?x2x3x?x6xf32>
   return
 }

@@ -1,5 +1,5 @@
 // RUN: relay-mlir-opt %s | relay-mlir-opt | FileCheck %s
-// Round-trip of dense, matmuls, bias_add, activations, dropout, pad, upsampling, depth/space moves, batch_flatten (static and `?` dims).
+// Round-trip of dense, matmuls, bias_add, activations, dropout, pad, mirror_pad, upsampling(3d), depth/space moves, batch_flatten (static and `?` dims).
 
 // CHECK-LABEL: func.func @dense
 func.func @dense(%x: tensor<1x64xf32>, %w: tensor<10x64xf32>, %x3: tensor<2x3x64xf32>,
@@ -81,5 +81,19 @@ func.func @layout(%x: tensor<?x3xf32>, %v: tensor<f32>, %i: tensor<1x8x2x2xi8>, 
   %3 = relay.nn.space_to_depth %2 {block_size = 2 : i64} : (tensor<1x2x4x4xi8>) -> tensor<1x8x2x2xi8>
   // CHECK: relay.nn.upsampling %{{.*}} {method = "bilinear", scale_h = 2.000000e+00 : f64, scale_w = 1.500000e+00 : f64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x6x6xf32>
   %4 = relay.nn.upsampling %u {scale_h = 2.0 : f64, scale_w = 1.5 : f64, method = "bilinear"} : (tensor<1x2x3x4xf32>) -> tensor<1x2x6x6xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @mirror_pad_upsampling3d
+func.func @mirror_pad_upsampling3d(%x: tensor<?x3xf32>, %u: tensor<1x2x3x5x3xf32>, %ul: tensor<2x3x?x4x2xi32>) {
+  // CHECK: relay.nn.mirror_pad %{{.*}} {pad_width = array<i64: 0, 0, 3, 2>} : (tensor<?x3xf32>) -> tensor<?x8xf32>
+  %0 = relay.nn.mirror_pad %x {pad_width = array<i64: 0, 0, 3, 2>} : (tensor<?x3xf32>) -> tensor<?x8xf32>
+  // CHECK: relay.nn.mirror_pad %{{.*}} {mode = "REFLECT", pad_width = array<i64: 1, 1, 2, 0>} : (tensor<?x3xf32>) -> tensor<?x5xf32>
+  %1 = relay.nn.mirror_pad %x {pad_width = array<i64: 1, 1, 2, 0>, mode = "REFLECT"} : (tensor<?x3xf32>) -> tensor<?x5xf32>
+  // 3 × 1.5 = 4.5 -> 4, 5 × 2.5 = 12.5 -> 12 (half to even, as TVM)
+  // CHECK: relay.nn.upsampling3d %{{.*}} {scale_d = 1.500000e+00 : f64, scale_h = 2.500000e+00 : f64, scale_w = 2.000000e+00 : f64} : (tensor<1x2x3x5x3xf32>) -> tensor<1x2x4x12x6xf32>
+  %2 = relay.nn.upsampling3d %u {scale_d = 1.5 : f64, scale_h = 2.5 : f64, scale_w = 2.0 : f64} : (tensor<1x2x3x5x3xf32>) -> tensor<1x2x4x12x6xf32>
+  // CHECK: relay.nn.upsampling3d %{{.*}} {coordinate_transformation_mode = "align_corners", layout = "NDHWC", method = "trilinear", scale_d = 2.000000e+00 : f64, scale_h = 5.000000e-01 : f64} : (tensor<2x3x?x4x2xi32>) -> tensor<2x6x?x4x2xi32>
+  %3 = relay.nn.upsampling3d %ul {scale_d = 2.0 : f64, scale_h = 0.5 : f64, layout = "NDHWC", method = "trilinear", coordinate_transformation_mode = "align_corners"} : (tensor<2x3x?x4x2xi32>) -> tensor<2x6x?x4x2xi32>
   return
 }

@@ -295,3 +295,239 @@ func.func @conv2d_transpose_result(%x: tensor<1x4x5x5xf32>, %w: tensor<4x2x3x3xf
   %0 = relay.nn.conv2d_transpose %x, %w : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x7x8xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Conv1DTranspose / Conv3DTranspose (inferConvTranspose with n = 1, 3)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @conv1d_transpose_data_layout(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{data_layout "NCHW" is not supported (expected a permutation of NCW)}}
+  %0 = relay.nn.conv1d_transpose %x, %w {data_layout = "NCHW"} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_kernel_layout(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{kernel_layout "IOHW" is not supported (expected a permutation of IOW)}}
+  %0 = relay.nn.conv1d_transpose %x, %w {kernel_layout = "IOHW"} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_out_layout(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{out_layout "NC" is not supported (expected a permutation of NCW)}}
+  %0 = relay.nn.conv1d_transpose %x, %w {out_layout = "NC"} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_data_rank(%x: tensor<1x4x5x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{operand 'data' must have rank 3, got 'tensor<1x4x5x5xf32>'}}
+  %0 = relay.nn.conv1d_transpose %x, %w : (tensor<1x4x5x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_weight_rank(%x: tensor<1x4x5xf32>, %w: tensor<4x2xf32>) {
+  // expected-error @+1 {{operand 'weight' must have rank 3, got 'tensor<4x2xf32>'}}
+  %0 = relay.nn.conv1d_transpose %x, %w : (tensor<1x4x5xf32>, tensor<4x2xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_strides(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{strides must have 1 entries, got 2}}
+  %0 = relay.nn.conv1d_transpose %x, %w {strides = array<i64: 2, 2>} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_dilation(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{dilation entries must be >= 1, got 0}}
+  %0 = relay.nn.conv1d_transpose %x, %w {dilation = array<i64: 0>} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_output_padding_size(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{output_padding must have 1 entries, got 3}}
+  %0 = relay.nn.conv1d_transpose %x, %w {output_padding = array<i64: 0, 0, 0>} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_output_padding(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{output_padding [2] must be smaller than the strides or the dilation}}
+  %0 = relay.nn.conv1d_transpose %x, %w {strides = array<i64: 2>, output_padding = array<i64: 2>} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x13xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_padding(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{padding must have 1, 1 or 2 entries, got 3}}
+  %0 = relay.nn.conv1d_transpose %x, %w {padding = array<i64: 1, 1, 1>} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_groups(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{groups must be >= 1, got 0}}
+  %0 = relay.nn.conv1d_transpose %x, %w {groups = 0 : i64} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_groups_divide(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{input channels 4 are not divisible by groups 3}}
+  %0 = relay.nn.conv1d_transpose %x, %w {groups = 3 : i64} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x6x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_in_channels(%x: tensor<1x4x5xf32>, %w: tensor<3x2x3xf32>) {
+  // expected-error @+1 {{input channels 4 ≠ weight in-channels 3 (weight is [in, out / groups, KW] in IOW)}}
+  %0 = relay.nn.conv1d_transpose %x, %w : (tensor<1x4x5xf32>, tensor<3x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_channels(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{channels attribute 3 ≠ weight out-channels × groups (2 × 2)}}
+  %0 = relay.nn.conv1d_transpose %x, %w {groups = 2 : i64, channels = 3 : i64} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x4x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_channels_positive(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{channels must be >= 1, got 0}}
+  %0 = relay.nn.conv1d_transpose %x, %w {channels = 0 : i64} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_kernel_size(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{kernel_size [5] ≠ weight spatial dims [3] (layout IOW)}}
+  %0 = relay.nn.conv1d_transpose %x, %w {kernel_size = array<i64: 5>} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_output_size(%x: tensor<1x4x2xf32>, %w: tensor<4x2x1xf32>) {
+  // expected-error @+1 {{output size along W would be 0: the padding exceeds the transposed window}}
+  %0 = relay.nn.conv1d_transpose %x, %w {padding = array<i64: 1, 1>} : (tensor<1x4x2xf32>, tensor<4x2x1xf32>) -> tensor<1x2x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_out_dtype(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{out_dtype must be a scalar element type, got 'tensor<f32>'}}
+  %0 = relay.nn.conv1d_transpose %x, %w {out_dtype = tensor<f32>} : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_result(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf32>) {
+  // expected-error @+1 {{result #0 has type 'tensor<1x2x8xf32>' but its typing rule gives 'tensor<1x2x7xf32>'}}
+  %0 = relay.nn.conv1d_transpose %x, %w : (tensor<1x4x5xf32>, tensor<4x2x3xf32>) -> tensor<1x2x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_transpose_data_layout(%x: tensor<1x4x3x3x3xf32>, %w: tensor<4x2x3x3x3xf32>) {
+  // expected-error @+1 {{data_layout "NCW" is not supported (expected a permutation of NCDHW)}}
+  %0 = relay.nn.conv3d_transpose %x, %w {data_layout = "NCW"} : (tensor<1x4x3x3x3xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x2x5x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_transpose_kernel_layout(%x: tensor<1x4x3x3x3xf32>, %w: tensor<4x2x3x3x3xf32>) {
+  // expected-error @+1 {{kernel_layout "OIDHW8o" is not supported (expected a permutation of IODHW)}}
+  %0 = relay.nn.conv3d_transpose %x, %w {kernel_layout = "OIDHW8o"} : (tensor<1x4x3x3x3xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x2x5x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_transpose_weight_rank(%x: tensor<1x4x3x3x3xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{operand 'weight' must have rank 5, got 'tensor<4x2x3x3xf32>'}}
+  %0 = relay.nn.conv3d_transpose %x, %w : (tensor<1x4x3x3x3xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x5x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_transpose_strides(%x: tensor<1x4x3x3x3xf32>, %w: tensor<4x2x3x3x3xf32>) {
+  // expected-error @+1 {{strides must have 3 entries, got 2}}
+  %0 = relay.nn.conv3d_transpose %x, %w {strides = array<i64: 2, 2>} : (tensor<1x4x3x3x3xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x2x5x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_transpose_padding(%x: tensor<1x4x3x3x3xf32>, %w: tensor<4x2x3x3x3xf32>) {
+  // expected-error @+1 {{padding entries must be >= 0, got -1}}
+  %0 = relay.nn.conv3d_transpose %x, %w {padding = array<i64: 0, -1, 0>} : (tensor<1x4x3x3x3xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x2x5x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_transpose_output_padding(%x: tensor<1x4x3x3x3xf32>, %w: tensor<4x2x3x3x3xf32>) {
+  // expected-error @+1 {{output_padding [0, 0, 1] must be smaller than the strides or the dilation}}
+  %0 = relay.nn.conv3d_transpose %x, %w {output_padding = array<i64: 0, 0, 1>} : (tensor<1x4x3x3x3xf32>, tensor<4x2x3x3x3xf32>) -> tensor<1x2x5x5x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_transpose_in_channels(%x: tensor<1x4x3x3x3xf32>, %w: tensor<2x2x3x3x3xf32>) {
+  // expected-error @+1 {{input channels 4 ≠ weight in-channels 2 (weight is [in, out / groups, KD, KH, KW] in IODHW)}}
+  %0 = relay.nn.conv3d_transpose %x, %w : (tensor<1x4x3x3x3xf32>, tensor<2x2x3x3x3xf32>) -> tensor<1x2x5x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_transpose_groups_overflow(%x: tensor<1x?x3x3x3xf32>, %w: tensor<?x2x2x2x2xf32>) {
+  // expected-error @+1 {{weight out-channels × groups: 2 * 9223372036854775807 overflows int64}}
+  %0 = relay.nn.conv3d_transpose %x, %w {groups = 9223372036854775807 : i64} : (tensor<1x?x3x3x3xf32>, tensor<?x2x2x2x2xf32>) -> tensor<1x4x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_transpose_output_size(%x: tensor<1x4x3x3x1xf32>, %w: tensor<4x2x1x1x1xf32>) {
+  // expected-error @+1 {{output size along W would be -1: the padding exceeds the transposed window}}
+  %0 = relay.nn.conv3d_transpose %x, %w {padding = array<i64: 0, 0, 1, 0, 0, 1>} : (tensor<1x4x3x3x1xf32>, tensor<4x2x1x1x1xf32>) -> tensor<1x2x3x3x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv3d_transpose_result(%x: tensor<?x4x3x3x3xf32>, %w: tensor<4x2x3x3x3xf32>) {
+  // expected-error @+1 {{result #0 has type 'tensor<?x2x5x5x4xf32>' but its typing rule gives 'tensor<?x2x5x5x5xf32>'}}
+  %0 = relay.nn.conv3d_transpose %x, %w : (tensor<?x4x3x3x3xf32>, tensor<4x2x3x3x3xf32>) -> tensor<?x2x5x5x4xf32>
+  return
+}

@@ -254,3 +254,116 @@ func.func @space_to_depth_huge_channels(%x: tensor<1x4611686018427387904x?x?xf32
   %0 = relay.nn.space_to_depth %x {block_size = 2 : i64} : (tensor<1x4611686018427387904x?x?xf32>) -> tensor<1x1x1x1xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// MirrorPad (inferMirrorPad: nn.pad's widths, no pad value)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @mirror_pad_width(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{pad_width must have 2 entries (before, after) per data dim: 4, got 3}}
+  %0 = relay.nn.mirror_pad %x {pad_width = array<i64: 0, 1, 1>} : (tensor<2x3xf32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+func.func @mirror_pad_negative(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{pad_width entries must be >= 0, got -1 for dim 0}}
+  %0 = relay.nn.mirror_pad %x {pad_width = array<i64: -1, 0, 1, 1>} : (tensor<2x3xf32>) -> tensor<1x5xf32>
+  return
+}
+
+// -----
+
+func.func @mirror_pad_reflect(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{reflect padding of dim 0 (size 2) must be smaller than the dim, got (0, 2)}}
+  %0 = relay.nn.mirror_pad %x {pad_width = array<i64: 0, 2, 0, 0>, mode = "REFLECT"} : (tensor<2x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @mirror_pad_symmetric(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{symmetric padding of dim 1 (size 3) must be at most the dim, got (4, 0)}}
+  %0 = relay.nn.mirror_pad %x {pad_width = array<i64: 0, 0, 4, 0>} : (tensor<2x3xf32>) -> tensor<2x7xf32>
+  return
+}
+
+// -----
+
+func.func @mirror_pad_mode(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{attribute 'mode' failed to satisfy constraint: one of "REFLECT", "SYMMETRIC"}}
+  %0 = relay.nn.mirror_pad %x {pad_width = array<i64: 0, 0, 1, 0>, mode = "reflect"} : (tensor<2x3xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @mirror_pad_result(%x: tensor<?x3xf32>) {
+  // expected-error @+1 {{result #0 has type 'tensor<?x5xf32>' but its typing rule gives 'tensor<?x6xf32>'}}
+  %0 = relay.nn.mirror_pad %x {pad_width = array<i64: 1, 1, 2, 1>} : (tensor<?x3xf32>) -> tensor<?x5xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// UpSampling3D (inferUpSampling with scales d, h, w)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @upsampling3d_layout(%x: tensor<1x2x3x3x3xf32>) {
+  // expected-error @+1 {{layout "NCHW" is not supported (expected a permutation of NCDHW)}}
+  %0 = relay.nn.upsampling3d %x {layout = "NCHW"} : (tensor<1x2x3x3x3xf32>) -> tensor<1x2x3x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @upsampling3d_rank(%x: tensor<1x2x3x3xf32>) {
+  // expected-error @+1 {{operand 'data' must have rank 5, got 'tensor<1x2x3x3xf32>'}}
+  %0 = relay.nn.upsampling3d %x : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @upsampling3d_scale(%x: tensor<1x2x3x3x3xf32>) {
+  // expected-error @+1 {{scale_d must be > 0, got 0}}
+  %0 = relay.nn.upsampling3d %x {scale_d = 0.0 : f64} : (tensor<1x2x3x3x3xf32>) -> tensor<1x2x3x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @upsampling3d_output_size(%x: tensor<1x2x3x3x3xf32>) {
+  // expected-error @+1 {{output size along W would be 0 (3 × 1.000000e-01)}}
+  %0 = relay.nn.upsampling3d %x {scale_w = 0.1 : f64} : (tensor<1x2x3x3x3xf32>) -> tensor<1x2x3x3x0xf32>
+  return
+}
+
+// -----
+
+func.func @upsampling3d_method(%x: tensor<1x2x3x3x3xf32>) {
+  // expected-error @+1 {{attribute 'method' failed to satisfy constraint: one of "nearest_neighbor", "trilinear"}}
+  %0 = relay.nn.upsampling3d %x {method = "bilinear"} : (tensor<1x2x3x3x3xf32>) -> tensor<1x2x3x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @upsampling3d_coordinate_mode(%x: tensor<1x2x3x3x3xf32>) {
+  // expected-error @+1 {{attribute 'coordinate_transformation_mode' failed to satisfy constraint: one of "half_pixel", "align_corners", "asymmetric"}}
+  %0 = relay.nn.upsampling3d %x {coordinate_transformation_mode = "tf_half_pixel_for_nn"} : (tensor<1x2x3x3x3xf32>) -> tensor<1x2x3x3x3xf32>
+  return
+}
+
+// -----
+
+// 3 × 1.5 = 4.5 rounds half to even, as in TVM.
+func.func @upsampling3d_result(%x: tensor<?x2x3x?x3xf32>) {
+  // expected-error @+1 {{result #0 has type 'tensor<?x2x6x?x3xf32>' but its typing rule gives 'tensor<?x2x6x?x4xf32>'}}
+  %0 = relay.nn.upsampling3d %x {scale_d = 2.0 : f64, scale_w = 1.5 : f64} : (tensor<?x2x3x?x3xf32>) -> tensor<?x2x6x?x3xf32>
+  return
+}

@@ -1,5 +1,5 @@
 """Numerics of the Conv family (dialect/relay/RelayConvOps.td) on llvm-cpu
-against numpy: conv1d, conv2d, conv3d, conv2d_transpose. Helpers shared
+against numpy: conv1d, conv2d, conv3d, conv{1,2,3}d_transpose. Helpers shared
 with test_nn.py, test_pool.py and test_norm.py are in _nn_common.py.
 
 Every case is one ``func.func`` of ONE module compiled once (``iree-compile``
@@ -297,6 +297,70 @@ for name, xs, ws, dl, kl, to_oihw in [
     case(name, [x, w], relay.nn.conv2d(x, w, strides=(2, 1), padding=(1, 0), groups=3, channels=12,
                                        kernel_size=(3, 3), data_layout=dl, kernel_layout=kl),
          [[rand(*xs), rand(*ws)]], np_depthwise_convention)
+
+
+# conv1d_transpose / conv3d_transpose (TVM 0.19's), against explicit scatter loops
+def np_conv_transpose_nd(x, w, strides, lo, hi, dilation, output_padding, groups=1):
+    """x [N, C, S...], w [C, F/G, K...] (IO + spatial): input position p of channel c adds
+    x * w into output channel g * F/G + f at p * s + k * d; then lo/hi are cropped."""
+    n = x.ndim - 2
+    ins, ks = x.shape[2:], w.shape[2:]
+    c, fg = x.shape[1], w.shape[1]
+    cg = c // groups
+    full = [(ins[i] - 1) * strides[i] + dilation[i] * (ks[i] - 1) + 1 + output_padding[i] for i in range(n)]
+    out = np.zeros((x.shape[0], groups * fg) + tuple(full))
+    for ci in range(c):
+        for f in range(fg):
+            for kpos in itertools.product(*[range(k) for k in ks]):
+                for p in itertools.product(*[range(i) for i in ins]):
+                    q = tuple(p[i] * strides[i] + kpos[i] * dilation[i] for i in range(n))
+                    out[(slice(None), ci // cg * fg + f) + q] += x[(slice(None), ci) + p] * float(w[(ci, f) + kpos])
+    crop = tuple(slice(lo[i], full[i] - hi[i]) for i in range(n))
+    return out[(slice(None), slice(None)) + crop].astype(x.dtype)
+
+
+x, w = v("x", (2, 4, 6)), v("w", (4, 3, 3))
+case("conv1d_transpose", [x, w], relay.nn.conv1d_transpose(x, w, strides=2, padding=(1,), output_padding=(1,)),
+     [[rand(2, 4, 6), rand(4, 3, 3)]], lambda x, w: np_conv_transpose_nd(x, w, [2], [1], [1], [1], [1]))
+x, w = v("x", (1, 7, 4)), v("w", (4, 1, 5))
+case("conv1d_transpose_nwc_groups2_dil", [x, w],
+     relay.nn.conv1d_transpose(x, w, strides=3, padding=(2, 0), dilation=2, groups=2, data_layout="NWC",
+                               output_padding=(2,)),
+     [[rand(1, 7, 4), rand(4, 1, 5)]],
+     lambda x, w: np.moveaxis(np_conv_transpose_nd(np.moveaxis(x, -1, 1), w, [3], [2], [0], [2], [2], groups=2), 1, -1))
+x, w = v("x", (1, 3, 3, 4, 2)), v("w", (3, 2, 2, 3, 2))
+case("conv3d_transpose", [x, w],
+     relay.nn.conv3d_transpose(x, w, strides=(2, 1, 2), padding=(1, 0, 1), output_padding=(1, 0, 0)),
+     [[rand(1, 3, 3, 4, 2), rand(3, 2, 2, 3, 2)]],
+     lambda x, w: np_conv_transpose_nd(x, w, [2, 1, 2], [1, 0, 1], [1, 0, 1], [1, 1, 1], [1, 0, 0]))
+x, w = v("x", (1, 3, 3, 3, 4)), v("w", (4, 1, 2, 2, 2))
+case("conv3d_transpose_ndhwc_groups4_pad6", [x, w],
+     relay.nn.conv3d_transpose(x, w, strides=2, padding=(0, 1, 0, 1, 0, 2), groups=4, channels=4,
+                               data_layout="NDHWC"),
+     [[rand(1, 3, 3, 3, 4), rand(4, 1, 2, 2, 2)]],
+     lambda x, w: np.moveaxis(np_conv_transpose_nd(np.moveaxis(x, -1, 1), w, [2] * 3, [0, 1, 0], [1, 0, 2],
+                                                   [1] * 3, [0] * 3, groups=4), 1, -1))
+x, w = v("x", (1, 2, 5), "int8"), v("w", (2, 3, 2), "int8")
+case("conv1d_transpose_i8_out_i32", [x, w], relay.nn.conv1d_transpose(x, w, strides=2, out_dtype="int32"),
+     [[rand(1, 2, 5, lo=-100, hi=100, dtype="int8"), rand(2, 3, 2, lo=-100, hi=100, dtype="int8")]],
+     lambda x, w: np_conv_transpose_nd(x.astype("int32"), w.astype("int32"), [2], [0], [0], [1], [0]), EXACT)
+
+x, w = v("x", (Any(), 4, Any())), v("w", (4, 2, 3))
+case("conv1d_transpose_dil_outpad[?]", [x, w],
+     relay.nn.conv1d_transpose(x, w, strides=3, padding=(1, 2), dilation=2, output_padding=(2,)),
+     [[rand(1, 4, 5), rand(4, 2, 3)], [rand(3, 4, 8), rand(4, 2, 3)]],
+     lambda x, w: np_conv_transpose_nd(x, w, [3], [1], [2], [2], [2]))
+x, w = v("x", (2, 3, 6), "float32"), v("w", (5, 3, 2))
+case("conv1d_transpose_oiw_nwc_out", [x, w],
+     relay.nn.conv1d_transpose(x, w, strides=2, kernel_layout="OIW", out_layout="NWC", channels=5),
+     [[rand(2, 3, 6), rand(5, 3, 2)]],
+     lambda x, w: np.moveaxis(np_conv_transpose_nd(x, np.swapaxes(w, 0, 1), [2], [0], [0], [1], [0]), 1, -1))
+x, w = v("x", (2, 2, 3, 5, 1)), v("w", (2, 3, 2, 3, 1))
+case("conv3d_transpose_dil_odd", [x, w],
+     relay.nn.conv3d_transpose(x, w, strides=(1, 3, 2), padding=(0, 2, 0, 1, 0, 0), dilation=(2, 1, 3),
+                               output_padding=(1, 2, 1)),
+     [[rand(2, 2, 3, 5, 1), rand(2, 3, 2, 3, 1)]],
+     lambda x, w: np_conv_transpose_nd(x, w, [1, 3, 2], [0, 2, 0], [1, 0, 0], [2, 1, 3], [1, 2, 1]))
 
 # ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")

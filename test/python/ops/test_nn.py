@@ -1,6 +1,6 @@
 """Numerics of the NN family (dialect/relay/RelayNNOps.td) on llvm-cpu
 against numpy: matmul, batch_matmul, leaky_relu, prelu, gelu, dropout, pad,
-upsampling, depth_to_space, space_to_depth, dense, bias_add, batch_flatten.
+mirror_pad, upsampling, upsampling3d, depth_to_space, space_to_depth, dense, bias_add, batch_flatten.
 Convolutions,
 pooling and normalisation are in test_conv.py, test_pool.py, test_norm.py;
 the helpers the four files share are in _nn_common.py.
@@ -20,6 +20,7 @@ Cases whose name ends in ``[?]`` have a ``?`` dim and run at two sizes.
 """
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -273,6 +274,73 @@ case("nn.space_to_batch_nd(3-D block,int8)", [x],
 x = v("x", (12, 3, 3, 3))
 case("nn.batch_to_space_nd", [x], relay.nn.batch_to_space_nd(x, [2, 3], [[1, 0], [0, 3]]),
      [[rand(12, 3, 3, 3)]], lambda x: np_batch_to_space(x, [2, 3], [[1, 0], [0, 3]]), EXACT)
+
+# mirror_pad (numpy's reflect / symmetric) and upsampling3d (TVM 0.19's; topi's resize3d by
+# its per-output-voxel formula: each output coordinate mapped to the input, nearest floor /
+# round, or the 8 trilinear corners)
+x = v("x", (3, 4))
+case("mirror_pad_symmetric", [x], relay.nn.mirror_pad(x, ((2, 3), (4, 1))), [[rand(3, 4)]],
+     lambda x: np.pad(x, ((2, 3), (4, 1)), mode="symmetric"), EXACT)
+x = v("x", (Any(), 4, 5), "int32")
+case("mirror_pad_reflect_i32[?]", [x], relay.nn.mirror_pad(x, ((0, 0), (3, 1), (2, 4)), mode="REFLECT"),
+     [[rand(1, 4, 5, lo=-50, hi=50, dtype="int32")], [rand(3, 4, 5, lo=-50, hi=50, dtype="int32")]],
+     lambda x: np.pad(x, ((0, 0), (3, 1), (2, 4)), mode="reflect"), EXACT)
+
+
+def np_resize3d(x, size, method, mode):
+    """x [N, C, D, H, W] -> [N, C, *size] by topi's resize3d formulas, one voxel at a time."""
+    ins = x.shape[2:]
+
+    def coord(o, n_in, n_out):
+        scale = n_in / n_out
+        if mode == "half_pixel":
+            return (o + 0.5) * scale - 0.5
+        if mode == "align_corners":
+            return o * (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+        return o * scale
+    out = np.zeros(x.shape[:2] + tuple(size))
+    for o in itertools.product(*[range(s) for s in size]):
+        c = [coord(o[i], ins[i], size[i]) for i in range(3)]
+        if method == "nearest_neighbor":
+            idx = [min(max(int(np.floor(ci + 1e-5) if mode != "align_corners" else np.floor(ci + 0.5)), 0),
+                       ins[i] - 1) for i, ci in enumerate(c)]
+            out[(slice(None), slice(None)) + o] = x[(slice(None), slice(None)) + tuple(idx)]
+            continue
+        acc = 0.0
+        for corner in itertools.product((0, 1), repeat=3):
+            wgt, idx = 1.0, []
+            for i in range(3):
+                f = np.floor(c[i])
+                wgt *= (c[i] - f) if corner[i] else (1 - (c[i] - f))
+                idx.append(min(max(int(f) + corner[i], 0), ins[i] - 1))
+            acc = acc + wgt * x[(slice(None), slice(None)) + tuple(idx)].astype(np.float64)
+        out[(slice(None), slice(None)) + o] = acc
+    return out.astype(x.dtype)
+
+
+x = v("x", (1, 2, 3, 4, 2))
+case("upsampling3d_nearest", [x], relay.nn.upsampling3d(x, 2, 1.5, 2), [[rand(1, 2, 3, 4, 2)]],
+     lambda x: np_resize3d(x, (6, 6, 4), "nearest_neighbor", "half_pixel"), EXACT)
+x = v("x", (1, 3, 4, 2, 2))
+case("upsampling3d_trilinear_ndhwc", [x],
+     relay.nn.upsampling3d(x, 1.5, 2, 2.5, layout="NDHWC", method="trilinear"), [[rand(1, 3, 4, 2, 2)]],
+     lambda x: np.moveaxis(np_resize3d(np.moveaxis(x, -1, 1), (4, 8, 5), "trilinear", "half_pixel"), 1, -1),
+     dict(rtol=1e-4, atol=1e-5))
+x = v("x", (2, 1, 2, 3, 3))
+case("upsampling3d_trilinear_align_corners", [x],
+     relay.nn.upsampling3d(x, 2, 2, 1, method="trilinear", coordinate_transformation_mode="align_corners"),
+     [[rand(2, 1, 2, 3, 3)]], lambda x: np_resize3d(x, (4, 6, 3), "trilinear", "align_corners"),
+     dict(rtol=1e-4, atol=1e-5))
+
+x = v("x", (Any(), 3))
+case("mirror_pad_symmetric_padded_dim[?]", [x], relay.nn.mirror_pad(x, ((2, 1), (1, 3))),
+     [[rand(2, 3)], [rand(5, 3)]], lambda x: np.pad(x, ((2, 1), (1, 3)), mode="symmetric"), EXACT)
+x = v("x", (Any(), 2, 3, 3, 4))
+# 3 × 1.5 = 4.5 -> 4 and 3 × 2.5 = 7.5 -> 8: sizes round half to even, as TVM's
+case("upsampling3d_nearest_asymmetric_batch[?]", [x],
+     relay.nn.upsampling3d(x, 1.5, 2.5, 0.5, coordinate_transformation_mode="asymmetric"),
+     [[rand(1, 2, 3, 3, 4)], [rand(2, 2, 3, 3, 4)]],
+     lambda x: np_resize3d(x, (4, 8, 2), "nearest_neighbor", "asymmetric"), EXACT)
 
 # ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")
