@@ -309,7 +309,15 @@ Value winogradTiles(OpBuilder &b, Location loc, Value input, Value uMatrix,
 ///   112x112x128 (29 MB)       0.51x   0.43-0.47   0.48    0.48
 ///   224x224x64 (58 MB)        1.02x   0.57        0.53
 /// while whole transforms of 7.2-14.4 MB ran 0.43-0.66x (56x56x256 -> 256:
-/// 13.0 ms whole, 14.2 in 2 bands).
+/// 13.0 ms whole, 14.2 in 2 bands). Each chunk puts its blocks in place
+/// and is inserted into the result, so an elementwise consumer cannot
+/// fuse with it: in a pre-activation ResNet block the residual add then
+/// fuses into the 1x1 shortcut's data-tiled matmul, which IREE 3.13 fails
+/// to compile ("large vector sizes"), and relay.compile retries with
+/// global data tiling (ResNet-18 batch 8: compile 19 -> 59 s, one thread
+/// 208 -> 193 ms). Joining all chunks' blocks by tensor.concat before one
+/// transpose (which the add fuses into) compiles, but ran 224x224x64 at
+/// 1.14x the direct form's time (2026-12-06).
 constexpr int64_t kWinogradWholeBytes = 16 << 20;
 constexpr int64_t kWinogradChunkBytes = 4 << 20;
 
