@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "NNUtils.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 using namespace mlir;
 using namespace mlir::relay;
 using namespace mlir::relay::rel;
@@ -27,6 +29,24 @@ applyKernelSize(ErrorSite site, std::optional<ArrayRef<int64_t>> kernelSize,
                               << " ≠ weight spatial dims " << shapeStr(kernel)
                               << " (layout " << kernelLayout << ")";
   kernel.assign(kernelSize->begin(), kernelSize->end());
+  return success();
+}
+
+/// An error unless dilation × (kernel - 1) + 1 along each dim fits int64
+/// (the fuzzer's dilation 2^62 made the lowering build a negative size).
+static LogicalResult checkDilatedKernel(ErrorSite site,
+                                        ArrayRef<int64_t> kernel,
+                                        ArrayRef<int64_t> dilation,
+                                        StringRef letters) {
+  for (auto [d, k] : llvm::enumerate(kernel)) {
+    if (isAny(k) || k < 1)
+      continue;
+    std::optional<int64_t> span = llvm::checkedMul(dilation[d], k - 1);
+    if (!span || !llvm::checkedAdd(*span, int64_t(1)))
+      return site.emitError()
+             << "dilated kernel along " << letters.substr(d, 1) << ": dilation "
+             << dilation[d] << " × (" << k << " - 1) + 1 overflows int64";
+  }
   return success();
 }
 
@@ -144,6 +164,8 @@ relay::inferConv(ErrorSite site, Type dataType, Type weightType, unsigned n,
     kernel.push_back(weightDim(2 + d));
   if (failed(applyKernelSize(site, kernelSize, kernel, kernelLayout)))
     return failure();
+  if (failed(checkDilatedKernel(site, kernel, dilation, spatialLetters(n))))
+    return failure();
   SmallVector<int64_t> canon = {batch, *outChannels};
   for (unsigned d = 0; d < n; ++d) {
     int64_t in = dataDim(2 + d);
@@ -243,6 +265,8 @@ FailureOr<Type> relay::inferConvTranspose(
   for (unsigned d = 0; d < n; ++d)
     kernel.push_back(weightDim(2 + d));
   if (failed(applyKernelSize(site, kernelSize, kernel, kernelLayout)))
+    return failure();
+  if (failed(checkDilatedKernel(site, kernel, dilation, sp)))
     return failure();
   SmallVector<int64_t> canon = {batch, outChannels};
   for (unsigned d = 0; d < n; ++d) {

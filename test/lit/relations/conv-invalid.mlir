@@ -531,3 +531,21 @@ func.func @conv3d_transpose_result(%x: tensor<?x4x3x3x3xf32>, %w: tensor<4x2x3x3
   %0 = relay.nn.conv3d_transpose %x, %w : (tensor<?x4x3x3x3xf32>, tensor<4x2x3x3x3xf32>) -> tensor<?x2x5x5x4xf32>
   return
 }
+
+// -----
+
+// test_fuzz_mlir mutant 14:28: a dilation of 2^62 on `?` spatial dims made
+// the lowering build a negative size; the typing rule refuses it.
+func.func @conv2d_dilation_overflow(%x: tensor<?x?x?x3xf32>, %w: tensor<3x3x3x8xf32>) {
+  // expected-error @+1 {{dilated kernel along H: dilation 4611686018427387904 × (3 - 1) + 1 overflows int64}}
+  %0 = relay.nn.conv2d %x, %w {dilation = array<i64: 4611686018427387904, 2>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<?x?x?x3xf32>, tensor<3x3x3x8xf32>) -> tensor<?x?x?x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_transpose_dilation_overflow(%x: tensor<1x4x?xf32>, %w: tensor<4x2x5xf32>) {
+  // expected-error @+1 {{dilated kernel along W: dilation 4611686018427387904 × (5 - 1) + 1 overflows int64}}
+  %0 = relay.nn.conv1d_transpose %x, %w {dilation = array<i64: 4611686018427387904>} : (tensor<1x4x?xf32>, tensor<4x2x5xf32>) -> tensor<1x2x?xf32>
+  return
+}
