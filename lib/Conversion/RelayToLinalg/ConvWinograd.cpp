@@ -178,23 +178,15 @@ DenseElementsAttr transformedFilter(DenseElementsAttr weight,
       values);
 }
 
-/// The convolution of the tiles of `input` (NHWC, extended with zeros to
-/// whole tiles: [N, m*TH + 2, m*TW + 2, C]) with the filter whose
-/// transform is `uMatrix` [n*n, C, F]: the whole-tile image
-/// [N, m*TH, m*TW, F].
-Value winogradTiles(OpBuilder &b, Location loc, Value input, Value uMatrix,
-                    const WinogradMatrices &w, int64_t batch,
-                    OpFoldResult batchSize, int64_t th, int64_t tw) {
+/// The input transform: V[a][b] = (B^T d B)[a][b] for every tile (row-major
+/// in (a, b), each [N, TH, TW, C] of `tileType`), where d[i][j] is the
+/// strided slice of `input` holding every tile's (i, j) element.
+SmallVector<Value> inputTransform(OpBuilder &b, Location loc, Value input,
+                                  const WinogradMatrices &w,
+                                  RankedTensorType tileType,
+                                  ArrayRef<OpFoldResult> tileSizes) {
   const int64_t m = w.m, n = w.n;
-  auto uType = cast<RankedTensorType>(uMatrix.getType());
-  Type elem = uType.getElementType();
-  int64_t ch = uType.getDimSize(1), f = uType.getDimSize(2);
   auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
-
-  // input transform: d[i][j] = the (i, j) element of every tile, [N, TH, TW, C]
-  auto tileType = RankedTensorType::get({batch, th, tw, ch}, elem);
-  SmallVector<OpFoldResult> tileSizes = {batchSize, index(th), index(tw),
-                                         index(ch)};
   SmallVector<Value> d;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j)
@@ -227,6 +219,64 @@ Value winogradTiles(OpBuilder &b, Location loc, Value input, Value uMatrix,
                             return out;
                           }));
   }
+  return v;
+}
+
+/// The output transform: Y[p][q] = (A^T M A)[p][q] for every tile (row-major
+/// in (p, q), each of `blockType`), from the products `perTile`
+/// [n*n, N, TH, TW, F].
+SmallVector<Value> outputTransform(OpBuilder &b, Location loc, Value perTile,
+                                   const WinogradMatrices &w,
+                                   RankedTensorType blockType,
+                                   ArrayRef<OpFoldResult> blockSizes) {
+  const int64_t m = w.m, n = w.n;
+  auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+  SmallVector<Value> mParts;
+  for (int64_t k = 0; k < n * n; ++k)
+    mParts.push_back(tensor::ExtractSliceOp::create(
+        b, loc, blockType, perTile,
+        {index(k), index(0), index(0), index(0), index(0)},
+        {index(1), blockSizes[0], blockSizes[1], blockSizes[2], blockSizes[3]},
+        {index(1), index(1), index(1), index(1), index(1)}));
+  return multiResultMap(
+      b, loc, blockType, blockSizes, mParts, m * m,
+      [&](OpBuilder &nb, Location nl, ValueRange x) {
+        SmallVector<Value> out;
+        for (int64_t p = 0; p < m; ++p) {
+          // Z[p][c] = sum_a A^T[p][a] M[a][c]
+          SmallVector<Value> z;
+          for (int64_t c = 0; c < n; ++c) {
+            SmallVector<Value> column;
+            for (int64_t a = 0; a < n; ++a)
+              column.push_back(x[a * n + c]);
+            z.push_back(
+                linearCombination(nb, nl, w.at.slice(p * n, n), column));
+          }
+          for (int64_t q = 0; q < m; ++q)
+            out.push_back(linearCombination(nb, nl, w.at.slice(q * n, n), z));
+        }
+        return out;
+      });
+}
+
+/// The convolution of the tiles of `input` (NHWC, extended with zeros to
+/// whole tiles: [N, m*TH + 2, m*TW + 2, C]) with the filter whose
+/// transform is `uMatrix` [n*n, C, F]: the whole-tile image
+/// [N, m*TH, m*TW, F].
+Value winogradTiles(OpBuilder &b, Location loc, Value input, Value uMatrix,
+                    const WinogradMatrices &w, int64_t batch,
+                    OpFoldResult batchSize, int64_t th, int64_t tw) {
+  const int64_t m = w.m, n = w.n;
+  auto uType = cast<RankedTensorType>(uMatrix.getType());
+  Type elem = uType.getElementType();
+  int64_t ch = uType.getDimSize(1), f = uType.getDimSize(2);
+  auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+
+  // input transform, [n*n, N*TH*TW, C]
+  auto tileType = RankedTensorType::get({batch, th, tw, ch}, elem);
+  SmallVector<OpFoldResult> tileSizes = {batchSize, index(th), index(tw),
+                                         index(ch)};
+  SmallVector<Value> v = inputTransform(b, loc, input, w, tileType, tileSizes);
   int64_t tileCount =
       ShapedType::isDynamic(batch) ? ShapedType::kDynamic : batch * th * tw;
   OpFoldResult tiles =
@@ -257,32 +307,8 @@ Value winogradTiles(OpBuilder &b, Location loc, Value input, Value uMatrix,
       expandTo(b, loc, products, perTileType,
                ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4}},
                {index(n * n), batchSize, index(th), index(tw), index(f)});
-  SmallVector<Value> mParts;
-  for (int64_t k = 0; k < n * n; ++k)
-    mParts.push_back(tensor::ExtractSliceOp::create(
-        b, loc, blockType, perTile,
-        {index(k), index(0), index(0), index(0), index(0)},
-        {index(1), batchSize, index(th), index(tw), index(f)},
-        {index(1), index(1), index(1), index(1), index(1)}));
-  SmallVector<Value> y = multiResultMap(
-      b, loc, blockType, blockSizes, mParts, m * m,
-      [&](OpBuilder &nb, Location nl, ValueRange x) {
-        SmallVector<Value> out;
-        for (int64_t p = 0; p < m; ++p) {
-          // Z[p][c] = sum_a A^T[p][a] M[a][c]
-          SmallVector<Value> z;
-          for (int64_t c = 0; c < n; ++c) {
-            SmallVector<Value> column;
-            for (int64_t a = 0; a < n; ++a)
-              column.push_back(x[a * n + c]);
-            z.push_back(
-                linearCombination(nb, nl, w.at.slice(p * n, n), column));
-          }
-          for (int64_t q = 0; q < m; ++q)
-            out.push_back(linearCombination(nb, nl, w.at.slice(q * n, n), z));
-        }
-        return out;
-      });
+  SmallVector<Value> y =
+      outputTransform(b, loc, perTile, w, blockType, blockSizes);
 
   // the m x m blocks in place: [m, m, N, TH, TW, F] -> [N, TH, m, TW, m, F]
   Value yStacked = stackParts(b, loc, y, blockType, blockSizes);
