@@ -219,24 +219,38 @@ def _slug(system: str) -> str:
     return system.replace("/", "-")
 
 
+def _iree_call(vmfb: Path, inputs: List[np.ndarray]) -> Callable[[], List[np.ndarray]]:
+    """One call of the module's main with ``inputs``, on the faster of IREE's CPU drivers
+    (``local-task`` with THREADS workers, or ``local-sync``), chosen as relay-mlir's
+    ``driver="auto"`` chooses (relay_mlir.runtime.choose_cpu_driver); both IREE systems get it."""
+    import iree.runtime as rt
+    from relay_mlir.runtime import CPU_DRIVERS, choose_cpu_driver
+    rt.flags.parse_flags(f"--task_topology_max_group_count={THREADS}")
+    calls = {}
+    for driver in CPU_DRIVERS:
+        ctx = rt.SystemContext(config=rt.Config(driver))
+        vm = rt.VmModule.mmap(ctx.instance, str(vmfb))
+        ctx.add_vm_module(vm)
+        names = [n for n in vm.function_names if not n.startswith("__") and not n.endswith("$async")]
+        fn = ctx.modules[vm.name]["main" if "main" in names else names[0]]
+
+        def call(fn=fn, ctx=ctx):
+            res = fn(*inputs)
+            res = res if isinstance(res, (tuple, list)) else (res,)
+            return [np.array(r.to_host(), copy=True) if hasattr(r, "to_host") else np.asarray(r) for r in res]
+        calls[driver] = call
+    driver, medians = choose_cpu_driver(calls)
+    print(f"{vmfb.name}: {driver} ({', '.join(f'{d} {m * 1e3:.3f} ms' for d, m in medians.items())})",
+          file=sys.stderr)
+    return calls[driver]
+
+
 def child_run(system: str, model: Model, wd: Path) -> int:
     """Loads ``model``'s artifact for ``system`` and serves timing requests (see _protocol)."""
     inputs = P.make_inputs(model.inputs)
     t0 = time.perf_counter()
     if system in ("relay-mlir", "relay-mlir/onnx", "iree-onnx"):
-        import iree.runtime as rt
-        rt.flags.parse_flags(f"--task_topology_max_group_count={THREADS}")
-        cfg = rt.Config("local-task")
-        ctx = rt.SystemContext(config=cfg)
-        vm = rt.VmModule.mmap(ctx.instance, str(wd / f"{_slug(system)}.vmfb"))
-        ctx.add_vm_module(vm)
-        names = [n for n in vm.function_names if not n.startswith("__") and not n.endswith("$async")]
-        fn = ctx.modules[vm.name]["main" if "main" in names else names[0]]
-
-        def call():
-            res = fn(*inputs)
-            res = res if isinstance(res, (tuple, list)) else (res,)
-            return [np.array(r.to_host(), copy=True) if hasattr(r, "to_host") else np.asarray(r) for r in res]
+        call = _iree_call(wd / f"{_slug(system)}.vmfb", inputs)
     elif system == "onnxruntime":
         import onnxruntime as ort
         so = ort.SessionOptions()

@@ -60,7 +60,9 @@ def profile(vmfb: Path, inputs: List[Path], runs: int, tool_dir: Path) -> Dict[s
     for line in stats.splitlines():
         row = json.loads(line)
         name = row.get("function_name")
-        if row.get("type") != "statistics_row" or not name or not row.get("has_timing"):
+        # one row per function (local-task also writes one per command-buffer site of it,
+        # which would overwrite the function's total with one site's)
+        if row.get("row_type") != "host_execution_function" or not name or not row.get("has_timing"):
             continue
         # the fastest of the runs: the least disturbed by other load on the machine
         out[name] = (row["sample_count"] / runs, row["minimum_duration_ns"] * row["sample_count"] / runs / 1e6)

@@ -38,7 +38,7 @@ from .errors import CompileError, Diagnostic, diagnostics_from_text
 from .expr import Function
 from .lowering_request import PIPELINE, lowering_pipeline, main_layout  # noqa: F401  (compiler's API)
 from .module import IRModule
-from .runtime import Executable
+from .runtime import AUTO_DRIVER, Executable
 from . import weight_parameters
 from .targets import (_DATA_TILING, _GLOBAL_DATA_TILING, _GPU_LOOPS, _KEEP_F64, _RUN_TIME_ROWS,  # noqa: F401
                       TARGETS, Target, get_target)
@@ -369,6 +369,13 @@ def _names_phase(extra_args: Sequence[str]) -> bool:
                for a in extra_args)
 
 
+def default_driver(target: Target, has_loop: bool) -> str:
+    """The driver ``compile`` runs ``target``'s code on (see its ``driver``)."""
+    if target.driver != "local-task":
+        return target.driver
+    return "local-sync" if has_loop else AUTO_DRIVER
+
+
 def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A001
             params: Optional[Mapping[str, np.ndarray]] = None,
             extra_args: Sequence[str] = (), source_name: Optional[str] = None,
@@ -383,8 +390,10 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
         ``"rocm"`` (gfx942).
       params: binds parameters of ``main`` by name to numpy constants.
       extra_args: more ``iree-compile`` flags.
-      driver: the IREE driver to run on; by default the target's
-        (``local-task`` for llvm-cpu), except that a program with loops
+      driver: the IREE driver to run on; by default the target's; for
+        llvm-cpu ``"auto"`` (``Executable``: the first call measures
+        ``local-task``, a worker per core, against ``local-sync``, the
+        calling thread, and keeps the faster), except that a program with loops
         (recursion made iterative: Relay's loops, training loops) runs on
         ``local-sync``: its steps are small dispatches whose hand-off to the
         task pool costs more than they do (bench/LANGUAGE.md), and on IREE
@@ -423,9 +432,7 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
     vmfb = _iree_compile(low, tgt, extra_args)
     t2 = time.perf_counter()
     if driver is None:
-        driver = tgt.driver
-        if driver == "local-task" and low.has_loop:
-            driver = "local-sync"
+        driver = default_driver(tgt, low.has_loop)
     exe = Executable(bytes(vmfb), driver=driver, target=tgt.name, result_dtypes=low.result_dtypes,
                      result_layout=low.layout)
     exe.compile_time_s = t2 - t0

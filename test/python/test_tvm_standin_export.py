@@ -107,7 +107,7 @@ def test_loaded_library_runs_with_iree_run_module(exported, tmp_path):
 def test_metadata_of_the_file(exported):
     vmfb, meta = package.read_package(exported)
     assert meta["format_version"] == package.FORMAT_VERSION == 1
-    assert (meta["kind"], meta["target"], meta["driver"]) == ("graph", "llvm-cpu", "local-task")
+    assert (meta["kind"], meta["target"], meta["driver"]) == ("graph", "llvm-cpu", "auto")
     assert meta["inputs"] == [{"name": "data", "shape": [1, 3, 8, 8], "dtype": "float32"}]
     assert meta["outputs"] == [{"name": "output0", "shape": [1, 4], "dtype": "float32"}]
     assert sorted(meta["bound_params"]) == ["bias", "weight"]

@@ -98,7 +98,7 @@ def write_library(path: "os.PathLike[str] | str", exe, kind: str, fields: Dict[s
     if hasattr(exe, "describe"):
         meta = dict(fields, kind=kind, target=MULTI_DEVICE, multi_device=exe.describe())
     else:
-        meta = dict(fields, kind=kind, target=exe.target, driver=exe.driver,
+        meta = dict(fields, kind=kind, target=exe.target, driver=exe.requested_driver,
                     result_dtypes=exe.result_dtypes)
     write_package(path, exe.vmfb, meta)
 
@@ -122,7 +122,7 @@ def read_library(path: "os.PathLike[str] | str"):
     import iree.runtime as rt
 
     from ...compiler import TARGETS
-    from ...runtime import Executable
+    from ...runtime import AUTO_DRIVER, CPU_DRIVERS, Executable
 
     vmfb, meta = read_package(path)
     path = os.fspath(path)
@@ -136,7 +136,7 @@ def read_library(path: "os.PathLike[str] | str"):
         raise ValueError(f"load_module: '{path}' was built for target {target!r}, which this "
                          f"relay-mlir does not know (it knows {', '.join(TARGETS)})")
     have = rt.query_available_drivers()
-    if driver not in have:
+    if driver not in have and not (driver == AUTO_DRIVER and set(CPU_DRIVERS) <= set(have)):
         raise ValueError(f"load_module: '{path}' was built for target {target}, whose IREE "
                          f"driver {driver!r} this process does not have (it has: {', '.join(have)})")
     exe = Executable(vmfb, driver=str(driver), target=str(target),
