@@ -9,8 +9,9 @@
 //                        rewritten (relay level) to the grouped [C*M, 1, ...]
 //   Conv2DKernelLayoutNormalize  other kernel layouts (OHWI, ...): the weight
 //                        layout_transformed to OIHW (NCHW) or HWIO (NHWC)
-//   Conv2DWinograd       NHWC/HWIO float32 3x3 at stride 1, static sizes,
-//                        a constant kernel: Winograd F(4x4, 3x3) or
+//   Conv2DWinograd       NHWC/HWIO float32 or i8 x i8 -> i32 3x3 at stride
+//                        1, static sizes, a constant kernel: Winograd
+//                        F(4x4, 3x3) or F(2x2, 3x3), integers exactly in
 //                        F(2x2, 3x3) (ConvWinograd.cpp)
 //   Conv2DIm2colMatmul   NHWC/HWIO float, static kernel, static image
 //                        size, small maps: im2col + linalg.matmul
@@ -494,14 +495,30 @@ int64_t winogradTile(int64_t batch, int64_t oh, int64_t ow, int64_t ch,
   return 4;
 }
 
-/// NHWC/HWIO float32 3x3 convolutions at stride 1 without dilation, with
-/// a constant kernel, a static image size and batch, at least
-/// kWinogradMinChannels in and out, and transforms within
-/// kWinogradMaxTransformBytes (winogradTile): Winograd F(4x4, 3x3) or F(2x2,
-/// 3x3) (winogradConv2D). Float32 results differ from the direct form's by
-/// rounding: measured max error / max |result| 5.7e-7 with F(2x2), 3e-6
-/// to 5e-6 with F(4x4) (entries up to 8 and fractions of 24), the direct
-/// form 5e-7 to 1.2e-6 (test_conv_winograd.py).
+/// Whether an i8 x i8 -> i32 convolution with the constant HWIO `weight`
+/// has results 4x whose magnitude fits in i32 whatever its input: the
+/// integer F(2x2, 3x3) computes 4x the convolution mod 2^32
+/// (ConvWinograd.cpp). Per output channel, |result| <= 128 * sum |w|.
+bool integerWinogradFits(DenseElementsAttr weight) {
+  auto type = cast<RankedTensorType>(weight.getType());
+  int64_t f = type.getDimSize(3);
+  SmallVector<int64_t> sums(f, 0);
+  int64_t k = 0;
+  for (APInt w : weight.getValues<APInt>())
+    sums[k++ % f] += std::abs(w.getSExtValue());
+  int64_t most = *llvm::max_element(sums);
+  return 4 * 128 * most < (int64_t(1) << 31);
+}
+
+/// NHWC/HWIO 3x3 convolutions at stride 1 without dilation, with a constant
+/// kernel, a static image size and batch, at least kWinogradMinChannels in
+/// and out, and transforms within kWinogradMaxTransformBytes: Winograd
+/// (winogradConv2D). Float32: F(4x4, 3x3) or F(2x2, 3x3) (winogradTile);
+/// results differ from the direct form's by rounding: measured max error /
+/// max |result| 5.7e-7 with F(2x2), 3e-6 to 5e-6 with F(4x4) (entries up to
+/// 8 and fractions of 24), the direct form 5e-7 to 1.2e-6
+/// (test_conv_winograd.py). i8 x i8 -> i32 (quantized models): F(2x2, 3x3)
+/// in i16/i32, the direct form's exact result (integerWinogradFits).
 struct Conv2DWinograd : Conv2DStrategy {
   using Conv2DStrategy::Conv2DStrategy;
   LogicalResult
@@ -515,8 +532,8 @@ struct Conv2DWinograd : Conv2DStrategy {
         llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }) ||
         llvm::any_of(op.getDilation(), [](int64_t d) { return d != 1; }))
       return rewriter.notifyMatchFailure(op, "not 3x3 at stride 1");
-    if (!resultType.getElementType().isF32())
-      return rewriter.notifyMatchFailure(op, "not float32");
+    if (!resultType.getElementType().isF32() && !isInteger(op, resultType))
+      return rewriter.notifyMatchFailure(op, "not float32 or i8 x i8 -> i32");
     if (!resultType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "run-time image size or batch");
     DenseElementsAttr weight;
@@ -527,6 +544,9 @@ struct Conv2DWinograd : Conv2DStrategy {
         weightType.getDimSize(3) < kWinogradMinChannels)
       return rewriter.notifyMatchFailure(op, "fewer channels than "
                                              "kWinogradMinChannels");
+    if (isInteger(op, resultType) && !integerWinogradFits(weight))
+      return rewriter.notifyMatchFailure(
+          op, "integer weights whose results could overflow i32 times 4");
     if (!tile(resultType, weightType))
       return rewriter.notifyMatchFailure(
           op, "transforms larger than kWinogradMaxTransformBytes");
@@ -539,9 +559,25 @@ struct Conv2DWinograd : Conv2DStrategy {
     return winogradConv2D(b, op.getLoc(), c.padded, weight, c.resultType,
                           c.outSizes, tile(c.resultType, c.weightType));
   }
+  static bool isInteger(Conv2DOp op, RankedTensorType result) {
+    return result.getElementType().isInteger(32) &&
+           cast<ShapedType>(op.getData().getType())
+               .getElementType()
+               .isInteger(8) &&
+           cast<ShapedType>(op.getWeight().getType())
+               .getElementType()
+               .isInteger(8);
+  }
   static int64_t tile(RankedTensorType result, RankedTensorType weight) {
     ArrayRef<int64_t> r = result.getShape();
-    return winogradTile(r[0], r[1], r[2], weight.getDimSize(2), r[3],
+    int64_t ch = weight.getDimSize(2);
+    if (isa<IntegerType>(result.getElementType())) // F(2x2) only, i16/i32
+      return 16 * r[0] * llvm::divideCeil(r[1], 2) * llvm::divideCeil(r[2], 2) *
+                         (ch + r[3]) * 4 >
+                     kWinogradMaxTransformBytes
+                 ? 0
+                 : 2;
+    return winogradTile(r[0], r[1], r[2], ch, r[3],
                         result.getElementTypeBitWidth() / 8);
   }
 };

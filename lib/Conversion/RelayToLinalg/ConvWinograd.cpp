@@ -28,6 +28,16 @@
 // entries: their bodies are straight-line adds, subtractions and a few
 // multiplications (zero entries skipped), not reductions.
 //
+// Integer convolutions (i8 x i8 -> i32, quantized models) use F(2x2, 3x3)
+// exactly: B^T and A^T are 0/+-1, and 2G is integral, so the filter is
+// transformed as (2G) g (2G)^T (4x the true transform, |u| <= 9 * 128,
+// i16), the input tiles in i16 (|v| <= 4 * 128), the products accumulate in
+// i32, the output transform adds in i32 and the result, 4x the convolution,
+// is shifted right by 2. Every step after the i16 operands is a ring
+// operation mod 2^32, so intermediate wrap-arounds cancel whenever the
+// result fits in i32 (checked from the weights by the pattern): the same
+// bits as the direct form.
+//
 //===----------------------------------------------------------------------===//
 #include "DynamicUtils.h"
 #include "Utils.h"
@@ -76,27 +86,38 @@ WinogradMatrices winogradMatrices(int64_t m) {
 constexpr int64_t kMaxTransformResults = 16;
 
 /// sum_k coefs[k] * xs[k] (zero coefficients skipped, +-1 as an add or a
-/// subtraction).
+/// subtraction); integer `xs` take integral coefficients.
 Value linearCombination(OpBuilder &b, Location loc, ArrayRef<double> coefs,
                         ArrayRef<Value> xs) {
+  Type type = xs.front().getType();
+  bool isFloat = isa<FloatType>(type);
+  auto add = [&](Value x, Value y) -> Value {
+    return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+                   : arith::AddIOp::create(b, loc, x, y).getResult();
+  };
+  auto sub = [&](Value x, Value y) -> Value {
+    return isFloat ? arith::SubFOp::create(b, loc, x, y).getResult()
+                   : arith::SubIOp::create(b, loc, x, y).getResult();
+  };
   Value sum;
   for (auto [coef, x] : llvm::zip_equal(coefs, xs)) {
     if (coef == 0)
       continue;
     if (coef == 1 || coef == -1) {
       if (!sum)
-        sum = coef == 1 ? x : arith::NegFOp::create(b, loc, x).getResult();
-      else if (coef == 1)
-        sum = arith::AddFOp::create(b, loc, sum, x);
+        sum = coef == 1 ? x
+              : isFloat ? arith::NegFOp::create(b, loc, x).getResult()
+                        : sub(scalarConst(b, loc, type, 0.0), x);
       else
-        sum = arith::SubFOp::create(b, loc, sum, x);
+        sum = coef == 1 ? add(sum, x) : sub(sum, x);
       continue;
     }
-    Value term = arith::MulFOp::create(b, loc, x,
-                                       scalarConst(b, loc, x.getType(), coef));
-    sum = sum ? arith::AddFOp::create(b, loc, sum, term).getResult() : term;
+    Value c = scalarConst(b, loc, type, coef);
+    Value term = isFloat ? arith::MulFOp::create(b, loc, x, c).getResult()
+                         : arith::MulIOp::create(b, loc, x, c).getResult();
+    sum = sum ? add(sum, term) : term;
   }
-  return sum ? sum : scalarConst(b, loc, xs.front().getType(), 0.0);
+  return sum ? sum : scalarConst(b, loc, type, 0.0);
 }
 
 /// A parallel linalg.generic over `type`'s iteration space (all maps the
@@ -140,42 +161,57 @@ Value stackParts(OpBuilder &b, Location loc, ArrayRef<Value> parts,
   return tensor::ConcatOp::create(b, loc, /*dim=*/0, units);
 }
 
-/// The constant filter transform U [n*n, C, F] of a 3x3 HWIO float
-/// `weight` (computed in double, rounded once to `elem`).
+/// The constant filter transform U [n*n, C, F] of a 3x3 HWIO `weight`,
+/// computed in double with G scaled by `gScale`: a float rounded once to
+/// `elem`, or an integer one (exact: the caller checked the range) as
+/// `elem`.
 DenseElementsAttr transformedFilter(DenseElementsAttr weight,
-                                    const WinogradMatrices &w, FloatType elem) {
+                                    const WinogradMatrices &w, Type elem,
+                                    double gScale) {
   auto type = cast<RankedTensorType>(weight.getType());
   int64_t n = w.n, cf = type.getDimSize(2) * type.getDimSize(3);
   SmallVector<double> g; // g[(i*3 + j)*cf + k]
   g.reserve(9 * cf);
-  for (APFloat x : weight.getValues<APFloat>())
-    g.push_back(x.convertToDouble());
+  if (isa<FloatType>(type.getElementType()))
+    for (APFloat x : weight.getValues<APFloat>())
+      g.push_back(x.convertToDouble());
+  else
+    for (APInt x : weight.getValues<APInt>())
+      g.push_back(static_cast<double>(x.getSExtValue()));
   // rows: r[(a*3 + j)*cf + k] = sum_i G[a][i] g[i][j][k]
   SmallVector<double> r(n * 3 * cf, 0.0), u(n * n * cf, 0.0);
   for (int64_t a = 0; a < n; ++a)
     for (int64_t i = 0; i < 3; ++i)
-      if (double c = w.g[a * 3 + i])
+      if (double c = gScale * w.g[a * 3 + i])
         for (int64_t j = 0; j < 3; ++j)
           for (int64_t k = 0; k < cf; ++k)
             r[(a * 3 + j) * cf + k] += c * g[(i * 3 + j) * cf + k];
   for (int64_t a = 0; a < n; ++a)
     for (int64_t bb = 0; bb < n; ++bb)
       for (int64_t j = 0; j < 3; ++j)
-        if (double c = w.g[bb * 3 + j])
+        if (double c = gScale * w.g[bb * 3 + j])
           for (int64_t k = 0; k < cf; ++k)
             u[(a * n + bb) * cf + k] += c * r[(a * 3 + j) * cf + k];
+  auto uType = RankedTensorType::get(
+      {n * n, type.getDimSize(2), type.getDimSize(3)}, elem);
+  if (auto intType = dyn_cast<IntegerType>(elem)) {
+    SmallVector<APInt> values;
+    values.reserve(u.size());
+    for (double x : u)
+      values.push_back(APInt(intType.getWidth(), static_cast<int64_t>(x),
+                             /*isSigned=*/true));
+    return DenseElementsAttr::get(uType, values);
+  }
   SmallVector<APFloat> values;
   values.reserve(u.size());
   for (double x : u) {
     APFloat v(x);
     bool lost;
-    v.convert(elem.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    v.convert(cast<FloatType>(elem).getFloatSemantics(),
+              APFloat::rmNearestTiesToEven, &lost);
     values.push_back(v);
   }
-  return DenseElementsAttr::get(
-      RankedTensorType::get({n * n, type.getDimSize(2), type.getDimSize(3)},
-                            elem),
-      values);
+  return DenseElementsAttr::get(uType, values);
 }
 
 /// The input transform: V[a][b] = (B^T d B)[a][b] for every tile (row-major
@@ -184,6 +220,7 @@ DenseElementsAttr transformedFilter(DenseElementsAttr weight,
 SmallVector<Value> inputTransform(OpBuilder &b, Location loc, Value input,
                                   const WinogradMatrices &w,
                                   RankedTensorType tileType,
+                                  RankedTensorType vType,
                                   ArrayRef<OpFoldResult> tileSizes) {
   const int64_t m = w.m, n = w.n;
   auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
@@ -198,26 +235,33 @@ SmallVector<Value> inputTransform(OpBuilder &b, Location loc, Value input,
   for (int64_t a0 = 0; a0 < n; a0 += rowsPerGeneric) {
     int64_t rows = std::min(rowsPerGeneric, n - a0);
     llvm::append_range(
-        v, multiResultMap(b, loc, tileType, tileSizes, d, rows * n,
-                          [&](OpBuilder &nb, Location nl, ValueRange x) {
-                            SmallVector<Value> out;
-                            for (int64_t a = a0; a < a0 + rows; ++a) {
-                              // E[a][j] = sum_i B^T[a][i] d[i][j]
-                              SmallVector<Value> e;
-                              for (int64_t j = 0; j < n; ++j) {
-                                SmallVector<Value> column;
-                                for (int64_t i = 0; i < n; ++i)
-                                  column.push_back(x[i * n + j]);
-                                e.push_back(linearCombination(
-                                    nb, nl, w.bt.slice(a * n, n), column));
-                              }
-                              // V[a][c] = sum_j B^T[c][j] E[a][j]
-                              for (int64_t c = 0; c < n; ++c)
-                                out.push_back(linearCombination(
-                                    nb, nl, w.bt.slice(c * n, n), e));
-                            }
-                            return out;
-                          }));
+        v, multiResultMap(
+               b, loc, vType, tileSizes, d, rows * n,
+               [&](OpBuilder &nb, Location nl, ValueRange in) {
+                 // integers widened (i8 -> i16) before adding
+                 SmallVector<Value> x(in);
+                 if (vType.getElementType() != tileType.getElementType())
+                   for (Value &xi : x)
+                     xi = arith::ExtSIOp::create(nb, nl, vType.getElementType(),
+                                                 xi);
+                 SmallVector<Value> out;
+                 for (int64_t a = a0; a < a0 + rows; ++a) {
+                   // E[a][j] = sum_i B^T[a][i] d[i][j]
+                   SmallVector<Value> e;
+                   for (int64_t j = 0; j < n; ++j) {
+                     SmallVector<Value> column;
+                     for (int64_t i = 0; i < n; ++i)
+                       column.push_back(x[i * n + j]);
+                     e.push_back(linearCombination(nb, nl, w.bt.slice(a * n, n),
+                                                   column));
+                   }
+                   // V[a][c] = sum_j B^T[c][j] E[a][j]
+                   for (int64_t c = 0; c < n; ++c)
+                     out.push_back(
+                         linearCombination(nb, nl, w.bt.slice(c * n, n), e));
+                 }
+                 return out;
+               }));
   }
   return v;
 }
@@ -228,7 +272,8 @@ SmallVector<Value> inputTransform(OpBuilder &b, Location loc, Value input,
 SmallVector<Value> outputTransform(OpBuilder &b, Location loc, Value perTile,
                                    const WinogradMatrices &w,
                                    RankedTensorType blockType,
-                                   ArrayRef<OpFoldResult> blockSizes) {
+                                   ArrayRef<OpFoldResult> blockSizes,
+                                   int64_t shift) {
   const int64_t m = w.m, n = w.n;
   auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
   SmallVector<Value> mParts;
@@ -252,40 +297,59 @@ SmallVector<Value> outputTransform(OpBuilder &b, Location loc, Value perTile,
             z.push_back(
                 linearCombination(nb, nl, w.at.slice(p * n, n), column));
           }
-          for (int64_t q = 0; q < m; ++q)
-            out.push_back(linearCombination(nb, nl, w.at.slice(q * n, n), z));
+          for (int64_t q = 0; q < m; ++q) {
+            Value y = linearCombination(nb, nl, w.at.slice(q * n, n), z);
+            if (shift)
+              y = arith::ShRSIOp::create(
+                  nb, nl, y, scalarConst(nb, nl, y.getType(), shift));
+            out.push_back(y);
+          }
         }
         return out;
       });
 }
+
+/// How the values of one Winograd convolution are typed: the input
+/// transform and the filter transform in `transformed` (the input's type
+/// for floats, i16 for i8 inputs), the products and outputs in `result`
+/// (i32 for integers), which are shifted right by `shift` at the end (the
+/// integer filter transform is 2^shift times the true one).
+struct WinogradTypes {
+  Type transformed, result;
+  int64_t shift;
+};
 
 /// The convolution of the tiles of `input` (NHWC, extended with zeros to
 /// whole tiles: [N, m*TH + 2, m*TW + 2, C]) with the filter whose
 /// transform is `uMatrix` [n*n, C, F]: the whole-tile image
 /// [N, m*TH, m*TW, F].
 Value winogradTiles(OpBuilder &b, Location loc, Value input, Value uMatrix,
-                    const WinogradMatrices &w, int64_t batch,
-                    OpFoldResult batchSize, int64_t th, int64_t tw) {
+                    const WinogradMatrices &w, const WinogradTypes &types,
+                    int64_t batch, OpFoldResult batchSize, int64_t th,
+                    int64_t tw) {
   const int64_t m = w.m, n = w.n;
   auto uType = cast<RankedTensorType>(uMatrix.getType());
-  Type elem = uType.getElementType();
+  Type vElem = types.transformed, elem = types.result;
+  Type inElem = cast<RankedTensorType>(input.getType()).getElementType();
   int64_t ch = uType.getDimSize(1), f = uType.getDimSize(2);
   auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
 
   // input transform, [n*n, N*TH*TW, C]
-  auto tileType = RankedTensorType::get({batch, th, tw, ch}, elem);
+  auto tileType = RankedTensorType::get({batch, th, tw, ch}, inElem);
+  auto vType = RankedTensorType::get({batch, th, tw, ch}, vElem);
   SmallVector<OpFoldResult> tileSizes = {batchSize, index(th), index(tw),
                                          index(ch)};
-  SmallVector<Value> v = inputTransform(b, loc, input, w, tileType, tileSizes);
+  SmallVector<Value> v =
+      inputTransform(b, loc, input, w, tileType, vType, tileSizes);
   int64_t tileCount =
       ShapedType::isDynamic(batch) ? ShapedType::kDynamic : batch * th * tw;
   OpFoldResult tiles =
       ShapedType::isDynamic(batch)
           ? OpFoldResult(product(b, loc, {batchSize, index(th), index(tw)}))
           : index(tileCount);
-  Value vStacked = stackParts(b, loc, v, tileType, tileSizes);
+  Value vStacked = stackParts(b, loc, v, vType, tileSizes);
   Value vMatrix = tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({n * n, tileCount, ch}, elem), vStacked,
+      b, loc, RankedTensorType::get({n * n, tileCount, ch}, vElem), vStacked,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4}});
 
   // the n*n products [T, C] x [C, F]
@@ -308,7 +372,7 @@ Value winogradTiles(OpBuilder &b, Location loc, Value input, Value uMatrix,
                ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4}},
                {index(n * n), batchSize, index(th), index(tw), index(f)});
   SmallVector<Value> y =
-      outputTransform(b, loc, perTile, w, blockType, blockSizes);
+      outputTransform(b, loc, perTile, w, blockType, blockSizes, types.shift);
 
   // the m x m blocks in place: [m, m, N, TH, TW, F] -> [N, TH, m, TW, m, F]
   Value yStacked = stackParts(b, loc, y, blockType, blockSizes);
@@ -382,7 +446,11 @@ Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
                                ArrayRef<OpFoldResult> outSizes, int64_t m) {
   WinogradMatrices w = winogradMatrices(m);
   auto weightType = cast<RankedTensorType>(weight.getType());
-  auto elem = cast<FloatType>(resultType.getElementType());
+  Type elem = resultType.getElementType();
+  bool integer = isa<IntegerType>(elem);
+  assert((!integer || m == 2) && "integers take F(2x2, 3x3)");
+  WinogradTypes types = {integer ? b.getIntegerType(16) : elem, elem,
+                         integer ? 2 : 0};
   int64_t ch = weightType.getDimSize(2), f = weightType.getDimSize(3);
   int64_t oh = resultType.getDimSize(1), ow = resultType.getDimSize(2);
   int64_t th = llvm::divideCeil(oh, m), tw = llvm::divideCeil(ow, m);
@@ -398,22 +466,23 @@ Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
   if (extraH || extraW) {
     auto extendedType = RankedTensorType::get(
         {batch, m * th + 2, m * tw + 2, ch}, paddedType.getElementType());
-    input =
-        tensor::PadOp::create(b, loc, extendedType, padded, zeros,
-                              ArrayRef<OpFoldResult>{index(0), index(extraH),
-                                                     index(extraW), index(0)},
-                              scalarConst(b, loc, elem, 0.0));
+    input = tensor::PadOp::create(
+        b, loc, extendedType, padded, zeros,
+        ArrayRef<OpFoldResult>{index(0), index(extraH), index(extraW),
+                               index(0)},
+        scalarConst(b, loc, paddedType.getElementType(), 0.0));
   }
 
   // filter transform, folded: U[a][b] = sum_ij G[a][i] G[b][j] g[i][j]
-  Value uMatrix =
-      arith::ConstantOp::create(b, loc, transformedFilter(weight, w, elem));
+  Value uMatrix = arith::ConstantOp::create(
+      b, loc,
+      transformedFilter(weight, w, types.transformed, 1 << (types.shift / 2)));
 
   ChunkPlan plan =
       chunkPlan(batch, th, tw, w.n, ch, f, elem.getIntOrFloatBitWidth() / 8);
   if (plan.images == batch && plan.tileRows == th) {
-    Value image =
-        winogradTiles(b, loc, input, uMatrix, w, batch, outSizes[0], th, tw);
+    Value image = winogradTiles(b, loc, input, uMatrix, w, types, batch,
+                                outSizes[0], th, tw);
     if (m * th == oh && m * tw == ow)
       return image;
     return tensor::ExtractSliceOp::create(b, loc, resultType, image, zeros,
@@ -431,7 +500,7 @@ Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
           {index(images), index(m * tileRows + 2), index(m * tw + 2),
            index(ch)},
           ones);
-      Value image = winogradTiles(b, loc, chunk, uMatrix, w, images,
+      Value image = winogradTiles(b, loc, chunk, uMatrix, w, types, images,
                                   index(images), tileRows, tw);
       int64_t rows = std::min(m * tileRows, oh - m * r0);
       if (rows != m * tileRows || m * tw != ow)

@@ -83,7 +83,8 @@ void populateConvTransposePatterns(const TypeConverter &tc,
 /// nn.conv2d (NHWC data `padded`, already padded and cropped to the windows;
 /// a constant 3x3 HWIO `weight`; stride and dilation 1) by Winograd
 /// F(m x m, 3 x 3), m = 2 or 4, as linalg (ConvWinograd.cpp): the result of
-/// `resultType` (float, static H and W) whose sizes are `outSizes`.
+/// `resultType` (float, static H and W; or i32 of an i8 input and weight,
+/// m = 2, exact when 4x the result fits in i32) whose sizes are `outSizes`.
 Value winogradConv2D(OpBuilder &b, Location loc, Value padded,
                      DenseElementsAttr weight, RankedTensorType resultType,
                      ArrayRef<OpFoldResult> outSizes, int64_t m);

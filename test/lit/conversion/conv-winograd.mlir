@@ -121,3 +121,39 @@ func.func @not_winograd(%x: tensor<1x14x14x32xf32>, %w: tensor<3x3x32x32xf32>, %
   %4 = relay.nn.conv2d %big, %cb {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<4x224x224x128xf32>, tensor<3x3x128x128xf32>) -> tensor<4x224x224x128xf32>
   return %0, %1, %2, %3, %4 : tensor<1x14x14x32xf32>, tensor<1x7x7x32xf32>, tensor<1x14x14x16xf32>, tensor<1x14x14x32xf16>, tensor<4x224x224x128xf32>
 }
+
+// i8 x i8 -> i32 (quantized models): F(2x2, 3x3), exact. The filter is
+// transformed as (2G) g (2G)^T in i16, the input tiles widened to i16 in
+// the transform, the 16 products accumulate in i32, and the output
+// transform's sums (4x the convolution) are shifted right by 2.
+// CHECK-LABEL: func.func @int8
+func.func @int8(%x: tensor<1x14x14x32xi8>) -> tensor<1x14x14x32xi32> {
+  // CHECK: %[[U:.+]] = arith.constant dense_resource<__elided__> : tensor<16x32x32xi16>
+  // CHECK-COUNT-16: tensor.extract_slice %{{.+}} [1, 7, 7, 32] [1, 2, 2, 1] : tensor<1x16x16x32xi8> to tensor<1x7x7x32xi8>
+  // CHECK: %{{.+}}:16 = linalg.generic
+  // CHECK: arith.extsi %{{.+}} : i8 to i16
+  // CHECK: linalg.batch_matmul ins(%{{.+}}, %[[U]] : tensor<16x49x32xi16>, tensor<16x32x32xi16>) outs(%{{.+}} : tensor<16x49x32xi32>)
+  // CHECK: %{{.+}}:4 = linalg.generic
+  // CHECK: arith.shrsi %{{.+}}, %{{.+}} : i32
+  // CHECK-NOT: linalg.matmul
+  %w = relay.constant dense<-3> : tensor<3x3x32x32xi8>
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x14x14x32xi8>, tensor<3x3x32x32xi8>) -> tensor<1x14x14x32xi32>
+  return %y : tensor<1x14x14x32xi32>
+}
+
+// Integer convolutions left to the patch matmul: weights whose results
+// could need more than i32 once multiplied by 4 (128 * sum |w| = 128 * 9 *
+// 3700 * 127 per output channel, times 4, is 2^31 or more), and an i32
+// input (the qnn lowering's shifted operands).
+// CHECK-LABEL: func.func @int_not_winograd
+func.func @int_not_winograd(%x: tensor<1x4x4x3700xi8>, %x32: tensor<1x14x14x32xi32>) -> (tensor<1x4x4x32xi32>, tensor<1x14x14x32xi32>) {
+  // CHECK-NOT: linalg.batch_matmul
+  // CHECK: linalg.matmul {{.+}} -> tensor<16x32xi32>
+  // CHECK: linalg.matmul {{.+}} -> tensor<196x32xi32>
+  // CHECK-NOT: linalg.batch_matmul
+  %w = relay.constant dense<127> : tensor<3x3x3700x32xi8>
+  %w32 = relay.constant dense<3> : tensor<3x3x32x32xi32>
+  %0 = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x4x4x3700xi8>, tensor<3x3x3700x32xi8>) -> tensor<1x4x4x32xi32>
+  %1 = relay.nn.conv2d %x32, %w32 {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x14x14x32xi32>, tensor<3x3x32x32xi32>) -> tensor<1x14x14x32xi32>
+  return %0, %1 : tensor<1x4x4x32xi32>, tensor<1x14x14x32xi32>
+}
