@@ -232,3 +232,22 @@ func.func @unary_cast(%x: tensor<1x2x3x3xf32>, %w: tensor<2x2x1x1xf32>) -> tenso
   %n = relay.isnan %c : (tensor<1x2x3x3xf16>) -> tensor<1x2x3x3xi1>
   return %n : tensor<1x2x3x3xi1>
 }
+
+// -----
+
+// nn.pad between two convolutions (as the quantized importers pad with the
+// input zero point before an unpadded conv): the pad widths move with the
+// dims, and the pad runs in NHWC between the two NHWC convolutions.
+// CHECK-LABEL: func.func @pad_between_convs
+// CHECK: %[[C1:.+]] = relay.nn.conv2d %{{.+}} -> tensor<1x6x6x2xf32>
+// CHECK-NOT: relay.transpose
+// CHECK: %[[P:.+]] = relay.nn.pad %[[C1]], %{{.+}} {pad_mode = "edge", pad_width = array<i64: 0, 0, 1, 2, 3, 4, 0, 0>} : (tensor<1x6x6x2xf32>, tensor<f32>) -> tensor<1x9x13x2xf32>
+// CHECK-NOT: relay.transpose
+// CHECK: relay.nn.conv2d %[[P]]
+func.func @pad_between_convs(%x: tensor<1x2x6x6xf32>, %v: tensor<f32>) -> tensor<1x2x9x13xf32> {
+  %w = relay.constant dense<1.0> : tensor<2x2x1x1xf32>
+  %c1 = relay.nn.conv2d %x, %w {channels = 2 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x2x6x6xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x6x6xf32>
+  %p = relay.nn.pad %c1, %v {pad_width = array<i64: 0, 0, 0, 0, 1, 2, 3, 4>, pad_mode = "edge"} : (tensor<1x2x6x6xf32>, tensor<f32>) -> tensor<1x2x9x13xf32>
+  %c2 = relay.nn.conv2d %p, %w {channels = 2 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x2x9x13xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x9x13xf32>
+  return %c2 : tensor<1x2x9x13xf32>
+}
