@@ -276,6 +276,26 @@ def test_requantize_rounds_ties_to_even_like_onnxruntime():
     want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"a": a})[0]
     got = relay.create_executor("debug", mod=from_onnx(model)).evaluate()(a)
     assert np.array_equal(want[:4, 0], [0, 2, 2, 4]) and np.array_equal(got, want), (got, want)
+    # compiled: the rounding add is not folded away nor fused with the multiplication
+    np.testing.assert_array_equal(relay.compile(from_onnx(model))(a), want)
+
+
+def test_requantize_saturates_beyond_the_rounding_range():
+    """A multiplier of 2^20: products up to 7 * 2^20 exceed the 2^22 where the rounding add
+    is exact; the int8 result saturates as onnxruntime's."""
+    inits = [numpy_helper.from_array(np.float32(1), "as"), numpy_helper.from_array(np.int8(0), "az"),
+             numpy_helper.from_array(np.array([[1, -1, 0]], "int8"), "b"),
+             numpy_helper.from_array(np.float32(1), "bs"), numpy_helper.from_array(np.int8(0), "bz"),
+             numpy_helper.from_array(np.float32(2.0 ** -20), "ys"), numpy_helper.from_array(np.int8(3), "yz")]
+    node = oh.make_node("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"])
+    g = oh.make_graph([node], "g", [oh.make_tensor_value_info("a", TensorProto.INT8, [5, 1])],
+                      [oh.make_tensor_value_info("y", TensorProto.INT8, [5, 3])], inits)
+    model = oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)])
+    a = np.array([[7], [4], [-5], [0], [127]], "int8")
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"a": a})[0]
+    assert set(want[:, :2].ravel()) <= {127, -128, 3}
+    np.testing.assert_array_equal(relay.create_executor("debug", mod=from_onnx(model)).evaluate()(a), want)
+    np.testing.assert_array_equal(relay.compile(from_onnx(model))(a), want)
 
 
 def test_qdq_matmul_of_two_activations_is_qlinear_matmul():
