@@ -433,4 +433,116 @@ def Relay_QnnSoftmaxOp : Relay_Operator<"qnn.softmax"> {
                  "adaptor.getOutputZeroPoint(), {\"i8\"}, \"int8\")";
 }
 
+//===----------------------------------------------------------------------===//
+// fixed_point_multiply, fixed_point_multiply_per_axis, qnn.simulated_quantize,
+// qnn.simulated_dequantize (issue 33: what TVM 0.19's relay.quantize and its
+// QNN simulation print). Typed by lib/Relations/QnnSimulated.cpp, lowered by
+// lib/Conversion/RelayToLinalg/QnnSimulated.cpp.
+//===----------------------------------------------------------------------===//
+
+def Relay_FixedPointMultiplyOp : Relay_Operator<"fixed_point_multiply"> {
+  let summary = "integer data times multiplier * 2^(shift - 31), in fixed "
+                "point";
+  let description = [{
+    TVM 0.19's `q_multiply_shift` on int32 or int64 `data`: in int64
+    (wrapping), `((data << max(shift, 0)) * multiplier +
+    2^(30 + max(-shift, 0))) >> (31 + max(-shift, 0))` (rounding half up),
+    truncated to int32 (for int64 data, then sign-extended: what TVM's
+    kernels compute for relay.quantize's `cast(x, "int64")` before it).
+    `multiplier` (a Q31 mantissa) is an int32 value; `shift` is in
+    [-32, 31] (TVM's shifts are undefined beyond).
+
+    ```mlir
+    %y = relay.fixed_point_multiply %x {multiplier = 1073741824 : i64, shift = -1 : i64} : (tensor<4xi32>) -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       I64Attr:$multiplier,
+                       I64Attr:$shift);
+  let typeRule = "inferFixedPointMultiply(site, adaptor.getData(), "
+                 "adaptor.getMultiplier(), adaptor.getShift())";
+}
+
+def Relay_FixedPointMultiplyPerAxisOp
+    : Relay_Operator<"fixed_point_multiply_per_axis"> {
+  let summary = "fixed_point_multiply with a multiplier and shifts per index "
+                "of `axes`";
+  let description = [{
+    TVM 0.19's `q_multiply_shift_per_axis`: `fp_multiplier`, `left_shift` and
+    `right_shift` (int32) are indexed by `data`'s indices along `axes` (one
+    dimension per axis, of that axis's size; 0-d when `axes` is empty). In
+    int64 (wrapping): `x = data << left_shift` when `is_lshift_required`,
+    `(x * fp_multiplier + 2^(30 + right_shift)) >> (31 + right_shift)`,
+    truncated to int32 (sign-extended back for int64 `data`, as
+    fixed_point_multiply). `is_rshift_required` does not change the result
+    (as in TVM 0.19's LLVM code); shifts outside [0, 32] are undefined, as
+    in TVM.
+
+    ```mlir
+    %y = relay.fixed_point_multiply_per_axis %x, %m, %l, %r {axes = array<i64: 1>, is_lshift_required = true, is_rshift_required = true} : (tensor<2x3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$fp_multiplier,
+                       Relay_AnyTensorOrIncomplete:$left_shift,
+                       Relay_AnyTensorOrIncomplete:$right_shift,
+                       BoolAttr:$is_lshift_required,
+                       BoolAttr:$is_rshift_required,
+                       DenseI64ArrayAttr:$axes);
+  let typeRule = "inferFixedPointMultiplyPerAxis(site, adaptor.getData(), "
+                 "adaptor.getFpMultiplier(), adaptor.getLeftShift(), "
+                 "adaptor.getRightShift(), adaptor.getAxes())";
+}
+
+def Relay_QnnSimulatedQuantizeOp : Relay_Operator<"qnn.simulated_quantize"> {
+  let summary = "qnn.quantize's values, kept in float (dtype chosen at run time)";
+  let description = [{
+    `out_dtype` is a 0-d int32 code (TVM 0.19's SQNN codes: 1 int8, 2 uint8,
+    3 int32; any other value passes `data` through). For an integer code:
+    `clip(round(data / output_scale) + output_zero_point, min, max)` in
+    `data`'s float type (float32 or float64), a true divide, rounding half
+    away from zero, NaN giving `max` (as TVM). `output_scale` (float32) and
+    `output_zero_point` (int32) are 0-d or 1-D of one entry or one per
+    channel along `axis`.
+
+    ```mlir
+    %y = relay.qnn.simulated_quantize %x, %c, %s, %z : (tensor<4xf32>, tensor<i32>, tensor<1xf32>, tensor<1xi32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$out_dtype,
+                       Relay_AnyTensorOrIncomplete:$output_scale,
+                       Relay_AnyTensorOrIncomplete:$output_zero_point,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let typeRule = "inferQnnSimulated(site, adaptor.getData(), "
+                 "adaptor.getOutDtype(), adaptor.getOutputScale(), "
+                 "adaptor.getOutputZeroPoint(), adaptor.getAxis(), "
+                 "\"output\")";
+}
+
+def Relay_QnnSimulatedDequantizeOp
+    : Relay_Operator<"qnn.simulated_dequantize"> {
+  let summary = "qnn.dequantize's values, from float data (dtype chosen at "
+                "run time)";
+  let description = [{
+    `in_dtype` is a 0-d int32 code as for `qnn.simulated_quantize`; for 1, 2
+    or 3, `(data - input_zero_point) * input_scale` in `data`'s float type
+    (no rounding or clipping), else `data` unchanged. Parameters as for
+    `qnn.simulated_quantize`.
+
+    ```mlir
+    %y = relay.qnn.simulated_dequantize %x, %c, %s, %z : (tensor<4xf32>, tensor<i32>, tensor<1xf32>, tensor<1xi32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$in_dtype,
+                       Relay_AnyTensorOrIncomplete:$input_scale,
+                       Relay_AnyTensorOrIncomplete:$input_zero_point,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let typeRule = "inferQnnSimulated(site, adaptor.getData(), "
+                 "adaptor.getInDtype(), adaptor.getInputScale(), "
+                 "adaptor.getInputZeroPoint(), adaptor.getAxis(), "
+                 "\"input\")";
+}
+
 #endif // RELAY_QNN_OPS_TD

@@ -91,6 +91,25 @@ FailureOr<Type> inferQnnUnary(ErrorSite site, Value x, Value scale,
                               Value outZeroPoint, ArrayRef<StringRef> allowed,
                               StringRef expected);
 
+/// fixed_point_multiply: int32 or int64 `data`; `multiplier` an int32 value,
+/// `shift` in [-32, 31]; the result has data's type.
+FailureOr<Type> inferFixedPointMultiply(ErrorSite site, Value data,
+                                        int64_t multiplier, int64_t shift);
+/// fixed_point_multiply_per_axis: int32 or int64 `data`; the three int32
+/// parameters have data's dims along `axes`; the result has data's type.
+FailureOr<Type> inferFixedPointMultiplyPerAxis(ErrorSite site, Value data,
+                                               Value multiplier,
+                                               Value leftShift,
+                                               Value rightShift,
+                                               ArrayRef<int64_t> axes);
+/// qnn.simulated_quantize / qnn.simulated_dequantize: float32/float64
+/// `data`, a 0-d integer dtype code, `<prefix>_scale` (float32) and
+/// `<prefix>_zero_point` (int32) 0-d or 1-D of 1 or one entry per channel
+/// along `axis`; the result has data's type.
+FailureOr<Type> inferQnnSimulated(ErrorSite site, Value data, Value dtypeCode,
+                                  Value scale, Value zeroPoint, int64_t axis,
+                                  StringRef prefix);
+
 } // namespace mlir::relay
 
 #endif // RELAY_RELAYQNNRELATIONS_H

@@ -949,6 +949,26 @@ Result evalClip(const EvalContext &c) {
   return one(std::move(out));
 }
 
+/// fixed_point_multiply: TVM's q_multiply_shift in wrapping int64, truncated
+/// to int32 (sign-extended for int64 data), as its lowering computes it.
+Result evalFixedPointMultiply(const EvalContext &c) {
+  const Values &x = c.args[0];
+  int64_t multiplier = intAttr(c.op, "multiplier", 0);
+  int64_t shift = intAttr(c.op, "shift", 0);
+  int64_t left = shift > 0 ? shift : 0, right = 31 + (shift > 0 ? 0 : -shift);
+  if (x.isFloat() || right > 63)
+    return failure();
+  Values out = makeValues(c.results[0]);
+  for (size_t k = 0; k < x.i.size(); ++k) {
+    uint64_t v = (static_cast<uint64_t>(x.i[k]) << left) *
+                     static_cast<uint64_t>(multiplier) +
+                 (uint64_t(1) << (right - 1));
+    int64_t r = static_cast<int64_t>(v) >> right;
+    out.i[k] = static_cast<int32_t>(static_cast<uint32_t>(r));
+  }
+  return one(std::move(out));
+}
+
 Result evalWhere(const EvalContext &c) {
   const Values &cond = c.args[0], &x = c.args[1], &y = c.args[2];
   if (x.element != y.element)
@@ -1842,6 +1862,7 @@ const llvm::StringMap<EvalEntry> &evaluators() {
     t["relay.cast"] = {evalCast};
     t["relay.cast_like"] = {evalCast, 0b10};
     t["relay.clip"] = {evalClip};
+    t["relay.fixed_point_multiply"] = {evalFixedPointMultiply};
     t["relay.where"] = {evalWhere};
     t["relay.nn.leaky_relu"] = {evalLeakyRelu};
     t["relay.nn.bias_add"] = {evalBiasAdd};

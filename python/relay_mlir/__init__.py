@@ -52,6 +52,7 @@ from .op.index import (argsort, cumprod, cumsum, gather, gather_nd, one_hot,  # 
 from .op.tensor import (add, concatenate, divide, exp, log, maximum, mean, minimum, multiply,
                         negative, reshape, sigmoid, sqrt, subtract, sum, tanh, transpose)
 from .op.tensor import (acosh, asinh, atanh, trunc_divide, trunc_mod)  # elementwise (TVM 0.19's)
+from .op.tensor import fixed_point_multiply  # relay.quantize's rescale (TVM 0.19's relay.fixed_point_multiply)
 from .op.tensor import (abs, acos, asin, atan, bitwise_and, bitwise_not, bitwise_or,  # elementwise
                         bitwise_xor, cast, cast_like, ceil, clip, copy, cos, cosh, equal, erf,
                         fast_erf, fast_exp, fast_tanh, floor, floor_divide, floor_mod, greater,
@@ -66,6 +67,7 @@ from .op.transform import (arange, argwhere, unique, broadcast_to, broadcast_to_
 from . import emit
 from .module import IRModule, Module
 from . import transform
+from .transform import SpanCheck  # TVM's relay.SpanCheck
 from .compiler import Target, compile, lower_to_iree_input
 from .parser import fromtext, parse, parse_expr
 from . import prelude
@@ -102,7 +104,7 @@ __all__ = [
     "isfinite", "isinf", "isnan", "left_shift", "less", "less_equal", "log2", "log10",
     "logical_and", "logical_not", "logical_or", "logical_xor", "mod", "not_equal", "power",
     "right_shift", "round", "rsqrt", "sign", "sin", "sinh", "tan", "trunc", "where",
-    "acosh", "asinh", "atanh", "trunc_divide", "trunc_mod",
+    "acosh", "asinh", "atanh", "trunc_divide", "trunc_mod", "fixed_point_multiply",
     # shape transforms
     "arange", "broadcast_to", "broadcast_to_like", "collapse_sum_like", "einsum", "expand_dims",
     "full", "full_like", "layout_transform", "ones", "ones_like", "repeat", "reshape_like", "slice_like",
@@ -114,7 +116,7 @@ __all__ = [
     "scatter_elements", "scatter_nd", "sort", "take", "topk", "image",
     "Any", "FuncType", "GlobalTypeVar", "IncompleteType", "RefType", "TensorType", "TupleType",
     "Type", "TypeCall", "TypeKind", "TypeVar",
-    "Target", "compile", "lower_to_iree_input", "Executable", "fromtext", "parse", "parse_expr",
+    "Target", "compile", "lower_to_iree_input", "Executable", "fromtext", "parse", "parse_expr", "SpanCheck",
     "prelude", "register_codegen",
     "loops", "qnn", "quantize", "dataflow_pattern", "annotation", "device_copy", "target",
 ]

@@ -162,6 +162,24 @@ def stop_fusion(data: Expr) -> Call:
     return _typed_as(Call(Op.get(STOP_FUSION), [data], {}), data)
 
 
+#: relay.quantize's own operators (TVM 0.19 prints them in its annotate/calibrate stages); not
+#: dialect operators: relay_mlir.quantize (hints.py) realizes or simulates them away
+SIMULATED_QUANTIZE = "relay.op.annotation.simulated_quantize"
+CAST_HINT = "annotation.cast_hint"
+
+
+def simulated_quantize(data: Expr, dom_scale: Expr, clip_min: Expr, clip_max: Expr, kind: int,
+                       sign: bool = True, rounding: str = "round") -> Call:
+    """relay.quantize's quantization point ``relay.op.annotation.simulated_quantize``."""
+    return Call(Op.get(SIMULATED_QUANTIZE), [data, dom_scale, clip_min, clip_max],
+                {"kind": kind, "sign": sign, "rounding": rounding})
+
+
+def cast_hint(data: Expr, dtype: str) -> Call:
+    """relay.quantize's ``annotation.cast_hint(data, dtype)`` ("store this in ``dtype``")."""
+    return Call(Op.get(CAST_HINT), [data], {"dtype": dtype})
+
+
 def checkpoint(data: Expr) -> Call:
     """``annotation.checkpoint(data)`` (TVM 0.19's): in TVM a rematerialization hint for the
     gradient pass; here a marker that is its value."""

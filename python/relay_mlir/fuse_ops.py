@@ -49,12 +49,13 @@ ELEMWISE, BROADCAST, INJECTIVE, COMM_REDUCE, OUT_EWISE_FUSABLE, TUPLE, OPAQUE = 
 
 _BY_PATTERN = {
     ELEMWISE: """abs acos acosh asin asinh atan atanh bitwise_not cast cast_like ceil clip copy cos cosh dyn.full
-        dyn.ones dyn.zeros erf exp fast_erf fast_exp fast_tanh floor full full_like isfinite isinf
-        isnan log log10 log2 logical_not negative nn.leaky_relu nn.relu ones ones_like
-        qnn.dequantize qnn.quantize qnn.requantize round rsqrt sigmoid sign sin sinh sqrt tan tanh
-        trunc zeros zeros_like""",
+        dyn.ones dyn.zeros erf exp fast_erf fast_exp fast_tanh fixed_point_multiply floor full
+        full_like isfinite isinf isnan log log10 log2 logical_not negative nn.leaky_relu nn.relu
+        ones ones_like qnn.dequantize qnn.quantize qnn.requantize qnn.simulated_dequantize
+        qnn.simulated_quantize round rsqrt sigmoid sign sin sinh sqrt tan tanh trunc zeros zeros_like""",
     BROADCAST: """add bitwise_and bitwise_or bitwise_xor broadcast_to broadcast_to_like divide
-        dyn.broadcast_to equal expand_dims floor_divide floor_mod greater greater_equal left_shift
+        dyn.broadcast_to equal expand_dims fixed_point_multiply_per_axis floor_divide floor_mod
+        greater greater_equal left_shift
         less less_equal logical_and logical_or logical_xor maximum minimum mod multiply
         nn.bias_add nn.prelu not_equal power repeat right_shift subtract tile trunc_divide
         trunc_mod where""",

@@ -1059,3 +1059,4 @@ def parse_expr(text: str, source_name: str = "from_string") -> Expr:
     if e is None:
         raise CompileError("could not parse Relay text: expected an expression, found definitions")
     return e
+

@@ -14,6 +14,14 @@ its passes):
   ``kernel_layout="OIHW4i4o"``, ``out_layout="NCHW4c"``; depthwise ``OIHW1i4o``): the
   builders are TVM's ``relay.nn.contrib_conv2d_nchwc`` names (relay_mlir.op.nn);
 - ``nn.fast_softmax`` (FastMath): read as ``nn.softmax``.
+- ``qnn.simulated_quantize(%x, 1 /* ty=int32 */, %scale, %zp)`` /
+  ``qnn.simulated_dequantize(%x, 2, %scale, %zp, out_dtype="")``: the dtype code is the
+  second operand (the builders take a dtype name last) and the parameters are already
+  reshaped; dequantize's ``out_dtype`` (TVM's DequantizeAttrs, unused: always ``""``) is
+  dropped.
+- relay.quantize's own operators (python/relay_mlir/quantize/hints.py), as TVM prints its
+  annotate/calibrate stages: ``relay.op.annotation.simulated_quantize(%x, %dom_scale,
+  %clip_min, %clip_max, kind=1)`` and ``annotation.cast_hint(%x, dtype="int8")``.
 
 Each entry takes the printed operands positionally and the attributes by name.
 """
@@ -22,8 +30,11 @@ from __future__ import annotations
 from typing import Callable, Dict
 
 from . import op as _op
-from .annotation import DEVICE_COPY, ON_DEVICE, device_copy_text_form, on_device_text_form
+from .annotation import (CAST_HINT, DEVICE_COPY, ON_DEVICE, SIMULATED_QUANTIZE, cast_hint,
+                         device_copy_text_form, on_device_text_form)
+from .annotation import simulated_quantize as simulated_quantize_hint
 from .expr import Expr
+from .op._make import _call, _int
 
 def variance(data: Expr, mean: Expr, **attrs) -> Expr:
     """``variance(%x, %mean, ...)``: the builder's ``with_mean``."""
@@ -53,11 +64,30 @@ def fast_softmax(data: Expr, axis: int = -1) -> Expr:
     return _op.nn.softmax(data, axis)
 
 
+def simulated_quantize(data: Expr, out_dtype: Expr, output_scale: Expr, output_zero_point: Expr,
+                       axis: int = -1) -> Expr:
+    """``qnn.simulated_quantize(%x, <code>, %scale, %zp)``: the operands as printed."""
+    return _call("qnn.simulated_quantize", [data, out_dtype, output_scale, output_zero_point],
+                 axis=_int("axis", axis))
+
+
+def simulated_dequantize(data: Expr, in_dtype: Expr, input_scale: Expr, input_zero_point: Expr,
+                         axis: int = -1, out_dtype: str = "") -> Expr:
+    """``qnn.simulated_dequantize(%x, <code>, %scale, %zp, out_dtype="")``."""
+    if out_dtype not in ("", None):
+        raise ValueError(f"'out_dtype' of qnn.simulated_dequantize is unused in TVM 0.19 (always "
+                         f"\"\"), got {out_dtype!r}")
+    return _call("qnn.simulated_dequantize", [data, in_dtype, input_scale, input_zero_point],
+                 axis=_int("axis", axis))
+
+
 TEXT_FORMS: Dict[str, Callable[..., Expr]] = {
     "variance": variance, "stack": stack, "nn.pad": pad,
     _op.nn.CONV2D_NCHWC: _op.nn.contrib_conv2d_nchwc,
     _op.nn.DEPTHWISE_CONV2D_NCHWC: _op.nn.contrib_depthwise_conv2d_nchwc,
     "nn.fast_softmax": fast_softmax,
+    "qnn.simulated_quantize": simulated_quantize, "qnn.simulated_dequantize": simulated_dequantize,
+    SIMULATED_QUANTIZE: simulated_quantize_hint, CAST_HINT: cast_hint,  # relay.quantize's
     ON_DEVICE: on_device_text_form, DEVICE_COPY: device_copy_text_form,  # devices (docs/byoc.md)
 }
 # operators whose first operand is a tuple (the parser reads a tuple variable field by field)

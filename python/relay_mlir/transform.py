@@ -33,6 +33,7 @@ implemented yet: reading one is an ``AttributeError`` that says so.
 """
 from __future__ import annotations
 
+import logging
 import warnings
 
 from ._worker import run_pipeline
@@ -41,6 +42,7 @@ from .emit import _ir
 from .errors import CompileError
 from .expr import Call, Expr, Function, Op, TupleGetItem, Var
 from .mlir_import import from_mlir_text
+from .analysis import post_order_visit
 from .module import IRModule
 from .op import dyn as _dyn
 from .pass_infra import (FunctionPass, ModulePass, Pass, PassContext, PassInfo, PassInstrument,
@@ -1170,3 +1172,26 @@ def __getattr__(name: str):
                              "implemented yet in relay-mlir (docs/passes.md lists the passes it has)",
                              name=name, obj=None)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}", name=name, obj=None)
+
+
+def SpanCheck():  # noqa: N802  (TVM's name)
+    """TVM 0.19's ``relay.SpanCheck()``: a pass (opt level 0) that reports, as log warnings
+    (``logging``, logger ``relay_mlir.parser``; TVM's is ``tvm.relay.SpanCheck``, defined
+    with its parser), every expression of the module's functions
+    without a source span, and returns the module unchanged. Parsed text has spans on its
+    calls; expressions built in Python have none."""
+    log = logging.getLogger("relay_mlir.parser")
+
+    def check(mod: IRModule, ctx) -> IRModule:
+        for gv in mod.get_global_vars():
+            fn = mod[gv]
+            if not isinstance(fn, Function):
+                continue
+
+            def visit(e):
+                if isinstance(e, Call) and getattr(e, "span", None) is None:
+                    log.warning("%s: a call of '%s' has no span", gv.name_hint,
+                                getattr(e.op, "name", getattr(e.op, "name_hint", "?")))
+            post_order_visit(fn, visit)
+        return mod
+    return module_pass(check, opt_level=0, name="SpanCheck")

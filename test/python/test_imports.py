@@ -53,7 +53,7 @@ LAYERS = {
     "op.transform": 6, "op": 7, "text_forms": 7.5,
     # issue 33: relay.qnn (fixed point arithmetic, interpreter kernels, builders)
     "qnn.fixed_point": 0, "qnn.kernels": 1.2, "qnn.more_kernels": 1.3, "qnn.op.qnn": 6.5, "qnn.op": 6.6,
-    "qnn": 6.7,
+    "qnn": 6.7, "qnn.simulated_kernels": 1.3,
     "emit": 8, "printer": 8, "visualize": 8,
     "module": 9, "_worker": 9, "runtime": 9, "prelude": 9.5, "parser": 9.5, "mlir_import": 9.5, "_tvm_ndarray": 0,
     "autodiff": 9.7, "pass_infra": 9.8,

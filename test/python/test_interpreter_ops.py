@@ -169,6 +169,9 @@ def test_every_documented_op_has_a_kernel_and_a_case():
     qnn_common = _load("_qnn_common")
     for name in _load("qnn_cases").CASES:
         exercised |= _op_names_in(qnn_common.case_function(name))
+    # fixed_point_multiply(_per_axis) and qnn.simulated_*: ops/test_qnn_simulated.py's cases
+    for fn, _, _ in _load("test_qnn_simulated").CASES.values():
+        exercised |= _op_names_in(fn)
     assert not [o for o in ops if o not in exercised], [o for o in ops if o not in exercised]
 
 

@@ -4,9 +4,8 @@ TVM_RESULTS were recorded in TVM 0.19 (side venv, TOPHUB_LOCATION=NONE) by quant
 same networks (weights from the same numpy seeds) with ``relay.quantize.quantize(mod,
 params={}, dataset=...)`` under each qconfig, then counting the realized module's operator
 calls by name and result dtype (``annotation.stop_fusion`` left out: a fusion hint this
-compiler drops) and running it with TVM's graph executor on the input below.
-TVM_FIXED_POINT lists TVM's ``fixed_point_multiply`` calls (operand dtype, shift), which
-realize here as the int64 arithmetic of relay_mlir/quantize/fixed_point_multiply.py.
+compiler drops) and running it with TVM's graph executor on the input below. The counts
+must be equal: realize emits TVM's ``fixed_point_multiply`` operator where TVM does.
 """
 import collections
 import doctest
@@ -76,14 +75,6 @@ TVM_OUTPUTS_ONLY = {
     'cnn:{"do_simulation": true, "skip_conv_layers": []}':
         [[2.19397, 1.83696, 1.30138, 1.26637, -0.108345, -0.95213, 2.99395, 0.432226, 0.351169, -1.21581]],
 }
-
-TVM_FIXED_POINT = {'cnn:{"calibrate_mode": "percentile"}': [("int64", -7), ("int64", -7),
-                                                            ("int32", 1), ("int64", -1)],
-                   'cnn:{"calibrate_mode": "kl_divergence", "skip_conv_layers": []}':
-                       [("int64", -7)] * 3 + [("int32", 1), ("int64", -1)],
-                   'bn:{"calibrate_mode": "percentile", "skip_conv_layers": [], "skip_dense_layer": false}':
-                       [("int64", -8), ("int64", -5), ("int64", -5)],
-                   'bmm:{"calibrate_mode": "percentile"}': [("int64", -6)]}
 
 
 def _conv(x, w):
@@ -155,19 +146,6 @@ NETS = {"cnn": (cnn, (1, 3, 8, 8)), "mlp": (mlp, (2, 16)), "bn": (bn_net, (1, 4,
         "bmm": (bmm_net, (1, 4, 8)), "cat": (cat_net, (1, 3, 6, 6))}
 
 
-def _expanded(counts, fixed_point):
-    """TVM's counts with each fixed_point_multiply replaced by its integer arithmetic."""
-    out = collections.Counter(counts)
-    for dtype, shift in fixed_point:
-        out["fixed_point_multiply:" + dtype] -= 1
-        if dtype != "int64":
-            out["cast:int64"] += 1
-            out["cast:" + dtype] += 1
-        for op in ["multiply", "add", "right_shift"] + (["left_shift"] if shift > 0 else []):
-            out[op + ":int64"] += 1
-    return {k: v for k, v in out.items() if v}
-
-
 def _inputs(shape):
     rng = np.random.default_rng(7)
     x = rng.normal(0, 1, shape).astype("float32")
@@ -187,7 +165,7 @@ def _quantized(key):
 def test_realized_module_matches_tvm(key):
     q, x = _quantized(key)
     counts = collections.Counter(f"{c.op.name}:{c.checked_type.dtype}" for c in calls(q["main"]))
-    assert dict(counts) == _expanded(TVM_RESULTS[key]["counts"], TVM_FIXED_POINT.get(key, []))
+    assert dict(counts) == TVM_RESULTS[key]["counts"]
     out = relay.create_executor("debug", q).evaluate()(x)
     # TVM's outputs are recorded to 6 significant digits (flattened for the conv output).
     np.testing.assert_allclose(np.asarray(out).ravel(), np.ravel(TVM_RESULTS[key]["out"]),

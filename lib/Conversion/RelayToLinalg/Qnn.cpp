@@ -595,4 +595,5 @@ void relay::populateQnnToLinalgPatterns(const TypeConverter &tc,
       tc, patterns.getContext());
   populateQnnCompositePatterns(tc, patterns);
   populateQnnLookupPatterns(tc, patterns);
+  populateQnnSimulatedPatterns(tc, patterns);
 }

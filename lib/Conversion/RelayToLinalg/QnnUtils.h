@@ -2,7 +2,8 @@
 //
 // Defined in Qnn.cpp; used by Qnn.cpp (quantize, requantize, contractions,
 // add/mul), QnnComposite.cpp (concatenate, avg_pool2d, conv2d_transpose,
-// leaky_relu, softmax) and QnnLookup.cpp (the unary ops' tables).
+// leaky_relu, softmax), QnnLookup.cpp (the unary ops' tables) and
+// QnnSimulated.cpp (fixed_point_multiply*, qnn.simulated_*).
 //
 //===----------------------------------------------------------------------===//
 #ifndef RELAY_LIB_CONVERSION_RELAYTOLINALG_QNNUTILS_H
@@ -51,6 +52,8 @@ void populateQnnCompositePatterns(const TypeConverter &typeConverter,
                                   RewritePatternSet &patterns);
 void populateQnnLookupPatterns(const TypeConverter &typeConverter,
                                RewritePatternSet &patterns);
+void populateQnnSimulatedPatterns(const TypeConverter &typeConverter,
+                                  RewritePatternSet &patterns);
 } // namespace mlir::relay
 
 #endif // RELAY_LIB_CONVERSION_RELAYTOLINALG_QNNUTILS_H

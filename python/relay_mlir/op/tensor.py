@@ -203,6 +203,41 @@ def cast_like(data: Expr, dtype_like: Expr) -> Call:
     return _call("cast_like", [data, dtype_like])
 
 
+# -- fixed point (TVM 0.19's relay.fixed_point_multiply; relay.quantize's realize) --
+__all__ += ["fixed_point_multiply", "fixed_point_multiply_per_axis"]
+
+
+def fixed_point_multiply(data: Expr, multiplier: int, shift: int) -> Call:
+    """``data * multiplier * 2^(shift - 31)`` in fixed point (``relay.fixed_point_multiply``).
+
+    TVM 0.19's ``q_multiply_shift``: int32 (or int64) ``data``; in int64
+    ``((data << max(shift, 0)) * multiplier + 2^(30 + max(-shift, 0))) >> (31 + max(-shift, 0))``
+    (rounding half up), truncated to int32. ``multiplier`` is a Q31 mantissa (int32).
+
+    >>> import relay_mlir as relay
+    >>> relay.fixed_point_multiply(relay.var("x", shape=(4,), dtype="int32"), 1 << 30, -1).attrs
+    {'multiplier': 1073741824, 'shift': -1}
+    """
+    return _call("fixed_point_multiply", [data], multiplier=_int("multiplier", multiplier),
+                 shift=_int("shift", shift))
+
+
+def fixed_point_multiply_per_axis(x: Expr, y: Expr, lshift: Expr, rshift: Expr,
+                                  is_lshift_required: bool, is_rshift_required: bool,
+                                  axes: IntList) -> Call:
+    """``fixed_point_multiply`` with an int32 multiplier ``y`` and shifts ``lshift`` /
+    ``rshift`` per index along ``axes`` (TVM 0.19's
+    ``relay.op._make.fixed_point_multiply_per_axis``: TVM has no other builder).
+
+    ``x << lshift`` only if ``is_lshift_required``; ``is_rshift_required`` does not change
+    the result (as in TVM's LLVM code).
+    """
+    return _call("fixed_point_multiply_per_axis", [x, y, lshift, rshift],
+                 is_lshift_required=_bool("is_lshift_required", is_lshift_required),
+                 is_rshift_required=_bool("is_rshift_required", is_rshift_required),
+                 axes=_ints(axes, "axes") or [])
+
+
 # -- elementwise: more binary, broadcasting -------------------------------------
 def _binary(name: str, doc: str):
     def fn(lhs: Expr, rhs: Expr) -> Call:

@@ -9,7 +9,7 @@
     >>> relay.qnn.op.quantize(x, relay.const(0.5), relay.const(3)).op.name
     'qnn.quantize'
 """
-from . import kernels, more_kernels, op  # noqa: F401  (imported to register the interpreter's qnn.* kernels)
+from . import kernels, more_kernels, op, simulated_kernels  # noqa: F401  (registers the qnn kernels)
 
 __all__ = ["op", "transform"]
 

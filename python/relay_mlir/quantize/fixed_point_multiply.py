@@ -6,9 +6,11 @@ TVM 0.19's realize rescales by a factor that is not a power of two with its
 computes in int64 ``((x << max(s, 0)) * m + 2^(30 + max(-s, 0))) >> (31 + max(-s, 0))`` and
 casts back to x's dtype: rounding half up ("UPWARD"). ``rounding="TONEAREST"`` rounds
 half away from zero (TVM's ``FixedPointMultiplyToNearest``: the rounding term is one less
-for negative products). This compiler has no such operator, so the same arithmetic is
-spelled with ``cast``/``left_shift``/``multiply``/``add``/``right_shift`` (and
-``greater_equal``/``where`` for TONEAREST): bit-exact with TVM.
+for negative products). Realize emits the ``fixed_point_multiply`` operator
+(``relay_mlir.op.fixed_point_multiply``) for UPWARD, as TVM does; this module spells the
+arithmetic with ``cast``/``left_shift``/``multiply``/``add``/``right_shift`` (and
+``greater_equal``/``where`` for TONEAREST), which realize uses for TONEAREST (TVM spells
+that out too): bit-exact with TVM.
 """
 from __future__ import annotations
 

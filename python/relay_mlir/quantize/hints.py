@@ -8,7 +8,8 @@
 - ``annotation.cast_hint(data, dtype)``: partition's "store this in ``dtype``" mark.
 - ``annotation.stop_fusion(data)``: partition's and realize's fusion barrier (identity).
 
-They are not dialect operators: they live between the quantizer's passes.
+They are not dialect operators: they live between the quantizer's passes (the builders of
+the first two are relay_mlir.annotation's, which the text parser uses too).
 ``simulate`` turns the simulated quantizations into float arithmetic (``do_simulation``)
 and ``drop_hints`` removes the fusion barriers and cast hints left at the end, which only
 steer TVM's operator fusion (this compiler fuses on its own).
@@ -19,6 +20,7 @@ from typing import Dict
 
 import numpy as np
 
+from ..annotation import SIMULATED_QUANTIZE, cast_hint, simulated_quantize
 from ..expr import Call, Expr, Function, Op, const
 from ..op import tensor
 from .forward_rewrite import forward_rewrite, scalar_of
@@ -26,21 +28,10 @@ from .forward_rewrite import forward_rewrite, scalar_of
 __all__ = ["SIMULATED_QUANTIZE", "simulated_quantize", "is_simulated_quantize", "cast_hint",
            "stop_fusion", "simulate", "drop_hints", "HINT_RULES"]
 
-SIMULATED_QUANTIZE = "relay.op.annotation.simulated_quantize"
-
-
-def simulated_quantize(data: Expr, dom_scale: Expr, clip_min: Expr, clip_max: Expr, kind: int,
-                       sign: bool = True, rounding: str = "round") -> Call:
-    return Call(Op.get(SIMULATED_QUANTIZE), [data, dom_scale, clip_min, clip_max],
-                {"kind": kind, "sign": sign, "rounding": rounding})
 
 
 def is_simulated_quantize(e: Expr) -> bool:
     return isinstance(e, Call) and isinstance(e.op, Op) and e.op.name == SIMULATED_QUANTIZE
-
-
-def cast_hint(data: Expr, dtype: str) -> Call:
-    return Call(Op.get("annotation.cast_hint"), [data], {"dtype": dtype})
 
 
 def stop_fusion(data: Expr) -> Call:

@@ -5,7 +5,8 @@ A realized value is an integer tensor with a float32 scale (``value = data * dom
 - A simulated quantization of a float value: ``cast?(clip(round(x * (1/scale))))`` kept in
   float32 until an integer op casts it. Of an integer value: the same scale only clips;
   a power-of-two ratio is ``right_shift`` (after adding half when ``round_for_shift``) or
-  ``left_shift``; any other ratio is ``cast`` int64 + ``fixed_point_multiply``, clip, cast back.
+  ``left_shift``; any other ratio is ``cast`` int64 + ``fixed_point_multiply`` (the operator
+  for UPWARD rounding, its integer arithmetic for TONEAREST, as TVM), clip, cast back.
 - ``nn.conv2d``/``nn.conv1d``/``nn.dense``: operands cast to ``dtype_input``/``dtype_weight``
   (int8), ``out_dtype=dtype_activation`` (int32); scale = product of the operands' scales;
   ``nn.batch_matmul`` likewise (each operand cast only if its dtype differs).
@@ -28,6 +29,7 @@ import numpy as np
 from ..expr import Call, Expr, Function, const
 from ..op import tensor
 from .config import QAnnotateKind, current_qconfig
+from ..qnn.fixed_point import fixed_point
 from .fixed_point_multiply import fixed_point_multiply
 from .forward_rewrite import TempExpr, Value, forward_rewrite, scalar_of
 from .hints import SIMULATED_QUANTIZE, is_simulated_quantize, stop_fusion
@@ -69,8 +71,18 @@ def _mul_and_div(data: Expr, s1: np.float32, s2: np.float32, dtype: str) -> Expr
         return tensor.left_shift(data, const(int(log), dtype))
     if _is_int_log2(factor):
         return data * const(int(factor), dtype)
-    cfg = current_qconfig()
-    return tensor.cast(fixed_point_multiply(data, dtype, float(factor), cfg.rounding), dtype)
+    return tensor.cast(_fixed_point(data, dtype, factor), dtype)
+
+
+def _fixed_point(data: Expr, dtype: str, factor: np.float32) -> Expr:
+    """``data * factor`` in fixed point: TVM's ``fixed_point_multiply`` operator for UPWARD
+    rounding (as TVM's realize emits it), its integer arithmetic for TONEAREST (TVM spells
+    that out too)."""
+    rounding = current_qconfig().rounding
+    if rounding == "UPWARD":
+        mantissa, shift = fixed_point(float(factor))
+        return tensor.fixed_point_multiply(data, mantissa, shift)
+    return fixed_point_multiply(data, dtype, float(factor), rounding)
 
 
 def _requantize(n: _Int, scale: np.float32, lo: float, hi: float) -> _Int:
@@ -89,8 +101,7 @@ def _requantize(n: _Int, scale: np.float32, lo: float, hi: float) -> _Int:
         else:
             data = tensor.left_shift(data, const(int(-shift), act))
         return _Int(tensor.clip(data, lo, hi), scale, n.dtype)
-    wide = fixed_point_multiply(tensor.cast(n.data, "int64"), "int64",
-                                float(f32(n.dom_scale / scale)), cfg.rounding)
+    wide = _fixed_point(tensor.cast(n.data, "int64"), "int64", f32(n.dom_scale / scale))
     return _Int(tensor.cast(tensor.clip(wide, lo, hi), n.dtype), scale, n.dtype)
 
 

@@ -11,7 +11,8 @@ Provided: ``relay``, ``transform`` (``PassContext``, ``Sequential``), ``IRModule
 ``cpu``/``cuda``/``vulkan``/``rocm``/``device``, ``nd`` (``array``, ``empty``,
 ``NDArray``), ``target`` (``Target``), ``runtime`` (``load_module``, ``vm``,
 ``Device``, ``NDArray``), ``contrib`` (``graph_executor``, ``utils``),
-``testing.assert_allclose``, ``register_func``/``get_global_func`` (for BYOC codegens,
+``testing.assert_allclose``, ``parser`` (deprecated aliases of ``relay.parse``, ...),
+``register_func``/``get_global_func`` (for BYOC codegens,
 ``"relay.ext.<compiler>"``). The parts of
 TVM that make kernels, tune them or deploy them remotely (te, topi, tir, autotvm,
 auto_scheduler, meta_schedule, rpc, micro, relax, ...) are refused with an
@@ -39,6 +40,7 @@ from . import target, transform, instrument, ir, contrib, testing  # noqa: E402
 from .ir import IRModule  # noqa: E402
 from .global_funcs import get_global_func, register_func  # noqa: E402  (BYOC's relay.ext.<name>)
 from . import relay  # noqa: E402
+from . import parser  # noqa: E402  (TVM's deprecated tvm.parser)
 from ..errors import CompileError, RelayRuntimeError  # noqa: E402
 
 #: what ``except tvm.TVMError`` catches: relay-mlir's compile and run-time errors (TVM has one
@@ -50,7 +52,7 @@ __version__ = "0.19.0-relay-mlir"
 
 __all__ = ["relay", "transform", "IRModule", "ir", "nd", "target", "runtime", "contrib", "testing",
            "Device", "cpu", "cuda", "gpu", "vulkan", "rocm", "device", "TVMError", "register_func",
-           "get_global_func", "instrument"]
+           "get_global_func", "instrument", "parser"]
 
 
 def __getattr__(name: str):

@@ -168,3 +168,17 @@ func.func @layout_transform() -> (tensor<2x1x1x1x2x2xi32>, tensor<1x4x1x2xf32>) 
   %p = relay.layout_transform %x {src_layout = "NCHW2c", dst_layout = "NCHW"} : (tensor<1x2x1x2x2xf32>) -> tensor<1x4x1x2xf32>
   return %b, %p : tensor<2x1x1x1x2x2xi32>, tensor<1x4x1x2xf32>
 }
+
+// fixed_point_multiply: TVM 0.19's q_multiply_shift (its values: x * 6 wraps
+// in int32 for 2^30 and 2^31 - 1), and the int64 form relay.quantize emits.
+// CHECK-LABEL: func.func @fixed_point_multiply(
+// CHECK-DAG:     relay.constant dense<[30, -30, -2147483648, -6]> : tensor<4xi32>
+// CHECK-DAG:     relay.constant dense<[0, 1, 8369264]> : tensor<3xi64>
+// CHECK-NOT:     relay.fixed_point_multiply
+func.func @fixed_point_multiply() -> (tensor<4xi32>, tensor<3xi64>) {
+  %x = relay.constant dense<[5, -5, 1073741824, 2147483647]> : tensor<4xi32>
+  %y = relay.fixed_point_multiply %x {multiplier = 1610612736 : i64, shift = 3 : i64} : (tensor<4xi32>) -> tensor<4xi32>
+  %w = relay.constant dense<[5, 100, 1073741824]> : tensor<3xi64>
+  %z = relay.fixed_point_multiply %w {multiplier = 2142531584 : i64, shift = -7 : i64} : (tensor<3xi64>) -> tensor<3xi64>
+  return %y, %z : tensor<4xi32>, tensor<3xi64>
+}

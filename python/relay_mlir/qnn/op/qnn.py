@@ -22,6 +22,7 @@ from ...expr import Call, Expr, Tuple, const
 from ...op.nn import conv2d as _nn_conv2d
 from ...op.nn import conv2d_transpose as _nn_conv2d_transpose
 from ...op._make import _call, _int, _opt_int, _str
+from ...op.tensor import reshape as _reshape
 
 Param = Union[Expr, float, int, np.ndarray]
 
@@ -293,3 +294,53 @@ def softmax(x: Expr, scale: Param, zero_point: Param, output_scale: Param,
     """TVM 0.19's integer softmax of int8 ``x`` (``relay.qnn.op.softmax``)."""
     return _unary("qnn.softmax", x, scale, zero_point, output_scale, output_zero_point,
                   axis=_int("axis", axis))
+
+
+# -- simulated quantization (TVM 0.19's qnn.simulated_quantize / simulated_dequantize) --------
+#: TVM 0.19's dtype codes of the simulated ops (topi.nn.qnn.SQNN_DTYPE_TO_CODE)
+SQNN_DTYPE_TO_CODE = {"disable": 0, "int8": 1, "uint8": 2, "int32": 3}
+
+
+def _dtype_code(name: str, v: object) -> Expr:
+    """A dtype name as TVM's int32 code constant; an expression (a run-time code) as is."""
+    if isinstance(v, Expr):
+        return v
+    s = _str(name, v)
+    if s not in SQNN_DTYPE_TO_CODE:
+        raise ValueError(f"'{name}' must be one of {', '.join(SQNN_DTYPE_TO_CODE)} or an int32 "
+                         f"expression, got {s!r}")
+    return const(np.int32(SQNN_DTYPE_TO_CODE[s]))
+
+
+def _flat(name: str, v: Param, dtype: str) -> Expr:
+    """A parameter reshaped to 1-D, as TVM's builders wrap it (``reshape(p, [-1])``)."""
+    return _reshape(_param(name, v, dtype), [-1])
+
+
+def simulated_quantize(data: Expr, output_scale: Param, output_zero_point: Param, axis: int = -1,
+                       out_dtype: Union[str, Expr] = "int8") -> Call:
+    """``qnn.quantize``'s values kept in float (``relay.qnn.op.simulated_quantize``).
+
+    ``clip(round(data / output_scale) + output_zero_point)`` to ``out_dtype``'s range
+    (``"int8"``, ``"uint8"``, ``"int32"``; ``"disable"`` or any other code passes ``data``),
+    rounding half away from zero. ``out_dtype`` may be an int32 expression (TVM's code, chosen
+    at run time). The parameters are reshaped to 1-D as in TVM (one value, or one per channel
+    along ``axis``).
+    """
+    return _call("qnn.simulated_quantize",
+                 [data, _dtype_code("out_dtype", out_dtype),
+                  _flat("output_scale", output_scale, "float32"),
+                  _flat("output_zero_point", output_zero_point, "int32")],
+                 axis=_int("axis", axis))
+
+
+def simulated_dequantize(data: Expr, input_scale: Param, input_zero_point: Param, axis: int = -1,
+                         in_dtype: Union[str, Expr] = "int8") -> Call:
+    """``qnn.dequantize``'s values from float data (``relay.qnn.op.simulated_dequantize``):
+    ``(data - input_zero_point) * input_scale`` for an integer ``in_dtype``, ``data`` for
+    ``"disable"`` (or any other code)."""
+    return _call("qnn.simulated_dequantize",
+                 [data, _dtype_code("in_dtype", in_dtype),
+                  _flat("input_scale", input_scale, "float32"),
+                  _flat("input_zero_point", input_zero_point, "int32")],
+                 axis=_int("axis", axis))
