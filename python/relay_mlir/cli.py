@@ -270,7 +270,7 @@ def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
     with prog.stage("iree-compile"):
         vmfb = compiler._iree_compile(low, target, extra_args)
     t2 = time.perf_counter()
-    exe = Executable(bytes(vmfb), driver=compiler.default_driver(target, low.has_loop),
+    exe = Executable(bytes(vmfb), driver=compiler.default_driver(target, low),
                      target=target.name, result_dtypes=low.result_dtypes, result_layout=low.layout)
     exe.compile_time_s, exe.lower_time_s, exe.iree_time_s = t2 - t0, t1 - t0, t2 - t1
     exe.iree_input = low.text()

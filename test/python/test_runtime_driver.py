@@ -103,3 +103,14 @@ def test_explicit_drivers_and_loaded_modules_are_not_measured(compiled, tmp_path
     assert loaded.driver == "local-task"
     loaded(np.zeros((4, 8), "float32"))
     assert loaded.driver_timings == {}
+
+
+def test_programs_with_run_time_sizes_stay_on_local_task():
+    """On local-sync, dynamic-shape convolutions compiled and run in one process ended in
+    heap corruption (test_dynamic_strategies.py::test_conv_im2col_geometries, session 27),
+    so compile() does not give such programs "auto"."""
+    x = relay.var("x", shape=(relay.Any(), 8))
+    exe = relay.compile(relay.IRModule.from_expr(relay.Function([x], relay.nn.relu(x))))
+    assert exe.driver == "local-task"
+    np.testing.assert_array_equal(exe(np.array([[-1.0] * 8], "float32")), np.zeros((1, 8), "float32"))
+    assert exe.driver == "local-task" and exe.driver_timings == {}
