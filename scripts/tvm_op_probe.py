@@ -202,6 +202,61 @@ def cases(relay):
                 C[f"upsampling3d_{method}_{ctm}_{lay}"] = (shp, lambda x, m=method, c=ctm, lay=lay: relay.nn.upsampling3d(
                     x, 2, 1.5, 2.5, layout=lay, method=m, coordinate_transformation_mode=c))
     C["upsampling3d_down"] = ((1, 2, 5, 6, 7), lambda x: relay.nn.upsampling3d(x, 0.5, 0.7, 1.3, method="trilinear"))
+    # session 27: TVM 0.19's operators new to relay-mlir (integer operands as constants)
+    r27 = np.random.default_rng(27)
+
+    def I27(lo, hi, *s, dt="int32"):
+        return K(r27.integers(lo, hi, size=s), dt)
+
+    for k, up in [(0, True), (1, True), (-1, False), (2, False), (-3, True)]:
+        C[f"trilu_k{k}_{up}"] = ((2, 4, 5), lambda x, k=k, up=up: relay.trilu(x, k, upper=up))
+    C["trilu_int64_k"] = ((6, 3), lambda x: relay.trilu(x, K(1, "int64"), upper=False))
+    C["sequence_mask_ax0"] = ((5, 3, 2), lambda x: relay.sequence_mask(x, K([2, 0, 7], "int32"), -1.5, 0))
+    C["sequence_mask_ax1"] = ((3, 5, 2), lambda x: relay.sequence_mask(x, K([4, 1, 5], "int64"), 0.0, 1))
+    C["reverse_sequence_10"] = ((3, 6), lambda x: relay.reverse_sequence(x, K([1, 4, 9], "int32"), 1, 0))
+    C["reverse_sequence_01"] = ((5, 2, 3), lambda x: relay.reverse_sequence(x, K([3, 0], "int64"), 0, 1))
+    C["reverse_sequence_neg"] = ((2, 3, 4), lambda x: relay.reverse_sequence(x, K([2, 3, -1], "int32"), -1, -2))
+    for ix in ("ij", "xy"):
+        C[f"meshgrid_{ix}"] = ((3,), lambda x, ix=ix: relay.stack(relay.meshgrid(
+            [x, relay.sum(x, keepdims=True) * K([1, 2, 3, 4], "float32"), relay.sum(x)], indexing=ix), 0))
+    # (the indices depend on x: TVM's FoldConstant would build unravel_index with TIR CSE on)
+    C["unravel_vec"] = ((6,), lambda x: relay.unravel_index(
+        relay.cast(x * relay.const(0.0), "int32") + K([0, 5, 13, 29, -1, -7], "int32"), K([3, 2, 5], "int32")))
+    C["unravel_i64"] = ((2,), lambda x: relay.unravel_index(
+        relay.cast(x * relay.const(0.0), "int64") + K([17, -30], "int64"), K([4, 6], "int64")))
+    C["invert_permutation"] = ((2,), lambda x: relay.invert_permutation(K([3, 0, 5, 1, 4, 2], "int32")))
+    srt = np.sort(r27.standard_normal((2, 6)).astype("float32"), axis=-1)
+    srt[0, 2] = srt[0, 3]
+    for right in (False, True):
+        C[f"searchsorted_2d_{right}"] = ((2, 5), lambda x, r=right: relay.searchsorted(  # with ties
+            K(srt), relay.concatenate([x, K(srt)], axis=1), right=r))
+        C[f"searchsorted_1d_{right}"] = ((3, 4), lambda x, r=right: relay.searchsorted(
+            K(srt[0]), relay.round(x), right=r, dtype="int64"))
+    for k, dshape in [(0, (2, 3)), (1, (2, 3)), (-2, (2, 2)), ((-1, 1), (2, 3, 3)), ((0, 2), (2, 3, 3)),
+                      ((-2, 0), (2, 3, 3))]:
+        for align in ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT"):
+            C[f"matrix_set_diag_{k}_{align}"] = ((2, 3, 4), lambda x, k=k, a=align, d=dshape: relay.matrix_set_diag(
+                x, K(r27.standard_normal(d).astype("float32")), k=k, align=a))
+    C["collapse_sum_to"] = ((2, 3, 4), lambda x: relay.collapse_sum_to(x, (3, 1)))
+    C["collapse_sum_to_keep"] = ((2, 3, 4), lambda x: relay.collapse_sum_to(x, (2, 1, 4)))
+    C["reinterpret_i32"] = ((3, 4), lambda x: relay.cast(relay.reinterpret(x, "int32"), "float32"))
+    C["sliding_window_1"] = ((2, 6, 7), lambda x: relay.sliding_window(x, 1, (3, 2), (2, 1)))
+    C["sliding_window_0"] = ((2, 6, 7), lambda x: relay.sliding_window(x, 0, (2, 3, 2), (1, 2, 3)))
+    C["dilate"] = ((2, 3, 4), lambda x: relay.nn.dilate(x, (1, 2, 3), 0.5))
+    C["dilate_unit"] = ((3, 1), lambda x: relay.nn.dilate(x, (2, 4)))
+    C["sparse_to_dense_2d"] = ((3,), lambda x: relay.sparse_to_dense(K([[0, 1], [2, 3], [1, 0]], "int32"), (3, 4), x, relay.const(-1.0)))
+    C["sparse_to_dense_1d_scalar"] = ((), lambda x: relay.sparse_to_dense(K([1, 4], "int32"), (6,), x, relay.const(0.5)))
+    C["reverse_reshape_m1_0"] = ((10, 5, 4), lambda x: relay.reverse_reshape(x, (-1, 0)))
+    C["reverse_reshape_0_m1"] = ((10, 5, 4), lambda x: relay.reverse_reshape(x, (0, -1)))
+    C["reverse_reshape_m3"] = ((2, 3, 4), lambda x: relay.reverse_reshape(x, (-3, 4)))
+    C["reverse_reshape_lit"] = ((2, 3, 4), lambda x: relay.reverse_reshape(x, (-1, 2)))
+    C["cross_entropy"] = ((4, 3), lambda x: relay.nn.cross_entropy(relay.sigmoid(x), K(np.eye(4, 3), "float32")))
+    C["cross_entropy_with_logits"] = ((4, 3), lambda x: relay.nn.cross_entropy_with_logits(x, K(np.eye(4, 3), "float32")))
+    for red in ("mean", "sum", "none"):
+        C[f"nll_loss_{red}"] = ((3, 5), lambda x, red=red: relay.nn.nll_loss(
+            x, K([4, 0, 2], "int32"), K([0.5, 1.0, 2.0, 1.5, 3.0], "float32"), red, 2))
+        C[f"nll_loss_4d_{red}"] = ((2, 4, 3, 2), lambda x, red=red: relay.nn.nll_loss(
+            x, K(r27.integers(0, 4, size=(2, 3, 2)), "int32"), K([1.0, 0.25, 2.0, 0.5], "float32"), red, 1))
     return C
 
 
@@ -220,10 +275,12 @@ def run(system: str, out: str) -> None:
             x = relay.var("x", shape=shape)
             body = build(x)
             mod = tvm.IRModule.from_expr(relay.Function([x], body))
-            if system == "tvm" and "upsampling3d" in name:
+            if system == "tvm" and ("upsampling3d" in name or "unravel" in name):
                 # TVM 0.19's LLVM codegen rejects trilinear resize3d's float CSE variable
-                # ("location of #dbg_declare must be a pointer or int") unless TIR CSE is off.
-                with tvm.transform.PassContext(disabled_pass=["tir.CommonSubexprElimTIR"]):
+                # ("location of #dbg_declare must be a pointer or int") unless TIR CSE is off;
+                # unravel_index's vectorised floormod likewise.
+                with tvm.transform.PassContext(disabled_pass=["tir.CommonSubexprElimTIR"],
+                                               config={"tir.disable_vectorize": "unravel" in name}):
                     results[name] = relay.create_executor("graph", mod=mod, target="llvm").evaluate()(xv).numpy()
                 continue
             results[name] = relay.create_executor("graph", mod=mod, target="llvm").evaluate()(xv).numpy()

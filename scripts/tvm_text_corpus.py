@@ -204,6 +204,40 @@ def _meta_attrs_program():
     return tvm.IRModule.from_expr(relay.Function([x], relay.add(e, r)))
 
 
+def _tvm019_ops_program():
+    """TVM 0.19's operators relay-mlir added in session 27 in one program (unravel_index left
+    out: TVM's own LLVM codegen rejects its vectorised floormod at opt_level 3); trilu and
+    collapse_sum_to print their attributes to the metadata section."""
+    x = relay.var("x", shape=(2, 3, 4), dtype="float32")
+    d = relay.var("d", shape=(2, 3, 3), dtype="float32")
+    a = relay.var("a", shape=(3,), dtype="float32")
+    b = relay.var("b", shape=(4,), dtype="float32")
+    p = relay.var("p", shape=(4, 3), dtype="float32")
+    t = relay.var("t", shape=(4, 3), dtype="float32")
+    n = relay.var("lengths", shape=(2,), dtype="int32")
+
+    def k(v, dt):
+        return relay.const(np.array(v, dtype=dt))
+    outs = [relay.trilu(x, 1, upper=False),
+            relay.matrix_set_diag(x, d, k=(-1, 1), align="LEFT_RIGHT"),
+            relay.meshgrid([a, b], indexing="xy")[1],
+            relay.reverse_reshape(x, (-1, 0)),
+            relay.collapse_sum_to(x, (3, 1)),
+            relay.sliding_window(x, 1, (2, 2), (1, 2)),
+            relay.sequence_mask(x, n, -1.0, axis=1),
+            relay.reverse_sequence(x, n, 1, 0),
+            relay.invert_permutation(relay.concatenate([n, k([0, 3], "int32")], 0) * k([0, 0, 1, 1], "int32")
+                                     + k([1, 2, 0, 0], "int32")),
+            relay.searchsorted(relay.sort(a), b, right=True),
+            relay.reinterpret(x, "int32"),
+            relay.nn.dilate(x, (1, 2, 1), 0.5),
+            relay.sparse_to_dense(k([[0, 1], [2, 3], [1, 0]], "int32"), (3, 4), a, k(-1.0, "float32")),
+            relay.nn.cross_entropy(relay.sigmoid(p), t),
+            relay.nn.cross_entropy_with_logits(p, t),
+            relay.nn.nll_loss(p, k([2, 0, 1, 2], "int32"), k([0.5, 1.0, 2.0], "float32"), "mean", 1)]
+    return tvm.IRModule.from_expr(relay.Function([x, d, a, b, p, t, n], relay.Tuple(outs)))
+
+
 TENSOR: Dict[str, Callable[[], Tuple[object, float, float]]] = {
     "mlp": lambda: (testing.mlp.get_workload(batch_size=1)[0], 1e-4, 1e-5),
     "resnet18": lambda: (testing.resnet.get_workload(batch_size=1, num_classes=10, num_layers=18,
@@ -229,6 +263,7 @@ TENSOR: Dict[str, Callable[[], Tuple[object, float, float]]] = {
     "synthetic": lambda: (testing.synthetic.get_workload()[0], 1e-4, 1e-5),
     "consts": lambda: (_consts_program(), 1e-5, 1e-6),
     "meta_attrs": lambda: (_meta_attrs_program(), 1e-5, 1e-6),
+    "tvm019_ops": lambda: (_tvm019_ops_program(), 1e-5, 1e-6),
 }
 
 

@@ -41,6 +41,8 @@ def Relay_UpSampling3DCoordinateModeAttr
 // nn.upsampling: the interpolation.
 def Relay_UpSamplingMethodAttr
     : Relay_StrEnumAttr<["nearest_neighbor", "bilinear"]>;
+// nn.nll_loss: how the per-element losses are combined.
+def Relay_NLLLossReductionAttr : Relay_StrEnumAttr<["mean", "sum", "none"]>;
 // nn.depth_to_space: where the block index sits in the channel dim.
 def Relay_DepthToSpaceModeAttr : Relay_StrEnumAttr<["DCR", "CRD"]>;
 
@@ -50,6 +52,8 @@ def Relay_DepthToSpaceModeAttr : Relay_StrEnumAttr<["DCR", "CRD"]>;
 
 // strided_slice: whether `end` holds end indices or sizes.
 def Relay_SliceModeAttr : Relay_StrEnumAttr<["end", "size"]>;
+// meshgrid: matrix ("ij") or Cartesian ("xy": the first two dims swapped).
+def Relay_MeshgridIndexingAttr : Relay_StrEnumAttr<["ij", "xy"]>;
 
 //===----------------------------------------------------------------------===//
 // Index (RelayIndexOps.td)

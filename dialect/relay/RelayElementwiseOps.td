@@ -151,6 +151,18 @@ def Relay_CastOp : Relay_Operator<"cast", [Relay_ElementwiseUnary]> {
   let arguments = (ins Relay_AnyTensorOrIncomplete:$data, TypeAttr:$dtype);
 }
 
+def Relay_ReinterpretOp : Relay_Operator<"reinterpret", [Relay_ElementwiseUnary]> {
+  let typeRule = "inferReinterpret(site, adaptor.getData().getType(), "
+                 "adaptor.getDtype())";
+  let summary = "the elements' bits read as `dtype` (of the same width)";
+  let description = [{
+    ```mlir
+    %y = relay.reinterpret %x {dtype = i32} : (tensor<4xf32>) -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data, TypeAttr:$dtype);
+}
+
 def Relay_CastLikeOp : Relay_Operator<"cast_like"> {
   let typeRule = "inferCastLike(site, adaptor.getData().getType(), "
                  "adaptor.getDtypeLike().getType())";

@@ -218,4 +218,44 @@ def Relay_TopKOp : Relay_Operator<"topk"> {
                        OptionalAttr<TypeAttr>:$dtype);
 }
 
+def Relay_SearchSortedOp : Relay_Operator<"searchsorted"> {
+  let typeRule = "inferSearchSorted(site, "
+                 "adaptor.getSortedSequence().getType(), "
+                 "adaptor.getValues().getType(), adaptor.getDtype())";
+  let summary = "where `values` would be inserted into `sorted_sequence`";
+  let description = [{
+    Along the last dim: the number of elements `< v` (`<= v` with
+    `right`), of `dtype` (default int32). A 1-D `sorted_sequence` serves
+    every value; otherwise its leading dims are those of `values`.
+
+    ```mlir
+    %i = relay.searchsorted %s, %v {right = true} : (tensor<2x5xf32>, tensor<2x3xf32>) -> tensor<2x3xi32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$sorted_sequence,
+                       Relay_AnyTensorOrIncomplete:$values,
+                       DefaultValuedAttr<BoolAttr, "false">:$right,
+                       OptionalAttr<TypeAttr>:$dtype);
+}
+
+def Relay_SparseToDenseOp : Relay_Operator<"sparse_to_dense"> {
+  let typeRule = "inferSparseToDense(site, adaptor.getSparseIndices().getType(), "
+                 "adaptor.getSparseValues().getType(), "
+                 "adaptor.getDefaultValue().getType(), adaptor.getOutputShape())";
+  let summary = "a dense `output_shape` tensor from `sparse_values` at `sparse_indices`";
+  let description = [{
+    `sparse_indices` is `[N, rank]`, `[N]` (rank 1) or 0-d (one index);
+    `sparse_values` `[N]` or 0-d (the same value everywhere); the other
+    elements are the 0-d `default_value`.
+
+    ```mlir
+    %y = relay.sparse_to_dense %i, %v, %d {output_shape = array<i64: 3, 4>} : (tensor<2x2xi32>, tensor<2xf32>, tensor<f32>) -> tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$sparse_indices,
+                       Relay_AnyTensorOrIncomplete:$sparse_values,
+                       Relay_AnyTensorOrIncomplete:$default_value,
+                       DenseI64ArrayAttr:$output_shape);
+}
+
 #endif // RELAY_INDEX_OPS_TD

@@ -317,4 +317,69 @@ def Relay_BatchToSpaceNDOp : Relay_Operator<"nn.batch_to_space_nd"> {
                  "adaptor.getBlockShape(), adaptor.getCrops())";
 }
 
+//===----------------------------------------------------------------------===//
+// TVM 0.19's nn.dilate and losses
+//===----------------------------------------------------------------------===//
+
+def Relay_DilateOp : Relay_Operator<"nn.dilate"> {
+  let summary = "spreads the elements `strides` apart, filling with `dilation_value`";
+  let description = [{
+    One stride (>= 1) per dim: a dim of size `d` becomes `(d - 1) * s + 1`.
+
+    ```mlir
+    %y = relay.nn.dilate %x {strides = array<i64: 1, 2>, dilation_value = 0.5 : f64} : (tensor<2x3xf32>) -> tensor<2x5xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       DenseI64ArrayAttr:$strides,
+                       DefaultValuedAttr<F64Attr, "0.0">:$dilation_value);
+  let typeRule = "inferDilate(site, adaptor.getData().getType(), "
+                 "adaptor.getStrides())";
+}
+
+class Relay_CrossEntropyOp<string mnemonic> : Relay_Operator<mnemonic> {
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$predictions,
+                       Relay_AnyTensorOrIncomplete:$targets);
+  let typeRule = "inferCrossEntropy(site, adaptor.getPredictions().getType(), "
+                 "adaptor.getTargets().getType())";
+}
+
+def Relay_CrossEntropyOp : Relay_CrossEntropyOp<"nn.cross_entropy"> {
+  let summary = "`-sum(log(predictions) * targets) / batch` (a 0-d result)";
+  let description = [{
+    `predictions` and `targets` are `[batch, classes]` of one float dtype.
+
+    ```mlir
+    %l = relay.nn.cross_entropy %p, %t : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<f32>
+    ```
+  }];
+}
+def Relay_CrossEntropyWithLogitsOp
+    : Relay_CrossEntropyOp<"nn.cross_entropy_with_logits"> {
+  let summary = "`-sum(predictions * targets) / batch` (log-probabilities in)";
+}
+
+def Relay_NLLLossOp : Relay_Operator<"nn.nll_loss"> {
+  let summary = "negative log likelihood of `targets` under `predictions`";
+  let description = [{
+    `predictions` `[N, C, d...]` (log-probabilities), `targets` `[N, d...]`
+    class indices, `weights` `[C]`: each element's loss is
+    `-predictions[n, t, d...] * weights[t]` (0 where `t == ignore_index`);
+    `reduction` `none` keeps them, `sum` adds them, `mean` divides the sum
+    by the weights of the targets counted.
+
+    ```mlir
+    %l = relay.nn.nll_loss %p, %t, %w {reduction = "sum"} : (tensor<3x5xf32>, tensor<3xi32>, tensor<5xf32>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$predictions,
+                       Relay_AnyTensorOrIncomplete:$targets,
+                       Relay_AnyTensorOrIncomplete:$weights,
+                       DefaultValuedAttr<Relay_NLLLossReductionAttr, "\"mean\"">:$reduction,
+                       DefaultValuedAttr<I64Attr, "-100">:$ignore_index);
+  let typeRule = "inferNLLLoss(site, adaptor.getPredictions().getType(), "
+                 "adaptor.getTargets().getType(), "
+                 "adaptor.getWeights().getType(), adaptor.getReduction())";
+}
+
 #endif // RELAY_NN_OPS_TD

@@ -141,6 +141,8 @@ FailureOr<Type> inferWhere(ErrorSite site, Type condition, Type x, Type y);
 FailureOr<Type> inferCast(ErrorSite site, Type data, Type dtype);
 /// `data`'s shape with the dtype of `dtypeLike`.
 FailureOr<Type> inferCastLike(ErrorSite site, Type data, Type dtypeLike);
+/// reinterpret: `data`'s shape with `dtype`, of the same bit width.
+FailureOr<Type> inferReinterpret(ErrorSite site, Type data, Type dtype);
 
 //===----------------------------------------------------------------------===//
 // Reductions (lib/Relations/Reduce.cpp)
@@ -199,6 +201,17 @@ FailureOr<Type> inferPad(ErrorSite site, Type data, Type padValue,
 /// the 4-/5-D `layout`) scaled by `scales` and rounded.
 FailureOr<Type> inferUpSampling(ErrorSite site, Type data,
                                 ArrayRef<double> scales, StringRef layout);
+/// nn.dilate: dim d becomes (d - 1) * stride + 1.
+FailureOr<Type> inferDilate(ErrorSite site, Type data,
+                            ArrayRef<int64_t> strides);
+/// nn.cross_entropy(_with_logits): 2-D predictions and targets of one
+/// float type and shape; a 0-d result.
+FailureOr<Type> inferCrossEntropy(ErrorSite site, Type predictions,
+                                  Type targets);
+/// nn.nll_loss: [N, C, d...] predictions, [N, d...] integer targets, [C]
+/// weights; [N, d...] for "none", else 0-d.
+FailureOr<Type> inferNLLLoss(ErrorSite site, Type predictions, Type targets,
+                             Type weights, StringRef reduction);
 /// nn.mirror_pad: nn.pad's widths without a pad value; REFLECT pads < the
 /// dim, SYMMETRIC pads <= the dim.
 FailureOr<Type> inferMirrorPad(ErrorSite site, Type data,
@@ -462,6 +475,39 @@ FailureOr<Type> inferLayoutTransform(ErrorSite site, Type data,
                                      StringRef srcLayout, StringRef dstLayout);
 /// einsum (numpy equations, with `...`).
 FailureOr<Type> inferEinsum(ErrorSite site, TypeRange data, StringRef equation);
+/// contrib_reverse_reshape: reshape with `newshape` read from the right.
+FailureOr<Type> inferReverseReshape(ErrorSite site, Type data,
+                                    ArrayRef<int64_t> newshape);
+/// sliding_window: data.shape[:axis] + window counts + window_shape.
+FailureOr<Type> inferSlidingWindow(ErrorSite site, Type data, int64_t axis,
+                                   ArrayRef<int64_t> windowShape,
+                                   ArrayRef<int64_t> strides);
+/// trilu: `data` (rank >= 2) with a 0-d integer `k`.
+FailureOr<Type> inferTrilu(ErrorSite site, Type data, Type k);
+/// sequence_mask: `data` (rank >= 2); `validLength` 1-D integer, one per
+/// entry of the batch dim (1 - axis); `axis` 0 or 1.
+FailureOr<Type> inferSequenceMask(ErrorSite site, Type data, Type validLength,
+                                  int64_t axis);
+/// reverse_sequence: `data`; `seqLengths` 1-D integer of the size of
+/// `batchAxis`; the two axes distinct.
+FailureOr<Type> inferReverseSequence(ErrorSite site, Type data, Type seqLengths,
+                                     int64_t seqAxis, int64_t batchAxis);
+/// meshgrid: 0-d / 1-D inputs of one dtype; a tuple of as many grids of
+/// their lengths ("xy": the first two swapped).
+FailureOr<Type> inferMeshgrid(ErrorSite site, TypeRange data,
+                              StringRef indexing);
+/// unravel_index: [len(shape)] (0-d indices) or [len(shape), len(indices)].
+FailureOr<Type> inferUnravelIndex(ErrorSite site, Type indices, Type shape);
+/// invert_permutation: a 1-D integer `data`'s type.
+FailureOr<Type> inferInvertPermutation(ErrorSite site, Type data);
+/// matrix_set_diag: `data` (rank >= 2) with `diagonal` holding diagonals
+/// `k1 .. k2` (batch + [len] or batch + [k2 - k1 + 1, max_len]).
+FailureOr<Type> inferMatrixSetDiag(ErrorSite site, Type data, Type diagonal,
+                                   int64_t k1, int64_t k2);
+/// collapse_sum_to: `shape` of `data`'s dtype; `shape` must broadcast to
+/// `data`.
+FailureOr<Type> inferCollapseSumTo(ErrorSite site, Type data,
+                                   ArrayRef<int64_t> shape);
 
 //===----------------------------------------------------------------------===//
 // Index: gathers, scatters, one_hot, scans, sorting
@@ -500,6 +546,14 @@ FailureOr<Type> inferSort(ErrorSite site, Type data, int64_t axis);
 /// argsort: the shape of `data`, of `dtype` (default int32).
 FailureOr<Type> inferArgsort(ErrorSite site, Type data, int64_t axis,
                              std::optional<Type> dtype);
+/// sparse_to_dense: `outputShape` of the values' dtype.
+FailureOr<Type> inferSparseToDense(ErrorSite site, Type indices, Type values,
+                                   Type defaultValue,
+                                   ArrayRef<int64_t> outputShape);
+/// searchsorted: the shape of `values`, of integer `dtype` (default int32);
+/// `sortedSequence` 1-D or with the leading dims of `values`.
+FailureOr<Type> inferSearchSorted(ErrorSite site, Type sortedSequence,
+                                  Type values, std::optional<Type> dtype);
 /// topk: dim `axis` becomes `k` (`k < 1`: all); `retType` "both" gives the
 /// tuple (values, indices), "values"/"indices" one of them.
 FailureOr<Type> inferTopK(ErrorSite site, Type data, int64_t k, int64_t axis,

@@ -326,4 +326,189 @@ def Relay_EinsumOp : Relay_Operator<"einsum"> {
                        StrAttr:$equation);
 }
 
+//===----------------------------------------------------------------------===//
+// TVM 0.19's masks, diagonals, grids and index maps (transform.py)
+//===----------------------------------------------------------------------===//
+
+def Relay_TriluOp : Relay_Operator<"trilu"> {
+  let typeRule = "inferTrilu(site, adaptor.getData().getType(), "
+                 "adaptor.getK().getType())";
+  let summary = "keeps the upper (or lower) triangle of the last two dims";
+  let description = [{
+    `k` is a 0-d integer tensor: the diagonal offset. With `upper` the
+    elements `data[..., i, j]` with `j - i >= k` are kept, else those with
+    `j - i <= k`; the others become 0.
+
+    ```mlir
+    %y = relay.trilu %x, %k {upper = false} : (tensor<2x3x4xf32>, tensor<i32>) -> tensor<2x3x4xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$k,
+                       DefaultValuedAttr<BoolAttr, "true">:$upper);
+}
+
+def Relay_SequenceMaskOp : Relay_Operator<"sequence_mask"> {
+  let typeRule = "inferSequenceMask(site, adaptor.getData().getType(), "
+                 "adaptor.getValidLength().getType(), adaptor.getAxis())";
+  let summary = "replaces the steps past each sequence's length by `mask_value`";
+  let description = [{
+    `axis` (0 or 1) is the time axis, the other of the first two dims the
+    batch; `valid_length` is a 1-D integer tensor with one length per batch
+    entry.
+
+    ```mlir
+    %y = relay.sequence_mask %x, %l {mask_value = -1.0 : f64} : (tensor<5x2x3xf32>, tensor<2xi32>) -> tensor<5x2x3xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$valid_length,
+                       DefaultValuedAttr<F64Attr, "0.0">:$mask_value,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+}
+
+def Relay_ReverseSequenceOp : Relay_Operator<"reverse_sequence"> {
+  let typeRule = "inferReverseSequence(site, adaptor.getData().getType(), "
+                 "adaptor.getSeqLengths().getType(), adaptor.getSeqAxis(), "
+                 "adaptor.getBatchAxis())";
+  let summary = "reverses the first `seq_lengths[b]` steps of each batch entry";
+  let description = [{
+    Along `seq_axis`, for each index `b` of `batch_axis`; `seq_lengths` is
+    a 1-D integer tensor of the batch size. Lengths above the dim reverse
+    the whole dim, lengths below 1 nothing.
+
+    ```mlir
+    %y = relay.reverse_sequence %x, %l : (tensor<2x5xf32>, tensor<2xi64>) -> tensor<2x5xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$seq_lengths,
+                       DefaultValuedAttr<I64Attr, "1">:$seq_axis,
+                       DefaultValuedAttr<I64Attr, "0">:$batch_axis);
+}
+
+def Relay_MeshgridOp : Relay_Operator<"meshgrid"> {
+  let typeRule = "inferMeshgrid(site, adaptor.getData().getTypes(), "
+                 "adaptor.getIndexing())";
+  let summary = "coordinate grids of 0-d or 1-D tensors (a tuple, numpy.meshgrid)";
+  let description = [{
+    Relay passes the inputs as one tuple; here they are the operands. Each
+    result has the lengths of all inputs as dims (`xy`: the first two
+    swapped).
+
+    ```mlir
+    %t = relay.meshgrid %a, %b {indexing = "xy"} : (tensor<3xf32>, tensor<4xf32>) -> tuple<tensor<4x3xf32>, tensor<4x3xf32>>
+    ```
+  }];
+  let arguments = (ins Variadic<Relay_AnyTensorOrIncomplete>:$data,
+                       DefaultValuedAttr<Relay_MeshgridIndexingAttr, "\"ij\"">:$indexing);
+}
+
+def Relay_UnravelIndexOp : Relay_Operator<"unravel_index"> {
+  let typeRule = "inferUnravelIndex(site, adaptor.getIndices().getType(), "
+                 "adaptor.getShape().getType())";
+  let summary = "flat indices into coordinates of the 1-D `shape` (numpy.unravel_index)";
+  let description = [{
+    `indices` is 0-d or 1-D, `shape` 1-D, both integers of one dtype; the
+    result is `[len(shape)]` or `[len(shape), len(indices)]`. Indices are
+    taken modulo the number of elements, as Relay's.
+
+    ```mlir
+    %y = relay.unravel_index %i, %s : (tensor<5xi32>, tensor<3xi32>) -> tensor<3x5xi32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$indices,
+                       Relay_AnyTensorOrIncomplete:$shape);
+}
+
+def Relay_InvertPermutationOp : Relay_Operator<"invert_permutation"> {
+  let typeRule = "inferInvertPermutation(site, adaptor.getData().getType())";
+  let summary = "the inverse of a permutation: `y[x[i]] = i`";
+  let description = [{
+    `data` is a 1-D integer tensor holding a permutation of `0 .. n-1`.
+
+    ```mlir
+    %y = relay.invert_permutation %p : (tensor<4xi32>) -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data);
+}
+
+def Relay_MatrixSetDiagOp : Relay_Operator<"matrix_set_diag"> {
+  let typeRule = "inferMatrixSetDiag(site, adaptor.getData().getType(), "
+                 "adaptor.getDiagonal().getType(), adaptor.getK1(), "
+                 "adaptor.getK2())";
+  let summary = "writes the diagonals `k1 .. k2` of the last two dims";
+  let description = [{
+    Relay's MatrixSetDiagAttrs (the builder's `k`, `align`). With one
+    diagonal (`k1 == k2`) `diagonal` is `batch + [len]`, else
+    `batch + [k2 - k1 + 1, max_len]`, the diagonals from `k2` down, each
+    aligned right or left (`super_diag_right_align` above the main
+    diagonal, `sub_diag_right_align` below), as TensorFlow's
+    MatrixSetDiagV3.
+
+    ```mlir
+    %y = relay.matrix_set_diag %x, %d {k1 = -1 : i64, k2 = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x3x3xf32>) -> tensor<2x3x4xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       Relay_AnyTensorOrIncomplete:$diagonal,
+                       DefaultValuedAttr<I64Attr, "0">:$k1,
+                       DefaultValuedAttr<I64Attr, "0">:$k2,
+                       DefaultValuedAttr<BoolAttr, "true">:$super_diag_right_align,
+                       DefaultValuedAttr<BoolAttr, "false">:$sub_diag_right_align);
+}
+
+def Relay_CollapseSumToOp : Relay_Operator<"collapse_sum_to"> {
+  let typeRule = "inferCollapseSumTo(site, adaptor.getData().getType(), "
+                 "adaptor.getShape())";
+  let summary = "sums data down to `shape` (the inverse of broadcasting)";
+  let description = [{
+    `collapse_sum_like` with the target shape as an attribute (Relay
+    passes it also as a constant operand, read into `shape`).
+
+    ```mlir
+    %y = relay.collapse_sum_to %x {shape = array<i64: 3, 1>} : (tensor<2x3x4xf32>) -> tensor<3x1xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       DenseI64ArrayAttr:$shape);
+}
+
+def Relay_ReverseReshapeOp : Relay_Operator<"contrib_reverse_reshape"> {
+  let typeRule = "inferReverseReshape(site, adaptor.getData().getType(), "
+                 "adaptor.getNewshape())";
+  let summary = "reshape whose `newshape` codes are read from the right";
+  let description = [{
+    `reshape` of the reversed shape by the reversed `newshape`, reversed
+    (Relay's `reverse_reshape`): `0` copies the dim at the same position
+    from the end.
+
+    ```mlir
+    %y = relay.contrib_reverse_reshape %x {newshape = array<i64: -1, 0>} : (tensor<10x5x4xf32>) -> tensor<50x4xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       DenseI64ArrayAttr:$newshape);
+}
+
+def Relay_SlidingWindowOp : Relay_Operator<"sliding_window"> {
+  let typeRule = "inferSlidingWindow(site, adaptor.getData().getType(), "
+                 "adaptor.getAxis(), adaptor.getWindowShape(), "
+                 "adaptor.getStrides())";
+  let summary = "the windows of `window_shape` over the dims from `axis` on";
+  let description = [{
+    One window size and stride per dim from `axis`: the result is
+    `data.shape[:axis] + [(d - w) / s + 1 ...] + window_shape`.
+
+    ```mlir
+    %y = relay.sliding_window %x {axis = 1 : i64, window_shape = array<i64: 3, 2>, strides = array<i64: 2, 1>} : (tensor<2x6x7xf32>) -> tensor<2x2x6x3x2xf32>
+    ```
+  }];
+  let arguments = (ins Relay_AnyTensorOrIncomplete:$data,
+                       I64Attr:$axis,
+                       DenseI64ArrayAttr:$window_shape,
+                       DenseI64ArrayAttr:$strides);
+}
+
 #endif // RELAY_TRANSFORM_OPS_TD

@@ -278,6 +278,30 @@ LogicalResult spaceToDepth(RuleBuilder &rb, Value g,
                       op.getLayout(), /*toSpace=*/false, /*dcr=*/false);
 }
 
+/// nn.cross_entropy (TVM's rule): with b the batch, dx = -g y / x / b,
+/// dy = -g log(x) / b; b is divided out as the column sums of ones (a
+/// [classes] vector of b), which also serves a `?` batch.
+LogicalResult crossEntropy(RuleBuilder &rb, Value g,
+                           SmallVectorImpl<Value> &out) {
+  Value x = rb.op->getOperand(0), y = rb.op->getOperand(1);
+  Value batch = rb.sum(rb.onesLike(x), {0}, /*keepdims=*/false);
+  Value scaled = rb.neg(g);
+  out.push_back(rb.div(rb.div(rb.mul(scaled, y), x), batch));
+  out.push_back(rb.div(rb.mul(scaled, LogOp::create(rb.b, rb.loc, x)), batch));
+  return success();
+}
+
+/// nn.cross_entropy_with_logits: dx = -g y / b, dy = -g x / b.
+LogicalResult crossEntropyWithLogits(RuleBuilder &rb, Value g,
+                                     SmallVectorImpl<Value> &out) {
+  Value x = rb.op->getOperand(0), y = rb.op->getOperand(1);
+  Value batch = rb.sum(rb.onesLike(x), {0}, /*keepdims=*/false);
+  Value scaled = rb.neg(g);
+  out.push_back(rb.div(rb.mul(scaled, y), batch));
+  out.push_back(rb.div(rb.mul(scaled, x), batch));
+  return success();
+}
+
 } // namespace
 
 void gradient::addNNGradients(GradientRules &rules) {
@@ -294,4 +318,6 @@ void gradient::addNNGradients(GradientRules &rules) {
   rules["relay.nn.upsampling"] = resample;
   rules["relay.nn.gelu"] = gelu;
   rules["relay.nn.leaky_relu"] = leakyRelu;
+  rules["relay.nn.cross_entropy"] = crossEntropy;
+  rules["relay.nn.cross_entropy_with_logits"] = crossEntropyWithLogits;
 }

@@ -455,16 +455,24 @@ LogicalResult noGradient(RuleBuilder &, Value, SmallVectorImpl<Value> &out) {
   return success();
 }
 
+/// collapse_sum_to (TVM's rule): the adjoint broadcast back to the data.
+LogicalResult collapseSumTo(RuleBuilder &rb, Value g,
+                            SmallVectorImpl<Value> &out) {
+  out.push_back(rb.broadcastLike(g, rb.op->getOperand(0)));
+  return success();
+}
+
 } // namespace
 
 void gradient::addTransformGradients(GradientRules &rules) {
   for (StringRef name : {"relay.reshape", "relay.reshape_like", "relay.squeeze",
-                         "relay.expand_dims"})
+                         "relay.expand_dims", "relay.contrib_reverse_reshape"})
     rules[name] = reshapeRule;
   rules["relay.transpose"] = transpose;
   rules["relay.broadcast_to"] = broadcastRule;
   rules["relay.broadcast_to_like"] = broadcastRule;
   rules["relay.collapse_sum_like"] = collapseSum;
+  rules["relay.collapse_sum_to"] = collapseSumTo;
   rules["relay.concatenate"] = concatenate;
   rules["relay.split"] = split;
   rules["relay.stack"] = stack;

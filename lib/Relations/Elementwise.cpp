@@ -206,6 +206,26 @@ FailureOr<Type> relay::inferCast(ErrorSite site, Type data, Type dtype) {
   return Type(tensor->clone(dtype));
 }
 
+FailureOr<Type> relay::inferReinterpret(ErrorSite site, Type data, Type dtype) {
+  FailureOr<RankedTensorType> tensor = tensorType(site, data, "data");
+  if (failed(tensor))
+    return failure();
+  if (!isa<IntegerType, FloatType>(dtype))
+    return site.emitError()
+           << "dtype must be an integer, float or bool element type, got "
+           << dtype;
+  // The bits are read in place: a width change would change the shape.
+  if (!tensor->getElementType().isIntOrFloat())
+    return site.emitError()
+           << "data must hold integers or floats, got " << *tensor;
+  unsigned from = tensor->getElementType().getIntOrFloatBitWidth();
+  if (dtype.getIntOrFloatBitWidth() != from)
+    return site.emitError()
+           << "dtype " << dtype << " has " << dtype.getIntOrFloatBitWidth()
+           << " bits, data dtype " << tensor->getElementType() << " " << from;
+  return Type(tensor->clone(dtype));
+}
+
 FailureOr<Type> relay::inferCastLike(ErrorSite site, Type data,
                                      Type dtypeLike) {
   FailureOr<RankedTensorType> tensor = tensorType(site, data, "data");

@@ -312,6 +312,82 @@ FailureOr<Type> relay::inferArgsort(ErrorSite site, Type dataType, int64_t axis,
   return Type(RankedTensorType::get(data->getShape(), *dtype));
 }
 
+FailureOr<Type> relay::inferSparseToDense(ErrorSite site, Type indicesType,
+                                          Type valuesType, Type defaultType,
+                                          ArrayRef<int64_t> outputShape) {
+  FailureOr<RankedTensorType> indices =
+      indexTensor(site, indicesType, "sparse_indices");
+  FailureOr<RankedTensorType> values =
+      tensorType(site, valuesType, "sparse_values");
+  FailureOr<RankedTensorType> fill =
+      tensorTypeOfRank(site, defaultType, "default_value", 0);
+  if (failed(indices) || failed(values) || failed(fill))
+    return failure();
+  for (int64_t d : outputShape)
+    if (d < 0)
+      return site.emitError() << "output_shape entries must be >= 0, got " << d;
+  int64_t rank = outputShape.size(), n = 1;
+  // [N, rank], [N] (rank 1) or 0-d (one index of a rank-1 output).
+  if (indices->getRank() > 2 ||
+      (indices->getRank() < 2 && rank != 1 && !outputShape.empty()))
+    return site.emitError()
+           << "sparse_indices must be [N, " << rank << "]"
+           << (rank == 1 ? ", [N] or 0-d" : "") << ", got " << *indices;
+  if (indices->getRank() == 2 &&
+      failed(agree(site, indices->getDimSize(1), rank,
+                   "sparse_indices dim 1 and the output rank")))
+    return failure();
+  if (indices->getRank() >= 1)
+    n = indices->getDimSize(0);
+  if (values->getRank() > 1 ||
+      (values->getRank() == 1 && failed(unifyDim(values->getDimSize(0), n))))
+    return site.emitError() << "sparse_values must be 0-d or [" << dimStr(n)
+                            << "] (one per index), got " << *values;
+  if (fill->getElementType() != values->getElementType())
+    return site.emitError()
+           << "default_value dtype " << fill->getElementType()
+           << " ≠ sparse_values dtype " << values->getElementType();
+  return Type(RankedTensorType::get(outputShape, values->getElementType()));
+}
+
+FailureOr<Type> relay::inferSearchSorted(ErrorSite site, Type sortedType,
+                                         Type valuesType,
+                                         std::optional<Type> dtypeAttr) {
+  FailureOr<RankedTensorType> sorted =
+      tensorType(site, sortedType, "sorted_sequence");
+  FailureOr<RankedTensorType> values = tensorType(site, valuesType, "values");
+  if (failed(sorted) || failed(values))
+    return failure();
+  if (sorted->getRank() < 1 || values->getRank() < 1)
+    return site.emitError()
+           << "sorted_sequence and values must have rank >= 1, got " << *sorted
+           << " and " << *values;
+  if (sorted->getElementType() != values->getElementType())
+    return site.emitError()
+           << "values dtype " << values->getElementType()
+           << " ≠ sorted_sequence dtype " << sorted->getElementType();
+  int64_t rank = sorted->getRank();
+  if (rank > 1) {
+    if (values->getRank() != rank)
+      return site.emitError()
+             << "values must have the rank of a multi-dimensional "
+                "sorted_sequence ("
+             << rank << "), got " << *values;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      if (failed(agree(site, sorted->getDimSize(d), values->getDimSize(d),
+                       "dim " + Twine(d) + " of sorted_sequence and values")))
+        return failure();
+  }
+  MLIRContext *ctx = sortedType.getContext();
+  FailureOr<Type> dtype = dtypeOr(site, dtypeAttr, IntegerType::get(ctx, 32));
+  if (failed(dtype))
+    return failure();
+  auto intType = dyn_cast<IntegerType>(*dtype);
+  if (!intType || intType.getWidth() == 1)
+    return site.emitError() << "dtype must be an integer type, got " << *dtype;
+  return Type(RankedTensorType::get(values->getShape(), *dtype));
+}
+
 FailureOr<Type> relay::inferTopK(ErrorSite site, Type dataType, int64_t k,
                                  int64_t axisAttr, StringRef retType,
                                  std::optional<Type> dtypeAttr) {

@@ -383,3 +383,90 @@ FailureOr<Type> relay::inferSpaceToDepth(ErrorSite site, Type dataType,
   shape[l[1]] = *channels;
   return Type(RankedTensorType::get(shape, data.getElementType()));
 }
+
+//===----------------------------------------------------------------------===//
+// Dilate, CrossEntropy, NLLLoss (TVM 0.19's)
+//===----------------------------------------------------------------------===//
+
+FailureOr<Type> relay::inferDilate(ErrorSite site, Type dataType,
+                                   ArrayRef<int64_t> strides) {
+  FailureOr<RankedTensorType> data = tensorType(site, dataType, "data");
+  if (failed(data) ||
+      failed(checkArray(site, "strides", strides, data->getRank(), 1)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (auto [d, s] : llvm::zip(data->getShape(), strides)) {
+    if (isAny(d) || d == 0) {
+      shape.push_back(d);
+      continue;
+    }
+    FailureOr<int64_t> out = mulDims(site, d - 1, s, "the dilated size");
+    if (failed(out))
+      return failure();
+    shape.push_back(*out + 1);
+  }
+  return Type(RankedTensorType::get(shape, data->getElementType()));
+}
+
+FailureOr<Type> relay::inferCrossEntropy(ErrorSite site, Type xType,
+                                         Type yType) {
+  FailureOr<RankedTensorType> x =
+      tensorTypeOfRank(site, xType, "predictions", 2);
+  FailureOr<RankedTensorType> y = tensorTypeOfRank(site, yType, "targets", 2);
+  if (failed(x) || failed(y))
+    return failure();
+  if (!isa<FloatType>(x->getElementType()) ||
+      x->getElementType() != y->getElementType())
+    return site.emitError()
+           << "predictions and targets must be of one float dtype, got "
+           << x->getElementType() << " and " << y->getElementType();
+  for (int64_t d = 0; d < 2; ++d)
+    if (failed(unifyDim(x->getDimSize(d), y->getDimSize(d))))
+      return site.emitError() << "predictions shape " << shapeStr(x->getShape())
+                              << " ≠ targets shape " << shapeStr(y->getShape());
+  return Type(RankedTensorType::get({}, x->getElementType()));
+}
+
+FailureOr<Type> relay::inferNLLLoss(ErrorSite site, Type predType,
+                                    Type targetType, Type weightType,
+                                    StringRef reduction) {
+  FailureOr<RankedTensorType> pred = tensorType(site, predType, "predictions");
+  FailureOr<RankedTensorType> target = tensorType(site, targetType, "targets");
+  FailureOr<RankedTensorType> weights =
+      tensorTypeOfRank(site, weightType, "weights", 1);
+  if (failed(pred) || failed(target) || failed(weights))
+    return failure();
+  Type elt = pred->getElementType();
+  if (!isa<FloatType>(elt) || weights->getElementType() != elt)
+    return site.emitError()
+           << "predictions and weights must be of one float dtype, got " << elt
+           << " and " << weights->getElementType();
+  auto intType = dyn_cast<IntegerType>(target->getElementType());
+  if (!intType || intType.getWidth() == 1)
+    return site.emitError()
+           << "operand 'targets' must be an integer tensor, got " << *target;
+  int64_t rank = pred->getRank();
+  if (rank < 2 || target->getRank() != rank - 1)
+    return site.emitError()
+           << "predictions must be [N, C, d...] and targets [N, d...], got "
+           << shapeStr(pred->getShape()) << " and "
+           << shapeStr(target->getShape());
+  if (failed(unifyDim(pred->getDimSize(1), weights->getDimSize(0))))
+    return site.emitError()
+           << "weights length " << weights->getDimSize(0)
+           << " ≠ the classes (dim 1) of predictions " << pred->getDimSize(1);
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank - 1; ++d) {
+    FailureOr<int64_t> dim =
+        unifyDim(pred->getDimSize(d ? d + 1 : 0), target->getDimSize(d));
+    if (failed(dim))
+      return site.emitError()
+             << "targets shape " << shapeStr(target->getShape())
+             << " ≠ predictions shape without dim 1 ("
+             << shapeStr(pred->getShape()) << ")";
+    shape.push_back(*dim);
+  }
+  if (reduction != "none")
+    shape.clear();
+  return Type(RankedTensorType::get(shape, elt));
+}

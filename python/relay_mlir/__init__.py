@@ -48,7 +48,7 @@ from .op import image
 from .op.reduce import (all, any, argmax, argmin, logsumexp, max, mean_std,  # reductions
                         mean_variance, min, prod, std, variance)
 from .op.index import (argsort, cumprod, cumsum, gather, gather_nd, one_hot,  # indexing, sorting
-                       scatter_elements, scatter_nd, sort, take, topk)
+                       scatter_elements, scatter_nd, searchsorted, sort, take, topk)
 from .op.tensor import (add, concatenate, divide, exp, log, maximum, mean, minimum, multiply,
                         negative, reshape, sigmoid, sqrt, subtract, sum, tanh, transpose)
 from .op.tensor import (acosh, asinh, atanh, trunc_divide, trunc_mod)  # elementwise (TVM 0.19's)
@@ -64,6 +64,9 @@ from .op.transform import (arange, argwhere, unique, broadcast_to, broadcast_to_
                            layout_transform, ndarray_size, ones, ones_like, repeat, reshape_like, slice_like,
                            reverse, shape_of, split, squeeze, stack, strided_slice, strided_set, tile, zeros,
                            zeros_like)
+from .op.transform import (collapse_sum_to, invert_permutation, matrix_set_diag,  # TVM 0.19's
+                           meshgrid, reinterpret, reverse_reshape, reverse_sequence, sequence_mask,
+                           sliding_window, sparse_to_dense, trilu, unravel_index)
 from . import emit
 from .module import IRModule, Module
 from . import transform
@@ -110,10 +113,13 @@ __all__ = [
     "full", "full_like", "layout_transform", "ones", "ones_like", "repeat", "reshape_like", "slice_like",
     "reverse", "split", "squeeze", "stack", "strided_slice", "strided_set", "tile", "zeros", "zeros_like",
     "shape_of", "ndarray_size", "argwhere", "unique",
+    "collapse_sum_to", "invert_permutation", "matrix_set_diag", "meshgrid", "reinterpret",
+    "reverse_reshape", "reverse_sequence", "sequence_mask", "sliding_window", "sparse_to_dense",
+    "trilu", "unravel_index",
     # reductions, indexing, scans, sorting, image
     "all", "any", "argmax", "argmin", "logsumexp", "max", "mean_std", "mean_variance", "min",
     "prod", "std", "variance", "argsort", "cumprod", "cumsum", "gather", "gather_nd", "one_hot",
-    "scatter_elements", "scatter_nd", "sort", "take", "topk", "image",
+    "scatter_elements", "scatter_nd", "searchsorted", "sort", "take", "topk", "image",
     "Any", "FuncType", "GlobalTypeVar", "IncompleteType", "RefType", "TensorType", "TupleType",
     "Type", "TypeCall", "TypeKind", "TypeVar",
     "Target", "compile", "lower_to_iree_input", "Executable", "fromtext", "parse", "parse_expr", "SpanCheck",

@@ -52,30 +52,36 @@ _BY_PATTERN = {
         dyn.ones dyn.zeros erf exp fast_erf fast_exp fast_tanh fixed_point_multiply floor full
         full_like isfinite isinf isnan log log10 log2 logical_not negative nn.leaky_relu nn.relu
         ones ones_like qnn.dequantize qnn.quantize qnn.requantize qnn.simulated_dequantize
-        qnn.simulated_quantize round rsqrt sigmoid sign sin sinh sqrt tan tanh trunc zeros zeros_like""",
-    BROADCAST: """add bitwise_and bitwise_or bitwise_xor broadcast_to broadcast_to_like divide
+        qnn.simulated_quantize reinterpret round rsqrt sigmoid sign sin sinh sqrt tan tanh trilu
+        trunc zeros zeros_like""",    BROADCAST: """add bitwise_and bitwise_or bitwise_xor broadcast_to broadcast_to_like divide
         dyn.broadcast_to equal expand_dims fixed_point_multiply_per_axis floor_divide floor_mod
         greater greater_equal left_shift
         less less_equal logical_and logical_or logical_xor maximum minimum mod multiply
         nn.bias_add nn.prelu not_equal power repeat right_shift subtract tile trunc_divide
         trunc_mod where""",
-    INJECTIVE: """concatenate dyn.expand_dims dyn.nn.pad dyn.reshape dyn.squeeze dyn.strided_slice
-        dyn.tile einsum gather gather_nd image.resize2d layout_transform ndarray_size
-        nn.batch_flatten nn.batch_to_space_nd nn.depth_to_space nn.mirror_pad nn.pad
-        nn.space_to_batch_nd nn.space_to_depth nn.upsampling nn.upsampling3d reshape reshape_like
-        reverse split squeeze stack strided_set strided_slice take transpose""",
-    COMM_REDUCE: "all any argmax argmin collapse_sum_like max mean min prod sum variance",
+    INJECTIVE: """concatenate contrib_reverse_reshape dyn.expand_dims dyn.nn.pad dyn.reshape
+        dyn.squeeze dyn.strided_slice dyn.tile einsum gather gather_nd image.resize2d
+        invert_permutation layout_transform matrix_set_diag meshgrid ndarray_size nn.batch_flatten
+        nn.batch_to_space_nd nn.depth_to_space nn.dilate nn.mirror_pad nn.pad nn.space_to_batch_nd
+        nn.space_to_depth nn.upsampling nn.upsampling3d reshape reshape_like reverse
+        reverse_sequence sequence_mask split squeeze stack strided_set strided_slice take transpose
+        unravel_index""",
+    COMM_REDUCE: """all any argmax argmin collapse_sum_like collapse_sum_to max mean min prod sum
+        variance""",
     OUT_EWISE_FUSABLE: """dyn.one_hot nn.adaptive_avg_pool1d nn.adaptive_avg_pool2d nn.adaptive_avg_pool3d
         nn.adaptive_max_pool1d nn.adaptive_max_pool2d nn.adaptive_max_pool3d nn.avg_pool1d
         nn.avg_pool2d nn.avg_pool3d nn.batch_matmul nn.batch_norm nn.contrib_conv2d_NCHWc
         nn.contrib_depthwise_conv2d_NCHWc nn.conv1d nn.conv1d_transpose nn.conv2d
         nn.conv2d_transpose nn.conv3d nn.conv3d_transpose nn.dense nn.global_avg_pool2d
-        nn.global_max_pool2d nn.log_softmax nn.matmul nn.max_pool1d nn.max_pool2d nn.max_pool3d nn.softmax one_hot""",
+        nn.global_max_pool2d nn.log_softmax nn.matmul nn.max_pool1d nn.max_pool2d nn.max_pool3d
+        nn.nll_loss nn.softmax one_hot""",
 }
 #: TVM 0.19's TOpPattern of the operators relay-mlir has (recorded from its registry); the
-#: others (arange, sort, topk, cumsum, shape_of, nn.dropout, nn.layer_norm, ...) are opaque.
+#: others (arange, sort, topk, cumsum, shape_of, nn.dropout, nn.layer_norm, searchsorted,
+#: sliding_window, sparse_to_dense, nn.cross_entropy, ...) are opaque.
 OP_PATTERNS: Dict[str, int] = {n: k for k, names in _BY_PATTERN.items() for n in names.split()}
-_RESHAPES = {"reshape", "squeeze", "expand_dims", "nn.batch_flatten", "reverse_reshape"}
+_RESHAPES = {"reshape", "squeeze", "expand_dims", "nn.batch_flatten", "reverse_reshape",
+             "contrib_reverse_reshape"}
 _SIMPLE_SCALARS = {"int32", "int64", "float32", "float64", "bool"}
 
 

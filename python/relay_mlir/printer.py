@@ -43,7 +43,7 @@ __all__ = ["astext", "type_text"]
 _SCALAR_SUFFIX = {"float32": "f", "float64": "f64", "float16": "f16", "int32": "", "int64": "i64",
                   "int16": "i16"}
 # operators whose Relay operand is one tuple; relay-mlir's calls hold its fields
-_TUPLE_OPERAND_OPS = {"concatenate", "stack", "einsum"}
+_TUPLE_OPERAND_OPS = {"concatenate", "stack", "einsum", "meshgrid"}
 _NAME_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -117,6 +117,7 @@ class _Printer:
         self.show_meta = show_meta_data
         self.meta: List[np.ndarray] = []
         self.meta_index: Dict[int, int] = {}
+        self.made: List[Constant] = []  # constants made while printing: their ids stay unique
         self.blocks: List[_Block] = []
         self.var_names: Dict[Var, str] = {}
         self.used_names: set = set()
@@ -300,6 +301,9 @@ class _Printer:
                 k = (len(args) - 2) // 3
                 args = ["(" + ", ".join(args[i * k:(i + 1) * k]) + ("," if k == 1 else "") + ")"
                         for i in range(3)] + args[3 * k:]
+            elif callee == "collapse_sum_to":  # Relay passes the shape also as a constant
+                self.made.append(Constant(np.asarray(c.attrs["shape"], dtype="int32")))
+                args.append(self.constant(self.made[-1]))
             for k, v in c.attrs.items():  # None too: TVM requires e.g. units=None, axes=None
                 args.append(f"{k}={self.attr_text(v)}")
         elif isinstance(c.op, (GlobalVar, Constructor)):

@@ -21,7 +21,12 @@ its passes):
   dropped.
 - relay.quantize's own operators (python/relay_mlir/quantize/hints.py), as TVM prints its
   annotate/calibrate stages: ``relay.op.annotation.simulated_quantize(%x, %dom_scale,
-  %clip_min, %clip_max, kind=1)`` and ``annotation.cast_hint(%x, dtype="int8")``.
+  %clip_min, %clip_max, kind=1)`` and ``annotation.cast_hint(%x, dtype="int8")``;
+- ``collapse_sum_to(%x, meta[relay.Constant][0], shape=[3, 1])``: the shape is also an
+  operand (a constant); ``sparse_to_dense(%i, %v, 0f, output_shape=[4, 5])``: the values
+  and default before the shape; ``matrix_set_diag(%x, %d, k1=-1, k2=1,
+  super_diag_right_align=False, ...)``: MatrixSetDiagAttrs, not the builder's ``k`` and
+  ``align``; ``contrib_reverse_reshape``: the builder is ``reverse_reshape``.
 
 Each entry takes the printed operands positionally and the attributes by name.
 """
@@ -81,6 +86,27 @@ def simulated_dequantize(data: Expr, in_dtype: Expr, input_scale: Expr, input_ze
                  axis=_int("axis", axis))
 
 
+def collapse_sum_to(data: Expr, shape_operand: Expr = None, shape=None, dtype=None) -> Expr:
+    """``collapse_sum_to(%x, <shape constant>, shape=[..])`` (or InitOpAttrs in the metadata
+    section, with an empty ``dtype``): the attribute (or, without it, the constant operand)
+    is the shape."""
+    return _op.collapse_sum_to(data, shape if shape is not None else shape_operand)
+
+
+def sparse_to_dense(sparse_indices: Expr, sparse_values: Expr, default_value: Expr,
+                    output_shape) -> Expr:
+    """``sparse_to_dense(%i, %v, <default>, output_shape=[..])``."""
+    return _op.sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value)
+
+
+def matrix_set_diag(data: Expr, diagonal: Expr, k1: int = 0, k2: int = 0,
+                    super_diag_right_align: bool = True, sub_diag_right_align: bool = False) -> Expr:
+    """``matrix_set_diag`` with TVM's MatrixSetDiagAttrs."""
+    align = ("RIGHT" if super_diag_right_align else "LEFT") + "_" + \
+        ("RIGHT" if sub_diag_right_align else "LEFT")
+    return _op.matrix_set_diag(data, diagonal, (k1, k2), align)
+
+
 TEXT_FORMS: Dict[str, Callable[..., Expr]] = {
     "variance": variance, "stack": stack, "nn.pad": pad,
     _op.nn.CONV2D_NCHWC: _op.nn.contrib_conv2d_nchwc,
@@ -88,6 +114,8 @@ TEXT_FORMS: Dict[str, Callable[..., Expr]] = {
     "nn.fast_softmax": fast_softmax,
     "qnn.simulated_quantize": simulated_quantize, "qnn.simulated_dequantize": simulated_dequantize,
     SIMULATED_QUANTIZE: simulated_quantize_hint, CAST_HINT: cast_hint,  # relay.quantize's
+    "collapse_sum_to": collapse_sum_to, "sparse_to_dense": sparse_to_dense,
+    "matrix_set_diag": matrix_set_diag, "contrib_reverse_reshape": _op.reverse_reshape,
     ON_DEVICE: on_device_text_form, DEVICE_COPY: device_copy_text_form,  # devices (docs/byoc.md)
 }
 # operators whose first operand is a tuple (the parser reads a tuple variable field by field)

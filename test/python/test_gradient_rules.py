@@ -185,6 +185,11 @@ CASES: Dict[str, Case] = {
     "relay.dyn.broadcast_to": Case([(1, 3)], lambda x, s: relay.broadcast_to(x, s),
                                    consts=[np.array([2, 3], dtype="int64")]),
     "relay.collapse_sum_like": _binary(relay.collapse_sum_like, shapes=((2, 3), (3,))),
+    # TVM 0.19's gradients of collapse_sum_to, contrib_reverse_reshape and the cross entropies
+    "relay.collapse_sum_to": _unary(lambda x: relay.collapse_sum_to(x, (3, 1)), shape=(2, 3, 4)),
+    "relay.contrib_reverse_reshape": _unary(lambda x: relay.reverse_reshape(x, (-1, 0)), shape=(2, 3, 4)),
+    "relay.nn.cross_entropy": Case([(3, 4), (3, 4)], lambda p, t: relay.nn.cross_entropy(p, t), _pos),
+    "relay.nn.cross_entropy_with_logits": _binary(relay.nn.cross_entropy_with_logits, shapes=((3, 4), (3, 4))),
     "relay.concatenate": _binary(lambda a, b: relay.concatenate([a, b, a], axis=1),
                                  shapes=((2, 3), (2, 1))),
     "relay.split": _unary(lambda x: relay.split(x, 3, axis=1)[1] * relay.split(x, 3, axis=1)[2],

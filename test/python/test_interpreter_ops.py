@@ -30,7 +30,8 @@ from relay_mlir.interpreter_ops import KERNELS
 
 OPS_DIR = Path(__file__).resolve().parent / "ops"
 FILES = ["test_ops", "test_elementwise", "test_transform", "test_reduce", "test_index", "test_image", "test_nn",
-         "test_conv", "test_pool", "test_norm", "test_dynamic"]
+         "test_conv", "test_pool", "test_norm", "test_dynamic", "test_transform_masks", "test_index_search",
+         "test_nn_losses"]
 
 Case = Tuple[relay.Function, List[list], Callable, object]
 

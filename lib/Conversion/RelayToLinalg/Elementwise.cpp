@@ -436,6 +436,19 @@ struct CastPattern : MapPattern<CastOp> {
   }
 };
 
+/// reinterpret: the bits as the (signless) result type, of the same width.
+struct ReinterpretPattern : MapPattern<ReinterpretOp> {
+  using MapPattern::MapPattern;
+  Value body(ReinterpretOp op, OpBuilder &b, Location loc,
+             ValueRange args) const override {
+    Type to = signlessTensorType(cast<RankedTensorType>(op.getType()))
+                  .getElementType();
+    if (args[0].getType() == to)
+      return args[0];
+    return arith::BitcastOp::create(b, loc, to, args[0]);
+  }
+};
+
 /// cast_like reads only `data`: `dtype_like` gives just the dtype.
 struct CastLikePattern : OpConversionPattern<CastLikeOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -495,6 +508,6 @@ void relay::populateElementwiseToLinalgPatterns(const TypeConverter &tc,
     patterns.add<ElementwisePattern<UnaryFn>>(tc, patterns.getContext(), row);
   for (const Row<BinaryFn> &row : kBinary)
     patterns.add<ElementwisePattern<BinaryFn>>(tc, patterns.getContext(), row);
-  patterns.add<ClipPattern, CastPattern, CastLikePattern, WherePattern>(
-      tc, patterns.getContext());
+  patterns.add<ClipPattern, CastPattern, ReinterpretPattern, CastLikePattern,
+               WherePattern>(tc, patterns.getContext());
 }

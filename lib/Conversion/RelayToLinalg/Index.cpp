@@ -13,6 +13,8 @@
 // This costs |data| x |update positions| compares: fine for the embedding
 // and small-update scatters models use, quadratic for huge ones.
 // one_hot: a parallel linalg.generic comparing the index with the class.
+// sparse_to_dense: a scatter into a fill of the default (the last of equal
+// indices wins).
 //
 //===----------------------------------------------------------------------===//
 #include "DynamicUtils.h"
@@ -592,6 +594,85 @@ struct OneHotPattern : OpConversionPattern<OneHotOp> {
     return success();
   }
 };
+
+/// sparse_to_dense: out[p] = values[i] for the last i with indices[i] == p
+/// (a reduction over the N indices in position order), else the default.
+struct SparseToDensePattern : OpConversionPattern<SparseToDenseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SparseToDenseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value indices = adaptor.getSparseIndices(),
+          values = adaptor.getSparseValues();
+    auto relayType = cast<RankedTensorType>(op.getType());
+    auto resultType = signlessTensorType(relayType);
+    int64_t rank = resultType.getRank();
+    bool isUnsigned = isUnsignedInt(op.getSparseIndices().getType());
+    auto idxType = cast<RankedTensorType>(indices.getType());
+    Type idxElt = idxType.getElementType();
+    // indices as [N, rank]: [N] and 0-d (a rank-1 output) gain unit dims
+    if (idxType.getRank() == 0)
+      indices = tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get({1, 1}, idxElt), indices,
+          ArrayRef<ReassociationIndices>{});
+    else if (idxType.getRank() == 1)
+      indices = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({idxType.getDimSize(0), 1}, idxElt), indices,
+          ArrayRef<ReassociationIndices>{{0, 1}},
+          ArrayRef<OpFoldResult>{dimSizes(rewriter, loc, indices)[0],
+                                 rewriter.getIndexAttr(1)});
+    OpFoldResult n = dimSizes(rewriter, loc, indices)[0];
+    auto valType = cast<RankedTensorType>(values.getType());
+    if (valType.getRank() == 0) { // one value for every index: [N]
+      auto vecType = RankedTensorType::get(
+          {cast<RankedTensorType>(indices.getType()).getDimSize(0)},
+          valType.getElementType());
+      values =
+          linalg::BroadcastOp::create(rewriter, loc, values,
+                                      emptyTensor(rewriter, loc, vecType, {n}),
+                                      ArrayRef<int64_t>{0})
+              .getResult()[0];
+    }
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d : resultType.getShape())
+      sizes.push_back(rewriter.getIndexAttr(d));
+    Value init =
+        filledFrom(rewriter, loc, relayType, sizes, adaptor.getDefaultValue(),
+                   elementTypeOf(op.getDefaultValue().getType()));
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      outExprs.push_back(rewriter.getAffineDimExpr(d));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    MLIRContext *ctx = rewriter.getContext();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{values},
+        ValueRange{init},
+        {AffineMap::get(rank + 1, 0, {rewriter.getAffineDimExpr(rank)}, ctx),
+         AffineMap::get(rank + 1, 0, outExprs, ctx)},
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value i = linalg::IndexOp::create(b, l, rank);
+          Value hit = arith::ConstantIntOp::create(b, l, 1, 1);
+          for (int64_t k = 0; k < rank; ++k) {
+            Value at = tensor::ExtractOp::create(
+                b, l, indices, ValueRange{i, cIndex(b, l, k)});
+            hit = arith::AndIOp::create(
+                b, l, hit,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                      toIndex(b, l, at, isUnsigned),
+                                      linalg::IndexOp::create(b, l, k)));
+          }
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, hit, args[0], args[1])});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
 } // namespace
 
 Value lowering::buildOneHot(OpBuilder &b, Location loc, Value indices,
@@ -618,8 +699,9 @@ Value lowering::buildOneHot(OpBuilder &b, Location loc, Value indices,
 
 void relay::populateIndexToLinalgPatterns(const TypeConverter &tc,
                                           RewritePatternSet &patterns) {
-  patterns.add<TakePattern, GatherPattern, GatherNDPattern,
-               ScatterElementsPattern, ScatterNDPattern, OneHotPattern>(
-      tc, patterns.getContext());
+  patterns
+      .add<TakePattern, GatherPattern, GatherNDPattern, ScatterElementsPattern,
+           ScatterNDPattern, OneHotPattern, SparseToDensePattern>(
+          tc, patterns.getContext());
   populateIndexSortPatterns(tc, patterns);
 }

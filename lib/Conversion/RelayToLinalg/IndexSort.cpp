@@ -1,4 +1,4 @@
-//===- IndexSort.cpp - sort, argsort, topk, cumsum, cumprod ---------------===//
+//===- IndexSort.cpp - sort, argsort, topk, searchsorted, cumsum, cumprod -===//
 //
 // Upstream linalg has no sort or scan op (IREE's live in iree_linalg_ext),
 // so both are expressed as linalg.generic reductions along the axis, which
@@ -9,6 +9,7 @@
 //   Relay's CPU std::stable_sort); then out[j] = x[i] with rank[i] == j
 //   (topk keeps j < k), indices likewise.
 // - scan: out[i] = sum (product) of x[k] for k <= i (k < i if exclusive).
+// - searchsorted: out[j] = #{k : s[k] < v[j]} (<= with `right`).
 //
 //===----------------------------------------------------------------------===//
 #include "DynamicUtils.h"
@@ -284,6 +285,65 @@ struct TopKPattern : OpConversionPattern<TopKOp> {
     return success();
   }
 };
+/// searchsorted: out[..., j] = #{k : s[..., k] < v[..., j]} (<= with
+/// `right`), a reduction over k; equal to the binary search's position in
+/// a sorted sequence.
+struct SearchSortedPattern : OpConversionPattern<SearchSortedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SearchSortedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value sorted = adaptor.getSortedSequence(), values = adaptor.getValues();
+    auto resultType = signlessTensorType(cast<RankedTensorType>(op.getType()));
+    int64_t rank = resultType.getRank();
+    int64_t sortedRank = cast<RankedTensorType>(sorted.getType()).getRank();
+    SmallVector<AffineExpr> sortedExprs;
+    for (int64_t d = 0; d + 1 < sortedRank; ++d)
+      sortedExprs.push_back(rewriter.getAffineDimExpr(d));
+    sortedExprs.push_back(rewriter.getAffineDimExpr(rank));
+    AffineMap sortedMap =
+        AffineMap::get(rank + 1, 0, sortedExprs, rewriter.getContext());
+    Type outElt = resultType.getElementType();
+    Type elt = elementTypeOf(op.getValues().getType());
+    bool right = op.getRight(), isUnsigned = isUnsignedInt(elt);
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getIntegerAttr(outElt, 0));
+    Value one = arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getIntegerAttr(outElt, 1));
+    Value init = filledTensor(rewriter, loc, resultType,
+                              dimSizes(rewriter, loc, values), zero);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{sorted, values},
+        ValueRange{init},
+        {sortedMap, dropLastLoop(rewriter, rank), dropLastLoop(rewriter, rank)},
+        parallelThenReduction(rank),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value before;
+          if (isa<FloatType>(elt))
+            before = arith::CmpFOp::create(b, l,
+                                           right ? arith::CmpFPredicate::OLE
+                                                 : arith::CmpFPredicate::OLT,
+                                           args[0], args[1]);
+          else if (isUnsigned)
+            before = arith::CmpIOp::create(b, l,
+                                           right ? arith::CmpIPredicate::ule
+                                                 : arith::CmpIPredicate::ult,
+                                           args[0], args[1]);
+          else
+            before = arith::CmpIOp::create(b, l,
+                                           right ? arith::CmpIPredicate::sle
+                                                 : arith::CmpIPredicate::slt,
+                                           args[0], args[1]);
+          Value term = arith::SelectOp::create(b, l, before, one, zero);
+          linalg::YieldOp::create(
+              b, l, ValueRange{arith::AddIOp::create(b, l, args[2], term)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 FailureOr<SmallVector<Value>> lowering::buildTopKResults(
@@ -309,6 +369,6 @@ FailureOr<SmallVector<Value>> lowering::buildTopKResults(
 void lowering::populateIndexSortPatterns(const TypeConverter &tc,
                                          RewritePatternSet &patterns) {
   patterns.add<ScanPattern<CumsumOp, false>, ScanPattern<CumprodOp, true>,
-               SortPattern, ArgsortPattern, TopKPattern>(tc,
-                                                         patterns.getContext());
+               SortPattern, ArgsortPattern, TopKPattern, SearchSortedPattern>(
+      tc, patterns.getContext());
 }

@@ -1191,4 +1191,5 @@ void relay::populateNNToLinalgPatterns(const TypeConverter &tc,
                SpaceToDepthPattern>(tc, patterns.getContext());
   populateSpaceBatchPatterns(tc, patterns);
   populateNNCompositePatterns(tc, patterns);
+  populateNNLossPatterns(tc, patterns);
 }

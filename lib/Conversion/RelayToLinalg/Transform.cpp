@@ -1485,4 +1485,5 @@ void relay::populateTransformToLinalgPatterns(const TypeConverter &tc,
            ConstantFillPattern<OnesLikeOp, 1>, FullPattern, FullLikePattern,
            ArangePattern, LayoutTransformPattern>(tc, patterns.getContext());
   populateTransformEinsumPatterns(tc, patterns);
+  populateTransformMaskPatterns(tc, patterns);
 }

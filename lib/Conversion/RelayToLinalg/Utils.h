@@ -70,6 +70,12 @@ template <typename OpTy> struct ReportUnsupported : OpConversionPattern<OpTy> {
 /// (IndexSort.cpp, added by populateIndexToLinalgPatterns).
 void populateTransformEinsumPatterns(const TypeConverter &tc,
                                      RewritePatternSet &patterns);
+/// trilu, sequence_mask, reverse_sequence, meshgrid, unravel_index,
+/// invert_permutation, matrix_set_diag, collapse_sum_to,
+/// contrib_reverse_reshape and sliding_window (TransformMasks.cpp, added by
+/// populateTransformToLinalgPatterns).
+void populateTransformMaskPatterns(const TypeConverter &tc,
+                                   RewritePatternSet &patterns);
 void populateIndexSortPatterns(const TypeConverter &tc,
                                RewritePatternSet &patterns);
 /// nn.conv1d/conv3d (ConvND.cpp) and nn.conv2d_transpose (ConvTranspose.cpp),
@@ -101,6 +107,10 @@ void populateSpaceBatchPatterns(const TypeConverter &tc,
 /// added by populateNNToLinalgPatterns).
 void populateNNCompositePatterns(const TypeConverter &tc,
                                  RewritePatternSet &patterns);
+/// nn.dilate, nn.cross_entropy(_with_logits) and nn.nll_loss (NNLoss.cpp,
+/// added by populateNNToLinalgPatterns).
+void populateNNLossPatterns(const TypeConverter &tc,
+                            RewritePatternSet &patterns);
 
 /// An N-d grouped convolution in channel-first layout as a linalg.generic:
 /// in [N, G, C/G, S...], w [G, F/G, C/G, K...], out [N, G, F/G, O...]

@@ -188,6 +188,13 @@ def _cast_k(args, attrs):
     return _cast(args[0], attrs["dtype"])
 
 
+@_reg("reinterpret")
+def _reinterpret(args, attrs):
+    (x,) = args
+    dtype = str(attrs["dtype"])
+    return x.view(numpy_dtype(dtype) or np.dtype(dtype)).copy()
+
+
 @_reg("cast_like")
 def _cast_like(args, attrs):
     return _cast(args[0], args[1].dtype)

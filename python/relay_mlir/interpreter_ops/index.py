@@ -191,3 +191,28 @@ def _topk(args, attrs):
     idx = _arr(idx, attrs.get("dtype") or "int32")
     rt = attrs.get("ret_type", "both")
     return {"both": (vals, idx), "values": vals, "indices": idx}[rt]
+
+
+@_reg("searchsorted")
+def _searchsorted(args, attrs):
+    s, v = args
+    side = "right" if attrs.get("right", False) else "left"
+    dtype = attrs.get("dtype") or "int32"
+    if s.ndim == 1:
+        return _arr(np.searchsorted(s, v, side=side), dtype)
+    out = np.empty(v.shape, dtype=dtype)
+    for lead in np.ndindex(*v.shape[:-1]):
+        out[lead] = np.searchsorted(s[lead], v[lead], side=side)
+    return out
+
+
+@_reg("sparse_to_dense")
+def _sparse_to_dense(args, attrs):
+    indices, values, default = args
+    shape = [int(s) for s in attrs["output_shape"]]
+    out = np.full(shape, default, dtype=values.dtype)
+    idx = indices.reshape(-1, 1) if indices.ndim < 2 else indices
+    vals = np.broadcast_to(values, (idx.shape[0],))
+    for i in range(idx.shape[0]):
+        out[tuple(int(v) for v in idx[i])] = vals[i]
+    return out

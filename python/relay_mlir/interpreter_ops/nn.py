@@ -277,3 +277,44 @@ def _batch_to_space_nd(args, attrs):
     y = np.ascontiguousarray(x.reshape(split).transpose(perm)).reshape(full)
     index = (slice(None),) + tuple(slice(c[0], s - c[1]) for s, c in zip(full[1:], crops))
     return np.ascontiguousarray(y[index])
+
+
+# --- TVM 0.19's nn.dilate and losses --------------------------------------------------------------
+
+@_reg("nn.dilate")
+def _dilate(args, attrs):
+    (x,) = args
+    strides = [int(s) for s in attrs["strides"]]
+    shape = [(d - 1) * s + 1 if d else 0 for d, s in zip(x.shape, strides)]
+    out = np.full(shape, attrs.get("dilation_value", 0.0)).astype(x.dtype)
+    out[tuple(slice(None, None, s) for s in strides)] = x
+    return out
+
+
+@_reg("nn.cross_entropy")
+def _cross_entropy(args, attrs):
+    x, y = args
+    return np.asarray(-np.sum(np.log(x) * y) / x.shape[0], dtype=x.dtype)
+
+
+@_reg("nn.cross_entropy_with_logits")
+def _cross_entropy_with_logits(args, attrs):
+    x, y = args
+    return np.asarray(-np.sum(x * y) / x.shape[0], dtype=x.dtype)
+
+
+@_reg("nn.nll_loss")
+def _nll_loss(args, attrs):
+    pred, target, weights = args
+    t = target.astype(np.int64)
+    counted = t != int(attrs.get("ignore_index", -100))
+    tc = np.clip(t, 0, pred.shape[1] - 1)
+    picked = np.take_along_axis(pred, np.expand_dims(tc, 1), axis=1).squeeze(1)
+    w = np.where(counted, weights[tc], 0).astype(pred.dtype)
+    loss = np.where(counted, -picked * weights[tc], 0).astype(pred.dtype)
+    reduction = attrs.get("reduction", "mean")
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return np.asarray(loss.sum(), dtype=pred.dtype)
+    return np.asarray(loss.sum() / w.sum(), dtype=pred.dtype)

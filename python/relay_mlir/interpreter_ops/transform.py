@@ -293,3 +293,123 @@ def _strided_set(args, attrs):
     out = x.copy()
     out[np.ix_(*index)] = v
     return out
+
+
+# --- TVM 0.19's masks, diagonals, grids and index maps --------------------------------------------
+
+@_reg("trilu")
+def _trilu(args, attrs):
+    x, k = args
+    rows, cols = x.shape[-2], x.shape[-1]
+    diff = np.arange(cols)[None, :] - np.arange(rows)[:, None]
+    keep = diff >= int(k) if attrs.get("upper", True) else diff <= int(k)
+    return np.where(keep, x, np.zeros((), x.dtype)).astype(x.dtype)
+
+
+@_reg("sequence_mask")
+def _sequence_mask(args, attrs):
+    x, length = args
+    axis = int(attrs.get("axis", 0))
+    t = np.arange(x.shape[axis]).reshape([-1 if d == axis else 1 for d in range(x.ndim)])
+    lens = length.astype(np.int64).reshape([-1 if d == 1 - axis else 1 for d in range(x.ndim)])
+    mask = np.asarray(attrs.get("mask_value", 0.0)).astype(x.dtype)
+    return np.where(t < lens, x, mask).astype(x.dtype)
+
+
+@_reg("reverse_sequence")
+def _reverse_sequence(args, attrs):
+    x, lengths = args
+    seq = _axis(attrs.get("seq_axis", 1), x.ndim)
+    batch = _axis(attrs.get("batch_axis", 0), x.ndim)
+    out = x.copy()
+    n = x.shape[seq]
+    for b, length in enumerate(lengths.astype(np.int64)):
+        m = int(min(length, n))
+        if m <= 0:
+            continue
+        src = [slice(None)] * x.ndim
+        src[batch] = b
+        src[seq] = slice(0, m)
+        rev = np.flip(x[tuple(src)], axis=seq - (seq > batch))
+        out[tuple(src)] = rev
+    return out
+
+
+@_reg("meshgrid")
+def _meshgrid(args, attrs):
+    flat = [a.reshape(-1) for a in args]
+    return tuple(g.copy() for g in np.meshgrid(*flat, indexing=attrs.get("indexing", "ij")))
+
+
+@_reg("unravel_index")
+def _unravel_index(args, attrs):
+    indices, shape = args
+    dims = [int(s) for s in shape]
+    idx = indices.astype(np.int64)
+    out = []
+    for r in range(len(dims)):
+        stride = int(np.prod(dims[r + 1:], dtype=np.int64))
+        out.append(np.floor_divide(idx, stride) % dims[r])  # Relay's floordiv / floormod
+    return np.stack(out).astype(indices.dtype)
+
+
+@_reg("invert_permutation")
+def _invert_permutation(args, attrs):
+    (p,) = args
+    if sorted(p.tolist()) != list(range(p.size)):
+        raise RelayRuntimeError(f"invert_permutation: {p.tolist()} is not a permutation of 0..{p.size - 1}")
+    out = np.empty_like(p)
+    out[p.astype(np.int64)] = np.arange(p.size, dtype=p.dtype)
+    return out
+
+
+def _diag_len(rows: int, cols: int, d: int) -> int:
+    return min(rows + min(d, 0), cols - max(d, 0))
+
+
+@_reg("matrix_set_diag")
+def _matrix_set_diag(args, attrs):
+    x, diag = args
+    k1, k2 = int(attrs.get("k1", 0)), int(attrs.get("k2", 0))
+    sup, sub = bool(attrs.get("super_diag_right_align", True)), bool(attrs.get("sub_diag_right_align", False))
+    rows, cols = x.shape[-2], x.shape[-1]
+    max_len = max(_diag_len(rows, cols, d) for d in range(k1, k2 + 1))
+    out = x.copy()
+    for d in range(k1, k2 + 1):
+        vals = diag if k1 == k2 else diag[..., k2 - d, :]
+        right = sup if d >= 0 else sub
+        offset = max_len - _diag_len(rows, cols, d) if right else 0
+        for p in range(_diag_len(rows, cols, d)):
+            i, j = (p, p + d) if d >= 0 else (p - d, p)
+            out[..., i, j] = vals[..., p + offset]
+    return out
+
+
+@_reg("collapse_sum_to")
+def _collapse_sum_to(args, attrs):
+    (x,) = args
+    shape = [int(s) for s in attrs["shape"]]
+    lead = x.ndim - len(shape)
+    axes = list(range(lead)) + [lead + i for i, d in enumerate(shape) if d == 1 and x.shape[lead + i] != 1]
+    s = np.sum(_wide(x), axis=tuple(axes), keepdims=True)
+    return _arr(s.reshape(shape), x.dtype)
+
+
+@_reg("contrib_reverse_reshape")
+def _reverse_reshape(args, attrs):
+    (x,) = args
+    shape = _reshape_shape(list(x.shape)[::-1], list(attrs["newshape"])[::-1], False)
+    return x.reshape(shape[::-1])
+
+
+@_reg("sliding_window")
+def _sliding_window(args, attrs):
+    (x,) = args
+    axis = int(attrs["axis"])
+    window, strides = list(attrs["window_shape"]), list(attrs["strides"])
+    counts = [(x.shape[axis + i] - w) // s + 1 for i, (w, s) in enumerate(zip(window, strides))]
+    out = np.empty(list(x.shape[:axis]) + counts + window, dtype=x.dtype)
+    for start in np.ndindex(*counts):
+        sl = tuple(slice(n * s, n * s + w) for n, s, w in zip(start, strides, window))
+        out[(slice(None),) * axis + start] = x[(slice(None),) * axis + sl]
+    return out

@@ -19,7 +19,7 @@ from . import dyn as _dyn
 from ._make import _bool, _call, _int, _opt_int, _str
 
 __all__ = ["take", "gather", "gather_nd", "scatter_elements", "scatter_nd", "one_hot", "cumsum",
-           "cumprod", "sort", "argsort", "topk"]
+           "cumprod", "sort", "argsort", "topk", "searchsorted"]
 
 
 def take(data: Expr, indices: Expr, axis: Optional[int] = None, batch_dims: int = 0,
@@ -108,3 +108,15 @@ def topk(data: Expr, k: int = 1, axis: int = -1, ret_type: str = "both", is_asce
     call = _call("topk", [data], k=_int("k", k), axis=_int("axis", axis),
                  ret_type=_str("ret_type", ret_type), is_ascend=bool(is_ascend), dtype=_str("dtype", dtype))
     return TupleWrapper(call, 2) if ret_type == "both" else call
+
+
+def searchsorted(sorted_sequence: Expr, values: Expr, right: bool = False, dtype: str = "int32") -> Call:
+    """Where ``values`` go in ``sorted_sequence`` along the last dim (``relay.searchsorted``):
+    the count of elements ``< v`` (``<= v`` with ``right``), of ``dtype``.
+
+    >>> import relay_mlir as relay
+    >>> relay.searchsorted(relay.var("s", shape=(5,)), relay.var("v", shape=(3,)), right=True).attrs
+    {'right': True, 'dtype': 'int32'}
+    """
+    return _call("searchsorted", [sorted_sequence, values], right=_bool("right", right),
+                 dtype=_str("dtype", dtype))

@@ -751,3 +751,40 @@ def batch_to_space_nd(data: Expr, block_shape: Sequence[int], crops) -> Call:
 
 __all__ += ["contrib_conv2d_nchwc", "contrib_depthwise_conv2d_nchwc", "space_to_batch_nd",
             "batch_to_space_nd"]
+
+
+# --- TVM 0.19's nn.dilate and losses (RelayNNOps.td) ----------------------------------------------
+
+def dilate(data: Expr, strides: Sequence[int], dilation_value: float = 0.0) -> Call:
+    """Spreads the elements ``strides`` apart (one stride >= 1 per dim), filling the gaps with
+    ``dilation_value`` (``relay.nn.dilate``): a dim ``d`` becomes ``(d - 1) * s + 1``.
+
+    >>> import relay_mlir as relay
+    >>> relay.nn.dilate(relay.var("x", shape=(2, 3)), (1, 2)).attrs
+    {'strides': [1, 2], 'dilation_value': 0.0}
+    """
+    return _call("nn.dilate", [data], strides=_ints(strides, "strides"),
+                 dilation_value=_float("dilation_value", dilation_value))
+
+
+def cross_entropy(predictions: Expr, targets: Expr) -> Call:
+    """``-sum(log(predictions) * targets) / batch`` of ``[batch, classes]`` operands
+    (``relay.nn.cross_entropy``)."""
+    return _call("nn.cross_entropy", [predictions, targets])
+
+
+def cross_entropy_with_logits(predictions: Expr, targets: Expr) -> Call:
+    """``-sum(predictions * targets) / batch`` (``relay.nn.cross_entropy_with_logits``)."""
+    return _call("nn.cross_entropy_with_logits", [predictions, targets])
+
+
+def nll_loss(predictions: Expr, targets: Expr, weights: Expr, reduction: str = "mean",
+             ignore_index: int = -100) -> Call:
+    """Negative log likelihood (``relay.nn.nll_loss``): ``predictions`` ``[N, C, d...]``,
+    integer ``targets`` ``[N, d...]``, ``weights`` ``[C]``; ``reduction`` ``mean``, ``sum`` or
+    ``none``; targets equal to ``ignore_index`` count 0."""
+    return _call("nn.nll_loss", [predictions, targets, weights], reduction=_str("reduction", reduction),
+                 ignore_index=_int("ignore_index", ignore_index))
+
+
+__all__ += ["dilate", "cross_entropy", "cross_entropy_with_logits", "nll_loss"]

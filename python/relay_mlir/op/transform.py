@@ -23,13 +23,16 @@ import numpy as np
 
 from ..expr import Call, Constant, Expr, Tuple, TupleWrapper, const
 from . import dyn as _dyn
-from ._make import IntList, _call, _int, _ints, _opt_int, _str
+from ._make import IntList, _bool, _call, _float, _int, _ints, _opt_int, _str
 
 __all__ = [
     "reshape_like", "slice_like", "squeeze", "expand_dims", "stack", "split", "strided_slice", "strided_set", "tile",
     "repeat", "reverse", "broadcast_to", "broadcast_to_like", "collapse_sum_like",
     "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "arange",
     "layout_transform", "einsum", "shape_of", "ndarray_size", "argwhere", "unique",
+    "trilu", "sequence_mask", "reverse_sequence", "meshgrid", "unravel_index", "invert_permutation",
+    "matrix_set_diag", "collapse_sum_to", "reinterpret", "reverse_reshape", "sliding_window",
+    "sparse_to_dense",
 ]
 
 
@@ -395,3 +398,140 @@ def einsum(data: Union[Sequence[Expr], Tuple], equation: str) -> Call:
     if not isinstance(equation, str):
         raise ValueError("einsum `equation` must be a str")
     return _call("einsum", _fields(data, "einsum"), equation=equation)
+
+
+# --- TVM 0.19's masks, diagonals, grids and index maps (RelayTransformOps.td) -------------------
+
+def trilu(data: Expr, k: Union[int, Expr], upper: bool = True) -> Call:
+    """The upper (``j - i >= k``) or lower (``j - i <= k``) triangle of the last two dims,
+    zeros elsewhere (``relay.trilu``); an int ``k`` becomes an int32 constant, as TVM's.
+
+    >>> import relay_mlir as relay
+    >>> relay.trilu(relay.var("x", shape=(3, 3)), 1, upper=False).attrs
+    {'upper': False}
+    """
+    if isinstance(upper, (int, np.integer)) and not isinstance(upper, bool):
+        upper = bool(upper)  # TVM prints TriluAttrs to the metadata section as 0 / 1
+    return _call("trilu", [data, _scalar(k, "int32")], upper=_bool("upper", upper))
+
+
+def sequence_mask(data: Expr, valid_length: Expr, mask_value: float = 0, axis: int = 0) -> Call:
+    """``data`` with the steps ``t >= valid_length[b]`` along ``axis`` (0 or 1; the batch is the
+    other of the first two dims) set to ``mask_value`` (``relay.sequence_mask``)."""
+    return _call("sequence_mask", [data, valid_length], mask_value=_float("mask_value", mask_value),
+                 axis=_int("axis", axis))
+
+
+def reverse_sequence(data: Expr, seq_lengths: Expr, seq_axis: int = 1, batch_axis: int = 0) -> Call:
+    """Reverses the first ``seq_lengths[b]`` steps along ``seq_axis`` of each batch entry ``b``
+    of ``batch_axis`` (``relay.reverse_sequence``)."""
+    return _call("reverse_sequence", [data, seq_lengths], seq_axis=_int("seq_axis", seq_axis),
+                 batch_axis=_int("batch_axis", batch_axis))
+
+
+def meshgrid(data: Union[Sequence[Expr], Tuple], indexing: str = "ij") -> TupleWrapper:
+    """Coordinate grids of 0-d / 1-D tensors (``relay.meshgrid``, numpy's): a ``TupleWrapper``
+    of one grid per input; ``indexing="xy"`` swaps the first two dims.
+
+    >>> import relay_mlir as relay
+    >>> len(relay.meshgrid([relay.var("a", shape=(2,)), relay.var("b", shape=(3,))]))
+    2
+    """
+    fields = _fields(data, "meshgrid")
+    return TupleWrapper(_call("meshgrid", fields, indexing=_str("indexing", indexing)), len(fields))
+
+
+def unravel_index(indices: Expr, shape: Expr) -> Call:
+    """Coordinates of flat ``indices`` in ``shape`` (``relay.unravel_index``): ``[len(shape)]``
+    or ``[len(shape), len(indices)]``; lists become constants of the indices' dtype."""
+    if not isinstance(shape, Expr):
+        shape = const(np.asarray(shape, dtype="int32"))
+    if not isinstance(indices, Expr):
+        indices = const(np.asarray(indices, dtype="int32"))
+    return _call("unravel_index", [indices, shape])
+
+
+def invert_permutation(data: Expr) -> Call:
+    """The inverse permutation, ``y[x[i]] = i`` (``relay.invert_permutation``)."""
+    return _call("invert_permutation", [data])
+
+
+def matrix_set_diag(data: Expr, diagonal: Expr, k: Union[int, Sequence[int]] = 0,
+                    align: str = "RIGHT_LEFT") -> Call:
+    """Writes ``diagonal`` onto diagonals ``k`` (an int, or ``(k1, k2)``) of the last two dims
+    (``relay.matrix_set_diag``); ``align`` (``RIGHT_LEFT``, ``LEFT_RIGHT``, ``LEFT_LEFT``,
+    ``RIGHT_RIGHT``: super-diagonals, then sub-diagonals) is stored as TVM's attributes.
+
+    >>> import relay_mlir as relay
+    >>> x, d = relay.var("x", shape=(3, 4)), relay.var("d", shape=(3, 3))
+    >>> relay.matrix_set_diag(x, d, k=(-1, 1), align="LEFT_RIGHT").attrs["sub_diag_right_align"]
+    True
+    """
+    k1, k2 = (k, k) if isinstance(k, (int, np.integer)) else tuple(k)
+    aligns = {"RIGHT_LEFT": (True, False), "LEFT_RIGHT": (False, True),
+              "LEFT_LEFT": (False, False), "RIGHT_RIGHT": (True, True)}
+    if align not in aligns:
+        raise ValueError(f"matrix_set_diag: align must be one of {sorted(aligns)}, got {align!r}")
+    sup, sub = aligns[align]
+    return _call("matrix_set_diag", [data, diagonal], k1=_int("k", k1), k2=_int("k", k2),
+                 super_diag_right_align=sup, sub_diag_right_align=sub)
+
+
+def collapse_sum_to(data: Expr, shape: Union[IntList, Expr]) -> Call:
+    """Sums ``data`` down to the static ``shape`` (``relay.collapse_sum_to``); a constant
+    ``shape`` is read, as TVM's builder does.
+
+    >>> import relay_mlir as relay
+    >>> relay.collapse_sum_to(relay.var("x", shape=(2, 3, 4)), (3, 1)).attrs
+    {'shape': [3, 1]}
+    """
+    shape = _const_value(shape)
+    if isinstance(shape, Expr):
+        raise TypeError("collapse_sum_to: 'shape' must be a list of ints or a constant")
+    return _call("collapse_sum_to", [data], shape=_ints(list(np.asarray(shape).reshape(-1)), "shape"))
+
+
+def reinterpret(data: Expr, dtype: str) -> Call:
+    """The elements' bits read as ``dtype`` of the same width (``relay.reinterpret``).
+
+    >>> import relay_mlir as relay
+    >>> relay.reinterpret(relay.var("x", shape=(4,)), "int32").attrs
+    {'dtype': 'int32'}
+    """
+    return _call("reinterpret", [data], dtype=_dtype("dtype", dtype))
+
+
+def reverse_reshape(data: Expr, newshape: IntList) -> Call:
+    """Reshape with ``newshape``'s codes read from the right (``relay.reverse_reshape``, the
+    operator ``contrib_reverse_reshape``): ``(10, 5, 4)`` by ``(-1, 0)`` gives ``(50, 4)``.
+
+    >>> import relay_mlir as relay
+    >>> relay.reverse_reshape(relay.var("x", shape=(10, 5, 4)), (-1, 0)).attrs
+    {'newshape': [-1, 0]}
+    """
+    return _call("contrib_reverse_reshape", [data], newshape=_ints(newshape, "newshape"))
+
+
+def sliding_window(data: Expr, axis: int, window_shape: Sequence[int], strides: Sequence[int]) -> Call:
+    """The windows of ``window_shape`` (with ``strides``) over the dims from ``axis`` on
+    (``relay.sliding_window``): ``data.shape[:axis] + [(d - w) // s + 1 ...] + window_shape``."""
+    return _call("sliding_window", [data], axis=_int("axis", axis),
+                 window_shape=_ints(window_shape, "window_shape"), strides=_ints(strides, "strides"))
+
+
+def sparse_to_dense(sparse_indices: Expr, output_shape: Union[IntList, Expr], sparse_values: Expr,
+                    default_value: Union[float, Expr] = 0) -> Call:
+    """A dense ``output_shape`` tensor holding ``sparse_values`` at ``sparse_indices`` and
+    ``default_value`` elsewhere (``relay.sparse_to_dense``; a constant ``output_shape`` is
+    read; a run-time one, TVM's ``dyn.sparse_to_dense``, is not supported)."""
+    output_shape = _const_value(output_shape)
+    if isinstance(output_shape, Expr):
+        raise TypeError("sparse_to_dense: a run-time output_shape (dyn.sparse_to_dense) is not "
+                        "supported; pass a list of ints or a constant")
+    if not isinstance(default_value, Expr):
+        # of the values' dtype where known (TVM's builder makes a plain const)
+        ty = getattr(sparse_values, "_checked_type", None) or getattr(sparse_values, "type_annotation", None)
+        dtype = getattr(ty, "dtype", None)
+        default_value = const(default_value, dtype) if dtype else const(default_value)
+    return _call("sparse_to_dense", [sparse_indices, sparse_values, default_value],
+                 output_shape=_ints(list(np.asarray(output_shape).reshape(-1)), "output_shape"))

@@ -523,3 +523,11 @@ func.func @copy(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %y = relay.copy %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
   return %y : tensor<?x4xf32>
 }
+
+// CHECK-LABEL: func.func @reinterpret
+func.func @reinterpret(%x: tensor<4xf32>) -> tensor<4xi32> {
+  // CHECK: linalg.generic
+  // CHECK:   arith.bitcast %in : f32 to i32
+  %0 = relay.reinterpret %x {dtype = i32} : (tensor<4xf32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

@@ -190,3 +190,14 @@ func.func @where(%c: tensor<4x1xi1>, %x: tensor<3xf32>, %y: tensor<f32>, %d: ten
   %1 = relay.where %d, %x, %x : (tensor<?x1xi32>, tensor<3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
   return
 }
+
+// CHECK-LABEL: func.func @reinterpret
+func.func @reinterpret(%x: tensor<2x?xf32>, %h: tensor<3xf16>, %u: tensor<2xui8>) {
+  // CHECK: relay.reinterpret %{{.*}} {dtype = i32} : (tensor<2x?xf32>) -> tensor<2x?xi32>
+  %0 = relay.reinterpret %x {dtype = i32} : (tensor<2x?xf32>) -> tensor<2x?xi32>
+  // CHECK: relay.reinterpret %{{.*}} {dtype = i16} : (tensor<3xf16>) -> tensor<3xi16>
+  %1 = relay.reinterpret %h {dtype = i16} : (tensor<3xf16>) -> tensor<3xi16>
+  // CHECK: relay.reinterpret %{{.*}} {dtype = i8} : (tensor<2xui8>) -> tensor<2xi8>
+  %2 = relay.reinterpret %u {dtype = i8} : (tensor<2xui8>) -> tensor<2xi8>
+  return
+}

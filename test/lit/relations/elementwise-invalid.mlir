@@ -245,3 +245,20 @@ func.func @cast_like_result(%x: tensor<4xf32>, %l: tensor<2x2xf16>) {
   %0 = relay.cast_like %x, %l : (tensor<4xf32>, tensor<2x2xf16>) -> tensor<2x2xf16>
   return
 }
+
+// -----
+
+// reinterpret (TVM 0.19's): the bits must keep their width.
+func.func @reinterpret_width(%x: tensor<4xf32>) {
+  // expected-error @+1 {{dtype 'i64' has 64 bits, data dtype 'f32' 32}}
+  %0 = relay.reinterpret %x {dtype = i64} : (tensor<4xf32>) -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @reinterpret_dtype(%x: tensor<4xf32>) {
+  // expected-error @+1 {{dtype must be an integer, float or bool element type, got 'index'}}
+  %0 = relay.reinterpret %x {dtype = index} : (tensor<4xf32>) -> tensor<4xindex>
+  return
+}

@@ -63,12 +63,18 @@ def compile_cases(cases: Cases):
 
 
 def check_case(exe, cases: Cases, name: str) -> None:
-    """Run case ``name`` on each of its input sets and compare with its reference."""
+    """Run case ``name`` on each of its input sets and compare with its reference (a tuple
+    result with a tuple of references)."""
     _, runs, reference, tol = cases[name]
     assert len(runs) == (2 if name.endswith("[?]") else 1)
     for inputs in runs:
         got = exe.run(fn_name(name), *inputs)
         want = reference(*inputs)
-        assert got.shape == want.shape, (got.shape, want.shape)
-        assert got.dtype == want.dtype, (got.dtype, want.dtype)
-        np.testing.assert_allclose(got, want, **tol)
+        if isinstance(want, tuple):  # a tuple result, field by field
+            assert isinstance(got, tuple) and len(got) == len(want), (type(got), len(want))
+        else:
+            got, want = (got,), (want,)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape, (g.shape, w.shape)
+            assert g.dtype == w.dtype, (g.dtype, w.dtype)
+            np.testing.assert_allclose(g, w, **tol)

@@ -398,7 +398,20 @@ binary("trunc_mod_f32", relay.trunc_mod, np.fmod, _tfa, _tfb, tol=MATH)
 # cannot link)
 
 
+# -- reinterpret (TVM 0.19's): the bits read as another dtype of the same width -----------------
+unary("reinterpret_f32_i32", lambda x: relay.reinterpret(x, "int32"), lambda x: x.view(np.int32))
+unary("reinterpret_i16_f16", lambda x: relay.reinterpret(x, "float16"), lambda x: x.view(np.float16),
+      dtype="int16", lo=-20000, hi=20000)
+unary("reinterpret_u8_i8", lambda x: relay.reinterpret(x, "int8"), lambda x: x.view(np.int8),
+      dtype="uint8", lo=0, hi=255)
+# TVM 0.19's result on these inputs (relay.reinterpret run by its VM on llvm, session 27)
+unary("reinterpret_tvm019", lambda x: relay.reinterpret(x, "int32"),
+      lambda x: np.array([1065353216, -1073741824, 1056964608], "int32"),
+      x=np.array([1.0, -2.0, 0.5], "float32"), shape=(3,))
+
+
 # ---------------------------------------------------------------------------
+
 @pytest.fixture(scope="module")
 def compiled():
     """The module of every case, compiled once: (Executable, {name: runs})."""
