@@ -78,3 +78,13 @@ def check_case(exe, cases: Cases, name: str) -> None:
             assert g.shape == w.shape, (g.shape, w.shape)
             assert g.dtype == w.dtype, (g.dtype, w.dtype)
             np.testing.assert_allclose(g, w, **tol)
+
+
+def call_in_nchw(exe, function, x, w, nhwc):
+    """``exe.run(function, x[, w])`` for NCHW ``x`` and OIHW ``w`` (None: no weight
+    argument), transposing to NHWC/HWIO and the result back when ``nhwc``."""
+    args = [x.transpose(0, 2, 3, 1).copy() if nhwc else x]
+    if w is not None:
+        args.append(w.transpose(2, 3, 1, 0).copy() if nhwc else w)
+    y = exe.run(function, *args)
+    return y.transpose(0, 3, 1, 2) if nhwc else y

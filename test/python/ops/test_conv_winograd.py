@@ -23,6 +23,8 @@ import pytest
 
 import relay_mlir as relay
 
+from _nn_common import call_in_nchw
+
 rng = np.random.default_rng(26)
 
 # name -> (N, C, H, W, O, padding (top, left, bottom, right), layout, F(m) expected)
@@ -101,12 +103,7 @@ def reference(name):
 def run(exe, name, direct):
     x = INPUTS[name]
     nhwc = CASES[name][6] == "NHWC"
-    args = [x.transpose(0, 2, 3, 1).copy() if nhwc else x]
-    if direct:
-        w = WEIGHTS[name]
-        args.append(w.transpose(2, 3, 1, 0).copy() if nhwc else w)
-    y = exe.run(_fn(name, direct), *args)
-    return y.transpose(0, 3, 1, 2) if nhwc else y
+    return call_in_nchw(exe, _fn(name, direct), x, WEIGHTS[name] if direct else None, nhwc)
 
 
 @pytest.mark.parametrize("name", list(CASES))

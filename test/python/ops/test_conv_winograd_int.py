@@ -17,6 +17,8 @@ import numpy as np
 import pytest
 
 import relay_mlir as relay
+
+from _nn_common import call_in_nchw
 from relay_mlir.compiler import lower_to_iree_input
 
 rng = np.random.default_rng(27)
@@ -90,12 +92,7 @@ def exe():
 def run(exe, name, direct):
     nhwc = CASES[name][6] == "NHWC"
     x = INPUTS[name]
-    args = [x.transpose(0, 2, 3, 1).copy() if nhwc else x]
-    if direct:
-        w = WEIGHTS[name]
-        args.append(w.transpose(2, 3, 1, 0).copy() if nhwc else w)
-    y = exe.run(_fn(name, direct), *args)
-    return y.transpose(0, 3, 1, 2) if nhwc else y
+    return call_in_nchw(exe, _fn(name, direct), x, WEIGHTS[name] if direct else None, nhwc)
 
 
 @pytest.mark.parametrize("name", list(CASES))
