@@ -207,23 +207,21 @@ FailureOr<Type> relay::inferCast(ErrorSite site, Type data, Type dtype) {
 }
 
 FailureOr<Type> relay::inferReinterpret(ErrorSite site, Type data, Type dtype) {
-  FailureOr<RankedTensorType> tensor = tensorType(site, data, "data");
-  if (failed(tensor))
+  // cast's rule (a tensor, an integer/float/bool dtype), then the bit widths
+  FailureOr<Type> result = inferCast(site, data, dtype);
+  if (failed(result))
     return failure();
-  if (!isa<IntegerType, FloatType>(dtype))
-    return site.emitError()
-           << "dtype must be an integer, float or bool element type, got "
-           << dtype;
+  auto tensor = cast<RankedTensorType>(data);
   // The bits are read in place: a width change would change the shape.
-  if (!tensor->getElementType().isIntOrFloat())
+  if (!tensor.getElementType().isIntOrFloat())
     return site.emitError()
-           << "data must hold integers or floats, got " << *tensor;
-  unsigned from = tensor->getElementType().getIntOrFloatBitWidth();
+           << "data must hold integers or floats, got " << tensor;
+  unsigned from = tensor.getElementType().getIntOrFloatBitWidth();
   if (dtype.getIntOrFloatBitWidth() != from)
     return site.emitError()
            << "dtype " << dtype << " has " << dtype.getIntOrFloatBitWidth()
-           << " bits, data dtype " << tensor->getElementType() << " " << from;
-  return Type(tensor->clone(dtype));
+           << " bits, data dtype " << tensor.getElementType() << " " << from;
+  return result;
 }
 
 FailureOr<Type> relay::inferCastLike(ErrorSite site, Type data,
