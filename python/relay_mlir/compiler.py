@@ -371,9 +371,8 @@ def _names_phase(extra_args: Sequence[str]) -> bool:
 
 def default_driver(target: Target, low: Lowered) -> str:
     """The driver ``compile`` runs ``target``'s code on (see its ``driver``). Programs with
-    run-time sizes stay on local-task: on local-sync, 4 dynamic-shape convolutions compiled
-    and run in one process (test_dynamic_strategies.py::test_conv_im2col_geometries) end in
-    "corrupted size vs. prev_size" (heap corruption, session 27; not yet explained)."""
+    run-time sizes stay on local-task: "auto" would time the first call's sizes only, and
+    later calls may be of any size."""
     if target.driver != "local-task":
         return target.driver
     if low.has_loop:

@@ -106,9 +106,8 @@ def test_explicit_drivers_and_loaded_modules_are_not_measured(compiled, tmp_path
 
 
 def test_programs_with_run_time_sizes_stay_on_local_task():
-    """On local-sync, dynamic-shape convolutions compiled and run in one process ended in
-    heap corruption (test_dynamic_strategies.py::test_conv_im2col_geometries, session 27),
-    so compile() does not give such programs "auto"."""
+    """"auto" would time the first call's sizes only, so compile() does not give a program
+    with run-time sizes "auto"."""
     x = relay.var("x", shape=(relay.Any(), 8))
     exe = relay.compile(relay.IRModule.from_expr(relay.Function([x], relay.nn.relu(x))))
     assert exe.driver == "local-task"

@@ -215,6 +215,9 @@ Value buildPatchRows(Conv2DOp op, const Conv2DOperands &c, Value padded,
   int64_t n = staticDim(pixelSizes[0]), oh = staticDim(pixelSizes[1]),
           ow = staticDim(pixelSizes[2]);
   Type inElem = cast<RankedTensorType>(padded.getType()).getElementType();
+  padded = cropToOutputWindows(b, loc, padded, {1, 2},
+                               {pixelSizes[1], pixelSizes[2]}, {kh, kw},
+                               strides, dilation);
 
   Value patches = padded;
   if (!isPixelMatmul(op) &&

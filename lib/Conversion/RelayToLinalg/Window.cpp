@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::relay;
@@ -51,6 +52,44 @@ Value lowering::cropToWindows(OpBuilder &b, Location loc, Value input,
   return tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get(shape, type.getElementType()), input,
       offsets, sizes, unit);
+}
+
+Value lowering::cropToOutputWindows(OpBuilder &b, Location loc, Value input,
+                                    ArrayRef<int64_t> dims,
+                                    ArrayRef<OpFoldResult> outSizes,
+                                    ArrayRef<int64_t> kernel,
+                                    ArrayRef<int64_t> strides,
+                                    ArrayRef<int64_t> dilation) {
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<OpFoldResult> sizes = dimSizes(b, loc, input);
+  AffineExpr out = getAffineSymbolExpr(0, b.getContext());
+  bool crop = false;
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    AffineExpr used =
+        (out - 1) * strides[i] + (kernel[i] - 1) * dilation[i] + 1;
+    OpFoldResult extent = affine::makeComposedFoldedAffineMax(
+        b, loc,
+        AffineMap::get(0, 1, {used, getAffineConstantExpr(0, b.getContext())},
+                       b.getContext()),
+        {outSizes[i]});
+    if (isEqualConstantIntOrValue(extent, sizes[d]))
+      continue;
+    sizes[d] = extent;
+    crop = true;
+  }
+  if (!crop)
+    return input;
+  SmallVector<OpFoldResult> offsets(sizes.size(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> unit(sizes.size(), b.getIndexAttr(1));
+  auto cropped = RankedTensorType::get(
+      llvm::map_to_vector(sizes,
+                          [](OpFoldResult s) {
+                            return getConstantIntValue(s).value_or(
+                                ShapedType::kDynamic);
+                          }),
+      type.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, cropped, input, offsets,
+                                        sizes, unit);
 }
 
 Value lowering::padAndCropToWindows(OpBuilder &b, Location loc, Value input,

@@ -31,6 +31,20 @@ Value cropToWindows(OpBuilder &b, Location loc, Value input,
                     ArrayRef<int64_t> dims, ArrayRef<int64_t> kernel,
                     ArrayRef<int64_t> strides, ArrayRef<int64_t> dilation);
 
+/// `input` cut to the rows and columns the windows of `outSizes` outputs
+/// read along `dims` (kernel `kernel[i]`, static, with `strides[i]` and
+/// `dilation[i]`): max(0, (out-1)*stride + (kernel-1)*dilation + 1), sizes
+/// known at run time included. A window gather over a larger input is
+/// wrong once IREE folds a unit kernel dim: `oh + kh` becomes `oh`, and the
+/// loop's extent is then taken from the input instead of the output (a 1x3
+/// kernel over an input padded for the tiled form, with no rows left for
+/// im2col, wrote 80 rows into a zero-row buffer: heap corruption).
+Value cropToOutputWindows(OpBuilder &b, Location loc, Value input,
+                          ArrayRef<int64_t> dims,
+                          ArrayRef<OpFoldResult> outSizes,
+                          ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                          ArrayRef<int64_t> dilation);
+
 /// `input` padded along `dims` by `padding` (and `extraAfter` more after
 /// each dim, e.g. ceil_mode's overhang) with `value`, then cropped to the
 /// rows the windows read: the input every window op is built on.

@@ -42,8 +42,12 @@ func.func @conv_nhwc_dynamic(%x: tensor<?x?x?x3xf32>, %w: tensor<3x3x3x8xf32>) -
   // CHECK: linalg.transpose {{.*}} permutation = [0, 1, 3, 2, 4, 5]
   // CHECK: %[[TILED:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3, 4], [5]]
   // CHECK: %[[MR:.+]] = arith.select %[[LARGE]], %c0{{.*}}, %[[OH]]
+  // The patch rows read the tiles' input cut to the rows their windows read
+  // (MR + 4, none when MR is 0; cropToOutputWindows).
+  // CHECK: %[[RR:.+]] = affine.max #{{.+}}()[%[[MR]]]
+  // CHECK: %[[RIN:.+]] = tensor.extract_slice %[[IN]][0, 0, 0, 0] [%{{.+}}, %[[RR]], %{{.+}}, 3] [1, 1, 1, 1]
   // CHECK: %[[E:.+]] = tensor.empty(%[[N]], %[[MR]], %[[OW]]) : tensor<?x?x?x3x3x3xf32>
-  // CHECK: %[[G:.+]] = linalg.generic {{.*}} ins(%[[IN]] : tensor<?x?x?x3xf32>) outs(%[[E]] : tensor<?x?x?x3x3x3xf32>)
+  // CHECK: %[[G:.+]] = linalg.generic {{.*}} ins(%[[RIN]] : tensor<?x?x?x3xf32>) outs(%[[E]] : tensor<?x?x?x3x3x3xf32>)
   // CHECK: %[[A:.+]] = tensor.collapse_shape %[[G]] {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<?x?x?x3x3x3xf32> into tensor<?x27xf32>
   // CHECK: %[[M:.+]] = linalg.matmul ins(%[[A]], %{{.+}} : tensor<?x27xf32>, tensor<27x8xf32>) outs(%{{.+}} : tensor<?x8xf32>)
   // CHECK: %[[MI:.+]] = tensor.expand_shape %[[M]] {{\[}}[0, 1, 2], [3]] output_shape [%[[N]], %[[MR]], %[[OW]], 8] : tensor<?x8xf32> into tensor<?x?x?x8xf32>

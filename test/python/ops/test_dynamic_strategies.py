@@ -150,6 +150,37 @@ def test_conv_im2col_geometries(kernel, stride, dilation, padding):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
 
 
+# A kernel of one row at stride 1 over a map of >= 1024 pixels: the tiles' input (padded to
+# whole tiles) also feeds the patch rows, left with no rows. IREE folds the unit kernel dim
+# (`oh + kh` -> `oh`) and then takes the loop's extent from its input, so before the input
+# was cut to the rows the windows read (cropToOutputWindows) the copy wrote 80 rows into a
+# zero-row buffer: heap corruption, an abort on local-sync ("corrupted size vs. prev_size")
+# and silent on local-task. Run in a child process so that a regression fails this test
+# instead of ending the run.
+_UNIT_KERNEL_CHILD = """
+import sys, numpy as np, torch, relay_mlir as relay
+R = np.random.default_rng(7)
+w = R.standard_normal((5, 4, 1, 3)).astype("float32")
+x = relay.var("x", shape=(relay.Any(), 4, relay.Any(), relay.Any()))
+fn = relay.Function([x], relay.nn.conv2d(x, relay.const(w), strides=(1, 3)))
+exe = relay.compile(relay.IRModule.from_expr(fn), driver="local-sync")
+for shape in [(1, 4, 75, 70), (1, 4, 17, 19), (2, 4, 64, 40), (1, 4, 75, 70)]:
+    xi = R.standard_normal(shape).astype("float32")
+    want = torch.nn.functional.conv2d(torch.from_numpy(xi), torch.from_numpy(w),
+                                      stride=(1, 3)).numpy()
+    np.testing.assert_allclose(np.asarray(exe(xi)), want, rtol=1e-5, atol=1e-4)
+print("ok")
+"""
+
+
+def test_conv_unit_kernel_row_run_time_tiles():
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", _UNIT_KERNEL_CHILD], capture_output=True,
+                       text=True, timeout=900)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stderr[-3000:]
+
+
 # a run-time batch alone: the direct convolution above 256 pixels an image (IREE's is as
 # fast as at a static size), im2col below
 @pytest.mark.parametrize("hw,direct", [((40, 36), True), ((8, 8), False)])
