@@ -458,7 +458,15 @@ Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
   auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
   SmallVector<OpFoldResult> zeros(4, index(0)), ones(4, index(1));
 
-  // the input extended with zeros to whole tiles: [N, m*TH + 2, m*TW + 2, C]
+  // the input extended to whole tiles: [N, m*TH + 2, m*TW + 2, C]. Only
+  // outputs that are cropped read the extension, so its value is free: an
+  // input that is itself a constant pad (a quantized input padded with its
+  // zero point) is extended by that pad, one tensor.pad. Two nested pads
+  // made IREE 3.13 store the producer's epilogue into the inner pad's
+  // window of the outer buffer in one dispatch, which it then refused
+  // ("write affecting operations on global resources are restricted to
+  // workgroup distributed contexts": ResNet-18 int8 compiled only without
+  // pad fusion).
   auto paddedType = cast<RankedTensorType>(padded.getType());
   int64_t extraH = m * th + 2 - paddedType.getDimSize(1),
           extraW = m * tw + 2 - paddedType.getDimSize(2);
@@ -466,11 +474,24 @@ Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
   if (extraH || extraW) {
     auto extendedType = RankedTensorType::get(
         {batch, m * th + 2, m * tw + 2, ch}, paddedType.getElementType());
-    input = tensor::PadOp::create(
-        b, loc, extendedType, padded, zeros,
-        ArrayRef<OpFoldResult>{index(0), index(extraH), index(extraW),
-                               index(0)},
-        scalarConst(b, loc, paddedType.getElementType(), 0.0));
+    Value source = padded;
+    Value value = scalarConst(b, loc, paddedType.getElementType(), 0.0);
+    SmallVector<int64_t> low(4, 0), high = {0, extraH, extraW, 0};
+    auto inner = padded.getDefiningOp<tensor::PadOp>();
+    if (inner && inner.getConstantPaddingValue() &&
+        !ShapedType::isDynamicShape(inner.getStaticLow()) &&
+        !ShapedType::isDynamicShape(inner.getStaticHigh())) {
+      source = inner.getSource();
+      value = inner.getConstantPaddingValue();
+      low = llvm::to_vector(inner.getStaticLow());
+      for (auto [h, extra] : llvm::zip(high, inner.getStaticHigh()))
+        h += extra;
+    }
+    auto asIndex = [&](ArrayRef<int64_t> v) {
+      return llvm::map_to_vector(v, [&](int64_t x) { return index(x); });
+    };
+    input = tensor::PadOp::create(b, loc, extendedType, source, asIndex(low),
+                                  asIndex(high), value);
   }
 
   // filter transform, folded: U[a][b] = sum_ij G[a][i] G[b][j] g[i][j]
