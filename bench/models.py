@@ -187,7 +187,8 @@ def child_compile(system: str, model: Model, wd: Path) -> dict:
         from relay_mlir._worker import client
         client().close()  # waited for: its peak RSS counts
         return {"compile_s": time.perf_counter() - t0, "import_s": t1 - t0,
-                "lower_s": exe.lower_time_s, "iree_s": exe.iree_time_s}
+                "lower_s": exe.lower_time_s, "iree_s": exe.iree_time_s,
+                "speed_flags_refused": exe.speed_flags_refused}
     if system == "iree-onnx":
         import iree.compiler as ic
         mlir = wd / "iree_onnx.mlir"
@@ -592,6 +593,11 @@ def table(results: List[dict], systems: Sequence[str]) -> str:
             d = r.get("max_abs_diff")
             cells.append(d if isinstance(d, str) else _fmt(d, ".1e", ""))
         lines.append(f"| {res['model']} | {res.get('reference') or '—'} | " + " | ".join(cells) + " |")
+    slow = [(res["model"], s, r["speed_flags_refused"]) for res in results
+            for s, r in res["systems"].items() if r.get("speed_flags_refused")]
+    if slow:
+        lines += ["", "### Compiled without the target's first speed flags (iree-compile refused them)", ""]
+        lines += [f"- {m} / {s}: {' '.join(e[0].replace('|', '/').split())[:300]}" for m, s, e in slow]
     errs = [(res["model"], s, r["error"]) for res in results for s, r in res["systems"].items() if r.get("error")]
     if errs:
         lines += ["", "### Failures", ""]

@@ -216,6 +216,11 @@ def table(results: List[dict], systems: Sequence[str]) -> str:
                          f"{100 * a['top1_agree']:.1f}% ({a['rows']}) |")
         else:
             lines.append(f"| {res['model']} | {res['variant']} | | {a.get('error', 'not run')[:200]} | |")
+    slow = [(r["model"], r["variant"], s, v["speed_flags_refused"]) for r in results
+            for s, v in r["systems"].items() if v.get("speed_flags_refused")]
+    if slow:
+        lines += ["", "### Compiled without the target's first speed flags (iree-compile refused them)", ""]
+        lines += [f"- {m} {v} / {s}: {' '.join(e[0].replace('|', '/').split())[:300]}" for m, v, s, e in slow]
     errs = [(r["model"], r["variant"], s, v["error"]) for r in results for s, v in r["systems"].items()
             if v.get("error")]
     if errs:

@@ -268,10 +268,11 @@ def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
             low = compiler._lower_source(Path(path), parameters=parameters)
     t1 = time.perf_counter()
     with prog.stage("iree-compile"):
-        vmfb = compiler._iree_compile(low, target, extra_args)
+        out = compiler._iree_compile(low, target, extra_args)
     t2 = time.perf_counter()
-    exe = Executable(bytes(vmfb), driver=compiler.default_driver(target, low),
+    exe = Executable(bytes(out.vmfb), driver=compiler.default_driver(target, low),
                      target=target.name, result_dtypes=low.result_dtypes, result_layout=low.layout)
+    exe.speed_flags, exe.speed_flags_refused = out.speed_flags, out.refused
     exe.compile_time_s, exe.lower_time_s, exe.iree_time_s = t2 - t0, t1 - t0, t2 - t1
     exe.iree_input = low.text()
     if low.workdir is not None:

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
+import logging
 
 import numpy as np
 
@@ -38,6 +39,8 @@ from .errors import CompileError, Diagnostic, diagnostics_from_text
 from .expr import Function
 from .lowering_request import PIPELINE, lowering_pipeline, main_layout  # noqa: F401  (compiler's API)
 from .module import IRModule
+
+_log = logging.getLogger("relay_mlir")
 from .runtime import AUTO_DRIVER, Executable
 from . import weight_parameters
 from .targets import (_DATA_TILING, _GLOBAL_DATA_TILING, _GPU_LOOPS, _KEEP_F64, _RUN_TIME_ROWS,  # noqa: F401
@@ -269,7 +272,18 @@ def _worker_crash(req: dict, reply, parsed) -> CompileError:
                         _crash_diagnostics(again.stderr, *parsed, crashed))
 
 
-def _iree_compile(source: Union[str, Lowered], target: Target, extra_args: Sequence[str]) -> bytes:
+@dataclass
+class IreeOutput:
+    """What iree-compile made of a lowered program: the module, the speed flags it was
+    compiled with (the target's first set, a fallback set, or none), and why each set tried
+    before them failed (the first error line each: a program that compiles only on a
+    fallback runs slower, which bench/ reports instead of hiding)."""
+    vmfb: bytes
+    speed_flags: List[str]
+    refused: List[str] = field(default_factory=list)
+
+
+def _iree_compile(source: Union[str, Lowered], target: Target, extra_args: Sequence[str]) -> IreeOutput:
     """iree-compile of a lowered program (a ``Lowered``, or its text: then its facts are
     read by parsing it in the worker)."""
     from iree.compiler.tools.binaries import CompilerToolError
@@ -280,18 +294,28 @@ def _iree_compile(source: Union[str, Lowered], target: Target, extra_args: Seque
         args += weight_parameters.import_flags(str(low.parameters))
     sized = target.run_time_size_flags if low.run_time_sizes else []
     run = _compile_via_vm if low.host_branches and not _names_phase(extra_args) else _compile
+    refused: List[str] = []
     for speed in [target.speed_flags, *target.fallback_speed_flags]:
         if not speed:
             continue
         speed = [*speed, *sized]
         try:
-            return run(low.path, target, args + list(speed))
-        except CompilerToolError:
-            pass  # retried without them below; that error is the one reported
+            return IreeOutput(run(low.path, target, args + list(speed)), speed, refused)
+        except CompilerToolError as e:  # retried without them below; that error is the one reported
+            refused.append(_first_error_line(str(e)))
+            _log.info("iree-compile refused %s: %s", " ".join(speed), refused[-1])
     try:
-        return run(low.path, target, args)
+        return IreeOutput(run(low.path, target, args), [], refused)
     except CompilerToolError as e:
         raise _iree_compile_error(e, target) from None
+
+
+def _first_error_line(message: str) -> str:
+    """The first ``error:`` line of iree-compile's output (its target description cut)."""
+    lines = [ln.strip() for ln in message.splitlines() if ln.strip()]
+    line = next((ln for ln in lines if "error:" in ln), None) or next(
+        (ln for ln in lines if not ln.startswith(("Error invoking", "Error code", "Diagnostics"))), "")
+    return line.split(" for backend #hal")[0][:300]
 
 
 def _lowered_from_text(text: str) -> Lowered:
@@ -434,12 +458,13 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
                         parameters=True)
     low = attach_external_code(source, low, tgt.name)  # BYOC codegens (docs/byoc.md)
     t1 = time.perf_counter()
-    vmfb = _iree_compile(low, tgt, extra_args)
+    out = _iree_compile(low, tgt, extra_args)
     t2 = time.perf_counter()
     if driver is None:
         driver = default_driver(tgt, low)
-    exe = Executable(bytes(vmfb), driver=driver, target=tgt.name, result_dtypes=low.result_dtypes,
+    exe = Executable(bytes(out.vmfb), driver=driver, target=tgt.name, result_dtypes=low.result_dtypes,
                      result_layout=low.layout)
+    exe.speed_flags, exe.speed_flags_refused = out.speed_flags, out.refused
     exe.compile_time_s = t2 - t0
     exe.lower_time_s = t1 - t0
     exe.iree_time_s = t2 - t1

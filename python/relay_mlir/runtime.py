@@ -203,6 +203,10 @@ class Executable:
         self.compile_time_s = 0.0
         self.lower_time_s = 0.0
         self.iree_time_s = 0.0
+        #: the speed flags iree-compile took (the target's first set unless it refused them,
+        #: see compiler.IreeOutput) and the first error of each set it refused
+        self.speed_flags: List[str] = []
+        self.speed_flags_refused: List[str] = []
         self.iree_input: Optional[str] = None
         self.driver_timings: Dict[str, float] = {}
         self._contexts: Dict[str, object] = {}

@@ -66,7 +66,7 @@ def test_a_loop_made_unreachable_compiles_and_runs(tmp_path):
     src, out = tmp_path / "dead_loop.mlir", tmp_path / "dead_loop.vmfb"
     src.write_text(_guarded())
     code = ("import sys; from relay_mlir import compiler; open(sys.argv[2], 'wb').write(bytes("
-            "compiler._iree_compile(open(sys.argv[1]).read(), compiler.get_target('llvm-cpu'), [])))")
+            "compiler._iree_compile(open(sys.argv[1]).read(), compiler.get_target('llvm-cpu'), []).vmfb))")
     try:
         subprocess.run([sys.executable, "-c", code, str(src), str(out)], check=True, timeout=600,
                        cwd=os.path.dirname(os.path.abspath(__file__)))

@@ -116,7 +116,7 @@ def test_relay_loop_whose_counter_took_another_variables_low_word():
 def test_a_users_phase_flag_is_honoured(flag):
     target = compiler.get_target("llvm-cpu")
     out = compiler._iree_compile(MIXED_LOOP, target, [flag])
-    assert b"vm.module" in bytes(out)
+    assert b"vm.module" in out.vmfb
 
 
 # A branch passing one ref to two arguments of a block, one of which can stay in the ref's
