@@ -39,3 +39,19 @@ def test_refused_speed_flags_are_recorded_and_logged(caplog):
     assert len(out.refused) == 2 and all("no-such-flag" in r for r in out.refused), out.refused
     assert sum("iree-compile refused" in m for m in caplog.messages) == 2
     assert b"" != out.vmfb
+
+
+def test_a_pad_before_a_transpose_keeps_the_speed_flags():
+    """IREE 3.13 fuses a tensor.pad into an elementwise or transpose consumer under the pad
+    fusion flag and then fails to compile it (at 1x3x24x24 and up); the lowering hands it
+    such pads as fill + insert_slice (PadsForIREE.h). Quantized MobileNetV2 and ResNet-18
+    (the zero-point pad of the NCHW input, then its transpose) had compiled on a fallback."""
+    x = relay.var("x", shape=(1, 3, 24, 24), dtype="int8")
+    p = relay.nn.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), pad_value=relay.const(np.int8(-3)))
+    y = relay.exp(relay.cast(relay.transpose(p, (0, 2, 3, 1)), "float32"))
+    exe = relay.compile(relay.IRModule.from_expr(relay.Function([x], y)))
+    assert exe.speed_flags_refused == []
+    xi = np.random.default_rng(0).integers(-8, 8, (1, 3, 24, 24)).astype("int8")
+    want = np.exp(np.pad(xi, ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=-3).transpose(0, 2, 3, 1)
+                  .astype("float32"))
+    np.testing.assert_allclose(exe(xi), want, rtol=1e-6)

@@ -3,10 +3,12 @@
 // Checks that the module is lowerable (complete types, no closures), then
 // runs one partial dialect conversion with the pattern sets of every op
 // family (relay/RelayToLinalg.h) and the 1:N tuple-flattening type
-// converter, and finally erases the ADT definitions (relay.adt), which the
-// ADT patterns looked constructors up in.
+// converter, erases the ADT definitions (relay.adt), which the ADT
+// patterns looked constructors up in, and finally rewrites the pads IREE
+// 3.13 cannot fuse into their consumers (PadsForIREE.h).
 //
 //===----------------------------------------------------------------------===//
+#include "PadsForIREE.h"
 #include "Utils.h"
 #include "relay/RelayPasses.h"
 
@@ -91,6 +93,7 @@ struct ConvertRelayToLinalgPass
       return signalPassFailure();
     for (auto adt : llvm::make_early_inc_range(module.getOps<ADTOp>()))
       adt.erase();
+    decomposePadsFedToElementwise(module);
   }
 };
 } // namespace

@@ -29,10 +29,12 @@ func.func @blocked_depthwise(%x: tensor<1x2x5x5x4xf32>, %w: tensor<2x1x3x3x1x4xf
   return %y : tensor<1x2x3x3x4xf32>
 }
 
-// pad to [2, 6, 9, 3], split [2, 3, 2, 3, 3, 3] ([N, P1/b1, b1, P2/b2, b2, C]),
+// pad to [2, 6, 9, 3] (a fill and an insert: the pad reaches a transpose,
+// PadsForIREE.h), split [2, 3, 2, 3, 3, 3] ([N, P1/b1, b1, P2/b2, b2, C]),
 // the blocks first, then the batch.
 // CHECK-LABEL: func.func @space_to_batch
-// CHECK: tensor.pad %{{.*}} low[0, 1, 0, 0] high[0, 0, 3, 0]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x6x9x3xf32>)
+// CHECK: tensor.insert_slice %arg0 into %{{.*}}[0, 1, 0, 0] [2, 5, 6, 3] [1, 1, 1, 1]
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3, 4], [5]] output_shape [2, 3, 2, 3, 3, 3]
 // CHECK: linalg.transpose {{.*}} permutation = [2, 4, 0, 1, 3, 5]
 // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3], [4], [5]] : tensor<2x3x2x3x3x3xf32> into tensor<12x3x3x3xf32>
