@@ -46,17 +46,17 @@ void relay::lowering::decomposePadsFedToElementwise(Operation *root) {
     if (failed(reifyResultShapes(b, pad, sizes)))
       continue;
     RankedTensorType type = pad.getResultType();
-    Value empty = tensor::EmptyOp::create(b, loc, sizes[0],
-                                          type.getElementType());
+    Value empty =
+        tensor::EmptyOp::create(b, loc, sizes[0], type.getElementType());
     Value filled =
         linalg::FillOp::create(b, loc, pad.getConstantPaddingValue(), empty)
             .getResult(0);
     SmallVector<OpFoldResult> sourceSizes =
         tensor::getMixedSizes(b, loc, pad.getSource());
     SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-    Value inserted = tensor::InsertSliceOp::create(
-        b, loc, pad.getSource(), filled, pad.getMixedLowPad(), sourceSizes,
-        strides);
+    Value inserted = tensor::InsertSliceOp::create(b, loc, pad.getSource(),
+                                                   filled, pad.getMixedLowPad(),
+                                                   sourceSizes, strides);
     if (inserted.getType() != type)
       inserted = tensor::CastOp::create(b, loc, type, inserted);
     pad.replaceAllUsesWith(inserted);

@@ -88,8 +88,8 @@ Value lowering::cropToOutputWindows(OpBuilder &b, Location loc, Value input,
                                 ShapedType::kDynamic);
                           }),
       type.getElementType());
-  return tensor::ExtractSliceOp::create(b, loc, cropped, input, offsets,
-                                        sizes, unit);
+  return tensor::ExtractSliceOp::create(b, loc, cropped, input, offsets, sizes,
+                                        unit);
 }
 
 Value lowering::padAndCropToWindows(OpBuilder &b, Location loc, Value input,
