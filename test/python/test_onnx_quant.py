@@ -421,8 +421,12 @@ def _qlinear_add(scales, zero_points, shape_a, dtype=TensorProto.UINT8) -> onnx.
     return m
 
 
-# scales and zero points where dequantize-add-requantize in float32 rounds differently from
-# onnxruntime's kernel in 1-2 of the 65536 input pairs (found by search); int8 with random ones
+# Scales and zero points where our float32 dequantize-add-requantize rounds differently from
+# onnxruntime's x86 kernel in 1-2 of the 65536 input pairs (found by search); int8 with random
+# ones. onnxruntime computes fma(a, ra, fma(b, rb, zc - ra*za - rb*zb)) (ra = a_scale /
+# c_scale): an exact emulation (float64, or a [256, 256] table) made IREE 3.13 refuse its first
+# speed flags for quantized MobileNetV2 (2 threads 4.6 -> 6.9 ms, session 28), so the float32
+# form stays and this test bounds its difference: at most 2 pairs, one step each.
 @pytest.mark.parametrize("scales, zero_points, dtype", [
     ((0.098179355, 0.07012649, 0.06679363), (215, 176, 180), TensorProto.UINT8),
     ((0.089576066, 0.02657997, 0.06420278), (12, 21, 96), TensorProto.UINT8),
@@ -430,10 +434,7 @@ def _qlinear_add(scales, zero_points, shape_a, dtype=TensorProto.UINT8) -> onnx.
     ((0.0413, 0.0071, 0.0239), (-7, 100, -128), TensorProto.INT8),
 ])
 @pytest.mark.parametrize("scalar_a", [False, True])
-def test_qlinear_add_equals_onnxruntime_on_every_input_pair(scales, zero_points, dtype, scalar_a):
-    """QLinearAdd as onnxruntime's x86 kernel computes it (fused multiply-adds of the scale
-    ratios, the zero points folded into one constant): equal on all 256 x 256 input pairs,
-    and with A a single element (folded into the constant first)."""
+def test_qlinear_add_against_onnxruntime_on_every_input_pair(scales, zero_points, dtype, scalar_a):
     lo = 0 if dtype == TensorProto.UINT8 else -128
     np_dt = np.uint8 if dtype == TensorProto.UINT8 else np.int8
     a = (np.repeat(np.arange(256), 256) + lo).astype(np_dt)
@@ -442,9 +443,9 @@ def test_qlinear_add_equals_onnxruntime_on_every_input_pair(scales, zero_points,
         a = a[[40503]]
     model = _qlinear_add(scales, zero_points, a.shape, dtype)
     want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(
-        None, {"a": a, "b": b})[0]
-    got = relay.compile(from_onnx(model))(a, b)
-    assert np.array_equal(got, want), int((np.asarray(got).astype(int) != want.astype(int)).sum())
+        None, {"a": a, "b": b})[0].astype(int)
+    got = np.asarray(relay.compile(from_onnx(model))(a, b)).astype(int)
+    assert np.abs(got - want).max() <= 1 and int((got != want).sum()) <= 2, int((got != want).sum())
 
 
 def _qlinear_softmax() -> onnx.ModelProto:

@@ -6,9 +6,8 @@ QGemm is an exact int32 contraction (plus its int32 bias) rescaled as QLinearMat
 the elementwise ops and pools follow onnxruntime's float formulas: the inputs
 dequantized (``float32(q - zp) * scale``), the operation in float32, the result
 quantized (``x / scale`` rounded half to even, plus the zero point, saturated).
-QLinearAdd is onnxruntime's x86 kernel to the bit (the scale ratios ``a_scale / c_scale``
-and ``b_scale / c_scale`` in fused multiply-adds), QLinearMul uses the product
-``a_scale * b_scale / c_scale`` as onnxruntime's MLAS.
+QLinearAdd uses the scale ratios ``a_scale / c_scale`` and ``b_scale / c_scale``
+and QLinearMul the product ``a_scale * b_scale / c_scale`` as onnxruntime's MLAS.
 """
 from __future__ import annotations
 
@@ -82,45 +81,16 @@ def _unary_checks(n: Node) -> str:
     return dt
 
 
-def _fma_f32(n: Node, q, ratio, acc):
-    """float32(q * ratio + acc) rounded once, as the fused multiply-adds of onnxruntime's x86
-    QLinearAdd kernel: an 8-bit ``q`` times a float32 ``ratio`` is exact in float64, the sum
-    is rounded to float64 and then to float32 (which differs from one rounding only when the
-    float64 sum lands on a float32 tie it was not: never seen in 2 million probes)."""
-    f64 = lambda e: n.op("cast")(e, "float64")  # noqa: E731
-    return n.op("cast")(n.op("add")(n.op("multiply")(f64(q), f64(ratio)), f64(acc)), "float32")
-
-
-def _one_element(n: Node, i: int) -> bool:
-    shape = n.shape(i)
-    return shape is not None and all(d == 1 for d in shape)
-
-
 @_ms("QLinearAdd")
 def _qlinear_add(n: Node):
-    """onnxruntime's x86 kernel, to the bit: ``fixed = zc - (ra*za + rb*zb)`` (the first
-    product fused), ``c = fma(a, ra, fma(b, rb, fixed))`` with ``ra = a_scale / c_scale``
-    and ``rb = b_scale / c_scale``, rounded half to even and saturated; an operand of one
-    element is folded into ``fixed`` first (multiplied and added, not fused)."""
     dt = _quantized_dtype(n, 0, "A")
     _check_params(n, [(1, "A_scale", None), (4, "B_scale", None), (6, "C_scale", None)],
                   [(2, "A_zero_point", dt, None), (5, "B_zero_point", dt, None), (7, "C_zero_point", dt, None)])
     ratio_a = n.op("divide")(_f32(n, 1), _f32(n, 6))
     ratio_b = n.op("divide")(_f32(n, 4), _f32(n, 6))
-    fixed = n.op("subtract")(_zp_f32(n, 7), _fma_f32(n, _zp_f32(n, 2), ratio_a,
-                                                     n.op("multiply")(ratio_b, _zp_f32(n, 5))))
-    a, b = (n.op("cast")(n.expr(i), "float32") for i in (0, 3))
-    if _one_element(n, 0) and not _one_element(n, 3):
-        f = _fma_f32(n, b, ratio_b, n.op("add")(fixed, n.op("multiply")(a, ratio_a)))
-    elif _one_element(n, 3) and not _one_element(n, 0):
-        f = _fma_f32(n, a, ratio_a, n.op("add")(fixed, n.op("multiply")(b, ratio_b)))
-    else:
-        f = _fma_f32(n, a, ratio_a, _fma_f32(n, b, ratio_b, fixed))
-    half = n.constant(np.float32(0.5))
-    finite = _finite_multipliers(n, ((1,), 6), ((4,), 6))
-    r = _round_half_even_finite(n, f, half) if finite else round_half_to_even(f, half)
-    lo, hi = _RANGES[dt]
-    return n.op("cast")(n.op("clip")(r, float(lo), float(hi)), dt)
+    f = n.op("add")(n.op("multiply")(_centered(n, 0, 2), ratio_a),
+                    n.op("multiply")(_centered(n, 3, 5), ratio_b))
+    return _rounded(n, f, 7, dt, _finite_multipliers(n, ((1,), 6), ((4,), 6)))
 
 
 @_ms("QLinearMul")
