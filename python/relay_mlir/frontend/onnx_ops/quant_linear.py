@@ -171,16 +171,15 @@ def multiplier(n: Node, x_scale: int, w_scale: int, y_scale: int, channel_axis: 
     return n.op("divide")(n.op("multiply")(xs_, ws_), ys_)
 
 
-def _round_half_even_finite(n: Node, x, half):
+def _round_half_even_finite(n: Node, x):
     """``round_half_to_even`` of a finite ``x`` (an int32 accumulator times a constant,
-    checked multiplier) that is then saturated to 8 or 16 bits: ``x`` clipped to
+    checked multiplier) that is then saturated to 8 bits: ``x`` clipped to
     +-2^22 (no saturated result changes), plus and minus 1.5 * 2^23. Between 2^23 and 2^24
     float32's spacing is 1, so the addition rounds to an integer, ties to even (the
     constant is even), and the subtraction is exact: 4 elementwise ops where the
     ``round``/``trunc`` form took 11 (the requantize epilogues were ~40% of MobileNetV2
     int8). Only elementwise unary and binary ops, so relay-convert-layout sinks the NHWC
     convolution's transposes through the epilogue (``where`` is ternary)."""
-    del half
     magic = n.constant(np.float32(1.5 * 2.0 ** 23))
     x = n.op("clip")(x, -float(2 ** 22), float(2 ** 22))
     return n.op("subtract")(n.op("add")(x, magic), magic)
@@ -191,7 +190,7 @@ def requantize_ort(n: Node, acc, mult, zp_index: Optional[int], out_dtype: str):
     zero point (input ``zp_index``, 0 if absent), saturated to ``out_dtype``."""
     f = n.op("multiply")(n.op("cast")(acc, "float32"), mult)
     half = n.constant(np.float32(0.5))
-    r = _round_half_even_finite(n, f, half) if isinstance(mult, Constant) else round_half_to_even(f, half)
+    r = _round_half_even_finite(n, f) if isinstance(mult, Constant) else round_half_to_even(f, half)
     if zp_index is not None and n.has(zp_index):
         z = n.const(zp_index).astype(np.float32).reshape(()) if n.is_const(zp_index) else None
         zexpr = n.constant(z) if z is not None else n.op("reshape")(n.op("cast")(n.expr(zp_index), "float32"), [])

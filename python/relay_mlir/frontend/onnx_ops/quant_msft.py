@@ -69,7 +69,7 @@ def _rounded(n: Node, f, zp: Optional[int], dtype: str, finite: bool = False):
     """``f`` rounded half to even plus the zero point, saturated; ``finite``: ``f`` is known to
     be finite (the layout-friendly rounding of quant_linear)."""
     half = n.constant(np.float32(0.5))
-    r = _round_half_even_finite(n, f, half) if finite else round_half_to_even(f, half)
+    r = _round_half_even_finite(n, f) if finite else round_half_to_even(f, half)
     lo, hi = _RANGES[dtype]
     return n.op("cast")(n.op("clip")(n.op("add")(r, _zp_f32(n, zp)), float(lo), float(hi)), dtype)
 
