@@ -414,8 +414,10 @@ def Relay_QnnSoftmaxOp : Relay_Operator<"qnn.softmax"> {
   let description = [{
     TVM 0.19's integer-only softmax (arXiv 2207.01405, Algorithm 1) on int8
     `x` along `axis`: `x - zp - max` in int32, exponentials by shifts with
-    `x0 = int(round(1 / scale))`, normalised by `2^30 / Σ` and shifted to a
-    scale of 1/128, then requantized (UPWARD) to the output's int8
+    `x0 = int(round(1 / scale))` (a scale in (0, 1], as TVM checks), the
+    quotients clipped to [0, 20] and each exponential shifted by its row's
+    largest quotient minus its own, normalised by `2^30 / Σ` and shifted to
+    a scale of 1/128, then requantized (UPWARD) to the output's int8
     parameters. Parameters 0-d.
 
     ```mlir

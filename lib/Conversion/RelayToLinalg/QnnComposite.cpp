@@ -190,7 +190,10 @@ struct LeakyReluQnnPattern : OpConversionPattern<QnnLeakyReluOp> {
 };
 
 /// qnn.softmax: TVM 0.19's QnnSoftmaxCanonicalize (arXiv 2207.01405,
-/// Algorithm 1, n = 8, m = 30, 8 bits) in relay int32 ops.
+/// Algorithm 1, m = 30, 8 bits) in relay int32 ops: the quotients
+/// clipped to [0, 20] and each exponential shifted by the row's largest
+/// quotient minus its own (an input scale above 1 is an error, as TVM's
+/// check).
 struct SoftmaxQnnPattern : OpConversionPattern<QnnSoftmaxOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -199,6 +202,10 @@ struct SoftmaxQnnPattern : OpConversionPattern<QnnSoftmaxOp> {
     float in = 0, out = 0;
     if (failed(constantInOut(op, op.getScale(), op.getOutputScale(), in, out)))
       return failure();
+    if (!(in > 0.0f && in <= 1.0f))
+      return op.emitOpError() << "needs an input scale in (0, 1] (TVM's "
+                                 "integer softmax), got "
+                              << in;
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     Type i32 = b.getI32Type();
@@ -215,18 +222,27 @@ struct SoftmaxQnnPattern : OpConversionPattern<QnnSoftmaxOp> {
     Value xp = SubtractOp::create(
         b, loc, AddOp::create(b, loc, x, RightShiftOp::create(b, loc, x, c(1))),
         RightShiftOp::create(b, loc, x, c(4)));
-    Value quotient = DivideOp::create(b, loc, xp, c(-x0));
+    Value quotient =
+        ClipOp::create(b, loc, DivideOp::create(b, loc, xp, c(-x0)),
+                       b.getF64FloatAttr(0), b.getF64FloatAttr(20));
     Value r = SubtractOp::create(b, loc, xp,
                                  MultiplyOp::create(b, loc, quotient, c(-x0)));
     Value xb =
         AddOp::create(b, loc, RightShiftOp::create(b, loc, r, c(1)), c(x0));
     Value exps = LeftShiftOp::create(
-        b, loc, xb, SubtractOp::create(b, loc, c(8), quotient));
+        b, loc, xb,
+        SubtractOp::create(b, loc, MaxOp::create(b, loc, quotient, axis, keep),
+                           quotient));
+    // Exponentials clipped at quotient 20 can be negative: a row whose sum
+    // cancels to 0 divides by 1 (TVM's integer division by 0 is undefined;
+    // on x86 it traps).
     Value sums = SumOp::create(b, loc, exps, axis, keep);
+    Value divisor = WhereOp::create(b, loc, EqualOp::create(b, loc, sums, c(0)),
+                                    c(1), sums);
     Value normalised = RightShiftOp::create(
         b, loc,
-        MultiplyOp::create(b, loc, DivideOp::create(b, loc, c(1 << 30), sums),
-                           exps),
+        MultiplyOp::create(b, loc,
+                           DivideOp::create(b, loc, c(1 << 30), divisor), exps),
         c(30 - 7));
     Value result = QnnRequantizeOp::create(
         b, loc, normalised,

@@ -128,18 +128,24 @@ def _leaky_relu(args, attrs):
 
 @_reg("qnn.softmax")
 def _softmax(args, attrs):
-    """TVM 0.19's integer softmax (arXiv 2207.01405 Algorithm 1; n = 8, m = 30)."""
+    """TVM 0.19's integer softmax (arXiv 2207.01405 Algorithm 1; m = 30): quotients clipped
+    to [0, 20], each exponential shifted by its row's largest quotient minus its own."""
     x, s, z, so, zo = args
     axis = int(attrs.get("axis", -1))
+    scale = float(np.float32(s))
+    if not 0.0 < scale <= 1.0:
+        raise ValueError(f"qnn.softmax needs an input scale in (0, 1] (TVM's integer softmax), got {scale}")
     x0 = np.int32(math.floor(float(np.float32(1) / np.float32(s)) + 0.5))  # round, ties away
     q = x.astype(np.int32) - np.int32(z)
     d = q - q.max(axis=axis, keepdims=True)
     xp = d + (d >> 1) - (d >> 4)
-    quot = np.trunc(xp / -x0).astype(np.int32)
+    quot = np.clip(np.trunc(xp / -x0), 0, 20).astype(np.int32)
     r = xp - quot * -x0
     xb = (r >> 1) + x0
-    exps = (xb.astype(np.int64) << (8 - quot).astype(np.int64)).astype(np.int32)
+    shift = quot.max(axis=axis, keepdims=True) - quot
+    exps = (xb.astype(np.int64) << shift.astype(np.int64)).astype(np.int32)
     sums = exps.sum(axis=axis, keepdims=True, dtype=np.int32)
-    out = ((np.int32(1 << 30) // sums) * exps) >> 23
+    sums = np.where(sums == 0, np.int32(1), sums)  # exponentials clipped at 20 can cancel (as the lowering)
+    out = (np.trunc(np.float64(1 << 30) / sums).astype(np.int32) * exps) >> 23
     return _requantize([out.astype(np.int32), np.float32(1 / 128), np.int32(0), so, zo],
                        {"out_dtype": "int8"})

@@ -53,6 +53,7 @@ func.func @leaky_relu(%x: tensor<4xui8>) -> tensor<4xui8> {
   return %y : tensor<4xui8>
 }
 
+// TVM 0.19 form: quotients clipped to [0, 20], shifted by the row maximum.
 // CHECK-LABEL: func.func @softmax
 // CHECK-NOT: relay.
 // CHECK-NOT: math.exp

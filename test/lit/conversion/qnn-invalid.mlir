@@ -33,3 +33,16 @@ func.func @mul_per_channel_scale(%a: tensor<2x3xi8>) -> tensor<2x3xi8> {
   %y = relay.qnn.mul %a, %a, %sc, %z, %s, %z, %s, %z : (tensor<2x3xi8>, tensor<2x3xi8>, tensor<3xf32>, tensor<i32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<2x3xi8>
   return %y : tensor<2x3xi8>
 }
+
+// -----
+
+// TVM's integer softmax needs 1 / scale >= 1 (TVM 0.19 checks scale <= 1).
+func.func @softmax_scale_above_one(%x: tensor<2x4xi8>) -> tensor<2x4xi8> {
+  %s = relay.constant dense<1.5> : tensor<f32>
+  %z = relay.constant dense<0> : tensor<i32>
+  %so = relay.constant dense<0.0078125> : tensor<f32>
+  // expected-error @+2 {{failed to legalize operation 'relay.qnn.softmax'}}
+  // expected-error @+1 {{'relay.qnn.softmax' op needs an input scale in (0, 1] (TVM's integer softmax), got 1.5}}
+  %y = relay.qnn.softmax %x, %s, %z, %so, %z : (tensor<2x4xi8>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<i32>) -> tensor<2x4xi8>
+  return %y : tensor<2x4xi8>
+}
