@@ -104,3 +104,37 @@ def test_padded_pools(pool, ceil_mode, count_include_pad):
                                 count_include_pad=count_include_pad))
     assert np.asarray(got).shape == want.shape
     np.testing.assert_allclose(np.asarray(got), want, **TOL)
+
+
+# Padded 1x1 integer convolutions (qnn.conv2d: int32 sums of the centred input), where IREE
+# 3.13 with the padding fused into the convolution lost the low padding and shifted the
+# result by it (25 of 176 cases wrong before the lowering kept a 1x1 window's padding a
+# tensor of its own): direct, depthwise and grouped with a multiplier, both layouts.
+# (layout, groups, output channels, padding, strides, dtype)
+PADDED_1X1 = [("NCHW", 3, 3, (1, 0, 1, 0), (1, 2), "int8"),
+              ("NHWC", 3, 3, (1, 1, 1, 1), (1, 1), "uint8"),
+              ("NCHW", 1, 4, (1, 1, 1, 1), (1, 1), "int8"),
+              ("NCHW", 3, 6, (1, 0, 1, 0), (1, 1), "int8")]
+
+
+@pytest.mark.parametrize("layout,groups,out_channels,padding,strides,dtype", PADDED_1X1)
+def test_padded_1x1_integer_convolution(layout, groups, out_channels, padding, strides, dtype):
+    lo, hi = (-128, 128) if dtype == "int8" else (0, 256)
+    zp = -17 if dtype == "int8" else 131
+    x0 = R.integers(lo, hi, (1, 3, 9, 5)).astype(dtype)
+    w0 = R.integers(-128, 128, (out_channels, 3 // groups, 1, 1)).astype("int8")
+    kernel_layout = "OIHW" if layout == "NCHW" else ("HWOI" if groups > 1 else "HWIO")
+    xin = x0 if layout == "NCHW" else x0.transpose(0, 2, 3, 1).copy()
+    win = w0 if layout == "NCHW" else w0.transpose(2, 3, 0, 1).copy() if groups > 1 else w0.transpose(2, 3, 1, 0).copy()
+    x = relay.var("x", shape=xin.shape, dtype=dtype)
+    y = relay.qnn.op.conv2d(x, relay.const(win), relay.const(zp, "int32"), relay.const(0, "int32"),
+                            relay.const(0.01), relay.const(0.02), kernel_size=(1, 1), channels=out_channels,
+                            strides=strides, padding=padding, groups=groups, data_layout=layout,
+                            kernel_layout=kernel_layout)
+    got = np.asarray(relay.compile(relay.IRModule.from_expr(relay.Function([x], y)), target="llvm-cpu")(xin))
+    want = ref.conv2d(x0.astype(np.float64) - zp, w0.astype(np.float64), padding=padding, strides=strides,
+                      groups=groups).astype(np.int64)
+    if layout == "NHWC":
+        want = want.transpose(0, 2, 3, 1)
+    assert got.dtype == np.int32 and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)

@@ -123,6 +123,21 @@ struct Conv2DOperands {
   }
 };
 
+/// `padded` behind a util.optimization_barrier when it is a zero padding
+/// (static shapes, and only where the context allows IREE's ops, built
+/// unregistered): the padded input stays a tensor of its own instead of
+/// the padding being fused into the convolution's dispatch.
+Value paddedBehindBarrier(Value padded, OpBuilder &b, Location loc) {
+  Value in = padded;
+  if (auto slice = in.getDefiningOp<tensor::ExtractSliceOp>())
+    in = slice.getSource();
+  auto type = cast<RankedTensorType>(padded.getType());
+  if (!in.getDefiningOp<tensor::PadOp>() || !type.hasStaticShape() ||
+      !b.getContext()->allowsUnregisteredDialects())
+    return padded;
+  return iree::optimizationBarrier(b, loc, padded);
+}
+
 Conv2DOperands buildConv2DOperands(Conv2DOp op, Conv2DOp::Adaptor adaptor,
                                    const Conv2DLayout &layout, OpBuilder &b) {
   Location loc = op.getLoc();
@@ -142,6 +157,13 @@ Conv2DOperands buildConv2DOperands(Conv2DOp op, Conv2DOp::Adaptor adaptor,
                                  {c.weightType.getDimSize(layout.khDim),
                                   c.weightType.getDimSize(layout.kwDim)},
                                  strides, dilation, zeroIn);
+  // IREE 3.13 loses the low padding of a pad fused into a convolution
+  // whose window is 1x1 and shifts the result by it (padded 1x1 integer
+  // convolutions, direct, depthwise and grouped: 25 of 176 cases wrong):
+  // such a padding is a tensor of its own.
+  if (c.weightType.getDimSize(layout.khDim) == 1 &&
+      c.weightType.getDimSize(layout.kwDim) == 1)
+    c.padded = paddedBehindBarrier(c.padded, b, loc);
   c.inSizes = dimSizes(b, loc, c.padded);
   c.kSizes = dimSizes(b, loc, c.weight);
   c.outSizes = resultSizes(b, c.resultType, [&](int64_t d) -> OpFoldResult {
@@ -672,25 +694,18 @@ struct Conv2DRunTimeImage : Conv2DStrategy {
   }
 };
 
-/// The input of a direct (non-depthwise) float convolution: `c.padded`,
-/// behind a util.optimization_barrier when it is zero-padded (static
-/// shapes, and only where the context allows IREE's ops, built
-/// unregistered). relay-mlir's llvm-cpu flags let IREE fuse a tensor.pad
-/// into its consumer, which pays for depthwise convolutions (they read
-/// their windows from the unpadded input: MobileNetV2's padded copies go)
-/// but makes IREE 3.13's conv_2d_nhwc_hwcf 1.14x slower on ResNet-18
-/// (bench/PARTIAL.md, session 23); the barrier keeps their padded input a
-/// tensor of its own, as without the flag.
+/// The input of a direct (non-depthwise) float convolution. relay-mlir's
+/// llvm-cpu flags let IREE fuse a tensor.pad into its consumer, which pays
+/// for depthwise convolutions (they read their windows from the unpadded
+/// input: MobileNetV2's padded copies go) but makes IREE 3.13's
+/// conv_2d_nhwc_hwcf 1.14x slower on ResNet-18 (bench/PARTIAL.md, session
+/// 23); behind a barrier the padded input is a tensor of its own, as
+/// without the flag.
 Value directConvInput(const Conv2DOperands &c, OpBuilder &b, Location loc) {
-  Value in = c.padded;
-  if (auto slice = in.getDefiningOp<tensor::ExtractSliceOp>())
-    in = slice.getSource();
-  auto type = cast<RankedTensorType>(c.padded.getType());
-  if (!in.getDefiningOp<tensor::PadOp>() || !type.hasStaticShape() ||
-      !isa<FloatType>(type.getElementType()) ||
-      !b.getContext()->allowsUnregisteredDialects())
+  if (!isa<FloatType>(
+          cast<RankedTensorType>(c.padded.getType()).getElementType()))
     return c.padded;
-  return iree::optimizationBarrier(b, loc, c.padded);
+  return paddedBehindBarrier(c.padded, b, loc);
 }
 
 /// groups = 1, NHWC: linalg.conv_2d_nhwc_hwcf (an HWOI kernel is

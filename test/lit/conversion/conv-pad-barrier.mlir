@@ -69,3 +69,14 @@ func.func @direct_dynamic_batch(%x: tensor<?x4x32x32xf32>, %w: tensor<8x4x3x3xf3
   %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>} : (tensor<?x4x32x32xf32>, tensor<8x4x3x3xf32>) -> tensor<?x8x32x32xf32>
   return %y : tensor<?x8x32x32xf32>
 }
+
+// A padded 1x1 window (any dtype, any strategy): IREE 3.13 shifts the result
+// of a pad fused into it by the low padding, so the pad goes behind a barrier.
+// CHECK-LABEL: func.func @one_by_one_integer_depthwise_padded
+// CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 0] high[0, 0, 1, 0]
+// CHECK: %[[B:.+]] = "util.optimization_barrier"(%[[P]]) : (tensor<1x2x5x2xi32>)
+// CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%[[B]], %{{.+}} :
+func.func @one_by_one_integer_depthwise_padded(%x: tensor<1x2x3x2xi32>, %w: tensor<2x1x1x1xi32>) -> tensor<1x2x5x2xi32> {
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 0>, groups = 2 : i64} : (tensor<1x2x3x2xi32>, tensor<2x1x1x1xi32>) -> tensor<1x2x5x2xi32>
+  return %y : tensor<1x2x5x2xi32>
+}
