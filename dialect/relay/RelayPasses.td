@@ -516,6 +516,26 @@ def RelayReshapeBeforeSlice : Pass<"relay-reshape-before-slice"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def RelayContiguousSlices : Pass<"relay-contiguous-slices"> {
+  let summary = "Transposes a tensor read by many slices along an inner dim "
+                "so that each slice is contiguous";
+  let description = [{
+    A static tensor whose only users are at least 8 `tensor.extract_slice`s
+    of one size along one dim (offsets multiples of it), whole along the
+    other dims, is expanded (the dim split into slice index x slice size)
+    and transposed once with the slice index outermost; each slice becomes
+    a contiguous slice of that, reshaped. IREE 3.13 reads a contiguous
+    slice of a dispatch operand through its binding offset, so the
+    slices' consumers share one executable; a strided slice is read at
+    static offsets inside the dispatch, one executable per offset (an
+    unrolled LSTM's per-step input projections at batch 8: 32 executables,
+    iree-compile 36 s instead of 3 s). The transpose fuses into the
+    tensor's producer.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def RelayFoldEmptyIterations : Pass<"relay-fold-empty-iterations"> {
   let summary = "Replaces linalg ops that iterate over nothing by their "
                 "inits";

@@ -164,6 +164,11 @@ void mlir::relay::registerRelayPipelines() {
         pm.addPass(createRelayDropSizeReshapes());
         // Slices read inside their consumers' dispatches, not copied.
         pm.addPass(createRelayReshapeBeforeSlice());
+        // Many strided slices of one tensor (an RNN's steps at batch > 1)
+        // made contiguous: one executable for all their consumers (after
+        // CSE has merged the slices' identical source reshapes).
+        pm.addPass(createCSEPass());
+        pm.addPass(createRelayContiguousSlices());
         // iree-compile hangs on call-graph cycles: none may reach it.
         pm.addPass(createRelayEliminateRecursion());
         // Branches decided by constants reaching a function through all its

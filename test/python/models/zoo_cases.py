@@ -78,11 +78,13 @@ def cases() -> Dict[str, Case]:
              lambda: tm().Bert(vocab_size=100, max_position=16),
              _bert_inputs, ["input_ids", "token_type_ids", "attention_mask"],
              ["sequence_output", "pooled_output"]),
+        # batch 2, 8 steps: the steps' input slices are strided and made contiguous
+        # (relay-contiguous-slices takes 8 or more)
         Case("lstm",
-             lambda: lstm.get_workload(batch_size=2, seq_len=6, vocab_size=50, embed=16, hidden=32,
+             lambda: lstm.get_workload(batch_size=2, seq_len=8, vocab_size=50, embed=16, hidden=32,
                                        num_layers=2),
              lambda: tm().LSTMLanguageModel(vocab_size=50, embed=16, hidden=32, num_layers=2),
-             lambda rng: [rng.integers(0, 50, size=(2, 6)).astype("int64")], ["input_ids"], ["logits"]),
+             lambda rng: [rng.integers(0, 50, size=(2, 8)).astype("int64")], ["input_ids"], ["logits"]),
         Case("vit",
              lambda: vit.get_workload(image_size=32, patch=8, width=16, depth=1, heads=2, mlp=32,
                                       num_classes=10),
