@@ -123,21 +123,6 @@ struct Conv2DOperands {
   }
 };
 
-/// `padded` behind a util.optimization_barrier when it is a zero padding
-/// (static shapes, and only where the context allows IREE's ops, built
-/// unregistered): the padded input stays a tensor of its own instead of
-/// the padding being fused into the convolution's dispatch.
-Value paddedBehindBarrier(Value padded, OpBuilder &b, Location loc) {
-  Value in = padded;
-  if (auto slice = in.getDefiningOp<tensor::ExtractSliceOp>())
-    in = slice.getSource();
-  auto type = cast<RankedTensorType>(padded.getType());
-  if (!in.getDefiningOp<tensor::PadOp>() || !type.hasStaticShape() ||
-      !b.getContext()->allowsUnregisteredDialects())
-    return padded;
-  return iree::optimizationBarrier(b, loc, padded);
-}
-
 Conv2DOperands buildConv2DOperands(Conv2DOp op, Conv2DOp::Adaptor adaptor,
                                    const Conv2DLayout &layout, OpBuilder &b) {
   Location loc = op.getLoc();
@@ -163,7 +148,7 @@ Conv2DOperands buildConv2DOperands(Conv2DOp op, Conv2DOp::Adaptor adaptor,
   // such a padding is a tensor of its own.
   if (c.weightType.getDimSize(layout.khDim) == 1 &&
       c.weightType.getDimSize(layout.kwDim) == 1)
-    c.padded = paddedBehindBarrier(c.padded, b, loc);
+    c.padded = paddedBehindBarrier(b, loc, c.padded);
   c.inSizes = dimSizes(b, loc, c.padded);
   c.kSizes = dimSizes(b, loc, c.weight);
   c.outSizes = resultSizes(b, c.resultType, [&](int64_t d) -> OpFoldResult {
@@ -705,7 +690,7 @@ Value directConvInput(const Conv2DOperands &c, OpBuilder &b, Location loc) {
   if (!isa<FloatType>(
           cast<RankedTensorType>(c.padded.getType()).getElementType()))
     return c.padded;
-  return paddedBehindBarrier(c.padded, b, loc);
+  return paddedBehindBarrier(b, loc, c.padded);
 }
 
 /// groups = 1, NHWC: linalg.conv_2d_nhwc_hwcf (an HWOI kernel is

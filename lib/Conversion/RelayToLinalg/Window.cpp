@@ -1,6 +1,7 @@
 //===- Window.cpp - padding and windows of convolutions and pools ---------===//
 #include "Window.h"
 #include "DynamicUtils.h"
+#include "IREEOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -175,4 +176,19 @@ SmallVector<NamedAttribute> lowering::windowAttrs(OpBuilder &b,
                                                   ArrayRef<int64_t> dilation) {
   return {b.getNamedAttr("strides", b.getI64TensorAttr(strides)),
           b.getNamedAttr("dilations", b.getI64TensorAttr(dilation))};
+}
+
+tensor::PadOp lowering::padUnder(Value padded) {
+  Value in = padded;
+  if (auto slice = in.getDefiningOp<tensor::ExtractSliceOp>())
+    in = slice.getSource();
+  return in.getDefiningOp<tensor::PadOp>();
+}
+
+Value lowering::paddedBehindBarrier(OpBuilder &b, Location loc, Value padded) {
+  if (!padUnder(padded) ||
+      !cast<RankedTensorType>(padded.getType()).hasStaticShape() ||
+      !b.getContext()->allowsUnregisteredDialects())
+    return padded;
+  return iree::optimizationBarrier(b, loc, padded);
 }

@@ -54,6 +54,16 @@ Value padAndCropToWindows(OpBuilder &b, Location loc, Value input,
                           ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
                           ArrayRef<int64_t> dilation, Value value);
 
+/// `padded` (a window op's input from padAndCropToWindows) behind a
+/// util.optimization_barrier when it is a padding (static shapes, and only
+/// where the context allows IREE's ops, built unregistered): a tensor of
+/// its own instead of a padding IREE fuses into the window op's dispatch
+/// under relay-mlir's llvm-cpu flags.
+Value paddedBehindBarrier(OpBuilder &b, Location loc, Value padded);
+
+/// The pad under `padded` (itself, or the source of a crop of it), if any.
+tensor::PadOp padUnder(Value padded);
+
 /// Output extent of a window (kernel `k`, stride, dilation) sliding over an
 /// already padded extent `in`: (in - dilation*(k-1) - 1) floordiv stride +
 /// 1, as an affine.apply (for `?` dims; equal extents are then provably

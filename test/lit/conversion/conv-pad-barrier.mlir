@@ -80,3 +80,24 @@ func.func @one_by_one_integer_depthwise_padded(%x: tensor<1x2x3x2xi32>, %w: tens
   %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 0>, groups = 2 : i64} : (tensor<1x2x3x2xi32>, tensor<2x1x1x1xi32>) -> tensor<1x2x5x2xi32>
   return %y : tensor<1x2x5x2xi32>
 }
+
+// A pool padded along W only (ceil_mode's overhang): IREE 3.13 hangs on the
+// pad fused into it, so it goes behind a barrier; padded along both spatial
+// dims it stays fused.
+// CHECK-LABEL: func.func @max_pool_ceil_padded_along_w_only
+// CHECK: %[[P:.+]] = tensor.pad %{{.+}} low[0, 0, 0, 0] high[0, 0, 0, 1]
+// CHECK: %[[B:.+]] = "util.optimization_barrier"(%[[P]]) : (tensor<2x2x7x9xf32>)
+// CHECK: linalg.pooling_nchw_max {{.*}} ins(%[[B]], %{{.+}} :
+func.func @max_pool_ceil_padded_along_w_only(%x: tensor<2x2x7x8xf32>) -> tensor<2x2x3x4xf32> {
+  %y = relay.nn.max_pool2d %x {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, ceil_mode = true} : (tensor<2x2x7x8xf32>) -> tensor<2x2x3x4xf32>
+  return %y : tensor<2x2x3x4xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool_padded_along_both
+// CHECK: %[[P:.+]] = tensor.pad
+// CHECK-NOT: util.optimization_barrier
+// CHECK: linalg.pooling_nchw_max {{.*}} ins(%[[P]], %{{.+}} :
+func.func @max_pool_padded_along_both(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
+  %y = relay.nn.max_pool2d %x {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
