@@ -285,6 +285,22 @@ def test_pool_ceil_mode_1d_runtime_length() -> None:
         r.check(_f32(b, 2, t), rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("h,w", [(7, 8), (8, 3), (5, 5)])
+def test_pool_ceil_mode_static_dims_with_partial_windows(h, w) -> None:
+    """The same pools on static dims whose last ceil-mode window is partial (torchvision's
+    GoogLeNet and SqueezeNet export such MaxPools): floor mode over the input padded past the
+    end, averages scaled by onnxruntime's counts (until session 29 a refusal)."""
+    kw = dict(kernel_shape=[3, 2], strides=[2, 2], ceil_mode=1)
+    m = _model([oh.make_node("MaxPool", ["x"], ["mx"], pads=[1, 0, 1, 1], **kw),
+                oh.make_node("AveragePool", ["x"], ["a0"], pads=[1, 0, 1, 1], **kw),
+                oh.make_node("AveragePool", ["x"], ["a1"], pads=[1, 0, 1, 1], count_include_pad=1, **kw),
+                oh.make_node("MaxPool", ["x"], ["m1"], kernel_shape=[2, 2], strides=[3, 1], ceil_mode=1,
+                             dilations=[1, 2]),
+                oh.make_node("MaxPool", ["x"], ["m3"], kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)],
+               [("x", F32, [2, 2, h, w])], [(o, F32, None) for o in ("mx", "a0", "a1", "m1", "m3")])
+    OrtRunner(m).check(_f32(2, 2, h, w), rtol=1e-6, atol=1e-6)
+
+
 # -- 8. The If torch emits for squeeze() of a dim it cannot prove is 1 ------------------------------
 def test_if_from_squeeze_with_known_condition() -> None:
     torch = pytest.importorskip("torch")

@@ -147,7 +147,10 @@ def _conv_transpose(n: Node):
 
 
 # -- pooling ------------------------------------------------------------------------
-def _pool(n: Node, kind: str, x=None, include_pad: Optional[bool] = None):
+def _pool(n: Node, kind: str, x=None, include_pad: Optional[bool] = None, ceil_counts_window: bool = False):
+    """ONNX pooling. ``ceil_counts_window``: with count_include_pad=1, ceil mode's last windows
+    divide by the whole window (onnxruntime's QLinearAveragePool) instead of leaving the elements
+    past the end padding out of the count (its AveragePool)."""
     xs = n.shape(0)
     if xs is None:
         raise n.unsupported("input rank must be known")
@@ -168,7 +171,8 @@ def _pool(n: Node, kind: str, x=None, include_pad: Optional[bool] = None):
     if x is None:
         x = n.expr(0)
     if ceil and any(d is None for d in xs[2:]):
-        return _pool_ceil_runtime(n, kind, x, xs, kernel, strides, dil, pads, include_pad)
+        return _pool_ceil_runtime(n, kind, x, xs, kernel, strides, dil, pads, include_pad,
+                                  ceil_counts_window)
     if ceil:
         # ONNX drops windows that would start in the right padding; with static
         # dims decide whether ceil mode changes anything at all
@@ -182,10 +186,10 @@ def _pool(n: Node, kind: str, x=None, include_pad: Optional[bool] = None):
                 cl -= 1
             if cl != fl:
                 same = False
-        if same:
-            ceil = False
-        else:
-            raise n.unsupported("ceil_mode=1 with a partial last window")
+        if not same:
+            return _pool_ceil_static(n, kind, x, xs, kernel, strides, dil, pads, include_pad,
+                                     ceil_counts_window)
+        ceil = False
     if all(d is not None for d in xs[2:]):
         # end padding that no window reads changes nothing: drop it
         for i in range(nd):
@@ -219,7 +223,57 @@ def _pool_op(n: Node, kind: str, x, xs, kernel, strides, dil, pads, ceil: bool, 
     return y
 
 
-def _pool_ceil_runtime(n: Node, kind: str, x, xs, kernel, strides, dil, pads, include_pad: bool):
+def _ceil_extra(size: int, kernel: int, stride: int, dil: int, lo: int, hi: int) -> int:
+    """Elements past the end padding that ONNX's ceil mode reads: its last window (ceil of the
+    span over the stride, less a window that would start in the end padding) in floor mode."""
+    eff = (kernel - 1) * dil + 1
+    span = size + lo + hi - eff
+    out = -(-span // stride) + 1
+    if (out - 1) * stride >= size + lo:
+        out -= 1
+    return max(0, (out - 1) * stride + eff - (size + lo + hi))
+
+
+def _pool_ceil_static(n: Node, kind: str, x, xs, kernel, strides, dil, pads, include_pad: bool,
+                      counts_window: bool = False):
+    """ceil_mode=1 with a partial last window and static spatial dims: floor mode over the input
+    padded at the end by ``_ceil_extra`` elements. Max pooling pads them with the lowest value;
+    average pooling pads with zeros and scales each window's mean over its full size by
+    ``size / count``, a constant: ``count`` is what onnxruntime divides by (the input elements
+    of the window, and its explicit pads with count_include_pad=1, never the ceil extension;
+    full windows are unscaled; ``counts_window``: the whole window with count_include_pad=1)."""
+    nd = len(xs) - 2
+    size = list(xs[2:])
+    extras = [_ceil_extra(size[i], kernel[i], strides[i], dil[i], pads[i], pads[nd + i]) for i in range(nd)]
+    dt = n.dtype(0)
+    if kind == "max":
+        low = float(-np.inf) if np.dtype(dt).kind == "f" else float(np.iinfo(dt).min)
+        xp = n.op("nn.pad")(x, [[0, 0], [0, 0]] + [[0, e] for e in extras], pad_value=low)
+        grown = list(xs[:2]) + [size[i] + extras[i] for i in range(nd)]
+        return _pool_op(n, kind, xp, grown, kernel, strides, dil, pads, False, False)
+    before, after = pads[:nd], [pads[nd + i] + extras[i] for i in range(nd)]
+    xp = n.op("nn.pad")(x, [[0, 0], [0, 0]] + [[before[i], after[i]] for i in range(nd)], pad_value=0.0)
+    padded = [size[i] + before[i] + after[i] for i in range(nd)]
+    means = _pool_op(n, "avg", xp, list(xs[:2]) + padded, kernel, strides, dil, [0] * (2 * nd), False, True)
+    if include_pad and counts_window:
+        return means
+    mask = np.zeros(padded, np.float64)
+    inner = tuple(slice(0, before[i] + size[i] + pads[nd + i]) if include_pad else
+                  slice(before[i], before[i] + size[i]) for i in range(nd))
+    mask[inner] = 1.0
+    counts = mask
+    for i in range(nd):  # window sums of the mask along each spatial dim
+        eff = (kernel[i] - 1) * dil[i] + 1
+        out = (padded[i] - eff) // strides[i] + 1
+        taps = [np.take(counts, np.arange(out) * strides[i] + k * dil[i], axis=i) for k in range(kernel[i])]
+        counts = np.sum(taps, axis=0)
+    full = float(np.prod(kernel))
+    scale = np.where(counts > 0, full / np.maximum(counts, 1.0), 0.0).astype(np.float32)
+    return n.op("multiply")(means, n.constant(scale.reshape((1, 1) + scale.shape)))
+
+
+def _pool_ceil_runtime(n: Node, kind: str, x, xs, kernel, strides, dil, pads, include_pad: bool,
+                       counts_window: bool = False):
     """ceil_mode=1 with spatial dims known at run time: ONNX's output size (ceil, minus a last
     window that would start in the right padding) is floor mode over the input padded at the
     end by ``extra`` = (out - 1) * stride + window - padded size (0 <= extra < stride) elements,
@@ -271,6 +325,8 @@ def _pool_ceil_runtime(n: Node, kind: str, x, xs, kernel, strides, dil, pads, in
     spatial = [None if xs[2 + i] is None else xs[2 + i] + pads[i] + pads[nd + i] for i in range(nd)]
     sums = _pool_op(n, "avg", xp, list(xs[:2]) + [None if g is None else s for g, s in zip(grown, spatial)],
                     kernel, strides, dil, zero * 2, False, True)
+    if include_pad and counts_window:  # the whole window counts (QLinearAveragePool)
+        return sums
     # the mask: ones over (1, 1, spatial dims) of the input
     dims = [D.dim(x, xs, 2 + i) for i in range(nd)]
     ones = n.op("ones")(n.op("concatenate")([i64([1, 1])] + [n.op("reshape")(d, [1]) for d in dims], axis=0), dt)

@@ -55,6 +55,16 @@ def quantized(n: Node, f, scale: int, zp: Optional[int], dtype: str):
     return n.op("cast")(n.op("clip")(n.op("add")(r, _zp_f32(n, zp)), float(lo), float(hi)), dtype)
 
 
+def quantized_zero_point_first(n: Node, f, scale: int, zp: Optional[int], dtype: str):
+    """onnxruntime's QLinearAveragePool quantization: ``nearbyint(f / scale + zp)`` in float32,
+    the zero point added before the rounding (a mean within float rounding below a tie can
+    round up once the zero point is added), saturated."""
+    r = round_half_to_even(n.op("add")(n.op("divide")(f, _f32(n, scale)), _zp_f32(n, zp)),
+                           n.constant(np.float32(0.5)))
+    lo, hi = _RANGES[dtype]
+    return n.op("cast")(n.op("clip")(r, float(lo), float(hi)), dtype)
+
+
 def _finite_multipliers(n: Node, *ratios) -> bool:
     """Whether every ``(numerators, denominator)`` scale ratio is constant and, times the
     largest 8-bit magnitude product (255 * 255), finite in float32."""
@@ -132,7 +142,9 @@ def _qlinear_average_pool(n: Node):
     if int(n.attr("channels_last", 0)):
         raise n.unsupported("channels_last=1")
     sub = _sub_node(n, [dequantized(n, 0, 1, 2)], [(n.shape(0), "float32")])
-    return quantized(n, _nn._pool(sub, "avg"), 3, 4, dt)
+    # onnxruntime's QLinearAveragePool divides ceil mode's last windows by the whole window
+    # with count_include_pad=1 (its float AveragePool leaves the part past the padding out)
+    return quantized_zero_point_first(n, _nn._pool(sub, "avg", ceil_counts_window=True), 3, 4, dt)
 
 
 @_ms("QLinearConcat")
