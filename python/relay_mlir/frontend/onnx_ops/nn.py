@@ -174,19 +174,10 @@ def _pool(n: Node, kind: str, x=None, include_pad: Optional[bool] = None, ceil_c
         return _pool_ceil_runtime(n, kind, x, xs, kernel, strides, dil, pads, include_pad,
                                   ceil_counts_window)
     if ceil:
-        # ONNX drops windows that would start in the right padding; with static
-        # dims decide whether ceil mode changes anything at all
-        same = True
-        for i in range(nd):
-            eff = (kernel[i] - 1) * dil[i] + 1
-            span = xs[2 + i] + pads[i] + pads[nd + i] - eff
-            fl = span // strides[i] + 1
-            cl = -(-span // strides[i]) + 1
-            if (cl - 1) * strides[i] >= xs[2 + i] + pads[i]:
-                cl -= 1
-            if cl != fl:
-                same = False
-        if not same:
+        # ONNX drops windows that would start in the right padding; with static dims ceil
+        # mode changes something only where its last window reads past the end padding
+        if any(_ceil_extra(xs[2 + i], kernel[i], strides[i], dil[i], pads[i], pads[nd + i])
+               for i in range(nd)):
             return _pool_ceil_static(n, kind, x, xs, kernel, strides, dil, pads, include_pad,
                                      ceil_counts_window)
         ceil = False

@@ -48,19 +48,17 @@ def dequantized(n: Node, i: int, scale: int, zp: Optional[int]):
     return n.op("multiply")(_centered(n, i, zp), _f32(n, scale))
 
 
-def quantized(n: Node, f, scale: int, zp: Optional[int], dtype: str):
-    """onnxruntime's QuantizeLinear: round_half_even(f / scale) + zp, saturated."""
-    r = round_half_to_even(n.op("divide")(f, _f32(n, scale)), n.constant(np.float32(0.5)))
-    lo, hi = _RANGES[dtype]
-    return n.op("cast")(n.op("clip")(n.op("add")(r, _zp_f32(n, zp)), float(lo), float(hi)), dtype)
-
-
-def quantized_zero_point_first(n: Node, f, scale: int, zp: Optional[int], dtype: str):
-    """onnxruntime's QLinearAveragePool quantization: ``nearbyint(f / scale + zp)`` in float32,
-    the zero point added before the rounding (a mean within float rounding below a tie can
-    round up once the zero point is added), saturated."""
-    r = round_half_to_even(n.op("add")(n.op("divide")(f, _f32(n, scale)), _zp_f32(n, zp)),
-                           n.constant(np.float32(0.5)))
+def quantized(n: Node, f, scale: int, zp: Optional[int], dtype: str, zero_point_first: bool = False):
+    """onnxruntime's QuantizeLinear: round_half_even(f / scale) + zp, saturated.
+    ``zero_point_first``: its QLinearAveragePool's ``nearbyint(f / scale + zp)`` in float32, the
+    zero point added before the rounding (a value within float rounding below a tie can round up
+    once the zero point is added)."""
+    r = n.op("divide")(f, _f32(n, scale))
+    if zero_point_first:
+        r = n.op("add")(r, _zp_f32(n, zp))
+    r = round_half_to_even(r, n.constant(np.float32(0.5)))
+    if not zero_point_first:
+        r = n.op("add")(r, _zp_f32(n, zp))
     lo, hi = _RANGES[dtype]
     return n.op("cast")(n.op("clip")(r, float(lo), float(hi)), dtype)
 
@@ -144,7 +142,7 @@ def _qlinear_average_pool(n: Node):
     sub = _sub_node(n, [dequantized(n, 0, 1, 2)], [(n.shape(0), "float32")])
     # onnxruntime's QLinearAveragePool divides ceil mode's last windows by the whole window
     # with count_include_pad=1 (its float AveragePool leaves the part past the padding out)
-    return quantized_zero_point_first(n, _nn._pool(sub, "avg", ceil_counts_window=True), 3, 4, dt)
+    return quantized(n, _nn._pool(sub, "avg", ceil_counts_window=True), 3, 4, dt, zero_point_first=True)
 
 
 @_ms("QLinearConcat")
