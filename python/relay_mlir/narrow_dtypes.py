@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from typing import Optional
 
-import ml_dtypes
 import numpy as np
 
 NARROW_INTS = ("int4", "uint4", "int2", "uint2")
@@ -33,11 +32,20 @@ FLOAT8S = ("float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
 NARROW_DTYPES = NARROW_INTS + FLOAT8S
 
 
+def _ml_dtypes():
+    """The ml_dtypes module, imported when a narrow dtype is first met: its import takes
+    ~0.55 s of CPU (it registers numpy types and ufuncs), which ``import relay_mlir`` and
+    every compile worker paid before."""
+    import ml_dtypes
+
+    return ml_dtypes
+
+
 def numpy_dtype(dtype: str) -> Optional[np.dtype]:
     """The ml_dtypes numpy dtype of a narrow relay dtype; None for any other name."""
     if dtype not in NARROW_DTYPES:
         return None
-    return np.dtype(getattr(ml_dtypes, dtype))
+    return np.dtype(getattr(_ml_dtypes(), dtype))
 
 
 def to_storage(arr: np.ndarray) -> np.ndarray:
@@ -72,4 +80,4 @@ def float8_e8m0_down(x: np.ndarray) -> np.ndarray:
     at or below it, NaN for inf/NaN), as IREE 3.13's ``arith.truncf`` to f8E8M0FNU and ONNX's
     ``round_mode="down"`` give it (ml_dtypes rounds to nearest instead)."""
     bits = np.asarray(x, np.float32).view(np.uint32)
-    return ((bits >> 23) & 0xFF).astype(np.uint8).view(ml_dtypes.float8_e8m0fnu)
+    return ((bits >> 23) & 0xFF).astype(np.uint8).view(_ml_dtypes().float8_e8m0fnu)
