@@ -82,17 +82,20 @@ KNOWN_GAPS: List[Tuple[str, str, str]] = [
          "ToMixedPrecision); float64 `mod` / `trunc_mod` do not compile for llvm-cpu (IREE 3.13 "
          "cannot link the fmod its remainder becomes: a located compile error)",
      "fuzzing_programs.md"),
-    ("Issue 30", "Speed on CPU (session 26's whole-zoo run, median latency vs the fastest peer, "
-         "2 threads): ResNet-18 the fastest (onnxruntime 1.15x, TVM 0.19 1.19x; Winograd for 3x3 "
-         "convolutions), ResNet-50 1.03x, VGG-16 1.02x, DQN 1.01x, BERT-tiny the fastest, "
-         "MobileNetV2 1.57x, LSTM 1.66x, ViT-Tiny 1.16x; compile time VGG-16 1.70x IREE's ONNX "
-         "path. On one thread our kernels are at or near onnxruntime's (session 27: MobileNetV2 "
-         "1.04x, LSTM 1.08x, ViT-Tiny 1.13x, DQN 1.17x, ResNet-18 0.66x): the two-thread losses "
-         "are IREE's hand-offs between dispatches, ViT's softmax and erf-GELU (bench/PARTIAL.md); "
-         "llvm-cpu code picks local-task or local-sync by measuring its first call; "
-         "batch 8 is measured with `bench/models.py --batch 8` (no quiet table yet; an RNN's "
-         "per-step slices at batch > 1 share one executable since session 29: LSTM LM compile "
-         "36 -> 3 s)",
+    ("Issue 30", "Speed on CPU (session 30's quiet whole-zoo runs, median latency vs the fastest "
+         "peer, 2 threads). Batch 1: ResNet-18, VGG-16, BERT-tiny and resnet_demo the fastest, "
+         "ResNet-50 1.04x, LSTM 1.08x, ViT-Tiny 1.26x, MobileNetV2 1.62x, DQN 1.79x "
+         "(onnxruntime fastest). Batch 8 (RESULTS-batch8.md): ResNet-18 and BERT-tiny the "
+         "fastest, VGG-16 1.07x, ViT-Tiny 1.10x, ResNet-50 1.29x, LSTM 1.31x, MobileNetV2 1.31x, "
+         "DQN 1.57x, resnet_demo 1.81x. On one thread our kernels are at or near onnxruntime's "
+         "(DQN 0.283 vs 0.281 ms, MobileNetV2 1.04-1.1x): the two-thread losses are IREE's "
+         "hand-offs between dispatches (DQN: 32 dispatches, 16 of them im2col tap copies; "
+         "MobileNetV2: 37 activation packs), ViT's softmax packing (bench/PARTIAL.md). Compile "
+         "time: session 30 made the lowering 1.8-2x faster (Winograd's folded filters computed "
+         "as floats: VGG-16 14.1 -> 7.8 s; ml_dtypes imported lazily: the compile worker starts "
+         "in 0.34 s, not 0.94); at batch 8 iree-compile is the cost: ResNet-18 3.1x, VGG-16 2.1x, "
+         "ResNet-50 1.8x IREE's ONNX path (chunked Winograd: IREE's whole-program passes over "
+         "every chunk's ops)",
      "../bench/RESULTS.md"),
     ("Issue 31", "Relay's optimizer: every pass of the issue is in (SimplifyExprPostAlterOp since "
          "session 24); AlterOpLayout, FlattenAtrousConv and qnn Legalize are MLIR pattern passes "
