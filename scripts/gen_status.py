@@ -93,7 +93,9 @@ KNOWN_GAPS: List[Tuple[str, str, str]] = [
          "MobileNetV2: 37 activation packs), ViT's softmax packing (bench/PARTIAL.md). Compile "
          "time: session 30 made the lowering 1.8-2x faster (Winograd's folded filters computed "
          "as floats: VGG-16 14.1 -> 7.8 s; ml_dtypes imported lazily: the compile worker starts "
-         "in 0.34 s, not 0.94); at batch 8 iree-compile is the cost: ResNet-18 3.1x, VGG-16 2.1x, "
+         "in 0.34 s, not 0.94): at batch 1 ResNet-18 1.80x -> 1.45x IREE's ONNX path, DQN 1.48x "
+         "-> 1.25x, still VGG-16 1.67x, resnet_demo 1.61x, ResNet-50 1.51x; at batch 8 "
+         "iree-compile is the cost: ResNet-18 3.1x, VGG-16 2.1x, "
          "ResNet-50 1.8x IREE's ONNX path (chunked Winograd: IREE's whole-program passes over "
          "every chunk's ops)",
      "../bench/RESULTS.md"),
