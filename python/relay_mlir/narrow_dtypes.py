@@ -50,6 +50,8 @@ def numpy_dtype(dtype: str) -> Optional[np.dtype]:
 
 def to_storage(arr: np.ndarray) -> np.ndarray:
     """A narrow-integer array as the int8/uint8 array IREE takes; any other array unchanged."""
+    if arr.dtype.isbuiltin != 2:  # numpy's own dtypes (the narrow ones are user-defined)
+        return arr
     name = arr.dtype.name
     if name not in NARROW_INTS:
         return arr

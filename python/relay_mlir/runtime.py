@@ -210,6 +210,9 @@ class Executable:
         self.iree_input: Optional[str] = None
         self.driver_timings: Dict[str, float] = {}
         self._contexts: Dict[str, object] = {}
+        # (driver, function) -> IREE's FunctionInvoker: made once, as IREE parses the
+        # function's ABI (JSON) each time one is made (~2 us of every call before)
+        self._invokers: Dict[Tuple[str, str], object] = {}
         self._module_name: Optional[str] = None
 
     @classmethod
@@ -243,11 +246,21 @@ class Executable:
         (a list the function may write into) keeps the first driver."""
         if not all(isinstance(a, np.ndarray) for a in args):
             first_call_s = float("inf")
-        calls = {d: (lambda d=d: self._load(d).modules[self._module_name][function](*args))
-                 for d in CPU_DRIVERS}
+        calls = {d: (lambda fn=self._invoker(function, d): fn(*args)) for d in CPU_DRIVERS}
         self.driver, self.driver_timings = choose_cpu_driver(calls, first_call_s)
         for d in [d for d in self._contexts if d != self.driver]:
             del self._contexts[d]
+        self._invokers = {k: v for k, v in self._invokers.items() if k[0] == self.driver}
+
+    def _invoker(self, function: str, driver: Optional[str] = None):
+        """IREE's callable for exported ``function`` on ``driver`` (default: the one calls
+        run on), made once."""
+        driver = driver or (CPU_DRIVERS[0] if self.driver == AUTO_DRIVER else self.driver)
+        fn = self._invokers.get((driver, function))
+        if fn is None:
+            ctx = self._load(driver)
+            fn = self._invokers[(driver, function)] = ctx.modules[self._module_name][function]
+        return fn
 
     @property
     def device(self):
@@ -256,8 +269,8 @@ class Executable:
 
     def run(self, function: str, *inputs: object) -> Union[np.ndarray, Tuple[np.ndarray, ...], None]:
         """Runs exported ``function`` on numpy inputs."""
-        ctx = self._load()
-        fn = ctx.modules[self._module_name][function]
+        fn = self._invoker(function)
+        dev = self._load().config.device  # the results' device (the driver may change below)
         layout = self.result_layout if function == "main" else None
         if layout is not None:
             check_narrow_inputs(inputs, layout.param_dtypes(), function)
@@ -286,7 +299,6 @@ class Executable:
             if "relay." in msg or "relay-mlir:" in msg:
                 raise RelayRuntimeError(msg.replace("Error invoking function: ", "").strip()) from None
             raise
-        dev = ctx.config.device
         if res is None:
             return None
         if layout is not None:
