@@ -246,7 +246,8 @@ class Executable:
         (a list the function may write into) keeps the first driver."""
         if not all(isinstance(a, np.ndarray) for a in args):
             first_call_s = float("inf")
-        calls = {d: (lambda fn=self._invoker(function, d): fn(*args)) for d in CPU_DRIVERS}
+        # lazily: a first call of 50 ms or more keeps local-task without loading local-sync
+        calls = {d: (lambda d=d: self._invoker(function, d)(*args)) for d in CPU_DRIVERS}
         self.driver, self.driver_timings = choose_cpu_driver(calls, first_call_s)
         for d in [d for d in self._contexts if d != self.driver]:
             del self._contexts[d]
