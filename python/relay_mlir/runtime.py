@@ -226,9 +226,14 @@ class Executable:
         with open(path, "wb") as f:
             f.write(self.vmfb)
 
+    @property
+    def _run_driver(self) -> str:
+        """The driver calls run on: ``local-task`` until ``"auto"`` is resolved."""
+        return CPU_DRIVERS[0] if self.driver == AUTO_DRIVER else self.driver
+
     def _load(self, driver: Optional[str] = None):
         """The runtime context of ``driver`` (default: the one calls run on), loaded once."""
-        driver = driver or (CPU_DRIVERS[0] if self.driver == AUTO_DRIVER else self.driver)
+        driver = driver or self._run_driver
         ctx = self._contexts.get(driver)
         if ctx is None:
             import iree.runtime as rt
@@ -256,7 +261,7 @@ class Executable:
     def _invoker(self, function: str, driver: Optional[str] = None):
         """IREE's callable for exported ``function`` on ``driver`` (default: the one calls
         run on), made once."""
-        driver = driver or (CPU_DRIVERS[0] if self.driver == AUTO_DRIVER else self.driver)
+        driver = driver or self._run_driver
         fn = self._invokers.get((driver, function))
         if fn is None:
             ctx = self._load(driver)
