@@ -22,7 +22,10 @@
 // Beyond kWinogradWholeBytes of transforms, the tiles are processed in
 // chunks (groups of images, or bands of tile rows) whose intermediates
 // stay in the cache: each chunk's transforms and products written out
-// once (unrolled), its outputs inserted into the result.
+// once (unrolled), its outputs inserted into the result. The chunks have
+// one shape and their offsets are run-time values, so IREE compiles one
+// set of executables for all of them (VGG-16: 138 -> 63 executables,
+// iree-compile 28-34 -> 21-23 s).
 //
 // The transforms' matrices are sparse with small integer or power-of-two
 // entries: their bodies are straight-line adds, subtractions and a few
@@ -40,6 +43,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DynamicUtils.h"
+#include "IREEOps.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -419,16 +423,23 @@ Value winogradTiles(OpBuilder &b, Location loc, Value input, Value uMatrix,
 constexpr int64_t kWinogradWholeBytes = 16 << 20;
 constexpr int64_t kWinogradChunkBytes = 4 << 20;
 
-/// How the tiles are split: `images` images per chunk, or bands of
-/// `tileRows` tile rows of one image (images == 1).
+/// How the tiles are split: chunks of `images` images (a divisor of the
+/// batch) by `tileRows` tile rows, the image's tile rows extended to
+/// `paddedRows` (a multiple of tileRows) so that every chunk has the same
+/// shape: the chunks are the iterations of one loop, compiled once.
 struct ChunkPlan {
-  int64_t images, tileRows;
+  int64_t images, tileRows, paddedRows;
+  int64_t chunks(int64_t batch) const {
+    return batch / images * (paddedRows / tileRows);
+  }
 };
 
-/// `count` things split into the fewest groups of at most `most`, as
-/// evenly as possible: the size of a group.
-int64_t evenGroup(int64_t count, int64_t most) {
-  return llvm::divideCeil(count, llvm::divideCeil(count, most));
+/// The largest divisor of `count` that is at most `most` (at least 1).
+int64_t largestDivisor(int64_t count, int64_t most) {
+  for (int64_t d = std::min(count, most); d > 1; --d)
+    if (count % d == 0)
+      return d;
+  return 1;
 }
 
 /// The chunks of `batch` images of `th` x `tw` tiles of F(m x m, 3 x 3)
@@ -439,11 +450,17 @@ ChunkPlan chunkPlan(int64_t batch, int64_t th, int64_t tw, int64_t n,
   int64_t rowBytes = n * n * tw * (ch + f) * bytes;
   if (ShapedType::isDynamic(batch) ||
       batch * th * rowBytes <= kWinogradWholeBytes)
-    return {batch, th};
+    return {batch, th, th};
   int64_t budget = std::max(kWinogradChunkBytes, n * n * ch * f * bytes);
   if (th * rowBytes <= budget)
-    return {evenGroup(batch, budget / (th * rowBytes)), th};
-  return {1, evenGroup(th, std::max<int64_t>(1, budget / rowBytes))};
+    return {largestDivisor(batch, budget / (th * rowBytes)), th, th};
+  // bands of the most rows that fit, or fewer (down to half) when that
+  // extends the image by fewer rows of tiles computed for nothing
+  int64_t most = std::max<int64_t>(1, budget / rowBytes), rows = most;
+  for (int64_t r = most - 1; 2 * r >= most && r > 0; --r)
+    if (llvm::alignTo(th, r) < llvm::alignTo(th, rows))
+      rows = r;
+  return {1, rows, llvm::alignTo(th, rows)};
 }
 
 } // namespace
@@ -461,8 +478,12 @@ Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
                          integer ? 2 : 0};
   int64_t ch = weightType.getDimSize(2), f = weightType.getDimSize(3);
   int64_t oh = resultType.getDimSize(1), ow = resultType.getDimSize(2);
-  int64_t th = llvm::divideCeil(oh, m), tw = llvm::divideCeil(ow, m);
+  int64_t tw = llvm::divideCeil(ow, m);
   int64_t batch = resultType.getDimSize(0);
+  ChunkPlan plan =
+      chunkPlan(batch, llvm::divideCeil(oh, m), tw, w.n, ch, f,
+                elem.getIntOrFloatBitWidth() / 8);
+  int64_t th = plan.paddedRows;
   auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
   SmallVector<OpFoldResult> zeros(4, index(0)), ones(4, index(1));
 
@@ -507,9 +528,8 @@ Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
       b, loc,
       transformedFilter(weight, w, types.transformed, 1 << (types.shift / 2)));
 
-  ChunkPlan plan =
-      chunkPlan(batch, th, tw, w.n, ch, f, elem.getIntOrFloatBitWidth() / 8);
-  if (plan.images == batch && plan.tileRows == th) {
+  int64_t chunks = plan.chunks(batch);
+  if (chunks == 1) {
     Value image = winogradTiles(b, loc, input, uMatrix, w, types, batch,
                                 outSizes[0], th, tw);
     if (m * th == oh && m * tw == ow)
@@ -518,28 +538,42 @@ Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
                                           outSizes, ones);
   }
 
-  // in chunks (static sizes): each chunk's outputs cropped and inserted
-  Value result = tensor::EmptyOp::create(b, loc, resultType.getShape(), elem);
-  for (int64_t i0 = 0; i0 < batch; i0 += plan.images) {
-    int64_t images = std::min(plan.images, batch - i0);
-    for (int64_t r0 = 0; r0 < th; r0 += plan.tileRows) {
-      int64_t tileRows = std::min(plan.tileRows, th - r0);
-      Value chunk = tensor::ExtractSliceOp::create(
-          b, loc, input, {index(i0), index(m * r0), index(0), index(0)},
-          {index(images), index(m * tileRows + 2), index(m * tw + 2),
-           index(ch)},
-          ones);
-      Value image = winogradTiles(b, loc, chunk, uMatrix, w, types, images,
-                                  index(images), tileRows, tw);
-      int64_t rows = std::min(m * tileRows, oh - m * r0);
-      if (rows != m * tileRows || m * tw != ow)
-        image = tensor::ExtractSliceOp::create(
-            b, loc, image, zeros,
-            {index(images), index(rows), index(ow), index(f)}, ones);
-      result = tensor::InsertSliceOp::create(
-          b, loc, image, result, {index(i0), index(m * r0), index(0), index(0)},
-          {index(images), index(rows), index(ow), index(f)}, ones);
-    }
+  // in chunks of one shape, unrolled: the offsets that differ between
+  // chunks are values behind a barrier (not folded into the dispatches),
+  // so that each of a chunk's dispatches is one executable for all chunks,
+  // compiled once; the chunks' outputs are inserted into the whole-tile
+  // image, cropped at the end
+  auto imageType = RankedTensorType::get({batch, m * th, m * tw, f}, elem);
+  Value whole = tensor::EmptyOp::create(b, loc, imageType.getShape(), elem);
+  int64_t bands = th / plan.tileRows;
+  auto offset = [&](int64_t v, bool varies) -> OpFoldResult {
+    if (!varies || !b.getContext()->allowsUnregisteredDialects())
+      return index(v); // (no barrier without IREE's dialect)
+    return iree::optimizationBarrier(
+        b, loc, arith::ConstantIndexOp::create(b, loc, v));
+  };
+  for (int64_t k = 0; k < chunks; ++k) {
+    OpFoldResult i0 = offset(k / bands * plan.images, plan.images < batch),
+                 y0 = offset(k % bands * m * plan.tileRows, bands > 1);
+    Value chunk = tensor::ExtractSliceOp::create(
+        b, loc,
+        RankedTensorType::get(
+            {plan.images, m * plan.tileRows + 2, m * tw + 2, ch},
+            paddedType.getElementType()),
+        input, {i0, y0, index(0), index(0)},
+        {index(plan.images), index(m * plan.tileRows + 2), index(m * tw + 2),
+         index(ch)},
+        ones);
+    Value out = winogradTiles(b, loc, chunk, uMatrix, w, types, plan.images,
+                              index(plan.images), plan.tileRows, tw);
+    whole = tensor::InsertSliceOp::create(
+        b, loc, out, whole, {i0, y0, index(0), index(0)},
+        {index(plan.images), index(m * plan.tileRows), index(m * tw),
+         index(f)},
+        ones);
   }
-  return result;
+  if (m * th == oh && m * tw == ow)
+    return whole;
+  return tensor::ExtractSliceOp::create(b, loc, resultType, whole, zeros,
+                                        outSizes, ones);
 }

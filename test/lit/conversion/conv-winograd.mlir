@@ -1,4 +1,5 @@
 // RUN: relay-mlir-opt %s -convert-relay-to-linalg --mlir-elide-elementsattrs-if-larger=16 | FileCheck %s
+// RUN: relay-mlir-opt %s --allow-unregistered-dialect -convert-relay-to-linalg --mlir-elide-elementsattrs-if-larger=16 | FileCheck %s --check-prefix=IREE
 // nn.conv2d 3x3 at stride 1 with a constant weight by Winograd F(4x4, 3x3)
 // or F(2x2, 3x3) (Conv2DWinograd, ConvWinograd.cpp), and the convolutions
 // it leaves to the other strategies.
@@ -47,30 +48,37 @@ func.func @f2_few_tiles(%x: tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32> {
 }
 
 // Transforms beyond kWinogradWholeBytes (16 MB) are computed in chunks of
-// at most kWinogradChunkBytes (4 MB): one image of 170x170x32 -> 32 (43x43
-// tiles of 4x4, 2 x 8.5 MB) in 5 bands of 9, 9, 9, 9 and 7 tile rows, each
-// reading 4*rows + 2 rows of the input extended to 174x174, its whole-tile
-// outputs cropped (to 170 columns, and 26 rows in the last band) and
-// inserted into the result.
+// at most kWinogradChunkBytes (4 MB), all of one shape: one image of
+// 170x170x32 -> 32 (43x43 tiles of 4x4, 2 x 8.5 MB) in 5 bands of 9 tile
+// rows (10 fit, but 9 extends the image by the fewest rows: 45), each
+// reading 4*9 + 2 rows of the input extended to 182x174, its whole-tile
+// outputs inserted into a 180x172 image cropped at the end. For IREE the
+// band offsets are values behind a barrier (one executable per dispatch
+// of a band); the image offset, always 0, stays a constant.
 // CHECK-LABEL: func.func @bands
+// IREE-LABEL: func.func @bands
 func.func @bands(%x: tensor<1x170x170x32xf32>) -> tensor<1x170x170x32xf32> {
-  // CHECK: %[[IN:.+]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 3, 3, 0]
+  // CHECK: %[[IN:.+]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 11, 3, 0]
   // CHECK: %[[U:.+]] = arith.constant dense_resource<__elided__> : tensor<36x32x32xf32>
-  // CHECK: %[[E:.+]] = tensor.empty() : tensor<1x170x170x32xf32>
-  // CHECK: tensor.extract_slice %[[IN]][0, 0, 0, 0] [1, 38, 174, 32] [1, 1, 1, 1] : tensor<1x174x174x32xf32> to tensor<1x38x174x32xf32>
+  // CHECK: %[[E:.+]] = tensor.empty() : tensor<1x180x172x32xf32>
+  // CHECK: tensor.extract_slice %[[IN]][0, 0, 0, 0] [1, 38, 174, 32] [1, 1, 1, 1] : tensor<1x182x174x32xf32> to tensor<1x38x174x32xf32>
   // CHECK: linalg.batch_matmul ins(%{{.+}}, %[[U]] : tensor<36x387x32xf32>, tensor<36x32x32xf32>)
-  // CHECK: %[[C0:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 0] [1, 36, 170, 32] [1, 1, 1, 1] : tensor<1x36x172x32xf32> to tensor<1x36x170x32xf32>
-  // CHECK: %[[R0:.+]] = tensor.insert_slice %[[C0]] into %[[E]][0, 0, 0, 0] [1, 36, 170, 32]
+  // CHECK: %[[R0:.+]] = tensor.insert_slice %{{.+}} into %[[E]][0, 0, 0, 0] [1, 36, 172, 32]
   // CHECK: tensor.extract_slice %[[IN]][0, 36, 0, 0] [1, 38, 174, 32]
   // CHECK: linalg.batch_matmul ins(%{{.+}}, %[[U]] : tensor<36x387x32xf32>, tensor<36x32x32xf32>)
-  // CHECK: %[[R1:.+]] = tensor.insert_slice %{{.+}} into %[[R0]][0, 36, 0, 0] [1, 36, 170, 32]
-  // CHECK-COUNT-2: tensor.insert_slice
-  // CHECK: tensor.extract_slice %[[IN]][0, 144, 0, 0] [1, 30, 174, 32] [1, 1, 1, 1] : tensor<1x174x174x32xf32> to tensor<1x30x174x32xf32>
-  // CHECK: linalg.batch_matmul ins(%{{.+}}, %[[U]] : tensor<36x301x32xf32>, tensor<36x32x32xf32>)
-  // CHECK: tensor.extract_slice %{{.+}}[0, 0, 0, 0] [1, 26, 170, 32] [1, 1, 1, 1] : tensor<1x28x172x32xf32> to tensor<1x26x170x32xf32>
-  // CHECK: %[[R:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 144, 0, 0] [1, 26, 170, 32]
+  // CHECK: %[[R1:.+]] = tensor.insert_slice %{{.+}} into %[[R0]][0, 36, 0, 0] [1, 36, 172, 32]
+  // CHECK-COUNT-2: linalg.batch_matmul ins(%{{.+}}, %[[U]] : tensor<36x387x32xf32>
+  // CHECK: tensor.extract_slice %[[IN]][0, 144, 0, 0] [1, 38, 174, 32]
+  // CHECK: linalg.batch_matmul ins(%{{.+}}, %[[U]] : tensor<36x387x32xf32>, tensor<36x32x32xf32>)
+  // CHECK: %[[R4:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 144, 0, 0] [1, 36, 172, 32]
   // CHECK-NOT: linalg.batch_matmul
+  // CHECK: %[[R:.+]] = tensor.extract_slice %[[R4]][0, 0, 0, 0] [1, 170, 170, 32] [1, 1, 1, 1] : tensor<1x180x172x32xf32> to tensor<1x170x170x32xf32>
   // CHECK: return %[[R]]
+  // IREE: %[[IN:.+]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 11, 3, 0]
+  // IREE: %[[C36:.+]] = arith.constant 36 : index
+  // IREE: %[[Y1:.+]] = "util.optimization_barrier"(%[[C36]]) : (index) -> index
+  // IREE: tensor.extract_slice %[[IN]][0, %[[Y1]], 0, 0] [1, 38, 174, 32]
+  // IREE: tensor.insert_slice %{{.+}} into %{{.+}}[0, %[[Y1]], 0, 0] [1, 36, 172, 32]
   %w = relay.constant dense<0.5> : tensor<3x3x32x32xf32>
   %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x170x170x32xf32>, tensor<3x3x32x32xf32>) -> tensor<1x170x170x32xf32>
   return %y : tensor<1x170x170x32xf32>
