@@ -236,7 +236,11 @@ Value buildPatchRows(Conv2DOp op, const Conv2DOperands &c, Value padded,
     // took 40% of ResNet-18 int8 (12.9 of 31.9 ms, one thread); as slices
     // and a concat the model took 23.5 ms instead of 33.5 (bench/QUANT.md,
     // 2026-12-06). Floats: DQN 0.91x, ResNet-18 0.98x (bench/PARTIAL.md,
-    // session 25).
+    // session 25). Each tap's copy is an executable of its own (its offsets
+    // are folded in); as run-time offsets (iree::runTimeOffset) the copies
+    // of one convolution were one executable (demo ResNet 54 -> 38), but
+    // the host time between dispatches grew by ~3 us per such dispatch
+    // (IREE cannot record the command buffer once): 0.08 -> 0.13 ms.
     SmallVector<Value> taps;
     auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
     for (int64_t i = 0; i < kh; ++i)

@@ -54,6 +54,12 @@ static Value indexConst(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
+OpFoldResult iree::runTimeOffset(OpBuilder &b, Location loc, int64_t value) {
+  if (!b.getContext()->allowsUnregisteredDialects())
+    return b.getIndexAttr(value);
+  return optimizationBarrier(b, loc, indexConst(b, loc, value));
+}
+
 Value iree::createEmptyList(OpBuilder &b, Location loc, Value capacity) {
   return createGeneric(b, loc, "util.list.create", capacity,
                        getListType(b.getContext()))

@@ -86,6 +86,12 @@ Value reboxTensor(OpBuilder &b, Location loc, Value tensor);
 /// nothing across it.
 Value optimizationBarrier(OpBuilder &b, Location loc, Value value);
 
+/// The offset `value` as an index IREE does not fold into the dispatches
+/// using it (a constant behind a barrier; the constant itself without
+/// IREE's ops, outside relay.compile): dispatches that differ only in such
+/// offsets are one executable, compiled once.
+OpFoldResult runTimeOffset(OpBuilder &b, Location loc, int64_t value);
+
 /// Whether IREE's ops (built unregistered) can be made in `ctx`; if not, an
 /// error at `loc` says that `pass` needs --allow-unregistered-dialect to
 /// `what` (instead of the abort creating an unregistered op would be).
