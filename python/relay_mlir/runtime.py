@@ -35,8 +35,13 @@ _CONFIGS: Dict[str, object] = {}
 # and every CNN the other way).
 AUTO_DRIVER = "auto"
 CPU_DRIVERS = ("local-task", "local-sync")
-# Timed calls per driver when choosing (after one warm-up call each).
+# Timed calls per driver when choosing (after warming up each), at least; a fast function
+# gets as many as fill _CHOICE_ROUND_S per driver, its warm-up _CHOICE_WARM_S: DQN's first
+# calls (0.3 ms each once warm) took 0.4-0.6 ms on both drivers, and five of each chose
+# by the warming, not by the drivers (session 31).
 _CHOICE_CALLS = 5
+_CHOICE_WARM_S = 0.01
+_CHOICE_ROUND_S = 0.02
 # A first call slower than this already amortizes the pool's per-dispatch costs (a few
 # microseconds each, at most a few hundred dispatches): no calibration, local-task.
 _CHOOSE_BELOW_S = 0.05
@@ -63,19 +68,21 @@ def _config(driver: str):
 
 
 def choose_cpu_driver(calls: Mapping[str, Callable[[], object]], first_call_s: Optional[float] = None,
-                      calls_each: int = _CHOICE_CALLS) -> Tuple[str, Dict[str, float]]:
+                      calls_each: int = _CHOICE_CALLS, warm_s: float = _CHOICE_WARM_S,
+                      round_s: float = _CHOICE_ROUND_S) -> Tuple[str, Dict[str, float]]:
     """The faster of ``calls`` (``{driver: zero-argument callable}``, each running the same
     function with the same inputs on that driver, the default driver first); returns
     ``(driver, {driver: median seconds})``.
 
     ``first_call_s`` is how long a first call on the first driver took (timed here when not
     given); from 50 ms up the first driver is kept without measuring (``{}``). Otherwise each
-    driver gets one warm-up call and ``calls_each`` interleaved timed calls; the lower median
-    wins, ties to the first driver. Another driver wins only if a second such round agrees:
-    another process busy on one core slows the pool (whose every dispatch waits for all of
-    its workers), not the calling thread, and a choice made then would keep, say, ResNet-18
-    on one thread for good (bench/PARTIAL.md, session 31: 27.9 ms instead of 17). The
-    medians returned are the lower of the rounds'."""
+    driver is called until ``warm_s`` has passed (once at least), then a round of interleaved
+    timed calls, ``calls_each`` of each or as many as fill ``round_s`` per driver, gives each
+    a median; the lower wins, ties to the first driver. Another driver wins only if a second
+    such round agrees: another process busy on one core slows the pool (whose every dispatch
+    waits for all of its workers), not the calling thread, and a choice made then would keep,
+    say, ResNet-18 on one thread for good (bench/PARTIAL.md, session 31: 27.9 ms instead of
+    17). The medians returned are the lower of the rounds'."""
     first = next(iter(calls))
     if first_call_s is None:
         t = time.perf_counter()
@@ -83,17 +90,26 @@ def choose_cpu_driver(calls: Mapping[str, Callable[[], object]], first_call_s: O
         first_call_s = time.perf_counter() - t
     if first_call_s >= _CHOOSE_BELOW_S:
         return first, {}
-    for call in calls.values():
-        call()
+    last = {}
+    for d, call in calls.items():
+        start = time.perf_counter()
+        while True:
+            t = time.perf_counter()
+            call()
+            last[d] = time.perf_counter() - t
+            if t + last[d] - start >= warm_s:
+                break
+    per_call = max(max(last.values()), 1e-6)
+    n = max(calls_each, min(1000, int(round_s / per_call)))
     order = list(calls)
 
     def fastest(medians: Dict[str, float]) -> str:
         return min(medians, key=lambda d: (medians[d], order.index(d)))
 
-    medians = _timed_round(calls, calls_each)
+    medians = _timed_round(calls, n)
     best = fastest(medians)
     if best != first:
-        again = _timed_round(calls, calls_each)
+        again = _timed_round(calls, n)
         if fastest(again) != best:
             best = first
         medians = {d: min(m, again[d]) for d, m in medians.items()}

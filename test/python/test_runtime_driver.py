@@ -28,7 +28,7 @@ def test_the_faster_driver_is_chosen_by_median():
     log: list = []
     calls = {"local-task": _counting(0.004, log, "local-task"),
              "local-sync": _counting(0.0, log, "local-sync")}
-    driver, medians = choose_cpu_driver(calls, calls_each=3)
+    driver, medians = choose_cpu_driver(calls, calls_each=3, warm_s=0, round_s=0)
     assert driver == "local-sync"
     assert set(medians) == set(CPU_DRIVERS) and medians["local-task"] > medians["local-sync"]
     # one timed first call, one warm-up each, then 3 interleaved calls, and 3 more to
@@ -45,7 +45,7 @@ def test_a_win_the_second_round_does_not_confirm_keeps_the_first_driver():
     def task():  # slow for the first call and the first round's 3 calls, then fast
         (slow if log.count("local-task") < 4 else fast)()
     calls = {"local-task": task, "local-sync": _counting(0.001, log, "local-sync")}
-    driver, medians = choose_cpu_driver(calls, first_call_s=0.0, calls_each=3)
+    driver, medians = choose_cpu_driver(calls, first_call_s=0.0, calls_each=3, warm_s=0, round_s=0)
     assert driver == "local-task"
     assert log == ["local-task", "local-sync"] + ["local-task", "local-sync"] * 6
     # the medians are each driver's better round
@@ -59,11 +59,27 @@ def test_a_slow_first_call_keeps_the_first_driver_without_measuring():
     assert choose_cpu_driver(calls, first_call_s=0.05) == ("local-task", {})
     assert log == []
     # below the bound it measures (the given first call is not repeated)
-    driver, medians = choose_cpu_driver(calls, first_call_s=0.001, calls_each=1)
+    driver, medians = choose_cpu_driver(calls, first_call_s=0.001, calls_each=1, warm_s=0, round_s=0)
     assert driver in CPU_DRIVERS and set(medians) == set(CPU_DRIVERS)
     # a warm-up call each, a round, and a confirming round if local-sync won by noise
     assert log[:4] == ["local-task", "local-sync", "local-task", "local-sync"]
     assert log[4:] in ([], ["local-task", "local-sync"])
+
+
+def test_fast_functions_warm_up_and_are_timed_for_a_while():
+    """Calls of 1 ms: each driver warms up for 5 ms, then rounds of 20 timed calls (20 ms)."""
+    log: list = []
+    calls = {"local-task": _counting(0.001, log, "local-task"),
+             "local-sync": _counting(0.001, log, "local-sync")}
+    choose_cpu_driver(calls, first_call_s=0.0, calls_each=3, warm_s=0.005, round_s=0.02)
+    k1 = log.index("local-sync")                      # local-task's warm-up calls
+    k2 = log[k1:].index("local-task")                 # local-sync's
+    assert 5 <= k1 <= 6 and 5 <= k2 <= 6              # 1 ms calls until 5 ms have passed
+    rounds = log[k1 + k2:]
+    assert rounds == ["local-task", "local-sync"] * (len(rounds) // 2)
+    # one round of n = 20 ms / the last warm-up call (a little over 1 ms) calls each, or two
+    # (a confirming round if local-sync won)
+    assert any(len(rounds) == 2 * k * n for k in (1, 2) for n in range(15, 21)), len(rounds)
 
 
 def test_ties_go_to_the_first_driver(monkeypatch):
