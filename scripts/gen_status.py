@@ -82,22 +82,21 @@ KNOWN_GAPS: List[Tuple[str, str, str]] = [
          "ToMixedPrecision); float64 `mod` / `trunc_mod` do not compile for llvm-cpu (IREE 3.13 "
          "cannot link the fmod its remainder becomes: a located compile error)",
      "fuzzing_programs.md"),
-    ("Issue 30", "Speed on CPU (session 30's quiet whole-zoo runs, median latency vs the fastest "
-         "peer, 2 threads). Batch 1: ResNet-18, VGG-16, BERT-tiny and resnet_demo the fastest, "
-         "ResNet-50 1.04x, LSTM 1.08x, ViT-Tiny 1.26x, MobileNetV2 1.62x, DQN 1.79x "
-         "(onnxruntime fastest). Batch 8 (RESULTS-batch8.md): ResNet-18 and BERT-tiny the "
+    ("Issue 30", "Speed on CPU (median latency vs the fastest peer, 2 threads). Batch 1 "
+         "(RESULTS.md, session 31's run at 5e80d5c): ResNet-18, VGG-16 and BERT-tiny a relay-mlir "
+         "system the fastest, ResNet-50 1.07x, ViT-Tiny 1.18x, MobileNetV2 1.32x, LSTM 1.45x, "
+         "DQN 1.46x, resnet_demo 2.02x (onnxruntime fastest; session 30's quiet run had "
+         "MobileNetV2 1.62x, DQN 1.79x, LSTM 1.08x: runs differ by 10-40 % on the small models). "
+         "Batch 8 (RESULTS-batch8.md, session 30): ResNet-18 and BERT-tiny the "
          "fastest, VGG-16 1.07x, ViT-Tiny 1.10x, ResNet-50 1.29x, LSTM 1.31x, MobileNetV2 1.31x, "
          "DQN 1.57x, resnet_demo 1.81x. On one thread our kernels are at or near onnxruntime's "
          "(DQN 0.283 vs 0.281 ms, MobileNetV2 1.04-1.1x): the two-thread losses are IREE's "
          "hand-offs between dispatches (DQN: 32 dispatches, 16 of them im2col tap copies; "
          "MobileNetV2: 37 activation packs), ViT's softmax packing (bench/PARTIAL.md). Compile "
-         "time: session 30 made the lowering 1.8-2x faster (Winograd's folded filters computed "
-         "as floats: VGG-16 14.1 -> 7.8 s; ml_dtypes imported lazily: the compile worker starts "
-         "in 0.34 s, not 0.94): at batch 1 ResNet-18 1.80x -> 1.45x IREE's ONNX path, DQN 1.48x "
-         "-> 1.25x, still VGG-16 1.67x, resnet_demo 1.61x, ResNet-50 1.51x; at batch 8 "
-         "iree-compile is the cost: ResNet-18 3.1x, VGG-16 2.1x, "
-         "ResNet-50 1.8x IREE's ONNX path (chunked Winograd: IREE's whole-program passes over "
-         "every chunk's ops)",
+         "time against IREE's ONNX path (session 31: Winograd chunks one set of executables, "
+         "VGG-16 138 -> 63): every model within 1.5x at batch 1 (at most ResNet-18 1.39x, "
+         "VGG-16 1.38x) with a lower peak; at batch 8 ResNet-18 2.40x (peak 1.23x), ResNet-50 "
+         "1.69x, VGG-16 1.66x: IREE's whole-program passes over the unrolled chunks' ops",
      "../bench/RESULTS.md"),
     ("Issue 31", "Relay's optimizer: every pass of the issue is in (SimplifyExprPostAlterOp since "
          "session 24); AlterOpLayout, FlattenAtrousConv and qnn Legalize are MLIR pattern passes "
