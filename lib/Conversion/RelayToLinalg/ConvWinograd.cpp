@@ -427,7 +427,7 @@ constexpr int64_t kWinogradChunkBytes = 4 << 20;
 /// How the tiles are split: chunks of `images` images (a divisor of the
 /// batch) by `tileRows` tile rows, the image's tile rows extended to
 /// `paddedRows` (a multiple of tileRows) so that every chunk has the same
-/// shape: the chunks are the iterations of one loop, compiled once.
+/// shape: IREE compiles the dispatches of all chunks once.
 struct ChunkPlan {
   int64_t images, tileRows, paddedRows;
   int64_t chunks(int64_t batch) const {
