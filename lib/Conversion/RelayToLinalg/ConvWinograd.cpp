@@ -481,9 +481,8 @@ Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
   int64_t oh = resultType.getDimSize(1), ow = resultType.getDimSize(2);
   int64_t tw = llvm::divideCeil(ow, m);
   int64_t batch = resultType.getDimSize(0);
-  ChunkPlan plan =
-      chunkPlan(batch, llvm::divideCeil(oh, m), tw, w.n, ch, f,
-                elem.getIntOrFloatBitWidth() / 8);
+  ChunkPlan plan = chunkPlan(batch, llvm::divideCeil(oh, m), tw, w.n, ch, f,
+                             elem.getIntOrFloatBitWidth() / 8);
   int64_t th = plan.paddedRows;
   auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
   SmallVector<OpFoldResult> zeros(4, index(0)), ones(4, index(1));
@@ -566,8 +565,7 @@ Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
                               index(plan.images), plan.tileRows, tw);
     whole = tensor::InsertSliceOp::create(
         b, loc, out, whole, {i0, y0, index(0), index(0)},
-        {index(plan.images), index(m * plan.tileRows), index(m * tw),
-         index(f)},
+        {index(plan.images), index(m * plan.tileRows), index(m * tw), index(f)},
         ones);
   }
   if (m * th == oh && m * tw == ow)
