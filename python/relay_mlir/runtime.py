@@ -100,7 +100,7 @@ def choose_cpu_driver(calls: Mapping[str, Callable[[], object]], first_call_s: O
             if t + last[d] - start >= warm_s:
                 break
     per_call = max(max(last.values()), 1e-6)
-    n = max(calls_each, min(1000, int(round_s / per_call)))
+    n = max(calls_each, min(1000, round(round_s / per_call)))
     order = list(calls)
 
     def fastest(medians: Dict[str, float]) -> str:

@@ -7,6 +7,7 @@ Which driver wins depends on the machine and its load, so the tests check the me
 from __future__ import annotations
 
 import time
+import types
 
 import numpy as np
 import pytest
@@ -36,20 +37,30 @@ def test_the_faster_driver_is_chosen_by_median():
     assert log == ["local-task", "local-task", "local-sync"] + ["local-task", "local-sync"] * 6
 
 
-def test_a_win_the_second_round_does_not_confirm_keeps_the_first_driver():
-    """local-task slow only while the first round runs (another process on one core): kept."""
-    log: list = []
-    slow = _counting(0.004, log, "local-task")
-    fast = _counting(0.0, log, "local-task")
+def _fake_clock(monkeypatch) -> list:
+    """relay_mlir.runtime's clock made a counter (microseconds) that only calls advance."""
+    now = [0]
+    monkeypatch.setattr(relay.runtime, "time", types.SimpleNamespace(perf_counter=lambda: now[0] * 1e-6))
+    return now
 
-    def task():  # slow for the first call and the first round's 3 calls, then fast
-        (slow if log.count("local-task") < 4 else fast)()
-    calls = {"local-task": task, "local-sync": _counting(0.001, log, "local-sync")}
+
+def test_a_win_the_second_round_does_not_confirm_keeps_the_first_driver(monkeypatch):
+    """local-task slow only while the first round runs (another process on one core): kept."""
+    now, log = _fake_clock(monkeypatch), []
+
+    def task():  # 4 ms for the warm-up call and the first round's 3 calls, then 0.5 ms
+        log.append("local-task")
+        now[0] += 4000 if log.count("local-task") <= 4 else 500
+
+    def sync():
+        log.append("local-sync")
+        now[0] += 1000
+    calls = {"local-task": task, "local-sync": sync}
     driver, medians = choose_cpu_driver(calls, first_call_s=0.0, calls_each=3, warm_s=0, round_s=0)
     assert driver == "local-task"
     assert log == ["local-task", "local-sync"] + ["local-task", "local-sync"] * 6
     # the medians are each driver's better round
-    assert medians["local-task"] < 0.001 <= medians["local-sync"]
+    assert medians == pytest.approx({"local-task": 0.0005, "local-sync": 0.001})
 
 
 def test_a_slow_first_call_keeps_the_first_driver_without_measuring():
@@ -66,20 +77,22 @@ def test_a_slow_first_call_keeps_the_first_driver_without_measuring():
     assert log[4:] in ([], ["local-task", "local-sync"])
 
 
-def test_fast_functions_warm_up_and_are_timed_for_a_while():
-    """Calls of 1 ms: each driver warms up for 5 ms, then rounds of 20 timed calls (20 ms)."""
-    log: list = []
-    calls = {"local-task": _counting(0.001, log, "local-task"),
-             "local-sync": _counting(0.001, log, "local-sync")}
-    choose_cpu_driver(calls, first_call_s=0.0, calls_each=3, warm_s=0.005, round_s=0.02)
-    k1 = log.index("local-sync")                      # local-task's warm-up calls
-    k2 = log[k1:].index("local-task")                 # local-sync's
-    assert 5 <= k1 <= 6 and 5 <= k2 <= 6              # 1 ms calls until 5 ms have passed
-    rounds = log[k1 + k2:]
-    assert rounds == ["local-task", "local-sync"] * (len(rounds) // 2)
-    # one round of n = 20 ms / the last warm-up call (a little over 1 ms) calls each, or two
-    # (a confirming round if local-sync won)
-    assert any(len(rounds) == 2 * k * n for k in (1, 2) for n in range(15, 21)), len(rounds)
+def test_fast_functions_warm_up_and_are_timed_for_a_while(monkeypatch):
+    """Calls of 1 ms (on a fake clock: no timing of this machine): each driver warms up for
+    5 ms, then a round of 20 ms / 1 ms = 20 timed calls each; local-task wins the tie."""
+    now, log = _fake_clock(monkeypatch), []
+
+    def call(name):
+        def run():
+            log.append(name)
+            now[0] += 1000
+        return run
+    calls = {"local-task": call("local-task"), "local-sync": call("local-sync")}
+    driver, medians = choose_cpu_driver(calls, first_call_s=0.0, calls_each=3, warm_s=0.005,
+                                        round_s=0.02)
+    assert driver == "local-task"
+    assert medians == pytest.approx({"local-task": 0.001, "local-sync": 0.001})
+    assert log == ["local-task"] * 5 + ["local-sync"] * 5 + ["local-task", "local-sync"] * 20
 
 
 def test_ties_go_to_the_first_driver(monkeypatch):
