@@ -464,6 +464,45 @@ ChunkPlan chunkPlan(int64_t batch, int64_t th, int64_t tw, int64_t n,
   return {1, rows, llvm::alignTo(th, rows)};
 }
 
+/// The whole-tile image [N, m*TH, m*TW, F] (TH = plan.paddedRows) of
+/// `input` (extended to whole tiles) in `plan`'s chunks of one shape,
+/// unrolled: the offsets that differ between chunks are run-time values
+/// (not folded into the dispatches), so that each of a chunk's dispatches
+/// is one executable for all chunks, compiled once; each chunk's outputs
+/// are inserted into the image.
+Value winogradChunks(OpBuilder &b, Location loc, Value input, Value uMatrix,
+                     const WinogradMatrices &w, const WinogradTypes &types,
+                     const ChunkPlan &plan, int64_t batch, int64_t tw) {
+  const int64_t m = w.m, rows = plan.tileRows, bands = plan.paddedRows / rows;
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t ch = inType.getDimSize(3),
+          f = cast<RankedTensorType>(uMatrix.getType()).getDimSize(2);
+  auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+  auto offset = [&](int64_t v, bool varies) -> OpFoldResult {
+    return varies ? iree::runTimeOffset(b, loc, v) : index(v);
+  };
+  SmallVector<OpFoldResult> ones(4, index(1));
+  Value image = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{batch, m * plan.paddedRows, m * tw, f},
+      types.result);
+  auto chunkType = RankedTensorType::get(
+      {plan.images, m * rows + 2, m * tw + 2, ch}, inType.getElementType());
+  for (int64_t k = 0; k < plan.chunks(batch); ++k) {
+    OpFoldResult i0 = offset(k / bands * plan.images, plan.images < batch),
+                 y0 = offset(k % bands * m * rows, bands > 1);
+    Value chunk = tensor::ExtractSliceOp::create(
+        b, loc, chunkType, input, {i0, y0, index(0), index(0)},
+        {index(plan.images), index(m * rows + 2), index(m * tw + 2), index(ch)},
+        ones);
+    Value out = winogradTiles(b, loc, chunk, uMatrix, w, types, plan.images,
+                              index(plan.images), rows, tw);
+    image = tensor::InsertSliceOp::create(
+        b, loc, out, image, {i0, y0, index(0), index(0)},
+        {index(plan.images), index(m * rows), index(m * tw), index(f)}, ones);
+  }
+  return image;
+}
+
 } // namespace
 
 Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
@@ -528,48 +567,13 @@ Value lowering::winogradConv2D(OpBuilder &b, Location loc, Value padded,
       b, loc,
       transformedFilter(weight, w, types.transformed, 1 << (types.shift / 2)));
 
-  int64_t chunks = plan.chunks(batch);
-  if (chunks == 1) {
-    Value image = winogradTiles(b, loc, input, uMatrix, w, types, batch,
-                                outSizes[0], th, tw);
-    if (m * th == oh && m * tw == ow)
-      return image;
-    return tensor::ExtractSliceOp::create(b, loc, resultType, image, zeros,
-                                          outSizes, ones);
-  }
-
-  // in chunks of one shape, unrolled: the offsets that differ between
-  // chunks are values behind a barrier (not folded into the dispatches),
-  // so that each of a chunk's dispatches is one executable for all chunks,
-  // compiled once; the chunks' outputs are inserted into the whole-tile
-  // image, cropped at the end
-  auto imageType = RankedTensorType::get({batch, m * th, m * tw, f}, elem);
-  Value whole = tensor::EmptyOp::create(b, loc, imageType.getShape(), elem);
-  int64_t bands = th / plan.tileRows;
-  auto offset = [&](int64_t v, bool varies) -> OpFoldResult {
-    return varies ? iree::runTimeOffset(b, loc, v) : index(v);
-  };
-  for (int64_t k = 0; k < chunks; ++k) {
-    OpFoldResult i0 = offset(k / bands * plan.images, plan.images < batch),
-                 y0 = offset(k % bands * m * plan.tileRows, bands > 1);
-    Value chunk = tensor::ExtractSliceOp::create(
-        b, loc,
-        RankedTensorType::get(
-            {plan.images, m * plan.tileRows + 2, m * tw + 2, ch},
-            paddedType.getElementType()),
-        input, {i0, y0, index(0), index(0)},
-        {index(plan.images), index(m * plan.tileRows + 2), index(m * tw + 2),
-         index(ch)},
-        ones);
-    Value out = winogradTiles(b, loc, chunk, uMatrix, w, types, plan.images,
-                              index(plan.images), plan.tileRows, tw);
-    whole = tensor::InsertSliceOp::create(
-        b, loc, out, whole, {i0, y0, index(0), index(0)},
-        {index(plan.images), index(m * plan.tileRows), index(m * tw), index(f)},
-        ones);
-  }
+  Value image =
+      plan.chunks(batch) == 1
+          ? winogradTiles(b, loc, input, uMatrix, w, types, batch, outSizes[0],
+                          th, tw)
+          : winogradChunks(b, loc, input, uMatrix, w, types, plan, batch, tw);
   if (m * th == oh && m * tw == ow)
-    return whole;
-  return tensor::ExtractSliceOp::create(b, loc, resultType, whole, zeros,
+    return image;
+  return tensor::ExtractSliceOp::create(b, loc, resultType, image, zeros,
                                         outSizes, ones);
 }
