@@ -39,9 +39,12 @@ CPU_DRIVERS = ("local-task", "local-sync")
 # gets as many as fill _CHOICE_ROUND_S per driver, its warm-up _CHOICE_WARM_S: DQN's first
 # calls (0.3 ms each once warm) took 0.4-0.6 ms on both drivers, and five of each chose
 # by the warming, not by the drivers (session 31).
+# At most _CHOICE_MOST_CALLS of each per round and per warm-up: the choice costs a program
+# that is called once (most of the test suite) a few milliseconds, not 0.1 s.
 _CHOICE_CALLS = 5
 _CHOICE_WARM_S = 0.01
 _CHOICE_ROUND_S = 0.02
+_CHOICE_MOST_CALLS = 50
 # A first call slower than this already amortizes the pool's per-dispatch costs (a few
 # microseconds each, at most a few hundred dispatches): no calibration, local-task.
 _CHOOSE_BELOW_S = 0.05
@@ -76,8 +79,9 @@ def choose_cpu_driver(calls: Mapping[str, Callable[[], object]], first_call_s: O
 
     ``first_call_s`` is how long a first call on the first driver took (timed here when not
     given); from 50 ms up the first driver is kept without measuring (``{}``). Otherwise each
-    driver is called until ``warm_s`` has passed (once at least), then a round of interleaved
-    timed calls, ``calls_each`` of each or as many as fill ``round_s`` per driver, gives each
+    driver is called until ``warm_s`` has passed (once at least, 50 times at most), then a
+    round of interleaved timed calls, ``calls_each`` of each or as many as fill ``round_s``
+    per driver (at most 50), gives each
     a median; the lower wins, ties to the first driver. Another driver wins only if a second
     such round agrees: another process busy on one core slows the pool (whose every dispatch
     waits for all of its workers), not the calling thread, and a choice made then would keep,
@@ -93,14 +97,14 @@ def choose_cpu_driver(calls: Mapping[str, Callable[[], object]], first_call_s: O
     last = {}
     for d, call in calls.items():
         start = time.perf_counter()
-        while True:
+        for _ in range(_CHOICE_MOST_CALLS):
             t = time.perf_counter()
             call()
             last[d] = time.perf_counter() - t
             if t + last[d] - start >= warm_s:
                 break
     per_call = max(max(last.values()), 1e-6)
-    n = max(calls_each, min(1000, round(round_s / per_call)))
+    n = max(calls_each, min(_CHOICE_MOST_CALLS, round(round_s / per_call)))
     order = list(calls)
 
     def fastest(medians: Dict[str, float]) -> str:
