@@ -35,12 +35,11 @@ _CONFIGS: Dict[str, object] = {}
 # and every CNN the other way).
 AUTO_DRIVER = "auto"
 CPU_DRIVERS = ("local-task", "local-sync")
-# Timed calls per driver when choosing (after warming up each), at least; a fast function
-# gets as many as fill _CHOICE_ROUND_S per driver, its warm-up _CHOICE_WARM_S: DQN's first
-# calls (0.3 ms each once warm) took 0.4-0.6 ms on both drivers, and five of each chose
-# by the warming, not by the drivers (session 31).
-# At most _CHOICE_MOST_CALLS of each per round and per warm-up: the choice costs a program
-# that is called once (most of the test suite) a few milliseconds, not 0.1 s.
+# Choosing: each driver warms up for _CHOICE_WARM_S, then a round times _CHOICE_CALLS calls
+# of each, or as many as fill _CHOICE_ROUND_S per driver (DQN's first calls, 0.3 ms each once
+# warm, took 0.4-0.6 ms on both drivers: five of each chose by the warming, session 31); at
+# most _CHOICE_MOST_CALLS per warm-up and per round, so that a program called once (most of
+# the test suite) pays a few milliseconds, not 0.1 s.
 _CHOICE_CALLS = 5
 _CHOICE_WARM_S = 0.01
 _CHOICE_ROUND_S = 0.02
@@ -81,8 +80,7 @@ def choose_cpu_driver(calls: Mapping[str, Callable[[], object]], first_call_s: O
     given); from 50 ms up the first driver is kept without measuring (``{}``). Otherwise each
     driver is called until ``warm_s`` has passed (once at least, 50 times at most), then a
     round of interleaved timed calls, ``calls_each`` of each or as many as fill ``round_s``
-    per driver (at most 50), gives each
-    a median; the lower wins, ties to the first driver. Another driver wins only if a second
+    per driver (at most 50), gives each a median; the lower wins, ties to the first driver. Another driver wins only if a second
     such round agrees: another process busy on one core slows the pool (whose every dispatch
     waits for all of its workers), not the calling thread, and a choice made then would keep,
     say, ResNet-18 on one thread for good (bench/PARTIAL.md, session 31: 27.9 ms instead of
@@ -94,16 +92,7 @@ def choose_cpu_driver(calls: Mapping[str, Callable[[], object]], first_call_s: O
         first_call_s = time.perf_counter() - t
     if first_call_s >= _CHOOSE_BELOW_S:
         return first, {}
-    last = {}
-    for d, call in calls.items():
-        start = time.perf_counter()
-        for _ in range(_CHOICE_MOST_CALLS):
-            t = time.perf_counter()
-            call()
-            last[d] = time.perf_counter() - t
-            if t + last[d] - start >= warm_s:
-                break
-    per_call = max(max(last.values()), 1e-6)
+    per_call = max(max(_warm_up(call, warm_s) for call in calls.values()), 1e-6)
     n = max(calls_each, min(_CHOICE_MOST_CALLS, round(round_s / per_call)))
     order = list(calls)
 
@@ -118,6 +107,19 @@ def choose_cpu_driver(calls: Mapping[str, Callable[[], object]], first_call_s: O
             best = first
         medians = {d: min(m, again[d]) for d, m in medians.items()}
     return best, medians
+
+
+def _warm_up(call: Callable[[], object], warm_s: float) -> float:
+    """Calls ``call`` until ``warm_s`` has passed (once at least, _CHOICE_MOST_CALLS times at
+    most); returns its last call's seconds."""
+    start = time.perf_counter()
+    for _ in range(_CHOICE_MOST_CALLS):
+        t = time.perf_counter()
+        call()
+        last = time.perf_counter() - t
+        if t + last - start >= warm_s:
+            break
+    return last
 
 
 def _timed_round(calls: Mapping[str, Callable[[], object]], calls_each: int) -> Dict[str, float]:
