@@ -300,7 +300,9 @@ class _RuntimeSteps:
             self.n.rnn_bindings.append((self.var, self.proj))
         step = self.n.op("take")(self.var, t, axis=self.time_axis, mode="clip")
         ref = getattr(self.n, "rnn_batch", None)
-        return step if ref is None else _with_dims(self.n, step, {0: ref})
+        # the step drops the time axis of the typed variable (``t`` is 0-d)
+        rank = len(self.var.type_annotation.shape) - 1
+        return step if ref is None else _with_dims(self.n, step, {0: ref}, rank)
 
 
 def _typed_var(n: Node, name: str, value):
@@ -312,13 +314,16 @@ def _typed_var(n: Node, name: str, value):
     return E.var(name, shape=to_relay_shape(t[0]), dtype=t[1])
 
 
-def _with_dims(n: Node, v, dims):
+def _with_dims(n: Node, v, dims, rank: Optional[int] = None):
     """``v`` with its dims ``{axis: (tensor, axis of it) or 0-d int64 size}`` made those of other
     tensors or sizes (one
     ``dyn.reshape`` per dim: its element-count check is the equality check). Inside a loop
     the parameters' run-time sizes are unrelated as far as the compiler sees; rebound to one
-    parameter's, the ops combining them need no run-time broadcast (docs/design.md)."""
-    rank = len(relay_type(v, n.globals)[0])
+    parameter's, the ops combining them need no run-time broadcast (docs/design.md). ``rank``:
+    ``v``'s, when the caller knows it (typing ``v`` infers the whole expression: once per step
+    of a loop body, the importer's time grew with the square of the body's size)."""
+    if rank is None:
+        rank = len(relay_type(v, n.globals)[0])
     for axis, ref in dims.items():
         if isinstance(ref, tuple):  # (tensor, axis of it)
             src, src_axis = ref
