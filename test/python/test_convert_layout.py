@@ -109,8 +109,10 @@ def test_lowered_layouts(exes):
     assert "conv_2d_nhwc_hwcf" not in plain.iree_input
     text = converted.iree_input
     assert "conv_2d_nchw" not in text and "pooling_nchw" not in text
-    # NHWC convolutions on these <= 256-pixel maps lower as im2col + matmul
-    assert "linalg.matmul" in text and "depthwise_conv_2d_nhwc_hwc" in text
+    # NHWC convolutions with these small kernels (<= 128 KB) lower as direct convolutions,
+    # the dense as a matmul
+    assert "conv_2d_nhwc_hwcf" in text and "depthwise_conv_2d_nhwc_hwc" in text
+    assert "linalg.matmul" in text
     assert "pooling_nhwc_max" in text and "pooling_nhwc_sum" in text
     # the body runs without transposes: the only one of a run-time value
     # is the NCHW input's (others, like the grouped conv's weight

@@ -14,7 +14,8 @@
 //                        F(4x4, 3x3) or F(2x2, 3x3), integers exactly in
 //                        F(2x2, 3x3) (ConvWinograd.cpp)
 //   Conv2DIm2colMatmul   NHWC/HWIO float, static kernel, static image
-//                        size, small maps: im2col + linalg.matmul
+//                        size, small maps, kernels over 128 KB: im2col +
+//                        linalg.matmul
 //   Conv2DRunTimeImage   the same with a run-time image size: per call,
 //                        large maps take a direct convolution over 8x8
 //                        output tiles (static tile shapes), small maps
@@ -57,6 +58,17 @@ namespace {
 /// a patch matrix (which IREE data-tiles); on 56x56x64 the direct conv was
 /// 2x faster than im2col (measured 2026-11-22, bench/RESULTS.md).
 constexpr int64_t kIm2colMaxPixels = 256;
+
+/// Kernels of at most this many bytes take the direct convolution at every
+/// map size: im2col's fixed costs (a copy per tap, the patch matrix's
+/// packing, their dispatches) outweigh a small contraction, and a small
+/// kernel stays in cache while the direct form re-reads it. Measured in
+/// whole models, one thread, against im2col (2026-12-07, bench/PARTIAL.md
+/// session 32): the demo ResNet's 9-18 KB kernels 0.089 -> 0.077 ms, DQN's
+/// 32 and 128 KB 0.289 -> 0.284 ms; ResNet-18's 0.5-4.5 MB kernels as direct
+/// convolutions 21.2 -> 22.0 ms (the 128 KB one alone: no change). Outputs
+/// bit-identical in all three.
+constexpr int64_t kDirectMaxKernelBytes = 128 << 10;
 
 /// Float input channels from which im2col copies the windows as one
 /// strided slice per kernel tap (each pixel's C values one contiguous run
@@ -419,7 +431,8 @@ LogicalResult checkStaticKernelNhwc(Conv2DOp op, Conv2DOp::Adaptor adaptor,
 /// 1x1 kernel at stride 1 (a matmul over the pixels), an integer one with a
 /// static image size, or a float one whose maps are small (<=
 /// kIm2colMaxPixels output pixels, per image when the batch is known only
-/// at run time): the patch matmul.
+/// at run time) and whose kernel is not (> kDirectMaxKernelBytes): the
+/// patch matmul.
 struct Conv2DIm2colMatmul : Conv2DStrategy {
   using Conv2DStrategy::Conv2DStrategy;
   LogicalResult
@@ -450,6 +463,12 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
     if (pixels > kIm2colMaxPixels)
       return rewriter.notifyMatchFailure(
           op, "more output pixels than kIm2colMaxPixels (the direct "
+              "convolution is faster)");
+    auto weightType = cast<ShapedType>(adaptor.getWeight().getType());
+    if (weightType.getNumElements() * weightType.getElementTypeBitWidth() / 8 <=
+        kDirectMaxKernelBytes)
+      return rewriter.notifyMatchFailure(
+          op, "a kernel of at most kDirectMaxKernelBytes (the direct "
               "convolution is faster)");
     return success();
   }

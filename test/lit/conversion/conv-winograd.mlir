@@ -111,11 +111,11 @@ func.func @images(%x: tensor<10x56x56x32xf32>) -> tensor<10x56x56x32xf32> {
 // CHECK-LABEL: func.func @not_winograd
 func.func @not_winograd(%x: tensor<1x14x14x32xf32>, %w: tensor<3x3x32x32xf32>, %h: tensor<1x14x14x16xf32>, %x16: tensor<1x14x14x32xf16>, %big: tensor<4x224x224x128xf32>) -> (tensor<1x14x14x32xf32>, tensor<1x7x7x32xf32>, tensor<1x14x14x16xf32>, tensor<1x14x14x32xf16>, tensor<4x224x224x128xf32>) {
   // CHECK-NOT: linalg.batch_matmul
-  // (small maps: the patch matmul)
-  // CHECK: linalg.matmul {{.+}} -> tensor<196x32xf32>
-  // CHECK: linalg.matmul {{.+}} -> tensor<49x32xf32>
-  // CHECK: linalg.matmul {{.+}} -> tensor<196x16xf32>
-  // CHECK: linalg.matmul {{.+}} -> tensor<196x32xf16>
+  // (small maps and kernels of at most 128 KB: direct convolutions)
+  // CHECK: linalg.conv_2d_nhwc_hwcf {{.+}} -> tensor<1x14x14x32xf32>
+  // CHECK: linalg.conv_2d_nhwc_hwcf {{.+}} -> tensor<1x7x7x32xf32>
+  // CHECK: linalg.conv_2d_nhwc_hwcf {{.+}} -> tensor<1x14x14x16xf32>
+  // CHECK: linalg.conv_2d_nhwc_hwcf {{.+}} -> tensor<1x14x14x32xf16>
   // CHECK: linalg.conv_2d_nhwc_hwcf {{.+}} -> tensor<4x224x224x128xf32>
   // CHECK-NOT: linalg.batch_matmul
   %c = relay.constant dense<0.5> : tensor<3x3x32x32xf32>

@@ -135,22 +135,23 @@ func.func @conv2d_crop_padding_and_rows(%x: tensor<1x4x3x3xf32>, %w: tensor<8x4x
   return %y : tensor<1x8x1x1xf32>
 }
 
-// Static NHWC/HWIO float convolutions with at most 256 output pixels are
-// lowered as im2col + linalg.matmul. With fewer than 16 input channels one
-// linalg.generic gathers the [N, OH, OW, KH, KW, C] patches (strides and
-// dilation in its map); the weight collapses to [KH*KW*C, O] for free.
+// Static NHWC/HWIO float convolutions with at most 256 output pixels and a
+// kernel over 128 KB are lowered as im2col + linalg.matmul. With fewer than
+// 16 input channels one linalg.generic gathers the [N, OH, OW, KH, KW, C]
+// patches (strides and dilation in its map); the weight collapses to
+// [KH*KW*C, O] for free.
 // CHECK-LABEL: func.func @conv2d_im2col
-// CHECK-SAME: (%[[X:.+]]: tensor<1x9x9x4xf32>, %[[W:.+]]: tensor<3x3x4x8xf32>)
+// CHECK-SAME: (%[[X:.+]]: tensor<1x9x9x4xf32>, %[[W:.+]]: tensor<3x3x4x1024xf32>)
 // CHECK: %[[E:.+]] = tensor.empty() : tensor<1x3x3x3x3x4xf32>
 // CHECK: %[[G:.+]] = linalg.generic {indexing_maps = [#[[PATCH]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[X]] : tensor<1x9x9x4xf32>) outs(%[[E]] : tensor<1x3x3x3x3x4xf32>)
 // CHECK: %[[A:.+]] = tensor.collapse_shape %[[G]] {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<1x3x3x3x3x4xf32> into tensor<9x36xf32>
-// CHECK: %[[B:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1, 2], [3]] : tensor<3x3x4x8xf32> into tensor<36x8xf32>
+// CHECK: %[[B:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1, 2], [3]] : tensor<3x3x4x1024xf32> into tensor<36x1024xf32>
 // CHECK: %[[F:.+]] = linalg.fill
-// CHECK: %[[M:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<9x36xf32>, tensor<36x8xf32>) outs(%[[F]] : tensor<9x8xf32>)
-// CHECK: tensor.expand_shape %[[M]] {{\[}}[0, 1, 2], [3]] output_shape [1, 3, 3, 8] : tensor<9x8xf32> into tensor<1x3x3x8xf32>
-func.func @conv2d_im2col(%x: tensor<1x9x9x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x3x3x8xf32> {
-  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, dilation = array<i64: 2, 2>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x9x9x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x3x3x8xf32>
-  return %y : tensor<1x3x3x8xf32>
+// CHECK: %[[M:.+]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<9x36xf32>, tensor<36x1024xf32>) outs(%[[F]] : tensor<9x1024xf32>)
+// CHECK: tensor.expand_shape %[[M]] {{\[}}[0, 1, 2], [3]] output_shape [1, 3, 3, 1024] : tensor<9x1024xf32> into tensor<1x3x3x1024xf32>
+func.func @conv2d_im2col(%x: tensor<1x9x9x4xf32>, %w: tensor<3x3x4x1024xf32>) -> tensor<1x3x3x1024xf32> {
+  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, dilation = array<i64: 2, 2>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x9x9x4xf32>, tensor<3x3x4x1024xf32>) -> tensor<1x3x3x1024xf32>
+  return %y : tensor<1x3x3x1024xf32>
 }
 
 // With 16 channels or more, one strided slice per kernel tap (offsets
@@ -162,8 +163,19 @@ func.func @conv2d_im2col(%x: tensor<1x9x9x4xf32>, %w: tensor<3x3x4x8xf32>) -> te
 // CHECK: tensor.extract_slice %{{.+}}[0, 0, 2, 0] [1, 3, 3, 16] [1, 2, 2, 1]
 // CHECK: tensor.extract_slice %{{.+}}[0, 4, 4, 0] [1, 3, 3, 16] [1, 2, 2, 1]
 // CHECK: tensor.concat dim(3) {{.+}} -> tensor<1x3x3x144xf32>
-// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<9x144xf32>, tensor<144x8xf32>) outs(%{{.+}} : tensor<9x8xf32>)
-func.func @conv2d_im2col_sliced(%x: tensor<1x9x9x16xf32>, %w: tensor<3x3x16x8xf32>) -> tensor<1x3x3x8xf32> {
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<9x144xf32>, tensor<144x256xf32>) outs(%{{.+}} : tensor<9x256xf32>)
+func.func @conv2d_im2col_sliced(%x: tensor<1x9x9x16xf32>, %w: tensor<3x3x16x256xf32>) -> tensor<1x3x3x256xf32> {
+  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, dilation = array<i64: 2, 2>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x9x9x16xf32>, tensor<3x3x16x256xf32>) -> tensor<1x3x3x256xf32>
+  return %y : tensor<1x3x3x256xf32>
+}
+
+// A kernel of at most 128 KB (here 3x3x16x8 floats, 4.5 KB) takes the
+// direct convolution on small maps too: im2col's copies and packing cost
+// more than they save.
+// CHECK-LABEL: func.func @conv2d_small_kernel_direct
+// CHECK-NOT: linalg.matmul
+// CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%{{.+}}, %{{.+}} : tensor<1x9x9x16xf32>, tensor<3x3x16x8xf32>)
+func.func @conv2d_small_kernel_direct(%x: tensor<1x9x9x16xf32>, %w: tensor<3x3x16x8xf32>) -> tensor<1x3x3x8xf32> {
   %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, dilation = array<i64: 2, 2>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x9x9x16xf32>, tensor<3x3x16x8xf32>) -> tensor<1x3x3x8xf32>
   return %y : tensor<1x3x3x8xf32>
 }

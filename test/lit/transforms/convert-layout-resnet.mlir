@@ -34,10 +34,11 @@
 // IREE-NOT: linalg.transpose
 // IREE-NOT: conv_2d_nchw
 // IREE-NOT: pooling_nchw
-// (feature maps of <= 256 pixels: the convolutions become im2col + matmul)
-// IREE: linalg.matmul
+// (kernels of at most 128 KB: direct NHWC convolutions; the dense a matmul)
+// IREE: linalg.conv_2d_nhwc_hwcf
 // IREE: linalg.pooling_nhwc_max
-// IREE: linalg.matmul
+// IREE: linalg.conv_2d_nhwc_hwcf
+// IREE: linalg.conv_2d_nhwc_hwcf
 // IREE: linalg.matmul
 // IREE: math.exp
 // IREE: arith.divf

@@ -187,19 +187,34 @@ case("nn.conv2d(NHWC,HWIO)", [x, w],
      relay.nn.conv2d(x, w, strides=(2, 2), padding=(1, 1), data_layout="NHWC", kernel_layout="HWIO"),
      [[rand(1, 8, 8, 3), rand(3, 3, 3, 5)]],
      lambda x, w: ref.conv2d(x, w, strides=(2, 2), padding=(1, 1), data_layout="NHWC", kernel_layout="HWIO"))
-# Static NHWC/HWIO convolutions with <= 256 output pixels lower as im2col +
-# matmul; these two cover strides, dilation, asymmetric padding, a strided
-# 1x1 kernel and batch 2 on that path, and one just above the threshold
+# Static NHWC/HWIO convolutions with <= 256 output pixels and a kernel over
+# 128 KB lower as im2col + matmul; these two cover strides, dilation,
+# asymmetric padding, a strided 1x1 kernel and batch 2 on that path (the
+# first with few input channels: one window-gathering copy; the second with
+# 64: a strided slice per tap), and one just above the pixel threshold
 # (17x16 = 272 pixels) on the direct linalg.conv_2d_nhwc_hwcf path.
-x, w = v("x", (2, 9, 8, 6)), v("w", (3, 2, 6, 7))
+x, w = v("x", (2, 9, 8, 6)), v("w", (3, 2, 6, 1400))
 case("nn.conv2d(NHWC,im2col,dilation,pad4,batch2)", [x, w],
+     relay.nn.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
+                     data_layout="NHWC", kernel_layout="HWIO"),
+     [[rand(2, 9, 8, 6), rand(3, 2, 6, 1400)]],
+     lambda x, w: ref.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
+                             data_layout="NHWC", kernel_layout="HWIO"))
+x, w = v("x", (1, 11, 11, 64)), v("w", (1, 1, 64, 520))
+case("nn.conv2d(NHWC,im2col,1x1 stride 2)", [x, w],
+     relay.nn.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"),
+     [[rand(1, 11, 11, 64), rand(1, 1, 64, 520)]],
+     lambda x, w: ref.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"))
+# The same geometries with kernels of at most 128 KB: the direct convolution.
+x, w = v("x", (2, 9, 8, 6)), v("w", (3, 2, 6, 7))
+case("nn.conv2d(NHWC,small kernel,dilation,pad4,batch2)", [x, w],
      relay.nn.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
                      data_layout="NHWC", kernel_layout="HWIO"),
      [[rand(2, 9, 8, 6), rand(3, 2, 6, 7)]],
      lambda x, w: ref.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
                              data_layout="NHWC", kernel_layout="HWIO"))
 x, w = v("x", (1, 11, 11, 8)), v("w", (1, 1, 8, 16))
-case("nn.conv2d(NHWC,im2col,1x1 stride 2)", [x, w],
+case("nn.conv2d(NHWC,small kernel,1x1 stride 2)", [x, w],
      relay.nn.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"),
      [[rand(1, 11, 11, 8), rand(1, 1, 8, 16)]],
      lambda x, w: ref.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"))

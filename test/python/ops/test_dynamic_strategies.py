@@ -182,17 +182,19 @@ def test_conv_unit_kernel_row_run_time_tiles():
 
 
 # a run-time batch alone: the direct convolution above 256 pixels an image (IREE's is as
-# fast as at a static size), im2col below
-@pytest.mark.parametrize("hw,direct", [((40, 36), True), ((8, 8), False)])
-def test_conv_run_time_batch(hw, direct):
+# fast as at a static size) or with a kernel of at most 128 KB, im2col otherwise
+@pytest.mark.parametrize("hw,channels,direct", [((40, 36), (3, 6), True), ((8, 8), (32, 128), False),
+                                                ((8, 8), (3, 6), True)])
+def test_conv_run_time_batch(hw, channels, direct):
     import torch
-    w = R.standard_normal((6, 3, 3, 3)).astype("float32")
-    x = relay.var("x", shape=(ANY, 3) + hw)
+    cin, cout = channels
+    w = R.standard_normal((cout, cin, 3, 3)).astype("float32")
+    x = relay.var("x", shape=(ANY, cin) + hw)
     fn = relay.Function([x], relay.nn.conv2d(x, relay.const(w), padding=(1, 1)))
     assert ("linalg.conv_2d" in _lowered(fn)) == direct
     exe = _compile(fn)
     for n in (1, 3):
-        xi = R.standard_normal((n, 3) + hw).astype("float32")
+        xi = R.standard_normal((n, cin) + hw).astype("float32")
         want = torch.nn.functional.conv2d(torch.from_numpy(xi), torch.from_numpy(w),
                                           padding=1).numpy()
         np.testing.assert_allclose(np.asarray(exe(xi)), want, rtol=1e-5, atol=1e-4)
