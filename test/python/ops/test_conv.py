@@ -193,31 +193,20 @@ case("nn.conv2d(NHWC,HWIO)", [x, w],
 # first with few input channels: one window-gathering copy; the second with
 # 64: a strided slice per tap), and one just above the pixel threshold
 # (17x16 = 272 pixels) on the direct linalg.conv_2d_nhwc_hwcf path.
-x, w = v("x", (2, 9, 8, 6)), v("w", (3, 2, 6, 1400))
-case("nn.conv2d(NHWC,im2col,dilation,pad4,batch2)", [x, w],
-     relay.nn.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
-                     data_layout="NHWC", kernel_layout="HWIO"),
-     [[rand(2, 9, 8, 6), rand(3, 2, 6, 1400)]],
-     lambda x, w: ref.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
-                             data_layout="NHWC", kernel_layout="HWIO"))
-x, w = v("x", (1, 11, 11, 64)), v("w", (1, 1, 64, 520))
-case("nn.conv2d(NHWC,im2col,1x1 stride 2)", [x, w],
-     relay.nn.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"),
-     [[rand(1, 11, 11, 64), rand(1, 1, 64, 520)]],
-     lambda x, w: ref.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"))
-# The same geometries with kernels of at most 128 KB: the direct convolution.
-x, w = v("x", (2, 9, 8, 6)), v("w", (3, 2, 6, 7))
-case("nn.conv2d(NHWC,small kernel,dilation,pad4,batch2)", [x, w],
-     relay.nn.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
-                     data_layout="NHWC", kernel_layout="HWIO"),
-     [[rand(2, 9, 8, 6), rand(3, 2, 6, 7)]],
-     lambda x, w: ref.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
-                             data_layout="NHWC", kernel_layout="HWIO"))
-x, w = v("x", (1, 11, 11, 8)), v("w", (1, 1, 8, 16))
-case("nn.conv2d(NHWC,small kernel,1x1 stride 2)", [x, w],
-     relay.nn.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"),
-     [[rand(1, 11, 11, 8), rand(1, 1, 8, 16)]],
-     lambda x, w: ref.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"))
+# The same geometries with kernels of at most 128 KB take the direct convolution.
+for label, c, f, c1, f1 in (("im2col", 6, 1400, 64, 520), ("small kernel", 6, 7, 8, 16)):
+    x, w = v("x", (2, 9, 8, c)), v("w", (3, 2, c, f))
+    case(f"nn.conv2d(NHWC,{label},dilation,pad4,batch2)", [x, w],
+         relay.nn.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
+                         data_layout="NHWC", kernel_layout="HWIO"),
+         [[rand(2, 9, 8, c), rand(3, 2, c, f)]],
+         lambda x, w: ref.conv2d(x, w, strides=(1, 2), padding=(0, 1, 2, 1), dilation=(2, 1),
+                                 data_layout="NHWC", kernel_layout="HWIO"))
+    x, w = v("x", (1, 11, 11, c1)), v("w", (1, 1, c1, f1))
+    case(f"nn.conv2d(NHWC,{label},1x1 stride 2)", [x, w],
+         relay.nn.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"),
+         [[rand(1, 11, 11, c1), rand(1, 1, c1, f1)]],
+         lambda x, w: ref.conv2d(x, w, strides=(2, 2), data_layout="NHWC", kernel_layout="HWIO"))
 
 
 def np_conv2d_nhwc_int(x, w, strides, pad, dilation):
