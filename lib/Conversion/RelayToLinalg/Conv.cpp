@@ -28,6 +28,10 @@
 //   Conv2DGrouped        any groups: conv_2d_ngchw_gfchw / nhwgc_gfhwc
 // nn.conv1d / nn.conv3d: ConvND.cpp; nn.conv2d_transpose: ConvTranspose.cpp.
 //
+// A convolution may ask for "winograd", "im2col" or "direct" with the
+// discardable attribute `relay.conv_strategy` (kStrategyAttr): the other
+// strategies decline it and the asked one skips its cost checks.
+//
 // Padding is an explicit tensor.pad and every input is cropped to the rows
 // its windows read (Window.h).
 //
@@ -178,17 +182,38 @@ Conv2DOperands buildConv2DOperands(Conv2DOp op, Conv2DOp::Adaptor adaptor,
   return c;
 }
 
+/// The discardable attribute by which a convolution asks for a strategy
+/// ("winograd", "im2col" or "direct"), whatever the cost rules below would
+/// choose: how bench/strategies.py measures each strategy on a shape. A
+/// strategy that cannot compute the convolution is a located error.
+constexpr StringLiteral kStrategyAttr = "relay.conv_strategy";
+
+/// The strategy `op` asks for, or "".
+StringRef requestedStrategy(Conv2DOp op) {
+  if (auto s = op->getAttrOfType<StringAttr>(kStrategyAttr))
+    return s.getValue();
+  return "";
+}
+
 /// Base of the conv2d strategies: reads the layout (rejecting others) and
 /// leaves the strategy-specific checks and IR to `checkApplies`/`lower`.
 struct Conv2DStrategy : OpConversionPattern<Conv2DOp> {
   using OpConversionPattern::OpConversionPattern;
 
   /// Why this strategy does not apply to `op` (in `layout`), or success.
+  /// Checks of cost (sizes from which another strategy is faster) are
+  /// skipped when `op` asks for this strategy (`requested`).
   virtual LogicalResult
   checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &layout,
                ConversionPatternRewriter &rewriter) const = 0;
   virtual Value lower(Conv2DOp op, const Conv2DOperands &c,
                       ConversionPatternRewriter &rewriter) const = 0;
+  /// The name by which a convolution asks for this strategy
+  /// (kStrategyAttr), or "" if none can.
+  virtual StringRef name() const { return ""; }
+  bool requested(Conv2DOp op) const {
+    return !name().empty() && requestedStrategy(op) == name();
+  }
 
   LogicalResult
   matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
@@ -196,6 +221,8 @@ struct Conv2DStrategy : OpConversionPattern<Conv2DOp> {
     std::optional<Conv2DLayout> layout = getConv2DLayout(op);
     if (!layout)
       return rewriter.notifyMatchFailure(op, "layouts not lowered");
+    if (!requestedStrategy(op).empty() && !requested(op))
+      return rewriter.notifyMatchFailure(op, "another strategy is asked for");
     if (failed(checkApplies(op, adaptor, *layout, rewriter)))
       return failure();
     Conv2DOperands c = buildConv2DOperands(op, adaptor, *layout, rewriter);
@@ -454,6 +481,8 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
     // (bench/QUANT.md).
     if (isa<IntegerType>(resultType.getElementType()))
       return success();
+    if (requested(op))
+      return success();
     // a run-time batch: IREE's direct convolution is as fast as at a static
     // size (only the spatial dims need to be static), so the choice is made
     // on one image's pixels
@@ -473,6 +502,7 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
     return success();
   }
 
+  StringRef name() const override { return "im2col"; }
   Value lower(Conv2DOp op, const Conv2DOperands &c,
               ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
@@ -573,8 +603,8 @@ struct Conv2DWinograd : Conv2DStrategy {
     if (!matchPattern(adaptor.getWeight(), m_Constant(&weight)))
       return rewriter.notifyMatchFailure(
           op, "weight not a constant (its transform is folded)");
-    if (weightType.getDimSize(2) < kWinogradMinChannels ||
-        weightType.getDimSize(3) < kWinogradMinChannels)
+    if (!requested(op) && (weightType.getDimSize(2) < kWinogradMinChannels ||
+                           weightType.getDimSize(3) < kWinogradMinChannels))
       return rewriter.notifyMatchFailure(op, "fewer channels than "
                                              "kWinogradMinChannels");
     if (isInteger(op, resultType) && !integerWinogradFits(weight))
@@ -592,6 +622,7 @@ struct Conv2DWinograd : Conv2DStrategy {
     return winogradConv2D(b, op.getLoc(), c.padded, weight, c.resultType,
                           c.outSizes, tile(c.resultType, c.weightType));
   }
+  StringRef name() const override { return "winograd"; }
   static bool isInteger(Conv2DOp op, RankedTensorType result) {
     return result.getElementType().isInteger(32) &&
            cast<ShapedType>(op.getData().getType())
@@ -730,6 +761,7 @@ struct Conv2DNhwcHwcf : Conv2DStrategy {
       return rewriter.notifyMatchFailure(op, "needs NHWC data");
     return success();
   }
+  StringRef name() const override { return "direct"; }
   Value lower(Conv2DOp op, const Conv2DOperands &c,
               ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
@@ -755,6 +787,7 @@ struct Conv2DNchwFchw : Conv2DStrategy {
       return rewriter.notifyMatchFailure(op, "needs NCHW data");
     return success();
   }
+  StringRef name() const override { return "direct"; }
   Value lower(Conv2DOp op, const Conv2DOperands &c,
               ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
@@ -793,6 +826,7 @@ template <bool multiplier> struct Conv2DDepthwise : Conv2DStrategy {
     return success();
   }
 
+  StringRef name() const override { return "direct"; }
   Value lower(Conv2DOp op, const Conv2DOperands &c,
               ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
@@ -852,6 +886,7 @@ struct Conv2DGrouped : Conv2DStrategy {
     return success();
   }
 
+  StringRef name() const override { return "direct"; }
   Value lower(Conv2DOp op, const Conv2DOperands &c,
               ConversionPatternRewriter &b) const override {
     Location loc = op.getLoc();
@@ -928,6 +963,14 @@ struct Conv2DGrouped : Conv2DStrategy {
 };
 
 std::string conv2DUnsupported(Conv2DOp op) {
+  StringRef asked = requestedStrategy(op);
+  if (!asked.empty())
+    return ("nn.conv2d asks for " + kStrategyAttr + " \"" + asked +
+            "\", which does not compute it (winograd: NHWC/HWIO 3x3 at "
+            "stride 1 without dilation, a constant float32 or int8 kernel, "
+            "static sizes; im2col: NHWC/HWIO, groups 1, a static kernel and "
+            "image size; direct: NCHW/OIHW or NHWC/HWIO)")
+        .str();
   return ("nn.conv2d with layouts " + op.getDataLayout() + "/" +
           op.getKernelLayout() +
           " (NCHW or NHWC data with a kernel layout of O, I, H, W are)")
@@ -938,11 +981,14 @@ std::string conv2DUnsupported(Conv2DOp op) {
 /// other attribute kept: what the relay-level weight rewrites below build.
 Value withWeight(OpBuilder &b, Conv2DOp op, Value weight,
                  StringAttr kernelLayout) {
-  return Conv2DOp::create(
+  auto conv = Conv2DOp::create(
       b, op.getLoc(), op.getData(), weight, op.getStridesAttr(),
       op.getPaddingAttr(), op.getDilationAttr(), op.getGroupsAttr(),
       op.getChannelsAttr(), op.getKernelSizeAttr(), op.getDataLayoutAttr(),
       kernelLayout, op.getOutLayoutAttr(), op.getOutDtypeAttr());
+  if (Attribute asked = op->getAttr(kStrategyAttr))
+    conv->setAttr(kStrategyAttr, asked);
+  return conv;
 }
 
 /// Relay's depthwise weight convention (inferConv): with groups = input
