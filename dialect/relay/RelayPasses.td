@@ -659,6 +659,42 @@ def RelayCheckNoRecursion : Pass<"relay-check-no-recursion", "::mlir::ModuleOp">
   }];
 }
 
+def RelayVnniMatmul : Pass<"relay-vnni-matmul", "::mlir::ModuleOp"> {
+  let summary = "Computes 8-bit matmuls with a constant right operand by an "
+                "AVX-512 VNNI kernel of our own (an IREE custom dispatch)";
+  let description = [{
+    Runs on the output of `convert-relay-to-linalg` (`relay-to-iree-input`
+    adds it with `cpu-kernels=avx512vnni`, which `relay_mlir.compile` sets
+    for llvm-cpu when the host CPU has AVX-512 VNNI). A `linalg.matmul` of
+    i8 x i8 -> i32 (signed) with static sizes, maps `(m, k) x (k, n)` or
+    `(m, k) x (n, k)`, whose right operand is computed from constants
+    alone, becomes a `flow.dispatch` of an IREE `stream.executable` whose
+    body is an MLIR GEMM over `vpdpbusd` (u8 x s8 in groups of four, which
+    IREE 3.13's own kernels do not use):
+
+    ```mlir
+    %c = linalg.matmul ins(%a, %w : tensor<252x512xi8>, tensor<512x256xi8>)
+           outs(%zero : tensor<252x256xi32>) -> tensor<252x256xi32>
+    // becomes
+    %u = linalg.generic {...} ins(%a) { arith.xori %x, 0x80 }  // a + 128 as u8
+    %p = ... pad, expand_shape, transpose, collapse_shape of %w   // [panels][k/4][16][4]
+    %r = "flow.dispatch"(%u_flat, %p) <{entry_points = [@relay_vnni_gemm_252x256x512::@gemm], ...}>
+    %c = linalg.generic {...} ins(%r, %minus128_colsum) { arith.addi }
+    ```
+
+    One executable per shape (`@relay_vnni_gemm_MxNxK`, at the module's
+    start); the constant packing and column sums fold in iree-compile. The
+    context must allow unregistered dialects (the IREE ops are built in
+    generic form). Other matmuls are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::func::FuncDialect",
+  ];
+}
+
 def RelaySimplifyInference
     : Pass<"relay-simplify-inference", "::mlir::ModuleOp"> {
   let summary = "Expands the normalisations into elementary ops for inference "

@@ -12,6 +12,9 @@
 using namespace mlir;
 
 namespace {
+/// Which of our own CPU kernels relay-to-iree-input may emit.
+enum class CpuKernels { None, Avx512Vnni };
+
 struct IREEInputOptions : public PassPipelineOptions<IREEInputOptions> {
   Option<bool> inferType{
       *this, "infer-type",
@@ -24,6 +27,15 @@ struct IREEInputOptions : public PassPipelineOptions<IREEInputOptions> {
       llvm::cl::desc("run relay-convert-layout (convolutions in "
                      "`desired-layout`, transposes sunk and cancelled)"),
       llvm::cl::init(true)};
+  Option<CpuKernels> cpuKernels{
+      *this, "cpu-kernels",
+      llvm::cl::desc("our own CPU kernels the target may run"),
+      llvm::cl::init(CpuKernels::None),
+      llvm::cl::values(
+          clEnumValN(CpuKernels::None, "none", "IREE's kernels only"),
+          clEnumValN(CpuKernels::Avx512Vnni, "avx512vnni",
+                     "relay-vnni-matmul: 8-bit matmuls with a constant right "
+                     "operand on AVX-512 VNNI"))};
   Option<std::string> desiredLayout{
       *this, "desired-layout",
       llvm::cl::desc("data layout of nn.conv2d for relay-convert-layout "
@@ -189,6 +201,8 @@ void mlir::relay::registerRelayPipelines() {
         // iree-compile loses tensors passed together into a join block.
         pm.addPass(createRelayBoxJoinTensors());
         pm.addNestedPass<func::FuncOp>(createRelayHoistRuntimeChecks());
+        if (options.cpuKernels == CpuKernels::Avx512Vnni)
+          pm.addPass(createRelayVnniMatmul());
         // iree-compile never returns on recursive programs.
         pm.addPass(createRelayCheckNoRecursion());
       });

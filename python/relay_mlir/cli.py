@@ -37,7 +37,7 @@ from typing import Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tu
 
 import numpy as np
 
-from . import cli_transform, compiler, transform
+from . import cli_transform, compiler, cpu_kernels, transform
 from .compiler import TARGETS, Target, compile as compile_program, get_target
 from .errors import CompileError
 from .runtime import Executable
@@ -244,13 +244,14 @@ def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
     prog = progress or Progress(enabled=False)
     t0 = time.perf_counter()
     parameters = not inline_weights
+    kernels = cpu_kernels.for_target(target.name, extra_args)
     if _is_relay_text(path):
         if shapes:
             raise CLIError("--shape applies to .onnx models only")
         with prog.stage("parse"):
             mod = _load_relay_text(path)
         with prog.stage("infer+lower"):
-            low = compiler._lower_source(mod, source_name=path, parameters=parameters)
+            low = compiler._lower_source(mod, source_name=path, parameters=parameters, kernels=kernels)
     elif _is_onnx(path):
         from .frontend import from_onnx
 
@@ -259,13 +260,14 @@ def compile_file(path: str, target: Target, extra_args: Sequence[str] = (),
         with prog.stage("infer"):
             em = mod.to_mlir(infer=True)
         with prog.stage("lower"):
-            low = compiler.lower_parsed_module(em.ctx, em.operation, typed=True, parameters=parameters)
+            low = compiler.lower_parsed_module(em.ctx, em.operation, typed=True, parameters=parameters,
+                                               kernels=kernels)
     else:
         if shapes:
             raise CLIError("--shape applies to .onnx models only")
         _read_text(path)  # a readable file, or a clean error
         with prog.stage("infer+lower"):
-            low = compiler._lower_source(Path(path), parameters=parameters)
+            low = compiler._lower_source(Path(path), parameters=parameters, kernels=kernels)
     t1 = time.perf_counter()
     with prog.stage("iree-compile"):
         out = compiler._iree_compile(low, target, extra_args)

@@ -37,12 +37,12 @@ from .emit import (check_entry_tensors, check_known_ops, check_tensor_sizes, loc
                    parse_module)
 from .errors import CompileError, Diagnostic, diagnostics_from_text
 from .expr import Function
-from .lowering_request import PIPELINE, lowering_pipeline, main_layout  # noqa: F401  (compiler's API)
+from .lowering_request import PIPELINE, lowering_pipeline, main_layout, with_cpu_kernels  # noqa: F401  (compiler's API)
 from .module import IRModule
 
 _log = logging.getLogger("relay_mlir")
 from .runtime import AUTO_DRIVER, Executable
-from . import weight_parameters
+from . import cpu_kernels, weight_parameters
 from .targets import (_DATA_TILING, _GLOBAL_DATA_TILING, _GPU_LOOPS, _KEEP_F64, _RUN_TIME_ROWS,  # noqa: F401
                       TARGETS, Target, get_target)
 
@@ -102,10 +102,12 @@ def _lower(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
 
 def _lower_source(source: Source, params: Optional[Mapping[str, np.ndarray]] = None,
                   source_name: Optional[str] = None, isolate: Optional[bool] = None,
-                  opt_level: Optional[int] = None, parameters: bool = False) -> Lowered:
+                  opt_level: Optional[int] = None, parameters: bool = False,
+                  kernels: str = "none") -> Lowered:
     """``source`` lowered (see ``lower_to_iree_input``) after Relay's optimizer at ``opt_level``
     (``optimizer.context_for``: None is the current PassContext's, or 3 outside any); with
-    ``parameters``, its large constants moved to a parameter archive (``weight_parameters``).
+    ``parameters``, its large constants moved to a parameter archive (``weight_parameters``);
+    with our own CPU ``kernels`` (``cpu_kernels.for_target``) where they apply.
 
     An ``IRModule`` is emitted and typed here (its typing rules run as it is
     built) and crosses to the worker as bytecode; MLIR text from a user (or
@@ -128,7 +130,7 @@ def _lower_source(source: Source, params: Optional[Mapping[str, np.ndarray]] = N
         em = source.to_mlir(params=params, infer=True)  # types inferred (and checked) here
         layout, _ = main_layout(em.ctx, em.operation, inferred=True)
         return lower_parsed_module(em.ctx, em.operation, isolate, passes, typed=True, layout=layout,
-                                   parameters=parameters)
+                                   parameters=parameters, kernels=kernels)
     if params:
         raise ValueError("params can only be bound when compiling an IRModule")
     req = {"source_name": source_name or "<input>", "checks": True}
@@ -139,7 +141,7 @@ def _lower_source(source: Source, params: Optional[Mapping[str, np.ndarray]] = N
         req.update(input=path, source_name=path)
     else:
         req["text"] = source
-    return _lower_request(req, passes, isolate, parameters=parameters)
+    return _lower_request(req, passes, isolate, parameters=parameters, kernels=kernels)
 
 
 def lower_parsed(ctx, op, isolate: Optional[bool] = None, passes: Sequence[str] = ()):
@@ -152,7 +154,7 @@ def lower_parsed(ctx, op, isolate: Optional[bool] = None, passes: Sequence[str] 
 
 def lower_parsed_module(ctx, op, isolate: Optional[bool] = None, passes: Sequence[str] = (),
                         typed: bool = False, layout: Optional[ResultLayout] = None,
-                        parameters: bool = False) -> Lowered:
+                        parameters: bool = False, kernels: str = "none") -> Lowered:
     """Lowers a parsed (or emitted) relay module, ``typed`` if its types are inferred already.
 
     The public functions' result dtypes are recorded first (in their
@@ -169,24 +171,27 @@ def lower_parsed_module(ctx, op, isolate: Optional[bool] = None, passes: Sequenc
     check_tensor_sizes(ctx, op)
     req = {"typed": typed, "source_name": "<input>"}
     if not _isolate(isolate):
-        return _lower_request(req, passes, isolate, (ctx, op), layout, parameters=parameters)
+        return _lower_request(req, passes, isolate, (ctx, op), layout, parameters=parameters,
+                              kernels=kernels)
     with ctx:
         work = tempfile.TemporaryDirectory(prefix="relay-mlir-")
         req.update(input=os.path.join(work.name, "input.mlirbc"), bytecode=True)
         with open(req["input"], "wb") as f:
             op.write_bytecode(f)
-    return _lower_request(req, passes, isolate, (ctx, op), layout, work, parameters)
+    return _lower_request(req, passes, isolate, (ctx, op), layout, work, parameters, kernels)
 
 
 def _lower_request(req: dict, passes: Sequence[str], isolate: Optional[bool], parsed=None,
-                   layout: Optional[ResultLayout] = None, work=None, parameters: bool = False) -> Lowered:
+                   layout: Optional[ResultLayout] = None, work=None, parameters: bool = False,
+                   kernels: str = "none") -> Lowered:
     """Runs the lowering request ``req`` (``_worker.lower_module``) in the worker, or on the
     caller's ``parsed`` ``(ctx, op)`` in this process if isolation is off; the lowered text
     goes to a file in ``work`` (a new temporary directory if None), and with ``parameters``
     its large constants to the archive ``weights.irpa`` beside it."""
 
     work = work or tempfile.TemporaryDirectory(prefix="relay-mlir-")
-    req.update(lowering=PIPELINE, passes=list(passes), what="lowering to IREE input", annotate=True,
+    req.update(lowering=with_cpu_kernels(PIPELINE, kernels), passes=list(passes),
+               what="lowering to IREE input", annotate=True,
                facts=True, output=os.path.join(work.name, "iree_input.mlir"))
     if parameters:
         req.update(parameters=os.path.join(work.name, "weights.irpa"),
@@ -455,7 +460,7 @@ def compile(source: Source, target: Union[str, Target] = "llvm-cpu",  # noqa: A0
     tgt = get_target(target)
     t0 = time.perf_counter()
     low = _lower_source(source, params=params, source_name=source_name, opt_level=opt_level,
-                        parameters=True)
+                        parameters=True, kernels=cpu_kernels.for_target(tgt.name, extra_args))
     low = attach_external_code(source, low, tgt.name)  # BYOC codegens (docs/byoc.md)
     t1 = time.perf_counter()
     out = _iree_compile(low, tgt, extra_args)

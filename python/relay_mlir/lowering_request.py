@@ -14,10 +14,30 @@ from .adt_value import ResultLayout, adt_defs_from_mlir
 from .emit import run_passes
 from .ty import IncompleteType, RefType, TupleType, Type, TypeCall, from_mlir
 
-__all__ = ["PIPELINE", "lowering_pipeline", "main_layout"]
+__all__ = ["PIPELINE", "lowering_pipeline", "main_layout", "with_cpu_kernels"]
 
 # what compile() lowers with (tests may swap compiler.PIPELINE for another pipeline)
 PIPELINE = "builtin.module(relay-to-iree-input)"
+
+
+def with_cpu_kernels(lowering: str, kernels: str) -> str:
+    """``lowering`` with relay-to-iree-input's ``cpu-kernels`` option set to ``kernels``
+    (``cpu_kernels.for_target``); a pipeline without relay-to-iree-input is returned as is.
+
+    >>> with_cpu_kernels(PIPELINE, "avx512vnni")
+    'builtin.module(relay-to-iree-input{cpu-kernels=avx512vnni})'
+    >>> with_cpu_kernels("builtin.module(relay-to-iree-input{convert-layout=false})", "none")
+    'builtin.module(relay-to-iree-input{convert-layout=false})'
+    """
+    name = "relay-to-iree-input"
+    at = lowering.find(name)
+    if kernels == "none" or at < 0:
+        return lowering
+    end = at + len(name)
+    if lowering[end:end + 1] == "{":
+        close = lowering.index("}", end)
+        return f"{lowering[:close]} cpu-kernels={kernels}{lowering[close:]}"
+    return f"{lowering[:end]}{{cpu-kernels={kernels}}}{lowering[end:]}"
 
 
 def lowering_pipeline(lowering: str, passes: Sequence[str], typed: bool) -> str:

@@ -1,0 +1,278 @@
+//===- VnniMatmul.cpp - relay-vnni-matmul ---------------------------------===//
+//
+// Quantized models contract 8-bit operands into i32 (nn.dense, the patch
+// matmuls of nn.conv2d: `linalg.matmul` of i8 x i8 -> i32). IREE 3.13 has
+// no u8 x s8 kernel for AVX-512 VNNI's `vpdpbusd` (its s8 x s8 ukernel
+// multiplies pairs of i16 with `vpdpwssd`, half the rate), so on a CPU with
+// VNNI such a matmul whose right operand is a compile-time constant is
+// computed by our own kernel (VnniGemmKernel.cpp), dispatched with
+// `flow.dispatch`:
+//
+//   C = A·B = (A + 128)·B - 128·Σ_k B        (A signed i8, A + 128 as u8)
+//
+// A + 128 is `A xor 0x80` (an elementwise op IREE fuses into A's
+// producer); B is packed into 16-column panels of 4-row groups (a pad, a
+// reshape and a transpose of the constant, which IREE folds at compile
+// time, or runs once at load for a parameter); 128·Σ_k B is a constant row
+// added to the result (with the matmul's init when it is not zero).
+//
+//===----------------------------------------------------------------------===//
+#include "../Conversion/RelayToLinalg/IREEOps.h"
+#include "VnniGemmKernel.h"
+#include "relay/RelayPasses.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::relay {
+#define GEN_PASS_DEF_RELAYVNNIMATMUL
+#include "relay/RelayPasses.h.inc"
+} // namespace mlir::relay
+
+using namespace mlir;
+using namespace mlir::relay;
+
+namespace {
+
+/// Whether `v` is computed from constants alone (IREE evaluates it at
+/// compile time): a constant, or a side-effect free op of such values.
+bool isConstantExpr(Value v, unsigned depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 16)
+    return false;
+  if (matchPattern(v, m_Constant()))
+    return true;
+  if (!isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isConstantExpr(operand, depth + 1);
+  });
+}
+
+/// The pieces of a matmul the kernel can take: A [M, K] and B (constant)
+/// i8, C [M, N] i32, static, signed; B read as [K, N] or (`transposedB`)
+/// [N, K].
+struct Candidate {
+  linalg::MatmulOp op;
+  Value a, b, init;
+  bool transposedB;
+  vnni::GemmShape shape;
+};
+
+std::optional<Candidate> candidateOf(linalg::MatmulOp op) {
+  if (!op.hasPureTensorSemantics() ||
+      op.getCast() != linalg::TypeFn::cast_signed)
+    return std::nullopt;
+  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
+  Value init = op.getDpsInits()[0];
+  auto aType = dyn_cast<RankedTensorType>(a.getType());
+  auto bType = dyn_cast<RankedTensorType>(b.getType());
+  auto cType = dyn_cast<RankedTensorType>(init.getType());
+  if (!aType || !bType || !cType || !aType.hasStaticShape() ||
+      !bType.hasStaticShape() || !cType.hasStaticShape() ||
+      !aType.getElementType().isInteger(8) ||
+      !bType.getElementType().isInteger(8) ||
+      !cType.getElementType().isInteger(32))
+    return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto map = [&](ArrayRef<AffineExpr> e) {
+    return AffineMap::get(3, 0, e, ctx);
+  };
+  if (maps[0] != map({m, k}) || maps[2] != map({m, n}))
+    return std::nullopt;
+  bool transposedB = maps[1] == map({n, k});
+  if (!transposedB && maps[1] != map({k, n}))
+    return std::nullopt;
+  if (!isConstantExpr(b))
+    return std::nullopt;
+  vnni::GemmShape shape{aType.getDimSize(0), cType.getDimSize(1),
+                        aType.getDimSize(1)};
+  if (shape.m == 0 || shape.n == 0 || shape.k == 0)
+    return std::nullopt;
+  return Candidate{op, a, b, init, transposedB, shape};
+}
+
+Value constantTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                     Attribute value) {
+  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
+}
+
+/// An elementwise linalg.generic over `inputs` (all of `type`'s shape, or
+/// broadcast by `maps`) into a new tensor of `type`.
+Value elementwise(OpBuilder &b, Location loc, RankedTensorType type,
+                  ValueRange inputs, ArrayRef<AffineMap> inputMaps,
+                  function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, type, inputs, init, maps, iters,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, body(nb, l, args));
+             })
+      .getResult(0);
+}
+
+/// B [K, N] packed for the kernel: [panels][groups][16 columns][4 rows] as
+/// bytes, zero beyond K and N.
+Value packWeight(OpBuilder &b, Location loc, Value bKN,
+                 const vnni::GemmShape &s) {
+  Type i8 = b.getI8Type();
+  int64_t rows = s.groups() * vnni::kGroupK,
+          cols = s.panels() * vnni::kPanelColumns;
+  auto paddedType = RankedTensorType::get({rows, cols}, i8);
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
+  Value padded = tensor::PadOp::create(
+      b, loc, paddedType, bKN,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(rows - s.k),
+                             b.getIndexAttr(cols - s.n)},
+      zero);
+  auto grouped = RankedTensorType::get(
+      {s.groups(), vnni::kGroupK, s.panels(), vnni::kPanelColumns}, i8);
+  Value split = tensor::ExpandShapeOp::create(
+      b, loc, grouped, padded, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+  Value empty = tensor::EmptyOp::create(
+      b, loc,
+      ArrayRef<int64_t>{s.panels(), s.groups(), vnni::kPanelColumns,
+                        vnni::kGroupK},
+      i8);
+  Value panels = linalg::TransposeOp::create(b, loc, split, empty,
+                                             ArrayRef<int64_t>{2, 0, 3, 1})
+                     .getResult()[0];
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({s.packedBytes()}, i8), panels,
+      ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
+}
+
+/// -128·Σ_k B[k, n] as i32 [N].
+Value offsetCorrection(OpBuilder &b, Location loc, Value bKN,
+                       const vnni::GemmShape &s) {
+  Type i32 = b.getI32Type();
+  auto type = RankedTensorType::get({s.n}, i32);
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), i32);
+  Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+  MLIRContext *ctx = b.getContext();
+  AffineExpr k, n;
+  bindDims(ctx, k, n);
+  Value sums =
+      linalg::GenericOp::create(
+          b, loc, type, bKN, init,
+          ArrayRef<AffineMap>{AffineMap::get(2, 0, {k, n}, ctx),
+                              AffineMap::get(2, 0, {n}, ctx)},
+          ArrayRef<utils::IteratorType>{utils::IteratorType::reduction,
+                                        utils::IteratorType::parallel},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value w = arith::ExtSIOp::create(nb, l, i32, args[0]);
+            linalg::YieldOp::create(
+                nb, l, arith::AddIOp::create(nb, l, args[1], w).getResult());
+          })
+          .getResult(0);
+  return elementwise(b, loc, type, sums, {b.getMultiDimIdentityMap(1)},
+                     [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                       Value c = arith::ConstantIntOp::create(nb, l, -128, 32);
+                       return arith::MulIOp::create(nb, l, args[0], c);
+                     });
+}
+
+/// The `flow.dispatch` of the kernel (generic form, as iree-opt prints it).
+Value dispatch(OpBuilder &b, Location loc, SymbolRefAttr entry, Value a,
+               Value packed, RankedTensorType resultType) {
+  OperationState state(loc, "flow.dispatch");
+  state.addOperands({a, packed});
+  state.addTypes(resultType);
+  state.addAttribute("entry_points", b.getArrayAttr({entry}));
+  state.addAttribute("operandSegmentSizes",
+                     b.getDenseI32ArrayAttr({0, 2, 0, 0}));
+  state.addAttribute("tied_operands", b.getArrayAttr({b.getIndexAttr(-1)}));
+  return b.create(state)->getResult(0);
+}
+
+/// Whether `init` is a tensor filled with 0.
+bool isZeroFill(Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  return fill && matchPattern(fill.getInputs()[0], m_Zero());
+}
+
+void rewrite(ModuleOp module, Candidate c) {
+  OpBuilder b(c.op);
+  Location loc = c.op.getLoc();
+  const vnni::GemmShape &s = c.shape;
+  auto aType = cast<RankedTensorType>(c.a.getType());
+  // A + 128 as u8 bits
+  Value aU8 =
+      elementwise(b, loc, aType, c.a, {b.getMultiDimIdentityMap(2)},
+                  [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                    Value bit = arith::ConstantIntOp::create(nb, l, 0x80, 8);
+                    return arith::XOrIOp::create(nb, l, args[0], bit);
+                  });
+  Value flatA = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({s.m * s.k}, b.getI8Type()), aU8,
+      ArrayRef<ReassociationIndices>{{0, 1}});
+  Value bKN = c.b;
+  if (c.transposedB) {
+    Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{s.k, s.n},
+                                          b.getI8Type());
+    bKN =
+        linalg::TransposeOp::create(b, loc, c.b, empty, ArrayRef<int64_t>{1, 0})
+            .getResult()[0];
+  }
+  auto resultType = cast<RankedTensorType>(c.op.getResult(0).getType());
+  Value raw = dispatch(b, loc, vnni::getOrCreateGemmExecutable(module, s, loc),
+                       flatA, packWeight(b, loc, bKN, s), resultType);
+  Value correction = offsetCorrection(b, loc, bKN, s);
+  MLIRContext *ctx = b.getContext();
+  AffineExpr m, n;
+  bindDims(ctx, m, n);
+  SmallVector<Value> inputs = {raw, correction};
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(2),
+                                 AffineMap::get(2, 0, {n}, ctx)};
+  bool zeroInit = isZeroFill(c.init);
+  if (!zeroInit) {
+    inputs.push_back(c.init);
+    maps.push_back(b.getMultiDimIdentityMap(2));
+  }
+  Value result = elementwise(
+      b, loc, resultType, inputs, maps,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value r = arith::AddIOp::create(nb, l, args[0], args[1]);
+        return zeroInit ? r : arith::AddIOp::create(nb, l, r, args[2]);
+      });
+  c.op.getResult(0).replaceAllUsesWith(result);
+  c.op.erase();
+}
+
+struct VnniMatmulPass : relay::impl::RelayVnniMatmulBase<VnniMatmulPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<Candidate> found;
+    module.walk([&](linalg::MatmulOp op) {
+      if (std::optional<Candidate> c = candidateOf(op))
+        found.push_back(*c);
+    });
+    if (found.empty())
+      return;
+    if (!iree::canBuildOps(&getContext(), module.getLoc(), "relay-vnni-matmul",
+                           "dispatches its kernel")) {
+      signalPassFailure();
+      return;
+    }
+    for (Candidate &c : found)
+      rewrite(module, c);
+  }
+};
+
+} // namespace

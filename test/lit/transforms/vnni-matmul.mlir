@@ -1,0 +1,103 @@
+// RUN: relay-mlir-opt %s --allow-unregistered-dialect --relay-vnni-matmul --split-input-file | FileCheck %s
+
+// An i8 x i8 -> i32 matmul with a constant right operand: A + 128 (xor 0x80)
+// flattened, B packed ([panels][k/4][16][4]: pad, expand, transpose, collapse),
+// the kernel's flow.dispatch, and -128 * sum_k B added per column.
+// CHECK-LABEL: "stream.executable"
+// CHECK: "stream.executable.export"
+// 7 rows, 20 columns (2 panels, 1 group of 4): a grid of [2 blocks of 6 rows, 1]
+// CHECK: %[[X:.*]] = arith.constant 2 : index
+// CHECK: "stream.return"(%[[X]], %{{.*}}, %{{.*}})
+// CHECK: func.func @gemm(%{{.*}}: !stream.binding, %{{.*}}: !stream.binding, %{{.*}}: !stream.binding)
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<70xi8>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<384xi8>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<140xi32>
+// CHECK: "stream.dispatch.workgroup.id"() {dimension = 0 : index}
+// k = 10: two full groups in the loop, then 2 of 4 bytes of A masked
+// CHECK: scf.for
+// CHECK: vector.load %{{.*}} : memref<384xi8>, vector<64xi8>
+// CHECK: vector.load %{{.*}} : memref<70xi8>, vector<4xi8>
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: vector.maskedload %{{.*}} : memref<70xi8>, vector<4xi1>, vector<4xi8> into vector<4xi8>
+// 20 columns: the second panel stores 4 of its 16 lanes
+// CHECK: vector.maskedstore %{{.*}} : memref<140xi32>, vector<16xi1>, vector<16xi32>
+// CHECK: "stream.executable.end"
+// CHECK: sym_name = "relay_vnni_gemm_7x20x10", sym_visibility = "private"
+// CHECK-LABEL: func.func @dense
+// CHECK: %[[U:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<7x10xi8>)
+// CHECK: arith.xori %{{.*}}, %{{.*}} : i8
+// CHECK: %[[A:.*]] = tensor.collapse_shape %[[U]] {{\[\[}}0, 1]] : tensor<7x10xi8> into tensor<70xi8>
+// CHECK: tensor.pad %{{.*}} low[0, 0] high[2, 12]
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2, 3]] output_shape [3, 4, 2, 16]
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<3x4x2x16xi8>) outs(%{{.*}} : tensor<2x3x16x4xi8>) permutation = [2, 0, 3, 1]
+// CHECK: %[[P:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<2x3x16x4xi8> into tensor<384xi8>
+// CHECK: %[[R:.*]] = "flow.dispatch"(%[[A]], %[[P]]) {entry_points = [@relay_vnni_gemm_7x20x10::@gemm], operandSegmentSizes = array<i32: 0, 2, 0, 0>, tied_operands = [-1 : index]} : (tensor<70xi8>, tensor<384xi8>) -> tensor<7x20xi32>
+// CHECK: arith.extsi
+// CHECK: arith.constant -128 : i32
+// CHECK: linalg.generic {{.*}} ins(%[[R]], %{{.*}} : tensor<7x20xi32>, tensor<20xi32>)
+// CHECK-NOT: linalg.matmul
+func.func @dense(%a: tensor<7x10xi8>) -> tensor<7x20xi32> {
+  %w = arith.constant dense<3> : tensor<10x20xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<7x20xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<7x20xi32>) -> tensor<7x20xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<7x10xi8>, tensor<10x20xi8>) outs(%f : tensor<7x20xi32>) -> tensor<7x20xi32>
+  return %r : tensor<7x20xi32>
+}
+
+// -----
+
+// B read transposed ([N, K], nn.dense's weight) is transposed to [K, N]
+// first; a matmul of the same shape elsewhere shares the executable; a
+// non-zero init is added to the result.
+// CHECK-COUNT-1: "stream.executable"
+// CHECK-NOT: "stream.executable"
+// CHECK-LABEL: func.func @transposed_b
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<16x32xi8>) outs(%{{.*}} : tensor<32x16xi8>) permutation = [1, 0]
+// CHECK: "flow.dispatch"{{.*}}entry_points = [@relay_vnni_gemm_12x16x32::@gemm]
+// CHECK-LABEL: func.func @accumulate
+// CHECK: "flow.dispatch"{{.*}}entry_points = [@relay_vnni_gemm_12x16x32::@gemm]
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %arg1 : tensor<12x16xi32>, tensor<16xi32>, tensor<12x16xi32>)
+// CHECK-COUNT-2: arith.addi
+func.func @transposed_b(%a: tensor<12x32xi8>) -> tensor<12x16xi32> {
+  %w = arith.constant dense<-2> : tensor<16x32xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<12x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<12x16xi32>) -> tensor<12x16xi32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+         ins(%a, %w : tensor<12x32xi8>, tensor<16x32xi8>) outs(%f : tensor<12x16xi32>) -> tensor<12x16xi32>
+  return %r : tensor<12x16xi32>
+}
+func.func @accumulate(%a: tensor<12x32xi8>, %c: tensor<12x16xi32>) -> tensor<12x16xi32> {
+  %w = arith.constant dense<5> : tensor<32x16xi8>
+  %r = linalg.matmul ins(%a, %w : tensor<12x32xi8>, tensor<32x16xi8>) outs(%c : tensor<12x16xi32>) -> tensor<12x16xi32>
+  return %r : tensor<12x16xi32>
+}
+
+// -----
+
+// Left alone: a run-time right operand, unsigned operands (cast_unsigned),
+// float operands, a run-time size.
+// CHECK-LABEL: func.func @unchanged
+// CHECK-NOT: flow.dispatch
+// CHECK-COUNT-4: linalg.matmul
+// CHECK-NOT: stream.executable
+func.func @unchanged(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %af: tensor<4x8xf32>, %ad: tensor<?x8xi8>) -> (tensor<4x4xi32>, tensor<4x4xi32>, tensor<4x4xf32>, tensor<?x4xi32>) {
+  %w = arith.constant dense<1> : tensor<8x4xi8>
+  %wf = arith.constant dense<1.0> : tensor<8x4xf32>
+  %z = arith.constant 0 : i32
+  %zf = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<4x4xi32>) -> tensor<4x4xi32>
+  %r0 = linalg.matmul ins(%a, %b : tensor<4x8xi8>, tensor<8x4xi8>) outs(%f : tensor<4x4xi32>) -> tensor<4x4xi32>
+  %r1 = linalg.matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %w : tensor<4x8xi8>, tensor<8x4xi8>) outs(%f : tensor<4x4xi32>) -> tensor<4x4xi32>
+  %ef = tensor.empty() : tensor<4x4xf32>
+  %ff = linalg.fill ins(%zf : f32) outs(%ef : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r2 = linalg.matmul ins(%af, %wf : tensor<4x8xf32>, tensor<8x4xf32>) outs(%ff : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %ad, %c0 : tensor<?x8xi8>
+  %ed = tensor.empty(%d) : tensor<?x4xi32>
+  %fd = linalg.fill ins(%z : i32) outs(%ed : tensor<?x4xi32>) -> tensor<?x4xi32>
+  %r3 = linalg.matmul ins(%ad, %w : tensor<?x8xi8>, tensor<8x4xi8>) outs(%fd : tensor<?x4xi32>) -> tensor<?x4xi32>
+  return %r0, %r1, %r2, %r3 : tensor<4x4xi32>, tensor<4x4xi32>, tensor<4x4xf32>, tensor<?x4xi32>
+}

@@ -1,0 +1,83 @@
+"""relay-vnni-matmul: 8-bit contractions with constant weights computed by our AVX-512 VNNI
+kernel (test/lit/transforms/vnni-matmul.mlir checks its IR), against numpy's exact int64
+products: dense layers and the patch matmuls of int8 convolutions, sizes that divide none
+of the kernel's tiles (rows % 6, columns % 16 and % 64, k % 4), extreme values (-128 x
+-128 sums), and the same programs with the kernel off (``RELAY_MLIR_CPU_KERNELS=none``).
+Integer results: equality, no tolerance. Skipped on a host without AVX-512 VNNI (the
+kernel is not used there: ``cpu_kernels.for_target``)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import relay_mlir as relay
+from relay_mlir import cpu_kernels
+from relay_mlir.testing import numpy_ref as ref
+
+pytestmark = pytest.mark.skipif(cpu_kernels.for_target("llvm-cpu") != "avx512vnni",
+                                reason="the host CPU has no AVX-512 VNNI (the kernel is not used)")
+
+R = np.random.default_rng(33)
+
+
+def _int8(shape, extreme=False):
+    if extreme:
+        return np.full(shape, -128, np.int8)
+    return R.integers(-128, 128, shape, dtype=np.int8)
+
+
+def _compile(fn, monkeypatch=None, kernels=None):
+    if kernels is not None:
+        monkeypatch.setenv("RELAY_MLIR_CPU_KERNELS", kernels)
+    return relay.compile(relay.IRModule.from_expr(fn), target="llvm-cpu")
+
+
+# (m, k, n): one tile exactly, every tail at once, several workgroups of both kinds
+DENSE = [(6, 8, 64), (7, 10, 20), (50, 129, 70), (1, 300, 1000), (200, 64, 33)]
+
+
+@pytest.mark.parametrize("m,k,n", DENSE, ids=[f"{m}x{k}x{n}" for m, k, n in DENSE])
+def test_dense_int8_matches_numpy(m, k, n):
+    x = relay.var("x", shape=(m, k), dtype="int8")
+    w = _int8((n, k))
+    exe = _compile(relay.Function([x], relay.nn.dense(x, relay.const(w), out_dtype="int32")))
+    assert f"relay_vnni_gemm_{m}x{n}x{k}" in exe.iree_input
+    a = _int8((m, k))
+    np.testing.assert_array_equal(exe(a), a.astype(np.int64) @ w.astype(np.int64).T)
+
+
+def test_extreme_values_sum_exactly():
+    """-128 x -128 over k = 4096: 2^26 per output, the largest sums an i8 contraction of this
+    depth makes (A + 128 is 0 here: the whole result is the column-sum correction)."""
+    m, k, n = 13, 4096, 17
+    x = relay.var("x", shape=(m, k), dtype="int8")
+    w = _int8((n, k), extreme=True)
+    exe = _compile(relay.Function([x], relay.nn.dense(x, relay.const(w), out_dtype="int32")))
+    a = _int8((m, k), extreme=True)
+    np.testing.assert_array_equal(exe(a), np.full((m, n), 128 * 128 * k, np.int64))
+    a = np.full((m, k), 127, np.int8)
+    np.testing.assert_array_equal(exe(a), a.astype(np.int64) @ w.astype(np.int64).T)
+
+
+@pytest.mark.parametrize("kernels", ["avx512vnni", "none"])
+def test_conv2d_int8_patch_matmul(kernels, monkeypatch):
+    """An int8 NHWC 3x3 stride-2 convolution (an im2col patch matmul) with a bias-like int32
+    add after it, with and without the kernel."""
+    xs, ws = (1, 17, 15, 12), (3, 3, 12, 40)
+    x = relay.var("x", shape=xs, dtype="int8")
+    w = _int8(ws)
+    y = relay.nn.conv2d(x, relay.const(w), strides=(2, 2), padding=(1, 1), data_layout="NHWC",
+                        kernel_layout="HWIO", out_dtype="int32")
+    bias = R.integers(-1000, 1000, (40,), dtype=np.int32)
+    exe = _compile(relay.Function([x], relay.add(y, relay.const(bias))), monkeypatch, kernels)
+    assert ("flow.dispatch" in exe.iree_input) == (kernels == "avx512vnni")
+    a = _int8(xs)
+    want = ref.conv2d(a.astype(np.int64), w.astype(np.int64), strides=(2, 2), padding=(1, 1),
+                      data_layout="NHWC", kernel_layout="HWIO") + bias
+    np.testing.assert_array_equal(exe(a), want)
+
+
+def test_forced_kernel_set_is_checked(monkeypatch):
+    monkeypatch.setenv("RELAY_MLIR_CPU_KERNELS", "avx9000")
+    with pytest.raises(ValueError, match="RELAY_MLIR_CPU_KERNELS"):
+        cpu_kernels.for_target("llvm-cpu")
