@@ -293,6 +293,13 @@ def ConvertRelayToLinalg : Pass<"convert-relay-to-linalg", "::mlir::ModuleOp"> {
     "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect",
     "::mlir::cf::ControlFlowDialect",
   ];
+  let options = [
+    Option<"int8MatmulKernel", "int8-matmul-kernel", "bool", "false",
+           "i8 x i8 matmuls with constant weights run on relay-vnni-matmul's "
+           "kernel (relay-to-iree-input with cpu-kernels=avx512vnni): "
+           "integer convolutions take the patch matmul, not integer "
+           "Winograd">,
+  ];
 }
 
 def RelayConvertLayout : Pass<"relay-convert-layout", "::mlir::ModuleOp"> {
@@ -678,12 +685,13 @@ def RelayVnniMatmul : Pass<"relay-vnni-matmul", "::mlir::ModuleOp"> {
     // becomes
     %u = linalg.generic {...} ins(%a) { arith.xori %x, 0x80 }  // a + 128 as u8
     %p = ... pad, expand_shape, transpose, collapse_shape of %w   // [panels][k/4][16][4]
-    %r = "flow.dispatch"(%u_flat, %p) <{entry_points = [@relay_vnni_gemm_252x256x512::@gemm], ...}>
+    %r = "flow.dispatch"(%u_flat, %p) {entry_points = [@relay_vnni_gemm_252x256x512::@relay_vnni_gemm_252x256x512], ...}
     %c = linalg.generic {...} ins(%r, %minus128_colsum) { arith.addi }
     ```
 
     One executable per shape (`@relay_vnni_gemm_MxNxK`, at the module's
-    start); the constant packing and column sums fold in iree-compile. The
+    start, its entry function of the same name: IREE links all executables
+    into one); the constant packing and column sums fold in iree-compile. The
     context must allow unregistered dialects (the IREE ops are built in
     generic form). Other matmuls are left alone.
   }];

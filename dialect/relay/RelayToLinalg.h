@@ -29,6 +29,15 @@ public:
   RelayToLinalgTypeConverter();
 };
 
+/// What the target does better than IREE's defaults, which changes the
+/// strategies the lowering picks (convert-relay-to-linalg's options).
+struct LoweringOptions {
+  /// i8 x i8 matmuls with constant weights run on a kernel of our own
+  /// (relay-vnni-matmul): integer convolutions take the patch matmul
+  /// rather than integer Winograd.
+  bool int8MatmulKernel = false;
+};
+
 /// Unary/binary elementwise operators (a table of scalar bodies), with the
 /// float64 expansions IREE needs (ElementwiseF64Math).
 void populateElementwiseToLinalgPatterns(const TypeConverter &typeConverter,
@@ -40,7 +49,8 @@ void populateNNToLinalgPatterns(const TypeConverter &typeConverter,
                                 RewritePatternSet &patterns);
 /// conv1d/2d/3d, conv2d_transpose, the blocked contrib_*conv2d_NCHWc.
 void populateConvToLinalgPatterns(const TypeConverter &typeConverter,
-                                  RewritePatternSet &patterns);
+                                  RewritePatternSet &patterns,
+                                  const LoweringOptions &options = {});
 /// Every pool: max/avg 1-D/2-D/3-D, global and adaptive.
 void populatePoolToLinalgPatterns(const TypeConverter &typeConverter,
                                   RewritePatternSet &patterns);
@@ -88,7 +98,8 @@ void populateRefToLinalgPatterns(const TypeConverter &typeConverter,
 
 /// All of the above.
 void populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
-                                   RewritePatternSet &patterns);
+                                   RewritePatternSet &patterns,
+                                   const LoweringOptions &options = {});
 
 /// The target of convert-relay-to-linalg: the relay dialect illegal except
 /// the ADT definitions (relay.adt/relay.constructor, which the ADT patterns

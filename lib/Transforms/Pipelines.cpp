@@ -158,7 +158,10 @@ void mlir::relay::registerRelayPipelines() {
         // Equal relay ops merged first: lowerings that look at a value's
         // uses (relay.transpose) see them all.
         pm.addPass(createCSEPass());
-        pm.addPass(createConvertRelayToLinalg());
+        ConvertRelayToLinalgOptions lowering;
+        lowering.int8MatmulKernel =
+            options.cpuKernels == CpuKernels::Avx512Vnni;
+        pm.addPass(createConvertRelayToLinalg(lowering));
         // iree-compile dies on dispatches over empty iteration spaces.
         pm.addPass(createRelayFoldEmptyIterations());
         // Global functions that are called (global loops) get a private

@@ -70,7 +70,8 @@ struct KernelBuilder {
   OpBuilder &b;
   Location loc;
   GemmShape s;
-  Value a, bp, c; // memref<M*K x i8>, memref<packed x i8>, memref<M*N x i32>
+  // memref<aBytes x i8>, memref<packedBytes x i8>, memref<M*N x i32>
+  Value a, bp, c;
 
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
@@ -86,10 +87,9 @@ struct KernelBuilder {
                                      DenseElementsAttr::get(type, bits));
   }
 
-  /// A's 4 bytes at row `row`, group `g` (the first `valid` of them; the
+  /// The 4 bytes of A at byte `offset` (the first `valid` of them; the
   /// others are 0) broadcast to the 16 lanes of a zmm, as 64 bytes.
-  Value broadcastA(Value row, Value g, int64_t valid) {
-    Value offset = add(mul(row, s.k), mul(g, kGroupK));
+  Value broadcastA(Value offset, int64_t valid) {
     auto bytes = VectorType::get({kGroupK}, b.getI8Type());
     Value four =
         valid == kGroupK
@@ -109,8 +109,24 @@ struct KernelBuilder {
         b, loc, VectorType::get({64}, b.getI8Type()), lanes);
   }
 
-  /// One k group of a tile: `acc` [rows x panels] updated.
-  SmallVector<Value> group(Value row, Value panel, Value g, int64_t rows,
+  /// The byte of A where GEMM row `row` starts: the row of a matrix, or the
+  /// first tap of an output pixel's window in the padded input.
+  Value rowStart(Value row) {
+    if (!s.conv)
+      return mul(row, s.k);
+    const ImplicitConv &v = *s.conv;
+    Value pixels = index(v.oh * v.ow);
+    Value image = arith::DivUIOp::create(b, loc, row, pixels);
+    Value inImage = arith::RemUIOp::create(b, loc, row, pixels);
+    Value oy = arith::DivUIOp::create(b, loc, inImage, index(v.ow));
+    Value ox = arith::RemUIOp::create(b, loc, inImage, index(v.ow));
+    Value y = add(mul(image, v.h), mul(oy, v.sh));
+    return mul(add(mul(y, v.w), mul(ox, v.sw)), v.c);
+  }
+
+  /// One k group of a tile: `acc` [rows x panels] updated with A's 4 bytes
+  /// at `aOffsets` (one per row) and B's group `g`.
+  SmallVector<Value> group(ArrayRef<Value> aOffsets, Value panel, Value g,
                            int64_t panels, int64_t validK, ValueRange acc) {
     auto bytes = VectorType::get({64}, b.getI8Type());
     SmallVector<Value> bs;
@@ -121,8 +137,8 @@ struct KernelBuilder {
     auto i32x16 = VectorType::get({kPanelColumns}, b.getI32Type());
     StringAttr intrinsic = b.getStringAttr(kVpdpbusd);
     SmallVector<Value> next;
-    for (int64_t i = 0; i < rows; ++i) {
-      Value ai = broadcastA(add(row, index(i)), g, validK);
+    for (auto [i, offset] : llvm::enumerate(aOffsets)) {
+      Value ai = broadcastA(offset, validK);
       for (int64_t j = 0; j < panels; ++j)
         next.push_back(LLVM::CallIntrinsicOp::create(
                            b, loc, i32x16, intrinsic,
@@ -130,6 +146,55 @@ struct KernelBuilder {
                            .getResult(0));
     }
     return next;
+  }
+
+  /// `starts` (one per row) advanced by `bytes`.
+  SmallVector<Value> offsetsAt(ArrayRef<Value> starts, Value bytes) {
+    return llvm::map_to_vector(starts, [&](Value v) { return add(v, bytes); });
+  }
+
+  /// The k loop of a matrix: K / 4 whole groups, then the K % 4 left.
+  SmallVector<Value> matrixProducts(ArrayRef<Value> starts, Value panel,
+                                    int64_t panels, ValueRange init) {
+    int64_t fullGroups = s.k / kGroupK;
+    auto loop = scf::ForOp::create(
+        b, loc, index(0), index(fullGroups), index(1), init,
+        [&](OpBuilder &, Location, Value g, ValueRange acc) {
+          scf::YieldOp::create(b, loc,
+                               group(offsetsAt(starts, mul(g, kGroupK)), panel,
+                                     g, panels, kGroupK, acc));
+        });
+    SmallVector<Value> acc(loop.getResults());
+    if (int64_t rest = s.k % kGroupK)
+      acc = group(offsetsAt(starts, index(fullGroups * kGroupK)), panel,
+                  index(fullGroups), panels, rest, acc);
+    return acc;
+  }
+
+  /// The k loops of a convolution: the taps, in each the channel groups.
+  SmallVector<Value> convProducts(ArrayRef<Value> starts, Value panel,
+                                  int64_t panels, ValueRange init) {
+    const ImplicitConv &v = *s.conv;
+    int64_t groupsPerTap = v.c / kGroupK;
+    auto taps = scf::ForOp::create(
+        b, loc, index(0), index(v.kh * v.kw), index(1), init,
+        [&](OpBuilder &, Location, Value t, ValueRange tapInit) {
+          Value ty = arith::DivUIOp::create(b, loc, t, index(v.kw));
+          Value tx = arith::RemUIOp::create(b, loc, t, index(v.kw));
+          Value tap = mul(add(mul(ty, v.dh * v.w), mul(tx, v.dw)), v.c);
+          SmallVector<Value> tapStarts = offsetsAt(starts, tap);
+          Value firstGroup = mul(t, groupsPerTap);
+          auto channels = scf::ForOp::create(
+              b, loc, index(0), index(groupsPerTap), index(1), tapInit,
+              [&](OpBuilder &, Location, Value cg, ValueRange acc) {
+                scf::YieldOp::create(
+                    b, loc,
+                    group(offsetsAt(tapStarts, mul(cg, kGroupK)), panel,
+                          add(firstGroup, cg), panels, kGroupK, acc));
+              });
+          scf::YieldOp::create(b, loc, channels.getResults());
+        });
+    return SmallVector<Value>(taps.getResults());
   }
 
   /// The tile of `rows` rows from `row` and `panels` panels from `panel`;
@@ -140,16 +205,12 @@ struct KernelBuilder {
     Value zero = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(i32x16, b.getI32IntegerAttr(0)));
     SmallVector<Value> init(rows * panels, zero);
-    int64_t fullGroups = s.k / kGroupK;
-    auto loop = scf::ForOp::create(
-        b, loc, index(0), index(fullGroups), index(1), init,
-        [&](OpBuilder &, Location, Value g, ValueRange acc) {
-          scf::YieldOp::create(
-              b, loc, group(row, panel, g, rows, panels, kGroupK, acc));
-        });
-    SmallVector<Value> acc(loop.getResults());
-    if (int64_t rest = s.k % kGroupK)
-      acc = group(row, panel, index(fullGroups), rows, panels, rest, acc);
+    SmallVector<Value> starts;
+    for (int64_t i = 0; i < rows; ++i)
+      starts.push_back(rowStart(add(row, index(i))));
+    SmallVector<Value> acc = s.conv
+                                 ? convProducts(starts, panel, panels, init)
+                                 : matrixProducts(starts, panel, panels, init);
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < panels; ++j) {
         Value offset = add(mul(add(row, index(i)), s.n),
@@ -215,13 +276,14 @@ struct KernelBuilder {
   }
 };
 
-/// The export: its workgroup count (a constant grid).
-void buildExport(OpBuilder &b, Location loc, int64_t x, int64_t y) {
+/// The export `name`: its workgroup count (a constant grid).
+void buildExport(OpBuilder &b, Location loc, StringRef name, int64_t x,
+                 int64_t y) {
   MLIRContext *ctx = b.getContext();
   Operation *exportOp = createGeneric(
       b, loc, "stream.executable.export", {}, {},
-      {b.getNamedAttr("function_ref", FlatSymbolRefAttr::get(ctx, "gemm")),
-       b.getNamedAttr("sym_name", b.getStringAttr("gemm")),
+      {b.getNamedAttr("function_ref", FlatSymbolRefAttr::get(ctx, name)),
+       b.getNamedAttr("sym_name", b.getStringAttr(name)),
        b.getNamedAttr("sym_visibility", b.getStringAttr("public"))},
       1);
   OpBuilder::InsertionGuard guard(b);
@@ -233,13 +295,13 @@ void buildExport(OpBuilder &b, Location loc, int64_t x, int64_t y) {
                 {});
 }
 
-/// The entry function reading its three bindings.
-void buildEntry(OpBuilder &b, Location loc, const GemmShape &s,
+/// The entry function `name` reading its three bindings.
+void buildEntry(OpBuilder &b, Location loc, StringRef name, const GemmShape &s,
                 int64_t rowsPerBlock) {
   MLIRContext *ctx = b.getContext();
   Type binding = OpaqueType::get(StringAttr::get(ctx, "stream"), "binding");
   auto func = func::FuncOp::create(
-      b, loc, "gemm", FunctionType::get(ctx, {binding, binding, binding}, {}));
+      b, loc, name, FunctionType::get(ctx, {binding, binding, binding}, {}));
   OpBuilder::InsertionGuard guard(b);
   Block *body = func.addEntryBlock();
   b.setInsertionPointToStart(body);
@@ -259,7 +321,7 @@ void buildEntry(OpBuilder &b, Location loc, const GemmShape &s,
   KernelBuilder k{b,
                   loc,
                   s,
-                  subspan(0, s.m * s.k, b.getI8Type()),
+                  subspan(0, s.aBytes(), b.getI8Type()),
                   subspan(1, s.packedBytes(), b.getI8Type()),
                   subspan(2, s.m * s.n, b.getI32Type())};
   Value wx = id(0), wy = id(1);
@@ -275,7 +337,13 @@ SymbolRefAttr mlir::relay::vnni::getOrCreateGemmExecutable(ModuleOp module,
   MLIRContext *ctx = module.getContext();
   std::string name =
       llvm::formatv("relay_vnni_gemm_{0}x{1}x{2}", s.m, s.n, s.k);
-  auto ref = SymbolRefAttr::get(ctx, name, FlatSymbolRefAttr::get(ctx, "gemm"));
+  if (const std::optional<ImplicitConv> &v = s.conv)
+    name = llvm::formatv("relay_vnni_conv_{0}x{1}x{2}x{3}_{4}x{5}_s{6}x{7}_d{8}"
+                         "x{9}_{10}",
+                         v->batch, v->h, v->w, v->c, v->kh, v->kw, v->sh, v->sw,
+                         v->dh, v->dw, s.n);
+  // IREE links all executables into one: the entry's name is unique too
+  auto ref = SymbolRefAttr::get(ctx, name, FlatSymbolRefAttr::get(ctx, name));
   for (Operation &op : module.getBody()->getOperations())
     if (auto sym = op.getAttrOfType<StringAttr>("sym_name"))
       if (op.getName().getStringRef() == "stream.executable" && sym == name)
@@ -289,13 +357,13 @@ SymbolRefAttr mlir::relay::vnni::getOrCreateGemmExecutable(ModuleOp module,
       1);
   b.setInsertionPointToStart(&exe->getRegion(0).emplaceBlock());
   int64_t rowsPerBlock = blockRows(s);
-  buildExport(b, loc, llvm::divideCeil(s.m, rowsPerBlock),
+  buildExport(b, loc, name, llvm::divideCeil(s.m, rowsPerBlock),
               llvm::divideCeil(s.panels(), kTilePanels));
   auto inner = ModuleOp::create(b, loc);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(inner.getBody());
-    buildEntry(b, loc, s, rowsPerBlock);
+    buildEntry(b, loc, name, s, rowsPerBlock);
   }
   createGeneric(b, loc, "stream.executable.end", {}, {});
   return ref;

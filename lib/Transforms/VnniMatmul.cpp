@@ -30,6 +30,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <numeric>
+
 namespace mlir::relay {
 #define GEN_PASS_DEF_RELAYVNNIMATMUL
 #include "relay/RelayPasses.h.inc"
@@ -55,30 +57,39 @@ bool isConstantExpr(Value v, unsigned depth = 0) {
   });
 }
 
-/// The pieces of a matmul the kernel can take: A [M, K] and B (constant)
-/// i8, C [M, N] i32, static, signed; B read as [K, N] or (`transposedB`)
-/// [N, K].
+/// The pieces of a contraction the kernel can take: A (a matrix [M, K], or
+/// the padded NHWC input of a convolution), B (constant; a matrix read as
+/// [K, N] or, `transposedB`, [N, K], or an HWIO filter), the init [M, N] (a
+/// convolution's [batch, OH, OW, N]), all static, i8 x i8 -> i32, signed.
 struct Candidate {
-  linalg::MatmulOp op;
+  Operation *op;
   Value a, b, init;
   bool transposedB;
   vnni::GemmShape shape;
 };
 
+/// Whether `op` reads its operands as signed (no `cast = cast_unsigned`).
+bool isSigned(Operation *op) {
+  auto cast = op->getAttrOfType<linalg::TypeFnAttr>("cast");
+  return !cast || cast.getValue() == linalg::TypeFn::cast_signed;
+}
+
+/// Static tensors of i8, i8 and i32 elements.
+bool areInt8Contraction(Value a, Value b, Value init) {
+  auto is = [](Value v, unsigned bits) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && t.hasStaticShape() && t.getNumElements() > 0 &&
+           t.getElementType().isInteger(bits);
+  };
+  return is(a, 8) && is(b, 8) && is(init, 32);
+}
+
 std::optional<Candidate> candidateOf(linalg::MatmulOp op) {
-  if (!op.hasPureTensorSemantics() ||
-      op.getCast() != linalg::TypeFn::cast_signed)
+  if (!op.hasPureTensorSemantics() || !isSigned(op))
     return std::nullopt;
   Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
   Value init = op.getDpsInits()[0];
-  auto aType = dyn_cast<RankedTensorType>(a.getType());
-  auto bType = dyn_cast<RankedTensorType>(b.getType());
-  auto cType = dyn_cast<RankedTensorType>(init.getType());
-  if (!aType || !bType || !cType || !aType.hasStaticShape() ||
-      !bType.hasStaticShape() || !cType.hasStaticShape() ||
-      !aType.getElementType().isInteger(8) ||
-      !bType.getElementType().isInteger(8) ||
-      !cType.getElementType().isInteger(32))
+  if (!areInt8Contraction(a, b, init) || !isConstantExpr(b))
     return std::nullopt;
   MLIRContext *ctx = op.getContext();
   AffineExpr m, n, k;
@@ -92,13 +103,36 @@ std::optional<Candidate> candidateOf(linalg::MatmulOp op) {
   bool transposedB = maps[1] == map({n, k});
   if (!transposedB && maps[1] != map({k, n}))
     return std::nullopt;
-  if (!isConstantExpr(b))
+  ArrayRef<int64_t> aShape = cast<RankedTensorType>(a.getType()).getShape();
+  int64_t n0 = cast<RankedTensorType>(init.getType()).getDimSize(1);
+  return Candidate{
+      op,          a,
+      b,           init,
+      transposedB, vnni::GemmShape{aShape[0], n0, aShape[1], std::nullopt}};
+}
+
+/// linalg.conv_2d_nhwc_hwcf of int8 with whole channel groups (C % 4 == 0:
+/// a k group never straddles two taps).
+std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
+  if (!op.hasPureTensorSemantics() || !isSigned(op))
     return std::nullopt;
-  vnni::GemmShape shape{aType.getDimSize(0), cType.getDimSize(1),
-                        aType.getDimSize(1)};
-  if (shape.m == 0 || shape.n == 0 || shape.k == 0)
+  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
+  Value init = op.getDpsInits()[0];
+  if (!areInt8Contraction(a, b, init) || !isConstantExpr(b))
     return std::nullopt;
-  return Candidate{op, a, b, init, transposedB, shape};
+  ArrayRef<int64_t> in = cast<RankedTensorType>(a.getType()).getShape();
+  ArrayRef<int64_t> f = cast<RankedTensorType>(b.getType()).getShape();
+  ArrayRef<int64_t> out = cast<RankedTensorType>(init.getType()).getShape();
+  if (in[3] % vnni::kGroupK != 0)
+    return std::nullopt;
+  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+  vnni::ImplicitConv conv{in[0],      in[1],      in[2],        in[3],
+                          out[1],     out[2],     f[0],         f[1],
+                          strides[0], strides[1], dilations[0], dilations[1]};
+  vnni::GemmShape shape{out[0] * out[1] * out[2], out[3], f[0] * f[1] * f[2],
+                        conv};
+  return Candidate{op, a, b, init, false, shape};
 }
 
 Value constantTensor(OpBuilder &b, Location loc, RankedTensorType type,
@@ -207,43 +241,63 @@ bool isZeroFill(Value init) {
   return fill && matchPattern(fill.getInputs()[0], m_Zero());
 }
 
-void rewrite(ModuleOp module, Candidate c) {
-  OpBuilder b(c.op);
-  Location loc = c.op.getLoc();
+/// B as [K, N]: a matrix (transposed if read so) or a collapsed filter.
+Value rightMatrix(OpBuilder &b, Location loc, const Candidate &c) {
   const vnni::GemmShape &s = c.shape;
+  if (s.conv)
+    return tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({s.k, s.n}, b.getI8Type()), c.b,
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  if (!c.transposedB)
+    return c.b;
+  Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{s.k, s.n},
+                                        b.getI8Type());
+  return linalg::TransposeOp::create(b, loc, c.b, empty,
+                                     ArrayRef<int64_t>{1, 0})
+      .getResult()[0];
+}
+
+/// A + 128 (u8 bits) as the kernel's flat byte buffer.
+Value leftBytes(OpBuilder &b, Location loc, const Candidate &c) {
   auto aType = cast<RankedTensorType>(c.a.getType());
-  // A + 128 as u8 bits
-  Value aU8 =
-      elementwise(b, loc, aType, c.a, {b.getMultiDimIdentityMap(2)},
+  int64_t rank = aType.getRank();
+  Value u8 =
+      elementwise(b, loc, aType, c.a, {b.getMultiDimIdentityMap(rank)},
                   [](OpBuilder &nb, Location l, ValueRange args) -> Value {
                     Value bit = arith::ConstantIntOp::create(nb, l, 0x80, 8);
                     return arith::XOrIOp::create(nb, l, args[0], bit);
                   });
-  Value flatA = tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({s.m * s.k}, b.getI8Type()), aU8,
-      ArrayRef<ReassociationIndices>{{0, 1}});
-  Value bKN = c.b;
-  if (c.transposedB) {
-    Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{s.k, s.n},
-                                          b.getI8Type());
-    bKN =
-        linalg::TransposeOp::create(b, loc, c.b, empty, ArrayRef<int64_t>{1, 0})
-            .getResult()[0];
-  }
-  auto resultType = cast<RankedTensorType>(c.op.getResult(0).getType());
-  Value raw = dispatch(b, loc, vnni::getOrCreateGemmExecutable(module, s, loc),
-                       flatA, packWeight(b, loc, bKN, s), resultType);
-  Value correction = offsetCorrection(b, loc, bKN, s);
+  ReassociationIndices all(rank);
+  std::iota(all.begin(), all.end(), 0);
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({c.shape.aBytes()}, b.getI8Type()), u8,
+      ArrayRef<ReassociationIndices>{all});
+}
+
+void rewrite(ModuleOp module, Candidate c) {
+  OpBuilder b(c.op);
+  Location loc = c.op->getLoc();
+  const vnni::GemmShape &s = c.shape;
+  Value bKN = rightMatrix(b, loc, c);
+  auto gemmType = RankedTensorType::get({s.m, s.n}, b.getI32Type());
+  Value raw =
+      dispatch(b, loc, vnni::getOrCreateGemmExecutable(module, s, loc),
+               leftBytes(b, loc, c), packWeight(b, loc, bKN, s), gemmType);
+  auto resultType = cast<RankedTensorType>(c.op->getResult(0).getType());
+  if (s.conv) // [N*OH*OW, O] -> [N, OH, OW, O]
+    raw = tensor::ExpandShapeOp::create(
+        b, loc, resultType, raw,
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  int64_t rank = resultType.getRank();
   MLIRContext *ctx = b.getContext();
-  AffineExpr m, n;
-  bindDims(ctx, m, n);
-  SmallVector<Value> inputs = {raw, correction};
-  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(2),
-                                 AffineMap::get(2, 0, {n}, ctx)};
+  SmallVector<Value> inputs = {raw, offsetCorrection(b, loc, bKN, s)};
+  SmallVector<AffineMap> maps = {
+      b.getMultiDimIdentityMap(rank),
+      AffineMap::get(rank, 0, {getAffineDimExpr(rank - 1, ctx)}, ctx)};
   bool zeroInit = isZeroFill(c.init);
   if (!zeroInit) {
     inputs.push_back(c.init);
-    maps.push_back(b.getMultiDimIdentityMap(2));
+    maps.push_back(b.getMultiDimIdentityMap(rank));
   }
   Value result = elementwise(
       b, loc, resultType, inputs, maps,
@@ -251,16 +305,21 @@ void rewrite(ModuleOp module, Candidate c) {
         Value r = arith::AddIOp::create(nb, l, args[0], args[1]);
         return zeroInit ? r : arith::AddIOp::create(nb, l, r, args[2]);
       });
-  c.op.getResult(0).replaceAllUsesWith(result);
-  c.op.erase();
+  c.op->getResult(0).replaceAllUsesWith(result);
+  c.op->erase();
 }
 
 struct VnniMatmulPass : relay::impl::RelayVnniMatmulBase<VnniMatmulPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<Candidate> found;
-    module.walk([&](linalg::MatmulOp op) {
-      if (std::optional<Candidate> c = candidateOf(op))
+    module.walk([&](Operation *op) {
+      std::optional<Candidate> c;
+      if (auto mm = dyn_cast<linalg::MatmulOp>(op))
+        c = candidateOf(mm);
+      else if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
+        c = candidateOf(conv);
+      if (c)
         found.push_back(*c);
     });
     if (found.empty())

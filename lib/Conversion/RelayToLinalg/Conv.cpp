@@ -461,7 +461,14 @@ LogicalResult checkStaticKernelNhwc(Conv2DOp op, Conv2DOp::Adaptor adaptor,
 /// at run time) and whose kernel is not (> kDirectMaxKernelBytes): the
 /// patch matmul.
 struct Conv2DIm2colMatmul : Conv2DStrategy {
-  using Conv2DStrategy::Conv2DStrategy;
+  Conv2DIm2colMatmul(const TypeConverter &tc, MLIRContext *ctx,
+                     PatternBenefit benefit, bool int8MatmulKernel)
+      : Conv2DStrategy(tc, ctx, benefit), int8MatmulKernel(int8MatmulKernel) {}
+  /// LoweringOptions::int8MatmulKernel: relay-vnni-matmul computes a direct
+  /// i8 convolution whose channels come in groups of 4 without copying its
+  /// patches (implicit im2col).
+  bool int8MatmulKernel;
+
   LogicalResult
   checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &l,
                ConversionPatternRewriter &rewriter) const override {
@@ -474,6 +481,13 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
     if (dataType.isDynamicDim(l.hDim) || dataType.isDynamicDim(l.wDim))
       return rewriter.notifyMatchFailure(
           op, "run-time image size (Conv2DRunTimeImage)");
+    if (int8MatmulKernel && !requested(op) &&
+        isa<IntegerType>(resultType.getElementType()) &&
+        dataType.hasStaticShape() && dataType.getDimSize(l.cDim) % 4 == 0 &&
+        matchPattern(adaptor.getWeight(), m_Constant()))
+      return rewriter.notifyMatchFailure(
+          op, "integer: the int8 kernel reads the direct convolution's "
+              "windows in place");
     // Integer convolutions (int8 x int8 -> int32 from quantized models) take
     // the patch matmul at every size: IREE 3.13's direct integer convolution
     // runs ~2x slower than the float one, while its data-tiled i8 matmuls
@@ -583,12 +597,23 @@ bool integerWinogradFits(DenseElementsAttr weight) {
 /// (test_conv_winograd.py). i8 x i8 -> i32 (quantized models): F(2x2, 3x3)
 /// in i16/i32, the direct form's exact result (integerWinogradFits).
 struct Conv2DWinograd : Conv2DStrategy {
-  using Conv2DStrategy::Conv2DStrategy;
+  Conv2DWinograd(const TypeConverter &tc, MLIRContext *ctx,
+                 PatternBenefit benefit, bool int8MatmulKernel)
+      : Conv2DStrategy(tc, ctx, benefit), int8MatmulKernel(int8MatmulKernel) {}
+  /// LoweringOptions::int8MatmulKernel: our VNNI kernel computes the integer
+  /// patch matmul faster than integer Winograd's i16 products (quantized
+  /// ResNet-18 one thread: 11.1 ms against 13.5 with Winograd, session 33).
+  bool int8MatmulKernel;
+
   LogicalResult
   checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &l,
                ConversionPatternRewriter &rewriter) const override {
     if (failed(checkStaticKernelNhwc(op, adaptor, l, rewriter)))
       return failure();
+    if (int8MatmulKernel && !requested(op) &&
+        isInteger(op, resultTensorType(op)))
+      return rewriter.notifyMatchFailure(
+          op, "integer: the patch matmul runs on the int8 matmul kernel");
     auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
     RankedTensorType resultType = resultTensorType(op);
     if (weightType.getDimSize(0) != 3 || weightType.getDimSize(1) != 3 ||
@@ -1057,13 +1082,16 @@ struct Conv2DKernelLayoutNormalize : OpConversionPattern<Conv2DOp> {
 } // namespace
 
 void relay::populateConvToLinalgPatterns(const TypeConverter &tc,
-                                         RewritePatternSet &patterns) {
+                                         RewritePatternSet &patterns,
+                                         const LoweringOptions &options) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<Conv2DDepthwiseConventionWeight, Conv2DKernelLayoutNormalize>(
       tc, ctx, kNormalizeBenefit);
-  patterns.add<Conv2DWinograd>(tc, ctx, kFastAlgorithmBenefit);
-  patterns.add<Conv2DIm2colMatmul, Conv2DRunTimeImage>(tc, ctx,
-                                                       kSpecialisedBenefit);
+  patterns.add<Conv2DWinograd>(tc, ctx, kFastAlgorithmBenefit,
+                               options.int8MatmulKernel);
+  patterns.add<Conv2DIm2colMatmul>(tc, ctx, kSpecialisedBenefit,
+                                   options.int8MatmulKernel);
+  patterns.add<Conv2DRunTimeImage>(tc, ctx, kSpecialisedBenefit);
   patterns.add<Conv2DNhwcHwcf, Conv2DNchwFchw, Conv2DDepthwise<false>,
                Conv2DDepthwise<true>>(tc, ctx, kNamedOpBenefit);
   patterns.add<Conv2DGrouped>(tc, ctx, kGeneralBenefit);

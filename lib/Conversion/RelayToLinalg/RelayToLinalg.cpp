@@ -33,10 +33,11 @@ using namespace mlir::relay;
 using namespace mlir::relay::lowering;
 
 void relay::populateRelayToLinalgPatterns(const TypeConverter &typeConverter,
-                                          RewritePatternSet &patterns) {
+                                          RewritePatternSet &patterns,
+                                          const LoweringOptions &options) {
   populateElementwiseToLinalgPatterns(typeConverter, patterns);
   populateNNToLinalgPatterns(typeConverter, patterns);
-  populateConvToLinalgPatterns(typeConverter, patterns);
+  populateConvToLinalgPatterns(typeConverter, patterns, options);
   populatePoolToLinalgPatterns(typeConverter, patterns);
   populateQnnToLinalgPatterns(typeConverter, patterns);
   populateNormToLinalgPatterns(typeConverter, patterns);
@@ -69,6 +70,7 @@ void relay::configureRelayToLinalgTarget(ConversionTarget &target,
 namespace {
 struct ConvertRelayToLinalgPass
     : relay::impl::ConvertRelayToLinalgBase<ConvertRelayToLinalgPass> {
+  using ConvertRelayToLinalgBase::ConvertRelayToLinalgBase;
   void getDependentDialects(DialectRegistry &registry) const override {
     ConvertRelayToLinalgBase::getDependentDialects(registry);
     // (the lowering proves run-time sizes equal with ValueBoundsOpInterface:
@@ -86,7 +88,9 @@ struct ConvertRelayToLinalgPass
     MLIRContext *ctx = &getContext();
     RelayToLinalgTypeConverter typeConverter;
     RewritePatternSet patterns(ctx);
-    populateRelayToLinalgPatterns(typeConverter, patterns);
+    LoweringOptions options;
+    options.int8MatmulKernel = int8MatmulKernel;
+    populateRelayToLinalgPatterns(typeConverter, patterns, options);
     ConversionTarget target(*ctx);
     configureRelayToLinalgTarget(target, typeConverter);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

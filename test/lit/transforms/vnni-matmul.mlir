@@ -8,7 +8,7 @@
 // 7 rows, 20 columns (2 panels, 1 group of 4): a grid of [2 blocks of 6 rows, 1]
 // CHECK: %[[X:.*]] = arith.constant 2 : index
 // CHECK: "stream.return"(%[[X]], %{{.*}}, %{{.*}})
-// CHECK: func.func @gemm(%{{.*}}: !stream.binding, %{{.*}}: !stream.binding, %{{.*}}: !stream.binding)
+// CHECK: func.func @relay_vnni_gemm_7x20x10(%{{.*}}: !stream.binding, %{{.*}}: !stream.binding, %{{.*}}: !stream.binding)
 // CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<70xi8>
 // CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<384xi8>
 // CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<140xi32>
@@ -31,7 +31,7 @@
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2, 3]] output_shape [3, 4, 2, 16]
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<3x4x2x16xi8>) outs(%{{.*}} : tensor<2x3x16x4xi8>) permutation = [2, 0, 3, 1]
 // CHECK: %[[P:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<2x3x16x4xi8> into tensor<384xi8>
-// CHECK: %[[R:.*]] = "flow.dispatch"(%[[A]], %[[P]]) {entry_points = [@relay_vnni_gemm_7x20x10::@gemm], operandSegmentSizes = array<i32: 0, 2, 0, 0>, tied_operands = [-1 : index]} : (tensor<70xi8>, tensor<384xi8>) -> tensor<7x20xi32>
+// CHECK: %[[R:.*]] = "flow.dispatch"(%[[A]], %[[P]]) {entry_points = [@relay_vnni_gemm_7x20x10::@relay_vnni_gemm_7x20x10], operandSegmentSizes = array<i32: 0, 2, 0, 0>, tied_operands = [-1 : index]} : (tensor<70xi8>, tensor<384xi8>) -> tensor<7x20xi32>
 // CHECK: arith.extsi
 // CHECK: arith.constant -128 : i32
 // CHECK: linalg.generic {{.*}} ins(%[[R]], %{{.*}} : tensor<7x20xi32>, tensor<20xi32>)
@@ -54,9 +54,9 @@ func.func @dense(%a: tensor<7x10xi8>) -> tensor<7x20xi32> {
 // CHECK-NOT: "stream.executable"
 // CHECK-LABEL: func.func @transposed_b
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<16x32xi8>) outs(%{{.*}} : tensor<32x16xi8>) permutation = [1, 0]
-// CHECK: "flow.dispatch"{{.*}}entry_points = [@relay_vnni_gemm_12x16x32::@gemm]
+// CHECK: "flow.dispatch"{{.*}}entry_points = [@relay_vnni_gemm_12x16x32::@relay_vnni_gemm_12x16x32]
 // CHECK-LABEL: func.func @accumulate
-// CHECK: "flow.dispatch"{{.*}}entry_points = [@relay_vnni_gemm_12x16x32::@gemm]
+// CHECK: "flow.dispatch"{{.*}}entry_points = [@relay_vnni_gemm_12x16x32::@relay_vnni_gemm_12x16x32]
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %arg1 : tensor<12x16xi32>, tensor<16xi32>, tensor<12x16xi32>)
 // CHECK-COUNT-2: arith.addi
 func.func @transposed_b(%a: tensor<12x32xi8>) -> tensor<12x16xi32> {

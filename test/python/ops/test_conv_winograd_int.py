@@ -86,7 +86,11 @@ def _fn(name, direct):
 
 @pytest.fixture(scope="module")
 def exe():
-    return relay.compile(relay.IRModule({_fn(k, d): build(k, d) for k in CASES for d in (False, True)}))
+    # IREE's kernels only: with our AVX-512 VNNI kernel (relay_mlir.cpu_kernels) integer
+    # convolutions take the patch matmul instead (test_vnni_matmul.py)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RELAY_MLIR_CPU_KERNELS", "none")
+        return relay.compile(relay.IRModule({_fn(k, d): build(k, d) for k in CASES for d in (False, True)}))
 
 
 def run(exe, name, direct):

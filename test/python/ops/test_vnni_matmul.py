@@ -59,21 +59,49 @@ def test_extreme_values_sum_exactly():
     np.testing.assert_array_equal(exe(a), a.astype(np.int64) @ w.astype(np.int64).T)
 
 
+def test_two_shapes_in_one_program():
+    """Two layers of different shapes: two executables (IREE links them into one, so their
+    entry functions need distinct names)."""
+    x = relay.var("x", shape=(9, 40), dtype="int8")
+    w1, w2 = _int8((24, 40)), _int8((5, 24))
+    h = relay.nn.dense(x, relay.const(w1), out_dtype="int32")
+    h8 = relay.cast(relay.clip(relay.right_shift(h, relay.const(np.int32(8))), -128, 127), "int8")
+    exe = _compile(relay.Function([x], relay.nn.dense(h8, relay.const(w2), out_dtype="int32")))
+    assert exe.iree_input.count('"flow.dispatch"') == 2
+    a = _int8((9, 40))
+    hid = np.clip((a.astype(np.int64) @ w1.astype(np.int64).T) >> 8, -128, 127)
+    np.testing.assert_array_equal(exe(a), hid @ w2.astype(np.int64).T)
+
+
+# (name, NHWC input, HWIO kernel, strides, padding, dilation, our kernel's form)
+CONVS = [
+    ("3x3_s2", (1, 17, 15, 12), (3, 3, 12, 40), (2, 2), (1, 1), (1, 1), "conv"),
+    ("3x3_s1_32ch_batch2", (2, 14, 13, 32), (3, 3, 32, 48), (1, 1), (1, 1), (1, 1), "conv"),
+    ("5x3_dilated", (1, 20, 19, 8), (5, 3, 8, 20), (1, 2), (2, 1), (2, 3), "conv"),
+    ("7x7_s2_3ch", (1, 30, 30, 3), (7, 7, 3, 16), (2, 2), (3, 3), (1, 1), "gemm"),  # C % 4: im2col
+    ("1x1_pixels", (1, 9, 9, 24), (1, 1, 24, 36), (1, 1), (0, 0), (1, 1), "gemm"),
+]
+
+
+@pytest.mark.parametrize("name,xs,ws,strides,padding,dilation,form", CONVS, ids=[c[0] for c in CONVS])
 @pytest.mark.parametrize("kernels", ["avx512vnni", "none"])
-def test_conv2d_int8_patch_matmul(kernels, monkeypatch):
-    """An int8 NHWC 3x3 stride-2 convolution (an im2col patch matmul) with a bias-like int32
-    add after it, with and without the kernel."""
-    xs, ws = (1, 17, 15, 12), (3, 3, 12, 40)
+def test_conv2d_int8(kernels, name, xs, ws, strides, padding, dilation, form, monkeypatch):
+    """int8 NHWC convolutions with an int32 bias-like add after them, with and without the
+    kernel: windows read in place (``relay_vnni_conv_*``, channels in groups of 4) or patch
+    rows (``relay_vnni_gemm_*``)."""
     x = relay.var("x", shape=xs, dtype="int8")
     w = _int8(ws)
-    y = relay.nn.conv2d(x, relay.const(w), strides=(2, 2), padding=(1, 1), data_layout="NHWC",
-                        kernel_layout="HWIO", out_dtype="int32")
-    bias = R.integers(-1000, 1000, (40,), dtype=np.int32)
+    y = relay.nn.conv2d(x, relay.const(w), strides=strides, padding=padding, dilation=dilation,
+                        data_layout="NHWC", kernel_layout="HWIO", out_dtype="int32")
+    bias = R.integers(-1000, 1000, (ws[3],), dtype=np.int32)
     exe = _compile(relay.Function([x], relay.add(y, relay.const(bias))), monkeypatch, kernels)
-    assert ("flow.dispatch" in exe.iree_input) == (kernels == "avx512vnni")
+    if kernels == "avx512vnni":
+        assert f"relay_vnni_{form}_" in exe.iree_input, name
+    else:
+        assert "flow.dispatch" not in exe.iree_input
     a = _int8(xs)
-    want = ref.conv2d(a.astype(np.int64), w.astype(np.int64), strides=(2, 2), padding=(1, 1),
-                      data_layout="NHWC", kernel_layout="HWIO") + bias
+    want = ref.conv2d(a.astype(np.int64), w.astype(np.int64), strides=strides, padding=padding,
+                      dilation=dilation, data_layout="NHWC", kernel_layout="HWIO") + bias
     np.testing.assert_array_equal(exe(a), want)
 
 

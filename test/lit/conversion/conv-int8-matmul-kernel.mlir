@@ -1,0 +1,31 @@
+// RUN: relay-mlir-opt %s -convert-relay-to-linalg | FileCheck %s
+// RUN: relay-mlir-opt %s "-convert-relay-to-linalg=int8-matmul-kernel=true" | FileCheck %s --check-prefix=KERNEL
+
+// An i8 x i8 -> i32 3x3 convolution at stride 1 with 32 channels in and
+// out: integer Winograd F(2x2, 3x3) (i16 products) by default; when the
+// target runs i8 matmuls on relay-vnni-matmul's kernel, the patch matmul
+// (im2col: one strided slice per tap, then an i8 linalg.matmul).
+// CHECK-LABEL: func.func @int8_3x3
+// CHECK: arith.extsi %{{.+}} : i8 to i16
+// CHECK: linalg.batch_matmul
+// CHECK-NOT: linalg.matmul
+// KERNEL-LABEL: func.func @int8_3x3
+// KERNEL-NOT: linalg.batch_matmul
+// KERNEL-COUNT-9: tensor.extract_slice
+// KERNEL: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<196x288xi8>, tensor<288x32xi8>) outs(%{{.+}} : tensor<196x32xi32>)
+func.func @int8_3x3(%x: tensor<1x14x14x32xi8>) -> tensor<1x14x14x32xi32> {
+  %w = relay.constant dense<-3> : tensor<3x3x32x32xi8>
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x14x14x32xi8>, tensor<3x3x32x32xi8>) -> tensor<1x14x14x32xi32>
+  return %y : tensor<1x14x14x32xi32>
+}
+
+// Float convolutions keep Winograd either way.
+// CHECK-LABEL: func.func @f32_3x3
+// CHECK: linalg.batch_matmul
+// KERNEL-LABEL: func.func @f32_3x3
+// KERNEL: linalg.batch_matmul
+func.func @f32_3x3(%x: tensor<1x14x14x32xf32>) -> tensor<1x14x14x32xf32> {
+  %w = relay.constant dense<0.5> : tensor<3x3x32x32xf32>
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x14x14x32xf32>, tensor<3x3x32x32xf32>) -> tensor<1x14x14x32xf32>
+  return %y : tensor<1x14x14x32xf32>
+}
