@@ -278,11 +278,12 @@ void rewrite(ModuleOp module, Candidate c) {
   OpBuilder b(c.op);
   Location loc = c.op->getLoc();
   const vnni::GemmShape &s = c.shape;
+  Value aBytes = leftBytes(b, loc, c);
   Value bKN = rightMatrix(b, loc, c);
+  Value packed = packWeight(b, loc, bKN, s);
   auto gemmType = RankedTensorType::get({s.m, s.n}, b.getI32Type());
-  Value raw =
-      dispatch(b, loc, vnni::getOrCreateGemmExecutable(module, s, loc),
-               leftBytes(b, loc, c), packWeight(b, loc, bKN, s), gemmType);
+  Value raw = dispatch(b, loc, vnni::getOrCreateGemmExecutable(module, s, loc),
+                       aBytes, packed, gemmType);
   auto resultType = cast<RankedTensorType>(c.op->getResult(0).getType());
   if (s.conv) // [N*OH*OW, O] -> [N, OH, OW, O]
     raw = tensor::ExpandShapeOp::create(

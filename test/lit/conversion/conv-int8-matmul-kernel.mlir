@@ -3,20 +3,32 @@
 
 // An i8 x i8 -> i32 3x3 convolution at stride 1 with 32 channels in and
 // out: integer Winograd F(2x2, 3x3) (i16 products) by default; when the
-// target runs i8 matmuls on relay-vnni-matmul's kernel, the patch matmul
-// (im2col: one strided slice per tap, then an i8 linalg.matmul).
+// target runs int8 contractions on relay-vnni-matmul's kernel, the direct
+// convolution, whose windows that kernel reads in place.
 // CHECK-LABEL: func.func @int8_3x3
 // CHECK: arith.extsi %{{.+}} : i8 to i16
 // CHECK: linalg.batch_matmul
-// CHECK-NOT: linalg.matmul
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf
 // KERNEL-LABEL: func.func @int8_3x3
 // KERNEL-NOT: linalg.batch_matmul
-// KERNEL-COUNT-9: tensor.extract_slice
-// KERNEL: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<196x288xi8>, tensor<288x32xi8>) outs(%{{.+}} : tensor<196x32xi32>)
+// KERNEL: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x16x16x32xi8>, tensor<3x3x32x32xi8>) outs(%{{.+}} : tensor<1x14x14x32xi32>)
 func.func @int8_3x3(%x: tensor<1x14x14x32xi8>) -> tensor<1x14x14x32xi32> {
   %w = relay.constant dense<-3> : tensor<3x3x32x32xi8>
   %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x14x14x32xi8>, tensor<3x3x32x32xi8>) -> tensor<1x14x14x32xi32>
   return %y : tensor<1x14x14x32xi32>
+}
+
+// Channels that do not come in groups of 4 (an RGB stem): the patch matmul
+// either way (im2col: one strided slice per tap, then an i8 linalg.matmul).
+// CHECK-LABEL: func.func @int8_rgb_7x7
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<64x147xi8>, tensor<147x8xi8>)
+// KERNEL-LABEL: func.func @int8_rgb_7x7
+// KERNEL-COUNT-49: tensor.extract_slice
+// KERNEL: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<64x147xi8>, tensor<147x8xi8>)
+func.func @int8_rgb_7x7(%x: tensor<1x16x16x3xi8>) -> tensor<1x8x8x8xi32> {
+  %w = relay.constant dense<2> : tensor<7x7x3x8xi8>
+  %y = relay.nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 3, 3>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x16x16x3xi8>, tensor<7x7x3x8xi8>) -> tensor<1x8x8x8xi32>
+  return %y : tensor<1x8x8x8xi32>
 }
 
 // Float convolutions keep Winograd either way.

@@ -101,3 +101,50 @@ func.func @unchanged(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %af: tensor<4x8xf32
   %r3 = linalg.matmul ins(%ad, %w : tensor<?x8xi8>, tensor<8x4xi8>) outs(%fd : tensor<?x4xi32>) -> tensor<?x4xi32>
   return %r0, %r1, %r2, %r3 : tensor<4x4xi32>, tensor<4x4xi32>, tensor<4x4xf32>, tensor<?x4xi32>
 }
+
+// -----
+
+// A direct convolution with channels in groups of 4: its windows are read in
+// place (the kernel's k loops run over the 3x3 taps, then 2 channel groups);
+// the HWIO filter collapses to B [72, 16]; the result expands back to NHWC.
+// CHECK: "stream.executable"
+// CHECK: func.func @relay_vnni_conv_1x9x9x8_3x3_s2x2_d1x1_16(
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<648xi8>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<1152xi8>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<256xi32>
+// CHECK: arith.divui %{{.*}}, %{{.*}} : index
+// CHECK: arith.remui %{{.*}}, %{{.*}} : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK-LABEL: func.func @conv
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<1x9x9x8xi8> into tensor<648xi8>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<3x3x8x16xi8> into tensor<72x16xi8>
+// CHECK: %[[R:.*]] = "flow.dispatch"{{.*}}entry_points = [@relay_vnni_conv_1x9x9x8_3x3_s2x2_d1x1_16::@relay_vnni_conv_1x9x9x8_3x3_s2x2_d1x1_16]{{.*}} -> tensor<16x16xi32>
+// CHECK: tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 4, 4, 16] : tensor<16x16xi32> into tensor<1x4x4x16xi32>
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf
+func.func @conv(%x: tensor<1x9x9x8xi8>) -> tensor<1x4x4x16xi32> {
+  %w = arith.constant dense<7> : tensor<3x3x8x16xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x4x4x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<1x4x4x16xi32>) -> tensor<1x4x4x16xi32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x9x9x8xi8>, tensor<3x3x8x16xi8>) outs(%f : tensor<1x4x4x16xi32>) -> tensor<1x4x4x16xi32>
+  return %r : tensor<1x4x4x16xi32>
+}
+
+// -----
+
+// Channels not in groups of 4 (the patch matmul serves those): left alone.
+// CHECK-LABEL: func.func @conv_rgb
+// CHECK-NOT: flow.dispatch
+// CHECK: linalg.conv_2d_nhwc_hwcf
+func.func @conv_rgb(%x: tensor<1x9x9x3xi8>) -> tensor<1x7x7x16xi32> {
+  %w = arith.constant dense<7> : tensor<3x3x3x16xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x7x7x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<1x7x7x16xi32>) -> tensor<1x7x7x16xi32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x9x9x3xi8>, tensor<3x3x3x16xi8>) outs(%f : tensor<1x7x7x16xi32>) -> tensor<1x7x7x16xi32>
+  return %r : tensor<1x7x7x16xi32>
+}
