@@ -84,12 +84,21 @@ bool areInt8Contraction(Value a, Value b, Value init) {
   return is(a, 8) && is(b, 8) && is(init, 32);
 }
 
-std::optional<Candidate> candidateOf(linalg::MatmulOp op) {
+/// The operands of a contraction the kernel can take (the shape left to
+/// fill), from the checks every kind shares.
+std::optional<Candidate> operandsOf(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || !isSigned(op))
     return std::nullopt;
   Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
   Value init = op.getDpsInits()[0];
   if (!areInt8Contraction(a, b, init) || !isConstantExpr(b))
+    return std::nullopt;
+  return Candidate{op, a, b, init, false, {}};
+}
+
+std::optional<Candidate> candidateOf(linalg::MatmulOp op) {
+  std::optional<Candidate> c = operandsOf(op);
+  if (!c)
     return std::nullopt;
   MLIRContext *ctx = op.getContext();
   AffineExpr m, n, k;
@@ -100,29 +109,24 @@ std::optional<Candidate> candidateOf(linalg::MatmulOp op) {
   };
   if (maps[0] != map({m, k}) || maps[2] != map({m, n}))
     return std::nullopt;
-  bool transposedB = maps[1] == map({n, k});
-  if (!transposedB && maps[1] != map({k, n}))
+  c->transposedB = maps[1] == map({n, k});
+  if (!c->transposedB && maps[1] != map({k, n}))
     return std::nullopt;
-  ArrayRef<int64_t> aShape = cast<RankedTensorType>(a.getType()).getShape();
-  int64_t n0 = cast<RankedTensorType>(init.getType()).getDimSize(1);
-  return Candidate{
-      op,          a,
-      b,           init,
-      transposedB, vnni::GemmShape{aShape[0], n0, aShape[1], std::nullopt}};
+  ArrayRef<int64_t> aShape = cast<RankedTensorType>(c->a.getType()).getShape();
+  int64_t columns = cast<RankedTensorType>(c->init.getType()).getDimSize(1);
+  c->shape = vnni::GemmShape{aShape[0], columns, aShape[1], std::nullopt};
+  return c;
 }
 
 /// linalg.conv_2d_nhwc_hwcf of int8 with whole channel groups (C % 4 == 0:
 /// a k group never straddles two taps).
 std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
-  if (!op.hasPureTensorSemantics() || !isSigned(op))
+  std::optional<Candidate> c = operandsOf(op);
+  if (!c)
     return std::nullopt;
-  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
-  Value init = op.getDpsInits()[0];
-  if (!areInt8Contraction(a, b, init) || !isConstantExpr(b))
-    return std::nullopt;
-  ArrayRef<int64_t> in = cast<RankedTensorType>(a.getType()).getShape();
-  ArrayRef<int64_t> f = cast<RankedTensorType>(b.getType()).getShape();
-  ArrayRef<int64_t> out = cast<RankedTensorType>(init.getType()).getShape();
+  ArrayRef<int64_t> in = cast<RankedTensorType>(c->a.getType()).getShape();
+  ArrayRef<int64_t> f = cast<RankedTensorType>(c->b.getType()).getShape();
+  ArrayRef<int64_t> out = cast<RankedTensorType>(c->init.getType()).getShape();
   if (in[3] % vnni::kGroupK != 0)
     return std::nullopt;
   SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
@@ -132,12 +136,8 @@ std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
                           strides[0], strides[1], dilations[0], dilations[1]};
   vnni::GemmShape shape{out[0] * out[1] * out[2], out[3], f[0] * f[1] * f[2],
                         conv};
-  return Candidate{op, a, b, init, false, shape};
-}
-
-Value constantTensor(OpBuilder &b, Location loc, RankedTensorType type,
-                     Attribute value) {
-  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
+  c->shape = shape;
+  return c;
 }
 
 /// An elementwise linalg.generic over `inputs` (all of `type`'s shape, or
