@@ -10,6 +10,7 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+using namespace mlir::relay;
 
 namespace {
 /// Which of our own CPU kernels relay-to-iree-input may emit.
@@ -109,6 +110,82 @@ void mlir::relay::registerLoweringDialects(DialectRegistry &registry) {
   tensor::registerInferTypeOpInterfaceExternalModels(registry);
 }
 
+namespace {
+/// relay-to-iree-input: types, the language lowered to first-order code,
+/// relay -> linalg, then the passes that shape the program for iree-compile.
+void buildIREEInputPipeline(OpPassManager &pm,
+                            const IREEInputOptions &options) {
+  if (options.inferType)
+    pm.addPass(createRelayInferType());
+  pm.addPass(createRelayMonomorphize());
+  pm.addPass(createRelayGradient());
+  pm.addPass(createRelayFoldConstants());
+  pm.addPass(createRelayDynamicToStatic());
+  // Closures to first-order code: functions as values become ADTs.
+  pm.addPass(createRelayLambdaLift());
+  pm.addPass(createRelayDefunctionalize());
+  if (options.convertLayout) {
+    RelayConvertLayoutOptions layout;
+    layout.desiredLayout = options.desiredLayout;
+    pm.addPass(createRelayConvertLayout(layout));
+  }
+  pm.addPass(createCanonicalizerPass());
+  // Equal relay ops merged first: lowerings that look at a value's
+  // uses (relay.transpose) see them all.
+  pm.addPass(createCSEPass());
+  ConvertRelayToLinalgOptions lowering;
+  lowering.int8MatmulKernel = options.cpuKernels == CpuKernels::Avx512Vnni;
+  pm.addPass(createConvertRelayToLinalg(lowering));
+  // iree-compile dies on dispatches over empty iteration spaces.
+  pm.addPass(createRelayFoldEmptyIterations());
+  // Global functions that are called (global loops) get a private
+  // body, which the passes below can specialise to its callers.
+  pm.addPass(createRelayPrivatizeCallees());
+  // Loop counters, bounds and branch conditions on the host, not as
+  // one-element dispatches read back at every branch.
+  pm.addPass(createRelayHostScalars());
+  // A loop's branches on its argument sizes decided once, before it:
+  // sizes first resolved into the arguments' dims.
+  pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createRelayUnswitchLoops());
+  pm.addPass(createRelayDropSizeReshapes());
+  // Slices read inside their consumers' dispatches, not copied.
+  pm.addPass(createRelayReshapeBeforeSlice());
+  // Many strided slices of one tensor (an RNN's steps at batch > 1)
+  // made contiguous: one executable for all their consumers (after
+  // CSE has merged the slices' identical source reshapes).
+  pm.addPass(createCSEPass());
+  pm.addPass(createRelayContiguousSlices());
+  // iree-compile hangs on call-graph cycles: none may reach it.
+  pm.addPass(createRelayEliminateRecursion());
+  // Branches decided by constants reaching a function through all its
+  // call sites, and the code they make unreachable, removed here:
+  // iree-compile's canonicalizer can spin forever on unreachable
+  // loops that its own constant propagation leaves behind.
+  pm.addPass(createSCCPPass());
+  pm.addPass(createSymbolDCEPass());
+  // Dims of intermediates in terms of the inputs' dims, so that the
+  // run-time shape checks depending only on them run before the
+  // first dispatch (each assert between dispatches is a host wait).
+  pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Loops that can never exit (now that branches known from constants
+  // are folded) fail at run time, not in iree-compile.
+  pm.addPass(createRelayFailEndlessLoops());
+  // iree-compile loses tensors passed together into a join block.
+  pm.addPass(createRelayBoxJoinTensors());
+  pm.addNestedPass<func::FuncOp>(createRelayHoistRuntimeChecks());
+  if (options.cpuKernels == CpuKernels::Avx512Vnni)
+    pm.addPass(createRelayVnniMatmul());
+  // iree-compile never returns on recursive programs.
+  pm.addPass(createRelayCheckNoRecursion());
+}
+
+} // namespace
+
 void mlir::relay::registerRelayPipelines() {
   PassPipelineRegistration<OptPipelineOptions>(
       "relay-opt-pipeline",
@@ -139,74 +216,5 @@ void mlir::relay::registerRelayPipelines() {
       "(relay-eliminate-recursion removes them, relay-check-no-recursion "
       "refuses any left); convolutions become NHWC (relay-convert-layout) "
       "unless `convert-layout=false`",
-      [](OpPassManager &pm, const IREEInputOptions &options) {
-        if (options.inferType)
-          pm.addPass(createRelayInferType());
-        pm.addPass(createRelayMonomorphize());
-        pm.addPass(createRelayGradient());
-        pm.addPass(createRelayFoldConstants());
-        pm.addPass(createRelayDynamicToStatic());
-        // Closures to first-order code: functions as values become ADTs.
-        pm.addPass(createRelayLambdaLift());
-        pm.addPass(createRelayDefunctionalize());
-        if (options.convertLayout) {
-          RelayConvertLayoutOptions layout;
-          layout.desiredLayout = options.desiredLayout;
-          pm.addPass(createRelayConvertLayout(layout));
-        }
-        pm.addPass(createCanonicalizerPass());
-        // Equal relay ops merged first: lowerings that look at a value's
-        // uses (relay.transpose) see them all.
-        pm.addPass(createCSEPass());
-        ConvertRelayToLinalgOptions lowering;
-        lowering.int8MatmulKernel =
-            options.cpuKernels == CpuKernels::Avx512Vnni;
-        pm.addPass(createConvertRelayToLinalg(lowering));
-        // iree-compile dies on dispatches over empty iteration spaces.
-        pm.addPass(createRelayFoldEmptyIterations());
-        // Global functions that are called (global loops) get a private
-        // body, which the passes below can specialise to its callers.
-        pm.addPass(createRelayPrivatizeCallees());
-        // Loop counters, bounds and branch conditions on the host, not as
-        // one-element dispatches read back at every branch.
-        pm.addPass(createRelayHostScalars());
-        // A loop's branches on its argument sizes decided once, before it:
-        // sizes first resolved into the arguments' dims.
-        pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
-        pm.addPass(createCanonicalizerPass());
-        pm.addPass(createCSEPass());
-        pm.addPass(createRelayUnswitchLoops());
-        pm.addPass(createRelayDropSizeReshapes());
-        // Slices read inside their consumers' dispatches, not copied.
-        pm.addPass(createRelayReshapeBeforeSlice());
-        // Many strided slices of one tensor (an RNN's steps at batch > 1)
-        // made contiguous: one executable for all their consumers (after
-        // CSE has merged the slices' identical source reshapes).
-        pm.addPass(createCSEPass());
-        pm.addPass(createRelayContiguousSlices());
-        // iree-compile hangs on call-graph cycles: none may reach it.
-        pm.addPass(createRelayEliminateRecursion());
-        // Branches decided by constants reaching a function through all its
-        // call sites, and the code they make unreachable, removed here:
-        // iree-compile's canonicalizer can spin forever on unreachable
-        // loops that its own constant propagation leaves behind.
-        pm.addPass(createSCCPPass());
-        pm.addPass(createSymbolDCEPass());
-        // Dims of intermediates in terms of the inputs' dims, so that the
-        // run-time shape checks depending only on them run before the
-        // first dispatch (each assert between dispatches is a host wait).
-        pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
-        pm.addPass(createCanonicalizerPass());
-        pm.addPass(createCSEPass());
-        // Loops that can never exit (now that branches known from constants
-        // are folded) fail at run time, not in iree-compile.
-        pm.addPass(createRelayFailEndlessLoops());
-        // iree-compile loses tensors passed together into a join block.
-        pm.addPass(createRelayBoxJoinTensors());
-        pm.addNestedPass<func::FuncOp>(createRelayHoistRuntimeChecks());
-        if (options.cpuKernels == CpuKernels::Avx512Vnni)
-          pm.addPass(createRelayVnniMatmul());
-        // iree-compile never returns on recursive programs.
-        pm.addPass(createRelayCheckNoRecursion());
-      });
+      buildIREEInputPipeline);
 }

@@ -70,7 +70,7 @@ LAYERS = {
     "byoc.codegen": 0, "byoc.c_compiler": 0.1, "byoc.c_dispatch": 0, "byoc.mlir_check": 0.1,
     "byoc.signature": 1.1, "byoc.generate": 9.85, "byoc.external_code": 10.5, "byoc.device_route": 10.5,
     # issue 34: device annotations and planning (devices.build compiles: above compiler)
-    "annotation": 4.5, "targets": 0, "devices.inline_lets": 3.6, "devices.stages": 4.6,
+    "annotation": 4.5, "targets": 0, "cpu_kernels": 0, "devices.inline_lets": 3.6, "devices.stages": 4.6,
     "devices.executable": 9.1, "devices.config": 9.84, "devices.plan": 9.85, "devices.offload": 9.85,
     "devices": 9.86,
     "transform": 10,
