@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "VnniGemmKernel.h"
+#include "../Conversion/RelayToLinalg/IREEOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -30,6 +31,7 @@
 
 using namespace mlir;
 using namespace mlir::relay::vnni;
+using mlir::relay::iree::createGeneric;
 
 namespace {
 
@@ -41,19 +43,6 @@ constexpr int64_t kBlockRows = 96;
 /// Workgroups the grid aims at: enough for two threads to balance.
 constexpr int64_t kMinWorkgroups = 8;
 constexpr StringLiteral kVpdpbusd = "llvm.x86.avx512.vpdpbusd.512";
-
-Operation *createGeneric(OpBuilder &b, Location loc, StringRef name,
-                         ValueRange operands, TypeRange results,
-                         ArrayRef<NamedAttribute> attrs = {},
-                         unsigned regions = 0) {
-  OperationState state(loc, name);
-  state.addOperands(operands);
-  state.addTypes(results);
-  state.addAttributes(attrs);
-  for (unsigned i = 0; i < regions; ++i)
-    state.addRegion();
-  return b.create(state);
-}
 
 /// Rows of a workgroup's block: a multiple of kTileRows, at most kBlockRows,
 /// small enough that the grid has kMinWorkgroups when it can.

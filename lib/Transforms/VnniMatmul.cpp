@@ -225,14 +225,14 @@ Value offsetCorrection(OpBuilder &b, Location loc, Value bKN,
 /// The `flow.dispatch` of the kernel (generic form, as iree-opt prints it).
 Value dispatch(OpBuilder &b, Location loc, SymbolRefAttr entry, Value a,
                Value packed, RankedTensorType resultType) {
-  OperationState state(loc, "flow.dispatch");
-  state.addOperands({a, packed});
-  state.addTypes(resultType);
-  state.addAttribute("entry_points", b.getArrayAttr({entry}));
-  state.addAttribute("operandSegmentSizes",
-                     b.getDenseI32ArrayAttr({0, 2, 0, 0}));
-  state.addAttribute("tied_operands", b.getArrayAttr({b.getIndexAttr(-1)}));
-  return b.create(state)->getResult(0);
+  return iree::createGeneric(
+             b, loc, "flow.dispatch", {a, packed}, resultType,
+             {b.getNamedAttr("entry_points", b.getArrayAttr({entry})),
+              b.getNamedAttr("operandSegmentSizes",
+                             b.getDenseI32ArrayAttr({0, 2, 0, 0})),
+              b.getNamedAttr("tied_operands",
+                             b.getArrayAttr({b.getIndexAttr(-1)}))})
+      ->getResult(0);
 }
 
 /// Whether `init` is a tensor filled with 0.

@@ -8,6 +8,7 @@
 
 using namespace mlir;
 using namespace mlir::relay;
+using iree::createGeneric;
 
 /// Absl status code FAILED_PRECONDITION: the program reached a state its
 /// types do not rule out but its semantics forbid (no match clause applies).
@@ -33,14 +34,16 @@ bool iree::isBufferViewType(Type type) {
   return type == getBufferViewType(type.getContext());
 }
 
-/// Creates the unregistered op `name` in generic form.
-static Operation *createGeneric(OpBuilder &b, Location loc, StringRef name,
-                                ValueRange operands, TypeRange results,
-                                ArrayRef<NamedAttribute> attrs = {}) {
+Operation *iree::createGeneric(OpBuilder &b, Location loc, StringRef name,
+                               ValueRange operands, TypeRange results,
+                               ArrayRef<NamedAttribute> attrs,
+                               unsigned regions) {
   OperationState state(loc, name);
   state.addOperands(operands);
   state.addTypes(results);
   state.addAttributes(attrs);
+  for (unsigned i = 0; i < regions; ++i)
+    state.addRegion();
   return b.create(state);
 }
 

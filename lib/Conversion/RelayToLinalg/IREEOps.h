@@ -30,6 +30,13 @@
 
 namespace mlir::relay::iree {
 
+/// The unregistered op `name` in generic form, with `regions` empty regions
+/// (the forms above, and the custom dispatches of relay-vnni-matmul).
+Operation *createGeneric(OpBuilder &b, Location loc, StringRef name,
+                         ValueRange operands, TypeRange results,
+                         ArrayRef<NamedAttribute> attrs = {},
+                         unsigned regions = 0);
+
 /// `!util.list<?>`: a run-time list of variants (i32/i64/f32 scalars,
 /// lists, buffer views).
 Type getListType(MLIRContext *ctx);

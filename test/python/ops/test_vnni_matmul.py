@@ -3,8 +3,8 @@ kernel (test/lit/transforms/vnni-matmul.mlir checks its IR), against numpy's exa
 products: dense layers and the patch matmuls of int8 convolutions, sizes that divide none
 of the kernel's tiles (rows % 6, columns % 16 and % 64, k % 4), extreme values (-128 x
 -128 sums), and the same programs with the kernel off (``RELAY_MLIR_CPU_KERNELS=none``).
-Integer results: equality, no tolerance. Skipped on a host without AVX-512 VNNI (the
-kernel is not used there: ``cpu_kernels.for_target``)."""
+Integer results: equality, no tolerance. The tests with the kernel on are skipped on a host
+without AVX-512 VNNI (the kernel is not used there: ``cpu_kernels.for_target``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,8 +14,10 @@ import relay_mlir as relay
 from relay_mlir import cpu_kernels
 from relay_mlir.testing import numpy_ref as ref
 
-pytestmark = pytest.mark.skipif(cpu_kernels.for_target("llvm-cpu") != "avx512vnni",
-                                reason="the host CPU has no AVX-512 VNNI (the kernel is not used)")
+# the kernel runs only where the host has AVX-512 VNNI; the tests with it off run everywhere
+needs_vnni = pytest.mark.skipif(cpu_kernels.for_target("llvm-cpu") != "avx512vnni",
+                                reason="the host CPU has no AVX-512 VNNI: relay.compile does not "
+                                       "use the kernel there")
 
 R = np.random.default_rng(33)
 
@@ -36,6 +38,7 @@ def _compile(fn, monkeypatch=None, kernels=None):
 DENSE = [(6, 8, 64), (7, 10, 20), (50, 129, 70), (1, 300, 1000), (200, 64, 33)]
 
 
+@needs_vnni
 @pytest.mark.parametrize("m,k,n", DENSE, ids=[f"{m}x{k}x{n}" for m, k, n in DENSE])
 def test_dense_int8_matches_numpy(m, k, n):
     x = relay.var("x", shape=(m, k), dtype="int8")
@@ -46,6 +49,7 @@ def test_dense_int8_matches_numpy(m, k, n):
     np.testing.assert_array_equal(exe(a), a.astype(np.int64) @ w.astype(np.int64).T)
 
 
+@needs_vnni
 def test_extreme_values_sum_exactly():
     """-128 x -128 over k = 4096: 2^26 per output, the largest sums an i8 contraction of this
     depth makes (A + 128 is 0 here: the whole result is the column-sum correction)."""
@@ -59,6 +63,7 @@ def test_extreme_values_sum_exactly():
     np.testing.assert_array_equal(exe(a), a.astype(np.int64) @ w.astype(np.int64).T)
 
 
+@needs_vnni
 def test_two_shapes_in_one_program():
     """Two layers of different shapes: two executables (IREE links them into one, so their
     entry functions need distinct names)."""
@@ -84,7 +89,7 @@ CONVS = [
 
 
 @pytest.mark.parametrize("name,xs,ws,strides,padding,dilation,form", CONVS, ids=[c[0] for c in CONVS])
-@pytest.mark.parametrize("kernels", ["avx512vnni", "none"])
+@pytest.mark.parametrize("kernels", [pytest.param("avx512vnni", marks=needs_vnni), "none"])
 def test_conv2d_int8(kernels, name, xs, ws, strides, padding, dilation, form, monkeypatch):
     """int8 NHWC convolutions with an int32 bias-like add after them, with and without the
     kernel: windows read in place (``relay_vnni_conv_*``, channels in groups of 4) or patch
