@@ -682,24 +682,34 @@ def RelayVnniMatmul : Pass<"relay-vnni-matmul", "::mlir::ModuleOp"> {
     ```mlir
     %c = linalg.matmul ins(%a, %w : tensor<252x512xi8>, tensor<512x256xi8>)
            outs(%zero : tensor<252x256xi32>) -> tensor<252x256xi32>
+    %q = linalg.generic {...} ins(%c, %bias : ...) { addi, sitofp, mulf, ... trunci }
     // becomes
-    %u = linalg.generic {...} ins(%a) { arith.xori %x, 0x80 }  // a + 128 as u8
     %p = ... pad, expand_shape, transpose, collapse_shape of %w   // [panels][k/4][16][4]
-    %r = "flow.dispatch"(%u_flat, %p) {entry_points = [@relay_vnni_gemm_252x256x512::@relay_vnni_gemm_252x256x512], ...}
-    %c = linalg.generic {...} ins(%r, %minus128_colsum) { arith.addi }
+    %q = "flow.dispatch"(%a_flat, %p, %minus128_colsum, %bias) {entry_points = [@relay_vnni_gemm_252x256x512_e<hash>::@...], ...}
     ```
 
-    One executable per shape (`@relay_vnni_gemm_MxNxK`, at the module's
-    start, its entry function of the same name: IREE links all executables
-    into one); the constant packing and column sums fold in iree-compile. The
-    context must allow unregistered dialects (the IREE ops are built in
-    generic form). Other matmuls are left alone.
+    The kernel reads A as signed bytes and makes each group of four u8
+    (xor 0x80808080); `-128·Σ_k B` per column (and a non-zero init) is
+    added back by the first step of its epilogue. The epilogue then takes
+    the chain of elementwise `linalg.generic` consumers of the result (each
+    the only user of the one before, in the same block: bias, requantize,
+    clip, cast to i8 — ops of the arith and math dialects whose other inputs
+    are per-column vectors, whole tensors of the result's shape or scalars),
+    applies them to each vector of 16 products in registers and stores
+    their result instead of the i32 products.
+
+    One executable per shape and epilogue function
+    (`@relay_vnni_gemm_MxNxK_e<hash>` or `@relay_vnni_conv_..._e<hash>`, at the
+    module's start, its entry function of the same name: IREE links all
+    executables into one); the constant packing and column sums fold in
+    iree-compile. The context must allow unregistered dialects (the IREE ops
+    are built in generic form). Other matmuls are left alone.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect", "::mlir::LLVM::LLVMDialect",
-    "::mlir::func::FuncDialect",
+    "::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect",
   ];
 }
 

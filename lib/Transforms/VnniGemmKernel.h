@@ -1,16 +1,21 @@
 //===- VnniGemmKernel.h - an AVX-512 VNNI u8 x s8 GEMM for IREE -*- C++ -*-===//
 //
-// The executable relay-vnni-matmul dispatches: C[M, N] (i32) = A[M, K] (u8)
-// x B[K, N] (s8), B packed (packVnniWeight's layout), written in MLIR
-// (scf + vector + the `llvm.x86.avx512.vpdpbusd.512` intrinsic) as the body
-// of an IREE `stream.executable`, which IREE's llvm-cpu backend compiles
-// like its own dispatches.
+// The executable relay-vnni-matmul dispatches: C[M, N] = f(A[M, K] x B[K, N])
+// for A and B signed i8 (B packed: relay-vnni-matmul's packWeight), the
+// product in i32 and f an elementwise epilogue (the matmul's consumers:
+// bias, requantization, activation) applied to each vector of results
+// before it is stored; written in MLIR (scf + vector + the
+// `llvm.x86.avx512.vpdpbusd.512` intrinsic) as the body of an IREE
+// `stream.executable`, which IREE's llvm-cpu backend compiles like its own
+// dispatches.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RELAY_TRANSFORMS_VNNIGEMMKERNEL_H
 #define RELAY_TRANSFORMS_VNNIGEMMKERNEL_H
 
 #include "mlir/IR/BuiltinOps.h"
+
+#include <string>
 
 #include <optional>
 
@@ -45,12 +50,48 @@ struct GemmShape {
   int64_t packedBytes() const { return panels() * panelBytes(); }
 };
 
-/// The executable computing `shape` in `module` (made at its start once per
-/// shape; the context must allow unregistered dialects): the reference
-/// `@relay_vnni_gemm_MxNxK::@relay_vnni_gemm_MxNxK` (executable::entry) a
-/// `flow.dispatch` names.
+/// How the epilogue reads one of its operands (a binding of the executable
+/// after A and B) at result [m, n]: `column[n]` (a vector of N, one value
+/// per column), `full[m * N + n]` (a tensor of the result's layout) or
+/// `scalar[0]`.
+enum class EpilogueRead { Column, Full, Scalar };
+
+struct EpilogueOperand {
+  Type element;
+  EpilogueRead read;
+};
+
+/// One step of the epilogue: the scalar body of an elementwise
+/// `linalg.generic` (ops of the arith and math dialects, constants), whose
+/// argument `chainArg` takes the previous step's value (the i32 product for
+/// the first) and whose other inputs are epilogue operands (`operandOfArg`:
+/// the operand index per argument, -1 for the chain argument and the unused
+/// output).
+struct EpilogueStage {
+  Block *body;
+  unsigned chainArg;
+  SmallVector<int> operandOfArg;
+};
+
+/// The elementwise function of the i32 products that the kernel stores
+/// (element type `result`): its stages in order, borrowed from the
+/// program's ops while the executable is built.
+struct Epilogue {
+  SmallVector<EpilogueOperand> operands;
+  SmallVector<EpilogueStage> stages;
+  Type result;
+  /// Equal for epilogues that compute the same function of their operands
+  /// (executables are shared between them).
+  std::string key() const;
+};
+
+/// The executable computing `shape` followed by `epilogue` in `module` (made
+/// at its start once per shape and epilogue; the context must allow
+/// unregistered dialects): the reference `@name::@name` (executable::entry)
+/// a `flow.dispatch` names, whose operands are A (flat), B (packed) and the
+/// epilogue's operands, its result the flat [M * N] of `epilogue.result`.
 SymbolRefAttr getOrCreateGemmExecutable(ModuleOp module, const GemmShape &shape,
-                                        Location loc);
+                                        const Epilogue &epilogue, Location loc);
 
 } // namespace mlir::relay::vnni
 

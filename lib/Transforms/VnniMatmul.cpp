@@ -10,14 +10,17 @@
 //
 //   C = A·B = (A + 128)·B - 128·Σ_k B        (A signed i8, A + 128 as u8)
 //
-// A + 128 is `A xor 0x80` (an elementwise op IREE fuses into A's
-// producer); B is packed into 16-column panels of 4-row groups (a pad, a
-// reshape and a transpose of the constant, which IREE folds at compile
-// time, or runs once at load for a parameter); 128·Σ_k B is a constant row
-// added to the result (with the matmul's init when it is not zero).
+// The kernel makes A + 128 (`A xor 0x80`) as it reads A; B is packed into
+// 16-column panels of 4-row groups (a pad, a reshape and a transpose of the
+// constant, which IREE folds at compile time, or runs once at load for a
+// parameter); -128·Σ_k B is a constant row added to the products (with the
+// matmul's init when it is not zero) by the first step of the kernel's
+// epilogue, which goes on with the elementwise ops after the contraction
+// (VnniEpilogue.h): the dispatch's result is theirs.
 //
 //===----------------------------------------------------------------------===//
 #include "../Conversion/RelayToLinalg/IREEOps.h"
+#include "VnniEpilogue.h"
 #include "VnniGemmKernel.h"
 #include "relay/RelayPasses.h"
 
@@ -223,13 +226,14 @@ Value offsetCorrection(OpBuilder &b, Location loc, Value bKN,
 }
 
 /// The `flow.dispatch` of the kernel (generic form, as iree-opt prints it).
-Value dispatch(OpBuilder &b, Location loc, SymbolRefAttr entry, Value a,
-               Value packed, RankedTensorType resultType) {
+Value dispatch(OpBuilder &b, Location loc, SymbolRefAttr entry,
+               ValueRange operands, RankedTensorType resultType) {
+  int32_t count = static_cast<int32_t>(operands.size());
   return iree::createGeneric(
-             b, loc, "flow.dispatch", {a, packed}, resultType,
+             b, loc, "flow.dispatch", operands, resultType,
              {b.getNamedAttr("entry_points", b.getArrayAttr({entry})),
               b.getNamedAttr("operandSegmentSizes",
-                             b.getDenseI32ArrayAttr({0, 2, 0, 0})),
+                             b.getDenseI32ArrayAttr({0, count, 0, 0})),
               b.getNamedAttr("tied_operands",
                              b.getArrayAttr({b.getIndexAttr(-1)}))})
       ->getResult(0);
@@ -257,41 +261,32 @@ Value rightMatrix(OpBuilder &b, Location loc, const Candidate &c) {
       .getResult()[0];
 }
 
-/// A + 128 (u8 bits) as the kernel's flat byte buffer.
-Value leftBytes(OpBuilder &b, Location loc, const Candidate &c) {
-  auto aType = cast<RankedTensorType>(c.a.getType());
-  int64_t rank = aType.getRank();
-  Value u8 =
-      elementwise(b, loc, aType, c.a, {b.getMultiDimIdentityMap(rank)},
-                  [](OpBuilder &nb, Location l, ValueRange args) -> Value {
-                    Value bit = arith::ConstantIntOp::create(nb, l, 0x80, 8);
-                    return arith::XOrIOp::create(nb, l, args[0], bit);
-                  });
-  ReassociationIndices all(rank);
+/// `v` (any rank) as the flat tensor of its elements.
+Value flatten(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getRank() == 1)
+    return v;
+  auto flat =
+      RankedTensorType::get({type.getNumElements()}, type.getElementType());
+  ReassociationIndices all(type.getRank());
   std::iota(all.begin(), all.end(), 0);
-  return tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({c.shape.aBytes()}, b.getI8Type()), u8,
-      ArrayRef<ReassociationIndices>{all});
+  SmallVector<ReassociationIndices> groups;
+  if (type.getRank() > 0)
+    groups.push_back(all);
+  if (type.getRank() == 0)
+    return tensor::ExpandShapeOp::create(b, loc, flat, v, groups);
+  return tensor::CollapseShapeOp::create(b, loc, flat, v, groups);
 }
 
-void rewrite(ModuleOp module, Candidate c) {
-  OpBuilder b(c.op);
-  Location loc = c.op->getLoc();
-  const vnni::GemmShape &s = c.shape;
-  Value aBytes = leftBytes(b, loc, c);
-  Value bKN = rightMatrix(b, loc, c);
-  Value packed = packWeight(b, loc, bKN, s);
-  auto gemmType = RankedTensorType::get({s.m, s.n}, b.getI32Type());
-  Value raw = dispatch(b, loc, vnni::getOrCreateGemmExecutable(module, s, loc),
-                       aBytes, packed, gemmType);
+/// The first step of the epilogue: products + (-128·Σ_k B) per column (+
+/// the init), over the contraction's result shape; `product` stands for the
+/// kernel's products until the dispatch replaces the chain.
+linalg::GenericOp correctionStep(OpBuilder &b, Location loc, const Candidate &c,
+                                 Value product, Value correction) {
   auto resultType = cast<RankedTensorType>(c.op->getResult(0).getType());
-  if (s.conv) // [N*OH*OW, O] -> [N, OH, OW, O]
-    raw = tensor::ExpandShapeOp::create(
-        b, loc, resultType, raw,
-        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
   int64_t rank = resultType.getRank();
   MLIRContext *ctx = b.getContext();
-  SmallVector<Value> inputs = {raw, offsetCorrection(b, loc, bKN, s)};
+  SmallVector<Value> inputs = {product, correction};
   SmallVector<AffineMap> maps = {
       b.getMultiDimIdentityMap(rank),
       AffineMap::get(rank, 0, {getAffineDimExpr(rank - 1, ctx)}, ctx)};
@@ -300,28 +295,74 @@ void rewrite(ModuleOp module, Candidate c) {
     inputs.push_back(c.init);
     maps.push_back(b.getMultiDimIdentityMap(rank));
   }
-  Value result = elementwise(
+  Value sum = elementwise(
       b, loc, resultType, inputs, maps,
       [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
         Value r = arith::AddIOp::create(nb, l, args[0], args[1]);
         return zeroInit ? r : arith::AddIOp::create(nb, l, r, args[2]);
       });
-  c.op->getResult(0).replaceAllUsesWith(result);
+  return sum.getDefiningOp<linalg::GenericOp>();
+}
+
+void rewrite(ModuleOp module, Candidate c) {
+  OpBuilder b(c.op);
+  Location loc = c.op->getLoc();
+  const vnni::GemmShape &s = c.shape;
+  Value aBytes = flatten(b, loc, c.a);
+  Value bKN = rightMatrix(b, loc, c);
+  Value packed = packWeight(b, loc, bKN, s);
+  Value correction = offsetCorrection(b, loc, bKN, s);
+  auto productType = cast<RankedTensorType>(c.op->getResult(0).getType());
+  Value product = tensor::EmptyOp::create(b, loc, productType.getShape(),
+                                          productType.getElementType());
+  linalg::GenericOp first = correctionStep(b, loc, c, product, correction);
+  c.op->getResult(0).replaceAllUsesWith(first->getResult(0));
   c.op->erase();
+  vnni::EpilogueChain chain = vnni::collectEpilogue(first, product, s.n);
+  assert(!chain.ops.empty() && "the correction is always an epilogue step");
+
+  Operation *last = chain.ops.back();
+  b.setInsertionPoint(last);
+  SmallVector<Value> operands = {aBytes, packed};
+  for (Value v : chain.operandValues)
+    operands.push_back(flatten(b, loc, v));
+  auto resultType = cast<RankedTensorType>(last->getResult(0).getType());
+  auto flatType =
+      RankedTensorType::get({s.m * s.n}, resultType.getElementType());
+  Value result = dispatch(
+      b, loc, vnni::getOrCreateGemmExecutable(module, s, chain.epilogue, loc),
+      operands, flatType);
+  if (resultType.getRank() != 1) {
+    ReassociationIndices all(resultType.getRank());
+    std::iota(all.begin(), all.end(), 0);
+    result = tensor::ExpandShapeOp::create(b, loc, resultType, result,
+                                           ArrayRef<ReassociationIndices>{all});
+  }
+  last->getResult(0).replaceAllUsesWith(result);
+  Operation *firstInit = first.getDpsInits()[0].getDefiningOp();
+  for (Operation *op : llvm::reverse(chain.ops))
+    op->erase();
+  for (Operation *dead : {firstInit, product.getDefiningOp()})
+    if (dead->use_empty())
+      dead->erase();
+}
+
+/// The candidate `op` is, if any.
+std::optional<Candidate> candidateOf(Operation *op) {
+  if (auto mm = dyn_cast<linalg::MatmulOp>(op))
+    return candidateOf(mm);
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
+    return candidateOf(conv);
+  return std::nullopt;
 }
 
 struct VnniMatmulPass : relay::impl::RelayVnniMatmulBase<VnniMatmulPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<Candidate> found;
+    SmallVector<Operation *> found;
     module.walk([&](Operation *op) {
-      std::optional<Candidate> c;
-      if (auto mm = dyn_cast<linalg::MatmulOp>(op))
-        c = candidateOf(mm);
-      else if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
-        c = candidateOf(conv);
-      if (c)
-        found.push_back(*c);
+      if (candidateOf(op))
+        found.push_back(op);
     });
     if (found.empty())
       return;
@@ -330,8 +371,11 @@ struct VnniMatmulPass : relay::impl::RelayVnniMatmulBase<VnniMatmulPass> {
       signalPassFailure();
       return;
     }
-    for (Candidate &c : found)
-      rewrite(module, c);
+    // One at a time, its operands read now: an earlier rewrite may have
+    // replaced the epilogue that computes this one's A.
+    for (Operation *op : found)
+      if (std::optional<Candidate> c = candidateOf(op))
+        rewrite(module, *c);
   }
 };
 

@@ -1,40 +1,50 @@
 // RUN: relay-mlir-opt %s --allow-unregistered-dialect --relay-vnni-matmul --split-input-file | FileCheck %s
 
-// An i8 x i8 -> i32 matmul with a constant right operand: A + 128 (xor 0x80)
-// flattened, B packed ([panels][k/4][16][4]: pad, expand, transpose, collapse),
-// the kernel's flow.dispatch, and -128 * sum_k B added per column.
+// An i8 x i8 -> i32 matmul with a constant right operand: A flattened (the
+// kernel makes it u8 with xor 0x80808080 as it reads it), B packed
+// ([panels][k/4][16][4]: pad, expand, transpose, collapse), -128 * sum_k B
+// per column an operand of the kernel's epilogue, which adds it to the
+// products before they are stored.
 // CHECK-LABEL: "stream.executable"
 // CHECK: "stream.executable.export"
 // 7 rows, 20 columns (2 panels, 1 group of 4): a grid of [2 blocks of 6 rows, 1]
 // CHECK: %[[X:.*]] = arith.constant 2 : index
 // CHECK: "stream.return"(%[[X]], %{{.*}}, %{{.*}})
-// CHECK: func.func @relay_vnni_gemm_7x20x10(%{{.*}}: !stream.binding, %{{.*}}: !stream.binding, %{{.*}}: !stream.binding)
+// CHECK: func.func @[[EXE:relay_vnni_gemm_7x20x10_e[0-9a-f]+]](%{{.*}}: !stream.binding, %{{.*}}: !stream.binding, %{{.*}}: !stream.binding, %{{.*}}: !stream.binding)
 // CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<70xi8>
 // CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<384xi8>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<20xi32>
 // CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<140xi32>
 // CHECK: "stream.dispatch.workgroup.id"() {dimension = 0 : index}
 // k = 10: two full groups in the loop, then 2 of 4 bytes of A masked
 // CHECK: scf.for
 // CHECK: vector.load %{{.*}} : memref<384xi8>, vector<64xi8>
 // CHECK: vector.load %{{.*}} : memref<70xi8>, vector<4xi8>
+// CHECK: arith.xori %{{.*}}, %{{.*}} : i32
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK: vector.maskedload %{{.*}} : memref<70xi8>, vector<4xi1>, vector<4xi8> into vector<4xi8>
-// 20 columns: the second panel stores 4 of its 16 lanes
+// the epilogue: the column correction added, 16 lanes at a time
+// CHECK: vector.load %{{.*}} : memref<20xi32>, vector<16xi32>
+// CHECK: arith.addi %{{.*}}, %{{.*}} : vector<16xi32>
+// CHECK: vector.store %{{.*}} : memref<140xi32>, vector<16xi32>
+// 20 columns: the second panel loads and stores 4 of its 16 lanes
+// CHECK: vector.maskedload %{{.*}} : memref<20xi32>, vector<16xi1>, vector<16xi32> into vector<16xi32>
 // CHECK: vector.maskedstore %{{.*}} : memref<140xi32>, vector<16xi1>, vector<16xi32>
 // CHECK: "stream.executable.end"
-// CHECK: sym_name = "relay_vnni_gemm_7x20x10", sym_visibility = "private"
+// CHECK: sym_name = "[[EXE]]", sym_visibility = "private"
 // CHECK-LABEL: func.func @dense
-// CHECK: %[[U:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<7x10xi8>)
-// CHECK: arith.xori %{{.*}}, %{{.*}} : i8
-// CHECK: %[[A:.*]] = tensor.collapse_shape %[[U]] {{\[\[}}0, 1]] : tensor<7x10xi8> into tensor<70xi8>
+// CHECK-NOT: arith.xori
+// CHECK: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<7x10xi8> into tensor<70xi8>
 // CHECK: tensor.pad %{{.*}} low[0, 0] high[2, 12]
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2, 3]] output_shape [3, 4, 2, 16]
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<3x4x2x16xi8>) outs(%{{.*}} : tensor<2x3x16x4xi8>) permutation = [2, 0, 3, 1]
 // CHECK: %[[P:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<2x3x16x4xi8> into tensor<384xi8>
-// CHECK: %[[R:.*]] = "flow.dispatch"(%[[A]], %[[P]]) {entry_points = [@relay_vnni_gemm_7x20x10::@relay_vnni_gemm_7x20x10], operandSegmentSizes = array<i32: 0, 2, 0, 0>, tied_operands = [-1 : index]} : (tensor<70xi8>, tensor<384xi8>) -> tensor<7x20xi32>
 // CHECK: arith.extsi
+// CHECK: %[[C:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]
 // CHECK: arith.constant -128 : i32
-// CHECK: linalg.generic {{.*}} ins(%[[R]], %{{.*}} : tensor<7x20xi32>, tensor<20xi32>)
+// CHECK: %[[R:.*]] = "flow.dispatch"(%[[A]], %[[P]], %[[C]]) {entry_points = [@[[EXE]]::@[[EXE]]], operandSegmentSizes = array<i32: 0, 3, 0, 0>, tied_operands = [-1 : index]} : (tensor<70xi8>, tensor<384xi8>, tensor<20xi32>) -> tensor<140xi32>
+// CHECK: %[[OUT:.*]] = tensor.expand_shape %[[R]] {{\[\[}}0, 1]] output_shape [7, 20] : tensor<140xi32> into tensor<7x20xi32>
+// CHECK: return %[[OUT]]
 // CHECK-NOT: linalg.matmul
 func.func @dense(%a: tensor<7x10xi8>) -> tensor<7x20xi32> {
   %w = arith.constant dense<3> : tensor<10x20xi8>
@@ -48,17 +58,21 @@ func.func @dense(%a: tensor<7x10xi8>) -> tensor<7x20xi32> {
 // -----
 
 // B read transposed ([N, K], nn.dense's weight) is transposed to [K, N]
-// first; a matmul of the same shape elsewhere shares the executable; a
-// non-zero init is added to the result.
-// CHECK-COUNT-1: "stream.executable"
+// first; a matmul of the same shape and epilogue elsewhere shares the
+// executable (its correction row is another operand); a non-zero init is a
+// whole-tensor operand of the epilogue: another executable.
+// CHECK-COUNT-2: "stream.executable"
 // CHECK-NOT: "stream.executable"
 // CHECK-LABEL: func.func @transposed_b
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<16x32xi8>) outs(%{{.*}} : tensor<32x16xi8>) permutation = [1, 0]
-// CHECK: "flow.dispatch"{{.*}}entry_points = [@relay_vnni_gemm_12x16x32::@relay_vnni_gemm_12x16x32]
+// CHECK: "flow.dispatch"{{.*}}entry_points = [@[[ZERO:relay_vnni_gemm_12x16x32_e[0-9a-f]+]]::
+// CHECK-LABEL: func.func @same_shape
+// CHECK: "flow.dispatch"{{.*}}entry_points = [@[[ZERO]]::
 // CHECK-LABEL: func.func @accumulate
-// CHECK: "flow.dispatch"{{.*}}entry_points = [@relay_vnni_gemm_12x16x32::@relay_vnni_gemm_12x16x32]
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %arg1 : tensor<12x16xi32>, tensor<16xi32>, tensor<12x16xi32>)
-// CHECK-COUNT-2: arith.addi
+// CHECK: %[[INIT:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1]] : tensor<12x16xi32> into tensor<192xi32>
+// CHECK: "flow.dispatch"(%{{.*}}, %{{.*}}, %{{.*}}, %[[INIT]])
+// CHECK-NOT: [@[[ZERO]]::
+// CHECK-SAME: -> tensor<192xi32>
 func.func @transposed_b(%a: tensor<12x32xi8>) -> tensor<12x16xi32> {
   %w = arith.constant dense<-2> : tensor<16x32xi8>
   %z = arith.constant 0 : i32
@@ -66,6 +80,14 @@ func.func @transposed_b(%a: tensor<12x32xi8>) -> tensor<12x16xi32> {
   %f = linalg.fill ins(%z : i32) outs(%e : tensor<12x16xi32>) -> tensor<12x16xi32>
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
          ins(%a, %w : tensor<12x32xi8>, tensor<16x32xi8>) outs(%f : tensor<12x16xi32>) -> tensor<12x16xi32>
+  return %r : tensor<12x16xi32>
+}
+func.func @same_shape(%a: tensor<12x32xi8>) -> tensor<12x16xi32> {
+  %w = arith.constant dense<3> : tensor<32x16xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<12x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<12x16xi32>) -> tensor<12x16xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<12x32xi8>, tensor<32x16xi8>) outs(%f : tensor<12x16xi32>) -> tensor<12x16xi32>
   return %r : tensor<12x16xi32>
 }
 func.func @accumulate(%a: tensor<12x32xi8>, %c: tensor<12x16xi32>) -> tensor<12x16xi32> {
@@ -108,8 +130,9 @@ func.func @unchanged(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %af: tensor<4x8xf32
 // place (the kernel's k loops run over the 3x3 taps, then 2 channel groups);
 // the HWIO filter collapses to B [72, 16]; the result expands back to NHWC.
 // CHECK: "stream.executable"
-// CHECK: func.func @relay_vnni_conv_1x9x9x8_3x3_s2x2_d1x1_16(
+// CHECK: func.func @[[CONV:relay_vnni_conv_1x9x9x8_3x3_s2x2_d1x1_16_e[0-9a-f]+]](
 // CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<648xi8>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<16xi32>
 // CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<1152xi8>
 // CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<256xi32>
 // CHECK: arith.divui %{{.*}}, %{{.*}} : index
@@ -120,8 +143,8 @@ func.func @unchanged(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %af: tensor<4x8xf32
 // CHECK-LABEL: func.func @conv
 // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<1x9x9x8xi8> into tensor<648xi8>
 // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<3x3x8x16xi8> into tensor<72x16xi8>
-// CHECK: %[[R:.*]] = "flow.dispatch"{{.*}}entry_points = [@relay_vnni_conv_1x9x9x8_3x3_s2x2_d1x1_16::@relay_vnni_conv_1x9x9x8_3x3_s2x2_d1x1_16]{{.*}} -> tensor<16x16xi32>
-// CHECK: tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 4, 4, 16] : tensor<16x16xi32> into tensor<1x4x4x16xi32>
+// CHECK: %[[R:.*]] = "flow.dispatch"{{.*}}entry_points = [@[[CONV]]::@[[CONV]]]{{.*}} -> tensor<256xi32>
+// CHECK: tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2, 3]] output_shape [1, 4, 4, 16] : tensor<256xi32> into tensor<1x4x4x16xi32>
 // CHECK-NOT: linalg.conv_2d_nhwc_hwcf
 func.func @conv(%x: tensor<1x9x9x8xi8>) -> tensor<1x4x4x16xi32> {
   %w = arith.constant dense<7> : tensor<3x3x8x16xi8>
@@ -147,4 +170,135 @@ func.func @conv_rgb(%x: tensor<1x9x9x3xi8>) -> tensor<1x7x7x16xi32> {
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
          ins(%x, %w : tensor<1x9x9x3xi8>, tensor<3x3x3x16xi8>) outs(%f : tensor<1x7x7x16xi32>) -> tensor<1x7x7x16xi32>
   return %r : tensor<1x7x7x16xi32>
+}
+
+// -----
+
+// The elementwise ops after the product run in the kernel's epilogue: a bias
+// per column, then a requantization with a scalar scale to i8 (a constant
+// from outside the body becomes a splat). The dispatch's operands are A, B,
+// the correction row, the bias and the scale (rank 0 made [1]); it stores i8.
+// CHECK: func.func @[[EXE:relay_vnni_gemm_7x20x10_e[0-9a-f]+]](
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<1xf32>
+// CHECK-DAG: %[[OUT:.*]] = "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<140xi8>
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: arith.addi %{{.*}}, %{{.*}} : vector<16xi32>
+// CHECK: arith.addi %{{.*}}, %{{.*}} : vector<16xi32>
+// CHECK: memref.load %{{.*}}[%{{.*}}] : memref<1xf32>
+// CHECK: arith.sitofp %{{.*}} : vector<16xi32> to vector<16xf32>
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: arith.constant dense<1.270000e+02> : vector<16xf32>
+// CHECK: arith.minimumf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: arith.fptosi %{{.*}} : vector<16xf32> to vector<16xi8>
+// CHECK: vector.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<140xi8>, vector<16xi8>
+// CHECK: vector.maskedstore %[[OUT]][%{{.*}}], %{{.*}}, %{{.*}} : memref<140xi8>, vector<16xi1>, vector<16xi8>
+// CHECK-LABEL: func.func @requantized
+// CHECK: %[[S:.*]] = tensor.expand_shape %arg2 [] output_shape [1] : tensor<f32> into tensor<1xf32>
+// CHECK: %[[R:.*]] = "flow.dispatch"(%{{.*}}, %{{.*}}, %{{.*}}, %arg1, %[[S]]) {entry_points = [@[[EXE]]::@[[EXE]]], operandSegmentSizes = array<i32: 0, 5, 0, 0>{{.*}} : (tensor<70xi8>, tensor<384xi8>, tensor<20xi32>, tensor<20xi32>, tensor<1xf32>) -> tensor<140xi8>
+// CHECK: %[[Q:.*]] = tensor.expand_shape %[[R]] {{\[\[}}0, 1]] output_shape [7, 20] : tensor<140xi8> into tensor<7x20xi8>
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[Q]]
+func.func @requantized(%a: tensor<7x10xi8>, %bias: tensor<20xi32>, %s: tensor<f32>) -> tensor<7x20xi8> {
+  %w = arith.constant dense<3> : tensor<10x20xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<7x20xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<7x20xi32>) -> tensor<7x20xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<7x10xi8>, tensor<10x20xi8>) outs(%f : tensor<7x20xi32>) -> tensor<7x20xi32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r, %bias : tensor<7x20xi32>, tensor<20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %y: i32, %o: i32):
+    %t = arith.addi %x, %y : i32
+    linalg.yield %t : i32
+  } -> tensor<7x20xi32>
+  %c127 = arith.constant 127.0 : f32
+  %e8 = tensor.empty() : tensor<7x20xi8>
+  %q = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b, %s : tensor<7x20xi32>, tensor<f32>) outs(%e8 : tensor<7x20xi8>) {
+  ^bb0(%x: i32, %sc: f32, %o: i8):
+    %fx = arith.sitofp %x : i32 to f32
+    %m = arith.mulf %fx, %sc : f32
+    %c = arith.minimumf %m, %c127 : f32
+    %i = arith.fptosi %c : f32 to i8
+    linalg.yield %i : i8
+  } -> tensor<7x20xi8>
+  return %q : tensor<7x20xi8>
+}
+
+// -----
+
+// Through a reshape that keeps the columns last (a 1x1 convolution's
+// matmul back to NHWC): the chain goes on in rank 4 with a per-channel
+// operand. It stops at a value used twice, at a consumer reading per row,
+// and at a body that reads its index.
+// CHECK-LABEL: func.func @through_reshape
+// CHECK: %[[R:.*]] = "flow.dispatch"(%{{.*}}, %{{.*}}, %{{.*}}, %arg1) {{.*}} : (tensor<16xi8>, tensor<64xi8>, tensor<16xi32>, tensor<16xi32>) -> tensor<64xi32>
+// CHECK: %[[Y:.*]] = tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2, 3]] output_shape [1, 2, 2, 16]
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[Y]]
+func.func @through_reshape(%a: tensor<4x4xi8>, %bias: tensor<16xi32>) -> tensor<1x2x2x16xi32> {
+  %w = arith.constant dense<1> : tensor<4x16xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<4x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<4x4xi8>, tensor<4x16xi8>) outs(%f : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %x = tensor.expand_shape %r [[0, 1, 2], [3]] output_shape [1, 2, 2, 16] : tensor<4x16xi32> into tensor<1x2x2x16xi32>
+  %e4 = tensor.empty() : tensor<1x2x2x16xi32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %bias : tensor<1x2x2x16xi32>, tensor<16xi32>) outs(%e4 : tensor<1x2x2x16xi32>) {
+  ^bb0(%v: i32, %b: i32, %o: i32):
+    %t = arith.addi %v, %b : i32
+    linalg.yield %t : i32
+  } -> tensor<1x2x2x16xi32>
+  return %y : tensor<1x2x2x16xi32>
+}
+// CHECK-LABEL: func.func @two_uses
+// CHECK: %[[R:.*]] = "flow.dispatch"{{.*}} -> tensor<64xi32>
+// CHECK: %[[P:.*]] = tensor.expand_shape %[[R]]
+// CHECK: linalg.generic {{.*}} ins(%[[P]], %[[P]] :
+func.func @two_uses(%a: tensor<4x4xi8>) -> tensor<4x16xi32> {
+  %w = arith.constant dense<1> : tensor<4x16xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<4x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<4x4xi8>, tensor<4x16xi8>) outs(%f : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r, %r : tensor<4x16xi32>, tensor<4x16xi32>) outs(%e : tensor<4x16xi32>) {
+  ^bb0(%u: i32, %v: i32, %o: i32):
+    %t = arith.muli %u, %v : i32
+    linalg.yield %t : i32
+  } -> tensor<4x16xi32>
+  return %y : tensor<4x16xi32>
+}
+// CHECK-LABEL: func.func @per_row
+// CHECK: %[[R:.*]] = "flow.dispatch"{{.*}} -> tensor<64xi32>
+// CHECK: %[[P:.*]] = tensor.expand_shape %[[R]]
+// CHECK: linalg.generic {{.*}} ins(%[[P]], %arg1 :
+func.func @per_row(%a: tensor<4x4xi8>, %rows: tensor<4xi32>) -> tensor<4x16xi32> {
+  %w = arith.constant dense<1> : tensor<4x16xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<4x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<4x4xi8>, tensor<4x16xi8>) outs(%f : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r, %rows : tensor<4x16xi32>, tensor<4xi32>) outs(%e : tensor<4x16xi32>) {
+  ^bb0(%u: i32, %v: i32, %o: i32):
+    %t = arith.addi %u, %v : i32
+    linalg.yield %t : i32
+  } -> tensor<4x16xi32>
+  return %y : tensor<4x16xi32>
+}
+// CHECK-LABEL: func.func @reads_index
+// CHECK: %[[R:.*]] = "flow.dispatch"{{.*}} -> tensor<64xi32>
+// CHECK: %[[P:.*]] = tensor.expand_shape %[[R]]
+// CHECK: linalg.generic {{.*}} ins(%[[P]] :
+// CHECK: linalg.index 1
+func.func @reads_index(%a: tensor<4x4xi8>) -> tensor<4x16xi32> {
+  %w = arith.constant dense<1> : tensor<4x16xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<4x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<4x4xi8>, tensor<4x16xi8>) outs(%f : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<4x16xi32>) outs(%e : tensor<4x16xi32>) {
+  ^bb0(%u: i32, %o: i32):
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i32
+    %t = arith.addi %u, %c : i32
+    linalg.yield %t : i32
+  } -> tensor<4x16xi32>
+  return %y : tensor<4x16xi32>
 }

@@ -3,8 +3,11 @@ kernel (test/lit/transforms/vnni-matmul.mlir checks its IR), against numpy's exa
 products: dense layers and the patch matmuls of int8 convolutions, sizes that divide none
 of the kernel's tiles (rows % 6, columns % 16 and % 64, k % 4), extreme values (-128 x
 -128 sums), and the same programs with the kernel off (``RELAY_MLIR_CPU_KERNELS=none``).
-Integer results: equality, no tolerance. The tests with the kernel on are skipped on a host
-without AVX-512 VNNI (the kernel is not used there: ``cpu_kernels.for_target``)."""
+The elementwise ops after a contraction run in the kernel's epilogue: requantization to int8
+with a residual add (whole-tensor operand), per-column scales and a float activation.
+Integer results: equality, no tolerance; float epilogues against numpy within 1e-6 relative.
+The tests with the kernel on are skipped on a host without AVX-512 VNNI (the kernel is not
+used there: ``cpu_kernels.for_target``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -108,6 +111,55 @@ def test_conv2d_int8(kernels, name, xs, ws, strides, padding, dilation, form, mo
     want = ref.conv2d(a.astype(np.int64), w.astype(np.int64), strides=strides, padding=padding,
                       dilation=dilation, data_layout="NHWC", kernel_layout="HWIO") + bias
     np.testing.assert_array_equal(exe(a), want)
+
+
+def _dispatch_results(iree_input):
+    """The result types of our kernel's dispatches in the lowered program."""
+    import re
+    return re.findall(r'"flow\.dispatch".*-> (tensor<[^>]*>)', iree_input)
+
+
+@pytest.mark.parametrize("kernels", [pytest.param("avx512vnni", marks=needs_vnni), "none"])
+def test_requantize_epilogue_with_residual(kernels, monkeypatch):
+    """conv -> + residual (int32 input, read whole) -> >> 6 -> clip -> int8 -> 1x1 conv of 20
+    columns (a partial panel: masked epilogue loads) -> + per-column bias: both contractions
+    store their epilogue's result (int8, then int32), bit-exact against numpy."""
+    xs, ws1, ws2 = (1, 11, 9, 8), (3, 3, 8, 24), (1, 1, 24, 20)
+    x = relay.var("x", shape=xs, dtype="int8")
+    res = relay.var("res", shape=(1, 11, 9, 24), dtype="int32")
+    w1, w2 = _int8(ws1), _int8(ws2)
+    bias = R.integers(-5000, 5000, (20,), dtype=np.int32)
+    y = relay.nn.conv2d(x, relay.const(w1), padding=(1, 1), data_layout="NHWC",
+                        kernel_layout="HWIO", out_dtype="int32")
+    y8 = relay.cast(relay.clip(relay.right_shift(relay.add(y, res), relay.const(np.int32(6))),
+                               -128, 127), "int8")
+    z = relay.nn.conv2d(y8, relay.const(w2), data_layout="NHWC", kernel_layout="HWIO",
+                        out_dtype="int32")
+    exe = _compile(relay.Function([x, res], relay.add(z, relay.const(bias))), monkeypatch, kernels)
+    if kernels == "avx512vnni":
+        assert _dispatch_results(exe.iree_input) == ["tensor<2376xi8>", "tensor<1980xi32>"]
+    a, r = _int8(xs), R.integers(-20000, 20000, (1, 11, 9, 24), dtype=np.int32)
+    conv = lambda d, w, p: ref.conv2d(d.astype(np.int64), w.astype(np.int64), padding=p,  # noqa: E731
+                                      data_layout="NHWC", kernel_layout="HWIO")
+    h = np.clip((conv(a, w1, (1, 1)) + r) >> 6, -128, 127)
+    np.testing.assert_array_equal(exe(a, r), conv(h, w2, (0, 0)) + bias)
+
+
+@needs_vnni
+def test_float_epilogue_matches_numpy():
+    """dense -> float32 -> x per-column scale -> tanh (a math op) -> + a float32 input read
+    whole: the kernel stores float32 (37 columns: a partial last panel)."""
+    m, k, n = 29, 52, 37
+    x = relay.var("x", shape=(m, k), dtype="int8")
+    skip = relay.var("skip", shape=(m, n), dtype="float32")
+    w = _int8((n, k))
+    scale = R.uniform(1e-4, 1e-3, (n,)).astype(np.float32)
+    y = relay.cast(relay.nn.dense(x, relay.const(w), out_dtype="int32"), "float32")
+    exe = _compile(relay.Function([x, skip], relay.add(relay.tanh(y * relay.const(scale)), skip)))
+    assert _dispatch_results(exe.iree_input) == [f"tensor<{m * n}xf32>"]
+    a, s = _int8((m, k)), R.standard_normal((m, n)).astype(np.float32)
+    want = np.tanh((a.astype(np.int64) @ w.astype(np.int64).T).astype(np.float32) * scale) + s
+    np.testing.assert_allclose(exe(a, s), want, rtol=1e-6, atol=1e-6)
 
 
 def test_forced_kernel_set_is_checked(monkeypatch):
