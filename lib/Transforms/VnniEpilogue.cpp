@@ -8,7 +8,8 @@
 //   * it reads the previous step's value once, with the identity map;
 //   * its other inputs are static tensors read as a whole tensor of the
 //     result's shape (identity map), per column (a vector of N read along
-//     the last dim) or as a scalar (a rank-0 tensor);
+//     the last dim) or as a scalar (a rank-0 tensor; a constant one is
+//     built into the kernel);
 //   * its body is arith and math ops on scalars whose operands are its
 //     arguments, its own values or scalar constants.
 // The chain follows each step's result while it is the only user's only
@@ -124,6 +125,7 @@ struct ChainBuilder {
       return false;
     EpilogueStage stage{body, 0, {}};
     stage.operandOfArg.assign(body->getNumArguments(), -1);
+    stage.constantOfArg.assign(body->getNumArguments(), nullptr);
     int chainUses = 0;
     SmallVector<std::pair<unsigned, std::pair<Value, EpilogueRead>>> reads;
     for (OpOperand *in : g.getDpsInputOperands()) {
@@ -139,6 +141,13 @@ struct ChainBuilder {
       std::optional<EpilogueRead> read = readOf(g, in->get(), map);
       if (!read)
         return false;
+      DenseElementsAttr constant;
+      if (*read == EpilogueRead::Scalar &&
+          matchPattern(in->get(), m_Constant(&constant)) &&
+          isLaneType(constant.getElementType())) {
+        stage.constantOfArg[arg] = constant.getSplatValue<TypedAttr>();
+        continue;
+      }
       reads.push_back({arg, {in->get(), *read}});
     }
     if (chainUses != 1)
@@ -163,17 +172,17 @@ struct ChainBuilder {
 
 } // namespace
 
-EpilogueChain mlir::relay::vnni::collectEpilogue(linalg::GenericOp first,
-                                                 Value product,
+EpilogueChain mlir::relay::vnni::collectEpilogue(Value product,
                                                  int64_t columns) {
   ChainBuilder builder{columns, {}};
-  if (!builder.addStep(first, product))
-    return {};
-  Value prev = first->getResult(0);
+  builder.chain.epilogue.result =
+      cast<RankedTensorType>(product.getType()).getElementType();
+  Block *block = product.getDefiningOp()->getBlock();
+  Value prev = product;
   SmallVector<Operation *> reshapes; // passed, kept if a step follows
   while (prev.hasOneUse()) {
     Operation *user = *prev.getUsers().begin();
-    if (user->getBlock() != first->getBlock())
+    if (user->getBlock() != block)
       break;
     if (builder.isColumnReshape(user)) {
       reshapes.push_back(user);
@@ -207,6 +216,9 @@ std::string Epilogue::key() const {
     os << "|" << stage.chainArg;
     for (int k : stage.operandOfArg)
       os << ',' << k;
+    for (TypedAttr constant : stage.constantOfArg)
+      if (constant)
+        os << ',' << constant;
     DenseMap<Value, unsigned> number;
     for (BlockArgument arg : stage.body->getArguments())
       number[arg] = number.size();

@@ -27,13 +27,11 @@ struct EpilogueChain {
   SmallVector<Value> operandValues;
 };
 
-/// The chain from `first`, an elementwise generic over the [M, N] results
-/// (or a convolution's [batch, OH, OW, N]) whose input `product` is the
-/// contraction's result, through every consumer that can follow it (and
-/// reshapes that keep the N columns as the last dim: the results' order in
-/// memory stays); empty when even `first` cannot be an epilogue.
-EpilogueChain collectEpilogue(linalg::GenericOp first, Value product,
-                              int64_t columns);
+/// The chain from `product`, the contraction's [M, N] result (or a
+/// convolution's [batch, OH, OW, N]), through every elementwise consumer
+/// that can follow it (and reshapes that keep the N columns as the last
+/// dim: the results' order in memory stays); empty when there is none.
+EpilogueChain collectEpilogue(Value product, int64_t columns);
 
 } // namespace mlir::relay::vnni
 

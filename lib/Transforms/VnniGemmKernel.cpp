@@ -69,10 +69,12 @@ struct KernelBuilder {
   Location loc;
   GemmShape s;
   const Epilogue &e;
-  // memref<aBytes x i8>, memref<packedBytes x i8>, memref<M*N x result>
-  Value a, bp, c;
-  // the epilogue's operands: memref<N>, memref<M*N> or memref<1>
-  SmallVector<Value> operands;
+  // memref<aBytes x i8>, memref<packedBytes x i8>, memref<N x i32> (the
+  // accumulators' initial row), memref<M*N x result>
+  Value a, bp, initRow, c;
+  // the epilogue's operands: memref<N>, memref<M*N> or memref<1>; the
+  // scalars loaded once, broadcast to 16 lanes
+  SmallVector<Value> operands, scalarLanes;
 
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
@@ -215,8 +217,7 @@ struct KernelBuilder {
     const EpilogueOperand &o = e.operands[k];
     auto type = VectorType::get({kPanelColumns}, o.element);
     if (o.read == EpilogueRead::Scalar)
-      return vector::BroadcastOp::create(
-          b, loc, type, memref::LoadOp::create(b, loc, operands[k], index(0)));
+      return scalarLanes[k];
     Value at = o.read == EpilogueRead::Column ? column : offset;
     return loadLanes(type, operands[k], at, lanes);
   }
@@ -260,6 +261,13 @@ struct KernelBuilder {
         unsigned i = arg.getArgNumber();
         if (i == stage.chainArg)
           map.map(arg, v);
+        else if (TypedAttr constant = stage.constantOfArg[i])
+          map.map(arg,
+                  arith::ConstantOp::create(
+                      b, loc,
+                      DenseElementsAttr::get(
+                          VectorType::get({kPanelColumns}, constant.getType()),
+                          ArrayRef<Attribute>{constant})));
         else if (stage.operandOfArg[i] >= 0)
           map.map(arg,
                   operandLanes(stage.operandOfArg[i], offset, column, lanes));
@@ -276,9 +284,14 @@ struct KernelBuilder {
   void tile(Value row, Value panel, int64_t rows, int64_t panels,
             int64_t lastColumns) {
     auto i32x16 = VectorType::get({kPanelColumns}, b.getI32Type());
-    Value zero = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(i32x16, b.getI32IntegerAttr(0)));
-    SmallVector<Value> init(rows * panels, zero);
+    SmallVector<Value> rowInit;
+    for (int64_t j = 0; j < panels; ++j)
+      rowInit.push_back(
+          loadLanes(i32x16, initRow, mul(add(panel, index(j)), kPanelColumns),
+                    j == panels - 1 ? lastColumns : kPanelColumns));
+    SmallVector<Value> init;
+    for (int64_t i = 0; i < rows; ++i)
+      init.append(rowInit);
     SmallVector<Value> starts;
     for (int64_t i = 0; i < rows; ++i)
       starts.push_back(rowStart(add(row, index(i))));
@@ -370,13 +383,13 @@ void buildExport(OpBuilder &b, Location loc, StringRef name, int64_t x,
                 {});
 }
 
-/// The entry function `name` reading its bindings: A, B, the epilogue's
-/// operands, C.
+/// The entry function `name` reading its bindings: A, B, the initial row,
+/// the epilogue's operands, C.
 void buildEntry(OpBuilder &b, Location loc, StringRef name, const GemmShape &s,
                 const Epilogue &e, int64_t rowsPerBlock) {
   MLIRContext *ctx = b.getContext();
   Type binding = OpaqueType::get(StringAttr::get(ctx, "stream"), "binding");
-  SmallVector<Type> bindings(3 + e.operands.size(), binding);
+  SmallVector<Type> bindings(4 + e.operands.size(), binding);
   auto func =
       func::FuncOp::create(b, loc, name, FunctionType::get(ctx, bindings, {}));
   OpBuilder::InsertionGuard guard(b);
@@ -402,13 +415,21 @@ void buildEntry(OpBuilder &b, Location loc, StringRef name, const GemmShape &s,
                   e,
                   subspan(0, s.aBytes(), b.getI8Type()),
                   subspan(1, s.packedBytes(), b.getI8Type()),
+                  subspan(2, s.n, b.getI32Type()),
                   subspan(last, s.m * s.n, e.result),
+                  {},
                   {}};
   for (auto [i, o] : llvm::enumerate(e.operands)) {
     int64_t size = o.read == EpilogueRead::Full     ? s.m * s.n
                    : o.read == EpilogueRead::Column ? s.n
                                                     : 1;
-    k.operands.push_back(subspan(2 + i, size, o.element));
+    k.operands.push_back(subspan(3 + i, size, o.element));
+    k.scalarLanes.push_back(
+        o.read != EpilogueRead::Scalar
+            ? Value()
+            : vector::BroadcastOp::create(
+                  b, loc, VectorType::get({kPanelColumns}, o.element),
+                  memref::LoadOp::create(b, loc, k.operands.back(), zero)));
   }
   Value wx = id(0), wy = id(1);
   k.workgroup(wx, wy, rowsPerBlock);

@@ -1,7 +1,7 @@
 //===- VnniGemmKernel.h - an AVX-512 VNNI u8 x s8 GEMM for IREE -*- C++ -*-===//
 //
-// The executable relay-vnni-matmul dispatches: C[M, N] = f(A[M, K] x B[K, N])
-// for A and B signed i8 (B packed: relay-vnni-matmul's packWeight), the
+// The executable relay-vnni-matmul dispatches: C[M, N] = f(A[M, K] x B[K, N] +
+// row[N]) for A and B signed i8 (B packed: relay-vnni-matmul's packWeight), the
 // product in i32 and f an elementwise epilogue (the matmul's consumers:
 // bias, requantization, activation) applied to each vector of results
 // before it is stored; written in MLIR (scf + vector + the
@@ -65,17 +65,18 @@ struct EpilogueOperand {
 /// `linalg.generic` (ops of the arith and math dialects, constants), whose
 /// argument `chainArg` takes the previous step's value (the i32 product for
 /// the first) and whose other inputs are epilogue operands (`operandOfArg`:
-/// the operand index per argument, -1 for the chain argument and the unused
-/// output).
+/// the operand index per argument, -1 for the chain argument, the unused
+/// output and scalar constants, which `constantOfArg` holds).
 struct EpilogueStage {
   Block *body;
   unsigned chainArg;
   SmallVector<int> operandOfArg;
+  SmallVector<TypedAttr> constantOfArg;
 };
 
 /// The elementwise function of the i32 products that the kernel stores
-/// (element type `result`): its stages in order, borrowed from the
-/// program's ops while the executable is built.
+/// (element type `result`): its stages in order (none: the products are
+/// stored), borrowed from the program's ops while the executable is built.
 struct Epilogue {
   SmallVector<EpilogueOperand> operands;
   SmallVector<EpilogueStage> stages;
@@ -88,8 +89,9 @@ struct Epilogue {
 /// The executable computing `shape` followed by `epilogue` in `module` (made
 /// at its start once per shape and epilogue; the context must allow
 /// unregistered dialects): the reference `@name::@name` (executable::entry)
-/// a `flow.dispatch` names, whose operands are A (flat), B (packed) and the
-/// epilogue's operands, its result the flat [M * N] of `epilogue.result`.
+/// a `flow.dispatch` names, whose operands are A (flat), B (packed), the
+/// accumulators' initial row (i32 [N]) and the epilogue's operands, its
+/// result the flat [M * N] of `epilogue.result`.
 SymbolRefAttr getOrCreateGemmExecutable(ModuleOp module, const GemmShape &shape,
                                         const Epilogue &epilogue, Location loc);
 

@@ -13,10 +13,10 @@
 // The kernel makes A + 128 (`A xor 0x80`) as it reads A; B is packed into
 // 16-column panels of 4-row groups (a pad, a reshape and a transpose of the
 // constant, which IREE folds at compile time, or runs once at load for a
-// parameter); -128·Σ_k B is a constant row added to the products (with the
-// matmul's init when it is not zero) by the first step of the kernel's
-// epilogue, which goes on with the elementwise ops after the contraction
-// (VnniEpilogue.h): the dispatch's result is theirs.
+// parameter); -128·Σ_k B is a constant row the kernel's accumulators start
+// from. Its epilogue then adds the matmul's init when it is not zero and
+// goes on with the elementwise ops after the contraction (VnniEpilogue.h):
+// the dispatch's result is theirs.
 //
 //===----------------------------------------------------------------------===//
 #include "../Conversion/RelayToLinalg/IREEOps.h"
@@ -278,30 +278,17 @@ Value flatten(OpBuilder &b, Location loc, Value v) {
   return tensor::CollapseShapeOp::create(b, loc, flat, v, groups);
 }
 
-/// The first step of the epilogue: products + (-128·Σ_k B) per column (+
-/// the init), over the contraction's result shape; `product` stands for the
-/// kernel's products until the dispatch replaces the chain.
-linalg::GenericOp correctionStep(OpBuilder &b, Location loc, const Candidate &c,
-                                 Value product, Value correction) {
-  auto resultType = cast<RankedTensorType>(c.op->getResult(0).getType());
-  int64_t rank = resultType.getRank();
-  MLIRContext *ctx = b.getContext();
-  SmallVector<Value> inputs = {product, correction};
-  SmallVector<AffineMap> maps = {
-      b.getMultiDimIdentityMap(rank),
-      AffineMap::get(rank, 0, {getAffineDimExpr(rank - 1, ctx)}, ctx)};
-  bool zeroInit = isZeroFill(c.init);
-  if (!zeroInit) {
-    inputs.push_back(c.init);
-    maps.push_back(b.getMultiDimIdentityMap(rank));
-  }
-  Value sum = elementwise(
-      b, loc, resultType, inputs, maps,
-      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        Value r = arith::AddIOp::create(nb, l, args[0], args[1]);
-        return zeroInit ? r : arith::AddIOp::create(nb, l, r, args[2]);
-      });
-  return sum.getDefiningOp<linalg::GenericOp>();
+/// The contraction's init added to `product` when it is not zero (the
+/// first step of the epilogue then), else `product`.
+Value withInit(OpBuilder &b, Location loc, const Candidate &c, Value product) {
+  if (isZeroFill(c.init))
+    return product;
+  auto type = cast<RankedTensorType>(product.getType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  return elementwise(b, loc, type, {product, c.init}, {id, id},
+                     [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                       return arith::AddIOp::create(nb, l, args[0], args[1]);
+                     });
 }
 
 void rewrite(ModuleOp module, Candidate c) {
@@ -312,18 +299,21 @@ void rewrite(ModuleOp module, Candidate c) {
   Value bKN = rightMatrix(b, loc, c);
   Value packed = packWeight(b, loc, bKN, s);
   Value correction = offsetCorrection(b, loc, bKN, s);
+  // `product` stands for the kernel's products until the dispatch replaces
+  // it and the epilogue's ops.
   auto productType = cast<RankedTensorType>(c.op->getResult(0).getType());
   Value product = tensor::EmptyOp::create(b, loc, productType.getShape(),
                                           productType.getElementType());
-  linalg::GenericOp first = correctionStep(b, loc, c, product, correction);
-  c.op->getResult(0).replaceAllUsesWith(first->getResult(0));
+  c.op->getResult(0).replaceAllUsesWith(withInit(b, loc, c, product));
   c.op->erase();
-  vnni::EpilogueChain chain = vnni::collectEpilogue(first, product, s.n);
-  assert(!chain.ops.empty() && "the correction is always an epilogue step");
+  vnni::EpilogueChain chain = vnni::collectEpilogue(product, s.n);
 
-  Operation *last = chain.ops.back();
+  // The dispatch replaces the chain's last value (the product itself
+  // when the chain is empty) where that is computed.
+  Operation *last =
+      chain.ops.empty() ? product.getDefiningOp() : chain.ops.back();
   b.setInsertionPoint(last);
-  SmallVector<Value> operands = {aBytes, packed};
+  SmallVector<Value> operands = {aBytes, packed, correction};
   for (Value v : chain.operandValues)
     operands.push_back(flatten(b, loc, v));
   auto resultType = cast<RankedTensorType>(last->getResult(0).getType());
@@ -332,19 +322,22 @@ void rewrite(ModuleOp module, Candidate c) {
   Value result = dispatch(
       b, loc, vnni::getOrCreateGemmExecutable(module, s, chain.epilogue, loc),
       operands, flatType);
-  if (resultType.getRank() != 1) {
-    ReassociationIndices all(resultType.getRank());
-    std::iota(all.begin(), all.end(), 0);
-    result = tensor::ExpandShapeOp::create(b, loc, resultType, result,
-                                           ArrayRef<ReassociationIndices>{all});
-  }
+  ReassociationIndices all(resultType.getRank());
+  std::iota(all.begin(), all.end(), 0);
+  result = tensor::ExpandShapeOp::create(b, loc, resultType, result,
+                                         ArrayRef<ReassociationIndices>{all});
   last->getResult(0).replaceAllUsesWith(result);
-  Operation *firstInit = first.getDpsInits()[0].getDefiningOp();
-  for (Operation *op : llvm::reverse(chain.ops))
+  for (Operation *op : llvm::reverse(chain.ops)) {
+    Operation *init =
+        isa<linalg::GenericOp>(op)
+            ? cast<linalg::GenericOp>(op).getDpsInits()[0].getDefiningOp()
+            : nullptr;
     op->erase();
-  for (Operation *dead : {firstInit, product.getDefiningOp()})
-    if (dead->use_empty())
-      dead->erase();
+    if (init && isa<tensor::EmptyOp>(init) && init->use_empty())
+      init->erase();
+  }
+  if (product.use_empty())
+    product.getDefiningOp()->erase();
 }
 
 /// The candidate `op` is, if any.

@@ -3,8 +3,8 @@
 // An i8 x i8 -> i32 matmul with a constant right operand: A flattened (the
 // kernel makes it u8 with xor 0x80808080 as it reads it), B packed
 // ([panels][k/4][16][4]: pad, expand, transpose, collapse), -128 * sum_k B
-// per column an operand of the kernel's epilogue, which adds it to the
-// products before they are stored.
+// per column the row the accumulators start from. No epilogue: the products
+// are stored.
 // CHECK-LABEL: "stream.executable"
 // CHECK: "stream.executable.export"
 // 7 rows, 20 columns (2 panels, 1 group of 4): a grid of [2 blocks of 6 rows, 1]
@@ -16,6 +16,10 @@
 // CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<20xi32>
 // CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<140xi32>
 // CHECK: "stream.dispatch.workgroup.id"() {dimension = 0 : index}
+// the accumulators start from the row: 20 columns, the second panel's 4 of
+// 16 lanes loaded (and stored) masked
+// CHECK: vector.load %{{.*}} : memref<20xi32>, vector<16xi32>
+// CHECK: vector.maskedload %{{.*}} : memref<20xi32>, vector<16xi1>, vector<16xi32> into vector<16xi32>
 // k = 10: two full groups in the loop, then 2 of 4 bytes of A masked
 // CHECK: scf.for
 // CHECK: vector.load %{{.*}} : memref<384xi8>, vector<64xi8>
@@ -23,12 +27,8 @@
 // CHECK: arith.xori %{{.*}}, %{{.*}} : i32
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK: vector.maskedload %{{.*}} : memref<70xi8>, vector<4xi1>, vector<4xi8> into vector<4xi8>
-// the epilogue: the column correction added, 16 lanes at a time
-// CHECK: vector.load %{{.*}} : memref<20xi32>, vector<16xi32>
-// CHECK: arith.addi %{{.*}}, %{{.*}} : vector<16xi32>
+// CHECK-NOT: arith.addi %{{.*}} : vector<16xi32>
 // CHECK: vector.store %{{.*}} : memref<140xi32>, vector<16xi32>
-// 20 columns: the second panel loads and stores 4 of its 16 lanes
-// CHECK: vector.maskedload %{{.*}} : memref<20xi32>, vector<16xi1>, vector<16xi32> into vector<16xi32>
 // CHECK: vector.maskedstore %{{.*}} : memref<140xi32>, vector<16xi1>, vector<16xi32>
 // CHECK: "stream.executable.end"
 // CHECK: sym_name = "[[EXE]]", sym_visibility = "private"
@@ -176,19 +176,22 @@ func.func @conv_rgb(%x: tensor<1x9x9x3xi8>) -> tensor<1x7x7x16xi32> {
 
 // The elementwise ops after the product run in the kernel's epilogue: a bias
 // per column, then a requantization with a scalar scale to i8 (a constant
-// from outside the body becomes a splat). The dispatch's operands are A, B,
-// the correction row, the bias and the scale (rank 0 made [1]); it stores i8.
+// from outside the body becomes a splat, a constant rank-0 input too). The
+// dispatch's operands are A, B, the correction row, the bias and the scale
+// (rank 0 made [1], loaded once); it stores i8.
 // CHECK: func.func @[[EXE:relay_vnni_gemm_7x20x10_e[0-9a-f]+]](
 // CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<1xf32>
 // CHECK-DAG: %[[OUT:.*]] = "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<140xi8>
+// CHECK: %[[SCALE:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<1xf32>
+// CHECK: %[[LANES:.*]] = vector.broadcast %[[SCALE]] : f32 to vector<16xf32>
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK: arith.addi %{{.*}}, %{{.*}} : vector<16xi32>
-// CHECK: arith.addi %{{.*}}, %{{.*}} : vector<16xi32>
-// CHECK: memref.load %{{.*}}[%{{.*}}] : memref<1xf32>
 // CHECK: arith.sitofp %{{.*}} : vector<16xi32> to vector<16xf32>
-// CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: arith.mulf %{{.*}}, %[[LANES]] : vector<16xf32>
 // CHECK: arith.constant dense<1.270000e+02> : vector<16xf32>
 // CHECK: arith.minimumf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: arith.constant dense<-1.280000e+02> : vector<16xf32>
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<16xf32>
 // CHECK: arith.fptosi %{{.*}} : vector<16xf32> to vector<16xi8>
 // CHECK: vector.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<140xi8>, vector<16xi8>
 // CHECK: vector.maskedstore %[[OUT]][%{{.*}}], %{{.*}}, %{{.*}} : memref<140xi8>, vector<16xi1>, vector<16xi8>
@@ -211,15 +214,22 @@ func.func @requantized(%a: tensor<7x10xi8>, %bias: tensor<20xi32>, %s: tensor<f3
   } -> tensor<7x20xi32>
   %c127 = arith.constant 127.0 : f32
   %e8 = tensor.empty() : tensor<7x20xi8>
-  %q = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b, %s : tensor<7x20xi32>, tensor<f32>) outs(%e8 : tensor<7x20xi8>) {
-  ^bb0(%x: i32, %sc: f32, %o: i8):
+  %ef = tensor.empty() : tensor<7x20xf32>
+  %q = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b, %s : tensor<7x20xi32>, tensor<f32>) outs(%ef : tensor<7x20xf32>) {
+  ^bb0(%x: i32, %sc: f32, %o: f32):
     %fx = arith.sitofp %x : i32 to f32
     %m = arith.mulf %fx, %sc : f32
     %c = arith.minimumf %m, %c127 : f32
+    linalg.yield %c : f32
+  } -> tensor<7x20xf32>
+  %lo = arith.constant dense<-128.0> : tensor<f32>
+  %q8 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q, %lo : tensor<7x20xf32>, tensor<f32>) outs(%e8 : tensor<7x20xi8>) {
+  ^bb0(%x: f32, %l: f32, %o: i8):
+    %c = arith.maximumf %x, %l : f32
     %i = arith.fptosi %c : f32 to i8
     linalg.yield %i : i8
   } -> tensor<7x20xi8>
-  return %q : tensor<7x20xi8>
+  return %q8 : tensor<7x20xi8>
 }
 
 // -----
