@@ -69,6 +69,9 @@ struct Candidate {
   Value a, b, init;
   bool transposedB;
   vnni::GemmShape shape;
+  /// Channels a convolution's input and filter are padded with (to whole
+  /// groups of 4; the filter's are 0, so they add nothing).
+  int64_t channelPad = 0;
 };
 
 /// Whether `op` reads its operands as signed (no `cast = cast_unsigned`).
@@ -121,8 +124,8 @@ std::optional<Candidate> candidateOf(linalg::MatmulOp op) {
   return c;
 }
 
-/// linalg.conv_2d_nhwc_hwcf of int8 with whole channel groups (C % 4 == 0:
-/// a k group never straddles two taps).
+/// linalg.conv_2d_nhwc_hwcf of int8: its channels padded to groups of 4 (a
+/// k group never straddles two taps).
 std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
   std::optional<Candidate> c = operandsOf(op);
   if (!c)
@@ -130,17 +133,44 @@ std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
   ArrayRef<int64_t> in = cast<RankedTensorType>(c->a.getType()).getShape();
   ArrayRef<int64_t> f = cast<RankedTensorType>(c->b.getType()).getShape();
   ArrayRef<int64_t> out = cast<RankedTensorType>(c->init.getType()).getShape();
-  if (in[3] % vnni::kGroupK != 0)
-    return std::nullopt;
+  int64_t channels = llvm::alignTo(in[3], vnni::kGroupK);
+  c->channelPad = channels - in[3];
   SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
   SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
-  vnni::ImplicitConv conv{in[0],      in[1],      in[2],        in[3],
+  vnni::ImplicitConv conv{in[0],      in[1],      in[2],        channels,
                           out[1],     out[2],     f[0],         f[1],
                           strides[0], strides[1], dilations[0], dilations[1]};
-  vnni::GemmShape shape{out[0] * out[1] * out[2], out[3], f[0] * f[1] * f[2],
-                        conv};
+  vnni::GemmShape shape{out[0] * out[1] * out[2], out[3],
+                        f[0] * f[1] * channels, conv};
   c->shape = shape;
   return c;
+}
+
+/// `v` with `amount` more elements of `value` at the end of dim `dim`.
+Value padEnd(OpBuilder &b, Location loc, Value v, int64_t dim, int64_t amount,
+             Value value) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] += amount;
+  SmallVector<OpFoldResult> low(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> high(low);
+  high[dim] = b.getIndexAttr(amount);
+  return tensor::PadOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), v, low, high,
+      value);
+}
+
+/// The convolution's input and filter with `c.channelPad` more channels:
+/// the input's with its spatial padding's value when it has one (IREE folds
+/// the two pads into one), the filter's with 0.
+void padChannels(OpBuilder &b, Location loc, Candidate &c) {
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
+  Value value = zero;
+  if (auto spatial = c.a.getDefiningOp<tensor::PadOp>())
+    if (Value constant = spatial.getConstantPaddingValue())
+      value = constant;
+  c.a = padEnd(b, loc, c.a, 3, c.channelPad, value);
+  c.b = padEnd(b, loc, c.b, 2, c.channelPad, zero);
 }
 
 /// An elementwise linalg.generic over `inputs` (all of `type`'s shape, or
@@ -295,6 +325,8 @@ void rewrite(ModuleOp module, Candidate c) {
   OpBuilder b(c.op);
   Location loc = c.op->getLoc();
   const vnni::GemmShape &s = c.shape;
+  if (c.channelPad)
+    padChannels(b, loc, c);
   Value aBytes = flatten(b, loc, c.a);
   Value bKN = rightMatrix(b, loc, c);
   Value packed = packWeight(b, loc, bKN, s);

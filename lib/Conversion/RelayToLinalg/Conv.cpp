@@ -465,8 +465,8 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
                      PatternBenefit benefit, bool int8MatmulKernel)
       : Conv2DStrategy(tc, ctx, benefit), int8MatmulKernel(int8MatmulKernel) {}
   /// LoweringOptions::int8MatmulKernel: relay-vnni-matmul computes a direct
-  /// i8 convolution whose channels come in groups of 4 without copying its
-  /// patches (implicit im2col).
+  /// i8 convolution without copying its patches (implicit im2col; channels
+  /// padded to groups of 4).
   bool int8MatmulKernel;
 
   LogicalResult
@@ -483,11 +483,13 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
           op, "run-time image size (Conv2DRunTimeImage)");
     if (int8MatmulKernel && !requested(op) &&
         isa<IntegerType>(resultType.getElementType()) &&
-        dataType.hasStaticShape() && dataType.getDimSize(l.cDim) % 4 == 0 &&
+        dataType.getElementType().isInteger(8) &&
+        getElementTypeOrSelf(adaptor.getWeight().getType()).isInteger(8) &&
+        dataType.hasStaticShape() &&
         matchPattern(adaptor.getWeight(), m_Constant()))
       return rewriter.notifyMatchFailure(
           op, "integer: the int8 kernel reads the direct convolution's "
-              "windows in place");
+              "windows in place (channels padded to groups of 4)");
     // Integer convolutions (int8 x int8 -> int32 from quantized models) take
     // the patch matmul at every size: IREE 3.13's direct integer convolution
     // runs ~2x slower than the float one, while its data-tiled i8 matmuls

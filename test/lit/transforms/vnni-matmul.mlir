@@ -158,11 +158,29 @@ func.func @conv(%x: tensor<1x9x9x8xi8>) -> tensor<1x4x4x16xi32> {
 
 // -----
 
-// Channels not in groups of 4 (the patch matmul serves those): left alone.
+// Channels not in groups of 4: the input and the filter get one more (the
+// input's padded with its spatial padding's value, the filter's with 0).
+// CHECK: func.func @[[RGB:relay_vnni_conv_1x9x9x4_3x3_s1x1_d1x1_16_e[0-9a-f]+]](
 // CHECK-LABEL: func.func @conv_rgb
-// CHECK-NOT: flow.dispatch
-// CHECK: linalg.conv_2d_nhwc_hwcf
-func.func @conv_rgb(%x: tensor<1x9x9x3xi8>) -> tensor<1x7x7x16xi32> {
+// CHECK: %[[M:.*]] = arith.constant -128 : i8
+// CHECK: %[[S:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: %[[Z:.*]] = arith.constant 0 : i8
+// CHECK: tensor.pad %[[S]] low[0, 0, 0, 0] high[0, 0, 0, 1]
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tensor.yield %[[M]] : i8
+// CHECK: } : tensor<1x9x9x3xi8> to tensor<1x9x9x4xi8>
+// CHECK: tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 1, 0]
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tensor.yield %[[Z]] : i8
+// CHECK: } : tensor<3x3x3x16xi8> to tensor<3x3x4x16xi8>
+// CHECK: "flow.dispatch"{{.*}}entry_points = [@[[RGB]]::@[[RGB]]]
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf
+func.func @conv_rgb(%x0: tensor<1x7x7x3xi8>) -> tensor<1x7x7x16xi32> {
+  %m = arith.constant -128 : i8
+  %x = tensor.pad %x0 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %m : i8
+  } : tensor<1x7x7x3xi8> to tensor<1x9x9x3xi8>
   %w = arith.constant dense<7> : tensor<3x3x3x16xi8>
   %z = arith.constant 0 : i32
   %e = tensor.empty() : tensor<1x7x7x16xi32>

@@ -86,7 +86,9 @@ CONVS = [
     ("3x3_s2", (1, 17, 15, 12), (3, 3, 12, 40), (2, 2), (1, 1), (1, 1), "conv"),
     ("3x3_s1_32ch_batch2", (2, 14, 13, 32), (3, 3, 32, 48), (1, 1), (1, 1), (1, 1), "conv"),
     ("5x3_dilated", (1, 20, 19, 8), (5, 3, 8, 20), (1, 2), (2, 1), (2, 3), "conv"),
-    ("7x7_s2_3ch", (1, 30, 30, 3), (7, 7, 3, 16), (2, 2), (3, 3), (1, 1), "gemm"),  # C % 4: im2col
+    # channels not in groups of 4: padded to them (input and filter), read in place
+    ("7x7_s2_3ch", (1, 30, 30, 3), (7, 7, 3, 16), (2, 2), (3, 3), (1, 1), "conv"),
+    ("3x3_5ch_dilated_batch2", (2, 12, 11, 5), (3, 3, 5, 18), (1, 1), (2, 2), (2, 2), "conv"),
     ("1x1_pixels", (1, 9, 9, 24), (1, 1, 24, 36), (1, 1), (0, 0), (1, 1), "gemm"),
 ]
 
@@ -95,8 +97,8 @@ CONVS = [
 @pytest.mark.parametrize("kernels", [pytest.param("avx512vnni", marks=needs_vnni), "none"])
 def test_conv2d_int8(kernels, name, xs, ws, strides, padding, dilation, form, monkeypatch):
     """int8 NHWC convolutions with an int32 bias-like add after them, with and without the
-    kernel: windows read in place (``relay_vnni_conv_*``, channels in groups of 4) or patch
-    rows (``relay_vnni_gemm_*``)."""
+    kernel: windows read in place (``relay_vnni_conv_*``, channels padded to groups of 4) or,
+    for a 1x1 kernel, the pixels as matrix rows (``relay_vnni_gemm_*``)."""
     x = relay.var("x", shape=xs, dtype="int8")
     w = _int8(ws)
     y = relay.nn.conv2d(x, relay.const(w), strides=strides, padding=padding, dilation=dilation,
