@@ -8,7 +8,10 @@
 // - in cast(...cast(clip(x))), a cast that keeps every value the clip lets
 //   through is dropped (the last dtype restored by one cast at the end), and
 //   a truncation to an integer type followed by a cast to a wider integer
-//   type is one truncation to the latter.
+//   type is one truncation to the latter; not when a cast inside the chain
+//   has other readers (TVM rewrites each reader's expression, recomputing
+//   the chain from the clip: a quantized tensor read both as int8 and as
+//   float32 would then be stored as the float32 clip, 4 bytes a value).
 //
 // TVM decides both by the bounds against each dtype's range alone, which
 // changes results in two places; here the answer is exact:
@@ -152,6 +155,13 @@ struct ClipThenCasts : OpRewritePattern<CastOp> {
     auto resultType = dyn_cast<RankedTensorType>(op.getResult().getType());
     if (!clip || !clipType || !resultType)
       return rewriter.notifyMatchFailure(op, "not a cast chain after a clip");
+    // A cast inside the chain that other ops read stays for them: the new
+    // chain would recompute it from the clip, whose value (often wider:
+    // float32 before a uint8 cast) then has one more reader.
+    if (llvm::any_of(ArrayRef<CastOp>(chain).drop_front(),
+                     [](CastOp c) { return !c->hasOneUse(); }))
+      return rewriter.notifyMatchFailure(
+          op, "a cast of the chain has other readers");
     auto isNumber = [](Type t) { return isa<IntegerType, FloatType>(t); };
     if (!isNumber(clipType.getElementType()) ||
         !llvm::all_of(chain, [&](CastOp c) { return isNumber(c.getDtype()); }))

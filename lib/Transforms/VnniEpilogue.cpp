@@ -9,7 +9,9 @@
 //   * its other inputs are static tensors read as a whole tensor of the
 //     result's shape (identity map), per column (a vector of N read along
 //     the last dim) or as a scalar (a rank-0 tensor; a constant one is
-//     built into the kernel);
+//     built into the kernel); a whole tensor that is the only result of
+//     such a generic (not on the chain: a residual input's dequantization)
+//     is computed by it in the epilogue too, from its own inputs;
 //   * its body is arith and math ops on scalars whose operands are its
 //     arguments, its own values or scalar constants.
 // The chain follows each step's result while it is the only user's only
@@ -75,6 +77,8 @@ bool isVectorizableBody(Block *body) {
 /// Builds the chain: operands shared between steps when the same value is
 /// read the same way.
 struct ChainBuilder {
+  /// Producers of inputs absorbed at most this deep.
+  static constexpr unsigned kMaxDepth = 8;
   int64_t columns;
   EpilogueChain chain;
 
@@ -107,56 +111,102 @@ struct ChainBuilder {
     return std::nullopt;
   }
 
-  /// Adds `g` (reading the previous value `prev`) as a step, if it can be.
-  bool addStep(linalg::GenericOp g, Value prev) {
+  /// Whether `g` is an elementwise generic whose body the kernel can run,
+  /// computing a value of the `shape` of the chain's values.
+  bool isElementwiseStep(linalg::GenericOp g, ArrayRef<int64_t> shape) {
     if (!g.hasPureTensorSemantics() || g->getNumResults() != 1 ||
         g.getNumDpsInits() != 1 || g.getNumParallelLoops() != g.getNumLoops())
       return false;
     auto result = dyn_cast<RankedTensorType>(g->getResult(0).getType());
-    if (!result || !result.hasStaticShape() ||
-        result.getShape() !=
-            cast<RankedTensorType>(prev.getType()).getShape() ||
-        !isStorable(result.getElementType()))
-      return false;
+    return result && result.hasStaticShape() && result.getShape() == shape &&
+           isStorable(result.getElementType()) &&
+           g.getMatchingBlockArgument(g.getDpsInitOperand(0)).use_empty() &&
+           isVectorizableBody(g.getBody());
+  }
+
+  /// The source of input `in` of `g` (not the chain's value): a scalar
+  /// constant, the step computing it when its producer can be one (a
+  /// dequantization of a residual input: the kernel then reads the narrow
+  /// tensor), or an operand.
+  std::optional<EpilogueArg> sourceOf(linalg::GenericOp g, OpOperand *in,
+                                      unsigned depth) {
+    Value v = in->get();
+    AffineMap map = g.getMatchingIndexingMap(in);
+    std::optional<EpilogueRead> read = readOf(g, v, map);
+    if (!read)
+      return std::nullopt;
+    DenseElementsAttr constant;
+    if (*read == EpilogueRead::Scalar &&
+        matchPattern(v, m_Constant(&constant)) &&
+        isLaneType(constant.getElementType()))
+      return EpilogueArg{EpilogueArg::Kind::Constant, -1,
+                         constant.getSplatValue<TypedAttr>()};
+    auto producer = v.getDefiningOp<linalg::GenericOp>();
+    if (*read == EpilogueRead::Full && producer && v.hasOneUse() &&
+        depth < kMaxDepth && producer->getBlock() == g->getBlock() &&
+        isElementwiseStep(producer,
+                          cast<RankedTensorType>(v.getType()).getShape()) &&
+        addProducer(producer, depth + 1))
+      return EpilogueArg{EpilogueArg::Kind::Step,
+                         static_cast<int>(chain.epilogue.stages.size() - 1),
+                         nullptr};
+    return EpilogueArg{EpilogueArg::Kind::Operand, operandIndex(v, *read),
+                       nullptr};
+  }
+
+  /// The step of `g`, its inputs' sources found, `chainArg` reading `from`
+  /// (none for a producer of an input).
+  bool addStage(linalg::GenericOp g, std::optional<unsigned> chainArg,
+                EpilogueArg from, unsigned depth) {
     Block *body = g.getBody();
-    OpOperand *out = g.getDpsInitOperand(0);
-    if (!g.getMatchingBlockArgument(out).use_empty() ||
-        !isVectorizableBody(body))
-      return false;
-    EpilogueStage stage{body, 0, {}};
-    stage.operandOfArg.assign(body->getNumArguments(), -1);
-    stage.constantOfArg.assign(body->getNumArguments(), nullptr);
-    int chainUses = 0;
-    SmallVector<std::pair<unsigned, std::pair<Value, EpilogueRead>>> reads;
+    EpilogueStage stage{body,
+                        SmallVector<EpilogueArg>(body->getNumArguments())};
     for (OpOperand *in : g.getDpsInputOperands()) {
       unsigned arg = g.getMatchingBlockArgument(in).getArgNumber();
-      AffineMap map = g.getMatchingIndexingMap(in);
-      if (in->get() == prev) {
-        if (!map.isIdentity())
-          return false;
-        ++chainUses;
-        stage.chainArg = arg;
+      if (chainArg && arg == *chainArg) {
+        stage.args[arg] = from;
         continue;
       }
-      std::optional<EpilogueRead> read = readOf(g, in->get(), map);
-      if (!read)
+      std::optional<EpilogueArg> source = sourceOf(g, in, depth);
+      if (!source)
         return false;
-      DenseElementsAttr constant;
-      if (*read == EpilogueRead::Scalar &&
-          matchPattern(in->get(), m_Constant(&constant)) &&
-          isLaneType(constant.getElementType())) {
-        stage.constantOfArg[arg] = constant.getSplatValue<TypedAttr>();
-        continue;
-      }
-      reads.push_back({arg, {in->get(), *read}});
+      stage.args[arg] = *source;
     }
-    if (chainUses != 1)
-      return false;
-    for (auto &[arg, vr] : reads)
-      stage.operandOfArg[arg] = operandIndex(vr.first, vr.second);
     chain.epilogue.stages.push_back(stage);
-    chain.epilogue.result = result.getElementType();
     chain.ops.push_back(g);
+    return true;
+  }
+
+  bool addProducer(linalg::GenericOp g, unsigned depth) {
+    return addStage(g, std::nullopt, {}, depth);
+  }
+
+  /// Adds `g` (reading the chain's value `prev` once, with the identity
+  /// map) as a step, if it can be; the chain is unchanged when not.
+  bool addStep(linalg::GenericOp g, Value prev) {
+    if (!isElementwiseStep(g,
+                           cast<RankedTensorType>(prev.getType()).getShape()))
+      return false;
+    SmallVector<OpOperand *> uses;
+    for (OpOperand *in : g.getDpsInputOperands())
+      if (in->get() == prev)
+        uses.push_back(in);
+    if (uses.size() != 1 || !g.getMatchingIndexingMap(uses[0]).isIdentity())
+      return false;
+    EpilogueArg from =
+        chain.epilogue.stages.empty()
+            ? EpilogueArg{EpilogueArg::Kind::Product, -1, nullptr}
+            : EpilogueArg{EpilogueArg::Kind::Step,
+                          static_cast<int>(chain.epilogue.stages.size() - 1),
+                          nullptr};
+    EpilogueChain saved = chain;
+    if (!addStage(g, g.getMatchingBlockArgument(uses[0]).getArgNumber(), from,
+                  0)) {
+      chain = std::move(saved);
+      return false;
+    }
+    chain.epilogue.result =
+        cast<RankedTensorType>(g->getResult(0).getType()).getElementType();
     return true;
   }
 
@@ -213,12 +263,13 @@ std::string Epilogue::key() const {
   for (const EpilogueOperand &o : operands)
     os << ';' << o.element << ':' << static_cast<int>(o.read);
   for (const EpilogueStage &stage : stages) {
-    os << "|" << stage.chainArg;
-    for (int k : stage.operandOfArg)
-      os << ',' << k;
-    for (TypedAttr constant : stage.constantOfArg)
-      if (constant)
-        os << ',' << constant;
+    os << '|';
+    for (const EpilogueArg &arg : stage.args) {
+      os << static_cast<int>(arg.kind) << ':' << arg.index;
+      if (arg.constant)
+        os << '=' << arg.constant;
+      os << ',';
+    }
     DenseMap<Value, unsigned> number;
     for (BlockArgument arg : stage.body->getArguments())
       number[arg] = number.size();

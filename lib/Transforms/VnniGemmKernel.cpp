@@ -254,29 +254,36 @@ struct KernelBuilder {
   /// The epilogue applied to the products `acc` stored at `offset` of C
   /// (column `column`, `lanes` of them valid).
   Value epilogue(Value acc, Value offset, Value column, int64_t lanes) {
-    Value v = acc;
+    SmallVector<Value> steps;
     for (const EpilogueStage &stage : e.stages) {
       IRMapping map;
-      for (BlockArgument arg : stage.body->getArguments()) {
-        unsigned i = arg.getArgNumber();
-        if (i == stage.chainArg)
-          map.map(arg, v);
-        else if (TypedAttr constant = stage.constantOfArg[i])
-          map.map(arg,
-                  arith::ConstantOp::create(
-                      b, loc,
-                      DenseElementsAttr::get(
-                          VectorType::get({kPanelColumns}, constant.getType()),
-                          ArrayRef<Attribute>{constant})));
-        else if (stage.operandOfArg[i] >= 0)
-          map.map(arg,
-                  operandLanes(stage.operandOfArg[i], offset, column, lanes));
-      }
+      for (auto [arg, from] : llvm::zip(stage.body->getArguments(), stage.args))
+        switch (from.kind) {
+        case EpilogueArg::Kind::Unused:
+          break;
+        case EpilogueArg::Kind::Product:
+          map.map(arg, acc);
+          break;
+        case EpilogueArg::Kind::Step:
+          map.map(arg, steps[from.index]);
+          break;
+        case EpilogueArg::Kind::Operand:
+          map.map(arg, operandLanes(from.index, offset, column, lanes));
+          break;
+        case EpilogueArg::Kind::Constant:
+          map.map(arg, arith::ConstantOp::create(
+                           b, loc,
+                           DenseElementsAttr::get(
+                               VectorType::get({kPanelColumns},
+                                               from.constant.getType()),
+                               ArrayRef<Attribute>{from.constant})));
+          break;
+        }
       for (Operation &op : stage.body->without_terminator())
         vectorize(op, map);
-      v = map.lookup(stage.body->getTerminator()->getOperand(0));
+      steps.push_back(map.lookup(stage.body->getTerminator()->getOperand(0)));
     }
-    return v;
+    return steps.empty() ? acc : steps.back();
   }
 
   /// The tile of `rows` rows from `row` and `panels` panels from `panel`;

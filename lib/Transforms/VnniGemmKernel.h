@@ -61,22 +61,29 @@ struct EpilogueOperand {
   EpilogueRead read;
 };
 
+/// Where an argument of an epilogue step's body comes from: the i32
+/// product, an earlier step's value, an epilogue operand, a scalar constant
+/// (splat), or nowhere (the unused output).
+struct EpilogueArg {
+  enum class Kind { Unused, Product, Step, Operand, Constant };
+  Kind kind = Kind::Unused;
+  int index = -1; // Step: the step; Operand: the operand
+  TypedAttr constant;
+};
+
 /// One step of the epilogue: the scalar body of an elementwise
-/// `linalg.generic` (ops of the arith and math dialects, constants), whose
-/// argument `chainArg` takes the previous step's value (the i32 product for
-/// the first) and whose other inputs are epilogue operands (`operandOfArg`:
-/// the operand index per argument, -1 for the chain argument, the unused
-/// output and scalar constants, which `constantOfArg` holds).
+/// `linalg.generic` (ops of the arith and math dialects, constants) and its
+/// arguments' sources.
 struct EpilogueStage {
   Block *body;
-  unsigned chainArg;
-  SmallVector<int> operandOfArg;
-  SmallVector<TypedAttr> constantOfArg;
+  SmallVector<EpilogueArg> args;
 };
 
 /// The elementwise function of the i32 products that the kernel stores
-/// (element type `result`): its stages in order (none: the products are
-/// stored), borrowed from the program's ops while the executable is built.
+/// (element type `result`): its steps in order, each reading the product,
+/// earlier steps, operands and constants, the last one's value stored (the
+/// products when there is none); borrowed from the program's ops while the
+/// executable is built.
 struct Epilogue {
   SmallVector<EpilogueOperand> operands;
   SmallVector<EpilogueStage> stages;

@@ -53,3 +53,21 @@ func.func @tvm_wrong(%f: tensor<4xf32>, %i: tensor<4xi32>) -> tuple<tensor<4xf32
   %r = relay.tuple %af, %b, %ci : (tensor<4xf32>, tensor<4xf32>, tensor<4xi32>) -> tuple<tensor<4xf32>, tensor<4xf32>, tensor<4xi32>>
   return %r : tuple<tensor<4xf32>, tensor<4xf32>, tensor<4xi32>>
 }
+
+// A cast inside the chain that another op reads stays: the quantized uint8
+// tensor read as int16 (an integer conv's input) and as float32 (a residual
+// add's) keeps its one uint8 cast, not a second truncation of the float32
+// clip (which would then be stored for both readers, 4 bytes a value).
+// CHECK-LABEL: func.func @shared_cast(
+// CHECK:         %[[C:.*]] = relay.clip
+// CHECK-NEXT:    %[[U:.*]] = relay.cast %[[C]] {{.*}}dtype = ui8
+// CHECK-NEXT:    relay.cast %[[U]] {{.*}}dtype = i16
+// CHECK-NEXT:    relay.cast %[[U]] {{.*}}dtype = f32
+func.func @shared_cast(%f: tensor<4xf32>) -> tuple<tensor<4xi16>, tensor<4xf32>> {
+  %a = relay.clip %f {a_min = 0.0 : f64, a_max = 255.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  %au = relay.cast %a {dtype = ui8} : (tensor<4xf32>) -> tensor<4xui8>
+  %ai = relay.cast %au {dtype = i16} : (tensor<4xui8>) -> tensor<4xi16>
+  %af = relay.cast %au {dtype = f32} : (tensor<4xui8>) -> tensor<4xf32>
+  %r = relay.tuple %ai, %af : (tensor<4xi16>, tensor<4xf32>) -> tuple<tensor<4xi16>, tensor<4xf32>>
+  return %r : tuple<tensor<4xi16>, tensor<4xf32>>
+}
