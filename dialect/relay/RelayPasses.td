@@ -689,8 +689,8 @@ def RelayVnniMatmul : Pass<"relay-vnni-matmul", "::mlir::ModuleOp"> {
     ```
 
     The kernel reads A as signed bytes and makes each group of four u8
-    (xor 0x80808080); `-128·Σ_k B` per column (and a non-zero init) is
-    added back by the first step of its epilogue. The epilogue then takes
+    (xor 0x80808080); its accumulators start from the constant row
+    `-128·Σ_k B`, and a non-zero init is the first step of its epilogue. The epilogue then takes
     the chain of elementwise `linalg.generic` consumers of the result (each
     the only user of the one before, in the same block: bias, requantize,
     clip, cast to i8 — ops of the arith and math dialects whose other inputs

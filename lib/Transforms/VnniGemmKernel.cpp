@@ -2,8 +2,8 @@
 //
 // The body of the executable (one workgroup):
 //   * A is read as signed bytes: 4 of them are made u8 (xor 0x80808080, in
-//     a general register) before the broadcast (the pass adds the constant
-//     -128·Σ_k B per column back in the epilogue's first step);
+//     a general register) before the broadcast; the accumulators start
+//     from the row -128·Σ_k B, which takes the 128s out again;
 //   * the grid is [row blocks of kBlockRows, groups of kTilePanels panels];
 //   * a workgroup runs tiles of kTileRows rows x kTilePanels panels (24 zmm
 //     accumulators, 4 zmm of B, 1 of A: 29 of the 32 registers), each a
@@ -61,6 +61,11 @@ int64_t blockRows(const GemmShape &s) {
   int64_t rows = llvm::divideCeil(s.m, rowBlocks);
   rows = llvm::divideCeil(rows, kTileRows) * kTileRows;
   return std::clamp(rows, kTileRows, kBlockRows);
+}
+
+/// A zmm of `element`s (16 lanes of the results' columns).
+VectorType lanesOf(Type element) {
+  return VectorType::get({kPanelColumns}, element);
 }
 
 /// Builds one workgroup's code.
@@ -215,37 +220,39 @@ struct KernelBuilder {
   /// Epilogue operand `k` for the results at `offset` (of C) and `column`.
   Value operandLanes(unsigned k, Value offset, Value column, int64_t lanes) {
     const EpilogueOperand &o = e.operands[k];
-    auto type = VectorType::get({kPanelColumns}, o.element);
     if (o.read == EpilogueRead::Scalar)
       return scalarLanes[k];
     Value at = o.read == EpilogueRead::Column ? column : offset;
-    return loadLanes(type, operands[k], at, lanes);
+    return loadLanes(lanesOf(o.element), operands[k], at, lanes);
+  }
+
+  /// The scalar constant `value` in 16 lanes.
+  Value splat(TypedAttr value) {
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(lanesOf(value.getType()),
+                               ArrayRef<Attribute>{value}));
   }
 
   /// `op` of an epilogue step on vectors of 16 (`map`: the body's scalars
   /// to their vectors; a constant from outside the body becomes a splat).
   void vectorize(Operation &op, IRMapping &map) {
-    auto lanesOf = [](Type t) -> Type {
-      return VectorType::get({kPanelColumns}, t);
-    };
-    auto splat = [&](Value scalar) -> Value {
-      Attribute value;
+    auto constant = [&](Value scalar) {
+      TypedAttr value;
       matchPattern(scalar, m_Constant(&value));
-      return arith::ConstantOp::create(
-          b, loc,
-          DenseElementsAttr::get(cast<ShapedType>(lanesOf(scalar.getType())),
-                                 value));
+      return splat(value);
     };
     if (isa<arith::ConstantOp>(op)) {
-      map.map(op.getResult(0), splat(op.getResult(0)));
+      map.map(op.getResult(0), constant(op.getResult(0)));
       return;
     }
     SmallVector<Value> args =
         llvm::map_to_vector(op.getOperands(), [&](Value v) {
           Value mapped = map.lookupOrNull(v);
-          return mapped ? mapped : splat(v);
+          return mapped ? mapped : constant(v);
         });
-    SmallVector<Type> types = llvm::map_to_vector(op.getResultTypes(), lanesOf);
+    SmallVector<Type> types = llvm::map_to_vector(
+        op.getResultTypes(), [](Type t) -> Type { return lanesOf(t); });
     OperationState state(loc, op.getName(), args, types, op.getAttrs());
     Operation *vectorOp = b.create(state);
     map.map(op.getResults(), vectorOp->getResults());
@@ -271,12 +278,7 @@ struct KernelBuilder {
           map.map(arg, operandLanes(from.index, offset, column, lanes));
           break;
         case EpilogueArg::Kind::Constant:
-          map.map(arg, arith::ConstantOp::create(
-                           b, loc,
-                           DenseElementsAttr::get(
-                               VectorType::get({kPanelColumns},
-                                               from.constant.getType()),
-                               ArrayRef<Attribute>{from.constant})));
+          map.map(arg, splat(from.constant));
           break;
         }
       for (Operation &op : stage.body->without_terminator())
@@ -435,7 +437,7 @@ void buildEntry(OpBuilder &b, Location loc, StringRef name, const GemmShape &s,
         o.read != EpilogueRead::Scalar
             ? Value()
             : vector::BroadcastOp::create(
-                  b, loc, VectorType::get({kPanelColumns}, o.element),
+                  b, loc, lanesOf(o.element),
                   memref::LoadOp::create(b, loc, k.operands.back(), zero)));
   }
   Value wx = id(0), wy = id(1);

@@ -291,21 +291,28 @@ Value rightMatrix(OpBuilder &b, Location loc, const Candidate &c) {
       .getResult()[0];
 }
 
+/// `v` as `type` (the same elements in the same order): a collapse to fewer
+/// dims, an expand to more (all into or from one group).
+Value reshapeTo(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
+  auto from = cast<RankedTensorType>(v.getType());
+  if (from == type)
+    return v;
+  int64_t rank = std::max(from.getRank(), type.getRank());
+  SmallVector<ReassociationIndices> groups(1, ReassociationIndices(rank));
+  std::iota(groups[0].begin(), groups[0].end(), 0);
+  if (std::min(from.getRank(), type.getRank()) == 0)
+    groups.clear();
+  if (type.getRank() > from.getRank())
+    return tensor::ExpandShapeOp::create(b, loc, type, v, groups);
+  return tensor::CollapseShapeOp::create(b, loc, type, v, groups);
+}
+
 /// `v` (any rank) as the flat tensor of its elements.
 Value flatten(OpBuilder &b, Location loc, Value v) {
   auto type = cast<RankedTensorType>(v.getType());
-  if (type.getRank() == 1)
-    return v;
-  auto flat =
-      RankedTensorType::get({type.getNumElements()}, type.getElementType());
-  ReassociationIndices all(type.getRank());
-  std::iota(all.begin(), all.end(), 0);
-  SmallVector<ReassociationIndices> groups;
-  if (type.getRank() > 0)
-    groups.push_back(all);
-  if (type.getRank() == 0)
-    return tensor::ExpandShapeOp::create(b, loc, flat, v, groups);
-  return tensor::CollapseShapeOp::create(b, loc, flat, v, groups);
+  return reshapeTo(
+      b, loc, v,
+      RankedTensorType::get({type.getNumElements()}, type.getElementType()));
 }
 
 /// The contraction's init added to `product` when it is not zero (the
@@ -354,20 +361,9 @@ void rewrite(ModuleOp module, Candidate c) {
   Value result = dispatch(
       b, loc, vnni::getOrCreateGemmExecutable(module, s, chain.epilogue, loc),
       operands, flatType);
-  ReassociationIndices all(resultType.getRank());
-  std::iota(all.begin(), all.end(), 0);
-  result = tensor::ExpandShapeOp::create(b, loc, resultType, result,
-                                         ArrayRef<ReassociationIndices>{all});
-  last->getResult(0).replaceAllUsesWith(result);
-  for (Operation *op : llvm::reverse(chain.ops)) {
-    Operation *init =
-        isa<linalg::GenericOp>(op)
-            ? cast<linalg::GenericOp>(op).getDpsInits()[0].getDefiningOp()
-            : nullptr;
+  last->getResult(0).replaceAllUsesWith(reshapeTo(b, loc, result, resultType));
+  for (Operation *op : llvm::reverse(chain.ops))
     op->erase();
-    if (init && isa<tensor::EmptyOp>(init) && init->use_empty())
-      init->erase();
-  }
   if (product.use_empty())
     product.getDefiningOp()->erase();
 }

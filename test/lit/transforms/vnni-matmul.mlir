@@ -330,3 +330,26 @@ func.func @reads_index(%a: tensor<4x4xi8>) -> tensor<4x16xi32> {
   } -> tensor<4x16xi32>
   return %y : tensor<4x16xi32>
 }
+
+// -----
+
+// A chain that ends in rank 1 (a batch-1 dense squeezed to [N], then a
+// bias): the dispatch's flat result is that value itself.
+// CHECK-LABEL: func.func @squeezed
+// CHECK: %[[R:.*]] = "flow.dispatch"{{.*}} -> tensor<20xi32>
+// CHECK-NEXT: return %[[R]] : tensor<20xi32>
+func.func @squeezed(%a: tensor<1x8xi8>, %bias: tensor<20xi32>) -> tensor<20xi32> {
+  %w = arith.constant dense<1> : tensor<8x20xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x20xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<1x20xi32>) -> tensor<1x20xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<1x8xi8>, tensor<8x20xi8>) outs(%f : tensor<1x20xi32>) -> tensor<1x20xi32>
+  %s = tensor.collapse_shape %r [[0, 1]] : tensor<1x20xi32> into tensor<20xi32>
+  %e1 = tensor.empty() : tensor<20xi32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%s, %bias : tensor<20xi32>, tensor<20xi32>) outs(%e1 : tensor<20xi32>) {
+  ^bb0(%u: i32, %v: i32, %o: i32):
+    %t = arith.addi %u, %v : i32
+    linalg.yield %t : i32
+  } -> tensor<20xi32>
+  return %y : tensor<20xi32>
+}
