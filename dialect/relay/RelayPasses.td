@@ -698,8 +698,16 @@ def RelayVnniMatmul : Pass<"relay-vnni-matmul", "::mlir::ModuleOp"> {
     applies them to each vector of 16 products in registers and stores
     their result instead of the i32 products.
 
+    Convolutions: a `linalg.conv_2d_nhwc_hwcf` of the same kind is the GEMM
+    with its windows read in place (channels padded to groups of 4); a
+    `linalg.depthwise_conv_2d_nhwc_hwc` with kernel rows of at most 4 taps
+    is a depthwise kernel of its own (per channel, a kernel row's 4 input
+    bytes interleaved into one vpdpbusd lane; the filter packed per row and
+    16 channels; same epilogue).
+
     One executable per shape and epilogue function
-    (`@relay_vnni_gemm_MxNxK_e<hash>` or `@relay_vnni_conv_..._e<hash>`, at the
+    (`@relay_vnni_gemm_MxNxK_e<hash>`, `@relay_vnni_conv_..._e<hash>` or
+    `@relay_vnni_dwconv_..._e<hash>`, at the
     module's start, its entry function of the same name: IREE links all
     executables into one); the constant packing and column sums fold in
     iree-compile. The context must allow unregistered dialects (the IREE ops

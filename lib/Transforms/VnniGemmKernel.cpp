@@ -23,24 +23,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "VnniGemmKernel.h"
-#include "../Conversion/RelayToLinalg/IREEOps.h"
+#include "VnniKernelBase.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
-#include "mlir/IR/SymbolTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::relay::vnni;
-using mlir::relay::iree::createGeneric;
 
 namespace {
 
@@ -51,7 +44,6 @@ constexpr int64_t kTilePanels = 4;
 constexpr int64_t kBlockRows = 96;
 /// Workgroups the grid aims at: enough for two threads to balance.
 constexpr int64_t kMinWorkgroups = 8;
-constexpr StringLiteral kVpdpbusd = "llvm.x86.avx512.vpdpbusd.512";
 
 /// Rows of a workgroup's block: a multiple of kTileRows, at most kBlockRows,
 /// small enough that the grid has kMinWorkgroups when it can.
@@ -63,51 +55,15 @@ int64_t blockRows(const GemmShape &s) {
   return std::clamp(rows, kTileRows, kBlockRows);
 }
 
-/// A zmm of `element`s (16 lanes of the results' columns).
-VectorType lanesOf(Type element) {
-  return VectorType::get({kPanelColumns}, element);
-}
-
-/// Builds one workgroup's code.
-struct KernelBuilder {
-  OpBuilder &b;
-  Location loc;
+/// Builds one workgroup's code (W: B packed).
+struct GemmBuilder : KernelBase {
   GemmShape s;
-  const Epilogue &e;
-  // memref<aBytes x i8>, memref<packedBytes x i8>, memref<N x i32> (the
-  // accumulators' initial row), memref<M*N x result>
-  Value a, bp, initRow, c;
-  // the epilogue's operands: memref<N>, memref<M*N> or memref<1>; the
-  // scalars loaded once, broadcast to 16 lanes
-  SmallVector<Value> operands, scalarLanes;
-
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, int64_t y) {
-    return arith::MulIOp::create(b, loc, x, index(y));
-  }
-  /// The constant mask of the first `n` of `lanes` lanes.
-  Value prefixMask(int64_t lanes, int64_t n) {
-    SmallVector<bool> bits(lanes, false);
-    std::fill_n(bits.begin(), n, true);
-    auto type = VectorType::get({lanes}, b.getI1Type());
-    return arith::ConstantOp::create(b, loc,
-                                     DenseElementsAttr::get(type, bits));
-  }
 
   /// The 4 bytes of A at byte `offset` (the first `valid` of them; the
   /// others are 0) broadcast to the 16 lanes of a zmm, as 64 bytes.
   Value broadcastA(Value offset, int64_t valid) {
     auto bytes = VectorType::get({kGroupK}, b.getI8Type());
-    Value four =
-        valid == kGroupK
-            ? vector::LoadOp::create(b, loc, bytes, a, offset).getResult()
-            : vector::MaskedLoadOp::create(
-                  b, loc, bytes, a, offset, prefixMask(kGroupK, valid),
-                  arith::ConstantOp::create(
-                      b, loc,
-                      DenseElementsAttr::get(bytes, b.getI8IntegerAttr(0))))
-                  .getResult();
+    Value four = loadLanes(bytes, a, offset, valid);
     Value word = vector::BitCastOp::create(
         b, loc, VectorType::get({1}, b.getI32Type()), four);
     Value bias = arith::ConstantIntOp::create(b, loc, 0x80808080, 32);
@@ -142,18 +98,13 @@ struct KernelBuilder {
     SmallVector<Value> bs;
     for (int64_t j = 0; j < panels; ++j) {
       Value offset = add(mul(add(panel, index(j)), s.panelBytes()), mul(g, 64));
-      bs.push_back(vector::LoadOp::create(b, loc, bytes, bp, offset));
+      bs.push_back(vector::LoadOp::create(b, loc, bytes, w, offset));
     }
-    auto i32x16 = VectorType::get({kPanelColumns}, b.getI32Type());
-    StringAttr intrinsic = b.getStringAttr(kVpdpbusd);
     SmallVector<Value> next;
     for (auto [i, offset] : llvm::enumerate(aOffsets)) {
       Value ai = broadcastA(offset, validK);
       for (int64_t j = 0; j < panels; ++j)
-        next.push_back(LLVM::CallIntrinsicOp::create(
-                           b, loc, i32x16, intrinsic,
-                           ValueRange{acc[i * panels + j], ai, bs[j]})
-                           .getResult(0));
+        next.push_back(vpdpbusd(acc[i * panels + j], ai, bs[j]));
     }
     return next;
   }
@@ -207,96 +158,14 @@ struct KernelBuilder {
     return SmallVector<Value>(taps.getResults());
   }
 
-  /// 16 lanes of `type` from `mem` at `at`, the first `lanes` of them.
-  Value loadLanes(VectorType type, Value mem, Value at, int64_t lanes) {
-    if (lanes == kPanelColumns)
-      return vector::LoadOp::create(b, loc, type, mem, at);
-    Value zero =
-        arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
-    return vector::MaskedLoadOp::create(b, loc, type, mem, at,
-                                        prefixMask(kPanelColumns, lanes), zero);
-  }
-
-  /// Epilogue operand `k` for the results at `offset` (of C) and `column`.
-  Value operandLanes(unsigned k, Value offset, Value column, int64_t lanes) {
-    const EpilogueOperand &o = e.operands[k];
-    if (o.read == EpilogueRead::Scalar)
-      return scalarLanes[k];
-    Value at = o.read == EpilogueRead::Column ? column : offset;
-    return loadLanes(lanesOf(o.element), operands[k], at, lanes);
-  }
-
-  /// The scalar constant `value` in 16 lanes.
-  Value splat(TypedAttr value) {
-    return arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(lanesOf(value.getType()),
-                               ArrayRef<Attribute>{value}));
-  }
-
-  /// `op` of an epilogue step on vectors of 16 (`map`: the body's scalars
-  /// to their vectors; a constant from outside the body becomes a splat).
-  void vectorize(Operation &op, IRMapping &map) {
-    auto constant = [&](Value scalar) {
-      TypedAttr value;
-      matchPattern(scalar, m_Constant(&value));
-      return splat(value);
-    };
-    if (isa<arith::ConstantOp>(op)) {
-      map.map(op.getResult(0), constant(op.getResult(0)));
-      return;
-    }
-    SmallVector<Value> args =
-        llvm::map_to_vector(op.getOperands(), [&](Value v) {
-          Value mapped = map.lookupOrNull(v);
-          return mapped ? mapped : constant(v);
-        });
-    SmallVector<Type> types = llvm::map_to_vector(
-        op.getResultTypes(), [](Type t) -> Type { return lanesOf(t); });
-    OperationState state(loc, op.getName(), args, types, op.getAttrs());
-    Operation *vectorOp = b.create(state);
-    map.map(op.getResults(), vectorOp->getResults());
-  }
-
-  /// The epilogue applied to the products `acc` stored at `offset` of C
-  /// (column `column`, `lanes` of them valid).
-  Value epilogue(Value acc, Value offset, Value column, int64_t lanes) {
-    SmallVector<Value> steps;
-    for (const EpilogueStage &stage : e.stages) {
-      IRMapping map;
-      for (auto [arg, from] : llvm::zip(stage.body->getArguments(), stage.args))
-        switch (from.kind) {
-        case EpilogueArg::Kind::Unused:
-          break;
-        case EpilogueArg::Kind::Product:
-          map.map(arg, acc);
-          break;
-        case EpilogueArg::Kind::Step:
-          map.map(arg, steps[from.index]);
-          break;
-        case EpilogueArg::Kind::Operand:
-          map.map(arg, operandLanes(from.index, offset, column, lanes));
-          break;
-        case EpilogueArg::Kind::Constant:
-          map.map(arg, splat(from.constant));
-          break;
-        }
-      for (Operation &op : stage.body->without_terminator())
-        vectorize(op, map);
-      steps.push_back(map.lookup(stage.body->getTerminator()->getOperand(0)));
-    }
-    return steps.empty() ? acc : steps.back();
-  }
-
   /// The tile of `rows` rows from `row` and `panels` panels from `panel`;
   /// the last panel stores its first `lastColumns` columns.
   void tile(Value row, Value panel, int64_t rows, int64_t panels,
             int64_t lastColumns) {
-    auto i32x16 = VectorType::get({kPanelColumns}, b.getI32Type());
     SmallVector<Value> rowInit;
     for (int64_t j = 0; j < panels; ++j)
       rowInit.push_back(
-          loadLanes(i32x16, initRow, mul(add(panel, index(j)), kPanelColumns),
+          initLanes(mul(add(panel, index(j)), kPanelColumns),
                     j == panels - 1 ? lastColumns : kPanelColumns));
     SmallVector<Value> init;
     for (int64_t i = 0; i < rows; ++i)
@@ -312,12 +181,7 @@ struct KernelBuilder {
         Value column = mul(add(panel, index(j)), kPanelColumns);
         Value offset = add(mul(add(row, index(i)), s.n), column);
         int64_t lanes = j == panels - 1 ? lastColumns : kPanelColumns;
-        Value v = epilogue(acc[i * panels + j], offset, column, lanes);
-        if (lanes < kPanelColumns)
-          vector::MaskedStoreOp::create(b, loc, c, offset,
-                                        prefixMask(kPanelColumns, lanes), v);
-        else
-          vector::StoreOp::create(b, loc, v, c, offset);
+        finish(acc[i * panels + j], offset, column, lanes);
       }
   }
 
@@ -373,85 +237,12 @@ struct KernelBuilder {
   }
 };
 
-/// The export `name`: its workgroup count (a constant grid).
-void buildExport(OpBuilder &b, Location loc, StringRef name, int64_t x,
-                 int64_t y) {
-  MLIRContext *ctx = b.getContext();
-  Operation *exportOp = createGeneric(
-      b, loc, "stream.executable.export", {}, {},
-      {b.getNamedAttr("function_ref", FlatSymbolRefAttr::get(ctx, name)),
-       b.getNamedAttr("sym_name", b.getStringAttr(name)),
-       b.getNamedAttr("sym_visibility", b.getStringAttr("public"))},
-      1);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&exportOp->getRegion(0).emplaceBlock());
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  createGeneric(b, loc, "stream.return",
-                {arith::ConstantIndexOp::create(b, loc, x),
-                 arith::ConstantIndexOp::create(b, loc, y), one},
-                {});
-}
-
-/// The entry function `name` reading its bindings: A, B, the initial row,
-/// the epilogue's operands, C.
-void buildEntry(OpBuilder &b, Location loc, StringRef name, const GemmShape &s,
-                const Epilogue &e, int64_t rowsPerBlock) {
-  MLIRContext *ctx = b.getContext();
-  Type binding = OpaqueType::get(StringAttr::get(ctx, "stream"), "binding");
-  SmallVector<Type> bindings(4 + e.operands.size(), binding);
-  auto func =
-      func::FuncOp::create(b, loc, name, FunctionType::get(ctx, bindings, {}));
-  OpBuilder::InsertionGuard guard(b);
-  Block *body = func.addEntryBlock();
-  b.setInsertionPointToStart(body);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  auto subspan = [&](unsigned i, int64_t size, Type elem) {
-    return createGeneric(b, loc, "stream.binding.subspan",
-                         {body->getArgument(i), zero},
-                         MemRefType::get({size}, elem))
-        ->getResult(0);
-  };
-  auto id = [&](int64_t dim) {
-    return createGeneric(b, loc, "stream.dispatch.workgroup.id", {},
-                         b.getIndexType(),
-                         {b.getNamedAttr("dimension", b.getIndexAttr(dim))})
-        ->getResult(0);
-  };
-  unsigned last = bindings.size() - 1;
-  KernelBuilder k{b,
-                  loc,
-                  s,
-                  e,
-                  subspan(0, s.aBytes(), b.getI8Type()),
-                  subspan(1, s.packedBytes(), b.getI8Type()),
-                  subspan(2, s.n, b.getI32Type()),
-                  subspan(last, s.m * s.n, e.result),
-                  {},
-                  {}};
-  for (auto [i, o] : llvm::enumerate(e.operands)) {
-    int64_t size = o.read == EpilogueRead::Full     ? s.m * s.n
-                   : o.read == EpilogueRead::Column ? s.n
-                                                    : 1;
-    k.operands.push_back(subspan(3 + i, size, o.element));
-    k.scalarLanes.push_back(
-        o.read != EpilogueRead::Scalar
-            ? Value()
-            : vector::BroadcastOp::create(
-                  b, loc, lanesOf(o.element),
-                  memref::LoadOp::create(b, loc, k.operands.back(), zero)));
-  }
-  Value wx = id(0), wy = id(1);
-  k.workgroup(wx, wy, rowsPerBlock);
-  func::ReturnOp::create(b, loc);
-}
-
 } // namespace
 
 SymbolRefAttr mlir::relay::vnni::getOrCreateGemmExecutable(ModuleOp module,
                                                            const GemmShape &s,
                                                            const Epilogue &e,
                                                            Location loc) {
-  MLIRContext *ctx = module.getContext();
   std::string name =
       llvm::formatv("relay_vnni_gemm_{0}x{1}x{2}", s.m, s.n, s.k);
   if (const std::optional<ImplicitConv> &v = s.conv)
@@ -460,29 +251,15 @@ SymbolRefAttr mlir::relay::vnni::getOrCreateGemmExecutable(ModuleOp module,
                          v->batch, v->h, v->w, v->c, v->kh, v->kw, v->sh, v->sw,
                          v->dh, v->dw, s.n);
   name += "_e" + e.key();
-  // IREE links all executables into one: the entry's name is unique too
-  auto ref = SymbolRefAttr::get(ctx, name, FlatSymbolRefAttr::get(ctx, name));
-  for (Operation &op : module.getBody()->getOperations())
-    if (auto sym = op.getAttrOfType<StringAttr>("sym_name"))
-      if (op.getName().getStringRef() == "stream.executable" && sym == name)
-        return ref;
-  OpBuilder b(ctx);
-  b.setInsertionPointToStart(module.getBody());
-  Operation *exe = createGeneric(
-      b, loc, "stream.executable", {}, {},
-      {b.getNamedAttr("sym_name", b.getStringAttr(name)),
-       b.getNamedAttr("sym_visibility", b.getStringAttr("private"))},
-      1);
-  b.setInsertionPointToStart(&exe->getRegion(0).emplaceBlock());
   int64_t rowsPerBlock = blockRows(s);
-  buildExport(b, loc, name, llvm::divideCeil(s.m, rowsPerBlock),
-              llvm::divideCeil(s.panels(), kTilePanels));
-  auto inner = ModuleOp::create(b, loc);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(inner.getBody());
-    buildEntry(b, loc, name, s, e, rowsPerBlock);
-  }
-  createGeneric(b, loc, "stream.executable.end", {}, {});
-  return ref;
+  KernelSignature sig{s.aBytes(),
+                      s.packedBytes(),
+                      s.m,
+                      s.n,
+                      llvm::divideCeil(s.m, rowsPerBlock),
+                      llvm::divideCeil(s.panels(), kTilePanels)};
+  return getOrCreateKernelExecutable(
+      module, name, sig, e, loc, [&](KernelBase &k, Value wx, Value wy) {
+        GemmBuilder{k, s}.workgroup(wx, wy, rowsPerBlock);
+      });
 }

@@ -50,6 +50,32 @@ struct GemmShape {
   int64_t packedBytes() const { return panels() * panelBytes(); }
 };
 
+/// A static depthwise convolution (linalg.depthwise_conv_2d_nhwc_hwc): the
+/// NHWC input [batch, h, w, c], padded by the kernel itself (`padTop`,
+/// `padLeft` rows and columns of `padValue` before it, as many as the
+/// windows need after it), the filter [kh, kw, c] with kw at most kGroupK
+/// (a kernel row is one group of 4 taps), the result [batch, oh, ow, c]
+/// (as C: M = batch * oh * ow rows of N = c columns).
+struct DepthwiseShape {
+  int64_t batch, h, w, c;
+  int64_t oh, ow;
+  int64_t kh, kw, sh, sw, dh, dw;
+  int64_t padTop = 0, padLeft = 0;
+  int8_t padValue = 0;
+  int64_t m() const { return batch * oh * ow; }
+  int64_t channelGroups() const {
+    return (c + kPanelColumns - 1) / kPanelColumns;
+  }
+  /// Whether one group of 4 input pixels serves two neighbouring output
+  /// pixels: x[ox..ox+3] times (w0, w1, w2, 0) and (0, w0, w1, w2).
+  bool paired() const { return sw == 1 && dw == 1 && kw < kGroupK; }
+  /// The packed filter: per variant (unshifted, then shifted when paired),
+  /// per kernel row, per channel group, 16 channels x 4 taps.
+  int64_t packedBytes() const {
+    return (paired() ? 2 : 1) * kh * channelGroups() * kPanelColumns * kGroupK;
+  }
+};
+
 /// How the epilogue reads one of its operands (a binding of the executable
 /// after A and B) at result [m, n]: `column[n]` (a vector of N, one value
 /// per column), `full[m * N + n]` (a tensor of the result's layout) or
@@ -101,6 +127,15 @@ struct Epilogue {
 /// result the flat [M * N] of `epilogue.result`.
 SymbolRefAttr getOrCreateGemmExecutable(ModuleOp module, const GemmShape &shape,
                                         const Epilogue &epilogue, Location loc);
+
+/// The executable computing the depthwise convolution `shape` followed by
+/// `epilogue` (bindings: the unpadded input (flat), the filter packed as
+/// DepthwiseShape::packedBytes says, the accumulators' initial row (i32
+/// [c]), the epilogue's operands; result: the flat [M * c]).
+SymbolRefAttr getOrCreateDepthwiseExecutable(ModuleOp module,
+                                             const DepthwiseShape &shape,
+                                             const Epilogue &epilogue,
+                                             Location loc);
 
 } // namespace mlir::relay::vnni
 

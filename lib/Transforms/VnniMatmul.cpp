@@ -16,7 +16,9 @@
 // parameter); -128·Σ_k B is a constant row the kernel's accumulators start
 // from. Its epilogue then adds the matmul's init when it is not zero and
 // goes on with the elementwise ops after the contraction (VnniEpilogue.h):
-// the dispatch's result is theirs.
+// the dispatch's result is theirs. A depthwise convolution of the same
+// kind takes the depthwise kernel (VnniDepthwiseKernel.cpp), its filter
+// packed by packDepthwise, the same epilogue.
 //
 //===----------------------------------------------------------------------===//
 #include "../Conversion/RelayToLinalg/IREEOps.h"
@@ -72,6 +74,8 @@ struct Candidate {
   /// Channels a convolution's input and filter are padded with (to whole
   /// groups of 4; the filter's are 0, so they add nothing).
   int64_t channelPad = 0;
+  /// A depthwise convolution (`shape` unused): B is its [KH, KW, C] filter.
+  std::optional<vnni::DepthwiseShape> depthwise;
 };
 
 /// Whether `op` reads its operands as signed (no `cast = cast_unsigned`).
@@ -99,7 +103,7 @@ std::optional<Candidate> operandsOf(linalg::LinalgOp op) {
   Value init = op.getDpsInits()[0];
   if (!areInt8Contraction(a, b, init) || !isConstantExpr(b))
     return std::nullopt;
-  return Candidate{op, a, b, init, false, {}};
+  return Candidate{op, a, b, init, false, {}, 0, std::nullopt};
 }
 
 std::optional<Candidate> candidateOf(linalg::MatmulOp op) {
@@ -143,6 +147,54 @@ std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
   vnni::GemmShape shape{out[0] * out[1] * out[2], out[3],
                         f[0] * f[1] * channels, conv};
   c->shape = shape;
+  return c;
+}
+
+/// linalg.depthwise_conv_2d_nhwc_hwc of int8 whose kernel rows fit one
+/// group of 4 taps. A spatial tensor.pad of its input with a constant is
+/// done by the kernel (IREE fused it into its own depthwise dispatch;
+/// materialized, it would be one more dispatch and a copy per layer).
+std::optional<Candidate> candidateOf(linalg::DepthwiseConv2DNhwcHwcOp op) {
+  std::optional<Candidate> c = operandsOf(op);
+  if (!c)
+    return std::nullopt;
+  ArrayRef<int64_t> f = cast<RankedTensorType>(c->b.getType()).getShape();
+  ArrayRef<int64_t> out = cast<RankedTensorType>(c->init.getType()).getShape();
+  if (f[1] > vnni::kGroupK)
+    return std::nullopt;
+  int64_t top = 0, left = 0;
+  APInt value(8, 0);
+  // convert-relay-to-linalg trims the rows and columns a strided window
+  // never reaches: a slice of the padded input from its origin
+  Value padded = c->a;
+  if (auto slice = padded.getDefiningOp<tensor::ExtractSliceOp>())
+    if (slice.hasUnitStride() &&
+        llvm::all_of(slice.getStaticOffsets(),
+                     [](int64_t o) { return o == 0; }) &&
+        slice.getSourceType().getDimSize(0) == slice.getType().getDimSize(0) &&
+        slice.getSourceType().getDimSize(3) == slice.getType().getDimSize(3))
+      padded = slice.getSource();
+  if (auto pad = padded.getDefiningOp<tensor::PadOp>()) {
+    ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+    Value constant = pad.getConstantPaddingValue();
+    if (constant && matchPattern(constant, m_ConstantInt(&value)) &&
+        low[0] == 0 && low[3] == 0 && high[0] == 0 && high[3] == 0 &&
+        llvm::none_of(llvm::concat<const int64_t>(low, high),
+                      ShapedType::isDynamic)) {
+      c->a = pad.getSource();
+      top = low[1];
+      left = low[2];
+    }
+  }
+  ArrayRef<int64_t> in = cast<RankedTensorType>(c->a.getType()).getShape();
+  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+  c->depthwise = vnni::DepthwiseShape{
+      in[0],      in[1],        in[2],
+      in[3],      out[1],       out[2],
+      f[0],       f[1],         strides[0],
+      strides[1], dilations[0], dilations[1],
+      top,        left,         static_cast<int8_t>(value.getSExtValue())};
   return c;
 }
 
@@ -224,11 +276,10 @@ Value packWeight(OpBuilder &b, Location loc, Value bKN,
       ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
 }
 
-/// -128·Σ_k B[k, n] as i32 [N].
-Value offsetCorrection(OpBuilder &b, Location loc, Value bKN,
-                       const vnni::GemmShape &s) {
+/// -128·Σ_k B[k, n] as i32 [N] (`columns`).
+Value offsetCorrection(OpBuilder &b, Location loc, Value bKN, int64_t columns) {
   Type i32 = b.getI32Type();
-  auto type = RankedTensorType::get({s.n}, i32);
+  auto type = RankedTensorType::get({columns}, i32);
   Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
   Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), i32);
   Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
@@ -315,6 +366,46 @@ Value flatten(OpBuilder &b, Location loc, Value v) {
       RankedTensorType::get({type.getNumElements()}, type.getElementType()));
 }
 
+/// A depthwise filter [KH, KW, C] packed for the kernel: per variant (the
+/// taps at 0..KW-1 of a group of 4, then, when `s.paired()`, at 1..KW), per
+/// kernel row, per group of 16 channels, [16 channels][4 taps] as bytes,
+/// zero beyond KW and C.
+Value packDepthwise(OpBuilder &b, Location loc, Value filter,
+                    const vnni::DepthwiseShape &s) {
+  Type i8 = b.getI8Type();
+  int64_t groups = s.channelGroups(), channels = groups * vnni::kPanelColumns;
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
+  SmallVector<Value> variants;
+  for (int64_t shift = 0; shift < (s.paired() ? 2 : 1); ++shift) {
+    auto paddedType =
+        RankedTensorType::get({s.kh, vnni::kGroupK, channels}, i8);
+    Value padded = tensor::PadOp::create(
+        b, loc, paddedType, filter,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(shift),
+                               b.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(0),
+                               b.getIndexAttr(vnni::kGroupK - s.kw - shift),
+                               b.getIndexAttr(channels - s.c)},
+        zero);
+    Value split = tensor::ExpandShapeOp::create(
+        b, loc,
+        RankedTensorType::get(
+            {s.kh, vnni::kGroupK, groups, vnni::kPanelColumns}, i8),
+        padded, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    Value empty = tensor::EmptyOp::create(
+        b, loc,
+        ArrayRef<int64_t>{s.kh, groups, vnni::kPanelColumns, vnni::kGroupK},
+        i8);
+    Value packed = linalg::TransposeOp::create(b, loc, split, empty,
+                                               ArrayRef<int64_t>{0, 2, 3, 1})
+                       .getResult()[0];
+    variants.push_back(flatten(b, loc, packed));
+  }
+  if (variants.size() == 1)
+    return variants[0];
+  return tensor::ConcatOp::create(b, loc, 0, variants);
+}
+
 /// The contraction's init added to `product` when it is not zero (the
 /// first step of the epilogue then), else `product`.
 Value withInit(OpBuilder &b, Location loc, const Candidate &c, Value product) {
@@ -328,16 +419,34 @@ Value withInit(OpBuilder &b, Location loc, const Candidate &c, Value product) {
                      });
 }
 
+/// The kernel's weights (packed), the accumulators' initial row and the
+/// result's [M, N] for candidate `c`.
+struct KernelOperands {
+  Value packed, correction;
+  int64_t m, n;
+};
+
+KernelOperands kernelOperands(OpBuilder &b, Location loc, const Candidate &c) {
+  if (const std::optional<vnni::DepthwiseShape> &d = c.depthwise) {
+    Value taps = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({d->kh * d->kw, d->c}, b.getI8Type()),
+        c.b, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+    return {packDepthwise(b, loc, c.b, *d),
+            offsetCorrection(b, loc, taps, d->c), d->m(), d->c};
+  }
+  const vnni::GemmShape &s = c.shape;
+  Value bKN = rightMatrix(b, loc, c);
+  return {packWeight(b, loc, bKN, s), offsetCorrection(b, loc, bKN, s.n), s.m,
+          s.n};
+}
+
 void rewrite(ModuleOp module, Candidate c) {
   OpBuilder b(c.op);
   Location loc = c.op->getLoc();
-  const vnni::GemmShape &s = c.shape;
   if (c.channelPad)
     padChannels(b, loc, c);
   Value aBytes = flatten(b, loc, c.a);
-  Value bKN = rightMatrix(b, loc, c);
-  Value packed = packWeight(b, loc, bKN, s);
-  Value correction = offsetCorrection(b, loc, bKN, s);
+  KernelOperands k = kernelOperands(b, loc, c);
   // `product` stands for the kernel's products until the dispatch replaces
   // it and the epilogue's ops.
   auto productType = cast<RankedTensorType>(c.op->getResult(0).getType());
@@ -345,22 +454,25 @@ void rewrite(ModuleOp module, Candidate c) {
                                           productType.getElementType());
   c.op->getResult(0).replaceAllUsesWith(withInit(b, loc, c, product));
   c.op->erase();
-  vnni::EpilogueChain chain = vnni::collectEpilogue(product, s.n);
+  vnni::EpilogueChain chain = vnni::collectEpilogue(product, k.n);
 
   // The dispatch replaces the chain's last value (the product itself
   // when the chain is empty) where that is computed.
   Operation *last =
       chain.ops.empty() ? product.getDefiningOp() : chain.ops.back();
   b.setInsertionPoint(last);
-  SmallVector<Value> operands = {aBytes, packed, correction};
+  SmallVector<Value> operands = {aBytes, k.packed, k.correction};
   for (Value v : chain.operandValues)
     operands.push_back(flatten(b, loc, v));
   auto resultType = cast<RankedTensorType>(last->getResult(0).getType());
   auto flatType =
-      RankedTensorType::get({s.m * s.n}, resultType.getElementType());
-  Value result = dispatch(
-      b, loc, vnni::getOrCreateGemmExecutable(module, s, chain.epilogue, loc),
-      operands, flatType);
+      RankedTensorType::get({k.m * k.n}, resultType.getElementType());
+  SymbolRefAttr entry =
+      c.depthwise ? vnni::getOrCreateDepthwiseExecutable(module, *c.depthwise,
+                                                         chain.epilogue, loc)
+                  : vnni::getOrCreateGemmExecutable(module, c.shape,
+                                                    chain.epilogue, loc);
+  Value result = dispatch(b, loc, entry, operands, flatType);
   last->getResult(0).replaceAllUsesWith(reshapeTo(b, loc, result, resultType));
   for (Operation *op : llvm::reverse(chain.ops))
     op->erase();
@@ -373,6 +485,8 @@ std::optional<Candidate> candidateOf(Operation *op) {
   if (auto mm = dyn_cast<linalg::MatmulOp>(op))
     return candidateOf(mm);
   if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
+    return candidateOf(conv);
+  if (auto conv = dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op))
     return candidateOf(conv);
   return std::nullopt;
 }

@@ -353,3 +353,102 @@ func.func @squeezed(%a: tensor<1x8xi8>, %bias: tensor<20xi32>) -> tensor<20xi32>
   } -> tensor<20xi32>
   return %y : tensor<20xi32>
 }
+
+// -----
+
+// A depthwise convolution (3x3, stride 1, 20 channels: a full group of 16
+// and a masked group of 4) takes the depthwise kernel: the filter packed per
+// kernel row and 16 channels twice, with the taps at 0..2 and at 1..3 of a
+// group of 4 (two output pixels per interleave of 4 input pixels; an odd
+// output width leaves one), -128 * the sum of each channel's 9 taps the
+// accumulators' start.
+// CHECK: "stream.executable"
+// CHECK: func.func @[[DW:relay_vnni_dwconv_1x7x9x20_3x3_s1x1_d1x1_o5x7_p0x0v0_e[0-9a-f]+]](
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<1260xi8>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<768xi8>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<20xi32>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<700xi32>
+// the full channel group: 4 taps of 16 channels interleaved, made u8
+// CHECK: scf.for
+// CHECK: vector.load %{{.*}} : memref<768xi8>, vector<64xi8>
+// CHECK: vector.load %{{.*}} : memref<1260xi8>, vector<16xi8>
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 16, 32, 48, 1, 17, 33, 49,
+// CHECK-SAME: : vector<32xi8>, vector<32xi8>
+// CHECK: arith.xori %{{.*}}, %{{.*}} : vector<64xi8>
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: vector.store %{{.*}} : memref<700xi32>, vector<16xi32>
+// the last 4 channels: masked
+// CHECK: scf.if
+// CHECK: vector.maskedload %{{.*}} : memref<1260xi8>, vector<16xi1>, vector<16xi8> into vector<16xi8>
+// CHECK: vector.maskedstore %{{.*}} : memref<700xi32>, vector<16xi1>, vector<16xi32>
+// CHECK-LABEL: func.func @depthwise
+// CHECK: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : tensor<1x7x9x20xi8> into tensor<1260xi8>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<3x3x20xi8> into tensor<9x20xi8>
+// CHECK: tensor.pad %{{.*}} low[0, 0, 0] high[0, 1, 12]
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<3x4x2x16xi8>) outs(%{{.*}} : tensor<3x2x16x4xi8>) permutation = [0, 2, 3, 1]
+// CHECK: tensor.pad %{{.*}} low[0, 1, 0] high[0, 0, 12]
+// CHECK: %[[P:.*]] = tensor.concat dim(0) %{{.*}}, %{{.*}} : (tensor<384xi8>, tensor<384xi8>) -> tensor<768xi8>
+// CHECK: %[[R:.*]] = "flow.dispatch"(%[[A]], %[[P]], %{{.*}}) {entry_points = [@[[DW]]::@[[DW]]]{{.*}} -> tensor<700xi32>
+// CHECK: tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2, 3]] output_shape [1, 5, 7, 20] : tensor<700xi32> into tensor<1x5x7x20xi32>
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc
+func.func @depthwise(%x: tensor<1x7x9x20xi8>) -> tensor<1x5x7x20xi32> {
+  %w = arith.constant dense<5> : tensor<3x3x20xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x5x7x20xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<1x5x7x20xi32>) -> tensor<1x5x7x20xi32>
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x7x9x20xi8>, tensor<3x3x20xi8>) outs(%f : tensor<1x5x7x20xi32>) -> tensor<1x5x7x20xi32>
+  return %r : tensor<1x5x7x20xi32>
+}
+
+// -----
+
+// A spatially padded input (a constant value): the kernel reads the
+// unpadded input (no copy) and puts the padding's bytes in itself. Output
+// rows whose windows leave the input select the padding's bytes for those
+// kernel rows (behind an scf.if: the other rows run without the check);
+// the first and last pixel pairs of a row, whose taps reach the padding
+// columns, are unrolled with the padding's bytes built in (-128 made u8:
+// 0), the others a loop.
+// CHECK: func.func @[[DW:relay_vnni_dwconv_1x6x6x16_3x3_s1x1_d1x1_o6x6_p1x1v128_e[0-9a-f]+]](
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<576xi8>
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: } else {
+// CHECK: arith.cmpi slt
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<64xi8>
+// CHECK-LABEL: func.func @depthwise_padded
+// CHECK: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : tensor<1x6x6x16xi8> into tensor<576xi8>
+// CHECK: "flow.dispatch"(%[[A]],
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc
+func.func @depthwise_padded(%x0: tensor<1x6x6x16xi8>) -> tensor<1x6x6x16xi32> {
+  %m = arith.constant -128 : i8
+  %x = tensor.pad %x0 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %m : i8
+  } : tensor<1x6x6x16xi8> to tensor<1x8x8x16xi8>
+  %w = arith.constant dense<5> : tensor<3x3x16xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x6x6x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<1x6x6x16xi32>) -> tensor<1x6x6x16xi32>
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x8x8x16xi8>, tensor<3x3x16xi8>) outs(%f : tensor<1x6x6x16xi32>) -> tensor<1x6x6x16xi32>
+  return %r : tensor<1x6x6x16xi32>
+}
+
+// -----
+
+// Kernel rows of more than 4 taps are left to IREE.
+// CHECK-LABEL: func.func @depthwise_wide
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc
+// CHECK-NOT: flow.dispatch
+func.func @depthwise_wide(%x: tensor<1x7x9x16xi8>) -> tensor<1x5x5x16xi32> {
+  %w = arith.constant dense<5> : tensor<3x5x16xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x5x5x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<1x5x5x16xi32>) -> tensor<1x5x5x16xi32>
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x7x9x16xi8>, tensor<3x5x16xi8>) outs(%f : tensor<1x5x5x16xi32>) -> tensor<1x5x5x16xi32>
+  return %r : tensor<1x5x5x16xi32>
+}

@@ -115,6 +115,92 @@ def test_conv2d_int8(kernels, name, xs, ws, strides, padding, dilation, form, mo
     np.testing.assert_array_equal(exe(a), want)
 
 
+# (name, NHWC input, kernel (kh, kw), strides, padding, dilation): MobileNet's 3x3 (stride 1:
+# two output pixels per interleave, an odd width leaving one; stride 2), channels not in
+# groups of 16 (masked loads and stores), kernel rows of 1, 2 and 4 taps, dilation, batch 2,
+# asymmetric padding
+DEPTHWISE = [
+    ("3x3_s1_odd_width", (1, 9, 11, 32), (3, 3), (1, 1), (1, 1), (1, 1)),
+    ("3x3_s2_24ch", (1, 15, 14, 24), (3, 3), (2, 2), (1, 1), (1, 1)),
+    ("3x3_s1_7ch_batch2", (2, 6, 8, 7), (3, 3), (1, 1), (1, 1), (1, 1)),
+    ("5x2_dilated_40ch", (1, 13, 12, 40), (5, 2), (1, 1), (2, 1), (2, 3)),
+    ("1x4_s1x2_asym_pad", (1, 7, 17, 16), (1, 4), (1, 2), (0, 1, 0, 2), (1, 1)),
+]
+
+
+@pytest.mark.parametrize("name,xs,k,strides,padding,dilation", DEPTHWISE, ids=[c[0] for c in DEPTHWISE])
+@pytest.mark.parametrize("kernels", [pytest.param("avx512vnni", marks=needs_vnni), "none"])
+def test_depthwise_conv2d_int8(kernels, name, xs, k, strides, padding, dilation, monkeypatch):
+    """int8 NHWC depthwise convolutions (groups = C, HWOI weights [kh, kw, C, 1]) with an int32
+    bias after them, with and without the kernel (``relay_vnni_dwconv_*``), exactly as numpy;
+    extreme values (-128 x -128 in every tap) once more."""
+    c = xs[3]
+    x = relay.var("x", shape=xs, dtype="int8")
+    w = _int8((k[0], k[1], c, 1))
+    y = relay.nn.conv2d(x, relay.const(w), strides=strides, padding=padding, dilation=dilation,
+                        groups=c, channels=c, kernel_size=k, data_layout="NHWC",
+                        kernel_layout="HWOI", out_dtype="int32")
+    bias = R.integers(-1000, 1000, (c,), dtype=np.int32)
+    exe = _compile(relay.Function([x], relay.add(y, relay.const(bias))), monkeypatch, kernels)
+    if kernels == "avx512vnni":
+        assert "relay_vnni_dwconv_" in exe.iree_input, name
+    else:
+        assert "flow.dispatch" not in exe.iree_input
+    for a in (_int8(xs), _int8(xs, extreme=True)):
+        want = ref.conv2d(a.astype(np.int64), w.astype(np.int64), strides=strides,
+                          padding=padding, dilation=dilation, groups=c, data_layout="NHWC",
+                          kernel_layout="HWOI") + bias
+        np.testing.assert_array_equal(exe(a), want)
+
+
+@pytest.mark.parametrize("kernels", [pytest.param("avx512vnni", marks=needs_vnni), "none"])
+def test_depthwise_padded_with_zero_point(kernels, monkeypatch):
+    """nn.pad with the input zero point (37), then a depthwise convolution without padding of
+    its own (the form the quantized ONNX and TFLite importers emit): the kernel reads the
+    unpadded input and puts 37 in the padding itself; stride 2 and one more padding row and
+    column at the end than the windows reach (convert-relay-to-linalg slices them off)."""
+    xs, c, zp = (1, 12, 11, 32), 32, 37
+    x = relay.var("x", shape=xs, dtype="int8")
+    w = _int8((3, 3, c, 1))
+    padded = relay.nn.pad(x, ((0, 0), (1, 2), (1, 2), (0, 0)), pad_value=relay.const(np.int8(zp)))
+    y = relay.nn.conv2d(padded, relay.const(w), strides=(2, 2), groups=c, channels=c,
+                        kernel_size=(3, 3), data_layout="NHWC", kernel_layout="HWOI",
+                        out_dtype="int32")
+    exe = _compile(relay.Function([x], y), monkeypatch, kernels)
+    if kernels == "avx512vnni":
+        assert "relay_vnni_dwconv_1x12x11x32_3x3_s2x2_d1x1_o7x6_p1x1v37_" in exe.iree_input
+    a = _int8(xs)
+    xp = np.pad(a.astype(np.int64), ((0, 0), (1, 2), (1, 2), (0, 0)), constant_values=zp)
+    want = ref.conv2d(xp, w.astype(np.int64), strides=(2, 2), groups=c, data_layout="NHWC",
+                      kernel_layout="HWOI")
+    np.testing.assert_array_equal(exe(a), want)
+
+
+@needs_vnni
+def test_depthwise_requantize_epilogue():
+    """depthwise 3x3 -> + bias -> x per-channel float scale -> round -> clip -> int8 (the
+    requantize a quantized MobileNet runs after each depthwise convolution): one dispatch of
+    the depthwise kernel storing int8, bit-exact against numpy's float32 arithmetic."""
+    xs, c = (1, 10, 10, 48), 48
+    x = relay.var("x", shape=xs, dtype="int8")
+    w = _int8((3, 3, c, 1))
+    bias = R.integers(-3000, 3000, (c,), dtype=np.int32)
+    scale = R.uniform(1e-3, 4e-3, (c,)).astype(np.float32)
+    y = relay.nn.conv2d(x, relay.const(w), padding=(1, 1), groups=c, channels=c,
+                        kernel_size=(3, 3), data_layout="NHWC", kernel_layout="HWOI",
+                        out_dtype="int32")
+    f = relay.cast(relay.add(y, relay.const(bias)), "float32") * relay.const(scale)
+    q = relay.cast(relay.clip(relay.round(f), -128, 127), "int8")
+    exe = _compile(relay.Function([x], q))
+    assert _dispatch_results(exe.iree_input) == [f"tensor<{10 * 10 * c}xi8>"]
+    assert "relay_vnni_dwconv_" in exe.iree_input
+    a = _int8(xs)
+    acc = ref.conv2d(a.astype(np.int64), w.astype(np.int64), padding=(1, 1), groups=c,
+                     data_layout="NHWC", kernel_layout="HWOI") + bias
+    want = np.clip(np.round(acc.astype(np.float32) * scale), -128, 127).astype(np.int8)
+    np.testing.assert_array_equal(exe(a), want)
+
+
 def _dispatch_results(iree_input):
     """The result types of our kernel's dispatches in the lowered program."""
     import re

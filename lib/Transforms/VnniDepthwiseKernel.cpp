@@ -1,0 +1,293 @@
+//===- VnniDepthwiseKernel.cpp - an AVX-512 VNNI depthwise convolution ----===//
+//
+// A depthwise convolution multiplies each channel by its own taps, so a
+// vpdpbusd lane (one channel, 16 per zmm) needs 4 input bytes of that
+// channel: the 4 taps of a kernel row (kw <= 4, the filter packed with
+// zeros beyond kw). Per output pixel, kernel row and 16 channels the kernel
+//   * loads the 16 channels of each tap's input pixel (kw loads of 16
+//     bytes; masked for a last group of fewer than 16 channels),
+//   * interleaves them (two concatenations and one byte permutation,
+//     vpermt2b where the CPU has AVX512-VBMI) into 64 bytes, channel-major,
+//     and makes them u8 (xor 0x80: the accumulators start from
+//     -128·Σ w per channel, as the GEMM's do),
+//   * runs one vpdpbusd with the row's packed weights.
+// With stride and dilation 1 and kw < 4 the 4 pixels x[ox..ox+3] serve two
+// output pixels: times (w0, w1, w2, 0) for ox and (0, w0, w1, w2) for ox+1
+// (the filter is packed in both forms), so one interleave feeds two
+// vpdpbusd. The products then go through the epilogue as the GEMM's do.
+// Grid: blocks of output rows x chunks of channel groups, at least
+// kMinWorkgroups when the shape allows; a workgroup's loops are rows,
+// channel groups (the group's weights held in registers), pixels.
+//
+//===----------------------------------------------------------------------===//
+#include "VnniGemmKernel.h"
+#include "VnniKernelBase.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::relay::vnni;
+
+namespace {
+
+/// Workgroups the grid aims at: enough for two threads to balance.
+constexpr int64_t kMinWorkgroups = 8;
+/// Bytes of one kernel row's packed weights for 16 channels.
+constexpr int64_t kGroupBytes = kPanelColumns * kGroupK;
+
+/// How a depthwise convolution's work is split into workgroups.
+struct DepthwiseGrid {
+  int64_t rowsPerBlock, groupsPerChunk, x, y;
+};
+
+DepthwiseGrid gridOf(const DepthwiseShape &s) {
+  int64_t rows = s.batch * s.oh, groups = s.channelGroups();
+  DepthwiseGrid g;
+  g.rowsPerBlock = llvm::divideCeil(rows, std::min(rows, kMinWorkgroups));
+  g.x = llvm::divideCeil(rows, g.rowsPerBlock);
+  int64_t chunks =
+      std::min<int64_t>(groups, llvm::divideCeil(kMinWorkgroups, g.x));
+  g.groupsPerChunk = llvm::divideCeil(groups, chunks);
+  g.y = llvm::divideCeil(groups, g.groupsPerChunk);
+  return g;
+}
+
+/// Builds one workgroup's code (W: the packed filter).
+struct DepthwiseBuilder : KernelBase {
+  DepthwiseShape s;
+  DepthwiseGrid grid;
+
+  Value divui(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, index(y));
+  }
+  Value remui(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, index(y));
+  }
+  Value minsi(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  void forRange(Value from, Value to, function_ref<void(Value)> body) {
+    scf::ForOp::create(b, loc, from, to, index(1), ValueRange{},
+                       [&](OpBuilder &, Location, Value i, ValueRange) {
+                         body(i);
+                         scf::YieldOp::create(b, loc);
+                       });
+  }
+
+  /// Kernel row `r`'s 64 packed weight bytes for channel group `group`
+  /// (`shifted`: the (0, w0, w1, w2) form).
+  Value weights(bool shifted, int64_t r, Value group) {
+    int64_t variantRow = (shifted ? s.kh : 0) + r;
+    Value offset = add(index(variantRow * s.channelGroups() * kGroupBytes),
+                       mul(group, kGroupBytes));
+    return vector::LoadOp::create(
+        b, loc, VectorType::get({kGroupBytes}, b.getI8Type()), w, offset);
+  }
+
+  /// `value` in every lane of a vector of `lanes` bytes.
+  Value byteSplat(int64_t lanes, int8_t value) {
+    auto type = VectorType::get({lanes}, b.getI8Type());
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getI8IntegerAttr(value)));
+  }
+
+  /// vpdpbusd's u8 operand for 16 channels: per channel tap j's input byte
+  /// from `tapLanes[j]` (16 channels; null past the row's taps: they
+  /// multiply a zero weight), interleaved, xor 0x80.
+  Value interleave(ArrayRef<Value> tapLanes) {
+    SmallVector<Value> v(tapLanes);
+    v.resize(kGroupK);
+    for (Value &t : v)
+      if (!t)
+        t = byteSplat(kPanelColumns, 0);
+    SmallVector<int64_t> concat(2 * kPanelColumns);
+    std::iota(concat.begin(), concat.end(), 0);
+    Value low = vector::ShuffleOp::create(b, loc, v[0], v[1], concat);
+    Value high = vector::ShuffleOp::create(b, loc, v[2], v[3], concat);
+    // byte 4c + j: tap j of channel c (tap j's channels start at 16j)
+    SmallVector<int64_t> order(kGroupBytes);
+    for (int64_t ch = 0; ch < kPanelColumns; ++ch)
+      for (int64_t j = 0; j < kGroupK; ++j)
+        order[ch * kGroupK + j] = j * kPanelColumns + ch;
+    Value z = vector::ShuffleOp::create(b, loc, low, high, order);
+    return arith::XOrIOp::create(b, loc, z, byteSplat(kGroupBytes, -128));
+  }
+
+  /// The input rows a kernel row reads for one output row: where its
+  /// pixel 0 (channel c0) starts, and whether it is a padding row (null:
+  /// never).
+  struct InputRow {
+    Value start, isPadding;
+  };
+
+  /// Output row `row` (of batch x oh) for channel group `group` (`lanes`
+  /// of its channels valid); `checkRows`: some kernel rows may fall on
+  /// the padding (read a clamped row, then select the padding's bytes).
+  void outputRow(Value row, Value group, int64_t lanes, bool checkRows) {
+    Value c0 = mul(group, kPanelColumns);
+    Value image = divui(row, s.oh), oy = remui(row, s.oh);
+    Value top = arith::SubIOp::create(b, loc, mul(oy, s.sh), index(s.padTop));
+    SmallVector<InputRow> rows;
+    SmallVector<Value> unshifted, shifted;
+    for (int64_t r = 0; r < s.kh; ++r) {
+      Value iy = add(top, index(r * s.dh));
+      InputRow in;
+      if (checkRows) {
+        Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                            iy, index(0));
+        Value above = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                            iy, index(s.h));
+        in.isPadding = arith::OrIOp::create(b, loc, below, above);
+        iy =
+            minsi(arith::MaxSIOp::create(b, loc, iy, index(0)), index(s.h - 1));
+      }
+      in.start = add(mul(add(mul(image, s.h), iy), s.w * s.c), c0);
+      rows.push_back(in);
+      unshifted.push_back(weights(false, r, group));
+      if (s.paired())
+        shifted.push_back(weights(true, r, group));
+    }
+    Value init = initLanes(c0, lanes);
+    Value pixel0 = mul(row, s.ow);
+    Value paddingRow = byteSplat(kGroupBytes, s.padValue ^ -128);
+    auto bytes = VectorType::get({kPanelColumns}, b.getI8Type());
+    // Output pixel ox, and ox + 1 when `pair`; `fixed`: ox is that constant
+    // (a pixel near the left or right edge, whose taps on the padding are
+    // the padding's bytes), else every tap is inside the row.
+    auto pixels = [&](Value ox, std::optional<int64_t> fixed, bool pair) {
+      int64_t count = pair ? s.kw + 1 : s.kw;
+      Value acc = init, next = init;
+      for (int64_t r = 0; r < s.kh; ++r) {
+        SmallVector<Value> tapLanes;
+        for (int64_t j = 0; j < count; ++j) {
+          if (fixed) {
+            int64_t ix = *fixed * s.sw + j * s.dw - s.padLeft;
+            tapLanes.push_back(
+                ix < 0 || ix >= s.w
+                    ? byteSplat(kPanelColumns, s.padValue)
+                    : loadLanes(bytes, a, add(rows[r].start, index(ix * s.c)),
+                                lanes));
+            continue;
+          }
+          Value ix = add(mul(ox, s.sw), index(j * s.dw - s.padLeft));
+          tapLanes.push_back(
+              loadLanes(bytes, a, add(rows[r].start, mul(ix, s.c)), lanes));
+        }
+        Value z = interleave(tapLanes);
+        if (rows[r].isPadding)
+          z = arith::SelectOp::create(b, loc, rows[r].isPadding, paddingRow, z);
+        acc = vpdpbusd(acc, z, unshifted[r]);
+        if (pair)
+          next = vpdpbusd(next, z, shifted[r]);
+      }
+      Value m = add(pixel0, ox);
+      finish(acc, add(mul(m, s.c), c0), c0, lanes);
+      if (pair)
+        finish(next, add(mul(add(m, index(1)), s.c), c0), c0, lanes);
+    };
+    // The steps along the row: pairs of pixels (a last single one when ow
+    // is odd) or single pixels; those whose taps are all inside the row
+    // (a contiguous range) in a loop, the others unrolled.
+    int64_t step = s.paired() ? 2 : 1, steps = s.ow / step;
+    int64_t count = s.paired() ? s.kw + 1 : s.kw;
+    auto inside = [&](int64_t k) {
+      int64_t first = k * step * s.sw - s.padLeft;
+      return first >= 0 && first + (count - 1) * s.dw < s.w;
+    };
+    int64_t begin = 0;
+    while (begin < steps && !inside(begin))
+      ++begin;
+    int64_t end = begin;
+    while (end < steps && inside(end))
+      ++end;
+    auto fixedStep = [&](int64_t k) {
+      pixels(index(k * step), k * step, s.paired());
+    };
+    for (int64_t k = 0; k < begin; ++k)
+      fixedStep(k);
+    if (begin < end)
+      forRange(index(begin), index(end), [&](Value k) {
+        pixels(mul(k, step), std::nullopt, s.paired());
+      });
+    for (int64_t k = end; k < steps; ++k)
+      fixedStep(k);
+    if (s.paired() && s.ow % 2)
+      pixels(index(s.ow - 1), s.ow - 1, false);
+  }
+
+  /// Output row `row` for channel group `group`: without the padding
+  /// checks of kernel rows where the row's windows are inside the input.
+  void outputRow(Value row, Value group, int64_t lanes) {
+    // oy whose windows' rows are all inside: oy * sh - padTop >= 0 and
+    // oy * sh + (kh - 1) * dh - padTop < h
+    int64_t first = llvm::divideCeil(s.padTop, s.sh);
+    int64_t lastRow = s.h - 1 + s.padTop - (s.kh - 1) * s.dh;
+    int64_t last = lastRow < 0 ? -1 : lastRow / s.sh;
+    if (first == 0 && last >= s.oh - 1) {
+      outputRow(row, group, lanes, false);
+      return;
+    }
+    Value oy = remui(row, s.oh);
+    Value inside = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, oy,
+                              index(first)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, oy,
+                              index(last)));
+    scf::IfOp::create(
+        b, loc, inside,
+        [&](OpBuilder &, Location) {
+          outputRow(row, group, lanes, false);
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &, Location) {
+          outputRow(row, group, lanes, true);
+          scf::YieldOp::create(b, loc);
+        });
+  }
+
+  void workgroup(Value wx, Value wy) {
+    int64_t fullGroups = s.c / kPanelColumns, rest = s.c % kPanelColumns;
+    Value first = mul(wx, grid.rowsPerBlock);
+    Value end =
+        minsi(add(first, index(grid.rowsPerBlock)), index(s.batch * s.oh));
+    Value group0 = mul(wy, grid.groupsPerChunk);
+    Value groupEnd =
+        minsi(add(group0, index(grid.groupsPerChunk)), index(fullGroups));
+    forRange(first, end, [&](Value row) {
+      forRange(group0, groupEnd,
+               [&](Value g) { outputRow(row, g, kPanelColumns); });
+      if (!rest)
+        return;
+      Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, wy,
+                                           index(grid.y - 1));
+      scf::IfOp::create(b, loc, isLast, [&](OpBuilder &, Location) {
+        outputRow(row, index(fullGroups), rest);
+        scf::YieldOp::create(b, loc);
+      });
+    });
+  }
+};
+
+} // namespace
+
+SymbolRefAttr mlir::relay::vnni::getOrCreateDepthwiseExecutable(
+    ModuleOp module, const DepthwiseShape &s, const Epilogue &e, Location loc) {
+  std::string name = llvm::formatv(
+      "relay_vnni_dwconv_{0}x{1}x{2}x{3}_{4}x{5}_s{6}x{7}_d{8}x{9}_o{10}x{11}"
+      "_p{12}x{13}v{14}_e{15}",
+      s.batch, s.h, s.w, s.c, s.kh, s.kw, s.sh, s.sw, s.dh, s.dw, s.oh, s.ow,
+      s.padTop, s.padLeft, static_cast<int>(static_cast<uint8_t>(s.padValue)),
+      e.key());
+  DepthwiseGrid grid = gridOf(s);
+  KernelSignature sig{
+      s.batch * s.h * s.w * s.c, s.packedBytes(), s.m(), s.c, grid.x, grid.y};
+  return getOrCreateKernelExecutable(
+      module, name, sig, e, loc, [&](KernelBase &k, Value wx, Value wy) {
+        DepthwiseBuilder{k, s, grid}.workgroup(wx, wy);
+      });
+}
