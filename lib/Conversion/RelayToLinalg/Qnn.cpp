@@ -21,11 +21,17 @@
 // The others become relay integer ops that this conversion lowers in turn:
 //   qnn.dense / qnn.batch_matmul  TVM's form: the nn op of the raw integer
 //                   operands (i8 x i8 -> i32, the shape IREE's kernels take)
-//                   minus zb·Σa and za·Σb plus k·za·zb; with mixed
-//                   signedness (uint8 x int8) or a dynamic k, the nn op of
-//                   operands shifted by their zero points
-//   qnn.conv2d      nn.conv2d of the shifted operands (int32 or int64); zero
-//                   padding of the shifted data is the zero point's padding
+//                   minus zb·Σa and za·Σb plus k·za·zb (no term for a zero
+//                   point of zeros); uint8 x int8 with constant zero points
+//                   both as int8 (uint8 - 128); with other mixed signedness
+//                   or a dynamic k, the nn op of operands shifted by their
+//                   zero points
+//   qnn.conv2d      8-bit operands, kernel zero point 0 (after moving uint8
+//                   down by 128), int32: nn.conv2d of int8 x int8 -> int32
+//                   over the data padded with its zero point, minus z·Σw
+//                   per output channel; otherwise nn.conv2d of the shifted
+//                   operands (int32 or int64), whose zero padding is the
+//                   zero point's padding
 //   qnn.add / qnn.subtract  each operand requantized (UPWARD) to the output
 //                   scale with zero point 0 in int32, combined, + zp_out,
 //                   clipped and cast
@@ -412,16 +418,78 @@ Value zeroPointAs(OpBuilder &b, Location loc, Value zp, Type acc) {
   return CastOp::create(b, loc, zp, TypeAttr::get(acc));
 }
 
+/// The integer values of a relay.constant, if `v` is one.
+std::optional<SmallVector<int64_t>> constantInts(Value v) {
+  auto cst = v.getDefiningOp<ConstantOp>();
+  auto dense = cst ? dyn_cast<DenseIntElementsAttr>(cst.getValue())
+                   : DenseIntElementsAttr();
+  if (!dense)
+    return std::nullopt;
+  return llvm::map_to_vector(dense.getValues<APInt>(),
+                             [](const APInt &i) { return i.getSExtValue(); });
+}
+
+/// An 8-bit operand as int8 and its constant zero points: uint8 values
+/// and zero points moved down by 128 (the differences stay).
+struct Signed8 {
+  Value value;
+  SmallVector<int64_t> zeroPoints;
+};
+
+std::optional<Signed8> asSigned8(OpBuilder &b, Location loc, Value x,
+                                 Value zp) {
+  auto element = dyn_cast<IntegerType>(elementTypeOf(x.getType()));
+  std::optional<SmallVector<int64_t>> zps = constantInts(zp);
+  if (!element || element.getWidth() != 8 || !zps)
+    return std::nullopt;
+  if (!element.isUnsigned())
+    return Signed8{x, *zps};
+  Type i32 = b.getI32Type();
+  Value wide = CastOp::create(b, loc, x, TypeAttr::get(i32));
+  Value down = SubtractOp::create(
+      b, loc, wide, relayScalar(b, loc, i32, b.getI32IntegerAttr(128)));
+  for (int64_t &z : *zps)
+    z -= 128;
+  return Signed8{CastOp::create(b, loc, down, TypeAttr::get(b.getI8Type())),
+                 *zps};
+}
+
+/// Whether `zp` is a relay.constant of zeros.
+bool isZeroConstant(Value zp) {
+  std::optional<SmallVector<int64_t>> values = constantInts(zp);
+  return values && llvm::all_of(*values, [](int64_t v) { return v == 0; });
+}
+
+/// A relay.constant of `like`'s type holding `values`.
+Value intConstantLike(OpBuilder &b, Location loc, Value like,
+                      ArrayRef<int64_t> values) {
+  auto type = cast<RankedTensorType>(like.getType());
+  auto element = cast<IntegerType>(type.getElementType());
+  SmallVector<APInt> bits = llvm::map_to_vector(values, [&](int64_t v) {
+    return APInt(element.getWidth(), v, /*isSigned=*/true);
+  });
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, bits));
+}
+
 /// TVM's form of a quantized contraction over `k` terms (the raw integer
-/// contraction keeps its i8 x i8 -> i32 shape for IREE's kernels):
+/// contraction keeps its i8 x i8 -> i32 shape for the CPU kernels):
 ///   Σ(a - za)(b - zb) = main - zb·Σa - za·Σb + k·za·zb
-/// with `aSum` and `zb` (`bSum` and `za`) shaped to broadcast against `main`.
-Value withZeroPoints(OpBuilder &b, Location loc, Value main, Value aSum,
-                     Value bSum, Value za, Value zb, int64_t k, Type acc) {
+/// with `aSum()` and `zb` (`bSum()` and `za`) shaped to broadcast against
+/// `main`; the terms of a constant zero point of zeros are left out.
+Value withZeroPoints(OpBuilder &b, Location loc, Value main,
+                     function_ref<Value()> aSum, function_ref<Value()> bSum,
+                     Value za, Value zb, int64_t k, Type acc) {
+  bool zaZero = isZeroConstant(za), zbZero = isZeroConstant(zb);
+  za = zeroPointAs(b, loc, za, acc);
+  zb = zeroPointAs(b, loc, zb, acc);
+  Value r = main;
+  if (!zbZero)
+    r = SubtractOp::create(b, loc, r, MultiplyOp::create(b, loc, zb, aSum()));
+  if (!zaZero)
+    r = SubtractOp::create(b, loc, r, MultiplyOp::create(b, loc, za, bSum()));
+  if (zaZero || zbZero)
+    return r;
   Value kc = relayScalar(b, loc, acc, b.getIntegerAttr(acc, k));
-  Value r =
-      SubtractOp::create(b, loc, main, MultiplyOp::create(b, loc, zb, aSum));
-  r = SubtractOp::create(b, loc, r, MultiplyOp::create(b, loc, za, bSum));
   Value zz = MultiplyOp::create(b, loc, kc, MultiplyOp::create(b, loc, za, zb));
   return AddOp::create(b, loc, r, zz);
 }
@@ -435,21 +503,34 @@ std::optional<int64_t> staticLastDim(Value x) {
 
 /// `contract(a, b)` (an nn contraction over the last dim of `a`, with
 /// accumulator `acc`) of quantized operands: TVM's corrected form of the raw
-/// operands when both extend alike and k is static (`bSum(b)` shapes Σb to
-/// broadcast against the result), else the contraction of the operands
-/// shifted by their zero points (`zb` along dim 0 of `b`).
+/// operands when both extend alike (8-bit operands of mixed signedness with
+/// constant zero points are both made int8 first: uint8 - 128) and k is
+/// static (`bSum(b)` shapes Σb to broadcast against the result), else the
+/// contraction of the operands shifted by their zero points (`zb` along dim
+/// 0 of `b`).
 Value quantizedContraction(OpBuilder &b, Location loc, Value x, Value w,
                            Value zx, Value zw, Type acc,
                            function_ref<Value(Value, Value)> contract,
                            function_ref<Value(Value)> wSum) {
   std::optional<int64_t> k = staticLastDim(x);
+  if (k && !sameSignedness(x, w)) {
+    std::optional<Signed8> xs = asSigned8(b, loc, x, zx);
+    std::optional<Signed8> ws = asSigned8(b, loc, w, zw);
+    if (xs && ws) {
+      x = xs->value;
+      zx = intConstantLike(b, loc, zx, xs->zeroPoints);
+      w = ws->value;
+      zw = intConstantLike(b, loc, zw, ws->zeroPoints);
+    }
+  }
   if (!sameSignedness(x, w) || !k)
     return contract(shifted(b, loc, x, zx, 0, acc),
                     shifted(b, loc, w, zw, 0, acc));
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
   return withZeroPoints(
-      b, loc, contract(x, w), sumAs(b, loc, x, rank - 1, true, acc), wSum(w),
-      zeroPointAs(b, loc, zx, acc), zeroPointAs(b, loc, zw, acc), *k, acc);
+      b, loc, contract(x, w),
+      [&] { return sumAs(b, loc, x, rank - 1, true, acc); },
+      [&] { return wSum(w); }, zx, zw, *k, acc);
 }
 
 /// qnn.dense (data [d..., k] · weight [n, k]ᵀ): Σweight is [n].
@@ -501,14 +582,86 @@ struct BatchMatmulQnnPattern : OpConversionPattern<QnnBatchMatmulOp> {
   }
 };
 
+/// qnn.conv2d of 8-bit operands whose kernel zero point is 0 (after the
+/// uint8 shift), an int32 result and a constant input zero point z, as TVM
+/// computes it on x86 but with the padding made explicit:
+///   Σ (x - z)·w = conv(pad(x, z), w) - z·Σw[o]
+/// (a padded pixel is z: it adds z·w, which z·Σw takes out). The int8 x
+/// int8 -> int32 convolution is the form the CPU kernels take (IREE's, or
+/// relay-vnni-matmul's, which reads the padding in place); null otherwise.
+Value int8Conv2D(ConversionPatternRewriter &b, Location loc, QnnConv2DOp op) {
+  Type i32 = b.getI32Type();
+  auto resultType = cast<RankedTensorType>(op.getType());
+  auto weightType = cast<RankedTensorType>(op.getWeight().getType());
+  StringRef dataLayout = op.getDataLayout();
+  StringRef outLayout =
+      op.getOutLayout().empty() ? dataLayout : op.getOutLayout();
+  int64_t outAxis = op.getKernelLayout().find('O');
+  int64_t resultC = outLayout.find('C');
+  if (resultType.getElementType() != i32 || dataLayout.size() != 4 ||
+      outLayout.size() != 4 || resultC == int64_t(StringRef::npos) ||
+      weightType.getRank() != 4 || !weightType.hasStaticShape() ||
+      weightType.getDimSize(outAxis) != resultType.getDimSize(resultC))
+    return {};
+  std::optional<Signed8> w =
+      asSigned8(b, loc, op.getWeight(), op.getKernelZeroPoint());
+  if (!w || llvm::any_of(w->zeroPoints, [](int64_t z) { return z != 0; }))
+    return {};
+  std::optional<Signed8> x =
+      asSigned8(b, loc, op.getData(), op.getInputZeroPoint());
+  FailureOr<SpatialPadding> pad = normalizePadding(op.getPadding(), 2);
+  if (!x || x->zeroPoints.size() != 1 || failed(pad))
+    return {};
+  int64_t z = x->zeroPoints[0];
+  Value data = x->value;
+  DenseI64ArrayAttr padding = op.getPaddingAttr();
+  if (z != 0 && !pad->isZero()) {
+    SmallVector<int64_t> width(8, 0);
+    for (auto [i, dim] : llvm::enumerate(StringRef("HW"))) {
+      int64_t at = dataLayout.find(dim);
+      width[2 * at] = pad->before[i];
+      width[2 * at + 1] = pad->after[i];
+    }
+    Value value = relayScalar(b, loc, b.getI8Type(), b.getI8IntegerAttr(z));
+    data = PadOp::create(b, loc, data, value, width, "constant");
+    padding = b.getDenseI64ArrayAttr({0, 0, 0, 0});
+  }
+  Value conv = Conv2DOp::create(
+      b, loc, data, w->value, op.getStridesAttr(), padding,
+      op.getDilationAttr(), op.getGroupsAttr(), op.getChannelsAttr(),
+      op.getKernelSizeAttr(), op.getDataLayoutAttr(), op.getKernelLayoutAttr(),
+      op.getOutLayoutAttr(), TypeAttr::get(i32));
+  if (z == 0)
+    return conv;
+  SmallVector<int64_t> taps;
+  for (int64_t d = 0; d < 4; ++d)
+    if (d != outAxis)
+      taps.push_back(d);
+  Value sums = SumOp::create(b, loc,
+                             CastOp::create(b, loc, w->value, TypeAttr::get(i32)),
+                             b.getDenseI64ArrayAttr(taps), false);
+  SmallVector<int64_t> shape(4, 1);
+  shape[resultC] = resultType.getDimSize(resultC);
+  Value perChannel = ReshapeOp::create(
+      b, loc,
+      MultiplyOp::create(b, loc, sums,
+                         relayScalar(b, loc, i32, b.getI32IntegerAttr(z))),
+      b.getDenseI64ArrayAttr(shape), b.getBoolAttr(false));
+  return SubtractOp::create(b, loc, conv, perChannel);
+}
+
 /// nn.conv2d of the shifted operands: its zero padding is the input zero
-/// point's padding of the original data.
+/// point's padding of the original data (unless int8Conv2D applies).
 struct Conv2DQnnPattern : OpConversionPattern<QnnConv2DOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(QnnConv2DOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (Value conv = int8Conv2D(rewriter, loc, op)) {
+      rewriter.replaceOp(op, conv);
+      return success();
+    }
     Type acc = accumulatorOf(op);
     Value x =
         shifted(rewriter, loc, op.getData(), op.getInputZeroPoint(), 0, acc);

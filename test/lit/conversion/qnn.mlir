@@ -69,15 +69,21 @@ func.func @dense(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>) -> tensor<2x4xi32> {
   return %y : tensor<2x4xi32>
 }
 
-// uint8 x int8 extend differently: the shifted operands' int32 contraction.
+// uint8 x int8 with constant zero points: the uint8 data moved down by 128
+// (its zero point 128 -> 0), then the int8 x int8 contraction; zero points of
+// zeros add no correction terms (no reduction of the data).
 // CHECK-LABEL: func.func @dense_mixed_signedness
 func.func @dense_mixed_signedness(%x: tensor<2x8xui8>, %w: tensor<4x8xi8>) -> tensor<2x4xi32> {
   %zx = relay.constant dense<128> : tensor<i32>
   %zw = relay.constant dense<0> : tensor<i32>
   %s = relay.constant dense<0.5> : tensor<f32>
-  // CHECK-DAG: arith.extui {{.*}} : i8 to i32
-  // CHECK-DAG: arith.extsi {{.*}} : i8 to i32
-  // CHECK: linalg.matmul {{.*}} ins({{.*}} : tensor<2x8xi32>, tensor<4x8xi32>) outs({{.*}} : tensor<2x4xi32>)
+  // CHECK: arith.extui {{.*}} : i8 to i32
+  // CHECK: arith.subi
+  // CHECK: %[[X8:.*]] = linalg.generic
+  // CHECK: arith.trunci {{.*}} : i32 to i8
+  // CHECK: %[[R:.*]] = linalg.matmul {{.*}} ins(%[[X8]], %arg1 : tensor<2x8xi8>, tensor<4x8xi8>) outs({{.*}} : tensor<2x4xi32>)
+  // CHECK-NOT: linalg.reduce
+  // CHECK: return %[[R]]
   %y = relay.qnn.dense %x, %w, %zx, %zw, %s, %s : (tensor<2x8xui8>, tensor<4x8xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<2x4xi32>
   return %y : tensor<2x4xi32>
 }
@@ -102,6 +108,31 @@ func.func @conv2d(%x: tensor<1x3x8x8xi8>, %w: tensor<4x3x3x3xi8>) -> tensor<1x4x
   // CHECK: linalg.conv_2d_nchw_fchw
   // CHECK-SAME: tensor<1x4x8x8xi32>
   %y = relay.qnn.conv2d %x, %w, %zx, %zw, %s, %s {padding = array<i64: 1, 1>} : (tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<1x4x8x8xi32>
+  return %y : tensor<1x4x8x8xi32>
+}
+
+// Kernel zero point 0: an int8 x int8 -> int32 convolution over the data padded
+// with its zero point (uint8 data and zero point moved down by 128: 131 -> 3),
+// minus z * sum(w) per output channel.
+// CHECK-LABEL: func.func @conv2d_int8_form
+// CHECK: arith.extui
+// CHECK: arith.subi
+// CHECK: arith.trunci %{{.*}} : i32 to i8
+// CHECK: %[[Z:.*]] = arith.constant dense<3> : tensor<i8>
+// CHECK: %[[ZS:.*]] = tensor.extract %[[Z]][] : tensor<i8>
+// CHECK: %[[P:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: tensor.yield %[[ZS]] : i8
+// CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[P]], %{{.*}} : tensor<1x3x10x10xi8>, tensor<4x3x3x3xi8>) outs(%{{.*}} : tensor<1x4x8x8xi32>)
+// CHECK: linalg.reduce {{.*}} dimensions = [1, 2, 3]
+// CHECK: arith.muli
+// CHECK: linalg.generic {{.*}} ins(%[[C]], %{{.*}} : tensor<1x4x8x8xi32>, tensor<4xi32>)
+// CHECK: arith.subi
+func.func @conv2d_int8_form(%x: tensor<1x3x8x8xui8>) -> tensor<1x4x8x8xi32> {
+  %w = relay.constant dense<3> : tensor<4x3x3x3xi8>
+  %zx = relay.constant dense<131> : tensor<i32>
+  %zw = relay.constant dense<0> : tensor<i32>
+  %s = relay.constant dense<0.5> : tensor<f32>
+  %y = relay.qnn.conv2d %x, %w, %zx, %zw, %s, %s {padding = array<i64: 1, 1>} : (tensor<1x3x8x8xui8>, tensor<4x3x3x3xi8>, tensor<i32>, tensor<i32>, tensor<f32>, tensor<f32>) -> tensor<1x4x8x8xi32>
   return %y : tensor<1x4x8x8xi32>
 }
 

@@ -131,3 +131,81 @@ def test_requantize_needs_constant_scales():
     with pytest.raises(Exception) as e:
         relay.compile(relay.IRModule.from_expr(relay.Function([Q, s], y)), target="llvm-cpu")
     assert "'relay.qnn.requantize' op needs constant input_scale and output_scale" in str(e.value)
+
+
+# (name, data shape, dtype, zp, kernel shape, dtype, kernel zp, attrs): kernel zero point 0 (after
+# moving uint8 down by 128), int32 out — the int8 x int8 -> int32 convolution over data padded
+# with its zero point, minus z·Σw (Qnn.cpp int8Conv2D); per-channel zero points of zeros,
+# depthwise, grouped, NCHW and NHWC
+INT8_CONVS = [
+    ("int8_nchw_pad_stride", (1, 3, 9, 9), "int8", 5, (4, 3, 3, 3), "int8", 0,
+     dict(kernel_size=(3, 3), channels=4, padding=(1, 1), strides=(2, 2))),
+    ("uint8_nhwc_per_channel_zeros", (2, 7, 6, 8), "uint8", 131, (2, 3, 8, 3), "int8", [0, 0, 0],
+     dict(kernel_size=(2, 3), channels=3, padding=(1, 0, 2, 1), dilation=(2, 1),
+          data_layout="NHWC", kernel_layout="HWIO")),
+    ("uint8_uint8_depthwise_nhwc", (1, 10, 9, 32), "uint8", 3, (3, 3, 32, 1), "uint8", 128,
+     dict(kernel_size=(3, 3), channels=32, padding=(1, 1), groups=32,
+          data_layout="NHWC", kernel_layout="HWOI")),
+    ("int8_grouped_zp0", (1, 4, 6, 6), "int8", 0, (6, 2, 3, 3), "int8", 0,
+     dict(kernel_size=(3, 3), channels=6, padding=(2, 1), groups=2)),
+]
+
+
+@pytest.mark.parametrize("name,xs,xt,xz,ws,wt,wz,attrs", INT8_CONVS, ids=[c[0] for c in INT8_CONVS])
+def test_int8_conv2d_form_matches_numpy(name, xs, xt, xz, ws, wt, wz, attrs):
+    """qnn.conv2d whose kernel zero point is 0 compiles to an int8 x int8 -> int32 convolution
+    (IREE's, or relay-vnni-matmul's kernel where the host has AVX-512 VNNI; no int32 convolution
+    of shifted operands) and equals Σ (x - zx)·(w - zw) over x padded with zx, in int64 numpy."""
+    import re
+    from relay_mlir.testing import numpy_ref as ref
+    rng = np.random.default_rng(7)
+    lo, hi = (0, 256) if xt == "uint8" else (-128, 128)
+    x = rng.integers(lo, hi, xs).astype(xt)
+    lo, hi = (0, 256) if wt == "uint8" else (-128, 128)
+    w = rng.integers(lo, hi, ws).astype(wt)
+    zw = np.array(wz, np.int32)
+    data = relay.var("x", shape=xs, dtype=xt)
+    y = relay.qnn.op.conv2d(data, relay.const(w), relay.const(np.int32(xz)), relay.const(zw),
+                            relay.const(np.float32(0.5)), relay.const(np.float32(0.25)),
+                            out_dtype="int32", **attrs)
+    exe = relay.compile(relay.IRModule.from_expr(relay.Function([data], y)), target="llvm-cpu")
+    lowered = exe.iree_input
+    assert "relay_vnni_" in lowered or re.search(r"linalg\.(depthwise_)?conv_2d\w* .*ins\(.*xi8>, tensor<[^>]*xi8>\)",
+                                                lowered), name
+    layout = attrs.get("data_layout", "NCHW")
+    kernel = attrs.get("kernel_layout", "OIHW")
+    o_axis = kernel.index("O")
+    shape = [1] * 4
+    shape[o_axis] = -1
+    wshift = w.astype(np.int64) - np.broadcast_to(zw, (ws[o_axis],)).reshape(shape)
+    pad = attrs.get("padding", (0, 0))
+    pad4 = tuple(pad) * 2 if len(pad) == 2 else tuple(pad)
+    t, l, b, r = pad4
+    hw = [layout.index("H"), layout.index("W")]
+    widths = [(0, 0)] * 4
+    widths[hw[0]], widths[hw[1]] = (t, b), (l, r)
+    xp = np.pad(x.astype(np.int64) - xz, widths)
+    want = ref.conv2d(xp, wshift, strides=attrs.get("strides", (1, 1)), dilation=attrs.get("dilation", (1, 1)),
+                      groups=attrs.get("groups", 1), data_layout=layout, kernel_layout=kernel)
+    np.testing.assert_array_equal(exe(x), want)
+
+
+@pytest.mark.parametrize("wz", [0, 5], ids=["kernel_zp0", "kernel_zp5"])
+def test_uint8_int8_dense_is_an_int8_contraction(wz):
+    """qnn.dense of uint8 data (zero point 131) and int8 weights: both int8 (the data moved down
+    by 128) and one int8 x int8 -> int32 contraction (our kernel on an AVX-512 VNNI host),
+    corrected by the zero points' terms (none for a kernel zero point of 0), as numpy's
+    Σ (x - zx)·(w - zw)."""
+    import re
+    rng = np.random.default_rng(11)
+    x = rng.integers(0, 256, (5, 40)).astype(np.uint8)
+    w = rng.integers(-128, 128, (24, 40)).astype(np.int8)
+    data = relay.var("x", shape=x.shape, dtype="uint8")
+    y = relay.qnn.op.dense(data, relay.const(w), relay.const(np.int32(131)), relay.const(np.int32(wz)),
+                           relay.const(np.float32(0.5)), relay.const(np.float32(0.25)), units=24,
+                           out_dtype="int32")
+    exe = relay.compile(relay.IRModule.from_expr(relay.Function([data], y)), target="llvm-cpu")
+    assert "relay_vnni_gemm_" in exe.iree_input or re.search(
+        r"linalg\.matmul .*ins\(.*xi8>, tensor<[^>]*xi8>\)", exe.iree_input)
+    want = (x.astype(np.int64) - 131) @ (w.astype(np.int64) - wz).T
+    np.testing.assert_array_equal(exe(x), want)
