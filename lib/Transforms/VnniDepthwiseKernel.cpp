@@ -114,6 +114,8 @@ struct DepthwiseBuilder : KernelBase {
       for (int64_t j = 0; j < kGroupK; ++j)
         order[ch * kGroupK + j] = j * kPanelColumns + ch;
     Value z = vector::ShuffleOp::create(b, loc, low, high, order);
+    if (s.aUnsigned)
+      return z;
     return arith::XOrIOp::create(b, loc, z, byteSplat(kGroupBytes, -128));
   }
 
@@ -153,7 +155,8 @@ struct DepthwiseBuilder : KernelBase {
     }
     Value init = initLanes(c0, lanes);
     Value pixel0 = mul(row, s.ow);
-    Value paddingRow = byteSplat(kGroupBytes, s.padValue ^ -128);
+    Value paddingRow =
+        byteSplat(kGroupBytes, s.aUnsigned ? s.padValue : s.padValue ^ -128);
     auto bytes = VectorType::get({kPanelColumns}, b.getI8Type());
     // Output pixel ox, and ox + 1 when `pair`; `fixed`: ox is that constant
     // (a pixel near the left or right edge, whose taps on the padding are
@@ -279,10 +282,10 @@ SymbolRefAttr mlir::relay::vnni::getOrCreateDepthwiseExecutable(
     ModuleOp module, const DepthwiseShape &s, const Epilogue &e, Location loc) {
   std::string name = llvm::formatv(
       "relay_vnni_dwconv_{0}x{1}x{2}x{3}_{4}x{5}_s{6}x{7}_d{8}x{9}_o{10}x{11}"
-      "_p{12}x{13}v{14}_e{15}",
+      "_p{12}x{13}v{14}{15}_e{16}",
       s.batch, s.h, s.w, s.c, s.kh, s.kw, s.sh, s.sw, s.dh, s.dw, s.oh, s.ow,
       s.padTop, s.padLeft, static_cast<int>(static_cast<uint8_t>(s.padValue)),
-      e.key());
+      s.aUnsigned ? "_u" : "", e.key());
   DepthwiseGrid grid = gridOf(s);
   KernelSignature sig{
       s.batch * s.h * s.w * s.c, s.packedBytes(), s.m(), s.c, grid.x, grid.y};

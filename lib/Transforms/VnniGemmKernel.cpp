@@ -66,9 +66,10 @@ struct GemmBuilder : KernelBase {
     Value four = loadLanes(bytes, a, offset, valid);
     Value word = vector::BitCastOp::create(
         b, loc, VectorType::get({1}, b.getI32Type()), four);
-    Value bias = arith::ConstantIntOp::create(b, loc, 0x80808080, 32);
-    Value scalar = arith::XOrIOp::create(
-        b, loc, vector::ExtractOp::create(b, loc, word, 0), bias);
+    Value scalar = vector::ExtractOp::create(b, loc, word, 0);
+    if (!s.aUnsigned)
+      scalar = arith::XOrIOp::create(
+          b, loc, scalar, arith::ConstantIntOp::create(b, loc, 0x80808080, 32));
     Value lanes = vector::BroadcastOp::create(
         b, loc, VectorType::get({kPanelColumns}, b.getI32Type()), scalar);
     return vector::BitCastOp::create(
@@ -250,7 +251,7 @@ SymbolRefAttr mlir::relay::vnni::getOrCreateGemmExecutable(ModuleOp module,
                          "x{9}_{10}",
                          v->batch, v->h, v->w, v->c, v->kh, v->kw, v->sh, v->sw,
                          v->dh, v->dw, s.n);
-  name += "_e" + e.key();
+  name += (s.aUnsigned ? "_u_e" : "_e") + e.key();
   int64_t rowsPerBlock = blockRows(s);
   KernelSignature sig{s.aBytes(),
                       s.packedBytes(),

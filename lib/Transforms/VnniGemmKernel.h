@@ -40,6 +40,9 @@ struct ImplicitConv {
 struct GemmShape {
   int64_t m, n, k;
   std::optional<ImplicitConv> conv;
+  /// A's bytes are already u8 (A + 128: read from the tensor that a u8 ->
+  /// s8 shift made A of), not signed.
+  bool aUnsigned = false;
   int64_t aBytes() const {
     return conv ? conv->batch * conv->h * conv->w * conv->c : m * k;
   }
@@ -61,7 +64,10 @@ struct DepthwiseShape {
   int64_t oh, ow;
   int64_t kh, kw, sh, sw, dh, dw;
   int64_t padTop = 0, padLeft = 0;
+  /// The padding's byte, as the input's bytes are read.
   int8_t padValue = 0;
+  /// The input's bytes are already u8 (GemmShape::aUnsigned).
+  bool aUnsigned = false;
   int64_t m() const { return batch * oh * ow; }
   int64_t channelGroups() const {
     return (c + kPanelColumns - 1) / kPanelColumns;

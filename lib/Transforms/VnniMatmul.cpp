@@ -198,6 +198,109 @@ std::optional<Candidate> candidateOf(linalg::DepthwiseConv2DNhwcHwcOp op) {
   return c;
 }
 
+/// `body`'s scalar function (one i8 or wider integer argument, integer
+/// arith ops with constants) applied to `x`, if it is one.
+std::optional<APInt> evaluate(Block &body, APInt x) {
+  DenseMap<Value, APInt> values;
+  values[body.getArgument(0)] = x;
+  auto valueOf = [&](Value v) -> std::optional<APInt> {
+    auto it = values.find(v);
+    if (it != values.end())
+      return it->second;
+    APInt c;
+    if (matchPattern(v, m_ConstantInt(&c)))
+      return c;
+    return std::nullopt;
+  };
+  for (Operation &op : body) {
+    if (auto yield = dyn_cast<linalg::YieldOp>(op))
+      return valueOf(yield.getOperand(0));
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    if (op.getNumResults() != 1)
+      return std::nullopt;
+    auto type = dyn_cast<IntegerType>(op.getResult(0).getType());
+    SmallVector<APInt> args;
+    for (Value operand : op.getOperands()) {
+      std::optional<APInt> v = valueOf(operand);
+      if (!v)
+        return std::nullopt;
+      args.push_back(*v);
+    }
+    if (!type)
+      return std::nullopt;
+    unsigned w = type.getWidth();
+    std::optional<APInt> r;
+    if (isa<arith::ExtUIOp>(op))
+      r = args[0].zext(w);
+    else if (isa<arith::ExtSIOp>(op))
+      r = args[0].sext(w);
+    else if (isa<arith::TruncIOp>(op))
+      r = args[0].trunc(w);
+    else if (isa<arith::AddIOp>(op))
+      r = args[0] + args[1];
+    else if (isa<arith::SubIOp>(op))
+      r = args[0] - args[1];
+    else if (isa<arith::XOrIOp>(op))
+      r = args[0] ^ args[1];
+    if (!r)
+      return std::nullopt;
+    values[op.getResult(0)] = *r;
+  }
+  return std::nullopt;
+}
+
+/// The one-input elementwise linalg.generic computing `v`, if any.
+linalg::GenericOp elementwiseProducer(Value v) {
+  auto g = v.getDefiningOp<linalg::GenericOp>();
+  if (!g || g.getNumDpsInputs() != 1 || g->getNumResults() != 1 ||
+      g.getNumReductionLoops() != 0 ||
+      !llvm::all_of(g.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return {};
+  return g;
+}
+
+/// U, when `a` (through reshapes) is U - 128 of a uint8 tensor U (held as
+/// i8: a chain of elementwise generics whose composition maps each byte x
+/// to x xor 0x80, e.g. the importers' extui / subi 128 / trunci): the
+/// kernel reads U's bytes as they are, since it would make A + 128 = U of
+/// them anyway; null otherwise.
+Value unsignedSource(Value a) {
+  Value v = a;
+  while (true) {
+    if (auto c = v.getDefiningOp<tensor::CollapseShapeOp>())
+      v = c.getSrc();
+    else if (auto e = v.getDefiningOp<tensor::ExpandShapeOp>())
+      v = e.getSrc();
+    else
+      break;
+  }
+  if (!getElementTypeOrSelf(v.getType()).isInteger(8))
+    return {};
+  SmallVector<linalg::GenericOp> chain;
+  for (int depth = 0; depth < 4; ++depth) {
+    linalg::GenericOp g = elementwiseProducer(v);
+    if (!g)
+      return {};
+    chain.insert(chain.begin(), g);
+    v = g.getDpsInputs()[0];
+    if (!getElementTypeOrSelf(v.getType()).isInteger(8))
+      continue;
+    bool shift = true;
+    for (unsigned x = 0; x < 256 && shift; ++x) {
+      std::optional<APInt> y = APInt(8, x);
+      for (linalg::GenericOp step : chain)
+        if (y)
+          y = evaluate(*step.getBody(), *y);
+      shift = y && y->getBitWidth() == 8 && y->getZExtValue() == (x ^ 0x80);
+    }
+    if (shift)
+      return v;
+  }
+  return {};
+}
+
 /// `v` with `amount` more elements of `value` at the end of dim `dim`.
 Value padEnd(OpBuilder &b, Location loc, Value v, int64_t dim, int64_t amount,
              Value value) {
@@ -445,6 +548,15 @@ void rewrite(ModuleOp module, Candidate c) {
   Location loc = c.op->getLoc();
   if (c.channelPad)
     padChannels(b, loc, c);
+  else if (Value u = unsignedSource(c.a)) {
+    c.a = u;
+    if (c.depthwise) {
+      c.depthwise->aUnsigned = true;
+      c.depthwise->padValue ^= static_cast<int8_t>(0x80);
+    } else {
+      c.shape.aUnsigned = true;
+    }
+  }
   Value aBytes = flatten(b, loc, c.a);
   KernelOperands k = kernelOperands(b, loc, c);
   // `product` stands for the kernel's products until the dispatch replaces

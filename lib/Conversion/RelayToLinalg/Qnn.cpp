@@ -637,9 +637,9 @@ Value int8Conv2D(ConversionPatternRewriter &b, Location loc, QnnConv2DOp op) {
   for (int64_t d = 0; d < 4; ++d)
     if (d != outAxis)
       taps.push_back(d);
-  Value sums = SumOp::create(b, loc,
-                             CastOp::create(b, loc, w->value, TypeAttr::get(i32)),
-                             b.getDenseI64ArrayAttr(taps), false);
+  Value sums = SumOp::create(
+      b, loc, CastOp::create(b, loc, w->value, TypeAttr::get(i32)),
+      b.getDenseI64ArrayAttr(taps), false);
   SmallVector<int64_t> shape(4, 1);
   shape[resultC] = resultType.getDimSize(resultC);
   Value perChannel = ReshapeOp::create(

@@ -452,3 +452,67 @@ func.func @depthwise_wide(%x: tensor<1x7x9x16xi8>) -> tensor<1x5x5x16xi32> {
          ins(%x, %w : tensor<1x7x9x16xi8>, tensor<3x5x16xi8>) outs(%f : tensor<1x5x5x16xi32>) -> tensor<1x5x5x16xi32>
   return %r : tensor<1x5x5x16xi32>
 }
+
+// -----
+
+// A's int8 bytes are a uint8 tensor moved down by 128 (extui, subi 128,
+// trunci: x xor 0x80 for every byte): the kernel reads the uint8 tensor as
+// it is (the `_u_` executable makes no A + 128 of its own).
+// CHECK: func.func @[[EXE:relay_vnni_gemm_4x16x8_u_e[0-9a-f]+]](
+// CHECK-NOT: arith.xori
+// CHECK: "stream.executable.end"
+// CHECK-LABEL: func.func @unsigned_source
+// CHECK: %[[U:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<4x8xi8> into tensor<32xi8>
+// CHECK: "flow.dispatch"(%[[U]],
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @unsigned_source(%u: tensor<4x8xi8>) -> tensor<4x16xi32> {
+  %c128 = arith.constant 128 : i16
+  %e16 = tensor.empty() : tensor<4x8xi16>
+  %wide = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%u : tensor<4x8xi8>) outs(%e16 : tensor<4x8xi16>) {
+  ^bb0(%in: i8, %out: i16):
+    %x = arith.extui %in : i8 to i16
+    %d = arith.subi %x, %c128 : i16
+    linalg.yield %d : i16
+  } -> tensor<4x8xi16>
+  %e8 = tensor.empty() : tensor<4x8xi8>
+  %a = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%wide : tensor<4x8xi16>) outs(%e8 : tensor<4x8xi8>) {
+  ^bb0(%in: i16, %out: i8):
+    %t = arith.trunci %in : i16 to i8
+    linalg.yield %t : i8
+  } -> tensor<4x8xi8>
+  %w = arith.constant dense<3> : tensor<8x16xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<4x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<4x8xi8>, tensor<8x16xi8>) outs(%f : tensor<4x16xi32>) -> tensor<4x16xi32>
+  return %r : tensor<4x16xi32>
+}
+
+// -----
+
+// A chain that is not the shift (minus 127) keeps A as it is.
+// CHECK-LABEL: func.func @not_a_shift
+// CHECK: %[[A:.*]] = linalg.generic
+// CHECK: %[[F:.*]] = tensor.collapse_shape %[[A]]
+// CHECK: "flow.dispatch"(%[[F]],
+#id2b = affine_map<(d0, d1) -> (d0, d1)>
+func.func @not_a_shift(%u: tensor<4x8xi8>) -> tensor<4x16xi32> {
+  %c127 = arith.constant 127 : i16
+  %e8 = tensor.empty() : tensor<4x8xi8>
+  %a = linalg.generic {indexing_maps = [#id2b, #id2b], iterator_types = ["parallel", "parallel"]}
+      ins(%u : tensor<4x8xi8>) outs(%e8 : tensor<4x8xi8>) {
+  ^bb0(%in: i8, %out: i8):
+    %x = arith.extui %in : i8 to i16
+    %d = arith.subi %x, %c127 : i16
+    %t = arith.trunci %d : i16 to i8
+    linalg.yield %t : i8
+  } -> tensor<4x8xi8>
+  %w = arith.constant dense<3> : tensor<8x16xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<4x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<4x8xi8>, tensor<8x16xi8>) outs(%f : tensor<4x16xi32>) -> tensor<4x16xi32>
+  return %r : tensor<4x16xi32>
+}

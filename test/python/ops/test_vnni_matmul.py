@@ -176,6 +176,38 @@ def test_depthwise_padded_with_zero_point(kernels, monkeypatch):
     np.testing.assert_array_equal(exe(a), want)
 
 
+def _shift_to_int8(x):
+    """uint8 -> int8 by - 128, as the quantized importers spell it (int16 arithmetic)."""
+    return relay.cast(relay.subtract(relay.cast(x, "int16"), relay.const(np.int16(128))), "int8")
+
+
+@pytest.mark.parametrize("kernels", [pytest.param("avx512vnni", marks=needs_vnni), "none"])
+def test_uint8_source_read_as_is(kernels, monkeypatch):
+    """A contraction (and a depthwise convolution behind a pad of -100) whose int8 operand is
+    a uint8 tensor moved down by 128: the kernels read the uint8 bytes as they are (``_u_``
+    executables; the shift is not computed, the padding's byte becomes 28), exactly as numpy."""
+    u = relay.var("u", shape=(1, 9, 10, 32), dtype="uint8")
+    w = _int8((32, 20))
+    dense = relay.nn.dense(relay.reshape(_shift_to_int8(u), (90, 32)), relay.const(w.T.copy()),
+                           out_dtype="int32")
+    f = _int8((3, 3, 32, 1))
+    padded = relay.nn.pad(_shift_to_int8(u), ((0, 0), (1, 1), (1, 1), (0, 0)),
+                          pad_value=relay.const(np.int8(-100)))
+    dw = relay.nn.conv2d(padded, relay.const(f), groups=32, channels=32, kernel_size=(3, 3),
+                         data_layout="NHWC", kernel_layout="HWOI", out_dtype="int32")
+    exe = _compile(relay.Function([u], relay.Tuple([dense, dw])), monkeypatch, kernels)
+    if kernels == "avx512vnni":
+        assert "relay_vnni_gemm_90x20x32_u_e" in exe.iree_input
+        assert "_p1x1v28_u_e" in exe.iree_input
+    a = R.integers(0, 256, (1, 9, 10, 32), dtype=np.uint8)
+    s8 = a.astype(np.int64) - 128
+    got_dense, got_dw = exe(a)
+    np.testing.assert_array_equal(got_dense, s8.reshape(90, 32) @ w.astype(np.int64))
+    xp = np.pad(s8, ((0, 0), (1, 1), (1, 1), (0, 0)), constant_values=-100)
+    want = ref.conv2d(xp, f.astype(np.int64), groups=32, data_layout="NHWC", kernel_layout="HWOI")
+    np.testing.assert_array_equal(got_dw, want)
+
+
 @needs_vnni
 def test_depthwise_requantize_epilogue():
     """depthwise 3x3 -> + bias -> x per-channel float scale -> round -> clip -> int8 (the
