@@ -63,21 +63,6 @@ struct DepthwiseBuilder : KernelBase {
   DepthwiseShape s;
   DepthwiseGrid grid;
 
-  Value divui(Value x, int64_t y) {
-    return arith::DivUIOp::create(b, loc, x, index(y));
-  }
-  Value remui(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, index(y));
-  }
-  Value minsi(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
-  void forRange(Value from, Value to, function_ref<void(Value)> body) {
-    scf::ForOp::create(b, loc, from, to, index(1), ValueRange{},
-                       [&](OpBuilder &, Location, Value i, ValueRange) {
-                         body(i);
-                         scf::YieldOp::create(b, loc);
-                       });
-  }
-
   /// Kernel row `r`'s 64 packed weight bytes for channel group `group`
   /// (`shifted`: the (0, w0, w1, w2) form).
   Value weights(bool shifted, int64_t r, Value group) {

@@ -82,11 +82,9 @@ struct GemmBuilder : KernelBase {
     if (!s.conv)
       return mul(row, s.k);
     const ImplicitConv &v = *s.conv;
-    Value pixels = index(v.oh * v.ow);
-    Value image = arith::DivUIOp::create(b, loc, row, pixels);
-    Value inImage = arith::RemUIOp::create(b, loc, row, pixels);
-    Value oy = arith::DivUIOp::create(b, loc, inImage, index(v.ow));
-    Value ox = arith::RemUIOp::create(b, loc, inImage, index(v.ow));
+    Value image = divui(row, v.oh * v.ow);
+    Value inImage = remui(row, v.oh * v.ow);
+    Value oy = divui(inImage, v.ow), ox = remui(inImage, v.ow);
     Value y = add(mul(image, v.h), mul(oy, v.sh));
     return mul(add(mul(y, v.w), mul(ox, v.sw)), v.c);
   }
@@ -141,8 +139,7 @@ struct GemmBuilder : KernelBase {
     auto taps = scf::ForOp::create(
         b, loc, index(0), index(v.kh * v.kw), index(1), init,
         [&](OpBuilder &, Location, Value t, ValueRange tapInit) {
-          Value ty = arith::DivUIOp::create(b, loc, t, index(v.kw));
-          Value tx = arith::RemUIOp::create(b, loc, t, index(v.kw));
+          Value ty = divui(t, v.kw), tx = remui(t, v.kw);
           Value tap = mul(add(mul(ty, v.dh * v.w), mul(tx, v.dw)), v.c);
           SmallVector<Value> tapStarts = offsetsAt(starts, tap);
           Value firstGroup = mul(t, groupsPerTap);
@@ -193,14 +190,11 @@ struct GemmBuilder : KernelBase {
                    int64_t lastColumns) {
     Value first = mul(wx, rowsPerBlock);
     Value left = arith::SubIOp::create(b, loc, index(s.m), first);
-    Value here = arith::MinSIOp::create(b, loc, left, index(rowsPerBlock));
-    Value tiles = arith::DivUIOp::create(b, loc, here, index(kTileRows));
-    scf::ForOp::create(b, loc, index(0), tiles, index(1), ValueRange{},
-                       [&](OpBuilder &, Location, Value t, ValueRange) {
-                         tile(add(first, mul(t, kTileRows)), panel, kTileRows,
-                              panels, lastColumns);
-                         scf::YieldOp::create(b, loc);
-                       });
+    Value here = minsi(left, index(rowsPerBlock));
+    forRange(index(0), divui(here, kTileRows), [&](Value t) {
+      tile(add(first, mul(t, kTileRows)), panel, kTileRows, panels,
+           lastColumns);
+    });
     int64_t rest = s.m % kTileRows;
     if (rest == 0)
       return;

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
@@ -35,6 +36,27 @@ Value KernelBase::add(Value x, Value y) {
 
 Value KernelBase::mul(Value x, int64_t y) {
   return arith::MulIOp::create(b, loc, x, index(y));
+}
+
+Value KernelBase::divui(Value x, int64_t y) {
+  return arith::DivUIOp::create(b, loc, x, index(y));
+}
+
+Value KernelBase::remui(Value x, int64_t y) {
+  return arith::RemUIOp::create(b, loc, x, index(y));
+}
+
+Value KernelBase::minsi(Value x, Value y) {
+  return arith::MinSIOp::create(b, loc, x, y);
+}
+
+void KernelBase::forRange(Value from, Value to,
+                          function_ref<void(Value)> body) {
+  scf::ForOp::create(b, loc, from, to, index(1), ValueRange{},
+                     [&](OpBuilder &, Location, Value i, ValueRange) {
+                       body(i);
+                       scf::YieldOp::create(b, loc);
+                     });
 }
 
 Value KernelBase::prefixMask(int64_t lanes, int64_t n) {

@@ -43,6 +43,11 @@ struct KernelBase {
   Value index(int64_t v);
   Value add(Value x, Value y);
   Value mul(Value x, int64_t y);
+  Value divui(Value x, int64_t y);
+  Value remui(Value x, int64_t y);
+  Value minsi(Value x, Value y);
+  /// `body(i)` for i from `from` to `to` (an scf.for without results).
+  void forRange(Value from, Value to, function_ref<void(Value)> body);
   /// The constant mask of the first `n` of `lanes` lanes.
   Value prefixMask(int64_t lanes, int64_t n);
   /// 16 lanes of `type` from `mem` at `at`, the first `lanes` of them (the

@@ -128,6 +128,14 @@ std::optional<Candidate> candidateOf(linalg::MatmulOp op) {
   return c;
 }
 
+/// A 2-D convolution's strides and dilations.
+template <typename ConvOp>
+std::pair<SmallVector<int64_t>, SmallVector<int64_t>> windowOf(ConvOp op) {
+  return {
+      SmallVector<int64_t>(op.getStrides().template getValues<int64_t>()),
+      SmallVector<int64_t>(op.getDilations().template getValues<int64_t>())};
+}
+
 /// linalg.conv_2d_nhwc_hwcf of int8: its channels padded to groups of 4 (a
 /// k group never straddles two taps).
 std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
@@ -139,8 +147,7 @@ std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
   ArrayRef<int64_t> out = cast<RankedTensorType>(c->init.getType()).getShape();
   int64_t channels = llvm::alignTo(in[3], vnni::kGroupK);
   c->channelPad = channels - in[3];
-  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
-  SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+  auto [strides, dilations] = windowOf(op);
   vnni::ImplicitConv conv{in[0],      in[1],      in[2],        channels,
                           out[1],     out[2],     f[0],         f[1],
                           strides[0], strides[1], dilations[0], dilations[1]};
@@ -187,8 +194,7 @@ std::optional<Candidate> candidateOf(linalg::DepthwiseConv2DNhwcHwcOp op) {
     }
   }
   ArrayRef<int64_t> in = cast<RankedTensorType>(c->a.getType()).getShape();
-  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
-  SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+  auto [strides, dilations] = windowOf(op);
   c->depthwise = vnni::DepthwiseShape{
       in[0],      in[1],        in[2],
       in[3],      out[1],       out[2],

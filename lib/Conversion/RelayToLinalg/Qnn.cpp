@@ -202,17 +202,22 @@ FixedPoint fixedPointOf(double multiplier) {
   return {q31, shift};
 }
 
-/// The float32 values of a constant 0-d or 1-D scale, or nothing.
-std::optional<SmallVector<float>> constantScales(Value scale) {
-  auto cst = scale.getDefiningOp<ConstantOp>();
-  auto dense = cst ? dyn_cast<DenseFPElementsAttr>(cst.getValue())
-                   : DenseFPElementsAttr();
+/// The elements of a relay.constant whose value is an `AttrT`, each
+/// converted, or nothing.
+template <typename AttrT, typename Elem, typename T>
+std::optional<SmallVector<T>> constantElements(Value v,
+                                               T (*convert)(const Elem &)) {
+  auto cst = v.getDefiningOp<ConstantOp>();
+  auto dense = cst ? dyn_cast<AttrT>(cst.getValue()) : AttrT();
   if (!dense)
     return std::nullopt;
-  SmallVector<float> values;
-  for (const APFloat &v : dense.getValues<APFloat>())
-    values.push_back(v.convertToFloat());
-  return values;
+  return llvm::map_to_vector(dense.template getValues<Elem>(), convert);
+}
+
+/// The float32 values of a constant 0-d or 1-D scale, or nothing.
+std::optional<SmallVector<float>> constantScales(Value scale) {
+  return constantElements<DenseFPElementsAttr, APFloat, float>(
+      scale, [](const APFloat &v) { return v.convertToFloat(); });
 }
 
 /// A 1-D i64 constant tensor.
@@ -420,13 +425,8 @@ Value zeroPointAs(OpBuilder &b, Location loc, Value zp, Type acc) {
 
 /// The integer values of a relay.constant, if `v` is one.
 std::optional<SmallVector<int64_t>> constantInts(Value v) {
-  auto cst = v.getDefiningOp<ConstantOp>();
-  auto dense = cst ? dyn_cast<DenseIntElementsAttr>(cst.getValue())
-                   : DenseIntElementsAttr();
-  if (!dense)
-    return std::nullopt;
-  return llvm::map_to_vector(dense.getValues<APInt>(),
-                             [](const APInt &i) { return i.getSExtValue(); });
+  return constantElements<DenseIntElementsAttr, APInt, int64_t>(
+      v, [](const APInt &i) { return i.getSExtValue(); });
 }
 
 /// An 8-bit operand as int8 and its constant zero points: uint8 values
