@@ -684,19 +684,21 @@ def RelayVnniMatmul : Pass<"relay-vnni-matmul", "::mlir::ModuleOp"> {
            outs(%zero : tensor<252x256xi32>) -> tensor<252x256xi32>
     %q = linalg.generic {...} ins(%c, %bias : ...) { addi, sitofp, mulf, ... trunci }
     // becomes
-    %p = ... pad, expand_shape, transpose, collapse_shape of %w   // [panels][k/4][16][4]
-    %q = "flow.dispatch"(%a_flat, %p, %minus128_colsum, %bias) {entry_points = [@relay_vnni_gemm_252x256x512_e<hash>::@...], ...}
+    %p = arith.constant dense<"0x..."> : tensor<131072xi8>   // %w as [panels][k/4][16][4]
+    %s = arith.constant dense<[...]> : tensor<256xi32>        // -128 * sum_k %w
+    %q = "flow.dispatch"(%a_flat, %p, %s, %bias) {entry_points = [@relay_vnni_gemm_252x256x512_e<hash>::@...], ...}
     ```
 
     The kernel reads A as signed bytes and makes each group of four u8
     (xor 0x80808080); its accumulators start from the constant row
     `-128·Σ_k B`, and a non-zero init is the first step of its epilogue. The epilogue then takes
-    the chain of elementwise `linalg.generic` consumers of the result (each
-    the only user of the one before, in the same block: bias, requantize,
-    clip, cast to i8 — ops of the arith and math dialects whose other inputs
-    are per-column vectors, whole tensors of the result's shape or scalars),
-    applies them to each vector of 16 products in registers and stores
-    their result instead of the i32 products.
+    the elementwise `linalg.generic` consumers of the result (bias,
+    requantize, clip, cast to i8 — ops of the arith and math dialects whose
+    other inputs are per-column vectors, whole tensors of the result's shape
+    or scalars; in the same block, in order, up to a value that is the only
+    one other ops read: a value read by several steps is taken once they
+    join again; at most 48 ops), applies them to each vector of 16 products
+    in registers and stores their result instead of the i32 products.
 
     Convolutions: a `linalg.conv_2d_nhwc_hwcf` of the same kind is the GEMM
     with its windows read in place (channels padded to groups of 4); a
@@ -709,9 +711,12 @@ def RelayVnniMatmul : Pass<"relay-vnni-matmul", "::mlir::ModuleOp"> {
     (`@relay_vnni_gemm_MxNxK_e<hash>`, `@relay_vnni_conv_..._e<hash>` or
     `@relay_vnni_dwconv_..._e<hash>`, at the
     module's start, its entry function of the same name: IREE links all
-    executables into one); the constant packing and column sums fold in
-    iree-compile. The context must allow unregistered dialects (the IREE ops
-    are built in generic form). Other matmuls are left alone.
+    executables into one). The packed weights and column sums are constants
+    computed by the pass when it can read the weights' bytes (a constant
+    through reshapes, transposes, pads and byte maps); otherwise they are
+    ops that iree-compile folds. The context must allow unregistered
+    dialects (the IREE ops are built in generic form). Other matmuls are
+    left alone.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

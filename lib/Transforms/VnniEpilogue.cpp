@@ -2,10 +2,12 @@
 //
 // An elementwise `linalg.generic` can be a step of the kernel's epilogue
 // when the kernel can evaluate its body on 16 results at a time:
-//   * all its loops are parallel, it has one result, of a static shape, of
-//     an integer (whole bytes) or float element type, and its output's
-//     value is not read;
-//   * it reads the previous step's value once, with the identity map;
+//   * all its loops are parallel, it has one result, of a static shape with
+//     the product's number of elements, of an integer or float element type
+//     (i1 too: only the last step's value is stored, and it must have whole
+//     bytes), and its output's value is not read;
+//   * it reads the chain's values (the product, earlier steps' results, or
+//     reshapes of them) with the identity map;
 //   * its other inputs are static tensors read as a whole tensor of the
 //     result's shape (identity map), per column (a vector of N read along
 //     the last dim) or as a scalar (a rank-0 tensor; a constant one is
@@ -14,9 +16,13 @@
 //     is computed by it in the epilogue too, from its own inputs;
 //   * its body is arith and math ops on scalars whose operands are its
 //     arguments, its own values or scalar constants.
-// The chain follows each step's result while it is the only user's only
-// use in the same block, through expand_shape / collapse_shape ops that
-// keep the columns as the last dim (row-major order is unchanged by them).
+// The ops reading the chain's values join it in block order (also
+// expand_shape / collapse_shape ops that keep the columns as the last dim:
+// row-major order is unchanged by them); wherever a single value is left
+// that other ops read, the chain up to it is a candidate, and the last
+// candidate is the epilogue. So a value read by several steps (GELU's x in
+// x/2 * (1 + erf(x/sqrt(2))), a round-half-to-even's comparisons) is taken
+// once its readers join again.
 //
 //===----------------------------------------------------------------------===//
 #include "VnniEpilogue.h"
@@ -26,14 +32,22 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpDefinition.h"
 
-#include "llvm/ADT/Hashing.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::relay::vnni;
 
 namespace {
+
+/// The longest epilogue (ops of the steps' bodies) a kernel takes. Longer
+/// float epilogues ran slower in the kernel than as IREE's own elementwise
+/// dispatch after it (BERT-tiny's FFN: dequantize, GELU and three
+/// quantize/dequantize pairs, 79 ops: 0.107 ms in the kernel against
+/// 0.071 ms apart on one thread); up to here the products' round trip
+/// through memory is what the epilogue saves.
+constexpr int64_t kMaxEpilogueOps = 48;
 
 /// An element type the kernel loads and stores as vectors.
 bool isStorable(Type t) {
@@ -81,6 +95,9 @@ struct ChainBuilder {
   static constexpr unsigned kMaxDepth = 8;
   int64_t columns;
   EpilogueChain chain;
+  /// The values the kernel has in registers (the product, the steps'
+  /// results and reshapes of them): where they come from.
+  DenseMap<Value, EpilogueArg> values;
 
   int operandIndex(Value v, EpilogueRead read) {
     for (auto [i, o] : llvm::enumerate(chain.operandValues))
@@ -112,22 +129,24 @@ struct ChainBuilder {
   }
 
   /// Whether `g` is an elementwise generic whose body the kernel can run,
-  /// computing a value of the `shape` of the chain's values.
-  bool isElementwiseStep(linalg::GenericOp g, ArrayRef<int64_t> shape) {
+  /// computing a static tensor of `elements` elements (its value may be
+  /// of any lane type: only the chain's last value is stored).
+  bool isElementwiseStep(linalg::GenericOp g, int64_t elements) {
     if (!g.hasPureTensorSemantics() || g->getNumResults() != 1 ||
         g.getNumDpsInits() != 1 || g.getNumParallelLoops() != g.getNumLoops())
       return false;
     auto result = dyn_cast<RankedTensorType>(g->getResult(0).getType());
-    return result && result.hasStaticShape() && result.getShape() == shape &&
-           isStorable(result.getElementType()) &&
+    return result && result.hasStaticShape() &&
+           result.getNumElements() == elements &&
+           isLaneType(result.getElementType()) &&
            g.getMatchingBlockArgument(g.getDpsInitOperand(0)).use_empty() &&
            isVectorizableBody(g.getBody());
   }
 
-  /// The source of input `in` of `g` (not the chain's value): a scalar
-  /// constant, the step computing it when its producer can be one (a
-  /// dequantization of a residual input: the kernel then reads the narrow
-  /// tensor), or an operand.
+  /// The source of input `in` of `g` (not one of the chain's values): a
+  /// scalar constant, the step computing it when its producer can be one
+  /// (a dequantization of a residual input: the kernel then reads the
+  /// narrow tensor), or an operand.
   std::optional<EpilogueArg> sourceOf(linalg::GenericOp g, OpOperand *in,
                                       unsigned depth) {
     Value v = in->get();
@@ -144,9 +163,9 @@ struct ChainBuilder {
     auto producer = v.getDefiningOp<linalg::GenericOp>();
     if (*read == EpilogueRead::Full && producer && v.hasOneUse() &&
         depth < kMaxDepth && producer->getBlock() == g->getBlock() &&
-        isElementwiseStep(producer,
-                          cast<RankedTensorType>(v.getType()).getShape()) &&
-        addProducer(producer, depth + 1))
+        isElementwiseStep(
+            producer, cast<RankedTensorType>(v.getType()).getNumElements()) &&
+        addStage(producer, depth + 1))
       return EpilogueArg{EpilogueArg::Kind::Step,
                          static_cast<int>(chain.epilogue.stages.size() - 1),
                          nullptr};
@@ -154,17 +173,22 @@ struct ChainBuilder {
                        nullptr};
   }
 
-  /// The step of `g`, its inputs' sources found, `chainArg` reading `from`
-  /// (none for a producer of an input).
-  bool addStage(linalg::GenericOp g, std::optional<unsigned> chainArg,
-                EpilogueArg from, unsigned depth) {
+  /// Adds `g` as a step: the chain's values it reads (with the identity
+  /// map) from where the kernel has them, its other inputs' sources found.
+  bool addStage(linalg::GenericOp g, unsigned depth) {
     Block *body = g.getBody();
     EpilogueStage stage{body,
                         SmallVector<EpilogueArg>(body->getNumArguments())};
+    auto result = cast<RankedTensorType>(g->getResult(0).getType());
     for (OpOperand *in : g.getDpsInputOperands()) {
       unsigned arg = g.getMatchingBlockArgument(in).getArgNumber();
-      if (chainArg && arg == *chainArg) {
-        stage.args[arg] = from;
+      auto known = values.find(in->get());
+      if (known != values.end()) {
+        if (!g.getMatchingIndexingMap(in).isIdentity() ||
+            cast<RankedTensorType>(in->get().getType()).getShape() !=
+                result.getShape())
+          return false;
+        stage.args[arg] = known->second;
         continue;
       }
       std::optional<EpilogueArg> source = sourceOf(g, in, depth);
@@ -174,39 +198,22 @@ struct ChainBuilder {
     }
     chain.epilogue.stages.push_back(stage);
     chain.ops.push_back(g);
+    values[g->getResult(0)] = EpilogueArg{
+        EpilogueArg::Kind::Step,
+        static_cast<int>(chain.epilogue.stages.size() - 1), nullptr};
     return true;
   }
 
-  bool addProducer(linalg::GenericOp g, unsigned depth) {
-    return addStage(g, std::nullopt, {}, depth);
-  }
-
-  /// Adds `g` (reading the chain's value `prev` once, with the identity
-  /// map) as a step, if it can be; the chain is unchanged when not.
-  bool addStep(linalg::GenericOp g, Value prev) {
-    if (!isElementwiseStep(g,
-                           cast<RankedTensorType>(prev.getType()).getShape()))
+  /// Adds `g`, a reader of the chain's values, as a step if it can be one;
+  /// the chain is unchanged when not.
+  bool addStep(linalg::GenericOp g, int64_t elements) {
+    if (!isElementwiseStep(g, elements))
       return false;
-    SmallVector<OpOperand *> uses;
-    for (OpOperand *in : g.getDpsInputOperands())
-      if (in->get() == prev)
-        uses.push_back(in);
-    if (uses.size() != 1 || !g.getMatchingIndexingMap(uses[0]).isIdentity())
-      return false;
-    EpilogueArg from =
-        chain.epilogue.stages.empty()
-            ? EpilogueArg{EpilogueArg::Kind::Product, -1, nullptr}
-            : EpilogueArg{EpilogueArg::Kind::Step,
-                          static_cast<int>(chain.epilogue.stages.size() - 1),
-                          nullptr};
-    EpilogueChain saved = chain;
-    if (!addStage(g, g.getMatchingBlockArgument(uses[0]).getArgNumber(), from,
-                  0)) {
-      chain = std::move(saved);
+    ChainBuilder saved = *this;
+    if (!addStage(g, 0)) {
+      *this = std::move(saved);
       return false;
     }
-    chain.epilogue.result =
-        cast<RankedTensorType>(g->getResult(0).getType()).getElementType();
     return true;
   }
 
@@ -218,39 +225,70 @@ struct ChainBuilder {
     return type.hasStaticShape() && type.getRank() > 0 &&
            type.getShape().back() == columns;
   }
+
+  /// The chain's values read by an op that is not in it.
+  SmallVector<Value> openValues() const {
+    DenseSet<Operation *> inChain(chain.ops.begin(), chain.ops.end());
+    SmallVector<Value> open;
+    for (Value v : llvm::make_first_range(values))
+      if (llvm::any_of(v.getUsers(),
+                       [&](Operation *u) { return !inChain.contains(u); }))
+        open.push_back(v);
+    return open;
+  }
 };
 
 } // namespace
 
 EpilogueChain mlir::relay::vnni::collectEpilogue(Value product,
                                                  int64_t columns) {
-  ChainBuilder builder{columns, {}};
-  builder.chain.epilogue.result =
-      cast<RankedTensorType>(product.getType()).getElementType();
+  ChainBuilder builder{columns, {}, {}};
+  auto type = cast<RankedTensorType>(product.getType());
+  int64_t elements = type.getNumElements();
+  builder.chain.epilogue.result = type.getElementType();
+  builder.values[product] = {EpilogueArg::Kind::Product, -1, nullptr};
   Block *block = product.getDefiningOp()->getBlock();
-  Value prev = product;
-  SmallVector<Operation *> reshapes; // passed, kept if a step follows
-  while (prev.hasOneUse()) {
-    Operation *user = *prev.getUsers().begin();
-    if (user->getBlock() != block)
+  EpilogueChain best = builder.chain;
+  while (builder.chain.epilogue.size() <= kMaxEpilogueOps) {
+    DenseSet<Operation *> inChain(builder.chain.ops.begin(),
+                                  builder.chain.ops.end());
+    Operation *next = nullptr;
+    for (Value v : builder.openValues())
+      for (Operation *user : v.getUsers())
+        if (!inChain.contains(user) &&
+            (!next || (user->getBlock() == next->getBlock() &&
+                       user->isBeforeInBlock(next))))
+          next = user;
+    if (!next || next->getBlock() != block)
       break;
-    if (builder.isColumnReshape(user)) {
-      reshapes.push_back(user);
-      prev = user->getResult(0);
-      continue;
+    if (builder.isColumnReshape(next)) {
+      builder.values[next->getResult(0)] =
+          builder.values.lookup(next->getOperand(0));
+      builder.chain.ops.push_back(next);
+    } else if (auto g = dyn_cast<linalg::GenericOp>(next)) {
+      if (!builder.addStep(g, elements))
+        break;
+    } else {
+      break;
     }
-    auto next = dyn_cast<linalg::GenericOp>(user);
-    if (!next)
-      break;
-    size_t before = builder.chain.ops.size();
-    if (!builder.addStep(next, prev))
-      break;
-    builder.chain.ops.insert(builder.chain.ops.begin() + before,
-                             reshapes.begin(), reshapes.end());
-    reshapes.clear();
-    prev = next->getResult(0);
+    SmallVector<Value> open = builder.openValues();
+    Operation *last = builder.chain.ops.back();
+    if (open.size() == 1 && open[0].getDefiningOp() == last &&
+        builder.chain.epilogue.size() <= kMaxEpilogueOps &&
+        isa<linalg::GenericOp>(last) &&
+        isStorable(getElementTypeOrSelf(open[0].getType()))) {
+      best = builder.chain;
+      best.epilogue.result = getElementTypeOrSelf(open[0].getType());
+    }
   }
-  return builder.chain;
+  return best;
+}
+
+int64_t Epilogue::size() const {
+  int64_t ops = 0;
+  for (const EpilogueStage &stage : stages)
+    ops += static_cast<int64_t>(stage.body->getOperations().size()) - 1;
+  return ops;
 }
 
 std::string Epilogue::key() const {
@@ -290,5 +328,6 @@ std::string Epilogue::key() const {
       }
     }
   }
-  return llvm::formatv("{0:x-}", static_cast<uint64_t>(llvm::hash_value(text)));
+  // a stable hash: the executables' names are the same in every run
+  return llvm::formatv("{0:x-}", llvm::xxh3_64bits(text));
 }

@@ -26,6 +26,7 @@
 #include "VnniKernelBase.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -44,6 +45,9 @@ constexpr int64_t kTilePanels = 4;
 constexpr int64_t kBlockRows = 96;
 /// Workgroups the grid aims at: enough for two threads to balance.
 constexpr int64_t kMinWorkgroups = 8;
+/// Epilogues of at most this many ops are applied to a tile's products
+/// unrolled; longer ones in a loop over its rows.
+constexpr int64_t kUnrolledEpilogueOps = 16;
 
 /// Rows of a workgroup's block: a multiple of kTileRows, at most kBlockRows,
 /// small enough that the grid has kMinWorkgroups when it can.
@@ -174,14 +178,38 @@ struct GemmBuilder : KernelBase {
     SmallVector<Value> acc = s.conv
                                  ? convProducts(starts, panel, panels, init)
                                  : matrixProducts(starts, panel, panels, init);
-    for (int64_t i = 0; i < rows; ++i)
+    auto finishRow = [&](Value i, function_ref<Value(int64_t)> products) {
       for (int64_t j = 0; j < panels; ++j) {
         Value column = mul(add(panel, index(j)), kPanelColumns);
-        Value offset = add(mul(add(row, index(i)), s.n), column);
+        Value offset = add(mul(add(row, i), s.n), column);
         int64_t lanes = j == panels - 1 ? lastColumns : kPanelColumns;
-        finish(acc[i * panels + j], offset, column, lanes);
+        finish(products(j), offset, column, lanes);
       }
+    };
+    if (e.size() <= kUnrolledEpilogueOps) {
+      for (int64_t i = 0; i < rows; ++i)
+        finishRow(index(i), [&](int64_t j) { return acc[i * panels + j]; });
+      return;
+    }
+    // A long epilogue once per panel in a loop over the rows (the products
+    // through a buffer on the stack): unrolled for every product of every
+    // tile shape, its code would outgrow the instruction cache.
+    VectorType i32Lanes = lanesOf(b.getI32Type());
+    for (auto [k, v] : llvm::enumerate(acc))
+      vector::StoreOp::create(b, loc, v, scratchBuffer,
+                              index(k * kPanelColumns));
+    forRange(index(0), index(rows), [&](Value i) {
+      Value first = mul(i, panels * kPanelColumns);
+      finishRow(i, [&](int64_t j) -> Value {
+        return vector::LoadOp::create(b, loc, i32Lanes, scratchBuffer,
+                                      add(first, index(j * kPanelColumns)));
+      });
+    });
   }
+
+  /// A stack buffer for one tile's products when the epilogue is applied
+  /// in a loop (made at the function's start).
+  Value scratchBuffer;
 
   /// The workgroup's rows (block `wx` of `rowsPerBlock`) for the panels
   /// from `panel`: full tiles, then on the last block the M % kTileRows
@@ -209,6 +237,11 @@ struct GemmBuilder : KernelBase {
 
   /// The whole workgroup: its panel group, the last one possibly partial.
   void workgroup(Value wx, Value wy, int64_t rowsPerBlock) {
+    if (e.size() > kUnrolledEpilogueOps)
+      scratchBuffer = memref::AllocaOp::create(
+          b, loc,
+          MemRefType::get({kTileRows * kTilePanels * kPanelColumns},
+                          b.getI32Type()));
     int64_t groups = llvm::divideCeil(s.panels(), kTilePanels);
     int64_t lastPanels = s.panels() - (groups - 1) * kTilePanels;
     int64_t lastColumns = s.n - (s.panels() - 1) * kPanelColumns;

@@ -123,6 +123,8 @@ struct Epilogue {
   /// Equal for epilogues that compute the same function of their operands
   /// (executables are shared between them).
   std::string key() const;
+  /// The ops its steps run per vector of products.
+  int64_t size() const;
 };
 
 /// The executable computing `shape` followed by `epilogue` in `module` (made

@@ -11,22 +11,23 @@
 //   C = A·B = (A + 128)·B - 128·Σ_k B        (A signed i8, A + 128 as u8)
 //
 // The kernel makes A + 128 (`A xor 0x80`) as it reads A; B is packed into
-// 16-column panels of 4-row groups (a pad, a reshape and a transpose of the
-// constant, which IREE folds at compile time, or runs once at load for a
-// parameter); -128·Σ_k B is a constant row the kernel's accumulators start
-// from. Its epilogue then adds the matmul's init when it is not zero and
-// goes on with the elementwise ops after the contraction (VnniEpilogue.h):
+// 16-column panels of 4-row groups and -128·Σ_k B is a constant row the
+// kernel's accumulators start from (both computed here from the constant:
+// VnniWeights.h). Its epilogue then adds the matmul's init when it is not zero
+// and goes on with the elementwise ops after the contraction (VnniEpilogue.h):
 // the dispatch's result is theirs. A depthwise convolution of the same
 // kind takes the depthwise kernel (VnniDepthwiseKernel.cpp), its filter
-// packed by packDepthwise, the same epilogue.
+// packed by packDepthwiseWeights, the same epilogue.
 //
 //===----------------------------------------------------------------------===//
 #include "../Conversion/RelayToLinalg/IREEOps.h"
 #include "VnniEpilogue.h"
 #include "VnniGemmKernel.h"
+#include "VnniWeights.h"
 #include "relay/RelayPasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -34,6 +35,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 #include <numeric>
 
@@ -204,58 +206,6 @@ std::optional<Candidate> candidateOf(linalg::DepthwiseConv2DNhwcHwcOp op) {
   return c;
 }
 
-/// `body`'s scalar function (one i8 or wider integer argument, integer
-/// arith ops with constants) applied to `x`, if it is one.
-std::optional<APInt> evaluate(Block &body, APInt x) {
-  DenseMap<Value, APInt> values;
-  values[body.getArgument(0)] = x;
-  auto valueOf = [&](Value v) -> std::optional<APInt> {
-    auto it = values.find(v);
-    if (it != values.end())
-      return it->second;
-    APInt c;
-    if (matchPattern(v, m_ConstantInt(&c)))
-      return c;
-    return std::nullopt;
-  };
-  for (Operation &op : body) {
-    if (auto yield = dyn_cast<linalg::YieldOp>(op))
-      return valueOf(yield.getOperand(0));
-    if (isa<arith::ConstantOp>(op))
-      continue;
-    if (op.getNumResults() != 1)
-      return std::nullopt;
-    auto type = dyn_cast<IntegerType>(op.getResult(0).getType());
-    SmallVector<APInt> args;
-    for (Value operand : op.getOperands()) {
-      std::optional<APInt> v = valueOf(operand);
-      if (!v)
-        return std::nullopt;
-      args.push_back(*v);
-    }
-    if (!type)
-      return std::nullopt;
-    unsigned w = type.getWidth();
-    std::optional<APInt> r;
-    if (isa<arith::ExtUIOp>(op))
-      r = args[0].zext(w);
-    else if (isa<arith::ExtSIOp>(op))
-      r = args[0].sext(w);
-    else if (isa<arith::TruncIOp>(op))
-      r = args[0].trunc(w);
-    else if (isa<arith::AddIOp>(op))
-      r = args[0] + args[1];
-    else if (isa<arith::SubIOp>(op))
-      r = args[0] - args[1];
-    else if (isa<arith::XOrIOp>(op))
-      r = args[0] ^ args[1];
-    if (!r)
-      return std::nullopt;
-    values[op.getResult(0)] = *r;
-  }
-  return std::nullopt;
-}
-
 /// The one-input elementwise linalg.generic computing `v`, if any.
 linalg::GenericOp elementwiseProducer(Value v) {
   auto g = v.getDefiningOp<linalg::GenericOp>();
@@ -298,7 +248,7 @@ Value unsignedSource(Value a) {
       std::optional<APInt> y = APInt(8, x);
       for (linalg::GenericOp step : chain)
         if (y)
-          y = evaluate(*step.getBody(), *y);
+          y = vnni::evaluateIntegerBody(*step.getBody(), *y);
       shift = y && y->getBitWidth() == 8 && y->getZExtValue() == (x ^ 0x80);
     }
     if (shift)
@@ -351,68 +301,6 @@ Value elementwise(OpBuilder &b, Location loc, RankedTensorType type,
                linalg::YieldOp::create(nb, l, body(nb, l, args));
              })
       .getResult(0);
-}
-
-/// B [K, N] packed for the kernel: [panels][groups][16 columns][4 rows] as
-/// bytes, zero beyond K and N.
-Value packWeight(OpBuilder &b, Location loc, Value bKN,
-                 const vnni::GemmShape &s) {
-  Type i8 = b.getI8Type();
-  int64_t rows = s.groups() * vnni::kGroupK,
-          cols = s.panels() * vnni::kPanelColumns;
-  auto paddedType = RankedTensorType::get({rows, cols}, i8);
-  Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
-  Value padded = tensor::PadOp::create(
-      b, loc, paddedType, bKN,
-      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(rows - s.k),
-                             b.getIndexAttr(cols - s.n)},
-      zero);
-  auto grouped = RankedTensorType::get(
-      {s.groups(), vnni::kGroupK, s.panels(), vnni::kPanelColumns}, i8);
-  Value split = tensor::ExpandShapeOp::create(
-      b, loc, grouped, padded, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
-  Value empty = tensor::EmptyOp::create(
-      b, loc,
-      ArrayRef<int64_t>{s.panels(), s.groups(), vnni::kPanelColumns,
-                        vnni::kGroupK},
-      i8);
-  Value panels = linalg::TransposeOp::create(b, loc, split, empty,
-                                             ArrayRef<int64_t>{2, 0, 3, 1})
-                     .getResult()[0];
-  return tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({s.packedBytes()}, i8), panels,
-      ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
-}
-
-/// -128·Σ_k B[k, n] as i32 [N] (`columns`).
-Value offsetCorrection(OpBuilder &b, Location loc, Value bKN, int64_t columns) {
-  Type i32 = b.getI32Type();
-  auto type = RankedTensorType::get({columns}, i32);
-  Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), i32);
-  Value init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-  MLIRContext *ctx = b.getContext();
-  AffineExpr k, n;
-  bindDims(ctx, k, n);
-  Value sums =
-      linalg::GenericOp::create(
-          b, loc, type, bKN, init,
-          ArrayRef<AffineMap>{AffineMap::get(2, 0, {k, n}, ctx),
-                              AffineMap::get(2, 0, {n}, ctx)},
-          ArrayRef<utils::IteratorType>{utils::IteratorType::reduction,
-                                        utils::IteratorType::parallel},
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value w = arith::ExtSIOp::create(nb, l, i32, args[0]);
-            linalg::YieldOp::create(
-                nb, l, arith::AddIOp::create(nb, l, args[1], w).getResult());
-          })
-          .getResult(0);
-  return elementwise(b, loc, type, sums, {b.getMultiDimIdentityMap(1)},
-                     [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-                       Value c = arith::ConstantIntOp::create(nb, l, -128, 32);
-                       return arith::MulIOp::create(nb, l, args[0], c);
-                     });
 }
 
 /// The `flow.dispatch` of the kernel (generic form, as iree-opt prints it).
@@ -475,46 +363,6 @@ Value flatten(OpBuilder &b, Location loc, Value v) {
       RankedTensorType::get({type.getNumElements()}, type.getElementType()));
 }
 
-/// A depthwise filter [KH, KW, C] packed for the kernel: per variant (the
-/// taps at 0..KW-1 of a group of 4, then, when `s.paired()`, at 1..KW), per
-/// kernel row, per group of 16 channels, [16 channels][4 taps] as bytes,
-/// zero beyond KW and C.
-Value packDepthwise(OpBuilder &b, Location loc, Value filter,
-                    const vnni::DepthwiseShape &s) {
-  Type i8 = b.getI8Type();
-  int64_t groups = s.channelGroups(), channels = groups * vnni::kPanelColumns;
-  Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
-  SmallVector<Value> variants;
-  for (int64_t shift = 0; shift < (s.paired() ? 2 : 1); ++shift) {
-    auto paddedType =
-        RankedTensorType::get({s.kh, vnni::kGroupK, channels}, i8);
-    Value padded = tensor::PadOp::create(
-        b, loc, paddedType, filter,
-        ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(shift),
-                               b.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(0),
-                               b.getIndexAttr(vnni::kGroupK - s.kw - shift),
-                               b.getIndexAttr(channels - s.c)},
-        zero);
-    Value split = tensor::ExpandShapeOp::create(
-        b, loc,
-        RankedTensorType::get(
-            {s.kh, vnni::kGroupK, groups, vnni::kPanelColumns}, i8),
-        padded, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-    Value empty = tensor::EmptyOp::create(
-        b, loc,
-        ArrayRef<int64_t>{s.kh, groups, vnni::kPanelColumns, vnni::kGroupK},
-        i8);
-    Value packed = linalg::TransposeOp::create(b, loc, split, empty,
-                                               ArrayRef<int64_t>{0, 2, 3, 1})
-                       .getResult()[0];
-    variants.push_back(flatten(b, loc, packed));
-  }
-  if (variants.size() == 1)
-    return variants[0];
-  return tensor::ConcatOp::create(b, loc, 0, variants);
-}
-
 /// The contraction's init added to `product` when it is not zero (the
 /// first step of the epilogue then), else `product`.
 Value withInit(OpBuilder &b, Location loc, const Candidate &c, Value product) {
@@ -531,22 +379,15 @@ Value withInit(OpBuilder &b, Location loc, const Candidate &c, Value product) {
 /// The kernel's weights (packed), the accumulators' initial row and the
 /// result's [M, N] for candidate `c`.
 struct KernelOperands {
-  Value packed, correction;
+  vnni::PackedWeights weights;
   int64_t m, n;
 };
 
 KernelOperands kernelOperands(OpBuilder &b, Location loc, const Candidate &c) {
-  if (const std::optional<vnni::DepthwiseShape> &d = c.depthwise) {
-    Value taps = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({d->kh * d->kw, d->c}, b.getI8Type()),
-        c.b, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-    return {packDepthwise(b, loc, c.b, *d),
-            offsetCorrection(b, loc, taps, d->c), d->m(), d->c};
-  }
+  if (const std::optional<vnni::DepthwiseShape> &d = c.depthwise)
+    return {vnni::packDepthwiseWeights(b, loc, c.b, *d), d->m(), d->c};
   const vnni::GemmShape &s = c.shape;
-  Value bKN = rightMatrix(b, loc, c);
-  return {packWeight(b, loc, bKN, s), offsetCorrection(b, loc, bKN, s.n), s.m,
-          s.n};
+  return {vnni::packGemmWeights(b, loc, rightMatrix(b, loc, c), s), s.m, s.n};
 }
 
 void rewrite(ModuleOp module, Candidate c) {
@@ -579,7 +420,8 @@ void rewrite(ModuleOp module, Candidate c) {
   Operation *last =
       chain.ops.empty() ? product.getDefiningOp() : chain.ops.back();
   b.setInsertionPoint(last);
-  SmallVector<Value> operands = {aBytes, k.packed, k.correction};
+  SmallVector<Value> operands = {aBytes, k.weights.packed,
+                                 k.weights.correction};
   for (Value v : chain.operandValues)
     operands.push_back(flatten(b, loc, v));
   auto resultType = cast<RankedTensorType>(last->getResult(0).getType());
@@ -629,6 +471,11 @@ struct VnniMatmulPass : relay::impl::RelayVnniMatmulBase<VnniMatmulPass> {
     for (Operation *op : found)
       if (std::optional<Candidate> c = candidateOf(op))
         rewrite(module, *c);
+    // What only the contractions read (their weights once packed here,
+    // operands the kernels read in place) goes.
+    IRRewriter rewriter(&getContext());
+    for (auto func : module.getOps<func::FuncOp>())
+      (void)runRegionDCE(rewriter, func.getBody());
   }
 };
 

@@ -2,9 +2,9 @@
 
 // An i8 x i8 -> i32 matmul with a constant right operand: A flattened (the
 // kernel makes it u8 with xor 0x80808080 as it reads it), B packed
-// ([panels][k/4][16][4]: pad, expand, transpose, collapse), -128 * sum_k B
-// per column the row the accumulators start from. No epilogue: the products
-// are stored.
+// ([panels][k/4][16][4], a constant computed by the pass), -128 * sum_k B
+// per column (3 * 10 * -128 here) the row the accumulators start from. No
+// epilogue: the products are stored; nothing of the matmul is left.
 // CHECK-LABEL: "stream.executable"
 // CHECK: "stream.executable.export"
 // 7 rows, 20 columns (2 panels, 1 group of 4): a grid of [2 blocks of 6 rows, 1]
@@ -34,18 +34,12 @@
 // CHECK: sym_name = "[[EXE]]", sym_visibility = "private"
 // CHECK-LABEL: func.func @dense
 // CHECK-NOT: arith.xori
-// CHECK: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<7x10xi8> into tensor<70xi8>
-// CHECK: tensor.pad %{{.*}} low[0, 0] high[2, 12]
-// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2, 3]] output_shape [3, 4, 2, 16]
-// CHECK: linalg.transpose ins(%{{.*}} : tensor<3x4x2x16xi8>) outs(%{{.*}} : tensor<2x3x16x4xi8>) permutation = [2, 0, 3, 1]
-// CHECK: %[[P:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<2x3x16x4xi8> into tensor<384xi8>
-// CHECK: arith.extsi
-// CHECK: %[[C:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]
-// CHECK: arith.constant -128 : i32
+// CHECK-NEXT: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<7x10xi8> into tensor<70xi8>
+// CHECK-NEXT: %[[P:.*]] = arith.constant dense<"0x{{[0-9A-F]+}}"> : tensor<384xi8>
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<-3840> : tensor<20xi32>
 // CHECK: %[[R:.*]] = "flow.dispatch"(%[[A]], %[[P]], %[[C]]) {entry_points = [@[[EXE]]::@[[EXE]]], operandSegmentSizes = array<i32: 0, 3, 0, 0>, tied_operands = [-1 : index]} : (tensor<70xi8>, tensor<384xi8>, tensor<20xi32>) -> tensor<140xi32>
 // CHECK: %[[OUT:.*]] = tensor.expand_shape %[[R]] {{\[\[}}0, 1]] output_shape [7, 20] : tensor<140xi32> into tensor<7x20xi32>
-// CHECK: return %[[OUT]]
-// CHECK-NOT: linalg.matmul
+// CHECK-NEXT: return %[[OUT]]
 func.func @dense(%a: tensor<7x10xi8>) -> tensor<7x20xi32> {
   %w = arith.constant dense<3> : tensor<10x20xi8>
   %z = arith.constant 0 : i32
@@ -57,14 +51,14 @@ func.func @dense(%a: tensor<7x10xi8>) -> tensor<7x20xi32> {
 
 // -----
 
-// B read transposed ([N, K], nn.dense's weight) is transposed to [K, N]
-// first; a matmul of the same shape and epilogue elsewhere shares the
+// B read transposed ([N, K], nn.dense's weight) is packed as [K, N]; a matmul of the same shape and epilogue elsewhere shares the
 // executable (its correction row is another operand); a non-zero init is a
 // whole-tensor operand of the epilogue: another executable.
 // CHECK-COUNT-2: "stream.executable"
 // CHECK-NOT: "stream.executable"
 // CHECK-LABEL: func.func @transposed_b
-// CHECK: linalg.transpose ins(%{{.*}} : tensor<16x32xi8>) outs(%{{.*}} : tensor<32x16xi8>) permutation = [1, 0]
+// CHECK: arith.constant dense<-2> : tensor<512xi8>
+// CHECK-NEXT: arith.constant dense<8192> : tensor<16xi32>
 // CHECK: "flow.dispatch"{{.*}}entry_points = [@[[ZERO:relay_vnni_gemm_12x16x32_e[0-9a-f]+]]::
 // CHECK-LABEL: func.func @same_shape
 // CHECK: "flow.dispatch"{{.*}}entry_points = [@[[ZERO]]::
@@ -142,7 +136,8 @@ func.func @unchanged(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %af: tensor<4x8xf32
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK-LABEL: func.func @conv
 // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<1x9x9x8xi8> into tensor<648xi8>
-// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<3x3x8x16xi8> into tensor<72x16xi8>
+// CHECK-NEXT: arith.constant dense<7> : tensor<1152xi8>
+// CHECK-NEXT: arith.constant dense<-64512> : tensor<16xi32>
 // CHECK: %[[R:.*]] = "flow.dispatch"{{.*}}entry_points = [@[[CONV]]::@[[CONV]]]{{.*}} -> tensor<256xi32>
 // CHECK: tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2, 3]] output_shape [1, 4, 4, 16] : tensor<256xi32> into tensor<1x4x4x16xi32>
 // CHECK-NOT: linalg.conv_2d_nhwc_hwcf
@@ -164,15 +159,13 @@ func.func @conv(%x: tensor<1x9x9x8xi8>) -> tensor<1x4x4x16xi32> {
 // CHECK-LABEL: func.func @conv_rgb
 // CHECK: %[[M:.*]] = arith.constant -128 : i8
 // CHECK: %[[S:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
-// CHECK: %[[Z:.*]] = arith.constant 0 : i8
 // CHECK: tensor.pad %[[S]] low[0, 0, 0, 0] high[0, 0, 0, 1]
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: tensor.yield %[[M]] : i8
 // CHECK: } : tensor<1x9x9x3xi8> to tensor<1x9x9x4xi8>
-// CHECK: tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 1, 0]
-// CHECK-NEXT: ^bb0
-// CHECK-NEXT: tensor.yield %[[Z]] : i8
-// CHECK: } : tensor<3x3x3x16xi8> to tensor<3x3x4x16xi8>
+// the filter's 27 taps of 7 and a zero per group of 4, 16 times per tap
+// CHECK: arith.constant dense<"0x{{(07070700)+}}"> : tensor<576xi8>
+// CHECK-NEXT: arith.constant dense<-24192> : tensor<16xi32>
 // CHECK: "flow.dispatch"{{.*}}entry_points = [@[[RGB]]::@[[RGB]]]
 // CHECK-NOT: linalg.conv_2d_nhwc_hwcf
 func.func @conv_rgb(%x0: tensor<1x7x7x3xi8>) -> tensor<1x7x7x16xi32> {
@@ -254,8 +247,8 @@ func.func @requantized(%a: tensor<7x10xi8>, %bias: tensor<20xi32>, %s: tensor<f3
 
 // Through a reshape that keeps the columns last (a 1x1 convolution's
 // matmul back to NHWC): the chain goes on in rank 4 with a per-channel
-// operand. It stops at a value used twice, at a consumer reading per row,
-// and at a body that reads its index.
+// operand. A step may read the product twice; the chain stops at a
+// consumer reading per row and at a body that reads its index.
 // CHECK-LABEL: func.func @through_reshape
 // CHECK: %[[R:.*]] = "flow.dispatch"(%{{.*}}, %{{.*}}, %{{.*}}, %arg1) {{.*}} : (tensor<16xi8>, tensor<64xi8>, tensor<16xi32>, tensor<16xi32>) -> tensor<64xi32>
 // CHECK: %[[Y:.*]] = tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2, 3]] output_shape [1, 2, 2, 16]
@@ -278,8 +271,8 @@ func.func @through_reshape(%a: tensor<4x4xi8>, %bias: tensor<16xi32>) -> tensor<
 }
 // CHECK-LABEL: func.func @two_uses
 // CHECK: %[[R:.*]] = "flow.dispatch"{{.*}} -> tensor<64xi32>
-// CHECK: %[[P:.*]] = tensor.expand_shape %[[R]]
-// CHECK: linalg.generic {{.*}} ins(%[[P]], %[[P]] :
+// CHECK-NEXT: %[[P:.*]] = tensor.expand_shape %[[R]]
+// CHECK-NEXT: return %[[P]]
 func.func @two_uses(%a: tensor<4x4xi8>) -> tensor<4x16xi32> {
   %w = arith.constant dense<1> : tensor<4x16xi8>
   %z = arith.constant 0 : i32
@@ -384,11 +377,10 @@ func.func @squeezed(%a: tensor<1x8xi8>, %bias: tensor<20xi32>) -> tensor<20xi32>
 // CHECK: vector.maskedstore %{{.*}} : memref<700xi32>, vector<16xi1>, vector<16xi32>
 // CHECK-LABEL: func.func @depthwise
 // CHECK: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : tensor<1x7x9x20xi8> into tensor<1260xi8>
-// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<3x3x20xi8> into tensor<9x20xi8>
-// CHECK: tensor.pad %{{.*}} low[0, 0, 0] high[0, 1, 12]
-// CHECK: linalg.transpose ins(%{{.*}} : tensor<3x4x2x16xi8>) outs(%{{.*}} : tensor<3x2x16x4xi8>) permutation = [0, 2, 3, 1]
-// CHECK: tensor.pad %{{.*}} low[0, 1, 0] high[0, 0, 12]
-// CHECK: %[[P:.*]] = tensor.concat dim(0) %{{.*}}, %{{.*}} : (tensor<384xi8>, tensor<384xi8>) -> tensor<768xi8>
+// per kernel row 20 channels' taps and 12 channels of zeros, taps at 0..2
+// in the 3 rows, then at 1..3
+// CHECK-NEXT: %[[P:.*]] = arith.constant dense<"0x{{(05050500)+(00000000)+(05050500)+(00000000)+(05050500)+(00000000)+(00050505)+(00000000)+(00050505)+(00000000)+(00050505)+(00000000)+}}"> : tensor<768xi8>
+// CHECK-NEXT: arith.constant dense<-5760> : tensor<20xi32>
 // CHECK: %[[R:.*]] = "flow.dispatch"(%[[A]], %[[P]], %{{.*}}) {entry_points = [@[[DW]]::@[[DW]]]{{.*}} -> tensor<700xi32>
 // CHECK: tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2, 3]] output_shape [1, 5, 7, 20] : tensor<700xi32> into tensor<1x5x7x20xi32>
 // CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc
@@ -515,4 +507,175 @@ func.func @not_a_shift(%u: tensor<4x8xi8>) -> tensor<4x16xi32> {
   %f = linalg.fill ins(%z : i32) outs(%e : tensor<4x16xi32>) -> tensor<4x16xi32>
   %r = linalg.matmul ins(%a, %w : tensor<4x8xi8>, tensor<8x16xi8>) outs(%f : tensor<4x16xi32>) -> tensor<4x16xi32>
   return %r : tensor<4x16xi32>
+}
+
+// -----
+
+// The weights' bytes are read through what computes them from a constant
+// (here a transpose and a byte map: B = transpose(W) + 1 = [[1, 2], [3, 4],
+// [5, 6], [7, 8], [9, 10]]) and packed by the pass: column 0's rows 0..3,
+// column 1's, 14 zero columns; then the second group of 4 rows (row 4 and
+// 3 rows of zeros). The accumulators start at -128 * (25, 30).
+// CHECK-LABEL: func.func @packed_order
+// CHECK: tensor.collapse_shape %arg0
+// CHECK-NEXT: arith.constant dense<"0x0103050702040608{{(00)+}}090000000A000000{{(00)+}}"> : tensor<128xi8>
+// CHECK-NEXT: arith.constant dense<[-3200, -3840]> : tensor<2xi32>
+// CHECK-NEXT: "flow.dispatch"
+// CHECK-NOT: linalg
+func.func @packed_order(%a: tensor<3x5xi8>) -> tensor<3x2xi32> {
+  %w = arith.constant dense<[[0, 2, 4, 6, 8], [1, 3, 5, 7, 9]]> : tensor<2x5xi8>
+  %et = tensor.empty() : tensor<5x2xi8>
+  %t = linalg.transpose ins(%w : tensor<2x5xi8>) outs(%et : tensor<5x2xi8>) permutation = [1, 0]
+  %one = arith.constant 1 : i8
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<5x2xi8>) outs(%et : tensor<5x2xi8>) {
+  ^bb0(%x: i8, %o: i8):
+    %y = arith.addi %x, %one : i8
+    linalg.yield %y : i8
+  } -> tensor<5x2xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<3x2xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<3x2xi32>) -> tensor<3x2xi32>
+  %r = linalg.matmul ins(%a, %b : tensor<3x5xi8>, tensor<5x2xi8>) outs(%f : tensor<3x2xi32>) -> tensor<3x2xi32>
+  return %r : tensor<3x2xi32>
+}
+
+// -----
+
+// Weights whose bytes the pass cannot evaluate (converted from floats) are
+// packed by ops IREE folds: pad to whole panels and groups, split, transpose,
+// flatten; the correction row is a reduction of -128 * B.
+// CHECK-LABEL: func.func @weights_as_ops
+// CHECK: %[[B:.*]] = linalg.generic
+// CHECK: arith.fptosi
+// CHECK: tensor.pad %[[B]] low[0, 0] high[2, 12]
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2, 3]] output_shape [3, 4, 2, 16]
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<3x4x2x16xi8>) outs(%{{.*}} : tensor<2x3x16x4xi8>) permutation = [2, 0, 3, 1]
+// CHECK: %[[P:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<2x3x16x4xi8> into tensor<384xi8>
+// CHECK: %[[C:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[B]] : tensor<10x20xi8>)
+// CHECK: arith.constant -128 : i32
+// CHECK: "flow.dispatch"(%{{.*}}, %[[P]], %[[C]])
+func.func @weights_as_ops(%a: tensor<7x10xi8>) -> tensor<7x20xi32> {
+  %wf = arith.constant dense<3.0> : tensor<10x20xf32>
+  %e8 = tensor.empty() : tensor<10x20xi8>
+  %w = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%wf : tensor<10x20xf32>) outs(%e8 : tensor<10x20xi8>) {
+  ^bb0(%x: f32, %o: i8):
+    %i = arith.fptosi %x : f32 to i8
+    linalg.yield %i : i8
+  } -> tensor<10x20xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<7x20xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<7x20xi32>) -> tensor<7x20xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<7x10xi8>, tensor<10x20xi8>) outs(%f : tensor<7x20xi32>) -> tensor<7x20xi32>
+  return %r : tensor<7x20xi32>
+}
+
+// -----
+
+// The epilogue takes a value read by several steps once they join again:
+// GELU's x in x/2 * (1 + erf(x/sqrt(2))) and a quantization whose rounding
+// goes through a tensor of i1 (only the last value is stored: its type must
+// be one the kernel stores). One dispatch stores the i8 result.
+// CHECK: func.func @[[EXE:relay_vnni_gemm_7x20x10_e[0-9a-f]+]](
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: arith.sitofp %{{.*}} : vector<16xi32> to vector<16xf32>
+// CHECK: math.erf %{{.*}} : vector<16xf32>
+// CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xf32>
+// CHECK: arith.fptosi %{{.*}} : vector<16xf32> to vector<16xi8>
+// CHECK: vector.store %{{.*}} : memref<140xi8>, vector<16xi8>
+// CHECK-LABEL: func.func @gelu_diamond
+// CHECK: %[[R:.*]] = "flow.dispatch"{{.*}}entry_points = [@[[EXE]]::@[[EXE]]]{{.*}} -> tensor<140xi8>
+// CHECK-NEXT: %[[Q:.*]] = tensor.expand_shape %[[R]]
+// CHECK-NEXT: return %[[Q]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @gelu_diamond(%a: tensor<7x10xi8>) -> tensor<7x20xi8> {
+  %w = arith.constant dense<3> : tensor<10x20xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<7x20xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<7x20xi32>) -> tensor<7x20xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<7x10xi8>, tensor<10x20xi8>) outs(%f : tensor<7x20xi32>) -> tensor<7x20xi32>
+  %ef = tensor.empty() : tensor<7x20xf32>
+  %x = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<7x20xi32>) outs(%ef : tensor<7x20xf32>) {
+  ^bb0(%p: i32, %o: f32):
+    %s = arith.constant 0.01 : f32
+    %v = arith.sitofp %p : i32 to f32
+    %m = arith.mulf %v, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<7x20xf32>
+  %half = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<7x20xf32>) outs(%ef : tensor<7x20xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %c = arith.constant 0.5 : f32
+    %m = arith.mulf %v, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<7x20xf32>
+  %erf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<7x20xf32>) outs(%ef : tensor<7x20xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %c = arith.constant 0.70710677 : f32
+    %one = arith.constant 1.0 : f32
+    %m = arith.mulf %v, %c : f32
+    %t = math.erf %m : f32
+    %s = arith.addf %t, %one : f32
+    linalg.yield %s : f32
+  } -> tensor<7x20xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%half, %erf : tensor<7x20xf32>, tensor<7x20xf32>) outs(%ef : tensor<7x20xf32>) {
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %m = arith.mulf %u, %v : f32
+    linalg.yield %m : f32
+  } -> tensor<7x20xf32>
+  %eb = tensor.empty() : tensor<7x20xi1>
+  %neg = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%g : tensor<7x20xf32>) outs(%eb : tensor<7x20xi1>) {
+  ^bb0(%v: f32, %o: i1):
+    %zero = arith.constant 0.0 : f32
+    %c = arith.cmpf olt, %v, %zero : f32
+    linalg.yield %c : i1
+  } -> tensor<7x20xi1>
+  %e8 = tensor.empty() : tensor<7x20xi8>
+  %q = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%g, %neg : tensor<7x20xf32>, tensor<7x20xi1>) outs(%e8 : tensor<7x20xi8>) {
+  ^bb0(%v: f32, %n: i1, %o: i8):
+    %up = math.ceil %v : f32
+    %down = math.floor %v : f32
+    %t = arith.select %n, %up, %down : f32
+    %i = arith.fptosi %t : f32 to i8
+    linalg.yield %i : i8
+  } -> tensor<7x20xi8>
+  return %q : tensor<7x20xi8>
+}
+
+// -----
+
+// A value also read by an op the kernel cannot run (a reduction) ends the
+// epilogue before its readers: the dispatch stores it.
+// CHECK-LABEL: func.func @open_branch
+// CHECK: %[[R:.*]] = "flow.dispatch"{{.*}} -> tensor<140xf32>
+// CHECK-NEXT: %[[X:.*]] = tensor.expand_shape %[[R]]
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : tensor<7x20xf32>) outs(%{{.*}} : tensor<7x20xf32>)
+// CHECK: math.exp
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<7x20xf32>)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @open_branch(%a: tensor<7x10xi8>) -> (tensor<7x20xf32>, tensor<7xf32>) {
+  %w = arith.constant dense<3> : tensor<10x20xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<7x20xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<7x20xi32>) -> tensor<7x20xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<7x10xi8>, tensor<10x20xi8>) outs(%f : tensor<7x20xi32>) -> tensor<7x20xi32>
+  %ef = tensor.empty() : tensor<7x20xf32>
+  %x = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<7x20xi32>) outs(%ef : tensor<7x20xf32>) {
+  ^bb0(%p: i32, %o: f32):
+    %v = arith.sitofp %p : i32 to f32
+    linalg.yield %v : f32
+  } -> tensor<7x20xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<7x20xf32>) outs(%ef : tensor<7x20xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %t = math.exp %v : f32
+    linalg.yield %t : f32
+  } -> tensor<7x20xf32>
+  %zf = arith.constant 0.0 : f32
+  %e7 = tensor.empty() : tensor<7xf32>
+  %s0 = linalg.fill ins(%zf : f32) outs(%e7 : tensor<7xf32>) -> tensor<7xf32>
+  %s = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<7x20xf32>) outs(%s0 : tensor<7xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %t = arith.addf %v, %acc : f32
+    linalg.yield %t : f32
+  } -> tensor<7xf32>
+  return %y, %s : tensor<7x20xf32>, tensor<7xf32>
 }

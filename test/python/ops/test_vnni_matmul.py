@@ -286,3 +286,109 @@ def test_forced_kernel_set_is_checked(monkeypatch):
     monkeypatch.setenv("RELAY_MLIR_CPU_KERNELS", "avx9000")
     with pytest.raises(ValueError, match="RELAY_MLIR_CPU_KERNELS"):
         cpu_kernels.for_target("llvm-cpu")
+
+
+@needs_vnni
+def test_gelu_epilogue_matches_numpy():
+    """dense -> float32 -> GELU (x read by two branches that join again: x/2 and
+    1 + erf(x/sqrt(2))): the whole diamond runs in the kernel's epilogue, which stores
+    float32; against numpy's float64 GELU of the same products within 1e-5."""
+    import math
+    m, k, n = 19, 44, 40
+    x = relay.var("x", shape=(m, k), dtype="int8")
+    w = _int8((n, k))
+    c = lambda v: relay.const(np.float32(v))  # noqa: E731
+    y = relay.cast(relay.nn.dense(x, relay.const(w), out_dtype="int32"), "float32") * c(2e-4)
+    g = y * c(0.5) * (c(1.0) + relay.erf(y / c(math.sqrt(2.0))))
+    exe = _compile(relay.Function([x], g))
+    assert _dispatch_results(exe.iree_input) == [f"tensor<{m * n}xf32>"]
+    assert "math.erf" not in exe.iree_input.split("func.func @main")[-1]
+    a = _int8((m, k))
+    yy = (a.astype(np.int64) @ w.astype(np.int64).T) * 2e-4
+    want = yy * 0.5 * (1.0 + np.vectorize(math.erf)(yy / math.sqrt(2.0)))
+    np.testing.assert_allclose(exe(a), want, rtol=1e-5, atol=1e-5)
+
+
+def _round_half_even_quantize(y, scale, zero_point):
+    """ONNX QuantizeLinear's rounding written with Relay ops as its importer writes it:
+    round half away from zero, except at a tie whose rounded value is odd (an i1 tensor
+    read beside the float ones: a diamond), then + zero point, clip, int8."""
+    c = lambda v: relay.const(np.float32(v))  # noqa: E731
+    s = y / c(scale)
+    t = relay.trunc(s)
+    tie = relay.equal(relay.abs(s - t), c(0.5))
+    r = relay.round(s)
+    odd = relay.not_equal(relay.floor(r * c(0.5)), r * c(0.5))
+    rounded = relay.where(relay.logical_and(tie, odd), t, r)
+    return relay.cast(relay.clip(rounded + c(zero_point), -128, 127), "int8")
+
+
+@pytest.mark.parametrize("kernels", [pytest.param("avx512vnni", marks=needs_vnni), "none"])
+def test_round_half_even_quantize_epilogue(kernels, monkeypatch):
+    """dense -> float32 scale -> quantize with ties to even (a diamond through i1 values):
+    the kernel stores int8; bit-exact against numpy's rint of the same float32 values (the
+    scale 1/8 makes many exact ties: products times 0.125 / 0.25)."""
+    m, k, n = 23, 36, 48
+    x = relay.var("x", shape=(m, k), dtype="int8")
+    w = R.integers(-3, 4, (n, k), dtype=np.int8)
+    y = relay.cast(relay.nn.dense(x, relay.const(w), out_dtype="int32"), "float32")
+    q = _round_half_even_quantize(y * relay.const(np.float32(0.125)), 0.25, -3.0)
+    exe = _compile(relay.Function([x], q), monkeypatch, kernels)
+    if kernels == "avx512vnni":
+        assert _dispatch_results(exe.iree_input) == [f"tensor<{m * n}xi8>"]
+    a = R.integers(-9, 10, (m, k), dtype=np.int8)
+    s = ((a.astype(np.int64) @ w.astype(np.int64).T).astype(np.float32) * np.float32(0.125)) / np.float32(0.25)
+    assert np.any(np.abs(s - np.trunc(s)) == 0.5)  # ties are exercised
+    want = np.clip(np.rint(s) - 3, -128, 127).astype(np.int8)
+    np.testing.assert_array_equal(exe(a), want)
+
+
+_WEIGHTS_PROGRAM = '''
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @main(%a: tensor<7x10xi8>) -> tensor<7x20xi32> {
+  %src = arith.constant dense<SOURCE> : tensor<SHAPE>
+  %w = WEIGHTS
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<7x20xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<7x20xi32>) -> tensor<7x20xi32>
+  %r = linalg.matmul ins(%a, %w : tensor<7x10xi8>, tensor<10x20xi8>) outs(%f : tensor<7x20xi32>) -> tensor<7x20xi32>
+  return %r : tensor<7x20xi32>
+}
+'''
+_AS_OPS = '''tensor.empty() : tensor<10x20xi8>
+  %w = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%src : tensor<10x20xf32>) outs(%w0 : tensor<10x20xi8>) {
+  ^bb0(%x: f32, %o: i8):
+    %i = arith.fptosi %x : f32 to i8
+    linalg.yield %i : i8
+  } -> tensor<10x20xi8>'''
+_EVALUATED = '''tensor.empty() : tensor<10x20xi8>
+  %t = linalg.transpose ins(%src : tensor<20x10xi8>) outs(%w0 : tensor<10x20xi8>) permutation = [1, 0]
+  %w = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<10x20xi8>) outs(%w0 : tensor<10x20xi8>) {
+  ^bb0(%x: i8, %o: i8):
+    %m = arith.constant -128 : i8
+    %i = arith.xori %x, %m : i8
+    linalg.yield %i : i8
+  } -> tensor<10x20xi8>'''
+
+
+@needs_vnni
+@pytest.mark.parametrize("form", ["evaluated", "as_ops"])
+def test_weights_packed_at_compile_time_or_by_ops(form):
+    """The kernel's weights come from a constant through ops: read and packed by the pass
+    when it can evaluate them (a transpose and a byte map: no transpose is left for IREE),
+    else packed by ops IREE folds (floats converted to int8); both exact against numpy."""
+    if form == "evaluated":
+        src = _int8((20, 10))
+        w = (src.T.astype(np.uint8) ^ 0x80).astype(np.int8)
+        text = _WEIGHTS_PROGRAM.replace("SHAPE", "20x10xi8").replace("%w = WEIGHTS", "%w0 = " + _EVALUATED)
+    else:
+        w = _int8((10, 20))
+        src = w.astype(np.float32)
+        text = _WEIGHTS_PROGRAM.replace("SHAPE", "10x20xf32").replace("%w = WEIGHTS", "%w0 = " + _AS_OPS)
+    rows = ", ".join("[" + ", ".join(str(v) for v in r) + "]" for r in src.tolist())
+    exe = relay.compile(text.replace("SOURCE", "[" + rows + "]"), target="llvm-cpu")
+    assert _dispatch_results(exe.iree_input) == ["tensor<140xi32>"]
+    main = exe.iree_input.split("func.func @main")[-1]
+    assert ("linalg.transpose" in main) == (form == "as_ops")
+    a = _int8((7, 10))
+    np.testing.assert_array_equal(exe(a), a.astype(np.int64) @ w.astype(np.int64))
