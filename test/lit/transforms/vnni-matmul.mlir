@@ -679,3 +679,280 @@ func.func @open_branch(%a: tensor<7x10xi8>) -> (tensor<7x20xf32>, tensor<7xf32>)
   } -> tensor<7xf32>
   return %y, %s : tensor<7x20xf32>, tensor<7xf32>
 }
+
+// -----
+
+// An epilogue stops at 48 ops (longer float functions ran slower inside the
+// kernel than as a dispatch of their own): of 50 one-op steps the kernel takes
+// the first 48 and applies them in a loop over a tile's rows (more than 16:
+// the products through a stack buffer); two generics are left.
+// CHECK: func.func @[[EXE:relay_vnni_gemm_7x20x10_e[0-9a-f]+]](
+// CHECK: memref.alloca() : memref<384xi32>
+// CHECK: scf.for
+// CHECK: vector.load %{{.*}} : memref<384xi32>, vector<16xi32>
+// CHECK: "stream.executable.end"
+// CHECK-LABEL: func.func @long_chain
+// CHECK: "flow.dispatch"{{.*}}entry_points = [@[[EXE]]::@[[EXE]]]
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @long_chain(%a: tensor<7x10xi8>) -> tensor<7x20xi32> {
+  %w = arith.constant dense<3> : tensor<10x20xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<7x20xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<7x20xi32>) -> tensor<7x20xi32>
+  %s0 = linalg.matmul ins(%a, %w : tensor<7x10xi8>, tensor<10x20xi8>) outs(%f : tensor<7x20xi32>) -> tensor<7x20xi32>
+  %one = arith.constant 1 : i32
+  %s1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s0 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s1 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s3 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s2 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s4 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s3 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s5 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s4 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s6 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s5 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s7 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s6 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s8 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s7 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s9 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s8 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s10 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s9 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s11 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s10 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s12 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s11 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s13 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s12 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s14 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s13 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s15 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s14 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s16 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s15 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s17 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s16 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s18 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s17 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s19 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s18 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s20 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s19 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s21 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s20 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s22 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s21 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s23 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s22 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s24 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s23 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s25 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s24 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s26 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s25 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s27 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s26 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s28 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s27 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s29 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s28 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s30 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s29 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s31 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s30 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s32 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s31 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s33 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s32 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s34 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s33 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s35 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s34 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s36 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s35 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s37 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s36 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s38 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s37 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s39 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s38 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s40 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s39 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s41 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s40 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s42 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s41 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s43 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s42 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s44 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s43 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s45 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s44 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s46 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s45 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s47 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s46 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s48 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s47 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s49 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s48 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  %s50 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%s49 : tensor<7x20xi32>) outs(%e : tensor<7x20xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %y = arith.addi %x, %one : i32
+    linalg.yield %y : i32
+  } -> tensor<7x20xi32>
+  return %s50 : tensor<7x20xi32>
+}

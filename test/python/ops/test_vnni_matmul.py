@@ -392,3 +392,26 @@ def test_weights_packed_at_compile_time_or_by_ops(form):
     assert ("linalg.transpose" in main) == (form == "as_ops")
     a = _int8((7, 10))
     np.testing.assert_array_equal(exe(a), a.astype(np.int64) @ w.astype(np.int64))
+
+
+@needs_vnni
+@pytest.mark.parametrize("steps", [6, 20])
+def test_long_epilogue_in_a_loop_matches_numpy(steps):
+    """An epilogue of more than 16 ops is applied in a loop over each tile's rows (the
+    products through a stack buffer); fewer, unrolled. 23 rows (3 tiles of 6 and a tail of
+    5) x 40 columns (a partial last panel): float32 against numpy within 1e-5."""
+    m, k, n = 23, 30, 40
+    x = relay.var("x", shape=(m, k), dtype="int8")
+    w = _int8((n, k))
+    y = relay.cast(relay.nn.dense(x, relay.const(w), out_dtype="int32"), "float32")
+    a = _int8((m, k))
+    ref_y = (a.astype(np.int64) @ w.astype(np.int64).T).astype(np.float32)
+    for i in range(steps):
+        s, b = np.float32(0.5 + 0.01 * i), np.float32(i - 3)
+        y = y * relay.const(s) + relay.const(b)
+        ref_y = ref_y * s + b
+    exe = _compile(relay.Function([x], y))
+    assert _dispatch_results(exe.iree_input) == [f"tensor<{m * n}xf32>"]
+    # a multiply and an add per step (constants built in) and the conversion: 13 or 41 ops
+    assert ("memref.alloca" in exe.iree_input) == (2 * steps + 1 > 16)
+    np.testing.assert_allclose(exe(a), ref_y, rtol=1e-5, atol=1e-5)
