@@ -726,6 +726,39 @@ def RelayVnniMatmul : Pass<"relay-vnni-matmul", "::mlir::ModuleOp"> {
   ];
 }
 
+def RelayByteTables : Pass<"relay-byte-tables"> {
+  let summary = "Replaces an elementwise function of one 8-bit tensor by a "
+                "lookup in a table of its 256 values";
+  let description = [{
+    Runs on linalg (`relay-to-iree-input` adds it before the CPU kernels).
+    A region of elementwise `linalg.generic`s whose only non-constant leaf
+    is an 8-bit tensor X — each reads the region's values with the identity
+    map and otherwise only scalar constants, its body arith and math ops —
+    computes a function of X's byte, whatever its float ops between: a
+    quantized model's dequantize, GELU or sigmoid with quantize/dequantize
+    pairs inside, and the final quantize. The region (grown in block order
+    up to its last single exit, at least 8 body ops) is evaluated for the
+    256 bytes at compile time by the ops' folders (IEEE arithmetic in their
+    own types; `math.erf` and friends by the host's libm) and replaced by
+
+    ```mlir
+    %t = arith.constant dense<[...]> : tensor<256xT>
+    %y = linalg.generic ins(%x : tensor<...xi8>) outs(...) {
+      ^bb0(%b: i8, %o: T):
+        %i = arith.index_castui %b : i8 to index
+        %v = tensor.extract %t[%i] : tensor<256xT>
+        linalg.yield %v : T
+    }
+    ```
+
+    A region some value of which does not fold (a conversion out of range)
+    is left as it is.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def RelaySimplifyInference
     : Pass<"relay-simplify-inference", "::mlir::ModuleOp"> {
   let summary = "Expands the normalisations into elementary ops for inference "

@@ -178,6 +178,8 @@ void buildIREEInputPipeline(OpPassManager &pm,
   // iree-compile loses tensors passed together into a join block.
   pm.addPass(createRelayBoxJoinTensors());
   pm.addNestedPass<func::FuncOp>(createRelayHoistRuntimeChecks());
+  // Float functions between two quantizations: one lookup per element.
+  pm.addPass(createRelayByteTables());
   if (options.cpuKernels == CpuKernels::Avx512Vnni)
     pm.addPass(createRelayVnniMatmul());
   // iree-compile never returns on recursive programs.
