@@ -13,6 +13,11 @@
 //     rows (M % kTileRows), the last panel group's panels, a last panel with
 //     fewer than 16 columns (masked stores), a last k group with fewer than 4
 //     (masked loads of A; B's packing is zero there);
+//   * a convolution reads its windows in place (implicit im2col); a zero
+//     point padding its input is put in by the kernel: per tap and row the
+//     tap's 4-byte groups are read from A, or from a row of the padding's
+//     bytes on the stack when the tap is outside the input (no padded copy
+//     of the input, no dispatch of its own for it);
 //   * each zmm of products goes through the epilogue (its steps' scalar ops
 //     applied to vectors of 16, its operands loaded beside it, masked like
 //     the store) and is stored as the epilogue's element type.
@@ -63,11 +68,12 @@ int64_t blockRows(const GemmShape &s) {
 struct GemmBuilder : KernelBase {
   GemmShape s;
 
-  /// The 4 bytes of A at byte `offset` (the first `valid` of them; the
-  /// others are 0) broadcast to the 16 lanes of a zmm, as 64 bytes.
-  Value broadcastA(Value offset, int64_t valid) {
+  /// The 4 bytes of `mem` (A, or the padding's row) at byte `offset` (the
+  /// first `valid` of them; the others are 0) broadcast to the 16 lanes of
+  /// a zmm, as 64 bytes.
+  Value broadcastA(Value mem, Value offset, int64_t valid) {
     auto bytes = VectorType::get({kGroupK}, b.getI8Type());
-    Value four = loadLanes(bytes, a, offset, valid);
+    Value four = loadLanes(bytes, mem, offset, valid);
     Value word = vector::BitCastOp::create(
         b, loc, VectorType::get({1}, b.getI32Type()), four);
     Value scalar = vector::ExtractOp::create(b, loc, word, 0);
@@ -81,7 +87,7 @@ struct GemmBuilder : KernelBase {
   }
 
   /// The byte of A where GEMM row `row` starts: the row of a matrix, or the
-  /// first tap of an output pixel's window in the padded input.
+  /// first tap of an output pixel's window in an input it does not pad.
   Value rowStart(Value row) {
     if (!s.conv)
       return mul(row, s.k);
@@ -93,10 +99,12 @@ struct GemmBuilder : KernelBase {
     return mul(add(mul(y, v.w), mul(ox, v.sw)), v.c);
   }
 
-  /// One k group of a tile: `acc` [rows x panels] updated with A's 4 bytes
-  /// at `aOffsets` (one per row) and B's group `g`.
+  /// One k group of a tile: `acc` [rows x panels] updated with the 4 bytes
+  /// at `aOffsets` (one per row) of A, or of `aMems` when given (one per
+  /// row), and B's group `g`.
   SmallVector<Value> group(ArrayRef<Value> aOffsets, Value panel, Value g,
-                           int64_t panels, int64_t validK, ValueRange acc) {
+                           int64_t panels, int64_t validK, ValueRange acc,
+                           ArrayRef<Value> aMems = {}) {
     auto bytes = VectorType::get({64}, b.getI8Type());
     SmallVector<Value> bs;
     for (int64_t j = 0; j < panels; ++j) {
@@ -105,7 +113,7 @@ struct GemmBuilder : KernelBase {
     }
     SmallVector<Value> next;
     for (auto [i, offset] : llvm::enumerate(aOffsets)) {
-      Value ai = broadcastA(offset, validK);
+      Value ai = broadcastA(aMems.empty() ? a : aMems[i], offset, validK);
       for (int64_t j = 0; j < panels; ++j)
         next.push_back(vpdpbusd(acc[i * panels + j], ai, bs[j]));
     }
@@ -135,29 +143,107 @@ struct GemmBuilder : KernelBase {
     return acc;
   }
 
-  /// The k loops of a convolution: the taps, in each the channel groups.
-  SmallVector<Value> convProducts(ArrayRef<Value> starts, Value panel,
-                                  int64_t panels, ValueRange init) {
+  /// Where each row of a tile reads tap `t` of its window: the byte offsets
+  /// of its first channel and, when not all from A, the memrefs.
+  struct TapReads {
+    SmallVector<Value> starts, mems;
+  };
+
+  /// The k loops of a convolution: the taps (`readsOf` each), in each the
+  /// channel groups.
+  SmallVector<Value> convProducts(function_ref<TapReads(Value)> readsOf,
+                                  Value panel, int64_t panels,
+                                  ValueRange init) {
     const ImplicitConv &v = *s.conv;
     int64_t groupsPerTap = v.c / kGroupK;
     auto taps = scf::ForOp::create(
         b, loc, index(0), index(v.kh * v.kw), index(1), init,
         [&](OpBuilder &, Location, Value t, ValueRange tapInit) {
-          Value ty = divui(t, v.kw), tx = remui(t, v.kw);
-          Value tap = mul(add(mul(ty, v.dh * v.w), mul(tx, v.dw)), v.c);
-          SmallVector<Value> tapStarts = offsetsAt(starts, tap);
+          TapReads reads = readsOf(t);
           Value firstGroup = mul(t, groupsPerTap);
           auto channels = scf::ForOp::create(
               b, loc, index(0), index(groupsPerTap), index(1), tapInit,
               [&](OpBuilder &, Location, Value cg, ValueRange acc) {
                 scf::YieldOp::create(
                     b, loc,
-                    group(offsetsAt(tapStarts, mul(cg, kGroupK)), panel,
-                          add(firstGroup, cg), panels, kGroupK, acc));
+                    group(offsetsAt(reads.starts, mul(cg, kGroupK)), panel,
+                          add(firstGroup, cg), panels, kGroupK, acc,
+                          reads.mems));
               });
           scf::YieldOp::create(b, loc, channels.getResults());
         });
     return SmallVector<Value>(taps.getResults());
+  }
+
+  /// Tap `t` of the windows starting at `starts` in an input the kernel
+  /// does not pad: at a fixed distance from the window's first byte.
+  TapReads unpaddedTap(ArrayRef<Value> starts, Value t) {
+    const ImplicitConv &v = *s.conv;
+    Value ty = divui(t, v.kw), tx = remui(t, v.kw);
+    Value tap = mul(add(mul(ty, v.dh * v.w), mul(tx, v.dw)), v.c);
+    return {offsetsAt(starts, tap), {}};
+  }
+
+  /// Where the window of GEMM row `row` starts in a convolution's input
+  /// the kernel pads: its image's first byte and the (signed) input row and
+  /// column of its first tap, which may be on the padding.
+  struct Window {
+    Value image, y, x;
+  };
+  Window windowOf(Value row) {
+    const ImplicitConv &v = *s.conv;
+    Value image = divui(row, v.oh * v.ow);
+    Value inImage = remui(row, v.oh * v.ow);
+    Value oy = divui(inImage, v.ow), ox = remui(inImage, v.ow);
+    return {mul(image, v.h * v.w * v.c),
+            arith::SubIOp::create(b, loc, mul(oy, v.sh), index(v.padTop)),
+            arith::SubIOp::create(b, loc, mul(ox, v.sw), index(v.padLeft))};
+  }
+
+  /// Tap `t` of `windows` in an input the kernel pads: a row whose tap is
+  /// inside the input reads A at its pixel, else the padding's row
+  /// (`padRow`: c bytes of the padding's value) from 0 — one select of
+  /// each per row and tap, none in the channel loop.
+  TapReads paddedTap(ArrayRef<Window> windows, Value t) {
+    const ImplicitConv &v = *s.conv;
+    Value ty = mul(divui(t, v.kw), v.dh), tx = mul(remui(t, v.kw), v.dw);
+    auto below = [&](Value i, int64_t n) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i,
+                                   index(n));
+    };
+    TapReads reads;
+    for (const Window &win : windows) {
+      Value y = add(win.y, ty), x = add(win.x, tx);
+      Value inside =
+          arith::AndIOp::create(b, loc, below(y, v.h), below(x, v.w));
+      Value pixel = add(win.image, mul(add(mul(y, v.w), x), v.c));
+      reads.mems.push_back(
+          arith::SelectOp::create(b, loc, inside, anyA, padRow));
+      reads.starts.push_back(
+          arith::SelectOp::create(b, loc, inside, pixel, index(0)));
+    }
+    return reads;
+  }
+
+  /// A and the padding's row as memref<?xi8> (one type for the select),
+  /// made at the function's start for a convolution the kernel pads.
+  Value anyA, padRow;
+
+  void makePadRow() {
+    const ImplicitConv &v = *s.conv;
+    auto anyBytes = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+    int64_t size = llvm::alignTo(v.c, 64);
+    Value row = memref::AllocaOp::create(
+        b, loc, MemRefType::get({size}, b.getI8Type()));
+    // the padding as the kernel reads A: signed bytes made u8 by the xor
+    // in broadcastA, or u8 already
+    Value splat64 = vector::BroadcastOp::create(
+        b, loc, VectorType::get({64}, b.getI8Type()),
+        arith::ConstantIntOp::create(b, loc, v.padValue, 8));
+    for (int64_t at = 0; at < size; at += 64)
+      vector::StoreOp::create(b, loc, splat64, row, index(at));
+    padRow = memref::CastOp::create(b, loc, anyBytes, row);
+    anyA = memref::CastOp::create(b, loc, anyBytes, a);
   }
 
   /// The tile of `rows` rows from `row` and `panels` panels from `panel`;
@@ -172,12 +258,22 @@ struct GemmBuilder : KernelBase {
     SmallVector<Value> init;
     for (int64_t i = 0; i < rows; ++i)
       init.append(rowInit);
-    SmallVector<Value> starts;
-    for (int64_t i = 0; i < rows; ++i)
-      starts.push_back(rowStart(add(row, index(i))));
-    SmallVector<Value> acc = s.conv
-                                 ? convProducts(starts, panel, panels, init)
-                                 : matrixProducts(starts, panel, panels, init);
+    SmallVector<Value> acc;
+    if (s.conv && s.conv->padded()) {
+      SmallVector<Window> windows;
+      for (int64_t i = 0; i < rows; ++i)
+        windows.push_back(windowOf(add(row, index(i))));
+      acc = convProducts([&](Value t) { return paddedTap(windows, t); }, panel,
+                         panels, init);
+    } else {
+      SmallVector<Value> starts;
+      for (int64_t i = 0; i < rows; ++i)
+        starts.push_back(rowStart(add(row, index(i))));
+      acc = s.conv
+                ? convProducts([&](Value t) { return unpaddedTap(starts, t); },
+                               panel, panels, init)
+                : matrixProducts(starts, panel, panels, init);
+    }
     auto finishRow = [&](Value i, function_ref<Value(int64_t)> products) {
       for (int64_t j = 0; j < panels; ++j) {
         Value column = mul(add(panel, index(j)), kPanelColumns);
@@ -237,6 +333,8 @@ struct GemmBuilder : KernelBase {
 
   /// The whole workgroup: its panel group, the last one possibly partial.
   void workgroup(Value wx, Value wy, int64_t rowsPerBlock) {
+    if (s.conv && s.conv->padded())
+      makePadRow();
     if (e.size() > kUnrolledEpilogueOps)
       scratchBuffer = memref::AllocaOp::create(
           b, loc,
@@ -278,6 +376,9 @@ SymbolRefAttr mlir::relay::vnni::getOrCreateGemmExecutable(ModuleOp module,
                          "x{9}_{10}",
                          v->batch, v->h, v->w, v->c, v->kh, v->kw, v->sh, v->sw,
                          v->dh, v->dw, s.n);
+  if (const std::optional<ImplicitConv> &v = s.conv; v && v->padded())
+    name += llvm::formatv("_p{0}x{1}v{2}", v->padTop, v->padLeft,
+                          static_cast<int>(static_cast<uint8_t>(v->padValue)));
   name += (s.aUnsigned ? "_u_e" : "_e") + e.key();
   int64_t rowsPerBlock = blockRows(s);
   KernelSignature sig{s.aBytes(),

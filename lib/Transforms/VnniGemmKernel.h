@@ -27,12 +27,24 @@ constexpr int64_t kPanelColumns = 16;
 constexpr int64_t kGroupK = 4;
 
 /// A convolution read as a GEMM without copying its patches (implicit
-/// im2col): A's rows are the output pixels of a padded NHWC input, its k
-/// the (kh, kw, c) taps of an HWIO filter; `c` is a multiple of kGroupK.
+/// im2col): A's rows are the output pixels of an NHWC input, its k the
+/// (kh, kw, c) taps of an HWIO filter; `c` is a multiple of kGroupK. The
+/// kernel pads the input itself: `padTop` rows and `padLeft` columns of
+/// `padValue` before it, as many as the windows need after it (a tap on
+/// the padding reads a row of `padValue` bytes instead of the input).
 struct ImplicitConv {
-  int64_t batch, h, w, c; // the padded input
+  int64_t batch, h, w, c; // the input as the kernel reads it
   int64_t oh, ow;         // the output image
   int64_t kh, kw, sh, sw, dh, dw;
+  int64_t padTop = 0, padLeft = 0;
+  /// The padding's byte, as the input's bytes are read.
+  int8_t padValue = 0;
+  /// Whether some window reaches outside the input.
+  bool padded() const {
+    return padTop > 0 || padLeft > 0 ||
+           (oh - 1) * sh + (kh - 1) * dh - padTop >= h ||
+           (ow - 1) * sw + (kw - 1) * dw - padLeft >= w;
+  }
 };
 
 /// A static GEMM shape: A [m, k], B [k, n], C [m, n]; A is a matrix, or

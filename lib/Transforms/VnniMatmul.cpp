@@ -138,21 +138,72 @@ std::pair<SmallVector<int64_t>, SmallVector<int64_t>> windowOf(ConvOp op) {
       SmallVector<int64_t>(op.getDilations().template getValues<int64_t>())};
 }
 
+/// A spatial padding of a convolution's NHWC input the kernels put in
+/// themselves: `top` rows and `left` columns of `value` before `source`.
+struct SpatialPad {
+  Value source;
+  int64_t top = 0, left = 0;
+  int8_t value = 0;
+};
+
+/// The tensor the kernels read for a convolution's NHWC `input` and the
+/// padding they put in: through a slice of H and W from the origin (the
+/// rows and columns a strided window never reaches, which
+/// convert-relay-to-linalg trims: the windows do not reach them in the
+/// whole tensor either, read in place instead of copied), then a
+/// tensor.pad of H and W with a constant (read unpadded); `input` itself
+/// without padding otherwise.
+SpatialPad spatialPadOf(Value input) {
+  Value padded = input;
+  if (auto slice = padded.getDefiningOp<tensor::ExtractSliceOp>())
+    if (slice.hasUnitStride() &&
+        llvm::all_of(slice.getStaticOffsets(),
+                     [](int64_t o) { return o == 0; }) &&
+        slice.getSourceType().hasStaticShape() &&
+        slice.getSourceType().getRank() == 4 &&
+        slice.getType().getRank() == 4 &&
+        slice.getSourceType().getDimSize(0) == slice.getType().getDimSize(0) &&
+        slice.getSourceType().getDimSize(3) == slice.getType().getDimSize(3))
+      padded = slice.getSource();
+  auto pad = padded.getDefiningOp<tensor::PadOp>();
+  APInt value(8, 0);
+  if (!pad)
+    return {padded};
+  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+  Value constant = pad.getConstantPaddingValue();
+  if (!constant || !matchPattern(constant, m_ConstantInt(&value)) ||
+      low[0] != 0 || low[3] != 0 || high[0] != 0 || high[3] != 0 ||
+      llvm::any_of(llvm::concat<const int64_t>(low, high),
+                   ShapedType::isDynamic))
+    return {padded};
+  return {pad.getSource(), low[1], low[2],
+          static_cast<int8_t>(value.getSExtValue())};
+}
+
 /// linalg.conv_2d_nhwc_hwcf of int8: its channels padded to groups of 4 (a
-/// k group never straddles two taps).
+/// k group never straddles two taps). A spatial tensor.pad of its input
+/// with a constant is done by the kernel when the channels need none (a
+/// materialized pad is a copy and a dispatch of its own per layer).
 std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
   std::optional<Candidate> c = operandsOf(op);
   if (!c)
     return std::nullopt;
+  int64_t inputChannels = cast<RankedTensorType>(c->a.getType()).getDimSize(3);
+  int64_t channels = llvm::alignTo(inputChannels, vnni::kGroupK);
+  c->channelPad = channels - inputChannels;
+  SpatialPad pad{c->a};
+  if (!c->channelPad) {
+    pad = spatialPadOf(c->a);
+    c->a = pad.source;
+  }
   ArrayRef<int64_t> in = cast<RankedTensorType>(c->a.getType()).getShape();
   ArrayRef<int64_t> f = cast<RankedTensorType>(c->b.getType()).getShape();
   ArrayRef<int64_t> out = cast<RankedTensorType>(c->init.getType()).getShape();
-  int64_t channels = llvm::alignTo(in[3], vnni::kGroupK);
-  c->channelPad = channels - in[3];
   auto [strides, dilations] = windowOf(op);
   vnni::ImplicitConv conv{in[0],      in[1],      in[2],        channels,
                           out[1],     out[2],     f[0],         f[1],
-                          strides[0], strides[1], dilations[0], dilations[1]};
+                          strides[0], strides[1], dilations[0], dilations[1],
+                          pad.top,    pad.left,   pad.value};
   vnni::GemmShape shape{out[0] * out[1] * out[2], out[3],
                         f[0] * f[1] * channels, conv};
   c->shape = shape;
@@ -171,38 +222,14 @@ std::optional<Candidate> candidateOf(linalg::DepthwiseConv2DNhwcHwcOp op) {
   ArrayRef<int64_t> out = cast<RankedTensorType>(c->init.getType()).getShape();
   if (f[1] > vnni::kGroupK)
     return std::nullopt;
-  int64_t top = 0, left = 0;
-  APInt value(8, 0);
-  // convert-relay-to-linalg trims the rows and columns a strided window
-  // never reaches: a slice of the padded input from its origin
-  Value padded = c->a;
-  if (auto slice = padded.getDefiningOp<tensor::ExtractSliceOp>())
-    if (slice.hasUnitStride() &&
-        llvm::all_of(slice.getStaticOffsets(),
-                     [](int64_t o) { return o == 0; }) &&
-        slice.getSourceType().getDimSize(0) == slice.getType().getDimSize(0) &&
-        slice.getSourceType().getDimSize(3) == slice.getType().getDimSize(3))
-      padded = slice.getSource();
-  if (auto pad = padded.getDefiningOp<tensor::PadOp>()) {
-    ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
-    Value constant = pad.getConstantPaddingValue();
-    if (constant && matchPattern(constant, m_ConstantInt(&value)) &&
-        low[0] == 0 && low[3] == 0 && high[0] == 0 && high[3] == 0 &&
-        llvm::none_of(llvm::concat<const int64_t>(low, high),
-                      ShapedType::isDynamic)) {
-      c->a = pad.getSource();
-      top = low[1];
-      left = low[2];
-    }
-  }
+  SpatialPad pad = spatialPadOf(c->a);
+  c->a = pad.source;
   ArrayRef<int64_t> in = cast<RankedTensorType>(c->a.getType()).getShape();
   auto [strides, dilations] = windowOf(op);
   c->depthwise = vnni::DepthwiseShape{
-      in[0],      in[1],        in[2],
-      in[3],      out[1],       out[2],
-      f[0],       f[1],         strides[0],
-      strides[1], dilations[0], dilations[1],
-      top,        left,         static_cast<int8_t>(value.getSExtValue())};
+      in[0],        in[1],        in[2],   in[3],      out[1],
+      out[2],       f[0],         f[1],    strides[0], strides[1],
+      dilations[0], dilations[1], pad.top, pad.left,   pad.value};
   return c;
 }
 
@@ -402,6 +429,8 @@ void rewrite(ModuleOp module, Candidate c) {
       c.depthwise->padValue ^= static_cast<int8_t>(0x80);
     } else {
       c.shape.aUnsigned = true;
+      if (c.shape.conv)
+        c.shape.conv->padValue ^= static_cast<int8_t>(0x80);
     }
   }
   Value aBytes = flatten(b, loc, c.a);

@@ -153,6 +153,50 @@ func.func @conv(%x: tensor<1x9x9x8xi8>) -> tensor<1x4x4x16xi32> {
 
 // -----
 
+// A spatial pad of the input with a constant (the quantized importers pad
+// with the zero point, here -3; one more row and column at the end than the
+// windows reach): the kernel reads the unpadded input and pads it itself
+// (`_p<top>x<left>v<byte>`), no tensor.pad is left. Per tap and row it
+// selects the input or a row of the padding's bytes (an alloca filled once
+// with -3) and the pixel's offset or 0; the channel loop has no select.
+// CHECK: "stream.executable"
+// CHECK: func.func @[[PADDED:relay_vnni_conv_1x7x6x8_3x3_s2x2_d1x1_16_p1x1v253_e[0-9a-f]+]](
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<336xi8>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<256xi32>
+// CHECK: %[[ROW:.*]] = memref.alloca() : memref<64xi8>
+// CHECK: %[[BYTE:.*]] = arith.constant -3 : i8
+// CHECK: %[[BYTES:.*]] = vector.broadcast %[[BYTE]] : i8 to vector<64xi8>
+// CHECK: vector.store %[[BYTES]], %[[ROW]]
+// CHECK: %[[ANYROW:.*]] = memref.cast %[[ROW]] : memref<64xi8> to memref<?xi8>
+// CHECK: %[[ANYA:.*]] = memref.cast %{{.*}} : memref<336xi8> to memref<?xi8>
+// CHECK: scf.for
+// CHECK: arith.cmpi ult
+// CHECK: arith.select %{{.*}}, %[[ANYA]], %[[ANYROW]] : memref<?xi8>
+// CHECK: scf.for
+// CHECK-NOT: arith.select
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK-LABEL: func.func @conv_padded
+// CHECK-NOT: tensor.pad
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : tensor<1x7x6x8xi8> into tensor<336xi8>
+// CHECK: "flow.dispatch"{{.*}}entry_points = [@[[PADDED]]::@[[PADDED]]]{{.*}} -> tensor<256xi32>
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf
+func.func @conv_padded(%x0: tensor<1x7x6x8xi8>) -> tensor<1x4x4x16xi32> {
+  %m = arith.constant -3 : i8
+  %x = tensor.pad %x0 low[0, 1, 1, 0] high[0, 2, 2, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %m : i8
+  } : tensor<1x7x6x8xi8> to tensor<1x10x9x8xi8>
+  %w = arith.constant dense<7> : tensor<3x3x8x16xi8>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x4x4x16xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<1x4x4x16xi32>) -> tensor<1x4x4x16xi32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x10x9x8xi8>, tensor<3x3x8x16xi8>) outs(%f : tensor<1x4x4x16xi32>) -> tensor<1x4x4x16xi32>
+  return %r : tensor<1x4x4x16xi32>
+}
+
+// -----
+
 // Channels not in groups of 4: the input and the filter get one more (the
 // input's padded with its spatial padding's value, the filter's with 0).
 // CHECK: func.func @[[RGB:relay_vnni_conv_1x9x9x4_3x3_s1x1_d1x1_16_e[0-9a-f]+]](

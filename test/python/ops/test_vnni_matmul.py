@@ -10,6 +10,8 @@ The tests with the kernel on are skipped on a host without AVX-512 VNNI (the ker
 used there: ``cpu_kernels.for_target``)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -90,6 +92,11 @@ CONVS = [
     ("7x7_s2_3ch", (1, 30, 30, 3), (7, 7, 3, 16), (2, 2), (3, 3), (1, 1), "conv"),
     ("3x3_5ch_dilated_batch2", (2, 12, 11, 5), (3, 3, 5, 18), (1, 1), (2, 2), (2, 2), "conv"),
     ("1x1_pixels", (1, 9, 9, 24), (1, 1, 24, 36), (1, 1), (0, 0), (1, 1), "gemm"),
+    # padding put in by the kernel: asymmetric, more at the end than the windows reach
+    ("3x2_asym_pad", (1, 11, 13, 16), (3, 2, 16, 24), (2, 1), (0, 1, 2, 3), (1, 1), "conv"),
+    ("3x3_no_pad", (1, 10, 9, 8), (3, 3, 8, 17), (1, 1), (0, 0), (1, 1), "conv"),
+    # a column no window reaches: the whole input read in place (not a trimmed copy)
+    ("1x1_s2_trimmed", (1, 11, 12, 16), (1, 1, 16, 24), (2, 2), (0, 0), (1, 1), "conv_1x11x12x16"),
 ]
 
 
@@ -107,6 +114,10 @@ def test_conv2d_int8(kernels, name, xs, ws, strides, padding, dilation, form, mo
     exe = _compile(relay.Function([x], relay.add(y, relay.const(bias))), monkeypatch, kernels)
     if kernels == "avx512vnni":
         assert f"relay_vnni_{form}_" in exe.iree_input, name
+        # the kernel pads the input itself unless the channels need padding too
+        pads_itself = form.startswith("conv") and any(padding) and xs[3] % 4 == 0
+        assert bool(re.search(r"relay_vnni_conv_\w+_p\d+x\d+v0_", exe.iree_input)) == pads_itself, name
+        assert ("tensor.pad" in exe.iree_input) == (any(padding) and not pads_itself), name
     else:
         assert "flow.dispatch" not in exe.iree_input
     a = _int8(xs)
@@ -154,6 +165,29 @@ def test_depthwise_conv2d_int8(kernels, name, xs, k, strides, padding, dilation,
 
 
 @pytest.mark.parametrize("kernels", [pytest.param("avx512vnni", marks=needs_vnni), "none"])
+def test_conv_padded_with_zero_point(kernels, monkeypatch):
+    """nn.pad with the input zero point (-37), then a convolution without padding of its own
+    (the quantized importers' form): the kernel reads the unpadded input and puts -37 in the
+    padding itself, no pad materialized; stride 2, one more padding row and column at the end
+    than the windows reach, extreme values once more."""
+    xs, zp = (1, 13, 12, 24), -37
+    x = relay.var("x", shape=xs, dtype="int8")
+    w = _int8((3, 3, 24, 40))
+    padded = relay.nn.pad(x, ((0, 0), (1, 2), (1, 2), (0, 0)), pad_value=relay.const(np.int8(zp)))
+    y = relay.nn.conv2d(padded, relay.const(w), strides=(2, 2), kernel_size=(3, 3),
+                        data_layout="NHWC", kernel_layout="HWIO", out_dtype="int32")
+    exe = _compile(relay.Function([x], y), monkeypatch, kernels)
+    if kernels == "avx512vnni":
+        assert "relay_vnni_conv_1x13x12x24_3x3_s2x2_d1x1_40_p1x1v219_e" in exe.iree_input
+        assert "tensor.pad" not in exe.iree_input
+    for a in (_int8(xs), _int8(xs, extreme=True)):
+        xp = np.pad(a.astype(np.int64), ((0, 0), (1, 2), (1, 2), (0, 0)), constant_values=zp)
+        want = ref.conv2d(xp, w.astype(np.int64), strides=(2, 2), data_layout="NHWC",
+                          kernel_layout="HWIO")
+        np.testing.assert_array_equal(exe(a), want)
+
+
+@pytest.mark.parametrize("kernels", [pytest.param("avx512vnni", marks=needs_vnni), "none"])
 def test_depthwise_padded_with_zero_point(kernels, monkeypatch):
     """nn.pad with the input zero point (37), then a depthwise convolution without padding of
     its own (the form the quantized ONNX and TFLite importers emit): the kernel reads the
@@ -195,17 +229,23 @@ def test_uint8_source_read_as_is(kernels, monkeypatch):
                           pad_value=relay.const(np.int8(-100)))
     dw = relay.nn.conv2d(padded, relay.const(f), groups=32, channels=32, kernel_size=(3, 3),
                          data_layout="NHWC", kernel_layout="HWOI", out_dtype="int32")
-    exe = _compile(relay.Function([u], relay.Tuple([dense, dw])), monkeypatch, kernels)
+    g = _int8((3, 3, 32, 20))
+    conv = relay.nn.conv2d(padded, relay.const(g), kernel_size=(3, 3), data_layout="NHWC",
+                           kernel_layout="HWIO", out_dtype="int32")
+    exe = _compile(relay.Function([u], relay.Tuple([dense, dw, conv])), monkeypatch, kernels)
     if kernels == "avx512vnni":
         assert "relay_vnni_gemm_90x20x32_u_e" in exe.iree_input
-        assert "_p1x1v28_u_e" in exe.iree_input
+        assert "relay_vnni_dwconv_1x9x10x32_3x3_s1x1_d1x1_o9x10_p1x1v28_u_e" in exe.iree_input
+        assert "relay_vnni_conv_1x9x10x32_3x3_s1x1_d1x1_20_p1x1v28_u_e" in exe.iree_input
     a = R.integers(0, 256, (1, 9, 10, 32), dtype=np.uint8)
     s8 = a.astype(np.int64) - 128
-    got_dense, got_dw = exe(a)
+    got_dense, got_dw, got_conv = exe(a)
     np.testing.assert_array_equal(got_dense, s8.reshape(90, 32) @ w.astype(np.int64))
     xp = np.pad(s8, ((0, 0), (1, 1), (1, 1), (0, 0)), constant_values=-100)
     want = ref.conv2d(xp, f.astype(np.int64), groups=32, data_layout="NHWC", kernel_layout="HWOI")
     np.testing.assert_array_equal(got_dw, want)
+    want = ref.conv2d(xp, g.astype(np.int64), data_layout="NHWC", kernel_layout="HWIO")
+    np.testing.assert_array_equal(got_conv, want)
 
 
 @needs_vnni
