@@ -10,7 +10,7 @@
   ``onnxruntime.quantization`` — ``quantize_static`` in the QOperator format
   (QLinearConv, QLinearMatMul, per-channel int8 weights, uint8 activations) and in
   the QDQ format (fused by the importer into QLinearConv and QLinearMatMul, as
-  onnxruntime fuses them), and ``quantize_dynamic`` (DynamicQuantizeLinear, ConvInteger,
+  onnxruntime fuses them; a QDQ Gemm into QGemm, its bias checked against A's x B's scale), and ``quantize_dynamic`` (DynamicQuantizeLinear, ConvInteger,
   MatMulInteger) — against onnxruntime's CPU results on one input: exactly for the
   static models (onnxruntime rounds half to even in float32, as the importer),
   within 1e-6 for the dynamic one (float scale products in another order).
@@ -366,6 +366,68 @@ def test_qdq_matmul_of_two_activations_is_qlinear_matmul():
     want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"a": a, "b": b})[0]
     got = relay.create_executor("debug", mod=from_onnx(model)).evaluate()(a, b)
     assert np.array_equal(got, want), np.abs(got.astype(int) - want.astype(int)).max()
+
+
+def _quantized_gemm(tmp_path, trans_b: int):
+    """Gemm (per-output-column int8 weight, bias) -> Relu quantized by ``quantize_static``
+    (QDQ, uint8 activations): the model, its path."""
+    rng = np.random.RandomState(5)
+    w = rng.randn(10, 16).astype("float32") / 4
+    inits = [numpy_helper.from_array(w if trans_b else w.T.copy(), "w"),
+             numpy_helper.from_array(rng.randn(10).astype("float32"), "b")]
+    g = oh.make_graph([oh.make_node("Gemm", ["x", "w", "b"], ["g"], transB=trans_b),
+                       oh.make_node("Relu", ["g"], ["y"])], "gemm",
+                      [oh.make_tensor_value_info("x", TensorProto.FLOAT, [3, 16])],
+                      [oh.make_tensor_value_info("y", TensorProto.FLOAT, [3, 10])], inits)
+    m = oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.save(m, tmp_path / "float.onnx")
+
+    class Calibration(quantization.CalibrationDataReader):
+        def __init__(self):
+            self.batches = iter([{"x": rng.randn(3, 16).astype("float32")} for _ in range(4)])
+
+        def get_next(self):
+            return next(self.batches, None)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        quantization.quantize_static(tmp_path / "float.onnx", tmp_path / "q.onnx", Calibration(),
+                                     quant_format=quantization.QuantFormat.QDQ, per_channel=True,
+                                     activation_type=quantization.QuantType.QUInt8,
+                                     weight_type=quantization.QuantType.QInt8)
+    return onnx.load(tmp_path / "q.onnx")
+
+
+@pytest.mark.parametrize("trans_b", [1, 0])
+def test_qdq_gemm_becomes_qgemm(tmp_path, trans_b):
+    """A QDQ Gemm (a classifier: per-column int8 weights, the int32 bias's DequantizeLinear)
+    becomes com.microsoft QGemm as onnxruntime fuses it: an int8 x int8 -> int32 nn.dense
+    instead of a float32 matmul of the dequantized weights, results equal to onnxruntime's.
+    A bias whose scale is not A's times B's is not the int32 sum's: the group stays float
+    (dequantize, Gemm, quantize), within one output step of onnxruntime's unfused graph."""
+    model = _quantized_gemm(tmp_path, trans_b)
+    ops = [(n.domain, n.op_type) for n in fuse_qdq(model).graph.node if n.op_type != "DequantizeLinear"]
+    assert ("com.microsoft", "QGemm") in ops and ("", "Gemm") not in ops, ops
+    assert _contractions(from_onnx(model)) == [("nn.dense", ("int8", "int8"), "int32")]
+    x = np.random.RandomState(9).randn(3, 16).astype("float32")
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    np.testing.assert_array_equal(relay.compile(from_onnx(model))(x), want)
+
+    gemm = next(n for n in model.graph.node if n.op_type == "Gemm")
+    bias_dq = next(n for n in model.graph.node if n.output[0] == gemm.input[2])
+    scale = next(t for t in model.graph.initializer if t.name == bias_dq.input[1])
+    scale.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(scale) * np.float32(1.5), scale.name))
+    unfused = fuse_qdq(model)  # None: nothing left to fuse
+    assert unfused is None or ("", "Gemm") in [(n.domain, n.op_type) for n in unfused.graph.node]
+    assert [c[:2] for c in _contractions(from_onnx(model))] == [("nn.dense", ("float32", "float32"))]
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    want = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    out_scale = next(numpy_helper.to_array(t) for t in model.graph.initializer
+                     if t.name == next(n for n in model.graph.node if n.op_type == "QuantizeLinear"
+                                       and n.input[0] == gemm.output[0]).input[1])
+    np.testing.assert_allclose(relay.compile(from_onnx(model))(x), want, rtol=0, atol=float(out_scale) * 1.001)
 
 
 def test_qdq_groups_become_qlinear_ops(quantized_models):

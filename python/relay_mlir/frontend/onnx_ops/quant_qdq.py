@@ -1,6 +1,6 @@
-"""QDQ models become integer ops: DequantizeLinear → Conv / MatMul / Add / Mul →
+"""QDQ models become integer ops: DequantizeLinear → Conv / MatMul / Gemm / Add / Mul →
 QuantizeLinear groups are rewritten into QLinearConv, QLinearMatMul and
-``com.microsoft`` QLinearAdd / QLinearMul before import — the fusion onnxruntime's
+``com.microsoft`` QGemm / QLinearAdd / QLinearMul before import — the fusion onnxruntime's
 graph optimizer applies to such models on the CPU, so the integer results are
 onnxruntime's.
 
@@ -8,8 +8,11 @@ A group is fused when the quantization parameters of its DequantizeLinear and
 QuantizeLinear nodes are initializers (zero points given), the float op's output
 feeds only that QuantizeLinear (and is not a graph output), the weight of a Conv
 is per tensor or per output channel (``axis`` 0), the B of a MatMul per tensor or
-per column (its last axis; a B computed at run time per tensor), and a Conv's bias, if any, is the DequantizeLinear of
-an int32 initializer with zero point 0. The DequantizeLinear nodes stay (unused
+per column (its last axis; a B computed at run time per tensor), the B of a Gemm (an
+initializer; ``beta`` 1) per tensor or per output column (axis 0 when ``transB``, else 1),
+and a Conv's or Gemm's bias, if any, is the DequantizeLinear of an int32 initializer with
+zero point 0 and the scale the contraction's products have (A's scale times B's, per
+channel, to float32 rounding: another scale would not be the int32 sum's). The DequantizeLinear nodes stay (unused
 ones import to nothing a caller sees); other nodes are untouched.
 
     >>> from onnx import helper
@@ -25,7 +28,7 @@ import numpy as np
 
 __all__ = ["fuse_qdq"]
 
-_FUSED = {"Conv": ("", "QLinearConv"), "MatMul": ("", "QLinearMatMul"),
+_FUSED = {"Conv": ("", "QLinearConv"), "MatMul": ("", "QLinearMatMul"), "Gemm": ("com.microsoft", "QGemm"),
           "Add": ("com.microsoft", "QLinearAdd"), "Mul": ("com.microsoft", "QLinearMul")}
 
 
@@ -53,29 +56,44 @@ class _Graph:
         return n
 
     def axis(self, dq) -> int:
-        for a in dq.attribute:
-            if a.name == "axis":
-                return int(a.i)
-        return 1
+        return int(self.attr(dq, "axis", 1))
+
+    @staticmethod
+    def attr(node, name: str, default):
+        from onnx import helper
+        for a in node.attribute:
+            if a.name == name:
+                return helper.get_attribute_value(a)
+        return default
 
 
 def _per_tensor(g: _Graph, dq) -> bool:
     return g.array(dq.input[1]).size == 1
 
 
-def _weight_ok(g: _Graph, op: str, dq, rank: int) -> bool:
+def _weight_ok(g: _Graph, node, dq, rank: int) -> bool:
     if _per_tensor(g, dq):
         return True
     axis = g.axis(dq)
     axis = axis + rank if axis < 0 else axis
+    op = node.op_type
+    if op == "Gemm":
+        return axis == (0 if g.attr(node, "transB", 0) else 1)
     return (op == "Conv" and axis == 0) or (op == "MatMul" and axis == rank - 1)
 
 
-def _bias(g: _Graph, name: str) -> Optional[str]:
+def _bias(g: _Graph, name: str, a, b) -> Optional[str]:
+    """The int32 initializer a bias is the DequantizeLinear of, when it adds to the int32
+    products of ``a`` (per tensor) and ``b`` exactly: zero point 0, scale a's x b's."""
     dq = g.dq(name)
-    if dq is None or not g.is_init(dq.input[0]) or g.array(dq.input[0]).dtype != np.int32:
+    if dq is None or not g.is_init(dq.input[0]) or g.array(dq.input[0]).dtype != np.int32 \
+            or np.any(g.array(dq.input[2])):
         return None
-    return dq.input[0] if not np.any(g.array(dq.input[2])) else None
+    products = (g.array(a.input[1]).astype(np.float32) * g.array(b.input[1]).astype(np.float32)).reshape(-1)
+    scale = g.array(dq.input[1]).astype(np.float32).reshape(-1)
+    if scale.size not in (1, products.size) or not np.allclose(scale, products, rtol=1e-6, atol=0):
+        return None
+    return dq.input[0]
 
 
 _DROP_QDQ = {"MaxPool", "Flatten", "Reshape", "Transpose", "Squeeze", "Unsqueeze"}
@@ -125,17 +143,24 @@ def _fused_node(g: _Graph, node, onnx_helper):
         # a MatMul of two activations (attention's Q·Kᵀ): per-tensor B, as onnxruntime fuses it
         if node.op_type != "MatMul" or not _per_tensor(g, b):
             return None, None
-    elif not _weight_ok(g, node.op_type, b, g.array(b.input[0]).ndim):
+    elif not _weight_ok(g, node, b, g.array(b.input[0]).ndim):
         return None, None
     inputs = list(a.input[:3]) + list(b.input[:3]) + list(q.input[1:3])
     attrs = {}
-    if node.op_type == "Conv":
+    if node.op_type in ("Conv", "Gemm"):
+        bias = ""
         if len(node.input) > 2 and node.input[2]:
-            bias = _bias(g, node.input[2])
+            bias = _bias(g, node.input[2], a, b)
             if bias is None:
                 return None, None
-            inputs.append(bias)
         attrs = {at.name: onnx_helper.get_attribute_value(at) for at in node.attribute}
+        if node.op_type == "Conv":
+            inputs += [bias] if bias else []
+        else:
+            # QGemm: A, a_scale, a_zp, B, b_scale, b_zp, C, y_scale, y_zp; no beta
+            if not g.is_init(b.input[0]) or float(attrs.pop("beta", 1.0)) != 1.0:
+                return None, None
+            inputs = inputs[:6] + [bias] + inputs[6:]
     return onnx_helper.make_node(fused, inputs, [q.output[0]], name=node.name, domain=domain, **attrs), q
 
 
