@@ -5,7 +5,8 @@ from typing import Optional
 
 from ..errors import CompileError, Diagnostic
 
-__all__ = ["ImportError_", "UnsupportedError", "UnexpectedImportError", "round_half_to_even"]
+__all__ = ["ImportError_", "UnsupportedError", "UnexpectedImportError", "round_half_to_even",
+           "round_half_to_even_clipped", "ROUNDING_MAGIC", "CLIP_BOUND"]
 
 
 def round_half_to_even(x, half):
@@ -26,6 +27,22 @@ def round_half_to_even(x, half):
     y_half = op.multiply(y, half)
     odd = op.not_equal(op.floor(y_half), y_half)
     return op.where(op.logical_and(tie, odd), t, y)
+
+
+# float32's spacing is 1 between 2^23 and 2^24: x + 1.5 * 2^23 rounds x to an integer (ties to
+# the even one, the constant being even) and the subtraction is exact, for |x| <= 2^22.
+ROUNDING_MAGIC = 1.5 * 2.0 ** 23
+CLIP_BOUND = float(2 ** 22)
+
+
+def round_half_to_even_clipped(x, magic):
+    """``round_half_to_even`` of a float32 ``x`` whose result is then saturated to a range
+    within +-2^22 (8- and 16-bit quantization): ``x`` clipped to +-2^22 (no saturated result
+    changes; infinities saturate as before), plus and minus ``magic`` (the float32 constant
+    ROUNDING_MAGIC). Four elementwise ops where the general form takes eleven."""
+    from .. import op
+    x = op.clip(x, -CLIP_BOUND, CLIP_BOUND)
+    return op.subtract(op.add(x, magic), magic)
 
 
 class ImportError_(CompileError):

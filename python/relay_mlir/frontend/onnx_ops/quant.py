@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...narrow_dtypes import FLOAT8S
-from ..common import round_half_to_even
+from ..common import ROUNDING_MAGIC, round_half_to_even, round_half_to_even_clipped
 from ._base import Node, register
 from .elementwise import _onnx_dtype
 from .narrow_cast import cast_to_narrow
@@ -76,8 +76,11 @@ def _quantize(n: Node):
     fdt = n.dtype(1)
     if n.dtype(0) != fdt:
         x = n.op("cast")(x, fdt)
-    # ONNX rounds halves to even (relay.round: away from zero, as TVM)
-    q = round_half_to_even(n.op("divide")(x, scale), n.scalar(0.5, dtype=fdt))
+    # ONNX rounds halves to even (relay.round: away from zero, as TVM); every range saturated
+    # to is within +-2^22, so in float32 the short form rounds
+    q = n.op("divide")(x, scale)
+    q = (round_half_to_even_clipped(q, n.scalar(ROUNDING_MAGIC, dtype=fdt)) if fdt == "float32"
+         else round_half_to_even(q, n.scalar(0.5, dtype=fdt)))
     if n.has(2):
         zp, _ = _per_axis(n, 2, r)
         q = n.op("add")(q, n.op("cast")(zp, fdt))

@@ -31,7 +31,7 @@ from typing import Optional
 import numpy as np
 
 from ...expr import Constant
-from ..common import round_half_to_even
+from ..common import ROUNDING_MAGIC, round_half_to_even, round_half_to_even_clipped
 from . import nn as _nn
 from ._base import Node, register
 from .quant_contract import conv_i8, matmul_i8
@@ -180,9 +180,7 @@ def _round_half_even_finite(n: Node, x):
     ``round``/``trunc`` form took 11 (the requantize epilogues were ~40% of MobileNetV2
     int8). Only elementwise unary and binary ops, so relay-convert-layout sinks the NHWC
     convolution's transposes through the epilogue (``where`` is ternary)."""
-    magic = n.constant(np.float32(1.5 * 2.0 ** 23))
-    x = n.op("clip")(x, -float(2 ** 22), float(2 ** 22))
-    return n.op("subtract")(n.op("add")(x, magic), magic)
+    return round_half_to_even_clipped(x, n.constant(np.float32(ROUNDING_MAGIC)))
 
 
 def requantize_ort(n: Node, acc, mult, zp_index: Optional[int], out_dtype: str):

@@ -15,7 +15,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..common import round_half_to_even
+from ..common import ROUNDING_MAGIC, round_half_to_even, round_half_to_even_clipped
 from . import nn as _nn
 from ._base import Node, register
 from .quant_linear import (_RANGES, _check_params, _param_f32, _quantized_dtype, _round_half_even_finite,
@@ -56,7 +56,7 @@ def quantized(n: Node, f, scale: int, zp: Optional[int], dtype: str, zero_point_
     r = n.op("divide")(f, _f32(n, scale))
     if zero_point_first:
         r = n.op("add")(r, _zp_f32(n, zp))
-    r = round_half_to_even(r, n.constant(np.float32(0.5)))
+    r = round_half_to_even_clipped(r, n.constant(np.float32(ROUNDING_MAGIC)))  # 8-bit: within +-2^22
     if not zero_point_first:
         r = n.op("add")(r, _zp_f32(n, zp))
     lo, hi = _RANGES[dtype]
