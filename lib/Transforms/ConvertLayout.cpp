@@ -9,7 +9,9 @@
 //      meets the transpose into the next one;
 //   3. transpose∘transpose composes, identities vanish, transposes of
 //      constants fold, and a transpose that only moves size-1 dims becomes a
-//      reshape.
+//      reshape;
+//   4. then a transpose left below a pad (it met nothing) moves above it, so
+//      the pad is in the convolution's layout.
 // Every new op gets its result types from its own typing rule (the typed
 // builders, or relay::createInferred for an op copied onto new operands),
 // never from hand-written shape arithmetic.
@@ -819,6 +821,62 @@ struct SinkThroughPad : SinkPattern {
   }
 };
 
+/// The transpose into a convolution's layout of a pad whose data no
+/// transpose computes (the sinking left it there: it met nothing below)
+/// moves above the pad, the widths
+/// with their dims: transpose(pad(x)) -> pad(transpose(x)). A model's own
+/// NCHW input padded with the zero point before the first convolution
+/// (quantized importers) is then transposed unpadded and padded in NHWC,
+/// where the convolution's kernel can put the padding in itself, as TVM's
+/// ConvertLayout also pads in the new layout. Run after the sinking
+/// patterns (it is their inverse).
+struct HoistAbovePad : OpRewritePattern<TransposeOp> {
+  HoistAbovePad(MLIRContext *ctx, StringAttr ownMark)
+      : OpRewritePattern(ctx), ownMark(ownMark) {}
+  StringAttr ownMark;
+
+  LogicalResult matchAndRewrite(TransposeOp t,
+                                PatternRewriter &rewriter) const override {
+    auto pad = t.getData().getDefiningOp<PadOp>();
+    if (!pad || !pad->hasOneUse() ||
+        pad.getData().getDefiningOp<TransposeOp>() ||
+        !llvm::any_of(t->getUses(), [](OpOperand &use) {
+          return use.getOperandNumber() == 0 && isa<Conv2DOp>(use.getOwner());
+        }))
+      return failure();
+    std::optional<ArrayRef<int64_t>> axes = t.getAxes();
+    ArrayRef<int64_t> widths = pad.getPadWidth();
+    if (!axes || 2 * axes->size() != widths.size())
+      return failure();
+    Perm perm(*axes);
+    // result dim i of the transpose is dim perm[i] of the pad
+    SmallVector<int64_t> moved(widths.size());
+    for (auto [i, p] : llvm::enumerate(perm)) {
+      moved[2 * i] = widths[2 * p];
+      moved[2 * i + 1] = widths[2 * p + 1];
+    }
+    rewriter.setInsertionPoint(t);
+    FailureOr<Value> data =
+        createTranspose(rewriter, t.getLoc(), pad.getData(), perm);
+    if (failed(data))
+      return failure();
+    if (t->hasAttr(ownMark))
+      data->getDefiningOp()->setAttr(ownMark, rewriter.getUnitAttr());
+    FailureOr<Operation *> padded =
+        createLike(rewriter, pad, {*data, pad.getPadValue()},
+                   rewriter.getNamedAttr("pad_width",
+                                         rewriter.getDenseI64ArrayAttr(moved)));
+    if (failed(padded) ||
+        failed(replaceIfSameTypes(rewriter, t, (*padded)->getResult(0)))) {
+      if (succeeded(padded))
+        eraseUnused(rewriter, (*padded)->getResult(0));
+      eraseUnused(rewriter, *data);
+      return failure();
+    }
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -865,6 +923,11 @@ struct ConvertLayoutPass
             applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       getOperation().emitWarning()
           << "relay-convert-layout: rewriting did not converge";
+    RewritePatternSet hoist(ctx);
+    hoist.add<HoistAbovePad>(ctx, ownMark);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(hoist), config)))
+      getOperation().emitWarning()
+          << "relay-convert-layout: hoisting did not converge";
     if (layoutTransforms)
       writeLayoutTransforms(ownMark);
   }

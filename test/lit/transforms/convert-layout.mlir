@@ -251,3 +251,20 @@ func.func @pad_between_convs(%x: tensor<1x2x6x6xf32>, %v: tensor<f32>) -> tensor
   %c2 = relay.nn.conv2d %p, %w {channels = 2 : i64, kernel_size = array<i64: 1, 1>} : (tensor<1x2x9x13xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x9x13xf32>
   return %c2 : tensor<1x2x9x13xf32>
 }
+
+// -----
+
+// The model's own NCHW input padded (the zero point) before the first
+// convolution: nothing above the pad to meet, so the transpose into NHWC
+// moves above the pad; the unpadded input is transposed and the pad runs in
+// NHWC (the layout TVM's ConvertLayout pads in), right before the conv.
+// CHECK-LABEL: func.func @pad_of_input
+// CHECK: %[[T:.+]] = relay.transpose %arg0 {axes = array<i64: 0, 2, 3, 1>} : (tensor<1x3x5x5xf32>) -> tensor<1x5x5x3xf32>
+// CHECK: %[[P:.+]] = relay.nn.pad %[[T]], %arg1 {pad_width = array<i64: 0, 0, 1, 2, 1, 1, 0, 0>} : (tensor<1x5x5x3xf32>, tensor<f32>) -> tensor<1x8x7x3xf32>
+// CHECK-NEXT: relay.nn.conv2d %[[P]]
+func.func @pad_of_input(%x: tensor<1x3x5x5xf32>, %v: tensor<f32>) -> tensor<1x2x6x5xf32> {
+  %w = relay.constant dense<1.0> : tensor<2x3x3x3xf32>
+  %p = relay.nn.pad %x, %v {pad_width = array<i64: 0, 0, 0, 0, 1, 2, 1, 1>, pad_mode = "constant"} : (tensor<1x3x5x5xf32>, tensor<f32>) -> tensor<1x3x8x7xf32>
+  %c = relay.nn.conv2d %p, %w {channels = 2 : i64, kernel_size = array<i64: 3, 3>} : (tensor<1x3x8x7xf32>, tensor<2x3x3x3xf32>) -> tensor<1x2x6x5xf32>
+  return %c : tensor<1x2x6x5xf32>
+}
