@@ -384,6 +384,10 @@ def _short_error(text: str) -> str:
     return (keep[0] if keep else "failed")[:240]
 
 
+# Idle time before each burst of the interleaved timing (see time_interleaved).
+SETTLE_S = 0.05
+
+
 def time_interleaved(kids: Dict[str, "RunChild"], res: dict, args) -> None:
     """Times the loaded ``kids`` in interleaved rounds, quits them, and fills ``res["systems"][s]``
     (median/p10/p90 ms, runs, CPU ms, run peak MB) and ``res["loadavg"]``."""
@@ -398,6 +402,11 @@ def time_interleaved(kids: Dict[str, "RunChild"], res: dict, args) -> None:
     for rnd in range(args.rounds):
         order = list(kids) if rnd % 2 == 0 else list(reversed(list(kids)))
         for s in order:
+            # each burst starts on an idle machine: onnxruntime's pool threads spin on after
+            # a run (its default, part of its latency), and a burst of another system started
+            # at once shared the two cores with them (quantized MobileNetV2 after onnxruntime
+            # f32: 3.07 ms against 2.27 ms after relay-mlir f32, session 37)
+            time.sleep(SETTLE_S)
             ans = kids[s].ask({"cmd": "run", "n": burst[s]})
             times[s] += ans.get("times", [])
             cpu[s] += ans.get("cpu", [])
