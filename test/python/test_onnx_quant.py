@@ -261,6 +261,23 @@ def test_qdq_contractions_are_int8_and_exact(quantized_models, compiled, kind):
     assert np.array_equal(got, want), np.abs(got - want).max()
 
 
+def _quantize_qdq_u8s8(src, dst, feeds) -> None:
+    """``quantize_static`` of the float model ``src`` into ``dst``: QDQ, per-channel int8
+    weights, uint8 activations, calibrated on ``feeds`` (a list of input dicts)."""
+    class Calibration(quantization.CalibrationDataReader):
+        def __init__(self):
+            self.batches = iter(feeds)
+
+        def get_next(self):
+            return next(self.batches, None)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        quantization.quantize_static(src, dst, Calibration(), quant_format=quantization.QuantFormat.QDQ,
+                                     per_channel=True, activation_type=quantization.QuantType.QUInt8,
+                                     weight_type=quantization.QuantType.QInt8)
+
+
 def _float_residual_block(channels: int, size: int) -> onnx.ModelProto:
     """ResNet's basic block at its last stage's shape: two padded 3x3 Convs, the Add of the
     block's input, Relu, and the next block's first Conv."""
@@ -285,21 +302,10 @@ def test_qdq_residual_block_compiles_and_is_exact(tmp_path, size):
     residual Add's requantize into the inner pad's window of the outer buffer and refused the
     dispatch ("write affecting operations on global resources ..."), so quantized ResNet-18
     did not compile (session 28); one pad now. Output equal to onnxruntime's."""
-    class Calibration(quantization.CalibrationDataReader):
-        def __init__(self):
-            rng = np.random.RandomState(7)
-            self.batches = iter([{"x": rng.randn(1, 32, size, size).astype("float32")} for _ in range(4)])
-
-        def get_next(self):
-            return next(self.batches, None)
-
+    rng = np.random.RandomState(7)
     onnx.save(_float_residual_block(32, size), tmp_path / "float.onnx")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        quantization.quantize_static(tmp_path / "float.onnx", tmp_path / "q.onnx", Calibration(),
-                                     quant_format=quantization.QuantFormat.QDQ, per_channel=True,
-                                     activation_type=quantization.QuantType.QUInt8,
-                                     weight_type=quantization.QuantType.QInt8)
+    _quantize_qdq_u8s8(tmp_path / "float.onnx", tmp_path / "q.onnx",
+                       [{"x": rng.randn(1, 32, size, size).astype("float32")} for _ in range(4)])
     x = np.random.RandomState(1).randn(1, 32, size, size).astype("float32")
     want = ort.InferenceSession(str(tmp_path / "q.onnx"), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
     lowered = relay.lower_to_iree_input(from_onnx(str(tmp_path / "q.onnx")))
@@ -382,20 +388,8 @@ def _quantized_gemm(tmp_path, trans_b: int):
     m = oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)])
     m.ir_version = 8
     onnx.save(m, tmp_path / "float.onnx")
-
-    class Calibration(quantization.CalibrationDataReader):
-        def __init__(self):
-            self.batches = iter([{"x": rng.randn(3, 16).astype("float32")} for _ in range(4)])
-
-        def get_next(self):
-            return next(self.batches, None)
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        quantization.quantize_static(tmp_path / "float.onnx", tmp_path / "q.onnx", Calibration(),
-                                     quant_format=quantization.QuantFormat.QDQ, per_channel=True,
-                                     activation_type=quantization.QuantType.QUInt8,
-                                     weight_type=quantization.QuantType.QInt8)
+    _quantize_qdq_u8s8(tmp_path / "float.onnx", tmp_path / "q.onnx",
+                       [{"x": rng.randn(3, 16).astype("float32")} for _ in range(4)])
     return onnx.load(tmp_path / "q.onnx")
 
 
