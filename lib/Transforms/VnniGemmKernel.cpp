@@ -155,14 +155,14 @@ struct GemmBuilder : KernelBase {
                                   Value panel, int64_t panels,
                                   ValueRange init) {
     const ImplicitConv &v = *s.conv;
-    int64_t fullGroups = v.c / kGroupK, rest = v.c % kGroupK;
+    int64_t groupsPerTap = v.c / kGroupK;
     auto taps = scf::ForOp::create(
         b, loc, index(0), index(v.kh * v.kw), index(1), init,
         [&](OpBuilder &, Location, Value t, ValueRange tapInit) {
           TapReads reads = readsOf(t);
-          Value firstGroup = mul(t, v.groupsPerTap());
+          Value firstGroup = mul(t, groupsPerTap);
           auto channels = scf::ForOp::create(
-              b, loc, index(0), index(fullGroups), index(1), tapInit,
+              b, loc, index(0), index(groupsPerTap), index(1), tapInit,
               [&](OpBuilder &, Location, Value cg, ValueRange acc) {
                 scf::YieldOp::create(
                     b, loc,
@@ -170,12 +170,7 @@ struct GemmBuilder : KernelBase {
                           add(firstGroup, cg), panels, kGroupK, acc,
                           reads.mems));
               });
-          SmallVector<Value> acc(channels.getResults());
-          if (rest)
-            acc = group(offsetsAt(reads.starts, index(fullGroups * kGroupK)),
-                        panel, add(firstGroup, index(fullGroups)), panels, rest,
-                        acc, reads.mems);
-          scf::YieldOp::create(b, loc, acc);
+          scf::YieldOp::create(b, loc, channels.getResults());
         });
     return SmallVector<Value>(taps.getResults());
   }

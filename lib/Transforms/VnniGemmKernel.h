@@ -28,9 +28,7 @@ constexpr int64_t kGroupK = 4;
 
 /// A convolution read as a GEMM without copying its patches (implicit
 /// im2col): A's rows are the output pixels of an NHWC input, its k the
-/// (kh, kw, c) taps of an HWIO filter whose channels are padded with 0 to
-/// groups of kGroupK (a pixel's last group, when c is not a multiple of 4,
-/// reads only its own channels: the others are masked). The
+/// (kh, kw, c) taps of an HWIO filter; `c` is a multiple of kGroupK. The
 /// kernel pads the input itself: `padTop` rows and `padLeft` columns of
 /// `padValue` before it, as many as the windows need after it (a tap on
 /// the padding reads a row of `padValue` bytes instead of the input).
@@ -41,8 +39,6 @@ struct ImplicitConv {
   int64_t padTop = 0, padLeft = 0;
   /// The padding's byte, as the input's bytes are read.
   int8_t padValue = 0;
-  /// k groups per tap (the filter's padded channels / kGroupK).
-  int64_t groupsPerTap() const { return (c + kGroupK - 1) / kGroupK; }
   /// Whether some window reaches outside the input.
   bool padded() const {
     return padTop > 0 || padLeft > 0 ||

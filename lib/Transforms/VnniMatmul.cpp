@@ -73,8 +73,8 @@ struct Candidate {
   Value a, b, init;
   bool transposedB;
   vnni::GemmShape shape;
-  /// Channels a convolution's filter is padded with (to whole groups of 4,
-  /// with 0).
+  /// Channels a convolution's input and filter are padded with (to whole
+  /// groups of 4; the filter's are 0, so they add nothing).
   int64_t channelPad = 0;
   /// A depthwise convolution (`shape` unused): B is its [KH, KW, C] filter.
   std::optional<vnni::DepthwiseShape> depthwise;
@@ -180,24 +180,27 @@ SpatialPad spatialPadOf(Value input) {
           static_cast<int8_t>(value.getSExtValue())};
 }
 
-/// linalg.conv_2d_nhwc_hwcf of int8: its filter's channels padded with 0
-/// to groups of 4 (a k group never straddles two taps; the input is read
-/// as it is). A spatial tensor.pad of its input with a constant is done by
-/// the kernel (a materialized pad is a copy and a dispatch of its own per
-/// layer).
+/// linalg.conv_2d_nhwc_hwcf of int8: its channels padded to groups of 4 (a
+/// k group never straddles two taps). A spatial tensor.pad of its input
+/// with a constant is done by the kernel when the channels need none (a
+/// materialized pad is a copy and a dispatch of its own per layer).
 std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
   std::optional<Candidate> c = operandsOf(op);
   if (!c)
     return std::nullopt;
-  SpatialPad pad = spatialPadOf(c->a);
-  c->a = pad.source;
+  int64_t inputChannels = cast<RankedTensorType>(c->a.getType()).getDimSize(3);
+  int64_t channels = llvm::alignTo(inputChannels, vnni::kGroupK);
+  c->channelPad = channels - inputChannels;
+  SpatialPad pad{c->a};
+  if (!c->channelPad) {
+    pad = spatialPadOf(c->a);
+    c->a = pad.source;
+  }
   ArrayRef<int64_t> in = cast<RankedTensorType>(c->a.getType()).getShape();
   ArrayRef<int64_t> f = cast<RankedTensorType>(c->b.getType()).getShape();
   ArrayRef<int64_t> out = cast<RankedTensorType>(c->init.getType()).getShape();
-  int64_t channels = llvm::alignTo(in[3], vnni::kGroupK);
-  c->channelPad = channels - in[3];
   auto [strides, dilations] = windowOf(op);
-  vnni::ImplicitConv conv{in[0],      in[1],      in[2],        in[3],
+  vnni::ImplicitConv conv{in[0],      in[1],      in[2],        channels,
                           out[1],     out[2],     f[0],         f[1],
                           strides[0], strides[1], dilations[0], dilations[1],
                           pad.top,    pad.left,   pad.value};
@@ -293,6 +296,19 @@ Value padEnd(OpBuilder &b, Location loc, Value v, int64_t dim, int64_t amount,
   return tensor::PadOp::create(
       b, loc, RankedTensorType::get(shape, type.getElementType()), v, low, high,
       value);
+}
+
+/// The convolution's input and filter with `c.channelPad` more channels:
+/// the input's with its spatial padding's value when it has one (IREE folds
+/// the two pads into one), the filter's with 0.
+void padChannels(OpBuilder &b, Location loc, Candidate &c) {
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
+  Value value = zero;
+  if (auto spatial = c.a.getDefiningOp<tensor::PadOp>())
+    if (Value constant = spatial.getConstantPaddingValue())
+      value = constant;
+  c.a = padEnd(b, loc, c.a, 3, c.channelPad, value);
+  c.b = padEnd(b, loc, c.b, 2, c.channelPad, zero);
 }
 
 /// An elementwise linalg.generic over `inputs` (all of `type`'s shape, or
@@ -404,12 +420,9 @@ KernelOperands kernelOperands(OpBuilder &b, Location loc, const Candidate &c) {
 void rewrite(ModuleOp module, Candidate c) {
   OpBuilder b(c.op);
   Location loc = c.op->getLoc();
-  // the filter's channels padded with 0 to groups of 4: the kernel's last
-  // group of a pixel multiplies what follows its channels by 0
   if (c.channelPad)
-    c.b = padEnd(b, loc, c.b, 2, c.channelPad,
-                 arith::ConstantIntOp::create(b, loc, 0, 8));
-  if (Value u = unsignedSource(c.a)) {
+    padChannels(b, loc, c);
+  else if (Value u = unsignedSource(c.a)) {
     c.a = u;
     if (c.depthwise) {
       c.depthwise->aUnsigned = true;

@@ -197,15 +197,16 @@ func.func @conv_padded(%x0: tensor<1x7x6x8xi8>) -> tensor<1x4x4x16xi32> {
 
 // -----
 
-// Channels not in groups of 4: the filter's get one more (0), the input is
-// read as it is (3 bytes a pixel; the last group of a tap is a masked load
-// of its 3 bytes), padded by the kernel (-128: byte 128).
-// CHECK: func.func @[[RGB:relay_vnni_conv_1x7x7x3_3x3_s1x1_d1x1_16_p1x1v128_e[0-9a-f]+]](
-// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<147xi8>
-// CHECK: vector.maskedload %{{.*}} : memref<?xi8>, vector<4xi1>, vector<4xi8> into vector<4xi8>
+// Channels not in groups of 4: the input and the filter get one more (the
+// input's padded with its spatial padding's value, the filter's with 0).
+// CHECK: func.func @[[RGB:relay_vnni_conv_1x9x9x4_3x3_s1x1_d1x1_16_e[0-9a-f]+]](
 // CHECK-LABEL: func.func @conv_rgb
-// CHECK-NOT: tensor.pad
-// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : tensor<1x7x7x3xi8> into tensor<147xi8>
+// CHECK: %[[M:.*]] = arith.constant -128 : i8
+// CHECK: %[[S:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: tensor.pad %[[S]] low[0, 0, 0, 0] high[0, 0, 0, 1]
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tensor.yield %[[M]] : i8
+// CHECK: } : tensor<1x9x9x3xi8> to tensor<1x9x9x4xi8>
 // the filter's 27 taps of 7 and a zero per group of 4, 16 times per tap
 // CHECK: arith.constant dense<"0x{{(07070700)+}}"> : tensor<576xi8>
 // CHECK-NEXT: arith.constant dense<-24192> : tensor<16xi32>
