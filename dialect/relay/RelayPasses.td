@@ -717,7 +717,21 @@ def RelayVnniMatmul : Pass<"relay-vnni-matmul", "::mlir::ModuleOp"> {
     ops that iree-compile folds. The context must allow unregistered
     dialects (the IREE ops are built in generic form). Other matmuls are
     left alone.
+
+    With `float32`, matmuls and convolutions of f32 x f32 -> f32 with a
+    constant right operand take the same GEMM with `vfmadd` (one k per
+    step, B packed as 16-column panels, accumulators from 0, a zero
+    spatial padding read in place; `@relay_f32_gemm_...`,
+    `@relay_f32_conv_...`): no packing dispatch of A (IREE's data tiling
+    packs each matmul's activations in a dispatch of its own).
   }];
+  let options = [
+    Option<"int8", "int8", "bool", /*default=*/"true",
+           "8-bit matmuls and convolutions (needs AVX-512 VNNI)">,
+    Option<"float32", "float32", "bool", /*default=*/"false",
+           "f32 matmuls and convolutions with constant weights (needs "
+           "AVX-512 F)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect", "::mlir::scf::SCFDialect",

@@ -14,7 +14,7 @@ using namespace mlir::relay;
 
 namespace {
 /// Which of our own CPU kernels relay-to-iree-input may emit.
-enum class CpuKernels { None, Avx512Vnni };
+enum class CpuKernels { None, Avx512, Avx512Vnni };
 
 struct IREEInputOptions : public PassPipelineOptions<IREEInputOptions> {
   Option<bool> inferType{
@@ -34,9 +34,14 @@ struct IREEInputOptions : public PassPipelineOptions<IREEInputOptions> {
       llvm::cl::init(CpuKernels::None),
       llvm::cl::values(
           clEnumValN(CpuKernels::None, "none", "IREE's kernels only"),
+          clEnumValN(CpuKernels::Avx512, "avx512",
+                     "relay-vnni-matmul{int8=false float32=true}: f32 "
+                     "matmuls and convolutions with constant weights on "
+                     "AVX-512 F"),
           clEnumValN(CpuKernels::Avx512Vnni, "avx512vnni",
-                     "relay-vnni-matmul: 8-bit matmuls with a constant right "
-                     "operand on AVX-512 VNNI"))};
+                     "relay-vnni-matmul{float32=true}: the f32 ones and "
+                     "8-bit matmuls with a constant right operand on AVX-512 "
+                     "VNNI"))};
   Option<std::string> desiredLayout{
       *this, "desired-layout",
       llvm::cl::desc("data layout of nn.conv2d for relay-convert-layout "
@@ -180,8 +185,12 @@ void buildIREEInputPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createRelayHoistRuntimeChecks());
   // Float functions between two quantizations: one lookup per element.
   pm.addPass(createRelayByteTables());
-  if (options.cpuKernels == CpuKernels::Avx512Vnni)
-    pm.addPass(createRelayVnniMatmul());
+  if (options.cpuKernels != CpuKernels::None) {
+    RelayVnniMatmulOptions kernels;
+    kernels.int8 = options.cpuKernels == CpuKernels::Avx512Vnni;
+    kernels.float32 = true;
+    pm.addPass(createRelayVnniMatmul(kernels));
+  }
   // iree-compile never returns on recursive programs.
   pm.addPass(createRelayCheckNoRecursion());
 }

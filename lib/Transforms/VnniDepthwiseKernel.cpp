@@ -272,8 +272,14 @@ SymbolRefAttr mlir::relay::vnni::getOrCreateDepthwiseExecutable(
       s.padTop, s.padLeft, static_cast<int>(static_cast<uint8_t>(s.padValue)),
       s.aUnsigned ? "_u" : "", e.key());
   DepthwiseGrid grid = gridOf(s);
-  KernelSignature sig{
-      s.batch * s.h * s.w * s.c, s.packedBytes(), s.m(), s.c, grid.x, grid.y};
+  KernelSignature sig{s.batch * s.h * s.w * s.c,
+                      s.packedBytes(),
+                      s.m(),
+                      s.c,
+                      grid.x,
+                      grid.y,
+                      IntegerType::get(module.getContext(), 8),
+                      IntegerType::get(module.getContext(), 32)};
   return getOrCreateKernelExecutable(
       module, name, sig, e, loc, [&](KernelBase &k, Value wx, Value wy) {
         DepthwiseBuilder{k, s, grid}.workgroup(wx, wy);

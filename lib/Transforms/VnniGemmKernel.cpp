@@ -1,6 +1,8 @@
-//===- VnniGemmKernel.cpp - an AVX-512 VNNI u8 x s8 GEMM for IREE ---------===//
+//===- VnniGemmKernel.cpp - AVX-512 GEMMs (VNNI u8 x s8, f32) for IREE ----===//
 //
-// The body of the executable (one workgroup):
+// The body of the executable (one workgroup); as written for 8-bit operands
+// (for f32 a k group is one k: A's float broadcast, B's 16 floats per panel,
+// a `vector.fma`; no xor, accumulators from 0, no k tail):
 //   * A is read as signed bytes: 4 of them are made u8 (xor 0x80808080, in
 //     a general register) before the broadcast; the accumulators start
 //     from the row -128·Σ_k B, which takes the 128s out again;
@@ -68,10 +70,16 @@ int64_t blockRows(const GemmShape &s) {
 struct GemmBuilder : KernelBase {
   GemmShape s;
 
-  /// The 4 bytes of `mem` (A, or the padding's row) at byte `offset` (the
-  /// first `valid` of them; the others are 0) broadcast to the 16 lanes of
-  /// a zmm, as 64 bytes.
+  bool isFloat() const { return s.arithmetic == Arithmetic::Float32; }
+
+  /// One k group of A's row at `offset` of `mem` (A, or the padding's
+  /// row) in the 16 lanes of a zmm, as the multiply takes it: one f32; or 4
+  /// bytes (the first `valid` of them, the others 0) made u8, as 64 bytes.
   Value broadcastA(Value mem, Value offset, int64_t valid) {
+    if (isFloat())
+      return vector::BroadcastOp::create(
+          b, loc, lanesOf(b.getF32Type()),
+          memref::LoadOp::create(b, loc, mem, offset));
     auto bytes = VectorType::get({kGroupK}, b.getI8Type());
     Value four = loadLanes(bytes, mem, offset, valid);
     Value word = vector::BitCastOp::create(
@@ -84,6 +92,11 @@ struct GemmBuilder : KernelBase {
         b, loc, VectorType::get({kPanelColumns}, b.getI32Type()), scalar);
     return vector::BitCastOp::create(
         b, loc, VectorType::get({64}, b.getI8Type()), lanes);
+  }
+
+  /// acc + a x b for one k group (`vpdpbusd` or `vfmadd`).
+  Value multiplyAdd(Value acc, Value x, Value y) {
+    return isFloat() ? fma(acc, x, y) : vpdpbusd(acc, x, y);
   }
 
   /// The byte of A where GEMM row `row` starts: the row of a matrix, or the
@@ -99,23 +112,25 @@ struct GemmBuilder : KernelBase {
     return mul(add(mul(y, v.w), mul(ox, v.sw)), v.c);
   }
 
-  /// One k group of a tile: `acc` [rows x panels] updated with the 4 bytes
+  /// One k group of a tile: `acc` [rows x panels] updated with the group
   /// at `aOffsets` (one per row) of A, or of `aMems` when given (one per
   /// row), and B's group `g`.
   SmallVector<Value> group(ArrayRef<Value> aOffsets, Value panel, Value g,
                            int64_t panels, int64_t validK, ValueRange acc,
                            ArrayRef<Value> aMems = {}) {
-    auto bytes = VectorType::get({64}, b.getI8Type());
+    int64_t groupElements = kPanelColumns * s.groupK();
+    auto type = VectorType::get({groupElements}, s.element(b.getContext()));
     SmallVector<Value> bs;
     for (int64_t j = 0; j < panels; ++j) {
-      Value offset = add(mul(add(panel, index(j)), s.panelBytes()), mul(g, 64));
-      bs.push_back(vector::LoadOp::create(b, loc, bytes, w, offset));
+      Value offset = add(mul(add(panel, index(j)), s.panelElements()),
+                         mul(g, groupElements));
+      bs.push_back(vector::LoadOp::create(b, loc, type, w, offset));
     }
     SmallVector<Value> next;
     for (auto [i, offset] : llvm::enumerate(aOffsets)) {
       Value ai = broadcastA(aMems.empty() ? a : aMems[i], offset, validK);
       for (int64_t j = 0; j < panels; ++j)
-        next.push_back(vpdpbusd(acc[i * panels + j], ai, bs[j]));
+        next.push_back(multiplyAdd(acc[i * panels + j], ai, bs[j]));
     }
     return next;
   }
@@ -125,20 +140,21 @@ struct GemmBuilder : KernelBase {
     return llvm::map_to_vector(starts, [&](Value v) { return add(v, bytes); });
   }
 
-  /// The k loop of a matrix: K / 4 whole groups, then the K % 4 left.
+  /// The k loop of a matrix: the whole groups, then the k left (8-bit: K %
+  /// 4).
   SmallVector<Value> matrixProducts(ArrayRef<Value> starts, Value panel,
                                     int64_t panels, ValueRange init) {
-    int64_t fullGroups = s.k / kGroupK;
+    int64_t groupK = s.groupK(), fullGroups = s.k / groupK;
     auto loop = scf::ForOp::create(
         b, loc, index(0), index(fullGroups), index(1), init,
         [&](OpBuilder &, Location, Value g, ValueRange acc) {
           scf::YieldOp::create(b, loc,
-                               group(offsetsAt(starts, mul(g, kGroupK)), panel,
-                                     g, panels, kGroupK, acc));
+                               group(offsetsAt(starts, mul(g, groupK)), panel,
+                                     g, panels, groupK, acc));
         });
     SmallVector<Value> acc(loop.getResults());
-    if (int64_t rest = s.k % kGroupK)
-      acc = group(offsetsAt(starts, index(fullGroups * kGroupK)), panel,
+    if (int64_t rest = s.k % groupK)
+      acc = group(offsetsAt(starts, index(fullGroups * groupK)), panel,
                   index(fullGroups), panels, rest, acc);
     return acc;
   }
@@ -155,7 +171,7 @@ struct GemmBuilder : KernelBase {
                                   Value panel, int64_t panels,
                                   ValueRange init) {
     const ImplicitConv &v = *s.conv;
-    int64_t groupsPerTap = v.c / kGroupK;
+    int64_t groupK = s.groupK(), groupsPerTap = v.c / groupK;
     auto taps = scf::ForOp::create(
         b, loc, index(0), index(v.kh * v.kw), index(1), init,
         [&](OpBuilder &, Location, Value t, ValueRange tapInit) {
@@ -166,8 +182,8 @@ struct GemmBuilder : KernelBase {
               [&](OpBuilder &, Location, Value cg, ValueRange acc) {
                 scf::YieldOp::create(
                     b, loc,
-                    group(offsetsAt(reads.starts, mul(cg, kGroupK)), panel,
-                          add(firstGroup, cg), panels, kGroupK, acc,
+                    group(offsetsAt(reads.starts, mul(cg, groupK)), panel,
+                          add(firstGroup, cg), panels, groupK, acc,
                           reads.mems));
               });
           scf::YieldOp::create(b, loc, channels.getResults());
@@ -225,25 +241,30 @@ struct GemmBuilder : KernelBase {
     return reads;
   }
 
-  /// A and the padding's row as memref<?xi8> (one type for the select),
+  /// A and the padding's row as memref<?xT> (one type for the select),
   /// made at the function's start for a convolution the kernel pads.
   Value anyA, padRow;
 
   void makePadRow() {
     const ImplicitConv &v = *s.conv;
-    auto anyBytes = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
-    int64_t size = llvm::alignTo(v.c, 64);
-    Value row = memref::AllocaOp::create(
-        b, loc, MemRefType::get({size}, b.getI8Type()));
+    Type element = s.element(b.getContext());
+    auto anyRow = MemRefType::get({ShapedType::kDynamic}, element);
+    int64_t lanes = 64 / (element.getIntOrFloatBitWidth() / 8);
+    int64_t size = llvm::alignTo(v.c, lanes);
+    Value row =
+        memref::AllocaOp::create(b, loc, MemRefType::get({size}, element));
     // the padding as the kernel reads A: signed bytes made u8 by the xor
-    // in broadcastA, or u8 already
-    Value splat64 = vector::BroadcastOp::create(
-        b, loc, VectorType::get({64}, b.getI8Type()),
-        arith::ConstantIntOp::create(b, loc, v.padValue, 8));
-    for (int64_t at = 0; at < size; at += 64)
-      vector::StoreOp::create(b, loc, splat64, row, index(at));
-    padRow = memref::CastOp::create(b, loc, anyBytes, row);
-    anyA = memref::CastOp::create(b, loc, anyBytes, a);
+    // in broadcastA, or u8 already; floats' padding is 0
+    Value value =
+        isFloat() ? Value(arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                                         APFloat(0.0f)))
+                  : Value(arith::ConstantIntOp::create(b, loc, v.padValue, 8));
+    Value splat = vector::BroadcastOp::create(
+        b, loc, VectorType::get({lanes}, element), value);
+    for (int64_t at = 0; at < size; at += lanes)
+      vector::StoreOp::create(b, loc, splat, row, index(at));
+    padRow = memref::CastOp::create(b, loc, anyRow, row);
+    anyA = memref::CastOp::create(b, loc, anyRow, a);
   }
 
   /// The tile of `rows` rows from `row` and `panels` panels from `panel`;
@@ -290,14 +311,14 @@ struct GemmBuilder : KernelBase {
     // A long epilogue once per panel in a loop over the rows (the products
     // through a buffer on the stack): unrolled for every product of every
     // tile shape, its code would outgrow the instruction cache.
-    VectorType i32Lanes = lanesOf(b.getI32Type());
+    VectorType accLanes = lanesOf(accumulator);
     for (auto [k, v] : llvm::enumerate(acc))
       vector::StoreOp::create(b, loc, v, scratchBuffer,
                               index(k * kPanelColumns));
     forRange(index(0), index(rows), [&](Value i) {
       Value first = mul(i, panels * kPanelColumns);
       finishRow(i, [&](int64_t j) -> Value {
-        return vector::LoadOp::create(b, loc, i32Lanes, scratchBuffer,
+        return vector::LoadOp::create(b, loc, accLanes, scratchBuffer,
                                       add(first, index(j * kPanelColumns)));
       });
     });
@@ -339,7 +360,7 @@ struct GemmBuilder : KernelBase {
       scratchBuffer = memref::AllocaOp::create(
           b, loc,
           MemRefType::get({kTileRows * kTilePanels * kPanelColumns},
-                          b.getI32Type()));
+                          accumulator));
     int64_t groups = llvm::divideCeil(s.panels(), kTilePanels);
     int64_t lastPanels = s.panels() - (groups - 1) * kTilePanels;
     int64_t lastColumns = s.n - (s.panels() - 1) * kPanelColumns;
@@ -365,28 +386,44 @@ struct GemmBuilder : KernelBase {
 
 } // namespace
 
+Type GemmShape::element(MLIRContext *ctx) const {
+  if (arithmetic == Arithmetic::Float32)
+    return Float32Type::get(ctx);
+  return IntegerType::get(ctx, 8);
+}
+
+Type GemmShape::accumulator(MLIRContext *ctx) const {
+  if (arithmetic == Arithmetic::Float32)
+    return Float32Type::get(ctx);
+  return IntegerType::get(ctx, 32);
+}
+
 SymbolRefAttr mlir::relay::vnni::getOrCreateGemmExecutable(ModuleOp module,
                                                            const GemmShape &s,
                                                            const Epilogue &e,
                                                            Location loc) {
-  std::string name =
-      llvm::formatv("relay_vnni_gemm_{0}x{1}x{2}", s.m, s.n, s.k);
+  StringRef kind =
+      s.arithmetic == Arithmetic::Float32 ? "relay_f32" : "relay_vnni";
+  std::string name = llvm::formatv("{0}_gemm_{1}x{2}x{3}", kind, s.m, s.n, s.k);
   if (const std::optional<ImplicitConv> &v = s.conv)
-    name = llvm::formatv("relay_vnni_conv_{0}x{1}x{2}x{3}_{4}x{5}_s{6}x{7}_d{8}"
-                         "x{9}_{10}",
-                         v->batch, v->h, v->w, v->c, v->kh, v->kw, v->sh, v->sw,
-                         v->dh, v->dw, s.n);
+    name = llvm::formatv("{0}_conv_{1}x{2}x{3}x{4}_{5}x{6}_s{7}x{8}_d{9}"
+                         "x{10}_{11}",
+                         kind, v->batch, v->h, v->w, v->c, v->kh, v->kw, v->sh,
+                         v->sw, v->dh, v->dw, s.n);
   if (const std::optional<ImplicitConv> &v = s.conv; v && v->padded())
     name += llvm::formatv("_p{0}x{1}v{2}", v->padTop, v->padLeft,
                           static_cast<int>(static_cast<uint8_t>(v->padValue)));
   name += (s.aUnsigned ? "_u_e" : "_e") + e.key();
   int64_t rowsPerBlock = blockRows(s);
-  KernelSignature sig{s.aBytes(),
-                      s.packedBytes(),
+  MLIRContext *ctx = module.getContext();
+  KernelSignature sig{s.aElements(),
+                      s.packedElements(),
                       s.m,
                       s.n,
                       llvm::divideCeil(s.m, rowsPerBlock),
-                      llvm::divideCeil(s.panels(), kTilePanels)};
+                      llvm::divideCeil(s.panels(), kTilePanels),
+                      s.element(ctx),
+                      s.accumulator(ctx)};
   return getOrCreateKernelExecutable(
       module, name, sig, e, loc, [&](KernelBase &k, Value wx, Value wy) {
         GemmBuilder{k, s}.workgroup(wx, wy, rowsPerBlock);

@@ -1,11 +1,12 @@
-//===- VnniGemmKernel.h - an AVX-512 VNNI u8 x s8 GEMM for IREE -*- C++ -*-===//
+//===- VnniGemmKernel.h - AVX-512 GEMMs (VNNI u8 x s8, f32) for IREE -*- C++
+//-*-===//
 //
 // The executable relay-vnni-matmul dispatches: C[M, N] = f(A[M, K] x B[K, N] +
-// row[N]) for A and B signed i8 (B packed: relay-vnni-matmul's packWeight), the
-// product in i32 and f an elementwise epilogue (the matmul's consumers:
-// bias, requantization, activation) applied to each vector of results
-// before it is stored; written in MLIR (scf + vector + the
-// `llvm.x86.avx512.vpdpbusd.512` intrinsic) as the body of an IREE
+// row[N]) for A and B signed i8 (the product in i32, by `vpdpbusd`) or f32
+// (by `vfmadd`), B packed (VnniWeights.h) and f an elementwise epilogue (the
+// matmul's consumers: bias, requantization, activation) applied to each
+// vector of results before it is stored; written in MLIR (scf + vector +
+// the `llvm.x86.avx512.vpdpbusd.512` intrinsic) as the body of an IREE
 // `stream.executable`, which IREE's llvm-cpu backend compiles like its own
 // dispatches.
 //
@@ -21,14 +22,20 @@
 
 namespace mlir::relay::vnni {
 
-/// Columns per packed panel (one zmm of i32 results) and k per group (one
-/// vpdpbusd multiplies groups of four u8 x s8 pairs).
+/// Columns per packed panel (one zmm of i32 or f32 results) and k per group
+/// of the 8-bit kernel (one vpdpbusd multiplies groups of four u8 x s8
+/// pairs).
 constexpr int64_t kPanelColumns = 16;
 constexpr int64_t kGroupK = 4;
 
+/// What a GEMM kernel multiplies: signed 8-bit operands into i32 (A made u8
+/// for `vpdpbusd`, k in groups of kGroupK), or f32 into f32 (one k per
+/// `vfmadd`).
+enum class Arithmetic { Int8, Float32 };
+
 /// A convolution read as a GEMM without copying its patches (implicit
 /// im2col): A's rows are the output pixels of an NHWC input, its k the
-/// (kh, kw, c) taps of an HWIO filter; `c` is a multiple of kGroupK. The
+/// (kh, kw, c) taps of an HWIO filter; `c` is a multiple of the k group. The
 /// kernel pads the input itself: `padTop` rows and `padLeft` columns of
 /// `padValue` before it, as many as the windows need after it (a tap on
 /// the padding reads a row of `padValue` bytes instead of the input).
@@ -37,7 +44,8 @@ struct ImplicitConv {
   int64_t oh, ow;         // the output image
   int64_t kh, kw, sh, sw, dh, dw;
   int64_t padTop = 0, padLeft = 0;
-  /// The padding's byte, as the input's bytes are read.
+  /// The padding's byte, as the input's bytes are read (0 for f32: only a
+  /// zero padding is read in place there).
   int8_t padValue = 0;
   /// Whether some window reaches outside the input.
   bool padded() const {
@@ -55,14 +63,23 @@ struct GemmShape {
   /// A's bytes are already u8 (A + 128: read from the tensor that a u8 ->
   /// s8 shift made A of), not signed.
   bool aUnsigned = false;
-  int64_t aBytes() const {
+  Arithmetic arithmetic = Arithmetic::Int8;
+  /// k per group: what one multiply instruction reduces per lane.
+  int64_t groupK() const {
+    return arithmetic == Arithmetic::Int8 ? kGroupK : 1;
+  }
+  /// A's and B's element type, and the products'.
+  Type element(MLIRContext *ctx) const;
+  Type accumulator(MLIRContext *ctx) const;
+  /// A's elements (the convolution's whole input).
+  int64_t aElements() const {
     return conv ? conv->batch * conv->h * conv->w * conv->c : m * k;
   }
   int64_t panels() const { return (n + kPanelColumns - 1) / kPanelColumns; }
-  int64_t groups() const { return (k + kGroupK - 1) / kGroupK; }
-  /// Bytes of one packed panel: groups() x 16 columns x 4.
-  int64_t panelBytes() const { return groups() * kPanelColumns * kGroupK; }
-  int64_t packedBytes() const { return panels() * panelBytes(); }
+  int64_t groups() const { return (k + groupK() - 1) / groupK(); }
+  /// Elements of one packed panel: groups() x 16 columns x groupK().
+  int64_t panelElements() const { return groups() * kPanelColumns * groupK(); }
+  int64_t packedElements() const { return panels() * panelElements(); }
 };
 
 /// A static depthwise convolution (linalg.depthwise_conv_2d_nhwc_hwc): the
@@ -143,8 +160,8 @@ struct Epilogue {
 /// at its start once per shape and epilogue; the context must allow
 /// unregistered dialects): the reference `@name::@name` (executable::entry)
 /// a `flow.dispatch` names, whose operands are A (flat), B (packed), the
-/// accumulators' initial row (i32 [N]) and the epilogue's operands, its
-/// result the flat [M * N] of `epilogue.result`.
+/// accumulators' initial row ([N] of the accumulator type) and the
+/// epilogue's operands, its result the flat [M * N] of `epilogue.result`.
 SymbolRefAttr getOrCreateGemmExecutable(ModuleOp module, const GemmShape &shape,
                                         const Epilogue &epilogue, Location loc);
 

@@ -90,8 +90,12 @@ Value KernelBase::vpdpbusd(Value acc, Value u8, Value s8) {
       .getResult(0);
 }
 
+Value KernelBase::fma(Value acc, Value x, Value y) {
+  return vector::FMAOp::create(b, loc, x, y, acc);
+}
+
 Value KernelBase::initLanes(Value column, int64_t lanes) {
-  return loadLanes(lanesOf(b.getI32Type()), initRow, column, lanes);
+  return loadLanes(lanesOf(accumulator), initRow, column, lanes);
 }
 
 /// Epilogue operand `k` for the results at `offset` (of C) and `column`.
@@ -219,9 +223,10 @@ void buildEntry(OpBuilder &b, Location loc, StringRef name,
                loc,
                e,
                s.n,
-               subspan(0, s.aBytes, b.getI8Type()),
-               subspan(1, s.wBytes, b.getI8Type()),
-               subspan(2, s.n, b.getI32Type()),
+               s.accumulator,
+               subspan(0, s.aElements, s.element),
+               subspan(1, s.wElements, s.element),
+               subspan(2, s.n, s.accumulator),
                subspan(last, s.m * s.n, e.result),
                {},
                {}};

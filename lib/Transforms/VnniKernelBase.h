@@ -33,8 +33,10 @@ struct KernelBase {
   const Epilogue &e;
   /// Columns of C (N: its row length).
   int64_t columns;
-  // memref<? x i8> (A), memref<? x i8> (W), memref<N x i32>, memref<M*N x
-  // result> (C)
+  /// The products' element type (i32, f32).
+  Type accumulator;
+  // memref<? x T> (A), memref<? x T> (W), memref<N x accumulator>,
+  // memref<M*N x result> (C)
   Value a, w, initRow, c;
   // the epilogue's operands: memref<N>, memref<M*N> or memref<1>; the
   // scalars loaded once, broadcast to 16 lanes
@@ -58,6 +60,8 @@ struct KernelBase {
   /// acc + the products of groups of 4 u8 x s8 pairs (`u8`, `s8`: 64
   /// bytes each) per lane.
   Value vpdpbusd(Value acc, Value u8, Value s8);
+  /// acc + a * b per lane (f32).
+  Value fma(Value acc, Value a, Value b);
   /// The accumulators' initial 16 lanes at `column`.
   Value initLanes(Value column, int64_t lanes);
   /// The products `acc` at `offset` of C (column `column`, `lanes` of them
@@ -70,10 +74,12 @@ private:
   Value epilogue(Value acc, Value offset, Value column, int64_t lanes);
 };
 
-/// The bindings' sizes and the grid of a kernel's executable.
+/// The bindings' sizes and element types and the grid of a kernel's
+/// executable.
 struct KernelSignature {
-  int64_t aBytes, wBytes, m, n;
+  int64_t aElements, wElements, m, n;
   int64_t gridX, gridY;
+  Type element, accumulator;
 };
 
 /// The executable `name` in `module` (made at its start once: the context

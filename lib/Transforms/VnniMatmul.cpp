@@ -86,30 +86,51 @@ bool isSigned(Operation *op) {
   return !cast || cast.getValue() == linalg::TypeFn::cast_signed;
 }
 
-/// Static tensors of i8, i8 and i32 elements.
-bool areInt8Contraction(Value a, Value b, Value init) {
-  auto is = [](Value v, unsigned bits) {
+/// What the kernels may take: 8-bit contractions, and f32 ones when asked.
+struct Kinds {
+  bool int8 = true, float32 = false;
+};
+
+/// The arithmetic of a contraction of static tensors a, b -> init the
+/// kernels compute: i8 x i8 -> i32 (signed), or f32 x f32 -> f32.
+std::optional<vnni::Arithmetic> arithmeticOf(Value a, Value b, Value init,
+                                             Kinds kinds) {
+  auto is = [](Value v, function_ref<bool(Type)> element) {
     auto t = dyn_cast<RankedTensorType>(v.getType());
     return t && t.hasStaticShape() && t.getNumElements() > 0 &&
-           t.getElementType().isInteger(bits);
+           element(t.getElementType());
   };
-  return is(a, 8) && is(b, 8) && is(init, 32);
+  auto i8 = [](Type t) { return t.isInteger(8); };
+  auto f32 = [](Type t) { return t.isF32(); };
+  if (kinds.int8 && is(a, i8) && is(b, i8) &&
+      is(init, [](Type t) { return t.isInteger(32); }))
+    return vnni::Arithmetic::Int8;
+  if (kinds.float32 && is(a, f32) && is(b, f32) && is(init, f32))
+    return vnni::Arithmetic::Float32;
+  return std::nullopt;
 }
 
 /// The operands of a contraction the kernel can take (the shape left to
-/// fill), from the checks every kind shares.
-std::optional<Candidate> operandsOf(linalg::LinalgOp op) {
+/// fill but for its arithmetic), from the checks every kind shares.
+std::optional<Candidate> operandsOf(linalg::LinalgOp op, Kinds kinds) {
   if (!op.hasPureTensorSemantics() || !isSigned(op))
     return std::nullopt;
   Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
   Value init = op.getDpsInits()[0];
-  if (!areInt8Contraction(a, b, init) || !isConstantExpr(b))
+  std::optional<vnni::Arithmetic> arithmetic = arithmeticOf(a, b, init, kinds);
+  if (!arithmetic || !isConstantExpr(b))
     return std::nullopt;
-  return Candidate{op, a, b, init, false, {}, 0, std::nullopt};
+  Candidate c{op, a, b, init, false, {}, 0, std::nullopt};
+  c.shape.arithmetic = *arithmetic;
+  return c;
 }
 
-std::optional<Candidate> candidateOf(linalg::MatmulOp op) {
-  std::optional<Candidate> c = operandsOf(op);
+bool isFloat(const Candidate &c) {
+  return c.shape.arithmetic == vnni::Arithmetic::Float32;
+}
+
+std::optional<Candidate> candidateOf(linalg::MatmulOp op, Kinds kinds) {
+  std::optional<Candidate> c = operandsOf(op, kinds);
   if (!c)
     return std::nullopt;
   MLIRContext *ctx = op.getContext();
@@ -126,7 +147,9 @@ std::optional<Candidate> candidateOf(linalg::MatmulOp op) {
     return std::nullopt;
   ArrayRef<int64_t> aShape = cast<RankedTensorType>(c->a.getType()).getShape();
   int64_t columns = cast<RankedTensorType>(c->init.getType()).getDimSize(1);
-  c->shape = vnni::GemmShape{aShape[0], columns, aShape[1], std::nullopt};
+  c->shape.m = aShape[0];
+  c->shape.n = columns;
+  c->shape.k = aShape[1];
   return c;
 }
 
@@ -152,9 +175,16 @@ struct SpatialPad {
 /// convert-relay-to-linalg trims: the windows do not reach them in the
 /// whole tensor either, read in place instead of copied), then a
 /// tensor.pad of H and W with a constant (read unpadded); `input` itself
-/// without padding otherwise.
+/// without padding otherwise. A float input's padding must be 0.
 SpatialPad spatialPadOf(Value input) {
   Value padded = input;
+  // the lowering keeps IREE from fusing a float convolution's padding into
+  // its dispatch with a barrier; the kernel reads the unpadded input anyway
+  if (Operation *barrier = padded.getDefiningOp();
+      barrier &&
+      barrier->getName().getStringRef() == "util.optimization_barrier" &&
+      barrier->getNumOperands() == 1 && barrier->getResult(0).hasOneUse())
+    padded = barrier->getOperand(0);
   if (auto slice = padded.getDefiningOp<tensor::ExtractSliceOp>())
     if (slice.hasUnitStride() &&
         llvm::all_of(slice.getStaticOffsets(),
@@ -171,8 +201,11 @@ SpatialPad spatialPadOf(Value input) {
     return {padded};
   ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
   Value constant = pad.getConstantPaddingValue();
-  if (!constant || !matchPattern(constant, m_ConstantInt(&value)) ||
-      low[0] != 0 || low[3] != 0 || high[0] != 0 || high[3] != 0 ||
+  bool known =
+      constant && (isa<FloatType>(constant.getType())
+                       ? matchPattern(constant, m_PosZeroFloat())
+                       : matchPattern(constant, m_ConstantInt(&value)));
+  if (!known || low[0] != 0 || low[3] != 0 || high[0] != 0 || high[3] != 0 ||
       llvm::any_of(llvm::concat<const int64_t>(low, high),
                    ShapedType::isDynamic))
     return {padded};
@@ -184,12 +217,12 @@ SpatialPad spatialPadOf(Value input) {
 /// k group never straddles two taps). A spatial tensor.pad of its input
 /// with a constant is done by the kernel when the channels need none (a
 /// materialized pad is a copy and a dispatch of its own per layer).
-std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
-  std::optional<Candidate> c = operandsOf(op);
+std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op, Kinds kinds) {
+  std::optional<Candidate> c = operandsOf(op, kinds);
   if (!c)
     return std::nullopt;
   int64_t inputChannels = cast<RankedTensorType>(c->a.getType()).getDimSize(3);
-  int64_t channels = llvm::alignTo(inputChannels, vnni::kGroupK);
+  int64_t channels = llvm::alignTo(inputChannels, c->shape.groupK());
   c->channelPad = channels - inputChannels;
   SpatialPad pad{c->a};
   if (!c->channelPad) {
@@ -204,9 +237,10 @@ std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
                           out[1],     out[2],     f[0],         f[1],
                           strides[0], strides[1], dilations[0], dilations[1],
                           pad.top,    pad.left,   pad.value};
-  vnni::GemmShape shape{out[0] * out[1] * out[2], out[3],
-                        f[0] * f[1] * channels, conv};
-  c->shape = shape;
+  c->shape.m = out[0] * out[1] * out[2];
+  c->shape.n = out[3];
+  c->shape.k = f[0] * f[1] * channels;
+  c->shape.conv = conv;
   return c;
 }
 
@@ -214,9 +248,10 @@ std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op) {
 /// group of 4 taps. A spatial tensor.pad of its input with a constant is
 /// done by the kernel (IREE fused it into its own depthwise dispatch;
 /// materialized, it would be one more dispatch and a copy per layer).
-std::optional<Candidate> candidateOf(linalg::DepthwiseConv2DNhwcHwcOp op) {
-  std::optional<Candidate> c = operandsOf(op);
-  if (!c)
+std::optional<Candidate> candidateOf(linalg::DepthwiseConv2DNhwcHwcOp op,
+                                     Kinds kinds) {
+  std::optional<Candidate> c = operandsOf(op, kinds);
+  if (!c || isFloat(*c))
     return std::nullopt;
   ArrayRef<int64_t> f = cast<RankedTensorType>(c->b.getType()).getShape();
   ArrayRef<int64_t> out = cast<RankedTensorType>(c->init.getType()).getShape();
@@ -347,20 +382,22 @@ Value dispatch(OpBuilder &b, Location loc, SymbolRefAttr entry,
 /// Whether `init` is a tensor filled with 0.
 bool isZeroFill(Value init) {
   auto fill = init.getDefiningOp<linalg::FillOp>();
-  return fill && matchPattern(fill.getInputs()[0], m_Zero());
+  return fill && (matchPattern(fill.getInputs()[0], m_Zero()) ||
+                  matchPattern(fill.getInputs()[0], m_AnyZeroFloat()));
 }
 
 /// B as [K, N]: a matrix (transposed if read so) or a collapsed filter.
 Value rightMatrix(OpBuilder &b, Location loc, const Candidate &c) {
   const vnni::GemmShape &s = c.shape;
+  Type element = s.element(b.getContext());
   if (s.conv)
     return tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({s.k, s.n}, b.getI8Type()), c.b,
+        b, loc, RankedTensorType::get({s.k, s.n}, element), c.b,
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
   if (!c.transposedB)
     return c.b;
-  Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{s.k, s.n},
-                                        b.getI8Type());
+  Value empty =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{s.k, s.n}, element);
   return linalg::TransposeOp::create(b, loc, c.b, empty,
                                      ArrayRef<int64_t>{1, 0})
       .getResult()[0];
@@ -399,6 +436,8 @@ Value withInit(OpBuilder &b, Location loc, const Candidate &c, Value product) {
   AffineMap id = b.getMultiDimIdentityMap(type.getRank());
   return elementwise(b, loc, type, {product, c.init}, {id, id},
                      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                       if (isa<FloatType>(args[0].getType()))
+                         return arith::AddFOp::create(nb, l, args[0], args[1]);
                        return arith::AddIOp::create(nb, l, args[0], args[1]);
                      });
 }
@@ -422,7 +461,7 @@ void rewrite(ModuleOp module, Candidate c) {
   Location loc = c.op->getLoc();
   if (c.channelPad)
     padChannels(b, loc, c);
-  else if (Value u = unsignedSource(c.a)) {
+  else if (Value u = isFloat(c) ? Value() : unsignedSource(c.a)) {
     c.a = u;
     if (c.depthwise) {
       c.depthwise->aUnsigned = true;
@@ -470,22 +509,25 @@ void rewrite(ModuleOp module, Candidate c) {
 }
 
 /// The candidate `op` is, if any.
-std::optional<Candidate> candidateOf(Operation *op) {
+std::optional<Candidate> candidateOf(Operation *op, Kinds kinds) {
   if (auto mm = dyn_cast<linalg::MatmulOp>(op))
-    return candidateOf(mm);
+    return candidateOf(mm, kinds);
   if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
-    return candidateOf(conv);
+    return candidateOf(conv, kinds);
   if (auto conv = dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op))
-    return candidateOf(conv);
+    return candidateOf(conv, kinds);
   return std::nullopt;
 }
 
 struct VnniMatmulPass : relay::impl::RelayVnniMatmulBase<VnniMatmulPass> {
+  using RelayVnniMatmulBase::RelayVnniMatmulBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    Kinds kinds{int8, float32};
     SmallVector<Operation *> found;
     module.walk([&](Operation *op) {
-      if (candidateOf(op))
+      if (candidateOf(op, kinds))
         found.push_back(op);
     });
     if (found.empty())
@@ -498,10 +540,16 @@ struct VnniMatmulPass : relay::impl::RelayVnniMatmulBase<VnniMatmulPass> {
     // One at a time, its operands read now: an earlier rewrite may have
     // replaced the epilogue that computes this one's A.
     for (Operation *op : found)
-      if (std::optional<Candidate> c = candidateOf(op))
+      if (std::optional<Candidate> c = candidateOf(op, kinds))
         rewrite(module, *c);
     // What only the contractions read (their weights once packed here,
-    // operands the kernels read in place) goes.
+    // operands the kernels read in place) goes; a barrier that kept a
+    // padding out of IREE's convolution dispatch is unread now.
+    module.walk([](Operation *op) {
+      if (op->getName().getStringRef() == "util.optimization_barrier" &&
+          op->use_empty())
+        op->erase();
+    });
     IRRewriter rewriter(&getContext());
     for (auto func : module.getOps<func::FuncOp>())
       (void)runRegionDCE(rewriter, func.getBody());

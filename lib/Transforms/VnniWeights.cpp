@@ -14,7 +14,9 @@
 #include "mlir/IR/Matchers.h"
 
 #include <array>
+#include <cstring>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 using namespace mlir;
@@ -26,11 +28,12 @@ namespace {
 // The weights' bytes, when the program says what they are
 //===----------------------------------------------------------------------===//
 
-/// An 8-bit tensor's value, row-major.
-struct Bytes {
+/// A tensor's value (8-bit integers or f32), row-major.
+template <typename T> struct Elements {
   SmallVector<int64_t> shape;
-  std::vector<int8_t> data;
+  std::vector<T> data;
 };
+using Bytes = Elements<int8_t>;
 
 /// Row-major strides of `shape`.
 SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
@@ -82,21 +85,46 @@ std::optional<std::array<int8_t, 256>> byteMapOf(linalg::GenericOp g) {
   return table;
 }
 
+/// Whether `t` holds elements of T.
+template <typename T> bool holds(Type t) {
+  if constexpr (std::is_same_v<T, float>)
+    return t.isF32();
+  else
+    return t.isInteger(8);
+}
+
+/// A constant scalar `v` as a T.
+template <typename T> std::optional<T> scalarOf(Value v) {
+  if constexpr (std::is_same_v<T, float>) {
+    FloatAttr value;
+    if (!matchPattern(v, m_Constant(&value)) || !value.getType().isF32())
+      return std::nullopt;
+    return value.getValue().convertToFloat();
+  } else {
+    APInt value;
+    if (!matchPattern(v, m_ConstantInt(&value)))
+      return std::nullopt;
+    return static_cast<T>(value.getSExtValue());
+  }
+}
+
 /// `v`'s value when it is computed at compile time from a constant by ops
 /// this knows (a bounded search; none otherwise).
-std::optional<Bytes> evaluateBytes(Value v, unsigned depth = 0) {
+template <typename T>
+std::optional<Elements<T>> evaluate(Value v, unsigned depth = 0) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   if (depth > 16 || !type || !type.hasStaticShape() ||
-      !type.getElementType().isInteger(8))
+      !holds<T>(type.getElementType()))
     return std::nullopt;
-  Bytes out{SmallVector<int64_t>(type.getShape()), {}};
-  DenseIntElementsAttr attr;
+  Elements<T> out{SmallVector<int64_t>(type.getShape()), {}};
+  DenseElementsAttr attr;
   if (matchPattern(v, m_Constant(&attr))) {
     if (attr.isSplat()) {
-      out.data.assign(type.getNumElements(), attr.getSplatValue<int8_t>());
+      out.data.assign(type.getNumElements(), attr.getSplatValue<T>());
     } else {
       ArrayRef<char> raw = attr.getRawData();
-      out.data.assign(raw.begin(), raw.end());
+      out.data.resize(type.getNumElements());
+      std::memcpy(out.data.data(), raw.data(), out.data.size() * sizeof(T));
     }
     return out;
   }
@@ -104,14 +132,15 @@ std::optional<Bytes> evaluateBytes(Value v, unsigned depth = 0) {
   if (!def)
     return std::nullopt;
   if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def)) {
-    std::optional<Bytes> from = evaluateBytes(def->getOperand(0), depth + 1);
+    std::optional<Elements<T>> from =
+        evaluate<T>(def->getOperand(0), depth + 1);
     if (!from)
       return std::nullopt;
     out.data = std::move(from->data);
     return out;
   }
   if (auto t = dyn_cast<linalg::TransposeOp>(def)) {
-    std::optional<Bytes> from = evaluateBytes(t.getInput(), depth + 1);
+    std::optional<Elements<T>> from = evaluate<T>(t.getInput(), depth + 1);
     if (!from)
       return std::nullopt;
     // result dim i is the input's dim permutation[i]
@@ -125,16 +154,14 @@ std::optional<Bytes> evaluateBytes(Value v, unsigned depth = 0) {
     return out;
   }
   if (auto pad = dyn_cast<tensor::PadOp>(def)) {
-    APInt value;
     Value constant = pad.getConstantPaddingValue();
-    if (!constant || !matchPattern(constant, m_ConstantInt(&value)) ||
-        llvm::any_of(pad.getStaticLow(), ShapedType::isDynamic))
+    std::optional<T> value = constant ? scalarOf<T>(constant) : std::nullopt;
+    if (!value || llvm::any_of(pad.getStaticLow(), ShapedType::isDynamic))
       return std::nullopt;
-    std::optional<Bytes> from = evaluateBytes(pad.getSource(), depth + 1);
+    std::optional<Elements<T>> from = evaluate<T>(pad.getSource(), depth + 1);
     if (!from)
       return std::nullopt;
-    out.data.assign(type.getNumElements(),
-                    static_cast<int8_t>(value.getSExtValue()));
+    out.data.assign(type.getNumElements(), *value);
     SmallVector<int64_t> strides = stridesOf(out.shape);
     int64_t origin = 0;
     for (auto [low, stride] : llvm::zip(pad.getStaticLow(), strides))
@@ -145,20 +172,24 @@ std::optional<Bytes> evaluateBytes(Value v, unsigned depth = 0) {
     });
     return out;
   }
-  if (auto g = dyn_cast<linalg::GenericOp>(def)) {
-    std::optional<std::array<int8_t, 256>> table = byteMapOf(g);
-    if (!table)
-      return std::nullopt;
-    std::optional<Bytes> from = evaluateBytes(g.getDpsInputs()[0], depth + 1);
-    if (!from)
-      return std::nullopt;
-    out.data = std::move(from->data);
-    for (int8_t &x : out.data)
-      x = (*table)[static_cast<uint8_t>(x)];
-    return out;
+  if constexpr (std::is_same_v<T, int8_t>) {
+    if (auto g = dyn_cast<linalg::GenericOp>(def)) {
+      std::optional<std::array<int8_t, 256>> table = byteMapOf(g);
+      if (!table)
+        return std::nullopt;
+      std::optional<Bytes> from = evaluate<T>(g.getDpsInputs()[0], depth + 1);
+      if (!from)
+        return std::nullopt;
+      out.data = std::move(from->data);
+      for (int8_t &x : out.data)
+        x = (*table)[static_cast<uint8_t>(x)];
+      return out;
+    }
   }
   return std::nullopt;
 }
+
+std::optional<Bytes> evaluateBytes(Value v) { return evaluate<int8_t>(v); }
 
 /// -128·Σ_k w[k, n] of the [K, N] bytes `w` (row-major).
 std::vector<int32_t> correctionOf(ArrayRef<int8_t> w, int64_t k, int64_t n) {
@@ -173,10 +204,28 @@ std::vector<int32_t> correctionOf(ArrayRef<int8_t> w, int64_t k, int64_t n) {
 
 template <typename T>
 Value constantOf(OpBuilder &b, Location loc, ArrayRef<T> values) {
-  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
-                                    b.getIntegerType(sizeof(T) * 8));
+  Type element = std::is_same_v<T, float>
+                     ? Type(b.getF32Type())
+                     : Type(b.getIntegerType(sizeof(T) * 8));
+  auto type =
+      RankedTensorType::get({static_cast<int64_t>(values.size())}, element);
   return arith::ConstantOp::create(b, loc,
                                    DenseElementsAttr::get(type, values));
+}
+
+/// B [K, N] (`w`, row-major) as the GEMM kernel reads it:
+/// [panels][groups][16 columns][groupK rows], zero beyond K and N.
+template <typename T>
+std::vector<T> packPanels(ArrayRef<T> w, const GemmShape &s) {
+  int64_t groupK = s.groupK(), groups = s.groups();
+  std::vector<T> packed(s.packedElements(), T(0));
+  for (int64_t k = 0; k < s.k; ++k)
+    for (int64_t n = 0; n < s.n; ++n)
+      packed[(((n / kPanelColumns) * groups + k / groupK) * kPanelColumns +
+              n % kPanelColumns) *
+                 groupK +
+             k % groupK] = w[k * s.n + n];
+  return packed;
 }
 
 //===----------------------------------------------------------------------===//
@@ -233,7 +282,8 @@ Value padZeros(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
     lo.push_back(b.getIndexAttr(low[d]));
     hi.push_back(b.getIndexAttr(size - low[d] - type.getDimSize(d)));
   }
-  Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
+  Value zero = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(b.getZeroAttr(type.getElementType())));
   return tensor::PadOp::create(
       b, loc, RankedTensorType::get(shape, type.getElementType()), v, lo, hi,
       zero);
@@ -245,13 +295,13 @@ Value splitAndTranspose(OpBuilder &b, Location loc, Value v,
                         ArrayRef<int64_t> splitShape,
                         ArrayRef<ReassociationIndices> split,
                         ArrayRef<int64_t> permutation) {
-  Type i8 = b.getI8Type();
+  Type element = cast<RankedTensorType>(v.getType()).getElementType();
   Value grouped = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(splitShape, i8), v, split);
+      b, loc, RankedTensorType::get(splitShape, element), v, split);
   SmallVector<int64_t> shape;
   for (int64_t p : permutation)
     shape.push_back(splitShape[p]);
-  Value empty = tensor::EmptyOp::create(b, loc, shape, i8);
+  Value empty = tensor::EmptyOp::create(b, loc, shape, element);
   return flatten(
       b, loc,
       linalg::TransposeOp::create(b, loc, grouped, empty, permutation)
@@ -263,25 +313,26 @@ Value splitAndTranspose(OpBuilder &b, Location loc, Value v,
 PackedWeights mlir::relay::vnni::packGemmWeights(OpBuilder &b, Location loc,
                                                  Value bKN,
                                                  const GemmShape &s) {
-  int64_t groups = s.groups(), rows = groups * kGroupK,
+  int64_t groupK = s.groupK(), groups = s.groups(), rows = groups * groupK,
           cols = s.panels() * kPanelColumns;
-  if (std::optional<Bytes> w = evaluateBytes(bKN)) {
-    // [panels][groups][16 columns][4 rows], zero beyond K and N
-    std::vector<int8_t> packed(s.packedBytes(), 0);
-    for (int64_t k = 0; k < s.k; ++k)
-      for (int64_t n = 0; n < s.n; ++n)
-        packed[(((n / kPanelColumns) * groups + k / kGroupK) * kPanelColumns +
-                n % kPanelColumns) *
-                   kGroupK +
-               k % kGroupK] = w->data[k * s.n + n];
-    return {constantOf<int8_t>(b, loc, packed),
+  bool isFloat = s.arithmetic == Arithmetic::Float32;
+  // f32 products start from 0 (a bias is the epilogue's)
+  auto zeroRow = [&] {
+    return constantOf<float>(b, loc, std::vector<float>(s.n, 0.0f));
+  };
+  if (isFloat) {
+    if (std::optional<Elements<float>> w = evaluate<float>(bKN))
+      return {constantOf<float>(b, loc, packPanels<float>(w->data, s)),
+              zeroRow()};
+  } else if (std::optional<Bytes> w = evaluateBytes(bKN)) {
+    return {constantOf<int8_t>(b, loc, packPanels<int8_t>(w->data, s)),
             constantOf<int32_t>(b, loc, correctionOf(w->data, s.k, s.n))};
   }
   Value padded = padZeros(b, loc, bKN, {rows, cols}, {0, 0});
   Value packed = splitAndTranspose(b, loc, padded,
-                                   {groups, kGroupK, s.panels(), kPanelColumns},
+                                   {groups, groupK, s.panels(), kPanelColumns},
                                    {{0, 1}, {2, 3}}, {2, 0, 3, 1});
-  return {packed, correctionOps(b, loc, bKN)};
+  return {packed, isFloat ? zeroRow() : correctionOps(b, loc, bKN)};
 }
 
 PackedWeights mlir::relay::vnni::packDepthwiseWeights(OpBuilder &b,

@@ -2,7 +2,9 @@
 winograd), against numpy: each strategy on shapes the cost rules give to another one (a
 large map as im2col, 16 channels as Winograd, a Winograd-sized map direct), padded, strided
 and dilated. How bench/strategies.py measures them; the lowering's IR is in
-test/lit/conversion/conv-strategy.mlir.
+test/lit/conversion/conv-strategy.mlir. IREE's kernels compute them here
+(``RELAY_MLIR_CPU_KERNELS=none``): our f32 GEMM would take the im2col and direct forms'
+contractions (test_f32_gemm.py).
 
 Tolerances: rtol 1e-4 / atol 1e-4 x the largest |result| (Winograd F(4x4) rounds up to
 5e-6 of it, test_conv_winograd.py).
@@ -42,7 +44,9 @@ def _source(x_shape, weight, strides, padding, dilation, strategy):
 
 @pytest.mark.parametrize("name,x_shape,w_shape,strides,padding,dilation,strategies", SHAPES,
                          ids=[s[0] for s in SHAPES])
-def test_asked_strategy_matches_numpy(name, x_shape, w_shape, strides, padding, dilation, strategies):
+def test_asked_strategy_matches_numpy(name, x_shape, w_shape, strides, padding, dilation, strategies,
+                                      monkeypatch):
+    monkeypatch.setenv("RELAY_MLIR_CPU_KERNELS", "none")
     w = R.standard_normal(w_shape).astype(np.float32)
     x = R.standard_normal(x_shape).astype(np.float32)
     want = ref.conv2d(x, w, strides=strides, padding=padding, dilation=dilation,

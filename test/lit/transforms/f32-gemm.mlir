@@ -1,0 +1,102 @@
+// RUN: relay-mlir-opt %s --allow-unregistered-dialect --relay-vnni-matmul="int8=false float32=true" --split-input-file | FileCheck %s
+// RUN: relay-mlir-opt %s --allow-unregistered-dialect --relay-vnni-matmul --split-input-file | FileCheck %s --check-prefix=OFF
+
+// An f32 matmul with a constant right operand ([N, K], nn.dense's weight):
+// A flattened and read where it is, B packed as [panels][k][16] f32 (a
+// constant computed by the pass), the accumulators start from 0 and the
+// bias + relu after it is the kernel's epilogue: one dispatch, no packing
+// of A.
+// CHECK-LABEL: "stream.executable"
+// 7 rows, 20 columns (2 panels): a grid of [2 blocks of 6 rows, 1]
+// CHECK: %[[X:.*]] = arith.constant 2 : index
+// CHECK: "stream.return"(%[[X]], %{{.*}}, %{{.*}})
+// CHECK: func.func @[[EXE:relay_f32_gemm_7x20x10_e[0-9a-f]+]](
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<70xf32>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<320xf32>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<20xf32>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<140xf32>
+// one k per step: 16 packed floats of B per panel, one float of A per row
+// broadcast, an fma per row and panel; no masked k tail
+// CHECK: scf.for
+// CHECK: vector.load %{{.*}} : memref<320xf32>, vector<16xf32>
+// CHECK: memref.load %{{.*}} : memref<70xf32>
+// CHECK: vector.broadcast %{{.*}} : f32 to vector<16xf32>
+// CHECK: vector.fma %{{.*}} : vector<16xf32>
+// CHECK-NOT: vpdpbusd
+// CHECK: arith.addf %{{.*}} : vector<16xf32>
+// CHECK: arith.maximumf %{{.*}} : vector<16xf32>
+// CHECK: vector.store %{{.*}} : memref<140xf32>, vector<16xf32>
+// CHECK: vector.maskedstore %{{.*}} : memref<140xf32>, vector<16xi1>, vector<16xf32>
+// CHECK: "stream.executable.end"
+// CHECK-LABEL: func.func @dense_bias_relu
+// CHECK: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<7x10xf32> into tensor<70xf32>
+// CHECK: %[[P:.*]] = arith.constant dense<{{.*}}> : tensor<320xf32>
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<20xf32>
+// CHECK: "flow.dispatch"(%[[A]], %[[P]], %[[Z]], %{{.*}}) {entry_points = [@[[EXE]]::@[[EXE]]]
+// CHECK-NOT: linalg.matmul
+// OFF-LABEL: func.func @dense_bias_relu
+// OFF: linalg.matmul
+// OFF-NOT: flow.dispatch
+func.func @dense_bias_relu(%a: tensor<7x10xf32>, %bias: tensor<20xf32>) -> tensor<7x20xf32> {
+  %w = arith.constant dense<0.5> : tensor<20x10xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<7x20xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<7x20xf32>) -> tensor<7x20xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+         ins(%a, %w : tensor<7x10xf32>, tensor<20x10xf32>) outs(%f : tensor<7x20xf32>) -> tensor<7x20xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+         ins(%r, %bias : tensor<7x20xf32>, tensor<20xf32>) outs(%e : tensor<7x20xf32>) {
+  ^bb0(%x: f32, %c: f32, %o: f32):
+    %s = arith.addf %x, %c : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<7x20xf32>
+  return %y : tensor<7x20xf32>
+}
+
+// -----
+
+// An f32 convolution: its windows read in place, a zero spatial padding
+// put in by the kernel (a row of 0.0 on the stack); a padding of another
+// value stays a tensor.pad (materialized by IREE) that the kernel reads
+// unpadded.
+// CHECK-LABEL: "stream.executable"
+// CHECK: func.func @{{relay_f32_conv_1x6x6x4_1x1_s2x2_d1x1_8_e[0-9a-f]+}}(
+// CHECK-LABEL: "stream.executable"
+// CHECK: func.func @{{relay_f32_conv_1x5x5x4_3x3_s1x1_d1x1_8_p1x1v0_e[0-9a-f]+}}(
+// CHECK: memref.alloca() : memref<16xf32>
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : memref<?xf32>
+// CHECK-LABEL: func.func @conv_zero_padded
+// CHECK-NOT: tensor.pad
+// CHECK: "flow.dispatch"
+// CHECK-LABEL: func.func @conv_one_padded
+// CHECK: tensor.pad
+// CHECK: "flow.dispatch"
+func.func @conv_zero_padded(%x: tensor<1x5x5x4xf32>) -> tensor<1x5x5x8xf32> {
+  %w = arith.constant dense<0.25> : tensor<3x3x4x8xf32>
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %z : f32
+  } : tensor<1x5x5x4xf32> to tensor<1x7x7x4xf32>
+  %e = tensor.empty() : tensor<1x5x5x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x5x5x8xf32>) -> tensor<1x5x5x8xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%p, %w : tensor<1x7x7x4xf32>, tensor<3x3x4x8xf32>) outs(%f : tensor<1x5x5x8xf32>) -> tensor<1x5x5x8xf32>
+  return %r : tensor<1x5x5x8xf32>
+}
+
+func.func @conv_one_padded(%x: tensor<1x4x4x4xf32>) -> tensor<1x3x3x8xf32> {
+  %w = arith.constant dense<0.25> : tensor<1x1x4x8xf32>
+  %z = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %one : f32
+  } : tensor<1x4x4x4xf32> to tensor<1x6x6x4xf32>
+  %e = tensor.empty() : tensor<1x3x3x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x3x3x8xf32>) -> tensor<1x3x3x8xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%p, %w : tensor<1x6x6x4xf32>, tensor<1x1x4x8xf32>) outs(%f : tensor<1x3x3x8xf32>) -> tensor<1x3x3x8xf32>
+  return %r : tensor<1x3x3x8xf32>
+}

@@ -1,0 +1,178 @@
+"""relay-vnni-matmul's f32 GEMM (``float32``: f32 matmuls and convolutions with constant
+weights on ``vfmadd``, the activations read where they are; test/lit/transforms/f32-gemm.mlir
+checks its IR) against numpy in float64: dense layers whose sizes divide none of the
+kernel's tiles (rows % 6, columns % 16 and % 64), B read as [N, K] and as [K, N],
+convolutions with strides, dilation, odd channel counts, asymmetric and non-zero padding,
+NCHW models (their layout converted), epilogues (bias, relu, a residual add), and the same
+programs with IREE's kernels (``RELAY_MLIR_CPU_KERNELS=none``).
+
+Tolerance: the float32 dot-product bound |fl(x.y) - x.y| <= k u sum |x_i y_i| (u = 2^-24,
+times 2 for the bias and epilogue roundings), elementwise. The tests with the kernel on
+are skipped on a host without AVX-512 F (``cpu_kernels.for_target``)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import relay_mlir as relay
+from relay_mlir import cpu_kernels
+from relay_mlir.testing import numpy_ref as ref
+
+needs_avx512 = pytest.mark.skipif(cpu_kernels.for_target("llvm-cpu") == "none",
+                                  reason="the host CPU has no AVX-512 F: relay.compile does not "
+                                         "use the kernel there")
+KERNELS = [pytest.param("avx512", marks=needs_avx512), "none"]
+
+R = np.random.default_rng(30)
+U = 2.0 ** -24
+
+
+def _f32(shape):
+    return R.standard_normal(shape).astype(np.float32)
+
+
+def _compile(fn, monkeypatch, kernels):
+    monkeypatch.setenv("RELAY_MLIR_CPU_KERNELS", kernels)
+    return relay.compile(relay.IRModule.from_expr(fn), target="llvm-cpu")
+
+
+def _assert_within_bound(got, want, magnitude, k):
+    """|got - want| <= 2 k u magnitude (+ a few ulps of want) elementwise."""
+    bound = 2 * (k + 2) * U * magnitude + 4 * U * np.abs(want)
+    err = np.abs(got.astype(np.float64) - want)
+    assert np.all(err <= bound), f"max error {err.max():.3g}, max excess {(err - bound).max():.3g}"
+
+
+# (m, k, n): one tile exactly, every tail at once, several workgroups, a GEMV, k = 1
+DENSE = [(6, 8, 64), (7, 10, 20), (50, 129, 70), (1, 300, 1000), (200, 64, 33), (5, 1, 17)]
+
+
+@pytest.mark.parametrize("m,k,n", DENSE, ids=[f"{m}x{k}x{n}" for m, k, n in DENSE])
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_dense_bias_relu(kernels, m, k, n, monkeypatch):
+    x = relay.var("x", shape=(m, k))
+    w, bias = _f32((n, k)), _f32((n,))
+    y = relay.nn.relu(relay.nn.bias_add(relay.nn.dense(x, relay.const(w)), relay.const(bias)))
+    exe = _compile(relay.Function([x], y), monkeypatch, kernels)
+    assert (f"relay_f32_gemm_{m}x{n}x{k}" in exe.iree_input) == (kernels != "none")
+    if kernels != "none":
+        # the bias and relu are the kernel's epilogue: one dispatch, nothing after it
+        assert exe.iree_input.count('"flow.dispatch"') == 1
+    a = _f32((m, k))
+    want = np.maximum(a.astype(np.float64) @ w.T.astype(np.float64) + bias, 0)
+    _assert_within_bound(exe(a), want, np.abs(a) @ np.abs(w.T) + np.abs(bias), k)
+
+
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_matmul_weights_k_by_n_and_residual(kernels, monkeypatch):
+    """nn.matmul with a [K, N] weight, then a residual add of a whole tensor (an epilogue
+    operand read per result)."""
+    m, k, n = 23, 45, 37
+    x, skip = relay.var("x", shape=(m, k)), relay.var("s", shape=(m, n))
+    w = _f32((k, n))
+    exe = _compile(relay.Function([x, skip], relay.add(relay.nn.matmul(x, relay.const(w)), skip)),
+                   monkeypatch, kernels)
+    assert ("relay_f32_gemm_" in exe.iree_input) == (kernels != "none")
+    a, s = _f32((m, k)), _f32((m, n))
+    want = a.astype(np.float64) @ w.astype(np.float64) + s
+    _assert_within_bound(exe(a, s), want, np.abs(a) @ np.abs(w) + np.abs(s), k)
+
+
+# (name, NHWC input, HWIO kernel, strides, padding, dilation)
+CONVS = [
+    ("3x3_s2", (1, 17, 15, 12), (3, 3, 12, 40), (2, 2), (1, 1), (1, 1)),
+    ("8x8_s4_4ch", (1, 84, 84, 4), (8, 8, 4, 32), (4, 4), (0, 0), (1, 1)),
+    ("5x3_dilated", (1, 20, 19, 8), (5, 3, 8, 20), (1, 2), (2, 1), (2, 3)),
+    ("7x7_s2_3ch", (1, 30, 30, 3), (7, 7, 3, 16), (2, 2), (3, 3), (1, 1)),
+    ("3x3_5ch_batch2", (2, 12, 11, 5), (3, 3, 5, 18), (1, 1), (2, 2), (1, 1)),
+    ("1x1_pixels", (1, 9, 9, 24), (1, 1, 24, 36), (1, 1), (0, 0), (1, 1)),
+    ("3x2_asym_pad", (1, 11, 13, 16), (3, 2, 16, 24), (2, 1), (0, 1, 2, 3), (1, 1)),
+    ("1x1_s2_trimmed", (1, 11, 12, 16), (1, 1, 16, 24), (2, 2), (0, 0), (1, 1)),
+]
+
+
+@pytest.mark.parametrize("name,xs,ws,strides,padding,dilation", CONVS, ids=[c[0] for c in CONVS])
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_conv2d_nhwc(kernels, name, xs, ws, strides, padding, dilation, monkeypatch):
+    x = relay.var("x", shape=xs)
+    w, bias = _f32(ws), _f32((ws[3],))
+    y = relay.nn.conv2d(x, relay.const(w), strides=strides, padding=padding, dilation=dilation,
+                        data_layout="NHWC", kernel_layout="HWIO")
+    exe = _compile(relay.Function([x], relay.nn.relu(relay.add(y, relay.const(bias)))),
+                   monkeypatch, kernels)
+    if kernels == "none":
+        assert "relay_f32_" not in exe.iree_input
+    a = _f32(xs)
+    conv = ref.conv2d(a.astype(np.float64), w.astype(np.float64), strides=strides,
+                      padding=padding, dilation=dilation, data_layout="NHWC",
+                      kernel_layout="HWIO")
+    mag = ref.conv2d(np.abs(a).astype(np.float64), np.abs(w).astype(np.float64), strides=strides,
+                     padding=padding, dilation=dilation, data_layout="NHWC",
+                     kernel_layout="HWIO")
+    k = ws[0] * ws[1] * ws[2]
+    _assert_within_bound(exe(a), np.maximum(conv + bias, 0), mag + np.abs(bias), k)
+
+
+@needs_avx512
+def test_convolution_kinds_take_the_kernel(monkeypatch):
+    """A direct convolution is the kernel's implicit im2col (its zero padding put in by the
+    kernel: no tensor.pad left), a 1x1 one a GEMM over the pixels."""
+    x = relay.var("x", shape=(1, 9, 9, 16))
+    y = relay.nn.conv2d(x, relay.const(_f32((3, 3, 16, 16))), padding=(1, 1),
+                        data_layout="NHWC", kernel_layout="HWIO")
+    z = relay.nn.conv2d(y, relay.const(_f32((1, 1, 16, 8))), data_layout="NHWC",
+                        kernel_layout="HWIO")
+    exe = _compile(relay.Function([x], z), monkeypatch, "avx512")
+    assert "relay_f32_gemm_81x8x16" in exe.iree_input
+    if "relay_f32_conv_1x9x9x16_3x3" in exe.iree_input:
+        assert "_p1x1v0_" in exe.iree_input and "tensor.pad" not in exe.iree_input
+
+
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_nonzero_padding_value(kernels, monkeypatch):
+    """nn.pad with 1.5 before a convolution: the kernel reads only zero paddings in place,
+    this one is materialized first."""
+    x = relay.var("x", shape=(1, 7, 6, 8))
+    p = relay.nn.pad(x, ((0, 0), (1, 2), (2, 1), (0, 0)), pad_value=1.5)
+    w = _f32((3, 3, 8, 12))
+    y = relay.nn.conv2d(p, relay.const(w), data_layout="NHWC", kernel_layout="HWIO")
+    exe = _compile(relay.Function([x], y), monkeypatch, kernels)
+    a = _f32((1, 7, 6, 8))
+    padded = np.pad(a, ((0, 0), (1, 2), (2, 1), (0, 0)), constant_values=1.5).astype(np.float64)
+    want = ref.conv2d(padded, w.astype(np.float64), data_layout="NHWC", kernel_layout="HWIO")
+    mag = ref.conv2d(np.abs(padded), np.abs(w).astype(np.float64), data_layout="NHWC",
+                     kernel_layout="HWIO")
+    _assert_within_bound(exe(a), want, mag, 72)
+
+
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_nchw_model_with_pool_and_classifier(kernels, monkeypatch):
+    """A small NCHW CNN as TVM users write it (layout converted to NHWC): conv + bias + relu,
+    a depthwise conv (IREE's), a 1x1 conv, global pooling and a dense classifier."""
+    x = relay.var("x", shape=(1, 3, 16, 16))
+    h = relay.nn.relu(relay.nn.bias_add(
+        relay.nn.conv2d(x, relay.const(_f32((16, 3, 3, 3))), strides=(2, 2), padding=(1, 1)),
+        relay.const(_f32((16,)))))
+    h = relay.nn.conv2d(h, relay.const(_f32((16, 1, 3, 3))), padding=(1, 1), groups=16)
+    h = relay.nn.relu(relay.nn.conv2d(h, relay.const(_f32((24, 16, 1, 1)))))
+    h = relay.nn.batch_flatten(relay.nn.global_avg_pool2d(h))
+    wd = _f32((10, 24))
+    out = relay.nn.dense(h, relay.const(wd))
+    fn = relay.Function([x], out)
+    exe = _compile(fn, monkeypatch, kernels)
+    a = _f32((1, 3, 16, 16))
+    want = relay.create_executor("debug", mod=relay.IRModule.from_expr(fn)).evaluate()(a)
+    np.testing.assert_allclose(exe(a), np.asarray(want), rtol=1e-4, atol=1e-4)
+
+
+def test_avx512_set_leaves_int8_to_iree(monkeypatch):
+    """``avx512`` (no VNNI) takes f32 contractions only: an int8 dense stays IREE's."""
+    if cpu_kernels.for_target("llvm-cpu") == "none":
+        pytest.skip("the host CPU has no AVX-512 F")
+    x = relay.var("x", shape=(8, 32), dtype="int8")
+    w = R.integers(-128, 128, (16, 32), dtype=np.int8)
+    exe = _compile(relay.Function([x], relay.nn.dense(x, relay.const(w), out_dtype="int32")),
+                   monkeypatch, "avx512")
+    assert "relay_vnni_" not in exe.iree_input and "relay_f32_" not in exe.iree_input
+    a = R.integers(-128, 128, (8, 32), dtype=np.int8)
+    np.testing.assert_array_equal(exe(a), a.astype(np.int64) @ w.astype(np.int64).T)
