@@ -11,6 +11,7 @@ pre-softmax features.
 """
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
@@ -79,12 +80,19 @@ def net():
 
 
 def _compile(mod, params, pipeline):
-    old = compiler.PIPELINE
+    # IREE's kernels: test_lowered_layouts reads the lowering's linalg forms, which our CPU
+    # kernels (relay_mlir.cpu_kernels) would replace by their dispatches
+    old, kernels = compiler.PIPELINE, os.environ.get("RELAY_MLIR_CPU_KERNELS")
     compiler.PIPELINE = pipeline
+    os.environ["RELAY_MLIR_CPU_KERNELS"] = "none"
     try:
         return relay.compile(mod, params=params)
     finally:
         compiler.PIPELINE = old
+        if kernels is None:
+            del os.environ["RELAY_MLIR_CPU_KERNELS"]
+        else:
+            os.environ["RELAY_MLIR_CPU_KERNELS"] = kernels
 
 
 @pytest.fixture(scope="module")
