@@ -45,7 +45,7 @@ def kind(name: str) -> str:
     n = re.sub(r"^\d+_", "", n)
     if name.startswith("_encoding"):
         return "copy/transpose/pack"
-    for k, pats in (("conv", ("conv",)), ("matmul", ("matmul", "batch_matmul", "mmt4d", "contract")),
+    for k, pats in (("conv", ("conv",)), ("matmul", ("matmul", "batch_matmul", "mmt4d", "contract", "gemm")),
                     ("pool/reduce", ("pooling", "reduction", "softmax", "argmax")),
                     ("copy/transpose/pack", ("memcpy", "transpose", "pack", "unpack", "pad", "copy", "slice",
                                              "broadcast", "gather", "scatter", "concat"))):
@@ -55,8 +55,12 @@ def kind(name: str) -> str:
 
 
 def flops(name: str) -> Optional[float]:
-    """2 x multiply-adds of a contraction or convolution dispatch, from the sizes in its name."""
-    m = re.search(r"_(?:batch_matmul|matmul|conv)_((?:\d+x)+\d+)_", name)
+    """2 x multiply-adds of a contraction or convolution dispatch, from the sizes in its name
+    (our kernels' GEMMs are named ``relay_{f32,vnni}_gemm_MxNxK``; their convolutions name the
+    input, not the output, and are left out)."""
+    if re.match(r"relay_\w+?_(?:conv|dwconv)_", name):
+        return None
+    m = re.search(r"_(?:batch_matmul|matmul|conv|gemm)_((?:\d+x)+\d+)_", name)
     return 2.0 * math.prod(int(d) for d in m.group(1).split("x")) if m else None
 
 

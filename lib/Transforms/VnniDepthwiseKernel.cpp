@@ -15,6 +15,9 @@
 // output pixels: times (w0, w1, w2, 0) for ox and (0, w0, w1, w2) for ox+1
 // (the filter is packed in both forms), so one interleave feeds two
 // vpdpbusd. The products then go through the epilogue as the GEMM's do.
+// f32 (any kw, zero padding): per tap a load of the 16 channels' inputs and
+// a vector.fma with the tap's 16 packed weights; taps on the padding are
+// left out (edge pixels) or their input selected to 0 (padding rows).
 // Grid: blocks of output rows x chunks of channel groups, at least
 // kMinWorkgroups when the shape allows; a workgroup's loops are rows,
 // channel groups (the group's weights held in registers), pixels.
@@ -62,6 +65,14 @@ DepthwiseGrid gridOf(const DepthwiseShape &s) {
 struct DepthwiseBuilder : KernelBase {
   DepthwiseShape s;
   DepthwiseGrid grid;
+
+  /// Tap (r, t)'s 16 packed f32 weights for channel group `group`.
+  Value floatWeights(int64_t r, int64_t t, Value group) {
+    Value offset =
+        add(index((r * s.kw + t) * s.channelGroups() * kPanelColumns),
+            mul(group, kPanelColumns));
+    return vector::LoadOp::create(b, loc, lanesOf(b.getF32Type()), w, offset);
+  }
 
   /// Kernel row `r`'s 64 packed weight bytes for channel group `group`
   /// (`shifted`: the (0, w0, w1, w2) form).
@@ -120,6 +131,7 @@ struct DepthwiseBuilder : KernelBase {
     Value top = arith::SubIOp::create(b, loc, mul(oy, s.sh), index(s.padTop));
     SmallVector<InputRow> rows;
     SmallVector<Value> unshifted, shifted;
+    SmallVector<SmallVector<Value>> taps; // f32: per row, per tap
     for (int64_t r = 0; r < s.kh; ++r) {
       Value iy = add(top, index(r * s.dh));
       InputRow in;
@@ -134,19 +146,55 @@ struct DepthwiseBuilder : KernelBase {
       }
       in.start = add(mul(add(mul(image, s.h), iy), s.w * s.c), c0);
       rows.push_back(in);
+      if (s.isFloat()) {
+        taps.emplace_back();
+        for (int64_t t = 0; t < s.kw; ++t)
+          taps.back().push_back(floatWeights(r, t, group));
+        continue;
+      }
       unshifted.push_back(weights(false, r, group));
       if (s.paired())
         shifted.push_back(weights(true, r, group));
     }
     Value init = initLanes(c0, lanes);
     Value pixel0 = mul(row, s.ow);
-    Value paddingRow =
-        byteSplat(kGroupBytes, s.aUnsigned ? s.padValue : s.padValue ^ -128);
     auto bytes = VectorType::get({kPanelColumns}, b.getI8Type());
+    VectorType floats = lanesOf(b.getF32Type());
+    // f32: output pixel ox's products (`fixed`: as below); a tap on the
+    // padding adds nothing
+    auto floatPixel = [&](Value ox, std::optional<int64_t> fixed) {
+      Value acc = init;
+      Value zeros = arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(floats)));
+      for (int64_t r = 0; r < s.kh; ++r)
+        for (int64_t j = 0; j < s.kw; ++j) {
+          Value ix;
+          if (fixed) {
+            int64_t at = *fixed * s.sw + j * s.dw - s.padLeft;
+            if (at < 0 || at >= s.w)
+              continue;
+            ix = index(at);
+          } else {
+            ix = add(mul(ox, s.sw), index(j * s.dw - s.padLeft));
+          }
+          Value x =
+              loadLanes(floats, a, add(rows[r].start, mul(ix, s.c)), lanes);
+          if (rows[r].isPadding)
+            x = arith::SelectOp::create(b, loc, rows[r].isPadding, zeros, x);
+          acc = fma(acc, x, taps[r][j]);
+        }
+      finish(acc, add(mul(add(pixel0, ox), s.c), c0), c0, lanes);
+    };
+    Value paddingRow =
+        s.isFloat() ? Value()
+                    : byteSplat(kGroupBytes,
+                                s.aUnsigned ? s.padValue : s.padValue ^ -128);
     // Output pixel ox, and ox + 1 when `pair`; `fixed`: ox is that constant
     // (a pixel near the left or right edge, whose taps on the padding are
     // the padding's bytes), else every tap is inside the row.
     auto pixels = [&](Value ox, std::optional<int64_t> fixed, bool pair) {
+      if (s.isFloat())
+        return floatPixel(ox, fixed);
       int64_t count = pair ? s.kw + 1 : s.kw;
       Value acc = init, next = init;
       for (int64_t r = 0; r < s.kh; ++r) {
@@ -266,20 +314,26 @@ struct DepthwiseBuilder : KernelBase {
 SymbolRefAttr mlir::relay::vnni::getOrCreateDepthwiseExecutable(
     ModuleOp module, const DepthwiseShape &s, const Epilogue &e, Location loc) {
   std::string name = llvm::formatv(
-      "relay_vnni_dwconv_{0}x{1}x{2}x{3}_{4}x{5}_s{6}x{7}_d{8}x{9}_o{10}x{11}"
-      "_p{12}x{13}v{14}{15}_e{16}",
-      s.batch, s.h, s.w, s.c, s.kh, s.kw, s.sh, s.sw, s.dh, s.dw, s.oh, s.ow,
-      s.padTop, s.padLeft, static_cast<int>(static_cast<uint8_t>(s.padValue)),
+      "{0}_dwconv_{1}x{2}x{3}x{4}_{5}x{6}_s{7}x{8}_d{9}x{10}_o{11}x{12}"
+      "_p{13}x{14}v{15}{16}_e{17}",
+      s.isFloat() ? "relay_f32" : "relay_vnni", s.batch, s.h, s.w, s.c, s.kh,
+      s.kw, s.sh, s.sw, s.dh, s.dw, s.oh, s.ow, s.padTop, s.padLeft,
+      static_cast<int>(static_cast<uint8_t>(s.padValue)),
       s.aUnsigned ? "_u" : "", e.key());
   DepthwiseGrid grid = gridOf(s);
+  MLIRContext *ctx = module.getContext();
+  Type element = s.isFloat() ? Type(Float32Type::get(ctx))
+                             : Type(IntegerType::get(ctx, 8));
+  Type accumulator = s.isFloat() ? Type(Float32Type::get(ctx))
+                                 : Type(IntegerType::get(ctx, 32));
   KernelSignature sig{s.batch * s.h * s.w * s.c,
-                      s.packedBytes(),
+                      s.packedElements(),
                       s.m(),
                       s.c,
                       grid.x,
                       grid.y,
-                      IntegerType::get(module.getContext(), 8),
-                      IntegerType::get(module.getContext(), 32)};
+                      element,
+                      accumulator};
   return getOrCreateKernelExecutable(
       module, name, sig, e, loc, [&](KernelBase &k, Value wx, Value wy) {
         DepthwiseBuilder{k, s, grid}.workgroup(wx, wy);

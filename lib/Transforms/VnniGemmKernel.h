@@ -85,9 +85,10 @@ struct GemmShape {
 /// A static depthwise convolution (linalg.depthwise_conv_2d_nhwc_hwc): the
 /// NHWC input [batch, h, w, c], padded by the kernel itself (`padTop`,
 /// `padLeft` rows and columns of `padValue` before it, as many as the
-/// windows need after it), the filter [kh, kw, c] with kw at most kGroupK
-/// (a kernel row is one group of 4 taps), the result [batch, oh, ow, c]
-/// (as C: M = batch * oh * ow rows of N = c columns).
+/// windows need after it), the filter [kh, kw, c], the result [batch, oh,
+/// ow, c] (as C: M = batch * oh * ow rows of N = c columns). 8-bit: kw at
+/// most kGroupK (a kernel row is one group of 4 taps); f32: any kw, a zero
+/// padding.
 struct DepthwiseShape {
   int64_t batch, h, w, c;
   int64_t oh, ow;
@@ -97,16 +98,23 @@ struct DepthwiseShape {
   int8_t padValue = 0;
   /// The input's bytes are already u8 (GemmShape::aUnsigned).
   bool aUnsigned = false;
+  Arithmetic arithmetic = Arithmetic::Int8;
+  bool isFloat() const { return arithmetic == Arithmetic::Float32; }
   int64_t m() const { return batch * oh * ow; }
   int64_t channelGroups() const {
     return (c + kPanelColumns - 1) / kPanelColumns;
   }
   /// Whether one group of 4 input pixels serves two neighbouring output
-  /// pixels: x[ox..ox+3] times (w0, w1, w2, 0) and (0, w0, w1, w2).
-  bool paired() const { return sw == 1 && dw == 1 && kw < kGroupK; }
-  /// The packed filter: per variant (unshifted, then shifted when paired),
-  /// per kernel row, per channel group, 16 channels x 4 taps.
-  int64_t packedBytes() const {
+  /// pixels: x[ox..ox+3] times (w0, w1, w2, 0) and (0, w0, w1, w2) (8-bit).
+  bool paired() const {
+    return !isFloat() && sw == 1 && dw == 1 && kw < kGroupK;
+  }
+  /// The packed filter's elements: 8-bit, per variant (unshifted, then
+  /// shifted when paired), per kernel row, per channel group, 16 channels
+  /// x 4 taps; f32, per tap (row-major), per channel group, 16 channels.
+  int64_t packedElements() const {
+    if (isFloat())
+      return kh * kw * channelGroups() * kPanelColumns;
     return (paired() ? 2 : 1) * kh * channelGroups() * kPanelColumns * kGroupK;
   }
 };

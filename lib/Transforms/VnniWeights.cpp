@@ -341,11 +341,26 @@ PackedWeights mlir::relay::vnni::packDepthwiseWeights(OpBuilder &b,
                                                       const DepthwiseShape &s) {
   int64_t groups = s.channelGroups(), channels = groups * kPanelColumns;
   int64_t variants = s.paired() ? 2 : 1;
+  if (s.isFloat()) {
+    // per tap, per channel group: 16 channels, zero beyond C
+    auto zeroRow = constantOf<float>(b, loc, std::vector<float>(s.c, 0.0f));
+    if (std::optional<Elements<float>> f = evaluate<float>(filter)) {
+      std::vector<float> packed(s.packedElements(), 0.0f);
+      for (int64_t t = 0; t < s.kh * s.kw; ++t)
+        for (int64_t c = 0; c < s.c; ++c)
+          packed[t * channels + c] = f->data[t * s.c + c];
+      return {constantOf<float>(b, loc, packed), zeroRow};
+    }
+    return {
+        flatten(b, loc,
+                padZeros(b, loc, filter, {s.kh, s.kw, channels}, {0, 0, 0})),
+        zeroRow};
+  }
   if (std::optional<Bytes> f = evaluateBytes(filter)) {
     // per variant (taps at 0..KW-1 of a group of 4, then at 1..KW), per
     // kernel row, per channel group: [16 channels][4 taps], zero beyond KW
     // and C
-    std::vector<int8_t> packed(s.packedBytes(), 0);
+    std::vector<int8_t> packed(s.packedElements(), 0);
     for (int64_t v = 0; v < variants; ++v)
       for (int64_t r = 0; r < s.kh; ++r)
         for (int64_t t = 0; t < s.kw; ++t)

@@ -4,7 +4,7 @@ large map as im2col, 16 channels as Winograd, a Winograd-sized map direct), padd
 and dilated. How bench/strategies.py measures them; the lowering's IR is in
 test/lit/conversion/conv-strategy.mlir. IREE's kernels compute them here
 (``RELAY_MLIR_CPU_KERNELS=none``): our f32 GEMM would take the im2col and direct forms'
-contractions (test_f32_gemm.py).
+contractions (test_f32_kernels.py).
 
 Tolerances: rtol 1e-4 / atol 1e-4 x the largest |result| (Winograd F(4x4) rounds up to
 5e-6 of it, test_conv_winograd.py).

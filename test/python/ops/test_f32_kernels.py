@@ -1,10 +1,12 @@
-"""relay-vnni-matmul's f32 GEMM (``float32``: f32 matmuls and convolutions with constant
-weights on ``vfmadd``, the activations read where they are; test/lit/transforms/f32-gemm.mlir
-checks its IR) against numpy in float64: dense layers whose sizes divide none of the
-kernel's tiles (rows % 6, columns % 16 and % 64), B read as [N, K] and as [K, N],
-convolutions with strides, dilation, odd channel counts, asymmetric and non-zero padding,
-NCHW models (their layout converted), epilogues (bias, relu, a residual add), and the same
-programs with IREE's kernels (``RELAY_MLIR_CPU_KERNELS=none``).
+"""relay-vnni-matmul's f32 kernels (``float32``: f32 matmuls, convolutions and depthwise
+convolutions with constant weights on ``vfmadd``, the activations read where they are;
+test/lit/transforms/f32-kernels.mlir checks their IR) against numpy in float64: dense layers
+whose sizes divide none of the GEMM's tiles (rows % 6, columns % 16 and % 64), B read as
+[N, K] and as [K, N], convolutions with strides, dilation, odd channel counts, asymmetric
+and non-zero padding, depthwise convolutions (strides, dilation, channels not in 16s, kernel
+rows of 1-5 taps, asymmetric padding), NCHW models (their layout converted), epilogues
+(bias, relu, relu6, a residual add), and the same programs with IREE's kernels
+(``RELAY_MLIR_CPU_KERNELS=none``).
 
 Tolerance: the float32 dot-product bound |fl(x.y) - x.y| <= k u sum |x_i y_i| (u = 2^-24,
 times 2 for the bias and epilogue roundings), elementwise. The tests with the kernel on
@@ -113,10 +115,56 @@ def test_conv2d_nhwc(kernels, name, xs, ws, strides, padding, dilation, monkeypa
     _assert_within_bound(exe(a), np.maximum(conv + bias, 0), mag + np.abs(bias), k)
 
 
+# (name, NHWC input, kernel (kh, kw), strides, padding, dilation)
+DEPTHWISE = [
+    ("3x3_s1_odd_width", (1, 9, 11, 32), (3, 3), (1, 1), (1, 1), (1, 1)),
+    ("3x3_s2_24ch", (1, 15, 14, 24), (3, 3), (2, 2), (1, 1), (1, 1)),
+    ("3x3_s1_7ch_batch2", (2, 6, 8, 7), (3, 3), (1, 1), (1, 1), (1, 1)),
+    ("5x2_dilated_40ch", (1, 13, 12, 40), (5, 2), (1, 1), (2, 1), (2, 3)),
+    ("1x4_s1x2_asym_pad", (1, 7, 17, 16), (1, 4), (1, 2), (0, 1, 0, 2), (1, 1)),
+    ("3x3_s2_trimmed", (1, 10, 12, 16), (3, 3), (2, 2), (0, 0), (1, 1)),
+    ("5x5_s1_20ch", (1, 12, 12, 20), (5, 5), (1, 1), (2, 2), (1, 1)),
+]
+
+
+@pytest.mark.parametrize("name,xs,k,strides,padding,dilation", DEPTHWISE, ids=[c[0] for c in DEPTHWISE])
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_depthwise_conv2d(kernels, name, xs, k, strides, padding, dilation, monkeypatch):
+    """Depthwise NHWC convolutions with bias + relu6: our depthwise kernel
+    (``relay_f32_dwconv_*``, its zero padding put in by the kernel) or IREE's."""
+    c = xs[3]
+    x = relay.var("x", shape=xs)
+    w, bias = _f32((k[0], k[1], c, 1)), _f32((c,))
+    y = relay.nn.conv2d(x, relay.const(w), strides=strides, padding=padding, dilation=dilation,
+                        groups=c, channels=c, kernel_size=k, data_layout="NHWC",
+                        kernel_layout="HWOI")
+    exe = _compile(relay.Function([x], relay.clip(relay.add(y, relay.const(bias)), 0.0, 6.0)),
+                   monkeypatch, kernels)
+    assert ("relay_f32_dwconv_" in exe.iree_input) == (kernels != "none"), name
+    if kernels != "none":
+        assert "tensor.pad" not in exe.iree_input, name
+    a = _f32(xs)
+    pads = padding if len(padding) == 4 else (padding[0], padding[1]) * 2
+    padded = np.pad(a.astype(np.float64),
+                    ((0, 0), (pads[0], pads[2]), (pads[1], pads[3]), (0, 0)))
+    oh = (padded.shape[1] - (k[0] - 1) * dilation[0] - 1) // strides[0] + 1
+    ow = (padded.shape[2] - (k[1] - 1) * dilation[1] - 1) // strides[1] + 1
+    conv, mag = np.zeros((xs[0], oh, ow, c)), np.zeros((xs[0], oh, ow, c))
+    for i in range(k[0]):
+        for j in range(k[1]):
+            y0, x0 = i * dilation[0], j * dilation[1]
+            window = padded[:, y0:y0 + (oh - 1) * strides[0] + 1:strides[0],
+                            x0:x0 + (ow - 1) * strides[1] + 1:strides[1], :]
+            conv += window * w[i, j, :, 0]
+            mag += np.abs(window * w[i, j, :, 0])
+    _assert_within_bound(exe(a), np.clip(conv + bias, 0, 6), mag + np.abs(bias), k[0] * k[1])
+
+
 @needs_avx512
 def test_convolution_kinds_take_the_kernel(monkeypatch):
     """A direct convolution is the kernel's implicit im2col (its zero padding put in by the
-    kernel: no tensor.pad left), a 1x1 one a GEMM over the pixels."""
+    kernel: no tensor.pad left), a 1x1 one a GEMM over the pixels; an input of 3 channels
+    keeps its padding a copy (the kernel's per-tap selects would not pay there)."""
     x = relay.var("x", shape=(1, 9, 9, 16))
     y = relay.nn.conv2d(x, relay.const(_f32((3, 3, 16, 16))), padding=(1, 1),
                         data_layout="NHWC", kernel_layout="HWIO")
@@ -124,8 +172,14 @@ def test_convolution_kinds_take_the_kernel(monkeypatch):
                         kernel_layout="HWIO")
     exe = _compile(relay.Function([x], z), monkeypatch, "avx512")
     assert "relay_f32_gemm_81x8x16" in exe.iree_input
-    if "relay_f32_conv_1x9x9x16_3x3" in exe.iree_input:
-        assert "_p1x1v0_" in exe.iree_input and "tensor.pad" not in exe.iree_input
+    assert "relay_f32_conv_1x9x9x16_3x3_s1x1_d1x1_16_p1x1v0_" in exe.iree_input
+    assert "tensor.pad" not in exe.iree_input
+    x = relay.var("x", shape=(1, 9, 9, 3))
+    y = relay.nn.conv2d(x, relay.const(_f32((3, 3, 3, 16))), padding=(1, 1),
+                        data_layout="NHWC", kernel_layout="HWIO")
+    exe = _compile(relay.Function([x], y), monkeypatch, "avx512")
+    assert "relay_f32_conv_1x11x11x3_3x3_s1x1_d1x1_16_e" in exe.iree_input
+    assert "tensor.pad" in exe.iree_input
 
 
 @pytest.mark.parametrize("kernels", KERNELS)
@@ -148,7 +202,7 @@ def test_nonzero_padding_value(kernels, monkeypatch):
 @pytest.mark.parametrize("kernels", KERNELS)
 def test_nchw_model_with_pool_and_classifier(kernels, monkeypatch):
     """A small NCHW CNN as TVM users write it (layout converted to NHWC): conv + bias + relu,
-    a depthwise conv (IREE's), a 1x1 conv, global pooling and a dense classifier."""
+    a depthwise conv, a 1x1 conv, global pooling and a dense classifier."""
     x = relay.var("x", shape=(1, 3, 16, 16))
     h = relay.nn.relu(relay.nn.bias_add(
         relay.nn.conv2d(x, relay.const(_f32((16, 3, 3, 3))), strides=(2, 2), padding=(1, 1)),

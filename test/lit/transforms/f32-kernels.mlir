@@ -56,14 +56,15 @@ func.func @dense_bias_relu(%a: tensor<7x10xf32>, %bias: tensor<20xf32>) -> tenso
 
 // -----
 
-// An f32 convolution: its windows read in place, a zero spatial padding
-// put in by the kernel (a row of 0.0 on the stack); a padding of another
+// An f32 convolution: its windows read in place, a zero spatial padding (of
+// an input of at least 8 channels) put in by the kernel (a row of 0.0 on the
+// stack); a padding of another
 // value stays a tensor.pad (materialized by IREE) that the kernel reads
 // unpadded.
 // CHECK-LABEL: "stream.executable"
 // CHECK: func.func @{{relay_f32_conv_1x6x6x4_1x1_s2x2_d1x1_8_e[0-9a-f]+}}(
 // CHECK-LABEL: "stream.executable"
-// CHECK: func.func @{{relay_f32_conv_1x5x5x4_3x3_s1x1_d1x1_8_p1x1v0_e[0-9a-f]+}}(
+// CHECK: func.func @{{relay_f32_conv_1x5x5x8_3x3_s1x1_d1x1_8_p1x1v0_e[0-9a-f]+}}(
 // CHECK: memref.alloca() : memref<16xf32>
 // CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : memref<?xf32>
 // CHECK-LABEL: func.func @conv_zero_padded
@@ -72,17 +73,17 @@ func.func @dense_bias_relu(%a: tensor<7x10xf32>, %bias: tensor<20xf32>) -> tenso
 // CHECK-LABEL: func.func @conv_one_padded
 // CHECK: tensor.pad
 // CHECK: "flow.dispatch"
-func.func @conv_zero_padded(%x: tensor<1x5x5x4xf32>) -> tensor<1x5x5x8xf32> {
-  %w = arith.constant dense<0.25> : tensor<3x3x4x8xf32>
+func.func @conv_zero_padded(%x: tensor<1x5x5x8xf32>) -> tensor<1x5x5x8xf32> {
+  %w = arith.constant dense<0.25> : tensor<3x3x8x8xf32>
   %z = arith.constant 0.0 : f32
   %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
   ^bb0(%i: index, %j: index, %k: index, %l: index):
     tensor.yield %z : f32
-  } : tensor<1x5x5x4xf32> to tensor<1x7x7x4xf32>
+  } : tensor<1x5x5x8xf32> to tensor<1x7x7x8xf32>
   %e = tensor.empty() : tensor<1x5x5x8xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x5x5x8xf32>) -> tensor<1x5x5x8xf32>
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-         ins(%p, %w : tensor<1x7x7x4xf32>, tensor<3x3x4x8xf32>) outs(%f : tensor<1x5x5x8xf32>) -> tensor<1x5x5x8xf32>
+         ins(%p, %w : tensor<1x7x7x8xf32>, tensor<3x3x8x8xf32>) outs(%f : tensor<1x5x5x8xf32>) -> tensor<1x5x5x8xf32>
   return %r : tensor<1x5x5x8xf32>
 }
 
@@ -99,4 +100,39 @@ func.func @conv_one_padded(%x: tensor<1x4x4x4xf32>) -> tensor<1x3x3x8xf32> {
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
          ins(%p, %w : tensor<1x6x6x4xf32>, tensor<1x1x4x8xf32>) outs(%f : tensor<1x3x3x8xf32>) -> tensor<1x3x3x8xf32>
   return %r : tensor<1x3x3x8xf32>
+}
+
+// -----
+
+// An f32 depthwise convolution: per tap 16 channels of input and the tap's
+// 16 packed weights (`[tap][channel groups][16]`, a constant) into one
+// vector.fma; the zero padding put in by the kernel (taps on it left out at
+// the edges, padding rows selected to 0); channels not in 16s masked.
+// CHECK-LABEL: "stream.executable"
+// CHECK: func.func @[[DW:relay_f32_dwconv_1x6x6x20_3x3_s1x1_d1x1_o6x6_p1x1v0_e[0-9a-f]+]](
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<720xf32>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<288xf32>
+// CHECK: vector.fma %{{.*}} : vector<16xf32>
+// CHECK: vector.maskedload %{{.*}} : memref<720xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK-NOT: vpdpbusd
+// CHECK: "stream.executable.end"
+// CHECK-LABEL: func.func @depthwise
+// CHECK-NOT: tensor.pad
+// CHECK: %[[P:.*]] = arith.constant dense<{{.*}}> : tensor<288xf32>
+// CHECK: "flow.dispatch"(%{{.*}}, %[[P]], %{{.*}}) {entry_points = [@[[DW]]::@[[DW]]]
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc
+// OFF-LABEL: func.func @depthwise
+// OFF: linalg.depthwise_conv_2d_nhwc_hwc
+func.func @depthwise(%x: tensor<1x6x6x20xf32>) -> tensor<1x6x6x20xf32> {
+  %w = arith.constant dense<0.5> : tensor<3x3x20xf32>
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %z : f32
+  } : tensor<1x6x6x20xf32> to tensor<1x8x8x20xf32>
+  %e = tensor.empty() : tensor<1x6x6x20xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x6x6x20xf32>) -> tensor<1x6x6x20xf32>
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%p, %w : tensor<1x8x8x20xf32>, tensor<3x3x20xf32>) outs(%f : tensor<1x6x6x20xf32>) -> tensor<1x6x6x20xf32>
+  return %r : tensor<1x6x6x20xf32>
 }
