@@ -299,6 +299,12 @@ def ConvertRelayToLinalg : Pass<"convert-relay-to-linalg", "::mlir::ModuleOp"> {
            "kernel (relay-to-iree-input with cpu-kernels=avx512vnni): "
            "integer convolutions take the patch matmul, not integer "
            "Winograd">,
+    Option<"f32MatmulKernel", "f32-matmul-kernel", "bool", "false",
+           "f32 matmuls and convolutions with constant weights run on "
+           "relay-vnni-matmul's f32 kernels (relay-to-iree-input with "
+           "cpu-kernels=avx512 or avx512vnni): float convolutions that "
+           "would take the patch matmul are direct ones, whose windows "
+           "that kernel reads in place">,
   ];
 }
 
@@ -721,9 +727,12 @@ def RelayVnniMatmul : Pass<"relay-vnni-matmul", "::mlir::ModuleOp"> {
     With `float32`, matmuls and convolutions of f32 x f32 -> f32 with a
     constant right operand take the same GEMM with `vfmadd` (one k per
     step, B packed as 16-column panels, accumulators from 0, a zero
-    spatial padding read in place; `@relay_f32_gemm_...`,
-    `@relay_f32_conv_...`): no packing dispatch of A (IREE's data tiling
-    packs each matmul's activations in a dispatch of its own).
+    spatial padding read in place for inputs of 8 channels or more;
+    `@relay_f32_gemm_...`, `@relay_f32_conv_...`) and depthwise ones the
+    depthwise kernel's f32 form (any kernel width, one fma per tap and 16
+    channels; `@relay_f32_dwconv_...`): no packing dispatch of A (IREE's
+    data tiling packs each matmul's activations in a dispatch of its
+    own).
   }];
   let options = [
     Option<"int8", "int8", "bool", /*default=*/"true",

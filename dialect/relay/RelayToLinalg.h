@@ -36,6 +36,10 @@ struct LoweringOptions {
   /// (relay-vnni-matmul): integer convolutions take the patch matmul
   /// rather than integer Winograd.
   bool int8MatmulKernel = false;
+  /// f32 matmuls and convolutions with constant weights run on our f32
+  /// kernels: float convolutions are direct rather than patch matmuls (the
+  /// kernel reads their windows in place; im2col would copy them).
+  bool f32MatmulKernel = false;
 };
 
 /// Unary/binary elementwise operators (a table of scalar bodies), with the

@@ -140,6 +140,7 @@ void buildIREEInputPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   ConvertRelayToLinalgOptions lowering;
   lowering.int8MatmulKernel = options.cpuKernels == CpuKernels::Avx512Vnni;
+  lowering.f32MatmulKernel = options.cpuKernels != CpuKernels::None;
   pm.addPass(createConvertRelayToLinalg(lowering));
   // iree-compile dies on dispatches over empty iteration spaces.
   pm.addPass(createRelayFoldEmptyIterations());

@@ -122,16 +122,27 @@ struct DepthwiseBuilder : KernelBase {
     Value start, isPadding;
   };
 
-  /// Output row `row` (of batch x oh) for channel group `group` (`lanes`
-  /// of its channels valid); `checkRows`: some kernel rows may fall on
-  /// the padding (read a clamped row, then select the padding's bytes).
-  void outputRow(Value row, Value group, int64_t lanes, bool checkRows) {
-    Value c0 = mul(group, kPanelColumns);
-    Value image = divui(row, s.oh), oy = remui(row, s.oh);
-    Value top = arith::SubIOp::create(b, loc, mul(oy, s.sh), index(s.padTop));
+  /// What one output row's pixels share: their input rows, the channel
+  /// group's weights (8-bit: per kernel row, unshifted and shifted; f32: per
+  /// row and tap), the accumulators' initial lanes, the row's first pixel
+  /// and channel.
+  struct RowContext {
     SmallVector<InputRow> rows;
     SmallVector<Value> unshifted, shifted;
-    SmallVector<SmallVector<Value>> taps; // f32: per row, per tap
+    SmallVector<SmallVector<Value>> taps;
+    Value init, pixel0, c0;
+    int64_t lanes;
+  };
+
+  /// Output row `row`'s context for channel group `group`; `checkRows`: some
+  /// kernel rows may fall on the padding (a clamped row read, then the
+  /// padding's bytes selected).
+  RowContext rowContext(Value row, Value group, int64_t lanes, bool checkRows) {
+    RowContext ctx;
+    ctx.lanes = lanes;
+    ctx.c0 = mul(group, kPanelColumns);
+    Value image = divui(row, s.oh), oy = remui(row, s.oh);
+    Value top = arith::SubIOp::create(b, loc, mul(oy, s.sh), index(s.padTop));
     for (int64_t r = 0; r < s.kh; ++r) {
       Value iy = add(top, index(r * s.dh));
       InputRow in;
@@ -144,86 +155,102 @@ struct DepthwiseBuilder : KernelBase {
         iy =
             minsi(arith::MaxSIOp::create(b, loc, iy, index(0)), index(s.h - 1));
       }
-      in.start = add(mul(add(mul(image, s.h), iy), s.w * s.c), c0);
-      rows.push_back(in);
+      in.start = add(mul(add(mul(image, s.h), iy), s.w * s.c), ctx.c0);
+      ctx.rows.push_back(in);
       if (s.isFloat()) {
-        taps.emplace_back();
+        ctx.taps.emplace_back();
         for (int64_t t = 0; t < s.kw; ++t)
-          taps.back().push_back(floatWeights(r, t, group));
+          ctx.taps.back().push_back(floatWeights(r, t, group));
         continue;
       }
-      unshifted.push_back(weights(false, r, group));
+      ctx.unshifted.push_back(weights(false, r, group));
       if (s.paired())
-        shifted.push_back(weights(true, r, group));
+        ctx.shifted.push_back(weights(true, r, group));
     }
-    Value init = initLanes(c0, lanes);
-    Value pixel0 = mul(row, s.ow);
-    auto bytes = VectorType::get({kPanelColumns}, b.getI8Type());
+    ctx.init = initLanes(ctx.c0, lanes);
+    ctx.pixel0 = mul(row, s.ow);
+    return ctx;
+  }
+
+  /// f32: output pixel ox's products, stored (`fixed`: ox is that constant,
+  /// a pixel near an edge whose taps on the padding add nothing; else every
+  /// tap is inside the row).
+  void floatPixel(const RowContext &ctx, Value ox,
+                  std::optional<int64_t> fixed) {
     VectorType floats = lanesOf(b.getF32Type());
-    // f32: output pixel ox's products (`fixed`: as below); a tap on the
-    // padding adds nothing
-    auto floatPixel = [&](Value ox, std::optional<int64_t> fixed) {
-      Value acc = init;
-      Value zeros = arith::ConstantOp::create(
-          b, loc, cast<TypedAttr>(b.getZeroAttr(floats)));
-      for (int64_t r = 0; r < s.kh; ++r)
-        for (int64_t j = 0; j < s.kw; ++j) {
-          Value ix;
-          if (fixed) {
-            int64_t at = *fixed * s.sw + j * s.dw - s.padLeft;
-            if (at < 0 || at >= s.w)
-              continue;
-            ix = index(at);
-          } else {
-            ix = add(mul(ox, s.sw), index(j * s.dw - s.padLeft));
-          }
-          Value x =
-              loadLanes(floats, a, add(rows[r].start, mul(ix, s.c)), lanes);
-          if (rows[r].isPadding)
-            x = arith::SelectOp::create(b, loc, rows[r].isPadding, zeros, x);
-          acc = fma(acc, x, taps[r][j]);
+    Value zeros = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(floats)));
+    Value acc = ctx.init;
+    for (int64_t r = 0; r < s.kh; ++r)
+      for (int64_t j = 0; j < s.kw; ++j) {
+        Value ix;
+        if (fixed) {
+          int64_t at = *fixed * s.sw + j * s.dw - s.padLeft;
+          if (at < 0 || at >= s.w)
+            continue;
+          ix = index(at);
+        } else {
+          ix = add(mul(ox, s.sw), index(j * s.dw - s.padLeft));
         }
-      finish(acc, add(mul(add(pixel0, ox), s.c), c0), c0, lanes);
-    };
+        const InputRow &in = ctx.rows[r];
+        Value x = loadLanes(floats, a, add(in.start, mul(ix, s.c)), ctx.lanes);
+        if (in.isPadding)
+          x = arith::SelectOp::create(b, loc, in.isPadding, zeros, x);
+        acc = fma(acc, x, ctx.taps[r][j]);
+      }
+    finish(acc, add(mul(add(ctx.pixel0, ox), s.c), ctx.c0), ctx.c0, ctx.lanes);
+  }
+
+  /// 8-bit: output pixel ox, and ox + 1 when `pair`, stored (`fixed`: ox is
+  /// that constant, a pixel near an edge whose taps on the padding are the
+  /// padding's bytes; else every tap is inside the row).
+  void bytePixels(const RowContext &ctx, Value ox, std::optional<int64_t> fixed,
+                  bool pair) {
+    auto bytes = VectorType::get({kPanelColumns}, b.getI8Type());
     Value paddingRow =
-        s.isFloat() ? Value()
-                    : byteSplat(kGroupBytes,
-                                s.aUnsigned ? s.padValue : s.padValue ^ -128);
-    // Output pixel ox, and ox + 1 when `pair`; `fixed`: ox is that constant
-    // (a pixel near the left or right edge, whose taps on the padding are
-    // the padding's bytes), else every tap is inside the row.
+        byteSplat(kGroupBytes, s.aUnsigned ? s.padValue : s.padValue ^ -128);
+    int64_t count = pair ? s.kw + 1 : s.kw;
+    Value acc = ctx.init, next = ctx.init;
+    for (int64_t r = 0; r < s.kh; ++r) {
+      const InputRow &in = ctx.rows[r];
+      SmallVector<Value> tapLanes;
+      for (int64_t j = 0; j < count; ++j) {
+        if (fixed) {
+          int64_t ix = *fixed * s.sw + j * s.dw - s.padLeft;
+          tapLanes.push_back(ix < 0 || ix >= s.w
+                                 ? byteSplat(kPanelColumns, s.padValue)
+                                 : loadLanes(bytes, a,
+                                             add(in.start, index(ix * s.c)),
+                                             ctx.lanes));
+          continue;
+        }
+        Value ix = add(mul(ox, s.sw), index(j * s.dw - s.padLeft));
+        tapLanes.push_back(
+            loadLanes(bytes, a, add(in.start, mul(ix, s.c)), ctx.lanes));
+      }
+      Value z = interleave(tapLanes);
+      if (in.isPadding)
+        z = arith::SelectOp::create(b, loc, in.isPadding, paddingRow, z);
+      acc = vpdpbusd(acc, z, ctx.unshifted[r]);
+      if (pair)
+        next = vpdpbusd(next, z, ctx.shifted[r]);
+    }
+    Value m = add(ctx.pixel0, ox);
+    finish(acc, add(mul(m, s.c), ctx.c0), ctx.c0, ctx.lanes);
+    if (pair)
+      finish(next, add(mul(add(m, index(1)), s.c), ctx.c0), ctx.c0, ctx.lanes);
+  }
+
+  /// Output row `row` (of batch x oh) for channel group `group` (`lanes`
+  /// of its channels valid); `checkRows`: some kernel rows may fall on
+  /// the padding.
+  void outputRow(Value row, Value group, int64_t lanes, bool checkRows) {
+    RowContext ctx = rowContext(row, group, lanes, checkRows);
     auto pixels = [&](Value ox, std::optional<int64_t> fixed, bool pair) {
       if (s.isFloat())
-        return floatPixel(ox, fixed);
-      int64_t count = pair ? s.kw + 1 : s.kw;
-      Value acc = init, next = init;
-      for (int64_t r = 0; r < s.kh; ++r) {
-        SmallVector<Value> tapLanes;
-        for (int64_t j = 0; j < count; ++j) {
-          if (fixed) {
-            int64_t ix = *fixed * s.sw + j * s.dw - s.padLeft;
-            tapLanes.push_back(
-                ix < 0 || ix >= s.w
-                    ? byteSplat(kPanelColumns, s.padValue)
-                    : loadLanes(bytes, a, add(rows[r].start, index(ix * s.c)),
-                                lanes));
-            continue;
-          }
-          Value ix = add(mul(ox, s.sw), index(j * s.dw - s.padLeft));
-          tapLanes.push_back(
-              loadLanes(bytes, a, add(rows[r].start, mul(ix, s.c)), lanes));
-        }
-        Value z = interleave(tapLanes);
-        if (rows[r].isPadding)
-          z = arith::SelectOp::create(b, loc, rows[r].isPadding, paddingRow, z);
-        acc = vpdpbusd(acc, z, unshifted[r]);
-        if (pair)
-          next = vpdpbusd(next, z, shifted[r]);
-      }
-      Value m = add(pixel0, ox);
-      finish(acc, add(mul(m, s.c), c0), c0, lanes);
-      if (pair)
-        finish(next, add(mul(add(m, index(1)), s.c), c0), c0, lanes);
+        floatPixel(ctx, ox, fixed);
+      else
+        bytePixels(ctx, ox, fixed, pair);
     };
     // The steps along the row: pairs of pixels (a last single one when ow
     // is odd) or single pixels; those whose taps are all inside the row

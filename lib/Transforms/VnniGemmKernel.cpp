@@ -99,17 +99,27 @@ struct GemmBuilder : KernelBase {
     return isFloat() ? fma(acc, x, y) : vpdpbusd(acc, x, y);
   }
 
-  /// The byte of A where GEMM row `row` starts: the row of a matrix, or the
+  /// The element of A where GEMM row `row` starts: the row of a matrix, or the
   /// first tap of an output pixel's window in an input it does not pad.
   Value rowStart(Value row) {
     if (!s.conv)
       return mul(row, s.k);
     const ImplicitConv &v = *s.conv;
-    Value image = divui(row, v.oh * v.ow);
+    OutputPixel p = pixelOf(row);
+    Value y = add(mul(p.image, v.h), mul(p.oy, v.sh));
+    return mul(add(mul(y, v.w), mul(p.ox, v.sw)), v.c);
+  }
+
+  /// The output pixel of a convolution's GEMM row: its image, row and
+  /// column.
+  struct OutputPixel {
+    Value image, oy, ox;
+  };
+  OutputPixel pixelOf(Value row) {
+    const ImplicitConv &v = *s.conv;
     Value inImage = remui(row, v.oh * v.ow);
-    Value oy = divui(inImage, v.ow), ox = remui(inImage, v.ow);
-    Value y = add(mul(image, v.h), mul(oy, v.sh));
-    return mul(add(mul(y, v.w), mul(ox, v.sw)), v.c);
+    return {divui(row, v.oh * v.ow), divui(inImage, v.ow),
+            remui(inImage, v.ow)};
   }
 
   /// One k group of a tile: `acc` [rows x panels] updated with the group
@@ -208,12 +218,10 @@ struct GemmBuilder : KernelBase {
   };
   Window windowOf(Value row) {
     const ImplicitConv &v = *s.conv;
-    Value image = divui(row, v.oh * v.ow);
-    Value inImage = remui(row, v.oh * v.ow);
-    Value oy = divui(inImage, v.ow), ox = remui(inImage, v.ow);
-    return {mul(image, v.h * v.w * v.c),
-            arith::SubIOp::create(b, loc, mul(oy, v.sh), index(v.padTop)),
-            arith::SubIOp::create(b, loc, mul(ox, v.sw), index(v.padLeft))};
+    OutputPixel p = pixelOf(row);
+    return {mul(p.image, v.h * v.w * v.c),
+            arith::SubIOp::create(b, loc, mul(p.oy, v.sh), index(v.padTop)),
+            arith::SubIOp::create(b, loc, mul(p.ox, v.sw), index(v.padLeft))};
   }
 
   /// Tap `t` of `windows` in an input the kernel pads: a row whose tap is

@@ -462,12 +462,12 @@ LogicalResult checkStaticKernelNhwc(Conv2DOp op, Conv2DOp::Adaptor adaptor,
 /// patch matmul.
 struct Conv2DIm2colMatmul : Conv2DStrategy {
   Conv2DIm2colMatmul(const TypeConverter &tc, MLIRContext *ctx,
-                     PatternBenefit benefit, bool int8MatmulKernel)
-      : Conv2DStrategy(tc, ctx, benefit), int8MatmulKernel(int8MatmulKernel) {}
+                     PatternBenefit benefit, const LoweringOptions &options)
+      : Conv2DStrategy(tc, ctx, benefit), options(options) {}
   /// LoweringOptions::int8MatmulKernel: relay-vnni-matmul computes a direct
   /// i8 convolution without copying its patches (implicit im2col; channels
-  /// padded to groups of 4).
-  bool int8MatmulKernel;
+  /// padded to groups of 4); f32MatmulKernel: a direct f32 one likewise.
+  LoweringOptions options;
 
   LogicalResult
   checkApplies(Conv2DOp op, OpAdaptor adaptor, const Conv2DLayout &l,
@@ -481,7 +481,14 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
     if (dataType.isDynamicDim(l.hDim) || dataType.isDynamicDim(l.wDim))
       return rewriter.notifyMatchFailure(
           op, "run-time image size (Conv2DRunTimeImage)");
-    if (int8MatmulKernel && !requested(op) &&
+    if (options.f32MatmulKernel && !requested(op) &&
+        resultType.getElementType().isF32() &&
+        dataType.getElementType().isF32() && dataType.hasStaticShape() &&
+        matchPattern(adaptor.getWeight(), m_Constant()))
+      return rewriter.notifyMatchFailure(
+          op, "f32: the f32 kernel reads the direct convolution's windows in "
+              "place");
+    if (options.int8MatmulKernel && !requested(op) &&
         isa<IntegerType>(resultType.getElementType()) &&
         dataType.getElementType().isInteger(8) &&
         getElementTypeOrSelf(adaptor.getWeight().getType()).isInteger(8) &&
@@ -1091,8 +1098,7 @@ void relay::populateConvToLinalgPatterns(const TypeConverter &tc,
       tc, ctx, kNormalizeBenefit);
   patterns.add<Conv2DWinograd>(tc, ctx, kFastAlgorithmBenefit,
                                options.int8MatmulKernel);
-  patterns.add<Conv2DIm2colMatmul>(tc, ctx, kSpecialisedBenefit,
-                                   options.int8MatmulKernel);
+  patterns.add<Conv2DIm2colMatmul>(tc, ctx, kSpecialisedBenefit, options);
   patterns.add<Conv2DRunTimeImage>(tc, ctx, kSpecialisedBenefit);
   patterns.add<Conv2DNhwcHwcf, Conv2DNchwFchw, Conv2DDepthwise<false>,
                Conv2DDepthwise<true>>(tc, ctx, kNamedOpBenefit);

@@ -90,6 +90,7 @@ struct ConvertRelayToLinalgPass
     RewritePatternSet patterns(ctx);
     LoweringOptions options;
     options.int8MatmulKernel = int8MatmulKernel;
+    options.f32MatmulKernel = f32MatmulKernel;
     populateRelayToLinalgPatterns(typeConverter, patterns, options);
     ConversionTarget target(*ctx);
     configureRelayToLinalgTarget(target, typeConverter);

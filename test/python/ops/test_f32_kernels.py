@@ -20,6 +20,8 @@ import relay_mlir as relay
 from relay_mlir import cpu_kernels
 from relay_mlir.testing import numpy_ref as ref
 
+from _cpu_kernel_shapes import DEPTHWISE as _SHAPES
+
 needs_avx512 = pytest.mark.skipif(cpu_kernels.for_target("llvm-cpu") == "none",
                                   reason="the host CPU has no AVX-512 F: relay.compile does not "
                                          "use the kernel there")
@@ -115,16 +117,8 @@ def test_conv2d_nhwc(kernels, name, xs, ws, strides, padding, dilation, monkeypa
     _assert_within_bound(exe(a), np.maximum(conv + bias, 0), mag + np.abs(bias), k)
 
 
-# (name, NHWC input, kernel (kh, kw), strides, padding, dilation)
-DEPTHWISE = [
-    ("3x3_s1_odd_width", (1, 9, 11, 32), (3, 3), (1, 1), (1, 1), (1, 1)),
-    ("3x3_s2_24ch", (1, 15, 14, 24), (3, 3), (2, 2), (1, 1), (1, 1)),
-    ("3x3_s1_7ch_batch2", (2, 6, 8, 7), (3, 3), (1, 1), (1, 1), (1, 1)),
-    ("5x2_dilated_40ch", (1, 13, 12, 40), (5, 2), (1, 1), (2, 1), (2, 3)),
-    ("1x4_s1x2_asym_pad", (1, 7, 17, 16), (1, 4), (1, 2), (0, 1, 0, 2), (1, 1)),
-    ("3x3_s2_trimmed", (1, 10, 12, 16), (3, 3), (2, 2), (0, 0), (1, 1)),
-    ("5x5_s1_20ch", (1, 12, 12, 20), (5, 5), (1, 1), (2, 2), (1, 1)),
-]
+# the 8-bit kernel's shapes and a 5x5 window (the f32 kernel takes any kernel width)
+DEPTHWISE = _SHAPES + [("5x5_s1_20ch", (1, 12, 12, 20), (5, 5), (1, 1), (2, 2), (1, 1))]
 
 
 @pytest.mark.parametrize("name,xs,k,strides,padding,dilation", DEPTHWISE, ids=[c[0] for c in DEPTHWISE])

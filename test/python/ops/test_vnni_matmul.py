@@ -19,6 +19,8 @@ import relay_mlir as relay
 from relay_mlir import cpu_kernels
 from relay_mlir.testing import numpy_ref as ref
 
+from _cpu_kernel_shapes import DEPTHWISE
+
 # the kernel runs only where the host has AVX-512 VNNI; the tests with it off run everywhere
 needs_vnni = pytest.mark.skipif(cpu_kernels.for_target("llvm-cpu") != "avx512vnni",
                                 reason="the host CPU has no AVX-512 VNNI: relay.compile does not "
@@ -124,21 +126,6 @@ def test_conv2d_int8(kernels, name, xs, ws, strides, padding, dilation, form, mo
     want = ref.conv2d(a.astype(np.int64), w.astype(np.int64), strides=strides, padding=padding,
                       dilation=dilation, data_layout="NHWC", kernel_layout="HWIO") + bias
     np.testing.assert_array_equal(exe(a), want)
-
-
-# (name, NHWC input, kernel (kh, kw), strides, padding, dilation): MobileNet's 3x3 (stride 1:
-# two output pixels per interleave, an odd width leaving one; stride 2), channels not in
-# groups of 16 (masked loads and stores), kernel rows of 1, 2 and 4 taps, dilation, batch 2,
-# asymmetric padding
-DEPTHWISE = [
-    ("3x3_s1_odd_width", (1, 9, 11, 32), (3, 3), (1, 1), (1, 1), (1, 1)),
-    ("3x3_s2_24ch", (1, 15, 14, 24), (3, 3), (2, 2), (1, 1), (1, 1)),
-    ("3x3_s1_7ch_batch2", (2, 6, 8, 7), (3, 3), (1, 1), (1, 1), (1, 1)),
-    ("5x2_dilated_40ch", (1, 13, 12, 40), (5, 2), (1, 1), (2, 1), (2, 3)),
-    ("1x4_s1x2_asym_pad", (1, 7, 17, 16), (1, 4), (1, 2), (0, 1, 0, 2), (1, 1)),
-    # no padding, a row and a column no window reaches: the whole input read in place
-    ("3x3_s2_trimmed", (1, 10, 12, 16), (3, 3), (2, 2), (0, 0), (1, 1)),
-]
 
 
 @pytest.mark.parametrize("name,xs,k,strides,padding,dilation", DEPTHWISE, ids=[c[0] for c in DEPTHWISE])
