@@ -83,11 +83,11 @@ KNOWN_GAPS: List[Tuple[str, str, str]] = [
          "cannot link the fmod its remainder becomes: a located compile error)",
      "fuzzing_programs.md"),
     ("Issue 30", "Speed on CPU (median latency vs the fastest peer, 2 threads). Session 38: "
-         "f32 matmuls and convolutions with constant weights run on our own AVX-512 GEMM "
-         "(relay-vnni-matmul's f32 form: no activation-pack dispatches, windows read in place, "
-         "epilogues fused); on the Intel Xeon MobileNetV2 6.93 -> 4.73 ms (onnxruntime 3.5: "
-         "1.98x -> 1.32x), ViT-Tiny 1.35x -> 1.16x, LSTM LM now ahead (0.184 vs 0.21 ms), DQN "
-         "0.55 -> 0.43 ms (two runs, design.md). Batch 1 "
+         "f32 matmuls, convolutions and depthwise convolutions with constant weights run on "
+         "our own AVX-512 kernels (relay-vnni-matmul's f32 form: no activation-pack dispatches, "
+         "windows read in place, epilogues fused); on the Intel Xeon (RESULTS-f32-kernels.md, "
+         "relay-mlir vs onnxruntime) MobileNetV2 1.98x -> 1.33x, ViT-Tiny 1.35x -> 1.11x, LSTM "
+         "LM and BERT-tiny ahead, resnet_demo 1.16x, ResNet-18 1.43x, DQN 2.11x. Batch 1 "
          "(RESULTS.md, session 31's run at 5e80d5c): ResNet-18, VGG-16 and BERT-tiny a relay-mlir "
          "system the fastest, ResNet-50 1.07x, ViT-Tiny 1.18x, MobileNetV2 1.32x, LSTM 1.45x, "
          "DQN 1.46x, resnet_demo 2.02x (onnxruntime fastest; session 30's quiet run had "
