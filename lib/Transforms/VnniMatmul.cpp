@@ -232,7 +232,7 @@ std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op, Kinds kinds) {
   // selects are not amortized over one or two k steps (MobileNetV2's
   // 3-channel stem, one thread: 0.27 ms padded by the kernel against 0.18
   // ms for IREE's convolution + 0.03 ms for the copy, two profiles of
-  // different runs, the first under load: to be measured side by side)
+  // different runs, the kernel's under load: to be measured side by side)
   if (!c->channelPad && (!isFloat(*c) || channels >= kMinFloatPadChannels)) {
     pad = spatialPadOf(c->a);
     c->a = pad.source;
