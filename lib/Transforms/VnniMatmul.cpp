@@ -17,7 +17,10 @@
 // and goes on with the elementwise ops after the contraction (VnniEpilogue.h):
 // the dispatch's result is theirs. A depthwise convolution of the same
 // kind takes the depthwise kernel (VnniDepthwiseKernel.cpp), its filter
-// packed by packDepthwiseWeights, the same epilogue.
+// packed by packDepthwiseWeights, the same epilogue. With `float32`, f32
+// matmuls, convolutions and depthwise convolutions with constant weights
+// take the same kernels' f32 forms (vnni::Arithmetic::Float32: vfmadd, no
+// shift or correction row).
 //
 //===----------------------------------------------------------------------===//
 #include "../Conversion/RelayToLinalg/IREEOps.h"
@@ -216,10 +219,11 @@ SpatialPad spatialPadOf(Value input) {
 /// Input channels from which the f32 GEMM pads a convolution itself.
 constexpr int64_t kMinFloatPadChannels = 8;
 
-/// linalg.conv_2d_nhwc_hwcf of int8: its channels padded to groups of 4 (a
-/// k group never straddles two taps). A spatial tensor.pad of its input
-/// with a constant is done by the kernel when the channels need none (a
-/// materialized pad is a copy and a dispatch of its own per layer).
+/// linalg.conv_2d_nhwc_hwcf of int8 (its channels padded to groups of 4: a
+/// k group never straddles two taps) or f32 (k groups of 1). A spatial
+/// tensor.pad of its input with a constant is done by the kernel when the
+/// channels need none (a materialized pad is a copy and a dispatch of its own
+/// per layer).
 std::optional<Candidate> candidateOf(linalg::Conv2DNhwcHwcfOp op, Kinds kinds) {
   std::optional<Candidate> c = operandsOf(op, kinds);
   if (!c)

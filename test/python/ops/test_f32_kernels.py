@@ -213,10 +213,9 @@ def test_nchw_model_with_pool_and_classifier(kernels, monkeypatch):
     np.testing.assert_allclose(exe(a), np.asarray(want), rtol=1e-4, atol=1e-4)
 
 
+@needs_avx512
 def test_avx512_set_leaves_int8_to_iree(monkeypatch):
     """``avx512`` (no VNNI) takes f32 contractions only: an int8 dense stays IREE's."""
-    if cpu_kernels.for_target("llvm-cpu") == "none":
-        pytest.skip("the host CPU has no AVX-512 F")
     x = relay.var("x", shape=(8, 32), dtype="int8")
     w = R.integers(-128, 128, (16, 32), dtype=np.int8)
     exe = _compile(relay.Function([x], relay.nn.dense(x, relay.const(w), out_dtype="int32")),
