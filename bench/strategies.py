@@ -102,9 +102,11 @@ def applicable(shape: ConvShape) -> List[str]:
 
 
 def _auto_strategy(iree_input: str) -> str:
-    if "linalg.batch_matmul" in iree_input:
+    """The strategy the cost rules chose, from the program handed to IREE: its linalg ops,
+    or the names of our own kernels' executables when relay-vnni-matmul took them."""
+    if "linalg.batch_matmul" in iree_input or re.search(r"relay_\w+?_batch_gemm_", iree_input):
         return "winograd"
-    if "linalg.conv_2d" in iree_input:
+    if "linalg.conv_2d" in iree_input or re.search(r"relay_\w+?_conv_", iree_input):
         return "direct"
     return "im2col"
 

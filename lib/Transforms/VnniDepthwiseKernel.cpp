@@ -362,7 +362,7 @@ SymbolRefAttr mlir::relay::vnni::getOrCreateDepthwiseExecutable(
                       element,
                       accumulator};
   return getOrCreateKernelExecutable(
-      module, name, sig, e, loc, [&](KernelBase &k, Value wx, Value wy) {
-        DepthwiseBuilder{k, s, grid}.workgroup(wx, wy);
+      module, name, sig, e, loc, [&](KernelBase &k, ArrayRef<Value> id) {
+        DepthwiseBuilder{k, s, grid}.workgroup(id[0], id[1]);
       });
 }

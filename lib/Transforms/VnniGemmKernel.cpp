@@ -6,7 +6,8 @@
 //   * A is read as signed bytes: 4 of them are made u8 (xor 0x80808080, in
 //     a general register) before the broadcast; the accumulators start
 //     from the row -128·Σ_k B, which takes the 128s out again;
-//   * the grid is [row blocks of kBlockRows, groups of kTilePanels panels];
+//   * the grid is [row blocks of kBlockRows, groups of kTilePanels panels,
+//     the matrices of a batch];
 //   * a workgroup runs tiles of kTileRows rows x kTilePanels panels (24 zmm
 //     accumulators, 4 zmm of B, 1 of A: 29 of the 32 registers), each a
 //     loop over the k groups: per group 4 loads of 64 packed B bytes, per row
@@ -60,7 +61,7 @@ constexpr int64_t kUnrolledEpilogueOps = 16;
 /// small enough that the grid has kMinWorkgroups when it can.
 int64_t blockRows(const GemmShape &s) {
   int64_t panelGroups = llvm::divideCeil(s.panels(), kTilePanels);
-  int64_t rowBlocks = llvm::divideCeil(kMinWorkgroups, panelGroups);
+  int64_t rowBlocks = llvm::divideCeil(kMinWorkgroups, panelGroups * s.batch);
   int64_t rows = llvm::divideCeil(s.m, rowBlocks);
   rows = llvm::divideCeil(rows, kTileRows) * kTileRows;
   return std::clamp(rows, kTileRows, kBlockRows);
@@ -69,6 +70,21 @@ int64_t blockRows(const GemmShape &s) {
 /// Builds one workgroup's code (W: B packed).
 struct GemmBuilder : KernelBase {
   GemmShape s;
+  /// Where the workgroup's matrix starts in A, W, C and the initial rows
+  /// (one product of a batch; 0 without one).
+  Value aBase, wBase, cBase, initBase;
+
+  /// The bases of matrix `z` of the batch.
+  void setMatrix(Value z) {
+    if (s.batch == 1) {
+      aBase = wBase = cBase = initBase = index(0);
+      return;
+    }
+    aBase = mul(z, s.m * s.k);
+    wBase = mul(z, s.packedElements());
+    cBase = mul(z, s.m * s.n);
+    initBase = mul(z, s.n);
+  }
 
   bool isFloat() const { return s.arithmetic == Arithmetic::Float32; }
 
@@ -103,7 +119,7 @@ struct GemmBuilder : KernelBase {
   /// first tap of an output pixel's window in an input it does not pad.
   Value rowStart(Value row) {
     if (!s.conv)
-      return mul(row, s.k);
+      return add(aBase, mul(row, s.k));
     const ImplicitConv &v = *s.conv;
     OutputPixel p = pixelOf(row);
     Value y = add(mul(p.image, v.h), mul(p.oy, v.sh));
@@ -132,8 +148,9 @@ struct GemmBuilder : KernelBase {
     auto type = VectorType::get({groupElements}, s.element(b.getContext()));
     SmallVector<Value> bs;
     for (int64_t j = 0; j < panels; ++j) {
-      Value offset = add(mul(add(panel, index(j)), s.panelElements()),
-                         mul(g, groupElements));
+      Value offset =
+          add(wBase, add(mul(add(panel, index(j)), s.panelElements()),
+                         mul(g, groupElements)));
       bs.push_back(vector::LoadOp::create(b, loc, type, w, offset));
     }
     SmallVector<Value> next;
@@ -282,7 +299,7 @@ struct GemmBuilder : KernelBase {
     SmallVector<Value> rowInit;
     for (int64_t j = 0; j < panels; ++j)
       rowInit.push_back(
-          initLanes(mul(add(panel, index(j)), kPanelColumns),
+          initLanes(add(initBase, mul(add(panel, index(j)), kPanelColumns)),
                     j == panels - 1 ? lastColumns : kPanelColumns));
     SmallVector<Value> init;
     for (int64_t i = 0; i < rows; ++i)
@@ -306,7 +323,7 @@ struct GemmBuilder : KernelBase {
     auto finishRow = [&](Value i, function_ref<Value(int64_t)> products) {
       for (int64_t j = 0; j < panels; ++j) {
         Value column = mul(add(panel, index(j)), kPanelColumns);
-        Value offset = add(mul(add(row, i), s.n), column);
+        Value offset = add(cBase, add(mul(add(row, i), s.n), column));
         int64_t lanes = j == panels - 1 ? lastColumns : kPanelColumns;
         finish(products(j), offset, column, lanes);
       }
@@ -360,8 +377,10 @@ struct GemmBuilder : KernelBase {
     });
   }
 
-  /// The whole workgroup: its panel group, the last one possibly partial.
-  void workgroup(Value wx, Value wy, int64_t rowsPerBlock) {
+  /// The whole workgroup: its panel group, the last one possibly partial,
+  /// of matrix `wz` of the batch.
+  void workgroup(Value wx, Value wy, Value wz, int64_t rowsPerBlock) {
+    setMatrix(wz);
     if (s.conv && s.conv->padded())
       makePadRow();
     if (e.size() > kUnrolledEpilogueOps)
@@ -413,6 +432,9 @@ SymbolRefAttr mlir::relay::vnni::getOrCreateGemmExecutable(ModuleOp module,
   StringRef kind =
       s.arithmetic == Arithmetic::Float32 ? "relay_f32" : "relay_vnni";
   std::string name = llvm::formatv("{0}_gemm_{1}x{2}x{3}", kind, s.m, s.n, s.k);
+  if (s.batch > 1)
+    name = llvm::formatv("{0}_batch_gemm_{1}x{2}x{3}x{4}", kind, s.batch, s.m,
+                         s.n, s.k);
   if (const std::optional<ImplicitConv> &v = s.conv)
     name = llvm::formatv("{0}_conv_{1}x{2}x{3}x{4}_{5}x{6}_s{7}x{8}_d{9}"
                          "x{10}_{11}",
@@ -425,15 +447,16 @@ SymbolRefAttr mlir::relay::vnni::getOrCreateGemmExecutable(ModuleOp module,
   int64_t rowsPerBlock = blockRows(s);
   MLIRContext *ctx = module.getContext();
   KernelSignature sig{s.aElements(),
-                      s.packedElements(),
+                      s.batch * s.packedElements(),
                       s.m,
                       s.n,
                       llvm::divideCeil(s.m, rowsPerBlock),
                       llvm::divideCeil(s.panels(), kTilePanels),
                       s.element(ctx),
-                      s.accumulator(ctx)};
+                      s.accumulator(ctx),
+                      s.batch};
   return getOrCreateKernelExecutable(
-      module, name, sig, e, loc, [&](KernelBase &k, Value wx, Value wy) {
-        GemmBuilder{k, s}.workgroup(wx, wy, rowsPerBlock);
+      module, name, sig, e, loc, [&](KernelBase &k, ArrayRef<Value> id) {
+        GemmBuilder{k, s}.workgroup(id[0], id[1], id[2], rowsPerBlock);
       });
 }

@@ -56,10 +56,13 @@ struct ImplicitConv {
 };
 
 /// A static GEMM shape: A [m, k], B [k, n], C [m, n]; A is a matrix, or
-/// the input of `conv` (m = batch * oh * ow, k = kh * kw * c).
+/// the input of `conv` (m = batch * oh * ow, k = kh * kw * c). Matrices may
+/// come in a `batch` of independent products (A [batch, m, k], B packed per
+/// matrix, C [batch, m, n], an initial row per matrix).
 struct GemmShape {
   int64_t m, n, k;
   std::optional<ImplicitConv> conv;
+  int64_t batch = 1;
   /// A's bytes are already u8 (A + 128: read from the tensor that a u8 ->
   /// s8 shift made A of), not signed.
   bool aUnsigned = false;
@@ -71,14 +74,15 @@ struct GemmShape {
   /// A's and B's element type, and the products'.
   Type element(MLIRContext *ctx) const;
   Type accumulator(MLIRContext *ctx) const;
-  /// A's elements (the convolution's whole input).
+  /// A's elements (the convolution's whole input, or every matrix).
   int64_t aElements() const {
-    return conv ? conv->batch * conv->h * conv->w * conv->c : m * k;
+    return conv ? conv->batch * conv->h * conv->w * conv->c : batch * m * k;
   }
   int64_t panels() const { return (n + kPanelColumns - 1) / kPanelColumns; }
   int64_t groups() const { return (k + groupK() - 1) / groupK(); }
   /// Elements of one packed panel: groups() x 16 columns x groupK().
   int64_t panelElements() const { return groups() * kPanelColumns * groupK(); }
+  /// Elements of one matrix's packed B.
   int64_t packedElements() const { return panels() * panelElements(); }
 };
 
@@ -168,8 +172,9 @@ struct Epilogue {
 /// at its start once per shape and epilogue; the context must allow
 /// unregistered dialects): the reference `@name::@name` (executable::entry)
 /// a `flow.dispatch` names, whose operands are A (flat), B (packed), the
-/// accumulators' initial row ([N] of the accumulator type) and the
-/// epilogue's operands, its result the flat [M * N] of `epilogue.result`.
+/// accumulators' initial rows ([batch * N] of the accumulator type) and the
+/// epilogue's operands, its result the flat [batch * M * N] of
+/// `epilogue.result`.
 SymbolRefAttr getOrCreateGemmExecutable(ModuleOp module, const GemmShape &shape,
                                         const Epilogue &epilogue, Location loc);
 

@@ -175,7 +175,7 @@ namespace {
 
 /// The export `name`: its workgroup count (a constant grid).
 void buildExport(OpBuilder &b, Location loc, StringRef name, int64_t x,
-                 int64_t y) {
+                 int64_t y, int64_t z) {
   MLIRContext *ctx = b.getContext();
   Operation *exportOp = createGeneric(
       b, loc, "stream.executable.export", {}, {},
@@ -185,10 +185,10 @@ void buildExport(OpBuilder &b, Location loc, StringRef name, int64_t x,
       1);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&exportOp->getRegion(0).emplaceBlock());
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
   createGeneric(b, loc, "stream.return",
                 {arith::ConstantIndexOp::create(b, loc, x),
-                 arith::ConstantIndexOp::create(b, loc, y), one},
+                 arith::ConstantIndexOp::create(b, loc, y),
+                 arith::ConstantIndexOp::create(b, loc, z)},
                 {});
 }
 
@@ -196,7 +196,7 @@ void buildExport(OpBuilder &b, Location loc, StringRef name, int64_t x,
 /// the epilogue's operands, C) and running `body`.
 void buildEntry(OpBuilder &b, Location loc, StringRef name,
                 const KernelSignature &s, const Epilogue &e,
-                function_ref<void(KernelBase &, Value, Value)> body) {
+                WorkgroupBody body) {
   MLIRContext *ctx = b.getContext();
   Type binding = OpaqueType::get(StringAttr::get(ctx, "stream"), "binding");
   SmallVector<Type> bindings(4 + e.operands.size(), binding);
@@ -226,12 +226,12 @@ void buildEntry(OpBuilder &b, Location loc, StringRef name,
                s.accumulator,
                subspan(0, s.aElements, s.element),
                subspan(1, s.wElements, s.element),
-               subspan(2, s.n, s.accumulator),
-               subspan(last, s.m * s.n, e.result),
+               subspan(2, s.batch * s.n, s.accumulator),
+               subspan(last, s.batch * s.m * s.n, e.result),
                {},
                {}};
   for (auto [i, o] : llvm::enumerate(e.operands)) {
-    int64_t size = o.read == EpilogueRead::Full     ? s.m * s.n
+    int64_t size = o.read == EpilogueRead::Full     ? s.batch * s.m * s.n
                    : o.read == EpilogueRead::Column ? s.n
                                                     : 1;
     k.operands.push_back(subspan(3 + i, size, o.element));
@@ -242,7 +242,7 @@ void buildEntry(OpBuilder &b, Location loc, StringRef name,
                   b, loc, lanesOf(o.element),
                   memref::LoadOp::create(b, loc, k.operands.back(), zero)));
   }
-  body(k, id(0), id(1));
+  body(k, {id(0), id(1), id(2)});
   func::ReturnOp::create(b, loc);
 }
 
@@ -250,8 +250,7 @@ void buildEntry(OpBuilder &b, Location loc, StringRef name,
 
 SymbolRefAttr mlir::relay::vnni::getOrCreateKernelExecutable(
     ModuleOp module, StringRef name, const KernelSignature &sig,
-    const Epilogue &epilogue, Location loc,
-    function_ref<void(KernelBase &, Value, Value)> body) {
+    const Epilogue &epilogue, Location loc, WorkgroupBody body) {
   MLIRContext *ctx = module.getContext();
   // IREE links all executables into one: the entry's name is unique too
   auto ref = SymbolRefAttr::get(ctx, name, FlatSymbolRefAttr::get(ctx, name));
@@ -267,7 +266,7 @@ SymbolRefAttr mlir::relay::vnni::getOrCreateKernelExecutable(
        b.getNamedAttr("sym_visibility", b.getStringAttr("private"))},
       1);
   b.setInsertionPointToStart(&exe->getRegion(0).emplaceBlock());
-  buildExport(b, loc, name, sig.gridX, sig.gridY);
+  buildExport(b, loc, name, sig.gridX, sig.gridY, sig.batch);
   auto inner = ModuleOp::create(b, loc);
   {
     OpBuilder::InsertionGuard guard(b);

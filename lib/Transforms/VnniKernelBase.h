@@ -35,8 +35,8 @@ struct KernelBase {
   int64_t columns;
   /// The products' element type (i32, f32).
   Type accumulator;
-  // memref<? x T> (A), memref<? x T> (W), memref<N x accumulator>,
-  // memref<M*N x result> (C)
+  // memref<? x T> (A), memref<? x T> (W), memref<batch*N x accumulator>,
+  // memref<batch*M*N x result> (C)
   Value a, w, initRow, c;
   // the epilogue's operands: memref<N>, memref<M*N> or memref<1>; the
   // scalars loaded once, broadcast to 16 lanes
@@ -75,21 +75,24 @@ private:
 };
 
 /// The bindings' sizes and element types and the grid of a kernel's
-/// executable.
+/// executable: C is `batch` results of [m, n], the initial row `batch` of
+/// [n]; the grid's z is the batch.
 struct KernelSignature {
   int64_t aElements, wElements, m, n;
   int64_t gridX, gridY;
   Type element, accumulator;
+  int64_t batch = 1;
 };
 
 /// The executable `name` in `module` (made at its start once: the context
 /// must allow unregistered dialects), its entry reading `sig`'s bindings
-/// and running `body(kernel, workgroup x, workgroup y)`; the reference
+/// and running `body(kernel, workgroup id)` (x, y, z); the reference
 /// `@name::@name` a `flow.dispatch` names.
-SymbolRefAttr getOrCreateKernelExecutable(
-    ModuleOp module, StringRef name, const KernelSignature &sig,
-    const Epilogue &epilogue, Location loc,
-    function_ref<void(KernelBase &, Value, Value)> body);
+using WorkgroupBody = function_ref<void(KernelBase &, ArrayRef<Value>)>;
+SymbolRefAttr getOrCreateKernelExecutable(ModuleOp module, StringRef name,
+                                          const KernelSignature &sig,
+                                          const Epilogue &epilogue,
+                                          Location loc, WorkgroupBody body);
 
 } // namespace mlir::relay::vnni
 

@@ -20,7 +20,8 @@
 // packed by packDepthwiseWeights, the same epilogue. With `float32`, f32
 // matmuls, convolutions and depthwise convolutions with constant weights
 // take the same kernels' f32 forms (vnni::Arithmetic::Float32: vfmadd, no
-// shift or correction row).
+// shift or correction row). A batch_matmul with a constant B (Winograd's
+// products) is one dispatch of the GEMM over its matrices.
 //
 //===----------------------------------------------------------------------===//
 #include "../Conversion/RelayToLinalg/IREEOps.h"
@@ -153,6 +154,35 @@ std::optional<Candidate> candidateOf(linalg::MatmulOp op, Kinds kinds) {
   c->shape.m = aShape[0];
   c->shape.n = columns;
   c->shape.k = aShape[1];
+  return c;
+}
+
+/// linalg.batch_matmul [batch, M, K] x [batch, K, N] (or B read as [batch,
+/// N, K]) of a constant B (Winograd's products: the transformed filter):
+/// `batch` independent GEMMs in one dispatch.
+std::optional<Candidate> candidateOf(linalg::BatchMatmulOp op, Kinds kinds) {
+  std::optional<Candidate> c = operandsOf(op, kinds);
+  // its elements in the program (packGemmWeights packs them now)
+  DenseElementsAttr elements;
+  if (!c || !matchPattern(c->b, m_Constant(&elements)))
+    return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  AffineExpr batch, m, n, k;
+  bindDims(ctx, batch, m, n, k);
+  auto map = [&](ArrayRef<AffineExpr> e) {
+    return AffineMap::get(4, 0, e, ctx);
+  };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[0] != map({batch, m, k}) || maps[2] != map({batch, m, n}))
+    return std::nullopt;
+  c->transposedB = maps[1] == map({batch, n, k});
+  if (!c->transposedB && maps[1] != map({batch, k, n}))
+    return std::nullopt;
+  ArrayRef<int64_t> aShape = cast<RankedTensorType>(c->a.getType()).getShape();
+  c->shape.batch = aShape[0];
+  c->shape.m = aShape[1];
+  c->shape.k = aShape[2];
+  c->shape.n = cast<RankedTensorType>(c->init.getType()).getDimSize(2);
   return c;
 }
 
@@ -399,7 +429,8 @@ bool isZeroFill(Value init) {
                   matchPattern(fill.getInputs()[0], m_AnyZeroFloat()));
 }
 
-/// B as [K, N]: a matrix (transposed if read so) or a collapsed filter.
+/// B as [K, N] (a batch's as [batch, K, N]): a matrix (transposed if read
+/// so) or a collapsed filter.
 Value rightMatrix(OpBuilder &b, Location loc, const Candidate &c) {
   const vnni::GemmShape &s = c.shape;
   Type element = s.element(b.getContext());
@@ -409,10 +440,13 @@ Value rightMatrix(OpBuilder &b, Location loc, const Candidate &c) {
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
   if (!c.transposedB)
     return c.b;
-  Value empty =
-      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{s.k, s.n}, element);
-  return linalg::TransposeOp::create(b, loc, c.b, empty,
-                                     ArrayRef<int64_t>{1, 0})
+  SmallVector<int64_t> shape = {s.k, s.n}, permutation = {1, 0};
+  if (cast<RankedTensorType>(c.b.getType()).getRank() == 3) {
+    shape.insert(shape.begin(), s.batch);
+    permutation = {0, 2, 1};
+  }
+  Value empty = tensor::EmptyOp::create(b, loc, shape, element);
+  return linalg::TransposeOp::create(b, loc, c.b, empty, permutation)
       .getResult()[0];
 }
 
@@ -456,7 +490,7 @@ Value withInit(OpBuilder &b, Location loc, const Candidate &c, Value product) {
 }
 
 /// The kernel's weights (packed), the accumulators' initial row and the
-/// result's [M, N] for candidate `c`.
+/// result's [M, N] for candidate `c` (a batch's M: its rows together).
 struct KernelOperands {
   vnni::PackedWeights weights;
   int64_t m, n;
@@ -466,7 +500,8 @@ KernelOperands kernelOperands(OpBuilder &b, Location loc, const Candidate &c) {
   if (const std::optional<vnni::DepthwiseShape> &d = c.depthwise)
     return {vnni::packDepthwiseWeights(b, loc, c.b, *d), d->m(), d->c};
   const vnni::GemmShape &s = c.shape;
-  return {vnni::packGemmWeights(b, loc, rightMatrix(b, loc, c), s), s.m, s.n};
+  return {vnni::packGemmWeights(b, loc, rightMatrix(b, loc, c), s),
+          s.batch * s.m, s.n};
 }
 
 void rewrite(ModuleOp module, Candidate c) {
@@ -525,6 +560,8 @@ void rewrite(ModuleOp module, Candidate c) {
 std::optional<Candidate> candidateOf(Operation *op, Kinds kinds) {
   if (auto mm = dyn_cast<linalg::MatmulOp>(op))
     return candidateOf(mm, kinds);
+  if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op))
+    return candidateOf(bmm, kinds);
   if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
     return candidateOf(conv, kinds);
   if (auto conv = dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op))

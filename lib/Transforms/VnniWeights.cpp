@@ -228,6 +228,18 @@ std::vector<T> packPanels(ArrayRef<T> w, const GemmShape &s) {
   return packed;
 }
 
+/// `packPanels` of each [K, N] matrix of `w` ([batch, K, N]), one after
+/// the other.
+template <typename T>
+std::vector<T> packBatch(ArrayRef<T> w, const GemmShape &s) {
+  std::vector<T> packed;
+  packed.reserve(s.batch * s.packedElements());
+  for (int64_t i = 0; i < s.batch; ++i)
+    llvm::append_range(packed,
+                       packPanels<T>(w.slice(i * s.k * s.n, s.k * s.n), s));
+  return packed;
+}
+
 //===----------------------------------------------------------------------===//
 // The same packs as ops (IREE folds them or runs them once)
 //===----------------------------------------------------------------------===//
@@ -318,16 +330,22 @@ PackedWeights mlir::relay::vnni::packGemmWeights(OpBuilder &b, Location loc,
   bool isFloat = s.arithmetic == Arithmetic::Float32;
   // f32 products start from 0 (a bias is the epilogue's)
   auto zeroRow = [&] {
-    return constantOf<float>(b, loc, std::vector<float>(s.n, 0.0f));
+    return constantOf<float>(b, loc, std::vector<float>(s.batch * s.n, 0.0f));
   };
   if (isFloat) {
     if (std::optional<Elements<float>> w = evaluate<float>(bKN))
-      return {constantOf<float>(b, loc, packPanels<float>(w->data, s)),
+      return {constantOf<float>(b, loc, packBatch<float>(w->data, s)),
               zeroRow()};
   } else if (std::optional<Bytes> w = evaluateBytes(bKN)) {
-    return {constantOf<int8_t>(b, loc, packPanels<int8_t>(w->data, s)),
-            constantOf<int32_t>(b, loc, correctionOf(w->data, s.k, s.n))};
+    std::vector<int32_t> rows;
+    for (int64_t i = 0; i < s.batch; ++i)
+      llvm::append_range(
+          rows, correctionOf(ArrayRef(w->data).slice(i * s.k * s.n, s.k * s.n),
+                             s.k, s.n));
+    return {constantOf<int8_t>(b, loc, packBatch<int8_t>(w->data, s)),
+            constantOf<int32_t>(b, loc, rows)};
   }
+  assert(s.batch == 1 && "a batch's weights are constants");
   Value padded = padZeros(b, loc, bKN, {rows, cols}, {0, 0});
   Value packed = splitAndTranspose(b, loc, padded,
                                    {groups, groupK, s.panels(), kPanelColumns},

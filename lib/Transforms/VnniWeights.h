@@ -30,7 +30,8 @@ struct PackedWeights {
   Value packed, correction;
 };
 
-/// B [K, N] (i8) packed for the GEMM kernel of `shape`.
+/// B [K, N] (i8 or f32) packed for the GEMM kernel of `shape` (a batch:
+/// [batch, K, N], a constant, each matrix packed in turn).
 PackedWeights packGemmWeights(OpBuilder &b, Location loc, Value bKN,
                               const GemmShape &shape);
 

@@ -261,10 +261,12 @@ static std::optional<ParserHazard> checkConcatDim(Scanner s) {
 }
 
 /// After `tensor.collapse_shape`/`tensor.expand_shape` (and memref's): a
-/// negative index in the reassociation `[[0], [-1, 2]]`. The parser makes an
-/// affine map of dims from each group, and AffineMap::get asserts on a
-/// negative dim (fuzz seed 13, mutant 36); an index past the rank is the
-/// verifier's own error.
+/// negative index in the reassociation `[[0], [-1, 2]]`, or one beyond any
+/// rank the source can spell (larger than the source itself). The parser
+/// makes an affine map of dims from each group, and AffineMap::get asserts
+/// on a negative dim (fuzz seed 13, mutant 36) or on one that wraps around
+/// the dim count (seed 14 with integer mutations: 2^63 - 1); an index past
+/// the rank is otherwise the verifier's own error.
 static std::optional<ParserHazard> checkReassociation(Scanner s) {
   s.skipTrivia();
   if (s.peek() == '%') // the operand
@@ -284,6 +286,19 @@ static std::optional<ParserHazard> checkReassociation(Scanner s) {
     } else if (c == '-') {
       return ParserHazard{s.pos, "reassociation indices must be non-negative "
                                  "(MLIR's parser would abort on them)"};
+    } else if (llvm::isDigit(c)) {
+      size_t start = s.pos;
+      uint64_t index = 0;
+      for (; llvm::isDigit(s.peek()); ++s.pos)
+        index = std::min<uint64_t>(index * 10 + (s.peek() - '0'), uint64_t(1)
+                                                                      << 62);
+      if (index > s.src.size())
+        return ParserHazard{start, ("reassociation index " +
+                                    s.src.slice(start, s.pos) +
+                                    " is beyond any rank of this input (MLIR's "
+                                    "parser would abort on it)")
+                                       .str()};
+      continue;
     } else if (!llvm::isDigit(c) && c != ',' && c != ' ' && c != '\t' &&
                c != '\n' && c != '\r') {
       return std::nullopt; // not a reassociation list

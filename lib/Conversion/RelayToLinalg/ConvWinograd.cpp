@@ -14,7 +14,9 @@
 //                     leaves it in every call, its result being larger than
 //                     its input, and runs it slowly)
 //   products          M = linalg.batch_matmul(V, U)     the n*n independent
-//                     [T, C] x [C, F] matmuls that carry the FLOPs
+//                     [T, C] x [C, F] matmuls that carry the FLOPs (on a CPU
+//                     with AVX-512, relay-vnni-matmul's GEMM kernel computes
+//                     them, U packed at compile time: VnniMatmul.cpp)
 //   output transform  Y[pq, t, f] = (A^T M_t A)[p, q]   one linalg.generic,
 //                     then the m x m blocks put in place and the padding to
 //                     whole tiles cropped

@@ -136,3 +136,53 @@ func.func @depthwise(%x: tensor<1x6x6x20xf32>) -> tensor<1x6x6x20xf32> {
          ins(%p, %w : tensor<1x8x8x20xf32>, tensor<3x3x20xf32>) outs(%f : tensor<1x6x6x20xf32>) -> tensor<1x6x6x20xf32>
   return %r : tensor<1x6x6x20xf32>
 }
+
+// -----
+
+// A batch_matmul with a constant B (Winograd's products): one dispatch over
+// the batch (the grid's z), B's matrices packed one after the other (3 x 2
+// panels x 5 k x 16 floats), one initial row per matrix; each workgroup
+// offsets A, B and C by its matrix.
+// CHECK-LABEL: "stream.executable"
+// CHECK: %[[Z:.*]] = arith.constant 3 : index
+// CHECK: "stream.return"(%{{.*}}, %{{.*}}, %[[Z]])
+// CHECK: func.func @[[BMM:relay_f32_batch_gemm_3x7x20x5_e[0-9a-f]+]](
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<105xf32>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<480xf32>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<60xf32>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<420xf32>
+// CHECK: %[[WZ:.*]] = "stream.dispatch.workgroup.id"() {dimension = 2 : index}
+// CHECK: arith.muli %[[WZ]], %{{.*}} : index
+// CHECK: vector.fma
+// CHECK-LABEL: func.func @batch_products
+// CHECK: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2]] : tensor<3x7x5xf32> into tensor<105xf32>
+// CHECK: %[[P:.*]] = arith.constant dense<{{.*}}> : tensor<480xf32>
+// CHECK: %[[R:.*]] = arith.constant dense<0.000000e+00> : tensor<60xf32>
+// CHECK: "flow.dispatch"(%[[A]], %[[P]], %[[R]]) {entry_points = [@[[BMM]]::@[[BMM]]]
+// CHECK-NOT: linalg.batch_matmul
+// OFF-LABEL: func.func @batch_products
+// OFF: linalg.batch_matmul
+func.func @batch_products(%a: tensor<3x7x5xf32>) -> tensor<3x7x20xf32> {
+  %w = arith.constant dense<0.25> : tensor<3x5x20xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x7x20xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<3x7x20xf32>) -> tensor<3x7x20xf32>
+  %r = linalg.batch_matmul ins(%a, %w : tensor<3x7x5xf32>, tensor<3x5x20xf32>)
+         outs(%f : tensor<3x7x20xf32>) -> tensor<3x7x20xf32>
+  return %r : tensor<3x7x20xf32>
+}
+
+// -----
+
+// A batch_matmul whose B is an argument stays linalg's.
+// CHECK-LABEL: func.func @batch_products_of_arguments
+// CHECK: linalg.batch_matmul
+// CHECK-NOT: flow.dispatch
+func.func @batch_products_of_arguments(%a: tensor<3x7x5xf32>, %w: tensor<3x5x20xf32>) -> tensor<3x7x20xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x7x20xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<3x7x20xf32>) -> tensor<3x7x20xf32>
+  %r = linalg.batch_matmul ins(%a, %w : tensor<3x7x5xf32>, tensor<3x5x20xf32>)
+         outs(%f : tensor<3x7x20xf32>) -> tensor<3x7x20xf32>
+  return %r : tensor<3x7x20xf32>
+}

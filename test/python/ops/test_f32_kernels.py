@@ -2,7 +2,7 @@
 convolutions with constant weights on ``vfmadd``, the activations read where they are;
 test/lit/transforms/f32-kernels.mlir checks their IR) against numpy in float64: dense layers
 whose sizes divide none of the GEMM's tiles (rows % 6, columns % 16 and % 64), B read as
-[N, K] and as [K, N], convolutions with strides, dilation, odd channel counts, asymmetric
+[N, K] and as [K, N], batch matmuls with constant weights (Winograd's products), convolutions with strides, dilation, odd channel counts, asymmetric
 and non-zero padding, depthwise convolutions (strides, dilation, channels not in 16s, kernel
 rows of 1-5 taps, asymmetric padding), NCHW models (their layout converted), epilogues
 (bias, relu, relu6, a residual add), and the same programs with IREE's kernels
@@ -80,6 +80,32 @@ def test_matmul_weights_k_by_n_and_residual(kernels, monkeypatch):
     a, s = _f32((m, k)), _f32((m, n))
     want = a.astype(np.float64) @ w.astype(np.float64) + s
     _assert_within_bound(exe(a, s), want, np.abs(a) @ np.abs(w) + np.abs(s), k)
+
+
+# (batch, m, k, n, transpose_b): every tail at once, B read as [batch, N, K], a batch of one,
+# Winograd F(4x4)'s 36 matrices
+BATCHES = [(3, 7, 10, 20, False), (5, 13, 33, 70, True), (1, 6, 16, 64, True), (36, 16, 40, 24, False)]
+
+
+@pytest.mark.parametrize("batch,m,k,n,tb", BATCHES, ids=[f"{b}x{m}x{k}x{n}{'_tb' if t else ''}"
+                                                        for b, m, k, n, t in BATCHES])
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_batch_matmul_constant_weights(kernels, batch, m, k, n, tb, monkeypatch):
+    """nn.batch_matmul with a constant B: one dispatch of the GEMM over the matrices (the
+    grid's z), each packed in turn, a bias over the columns and relu in its epilogue."""
+    x = relay.var("x", shape=(batch, m, k))
+    w, bias = _f32((batch, n, k) if tb else (batch, k, n)), _f32((n,))
+    y = relay.nn.relu(relay.add(relay.nn.batch_matmul(x, relay.const(w), transpose_b=tb),
+                                relay.const(bias)))
+    exe = _compile(relay.Function([x], y), monkeypatch, kernels)
+    name = f"relay_f32_batch_gemm_{batch}x{m}x{n}x{k}" if batch > 1 else f"relay_f32_gemm_{m}x{n}x{k}"
+    assert (name in exe.iree_input) == (kernels != "none")
+    if kernels != "none":
+        assert exe.iree_input.count('"flow.dispatch"') == 1
+    a = _f32((batch, m, k))
+    wkn = (w.transpose(0, 2, 1) if tb else w).astype(np.float64)
+    want = np.maximum(a.astype(np.float64) @ wkn + bias, 0)
+    _assert_within_bound(exe(a), want, np.abs(a) @ np.abs(wkn) + np.abs(bias), k)
 
 
 # (name, NHWC input, HWIO kernel, strides, padding, dilation)

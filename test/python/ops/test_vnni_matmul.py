@@ -57,6 +57,24 @@ def test_dense_int8_matches_numpy(m, k, n):
 
 
 @needs_vnni
+@pytest.mark.parametrize("tb", [False, True], ids=["kn", "nk"])
+def test_batch_matmul_int8_matches_numpy(tb):
+    """A batch of int8 products with constant B: one dispatch, each matrix with its own
+    correction row (-128 x its column sums), extreme values in one matrix."""
+    batch, m, k, n = 4, 9, 21, 35
+    x = relay.var("x", shape=(batch, m, k), dtype="int8")
+    w = _int8((batch, n, k) if tb else (batch, k, n))
+    w[2] = -128
+    exe = _compile(relay.Function([x], relay.nn.batch_matmul(x, relay.const(w), out_dtype="int32",
+                                                             transpose_b=tb)))
+    assert f"relay_vnni_batch_gemm_{batch}x{m}x{n}x{k}" in exe.iree_input
+    a = _int8((batch, m, k))
+    a[2] = -128
+    wkn = (w.transpose(0, 2, 1) if tb else w).astype(np.int64)
+    np.testing.assert_array_equal(exe(a), a.astype(np.int64) @ wkn)
+
+
+@needs_vnni
 def test_extreme_values_sum_exactly():
     """-128 x -128 over k = 4096: 2^26 per output, the largest sums an i8 contraction of this
     depth makes (A + 128 is 0 here: the whole result is the column-sum correction)."""
