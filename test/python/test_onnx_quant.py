@@ -301,12 +301,14 @@ def test_qdq_residual_block_compiles_and_is_exact(tmp_path, size):
     point) is extended to whole 2x2 tiles at an odd size: as two nested pads IREE 3.13 put the
     residual Add's requantize into the inner pad's window of the outer buffer and refused the
     dispatch ("write affecting operations on global resources ..."), so quantized ResNet-18
-    did not compile (session 28); one pad now. Output equal to onnxruntime's."""
+    did not compile (session 28); one pad now. Output equal to onnxruntime's. (288 channels:
+    Winograd's rule wants kWinogradMinMacs, 32 M multiply-adds, of a convolution.)"""
     rng = np.random.RandomState(7)
-    onnx.save(_float_residual_block(32, size), tmp_path / "float.onnx")
+    channels = 288
+    onnx.save(_float_residual_block(channels, size), tmp_path / "float.onnx")
     _quantize_qdq_u8s8(tmp_path / "float.onnx", tmp_path / "q.onnx",
-                       [{"x": rng.randn(1, 32, size, size).astype("float32")} for _ in range(4)])
-    x = np.random.RandomState(1).randn(1, 32, size, size).astype("float32")
+                       [{"x": rng.randn(1, channels, size, size).astype("float32")} for _ in range(4)])
+    x = np.random.RandomState(1).randn(1, channels, size, size).astype("float32")
     want = ort.InferenceSession(str(tmp_path / "q.onnx"), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
     lowered = relay.lower_to_iree_input(from_onnx(str(tmp_path / "q.onnx")))
     assert "xi16>" in lowered  # the Winograd products (i16 operands)

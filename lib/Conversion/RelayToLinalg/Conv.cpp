@@ -545,6 +545,18 @@ struct Conv2DIm2colMatmul : Conv2DStrategy {
 /// F(4x4), 14x14x32 -> 32 0.56x (2026-12-06).
 constexpr int64_t kWinogradMinChannels = 32;
 
+/// Multiply-adds of the direct form (output pixels x 9 x C x F) from which a
+/// 3x3 convolution is computed by Winograd's algorithm: it is several
+/// dispatches (input transform in groups of rows, products, output
+/// transform) where the direct form is one, and on two threads each
+/// hand-off between dispatches costs ~20 us, about what Winograd saves on a
+/// convolution of this size. Measured in whole models (2 threads, one
+/// process, interleaved; session 39): DQN with its 9x9x64 -> 64
+/// convolution (1.8 M) direct 0.395 ms against 0.442 with Winograd (one
+/// thread 0.462 / 0.472), resnet_demo's 8x8x32 -> 32 (0.6 M) 0.080 / 0.085
+/// ms on one thread; ResNet's smallest (115 M) gain 25-55 %.
+constexpr int64_t kWinogradMinMacs = 32 << 20;
+
 /// The most bytes the transformed input and products (n*n*T*C and
 /// n*n*T*F floats) of a whole convolution may take. winogradConv2D
 /// computes those beyond 16 MB in chunks of about 4 MB (or the transformed
@@ -598,7 +610,8 @@ bool integerWinogradFits(DenseElementsAttr weight) {
 
 /// NHWC/HWIO 3x3 convolutions at stride 1 without dilation, with a constant
 /// kernel, a static image size and batch, at least kWinogradMinChannels in
-/// and out, and transforms within kWinogradMaxTransformBytes: Winograd
+/// and out, kWinogradMinMacs of work and transforms within
+/// kWinogradMaxTransformBytes: Winograd
 /// (winogradConv2D). Float32: F(4x4, 3x3) or F(2x2, 3x3) (winogradTile);
 /// results differ from the direct form's by rounding: measured max error /
 /// max |result| 5.7e-7 with F(2x2), 3e-6 to 5e-6 with F(4x4) (entries up to
@@ -641,6 +654,11 @@ struct Conv2DWinograd : Conv2DStrategy {
                            weightType.getDimSize(3) < kWinogradMinChannels))
       return rewriter.notifyMatchFailure(op, "fewer channels than "
                                              "kWinogradMinChannels");
+    if (!requested(op) &&
+        resultType.getNumElements() * 9 * weightType.getDimSize(2) <
+            kWinogradMinMacs)
+      return rewriter.notifyMatchFailure(
+          op, "fewer multiply-adds than kWinogradMinMacs");
     if (isInteger(op, resultType) && !integerWinogradFits(weight))
       return rewriter.notifyMatchFailure(
           op, "integer weights whose results could overflow i32 times 4");

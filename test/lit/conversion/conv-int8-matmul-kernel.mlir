@@ -1,8 +1,8 @@
 // RUN: relay-mlir-opt %s -convert-relay-to-linalg | FileCheck %s
 // RUN: relay-mlir-opt %s "-convert-relay-to-linalg=int8-matmul-kernel=true" | FileCheck %s --check-prefix=KERNEL
 
-// An i8 x i8 -> i32 3x3 convolution at stride 1 with 32 channels in and
-// out: integer Winograd F(2x2, 3x3) (i16 products) by default; when the
+// An i8 x i8 -> i32 3x3 convolution at stride 1 with 64 channels in and
+// out on a 56x56 map: integer Winograd F(2x2, 3x3) (i16 products) by default; when the
 // target runs int8 contractions on relay-vnni-matmul's kernel, the direct
 // convolution, whose windows that kernel reads in place.
 // CHECK-LABEL: func.func @int8_3x3
@@ -11,11 +11,11 @@
 // CHECK-NOT: linalg.conv_2d_nhwc_hwcf
 // KERNEL-LABEL: func.func @int8_3x3
 // KERNEL-NOT: linalg.batch_matmul
-// KERNEL: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x16x16x32xi8>, tensor<3x3x32x32xi8>) outs(%{{.+}} : tensor<1x14x14x32xi32>)
-func.func @int8_3x3(%x: tensor<1x14x14x32xi8>) -> tensor<1x14x14x32xi32> {
-  %w = relay.constant dense<-3> : tensor<3x3x32x32xi8>
-  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x14x14x32xi8>, tensor<3x3x32x32xi8>) -> tensor<1x14x14x32xi32>
-  return %y : tensor<1x14x14x32xi32>
+// KERNEL: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x58x58x64xi8>, tensor<3x3x64x64xi8>) outs(%{{.+}} : tensor<1x56x56x64xi32>)
+func.func @int8_3x3(%x: tensor<1x56x56x64xi8>) -> tensor<1x56x56x64xi32> {
+  %w = relay.constant dense<-3> : tensor<3x3x64x64xi8>
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x56x56x64xi8>, tensor<3x3x64x64xi8>) -> tensor<1x56x56x64xi32>
+  return %y : tensor<1x56x56x64xi32>
 }
 
 // Channels that do not come in groups of 4 (an RGB stem): the patch matmul
@@ -38,8 +38,8 @@ func.func @int8_rgb_7x7(%x: tensor<1x16x16x3xi8>) -> tensor<1x8x8x8xi32> {
 // CHECK: linalg.batch_matmul
 // KERNEL-LABEL: func.func @f32_3x3
 // KERNEL: linalg.batch_matmul
-func.func @f32_3x3(%x: tensor<1x14x14x32xf32>) -> tensor<1x14x14x32xf32> {
-  %w = relay.constant dense<0.5> : tensor<3x3x32x32xf32>
-  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x14x14x32xf32>, tensor<3x3x32x32xf32>) -> tensor<1x14x14x32xf32>
-  return %y : tensor<1x14x14x32xf32>
+func.func @f32_3x3(%x: tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32> {
+  %w = relay.constant dense<0.5> : tensor<3x3x64x64xf32>
+  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x56x56x64xf32>, tensor<3x3x64x64xf32>) -> tensor<1x56x56x64xf32>
+  return %y : tensor<1x56x56x64xf32>
 }

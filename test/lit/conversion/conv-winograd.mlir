@@ -2,7 +2,9 @@
 // RUN: relay-mlir-opt %s --allow-unregistered-dialect -convert-relay-to-linalg --mlir-elide-elementsattrs-if-larger=16 | FileCheck %s --check-prefix=IREE
 // nn.conv2d 3x3 at stride 1 with a constant weight by Winograd F(4x4, 3x3)
 // or F(2x2, 3x3) (Conv2DWinograd, ConvWinograd.cpp), and the convolutions
-// it leaves to the other strategies.
+// it leaves to the other strategies. The small cases ask for Winograd
+// (relay.conv_strategy): by the cost rules they are direct (fewer
+// multiply-adds than kWinogradMinMacs, @not_winograd).
 
 // F(4x4): 14x14 outputs are 4x4 tiles of 4x4 (padded to 16x16, cropped);
 // 6x6 = 36 strided slices of the input padded and extended to 18x18 in
@@ -27,7 +29,7 @@ func.func @f4(%x: tensor<1x14x14x32xf32>) -> tensor<1x14x14x32xf32> {
   // CHECK: tensor.extract_slice %[[IMG]][0, 0, 0, 0] [1, 14, 14, 32] [1, 1, 1, 1]
   // CHECK-NOT: linalg.conv_2d
   %w = relay.constant dense<0.5> : tensor<3x3x32x32xf32>
-  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x14x14x32xf32>, tensor<3x3x32x32xf32>) -> tensor<1x14x14x32xf32>
+  %y = relay.nn.conv2d %x, %w {relay.conv_strategy = "winograd", padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x14x14x32xf32>, tensor<3x3x32x32xf32>) -> tensor<1x14x14x32xf32>
   return %y : tensor<1x14x14x32xf32>
 }
 
@@ -43,7 +45,7 @@ func.func @f2_few_tiles(%x: tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32> {
   // CHECK: permutation = [2, 3, 0, 4, 1, 5]
   // CHECK: tensor.extract_slice %{{.+}}[0, 0, 0, 0] [1, 7, 7, 128] [1, 1, 1, 1] : tensor<1x8x8x128xf32> to tensor<1x7x7x128xf32>
   %w = relay.constant dense<1.0> : tensor<3x3x128x128xf32>
-  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x7x7x128xf32>, tensor<3x3x128x128xf32>) -> tensor<1x7x7x128xf32>
+  %y = relay.nn.conv2d %x, %w {relay.conv_strategy = "winograd", padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x7x7x128xf32>, tensor<3x3x128x128xf32>) -> tensor<1x7x7x128xf32>
   return %y : tensor<1x7x7x128xf32>
 }
 
@@ -106,10 +108,12 @@ func.func @images(%x: tensor<10x56x56x32xf32>) -> tensor<10x56x56x32xf32> {
 }
 
 // Left to the other strategies: a weight known only at run time, a stride
-// of 2, 16 channels, a float16 result, and maps whose transforms (2 x
-// 231 MB) exceed kWinogradMaxTransformBytes (128 MB: unrolled chunks).
+// of 2, 16 channels, a float16 result, maps whose transforms (2 x
+// 231 MB) exceed kWinogradMaxTransformBytes (128 MB: unrolled chunks),
+// and a convolution of 2.7 M multiply-adds (under kWinogradMinMacs: its
+// transforms' dispatches would cost more than they save).
 // CHECK-LABEL: func.func @not_winograd
-func.func @not_winograd(%x: tensor<1x14x14x32xf32>, %w: tensor<3x3x32x32xf32>, %h: tensor<1x14x14x16xf32>, %x16: tensor<1x14x14x32xf16>, %big: tensor<4x224x224x128xf32>) -> (tensor<1x14x14x32xf32>, tensor<1x7x7x32xf32>, tensor<1x14x14x16xf32>, tensor<1x14x14x32xf16>, tensor<4x224x224x128xf32>) {
+func.func @not_winograd(%x: tensor<1x14x14x32xf32>, %w: tensor<3x3x32x32xf32>, %h: tensor<1x14x14x16xf32>, %x16: tensor<1x14x14x32xf16>, %big: tensor<4x224x224x128xf32>) -> (tensor<1x14x14x32xf32>, tensor<1x7x7x32xf32>, tensor<1x14x14x16xf32>, tensor<1x14x14x32xf16>, tensor<4x224x224x128xf32>, tensor<1x14x14x48xf32>) {
   // CHECK-NOT: linalg.batch_matmul
   // (small maps and kernels of at most 128 KB: direct convolutions)
   // CHECK: linalg.conv_2d_nhwc_hwcf {{.+}} -> tensor<1x14x14x32xf32>
@@ -117,6 +121,7 @@ func.func @not_winograd(%x: tensor<1x14x14x32xf32>, %w: tensor<3x3x32x32xf32>, %
   // CHECK: linalg.conv_2d_nhwc_hwcf {{.+}} -> tensor<1x14x14x16xf32>
   // CHECK: linalg.conv_2d_nhwc_hwcf {{.+}} -> tensor<1x14x14x32xf16>
   // CHECK: linalg.conv_2d_nhwc_hwcf {{.+}} -> tensor<4x224x224x128xf32>
+  // CHECK: linalg.conv_2d_nhwc_hwcf {{.+}} -> tensor<1x14x14x48xf32>
   // CHECK-NOT: linalg.batch_matmul
   %c = relay.constant dense<0.5> : tensor<3x3x32x32xf32>
   %c16 = relay.constant dense<0.5> : tensor<3x3x16x16xf32>
@@ -127,7 +132,9 @@ func.func @not_winograd(%x: tensor<1x14x14x32xf32>, %w: tensor<3x3x32x32xf32>, %
   %2 = relay.nn.conv2d %h, %c16 {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x14x14x16xf32>, tensor<3x3x16x16xf32>) -> tensor<1x14x14x16xf32>
   %3 = relay.nn.conv2d %x16, %ch {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x14x14x32xf16>, tensor<3x3x32x32xf16>) -> tensor<1x14x14x32xf16>
   %4 = relay.nn.conv2d %big, %cb {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<4x224x224x128xf32>, tensor<3x3x128x128xf32>) -> tensor<4x224x224x128xf32>
-  return %0, %1, %2, %3, %4 : tensor<1x14x14x32xf32>, tensor<1x7x7x32xf32>, tensor<1x14x14x16xf32>, tensor<1x14x14x32xf16>, tensor<4x224x224x128xf32>
+  %c48 = relay.constant dense<0.5> : tensor<3x3x32x48xf32>
+  %5 = relay.nn.conv2d %x, %c48 {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO"} : (tensor<1x14x14x32xf32>, tensor<3x3x32x48xf32>) -> tensor<1x14x14x48xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<1x14x14x32xf32>, tensor<1x7x7x32xf32>, tensor<1x14x14x16xf32>, tensor<1x14x14x32xf16>, tensor<4x224x224x128xf32>, tensor<1x14x14x48xf32>
 }
 
 // i8 x i8 -> i32 (quantized models): F(2x2, 3x3), exact. The filter is
@@ -145,7 +152,7 @@ func.func @int8(%x: tensor<1x14x14x32xi8>) -> tensor<1x14x14x32xi32> {
   // CHECK: arith.shrsi %{{.+}}, %{{.+}} : i32
   // CHECK-NOT: linalg.matmul
   %w = relay.constant dense<-3> : tensor<3x3x32x32xi8>
-  %y = relay.nn.conv2d %x, %w {padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x14x14x32xi8>, tensor<3x3x32x32xi8>) -> tensor<1x14x14x32xi32>
+  %y = relay.nn.conv2d %x, %w {relay.conv_strategy = "winograd", padding = array<i64: 1, 1>, data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x14x14x32xi8>, tensor<3x3x32x32xi8>) -> tensor<1x14x14x32xi32>
   return %y : tensor<1x14x14x32xi32>
 }
 
@@ -165,7 +172,7 @@ func.func @int8_zero_point_pad(%x: tensor<1x7x7x32xi8>) -> tensor<1x7x7x32xi32> 
   %zp = relay.constant dense<-5> : tensor<i8>
   %p = relay.nn.pad %x, %zp {pad_width = array<i64: 0, 0, 1, 1, 1, 1, 0, 0>} : (tensor<1x7x7x32xi8>, tensor<i8>) -> tensor<1x9x9x32xi8>
   %w = relay.constant dense<-3> : tensor<3x3x32x32xi8>
-  %y = relay.nn.conv2d %p, %w {data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x9x9x32xi8>, tensor<3x3x32x32xi8>) -> tensor<1x7x7x32xi32>
+  %y = relay.nn.conv2d %p, %w {relay.conv_strategy = "winograd", data_layout = "NHWC", kernel_layout = "HWIO", out_dtype = i32} : (tensor<1x9x9x32xi8>, tensor<3x3x32x32xi8>) -> tensor<1x7x7x32xi32>
   return %y : tensor<1x7x7x32xi32>
 }
 

@@ -88,3 +88,22 @@ def call_in_nchw(exe, function, x, w, nhwc):
         args.append(w.transpose(2, 3, 1, 0).copy() if nhwc else w)
     y = exe.run(function, *args)
     return y.transpose(0, 3, 1, 2) if nhwc else y
+
+
+def asking_conv_strategy(module, strategy: str, functions) -> str:
+    """``module`` as MLIR text whose nn.conv2d in each of ``functions`` asks for ``strategy``
+    (the ``relay.conv_strategy`` attribute: the lowering then skips its cost rules)."""
+    import re
+
+    lines, current, asked = [], None, set()
+    for line in module.to_mlir(infer=True).text().splitlines():
+        m = re.search(r"func\.func (?:\w+ )?@(\w+)\(", line)
+        if m:
+            current = m.group(1)
+        if current in functions:
+            line, k = re.subn(r"(relay\.nn\.conv2d [^{]*\{)", rf'\1relay.conv_strategy = "{strategy}", ', line)
+            if k:
+                asked.add(current)
+        lines.append(line)
+    assert asked == set(functions), set(functions) - asked
+    return "\n".join(lines)

@@ -1,13 +1,17 @@
 """nn.conv2d by Winograd F(4x4, 3x3) and F(2x2, 3x3) (ConvWinograd.cpp) on llvm-cpu.
 
 Every 3x3, stride-1 float32 convolution with a constant weight, a static
-size, >= 32 channels in and out and transforms within 128 MB is lowered by
-Winograd's algorithm (Conv2DWinograd in Conv.cpp picks the tile; transforms
-beyond 16 MB are computed in chunks of images or tile-row bands). Each case
-is compiled twice in one module: with its weight a constant (Winograd) and
-with the same weight passed as an argument (the direct or im2col form, which
-Winograd never takes), and both are compared with an independent float64
-numpy reference (a sum over the 9 kernel offsets of strided windows).
+size, >= 32 channels in and out, at least kWinogradMinMacs (32 M) multiply-
+adds and transforms within 128 MB is lowered by Winograd's algorithm
+(Conv2DWinograd in Conv.cpp picks the tile; transforms beyond 16 MB are
+computed in chunks of images or tile-row bands); the smaller cases here ask
+for it (``relay.conv_strategy``), the rule's choice is checked separately.
+Each case is compiled twice in one module: with its weight a constant
+(Winograd) and with the same weight passed as an argument (the direct or
+im2col form, which Winograd never takes), and both are compared with an
+independent float64 numpy reference (a sum over the 9 kernel offsets of
+strided windows). On a CPU with AVX-512 the products run on our GEMM kernel
+(relay-vnni-matmul's batch form: test_f32_kernels.py).
 
 Stated bounds, max |error| / max |reference|: the direct form 2e-6; F(2x2)
 (transform entries 0, +-1, +-1/2) 2e-6; F(4x4) (entries up to 8 and
@@ -23,7 +27,7 @@ import pytest
 
 import relay_mlir as relay
 
-from _nn_common import call_in_nchw
+from _nn_common import asking_conv_strategy, call_in_nchw
 
 rng = np.random.default_rng(26)
 
@@ -44,6 +48,13 @@ CASES = {
 # (2 images fit, but chunks hold a divisor of the batch)
 CHUNKS = {"f4_bands_169x170": 5, "f4_images_batch11": 11}
 BOUND = {2: 2e-6, 4: 3e-5}
+MIN_MACS = 32 << 20  # kWinogradMinMacs (Conv.cpp)
+
+
+def macs(name):
+    """Multiply-adds of the case's direct form."""
+    n, c, h, w, o, (top, left, bottom, right), _, _ = CASES[name]
+    return n * (h + top + bottom - 2) * (w + left + right - 2) * o * 9 * c
 DIRECT_BOUND = 2e-6
 
 
@@ -91,7 +102,8 @@ def module():
 
 @pytest.fixture(scope="module")
 def exe(module):
-    return relay.compile(module, target="llvm-cpu")
+    return relay.compile(asking_conv_strategy(module, "winograd", [_fn(k, False) for k in CASES]),
+                         target="llvm-cpu")
 
 
 def reference(name):
@@ -121,13 +133,18 @@ def test_winograd_matches_numpy_within_its_bound(exe, name):
 
 def test_each_case_takes_the_tile_its_rule_gives():
     """The constant-weight functions are lowered by Winograd with the expected tile (their
-    products are a batch_matmul of n*n = 36 or 16 matrices, one per chunk); the
-    argument-weight ones are not."""
+    products are a batch_matmul of n*n = 36 or 16 matrices, one per chunk) when they ask for
+    it, and by the rule alone from kWinogradMinMacs on; the argument-weight ones never."""
     from relay_mlir.compiler import lower_to_iree_input
+    assert {macs(k) >= MIN_MACS for k in CASES} == {True, False}
     for name, case in CASES.items():
         m = case[-1]
         for direct in (False, True):
-            text = lower_to_iree_input(relay.IRModule.from_expr(build(name, direct)))
-            batches = re.findall(r"linalg\.batch_matmul ins\(%\S+, %\S+ : tensor<(\d+)x", text)
-            want = [] if direct else [str((m + 2) ** 2)] * CHUNKS.get(name, 1)
-            assert batches == want, (name, direct, batches)
+            fn = build(name, direct)
+            for asked in (False, True) if not direct else (False,):
+                mod = relay.IRModule.from_expr(fn)
+                text = lower_to_iree_input(asking_conv_strategy(mod, "winograd", ["main"]) if asked else mod)
+                batches = re.findall(r"linalg\.batch_matmul ins\(%\S+, %\S+ : tensor<(\d+)x", text)
+                winograd = not direct and (asked or macs(name) >= MIN_MACS)
+                want = [str((m + 2) ** 2)] * CHUNKS.get(name, 1) if winograd else []
+                assert batches == want, (name, direct, asked, batches)

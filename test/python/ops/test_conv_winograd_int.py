@@ -6,7 +6,8 @@ and the output transform in int32, and the result (4x the convolution) shifted r
 Every step after the int16 operands is a ring operation mod 2^32, so the result is exact
 whenever 4x it fits in int32, which the pattern checks from the weights (128 * sum |w| per
 output channel). Each case is compiled twice in one module, with its weight a constant
-(Winograd) and as an argument (the im2col form), and both must equal an int64 numpy
+(Winograd: asked for with ``relay.conv_strategy`` where it is smaller than the rule's
+kWinogradMinMacs) and as an argument (the im2col form), and both must equal an int64 numpy
 convolution bit for bit.
 """
 from __future__ import annotations
@@ -18,12 +19,12 @@ import pytest
 
 import relay_mlir as relay
 
-from _nn_common import call_in_nchw
+from _nn_common import asking_conv_strategy, call_in_nchw
 from relay_mlir.compiler import lower_to_iree_input
 
 rng = np.random.default_rng(27)
 
-# name -> (N, C, H, W, O, padding (top, left, bottom, right), layout, Winograd expected)
+# name -> (N, C, H, W, O, padding (top, left, bottom, right), layout, Winograd can compute it)
 CASES = {
     "random_14x14": (1, 32, 14, 14, 48, (1, 1, 1, 1), "NHWC", True),
     "odd_asymmetric_pad_batch2": (2, 32, 13, 11, 32, (2, 1, 0, 3), "NCHW", True),
@@ -53,6 +54,16 @@ def _inputs(name):
     return rng.integers(-128, 128, (n, c, h, w), dtype=np.int8)
 
 
+MIN_MACS = 32 << 20  # kWinogradMinMacs (Conv.cpp): the direct form's below it
+
+
+def macs(name):
+    n, c, h, w, o, (top, left, bottom, right), _, _ = CASES[name]
+    return n * (h + top + bottom - 2) * (w + left + right - 2) * o * 9 * c
+
+
+# the cases Winograd computes only when asked for
+ASKED = [k for k in CASES if CASES[k][7] and macs(k) < MIN_MACS]
 WEIGHTS = {k: _weights(k) for k in CASES}
 INPUTS = {k: _inputs(k) for k in CASES}
 
@@ -90,7 +101,8 @@ def exe():
     # convolutions take the patch matmul instead (test_vnni_matmul.py)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("RELAY_MLIR_CPU_KERNELS", "none")
-        return relay.compile(relay.IRModule({_fn(k, d): build(k, d) for k in CASES for d in (False, True)}))
+        module = relay.IRModule({_fn(k, d): build(k, d) for k in CASES for d in (False, True)})
+        return relay.compile(asking_conv_strategy(module, "winograd", [_fn(k, False) for k in ASKED]))
 
 
 def run(exe, name, direct):
@@ -117,12 +129,16 @@ def test_extremes_reach_the_largest_products():
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_which_convolutions_take_winograd(name):
-    """Winograd's products are a batch_matmul of 16 int16 matrices (one per chunk); the
-    argument-weight form and the refused cases have none."""
+    """Winograd's products are a batch_matmul of 16 int16 matrices (one per chunk), by the
+    rule from kWinogradMinMacs on and when asked for below it; the argument-weight form and
+    the refused cases have none."""
+    assert ASKED and any(CASES[k][7] and k not in ASKED for k in CASES)
     for direct in (False, True):
-        text = lower_to_iree_input(relay.IRModule.from_expr(build(name, direct)))
-        batches = re.findall(r"linalg\.batch_matmul ins\(%\S+, %\S+ : tensor<16x\d+x\d+xi16>", text)
-        if direct or not CASES[name][7]:
-            assert batches == [], (name, direct)
-        else:
-            assert len(batches) >= 1 + (name == "chunked_112x112"), (name, len(batches))
+        for asked in (False, True) if name in ASKED and not direct else (False,):
+            mod = relay.IRModule.from_expr(build(name, direct))
+            text = lower_to_iree_input(asking_conv_strategy(mod, "winograd", ["main"]) if asked else mod)
+            batches = re.findall(r"linalg\.batch_matmul ins\(%\S+, %\S+ : tensor<16x\d+x\d+xi16>", text)
+            if direct or not CASES[name][7] or (name in ASKED and not asked):
+                assert batches == [], (name, direct, asked)
+            else:
+                assert len(batches) >= 1 + (name == "chunked_112x112"), (name, len(batches))
