@@ -147,10 +147,12 @@ struct GemmBuilder : KernelBase {
     int64_t groupElements = kPanelColumns * s.groupK();
     auto type = VectorType::get({groupElements}, s.element(b.getContext()));
     SmallVector<Value> bs;
+    // packed: [panel][group][16 x groupK]; in place: [k][N]
+    int64_t panelStride = s.bInPlace ? kPanelColumns : s.panelElements();
+    int64_t groupStride = s.bInPlace ? s.n : groupElements;
     for (int64_t j = 0; j < panels; ++j) {
-      Value offset =
-          add(wBase, add(mul(add(panel, index(j)), s.panelElements()),
-                         mul(g, groupElements)));
+      Value offset = add(wBase, add(mul(add(panel, index(j)), panelStride),
+                                    mul(g, groupStride)));
       bs.push_back(vector::LoadOp::create(b, loc, type, w, offset));
     }
     SmallVector<Value> next;
@@ -440,6 +442,8 @@ SymbolRefAttr mlir::relay::vnni::getOrCreateGemmExecutable(ModuleOp module,
                          "x{10}_{11}",
                          kind, v->batch, v->h, v->w, v->c, v->kh, v->kw, v->sh,
                          v->sw, v->dh, v->dw, s.n);
+  if (s.bInPlace)
+    name += "_b";
   if (const std::optional<ImplicitConv> &v = s.conv; v && v->padded())
     name += llvm::formatv("_p{0}x{1}v{2}", v->padTop, v->padLeft,
                           static_cast<int>(static_cast<uint8_t>(v->padValue)));

@@ -67,6 +67,10 @@ struct GemmShape {
   /// s8 shift made A of), not signed.
   bool aUnsigned = false;
   Arithmetic arithmetic = Arithmetic::Int8;
+  /// B is read where it is, a row-major [batch, K, N] tensor (an
+  /// activation, f32, N a multiple of 16: a panel's 16 floats of a k are
+  /// contiguous), instead of packed.
+  bool bInPlace = false;
   /// k per group: what one multiply instruction reduces per lane.
   int64_t groupK() const {
     return arithmetic == Arithmetic::Int8 ? kGroupK : 1;
@@ -82,8 +86,10 @@ struct GemmShape {
   int64_t groups() const { return (k + groupK() - 1) / groupK(); }
   /// Elements of one packed panel: groups() x 16 columns x groupK().
   int64_t panelElements() const { return groups() * kPanelColumns * groupK(); }
-  /// Elements of one matrix's packed B.
-  int64_t packedElements() const { return panels() * panelElements(); }
+  /// Elements of one matrix's packed B (its K x N when read in place).
+  int64_t packedElements() const {
+    return bInPlace ? k * n : panels() * panelElements();
+  }
 };
 
 /// A static depthwise convolution (linalg.depthwise_conv_2d_nhwc_hwc): the
@@ -103,6 +109,10 @@ struct DepthwiseShape {
   /// The input's bytes are already u8 (GemmShape::aUnsigned).
   bool aUnsigned = false;
   Arithmetic arithmetic = Arithmetic::Int8;
+  /// B is read where it is, a row-major [batch, K, N] tensor (an
+  /// activation, f32, N a multiple of 16: a panel's 16 floats of a k are
+  /// contiguous), instead of packed.
+  bool bInPlace = false;
   bool isFloat() const { return arithmetic == Arithmetic::Float32; }
   int64_t m() const { return batch * oh * ow; }
   int64_t channelGroups() const {
@@ -186,6 +196,17 @@ SymbolRefAttr getOrCreateDepthwiseExecutable(ModuleOp module,
                                              const DepthwiseShape &shape,
                                              const Epilogue &epilogue,
                                              Location loc);
+
+/// A static f32 softmax along the last axis: `rows` rows of `n`.
+struct SoftmaxShape {
+  int64_t rows, n;
+};
+
+/// The executable computing softmax `shape` (VnniSoftmaxKernel.cpp;
+/// bindings: the input (flat) and the result, [rows * n] f32).
+SymbolRefAttr getOrCreateSoftmaxExecutable(ModuleOp module,
+                                           const SoftmaxShape &shape,
+                                           Location loc);
 
 } // namespace mlir::relay::vnni
 

@@ -193,13 +193,17 @@ void buildExport(OpBuilder &b, Location loc, StringRef name, int64_t x,
 }
 
 /// The entry function `name` reading its bindings (A, W, the initial row,
-/// the epilogue's operands, C) and running `body`.
+/// the epilogue's operands, C; no W and row when `s.wElements` is 0) and
+/// running `body`.
 void buildEntry(OpBuilder &b, Location loc, StringRef name,
                 const KernelSignature &s, const Epilogue &e,
                 WorkgroupBody body) {
   MLIRContext *ctx = b.getContext();
   Type binding = OpaqueType::get(StringAttr::get(ctx, "stream"), "binding");
-  SmallVector<Type> bindings(4 + e.operands.size(), binding);
+  // A, W and the initial rows (none for a kernel without weights), the
+  // epilogue's operands, C
+  unsigned weights = s.wElements > 0 ? 2 : 0;
+  SmallVector<Type> bindings(2 + weights + e.operands.size(), binding);
   auto func =
       func::FuncOp::create(b, loc, name, FunctionType::get(ctx, bindings, {}));
   OpBuilder::InsertionGuard guard(b);
@@ -225,8 +229,8 @@ void buildEntry(OpBuilder &b, Location loc, StringRef name,
                s.n,
                s.accumulator,
                subspan(0, s.aElements, s.element),
-               subspan(1, s.wElements, s.element),
-               subspan(2, s.batch * s.n, s.accumulator),
+               weights ? subspan(1, s.wElements, s.element) : Value(),
+               weights ? subspan(2, s.batch * s.n, s.accumulator) : Value(),
                subspan(last, s.batch * s.m * s.n, e.result),
                {},
                {}};
@@ -234,7 +238,7 @@ void buildEntry(OpBuilder &b, Location loc, StringRef name,
     int64_t size = o.read == EpilogueRead::Full     ? s.batch * s.m * s.n
                    : o.read == EpilogueRead::Column ? s.n
                                                     : 1;
-    k.operands.push_back(subspan(3 + i, size, o.element));
+    k.operands.push_back(subspan(1 + weights + i, size, o.element));
     k.scalarLanes.push_back(
         o.read != EpilogueRead::Scalar
             ? Value()

@@ -76,7 +76,8 @@ private:
 
 /// The bindings' sizes and element types and the grid of a kernel's
 /// executable: C is `batch` results of [m, n], the initial row `batch` of
-/// [n]; the grid's z is the batch.
+/// [n]; the grid's z is the batch. A kernel without weights (`wElements`
+/// 0) has neither W nor the initial rows.
 struct KernelSignature {
   int64_t aElements, wElements, m, n;
   int64_t gridX, gridY;

@@ -21,7 +21,9 @@
 // matmuls, convolutions and depthwise convolutions with constant weights
 // take the same kernels' f32 forms (vnni::Arithmetic::Float32: vfmadd, no
 // shift or correction row). A batch_matmul with a constant B (Winograd's
-// products) is one dispatch of the GEMM over its matrices.
+// products) is one dispatch of the GEMM over its matrices. Also with
+// `float32`: a softmax along the last axis (the lowering's max, exp, sum and
+// division) is one dispatch of the softmax kernel (VnniSoftmaxKernel.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "../Conversion/RelayToLinalg/IREEOps.h"
@@ -34,6 +36,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -116,13 +119,14 @@ std::optional<vnni::Arithmetic> arithmeticOf(Value a, Value b, Value init,
 
 /// The operands of a contraction the kernel can take (the shape left to
 /// fill but for its arithmetic), from the checks every kind shares.
-std::optional<Candidate> operandsOf(linalg::LinalgOp op, Kinds kinds) {
+std::optional<Candidate> operandsOf(linalg::LinalgOp op, Kinds kinds,
+                                    bool constantB = true) {
   if (!op.hasPureTensorSemantics() || !isSigned(op))
     return std::nullopt;
   Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
   Value init = op.getDpsInits()[0];
   std::optional<vnni::Arithmetic> arithmetic = arithmeticOf(a, b, init, kinds);
-  if (!arithmetic || !isConstantExpr(b))
+  if (!arithmetic || (constantB && !isConstantExpr(b)))
     return std::nullopt;
   Candidate c{op, a, b, init, false, {}, 0, std::nullopt};
   c.shape.arithmetic = *arithmetic;
@@ -159,12 +163,18 @@ std::optional<Candidate> candidateOf(linalg::MatmulOp op, Kinds kinds) {
 
 /// linalg.batch_matmul [batch, M, K] x [batch, K, N] (or B read as [batch,
 /// N, K]) of a constant B (Winograd's products: the transformed filter):
-/// `batch` independent GEMMs in one dispatch.
+/// `batch` independent GEMMs in one dispatch. An f32 B that is not a
+/// constant (attention's P.V), [batch, K, N] with N in 16s, is read in
+/// place: IREE would pack it and A in dispatches of their own.
 std::optional<Candidate> candidateOf(linalg::BatchMatmulOp op, Kinds kinds) {
-  std::optional<Candidate> c = operandsOf(op, kinds);
-  // its elements in the program (packGemmWeights packs them now)
+  std::optional<Candidate> c = operandsOf(op, kinds, /*constantB=*/false);
+  if (!c)
+    return std::nullopt;
+  // a constant's elements in the program (packGemmWeights packs them now),
+  // or an f32 activation read in place (attention's P.V)
   DenseElementsAttr elements;
-  if (!c || !matchPattern(c->b, m_Constant(&elements)))
+  c->shape.bInPlace = !matchPattern(c->b, m_Constant(&elements));
+  if (c->shape.bInPlace && (!isFloat(*c) || isConstantExpr(c->b)))
     return std::nullopt;
   MLIRContext *ctx = op.getContext();
   AffineExpr batch, m, n, k;
@@ -183,6 +193,9 @@ std::optional<Candidate> candidateOf(linalg::BatchMatmulOp op, Kinds kinds) {
   c->shape.m = aShape[1];
   c->shape.k = aShape[2];
   c->shape.n = cast<RankedTensorType>(c->init.getType()).getDimSize(2);
+  if (c->shape.bInPlace &&
+      (c->transposedB || c->shape.n % vnni::kPanelColumns != 0))
+    return std::nullopt;
   return c;
 }
 
@@ -500,6 +513,9 @@ KernelOperands kernelOperands(OpBuilder &b, Location loc, const Candidate &c) {
   if (const std::optional<vnni::DepthwiseShape> &d = c.depthwise)
     return {vnni::packDepthwiseWeights(b, loc, c.b, *d), d->m(), d->c};
   const vnni::GemmShape &s = c.shape;
+  if (s.bInPlace)
+    return {vnni::unpackedGemmWeights(b, loc, flatten(b, loc, c.b), s),
+            s.batch * s.m, s.n};
   return {vnni::packGemmWeights(b, loc, rightMatrix(b, loc, c), s),
           s.batch * s.m, s.n};
 }
@@ -556,6 +572,113 @@ void rewrite(ModuleOp module, Candidate c) {
     product.getDefiningOp()->erase();
 }
 
+//===----------------------------------------------------------------------===//
+// nn.softmax along the last axis (f32): the lowering's max, shifted exp, sum
+// and division as one dispatch of the softmax kernel
+//===----------------------------------------------------------------------===//
+
+/// Whether `region`'s block is one `OpTy` of its arguments, yielded.
+template <typename OpTy> bool isSingleOpBody(Region &region) {
+  Block &body = region.front();
+  if (body.getOperations().size() != 2)
+    return false;
+  auto op = dyn_cast<OpTy>(&body.front());
+  return op && op->getOperand(0) == body.getArgument(0) &&
+         op->getOperand(1) == body.getArgument(1) &&
+         body.getTerminator()->getOperand(0) == op->getResult(0);
+}
+
+/// Whether `g` is an elementwise generic of two inputs, the first read
+/// whole, the second through the map that drops the last dim (a row's
+/// reduction, broadcast along the row).
+bool readsRowAndItsReduction(linalg::GenericOp g) {
+  if (!g.hasPureTensorSemantics() || g.getNumDpsInputs() != 2 ||
+      g.getNumDpsInits() != 1 || g->getNumResults() != 1 ||
+      g.getNumReductionLoops() != 0 || g.getNumLoops() == 0)
+    return false;
+  unsigned rank = g.getNumLoops();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, g.getContext());
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  return maps[0] == id && maps[1] == id.dropResult(rank - 1) && maps[2] == id;
+}
+
+/// Whether `r` reduces the last dim of its one static f32 input with
+/// `OpTy` from a fill with `init`.
+template <typename OpTy>
+bool reducesRows(linalg::ReduceOp r, function_ref<bool(Value)> init) {
+  auto type = dyn_cast<RankedTensorType>(r.getInputs()[0].getType());
+  if (r.getInputs().size() != 1 || !type || !type.hasStaticShape() ||
+      !type.getElementType().isF32() ||
+      r.getDimensions() != ArrayRef<int64_t>{type.getRank() - 1} ||
+      !isSingleOpBody<OpTy>(r.getCombiner()))
+    return false;
+  auto fill = r.getInits()[0].getDefiningOp<linalg::FillOp>();
+  return fill && init(fill.getInputs()[0]);
+}
+
+/// The softmax whose division is `div`: its input X and shape, if `div`
+/// divides exp(X - max X) by its sum along the last axis and nothing else
+/// reads the steps.
+struct SoftmaxCandidate {
+  linalg::GenericOp div;
+  Value x;
+  vnni::SoftmaxShape shape;
+};
+
+std::optional<SoftmaxCandidate> softmaxOf(linalg::GenericOp div) {
+  if (!readsRowAndItsReduction(div) ||
+      !isSingleOpBody<arith::DivFOp>(div.getRegion()))
+    return std::nullopt;
+  auto exp = div.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
+  auto sum = div.getDpsInputs()[1].getDefiningOp<linalg::ReduceOp>();
+  if (!exp || !sum || !readsRowAndItsReduction(exp) ||
+      sum.getInputs()[0] != exp->getResult(0) ||
+      !reducesRows<arith::AddFOp>(
+          sum, [](Value v) { return matchPattern(v, m_PosZeroFloat()); }))
+    return std::nullopt;
+  // exp(x - m)
+  Block &body = exp.getRegion().front();
+  auto sub = dyn_cast<arith::SubFOp>(&body.front());
+  auto e = sub ? dyn_cast_or_null<math::ExpOp>(sub->getNextNode()) : nullptr;
+  if (body.getOperations().size() != 3 || !sub || !e ||
+      sub.getLhs() != body.getArgument(0) ||
+      sub.getRhs() != body.getArgument(1) || e.getOperand() != sub ||
+      body.getTerminator()->getOperand(0) != e)
+    return std::nullopt;
+  Value x = exp.getDpsInputs()[0];
+  auto max = exp.getDpsInputs()[1].getDefiningOp<linalg::ReduceOp>();
+  if (!max || max.getInputs()[0] != x ||
+      !reducesRows<arith::MaximumFOp>(
+          max, [](Value v) { return matchPattern(v, m_NegInfFloat()); }))
+    return std::nullopt;
+  if (!max->getResult(0).hasOneUse() || !sum->getResult(0).hasOneUse() ||
+      !llvm::all_of(exp->getResult(0).getUsers(), [&](Operation *u) {
+        return u == sum.getOperation() || u == div.getOperation();
+      }))
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t n = type.getShape().back();
+  return SoftmaxCandidate{div, x, {type.getNumElements() / n, n}};
+}
+
+/// `c`'s softmax as one dispatch of the kernel; its steps erased (their
+/// fills are dead then).
+void rewriteSoftmax(ModuleOp module, SoftmaxCandidate c) {
+  OpBuilder b(c.div);
+  Location loc = c.div.getLoc();
+  auto exp = c.div.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
+  Operation *sum = c.div.getDpsInputs()[1].getDefiningOp();
+  Operation *max = exp.getDpsInputs()[1].getDefiningOp();
+  auto type = cast<RankedTensorType>(c.div->getResult(0).getType());
+  Value result = dispatch(
+      b, loc, vnni::getOrCreateSoftmaxExecutable(module, c.shape, loc),
+      {flatten(b, loc, c.x)},
+      RankedTensorType::get({type.getNumElements()}, type.getElementType()));
+  c.div->getResult(0).replaceAllUsesWith(reshapeTo(b, loc, result, type));
+  for (Operation *op : {c.div.getOperation(), sum, exp.getOperation(), max})
+    op->erase();
+}
+
 /// The candidate `op` is, if any.
 std::optional<Candidate> candidateOf(Operation *op, Kinds kinds) {
   if (auto mm = dyn_cast<linalg::MatmulOp>(op))
@@ -577,7 +700,9 @@ struct VnniMatmulPass : relay::impl::RelayVnniMatmulBase<VnniMatmulPass> {
     Kinds kinds{int8, float32};
     SmallVector<Operation *> found;
     module.walk([&](Operation *op) {
-      if (candidateOf(op, kinds))
+      if (candidateOf(op, kinds) ||
+          (kinds.float32 && isa<linalg::GenericOp>(op) &&
+           softmaxOf(cast<linalg::GenericOp>(op))))
         found.push_back(op);
     });
     if (found.empty())
@@ -592,6 +717,15 @@ struct VnniMatmulPass : relay::impl::RelayVnniMatmulBase<VnniMatmulPass> {
     for (Operation *op : found)
       if (std::optional<Candidate> c = candidateOf(op, kinds))
         rewrite(module, *c);
+    if (kinds.float32) {
+      SmallVector<SoftmaxCandidate> softmaxes;
+      module.walk([&](linalg::GenericOp g) {
+        if (std::optional<SoftmaxCandidate> c = softmaxOf(g))
+          softmaxes.push_back(*c);
+      });
+      for (const SoftmaxCandidate &c : softmaxes)
+        rewriteSoftmax(module, c);
+    }
     // What only the contractions read (their weights once packed here,
     // operands the kernels read in place) goes; a barrier that kept a
     // padding out of IREE's convolution dispatch is unread now.

@@ -353,6 +353,13 @@ PackedWeights mlir::relay::vnni::packGemmWeights(OpBuilder &b, Location loc,
   return {packed, isFloat ? zeroRow() : correctionOps(b, loc, bKN)};
 }
 
+PackedWeights mlir::relay::vnni::unpackedGemmWeights(OpBuilder &b, Location loc,
+                                                     Value flat,
+                                                     const GemmShape &s) {
+  return {flat,
+          constantOf<float>(b, loc, std::vector<float>(s.batch * s.n, 0.0f))};
+}
+
 PackedWeights mlir::relay::vnni::packDepthwiseWeights(OpBuilder &b,
                                                       Location loc,
                                                       Value filter,

@@ -35,6 +35,11 @@ struct PackedWeights {
 PackedWeights packGemmWeights(OpBuilder &b, Location loc, Value bKN,
                               const GemmShape &shape);
 
+/// A B the kernel of `shape` reads in place (GemmShape::bInPlace: `flat`
+/// as it is, f32) and the accumulators' zero rows.
+PackedWeights unpackedGemmWeights(OpBuilder &b, Location loc, Value flat,
+                                  const GemmShape &shape);
+
 /// A depthwise filter [KH, KW, C] (i8) packed for the depthwise kernel.
 PackedWeights packDepthwiseWeights(OpBuilder &b, Location loc, Value filter,
                                    const DepthwiseShape &shape);

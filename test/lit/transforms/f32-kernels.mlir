@@ -186,3 +186,102 @@ func.func @batch_products_of_arguments(%a: tensor<3x7x5xf32>, %w: tensor<3x5x20x
          outs(%f : tensor<3x7x20xf32>) -> tensor<3x7x20xf32>
   return %r : tensor<3x7x20xf32>
 }
+
+// -----
+
+// A batch_matmul of two activations (attention's P.V), N in 16s: B is read
+// where it is ([batch, K, N] row-major: a panel's 16 floats of a k at
+// k * N + 16 * panel), not packed; the accumulators start from zero rows.
+// CHECK-LABEL: "stream.executable"
+// CHECK: func.func @[[PV:relay_f32_batch_gemm_2x5x32x7_b_e[0-9a-f]+]](
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<70xf32>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<448xf32>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<64xf32>
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<320xf32>
+// CHECK: vector.fma
+// CHECK-LABEL: func.func @attention_values
+// CHECK: %[[P:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2]] : tensor<2x5x7xf32> into tensor<70xf32>
+// CHECK: %[[V:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2]] : tensor<2x7x32xf32> into tensor<448xf32>
+// CHECK: "flow.dispatch"(%[[P]], %[[V]], %{{.*}}) {entry_points = [@[[PV]]::@[[PV]]]
+// CHECK-NOT: linalg.batch_matmul
+func.func @attention_values(%p: tensor<2x5x7xf32>, %v: tensor<2x7x32xf32>) -> tensor<2x5x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x5x32xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x5x32xf32>) -> tensor<2x5x32xf32>
+  %r = linalg.batch_matmul ins(%p, %v : tensor<2x5x7xf32>, tensor<2x7x32xf32>)
+         outs(%f : tensor<2x5x32xf32>) -> tensor<2x5x32xf32>
+  return %r : tensor<2x5x32xf32>
+}
+
+// -----
+
+// The lowering's softmax along the last axis (max, exp(x - max), sum,
+// division) is one dispatch of the softmax kernel: per row a max over
+// zmm's (the 3 tail lanes read as -inf), exp and sum, the division by the
+// sum as a multiplication by its reciprocal.
+// CHECK-LABEL: "stream.executable"
+// CHECK: func.func @relay_f32_softmax_6x19(
+// CHECK-DAG: "stream.binding.subspan"(%{{.*}}, %{{.*}}) : (!stream.binding, index) -> memref<114xf32>
+// CHECK: arith.maximumf %{{.*}} : vector<16xf32>
+// CHECK: vector.maskedload
+// CHECK: vector.reduction <maximumf>
+// CHECK: math.exp %{{.*}} : vector<16xf32>
+// CHECK: vector.reduction <add>
+// CHECK: arith.mulf %{{.*}} : vector<16xf32>
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[X:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2]] : tensor<2x3x19xf32> into tensor<114xf32>
+// CHECK: "flow.dispatch"(%[[X]]) {entry_points = [@relay_f32_softmax_6x19::@relay_f32_softmax_6x19]
+// CHECK-NOT: linalg.reduce
+// OFF-LABEL: func.func @softmax
+// OFF: linalg.reduce
+func.func @softmax(%x: tensor<2x3x19xf32>) -> tensor<2x3x19xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x3x19xf32>
+  %er = tensor.empty() : tensor<2x3xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %m = linalg.reduce ins(%x : tensor<2x3x19xf32>) outs(%mi : tensor<2x3xf32>) dimensions = [2]
+    (%in: f32, %init: f32) {
+      %0 = arith.maximumf %in, %init : f32
+      linalg.yield %0 : f32
+    }
+  %ex = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>, affine_map<(a, b, c) -> (a, b)>, affine_map<(a, b, c) -> (a, b, c)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %m : tensor<2x3x19xf32>, tensor<2x3xf32>) outs(%e : tensor<2x3x19xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %0 = arith.subf %a, %b : f32
+      %1 = math.exp %0 : f32
+      linalg.yield %1 : f32
+  } -> tensor<2x3x19xf32>
+  %si = linalg.fill ins(%z : f32) outs(%er : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %s = linalg.reduce ins(%ex : tensor<2x3x19xf32>) outs(%si : tensor<2x3xf32>) dimensions = [2]
+    (%in: f32, %init: f32) {
+      %0 = arith.addf %in, %init : f32
+      linalg.yield %0 : f32
+    }
+  %y = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>, affine_map<(a, b, c) -> (a, b)>, affine_map<(a, b, c) -> (a, b, c)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ex, %s : tensor<2x3x19xf32>, tensor<2x3xf32>) outs(%e : tensor<2x3x19xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %0 = arith.divf %a, %b : f32
+      linalg.yield %0 : f32
+  } -> tensor<2x3x19xf32>
+  return %y : tensor<2x3x19xf32>
+}
+
+// -----
+
+// A generic over no loops (scalars held as 0-d tensors) is no softmax's
+// step (the matcher asked for its last dim: a crash, found by the dynamic
+// shape tests).
+// CHECK-LABEL: func.func @scalar_divide
+// CHECK: linalg.generic
+// CHECK-NOT: flow.dispatch
+func.func @scalar_divide(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %e = tensor.empty() : tensor<f32>
+  %r = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%x, %y : tensor<f32>, tensor<f32>) outs(%e : tensor<f32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %0 = arith.divf %a, %b : f32
+      linalg.yield %0 : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}

@@ -2,7 +2,8 @@
 convolutions with constant weights on ``vfmadd``, the activations read where they are;
 test/lit/transforms/f32-kernels.mlir checks their IR) against numpy in float64: dense layers
 whose sizes divide none of the GEMM's tiles (rows % 6, columns % 16 and % 64), B read as
-[N, K] and as [K, N], batch matmuls with constant weights (Winograd's products), convolutions with strides, dilation, odd channel counts, asymmetric
+[N, K] and as [K, N], batch matmuls with constant weights (Winograd's products) or of two
+activations (B read in place), softmax along the last axis, convolutions with strides, dilation, odd channel counts, asymmetric
 and non-zero padding, depthwise convolutions (strides, dilation, channels not in 16s, kernel
 rows of 1-5 taps, asymmetric padding), NCHW models (their layout converted), epilogues
 (bias, relu, relu6, a residual add), and the same programs with IREE's kernels
@@ -106,6 +107,60 @@ def test_batch_matmul_constant_weights(kernels, batch, m, k, n, tb, monkeypatch)
     wkn = (w.transpose(0, 2, 1) if tb else w).astype(np.float64)
     want = np.maximum(a.astype(np.float64) @ wkn + bias, 0)
     _assert_within_bound(exe(a), want, np.abs(a) @ np.abs(wkn) + np.abs(bias), k)
+
+
+# (batch, m, k, n): B an activation read in place (N in 16s), or left to IREE (N = 40)
+ACTIVATION_B = [(3, 7, 10, 64, True), (2, 197, 197, 64, True), (4, 5, 9, 16, True), (2, 6, 8, 40, False)]
+
+
+@pytest.mark.parametrize("batch,m,k,n,taken", ACTIVATION_B,
+                         ids=[f"{b}x{m}x{k}x{n}" for b, m, k, n, _ in ACTIVATION_B])
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_batch_matmul_of_activations(kernels, batch, m, k, n, taken, monkeypatch):
+    """nn.batch_matmul of two activations (attention's P.V): B read where it is, [batch, K,
+    N] row-major, when N comes in 16s; no pack dispatch before it."""
+    x, y = relay.var("x", shape=(batch, m, k)), relay.var("y", shape=(batch, k, n))
+    exe = _compile(relay.Function([x, y], relay.nn.batch_matmul(x, y, transpose_b=False)),
+                   monkeypatch, kernels)
+    name = f"relay_f32_batch_gemm_{batch}x{m}x{n}x{k}_b_e"
+    assert (name in exe.iree_input) == (kernels != "none" and taken)
+    a, b = _f32((batch, m, k)), _f32((batch, k, n))
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    _assert_within_bound(exe(a, b), want, np.abs(a).astype(np.float64) @ np.abs(b), k)
+
+
+# softmax shapes: rows of whole zmm's, of a tail only, of both; ranks 2-4; fewer rows than
+# the grid's 16 blocks
+SOFTMAX = [(591, 197), (4, 16), (3, 5), (2, 3, 50), (1, 2, 3, 33)]
+
+
+@pytest.mark.parametrize("shape", SOFTMAX, ids=["x".join(map(str, s)) for s in SOFTMAX])
+@pytest.mark.parametrize("kernels", KERNELS)
+def test_softmax_last_axis(kernels, shape, monkeypatch):
+    """nn.softmax along the last axis: one dispatch of the softmax kernel; a row holding
+    -inf (a masked attention score) gives 0 there. Float32 exp and sum: within 2e-6 of
+    the float64 result, relatively, plus 1e-7 absolutely."""
+    x = relay.var("x", shape=shape)
+    exe = _compile(relay.Function([x], relay.nn.softmax(x)), monkeypatch, kernels)
+    rows, n = int(np.prod(shape[:-1])), shape[-1]
+    assert (f"relay_f32_softmax_{rows}x{n}" in exe.iree_input) == (kernels != "none")
+    a = 4 * _f32(shape)
+    a.reshape(-1, n)[0, n // 2] = -np.inf
+    e = np.exp(a.astype(np.float64) - a.max(-1, keepdims=True))
+    want = e / e.sum(-1, keepdims=True)
+    got = exe(a)
+    assert got.reshape(-1, n)[0, n // 2] == 0
+    np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-7)
+
+
+@needs_avx512
+def test_softmax_other_axis_is_left_to_iree(monkeypatch):
+    x = relay.var("x", shape=(4, 33))
+    exe = _compile(relay.Function([x], relay.nn.softmax(x, axis=0)), monkeypatch, "avx512")
+    assert "relay_f32_softmax" not in exe.iree_input
+    a = _f32((4, 33))
+    e = np.exp(a.astype(np.float64) - a.max(0))
+    np.testing.assert_allclose(exe(a), e / e.sum(0), rtol=2e-6, atol=1e-7)
 
 
 # (name, NHWC input, HWIO kernel, strides, padding, dilation)
