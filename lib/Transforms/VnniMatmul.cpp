@@ -44,6 +44,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include <array>
 #include <numeric>
 
 namespace mlir::relay {
@@ -137,22 +138,38 @@ bool isFloat(const Candidate &c) {
   return c.shape.arithmetic == vnni::Arithmetic::Float32;
 }
 
+/// Whether a matmul or batch_matmul `op` reads B as [.., N, K], if its maps
+/// are A [.., M, K], B [.., K, N] or [.., N, K] and C [.., M, N] (`..` a
+/// batch_matmul's batch dim; its loops are (.., m, n, k)).
+std::optional<bool> transposedBOf(linalg::LinalgOp op) {
+  unsigned rank = op.getNumLoops();
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m = getAffineDimExpr(rank - 3, ctx),
+             n = getAffineDimExpr(rank - 2, ctx),
+             k = getAffineDimExpr(rank - 1, ctx);
+  auto map = [&](AffineExpr row, AffineExpr column) {
+    SmallVector<AffineExpr> e;
+    for (unsigned d = 0; d + 3 < rank; ++d)
+      e.push_back(getAffineDimExpr(d, ctx));
+    e.append({row, column});
+    return AffineMap::get(rank, 0, e, ctx);
+  };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[0] != map(m, k) || maps[2] != map(m, n))
+    return std::nullopt;
+  if (maps[1] == map(n, k))
+    return true;
+  if (maps[1] == map(k, n))
+    return false;
+  return std::nullopt;
+}
+
 std::optional<Candidate> candidateOf(linalg::MatmulOp op, Kinds kinds) {
   std::optional<Candidate> c = operandsOf(op, kinds);
-  if (!c)
+  std::optional<bool> transposedB = transposedBOf(op);
+  if (!c || !transposedB)
     return std::nullopt;
-  MLIRContext *ctx = op.getContext();
-  AffineExpr m, n, k;
-  bindDims(ctx, m, n, k);
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  auto map = [&](ArrayRef<AffineExpr> e) {
-    return AffineMap::get(3, 0, e, ctx);
-  };
-  if (maps[0] != map({m, k}) || maps[2] != map({m, n}))
-    return std::nullopt;
-  c->transposedB = maps[1] == map({n, k});
-  if (!c->transposedB && maps[1] != map({k, n}))
-    return std::nullopt;
+  c->transposedB = *transposedB;
   ArrayRef<int64_t> aShape = cast<RankedTensorType>(c->a.getType()).getShape();
   int64_t columns = cast<RankedTensorType>(c->init.getType()).getDimSize(1);
   c->shape.m = aShape[0];
@@ -174,20 +191,11 @@ std::optional<Candidate> candidateOf(linalg::BatchMatmulOp op, Kinds kinds) {
   // or an f32 activation read in place (attention's P.V)
   DenseElementsAttr elements;
   c->shape.bInPlace = !matchPattern(c->b, m_Constant(&elements));
-  if (c->shape.bInPlace && (!isFloat(*c) || isConstantExpr(c->b)))
+  std::optional<bool> transposedB = transposedBOf(op);
+  if (!transposedB ||
+      (c->shape.bInPlace && (!isFloat(*c) || isConstantExpr(c->b))))
     return std::nullopt;
-  MLIRContext *ctx = op.getContext();
-  AffineExpr batch, m, n, k;
-  bindDims(ctx, batch, m, n, k);
-  auto map = [&](ArrayRef<AffineExpr> e) {
-    return AffineMap::get(4, 0, e, ctx);
-  };
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (maps[0] != map({batch, m, k}) || maps[2] != map({batch, m, n}))
-    return std::nullopt;
-  c->transposedB = maps[1] == map({batch, n, k});
-  if (!c->transposedB && maps[1] != map({batch, k, n}))
-    return std::nullopt;
+  c->transposedB = *transposedB;
   ArrayRef<int64_t> aShape = cast<RankedTensorType>(c->a.getType()).getShape();
   c->shape.batch = aShape[0];
   c->shape.m = aShape[1];
@@ -620,7 +628,8 @@ bool reducesRows(linalg::ReduceOp r, function_ref<bool(Value)> init) {
 /// divides exp(X - max X) by its sum along the last axis and nothing else
 /// reads the steps.
 struct SoftmaxCandidate {
-  linalg::GenericOp div;
+  /// The steps, last first: division, sum, exp(x - max), max.
+  std::array<Operation *, 4> steps;
   Value x;
   vnni::SoftmaxShape shape;
 };
@@ -658,24 +667,23 @@ std::optional<SoftmaxCandidate> softmaxOf(linalg::GenericOp div) {
     return std::nullopt;
   auto type = cast<RankedTensorType>(x.getType());
   int64_t n = type.getShape().back();
-  return SoftmaxCandidate{div, x, {type.getNumElements() / n, n}};
+  return SoftmaxCandidate{
+      {div, sum, exp, max}, x, {type.getNumElements() / n, n}};
 }
 
 /// `c`'s softmax as one dispatch of the kernel; its steps erased (their
 /// fills are dead then).
-void rewriteSoftmax(ModuleOp module, SoftmaxCandidate c) {
-  OpBuilder b(c.div);
-  Location loc = c.div.getLoc();
-  auto exp = c.div.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
-  Operation *sum = c.div.getDpsInputs()[1].getDefiningOp();
-  Operation *max = exp.getDpsInputs()[1].getDefiningOp();
-  auto type = cast<RankedTensorType>(c.div->getResult(0).getType());
+void rewriteSoftmax(ModuleOp module, const SoftmaxCandidate &c) {
+  Operation *div = c.steps[0];
+  OpBuilder b(div);
+  Location loc = div->getLoc();
+  auto type = cast<RankedTensorType>(div->getResult(0).getType());
   Value result = dispatch(
       b, loc, vnni::getOrCreateSoftmaxExecutable(module, c.shape, loc),
       {flatten(b, loc, c.x)},
       RankedTensorType::get({type.getNumElements()}, type.getElementType()));
-  c.div->getResult(0).replaceAllUsesWith(reshapeTo(b, loc, result, type));
-  for (Operation *op : {c.div.getOperation(), sum, exp.getOperation(), max})
+  div->getResult(0).replaceAllUsesWith(reshapeTo(b, loc, result, type));
+  for (Operation *op : c.steps)
     op->erase();
 }
 

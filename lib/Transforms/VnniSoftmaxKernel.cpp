@@ -8,8 +8,9 @@
 // masked, its lanes read as -inf so that they add exp(-inf) = 0):
 //   1. m = max x;
 //   2. e = exp(x - m), stored as the result, s = sum e;
-//   3. the result divided by s in place (a division, as the lowering's).
-// The same arithmetic as the lowering's ops but for the order of the sum.
+//   3. the result times 1 / s, in place.
+// The lowering's arithmetic but for the order of the sum and the division
+// as a multiplication by the reciprocal (results within an ulp or two).
 // Grid: blocks of rows, kMinWorkgroups of them when there are enough rows.
 //
 //===----------------------------------------------------------------------===//
@@ -40,29 +41,42 @@ struct SoftmaxBuilder : KernelBase {
   Value fullChunks() { return index(s.n / kPanelColumns); }
   int64_t tail() const { return s.n % kPanelColumns; }
 
-  /// The last chunk's lanes of `mem` at `at`, the others `passthru`.
-  Value tailLoad(Value mem, Value at, Value passthru) {
-    return vector::MaskedLoadOp::create(
-        b, loc, lanes(), mem, at, prefixMask(kPanelColumns, tail()), passthru);
+  /// Where one zmm of a row is: its offset, and whether it is the row's
+  /// masked tail (its first `tail()` lanes).
+  struct Chunk {
+    Value at;
+    bool tail;
+  };
+
+  /// The chunk's lanes of `mem`; a tail's others `passthru`.
+  Value load(Value mem, Chunk ch, Value passthru) {
+    if (!ch.tail)
+      return vector::LoadOp::create(b, loc, lanes(), mem, ch.at);
+    return vector::MaskedLoadOp::create(b, loc, lanes(), mem, ch.at,
+                                        prefixMask(kPanelColumns, tail()),
+                                        passthru);
   }
-  void tailStore(Value v, Value mem, Value at) {
-    vector::MaskedStoreOp::create(b, loc, mem, at,
-                                  prefixMask(kPanelColumns, tail()), v);
+  void store(Value v, Value mem, Chunk ch) {
+    if (!ch.tail)
+      vector::StoreOp::create(b, loc, v, mem, ch.at);
+    else
+      vector::MaskedStoreOp::create(b, loc, mem, ch.at,
+                                    prefixMask(kPanelColumns, tail()), v);
   }
 
-  /// `step(offset, acc)` over the row's whole chunks from `base`, then
-  /// `last(offset, acc)` on its tail if it has one; the accumulator after.
-  Value overRow(Value base, Value init, function_ref<Value(Value, Value)> step,
-                function_ref<Value(Value, Value)> last) {
+  /// `step(chunk, acc)` over the row's whole chunks from `base`, then on its
+  /// tail if it has one; the accumulator after.
+  Value overRow(Value base, Value init,
+                function_ref<Value(Chunk, Value)> step) {
     auto loop = scf::ForOp::create(
         b, loc, index(0), fullChunks(), index(1), ValueRange{init},
         [&](OpBuilder &, Location, Value i, ValueRange acc) {
-          scf::YieldOp::create(b, loc,
-                               step(add(base, mul(i, kPanelColumns)), acc[0]));
+          scf::YieldOp::create(
+              b, loc, step({add(base, mul(i, kPanelColumns)), false}, acc[0]));
         });
     Value acc = loop.getResult(0);
     if (tail())
-      acc = last(add(base, index(s.n - tail())), acc);
+      acc = step({add(base, index(s.n - tail())), true}, acc);
     return acc;
   }
 
@@ -72,50 +86,26 @@ struct SoftmaxBuilder : KernelBase {
   }
 
   void row(Value base) {
+    // a tail's missing lanes read as -inf: no maximum, exp(-inf) = 0 to sum
     Value negInf = splatF32(-std::numeric_limits<float>::infinity());
-    auto load = [&](Value mem, Value at) {
-      return vector::LoadOp::create(b, loc, lanes(), mem, at).getResult();
-    };
-    Value max =
-        reduce(vector::CombiningKind::MAXIMUMF,
-               overRow(
-                   base, negInf,
-                   [&](Value at, Value acc) -> Value {
-                     return arith::MaximumFOp::create(b, loc, acc, load(a, at));
-                   },
-                   [&](Value at, Value acc) -> Value {
-                     return arith::MaximumFOp::create(b, loc, acc,
-                                                      tailLoad(a, at, negInf));
-                   }));
-    auto shiftedExp = [&](Value x) -> Value {
-      return math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, max));
-    };
-    Value sum = reduce(vector::CombiningKind::ADD,
-                       overRow(
-                           base, splatF32(0.0f),
-                           [&](Value at, Value acc) -> Value {
-                             Value e = shiftedExp(load(a, at));
-                             vector::StoreOp::create(b, loc, e, c, at);
-                             return arith::AddFOp::create(b, loc, acc, e);
-                           },
-                           [&](Value at, Value acc) -> Value {
-                             Value e = shiftedExp(tailLoad(a, at, negInf));
-                             tailStore(e, c, at);
-                             return arith::AddFOp::create(b, loc, acc, e);
-                           }));
+    Value max = reduce(vector::CombiningKind::MAXIMUMF,
+                       overRow(base, negInf, [&](Chunk ch, Value acc) -> Value {
+                         return arith::MaximumFOp::create(b, loc, acc,
+                                                          load(a, ch, negInf));
+                       }));
+    Value sum = reduce(
+        vector::CombiningKind::ADD,
+        overRow(base, splatF32(0.0f), [&](Chunk ch, Value acc) -> Value {
+          Value e = math::ExpOp::create(
+              b, loc, arith::SubFOp::create(b, loc, load(a, ch, negInf), max));
+          store(e, c, ch);
+          return arith::AddFOp::create(b, loc, acc, e);
+        }));
     Value inverse = arith::DivFOp::create(b, loc, splatF32(1.0f), sum);
-    overRow(
-        base, inverse,
-        [&](Value at, Value acc) -> Value {
-          vector::StoreOp::create(
-              b, loc, arith::MulFOp::create(b, loc, load(c, at), acc), c, at);
-          return acc;
-        },
-        [&](Value at, Value acc) -> Value {
-          tailStore(arith::MulFOp::create(b, loc, tailLoad(c, at, acc), acc), c,
-                    at);
-          return acc;
-        });
+    overRow(base, inverse, [&](Chunk ch, Value acc) -> Value {
+      store(arith::MulFOp::create(b, loc, load(c, ch, acc), acc), c, ch);
+      return acc;
+    });
   }
 
   void workgroup(Value wx) {

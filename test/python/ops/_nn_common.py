@@ -107,3 +107,15 @@ def asking_conv_strategy(module, strategy: str, functions) -> str:
         lines.append(line)
     assert asked == set(functions), set(functions) - asked
     return "\n".join(lines)
+
+
+# kWinogradMinMacs (lib/Conversion/RelayToLinalg/Conv.cpp): below it the cost rules take the
+# direct form of a 3x3 convolution
+WINOGRAD_MIN_MACS = 32 << 20
+
+
+def conv3x3_macs(case) -> int:
+    """Multiply-adds of the direct form of a Winograd test case (N, C, H, W, O, (top, left,
+    bottom, right) padding, ...): output pixels x 9 x C x O."""
+    n, c, h, w, o, (top, left, bottom, right) = case[:6]
+    return n * (h + top + bottom - 2) * (w + left + right - 2) * o * 9 * c

@@ -27,7 +27,7 @@ import pytest
 
 import relay_mlir as relay
 
-from _nn_common import asking_conv_strategy, call_in_nchw
+from _nn_common import WINOGRAD_MIN_MACS, asking_conv_strategy, call_in_nchw, conv3x3_macs
 
 rng = np.random.default_rng(26)
 
@@ -48,13 +48,11 @@ CASES = {
 # (2 images fit, but chunks hold a divisor of the batch)
 CHUNKS = {"f4_bands_169x170": 5, "f4_images_batch11": 11}
 BOUND = {2: 2e-6, 4: 3e-5}
-MIN_MACS = 32 << 20  # kWinogradMinMacs (Conv.cpp)
+MIN_MACS = WINOGRAD_MIN_MACS
 
 
 def macs(name):
-    """Multiply-adds of the case's direct form."""
-    n, c, h, w, o, (top, left, bottom, right), _, _ = CASES[name]
-    return n * (h + top + bottom - 2) * (w + left + right - 2) * o * 9 * c
+    return conv3x3_macs(CASES[name])
 DIRECT_BOUND = 2e-6
 
 

@@ -19,7 +19,7 @@ import pytest
 
 import relay_mlir as relay
 
-from _nn_common import asking_conv_strategy, call_in_nchw
+from _nn_common import WINOGRAD_MIN_MACS, asking_conv_strategy, call_in_nchw, conv3x3_macs
 from relay_mlir.compiler import lower_to_iree_input
 
 rng = np.random.default_rng(27)
@@ -54,12 +54,11 @@ def _inputs(name):
     return rng.integers(-128, 128, (n, c, h, w), dtype=np.int8)
 
 
-MIN_MACS = 32 << 20  # kWinogradMinMacs (Conv.cpp): the direct form's below it
+MIN_MACS = WINOGRAD_MIN_MACS
 
 
 def macs(name):
-    n, c, h, w, o, (top, left, bottom, right), _, _ = CASES[name]
-    return n * (h + top + bottom - 2) * (w + left + right - 2) * o * 9 * c
+    return conv3x3_macs(CASES[name])
 
 
 # the cases Winograd computes only when asked for
